@@ -1,0 +1,41 @@
+//! The `builtin` dialect's ops: `builtin.module` and `builtin.unrealized_conversion_cast`.
+
+use crate::dialect::{Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+
+/// `builtin.module`: a top-level container of symbols.
+pub const MODULE: OpSpec = OpSpec {
+    summary: "A top level container operation",
+    attributes: &[
+        crate::dialect::AttrSpec::optional("sym_name", ac::STRING),
+        crate::dialect::AttrSpec::optional("sym_visibility", ac::STRING),
+    ],
+    regions: &[RegionSpec {
+        name: "bodyRegion",
+        variadic: false,
+    }],
+    traits: Traits::ISOLATED_FROM_ABOVE
+        .with(Traits::NO_TERMINATOR)
+        .with(Traits::SINGLE_BLOCK)
+        .with(Traits::SYMBOL_TABLE)
+        .with(Traits::GRAPH_REGION)
+        .with(Traits::AFFINE_SCOPE),
+    format: Some("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
+    ..OpSpec::new("builtin.module")
+};
+
+/// `builtin.unrealized_conversion_cast`: a placeholder cast left by partial conversions.
+pub const UNREALIZED_CONVERSION_CAST: OpSpec = OpSpec {
+    summary: "An unrealized conversion from one set of types to another",
+    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
+    results: &[ValueSpec::variadic("outputs", tc::ANY)],
+    traits: Traits::PURE,
+    format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
+    ..OpSpec::new("builtin.unrealized_conversion_cast")
+};
+
+/// The builtin dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "builtin",
+    description: "types, attributes and the module op that every tool knows",
+    ops: &[MODULE, UNREALIZED_CONVERSION_CAST],
+};

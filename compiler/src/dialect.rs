@@ -1,0 +1,461 @@
+//! The dialect registry and declarative op specs.
+//!
+//! An op is declared once as an [`OpSpec`] constant: operands, results,
+//! attributes, regions, successors, traits, a verify hook and an assembly
+//! format. Parsing, printing, verification and named accessors all follow from
+//! the spec; only genuinely irregular syntax (`func.func`'s signature) needs a
+//! hand-written [`CustomAsm`].
+
+use crate::attributes::{Attr, AttrKind, Ident};
+use crate::diagnostics::Diagnostic;
+use crate::intern::FxBuild;
+use crate::ir::{Context, Op, Uniquer, Value};
+use crate::types::{Type, TypeKind};
+use std::collections::HashMap;
+
+/// Op traits, as a bit set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Traits(pub u32);
+
+impl Traits {
+    /// No traits.
+    pub const NONE: Traits = Traits(0);
+    /// No side effects: CSE and DCE may remove or merge it.
+    pub const PURE: Traits = Traits(1);
+    /// Operands may be swapped.
+    pub const COMMUTATIVE: Traits = Traits(1 << 1);
+    /// Must be the last op of its block.
+    pub const TERMINATOR: Traits = Traits(1 << 2);
+    /// Regions may not use values defined outside the op.
+    pub const ISOLATED_FROM_ABOVE: Traits = Traits(1 << 3);
+    /// All operands and results have one type.
+    pub const SAME_OPERANDS_AND_RESULT_TYPE: Traits = Traits(1 << 4);
+    /// Defines a symbol through `sym_name`.
+    pub const SYMBOL: Traits = Traits(1 << 5);
+    /// Its region holds a symbol table.
+    pub const SYMBOL_TABLE: Traits = Traits(1 << 6);
+    /// Blocks of its regions need no terminator.
+    pub const NO_TERMINATOR: Traits = Traits(1 << 7);
+    /// Each region has at most one block.
+    pub const SINGLE_BLOCK: Traits = Traits(1 << 8);
+    /// Returns control (and values) to the parent op.
+    pub const RETURN_LIKE: Traits = Traits(1 << 9);
+    /// All operands have one type.
+    pub const SAME_OPERANDS_TYPE: Traits = Traits(1 << 10);
+    /// Regions are graph regions: no dominance requirement.
+    pub const GRAPH_REGION: Traits = Traits(1 << 11);
+    /// Regions have a symbol-visible, top-level scope (module-like).
+    pub const AFFINE_SCOPE: Traits = Traits(1 << 12);
+    /// Whether every trait in `other` is present.
+    pub const fn has(self, other: Traits) -> bool {
+        self.0 & other.0 == other.0
+    }
+    /// Union of two trait sets.
+    pub const fn with(self, other: Traits) -> Traits {
+        Traits(self.0 | other.0)
+    }
+    /// Trait names in declaration order, for `--show-dialects` and docs.
+    pub fn names(self) -> Vec<&'static str> {
+        const NAMES: [&str; 13] = [
+            "Pure",
+            "Commutative",
+            "Terminator",
+            "IsolatedFromAbove",
+            "SameOperandsAndResultType",
+            "Symbol",
+            "SymbolTable",
+            "NoTerminator",
+            "SingleBlock",
+            "ReturnLike",
+            "SameOperandsType",
+            "GraphRegion",
+            "AffineScope",
+        ];
+        (0..NAMES.len())
+            .filter(|i| self.0 & (1 << i) != 0)
+            .map(|i| NAMES[i])
+            .collect()
+    }
+}
+
+impl std::ops::BitOr for Traits {
+    type Output = Traits;
+    fn bitor(self, rhs: Traits) -> Traits {
+        self.with(rhs)
+    }
+}
+
+/// A predicate over types with the wording MLIR's verifier uses for it.
+#[derive(Clone, Copy)]
+pub struct TypeConstraint {
+    /// How the constraint reads in a diagnostic ("signless integer").
+    pub desc: &'static str,
+    /// The check.
+    pub check: fn(&TypeKind, &Uniquer) -> bool,
+}
+
+impl std::fmt::Debug for TypeConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.desc)
+    }
+}
+
+/// Common type constraints.
+pub mod tc {
+    use super::TypeConstraint;
+    use crate::types::TypeKind;
+    /// Any type.
+    pub const ANY: TypeConstraint = TypeConstraint {
+        desc: "any type",
+        check: |_, _| true,
+    };
+    /// `index`.
+    pub const INDEX: TypeConstraint = TypeConstraint {
+        desc: "index",
+        check: |t, _| matches!(t, TypeKind::Index),
+    };
+    /// A function type.
+    pub const FUNCTION: TypeConstraint = TypeConstraint {
+        desc: "function type",
+        check: |t, _| matches!(t, TypeKind::Function { .. }),
+    };
+}
+
+/// A predicate over attributes.
+#[derive(Clone, Copy)]
+pub struct AttrConstraint {
+    /// How the constraint reads in a diagnostic ("string attribute").
+    pub desc: &'static str,
+    /// The check.
+    pub check: fn(&AttrKind, &Uniquer) -> bool,
+}
+
+impl std::fmt::Debug for AttrConstraint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.desc)
+    }
+}
+
+/// Common attribute constraints.
+pub mod ac {
+    use super::AttrConstraint;
+    use crate::attributes::AttrKind;
+    use crate::types::TypeKind;
+    /// Any attribute.
+    pub const ANY: AttrConstraint = AttrConstraint {
+        desc: "any attribute",
+        check: |_, _| true,
+    };
+    /// A string attribute (also `SymbolNameAttr`).
+    pub const STRING: AttrConstraint = AttrConstraint {
+        desc: "string attribute",
+        check: |a, _| matches!(a, AttrKind::String { .. }),
+    };
+    /// `@sym` without nested references.
+    pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
+        desc: "flat symbol reference attribute",
+        check: |a, _| matches!(a, AttrKind::SymbolRef { nested, .. } if nested.is_empty()),
+    };
+    /// A `TypeAttr` holding a function type.
+    pub const FUNCTION_TYPE: AttrConstraint = AttrConstraint {
+        desc: "type attribute of function type",
+        check: |a, u| matches!(a, AttrKind::Type(t) if matches!(u.type_kind(*t), TypeKind::Function { .. })),
+    };
+    /// An array of dictionary attributes.
+    pub const DICT_ARRAY: AttrConstraint = AttrConstraint {
+        desc: "Array of dictionary attributes",
+        check: |a, u| matches!(a, AttrKind::Array(xs) if xs.iter().all(|x| matches!(u.attr_kind(*x), AttrKind::Dict(_)))),
+    };
+    /// A unit attribute.
+    pub const UNIT: AttrConstraint = AttrConstraint {
+        desc: "unit attribute",
+        check: |a, _| matches!(a, AttrKind::Unit),
+    };
+}
+
+/// How many values an operand or result group holds.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arity {
+    /// Exactly one.
+    One,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// A named operand or result group.
+#[derive(Clone, Copy, Debug)]
+pub struct ValueSpec {
+    /// Name used in accessors and assembly formats.
+    pub name: &'static str,
+    /// Arity.
+    pub arity: Arity,
+    /// Type constraint.
+    pub ty: TypeConstraint,
+}
+
+impl ValueSpec {
+    /// One value.
+    pub const fn one(name: &'static str, ty: TypeConstraint) -> Self {
+        ValueSpec {
+            name,
+            arity: Arity::One,
+            ty,
+        }
+    }
+    /// Any number of values.
+    pub const fn variadic(name: &'static str, ty: TypeConstraint) -> Self {
+        ValueSpec {
+            name,
+            arity: Arity::Variadic,
+            ty,
+        }
+    }
+    /// Zero or one value.
+    pub const fn optional(name: &'static str, ty: TypeConstraint) -> Self {
+        ValueSpec {
+            name,
+            arity: Arity::Optional,
+            ty,
+        }
+    }
+}
+
+/// An inherent attribute.
+#[derive(Clone, Copy, Debug)]
+pub struct AttrSpec {
+    /// Attribute name.
+    pub name: &'static str,
+    /// Constraint.
+    pub constraint: AttrConstraint,
+    /// Whether it may be absent.
+    pub optional: bool,
+}
+
+impl AttrSpec {
+    /// A required inherent attribute.
+    pub const fn required(name: &'static str, constraint: AttrConstraint) -> Self {
+        AttrSpec {
+            name,
+            constraint,
+            optional: false,
+        }
+    }
+    /// An optional inherent attribute.
+    pub const fn optional(name: &'static str, constraint: AttrConstraint) -> Self {
+        AttrSpec {
+            name,
+            constraint,
+            optional: true,
+        }
+    }
+}
+
+/// A named region (or variadic region list).
+#[derive(Clone, Copy, Debug)]
+pub struct RegionSpec {
+    /// Name used in assembly formats.
+    pub name: &'static str,
+    /// Whether this stands for any number of regions.
+    pub variadic: bool,
+}
+
+/// An op's extra verification hook.
+pub type VerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
+
+/// The declarative definition of an op.
+#[derive(Clone, Copy)]
+pub struct OpSpec {
+    /// Full name, `dialect.op`.
+    pub name: &'static str,
+    /// One-line description.
+    pub summary: &'static str,
+    /// Operand groups.
+    pub operands: &'static [ValueSpec],
+    /// Result groups.
+    pub results: &'static [ValueSpec],
+    /// Inherent attributes (stored as properties).
+    pub attributes: &'static [AttrSpec],
+    /// Regions.
+    pub regions: &'static [RegionSpec],
+    /// Number of successors, `None` for variadic.
+    pub successors: Option<usize>,
+    /// Traits.
+    pub traits: Traits,
+    /// Ops this one must be nested directly in (MLIR's `HasParent`), empty for any.
+    pub parents: &'static [&'static str],
+    /// Extra verification after the spec's checks.
+    pub verify: Option<VerifyFn>,
+    /// Declarative assembly format, MLIR's syntax (`$lhs, $rhs attr-dict : type($result)`).
+    pub format: Option<&'static str>,
+    /// Dialect whose prefix may be omitted for ops nested in this op's regions.
+    pub default_dialect: Option<&'static str>,
+}
+
+impl OpSpec {
+    /// A spec with only a name; fill the rest with struct update syntax.
+    pub const fn new(name: &'static str) -> Self {
+        OpSpec {
+            name,
+            summary: "",
+            operands: &[],
+            results: &[],
+            attributes: &[],
+            regions: &[],
+            successors: Some(0),
+            traits: Traits::NONE,
+            parents: &[],
+            verify: None,
+            format: None,
+            default_dialect: None,
+        }
+    }
+    /// The dialect prefix of the name.
+    pub fn dialect(&self) -> &'static str {
+        self.name.split_once('.').map_or(self.name, |(d, _)| d)
+    }
+    /// Whether the op has `t`.
+    pub fn has(&self, t: Traits) -> bool {
+        self.traits.has(t)
+    }
+    /// The values of the operand group `name` of `op`.
+    pub fn operand_group<'c>(&self, ctx: &'c Context, op: Op, name: &str) -> &'c [Value] {
+        let ranges = group_ranges(
+            self.operands,
+            ctx.operands(op).len(),
+            segment_sizes(ctx, op, "operandSegmentSizes"),
+        );
+        let i = self
+            .operands
+            .iter()
+            .position(|s| s.name == name)
+            .expect("no such operand group");
+        &ctx.operands(op)[ranges[i].clone()]
+    }
+    /// The inherent attribute `name` of `op`.
+    pub fn attr(&self, ctx: &Context, op: Op, name: &str) -> Option<Attr> {
+        ctx.find_ident(name).and_then(|i| ctx.inherent_attr(op, i))
+    }
+    /// Index ranges of each operand group for `n` actual operands.
+    pub fn operand_ranges(&self, ctx: &Context, op: Op) -> Vec<std::ops::Range<usize>> {
+        group_ranges(
+            self.operands,
+            ctx.operands(op).len(),
+            segment_sizes(ctx, op, "operandSegmentSizes"),
+        )
+    }
+    /// Index ranges of each result group.
+    pub fn result_ranges(&self, ctx: &Context, op: Op) -> Vec<std::ops::Range<usize>> {
+        group_ranges(
+            self.results,
+            ctx.num_results(op),
+            segment_sizes(ctx, op, "resultSegmentSizes"),
+        )
+    }
+}
+
+fn segment_sizes(ctx: &Context, op: Op, name: &str) -> Option<Vec<usize>> {
+    let a = ctx.inherent_attr(op, ctx.find_ident(name)?)?;
+    match ctx.attr_kind(a) {
+        AttrKind::DenseArray { values, .. } => {
+            Some(values.iter().map(|v| *v as u32 as usize).collect())
+        }
+        _ => None,
+    }
+}
+
+/// Split `n` values among groups: fixed groups take one, a single variadic group
+/// takes the rest; several variadic groups need explicit segment sizes.
+pub fn group_ranges(
+    groups: &[ValueSpec],
+    n: usize,
+    segments: Option<Vec<usize>>,
+) -> Vec<std::ops::Range<usize>> {
+    if let Some(seg) = segments.filter(|s| s.len() == groups.len() && s.iter().sum::<usize>() == n)
+    {
+        let mut start = 0;
+        return seg
+            .iter()
+            .map(|&len| {
+                let r = start..start + len;
+                start += len;
+                r
+            })
+            .collect();
+    }
+    let fixed = groups.iter().filter(|g| g.arity == Arity::One).count();
+    let flexible = groups.len() - fixed;
+    let spare = n.saturating_sub(fixed);
+    let mut start = 0;
+    groups
+        .iter()
+        .map(|g| {
+            let len = match g.arity {
+                Arity::One => 1,
+                _ if flexible == 1 => spare,
+                _ => 0,
+            };
+            let r = start..(start + len).min(n);
+            start += len;
+            r
+        })
+        .collect()
+}
+
+/// A dialect: a namespace of ops.
+pub struct Dialect {
+    /// Namespace (`func`).
+    pub name: &'static str,
+    /// One-line description.
+    pub description: &'static str,
+    /// Its ops.
+    pub ops: &'static [OpSpec],
+}
+
+/// All dialects known to a tool.
+#[derive(Default)]
+pub struct DialectRegistry {
+    dialects: Vec<&'static Dialect>,
+    ops: HashMap<&'static str, &'static OpSpec, FxBuild>,
+}
+
+impl DialectRegistry {
+    /// A registry holding `builtin` only.
+    pub fn new() -> Self {
+        let mut r = DialectRegistry::default();
+        r.register(&crate::builtin::DIALECT);
+        r
+    }
+    /// Add a dialect. Registering the same dialect twice is a no-op.
+    pub fn register(&mut self, d: &'static Dialect) {
+        if self.dialects.iter().any(|x| x.name == d.name) {
+            return;
+        }
+        self.dialects.push(d);
+        for spec in d.ops {
+            self.ops.insert(spec.name, spec);
+        }
+    }
+    /// Registered dialects in registration order.
+    pub fn dialects(&self) -> &[&'static Dialect] {
+        &self.dialects
+    }
+    /// Whether a dialect namespace is registered.
+    pub fn has_dialect(&self, name: &str) -> bool {
+        self.dialects.iter().any(|d| d.name == name)
+    }
+    /// The spec of an op by name.
+    pub fn op(&self, name: &str) -> Option<&'static OpSpec> {
+        self.ops.get(name).copied()
+    }
+    /// The spec of an op by interned name.
+    pub fn lookup(&self, name: Ident, uniq: &Uniquer) -> Option<&'static OpSpec> {
+        self.op(uniq.str(name))
+    }
+}
+
+/// Shared check used by verifiers and formats: does `ty` satisfy `c`?
+pub fn satisfies(uniq: &Uniquer, c: &TypeConstraint, ty: Type) -> bool {
+    (c.check)(uniq.type_kind(ty), uniq)
+}

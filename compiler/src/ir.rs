@@ -1,0 +1,1025 @@
+//! The arena IR: operations, blocks, regions and values addressed by `u32` ids.
+//!
+//! A [`Context`] owns the arenas of one IR tree and shares a [`Uniquer`] (types,
+//! attributes, identifiers) and a [`DialectRegistry`] with any other context
+//! built from the same parts, so independent subtrees can be split into their own
+//! contexts and processed on separate threads.
+
+use crate::attributes::{Attr, AttrKind, Ident, LocKind};
+use crate::dialect::{DialectRegistry, OpSpec};
+use crate::intern::{FxBuild, Interner, StrInterner};
+use crate::types::{Type, TypeKind};
+use indexmap::IndexMap;
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+macro_rules! entity {
+    ($($(#[$m:meta])* $name:ident;)*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        pub struct $name(pub u32);
+        impl $name {
+            /// The arena index.
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+entity! {
+    /// An operation.
+    Op;
+    /// A basic block.
+    Block;
+    /// A region.
+    Region;
+    /// An SSA value: an operation result or a block argument.
+    Value;
+}
+
+/// An operation's inherent name, interned (`"func.func"`).
+pub type OpName = Ident;
+
+/// The ordered attribute dictionary of an operation, kept sorted by name as MLIR does.
+pub type AttrDict = IndexMap<Ident, Attr, FxBuild>;
+
+/// Where a value comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ValueDef {
+    /// Result `index` of `op`.
+    Result(Op, u32),
+    /// Argument `index` of `block`.
+    Arg(Block, u32),
+    /// A forward reference made by the parser, not yet defined.
+    Placeholder,
+}
+
+/// One use of a value or block: operand (or successor) `index` of `op`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Use {
+    /// The user.
+    pub op: Op,
+    /// Operand or successor index within the user.
+    pub index: u32,
+}
+
+/// Storage of a value.
+#[derive(Clone, Debug)]
+pub struct ValueData {
+    /// The value's type.
+    pub ty: Type,
+    /// Its definition.
+    pub def: ValueDef,
+    /// Where it is used, unordered.
+    pub uses: SmallVec<[Use; 2]>,
+    /// Location of a block argument (results use their op's).
+    pub loc: Option<Attr>,
+}
+
+/// Storage of an operation.
+#[derive(Clone, Debug)]
+pub struct OpData {
+    /// The op name.
+    pub name: OpName,
+    /// Operands in order.
+    pub operands: SmallVec<[Value; 2]>,
+    /// First result id; results are allocated consecutively.
+    pub first_result: u32,
+    /// Number of results.
+    pub num_results: u32,
+    /// Successor blocks.
+    pub successors: SmallVec<[Block; 1]>,
+    /// Owned regions.
+    pub regions: SmallVec<[Region; 1]>,
+    /// Discardable attributes (`{...}`).
+    pub attrs: AttrDict,
+    /// Inherent attributes printed as properties (`<{...}>`): a dictionary attribute.
+    pub props: Option<Attr>,
+    /// Source location attribute.
+    pub loc: Attr,
+    /// Block that holds the op.
+    pub parent: Option<Block>,
+    prev: Option<Op>,
+    next: Option<Op>,
+    erased: bool,
+}
+
+/// Storage of a block.
+#[derive(Clone, Debug, Default)]
+pub struct BlockData {
+    /// Arguments.
+    pub args: SmallVec<[Value; 2]>,
+    /// Region that holds the block.
+    pub parent: Option<Region>,
+    first: Option<Op>,
+    last: Option<Op>,
+    prev: Option<Block>,
+    next: Option<Block>,
+    /// Uses of the block as a successor (predecessor edges).
+    pub uses: SmallVec<[Use; 1]>,
+}
+
+/// Storage of a region.
+#[derive(Clone, Debug, Default)]
+pub struct RegionData {
+    /// Op that owns the region.
+    pub parent: Option<Op>,
+    first: Option<Block>,
+    last: Option<Block>,
+}
+
+/// Identifiers interned when a uniquer is created, so hot paths need no lookup.
+pub mod known {
+    use crate::attributes::Ident;
+    /// `sym_name`
+    pub const SYM_NAME: Ident = Ident(0);
+    /// `sym_visibility`
+    pub const SYM_VISIBILITY: Ident = Ident(1);
+    /// `function_type`
+    pub const FUNCTION_TYPE: Ident = Ident(2);
+    /// `builtin.module`
+    pub const MODULE: Ident = Ident(3);
+    /// `arg_attrs`
+    pub const ARG_ATTRS: Ident = Ident(4);
+    /// `res_attrs`
+    pub const RES_ATTRS: Ident = Ident(5);
+    /// `callee`
+    pub const CALLEE: Ident = Ident(6);
+    pub(crate) const ALL: [&str; 7] = [
+        "sym_name",
+        "sym_visibility",
+        "function_type",
+        "builtin.module",
+        "arg_attrs",
+        "res_attrs",
+        "callee",
+    ];
+}
+
+/// Interned types, attributes and identifiers, shared by every context of one session.
+pub struct Uniquer {
+    types: Interner<TypeKind>,
+    attrs: Interner<AttrKind>,
+    idents: StrInterner,
+}
+
+impl Default for Uniquer {
+    fn default() -> Self {
+        let u = Uniquer {
+            types: Interner::default(),
+            attrs: Interner::default(),
+            idents: StrInterner::default(),
+        };
+        for (i, s) in known::ALL.iter().enumerate() {
+            let id = u.idents.intern(s);
+            debug_assert_eq!(id as usize, i);
+        }
+        u
+    }
+}
+
+impl Uniquer {
+    /// Intern a type.
+    pub fn ty(&self, kind: TypeKind) -> Type {
+        Type(self.types.intern(kind))
+    }
+    /// The structure of a type.
+    pub fn type_kind(&self, t: Type) -> &TypeKind {
+        self.types.get(t.0)
+    }
+    /// Intern an attribute.
+    pub fn attr(&self, kind: AttrKind) -> Attr {
+        Attr(self.attrs.intern(kind))
+    }
+    /// The structure of an attribute.
+    pub fn attr_kind(&self, a: Attr) -> &AttrKind {
+        self.attrs.get(a.0)
+    }
+    /// Intern an identifier.
+    pub fn ident(&self, s: &str) -> Ident {
+        Ident(self.idents.intern(s))
+    }
+    /// Find an identifier without interning it.
+    pub fn find_ident(&self, s: &str) -> Option<Ident> {
+        self.idents.find(s).map(Ident)
+    }
+    /// The text of an identifier.
+    pub fn str(&self, i: Ident) -> &str {
+        self.idents.get(i.0)
+    }
+    /// `loc(unknown)`
+    pub fn unknown_loc(&self) -> Attr {
+        self.attr(AttrKind::Location(LocKind::Unknown))
+    }
+    /// A signless integer type.
+    pub fn int_type(&self, width: u32) -> Type {
+        self.ty(TypeKind::int(width))
+    }
+    /// A function type.
+    pub fn function_type(&self, inputs: &[Type], results: &[Type]) -> Type {
+        self.ty(TypeKind::Function {
+            inputs: inputs.into(),
+            results: results.into(),
+        })
+    }
+    /// A string attribute.
+    pub fn string_attr(&self, s: &str) -> Attr {
+        self.attr(AttrKind::String {
+            value: s.as_bytes().into(),
+            ty: None,
+        })
+    }
+    /// A sorted dictionary attribute.
+    pub fn dict_attr(&self, mut entries: Vec<(Ident, Attr)>) -> Attr {
+        entries.sort_by(|a, b| self.str(a.0).cmp(self.str(b.0)));
+        self.attr(AttrKind::Dict(entries.into()))
+    }
+    /// The entries of a dictionary attribute (empty for any other attribute).
+    pub fn dict_entries(&self, a: Attr) -> &[(Ident, Attr)] {
+        match self.attr_kind(a) {
+            AttrKind::Dict(e) => e,
+            _ => &[],
+        }
+    }
+    /// The text of a string attribute, if it is valid UTF-8.
+    pub fn attr_str(&self, a: Attr) -> Option<&str> {
+        match self.attr_kind(a) {
+            AttrKind::String { value, .. } => std::str::from_utf8(value).ok(),
+            _ => None,
+        }
+    }
+}
+
+/// Everything needed to create an operation.
+#[derive(Clone, Debug)]
+pub struct OpState {
+    /// Op name.
+    pub name: OpName,
+    /// Operands.
+    pub operands: SmallVec<[Value; 2]>,
+    /// Result types.
+    pub result_types: SmallVec<[Type; 2]>,
+    /// Discardable attributes.
+    pub attrs: AttrDict,
+    /// Properties dictionary.
+    pub props: Option<Attr>,
+    /// Successors.
+    pub successors: SmallVec<[Block; 1]>,
+    /// Regions already built (by the parser), moved into the op.
+    pub regions: SmallVec<[Region; 1]>,
+    /// Number of additional empty regions to create.
+    pub num_regions: usize,
+    /// Location.
+    pub loc: Attr,
+}
+
+impl OpState {
+    /// A state with only a name and location.
+    pub fn new(name: OpName, loc: Attr) -> Self {
+        OpState {
+            name,
+            operands: SmallVec::new(),
+            result_types: SmallVec::new(),
+            attrs: AttrDict::default(),
+            props: None,
+            successors: SmallVec::new(),
+            regions: SmallVec::new(),
+            num_regions: 0,
+            loc,
+        }
+    }
+}
+
+/// Where new operations go.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum InsertPoint {
+    /// At the end of a block.
+    End(Block),
+    /// Before an op.
+    Before(Op),
+    /// Nowhere: ops are created detached.
+    Detached,
+}
+
+/// Owner of one IR tree's arenas, sharing the uniquer and registry.
+pub struct Context {
+    uniq: Arc<Uniquer>,
+    registry: Arc<DialectRegistry>,
+    ops: Vec<OpData>,
+    blocks: Vec<BlockData>,
+    regions: Vec<RegionData>,
+    values: Vec<ValueData>,
+    /// Whether ops of unregistered dialects are accepted by the parser and verifier.
+    pub allow_unregistered: bool,
+}
+
+impl std::ops::Deref for Context {
+    type Target = Uniquer;
+    fn deref(&self) -> &Uniquer {
+        &self.uniq
+    }
+}
+
+impl Context {
+    /// A fresh context over a registry.
+    pub fn new(registry: Arc<DialectRegistry>) -> Self {
+        Self::with_uniquer(Arc::new(Uniquer::default()), registry)
+    }
+    /// A context sharing the uniquer of another (for splitting work across threads).
+    pub fn with_uniquer(uniq: Arc<Uniquer>, registry: Arc<DialectRegistry>) -> Self {
+        Context {
+            uniq,
+            registry,
+            ops: Vec::new(),
+            blocks: Vec::new(),
+            regions: Vec::new(),
+            values: Vec::new(),
+            allow_unregistered: false,
+        }
+    }
+    /// The shared uniquer.
+    pub fn uniquer(&self) -> &Arc<Uniquer> {
+        &self.uniq
+    }
+    /// The dialect registry.
+    pub fn registry(&self) -> &Arc<DialectRegistry> {
+        &self.registry
+    }
+    /// Reserve arena space for roughly `ops` operations (the parser estimates from the file size).
+    pub fn reserve(&mut self, ops: usize) {
+        self.ops.reserve(ops);
+        self.values.reserve(ops);
+    }
+
+    // ---- operations ----
+
+    /// Create a detached operation with fresh results and empty regions.
+    pub fn create_op(&mut self, st: OpState) -> Op {
+        let op = Op(self.ops.len() as u32);
+        let first_result = self.values.len() as u32;
+        for (i, &ty) in st.result_types.iter().enumerate() {
+            self.values.push(ValueData {
+                ty,
+                def: ValueDef::Result(op, i as u32),
+                uses: SmallVec::new(),
+                loc: None,
+            });
+        }
+        let mut regions = st.regions;
+        for &r in &regions {
+            assert!(
+                self.regions[r.index()].parent.is_none(),
+                "region already has an owner"
+            );
+            self.regions[r.index()].parent = Some(op);
+        }
+        for _ in 0..st.num_regions {
+            let r = Region(self.regions.len() as u32);
+            self.regions.push(RegionData {
+                parent: Some(op),
+                ..Default::default()
+            });
+            regions.push(r);
+        }
+        for (i, &v) in st.operands.iter().enumerate() {
+            self.values[v.index()].uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+        for (i, &b) in st.successors.iter().enumerate() {
+            self.blocks[b.index()].uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+        self.ops.push(OpData {
+            name: st.name,
+            operands: st.operands,
+            first_result,
+            num_results: st.result_types.len() as u32,
+            successors: st.successors,
+            regions,
+            attrs: st.attrs,
+            props: st.props,
+            loc: st.loc,
+            parent: None,
+            prev: None,
+            next: None,
+            erased: false,
+        });
+        op
+    }
+    /// The storage of an op.
+    pub fn op(&self, op: Op) -> &OpData {
+        &self.ops[op.index()]
+    }
+    /// Mutable storage of an op (operand and successor lists must be changed through
+    /// [`Context::set_operand`] and friends to keep use-lists right).
+    pub fn op_mut(&mut self, op: Op) -> &mut OpData {
+        &mut self.ops[op.index()]
+    }
+    /// The name of an op as text.
+    pub fn op_name(&self, op: Op) -> &str {
+        self.str(self.ops[op.index()].name)
+    }
+    /// The registered spec of an op, if its name is registered.
+    pub fn op_spec(&self, op: Op) -> Option<&'static OpSpec> {
+        self.registry.lookup(self.ops[op.index()].name, &self.uniq)
+    }
+    /// Operands of an op.
+    pub fn operands(&self, op: Op) -> &[Value] {
+        &self.ops[op.index()].operands
+    }
+    /// Results of an op.
+    pub fn results(&self, op: Op) -> impl ExactSizeIterator<Item = Value> + use<> {
+        let d = &self.ops[op.index()];
+        (d.first_result..d.first_result + d.num_results).map(Value)
+    }
+    /// Result `i` of an op.
+    pub fn result(&self, op: Op, i: usize) -> Value {
+        let d = &self.ops[op.index()];
+        assert!(i < d.num_results as usize, "result index out of range");
+        Value(d.first_result + i as u32)
+    }
+    /// Number of results of an op.
+    pub fn num_results(&self, op: Op) -> usize {
+        self.ops[op.index()].num_results as usize
+    }
+    /// Regions of an op.
+    pub fn regions(&self, op: Op) -> &[Region] {
+        &self.ops[op.index()].regions
+    }
+    /// Successors of an op.
+    pub fn successors(&self, op: Op) -> &[Block] {
+        &self.ops[op.index()].successors
+    }
+    /// A discardable attribute by name.
+    pub fn attr_of(&self, op: Op, name: Ident) -> Option<Attr> {
+        self.ops[op.index()].attrs.get(&name).copied()
+    }
+    /// An inherent attribute (property) by name, falling back to the discardable dictionary.
+    pub fn inherent_attr(&self, op: Op, name: Ident) -> Option<Attr> {
+        let d = &self.ops[op.index()];
+        d.props
+            .and_then(|p| {
+                self.dict_entries(p)
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| *v)
+            })
+            .or_else(|| d.attrs.get(&name).copied())
+    }
+    /// Set a discardable attribute, keeping the dictionary sorted by name.
+    pub fn set_attr(&mut self, op: Op, name: Ident, value: Attr) {
+        let uniq = self.uniq.clone();
+        let attrs = &mut self.ops[op.index()].attrs;
+        if let Some(v) = attrs.get_mut(&name) {
+            *v = value;
+            return;
+        }
+        let key = uniq.str(name);
+        let pos = attrs
+            .keys()
+            .position(|k| uniq.str(*k) > key)
+            .unwrap_or(attrs.len());
+        attrs.shift_insert(pos, name, value);
+    }
+    /// Remove a discardable attribute.
+    pub fn remove_attr(&mut self, op: Op, name: Ident) -> Option<Attr> {
+        self.ops[op.index()].attrs.shift_remove(&name)
+    }
+    /// Replace operand `i` of `op`.
+    pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
+        let old = self.ops[op.index()].operands[i];
+        self.remove_use(
+            old,
+            Use {
+                op,
+                index: i as u32,
+            },
+        );
+        self.ops[op.index()].operands[i] = v;
+        self.values[v.index()].uses.push(Use {
+            op,
+            index: i as u32,
+        });
+    }
+    /// Replace all operands of `op`.
+    pub fn set_operands(&mut self, op: Op, new: &[Value]) {
+        self.drop_operand_uses(op);
+        self.ops[op.index()].operands = new.into();
+        for (i, &v) in new.iter().enumerate() {
+            self.values[v.index()].uses.push(Use {
+                op,
+                index: i as u32,
+            });
+        }
+    }
+    /// Replace successor `i` of `op`.
+    pub fn set_successor(&mut self, op: Op, i: usize, b: Block) {
+        let old = self.ops[op.index()].successors[i];
+        let u = Use {
+            op,
+            index: i as u32,
+        };
+        self.blocks[old.index()].uses.retain(|x| *x != u);
+        self.ops[op.index()].successors[i] = b;
+        self.blocks[b.index()].uses.push(u);
+    }
+    fn remove_use(&mut self, v: Value, u: Use) {
+        let uses = &mut self.values[v.index()].uses;
+        if let Some(p) = uses.iter().position(|x| *x == u) {
+            uses.swap_remove(p);
+        }
+    }
+    fn drop_operand_uses(&mut self, op: Op) {
+        let operands = std::mem::take(&mut self.ops[op.index()].operands);
+        for (i, &v) in operands.iter().enumerate() {
+            self.remove_use(
+                v,
+                Use {
+                    op,
+                    index: i as u32,
+                },
+            );
+        }
+        self.ops[op.index()].operands = operands;
+    }
+    /// The block that holds `op`.
+    pub fn parent_block(&self, op: Op) -> Option<Block> {
+        self.ops[op.index()].parent
+    }
+    /// The op that (transitively) holds `op`, one level up.
+    pub fn parent_op(&self, op: Op) -> Option<Op> {
+        let b = self.ops[op.index()].parent?;
+        self.blocks[b.index()]
+            .parent
+            .and_then(|r| self.regions[r.index()].parent)
+    }
+    /// Next op in the block.
+    pub fn next_op(&self, op: Op) -> Option<Op> {
+        self.ops[op.index()].next
+    }
+    /// Previous op in the block.
+    pub fn prev_op(&self, op: Op) -> Option<Op> {
+        self.ops[op.index()].prev
+    }
+    /// Whether `op` has been erased.
+    pub fn is_erased(&self, op: Op) -> bool {
+        self.ops[op.index()].erased
+    }
+
+    /// Insert a detached op at an insertion point.
+    pub fn insert_op(&mut self, ip: InsertPoint, op: Op) {
+        assert!(
+            self.ops[op.index()].parent.is_none(),
+            "op is already in a block"
+        );
+        match ip {
+            InsertPoint::Detached => {}
+            InsertPoint::End(b) => {
+                let last = self.blocks[b.index()].last;
+                self.ops[op.index()].prev = last;
+                self.ops[op.index()].next = None;
+                self.ops[op.index()].parent = Some(b);
+                match last {
+                    Some(l) => self.ops[l.index()].next = Some(op),
+                    None => self.blocks[b.index()].first = Some(op),
+                }
+                self.blocks[b.index()].last = Some(op);
+            }
+            InsertPoint::Before(at) => {
+                let b = self.ops[at.index()]
+                    .parent
+                    .expect("insertion point op is detached");
+                let prev = self.ops[at.index()].prev;
+                self.ops[op.index()].prev = prev;
+                self.ops[op.index()].next = Some(at);
+                self.ops[op.index()].parent = Some(b);
+                self.ops[at.index()].prev = Some(op);
+                match prev {
+                    Some(p) => self.ops[p.index()].next = Some(op),
+                    None => self.blocks[b.index()].first = Some(op),
+                }
+            }
+        }
+    }
+    /// Append a detached op to a block.
+    pub fn append_op(&mut self, block: Block, op: Op) {
+        self.insert_op(InsertPoint::End(block), op);
+    }
+    /// Unlink an op from its block without destroying it.
+    pub fn detach_op(&mut self, op: Op) {
+        let Some(b) = self.ops[op.index()].parent else {
+            return;
+        };
+        let (prev, next) = (self.ops[op.index()].prev, self.ops[op.index()].next);
+        match prev {
+            Some(p) => self.ops[p.index()].next = next,
+            None => self.blocks[b.index()].first = next,
+        }
+        match next {
+            Some(n) => self.ops[n.index()].prev = prev,
+            None => self.blocks[b.index()].last = prev,
+        }
+        let d = &mut self.ops[op.index()];
+        d.parent = None;
+        d.prev = None;
+        d.next = None;
+    }
+    /// Erase an op and everything nested in it. Its results must be unused
+    /// (uses from inside the erased tree are fine).
+    pub fn erase_op(&mut self, op: Op) {
+        self.detach_op(op);
+        let mut nested = Vec::new();
+        self.walk(op, WalkOrder::PostOrder, &mut |_, o| nested.push(o));
+        for &o in &nested {
+            self.drop_operand_uses(o);
+            let succs = std::mem::take(&mut self.ops[o.index()].successors);
+            for (i, s) in succs.iter().enumerate() {
+                let u = Use {
+                    op: o,
+                    index: i as u32,
+                };
+                self.blocks[s.index()].uses.retain(|x| *x != u);
+            }
+        }
+        for &o in &nested {
+            debug_assert!(
+                self.results(o)
+                    .all(|r| self.values[r.index()].uses.is_empty()),
+                "erasing an op whose results are still used"
+            );
+            self.ops[o.index()].erased = true;
+            self.ops[o.index()].operands.clear();
+            self.ops[o.index()].attrs = AttrDict::default();
+        }
+    }
+
+    // ---- values ----
+
+    /// The type of a value.
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.index()].ty
+    }
+    /// Change the type of a value (used by conversions).
+    pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        self.values[v.index()].ty = ty;
+    }
+    /// The definition of a value.
+    pub fn value_def(&self, v: Value) -> ValueDef {
+        self.values[v.index()].def
+    }
+    /// The op defining a value, if it is a result.
+    pub fn defining_op(&self, v: Value) -> Option<Op> {
+        match self.values[v.index()].def {
+            ValueDef::Result(op, _) => Some(op),
+            _ => None,
+        }
+    }
+    /// The uses of a value.
+    pub fn uses(&self, v: Value) -> &[Use] {
+        &self.values[v.index()].uses
+    }
+    /// The storage of a value.
+    pub fn value(&self, v: Value) -> &ValueData {
+        &self.values[v.index()]
+    }
+    /// A value that is not yet defined (the parser's forward references).
+    pub fn create_placeholder(&mut self, ty: Type) -> Value {
+        let v = Value(self.values.len() as u32);
+        self.values.push(ValueData {
+            ty,
+            def: ValueDef::Placeholder,
+            uses: SmallVec::new(),
+            loc: None,
+        });
+        v
+    }
+    /// Replace every use of `old` by `new`, in O(uses).
+    pub fn replace_all_uses(&mut self, old: Value, new: Value) {
+        if old == new {
+            return;
+        }
+        let uses = std::mem::take(&mut self.values[old.index()].uses);
+        for u in &uses {
+            self.ops[u.op.index()].operands[u.index as usize] = new;
+        }
+        self.values[new.index()].uses.extend(uses);
+    }
+    /// Replace the results of `op` by `new` values, then erase `op`.
+    pub fn replace_op(&mut self, op: Op, new: &[Value]) {
+        let results: Vec<Value> = self.results(op).collect();
+        assert_eq!(results.len(), new.len(), "replacement arity differs");
+        for (r, n) in results.into_iter().zip(new) {
+            self.replace_all_uses(r, *n);
+        }
+        self.erase_op(op);
+    }
+
+    // ---- blocks and regions ----
+
+    /// Create a detached block with arguments.
+    pub fn create_block(&mut self, args: &[(Type, Option<Attr>)]) -> Block {
+        let b = Block(self.blocks.len() as u32);
+        self.blocks.push(BlockData::default());
+        for &(ty, loc) in args {
+            self.add_block_arg(b, ty, loc);
+        }
+        b
+    }
+    /// Append an argument to a block.
+    pub fn add_block_arg(&mut self, b: Block, ty: Type, loc: Option<Attr>) -> Value {
+        let v = Value(self.values.len() as u32);
+        let idx = self.blocks[b.index()].args.len() as u32;
+        self.values.push(ValueData {
+            ty,
+            def: ValueDef::Arg(b, idx),
+            uses: SmallVec::new(),
+            loc,
+        });
+        self.blocks[b.index()].args.push(v);
+        v
+    }
+    /// The storage of a block.
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+    /// Arguments of a block.
+    pub fn block_args(&self, b: Block) -> &[Value] {
+        &self.blocks[b.index()].args
+    }
+    /// Create a detached region (given to an op through [`OpState::regions`]).
+    pub fn create_region(&mut self) -> Region {
+        let r = Region(self.regions.len() as u32);
+        self.regions.push(RegionData::default());
+        r
+    }
+    /// Append a detached block to a region.
+    pub fn append_block(&mut self, r: Region, b: Block) {
+        assert!(
+            self.blocks[b.index()].parent.is_none(),
+            "block is already in a region"
+        );
+        let last = self.regions[r.index()].last;
+        self.blocks[b.index()].prev = last;
+        self.blocks[b.index()].parent = Some(r);
+        match last {
+            Some(l) => self.blocks[l.index()].next = Some(b),
+            None => self.regions[r.index()].first = Some(b),
+        }
+        self.regions[r.index()].last = Some(b);
+    }
+    /// Ops of a block in order.
+    pub fn block_ops(&self, b: Block) -> OpIter<'_> {
+        OpIter {
+            ctx: self,
+            cur: self.blocks[b.index()].first,
+        }
+    }
+    /// First op of a block.
+    pub fn first_op(&self, b: Block) -> Option<Op> {
+        self.blocks[b.index()].first
+    }
+    /// Last op of a block (its terminator, in a well-formed block).
+    pub fn last_op(&self, b: Block) -> Option<Op> {
+        self.blocks[b.index()].last
+    }
+    /// Region holding a block.
+    pub fn block_parent(&self, b: Block) -> Option<Region> {
+        self.blocks[b.index()].parent
+    }
+    /// Next block in the region.
+    pub fn next_block(&self, b: Block) -> Option<Block> {
+        self.blocks[b.index()].next
+    }
+    /// Blocks of a region in order.
+    pub fn region_blocks(&self, r: Region) -> BlockIter<'_> {
+        BlockIter {
+            ctx: self,
+            cur: self.regions[r.index()].first,
+        }
+    }
+    /// Entry block of a region.
+    pub fn entry_block(&self, r: Region) -> Option<Block> {
+        self.regions[r.index()].first
+    }
+    /// Op owning a region.
+    pub fn region_parent(&self, r: Region) -> Option<Op> {
+        self.regions[r.index()].parent
+    }
+    /// Predecessor edges of a block.
+    pub fn block_uses(&self, b: Block) -> &[Use] {
+        &self.blocks[b.index()].uses
+    }
+
+    // ---- walking ----
+
+    /// Visit `root` and every op nested in it, without recursion (IR may nest deeply).
+    /// The callback gets the nesting depth relative to `root`.
+    pub fn walk(&self, root: Op, order: WalkOrder, f: &mut dyn FnMut(usize, Op)) {
+        enum Item {
+            Enter(Op, usize),
+            Exit(Op, usize),
+        }
+        let mut stack = vec![Item::Enter(root, 0)];
+        while let Some(item) = stack.pop() {
+            match item {
+                Item::Exit(op, d) => f(d, op),
+                Item::Enter(op, d) => {
+                    if order == WalkOrder::PreOrder {
+                        f(d, op);
+                    } else {
+                        stack.push(Item::Exit(op, d));
+                    }
+                    // Push children in reverse so they are visited in order.
+                    let mark = stack.len();
+                    for &r in &self.ops[op.index()].regions {
+                        for b in self.region_blocks(r) {
+                            for o in self.block_ops(b) {
+                                stack.push(Item::Enter(o, d + 1));
+                            }
+                        }
+                    }
+                    stack[mark..].reverse();
+                }
+            }
+        }
+    }
+
+    /// Clone an op (and its regions) with `map` translating operands and successors;
+    /// values defined inside the clone are added to `map`.
+    pub fn clone_op(&mut self, op: Op, map: &mut ValueMap) -> Op {
+        let d = self.ops[op.index()].clone();
+        let mut st = OpState::new(d.name, d.loc);
+        st.operands = d.operands.iter().map(|v| map.value(*v)).collect();
+        st.result_types = self
+            .results(op)
+            .map(|r| self.values[r.index()].ty)
+            .collect();
+        st.attrs = d.attrs.clone();
+        st.props = d.props;
+        st.successors = d.successors.iter().map(|b| map.block(*b)).collect();
+        st.num_regions = d.regions.len();
+        let new = self.create_op(st);
+        for (i, r) in self.results(op).enumerate() {
+            let nr = self.result(new, i);
+            map.values.insert(r, nr);
+        }
+        let new_regions = self.ops[new.index()].regions.clone();
+        for (r, nr) in d.regions.iter().zip(new_regions) {
+            self.clone_region_into(*r, nr, map);
+        }
+        new
+    }
+
+    /// Clone the blocks of `from` into the empty region `to`.
+    pub fn clone_region_into(&mut self, from: Region, to: Region, map: &mut ValueMap) {
+        let blocks: Vec<Block> = self.region_blocks(from).collect();
+        // Create every block first so branches to later blocks resolve.
+        for &b in &blocks {
+            let args: Vec<(Type, Option<Attr>)> = self.blocks[b.index()]
+                .args
+                .iter()
+                .map(|a| (self.values[a.index()].ty, self.values[a.index()].loc))
+                .collect();
+            let nb = self.create_block(&args);
+            for (a, na) in self.blocks[b.index()]
+                .args
+                .clone()
+                .into_iter()
+                .zip(self.blocks[nb.index()].args.clone())
+            {
+                map.values.insert(a, na);
+            }
+            map.blocks.insert(b, nb);
+            self.append_block(to, nb);
+        }
+        for &b in &blocks {
+            let nb = map.block(b);
+            let ops: Vec<Op> = self.block_ops(b).collect();
+            for o in ops {
+                let no = self.clone_op(o, map);
+                self.append_op(nb, no);
+            }
+        }
+    }
+
+    /// Number of ops ever created (including erased ones).
+    pub fn num_ops_allocated(&self) -> usize {
+        self.ops.len()
+    }
+}
+
+/// Traversal order of [`Context::walk`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum WalkOrder {
+    /// Parents before children.
+    PreOrder,
+    /// Children before parents.
+    PostOrder,
+}
+
+/// Value and block translation used when cloning.
+#[derive(Default, Debug)]
+pub struct ValueMap {
+    /// Value translation.
+    pub values: std::collections::HashMap<Value, Value, FxBuild>,
+    /// Block translation.
+    pub blocks: std::collections::HashMap<Block, Block, FxBuild>,
+}
+
+impl ValueMap {
+    /// Translate a value (unmapped values map to themselves).
+    pub fn value(&self, v: Value) -> Value {
+        self.values.get(&v).copied().unwrap_or(v)
+    }
+    /// Translate a block (unmapped blocks map to themselves).
+    pub fn block(&self, b: Block) -> Block {
+        self.blocks.get(&b).copied().unwrap_or(b)
+    }
+}
+
+/// Iterator over the ops of a block.
+pub struct OpIter<'a> {
+    ctx: &'a Context,
+    cur: Option<Op>,
+}
+
+impl Iterator for OpIter<'_> {
+    type Item = Op;
+    fn next(&mut self) -> Option<Op> {
+        let c = self.cur?;
+        self.cur = self.ctx.ops[c.index()].next;
+        Some(c)
+    }
+}
+
+/// Iterator over the blocks of a region.
+pub struct BlockIter<'a> {
+    ctx: &'a Context,
+    cur: Option<Block>,
+}
+
+impl Iterator for BlockIter<'_> {
+    type Item = Block;
+    fn next(&mut self) -> Option<Block> {
+        let c = self.cur?;
+        self.cur = self.ctx.blocks[c.index()].next;
+        Some(c)
+    }
+}
+
+/// Creates ops at an insertion point.
+pub struct Builder<'a> {
+    /// The context being built into.
+    pub ctx: &'a mut Context,
+    /// Where created ops go.
+    pub ip: InsertPoint,
+    /// Location given to created ops.
+    pub loc: Attr,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder that appends to the end of `block`.
+    pub fn at_end(ctx: &'a mut Context, block: Block) -> Self {
+        let loc = ctx.unknown_loc();
+        Builder {
+            ctx,
+            ip: InsertPoint::End(block),
+            loc,
+        }
+    }
+    /// A builder that inserts before `op`.
+    pub fn before(ctx: &'a mut Context, op: Op) -> Self {
+        let loc = ctx.op(op).loc;
+        Builder {
+            ctx,
+            ip: InsertPoint::Before(op),
+            loc,
+        }
+    }
+    /// Create and insert an op by name.
+    pub fn create(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        result_types: &[Type],
+        attrs: &[(&str, Attr)],
+    ) -> Op {
+        let mut st = OpState::new(self.ctx.ident(name), self.loc);
+        st.operands = operands.into();
+        st.result_types = result_types.into();
+        let mut entries: Vec<(Ident, Attr)> =
+            attrs.iter().map(|(k, v)| (self.ctx.ident(k), *v)).collect();
+        entries.sort_by(|a, b| self.ctx.str(a.0).cmp(self.ctx.str(b.0)));
+        st.attrs = entries.into_iter().collect();
+        self.insert(st)
+    }
+    /// Create and insert an op from a full state.
+    pub fn insert(&mut self, st: OpState) -> Op {
+        let op = self.ctx.create_op(st);
+        self.ctx.insert_op(self.ip, op);
+        op
+    }
+}

@@ -1,0 +1,20 @@
+//! aic's framework: the arena IR, interned types and attributes, diagnostics and
+//! the dialect registry. It knows no dialect but `builtin` and links neither LLVM
+//! nor MLIR, so it builds and tests quickly.
+
+pub mod affine;
+pub mod attributes;
+pub mod builtin;
+pub mod diagnostics;
+pub mod dialect;
+pub mod float;
+pub mod intern;
+pub mod ir;
+pub mod printer;
+pub mod types;
+
+pub use attributes::{Attr, AttrKind, Ident, LocKind};
+pub use diagnostics::{Diagnostic, Severity, SourceMap, Where};
+pub use dialect::{DialectRegistry, OpSpec, Traits};
+pub use ir::{Block, Builder, Context, Op, OpState, Region, Uniquer, Value};
+pub use types::{Type, TypeKind};

@@ -1,0 +1,523 @@
+//! Printing of builtin types, attributes and locations exactly as MLIR 22 spells them.
+//!
+//! The op printer builds on these; they are kept free of op state so that
+//! diagnostics and tests can print a type or attribute on its own.
+
+use crate::attributes::{Attr, AttrKind, DenseData, LocKind};
+use crate::float::print_mlir;
+use crate::ir::Uniquer;
+use crate::types::{DYNAMIC, Signedness, Type, TypeKind};
+use std::fmt::Write;
+
+/// Print a type.
+pub fn type_text(u: &Uniquer, t: Type) -> String {
+    let mut s = String::new();
+    write_type(u, t, &mut s);
+    s
+}
+
+/// Print an attribute (with its type where MLIR prints one).
+pub fn attr_text(u: &Uniquer, a: Attr) -> String {
+    let mut s = String::new();
+    write_attr(u, a, false, &mut s);
+    s
+}
+
+/// Print a location as `loc(...)`.
+pub fn location_text(u: &Uniquer, a: Attr) -> String {
+    let mut s = String::from("loc(");
+    write_loc_inner(u, a, &mut s);
+    s.push(')');
+    s
+}
+
+fn write_dims(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
+    for (i, &d) in shape.iter().enumerate() {
+        let sc = scalable.is_some_and(|s| s.get(i).copied().unwrap_or(false));
+        if sc {
+            out.push('[');
+        }
+        if d == DYNAMIC {
+            out.push('?');
+        } else {
+            let _ = write!(out, "{d}");
+        }
+        if sc {
+            out.push(']');
+        }
+        out.push('x');
+    }
+}
+
+fn write_type_list(u: &Uniquer, ts: &[Type], out: &mut String) {
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_type(u, *t, out);
+    }
+}
+
+/// Append the text of a type to `out`.
+pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
+    match u.type_kind(t) {
+        TypeKind::Integer { width, signedness } => {
+            let p = match signedness {
+                Signedness::Signless => "i",
+                Signedness::Signed => "si",
+                Signedness::Unsigned => "ui",
+            };
+            let _ = write!(out, "{p}{width}");
+        }
+        TypeKind::Index => out.push_str("index"),
+        TypeKind::Float(k) => out.push_str(k.keyword()),
+        TypeKind::None => out.push_str("none"),
+        TypeKind::Complex(e) => {
+            out.push_str("complex<");
+            write_type(u, *e, out);
+            out.push('>');
+        }
+        TypeKind::Tensor {
+            shape,
+            elem,
+            encoding,
+        } => {
+            out.push_str("tensor<");
+            write_dims(shape, None, out);
+            write_type(u, *elem, out);
+            if let Some(e) = encoding {
+                out.push_str(", ");
+                write_attr(u, *e, false, out);
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedTensor(e) => {
+            out.push_str("tensor<*x");
+            write_type(u, *e, out);
+            out.push('>');
+        }
+        TypeKind::MemRef {
+            shape,
+            elem,
+            layout,
+            memory_space,
+        } => {
+            out.push_str("memref<");
+            write_dims(shape, None, out);
+            write_type(u, *elem, out);
+            // MLIR elides `: i64` on an integer memory space.
+            for a in [layout, memory_space].into_iter().flatten() {
+                out.push_str(", ");
+                write_attr(u, *a, true, out);
+            }
+            out.push('>');
+        }
+        TypeKind::UnrankedMemRef { elem, memory_space } => {
+            out.push_str("memref<*x");
+            write_type(u, *elem, out);
+            if let Some(m) = memory_space {
+                out.push_str(", ");
+                write_attr(u, *m, true, out);
+            }
+            out.push('>');
+        }
+        TypeKind::Vector {
+            shape,
+            scalable,
+            elem,
+        } => {
+            out.push_str("vector<");
+            write_dims(shape, Some(scalable), out);
+            write_type(u, *elem, out);
+            out.push('>');
+        }
+        TypeKind::Tuple(ts) => {
+            out.push_str("tuple<");
+            write_type_list(u, ts, out);
+            out.push('>');
+        }
+        TypeKind::Function { inputs, results } => {
+            out.push('(');
+            write_type_list(u, inputs, out);
+            out.push_str(") -> ");
+            // A single non-function result prints bare, as MLIR does.
+            if results.len() == 1 && !matches!(u.type_kind(results[0]), TypeKind::Function { .. }) {
+                write_type(u, results[0], out);
+            } else {
+                out.push('(');
+                write_type_list(u, results, out);
+                out.push(')');
+            }
+        }
+        TypeKind::Opaque(body) => {
+            out.push('!');
+            out.push_str(body);
+        }
+    }
+}
+
+/// Append an MLIR string literal: printable ASCII stays, `"` `\` and the rest become `\XX`.
+pub fn write_string(bytes: &[u8], out: &mut String) {
+    out.push('"');
+    for &b in bytes {
+        match b {
+            b'"' | b'\\' => {
+                let _ = write!(out, "\\{b:02X}");
+            }
+            0x20..=0x7e => out.push(b as char),
+            _ => {
+                let _ = write!(out, "\\{b:02X}");
+            }
+        }
+    }
+    out.push('"');
+}
+
+fn int_value_text(u: &Uniquer, value: i128, ty: Type) -> String {
+    match u.type_kind(ty) {
+        TypeKind::Integer {
+            width,
+            signedness: Signedness::Unsigned,
+        } if *width <= 128 => {
+            let mask = if *width >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << width) - 1
+            };
+            format!("{}", (value as u128) & mask)
+        }
+        _ => format!("{value}"),
+    }
+}
+
+fn float_text(u: &Uniquer, bits: u128, ty: Type) -> String {
+    match u.type_kind(ty) {
+        TypeKind::Float(k) => print_mlir(*k, bits),
+        _ => format!("{bits}"),
+    }
+}
+
+fn is_i1(u: &Uniquer, t: Type) -> bool {
+    matches!(
+        u.type_kind(t),
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    )
+}
+
+/// Append the text of an attribute. `elide_i64_f64` is MLIR's `AttrTypeElision::May`,
+/// used for array elements, where `: i64` and `: f64` are left off.
+pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
+    match u.attr_kind(a) {
+        AttrKind::Unit => out.push_str("unit"),
+        AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        AttrKind::Integer { value, ty } => {
+            if is_i1(u, *ty) {
+                out.push_str(if *value != 0 { "true" } else { "false" });
+                return;
+            }
+            out.push_str(&int_value_text(u, *value, *ty));
+            if !(elide_i64_f64 && *u.type_kind(*ty) == TypeKind::int(64)) {
+                out.push_str(" : ");
+                write_type(u, *ty, out);
+            }
+        }
+        AttrKind::Float { bits, ty } => {
+            out.push_str(&float_text(u, *bits, *ty));
+            let is_f64 = matches!(
+                u.type_kind(*ty),
+                TypeKind::Float(crate::float::FloatKind::F64)
+            );
+            if !(elide_i64_f64 && is_f64) {
+                out.push_str(" : ");
+                write_type(u, *ty, out);
+            }
+        }
+        AttrKind::String { value, ty } => {
+            write_string(value, out);
+            if let Some(t) = ty {
+                out.push_str(" : ");
+                write_type(u, *t, out);
+            }
+        }
+        AttrKind::Array(xs) => {
+            out.push('[');
+            for (i, x) in xs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_attr(u, *x, true, out);
+            }
+            out.push(']');
+        }
+        AttrKind::Dict(entries) => {
+            out.push('{');
+            write_dict_entries(u, entries, out);
+            out.push('}');
+        }
+        AttrKind::Type(t) => write_type(u, *t, out),
+        AttrKind::SymbolRef { root, nested } => {
+            write_symbol(u.str(*root), out);
+            for n in nested.iter() {
+                out.push_str("::");
+                write_symbol(u.str(*n), out);
+            }
+        }
+        AttrKind::DenseElements { ty, data } => {
+            out.push_str("dense<");
+            write_dense(u, *ty, data, out);
+            out.push_str("> : ");
+            write_type(u, *ty, out);
+        }
+        AttrKind::DenseResource { handle, ty } => {
+            let _ = write!(out, "dense_resource<{}> : ", u.str(*handle));
+            write_type(u, *ty, out);
+        }
+        AttrKind::DenseArray { elem, values } => {
+            out.push_str("array<");
+            write_type(u, *elem, out);
+            for (i, v) in values.iter().enumerate() {
+                out.push_str(if i == 0 { ": " } else { ", " });
+                match u.type_kind(*elem) {
+                    TypeKind::Float(k) => out.push_str(&print_mlir(*k, u128::from(*v))),
+                    TypeKind::Integer { width: 1, .. } => {
+                        out.push_str(if *v != 0 { "true" } else { "false" })
+                    }
+                    TypeKind::Integer { width, .. } => {
+                        let sh = 64 - (*width).min(64);
+                        let _ = write!(out, "{}", ((*v << sh) as i64) >> sh);
+                    }
+                    _ => {
+                        let _ = write!(out, "{v}");
+                    }
+                }
+            }
+            out.push('>');
+        }
+        AttrKind::AffineMap(m) => {
+            let _ = write!(out, "affine_map<{m}>");
+        }
+        AttrKind::IntegerSet(s) => {
+            let _ = write!(out, "affine_set<{s}>");
+        }
+        AttrKind::Strided { offset, strides } => {
+            let d = |v: i64| {
+                if v == DYNAMIC {
+                    "?".to_string()
+                } else {
+                    v.to_string()
+                }
+            };
+            out.push_str("strided<[");
+            out.push_str(&strides.iter().map(|s| d(*s)).collect::<Vec<_>>().join(", "));
+            out.push(']');
+            if *offset != 0 {
+                let _ = write!(out, ", offset: {}", d(*offset));
+            }
+            out.push('>');
+        }
+        AttrKind::Location(_) => out.push_str(&location_text(u, a)),
+        AttrKind::Opaque(body) => {
+            out.push('#');
+            out.push_str(body);
+        }
+    }
+}
+
+/// Append `a = 1, b` dictionary entries (unit values print as the bare name).
+pub fn write_dict_entries(
+    u: &Uniquer,
+    entries: &[(crate::attributes::Ident, Attr)],
+    out: &mut String,
+) {
+    for (i, (k, v)) in entries.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_key(u.str(*k), out);
+        if !matches!(u.attr_kind(*v), AttrKind::Unit) {
+            out.push_str(" = ");
+            write_attr(u, *v, false, out);
+        }
+    }
+}
+
+fn is_bare_id(s: &str) -> bool {
+    let mut cs = s.chars();
+    matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && cs.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '.'))
+}
+
+fn write_key(k: &str, out: &mut String) {
+    if is_bare_id(k) {
+        out.push_str(k);
+    } else {
+        write_string(k.as_bytes(), out);
+    }
+}
+
+fn write_symbol(s: &str, out: &mut String) {
+    out.push('@');
+    write_key(s, out);
+}
+
+fn write_dense(u: &Uniquer, ty: Type, data: &DenseData, out: &mut String) {
+    let tk = u.type_kind(ty);
+    let shape: Vec<i64> = tk.shape().map(<[i64]>::to_vec).unwrap_or_default();
+    let elem = tk.element_type().unwrap_or(ty);
+    let (splat, n) = match data {
+        DenseData::Raw { splat, .. } | DenseData::Strings { splat, .. } => {
+            (*splat, tk.num_elements().unwrap_or(0))
+        }
+    };
+    if n == 0 && !splat {
+        return;
+    }
+    let scalar = |i: usize, out: &mut String| match data {
+        DenseData::Strings { values, .. } => write_string(&values[i], out),
+        DenseData::Raw { bytes, .. } => write_raw_scalar(u, elem, bytes, i, out),
+    };
+    if splat {
+        scalar(0, out);
+        return;
+    }
+    // Nested lists, one level per dimension.
+    let mut idx = 0usize;
+    write_nested(&shape, 0, &mut idx, &scalar, out);
+}
+
+fn write_nested(
+    shape: &[i64],
+    dim: usize,
+    idx: &mut usize,
+    scalar: &dyn Fn(usize, &mut String),
+    out: &mut String,
+) {
+    if dim == shape.len() {
+        scalar(*idx, out);
+        *idx += 1;
+        return;
+    }
+    out.push('[');
+    for i in 0..shape[dim].max(0) {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        write_nested(shape, dim + 1, idx, scalar, out);
+    }
+    out.push(']');
+}
+
+/// Bytes one scalar of `elem` takes in dense storage.
+pub fn scalar_bytes(u: &Uniquer, elem: Type) -> usize {
+    match u.type_kind(elem) {
+        TypeKind::Integer { width, .. } => (*width as usize).div_ceil(8).max(1),
+        TypeKind::Index => 8,
+        TypeKind::Float(k) => (k.bit_width() as usize).div_ceil(8),
+        TypeKind::Complex(e) => 2 * scalar_bytes(u, *e),
+        _ => 0,
+    }
+}
+
+fn read_le(bytes: &[u8]) -> u128 {
+    bytes
+        .iter()
+        .rev()
+        .fold(0u128, |acc, b| (acc << 8) | u128::from(*b))
+}
+
+fn write_raw_scalar(u: &Uniquer, elem: Type, bytes: &[u8], i: usize, out: &mut String) {
+    let w = scalar_bytes(u, elem);
+    let Some(chunk) = bytes.get(i * w..(i + 1) * w) else {
+        return;
+    };
+    match u.type_kind(elem) {
+        TypeKind::Complex(e) => {
+            let h = w / 2;
+            out.push('(');
+            write_raw_scalar(u, *e, &chunk[..h], 0, out);
+            out.push(',');
+            write_raw_scalar(u, *e, &chunk[h..], 0, out);
+            out.push(')');
+        }
+        TypeKind::Float(k) => out.push_str(&print_mlir(*k, read_le(chunk))),
+        TypeKind::Integer { width: 1, .. } => {
+            out.push_str(if chunk[0] != 0 { "true" } else { "false" })
+        }
+        TypeKind::Integer { width, signedness } => {
+            let raw = read_le(chunk);
+            let bits = (*width).min(128);
+            if *signedness == Signedness::Unsigned {
+                let _ = write!(out, "{raw}");
+            } else {
+                let sh = 128 - bits;
+                let _ = write!(out, "{}", ((raw << sh) as i128) >> sh);
+            }
+        }
+        TypeKind::Index => {
+            let _ = write!(out, "{}", read_le(chunk) as u64 as i64);
+        }
+        _ => {}
+    }
+}
+
+fn write_loc_inner(u: &Uniquer, a: Attr, out: &mut String) {
+    let AttrKind::Location(l) = u.attr_kind(a) else {
+        write_attr(u, a, false, out);
+        return;
+    };
+    match l {
+        LocKind::Unknown => out.push_str("unknown"),
+        LocKind::FileLineCol {
+            file,
+            line,
+            col,
+            end,
+        } => {
+            write_string(u.str(*file).as_bytes(), out);
+            let _ = write!(out, ":{line}:{col}");
+            if let Some((el, ec)) = end {
+                if el == line {
+                    let _ = write!(out, " to :{ec}");
+                } else {
+                    let _ = write!(out, " to {el}:{ec}");
+                }
+            }
+        }
+        LocKind::Name { name, child } => {
+            write_string(u.str(*name).as_bytes(), out);
+            if let Some(c) =
+                child.filter(|c| !matches!(u.attr_kind(*c), AttrKind::Location(LocKind::Unknown)))
+            {
+                out.push('(');
+                write_loc_inner(u, c, out);
+                out.push(')');
+            }
+        }
+        LocKind::CallSite { callee, caller } => {
+            out.push_str("callsite(");
+            write_loc_inner(u, *callee, out);
+            out.push_str(" at ");
+            write_loc_inner(u, *caller, out);
+            out.push(')');
+        }
+        LocKind::Fused { metadata, locs } => {
+            out.push_str("fused");
+            if let Some(m) = metadata {
+                out.push('<');
+                write_attr(u, *m, false, out);
+                out.push('>');
+            }
+            out.push('[');
+            for (i, x) in locs.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_loc_inner(u, *x, out);
+            }
+            out.push(']');
+        }
+    }
+}

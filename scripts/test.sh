@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test of the workspace: formatting, lints, unit and integration tests.
+# Installs what is missing first, so it works on a fresh Debian 12 machine as root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo not found: install Rust (rustup) first" >&2
+    exit 1
+fi
+rustup component add rustfmt clippy >/dev/null 2>&1 || true
+
+cargo fmt --all --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace

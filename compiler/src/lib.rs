@@ -11,6 +11,7 @@ pub mod float;
 pub mod intern;
 pub mod ir;
 pub mod printer;
+pub mod syntax;
 pub mod types;
 
 pub use attributes::{Attr, AttrKind, Ident, LocKind};

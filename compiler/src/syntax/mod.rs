@@ -1,0 +1,988 @@
+//! MLIR's textual syntax: the pest grammar and the lowering of its parse trees
+//! to interned types, attributes and locations.
+//!
+//! The grammar is asked for one piece at a time (a type, an attribute, a
+//! location); the op/region driver that sits on top calls these entry points at
+//! its current position.
+
+use crate::affine::{parse_affine_map, parse_integer_set};
+use crate::attributes::{Attr, AttrKind, DenseData, LocKind};
+use crate::diagnostics::Diagnostic;
+use crate::float::{FloatKind, from_hex_bits, parse_decimal};
+use crate::ir::Uniquer;
+use crate::printer::scalar_bytes;
+use crate::types::{DYNAMIC, Signedness, Type, TypeKind};
+use pest::Parser as _;
+use pest::iterators::Pair;
+use std::collections::HashMap;
+
+/// The pest grammar of MLIR's syntax (`syntax/mlir.pest`).
+#[derive(pest_derive::Parser)]
+#[grammar = "syntax/mlir.pest"]
+pub struct MlirGrammar;
+
+/// Deepest nesting of types and attributes accepted; deeper input gets a diagnostic
+/// instead of exhausting the stack.
+pub const MAX_NESTING: usize = 512;
+
+/// Stack size for threads that parse: pest's recursive descent uses large frames
+/// (especially in debug builds), and input may nest up to [`MAX_NESTING`] deep.
+pub const PARSER_STACK: usize = 512 << 20;
+
+/// Run `f` on a thread with [`PARSER_STACK`] bytes of stack (virtual memory, only
+/// touched pages are committed), so deeply nested input cannot overflow the stack.
+pub fn with_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(PARSER_STACK)
+            .spawn_scoped(s, f)
+            .expect("spawn parser thread")
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+    })
+}
+
+/// Alias definitions (`#name = ...`, `!name = ...`) visible while parsing.
+#[derive(Default, Clone, Debug)]
+pub struct Aliases {
+    /// Attribute aliases by name (without `#`).
+    pub attrs: HashMap<String, Attr>,
+    /// Type aliases by name (without `!`).
+    pub types: HashMap<String, Type>,
+}
+
+/// What a grammar rule is called in "expected ..." messages.
+fn describe(r: Rule) -> &'static str {
+    match r {
+        Rule::type_ | Rule::non_fn_type => "type",
+        Rule::attribute => "attribute",
+        Rule::location | Rule::loc_inner => "location",
+        Rule::value_use | Rule::value_id => "SSA value",
+        Rule::caret_id => "block name",
+        Rule::string => "string literal",
+        Rule::int_lit | Rule::dec_int => "integer literal",
+        Rule::float_lit => "float literal",
+        Rule::bare_id => "identifier",
+        Rule::dims => "dimension list",
+        Rule::dialect_body => "'<'",
+        Rule::dense_literal | Rule::tensor_lit => "dense elements literal",
+        Rule::scalar_lit => "scalar literal",
+        Rule::function_type => "function type",
+        Rule::dict_attr => "attribute dictionary",
+        _ => "token",
+    }
+}
+
+/// Run one grammar rule at the start of `text`; `base` is `text`'s offset in its file
+/// so that spans point into the file.
+pub fn parse_rule(
+    rule: Rule,
+    text: &str,
+    file: usize,
+    base: usize,
+) -> Result<Pair<'_, Rule>, Diagnostic> {
+    if let Some(at) = too_deep(text) {
+        return Err(
+            Diagnostic::error(format!("nesting deeper than {MAX_NESTING} levels")).at_span(
+                file,
+                base + at,
+                base + at + 1,
+            ),
+        );
+    }
+    match MlirGrammar::parse(rule, text) {
+        Ok(mut pairs) => Ok(pairs.next().expect("a successful parse yields its rule")),
+        Err(e) => {
+            let pos = match e.location {
+                pest::error::InputLocation::Pos(p) => p,
+                pest::error::InputLocation::Span((s, _)) => s,
+            };
+            let msg = match &e.variant {
+                pest::error::ErrorVariant::ParsingError { positives, .. } => {
+                    let mut names: Vec<&str> = positives.iter().map(|r| describe(*r)).collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    if names.is_empty() {
+                        format!("expected {}", describe(rule))
+                    } else {
+                        format!("expected {}", names.join(" or "))
+                    }
+                }
+                pest::error::ErrorVariant::CustomError { message } => message.clone(),
+            };
+            Err(Diagnostic::error(msg).at_span(file, base + pos, base + pos + 1))
+        }
+    }
+}
+
+/// Offset where bracket nesting first exceeds [`MAX_NESTING`], scanning the piece that
+/// starts `text`: up to a newline at depth zero or a bracket that closes an outer one,
+/// so the cost stays proportional to the piece, not to the rest of the file.
+fn too_deep(text: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'[' | b'(' | b'{' | b'<' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b']' | b')' | b'}' | b'>' => {
+                if depth == 0 {
+                    return None;
+                }
+                depth -= 1;
+            }
+            b'\n' if depth == 0 => return None,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Turns parse trees into interned values, reporting problems with spans.
+pub struct Lowerer<'a> {
+    /// Where values are interned.
+    pub u: &'a Uniquer,
+    /// Aliases in scope.
+    pub aliases: &'a Aliases,
+    /// File id for spans.
+    pub file: usize,
+    /// Offset of the parsed text in its file.
+    pub base: usize,
+    depth: usize,
+}
+
+type R<T> = Result<T, Diagnostic>;
+
+impl<'a> Lowerer<'a> {
+    /// A lowerer for text starting at `base` in `file`.
+    pub fn new(u: &'a Uniquer, aliases: &'a Aliases, file: usize, base: usize) -> Self {
+        Lowerer {
+            u,
+            aliases,
+            file,
+            base,
+            depth: 0,
+        }
+    }
+
+    fn err(&self, p: &Pair<'_, Rule>, msg: impl Into<String>) -> Diagnostic {
+        let s = p.as_span();
+        Diagnostic::error(msg).at_span(self.file, self.base + s.start(), self.base + s.end())
+    }
+
+    fn enter(&mut self, p: &Pair<'_, Rule>) -> R<()> {
+        // Each textual level passes through a few rules, hence the factor; the text scan
+        // in `parse_rule` is the limit users see, this one guards hand-built trees.
+        self.depth += 1;
+        if self.depth > 4 * MAX_NESTING {
+            return Err(self.err(p, format!("nesting deeper than {MAX_NESTING} levels")));
+        }
+        Ok(())
+    }
+
+    /// Lower a `type_` (or any type rule) pair.
+    pub fn ty(&mut self, p: Pair<'_, Rule>) -> R<Type> {
+        self.enter(&p)?;
+        let r = self.ty_inner(p);
+        self.depth -= 1;
+        r
+    }
+
+    fn ty_inner(&mut self, p: Pair<'_, Rule>) -> R<Type> {
+        let u = self.u;
+        match p.as_rule() {
+            Rule::type_ => {
+                let inner = p.into_inner().next().expect("type has one child");
+                self.ty(inner)
+            }
+            Rule::integer_type => {
+                let t = p.as_str();
+                let (sign, digits) = if let Some(d) = t.strip_prefix("si") {
+                    (Signedness::Signed, d)
+                } else if let Some(d) = t.strip_prefix("ui") {
+                    (Signedness::Unsigned, d)
+                } else {
+                    (Signedness::Signless, &t[1..])
+                };
+                match digits.parse::<u32>() {
+                    Ok(w) if w <= 16_777_215 => Ok(u.ty(TypeKind::Integer {
+                        width: w,
+                        signedness: sign,
+                    })),
+                    _ => Err(self.err(&p, "integer bitwidth is limited to 16777215 bits")),
+                }
+            }
+            Rule::float_type => Ok(u.ty(TypeKind::Float(
+                FloatKind::from_keyword(p.as_str()).expect("grammar keyword"),
+            ))),
+            Rule::index_type => Ok(u.ty(TypeKind::Index)),
+            Rule::none_type => Ok(u.ty(TypeKind::None)),
+            Rule::complex_type => {
+                let e = self.ty(p.into_inner().next().expect("complex element"))?;
+                Ok(u.ty(TypeKind::Complex(e)))
+            }
+            Rule::tuple_type => {
+                let ts = p.into_inner().map(|x| self.ty(x)).collect::<R<_>>()?;
+                Ok(u.ty(TypeKind::Tuple(ts)))
+            }
+            Rule::function_type => {
+                let mut it = p.into_inner();
+                let ins = it
+                    .next()
+                    .expect("inputs")
+                    .into_inner()
+                    .map(|x| self.ty(x))
+                    .collect::<R<_>>()?;
+                let out = it.next().expect("results");
+                let results = if out.as_rule() == Rule::type_list_parens {
+                    out.into_inner().map(|x| self.ty(x)).collect::<R<_>>()?
+                } else {
+                    [self.ty(out)?].into_iter().collect()
+                };
+                Ok(u.ty(TypeKind::Function {
+                    inputs: ins,
+                    results,
+                }))
+            }
+            Rule::tensor_type | Rule::memref_type | Rule::vector_type => self.shaped(p),
+            Rule::dialect_type => {
+                let text = &p.as_str()[1..];
+                if !text.contains(['.', '<']) {
+                    return self.aliases.types.get(text).copied().ok_or_else(|| {
+                        self.err(&p, format!("undefined symbol alias id '{text}'"))
+                    });
+                }
+                Ok(u.ty(TypeKind::Opaque(text.into())))
+            }
+            r => Err(self.err(&p, format!("expected type, found {r:?}"))),
+        }
+    }
+
+    fn shaped(&mut self, p: Pair<'_, Rule>) -> R<Type> {
+        let u = self.u;
+        let kind = p.as_rule();
+        let mut it = p.clone().into_inner().peekable();
+        let first = it.next().expect("shaped type body");
+        if first.as_rule() == Rule::unranked {
+            let elem = self.ty(it.next().expect("element type"))?;
+            let extra = it.next().map(|a| self.attr(a)).transpose()?;
+            return Ok(match kind {
+                Rule::tensor_type => u.ty(TypeKind::UnrankedTensor(elem)),
+                _ => u.ty(TypeKind::UnrankedMemRef {
+                    elem,
+                    memory_space: extra,
+                }),
+            });
+        }
+        let mut shape = smallvec::SmallVec::<[i64; 4]>::new();
+        let mut scalable = smallvec::SmallVec::<[bool; 4]>::new();
+        for d in first.into_inner() {
+            let (text, sc) = match d.as_rule() {
+                Rule::scalable_dim => (
+                    d.into_inner().next().expect("dim").as_str().to_string(),
+                    true,
+                ),
+                _ => (d.as_str().to_string(), false),
+            };
+            if sc && kind != Rule::vector_type {
+                return Err(self.err(&p, "scalable dimensions are only allowed in vector types"));
+            }
+            let v = if text == "?" {
+                if kind == Rule::vector_type {
+                    return Err(self.err(&p, "vector types must have static shape"));
+                }
+                DYNAMIC
+            } else {
+                text.parse::<i64>()
+                    .map_err(|_| self.err(&p, "dimension size too large"))?
+            };
+            shape.push(v);
+            scalable.push(sc);
+        }
+        let elem = self.ty(it.next().expect("element type"))?;
+        let rest = it.map(|a| self.attr(a)).collect::<R<Vec<_>>>()?;
+        Ok(match kind {
+            Rule::tensor_type => u.ty(TypeKind::Tensor {
+                shape,
+                elem,
+                encoding: rest.first().copied(),
+            }),
+            Rule::vector_type => u.ty(TypeKind::Vector {
+                shape,
+                scalable,
+                elem,
+            }),
+            _ => {
+                if rest.len() > 2 {
+                    return Err(self.err(&p, "memref takes at most a layout and a memory space"));
+                }
+                // A single trailing attribute is a layout if it is one, else a memory space.
+                let is_layout = |a: &Attr| {
+                    matches!(
+                        u.attr_kind(*a),
+                        AttrKind::AffineMap(_) | AttrKind::Strided { .. }
+                    )
+                };
+                let (layout, memory_space) = match rest.as_slice() {
+                    [] => (None, None),
+                    [a] if is_layout(a) => (Some(*a), None),
+                    [a] => (None, Some(*a)),
+                    [a, b] => (Some(*a), Some(*b)),
+                    _ => unreachable!(),
+                };
+                u.ty(TypeKind::MemRef {
+                    shape,
+                    elem,
+                    layout,
+                    memory_space,
+                })
+            }
+        })
+    }
+
+    /// Lower an `attribute` (or any attribute rule) pair.
+    pub fn attr(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        self.enter(&p)?;
+        let r = self.attr_inner(p);
+        self.depth -= 1;
+        r
+    }
+
+    fn opt_type(&mut self, p: Option<Pair<'_, Rule>>) -> R<Option<Type>> {
+        match p.and_then(|x| x.into_inner().next()) {
+            Some(t) => Ok(Some(self.ty(t)?)),
+            None => Ok(None),
+        }
+    }
+
+    fn attr_inner(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        let u = self.u;
+        match p.as_rule() {
+            Rule::attribute => {
+                let inner = p.into_inner().next().expect("attribute has one child");
+                self.attr(inner)
+            }
+            Rule::unit_attr => Ok(u.attr(AttrKind::Unit)),
+            // MLIR's BoolAttr is an i1 IntegerAttr, so `true` and `1 : i1` are one attribute.
+            Rule::bool_attr => Ok(u.attr(AttrKind::Integer {
+                value: i128::from(p.as_str() == "true"),
+                ty: u.int_type(1),
+            })),
+            Rule::int_attr => {
+                let mut it = p.clone().into_inner();
+                let lit = it.next().expect("literal");
+                let ty = self.opt_type(it.next())?.unwrap_or_else(|| u.int_type(64));
+                if let TypeKind::Float(k) = u.type_kind(ty) {
+                    let text = lit.as_str();
+                    return match text.strip_prefix("0x") {
+                        Some(hex) => from_hex_bits(*k, hex)
+                            .map(|bits| u.attr(AttrKind::Float { bits, ty }))
+                            .ok_or_else(|| {
+                                self.err(&lit, "hexadecimal float constant out of range for type")
+                            }),
+                        None => Err(self
+                            .err(
+                                &lit,
+                                "unexpected decimal integer literal for a floating point value",
+                            )
+                            .with_hint("add a trailing dot to make the literal a float")),
+                    };
+                }
+                let value = self.int_value(&lit, ty)?;
+                Ok(u.attr(AttrKind::Integer { value, ty }))
+            }
+            Rule::float_attr => {
+                let mut it = p.into_inner();
+                let lit = it.next().expect("literal");
+                let ty = self
+                    .opt_type(it.next())?
+                    .unwrap_or_else(|| u.ty(TypeKind::Float(FloatKind::F64)));
+                let TypeKind::Float(k) = u.type_kind(ty) else {
+                    return Err(self.err(&lit, "floating point value not valid for specified type"));
+                };
+                let bits = parse_decimal(*k, lit.as_str())
+                    .ok_or_else(|| self.err(&lit, "invalid float literal"))?;
+                Ok(u.attr(AttrKind::Float { bits, ty }))
+            }
+            Rule::string_attr => {
+                let mut it = p.into_inner();
+                let s = it.next().expect("string");
+                let value = self.string_bytes(&s)?;
+                let ty = self.opt_type(it.next())?;
+                Ok(u.attr(AttrKind::String {
+                    value: value.into(),
+                    ty,
+                }))
+            }
+            Rule::array_attr => {
+                let xs = p.into_inner().map(|x| self.attr(x)).collect::<R<_>>()?;
+                Ok(u.attr(AttrKind::Array(xs)))
+            }
+            Rule::dict_attr => {
+                let mut entries = Vec::new();
+                for e in p.into_inner() {
+                    let mut it = e.clone().into_inner();
+                    let k = it.next().expect("key");
+                    let key = if k.as_rule() == Rule::string {
+                        String::from_utf8_lossy(&self.string_bytes(&k)?).into_owned()
+                    } else {
+                        k.as_str().to_string()
+                    };
+                    let v = match it.next() {
+                        Some(v) => self.attr(v)?,
+                        None => u.attr(AttrKind::Unit),
+                    };
+                    let id = u.ident(&key);
+                    if entries.iter().any(|(k2, _)| *k2 == id) {
+                        return Err(
+                            self.err(&e, format!("duplicate key '{key}' in dictionary attribute"))
+                        );
+                    }
+                    entries.push((id, v));
+                }
+                Ok(u.dict_attr(entries))
+            }
+            Rule::symbol_ref => {
+                let mut parts = Vec::new();
+                for part in p.into_inner() {
+                    let inner = part.into_inner().next().expect("symbol name");
+                    let name = if inner.as_rule() == Rule::string {
+                        String::from_utf8_lossy(&self.string_bytes(&inner)?).into_owned()
+                    } else {
+                        inner.as_str().to_string()
+                    };
+                    parts.push(u.ident(&name));
+                }
+                Ok(u.attr(AttrKind::SymbolRef {
+                    root: parts[0],
+                    nested: parts[1..].into(),
+                }))
+            }
+            Rule::type_ => {
+                let t = self.ty(p)?;
+                Ok(u.attr(AttrKind::Type(t)))
+            }
+            Rule::affine_map_attr | Rule::affine_set_attr => {
+                let body = p.clone().into_inner().next().expect("body");
+                let text = &body.as_str()[1..body.as_str().len() - 1];
+                let start = self.base + body.as_span().start() + 1;
+                let to_diag = |e: crate::affine::AffineError| {
+                    Diagnostic::error(e.message).at_span(
+                        self.file,
+                        start + e.offset,
+                        start + e.offset + 1,
+                    )
+                };
+                if p.as_rule() == Rule::affine_map_attr {
+                    Ok(u.attr(AttrKind::AffineMap(
+                        parse_affine_map(text).map_err(to_diag)?,
+                    )))
+                } else {
+                    Ok(u.attr(AttrKind::IntegerSet(
+                        parse_integer_set(text).map_err(to_diag)?,
+                    )))
+                }
+            }
+            Rule::strided_attr => {
+                let dims: Vec<Pair<'_, Rule>> = p.clone().into_inner().collect();
+                let has_offset = p.as_str().contains("offset");
+                let val = |d: &Pair<'_, Rule>| -> R<i64> {
+                    if d.as_str() == "?" {
+                        Ok(DYNAMIC)
+                    } else {
+                        d.as_str()
+                            .parse()
+                            .map_err(|_| self.err(d, "stride too large"))
+                    }
+                };
+                let (strides, offset) = if has_offset {
+                    (&dims[..dims.len() - 1], val(dims.last().expect("offset"))?)
+                } else {
+                    (&dims[..], 0)
+                };
+                let strides = strides.iter().map(val).collect::<R<_>>()?;
+                Ok(u.attr(AttrKind::Strided { offset, strides }))
+            }
+            Rule::dense_resource_attr => {
+                let mut it = p.into_inner();
+                let handle = u.ident(it.next().expect("handle").as_str());
+                let ty = self.ty(it.next().expect("type"))?;
+                Ok(u.attr(AttrKind::DenseResource { handle, ty }))
+            }
+            Rule::dense_array_attr => self.dense_array(p),
+            Rule::dense_attr => self.dense(p),
+            Rule::location => self.loc(p),
+            Rule::dialect_attr => {
+                let text = &p.as_str()[1..];
+                if !text.contains(['.', '<']) {
+                    return self.aliases.attrs.get(text).copied().ok_or_else(|| {
+                        self.err(&p, format!("undefined symbol alias id '{text}'"))
+                    });
+                }
+                Ok(u.attr(AttrKind::Opaque(text.into())))
+            }
+            r => Err(self.err(&p, format!("expected attribute, found {r:?}"))),
+        }
+    }
+
+    /// Decode a string literal's escapes (`\n \t \" \\ \XX`).
+    pub fn string_bytes(&self, p: &Pair<'_, Rule>) -> R<Vec<u8>> {
+        let s = p.as_str();
+        let body = &s.as_bytes()[1..s.len() - 1];
+        let mut out = Vec::with_capacity(body.len());
+        let mut i = 0;
+        while i < body.len() {
+            if body[i] != b'\\' {
+                out.push(body[i]);
+                i += 1;
+                continue;
+            }
+            let next = body.get(i + 1).copied();
+            match next {
+                Some(b'n') => out.push(b'\n'),
+                Some(b't') => out.push(b'\t'),
+                Some(b'"') => out.push(b'"'),
+                Some(b'\\') => out.push(b'\\'),
+                Some(h)
+                    if h.is_ascii_hexdigit()
+                        && body.get(i + 2).is_some_and(u8::is_ascii_hexdigit) =>
+                {
+                    let hex = std::str::from_utf8(&body[i + 1..i + 3]).expect("ascii");
+                    out.push(u8::from_str_radix(hex, 16).expect("hex digits"));
+                    i += 1;
+                }
+                _ => return Err(self.err(p, "unknown escape in string literal")),
+            }
+            i += 2;
+        }
+        Ok(out)
+    }
+
+    /// Parse an integer literal for `ty`, checking that it fits.
+    fn int_value(&self, lit: &Pair<'_, Rule>, ty: Type) -> R<i128> {
+        let text = lit.as_str();
+        let (neg, mag) = match text.strip_prefix('-') {
+            Some(m) => (true, m),
+            None => (false, text),
+        };
+        let parsed = match mag.strip_prefix("0x") {
+            Some(h) => u128::from_str_radix(h, 16),
+            None => mag.parse::<u128>(),
+        };
+        let too_large = || self.err(lit, "integer constant out of range for attribute");
+        let mag = parsed.map_err(|_| too_large())?;
+        let (width, signedness) = match self.u.type_kind(ty) {
+            TypeKind::Integer { width, signedness } => (*width, *signedness),
+            TypeKind::Index => (64, Signedness::Signless),
+            _ => return Err(self.err(lit, "integer literal not valid for specified type")),
+        };
+        if neg && signedness == Signedness::Unsigned {
+            return Err(self.err(
+                lit,
+                "negative integer literal not valid for unsigned integer type",
+            ));
+        }
+        if width > 128 {
+            return match (neg, i128::try_from(mag)) {
+                (false, Ok(v)) => Ok(v),
+                (true, Ok(v)) => Ok(-v),
+                (true, Err(_)) if mag == 1u128 << 127 => Ok(i128::MIN),
+                _ => {
+                    Err(too_large().with_hint("aic stores integer attributes in at most 128 bits"))
+                }
+            };
+        }
+        // Signless values may be written signed or unsigned (-1 and 255 are both i8).
+        let fits = if neg {
+            width > 0 && mag <= 1u128 << (width - 1)
+        } else {
+            width == 128 || mag < 1u128 << width
+        };
+        if !fits {
+            return Err(too_large());
+        }
+        let raw = if neg {
+            (mag as i128).wrapping_neg()
+        } else {
+            mag as i128
+        };
+        Ok(normalize_int(raw, width, signedness))
+    }
+
+    fn scalar_bits(&self, lit: &Pair<'_, Rule>, elem: Type) -> R<Vec<u8>> {
+        let u = self.u;
+        let nbytes = scalar_bytes(u, elem);
+        let inner = if lit.as_rule() == Rule::scalar_lit {
+            lit.clone().into_inner().next().expect("scalar")
+        } else {
+            lit.clone()
+        };
+        let bits: u128 = match (u.type_kind(elem), inner.as_rule()) {
+            (TypeKind::Integer { width: 1, .. }, Rule::bool_attr) => {
+                u128::from(inner.as_str() == "true")
+            }
+            (TypeKind::Integer { .. } | TypeKind::Index, Rule::int_lit) => {
+                self.int_value(&inner, elem)? as u128
+            }
+            (TypeKind::Float(k), Rule::float_lit) => parse_decimal(*k, inner.as_str())
+                .ok_or_else(|| self.err(&inner, "invalid float literal"))?,
+            (TypeKind::Float(k), Rule::int_lit) => {
+                let t = inner.as_str();
+                match t.strip_prefix("0x") {
+                    Some(h) => from_hex_bits(*k, h)
+                        .ok_or_else(|| self.err(&inner, "hexadecimal float out of range"))?,
+                    None => parse_decimal(*k, &format!("{t}.0"))
+                        .ok_or_else(|| self.err(&inner, "invalid literal"))?,
+                }
+            }
+            _ => {
+                return Err(self.err(
+                    &inner,
+                    format!(
+                        "expected a literal of element type '{}'",
+                        crate::printer::type_text(u, elem)
+                    ),
+                ));
+            }
+        };
+        Ok(bits.to_le_bytes()[..nbytes.min(16)].to_vec())
+    }
+
+    fn dense(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        let u = self.u;
+        let pairs: Vec<Pair<'_, Rule>> = p.clone().into_inner().collect();
+        let ty_pair = pairs.last().expect("type").clone();
+        let ty = self.ty(ty_pair.clone())?;
+        let tk = u.type_kind(ty).clone();
+        let (Some(shape), Some(elem)) = (tk.shape().map(<[i64]>::to_vec), tk.element_type()) else {
+            return Err(self.err(&ty_pair, "dense elements need a shaped type"));
+        };
+        let Some(n) = tk.num_elements() else {
+            return Err(self.err(&ty_pair, "dense elements attribute requires a static shape"));
+        };
+        let lit = pairs
+            .first()
+            .filter(|x| x.as_rule() == Rule::dense_literal)
+            .and_then(|l| l.clone().into_inner().next());
+        let Some(lit) = lit else {
+            if n != 0 {
+                return Err(self.err(&p, "empty dense literal for a non-empty shape"));
+            }
+            return Ok(u.attr(AttrKind::DenseElements {
+                ty,
+                data: DenseData::Raw {
+                    splat: false,
+                    bytes: [][..].into(),
+                },
+            }));
+        };
+        let esize = scalar_bytes(u, elem);
+        let is_string_elem = esize == 0;
+        if lit.as_rule() == Rule::string && !is_string_elem {
+            // `dense<"0x...">`: raw little-endian element bytes.
+            let text = lit.as_str().trim_matches('"');
+            let hex = text
+                .strip_prefix("0x")
+                .ok_or_else(|| self.err(&lit, "expected a hex string \"0x...\""))?;
+            if hex.len() % 2 != 0 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                return Err(self.err(&lit, "malformed hex string"));
+            }
+            let bytes: Vec<u8> = (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+                .collect();
+            let splat = bytes.len() == esize && n != 1;
+            if !splat && bytes.len() as u64 != n * esize as u64 {
+                return Err(self.err(
+                    &lit,
+                    format!(
+                        "hex data has {} bytes, expected {}",
+                        bytes.len(),
+                        n * esize as u64
+                    ),
+                ));
+            }
+            return Ok(u.attr(AttrKind::DenseElements {
+                ty,
+                data: DenseData::Raw {
+                    splat,
+                    bytes: bytes.into(),
+                },
+            }));
+        }
+        // Flatten the nested literal, recording the shape it spells.
+        let mut flat = Vec::new();
+        let mut lit_shape = Vec::new();
+        self.flatten(&lit, 0, &mut lit_shape, &mut flat)?;
+        let splat = lit_shape.is_empty();
+        if !splat && lit_shape.iter().map(|&d| d as i64).collect::<Vec<_>>() != shape {
+            return Err(self.err(
+                &lit,
+                format!(
+                    "inferred shape of elements literal ([{}]) does not match type ([{}])",
+                    join(&lit_shape),
+                    join(&shape)
+                ),
+            ));
+        }
+        if is_string_elem {
+            let values = flat
+                .iter()
+                .map(|s| {
+                    let inner = s.clone().into_inner().next().unwrap_or_else(|| s.clone());
+                    if inner.as_rule() != Rule::string {
+                        return Err(self.err(s, "expected string literal"));
+                    }
+                    Ok(self.string_bytes(&inner)?.into_boxed_slice())
+                })
+                .collect::<R<Vec<_>>>()?;
+            return Ok(u.attr(AttrKind::DenseElements {
+                ty,
+                data: DenseData::Strings {
+                    splat,
+                    values: values.into(),
+                },
+            }));
+        }
+        let mut bytes = Vec::with_capacity(flat.len() * esize);
+        for s in &flat {
+            match (u.type_kind(elem), s.as_rule()) {
+                (TypeKind::Complex(ce), Rule::complex_lit) => {
+                    for part in s.clone().into_inner() {
+                        bytes.extend(self.scalar_bits(&part, *ce)?);
+                    }
+                }
+                (TypeKind::Complex(_), _) => {
+                    return Err(self.err(s, "expected complex literal (re, im)"));
+                }
+                (_, Rule::complex_lit) => {
+                    return Err(self.err(s, "complex literal for a non-complex element type"));
+                }
+                _ => bytes.extend(self.scalar_bits(s, elem)?),
+            }
+        }
+        Ok(u.attr(AttrKind::DenseElements {
+            ty,
+            data: DenseData::Raw {
+                splat: splat && n != 1,
+                bytes: bytes.into(),
+            },
+        }))
+    }
+
+    fn flatten<'i>(
+        &self,
+        p: &Pair<'i, Rule>,
+        dim: usize,
+        shape: &mut Vec<usize>,
+        out: &mut Vec<Pair<'i, Rule>>,
+    ) -> R<()> {
+        if dim > MAX_NESTING {
+            return Err(self.err(p, "dense literal nested too deeply"));
+        }
+        let inner = if p.as_rule() == Rule::tensor_lit {
+            p.clone().into_inner().next().expect("lit")
+        } else {
+            p.clone()
+        };
+        if inner.as_rule() != Rule::dense_list {
+            if dim < shape.len() {
+                return Err(self.err(
+                    p,
+                    "tensor literal is invalid; ranks are not consistent between elements",
+                ));
+            }
+            out.push(inner);
+            return Ok(());
+        }
+        let items: Vec<Pair<'i, Rule>> = inner.clone().into_inner().collect();
+        if dim == shape.len() {
+            if dim > 0 && !out.is_empty() {
+                return Err(self.err(
+                    p,
+                    "tensor literal is invalid; ranks are not consistent between elements",
+                ));
+            }
+            shape.push(items.len());
+        } else if shape[dim] != items.len() {
+            return Err(self.err(
+                p,
+                "tensor literal is invalid; ranks are not consistent between elements",
+            ));
+        }
+        for it in &items {
+            self.flatten(it, dim + 1, shape, out)?;
+        }
+        if items.is_empty() && dim + 1 < shape.len() {
+            return Err(self.err(
+                p,
+                "tensor literal is invalid; ranks are not consistent between elements",
+            ));
+        }
+        Ok(())
+    }
+
+    fn dense_array(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        let u = self.u;
+        let mut it = p.clone().into_inner();
+        let elem = self.ty(it.next().expect("element type"))?;
+        let ok = matches!(
+            u.type_kind(elem),
+            TypeKind::Integer {
+                width: 1 | 8 | 16 | 32 | 64,
+                ..
+            } | TypeKind::Float(FloatKind::F32 | FloatKind::F64)
+        );
+        if !ok {
+            return Err(self.err(
+                &p,
+                "expected integer or float type of width 1, 8, 16, 32 or 64 in array<...>",
+            ));
+        }
+        let mut values = Vec::new();
+        for lit in it {
+            let b = self.scalar_bits(&lit, elem)?;
+            let mut w = [0u8; 8];
+            w[..b.len().min(8)].copy_from_slice(&b[..b.len().min(8)]);
+            values.push(u64::from_le_bytes(w));
+        }
+        Ok(u.attr(AttrKind::DenseArray {
+            elem,
+            values: values.into(),
+        }))
+    }
+
+    /// Lower a `location` or `loc_inner` pair.
+    pub fn loc(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        self.enter(&p)?;
+        let r = self.loc_inner(p);
+        self.depth -= 1;
+        r
+    }
+
+    fn loc_inner(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        let u = self.u;
+        let loc = |k| u.attr(AttrKind::Location(k));
+        match p.as_rule() {
+            Rule::location | Rule::loc_inner | Rule::trailing_loc => {
+                let inner = p.into_inner().next().expect("location body");
+                self.loc(inner)
+            }
+            Rule::loc_unknown => Ok(loc(LocKind::Unknown)),
+            Rule::loc_callsite => {
+                let mut it = p.into_inner();
+                let callee = self.loc(it.next().expect("callee"))?;
+                let caller = self.loc(it.next().expect("caller"))?;
+                Ok(loc(LocKind::CallSite { callee, caller }))
+            }
+            Rule::loc_fused => {
+                let mut metadata = None;
+                let mut locs = smallvec::SmallVec::new();
+                for x in p.into_inner() {
+                    if x.as_rule() == Rule::attribute {
+                        metadata = Some(self.attr(x)?);
+                    } else {
+                        locs.push(self.loc(x)?);
+                    }
+                }
+                Ok(loc(LocKind::Fused { metadata, locs }))
+            }
+            Rule::loc_file => {
+                let mut it = p.clone().into_inner();
+                let file = String::from_utf8_lossy(&self.string_bytes(&it.next().expect("file"))?)
+                    .into_owned();
+                let nums = it
+                    .map(|n| n.as_str().parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>();
+                let nums = nums.map_err(|_| self.err(&p, "line or column number too large"))?;
+                let end = match nums.len() {
+                    3 => Some((nums[0], nums[2])),
+                    4 => Some((nums[2], nums[3])),
+                    _ => None,
+                };
+                Ok(loc(LocKind::FileLineCol {
+                    file: u.ident(&file),
+                    line: nums[0],
+                    col: nums[1],
+                    end,
+                }))
+            }
+            Rule::loc_name => {
+                let mut it = p.into_inner();
+                let name = String::from_utf8_lossy(&self.string_bytes(&it.next().expect("name"))?)
+                    .into_owned();
+                let child = it.next().map(|c| self.loc(c)).transpose()?;
+                Ok(loc(LocKind::Name {
+                    name: u.ident(&name),
+                    child,
+                }))
+            }
+            Rule::attr_alias => {
+                let name = &p.as_str()[1..];
+                let a = self.aliases.attrs.get(name).copied();
+                match a {
+                    Some(a) if u.attr_kind(a).is_location() => Ok(a),
+                    Some(_) => Err(self.err(&p, format!("alias '#{name}' is not a location"))),
+                    None => Err(self.err(&p, format!("undefined symbol alias id '{name}'"))),
+                }
+            }
+            r => Err(self.err(&p, format!("expected location, found {r:?}"))),
+        }
+    }
+}
+
+fn join<T: std::fmt::Display>(xs: &[T]) -> String {
+    xs.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Canonical storage of an integer of `width` bits: sign-extended unless unsigned or i1.
+pub fn normalize_int(raw: i128, width: u32, signedness: Signedness) -> i128 {
+    if width == 0 || width >= 128 {
+        return raw;
+    }
+    let sh = 128 - width;
+    // i1 holds 0 or 1 (a bool), not 0 or -1.
+    if signedness == Signedness::Unsigned || width == 1 {
+        (((raw as u128) << sh) >> sh) as i128
+    } else {
+        (raw << sh) >> sh
+    }
+}
+
+/// Parse a whole string as one type (used by tests and tools; the op parser uses [`Lowerer`]).
+pub fn parse_type(u: &Uniquer, aliases: &Aliases, text: &str) -> R<Type> {
+    let p = parse_rule(Rule::type_, text, 0, 0)?;
+    expect_end(text, p.as_span().end())?;
+    Lowerer::new(u, aliases, 0, 0).ty(p)
+}
+
+/// Parse a whole string as one attribute.
+pub fn parse_attribute(u: &Uniquer, aliases: &Aliases, text: &str) -> R<Attr> {
+    let p = parse_rule(Rule::attribute, text, 0, 0)?;
+    expect_end(text, p.as_span().end())?;
+    Lowerer::new(u, aliases, 0, 0).attr(p)
+}
+
+fn expect_end(text: &str, end: usize) -> R<()> {
+    let rest = &text[end..];
+    let trimmed = rest.trim_start();
+    if trimmed.is_empty() {
+        return Ok(());
+    }
+    let at = end + (rest.len() - trimmed.len());
+    Err(Diagnostic::error("unexpected text after the end").at_span(0, at, at + 1))
+}

@@ -10,6 +10,7 @@ pub mod dialect;
 pub mod float;
 pub mod intern;
 pub mod ir;
+pub mod op_printer;
 pub mod printer;
 pub mod syntax;
 pub mod types;

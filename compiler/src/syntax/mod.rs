@@ -21,6 +21,9 @@ use std::collections::HashMap;
 #[grammar = "syntax/mlir.pest"]
 pub struct MlirGrammar;
 
+pub mod parser;
+pub use parser::parse_module;
+
 /// Deepest nesting of types and attributes accepted; deeper input gets a diagnostic
 /// instead of exhausting the stack.
 pub const MAX_NESTING: usize = 512;
@@ -102,6 +105,10 @@ pub fn parse_rule(
                     let mut names: Vec<&str> = positives.iter().map(|r| describe(*r)).collect();
                     names.sort_unstable();
                     names.dedup();
+                    // "token" stands for rules without a user-facing name; drop it when a named one is there.
+                    if names.len() > 1 {
+                        names.retain(|n| *n != "token");
+                    }
                     if names.is_empty() {
                         format!("expected {}", describe(rule))
                     } else {
@@ -115,9 +122,11 @@ pub fn parse_rule(
     }
 }
 
-/// Offset where bracket nesting first exceeds [`MAX_NESTING`], scanning the piece that
-/// starts `text`: up to a newline at depth zero or a bracket that closes an outer one,
-/// so the cost stays proportional to the piece, not to the rest of the file.
+/// Offset where bracket nesting first exceeds [`MAX_NESTING`], scanning the line that
+/// starts `text` (up to a bracket that closes an outer one). Stopping at the line end
+/// keeps the cost proportional to the piece rather than to the nested regions that
+/// follow an op header; multi-line literals are still bounded by the lowering's own
+/// depth limit and the parser thread's large stack.
 fn too_deep(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let (mut depth, mut i) = (0usize, 0usize);
@@ -141,7 +150,7 @@ fn too_deep(text: &str) -> Option<usize> {
                 }
                 depth -= 1;
             }
-            b'\n' if depth == 0 => return None,
+            b'\n' => return None,
             _ => {}
         }
         i += 1;

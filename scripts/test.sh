@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of the workspace: formatting, lints, unit and integration tests.
-# Installs what is missing first, so it works on a fresh Debian 12 machine as root.
+# Runs every test of the workspace: formatting, lints, unit and integration tests,
+# and the lit/FileCheck tests in lit_tests/. Installs what is missing first, so it
+# works on a fresh Debian 12 machine as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,6 +11,17 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
+LLVM_BIN=/usr/lib/llvm-22/bin
+if [ ! -x "$LLVM_BIN/FileCheck" ] || [ ! -x "$LLVM_BIN/mlir-opt" ] || [ ! -x "$LLVM_BIN/not" ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq llvm-22-tools mlir-22-tools >/dev/null
+fi
+if ! python3 -c "import lit" >/dev/null 2>&1; then
+    python3 -m pip install -q lit
+fi
+
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+cargo build -p aic-tools --bins
+python3 -m lit -sv lit_tests

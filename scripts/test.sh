@@ -24,4 +24,5 @@ cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 cargo build -p aic-tools --bins
-python3 -m lit -sv lit_tests
+# lit ships no __main__; call its entry point directly.
+python3 -c 'import sys; from lit.main import main; sys.exit(main())' -sv lit_tests

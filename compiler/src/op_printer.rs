@@ -126,6 +126,16 @@ impl<'c> OpPrinter<'c> {
         }
     }
 
+    /// Print `items` separated by `", "` (MLIR's `interleaveComma`).
+    fn comma_list<T: Copy>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, T)) {
+        for (i, &x) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            f(self, x);
+        }
+    }
+
     fn block_name(&mut self, b: Block) {
         let _ = write!(self.out, "^bb{}", self.names.block(b));
     }
@@ -144,22 +154,12 @@ impl<'c> OpPrinter<'c> {
         }
         write_string(ctx.op_name(op).as_bytes(), &mut self.out);
         self.out.push('(');
-        for (i, &v) in ctx.operands(op).iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            self.value(v);
-        }
+        self.comma_list(ctx.operands(op), Self::value);
         self.out.push(')');
         let succs = ctx.successors(op);
         if !succs.is_empty() {
             self.out.push('[');
-            for (i, &b) in succs.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.block_name(b);
-            }
+            self.comma_list(succs, Self::block_name);
             self.out.push(']');
         }
         if let Some(p) = ctx.op(op).props {
@@ -170,12 +170,7 @@ impl<'c> OpPrinter<'c> {
         let regions = ctx.regions(op);
         if !regions.is_empty() {
             self.out.push_str(" (");
-            for (i, &r) in regions.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.region(r, indent);
-            }
+            self.comma_list(regions, |p, r| p.region(r, indent));
             self.out.push(')');
         }
         let attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
@@ -185,12 +180,9 @@ impl<'c> OpPrinter<'c> {
             self.out.push('}');
         }
         self.out.push_str(" : (");
-        for (i, &v) in ctx.operands(op).iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            write_type(u, ctx.value_type(v), &mut self.out);
-        }
+        self.comma_list(ctx.operands(op), |p, v| {
+            write_type(u, ctx.value_type(v), &mut p.out)
+        });
         self.out.push_str(") -> ");
         let rts: Vec<_> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
         let fn_result = rts.len() == 1
@@ -198,12 +190,7 @@ impl<'c> OpPrinter<'c> {
         if !fn_result {
             self.out.push('(');
         }
-        for (i, t) in rts.iter().enumerate() {
-            if i > 0 {
-                self.out.push_str(", ");
-            }
-            write_type(u, *t, &mut self.out);
-        }
+        self.comma_list(&rts, |p, t| write_type(u, t, &mut p.out));
         if !fn_result {
             self.out.push(')');
         }
@@ -240,20 +227,17 @@ impl<'c> OpPrinter<'c> {
         let args = ctx.block_args(b);
         if !args.is_empty() {
             self.out.push('(');
-            for (i, &a) in args.iter().enumerate() {
-                if i > 0 {
-                    self.out.push_str(", ");
-                }
-                self.value(a);
-                self.out.push_str(": ");
-                write_type(u, ctx.value_type(a), &mut self.out);
-                if self.opts.debuginfo
+            self.comma_list(args, |p, a| {
+                p.value(a);
+                p.out.push_str(": ");
+                write_type(u, ctx.value_type(a), &mut p.out);
+                if p.opts.debuginfo
                     && let Some(l) = ctx.value(a).loc
                 {
-                    self.out.push(' ');
-                    self.out.push_str(&location_text(u, l));
+                    p.out.push(' ');
+                    p.out.push_str(&location_text(u, l));
                 }
-            }
+            });
             self.out.push(')');
         }
         self.out.push(':');

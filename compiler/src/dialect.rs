@@ -321,11 +321,7 @@ impl OpSpec {
     }
     /// The values of the operand group `name` of `op`.
     pub fn operand_group<'c>(&self, ctx: &'c Context, op: Op, name: &str) -> &'c [Value] {
-        let ranges = group_ranges(
-            self.operands,
-            ctx.operands(op).len(),
-            segment_sizes(ctx, op, "operandSegmentSizes"),
-        );
+        let ranges = self.operand_ranges(ctx, op);
         let i = self
             .operands
             .iter()

@@ -265,17 +265,29 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             Rule::tensor_type | Rule::memref_type | Rule::vector_type => self.shaped(p),
-            Rule::dialect_type => {
-                let text = &p.as_str()[1..];
-                if !text.contains(['.', '<']) {
-                    return self.aliases.types.get(text).copied().ok_or_else(|| {
-                        self.err(&p, format!("undefined symbol alias id '{text}'"))
-                    });
-                }
-                Ok(u.ty(TypeKind::Opaque(text.into())))
-            }
+            Rule::dialect_type => self.alias_or_opaque(&p, &self.aliases.types, |t| {
+                u.ty(TypeKind::Opaque(t.into()))
+            }),
             r => Err(self.err(&p, format!("expected type, found {r:?}"))),
         }
+    }
+
+    /// `!name` / `#name` without a dot or body refers to an alias; anything else is a
+    /// dialect type or attribute that aic keeps verbatim.
+    fn alias_or_opaque<T: Copy>(
+        &self,
+        p: &Pair<'_, Rule>,
+        aliases: &HashMap<String, T>,
+        opaque: impl FnOnce(&str) -> T,
+    ) -> R<T> {
+        let text = &p.as_str()[1..];
+        if text.contains(['.', '<']) {
+            return Ok(opaque(text));
+        }
+        aliases
+            .get(text)
+            .copied()
+            .ok_or_else(|| self.err(p, format!("undefined symbol alias id '{text}'")))
     }
 
     fn shaped(&mut self, p: Pair<'_, Rule>) -> R<Type> {
@@ -532,15 +544,9 @@ impl<'a> Lowerer<'a> {
             Rule::dense_array_attr => self.dense_array(p),
             Rule::dense_attr => self.dense(p),
             Rule::location => self.loc(p),
-            Rule::dialect_attr => {
-                let text = &p.as_str()[1..];
-                if !text.contains(['.', '<']) {
-                    return self.aliases.attrs.get(text).copied().ok_or_else(|| {
-                        self.err(&p, format!("undefined symbol alias id '{text}'"))
-                    });
-                }
-                Ok(u.attr(AttrKind::Opaque(text.into())))
-            }
+            Rule::dialect_attr => self.alias_or_opaque(&p, &self.aliases.attrs, |t| {
+                u.attr(AttrKind::Opaque(t.into()))
+            }),
             r => Err(self.err(&p, format!("expected attribute, found {r:?}"))),
         }
     }

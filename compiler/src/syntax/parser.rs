@@ -160,13 +160,14 @@ impl<'s> OpParser<'s, '_> {
             self.ctx.detach_op(single);
             return Ok(single);
         }
-        let mut st = OpState::new(known::MODULE, self.loc_at(0));
-        st.loc = self.ctx.attr(AttrKind::Location(LocKind::FileLineCol {
+        // MLIR gives the implicit module the location `file:0:0`.
+        let loc = self.ctx.attr(AttrKind::Location(LocKind::FileLineCol {
             file: self.file_ident,
             line: 0,
             col: 0,
             end: None,
         }));
+        let mut st = OpState::new(known::MODULE, loc);
         st.regions.push(module_region);
         Ok(self.ctx.create_op(st))
     }
@@ -591,13 +592,18 @@ impl<'s> OpParser<'s, '_> {
     }
 
     fn resolve(&mut self, name: &str, idx: usize, ty: Type, at: usize) -> R<Value> {
-        let scope = self.isolated.last_mut().expect("scope");
-        let entry = scope.names.entry(name.to_string()).or_insert(NameEntry {
-            values: Vec::new(),
-            defined: false,
-            first_use: at,
-        });
-        if entry.defined {
+        let entry = self
+            .isolated
+            .last_mut()
+            .expect("scope")
+            .names
+            .entry(name.to_string())
+            .or_insert(NameEntry {
+                values: Vec::new(),
+                defined: false,
+                first_use: at,
+            });
+        let v = if entry.defined {
             let Some(&v) = entry.values.get(idx) else {
                 return Err(Diagnostic::error(format!(
                     "reference to invalid result number: '{name}' has {} result{}",
@@ -606,37 +612,22 @@ impl<'s> OpParser<'s, '_> {
                 ))
                 .at_span(self.file, at, at + name.len()));
             };
-            let vt = self.ctx.value_type(v);
-            if vt != ty {
-                let u = self.ctx.uniquer();
-                return Err(Diagnostic::error(format!(
-                    "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
-                    crate::printer::type_text(u, ty),
-                    crate::printer::type_text(u, vt)
-                ))
-                .at_span(self.file, at, at + name.len()));
-            }
-            return Ok(v);
-        }
-        let have = entry.values.len();
-        let new: Vec<Value> = (have..=idx)
-            .map(|_| self.ctx.create_placeholder(ty))
-            .collect();
-        let entry = self
-            .isolated
-            .last_mut()
-            .expect("scope")
-            .names
-            .get_mut(name)
-            .expect("entry");
-        entry.values.extend(new);
-        let v = entry.values[idx];
-        if self.ctx.value_type(v) != ty {
+            v
+        } else {
+            // A forward reference: placeholders stand in until the definition replaces them.
+            let have = entry.values.len();
+            entry
+                .values
+                .extend((have..=idx).map(|_| self.ctx.create_placeholder(ty)));
+            entry.values[idx]
+        };
+        let prior = self.ctx.value_type(v);
+        if prior != ty {
             let u = self.ctx.uniquer();
             return Err(Diagnostic::error(format!(
                 "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
                 crate::printer::type_text(u, ty),
-                crate::printer::type_text(u, self.ctx.value_type(v))
+                crate::printer::type_text(u, prior)
             ))
             .at_span(self.file, at, at + name.len()));
         }

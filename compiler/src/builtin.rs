@@ -6,7 +6,7 @@ use crate::dialect::{Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
 pub const MODULE: OpSpec = OpSpec {
     summary: "A top level container operation",
     attributes: &[
-        crate::dialect::AttrSpec::optional("sym_name", ac::STRING),
+        crate::dialect::AttrSpec::optional("sym_name", ac::SYMBOL_NAME),
         crate::dialect::AttrSpec::optional("sym_visibility", ac::STRING),
     ],
     regions: &[RegionSpec {
@@ -20,6 +20,7 @@ pub const MODULE: OpSpec = OpSpec {
         .with(Traits::GRAPH_REGION)
         .with(Traits::AFFINE_SCOPE),
     format: Some("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
+    default_dialect: Some("builtin"),
     ..OpSpec::new("builtin.module")
 };
 

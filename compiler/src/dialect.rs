@@ -9,9 +9,11 @@
 use crate::attributes::{Attr, AttrKind, Ident};
 use crate::diagnostics::Diagnostic;
 use crate::intern::FxBuild;
-use crate::ir::{Context, Op, Uniquer, Value};
+use crate::ir::{Context, Op, OpState, Uniquer, Value};
 use crate::types::{Type, TypeKind};
+use crate::asm::Format;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Op traits, as a bit set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -121,6 +123,21 @@ pub mod tc {
     };
 }
 
+/// How an attribute of a constraint is written inside a declarative assembly format.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum AttrSyntax {
+    /// Printed and parsed as a full attribute (`5 : i32`, `"s"`, `[1, 2]`).
+    #[default]
+    Full,
+    /// The type is fixed by the constraint, so it is left out (`5` for an `I64Attr`).
+    WithoutType(fn(&Uniquer) -> Type),
+    /// A string attribute written as a symbol name (`@foo`), MLIR's `SymbolNameAttr`.
+    SymbolName,
+    /// An integer attribute (of the given type) written as one of these keywords,
+    /// the keyword's index being the value (MLIR's enum attributes).
+    Enum(fn(&Uniquer) -> Type, &'static [&'static str]),
+}
+
 /// A predicate over attributes.
 #[derive(Clone, Copy)]
 pub struct AttrConstraint {
@@ -128,6 +145,8 @@ pub struct AttrConstraint {
     pub desc: &'static str,
     /// The check.
     pub check: fn(&AttrKind, &Uniquer) -> bool,
+    /// How the attribute is written in custom assembly.
+    pub syntax: AttrSyntax,
 }
 
 impl std::fmt::Debug for AttrConstraint {
@@ -145,31 +164,43 @@ pub mod ac {
     pub const ANY: AttrConstraint = AttrConstraint {
         desc: "any attribute",
         check: |_, _| true,
+        syntax: super::AttrSyntax::Full,
     };
-    /// A string attribute (also `SymbolNameAttr`).
+    /// A symbol's own name: a string attribute written `@name` in custom assembly.
+    pub const SYMBOL_NAME: AttrConstraint = AttrConstraint {
+        desc: "string attribute",
+        check: |a, _| matches!(a, AttrKind::String { .. }),
+        syntax: super::AttrSyntax::SymbolName,
+    };
+    /// A string attribute.
     pub const STRING: AttrConstraint = AttrConstraint {
         desc: "string attribute",
         check: |a, _| matches!(a, AttrKind::String { .. }),
+        syntax: super::AttrSyntax::Full,
     };
     /// `@sym` without nested references.
     pub const FLAT_SYMBOL_REF: AttrConstraint = AttrConstraint {
         desc: "flat symbol reference attribute",
         check: |a, _| matches!(a, AttrKind::SymbolRef { nested, .. } if nested.is_empty()),
+        syntax: super::AttrSyntax::Full,
     };
     /// A `TypeAttr` holding a function type.
     pub const FUNCTION_TYPE: AttrConstraint = AttrConstraint {
         desc: "type attribute of function type",
         check: |a, u| matches!(a, AttrKind::Type(t) if matches!(u.type_kind(*t), TypeKind::Function { .. })),
+        syntax: super::AttrSyntax::Full,
     };
     /// An array of dictionary attributes.
     pub const DICT_ARRAY: AttrConstraint = AttrConstraint {
         desc: "Array of dictionary attributes",
         check: |a, u| matches!(a, AttrKind::Array(xs) if xs.iter().all(|x| matches!(u.attr_kind(*x), AttrKind::Dict(_)))),
+        syntax: super::AttrSyntax::Full,
     };
     /// A unit attribute.
     pub const UNIT: AttrConstraint = AttrConstraint {
         desc: "unit attribute",
         check: |a, _| matches!(a, AttrKind::Unit),
+        syntax: super::AttrSyntax::Full,
     };
 }
 
@@ -264,6 +295,17 @@ pub struct RegionSpec {
 /// An op's extra verification hook.
 pub type VerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
 
+/// Hand-written custom assembly for ops whose syntax a declarative format cannot
+/// express (`func.func`'s signature). The parser is called after the op name and
+/// fills the state; the printer is called after the op name has been printed.
+#[derive(Clone, Copy)]
+pub struct CustomAsm {
+    /// Parse everything after the op name (the trailing location is handled by the caller).
+    pub parse: fn(&mut crate::syntax::parser::OpParser<'_, '_>, &mut OpState) -> Result<(), Diagnostic>,
+    /// Print everything after the op name.
+    pub print: fn(&mut crate::op_printer::OpPrinter<'_>, Op),
+}
+
 /// The declarative definition of an op.
 #[derive(Clone, Copy)]
 pub struct OpSpec {
@@ -289,6 +331,8 @@ pub struct OpSpec {
     pub verify: Option<VerifyFn>,
     /// Declarative assembly format, MLIR's syntax (`$lhs, $rhs attr-dict : type($result)`).
     pub format: Option<&'static str>,
+    /// Hand-written syntax, used instead of `format` when set.
+    pub custom: Option<CustomAsm>,
     /// Dialect whose prefix may be omitted for ops nested in this op's regions.
     pub default_dialect: Option<&'static str>,
 }
@@ -308,6 +352,7 @@ impl OpSpec {
             parents: &[],
             verify: None,
             format: None,
+            custom: None,
             default_dialect: None,
         }
     }
@@ -413,7 +458,7 @@ pub struct Dialect {
 #[derive(Default)]
 pub struct DialectRegistry {
     dialects: Vec<&'static Dialect>,
-    ops: HashMap<&'static str, &'static OpSpec, FxBuild>,
+    ops: HashMap<&'static str, (&'static OpSpec, Option<Arc<Format>>), FxBuild>,
 }
 
 impl DialectRegistry {
@@ -430,7 +475,14 @@ impl DialectRegistry {
         }
         self.dialects.push(d);
         for spec in d.ops {
-            self.ops.insert(spec.name, spec);
+            // A malformed format is a bug in the dialect, caught by its first test.
+            let format = spec.format.map(|f| {
+                Arc::new(
+                    Format::compile(spec, f)
+                        .unwrap_or_else(|e| panic!("bad assembly format of '{}': {e}", spec.name)),
+                )
+            });
+            self.ops.insert(spec.name, (spec, format));
         }
     }
     /// Registered dialects in registration order.
@@ -443,7 +495,11 @@ impl DialectRegistry {
     }
     /// The spec of an op by name.
     pub fn op(&self, name: &str) -> Option<&'static OpSpec> {
-        self.ops.get(name).copied()
+        self.ops.get(name).map(|e| e.0)
+    }
+    /// The compiled declarative assembly format of an op, if it has one.
+    pub fn format(&self, name: &str) -> Option<&Arc<Format>> {
+        self.ops.get(name).and_then(|e| e.1.as_ref())
     }
     /// The spec of an op by interned name.
     pub fn lookup(&self, name: Ident, uniq: &Uniquer) -> Option<&'static OpSpec> {

@@ -7,6 +7,7 @@
 extern crate alloc;
 
 pub mod affine;
+pub mod asm;
 pub mod attributes;
 pub mod builtin;
 pub mod diagnostics;

@@ -1,12 +1,19 @@
-//! Printing whole ops in MLIR's generic form, with MLIR's SSA numbering.
+//! Printing ops in MLIR's pretty (custom) and generic forms, with MLIR's SSA numbering.
 //!
-//! Numbering follows mlir-opt's `SSANameState`: regions are numbered from a
-//! stack (last pushed first); entry-block arguments are `%argN`, other values `%N`,
-//! one number per multi-result op (`%3:2`, used as `%3#1`); blocks are `^bbN` per
-//! region. In generic form ids are unique across the whole op, as mlir-opt does.
+//! Numbering follows mlir-opt's `SSANameState`: each region is numbered whole, then
+//! the regions of its ops are numbered from a stack (last pushed first); entry-block
+//! arguments are `%argN`, other values `%N`, one number per multi-result op (`%3:2`,
+//! used as `%3#1`); blocks are `^bbN` per region. In pretty form a region starts from
+//! the counters its parent region had when it was pushed, so sibling functions
+//! both start at `%0`/`%arg0`; in generic form ids are unique across the whole op.
 
+use crate::attributes::{Attr, Ident};
 use crate::ir::{Block, Context, Op, Region, Value, ValueDef};
-use crate::printer::{location_text, write_attr, write_dict_entries, write_string, write_type};
+use crate::printer::{
+    location_text, write_attr, write_attr_without_type, write_dict_entries, write_string,
+    write_type,
+};
+use crate::types::{Type, TypeKind};
 use std::fmt::Write;
 
 /// How to print.
@@ -14,6 +21,8 @@ use std::fmt::Write;
 pub struct PrintOptions {
     /// Print `loc(...)` after every op and block argument.
     pub debuginfo: bool,
+    /// Print every op in generic form (`--mlir-print-op-generic`).
+    pub generic: bool,
 }
 
 const NONE: u32 = u32::MAX;
@@ -25,16 +34,23 @@ struct Names {
 }
 
 impl Names {
-    fn compute(ctx: &Context, root: Op) -> Names {
+    fn compute(ctx: &Context, root: Op, unique: bool) -> Names {
         let mut n = Names {
             values: Vec::new(),
             blocks: Vec::new(),
         };
         let (mut next_value, mut next_arg) = (0u32, 0u32);
-        let mut stack: Vec<Region> = ctx.regions(root).iter().rev().copied().collect();
         n.number_results(ctx, root, &mut next_value);
-        // Generic form prints unique ids, so counters are never restored.
-        while let Some(r) = stack.pop() {
+        let mut stack: Vec<(Region, u32, u32)> = ctx
+            .regions(root)
+            .iter()
+            .rev()
+            .map(|&r| (r, next_value, next_arg))
+            .collect();
+        while let Some((r, saved_value, saved_arg)) = stack.pop() {
+            if !unique {
+                (next_value, next_arg) = (saved_value, saved_arg);
+            }
             let mut nested = Vec::new();
             for (bi, b) in ctx.region_blocks(r).enumerate() {
                 n.set_block(b, bi as u32);
@@ -53,7 +69,7 @@ impl Names {
                     nested.extend(ctx.regions(op).iter().copied());
                 }
             }
-            stack.extend(nested);
+            stack.extend(nested.into_iter().map(|r| (r, next_value, next_arg)));
         }
         n
     }
@@ -80,11 +96,14 @@ impl Names {
     }
 }
 
-/// Prints ops in generic form.
+/// Prints ops; custom printers and declarative formats use its methods.
 pub struct OpPrinter<'c> {
     ctx: &'c Context,
     names: Names,
     opts: PrintOptions,
+    indent: usize,
+    /// Default dialect of each enclosing region's op, for eliding prefixes.
+    default_dialects: Vec<&'static str>,
     /// The text printed so far.
     pub out: String,
 }
@@ -94,14 +113,32 @@ impl<'c> OpPrinter<'c> {
     pub fn new(ctx: &'c Context, root: Op, opts: PrintOptions) -> Self {
         OpPrinter {
             ctx,
-            names: Names::compute(ctx, root),
+            names: Names::compute(ctx, root, opts.generic),
             opts,
+            indent: 0,
+            default_dialects: vec!["builtin"],
             out: String::new(),
         }
     }
 
-    fn value(&mut self, v: Value) {
+    /// The context being printed.
+    pub fn ctx(&self) -> &'c Context {
+        self.ctx
+    }
+
+    /// The options in effect.
+    pub fn options(&self) -> PrintOptions {
+        self.opts
+    }
+
+    /// Print a value's name (`%0`, `%arg1`, `%2#1`).
+    pub fn value(&mut self, v: Value) {
         self.value_name(v, true);
+    }
+
+    /// Print values separated by commas.
+    pub fn values(&mut self, vs: &[Value]) {
+        self.comma_list(vs, Self::value);
     }
 
     /// Print a value's name; `use_suffix` adds `#i` for results of multi-result ops.
@@ -127,7 +164,7 @@ impl<'c> OpPrinter<'c> {
     }
 
     /// Print `items` separated by `", "` (MLIR's `interleaveComma`).
-    fn comma_list<T: Copy>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, T)) {
+    pub fn comma_list<T: Copy>(&mut self, items: &[T], mut f: impl FnMut(&mut Self, T)) {
         for (i, &x) in items.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
@@ -136,14 +173,116 @@ impl<'c> OpPrinter<'c> {
         }
     }
 
-    fn block_name(&mut self, b: Block) {
+    /// Print a type.
+    pub fn ty(&mut self, t: Type) {
+        write_type(self.ctx.uniquer(), t, &mut self.out);
+    }
+
+    /// Print types separated by commas.
+    pub fn types(&mut self, ts: &[Type]) {
+        self.comma_list(ts, Self::ty);
+    }
+
+    /// `(ins) -> outs`, with parentheses around the results unless there is exactly
+    /// one that is not itself a function type.
+    pub fn functional_type(&mut self, ins: &[Type], outs: &[Type]) {
+        self.out.push('(');
+        self.types(ins);
+        self.out.push_str(") -> ");
+        self.result_types(outs);
+    }
+
+    /// Result types as MLIR writes them after `->`.
+    pub fn result_types(&mut self, outs: &[Type]) {
+        let bare = outs.len() == 1
+            && !matches!(
+                self.ctx.uniquer().type_kind(outs[0]),
+                TypeKind::Function { .. }
+            );
+        if !bare {
+            self.out.push('(');
+        }
+        self.types(outs);
+        if !bare {
+            self.out.push(')');
+        }
+    }
+
+    /// Print an attribute.
+    pub fn attr(&mut self, a: Attr) {
+        write_attr(self.ctx.uniquer(), a, false, &mut self.out);
+    }
+
+    /// Print an attribute whose type the syntax implies (`5` rather than `5 : i64`).
+    pub fn attr_without_type(&mut self, a: Attr) {
+        write_attr_without_type(self.ctx.uniquer(), a, &mut self.out);
+    }
+
+    /// `@name`, quoted when it is not a bare identifier.
+    pub fn symbol_name(&mut self, name: &str) {
+        self.out.push('@');
+        let bare = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_$.".contains(c));
+        if bare {
+            self.out.push_str(name);
+        } else {
+            write_string(name.as_bytes(), &mut self.out);
+        }
+    }
+
+    /// Print ` {a = 1, b}` for `entries` minus `elided`; nothing when none remain.
+    /// With `keyword`, the dictionary is introduced by ` attributes`.
+    pub fn attr_entries(&mut self, entries: &[(Ident, Attr)], elided: &[&str], keyword: bool) {
+        let u = self.ctx.uniquer();
+        let mut kept: Vec<(Ident, Attr)> = entries
+            .iter()
+            .filter(|(k, _)| !elided.contains(&u.str(*k)))
+            .copied()
+            .collect();
+        if kept.is_empty() {
+            return;
+        }
+        kept.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
+        self.out.push_str(if keyword { " attributes {" } else { " {" });
+        write_dict_entries(u, &kept, &mut self.out);
+        self.out.push('}');
+    }
+
+    /// The attribute dictionary of `op` in custom form: inherent attributes (from
+    /// properties) and discardable ones together, minus those the syntax printed.
+    pub fn attr_dict(&mut self, op: Op, elided: &[&str], keyword: bool) {
+        let ctx = self.ctx;
+        let mut all: Vec<(Ident, Attr)> = Vec::new();
+        if let Some(p) = ctx.op(op).props {
+            all.extend_from_slice(ctx.dict_entries(p));
+        }
+        all.extend(ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)));
+        self.attr_entries(&all, elided, keyword);
+    }
+
+    /// A successor block name.
+    pub fn successor(&mut self, b: Block) {
         let _ = write!(self.out, "^bb{}", self.names.block(b));
     }
 
-    /// Print `op` at the given indentation (no trailing newline).
-    pub fn op(&mut self, op: Op, indent: usize) {
+    /// ` loc(...)` when locations are printed.
+    pub fn optional_location(&mut self, loc: Option<Attr>) {
+        if self.opts.debuginfo
+            && let Some(l) = loc
+        {
+            self.out.push(' ');
+            self.out.push_str(&location_text(self.ctx.uniquer(), l));
+        }
+    }
+
+    /// Print `op` at the current indentation (no trailing newline).
+    pub fn op(&mut self, op: Op) {
         let ctx = self.ctx;
-        let u = ctx.uniquer();
         let n = ctx.num_results(op);
         if n > 0 {
             self.value_name(ctx.result(op, 0), false);
@@ -152,6 +291,35 @@ impl<'c> OpPrinter<'c> {
             }
             self.out.push_str(" = ");
         }
+        let spec = ctx.op_spec(op);
+        let format = spec.and_then(|s| ctx.registry().format(s.name));
+        match spec {
+            Some(spec) if !self.opts.generic && (spec.custom.is_some() || format.is_some()) => {
+                let name = spec.name;
+                let dd = self.default_dialects.last().copied().unwrap_or("");
+                match name.strip_prefix(dd).and_then(|r| r.strip_prefix('.')) {
+                    Some(short) if !dd.is_empty() && !short.contains('.') => {
+                        self.out.push_str(short)
+                    }
+                    _ => self.out.push_str(name),
+                }
+                self.default_dialects
+                    .push(spec.default_dialect.unwrap_or(""));
+                if let Some(c) = spec.custom {
+                    (c.print)(self, op);
+                } else if let Some(f) = format {
+                    crate::asm::print(self, spec, f, op);
+                }
+                self.default_dialects.pop();
+            }
+            _ => self.generic_body(op),
+        }
+        self.optional_location(Some(ctx.op(op).loc));
+    }
+
+    fn generic_body(&mut self, op: Op) {
+        let ctx = self.ctx;
+        let u = ctx.uniquer();
         write_string(ctx.op_name(op).as_bytes(), &mut self.out);
         self.out.push('(');
         self.comma_list(ctx.operands(op), Self::value);
@@ -159,7 +327,7 @@ impl<'c> OpPrinter<'c> {
         let succs = ctx.successors(op);
         if !succs.is_empty() {
             self.out.push('[');
-            self.comma_list(succs, Self::block_name);
+            self.comma_list(succs, Self::successor);
             self.out.push(']');
         }
         if let Some(p) = ctx.op(op).props {
@@ -170,7 +338,13 @@ impl<'c> OpPrinter<'c> {
         let regions = ctx.regions(op);
         if !regions.is_empty() {
             self.out.push_str(" (");
-            self.comma_list(regions, |p, r| p.region(r, indent));
+            self.default_dialects.push(
+                ctx.op_spec(op)
+                    .and_then(|s| s.default_dialect)
+                    .unwrap_or(""),
+            );
+            self.comma_list(regions, |p, r| p.region_with(r, true, true, true));
+            self.default_dialects.pop();
             self.out.push(')');
         }
         let attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
@@ -179,64 +353,63 @@ impl<'c> OpPrinter<'c> {
             write_dict_entries(u, &attrs, &mut self.out);
             self.out.push('}');
         }
-        self.out.push_str(" : (");
-        self.comma_list(ctx.operands(op), |p, v| {
-            write_type(u, ctx.value_type(v), &mut p.out)
-        });
-        self.out.push_str(") -> ");
-        let rts: Vec<_> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
-        let fn_result = rts.len() == 1
-            && !matches!(u.type_kind(rts[0]), crate::types::TypeKind::Function { .. });
-        if !fn_result {
-            self.out.push('(');
-        }
-        self.comma_list(&rts, |p, t| write_type(u, t, &mut p.out));
-        if !fn_result {
-            self.out.push(')');
-        }
-        if self.opts.debuginfo {
-            self.out.push(' ');
-            self.out.push_str(&location_text(u, ctx.op(op).loc));
-        }
+        let ins: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+        let outs: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
+        self.out.push_str(" : ");
+        self.functional_type(&ins, &outs);
     }
 
-    fn region(&mut self, r: Region, indent: usize) {
+    /// Print a region: `{`, its blocks, `}`. The entry block's header is printed when
+    /// `entry_args` is set and it has arguments; with `terminators` false a trailing
+    /// terminator is left out (ops whose syntax implies it).
+    pub fn region(&mut self, r: Region, entry_args: bool, terminators: bool) {
+        self.region_with(r, entry_args, terminators, false)
+    }
+
+    fn region_with(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
         let ctx = self.ctx;
         self.out.push_str("{\n");
+        let indent = self.indent;
+        self.indent += 2;
         for (i, b) in ctx.region_blocks(r).enumerate() {
-            // The entry block's header is printed when it has arguments or no ops.
-            let header = i > 0 || !ctx.block_args(b).is_empty() || ctx.first_op(b).is_none();
+            let header = i > 0
+                || (entry_args && !ctx.block_args(b).is_empty())
+                || (empty_block && ctx.first_op(b).is_none());
             if header {
                 self.block_header(b, i == 0, indent);
             }
+            let skip = ctx.last_op(b).filter(|&l| {
+                !terminators
+                    && ctx
+                        .op_spec(l)
+                        .is_some_and(|s| s.has(crate::dialect::Traits::TERMINATOR))
+            });
             for op in ctx.block_ops(b) {
-                push_indent(&mut self.out, indent + 2);
-                self.op(op, indent + 2);
+                if Some(op) == skip {
+                    break;
+                }
+                push_indent(&mut self.out, self.indent);
+                self.op(op);
                 self.out.push('\n');
             }
         }
+        self.indent = indent;
         push_indent(&mut self.out, indent);
         self.out.push('}');
     }
 
     fn block_header(&mut self, b: Block, entry: bool, indent: usize) {
         let ctx = self.ctx;
-        let u = ctx.uniquer();
         push_indent(&mut self.out, indent);
-        self.block_name(b);
+        self.successor(b);
         let args = ctx.block_args(b);
         if !args.is_empty() {
             self.out.push('(');
             self.comma_list(args, |p, a| {
                 p.value(a);
                 p.out.push_str(": ");
-                write_type(u, ctx.value_type(a), &mut p.out);
-                if p.opts.debuginfo
-                    && let Some(l) = ctx.value(a).loc
-                {
-                    p.out.push(' ');
-                    p.out.push_str(&location_text(u, l));
-                }
+                p.ty(ctx.value_type(a));
+                p.optional_location(ctx.value(a).loc);
             });
             self.out.push(')');
         }
@@ -268,10 +441,22 @@ fn push_indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
-/// Print `op` (usually a module) in generic form, ending with a newline.
-pub fn print_generic(ctx: &Context, op: Op, opts: PrintOptions) -> String {
+/// Print `op` (usually a module), ending with a newline.
+pub fn print_op(ctx: &Context, op: Op, opts: PrintOptions) -> String {
     let mut p = OpPrinter::new(ctx, op, opts);
-    p.op(op, 0);
+    p.op(op);
     p.out.push('\n');
     p.out
+}
+
+/// Print `op` in generic form, ending with a newline.
+pub fn print_generic(ctx: &Context, op: Op, opts: PrintOptions) -> String {
+    print_op(
+        ctx,
+        op,
+        PrintOptions {
+            generic: true,
+            ..opts
+        },
+    )
 }

@@ -326,6 +326,19 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
     }
 }
 
+/// Append an attribute without its `: type` where the type is implied by context
+/// (MLIR's `printAttributeWithoutType`): integers and floats lose the suffix.
+pub fn write_attr_without_type(u: &Uniquer, a: Attr, out: &mut String) {
+    match u.attr_kind(a) {
+        AttrKind::Integer { value, ty } if !is_i1(u, *ty) => {
+            out.push_str(&int_value_text(u, *value, *ty))
+        }
+        AttrKind::Float { bits, ty } => out.push_str(&float_text(u, *bits, *ty)),
+        AttrKind::String { value, .. } => write_string(value, out),
+        _ => write_attr(u, a, false, out),
+    }
+}
+
 /// Append `a = 1, b` dictionary entries (unit values print as the bare name).
 pub fn write_dict_entries(
     u: &Uniquer,

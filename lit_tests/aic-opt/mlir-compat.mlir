@@ -1,5 +1,5 @@
 // aic's generic output equals mlir-opt's on the same file.
-// RUN: aic-opt --allow-unregistered-dialect %s > %t.aic
+// RUN: aic-opt --allow-unregistered-dialect --mlir-print-op-generic %s > %t.aic
 // RUN: mlir-opt --allow-unregistered-dialect --mlir-print-op-generic %s > %t.mlir
 // RUN: diff %t.aic %t.mlir
 "func.func"() <{function_type = (i1) -> i32, sym_name = "g"}> ({

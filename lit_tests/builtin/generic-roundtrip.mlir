@@ -1,5 +1,5 @@
-// RUN: aic-opt --allow-unregistered-dialect %s | FileCheck %s
-// RUN: aic-opt --allow-unregistered-dialect %s | aic-opt --allow-unregistered-dialect | FileCheck %s
+// RUN: aic-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
+// RUN: aic-opt --allow-unregistered-dialect %s | aic-opt --allow-unregistered-dialect --mlir-print-op-generic | FileCheck %s
 
 // CHECK-LABEL: "builtin.module"() ({
 // CHECK-NEXT:   "func.func"() <{function_type = (i32, tensor<2x?xf32>) -> i32, sym_name = "f"}> ({

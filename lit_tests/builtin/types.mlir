@@ -1,4 +1,4 @@
-// RUN: aic-opt --allow-unregistered-dialect %s | FileCheck %s
+// RUN: aic-opt --allow-unregistered-dialect --mlir-print-op-generic %s | FileCheck %s
 
 // CHECK: "t.types"() : () -> (i1, si8, ui16, i129, index, bf16, f8E4M3FN, tf32, complex<f64>, none)
 "t.types"() : () -> (i1, si8, ui16, i129, index, bf16, f8E4M3FN, tf32, complex<f64>, none)

@@ -168,6 +168,8 @@ pub struct Lowerer<'a> {
     pub file: usize,
     /// Offset of the parsed text in its file.
     pub base: usize,
+    /// Type for a top-level integer or float literal written without `: type`.
+    pub type_hint: Option<Type>,
     depth: usize,
 }
 
@@ -181,6 +183,7 @@ impl<'a> Lowerer<'a> {
             aliases,
             file,
             base,
+            type_hint: None,
             depth: 0,
         }
     }
@@ -403,7 +406,11 @@ impl<'a> Lowerer<'a> {
             Rule::int_attr => {
                 let mut it = p.clone().into_inner();
                 let lit = it.next().expect("literal");
-                let ty = self.opt_type(it.next())?.unwrap_or_else(|| u.int_type(64));
+                let hint = self.type_hint.take();
+                let ty = self
+                    .opt_type(it.next())?
+                    .or(hint)
+                    .unwrap_or_else(|| u.int_type(64));
                 if let TypeKind::Float(k) = u.type_kind(ty) {
                     let text = lit.as_str();
                     return match text.strip_prefix("0x") {
@@ -426,8 +433,10 @@ impl<'a> Lowerer<'a> {
             Rule::float_attr => {
                 let mut it = p.into_inner();
                 let lit = it.next().expect("literal");
+                let hint = self.type_hint.take();
                 let ty = self
                     .opt_type(it.next())?
+                    .or(hint)
                     .unwrap_or_else(|| u.ty(TypeKind::Float(FloatKind::F64)));
                 let TypeKind::Float(k) = u.type_kind(ty) else {
                     return Err(self.err(&lit, "floating point value not valid for specified type"));

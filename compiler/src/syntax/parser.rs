@@ -47,6 +47,37 @@ pub struct OpParser<'s, 'c> {
     aliases: Aliases,
     isolated: Vec<IsolatedScope>,
     regions: Vec<RegionScope>,
+    depth: usize,
+    /// Default dialect of each enclosing custom op (`func` inside `func.func`).
+    default_dialects: Vec<&'static str>,
+    /// Whether the custom op being parsed is isolated from above.
+    op_isolated: Vec<bool>,
+}
+
+/// An SSA use that has been read but not yet given a type.
+#[derive(Clone, Debug)]
+pub struct UnresolvedOperand {
+    /// Name without the result number (`%x`).
+    pub name: String,
+    /// Result number (`#1`).
+    pub index: usize,
+    /// Offset of the use in the file.
+    pub at: usize,
+}
+
+/// A named, typed argument as written in signatures: `%arg0: i32 {attrs} loc(...)`.
+#[derive(Clone, Debug)]
+pub struct Argument {
+    /// The SSA name.
+    pub name: String,
+    /// Offset of the name.
+    pub at: usize,
+    /// Its type.
+    pub ty: Type,
+    /// Attribute dictionary, if written.
+    pub attrs: Option<Attr>,
+    /// Location, if written.
+    pub loc: Option<Attr>,
 }
 
 /// Parse file `file` of `sm` into a module. Top-level ops other than a single
@@ -66,6 +97,9 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         aliases: Aliases::default(),
         isolated: vec![IsolatedScope::default()],
         regions: vec![RegionScope::default()],
+        depth: 0,
+        default_dialects: vec!["builtin"],
+        op_isolated: Vec::new(),
     };
     p.parse_top_level()
 }
@@ -146,7 +180,7 @@ impl<'s> OpParser<'s, '_> {
                     self.pos += end + 3;
                 }
                 Some(_) => {
-                    let op = self.parse_op(0)?;
+                    let op = self.parse_op()?;
                     self.ctx.append_op(body, op);
                 }
             }
@@ -219,7 +253,7 @@ impl<'s> OpParser<'s, '_> {
     }
 
     /// Parse one op (with its result list) and return it detached.
-    fn parse_op(&mut self, depth: usize) -> R<Op> {
+    fn parse_op(&mut self) -> R<Op> {
         self.skip_trivia();
         let start = self.pos;
         let mut groups: Vec<(String, usize, usize)> = Vec::new();
@@ -248,22 +282,8 @@ impl<'s> OpParser<'s, '_> {
             }
         }
         let op = match self.peek() {
-            Some(b'"') => self.parse_generic_op(start, depth)?,
-            _ => {
-                let name_end = self.src[self.pos..]
-                    .find(|c: char| !(c.is_ascii_alphanumeric() || "_$.".contains(c)))
-                    .map_or(self.src.len(), |i| self.pos + i);
-                let name = &self.src[self.pos..name_end];
-                return Err(if name.is_empty() {
-                    self.error_here("expected operation name in quotes")
-                } else {
-                    Diagnostic::error(format!("custom op '{name}' is unknown"))
-                        .at_span(self.file, self.pos, name_end)
-                        .with_hint(
-                            "write the op in generic form: \"dialect.op\"(...) : (...) -> (...)",
-                        )
-                });
-            }
+            Some(b'"') => self.parse_generic_op()?,
+            _ => self.parse_custom_op()?,
         };
         let n = self.ctx.num_results(op);
         let bound: usize = groups.iter().map(|g| g.1).sum();
@@ -284,7 +304,56 @@ impl<'s> OpParser<'s, '_> {
         Ok(op)
     }
 
-    fn parse_generic_op(&mut self, start: usize, depth: usize) -> R<Op> {
+    fn parse_custom_op(&mut self) -> R<Op> {
+        let name_start = self.pos;
+        let name_len = self.src[name_start..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || "_$.".contains(c)))
+            .unwrap_or(self.src.len() - name_start);
+        let raw = &self.src[name_start..name_start + name_len];
+        if raw.is_empty() || !raw.as_bytes()[0].is_ascii_alphabetic() && raw.as_bytes()[0] != b'_' {
+            return Err(self.error_here("expected operation name in quotes"));
+        }
+        let reg = self.ctx.registry().clone();
+        let mut spec = reg.op(raw);
+        let mut tried = None;
+        if spec.is_none() && !raw.contains('.') {
+            let d = self.default_dialects.last().copied().unwrap_or("");
+            let full = format!("{d}.{raw}");
+            spec = reg.op(&full);
+            tried = Some(full);
+        }
+        let Some(spec) = spec else {
+            let also = tried.map(|t| format!(" (tried '{t}' as well)")).unwrap_or_default();
+            return Err(Diagnostic::error(format!("custom op '{raw}' is unknown{also}"))
+                .at_span(self.file, name_start, name_start + name_len)
+                .with_hint("ops without a registered syntax can be written in generic form: \"dialect.op\"(...) : (...) -> (...)"));
+        };
+        self.pos = name_start + name_len;
+        let loc = self.loc_at(name_start);
+        let mut st = OpState::new(self.ctx.ident(spec.name), loc);
+        self.default_dialects.push(spec.default_dialect.unwrap_or(""));
+        self.op_isolated.push(spec.has(Traits::ISOLATED_FROM_ABOVE));
+        if let Some(custom) = spec.custom {
+            (custom.parse)(self, &mut st)?;
+        } else if let Some(fmt) = reg.format(spec.name) {
+            crate::asm::parse(self, spec, fmt, &mut st)?;
+        } else {
+            return Err(Diagnostic::error(format!(
+                "'{}' has no custom assembly format",
+                spec.name
+            ))
+            .at_span(self.file, name_start, name_start + name_len)
+            .with_hint("write it in generic form: \"dialect.op\"(...) : (...) -> (...)"));
+        }
+        self.op_isolated.pop();
+        self.default_dialects.pop();
+        if let Some(l) = self.parse_optional_location()? {
+            st.loc = l;
+        }
+        Ok(self.ctx.create_op(st))
+    }
+
+    fn parse_generic_op(&mut self) -> R<Op> {
         let head_start = self.pos;
         let head = self.rule(Rule::generic_head)?;
         let mut name = String::new();
@@ -355,13 +424,8 @@ impl<'s> OpParser<'s, '_> {
             let save = self.pos;
             self.pos += 1;
             if self.peek() == Some(b'{') {
-                if depth >= MAX_REGION_DEPTH {
-                    return Err(self.error_here(format!(
-                        "regions nested deeper than {MAX_REGION_DEPTH} levels"
-                    )));
-                }
                 loop {
-                    regions.push(self.parse_region(isolated, depth + 1)?);
+                    regions.push(self.region_impl(isolated, &[])?);
                     if !self.eat(",") {
                         break;
                     }
@@ -429,7 +493,7 @@ impl<'s> OpParser<'s, '_> {
                 props = Some(self.ctx.dict_attr(inherent));
             }
         }
-        let mut st = OpState::new(name_id, loc.unwrap_or_else(|| self.loc_at(start)));
+        let mut st = OpState::new(name_id, loc.unwrap_or_else(|| self.loc_at(head_start)));
         st.operands = operands;
         st.result_types = results.iter().copied().collect();
         st.attrs = attrs;
@@ -439,14 +503,33 @@ impl<'s> OpParser<'s, '_> {
         Ok(self.ctx.create_op(st))
     }
 
-    fn parse_region(&mut self, isolated: bool, depth: usize) -> R<Region> {
-        self.expect("{")?;
+    fn region_impl(&mut self, isolated: bool, args: &[Argument]) -> R<Region> {
+        if self.depth >= MAX_REGION_DEPTH {
+            return Err(self.error_here(format!(
+                "regions nested deeper than {MAX_REGION_DEPTH} levels"
+            )));
+        }
+        self.expect_token("{")?;
+        self.depth += 1;
         let region = self.ctx.create_region();
         self.regions.push(RegionScope::default());
         if isolated {
             self.isolated.push(IsolatedScope::default());
         }
         let mut current: Option<Block> = None;
+        if !args.is_empty() {
+            if self.peek() == Some(b'^') {
+                return Err(self.error_here("invalid block name in region with named arguments"));
+            }
+            let b = self.ctx.create_block(&[]);
+            self.ctx.append_block(region, b);
+            for a in args {
+                let loc = Some(a.loc.unwrap_or_else(|| self.loc_at(a.at)));
+                let v = self.ctx.add_block_arg(b, a.ty, loc);
+                self.define(&a.name, vec![v], a.at)?;
+            }
+            current = Some(b);
+        }
         loop {
             match self.peek() {
                 None => return Err(self.error_here("expected '}' to end the region")),
@@ -469,7 +552,7 @@ impl<'s> OpParser<'s, '_> {
                             b
                         }
                     };
-                    let op = self.parse_op(depth)?;
+                    let op = self.parse_op()?;
                     self.ctx.append_op(b, op);
                 }
             }
@@ -478,6 +561,7 @@ impl<'s> OpParser<'s, '_> {
         if isolated {
             self.finish_isolated_scope()?;
         }
+        self.depth -= 1;
         Ok(region)
     }
 
@@ -670,5 +754,260 @@ impl<'s> OpParser<'s, '_> {
             );
         }
         Ok(())
+    }
+}
+
+/// The parsing interface that declarative formats and hand-written custom parsers use.
+/// Every method skips whitespace and comments first; `parse_*` methods fail with a
+/// diagnostic, `eat_*`/`parse_optional_*` methods leave the input untouched when the
+/// item is absent.
+impl<'s> OpParser<'s, '_> {
+    /// Byte offset of the next token in the file.
+    pub fn pos(&mut self) -> usize {
+        self.skip_trivia();
+        self.pos
+    }
+    /// The context being parsed into.
+    pub fn context(&mut self) -> &mut Context {
+        self.ctx
+    }
+    /// The uniquer of the context (for interning types and attributes); a shared
+    /// handle, so it can be held while the parser moves on.
+    pub fn uniquer(&self) -> std::sync::Arc<crate::ir::Uniquer> {
+        self.ctx.uniquer().clone()
+    }
+    /// An error at file offset `at`.
+    pub fn error_at(&self, at: usize, msg: impl Into<String>) -> Diagnostic {
+        let end = self.src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+        Diagnostic::error(msg).at_span(self.file, at, end)
+    }
+    /// The location attribute (`file:line:col`) of file offset `at`.
+    pub fn location_at(&self, at: usize) -> Attr {
+        self.loc_at(at)
+    }
+    /// The next byte, if any.
+    pub fn peek_byte(&mut self) -> Option<u8> {
+        self.peek()
+    }
+    fn token_matches(&mut self, tok: &str) -> bool {
+        self.skip_trivia();
+        let rest = &self.src[self.pos..];
+        if !rest.starts_with(tok) {
+            return false;
+        }
+        // A keyword must not run on into a longer identifier.
+        let word = tok.bytes().last().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+        !(word
+            && rest[tok.len()..]
+                .bytes()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || b"_$.".contains(&c)))
+    }
+    /// Whether the next token is `kw` (without consuming it).
+    pub fn peek_keyword(&mut self, kw: &str) -> bool {
+        self.token_matches(kw)
+    }
+    /// Consume the keyword or punctuation `tok` if it is next.
+    pub fn eat_token(&mut self, tok: &str) -> bool {
+        if self.token_matches(tok) {
+            self.pos += tok.len();
+            true
+        } else {
+            false
+        }
+    }
+    /// Consume the keyword `kw` if it is next.
+    pub fn eat_keyword(&mut self, kw: &str) -> bool {
+        self.eat_token(kw)
+    }
+    /// Consume `tok` or fail with MLIR's "expected 'tok'".
+    pub fn expect_token(&mut self, tok: &str) -> R<()> {
+        if self.eat_token(tok) {
+            Ok(())
+        } else {
+            Err(self.error_here(format!("expected '{tok}'")))
+        }
+    }
+    /// A bare identifier (letters, digits, `_`, `$`, `.`); empty if none.
+    pub fn parse_bare_word(&mut self) -> &'s str {
+        self.skip_trivia();
+        let src: &'s str = self.src;
+        let rest = &src[self.pos..];
+        let n = if rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || "_$.".contains(c)))
+                .unwrap_or(rest.len())
+        } else {
+            0
+        };
+        self.pos += n;
+        &rest[..n]
+    }
+    /// `%name` or `%name#N`.
+    pub fn parse_operand(&mut self) -> R<UnresolvedOperand> {
+        match self.parse_optional_operand()? {
+            Some(u) => Ok(u),
+            None => Err(self.error_here("expected SSA operand")),
+        }
+    }
+    /// An operand if one is next.
+    pub fn parse_optional_operand(&mut self) -> R<Option<UnresolvedOperand>> {
+        if self.peek() != Some(b'%') {
+            return Ok(None);
+        }
+        let at = self.pos;
+        let p = self.rule(Rule::value_use)?;
+        let mut it = p.into_inner();
+        let name = it.next().expect("value name").as_str().to_string();
+        let index = match it.next() {
+            Some(i) => i
+                .as_str()
+                .parse::<usize>()
+                .map_err(|_| self.error_at(at, "result number too large"))?,
+            None => 0,
+        };
+        Ok(Some(UnresolvedOperand { name, index, at }))
+    }
+    /// Comma-separated operands; empty when no `%` follows.
+    pub fn parse_operand_list(&mut self) -> R<Vec<UnresolvedOperand>> {
+        let mut out = Vec::new();
+        if let Some(first) = self.parse_optional_operand()? {
+            out.push(first);
+            while self.eat_token(",") {
+                out.push(self.parse_operand()?);
+            }
+        }
+        Ok(out)
+    }
+    /// Give an operand its type and find (or forward-declare) its value.
+    pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> R<Value> {
+        self.resolve(&u.name, u.index, ty, u.at)
+    }
+    /// A type.
+    pub fn parse_type(&mut self) -> R<Type> {
+        let start = self.pos();
+        let p = self.rule(Rule::type_)?;
+        Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).ty(p)
+    }
+    /// Whether a type can start here (tries one and rewinds).
+    pub fn type_starts(&mut self) -> bool {
+        let save = self.pos();
+        let ok = self.rule(Rule::type_).is_ok();
+        self.pos = save;
+        ok
+    }
+    /// A type if one is next.
+    pub fn parse_optional_type(&mut self) -> R<Option<Type>> {
+        if self.type_starts() {
+            self.parse_type().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+    /// Comma-separated types; empty when no type follows.
+    pub fn parse_type_list(&mut self) -> R<Vec<Type>> {
+        let mut out = Vec::new();
+        if let Some(t) = self.parse_optional_type()? {
+            out.push(t);
+            while self.eat_token(",") {
+                out.push(self.parse_type()?);
+            }
+        }
+        Ok(out)
+    }
+    /// Inputs and results of a function type.
+    pub fn function_type_parts(&self, t: Type) -> Option<(Vec<Type>, Vec<Type>)> {
+        match self.ctx.type_kind(t) {
+            TypeKind::Function { inputs, results } => Some((inputs.to_vec(), results.to_vec())),
+            _ => None,
+        }
+    }
+    /// An attribute; integer and float literals without `: type` get `ty` if given.
+    pub fn parse_attribute(&mut self, ty: Option<Type>) -> R<Attr> {
+        let start = self.pos();
+        let p = self.rule(Rule::attribute)?;
+        let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+        low.type_hint = ty;
+        low.attr(p)
+    }
+    /// Whether an attribute can start here (tries one and rewinds).
+    pub fn attribute_starts(&mut self) -> bool {
+        let save = self.pos();
+        let ok = self.rule(Rule::attribute).is_ok();
+        self.pos = save;
+        ok
+    }
+    /// `{name = value, ...}` if next; empty otherwise.
+    pub fn parse_optional_attr_dict(&mut self) -> R<Vec<(Ident, Attr)>> {
+        if self.peek() != Some(b'{') {
+            return Ok(Vec::new());
+        }
+        let start = self.pos;
+        let p = self.rule(Rule::dict_attr)?;
+        let d = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).attr(p)?;
+        Ok(self.ctx.dict_entries(d).to_vec())
+    }
+    /// `@name` or `@"name"`, returned without the `@`.
+    pub fn parse_symbol_name(&mut self) -> R<String> {
+        if self.peek() != Some(b'@') {
+            return Err(self.error_here("expected valid '@'-identifier for symbol name"));
+        }
+        let start = self.pos;
+        let p = self.rule(Rule::symbol_part)?;
+        let inner = p.into_inner().next().expect("symbol body");
+        if inner.as_rule() == Rule::string {
+            let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+            Ok(String::from_utf8_lossy(&low.string_bytes(&inner)?).into_owned())
+        } else {
+            Ok(inner.as_str().to_string())
+        }
+    }
+    /// The unit attribute.
+    pub fn unit_attr(&self) -> Attr {
+        self.ctx.attr(AttrKind::Unit)
+    }
+    /// A region `{...}`; `args` become the entry block's arguments (named in the
+    /// enclosing signature, as `func.func` writes them).
+    pub fn parse_region(&mut self, args: &[Argument]) -> R<Region> {
+        let isolated = self.op_isolated.last().copied().unwrap_or(false);
+        self.region_impl(isolated, args)
+    }
+    /// A successor block reference `^bb1`.
+    pub fn parse_successor(&mut self) -> R<Block> {
+        let at = self.pos();
+        let p = self.rule(Rule::caret_id)?;
+        Ok(self.block_ref(p.as_str(), at))
+    }
+    /// A trailing `loc(...)` if next.
+    pub fn parse_optional_location(&mut self) -> R<Option<Attr>> {
+        if !self.token_matches("loc") || !self.src[self.pos + 3..].trim_start().starts_with('(') {
+            return Ok(None);
+        }
+        let start = self.pos;
+        let p = self.rule(Rule::location)?;
+        Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .loc(p)
+            .map(Some)
+    }
+    /// A signature argument `%name: type {attrs}? loc(...)?`.
+    pub fn parse_argument(&mut self) -> R<Argument> {
+        let at = self.pos();
+        let p = self.rule(Rule::value_id)?;
+        let name = p.as_str().to_string();
+        self.expect_token(":")?;
+        let ty = self.parse_type()?;
+        let attrs = if self.peek() == Some(b'{') {
+            let entries = self.parse_optional_attr_dict()?;
+            Some(self.ctx.dict_attr(entries))
+        } else {
+            None
+        };
+        let loc = self.parse_optional_location()?;
+        Ok(Argument {
+            name,
+            at,
+            ty,
+            attrs,
+            loc,
+        })
     }
 }

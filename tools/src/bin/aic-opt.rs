@@ -2,9 +2,9 @@
 //!
 //! Pass pipelines arrive with the pass manager; today the tool parses and prints.
 
-use aic::op_printer::{PrintOptions, print_generic};
+use aic::op_printer::{PrintOptions, print_op};
 use aic::syntax::{parse_module, with_parser_stack};
-use aic::{Context, DialectRegistry, SourceMap};
+use aic::{Context, SourceMap};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -16,7 +16,7 @@ USAGE: aic-opt [options] [input file]   (reads standard input when no file or '-
 OPTIONS:
   -o <file>                       Output file (default: standard output)
   --allow-unregistered-dialect    Accept ops of dialects that are not registered
-  --mlir-print-op-generic         Print ops in generic form (the only form until custom syntax lands)
+  --mlir-print-op-generic         Print ops in generic form
   --mlir-print-debuginfo          Print locations
   --split-input-file              Process each '// -----' chunk separately
   --show-dialects                 List registered dialects
@@ -28,6 +28,7 @@ struct Options {
     output: Option<String>,
     allow_unregistered: bool,
     debuginfo: bool,
+    generic: bool,
     split: bool,
 }
 
@@ -37,6 +38,7 @@ fn parse_args() -> Result<Option<Options>, String> {
         output: None,
         allow_unregistered: false,
         debuginfo: false,
+        generic: false,
         split: false,
     };
     let mut args = std::env::args().skip(1);
@@ -54,11 +56,11 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("o") => o.output = Some(args.next().ok_or("-o needs a file name")?),
             Some(f) if f.starts_with("o=") => o.output = Some(f[2..].to_string()),
             Some("allow-unregistered-dialect") => o.allow_unregistered = true,
-            Some("mlir-print-op-generic") => {}
+            Some("mlir-print-op-generic") => o.generic = true,
             Some("mlir-print-debuginfo") => o.debuginfo = true,
             Some("split-input-file") => o.split = true,
             Some("show-dialects") => {
-                let r = DialectRegistry::new();
+                let r = aic_dialects::all_dialects();
                 println!("Available Dialects:");
                 for d in r.dialects() {
                     println!("{}", d.name);
@@ -108,7 +110,7 @@ fn run(o: &Options) -> Result<String, String> {
     } else {
         vec![(0, text)]
     };
-    let registry = Arc::new(DialectRegistry::new());
+    let registry = Arc::new(aic_dialects::all_dialects());
     let mut out = String::new();
     let mut failed = false;
     for (i, (line_offset, chunk)) in chunks.into_iter().enumerate() {
@@ -125,11 +127,12 @@ fn run(o: &Options) -> Result<String, String> {
             let f = sm.add(&name, padded);
             match parse_module(&mut ctx, &sm, f) {
                 Ok(m) => (
-                    Some(print_generic(
+                    Some(print_op(
                         &ctx,
                         m,
                         PrintOptions {
                             debuginfo: o.debuginfo,
+                            generic: o.generic,
                         },
                     )),
                     None,

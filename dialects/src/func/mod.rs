@@ -1,0 +1,466 @@
+//! The `func` dialect, with exactly MLIR's syntax: `func.func`, `func.return`, `func.call`.
+
+use aic::attributes::{Attr, AttrKind, Ident};
+use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+use aic::ir::{Context, Op, OpState};
+use aic::op_printer::OpPrinter;
+use aic::syntax::parser::{Argument, OpParser};
+use aic::types::{Type, TypeKind};
+use aic::{Diagnostic, Where};
+
+type R<T> = Result<T, Diagnostic>;
+
+/// `func.func`: a function with a signature and an optional body.
+pub const FUNC: OpSpec = OpSpec {
+    summary: "An operation with a name containing a single `SSACFG` region",
+    attributes: &[
+        AttrSpec::required("sym_name", ac::SYMBOL_NAME),
+        AttrSpec::required("function_type", ac::FUNCTION_TYPE),
+        AttrSpec::optional("sym_visibility", ac::STRING),
+        AttrSpec::optional("arg_attrs", ac::DICT_ARRAY),
+        AttrSpec::optional("res_attrs", ac::DICT_ARRAY),
+        AttrSpec::optional("no_inline", ac::UNIT),
+    ],
+    regions: &[RegionSpec {
+        name: "body",
+        variadic: false,
+    }],
+    traits: Traits::ISOLATED_FROM_ABOVE
+        .with(Traits::SYMBOL)
+        .with(Traits::AFFINE_SCOPE),
+    custom: Some(CustomAsm {
+        parse: parse_func,
+        print: print_func,
+    }),
+    verify: Some(verify_func),
+    default_dialect: Some("func"),
+    ..OpSpec::new("func.func")
+};
+
+/// `func.return`: returns values from the enclosing `func.func`.
+pub const RETURN: OpSpec = OpSpec {
+    summary: "Function return operation",
+    operands: &[ValueSpec::variadic("operands", tc::ANY)],
+    traits: Traits::PURE
+        .with(Traits::TERMINATOR)
+        .with(Traits::RETURN_LIKE),
+    parents: &["func.func"],
+    format: Some("attr-dict ($operands^ `:` type($operands))?"),
+    verify: Some(verify_return),
+    ..OpSpec::new("func.return")
+};
+
+/// `func.call`: a direct call to a `func.func` by symbol.
+pub const CALL: OpSpec = OpSpec {
+    summary: "call operation",
+    operands: &[ValueSpec::variadic("operands", tc::ANY)],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    attributes: &[
+        AttrSpec::required("callee", ac::FLAT_SYMBOL_REF),
+        AttrSpec::optional("arg_attrs", ac::DICT_ARRAY),
+        AttrSpec::optional("res_attrs", ac::DICT_ARRAY),
+        AttrSpec::optional("no_inline", ac::UNIT),
+    ],
+    format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
+    verify: Some(verify_call),
+    ..OpSpec::new("func.call")
+};
+
+/// The `func` dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "func",
+    description: "functions, calls and returns",
+    ops: &[FUNC, RETURN, CALL],
+};
+
+fn op_error(ctx: &Context, op: Op, msg: impl std::fmt::Display) -> Diagnostic {
+    Diagnostic::error(format!("'{}' op {msg}", ctx.op_name(op))).at_loc(ctx.op(op).loc)
+}
+
+fn type_list(ctx: &Context, ts: &[Type]) -> String {
+    ts.iter()
+        .map(|t| aic::printer::type_text(ctx.uniquer(), *t))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The function type of a `func.func` (`None` if the attribute is missing or wrong).
+pub fn function_type(ctx: &Context, f: Op) -> Option<(Vec<Type>, Vec<Type>)> {
+    let a = FUNC.attr(ctx, f, "function_type")?;
+    match ctx.attr_kind(a) {
+        AttrKind::Type(t) => match ctx.type_kind(*t) {
+            TypeKind::Function { inputs, results } => Some((inputs.to_vec(), results.to_vec())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The `sym_name` of an op, if it has one.
+fn sym_name(ctx: &Context, op: Op) -> Option<&str> {
+    let id = ctx.find_ident("sym_name")?;
+    ctx.attr_str(ctx.inherent_attr(op, id)?)
+}
+
+// ---------------------------------------------------------------- func.func syntax
+
+fn parse_func(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    let mut props: Vec<(Ident, Attr)> = Vec::new();
+    let u = p.uniquer();
+    for vis in ["private", "public", "nested"] {
+        if p.eat_keyword(vis) {
+            props.push((u.ident("sym_visibility"), u.string_attr(vis)));
+            break;
+        }
+    }
+    let name = p.parse_symbol_name()?;
+    let u = p.uniquer();
+    props.push((u.ident("sym_name"), u.string_attr(&name)));
+    // Arguments: all named (`%a: i32`) when there is a body, or all plain types.
+    p.expect_token("(")?;
+    let mut args: Vec<Argument> = Vec::new();
+    let mut arg_types = Vec::new();
+    let mut arg_attrs: Vec<Option<Attr>> = Vec::new();
+    let mut named: Option<bool> = None;
+    if !p.eat_token(")") {
+        loop {
+            let at = p.pos();
+            let is_named = p.peek_byte() == Some(b'%');
+            match named {
+                Some(n) if n != is_named => {
+                    return Err(p.error_at(
+                        at,
+                        if n {
+                            "expected SSA identifier"
+                        } else {
+                            "expected type instead of SSA identifier"
+                        },
+                    ));
+                }
+                _ => named = Some(is_named),
+            }
+            if is_named {
+                let a = p.parse_argument()?;
+                arg_types.push(a.ty);
+                arg_attrs.push(a.attrs);
+                args.push(a);
+            } else {
+                arg_types.push(p.parse_type()?);
+                let d = p.parse_optional_attr_dict()?;
+                arg_attrs.push((!d.is_empty()).then(|| p.uniquer().dict_attr(d)));
+            }
+            if !p.eat_token(",") {
+                break;
+            }
+        }
+        p.expect_token(")")?;
+    }
+    let mut result_types = Vec::new();
+    let mut result_attrs: Vec<Option<Attr>> = Vec::new();
+    if p.eat_token("->") {
+        if p.eat_token("(") {
+            if !p.eat_token(")") {
+                loop {
+                    result_types.push(p.parse_type()?);
+                    let d = p.parse_optional_attr_dict()?;
+                    result_attrs.push((!d.is_empty()).then(|| p.uniquer().dict_attr(d)));
+                    if !p.eat_token(",") {
+                        break;
+                    }
+                }
+                p.expect_token(")")?;
+            }
+        } else {
+            result_types.push(p.parse_type()?);
+            result_attrs.push(None);
+        }
+    }
+    let u = p.uniquer();
+    let fty = u.function_type(&arg_types, &result_types);
+    props.push((u.ident("function_type"), u.attr(AttrKind::Type(fty))));
+    for (key, attrs) in [("arg_attrs", &arg_attrs), ("res_attrs", &result_attrs)] {
+        if attrs.iter().any(Option::is_some) {
+            let empty = u.dict_attr(Vec::new());
+            let list = attrs.iter().map(|a| a.unwrap_or(empty)).collect();
+            props.push((u.ident(key), u.attr(AttrKind::Array(list))));
+        }
+    }
+    let dict_at = p.pos();
+    if p.eat_keyword("attributes") {
+        for (k, v) in p.parse_optional_attr_dict()? {
+            let u = p.uniquer();
+            let key = u.str(k);
+            if matches!(key, "sym_visibility" | "sym_name" | "function_type") {
+                return Err(p.error_at(
+                    dict_at,
+                    format!(
+                        "'{key}' is an inferred attribute and should not be specified in the explicit attribute dictionary"
+                    ),
+                ));
+            }
+            if FUNC.attributes.iter().any(|a| a.name == key) {
+                props.retain(|(n, _)| *n != k);
+                props.push((k, v));
+            } else {
+                st.attrs.insert(k, v);
+            }
+        }
+        st.attrs.sort_unstable_keys();
+    }
+    if p.peek_byte() == Some(b'{') {
+        let at = p.pos();
+        let body = p.parse_region(&args)?;
+        if p.context().entry_block(body).is_none() {
+            return Err(p.error_at(at, "expected non-empty function body"));
+        }
+        st.regions.push(body);
+    } else {
+        st.num_regions = 1;
+    }
+    st.props = Some(p.uniquer().dict_attr(props));
+    Ok(())
+}
+
+fn print_func(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    pr.out.push(' ');
+    if let Some(v) = FUNC.attr(ctx, op, "sym_visibility").and_then(|a| ctx.attr_str(a)) {
+        pr.out.push_str(v);
+        pr.out.push(' ');
+    }
+    pr.symbol_name(sym_name(ctx, op).unwrap_or_default());
+    let (ins, outs) = function_type(ctx, op).unwrap_or_default();
+    let dicts = |name: &str| -> Option<Vec<Attr>> {
+        let a = FUNC.attr(ctx, op, name)?;
+        match ctx.attr_kind(a) {
+            AttrKind::Array(xs) => Some(xs.to_vec()),
+            _ => None,
+        }
+    };
+    let arg_attrs = dicts("arg_attrs");
+    let res_attrs = dicts("res_attrs");
+    let body = ctx.regions(op).first().copied();
+    let entry = body.and_then(|r| ctx.entry_block(r));
+    pr.out.push('(');
+    for (i, t) in ins.iter().enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        let attrs = arg_attrs
+            .as_ref()
+            .and_then(|a| a.get(i))
+            .map(|d| ctx.dict_entries(*d).to_vec())
+            .unwrap_or_default();
+        match entry.and_then(|b| ctx.block_args(b).get(i).copied()) {
+            Some(arg) => {
+                pr.value(arg);
+                pr.out.push_str(": ");
+                pr.ty(ctx.value_type(arg));
+                pr.attr_entries(&attrs, &[], false);
+                pr.optional_location(ctx.value(arg).loc);
+            }
+            None => {
+                pr.ty(*t);
+                pr.attr_entries(&attrs, &[], false);
+            }
+        }
+    }
+    pr.out.push(')');
+    if !outs.is_empty() {
+        pr.out.push_str(" -> ");
+        let first_has_attrs = res_attrs
+            .as_ref()
+            .and_then(|a| a.first())
+            .is_some_and(|d| !ctx.dict_entries(*d).is_empty());
+        let parens = outs.len() > 1
+            || matches!(ctx.type_kind(outs[0]), TypeKind::Function { .. })
+            || first_has_attrs;
+        if parens {
+            pr.out.push('(');
+        }
+        for (i, t) in outs.iter().enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.ty(*t);
+            if let Some(d) = res_attrs.as_ref().and_then(|a| a.get(i)) {
+                let entries = ctx.dict_entries(*d).to_vec();
+                pr.attr_entries(&entries, &[], false);
+            }
+        }
+        if parens {
+            pr.out.push(')');
+        }
+    }
+    pr.attr_dict(
+        op,
+        &[
+            "sym_visibility",
+            "function_type",
+            "arg_attrs",
+            "res_attrs",
+            "sym_name",
+        ],
+        true,
+    );
+    if entry.is_some() {
+        pr.out.push(' ');
+        pr.region(body.expect("has an entry block"), false, true);
+    }
+}
+
+// ---------------------------------------------------------------- verification
+
+fn verify_func(ctx: &Context, op: Op) -> R<()> {
+    let Some((ins, _)) = function_type(ctx, op) else {
+        return Ok(());
+    };
+    let Some(entry) = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r)) else {
+        return Ok(());
+    };
+    let args = ctx.block_args(entry);
+    if args.len() != ins.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!(
+                "entry block must have {} arguments to match function signature",
+                ins.len()
+            ),
+        ));
+    }
+    for (i, (a, t)) in args.iter().zip(&ins).enumerate() {
+        let at = ctx.value_type(*a);
+        if at != *t {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!(
+                    "type of entry block argument #{i}({}) must match the type of the corresponding argument in function signature({})",
+                    type_list(ctx, &[at]),
+                    type_list(ctx, &[*t])
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_return(ctx: &Context, op: Op) -> R<()> {
+    let Some(f) = ctx.parent_op(op).filter(|f| ctx.op_name(*f) == "func.func") else {
+        return Ok(());
+    };
+    let Some((_, results)) = function_type(ctx, f) else {
+        return Ok(());
+    };
+    let name = sym_name(ctx, f).unwrap_or_default();
+    let operands = ctx.operands(op);
+    if operands.len() != results.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!(
+                "has {} operands, but enclosing function (@{name}) returns {}",
+                operands.len(),
+                results.len()
+            ),
+        ));
+    }
+    for (i, (v, t)) in operands.iter().zip(&results).enumerate() {
+        let vt = ctx.value_type(*v);
+        if vt != *t {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!(
+                    "type of return operand {i} ({}) doesn't match function result type ({}) in function @{name}",
+                    type_list(ctx, &[vt]),
+                    type_list(ctx, &[*t])
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The nearest op named `name` in an enclosing symbol table of `from`.
+fn lookup_function(ctx: &Context, from: Op, name: &str) -> Option<Op> {
+    let mut cur = ctx.parent_op(from);
+    while let Some(table) = cur {
+        if ctx
+            .op_spec(table)
+            .is_some_and(|s| s.has(Traits::SYMBOL_TABLE))
+        {
+            let block = ctx.regions(table).first().and_then(|r| ctx.entry_block(*r))?;
+            return ctx
+                .block_ops(block)
+                .find(|o| sym_name(ctx, *o) == Some(name));
+        }
+        cur = ctx.parent_op(table);
+    }
+    None
+}
+
+fn verify_call(ctx: &Context, op: Op) -> R<()> {
+    let Some(callee) = CALL.attr(ctx, op, "callee") else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires a 'callee' symbol reference attribute",
+        ));
+    };
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(callee) else {
+        return Ok(());
+    };
+    let name = ctx.str(*root).to_string();
+    let Some(f) = lookup_function(ctx, op, &name).filter(|f| ctx.op_name(*f) == "func.func")
+    else {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!("'{name}' does not reference a valid function"),
+        ));
+    };
+    let Some((ins, outs)) = function_type(ctx, f) else {
+        return Ok(());
+    };
+    let operands = ctx.operands(op);
+    if operands.len() != ins.len() {
+        return Err(op_error(ctx, op, "incorrect number of operands for callee"));
+    }
+    for (i, (v, t)) in operands.iter().zip(&ins).enumerate() {
+        let vt = ctx.value_type(*v);
+        if vt != *t {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!(
+                    "operand type mismatch: expected operand type {}, but provided {} for operand number {i}",
+                    type_list(ctx, &[*t]),
+                    type_list(ctx, &[vt])
+                ),
+            ));
+        }
+    }
+    if ctx.num_results(op) != outs.len() {
+        return Err(op_error(ctx, op, "incorrect number of results for callee"));
+    }
+    let got: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
+    for (i, (g, t)) in got.iter().zip(&outs).enumerate() {
+        if g != t {
+            let loc = Where::Loc(ctx.op(op).loc);
+            return Err(
+                op_error(ctx, op, format_args!("result type mismatch at index {i}"))
+                    .with_note(
+                        format!("      op result types: {}", type_list(ctx, &got)),
+                        loc.clone(),
+                    )
+                    .with_note(
+                        format!("function result types: {}", type_list(ctx, &outs)),
+                        loc,
+                    ),
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! aic's dialects, one module per dialect. A dialect declares its ops as
+//! [`aic::OpSpec`] data (operands, results, attributes, traits, assembly format);
+//! only irregular syntax and verification are written by hand.
+
+pub mod func;
+
+use aic::DialectRegistry;
+
+/// Every dialect this crate defines, for tools that accept them all.
+pub fn register_all(registry: &mut DialectRegistry) {
+    registry.register(&func::DIALECT);
+}
+
+/// A registry with `builtin` and every dialect of this crate.
+pub fn all_dialects() -> DialectRegistry {
+    let mut r = DialectRegistry::new();
+    register_all(&mut r);
+    r
+}

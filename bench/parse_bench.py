@@ -79,20 +79,24 @@ def main():
     ap.add_argument("--aic", default="target/release/aic-opt")
     ap.add_argument("--mlir", default="/usr/lib/llvm-22/bin/mlir-opt")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", help="also write the generated file here (for profiling)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "bench.mlir")
         generate(path, args.ops)
+        if args.keep:
+            import shutil
+            shutil.copy(path, args.keep)
         size = os.path.getsize(path) / (1 << 20)
         # Same output on both sides is the precondition for comparing times.
-        aic_out = subprocess.run([args.aic, "--allow-unregistered-dialect", path], check=True, capture_output=True).stdout
+        aic_out = subprocess.run([args.aic, "--allow-unregistered-dialect", "--mlir-print-op-generic", path], check=True, capture_output=True).stdout
         ref_out = subprocess.run(
             [args.mlir, "--allow-unregistered-dialect", "--mlir-print-op-generic", path], check=True, capture_output=True
         ).stdout
         same = aic_out == ref_out
         rows = {}
         for name, cmd in [
-            ("aic-opt", [args.aic, "--allow-unregistered-dialect", path]),
+            ("aic-opt", [args.aic, "--allow-unregistered-dialect", "--mlir-print-op-generic", path]),
             ("mlir-opt-22", [args.mlir, "--allow-unregistered-dialect", "--mlir-print-op-generic", path]),
         ]:
             runs = [measure(cmd) for _ in range(args.repeat)]

@@ -261,11 +261,11 @@ impl Compiler<'_> {
 // ---------------------------------------------------------------- parsing
 
 /// What a format has parsed so far, before operands are resolved.
-struct Parsed {
-    operands: Vec<Vec<UnresolvedOperand>>,
+struct Parsed<'s> {
+    operands: Vec<Vec<UnresolvedOperand<'s>>>,
     operand_types: Vec<Option<Vec<Type>>>,
     result_types: Vec<Option<Vec<Type>>>,
-    all_operands: Option<Vec<UnresolvedOperand>>,
+    all_operands: Option<Vec<UnresolvedOperand<'s>>>,
     all_operand_types: Option<Vec<Type>>,
     all_result_types: Option<Vec<Type>>,
     attrs: Vec<Option<Attr>>,
@@ -279,7 +279,7 @@ fn is_unit_attr(spec: &OpSpec, v: Var) -> bool {
 }
 
 /// Parse the op body described by `fmt` into `st` (everything after the op name).
-pub fn parse(p: &mut OpParser<'_, '_>, spec: &OpSpec, fmt: &Format, st: &mut OpState) -> R<()> {
+pub fn parse<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, fmt: &Format, st: &mut OpState) -> R<()> {
     let mut parsed = Parsed {
         operands: vec![Vec::new(); spec.operands.len()],
         operand_types: vec![None; spec.operands.len()],
@@ -297,14 +297,24 @@ pub fn parse(p: &mut OpParser<'_, '_>, spec: &OpSpec, fmt: &Format, st: &mut OpS
     finish(p, spec, parsed, st, start)
 }
 
-fn parse_elems(p: &mut OpParser, spec: &OpSpec, elems: &[Elem], out: &mut Parsed) -> R<()> {
+fn parse_elems<'s>(
+    p: &mut OpParser<'s, '_>,
+    spec: &OpSpec,
+    elems: &[Elem],
+    out: &mut Parsed<'s>,
+) -> R<()> {
     for e in elems {
         parse_elem(p, spec, e, out)?;
     }
     Ok(())
 }
 
-fn parse_elem(p: &mut OpParser, spec: &OpSpec, e: &Elem, out: &mut Parsed) -> R<()> {
+fn parse_elem<'s>(
+    p: &mut OpParser<'s, '_>,
+    spec: &OpSpec,
+    e: &Elem,
+    out: &mut Parsed<'s>,
+) -> R<()> {
     match e {
         Elem::Literal(l) => p.expect_token(l),
         Elem::Space(_) => Ok(()),
@@ -374,7 +384,12 @@ fn attr_starts(p: &mut OpParser, spec: &OpSpec, i: usize) -> bool {
     }
 }
 
-fn parse_var(p: &mut OpParser, spec: &OpSpec, v: Var, out: &mut Parsed) -> R<()> {
+fn parse_var<'s>(
+    p: &mut OpParser<'s, '_>,
+    spec: &OpSpec,
+    v: Var,
+    out: &mut Parsed<'s>,
+) -> R<()> {
     match v {
         Var::Operand(i) => {
             out.operands[i] = match spec.operands[i].arity {
@@ -473,7 +488,7 @@ fn type_arity(spec: &OpSpec, v: Var) -> Arity {
     }
 }
 
-fn set_types(out: &mut Parsed, v: Var, tys: Vec<Type>) {
+fn set_types(out: &mut Parsed<'_>, v: Var, tys: Vec<Type>) {
     match v {
         Var::Operand(i) => out.operand_types[i] = Some(tys),
         Var::Result(i) => out.result_types[i] = Some(tys),
@@ -484,9 +499,15 @@ fn set_types(out: &mut Parsed, v: Var, tys: Vec<Type>) {
 }
 
 /// Resolve operands against their types and fill the op state.
-fn finish(p: &mut OpParser, spec: &OpSpec, mut x: Parsed, st: &mut OpState, start: usize) -> R<()> {
+fn finish<'s>(
+    p: &mut OpParser<'s, '_>,
+    spec: &OpSpec,
+    mut x: Parsed<'s>,
+    st: &mut OpState,
+    start: usize,
+) -> R<()> {
     // Operands: either by group or all at once.
-    let uses: Vec<UnresolvedOperand> = match x.all_operands.take() {
+    let uses: Vec<UnresolvedOperand<'s>> = match x.all_operands.take() {
         Some(all) => all,
         None => x.operands.iter().flatten().cloned().collect(),
     };

@@ -12,6 +12,8 @@ use crate::dialect::Traits;
 use crate::ir::{AttrDict, Block, Context, Op, OpState, Region, Value, ValueDef, known};
 use crate::types::{Type, TypeKind};
 use pest::iterators::Pair;
+use crate::intern::FxBuild;
+use smallvec::SmallVec;
 use std::collections::HashMap;
 
 /// Deepest region nesting accepted.
@@ -20,21 +22,28 @@ pub const MAX_REGION_DEPTH: usize = 1000;
 type R<T> = Result<T, Diagnostic>;
 
 struct NameEntry {
-    values: Vec<Value>,
+    values: SmallVec<[Value; 1]>,
     defined: bool,
     first_use: usize,
 }
 
+/// Names borrow from the source text, so tracking them allocates nothing per use.
 #[derive(Default)]
-struct IsolatedScope {
-    names: HashMap<String, NameEntry>,
+struct IsolatedScope<'s> {
+    names: HashMap<&'s str, NameEntry, FxBuild>,
 }
 
 #[derive(Default)]
-struct RegionScope {
-    defined_here: Vec<String>,
-    blocks: HashMap<String, (Block, bool, usize)>,
+struct RegionScope<'s> {
+    defined_here: Vec<&'s str>,
+    blocks: HashMap<&'s str, (Block, bool, usize), FxBuild>,
 }
+
+/// Longest type or attribute text looked up in the caches; longer text is rare and
+/// bounding the scan keeps a missing terminator from costing a walk over the file.
+const CACHE_SCAN_LIMIT: usize = 256;
+/// Entries kept per cache before it is cleared, bounding its memory.
+const CACHE_CAPACITY: usize = 1 << 16;
 
 /// Parses one file into a `builtin.module`.
 pub struct OpParser<'s, 'c> {
@@ -45,8 +54,14 @@ pub struct OpParser<'s, 'c> {
     file: usize,
     file_ident: Ident,
     aliases: Aliases,
-    isolated: Vec<IsolatedScope>,
-    regions: Vec<RegionScope>,
+    isolated: Vec<IsolatedScope<'s>>,
+    regions: Vec<RegionScope<'s>>,
+    /// Types and attributes by their exact source text: files repeat the same few
+    /// spellings over and over, and a hash lookup is far cheaper than a grammar run.
+    type_cache: HashMap<&'s str, Type, FxBuild>,
+    attr_cache: HashMap<&'s str, Attr, FxBuild>,
+    /// Nesting of parenthesised function types being read.
+    type_nesting: usize,
     depth: usize,
     /// Default dialect of each enclosing custom op (`func` inside `func.func`).
     default_dialects: Vec<&'static str>,
@@ -56,9 +71,9 @@ pub struct OpParser<'s, 'c> {
 
 /// An SSA use that has been read but not yet given a type.
 #[derive(Clone, Debug)]
-pub struct UnresolvedOperand {
+pub struct UnresolvedOperand<'s> {
     /// Name without the result number (`%x`).
-    pub name: String,
+    pub name: &'s str,
     /// Result number (`#1`).
     pub index: usize,
     /// Offset of the use in the file.
@@ -67,9 +82,9 @@ pub struct UnresolvedOperand {
 
 /// A named, typed argument as written in signatures: `%arg0: i32 {attrs} loc(...)`.
 #[derive(Clone, Debug)]
-pub struct Argument {
+pub struct Argument<'s> {
     /// The SSA name.
-    pub name: String,
+    pub name: &'s str,
     /// Offset of the name.
     pub at: usize,
     /// Its type.
@@ -97,6 +112,9 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         aliases: Aliases::default(),
         isolated: vec![IsolatedScope::default()],
         regions: vec![RegionScope::default()],
+        type_cache: HashMap::default(),
+        attr_cache: HashMap::default(),
+        type_nesting: 0,
         depth: 0,
         default_dialects: vec!["builtin"],
         op_isolated: Vec::new(),
@@ -256,30 +274,27 @@ impl<'s> OpParser<'s, '_> {
     fn parse_op(&mut self) -> R<Op> {
         self.skip_trivia();
         let start = self.pos;
-        let mut groups: Vec<(String, usize, usize)> = Vec::new();
+        let mut groups: SmallVec<[(&'s str, usize, usize); 1]> = SmallVec::new();
         if self.peek() == Some(b'%') {
-            let p = self.rule(Rule::op_results)?;
-            for r in p.into_inner() {
-                let span_start = start + r.as_span().start();
-                let mut it = r.into_inner();
-                let name = it.next().expect("name").as_str().to_string();
-                let count = match it.next() {
-                    Some(n) => n
-                        .as_str()
+            loop {
+                let at = self.pos();
+                let name = self.scan_sigil_id(b'%')?;
+                let mut count = 1;
+                if self.src.as_bytes().get(self.pos) == Some(&b':') {
+                    self.pos += 1;
+                    let digits = self.scan_digits();
+                    count = digits
                         .parse::<usize>()
                         .ok()
                         .filter(|&c| c > 0 && c < 1 << 20)
-                        .ok_or_else(|| {
-                            Diagnostic::error("invalid result count").at_span(
-                                self.file,
-                                span_start,
-                                span_start + 1,
-                            )
-                        })?,
-                    None => 1,
-                };
-                groups.push((name, count, span_start));
+                        .ok_or_else(|| self.error_at(at, "invalid result count"))?;
+                }
+                groups.push((name, count, at));
+                if !self.eat_token(",") {
+                    break;
+                }
             }
+            self.expect_token("=")?;
         }
         let op = match self.peek() {
             Some(b'"') => self.parse_generic_op()?,
@@ -295,13 +310,78 @@ impl<'s> OpParser<'s, '_> {
         }
         let mut next = 0;
         for (name, count, at) in groups {
-            let vals: Vec<Value> = (next..next + count)
+            let vals: SmallVec<[Value; 1]> = (next..next + count)
                 .map(|i| self.ctx.result(op, i))
                 .collect();
             next += count;
-            self.define(&name, vals, at)?;
+            self.define(name, vals, at)?;
         }
         Ok(op)
+    }
+
+    /// `%name`/`^name` (sigil included) at the cursor, without skipping whitespace inside.
+    fn scan_sigil_id(&mut self, sigil: u8) -> R<&'s str> {
+        self.skip_trivia();
+        let src: &'s str = self.src;
+        let b = src.as_bytes();
+        let start = self.pos;
+        if b.get(start) != Some(&sigil) {
+            let what = if sigil == b'%' { "SSA value" } else { "block name" };
+            return Err(self.error_here(format!("expected {what}")));
+        }
+        let mut i = start + 1;
+        match b.get(i) {
+            Some(c) if c.is_ascii_digit() => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            Some(c) if c.is_ascii_alphabetic() || b"$._-".contains(c) => {
+                while b
+                    .get(i)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || b"$._-".contains(c))
+                {
+                    i += 1;
+                }
+            }
+            _ => {
+                return Err(self.error_at(start, "expected valid identifier after the sigil"));
+            }
+        }
+        self.pos = i;
+        Ok(&src[start..i])
+    }
+
+    fn scan_digits(&mut self) -> &'s str {
+        let src: &'s str = self.src;
+        let start = self.pos;
+        let n = src.as_bytes()[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        self.pos += n;
+        &src[start..start + n]
+    }
+
+    /// A string literal; the common escape-free case is read directly.
+    fn parse_string_literal(&mut self) -> R<std::borrow::Cow<'s, str>> {
+        self.skip_trivia();
+        let src: &'s str = self.src;
+        let rest = &src.as_bytes()[self.pos..];
+        if rest.first() == Some(&b'"')
+            && let Some(end) = rest[1..].iter().position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+            && rest[1 + end] == b'"'
+        {
+            let s = &src[self.pos + 1..self.pos + 1 + end];
+            self.pos += end + 2;
+            return Ok(std::borrow::Cow::Borrowed(s));
+        }
+        let start = self.pos;
+        let p = self.rule(Rule::string)?;
+        let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+        Ok(std::borrow::Cow::Owned(
+            String::from_utf8_lossy(&low.string_bytes(&p)?).into_owned(),
+        ))
     }
 
     fn parse_custom_op(&mut self) -> R<Op> {
@@ -355,54 +435,11 @@ impl<'s> OpParser<'s, '_> {
 
     fn parse_generic_op(&mut self) -> R<Op> {
         let head_start = self.pos;
-        let head = self.rule(Rule::generic_head)?;
-        let mut name = String::new();
-        let mut uses: Vec<(String, usize, usize)> = Vec::new();
-        let mut succ_names: Vec<(String, usize)> = Vec::new();
-        let mut props = None;
-        for part in head.into_inner() {
-            match part.as_rule() {
-                Rule::string => {
-                    let low =
-                        Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, head_start);
-                    name = String::from_utf8_lossy(&low.string_bytes(&part)?).into_owned();
-                }
-                Rule::value_use_list => {
-                    for u in part.into_inner() {
-                        let at = head_start + u.as_span().start();
-                        let mut it = u.into_inner();
-                        let n = it.next().expect("value name").as_str().to_string();
-                        let idx = match it.next() {
-                            Some(i) => i.as_str().parse::<usize>().map_err(|_| {
-                                Diagnostic::error("result number too large").at_span(
-                                    self.file,
-                                    at,
-                                    at + 1,
-                                )
-                            })?,
-                            None => 0,
-                        };
-                        uses.push((n, idx, at));
-                    }
-                }
-                Rule::successor_list => {
-                    for s in part.into_inner() {
-                        succ_names.push((s.as_str().to_string(), head_start + s.as_span().start()));
-                    }
-                }
-                Rule::properties => {
-                    let a = part.into_inner().next().expect("property attribute");
-                    let mut low =
-                        Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, head_start);
-                    props = Some(low.attr(a)?);
-                }
-                _ => {}
-            }
-        }
+        let name = self.parse_string_literal()?;
         let name_id = self.ctx.ident(&name);
         let spec = self.ctx.registry().op(&name);
         if spec.is_none() && !self.ctx.allow_unregistered {
-            let dialect = name.split_once('.').map_or(name.as_str(), |(d, _)| d);
+            let dialect = name.split_once('.').map_or(&*name, |(d, _)| d);
             let msg = if self.ctx.registry().has_dialect(dialect) {
                 format!(
                     "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
@@ -416,11 +453,30 @@ impl<'s> OpParser<'s, '_> {
                 head_start + name.len() + 2,
             ));
         }
+        self.expect_token("(")?;
+        let uses = self.parse_operand_list()?;
+        self.expect_token(")")?;
+        let mut successors = SmallVec::<[Block; 1]>::new();
+        if self.eat_token("[") {
+            loop {
+                let at = self.pos();
+                let n = self.scan_sigil_id(b'^')?;
+                successors.push(self.block_ref(n, at));
+                if !self.eat_token(",") {
+                    break;
+                }
+            }
+            self.expect_token("]")?;
+        }
+        let mut props = None;
+        if self.eat_token("<") {
+            props = Some(self.parse_attribute(None)?);
+            self.expect_token(">")?;
+        }
         let isolated = spec.is_some_and(|s| s.has(Traits::ISOLATED_FROM_ABOVE));
         // Regions: `({...}, {...})`.
-        let mut regions = smallvec::SmallVec::<[Region; 1]>::new();
-        self.skip_trivia();
-        if self.src[self.pos..].starts_with('(') {
+        let mut regions = SmallVec::<[Region; 1]>::new();
+        if self.peek() == Some(b'(') {
             let save = self.pos;
             self.pos += 1;
             if self.peek() == Some(b'{') {
@@ -435,30 +491,17 @@ impl<'s> OpParser<'s, '_> {
                 self.pos = save;
             }
         }
-        self.skip_trivia();
-        let tail_start = self.pos;
-        let tail = self.rule(Rule::generic_tail)?;
         let mut attrs = AttrDict::default();
-        let mut fn_ty = None;
-        let mut loc = None;
-        for part in tail.into_inner() {
-            let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, tail_start);
-            match part.as_rule() {
-                Rule::dict_attr => {
-                    let d = low.attr(part)?;
-                    attrs = self.ctx.dict_entries(d).iter().copied().collect();
-                }
-                Rule::function_type => {
-                    fn_ty = Some((low.ty(part.clone())?, tail_start + part.as_span().start()))
-                }
-                Rule::trailing_loc => loc = Some(low.loc(part)?),
-                _ => {}
-            }
+        if self.peek() == Some(b'{') {
+            attrs = self.parse_optional_attr_dict()?.into_iter().collect();
         }
-        let (fn_ty, fn_at) = fn_ty.expect("grammar requires a function type");
-        let TypeKind::Function { inputs, results } = self.ctx.type_kind(fn_ty).clone() else {
-            unreachable!("function_type lowers to a function type")
+        self.expect_token(":")?;
+        let fn_at = self.pos();
+        let fn_ty = self.parse_type()?;
+        let Some((inputs, results)) = self.function_type_parts(fn_ty) else {
+            return Err(self.error_at(fn_at, "expected function type"));
         };
+        let loc = self.parse_optional_location()?;
         if inputs.len() != uses.len() {
             return Err(Diagnostic::error(format!(
                 "expected {} operand type{} but had {}",
@@ -468,14 +511,10 @@ impl<'s> OpParser<'s, '_> {
             ))
             .at_span(self.file, fn_at, fn_at + 1));
         }
-        let mut operands = smallvec::SmallVec::<[Value; 2]>::new();
-        for ((n, idx, at), ty) in uses.iter().zip(inputs.iter()) {
-            operands.push(self.resolve(n, *idx, *ty, *at)?);
+        let mut operands = SmallVec::<[Value; 2]>::new();
+        for (u, ty) in uses.iter().zip(inputs.iter()) {
+            operands.push(self.resolve(u.name, u.index, *ty, u.at)?);
         }
-        let successors = succ_names
-            .iter()
-            .map(|(n, at)| self.block_ref(n, *at))
-            .collect();
         // Registered ops keep inherent attributes as properties, as MLIR 22 does.
         if let Some(spec) = spec
             && props.is_none()
@@ -503,7 +542,7 @@ impl<'s> OpParser<'s, '_> {
         Ok(self.ctx.create_op(st))
     }
 
-    fn region_impl(&mut self, isolated: bool, args: &[Argument]) -> R<Region> {
+    fn region_impl(&mut self, isolated: bool, args: &[Argument<'s>]) -> R<Region> {
         if self.depth >= MAX_REGION_DEPTH {
             return Err(self.error_here(format!(
                 "regions nested deeper than {MAX_REGION_DEPTH} levels"
@@ -526,7 +565,7 @@ impl<'s> OpParser<'s, '_> {
             for a in args {
                 let loc = Some(a.loc.unwrap_or_else(|| self.loc_at(a.at)));
                 let v = self.ctx.add_block_arg(b, a.ty, loc);
-                self.define(&a.name, vec![v], a.at)?;
+                self.define(a.name, smallvec::smallvec![v], a.at)?;
             }
             current = Some(b);
         }
@@ -567,15 +606,10 @@ impl<'s> OpParser<'s, '_> {
 
     fn parse_block_label(&mut self) -> R<Block> {
         let start = self.pos;
-        let p = self.rule(Rule::block_label)?;
-        let mut it = p.into_inner();
-        let name = it.next().expect("block name").as_str().to_string();
-        let block = self.block_ref(&name, start);
+        let name = self.scan_sigil_id(b'^')?;
+        let block = self.block_ref(name, start);
         let scope = self.regions.last_mut().expect("inside a region");
-        let entry = scope
-            .blocks
-            .get_mut(&name)
-            .expect("block_ref registered it");
+        let entry = scope.blocks.get_mut(name).expect("block_ref registered it");
         if entry.1 {
             return Err(
                 Diagnostic::error(format!("redefinition of block '{name}'")).at_span(
@@ -586,22 +620,27 @@ impl<'s> OpParser<'s, '_> {
             );
         }
         entry.1 = true;
-        for arg in it {
-            let at = start + arg.as_span().start();
-            let mut parts = arg.into_inner();
-            let vname = parts.next().expect("arg name").as_str().to_string();
-            let tp = parts.next().expect("arg type");
-            let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
-            let ty = low.ty(tp)?;
-            let loc = parts.next().map(|l| low.loc(l)).transpose()?;
-            let loc = Some(loc.unwrap_or_else(|| self.loc_at(at)));
-            let v = self.ctx.add_block_arg(block, ty, loc);
-            self.define(&vname, vec![v], at)?;
+        if self.eat_token("(") && !self.eat_token(")") {
+            loop {
+                let at = self.pos();
+                let vname = self.scan_sigil_id(b'%')?;
+                self.expect_token(":")?;
+                let ty = self.parse_type()?;
+                let loc = self.parse_optional_location()?;
+                let loc = Some(loc.unwrap_or_else(|| self.loc_at(at)));
+                let v = self.ctx.add_block_arg(block, ty, loc);
+                self.define(vname, smallvec::smallvec![v], at)?;
+                if !self.eat_token(",") {
+                    break;
+                }
+            }
+            self.expect_token(")")?;
         }
+        self.expect_token(":")?;
         Ok(block)
     }
 
-    fn block_ref(&mut self, name: &str, at: usize) -> Block {
+    fn block_ref(&mut self, name: &'s str, at: usize) -> Block {
         if let Some(e) = self.regions.last().and_then(|s| s.blocks.get(name)) {
             return e.0;
         }
@@ -610,11 +649,11 @@ impl<'s> OpParser<'s, '_> {
             .last_mut()
             .expect("inside a region")
             .blocks
-            .insert(name.to_string(), (b, false, at));
+            .insert(name, (b, false, at));
         b
     }
 
-    fn define(&mut self, name: &str, values: Vec<Value>, at: usize) -> R<()> {
+    fn define(&mut self, name: &'s str, values: SmallVec<[Value; 1]>, at: usize) -> R<()> {
         let scope = self.isolated.last_mut().expect("scope");
         if let Some(entry) = scope.names.get_mut(name) {
             if entry.defined {
@@ -659,7 +698,7 @@ impl<'s> OpParser<'s, '_> {
             }
         } else {
             scope.names.insert(
-                name.to_string(),
+                name,
                 NameEntry {
                     values,
                     defined: true,
@@ -671,19 +710,19 @@ impl<'s> OpParser<'s, '_> {
             .last_mut()
             .expect("region scope")
             .defined_here
-            .push(name.to_string());
+            .push(name);
         Ok(())
     }
 
-    fn resolve(&mut self, name: &str, idx: usize, ty: Type, at: usize) -> R<Value> {
+    fn resolve(&mut self, name: &'s str, idx: usize, ty: Type, at: usize) -> R<Value> {
         let entry = self
             .isolated
             .last_mut()
             .expect("scope")
             .names
-            .entry(name.to_string())
+            .entry(name)
             .or_insert(NameEntry {
-                values: Vec::new(),
+                values: SmallVec::new(),
                 defined: false,
                 first_use: at,
             });
@@ -741,7 +780,7 @@ impl<'s> OpParser<'s, '_> {
 
     fn finish_isolated_scope(&mut self) -> R<()> {
         let scope = self.isolated.pop().expect("isolated scope");
-        let mut undefined: Vec<(&String, &NameEntry)> =
+        let mut undefined: Vec<(&&str, &NameEntry)> =
             scope.names.iter().filter(|(_, e)| !e.defined).collect();
         undefined.sort_by_key(|(_, e)| e.first_use);
         if let Some((name, e)) = undefined.first() {
@@ -843,32 +882,31 @@ impl<'s> OpParser<'s, '_> {
         &rest[..n]
     }
     /// `%name` or `%name#N`.
-    pub fn parse_operand(&mut self) -> R<UnresolvedOperand> {
+    pub fn parse_operand(&mut self) -> R<UnresolvedOperand<'s>> {
         match self.parse_optional_operand()? {
             Some(u) => Ok(u),
             None => Err(self.error_here("expected SSA operand")),
         }
     }
     /// An operand if one is next.
-    pub fn parse_optional_operand(&mut self) -> R<Option<UnresolvedOperand>> {
+    pub fn parse_optional_operand(&mut self) -> R<Option<UnresolvedOperand<'s>>> {
         if self.peek() != Some(b'%') {
             return Ok(None);
         }
         let at = self.pos;
-        let p = self.rule(Rule::value_use)?;
-        let mut it = p.into_inner();
-        let name = it.next().expect("value name").as_str().to_string();
-        let index = match it.next() {
-            Some(i) => i
-                .as_str()
+        let name = self.scan_sigil_id(b'%')?;
+        let mut index = 0;
+        if self.src.as_bytes().get(self.pos) == Some(&b'#') {
+            self.pos += 1;
+            index = self
+                .scan_digits()
                 .parse::<usize>()
-                .map_err(|_| self.error_at(at, "result number too large"))?,
-            None => 0,
-        };
+                .map_err(|_| self.error_at(at, "invalid result number"))?;
+        }
         Ok(Some(UnresolvedOperand { name, index, at }))
     }
     /// Comma-separated operands; empty when no `%` follows.
-    pub fn parse_operand_list(&mut self) -> R<Vec<UnresolvedOperand>> {
+    pub fn parse_operand_list(&mut self) -> R<Vec<UnresolvedOperand<'s>>> {
         let mut out = Vec::new();
         if let Some(first) = self.parse_optional_operand()? {
             out.push(first);
@@ -879,14 +917,74 @@ impl<'s> OpParser<'s, '_> {
         Ok(out)
     }
     /// Give an operand its type and find (or forward-declare) its value.
-    pub fn resolve_operand(&mut self, u: &UnresolvedOperand, ty: Type) -> R<Value> {
-        self.resolve(&u.name, u.index, ty, u.at)
+    pub fn resolve_operand(&mut self, u: &UnresolvedOperand<'s>, ty: Type) -> R<Value> {
+        self.resolve(u.name, u.index, ty, u.at)
     }
     /// A type.
     pub fn parse_type(&mut self) -> R<Type> {
         let start = self.pos();
+        let src: &'s str = self.src;
+        if src.as_bytes().get(start) == Some(&b'(') {
+            return self.parse_function_type();
+        }
+        let key = type_extent(src.as_bytes(), start).map(|end| &src[start..end]);
+        if let Some(k) = key
+            && let Some(&t) = self.type_cache.get(k)
+        {
+            self.pos = start + k.len();
+            return Ok(t);
+        }
         let p = self.rule(Rule::type_)?;
-        Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).ty(p)
+        let t = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).ty(p)?;
+        if let Some(k) = key
+            && self.pos == start + k.len()
+        {
+            if self.type_cache.len() >= CACHE_CAPACITY {
+                self.type_cache.clear();
+            }
+            self.type_cache.insert(k, t);
+        }
+        Ok(t)
+    }
+
+    /// `(inputs) -> result` or `(inputs) -> (results)`, read structurally so that
+    /// its element types go through the cache.
+    fn parse_function_type(&mut self) -> R<Type> {
+        if self.type_nesting >= super::MAX_NESTING {
+            return Err(self.error_here(format!(
+                "nesting deeper than {} levels",
+                super::MAX_NESTING
+            )));
+        }
+        self.type_nesting += 1;
+        self.expect_token("(")?;
+        let mut inputs = SmallVec::<[Type; 4]>::new();
+        if !self.eat_token(")") {
+            loop {
+                inputs.push(self.parse_type()?);
+                if !self.eat_token(",") {
+                    break;
+                }
+            }
+            self.expect_token(")")?;
+        }
+        self.expect_token("->")?;
+        let mut results = SmallVec::<[Type; 2]>::new();
+        if self.eat_token("(") {
+            if !self.eat_token(")") {
+                loop {
+                    results.push(self.parse_type()?);
+                    if !self.eat_token(",") {
+                        break;
+                    }
+                }
+                self.expect_token(")")?;
+            }
+        } else {
+            results.push(self.parse_type()?);
+        }
+        self.type_nesting -= 1;
+        Ok(self.ctx.function_type(&inputs, &results))
     }
     /// Whether a type can start here (tries one and rewinds).
     pub fn type_starts(&mut self) -> bool {
@@ -924,10 +1022,32 @@ impl<'s> OpParser<'s, '_> {
     /// An attribute; integer and float literals without `: type` get `ty` if given.
     pub fn parse_attribute(&mut self, ty: Option<Type>) -> R<Attr> {
         let start = self.pos();
+        let src: &'s str = self.src;
+        // A type hint changes what the text means, so hinted parses bypass the cache.
+        let key = if ty.is_none() {
+            attr_extent(src.as_bytes(), start).map(|end| &src[start..end])
+        } else {
+            None
+        };
+        if let Some(k) = key
+            && let Some(&a) = self.attr_cache.get(k)
+        {
+            self.pos = start + k.len();
+            return Ok(a);
+        }
         let p = self.rule(Rule::attribute)?;
         let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
         low.type_hint = ty;
-        low.attr(p)
+        let a = low.attr(p)?;
+        if let Some(k) = key
+            && self.pos == start + k.len()
+        {
+            if self.attr_cache.len() >= CACHE_CAPACITY {
+                self.attr_cache.clear();
+            }
+            self.attr_cache.insert(k, a);
+        }
+        Ok(a)
     }
     /// Whether an attribute can start here (tries one and rewinds).
     pub fn attribute_starts(&mut self) -> bool {
@@ -936,15 +1056,46 @@ impl<'s> OpParser<'s, '_> {
         self.pos = save;
         ok
     }
-    /// `{name = value, ...}` if next; empty otherwise.
+    /// `{name = value, ...}` if next (entries sorted by name); empty otherwise.
     pub fn parse_optional_attr_dict(&mut self) -> R<Vec<(Ident, Attr)>> {
         if self.peek() != Some(b'{') {
             return Ok(Vec::new());
         }
-        let start = self.pos;
-        let p = self.rule(Rule::dict_attr)?;
-        let d = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).attr(p)?;
-        Ok(self.ctx.dict_entries(d).to_vec())
+        self.pos += 1;
+        let mut entries: Vec<(Ident, Attr)> = Vec::new();
+        if !self.eat_token("}") {
+            loop {
+                let at = self.pos();
+                let key = if self.peek() == Some(b'"') {
+                    self.parse_string_literal()?
+                } else {
+                    std::borrow::Cow::Borrowed(self.parse_bare_word())
+                };
+                if key.is_empty() && self.src.as_bytes().get(at) != Some(&b'"') {
+                    return Err(self.error_here("expected attribute name"));
+                }
+                let id = self.ctx.ident(&key);
+                let value = if self.eat_token("=") {
+                    self.parse_attribute(None)?
+                } else {
+                    self.ctx.attr(AttrKind::Unit)
+                };
+                if entries.iter().any(|(k, _)| *k == id) {
+                    return Err(self.error_at(
+                        at,
+                        format!("duplicate key '{key}' in dictionary attribute"),
+                    ));
+                }
+                entries.push((id, value));
+                if !self.eat_token(",") {
+                    break;
+                }
+            }
+            self.expect_token("}")?;
+        }
+        let u = self.ctx.uniquer();
+        entries.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
+        Ok(entries)
     }
     /// `@name` or `@"name"`, returned without the `@`.
     pub fn parse_symbol_name(&mut self) -> R<String> {
@@ -967,15 +1118,15 @@ impl<'s> OpParser<'s, '_> {
     }
     /// A region `{...}`; `args` become the entry block's arguments (named in the
     /// enclosing signature, as `func.func` writes them).
-    pub fn parse_region(&mut self, args: &[Argument]) -> R<Region> {
+    pub fn parse_region(&mut self, args: &[Argument<'s>]) -> R<Region> {
         let isolated = self.op_isolated.last().copied().unwrap_or(false);
         self.region_impl(isolated, args)
     }
     /// A successor block reference `^bb1`.
     pub fn parse_successor(&mut self) -> R<Block> {
         let at = self.pos();
-        let p = self.rule(Rule::caret_id)?;
-        Ok(self.block_ref(p.as_str(), at))
+        let name = self.scan_sigil_id(b'^')?;
+        Ok(self.block_ref(name, at))
     }
     /// A trailing `loc(...)` if next.
     pub fn parse_optional_location(&mut self) -> R<Option<Attr>> {
@@ -983,16 +1134,61 @@ impl<'s> OpParser<'s, '_> {
             return Ok(None);
         }
         let start = self.pos;
+        if let Some(l) = self.fast_location() {
+            return Ok(Some(l));
+        }
+        self.pos = start;
         let p = self.rule(Rule::location)?;
         Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
             .loc(p)
             .map(Some)
     }
+
+    /// The two shapes nearly every location has, `loc("file":line:col)` and
+    /// `loc(#alias)`, read directly; `None` (input position unspecified) otherwise.
+    fn fast_location(&mut self) -> Option<Attr> {
+        self.pos += 3;
+        self.skip_trivia();
+        self.pos += 1;
+        self.skip_trivia();
+        let loc = match self.src.as_bytes().get(self.pos)? {
+            b'"' => {
+                let file = match self.parse_string_literal().ok()? {
+                    std::borrow::Cow::Borrowed(f) => f,
+                    std::borrow::Cow::Owned(_) => return None,
+                };
+                let mut num = || -> Option<u32> {
+                    if self.src.as_bytes().get(self.pos) != Some(&b':') {
+                        return None;
+                    }
+                    self.pos += 1;
+                    self.scan_digits().parse().ok()
+                };
+                let (line, col) = (num()?, num()?);
+                self.ctx.attr(AttrKind::Location(LocKind::FileLineCol {
+                    file: self.ctx.ident(file),
+                    line,
+                    col,
+                    end: None,
+                }))
+            }
+            b'#' => {
+                self.pos += 1;
+                let name = self.parse_bare_word();
+                let a = *self.aliases.attrs.get(name)?;
+                if !matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) {
+                    return None;
+                }
+                a
+            }
+            _ => return None,
+        };
+        self.eat_token(")").then_some(loc)
+    }
     /// A signature argument `%name: type {attrs}? loc(...)?`.
-    pub fn parse_argument(&mut self) -> R<Argument> {
+    pub fn parse_argument(&mut self) -> R<Argument<'s>> {
         let at = self.pos();
-        let p = self.rule(Rule::value_id)?;
-        let name = p.as_str().to_string();
+        let name = self.scan_sigil_id(b'%')?;
         self.expect_token(":")?;
         let ty = self.parse_type()?;
         let attrs = if self.peek() == Some(b'{') {
@@ -1010,4 +1206,91 @@ impl<'s> OpParser<'s, '_> {
             loc,
         })
     }
+}
+
+/// End of the type spelled at `start` (an identifier, then a bracketed body), or
+/// `None` when it does not look like one the cache should hold.
+fn type_extent(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start;
+    if b.get(i) == Some(&b'!') {
+        i += 1;
+    }
+    while b
+        .get(i)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || b"_.$".contains(c))
+    {
+        i += 1;
+    }
+    if i == start || i - start > CACHE_SCAN_LIMIT {
+        return None;
+    }
+    if b.get(i) == Some(&b'<') {
+        i = balanced_end(b, i, start + CACHE_SCAN_LIMIT)?;
+    }
+    Some(i)
+}
+
+/// End of the bracketed group opening at `open` (`<`, `(`, `[` or `{`), skipping
+/// strings and the `->`, `>=`, `<=` tokens; `None` past `limit` or at a comment.
+fn balanced_end(b: &[u8], open: usize, limit: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = open;
+    while i < b.len().min(limit) {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'-' if b.get(i + 1) == Some(&b'>') => i += 1,
+            b'>' | b'<' if b.get(i + 1) == Some(&b'=') && i > open => i += 1,
+            b'/' if b.get(i + 1) == Some(&b'/') => return None,
+            b'<' | b'(' | b'[' | b'{' => depth += 1,
+            b'>' | b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// End of the attribute spelled at `start` (trailing whitespace excluded): up to a
+/// separator or closing bracket at nesting depth zero, or the end of the line.
+fn attr_extent(b: &[u8], start: usize) -> Option<usize> {
+    let limit = (start + CACHE_SCAN_LIMIT).min(b.len());
+    let mut i = start;
+    while i < limit {
+        match b[i] {
+            b',' | b')' | b']' | b'}' | b'>' | b'\n' => break,
+            b'{' if i > start => break,
+            b'-' if b.get(i + 1) == Some(&b'>') => i += 2,
+            b'"' | b'<' | b'(' | b'[' | b'{' => {
+                i = if b[i] == b'"' {
+                    let mut j = i + 1;
+                    while j < b.len() && b[j] != b'"' {
+                        j += if b[j] == b'\\' { 2 } else { 1 };
+                    }
+                    j + 1
+                } else {
+                    balanced_end(b, i, limit)?
+                };
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => return None,
+            _ => i += 1,
+        }
+    }
+    if i >= limit && i < b.len() {
+        return None;
+    }
+    let mut end = i.min(b.len());
+    while end > start && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    (end > start).then_some(end)
 }

@@ -88,7 +88,11 @@ impl Format {
         let elems = c.elements(false)?;
         c.skip_ws();
         if c.pos < text.len() {
-            return Err(format!("unexpected '{}' at offset {}", &text[c.pos..], c.pos));
+            return Err(format!(
+                "unexpected '{}' at offset {}",
+                &text[c.pos..],
+                c.pos
+            ));
         }
         Ok(Format { elems })
     }
@@ -131,8 +135,7 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         loop {
             self.skip_ws();
-            if self.pos >= self.text.len() || (in_group && self.text[self.pos..].starts_with(')'))
-            {
+            if self.pos >= self.text.len() || (in_group && self.text[self.pos..].starts_with(')')) {
                 return Ok(out);
             }
             out.push(self.element()?);
@@ -219,7 +222,9 @@ impl Compiler<'_> {
         if let Some(i) = s.regions.iter().position(|r| r.name == name) {
             return Ok(Var::Region(i));
         }
-        Err(format!("'{name}' is not an operand, result, attribute or region"))
+        Err(format!(
+            "'{name}' is not an operand, result, attribute or region"
+        ))
     }
 
     fn optional_group(&mut self) -> Result<Elem, String> {
@@ -332,7 +337,9 @@ fn parse_elem<'s>(
             let at = p.pos();
             let t = p.parse_type()?;
             let Some((ins, outs)) = p.function_type_parts(t) else {
-                return Err(p.error_at(at, "invalid kind of type specified: expected function type"));
+                return Err(
+                    p.error_at(at, "invalid kind of type specified: expected function type")
+                );
             };
             set_types(out, *a, ins);
             set_types(out, *b, outs);
@@ -384,12 +391,7 @@ fn attr_starts(p: &mut OpParser, spec: &OpSpec, i: usize) -> bool {
     }
 }
 
-fn parse_var<'s>(
-    p: &mut OpParser<'s, '_>,
-    spec: &OpSpec,
-    v: Var,
-    out: &mut Parsed<'s>,
-) -> R<()> {
+fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Parsed<'s>) -> R<()> {
     match v {
         Var::Operand(i) => {
             out.operands[i] = match spec.operands[i].arity {
@@ -417,11 +419,7 @@ fn parse_var<'s>(
                     let Some(k) = words.iter().position(|x| *x == w) else {
                         return Err(p.error_at(
                             at,
-                            format!(
-                                "expected {} to be one of: {}",
-                                a.name,
-                                words.join(", ")
-                            ),
+                            format!("expected {} to be one of: {}", a.name, words.join(", ")),
                         ));
                     };
                     let t = ty(&p.uniquer());
@@ -460,7 +458,10 @@ fn parse_var<'s>(
                 }
             }
             for (i, r) in rs.into_iter().enumerate() {
-                if let Some(slot) = out.regions.get_mut(i.min(spec.regions.len().saturating_sub(1))) {
+                if let Some(slot) = out
+                    .regions
+                    .get_mut(i.min(spec.regions.len().saturating_sub(1)))
+                {
                     slot.push(r);
                 }
             }
@@ -765,13 +766,20 @@ fn types_of(pr: &OpPrinter, spec: &OpSpec, op: Op, v: Var) -> Vec<Type> {
     match v {
         Var::Operand(i) => {
             let r = spec.operand_ranges(ctx, op)[i].clone();
-            ctx.operands(op)[r].iter().map(|v| ctx.value_type(*v)).collect()
+            ctx.operands(op)[r]
+                .iter()
+                .map(|v| ctx.value_type(*v))
+                .collect()
         }
         Var::Result(i) => spec.result_ranges(ctx, op)[i]
             .clone()
             .map(|k| ctx.value_type(ctx.result(op, k)))
             .collect(),
-        Var::Operands => ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect(),
+        Var::Operands => ctx
+            .operands(op)
+            .iter()
+            .map(|v| ctx.value_type(*v))
+            .collect(),
         Var::Results => ctx.results(op).map(|v| ctx.value_type(v)).collect(),
         _ => Vec::new(),
     }
@@ -850,5 +858,73 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
             pr.functional_type(&ins, &outs);
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::{AttrSpec, RegionSpec, ValueSpec, ac, tc};
+
+    const SPEC: OpSpec = OpSpec {
+        operands: &[
+            ValueSpec::one("lhs", tc::ANY),
+            ValueSpec::variadic("rest", tc::ANY),
+        ],
+        results: &[ValueSpec::one("result", tc::ANY)],
+        attributes: &[
+            AttrSpec::optional("flag", ac::UNIT),
+            AttrSpec::required("name", ac::SYMBOL_NAME),
+        ],
+        regions: &[RegionSpec {
+            name: "body",
+            variadic: false,
+        }],
+        ..OpSpec::new("t.op")
+    };
+
+    #[test]
+    fn formats_compile_to_elements() {
+        let f = Format::compile(
+            &SPEC,
+            "$name `(` $lhs (`,` $rest^)? `)` (`flag` $flag^)? attr-dict `:` functional-type(operands, results) $body",
+        )
+        .unwrap();
+        assert!(matches!(f.elems[0], Elem::Var(Var::Attr(1))));
+        assert!(matches!(f.elems[1], Elem::Literal("(")));
+        assert!(matches!(
+            &f.elems[3],
+            Elem::Optional { anchor: Var::Operand(1), then, .. } if then.len() == 2
+        ));
+        assert!(matches!(
+            f.elems[8],
+            Elem::FunctionalType(Var::Operands, Var::Results)
+        ));
+        assert!(matches!(f.elems[9], Elem::Var(Var::Region(0))));
+    }
+
+    #[test]
+    fn malformed_formats_are_rejected_with_a_reason() {
+        for (text, want) in [
+            ("$nope", "'nope' is not an operand"),
+            ("(`x` $lhs)?", "without an anchor"),
+            ("type($lhs", "expected ')'"),
+            ("`unterminated", "unterminated literal"),
+            ("frob", "unknown directive 'frob'"),
+            ("attr-dict )", "unexpected ')'"),
+        ] {
+            let err = Format::compile(&SPEC, text).unwrap_err();
+            assert!(err.contains(want), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn spacing_follows_mlir_punctuation_rules() {
+        assert!(!space_before(",", false));
+        assert!(!space_before(")", true));
+        assert!(space_before("->", false));
+        assert!(space_before("to", true));
+        assert!(space_before(":", false));
+        assert!(!space_before("(", false));
     }
 }

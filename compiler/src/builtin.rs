@@ -1,6 +1,8 @@
 //! The `builtin` dialect's ops: `builtin.module` and `builtin.unrealized_conversion_cast`.
 
+use crate::diagnostics::Diagnostic;
 use crate::dialect::{Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+use crate::ir::{Context, Op};
 
 /// `builtin.module`: a top-level container of symbols.
 pub const MODULE: OpSpec = OpSpec {
@@ -21,8 +23,24 @@ pub const MODULE: OpSpec = OpSpec {
         .with(Traits::AFFINE_SCOPE),
     format: Some("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
     default_dialect: Some("builtin"),
+    verify: Some(verify_module),
     ..OpSpec::new("builtin.module")
 };
+
+/// Discardable attributes on a module must name their dialect (`test.flag`), so that
+/// tools can tell whose they are.
+fn verify_module(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    for (k, _) in &ctx.op(op).attrs {
+        let name = ctx.str(*k);
+        if !name.contains('.') {
+            return Err(Diagnostic::error(format!(
+                "'builtin.module' op can only contain attributes with dialect-prefixed names, found: '{name}'"
+            ))
+            .at_loc(ctx.op(op).loc));
+        }
+    }
+    Ok(())
+}
 
 /// `builtin.unrealized_conversion_cast`: a placeholder cast left by partial conversions.
 pub const UNREALIZED_CONVERSION_CAST: OpSpec = OpSpec {

@@ -6,12 +6,12 @@
 //! the spec; only genuinely irregular syntax (`func.func`'s signature) needs a
 //! hand-written [`CustomAsm`].
 
+use crate::asm::Format;
 use crate::attributes::{Attr, AttrKind, Ident};
 use crate::diagnostics::Diagnostic;
 use crate::intern::FxBuild;
 use crate::ir::{Context, Op, OpState, Uniquer, Value};
 use crate::types::{Type, TypeKind};
-use crate::asm::Format;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -301,7 +301,8 @@ pub type VerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
 #[derive(Clone, Copy)]
 pub struct CustomAsm {
     /// Parse everything after the op name (the trailing location is handled by the caller).
-    pub parse: fn(&mut crate::syntax::parser::OpParser<'_, '_>, &mut OpState) -> Result<(), Diagnostic>,
+    pub parse:
+        fn(&mut crate::syntax::parser::OpParser<'_, '_>, &mut OpState) -> Result<(), Diagnostic>,
     /// Print everything after the op name.
     pub print: fn(&mut crate::op_printer::OpPrinter<'_>, Op),
 }

@@ -104,9 +104,16 @@ pub struct OpPrinter<'c> {
     indent: usize,
     /// Default dialect of each enclosing region's op, for eliding prefixes.
     default_dialects: Vec<&'static str>,
-    /// The text printed so far.
+    /// Where finished text goes when streaming (see [`print_op_to`]).
+    sink: Option<&'c mut dyn std::io::Write>,
+    /// The first error the sink reported.
+    sink_error: Option<std::io::Error>,
+    /// The text printed so far (and not yet handed to the sink).
     pub out: String,
 }
+
+/// Text buffered before it is handed to a streaming sink.
+const FLUSH_BYTES: usize = 1 << 16;
 
 impl<'c> OpPrinter<'c> {
     /// A printer numbering values below `root`.
@@ -117,7 +124,25 @@ impl<'c> OpPrinter<'c> {
             opts,
             indent: 0,
             default_dialects: vec!["builtin"],
+            sink: None,
+            sink_error: None,
             out: String::new(),
+        }
+    }
+
+    /// Hand buffered text to the sink once enough has accumulated, so printing a
+    /// large module never holds its whole text in memory.
+    fn maybe_flush(&mut self, force: bool) {
+        if self.out.len() < FLUSH_BYTES && !force {
+            return;
+        }
+        if let Some(w) = self.sink.as_mut() {
+            if self.sink_error.is_none()
+                && let Err(e) = w.write_all(self.out.as_bytes())
+            {
+                self.sink_error = Some(e);
+            }
+            self.out.clear();
         }
     }
 
@@ -248,7 +273,8 @@ impl<'c> OpPrinter<'c> {
             return;
         }
         kept.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
-        self.out.push_str(if keyword { " attributes {" } else { " {" });
+        self.out
+            .push_str(if keyword { " attributes {" } else { " {" });
         write_dict_entries(u, &kept, &mut self.out);
         self.out.push('}');
     }
@@ -353,7 +379,11 @@ impl<'c> OpPrinter<'c> {
             write_dict_entries(u, &attrs, &mut self.out);
             self.out.push('}');
         }
-        let ins: Vec<Type> = ctx.operands(op).iter().map(|v| ctx.value_type(*v)).collect();
+        let ins: Vec<Type> = ctx
+            .operands(op)
+            .iter()
+            .map(|v| ctx.value_type(*v))
+            .collect();
         let outs: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
         self.out.push_str(" : ");
         self.functional_type(&ins, &outs);
@@ -391,6 +421,7 @@ impl<'c> OpPrinter<'c> {
                 push_indent(&mut self.out, self.indent);
                 self.op(op);
                 self.out.push('\n');
+                self.maybe_flush(false);
             }
         }
         self.indent = indent;
@@ -447,6 +478,21 @@ pub fn print_op(ctx: &Context, op: Op, opts: PrintOptions) -> String {
     p.op(op);
     p.out.push('\n');
     p.out
+}
+
+/// Print `op`, ending with a newline, to `w` as the text is produced.
+pub fn print_op_to(
+    ctx: &Context,
+    op: Op,
+    opts: PrintOptions,
+    w: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut p = OpPrinter::new(ctx, op, opts);
+    p.sink = Some(w);
+    p.op(op);
+    p.out.push('\n');
+    p.maybe_flush(true);
+    p.sink_error.map_or(Ok(()), Err)
 }
 
 /// Print `op` in generic form, ending with a newline.

@@ -198,7 +198,15 @@ impl<'a> Lowerer<'a> {
         // in `parse_rule` is the limit users see, this one guards hand-built trees.
         self.depth += 1;
         if self.depth > 4 * MAX_NESTING {
-            return Err(self.err(p, format!("nesting deeper than {MAX_NESTING} levels")));
+            // Point at where the too-deep level starts; its whole span is the rest of the nest.
+            let at = self.base + p.as_span().start();
+            return Err(
+                Diagnostic::error(format!("nesting deeper than {MAX_NESTING} levels")).at_span(
+                    self.file,
+                    at,
+                    at + 1,
+                ),
+            );
         }
         Ok(())
     }

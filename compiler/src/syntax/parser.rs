@@ -9,10 +9,10 @@ use super::{Aliases, Lowerer, Rule, parse_rule};
 use crate::attributes::{Attr, AttrKind, Ident, LocKind};
 use crate::diagnostics::{Diagnostic, SourceMap};
 use crate::dialect::Traits;
+use crate::intern::FxBuild;
 use crate::ir::{AttrDict, Block, Context, Op, OpState, Region, Value, ValueDef, known};
 use crate::types::{Type, TypeKind};
 use pest::iterators::Pair;
-use crate::intern::FxBuild;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 
@@ -326,7 +326,11 @@ impl<'s> OpParser<'s, '_> {
         let b = src.as_bytes();
         let start = self.pos;
         if b.get(start) != Some(&sigil) {
-            let what = if sigil == b'%' { "SSA value" } else { "block name" };
+            let what = if sigil == b'%' {
+                "SSA value"
+            } else {
+                "block name"
+            };
             return Err(self.error_here(format!("expected {what}")));
         }
         let mut i = start + 1;
@@ -369,7 +373,9 @@ impl<'s> OpParser<'s, '_> {
         let src: &'s str = self.src;
         let rest = &src.as_bytes()[self.pos..];
         if rest.first() == Some(&b'"')
-            && let Some(end) = rest[1..].iter().position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
+            && let Some(end) = rest[1..]
+                .iter()
+                .position(|&c| matches!(c, b'"' | b'\\' | b'\n'))
             && rest[1 + end] == b'"'
         {
             let s = &src[self.pos + 1..self.pos + 1 + end];
@@ -403,7 +409,9 @@ impl<'s> OpParser<'s, '_> {
             tried = Some(full);
         }
         let Some(spec) = spec else {
-            let also = tried.map(|t| format!(" (tried '{t}' as well)")).unwrap_or_default();
+            let also = tried
+                .map(|t| format!(" (tried '{t}' as well)"))
+                .unwrap_or_default();
             return Err(Diagnostic::error(format!("custom op '{raw}' is unknown{also}"))
                 .at_span(self.file, name_start, name_start + name_len)
                 .with_hint("ops without a registered syntax can be written in generic form: \"dialect.op\"(...) : (...) -> (...)"));
@@ -411,7 +419,8 @@ impl<'s> OpParser<'s, '_> {
         self.pos = name_start + name_len;
         let loc = self.loc_at(name_start);
         let mut st = OpState::new(self.ctx.ident(spec.name), loc);
-        self.default_dialects.push(spec.default_dialect.unwrap_or(""));
+        self.default_dialects
+            .push(spec.default_dialect.unwrap_or(""));
         self.op_isolated.push(spec.has(Traits::ISOLATED_FROM_ABOVE));
         if let Some(custom) = spec.custom {
             (custom.parse)(self, &mut st)?;
@@ -817,7 +826,10 @@ impl<'s> OpParser<'s, '_> {
     }
     /// An error at file offset `at`.
     pub fn error_at(&self, at: usize, msg: impl Into<String>) -> Diagnostic {
-        let end = self.src[at..].chars().next().map_or(at, |c| at + c.len_utf8());
+        let end = self.src[at..]
+            .chars()
+            .next()
+            .map_or(at, |c| at + c.len_utf8());
         Diagnostic::error(msg).at_span(self.file, at, end)
     }
     /// The location attribute (`file:line:col`) of file offset `at`.
@@ -835,7 +847,10 @@ impl<'s> OpParser<'s, '_> {
             return false;
         }
         // A keyword must not run on into a longer identifier.
-        let word = tok.bytes().last().is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
+        let word = tok
+            .bytes()
+            .last()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_');
         !(word
             && rest[tok.len()..]
                 .bytes()
@@ -951,10 +966,9 @@ impl<'s> OpParser<'s, '_> {
     /// its element types go through the cache.
     fn parse_function_type(&mut self) -> R<Type> {
         if self.type_nesting >= super::MAX_NESTING {
-            return Err(self.error_here(format!(
-                "nesting deeper than {} levels",
-                super::MAX_NESTING
-            )));
+            return Err(
+                self.error_here(format!("nesting deeper than {} levels", super::MAX_NESTING))
+            );
         }
         self.type_nesting += 1;
         self.expect_token("(")?;
@@ -1081,10 +1095,9 @@ impl<'s> OpParser<'s, '_> {
                     self.ctx.attr(AttrKind::Unit)
                 };
                 if entries.iter().any(|(k, _)| *k == id) {
-                    return Err(self.error_at(
-                        at,
-                        format!("duplicate key '{key}' in dictionary attribute"),
-                    ));
+                    return Err(
+                        self.error_at(at, format!("duplicate key '{key}' in dictionary attribute"))
+                    );
                 }
                 entries.push((id, value));
                 if !self.eat_token(",") {

@@ -224,7 +224,10 @@ fn parse_func(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 fn print_func(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     pr.out.push(' ');
-    if let Some(v) = FUNC.attr(ctx, op, "sym_visibility").and_then(|a| ctx.attr_str(a)) {
+    if let Some(v) = FUNC
+        .attr(ctx, op, "sym_visibility")
+        .and_then(|a| ctx.attr_str(a))
+    {
         pr.out.push_str(v);
         pr.out.push(' ');
     }
@@ -391,7 +394,10 @@ fn lookup_function(ctx: &Context, from: Op, name: &str) -> Option<Op> {
             .op_spec(table)
             .is_some_and(|s| s.has(Traits::SYMBOL_TABLE))
         {
-            let block = ctx.regions(table).first().and_then(|r| ctx.entry_block(*r))?;
+            let block = ctx
+                .regions(table)
+                .first()
+                .and_then(|r| ctx.entry_block(*r))?;
             return ctx
                 .block_ops(block)
                 .find(|o| sym_name(ctx, *o) == Some(name));
@@ -413,8 +419,7 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
         return Ok(());
     };
     let name = ctx.str(*root).to_string();
-    let Some(f) = lookup_function(ctx, op, &name).filter(|f| ctx.op_name(*f) == "func.func")
-    else {
+    let Some(f) = lookup_function(ctx, op, &name).filter(|f| ctx.op_name(*f) == "func.func") else {
         return Err(op_error(
             ctx,
             op,
@@ -453,7 +458,7 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
                 op_error(ctx, op, format_args!("result type mismatch at index {i}"))
                     .with_note(
                         format!("      op result types: {}", type_list(ctx, &got)),
-                        loc.clone(),
+                        loc,
                     )
                     .with_note(
                         format!("function result types: {}", type_list(ctx, &outs)),

@@ -192,6 +192,10 @@ impl Compiler<'_> {
                 self.expect(")")?;
                 Ok(e)
             }
+            "" => Err(format!(
+                "unexpected '{}' at offset {start}",
+                &t[start..].chars().next().unwrap_or(' ')
+            )),
             w => Err(format!("unknown directive '{w}' at offset {start}")),
         }
     }

@@ -12,7 +12,7 @@
 use crate::attributes::{Attr, AttrKind, Ident};
 use crate::diagnostics::Diagnostic;
 use crate::dialect::{Arity, AttrSyntax, OpSpec, Traits};
-use crate::ir::{Block, Op, OpState, Region, Value};
+use crate::ir::{Block, Op, OpState, Region, Uniquer, Value};
 use crate::op_printer::OpPrinter;
 use crate::syntax::parser::{OpParser, UnresolvedOperand};
 use crate::types::Type;
@@ -617,9 +617,26 @@ fn finish<'s>(
         });
         inherent.push((u.ident("operandSegmentSizes"), sizes));
     }
-    // Inherent attributes written in the attribute dictionary become properties too.
-    let u = p.uniquer();
-    for (k, v) in x.dict {
+    split_attr_dict(&p.uniquer(), spec, x.dict, &mut inherent, st);
+    if !inherent.is_empty() {
+        st.props = Some(p.uniquer().dict_attr(inherent));
+    }
+    st.regions.extend(x.regions.into_iter().flatten());
+    st.successors.extend(x.successors);
+    Ok(())
+}
+
+/// Distribute a parsed attribute dictionary: the op's inherent attributes (those its
+/// spec declares) join `inherent`, to become properties as MLIR does; the rest are
+/// discardable attributes, kept sorted by name as MLIR keeps them.
+pub fn split_attr_dict(
+    u: &Uniquer,
+    spec: &OpSpec,
+    dict: Vec<(Ident, Attr)>,
+    inherent: &mut Vec<(Ident, Attr)>,
+    st: &mut OpState,
+) {
+    for (k, v) in dict {
         if spec.attributes.iter().any(|a| a.name == u.str(k)) {
             inherent.retain(|(n, _)| *n != k);
             inherent.push((k, v));
@@ -627,13 +644,8 @@ fn finish<'s>(
             st.attrs.insert(k, v);
         }
     }
-    st.attrs.sort_unstable_keys();
-    if !inherent.is_empty() {
-        st.props = Some(p.uniquer().dict_attr(inherent));
-    }
-    st.regions.extend(x.regions.into_iter().flatten());
-    st.successors.extend(x.successors);
-    Ok(())
+    st.attrs
+        .sort_unstable_by(|a, _, b, _| u.str(*a).cmp(u.str(*b)));
 }
 
 // ---------------------------------------------------------------- printing

@@ -20,14 +20,14 @@ func.func private @fnres() -> ((i32) -> i32)
 // CHECK-NEXT:    %0 = "test.make"() : () -> tensor<4x?xf32>
 // CHECK-NEXT:    %1 = call @decl(%arg0, %0) : (i32, tensor<4x?xf32>) -> f32
 // CHECK-NEXT:    %2:2 = call @"quoted name"(%arg0) : (i32) -> (i32, f32)
-// CHECK-NEXT:    call @noargs() {no_inline, test.k = 1 : i64} : () -> ()
+// CHECK-NEXT:    call @noargs() {late.b = 2 : i64, no_inline, test.k = 1 : i64} : () -> ()
 // CHECK-NEXT:    return %2#0, %1 : i32, f32
 // CHECK-NEXT:  }
 func.func @"quoted name"(%x: i32) -> (i32, f32) attributes {no_inline} {
   %t = "test.make"() : () -> tensor<4x?xf32>
   %0 = call @decl(%x, %t) : (i32, tensor<4x?xf32>) -> f32
   %r:2 = func.call @"quoted name"(%x) : (i32) -> (i32, f32)
-  func.call @noargs() {test.k = 1, no_inline} : () -> ()
+  func.call @noargs() {test.k = 1, no_inline, late.b = 2} : () -> ()
   "func.return"(%r#0, %0) : (i32, f32) -> ()
 }
 

@@ -187,25 +187,20 @@ fn parse_func(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     }
     let dict_at = p.pos();
     if p.eat_keyword("attributes") {
-        for (k, v) in p.parse_optional_attr_dict()? {
-            let u = p.uniquer();
-            let key = u.str(k);
-            if matches!(key, "sym_visibility" | "sym_name" | "function_type") {
-                return Err(p.error_at(
-                    dict_at,
-                    format!(
-                        "'{key}' is an inferred attribute and should not be specified in the explicit attribute dictionary"
-                    ),
-                ));
-            }
-            if FUNC.attributes.iter().any(|a| a.name == key) {
-                props.retain(|(n, _)| *n != k);
-                props.push((k, v));
-            } else {
-                st.attrs.insert(k, v);
-            }
+        let dict = p.parse_optional_attr_dict()?;
+        if let Some((k, _)) = dict
+            .iter()
+            .find(|(k, _)| matches!(u.str(*k), "sym_visibility" | "sym_name" | "function_type"))
+        {
+            return Err(p.error_at(
+                dict_at,
+                format!(
+                    "'{}' is an inferred attribute and should not be specified in the explicit attribute dictionary",
+                    u.str(*k)
+                ),
+            ));
         }
-        st.attrs.sort_unstable_keys();
+        aic::asm::split_attr_dict(&u, &FUNC, dict, &mut props, st);
     }
     if p.peek_byte() == Some(b'{') {
         let at = p.pos();

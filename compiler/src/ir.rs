@@ -9,7 +9,6 @@ use crate::attributes::{Attr, AttrKind, Ident, LocKind};
 use crate::dialect::{DialectRegistry, OpSpec};
 use crate::intern::{FxBuild, Interner, StrInterner};
 use crate::types::{Type, TypeKind};
-use indexmap::IndexMap;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -40,7 +39,90 @@ entity! {
 pub type OpName = Ident;
 
 /// The ordered attribute dictionary of an operation, kept sorted by name as MLIR does.
-pub type AttrDict = IndexMap<Ident, Attr, FxBuild>;
+///
+/// A small inline vector rather than a hash map: ops carry a handful of attributes,
+/// for which a linear scan beats hashing, and the common case (up to two entries)
+/// needs no heap allocation at all. Its methods mirror `IndexMap`'s names.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AttrDict(SmallVec<[(Ident, Attr); 2]>);
+
+impl AttrDict {
+    /// The value of `key`.
+    pub fn get(&self, key: &Ident) -> Option<&Attr> {
+        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// The value of `key`, mutably.
+    pub fn get_mut(&mut self, key: &Ident) -> Option<&mut Attr> {
+        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+    /// Whether `key` is present.
+    pub fn contains_key(&self, key: &Ident) -> bool {
+        self.get(key).is_some()
+    }
+    /// Set `key`, replacing in place or appending; returns the old value.
+    pub fn insert(&mut self, key: Ident, value: Attr) -> Option<Attr> {
+        match self.get_mut(&key) {
+            Some(v) => Some(std::mem::replace(v, value)),
+            None => {
+                self.0.push((key, value));
+                None
+            }
+        }
+    }
+    /// Insert a new `key` at position `index`.
+    pub fn shift_insert(&mut self, index: usize, key: Ident, value: Attr) {
+        self.0.insert(index, (key, value));
+    }
+    /// Remove `key`, keeping the order of the rest.
+    pub fn shift_remove(&mut self, key: &Ident) -> Option<Attr> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.remove(i).1)
+    }
+    /// The entries in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Ident, &Attr)> {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    /// The keys in order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &Ident> {
+        self.0.iter().map(|(k, _)| k)
+    }
+    /// The entries as a slice.
+    pub fn as_slice(&self) -> &[(Ident, Attr)] {
+        &self.0
+    }
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    /// Whether there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Sort the entries with a comparator over (key, value, key, value).
+    pub fn sort_unstable_by(
+        &mut self,
+        mut cmp: impl FnMut(&Ident, &Attr, &Ident, &Attr) -> std::cmp::Ordering,
+    ) {
+        self.0.sort_unstable_by(|a, b| cmp(&a.0, &a.1, &b.0, &b.1));
+    }
+}
+
+impl FromIterator<(Ident, Attr)> for AttrDict {
+    fn from_iter<I: IntoIterator<Item = (Ident, Attr)>>(iter: I) -> Self {
+        AttrDict(iter.into_iter().collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a AttrDict {
+    type Item = (&'a Ident, &'a Attr);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (Ident, Attr)>,
+        fn(&'a (Ident, Attr)) -> (&'a Ident, &'a Attr),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
 
 /// Where a value comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -375,16 +375,63 @@ fn resolve<'a>(sm: &SourceMap, uniq: &'a Uniquer, file: usize, at: Where) -> Res
     }
 }
 
-/// Check emitted diagnostics against the annotations of `file`. Returns the
-/// rendered failures in mlir-opt's order (malformed annotations, then each
-/// unexpected diagnostic, then each annotation not produced); empty on success.
+/// The rendered failures of a check, by kind, each in the order found.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// Malformed `-re` annotations.
+    pub bad_annotations: Vec<String>,
+    /// Diagnostics that no annotation expects (or near misses).
+    pub unexpected: Vec<String>,
+    /// Annotations of the file that nothing produced.
+    pub not_produced: Vec<String>,
+    /// `@unknown` annotations that nothing produced.
+    pub not_produced_unknown: Vec<String>,
+}
+
+impl Report {
+    /// Whether everything matched.
+    pub fn is_ok(&self) -> bool {
+        self.bad_annotations.is_empty()
+            && self.unexpected.is_empty()
+            && self.not_produced.is_empty()
+            && self.not_produced_unknown.is_empty()
+    }
+    /// Append another report's failures, kind by kind.
+    pub fn merge(&mut self, other: Report) {
+        self.bad_annotations.extend(other.bad_annotations);
+        self.unexpected.extend(other.unexpected);
+        self.not_produced.extend(other.not_produced);
+        self.not_produced_unknown.extend(other.not_produced_unknown);
+    }
+    /// All failures in mlir-opt's order: malformed annotations, unexpected
+    /// diagnostics, annotations not produced, then `@unknown` ones not produced.
+    /// mlir-opt checks a split file with one handler, so merging the reports of
+    /// its chunks before this gives mlir-opt's order for the whole file.
+    pub fn messages(self) -> Vec<String> {
+        let mut v = self.bad_annotations;
+        v.extend(self.unexpected);
+        v.extend(self.not_produced);
+        v.extend(self.not_produced_unknown);
+        v
+    }
+}
+
+/// Check emitted diagnostics against the annotations of `file`: the rendered
+/// failures in mlir-opt's order, empty on success.
 pub fn check(sm: &SourceMap, uniq: &Uniquer, file: usize, emitted: &[Diagnostic]) -> Vec<String> {
+    check_report(sm, uniq, file, emitted).messages()
+}
+
+/// [`check`], with the failures kept apart by kind.
+pub fn check_report(sm: &SourceMap, uniq: &Uniquer, file: usize, emitted: &[Diagnostic]) -> Report {
+    let mut report = Report::default();
     let (expected, errors) = parse_annotations(sm.text(file));
     let mut matched = vec![false; expected.len()];
-    let mut out: Vec<String> = errors
+    report.bad_annotations = errors
         .iter()
         .map(|e| render_at(sm, file, e.offset, e.len, &e.message))
         .collect();
+    let out = &mut report.unexpected;
     let mut queue: Vec<&Diagnostic> = emitted.iter().rev().collect();
     while let Some(d) = queue.pop() {
         // Notes are checked one by one, right after the diagnostic they belong to.
@@ -454,7 +501,7 @@ pub fn check(sm: &SourceMap, uniq: &Uniquer, file: usize, emitted: &[Diagnostic]
         .zip(&matched)
         .filter(|(e, m)| !**m && e.target != Target::Unknown)
     {
-        out.push(render_at(
+        report.not_produced.push(render_at(
             sm,
             file,
             e.offset,
@@ -467,7 +514,9 @@ pub fn check(sm: &SourceMap, uniq: &Uniquer, file: usize, emitted: &[Diagnostic]
         .zip(&matched)
         .filter(|(e, m)| !**m && e.target == Target::Unknown)
     {
-        out.push(render_unknown(&not_produced(e)));
+        report
+            .not_produced_unknown
+            .push(render_unknown(&not_produced(e)));
     }
-    out
+    report
 }

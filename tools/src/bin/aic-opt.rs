@@ -5,7 +5,7 @@
 use aic::op_printer::{PrintOptions, print_op};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, Diagnostic, SourceMap};
-use aic_tools::verify_diagnostics::check;
+use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -135,6 +135,7 @@ fn run(o: &Options) -> Result<String, Failure> {
     let registry = Arc::new(aic_dialects::all_dialects());
     let mut out = String::new();
     let mut failed = false;
+    let mut report = Report::default();
     for (i, (line_offset, chunk)) in chunks.into_iter().enumerate() {
         if i > 0 {
             out.push_str("// -----\n");
@@ -163,15 +164,16 @@ fn run(o: &Options) -> Result<String, Failure> {
                     None
                 }
             };
-            let errors: Vec<String> = if o.verify_diagnostics {
-                check(&sm, ctx.uniquer(), f, &emitted)
+            if o.verify_diagnostics {
+                report.merge(check_report(&sm, ctx.uniquer(), f, &emitted));
+                (printed, Vec::new())
             } else {
-                emitted
+                let errors: Vec<String> = emitted
                     .iter()
                     .map(|d| sm.render(ctx.uniquer(), d))
-                    .collect()
-            };
-            (printed, errors)
+                    .collect();
+                (printed, errors)
+            }
         });
         if let Some(p) = printed {
             out.push_str(&p);
@@ -183,8 +185,11 @@ fn run(o: &Options) -> Result<String, Failure> {
         }
         failed |= !errors.is_empty();
     }
-    // Like mlir-opt, --verify-diagnostics still prints the chunks that succeeded.
-    if failed && o.verify_diagnostics {
+    if o.verify_diagnostics && !report.is_ok() {
+        for e in report.messages() {
+            eprint!("{e}");
+        }
+        // Like mlir-opt, --verify-diagnostics still prints the chunks that succeeded.
         return Err(Failure {
             message: String::new(),
             output: Some(out),

@@ -81,6 +81,9 @@ func.func @substring() {
   return
 }
 
+// -----
+
+// Chunks that parse are printed as usual.
 // CHECK: func.func @last
 func.func @last() {
   return

@@ -319,7 +319,7 @@ pub fn render_at(sm: &SourceMap, file: usize, offset: usize, len: usize, message
             loop {
                 src_out.push(' ');
                 n += 1;
-                if src_out.len() % 8 == 0 {
+                if src_out.len().is_multiple_of(8) {
                     break;
                 }
             }
@@ -519,4 +519,196 @@ pub fn check_report(sm: &SourceMap, uniq: &Uniquer, file: usize, emitted: &[Diag
             .push(render_unknown(&not_produced(e)));
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets(text: &str) -> Vec<(Severity, Target, String)> {
+        let (e, errs) = parse_annotations(text);
+        assert!(errs.is_empty(), "{errs:?}");
+        e.into_iter()
+            .map(|e| (e.severity, e.target, e.text))
+            .collect()
+    }
+
+    #[test]
+    fn annotation_forms() {
+        let text = "a\n\
+                    b // expected-error {{same line}}\n\
+                    // expected-warning@+2 {{plus}}\n\
+                    // expected-remark @-1 {{minus}}\n\
+                    // expected-note@above {{above}}\n\
+                    // expected-error@below {{below}}\n\
+                    c\n\
+                    // expected-error@unknown {{unknown}}\n\
+                    // expected-error@+010 {{octal}}\n\
+                    // expected-error@below {{dangling}}";
+        use Severity::*;
+        let t = |l| Target::Line(l);
+        assert_eq!(
+            targets(text),
+            vec![
+                (Error, t(2), "same line".into()),
+                (Warning, t(5), "plus".into()),
+                (Remark, t(3), "minus".into()),
+                (Note, t(1), "above".into()),
+                (Error, t(7), "below".into()),
+                (Error, Target::Unknown, "unknown".into()),
+                (Error, t(17), "octal".into()),
+                (Error, t(10), "dangling".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_lines_are_no_annotations() {
+        for line in [
+            "// expected-error@+x {{m}}",
+            "// expected-error@ {{m}}",
+            "// expected-error {{m}} trailing",
+            "// expected-fatal {{m}}",
+            "// expected-error {{}",
+            "// expected-error m",
+        ] {
+            assert!(targets(line).is_empty(), "{line}");
+        }
+        // The first well-formed occurrence counts, even inside another word.
+        assert_eq!(
+            targets("unexpected-error {{a}} {{b}}  "),
+            vec![(Severity::Error, Target::Line(1), "a}} {{b".into())]
+        );
+        // A malformed annotation is a plain line for @above.
+        assert_eq!(
+            targets("x\n// expected-error@+x {{m}}\n// expected-error@above {{n}}")[0].1,
+            Target::Line(2)
+        );
+    }
+
+    #[test]
+    fn regex_annotations() {
+        let (e, errs) = parse_annotations("// expected-error-re {{a.b {{[0-9]+}}$}}");
+        assert!(errs.is_empty());
+        assert!(e[0].matches("xa.b 42$y"));
+        assert!(!e[0].matches("axb 42$"));
+        assert!(!e[0].matches("a.b x$"));
+        let (e, errs) = parse_annotations(
+            "x\n  // expected-error-re {{a {{b}}\n// expected-error-re {{{{[}}}}",
+        );
+        assert!(e.is_empty());
+        assert_eq!(
+            errs.iter().map(|e| (e.offset, e.len)).collect::<Vec<_>>(),
+            vec![(7, 5), (38, 5)]
+        );
+        assert_eq!(errs[0].message, "found start of regex with no end '}}'");
+        assert!(errs[1].message.starts_with("invalid regex: "));
+    }
+
+    fn setup(text: &str) -> (SourceMap, Uniquer, usize) {
+        let mut sm = SourceMap::new();
+        let f = sm.add("t.mlir", text.to_string());
+        (sm, Uniquer::default(), f)
+    }
+
+    fn at(sm: &SourceMap, f: usize, needle: &str) -> Where {
+        let start = sm.text(f).find(needle).unwrap();
+        Where::Span {
+            file: f,
+            start,
+            end: start + needle.len(),
+        }
+    }
+
+    #[test]
+    fn all_matched() {
+        let text = "%x = foo // expected-error {{bad foo}}\n\
+                    // expected-note@unknown {{see}}\n\
+                    // expected-note@-2 {{here}}\n";
+        let (sm, u, f) = setup(text);
+        let d = Diagnostic::new(Severity::Error, "a bad foo", at(&sm, f, "foo"))
+            .with_note("see this", Where::Nowhere)
+            .with_note("here it is", at(&sm, f, "%x"));
+        assert_eq!(check(&sm, &u, f, &[d]), Vec::<String>::new());
+    }
+
+    #[test]
+    fn unexpected_and_not_produced() {
+        let text =
+            "%x = foo\n  // expected-warning@-1 {{bad foo}}\n// expected-remark@unknown {{r}}\n";
+        let (sm, u, f) = setup(text);
+        let d = Diagnostic::new(Severity::Error, "other", at(&sm, f, "foo"))
+            .with_note("a note", Where::Nowhere);
+        assert_eq!(
+            check(&sm, &u, f, &[d]),
+            vec![
+                "t.mlir:1:6: error: unexpected error: other\n%x = foo\n     ^\n".to_string(),
+                "<unknown>:0: error: unexpected note: a note\n".to_string(),
+                "t.mlir:2:6: error: expected warning \"bad foo\" was not produced\n  \
+                 // expected-warning@-1 {{bad foo}}\n     ^~~~~~~\n"
+                    .to_string(),
+                "<unknown>:0: error: expected remark \"r\" was not produced\n".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn near_miss_reports_the_annotation() {
+        let text = "foo // expected-warning {{bad}}\n";
+        let (sm, u, f) = setup(text);
+        let d = Diagnostic::new(Severity::Error, "bad", at(&sm, f, "foo"));
+        let out = check(&sm, &u, f, &[d]);
+        assert_eq!(out.len(), 2);
+        assert!(out[0].starts_with(
+            "t.mlir:1:8: error: 'error' diagnostic emitted when expecting a 'warning'\n"
+        ));
+        assert!(out[1].contains("expected warning \"bad\" was not produced"));
+    }
+
+    #[test]
+    fn one_diagnostic_satisfies_one_annotation() {
+        let text = "foo // expected-error {{bad}}\n// expected-error@-1 {{bad}}\n";
+        let (sm, u, f) = setup(text);
+        let d = Diagnostic::new(Severity::Error, "bad", at(&sm, f, "foo"));
+        let out = check(&sm, &u, f, &[d.clone(), d.clone()]);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with("t.mlir:2:4: error: expected error \"bad\""));
+    }
+
+    #[test]
+    fn location_attributes() {
+        let text = "a\nfoo // expected-error {{bad}}\n";
+        let (sm, u, f) = setup(text);
+        let file = u.ident("t.mlir");
+        let loc = |line, col| {
+            u.attr(AttrKind::Location(LocKind::FileLineCol {
+                file,
+                line,
+                col,
+                end: None,
+            }))
+        };
+        let name = u.ident("n");
+        let named = u.attr(AttrKind::Location(LocKind::Name {
+            name,
+            child: Some(loc(2, 1)),
+        }));
+        let ok = Diagnostic::new(Severity::Error, "bad", Where::Loc(named));
+        assert!(check(&sm, &u, f, &[ok]).is_empty());
+        let far = Diagnostic::new(Severity::Error, "bad", Where::Loc(loc(9, 3)));
+        let out = check(&sm, &u, f, &[far]);
+        assert_eq!(out[0], "t.mlir:9:3: error: unexpected error: bad\n");
+        let unknown = Diagnostic::new(Severity::Error, "bad", Where::Loc(u.unknown_loc()));
+        let out = check(&sm, &u, f, &[unknown]);
+        assert_eq!(out[0], "<unknown>:0: error: unexpected error: bad\n");
+    }
+
+    #[test]
+    fn render_expands_tabs() {
+        let (sm, _, f) = setup("\tab\tcd\n");
+        assert_eq!(
+            render_at(&sm, f, 4, 2, "m"),
+            "t.mlir:1:5: error: m\n        ab      cd\n                ^~\n"
+        );
+    }
 }

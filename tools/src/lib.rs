@@ -1,5 +1,7 @@
 //! Shared pieces of aic's command-line tools.
 
+pub mod verify_diagnostics;
+
 /// Split a file at `// -----` lines, as `--split-input-file` does: returns each chunk
 /// with the number of lines before it, so diagnostics keep the original line numbers.
 pub fn split_input(text: &str) -> Vec<(usize, String)> {

@@ -4,7 +4,8 @@
 
 use aic::op_printer::{PrintOptions, print_op};
 use aic::syntax::{parse_module, with_parser_stack};
-use aic::{Context, SourceMap};
+use aic::{Context, Diagnostic, SourceMap};
+use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -19,6 +20,8 @@ OPTIONS:
   --mlir-print-op-generic         Print ops in generic form
   --mlir-print-debuginfo          Print locations
   --split-input-file              Process each '// -----' chunk separately
+  --verify-diagnostics            Check that emitted diagnostics match expected-* lines
+                                  on the corresponding line (each chunk on its own)
   --show-dialects                 List registered dialects
   --help                          Show this help
 ";
@@ -30,6 +33,7 @@ struct Options {
     debuginfo: bool,
     generic: bool,
     split: bool,
+    verify_diagnostics: bool,
 }
 
 fn parse_args() -> Result<Option<Options>, String> {
@@ -40,6 +44,7 @@ fn parse_args() -> Result<Option<Options>, String> {
         debuginfo: false,
         generic: false,
         split: false,
+        verify_diagnostics: false,
     };
     let mut args = std::env::args().skip(1);
     let mut input_set = false;
@@ -59,6 +64,7 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("mlir-print-op-generic") => o.generic = true,
             Some("mlir-print-debuginfo") => o.debuginfo = true,
             Some("split-input-file") => o.split = true,
+            Some("verify-diagnostics") => o.verify_diagnostics = true,
             Some("show-dialects") => {
                 let r = aic_dialects::all_dialects();
                 println!("Available Dialects:");
@@ -84,7 +90,23 @@ fn parse_args() -> Result<Option<Options>, String> {
     Ok(Some(o))
 }
 
-fn run(o: &Options) -> Result<String, String> {
+/// Why a run failed: a message to print (empty when the errors were printed
+/// already), and output to write all the same.
+struct Failure {
+    message: String,
+    output: Option<String>,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            message,
+            output: None,
+        }
+    }
+}
+
+fn run(o: &Options) -> Result<String, Failure> {
     let mut bytes = Vec::new();
     if o.input == "-" {
         std::io::stdin()
@@ -113,6 +135,7 @@ fn run(o: &Options) -> Result<String, String> {
     let registry = Arc::new(aic_dialects::all_dialects());
     let mut out = String::new();
     let mut failed = false;
+    let mut report = Report::default();
     for (i, (line_offset, chunk)) in chunks.into_iter().enumerate() {
         if i > 0 {
             out.push_str("// -----\n");
@@ -120,24 +143,36 @@ fn run(o: &Options) -> Result<String, String> {
         // Pad with newlines so line numbers match the original file.
         let padded = format!("{}{chunk}", "\n".repeat(line_offset));
         let registry = registry.clone();
-        let (printed, err) = with_parser_stack(|| {
+        let (printed, errors) = with_parser_stack(|| {
             let mut ctx = Context::new(registry);
             ctx.allow_unregistered = o.allow_unregistered;
             let mut sm = SourceMap::new();
             let f = sm.add(&name, padded);
-            match parse_module(&mut ctx, &sm, f) {
-                Ok(m) => (
-                    Some(print_op(
-                        &ctx,
-                        m,
-                        PrintOptions {
-                            debuginfo: o.debuginfo,
-                            generic: o.generic,
-                        },
-                    )),
-                    None,
-                ),
-                Err(d) => (None, Some(sm.render(ctx.uniquer(), &d))),
+            // Every diagnostic of the chunk is collected here.
+            let mut emitted: Vec<Diagnostic> = Vec::new();
+            let printed = match parse_module(&mut ctx, &sm, f) {
+                Ok(m) => Some(print_op(
+                    &ctx,
+                    m,
+                    PrintOptions {
+                        debuginfo: o.debuginfo,
+                        generic: o.generic,
+                    },
+                )),
+                Err(d) => {
+                    emitted.push(d);
+                    None
+                }
+            };
+            if o.verify_diagnostics {
+                report.merge(check_report(&sm, ctx.uniquer(), f, &emitted));
+                (printed, Vec::new())
+            } else {
+                let errors: Vec<String> = emitted
+                    .iter()
+                    .map(|d| sm.render(ctx.uniquer(), d))
+                    .collect();
+                (printed, errors)
             }
         });
         if let Some(p) = printed {
@@ -145,12 +180,26 @@ fn run(o: &Options) -> Result<String, String> {
             // mlir-opt ends each printed module with a blank line.
             out.push('\n');
         }
-        if let Some(e) = err {
+        for e in &errors {
             eprint!("{e}");
-            failed = true;
         }
+        failed |= !errors.is_empty();
     }
-    if failed { Err(String::new()) } else { Ok(out) }
+    if o.verify_diagnostics && !report.is_ok() {
+        for e in report.messages() {
+            eprint!("{e}");
+        }
+        // Like mlir-opt, --verify-diagnostics still prints the chunks that succeeded.
+        return Err(Failure {
+            message: String::new(),
+            output: Some(out),
+        });
+    }
+    if failed {
+        Err(String::new().into())
+    } else {
+        Ok(out)
+    }
 }
 
 fn main() -> ExitCode {
@@ -162,23 +211,31 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match run(&o) {
-        Ok(text) => {
-            let res = match &o.output {
-                Some(path) if path != "-" => std::fs::write(path, text),
-                _ => std::io::stdout().write_all(text.as_bytes()),
-            };
-            if let Err(e) = res {
-                eprintln!("aic-opt: cannot write output: {e}");
-                return ExitCode::FAILURE;
+    let (text, ok) = match run(&o) {
+        Ok(text) => (text, true),
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("{}", f.message);
             }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            if !e.is_empty() {
-                eprintln!("{e}");
+            match f.output {
+                // As mlir-opt, which writes standard output as it goes but keeps
+                // an output file only on success.
+                Some(text) if o.output.as_deref().is_none_or(|p| p == "-") => (text, false),
+                _ => return ExitCode::FAILURE,
             }
-            ExitCode::FAILURE
         }
+    };
+    let res = match &o.output {
+        Some(path) if path != "-" => std::fs::write(path, text),
+        _ => std::io::stdout().write_all(text.as_bytes()),
+    };
+    if let Err(e) = res {
+        eprintln!("aic-opt: cannot write output: {e}");
+        return ExitCode::FAILURE;
+    }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Pass pipelines arrive with the pass manager; today the tool parses and prints.
 
-use aic::op_printer::{PrintOptions, print_op};
+use aic::op_printer::{PrintOptions, print_op_to};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, Diagnostic, SourceMap};
 use aic_tools::verify_diagnostics::{Report, check_report};
@@ -90,23 +90,9 @@ fn parse_args() -> Result<Option<Options>, String> {
     Ok(Some(o))
 }
 
-/// Why a run failed: a message to print (empty when the errors were printed
-/// already), and output to write all the same.
-struct Failure {
-    message: String,
-    output: Option<String>,
-}
-
-impl From<String> for Failure {
-    fn from(message: String) -> Self {
-        Failure {
-            message,
-            output: None,
-        }
-    }
-}
-
-fn run(o: &Options) -> Result<String, Failure> {
+/// Read the input file (or standard input) as UTF-8 text; returns it with the name
+/// diagnostics use for it.
+fn read_input(o: &Options) -> Result<(String, String), String> {
     let mut bytes = Vec::new();
     if o.input == "-" {
         std::io::stdin()
@@ -127,79 +113,83 @@ fn run(o: &Options) -> Result<String, Failure> {
             e.utf8_error().valid_up_to()
         )
     })?;
+    Ok((name, text))
+}
+
+/// Process every chunk, streaming printed IR to `out` as it is produced (the output
+/// of a million-op module is never held in memory). Returns whether all succeeded;
+/// diagnostics go to standard error.
+fn run(
+    o: &Options,
+    name: &str,
+    text: String,
+    out: &mut (dyn Write + Send),
+) -> std::io::Result<bool> {
     let chunks = if o.split {
         aic_tools::split_input(&text)
     } else {
         vec![(0, text)]
     };
+    let last = chunks.len() - 1;
     let registry = Arc::new(aic_dialects::all_dialects());
-    let mut out = String::new();
-    let mut failed = false;
+    let opts = PrintOptions {
+        debuginfo: o.debuginfo,
+        generic: o.generic,
+    };
+    let mut ok = true;
     let mut report = Report::default();
     for (i, (line_offset, chunk)) in chunks.into_iter().enumerate() {
         if i > 0 {
-            out.push_str("// -----\n");
+            out.write_all(b"// -----\n")?;
         }
         // Pad with newlines so line numbers match the original file.
-        let padded = format!("{}{chunk}", "\n".repeat(line_offset));
+        let padded = if line_offset == 0 {
+            chunk
+        } else {
+            format!("{}{chunk}", "\n".repeat(line_offset))
+        };
         let registry = registry.clone();
-        let (printed, errors) = with_parser_stack(|| {
+        let chunk_ok = with_parser_stack(|| -> std::io::Result<bool> {
             let mut ctx = Context::new(registry);
             ctx.allow_unregistered = o.allow_unregistered;
             let mut sm = SourceMap::new();
-            let f = sm.add(&name, padded);
+            let f = sm.add(name, padded);
             // Every diagnostic of the chunk is collected here.
             let mut emitted: Vec<Diagnostic> = Vec::new();
-            let printed = match parse_module(&mut ctx, &sm, f) {
-                Ok(m) => Some(print_op(
-                    &ctx,
-                    m,
-                    PrintOptions {
-                        debuginfo: o.debuginfo,
-                        generic: o.generic,
-                    },
-                )),
-                Err(d) => {
-                    emitted.push(d);
-                    None
+            match parse_module(&mut ctx, &sm, f) {
+                Ok(m) => {
+                    print_op_to(&ctx, m, opts, &mut *out)?;
+                    // mlir-opt ends each printed module with a blank line.
+                    out.write_all(b"\n")?;
                 }
-            };
-            if o.verify_diagnostics {
-                report.merge(check_report(&sm, ctx.uniquer(), f, &emitted));
-                (printed, Vec::new())
-            } else {
-                let errors: Vec<String> = emitted
-                    .iter()
-                    .map(|d| sm.render(ctx.uniquer(), d))
-                    .collect();
-                (printed, errors)
+                Err(d) => emitted.push(d),
             }
-        });
-        if let Some(p) = printed {
-            out.push_str(&p);
-            // mlir-opt ends each printed module with a blank line.
-            out.push('\n');
-        }
-        for e in &errors {
-            eprint!("{e}");
-        }
-        failed |= !errors.is_empty();
+            let chunk_ok = if o.verify_diagnostics {
+                report.merge(check_report(&sm, ctx.uniquer(), f, &emitted));
+                true
+            } else {
+                for d in &emitted {
+                    eprint!("{}", sm.render(ctx.uniquer(), d));
+                }
+                emitted.is_empty()
+            };
+            if i == last {
+                // The process is about to exit: freeing a large IR piece by piece
+                // would only cost time (LLVM's tools skip it the same way).
+                std::mem::forget(ctx);
+                std::mem::forget(sm);
+            }
+            Ok(chunk_ok)
+        })?;
+        ok &= chunk_ok;
     }
     if o.verify_diagnostics && !report.is_ok() {
         for e in report.messages() {
             eprint!("{e}");
         }
-        // Like mlir-opt, --verify-diagnostics still prints the chunks that succeeded.
-        return Err(Failure {
-            message: String::new(),
-            output: Some(out),
-        });
+        ok = false;
     }
-    if failed {
-        Err(String::new().into())
-    } else {
-        Ok(out)
-    }
+    Ok(ok)
 }
 
 fn main() -> ExitCode {
@@ -211,31 +201,39 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (text, ok) = match run(&o) {
-        Ok(text) => (text, true),
-        Err(f) => {
-            if !f.message.is_empty() {
-                eprintln!("{}", f.message);
-            }
-            match f.output {
-                // As mlir-opt, which writes standard output as it goes but keeps
-                // an output file only on success.
-                Some(text) if o.output.as_deref().is_none_or(|p| p == "-") => (text, false),
-                _ => return ExitCode::FAILURE,
-            }
+    let (name, text) = match read_input(&o) {
+        Ok(x) => x,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
         }
     };
-    let res = match &o.output {
-        Some(path) if path != "-" => std::fs::write(path, text),
-        _ => std::io::stdout().write_all(text.as_bytes()),
+    let to_file = o.output.as_deref().filter(|p| *p != "-");
+    let result = match to_file {
+        Some(path) => std::fs::File::create(path).and_then(|f| {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
+            let ok = run(&o, &name, text, &mut w)?;
+            w.flush()?;
+            Ok(ok)
+        }),
+        None => {
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+            run(&o, &name, text, &mut w).and_then(|ok| w.flush().map(|_| ok))
+        }
     };
-    if let Err(e) = res {
-        eprintln!("aic-opt: cannot write output: {e}");
-        return ExitCode::FAILURE;
-    }
-    if ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::FAILURE
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            // As mlir-opt, which keeps an output file only on success (standard
+            // output, written as it goes, keeps what succeeded).
+            if let Some(path) = to_file {
+                let _ = std::fs::remove_file(path);
+            }
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("aic-opt: cannot write output: {e}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -113,10 +113,16 @@ const BAD: &[(&str, &str, usize, usize)] = &[
         2,
         12,
     ),
-    ("\"t.a\"() ({\n", "expected '}' to end the region", 2, 1),
+    // At the end of the input, MLIR points just past the last token.
+    ("\"t.a\"() ({\n", "expected '}' to end the region", 1, 11),
     ("\"t.a\"(", "expected", 1, 7),
     ("foo.bar %x", "custom op 'foo.bar' is unknown", 1, 1),
-    ("\"t.a\"() : () -> tensor<4xbogus>", "expected type", 1, 26),
+    (
+        "\"t.a\"() : () -> tensor<4xbogus>",
+        "expected non-function type",
+        1,
+        26,
+    ),
 ];
 
 #[test]

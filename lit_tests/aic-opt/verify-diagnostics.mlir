@@ -88,3 +88,32 @@ func.func @substring() {
 func.func @last() {
   return
 }
+
+// -----
+
+// Notes point at the earlier definition or use.
+// expected-note@+1 {{previously defined here}}
+%a = "test.a"() : () -> i32
+// expected-error@+1 {{redefinition of SSA value '%a'}}
+%a = "test.a"() : () -> i32
+
+// -----
+
+// expected-note@+1 {{previously used here with type 'i32'}}
+"test.use"(%v) : (i32) -> ()
+// expected-error@+1 {{definition of SSA value '%v#0' has type 'i64'}}
+%v = "test.def"() : () -> i64
+
+// -----
+
+// expected-error@+2 {{region entry argument '%a' is already in use}}
+// expected-note@+1 {{previously referenced here}}
+func.func @dup(%a: i32, %a: i32) {
+  return
+}
+
+// -----
+
+// An error at the end of the input points at the last token's end.
+// expected-error@+1 {{expected non-function type}}
+"test.op"() : () -> (

@@ -57,7 +57,9 @@ pub struct Aliases {
 /// What a grammar rule is called in "expected ..." messages.
 fn describe(r: Rule) -> &'static str {
     match r {
-        Rule::type_ | Rule::non_fn_type => "type",
+        // MLIR's word: where a type fails to start, a function type would have
+        // started with '(' and been read as such.
+        Rule::type_ | Rule::non_fn_type => "non-function type",
         Rule::attribute => "attribute",
         Rule::location | Rule::loc_inner => "location",
         Rule::value_use | Rule::value_id => "SSA value",

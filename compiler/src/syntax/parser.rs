@@ -119,7 +119,22 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         default_dialects: vec!["builtin"],
         op_isolated: Vec::new(),
     };
-    p.parse_top_level()
+    p.parse_top_level().map_err(|mut d| {
+        // Like MLIR, an error at the end of the input points just past the last
+        // token rather than at the (empty) line after it.
+        let end = src.trim_end().len();
+        if let crate::diagnostics::Where::Span { file: f, start, .. } = d.at
+            && f == file
+            && start >= end
+        {
+            d.at = crate::diagnostics::Where::Span {
+                file,
+                start: end,
+                end,
+            };
+        }
+        d
+    })
 }
 
 impl<'s> OpParser<'s, '_> {
@@ -571,7 +586,18 @@ impl<'s> OpParser<'s, '_> {
             }
             let b = self.ctx.create_block(&[]);
             self.ctx.append_block(region, b);
-            for a in args {
+            for (i, a) in args.iter().enumerate() {
+                if let Some(prev) = args[..i].iter().find(|p| p.name == a.name) {
+                    return Err(Diagnostic::error(format!(
+                        "region entry argument '{}' is already in use",
+                        a.name
+                    ))
+                    .at_span(self.file, a.at, a.at + a.name.len())
+                    .with_note(
+                        "previously referenced here",
+                        self.span_where(prev.at, prev.at + prev.name.len()),
+                    ));
+                }
                 let loc = Some(a.loc.unwrap_or_else(|| self.loc_at(a.at)));
                 let v = self.ctx.add_block_arg(b, a.ty, loc);
                 self.define(a.name, smallvec::smallvec![v], a.at)?;
@@ -649,6 +675,15 @@ impl<'s> OpParser<'s, '_> {
         Ok(block)
     }
 
+    /// A byte range of the file being parsed, for notes.
+    fn span_where(&self, start: usize, end: usize) -> crate::diagnostics::Where {
+        crate::diagnostics::Where::Span {
+            file: self.file,
+            start,
+            end,
+        }
+    }
+
     fn block_ref(&mut self, name: &'s str, at: usize) -> Block {
         if let Some(e) = self.regions.last().and_then(|s| s.blocks.get(name)) {
             return e.0;
@@ -666,24 +701,34 @@ impl<'s> OpParser<'s, '_> {
         let scope = self.isolated.last_mut().expect("scope");
         if let Some(entry) = scope.names.get_mut(name) {
             if entry.defined {
+                let prev = entry.first_use;
                 return Err(
-                    Diagnostic::error(format!("redefinition of SSA value '{name}'")).at_span(
-                        self.file,
-                        at,
-                        at + name.len(),
-                    ),
+                    Diagnostic::error(format!("redefinition of SSA value '{name}'"))
+                        .at_span(self.file, at, at + name.len())
+                        .with_note(
+                            "previously defined here",
+                            self.span_where(prev, prev + name.len()),
+                        ),
                 );
             }
             // Replace forward-reference placeholders.
             let old = std::mem::take(&mut entry.values);
+            let first_use = std::mem::replace(&mut entry.first_use, at);
             entry.values = values.clone();
             entry.defined = true;
             for (i, ph) in old.into_iter().enumerate() {
+                // Forward references to `%x#2` also make placeholders for #0 and #1;
+                // only those actually used must match the definition.
+                if self.ctx.uses(ph).is_empty() {
+                    continue;
+                }
                 let Some(&real) = values.get(i) else {
                     return Err(Diagnostic::error(format!(
-                        "use of undefined result #{i} of '{name}'"
+                        "use of undeclared SSA value name '{name}#{i}': '{name}' has {} result{}",
+                        values.len(),
+                        if values.len() == 1 { "" } else { "s" }
                     ))
-                    .at_span(self.file, at, at + name.len()));
+                    .at_span(self.file, first_use, first_use + name.len()));
                 };
                 if ph == real || self.ctx.value_def(ph) != ValueDef::Placeholder {
                     continue;
@@ -700,7 +745,7 @@ impl<'s> OpParser<'s, '_> {
                             "previously used here with type '{}'",
                             crate::printer::type_text(self.ctx.uniquer(), a)
                         ),
-                        crate::diagnostics::Where::Nowhere,
+                        self.span_where(first_use, first_use + name.len()),
                     ));
                 }
                 self.ctx.replace_all_uses(ph, real);

@@ -2,21 +2,31 @@
 
 pub mod verify_diagnostics;
 
-/// Split a file at `// -----` lines, as `--split-input-file` does: returns each chunk
-/// with the number of lines before it, so diagnostics keep the original line numbers.
+/// Split a file at `// -----` markers, as mlir-opt 22's `--split-input-file` does: the
+/// marker splits wherever it stands, even mid-line, and the rest of its line starts the
+/// next chunk. Each chunk comes with the number of lines before it; a chunk that starts
+/// mid-line is indented with spaces to its column, so that diagnostics keep the original
+/// line and column numbers once the caller pads it with that many newlines.
 pub fn split_input(text: &str) -> Vec<(usize, String)> {
+    const MARKER: &str = "// -----";
     let mut chunks = Vec::new();
-    let mut cur = String::new();
-    let mut start_line = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        if line.trim_end() == "// -----" {
-            chunks.push((start_line, std::mem::take(&mut cur)));
-            start_line = i + 1;
-        } else {
-            cur.push_str(line);
+    let mut start = 0;
+    let mut prefix = (0, 0);
+    let mut line = 0;
+    let mut line_start = 0;
+    for (m, _) in text.match_indices(MARKER) {
+        let piece = &text[start..m];
+        let (lines, col) = prefix;
+        chunks.push((lines, format!("{}{piece}", " ".repeat(col))));
+        for (i, _) in text[start..m].match_indices('\n') {
+            line += 1;
+            line_start = start + i + 1;
         }
+        start = m + MARKER.len();
+        prefix = (line, start - line_start);
     }
-    chunks.push((start_line, cur));
+    let (lines, col) = prefix;
+    chunks.push((lines, format!("{}{}", " ".repeat(col), &text[start..])));
     chunks
 }
 
@@ -25,9 +35,23 @@ mod tests {
     #[test]
     fn split_keeps_line_offsets() {
         let chunks = super::split_input("a\n// -----\nb\nc\n// -----\n");
+        let pad = " ".repeat(8);
         assert_eq!(
             chunks,
-            vec![(0, "a\n".into()), (2, "b\nc\n".into()), (5, String::new())]
+            vec![
+                (0, "a\n".into()),
+                (1, format!("{pad}\nb\nc\n")),
+                (4, format!("{pad}\n")),
+            ]
+        );
+    }
+
+    #[test]
+    fn split_mid_line_keeps_columns() {
+        let chunks = super::split_input("x // ----- y\nz");
+        assert_eq!(
+            chunks,
+            vec![(0, "x ".into()), (0, format!("{} y\nz", " ".repeat(10)))]
         );
     }
 }

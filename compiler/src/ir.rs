@@ -991,6 +991,11 @@ impl Context {
     pub fn num_ops_allocated(&self) -> usize {
         self.ops.len()
     }
+
+    /// Number of blocks ever created, for side tables indexed by block.
+    pub fn num_blocks_allocated(&self) -> usize {
+        self.blocks.len()
+    }
 }
 
 /// Traversal order of [`Context::walk`].

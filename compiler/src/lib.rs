@@ -17,8 +17,10 @@ pub mod intern;
 pub mod ir;
 pub mod op_printer;
 pub mod printer;
+pub mod symbol;
 pub mod syntax;
 pub mod types;
+pub mod verifier;
 
 pub use attributes::{Attr, AttrKind, Ident, LocKind};
 pub use diagnostics::{Diagnostic, Severity, SourceMap, Where};

@@ -834,17 +834,57 @@ impl<'s> OpParser<'s, '_> {
 
     fn finish_isolated_scope(&mut self) -> R<()> {
         let scope = self.isolated.pop().expect("isolated scope");
-        let mut undefined: Vec<(&&str, &NameEntry)> =
-            scope.names.iter().filter(|(_, e)| !e.defined).collect();
+        let mut undefined: Vec<(&'s str, NameEntry)> = scope
+            .names
+            .into_iter()
+            .filter(|(_, e)| !e.defined)
+            .collect();
         undefined.sort_by_key(|(_, e)| e.first_use);
-        if let Some((name, e)) = undefined.first() {
-            return Err(
-                Diagnostic::error(format!("use of undeclared SSA value name '{name}'")).at_span(
-                    self.file,
-                    e.first_use,
-                    e.first_use + name.len(),
-                ),
-            );
+        if self.isolated.is_empty() {
+            if let Some((name, e)) = undefined.first() {
+                return Err(Diagnostic::error(format!(
+                    "use of undeclared SSA value name '{name}'"
+                ))
+                .at_span(self.file, e.first_use, e.first_use + name.len()));
+            }
+            return Ok(());
+        }
+        // As in MLIR, names used but not defined inside an isolated region refer to
+        // the enclosing scope; the verifier then reports the isolation violation
+        // with a better message than "undeclared" would be.
+        for (name, e) in undefined {
+            let parent = self.isolated.last_mut().expect("enclosing scope");
+            match parent.names.get_mut(name) {
+                None => {
+                    parent.names.insert(name, e);
+                }
+                Some(p) => {
+                    let mut pairs = Vec::new();
+                    for (i, ph) in e.values.iter().enumerate() {
+                        match p.values.get(i) {
+                            Some(&v) => pairs.push((*ph, v)),
+                            None if p.defined => {}
+                            None => p.values.push(*ph),
+                        }
+                    }
+                    for (ph, v) in pairs {
+                        if self.ctx.uses(ph).is_empty() {
+                            continue;
+                        }
+                        let (a, b) = (self.ctx.value_type(ph), self.ctx.value_type(v));
+                        if a != b {
+                            let u = self.ctx.uniquer();
+                            return Err(Diagnostic::error(format!(
+                                "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
+                                crate::printer::type_text(u, a),
+                                crate::printer::type_text(u, b)
+                            ))
+                            .at_span(self.file, e.first_use, e.first_use + name.len()));
+                        }
+                        self.ctx.replace_all_uses(ph, v);
+                    }
+                }
+            }
         }
         Ok(())
     }

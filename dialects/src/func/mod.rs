@@ -4,8 +4,10 @@ use aic::attributes::{Attr, AttrKind, Ident};
 use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
 use aic::ir::{Context, Op, OpState};
 use aic::op_printer::OpPrinter;
+use aic::symbol;
 use aic::syntax::parser::{Argument, OpParser};
 use aic::types::{Type, TypeKind};
+use aic::verifier::{op_error, quoted_type, quoted_types};
 use aic::{Diagnostic, Where};
 
 type R<T> = Result<T, Diagnostic>;
@@ -72,17 +74,6 @@ pub static DIALECT: Dialect = Dialect {
     description: "functions, calls and returns",
     ops: &[FUNC, RETURN, CALL],
 };
-
-fn op_error(ctx: &Context, op: Op, msg: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::error(format!("'{}' op {msg}", ctx.op_name(op))).at_loc(ctx.op(op).loc)
-}
-
-fn type_list(ctx: &Context, ts: &[Type]) -> String {
-    ts.iter()
-        .map(|t| aic::printer::type_text(ctx.uniquer(), *t))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// The function type of a `func.func` (`None` if the attribute is missing or wrong).
 pub fn function_type(ctx: &Context, f: Op) -> Option<(Vec<Type>, Vec<Type>)> {
@@ -309,39 +300,67 @@ fn print_func(pr: &mut OpPrinter<'_>, op: Op) {
 
 // ---------------------------------------------------------------- verification
 
+/// Compare `got` against `want`: a count mismatch or the first differing pair is
+/// reported with the message the caller words.
+fn check_types(
+    got: &[Type],
+    want: &[Type],
+    count: impl FnOnce() -> Diagnostic,
+    mismatch: impl FnOnce(usize, Type, Type) -> Diagnostic,
+) -> R<()> {
+    if got.len() != want.len() {
+        return Err(count());
+    }
+    match got.iter().zip(want).position(|(g, w)| g != w) {
+        Some(i) => Err(mismatch(i, got[i], want[i])),
+        None => Ok(()),
+    }
+}
+
+fn value_types(ctx: &Context, vs: &[aic::Value]) -> Vec<Type> {
+    vs.iter().map(|v| ctx.value_type(*v)).collect()
+}
+
 fn verify_func(ctx: &Context, op: Op) -> R<()> {
     let Some((ins, _)) = function_type(ctx, op) else {
         return Ok(());
     };
     let Some(entry) = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r)) else {
+        // A declaration: only private ones may leave out the body.
+        if symbol::visibility(ctx, op) == Some(symbol::Visibility::Public) {
+            return Err(op_error(
+                ctx,
+                op,
+                "symbol declaration cannot have public visibility",
+            ));
+        }
         return Ok(());
     };
-    let args = ctx.block_args(entry);
-    if args.len() != ins.len() {
-        return Err(op_error(
-            ctx,
-            op,
-            format_args!(
-                "entry block must have {} arguments to match function signature",
-                ins.len()
-            ),
-        ));
-    }
-    for (i, (a, t)) in args.iter().zip(&ins).enumerate() {
-        let at = ctx.value_type(*a);
-        if at != *t {
-            return Err(op_error(
+    check_types(
+        &value_types(ctx, ctx.block_args(entry)),
+        &ins,
+        || {
+            op_error(
+                ctx,
+                op,
+                format_args!(
+                    "entry block must have {} arguments to match function signature",
+                    ins.len()
+                ),
+            )
+        },
+        |i, got, want| {
+            op_error(
                 ctx,
                 op,
                 format_args!(
                     "type of entry block argument #{i}({}) must match the type of the corresponding argument in function signature({})",
-                    type_list(ctx, &[at]),
-                    type_list(ctx, &[*t])
+                    quoted_type(ctx, got),
+                    quoted_type(ctx, want)
                 ),
-            ));
-        }
-    }
-    Ok(())
+            )
+        },
+    )
 }
 
 fn verify_return(ctx: &Context, op: Op) -> R<()> {
@@ -352,54 +371,33 @@ fn verify_return(ctx: &Context, op: Op) -> R<()> {
         return Ok(());
     };
     let name = sym_name(ctx, f).unwrap_or_default();
-    let operands = ctx.operands(op);
-    if operands.len() != results.len() {
-        return Err(op_error(
-            ctx,
-            op,
-            format_args!(
-                "has {} operands, but enclosing function (@{name}) returns {}",
-                operands.len(),
-                results.len()
-            ),
-        ));
-    }
-    for (i, (v, t)) in operands.iter().zip(&results).enumerate() {
-        let vt = ctx.value_type(*v);
-        if vt != *t {
-            return Err(op_error(
+    let operands = value_types(ctx, ctx.operands(op));
+    check_types(
+        &operands,
+        &results,
+        || {
+            op_error(
+                ctx,
+                op,
+                format_args!(
+                    "has {} operands, but enclosing function (@{name}) returns {}",
+                    operands.len(),
+                    results.len()
+                ),
+            )
+        },
+        |i, got, want| {
+            op_error(
                 ctx,
                 op,
                 format_args!(
                     "type of return operand {i} ({}) doesn't match function result type ({}) in function @{name}",
-                    type_list(ctx, &[vt]),
-                    type_list(ctx, &[*t])
+                    quoted_type(ctx, got),
+                    quoted_type(ctx, want)
                 ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The nearest op named `name` in an enclosing symbol table of `from`.
-fn lookup_function(ctx: &Context, from: Op, name: &str) -> Option<Op> {
-    let mut cur = ctx.parent_op(from);
-    while let Some(table) = cur {
-        if ctx
-            .op_spec(table)
-            .is_some_and(|s| s.has(Traits::SYMBOL_TABLE))
-        {
-            let block = ctx
-                .regions(table)
-                .first()
-                .and_then(|r| ctx.entry_block(*r))?;
-            return ctx
-                .block_ops(block)
-                .find(|o| sym_name(ctx, *o) == Some(name));
-        }
-        cur = ctx.parent_op(table);
-    }
-    None
+            )
+        },
+    )
 }
 
 fn verify_call(ctx: &Context, op: Op) -> R<()> {
@@ -410,11 +408,13 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
             "requires a 'callee' symbol reference attribute",
         ));
     };
-    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(callee) else {
-        return Ok(());
-    };
-    let name = ctx.str(*root).to_string();
-    let Some(f) = lookup_function(ctx, op, &name).filter(|f| ctx.op_name(*f) == "func.func") else {
+    let Some(f) = symbol::lookup_nearest_symbol_from(ctx, op, callee)
+        .filter(|f| ctx.op_name(*f) == "func.func")
+    else {
+        let name = match ctx.attr_kind(callee) {
+            AttrKind::SymbolRef { root, .. } => ctx.str(*root).to_string(),
+            _ => String::new(),
+        };
         return Err(op_error(
             ctx,
             op,
@@ -424,43 +424,38 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
     let Some((ins, outs)) = function_type(ctx, f) else {
         return Ok(());
     };
-    let operands = ctx.operands(op);
-    if operands.len() != ins.len() {
-        return Err(op_error(ctx, op, "incorrect number of operands for callee"));
-    }
-    for (i, (v, t)) in operands.iter().zip(&ins).enumerate() {
-        let vt = ctx.value_type(*v);
-        if vt != *t {
-            return Err(op_error(
+    check_types(
+        &value_types(ctx, ctx.operands(op)),
+        &ins,
+        || op_error(ctx, op, "incorrect number of operands for callee"),
+        |i, got, want| {
+            op_error(
                 ctx,
                 op,
                 format_args!(
                     "operand type mismatch: expected operand type {}, but provided {} for operand number {i}",
-                    type_list(ctx, &[*t]),
-                    type_list(ctx, &[vt])
+                    quoted_type(ctx, want),
+                    quoted_type(ctx, got)
                 ),
-            ));
-        }
-    }
-    if ctx.num_results(op) != outs.len() {
-        return Err(op_error(ctx, op, "incorrect number of results for callee"));
-    }
+            )
+        },
+    )?;
     let got: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
-    for (i, (g, t)) in got.iter().zip(&outs).enumerate() {
-        if g != t {
+    check_types(
+        &got,
+        &outs,
+        || op_error(ctx, op, "incorrect number of results for callee"),
+        |i, _, _| {
             let loc = Where::Loc(ctx.op(op).loc);
-            return Err(
-                op_error(ctx, op, format_args!("result type mismatch at index {i}"))
-                    .with_note(
-                        format!("      op result types: {}", type_list(ctx, &got)),
-                        loc,
-                    )
-                    .with_note(
-                        format!("function result types: {}", type_list(ctx, &outs)),
-                        loc,
-                    ),
-            );
-        }
-    }
-    Ok(())
+            op_error(ctx, op, format_args!("result type mismatch at index {i}"))
+                .with_note(
+                    format!("      op result types: {}", quoted_types(ctx, &got)),
+                    loc,
+                )
+                .with_note(
+                    format!("function result types: {}", quoted_types(ctx, &outs)),
+                    loc,
+                )
+        },
+    )
 }

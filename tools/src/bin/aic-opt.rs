@@ -1,9 +1,11 @@
 //! `aic-opt`: parse, verify and print MLIR-syntax files (mlir-opt's sibling).
 //!
-//! Pass pipelines arrive with the pass manager; today the tool parses and prints.
+//! Pass pipelines arrive with the pass manager; today the tool parses, verifies and
+//! prints.
 
 use aic::op_printer::{PrintOptions, print_op_to};
 use aic::syntax::{parse_module, with_parser_stack};
+use aic::verifier::verify;
 use aic::{Context, Diagnostic, SourceMap};
 use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
@@ -156,7 +158,7 @@ fn run(
             let f = sm.add(name, padded);
             // Every diagnostic of the chunk is collected here.
             let mut emitted: Vec<Diagnostic> = Vec::new();
-            match parse_module(&mut ctx, &sm, f) {
+            match parse_module(&mut ctx, &sm, f).and_then(|m| verify(&ctx, m).map(|()| m)) {
                 Ok(m) => {
                     print_op_to(&ctx, m, opts, &mut *out)?;
                     // mlir-opt ends each printed module with a blank line.

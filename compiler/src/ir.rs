@@ -242,6 +242,9 @@ pub struct Uniquer {
     types: Interner<TypeKind>,
     attrs: Interner<AttrKind>,
     idents: StrInterner,
+    /// Whether an attribute that always prints by alias (`affine_map`) was interned,
+    /// so printers can skip looking for aliases in the common case.
+    aliased: std::sync::atomic::AtomicBool,
 }
 
 impl Default for Uniquer {
@@ -250,6 +253,7 @@ impl Default for Uniquer {
             types: Interner::default(),
             attrs: Interner::default(),
             idents: StrInterner::default(),
+            aliased: std::sync::atomic::AtomicBool::new(false),
         };
         for (i, s) in known::ALL.iter().enumerate() {
             let id = u.idents.intern(s);
@@ -270,7 +274,15 @@ impl Uniquer {
     }
     /// Intern an attribute.
     pub fn attr(&self, kind: AttrKind) -> Attr {
+        if crate::alias::always_aliased(&kind) {
+            self.aliased
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         Attr(self.attrs.intern(kind))
+    }
+    /// Whether any attribute that prints by alias has been interned.
+    pub fn has_aliased_attrs(&self) -> bool {
+        self.aliased.load(std::sync::atomic::Ordering::Relaxed)
     }
     /// The structure of an attribute.
     pub fn attr_kind(&self, a: Attr) -> &AttrKind {
@@ -990,6 +1002,21 @@ impl Context {
     /// Number of ops ever created (including erased ones).
     pub fn num_ops_allocated(&self) -> usize {
         self.ops.len()
+    }
+
+    /// Replace op and block-argument locations by `map` (the parser's placeholders for
+    /// location aliases defined after their use).
+    pub fn remap_locations(&mut self, map: &std::collections::HashMap<Attr, Attr, FxBuild>) {
+        for o in &mut self.ops {
+            if let Some(&l) = map.get(&o.loc) {
+                o.loc = l;
+            }
+        }
+        for v in &mut self.values {
+            if let Some(l) = v.loc.and_then(|l| map.get(&l)) {
+                v.loc = Some(*l);
+            }
+        }
     }
 
     /// Number of blocks ever created, for side tables indexed by block.

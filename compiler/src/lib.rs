@@ -7,6 +7,7 @@
 extern crate alloc;
 
 pub mod affine;
+pub mod alias;
 pub mod asm;
 pub mod attributes;
 pub mod builtin;

@@ -7,11 +7,12 @@
 //! the counters its parent region had when it was pushed, so sibling functions
 //! both start at `%0`/`%arg0`; in generic form ids are unique across the whole op.
 
+use crate::alias::{AliasCollector, AliasTable};
 use crate::attributes::{Attr, Ident};
 use crate::ir::{Block, Context, Op, Region, Value, ValueDef};
 use crate::printer::{
-    location_text, write_attr, write_attr_without_type, write_dict_entries, write_string,
-    write_type,
+    AliasLookup, Pr, write_attr_in, write_attr_without_type_in, write_dict_entries_in,
+    write_location, write_string, write_type_in,
 };
 use crate::types::{Type, TypeKind};
 use std::fmt::Write;
@@ -108,6 +109,11 @@ pub struct OpPrinter<'c> {
     sink: Option<&'c mut dyn std::io::Write>,
     /// The first error the sink reported.
     sink_error: Option<std::io::Error>,
+    /// In the collecting walk that precedes printing (see [`crate::alias`]): where
+    /// attributes and types go instead of into the text.
+    collector: Option<AliasCollector<'c>>,
+    /// Aliases to print nested attributes by.
+    aliases: Option<AliasTable>,
     /// The text printed so far (and not yet handed to the sink).
     pub out: String,
 }
@@ -126,7 +132,17 @@ impl<'c> OpPrinter<'c> {
             default_dialects: vec!["builtin"],
             sink: None,
             sink_error: None,
+            collector: None,
+            aliases: None,
             out: String::new(),
+        }
+    }
+
+    /// How attributes and types are printed: with this module's aliases.
+    fn pr(&self) -> Pr<'_> {
+        Pr {
+            u: self.ctx.uniquer(),
+            aliases: self.aliases.as_ref().map(|t| t as &dyn AliasLookup),
         }
     }
 
@@ -134,6 +150,11 @@ impl<'c> OpPrinter<'c> {
     /// large module never holds its whole text in memory.
     fn maybe_flush(&mut self, force: bool) {
         if self.out.len() < FLUSH_BYTES && !force {
+            return;
+        }
+        if self.collector.is_some() {
+            // The collecting walk's text is never shown.
+            self.out.clear();
             return;
         }
         if let Some(w) = self.sink.as_mut() {
@@ -200,7 +221,13 @@ impl<'c> OpPrinter<'c> {
 
     /// Print a type.
     pub fn ty(&mut self, t: Type) {
-        write_type(self.ctx.uniquer(), t, &mut self.out);
+        if let Some(c) = self.collector.as_mut() {
+            c.visit_type(t);
+            return;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        write_type_in(self.pr(), t, &mut out);
+        self.out = out;
     }
 
     /// Print types separated by commas.
@@ -235,12 +262,24 @@ impl<'c> OpPrinter<'c> {
 
     /// Print an attribute.
     pub fn attr(&mut self, a: Attr) {
-        write_attr(self.ctx.uniquer(), a, false, &mut self.out);
+        if let Some(c) = self.collector.as_mut() {
+            c.visit_attr(a, false);
+            return;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        write_attr_in(self.pr(), a, false, &mut out);
+        self.out = out;
     }
 
     /// Print an attribute whose type the syntax implies (`5` rather than `5 : i64`).
     pub fn attr_without_type(&mut self, a: Attr) {
-        write_attr_without_type(self.ctx.uniquer(), a, &mut self.out);
+        if let Some(c) = self.collector.as_mut() {
+            c.visit_attr(a, false);
+            return;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        write_attr_without_type_in(self.pr(), a, &mut out);
+        self.out = out;
     }
 
     /// `@name`, quoted when it is not a bare identifier.
@@ -275,8 +314,21 @@ impl<'c> OpPrinter<'c> {
         kept.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
         self.out
             .push_str(if keyword { " attributes {" } else { " {" });
-        write_dict_entries(u, &kept, &mut self.out);
+        self.dict_entries(&kept);
         self.out.push('}');
+    }
+
+    /// `a = 1, b` (visited in order when collecting aliases).
+    fn dict_entries(&mut self, entries: &[(Ident, Attr)]) {
+        if let Some(c) = self.collector.as_mut() {
+            for (_, v) in entries {
+                c.visit_attr(*v, false);
+            }
+            return;
+        }
+        let mut out = std::mem::take(&mut self.out);
+        write_dict_entries_in(self.pr(), entries, &mut out);
+        self.out = out;
     }
 
     /// The attribute dictionary of `op` in custom form: inherent attributes (from
@@ -296,19 +348,32 @@ impl<'c> OpPrinter<'c> {
         let _ = write!(self.out, "^bb{}", self.names.block(b));
     }
 
-    /// ` loc(...)` when locations are printed.
+    /// ` loc(...)` after a block or region argument when locations are printed:
+    /// always in full, as MLIR prints argument locations.
     pub fn optional_location(&mut self, loc: Option<Attr>) {
         if self.opts.debuginfo
             && let Some(l) = loc
         {
+            if let Some(c) = self.collector.as_mut() {
+                c.visit_attr(l, false);
+                return;
+            }
             self.out.push(' ');
-            self.out.push_str(&location_text(self.ctx.uniquer(), l));
+            let mut out = std::mem::take(&mut self.out);
+            write_location(self.pr(), l, false, &mut out);
+            self.out = out;
         }
     }
 
     /// Print `op` at the current indentation (no trailing newline).
     pub fn op(&mut self, op: Op) {
         let ctx = self.ctx;
+        if self.opts.debuginfo
+            && let Some(c) = self.collector.as_mut()
+        {
+            // An op's location is visited first and may be defined after the module.
+            c.visit_attr(ctx.op(op).loc, true);
+        }
         let n = ctx.num_results(op);
         if n > 0 {
             self.value_name(ctx.result(op, 0), false);
@@ -338,14 +403,39 @@ impl<'c> OpPrinter<'c> {
                 }
                 self.default_dialects.pop();
             }
+            _ if self.collector.is_some() => self.generic_visit(op),
             _ => self.generic_body(op),
         }
-        self.optional_location(Some(ctx.op(op).loc));
+        if self.opts.debuginfo && self.collector.is_none() {
+            self.out.push(' ');
+            let mut out = std::mem::take(&mut self.out);
+            write_location(self.pr(), ctx.op(op).loc, true, &mut out);
+            self.out = out;
+        }
+    }
+
+    /// What MLIR's alias walk visits of a generic op, in its order: regions first,
+    /// then operand and result types, then attributes, then properties.
+    fn generic_visit(&mut self, op: Op) {
+        let ctx = self.ctx;
+        for &r in ctx.regions(op) {
+            self.region_with(r, true, true, true);
+        }
+        for &v in ctx.operands(op) {
+            self.ty(ctx.value_type(v));
+        }
+        for v in ctx.results(op) {
+            self.ty(ctx.value_type(v));
+        }
+        let attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
+        self.dict_entries(&attrs);
+        if let Some(p) = ctx.op(op).props {
+            self.attr(p);
+        }
     }
 
     fn generic_body(&mut self, op: Op) {
         let ctx = self.ctx;
-        let u = ctx.uniquer();
         write_string(ctx.op_name(op).as_bytes(), &mut self.out);
         self.out.push('(');
         self.comma_list(ctx.operands(op), Self::value);
@@ -358,7 +448,7 @@ impl<'c> OpPrinter<'c> {
         }
         if let Some(p) = ctx.op(op).props {
             self.out.push_str(" <");
-            write_attr(u, p, false, &mut self.out);
+            self.attr(p);
             self.out.push('>');
         }
         let regions = ctx.regions(op);
@@ -376,7 +466,7 @@ impl<'c> OpPrinter<'c> {
         let attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
         if !attrs.is_empty() {
             self.out.push_str(" {");
-            write_dict_entries(u, &attrs, &mut self.out);
+            self.dict_entries(&attrs);
             self.out.push('}');
         }
         let ins: Vec<Type> = ctx
@@ -472,11 +562,42 @@ fn push_indent(out: &mut String, n: usize) {
     out.extend(std::iter::repeat_n(' ', n));
 }
 
-/// Print `op` (usually a module), ending with a newline.
-pub fn print_op(ctx: &Context, op: Op, opts: PrintOptions) -> String {
+/// The aliases MLIR would print for `op`: a collecting walk in printing order, taken
+/// only when the IR may hold aliased attributes (or locations are printed).
+fn collect_aliases(ctx: &Context, op: Op, opts: PrintOptions) -> Option<AliasTable> {
+    if !opts.debuginfo && !ctx.uniquer().has_aliased_attrs() {
+        return None;
+    }
     let mut p = OpPrinter::new(ctx, op, opts);
+    p.collector = Some(AliasCollector::new(ctx.uniquer()));
     p.op(op);
+    let table = p.collector.take().expect("collecting").finish();
+    (!table.is_empty()).then_some(table)
+}
+
+/// A printer for `op` with its aliases, their definitions already in its text.
+fn printer_for<'c>(ctx: &'c Context, op: Op, opts: PrintOptions) -> OpPrinter<'c> {
+    let mut p = OpPrinter::new(ctx, op, opts);
+    if let Some(table) = collect_aliases(ctx, op, opts) {
+        table.write_definitions(ctx.uniquer(), false, &mut p.out);
+        p.aliases = Some(table);
+    }
+    p
+}
+
+/// End the printed op: a newline, then the aliases defined after it.
+fn finish(p: &mut OpPrinter<'_>) {
     p.out.push('\n');
+    if let Some(t) = p.aliases.take() {
+        t.write_definitions(p.ctx.uniquer(), true, &mut p.out);
+    }
+}
+
+/// Print `op` (usually a module), ending with a newline, with MLIR's aliases.
+pub fn print_op(ctx: &Context, op: Op, opts: PrintOptions) -> String {
+    let mut p = printer_for(ctx, op, opts);
+    p.op(op);
+    finish(&mut p);
     p.out
 }
 
@@ -487,10 +608,10 @@ pub fn print_op_to(
     opts: PrintOptions,
     w: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
-    let mut p = OpPrinter::new(ctx, op, opts);
+    let mut p = printer_for(ctx, op, opts);
     p.sink = Some(w);
     p.op(op);
-    p.out.push('\n');
+    finish(&mut p);
     p.maybe_flush(true);
     p.sink_error.map_or(Ok(()), Err)
 }

@@ -25,10 +25,85 @@ pub fn attr_text(u: &Uniquer, a: Attr) -> String {
 
 /// Print a location as `loc(...)`.
 pub fn location_text(u: &Uniquer, a: Attr) -> String {
-    let mut s = String::from("loc(");
-    write_loc_inner(u, a, &mut s);
-    s.push(')');
+    let mut s = String::new();
+    write_location(Pr::plain(u), a, false, &mut s);
     s
+}
+
+/// Alias names of attributes (`#map`, `#loc3`), as the op printer assigns them.
+pub trait AliasLookup {
+    /// The alias of `a` without the `#`, if it has one.
+    fn alias(&self, a: Attr) -> Option<&str>;
+}
+
+/// What attribute and type printing needs: the uniquer and, when printing a whole
+/// module, the aliases to use for nested attributes.
+#[derive(Clone, Copy)]
+pub struct Pr<'a> {
+    /// Where types and attributes live.
+    pub u: &'a Uniquer,
+    /// Aliases to print instead of the attributes they name.
+    pub aliases: Option<&'a dyn AliasLookup>,
+}
+
+impl<'a> Pr<'a> {
+    /// Printing without aliases.
+    pub fn plain(u: &'a Uniquer) -> Self {
+        Pr { u, aliases: None }
+    }
+    fn alias(&self, a: Attr) -> Option<&'a str> {
+        self.aliases.and_then(|m| m.alias(a))
+    }
+}
+
+/// `loc(...)`, or `loc(#alias)` when the location has an alias and `allow_alias`
+/// (MLIR prints block-argument locations in full, op locations by alias).
+pub fn write_location(p: Pr<'_>, a: Attr, allow_alias: bool, out: &mut String) {
+    out.push_str("loc(");
+    match p.alias(a).filter(|_| allow_alias) {
+        Some(name) => {
+            out.push('#');
+            out.push_str(name);
+        }
+        None => write_loc_inner_in(p, a, out),
+    }
+    out.push(')');
+}
+
+/// Append the definition body of an aliased attribute (`affine_map<...>`,
+/// `loc(...)`): the attribute itself in full, its nested attributes by alias.
+pub fn write_alias_definition(p: Pr<'_>, a: Attr, out: &mut String) {
+    if matches!(p.u.attr_kind(a), AttrKind::Location(_)) {
+        write_location(p, a, false, out);
+    } else {
+        write_attr_in(Pr { aliases: None, ..p }, a, false, out);
+    }
+}
+
+/// Append the text of a type.
+pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
+    write_type_in(Pr::plain(u), t, out);
+}
+
+/// Append the text of an attribute. `elide_i64_f64` is MLIR's `AttrTypeElision::May`,
+/// used for array elements, where `: i64` and `: f64` are left off.
+pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
+    write_attr_in(Pr::plain(u), a, elide_i64_f64, out);
+}
+
+/// Append an attribute without its `: type` where the type is implied by context
+/// (MLIR's `printAttributeWithoutType`): integers and floats lose the suffix.
+pub fn write_attr_without_type(u: &Uniquer, a: Attr, out: &mut String) {
+    write_attr_without_type_in(Pr::plain(u), a, out);
+}
+
+/// Append `a = 1, b` dictionary entries (unit values print as the bare name).
+pub fn write_dict_entries(
+    u: &Uniquer,
+    entries: &[(crate::attributes::Ident, Attr)],
+    out: &mut String,
+) {
+    write_dict_entries_in(Pr::plain(u), entries, out);
 }
 
 fn write_dims(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
@@ -49,17 +124,18 @@ fn write_dims(shape: &[i64], scalable: Option<&[bool]>, out: &mut String) {
     }
 }
 
-fn write_type_list(u: &Uniquer, ts: &[Type], out: &mut String) {
+fn write_type_list_in(p: Pr<'_>, ts: &[Type], out: &mut String) {
     for (i, t) in ts.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        write_type(u, *t, out);
+        write_type_in(p, *t, out);
     }
 }
 
-/// Append the text of a type to `out`.
-pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
+/// [`write_type`] with aliases for nested attributes.
+pub fn write_type_in(p: Pr<'_>, t: Type, out: &mut String) {
+    let u = p.u;
     match u.type_kind(t) {
         TypeKind::Integer { width, signedness } => {
             let p = match signedness {
@@ -74,7 +150,7 @@ pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
         TypeKind::None => out.push_str("none"),
         TypeKind::Complex(e) => {
             out.push_str("complex<");
-            write_type(u, *e, out);
+            write_type_in(p, *e, out);
             out.push('>');
         }
         TypeKind::Tensor {
@@ -84,16 +160,16 @@ pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
         } => {
             out.push_str("tensor<");
             write_dims(shape, None, out);
-            write_type(u, *elem, out);
+            write_type_in(p, *elem, out);
             if let Some(e) = encoding {
                 out.push_str(", ");
-                write_attr(u, *e, false, out);
+                write_attr_in(p, *e, false, out);
             }
             out.push('>');
         }
         TypeKind::UnrankedTensor(e) => {
             out.push_str("tensor<*x");
-            write_type(u, *e, out);
+            write_type_in(p, *e, out);
             out.push('>');
         }
         TypeKind::MemRef {
@@ -104,20 +180,20 @@ pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
         } => {
             out.push_str("memref<");
             write_dims(shape, None, out);
-            write_type(u, *elem, out);
+            write_type_in(p, *elem, out);
             // MLIR elides `: i64` on an integer memory space.
             for a in [layout, memory_space].into_iter().flatten() {
                 out.push_str(", ");
-                write_attr(u, *a, true, out);
+                write_attr_in(p, *a, true, out);
             }
             out.push('>');
         }
         TypeKind::UnrankedMemRef { elem, memory_space } => {
             out.push_str("memref<*x");
-            write_type(u, *elem, out);
+            write_type_in(p, *elem, out);
             if let Some(m) = memory_space {
                 out.push_str(", ");
-                write_attr(u, *m, true, out);
+                write_attr_in(p, *m, true, out);
             }
             out.push('>');
         }
@@ -128,24 +204,24 @@ pub fn write_type(u: &Uniquer, t: Type, out: &mut String) {
         } => {
             out.push_str("vector<");
             write_dims(shape, Some(scalable), out);
-            write_type(u, *elem, out);
+            write_type_in(p, *elem, out);
             out.push('>');
         }
         TypeKind::Tuple(ts) => {
             out.push_str("tuple<");
-            write_type_list(u, ts, out);
+            write_type_list_in(p, ts, out);
             out.push('>');
         }
         TypeKind::Function { inputs, results } => {
             out.push('(');
-            write_type_list(u, inputs, out);
+            write_type_list_in(p, inputs, out);
             out.push_str(") -> ");
             // A single non-function result prints bare, as MLIR does.
             if results.len() == 1 && !matches!(u.type_kind(results[0]), TypeKind::Function { .. }) {
-                write_type(u, results[0], out);
+                write_type_in(p, results[0], out);
             } else {
                 out.push('(');
-                write_type_list(u, results, out);
+                write_type_list_in(p, results, out);
                 out.push(')');
             }
         }
@@ -207,9 +283,14 @@ fn is_i1(u: &Uniquer, t: Type) -> bool {
     )
 }
 
-/// Append the text of an attribute. `elide_i64_f64` is MLIR's `AttrTypeElision::May`,
-/// used for array elements, where `: i64` and `: f64` are left off.
-pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
+/// [`write_attr`] with aliases for nested attributes.
+pub fn write_attr_in(p: Pr<'_>, a: Attr, elide_i64_f64: bool, out: &mut String) {
+    let u = p.u;
+    if let Some(name) = p.alias(a) {
+        out.push('#');
+        out.push_str(name);
+        return;
+    }
     match u.attr_kind(a) {
         AttrKind::Unit => out.push_str("unit"),
         AttrKind::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -221,7 +302,7 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
             out.push_str(&int_value_text(u, *value, *ty));
             if !(elide_i64_f64 && *u.type_kind(*ty) == TypeKind::int(64)) {
                 out.push_str(" : ");
-                write_type(u, *ty, out);
+                write_type_in(p, *ty, out);
             }
         }
         AttrKind::Float { bits, ty } => {
@@ -232,14 +313,14 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
             );
             if !(elide_i64_f64 && is_f64) {
                 out.push_str(" : ");
-                write_type(u, *ty, out);
+                write_type_in(p, *ty, out);
             }
         }
         AttrKind::String { value, ty } => {
             write_string(value, out);
             if let Some(t) = ty {
                 out.push_str(" : ");
-                write_type(u, *t, out);
+                write_type_in(p, *t, out);
             }
         }
         AttrKind::Array(xs) => {
@@ -248,16 +329,16 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_attr(u, *x, true, out);
+                write_attr_in(p, *x, true, out);
             }
             out.push(']');
         }
         AttrKind::Dict(entries) => {
             out.push('{');
-            write_dict_entries(u, entries, out);
+            write_dict_entries_in(p, entries, out);
             out.push('}');
         }
-        AttrKind::Type(t) => write_type(u, *t, out),
+        AttrKind::Type(t) => write_type_in(p, *t, out),
         AttrKind::SymbolRef { root, nested } => {
             write_symbol(u.str(*root), out);
             for n in nested.iter() {
@@ -269,15 +350,15 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
             out.push_str("dense<");
             write_dense(u, *ty, data, out);
             out.push_str("> : ");
-            write_type(u, *ty, out);
+            write_type_in(p, *ty, out);
         }
         AttrKind::DenseResource { handle, ty } => {
             let _ = write!(out, "dense_resource<{}> : ", u.str(*handle));
-            write_type(u, *ty, out);
+            write_type_in(p, *ty, out);
         }
         AttrKind::DenseArray { elem, values } => {
             out.push_str("array<");
-            write_type(u, *elem, out);
+            write_type_in(p, *elem, out);
             for (i, v) in values.iter().enumerate() {
                 out.push_str(if i == 0 { ": " } else { ", " });
                 match u.type_kind(*elem) {
@@ -318,7 +399,7 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
             }
             out.push('>');
         }
-        AttrKind::Location(_) => out.push_str(&location_text(u, a)),
+        AttrKind::Location(_) => write_location(p, a, true, out),
         AttrKind::Opaque(body) => {
             out.push('#');
             out.push_str(body);
@@ -326,25 +407,26 @@ pub fn write_attr(u: &Uniquer, a: Attr, elide_i64_f64: bool, out: &mut String) {
     }
 }
 
-/// Append an attribute without its `: type` where the type is implied by context
-/// (MLIR's `printAttributeWithoutType`): integers and floats lose the suffix.
-pub fn write_attr_without_type(u: &Uniquer, a: Attr, out: &mut String) {
+/// [`write_attr_without_type`] with aliases for nested attributes.
+pub fn write_attr_without_type_in(p: Pr<'_>, a: Attr, out: &mut String) {
+    let u = p.u;
     match u.attr_kind(a) {
         AttrKind::Integer { value, ty } if !is_i1(u, *ty) => {
             out.push_str(&int_value_text(u, *value, *ty))
         }
         AttrKind::Float { bits, ty } => out.push_str(&float_text(u, *bits, *ty)),
         AttrKind::String { value, .. } => write_string(value, out),
-        _ => write_attr(u, a, false, out),
+        _ => write_attr_in(p, a, false, out),
     }
 }
 
-/// Append `a = 1, b` dictionary entries (unit values print as the bare name).
-pub fn write_dict_entries(
-    u: &Uniquer,
+/// [`write_dict_entries`] with aliases for nested attributes.
+pub fn write_dict_entries_in(
+    p: Pr<'_>,
     entries: &[(crate::attributes::Ident, Attr)],
     out: &mut String,
 ) {
+    let u = p.u;
     for (i, (k, v)) in entries.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
@@ -352,7 +434,7 @@ pub fn write_dict_entries(
         write_key(u.str(*k), out);
         if !matches!(u.attr_kind(*v), AttrKind::Unit) {
             out.push_str(" = ");
-            write_attr(u, *v, false, out);
+            write_attr_in(p, *v, false, out);
         }
     }
 }
@@ -476,9 +558,21 @@ fn write_raw_scalar(u: &Uniquer, elem: Type, bytes: &[u8], i: usize, out: &mut S
     }
 }
 
-fn write_loc_inner(u: &Uniquer, a: Attr, out: &mut String) {
+/// A location nested in another: by alias when it has one (`#loc3`).
+fn write_loc_child(p: Pr<'_>, a: Attr, out: &mut String) {
+    match p.alias(a) {
+        Some(name) => {
+            out.push('#');
+            out.push_str(name);
+        }
+        None => write_loc_inner_in(p, a, out),
+    }
+}
+
+fn write_loc_inner_in(p: Pr<'_>, a: Attr, out: &mut String) {
+    let u = p.u;
     let AttrKind::Location(l) = u.attr_kind(a) else {
-        write_attr(u, a, false, out);
+        write_attr_in(p, a, false, out);
         return;
     };
     match l {
@@ -505,22 +599,22 @@ fn write_loc_inner(u: &Uniquer, a: Attr, out: &mut String) {
                 child.filter(|c| !matches!(u.attr_kind(*c), AttrKind::Location(LocKind::Unknown)))
             {
                 out.push('(');
-                write_loc_inner(u, c, out);
+                write_loc_child(p, c, out);
                 out.push(')');
             }
         }
         LocKind::CallSite { callee, caller } => {
             out.push_str("callsite(");
-            write_loc_inner(u, *callee, out);
+            write_loc_child(p, *callee, out);
             out.push_str(" at ");
-            write_loc_inner(u, *caller, out);
+            write_loc_child(p, *caller, out);
             out.push(')');
         }
         LocKind::Fused { metadata, locs } => {
             out.push_str("fused");
             if let Some(m) = metadata {
                 out.push('<');
-                write_attr(u, *m, false, out);
+                write_attr_in(p, *m, false, out);
                 out.push('>');
             }
             out.push('[');
@@ -528,7 +622,7 @@ fn write_loc_inner(u: &Uniquer, a: Attr, out: &mut String) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_loc_inner(u, *x, out);
+                write_loc_child(p, *x, out);
             }
             out.push(']');
         }

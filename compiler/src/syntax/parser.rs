@@ -67,6 +67,10 @@ pub struct OpParser<'s, 'c> {
     default_dialects: Vec<&'static str>,
     /// Whether the custom op being parsed is isolated from above.
     op_isolated: Vec<bool>,
+    /// `loc(#name)` used before `#name` is defined (mlir-opt prints op locations'
+    /// aliases after the module): a placeholder location per name, with the position
+    /// of its first use, resolved at the end of the file.
+    deferred_locs: HashMap<&'s str, (Attr, usize), FxBuild>,
 }
 
 /// An SSA use that has been read but not yet given a type.
@@ -118,6 +122,7 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         depth: 0,
         default_dialects: vec!["builtin"],
         op_isolated: Vec::new(),
+        deferred_locs: HashMap::default(),
     };
     p.parse_top_level().map_err(|mut d| {
         // Like MLIR, an error at the end of the input points just past the last
@@ -220,6 +225,7 @@ impl<'s> OpParser<'s, '_> {
         }
         self.finish_region_scope()?;
         self.finish_isolated_scope()?;
+        self.resolve_deferred_locs()?;
         let ops: Vec<Op> = self.ctx.block_ops(body).collect();
         if let [single] = ops[..]
             && self.ctx.op(single).name == known::MODULE
@@ -1271,18 +1277,70 @@ impl<'s> OpParser<'s, '_> {
                 }))
             }
             b'#' => {
+                let at = self.pos;
                 self.pos += 1;
                 let name = self.parse_bare_word();
-                let a = *self.aliases.attrs.get(name)?;
-                if !matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) {
-                    return None;
+                match self.aliases.attrs.get(name) {
+                    Some(&a) if matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) => a,
+                    Some(_) => return None,
+                    None if !name.is_empty() => self.deferred_loc(name, at),
+                    None => return None,
                 }
-                a
             }
             _ => return None,
         };
         self.eat_token(")").then_some(loc)
     }
+    /// The placeholder for a location alias not defined yet.
+    fn deferred_loc(&mut self, name: &'s str, at: usize) -> Attr {
+        if let Some(&(a, _)) = self.deferred_locs.get(name) {
+            return a;
+        }
+        // A name no parsed location can have: it holds a NUL.
+        let marker = self.ctx.ident(&format!("\0aic-deferred-location #{name}"));
+        let a = self.ctx.attr(AttrKind::Location(LocKind::Name {
+            name: marker,
+            child: None,
+        }));
+        self.deferred_locs.insert(name, (a, at));
+        a
+    }
+
+    /// Replace deferred location placeholders by the aliases defined meanwhile.
+    fn resolve_deferred_locs(&mut self) -> R<()> {
+        if self.deferred_locs.is_empty() {
+            return Ok(());
+        }
+        let mut map: HashMap<Attr, Attr, FxBuild> = HashMap::default();
+        let mut pending: Vec<(&'s str, (Attr, usize))> =
+            self.deferred_locs.iter().map(|(k, v)| (*k, *v)).collect();
+        pending.sort_by_key(|(_, (_, at))| *at);
+        for (name, (ph, at)) in pending {
+            match self.aliases.attrs.get(name) {
+                Some(&a) if matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) => {
+                    map.insert(ph, a);
+                }
+                Some(_) => {
+                    return Err(self.error_at(
+                        at,
+                        format!("expected location, but found non-location alias '#{name}'"),
+                    ));
+                }
+                None => {
+                    return Err(
+                        Diagnostic::error(format!("undefined symbol alias id '{name}'")).at_span(
+                            self.file,
+                            at + 1,
+                            at + 1 + name.len(),
+                        ),
+                    );
+                }
+            }
+        }
+        self.ctx.remap_locations(&map);
+        Ok(())
+    }
+
     /// A signature argument `%name: type {attrs}? loc(...)?`.
     pub fn parse_argument(&mut self) -> R<Argument<'s>> {
         let at = self.pos();

@@ -448,7 +448,17 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
                 }
                 rs
             } else {
-                vec![p.parse_region(&[])?]
+                let r = p.parse_region(&[])?;
+                // Like MLIR's generated parsers for single-block ops without a
+                // terminator: `{}` still holds its (empty) block.
+                if spec.has(Traits::SINGLE_BLOCK) && spec.has(Traits::NO_TERMINATOR) {
+                    let ctx = p.context();
+                    if ctx.entry_block(r).is_none() {
+                        let b = ctx.create_block(&[]);
+                        ctx.append_block(r, b);
+                    }
+                }
+                vec![r]
             }
         }
         Var::Regions => {
@@ -892,10 +902,7 @@ mod tests {
             AttrSpec::optional("flag", ac::UNIT),
             AttrSpec::required("name", ac::SYMBOL_NAME),
         ],
-        regions: &[RegionSpec {
-            name: "body",
-            variadic: false,
-        }],
+        regions: &[RegionSpec::any("body")],
         ..OpSpec::new("t.op")
     };
 

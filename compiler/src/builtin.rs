@@ -11,10 +11,7 @@ pub const MODULE: OpSpec = OpSpec {
         crate::dialect::AttrSpec::optional("sym_name", ac::SYMBOL_NAME),
         crate::dialect::AttrSpec::optional("sym_visibility", ac::STRING),
     ],
-    regions: &[RegionSpec {
-        name: "bodyRegion",
-        variadic: false,
-    }],
+    regions: &[RegionSpec::sized("bodyRegion")],
     traits: Traits::ISOLATED_FROM_ABOVE
         .with(Traits::NO_TERMINATOR)
         .with(Traits::SINGLE_BLOCK)

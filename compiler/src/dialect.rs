@@ -290,6 +290,35 @@ pub struct RegionSpec {
     pub name: &'static str,
     /// Whether this stands for any number of regions.
     pub variadic: bool,
+    /// Whether the region must hold exactly one block (MLIR's `SizedRegion<1>`).
+    pub single_block: bool,
+}
+
+impl RegionSpec {
+    /// One region with any number of blocks.
+    pub const fn any(name: &'static str) -> Self {
+        RegionSpec {
+            name,
+            variadic: false,
+            single_block: false,
+        }
+    }
+    /// One region with exactly one block.
+    pub const fn sized(name: &'static str) -> Self {
+        RegionSpec {
+            name,
+            variadic: false,
+            single_block: true,
+        }
+    }
+    /// Any number of regions.
+    pub const fn variadic(name: &'static str) -> Self {
+        RegionSpec {
+            name,
+            variadic: true,
+            single_block: false,
+        }
+    }
 }
 
 /// An op's extra verification hook.

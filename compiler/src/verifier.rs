@@ -180,6 +180,14 @@ impl Verifier<'_> {
                 }
             }
         }
+        for (i, (rs, &r)) in spec.regions.iter().zip(ctx.regions(op)).enumerate() {
+            if rs.single_block && !rs.variadic && ctx.region_blocks(r).count() != 1 {
+                return err(format!(
+                    "region #{i} ('{}') failed to verify constraint: region with 1 blocks",
+                    rs.name
+                ));
+            }
+        }
         if !spec.parents.is_empty() {
             let parent = ctx.parent_op(op).map(|p| ctx.op_name(p));
             if !parent.is_some_and(|p| spec.parents.contains(&p)) {

@@ -59,25 +59,16 @@ static TEST: Dialect = Dialect {
             ..OpSpec::new("tv.end")
         },
         OpSpec {
-            regions: &[RegionSpec {
-                name: "body",
-                variadic: false,
-            }],
+            regions: &[RegionSpec::any("body")],
             ..OpSpec::new("tv.container")
         },
         OpSpec {
-            regions: &[RegionSpec {
-                name: "body",
-                variadic: false,
-            }],
+            regions: &[RegionSpec::any("body")],
             traits: Traits::ISOLATED_FROM_ABOVE.with(Traits::NO_TERMINATOR),
             ..OpSpec::new("tv.isolated")
         },
         OpSpec {
-            regions: &[RegionSpec {
-                name: "body",
-                variadic: false,
-            }],
+            regions: &[RegionSpec::any("body")],
             traits: Traits::GRAPH_REGION.with(Traits::NO_TERMINATOR),
             ..OpSpec::new("tv.graph")
         },

@@ -145,3 +145,9 @@ module @a {
     return
   }
 }
+
+// -----
+
+// expected-error@+1 {{'builtin.module' op region #0 ('bodyRegion') failed to verify constraint: region with 1 blocks}}
+"builtin.module"() ({
+}) : () -> ()

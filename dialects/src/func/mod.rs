@@ -23,10 +23,7 @@ pub const FUNC: OpSpec = OpSpec {
         AttrSpec::optional("res_attrs", ac::DICT_ARRAY),
         AttrSpec::optional("no_inline", ac::UNIT),
     ],
-    regions: &[RegionSpec {
-        name: "body",
-        variadic: false,
-    }],
+    regions: &[RegionSpec::any("body")],
     traits: Traits::ISOLATED_FROM_ABOVE
         .with(Traits::SYMBOL)
         .with(Traits::AFFINE_SCOPE),

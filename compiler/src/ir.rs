@@ -280,6 +280,52 @@ impl Uniquer {
         }
         Attr(self.attrs.intern(kind))
     }
+    /// A fused location, canonicalised as MLIR's `FusedLoc::get` does: unknown
+    /// locations are dropped, nested fusions with the same metadata flattened,
+    /// duplicates removed, and a lone location without metadata stands for itself.
+    pub fn fused_loc(&self, metadata: Option<Attr>, locs: &[Attr]) -> Attr {
+        let mut kept: smallvec::SmallVec<[Attr; 2]> = smallvec::SmallVec::new();
+        let add = |l: Attr, kept: &mut smallvec::SmallVec<[Attr; 2]>| {
+            if !kept.contains(&l) {
+                kept.push(l);
+            }
+        };
+        for &l in locs {
+            match self.attr_kind(l) {
+                AttrKind::Location(LocKind::Fused {
+                    metadata: m,
+                    locs: inner,
+                }) if *m == metadata => {
+                    for &i in inner.iter() {
+                        add(i, &mut kept);
+                    }
+                }
+                AttrKind::Location(LocKind::Unknown) => {}
+                _ => add(l, &mut kept),
+            }
+        }
+        match (kept.len(), metadata) {
+            (0, None) => self.unknown_loc(),
+            (0, Some(_)) => {
+                let unknown = self.unknown_loc();
+                self.attr(AttrKind::Location(LocKind::Fused {
+                    metadata,
+                    locs: smallvec::smallvec![unknown],
+                }))
+            }
+            (1, None) => kept[0],
+            _ => self.attr(AttrKind::Location(LocKind::Fused {
+                metadata,
+                locs: kept,
+            })),
+        }
+    }
+    /// Record that an attribute printing by alias is in use (a location used as an
+    /// attribute value, which `attr` cannot tell from an op's location).
+    pub fn note_aliased_attr(&self) {
+        self.aliased
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     /// Whether any attribute that prints by alias has been interned.
     pub fn has_aliased_attrs(&self) -> bool {
         self.aliased.load(std::sync::atomic::Ordering::Relaxed)

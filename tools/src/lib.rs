@@ -4,10 +4,10 @@ pub mod verify_diagnostics;
 
 /// Split a file at `// -----` markers, as mlir-opt 22's `--split-input-file` does: the
 /// marker splits wherever it stands, even mid-line, and the rest of its line starts the
-/// next chunk. Each chunk comes with the number of lines before it; a chunk that starts
-/// mid-line is indented with spaces to its column, so that diagnostics keep the original
-/// line and column numbers once the caller pads it with that many newlines.
-pub fn split_input(text: &str) -> Vec<(usize, String)> {
+/// next chunk. Each chunk comes with the number of lines before it and its starting
+/// column (0-based); it is indented with spaces to that column, so that diagnostics keep
+/// the original line and column numbers once the caller pads it with that many newlines.
+pub fn split_input(text: &str) -> Vec<(usize, usize, String)> {
     const MARKER: &str = "// -----";
     let mut chunks = Vec::new();
     let mut start = 0;
@@ -17,7 +17,7 @@ pub fn split_input(text: &str) -> Vec<(usize, String)> {
     for (m, _) in text.match_indices(MARKER) {
         let piece = &text[start..m];
         let (lines, col) = prefix;
-        chunks.push((lines, format!("{}{piece}", " ".repeat(col))));
+        chunks.push((lines, col, format!("{}{piece}", " ".repeat(col))));
         for (i, _) in text[start..m].match_indices('\n') {
             line += 1;
             line_start = start + i + 1;
@@ -26,7 +26,7 @@ pub fn split_input(text: &str) -> Vec<(usize, String)> {
         prefix = (line, start - line_start);
     }
     let (lines, col) = prefix;
-    chunks.push((lines, format!("{}{}", " ".repeat(col), &text[start..])));
+    chunks.push((lines, col, format!("{}{}", " ".repeat(col), &text[start..])));
     chunks
 }
 
@@ -39,9 +39,9 @@ mod tests {
         assert_eq!(
             chunks,
             vec![
-                (0, "a\n".into()),
-                (1, format!("{pad}\nb\nc\n")),
-                (4, format!("{pad}\n")),
+                (0, 0, "a\n".into()),
+                (1, 8, format!("{pad}\nb\nc\n")),
+                (4, 8, format!("{pad}\n")),
             ]
         );
     }
@@ -51,7 +51,10 @@ mod tests {
         let chunks = super::split_input("x // ----- y\nz");
         assert_eq!(
             chunks,
-            vec![(0, "x ".into()), (0, format!("{} y\nz", " ".repeat(10)))]
+            vec![
+                (0, 0, "x ".into()),
+                (0, 10, format!("{} y\nz", " ".repeat(10)))
+            ]
         );
     }
 }

@@ -562,7 +562,12 @@ impl<'a> Lowerer<'a> {
             }
             Rule::dense_array_attr => self.dense_array(p),
             Rule::dense_attr => self.dense(p),
-            Rule::location => self.loc(p),
+            Rule::location => {
+                // A location used as an attribute value prints by alias even
+                // without debug info, as in MLIR.
+                self.u.note_aliased_attr();
+                self.loc(p)
+            }
             Rule::dialect_attr => self.alias_or_opaque(&p, &self.aliases.attrs, |t| {
                 u.attr(AttrKind::Opaque(t.into()))
             }),
@@ -930,7 +935,8 @@ impl<'a> Lowerer<'a> {
                         locs.push(self.loc(x)?);
                     }
                 }
-                Ok(loc(LocKind::Fused { metadata, locs }))
+                let locs: smallvec::SmallVec<[Attr; 2]> = locs;
+                Ok(u.fused_loc(metadata, &locs))
             }
             Rule::loc_file => {
                 let mut it = p.clone().into_inner();

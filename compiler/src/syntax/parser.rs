@@ -418,7 +418,10 @@ impl<'s> OpParser<'s, '_> {
             .unwrap_or(self.src.len() - name_start);
         let raw = &self.src[name_start..name_start + name_len];
         if raw.is_empty() || !raw.as_bytes()[0].is_ascii_alphabetic() && raw.as_bytes()[0] != b'_' {
-            return Err(self.error_here("expected operation name in quotes"));
+            let at = self.end_of_previous_token();
+            return Err(
+                Diagnostic::error("expected operation name in quotes").at_span(self.file, at, at)
+            );
         }
         let reg = self.ctx.registry().clone();
         let mut spec = reg.op(raw);
@@ -896,6 +899,22 @@ impl<'s> OpParser<'s, '_> {
     }
 }
 
+/// Where a `//` comment starts in a line, ignoring `//` inside string literals.
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut in_string = false;
+    let mut i = 0;
+    while i < line.len() {
+        match line[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && line.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The parsing interface that declarative formats and hand-written custom parsers use.
 /// Every method skips whitespace and comments first; `parse_*` methods fail with a
 /// diagnostic, `eat_*`/`parse_optional_*` methods leave the input untouched when the
@@ -970,7 +989,29 @@ impl<'s> OpParser<'s, '_> {
         if self.eat_token(tok) {
             Ok(())
         } else {
-            Err(self.error_here(format!("expected '{tok}'")))
+            // MLIR reports a missing token just past the previous one, so that the
+            // error stays on the line where the token was due.
+            let at = self.end_of_previous_token();
+            Err(Diagnostic::error(format!("expected '{tok}'")).at_span(self.file, at, at))
+        }
+    }
+    /// The end of the last token before the current position, skipping back over
+    /// whitespace and `//` comments.
+    fn end_of_previous_token(&mut self) -> usize {
+        let b = self.src.as_bytes();
+        let mut end = self.pos();
+        loop {
+            while end > 0 && b[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
+            let line_start = b[..end]
+                .iter()
+                .rposition(|&c| c == b'\n')
+                .map_or(0, |i| i + 1);
+            match comment_start(&b[line_start..end]) {
+                Some(c) => end = line_start + c,
+                None => return end,
+            }
         }
     }
     /// A bare identifier (letters, digits, `_`, `$`, `.`); empty if none.

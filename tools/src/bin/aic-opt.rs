@@ -130,7 +130,7 @@ fn run(
     let chunks = if o.split {
         aic_tools::split_input(&text)
     } else {
-        vec![(0, text)]
+        vec![(0, 0, text)]
     };
     let last = chunks.len() - 1;
     let registry = Arc::new(aic_dialects::all_dialects());
@@ -140,7 +140,7 @@ fn run(
     };
     let mut ok = true;
     let mut report = Report::default();
-    for (i, (line_offset, chunk)) in chunks.into_iter().enumerate() {
+    for (i, (line_offset, col, chunk)) in chunks.into_iter().enumerate() {
         if i > 0 {
             out.write_all(b"// -----\n")?;
         }
@@ -158,7 +158,14 @@ fn run(
             let f = sm.add(name, padded);
             // Every diagnostic of the chunk is collected here.
             let mut emitted: Vec<Diagnostic> = Vec::new();
-            match parse_module(&mut ctx, &sm, f).and_then(|m| verify(&ctx, m).map(|()| m)) {
+            let parsed = parse_module(&mut ctx, &sm, f).inspect(|&m| {
+                // mlir-opt locates the implicit module of a later chunk where the
+                // chunk starts (the first chunk's stays at 0:0).
+                if i > 0 {
+                    implicit_module_at(&mut ctx, m, line_offset + 1, col + 1);
+                }
+            });
+            match parsed.and_then(|m| verify(&ctx, m).map(|()| m)) {
                 Ok(m) => {
                     print_op_to(&ctx, m, opts, &mut *out)?;
                     // mlir-opt ends each printed module with a blank line.
@@ -192,6 +199,26 @@ fn run(
         ok = false;
     }
     Ok(ok)
+}
+
+/// Move the implicit module's `file:0:0` location to `line:col` of the same file.
+fn implicit_module_at(ctx: &mut Context, m: aic::Op, line: usize, col: usize) {
+    let loc = ctx.op(m).loc;
+    if let aic::AttrKind::Location(aic::LocKind::FileLineCol {
+        file,
+        line: 0,
+        col: 0,
+        end: None,
+    }) = *ctx.attr_kind(loc)
+    {
+        let moved = ctx.attr(aic::AttrKind::Location(aic::LocKind::FileLineCol {
+            file,
+            line: line as u32,
+            col: col as u32,
+            end: None,
+        }));
+        ctx.op_mut(m).loc = moved;
+    }
 }
 
 fn main() -> ExitCode {

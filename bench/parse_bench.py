@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""Parse + print benchmark: aic-opt against mlir-opt-22 on the same generated file.
+"""Parse + verify + print benchmark: aic-opt against mlir-opt-22 on the same generated file.
 
 Generates a module of N generic-form ops in nested functions with varied types and
-attributes, then times `aic-opt` and `mlir-opt-22 --allow-unregistered-dialect
---mlir-print-op-generic` on it in the same run, reporting wall time and peak RSS.
+attributes, then times `aic-opt` and `mlir-opt-22` (both `--allow-unregistered-dialect
+--mlir-print-op-generic`; both verify before printing) on it in the same run, checks
+that their outputs are identical, and reports wall time and peak RSS.
 
     cargo build --release -p aic-tools
     python3 bench/parse_bench.py --ops 1000000

@@ -1,6 +1,6 @@
 //! Round-trip fuzzing of the parser, verifier and printer.
 //!
-//! For any input that parses (and verifies), printing it must give text that parses
+//! For any input that parses and verifies, printing it must give text that parses
 //! again and prints to the very same text, in both the generic and the pretty form.
 //! Inputs that do not parse must be rejected with a diagnostic: any panic, stack
 //! overflow or hang is a bug.
@@ -9,6 +9,7 @@
 
 use aic::op_printer::{PrintOptions, print_op};
 use aic::syntax::{parse_module, with_parser_stack};
+use aic::verifier::verify;
 use aic::{Context, SourceMap};
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
@@ -25,9 +26,14 @@ fn parse_print(text: &str, opts: PrintOptions) -> Option<String> {
     ctx.allow_unregistered = true;
     let mut sm = SourceMap::new();
     let f = sm.add("fuzz.mlir", text.to_string());
-    let m = parse_module(&mut ctx, &sm, f).ok()?;
-    // The rendered diagnostic path must not panic either.
-    Some(print_op(&ctx, m, opts))
+    match parse_module(&mut ctx, &sm, f).and_then(|m| verify(&ctx, m).map(|()| m)) {
+        Ok(m) => Some(print_op(&ctx, m, opts)),
+        Err(d) => {
+            // Rendering the diagnostic must not panic either.
+            let _ = sm.render(ctx.uniquer(), &d);
+            None
+        }
+    }
 }
 
 fuzz_target!(|data: &[u8]| {

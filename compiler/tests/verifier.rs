@@ -80,8 +80,12 @@ static TEST: Dialect = Dialect {
     ],
 };
 
-/// Parse and verify; the error's message and 1-based line.
-fn check(text: &str) -> Result<(), (String, usize)> {
+/// Parse `text` with the test dialect registered (unregistered ops allowed) and hand
+/// the result to `then`.
+fn with_parsed<T: Send>(
+    text: &str,
+    then: impl FnOnce(&mut Context, &SourceMap, Result<aic::Op, aic::Diagnostic>) -> T + Send,
+) -> T {
     let text = text.to_string();
     with_parser_stack(move || {
         let mut reg = DialectRegistry::new();
@@ -90,8 +94,16 @@ fn check(text: &str) -> Result<(), (String, usize)> {
         ctx.allow_unregistered = true;
         let mut sm = SourceMap::new();
         let f = sm.add("v.mlir", text);
-        let m = parse_module(&mut ctx, &sm, f).map_err(|d| (format!("parse: {}", d.message), 0))?;
-        verify(&ctx, m).map_err(|d| {
+        let m = parse_module(&mut ctx, &sm, f);
+        then(&mut ctx, &sm, m)
+    })
+}
+
+/// Parse and verify; the error's message and 1-based line.
+fn check(text: &str) -> Result<(), (String, usize)> {
+    with_parsed(text, |ctx, sm, m| {
+        let m = m.map_err(|d| (format!("parse: {}", d.message), 0))?;
+        verify(ctx, m).map_err(|d| {
             let line = sm.line_of(ctx.uniquer(), d.at).map_or(0, |(_, l)| l);
             let notes: Vec<String> = d.notes.iter().map(|n| n.message.clone()).collect();
             (
@@ -298,17 +310,10 @@ fn symbol_tables_reject_duplicates() {
 
 #[test]
 fn unregistered_ops_need_permission() {
-    let text = "\"tv.nope\"() : () -> ()".to_string();
-    let msg = with_parser_stack(move || {
-        let mut reg = DialectRegistry::new();
-        reg.register(&TEST);
-        let mut ctx = Context::new(Arc::new(reg));
-        ctx.allow_unregistered = true;
-        let mut sm = SourceMap::new();
-        let f = sm.add("v.mlir", text);
-        let m = parse_module(&mut ctx, &sm, f).expect("parses when allowed");
+    let msg = with_parsed("\"tv.nope\"() : () -> ()", |ctx, _, m| {
+        let m = m.expect("parses when allowed");
         ctx.allow_unregistered = false;
-        verify(&ctx, m).expect_err("rejected").message
+        verify(ctx, m).expect_err("rejected").message
     });
     assert!(
         msg.contains("unregistered operation 'tv.nope' found in dialect ('tv')"),

@@ -17,6 +17,7 @@ pub mod float;
 pub mod intern;
 pub mod ir;
 pub mod op_printer;
+pub mod pass;
 pub mod printer;
 pub mod symbol;
 pub mod syntax;

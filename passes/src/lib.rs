@@ -1,6 +1,21 @@
 //! aic's passes: transforms and conversions, one module per pass named after its
-//! `aic-opt` flag (`canonicalize`, `cse`, `stablehlo-to-graph`, ...).
-//!
-//! The pass manager and the first passes arrive with the pass-manager issue; this
-//! crate holds its place in the layering `tools -> {passes, backends} -> dialects ->
-//! compiler`, so that passes never reach into tools or backends.
+//! `aic-opt` flag (`cse`, `symbol-dce`, later `canonicalize`, `stablehlo-to-graph`, ...).
+//! Each module declares a [`aic::pass::PassInfo`]; [`register_all`] makes them known.
+
+pub mod cse;
+pub mod symbol_dce;
+
+use aic::pass::PassRegistry;
+
+/// Register every pass of this crate.
+pub fn register_all(reg: &mut PassRegistry) {
+    reg.register(&cse::INFO);
+    reg.register(&symbol_dce::INFO);
+}
+
+/// A registry with every pass of this crate.
+pub fn all_passes() -> PassRegistry {
+    let mut r = PassRegistry::new();
+    register_all(&mut r);
+    r
+}

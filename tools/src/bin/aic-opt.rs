@@ -4,6 +4,8 @@
 //! prints.
 
 use aic::op_printer::{PrintOptions, print_op_to};
+use aic::pass::pipeline::{add_pass, parse_pipeline};
+use aic::pass::{Instrumentation, OpPassManager, PassFilter, PassRunner, TimingNode};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, Diagnostic, SourceMap};
@@ -11,6 +13,7 @@ use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 const HELP: &str = "OVERVIEW: aic modular optimizer driver
 
@@ -25,6 +28,17 @@ OPTIONS:
   --verify-diagnostics            Check that emitted diagnostics match expected-* lines
                                   on the corresponding line (each chunk on its own)
   --show-dialects                 List registered dialects
+  --pass-pipeline=<pipeline>      Run a textual pipeline: 'builtin.module(func.func(cse))'
+  --<pass>[=<options>]            Run a registered pass (see --list-passes), in order
+  --list-passes                   List registered passes and their options
+  --verify-each=<bool>            Verify the IR after every pass (default true)
+  --mlir-print-ir-before=<pass>   Print the IR before the given passes (comma list)
+  --mlir-print-ir-after=<pass>    Print the IR after the given passes (comma list)
+  --mlir-print-ir-before-all      Print the IR before every pass
+  --mlir-print-ir-after-all       Print the IR after every pass
+  --mlir-print-ir-after-change    Only print the IR after a pass that changed it
+  --mlir-print-ir-after-failure   Print the IR after a pass that failed
+  --mlir-timing                   Report wall time per pass
   --help                          Show this help
 ";
 
@@ -36,6 +50,15 @@ struct Options {
     generic: bool,
     split: bool,
     verify_diagnostics: bool,
+    pipeline: Option<String>,
+    /// Passes given as their own flags: (flag, options text).
+    passes: Vec<(String, String)>,
+    inst: Instrumentation,
+}
+
+/// `a,b` into a pass filter.
+fn filter_list(v: &str) -> PassFilter {
+    PassFilter::Flags(v.split(',').map(str::to_string).collect())
 }
 
 fn parse_args() -> Result<Option<Options>, String> {
@@ -47,7 +70,11 @@ fn parse_args() -> Result<Option<Options>, String> {
         generic: false,
         split: false,
         verify_diagnostics: false,
+        pipeline: None,
+        passes: Vec::new(),
+        inst: Instrumentation::default(),
     };
+    let passes = aic_passes::all_passes();
     let mut args = std::env::args().skip(1);
     let mut input_set = false;
     while let Some(a) = args.next() {
@@ -67,6 +94,49 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("mlir-print-debuginfo") => o.debuginfo = true,
             Some("split-input-file") => o.split = true,
             Some("verify-diagnostics") => o.verify_diagnostics = true,
+            Some("mlir-print-ir-before-all") => o.inst.print_before = PassFilter::All,
+            Some("mlir-print-ir-after-all") => o.inst.print_after = PassFilter::All,
+            Some("mlir-print-ir-after-change") => o.inst.print_after_change = true,
+            Some("mlir-print-ir-after-failure") => o.inst.print_after_failure = true,
+            Some("mlir-timing") => o.inst.timing = true,
+            Some(f) if f.starts_with("mlir-print-ir-before=") => {
+                o.inst.print_before = filter_list(&f["mlir-print-ir-before=".len()..])
+            }
+            Some(f) if f.starts_with("mlir-print-ir-after=") => {
+                o.inst.print_after = filter_list(&f["mlir-print-ir-after=".len()..])
+            }
+            Some(f) if f.starts_with("verify-each") => {
+                o.inst.verify_each = match f.strip_prefix("verify-each").unwrap_or("") {
+                    "" | "=true" | "=1" => true,
+                    "=false" | "=0" => false,
+                    v => return Err(format!("invalid value for --verify-each: '{}'", &v[1..])),
+                }
+            }
+            Some(f) if f.starts_with("pass-pipeline=") => {
+                o.pipeline = Some(f["pass-pipeline=".len()..].to_string())
+            }
+            Some("pass-pipeline") => {
+                o.pipeline = Some(args.next().ok_or("--pass-pipeline needs a pipeline")?)
+            }
+            Some("list-passes") => {
+                println!("Available Passes:");
+                for p in passes.all() {
+                    println!("  --{:<30} - {}", p.flag, p.summary);
+                    for opt in p.options {
+                        println!(
+                            "      {:<28} - {} (default: {})",
+                            format!("{}=<{:?}>", opt.name, opt.kind),
+                            opt.help,
+                            opt.default
+                        );
+                    }
+                }
+                return Ok(None);
+            }
+            Some(f) if passes.get(f.split('=').next().unwrap_or(f)).is_some() => {
+                let (flag, opts) = f.split_once('=').unwrap_or((f, ""));
+                o.passes.push((flag.to_string(), opts.to_string()));
+            }
             Some("show-dialects") => {
                 let r = aic_dialects::all_dialects();
                 println!("Available Dialects:");
@@ -89,7 +159,32 @@ fn parse_args() -> Result<Option<Options>, String> {
             }
         }
     }
+    if o.pipeline.is_some() && !o.passes.is_empty() {
+        return Err(
+            "'--pass-pipeline' option can't be used with individual pass options".to_string(),
+        );
+    }
     Ok(Some(o))
+}
+
+/// The pipeline the options ask for: `--pass-pipeline` or the pass flags in order
+/// on `builtin.module` (nesting passes anchored elsewhere, as mlir-opt does).
+fn build_pipeline(o: &Options) -> Result<Option<OpPassManager>, String> {
+    let reg = aic_passes::all_passes();
+    if let Some(text) = &o.pipeline {
+        return parse_pipeline(text, &reg)
+            .map(Some)
+            .map_err(|e| format!("<unknown>:0: error: {}", e.render(text)));
+    }
+    if o.passes.is_empty() {
+        return Ok(None);
+    }
+    let mut pm = OpPassManager::new("builtin.module");
+    for (flag, opts) in &o.passes {
+        add_pass(&mut pm, &reg, flag, opts)
+            .map_err(|e| format!("<unknown>:0: error: {}", e.render(flag)))?;
+    }
+    Ok(Some(pm))
 }
 
 /// Read the input file (or standard input) as UTF-8 text; returns it with the name
@@ -123,6 +218,7 @@ fn read_input(o: &Options) -> Result<(String, String), String> {
 /// diagnostics go to standard error.
 fn run(
     o: &Options,
+    pm: Option<&OpPassManager>,
     name: &str,
     text: String,
     out: &mut (dyn Write + Send),
@@ -140,6 +236,9 @@ fn run(
     };
     let mut ok = true;
     let mut report = Report::default();
+    // Phases for --mlir-timing: parsing (with verification), the pipeline, output.
+    let (mut t_parse, mut t_out) = (Duration::ZERO, Duration::ZERO);
+    let mut timing = TimingNode::default();
     for (i, (line_offset, col, chunk)) in chunks.into_iter().enumerate() {
         if i > 0 {
             out.write_all(b"// -----\n")?;
@@ -165,11 +264,26 @@ fn run(
                     implicit_module_at(&mut ctx, m, line_offset + 1, col + 1);
                 }
             });
-            match parsed.and_then(|m| verify(&ctx, m).map(|()| m)) {
+            let start = Instant::now();
+            let verified = parsed.and_then(|m| verify(&ctx, m).map(|()| m));
+            t_parse += start.elapsed();
+            let transformed = verified.and_then(|m| match pm {
+                Some(pm) => {
+                    let mut err = std::io::stderr();
+                    let mut runner = PassRunner::new(&o.inst, &mut err);
+                    let r = runner.run(pm, &mut ctx, m);
+                    merge_timing(&mut timing, runner.timing);
+                    r.map(|()| m)
+                }
+                None => Ok(m),
+            });
+            match transformed {
                 Ok(m) => {
+                    let start = Instant::now();
                     print_op_to(&ctx, m, opts, &mut *out)?;
                     // mlir-opt ends each printed module with a blank line.
                     out.write_all(b"\n")?;
+                    t_out += start.elapsed();
                 }
                 Err(d) => emitted.push(d),
             }
@@ -198,7 +312,24 @@ fn run(
         }
         ok = false;
     }
+    if o.inst.timing {
+        eprint!(
+            "{}",
+            timing.report(&[("Parser", t_parse)], &[("Output", t_out)])
+        );
+    }
     Ok(ok)
+}
+
+/// Add the timings of one chunk's run to the totals.
+fn merge_timing(total: &mut TimingNode, run: TimingNode) {
+    total.time += run.time;
+    for c in run.children {
+        match total.children.iter_mut().find(|t| t.name == c.name) {
+            Some(t) => merge_timing(t, c),
+            None => total.children.push(c),
+        }
+    }
 }
 
 /// Move the implicit module's `file:0:0` location to `line:col` of the same file.
@@ -230,6 +361,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let pm = match build_pipeline(&o) {
+        Ok(pm) => pm,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let (name, text) = match read_input(&o) {
         Ok(x) => x,
         Err(e) => {
@@ -241,13 +379,13 @@ fn main() -> ExitCode {
     let result = match to_file {
         Some(path) => std::fs::File::create(path).and_then(|f| {
             let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-            let ok = run(&o, &name, text, &mut w)?;
+            let ok = run(&o, pm.as_ref(), &name, text, &mut w)?;
             w.flush()?;
             Ok(ok)
         }),
         None => {
             let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
-            run(&o, &name, text, &mut w).and_then(|ok| w.flush().map(|_| ok))
+            run(&o, pm.as_ref(), &name, text, &mut w).and_then(|ok| w.flush().map(|_| ok))
         }
     };
     match result {

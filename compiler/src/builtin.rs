@@ -2,7 +2,9 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::dialect::{Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
-use crate::ir::{Context, Op};
+use crate::ir::{Context, Op, Value};
+use crate::rewrite::FoldResult;
+use crate::types::Type;
 
 /// `builtin.module`: a top-level container of symbols.
 pub const MODULE: OpSpec = OpSpec {
@@ -46,12 +48,45 @@ pub const UNREALIZED_CONVERSION_CAST: OpSpec = OpSpec {
     results: &[ValueSpec::variadic("outputs", tc::ANY)],
     traits: Traits::PURE,
     format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
+    fold: Some(fold_cast),
     ..OpSpec::new("builtin.unrealized_conversion_cast")
 };
+
+/// MLIR's folds of `unrealized_conversion_cast`: a cast to the types it already has
+/// is its inputs, and a cast that undoes the cast producing all its inputs is that
+/// cast's inputs.
+fn fold_cast(
+    ctx: &mut Context,
+    op: Op,
+    _: &[Option<crate::Attr>],
+) -> Option<smallvec::SmallVec<[FoldResult; 1]>> {
+    let ins: Vec<Value> = ctx.operands(op).to_vec();
+    let types = |ctx: &Context, vs: &mut dyn Iterator<Item = Value>| -> Vec<Type> {
+        vs.map(|v| ctx.value_type(v)).collect()
+    };
+    let out_types = types(ctx, &mut ctx.results(op));
+    if types(ctx, &mut ins.iter().copied()) == out_types {
+        return Some(ins.into_iter().map(FoldResult::Value).collect());
+    }
+    let producer = ctx.defining_op(*ins.first()?)?;
+    if ctx.op_name(producer) != "builtin.unrealized_conversion_cast"
+        || ctx.results(producer).collect::<Vec<_>>() != ins
+        || types(ctx, &mut ctx.operands(producer).iter().copied()) != out_types
+    {
+        return None;
+    }
+    Some(
+        ctx.operands(producer)
+            .iter()
+            .map(|v| FoldResult::Value(*v))
+            .collect(),
+    )
+}
 
 /// The builtin dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "builtin",
     description: "types, attributes and the module op that every tool knows",
     ops: &[MODULE, UNREALIZED_CONVERSION_CAST],
+    materialize_constant: None,
 };

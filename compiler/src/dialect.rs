@@ -48,6 +48,8 @@ impl Traits {
     pub const GRAPH_REGION: Traits = Traits(1 << 11);
     /// Regions have a symbol-visible, top-level scope (module-like).
     pub const AFFINE_SCOPE: Traits = Traits(1 << 12);
+    /// Materialises the constant in its `value` attribute (MLIR's `ConstantLike`).
+    pub const CONSTANT_LIKE: Traits = Traits(1 << 13);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
@@ -58,7 +60,7 @@ impl Traits {
     }
     /// Trait names in declaration order, for `--show-dialects` and docs.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 13] = [
+        const NAMES: [&str; 14] = [
             "Pure",
             "Commutative",
             "Terminator",
@@ -72,6 +74,7 @@ impl Traits {
             "SameOperandsType",
             "GraphRegion",
             "AffineScope",
+            "ConstantLike",
         ];
         (0..NAMES.len())
             .filter(|i| self.0 & (1 << i) != 0)
@@ -363,6 +366,10 @@ pub struct OpSpec {
     pub format: Option<&'static str>,
     /// Hand-written syntax, used instead of `format` when set.
     pub custom: Option<CustomAsm>,
+    /// Folding hook (MLIR's `fold`): the values the op's results fold to.
+    pub fold: Option<crate::rewrite::FoldFn>,
+    /// Canonicalisation patterns rooted at this op.
+    pub canonicalize: &'static [&'static dyn crate::rewrite::RewritePattern],
     /// Dialect whose prefix may be omitted for ops nested in this op's regions.
     pub default_dialect: Option<&'static str>,
 }
@@ -383,6 +390,8 @@ impl OpSpec {
             verify: None,
             format: None,
             custom: None,
+            fold: None,
+            canonicalize: &[],
             default_dialect: None,
         }
     }
@@ -482,6 +491,10 @@ pub struct Dialect {
     pub description: &'static str,
     /// Its ops.
     pub ops: &'static [OpSpec],
+    /// Builds the op that materialises a folded constant of this dialect's ops
+    /// (MLIR's `materializeConstant`): the state of a constant-like op holding
+    /// `value` of type `ty`, or `None` when the dialect cannot.
+    pub materialize_constant: Option<crate::rewrite::MaterializeFn>,
 }
 
 /// All dialects known to a tool.

@@ -19,6 +19,7 @@ pub mod ir;
 pub mod op_printer;
 pub mod pass;
 pub mod printer;
+pub mod rewrite;
 pub mod symbol;
 pub mod syntax;
 pub mod types;

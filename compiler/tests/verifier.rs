@@ -78,6 +78,7 @@ static TEST: Dialect = Dialect {
             ..OpSpec::new("tv.sym")
         },
     ],
+    materialize_constant: None,
 };
 
 /// Parse `text` with the test dialect registered (unregistered ops allowed) and hand

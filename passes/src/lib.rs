@@ -2,6 +2,7 @@
 //! `aic-opt` flag (`cse`, `symbol-dce`, later `canonicalize`, `stablehlo-to-graph`, ...).
 //! Each module declares a [`aic::pass::PassInfo`]; [`register_all`] makes them known.
 
+pub mod canonicalize;
 pub mod cse;
 pub mod symbol_dce;
 
@@ -9,6 +10,7 @@ use aic::pass::PassRegistry;
 
 /// Register every pass of this crate.
 pub fn register_all(reg: &mut PassRegistry) {
+    reg.register(&canonicalize::INFO);
     reg.register(&cse::INFO);
     reg.register(&symbol_dce::INFO);
 }

@@ -38,6 +38,8 @@ pub enum OptKind {
     Str,
     /// A comma-separated list of strings.
     StrList,
+    /// One of the given words.
+    Enum(&'static [&'static str]),
 }
 
 /// A pass option: name, type, default and help.
@@ -86,6 +88,15 @@ impl OptValue {
             OptKind::Int => OptValue::Int(text.parse().map_err(|_| bad("long"))?),
             OptKind::UInt => OptValue::UInt(text.parse().map_err(|_| bad("uint"))?),
             OptKind::Str => OptValue::Str(text.to_string()),
+            OptKind::Enum(words) => {
+                if !words.contains(&text) {
+                    return Err(format!(
+                        "for the --{} option: Cannot find option named '{text}'!",
+                        spec.name
+                    ));
+                }
+                OptValue::Str(text.to_string())
+            }
             OptKind::StrList => OptValue::StrList(
                 text.split(',')
                     .filter(|s| !s.is_empty())

@@ -1,0 +1,425 @@
+//! Rewriting: folding hooks, rewrite patterns and MLIR's greedy pattern driver.
+//!
+//! An op spec may declare a [`FoldFn`] (what its results fold to, given the
+//! constant values of its operands) and canonicalisation [`RewritePattern`]s. The
+//! greedy driver keeps a worklist of ops and, until nothing changes or the iteration
+//! limit is hit, erases trivially dead ops, folds ops (materialising constants
+//! through the dialect's hook, uniqued and hoisted to the start of the enclosing
+//! isolated region's entry block, as MLIR's `OperationFolder` does) and applies the
+//! matching patterns by decreasing benefit. Patterns edit the IR through a
+//! [`Rewriter`], which puts every op it touches back on the worklist.
+
+use crate::attributes::{Attr, Ident};
+use crate::dialect::Traits;
+use crate::intern::FxBuild;
+use crate::ir::{Context, InsertPoint, Op, OpState, Value, WalkOrder};
+use crate::types::Type;
+use smallvec::SmallVec;
+use std::collections::{HashMap, HashSet};
+
+/// What one result of a folded op becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FoldResult {
+    /// A constant, materialised by the op's dialect.
+    Attr(Attr),
+    /// An existing value.
+    Value(Value),
+}
+
+/// A folding hook: given the op and the constant value of each operand (`None`
+/// where not constant), the replacement of every result, or `None` when it does
+/// not fold. Returning the op's own results means it was updated in place.
+pub type FoldFn = fn(&mut Context, Op, &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>>;
+
+/// Builds the constant op for a folded value (see `Dialect::materialize_constant`).
+pub type MaterializeFn = fn(&Context, Attr, Type, Attr) -> Option<OpState>;
+
+/// A rewrite rooted at ops of one name (or any op).
+pub trait RewritePattern: Send + Sync {
+    /// The op name the pattern matches, `None` for any op.
+    fn root(&self) -> Option<&'static str>;
+    /// Patterns with higher benefit are tried first.
+    fn benefit(&self) -> u16 {
+        1
+    }
+    /// Try to rewrite `op`; `true` when the IR changed (only through `rw`).
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: Op) -> bool;
+}
+
+/// Edits the IR on behalf of patterns, telling the driver what changed.
+pub struct Rewriter<'c> {
+    /// The IR.
+    pub ctx: &'c mut Context,
+    touched: Vec<Op>,
+}
+
+impl Rewriter<'_> {
+    /// Create an op before `before`.
+    pub fn create_before(&mut self, before: Op, st: OpState) -> Op {
+        let op = self.ctx.create_op(st);
+        self.ctx.insert_op(InsertPoint::Before(before), op);
+        self.touched.push(op);
+        op
+    }
+    /// Replace the results of `op` by `new` and erase it.
+    pub fn replace_op(&mut self, op: Op, new: &[Value]) {
+        for v in new {
+            for u in self.ctx.uses(*v) {
+                self.touched.push(u.op);
+            }
+        }
+        self.note_operand_defs(op);
+        let results: Vec<Value> = self.ctx.results(op).collect();
+        for r in results {
+            for u in self.ctx.uses(r).to_vec() {
+                self.touched.push(u.op);
+            }
+        }
+        self.ctx.replace_op(op, new);
+    }
+    /// Erase `op`, whose results must be unused.
+    pub fn erase_op(&mut self, op: Op) {
+        self.note_operand_defs(op);
+        self.ctx.erase_op(op);
+    }
+    /// Record that `op` was changed in place.
+    pub fn modified(&mut self, op: Op) {
+        self.touched.push(op);
+    }
+    fn note_operand_defs(&mut self, op: Op) {
+        for v in self.ctx.operands(op).to_vec() {
+            if let Some(d) = self.ctx.defining_op(v) {
+                self.touched.push(d);
+            }
+        }
+    }
+}
+
+/// The constant an op stands for, when it is constant-like (its `value` attribute).
+pub fn constant_value(ctx: &Context, op: Op) -> Option<Attr> {
+    let spec = ctx.op_spec(op)?;
+    if !spec.has(Traits::CONSTANT_LIKE) {
+        return None;
+    }
+    spec.attr(ctx, op, "value")
+}
+
+/// Whether `op` can be erased when its results are unused: it has no side effects
+/// (the `Pure` trait), no regions, and is not a terminator.
+pub fn is_trivially_dead(ctx: &Context, op: Op) -> bool {
+    ctx.op_spec(op)
+        .is_some_and(|s| s.has(Traits::PURE) && !s.has(Traits::TERMINATOR))
+        && ctx.regions(op).is_empty()
+        && ctx.results(op).all(|r| ctx.uses(r).is_empty())
+}
+
+/// Patterns grouped by root op name, each list by decreasing benefit.
+#[derive(Default)]
+pub struct PatternSet {
+    by_root: HashMap<&'static str, Vec<&'static dyn RewritePattern>>,
+    any: Vec<&'static dyn RewritePattern>,
+}
+
+impl PatternSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Add a pattern.
+    pub fn add(&mut self, p: &'static dyn RewritePattern) {
+        let list = match p.root() {
+            Some(r) => self.by_root.entry(r).or_default(),
+            None => &mut self.any,
+        };
+        list.push(p);
+        list.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
+    }
+    /// The canonicalisation patterns of every op in the context's registry.
+    pub fn canonicalization(ctx: &Context) -> Self {
+        let mut s = PatternSet::new();
+        for d in ctx.registry().dialects() {
+            for op in d.ops {
+                for p in op.canonicalize {
+                    s.add(*p);
+                }
+            }
+        }
+        s
+    }
+    fn for_op(&self, name: &str) -> impl Iterator<Item = &'static dyn RewritePattern> + '_ {
+        self.by_root
+            .get(name)
+            .into_iter()
+            .flatten()
+            .chain(self.any.iter())
+            .copied()
+    }
+}
+
+/// How the greedy driver runs.
+#[derive(Clone, Copy, Debug)]
+pub struct GreedyConfig {
+    /// Passes over the IR before giving up on reaching a fixed point.
+    pub max_iterations: u32,
+    /// Whether to fold ops (and erase trivially dead ones).
+    pub fold: bool,
+    /// Process ops top-down (parents and earlier ops first) rather than bottom-up.
+    pub top_down: bool,
+    /// Rewrites allowed per iteration (`None`: a generous bound proportional to the
+    /// size of the IR, so that a pattern that always fires cannot loop forever).
+    pub max_rewrites: Option<u64>,
+}
+
+impl Default for GreedyConfig {
+    fn default() -> Self {
+        GreedyConfig {
+            max_iterations: 10,
+            fold: true,
+            top_down: true,
+            max_rewrites: None,
+        }
+    }
+}
+
+/// Apply `patterns` and folding to everything nested in `root` until nothing
+/// changes; returns whether anything changed and whether a fixed point was reached.
+pub fn apply_patterns_greedily(
+    ctx: &mut Context,
+    root: Op,
+    patterns: &PatternSet,
+    config: GreedyConfig,
+) -> (bool, bool) {
+    let mut folder = ConstantFolder::default();
+    let mut changed_any = false;
+    for _ in 0..config.max_iterations.max(1) {
+        let mut worklist: Vec<Op> = Vec::new();
+        ctx.walk(root, WalkOrder::PostOrder, &mut |_, o| {
+            if o != root {
+                worklist.push(o);
+            }
+        });
+        // Popped from the back: reversed, the post-order list runs top-down.
+        if config.top_down {
+            worklist.reverse();
+        }
+        let mut queued: HashSet<Op> = worklist.iter().copied().collect();
+        let mut changed = false;
+        // A pattern that always fires would requeue its op forever: bound the work
+        // of one iteration (generously) so that such cycles end as non-convergence.
+        let mut budget = config
+            .max_rewrites
+            .map_or(16 * worklist.len() + 1024, |m| m as usize);
+        while let Some(op) = worklist.pop() {
+            if budget == 0 {
+                return (true, false);
+            }
+            budget -= 1;
+            queued.remove(&op);
+            if ctx.is_erased(op) {
+                continue;
+            }
+            let mut rw = Rewriter {
+                ctx,
+                touched: Vec::new(),
+            };
+            let did = process(&mut rw, op, patterns, config, &mut folder);
+            changed |= did;
+            for t in rw.touched {
+                if !rw.ctx.is_erased(t) && t != root && queued.insert(t) {
+                    worklist.push(t);
+                }
+            }
+        }
+        changed_any |= changed;
+        if !changed {
+            return (changed_any, true);
+        }
+    }
+    (changed_any, false)
+}
+
+fn process(
+    rw: &mut Rewriter<'_>,
+    op: Op,
+    patterns: &PatternSet,
+    config: GreedyConfig,
+    folder: &mut ConstantFolder,
+) -> bool {
+    if config.fold {
+        if is_trivially_dead(rw.ctx, op) {
+            rw.erase_op(op);
+            return true;
+        }
+        if let Some(c) = constant_value(rw.ctx, op) {
+            return folder.adopt(rw, op, c);
+        }
+        if try_fold(rw, op, folder) {
+            return true;
+        }
+    }
+    let name = rw.ctx.op_name(op).to_string();
+    for p in patterns.for_op(&name) {
+        if p.match_and_rewrite(rw, op) {
+            return true;
+        }
+    }
+    false
+}
+
+fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool {
+    let Some(fold) = rw.ctx.op_spec(op).and_then(|s| s.fold) else {
+        return false;
+    };
+    let consts: SmallVec<[Option<Attr>; 4]> = rw
+        .ctx
+        .operands(op)
+        .iter()
+        .map(|v| {
+            rw.ctx
+                .defining_op(*v)
+                .and_then(|d| constant_value(rw.ctx, d))
+        })
+        .collect();
+    let Some(results) = fold(rw.ctx, op, &consts) else {
+        return false;
+    };
+    let own: SmallVec<[Value; 2]> = rw.ctx.results(op).collect();
+    if results.len() == own.len()
+        && results
+            .iter()
+            .zip(&own)
+            .all(|(r, o)| *r == FoldResult::Value(*o))
+    {
+        rw.modified(op);
+        return true;
+    }
+    let mut values = Vec::with_capacity(results.len());
+    for (r, o) in results.iter().zip(&own) {
+        match r {
+            FoldResult::Value(v) => values.push(*v),
+            FoldResult::Attr(a) => {
+                let ty = rw.ctx.value_type(*o);
+                match folder.materialize(rw, op, *a, ty) {
+                    Some(v) => values.push(v),
+                    None => return false,
+                }
+            }
+        }
+    }
+    rw.replace_op(op, &values);
+    true
+}
+
+/// Uniqued constants per insertion block, like MLIR's `OperationFolder`.
+#[derive(Default)]
+struct ConstantFolder {
+    /// (entry block of the insertion region, dialect, value, type) -> constant op.
+    known: HashMap<(u32, Ident, Attr, Type), Op, FxBuild>,
+}
+
+impl ConstantFolder {
+    /// The block constants near `op` go to: the entry block of the region of the
+    /// closest isolated-from-above ancestor (or the outermost region).
+    fn insertion_block(ctx: &Context, op: Op) -> Option<crate::ir::Block> {
+        let mut cur = op;
+        loop {
+            let parent = ctx.parent_op(cur);
+            let isolated = parent.is_none_or(|p| {
+                ctx.op_spec(p)
+                    .is_none_or(|s| s.has(Traits::ISOLATED_FROM_ABOVE))
+            });
+            if isolated {
+                let r = ctx.block_parent(ctx.parent_block(cur)?)?;
+                return ctx.entry_block(r);
+            }
+            cur = parent.expect("checked");
+        }
+    }
+
+    fn key(
+        ctx: &Context,
+        block: crate::ir::Block,
+        op: Op,
+        value: Attr,
+    ) -> Option<(u32, Ident, Attr, Type)> {
+        let dialect = ctx.op_name(op).split('.').next()?;
+        let ty = ctx.value_type(ctx.results(op).next()?);
+        Some((block.0, ctx.ident(dialect), value, ty))
+    }
+
+    /// An existing constant op: dedup it against known ones and hoist it to the start
+    /// of its insertion block.
+    fn adopt(&mut self, rw: &mut Rewriter<'_>, op: Op, value: Attr) -> bool {
+        let Some(block) = Self::insertion_block(rw.ctx, op) else {
+            return false;
+        };
+        let Some(k) = Self::key(rw.ctx, block, op, value) else {
+            return false;
+        };
+        match self.known.get(&k) {
+            Some(&existing) if existing == op => false,
+            Some(&existing) if !rw.ctx.is_erased(existing) => {
+                let v: Vec<Value> = rw.ctx.results(existing).collect();
+                rw.replace_op(op, &v);
+                true
+            }
+            _ => {
+                self.known.insert(k, op);
+                let first = rw.ctx.first_op(block);
+                if rw.ctx.parent_block(op) == Some(block) && Self::in_constant_prefix(rw.ctx, op) {
+                    return false;
+                }
+                rw.ctx.detach_op(op);
+                match first {
+                    Some(f) if f != op => rw.ctx.insert_op(InsertPoint::Before(f), op),
+                    _ => rw.ctx.insert_op(InsertPoint::End(block), op),
+                }
+                true
+            }
+        }
+    }
+
+    /// Whether only constants precede `op` in its block (it is already hoisted).
+    fn in_constant_prefix(ctx: &Context, op: Op) -> bool {
+        let mut cur = ctx.prev_op(op);
+        while let Some(p) = cur {
+            if constant_value(ctx, p).is_none() {
+                return false;
+            }
+            cur = ctx.prev_op(p);
+        }
+        true
+    }
+
+    /// The value of a constant for `op`'s result of type `ty`: reused when known,
+    /// otherwise materialised by `op`'s dialect at the start of the insertion block.
+    fn materialize(
+        &mut self,
+        rw: &mut Rewriter<'_>,
+        op: Op,
+        value: Attr,
+        ty: Type,
+    ) -> Option<Value> {
+        let block = Self::insertion_block(rw.ctx, op)?;
+        let dialect_name = rw.ctx.op_name(op).split('.').next()?.to_string();
+        let k = (block.0, rw.ctx.ident(&dialect_name), value, ty);
+        if let Some(&c) = self.known.get(&k)
+            && !rw.ctx.is_erased(c)
+        {
+            return rw.ctx.results(c).next();
+        }
+        let registry = rw.ctx.registry().clone();
+        let dialect = registry
+            .dialects()
+            .iter()
+            .find(|d| d.name == dialect_name)?;
+        let st = (dialect.materialize_constant?)(rw.ctx, value, ty, rw.ctx.op(op).loc)?;
+        let c = rw.ctx.create_op(st);
+        match rw.ctx.first_op(block) {
+            Some(f) => rw.ctx.insert_op(InsertPoint::Before(f), c),
+            None => rw.ctx.insert_op(InsertPoint::End(block), c),
+        }
+        self.known.insert(k, c);
+        rw.ctx.results(c).next()
+    }
+}

@@ -1,0 +1,273 @@
+//! Dialect conversion: rewrite the ops a [`ConversionTarget`] calls illegal with
+//! [`ConversionPattern`]s, converting types with a [`TypeConverter`].
+//!
+//! Patterns see their op's operands already remapped to the converted values (MLIR's
+//! "adaptor"), and replace an op with values of converted types; where an
+//! unconverted user still needs the original type, a source materialisation is
+//! inserted (by default `builtin.unrealized_conversion_cast`, as MLIR does). Casts
+//! that cancel out are folded away at the end. A partial conversion fails when an
+//! illegal op is left; a full conversion also when an op of unknown legality is.
+//! Unlike MLIR, rewrites are not rolled back when a later op fails: the IR is left
+//! as far as the conversion got, with the diagnostic naming the op.
+
+use crate::diagnostics::{Diagnostic, Where};
+use crate::intern::FxBuild;
+use crate::ir::{Context, InsertPoint, Op, OpState, Value, ValueDef, WalkOrder};
+use crate::types::Type;
+use std::collections::{HashMap, HashSet};
+
+/// Whether an op is legal.
+#[derive(Clone, Copy)]
+pub enum Legality {
+    /// Always legal.
+    Legal,
+    /// Always illegal: must be converted.
+    Illegal,
+    /// Legal when the predicate holds.
+    Dynamic(fn(&Context, Op) -> bool),
+}
+
+/// Which ops may remain after a conversion.
+#[derive(Default)]
+pub struct ConversionTarget {
+    ops: HashMap<String, Legality>,
+    dialects: HashMap<String, Legality>,
+}
+
+impl ConversionTarget {
+    /// An empty target (every op of unknown legality).
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Set the legality of an op by name.
+    pub fn op(&mut self, name: &str, l: Legality) -> &mut Self {
+        self.ops.insert(name.to_string(), l);
+        self
+    }
+    /// Set the legality of every op of a dialect (an op's own setting wins).
+    pub fn dialect(&mut self, name: &str, l: Legality) -> &mut Self {
+        self.dialects.insert(name.to_string(), l);
+        self
+    }
+    /// `Some(legal)`, or `None` when the target says nothing about the op.
+    pub fn is_legal(&self, ctx: &Context, op: Op) -> Option<bool> {
+        let name = ctx.op_name(op);
+        let dialect = name.split('.').next().unwrap_or(name);
+        let l = self.ops.get(name).or_else(|| self.dialects.get(dialect))?;
+        Some(match l {
+            Legality::Legal => true,
+            Legality::Illegal => false,
+            Legality::Dynamic(f) => f(ctx, op),
+        })
+    }
+}
+
+/// One type conversion rule: `Some(t2)` when it applies.
+pub type TypeRule = fn(&Context, Type) -> Option<Type>;
+
+/// Converts types; rules added later are tried first, as in MLIR. A type no rule
+/// converts is kept.
+#[derive(Default)]
+pub struct TypeConverter {
+    rules: Vec<TypeRule>,
+}
+
+impl TypeConverter {
+    /// A converter that keeps every type.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Add a rule.
+    pub fn add(&mut self, rule: TypeRule) -> &mut Self {
+        self.rules.push(rule);
+        self
+    }
+    /// The converted type.
+    pub fn convert(&self, ctx: &Context, t: Type) -> Type {
+        self.rules.iter().rev().find_map(|r| r(ctx, t)).unwrap_or(t)
+    }
+}
+
+/// A rewrite of one op into legal ops.
+pub trait ConversionPattern: Send + Sync {
+    /// Op name the pattern converts, `None` for any op.
+    fn root(&self) -> Option<&'static str>;
+    /// Higher benefit is tried first.
+    fn benefit(&self) -> u16 {
+        1
+    }
+    /// Convert `op`, whose operands remapped to converted values are `operands`;
+    /// `true` when it replaced or erased the op through `rw`.
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_>,
+        op: Op,
+        operands: &[Value],
+    ) -> bool;
+}
+
+/// Edits the IR for conversion patterns.
+pub struct ConversionRewriter<'c> {
+    /// The IR.
+    pub ctx: &'c mut Context,
+    /// The type converter in use.
+    pub types: &'c TypeConverter,
+    casts: &'c mut HashSet<Op>,
+    done: bool,
+}
+
+impl ConversionRewriter<'_> {
+    /// Create an op before `before`.
+    pub fn create_before(&mut self, before: Op, st: OpState) -> Op {
+        let op = self.ctx.create_op(st);
+        self.ctx.insert_op(InsertPoint::Before(before), op);
+        op
+    }
+    /// Replace `op`'s results by `new` (possibly of converted types) and erase it.
+    /// Users that are not converted get a cast back to the type they expect.
+    pub fn replace_op(&mut self, op: Op, new: &[Value]) {
+        let results: Vec<Value> = self.ctx.results(op).collect();
+        for (r, &n) in results.iter().zip(new) {
+            let (from, to) = (self.ctx.value_type(n), self.ctx.value_type(*r));
+            let replacement = if from == to || self.ctx.uses(*r).is_empty() {
+                n
+            } else {
+                self.cast(op, n, to)
+            };
+            self.ctx.replace_all_uses(*r, replacement);
+        }
+        self.ctx.erase_op(op);
+        self.done = true;
+    }
+    /// Erase `op`, whose results must be unused.
+    pub fn erase_op(&mut self, op: Op) {
+        self.ctx.erase_op(op);
+        self.done = true;
+    }
+    /// A source materialisation: `value` cast to type `to`, before `at`.
+    fn cast(&mut self, at: Op, value: Value, to: Type) -> Value {
+        let loc = self.ctx.op(at).loc;
+        let mut st = OpState::new(self.ctx.ident("builtin.unrealized_conversion_cast"), loc);
+        st.operands.push(value);
+        st.result_types.push(to);
+        let c = self.create_before(at, st);
+        self.casts.insert(c);
+        self.ctx.result(c, 0)
+    }
+}
+
+/// Conversion patterns grouped by root, by decreasing benefit.
+#[derive(Default)]
+pub struct ConversionPatterns {
+    by_root: HashMap<&'static str, Vec<&'static dyn ConversionPattern>, FxBuild>,
+    any: Vec<&'static dyn ConversionPattern>,
+}
+
+impl ConversionPatterns {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Add a pattern.
+    pub fn add(&mut self, p: &'static dyn ConversionPattern) -> &mut Self {
+        let list = match p.root() {
+            Some(r) => self.by_root.entry(r).or_default(),
+            None => &mut self.any,
+        };
+        list.push(p);
+        list.sort_by_key(|p| std::cmp::Reverse(p.benefit()));
+        self
+    }
+}
+
+/// How strict a conversion is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    /// Illegal ops must be converted; ops of unknown legality may stay.
+    Partial,
+    /// Every op must end up legal.
+    Full,
+}
+
+/// Convert the ops nested in `root` (pre-order, parents before their bodies).
+pub fn apply_conversion(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatterns,
+    types: &TypeConverter,
+    mode: Mode,
+) -> Result<(), Diagnostic> {
+    let mut casts: HashSet<Op> = HashSet::new();
+    let mut ops = Vec::new();
+    ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
+        if o != root {
+            ops.push(o);
+        }
+    });
+    for op in ops {
+        if ctx.is_erased(op) || casts.contains(&op) {
+            continue;
+        }
+        let legal = target.is_legal(ctx, op);
+        let must_convert = match mode {
+            Mode::Partial => legal == Some(false),
+            Mode::Full => legal != Some(true),
+        };
+        if !must_convert {
+            continue;
+        }
+        // The adaptor: operands seen through the casts this conversion inserted.
+        let operands: Vec<Value> = ctx
+            .operands(op)
+            .iter()
+            .map(|&v| match ctx.value_def(v) {
+                ValueDef::Result(d, 0) if casts.contains(&d) => ctx.operands(d)[0],
+                _ => v,
+            })
+            .collect();
+        let name = ctx.op_name(op).to_string();
+        let candidates: Vec<&'static dyn ConversionPattern> = patterns
+            .by_root
+            .get(name.as_str())
+            .into_iter()
+            .flatten()
+            .chain(patterns.any.iter())
+            .copied()
+            .collect();
+        let mut converted = false;
+        for p in candidates {
+            let mut rw = ConversionRewriter {
+                ctx,
+                types,
+                casts: &mut casts,
+                done: false,
+            };
+            if p.match_and_rewrite(&mut rw, op, &operands) && rw.done {
+                converted = true;
+                break;
+            }
+        }
+        if !converted {
+            return Err(
+                Diagnostic::error(format!("failed to legalize operation '{name}'"))
+                    .at_loc(ctx.op(op).loc)
+                    .with_note(
+                        if mode == Mode::Full {
+                            "the target does not mark it legal and no pattern converted it"
+                        } else {
+                            "it is illegal for the target and no pattern converted it"
+                        },
+                        Where::Nowhere,
+                    ),
+            );
+        }
+    }
+    // Casts nobody uses any more go; the rest stay for a later reconciliation.
+    for c in casts {
+        if !ctx.is_erased(c) && ctx.uses(ctx.result(c, 0)).is_empty() {
+            ctx.erase_op(c);
+        }
+    }
+    Ok(())
+}

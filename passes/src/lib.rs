@@ -4,6 +4,7 @@
 
 pub mod canonicalize;
 pub mod cse;
+pub mod inline;
 pub mod symbol_dce;
 
 use aic::pass::PassRegistry;
@@ -12,6 +13,7 @@ use aic::pass::PassRegistry;
 pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&canonicalize::INFO);
     reg.register(&cse::INFO);
+    reg.register(&inline::INFO);
     reg.register(&symbol_dce::INFO);
 }
 

@@ -1017,6 +1017,47 @@ mod tests {
         }
     }
 
+    const FLAGS: crate::dialect::BitEnum = crate::dialect::BitEnum {
+        attr: "t.flags",
+        none: "none",
+        bits: &[("a", 1), ("b", 2)],
+        groups: &[],
+        separator: ",",
+    };
+
+    fn no_flags(u: &Uniquer) -> Attr {
+        FLAGS.attr(u, 0)
+    }
+
+    const FLAG_SPEC: OpSpec = OpSpec {
+        operands: &[ValueSpec::one("x", tc::ANY)],
+        attributes: &[AttrSpec::defaulted(
+            "flags",
+            crate::dialect::AttrConstraint {
+                desc: "flags",
+                check: |a, _| FLAGS.value_of(a).is_some(),
+                syntax: AttrSyntax::BitEnum(&FLAGS),
+            },
+            no_flags,
+        )],
+        ..OpSpec::new("t.flagged")
+    };
+
+    #[test]
+    fn bit_enum_attributes_anchor_optional_groups() {
+        let f = Format::compile(
+            &FLAG_SPEC,
+            "$x (`flags` `` $flags^)? attr-dict `:` type($x)",
+        )
+        .unwrap();
+        assert!(matches!(
+            &f.elems[1],
+            Elem::Optional { anchor: Var::Attr(0), then, .. }
+                if matches!(then[..], [Elem::Literal("flags"), Elem::Space(false), Elem::Var(Var::Attr(0))])
+        ));
+        assert!(used_attrs(&FLAG_SPEC, &f.elems).contains(&"flags"));
+    }
+
     #[test]
     fn spacing_follows_mlir_punctuation_rules() {
         assert!(!space_before(",", false));

@@ -656,3 +656,29 @@ impl DialectRegistry {
 pub fn satisfies(uniq: &Uniquer, c: &TypeConstraint, ty: Type) -> bool {
     (c.check)(uniq.type_kind(ty), uniq)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::BitEnum;
+    use crate::attributes::AttrKind;
+
+    const FLAGS: BitEnum = BitEnum {
+        attr: "t.flags",
+        none: "none",
+        bits: &[("a", 1), ("b", 2), ("c", 4)],
+        groups: &[("ab", 3)],
+        separator: ", ",
+    };
+
+    #[test]
+    fn bit_enums_print_groups_first_then_bits_in_order() {
+        assert_eq!(FLAGS.keywords(0), "none");
+        assert_eq!(FLAGS.keywords(4 | 1), "a, c");
+        assert_eq!(FLAGS.keywords(7), "ab, c");
+        let text = |s: &str| AttrKind::Opaque(s.into());
+        assert_eq!(FLAGS.value_of(&text("t.flags<c,a>")), Some(5));
+        assert_eq!(FLAGS.value_of(&text("t.flags<ab, none>")), Some(3));
+        assert_eq!(FLAGS.value_of(&text("t.flags<d>")), None);
+        assert_eq!(FLAGS.value_of(&text("u.flags<a>")), None);
+    }
+}

@@ -579,14 +579,14 @@ impl<'s> OpParser<'s, '_> {
                 None => Some(Vec::new()),
             };
             if let Some(e) = entries.as_mut() {
-                crate::asm::add_defaults(&u, spec, e);
+                crate::asm::add_defaults(u, spec, e);
                 // Bit-enum attributes print in their canonical keyword order.
                 for (k, v) in e.iter_mut() {
                     if let Some(a) = spec.attributes.iter().find(|a| a.name == u.str(*k))
                         && let AttrSyntax::BitEnum(be) = a.constraint.syntax
                         && let Some(bits) = be.value_of(u.attr_kind(*v))
                     {
-                        *v = be.attr(&u, bits);
+                        *v = be.attr(u, bits);
                     }
                 }
                 props = Some(u.dict_attr(std::mem::take(e)));

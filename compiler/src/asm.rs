@@ -372,7 +372,13 @@ fn parse_elem<'s>(
             if present {
                 let first_done = matches!(then[0], Elem::Literal(_));
                 let rest = if first_done { &then[1..] } else { &then[..] };
-                parse_elems(p, spec, rest, out)?;
+                // A unit attribute anchor is written as the group's presence alone.
+                let unit_anchor = is_unit_attr(spec, *anchor);
+                for e in rest {
+                    if !(unit_anchor && matches!(e, Elem::Var(v) if v == anchor)) {
+                        parse_elem(p, spec, e, out)?;
+                    }
+                }
                 if is_unit_attr(spec, *anchor)
                     && let Var::Attr(i) = anchor
                     && out.attrs[*i].is_none()
@@ -391,6 +397,7 @@ fn attr_starts(p: &mut OpParser, spec: &OpSpec, i: usize) -> bool {
     match spec.attributes[i].constraint.syntax {
         AttrSyntax::SymbolName => p.peek_byte() == Some(b'@'),
         AttrSyntax::Enum(_, words) => words.iter().any(|w| p.peek_keyword(w)),
+        AttrSyntax::BitEnum(_) => p.peek_byte() == Some(b'<'),
         _ => p.attribute_starts(),
     }
 }
@@ -431,6 +438,30 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
                         value: k as i128,
                         ty: t,
                     })
+                }
+                AttrSyntax::BitEnum(e) => {
+                    p.expect_token("<")?;
+                    let mut v = 0;
+                    loop {
+                        let at = p.pos();
+                        let w = p.parse_bare_word();
+                        let Some(b) = e.keyword_value(w) else {
+                            return Err(p.error_at(
+                                at,
+                                format!(
+                                    "expected {} to be one of: {}",
+                                    a.name,
+                                    e.all_keywords().join(", ")
+                                ),
+                            ));
+                        };
+                        v |= b;
+                        if !p.eat_token(",") {
+                            break;
+                        }
+                    }
+                    p.expect_token(">")?;
+                    e.attr(&p.uniquer(), v)
                 }
             };
             out.attrs[i] = Some(attr);
@@ -581,7 +612,28 @@ fn finish<'s>(
         let v: Value = p.resolve_operand(u, *t)?;
         st.operands.push(v);
     }
-    let result_types: Vec<Type> = match x.all_result_types.take() {
+    let given_results = x.all_result_types.is_some()
+        || x.result_types
+            .iter()
+            .zip(spec.results)
+            .all(|(t, g)| t.is_some() || g.arity == Arity::Variadic);
+    let inferred = match spec.infer_results {
+        Some(infer) if !given_results => {
+            let mut attrs: Vec<(Ident, Attr)> = Vec::new();
+            for (a, v) in spec.attributes.iter().zip(&x.attrs) {
+                if let Some(v) = v {
+                    attrs.push((p.uniquer().ident(a.name), *v));
+                }
+            }
+            attrs.extend(x.dict.iter().copied());
+            match infer(&p.uniquer(), &operand_types, &attrs) {
+                Some(t) => Some(t),
+                None => return Err(p.error_at(start, "failed to infer returned types")),
+            }
+        }
+        _ => None,
+    };
+    let result_types: Vec<Type> = match x.all_result_types.take().or(inferred) {
         Some(all) => all,
         None => {
             let mut tys = Vec::new();
@@ -628,12 +680,26 @@ fn finish<'s>(
         inherent.push((u.ident("operandSegmentSizes"), sizes));
     }
     split_attr_dict(&p.uniquer(), spec, x.dict, &mut inherent, st);
+    add_defaults(&p.uniquer(), spec, &mut inherent);
     if !inherent.is_empty() {
         st.props = Some(p.uniquer().dict_attr(inherent));
     }
     st.regions.extend(x.regions.into_iter().flatten());
     st.successors.extend(x.successors);
     Ok(())
+}
+
+/// Give absent attributes that have a default their default value, as MLIR's
+/// properties of a `DefaultValuedAttr` hold it whether or not it was written.
+pub fn add_defaults(u: &Uniquer, spec: &OpSpec, inherent: &mut Vec<(Ident, Attr)>) {
+    for a in spec.attributes {
+        if let Some(d) = a.default {
+            let k = u.ident(a.name);
+            if !inherent.iter().any(|(n, _)| *n == k) {
+                inherent.push((k, d(u)));
+            }
+        }
+    }
 }
 
 /// Distribute a parsed attribute dictionary: the op's inherent attributes (those its
@@ -775,7 +841,11 @@ fn is_present(pr: &OpPrinter, spec: &OpSpec, op: Op, v: Var) -> bool {
     match v {
         Var::Operand(i) => !spec.operand_ranges(ctx, op)[i].is_empty(),
         Var::Result(i) => !spec.result_ranges(ctx, op)[i].is_empty(),
-        Var::Attr(i) => spec.attr(ctx, op, spec.attributes[i].name).is_some(),
+        Var::Attr(i) => {
+            let a = &spec.attributes[i];
+            spec.attr(ctx, op, a.name)
+                .is_some_and(|v| a.default.is_none_or(|d| d(ctx.uniquer()) != v))
+        }
         Var::Region(i) => ctx
             .regions(op)
             .get(i)
@@ -838,6 +908,12 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
                 AttrSyntax::Enum(_, words) => match ctx.attr_kind(v) {
                     AttrKind::Integer { value, .. } if (*value as usize) < words.len() => {
                         pr.out.push_str(words[*value as usize])
+                    }
+                    _ => pr.attr(v),
+                },
+                AttrSyntax::BitEnum(e) => match ctx.attr_kind(v) {
+                    AttrKind::Opaque(text) if text.starts_with(e.attr) => {
+                        pr.out.push_str(&text[e.attr.len()..])
                     }
                     _ => pr.attr(v),
                 },
@@ -939,6 +1015,47 @@ mod tests {
             let err = Format::compile(&SPEC, text).unwrap_err();
             assert!(err.contains(want), "{text}: {err}");
         }
+    }
+
+    const FLAGS: crate::dialect::BitEnum = crate::dialect::BitEnum {
+        attr: "t.flags",
+        none: "none",
+        bits: &[("a", 1), ("b", 2)],
+        groups: &[],
+        separator: ",",
+    };
+
+    fn no_flags(u: &Uniquer) -> Attr {
+        FLAGS.attr(u, 0)
+    }
+
+    const FLAG_SPEC: OpSpec = OpSpec {
+        operands: &[ValueSpec::one("x", tc::ANY)],
+        attributes: &[AttrSpec::defaulted(
+            "flags",
+            crate::dialect::AttrConstraint {
+                desc: "flags",
+                check: |a, _| FLAGS.value_of(a).is_some(),
+                syntax: AttrSyntax::BitEnum(&FLAGS),
+            },
+            no_flags,
+        )],
+        ..OpSpec::new("t.flagged")
+    };
+
+    #[test]
+    fn bit_enum_attributes_anchor_optional_groups() {
+        let f = Format::compile(
+            &FLAG_SPEC,
+            "$x (`flags` `` $flags^)? attr-dict `:` type($x)",
+        )
+        .unwrap();
+        assert!(matches!(
+            &f.elems[1],
+            Elem::Optional { anchor: Var::Attr(0), then, .. }
+                if matches!(then[..], [Elem::Literal("flags"), Elem::Space(false), Elem::Var(Var::Attr(0))])
+        ));
+        assert!(used_attrs(&FLAG_SPEC, &f.elems).contains(&"flags"));
     }
 
     #[test]

@@ -50,6 +50,9 @@ impl Traits {
     pub const AFFINE_SCOPE: Traits = Traits(1 << 12);
     /// Materialises the constant in its `value` attribute (MLIR's `ConstantLike`).
     pub const CONSTANT_LIKE: Traits = Traits(1 << 13);
+    /// Applies elementwise to vectors and tensors (MLIR's `ElementwiseMappable`):
+    /// non-scalar operands and results share one shape and container kind.
+    pub const ELEMENTWISE: Traits = Traits(1 << 14);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
@@ -60,7 +63,7 @@ impl Traits {
     }
     /// Trait names in declaration order, for `--show-dialects` and docs.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 14] = [
+        const NAMES: [&str; 15] = [
             "Pure",
             "Commutative",
             "Terminator",
@@ -75,6 +78,7 @@ impl Traits {
             "GraphRegion",
             "AffineScope",
             "ConstantLike",
+            "Elementwise",
         ];
         (0..NAMES.len())
             .filter(|i| self.0 & (1 << i) != 0)
@@ -139,6 +143,85 @@ pub enum AttrSyntax {
     /// An integer attribute (of the given type) written as one of these keywords,
     /// the keyword's index being the value (MLIR's enum attributes).
     Enum(fn(&Uniquer) -> Type, &'static [&'static str]),
+    /// A dialect bit-enum attribute (`#arith.fastmath<nnan,ninf>`) written without
+    /// its `#dialect.mnemonic` prefix (`<nnan,ninf>`), as MLIR prints an attribute of
+    /// the op's own dialect.
+    BitEnum(&'static BitEnum),
+}
+
+/// A bit-set enum attribute of a dialect, MLIR's `I32BitEnumAttr` wrapped in an
+/// `EnumAttr` with the assembly format `` `<` $value `>` ``. aic keeps the value as
+/// the attribute's canonical text (`arith.fastmath<nnan,ninf>`).
+#[derive(Debug)]
+pub struct BitEnum {
+    /// `dialect.mnemonic`, the text after `#` and before `<`.
+    pub attr: &'static str,
+    /// The keyword of the empty set.
+    pub none: &'static str,
+    /// Single-bit cases, in declaration order.
+    pub bits: &'static [(&'static str, u32)],
+    /// Named groups of bits, printed instead of their members when all are set.
+    pub groups: &'static [(&'static str, u32)],
+    /// Printed between keywords (`","` or `", "`).
+    pub separator: &'static str,
+}
+
+impl BitEnum {
+    /// The keywords for `v`, MLIR's `stringifyEnum` with `printBitEnumPrimaryGroups`.
+    pub fn keywords(&self, v: u32) -> String {
+        if v == 0 {
+            return self.none.to_string();
+        }
+        let mut words = Vec::new();
+        let mut rest = v;
+        for (name, mask) in self.groups {
+            if rest & mask == *mask {
+                words.push(*name);
+                rest &= !mask;
+            }
+        }
+        for (name, bit) in self.bits {
+            if rest & bit != 0 {
+                words.push(*name);
+            }
+        }
+        words.join(self.separator)
+    }
+    /// The value of one keyword.
+    pub fn keyword_value(&self, w: &str) -> Option<u32> {
+        if w == self.none {
+            return Some(0);
+        }
+        self.bits
+            .iter()
+            .chain(self.groups)
+            .find(|(n, _)| *n == w)
+            .map(|(_, b)| *b)
+    }
+    /// The canonical attribute for `v`.
+    pub fn attr(&self, u: &Uniquer, v: u32) -> Attr {
+        u.attr(AttrKind::Opaque(
+            format!("{}<{}>", self.attr, self.keywords(v)).into(),
+        ))
+    }
+    /// The value of an attribute of this enum (any keyword order), if it is one.
+    pub fn value_of(&self, a: &AttrKind) -> Option<u32> {
+        let AttrKind::Opaque(text) = a else {
+            return None;
+        };
+        let body = text
+            .strip_prefix(self.attr)?
+            .strip_prefix('<')?
+            .strip_suffix('>')?;
+        body.split(',')
+            .try_fold(0, |acc, w| Some(acc | self.keyword_value(w.trim())?))
+    }
+    /// Every keyword, for diagnostics.
+    pub fn all_keywords(&self) -> Vec<&'static str> {
+        std::iter::once(self.none)
+            .chain(self.bits.iter().chain(self.groups).map(|(n, _)| *n))
+            .collect()
+    }
 }
 
 /// A predicate over attributes.
@@ -265,6 +348,9 @@ pub struct AttrSpec {
     pub constraint: AttrConstraint,
     /// Whether it may be absent.
     pub optional: bool,
+    /// The value an absent attribute takes (MLIR's `DefaultValuedAttr`): parsers
+    /// fill it in and custom formats leave it out.
+    pub default: Option<fn(&Uniquer) -> Attr>,
 }
 
 impl AttrSpec {
@@ -274,6 +360,7 @@ impl AttrSpec {
             name,
             constraint,
             optional: false,
+            default: None,
         }
     }
     /// An optional inherent attribute.
@@ -282,6 +369,20 @@ impl AttrSpec {
             name,
             constraint,
             optional: true,
+            default: None,
+        }
+    }
+    /// An attribute with a default value (MLIR's `DefaultValuedAttr`).
+    pub const fn defaulted(
+        name: &'static str,
+        constraint: AttrConstraint,
+        default: fn(&Uniquer) -> Attr,
+    ) -> Self {
+        AttrSpec {
+            name,
+            constraint,
+            optional: true,
+            default: Some(default),
         }
     }
 }
@@ -372,7 +473,19 @@ pub struct OpSpec {
     pub canonicalize: &'static [&'static dyn crate::rewrite::RewritePattern],
     /// Dialect whose prefix may be omitted for ops nested in this op's regions.
     pub default_dialect: Option<&'static str>,
+    /// Result types from operand types and inherent attributes, for formats that
+    /// leave them out (MLIR's `InferTypeOpInterface`); `None` if they cannot be inferred.
+    pub infer_results: Option<InferResultsFn>,
+    /// Names the pretty printer gives results instead of numbers (MLIR's
+    /// `getAsmResultNames`): one entry per result, `None` to keep the number.
+    pub result_names: Option<ResultNamesFn>,
 }
+
+/// See [`OpSpec::infer_results`].
+pub type InferResultsFn = fn(&Uniquer, &[Type], &[(Ident, Attr)]) -> Option<Vec<Type>>;
+
+/// See [`OpSpec::result_names`].
+pub type ResultNamesFn = fn(&Context, Op) -> Vec<Option<String>>;
 
 impl OpSpec {
     /// A spec with only a name; fill the rest with struct update syntax.
@@ -393,6 +506,8 @@ impl OpSpec {
             fold: None,
             canonicalize: &[],
             default_dialect: None,
+            infer_results: None,
+            result_names: None,
         }
     }
     /// The dialect prefix of the name.
@@ -553,4 +668,30 @@ impl DialectRegistry {
 /// Shared check used by verifiers and formats: does `ty` satisfy `c`?
 pub fn satisfies(uniq: &Uniquer, c: &TypeConstraint, ty: Type) -> bool {
     (c.check)(uniq.type_kind(ty), uniq)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitEnum;
+    use crate::attributes::AttrKind;
+
+    const FLAGS: BitEnum = BitEnum {
+        attr: "t.flags",
+        none: "none",
+        bits: &[("a", 1), ("b", 2), ("c", 4)],
+        groups: &[("ab", 3)],
+        separator: ", ",
+    };
+
+    #[test]
+    fn bit_enums_print_groups_first_then_bits_in_order() {
+        assert_eq!(FLAGS.keywords(0), "none");
+        assert_eq!(FLAGS.keywords(4 | 1), "a, c");
+        assert_eq!(FLAGS.keywords(7), "ab, c");
+        let text = |s: &str| AttrKind::Opaque(s.into());
+        assert_eq!(FLAGS.value_of(&text("t.flags<c,a>")), Some(5));
+        assert_eq!(FLAGS.value_of(&text("t.flags<ab, none>")), Some(3));
+        assert_eq!(FLAGS.value_of(&text("t.flags<d>")), None);
+        assert_eq!(FLAGS.value_of(&text("u.flags<a>")), None);
+    }
 }

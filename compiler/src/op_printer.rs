@@ -29,9 +29,18 @@ pub struct PrintOptions {
 const NONE: u32 = u32::MAX;
 const ARG_BIT: u32 = 1 << 31;
 
+const NAME_BIT: u32 = 1 << 30;
+
 struct Names {
     values: Vec<u32>,
     blocks: Vec<u32>,
+    /// Names that ops' [`crate::dialect::OpSpec::result_names`] chose, uniqued;
+    /// `values` entries with `NAME_BIT` index this.
+    names: Vec<String>,
+    /// First result of each result group, for ops whose later results are named.
+    groups: std::collections::HashMap<Op, Vec<u32>>,
+    /// Names used per region scope, with the enclosing scope (MLIR's `usedNames`).
+    scopes: Vec<(std::collections::HashSet<String>, Option<usize>)>,
 }
 
 impl Names {
@@ -39,19 +48,26 @@ impl Names {
         let mut n = Names {
             values: Vec::new(),
             blocks: Vec::new(),
+            names: Vec::new(),
+            groups: Default::default(),
+            scopes: vec![(Default::default(), None)],
         };
-        let (mut next_value, mut next_arg) = (0u32, 0u32);
-        n.number_results(ctx, root, &mut next_value);
-        let mut stack: Vec<(Region, u32, u32)> = ctx
+        // Generic form numbers everything, as mlir-opt does.
+        let named = !unique;
+        let (mut next_value, mut next_arg, mut conflict) = (0u32, 0u32, 0u32);
+        n.number_results(ctx, root, &mut next_value, named, 0, &mut conflict);
+        let mut stack: Vec<(Region, u32, u32, u32, usize)> = ctx
             .regions(root)
             .iter()
             .rev()
-            .map(|&r| (r, next_value, next_arg))
+            .map(|&r| (r, next_value, next_arg, conflict, 0))
             .collect();
-        while let Some((r, saved_value, saved_arg)) = stack.pop() {
+        while let Some((r, saved_value, saved_arg, saved_conflict, parent)) = stack.pop() {
             if !unique {
-                (next_value, next_arg) = (saved_value, saved_arg);
+                (next_value, next_arg, conflict) = (saved_value, saved_arg, saved_conflict);
             }
+            let scope = n.scopes.len();
+            n.scopes.push((Default::default(), Some(parent)));
             let mut nested = Vec::new();
             for (bi, b) in ctx.region_blocks(r).enumerate() {
                 n.set_block(b, bi as u32);
@@ -66,19 +82,105 @@ impl Names {
                     }
                 }
                 for op in ctx.block_ops(b) {
-                    n.number_results(ctx, op, &mut next_value);
+                    n.number_results(ctx, op, &mut next_value, named, scope, &mut conflict);
                     nested.extend(ctx.regions(op).iter().copied());
                 }
             }
-            stack.extend(nested.into_iter().map(|r| (r, next_value, next_arg)));
+            stack.extend(
+                nested
+                    .into_iter()
+                    .map(|r| (r, next_value, next_arg, conflict, scope)),
+            );
         }
+        n.scopes = Vec::new();
         n
     }
-    fn number_results(&mut self, ctx: &Context, op: Op, next: &mut u32) {
-        if let Some(first) = ctx.results(op).next() {
+    fn number_results(
+        &mut self,
+        ctx: &Context,
+        op: Op,
+        next: &mut u32,
+        named: bool,
+        scope: usize,
+        conflict: &mut u32,
+    ) {
+        let count = ctx.num_results(op);
+        if count == 0 {
+            return;
+        }
+        let mut groups = vec![0u32];
+        if named && let Some(f) = ctx.op_spec(op).and_then(|s| s.result_names) {
+            for (i, name) in f(ctx, op).into_iter().enumerate().take(count) {
+                let Some(name) = name else { continue };
+                let v = ctx.result(op, i);
+                if name.is_empty() {
+                    self.set_value(v, *next);
+                    *next += 1;
+                } else {
+                    let name = self.unique_name(&name, scope, conflict);
+                    self.set_value(v, NAME_BIT | self.names.len() as u32);
+                    self.names.push(name);
+                }
+                if i > 0 {
+                    groups.push(i as u32);
+                }
+            }
+        }
+        let first = ctx.result(op, 0);
+        if self.values.get(first.index()).is_none_or(|id| *id == NONE) {
             self.set_value(first, *next);
             *next += 1;
         }
+        if groups.len() > 1 {
+            groups.sort_unstable();
+            self.groups.insert(op, groups);
+        }
+    }
+    /// MLIR's `uniqueValueName`: sanitize, then add `_N` on a clash in scope.
+    fn unique_name(&mut self, name: &str, scope: usize, conflict: &mut u32) -> String {
+        let mut clean = String::new();
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            clean.push('_');
+        }
+        for c in name.bytes() {
+            if c.is_ascii_alphanumeric() || b"$._-".contains(&c) {
+                clean.push(c as char);
+            } else if c == b' ' {
+                clean.push('_');
+            } else {
+                let _ = write!(clean, "{c:X}");
+            }
+        }
+        let used = |s: &Self, n: &str| {
+            let mut at = Some(scope);
+            while let Some(i) = at {
+                if s.scopes[i].0.contains(n) {
+                    return true;
+                }
+                at = s.scopes[i].1;
+            }
+            false
+        };
+        let mut out = clean.clone();
+        if used(self, &out) {
+            loop {
+                out = format!("{clean}_{conflict}");
+                *conflict += 1;
+                if !used(self, &out) {
+                    break;
+                }
+            }
+        }
+        self.scopes[scope].0.insert(out.clone());
+        out
+    }
+    /// The result group holding result `i` of `op`: its first result and size.
+    fn group(&self, ctx: &Context, op: Op, i: usize) -> Option<(usize, usize)> {
+        let g = self.groups.get(&op)?;
+        let k = g.partition_point(|s| *s as usize <= i) - 1;
+        let start = g[k] as usize;
+        let end = g.get(k + 1).map_or(ctx.num_results(op), |e| *e as usize);
+        Some((start, end - start))
     }
     fn set_value(&mut self, v: Value, id: u32) {
         if self.values.len() <= v.index() {
@@ -191,14 +293,23 @@ impl<'c> OpPrinter<'c> {
     fn value_name(&mut self, v: Value, use_suffix: bool) {
         let ctx = self.ctx;
         let (base, suffix) = match ctx.value_def(v) {
-            ValueDef::Result(op, i) if use_suffix && ctx.num_results(op) > 1 => {
-                (ctx.result(op, 0), Some(i))
-            }
+            ValueDef::Result(op, i) => match self.names.group(ctx, op, i as usize) {
+                Some((start, len)) => (
+                    ctx.result(op, start),
+                    (use_suffix && len > 1).then_some(i - start as u32),
+                ),
+                None if use_suffix && ctx.num_results(op) > 1 => (ctx.result(op, 0), Some(i)),
+                None => (v, None),
+            },
             _ => (v, None),
         };
         let id = self.names.values.get(base.index()).copied().unwrap_or(NONE);
         if id == NONE {
             self.out.push_str("<<UNKNOWN SSA VALUE>>");
+        } else if id & ARG_BIT == 0 && id & NAME_BIT != 0 {
+            self.out.push('%');
+            self.out
+                .push_str(&self.names.names[(id & !NAME_BIT) as usize]);
         } else if id & ARG_BIT != 0 {
             let _ = write!(self.out, "%arg{}", id & !ARG_BIT);
         } else {
@@ -376,9 +487,19 @@ impl<'c> OpPrinter<'c> {
         }
         let n = ctx.num_results(op);
         if n > 0 {
-            self.value_name(ctx.result(op, 0), false);
-            if n > 1 {
-                let _ = write!(self.out, ":{n}");
+            let starts: Vec<usize> = match self.names.groups.get(&op) {
+                Some(g) => g.iter().map(|s| *s as usize).collect(),
+                None => vec![0],
+            };
+            for (k, &start) in starts.iter().enumerate() {
+                if k > 0 {
+                    self.out.push_str(", ");
+                }
+                self.value_name(ctx.result(op, start), false);
+                let len = starts.get(k + 1).unwrap_or(&n) - start;
+                if len > 1 {
+                    let _ = write!(self.out, ":{len}");
+                }
             }
             self.out.push_str(" = ");
         }

@@ -209,6 +209,18 @@ impl Verifier<'_> {
         if let Some(hook) = spec.verify {
             hook(ctx, op)?;
         }
+        // After the hook, which carries the ODS predicates that MLIR checks first.
+        if spec.has(Traits::ELEMENTWISE) {
+            let types: Vec<_> = ctx
+                .operands(op)
+                .iter()
+                .map(|v| ctx.value_type(*v))
+                .collect();
+            let rtypes: Vec<_> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+            if let Some(m) = elementwise_error(ctx.uniquer(), &types, &rtypes) {
+                return Err(op_error(ctx, op, m));
+            }
+        }
         Ok(())
     }
 
@@ -769,4 +781,62 @@ fn count_error(groups: &[ValueSpec], n: usize, what: &str) -> Option<String> {
         (1, _) => format!("requires one {what}"),
         _ => format!("expected {fixed} {what}s, but found {n}"),
     })
+}
+
+/// MLIR's `ElementwiseMappable` check: vectors and tensors map over their elements,
+/// so the non-scalar operands and results must agree in shape and container kind.
+fn elementwise_error(
+    u: &crate::ir::Uniquer,
+    operands: &[crate::types::Type],
+    results: &[crate::types::Type],
+) -> Option<&'static str> {
+    use crate::types::TypeKind;
+    let mappable = |t: &&crate::types::Type| {
+        matches!(
+            u.type_kind(**t),
+            TypeKind::Vector { .. } | TypeKind::Tensor { .. } | TypeKind::UnrankedTensor(_)
+        )
+    };
+    let ops: Vec<_> = operands.iter().filter(mappable).collect();
+    let res: Vec<_> = results.iter().filter(mappable).collect();
+    if ops.is_empty() && res.is_empty() {
+        return None;
+    }
+    if ops.is_empty() {
+        return Some("if a result is non-scalar, then at least one operand must be non-scalar");
+    }
+    if res.is_empty() {
+        return Some(
+            "if an operand is non-scalar, then there must be at least one non-scalar result",
+        );
+    }
+    if res.len() != results.len() {
+        return Some("if an operand is non-scalar, then all results must be non-scalar");
+    }
+    let all: Vec<&TypeKind> = ops.iter().chain(&res).map(|t| u.type_kind(**t)).collect();
+    let kind = |k: &TypeKind| std::mem::discriminant(k);
+    let same_kind = all.iter().all(|k| kind(k) == kind(all[0]));
+    let shapes: Vec<&[i64]> = all.iter().filter_map(|k| k.shape()).collect();
+    let compatible = shapes.iter().all(|s| {
+        s.len() == shapes[0].len()
+            && s.iter().zip(shapes[0]).all(|(a, b)| {
+                *a == *b || *a == crate::types::DYNAMIC || *b == crate::types::DYNAMIC
+            })
+    }) && all
+        .iter()
+        .filter_map(|k| match k {
+            TypeKind::Vector { scalable, .. } => Some(scalable),
+            _ => None,
+        })
+        .all(|s| {
+            Some(s)
+                == all.iter().find_map(|k| match k {
+                    TypeKind::Vector { scalable, .. } => Some(scalable),
+                    _ => None,
+                })
+        });
+    if !same_kind || !compatible {
+        return Some("all non-scalar operands/results must have the same shape and base type");
+    }
+    None
 }

@@ -2,6 +2,7 @@
 //! [`aic::OpSpec`] data (operands, results, attributes, traits, assembly format);
 //! only irregular syntax and verification are written by hand.
 
+pub mod arith;
 pub mod func;
 
 use aic::DialectRegistry;
@@ -9,6 +10,7 @@ use aic::DialectRegistry;
 /// Every dialect this crate defines, for tools that accept them all.
 pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&func::DIALECT);
+    registry.register(&arith::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -65,6 +65,12 @@ impl Pass for Cse {
         while let Some((b, mut table)) = work.pop() {
             let ops: Vec<Op> = ctx.block_ops(b).collect();
             for o in ops {
+                // Like MLIR's CSE, drop side-effect-free ops nobody uses on the way.
+                if aic::rewrite::is_trivially_dead(ctx, o) {
+                    ctx.erase_op(o);
+                    changed = true;
+                    continue;
+                }
                 if let Some(k) = key(ctx, o) {
                     match table.get(&k) {
                         Some(&existing) => {

@@ -8,7 +8,7 @@
 use super::{Aliases, Lowerer, Rule, parse_rule};
 use crate::attributes::{Attr, AttrKind, Ident, LocKind};
 use crate::diagnostics::{Diagnostic, SourceMap};
-use crate::dialect::Traits;
+use crate::dialect::{AttrSyntax, Traits};
 use crate::intern::FxBuild;
 use crate::ir::{AttrDict, Block, Context, Op, OpState, Region, Value, ValueDef, known};
 use crate::types::{Type, TypeKind};
@@ -563,6 +563,33 @@ impl<'s> OpParser<'s, '_> {
             }
             if !inherent.is_empty() {
                 props = Some(self.ctx.dict_attr(inherent));
+            }
+        }
+        if let Some(spec) = spec
+            && spec.attributes.iter().any(|a| {
+                a.default.is_some() || matches!(a.constraint.syntax, AttrSyntax::BitEnum(_))
+            })
+        {
+            let u = self.ctx.uniquer();
+            let mut entries = match props {
+                Some(p) => match u.attr_kind(p) {
+                    AttrKind::Dict(e) => Some(e.to_vec()),
+                    _ => None,
+                },
+                None => Some(Vec::new()),
+            };
+            if let Some(e) = entries.as_mut() {
+                crate::asm::add_defaults(u, spec, e);
+                // Bit-enum attributes print in their canonical keyword order.
+                for (k, v) in e.iter_mut() {
+                    if let Some(a) = spec.attributes.iter().find(|a| a.name == u.str(*k))
+                        && let AttrSyntax::BitEnum(be) = a.constraint.syntax
+                        && let Some(bits) = be.value_of(u.attr_kind(*v))
+                    {
+                        *v = be.attr(u, bits);
+                    }
+                }
+                props = Some(u.dict_attr(std::mem::take(e)));
             }
         }
         let mut st = OpState::new(name_id, loc.unwrap_or_else(|| self.loc_at(head_start)));

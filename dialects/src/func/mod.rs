@@ -70,6 +70,7 @@ pub static DIALECT: Dialect = Dialect {
     name: "func",
     description: "functions, calls and returns",
     ops: &[FUNC, RETURN, CALL],
+    materialize_constant: None,
 };
 
 /// The function type of a `func.func` (`None` if the attribute is missing or wrong).

@@ -1,0 +1,935 @@
+//! The `arith` dialect with exactly MLIR 22's syntax: integer and floating-point
+//! arithmetic, comparisons, `select`, casts and `constant`, with the `fastmath`,
+//! integer-overflow, `exact` and rounding-mode flags. No folding yet.
+
+pub mod types;
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, BitEnum, CustomAsm, Dialect, OpSpec, Traits, ValueSpec,
+    ac, tc,
+};
+use aic::ir::{Context, Op, OpState, Uniquer};
+use aic::op_printer::OpPrinter;
+use aic::syntax::parser::OpParser;
+use aic::types::{Type, TypeKind};
+use aic::verifier::{op_error, quoted_type};
+use types::*;
+
+type R<T> = Result<T, Diagnostic>;
+
+// ---------------------------------------------------------------- attributes
+
+/// `#arith.fastmath<...>`: floating-point fast-math flags.
+pub const FASTMATH: BitEnum = BitEnum {
+    attr: "arith.fastmath",
+    none: "none",
+    bits: &[
+        ("reassoc", 1),
+        ("nnan", 2),
+        ("ninf", 4),
+        ("nsz", 8),
+        ("arcp", 16),
+        ("contract", 32),
+        ("afn", 64),
+    ],
+    groups: &[("fast", 127)],
+    separator: ",",
+};
+
+/// `#arith.overflow<...>`: integer overflow flags.
+pub const OVERFLOW: BitEnum = BitEnum {
+    attr: "arith.overflow",
+    none: "none",
+    bits: &[("nsw", 1), ("nuw", 2)],
+    groups: &[],
+    separator: ", ",
+};
+
+/// `arith.cmpi` predicates, by value.
+pub const CMPI_PREDICATES: &[&str] = &[
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+
+/// `arith.cmpf` predicates, by value.
+pub const CMPF_PREDICATES: &[&str] = &[
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+
+/// Rounding modes of `arith.truncf`, by value.
+pub const ROUNDING_MODES: &[&str] = &[
+    "to_nearest_even",
+    "downward",
+    "upward",
+    "toward_zero",
+    "to_nearest_away",
+];
+
+const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
+    desc: "Floating point fast math flags",
+    check: |a, _| FASTMATH.value_of(a).is_some(),
+    syntax: AttrSyntax::BitEnum(&FASTMATH),
+};
+
+const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
+    desc: "Integer overflow arith flags",
+    check: |a, _| OVERFLOW.value_of(a).is_some(),
+    syntax: AttrSyntax::BitEnum(&OVERFLOW),
+};
+
+fn enum_value(a: &AttrKind, u: &Uniquer, width: u32, cases: usize) -> bool {
+    matches!(a, AttrKind::Integer { value, ty }
+        if *ty == u.int_type(width) && (0..cases as i128).contains(value))
+}
+
+const CMPI_PREDICATE: AttrConstraint = AttrConstraint {
+    desc: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9",
+    check: |a, u| enum_value(a, u, 64, CMPI_PREDICATES.len()),
+    syntax: AttrSyntax::Enum(|u| u.int_type(64), CMPI_PREDICATES),
+};
+
+const CMPF_PREDICATE: AttrConstraint = AttrConstraint {
+    desc: "allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15",
+    check: |a, u| enum_value(a, u, 64, CMPF_PREDICATES.len()),
+    syntax: AttrSyntax::Enum(|u| u.int_type(64), CMPF_PREDICATES),
+};
+
+const ROUNDING_MODE: AttrConstraint = AttrConstraint {
+    desc: "Floating point rounding mode",
+    check: |a, u| enum_value(a, u, 32, ROUNDING_MODES.len()),
+    syntax: AttrSyntax::Enum(|u| u.int_type(32), ROUNDING_MODES),
+};
+
+/// A typed attribute (MLIR's `TypedAttrInterface`).
+const TYPED_ATTR: AttrConstraint = AttrConstraint {
+    desc: "TypedAttr instance",
+    check: |a, _| {
+        matches!(
+            a,
+            AttrKind::Integer { .. }
+                | AttrKind::Float { .. }
+                | AttrKind::String { .. }
+                | AttrKind::DenseElements { .. }
+                | AttrKind::DenseResource { .. }
+                | AttrKind::Opaque(_)
+        )
+    },
+    syntax: AttrSyntax::Full,
+};
+
+fn fastmath_none(u: &Uniquer) -> Attr {
+    FASTMATH.attr(u, 0)
+}
+
+fn overflow_none(u: &Uniquer) -> Attr {
+    OVERFLOW.attr(u, 0)
+}
+
+/// The type of a typed attribute (`none` for an untyped string).
+pub fn attr_type(u: &Uniquer, a: Attr) -> Option<Type> {
+    match u.attr_kind(a) {
+        AttrKind::Integer { ty, .. }
+        | AttrKind::Float { ty, .. }
+        | AttrKind::DenseElements { ty, .. }
+        | AttrKind::DenseResource { ty, .. } => Some(*ty),
+        AttrKind::String { ty, .. } => Some(ty.unwrap_or_else(|| u.ty(TypeKind::None))),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------- op specs
+
+/// Traits of every arith op: elementwise-mappable over vectors and tensors.
+const ARITH: Traits = Traits::ELEMENTWISE;
+/// Binary and unary arithmetic: one type throughout.
+const ARITH_SAME: Traits = ARITH.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE);
+
+const INT_OPERANDS: &[ValueSpec] = &[
+    ValueSpec::one("lhs", SIGNLESS_INT_OR_INDEX_LIKE),
+    ValueSpec::one("rhs", SIGNLESS_INT_OR_INDEX_LIKE),
+];
+const INT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", SIGNLESS_INT_OR_INDEX_LIKE)];
+const FLOAT_OPERANDS: &[ValueSpec] = &[
+    ValueSpec::one("lhs", FLOAT_LIKE),
+    ValueSpec::one("rhs", FLOAT_LIKE),
+];
+const FLOAT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", FLOAT_LIKE)];
+
+const OVERFLOW_ATTRS: &[AttrSpec] = &[AttrSpec::defaulted(
+    "overflowFlags",
+    OVERFLOW_ATTR,
+    overflow_none,
+)];
+const EXACT_ATTRS: &[AttrSpec] = &[AttrSpec::optional("isExact", ac::UNIT)];
+const FASTMATH_ATTRS: &[AttrSpec] = &[AttrSpec::defaulted(
+    "fastmath",
+    FASTMATH_ATTR,
+    fastmath_none,
+)];
+
+const BINARY_FORMAT: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
+const OVERFLOW_FORMAT: &str =
+    "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)";
+const EXACT_FORMAT: &str = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)";
+const FLOAT_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
+
+/// An integer binary op (`Arith_IntBinaryOp`).
+const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+    OpSpec {
+        summary,
+        operands: INT_OPERANDS,
+        results: INT_RESULT,
+        traits: traits.with(ARITH_SAME),
+        format: Some(BINARY_FORMAT),
+        ..OpSpec::new(name)
+    }
+}
+
+/// An integer binary op with overflow flags (`Arith_IntBinaryOpWithOverflowFlags`).
+const fn int_overflow(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+    OpSpec {
+        attributes: OVERFLOW_ATTRS,
+        format: Some(OVERFLOW_FORMAT),
+        ..int_binary(name, summary, traits.with(Traits::PURE))
+    }
+}
+
+/// An integer binary op with an `exact` flag (`Arith_IntBinaryOpWithExactFlag`).
+const fn int_exact(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+    OpSpec {
+        attributes: EXACT_ATTRS,
+        format: Some(EXACT_FORMAT),
+        ..int_binary(name, summary, traits)
+    }
+}
+
+/// A float binary op with fast-math flags (`Arith_FloatBinaryOp`).
+const fn float_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+    OpSpec {
+        summary,
+        operands: FLOAT_OPERANDS,
+        results: FLOAT_RESULT,
+        attributes: FASTMATH_ATTRS,
+        traits: traits.with(ARITH_SAME).with(Traits::PURE),
+        format: Some(FLOAT_FORMAT),
+        ..OpSpec::new(name)
+    }
+}
+
+const P: Traits = Traits::PURE;
+const PC: Traits = Traits::PURE.with(Traits::COMMUTATIVE);
+const C: Traits = Traits::COMMUTATIVE;
+const N: Traits = Traits::NONE;
+
+/// `arith.addi`
+pub const ADDI: OpSpec = int_overflow("arith.addi", "integer addition operation", C);
+/// `arith.subi`
+pub const SUBI: OpSpec = int_overflow("arith.subi", "Integer subtraction operation.", N);
+/// `arith.muli`
+pub const MULI: OpSpec = int_overflow("arith.muli", "Integer multiplication operation.", C);
+/// `arith.shli`
+pub const SHLI: OpSpec = int_overflow("arith.shli", "integer left-shift", N);
+/// `arith.divui`
+pub const DIVUI: OpSpec = int_exact("arith.divui", "unsigned integer division operation", N);
+/// `arith.divsi`
+pub const DIVSI: OpSpec = int_exact("arith.divsi", "signed integer division operation", N);
+/// `arith.shrui`
+pub const SHRUI: OpSpec = int_exact("arith.shrui", "unsigned integer right-shift", P);
+/// `arith.shrsi`
+pub const SHRSI: OpSpec = int_exact("arith.shrsi", "signed integer right-shift", P);
+/// `arith.ceildivui`
+pub const CEILDIVUI: OpSpec = int_binary(
+    "arith.ceildivui",
+    "unsigned ceil integer division operation",
+    N,
+);
+/// `arith.ceildivsi`
+pub const CEILDIVSI: OpSpec = int_binary(
+    "arith.ceildivsi",
+    "signed ceil integer division operation",
+    N,
+);
+/// `arith.floordivsi`
+pub const FLOORDIVSI: OpSpec = int_binary(
+    "arith.floordivsi",
+    "signed floor integer division operation",
+    P,
+);
+/// `arith.remui`
+pub const REMUI: OpSpec = int_binary(
+    "arith.remui",
+    "unsigned integer division remainder operation",
+    P,
+);
+/// `arith.remsi`
+pub const REMSI: OpSpec = int_binary(
+    "arith.remsi",
+    "signed integer division remainder operation",
+    P,
+);
+/// `arith.andi`
+pub const ANDI: OpSpec = int_binary("arith.andi", "integer binary and", PC);
+/// `arith.ori`
+pub const ORI: OpSpec = int_binary("arith.ori", "integer binary or", PC);
+/// `arith.xori`
+pub const XORI: OpSpec = int_binary("arith.xori", "integer binary xor", PC);
+/// `arith.maxsi`
+pub const MAXSI: OpSpec = int_binary("arith.maxsi", "signed integer maximum operation", PC);
+/// `arith.maxui`
+pub const MAXUI: OpSpec = int_binary("arith.maxui", "unsigned integer maximum operation", PC);
+/// `arith.minsi`
+pub const MINSI: OpSpec = int_binary("arith.minsi", "signed integer minimum operation", PC);
+/// `arith.minui`
+pub const MINUI: OpSpec = int_binary("arith.minui", "unsigned integer minimum operation", PC);
+
+/// `arith.addf`
+pub const ADDF: OpSpec = float_binary("arith.addf", "floating point addition operation", C);
+/// `arith.subf`
+pub const SUBF: OpSpec = float_binary("arith.subf", "floating point subtraction operation", N);
+/// `arith.mulf`
+pub const MULF: OpSpec = float_binary("arith.mulf", "floating point multiplication operation", C);
+/// `arith.divf`
+pub const DIVF: OpSpec = float_binary("arith.divf", "floating point division operation", N);
+/// `arith.remf`
+pub const REMF: OpSpec = float_binary(
+    "arith.remf",
+    "floating point division remainder operation",
+    N,
+);
+/// `arith.maximumf`
+pub const MAXIMUMF: OpSpec = float_binary("arith.maximumf", "floating-point maximum operation", C);
+/// `arith.maxnumf`
+pub const MAXNUMF: OpSpec = float_binary("arith.maxnumf", "floating-point maximum operation", C);
+/// `arith.minimumf`
+pub const MINIMUMF: OpSpec = float_binary("arith.minimumf", "floating-point minimum operation", C);
+/// `arith.minnumf`
+pub const MINNUMF: OpSpec = float_binary("arith.minnumf", "floating-point minimum operation", C);
+
+/// `arith.negf`
+pub const NEGF: OpSpec = OpSpec {
+    summary: "floating point negation",
+    operands: &[ValueSpec::one("operand", FLOAT_LIKE)],
+    results: FLOAT_RESULT,
+    attributes: FASTMATH_ATTRS,
+    traits: ARITH_SAME.with(Traits::PURE),
+    format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
+    ..OpSpec::new("arith.negf")
+};
+
+/// `arith.addui_extended`
+pub const ADDUI_EXTENDED: OpSpec = OpSpec {
+    summary: "extended unsigned integer addition operation returning sum and overflow bit",
+    operands: INT_OPERANDS,
+    results: &[
+        ValueSpec::one("sum", SIGNLESS_INT_OR_INDEX_LIKE),
+        ValueSpec::one("overflow", BOOL_LIKE),
+    ],
+    traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
+    format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
+    verify: Some(verify_addui_extended),
+    result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
+    ..OpSpec::new("arith.addui_extended")
+};
+
+const MUL_EXTENDED_RESULTS: &[ValueSpec] = &[
+    ValueSpec::one("low", SIGNLESS_INT_OR_INDEX_LIKE),
+    ValueSpec::one("high", SIGNLESS_INT_OR_INDEX_LIKE),
+];
+const BOOL_RESULT: &[ValueSpec] = &[ValueSpec::one("result", BOOL_LIKE)];
+
+const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
+    OpSpec {
+        summary,
+        operands: INT_OPERANDS,
+        results: MUL_EXTENDED_RESULTS,
+        traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
+        format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
+        verify: Some(verify_mul_extended),
+        infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
+        result_names: Some(|_, _| vec![Some("low".into()), Some("high".into())]),
+        ..OpSpec::new(name)
+    }
+}
+
+/// `arith.mulsi_extended`
+pub const MULSI_EXTENDED: OpSpec = mul_extended(
+    "arith.mulsi_extended",
+    "extended signed integer multiplication operation",
+);
+/// `arith.mului_extended`
+pub const MULUI_EXTENDED: OpSpec = mul_extended(
+    "arith.mului_extended",
+    "extended unsigned integer multiplication operation",
+);
+
+/// `arith.constant`
+pub const CONSTANT: OpSpec = OpSpec {
+    summary: "integer or floating point constant",
+    attributes: &[AttrSpec::required("value", TYPED_ATTR)],
+    results: &[ValueSpec::one("result", tc::ANY)],
+    traits: Traits::PURE.with(Traits::CONSTANT_LIKE),
+    format: Some("attr-dict $value"),
+    verify: Some(verify_constant),
+    infer_results: Some(|u, _, attrs| {
+        let v = attrs.iter().find(|(k, _)| u.str(*k) == "value")?.1;
+        Some(vec![attr_type(u, v)?])
+    }),
+    result_names: Some(constant_names),
+    ..OpSpec::new("arith.constant")
+};
+
+const fn compare(
+    name: &'static str,
+    summary: &'static str,
+    operands: &'static [ValueSpec],
+    attributes: &'static [AttrSpec],
+    format: &'static str,
+) -> OpSpec {
+    OpSpec {
+        summary,
+        operands,
+        results: BOOL_RESULT,
+        attributes,
+        traits: P.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
+        format: Some(format),
+        verify: Some(verify_compare),
+        infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
+        ..OpSpec::new(name)
+    }
+}
+
+/// `arith.cmpi`
+pub const CMPI: OpSpec = compare(
+    "arith.cmpi",
+    "integer comparison operation",
+    INT_OPERANDS,
+    &[AttrSpec::required("predicate", CMPI_PREDICATE)],
+    "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+);
+
+/// `arith.cmpf`
+pub const CMPF: OpSpec = compare(
+    "arith.cmpf",
+    "floating-point comparison operation",
+    FLOAT_OPERANDS,
+    &[
+        AttrSpec::required("predicate", CMPF_PREDICATE),
+        AttrSpec::defaulted("fastmath", FASTMATH_ATTR, fastmath_none),
+    ],
+    "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+);
+
+/// `arith.select`
+pub const SELECT: OpSpec = OpSpec {
+    summary: "select operation",
+    operands: &[
+        ValueSpec::one("condition", BOOL_LIKE),
+        ValueSpec::one("true_value", tc::ANY),
+        ValueSpec::one("false_value", tc::ANY),
+    ],
+    results: &[ValueSpec::one("result", tc::ANY)],
+    traits: P.with(ARITH),
+    custom: Some(CustomAsm {
+        parse: parse_select,
+        print: print_select,
+    }),
+    verify: Some(verify_select),
+    ..OpSpec::new("arith.select")
+};
+
+// ---------------------------------------------------------------- casts
+
+/// What a cast requires of its element types (MLIR's `areCastCompatible`).
+#[derive(Clone, Copy)]
+enum CastRule {
+    /// Integer or float widths: result wider (`true`) or narrower (`false`).
+    Width(bool),
+    /// Between `index` and a signless integer.
+    Index,
+    /// Between integers and floats of one bit width.
+    Bits,
+    /// Anything the type constraints allow.
+    Any,
+}
+
+const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
+
+macro_rules! cast_op {
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr) => {
+        cast_op!($id, $name, $summary, $from, $to, $rule, &[], CAST_FORMAT);
+    };
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $attrs:expr, $format:expr) => {
+        #[doc = concat!("`", $name, "`")]
+        pub const $id: OpSpec = OpSpec {
+            summary: $summary,
+            operands: &[ValueSpec::one("in", $from)],
+            results: &[ValueSpec::one("out", $to)],
+            attributes: $attrs,
+            traits: P.with(ARITH),
+            format: Some($format),
+            verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
+            ..OpSpec::new($name)
+        };
+    };
+}
+
+const INT: aic::dialect::TypeConstraint = SIGNLESS_FIXED_WIDTH_INT_LIKE;
+
+cast_op!(
+    EXTUI,
+    "arith.extui",
+    "integer zero extension operation",
+    INT,
+    INT,
+    CastRule::Width(true)
+);
+cast_op!(
+    EXTSI,
+    "arith.extsi",
+    "integer sign extension operation",
+    INT,
+    INT,
+    CastRule::Width(true)
+);
+cast_op!(
+    TRUNCI,
+    "arith.trunci",
+    "integer truncation operation",
+    INT,
+    INT,
+    CastRule::Width(false),
+    OVERFLOW_ATTRS,
+    "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
+);
+cast_op!(
+    EXTF,
+    "arith.extf",
+    "cast from floating-point to wider floating-point",
+    FLOAT_LIKE,
+    FLOAT_LIKE,
+    CastRule::Width(true),
+    &[AttrSpec::optional("fastmath", FASTMATH_ATTR)],
+    "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
+);
+cast_op!(
+    TRUNCF,
+    "arith.truncf",
+    "cast from floating-point to narrower floating-point",
+    FLOAT_LIKE,
+    FLOAT_LIKE,
+    CastRule::Width(false),
+    &[
+        AttrSpec::optional("roundingmode", ROUNDING_MODE),
+        AttrSpec::optional("fastmath", FASTMATH_ATTR),
+    ],
+    "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
+);
+cast_op!(
+    UITOFP,
+    "arith.uitofp",
+    "cast from unsigned integer type to floating-point",
+    INT,
+    FLOAT_LIKE,
+    CastRule::Any
+);
+cast_op!(
+    SITOFP,
+    "arith.sitofp",
+    "cast from integer type to floating-point",
+    INT,
+    FLOAT_LIKE,
+    CastRule::Any
+);
+cast_op!(
+    FPTOUI,
+    "arith.fptoui",
+    "cast from floating-point type to integer type",
+    FLOAT_LIKE,
+    INT,
+    CastRule::Any
+);
+cast_op!(
+    FPTOSI,
+    "arith.fptosi",
+    "cast from floating-point type to integer type",
+    FLOAT_LIKE,
+    INT,
+    CastRule::Any
+);
+cast_op!(
+    INDEX_CAST,
+    "arith.index_cast",
+    "cast between index and integer types",
+    INDEX_CAST_T,
+    INDEX_CAST_T,
+    CastRule::Index
+);
+cast_op!(
+    INDEX_CASTUI,
+    "arith.index_castui",
+    "unsigned cast between index and integer types",
+    INDEX_CAST_T,
+    INDEX_CAST_T,
+    CastRule::Index
+);
+cast_op!(
+    BITCAST,
+    "arith.bitcast",
+    "bitcast between values of equal bit width",
+    BITCAST_T,
+    BITCAST_T,
+    CastRule::Bits
+);
+
+const INDEX_CAST_T: aic::dialect::TypeConstraint = types::INDEX_CAST;
+const BITCAST_T: aic::dialect::TypeConstraint = types::BITCAST;
+
+/// The `arith` dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "arith",
+    description: "integer and floating-point arithmetic",
+    ops: &[
+        CONSTANT,
+        ADDI,
+        SUBI,
+        MULI,
+        DIVSI,
+        DIVUI,
+        CEILDIVSI,
+        CEILDIVUI,
+        FLOORDIVSI,
+        REMSI,
+        REMUI,
+        ANDI,
+        ORI,
+        XORI,
+        SHLI,
+        SHRSI,
+        SHRUI,
+        MAXSI,
+        MAXUI,
+        MINSI,
+        MINUI,
+        ADDUI_EXTENDED,
+        MULSI_EXTENDED,
+        MULUI_EXTENDED,
+        ADDF,
+        SUBF,
+        MULF,
+        DIVF,
+        REMF,
+        MAXIMUMF,
+        MINIMUMF,
+        MAXNUMF,
+        MINNUMF,
+        NEGF,
+        CMPI,
+        CMPF,
+        SELECT,
+        EXTSI,
+        EXTUI,
+        EXTF,
+        TRUNCI,
+        TRUNCF,
+        FPTOSI,
+        FPTOUI,
+        SITOFP,
+        UITOFP,
+        INDEX_CAST,
+        INDEX_CASTUI,
+        BITCAST,
+    ],
+    materialize_constant: Some(materialize_constant),
+};
+
+// ---------------------------------------------------------------- names
+
+/// MLIR's `arith::ConstantOp::getAsmResultNames`: `%c42_i32`, `%c7` (index),
+/// `%true`/`%false`, and `%cst` for everything else.
+fn constant_names(ctx: &Context, op: Op) -> Vec<Option<String>> {
+    let u = ctx.uniquer();
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let value = CONSTANT.attr(ctx, op, "value").map(|a| u.attr_kind(a));
+    let name = match value {
+        Some(AttrKind::Integer { value, .. }) => match u.type_kind(ty) {
+            TypeKind::Integer { width: 1, .. } => {
+                if *value != 0 { "true" } else { "false" }.to_string()
+            }
+            TypeKind::Integer { .. } => {
+                let mut t = String::new();
+                aic::printer::write_type(u, ty, &mut t);
+                format!("c{value}_{t}")
+            }
+            _ => format!("c{value}"),
+        },
+        _ => "cst".to_string(),
+    };
+    vec![Some(name)]
+}
+
+// ---------------------------------------------------------------- select syntax
+
+fn parse_select(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    let at = p.pos();
+    let operands = p.parse_operand_list()?;
+    if operands.len() != 3 {
+        return Err(p.error_at(
+            at,
+            format!("expected 3 operands but found {}", operands.len()),
+        ));
+    }
+    let dict = p.parse_optional_attr_dict()?;
+    p.expect_token(":")?;
+    let mut result = p.parse_type()?;
+    let condition = if p.eat_token(",") {
+        std::mem::replace(&mut result, p.parse_type()?)
+    } else {
+        p.uniquer().int_type(1)
+    };
+    for (u, t) in operands.iter().zip([condition, result, result]) {
+        let v = p.resolve_operand(u, t)?;
+        st.operands.push(v);
+    }
+    st.result_types.push(result);
+    let mut inherent = Vec::new();
+    aic::asm::split_attr_dict(&p.uniquer(), &SELECT, dict, &mut inherent, st);
+    Ok(())
+}
+
+fn print_select(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    pr.out.push(' ');
+    let operands = ctx.operands(op).to_vec();
+    pr.values(&operands);
+    pr.attr_dict(op, &[], false);
+    pr.out.push_str(" : ");
+    let cond = ctx.value_type(operands[0]);
+    if ctx.uniquer().type_kind(cond).shape().is_some()
+        || matches!(
+            ctx.uniquer().type_kind(cond),
+            TypeKind::UnrankedTensor(_) | TypeKind::UnrankedMemRef { .. }
+        )
+    {
+        pr.ty(cond);
+        pr.out.push_str(", ");
+    }
+    pr.ty(ctx.value_type(ctx.result(op, 0)));
+}
+
+// ---------------------------------------------------------------- verification
+
+fn all_same_type(ctx: &Context, op: Op, values: &[aic::Value], names: &str) -> R<()> {
+    let first = ctx.value_type(values[0]);
+    if values.iter().any(|v| ctx.value_type(*v) != first) {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!("failed to verify that all of {{{names}}} have same type"),
+        ));
+    }
+    Ok(())
+}
+
+fn verify_addui_extended(ctx: &Context, op: Op) -> R<()> {
+    let vals = [ctx.operands(op)[0], ctx.operands(op)[1], ctx.result(op, 0)];
+    all_same_type(ctx, op, &vals, "lhs, rhs, sum")
+}
+
+fn verify_mul_extended(ctx: &Context, op: Op) -> R<()> {
+    let vals = [
+        ctx.operands(op)[0],
+        ctx.operands(op)[1],
+        ctx.result(op, 0),
+        ctx.result(op, 1),
+    ];
+    all_same_type(ctx, op, &vals, "lhs, rhs, low, high")
+}
+
+fn verify_compare(ctx: &Context, op: Op) -> R<()> {
+    let u = ctx.uniquer();
+    let lhs = ctx.value_type(ctx.operands(op)[0]);
+    if ctx.value_type(ctx.result(op, 0)) != i1_same_shape(u, lhs) {
+        return Err(op_error(
+            ctx,
+            op,
+            "failed to verify that result type has i1 element type and same shape as operands",
+        ));
+    }
+    Ok(())
+}
+
+fn verify_constant(ctx: &Context, op: Op) -> R<()> {
+    let u = ctx.uniquer();
+    let Some(value) = CONSTANT.attr(ctx, op, "value") else {
+        return Ok(());
+    };
+    let ty = ctx.value_type(ctx.result(op, 0));
+    if attr_type(u, value) != Some(ty) {
+        return Err(op_error(
+            ctx,
+            op,
+            "failed to verify that all of {value, result} have same type",
+        ));
+    }
+    if let TypeKind::Integer { signedness, .. } = u.type_kind(ty)
+        && *signedness != aic::types::Signedness::Signless
+    {
+        return Err(op_error(ctx, op, "integer return type must be signless"));
+    }
+    if !matches!(
+        u.attr_kind(value),
+        AttrKind::Integer { .. }
+            | AttrKind::Float { .. }
+            | AttrKind::DenseElements { .. }
+            | AttrKind::DenseResource { .. }
+    ) {
+        return Err(op_error(
+            ctx,
+            op,
+            "value must be an integer, float, or elements attribute",
+        ));
+    }
+    Ok(())
+}
+
+fn verify_select(ctx: &Context, op: Op) -> R<()> {
+    let u = ctx.uniquer();
+    let ops = ctx.operands(op);
+    all_same_type(
+        ctx,
+        op,
+        &[ops[1], ops[2], ctx.result(op, 0)],
+        "true_value, false_value, result",
+    )?;
+    let cond = u.type_kind(ctx.value_type(ops[0]));
+    let result = u.type_kind(ctx.value_type(ctx.result(op, 0)));
+    let is_i1 = matches!(
+        cond,
+        TypeKind::Integer {
+            width: 1,
+            signedness: aic::types::Signedness::Signless
+        }
+    );
+    let same_shape = matches!((cond.shape(), result.shape()), (Some(a), Some(b)) if a == b);
+    if !is_i1 && !same_shape {
+        return Err(op_error(
+            ctx,
+            op,
+            "failed to verify that condition is signless i1 or has matching shape",
+        ));
+    }
+    Ok(())
+}
+
+/// The checks every arith cast makes, in MLIR's order: tensor dimensions, shapes
+/// (`SameOperandsAndResultShape`), then the op's `areCastCompatible`.
+fn verify_cast(ctx: &Context, op: Op, rule: CastRule) -> R<()> {
+    let u = ctx.uniquer();
+    let from = ctx.value_type(ctx.operands(op)[0]);
+    let to = ctx.value_type(ctx.result(op, 0));
+    let (fk, tk) = (u.type_kind(from), u.type_kind(to));
+    let tensor_dims = |k: &TypeKind| match k {
+        TypeKind::Tensor { shape, .. } => Some(shape.to_vec()),
+        _ => None,
+    };
+    if tensor_dims(fk).unwrap_or_default() != tensor_dims(tk).unwrap_or_default() {
+        return Err(op_error(
+            ctx,
+            op,
+            "failed to verify that input and output have the same tensor dimensions",
+        ));
+    }
+    let shaped = |k: &TypeKind| {
+        k.shape().is_some()
+            || matches!(
+                k,
+                TypeKind::UnrankedTensor(_) | TypeKind::UnrankedMemRef { .. }
+            )
+    };
+    let compatible_shapes = match (fk.shape(), tk.shape()) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x == y || *x == aic::types::DYNAMIC || *y == aic::types::DYNAMIC)
+        }
+        _ => shaped(fk) == shaped(tk),
+    };
+    if !compatible_shapes {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires the same shape for all operands and results",
+        ));
+    }
+    let (fe, te) = (element_or_self(u, from), element_or_self(u, to));
+    let ok = match rule {
+        CastRule::Width(wider) => {
+            let same_kind =
+                std::mem::discriminant(u.type_kind(fe)) == std::mem::discriminant(u.type_kind(te));
+            match (int_or_float_width(u, fe), int_or_float_width(u, te)) {
+                (Some(a), Some(b)) if same_kind => {
+                    if wider {
+                        b > a
+                    } else {
+                        b < a
+                    }
+                }
+                _ => false,
+            }
+        }
+        CastRule::Index => {
+            let (a, b) = (u.type_kind(fe), u.type_kind(te));
+            let int = |k: &TypeKind| {
+                matches!(
+                    k,
+                    TypeKind::Integer {
+                        signedness: aic::types::Signedness::Signless,
+                        ..
+                    }
+                )
+            };
+            (matches!(a, TypeKind::Index) && int(b)) || (int(a) && matches!(b, TypeKind::Index))
+        }
+        CastRule::Bits => {
+            matches!((int_or_float_width(u, fe), int_or_float_width(u, te)), (Some(a), Some(b)) if a == b)
+        }
+        CastRule::Any => true,
+    };
+    if !ok {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!(
+                "operand type {} and result type {} are cast incompatible",
+                quoted_type(ctx, from),
+                quoted_type(ctx, to)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Folded constants become `arith.constant` when the value is a typed attribute
+/// of the result type (integers, floats, dense elements), as MLIR's arith does.
+fn materialize_constant(
+    ctx: &Context,
+    value: aic::Attr,
+    ty: aic::types::Type,
+    loc: aic::Attr,
+) -> Option<aic::ir::OpState> {
+    let typed = match ctx.attr_kind(value) {
+        aic::AttrKind::Integer { ty: t, .. } | aic::AttrKind::Float { ty: t, .. } => *t == ty,
+        aic::AttrKind::DenseElements { ty: t, .. } => *t == ty,
+        _ => false,
+    };
+    if !typed {
+        return None;
+    }
+    let mut st = aic::ir::OpState::new(ctx.ident("arith.constant"), loc);
+    st.result_types.push(ty);
+    st.props = Some(ctx.dict_attr(vec![(ctx.ident("value"), value)]));
+    Some(st)
+}

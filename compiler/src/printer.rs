@@ -232,14 +232,14 @@ pub fn write_type_in(p: Pr<'_>, t: Type, out: &mut String) {
     }
 }
 
-/// Append an MLIR string literal: printable ASCII stays, `"` `\` and the rest become `\XX`.
+/// Append an MLIR string literal: printable ASCII stays, `\` doubles, `"` and the rest become `\XX`.
 pub fn write_string(bytes: &[u8], out: &mut String) {
     out.push('"');
     for &b in bytes {
         match b {
-            b'"' | b'\\' => {
-                let _ = write!(out, "\\{b:02X}");
-            }
+            // MLIR's printEscapedString: a backslash doubles, a quote goes hex.
+            b'\\' => out.push_str("\\\\"),
+            b'"' => out.push_str("\\22"),
             0x20..=0x7e => out.push(b as char),
             _ => {
                 let _ = write!(out, "\\{b:02X}");

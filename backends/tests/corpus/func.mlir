@@ -66,3 +66,7 @@ func.func @no_inline_call() {
   func.call @no_inline_call() {no_inline} : () -> ()
   return
 }
+
+// -----
+
+func.func private @escapes() attributes {foo.s = "a\\b\"c\n\tz", foo.t = "\00\FF"}

@@ -487,6 +487,12 @@ pub type InferResultsFn = fn(&Uniquer, &[Type], &[(Ident, Attr)]) -> Option<Vec<
 /// See [`OpSpec::result_names`].
 pub type ResultNamesFn = fn(&Context, Op) -> Vec<Option<String>>;
 
+impl std::fmt::Debug for OpSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OpSpec({})", self.name)
+    }
+}
+
 impl OpSpec {
     /// A spec with only a name; fill the rest with struct update syntax.
     pub const fn new(name: &'static str) -> Self {

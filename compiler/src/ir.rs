@@ -162,6 +162,8 @@ pub struct ValueData {
 pub struct OpData {
     /// The op name.
     pub name: OpName,
+    /// The registered spec of the op, looked up once when the op is created.
+    pub spec: Option<&'static OpSpec>,
     /// Operands in order.
     pub operands: SmallVec<[Value; 2]>,
     /// First result id; results are allocated consecutively.
@@ -532,8 +534,10 @@ impl Context {
                 index: i as u32,
             });
         }
+        let spec = self.registry.lookup(st.name, &self.uniq);
         self.ops.push(OpData {
             name: st.name,
+            spec,
             operands: st.operands,
             first_result,
             num_results: st.result_types.len() as u32,
@@ -564,7 +568,7 @@ impl Context {
     }
     /// The registered spec of an op, if its name is registered.
     pub fn op_spec(&self, op: Op) -> Option<&'static OpSpec> {
-        self.registry.lookup(self.ops[op.index()].name, &self.uniq)
+        self.ops[op.index()].spec
     }
     /// Operands of an op.
     pub fn operands(&self, op: Op) -> &[Value] {

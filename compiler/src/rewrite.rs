@@ -15,7 +15,7 @@ use crate::intern::FxBuild;
 use crate::ir::{Context, InsertPoint, Op, OpState, Value, WalkOrder};
 use crate::types::Type;
 use smallvec::SmallVec;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// What one result of a folded op becomes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -202,7 +202,11 @@ pub fn apply_patterns_greedily(
         if config.top_down {
             worklist.reverse();
         }
-        let mut queued: HashSet<Op> = worklist.iter().copied().collect();
+        // Whether an op is on the worklist, by op index.
+        let mut queued = vec![false; ctx.num_ops_allocated()];
+        for o in &worklist {
+            queued[o.index()] = true;
+        }
         let mut changed = false;
         // A pattern that always fires would requeue its op forever: bound the work
         // of one iteration (generously) so that such cycles end as non-convergence.
@@ -214,7 +218,7 @@ pub fn apply_patterns_greedily(
                 return (true, false);
             }
             budget -= 1;
-            queued.remove(&op);
+            queued[op.index()] = false;
             if ctx.is_erased(op) {
                 continue;
             }
@@ -225,7 +229,11 @@ pub fn apply_patterns_greedily(
             let did = process(&mut rw, op, patterns, config, &mut folder);
             changed |= did;
             for t in rw.touched {
-                if !rw.ctx.is_erased(t) && t != root && queued.insert(t) {
+                if t.index() >= queued.len() {
+                    queued.resize(rw.ctx.num_ops_allocated(), false);
+                }
+                if !rw.ctx.is_erased(t) && t != root && !queued[t.index()] {
+                    queued[t.index()] = true;
                     worklist.push(t);
                 }
             }
@@ -257,8 +265,9 @@ fn process(
             return true;
         }
     }
-    let name = rw.ctx.op_name(op).to_string();
-    for p in patterns.for_op(&name) {
+    // Registered names are static; unregistered ops only see root-less patterns.
+    let name = rw.ctx.op_spec(op).map_or("", |s| s.name);
+    for p in patterns.for_op(name) {
         if p.match_and_rewrite(rw, op) {
             return true;
         }
@@ -315,6 +324,9 @@ fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool 
 struct ConstantFolder {
     /// (entry block of the insertion region, dialect, value, type) -> constant op.
     known: HashMap<(u32, Ident, Attr, Type), Op, FxBuild>,
+    /// The last existing constant moved to the top of each insertion block, so that
+    /// hoisted constants keep their order.
+    last_hoisted: HashMap<crate::ir::Block, Op, FxBuild>,
 }
 
 impl ConstantFolder {
@@ -365,30 +377,32 @@ impl ConstantFolder {
             }
             _ => {
                 self.known.insert(k, op);
-                let first = rw.ctx.first_op(block);
-                if rw.ctx.parent_block(op) == Some(block) && Self::in_constant_prefix(rw.ctx, op) {
+                let anchor = self
+                    .last_hoisted
+                    .get(&block)
+                    .copied()
+                    .filter(|a| !rw.ctx.is_erased(*a));
+                self.last_hoisted.insert(block, op);
+                // Already in place: first in the block, or right after the last
+                // hoisted constant.
+                let in_place = match anchor {
+                    Some(a) => rw.ctx.next_op(a) == Some(op),
+                    None => rw.ctx.first_op(block) == Some(op),
+                };
+                if in_place {
                     return false;
                 }
                 rw.ctx.detach_op(op);
-                match first {
-                    Some(f) if f != op => rw.ctx.insert_op(InsertPoint::Before(f), op),
-                    _ => rw.ctx.insert_op(InsertPoint::End(block), op),
+                match anchor.and_then(|a| rw.ctx.next_op(a)) {
+                    Some(n) => rw.ctx.insert_op(InsertPoint::Before(n), op),
+                    None => match anchor.or_else(|| rw.ctx.first_op(block)) {
+                        Some(f) if anchor.is_none() => rw.ctx.insert_op(InsertPoint::Before(f), op),
+                        _ => rw.ctx.insert_op(InsertPoint::End(block), op),
+                    },
                 }
                 true
             }
         }
-    }
-
-    /// Whether only constants precede `op` in its block (it is already hoisted).
-    fn in_constant_prefix(ctx: &Context, op: Op) -> bool {
-        let mut cur = ctx.prev_op(op);
-        while let Some(p) = cur {
-            if constant_value(ctx, p).is_none() {
-                return false;
-            }
-            cur = ctx.prev_op(p);
-        }
-        true
     }
 
     /// The value of a constant for `op`'s result of type `ty`: reused when known,

@@ -914,6 +914,49 @@ impl Context {
         }
         self.regions[r.index()].last = Some(b);
     }
+    /// Erase blocks of one region together with their ops. Values they define may
+    /// only be used inside these blocks (as in unreachable code), and the blocks
+    /// may only be branched to from them.
+    pub fn erase_blocks(&mut self, blocks: &[Block]) {
+        let mut ops = Vec::new();
+        for &b in blocks {
+            for o in self.block_ops(b).collect::<Vec<_>>() {
+                self.walk(o, WalkOrder::PreOrder, &mut |_, x| ops.push(x));
+            }
+        }
+        // Cut every use edge first, so that erasing follows no order.
+        for &o in &ops {
+            self.drop_operand_uses(o);
+            self.ops[o.index()].operands.clear();
+            let succs = std::mem::take(&mut self.ops[o.index()].successors);
+            for (i, s) in succs.iter().enumerate() {
+                let u = Use {
+                    op: o,
+                    index: i as u32,
+                };
+                self.blocks[s.index()].uses.retain(|x| *x != u);
+            }
+        }
+        for &b in blocks {
+            for o in self.block_ops(b).collect::<Vec<_>>() {
+                self.erase_op(o);
+            }
+            let Some(r) = self.blocks[b.index()].parent.take() else {
+                continue;
+            };
+            let (prev, next) = (self.blocks[b.index()].prev, self.blocks[b.index()].next);
+            match prev {
+                Some(p) => self.blocks[p.index()].next = next,
+                None => self.regions[r.index()].first = next,
+            }
+            match next {
+                Some(n) => self.blocks[n.index()].prev = prev,
+                None => self.regions[r.index()].last = prev,
+            }
+            self.blocks[b.index()].prev = None;
+            self.blocks[b.index()].next = None;
+        }
+    }
     /// Ops of a block in order.
     pub fn block_ops(&self, b: Block) -> OpIter<'_> {
         OpIter {

@@ -192,6 +192,8 @@ pub fn apply_patterns_greedily(
     let mut folder = ConstantFolder::default();
     let mut changed_any = false;
     for _ in 0..config.max_iterations.max(1) {
+        // Unreachable blocks go first, as in MLIR's driver.
+        let mut changed = erase_unreachable_blocks(ctx, root);
         let mut worklist: Vec<Op> = Vec::new();
         ctx.walk(root, WalkOrder::PostOrder, &mut |_, o| {
             if o != root {
@@ -207,7 +209,6 @@ pub fn apply_patterns_greedily(
         for o in &worklist {
             queued[o.index()] = true;
         }
-        let mut changed = false;
         // A pattern that always fires would requeue its op forever: bound the work
         // of one iteration (generously) so that such cycles end as non-convergence.
         let mut budget = config
@@ -244,6 +245,48 @@ pub fn apply_patterns_greedily(
         }
     }
     (changed_any, false)
+}
+
+/// Erase the blocks of every multi-block region below `root` that its entry block
+/// cannot reach; `true` if any went.
+pub fn erase_unreachable_blocks(ctx: &mut Context, root: Op) -> bool {
+    let mut regions = Vec::new();
+    ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
+        for &r in ctx.regions(o) {
+            if ctx.region_blocks(r).nth(1).is_some() {
+                regions.push(r);
+            }
+        }
+    });
+    let mut any = false;
+    for r in regions {
+        let Some(entry) = ctx.entry_block(r) else {
+            continue;
+        };
+        let mut seen = HashMap::<crate::ir::Block, ()>::new();
+        let mut stack = vec![entry];
+        seen.insert(entry, ());
+        while let Some(b) = stack.pop() {
+            let succs: Vec<_> = ctx
+                .block_ops(b)
+                .flat_map(|o| ctx.successors(o).to_vec())
+                .collect();
+            for s in succs {
+                if seen.insert(s, ()).is_none() {
+                    stack.push(s);
+                }
+            }
+        }
+        let dead: Vec<_> = ctx
+            .region_blocks(r)
+            .filter(|b| !seen.contains_key(b))
+            .collect();
+        if !dead.is_empty() {
+            ctx.erase_blocks(&dead);
+            any = true;
+        }
+    }
+    any
 }
 
 fn process(

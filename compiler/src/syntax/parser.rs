@@ -589,7 +589,11 @@ impl<'s> OpParser<'s, '_> {
                         *v = be.attr(u, bits);
                     }
                 }
-                props = Some(u.dict_attr(std::mem::take(e)));
+                // No inherent attribute at all stays no properties (`<{}>` is not
+                // what MLIR prints for them).
+                if !(e.is_empty() && props.is_none()) {
+                    props = Some(u.dict_attr(std::mem::take(e)));
+                }
             }
         }
         let mut st = OpState::new(name_id, loc.unwrap_or_else(|| self.loc_at(head_start)));

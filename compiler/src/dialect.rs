@@ -53,6 +53,9 @@ impl Traits {
     /// Applies elementwise to vectors and tensors (MLIR's `ElementwiseMappable`):
     /// non-scalar operands and results share one shape and container kind.
     pub const ELEMENTWISE: Traits = Traits(1 << 14);
+    /// Reads and writes no memory (MLIR's `NoMemoryEffect`) but may not be
+    /// speculatable (division by zero): removable when unused, and CSE-able.
+    pub const NO_MEMORY_EFFECT: Traits = Traits(1 << 15);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
@@ -63,7 +66,7 @@ impl Traits {
     }
     /// Trait names in declaration order, for `--show-dialects` and docs.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 15] = [
+        const NAMES: [&str; 16] = [
             "Pure",
             "Commutative",
             "Terminator",
@@ -79,6 +82,7 @@ impl Traits {
             "AffineScope",
             "ConstantLike",
             "Elementwise",
+            "NoMemoryEffect",
         ];
         (0..NAMES.len())
             .filter(|i| self.0 & (1 << i) != 0)

@@ -105,11 +105,11 @@ pub fn constant_value(ctx: &Context, op: Op) -> Option<Attr> {
 }
 
 /// Whether `op` can be erased when its results are unused: it has no side effects
-/// (the `Pure` trait), no regions, and is not a terminator.
+/// (`Pure` or `NoMemoryEffect`), no regions, and is not a terminator.
 pub fn is_trivially_dead(ctx: &Context, op: Op) -> bool {
-    ctx.op_spec(op)
-        .is_some_and(|s| s.has(Traits::PURE) && !s.has(Traits::TERMINATOR))
-        && ctx.regions(op).is_empty()
+    ctx.op_spec(op).is_some_and(|s| {
+        (s.has(Traits::PURE) || s.has(Traits::NO_MEMORY_EFFECT)) && !s.has(Traits::TERMINATOR)
+    }) && ctx.regions(op).is_empty()
         && ctx.results(op).all(|r| ctx.uses(r).is_empty())
 }
 
@@ -333,6 +333,17 @@ fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool 
         })
         .collect();
     let Some(results) = fold(rw.ctx, op, &consts) else {
+        // MLIR's `Commutative` fold: constants move to the right-hand side.
+        let commutative = rw
+            .ctx
+            .op_spec(op)
+            .is_some_and(|s| s.has(Traits::COMMUTATIVE));
+        if commutative && consts.len() == 2 && consts[0].is_some() && consts[1].is_none() {
+            let ops = rw.ctx.operands(op).to_vec();
+            rw.ctx.set_operands(op, &[ops[1], ops[0]]);
+            rw.modified(op);
+            return true;
+        }
         return false;
     };
     let own: SmallVec<[Value; 2]> = rw.ctx.results(op).collect();

@@ -30,7 +30,7 @@ type Key = Vec<u32>;
 
 fn key(ctx: &Context, op: Op) -> Option<Key> {
     let spec = ctx.op_spec(op)?;
-    if !spec.has(Traits::PURE)
+    if !(spec.has(Traits::PURE) || spec.has(Traits::NO_MEMORY_EFFECT))
         || !ctx.regions(op).is_empty()
         || !ctx.successors(op).is_empty()
         || ctx.num_results(op) == 0

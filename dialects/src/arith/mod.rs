@@ -4,6 +4,7 @@
 
 pub mod types;
 
+mod fold;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{
@@ -181,8 +182,11 @@ const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -
         summary,
         operands: INT_OPERANDS,
         results: INT_RESULT,
-        traits: traits.with(ARITH_SAME),
+        // Every arith op is free of memory effects (MLIR's `NoMemoryEffect`), even
+        // those not speculatable (division).
+        traits: traits.with(ARITH_SAME).with(Traits::NO_MEMORY_EFFECT),
         format: Some(BINARY_FORMAT),
+        fold: Some(fold::int_binary),
         ..OpSpec::new(name)
     }
 }

@@ -63,11 +63,8 @@ impl Rewriter<'_> {
     }
     /// Replace the results of `op` by `new` and erase it.
     pub fn replace_op(&mut self, op: Op, new: &[Value]) {
-        for v in new {
-            for u in self.ctx.uses(*v) {
-                self.touched.push(u.op);
-            }
-        }
+        // The users of the old results see new operands: they may fold now. (Users
+        // the new values already had are unaffected.)
         self.note_operand_defs(op);
         let results: Vec<Value> = self.ctx.results(op).collect();
         for r in results {

@@ -12,7 +12,7 @@
 use crate::attributes::{Attr, AttrKind, LocKind};
 use crate::intern::FxBuild;
 use crate::ir::Uniquer;
-use crate::printer::{AliasLookup, Pr, write_alias_definition};
+use crate::printer::{AliasLookup, Pr, write_alias_definition, write_type_definition};
 use crate::types::{Type, TypeKind};
 use std::collections::HashMap;
 
@@ -26,6 +26,14 @@ fn alias_base(kind: &AttrKind) -> Option<&'static str> {
     }
 }
 
+/// Alias name a type gets from the builtin dialect: tuples of more than 16 types.
+fn type_alias_base(kind: &TypeKind) -> Option<&'static str> {
+    match kind {
+        TypeKind::Tuple(ts) if ts.len() > 16 => Some("tuple"),
+        _ => None,
+    }
+}
+
 /// Whether an attribute kind is aliased whenever it is printed (locations are only
 /// visited when locations are printed), so that printing can skip the collecting
 /// walk for IR that has none.
@@ -33,19 +41,33 @@ pub fn always_aliased(kind: &AttrKind) -> bool {
     matches!(kind, AttrKind::AffineMap(_) | AttrKind::IntegerSet(_))
 }
 
+/// Whether a type kind is aliased whenever it is printed (see [`always_aliased`]).
+pub fn type_always_aliased(kind: &TypeKind) -> bool {
+    type_alias_base(kind).is_some()
+}
+
+/// An attribute or a type.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Sym {
+    Attr(Attr),
+    Type(Type),
+}
+
 struct Node {
-    attr: Attr,
+    sym: Sym,
     base: Option<&'static str>,
+    /// MLIR's alias depth: 1 for an aliased value with nothing aliased inside, one
+    /// more than its deepest child for a value with aliases inside, 0 otherwise.
     depth: u32,
     deferrable: bool,
     children: Vec<u32>,
 }
 
-/// Collects the attributes the printer would print, in printing order.
+/// Collects the attributes and types the printer would print, in printing order
+/// (MLIR's `AliasInitializer`).
 pub struct AliasCollector<'u> {
     u: &'u Uniquer,
-    attrs: HashMap<Attr, u32, FxBuild>,
-    types: HashMap<Type, (u32, Vec<u32>), FxBuild>,
+    nodes_of: HashMap<Sym, u32, FxBuild>,
     nodes: Vec<Node>,
 }
 
@@ -54,8 +76,7 @@ impl<'u> AliasCollector<'u> {
     pub fn new(u: &'u Uniquer) -> Self {
         AliasCollector {
             u,
-            attrs: HashMap::default(),
-            types: HashMap::default(),
+            nodes_of: HashMap::default(),
             nodes: Vec::new(),
         }
     }
@@ -63,7 +84,8 @@ impl<'u> AliasCollector<'u> {
     /// Record a use of `a`; `deferrable` for op locations, whose aliases may be
     /// defined after the module. Returns the node of `a`.
     pub fn visit_attr(&mut self, a: Attr, deferrable: bool) -> u32 {
-        if let Some(&n) = self.attrs.get(&a) {
+        let sym = Sym::Attr(a);
+        if let Some(&n) = self.nodes_of.get(&sym) {
             if !deferrable {
                 self.mark_non_deferrable(n);
             }
@@ -71,15 +93,7 @@ impl<'u> AliasCollector<'u> {
         }
         let u = self.u;
         let kind = u.attr_kind(a);
-        let n = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            attr: a,
-            base: alias_base(kind),
-            depth: 0,
-            deferrable,
-            children: Vec::new(),
-        });
-        self.attrs.insert(a, n);
+        let n = self.push(sym, alias_base(kind), deferrable);
         let mut children = Vec::new();
         match kind {
             AttrKind::Array(xs) => {
@@ -92,11 +106,16 @@ impl<'u> AliasCollector<'u> {
                     children.push(self.visit_attr(*v, deferrable));
                 }
             }
-            AttrKind::Type(t) | AttrKind::DenseElements { ty: t, .. } => {
-                children.extend(self.visit_type(*t))
+            AttrKind::Type(t)
+            | AttrKind::DenseElements { ty: t, .. }
+            | AttrKind::DenseResource { ty: t, .. }
+            | AttrKind::String { ty: Some(t), .. } => {
+                children.push(self.visit_type_in(*t, deferrable))
             }
             AttrKind::Location(l) => match l {
-                LocKind::Name { child: Some(c), .. } => {
+                LocKind::Name { child: Some(c), .. }
+                    if !matches!(u.attr_kind(*c), AttrKind::Location(LocKind::Unknown)) =>
+                {
                     children.push(self.visit_attr(*c, deferrable))
                 }
                 LocKind::CallSite { callee, caller } => {
@@ -115,37 +134,31 @@ impl<'u> AliasCollector<'u> {
             },
             _ => {}
         }
-        let inner = children
-            .iter()
-            .map(|c| self.nodes[*c as usize].depth)
-            .max()
-            .unwrap_or(0);
-        let node = &mut self.nodes[n as usize];
-        node.depth = if node.base.is_some() {
-            inner + 1
-        } else {
-            inner
-        };
-        node.children = children;
+        self.finish_node(n, children);
         n
     }
 
-    /// Record a use of type `t` (its layouts, encodings and nested types); returns
-    /// the nodes of the attributes directly inside it.
-    pub fn visit_type(&mut self, t: Type) -> Vec<u32> {
-        if let Some((_, children)) = self.types.get(&t) {
-            let children = children.clone();
-            for c in &children {
-                self.mark_non_deferrable(*c);
+    /// Record a use of type `t` (its layouts, encodings and nested types).
+    pub fn visit_type(&mut self, t: Type) -> u32 {
+        self.visit_type_in(t, false)
+    }
+
+    fn visit_type_in(&mut self, t: Type, deferrable: bool) -> u32 {
+        let sym = Sym::Type(t);
+        if let Some(&n) = self.nodes_of.get(&sym) {
+            if !deferrable {
+                self.mark_non_deferrable(n);
             }
-            return children;
+            return n;
         }
+        let kind = self.u.type_kind(t);
+        let n = self.push(sym, type_alias_base(kind), deferrable);
         let mut children = Vec::new();
-        match self.u.type_kind(t) {
+        match kind {
             TypeKind::Tensor { elem, encoding, .. } => {
-                children.extend(self.visit_type(*elem));
+                children.push(self.visit_type_in(*elem, deferrable));
                 if let Some(e) = encoding {
-                    children.push(self.visit_attr(*e, false));
+                    children.push(self.visit_attr(*e, deferrable));
                 }
             }
             TypeKind::MemRef {
@@ -154,35 +167,65 @@ impl<'u> AliasCollector<'u> {
                 memory_space,
                 ..
             } => {
-                children.extend(self.visit_type(*elem));
-                for a in [layout, memory_space].into_iter().flatten() {
-                    children.push(self.visit_attr(*a, false));
+                children.push(self.visit_type_in(*elem, deferrable));
+                // MLIR visits the layout unless it is the identity map.
+                let layout = layout.filter(|l| {
+                    !matches!(self.u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity())
+                });
+                for a in [layout, *memory_space].into_iter().flatten() {
+                    children.push(self.visit_attr(a, deferrable));
                 }
             }
             TypeKind::UnrankedMemRef { elem, memory_space } => {
-                children.extend(self.visit_type(*elem));
+                children.push(self.visit_type_in(*elem, deferrable));
                 if let Some(m) = memory_space {
-                    children.push(self.visit_attr(*m, false));
+                    children.push(self.visit_attr(*m, deferrable));
                 }
             }
             TypeKind::Complex(e) | TypeKind::UnrankedTensor(e) => {
-                children.extend(self.visit_type(*e))
+                children.push(self.visit_type_in(*e, deferrable))
             }
-            TypeKind::Vector { elem, .. } => children.extend(self.visit_type(*elem)),
+            TypeKind::Vector { elem, .. } => children.push(self.visit_type_in(*elem, deferrable)),
             TypeKind::Tuple(ts) => {
                 for t in ts.iter() {
-                    children.extend(self.visit_type(*t));
+                    children.push(self.visit_type_in(*t, deferrable));
                 }
             }
             TypeKind::Function { inputs, results } => {
                 for t in inputs.iter().chain(results.iter()) {
-                    children.extend(self.visit_type(*t));
+                    children.push(self.visit_type_in(*t, deferrable));
                 }
             }
             _ => {}
         }
-        self.types.insert(t, (0, children.clone()));
-        children
+        self.finish_node(n, children);
+        n
+    }
+
+    fn push(&mut self, sym: Sym, base: Option<&'static str>, deferrable: bool) -> u32 {
+        let n = self.nodes.len() as u32;
+        self.nodes.push(Node {
+            sym,
+            base,
+            depth: u32::from(base.is_some()),
+            deferrable,
+            children: Vec::new(),
+        });
+        self.nodes_of.insert(sym, n);
+        n
+    }
+
+    fn finish_node(&mut self, n: u32, children: Vec<u32>) {
+        let inner = children
+            .iter()
+            .map(|c| self.nodes[*c as usize].depth)
+            .max()
+            .unwrap_or(0);
+        let node = &mut self.nodes[n as usize];
+        if inner > 0 {
+            node.depth = inner + 1;
+        }
+        node.children = children;
     }
 
     /// A use outside op locations: the alias (and those inside it) must be defined
@@ -199,14 +242,14 @@ impl<'u> AliasCollector<'u> {
         }
     }
 
-    /// Order and name the aliases.
+    /// Order and name the aliases: by depth, types before attributes, then name,
+    /// then first use; numbered per name.
     pub fn finish(self) -> AliasTable {
         let mut aliased: Vec<&Node> = self.nodes.iter().filter(|n| n.base.is_some()).collect();
         // Stable: first use decides among equals.
-        aliased.sort_by(|a, b| (a.depth, a.base).cmp(&(b.depth, b.base)));
+        aliased.sort_by_key(|n| (n.depth, !matches!(n.sym, Sym::Type(_)), n.base));
         let mut counts: HashMap<&'static str, u32> = HashMap::new();
-        let mut names = HashMap::default();
-        let mut order = Vec::with_capacity(aliased.len());
+        let mut table = AliasTable::default();
         for n in aliased {
             let base = n.base.expect("aliased");
             let c = counts.entry(base).or_insert(0);
@@ -216,10 +259,17 @@ impl<'u> AliasCollector<'u> {
                 format!("{base}{c}")
             };
             *c += 1;
-            names.insert(n.attr, name);
-            order.push((n.attr, n.deferrable));
+            match n.sym {
+                Sym::Attr(a) => {
+                    table.names.insert(a, name);
+                }
+                Sym::Type(t) => {
+                    table.type_names.insert(t, name);
+                }
+            }
+            table.order.push((n.sym, n.deferrable));
         }
-        AliasTable { names, order }
+        table
     }
 }
 
@@ -227,19 +277,23 @@ impl<'u> AliasCollector<'u> {
 #[derive(Default)]
 pub struct AliasTable {
     names: HashMap<Attr, String, FxBuild>,
-    order: Vec<(Attr, bool)>,
+    type_names: HashMap<Type, String, FxBuild>,
+    order: Vec<(Sym, bool)>,
 }
 
 impl AliasLookup for AliasTable {
     fn alias(&self, a: Attr) -> Option<&str> {
         self.names.get(&a).map(String::as_str)
     }
+    fn type_alias(&self, t: Type) -> Option<&str> {
+        self.type_names.get(&t).map(String::as_str)
+    }
 }
 
 impl AliasTable {
     /// Whether no attribute got an alias.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.order.is_empty()
     }
 
     /// Append `#name = definition` lines: those printed before the module
@@ -249,14 +303,24 @@ impl AliasTable {
             u,
             aliases: Some(self),
         };
-        for &(a, d) in &self.order {
+        for &(sym, d) in &self.order {
             if d != deferred {
                 continue;
             }
-            out.push('#');
-            out.push_str(&self.names[&a]);
-            out.push_str(" = ");
-            write_alias_definition(p, a, out);
+            match sym {
+                Sym::Attr(a) => {
+                    out.push('#');
+                    out.push_str(&self.names[&a]);
+                    out.push_str(" = ");
+                    write_alias_definition(p, a, out);
+                }
+                Sym::Type(t) => {
+                    out.push('!');
+                    out.push_str(&self.type_names[&t]);
+                    out.push_str(" = ");
+                    write_type_definition(p, t, out);
+                }
+            }
             out.push('\n');
         }
     }

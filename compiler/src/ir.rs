@@ -268,6 +268,9 @@ impl Default for Uniquer {
 impl Uniquer {
     /// Intern a type.
     pub fn ty(&self, kind: TypeKind) -> Type {
+        if crate::alias::type_always_aliased(&kind) {
+            self.note_aliased_attr();
+        }
         Type(self.types.intern(kind))
     }
     /// The structure of a type.

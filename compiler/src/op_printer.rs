@@ -216,6 +216,10 @@ pub struct OpPrinter<'c> {
     collector: Option<AliasCollector<'c>>,
     /// Aliases to print nested attributes by.
     aliases: Option<AliasTable>,
+    /// Collecting, just after a block argument's name: MLIR's alias walk does not
+    /// visit the attributes of region arguments (`%arg0: i32 {a = ...}`), so the
+    /// next [`Self::attr_entries`] is not visited.
+    after_block_arg: bool,
     /// The text printed so far (and not yet handed to the sink).
     pub out: String,
 }
@@ -236,6 +240,7 @@ impl<'c> OpPrinter<'c> {
             sink_error: None,
             collector: None,
             aliases: None,
+            after_block_arg: false,
             out: String::new(),
         }
     }
@@ -281,6 +286,9 @@ impl<'c> OpPrinter<'c> {
 
     /// Print a value's name (`%0`, `%arg1`, `%2#1`).
     pub fn value(&mut self, v: Value) {
+        if self.collector.is_some() {
+            self.after_block_arg = matches!(self.ctx.value_def(v), ValueDef::Arg(..));
+        }
         self.value_name(v, true);
     }
 
@@ -373,6 +381,7 @@ impl<'c> OpPrinter<'c> {
 
     /// Print an attribute.
     pub fn attr(&mut self, a: Attr) {
+        self.after_block_arg = false;
         if let Some(c) = self.collector.as_mut() {
             c.visit_attr(a, false);
             return;
@@ -384,6 +393,7 @@ impl<'c> OpPrinter<'c> {
 
     /// Print an attribute whose type the syntax implies (`5` rather than `5 : i64`).
     pub fn attr_without_type(&mut self, a: Attr) {
+        self.after_block_arg = false;
         if let Some(c) = self.collector.as_mut() {
             c.visit_attr(a, false);
             return;
@@ -413,6 +423,7 @@ impl<'c> OpPrinter<'c> {
     /// Print ` {a = 1, b}` for `entries` minus `elided`; nothing when none remain.
     /// With `keyword`, the dictionary is introduced by ` attributes`.
     pub fn attr_entries(&mut self, entries: &[(Ident, Attr)], elided: &[&str], keyword: bool) {
+        let unvisited = std::mem::take(&mut self.after_block_arg);
         let u = self.ctx.uniquer();
         let mut kept: Vec<(Ident, Attr)> = entries
             .iter()
@@ -423,6 +434,10 @@ impl<'c> OpPrinter<'c> {
             return;
         }
         kept.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
+        if unvisited && self.collector.is_some() {
+            // Printed, never visited (see `after_block_arg`).
+            return;
+        }
         self.out
             .push_str(if keyword { " attributes {" } else { " {" });
         self.dict_entries(&kept);
@@ -479,6 +494,7 @@ impl<'c> OpPrinter<'c> {
     /// Print `op` at the current indentation (no trailing newline).
     pub fn op(&mut self, op: Op) {
         let ctx = self.ctx;
+        self.after_block_arg = false;
         if self.opts.debuginfo
             && let Some(c) = self.collector.as_mut()
         {
@@ -536,7 +552,7 @@ impl<'c> OpPrinter<'c> {
     }
 
     /// What MLIR's alias walk visits of a generic op, in its order: regions first,
-    /// then operand and result types, then attributes, then properties.
+    /// then operand and result types, then attributes.
     fn generic_visit(&mut self, op: Op) {
         let ctx = self.ctx;
         for &r in ctx.regions(op) {
@@ -548,11 +564,16 @@ impl<'c> OpPrinter<'c> {
         for v in ctx.results(op) {
             self.ty(ctx.value_type(v));
         }
-        let attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
-        self.dict_entries(&attrs);
-        if let Some(p) = ctx.op(op).props {
-            self.attr(p);
+        // MLIR visits `getAttrs()`: for a registered op its inherent attributes
+        // (properties) merged with the discardable ones, sorted by name; an
+        // unregistered op's properties are not visited at all.
+        let mut attrs: Vec<_> = ctx.op(op).attrs.iter().map(|(k, v)| (*k, *v)).collect();
+        if let (Some(_), Some(p)) = (ctx.op_spec(op), ctx.op(op).props) {
+            let u = ctx.uniquer();
+            attrs.extend_from_slice(ctx.dict_entries(p));
+            attrs.sort_by(|a, b| u.str(a.0).cmp(u.str(b.0)));
         }
+        self.dict_entries(&attrs);
     }
 
     fn generic_body(&mut self, op: Op) {
@@ -609,6 +630,7 @@ impl<'c> OpPrinter<'c> {
 
     fn region_with(&mut self, r: Region, entry_args: bool, terminators: bool, empty_block: bool) {
         let ctx = self.ctx;
+        self.after_block_arg = false;
         self.out.push_str("{\n");
         let indent = self.indent;
         self.indent += 2;

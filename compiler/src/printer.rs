@@ -34,6 +34,10 @@ pub fn location_text(u: &Uniquer, a: Attr) -> String {
 pub trait AliasLookup {
     /// The alias of `a` without the `#`, if it has one.
     fn alias(&self, a: Attr) -> Option<&str>;
+    /// The alias of `t` without the `!`, if it has one.
+    fn type_alias(&self, _t: Type) -> Option<&str> {
+        None
+    }
 }
 
 /// What attribute and type printing needs: the uniquer and, when printing a whole
@@ -53,6 +57,9 @@ impl<'a> Pr<'a> {
     }
     fn alias(&self, a: Attr) -> Option<&'a str> {
         self.aliases.and_then(|m| m.alias(a))
+    }
+    fn type_alias(&self, t: Type) -> Option<&'a str> {
+        self.aliases.and_then(|m| m.type_alias(t))
     }
 }
 
@@ -78,6 +85,12 @@ pub fn write_alias_definition(p: Pr<'_>, a: Attr, out: &mut String) {
     } else {
         write_attr_in(Pr { aliases: None, ..p }, a, false, out);
     }
+}
+
+/// Append the definition body of an aliased type (`tuple<...>`): the type itself in
+/// full, the aliased types inside it by alias.
+pub fn write_type_definition(p: Pr<'_>, t: Type, out: &mut String) {
+    write_type_body(p, t, out);
 }
 
 /// Append the text of a type.
@@ -135,6 +148,15 @@ fn write_type_list_in(p: Pr<'_>, ts: &[Type], out: &mut String) {
 
 /// [`write_type`] with aliases for nested attributes.
 pub fn write_type_in(p: Pr<'_>, t: Type, out: &mut String) {
+    if let Some(name) = p.type_alias(t) {
+        out.push('!');
+        out.push_str(name);
+        return;
+    }
+    write_type_body(p, t, out);
+}
+
+fn write_type_body(p: Pr<'_>, t: Type, out: &mut String) {
     let u = p.u;
     match u.type_kind(t) {
         TypeKind::Integer { width, signedness } => {
@@ -181,8 +203,11 @@ pub fn write_type_in(p: Pr<'_>, t: Type, out: &mut String) {
             out.push_str("memref<");
             write_dims(shape, None, out);
             write_type_in(p, *elem, out);
-            // MLIR elides `: i64` on an integer memory space.
-            for a in [layout, memory_space].into_iter().flatten() {
+            // MLIR leaves out an identity layout and `: i64` on an integer memory space.
+            let layout = layout.filter(
+                |l| !matches!(u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity()),
+            );
+            for a in [layout.as_ref(), memory_space.as_ref()].into_iter().flatten() {
                 out.push_str(", ");
                 write_attr_in(p, *a, true, out);
             }

@@ -216,10 +216,13 @@ pub struct OpPrinter<'c> {
     collector: Option<AliasCollector<'c>>,
     /// Aliases to print nested attributes by.
     aliases: Option<AliasTable>,
-    /// Collecting, just after a block argument's name: MLIR's alias walk does not
-    /// visit the attributes of region arguments (`%arg0: i32 {a = ...}`), so the
-    /// next [`Self::attr_entries`] is not visited.
+    /// Collecting, just after the name of an argument of one of the regions of the
+    /// op being printed: MLIR's alias walk does not visit the attributes of region
+    /// arguments (`%arg0: i32 {a = ...}`), so the next [`Self::attr_entries`] is
+    /// not visited.
     after_block_arg: bool,
+    /// The op whose custom printer is running.
+    current: Option<Op>,
     /// The text printed so far (and not yet handed to the sink).
     pub out: String,
 }
@@ -241,6 +244,7 @@ impl<'c> OpPrinter<'c> {
             collector: None,
             aliases: None,
             after_block_arg: false,
+            current: None,
             out: String::new(),
         }
     }
@@ -287,7 +291,14 @@ impl<'c> OpPrinter<'c> {
     /// Print a value's name (`%0`, `%arg1`, `%2#1`).
     pub fn value(&mut self, v: Value) {
         if self.collector.is_some() {
-            self.after_block_arg = matches!(self.ctx.value_def(v), ValueDef::Arg(..));
+            let ctx = self.ctx;
+            self.after_block_arg = match ctx.value_def(v) {
+                ValueDef::Arg(b, _) => {
+                    self.current.is_some()
+                        && ctx.block_parent(b).and_then(|r| ctx.region_parent(r)) == self.current
+                }
+                _ => false,
+            };
         }
         self.value_name(v, true);
     }
@@ -533,11 +544,13 @@ impl<'c> OpPrinter<'c> {
                 }
                 self.default_dialects
                     .push(spec.default_dialect.unwrap_or(""));
+                let outer = self.current.replace(op);
                 if let Some(c) = spec.custom {
                     (c.print)(self, op);
                 } else if let Some(f) = format {
                     crate::asm::print(self, spec, f, op);
                 }
+                self.current = outer;
                 self.default_dialects.pop();
             }
             _ if self.collector.is_some() => self.generic_visit(op),

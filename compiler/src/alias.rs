@@ -67,7 +67,9 @@ struct Node {
 /// (MLIR's `AliasInitializer`).
 pub struct AliasCollector<'u> {
     u: &'u Uniquer,
-    nodes_of: HashMap<Sym, u32, FxBuild>,
+    /// Node of each attribute and type id seen (`u32::MAX`: none yet).
+    attr_nodes: Vec<u32>,
+    type_nodes: Vec<u32>,
     nodes: Vec<Node>,
 }
 
@@ -76,7 +78,8 @@ impl<'u> AliasCollector<'u> {
     pub fn new(u: &'u Uniquer) -> Self {
         AliasCollector {
             u,
-            nodes_of: HashMap::default(),
+            attr_nodes: Vec::new(),
+            type_nodes: Vec::new(),
             nodes: Vec::new(),
         }
     }
@@ -85,7 +88,7 @@ impl<'u> AliasCollector<'u> {
     /// defined after the module. Returns the node of `a`.
     pub fn visit_attr(&mut self, a: Attr, deferrable: bool) -> u32 {
         let sym = Sym::Attr(a);
-        if let Some(&n) = self.nodes_of.get(&sym) {
+        if let Some(&n) = self.attr_nodes.get(a.0 as usize).filter(|n| **n != u32::MAX) {
             if !deferrable {
                 self.mark_non_deferrable(n);
             }
@@ -145,7 +148,7 @@ impl<'u> AliasCollector<'u> {
 
     fn visit_type_in(&mut self, t: Type, deferrable: bool) -> u32 {
         let sym = Sym::Type(t);
-        if let Some(&n) = self.nodes_of.get(&sym) {
+        if let Some(&n) = self.type_nodes.get(t.0 as usize).filter(|n| **n != u32::MAX) {
             if !deferrable {
                 self.mark_non_deferrable(n);
             }
@@ -211,7 +214,14 @@ impl<'u> AliasCollector<'u> {
             deferrable,
             children: Vec::new(),
         });
-        self.nodes_of.insert(sym, n);
+        let (ids, i) = match sym {
+            Sym::Attr(a) => (&mut self.attr_nodes, a.0 as usize),
+            Sym::Type(t) => (&mut self.type_nodes, t.0 as usize),
+        };
+        if ids.len() <= i {
+            ids.resize(i + 1, u32::MAX);
+        }
+        ids[i] = n;
         n
     }
 

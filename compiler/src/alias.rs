@@ -88,7 +88,11 @@ impl<'u> AliasCollector<'u> {
     /// defined after the module. Returns the node of `a`.
     pub fn visit_attr(&mut self, a: Attr, deferrable: bool) -> u32 {
         let sym = Sym::Attr(a);
-        if let Some(&n) = self.attr_nodes.get(a.0 as usize).filter(|n| **n != u32::MAX) {
+        if let Some(&n) = self
+            .attr_nodes
+            .get(a.0 as usize)
+            .filter(|n| **n != u32::MAX)
+        {
             if !deferrable {
                 self.mark_non_deferrable(n);
             }
@@ -148,7 +152,11 @@ impl<'u> AliasCollector<'u> {
 
     fn visit_type_in(&mut self, t: Type, deferrable: bool) -> u32 {
         let sym = Sym::Type(t);
-        if let Some(&n) = self.type_nodes.get(t.0 as usize).filter(|n| **n != u32::MAX) {
+        if let Some(&n) = self
+            .type_nodes
+            .get(t.0 as usize)
+            .filter(|n| **n != u32::MAX)
+        {
             if !deferrable {
                 self.mark_non_deferrable(n);
             }
@@ -172,9 +180,9 @@ impl<'u> AliasCollector<'u> {
             } => {
                 children.push(self.visit_type_in(*elem, deferrable));
                 // MLIR visits the layout unless it is the identity map.
-                let layout = layout.filter(|l| {
-                    !matches!(self.u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity())
-                });
+                let layout = layout.filter(
+                    |l| !matches!(self.u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity()),
+                );
                 for a in [layout, *memory_space].into_iter().flatten() {
                     children.push(self.visit_attr(a, deferrable));
                 }

@@ -204,10 +204,12 @@ fn write_type_body(p: Pr<'_>, t: Type, out: &mut String) {
             write_dims(shape, None, out);
             write_type_in(p, *elem, out);
             // MLIR leaves out an identity layout and `: i64` on an integer memory space.
-            let layout = layout.filter(
-                |l| !matches!(u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity()),
-            );
-            for a in [layout.as_ref(), memory_space.as_ref()].into_iter().flatten() {
+            let layout = layout
+                .filter(|l| !matches!(u.attr_kind(*l), AttrKind::AffineMap(m) if m.is_identity()));
+            for a in [layout.as_ref(), memory_space.as_ref()]
+                .into_iter()
+                .flatten()
+            {
                 out.push_str(", ");
                 write_attr_in(p, *a, true, out);
             }

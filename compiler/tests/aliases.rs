@@ -67,7 +67,10 @@ fn generic_walk_visits_regions_first_and_skips_unregistered_properties() {
 #[test]
 fn no_aliases_no_definitions() {
     assert_eq!(
-        print(r#""x.a"() {t = memref<2xf32, affine_map<(d0) -> (d0)>>} : () -> ()"#, false),
+        print(
+            r#""x.a"() {t = memref<2xf32, affine_map<(d0) -> (d0)>>} : () -> ()"#,
+            false
+        ),
         "module {\n  \"x.a\"() {t = memref<2xf32>} : () -> ()\n}\n"
     );
 }

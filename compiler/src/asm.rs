@@ -579,7 +579,8 @@ fn finish<'s>(
                     None => {
                         let n = x.operands[g].len();
                         let inferable = same_type || spec.has(Traits::SAME_OPERANDS_TYPE);
-                        match known.filter(|_| inferable) {
+                        let built = spec.operands[g].ty.build.map(|b| b(&p.uniquer()));
+                        match known.filter(|_| inferable).or(built) {
                             Some(t) => tys.extend(std::iter::repeat_n(t, n)),
                             None if n == 0 => {}
                             None => {

@@ -12,6 +12,7 @@ use crate::diagnostics::Diagnostic;
 use crate::intern::FxBuild;
 use crate::ir::{Context, Op, OpState, Uniquer, Value};
 use crate::types::{Type, TypeKind};
+use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -56,6 +57,16 @@ impl Traits {
     /// Reads and writes no memory (MLIR's `NoMemoryEffect`) but may not be
     /// speculatable (division by zero): removable when unused, and CSE-able.
     pub const NO_MEMORY_EFFECT: Traits = Traits(1 << 15);
+    /// Its memory effects are those of the ops nested in its regions (MLIR's
+    /// `RecursiveMemoryEffects`): with only effect-free ops inside it is removable.
+    pub const RECURSIVE_MEMORY_EFFECTS: Traits = Traits(1 << 16);
+    /// Speculatable when every op nested in it is (MLIR's `RecursivelySpeculatable`).
+    pub const RECURSIVELY_SPECULATABLE: Traits = Traits(1 << 17);
+    /// Entry blocks of its regions take no arguments (MLIR's `NoRegionArguments`).
+    pub const NO_REGION_ARGUMENTS: Traits = Traits(1 << 18);
+    /// A loop (MLIR's `LoopLikeOpInterface`): every region is a loop body, run
+    /// any number of times, so values defined outside are invariant in it.
+    pub const LOOP_LIKE: Traits = Traits(1 << 19);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
@@ -66,7 +77,7 @@ impl Traits {
     }
     /// Trait names in declaration order, for `--show-dialects` and docs.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 16] = [
+        const NAMES: [&str; 20] = [
             "Pure",
             "Commutative",
             "Terminator",
@@ -83,6 +94,10 @@ impl Traits {
             "ConstantLike",
             "Elementwise",
             "NoMemoryEffect",
+            "RecursiveMemoryEffects",
+            "RecursivelySpeculatable",
+            "NoRegionArguments",
+            "LoopLike",
         ];
         (0..NAMES.len())
             .filter(|i| self.0 & (1 << i) != 0)
@@ -105,6 +120,9 @@ pub struct TypeConstraint {
     pub desc: &'static str,
     /// The check.
     pub check: fn(&TypeKind, &Uniquer) -> bool,
+    /// The one type the constraint allows, where there is one (MLIR's
+    /// `BuildableType`): custom syntax may then leave it out.
+    pub build: Option<fn(&Uniquer) -> Type>,
 }
 
 impl std::fmt::Debug for TypeConstraint {
@@ -121,16 +139,19 @@ pub mod tc {
     pub const ANY: TypeConstraint = TypeConstraint {
         desc: "any type",
         check: |_, _| true,
+        build: None,
     };
     /// `index`.
     pub const INDEX: TypeConstraint = TypeConstraint {
         desc: "index",
         check: |t, _| matches!(t, TypeKind::Index),
+        build: Some(|u| u.ty(TypeKind::Index)),
     };
     /// A function type.
     pub const FUNCTION: TypeConstraint = TypeConstraint {
         desc: "function type",
         check: |t, _| matches!(t, TypeKind::Function { .. }),
+        build: None,
     };
 }
 
@@ -483,6 +504,84 @@ pub struct OpSpec {
     /// Names the pretty printer gives results instead of numbers (MLIR's
     /// `getAsmResultNames`): one entry per result, `None` to keep the number.
     pub result_names: Option<ResultNamesFn>,
+    /// The terminator the custom syntax leaves implicit (MLIR's
+    /// `SingleBlockImplicitTerminator`): added by the parser where a region's block
+    /// does not end in a terminator, and required by the verifier.
+    pub implicit_terminator: Option<&'static str>,
+    /// Verification after the ops nested in the regions are verified (MLIR's
+    /// `verifyRegions`).
+    pub verify_regions: Option<VerifyFn>,
+    /// How control flows between the op and its regions (MLIR's
+    /// `RegionBranchOpInterface`): used by the verifier, SCCP and LICM.
+    pub region_branch: Option<&'static RegionBranch>,
+    /// For a terminator that passes values to a region successor or back to the
+    /// parent (MLIR's `RegionBranchTerminatorOpInterface`): which operands it
+    /// forwards. Return-like terminators without it forward all operands.
+    pub forwarded_operands: Option<fn(&Context, Op) -> std::ops::Range<usize>>,
+}
+
+/// A point control flows from or to in a region-branching op: the op itself
+/// (entry from outside, or exit to its results) or one of its regions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BranchPoint {
+    /// The op: entering it from outside, or leaving to its results.
+    Parent,
+    /// Region `i` of the op.
+    Region(usize),
+}
+
+/// See [`RegionBranch::successors`].
+pub type SuccessorsFn =
+    fn(&Context, Op, BranchPoint, &[Option<Attr>]) -> SmallVec<[BranchPoint; 2]>;
+
+/// The control flow of a region-branching op (MLIR's `RegionBranchOpInterface`).
+pub struct RegionBranch {
+    /// Where control may go from `from` (the op's entry, or the terminators of a
+    /// region), given the constant values of the operands of the branch point (the
+    /// op's operands for `Parent`, the terminator's for a region; `None` where not
+    /// constant). Constants may narrow the set; without them it is every possibility.
+    pub successors: SuccessorsFn,
+    /// The entry-block arguments of region `i` that receive the forwarded values;
+    /// the others (induction variables) are defined by the op itself.
+    pub region_inputs: fn(&Context, Op, usize) -> std::ops::Range<usize>,
+    /// The operands of the op forwarded on entry to `to` (a region, or straight to
+    /// the results when the regions may be skipped).
+    pub entry_operands: fn(&Context, Op, BranchPoint) -> std::ops::Range<usize>,
+    /// Whether the values terminators pass back to the op become its results
+    /// (`false` where results are made otherwise, as `scf.parallel`'s reductions).
+    pub forwards_results: bool,
+}
+
+impl RegionBranch {
+    /// The values that receive what is forwarded to `to`: results for the parent,
+    /// region inputs for a region.
+    pub fn inputs(&self, ctx: &Context, op: Op, to: BranchPoint) -> SmallVec<[Value; 4]> {
+        match to {
+            BranchPoint::Parent if self.forwards_results => ctx.results(op).collect(),
+            BranchPoint::Parent => SmallVec::new(),
+            BranchPoint::Region(i) => {
+                let Some(b) = ctx.regions(op).get(i).and_then(|r| ctx.entry_block(*r)) else {
+                    return SmallVec::new();
+                };
+                let args = ctx.block_args(b);
+                let range = (self.region_inputs)(ctx, op, i);
+                args.get(range)
+                    .map(|a| a.iter().copied().collect())
+                    .unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// The operands a region terminator forwards to its successor (see
+/// [`OpSpec::forwarded_operands`]); `None` when `term` forwards nothing it knows of.
+pub fn forwarded_operands(ctx: &Context, term: Op) -> Option<std::ops::Range<usize>> {
+    let spec = ctx.op_spec(term)?;
+    if let Some(f) = spec.forwarded_operands {
+        return Some(f(ctx, term));
+    }
+    spec.has(Traits::RETURN_LIKE)
+        .then(|| 0..ctx.operands(term).len())
 }
 
 /// See [`OpSpec::infer_results`].
@@ -518,6 +617,10 @@ impl OpSpec {
             default_dialect: None,
             infer_results: None,
             result_names: None,
+            implicit_terminator: None,
+            verify_regions: None,
+            region_branch: None,
+            forwarded_operands: None,
         }
     }
     /// The dialect prefix of the name.

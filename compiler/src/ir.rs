@@ -944,20 +944,103 @@ impl Context {
             for o in self.block_ops(b).collect::<Vec<_>>() {
                 self.erase_op(o);
             }
-            let Some(r) = self.blocks[b.index()].parent.take() else {
-                continue;
-            };
-            let (prev, next) = (self.blocks[b.index()].prev, self.blocks[b.index()].next);
-            match prev {
-                Some(p) => self.blocks[p.index()].next = next,
-                None => self.regions[r.index()].first = next,
+            self.detach_block(b);
+        }
+    }
+    /// Unlink a block from its region, keeping its ops and arguments.
+    pub fn detach_block(&mut self, b: Block) {
+        let Some(r) = self.blocks[b.index()].parent.take() else {
+            return;
+        };
+        let (prev, next) = (self.blocks[b.index()].prev, self.blocks[b.index()].next);
+        match prev {
+            Some(p) => self.blocks[p.index()].next = next,
+            None => self.regions[r.index()].first = next,
+        }
+        match next {
+            Some(n) => self.blocks[n.index()].prev = prev,
+            None => self.regions[r.index()].last = prev,
+        }
+        self.blocks[b.index()].prev = None;
+        self.blocks[b.index()].next = None;
+    }
+    /// Move every block of `from` to the end of `to` (MLIR's `takeBody` when `to`
+    /// is empty).
+    pub fn move_region_blocks(&mut self, from: Region, to: Region) {
+        let blocks: SmallVec<[Block; 4]> = self.region_blocks(from).collect();
+        for b in blocks {
+            self.detach_block(b);
+            self.append_block(to, b);
+        }
+    }
+    /// Move the ops of `b` to `at`, replacing uses of its arguments by `args`, and
+    /// detach the emptied block (MLIR's `inlineBlockBefore` and `mergeBlocks`).
+    pub fn inline_block(&mut self, b: Block, at: InsertPoint, args: &[Value]) {
+        let old: SmallVec<[Value; 4]> = self.blocks[b.index()].args.iter().copied().collect();
+        assert_eq!(old.len(), args.len(), "block argument count differs");
+        for (o, n) in old.into_iter().zip(args) {
+            self.replace_all_uses(o, *n);
+        }
+        let ops: Vec<Op> = self.block_ops(b).collect();
+        for o in ops {
+            self.detach_op(o);
+            self.insert_op(at, o);
+        }
+        self.detach_block(b);
+    }
+    /// Give the last block of `r` the terminator `name` (no operands) unless it ends
+    /// in a registered terminator already, creating the block if `r` has none
+    /// (MLIR's `ensureTerminator` for `SingleBlockImplicitTerminator` ops).
+    pub fn ensure_terminator(&mut self, r: Region, name: &str, loc: Attr) {
+        let b = match self.regions[r.index()].last {
+            Some(b) => b,
+            None => {
+                let b = self.create_block(&[]);
+                self.append_block(r, b);
+                b
             }
-            match next {
-                Some(n) => self.blocks[n.index()].prev = prev,
-                None => self.regions[r.index()].last = prev,
+        };
+        let terminated = self.last_op(b).is_some_and(|l| {
+            self.op_spec(l)
+                .is_some_and(|s| s.has(crate::dialect::Traits::TERMINATOR))
+        });
+        if !terminated {
+            let st = OpState::new(self.ident(name), loc);
+            let op = self.create_op(st);
+            self.append_op(b, op);
+        }
+    }
+    /// Whether `op` is `ancestor` or nested (at any depth) in one of its regions.
+    pub fn is_ancestor(&self, ancestor: Op, mut op: Op) -> bool {
+        loop {
+            if op == ancestor {
+                return true;
             }
-            self.blocks[b.index()].prev = None;
-            self.blocks[b.index()].next = None;
+            match self.parent_op(op) {
+                Some(p) => op = p,
+                None => return false,
+            }
+        }
+    }
+    /// The region that holds the definition of `v` (a block argument's block's
+    /// region, or the region of the defining op's block).
+    pub fn value_region(&self, v: Value) -> Option<Region> {
+        let b = match self.value_def(v) {
+            ValueDef::Result(op, _) => self.parent_block(op)?,
+            ValueDef::Arg(b, _) => b,
+            ValueDef::Placeholder => return None,
+        };
+        self.block_parent(b)
+    }
+    /// Whether `v` is defined outside `op` (not by it nor inside its regions).
+    pub fn is_defined_outside(&self, v: Value, op: Op) -> bool {
+        match self.value_def(v) {
+            ValueDef::Result(d, _) => !self.is_ancestor(op, d),
+            ValueDef::Arg(b, _) => self
+                .block_parent(b)
+                .and_then(|r| self.region_parent(r))
+                .is_none_or(|p| !self.is_ancestor(op, p)),
+            ValueDef::Placeholder => true,
         }
     }
     /// Ops of a block in order.

@@ -634,6 +634,12 @@ impl<'c> OpPrinter<'c> {
         self.functional_type(&ins, &outs);
     }
 
+    /// A line break indented to the current nesting (MLIR's `printNewline`).
+    pub fn newline(&mut self) {
+        self.out.push('\n');
+        push_indent(&mut self.out, self.indent);
+    }
+
     /// Print a region: `{`, its blocks, `}`. The entry block's header is printed when
     /// `entry_args` is set and it has arguments; with `terminators` false a trailing
     /// terminator is left out (ops whose syntax implies it).

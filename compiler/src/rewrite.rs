@@ -101,13 +101,59 @@ pub fn constant_value(ctx: &Context, op: Op) -> Option<Attr> {
     spec.attr(ctx, op, "value")
 }
 
-/// Whether `op` can be erased when its results are unused: it has no side effects
-/// (`Pure` or `NoMemoryEffect`), no regions, and is not a terminator.
+/// Whether `op` can be erased when its results are unused: it is not a terminator
+/// and has no memory effects (MLIR's `wouldOpBeTriviallyDead`).
 pub fn is_trivially_dead(ctx: &Context, op: Op) -> bool {
-    ctx.op_spec(op).is_some_and(|s| {
-        (s.has(Traits::PURE) || s.has(Traits::NO_MEMORY_EFFECT)) && !s.has(Traits::TERMINATOR)
-    }) && ctx.regions(op).is_empty()
+    ctx.op_spec(op).is_some_and(|s| !s.has(Traits::TERMINATOR))
         && ctx.results(op).all(|r| ctx.uses(r).is_empty())
+        && is_effect_free(ctx, op)
+}
+
+/// Whether `op` reads and writes no memory: `Pure` or `NoMemoryEffect`, or with
+/// `RecursiveMemoryEffects` when everything nested in it is effect-free.
+pub fn is_effect_free(ctx: &Context, op: Op) -> bool {
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        let Some(s) = ctx.op_spec(o) else {
+            return false;
+        };
+        if s.has(Traits::PURE) || s.has(Traits::NO_MEMORY_EFFECT) {
+            continue;
+        }
+        if !s.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
+            return false;
+        }
+        for &r in ctx.regions(o) {
+            for b in ctx.region_blocks(r) {
+                stack.extend(ctx.block_ops(b));
+            }
+        }
+    }
+    true
+}
+
+/// Whether `op` may be executed where it would not have been (hoisted out of a
+/// loop or a branch): `Pure`, or `RecursivelySpeculatable` with everything nested
+/// speculatable (MLIR's `isSpeculatable`).
+pub fn is_speculatable(ctx: &Context, op: Op) -> bool {
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        let Some(s) = ctx.op_spec(o) else {
+            return false;
+        };
+        if s.has(Traits::PURE) {
+            continue;
+        }
+        if !s.has(Traits::RECURSIVELY_SPECULATABLE) {
+            return false;
+        }
+        for &r in ctx.regions(o) {
+            for b in ctx.region_blocks(r) {
+                stack.extend(ctx.block_ops(b));
+            }
+        }
+    }
+    true
 }
 
 /// Patterns grouped by root op name, each list by decreasing benefit.

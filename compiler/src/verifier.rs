@@ -8,7 +8,7 @@
 //! the size of the IR. It stops at the first failure, as MLIR's verifier does.
 
 use crate::diagnostics::{Diagnostic, Where};
-use crate::dialect::{Arity, OpSpec, Traits, ValueSpec, satisfies};
+use crate::dialect::{Arity, BranchPoint, OpSpec, RegionBranch, Traits, ValueSpec, satisfies};
 use crate::intern::FxBuild;
 use crate::ir::{Block, Context, Op, Region, Value, ValueDef, known};
 use crate::printer::type_text;
@@ -180,12 +180,35 @@ impl Verifier<'_> {
                 }
             }
         }
-        for (i, (rs, &r)) in spec.regions.iter().zip(ctx.regions(op)).enumerate() {
-            if rs.single_block && !rs.variadic && ctx.region_blocks(r).count() != 1 {
+        for (i, &r) in ctx.regions(op).iter().enumerate() {
+            // A variadic group is last and takes every remaining region.
+            let Some(rs) = spec
+                .regions
+                .get(i)
+                .or(spec.regions.last().filter(|l| l.variadic))
+            else {
+                break;
+            };
+            if rs.single_block && ctx.region_blocks(r).count() != 1 {
                 return err(format!(
                     "region #{i} ('{}') failed to verify constraint: region with 1 blocks",
                     rs.name
                 ));
+            }
+        }
+        if spec.has(Traits::NO_REGION_ARGUMENTS) {
+            let regions = ctx.regions(op);
+            for (i, &r) in regions.iter().enumerate() {
+                if ctx
+                    .entry_block(r)
+                    .is_some_and(|b| !ctx.block_args(b).is_empty())
+                {
+                    return err(if regions.len() > 1 {
+                        format!("region #{i} should have no arguments")
+                    } else {
+                        "region should have no arguments".into()
+                    });
+                }
             }
         }
         if !spec.parents.is_empty() {
@@ -490,6 +513,120 @@ impl Verifier<'_> {
     fn on_exit(&self, op: Op) -> R<()> {
         if symbol::is_symbol_table(self.ctx, op) {
             self.verify_symbol_table(op)?;
+        }
+        let Some(spec) = self.ctx.op_spec(op) else {
+            return Ok(());
+        };
+        if let Some(t) = spec.implicit_terminator {
+            self.verify_implicit_terminator(op, t)?;
+        }
+        if let Some(hook) = spec.verify_regions {
+            hook(self.ctx, op)?;
+        }
+        if let Some(rb) = spec.region_branch {
+            self.verify_region_branch(op, rb)?;
+        }
+        Ok(())
+    }
+
+    /// MLIR's `SingleBlockImplicitTerminator`: every non-empty region is one
+    /// block ending in `term`.
+    fn verify_implicit_terminator(&self, op: Op, term: &str) -> R<()> {
+        let ctx = self.ctx;
+        for (i, &r) in ctx.regions(op).iter().enumerate() {
+            let Some(b) = ctx.entry_block(r) else {
+                continue;
+            };
+            if ctx.next_block(b).is_some() {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format_args!("expects region #{i} to have 0 or 1 blocks"),
+                ));
+            }
+            let Some(last) = ctx.last_op(b) else {
+                return Err(op_error(ctx, op, "expects a non-empty block"));
+            };
+            if ctx.op_name(last) != term {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format_args!(
+                        "expects regions to end with '{term}', found '{}'",
+                        ctx.op_name(last)
+                    ),
+                )
+                .with_note(
+                    format!("in custom textual format, the absence of terminator implies '{term}'"),
+                    Where::Loc(ctx.op(op).loc),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// MLIR's `RegionBranchOpInterface` verification: along every edge, the values
+    /// forwarded match the inputs of the successor in number and type.
+    fn verify_region_branch(&self, op: Op, rb: &RegionBranch) -> R<()> {
+        let ctx = self.ctx;
+        let name = |p: BranchPoint| match p {
+            BranchPoint::Parent => "parent".to_string(),
+            BranchPoint::Region(i) => format!("Region #{i}"),
+        };
+        let check = |from: String, at: Op, operands: &[Value], to: BranchPoint| -> R<()> {
+            let inputs = rb.inputs(ctx, op, to);
+            let fail = |m: String| {
+                Err(op_error(
+                    ctx,
+                    op,
+                    format_args!("along control flow edge from {from} to {}: {m}", name(to)),
+                )
+                .with_note("region branch point", Where::Loc(ctx.op(at).loc)))
+            };
+            if operands.len() != inputs.len() {
+                return fail(format!(
+                    "region branch point has {} operands, but region successor needs {} inputs",
+                    operands.len(),
+                    inputs.len()
+                ));
+            }
+            for (i, (&o, &v)) in operands.iter().zip(&inputs).enumerate() {
+                let (a, b) = (ctx.value_type(o), ctx.value_type(v));
+                if a != b {
+                    return fail(format!(
+                        "successor operand type #{i} {} should match successor input type #{i} {}",
+                        quoted_type(ctx, a),
+                        quoted_type(ctx, b)
+                    ));
+                }
+            }
+            Ok(())
+        };
+        let nregions = ctx.regions(op).len();
+        let none = vec![None; ctx.operands(op).len()];
+        for to in (rb.successors)(ctx, op, BranchPoint::Parent, &none) {
+            let range = (rb.entry_operands)(ctx, op, to);
+            let operands = ctx.operands(op).get(range).unwrap_or_default().to_vec();
+            check("parent".into(), op, &operands, to)?;
+        }
+        for i in 0..nregions {
+            let r = ctx.regions(op)[i];
+            for b in ctx.region_blocks(r) {
+                let Some(term) = ctx.last_op(b) else { continue };
+                let Some(range) = crate::dialect::forwarded_operands(ctx, term) else {
+                    continue;
+                };
+                let operands = ctx.operands(term).get(range).unwrap_or_default().to_vec();
+                let consts = vec![None; ctx.operands(term).len()];
+                for to in (rb.successors)(ctx, op, BranchPoint::Region(i), &consts) {
+                    check(
+                        format!("Operation {}", ctx.op_name(term)),
+                        term,
+                        &operands,
+                        to,
+                    )?;
+                }
+            }
         }
         Ok(())
     }

@@ -14,6 +14,7 @@ use std::sync::Arc;
 const I32: TypeConstraint = TypeConstraint {
     desc: "32-bit signless integer",
     check: |t, _| matches!(t, TypeKind::Integer { width: 32, .. }),
+    build: None,
 };
 
 /// A dialect for exercising spec-driven checks, in the spirit of MLIR's `test` dialect.

@@ -67,6 +67,8 @@ pub struct OpParser<'s, 'c> {
     default_dialects: Vec<&'static str>,
     /// Whether the custom op being parsed is isolated from above.
     op_isolated: Vec<bool>,
+    /// Names of the custom-syntax ops being parsed, innermost last.
+    op_names: Vec<&'static str>,
     /// `loc(#name)` used before `#name` is defined (mlir-opt prints op locations'
     /// aliases after the module): a placeholder location per name, with the position
     /// of its first use, resolved at the end of the file.
@@ -122,6 +124,7 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         depth: 0,
         default_dialects: vec!["builtin"],
         op_isolated: Vec::new(),
+        op_names: Vec::new(),
         deferred_locs: HashMap::default(),
     };
     p.parse_top_level().map_err(|mut d| {
@@ -170,7 +173,8 @@ impl<'s> OpParser<'s, '_> {
             false
         }
     }
-    fn error_here(&self, msg: impl Into<String>) -> Diagnostic {
+    /// An error at the current position.
+    pub fn error_here(&self, msg: impl Into<String>) -> Diagnostic {
         Diagnostic::error(msg).at_span(self.file, self.pos, (self.pos + 1).min(self.src.len()))
     }
     fn expect(&mut self, s: &str) -> R<()> {
@@ -324,10 +328,12 @@ impl<'s> OpParser<'s, '_> {
         let n = self.ctx.num_results(op);
         let bound: usize = groups.iter().map(|g| g.1).sum();
         if !groups.is_empty() && bound != n {
-            return Err(Diagnostic::error(format!(
-                "operation defines {n} results but was provided {bound} to bind"
-            ))
-            .at_span(self.file, start, start + 1));
+            let msg = if n == 0 {
+                "cannot name an operation with no results".to_string()
+            } else {
+                format!("operation defines {n} results but was provided {bound} to bind")
+            };
+            return Err(Diagnostic::error(msg).at_span(self.file, start, start + 1));
         }
         let mut next = 0;
         for (name, count, at) in groups {
@@ -446,6 +452,7 @@ impl<'s> OpParser<'s, '_> {
         self.default_dialects
             .push(spec.default_dialect.unwrap_or(""));
         self.op_isolated.push(spec.has(Traits::ISOLATED_FROM_ABOVE));
+        self.op_names.push(spec.name);
         if let Some(custom) = spec.custom {
             (custom.parse)(self, &mut st)?;
         } else if let Some(fmt) = reg.format(spec.name) {
@@ -459,7 +466,13 @@ impl<'s> OpParser<'s, '_> {
             .with_hint("write it in generic form: \"dialect.op\"(...) : (...) -> (...)"));
         }
         self.op_isolated.pop();
+        self.op_names.pop();
         self.default_dialects.pop();
+        if let Some(t) = spec.implicit_terminator {
+            for &r in &st.regions {
+                self.ctx.ensure_terminator(r, t, st.loc);
+            }
+        }
         if let Some(l) = self.parse_optional_location()? {
             st.loc = l;
         }
@@ -820,6 +833,7 @@ impl<'s> OpParser<'s, '_> {
                 defined: false,
                 first_use: at,
             });
+        let prior_at = entry.first_use;
         let v = if entry.defined {
             let Some(&v) = entry.values.get(idx) else {
                 return Err(Diagnostic::error(format!(
@@ -846,7 +860,11 @@ impl<'s> OpParser<'s, '_> {
                 crate::printer::type_text(u, ty),
                 crate::printer::type_text(u, prior)
             ))
-            .at_span(self.file, at, at + name.len()));
+            .at_span(self.file, at, at + name.len())
+            .with_note(
+                "prior use here",
+                self.span_where(prior_at, prior_at + name.len()),
+            ));
         }
         Ok(v)
     }
@@ -1044,6 +1062,38 @@ impl<'s> OpParser<'s, '_> {
                 None => return end,
             }
         }
+    }
+    /// An error a custom parser reports itself, prefixed with the op as MLIR's
+    /// `OpAsmParser::emitError` does (`custom op 'scf.while' ...`).
+    pub fn custom_error(&self, at: usize, msg: impl std::fmt::Display) -> Diagnostic {
+        let name = self.op_names.last().copied().unwrap_or("");
+        self.error_at(at, format!("custom op '{name}' {msg}"))
+    }
+    /// The keyword `kw`, or MLIR's "expected 'kw'" error at the next token.
+    pub fn expect_keyword(&mut self, kw: &str) -> R<()> {
+        if self.eat_keyword(kw) {
+            Ok(())
+        } else {
+            self.skip_trivia();
+            Err(self.error_here(format!("expected '{kw}'")))
+        }
+    }
+    /// A decimal integer literal with an optional `-` (MLIR's `parseInteger`).
+    pub fn parse_integer(&mut self) -> R<i64> {
+        self.skip_trivia();
+        let at = self.pos;
+        let neg = self.src.as_bytes().get(self.pos) == Some(&b'-');
+        if neg {
+            self.pos += 1;
+        }
+        let digits = self.scan_digits();
+        if digits.is_empty() {
+            self.pos = at;
+            return Err(self.error_at(at, "expected integer value"));
+        }
+        let text = &self.src[at..self.pos];
+        text.parse::<i64>()
+            .map_err(|_| self.error_at(at, "integer value too large"))
     }
     /// A bare identifier (letters, digits, `_`, `$`, `.`); empty if none.
     pub fn parse_bare_word(&mut self) -> &'s str {
@@ -1295,6 +1345,12 @@ impl<'s> OpParser<'s, '_> {
     /// A region `{...}`; `args` become the entry block's arguments (named in the
     /// enclosing signature, as `func.func` writes them).
     pub fn parse_region(&mut self, args: &[Argument<'s>]) -> R<Region> {
+        if self.peek() != Some(b'{') {
+            let at = self.end_of_previous_token();
+            return Err(
+                Diagnostic::error("expected '{' to begin a region").at_span(self.file, at, at)
+            );
+        }
         let isolated = self.op_isolated.last().copied().unwrap_or(false);
         self.region_impl(isolated, args)
     }

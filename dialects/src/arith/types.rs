@@ -57,24 +57,28 @@ fn memref_of(t: &TypeKind, u: &Uniquer, scalar: fn(&TypeKind) -> bool) -> bool {
 pub const SIGNLESS_INT_OR_INDEX_LIKE: TypeConstraint = TypeConstraint {
     desc: "signless-integer-like",
     check: |t, u| or_container(t, u, signless_int_or_index),
+    build: None,
 };
 
 /// `SignlessFixedWidthIntegerLike`: no `index`.
 pub const SIGNLESS_FIXED_WIDTH_INT_LIKE: TypeConstraint = TypeConstraint {
     desc: "signless-fixed-width-integer-like",
     check: |t, u| or_container(t, u, signless_int),
+    build: None,
 };
 
 /// `FloatLike`.
 pub const FLOAT_LIKE: TypeConstraint = TypeConstraint {
     desc: "floating-point-like",
     check: |t, u| or_container(t, u, float),
+    build: None,
 };
 
 /// `BoolLike`.
 pub const BOOL_LIKE: TypeConstraint = TypeConstraint {
     desc: "bool-like",
     check: |t, u| or_container(t, u, bool_),
+    build: None,
 };
 
 /// `index_cast`'s operand and result.
@@ -83,6 +87,7 @@ pub const INDEX_CAST: TypeConstraint = TypeConstraint {
     check: |t, u| {
         or_container(t, u, signless_int_or_index) || memref_of(t, u, signless_int_or_index)
     },
+    build: None,
 };
 
 /// `bitcast`'s operand and result.
@@ -93,6 +98,7 @@ pub const BITCAST: TypeConstraint = TypeConstraint {
             || or_container(t, u, float)
             || memref_of(t, u, |k| signless_int(k) || float(k))
     },
+    build: None,
 };
 
 /// The element type of a shaped type, or the type itself.

@@ -1,0 +1,1269 @@
+//! The `scf` dialect (structured control flow) with exactly MLIR 22's syntax:
+//! `for` (with `iter_args`), `if` (with results), `while`/`condition`,
+//! `parallel`/`reduce`/`reduce.return`, `execute_region`, `index_switch` and
+//! `yield`. Control flow between the ops and their regions is declared through
+//! [`RegionBranch`], which the verifier, SCCP and LICM share; the folders and
+//! canonicalisation patterns are in [`canonicalize`].
+
+pub mod canonicalize;
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind, Ident};
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, BranchPoint, CustomAsm, Dialect, OpSpec, RegionBranch,
+    RegionSpec, Traits, TypeConstraint, ValueSpec, ac, tc,
+};
+use aic::ir::{Context, Op, OpState, Region, Value};
+use aic::op_printer::OpPrinter;
+use aic::syntax::parser::{Argument, OpParser, UnresolvedOperand};
+use aic::types::{Signedness, Type, TypeKind};
+use aic::verifier::{op_error, quoted_type};
+use aic::{Where, rewrite::constant_value};
+use smallvec::{SmallVec, smallvec};
+use std::ops::Range;
+
+type R<T> = Result<T, Diagnostic>;
+
+// ---------------------------------------------------------------- constraints
+
+fn is_i1(t: &TypeKind) -> bool {
+    matches!(
+        t,
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    )
+}
+
+/// `I1`.
+const I1: TypeConstraint = TypeConstraint {
+    desc: "1-bit signless integer",
+    check: |t, _| is_i1(t),
+    build: Some(|u| u.int_type(1)),
+};
+
+/// `AnySignlessIntegerOrIndex`.
+const INT_OR_INDEX: TypeConstraint = TypeConstraint {
+    desc: "signless integer or index",
+    check: |t, _| {
+        matches!(
+            t,
+            TypeKind::Index
+                | TypeKind::Integer {
+                    signedness: Signedness::Signless,
+                    ..
+                }
+        )
+    },
+    build: None,
+};
+
+/// `DenseI64ArrayAttr`.
+const I64_ARRAY: AttrConstraint = AttrConstraint {
+    desc: "i64 dense array attribute",
+    check: |a, u| matches!(a, AttrKind::DenseArray { elem, .. } if *elem == u.int_type(64)),
+    syntax: AttrSyntax::Full,
+};
+
+/// Ops a region of which the region-branch machinery treats as running again.
+const LOOP: Traits = Traits::RECURSIVE_MEMORY_EFFECTS.with(Traits::LOOP_LIKE);
+
+// ---------------------------------------------------------------- op specs
+
+/// `scf.condition`: ends the `before` region of `scf.while`, choosing between
+/// running `after` and leaving the loop.
+pub const CONDITION: OpSpec = OpSpec {
+    summary: "loop continuation condition",
+    operands: &[
+        ValueSpec::one("condition", I1),
+        ValueSpec::variadic("args", tc::ANY),
+    ],
+    traits: Traits::PURE.with(Traits::TERMINATOR),
+    parents: &["scf.while"],
+    format: Some("`(` $condition `)` attr-dict ($args^ `:` type($args))?"),
+    forwarded_operands: Some(|ctx, op| 1..ctx.operands(op).len()),
+    ..OpSpec::new("scf.condition")
+};
+
+/// `scf.execute_region`: runs its region once, in place.
+pub const EXECUTE_REGION: OpSpec = OpSpec {
+    summary: "operation that executes its region exactly once",
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    attributes: &[AttrSpec::optional("no_inline", ac::UNIT)],
+    regions: &[RegionSpec::any("region")],
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+    custom: Some(CustomAsm {
+        parse: parse_execute_region,
+        print: print_execute_region,
+    }),
+    verify: Some(verify_execute_region),
+    region_branch: Some(&ONCE_BRANCH),
+    canonicalize: canonicalize::EXECUTE_REGION,
+    ..OpSpec::new("scf.execute_region")
+};
+
+/// `scf.for`: a counted loop with loop-carried values.
+pub const FOR: OpSpec = OpSpec {
+    summary: "for operation",
+    operands: &[
+        ValueSpec::one("lowerBound", INT_OR_INDEX),
+        ValueSpec::one("upperBound", INT_OR_INDEX),
+        ValueSpec::one("step", INT_OR_INDEX),
+        ValueSpec::variadic("initArgs", tc::ANY),
+    ],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    attributes: &[AttrSpec::optional("unsignedCmp", ac::UNIT)],
+    regions: &[RegionSpec::sized("region")],
+    traits: LOOP,
+    custom: Some(CustomAsm {
+        parse: parse_for,
+        print: print_for,
+    }),
+    verify: Some(verify_for),
+    verify_regions: Some(verify_for_regions),
+    implicit_terminator: Some("scf.yield"),
+    region_branch: Some(&FOR_BRANCH),
+    canonicalize: canonicalize::FOR,
+    ..OpSpec::new("scf.for")
+};
+
+/// `scf.if`: runs one of two regions.
+pub const IF: OpSpec = OpSpec {
+    summary: "if-then-else operation",
+    operands: &[ValueSpec::one("condition", I1)],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    regions: &[
+        RegionSpec::sized("thenRegion"),
+        RegionSpec::any("elseRegion"),
+    ],
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS
+        .with(Traits::RECURSIVELY_SPECULATABLE)
+        .with(Traits::NO_REGION_ARGUMENTS),
+    custom: Some(CustomAsm {
+        parse: parse_if,
+        print: print_if,
+    }),
+    verify: Some(verify_if),
+    implicit_terminator: Some("scf.yield"),
+    region_branch: Some(&IF_BRANCH),
+    fold: Some(canonicalize::fold_if),
+    canonicalize: canonicalize::IF,
+    ..OpSpec::new("scf.if")
+};
+
+/// `scf.index_switch`: runs the region of the case equal to its argument, or the
+/// default region.
+pub const INDEX_SWITCH: OpSpec = OpSpec {
+    summary: "switch-case operation on an index argument",
+    operands: &[ValueSpec::one("arg", tc::INDEX)],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    attributes: &[AttrSpec::required("cases", I64_ARRAY)],
+    regions: &[
+        RegionSpec::sized("defaultRegion"),
+        RegionSpec {
+            single_block: true,
+            ..RegionSpec::variadic("caseRegions")
+        },
+    ],
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+    custom: Some(CustomAsm {
+        parse: parse_index_switch,
+        print: print_index_switch,
+    }),
+    verify: Some(verify_index_switch),
+    implicit_terminator: Some("scf.yield"),
+    region_branch: Some(&SWITCH_BRANCH),
+    fold: Some(canonicalize::fold_index_switch),
+    ..OpSpec::new("scf.index_switch")
+};
+
+/// `scf.parallel`: a multi-dimensional loop whose iterations may run in any
+/// order, combining values through `scf.reduce`.
+pub const PARALLEL: OpSpec = OpSpec {
+    summary: "parallel for operation",
+    operands: &[
+        ValueSpec::variadic("lowerBound", tc::INDEX),
+        ValueSpec::variadic("upperBound", tc::INDEX),
+        ValueSpec::variadic("step", tc::INDEX),
+        ValueSpec::variadic("initVals", tc::ANY),
+    ],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    regions: &[RegionSpec::sized("region")],
+    traits: LOOP,
+    custom: Some(CustomAsm {
+        parse: parse_parallel,
+        print: print_parallel,
+    }),
+    verify: Some(verify_parallel),
+    implicit_terminator: Some("scf.reduce"),
+    region_branch: Some(&PARALLEL_BRANCH),
+    canonicalize: canonicalize::PARALLEL,
+    ..OpSpec::new("scf.parallel")
+};
+
+/// `scf.reduce`: ends an `scf.parallel` body, one reduction region per value.
+pub const REDUCE: OpSpec = OpSpec {
+    summary: "reduce operation for scf.parallel",
+    operands: &[ValueSpec::variadic("operands", tc::ANY)],
+    regions: &[RegionSpec {
+        single_block: true,
+        ..RegionSpec::variadic("reductions")
+    }],
+    traits: Traits::TERMINATOR.with(Traits::RECURSIVE_MEMORY_EFFECTS),
+    parents: &["scf.parallel"],
+    format: Some("(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict"),
+    verify_regions: Some(verify_reduce),
+    forwarded_operands: Some(|_, _| 0..0),
+    ..OpSpec::new("scf.reduce")
+};
+
+/// `scf.reduce.return`: ends a reduction region with the combined value.
+pub const REDUCE_RETURN: OpSpec = OpSpec {
+    summary: "terminator for reduce operation",
+    operands: &[ValueSpec::one("result", tc::ANY)],
+    traits: Traits::PURE.with(Traits::TERMINATOR),
+    parents: &["scf.reduce"],
+    format: Some("$result attr-dict `:` type($result)"),
+    verify: Some(verify_reduce_return),
+    ..OpSpec::new("scf.reduce.return")
+};
+
+/// `scf.while`: a loop whose `before` region computes the condition and the
+/// values passed on, and whose `after` region is the body.
+pub const WHILE: OpSpec = OpSpec {
+    summary: "a generic 'while' loop",
+    operands: &[ValueSpec::variadic("inits", tc::ANY)],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    regions: &[RegionSpec::sized("before"), RegionSpec::sized("after")],
+    traits: LOOP,
+    custom: Some(CustomAsm {
+        parse: parse_while,
+        print: print_while,
+    }),
+    verify: Some(verify_while),
+    region_branch: Some(&WHILE_BRANCH),
+    canonicalize: canonicalize::WHILE,
+    ..OpSpec::new("scf.while")
+};
+
+/// `scf.yield`: ends a region of an scf op, passing values back to it.
+pub const YIELD: OpSpec = OpSpec {
+    summary: "loop yield and termination operation",
+    operands: &[ValueSpec::variadic("results", tc::ANY)],
+    traits: Traits::PURE
+        .with(Traits::TERMINATOR)
+        .with(Traits::RETURN_LIKE),
+    parents: &[
+        "scf.execute_region",
+        "scf.for",
+        "scf.if",
+        "scf.index_switch",
+        "scf.while",
+    ],
+    format: Some("attr-dict ($results^ `:` type($results))?"),
+    ..OpSpec::new("scf.yield")
+};
+
+/// The `scf` dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "scf",
+    description: "structured control flow: loops, conditionals, switches",
+    ops: &[
+        CONDITION,
+        EXECUTE_REGION,
+        FOR,
+        IF,
+        INDEX_SWITCH,
+        PARALLEL,
+        REDUCE,
+        REDUCE_RETURN,
+        WHILE,
+        YIELD,
+    ],
+    materialize_constant: None,
+};
+
+// ---------------------------------------------------------------- control flow
+
+fn no_range<T>(_: &Context, _: Op, _: T) -> Range<usize> {
+    0..0
+}
+
+fn all_args(ctx: &Context, op: Op, i: usize) -> Range<usize> {
+    let n = ctx
+        .regions(op)
+        .get(i)
+        .and_then(|r| ctx.entry_block(*r))
+        .map_or(0, |b| ctx.block_args(b).len());
+    0..n
+}
+
+fn all_operands(ctx: &Context, op: Op, _: BranchPoint) -> Range<usize> {
+    0..ctx.operands(op).len()
+}
+
+/// The boolean a constant stands for.
+pub fn const_bool(ctx: &Context, a: Option<Attr>) -> Option<bool> {
+    match ctx.attr_kind(a?) {
+        AttrKind::Integer { value, .. } => Some(*value != 0),
+        _ => None,
+    }
+}
+
+/// Regions entered once from the parent and left back to it.
+static ONCE_BRANCH: RegionBranch = RegionBranch {
+    successors: |_, _, from, _| match from {
+        BranchPoint::Parent => smallvec![BranchPoint::Region(0)],
+        BranchPoint::Region(_) => smallvec![BranchPoint::Parent],
+    },
+    region_inputs: no_range,
+    entry_operands: no_range,
+    forwards_results: true,
+};
+
+static FOR_BRANCH: RegionBranch = RegionBranch {
+    successors: |_, _, _, _| smallvec![BranchPoint::Region(0), BranchPoint::Parent],
+    region_inputs: |ctx, op, i| {
+        let n = all_args(ctx, op, i).end;
+        n.min(1)..n
+    },
+    entry_operands: |ctx, op, _| 3..ctx.operands(op).len().max(3),
+    forwards_results: true,
+};
+
+static IF_BRANCH: RegionBranch = RegionBranch {
+    successors: |ctx, op, from, consts| {
+        if from != BranchPoint::Parent {
+            return smallvec![BranchPoint::Parent];
+        }
+        let has_else = ctx
+            .regions(op)
+            .get(1)
+            .is_some_and(|r| ctx.entry_block(*r).is_some());
+        let cond = const_bool(ctx, consts.first().copied().flatten());
+        let mut out = SmallVec::new();
+        if cond != Some(false) {
+            out.push(BranchPoint::Region(0));
+        }
+        if cond != Some(true) {
+            out.push(if has_else {
+                BranchPoint::Region(1)
+            } else {
+                BranchPoint::Parent
+            });
+        }
+        out
+    },
+    region_inputs: no_range,
+    entry_operands: no_range,
+    forwards_results: true,
+};
+
+static SWITCH_BRANCH: RegionBranch = RegionBranch {
+    successors: |ctx, op, from, consts| {
+        if from != BranchPoint::Parent {
+            return smallvec![BranchPoint::Parent];
+        }
+        let n = ctx.regions(op).len();
+        let value = consts
+            .first()
+            .copied()
+            .flatten()
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => Some(*value as i64),
+                _ => None,
+            });
+        match value {
+            None => (0..n).map(BranchPoint::Region).collect(),
+            Some(v) => {
+                let i = switch_cases(ctx, op)
+                    .iter()
+                    .position(|c| *c == v)
+                    .map_or(0, |i| i + 1);
+                smallvec![BranchPoint::Region(i)]
+            }
+        }
+    },
+    region_inputs: no_range,
+    entry_operands: no_range,
+    forwards_results: true,
+};
+
+static PARALLEL_BRANCH: RegionBranch = RegionBranch {
+    successors: |_, _, _, _| smallvec![BranchPoint::Region(0), BranchPoint::Parent],
+    region_inputs: no_range,
+    entry_operands: no_range,
+    forwards_results: false,
+};
+
+static WHILE_BRANCH: RegionBranch = RegionBranch {
+    successors: |ctx, _, from, consts| match from {
+        BranchPoint::Parent | BranchPoint::Region(1) => smallvec![BranchPoint::Region(0)],
+        BranchPoint::Region(_) => match const_bool(ctx, consts.first().copied().flatten()) {
+            Some(true) => smallvec![BranchPoint::Region(1)],
+            Some(false) => smallvec![BranchPoint::Parent],
+            None => smallvec![BranchPoint::Parent, BranchPoint::Region(1)],
+        },
+    },
+    region_inputs: all_args,
+    entry_operands: all_operands,
+    forwards_results: true,
+};
+
+/// The case values of an `scf.index_switch`.
+pub fn switch_cases(ctx: &Context, op: Op) -> Vec<i64> {
+    match INDEX_SWITCH
+        .attr(ctx, op, "cases")
+        .map(|a| ctx.attr_kind(a))
+    {
+        Some(AttrKind::DenseArray { values, .. }) => values.iter().map(|v| *v as i64).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The terminator of the single block of region `i` of `op`.
+pub fn region_terminator(ctx: &Context, op: Op, i: usize) -> Option<Op> {
+    let b = ctx.entry_block(*ctx.regions(op).get(i)?)?;
+    ctx.last_op(b)
+}
+
+/// The integer a value is a constant of.
+pub fn const_int(ctx: &Context, v: Value) -> Option<i128> {
+    let a = constant_value(ctx, ctx.defining_op(v)?)?;
+    match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => Some(*value),
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------- shared syntax
+
+/// `%inner = %outer, ...` inside parentheses (MLIR's `parseAssignmentList`).
+fn parse_assignments<'s>(
+    p: &mut OpParser<'s, '_>,
+) -> R<(Vec<UnresolvedOperand<'s>>, Vec<UnresolvedOperand<'s>>)> {
+    p.expect_token("(")?;
+    let (mut inner, mut outer) = (Vec::new(), Vec::new());
+    if !p.eat_token(")") {
+        loop {
+            inner.push(p.parse_operand()?);
+            p.expect_token("=")?;
+            outer.push(p.parse_operand()?);
+            if !p.eat_token(",") {
+                break;
+            }
+        }
+        p.expect_token(")")?;
+    }
+    Ok((inner, outer))
+}
+
+/// An argument named by an operand-like `%name` and typed later.
+fn argument<'s>(u: &UnresolvedOperand<'s>, ty: Type) -> Argument<'s> {
+    Argument {
+        name: u.name,
+        at: u.at,
+        ty,
+        attrs: None,
+        loc: None,
+    }
+}
+
+/// `-> type` or `-> (types)` if an arrow follows.
+fn parse_optional_arrow_types(p: &mut OpParser<'_, '_>) -> R<Vec<Type>> {
+    if !p.eat_token("->") {
+        return Ok(Vec::new());
+    }
+    parse_type_list_maybe_parens(p)
+}
+
+fn parse_type_list_maybe_parens(p: &mut OpParser<'_, '_>) -> R<Vec<Type>> {
+    if p.eat_token("(") {
+        if p.eat_token(")") {
+            return Ok(Vec::new());
+        }
+        let ts = p.parse_type_list()?;
+        p.expect_token(")")?;
+        Ok(ts)
+    } else {
+        Ok(vec![p.parse_type()?])
+    }
+}
+
+/// ` -> types` when there are any (MLIR's `printOptionalArrowTypeList`).
+fn print_optional_arrow_types(pr: &mut OpPrinter<'_>, ts: &[Type]) {
+    if !ts.is_empty() {
+        pr.out.push_str(" -> ");
+        pr.result_types(ts);
+    }
+}
+
+/// Resolve `us` with `tys`, one to one.
+fn resolve_all<'s>(
+    p: &mut OpParser<'s, '_>,
+    us: &[UnresolvedOperand<'s>],
+    tys: &[Type],
+) -> R<Vec<Value>> {
+    us.iter()
+        .zip(tys)
+        .map(|(u, t)| p.resolve_operand(u, *t))
+        .collect()
+}
+
+/// The optional trailing attribute dictionary of a custom op, split into
+/// inherent (`props`) and discardable attributes.
+fn finish_attrs(
+    p: &mut OpParser<'_, '_>,
+    spec: &OpSpec,
+    keyword: bool,
+    mut props: Vec<(Ident, Attr)>,
+    st: &mut OpState,
+) -> R<()> {
+    if !keyword || p.eat_keyword("attributes") {
+        let dict = p.parse_optional_attr_dict()?;
+        aic::asm::split_attr_dict(&p.uniquer(), spec, dict, &mut props, st);
+    }
+    if !props.is_empty() {
+        st.props = Some(p.uniquer().dict_attr(props));
+    }
+    Ok(())
+}
+
+/// A region whose implicit terminator is left out when it has no operands and
+/// no attributes (what MLIR's generated printers do).
+fn print_region_eliding(pr: &mut OpPrinter<'_>, r: Region) {
+    let ctx = pr.ctx();
+    let show = ctx
+        .entry_block(r)
+        .and_then(|b| ctx.last_op(b))
+        .is_none_or(|t| {
+            !ctx.operands(t).is_empty() || !ctx.op(t).attrs.is_empty() || ctx.op(t).props.is_some()
+        });
+    pr.region(r, false, show);
+}
+
+fn unit_prop(p: &OpParser<'_, '_>, name: &str) -> (Ident, Attr) {
+    (p.uniquer().ident(name), p.unit_attr())
+}
+
+fn segment_sizes(p: &OpParser<'_, '_>, sizes: &[usize]) -> (Ident, Attr) {
+    let u = p.uniquer();
+    let values = sizes.iter().map(|s| *s as u64).collect();
+    (
+        u.ident("operandSegmentSizes"),
+        u.attr(AttrKind::DenseArray {
+            elem: u.int_type(32),
+            values,
+        }),
+    )
+}
+
+// ---------------------------------------------------------------- scf.for
+
+fn parse_for<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
+    let mut props = Vec::new();
+    if p.eat_keyword("unsigned") {
+        props.push(unit_prop(p, "unsignedCmp"));
+    }
+    let iv = p.parse_operand()?;
+    p.expect_token("=")?;
+    let lb = p.parse_operand()?;
+    p.expect_keyword("to")?;
+    let ub = p.parse_operand()?;
+    p.expect_keyword("step")?;
+    let step = p.parse_operand()?;
+    let (mut inner, mut outer, mut types) = (Vec::new(), Vec::new(), Vec::new());
+    if p.eat_keyword("iter_args") {
+        (inner, outer) = parse_assignments(p)?;
+        p.expect_token("->")?;
+        types = parse_type_list_maybe_parens(p)?;
+    }
+    if inner.len() != types.len() {
+        return Err(Diagnostic::error(
+            "custom op 'scf.for' mismatch in number of loop-carried values and defined values",
+        )
+        .at_loc(st.loc));
+    }
+    let ty = if p.eat_token(":") {
+        p.parse_type()?
+    } else {
+        p.uniquer().ty(TypeKind::Index)
+    };
+    for u in [&lb, &ub, &step] {
+        let v = p.resolve_operand(u, ty)?;
+        st.operands.push(v);
+    }
+    st.operands.extend(resolve_all(p, &outer, &types)?);
+    st.result_types.extend(types.iter().copied());
+    let mut args = vec![argument(&iv, ty)];
+    args.extend(inner.iter().zip(&types).map(|(u, t)| argument(u, *t)));
+    let body = p.parse_region(&args)?;
+    st.regions.push(body);
+    finish_attrs(p, &FOR, false, props, st)
+}
+
+fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    let ops = ctx.operands(op);
+    let body = ctx.regions(op)[0];
+    let args: Vec<Value> = ctx
+        .entry_block(body)
+        .map(|b| ctx.block_args(b).to_vec())
+        .unwrap_or_default();
+    if FOR.attr(ctx, op, "unsignedCmp").is_some() {
+        pr.out.push_str(" unsigned");
+    }
+    pr.out.push(' ');
+    if let Some(iv) = args.first() {
+        pr.value(*iv);
+    }
+    pr.out.push_str(" = ");
+    pr.value(ops[0]);
+    pr.out.push_str(" to ");
+    pr.value(ops[1]);
+    pr.out.push_str(" step ");
+    pr.value(ops[2]);
+    let inits = &ops[3..];
+    if !inits.is_empty() {
+        pr.out.push_str(" iter_args(");
+        for (i, (a, v)) in args.iter().skip(1).zip(inits).enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.value(*a);
+            pr.out.push_str(" = ");
+            pr.value(*v);
+        }
+        pr.out.push_str(") -> (");
+        let tys: Vec<Type> = inits.iter().map(|v| ctx.value_type(*v)).collect();
+        pr.types(&tys);
+        pr.out.push(')');
+    }
+    pr.out.push(' ');
+    let ty = ctx.value_type(ops[0]);
+    if !matches!(ctx.type_kind(ty), TypeKind::Index) {
+        pr.out.push_str(" : ");
+        pr.ty(ty);
+        pr.out.push(' ');
+    }
+    pr.region(body, false, !inits.is_empty());
+    pr.attr_dict(op, &["unsignedCmp"], false);
+}
+
+fn verify_for(ctx: &Context, op: Op) -> R<()> {
+    let ops = ctx.operands(op);
+    let (a, b, c) = (
+        ctx.value_type(ops[0]),
+        ctx.value_type(ops[1]),
+        ctx.value_type(ops[2]),
+    );
+    if a != b || b != c {
+        return Err(op_error(
+            ctx,
+            op,
+            "failed to verify that all of {lowerBound, upperBound, step} have same type",
+        ));
+    }
+    if ops.len() - 3 != ctx.num_results(op) {
+        return Err(op_error(
+            ctx,
+            op,
+            "mismatch in number of loop-carried values and defined values",
+        ));
+    }
+    Ok(())
+}
+
+/// MLIR's `LoopLikeOpInterface` checks, then `ForOp::verifyRegions`.
+fn verify_for_regions(ctx: &Context, op: Op) -> R<()> {
+    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+        return Ok(());
+    };
+    let args = ctx.block_args(body);
+    let inits = &ctx.operands(op)[3..];
+    let iter_args = args.get(1..).unwrap_or_default();
+    let results: Vec<Value> = ctx.results(op).collect();
+    let yielded: Vec<Value> = ctx
+        .last_op(body)
+        .filter(|t| ctx.op_name(*t) == "scf.yield")
+        .map(|t| ctx.operands(t).to_vec())
+        .unwrap_or_default();
+    let e = |m: String| Err(op_error(ctx, op, m));
+    if inits.len() != iter_args.len() {
+        return e(format!(
+            "different number of inits and region iter_args: {} != {}",
+            inits.len(),
+            iter_args.len()
+        ));
+    }
+    if !yielded.is_empty() && iter_args.len() != yielded.len() {
+        return e(format!(
+            "different number of region iter_args and yielded values: {} != {}",
+            iter_args.len(),
+            yielded.len()
+        ));
+    }
+    if results.len() != iter_args.len() {
+        return e(format!(
+            "different number of loop results and region iter_args: {} != {}",
+            results.len(),
+            iter_args.len()
+        ));
+    }
+    let t = |v: &Value| ctx.value_type(*v);
+    let pairs: [(&[Value], &[Value], &str, &str); 3] = [
+        (inits, iter_args, "init", "region iter_arg"),
+        (iter_args, &yielded, "region iter_arg", "yielded value"),
+        (iter_args, &results, "region iter_arg", "loop result"),
+    ];
+    for (xs, ys, a, b) in pairs {
+        for (i, (x, y)) in xs.iter().zip(ys).enumerate() {
+            if t(x) != t(y) {
+                return e(format!(
+                    "{i}-th {a} and {i}-th {b} have different type: {} != {}",
+                    quoted_type(ctx, t(x)),
+                    quoted_type(ctx, t(y))
+                ));
+            }
+        }
+    }
+    if args
+        .first()
+        .is_none_or(|iv| t(iv) != t(&ctx.operands(op)[0]))
+    {
+        return e("expected induction variable to be same type as bounds and step".into());
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scf.if
+
+fn parse_if(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    let cond = p.parse_operand()?;
+    let i1 = p.uniquer().int_type(1);
+    let c = p.resolve_operand(&cond, i1)?;
+    st.operands.push(c);
+    st.result_types.extend(parse_optional_arrow_types(p)?);
+    let then = p.parse_region(&[])?;
+    st.regions.push(then);
+    if p.eat_keyword("else") {
+        let r = p.parse_region(&[])?;
+        st.regions.push(r);
+    } else {
+        st.num_regions = 1;
+    }
+    finish_attrs(p, &IF, false, Vec::new(), st)
+}
+
+fn print_if(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    pr.out.push(' ');
+    pr.value(ctx.operands(op)[0]);
+    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if !results.is_empty() {
+        pr.out.push_str(" -> (");
+        pr.types(&results);
+        pr.out.push(')');
+    }
+    let terms = !results.is_empty();
+    pr.out.push(' ');
+    let regions = ctx.regions(op);
+    pr.region(regions[0], false, terms);
+    if let Some(&e) = regions.get(1)
+        && ctx.entry_block(e).is_some()
+    {
+        pr.out.push_str(" else ");
+        pr.region(e, false, terms);
+    }
+    pr.attr_dict(op, &[], false);
+}
+
+fn verify_if(ctx: &Context, op: Op) -> R<()> {
+    let blocks = ctx.region_blocks(ctx.regions(op)[1]).count();
+    if blocks > 1 {
+        return Err(op_error(
+            ctx,
+            op,
+            "region #1 ('elseRegion') failed to verify constraint: region with at most 1 blocks",
+        ));
+    }
+    if ctx.num_results(op) != 0 && blocks == 0 {
+        return Err(op_error(
+            ctx,
+            op,
+            "must have an else block if defining values",
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scf.while
+
+fn parse_while<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
+    let (inner, outer) = if p.peek_byte() == Some(b'(') {
+        parse_assignments(p)?
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    p.expect_token(":")?;
+    let at = p.pos();
+    let fty = p.parse_type()?;
+    let Some((ins, outs)) = p.function_type_parts(fty) else {
+        return Err(p.error_at(at, "invalid kind of type specified: expected function type"));
+    };
+    if ins.len() != outer.len() {
+        return Err(p.custom_error(
+            at,
+            format!(
+                "expected as many input types as operands (expected {} got {})",
+                outer.len(),
+                ins.len()
+            ),
+        ));
+    }
+    st.operands.extend(resolve_all(p, &outer, &ins)?);
+    st.result_types.extend(outs);
+    let args: Vec<Argument> = inner
+        .iter()
+        .zip(&ins)
+        .map(|(u, t)| argument(u, *t))
+        .collect();
+    let before = p.parse_region(&args)?;
+    st.regions.push(before);
+    p.expect_keyword("do")?;
+    let after = p.parse_region(&[])?;
+    st.regions.push(after);
+    finish_attrs(p, &WHILE, true, Vec::new(), st)
+}
+
+fn print_while(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    let regions = ctx.regions(op);
+    let inits = ctx.operands(op);
+    let before_args: Vec<Value> = ctx
+        .entry_block(regions[0])
+        .map(|b| ctx.block_args(b).to_vec())
+        .unwrap_or_default();
+    if !inits.is_empty() {
+        pr.out.push_str(" (");
+        for (i, (a, v)) in before_args.iter().zip(inits).enumerate() {
+            if i > 0 {
+                pr.out.push_str(", ");
+            }
+            pr.value(*a);
+            pr.out.push_str(" = ");
+            pr.value(*v);
+        }
+        pr.out.push(')');
+    }
+    pr.out.push_str(" : ");
+    let ins: Vec<Type> = inits.iter().map(|v| ctx.value_type(*v)).collect();
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    pr.functional_type(&ins, &outs);
+    pr.out.push(' ');
+    pr.region(regions[0], false, true);
+    pr.out.push_str(" do ");
+    pr.region(regions[1], true, true);
+    pr.attr_dict(op, &[], true);
+}
+
+/// The terminator of region `i`, which must be `name` (MLIR's
+/// `verifyAndGetTerminator`).
+fn expect_terminator(ctx: &Context, op: Op, i: usize, name: &str, msg: &str) -> R<Op> {
+    match region_terminator(ctx, op, i) {
+        Some(t) if ctx.op_name(t) == name => Ok(t),
+        Some(t) => {
+            Err(op_error(ctx, op, msg).with_note("terminator here", Where::Loc(ctx.op(t).loc)))
+        }
+        None => Err(op_error(ctx, op, msg)),
+    }
+}
+
+fn verify_while(ctx: &Context, op: Op) -> R<()> {
+    expect_terminator(
+        ctx,
+        op,
+        0,
+        "scf.condition",
+        "expects the 'before' region to terminate with 'scf.condition'",
+    )?;
+    expect_terminator(
+        ctx,
+        op,
+        1,
+        "scf.yield",
+        "expects the 'after' region to terminate with 'scf.yield'",
+    )?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scf.parallel
+
+fn parse_parallel<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
+    p.expect_token("(")?;
+    let ivs = p.parse_operand_list()?;
+    p.expect_token(")")?;
+    let index = p.uniquer().ty(TypeKind::Index);
+    let mut lists = Vec::new();
+    for (i, kw) in ["=", "to", "step"].into_iter().enumerate() {
+        let ok = if i == 0 {
+            p.eat_token(kw)
+        } else {
+            p.eat_keyword(kw)
+        };
+        if !ok {
+            return Err(p.error_here(format!("expected '{kw}'")));
+        }
+        let at = p.pos();
+        p.expect_token("(")?;
+        let list = p.parse_operand_list()?;
+        p.expect_token(")")?;
+        if list.len() != ivs.len() {
+            return Err(p.error_at(at, format!("expected {} operands", ivs.len())));
+        }
+        let vs = resolve_all(p, &list, &vec![index; list.len()])?;
+        st.operands.extend(vs);
+        lists.push(list.len());
+    }
+    let mut inits = Vec::new();
+    if p.eat_keyword("init") {
+        p.expect_token("(")?;
+        inits = p.parse_operand_list()?;
+        p.expect_token(")")?;
+    }
+    let types = parse_optional_arrow_types(p)?;
+    let args: Vec<Argument> = ivs.iter().map(|u| argument(u, index)).collect();
+    let body = p.parse_region(&args)?;
+    st.regions.push(body);
+    lists.push(inits.len());
+    let props = vec![segment_sizes(p, &lists)];
+    finish_attrs(p, &PARALLEL, false, props, st)?;
+    if inits.len() != types.len() {
+        let at = p.pos();
+        return Err(p.error_at(
+            at,
+            format!(
+                "{} operands present, but expected {}",
+                inits.len(),
+                types.len()
+            ),
+        ));
+    }
+    st.operands.extend(resolve_all(p, &inits, &types)?);
+    st.result_types.extend(types);
+    Ok(())
+}
+
+fn print_parallel(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    let body = ctx.regions(op)[0];
+    let ivs: Vec<Value> = ctx
+        .entry_block(body)
+        .map(|b| ctx.block_args(b).to_vec())
+        .unwrap_or_default();
+    let groups = PARALLEL.operand_ranges(ctx, op);
+    let ops = ctx.operands(op).to_vec();
+    pr.out.push_str(" (");
+    pr.values(&ivs);
+    for (i, head) in [") = (", ") to (", ") step ("].into_iter().enumerate() {
+        pr.out.push_str(head);
+        pr.values(&ops[groups[i].clone()]);
+    }
+    pr.out.push(')');
+    let inits = &ops[groups[3].clone()];
+    if !inits.is_empty() {
+        pr.out.push_str(" init (");
+        pr.values(inits);
+        pr.out.push(')');
+    }
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    print_optional_arrow_types(pr, &outs);
+    pr.out.push(' ');
+    pr.region(body, false, true);
+    pr.attr_dict(op, &["operandSegmentSizes"], false);
+}
+
+fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
+    let groups = PARALLEL.operand_ranges(ctx, op);
+    let steps = &ctx.operands(op)[groups[2].clone()];
+    let e = |m: String| Err(op_error(ctx, op, m));
+    if steps.is_empty() {
+        return e("needs at least one tuple element for lowerBound, upperBound and step".into());
+    }
+    if steps
+        .iter()
+        .any(|s| const_int(ctx, *s).is_some_and(|c| c <= 0))
+    {
+        return e("constant step operand must be positive".into());
+    }
+    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+        return Ok(());
+    };
+    let args = ctx.block_args(body);
+    if args.len() != steps.len() {
+        return e(format!(
+            "expects the same number of induction variables: {} as bound and step values: {}",
+            args.len(),
+            steps.len()
+        ));
+    }
+    if args
+        .iter()
+        .any(|a| !matches!(ctx.type_kind(ctx.value_type(*a)), TypeKind::Index))
+    {
+        return e("expects arguments for the induction variable to be of index type".into());
+    }
+    let reduce = expect_terminator(
+        ctx,
+        op,
+        0,
+        "scf.reduce",
+        "expects body to terminate with 'scf.reduce'",
+    )?;
+    let (results, reductions, inits) = (
+        ctx.num_results(op),
+        ctx.regions(reduce).len(),
+        groups[3].len(),
+    );
+    if results != reductions {
+        return e(format!(
+            "expects number of results: {results} to be the same as number of reductions: {reductions}"
+        ));
+    }
+    if results != inits {
+        return e(format!(
+            "expects number of results: {results} to be the same as number of initial values: {inits}"
+        ));
+    }
+    for (i, (r, o)) in ctx.results(op).zip(ctx.operands(reduce)).enumerate() {
+        let (rt, ot) = (ctx.value_type(r), ctx.value_type(*o));
+        if rt != ot {
+            return Err(op_error(
+                ctx,
+                reduce,
+                format_args!(
+                    "expects type of {i}-th reduction operand: {} to be the same as the {i}-th result type: {}",
+                    quoted_type(ctx, ot),
+                    quoted_type(ctx, rt)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_reduce(ctx: &Context, op: Op) -> R<()> {
+    for (i, (&r, &v)) in ctx.regions(op).iter().zip(ctx.operands(op)).enumerate() {
+        let ty = ctx.value_type(v);
+        let Some(b) = ctx.entry_block(r) else {
+            continue;
+        };
+        let Some(last) = ctx.last_op(b) else {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!("{i}-th reduction has an empty body"),
+            ));
+        };
+        let args = ctx.block_args(b);
+        if args.len() != 2 || args.iter().any(|a| ctx.value_type(*a) != ty) {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!(
+                    "expected two block arguments with type {} in the {i}-th reduction region",
+                    quoted_type(ctx, ty)
+                ),
+            ));
+        }
+        if ctx.op_name(last) != "scf.reduce.return" {
+            return Err(op_error(
+                ctx,
+                op,
+                "reduction bodies must be terminated with an 'scf.reduce.return' op",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_reduce_return(ctx: &Context, op: Op) -> R<()> {
+    let Some(b) = ctx.parent_block(op) else {
+        return Ok(());
+    };
+    let Some(&a) = ctx.block_args(b).first() else {
+        return Ok(());
+    };
+    let (want, got) = (ctx.value_type(a), ctx.value_type(ctx.operands(op)[0]));
+    if want != got {
+        return Err(op_error(
+            ctx,
+            op,
+            format_args!(
+                "must have type {} (the type of the reduction inputs)",
+                quoted_type(ctx, want)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scf.execute_region
+
+fn parse_execute_region(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    st.result_types.extend(parse_optional_arrow_types(p)?);
+    let mut props = Vec::new();
+    if p.eat_keyword("no_inline") {
+        props.push(unit_prop(p, "no_inline"));
+    }
+    let r = p.parse_region(&[])?;
+    st.regions.push(r);
+    finish_attrs(p, &EXECUTE_REGION, false, props, st)
+}
+
+fn print_execute_region(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    print_optional_arrow_types(pr, &outs);
+    if EXECUTE_REGION.attr(ctx, op, "no_inline").is_some() {
+        pr.out.push_str(" no_inline");
+    }
+    pr.out.push(' ');
+    pr.region(ctx.regions(op)[0], false, true);
+    pr.attr_dict(op, &["no_inline"], false);
+}
+
+fn verify_execute_region(ctx: &Context, op: Op) -> R<()> {
+    let Some(b) = ctx.entry_block(ctx.regions(op)[0]) else {
+        return Err(op_error(ctx, op, "region needs to have at least one block"));
+    };
+    if !ctx.block_args(b).is_empty() {
+        return Err(op_error(ctx, op, "region cannot have any arguments"));
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------- scf.index_switch
+
+fn parse_index_switch(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    let arg = p.parse_operand()?;
+    let index = p.uniquer().ty(TypeKind::Index);
+    let v = p.resolve_operand(&arg, index)?;
+    st.operands.push(v);
+    let dict = p.parse_optional_attr_dict()?;
+    if p.eat_token("->") {
+        st.result_types.extend(p.parse_type_list()?);
+    }
+    let mut cases = Vec::new();
+    let mut regions = Vec::new();
+    while p.eat_keyword("case") {
+        cases.push(p.parse_integer()?);
+        regions.push(p.parse_region(&[])?);
+    }
+    if !p.eat_keyword("default") {
+        return Err(p.error_here("expected 'default'"));
+    }
+    let default = p.parse_region(&[])?;
+    st.regions.push(default);
+    st.regions.extend(regions);
+    let u = p.uniquer();
+    let cases_attr = u.attr(AttrKind::DenseArray {
+        elem: u.int_type(64),
+        values: cases.iter().map(|c| *c as u64).collect(),
+    });
+    let mut props = vec![(u.ident("cases"), cases_attr)];
+    aic::asm::split_attr_dict(&u, &INDEX_SWITCH, dict, &mut props, st);
+    st.props = Some(u.dict_attr(props));
+    Ok(())
+}
+
+fn print_index_switch(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    pr.out.push(' ');
+    pr.value(ctx.operands(op)[0]);
+    pr.attr_dict(op, &["cases"], false);
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if !outs.is_empty() {
+        pr.out.push_str(" -> ");
+        pr.types(&outs);
+    }
+    pr.out.push(' ');
+    let regions = ctx.regions(op).to_vec();
+    for (c, r) in switch_cases(ctx, op)
+        .into_iter()
+        .zip(regions.iter().skip(1))
+    {
+        pr.newline();
+        pr.out.push_str(&format!("case {c} "));
+        print_region_eliding(pr, *r);
+    }
+    pr.newline();
+    pr.out.push_str("default ");
+    print_region_eliding(pr, regions[0]);
+}
+
+fn verify_index_switch(ctx: &Context, op: Op) -> R<()> {
+    let cases = switch_cases(ctx, op);
+    let regions = ctx.regions(op);
+    let e = |m: String| Err(op_error(ctx, op, m));
+    if cases.len() != regions.len() - 1 {
+        return e(format!(
+            "has {} case regions but {} case values",
+            regions.len() - 1,
+            cases.len()
+        ));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for c in &cases {
+        if !seen.insert(*c) {
+            return e(format!("has duplicate case value: {c}"));
+        }
+    }
+    let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    for (i, &r) in regions.iter().enumerate() {
+        let name = if i == 0 {
+            "default region".to_string()
+        } else {
+            format!("case region #{}", i - 1)
+        };
+        let Some(last) = ctx.entry_block(r).and_then(|b| ctx.last_op(b)) else {
+            continue;
+        };
+        if ctx.op_name(last) != "scf.yield" {
+            return e(format!(
+                "expected region to end with scf.yield, but got {}",
+                ctx.op_name(last)
+            ));
+        }
+        let yielded = ctx.operands(last);
+        let at = Where::Loc(ctx.op(last).loc);
+        if yielded.len() != results.len() {
+            return Err(op_error(
+                ctx,
+                op,
+                format_args!(
+                    "expected each region to return {} values, but {name} returns {}",
+                    results.len(),
+                    yielded.len()
+                ),
+            )
+            .with_note("see yield operation here", at));
+        }
+        for (j, (t, v)) in results.iter().zip(yielded).enumerate() {
+            let vt = ctx.value_type(*v);
+            if *t != vt {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format_args!(
+                        "expected result #{j} of each region to be {}",
+                        quoted_type(ctx, *t)
+                    ),
+                )
+                .with_note(format!("{name} returns {} here", quoted_type(ctx, vt)), at));
+            }
+        }
+    }
+    Ok(())
+}

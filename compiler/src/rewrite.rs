@@ -46,6 +46,32 @@ pub trait RewritePattern: Send + Sync {
     fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: Op) -> bool;
 }
 
+/// A pattern written as a function: the shape of most hand-written patterns,
+/// declared in one `const` (`FnPattern { root: "scf.if", apply: ..., ..FnPattern::DEFAULT }`).
+#[derive(Clone, Copy)]
+pub struct FnPattern {
+    /// Name, for debugging and documentation.
+    pub name: &'static str,
+    /// Root op name.
+    pub root: &'static str,
+    /// Benefit.
+    pub benefit: u16,
+    /// The rewrite: `true` when it changed the IR.
+    pub apply: fn(&mut Rewriter<'_>, Op) -> bool,
+}
+
+impl RewritePattern for FnPattern {
+    fn root(&self) -> Option<&'static str> {
+        Some(self.root)
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: Op) -> bool {
+        (self.apply)(rw, op)
+    }
+}
+
 /// Edits the IR on behalf of patterns, telling the driver what changed.
 pub struct Rewriter<'c> {
     /// The IR.
@@ -82,6 +108,30 @@ impl Rewriter<'_> {
     /// Record that `op` was changed in place.
     pub fn modified(&mut self, op: Op) {
         self.touched.push(op);
+    }
+    /// Replace every use of `old` by `new`; the users are revisited.
+    pub fn replace_all_uses(&mut self, old: Value, new: Value) {
+        for u in self.ctx.uses(old) {
+            self.touched.push(u.op);
+        }
+        self.ctx.replace_all_uses(old, new);
+    }
+    /// Move the ops of block `b` before `before`, its arguments replaced by
+    /// `args` (MLIR's `inlineBlockBefore`); the moved ops are revisited.
+    pub fn inline_block_before(&mut self, b: crate::ir::Block, before: Op, args: &[Value]) {
+        self.touched.extend(self.ctx.block_ops(b));
+        for &a in self.ctx.block_args(b) {
+            self.touched.extend(self.ctx.uses(a).iter().map(|u| u.op));
+        }
+        self.ctx.inline_block(b, InsertPoint::Before(before), args);
+    }
+    /// Move the ops of block `b` to the end of block `into` (MLIR's `mergeBlocks`).
+    pub fn merge_blocks(&mut self, b: crate::ir::Block, into: crate::ir::Block, args: &[Value]) {
+        self.touched.extend(self.ctx.block_ops(b));
+        for &a in self.ctx.block_args(b) {
+            self.touched.extend(self.ctx.uses(a).iter().map(|u| u.op));
+        }
+        self.ctx.inline_block(b, InsertPoint::End(into), args);
     }
     fn note_operand_defs(&mut self, op: Op) {
         for v in self.ctx.operands(op).to_vec() {
@@ -237,13 +287,40 @@ pub fn apply_patterns_greedily(
     for _ in 0..config.max_iterations.max(1) {
         // Unreachable blocks go first, as in MLIR's driver.
         let mut changed = erase_unreachable_blocks(ctx, root);
-        let mut worklist: Vec<Op> = Vec::new();
-        ctx.walk(root, WalkOrder::PostOrder, &mut |_, o| {
+        let mut all: Vec<Op> = Vec::new();
+        let order = if config.top_down {
+            WalkOrder::PreOrder
+        } else {
+            WalkOrder::PostOrder
+        };
+        ctx.walk(root, order, &mut |_, o| {
             if o != root {
-                worklist.push(o);
+                all.push(o);
             }
         });
-        // Popped from the back: reversed, the post-order list runs top-down.
+        // As MLIR's driver does, constants are uniqued and hoisted in walk order
+        // while the worklist is filled, so processing cannot reverse their order.
+        let mut worklist: Vec<Op> = Vec::with_capacity(all.len());
+        for o in all {
+            if ctx.is_erased(o) {
+                continue;
+            }
+            if config.fold
+                && let Some(c) = constant_value(ctx, o)
+            {
+                let mut rw = Rewriter {
+                    ctx,
+                    touched: Vec::new(),
+                };
+                if !folder.adopt(&mut rw, o, c) {
+                    changed = true;
+                    continue;
+                }
+            }
+            worklist.push(o);
+        }
+        // Popped from the back: top-down runs in walk order; bottom-up pops the
+        // post-order list from its end, as MLIR's driver does.
         if config.top_down {
             worklist.reverse();
         }
@@ -344,8 +421,10 @@ fn process(
             rw.erase_op(op);
             return true;
         }
-        if let Some(c) = constant_value(rw.ctx, op) {
-            return folder.adopt(rw, op, c);
+        // Constants were made known when the worklist was filled; folding one
+        // would only rematerialise it.
+        if constant_value(rw.ctx, op).is_some() {
+            return false;
         }
         if try_fold(rw, op, folder) {
             return true;
@@ -421,9 +500,9 @@ fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool 
 struct ConstantFolder {
     /// (entry block of the insertion region, dialect, value, type) -> constant op.
     known: HashMap<(u32, Ident, Attr, Type), Op, FxBuild>,
-    /// The last existing constant moved to the top of each insertion block, so that
-    /// hoisted constants keep their order.
-    last_hoisted: HashMap<crate::ir::Block, Op, FxBuild>,
+    /// Constants the folder owns (uniqued or materialised by it): a constant placed
+    /// right after one of them is in place.
+    owned: std::collections::HashSet<Op, FxBuild>,
 }
 
 impl ConstantFolder {
@@ -456,49 +535,55 @@ impl ConstantFolder {
         Some((block.0, ctx.ident(dialect), value, ty))
     }
 
-    /// An existing constant op: dedup it against known ones and hoist it to the start
-    /// of its insertion block.
+    /// An existing constant op (MLIR's `OperationFolder::insertKnownConstant`):
+    /// replaced by an equal one the folder knows (`false`), or made known and moved
+    /// to the front of its insertion block unless it is already at the front or
+    /// right after another owned constant (`true`).
     fn adopt(&mut self, rw: &mut Rewriter<'_>, op: Op, value: Attr) -> bool {
         let Some(block) = Self::insertion_block(rw.ctx, op) else {
-            return false;
+            return true;
         };
+        let Some(op_block) = rw.ctx.parent_block(op) else {
+            return true;
+        };
+        let after_owned = |ctx: &Context, owned: &std::collections::HashSet<Op, FxBuild>| {
+            ctx.prev_op(op).is_some_and(|p| owned.contains(&p))
+        };
+        if self.owned.contains(&op) {
+            if rw.ctx.first_op(op_block) != Some(op) && !after_owned(rw.ctx, &self.owned) {
+                Self::move_to_front(rw.ctx, op, op_block);
+                rw.ctx.op_mut(op).loc = rw.ctx.unknown_loc();
+            }
+            return true;
+        }
         let Some(k) = Self::key(rw.ctx, block, op, value) else {
-            return false;
+            return true;
         };
-        match self.known.get(&k) {
-            Some(&existing) if existing == op => false,
-            Some(&existing) if !rw.ctx.is_erased(existing) => {
-                let v: Vec<Value> = rw.ctx.results(existing).collect();
-                rw.replace_op(op, &v);
-                true
-            }
-            _ => {
-                self.known.insert(k, op);
-                let anchor = self
-                    .last_hoisted
-                    .get(&block)
-                    .copied()
-                    .filter(|a| !rw.ctx.is_erased(*a));
-                self.last_hoisted.insert(block, op);
-                // Already in place: first in the block, or right after the last
-                // hoisted constant.
-                let in_place = match anchor {
-                    Some(a) => rw.ctx.next_op(a) == Some(op),
-                    None => rw.ctx.first_op(block) == Some(op),
-                };
-                if in_place {
-                    return false;
-                }
-                rw.ctx.detach_op(op);
-                match anchor.and_then(|a| rw.ctx.next_op(a)) {
-                    Some(n) => rw.ctx.insert_op(InsertPoint::Before(n), op),
-                    None => match anchor.or_else(|| rw.ctx.first_op(block)) {
-                        Some(f) if anchor.is_none() => rw.ctx.insert_op(InsertPoint::Before(f), op),
-                        _ => rw.ctx.insert_op(InsertPoint::End(block), op),
-                    },
-                }
-                true
-            }
+        if let Some(&existing) = self.known.get(&k)
+            && !rw.ctx.is_erased(existing)
+            && existing != op
+        {
+            let v: Vec<Value> = rw.ctx.results(existing).collect();
+            rw.replace_op(op, &v);
+            rw.ctx.op_mut(existing).loc = rw.ctx.unknown_loc();
+            return false;
+        }
+        if op_block != block {
+            Self::move_to_front(rw.ctx, op, block);
+            rw.ctx.op_mut(op).loc = rw.ctx.unknown_loc();
+        } else if rw.ctx.first_op(block) != Some(op) && !after_owned(rw.ctx, &self.owned) {
+            Self::move_to_front(rw.ctx, op, block);
+        }
+        self.known.insert(k, op);
+        self.owned.insert(op);
+        true
+    }
+
+    fn move_to_front(ctx: &mut Context, op: Op, block: crate::ir::Block) {
+        ctx.detach_op(op);
+        match ctx.first_op(block) {
+            Some(f) => ctx.insert_op(InsertPoint::Before(f), op),
+            None => ctx.insert_op(InsertPoint::End(block), op),
         }
     }
 
@@ -531,6 +616,7 @@ impl ConstantFolder {
             None => rw.ctx.insert_op(InsertPoint::End(block), c),
         }
         self.known.insert(k, c);
+        self.owned.insert(c);
         rw.ctx.results(c).next()
     }
 }

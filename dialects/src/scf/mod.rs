@@ -174,7 +174,7 @@ pub const INDEX_SWITCH: OpSpec = OpSpec {
     verify: Some(verify_index_switch),
     implicit_terminator: Some("scf.yield"),
     region_branch: Some(&SWITCH_BRANCH),
-    fold: Some(canonicalize::fold_index_switch),
+    canonicalize: canonicalize::INDEX_SWITCH,
     ..OpSpec::new("scf.index_switch")
 };
 

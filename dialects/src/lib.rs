@@ -4,6 +4,7 @@
 
 pub mod arith;
 pub mod func;
+pub mod math;
 
 use aic::DialectRegistry;
 
@@ -11,6 +12,7 @@ use aic::DialectRegistry;
 pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&func::DIALECT);
     registry.register(&arith::DIALECT);
+    registry.register(&math::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Dialects MLIR itself knows, so that the comparison is meaningful.
-const UPSTREAM: &[&str] = &["builtin", "func", "arith"];
+const UPSTREAM: &[&str] = &["builtin", "func", "arith", "math", "scf"];
 
 fn mlir_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

@@ -740,7 +740,14 @@ pub fn print(pr: &mut OpPrinter<'_>, spec: &OpSpec, fmt: &Format, op: Op) {
         space: true,
         last_punct: false,
     };
-    let elided: Vec<&str> = used_attrs(spec, &fmt.elems);
+    let mut elided: Vec<&str> = used_attrs(spec, &fmt.elems);
+    // As MLIR's generated printers do, `attr-dict` leaves out default-valued
+    // attributes that hold their default.
+    let u = pr.ctx().uniquer().clone();
+    elided.extend(spec.attributes.iter().filter_map(|a| {
+        let default = a.default?;
+        (spec.attr(pr.ctx(), op, a.name) == Some(default(&u))).then_some(a.name)
+    }));
     print_elems(pr, spec, &fmt.elems, op, &mut s, true, &elided);
 }
 

@@ -489,9 +489,15 @@ fn write_dense(u: &Uniquer, ty: Type, data: &DenseData, out: &mut String) {
     let tk = u.type_kind(ty);
     let shape: Vec<i64> = tk.shape().map(<[i64]>::to_vec).unwrap_or_default();
     let elem = tk.element_type().unwrap_or(ty);
-    let (splat, n) = match data {
-        DenseData::Raw { splat, .. } | DenseData::Strings { splat, .. } => {
-            (*splat, tk.num_elements().unwrap_or(0))
+    let n = tk.num_elements().unwrap_or(0);
+    // MLIR detects splats when it builds the attribute: one element, or all equal.
+    let splat = match data {
+        DenseData::Raw { splat, bytes } => {
+            let w = scalar_bytes(u, elem).max(1);
+            *splat || (n > 0 && bytes.chunks(w).all(|c| c == &bytes[..w.min(bytes.len())]))
+        }
+        DenseData::Strings { splat, values } => {
+            *splat || (n > 0 && values.iter().all(|v| *v == values[0]))
         }
     };
     if n == 0 && !splat {

@@ -587,8 +587,10 @@ impl ConstantFolder {
         }
     }
 
-    /// The value of a constant for `op`'s result of type `ty`: reused when known,
-    /// otherwise materialised by `op`'s dialect at the start of the insertion block.
+    /// The value of a constant for `op`'s result of type `ty`, materialised by
+    /// `op`'s dialect right before `op`. As in MLIR's greedy driver it is neither
+    /// uniqued nor hoisted now: the next iteration's walk does that, so constants
+    /// end up in the order they were folded.
     fn materialize(
         &mut self,
         rw: &mut Rewriter<'_>,
@@ -596,27 +598,14 @@ impl ConstantFolder {
         value: Attr,
         ty: Type,
     ) -> Option<Value> {
-        let block = Self::insertion_block(rw.ctx, op)?;
         let dialect_name = rw.ctx.op_name(op).split('.').next()?.to_string();
-        let k = (block.0, rw.ctx.ident(&dialect_name), value, ty);
-        if let Some(&c) = self.known.get(&k)
-            && !rw.ctx.is_erased(c)
-        {
-            return rw.ctx.results(c).next();
-        }
         let registry = rw.ctx.registry().clone();
         let dialect = registry
             .dialects()
             .iter()
             .find(|d| d.name == dialect_name)?;
         let st = (dialect.materialize_constant?)(rw.ctx, value, ty, rw.ctx.op(op).loc)?;
-        let c = rw.ctx.create_op(st);
-        match rw.ctx.first_op(block) {
-            Some(f) => rw.ctx.insert_op(InsertPoint::Before(f), c),
-            None => rw.ctx.insert_op(InsertPoint::End(block), c),
-        }
-        self.known.insert(k, c);
-        self.owned.insert(c);
+        let c = rw.create_before(op, st);
         rw.ctx.results(c).next()
     }
 }

@@ -916,6 +916,8 @@ fn count_error(groups: &[ValueSpec], n: usize, what: &str) -> Option<String> {
         (0, _) => format!("requires zero {what}s"),
         (1, "operand") => "requires a single operand".into(),
         (1, _) => format!("requires one {what}"),
+        // MLIR's `NResults` names no count found, unlike `NOperands`.
+        (_, "result") => format!("expected {fixed} results"),
         _ => format!("expected {fixed} {what}s, but found {n}"),
     })
 }

@@ -4,6 +4,7 @@
 
 pub mod arith;
 pub mod func;
+pub mod math;
 pub mod scf;
 
 use aic::DialectRegistry;
@@ -12,6 +13,7 @@ use aic::DialectRegistry;
 pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&func::DIALECT);
     registry.register(&arith::DIALECT);
+    registry.register(&math::DIALECT);
     registry.register(&scf::DIALECT);
 }
 

@@ -68,7 +68,9 @@ pub const ROUNDING_MODES: &[&str] = &[
     "to_nearest_away",
 ];
 
-const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
+/// The `fastmath` attribute constraint (MLIR's `Arith_FastMathAttr`), shared
+/// with the `math` dialect's ops.
+pub const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
     desc: "Floating point fast math flags",
     check: |a, _| FASTMATH.value_of(a).is_some(),
     syntax: AttrSyntax::BitEnum(&FASTMATH),
@@ -120,7 +122,8 @@ const TYPED_ATTR: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-fn fastmath_none(u: &Uniquer) -> Attr {
+/// `#arith.fastmath<none>`, the default of every `fastmath` attribute.
+pub fn fastmath_none(u: &Uniquer) -> Attr {
     FASTMATH.attr(u, 0)
 }
 
@@ -917,8 +920,9 @@ fn verify_cast(ctx: &Context, op: Op, rule: CastRule) -> R<()> {
 }
 
 /// Folded constants become `arith.constant` when the value is a typed attribute
-/// of the result type (integers, floats, dense elements), as MLIR's arith does.
-fn materialize_constant(
+/// of the result type (integers, floats, dense elements), as MLIR's arith does
+/// (`arith::ConstantOp::materialize`, which the `math` dialect reuses).
+pub fn materialize_constant(
     ctx: &Context,
     value: aic::Attr,
     ty: aic::types::Type,

@@ -495,6 +495,27 @@ fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool 
     true
 }
 
+/// The block constants used by `op` are materialised in: the entry block of the
+/// region of the closest isolated-from-above ancestor (MLIR's
+/// `OperationFolder::getInsertionRegion`).
+pub fn constant_insertion_block(ctx: &Context, op: Op) -> Option<crate::ir::Block> {
+    ConstantFolder::insertion_block(ctx, op)
+}
+
+/// The constant op `dialect` materialises for `value` of type `ty` (its
+/// `materialize_constant` hook), not yet created.
+pub fn materialize_constant(
+    ctx: &Context,
+    dialect: &str,
+    value: Attr,
+    ty: Type,
+    loc: Attr,
+) -> Option<OpState> {
+    let registry = ctx.registry().clone();
+    let d = registry.dialects().iter().find(|d| d.name == dialect)?;
+    (d.materialize_constant?)(ctx, value, ty, loc)
+}
+
 /// Uniqued constants per insertion block, like MLIR's `OperationFolder`.
 #[derive(Default)]
 struct ConstantFolder {

@@ -6,6 +6,7 @@ pub mod canonicalize;
 pub mod cse;
 pub mod inline;
 pub mod loop_invariant_code_motion;
+pub mod sccp;
 pub mod symbol_dce;
 
 use aic::pass::PassRegistry;
@@ -16,6 +17,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&cse::INFO);
     reg.register(&inline::INFO);
     reg.register(&loop_invariant_code_motion::INFO);
+    reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
 }
 

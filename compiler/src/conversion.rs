@@ -7,8 +7,9 @@
 //! inserted (by default `builtin.unrealized_conversion_cast`, as MLIR does). Casts
 //! that cancel out are folded away at the end. A partial conversion fails when an
 //! illegal op is left; a full conversion also when an op of unknown legality is.
-//! Unlike MLIR, rewrites are not rolled back when a later op fails: the IR is left
-//! as far as the conversion got, with the diagnostic naming the op.
+//! When an op cannot be legalised the conversion fails with a diagnostic naming
+//! it and the IR is rolled back to what it was before, as in MLIR (here by
+//! restoring a copy of the root's regions taken at the start).
 
 use crate::diagnostics::{Diagnostic, Where};
 use crate::intern::FxBuild;
@@ -191,6 +192,45 @@ pub enum Mode {
 
 /// Convert the ops nested in `root` (pre-order, parents before their bodies).
 pub fn apply_conversion(
+    ctx: &mut Context,
+    root: Op,
+    target: &ConversionTarget,
+    patterns: &ConversionPatterns,
+    types: &TypeConverter,
+    mode: Mode,
+) -> Result<(), Diagnostic> {
+    let mut map = crate::ir::ValueMap::default();
+    let backup = ctx.clone_op(root, &mut map);
+    let result = convert_ops(ctx, root, target, patterns, types, mode);
+    if result.is_err() {
+        restore(ctx, root, backup);
+    } else {
+        ctx.erase_op(backup);
+    }
+    result
+}
+
+/// Put the regions and attributes of `backup` (a detached copy of `root`) back
+/// into `root`, dropping what the conversion made of them.
+fn restore(ctx: &mut Context, root: Op, backup: Op) {
+    let regions: Vec<_> = ctx
+        .regions(root)
+        .iter()
+        .copied()
+        .zip(ctx.regions(backup).iter().copied())
+        .collect();
+    for (r, b) in regions {
+        let blocks: Vec<_> = ctx.region_blocks(r).collect();
+        ctx.erase_blocks(&blocks);
+        ctx.move_region_blocks(b, r);
+    }
+    let (attrs, props) = (ctx.op(backup).attrs.clone(), ctx.op(backup).props);
+    ctx.op_mut(root).attrs = attrs;
+    ctx.op_mut(root).props = props;
+    ctx.erase_op(backup);
+}
+
+fn convert_ops(
     ctx: &mut Context,
     root: Op,
     target: &ConversionTarget,

@@ -128,3 +128,51 @@ fn leftovers_are_reported() {
     let e = convert("\"other.op\"() : () -> ()\n", Mode::Full).unwrap_err();
     assert!(e.contains("failed to legalize operation 'other.op'"), "{e}");
 }
+
+#[test]
+fn a_failed_conversion_leaves_the_ir_as_it_was() {
+    // The constant and the add convert before the unconvertible op is reached;
+    // the failure rolls both back.
+    let text = r#"%a = "src.const"() : () -> i32
+%b = "src.add"(%a, %a) : (i32, i32) -> i32
+%c = "src.weird"(%b) : (i32) -> i32
+"keep.use"(%c) : (i32) -> ()
+"#;
+    let t = text.to_string();
+    let (before, after, err) = with_parser_stack(move || {
+        let mut ctx = Context::new(Arc::new(DialectRegistry::new()));
+        ctx.allow_unregistered = true;
+        let mut sm = SourceMap::new();
+        let f = sm.add("c.mlir", t);
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let opts = PrintOptions {
+            generic: true,
+            debuginfo: true,
+        };
+        let before = print_op(&ctx, m, opts);
+        let mut target = ConversionTarget::new();
+        target
+            .dialect("dst", Legality::Legal)
+            .dialect("src", Legality::Illegal)
+            .op("keep.use", Legality::Legal);
+        let mut patterns = ConversionPatterns::new();
+        static ADD: AddToDst = AddToDst;
+        static CONST: ConstToDst = ConstToDst;
+        patterns.add(&ADD).add(&CONST);
+        let mut types = TypeConverter::new();
+        types.add(widen);
+        let err = apply_conversion(&mut ctx, m, &target, &patterns, &types, Mode::Partial)
+            .expect_err("src.weird has no pattern");
+        aic::verifier::verify(&ctx, m).expect("still valid");
+        (
+            before,
+            print_op(&ctx, m, opts),
+            sm.render(ctx.uniquer(), &err),
+        )
+    });
+    assert!(
+        err.contains("failed to legalize operation 'src.weird'"),
+        "{err}"
+    );
+    assert_eq!(after, before);
+}

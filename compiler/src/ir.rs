@@ -631,6 +631,20 @@ impl Context {
             .unwrap_or(attrs.len());
         attrs.shift_insert(pos, name, value);
     }
+    /// Set an inherent attribute (property) of `op`, replacing the old value or
+    /// adding the entry to its properties dictionary.
+    pub fn set_inherent_attr(&mut self, op: Op, name: Ident, value: Attr) {
+        let mut entries: Vec<(Ident, Attr)> = self.ops[op.index()]
+            .props
+            .map(|p| self.dict_entries(p).to_vec())
+            .unwrap_or_default();
+        match entries.iter_mut().find(|(k, _)| *k == name) {
+            Some(e) => e.1 = value,
+            None => entries.push((name, value)),
+        }
+        let d = self.dict_attr(entries);
+        self.ops[op.index()].props = Some(d);
+    }
     /// Remove a discardable attribute.
     pub fn remove_attr(&mut self, op: Op, name: Ident) -> Option<Attr> {
         self.ops[op.index()].attrs.shift_remove(&name)

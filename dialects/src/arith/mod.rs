@@ -1,6 +1,7 @@
 //! The `arith` dialect with exactly MLIR 22's syntax: integer and floating-point
 //! arithmetic, comparisons, `select`, casts and `constant`, with the `fastmath`,
-//! integer-overflow, `exact` and rounding-mode flags. No folding yet.
+//! integer-overflow, `exact` and rounding-mode flags, and MLIR's folders and
+//! canonicalization patterns.
 
 pub mod types;
 
@@ -218,6 +219,7 @@ const fn float_binary(name: &'static str, summary: &'static str, traits: Traits)
         attributes: FASTMATH_ATTRS,
         traits: traits.with(ARITH_SAME).with(Traits::PURE),
         format: Some(FLOAT_FORMAT),
+        fold: Some(fold::float_binary),
         ..OpSpec::new(name)
     }
 }
@@ -274,7 +276,10 @@ pub const REMSI: OpSpec = int_binary(
     P,
 );
 /// `arith.andi`
-pub const ANDI: OpSpec = int_binary("arith.andi", "integer binary and", PC);
+pub const ANDI: OpSpec = OpSpec {
+    fold: Some(fold::andi),
+    ..int_binary("arith.andi", "integer binary and", PC)
+};
 /// `arith.ori`
 pub const ORI: OpSpec = int_binary("arith.ori", "integer binary or", PC);
 /// `arith.xori`
@@ -319,6 +324,7 @@ pub const NEGF: OpSpec = OpSpec {
     attributes: FASTMATH_ATTRS,
     traits: ARITH_SAME.with(Traits::PURE),
     format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
+    fold: Some(fold::negf),
     ..OpSpec::new("arith.negf")
 };
 
@@ -333,6 +339,7 @@ pub const ADDUI_EXTENDED: OpSpec = OpSpec {
     traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
     format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
     verify: Some(verify_addui_extended),
+    fold: Some(fold::addui_extended),
     result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
     ..OpSpec::new("arith.addui_extended")
 };
@@ -351,6 +358,7 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
         traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(verify_mul_extended),
+        fold: Some(fold::mul_extended),
         infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
         result_names: Some(|_, _| vec![Some("low".into()), Some("high".into())]),
         ..OpSpec::new(name)
@@ -390,6 +398,7 @@ const fn compare(
     operands: &'static [ValueSpec],
     attributes: &'static [AttrSpec],
     format: &'static str,
+    fold: aic::rewrite::FoldFn,
 ) -> OpSpec {
     OpSpec {
         summary,
@@ -399,6 +408,7 @@ const fn compare(
         traits: P.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some(format),
         verify: Some(verify_compare),
+        fold: Some(fold),
         infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
         ..OpSpec::new(name)
     }
@@ -411,6 +421,7 @@ pub const CMPI: OpSpec = compare(
     INT_OPERANDS,
     &[AttrSpec::required("predicate", CMPI_PREDICATE)],
     "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+    fold::cmpi,
 );
 
 /// `arith.cmpf`
@@ -423,6 +434,7 @@ pub const CMPF: OpSpec = compare(
         AttrSpec::defaulted("fastmath", FASTMATH_ATTR, fastmath_none),
     ],
     "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+    fold::cmpf,
 );
 
 /// `arith.select`
@@ -440,6 +452,7 @@ pub const SELECT: OpSpec = OpSpec {
         print: print_select,
     }),
     verify: Some(verify_select),
+    fold: Some(fold::select),
     ..OpSpec::new("arith.select")
 };
 
@@ -461,10 +474,20 @@ enum CastRule {
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
 macro_rules! cast_op {
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr) => {
-        cast_op!($id, $name, $summary, $from, $to, $rule, &[], CAST_FORMAT);
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr) => {
+        cast_op!(
+            $id,
+            $name,
+            $summary,
+            $from,
+            $to,
+            $rule,
+            $fold,
+            &[],
+            CAST_FORMAT
+        );
     };
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $attrs:expr, $format:expr) => {
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $attrs:expr, $format:expr) => {
         #[doc = concat!("`", $name, "`")]
         pub const $id: OpSpec = OpSpec {
             summary: $summary,
@@ -474,6 +497,7 @@ macro_rules! cast_op {
             traits: P.with(ARITH),
             format: Some($format),
             verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
+            fold: Some($fold),
             ..OpSpec::new($name)
         };
     };
@@ -487,7 +511,8 @@ cast_op!(
     "integer zero extension operation",
     INT,
     INT,
-    CastRule::Width(true)
+    CastRule::Width(true),
+    fold::extui
 );
 cast_op!(
     EXTSI,
@@ -495,7 +520,8 @@ cast_op!(
     "integer sign extension operation",
     INT,
     INT,
-    CastRule::Width(true)
+    CastRule::Width(true),
+    fold::extsi
 );
 cast_op!(
     TRUNCI,
@@ -504,6 +530,7 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(false),
+    fold::trunci,
     OVERFLOW_ATTRS,
     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -514,6 +541,7 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(true),
+    fold::extf,
     &[AttrSpec::optional("fastmath", FASTMATH_ATTR)],
     "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -524,6 +552,7 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(false),
+    fold::truncf,
     &[
         AttrSpec::optional("roundingmode", ROUNDING_MODE),
         AttrSpec::optional("fastmath", FASTMATH_ATTR),
@@ -536,7 +565,8 @@ cast_op!(
     "cast from unsigned integer type to floating-point",
     INT,
     FLOAT_LIKE,
-    CastRule::Any
+    CastRule::Any,
+    fold::uitofp
 );
 cast_op!(
     SITOFP,
@@ -544,7 +574,8 @@ cast_op!(
     "cast from integer type to floating-point",
     INT,
     FLOAT_LIKE,
-    CastRule::Any
+    CastRule::Any,
+    fold::sitofp
 );
 cast_op!(
     FPTOUI,
@@ -552,7 +583,8 @@ cast_op!(
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
     INT,
-    CastRule::Any
+    CastRule::Any,
+    fold::fptoui
 );
 cast_op!(
     FPTOSI,
@@ -560,7 +592,8 @@ cast_op!(
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
     INT,
-    CastRule::Any
+    CastRule::Any,
+    fold::fptosi
 );
 cast_op!(
     INDEX_CAST,
@@ -568,7 +601,8 @@ cast_op!(
     "cast between index and integer types",
     INDEX_CAST_T,
     INDEX_CAST_T,
-    CastRule::Index
+    CastRule::Index,
+    fold::index_cast
 );
 cast_op!(
     INDEX_CASTUI,
@@ -576,7 +610,8 @@ cast_op!(
     "unsigned cast between index and integer types",
     INDEX_CAST_T,
     INDEX_CAST_T,
-    CastRule::Index
+    CastRule::Index,
+    fold::index_castui
 );
 cast_op!(
     BITCAST,
@@ -584,7 +619,8 @@ cast_op!(
     "bitcast between values of equal bit width",
     BITCAST_T,
     BITCAST_T,
-    CastRule::Bits
+    CastRule::Bits,
+    fold::bitcast
 );
 
 const INDEX_CAST_T: aic::dialect::TypeConstraint = types::INDEX_CAST;

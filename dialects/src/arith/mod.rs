@@ -5,6 +5,7 @@
 
 pub mod types;
 
+mod canon;
 mod fold;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -230,11 +231,20 @@ const C: Traits = Traits::COMMUTATIVE;
 const N: Traits = Traits::NONE;
 
 /// `arith.addi`
-pub const ADDI: OpSpec = int_overflow("arith.addi", "integer addition operation", C);
+pub const ADDI: OpSpec = OpSpec {
+    canonicalize: canon::ADDI,
+    ..int_overflow("arith.addi", "integer addition operation", C)
+};
 /// `arith.subi`
-pub const SUBI: OpSpec = int_overflow("arith.subi", "Integer subtraction operation.", N);
+pub const SUBI: OpSpec = OpSpec {
+    canonicalize: canon::SUBI,
+    ..int_overflow("arith.subi", "Integer subtraction operation.", N)
+};
 /// `arith.muli`
-pub const MULI: OpSpec = int_overflow("arith.muli", "Integer multiplication operation.", C);
+pub const MULI: OpSpec = OpSpec {
+    canonicalize: canon::MULI,
+    ..int_overflow("arith.muli", "Integer multiplication operation.", C)
+};
 /// `arith.shli`
 pub const SHLI: OpSpec = int_overflow("arith.shli", "integer left-shift", N);
 /// `arith.divui`
@@ -277,13 +287,20 @@ pub const REMSI: OpSpec = int_binary(
 );
 /// `arith.andi`
 pub const ANDI: OpSpec = OpSpec {
+    canonicalize: canon::ANDI,
     fold: Some(fold::andi),
     ..int_binary("arith.andi", "integer binary and", PC)
 };
 /// `arith.ori`
-pub const ORI: OpSpec = int_binary("arith.ori", "integer binary or", PC);
+pub const ORI: OpSpec = OpSpec {
+    canonicalize: canon::ORI,
+    ..int_binary("arith.ori", "integer binary or", PC)
+};
 /// `arith.xori`
-pub const XORI: OpSpec = int_binary("arith.xori", "integer binary xor", PC);
+pub const XORI: OpSpec = OpSpec {
+    canonicalize: canon::XORI,
+    ..int_binary("arith.xori", "integer binary xor", PC)
+};
 /// `arith.maxsi`
 pub const MAXSI: OpSpec = int_binary("arith.maxsi", "signed integer maximum operation", PC);
 /// `arith.maxui`
@@ -298,9 +315,15 @@ pub const ADDF: OpSpec = float_binary("arith.addf", "floating point addition ope
 /// `arith.subf`
 pub const SUBF: OpSpec = float_binary("arith.subf", "floating point subtraction operation", N);
 /// `arith.mulf`
-pub const MULF: OpSpec = float_binary("arith.mulf", "floating point multiplication operation", C);
+pub const MULF: OpSpec = OpSpec {
+    canonicalize: canon::MULF,
+    ..float_binary("arith.mulf", "floating point multiplication operation", C)
+};
 /// `arith.divf`
-pub const DIVF: OpSpec = float_binary("arith.divf", "floating point division operation", N);
+pub const DIVF: OpSpec = OpSpec {
+    canonicalize: canon::DIVF,
+    ..float_binary("arith.divf", "floating point division operation", N)
+};
 /// `arith.remf`
 pub const REMF: OpSpec = float_binary(
     "arith.remf",
@@ -330,6 +353,7 @@ pub const NEGF: OpSpec = OpSpec {
 
 /// `arith.addui_extended`
 pub const ADDUI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::ADDUI_EXTENDED,
     summary: "extended unsigned integer addition operation returning sum and overflow bit",
     operands: INT_OPERANDS,
     results: &[
@@ -366,15 +390,21 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
 }
 
 /// `arith.mulsi_extended`
-pub const MULSI_EXTENDED: OpSpec = mul_extended(
-    "arith.mulsi_extended",
-    "extended signed integer multiplication operation",
-);
+pub const MULSI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::MULSI_EXTENDED,
+    ..mul_extended(
+        "arith.mulsi_extended",
+        "extended signed integer multiplication operation",
+    )
+};
 /// `arith.mului_extended`
-pub const MULUI_EXTENDED: OpSpec = mul_extended(
-    "arith.mului_extended",
-    "extended unsigned integer multiplication operation",
-);
+pub const MULUI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::MULUI_EXTENDED,
+    ..mul_extended(
+        "arith.mului_extended",
+        "extended unsigned integer multiplication operation",
+    )
+};
 
 /// `arith.constant`
 pub const CONSTANT: OpSpec = OpSpec {
@@ -415,14 +445,17 @@ const fn compare(
 }
 
 /// `arith.cmpi`
-pub const CMPI: OpSpec = compare(
-    "arith.cmpi",
-    "integer comparison operation",
-    INT_OPERANDS,
-    &[AttrSpec::required("predicate", CMPI_PREDICATE)],
-    "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-    fold::cmpi,
-);
+pub const CMPI: OpSpec = OpSpec {
+    canonicalize: canon::CMPI,
+    ..compare(
+        "arith.cmpi",
+        "integer comparison operation",
+        INT_OPERANDS,
+        &[AttrSpec::required("predicate", CMPI_PREDICATE)],
+        "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+        fold::cmpi,
+    )
+};
 
 /// `arith.cmpf`
 pub const CMPF: OpSpec = compare(
@@ -439,6 +472,7 @@ pub const CMPF: OpSpec = compare(
 
 /// `arith.select`
 pub const SELECT: OpSpec = OpSpec {
+    canonicalize: canon::SELECT,
     summary: "select operation",
     operands: &[
         ValueSpec::one("condition", BOOL_LIKE),
@@ -474,7 +508,7 @@ enum CastRule {
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
 macro_rules! cast_op {
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr) => {
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr) => {
         cast_op!(
             $id,
             $name,
@@ -483,11 +517,12 @@ macro_rules! cast_op {
             $to,
             $rule,
             $fold,
+            $canon,
             &[],
             CAST_FORMAT
         );
     };
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $attrs:expr, $format:expr) => {
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, $attrs:expr, $format:expr) => {
         #[doc = concat!("`", $name, "`")]
         pub const $id: OpSpec = OpSpec {
             summary: $summary,
@@ -498,6 +533,7 @@ macro_rules! cast_op {
             format: Some($format),
             verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
             fold: Some($fold),
+            canonicalize: $canon,
             ..OpSpec::new($name)
         };
     };
@@ -512,7 +548,8 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(true),
-    fold::extui
+    fold::extui,
+    &[]
 );
 cast_op!(
     EXTSI,
@@ -521,7 +558,8 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(true),
-    fold::extsi
+    fold::extsi,
+    canon::EXTSI
 );
 cast_op!(
     TRUNCI,
@@ -531,6 +569,7 @@ cast_op!(
     INT,
     CastRule::Width(false),
     fold::trunci,
+    canon::TRUNCI,
     OVERFLOW_ATTRS,
     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -542,6 +581,7 @@ cast_op!(
     FLOAT_LIKE,
     CastRule::Width(true),
     fold::extf,
+    &[],
     &[AttrSpec::optional("fastmath", FASTMATH_ATTR)],
     "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -553,6 +593,7 @@ cast_op!(
     FLOAT_LIKE,
     CastRule::Width(false),
     fold::truncf,
+    canon::TRUNCF,
     &[
         AttrSpec::optional("roundingmode", ROUNDING_MODE),
         AttrSpec::optional("fastmath", FASTMATH_ATTR),
@@ -566,7 +607,8 @@ cast_op!(
     INT,
     FLOAT_LIKE,
     CastRule::Any,
-    fold::uitofp
+    fold::uitofp,
+    &[]
 );
 cast_op!(
     SITOFP,
@@ -575,7 +617,8 @@ cast_op!(
     INT,
     FLOAT_LIKE,
     CastRule::Any,
-    fold::sitofp
+    fold::sitofp,
+    &[]
 );
 cast_op!(
     FPTOUI,
@@ -584,7 +627,8 @@ cast_op!(
     FLOAT_LIKE,
     INT,
     CastRule::Any,
-    fold::fptoui
+    fold::fptoui,
+    &[]
 );
 cast_op!(
     FPTOSI,
@@ -593,7 +637,8 @@ cast_op!(
     FLOAT_LIKE,
     INT,
     CastRule::Any,
-    fold::fptosi
+    fold::fptosi,
+    &[]
 );
 cast_op!(
     INDEX_CAST,
@@ -602,7 +647,8 @@ cast_op!(
     INDEX_CAST_T,
     INDEX_CAST_T,
     CastRule::Index,
-    fold::index_cast
+    fold::index_cast,
+    canon::INDEX_CAST
 );
 cast_op!(
     INDEX_CASTUI,
@@ -611,7 +657,8 @@ cast_op!(
     INDEX_CAST_T,
     INDEX_CAST_T,
     CastRule::Index,
-    fold::index_castui
+    fold::index_castui,
+    canon::INDEX_CASTUI
 );
 cast_op!(
     BITCAST,
@@ -620,7 +667,8 @@ cast_op!(
     BITCAST_T,
     BITCAST_T,
     CastRule::Bits,
-    fold::bitcast
+    fold::bitcast,
+    canon::BITCAST
 );
 
 const INDEX_CAST_T: aic::dialect::TypeConstraint = types::INDEX_CAST;

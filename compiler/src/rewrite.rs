@@ -191,12 +191,32 @@ pub fn apply_patterns_greedily(
     for _ in 0..config.max_iterations.max(1) {
         // Unreachable blocks go first, as in MLIR's driver.
         let mut changed = erase_unreachable_blocks(ctx, root);
-        let mut worklist: Vec<Op> = Vec::new();
+        let mut all: Vec<Op> = Vec::new();
         ctx.walk(root, WalkOrder::PostOrder, &mut |_, o| {
             if o != root {
-                worklist.push(o);
+                all.push(o);
             }
         });
+        // As MLIR's driver does, existing constants are made known to the folder
+        // while the worklist is populated, in IR order, so that processing does
+        // not reverse their order; duplicates go at once.
+        let mut worklist: Vec<Op> = Vec::with_capacity(all.len());
+        for o in all {
+            if config.fold
+                && !ctx.is_erased(o)
+                && let Some(c) = constant_value(ctx, o)
+            {
+                let mut rw = Rewriter {
+                    ctx,
+                    touched: Vec::new(),
+                };
+                if !folder.insert_known(&mut rw, o, c) {
+                    changed = true;
+                    continue;
+                }
+            }
+            worklist.push(o);
+        }
         // Popped from the back: reversed, the post-order list runs top-down.
         if config.top_down {
             worklist.reverse();
@@ -299,7 +319,7 @@ fn process(
             return true;
         }
         if let Some(c) = constant_value(rw.ctx, op) {
-            return folder.adopt(rw, op, c);
+            return folder.process_constant(rw, op, c);
         }
         if try_fold(rw, op, folder) {
             return true;
@@ -370,14 +390,17 @@ fn try_fold(rw: &mut Rewriter<'_>, op: Op, folder: &mut ConstantFolder) -> bool 
     true
 }
 
-/// Uniqued constants per insertion block, like MLIR's `OperationFolder`.
+/// Uniqued constants per insertion block, like MLIR's `OperationFolder`, with
+/// its placement rules: a constant the folder takes over moves to the front of
+/// its insertion block unless it already follows a constant the folder owns
+/// (so runs of constants keep their order), new constants are created at the
+/// front, and a reused constant in the folded op's block moves to the front.
 #[derive(Default)]
 struct ConstantFolder {
     /// (entry block of the insertion region, dialect, value, type) -> constant op.
     known: HashMap<(u32, Ident, Attr, Type), Op, FxBuild>,
-    /// The last existing constant moved to the top of each insertion block, so that
-    /// hoisted constants keep their order.
-    last_hoisted: HashMap<crate::ir::Block, Op, FxBuild>,
+    /// The constant ops in `known` (MLIR's "folder-owned" constants).
+    owned: std::collections::HashSet<Op, FxBuild>,
 }
 
 impl ConstantFolder {
@@ -410,50 +433,64 @@ impl ConstantFolder {
         Some((block.0, ctx.ident(dialect), value, ty))
     }
 
-    /// An existing constant op: dedup it against known ones and hoist it to the start
-    /// of its insertion block.
-    fn adopt(&mut self, rw: &mut Rewriter<'_>, op: Op, value: Attr) -> bool {
+    /// Whether `op` sits at the front of `block` or right after an owned constant.
+    fn in_place(&self, ctx: &Context, block: crate::ir::Block, op: Op) -> bool {
+        ctx.parent_block(op) == Some(block)
+            && match ctx.prev_op(op) {
+                None => true,
+                Some(p) => self.owned.contains(&p),
+            }
+    }
+
+    fn move_to_front(ctx: &mut Context, block: crate::ir::Block, op: Op) {
+        if ctx.first_op(block) == Some(op) {
+            return;
+        }
+        ctx.detach_op(op);
+        match ctx.first_op(block) {
+            Some(f) => ctx.insert_op(InsertPoint::Before(f), op),
+            None => ctx.insert_op(InsertPoint::End(block), op),
+        }
+    }
+
+    /// MLIR's `insertKnownConstant`: take over `op` (moving it to the front of its
+    /// insertion block unless it is in place), or replace it by the known
+    /// constant of the same value; `false` when `op` was replaced.
+    fn insert_known(&mut self, rw: &mut Rewriter<'_>, op: Op, value: Attr) -> bool {
         let Some(block) = Self::insertion_block(rw.ctx, op) else {
-            return false;
+            return true;
         };
+        if self.owned.contains(&op) {
+            let b = rw.ctx.parent_block(op).expect("constant in a block");
+            if !self.in_place(rw.ctx, b, op) {
+                Self::move_to_front(rw.ctx, b, op);
+            }
+            return true;
+        }
         let Some(k) = Self::key(rw.ctx, block, op, value) else {
-            return false;
+            return true;
         };
         match self.known.get(&k) {
-            Some(&existing) if existing == op => false,
             Some(&existing) if !rw.ctx.is_erased(existing) => {
                 let v: Vec<Value> = rw.ctx.results(existing).collect();
                 rw.replace_op(op, &v);
-                true
+                false
             }
             _ => {
+                if !self.in_place(rw.ctx, block, op) {
+                    Self::move_to_front(rw.ctx, block, op);
+                }
                 self.known.insert(k, op);
-                let anchor = self
-                    .last_hoisted
-                    .get(&block)
-                    .copied()
-                    .filter(|a| !rw.ctx.is_erased(*a));
-                self.last_hoisted.insert(block, op);
-                // Already in place: first in the block, or right after the last
-                // hoisted constant.
-                let in_place = match anchor {
-                    Some(a) => rw.ctx.next_op(a) == Some(op),
-                    None => rw.ctx.first_op(block) == Some(op),
-                };
-                if in_place {
-                    return false;
-                }
-                rw.ctx.detach_op(op);
-                match anchor.and_then(|a| rw.ctx.next_op(a)) {
-                    Some(n) => rw.ctx.insert_op(InsertPoint::Before(n), op),
-                    None => match anchor.or_else(|| rw.ctx.first_op(block)) {
-                        Some(f) if anchor.is_none() => rw.ctx.insert_op(InsertPoint::Before(f), op),
-                        _ => rw.ctx.insert_op(InsertPoint::End(block), op),
-                    },
-                }
+                self.owned.insert(op);
                 true
             }
         }
+    }
+
+    /// A constant op met on the worklist: `true` when it was replaced by an
+    /// equal known one.
+    fn process_constant(&mut self, rw: &mut Rewriter<'_>, op: Op, value: Attr) -> bool {
+        !self.insert_known(rw, op, value)
     }
 
     /// The value of a constant for `op`'s result of type `ty`: reused when known,
@@ -471,6 +508,11 @@ impl ConstantFolder {
         if let Some(&c) = self.known.get(&k)
             && !rw.ctx.is_erased(c)
         {
+            // MLIR makes sure the reused constant dominates the folded op.
+            let b = rw.ctx.parent_block(c).expect("constant in a block");
+            if rw.ctx.parent_block(op) == Some(b) {
+                Self::move_to_front(rw.ctx, b, c);
+            }
             return rw.ctx.results(c).next();
         }
         let registry = rw.ctx.registry().clone();
@@ -485,6 +527,7 @@ impl ConstantFolder {
             None => rw.ctx.insert_op(InsertPoint::End(block), c),
         }
         self.known.insert(k, c);
+        self.owned.insert(c);
         rw.ctx.results(c).next()
     }
 }

@@ -278,10 +278,16 @@ pub fn truncf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
     float_cast(ctx, op, consts)
 }
 
-/// `arith.bitcast` of a constant: the same bits, retyped.
+/// `arith.bitcast` of a constant: the same bits, retyped. Otherwise a bitcast to
+/// its own type is its input (the fold every `CastOpInterface` op gets).
 pub fn bitcast(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let (v, _, _) = operand(ctx, op, consts)?;
-    fold_to_const(ctx, result_type(ctx, op), v)
+    if let Some((v, _, _)) = operand(ctx, op, consts) {
+        return fold_to_const(ctx, result_type(ctx, op), v);
+    }
+    let x = input(ctx, op);
+    (ctx.value_type(x) == result_type(ctx, op))
+        .then(|| fold_to_value(x))
+        .flatten()
 }
 
 #[cfg(test)]

@@ -92,8 +92,18 @@ const FLOAT_OPS: &[&str] = &[
 ];
 const FLOAT_TYPES: &[&str] = &["f16", "bf16", "f32", "f64"];
 const FLOAT_VALUES: &[&str] = &[
-    "0.0", "-0.0", "1.0", "-1.0", "0.1", "3.0", "1.0e+30", "6.5e+04", "0x7F800000", "0xFF800000",
-    "0x7FC00000", "0x7F800001",
+    "0.0",
+    "-0.0",
+    "1.0",
+    "-1.0",
+    "0.1",
+    "3.0",
+    "1.0e+30",
+    "6.5e+04",
+    "0x7F800000",
+    "0xFF800000",
+    "0x7FC00000",
+    "0x7F800001",
 ];
 
 /// A float constant literal valid for `ty` (hex forms only for f32).
@@ -111,7 +121,10 @@ fn float_function(rng: &mut Rng) -> String {
     let mut s = format!("func.func @f(%a: {ty}) -> ({ty}, i1) {{\n");
     let mut names = vec!["%a".to_string()];
     for i in 0..3 {
-        s += &format!("  %c{i} = arith.constant {} : {ty}\n", float_literal(rng, ty));
+        s += &format!(
+            "  %c{i} = arith.constant {} : {ty}\n",
+            float_literal(rng, ty)
+        );
         names.push(format!("%c{i}"));
         names.push(format!("%c{i}"));
     }
@@ -213,7 +226,14 @@ fn cast_function(rng: &mut Rng) -> String {
         let choice = rng.next() % 6;
         let (op, to) = if ty == "index" {
             let to = *rng.pick(&INTS[1..]);
-            (if choice % 2 == 0 { "index_cast" } else { "index_castui" }, to.to_string())
+            (
+                if choice % 2 == 0 {
+                    "index_cast"
+                } else {
+                    "index_castui"
+                },
+                to.to_string(),
+            )
         } else if is_float {
             let wider: Vec<&str> = FLOATS.iter().copied().filter(|f| width(f) > w).collect();
             let narrower: Vec<&str> = FLOATS.iter().copied().filter(|f| width(f) < w).collect();

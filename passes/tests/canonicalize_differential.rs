@@ -130,7 +130,7 @@ fn float_function(rng: &mut Rng) -> String {
     }
     for i in 0..3 {
         let (a, b) = (rng.pick(&names).clone(), rng.pick(&names).clone());
-        if rng.next() % 6 == 0 {
+        if rng.next().is_multiple_of(6) {
             s += &format!("  %v{i} = arith.negf {a} : {ty}\n");
         } else {
             s += &format!("  %v{i} = arith.{} {a}, {b} : {ty}\n", rng.pick(FLOAT_OPS));
@@ -206,7 +206,7 @@ fn cast_function(rng: &mut Rng) -> String {
     let start = *rng.pick(&["i8", "i32", "f32", "i16", "f64"]);
     let mut s = format!("func.func @f(%a: {start}) -> ");
     let mut body = String::new();
-    let mut cur = if rng.next() % 2 == 0 {
+    let mut cur = if rng.next().is_multiple_of(2) {
         "%a".to_string()
     } else {
         let lit = if start.starts_with('f') {
@@ -227,7 +227,7 @@ fn cast_function(rng: &mut Rng) -> String {
         let (op, to) = if ty == "index" {
             let to = *rng.pick(&INTS[1..]);
             (
-                if choice % 2 == 0 {
+                if choice.is_multiple_of(2) {
                     "index_cast"
                 } else {
                     "index_castui"
@@ -242,7 +242,11 @@ fn cast_function(rng: &mut Rng) -> String {
                 2 | 3 if !narrower.is_empty() => ("truncf", rng.pick(&narrower).to_string()),
                 4 if w == 32 => ("bitcast", "i32".to_string()),
                 _ => (
-                    if choice % 2 == 0 { "fptosi" } else { "fptoui" },
+                    if choice.is_multiple_of(2) {
+                        "fptosi"
+                    } else {
+                        "fptoui"
+                    },
                     rng.pick(&INTS[1..]).to_string(),
                 ),
             }
@@ -256,7 +260,11 @@ fn cast_function(rng: &mut Rng) -> String {
                 3 => ("index_cast", "index".to_string()),
                 4 if w == 32 => ("bitcast", "f32".to_string()),
                 _ => (
-                    if choice % 2 == 0 { "sitofp" } else { "uitofp" },
+                    if choice.is_multiple_of(2) {
+                        "sitofp"
+                    } else {
+                        "uitofp"
+                    },
                     rng.pick(FLOATS).to_string(),
                 ),
             }

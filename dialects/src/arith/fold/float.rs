@@ -133,7 +133,7 @@ fn pick_ordered(max: bool, a: u128, b: u128, x: f64, y: f64) -> u128 {
 }
 
 /// What `op(x, c)` folds to for a constant right operand `c`: `true` for `x`.
-fn right_identity(ctx: &Context, op: Op, name: &str, kind: FloatKind, c: u128) -> bool {
+fn right_identity(name: &str, kind: FloatKind, c: u128) -> bool {
     let is = |v: f64| c == kind.from_f64(v) && !kind.is_nan(c);
     match name {
         "arith.addf" => is(-0.0) && kind.to_f64(c).is_sign_negative(),
@@ -142,10 +142,7 @@ fn right_identity(ctx: &Context, op: Op, name: &str, kind: FloatKind, c: u128) -
         "arith.maximumf" => is(f64::NEG_INFINITY) && kind.is_inf(c),
         "arith.minimumf" => is(f64::INFINITY) && kind.is_inf(c),
         "arith.maxnumf" | "arith.minnumf" => kind.is_nan(c),
-        _ => {
-            let _ = (ctx, op);
-            false
-        }
+        _ => false,
     }
 }
 
@@ -158,12 +155,12 @@ pub fn float_binary(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folde
     let name = ctx.op_spec(op)?.name;
     let (lhs, rhs) = (ctx.operands(op)[0], ctx.operands(op)[1]);
     // min/max of a value with itself is the value (checked before the constants).
-    if lhs == rhs && name.contains("max") || lhs == rhs && name.contains("min") {
+    if lhs == rhs && (name.contains("max") || name.contains("min")) {
         return fold_to_value(rhs);
     }
     let b = consts[1].and_then(|c| elem_bits(ctx, c));
     if let Some(c) = b {
-        if right_identity(ctx, op, name, kind, c) {
+        if right_identity(name, kind, c) {
             return fold_to_value(lhs);
         }
         // mulf(x, ±0) -> ±0 under nnan and nsz.

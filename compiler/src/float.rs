@@ -249,6 +249,13 @@ impl FloatKind {
         matches!(decode(self, bits).1, Class::Nan)
     }
 
+    /// Whether every value of `self` is exactly a value of `other` (LLVM's
+    /// `APFloatBase::isRepresentableBy`: exponent range and precision both fit).
+    pub fn is_representable_by(self, other: FloatKind) -> bool {
+        let (a, b) = (self.sem(), other.sem());
+        a.max_exp <= b.max_exp && a.min_exp >= b.min_exp && a.precision <= b.precision
+    }
+
     /// Whether `bits` encodes an infinity in this format.
     pub fn is_inf(self, bits: u128) -> bool {
         matches!(decode(self, bits).1, Class::Inf)

@@ -19,6 +19,7 @@ pub mod intern;
 pub mod ir;
 pub mod op_printer;
 pub mod pass;
+pub mod pattern;
 pub mod printer;
 pub mod rewrite;
 pub mod symbol;

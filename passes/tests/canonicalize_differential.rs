@@ -1,6 +1,8 @@
 //! Differential test against the real `mlir-opt-22 --canonicalize`: seeded random
-//! functions of integer arith ops over awkward constants (0, ±1, min, max) of
-//! i1/i8/i16/i32/i64/index must canonicalise to the same IR. Constants may be
+//! functions over awkward constants and arguments must canonicalise to the same
+//! IR. Four families: integer binary ops (0, ±1, min, max of i1..i64/index),
+//! float binary ops and `negf` (±0, ±1, ±inf, NaNs, rounding cases of
+//! f16/bf16/f32/f64), comparisons feeding `select`, and casts and their chains. Constants may be
 //! hoisted in a different order than MLIR's (its OperationFolder's order is not
 //! reproduced yet), so lines are compared as multisets; everything else (which
 //! ops fold, to what, what stays) must agree. Skipped with a note when mlir-opt
@@ -85,6 +87,196 @@ fn function(rng: &mut Rng) -> String {
     s + &format!("  return {} : {ty}\n}}\n", names.last().expect("values"))
 }
 
+const FLOAT_OPS: &[&str] = &[
+    "addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf",
+];
+const FLOAT_TYPES: &[&str] = &["f16", "bf16", "f32", "f64"];
+const FLOAT_VALUES: &[&str] = &[
+    "0.0",
+    "-0.0",
+    "1.0",
+    "-1.0",
+    "0.1",
+    "3.0",
+    "1.0e+30",
+    "6.5e+04",
+    "0x7F800000",
+    "0xFF800000",
+    "0x7FC00000",
+    "0x7F800001",
+];
+
+/// A float constant literal valid for `ty` (hex forms only for f32).
+fn float_literal(rng: &mut Rng, ty: &str) -> String {
+    let v = *rng.pick(FLOAT_VALUES);
+    if v.starts_with("0x") && ty != "f32" {
+        return ["2.5", "-7.0", "1.5e+10"][(rng.next() % 3) as usize].to_string();
+    }
+    v.to_string()
+}
+
+/// Float arithmetic over constants and one argument, ending in a `cmpf`.
+fn float_function(rng: &mut Rng) -> String {
+    let ty = *rng.pick(FLOAT_TYPES);
+    let mut s = format!("func.func @f(%a: {ty}) -> ({ty}, i1) {{\n");
+    let mut names = vec!["%a".to_string()];
+    for i in 0..3 {
+        s += &format!(
+            "  %c{i} = arith.constant {} : {ty}\n",
+            float_literal(rng, ty)
+        );
+        names.push(format!("%c{i}"));
+        names.push(format!("%c{i}"));
+    }
+    for i in 0..3 {
+        let (a, b) = (rng.pick(&names).clone(), rng.pick(&names).clone());
+        if rng.next().is_multiple_of(6) {
+            s += &format!("  %v{i} = arith.negf {a} : {ty}\n");
+        } else {
+            s += &format!("  %v{i} = arith.{} {a}, {b} : {ty}\n", rng.pick(FLOAT_OPS));
+        }
+        names.push(format!("%v{i}"));
+    }
+    let pred = rng.pick(&CMPF_PREDICATES);
+    let (a, b) = (rng.pick(&names).clone(), rng.pick(&names).clone());
+    s += &format!("  %p = arith.cmpf {pred}, {a}, {b} : {ty}\n");
+    s + &format!("  return %v2, %p : {ty}, i1\n}}\n")
+}
+
+const CMPF_PREDICATES: [&str; 16] = [
+    "false", "oeq", "ogt", "oge", "olt", "ole", "one", "ord", "ueq", "ugt", "uge", "ult", "ule",
+    "une", "uno", "true",
+];
+const CMPI_PREDICATES: [&str; 10] = [
+    "eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge",
+];
+
+/// Integer comparisons of constants and arguments feeding selects (and i1
+/// arithmetic on their results).
+fn select_function(rng: &mut Rng) -> String {
+    let &(ty, w) = rng.pick(&TYPES[1..]);
+    let max = (1i128 << (w - 1)) - 1;
+    let values = [0, 1, -1, 7, -8, max];
+    let mut s = format!("func.func @f(%a: {ty}, %b: {ty}, %q: i1) -> ({ty}, i1) {{\n");
+    let mut ints = vec!["%a".to_string(), "%b".to_string()];
+    for i in 0..2 {
+        s += &format!("  %c{i} = arith.constant {} : {ty}\n", rng.pick(&values));
+        ints.push(format!("%c{i}"));
+    }
+    s += "  %t = arith.constant true\n  %f = arith.constant false\n";
+    let mut bools = vec!["%q".to_string(), "%t".to_string(), "%f".to_string()];
+    for i in 0..3 {
+        let (a, b) = (rng.pick(&ints).clone(), rng.pick(&ints).clone());
+        s += &format!(
+            "  %p{i} = arith.cmpi {}, {a}, {b} : {ty}\n",
+            rng.pick(&CMPI_PREDICATES)
+        );
+        bools.push(format!("%p{i}"));
+        let c = rng.pick(&bools).clone();
+        let (x, y) = (rng.pick(&ints).clone(), rng.pick(&ints).clone());
+        s += &format!("  %s{i} = arith.select {c}, {x}, {y} : {ty}\n");
+        ints.push(format!("%s{i}"));
+        let (c, x, y) = (
+            rng.pick(&bools).clone(),
+            rng.pick(&bools).clone(),
+            rng.pick(&bools).clone(),
+        );
+        let op = ["select", "xori", "andi", "ori"][(rng.next() % 4) as usize];
+        if op == "select" {
+            s += &format!("  %b{i} = arith.select {c}, {x}, {y} : i1\n");
+        } else {
+            s += &format!("  %b{i} = arith.{op} {x}, {y} : i1\n");
+        }
+        bools.push(format!("%b{i}"));
+    }
+    s + &format!("  return %s2, %b2 : {ty}, i1\n}}\n")
+}
+
+/// Chains of casts over a constant or an argument.
+fn cast_function(rng: &mut Rng) -> String {
+    const INTS: &[&str] = &["i1", "i8", "i16", "i32", "i64"];
+    const FLOATS: &[&str] = &["f16", "bf16", "f32", "f64"];
+    let width = |t: &str| -> u32 {
+        match t {
+            "bf16" => 16,
+            "index" => 64,
+            _ => t[1..].parse().expect("width"),
+        }
+    };
+    let start = *rng.pick(&["i8", "i32", "f32", "i16", "f64"]);
+    let mut s = format!("func.func @f(%a: {start}) -> ");
+    let mut body = String::new();
+    let mut cur = if rng.next().is_multiple_of(2) {
+        "%a".to_string()
+    } else {
+        let lit = if start.starts_with('f') {
+            float_literal(rng, start)
+        } else {
+            let n = if start == "i8" { 6 } else { 7 };
+            rng.pick(&["0", "1", "-1", "100", "-128", "127", "300"][..n])
+                .to_string()
+        };
+        body += &format!("  %k = arith.constant {lit} : {start}\n");
+        "%k".to_string()
+    };
+    let mut ty = start.to_string();
+    for i in 0..4 {
+        let is_float = ty.starts_with('f') || ty == "bf16";
+        let w = width(&ty);
+        let choice = rng.next() % 6;
+        let (op, to) = if ty == "index" {
+            let to = *rng.pick(&INTS[1..]);
+            (
+                if choice.is_multiple_of(2) {
+                    "index_cast"
+                } else {
+                    "index_castui"
+                },
+                to.to_string(),
+            )
+        } else if is_float {
+            let wider: Vec<&str> = FLOATS.iter().copied().filter(|f| width(f) > w).collect();
+            let narrower: Vec<&str> = FLOATS.iter().copied().filter(|f| width(f) < w).collect();
+            match choice {
+                0 | 1 if !wider.is_empty() => ("extf", rng.pick(&wider).to_string()),
+                2 | 3 if !narrower.is_empty() => ("truncf", rng.pick(&narrower).to_string()),
+                4 if w == 32 => ("bitcast", "i32".to_string()),
+                _ => (
+                    if choice.is_multiple_of(2) {
+                        "fptosi"
+                    } else {
+                        "fptoui"
+                    },
+                    rng.pick(&INTS[1..]).to_string(),
+                ),
+            }
+        } else {
+            let wider: Vec<&str> = INTS.iter().copied().filter(|t| width(t) > w).collect();
+            let narrower: Vec<&str> = INTS.iter().copied().filter(|t| width(t) < w).collect();
+            match choice {
+                0 if !wider.is_empty() => ("extsi", rng.pick(&wider).to_string()),
+                1 if !wider.is_empty() => ("extui", rng.pick(&wider).to_string()),
+                2 if !narrower.is_empty() => ("trunci", rng.pick(&narrower).to_string()),
+                3 => ("index_cast", "index".to_string()),
+                4 if w == 32 => ("bitcast", "f32".to_string()),
+                _ => (
+                    if choice.is_multiple_of(2) {
+                        "sitofp"
+                    } else {
+                        "uitofp"
+                    },
+                    rng.pick(FLOATS).to_string(),
+                ),
+            }
+        };
+        body += &format!("  %x{i} = arith.{op} {cur} : {ty} to {to}\n");
+        cur = format!("%x{i}");
+        ty = to;
+    }
+    s += &format!("{ty} {{\n{body}  return {cur} : {ty}\n}}\n");
+    s
+}
+
 fn aic_canonicalize(text: &str) -> String {
     let text = text.to_string();
     with_parser_stack(move || {
@@ -103,6 +295,51 @@ fn aic_canonicalize(text: &str) -> String {
     })
 }
 
+/// The lines of `text` as a sorted multiset, with every constant's SSA name
+/// replaced by its value, so that a different constant order (which renames
+/// `%cst`, `%cst_0`, ...) compares equal while everything else must agree.
+fn normalize(text: &str) -> Vec<String> {
+    let mut names: Vec<(String, String)> = Vec::new();
+    for l in text.lines() {
+        let t = l.trim();
+        if let Some((lhs, rhs)) = t.split_once(" = arith.constant ") {
+            names.push((lhs.to_string(), format!("<{rhs}>")));
+        }
+    }
+    // Longest names first, so that `%cst_1` is not rewritten through `%cst`.
+    names.sort_by_key(|(n, _)| std::cmp::Reverse(n.len()));
+    let mut v: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut l = l.to_string();
+            for (n, val) in &names {
+                l = replace_name(&l, n, val);
+            }
+            l
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Replace whole-word occurrences of the SSA name `n`.
+fn replace_name(line: &str, n: &str, val: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(i) = rest.find(n) {
+        let after = rest[i + n.len()..].chars().next();
+        out += &rest[..i];
+        if after.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            out += n;
+        } else {
+            out += val;
+        }
+        rest = &rest[i + n.len()..];
+    }
+    out + rest
+}
+
 fn mlir_opt() -> Option<String> {
     ["mlir-opt-22", "/usr/lib/llvm-22/bin/mlir-opt", "mlir-opt"]
         .into_iter()
@@ -117,7 +354,14 @@ fn canonicalize_agrees_with_mlir_opt() {
         return;
     };
     let mut rng = Rng(0x5eed_1234_abcd_0042);
-    let funcs: Vec<String> = (0..300).map(|_| function(&mut rng)).collect();
+    let funcs: Vec<String> = (0..1200)
+        .map(|i| match i % 4 {
+            0 => function(&mut rng),
+            1 => float_function(&mut rng),
+            2 => select_function(&mut rng),
+            _ => cast_function(&mut rng),
+        })
+        .collect();
     let mut child = Command::new(&mlir)
         .args(["--canonicalize", "--split-input-file", "-"])
         .stdin(Stdio::piped())
@@ -135,15 +379,7 @@ fn canonicalize_agrees_with_mlir_opt() {
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let theirs: Vec<&str> = text.split("// -----\n").collect();
     assert_eq!(theirs.len(), funcs.len());
-    let norm = |s: &str| {
-        let mut v: Vec<String> = s
-            .lines()
-            .map(str::to_string)
-            .filter(|l| !l.is_empty())
-            .collect();
-        v.sort();
-        v
-    };
+    let norm = |s: &str| normalize(s);
     let (mut exact, mut mismatches) = (0, Vec::new());
     for (f, t) in funcs.iter().zip(&theirs) {
         let ours = aic_canonicalize(f);

@@ -1,9 +1,11 @@
 //! The `arith` dialect with exactly MLIR 22's syntax: integer and floating-point
 //! arithmetic, comparisons, `select`, casts and `constant`, with the `fastmath`,
-//! integer-overflow, `exact` and rounding-mode flags. No folding yet.
+//! integer-overflow, `exact` and rounding-mode flags, and MLIR's folders and
+//! canonicalization patterns.
 
 pub mod types;
 
+mod canon;
 mod fold;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -221,6 +223,7 @@ const fn float_binary(name: &'static str, summary: &'static str, traits: Traits)
         attributes: FASTMATH_ATTRS,
         traits: traits.with(ARITH_SAME).with(Traits::PURE),
         format: Some(FLOAT_FORMAT),
+        fold: Some(fold::float_binary),
         ..OpSpec::new(name)
     }
 }
@@ -231,11 +234,20 @@ const C: Traits = Traits::COMMUTATIVE;
 const N: Traits = Traits::NONE;
 
 /// `arith.addi`
-pub const ADDI: OpSpec = int_overflow("arith.addi", "integer addition operation", C);
+pub const ADDI: OpSpec = OpSpec {
+    canonicalize: canon::ADDI,
+    ..int_overflow("arith.addi", "integer addition operation", C)
+};
 /// `arith.subi`
-pub const SUBI: OpSpec = int_overflow("arith.subi", "Integer subtraction operation.", N);
+pub const SUBI: OpSpec = OpSpec {
+    canonicalize: canon::SUBI,
+    ..int_overflow("arith.subi", "Integer subtraction operation.", N)
+};
 /// `arith.muli`
-pub const MULI: OpSpec = int_overflow("arith.muli", "Integer multiplication operation.", C);
+pub const MULI: OpSpec = OpSpec {
+    canonicalize: canon::MULI,
+    ..int_overflow("arith.muli", "Integer multiplication operation.", C)
+};
 /// `arith.shli`
 pub const SHLI: OpSpec = int_overflow("arith.shli", "integer left-shift", N);
 /// `arith.divui`
@@ -277,11 +289,21 @@ pub const REMSI: OpSpec = int_binary(
     P,
 );
 /// `arith.andi`
-pub const ANDI: OpSpec = int_binary("arith.andi", "integer binary and", PC);
+pub const ANDI: OpSpec = OpSpec {
+    canonicalize: canon::ANDI,
+    fold: Some(fold::andi),
+    ..int_binary("arith.andi", "integer binary and", PC)
+};
 /// `arith.ori`
-pub const ORI: OpSpec = int_binary("arith.ori", "integer binary or", PC);
+pub const ORI: OpSpec = OpSpec {
+    canonicalize: canon::ORI,
+    ..int_binary("arith.ori", "integer binary or", PC)
+};
 /// `arith.xori`
-pub const XORI: OpSpec = int_binary("arith.xori", "integer binary xor", PC);
+pub const XORI: OpSpec = OpSpec {
+    canonicalize: canon::XORI,
+    ..int_binary("arith.xori", "integer binary xor", PC)
+};
 /// `arith.maxsi`
 pub const MAXSI: OpSpec = int_binary("arith.maxsi", "signed integer maximum operation", PC);
 /// `arith.maxui`
@@ -296,9 +318,15 @@ pub const ADDF: OpSpec = float_binary("arith.addf", "floating point addition ope
 /// `arith.subf`
 pub const SUBF: OpSpec = float_binary("arith.subf", "floating point subtraction operation", N);
 /// `arith.mulf`
-pub const MULF: OpSpec = float_binary("arith.mulf", "floating point multiplication operation", C);
+pub const MULF: OpSpec = OpSpec {
+    canonicalize: canon::MULF,
+    ..float_binary("arith.mulf", "floating point multiplication operation", C)
+};
 /// `arith.divf`
-pub const DIVF: OpSpec = float_binary("arith.divf", "floating point division operation", N);
+pub const DIVF: OpSpec = OpSpec {
+    canonicalize: canon::DIVF,
+    ..float_binary("arith.divf", "floating point division operation", N)
+};
 /// `arith.remf`
 pub const REMF: OpSpec = float_binary(
     "arith.remf",
@@ -322,11 +350,13 @@ pub const NEGF: OpSpec = OpSpec {
     attributes: FASTMATH_ATTRS,
     traits: ARITH_SAME.with(Traits::PURE),
     format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
+    fold: Some(fold::negf),
     ..OpSpec::new("arith.negf")
 };
 
 /// `arith.addui_extended`
 pub const ADDUI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::ADDUI_EXTENDED,
     summary: "extended unsigned integer addition operation returning sum and overflow bit",
     operands: INT_OPERANDS,
     results: &[
@@ -336,6 +366,7 @@ pub const ADDUI_EXTENDED: OpSpec = OpSpec {
     traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
     format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
     verify: Some(verify_addui_extended),
+    fold: Some(fold::addui_extended),
     result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
     ..OpSpec::new("arith.addui_extended")
 };
@@ -354,6 +385,7 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
         traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(verify_mul_extended),
+        fold: Some(fold::mul_extended),
         infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
         result_names: Some(|_, _| vec![Some("low".into()), Some("high".into())]),
         ..OpSpec::new(name)
@@ -361,15 +393,21 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
 }
 
 /// `arith.mulsi_extended`
-pub const MULSI_EXTENDED: OpSpec = mul_extended(
-    "arith.mulsi_extended",
-    "extended signed integer multiplication operation",
-);
+pub const MULSI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::MULSI_EXTENDED,
+    ..mul_extended(
+        "arith.mulsi_extended",
+        "extended signed integer multiplication operation",
+    )
+};
 /// `arith.mului_extended`
-pub const MULUI_EXTENDED: OpSpec = mul_extended(
-    "arith.mului_extended",
-    "extended unsigned integer multiplication operation",
-);
+pub const MULUI_EXTENDED: OpSpec = OpSpec {
+    canonicalize: canon::MULUI_EXTENDED,
+    ..mul_extended(
+        "arith.mului_extended",
+        "extended unsigned integer multiplication operation",
+    )
+};
 
 /// `arith.constant`
 pub const CONSTANT: OpSpec = OpSpec {
@@ -393,6 +431,7 @@ const fn compare(
     operands: &'static [ValueSpec],
     attributes: &'static [AttrSpec],
     format: &'static str,
+    fold: aic::rewrite::FoldFn,
 ) -> OpSpec {
     OpSpec {
         summary,
@@ -402,19 +441,24 @@ const fn compare(
         traits: P.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some(format),
         verify: Some(verify_compare),
+        fold: Some(fold),
         infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
         ..OpSpec::new(name)
     }
 }
 
 /// `arith.cmpi`
-pub const CMPI: OpSpec = compare(
-    "arith.cmpi",
-    "integer comparison operation",
-    INT_OPERANDS,
-    &[AttrSpec::required("predicate", CMPI_PREDICATE)],
-    "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-);
+pub const CMPI: OpSpec = OpSpec {
+    canonicalize: canon::CMPI,
+    ..compare(
+        "arith.cmpi",
+        "integer comparison operation",
+        INT_OPERANDS,
+        &[AttrSpec::required("predicate", CMPI_PREDICATE)],
+        "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+        fold::cmpi,
+    )
+};
 
 /// `arith.cmpf`
 pub const CMPF: OpSpec = compare(
@@ -426,10 +470,12 @@ pub const CMPF: OpSpec = compare(
         AttrSpec::defaulted("fastmath", FASTMATH_ATTR, fastmath_none),
     ],
     "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+    fold::cmpf,
 );
 
 /// `arith.select`
 pub const SELECT: OpSpec = OpSpec {
+    canonicalize: canon::SELECT,
     summary: "select operation",
     operands: &[
         ValueSpec::one("condition", BOOL_LIKE),
@@ -443,6 +489,7 @@ pub const SELECT: OpSpec = OpSpec {
         print: print_select,
     }),
     verify: Some(verify_select),
+    fold: Some(fold::select),
     ..OpSpec::new("arith.select")
 };
 
@@ -464,10 +511,21 @@ enum CastRule {
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
 macro_rules! cast_op {
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr) => {
-        cast_op!($id, $name, $summary, $from, $to, $rule, &[], CAST_FORMAT);
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr) => {
+        cast_op!(
+            $id,
+            $name,
+            $summary,
+            $from,
+            $to,
+            $rule,
+            $fold,
+            $canon,
+            &[],
+            CAST_FORMAT
+        );
     };
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $attrs:expr, $format:expr) => {
+    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, $attrs:expr, $format:expr) => {
         #[doc = concat!("`", $name, "`")]
         pub const $id: OpSpec = OpSpec {
             summary: $summary,
@@ -477,6 +535,8 @@ macro_rules! cast_op {
             traits: P.with(ARITH),
             format: Some($format),
             verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
+            fold: Some($fold),
+            canonicalize: $canon,
             ..OpSpec::new($name)
         };
     };
@@ -490,7 +550,9 @@ cast_op!(
     "integer zero extension operation",
     INT,
     INT,
-    CastRule::Width(true)
+    CastRule::Width(true),
+    fold::extui,
+    &[]
 );
 cast_op!(
     EXTSI,
@@ -498,7 +560,9 @@ cast_op!(
     "integer sign extension operation",
     INT,
     INT,
-    CastRule::Width(true)
+    CastRule::Width(true),
+    fold::extsi,
+    canon::EXTSI
 );
 cast_op!(
     TRUNCI,
@@ -507,6 +571,8 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(false),
+    fold::trunci,
+    canon::TRUNCI,
     OVERFLOW_ATTRS,
     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -517,6 +583,8 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(true),
+    fold::extf,
+    &[],
     &[AttrSpec::optional("fastmath", FASTMATH_ATTR)],
     "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
@@ -527,6 +595,8 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(false),
+    fold::truncf,
+    canon::TRUNCF,
     &[
         AttrSpec::optional("roundingmode", ROUNDING_MODE),
         AttrSpec::optional("fastmath", FASTMATH_ATTR),
@@ -539,7 +609,9 @@ cast_op!(
     "cast from unsigned integer type to floating-point",
     INT,
     FLOAT_LIKE,
-    CastRule::Any
+    CastRule::Any,
+    fold::uitofp,
+    &[]
 );
 cast_op!(
     SITOFP,
@@ -547,7 +619,9 @@ cast_op!(
     "cast from integer type to floating-point",
     INT,
     FLOAT_LIKE,
-    CastRule::Any
+    CastRule::Any,
+    fold::sitofp,
+    &[]
 );
 cast_op!(
     FPTOUI,
@@ -555,7 +629,9 @@ cast_op!(
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
     INT,
-    CastRule::Any
+    CastRule::Any,
+    fold::fptoui,
+    &[]
 );
 cast_op!(
     FPTOSI,
@@ -563,7 +639,9 @@ cast_op!(
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
     INT,
-    CastRule::Any
+    CastRule::Any,
+    fold::fptosi,
+    &[]
 );
 cast_op!(
     INDEX_CAST,
@@ -571,7 +649,9 @@ cast_op!(
     "cast between index and integer types",
     INDEX_CAST_T,
     INDEX_CAST_T,
-    CastRule::Index
+    CastRule::Index,
+    fold::index_cast,
+    canon::INDEX_CAST
 );
 cast_op!(
     INDEX_CASTUI,
@@ -579,7 +659,9 @@ cast_op!(
     "unsigned cast between index and integer types",
     INDEX_CAST_T,
     INDEX_CAST_T,
-    CastRule::Index
+    CastRule::Index,
+    fold::index_castui,
+    canon::INDEX_CASTUI
 );
 cast_op!(
     BITCAST,
@@ -587,7 +669,9 @@ cast_op!(
     "bitcast between values of equal bit width",
     BITCAST_T,
     BITCAST_T,
-    CastRule::Bits
+    CastRule::Bits,
+    fold::bitcast,
+    canon::BITCAST
 );
 
 const INDEX_CAST_T: aic::dialect::TypeConstraint = types::INDEX_CAST;

@@ -166,6 +166,9 @@ pub struct OpData {
     pub spec: Option<&'static OpSpec>,
     /// Operands in order.
     pub operands: SmallVec<[Value; 2]>,
+    /// Where each operand's use sits in its value's use list, so that removing a
+    /// use is O(1) however many uses the value has.
+    use_slots: SmallVec<[u32; 2]>,
     /// First result id; results are allocated consecutively.
     pub first_result: u32,
     /// Number of results.
@@ -525,12 +528,19 @@ impl Context {
             });
             regions.push(r);
         }
-        for (i, &v) in st.operands.iter().enumerate() {
-            self.values[v.index()].uses.push(Use {
-                op,
-                index: i as u32,
-            });
-        }
+        let use_slots = st
+            .operands
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                let uses = &mut self.values[v.index()].uses;
+                uses.push(Use {
+                    op,
+                    index: i as u32,
+                });
+                (uses.len() - 1) as u32
+            })
+            .collect();
         for (i, &b) in st.successors.iter().enumerate() {
             self.blocks[b.index()].uses.push(Use {
                 op,
@@ -542,6 +552,7 @@ impl Context {
             name: st.name,
             spec,
             operands: st.operands,
+            use_slots,
             first_result,
             num_results: st.result_types.len() as u32,
             successors: st.successors,
@@ -650,30 +661,28 @@ impl Context {
     }
     /// Replace operand `i` of `op`.
     pub fn set_operand(&mut self, op: Op, i: usize, v: Value) {
-        let old = self.ops[op.index()].operands[i];
-        self.remove_use(
-            old,
-            Use {
-                op,
-                index: i as u32,
-            },
-        );
+        self.remove_use(op, i);
         self.ops[op.index()].operands[i] = v;
-        self.values[v.index()].uses.push(Use {
-            op,
-            index: i as u32,
-        });
+        self.add_use(op, i);
     }
     /// Replace all operands of `op`.
     pub fn set_operands(&mut self, op: Op, new: &[Value]) {
         self.drop_operand_uses(op);
         self.ops[op.index()].operands = new.into();
-        for (i, &v) in new.iter().enumerate() {
-            self.values[v.index()].uses.push(Use {
-                op,
-                index: i as u32,
-            });
+        self.ops[op.index()].use_slots = SmallVec::from_elem(0, new.len());
+        for i in 0..new.len() {
+            self.add_use(op, i);
         }
+    }
+    /// Record operand `i` of `op` in its value's use list.
+    fn add_use(&mut self, op: Op, i: usize) {
+        let v = self.ops[op.index()].operands[i];
+        let uses = &mut self.values[v.index()].uses;
+        uses.push(Use {
+            op,
+            index: i as u32,
+        });
+        self.ops[op.index()].use_slots[i] = (uses.len() - 1) as u32;
     }
     /// Replace successor `i` of `op`.
     pub fn set_successor(&mut self, op: Op, i: usize, b: Block) {
@@ -686,24 +695,28 @@ impl Context {
         self.ops[op.index()].successors[i] = b;
         self.blocks[b.index()].uses.push(u);
     }
-    fn remove_use(&mut self, v: Value, u: Use) {
+    /// Take operand `i` of `op` out of its value's use list: a swap-remove, with
+    /// the slot of the use moved into its place updated.
+    fn remove_use(&mut self, op: Op, i: usize) {
+        let v = self.ops[op.index()].operands[i];
+        let slot = self.ops[op.index()].use_slots[i] as usize;
         let uses = &mut self.values[v.index()].uses;
-        if let Some(p) = uses.iter().position(|x| *x == u) {
-            uses.swap_remove(p);
+        debug_assert_eq!(
+            uses[slot],
+            Use {
+                op,
+                index: i as u32
+            }
+        );
+        uses.swap_remove(slot);
+        if let Some(&moved) = uses.get(slot) {
+            self.ops[moved.op.index()].use_slots[moved.index as usize] = slot as u32;
         }
     }
     fn drop_operand_uses(&mut self, op: Op) {
-        let operands = std::mem::take(&mut self.ops[op.index()].operands);
-        for (i, &v) in operands.iter().enumerate() {
-            self.remove_use(
-                v,
-                Use {
-                    op,
-                    index: i as u32,
-                },
-            );
+        for i in (0..self.ops[op.index()].operands.len()).rev() {
+            self.remove_use(op, i);
         }
-        self.ops[op.index()].operands = operands;
     }
     /// The block that holds `op`.
     pub fn parent_block(&self, op: Op) -> Option<Block> {
@@ -812,6 +825,7 @@ impl Context {
             );
             self.ops[o.index()].erased = true;
             self.ops[o.index()].operands.clear();
+            self.ops[o.index()].use_slots.clear();
             self.ops[o.index()].attrs = AttrDict::default();
         }
     }
@@ -862,8 +876,11 @@ impl Context {
             return;
         }
         let uses = std::mem::take(&mut self.values[old.index()].uses);
-        for u in &uses {
-            self.ops[u.op.index()].operands[u.index as usize] = new;
+        let base = self.values[new.index()].uses.len();
+        for (k, u) in uses.iter().enumerate() {
+            let d = &mut self.ops[u.op.index()];
+            d.operands[u.index as usize] = new;
+            d.use_slots[u.index as usize] = (base + k) as u32;
         }
         self.values[new.index()].uses.extend(uses);
     }
@@ -944,6 +961,7 @@ impl Context {
         for &o in &ops {
             self.drop_operand_uses(o);
             self.ops[o.index()].operands.clear();
+            self.ops[o.index()].use_slots.clear();
             let succs = std::mem::take(&mut self.ops[o.index()].successors);
             for (i, s) in succs.iter().enumerate() {
                 let u = Use {

@@ -39,14 +39,78 @@ fn key(ctx: &Context, op: Op) -> Option<Key> {
     }
     let d = ctx.op(op);
     let mut k = vec![d.name.0, ctx.operands(op).len() as u32];
+    let start = k.len();
     k.extend(ctx.operands(op).iter().map(|v| v.0));
+    // Operands of commutative ops compare as multisets, as in MLIR's
+    // `OperationEquivalence`.
+    if spec.has(Traits::COMMUTATIVE) {
+        k[start..].sort_unstable();
+    }
     k.extend(ctx.results(op).map(|r| ctx.value_type(r).0));
-    k.push(d.props.map_or(u32::MAX, |p| p.0));
+    // Inherent attributes compare with defaults filled in: a default written out
+    // and one left implicit are the same op.
+    let mut props: Vec<(u32, u32)> = d
+        .props
+        .map(|p| {
+            ctx.dict_entries(p)
+                .iter()
+                .map(|(k, v)| (k.0, v.0))
+                .collect()
+        })
+        .unwrap_or_default();
+    for a in spec.attributes {
+        if let Some(def) = a.default {
+            let id = ctx.ident(a.name).0;
+            if !props.iter().any(|(k, _)| *k == id) {
+                props.push((id, def(ctx.uniquer()).0));
+            }
+        }
+    }
+    props.sort_unstable();
+    k.push(props.len() as u32);
+    for (n, v) in props {
+        k.push(n);
+        k.push(v);
+    }
     for (name, value) in d.attrs.iter() {
         k.push(name.0);
         k.push(value.0);
     }
     Some(k)
+}
+
+/// A scoped table of available ops: entries made inside a region are undone
+/// when the walk leaves it (MLIR's `ScopedHashTable`), so nested regions cost
+/// nothing to enter.
+#[derive(Default)]
+struct Scoped {
+    map: HashMap<Key, Op>,
+    log: Vec<(Key, Option<Op>)>,
+}
+
+impl Scoped {
+    fn insert(&mut self, k: Key, op: Op) {
+        let old = self.map.insert(k.clone(), op);
+        self.log.push((k, old));
+    }
+    fn undo_to(&mut self, mark: usize) {
+        while self.log.len() > mark {
+            let (k, old) = self.log.pop().expect("longer than mark");
+            match old {
+                Some(o) => self.map.insert(k, o),
+                None => self.map.remove(&k),
+            };
+        }
+    }
+}
+
+/// A block being walked: its ops, the next one, and how to restore the table.
+struct Frame {
+    ops: Vec<Op>,
+    next: usize,
+    mark: usize,
+    fresh: bool,
+    started: bool,
 }
 
 impl Pass for Cse {
@@ -55,48 +119,70 @@ impl Pass for Cse {
     }
     fn run(&self, ctx: &mut Context, op: Op) -> Result<bool, Diagnostic> {
         let mut changed = false;
-        // (block, scope snapshot): blocks still to process with the table they see.
-        let mut work: Vec<(Block, HashMap<Key, Op>)> = Vec::new();
-        for &r in ctx.regions(op) {
-            for b in ctx.region_blocks(r) {
-                work.push((b, HashMap::new()));
+        let mut tables: Vec<Scoped> = vec![Scoped::default()];
+        let mut frames: Vec<Frame> = Vec::new();
+        let push_blocks =
+            |ctx: &Context, o: Op, tables: &mut Vec<Scoped>, frames: &mut Vec<Frame>| {
+                // Isolated-from-above and unregistered ops start from nothing.
+                let fresh = ctx
+                    .op_spec(o)
+                    .is_none_or(|s| s.has(Traits::ISOLATED_FROM_ABOVE));
+                let mark = tables.last().map_or(0, |t| t.log.len());
+                let blocks: Vec<Block> = ctx
+                    .regions(o)
+                    .iter()
+                    .flat_map(|r| ctx.region_blocks(*r))
+                    .collect();
+                for b in blocks.into_iter().rev() {
+                    frames.push(Frame {
+                        ops: ctx.block_ops(b).collect(),
+                        next: 0,
+                        mark,
+                        fresh,
+                        started: false,
+                    });
+                }
+            };
+        push_blocks(ctx, op, &mut tables, &mut frames);
+        while let Some(f) = frames.last_mut() {
+            if !f.started {
+                f.started = true;
+                if f.fresh {
+                    tables.push(Scoped::default());
+                }
             }
-        }
-        while let Some((b, mut table)) = work.pop() {
-            let ops: Vec<Op> = ctx.block_ops(b).collect();
-            for o in ops {
-                // Like MLIR's CSE, drop side-effect-free ops nobody uses on the way.
-                if aic::rewrite::is_trivially_dead(ctx, o) {
-                    ctx.erase_op(o);
+            if f.next == f.ops.len() {
+                let f = frames.pop().expect("non-empty");
+                if f.fresh {
+                    tables.pop();
+                } else if let Some(t) = tables.last_mut() {
+                    t.undo_to(f.mark);
+                }
+                continue;
+            }
+            let o = f.ops[f.next];
+            f.next += 1;
+            if ctx.is_erased(o) {
+                continue;
+            }
+            // Like MLIR's CSE, drop side-effect-free ops nobody uses on the way.
+            if aic::rewrite::is_trivially_dead(ctx, o) {
+                ctx.erase_op(o);
+                changed = true;
+                continue;
+            }
+            if let Some(k) = key(ctx, o) {
+                let table = tables.last_mut().expect("a scope");
+                if let Some(&existing) = table.map.get(&k) {
+                    let new: Vec<Value> = ctx.results(existing).collect();
+                    ctx.replace_op(o, &new);
                     changed = true;
                     continue;
                 }
-                if let Some(k) = key(ctx, o) {
-                    match table.get(&k) {
-                        Some(&existing) => {
-                            let new: Vec<Value> = ctx.results(existing).collect();
-                            ctx.replace_op(o, &new);
-                            changed = true;
-                            continue;
-                        }
-                        None => {
-                            table.insert(k, o);
-                        }
-                    }
-                }
-                let inherit = ctx
-                    .op_spec(o)
-                    .is_some_and(|s| !s.has(Traits::ISOLATED_FROM_ABOVE));
-                for &r in ctx.regions(o) {
-                    for nb in ctx.region_blocks(r) {
-                        let scope = if inherit {
-                            table.clone()
-                        } else {
-                            HashMap::new()
-                        };
-                        work.push((nb, scope));
-                    }
-                }
+                table.insert(k, o);
+            }
+            if !ctx.regions(o).is_empty() {
+                push_blocks(ctx, o, &mut tables, &mut frames);
             }
         }
         Ok(changed)

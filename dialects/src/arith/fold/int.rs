@@ -104,7 +104,9 @@ fn floor_overflows(name: &str, a: Bits, b: Bits) -> bool {
 }
 
 /// What `op(x, c)` folds to for a constant right operand `c`: the left operand
-/// (`Some(None)`), a constant (`Some(Some(v))`), or nothing.
+/// (`Some(None)`), the constant operand itself when MLIR returns it (`Some(Some(c))`
+/// with `c` the operand's own value, see [`int_binary`]), another constant, or
+/// nothing.
 fn fold_right_identity(name: &str, c: Bits) -> Option<Option<i128>> {
     let ones = c.u == Bits::new(-1, c.w).u;
     match (name, c.u) {
@@ -115,10 +117,10 @@ fn fold_right_identity(name: &str, c: Bits) -> Option<Option<i128>> {
             | "arith.floordivsi",
             1,
         ) => Some(None),
-        ("arith.muli" | "arith.andi", 0) => Some(Some(0)),
+        ("arith.muli" | "arith.andi", 0) => Some(Some(c.s)),
         ("arith.remsi" | "arith.remui", 1) => Some(Some(0)),
         ("arith.andi", _) if ones => Some(None),
-        ("arith.ori", _) if ones => Some(Some(-1)),
+        ("arith.ori", _) if ones => Some(Some(c.s)),
         // Extremes of the signed and unsigned orders.
         ("arith.maxui" | "arith.minui", _) if c.u == 0 || ones => {
             if (name == "arith.maxui") == (c.u == 0) {
@@ -167,6 +169,16 @@ pub fn int_binary(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded 
     // As in MLIR's folders, identities on the right operand come first, then
     // folds through the operands' defining ops, then constant folding, then
     // `op(x, x)`.
+    // Where the identity yields the constant operand itself, MLIR's folders
+    // return that operand (`x * 0` is the `0` given), not a new constant.
+    if let Some(c) = b
+        && let Some(Some(v)) = fold_right_identity(name, c)
+        && v == c.s
+        // `ori` alone returns the attribute (MLIR's `adaptor.getRhs()`).
+        && name != "arith.ori"
+    {
+        return fold_to_value(rhs);
+    }
     let outcome = b
         .and_then(|c| fold_right_identity(name, c))
         .map(Ok)

@@ -231,3 +231,27 @@ func.func @f(%c: vector<4xi1>, %t: tensor<4xi32>) {
   %0 = arith.select %c, %t, %t : vector<4xi1>, tensor<4xi32>
   return
 }
+
+// -----
+
+func.func @f() {
+  // expected-error@+1 {{'arith.constant' op failed to verify that all of {value, result} have same type}}
+  %0 = "arith.constant"() <{value = 1 : i32}> : () -> i64
+  return
+}
+
+// -----
+
+func.func @f(%a: i32, %b: i32) {
+  // expected-error@+1 {{'arith.addui_extended' op failed to verify that all of {lhs, rhs, sum} have same type}}
+  %0:2 = "arith.addui_extended"(%a, %b) : (i32, i32) -> (i64, i1)
+  return
+}
+
+// -----
+
+func.func @f(%a: i32, %b: i32) {
+  // expected-error@+1 {{'arith.mulsi_extended' op failed to verify that all of {lhs, rhs, low, high} have same type}}
+  %0:2 = "arith.mulsi_extended"(%a, %b) : (i32, i32) -> (i32, i64)
+  return
+}

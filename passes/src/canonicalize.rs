@@ -29,7 +29,7 @@ static OPTIONS: [OptSpec; 5] = [
         name: "region-simplify",
         kind: OptKind::Enum(&["disabled", "normal", "aggressive"]),
         default: "normal",
-        help: "Control-flow simplification of regions (accepted as in MLIR; not performed yet)",
+        help: "Control-flow simplification of regions: unreachable blocks are always erased, as mlir-opt-22 does even when disabled; merging identical blocks needs branch ops, which aic has no dialect for yet",
     },
     OptSpec {
         name: "test-convergence",

@@ -42,6 +42,21 @@ pub enum OptKind {
     Enum(&'static [&'static str]),
 }
 
+impl std::fmt::Display for OptKind {
+    /// How `--list-passes` shows the type: `bool`, `int`, ..., or the enum's
+    /// words separated by `|`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptKind::Bool => f.write_str("bool"),
+            OptKind::Int => f.write_str("int"),
+            OptKind::UInt => f.write_str("uint"),
+            OptKind::Str => f.write_str("string"),
+            OptKind::StrList => f.write_str("string,..."),
+            OptKind::Enum(words) => f.write_str(&words.join("|")),
+        }
+    }
+}
+
 /// A pass option: name, type, default and help.
 #[derive(Clone, Copy, Debug)]
 pub struct OptSpec {

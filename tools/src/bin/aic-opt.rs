@@ -125,7 +125,7 @@ fn parse_args() -> Result<Option<Options>, String> {
                     for opt in p.options {
                         println!(
                             "      {:<28} - {} (default: {})",
-                            format!("{}=<{:?}>", opt.name, opt.kind),
+                            format!("{}=<{}>", opt.name, opt.kind),
                             opt.help,
                             opt.default
                         );

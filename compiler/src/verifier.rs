@@ -178,6 +178,13 @@ impl Verifier<'_> {
                 if ctx.region_blocks(*r).nth(1).is_some() {
                     return err(format!("expects region #{i} to have 0 or 1 blocks"));
                 }
+                if !spec.has(Traits::NO_TERMINATOR)
+                    && ctx
+                        .entry_block(*r)
+                        .is_some_and(|b| ctx.first_op(b).is_none())
+                {
+                    return err("expects a non-empty block".into());
+                }
             }
         }
         for (i, &r) in ctx.regions(op).iter().enumerate() {

@@ -500,3 +500,39 @@ func.func @f() {
   }) : () -> (f32)
   return
 }
+
+// -----
+
+func.func @f(%c: i1) {
+  // expected-error@+1 {{'scf.if' op expects region #1 to have 0 or 1 blocks}}
+  "scf.if"(%c) ({
+    "scf.yield"() : () -> ()
+  }, {
+    "scf.yield"() : () -> ()
+  ^bb1:
+    "scf.yield"() : () -> ()
+  }) : (i1) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%lb: index) {
+  // expected-error@+1 {{'scf.for' op expects a non-empty block}}
+  "scf.for"(%lb, %lb, %lb) ({
+  ^bb0(%i: index):
+  }) : (index, index, index) -> ()
+  return
+}
+
+// -----
+
+func.func @f(%lb: index, %x: f32) {
+  %r = scf.parallel (%i) = (%lb) to (%lb) step (%lb) init (%x) -> f32 {
+    // expected-error@+1 {{empty block: expect at least a terminator}}
+    scf.reduce(%x : f32) {
+    ^bb0(%a: f32, %b: f32):
+    }
+  }
+  return
+}

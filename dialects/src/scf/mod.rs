@@ -68,6 +68,8 @@ const I64_ARRAY: AttrConstraint = AttrConstraint {
 
 /// Ops a region of which the region-branch machinery treats as running again.
 const LOOP: Traits = Traits::RECURSIVE_MEMORY_EFFECTS.with(Traits::LOOP_LIKE);
+/// What `SingleBlockImplicitTerminator` implies: `SingleBlock`.
+const IMPLICIT: Traits = Traits::SINGLE_BLOCK;
 
 // ---------------------------------------------------------------- op specs
 
@@ -115,7 +117,7 @@ pub const FOR: OpSpec = OpSpec {
     results: &[ValueSpec::variadic("results", tc::ANY)],
     attributes: &[AttrSpec::optional("unsignedCmp", ac::UNIT)],
     regions: &[RegionSpec::sized("region")],
-    traits: LOOP,
+    traits: LOOP.with(IMPLICIT),
     custom: Some(CustomAsm {
         parse: parse_for,
         print: print_for,
@@ -139,7 +141,8 @@ pub const IF: OpSpec = OpSpec {
     ],
     traits: Traits::RECURSIVE_MEMORY_EFFECTS
         .with(Traits::RECURSIVELY_SPECULATABLE)
-        .with(Traits::NO_REGION_ARGUMENTS),
+        .with(Traits::NO_REGION_ARGUMENTS)
+        .with(IMPLICIT),
     custom: Some(CustomAsm {
         parse: parse_if,
         print: print_if,
@@ -166,7 +169,7 @@ pub const INDEX_SWITCH: OpSpec = OpSpec {
             ..RegionSpec::variadic("caseRegions")
         },
     ],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS.with(IMPLICIT),
     custom: Some(CustomAsm {
         parse: parse_index_switch,
         print: print_index_switch,
@@ -190,7 +193,7 @@ pub const PARALLEL: OpSpec = OpSpec {
     ],
     results: &[ValueSpec::variadic("results", tc::ANY)],
     regions: &[RegionSpec::sized("region")],
-    traits: LOOP,
+    traits: LOOP.with(IMPLICIT),
     custom: Some(CustomAsm {
         parse: parse_parallel,
         print: print_parallel,
@@ -781,13 +784,6 @@ fn print_if(pr: &mut OpPrinter<'_>, op: Op) {
 
 fn verify_if(ctx: &Context, op: Op) -> R<()> {
     let blocks = ctx.region_blocks(ctx.regions(op)[1]).count();
-    if blocks > 1 {
-        return Err(op_error(
-            ctx,
-            op,
-            "region #1 ('elseRegion') failed to verify constraint: region with at most 1 blocks",
-        ));
-    }
     if ctx.num_results(op) != 0 && blocks == 0 {
         return Err(op_error(
             ctx,

@@ -10,6 +10,7 @@ use crate::dialect::{DialectRegistry, OpSpec};
 use crate::intern::{FxBuild, Interner, StrInterner};
 use crate::types::{Type, TypeKind};
 use smallvec::SmallVec;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 macro_rules! entity {
@@ -446,6 +447,15 @@ pub enum InsertPoint {
     Before(Op),
     /// Nowhere: ops are created detached.
     Detached,
+}
+
+/// Value and block correspondences while copying IR between contexts.
+#[derive(Default)]
+struct Transplant {
+    values: HashMap<Value, Value, FxBuild>,
+    blocks: HashMap<Block, Block, FxBuild>,
+    /// Placeholders standing for values used before their definition was copied.
+    pending: HashMap<Value, Value, FxBuild>,
 }
 
 /// Owner of one IR tree's arenas, sharing the uniquer and registry.
@@ -1115,6 +1125,120 @@ impl Context {
     /// Predecessor edges of a block.
     pub fn block_uses(&self, b: Block) -> &[Use] {
         &self.blocks[b.index()].uses
+    }
+
+    // ---- moving subtrees between contexts ----
+
+    /// A copy of `op` and everything nested in it, alone in a fresh context that
+    /// shares this one's uniquer and registry: work on it can run on another
+    /// thread. Operands of `op` itself become placeholders of the same types (an
+    /// isolated-from-above op's regions use nothing from outside). Linear in the
+    /// size of the subtree.
+    pub fn extract(&self, op: Op) -> (Context, Op) {
+        let mut sub = Context::with_uniquer(self.uniq.clone(), self.registry.clone());
+        sub.allow_unregistered = self.allow_unregistered;
+        let d = &self.ops[op.index()];
+        let mut st = OpState::new(d.name, d.loc);
+        for &v in &d.operands {
+            let p = sub.create_placeholder(self.value_type(v));
+            st.operands.push(p);
+        }
+        st.result_types = self.results(op).map(|r| self.value_type(r)).collect();
+        st.attrs = d.attrs.clone();
+        st.props = d.props;
+        st.num_regions = d.regions.len();
+        let new = sub.create_op(st);
+        let mut t = Transplant::default();
+        for (&from, &to) in d.regions.iter().zip(&sub.ops[new.index()].regions.clone()) {
+            sub.import_region(self, from, to, &mut t);
+        }
+        (sub, new)
+    }
+
+    /// Replace the regions, attributes and location of `op` by those of `sub_op`
+    /// in `sub` (an [`Context::extract`]ed copy that was worked on).
+    pub fn restore_extracted(&mut self, op: Op, sub: &Context, sub_op: Op) {
+        let regions = self.ops[op.index()].regions.clone();
+        for &r in &regions {
+            let blocks: Vec<Block> = self.region_blocks(r).collect();
+            self.erase_blocks(&blocks);
+        }
+        let mut t = Transplant::default();
+        let from_regions = sub.ops[sub_op.index()].regions.clone();
+        for (&from, &to) in from_regions.iter().zip(&regions) {
+            self.import_region(sub, from, to, &mut t);
+        }
+        let d = &sub.ops[sub_op.index()];
+        let (attrs, props, loc) = (d.attrs.clone(), d.props, d.loc);
+        let o = &mut self.ops[op.index()];
+        o.attrs = attrs;
+        o.props = props;
+        o.loc = loc;
+    }
+
+    /// Copy the blocks of region `from` of `src` into the empty region `to`.
+    fn import_region(&mut self, src: &Context, from: Region, to: Region, t: &mut Transplant) {
+        let blocks: Vec<Block> = src.region_blocks(from).collect();
+        // Blocks first, so that branches and arguments can refer ahead.
+        for &b in &blocks {
+            let nb = self.create_block(&[]);
+            for &a in src.block_args(b) {
+                let na = self.add_block_arg(nb, src.value_type(a), src.value(a).loc);
+                self.define_imported(t, a, na);
+            }
+            self.append_block(to, nb);
+            t.blocks.insert(b, nb);
+        }
+        for &b in &blocks {
+            let nb = t.blocks[&b];
+            for o in src.block_ops(b) {
+                let n = self.import_op(src, o, t);
+                self.append_op(nb, n);
+            }
+        }
+    }
+
+    fn import_op(&mut self, src: &Context, op: Op, t: &mut Transplant) -> Op {
+        let d = &src.ops[op.index()];
+        let mut st = OpState::new(d.name, d.loc);
+        for &v in &d.operands {
+            let nv = self.imported_value(src, v, t);
+            st.operands.push(nv);
+        }
+        st.result_types = src.results(op).map(|r| src.value_type(r)).collect();
+        st.attrs = d.attrs.clone();
+        st.props = d.props;
+        st.successors = d.successors.iter().map(|b| t.blocks[b]).collect();
+        st.num_regions = d.regions.len();
+        let new = self.create_op(st);
+        for (i, r) in src.results(op).enumerate() {
+            let nr = self.result(new, i);
+            self.define_imported(t, r, nr);
+        }
+        let new_regions = self.ops[new.index()].regions.clone();
+        for (&from, &to) in d.regions.iter().zip(&new_regions) {
+            self.import_region(src, from, to, t);
+        }
+        new
+    }
+
+    /// The copy of `v`, or a placeholder until its definition is copied (a use
+    /// in a block listed before its dominating definition).
+    fn imported_value(&mut self, src: &Context, v: Value, t: &mut Transplant) -> Value {
+        if let Some(&n) = t.values.get(&v) {
+            return n;
+        }
+        let p = self.create_placeholder(src.value_type(v));
+        t.values.insert(v, p);
+        t.pending.insert(v, p);
+        p
+    }
+
+    fn define_imported(&mut self, t: &mut Transplant, old: Value, new: Value) {
+        if let Some(p) = t.pending.remove(&old) {
+            self.replace_all_uses(p, new);
+        }
+        t.values.insert(old, new);
     }
 
     // ---- walking ----

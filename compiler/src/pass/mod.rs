@@ -338,6 +338,9 @@ pub struct Instrumentation {
     pub print: PrintOptions,
     /// Collect wall times per pass.
     pub timing: bool,
+    /// Run nested pipelines on sibling isolated-from-above ops (functions) on
+    /// several threads (off with `--mlir-disable-threading`).
+    pub threading: bool,
 }
 
 impl Default for Instrumentation {
@@ -350,6 +353,7 @@ impl Default for Instrumentation {
             print_after_failure: false,
             print: PrintOptions::default(),
             timing: false,
+            threading: true,
         }
     }
 }
@@ -488,14 +492,37 @@ impl<'a> PassRunner<'a> {
                         .collect();
                     let node = timing.child(&format!("'{}' Pipeline", n.anchor));
                     let start = Instant::now();
-                    for t in targets {
-                        self.run_on(n, ctx, t, node)?;
+                    if self.can_run_in_parallel(ctx, &targets) {
+                        run_parallel(self.inst, n, ctx, &targets)?;
+                    } else {
+                        for t in targets {
+                            self.run_on(n, ctx, t, node)?;
+                        }
                     }
                     node.time += start.elapsed();
                 }
             }
         }
         Ok(())
+    }
+
+    /// Whether the nested pipeline may run on `targets` concurrently: threading is
+    /// on, there are several targets and all are isolated from above (so nothing
+    /// one pass run does is visible to another), and no instrumentation needs the
+    /// runs in order (IR dumps and timings are per pass, in sequence).
+    fn can_run_in_parallel(&self, ctx: &Context, targets: &[Op]) -> bool {
+        let i = self.inst;
+        i.threading
+            && targets.len() >= 2
+            && !i.timing
+            && !i.print_after_failure
+            && matches!(i.print_before, PassFilter::None)
+            && matches!(i.print_after, PassFilter::None)
+            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+            && targets.iter().all(|t| {
+                ctx.op_spec(*t)
+                    .is_some_and(|s| s.has(crate::dialect::Traits::ISOLATED_FROM_ABOVE))
+            })
     }
 
     fn dump(&mut self, when: &str, info: &PassInfo, ctx: &Context, op: Op) {
@@ -553,4 +580,60 @@ impl<'a> PassRunner<'a> {
         }
         Ok(())
     }
+}
+
+/// Run `pm` on each of `targets` on a pool of threads: each target is extracted
+/// into a context of its own (see [`Context::extract`]), worked on, and put back in
+/// IR order. The result equals a sequential run's: the first failure in IR order
+/// is reported.
+fn run_parallel(
+    inst: &Instrumentation,
+    pm: &OpPassManager,
+    ctx: &mut Context,
+    targets: &[Op],
+) -> Result<(), Diagnostic> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    type Slot = Mutex<Option<(Context, Op, Result<(), Diagnostic>)>>;
+    let jobs: Vec<Slot> = targets
+        .iter()
+        .map(|t| {
+            let (sub, op) = ctx.extract(*t);
+            Mutex::new(Some((sub, op, Ok(()))))
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(jobs.len());
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let mut sink = std::io::sink();
+                let mut runner = PassRunner::new(inst, &mut sink);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(slot) = jobs.get(i) else { break };
+                    let mut guard = slot.lock().unwrap_or_else(|e| e.into_inner());
+                    if let Some((sub, op, result)) = guard.as_mut() {
+                        let mut timing = TimingNode::default();
+                        *result = runner.run_on(pm, sub, *op, &mut timing);
+                    }
+                }
+            });
+        }
+    });
+    let mut first_error = None;
+    for (t, slot) in targets.iter().zip(jobs) {
+        let Some((sub, op, result)) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) else {
+            continue;
+        };
+        ctx.restore_extracted(*t, &sub, op);
+        if let Err(d) = result
+            && first_error.is_none()
+        {
+            first_error = Some(d);
+        }
+    }
+    first_error.map_or(Ok(()), Err)
 }

@@ -39,6 +39,8 @@ OPTIONS:
   --mlir-print-ir-after-change    Only print the IR after a pass that changed it
   --mlir-print-ir-after-failure   Print the IR after a pass that failed
   --mlir-timing                   Report wall time per pass
+  --mlir-disable-threading        Run nested pipelines on one thread (by default
+                                  sibling functions are processed in parallel)
   --help                          Show this help
 ";
 
@@ -99,6 +101,7 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("mlir-print-ir-after-change") => o.inst.print_after_change = true,
             Some("mlir-print-ir-after-failure") => o.inst.print_after_failure = true,
             Some("mlir-timing") => o.inst.timing = true,
+            Some("mlir-disable-threading") => o.inst.threading = false,
             Some(f) if f.starts_with("mlir-print-ir-before=") => {
                 o.inst.print_before = filter_list(&f["mlir-print-ir-before=".len()..])
             }

@@ -584,13 +584,28 @@ impl<'a> PassRunner<'a> {
 
 /// Run `pm` on each of `targets` on a pool of threads: each target is extracted
 /// into a context of its own (see [`Context::extract`]), worked on, and put back in
-/// IR order. The result equals a sequential run's: the first failure in IR order
-/// is reported.
+/// IR order. Targets go in batches, so that only a batch's copies exist at once.
+/// The result equals a sequential run's: the first failure in IR order is
+/// reported, and targets after it are left alone.
 fn run_parallel(
     inst: &Instrumentation,
     pm: &OpPassManager,
     ctx: &mut Context,
     targets: &[Op],
+) -> Result<(), Diagnostic> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for batch in targets.chunks(workers * 16) {
+        run_batch(inst, pm, ctx, batch, workers)?;
+    }
+    Ok(())
+}
+
+fn run_batch(
+    inst: &Instrumentation,
+    pm: &OpPassManager,
+    ctx: &mut Context,
+    targets: &[Op],
+    workers: usize,
 ) -> Result<(), Diagnostic> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
@@ -603,11 +618,8 @@ fn run_parallel(
         })
         .collect();
     let next = AtomicUsize::new(0);
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(jobs.len());
     std::thread::scope(|s| {
-        for _ in 0..workers {
+        for _ in 0..workers.min(jobs.len()) {
             s.spawn(|| {
                 let mut sink = std::io::sink();
                 let mut runner = PassRunner::new(inst, &mut sink);

@@ -610,14 +610,9 @@ fn run_batch(
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     type Slot = Mutex<Option<(Context, Op, Result<(), Diagnostic>)>>;
-    let jobs: Vec<Slot> = targets
-        .iter()
-        .map(|t| {
-            let (sub, op) = ctx.extract(*t);
-            Mutex::new(Some((sub, op, Ok(()))))
-        })
-        .collect();
+    let jobs: Vec<Slot> = targets.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
+    let shared: &Context = ctx;
     std::thread::scope(|s| {
         for _ in 0..workers.min(jobs.len()) {
             s.spawn(|| {
@@ -625,12 +620,15 @@ fn run_batch(
                 let mut runner = PassRunner::new(inst, &mut sink);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(slot) = jobs.get(i) else { break };
-                    let mut guard = slot.lock().unwrap_or_else(|e| e.into_inner());
-                    if let Some((sub, op, result)) = guard.as_mut() {
-                        let mut timing = TimingNode::default();
-                        *result = runner.run_on(pm, sub, *op, &mut timing);
-                    }
+                    let (Some(slot), Some(t)) = (jobs.get(i), targets.get(i)) else {
+                        break;
+                    };
+                    // Copying out only reads the shared IR, so it runs in the
+                    // workers too; putting back needs it exclusively.
+                    let (mut sub, op) = shared.extract(*t);
+                    let mut timing = TimingNode::default();
+                    let result = runner.run_on(pm, &mut sub, op, &mut timing);
+                    *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((sub, op, result));
                 }
             });
         }

@@ -260,6 +260,7 @@ fn run(
             let f = sm.add(name, padded);
             // Every diagnostic of the chunk is collected here.
             let mut emitted: Vec<Diagnostic> = Vec::new();
+            let start = Instant::now();
             let parsed = parse_module(&mut ctx, &sm, f).inspect(|&m| {
                 // mlir-opt locates the implicit module of a later chunk where the
                 // chunk starts (the first chunk's stays at 0:0).
@@ -267,7 +268,6 @@ fn run(
                     implicit_module_at(&mut ctx, m, line_offset + 1, col + 1);
                 }
             });
-            let start = Instant::now();
             let verified = parsed.and_then(|m| verify(&ctx, m).map(|()| m));
             t_parse += start.elapsed();
             let transformed = verified.and_then(|m| match pm {

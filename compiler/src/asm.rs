@@ -680,10 +680,14 @@ fn finish<'s>(
         });
         inherent.push((u.ident("operandSegmentSizes"), sizes));
     }
-    split_attr_dict(&p.uniquer(), spec, x.dict, &mut inherent, st);
-    add_defaults(&p.uniquer(), spec, &mut inherent);
-    if !inherent.is_empty() {
-        st.props = Some(p.uniquer().dict_attr(inherent));
+    let u = p.uniquer();
+    split_attr_dict(&u, spec, x.dict, &mut inherent, st);
+    if inherent.is_empty() {
+        // The common case (only defaults): one interned dictionary per op kind.
+        st.props = p.default_props(spec);
+    } else {
+        add_defaults(&u, spec, &mut inherent);
+        st.props = Some(u.dict_attr(inherent));
     }
     st.regions.extend(x.regions.into_iter().flatten());
     st.successors.extend(x.successors);

@@ -650,7 +650,7 @@ impl OpSpec {
         group_ranges(
             self.operands,
             ctx.operands(op).len(),
-            segment_sizes(ctx, op, "operandSegmentSizes"),
+            segment_sizes(ctx, op, self.operands, "operandSegmentSizes"),
         )
     }
     /// Index ranges of each result group.
@@ -658,12 +658,17 @@ impl OpSpec {
         group_ranges(
             self.results,
             ctx.num_results(op),
-            segment_sizes(ctx, op, "resultSegmentSizes"),
+            segment_sizes(ctx, op, self.results, "resultSegmentSizes"),
         )
     }
 }
 
-fn segment_sizes(ctx: &Context, op: Op, name: &str) -> Option<Vec<usize>> {
+fn segment_sizes(ctx: &Context, op: Op, groups: &[ValueSpec], name: &str) -> Option<Vec<usize>> {
+    // Only several variadic groups need the attribute (and looking it up by
+    // name costs a hash per op).
+    if groups.iter().filter(|g| g.arity != Arity::One).count() < 2 {
+        return None;
+    }
     let a = ctx.inherent_attr(op, ctx.find_ident(name)?)?;
     match ctx.attr_kind(a) {
         AttrKind::DenseArray { values, .. } => {

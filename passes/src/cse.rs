@@ -28,7 +28,10 @@ struct Cse;
 /// What makes two ops interchangeable.
 type Key = Vec<u32>;
 
-fn key(ctx: &Context, op: Op) -> Option<Key> {
+/// The default inherent attributes of each op kind, as (name, value) ids.
+type Defaults = HashMap<&'static str, Vec<(u32, u32)>>;
+
+fn key(ctx: &Context, op: Op, defaults: &mut Defaults) -> Option<Key> {
     let spec = ctx.op_spec(op)?;
     if !(spec.has(Traits::PURE) || spec.has(Traits::NO_MEMORY_EFFECT))
         || !ctx.regions(op).is_empty()
@@ -58,12 +61,15 @@ fn key(ctx: &Context, op: Op) -> Option<Key> {
                 .collect()
         })
         .unwrap_or_default();
-    for a in spec.attributes {
-        if let Some(def) = a.default {
-            let id = ctx.ident(a.name).0;
-            if !props.iter().any(|(k, _)| *k == id) {
-                props.push((id, def(ctx.uniquer()).0));
-            }
+    let defs = defaults.entry(spec.name).or_insert_with(|| {
+        spec.attributes
+            .iter()
+            .filter_map(|a| Some((ctx.ident(a.name).0, a.default?(ctx.uniquer()).0)))
+            .collect()
+    });
+    for &(id, v) in defs.iter() {
+        if !props.iter().any(|(k, _)| *k == id) {
+            props.push((id, v));
         }
     }
     props.sort_unstable();
@@ -120,6 +126,7 @@ impl Pass for Cse {
     fn run(&self, ctx: &mut Context, op: Op) -> Result<bool, Diagnostic> {
         let mut changed = false;
         let mut tables: Vec<Scoped> = vec![Scoped::default()];
+        let mut defaults = Defaults::new();
         let mut frames: Vec<Frame> = Vec::new();
         let push_blocks =
             |ctx: &Context, o: Op, tables: &mut Vec<Scoped>, frames: &mut Vec<Frame>| {
@@ -171,7 +178,7 @@ impl Pass for Cse {
                 changed = true;
                 continue;
             }
-            if let Some(k) = key(ctx, o) {
+            if let Some(k) = key(ctx, o, &mut defaults) {
                 let table = tables.last_mut().expect("a scope");
                 if let Some(&existing) = table.map.get(&k) {
                     let new: Vec<Value> = ctx.results(existing).collect();

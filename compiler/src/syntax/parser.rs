@@ -69,6 +69,9 @@ pub struct OpParser<'s, 'c> {
     op_isolated: Vec<bool>,
     /// Names of the custom-syntax ops being parsed, innermost last.
     op_names: Vec<&'static str>,
+    /// The properties of ops whose inherent attributes all take their defaults,
+    /// by op name.
+    default_props: std::collections::HashMap<String, Option<Attr>>,
     /// `loc(#name)` used before `#name` is defined (mlir-opt prints op locations'
     /// aliases after the module): a placeholder location per name, with the position
     /// of its first use, resolved at the end of the file.
@@ -125,6 +128,7 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         default_dialects: vec!["builtin"],
         op_isolated: Vec::new(),
         op_names: Vec::new(),
+        default_props: std::collections::HashMap::new(),
         deferred_locs: HashMap::default(),
     };
     p.parse_top_level().map_err(|mut d| {
@@ -1062,6 +1066,18 @@ impl<'s> OpParser<'s, '_> {
                 None => return end,
             }
         }
+    }
+    /// The properties of a `spec` op written without inherent attributes: its
+    /// defaults, interned once per op kind.
+    pub fn default_props(&mut self, spec: &crate::dialect::OpSpec) -> Option<Attr> {
+        if let Some(p) = self.default_props.get(spec.name) {
+            return *p;
+        }
+        let mut inherent = Vec::new();
+        crate::asm::add_defaults(self.ctx.uniquer(), spec, &mut inherent);
+        let p = (!inherent.is_empty()).then(|| self.ctx.dict_attr(inherent));
+        self.default_props.insert(spec.name.to_string(), p);
+        p
     }
     /// An error a custom parser reports itself, prefixed with the op as MLIR's
     /// `OpAsmParser::emitError` does (`custom op 'scf.while' ...`).

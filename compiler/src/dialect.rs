@@ -745,11 +745,18 @@ impl DialectRegistry {
         r
     }
     /// Add a dialect. Registering the same dialect twice is a no-op.
+    ///
+    /// A dialect may be declared in parts (several `Dialect`s with one name, as a
+    /// large dialect's op families in separate modules): the first part is the
+    /// dialect, later parts add their ops. Registering the same part twice does
+    /// nothing.
     pub fn register(&mut self, d: &'static Dialect) {
-        if self.dialects.iter().any(|x| x.name == d.name) {
+        if self.dialects.iter().any(|x| std::ptr::eq(*x, d)) {
             return;
         }
-        self.dialects.push(d);
+        if !self.dialects.iter().any(|x| x.name == d.name) {
+            self.dialects.push(d);
+        }
         for spec in d.ops {
             // A malformed format is a bug in the dialect, caught by its first test.
             let format = spec.format.map(|f| {

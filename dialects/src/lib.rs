@@ -3,9 +3,11 @@
 //! only irregular syntax and verification are written by hand.
 
 pub mod arith;
+pub mod chlo;
 pub mod func;
 pub mod math;
 pub mod scf;
+pub mod stablehlo;
 
 use aic::DialectRegistry;
 
@@ -15,6 +17,9 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&arith::DIALECT);
     registry.register(&math::DIALECT);
     registry.register(&scf::DIALECT);
+    registry.register(&stablehlo::DIALECT);
+    registry.register(&stablehlo::structured::STRUCTURED);
+    registry.register(&chlo::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

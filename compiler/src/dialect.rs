@@ -518,6 +518,8 @@ pub struct OpSpec {
     /// parent (MLIR's `RegionBranchTerminatorOpInterface`): which operands it
     /// forwards. Return-like terminators without it forward all operands.
     pub forwarded_operands: Option<fn(&Context, Op) -> std::ops::Range<usize>>,
+    /// The op's meaning for the reference interpreter.
+    pub interpret: Option<crate::interp::InterpretFn>,
 }
 
 /// A point control flows from or to in a region-branching op: the op itself
@@ -621,6 +623,7 @@ impl OpSpec {
             verify_regions: None,
             region_branch: None,
             forwarded_operands: None,
+            interpret: None,
         }
     }
     /// The dialect prefix of the name.

@@ -16,6 +16,7 @@ pub mod diagnostics;
 pub mod dialect;
 pub mod float;
 pub mod intern;
+pub mod interp;
 pub mod ir;
 pub mod op_printer;
 pub mod pass;

@@ -3,6 +3,7 @@
 //! only irregular syntax and verification are written by hand.
 
 pub mod arith;
+pub mod check;
 pub mod chlo;
 pub mod func;
 pub mod math;
@@ -20,6 +21,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::DIALECT);
     registry.register(&stablehlo::structured::STRUCTURED);
     registry.register(&chlo::DIALECT);
+    registry.register(&check::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -1,5 +1,6 @@
 //! Shared pieces of aic's command-line tools.
 
+pub mod npy;
 pub mod verify_diagnostics;
 
 /// Split a file at `// -----` markers, as mlir-opt 22's `--split-input-file` does: the

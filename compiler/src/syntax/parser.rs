@@ -1094,6 +1094,34 @@ impl<'s> OpParser<'s, '_> {
             Err(self.error_here(format!("expected '{kw}'")))
         }
     }
+    /// Whether the text ahead (after whitespace and comments) starts with `s`.
+    pub fn peek_text(&mut self, s: &str) -> bool {
+        self.skip_trivia();
+        self.src[self.pos..].starts_with(s)
+    }
+    /// A decimal float or integer literal (`-1.5e-3`, `4`), as its value.
+    pub fn parse_float_literal(&mut self) -> R<f64> {
+        self.skip_trivia();
+        let at = self.pos;
+        let rest = &self.src[self.pos..];
+        let n = rest
+            .char_indices()
+            .take_while(|(i, c)| {
+                c.is_ascii_digit()
+                    || *c == '.'
+                    || ((*c == '-' || *c == '+') && (*i == 0 || rest[..*i].ends_with(['e', 'E'])))
+                    || ((*c == 'e' || *c == 'E') && *i > 0)
+            })
+            .count();
+        let text = &rest[..n];
+        match text.parse::<f64>() {
+            Ok(v) if n > 0 => {
+                self.pos += n;
+                Ok(v)
+            }
+            _ => Err(self.error_at(at, "expected a floating-point value")),
+        }
+    }
     /// A decimal integer literal with an optional `-` (MLIR's `parseInteger`).
     pub fn parse_integer(&mut self) -> R<i64> {
         self.skip_trivia();

@@ -7,6 +7,7 @@ pub mod types;
 
 mod canon;
 mod fold;
+mod interp;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{
@@ -192,6 +193,7 @@ const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -
         traits: traits.with(ARITH_SAME).with(Traits::NO_MEMORY_EFFECT),
         format: Some(BINARY_FORMAT),
         fold: Some(fold::int_binary),
+        interpret: Some(interp::int_binary),
         ..OpSpec::new(name)
     }
 }
@@ -224,6 +226,7 @@ const fn float_binary(name: &'static str, summary: &'static str, traits: Traits)
         traits: traits.with(ARITH_SAME).with(Traits::PURE),
         format: Some(FLOAT_FORMAT),
         fold: Some(fold::float_binary),
+        interpret: Some(interp::float_binary),
         ..OpSpec::new(name)
     }
 }
@@ -351,6 +354,7 @@ pub const NEGF: OpSpec = OpSpec {
     traits: ARITH_SAME.with(Traits::PURE),
     format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
     fold: Some(fold::negf),
+    interpret: Some(interp::negf),
     ..OpSpec::new("arith.negf")
 };
 
@@ -367,6 +371,7 @@ pub const ADDUI_EXTENDED: OpSpec = OpSpec {
     format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
     verify: Some(verify_addui_extended),
     fold: Some(fold::addui_extended),
+    interpret: Some(interp::extended),
     result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
     ..OpSpec::new("arith.addui_extended")
 };
@@ -386,6 +391,7 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(verify_mul_extended),
         fold: Some(fold::mul_extended),
+        interpret: Some(interp::extended),
         infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
         result_names: Some(|_, _| vec![Some("low".into()), Some("high".into())]),
         ..OpSpec::new(name)
@@ -422,6 +428,7 @@ pub const CONSTANT: OpSpec = OpSpec {
         Some(vec![attr_type(u, v)?])
     }),
     result_names: Some(constant_names),
+    interpret: Some(interp::constant),
     ..OpSpec::new("arith.constant")
 };
 
@@ -442,6 +449,7 @@ const fn compare(
         format: Some(format),
         verify: Some(verify_compare),
         fold: Some(fold),
+        interpret: Some(interp::compare),
         infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
         ..OpSpec::new(name)
     }
@@ -490,6 +498,7 @@ pub const SELECT: OpSpec = OpSpec {
     }),
     verify: Some(verify_select),
     fold: Some(fold::select),
+    interpret: Some(interp::select),
     ..OpSpec::new("arith.select")
 };
 
@@ -536,6 +545,7 @@ macro_rules! cast_op {
             format: Some($format),
             verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
             fold: Some($fold),
+            interpret: Some(interp::cast),
             canonicalize: $canon,
             ..OpSpec::new($name)
         };

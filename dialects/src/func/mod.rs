@@ -62,6 +62,7 @@ pub const CALL: OpSpec = OpSpec {
     ],
     format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
     verify: Some(verify_call),
+    interpret: Some(interpret_call),
     ..OpSpec::new("func.call")
 };
 
@@ -462,4 +463,18 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
                 )
         },
     )
+}
+
+/// `func.call`: run the callee's body on the operands.
+fn interpret_call(
+    it: &mut aic::interp::Interp<'_>,
+    op: Op,
+    args: &[aic::interp::Tensor],
+) -> aic::interp::IResult<Vec<aic::interp::Tensor>> {
+    let ctx = it.ctx;
+    let f = CALL
+        .attr(ctx, op, "callee")
+        .and_then(|c| symbol::lookup_nearest_symbol_from(ctx, op, c))
+        .ok_or_else(|| aic::interp::InterpError::at(op, "call of an unknown function"))?;
+    it.call(f, args.to_vec())
 }

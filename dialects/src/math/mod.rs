@@ -9,6 +9,7 @@
 //! `clampf`, `fpowi` and `sincos` do not fold.
 
 mod fold;
+mod interp;
 
 use crate::arith::types::{
     BOOL_LIKE, FLOAT_LIKE, SIGNLESS_INT_OR_INDEX_LIKE, element_or_self, i1_same_shape,
@@ -59,6 +60,7 @@ const fn float_unary(name: &'static str, summary: &'static str, fold: Option<Fol
         traits: MATH_SAME,
         format: Some(UNARY_FORMAT),
         fold,
+        interpret: Some(interp::float_op),
         ..OpSpec::new(name)
     }
 }
@@ -73,6 +75,7 @@ const fn float_binary(name: &'static str, summary: &'static str, fold: Option<Fo
         traits: MATH_SAME,
         format: Some(BINARY_FORMAT),
         fold,
+        interpret: Some(interp::float_op),
         ..OpSpec::new(name)
     }
 }
@@ -91,6 +94,7 @@ const fn float_ternary(
         attributes: FASTMATH_ATTRS,
         traits: MATH_SAME,
         format: Some(format),
+        interpret: Some(interp::float_op),
         ..OpSpec::new(name)
     }
 }
@@ -104,6 +108,7 @@ const fn int_unary(name: &'static str, summary: &'static str, fold: FoldFn) -> O
         traits: MATH_SAME,
         format: Some("$operand attr-dict `:` type($result)"),
         fold: Some(fold),
+        interpret: Some(interp::int_op),
         ..OpSpec::new(name)
     }
 }
@@ -121,6 +126,7 @@ const fn classification(name: &'static str, summary: &'static str, fold: FoldFn)
         verify: Some(verify_classification),
         infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
         fold: Some(fold),
+        interpret: Some(interp::classify),
         ..OpSpec::new(name)
     }
 }
@@ -391,6 +397,7 @@ pub const FPOWI: OpSpec = OpSpec {
     ),
     verify: Some(verify_fpowi),
     infer_results: Some(|_, ops, _| Some(vec![*ops.first()?])),
+    interpret: Some(interp::float_op),
     ..OpSpec::new("math.fpowi")
 };
 
@@ -408,6 +415,7 @@ pub const SINCOS: OpSpec = OpSpec {
     verify: Some(verify_sincos),
     infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
     result_names: Some(|_, _| vec![Some("sin".into()), Some("cos".into())]),
+    interpret: Some(interp::sincos),
     ..OpSpec::new("math.sincos")
 };
 
@@ -452,6 +460,7 @@ pub const IPOWI: OpSpec = OpSpec {
     traits: MATH_SAME,
     format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
     fold: Some(fold::ipowi),
+    interpret: Some(interp::int_op),
     ..OpSpec::new("math.ipowi")
 };
 

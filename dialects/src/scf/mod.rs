@@ -6,6 +6,7 @@
 //! canonicalisation patterns are in [`canonicalize`].
 
 pub mod canonicalize;
+mod interp;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
@@ -102,6 +103,7 @@ pub const EXECUTE_REGION: OpSpec = OpSpec {
     verify: Some(verify_execute_region),
     region_branch: Some(&ONCE_BRANCH),
     canonicalize: canonicalize::EXECUTE_REGION,
+    interpret: Some(interp::execute_region),
     ..OpSpec::new("scf.execute_region")
 };
 
@@ -127,6 +129,7 @@ pub const FOR: OpSpec = OpSpec {
     implicit_terminator: Some("scf.yield"),
     region_branch: Some(&FOR_BRANCH),
     canonicalize: canonicalize::FOR,
+    interpret: Some(interp::for_),
     ..OpSpec::new("scf.for")
 };
 
@@ -152,6 +155,7 @@ pub const IF: OpSpec = OpSpec {
     region_branch: Some(&IF_BRANCH),
     fold: Some(canonicalize::fold_if),
     canonicalize: canonicalize::IF,
+    interpret: Some(interp::if_),
     ..OpSpec::new("scf.if")
 };
 
@@ -178,6 +182,7 @@ pub const INDEX_SWITCH: OpSpec = OpSpec {
     implicit_terminator: Some("scf.yield"),
     region_branch: Some(&SWITCH_BRANCH),
     canonicalize: canonicalize::INDEX_SWITCH,
+    interpret: Some(interp::index_switch),
     ..OpSpec::new("scf.index_switch")
 };
 
@@ -202,6 +207,7 @@ pub const PARALLEL: OpSpec = OpSpec {
     implicit_terminator: Some("scf.reduce"),
     region_branch: Some(&PARALLEL_BRANCH),
     canonicalize: canonicalize::PARALLEL,
+    interpret: Some(interp::parallel),
     ..OpSpec::new("scf.parallel")
 };
 
@@ -247,6 +253,7 @@ pub const WHILE: OpSpec = OpSpec {
     verify: Some(verify_while),
     region_branch: Some(&WHILE_BRANCH),
     canonicalize: canonicalize::WHILE,
+    interpret: Some(interp::while_),
     ..OpSpec::new("scf.while")
 };
 

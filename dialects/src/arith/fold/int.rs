@@ -46,7 +46,7 @@ impl Bits {
 }
 
 /// Constant-fold `name` on `a` and `b`; `None` where MLIR does not fold.
-fn fold_consts(name: &str, a: Bits, b: Bits) -> Option<i128> {
+pub(crate) fn fold_consts(name: &str, a: Bits, b: Bits) -> Option<i128> {
     let w = a.w;
     Some(match name {
         "arith.addi" => a.u.wrapping_add(b.u) as i128,

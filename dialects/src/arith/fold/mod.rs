@@ -11,8 +11,8 @@
 //! dense constants are not folded (MLIR folds them element by element).
 
 mod cast;
-mod float;
-mod int;
+pub(crate) mod float;
+pub(crate) mod int;
 
 pub use cast::{
     bitcast, extf, extsi, extui, fptosi, fptoui, index_cast, index_castui, sitofp, truncf, trunci,

@@ -1,0 +1,479 @@
+//! The reference interpreter's core: runtime tensors, conversions to and from
+//! constant attributes, and the executor that walks functions and regions.
+//!
+//! The framework knows no dialect. An op gets its meaning from its spec's
+//! [`InterpretFn`] (beside each dialect); ops with regions run them through
+//! [`Interp::run_region`]. Every value is a [`Tensor`]: scalars are rank-0
+//! tensors that remember their scalar type.
+//!
+//! Elements are kept in one of three vectors: integers (and `index`) as `i64`
+//! normalised to their width (sign-extended for signless and signed types,
+//! zero-extended for unsigned ones), floats as `f64` holding a value exactly
+//! representable in the element type (results are rounded to it after every
+//! operation: computing in `f64` and rounding once is exact for `+ - * /` and
+//! square root of every narrower format), and complex numbers as pairs.
+
+use crate::attributes::{Attr, AttrKind, DenseData};
+use crate::diagnostics::Diagnostic;
+use crate::float::FloatKind;
+use crate::ir::{Context, Op, Region, Value};
+use crate::types::{Signedness, Type, TypeKind};
+use std::collections::HashMap;
+
+/// The kind of a tensor's elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elem {
+    /// An integer of `width` bits.
+    Int {
+        /// Bits.
+        width: u32,
+        /// Signless, signed or unsigned.
+        signedness: Signedness,
+    },
+    /// `index` (64-bit signed here).
+    Index,
+    /// A float format.
+    Float(FloatKind),
+    /// A complex number of two floats.
+    Complex(FloatKind),
+}
+
+impl Elem {
+    /// The element kind of a scalar or shaped type.
+    pub fn of(ctx: &Context, ty: Type) -> Option<Elem> {
+        let scalar = match ctx.type_kind(ty) {
+            TypeKind::Tensor { elem, .. } | TypeKind::Vector { elem, .. } => *elem,
+            _ => ty,
+        };
+        Some(match ctx.type_kind(scalar) {
+            TypeKind::Integer { width, signedness } if *width <= 64 => Elem::Int {
+                width: *width,
+                signedness: *signedness,
+            },
+            TypeKind::Index => Elem::Index,
+            TypeKind::Float(k) => Elem::Float(*k),
+            TypeKind::Complex(e) => match ctx.type_kind(*e) {
+                TypeKind::Float(k) => Elem::Complex(*k),
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+    /// `v` brought to this integer kind: wrapped to the width, then sign- or
+    /// zero-extended.
+    pub fn wrap(self, v: i128) -> i64 {
+        match self {
+            Elem::Int { width, signedness } => {
+                if width >= 64 {
+                    return v as i64;
+                }
+                let m = (1u64 << width) - 1;
+                let u = (v as u64) & m;
+                if signedness == Signedness::Unsigned {
+                    u as i64
+                } else {
+                    let s = 64 - width;
+                    ((u << s) as i64) >> s
+                }
+            }
+            _ => v as i64,
+        }
+    }
+    /// `x` rounded to this float kind (or the component kind of a complex).
+    pub fn round(self, x: f64) -> f64 {
+        match self {
+            Elem::Float(k) | Elem::Complex(k) => round_to(k, x),
+            _ => x,
+        }
+    }
+    /// Whether the integer kind is unsigned.
+    pub fn is_unsigned(self) -> bool {
+        matches!(
+            self,
+            Elem::Int {
+                signedness: Signedness::Unsigned,
+                ..
+            }
+        )
+    }
+}
+
+/// `x` rounded to the nearest value of `k` (exactly representable in `f64`).
+pub fn round_to(k: FloatKind, x: f64) -> f64 {
+    match k {
+        FloatKind::F64 => x,
+        FloatKind::F32 => x as f32 as f64,
+        _ => k.to_f64(k.from_f64(x)),
+    }
+}
+
+/// Element storage.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Data {
+    /// Integers and `index`.
+    Int(Vec<i64>),
+    /// Floats.
+    Float(Vec<f64>),
+    /// Complex numbers (real, imaginary).
+    Complex(Vec<(f64, f64)>),
+}
+
+impl Data {
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match self {
+            Data::Int(v) => v.len(),
+            Data::Float(v) => v.len(),
+            Data::Complex(v) => v.len(),
+        }
+    }
+    /// Whether there are no elements.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A runtime value: a tensor (or, with an empty shape and a scalar type, a scalar).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tensor {
+    /// The IR type (`tensor<2x3xf32>`, `f32`, `vector<4xi8>`, ...).
+    pub ty: Type,
+    /// Dimension sizes (empty for scalars and rank-0 tensors).
+    pub shape: Vec<i64>,
+    /// Elements in row-major order.
+    pub data: Data,
+}
+
+impl Tensor {
+    /// Element kind of the tensor's type.
+    pub fn elem(&self, ctx: &Context) -> Elem {
+        Elem::of(ctx, self.ty).expect("tensor of a supported element type")
+    }
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+    /// Whether the tensor has no elements.
+    pub fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
+    /// The integers (panics on other storage: callers check types first).
+    pub fn ints(&self) -> &[i64] {
+        match &self.data {
+            Data::Int(v) => v,
+            _ => &[],
+        }
+    }
+    /// The floats.
+    pub fn floats(&self) -> &[f64] {
+        match &self.data {
+            Data::Float(v) => v,
+            _ => &[],
+        }
+    }
+    /// A tensor of `ty` (whose shape it takes) with `data`.
+    pub fn new(ctx: &Context, ty: Type, data: Data) -> Tensor {
+        let shape = ctx
+            .type_kind(ty)
+            .shape()
+            .map(<[i64]>::to_vec)
+            .unwrap_or_default();
+        Tensor { ty, shape, data }
+    }
+}
+
+/// Why a run stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterpError {
+    /// What went wrong ("unsupported op 'foo.bar'", "division by zero", ...).
+    pub message: String,
+    /// The op where it happened.
+    pub op: Option<Op>,
+}
+
+impl InterpError {
+    /// An error at `op`.
+    pub fn at(op: Op, message: impl Into<String>) -> Self {
+        InterpError {
+            message: message.into(),
+            op: Some(op),
+        }
+    }
+    /// The error as a diagnostic located at its op.
+    pub fn diagnostic(&self, ctx: &Context) -> Diagnostic {
+        let d = Diagnostic::error(self.message.clone());
+        match self.op {
+            Some(op) => d.at_loc(ctx.op(op).loc),
+            None => d,
+        }
+    }
+}
+
+/// Result of running something.
+pub type IResult<T> = Result<T, InterpError>;
+
+/// An op's meaning: the results of `op` given its operand values. Ops with
+/// regions run them through `interp`.
+pub type InterpretFn = fn(&mut Interp<'_>, Op, &[Tensor]) -> IResult<Vec<Tensor>>;
+
+/// Runs functions and regions over one context.
+pub struct Interp<'c> {
+    /// The IR.
+    pub ctx: &'c Context,
+    env: HashMap<Value, Tensor>,
+    depth: usize,
+}
+
+/// Calls nested deeper than this are reported instead of overflowing the stack.
+const MAX_DEPTH: usize = 256;
+
+impl<'c> Interp<'c> {
+    /// An interpreter over `ctx`.
+    pub fn new(ctx: &'c Context) -> Self {
+        Interp {
+            ctx,
+            env: HashMap::new(),
+            depth: 0,
+        }
+    }
+
+    /// Run the body of a function-like op (its first region) on `args`; the
+    /// operands of the terminator that ends it are the results.
+    pub fn call(&mut self, func: Op, args: Vec<Tensor>) -> IResult<Vec<Tensor>> {
+        let Some(&body) = self.ctx.regions(func).first() else {
+            return Err(InterpError::at(func, "function has no body"));
+        };
+        if self.ctx.entry_block(body).is_none() {
+            return Err(InterpError::at(func, "cannot run a function declaration"));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(InterpError::at(func, "calls nested too deeply"));
+        }
+        self.depth += 1;
+        // A call gets its own values (recursion reuses the same SSA values).
+        let saved = std::mem::take(&mut self.env);
+        let r = self.run_region(body, args);
+        self.env = saved;
+        self.depth -= 1;
+        r
+    }
+
+    /// Run the single block of region `r` with `args` as its arguments; the
+    /// operands of its terminator come back.
+    pub fn run_region(&mut self, r: Region, args: Vec<Tensor>) -> IResult<Vec<Tensor>> {
+        let ctx = self.ctx;
+        let Some(b) = ctx.entry_block(r) else {
+            return Ok(Vec::new());
+        };
+        if ctx.next_block(b).is_some() {
+            let at = ctx.region_parent(r);
+            return Err(InterpError {
+                message: "regions with several blocks are not supported".into(),
+                op: at,
+            });
+        }
+        let params = ctx.block_args(b);
+        if params.len() != args.len() {
+            return Err(InterpError {
+                message: format!(
+                    "region expects {} arguments, got {}",
+                    params.len(),
+                    args.len()
+                ),
+                op: ctx.region_parent(r),
+            });
+        }
+        for (p, a) in params.iter().zip(args) {
+            self.env.insert(*p, a);
+        }
+        let mut cur = ctx.first_op(b);
+        while let Some(op) = cur {
+            let next = ctx.next_op(op);
+            let is_terminator = next.is_none()
+                && ctx
+                    .op_spec(op)
+                    .is_some_and(|s| s.has(crate::dialect::Traits::TERMINATOR));
+            if is_terminator {
+                return ctx
+                    .operands(op)
+                    .iter()
+                    .map(|v| self.value(op, *v))
+                    .collect();
+            }
+            self.exec(op)?;
+            cur = next;
+        }
+        Ok(Vec::new())
+    }
+
+    /// The current value of `v` (used by `at`).
+    pub fn value(&self, at: Op, v: Value) -> IResult<Tensor> {
+        self.env
+            .get(&v)
+            .cloned()
+            .ok_or_else(|| InterpError::at(at, "use of a value that was not computed"))
+    }
+
+    /// Run one op: its interpret hook on its operand values, results recorded.
+    pub fn exec(&mut self, op: Op) -> IResult<()> {
+        let ctx = self.ctx;
+        let Some(f) = ctx.op_spec(op).and_then(|s| s.interpret) else {
+            return Err(InterpError::at(
+                op,
+                format!("unsupported op '{}'", ctx.op_name(op)),
+            ));
+        };
+        let args: Vec<Tensor> = ctx
+            .operands(op)
+            .iter()
+            .map(|v| self.value(op, *v))
+            .collect::<IResult<_>>()?;
+        let results = f(self, op, &args)?;
+        if results.len() != ctx.num_results(op) {
+            return Err(InterpError::at(
+                op,
+                format!(
+                    "'{}' produced {} values for {} results",
+                    ctx.op_name(op),
+                    results.len(),
+                    ctx.num_results(op)
+                ),
+            ));
+        }
+        for (r, t) in ctx.results(op).zip(results) {
+            self.env.insert(r, t);
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------- attributes
+
+/// The tensor a constant attribute stands for, with type `ty` (`Integer`,
+/// `Float` and dense elements, splat or not).
+pub fn tensor_of_attr(ctx: &Context, a: Attr, ty: Type) -> Option<Tensor> {
+    let elem = Elem::of(ctx, ty)?;
+    let n: usize = ctx
+        .type_kind(ty)
+        .shape()
+        .map_or(1, |s| s.iter().product::<i64>().max(0) as usize);
+    let scalar_bits: Vec<u128> = match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => vec![*value as u128],
+        AttrKind::Float { bits, .. } => vec![*bits],
+        AttrKind::DenseElements {
+            ty: aty,
+            data: DenseData::Raw { splat, bytes },
+        } => {
+            let et = ctx.type_kind(*aty).element_type()?;
+            let w = crate::printer::scalar_bytes(ctx, et);
+            if w == 0 {
+                return None;
+            }
+            let count = if *splat { 1 } else { bytes.len() / w };
+            let mut out = Vec::with_capacity(count);
+            for i in 0..count {
+                let chunk = &bytes[i * w..(i + 1) * w];
+                out.push(
+                    chunk
+                        .iter()
+                        .rev()
+                        .fold(0u128, |acc, b| (acc << 8) | u128::from(*b)),
+                );
+            }
+            out
+        }
+        _ => return None,
+    };
+    let get = |i: usize| -> u128 {
+        if scalar_bits.len() == 1 {
+            scalar_bits[0]
+        } else {
+            scalar_bits.get(i).copied().unwrap_or(0)
+        }
+    };
+    if scalar_bits.len() != 1 && scalar_bits.len() != n {
+        return None;
+    }
+    let data = match elem {
+        Elem::Int { .. } => Data::Int((0..n).map(|i| elem.wrap(get(i) as i128)).collect()),
+        Elem::Index => Data::Int((0..n).map(|i| get(i) as i64).collect()),
+        Elem::Float(k) => Data::Float((0..n).map(|i| k.to_f64(get(i))).collect()),
+        Elem::Complex(k) => {
+            let half = k.bit_width();
+            let m = (1u128 << half) - 1;
+            Data::Complex(
+                (0..n)
+                    .map(|i| {
+                        let b = get(i);
+                        (k.to_f64(b & m), k.to_f64((b >> half) & m))
+                    })
+                    .collect(),
+            )
+        }
+    };
+    Some(Tensor::new(ctx, ty, data))
+}
+
+/// The attribute a tensor prints as: `dense<...> : tensor<...>` for shaped
+/// types, an integer or float attribute for scalars.
+pub fn attr_of_tensor(ctx: &Context, t: &Tensor) -> Attr {
+    let elem = t.elem(ctx);
+    let bits: Vec<u128> = match (&t.data, elem) {
+        (Data::Int(v), Elem::Int { width, .. }) => v
+            .iter()
+            .map(|x| {
+                (*x as u128)
+                    & if width >= 128 {
+                        u128::MAX
+                    } else {
+                        (1u128 << width) - 1
+                    }
+            })
+            .collect(),
+        (Data::Int(v), _) => v.iter().map(|x| *x as u64 as u128).collect(),
+        (Data::Float(v), Elem::Float(k)) => v.iter().map(|x| k.from_f64(*x)).collect(),
+        (Data::Complex(v), Elem::Complex(k)) => v
+            .iter()
+            .map(|(r, i)| k.from_f64(*r) | (k.from_f64(*i) << k.bit_width()))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let shaped = ctx.type_kind(t.ty).shape().is_some();
+    if !shaped {
+        let b = bits.first().copied().unwrap_or(0);
+        return match elem {
+            Elem::Float(_) => ctx.attr(AttrKind::Float { bits: b, ty: t.ty }),
+            Elem::Int { width, signedness } => ctx.attr(AttrKind::Integer {
+                value: crate::syntax::normalize_int(
+                    t.ints().first().copied().unwrap_or(0) as i128,
+                    width,
+                    signedness,
+                ),
+                ty: t.ty,
+            }),
+            Elem::Index => ctx.attr(AttrKind::Integer {
+                value: t.ints().first().copied().unwrap_or(0) as i128,
+                ty: t.ty,
+            }),
+            Elem::Complex(_) => ctx.attr(AttrKind::Integer {
+                value: b as i128,
+                ty: t.ty,
+            }),
+        };
+    }
+    let et = ctx.type_kind(t.ty).element_type().expect("shaped");
+    let w = crate::printer::scalar_bytes(ctx, et);
+    let splat = !bits.is_empty() && bits.iter().all(|b| *b == bits[0]) && bits.len() > 1;
+    let take = if splat { 1 } else { bits.len() };
+    let mut bytes = Vec::with_capacity(take * w);
+    for b in &bits[..take] {
+        bytes.extend_from_slice(&b.to_le_bytes()[..w]);
+    }
+    ctx.attr(AttrKind::DenseElements {
+        ty: t.ty,
+        data: DenseData::Raw {
+            splat,
+            bytes: bytes.into(),
+        },
+    })
+}

@@ -1,0 +1,150 @@
+//! The scf ops' meaning for the reference interpreter: loops and branches run
+//! their regions; `scf.parallel` runs its iterations in order and combines the
+//! reduced values with its reduction regions.
+
+use super::switch_cases;
+use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::ir::Op;
+
+fn scalar_int(t: &Tensor) -> i64 {
+    t.ints().first().copied().unwrap_or(0)
+}
+
+/// `scf.for`: the induction variable runs from the lower bound while below the
+/// upper bound (compared unsigned with `unsignedCmp`).
+pub fn for_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let (lb, ub, step) = (
+        scalar_int(&args[0]),
+        scalar_int(&args[1]),
+        scalar_int(&args[2]),
+    );
+    let unsigned = super::FOR.attr(ctx, op, "unsignedCmp").is_some();
+    if step <= 0 && !unsigned {
+        return Err(InterpError::at(op, "'scf.for' with a non-positive step"));
+    }
+    let elem = args[0].elem(ctx);
+    let body = ctx.regions(op)[0];
+    let mut iters: Vec<Tensor> = args[3..].to_vec();
+    let mut iv = lb;
+    let below = |a: i64, b: i64| {
+        if unsigned {
+            (a as u64) < (b as u64)
+        } else {
+            a < b
+        }
+    };
+    while below(iv, ub) {
+        let mut block_args = vec![Tensor::new(ctx, args[0].ty, Data::Int(vec![iv]))];
+        block_args.extend(iters);
+        iters = it.run_region(body, block_args)?;
+        let next = elem.wrap(i128::from(iv) + i128::from(step));
+        // Stepping past the end of the type's range ends the loop too.
+        if (!unsigned && next < iv) || (unsigned && (next as u64) < (iv as u64)) {
+            break;
+        }
+        iv = next;
+    }
+    Ok(iters)
+}
+
+/// `scf.if`.
+pub fn if_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let regions = it.ctx.regions(op);
+    let r = if scalar_int(&args[0]) != 0 {
+        regions[0]
+    } else {
+        regions[1]
+    };
+    it.run_region(r, Vec::new())
+}
+
+/// `scf.while`.
+pub fn while_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let regions = it.ctx.regions(op).to_vec();
+    let mut vals = args.to_vec();
+    loop {
+        let mut r = it.run_region(regions[0], vals)?;
+        if r.is_empty() {
+            return Err(InterpError::at(
+                op,
+                "'scf.while' condition produced nothing",
+            ));
+        }
+        let cond = r.remove(0);
+        if scalar_int(&cond) == 0 {
+            return Ok(r);
+        }
+        vals = it.run_region(regions[1], r)?;
+    }
+}
+
+/// `scf.execute_region`.
+pub fn execute_region(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let r = it.ctx.regions(op)[0];
+    it.run_region(r, Vec::new())
+}
+
+/// `scf.index_switch`: the case equal to the argument, or the default region.
+pub fn index_switch(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let v = scalar_int(&args[0]);
+    let i = switch_cases(it.ctx, op)
+        .iter()
+        .position(|c| *c == v)
+        .map_or(0, |i| i + 1);
+    let r = it.ctx.regions(op)[i];
+    it.run_region(r, Vec::new())
+}
+
+/// `scf.parallel`, iterations in row-major order.
+pub fn parallel(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let groups = super::PARALLEL.operand_ranges(ctx, op);
+    let ints = |g: usize| -> Vec<i64> { args[groups[g].clone()].iter().map(scalar_int).collect() };
+    let (lbs, ubs, steps) = (ints(0), ints(1), ints(2));
+    if steps.iter().any(|s| *s <= 0) {
+        return Err(InterpError::at(
+            op,
+            "'scf.parallel' with a non-positive step",
+        ));
+    }
+    let mut acc: Vec<Tensor> = args[groups[3].clone()].to_vec();
+    let body = ctx.regions(op)[0];
+    let reduce = ctx
+        .entry_block(body)
+        .and_then(|b| ctx.last_op(b))
+        .ok_or_else(|| InterpError::at(op, "'scf.parallel' without a body"))?;
+    let reductions = ctx.regions(reduce).to_vec();
+    if lbs.iter().zip(&ubs).any(|(l, u)| l >= u) {
+        return Ok(acc);
+    }
+    let mut ivs = lbs.clone();
+    let index_ty = args[0].ty;
+    loop {
+        let block_args = ivs
+            .iter()
+            .map(|v| Tensor::new(ctx, index_ty, Data::Int(vec![*v])))
+            .collect();
+        let vals = it.run_region(body, block_args)?;
+        for (i, (r, v)) in reductions.iter().zip(vals).enumerate() {
+            let combined = it.run_region(*r, vec![acc[i].clone(), v])?;
+            acc[i] = combined
+                .into_iter()
+                .next()
+                .ok_or_else(|| InterpError::at(reduce, "reduction produced nothing"))?;
+        }
+        // Next index, last dimension fastest.
+        let mut d = ivs.len();
+        loop {
+            if d == 0 {
+                return Ok(acc);
+            }
+            d -= 1;
+            ivs[d] += steps[d];
+            if ivs[d] < ubs[d] {
+                break;
+            }
+            ivs[d] = lbs[d];
+        }
+    }
+}

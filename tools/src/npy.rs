@@ -1,0 +1,188 @@
+//! Reading and writing NumPy `.npy` files (format version 1.0/2.0, little-endian,
+//! C order) as interpreter tensors of a given IR type.
+
+use aic::Context;
+use aic::float::FloatKind;
+use aic::interp::{Data, Elem, Tensor};
+use aic::types::{Signedness, Type};
+
+/// The `.npy` dtype string of an element kind, if NumPy has one.
+pub fn dtype(e: Elem) -> Option<&'static str> {
+    Some(match e {
+        Elem::Int { width: 1, .. } => "|b1",
+        Elem::Int { width, signedness } => {
+            let unsigned = signedness == Signedness::Unsigned;
+            match (width, unsigned) {
+                (8, false) => "|i1",
+                (8, true) => "|u1",
+                (16, false) => "<i2",
+                (16, true) => "<u2",
+                (32, false) => "<i4",
+                (32, true) => "<u4",
+                (64, false) => "<i8",
+                (64, true) => "<u8",
+                _ => return None,
+            }
+        }
+        Elem::Index => "<i8",
+        Elem::Float(FloatKind::F16) => "<f2",
+        Elem::Float(FloatKind::F32) => "<f4",
+        Elem::Float(FloatKind::F64) => "<f8",
+        Elem::Complex(FloatKind::F32) => "<c8",
+        Elem::Complex(FloatKind::F64) => "<c16",
+        _ => return None,
+    })
+}
+
+fn item_size(d: &str) -> usize {
+    d[2..].parse::<usize>().unwrap_or(1)
+}
+
+/// Parse `.npy` bytes as a tensor of type `ty`; errors say what did not match.
+pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
+    if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
+        return Err("not an .npy file".into());
+    }
+    let (hlen, start) = match bytes[6] {
+        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
+        _ if bytes.len() >= 12 => (
+            u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+            12,
+        ),
+        _ => return Err("truncated .npy header".into()),
+    };
+    let header = bytes
+        .get(start..start + hlen)
+        .and_then(|h| std::str::from_utf8(h).ok())
+        .ok_or("truncated .npy header")?;
+    let field = |key: &str| -> Option<&str> {
+        let i = header.find(&format!("'{key}':"))? + key.len() + 3;
+        Some(header[i..].trim_start())
+    };
+    let descr = field("descr")
+        .and_then(|s| s.strip_prefix('\''))
+        .and_then(|s| s.split('\'').next())
+        .ok_or("no 'descr' in the .npy header")?;
+    if field("fortran_order").is_some_and(|s| s.starts_with("True")) {
+        return Err("Fortran-ordered .npy arrays are not supported".into());
+    }
+    let shape_text = field("shape")
+        .and_then(|s| s.strip_prefix('('))
+        .and_then(|s| s.split(')').next())
+        .ok_or("no 'shape' in the .npy header")?;
+    let shape: Vec<i64> = shape_text
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<i64>()
+                .map_err(|_| format!("bad shape '{shape_text}'"))
+        })
+        .collect::<Result<_, _>>()?;
+    let elem = Elem::of(ctx, ty).ok_or("unsupported argument type")?;
+    let want = dtype(elem).ok_or("no .npy dtype for this element type")?;
+    let descr = if descr == "<b1" { "|b1" } else { descr };
+    let same = descr == want
+        || (descr.len() > 1 && want.len() > 1 && descr[1..] == want[1..] && item_size(want) == 1);
+    if !same {
+        return Err(format!(
+            "dtype '{descr}' does not match the argument's element type ('{want}')"
+        ));
+    }
+    let want_shape = ctx
+        .type_kind(ty)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    if shape != want_shape {
+        return Err(format!(
+            "shape {shape:?} does not match the argument's shape {want_shape:?}"
+        ));
+    }
+    let n: usize = shape.iter().product::<i64>().max(0) as usize;
+    let size = if want == "|b1" { 1 } else { item_size(want) };
+    let data = &bytes[start + hlen..];
+    if data.len() < n * size {
+        return Err(format!(
+            "{} bytes of data for {n} elements of {size} bytes",
+            data.len()
+        ));
+    }
+    let word = |i: usize, w: usize| -> u128 {
+        data[i * w..(i + 1) * w]
+            .iter()
+            .rev()
+            .fold(0u128, |acc, b| (acc << 8) | u128::from(*b))
+    };
+    let d = match elem {
+        Elem::Int { .. } | Elem::Index => {
+            Data::Int((0..n).map(|i| elem.wrap(word(i, size) as i128)).collect())
+        }
+        Elem::Float(k) => Data::Float((0..n).map(|i| k.to_f64(word(i, size))).collect()),
+        Elem::Complex(k) => {
+            let h = size / 2;
+            Data::Complex(
+                (0..n)
+                    .map(|i| {
+                        let (re, im) = (word(2 * i, h), word(2 * i + 1, h));
+                        (k.to_f64(re), k.to_f64(im))
+                    })
+                    .collect(),
+            )
+        }
+    };
+    let _ = size;
+    Ok(Tensor::new(ctx, ty, d))
+}
+
+/// The `.npy` bytes of a tensor.
+pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
+    let elem = t.elem(ctx);
+    let d = dtype(elem).ok_or("no .npy dtype for this element type")?;
+    let shape = match t.shape.len() {
+        0 => "()".to_string(),
+        1 => format!("({},)", t.shape[0]),
+        _ => format!(
+            "({})",
+            t.shape
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    };
+    let mut header = format!("{{'descr': '{d}', 'fortran_order': False, 'shape': {shape}, }}");
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.as_bytes());
+    let size = if d == "|b1" { 1 } else { item_size(d) };
+    match (&t.data, elem) {
+        (Data::Int(v), _) => {
+            for x in v {
+                let x = if size == 1 && d == "|b1" {
+                    i64::from(*x != 0)
+                } else {
+                    *x
+                };
+                out.extend_from_slice(&x.to_le_bytes()[..size]);
+            }
+        }
+        (Data::Float(v), Elem::Float(k)) => {
+            for x in v {
+                out.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+            }
+        }
+        (Data::Complex(v), Elem::Complex(k)) => {
+            for (re, im) in v {
+                out.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
+                out.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+            }
+        }
+        _ => return Err("inconsistent tensor".into()),
+    }
+    Ok(out)
+}

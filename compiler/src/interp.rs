@@ -317,7 +317,11 @@ impl<'c> Interp<'c> {
     /// Run one op: its interpret hook on its operand values, results recorded.
     pub fn exec(&mut self, op: Op) -> IResult<()> {
         let ctx = self.ctx;
-        let Some(f) = ctx.op_spec(op).and_then(|s| s.interpret) else {
+        let Some(f) = ctx
+            .op_spec(op)
+            .and_then(|s| s.interpret)
+            .or_else(|| ctx.registry().semantics_of(ctx.op_name(op)))
+        else {
             return Err(InterpError::at(
                 op,
                 format!("unsupported op '{}'", ctx.op_name(op)),

@@ -15,7 +15,7 @@ use crate::dialect::{Arity, AttrSyntax, OpSpec, Traits};
 use crate::ir::{Block, Op, OpState, Region, Uniquer, Value};
 use crate::op_printer::OpPrinter;
 use crate::syntax::parser::{OpParser, UnresolvedOperand};
-use crate::types::Type;
+use crate::types::{Type, TypeKind};
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -57,6 +57,9 @@ pub enum Elem {
     FunctionalType(Var, Var),
     /// `attr-dict` (false) or `attr-dict-with-keyword` (true).
     AttrDict(bool),
+    /// `custom<Name>(args)`: a directive of the op's spec (see [`Directive`]) over
+    /// its arguments, each a `Var` or a `Type`.
+    Custom(&'static Directive, Vec<Elem>),
     /// An optional group: printed when `anchor` is present.
     Optional {
         /// Elements of the group.
@@ -66,6 +69,135 @@ pub enum Elem {
         /// The variable whose presence decides.
         anchor: Var,
     },
+}
+
+/// A custom directive of assembly formats, MLIR's `custom<Name>(args)`: a piece of
+/// hand-written syntax that several ops share (StableHLO's
+/// `custom<SameOperandsAndResultType>(type($lhs), type($result))`). The arguments
+/// are operand groups, attributes or `type(...)`s, reached by position through
+/// [`Slots`] when parsing and [`PrintSlots`] when printing.
+pub struct Directive {
+    /// The name between `custom<` and `>`.
+    pub name: &'static str,
+    /// Parse the directive's text into its arguments.
+    pub parse: for<'s, 'c, 'p, 'q, 'a> fn(&'p mut OpParser<'s, 'c>, &'q mut Slots<'a, 's>) -> R<()>,
+    /// Print the directive's arguments.
+    pub print: fn(&mut OpPrinter<'_>, &PrintSlots<'_>),
+}
+
+impl std::fmt::Debug for Directive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "custom<{}>", self.name)
+    }
+}
+
+/// The arguments of a custom directive while parsing: what it parses goes into
+/// the op's operand groups, attributes and types.
+pub struct Slots<'a, 's> {
+    spec: &'a OpSpec,
+    args: &'a [Elem],
+    out: &'a mut Parsed<'s>,
+}
+
+impl<'s> Slots<'_, 's> {
+    fn var(&self, k: usize) -> Var {
+        match &self.args[k] {
+            Elem::Var(v) | Elem::Type(v) => *v,
+            e => unreachable!("directive argument {e:?}"),
+        }
+    }
+    /// Set the types of argument `k` (a `type(...)`).
+    pub fn set_types(&mut self, k: usize, tys: Vec<Type>) {
+        let v = self.var(k);
+        set_types(self.out, v, tys);
+    }
+    /// Set argument `k` (an attribute).
+    pub fn set_attr(&mut self, k: usize, a: Attr) {
+        if let Var::Attr(i) = self.var(k) {
+            self.out.attrs[i] = Some(a);
+        }
+    }
+    /// Set the operands of argument `k` (an operand group).
+    pub fn set_operands(&mut self, k: usize, ops: Vec<UnresolvedOperand<'s>>) {
+        match self.var(k) {
+            Var::Operand(i) => self.out.operands[i] = ops,
+            Var::Operands => self.out.all_operands = Some(ops),
+            _ => {}
+        }
+    }
+    /// How many operands argument `k`'s group (or the type's group) has parsed.
+    pub fn operand_count(&self, k: usize) -> usize {
+        match self.var(k) {
+            Var::Operand(i) => self.out.operands[i].len(),
+            Var::Operands => self.out.all_operands.as_ref().map_or(0, Vec::len),
+            _ => 0,
+        }
+    }
+    /// Whether argument `k` is a single value (not optional or variadic).
+    pub fn is_single(&self, k: usize) -> bool {
+        type_arity(self.spec, self.var(k)) == Arity::One
+    }
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.args.len()
+    }
+    /// Whether the directive has no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
+}
+
+/// The arguments of a custom directive while printing.
+pub struct PrintSlots<'a> {
+    spec: &'a OpSpec,
+    args: &'a [Elem],
+    op: Op,
+}
+
+impl PrintSlots<'_> {
+    fn var(&self, k: usize) -> Var {
+        match &self.args[k] {
+            Elem::Var(v) | Elem::Type(v) => *v,
+            e => unreachable!("directive argument {e:?}"),
+        }
+    }
+    /// The op being printed.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+    /// The types of argument `k`.
+    pub fn types(&self, pr: &OpPrinter, k: usize) -> Vec<Type> {
+        types_of(pr, self.spec, self.op, self.var(k))
+    }
+    /// The value of argument `k` (an attribute), if set.
+    pub fn attr(&self, pr: &OpPrinter, k: usize) -> Option<Attr> {
+        match self.var(k) {
+            Var::Attr(i) => self
+                .spec
+                .attr(pr.ctx(), self.op, self.spec.attributes[i].name),
+            _ => None,
+        }
+    }
+    /// The operands of argument `k` (an operand group).
+    pub fn operands(&self, pr: &OpPrinter, k: usize) -> Vec<Value> {
+        let ctx = pr.ctx();
+        match self.var(k) {
+            Var::Operand(i) => {
+                let r = self.spec.operand_ranges(ctx, self.op)[i].clone();
+                ctx.operands(self.op)[r].to_vec()
+            }
+            Var::Operands => ctx.operands(self.op).to_vec(),
+            _ => Vec::new(),
+        }
+    }
+    /// Number of arguments.
+    pub fn len(&self) -> usize {
+        self.args.len()
+    }
+    /// Whether the directive has no arguments.
+    pub fn is_empty(&self) -> bool {
+        self.args.is_empty()
+    }
 }
 
 /// A compiled assembly format.
@@ -184,6 +316,45 @@ impl Compiler<'_> {
                 let b = self.type_arg()?;
                 self.expect(")")?;
                 Ok(Elem::FunctionalType(a, b))
+            }
+            "custom" => {
+                self.expect("<")?;
+                let name = self.word();
+                let dir = self
+                    .spec
+                    .directives
+                    .iter()
+                    .find(|d| d.name == name)
+                    .ok_or_else(|| format!("unknown custom directive '{name}'"))?;
+                self.expect(">")?;
+                self.expect("(")?;
+                let mut args = Vec::new();
+                if !self.eat(")") {
+                    loop {
+                        self.skip_ws();
+                        let e = if self.eat("$") {
+                            let name = self.word();
+                            Elem::Var(self.var(name)?)
+                        } else {
+                            match self.word() {
+                                "type" => {
+                                    self.expect("(")?;
+                                    let v = self.type_arg()?;
+                                    self.expect(")")?;
+                                    Elem::Type(v)
+                                }
+                                "operands" => Elem::Var(Var::Operands),
+                                w => return Err(format!("bad custom directive argument '{w}'")),
+                            }
+                        };
+                        args.push(e);
+                        if self.eat(")") {
+                            break;
+                        }
+                        self.expect(",")?;
+                    }
+                }
+                Ok(Elem::Custom(dir, args))
             }
             // Builtin types and attributes print the same qualified or not.
             "qualified" => {
@@ -349,6 +520,10 @@ fn parse_elem<'s>(
             set_types(out, *b, outs);
             Ok(())
         }
+        Elem::Custom(dir, args) => {
+            let mut slots = Slots { spec, args, out };
+            (dir.parse)(p, &mut slots)
+        }
         Elem::AttrDict(keyword) => {
             if !*keyword || p.eat_keyword("attributes") {
                 out.dict.extend(p.parse_optional_attr_dict()?);
@@ -398,6 +573,8 @@ fn attr_starts(p: &mut OpParser, spec: &OpSpec, i: usize) -> bool {
         AttrSyntax::SymbolName => p.peek_byte() == Some(b'@'),
         AttrSyntax::Enum(_, words) => words.iter().any(|w| p.peek_keyword(w)),
         AttrSyntax::BitEnum(_) => p.peek_byte() == Some(b'<'),
+        AttrSyntax::DenseArray(_) => p.peek_byte() == Some(b'['),
+        AttrSyntax::DialectEnum(_, words) => words.iter().any(|w| p.peek_keyword(w)),
         _ => p.attribute_starts(),
     }
 }
@@ -418,8 +595,23 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
             let attr = match a.constraint.syntax {
                 AttrSyntax::Full => p.parse_attribute(None)?,
                 AttrSyntax::WithoutType(ty) => {
-                    let t = ty(&p.uniquer());
-                    p.parse_attribute(Some(t))?
+                    let u = p.uniquer();
+                    let t = ty(&u);
+                    // A bare integer takes the constraint's type; a `:` after it
+                    // belongs to the op (`dim = 0 : tensor<4xi32>`), as in MLIR.
+                    let int_like =
+                        matches!(u.type_kind(t), TypeKind::Integer { .. } | TypeKind::Index);
+                    if int_like
+                        && (p.peek_byte().is_some_and(|b| b.is_ascii_digit()) || p.peek_text("-"))
+                    {
+                        let v = p.parse_integer()?;
+                        u.attr(AttrKind::Integer {
+                            value: i128::from(v),
+                            ty: t,
+                        })
+                    } else {
+                        p.parse_attribute(Some(t))?
+                    }
                 }
                 AttrSyntax::SymbolName => {
                     let name = p.parse_symbol_name()?;
@@ -438,6 +630,35 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
                         value: k as i128,
                         ty: t,
                     })
+                }
+                AttrSyntax::DenseArray(ty) => {
+                    let t = ty(&p.uniquer());
+                    p.expect_token("[")?;
+                    let mut values = Vec::new();
+                    if !p.eat_token("]") {
+                        loop {
+                            values.push(p.parse_integer()? as u64);
+                            if p.eat_token("]") {
+                                break;
+                            }
+                            p.expect_token(",")?;
+                        }
+                    }
+                    p.uniquer().attr(AttrKind::DenseArray {
+                        elem: t,
+                        values: values.into(),
+                    })
+                }
+                AttrSyntax::DialectEnum(prefix, words) => {
+                    let w = p.parse_bare_word();
+                    if !words.contains(&w) {
+                        return Err(p.error_at(
+                            at,
+                            format!("expected {} to be one of: {}", a.name, words.join(", ")),
+                        ));
+                    }
+                    p.uniquer()
+                        .attr(AttrKind::Opaque(format!("{prefix}{w}>").into()))
                 }
                 AttrSyntax::BitEnum(e) => {
                     p.expect_token("<")?;
@@ -760,6 +981,7 @@ fn used_attrs(spec: &OpSpec, elems: &[Elem]) -> Vec<&'static str> {
     for e in elems {
         match e {
             Elem::Var(Var::Attr(i)) => out.push(spec.attributes[*i].name),
+            Elem::Custom(_, args) => out.extend(used_attrs(spec, args)),
             Elem::Optional {
                 then, otherwise, ..
             } => {
@@ -929,6 +1151,22 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
                     }
                     _ => pr.attr(v),
                 },
+                AttrSyntax::DenseArray(_) => match ctx.attr_kind(v) {
+                    AttrKind::DenseArray { values, .. } => {
+                        let items: Vec<String> =
+                            values.iter().map(|x| (*x as i64).to_string()).collect();
+                        pr.out.push('[');
+                        pr.out.push_str(&items.join(", "));
+                        pr.out.push(']');
+                    }
+                    _ => pr.attr(v),
+                },
+                AttrSyntax::DialectEnum(prefix, _) => match ctx.attr_kind(v) {
+                    AttrKind::Opaque(text) if text.starts_with(prefix) && text.ends_with('>') => {
+                        pr.out.push_str(&text[prefix.len()..text.len() - 1])
+                    }
+                    _ => pr.attr(v),
+                },
             }
         }
         Elem::Var(Var::Region(i)) => {
@@ -970,6 +1208,10 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
             let ins = types_of(pr, spec, op, *a);
             let outs = types_of(pr, spec, op, *b);
             pr.functional_type(&ins, &outs);
+        }
+        Elem::Custom(dir, args) => {
+            let slots = PrintSlots { spec, args, op };
+            (dir.print)(pr, &slots);
         }
         _ => {}
     }

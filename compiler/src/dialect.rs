@@ -172,6 +172,12 @@ pub enum AttrSyntax {
     /// its `#dialect.mnemonic` prefix (`<nnan,ninf>`), as MLIR prints an attribute of
     /// the op's own dialect.
     BitEnum(&'static BitEnum),
+    /// A dense array attribute (`array<i64: 1, 2>`) written as its elements, `[1, 2]`.
+    DenseArray(fn(&Uniquer) -> Type),
+    /// A dialect enum attribute kept as opaque text (`#stablehlo<comparison_direction
+    /// LT>`) and written as its keyword (`LT`): the text before the keyword (after
+    /// `#`, with the trailing space) and the keywords.
+    DialectEnum(&'static str, &'static [&'static str]),
 }
 
 /// A bit-set enum attribute of a dialect, MLIR's `I32BitEnumAttr` wrapped in an
@@ -520,6 +526,8 @@ pub struct OpSpec {
     pub forwarded_operands: Option<fn(&Context, Op) -> std::ops::Range<usize>>,
     /// The op's meaning for the reference interpreter.
     pub interpret: Option<crate::interp::InterpretFn>,
+    /// Custom directives its format may use (`custom<Name>(...)`).
+    pub directives: &'static [crate::asm::Directive],
 }
 
 /// A point control flows from or to in a region-branching op: the op itself
@@ -624,6 +632,7 @@ impl OpSpec {
             region_branch: None,
             forwarded_operands: None,
             interpret: None,
+            directives: &[],
         }
     }
     /// The dialect prefix of the name.

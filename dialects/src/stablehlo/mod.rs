@@ -1,23 +1,636 @@
 //! The `stablehlo` dialect: StableHLO's ops with the pretty syntax JAX and XLA
 //! print (`jax.jit(f).lower(...).as_text()`) and the generic form, type
-//! inference and the spec's constraints as verifiers.
+//! inference and the spec's constraints as verifiers (see [`verify`]), and the
+//! ops' meaning for the reference interpreter (see [`interp`]).
 //!
 //! The dialect is declared in parts (see `DialectRegistry::register`): this
 //! module's [`DIALECT`] holds the elementwise, constant and shape ops;
 //! [`structured::STRUCTURED`] holds the ops with dimension numbers, windows and
 //! regions (dot_general, convolution, reduce, gather, scatter, sort, control flow).
+//!
+//! Dialect attributes (`#stablehlo<comparison_direction LT>`, `#stablehlo.dot<...>`,
+//! `#stablehlo.conv<...>`) are kept as opaque text and read by [`attrs`].
 
+pub mod attrs;
+pub mod interp;
 pub mod structured;
+pub mod syntax;
+pub mod verify;
 
-use aic::dialect::{Dialect, OpSpec};
+use aic::asm::Directive;
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, TypeConstraint,
+    ValueSpec, tc,
+};
+use aic::ir::Uniquer;
+use aic::types::{Signedness, Type, TypeKind};
 
-/// Elementwise, constant and shape ops.
-pub const OPS: &[OpSpec] = &[];
+// ---------------------------------------------------------------- type constraints
 
-/// The `stablehlo` dialect (first part).
+/// The element type of a tensor type.
+fn tensor_elem<'u>(t: &TypeKind, u: &'u Uniquer) -> Option<&'u TypeKind> {
+    match t {
+        TypeKind::Tensor { elem, .. } | TypeKind::UnrankedTensor(elem) => Some(u.type_kind(*elem)),
+        _ => None,
+    }
+}
+
+/// `i1`, StableHLO's pred.
+pub fn is_pred(k: &TypeKind) -> bool {
+    matches!(
+        k,
+        TypeKind::Integer {
+            width: 1,
+            signedness: Signedness::Signless
+        }
+    )
+}
+
+/// A StableHLO integer: signless or unsigned, 2 to 64 bits.
+pub fn is_int(k: &TypeKind) -> bool {
+    matches!(k, TypeKind::Integer { width, signedness } if matches!(width, 2 | 4 | 8 | 16 | 32 | 64) && *signedness != Signedness::Signed)
+}
+
+fn is_float(k: &TypeKind) -> bool {
+    matches!(k, TypeKind::Float(_))
+}
+
+fn is_complex(k: &TypeKind) -> bool {
+    matches!(k, TypeKind::Complex(_))
+}
+
+macro_rules! tensor_of {
+    ($desc:expr, $($pred:ident)|+) => {
+        TypeConstraint {
+            desc: $desc,
+            check: |t, u| tensor_elem(t, u).is_some_and(|e| $($pred(e))||+),
+            build: None,
+        }
+    };
+}
+
+/// Any StableHLO tensor.
+pub const TENSOR: TypeConstraint = tensor_of!(
+    "tensor of pred (AKA boolean or 1-bit integer), integer, floating-point or complex values",
+    is_pred | is_int | is_float | is_complex
+);
+const FP_TENSOR: TypeConstraint = tensor_of!("tensor of floating-point values", is_float);
+const FP_COMPLEX_TENSOR: TypeConstraint = tensor_of!(
+    "tensor of floating-point or complex values",
+    is_float | is_complex
+);
+const INT_TENSOR: TypeConstraint = tensor_of!("tensor of integer values", is_int);
+const PRED_INT_TENSOR: TypeConstraint = tensor_of!(
+    "tensor of pred (AKA boolean or 1-bit integer) or integer values",
+    is_pred | is_int
+);
+const NUMERIC_TENSOR: TypeConstraint = tensor_of!(
+    "tensor of integer, floating-point or complex values",
+    is_int | is_float | is_complex
+);
+const PRED_TENSOR: TypeConstraint = tensor_of!(
+    "tensor of pred (AKA boolean or 1-bit integer) values",
+    is_pred
+);
+
+// ---------------------------------------------------------------- attribute constraints
+
+fn i64_type(u: &Uniquer) -> Type {
+    u.int_type(64)
+}
+
+fn i32_type(u: &Uniquer) -> Type {
+    u.int_type(32)
+}
+
+const fn dense_array(desc: &'static str) -> AttrConstraint {
+    AttrConstraint {
+        desc,
+        check: |a, _| matches!(a, aic::attributes::AttrKind::DenseArray { .. }),
+        syntax: AttrSyntax::DenseArray(i64_type),
+    }
+}
+
+/// `array<i64: ...>` written `[..]`.
+pub const I64_ARRAY: AttrConstraint = dense_array("i64 dense array attribute");
+/// `array<i1: ...>`.
+pub const BOOL_ARRAY: AttrConstraint = AttrConstraint {
+    desc: "i1 dense array attribute",
+    check: |a, _| matches!(a, aic::attributes::AttrKind::DenseArray { .. }),
+    syntax: AttrSyntax::Full,
+};
+/// A 64-bit integer written without its type.
+pub const I64_ATTR: AttrConstraint = AttrConstraint {
+    desc: "64-bit signless integer attribute",
+    check: |a, u| matches!(a, aic::attributes::AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Integer { width: 64, .. })),
+    syntax: AttrSyntax::WithoutType(i64_type),
+};
+/// A 32-bit integer written without its type.
+pub const I32_ATTR: AttrConstraint = AttrConstraint {
+    desc: "32-bit signless integer attribute",
+    check: |a, u| matches!(a, aic::attributes::AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Integer { width: 32, .. })),
+    syntax: AttrSyntax::WithoutType(i32_type),
+};
+/// A bool attribute.
+pub const BOOL_ATTR: AttrConstraint = AttrConstraint {
+    desc: "bool attribute",
+    check: |a, u| match a {
+        aic::attributes::AttrKind::Bool(_) => true,
+        aic::attributes::AttrKind::Integer { ty, .. } => is_pred(u.type_kind(*ty)),
+        _ => false,
+    },
+    syntax: AttrSyntax::Full,
+};
+/// A string attribute.
+pub const STRING_ATTR: AttrConstraint = AttrConstraint {
+    desc: "string attribute",
+    check: |a, _| matches!(a, aic::attributes::AttrKind::String { .. }),
+    syntax: AttrSyntax::Full,
+};
+/// Dense elements (constants, padding).
+pub const ELEMENTS_ATTR: AttrConstraint = AttrConstraint {
+    desc: "constant vector/tensor attribute",
+    check: |a, _| {
+        matches!(
+            a,
+            aic::attributes::AttrKind::DenseElements { .. }
+                | aic::attributes::AttrKind::DenseResource { .. }
+        )
+    },
+    syntax: AttrSyntax::Full,
+};
+/// Any attribute.
+pub const ANY_ATTR: AttrConstraint = AttrConstraint {
+    desc: "attribute",
+    check: |_, _| true,
+    syntax: AttrSyntax::Full,
+};
+
+const fn opaque_attr(desc: &'static str, prefix: &'static str) -> AttrConstraint {
+    AttrConstraint {
+        desc,
+        check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(_)),
+        syntax: AttrSyntax::DialectEnum(prefix, &[]),
+    }
+}
+
+/// Comparison directions.
+pub const DIRECTIONS: &[&str] = &["EQ", "NE", "GE", "GT", "LE", "LT"];
+/// Comparison types.
+pub const COMPARE_TYPES: &[&str] = &["NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"];
+
+/// `#stablehlo<comparison_direction LT>`, written `LT`.
+pub const DIRECTION_ATTR: AttrConstraint = AttrConstraint {
+    desc: "Which comparison operation to perform.",
+    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("stablehlo<comparison_direction ")),
+    syntax: AttrSyntax::DialectEnum("stablehlo<comparison_direction ", DIRECTIONS),
+};
+/// `#stablehlo<comparison_type FLOAT>`, written `FLOAT`.
+pub const COMPARE_TYPE_ATTR: AttrConstraint = AttrConstraint {
+    desc: "Which comparison type to use.",
+    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("stablehlo<comparison_type ")),
+    syntax: AttrSyntax::DialectEnum("stablehlo<comparison_type ", COMPARE_TYPES),
+};
+/// `#stablehlo.conv<...>`, `#stablehlo.dot<...>`, ... (read by [`attrs`]).
+pub const STRUCT_ATTR: AttrConstraint = opaque_attr("StableHLO struct attribute", "");
+
+// ---------------------------------------------------------------- directives
+
+/// Every custom directive StableHLO's formats use.
+pub const DIRECTIVES: &[Directive] = &[
+    syntax::SAME_TYPE,
+    syntax::SELECT_TYPE,
+    syntax::COMPLEX_TYPE,
+    syntax::TUPLE_TYPE,
+    syntax::PAIRWISE_TYPE,
+    syntax::OPERANDS_WITH_ATTRIBUTE,
+    syntax::SLICE_RANGES,
+    syntax::CONV_DIMS,
+    syntax::WINDOW_ATTRS,
+    syntax::CUSTOM_CALL_TARGET,
+    syntax::PRECISION_CONFIG,
+    syntax::PRECISION_AND_ALGORITHM,
+    syntax::DOT_DIMS,
+    syntax::EXPONENT_MANTISSA,
+];
+
+/// Traits of StableHLO's pure ops.
+const PURE: Traits = Traits::PURE.with(Traits::NO_MEMORY_EFFECT);
+/// Traits of the elementwise ops.
+const ELEMENTWISE: Traits = PURE.with(Traits::ELEMENTWISE);
+
+/// A StableHLO op: the shared verifier (type inference and the spec's
+/// constraints, see [`verify`]) and directives.
+pub const fn op(name: &'static str, summary: &'static str) -> OpSpec {
+    OpSpec {
+        summary,
+        traits: PURE,
+        directives: DIRECTIVES,
+        verify: Some(verify::verify),
+        ..OpSpec::new(name)
+    }
+}
+
+// ---------------------------------------------------------------- elementwise ops
+
+const UNARY_FMT: &str =
+    "$operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))";
+const BINARY_FMT: &str = "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))";
+
+macro_rules! operand {
+    ($c:expr) => {
+        &[ValueSpec::one("operand", $c)]
+    };
+}
+macro_rules! result {
+    ($c:expr) => {
+        &[ValueSpec::one("result", $c)]
+    };
+}
+macro_rules! binary_operands {
+    ($c:expr) => {
+        &[ValueSpec::one("lhs", $c), ValueSpec::one("rhs", $c)]
+    };
+}
+
+const fn unary(name: &'static str, summary: &'static str) -> OpSpec {
+    OpSpec {
+        traits: ELEMENTWISE,
+        format: Some(UNARY_FMT),
+        ..op(name, summary)
+    }
+}
+
+const fn binary(name: &'static str, summary: &'static str, commutative: bool) -> OpSpec {
+    OpSpec {
+        traits: if commutative {
+            ELEMENTWISE.with(Traits::COMMUTATIVE)
+        } else {
+            ELEMENTWISE
+        },
+        format: Some(BINARY_FMT),
+        ..op(name, summary)
+    }
+}
+
+/// Generates `pub const NAME: OpSpec = unary(...)` lines.
+macro_rules! unary_ops {
+    ($($id:ident $name:literal $summary:literal $operand:ident -> $result:ident;)*) => {
+        $(
+            #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
+            pub const $id: OpSpec = OpSpec {
+                operands: operand!($operand),
+                results: result!($result),
+                ..unary(concat!("stablehlo.", $name), $summary)
+            };
+        )*
+        /// The unary elementwise ops.
+        pub const UNARY_OPS: &[OpSpec] = &[$($id),*];
+    };
+}
+
+unary_ops! {
+    ABS "abs" "Abs operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
+    CBRT "cbrt" "Cbrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    CEIL "ceil" "Ceil operation" FP_TENSOR -> FP_TENSOR;
+    CONVERT "convert" "Convert operation" TENSOR -> TENSOR;
+    COUNT_LEADING_ZEROS "count_leading_zeros" "Clz operation" INT_TENSOR -> INT_TENSOR;
+    COSINE "cosine" "Cosine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    EXPONENTIAL "exponential" "Exp operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    EXPONENTIAL_MINUS_ONE "exponential_minus_one" "Expm1 operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    FLOOR "floor" "Floor operation" FP_TENSOR -> FP_TENSOR;
+    IMAG "imag" "Imag operation" FP_COMPLEX_TENSOR -> FP_TENSOR;
+    LOG "log" "Log operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    LOG_PLUS_ONE "log_plus_one" "Log1p operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    LOGISTIC "logistic" "Logistic operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    NOT "not" "Not operation" PRED_INT_TENSOR -> PRED_INT_TENSOR;
+    NEGATE "negate" "Neg operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
+    POPCNT "popcnt" "PopulationCount operation" INT_TENSOR -> INT_TENSOR;
+    REAL "real" "Real operation" FP_COMPLEX_TENSOR -> FP_TENSOR;
+    ROUND_NEAREST_AFZ "round_nearest_afz" "Round operation" FP_TENSOR -> FP_TENSOR;
+    ROUND_NEAREST_EVEN "round_nearest_even" "RoundNearestEven operation" FP_TENSOR -> FP_TENSOR;
+    RSQRT "rsqrt" "Rsqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    SIGN "sign" "Sign operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
+    SINE "sine" "Sine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    SQRT "sqrt" "Sqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    TAN "tan" "Tan operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    TANH "tanh" "Tanh operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+}
+
+/// `stablehlo.is_finite`: whether each element is finite.
+pub const IS_FINITE: OpSpec = OpSpec {
+    operands: &[ValueSpec::one("x", FP_TENSOR)],
+    results: &[ValueSpec::one("y", PRED_TENSOR)],
+    traits: ELEMENTWISE,
+    format: Some("operands attr-dict `:` functional-type(operands, results)"),
+    ..op("stablehlo.is_finite", "IsFinite operation")
+};
+
+macro_rules! binary_ops {
+    ($($id:ident $name:literal $summary:literal $c:ident $comm:literal;)*) => {
+        $(
+            #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
+            pub const $id: OpSpec = OpSpec {
+                operands: binary_operands!($c),
+                results: result!($c),
+                ..binary(concat!("stablehlo.", $name), $summary, $comm)
+            };
+        )*
+        /// The binary elementwise ops.
+        pub const BINARY_OPS: &[OpSpec] = &[$($id),*];
+    };
+}
+
+binary_ops! {
+    ADD "add" "Add operation" TENSOR true;
+    ATAN2 "atan2" "Atan2 operation" FP_COMPLEX_TENSOR false;
+    DIVIDE "divide" "Div operation" NUMERIC_TENSOR false;
+    MAXIMUM "maximum" "Max operation" TENSOR true;
+    MINIMUM "minimum" "Min operation" TENSOR true;
+    MULTIPLY "multiply" "Mul operation" TENSOR true;
+    POWER "power" "Power operation" NUMERIC_TENSOR false;
+    REMAINDER "remainder" "Rem operation" NUMERIC_TENSOR false;
+    SHIFT_LEFT "shift_left" "ShiftLeft operation" INT_TENSOR false;
+    SHIFT_RIGHT_ARITHMETIC "shift_right_arithmetic" "ShiftRightArithmetic operation" INT_TENSOR false;
+    SHIFT_RIGHT_LOGICAL "shift_right_logical" "ShiftRightLogical operation" INT_TENSOR false;
+    SUBTRACT "subtract" "Subtract operation" NUMERIC_TENSOR false;
+    AND "and" "And operation" PRED_INT_TENSOR true;
+    OR "or" "Or operation" PRED_INT_TENSOR true;
+    XOR "xor" "Xor operation" PRED_INT_TENSOR true;
+}
+
+/// `stablehlo.complex`: a complex number from real and imaginary parts.
+pub const COMPLEX: OpSpec = OpSpec {
+    operands: binary_operands!(FP_TENSOR),
+    results: result!(FP_COMPLEX_TENSOR),
+    traits: ELEMENTWISE,
+    format: Some(
+        "operands attr-dict `:` custom<ComplexOpType>(type($lhs), type($rhs), type($result))",
+    ),
+    ..op("stablehlo.complex", "Complex operation")
+};
+
+/// `stablehlo.compare`.
+pub const COMPARE: OpSpec = OpSpec {
+    operands: binary_operands!(TENSOR),
+    results: result!(PRED_TENSOR),
+    attributes: &[
+        AttrSpec::required("comparison_direction", DIRECTION_ATTR),
+        AttrSpec::optional("compare_type", COMPARE_TYPE_ATTR),
+    ],
+    traits: ELEMENTWISE,
+    format: Some(
+        "$comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict `:` functional-type(operands, results)",
+    ),
+    ..op("stablehlo.compare", "Compare operation")
+};
+
+/// `stablehlo.select`.
+pub const SELECT: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("pred", PRED_TENSOR),
+        ValueSpec::one("on_true", TENSOR),
+        ValueSpec::one("on_false", TENSOR),
+    ],
+    results: result!(TENSOR),
+    traits: ELEMENTWISE,
+    format: Some(
+        "operands attr-dict `:` custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))",
+    ),
+    ..op("stablehlo.select", "Select operation")
+};
+
+/// `stablehlo.clamp`.
+pub const CLAMP: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("min", TENSOR),
+        ValueSpec::one("operand", TENSOR),
+        ValueSpec::one("max", TENSOR),
+    ],
+    results: result!(TENSOR),
+    format: Some(
+        "$min `,` $operand `,` $max attr-dict `:` custom<SameOperandsAndResultType>(type($min), type($operand), type($max), type($result))",
+    ),
+    ..op("stablehlo.clamp", "Clamp operation")
+};
+
+// ---------------------------------------------------------------- constant and shape ops
+
+/// `stablehlo.constant`.
+pub const CONSTANT: OpSpec = OpSpec {
+    results: &[ValueSpec::one("output", tc::ANY)],
+    attributes: &[AttrSpec::required("value", ELEMENTS_ATTR)],
+    traits: PURE.with(Traits::CONSTANT_LIKE),
+    // `%c` for integer constants and `%cst` for the others, as stablehlo-opt names them.
+    result_names: Some(|ctx, op| {
+        let t = ctx.value_type(ctx.result(op, 0));
+        let e = ctx.type_kind(t).element_type().unwrap_or(t);
+        let int = matches!(ctx.type_kind(e), TypeKind::Integer { .. } | TypeKind::Index);
+        vec![Some(if int { "c" } else { "cst" }.to_string())]
+    }),
+    custom: Some(CustomAsm {
+        parse: |p, st| syntax::parse_constant(p, st, &CONSTANT),
+        print: |pr, op| syntax::print_constant(pr, op, &CONSTANT),
+    }),
+    ..op("stablehlo.constant", "Constant operation")
+};
+
+/// `stablehlo.iota`.
+pub const IOTA: OpSpec = OpSpec {
+    results: &[ValueSpec::one("output", TENSOR)],
+    attributes: &[AttrSpec::required("iota_dimension", I64_ATTR)],
+    format: Some("`dim` `=` $iota_dimension attr-dict `:` type($output)"),
+    ..op("stablehlo.iota", "Iota operation")
+};
+
+/// A shape op: one tensor result, the given operands, attributes and format.
+macro_rules! shape_op {
+    ($name:literal, $summary:literal, $operands:expr, $attrs:expr, $format:literal $(,)?) => {
+        OpSpec {
+            operands: $operands,
+            results: result!(TENSOR),
+            attributes: $attrs,
+            format: Some($format),
+            ..op($name, $summary)
+        }
+    };
+}
+
+/// `stablehlo.broadcast_in_dim`.
+pub const BROADCAST_IN_DIM: OpSpec = shape_op!(
+    "stablehlo.broadcast_in_dim",
+    "BroadcastInDim operation",
+    operand!(TENSOR),
+    &[AttrSpec::required("broadcast_dimensions", I64_ARRAY)],
+    "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.broadcast`.
+pub const BROADCAST: OpSpec = shape_op!(
+    "stablehlo.broadcast",
+    "Broadcast operation",
+    operand!(TENSOR),
+    &[AttrSpec::required("broadcast_sizes", I64_ARRAY)],
+    "$operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.reshape`.
+pub const RESHAPE: OpSpec = shape_op!(
+    "stablehlo.reshape",
+    "Reshape operation",
+    operand!(TENSOR),
+    &[],
+    "operands attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.transpose`.
+pub const TRANSPOSE: OpSpec = shape_op!(
+    "stablehlo.transpose",
+    "Transpose operation",
+    operand!(TENSOR),
+    &[AttrSpec::required("permutation", I64_ARRAY)],
+    "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.reverse`.
+pub const REVERSE: OpSpec = shape_op!(
+    "stablehlo.reverse",
+    "Reverse operation",
+    operand!(TENSOR),
+    &[AttrSpec::required("dimensions", I64_ARRAY)],
+    "$operand `,` `dims` `=` $dimensions attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))",
+);
+/// `stablehlo.slice`.
+pub const SLICE: OpSpec = shape_op!(
+    "stablehlo.slice",
+    "Slice operation",
+    operand!(TENSOR),
+    &[
+        AttrSpec::required("start_indices", I64_ARRAY),
+        AttrSpec::required("limit_indices", I64_ARRAY),
+        AttrSpec::required("strides", I64_ARRAY),
+    ],
+    "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.dynamic_slice`.
+pub const DYNAMIC_SLICE: OpSpec = shape_op!(
+    "stablehlo.dynamic_slice",
+    "DynamicSlice operation",
+    &[
+        ValueSpec::one("operand", TENSOR),
+        ValueSpec::variadic("start_indices", INT_TENSOR),
+    ],
+    &[AttrSpec::required("slice_sizes", I64_ARRAY)],
+    "$operand `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.dynamic_update_slice`.
+pub const DYNAMIC_UPDATE_SLICE: OpSpec = shape_op!(
+    "stablehlo.dynamic_update_slice",
+    "DynamicUpdateSlice operation",
+    &[
+        ValueSpec::one("operand", TENSOR),
+        ValueSpec::one("update", TENSOR),
+        ValueSpec::variadic("start_indices", INT_TENSOR),
+    ],
+    &[],
+    "operands attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.concatenate`.
+pub const CONCATENATE: OpSpec = shape_op!(
+    "stablehlo.concatenate",
+    "Concatenate operation",
+    &[ValueSpec::variadic("inputs", TENSOR)],
+    &[AttrSpec::required("dimension", I64_ATTR)],
+    "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.pad`.
+pub const PAD: OpSpec = shape_op!(
+    "stablehlo.pad",
+    "Pad operation",
+    &[
+        ValueSpec::one("operand", TENSOR),
+        ValueSpec::one("padding_value", TENSOR),
+    ],
+    &[
+        AttrSpec::required("edge_padding_low", I64_ARRAY),
+        AttrSpec::required("edge_padding_high", I64_ARRAY),
+        AttrSpec::required("interior_padding", I64_ARRAY),
+    ],
+    "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.bitcast_convert`.
+pub const BITCAST_CONVERT: OpSpec = shape_op!(
+    "stablehlo.bitcast_convert",
+    "BitcastConvert operation",
+    operand!(TENSOR),
+    &[],
+    "operands attr-dict `:` functional-type(operands, results)",
+);
+/// `stablehlo.reduce_precision`.
+pub const REDUCE_PRECISION: OpSpec = OpSpec {
+    operands: operand!(FP_TENSOR),
+    results: &[ValueSpec::one("output", FP_TENSOR)],
+    attributes: &[
+        AttrSpec::required("exponent_bits", I32_ATTR),
+        AttrSpec::required("mantissa_bits", I32_ATTR),
+    ],
+    traits: ELEMENTWISE,
+    format: Some(
+        "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))",
+    ),
+    ..op("stablehlo.reduce_precision", "ReducePrecision operation")
+};
+/// `stablehlo.get_dimension_size`.
+pub const GET_DIMENSION_SIZE: OpSpec = OpSpec {
+    operands: operand!(TENSOR),
+    results: result!(INT_TENSOR),
+    attributes: &[AttrSpec::required("dimension", I64_ATTR)],
+    format: Some(
+        "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)",
+    ),
+    ..op("stablehlo.get_dimension_size", "GetDimensionSize operation")
+};
+
+/// Ops of the first part.
+const OTHER_OPS: &[OpSpec] = &[
+    IS_FINITE,
+    COMPLEX,
+    COMPARE,
+    SELECT,
+    CLAMP,
+    CONSTANT,
+    IOTA,
+    BROADCAST_IN_DIM,
+    BROADCAST,
+    RESHAPE,
+    TRANSPOSE,
+    REVERSE,
+    SLICE,
+    DYNAMIC_SLICE,
+    DYNAMIC_UPDATE_SLICE,
+    CONCATENATE,
+    PAD,
+    BITCAST_CONVERT,
+    REDUCE_PRECISION,
+    GET_DIMENSION_SIZE,
+];
+
+/// The `stablehlo` dialect (elementwise ops).
 pub static DIALECT: Dialect = Dialect {
     name: "stablehlo",
     description: "StableHLO: the portable ML compute op set",
-    ops: OPS,
+    ops: UNARY_OPS,
+    materialize_constant: None,
+};
+
+/// The `stablehlo` dialect (binary elementwise ops).
+pub static BINARY: Dialect = Dialect {
+    name: "stablehlo",
+    description: "StableHLO: the portable ML compute op set",
+    ops: BINARY_OPS,
+    materialize_constant: None,
+};
+
+/// The `stablehlo` dialect (constant, compare, select and shape ops).
+pub static SHAPE: Dialect = Dialect {
+    name: "stablehlo",
+    description: "StableHLO: the portable ML compute op set",
+    ops: OTHER_OPS,
     materialize_constant: None,
 };

@@ -116,6 +116,8 @@ pub enum Data {
     Float(Vec<f64>),
     /// Complex numbers (real, imaginary).
     Complex(Vec<(f64, f64)>),
+    /// The elements of a tuple value (`tuple<tensor<f32>, tensor<i32>>`).
+    Tuple(Vec<Tensor>),
 }
 
 impl Data {
@@ -125,6 +127,7 @@ impl Data {
             Data::Int(v) => v.len(),
             Data::Float(v) => v.len(),
             Data::Complex(v) => v.len(),
+            Data::Tuple(v) => v.len(),
         }
     }
     /// Whether there are no elements.

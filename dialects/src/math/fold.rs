@@ -25,7 +25,7 @@ type Folded = Option<SmallVec<[FoldResult; 1]>>;
 
 /// The C library's functions MLIR folds with (glibc's, on Linux: the same
 /// library `mlir-opt` calls, so the same bits).
-pub(super) mod libm {
+pub(crate) mod libm {
     unsafe extern "C" {
         pub(crate) safe fn acos(x: f64) -> f64;
         pub(crate) safe fn acosf(x: f32) -> f32;
@@ -67,6 +67,7 @@ pub(super) mod libm {
         pub(crate) safe fn powf(x: f32, y: f32) -> f32;
         pub(crate) safe fn round(x: f64) -> f64;
         pub(crate) safe fn roundf(x: f32) -> f32;
+        pub(crate) safe fn lgamma(x: f64) -> f64;
         pub(crate) safe fn sin(x: f64) -> f64;
         pub(crate) safe fn sinf(x: f32) -> f32;
         pub(crate) safe fn sinh(x: f64) -> f64;

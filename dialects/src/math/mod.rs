@@ -8,7 +8,7 @@
 //! rounding, sign and bit-counting ops fold every width; `cbrt`, `rsqrt`, `fma`,
 //! `clampf`, `fpowi` and `sincos` do not fold.
 
-mod fold;
+pub(crate) mod fold;
 mod interp;
 
 use crate::arith::types::{

@@ -1056,6 +1056,8 @@ fn print_elems(
                 }
                 print_elems(pr, spec, otherwise, op, s, emit && !present, elided);
             }
+            // An empty operand group prints nothing, not even its space.
+            Elem::Var(v @ (Var::Operand(_) | Var::Operands)) if !is_present(pr, spec, op, *v) => {}
             _ => {
                 if emit {
                     if s.space {

@@ -393,7 +393,6 @@ pub const SELECT: OpSpec = OpSpec {
         ValueSpec::one("on_false", TENSOR),
     ],
     results: result!(TENSOR),
-    traits: ELEMENTWISE,
     format: Some(
         "operands attr-dict `:` custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))",
     ),

@@ -44,7 +44,7 @@ fn list(v: &[i64]) -> String {
 }
 
 /// Compare an inferred result shape with the op's result type.
-fn expect_shape(ctx: &Context, op: Op, inferred: &[i64]) -> R<()> {
+fn expect_shape(ctx: &Context, op: Op, inferred: &[i64], c: &str) -> R<()> {
     let r = ctx.result(op, 0);
     let rt = ctx.value_type(r);
     let Some(actual) = shape(ctx, r) else {
@@ -61,7 +61,7 @@ fn expect_shape(ctx: &Context, op: Op, inferred: &[i64]) -> R<()> {
             ctx,
             op,
             format!(
-                "inferred type(s) {} are incompatible with return type(s) of operation {}",
+                "inferred type(s) {} are incompatible with return type(s) of operation {} ({c})",
                 quoted_type(ctx, t),
                 quoted_type(ctx, rt)
             ),
@@ -137,7 +137,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
     let spec_elementwise = ctx
         .op_spec(op)
         .is_some_and(|s| s.has(aic::dialect::Traits::ELEMENTWISE));
-    if spec_elementwise {
+    if spec_elementwise || matches!(name, "select" | "clamp") {
         elementwise(ctx, op, name)?;
     }
     match name {
@@ -255,7 +255,7 @@ fn elementwise(ctx: &Context, op: Op, name: &str) -> R<()> {
         return Err(op_error(
             ctx,
             op,
-            "requires the same element type for all operands (C3)",
+            "requires the same element type for all operands (C1)",
         ));
     }
     if matches!(name, "select") && types[1] != types[2] {
@@ -292,7 +292,7 @@ fn broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
             ctx,
             op,
             format!(
-                "broadcast_dimensions {} out of bounds for result rank {} (C4)",
+                "broadcast_dimensions {} out of bounds for result rank {} (C3)",
                 list(&dims),
                 r.len()
             ),
@@ -303,7 +303,7 @@ fn broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
             ctx,
             op,
             format!(
-                "broadcast_dimensions should not have duplicates: {} (C3)",
+                "broadcast_dimensions should not have duplicates: {} (C4)",
                 list(&dims)
             ),
         ));
@@ -340,7 +340,7 @@ fn transpose(ctx: &Context, op: Op) -> R<()> {
         ));
     }
     let inferred: Vec<i64> = perm.iter().map(|p| a[*p as usize]).collect();
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C3")
 }
 
 fn slice(ctx: &Context, op: Op) -> R<()> {
@@ -401,7 +401,7 @@ fn slice(ctx: &Context, op: Op) -> R<()> {
         }
         inferred.push((limit[i] - start[i] + strides[i] - 1) / strides[i]);
     }
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C5")
 }
 
 fn concatenate(ctx: &Context, op: Op) -> R<()> {
@@ -437,7 +437,7 @@ fn concatenate(ctx: &Context, op: Op) -> R<()> {
                     ctx,
                     op,
                     format!(
-                        "shapes of operand (0) and ({k}) do not match at non-concat index: {} != {} at non-concat index {i} (C6)",
+                        "shapes of operand (0) and ({k}) do not match at non-concat index: {} != {} at non-concat index {i} (C2)",
                         list(first),
                         list(s)
                     ),
@@ -452,7 +452,7 @@ fn concatenate(ctx: &Context, op: Op) -> R<()> {
     }
     let mut inferred = first.clone();
     inferred[d] = total;
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C6")
 }
 
 fn pad(ctx: &Context, op: Op) -> R<()> {
@@ -501,7 +501,7 @@ fn pad(ctx: &Context, op: Op) -> R<()> {
             ),
         ));
     }
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C4")
 }
 
 fn dot_general(ctx: &Context, op: Op) -> R<()> {
@@ -631,7 +631,7 @@ fn dot_general(ctx: &Context, op: Op) -> R<()> {
             .filter(|i| !rhs_all.contains(i))
             .map(|i| r[i as usize]),
     );
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C12")
 }
 
 fn reduce(ctx: &Context, op: Op) -> R<()> {
@@ -640,7 +640,7 @@ fn reduce(ctx: &Context, op: Op) -> R<()> {
         return Err(op_error(
             ctx,
             op,
-            "requires as many init values as inputs (C2)",
+            "requires as many init values as inputs (C3)",
         ));
     }
     let n = ops.len() / 2;
@@ -671,7 +671,7 @@ fn reduce(ctx: &Context, op: Op) -> R<()> {
             return Err(op_error(
                 ctx,
                 op,
-                "init values must be 0-dimensional tensors (C3)",
+                "init values must be 0-dimensional tensors (C6)",
             ));
         }
     }
@@ -679,12 +679,12 @@ fn reduce(ctx: &Context, op: Op) -> R<()> {
         return Err(op_error(
             ctx,
             op,
-            format!("expected {n} results, found {} (C8)", ctx.num_results(op)),
+            format!("expected {n} results, found {} (C3)", ctx.num_results(op)),
         ));
     }
     let inferred: Vec<i64> = (0..a.len() as i64)
         .filter(|i| !dims.contains(i))
         .map(|i| a[i as usize])
         .collect();
-    expect_shape(ctx, op, &inferred)
+    expect_shape(ctx, op, &inferred, "C7")
 }

@@ -12,7 +12,7 @@ mkdir -p "$corpus"
 python3 - "$corpus" <<'PY'
 import hashlib, pathlib, sys
 out = pathlib.Path(sys.argv[1])
-for f in list(pathlib.Path("lit_tests").rglob("*.mlir")) + list(pathlib.Path("examples").rglob("*.mlir")):
+for f in [p for d in ("lit_tests", "examples", "tools/tests/fixtures") for p in pathlib.Path(d).rglob("*.mlir")]:
     for chunk in f.read_text().split("// -----"):
         data = chunk.encode()
         (out / hashlib.sha1(data).hexdigest()).write_bytes(data)

@@ -348,6 +348,22 @@ impl<'c> Interp<'c> {
             ));
         }
         for (r, t) in ctx.results(op).zip(results) {
+            // A result whose element count does not fit its type would make later
+            // ops index out of bounds: stop here instead.
+            let want = ctx.type_kind(ctx.value_type(r)).num_elements();
+            if let Some(n) = want
+                && !matches!(t.data, Data::Tuple(_))
+                && n as usize != t.len()
+            {
+                return Err(InterpError::at(
+                    op,
+                    format!(
+                        "'{}' produced {} elements for a result of {n}",
+                        ctx.op_name(op),
+                        t.len()
+                    ),
+                ));
+            }
             self.env.insert(r, t);
         }
         Ok(())

@@ -175,3 +175,126 @@ func.func @f(%a: tensor<2xf32>) -> tensor<2xf32> {
   %0 = stablehlo.reduce_precision %a, format = e5x10 : tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+// -----
+func.func @f(%a: tensor<1x8x8x4xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32> {
+  // expected-error@+1 {{'stablehlo.convolution' op kernel input feature size 3 must equal the input feature size 4 / feature_group_count 1 (C14)}}
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x4xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+  return %0 : tensor<1x6x6x16xf32>
+}
+// -----
+func.func @f(%a: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32> {
+  // expected-error@+1 {{'stablehlo.convolution' op inferred type(s) 'tensor<1x3x3x16xf32>' are incompatible with return type(s) of operation 'tensor<1x8x8x16xf32>' (C25)}}
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32>
+  return %0 : tensor<1x8x8x16xf32>
+}
+// -----
+func.func @f(%a: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32> {
+  // expected-error@+1 {{'stablehlo.convolution' op window_strides must have 2 elements, got 1 (C2)}}
+  %0 = stablehlo.convolution(%a, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+  return %0 : tensor<1x6x6x16xf32>
+}
+// -----
+func.func @f(%a: tensor<3x4xf32>, %i: tensor<2x1xi32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{'stablehlo.gather' op slice size 5 of dimension 1 is out of range [0, 4] (C21)}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 5>}> : (tensor<3x4xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+// -----
+func.func @f(%a: tensor<3x4xf32>, %i: tensor<2x1xi32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{'stablehlo.gather' op start_index_map [2] out of range [0, 2) (C19)}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [2], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<3x4xf32>, tensor<2x1xi32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+// -----
+func.func @f(%a: tensor<3x4xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'stablehlo.gather' op inferred type(s) 'tensor<2x4xf32>' are incompatible with return type(s) of operation 'tensor<2x3xf32>' (C22)}}
+  %0 = "stablehlo.gather"(%a, %i) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 4>}> : (tensor<3x4xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%a: tensor<3x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2x4xf32>) -> tensor<3x4xf32> {
+  // expected-error@+1 {{'stablehlo.scatter' op update_window_dims [2] must be unique and in [0, 2) (C7, C8)}}
+  %0 = "stablehlo.scatter"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [2], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    stablehlo.return %y : tensor<f32>
+  }) : (tensor<3x4xf32>, tensor<2x1xi32>, tensor<2x4xf32>) -> tensor<3x4xf32>
+  return %0 : tensor<3x4xf32>
+}
+// -----
+func.func @f(%a: tensor<3x4xf32>, %i: tensor<i32>) -> tensor<2x5xf32> {
+  // expected-error@+1 {{'stablehlo.dynamic_slice' op slice size 5 of dimension 1 is out of range [0, 4] (C4)}}
+  %0 = stablehlo.dynamic_slice %a, %i, %i, sizes = [2, 5] : (tensor<3x4xf32>, tensor<i32>, tensor<i32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+// -----
+func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'stablehlo.reduce_window' op inferred type(s) 'tensor<3xf32>' are incompatible with return type(s) of operation 'tensor<4xf32>' (C15)}}
+  %0 = "stablehlo.reduce_window"(%a, %z) <{window_dimensions = array<i64: 2>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'stablehlo.sort' op dimension 1 is out of range [-1, 1) (C4)}}
+  %0 = "stablehlo.sort"(%a) <{dimension = 1 : i64}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %lt = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'stablehlo.sort' op region #0 must return (tensor<i1>) but returns (tensor<f32>) (C5)}}
+  %0 = "stablehlo.sort"(%a) <{dimension = 0 : i64}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    stablehlo.return %x : tensor<f32>
+  }) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+func.func @f(%i: tensor<i32>) -> tensor<i32> {
+  // expected-error@+1 {{'stablehlo.while' op region #0 must return (tensor<i1>) but returns (tensor<i32>) (C1)}}
+  %0 = stablehlo.while(%x = %i) : tensor<i32>
+    cond {
+      stablehlo.return %x : tensor<i32>
+    } do {
+      stablehlo.return %x : tensor<i32>
+    }
+  return %0 : tensor<i32>
+}
+// -----
+func.func @f(%p: tensor<i1>, %a: tensor<f32>, %b: tensor<i32>) -> tensor<f32> {
+  // expected-error@+1 {{'stablehlo.if' op region #1 must return (tensor<f32>) but returns (tensor<i32>) (C3)}}
+  %0 = "stablehlo.if"(%p) ({
+    stablehlo.return %a : tensor<f32>
+  }, {
+    stablehlo.return %b : tensor<i32>
+  }) : (tensor<i1>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+// -----
+func.func @f(%p: tensor<2xi1>, %a: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error@+1 {{'stablehlo.select' op requires the same shape for all operands and results}}
+  %0 = stablehlo.select %p, %a, %a : (tensor<2xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %0 : tensor<3xf32>
+}
+// -----
+func.func @f(%a: tensor<2xf32>) -> tensor<2xi16> {
+  // expected-error@+1 {{'stablehlo.bitcast_convert' op cannot bitcast 'tensor<2xf32>' to 'tensor<2xi16>' (C1)}}
+  %0 = stablehlo.bitcast_convert %a : (tensor<2xf32>) -> tensor<2xi16>
+  return %0 : tensor<2xi16>
+}
+// -----
+func.func @f(%a: tensor<2x3xf32>, %z: tensor<f32>) -> tensor<2xf32> {
+  // expected-error@+1 {{'stablehlo.reduce' op region #0 must return (tensor<f32>) but returns (tensor<i1>) (C6)}}
+  %0 = stablehlo.reduce(%a init: %z) across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>
+    reducer(%x: tensor<f32>, %y: tensor<f32>)  {
+      %c = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      stablehlo.return %c : tensor<i1>
+    }
+  return %0 : tensor<2xf32>
+}

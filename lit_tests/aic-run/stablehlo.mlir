@@ -450,6 +450,35 @@ func.func private @double(%x: tensor<3xi32>) -> tensor<3xi32> {
   return %y : tensor<3xi32>
 }
 
+// f8E4M3FN has no infinity (overflow and NaN give its NaN, 0x7F/0xFF); f8E5M2
+// overflows to infinity; 2^-10 is halfway to E4M3FN's smallest subnormal and
+// rounds to even (zero); i2 wraps; ui64 compares and converts unsigned.
+// CHECK: PASS narrow_and_wide_types
+func.func @narrow_and_wide_types() {
+  %f = stablehlo.constant dense<[1.0e5, -1.0e5, 0x7FC00000, 0.0009765625]> : tensor<4xf32>
+  %a = stablehlo.convert %f : (tensor<4xf32>) -> tensor<4xf8E4M3FN>
+  check.expect_eq_const %a, dense<[0x7F, 0xFF, 0x7F, 0.0]> : tensor<4xf8E4M3FN>
+  %b = stablehlo.convert %f : (tensor<4xf32>) -> tensor<4xf8E5M2>
+  check.expect_eq_const %b, dense<[0x7C, 0xFC, 0x7E, 0.0009765625]> : tensor<4xf8E5M2>
+  %c = stablehlo.convert %a : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+  %n = stablehlo.is_finite %c : (tensor<4xf32>) -> tensor<4xi1>
+  check.expect_eq_const %n, dense<[false, false, false, true]> : tensor<4xi1>
+  %d = stablehlo.convert %f : (tensor<4xf32>) -> tensor<4xf64>
+  %e = stablehlo.convert %d : (tensor<4xf64>) -> tensor<4xcomplex<f64>>
+  %r = stablehlo.real %e : (tensor<4xcomplex<f64>>) -> tensor<4xf64>
+  check.expect_eq %r, %d : tensor<4xf64>
+  %i2 = stablehlo.constant dense<[1, -2]> : tensor<2xi2>
+  %s = stablehlo.add %i2, %i2 : tensor<2xi2>
+  check.expect_eq_const %s, dense<[-2, 0]> : tensor<2xi2>
+  %u64 = stablehlo.constant dense<[18446744073709551615, 1]> : tensor<2xui64>
+  %one = stablehlo.constant dense<1> : tensor<2xui64>
+  %uc = stablehlo.compare GT, %u64, %one : (tensor<2xui64>, tensor<2xui64>) -> tensor<2xi1>
+  check.expect_eq_const %uc, dense<[true, false]> : tensor<2xi1>
+  %uf = stablehlo.convert %u64 : (tensor<2xui64>) -> tensor<2xf32>
+  check.expect_eq_const %uf, dense<[1.8446744e19, 1.0]> : tensor<2xf32>
+  return
+}
+
 // CHECK: FAIL custom_call_is_unsupported: unsupported op 'stablehlo.custom_call' (call target 'foo')
 func.func @custom_call_is_unsupported() {
   %v = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
@@ -464,4 +493,4 @@ func.func @a_failing_check() {
   return
 }
 
-// CHECK: 18 passed, 2 failed
+// CHECK: 19 passed, 2 failed

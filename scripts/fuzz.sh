@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzz the parser, verifier and printer with cargo-fuzz (libFuzzer) for the given
-# number of seconds (default 600). The corpus is seeded from the lit tests and the
+# Fuzz with cargo-fuzz (libFuzzer) for the given number of seconds (default 600),
+# split between two targets: `roundtrip` (parser, verifier and printer) and
+# `interpret` (the reference interpreter on every argument-free function). The corpus is seeded from the lit tests and the
 # examples, split at `// -----`. Needs the nightly toolchain (rustup toolchain
 # install nightly); installs cargo-fuzz when missing.
 set -euo pipefail
@@ -18,5 +19,7 @@ for f in [p for d in ("lit_tests", "examples", "tools/tests/fixtures") for p in 
         (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
 PY
 # -rss_limit_mb: the parser thread reserves a large (untouched) stack.
-cargo +nightly fuzz run roundtrip "$corpus" -- \
-    -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -dict=fuzz/mlir.dict
+for target in roundtrip interpret; do
+    cargo +nightly fuzz run "$target" "$corpus" -- \
+        -max_total_time="$((secs / 2))" -timeout=10 -rss_limit_mb=4096 -dict=fuzz/mlir.dict
+done

@@ -526,6 +526,10 @@ pub struct OpSpec {
     pub forwarded_operands: Option<fn(&Context, Op) -> std::ops::Range<usize>>,
     /// The op's meaning for the reference interpreter.
     pub interpret: Option<crate::interp::InterpretFn>,
+    /// Names the pretty printer gives the entry-block arguments of region `i`
+    /// (MLIR's `getAsmBlockArgumentNames`): one entry per argument, `None` to
+    /// keep the number.
+    pub region_arg_names: Option<RegionArgNamesFn>,
     /// Custom directives its format may use (`custom<Name>(...)`).
     pub directives: &'static [crate::asm::Directive],
 }
@@ -600,6 +604,9 @@ pub type InferResultsFn = fn(&Uniquer, &[Type], &[(Ident, Attr)]) -> Option<Vec<
 /// See [`OpSpec::result_names`].
 pub type ResultNamesFn = fn(&Context, Op) -> Vec<Option<String>>;
 
+/// See [`OpSpec::region_arg_names`]: names for the entry-block arguments of region `i`.
+pub type RegionArgNamesFn = fn(&Context, Op, usize) -> Vec<Option<String>>;
+
 impl std::fmt::Debug for OpSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "OpSpec({})", self.name)
@@ -632,6 +639,7 @@ impl OpSpec {
             region_branch: None,
             forwarded_operands: None,
             interpret: None,
+            region_arg_names: None,
             directives: &[],
         }
     }

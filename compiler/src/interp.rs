@@ -223,6 +223,9 @@ pub type InterpretFn = fn(&mut Interp<'_>, Op, &[Tensor]) -> IResult<Vec<Tensor>
 pub struct Interp<'c> {
     /// The IR.
     pub ctx: &'c Context,
+    /// How many more ops may run (`None`: no limit); a run that uses them up
+    /// stops with an error, so that a loop that never ends can be cut short.
+    pub budget: Option<u64>,
     env: HashMap<Value, Tensor>,
     depth: usize,
 }
@@ -235,6 +238,7 @@ impl<'c> Interp<'c> {
     pub fn new(ctx: &'c Context) -> Self {
         Interp {
             ctx,
+            budget: None,
             env: HashMap::new(),
             depth: 0,
         }
@@ -265,6 +269,7 @@ impl<'c> Interp<'c> {
     /// operands of its terminator come back.
     pub fn run_region(&mut self, r: Region, args: Vec<Tensor>) -> IResult<Vec<Tensor>> {
         let ctx = self.ctx;
+        self.charge(ctx.region_parent(r))?;
         let Some(b) = ctx.entry_block(r) else {
             return Ok(Vec::new());
         };
@@ -317,9 +322,24 @@ impl<'c> Interp<'c> {
             .ok_or_else(|| InterpError::at(at, "use of a value that was not computed"))
     }
 
+    /// Use one step of the budget (running an op or entering a region).
+    fn charge(&mut self, at: Option<Op>) -> IResult<()> {
+        if let Some(b) = &mut self.budget {
+            if *b == 0 {
+                return Err(InterpError {
+                    message: "step budget exhausted".into(),
+                    op: at,
+                });
+            }
+            *b -= 1;
+        }
+        Ok(())
+    }
+
     /// Run one op: its interpret hook on its operand values, results recorded.
     pub fn exec(&mut self, op: Op) -> IResult<()> {
         let ctx = self.ctx;
+        self.charge(Some(op))?;
         let Some(f) = ctx
             .op_spec(op)
             .and_then(|s| s.interpret)

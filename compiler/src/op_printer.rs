@@ -69,11 +69,28 @@ impl Names {
             let scope = n.scopes.len();
             n.scopes.push((Default::default(), Some(parent)));
             let mut nested = Vec::new();
+            // Entry-block argument names the parent op chooses (MLIR's
+            // `getAsmBlockArgumentNames`).
+            let arg_names: Vec<Option<String>> = if named {
+                ctx.region_parent(r)
+                    .and_then(|p| {
+                        let f = ctx.op_spec(p)?.region_arg_names?;
+                        let k = ctx.regions(p).iter().position(|x| *x == r)?;
+                        Some(f(ctx, p, k))
+                    })
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             for (bi, b) in ctx.region_blocks(r).enumerate() {
                 n.set_block(b, bi as u32);
                 let entry = bi == 0;
-                for &a in ctx.block_args(b) {
-                    if entry {
+                for (ai, &a) in ctx.block_args(b).iter().enumerate() {
+                    if entry && let Some(Some(name)) = arg_names.get(ai) {
+                        let name = n.unique_name(name, scope, &mut conflict);
+                        n.set_value(a, NAME_BIT | n.names.len() as u32);
+                        n.names.push(name);
+                    } else if entry {
                         n.set_value(a, next_arg | ARG_BIT);
                         next_arg += 1;
                     } else {

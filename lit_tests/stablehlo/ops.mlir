@@ -257,15 +257,15 @@ func.func private @dec(%x: tensor<3x4xf32>) -> tensor<3x4xf32> {
 // CHECK-NEXT: %10 = stablehlo.compare LT, %arg4, %arg5, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
 // CHECK-NEXT: stablehlo.return %10 : tensor<i1>
 // CHECK-NEXT: }) : (tensor<3x4xf32>) -> tensor<3x4xf32>
-// CHECK-NEXT: %6:2 = stablehlo.while(%arg4 = %c, %arg5 = %cst) : tensor<i32>, tensor<f32>
+// CHECK-NEXT: %6:2 = stablehlo.while(%iterArg = %c, %iterArg_0 = %cst) : tensor<i32>, tensor<f32>
 // CHECK-NEXT: cond {
-// CHECK-NEXT: %c_0 = stablehlo.constant dense<10> : tensor<i32>
-// CHECK-NEXT: %10 = stablehlo.compare LT, %arg4, %c_0, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+// CHECK-NEXT: %c_1 = stablehlo.constant dense<10> : tensor<i32>
+// CHECK-NEXT: %10 = stablehlo.compare LT, %iterArg, %c_1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
 // CHECK-NEXT: stablehlo.return %10 : tensor<i1>
 // CHECK-NEXT: } do {
-// CHECK-NEXT: %c_0 = stablehlo.constant dense<1> : tensor<i32>
-// CHECK-NEXT: %10 = stablehlo.add %arg4, %c_0 : tensor<i32>
-// CHECK-NEXT: stablehlo.return %10, %arg5 : tensor<i32>, tensor<f32>
+// CHECK-NEXT: %c_1 = stablehlo.constant dense<1> : tensor<i32>
+// CHECK-NEXT: %10 = stablehlo.add %iterArg, %c_1 : tensor<i32>
+// CHECK-NEXT: stablehlo.return %10, %iterArg_0 : tensor<i32>, tensor<f32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %7 = "stablehlo.if"(%arg2) ({
 // CHECK-NEXT: stablehlo.return %cst : tensor<f32>

@@ -154,3 +154,18 @@ fn a_wrong_result_is_caught() {
     assert!(mismatch(&a, &a).is_none());
     assert!(mismatch(&a, &b).unwrap().contains("element 1"));
 }
+
+#[test]
+fn fixtures_print_exactly_as_jax_printed_them() {
+    // JAX's text is what stablehlo-opt prints, so printing it back must
+    // reproduce it byte for byte (JAX leaves out the final newline).
+    for name in fixtures() {
+        let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
+        with_parser_stack(move || {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let m = parse(&mut ctx, &name, text.clone());
+            let printed = print_op(&ctx, m, PrintOptions::default());
+            assert_eq!(printed.trim_end(), text.trim_end(), "{name}");
+        });
+    }
+}

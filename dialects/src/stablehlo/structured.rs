@@ -164,6 +164,8 @@ pub const WHILE: OpSpec = OpSpec {
     results: &[ValueSpec::variadic("results", tc::ANY)],
     regions: &[RegionSpec::sized("cond"), RegionSpec::sized("body")],
     traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+    // `%iterArg`, `%iterArg_0`, ... as stablehlo-opt names them.
+    region_arg_names: Some(|ctx, op, _| vec![Some("iterArg".to_string()); ctx.operands(op).len()]),
     custom: Some(CustomAsm {
         parse: |p, st| syntax::parse_while(p, st, &WHILE),
         print: syntax::print_while,

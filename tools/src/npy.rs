@@ -186,3 +186,56 @@ pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::types::TypeKind;
+    use std::sync::Arc;
+
+    fn f32_tensor_type(ctx: &Context, shape: &[i64]) -> Type {
+        let u = ctx.uniquer();
+        u.ty(TypeKind::Tensor {
+            shape: shape.iter().copied().collect(),
+            elem: u.ty(TypeKind::Float(aic::float::FloatKind::F32)),
+            encoding: None,
+        })
+    }
+
+    #[test]
+    fn round_trips_and_rejects_mismatched_shapes() {
+        let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
+        let ty = f32_tensor_type(&ctx, &[2, 3]);
+        let t = Tensor::new(&ctx, ty, Data::Float(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.5]));
+        let bytes = write(&ctx, &t).unwrap();
+        assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
+        let other = f32_tensor_type(&ctx, &[3, 2]);
+        assert!(read(&ctx, &bytes, other).unwrap_err().contains("shape"));
+    }
+
+    #[test]
+    fn damaged_files_give_errors_not_panics() {
+        let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
+        let ty = f32_tensor_type(&ctx, &[2, 3]);
+        let t = Tensor::new(&ctx, ty, Data::Float(vec![0.5; 6]));
+        let bytes = write(&ctx, &t).unwrap();
+        // Every truncation, and every byte changed to a few awkward values.
+        for n in 0..bytes.len() {
+            assert!(read(&ctx, &bytes[..n], ty).is_err(), "truncated at {n}");
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for i in 0..bytes.len() {
+            for v in [0u8, 0xff, b'(', b')', b',', b'\'', b'9'] {
+                let mut b = bytes.clone();
+                b[i] = v;
+                let _ = read(&ctx, &b, ty);
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut b = bytes.clone();
+            b[i] = seed as u8;
+            let _ = read(&ctx, &b, ty);
+        }
+    }
+}

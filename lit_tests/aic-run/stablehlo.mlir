@@ -479,6 +479,73 @@ func.func @narrow_and_wide_types() {
   return
 }
 
+// The other elementwise ops on floats, integers, predicates and complex numbers.
+// CHECK: PASS more_elementwise
+func.func @more_elementwise() {
+  %x = stablehlo.constant dense<[0.5, -1.5, 2.0, 0.0]> : tensor<4xf32>
+  %c = stablehlo.cosine %x : tensor<4xf32>
+  check.expect_almost_eq_const %c, dense<[0.87758255, 0.0707372, -0.41614684, 1.0]> : tensor<4xf32>
+  %s = stablehlo.sine %x : tensor<4xf32>
+  check.expect_almost_eq_const %s, dense<[0.47942555, -0.997495, 0.9092974, 0.0]> : tensor<4xf32>
+  %t = stablehlo.tan %x : tensor<4xf32>
+  check.expect_almost_eq_const %t, dense<[0.5463025, -14.10142, -2.1850398, 0.0]> : tensor<4xf32>
+  %e = stablehlo.exponential %x : tensor<4xf32>
+  check.expect_almost_eq_const %e, dense<[1.6487212, 0.22313017, 7.389056, 1.0]> : tensor<4xf32>
+  %l = stablehlo.log_plus_one %x : tensor<4xf32>
+  check.expect_almost_eq_const %l, dense<[0.4054651, 0x7FC00000, 1.0986123, 0.0]> : tensor<4xf32>
+  %r = stablehlo.rsqrt %x : tensor<4xf32>
+  check.expect_almost_eq_const %r, dense<[1.4142135, 0x7FC00000, 0.70710677, 0x7F800000]> : tensor<4xf32>
+  %ce = stablehlo.ceil %x : tensor<4xf32>
+  check.expect_eq_const %ce, dense<[1.0, -1.0, 2.0, 0.0]> : tensor<4xf32>
+  %fl = stablehlo.floor %x : tensor<4xf32>
+  check.expect_eq_const %fl, dense<[0.0, -2.0, 2.0, 0.0]> : tensor<4xf32>
+  %n = stablehlo.negate %x : tensor<4xf32>
+  check.expect_eq_const %n, dense<[-0.5, 1.5, -2.0, -0.0]> : tensor<4xf32>
+  %a = stablehlo.abs %n : tensor<4xf32>
+  check.expect_eq_const %a, dense<[0.5, 1.5, 2.0, 0.0]> : tensor<4xf32>
+  %three = stablehlo.constant dense<[3.0, 3.0, -3.0, 3.0]> : tensor<4xf32>
+  %rem = stablehlo.remainder %three, %x : tensor<4xf32>
+  check.expect_eq_const %rem, dense<[0.0, 0.0, -1.0, 0x7FC00000]> : tensor<4xf32>
+  %p = stablehlo.power %x, %three : tensor<4xf32>
+  check.expect_eq_const %p, dense<[0.125, -3.375, 0.125, 0.0]> : tensor<4xf32>
+  %d = stablehlo.subtract %x, %three : tensor<4xf32>
+  check.expect_eq_const %d, dense<[-2.5, -4.5, 5.0, -3.0]> : tensor<4xf32>
+  %i = stablehlo.constant dense<[12, -5, 0, 7]> : tensor<4xi32>
+  %j = stablehlo.constant dense<[10, 3, -1, 7]> : tensor<4xi32>
+  %and = stablehlo.and %i, %j : tensor<4xi32>
+  check.expect_eq_const %and, dense<[8, 3, 0, 7]> : tensor<4xi32>
+  %or = stablehlo.or %i, %j : tensor<4xi32>
+  check.expect_eq_const %or, dense<[14, -5, -1, 7]> : tensor<4xi32>
+  %xor = stablehlo.xor %i, %j : tensor<4xi32>
+  check.expect_eq_const %xor, dense<[6, -8, -1, 0]> : tensor<4xi32>
+  %mn = stablehlo.minimum %i, %j : tensor<4xi32>
+  check.expect_eq_const %mn, dense<[10, -5, -1, 7]> : tensor<4xi32>
+  %mx = stablehlo.maximum %i, %j : tensor<4xi32>
+  check.expect_eq_const %mx, dense<[12, 3, 0, 7]> : tensor<4xi32>
+  %sg = stablehlo.sign %i : tensor<4xi32>
+  check.expect_eq_const %sg, dense<[1, -1, 0, 1]> : tensor<4xi32>
+  %q = stablehlo.divide %i, %j : tensor<4xi32>
+  check.expect_eq_const %q, dense<[1, -1, 0, 1]> : tensor<4xi32>
+  %m = stablehlo.remainder %i, %j : tensor<4xi32>
+  check.expect_eq_const %m, dense<[2, -2, 0, 0]> : tensor<4xi32>
+  %pt = stablehlo.constant dense<[true, false]> : tensor<2xi1>
+  %pf = stablehlo.constant dense<[true, true]> : tensor<2xi1>
+  %pa = stablehlo.add %pt, %pf : tensor<2xi1>
+  check.expect_eq_const %pa, dense<[true, true]> : tensor<2xi1>
+  %pm = stablehlo.multiply %pt, %pf : tensor<2xi1>
+  check.expect_eq_const %pm, dense<[true, false]> : tensor<2xi1>
+  %px = stablehlo.xor %pt, %pf : tensor<2xi1>
+  check.expect_eq_const %px, dense<[false, true]> : tensor<2xi1>
+  %cx = stablehlo.constant dense<[(1.0, 1.0), (0.0, 2.0)]> : tensor<2xcomplex<f64>>
+  %cl = stablehlo.log %cx : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %cl, dense<[(0.34657359, 0.78539816), (0.69314718, 1.57079633)]> : tensor<2xcomplex<f64>>
+  %cs = stablehlo.sqrt %cx : tensor<2xcomplex<f64>>
+  check.expect_almost_eq_const %cs, dense<[(1.09868411, 0.45508986), (1.0, 1.0)]> : tensor<2xcomplex<f64>>
+  %cd = stablehlo.divide %cx, %cx : tensor<2xcomplex<f64>>
+  check.expect_eq_const %cd, dense<[(1.0, 0.0), (1.0, 0.0)]> : tensor<2xcomplex<f64>>
+  return
+}
+
 // CHECK: FAIL custom_call_is_unsupported: unsupported op 'stablehlo.custom_call' (call target 'foo')
 func.func @custom_call_is_unsupported() {
   %v = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
@@ -493,4 +560,4 @@ func.func @a_failing_check() {
   return
 }
 
-// CHECK: 19 passed, 2 failed
+// CHECK: 20 passed, 2 failed

@@ -44,3 +44,4 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
 #loc18 = loc("jit(f)/add"(#loc12))
 #loc19 = loc("jit(f)/tanh"(#loc12))
 #loc20 = loc("jit(f)/reduce_sum"(#loc14))
+

@@ -210,6 +210,11 @@ impl FloatKind {
         if self == FloatKind::F64 {
             return raw;
         }
+        // The hardware conversion rounds to nearest-even and keeps the sign and
+        // the top payload bits of NaNs, as APFloat's does.
+        if self == FloatKind::F32 {
+            return u128::from((v as f32).to_bits());
+        }
         let (neg, class) = decode(FloatKind::F64, raw);
         match class {
             Class::Zero => zero_bits(self, neg),
@@ -230,6 +235,9 @@ impl FloatKind {
     pub fn to_f64(self, bits: u128) -> f64 {
         if self == FloatKind::F64 {
             return f64::from_bits(bits as u64);
+        }
+        if self == FloatKind::F32 {
+            return f64::from(f32::from_bits(bits as u32));
         }
         let (neg, class) = decode(self, bits);
         let sign = if neg { -1.0 } else { 1.0 };

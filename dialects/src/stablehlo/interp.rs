@@ -1550,15 +1550,30 @@ fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         }
         _ => {
             let (x, y) = (as_f64(l, el), as_f64(r, erh));
+            // Both operands gathered once into [batch, free, contracting] order, so
+            // the inner loop is a dot product of two contiguous rows.
+            let k = oc_l.len();
+            let gather = |v: &[f64], ob: &[usize], of: &[usize], oc: &[usize]| -> Vec<f64> {
+                let mut m = Vec::with_capacity(ob.len() * of.len() * oc.len());
+                for b in ob {
+                    for f in of {
+                        m.extend(oc.iter().map(|c| v[b + f + c]));
+                    }
+                }
+                m
+            };
+            let (lm, rm) = (
+                gather(&x, &ob_l, &of_l, &oc_l),
+                gather(&y, &ob_r, &of_r, &oc_r),
+            );
+            let (nl, nr) = (of_l.len(), of_r.len());
             let mut o = Vec::with_capacity(n);
-            for (bl, br) in ob_l.iter().zip(&ob_r) {
-                for fl in &of_l {
-                    for fr in &of_r {
-                        let mut s = 0.0;
-                        for (cl, cr) in oc_l.iter().zip(&oc_r) {
-                            s += x[bl + fl + cl] * y[br + fr + cr];
-                        }
-                        o.push(s);
+            for b in 0..ob_l.len() {
+                for i in 0..nl {
+                    let row = &lm[(b * nl + i) * k..][..k];
+                    for j in 0..nr {
+                        let col = &rm[(b * nr + j) * k..][..k];
+                        o.push(row.iter().zip(col).fold(0.0, |s, (p, q)| s + p * q));
                     }
                 }
             }
@@ -1733,49 +1748,134 @@ fn run(it: &mut Interp<'_>, op: Op, r: Region, args: Vec<Tensor>, n: usize) -> R
     Ok(v)
 }
 
-/// Combine groups of elements of `inputs` (the linear indices of each output
-/// element's group in `groups`) starting from `inits`, with `body`.
+/// The groups of input elements a reduction combines, one per output element:
+/// every `outer` offset plus every `inner` offset (`reduce`), or explicit
+/// lists where `None` stands for the init value (windows with padding).
+enum Groups {
+    Product {
+        outer: Vec<usize>,
+        inner: Vec<usize>,
+    },
+    Lists(Vec<Vec<Option<usize>>>),
+}
+
+impl Groups {
+    fn len(&self) -> usize {
+        match self {
+            Groups::Product { outer, .. } => outer.len(),
+            Groups::Lists(l) => l.len(),
+        }
+    }
+    /// The elements of group `g`.
+    fn members(&self, g: usize) -> Vec<Option<usize>> {
+        match self {
+            Groups::Product { outer, inner } => inner.iter().map(|i| Some(outer[g] + i)).collect(),
+            Groups::Lists(l) => l[g].clone(),
+        }
+    }
+}
+
+/// Fold every group of `v` from `init` with `step`, in element order; `step`
+/// is a concrete closure, so each combiner gets its own loop.
+fn fold_groups<T: Copy>(groups: &Groups, v: &[T], init: T, step: impl Fn(T, T) -> T) -> Vec<T> {
+    match groups {
+        Groups::Product { outer, inner } => outer
+            .iter()
+            .map(|o| inner.iter().fold(init, |acc, i| step(acc, v[o + i])))
+            .collect(),
+        Groups::Lists(l) => l
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .fold(init, |acc, i| step(acc, i.map_or(init, |i| v[i])))
+            })
+            .collect(),
+    }
+}
+
+/// `fold_groups` with the float combiner `name` and rounding to `e`, chosen
+/// once outside the loops.
+fn fold_floats(name: &str, e: Elem, groups: &Groups, v: &[f64], init: f64) -> Option<Vec<f64>> {
+    macro_rules! with_round {
+        ($f:expr) => {{
+            let f = $f;
+            Some(match e {
+                Elem::Float(aic::float::FloatKind::F64) => fold_groups(groups, v, init, f),
+                Elem::Float(aic::float::FloatKind::F32) => {
+                    fold_groups(groups, v, init, |a, b| f(a, b) as f32 as f64)
+                }
+                _ => fold_groups(groups, v, init, |a, b| e.round(f(a, b))),
+            })
+        }};
+    }
+    match name {
+        "add" => with_round!(|a: f64, b: f64| a + b),
+        "multiply" => with_round!(|a: f64, b: f64| a * b),
+        "maximum" => with_round!(float_binary("maximum")?),
+        "minimum" => with_round!(float_binary("minimum")?),
+        _ => None,
+    }
+}
+
+/// `fold_groups` with the integer combiner `name`, wrapping to `e`; `None`
+/// for predicates and unsigned 64-bit min/max (which take the general path).
+fn fold_ints(name: &str, e: Elem, groups: &Groups, v: &[i64], init: i64) -> Option<Vec<i64>> {
+    if is_bool(e) || (width(e) == 64 && is_unsigned(e) && matches!(name, "maximum" | "minimum")) {
+        return None;
+    }
+    macro_rules! with_wrap {
+        ($f:expr) => {{
+            let f = $f;
+            Some(match e {
+                Elem::Int { width: 64, .. } | Elem::Index => fold_groups(groups, v, init, f),
+                Elem::Int {
+                    width: 32,
+                    signedness,
+                } if signedness != Signedness::Unsigned => {
+                    fold_groups(groups, v, init, |a, b| f(a, b) as i32 as i64)
+                }
+                _ => fold_groups(groups, v, init, |a, b| e.wrap(i128::from(f(a, b)))),
+            })
+        }};
+    }
+    match name {
+        "add" => with_wrap!(|a: i64, b: i64| a.wrapping_add(b)),
+        "multiply" => with_wrap!(|a: i64, b: i64| a.wrapping_mul(b)),
+        "maximum" => with_wrap!(|a: i64, b: i64| a.max(b)),
+        "minimum" => with_wrap!(|a: i64, b: i64| a.min(b)),
+        "and" => with_wrap!(|a: i64, b: i64| a & b),
+        "or" => with_wrap!(|a: i64, b: i64| a | b),
+        "xor" => with_wrap!(|a: i64, b: i64| a ^ b),
+        _ => None,
+    }
+}
+
+/// Combine the groups of elements of `inputs` starting from `inits` with
+/// `body`: typed loops when there is one input and `body` is a known
+/// combiner, else the region per element.
 fn combine_groups(
     it: &mut Interp<'_>,
     op: Op,
     body: Region,
     inputs: &[&Tensor],
     inits: &[&Tensor],
-    groups: &[Vec<Option<usize>>],
+    groups: &Groups,
 ) -> IResult<Vec<Data>> {
     let ctx = it.ctx;
-    let n = inputs.len();
-    // Fast path: one input, a known combiner, typed loops.
-    if n == 1
+    if inputs.len() == 1
         && let Some(name) = simple_combiner(ctx, body)
     {
         let e = inputs[0].elem(ctx);
-        let data = match (&inputs[0].data, &inits[0].data) {
+        let fast = match (&inputs[0].data, &inits[0].data) {
             (Data::Float(v), Data::Float(i0)) => {
-                let f = float_binary(name).ok_or_else(|| unsupported(op, ctx, "floats"))?;
-                Data::Float(
-                    groups
-                        .iter()
-                        .map(|g| {
-                            g.iter()
-                                .fold(i0[0], |acc, i| e.round(f(acc, i.map_or(i0[0], |i| v[i]))))
-                        })
-                        .collect(),
-                )
+                fold_floats(name, e, groups, v, i0[0]).map(Data::Float)
             }
-            (Data::Int(v), Data::Int(i0)) => Data::Int(
-                groups
-                    .iter()
-                    .map(|g| {
-                        g.iter().fold(i0[0], |acc, i| {
-                            e.wrap(int_binary(name, e, acc, i.map_or(i0[0], |i| v[i])).unwrap_or(0))
-                        })
-                    })
-                    .collect(),
-            ),
-            _ => return combine_slow(it, op, body, inputs, inits, groups),
+            (Data::Int(v), Data::Int(i0)) => fold_ints(name, e, groups, v, i0[0]).map(Data::Int),
+            _ => None,
         };
-        return Ok(vec![data]);
+        if let Some(d) = fast {
+            return Ok(vec![d]);
+        }
     }
     combine_slow(it, op, body, inputs, inits, groups)
 }
@@ -1786,13 +1886,14 @@ fn combine_slow(
     body: Region,
     inputs: &[&Tensor],
     inits: &[&Tensor],
-    groups: &[Vec<Option<usize>>],
+    groups: &Groups,
 ) -> IResult<Vec<Data>> {
     let ctx = it.ctx;
     let n = inputs.len();
     let tys: Vec<Type> = inits.iter().map(|t| scalar_type(ctx, t.ty)).collect();
     let mut outs: Vec<Vec<Tensor>> = vec![Vec::with_capacity(groups.len()); n];
-    for g in groups {
+    for gi in 0..groups.len() {
+        let g = groups.members(gi);
         let mut acc: Vec<Tensor> = inits
             .iter()
             .zip(&tys)
@@ -1802,7 +1903,7 @@ fn combine_slow(
                 data: t.data.clone(),
             })
             .collect();
-        for i in g {
+        for i in &g {
             let mut a = acc.clone();
             for (k, t) in inputs.iter().enumerate() {
                 a.push(match i {
@@ -1836,10 +1937,7 @@ fn reduce(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let st = strides(&a.shape);
     let inner = offsets(&a.shape, &st, &dims);
     let outer = offsets(&a.shape, &st, &keep);
-    let groups: Vec<Vec<Option<usize>>> = outer
-        .iter()
-        .map(|o| inner.iter().map(|i| Some(o + i)).collect())
-        .collect();
+    let groups = Groups::Product { outer, inner };
     let body = ctx.regions(op)[0];
     let inputs: Vec<&Tensor> = args[..n].iter().collect();
     let inits: Vec<&Tensor> = args[n..].iter().collect();
@@ -1901,8 +1999,9 @@ fn reduce_window(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let w = Window::of(ctx, op, a.shape.len())?;
     let st = strides(&a.shape);
     let oshape = result_shape(ctx, op, 0)?;
-    let mut groups = Vec::new();
-    for_each_index(&oshape, |o| groups.push(w.elements(&a.shape, &st, o)));
+    let mut lists = Vec::new();
+    for_each_index(&oshape, |o| lists.push(w.elements(&a.shape, &st, o)));
+    let groups = Groups::Lists(lists);
     let body = ctx.regions(op)[0];
     let inputs: Vec<&Tensor> = args[..n].iter().collect();
     let inits: Vec<&Tensor> = args[n..].iter().collect();

@@ -82,8 +82,22 @@ pub fn float_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec
                 x.min(y)
             }
         },
-        "arith.maxnumf" => f64::max,
-        "arith.minnumf" => f64::min,
+        // A NaN operand yields the other one; +0 is larger than -0 (APFloat's
+        // `maxnum`/`minnum`, which the folders follow).
+        "arith.maxnumf" => |x, y| {
+            if x == y && x == 0.0 {
+                if x.is_sign_negative() { y } else { x }
+            } else {
+                x.max(y)
+            }
+        },
+        "arith.minnumf" => |x, y| {
+            if x == y && x == 0.0 {
+                if x.is_sign_negative() { x } else { y }
+            } else {
+                x.min(y)
+            }
+        },
         n => return Err(InterpError::at(op, format!("unsupported op '{n}'"))),
     };
     let out = args[0]

@@ -511,6 +511,14 @@ fn write_dense(u: &Uniquer, ty: Type, data: &DenseData, out: &mut String) {
         scalar(0, out);
         return;
     }
+    let limit = ELEMENTS_HEX_LIMIT.load(std::sync::atomic::Ordering::Relaxed);
+    if let DenseData::Raw { bytes, .. } = data
+        && limit >= 0
+        && n as i64 > limit
+    {
+        write_hex(u, elem, bytes, n as usize, out);
+        return;
+    }
     // Nested lists, one level per dimension.
     let mut idx = 0usize;
     write_nested(&shape, 0, &mut idx, &scalar, out);
@@ -536,6 +544,60 @@ fn write_nested(
         write_nested(shape, dim + 1, idx, scalar, out);
     }
     out.push(']');
+}
+
+/// Dense elements attributes with more elements than this print as a hex string
+/// (`dense<"0x...">`), as with mlir-opt's
+/// `--mlir-print-elementsattrs-with-hex-if-larger` (default 100; negative: never).
+pub static ELEMENTS_HEX_LIMIT: std::sync::atomic::AtomicI64 =
+    std::sync::atomic::AtomicI64::new(100);
+
+/// The bits of one scalar of `elem` (a component, for complex numbers).
+fn scalar_bits(u: &Uniquer, elem: Type) -> u32 {
+    match u.type_kind(elem) {
+        TypeKind::Integer { width, .. } => *width,
+        TypeKind::Float(k) => k.bit_width(),
+        TypeKind::Complex(e) => scalar_bits(u, *e),
+        _ => 64,
+    }
+}
+
+/// `"0x..."`: MLIR's raw buffer of a dense elements attribute, element by
+/// element in little-endian bytes masked to the element's width, with `i1`
+/// packed eight to a byte (least significant bit first).
+fn write_hex(u: &Uniquer, elem: Type, bytes: &[u8], n: usize, out: &mut String) {
+    out.push_str("\"0x");
+    let w = scalar_bytes(u, elem).max(1);
+    let mut raw = Vec::with_capacity(n * w);
+    if matches!(u.type_kind(elem), TypeKind::Integer { width: 1, .. }) {
+        raw.resize(n.div_ceil(8), 0u8);
+        for i in 0..n {
+            if bytes.get(i).is_some_and(|b| *b != 0) {
+                raw[i / 8] |= 1 << (i % 8);
+            }
+        }
+    } else {
+        let parts = if matches!(u.type_kind(elem), TypeKind::Complex(_)) {
+            2
+        } else {
+            1
+        };
+        let pw = w / parts;
+        let bits = scalar_bits(u, elem);
+        let mask = if bits >= 128 {
+            u128::MAX
+        } else {
+            (1u128 << bits) - 1
+        };
+        for c in bytes.chunks(pw).take(n * parts) {
+            let v = read_le(c) & mask;
+            raw.extend_from_slice(&v.to_le_bytes()[..pw]);
+        }
+    }
+    for b in raw {
+        let _ = write!(out, "{b:02X}");
+    }
+    out.push('"');
 }
 
 /// Bytes one scalar of `elem` takes in dense storage.

@@ -741,6 +741,21 @@ impl<'a> Lowerer<'a> {
                 .step_by(2)
                 .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
                 .collect();
+            let is_i1 = matches!(u.type_kind(elem), TypeKind::Integer { width: 1, .. });
+            // MLIR packs `i1` eight to a byte (least significant bit first); one
+            // byte of 0x00 or 0xFF is a splat.
+            let bytes = if is_i1
+                && bytes.len() as u64 == n.div_ceil(8)
+                && !(bytes.len() == 1 && (bytes[0] == 0 || bytes[0] == 0xff))
+            {
+                (0..n as usize)
+                    .map(|i| (bytes[i / 8] >> (i % 8)) & 1)
+                    .collect()
+            } else if is_i1 && bytes.len() == 1 && n != 1 {
+                vec![u8::from(bytes[0] != 0)]
+            } else {
+                bytes
+            };
             let splat = bytes.len() == esize && n != 1;
             if !splat && bytes.len() as u64 != n * esize as u64 {
                 return Err(self.err(

@@ -24,6 +24,9 @@ OPTIONS:
   --allow-unregistered-dialect    Accept ops of dialects that are not registered
   --mlir-print-op-generic         Print ops in generic form
   --mlir-print-debuginfo          Print locations
+  --mlir-print-elementsattrs-with-hex-if-larger=<n>
+                                  Print dense elements attributes of more than n
+                                  elements as hex strings (default 100; -1: never)
   --split-input-file              Process each '// -----' chunk separately
   --verify-diagnostics            Check that emitted diagnostics match expected-* lines
                                   on the corresponding line (each chunk on its own)
@@ -94,6 +97,15 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("allow-unregistered-dialect") => o.allow_unregistered = true,
             Some("mlir-print-op-generic") => o.generic = true,
             Some("mlir-print-debuginfo") => o.debuginfo = true,
+            Some(f) if f.starts_with("mlir-print-elementsattrs-with-hex-if-larger=") => {
+                let v = &f["mlir-print-elementsattrs-with-hex-if-larger=".len()..];
+                let n: i64 = v.parse().map_err(|_| {
+                    format!(
+                        "invalid value for --mlir-print-elementsattrs-with-hex-if-larger: '{v}'"
+                    )
+                })?;
+                aic::printer::ELEMENTS_HEX_LIMIT.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
             Some("split-input-file") => o.split = true,
             Some("verify-diagnostics") => o.verify_diagnostics = true,
             Some("mlir-print-ir-before-all") => o.inst.print_before = PassFilter::All,

@@ -380,3 +380,13 @@ func.func @gather_scatter(%m: tensor<3x4xf32>, %ind: tensor<2x1xi32>, %upd: tens
   }) : (tensor<3x4xf32>, tensor<3x2xf32>, tensor<f32>) -> tensor<3x4xf32>
   return
 }
+
+// CHECK-LABEL: func.func @dot_algorithm(
+// CHECK-NEXT: %0 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %1 = stablehlo.dot_general %arg0, %arg1, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: return
+func.func @dot_algorithm(%a: tensor<2x2xf32>, %b: tensor<2x3xf32>) {
+  %0 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT], algorithm = <lhs_precision_type = tf32, rhs_precision_type = tf32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %1 = stablehlo.dot_general %a, %b, contracting_dims = [1] x [0], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = false> : (tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}

@@ -579,14 +579,9 @@ pub const PRECISION_AND_ALGORITHM: Directive = Directive {
         }
         p.expect_keyword("algorithm")?;
         p.expect_token("=")?;
-        let at = p.pos();
-        // `<...>`: the body of `#stablehlo.dot_algorithm<...>`, kept verbatim.
-        let t = p.parse_attribute(None);
-        let _ = t;
-        Err(p.error_at(
-            at,
-            "the dot algorithm attribute is not supported yet; write it in the generic form",
-        ))
+        let a = parse_dot_algorithm(p)?;
+        s.set_attr(1, a);
+        Ok(())
     },
     print: |pr, s| {
         let a = s.attr(pr, 0);
@@ -603,6 +598,42 @@ pub const PRECISION_AND_ALGORITHM: Directive = Directive {
         }
     },
 };
+
+/// The body of `#stablehlo.dot_algorithm<lhs_precision_type = tf32, ...,
+/// allow_imprecise_accumulation = false>`: `key = value` fields whose values are
+/// types, integers or booleans, kept as the attribute's text.
+fn parse_dot_algorithm(p: &mut OpParser<'_, '_>) -> R<Attr> {
+    p.expect_token("<")?;
+    let mut fields = Vec::new();
+    loop {
+        let at = p.pos();
+        let key = p.parse_bare_word().to_string();
+        if key.is_empty() {
+            return Err(p.error_at(at, "expected a dot algorithm field name"));
+        }
+        p.expect_token("=")?;
+        let value = if p.eat_keyword("true") {
+            "true".to_string()
+        } else if p.eat_keyword("false") {
+            "false".to_string()
+        } else if p
+            .peek_byte()
+            .is_some_and(|b| b.is_ascii_digit() || b == b'-')
+        {
+            p.parse_integer()?.to_string()
+        } else {
+            let t = p.parse_type()?;
+            aic::printer::type_text(&p.uniquer(), t)
+        };
+        fields.push(format!("{key} = {value}"));
+        if p.eat_token(">") {
+            break;
+        }
+        p.expect_token(",")?;
+    }
+    let text = format!("stablehlo.dot_algorithm<{}>", fields.join(", "));
+    Ok(p.uniquer().attr(AttrKind::Opaque(text.into())))
+}
 
 /// `custom<DotDimensionNumbers>($dot_dimension_numbers)`:
 /// `batching_dims = [0] x [0], contracting_dims = [2] x [1]`.

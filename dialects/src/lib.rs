@@ -6,6 +6,8 @@ pub mod arith;
 pub mod check;
 pub mod chlo;
 pub mod func;
+pub mod fusion;
+pub mod graph;
 pub mod math;
 pub mod scf;
 pub mod stablehlo;
@@ -27,6 +29,10 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&chlo::OTHERS);
     registry.add_semantics("chlo", stablehlo::interp::semantics);
     registry.register(&check::DIALECT);
+    registry.register(&graph::DIALECT);
+    registry.register(&graph::BINARY);
+    registry.register(&graph::OTHERS);
+    registry.register(&fusion::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -166,12 +166,12 @@ fn need_ints(ctx: &Context, op: Op, name: &str) -> IResult<Vec<i64>> {
         .ok_or_else(|| InterpError::at(op, format!("missing or malformed '{name}'")))
 }
 
-fn result_type(ctx: &Context, op: Op, i: usize) -> Type {
+pub(crate) fn result_type(ctx: &Context, op: Op, i: usize) -> Type {
     ctx.value_type(ctx.result(op, i))
 }
 
 /// A tensor of result `i`'s type holding `data`.
-fn out(ctx: &Context, op: Op, i: usize, data: Data) -> Tensor {
+pub(crate) fn out(ctx: &Context, op: Op, i: usize, data: Data) -> Tensor {
     Tensor::new(ctx, result_type(ctx, op, i), data)
 }
 
@@ -183,12 +183,12 @@ fn elem_of(ctx: &Context, op: Op, t: Type) -> IResult<Elem> {
     Elem::of(ctx, t).ok_or_else(|| InterpError::at(op, "unsupported element type"))
 }
 
-fn result_elem(ctx: &Context, op: Op, i: usize) -> IResult<Elem> {
+pub(crate) fn result_elem(ctx: &Context, op: Op, i: usize) -> IResult<Elem> {
     elem_of(ctx, op, result_type(ctx, op, i))
 }
 
 /// The static shape of result `i` (dynamic shapes are not supported).
-fn result_shape(ctx: &Context, op: Op, i: usize) -> IResult<Vec<i64>> {
+pub(crate) fn result_shape(ctx: &Context, op: Op, i: usize) -> IResult<Vec<i64>> {
     let s = ctx
         .type_kind(result_type(ctx, op, i))
         .shape()
@@ -203,7 +203,7 @@ fn result_shape(ctx: &Context, op: Op, i: usize) -> IResult<Vec<i64>> {
     Ok(s)
 }
 
-fn strides(shape: &[i64]) -> Vec<usize> {
+pub(crate) fn strides(shape: &[i64]) -> Vec<usize> {
     let mut s = vec![1usize; shape.len()];
     for i in (0..shape.len().saturating_sub(1)).rev() {
         s[i] = s[i + 1] * shape[i + 1].max(0) as usize;
@@ -211,12 +211,12 @@ fn strides(shape: &[i64]) -> Vec<usize> {
     s
 }
 
-fn count(shape: &[i64]) -> usize {
+pub(crate) fn count(shape: &[i64]) -> usize {
     shape.iter().map(|d| (*d).max(0) as usize).product()
 }
 
 /// Call `f` with every multi-index of `shape` in row-major order.
-fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
+pub(crate) fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
     if shape.iter().any(|d| *d <= 0) {
         return;
     }
@@ -239,7 +239,7 @@ fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
 }
 
 /// Elements of `d` at `idx` (`None`: the first element of `fill`).
-fn take(d: &Data, idx: &[Option<usize>], fill: Option<&Data>) -> Data {
+pub(crate) fn take(d: &Data, idx: &[Option<usize>], fill: Option<&Data>) -> Data {
     macro_rules! pick {
         ($v:expr, $f:path) => {{
             let pad = match fill {
@@ -264,12 +264,12 @@ fn take(d: &Data, idx: &[Option<usize>], fill: Option<&Data>) -> Data {
 }
 
 /// The linear index in a tensor of `shape` of the multi-index `idx`.
-fn linear(idx: &[i64], st: &[usize]) -> usize {
+pub(crate) fn linear(idx: &[i64], st: &[usize]) -> usize {
     idx.iter().zip(st).map(|(i, s)| *i as usize * s).sum()
 }
 
 /// Build a result by mapping each output index to an input index (or padding).
-fn remap(
+pub(crate) fn remap(
     ctx: &Context,
     op: Op,
     src: &Tensor,
@@ -319,7 +319,7 @@ fn bits(e: Elem, v: i64) -> u64 {
 }
 
 /// An integer element as a mathematical value (`i128`).
-fn value(e: Elem, v: i64) -> i128 {
+pub(crate) fn value(e: Elem, v: i64) -> i128 {
     if is_unsigned(e) {
         i128::from(bits(e, v))
     } else if is_bool(e) {
@@ -368,7 +368,7 @@ fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
 // ---------------------------------------------------------------- elementwise
 
 /// The `f64` function of a float unary op.
-fn float_fn(name: &str) -> Option<fn(f64) -> f64> {
+pub(crate) fn float_fn(name: &str) -> Option<fn(f64) -> f64> {
     let short = name.rsplit('.').next().unwrap_or(name);
     Some(match short {
         "abs" => f64::abs,
@@ -594,7 +594,7 @@ fn complex_fn(short: &str) -> Option<fn(C) -> C> {
     })
 }
 
-fn unsupported(op: Op, ctx: &Context, what: &str) -> InterpError {
+pub(crate) fn unsupported(op: Op, ctx: &Context, what: &str) -> InterpError {
     InterpError::at(
         op,
         format!("'{}' is not defined on {what}", ctx.op_name(op)),
@@ -680,7 +680,7 @@ fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 /// `convert` between element kinds, as the spec defines it.
-fn convert(d: &Data, from: Elem, to: Elem) -> Data {
+pub(crate) fn convert(d: &Data, from: Elem, to: Elem) -> Data {
     match (d, to) {
         (Data::Int(v), Elem::Float(_)) => {
             Data::Float(v.iter().map(|x| to.round(to_f64(from, *x))).collect())
@@ -744,11 +744,11 @@ fn float_to_int(x: f64, to: Elem) -> i64 {
 }
 
 /// Operand `i` brought to the result's element count (scalars broadcast).
-fn at<T: Copy>(v: &[T], i: usize) -> T {
+pub(crate) fn at<T: Copy>(v: &[T], i: usize) -> T {
     if v.len() == 1 { v[0] } else { v[i] }
 }
 
-fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
+pub(crate) fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
     let (x, y) = (value(e, a), value(e, b));
     let w = width(e);
     Some(match short {
@@ -842,7 +842,7 @@ fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
     })
 }
 
-fn float_binary(short: &str) -> Option<fn(f64, f64) -> f64> {
+pub(crate) fn float_binary(short: &str) -> Option<fn(f64, f64) -> f64> {
     Some(match short {
         "add" => |a, b| a + b,
         "subtract" => |a, b| a - b,
@@ -1174,7 +1174,7 @@ fn dynamic_update_slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 /// The elements of several tensors one after the other.
-fn concat_data(parts: &[&Data]) -> Data {
+pub(crate) fn concat_data(parts: &[&Data]) -> Data {
     match parts.first() {
         Some(Data::Int(_)) => Data::Int(
             parts
@@ -1419,7 +1419,7 @@ fn get_dimension_size(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 // ---------------------------------------------------------------- dot_general, convolution
 
 /// A tensor's elements as `f64` (integers by value), for typed inner loops.
-fn as_f64(t: &Tensor, e: Elem) -> Vec<f64> {
+pub(crate) fn as_f64(t: &Tensor, e: Elem) -> Vec<f64> {
     match &t.data {
         Data::Float(v) => v.clone(),
         Data::Int(v) => v.iter().map(|x| to_f64(e, *x)).collect(),
@@ -1428,13 +1428,13 @@ fn as_f64(t: &Tensor, e: Elem) -> Vec<f64> {
 }
 
 /// Finish a numeric result computed in `f64` (floats), `i128` (integers) or complex.
-enum Acc {
+pub(crate) enum Acc {
     F(Vec<f64>),
     I(Vec<i128>),
     C(Vec<C>),
 }
 
-fn finish(er: Elem, acc: Acc) -> Data {
+pub(crate) fn finish(er: Elem, acc: Acc) -> Data {
     match acc {
         Acc::F(v) => match er {
             Elem::Float(_) => Data::Float(v.into_iter().map(|x| er.round(x)).collect()),
@@ -1453,7 +1453,7 @@ fn finish(er: Elem, acc: Acc) -> Data {
 }
 
 /// Offsets into a tensor of strides `st` for every multi-index over `dims` of `shape`.
-fn offsets(shape: &[i64], st: &[usize], dims: &[i64]) -> Vec<usize> {
+pub(crate) fn offsets(shape: &[i64], st: &[usize], dims: &[i64]) -> Vec<usize> {
     let sub: Vec<i64> = dims.iter().map(|d| shape[*d as usize]).collect();
     let mut out = Vec::with_capacity(count(&sub));
     if dims.is_empty() {
@@ -1489,6 +1489,14 @@ fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             .and_then(|a| DotDims::of(ctx, a))
             .ok_or_else(|| InterpError::at(op, "malformed dot_dimension_numbers"))?
     };
+    let er = result_elem(ctx, op, 0)?;
+    let data = dot(ctx, l, r, &d, er);
+    Ok(vec![out(ctx, op, 0, data)])
+}
+
+/// `dot_general`'s computation: result elements in the order batch, lhs free,
+/// rhs free dimensions, of element kind `er`.
+pub(crate) fn dot(ctx: &Context, l: &Tensor, r: &Tensor, d: &DotDims, er: Elem) -> Data {
     let free = |rank: usize, a: &[i64], b: &[i64]| -> Vec<i64> {
         (0..rank as i64)
             .filter(|i| !a.contains(i) && !b.contains(i))
@@ -1508,7 +1516,6 @@ fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         offsets(&l.shape, &sl, &d.lhs_contract),
         offsets(&r.shape, &sr, &d.rhs_contract),
     );
-    let er = result_elem(ctx, op, 0)?;
     let (el, erh) = (l.elem(ctx), r.elem(ctx));
     let n = ob_l.len() * of_l.len() * of_r.len();
     let acc = match (&l.data, &r.data) {
@@ -1580,7 +1587,7 @@ fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             Acc::F(o)
         }
     };
-    Ok(vec![out(ctx, op, 0, finish(er, acc))])
+    finish(er, acc)
 }
 
 fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -1606,12 +1613,51 @@ fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .unwrap_or(1)
         .max(1);
     let oshape = result_shape(ctx, op, 0)?;
-    let (sx, sk, so) = (strides(&x.shape), strides(&k.shape), strides(&oshape));
-    let (xe, ke, er) = (x.elem(ctx), k.elem(ctx), result_elem(ctx, op, 0)?);
-    let (xv, kv) = (as_f64(x, xe), as_f64(k, ke));
+    let er = result_elem(ctx, op, 0)?;
     if matches!(x.data, Data::Complex(_)) {
         return Err(unsupported(op, ctx, "complex numbers"));
     }
+    let w = ConvWindow {
+        stride,
+        padding,
+        lhs_dil,
+        rhs_dil,
+        rev,
+        fgc,
+        bgc,
+    };
+    Ok(vec![out(ctx, op, 0, conv(ctx, x, k, &d, &w, &oshape, er))])
+}
+
+/// The window parameters of a convolution, one entry per spatial dimension
+/// (padding: low and high for each).
+pub(crate) struct ConvWindow {
+    pub stride: Vec<i64>,
+    pub padding: Vec<i64>,
+    pub lhs_dil: Vec<i64>,
+    pub rhs_dil: Vec<i64>,
+    pub rev: Vec<i64>,
+    pub fgc: i64,
+    pub bgc: i64,
+}
+
+/// StableHLO's convolution of `x` with `k` into a result of shape `oshape`.
+pub(crate) fn conv(
+    ctx: &Context,
+    x: &Tensor,
+    k: &Tensor,
+    d: &ConvDims,
+    w: &ConvWindow,
+    oshape: &[i64],
+    er: Elem,
+) -> Data {
+    let ns = d.in_spatial.len();
+    let (stride, padding, lhs_dil, rhs_dil, rev) =
+        (&w.stride, &w.padding, &w.lhs_dil, &w.rhs_dil, &w.rev);
+    let (fgc, bgc) = (w.fgc.max(1), w.bgc.max(1));
+    let (sx, sk, so) = (strides(&x.shape), strides(&k.shape), strides(oshape));
+    let (xe, ke) = (x.elem(ctx), k.elem(ctx));
+    let (xv, kv) = (as_f64(x, xe), as_f64(k, ke));
     let out_batch = oshape[d.out_batch as usize];
     let out_feat = oshape[d.out_feature as usize];
     let kin = k.shape[d.k_in as usize];
@@ -1620,7 +1666,7 @@ fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let osp: Vec<i64> = d.out_spatial.iter().map(|s| oshape[*s as usize]).collect();
     let feat_per_group = (out_feat / fgc).max(1);
     let feat_per_bgroup = (out_feat / bgc).max(1);
-    let mut o = vec![0.0f64; count(&oshape)];
+    let mut o = vec![0.0f64; count(oshape)];
     // Kernel spatial offsets and positions, computed once.
     let mut kpos: Vec<Vec<i64>> = Vec::new();
     for_each_index(&ksp, |i| kpos.push(i.to_vec()));
@@ -1682,7 +1728,7 @@ fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             }
         }
     }
-    Ok(vec![out(ctx, op, 0, finish(er, Acc::F(o)))])
+    finish(er, Acc::F(o))
 }
 
 // ---------------------------------------------------------------- regions
@@ -1751,7 +1797,7 @@ fn run(it: &mut Interp<'_>, op: Op, r: Region, args: Vec<Tensor>, n: usize) -> R
 /// The groups of input elements a reduction combines, one per output element:
 /// every `outer` offset plus every `inner` offset (`reduce`), or explicit
 /// lists where `None` stands for the init value (windows with padding).
-enum Groups {
+pub(crate) enum Groups {
     Product {
         outer: Vec<usize>,
         inner: Vec<usize>,
@@ -1795,7 +1841,13 @@ fn fold_groups<T: Copy>(groups: &Groups, v: &[T], init: T, step: impl Fn(T, T) -
 
 /// `fold_groups` with the float combiner `name` and rounding to `e`, chosen
 /// once outside the loops.
-fn fold_floats(name: &str, e: Elem, groups: &Groups, v: &[f64], init: f64) -> Option<Vec<f64>> {
+pub(crate) fn fold_floats(
+    name: &str,
+    e: Elem,
+    groups: &Groups,
+    v: &[f64],
+    init: f64,
+) -> Option<Vec<f64>> {
     macro_rules! with_round {
         ($f:expr) => {{
             let f = $f;
@@ -1819,7 +1871,13 @@ fn fold_floats(name: &str, e: Elem, groups: &Groups, v: &[f64], init: f64) -> Op
 
 /// `fold_groups` with the integer combiner `name`, wrapping to `e`; `None`
 /// for predicates and unsigned 64-bit min/max (which take the general path).
-fn fold_ints(name: &str, e: Elem, groups: &Groups, v: &[i64], init: i64) -> Option<Vec<i64>> {
+pub(crate) fn fold_ints(
+    name: &str,
+    e: Elem,
+    groups: &Groups,
+    v: &[i64],
+    init: i64,
+) -> Option<Vec<i64>> {
     if is_bool(e) || (width(e) == 64 && is_unsigned(e) && matches!(name, "maximum" | "minimum")) {
         return None;
     }

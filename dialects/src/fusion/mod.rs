@@ -1,0 +1,250 @@
+//! The `fusion` dialect: `fusion.group` holds a fused subgraph in a region that
+//! is isolated from above (its inputs come in as block arguments), yields its
+//! results with `fusion.yield`, and records the kind of fusion and the cost the
+//! target model assigned:
+//!
+//! ```mlir
+//! %0 = fusion.group vertical (%x = %a, %w = %b) {cost = 1.5e-06 : f64} : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32> {
+//!   %m = graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x4xf32>) -> tensor<8x4xf32>
+//!   %r = graph.relu %m : tensor<8x4xf32>
+//!   fusion.yield %r : tensor<8x4xf32>
+//! }
+//! ```
+//!
+//! A group runs in the interpreter by running its body, so a program before
+//! and after fusion can be compared on the same inputs.
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, RegionSpec, Traits,
+    ValueSpec, tc,
+};
+use aic::interp::{IResult, Interp, Tensor};
+use aic::ir::{Context, Op, OpState, Value};
+use aic::op_printer::OpPrinter;
+use aic::syntax::parser::{Argument, OpParser};
+use aic::types::Type;
+use aic::verifier::op_error;
+
+type R<T> = Result<T, Diagnostic>;
+
+/// The kinds of fusion a group records.
+pub const KINDS: &[&str] = &[
+    "vertical",
+    "horizontal",
+    "memory",
+    "b2b_gemm",
+    "reduction",
+    "elementwise",
+];
+
+const KIND: AttrConstraint = AttrConstraint {
+    desc: "fusion kind (vertical, horizontal, memory, b2b_gemm, reduction, elementwise)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with("fusion<kind ")),
+    syntax: AttrSyntax::DialectEnum("fusion<kind ", KINDS),
+};
+
+const COST: AttrConstraint = AttrConstraint {
+    desc: "float attribute (modelled seconds)",
+    check: |a, _| matches!(a, AttrKind::Float { .. }),
+    syntax: AttrSyntax::Full,
+};
+
+/// The `kind` attribute value for `word` (one of [`KINDS`]).
+pub fn kind_attr(ctx: &Context, word: &str) -> Attr {
+    ctx.uniquer()
+        .attr(AttrKind::Opaque(format!("fusion<kind {word}>").into()))
+}
+
+/// `fusion.group`.
+pub const GROUP: OpSpec = OpSpec {
+    summary: "a fused subgraph, isolated from above",
+    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    attributes: &[
+        AttrSpec::required("kind", KIND),
+        AttrSpec::optional("cost", COST),
+    ],
+    regions: &[RegionSpec::sized("body")],
+    traits: Traits::ISOLATED_FROM_ABOVE
+        .with(Traits::SINGLE_BLOCK)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
+    custom: Some(CustomAsm {
+        parse: parse_group,
+        print: print_group,
+    }),
+    verify_regions: Some(verify_group),
+    implicit_terminator: None,
+    interpret: Some(run_group),
+    ..OpSpec::new("fusion.group")
+};
+
+/// `fusion.yield`: the results of a group.
+pub const YIELD: OpSpec = OpSpec {
+    summary: "yields the results of a fusion group",
+    operands: &[ValueSpec::variadic("results", tc::ANY)],
+    traits: Traits::PURE
+        .with(Traits::TERMINATOR)
+        .with(Traits::RETURN_LIKE),
+    parents: &["fusion.group"],
+    format: Some("$results attr-dict (`:` type($results)^)?"),
+    ..OpSpec::new("fusion.yield")
+};
+
+fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+    let at = p.pos();
+    let word = p.parse_bare_word();
+    if !KINDS.contains(&word) {
+        return Err(p.error_at(
+            at,
+            format!("expected a fusion kind, one of: {}", KINDS.join(", ")),
+        ));
+    }
+    let kind = p
+        .uniquer()
+        .attr(AttrKind::Opaque(format!("fusion<kind {word}>").into()));
+    p.expect_token("(")?;
+    let (mut names, mut inputs) = (Vec::new(), Vec::new());
+    if !p.eat_token(")") {
+        loop {
+            names.push(p.parse_operand()?);
+            p.expect_token("=")?;
+            inputs.push(p.parse_operand()?);
+            if p.eat_token(")") {
+                break;
+            }
+            p.expect_token(",")?;
+        }
+    }
+    let dict = p.parse_optional_attr_dict()?;
+    p.expect_token(":")?;
+    let fat = p.pos();
+    let t = p.parse_type()?;
+    let Some((ins, outs)) = p.function_type_parts(t) else {
+        return Err(p.error_at(fat, "expected a function type"));
+    };
+    if ins.len() != inputs.len() {
+        return Err(p.error_at(
+            fat,
+            format!("{} inputs but {} input types", inputs.len(), ins.len()),
+        ));
+    }
+    for (u, ty) in inputs.iter().zip(&ins) {
+        let v = p.resolve_operand(u, *ty)?;
+        st.operands.push(v);
+    }
+    st.result_types.extend(outs);
+    let args: Vec<Argument<'_>> = names
+        .iter()
+        .zip(&ins)
+        .map(|(u, ty)| Argument {
+            name: u.name,
+            at: u.at,
+            ty: *ty,
+            attrs: None,
+            loc: None,
+        })
+        .collect();
+    let body = p.parse_region(&args)?;
+    st.regions.push(body);
+    let u = p.uniquer();
+    let mut props = vec![(u.ident("kind"), kind)];
+    aic::asm::split_attr_dict(&u, &GROUP, dict, &mut props, st);
+    st.props = Some(u.dict_attr(props));
+    Ok(())
+}
+
+fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
+    let ctx = pr.ctx();
+    let kind = GROUP
+        .attr(ctx, op, "kind")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Opaque(t) => t
+                .strip_prefix("fusion<kind ")?
+                .strip_suffix('>')
+                .map(str::to_string),
+            _ => None,
+        })
+        .unwrap_or_default();
+    pr.out.push(' ');
+    pr.out.push_str(&kind);
+    pr.out.push_str(" (");
+    let body = ctx.regions(op)[0];
+    let args: Vec<Value> = ctx
+        .entry_block(body)
+        .map(|b| ctx.block_args(b).to_vec())
+        .unwrap_or_default();
+    let inputs: Vec<Value> = ctx.operands(op).to_vec();
+    for (i, (a, v)) in args.iter().zip(&inputs).enumerate() {
+        if i > 0 {
+            pr.out.push_str(", ");
+        }
+        pr.value(*a);
+        pr.out.push_str(" = ");
+        pr.value(*v);
+    }
+    pr.out.push(')');
+    pr.attr_dict(op, &["kind"], false);
+    pr.out.push_str(" : ");
+    let ins: Vec<Type> = inputs.iter().map(|v| ctx.value_type(*v)).collect();
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    pr.functional_type(&ins, &outs);
+    pr.out.push(' ');
+    pr.region(body, false, true);
+}
+
+fn verify_group(ctx: &Context, op: Op) -> R<()> {
+    let body = ctx.regions(op)[0];
+    let Some(b) = ctx.entry_block(body) else {
+        return Err(op_error(ctx, op, "requires a body"));
+    };
+    let arg_types: Vec<Type> = ctx
+        .block_args(b)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let in_types: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    if arg_types != in_types {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires the body's arguments to have the types of the inputs",
+        ));
+    }
+    let Some(t) = ctx.last_op(b).filter(|t| ctx.op_name(*t) == "fusion.yield") else {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires the body to end in 'fusion.yield'",
+        ));
+    };
+    let yielded: Vec<Type> = ctx.operands(t).iter().map(|v| ctx.value_type(*v)).collect();
+    let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
+    if yielded != outs {
+        return Err(op_error(
+            ctx,
+            op,
+            "requires 'fusion.yield' to yield values of the result types",
+        ));
+    }
+    Ok(())
+}
+
+/// Run the body on the inputs.
+fn run_group(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let body = it.ctx.regions(op)[0];
+    it.run_region(body, args.to_vec())
+}
+
+/// The `fusion` dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "fusion",
+    description: "fused subgraphs chosen by equality saturation",
+    ops: &[GROUP, YIELD],
+    materialize_constant: None,
+};

@@ -1,0 +1,448 @@
+//! Shape inference and attribute checks of the graph ops: each op's result type
+//! follows from its operands and attributes ([`infer`]); the verifier reports a
+//! result that does not match the way MLIR's type inference does, and any
+//! malformed attribute by name.
+
+use crate::stablehlo::attrs::{i64s, int};
+use aic::Diagnostic;
+use aic::ir::{Context, Op, Value};
+use aic::types::{DYNAMIC, Type, TypeKind};
+use aic::verifier::{op_error, quoted_type};
+
+type R<T> = Result<T, Diagnostic>;
+
+fn shape(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    ctx.type_kind(ctx.value_type(v))
+        .shape()
+        .map(<[i64]>::to_vec)
+}
+
+fn elem(ctx: &Context, t: Type) -> Type {
+    ctx.type_kind(t).element_type().unwrap_or(t)
+}
+
+fn attr(ctx: &Context, op: Op, name: &str) -> Option<aic::attributes::Attr> {
+    ctx.op_spec(op)?.attr(ctx, op, name)
+}
+
+/// An integer-array attribute.
+pub fn ints(ctx: &Context, op: Op, name: &str) -> Vec<i64> {
+    attr(ctx, op, name)
+        .and_then(|a| i64s(ctx, a))
+        .unwrap_or_default()
+}
+
+/// An integer attribute.
+pub fn integer(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
+    attr(ctx, op, name)
+        .and_then(|a| int(ctx, a))
+        .unwrap_or(default)
+}
+
+/// The keyword of a `#graph<kind word>` attribute.
+pub fn word<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a str> {
+    let a = attr(ctx, op, name)?;
+    match ctx.attr_kind(a) {
+        aic::attributes::AttrKind::Opaque(t) => t.rsplit(' ').next()?.strip_suffix('>'),
+        _ => None,
+    }
+}
+
+/// `axis` normalised against `rank` (negative counts from the end).
+pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
+    let a = if axis < 0 { axis + rank as i64 } else { axis };
+    (0..rank as i64).contains(&a).then_some(a as usize)
+}
+
+fn compatible(a: &[i64], b: &[i64]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || *x == DYNAMIC || *y == DYNAMIC)
+}
+
+fn dims(v: &[i64]) -> String {
+    let items: Vec<String> = v
+        .iter()
+        .map(|d| {
+            if *d == DYNAMIC {
+                "?".into()
+            } else {
+                d.to_string()
+            }
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The result shapes of `op`, or why its operands and attributes are wrong.
+/// `None` where an operand is unranked.
+pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
+    let name = ctx.op_name(op).strip_prefix("graph.").unwrap_or_default();
+    let ops = ctx.operands(op);
+    let shapes: Vec<Vec<i64>> = match ops.iter().map(|v| shape(ctx, *v)).collect() {
+        Some(s) => s,
+        None => return Ok(None),
+    };
+    let one = |s: Vec<i64>| Ok(Some(vec![s]));
+    match name {
+        "add" | "sub" | "mul" | "div" | "max" | "min" | "pow" => {
+            let (a, b) = (&shapes[0], &shapes[1]);
+            if a.is_empty() {
+                one(b.clone())
+            } else if b.is_empty() || compatible(a, b) {
+                one(a.clone())
+            } else {
+                Err(format!(
+                    "operand shapes {} and {} must be equal (or one of rank 0)",
+                    dims(a),
+                    dims(b)
+                ))
+            }
+        }
+        "matmul" | "batch_matmul" => {
+            let (mut a, mut b) = (shapes[0].clone(), shapes[1].clone());
+            if a.len() < 2 || b.len() < 2 {
+                return Err("operands must have rank at least 2".into());
+            }
+            if name == "batch_matmul" && (a.len() != 3 || b.len() != 3) {
+                return Err("operands must have rank 3".into());
+            }
+            let (la, lb) = (a.len(), b.len());
+            if ctx
+                .op_spec(op)
+                .and_then(|s| s.attr(ctx, op, "transpose_a"))
+                .is_some()
+            {
+                a.swap(la - 1, la - 2);
+            }
+            if ctx
+                .op_spec(op)
+                .and_then(|s| s.attr(ctx, op, "transpose_b"))
+                .is_some()
+            {
+                b.swap(lb - 1, lb - 2);
+            }
+            let (m, k1, k2, n) = (a[la - 2], a[la - 1], b[lb - 2], b[lb - 1]);
+            if k1 != k2 && k1 != DYNAMIC && k2 != DYNAMIC {
+                return Err(format!("contracted dimensions differ: {k1} != {k2}"));
+            }
+            let (ba, bb) = (&a[..la - 2], &b[..lb - 2]);
+            if !bb.is_empty() && !compatible(ba, bb) {
+                return Err(format!(
+                    "batch dimensions {} and {} differ",
+                    dims(ba),
+                    dims(bb)
+                ));
+            }
+            let mut r = ba.to_vec();
+            r.extend([m, n]);
+            one(r)
+        }
+        "conv2d" => {
+            let (x, w) = (&shapes[0], &shapes[1]);
+            if x.len() != 4 || w.len() != 4 {
+                return Err("input and filter must have rank 4".into());
+            }
+            let nhwc = word(ctx, op, "layout") != Some("NCHW");
+            let (strides, dil, pad) = (
+                ints(ctx, op, "strides"),
+                ints(ctx, op, "dilations"),
+                ints(ctx, op, "padding"),
+            );
+            if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
+                return Err(
+                    "strides and dilations need 2 values, padding 4 (top, bottom, left, right)"
+                        .into(),
+                );
+            }
+            if strides.iter().chain(&dil).any(|v| *v <= 0) {
+                return Err("strides and dilations must be positive".into());
+            }
+            let groups = integer(ctx, op, "groups", 1);
+            let (n, h, wd, c) = if nhwc {
+                (x[0], x[1], x[2], x[3])
+            } else {
+                (x[0], x[2], x[3], x[1])
+            };
+            let (kh, kw, ci, co) = if nhwc {
+                (w[0], w[1], w[2], w[3])
+            } else {
+                (w[2], w[3], w[1], w[0])
+            };
+            if groups <= 0
+                || (c != DYNAMIC && c % groups != 0)
+                || (co != DYNAMIC && co % groups != 0)
+            {
+                return Err(format!(
+                    "groups {groups} must divide the input channels {c} and output channels {co}"
+                ));
+            }
+            if c != DYNAMIC && ci != DYNAMIC && ci * groups != c {
+                return Err(format!(
+                    "filter input channels {ci} times groups {groups} must equal the input channels {c}"
+                ));
+            }
+            let out = |size: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
+                if size == DYNAMIC || k == DYNAMIC {
+                    return DYNAMIC;
+                }
+                let span = (k - 1) * d + 1;
+                let padded = size + lo + hi;
+                if padded < span {
+                    0
+                } else {
+                    (padded - span) / s + 1
+                }
+            };
+            let oh = out(h, kh, strides[0], dil[0], pad[0], pad[1]);
+            let ow = out(wd, kw, strides[1], dil[1], pad[2], pad[3]);
+            one(if nhwc {
+                vec![n, oh, ow, co]
+            } else {
+                vec![n, co, oh, ow]
+            })
+        }
+        "bias_add" => {
+            let (x, b) = (&shapes[0], &shapes[1]);
+            let last = x.last().copied();
+            if b.len() != 1 || last.is_none() || !compatible(&[last.unwrap_or(0)], b) {
+                return Err(format!(
+                    "bias {} must be a vector of the last dimension of {}",
+                    dims(b),
+                    dims(x)
+                ));
+            }
+            one(x.clone())
+        }
+        "softmax" => {
+            let x = &shapes[0];
+            if norm_axis(integer(ctx, op, "axis", -1), x.len()).is_none() {
+                return Err(format!(
+                    "axis {} is out of range for rank {}",
+                    integer(ctx, op, "axis", -1),
+                    x.len()
+                ));
+            }
+            one(x.clone())
+        }
+        "layernorm" | "rmsnorm" => {
+            let x = &shapes[0];
+            for p in &shapes[1..] {
+                if p.is_empty() || p.len() > x.len() || !compatible(p, &x[x.len() - p.len()..]) {
+                    return Err(format!(
+                        "scale and shift {} must match the trailing dimensions of {}",
+                        dims(p),
+                        dims(x)
+                    ));
+                }
+            }
+            if shapes.len() == 3 && shapes[1] != shapes[2] {
+                return Err("gamma and beta must have the same shape".into());
+            }
+            one(x.clone())
+        }
+        "reduce" => {
+            let x = &shapes[0];
+            let axes = ints(ctx, op, "axes");
+            let mut norm = Vec::new();
+            for a in &axes {
+                match norm_axis(*a, x.len()) {
+                    Some(n) if !norm.contains(&n) => norm.push(n),
+                    _ => {
+                        return Err(format!(
+                            "axes {} must be distinct and in range for rank {}",
+                            dims(&axes),
+                            x.len()
+                        ));
+                    }
+                }
+            }
+            let keep = ctx
+                .op_spec(op)
+                .and_then(|s| s.attr(ctx, op, "keep_dims"))
+                .is_some();
+            let r = (0..x.len())
+                .filter_map(|i| match (norm.contains(&i), keep) {
+                    (true, true) => Some(1),
+                    (true, false) => None,
+                    _ => Some(x[i]),
+                })
+                .collect();
+            one(r)
+        }
+        "transpose" => {
+            let x = &shapes[0];
+            let perm = ints(ctx, op, "perm");
+            let mut seen = vec![false; x.len()];
+            if perm.len() != x.len()
+                || perm.iter().any(|p| {
+                    *p < 0
+                        || *p as usize >= x.len()
+                        || std::mem::replace(&mut seen[*p as usize], true)
+                })
+            {
+                return Err(format!(
+                    "perm {} is not a permutation of [0, {})",
+                    dims(&perm),
+                    x.len()
+                ));
+            }
+            one(perm.iter().map(|p| x[*p as usize]).collect())
+        }
+        "reshape" => {
+            let r = shape(ctx, ctx.result(op, 0)).unwrap_or_default();
+            let (na, nb): (i64, i64) = (shapes[0].iter().product(), r.iter().product());
+            if !shapes[0].contains(&DYNAMIC) && !r.contains(&DYNAMIC) && na != nb {
+                return Err(format!("cannot reshape {} elements into {}", na, nb));
+            }
+            one(r)
+        }
+        "broadcast" => {
+            let x = &shapes[0];
+            let r = shape(ctx, ctx.result(op, 0)).unwrap_or_default();
+            let d = ints(ctx, op, "dims");
+            if d.len() != x.len() {
+                return Err(format!(
+                    "dims {} must have one entry per operand dimension ({})",
+                    dims(&d),
+                    x.len()
+                ));
+            }
+            for (i, t) in d.iter().enumerate() {
+                let ok = *t >= 0
+                    && (*t as usize) < r.len()
+                    && (x[i] == 1 || x[i] == r[*t as usize] || x[i] == DYNAMIC);
+                if !ok || d[..i].contains(t) {
+                    return Err(format!(
+                        "operand dimension {i} of size {} cannot broadcast to result dimension {t}",
+                        x[i]
+                    ));
+                }
+            }
+            one(r)
+        }
+        "slice" => {
+            let x = &shapes[0];
+            let (s, l, st) = (
+                ints(ctx, op, "start"),
+                ints(ctx, op, "limit"),
+                ints(ctx, op, "strides"),
+            );
+            if s.len() != x.len() || l.len() != x.len() || st.len() != x.len() {
+                return Err(format!("start, limit and strides need {} entries", x.len()));
+            }
+            let mut r = Vec::new();
+            for i in 0..x.len() {
+                if s[i] < 0 || s[i] > l[i] || (x[i] != DYNAMIC && l[i] > x[i]) || st[i] <= 0 {
+                    return Err(format!(
+                        "slice {}:{}:{} is out of range for dimension {i} of size {}",
+                        s[i], l[i], st[i], x[i]
+                    ));
+                }
+                r.push((l[i] - s[i] + st[i] - 1) / st[i]);
+            }
+            one(r)
+        }
+        "concat" => {
+            let first = shapes.first().ok_or("needs at least one input")?;
+            let axis = norm_axis(integer(ctx, op, "axis", 0), first.len())
+                .ok_or("axis is out of range")?;
+            let mut r = first.clone();
+            for s in &shapes[1..] {
+                if s.len() != first.len()
+                    || (0..s.len()).any(|i| i != axis && !compatible(&[s[i]], &[first[i]]))
+                {
+                    return Err(format!(
+                        "shapes {} and {} differ outside the concatenation axis",
+                        dims(first),
+                        dims(s)
+                    ));
+                }
+                r[axis] = if r[axis] == DYNAMIC || s[axis] == DYNAMIC {
+                    DYNAMIC
+                } else {
+                    r[axis] + s[axis]
+                };
+            }
+            one(r)
+        }
+        "split" => {
+            let x = &shapes[0];
+            let axis =
+                norm_axis(integer(ctx, op, "axis", 0), x.len()).ok_or("axis is out of range")?;
+            let outs: Vec<Vec<i64>> = ctx
+                .results(op)
+                .map(|v| shape(ctx, v).unwrap_or_default())
+                .collect();
+            let total: i64 = outs.iter().map(|s| s.get(axis).copied().unwrap_or(0)).sum();
+            if x[axis] != DYNAMIC && total != x[axis] {
+                return Err(format!(
+                    "result sizes along axis {axis} add up to {total}, not {}",
+                    x[axis]
+                ));
+            }
+            for s in &outs {
+                if s.len() != x.len()
+                    || (0..x.len()).any(|i| i != axis && !compatible(&[s[i]], &[x[i]]))
+                {
+                    return Err(format!(
+                        "result shape {} differs from {} outside the split axis",
+                        dims(s),
+                        dims(x)
+                    ));
+                }
+            }
+            Ok(Some(outs))
+        }
+        "constant" => Ok(None),
+        // Unary elementwise ops and casts keep the shape.
+        _ => one(shapes.first().cloned().unwrap_or_default()),
+    }
+}
+
+/// The shared verifier of the graph ops.
+pub fn verify(ctx: &Context, op: Op) -> R<()> {
+    let inferred = infer(ctx, op).map_err(|m| op_error(ctx, op, m))?;
+    if let Some(shapes) = inferred {
+        for (i, (r, s)) in ctx.results(op).zip(&shapes).enumerate() {
+            let rt = ctx.value_type(r);
+            let Some(actual) = ctx.type_kind(rt).shape() else {
+                continue;
+            };
+            if !compatible(actual, s) {
+                let t = ctx.uniquer().ty(TypeKind::Tensor {
+                    shape: s.iter().copied().collect(),
+                    elem: elem(ctx, rt),
+                    encoding: None,
+                });
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!(
+                        "inferred type {} of result #{i} is incompatible with its type {}",
+                        quoted_type(ctx, t),
+                        quoted_type(ctx, rt)
+                    ),
+                ));
+            }
+        }
+    }
+    // Every op but `cast` keeps the element type of its first operand.
+    let name = ctx.op_name(op);
+    if name != "graph.cast"
+        && let Some(first) = ctx.operands(op).first()
+    {
+        let e = elem(ctx, ctx.value_type(*first));
+        for v in ctx.operands(op).iter().copied().chain(ctx.results(op)) {
+            if elem(ctx, ctx.value_type(v)) != e {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    "requires the same element type for all operands and results",
+                ));
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,144 @@
+// Graph and fusion verifier and parser diagnostics: shape inference mismatches,
+// malformed attributes, region contracts.
+// RUN: aic-opt %s --split-input-file --verify-diagnostics
+
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error@+1 {{'graph.matmul' op contracted dimensions differ: 3 != 4}}
+  %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+// -----
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<3x5xf32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{'graph.matmul' op inferred type 'tensor<2x5xf32>' of result #0 is incompatible with its type 'tensor<2x4xf32>'}}
+  %0 = graph.matmul %a, %b : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+// -----
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'graph.add' op operand shapes [2, 3] and [2, 4] must be equal (or one of rank 0)}}
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf16>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'graph.add' op requires the same element type for all operands and results}}
+  %0 = graph.add %a, %b : (tensor<2x3xf32>, tensor<2x3xf16>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%a: tensor<2x3xi32>) -> tensor<2x3xi32> {
+  // expected-error@+1 {{'graph.exp' op operand #0 must be tensor of floating-point values, but got 'tensor<2x3xi32>'}}
+  %0 = graph.exp %a : tensor<2x3xi32>
+  return %0 : tensor<2x3xi32>
+}
+// -----
+func.func @f(%x: tensor<1x8x8x4xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32> {
+  // expected-error@+1 {{'graph.conv2d' op filter input channels 3 times groups 1 must equal the input channels 4}}
+  %0 = graph.conv2d %x, %k, layout = NHWC, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<1x8x8x4xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+  return %0 : tensor<1x6x6x16xf32>
+}
+// -----
+func.func @f(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32> {
+  // expected-error@+1 {{'graph.conv2d' op inferred type 'tensor<1x6x6x16xf32>' of result #0 is incompatible with its type 'tensor<1x8x8x16xf32>'}}
+  %0 = graph.conv2d %x, %k, layout = NHWC, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x8x8x16xf32>
+  return %0 : tensor<1x8x8x16xf32>
+}
+// -----
+func.func @f(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32> {
+  // expected-error@+1 {{expected layout to be one of: NHWC, NCHW}}
+  %0 = graph.conv2d %x, %k, layout = NCWH, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x6x6x16xf32>
+  return %0 : tensor<1x6x6x16xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>, %b: tensor<4xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.bias_add' op bias [4] must be a vector of the last dimension of [4, 8]}}
+  %0 = graph.bias_add %x, %b : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.softmax' op axis 2 is out of range for rank 2}}
+  %0 = graph.softmax %x, axis = 2 : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>, %g: tensor<4xf32>) -> tensor<4x8xf32> {
+  // expected-error@+1 {{'graph.rmsnorm' op scale and shift [4] must match the trailing dimensions of [4, 8]}}
+  %0 = graph.rmsnorm %x, %g : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'graph.reduce' op axes [1, 1] must be distinct and in range for rank 2}}
+  %0 = graph.reduce sum %x, axes = [1, 1] : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{'graph.reduce' op inferred type 'tensor<4xf32>' of result #0 is incompatible with its type 'tensor<8xf32>'}}
+  %0 = graph.reduce sum %x, axes = [1] : (tensor<4x8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<8x4xf32> {
+  // expected-error@+1 {{'graph.transpose' op perm [1, 1] is not a permutation of [0, 2)}}
+  %0 = graph.transpose %x, perm = [1, 1] : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %0 : tensor<8x4xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<5x6xf32> {
+  // expected-error@+1 {{'graph.reshape' op cannot reshape 32 elements into 30}}
+  %0 = graph.reshape %x : (tensor<4x8xf32>) -> tensor<5x6xf32>
+  return %0 : tensor<5x6xf32>
+}
+// -----
+func.func @f(%x: tensor<3xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'graph.broadcast' op operand dimension 0 of size 3 cannot broadcast to result dimension 1}}
+  %0 = graph.broadcast %x, dims = [1] : (tensor<3xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> tensor<2x8xf32> {
+  // expected-error@+1 {{'graph.slice' op slice 3:5:1 is out of range for dimension 0 of size 4}}
+  %0 = graph.slice %x [3:5, 0:8] : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>, %y: tensor<3x7xf32>) -> tensor<7x8xf32> {
+  // expected-error@+1 {{'graph.concat' op shapes [4, 8] and [3, 7] differ outside the concatenation axis}}
+  %0 = graph.concat %x, %y, axis = 0 : (tensor<4x8xf32>, tensor<3x7xf32>) -> tensor<7x8xf32>
+  return %0 : tensor<7x8xf32>
+}
+// -----
+func.func @f(%x: tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>) {
+  // expected-error@+1 {{'graph.split' op result sizes along axis 1 add up to 6, not 8}}
+  %0:2 = graph.split %x, axis = 1 : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+  return %0#0, %0#1 : tensor<4x3xf32>, tensor<4x3xf32>
+}
+// -----
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'fusion.group' op requires 'fusion.yield' to yield values of the result types}}
+  %0 = fusion.group vertical (%a = %x) : (tensor<2x3xf32>) -> tensor<2x3xf32> {
+    %n = graph.neg %a : tensor<2x3xf32>
+    fusion.yield %a, %n : tensor<2x3xf32>, tensor<2x3xf32>
+  }
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-note@+1 {{required by region isolation constraints}}
+  %0 = fusion.group vertical (%a = %x) : (tensor<2x3xf32>) -> tensor<2x3xf32> {
+    // expected-error@+1 {{'graph.neg' op using value defined outside the region}}
+    %n = graph.neg %x : tensor<2x3xf32>
+    fusion.yield %n : tensor<2x3xf32>
+  }
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{expected a fusion kind, one of: vertical, horizontal, memory, b2b_gemm, reduction, elementwise}}
+  %0 = fusion.group sideways (%a = %x) : (tensor<2x3xf32>) -> tensor<2x3xf32> {
+    fusion.yield %a : tensor<2x3xf32>
+  }
+  return %0 : tensor<2x3xf32>
+}

@@ -14,6 +14,7 @@ pub mod builtin;
 pub mod conversion;
 pub mod diagnostics;
 pub mod dialect;
+pub mod eqsat;
 pub mod float;
 pub mod intern;
 pub mod interp;

@@ -7,6 +7,7 @@ pub mod cse;
 pub mod inline;
 pub mod loop_invariant_code_motion;
 pub mod sccp;
+pub mod stablehlo_to_graph;
 pub mod symbol_dce;
 
 use aic::pass::PassRegistry;
@@ -19,6 +20,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&loop_invariant_code_motion::INFO);
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
+    reg.register(&stablehlo_to_graph::INFO);
 }
 
 /// A registry with every pass of this crate.

@@ -169,3 +169,81 @@ fn fixtures_print_exactly_as_jax_printed_them() {
         });
     }
 }
+
+/// Run `pipeline` on the fixture `name` and interpret `@main` on its inputs;
+/// the number of ops left in the `stablehlo` dialect comes back too.
+fn run_after(
+    name: &str,
+    pipeline: &'static str,
+) -> Result<(Vec<Tensor>, Vec<Tensor>, usize), String> {
+    let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
+    let name = name.to_string();
+    with_parser_stack(move || {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let m = parse(&mut ctx, &name, text);
+        let reg = aic_passes::all_passes();
+        let pm =
+            aic::pass::pipeline::parse_pipeline(pipeline, &reg).map_err(|e| format!("{e:?}"))?;
+        let inst = aic::pass::Instrumentation::default();
+        let mut sink = std::io::sink();
+        aic::pass::PassRunner::new(&inst, &mut sink)
+            .run(&pm, &mut ctx, m)
+            .map_err(|d| format!("{name}: {}", d.message))?;
+        verify(&ctx, m).map_err(|d| format!("{name}: {}", d.message))?;
+        let mut left = 0;
+        ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            let n = ctx.op_name(o);
+            left += usize::from(n.starts_with("stablehlo.") && n != "stablehlo.return");
+        });
+        let f = main_fn(&ctx, m);
+        let (ins, outs) = aic_dialects::func::function_type(&ctx, f).expect("signature");
+        let read = |kind: &str, tys: &[aic::Type]| -> Vec<Tensor> {
+            npys(&name, kind)
+                .iter()
+                .zip(tys)
+                .map(|(p, t)| aic_tools::npy::read(&ctx, &std::fs::read(p).unwrap(), *t).unwrap())
+                .collect()
+        };
+        let (inputs, expected) = (read("in", &ins), read("out", &outs));
+        let got = Interp::new(&ctx)
+            .call(f, inputs)
+            .map_err(|e| format!("{name}: {}", e.message))?;
+        Ok((got, expected, left))
+    })
+}
+
+#[test]
+fn lowering_to_graph_keeps_every_fixture_correct() {
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for name in fixtures() {
+        match run_after(&name, "builtin.module(stablehlo-to-graph,canonicalize)") {
+            Ok((got, want, left)) => {
+                report.push(format!("{name}: {left} stablehlo ops left"));
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    if let Some(m) = mismatch(g, w) {
+                        failures.push(format!("{name}: result {i}: {m}"));
+                    }
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{failures:#?}");
+    // The dense models lower completely.
+    for name in [
+        "mlp",
+        "softmax",
+        "layernorm",
+        "bert_layer",
+        "resnet_bottleneck",
+    ] {
+        assert!(
+            report
+                .iter()
+                .any(|r| r == &format!("{name}: 0 stablehlo ops left")),
+            "{name} did not lower completely: {report:?}"
+        );
+    }
+}

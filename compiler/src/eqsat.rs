@@ -1,0 +1,427 @@
+//! The bridge between aic's IR and egg's e-graphs, for equality saturation.
+//!
+//! - [`Node`] is one generic e-graph language for every dialect: an op name,
+//!   the op's interned attribute dictionary and its operands. There is no
+//!   per-op enum to maintain; a new op is usable in rules as soon as it exists.
+//! - [`Types`] is the e-class analysis: every class carries its value's type,
+//!   computed for new nodes by a caller-supplied [`InferFn`]. [`typed_rewrite`]
+//!   turns a rule into one that does not apply where it would change a type.
+//! - [`from_block`] turns the pure single-result ops of a block into an e-graph
+//!   (everything else enters as an opaque input); [`to_ops`] builds ops back
+//!   from an extracted term.
+//! - [`parse_rules`] reads rule sets in egg's pattern syntax over op names, one
+//!   per line (`name: lhs => rhs`, or `<=>` for both directions), so adding a
+//!   rule is one line of text.
+//!
+//! Patterns match op names; a pattern node matches any attributes. Rules whose
+//! meaning depends on attribute values use conditions written in Rust.
+
+use crate::attributes::{Attr, AttrKind};
+use crate::ir::{Block, Context, InsertPoint, Op, OpState, Uniquer, Value};
+use crate::types::Type;
+use egg::{Applier, DidMerge, EGraph, Id, Language, PatternAst, RecExpr, Rewrite, Symbol};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// The op name of the leaves that stand for values from outside the e-graph.
+pub const INPUT: &str = "aic.input";
+
+/// An e-node: an op name, its attribute dictionary (`None` in patterns: any)
+/// and its operands' e-classes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Node {
+    /// The op name (`graph.matmul`), or [`INPUT`].
+    pub op: Symbol,
+    /// The op's properties (inherent attributes) as one interned dictionary;
+    /// for inputs, the input's index as an integer attribute.
+    pub attrs: Option<Attr>,
+    /// Operand e-classes.
+    pub children: SmallVec<[Id; 3]>,
+}
+
+impl Language for Node {
+    type Discriminant = (Symbol, Option<Attr>, usize);
+
+    fn discriminant(&self) -> Self::Discriminant {
+        (self.op, self.attrs, self.children.len())
+    }
+
+    fn matches(&self, other: &Self) -> bool {
+        self.op == other.op
+            && self.children.len() == other.children.len()
+            && (self.attrs.is_none() || other.attrs.is_none() || self.attrs == other.attrs)
+    }
+
+    fn children(&self) -> &[Id] {
+        &self.children
+    }
+
+    fn children_mut(&mut self) -> &mut [Id] {
+        &mut self.children
+    }
+}
+
+impl fmt::Display for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.attrs {
+            Some(a) if self.op.as_str() == INPUT => write!(f, "{INPUT}#{}", a.0),
+            _ => f.write_str(self.op.as_str()),
+        }
+    }
+}
+
+impl egg::FromOp for Node {
+    type Error = std::convert::Infallible;
+
+    fn from_op(op: &str, children: Vec<Id>) -> Result<Self, Self::Error> {
+        Ok(Node {
+            op: Symbol::from(op),
+            attrs: None,
+            children: children.into(),
+        })
+    }
+}
+
+/// The type of a node's result from its op, attributes and operand types
+/// (`None` if it cannot be inferred).
+pub type InferFn = fn(&Uniquer, &str, Option<Attr>, &[Type]) -> Option<Type>;
+
+/// The e-class analysis: each class's type.
+pub struct Types {
+    /// Where types and attributes live.
+    pub uniquer: Arc<Uniquer>,
+    /// Infers the types of nodes that rewrites create.
+    pub infer: InferFn,
+    /// How many unions joined classes of different types (a rule that is not
+    /// type-preserving); [`typed_rewrite`] keeps this at zero.
+    pub conflicts: usize,
+}
+
+impl egg::Analysis<Node> for Types {
+    type Data = Option<Type>;
+
+    fn make(egraph: &mut EGraph<Node, Self>, enode: &Node) -> Self::Data {
+        if enode.op.as_str() == INPUT {
+            return None;
+        }
+        let kids: Option<Vec<Type>> = enode.children.iter().map(|c| egraph[*c].data).collect();
+        let a = &egraph.analysis;
+        (a.infer)(&a.uniquer, enode.op.as_str(), enode.attrs, &kids?)
+    }
+
+    fn merge(&mut self, a: &mut Self::Data, b: Self::Data) -> DidMerge {
+        match (*a, b) {
+            (None, Some(t)) => {
+                *a = Some(t);
+                DidMerge(true, false)
+            }
+            (Some(x), Some(y)) if x != y => {
+                self.conflicts += 1;
+                DidMerge(false, true)
+            }
+            (Some(_), None) => DidMerge(false, true),
+            _ => DidMerge(false, false),
+        }
+    }
+}
+
+/// An e-graph over [`Node`] with [`Types`].
+pub type Graph = EGraph<Node, Types>;
+
+/// An egg runner over `egraph` (egg's default limits; set yours with its
+/// `with_*` methods).
+pub fn runner(egraph: Graph) -> egg::Runner<Node, Types> {
+    let a = Types {
+        uniquer: egraph.analysis.uniquer.clone(),
+        infer: egraph.analysis.infer,
+        conflicts: 0,
+    };
+    egg::Runner::new(a).with_egraph(egraph)
+}
+
+/// The type `pat` would have at `subst`, from the types of the classes its
+/// variables are bound to.
+fn pattern_type(egraph: &Graph, pat: &PatternAst<Node>, subst: &egg::Subst) -> Option<Type> {
+    let mut types: Vec<Option<Type>> = Vec::with_capacity(pat.as_ref().len());
+    for n in pat.as_ref() {
+        let t = match n {
+            egg::ENodeOrVar::Var(v) => egraph[subst[*v]].data,
+            egg::ENodeOrVar::ENode(e) => {
+                let kids: Option<Vec<Type>> =
+                    e.children.iter().map(|c| types[usize::from(*c)]).collect();
+                let a = &egraph.analysis;
+                kids.and_then(|k| (a.infer)(&a.uniquer, e.op.as_str(), e.attrs, &k))
+            }
+        };
+        types.push(t);
+    }
+    types.last().copied().flatten()
+}
+
+/// An applier that instantiates `rhs` only where its type is the matched
+/// class's type.
+#[derive(Debug)]
+pub struct Typed {
+    rhs: egg::Pattern<Node>,
+}
+
+impl Applier<Node, Types> for Typed {
+    fn apply_one(
+        &self,
+        egraph: &mut Graph,
+        eclass: Id,
+        subst: &egg::Subst,
+        searcher_ast: Option<&PatternAst<Node>>,
+        rule_name: Symbol,
+    ) -> Vec<Id> {
+        let want = egraph[eclass].data;
+        let got = pattern_type(egraph, &self.rhs.ast, subst);
+        if want.is_some() && got != want {
+            return Vec::new();
+        }
+        self.rhs
+            .apply_one(egraph, eclass, subst, searcher_ast, rule_name)
+    }
+
+    fn vars(&self) -> Vec<egg::Var> {
+        self.rhs.vars()
+    }
+}
+
+/// A rewrite `lhs => rhs` that does not apply where it would change a type.
+pub fn typed_rewrite(name: &str, lhs: &str, rhs: &str) -> Result<Rewrite<Node, Types>, String> {
+    let l: egg::Pattern<Node> = lhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    let r: egg::Pattern<Node> = rhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    Rewrite::new(name, l, Typed { rhs: r }).map_err(|e| format!("{name}: {e}"))
+}
+
+/// Read a rule set: one rule per line, `name: lhs => rhs` (or `<=>` for both
+/// directions, the reverse named `name-rev`); `#` starts a comment. Errors name
+/// the line.
+pub fn parse_rules(text: &str) -> Result<Vec<Rewrite<Node, Types>>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let at = |m: String| format!("line {}: {m}", i + 1);
+        let (name, body) = line
+            .split_once(':')
+            .ok_or_else(|| at("expected 'name: lhs => rhs'".into()))?;
+        let name = name.trim();
+        if let Some((l, r)) = body.split_once("<=>") {
+            out.push(typed_rewrite(name, l.trim(), r.trim()).map_err(at)?);
+            out.push(typed_rewrite(&format!("{name}-rev"), r.trim(), l.trim()).map_err(at)?);
+        } else if let Some((l, r)) = body.split_once("=>") {
+            out.push(typed_rewrite(name, l.trim(), r.trim()).map_err(at)?);
+        } else {
+            return Err(at("expected '=>' or '<=>'".into()));
+        }
+    }
+    Ok(out)
+}
+
+/// A block as an e-graph: its pure, single-result, region-free ops become
+/// nodes; the values they use from elsewhere (block arguments, results of
+/// other ops) become [`INPUT`] leaves.
+pub struct FromBlock {
+    /// The e-graph.
+    pub egraph: Graph,
+    /// The values the inputs stand for, by input index.
+    pub inputs: Vec<Value>,
+    /// The e-class of each value computed by a node.
+    pub classes: HashMap<Value, Id>,
+    /// The ops that became nodes, in block order.
+    pub ops: Vec<Op>,
+}
+
+/// Whether `op` can be a node: pure, one result, no regions, not a terminator.
+pub fn is_node_op(ctx: &Context, op: Op) -> bool {
+    ctx.num_results(op) == 1
+        && ctx.regions(op).is_empty()
+        && ctx.op_spec(op).is_some_and(|s| {
+            s.has(crate::dialect::Traits::PURE) && !s.has(crate::dialect::Traits::TERMINATOR)
+        })
+}
+
+/// Build the e-graph of the node ops of `block` (see [`FromBlock`]).
+pub fn from_block(ctx: &Context, block: Block, infer: InferFn) -> FromBlock {
+    let u = ctx.uniquer().clone();
+    let mut egraph = Graph::new(Types {
+        uniquer: u.clone(),
+        infer,
+        conflicts: 0,
+    });
+    let mut inputs = Vec::new();
+    let mut classes: HashMap<Value, Id> = HashMap::new();
+    let mut ops = Vec::new();
+    let i64t = u.int_type(64);
+    let mut class_of = |egraph: &mut Graph, classes: &mut HashMap<Value, Id>, v: Value| -> Id {
+        if let Some(c) = classes.get(&v) {
+            return *c;
+        }
+        let idx = inputs.len();
+        inputs.push(v);
+        let a = u.attr(AttrKind::Integer {
+            value: idx as i128,
+            ty: i64t,
+        });
+        let id = egraph.add(Node {
+            op: Symbol::from(INPUT),
+            attrs: Some(a),
+            children: SmallVec::new(),
+        });
+        egraph[id].data = Some(ctx.value_type(v));
+        classes.insert(v, id);
+        id
+    };
+    for op in ctx.block_ops(block) {
+        if !is_node_op(ctx, op) {
+            continue;
+        }
+        let children: SmallVec<[Id; 3]> = ctx
+            .operands(op)
+            .iter()
+            .map(|v| class_of(&mut egraph, &mut classes, *v))
+            .collect();
+        let node = Node {
+            op: Symbol::from(ctx.op_name(op)),
+            attrs: ctx.op(op).props,
+            children,
+        };
+        let id = egraph.add(node);
+        let r = ctx.result(op, 0);
+        let ty = ctx.value_type(r);
+        if egraph[id].data.is_none() {
+            egraph[id].data = Some(ty);
+        }
+        classes.insert(r, id);
+        ops.push(op);
+    }
+    egraph.rebuild();
+    FromBlock {
+        egraph,
+        inputs,
+        classes,
+        ops,
+    }
+}
+
+/// Build the ops of an extracted term before `at`: inputs map to the values
+/// they stand for, every other node becomes an op whose result type is its
+/// e-class's type (`types[i]` for node `i` of `expr`). Returns the value of the
+/// term's root, or the first node whose type is unknown.
+pub fn to_ops(
+    ctx: &mut Context,
+    expr: &RecExpr<Node>,
+    types: &[Option<Type>],
+    inputs: &[Value],
+    at: InsertPoint,
+    loc: Attr,
+) -> Result<Value, usize> {
+    let mut values: Vec<Value> = Vec::with_capacity(expr.as_ref().len());
+    for (i, n) in expr.as_ref().iter().enumerate() {
+        if n.op.as_str() == INPUT {
+            let idx = match n.attrs.map(|a| ctx.attr_kind(a).clone()) {
+                Some(AttrKind::Integer { value, .. }) => value as usize,
+                _ => return Err(i),
+            };
+            values.push(*inputs.get(idx).ok_or(i)?);
+            continue;
+        }
+        let ty = types.get(i).copied().flatten().ok_or(i)?;
+        let name = ctx.ident(n.op.as_str());
+        let mut st = OpState::new(name, loc);
+        st.operands
+            .extend(n.children.iter().map(|c| values[usize::from(*c)]));
+        st.result_types.push(ty);
+        st.props = n.attrs;
+        let op = ctx.create_op(st);
+        ctx.insert_op(at, op);
+        values.push(ctx.result(op, 0));
+    }
+    values.last().copied().ok_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dialect::DialectRegistry;
+    use crate::types::TypeKind;
+
+    /// Every node keeps the type of its first operand (enough for elementwise
+    /// test ops), except `t.pair`, which has no inferable type.
+    fn same_as_first(_: &Uniquer, op: &str, _: Option<Attr>, kids: &[Type]) -> Option<Type> {
+        if op == "t.pair" {
+            return None;
+        }
+        kids.first().copied()
+    }
+
+    fn graph() -> (Graph, Id, Id) {
+        let ctx = Context::new(Arc::new(DialectRegistry::new()));
+        let u = ctx.uniquer().clone();
+        let f32t = u.ty(TypeKind::Float(crate::float::FloatKind::F32));
+        let i32t = u.int_type(32);
+        let mut g = Graph::new(Types {
+            uniquer: u.clone(),
+            infer: same_as_first,
+            conflicts: 0,
+        });
+        let leaf = |g: &mut Graph, k: i128, t: Type| {
+            let a = u.attr(AttrKind::Integer { value: k, ty: i32t });
+            let id = g.add(Node {
+                op: Symbol::from(INPUT),
+                attrs: Some(a),
+                children: SmallVec::new(),
+            });
+            g[id].data = Some(t);
+            id
+        };
+        let x = leaf(&mut g, 0, f32t);
+        let y = leaf(&mut g, 1, i32t);
+        (g, x, y)
+    }
+
+    #[test]
+    fn rules_parse_from_text_and_rewrite() {
+        let rules = parse_rules(
+            "# double negation\nneg-neg: (t.neg (t.neg ?x)) => ?x\nadd-comm: (t.add ?a ?b) <=> (t.add ?b ?a)\n",
+        )
+        .unwrap();
+        assert_eq!(rules.len(), 3);
+        let (mut g, x, _) = graph();
+        let n1 = g.add(Node::from_op_str("t.neg", &[x]));
+        let n2 = g.add(Node::from_op_str("t.neg", &[n1]));
+        let runner = runner(g).run(&rules);
+        assert_eq!(runner.egraph.find(n2), runner.egraph.find(x));
+        assert!(parse_rules("bad line").unwrap_err().contains("line 1"));
+        assert!(parse_rules("r: (t.a ?x)").unwrap_err().contains("'=>'"));
+    }
+
+    #[test]
+    fn typed_rules_do_not_change_types() {
+        // `(t.cast ?x) => ?x` would merge an i32 class into an f32 one.
+        let rules = parse_rules("drop-cast: (t.cast ?x) => ?x").unwrap();
+        let (mut g, x, y) = graph();
+        let c = g.add(Node::from_op_str("t.cast", &[y]));
+        let f32t = g[x].data;
+        g[c].data = f32t;
+        let runner = runner(g).run(&rules);
+        assert_ne!(runner.egraph.find(c), runner.egraph.find(y));
+        assert_eq!(runner.egraph.analysis.conflicts, 0);
+    }
+
+    impl Node {
+        fn from_op_str(op: &str, kids: &[Id]) -> Node {
+            Node {
+                op: Symbol::from(op),
+                attrs: None,
+                children: kids.iter().copied().collect(),
+            }
+        }
+    }
+}

@@ -42,10 +42,12 @@ pub struct Node {
 }
 
 impl Language for Node {
-    type Discriminant = (Symbol, Option<Attr>, usize);
+    // Patterns leave attributes open, so they are not part of what egg's
+    // matcher compares first; `matches` checks them.
+    type Discriminant = (Symbol, usize);
 
     fn discriminant(&self) -> Self::Discriminant {
-        (self.op, self.attrs, self.children.len())
+        (self.op, self.children.len())
     }
 
     fn matches(&self, other: &Self) -> bool {
@@ -249,6 +251,16 @@ pub fn is_node_op(ctx: &Context, op: Op) -> bool {
 
 /// Build the e-graph of the node ops of `block` (see [`FromBlock`]).
 pub fn from_block(ctx: &Context, block: Block, infer: InferFn) -> FromBlock {
+    let ops: Vec<Op> = ctx
+        .block_ops(block)
+        .filter(|o| is_node_op(ctx, *o))
+        .collect();
+    from_ops(ctx, &ops, infer)
+}
+
+/// Build the e-graph of `ops` (node ops, in an order where definitions come
+/// before uses); the values they use from elsewhere become inputs.
+pub fn from_ops(ctx: &Context, ops: &[Op], infer: InferFn) -> FromBlock {
     let u = ctx.uniquer().clone();
     let mut egraph = Graph::new(Types {
         uniquer: u.clone(),
@@ -257,7 +269,6 @@ pub fn from_block(ctx: &Context, block: Block, infer: InferFn) -> FromBlock {
     });
     let mut inputs = Vec::new();
     let mut classes: HashMap<Value, Id> = HashMap::new();
-    let mut ops = Vec::new();
     let i64t = u.int_type(64);
     let mut class_of = |egraph: &mut Graph, classes: &mut HashMap<Value, Id>, v: Value| -> Id {
         if let Some(c) = classes.get(&v) {
@@ -278,10 +289,7 @@ pub fn from_block(ctx: &Context, block: Block, infer: InferFn) -> FromBlock {
         classes.insert(v, id);
         id
     };
-    for op in ctx.block_ops(block) {
-        if !is_node_op(ctx, op) {
-            continue;
-        }
+    for &op in ops {
         let children: SmallVec<[Id; 3]> = ctx
             .operands(op)
             .iter()
@@ -299,21 +307,20 @@ pub fn from_block(ctx: &Context, block: Block, infer: InferFn) -> FromBlock {
             egraph[id].data = Some(ty);
         }
         classes.insert(r, id);
-        ops.push(op);
     }
     egraph.rebuild();
     FromBlock {
         egraph,
         inputs,
         classes,
-        ops,
+        ops: ops.to_vec(),
     }
 }
 
 /// Build the ops of an extracted term before `at`: inputs map to the values
 /// they stand for, every other node becomes an op whose result type is its
-/// e-class's type (`types[i]` for node `i` of `expr`). Returns the value of the
-/// term's root, or the first node whose type is unknown.
+/// e-class's type (`types[i]` for node `i` of `expr`). Returns the value of
+/// every node of `expr`, or the first node whose type is unknown.
 pub fn to_ops(
     ctx: &mut Context,
     expr: &RecExpr<Node>,
@@ -321,7 +328,7 @@ pub fn to_ops(
     inputs: &[Value],
     at: InsertPoint,
     loc: Attr,
-) -> Result<Value, usize> {
+) -> Result<Vec<Value>, usize> {
     let mut values: Vec<Value> = Vec::with_capacity(expr.as_ref().len());
     for (i, n) in expr.as_ref().iter().enumerate() {
         if n.op.as_str() == INPUT {
@@ -343,7 +350,47 @@ pub fn to_ops(
         ctx.insert_op(at, op);
         values.push(ctx.result(op, 0));
     }
-    values.last().copied().ok_or(0)
+    Ok(values)
+}
+
+/// Extract the best term of each class in `roots` into one [`RecExpr`] that
+/// shares common subterms, with each node's e-class type; returns the index
+/// of each root in it.
+pub fn extract_all<C: egg::CostFunction<Node>>(
+    egraph: &Graph,
+    extractor: &egg::Extractor<'_, C, Node, Types>,
+    roots: &[Id],
+) -> (RecExpr<Node>, Vec<Option<Type>>, Vec<Id>) {
+    let mut expr = RecExpr::default();
+    let mut types = Vec::new();
+    let mut memo: HashMap<Id, Id> = HashMap::new();
+    // Iterative post-order over classes, so deep graphs cannot overflow the stack.
+    let mut at = Vec::with_capacity(roots.len());
+    for &root in roots {
+        let mut stack = vec![(egraph.find(root), false)];
+        while let Some((c, expanded)) = stack.pop() {
+            if memo.contains_key(&c) {
+                continue;
+            }
+            let node = extractor.find_best_node(c);
+            if !expanded {
+                stack.push((c, true));
+                for k in node.children() {
+                    let k = egraph.find(*k);
+                    if !memo.contains_key(&k) {
+                        stack.push((k, false));
+                    }
+                }
+                continue;
+            }
+            let n = node.clone().map_children(|k| memo[&egraph.find(k)]);
+            let idx = expr.add(n);
+            types.push(egraph[c].data);
+            memo.insert(c, idx);
+        }
+        at.push(memo[&egraph.find(root)]);
+    }
+    (expr, types, at)
 }
 
 #[cfg(test)]

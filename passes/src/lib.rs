@@ -4,6 +4,7 @@
 
 pub mod canonicalize;
 pub mod cse;
+pub mod eqsat_fusion;
 pub mod inline;
 pub mod loop_invariant_code_motion;
 pub mod sccp;
@@ -21,6 +22,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
     reg.register(&stablehlo_to_graph::INFO);
+    reg.register(&eqsat_fusion::INFO);
 }
 
 /// A registry with every pass of this crate.

@@ -231,6 +231,23 @@ fn lowering_to_graph_keeps_every_fixture_correct() {
     }
     eprintln!("{}", report.join("\n"));
     assert!(failures.is_empty(), "{failures:#?}");
+    // Equality saturation on the lowered graphs keeps them correct too.
+    for name in fixtures() {
+        match run_after(
+            &name,
+            "builtin.module(stablehlo-to-graph,canonicalize,eqsat-fusion,canonicalize)",
+        ) {
+            Ok((got, want, _)) => {
+                for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                    if let Some(m) = mismatch(g, w) {
+                        failures.push(format!("{name} after eqsat-fusion: result {i}: {m}"));
+                    }
+                }
+            }
+            Err(e) => failures.push(e),
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
     // The dense models lower completely.
     for name in [
         "mlp",

@@ -75,6 +75,45 @@ fn dims(v: &[i64]) -> String {
     format!("[{}]", items.join(", "))
 }
 
+/// What shape inference needs of an op besides its operand shapes: its
+/// attributes by name and, for the ops whose result shape is not a function of
+/// them (`reshape`, `broadcast`, `split`), the result shapes if known.
+pub struct Query<'a> {
+    /// Where attributes live.
+    pub u: &'a aic::ir::Uniquer,
+    /// The op's attribute named so, if set.
+    pub attr: &'a dyn Fn(&str) -> Option<aic::attributes::Attr>,
+    /// The result shapes, where the op is in the IR.
+    pub results: Option<Vec<Vec<i64>>>,
+}
+
+impl Query<'_> {
+    fn ints(&self, name: &str) -> Vec<i64> {
+        (self.attr)(name)
+            .and_then(|a| i64s(self.u, a))
+            .unwrap_or_default()
+    }
+    fn integer(&self, name: &str, default: i64) -> i64 {
+        (self.attr)(name)
+            .and_then(|a| int(self.u, a))
+            .unwrap_or(default)
+    }
+    fn word(&self, name: &str) -> Option<String> {
+        match self.u.attr_kind((self.attr)(name)?) {
+            aic::attributes::AttrKind::Opaque(t) => {
+                Some(t.rsplit(' ').next()?.strip_suffix('>')?.to_string())
+            }
+            _ => None,
+        }
+    }
+    fn has(&self, name: &str) -> bool {
+        (self.attr)(name).is_some()
+    }
+    fn result(&self, i: usize) -> Option<Vec<i64>> {
+        self.results.as_ref()?.get(i).cloned()
+    }
+}
+
 /// The result shapes of `op`, or why its operands and attributes are wrong.
 /// `None` where an operand is unranked.
 pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
@@ -84,6 +123,22 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         Some(s) => s,
         None => return Ok(None),
     };
+    let lookup = |n: &str| attr(ctx, op, n);
+    let q = Query {
+        u: ctx.uniquer(),
+        attr: &lookup,
+        results: ctx.results(op).map(|v| shape(ctx, v)).collect(),
+    };
+    infer_shapes(name, &q, &shapes)
+}
+
+/// The result shapes of the graph op `name` (without the `graph.` prefix) on
+/// operands of `shapes`; `Ok(None)` where they do not follow from the query.
+pub fn infer_shapes(
+    name: &str,
+    q: &Query<'_>,
+    shapes: &[Vec<i64>],
+) -> Result<Option<Vec<Vec<i64>>>, String> {
     let one = |s: Vec<i64>| Ok(Some(vec![s]));
     match name {
         "add" | "sub" | "mul" | "div" | "max" | "min" | "pow" => {
@@ -109,18 +164,10 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
                 return Err("operands must have rank 3".into());
             }
             let (la, lb) = (a.len(), b.len());
-            if ctx
-                .op_spec(op)
-                .and_then(|s| s.attr(ctx, op, "transpose_a"))
-                .is_some()
-            {
+            if q.has("transpose_a") {
                 a.swap(la - 1, la - 2);
             }
-            if ctx
-                .op_spec(op)
-                .and_then(|s| s.attr(ctx, op, "transpose_b"))
-                .is_some()
-            {
+            if q.has("transpose_b") {
                 b.swap(lb - 1, lb - 2);
             }
             let (m, k1, k2, n) = (a[la - 2], a[la - 1], b[lb - 2], b[lb - 1]);
@@ -144,12 +191,8 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
             if x.len() != 4 || w.len() != 4 {
                 return Err("input and filter must have rank 4".into());
             }
-            let nhwc = word(ctx, op, "layout") != Some("NCHW");
-            let (strides, dil, pad) = (
-                ints(ctx, op, "strides"),
-                ints(ctx, op, "dilations"),
-                ints(ctx, op, "padding"),
-            );
+            let nhwc = q.word("layout").as_deref() != Some("NCHW");
+            let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
             if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
                 return Err(
                     "strides and dilations need 2 values, padding 4 (top, bottom, left, right)"
@@ -159,7 +202,7 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
             if strides.iter().chain(&dil).any(|v| *v <= 0) {
                 return Err("strides and dilations must be positive".into());
             }
-            let groups = integer(ctx, op, "groups", 1);
+            let groups = q.integer("groups", 1);
             let (n, h, wd, c) = if nhwc {
                 (x[0], x[1], x[2], x[3])
             } else {
@@ -217,10 +260,10 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "softmax" => {
             let x = &shapes[0];
-            if norm_axis(integer(ctx, op, "axis", -1), x.len()).is_none() {
+            if norm_axis(q.integer("axis", -1), x.len()).is_none() {
                 return Err(format!(
                     "axis {} is out of range for rank {}",
-                    integer(ctx, op, "axis", -1),
+                    q.integer("axis", -1),
                     x.len()
                 ));
             }
@@ -244,7 +287,7 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "reduce" => {
             let x = &shapes[0];
-            let axes = ints(ctx, op, "axes");
+            let axes = q.ints("axes");
             let mut norm = Vec::new();
             for a in &axes {
                 match norm_axis(*a, x.len()) {
@@ -258,10 +301,7 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
                     }
                 }
             }
-            let keep = ctx
-                .op_spec(op)
-                .and_then(|s| s.attr(ctx, op, "keep_dims"))
-                .is_some();
+            let keep = q.has("keep_dims");
             let r = (0..x.len())
                 .filter_map(|i| match (norm.contains(&i), keep) {
                     (true, true) => Some(1),
@@ -273,7 +313,7 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "transpose" => {
             let x = &shapes[0];
-            let perm = ints(ctx, op, "perm");
+            let perm = q.ints("perm");
             let mut seen = vec![false; x.len()];
             if perm.len() != x.len()
                 || perm.iter().any(|p| {
@@ -291,7 +331,9 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
             one(perm.iter().map(|p| x[*p as usize]).collect())
         }
         "reshape" => {
-            let r = shape(ctx, ctx.result(op, 0)).unwrap_or_default();
+            let Some(r) = q.result(0) else {
+                return Ok(None);
+            };
             let (na, nb): (i64, i64) = (shapes[0].iter().product(), r.iter().product());
             if !shapes[0].contains(&DYNAMIC) && !r.contains(&DYNAMIC) && na != nb {
                 return Err(format!("cannot reshape {} elements into {}", na, nb));
@@ -300,8 +342,10 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "broadcast" => {
             let x = &shapes[0];
-            let r = shape(ctx, ctx.result(op, 0)).unwrap_or_default();
-            let d = ints(ctx, op, "dims");
+            let Some(r) = q.result(0) else {
+                return Ok(None);
+            };
+            let d = q.ints("dims");
             if d.len() != x.len() {
                 return Err(format!(
                     "dims {} must have one entry per operand dimension ({})",
@@ -324,11 +368,7 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "slice" => {
             let x = &shapes[0];
-            let (s, l, st) = (
-                ints(ctx, op, "start"),
-                ints(ctx, op, "limit"),
-                ints(ctx, op, "strides"),
-            );
+            let (s, l, st) = (q.ints("start"), q.ints("limit"), q.ints("strides"));
             if s.len() != x.len() || l.len() != x.len() || st.len() != x.len() {
                 return Err(format!("start, limit and strides need {} entries", x.len()));
             }
@@ -346,8 +386,8 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "concat" => {
             let first = shapes.first().ok_or("needs at least one input")?;
-            let axis = norm_axis(integer(ctx, op, "axis", 0), first.len())
-                .ok_or("axis is out of range")?;
+            let axis =
+                norm_axis(q.integer("axis", 0), first.len()).ok_or("axis is out of range")?;
             let mut r = first.clone();
             for s in &shapes[1..] {
                 if s.len() != first.len()
@@ -369,12 +409,10 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         }
         "split" => {
             let x = &shapes[0];
-            let axis =
-                norm_axis(integer(ctx, op, "axis", 0), x.len()).ok_or("axis is out of range")?;
-            let outs: Vec<Vec<i64>> = ctx
-                .results(op)
-                .map(|v| shape(ctx, v).unwrap_or_default())
-                .collect();
+            let axis = norm_axis(q.integer("axis", 0), x.len()).ok_or("axis is out of range")?;
+            let Some(outs) = q.results.clone() else {
+                return Ok(None);
+            };
             let total: i64 = outs.iter().map(|s| s.get(axis).copied().unwrap_or(0)).sum();
             if x[axis] != DYNAMIC && total != x[axis] {
                 return Err(format!(
@@ -445,4 +483,51 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// The type of a graph e-node (see `aic::eqsat::InferFn`): the op's result
+/// type from its properties and operand types, where it follows from them.
+/// Other dialects' ops and the graph ops whose result shape is not a function
+/// of their operands (`reshape`, `broadcast`, `split`, `cast`) give `None`.
+pub fn infer_type(
+    u: &aic::ir::Uniquer,
+    op: &str,
+    props: Option<aic::attributes::Attr>,
+    operands: &[Type],
+) -> Option<Type> {
+    let name = op.strip_prefix("graph.")?;
+    let lookup = |n: &str| -> Option<aic::attributes::Attr> {
+        let p = props?;
+        u.dict_entries(p)
+            .iter()
+            .find(|(k, _)| u.str(*k) == n)
+            .map(|(_, v)| *v)
+    };
+    if name == "constant" {
+        return match u.attr_kind(lookup("value")?) {
+            aic::attributes::AttrKind::DenseElements { ty, .. } => Some(*ty),
+            _ => None,
+        };
+    }
+    if name == "cast" {
+        return None;
+    }
+    let shapes: Vec<Vec<i64>> = operands
+        .iter()
+        .map(|t| u.type_kind(*t).shape().map(<[i64]>::to_vec))
+        .collect::<Option<_>>()?;
+    let q = Query {
+        u,
+        attr: &lookup,
+        results: None,
+    };
+    let shape = infer_shapes(name, &q, &shapes).ok()??.into_iter().next()?;
+    let elem = operands
+        .first()
+        .and_then(|t| u.type_kind(*t).element_type())?;
+    Some(u.ty(TypeKind::Tensor {
+        shape: shape.into_iter().collect(),
+        elem,
+        encoding: None,
+    }))
 }

@@ -5,7 +5,7 @@
 //! the pretty syntax, the verifiers and the interpreter share one reading.
 
 use aic::attributes::{Attr, AttrKind, DenseData};
-use aic::ir::Context;
+use aic::ir::{Context, Uniquer};
 
 /// The keyword of an enum attribute `#stablehlo<kind WORD>` (`kind` is
 /// `comparison_direction`, `comparison_type`, `precision`, ...).
@@ -19,7 +19,7 @@ pub fn enum_word<'a>(ctx: &'a Context, a: Attr, kind: &str) -> Option<&'a str> {
 
 /// Integers of an `array<i64: ...>`, a dense integer elements attribute, or an
 /// array of integer attributes.
-pub fn i64s(ctx: &Context, a: Attr) -> Option<Vec<i64>> {
+pub fn i64s(ctx: &Uniquer, a: Attr) -> Option<Vec<i64>> {
     match ctx.attr_kind(a) {
         AttrKind::DenseArray { values, elem } => {
             let w = match ctx.type_kind(*elem) {
@@ -84,7 +84,7 @@ pub fn i64s(ctx: &Context, a: Attr) -> Option<Vec<i64>> {
 }
 
 /// An integer attribute's value.
-pub fn int(ctx: &Context, a: Attr) -> Option<i64> {
+pub fn int(ctx: &Uniquer, a: Attr) -> Option<i64> {
     match ctx.attr_kind(a) {
         AttrKind::Integer { value, .. } => Some(*value as i64),
         _ => None,

@@ -1,0 +1,160 @@
+//! The target cost model: an op that runs as its own kernel costs a launch,
+//! the time to read its operands from and write its result to HBM, and its
+//! arithmetic at the target's peak; the modelled time of a program is the sum
+//! over its kernels.
+
+use aic::eqsat::{Graph, INPUT, Node};
+use aic::types::{Type, TypeKind};
+use egg::{CostFunction, Id, Language};
+
+/// A target's figures.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// Name as given to the pass's `target` option.
+    pub name: &'static str,
+    /// HBM (or DRAM) bandwidth, bytes per second.
+    pub bytes_per_s: f64,
+    /// Peak arithmetic, operations per second.
+    pub flops_per_s: f64,
+    /// Launch overhead of one kernel, seconds.
+    pub launch_s: f64,
+    /// On-chip memory a fused kernel may hold (shared memory / SBUF), bytes.
+    pub on_chip_bytes: f64,
+}
+
+/// The targets of the `target` option (vendor peak figures: dense bf16/fp16
+/// tensor throughput, HBM bandwidth).
+pub const TARGETS: &[Target] = &[
+    Target {
+        name: "h100",
+        bytes_per_s: 3.35e12,
+        flops_per_s: 989e12,
+        launch_s: 3e-6,
+        on_chip_bytes: 228.0 * 1024.0,
+    },
+    Target {
+        name: "mi300",
+        bytes_per_s: 5.3e12,
+        flops_per_s: 1307e12,
+        launch_s: 4e-6,
+        on_chip_bytes: 64.0 * 1024.0,
+    },
+    Target {
+        name: "trn1",
+        bytes_per_s: 0.82e12,
+        flops_per_s: 190e12,
+        launch_s: 10e-6,
+        on_chip_bytes: 24.0 * 1024.0 * 1024.0,
+    },
+    Target {
+        name: "cpu",
+        bytes_per_s: 100e9,
+        flops_per_s: 2e12,
+        launch_s: 0.0,
+        on_chip_bytes: 32.0 * 1024.0 * 1024.0,
+    },
+];
+
+/// Bytes of a tensor type (dynamic dimensions count as 1).
+pub fn bytes(egraph: &Graph, t: Type) -> f64 {
+    let u = &egraph.analysis.uniquer;
+    let (n, e) = match u.type_kind(t) {
+        TypeKind::Tensor { shape, elem, .. } => (
+            shape.iter().map(|d| (*d).max(1) as f64).product::<f64>(),
+            *elem,
+        ),
+        _ => (1.0, t),
+    };
+    let w = match u.type_kind(e) {
+        TypeKind::Float(k) => f64::from(k.bit_width()) / 8.0,
+        TypeKind::Integer { width, .. } => f64::from(*width).max(8.0) / 8.0,
+        _ => 4.0,
+    };
+    n * w
+}
+
+/// Arithmetic of an op: `2·M·N·K` for matrix products, `2·|out|·|kernel|/O`
+/// for convolutions, the output size (times 8 for transcendental ops) for the
+/// rest.
+fn flops(egraph: &Graph, op: &str, kids: &[Type], out: Option<Type>) -> f64 {
+    let u = &egraph.analysis.uniquer;
+    let shape = |t: Option<Type>| -> Vec<f64> {
+        t.and_then(|t| {
+            u.type_kind(t)
+                .shape()
+                .map(|s| s.iter().map(|d| (*d).max(1) as f64).collect())
+        })
+        .unwrap_or_default()
+    };
+    let n_out: f64 = shape(out).iter().product();
+    match op {
+        "graph.matmul" | "graph.batch_matmul" => {
+            let (a, b) = (shape(kids.first().copied()), shape(kids.get(1).copied()));
+            // K is the dimension the operands share; the smaller of the
+            // candidates keeps transposed forms honest enough.
+            let k = a.last().copied().unwrap_or(1.0).min(
+                b.get(b.len().saturating_sub(2))
+                    .copied()
+                    .unwrap_or(1.0)
+                    .max(b.last().copied().unwrap_or(1.0)),
+            );
+            2.0 * n_out * k
+        }
+        "graph.conv2d" => {
+            let w = shape(kids.get(1).copied());
+            2.0 * n_out * w.iter().product::<f64>() / w.iter().copied().fold(1.0, f64::max)
+        }
+        "graph.exp" | "graph.log" | "graph.tanh" | "graph.sigmoid" | "graph.silu"
+        | "graph.gelu" | "graph.gelu_tanh" | "graph.fast_gelu" | "graph.softmax"
+        | "graph.layernorm" | "graph.rmsnorm" => 8.0 * n_out,
+        _ => n_out,
+    }
+}
+
+/// Modelled seconds, for egg's extraction: every op is its own kernel.
+pub struct KernelTime<'a> {
+    /// The e-graph (for the classes' types).
+    pub egraph: &'a Graph,
+    /// The target.
+    pub target: Target,
+}
+
+impl KernelTime<'_> {
+    /// The modelled time of one op as its own kernel: launch, reading its
+    /// operands and writing its result at HBM bandwidth, and its arithmetic.
+    pub fn op_time(&self, op: &str, kids: &[Type], out: Option<Type>) -> f64 {
+        if op == INPUT {
+            return 0.0;
+        }
+        let g = self.egraph;
+        let read: f64 = kids.iter().map(|t| bytes(g, *t)).sum();
+        let write = out.map_or(0.0, |t| bytes(g, t));
+        let t = &self.target;
+        // A tiny positive floor keeps costs strictly increasing up the tree.
+        t.launch_s
+            + (read + write) / t.bytes_per_s
+            + flops(g, op, kids, out) / t.flops_per_s
+            + 1e-15
+    }
+
+    /// The modelled time of an e-node (its operand classes' types; its own
+    /// type inferred where it can be).
+    pub fn node_time(&self, node: &Node) -> f64 {
+        let g = self.egraph;
+        let kids: Vec<Type> = node.children.iter().filter_map(|c| g[*c].data).collect();
+        let out = (g.analysis.infer)(&g.analysis.uniquer, node.op.as_str(), node.attrs, &kids);
+        self.op_time(node.op.as_str(), &kids, out)
+    }
+}
+
+impl CostFunction<Node> for KernelTime<'_> {
+    type Cost = f64;
+
+    fn cost<C>(&mut self, enode: &Node, mut costs: C) -> f64
+    where
+        C: FnMut(Id) -> f64,
+    {
+        let own = self.node_time(enode);
+        enode.fold(own, |acc, c| acc + costs(c))
+    }
+}

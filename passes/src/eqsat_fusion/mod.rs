@@ -1,0 +1,254 @@
+//! `eqsat-fusion`: equality saturation over graph ops with egg. Each maximal
+//! run of pure single-result ops in a function body becomes an e-graph (see
+//! `aic::eqsat`); rule sets rewrite it to saturation or to the limits
+//! (`node-limit`, `iter-limit`, `time-limit-ms`); extraction picks, for every
+//! value the rest of the program uses, the term of least modelled time on
+//! `target` (see [`cost`]); the run is rebuilt from it.
+//!
+//! Rule sets are text in egg's pattern syntax (`algebraic.rules` beside this
+//! file), loaded by name through the `rules` option. Only the algebraic set
+//! exists so far: the raising and fusion sets, and `fusion.group` formation,
+//! are the next steps of this pass. With `report`, a summary per run goes to
+//! standard error: iterations, e-nodes, e-classes, why it stopped, time, and the
+//! modelled time before and after.
+
+pub mod cost;
+
+use aic::Diagnostic;
+use aic::eqsat::{self, Node, Types};
+use aic::ir::{Context, InsertPoint, Op, Value};
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use cost::{KernelTime, TARGETS, Target};
+use egg::{Extractor, Rewrite};
+use std::collections::HashSet;
+use std::time::Duration;
+
+/// The algebraic rule set.
+pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
+
+/// The rule sets by name.
+pub fn rule_set(name: &str) -> Option<&'static str> {
+    match name {
+        "algebraic" => Some(ALGEBRAIC),
+        _ => None,
+    }
+}
+
+/// The registered pass.
+pub static INFO: PassInfo = PassInfo {
+    flag: "eqsat-fusion",
+    name: "EqsatFusion",
+    summary: "Rewrite graph ops by equality saturation and extract the cheapest program for a target",
+    anchor: None,
+    options: &[
+        OptSpec {
+            name: "node-limit",
+            kind: OptKind::UInt,
+            default: "100000",
+            help: "Stop growing an e-graph beyond this many e-nodes",
+        },
+        OptSpec {
+            name: "iter-limit",
+            kind: OptKind::UInt,
+            default: "30",
+            help: "Stop after this many rewrite iterations",
+        },
+        OptSpec {
+            name: "time-limit-ms",
+            kind: OptKind::UInt,
+            default: "1000",
+            help: "Stop saturating after this many milliseconds",
+        },
+        OptSpec {
+            name: "target",
+            kind: OptKind::Enum(&["h100", "mi300", "trn1", "cpu"]),
+            default: "h100",
+            help: "Cost model: h100, mi300, trn1 or cpu",
+        },
+        OptSpec {
+            name: "rules",
+            kind: OptKind::StrList,
+            default: "algebraic",
+            help: "Rule sets to saturate with",
+        },
+        OptSpec {
+            name: "report",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Print a summary of every saturation to standard error",
+        },
+    ],
+    create: |o: &PassOptions| {
+        Box::new(EqsatFusion {
+            node_limit: o.int("node-limit") as usize,
+            iter_limit: o.int("iter-limit") as usize,
+            time_limit: Duration::from_millis(o.int("time-limit-ms") as u64),
+            target: TARGETS
+                .iter()
+                .copied()
+                .find(|t| t.name == o.str("target"))
+                .unwrap_or(TARGETS[0]),
+            rules: o.list("rules").to_vec(),
+            report: o.bool("report"),
+        })
+    },
+};
+
+struct EqsatFusion {
+    node_limit: usize,
+    iter_limit: usize,
+    time_limit: Duration,
+    target: Target,
+    rules: Vec<String>,
+    report: bool,
+}
+
+/// The maximal runs of consecutive node ops in the bodies under `root`.
+fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
+    let mut out = Vec::new();
+    ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+        for &r in ctx.regions(op) {
+            for b in ctx.region_blocks(r) {
+                let mut cur = Vec::new();
+                for o in ctx.block_ops(b) {
+                    if eqsat::is_node_op(ctx, o) {
+                        cur.push(o);
+                    } else if !cur.is_empty() {
+                        out.push(std::mem::take(&mut cur));
+                    }
+                }
+                if !cur.is_empty() {
+                    out.push(cur);
+                }
+            }
+        }
+    });
+    out
+}
+
+impl EqsatFusion {
+    fn rewrites(&self) -> Result<Vec<Rewrite<Node, Types>>, String> {
+        let mut all = Vec::new();
+        for name in &self.rules {
+            let text = rule_set(name).ok_or_else(|| format!("unknown rule set '{name}'"))?;
+            all.extend(eqsat::parse_rules(text).map_err(|e| format!("{name}.rules: {e}"))?);
+        }
+        Ok(all)
+    }
+
+    /// Saturate and rebuild one run; whether it changed.
+    fn run_one(&self, ctx: &mut Context, ops: &[Op], rules: &[Rewrite<Node, Types>]) -> bool {
+        let infer = aic_dialects::graph::verify::infer_type;
+        let fb = eqsat::from_ops(ctx, ops, infer);
+        let in_run: HashSet<Op> = ops.iter().copied().collect();
+        // The values the rest of the program uses.
+        let mut roots: Vec<(Value, egg::Id)> = Vec::new();
+        for &op in ops {
+            let r = ctx.result(op, 0);
+            let used_outside = ctx.uses(r).iter().any(|u| !in_run.contains(&u.op));
+            if used_outside {
+                roots.push((r, fb.classes[&r]));
+            }
+        }
+        if roots.is_empty() {
+            return false;
+        }
+        let start = std::time::Instant::now();
+        let runner = eqsat::runner(fb.egraph)
+            .with_node_limit(self.node_limit)
+            .with_iter_limit(self.iter_limit)
+            .with_time_limit(self.time_limit)
+            .run(rules);
+        let egraph = &runner.egraph;
+        let model = KernelTime {
+            egraph,
+            target: self.target,
+        };
+        let before: f64 = ops
+            .iter()
+            .map(|o| {
+                let kids: Vec<aic::Type> = ctx
+                    .operands(*o)
+                    .iter()
+                    .map(|v| ctx.value_type(*v))
+                    .collect();
+                let out = ctx.value_type(ctx.result(*o, 0));
+                model.op_time(ctx.op_name(*o), &kids, Some(out))
+            })
+            .sum();
+        let extractor = Extractor::new(
+            egraph,
+            KernelTime {
+                egraph,
+                target: self.target,
+            },
+        );
+        let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
+        let (expr, types, at) = eqsat::extract_all(egraph, &extractor, &classes);
+        let after: f64 = expr
+            .as_ref()
+            .iter()
+            .zip(&types)
+            .map(|(n, out)| {
+                let kids: Vec<aic::Type> = n
+                    .children
+                    .iter()
+                    .filter_map(|c| types[usize::from(*c)])
+                    .collect();
+                model.op_time(n.op.as_str(), &kids, *out)
+            })
+            .sum();
+        let first = ops[0];
+        let loc = ctx.op(first).loc;
+        let Ok(values) = eqsat::to_ops(
+            ctx,
+            &expr,
+            &types,
+            &fb.inputs,
+            InsertPoint::Before(first),
+            loc,
+        ) else {
+            // A node of unknown type: keep the run as it was.
+            return false;
+        };
+        for ((old, _), idx) in roots.iter().zip(&at) {
+            ctx.replace_all_uses(*old, values[usize::from(*idx)]);
+        }
+        for &op in ops.iter().rev() {
+            ctx.erase_op(op);
+        }
+        if self.report {
+            eprintln!(
+                "eqsat-fusion: {} ops, {} iterations, {} e-nodes, {} e-classes, stop: {:?}, {:.3} ms; modelled time on {}: {:.3} us before, {:.3} us after ({} ops)",
+                ops.len(),
+                runner.iterations.len(),
+                runner.egraph.total_number_of_nodes(),
+                runner.egraph.number_of_classes(),
+                runner.stop_reason,
+                start.elapsed().as_secs_f64() * 1e3,
+                self.target.name,
+                before * 1e6,
+                after * 1e6,
+                expr.as_ref()
+                    .iter()
+                    .filter(|n| n.op.as_str() != eqsat::INPUT)
+                    .count(),
+            );
+        }
+        true
+    }
+}
+
+impl Pass for EqsatFusion {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+    fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        let rules = self.rewrites().map_err(Diagnostic::error)?;
+        let mut changed = false;
+        for run in runs(ctx, root) {
+            changed |= self.run_one(ctx, &run, &rules);
+        }
+        Ok(changed)
+    }
+}

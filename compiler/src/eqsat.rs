@@ -39,6 +39,11 @@ pub struct Node {
     pub attrs: Option<Attr>,
     /// Operand e-classes.
     pub children: SmallVec<[Id; 3]>,
+    /// The result type where the node came from the IR (`None` in patterns and
+    /// in nodes rules build, whose type the analysis infers). Part of the
+    /// node's identity: two ops with the same operands and properties but
+    /// different result types (`reshape`, `broadcast`, `cast`) are different.
+    pub ty: Option<Type>,
 }
 
 impl Language for Node {
@@ -54,6 +59,7 @@ impl Language for Node {
         self.op == other.op
             && self.children.len() == other.children.len()
             && (self.attrs.is_none() || other.attrs.is_none() || self.attrs == other.attrs)
+            && (self.ty.is_none() || other.ty.is_none() || self.ty == other.ty)
     }
 
     fn children(&self) -> &[Id] {
@@ -82,6 +88,7 @@ impl egg::FromOp for Node {
             op: Symbol::from(op),
             attrs: None,
             children: children.into(),
+            ty: None,
         })
     }
 }
@@ -105,8 +112,8 @@ impl egg::Analysis<Node> for Types {
     type Data = Option<Type>;
 
     fn make(egraph: &mut EGraph<Node, Self>, enode: &Node) -> Self::Data {
-        if enode.op.as_str() == INPUT {
-            return None;
+        if enode.op.as_str() == INPUT || enode.ty.is_some() {
+            return enode.ty;
         }
         let kids: Option<Vec<Type>> = enode.children.iter().map(|c| egraph[*c].data).collect();
         let a = &egraph.analysis;
@@ -284,8 +291,8 @@ pub fn from_ops(ctx: &Context, ops: &[Op], infer: InferFn) -> FromBlock {
             op: Symbol::from(INPUT),
             attrs: Some(a),
             children: SmallVec::new(),
+            ty: Some(ctx.value_type(v)),
         });
-        egraph[id].data = Some(ctx.value_type(v));
         classes.insert(v, id);
         id
     };
@@ -295,17 +302,14 @@ pub fn from_ops(ctx: &Context, ops: &[Op], infer: InferFn) -> FromBlock {
             .iter()
             .map(|v| class_of(&mut egraph, &mut classes, *v))
             .collect();
+        let r = ctx.result(op, 0);
         let node = Node {
             op: Symbol::from(ctx.op_name(op)),
             attrs: ctx.op(op).props,
             children,
+            ty: Some(ctx.value_type(r)),
         };
         let id = egraph.add(node);
-        let r = ctx.result(op, 0);
-        let ty = ctx.value_type(r);
-        if egraph[id].data.is_none() {
-            egraph[id].data = Some(ty);
-        }
         classes.insert(r, id);
     }
     egraph.rebuild();
@@ -420,13 +424,12 @@ mod tests {
         });
         let leaf = |g: &mut Graph, k: i128, t: Type| {
             let a = u.attr(AttrKind::Integer { value: k, ty: i32t });
-            let id = g.add(Node {
+            g.add(Node {
                 op: Symbol::from(INPUT),
                 attrs: Some(a),
                 children: SmallVec::new(),
-            });
-            g[id].data = Some(t);
-            id
+                ty: Some(t),
+            })
         };
         let x = leaf(&mut g, 0, f32t);
         let y = leaf(&mut g, 1, i32t);
@@ -468,6 +471,7 @@ mod tests {
                 op: Symbol::from(op),
                 attrs: None,
                 children: kids.iter().copied().collect(),
+                ty: None,
             }
         }
     }

@@ -14,7 +14,16 @@ use aic::symbol::{self, Visibility};
 use aic::{Diagnostic, Value};
 
 /// Dialects whose ops may be moved into a caller (those with MLIR inliner interfaces).
-const INLINABLE_DIALECTS: &[&str] = &["func", "arith", "math", "scf"];
+const INLINABLE_DIALECTS: &[&str] = &[
+    "func",
+    "arith",
+    "math",
+    "scf",
+    "stablehlo",
+    "chlo",
+    "graph",
+    "fusion",
+];
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {

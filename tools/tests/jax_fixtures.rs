@@ -235,7 +235,7 @@ fn lowering_to_graph_keeps_every_fixture_correct() {
     for name in fixtures() {
         match run_after(
             &name,
-            "builtin.module(stablehlo-to-graph,canonicalize,eqsat-fusion,canonicalize)",
+            "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,canonicalize)",
         ) {
             Ok((got, want, _)) => {
                 for (i, (g, w)) in got.iter().zip(&want).enumerate() {

@@ -138,12 +138,60 @@ impl KernelTime<'_> {
     }
 
     /// The modelled time of an e-node (its operand classes' types; its own
-    /// type inferred where it can be).
+    /// type inferred where it can be). A fused node is one kernel: it reads
+    /// its external inputs, writes its result, and does all its body's work.
     pub fn node_time(&self, node: &Node) -> f64 {
         let g = self.egraph;
         let kids: Vec<Type> = node.children.iter().filter_map(|c| g[*c].data).collect();
+        if node.op.as_str() == super::fuse::GROUP {
+            let Some(body) = node
+                .attrs
+                .and_then(|a| super::fuse::Body::from_attr(&g.analysis.uniquer, a))
+            else {
+                return f64::INFINITY;
+            };
+            return self.kernel_time(&body, &kids);
+        }
         let out = (g.analysis.infer)(&g.analysis.uniquer, node.op.as_str(), node.attrs, &kids);
         self.op_time(node.op.as_str(), &kids, out)
+    }
+
+    /// Bytes a kernel moves to and from HBM: its operands and its result.
+    pub fn traffic(&self, inputs: &[Type], out: Option<Type>) -> f64 {
+        let g = self.egraph;
+        inputs.iter().map(|t| bytes(g, *t)).sum::<f64>() + out.map_or(0.0, |t| bytes(g, t))
+    }
+
+    /// The modelled time of a node of an extracted term whose operands have
+    /// types `kids`.
+    pub fn node_time_of(&self, node: &Node, kids: &[Type]) -> f64 {
+        node.attrs
+            .and_then(|a| super::fuse::Body::from_attr(&self.egraph.analysis.uniquer, a))
+            .map_or(f64::INFINITY, |b| self.kernel_time(&b, kids))
+    }
+
+    /// The modelled time of a fused kernel over inputs of types `inputs`.
+    pub fn kernel_time(&self, body: &super::fuse::Body, inputs: &[Type]) -> f64 {
+        let g = self.egraph;
+        let t = &self.target;
+        let arg = |a: i64| -> Option<Type> {
+            if a < 0 {
+                inputs.get((-1 - a) as usize).copied()
+            } else {
+                body.ops.get(a as usize).map(|o| o.ty)
+            }
+        };
+        let work: f64 = body
+            .ops
+            .iter()
+            .map(|o| {
+                let kids: Vec<Type> = o.args.iter().filter_map(|a| arg(*a)).collect();
+                flops(g, o.op.as_str(), &kids, Some(o.ty))
+            })
+            .sum();
+        let read: f64 = inputs.iter().map(|t| bytes(g, *t)).sum();
+        let write = body.ops.last().map_or(0.0, |o| bytes(g, o.ty));
+        t.launch_s + (read + write) / t.bytes_per_s + work / t.flops_per_s + 1e-15
     }
 }
 

@@ -13,10 +13,11 @@
 //! modelled time before and after.
 
 pub mod cost;
+pub mod fuse;
 
 use aic::Diagnostic;
 use aic::eqsat::{self, Node, Types};
-use aic::ir::{Context, InsertPoint, Op, Value};
+use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use cost::{KernelTime, TARGETS, Target};
 use egg::{Extractor, Rewrite};
@@ -26,10 +27,12 @@ use std::time::Duration;
 /// The algebraic rule set.
 pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
 
-/// The rule sets by name.
+/// The rule sets by name (`fusion` is the fusion growth of [`fuse`], not a
+/// text rule set).
 pub fn rule_set(name: &str) -> Option<&'static str> {
     match name {
         "algebraic" => Some(ALGEBRAIC),
+        "fusion" => Some(""),
         _ => None,
     }
 }
@@ -68,8 +71,8 @@ pub static INFO: PassInfo = PassInfo {
         OptSpec {
             name: "rules",
             kind: OptKind::StrList,
-            default: "algebraic",
-            help: "Rule sets to saturate with",
+            default: "algebraic,fusion",
+            help: "Rule sets to saturate with (algebraic, fusion)",
         },
         OptSpec {
             name: "report",
@@ -159,11 +162,41 @@ impl EqsatFusion {
             .with_iter_limit(self.iter_limit)
             .with_time_limit(self.time_limit)
             .run(rules);
+        let mut runner = runner;
+        let fused = if self.rules.iter().any(|r| r == "fusion") {
+            let target = self.target;
+            let mut best = |g: &aic::eqsat::Graph| {
+                let ex = Extractor::new(g, KernelTime { egraph: g, target });
+                g.classes()
+                    .map(|c| (c.id, ex.find_best_node(c.id).clone()))
+                    .collect()
+            };
+            fuse::grow(
+                &mut runner.egraph,
+                fuse::MAX_BODY,
+                self.node_limit,
+                &mut best,
+            )
+        } else {
+            0
+        };
         let egraph = &runner.egraph;
         let model = KernelTime {
             egraph,
             target: self.target,
         };
+        let traffic_before: f64 = ops
+            .iter()
+            .filter(|o| is_kernel(ctx.op_name(**o)))
+            .map(|o| {
+                let kids: Vec<aic::Type> = ctx
+                    .operands(*o)
+                    .iter()
+                    .map(|v| ctx.value_type(*v))
+                    .collect();
+                model.traffic(&kids, Some(ctx.value_type(ctx.result(*o, 0))))
+            })
+            .sum();
         let before: f64 = ops
             .iter()
             .map(|o| {
@@ -185,6 +218,20 @@ impl EqsatFusion {
         );
         let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
         let (expr, types, at) = eqsat::extract_all(egraph, &extractor, &classes);
+        let traffic_after: f64 = expr
+            .as_ref()
+            .iter()
+            .zip(&types)
+            .filter(|(n, _)| is_kernel(n.op.as_str()))
+            .map(|(n, out)| {
+                let kids: Vec<aic::Type> = n
+                    .children
+                    .iter()
+                    .filter_map(|c| types[usize::from(*c)])
+                    .collect();
+                model.traffic(&kids, *out)
+            })
+            .sum();
         let after: f64 = expr
             .as_ref()
             .iter()
@@ -195,19 +242,16 @@ impl EqsatFusion {
                     .iter()
                     .filter_map(|c| types[usize::from(*c)])
                     .collect();
+                if n.op.as_str() == fuse::GROUP {
+                    return model.node_time_of(n, &kids);
+                }
                 model.op_time(n.op.as_str(), &kids, *out)
             })
             .sum();
+        let kernels_before = ops.iter().filter(|o| is_kernel(ctx.op_name(**o))).count();
         let first = ops[0];
         let loc = ctx.op(first).loc;
-        let Ok(values) = eqsat::to_ops(
-            ctx,
-            &expr,
-            &types,
-            &fb.inputs,
-            InsertPoint::Before(first),
-            loc,
-        ) else {
+        let Some(values) = build(ctx, &expr, &types, &fb.inputs, first, loc, &model) else {
             // A node of unknown type: keep the run as it was.
             return false;
         };
@@ -219,24 +263,139 @@ impl EqsatFusion {
         }
         if self.report {
             eprintln!(
-                "eqsat-fusion: {} ops, {} iterations, {} e-nodes, {} e-classes, stop: {:?}, {:.3} ms; modelled time on {}: {:.3} us before, {:.3} us after ({} ops)",
+                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}, {:.3} ms; modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
                 ops.len(),
                 runner.iterations.len(),
                 runner.egraph.total_number_of_nodes(),
+                fused,
                 runner.egraph.number_of_classes(),
                 runner.stop_reason,
                 start.elapsed().as_secs_f64() * 1e3,
                 self.target.name,
                 before * 1e6,
                 after * 1e6,
+                kernels_before,
                 expr.as_ref()
                     .iter()
-                    .filter(|n| n.op.as_str() != eqsat::INPUT)
+                    .filter(|n| is_kernel(n.op.as_str()))
                     .count(),
+                traffic_before,
+                traffic_after,
             );
         }
         true
     }
+}
+
+/// Whether an op is a kernel of its own (constants and inputs are data).
+fn is_kernel(op: &str) -> bool {
+    op != eqsat::INPUT && op != "graph.constant"
+}
+
+/// Build the ops of `expr` before `at`: inputs map to their values, fused
+/// nodes become `fusion.group` ops holding their bodies, the others become ops
+/// of their e-class's type. The value of every node, or `None` if a type is
+/// unknown.
+fn build(
+    ctx: &mut Context,
+    expr: &egg::RecExpr<Node>,
+    types: &[Option<aic::Type>],
+    inputs: &[Value],
+    at: Op,
+    loc: aic::Attr,
+    model: &KernelTime<'_>,
+) -> Option<Vec<Value>> {
+    let mut values: Vec<Value> = Vec::with_capacity(expr.as_ref().len());
+    for (i, n) in expr.as_ref().iter().enumerate() {
+        let args: Vec<Value> = n.children.iter().map(|c| values[usize::from(*c)]).collect();
+        if n.op.as_str() == eqsat::INPUT {
+            let idx = match n.attrs.map(|a| ctx.attr_kind(a).clone()) {
+                Some(aic::AttrKind::Integer { value, .. }) => value as usize,
+                _ => return None,
+            };
+            values.push(*inputs.get(idx)?);
+            continue;
+        }
+        if n.op.as_str() == fuse::GROUP {
+            let body = fuse::Body::from_attr(ctx.uniquer(), n.attrs?)?;
+            let kids: Vec<aic::Type> = args.iter().map(|v| ctx.value_type(*v)).collect();
+            let cost = model.kernel_time(&body, &kids);
+            values.push(build_group(ctx, &body, &args, at, loc, cost));
+            continue;
+        }
+        let ty = types.get(i).copied().flatten()?;
+        let mut st = OpState::new(ctx.ident(n.op.as_str()), loc);
+        st.operands.extend(args);
+        st.result_types.push(ty);
+        st.props = n.attrs;
+        let op = ctx.create_op(st);
+        ctx.insert_op(InsertPoint::Before(at), op);
+        values.push(ctx.result(op, 0));
+    }
+    Some(values)
+}
+
+/// A `fusion.group` computing `body` on `args`, inserted before `at`.
+fn build_group(
+    ctx: &mut Context,
+    body: &fuse::Body,
+    args: &[Value],
+    at: Op,
+    loc: aic::Attr,
+    cost: f64,
+) -> Value {
+    let u = ctx.uniquer().clone();
+    let arg_types: Vec<(aic::Type, Option<aic::Attr>)> = args
+        .iter()
+        .map(|v| (ctx.value_type(*v), Some(loc)))
+        .collect();
+    let block = ctx.create_block(&arg_types);
+    let bargs: Vec<Value> = ctx.block_args(block).to_vec();
+    let mut vals: Vec<Value> = Vec::new();
+    for o in &body.ops {
+        let mut st = OpState::new(ctx.ident(o.op.as_str()), loc);
+        st.operands.extend(o.args.iter().map(|a| {
+            if *a < 0 {
+                bargs[(-1 - a) as usize]
+            } else {
+                vals[*a as usize]
+            }
+        }));
+        st.result_types.push(o.ty);
+        st.props = o.props;
+        let op = ctx.create_op(st);
+        ctx.append_op(block, op);
+        vals.push(ctx.result(op, 0));
+    }
+    let root = *vals.last().expect("a body has ops");
+    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
+    y.operands.push(root);
+    let y = ctx.create_op(y);
+    ctx.append_op(block, y);
+    let region = ctx.create_region();
+    ctx.append_block(region, block);
+    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
+    st.operands.extend(args.iter().copied());
+    st.result_types
+        .push(body.ops.last().expect("a body has ops").ty);
+    st.regions.push(region);
+    let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
+    st.props = Some(u.dict_attr(vec![
+        (
+            u.ident("cost"),
+            u.attr(aic::AttrKind::Float {
+                bits: u128::from(cost.to_bits()),
+                ty: f64t,
+            }),
+        ),
+        (
+            u.ident("kind"),
+            aic_dialects::fusion::kind_attr(ctx, body.kind()),
+        ),
+    ]));
+    let op = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(at), op);
+    ctx.result(op, 0)
 }
 
 impl Pass for EqsatFusion {

@@ -1,0 +1,51 @@
+// Fusion discovered in the e-graph: a dense layer with bias and activation
+// becomes one vertical kernel, a softmax two reduction kernels, elementwise
+// chains one kernel; ops whose result type is not a function of their
+// operands (two reshapes of one value) stay distinct; output is deterministic.
+// RUN: aic-opt %s --split-input-file --eqsat-fusion | FileCheck %s
+// RUN: aic-opt %s --split-input-file --eqsat-fusion > %t.1 && aic-opt %s --split-input-file --eqsat-fusion > %t.2 && diff %t.1 %t.2
+// RUN: aic-opt %s --split-input-file --eqsat-fusion --mlir-print-op-generic | aic-opt --split-input-file | FileCheck %s
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(eqsat-fusion{report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+
+// CHECK-LABEL: func.func @dense
+// CHECK: %[[G:.*]] = fusion.group vertical
+// CHECK: graph.matmul
+// CHECK: graph.bias_add
+// CHECK: graph.relu
+// CHECK: fusion.yield
+// CHECK: return %[[G]]
+// REPORT: kernels: 3 before, 1 after
+func.func @dense(%x: tensor<8x16xf32>, %w: tensor<16x32xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
+  %m = graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
+  %a = graph.bias_add %m, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %r = graph.relu %a : tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax
+// CHECK-COUNT-2: fusion.group reduction
+// CHECK-NOT: fusion.group
+// REPORT: kernels: 7 before, 2 after
+func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %m = graph.reduce max %x, axes = [1] : (tensor<4x10xf32>) -> tensor<4xf32>
+  %mb = graph.broadcast %m, dims = [0] : (tensor<4xf32>) -> tensor<4x10xf32>
+  %d = graph.sub %x, %mb : tensor<4x10xf32>
+  %e = graph.exp %d : tensor<4x10xf32>
+  %s = graph.reduce sum %e, axes = [1] : (tensor<4x10xf32>) -> tensor<4xf32>
+  %sb = graph.broadcast %s, dims = [0] : (tensor<4xf32>) -> tensor<4x10xf32>
+  %r = graph.div %e, %sb : tensor<4x10xf32>
+  return %r : tensor<4x10xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @reshapes
+// CHECK-DAG: graph.reshape %arg0 : (tensor<2x6xf32>) -> tensor<3x4xf32>
+// CHECK-DAG: graph.reshape %arg0 : (tensor<2x6xf32>) -> tensor<4x3xf32>
+func.func @reshapes(%x: tensor<2x6xf32>) -> (tensor<3x4xf32>, tensor<4x3xf32>) {
+  %a = graph.reshape %x : (tensor<2x6xf32>) -> tensor<3x4xf32>
+  %b = graph.reshape %x : (tensor<2x6xf32>) -> tensor<4x3xf32>
+  return %a, %b : tensor<3x4xf32>, tensor<4x3xf32>
+}

@@ -1,0 +1,397 @@
+//! Fusion in the e-graph. A fused kernel is one e-node, `fusion.group`, in the
+//! e-class of the value it computes: its children are the kernel's external
+//! inputs and its attribute is the fused body (see [`Body`]). Fusion grows by
+//! merging: a consumer node and one producer node of an operand class become a
+//! larger fused node, wherever the pair is legal ([`fusible`]). Extraction then
+//! weighs every fused alternative against the unfused ops with the target's
+//! kernel-time model, so the fusions kept are the ones the model prefers.
+
+use aic::attributes::{Attr, AttrKind};
+use aic::eqsat::{Graph, INPUT, Node};
+use aic::ir::Uniquer;
+use aic::types::Type;
+use egg::{Id, Symbol};
+use smallvec::SmallVec;
+
+/// The op name of fused nodes.
+pub const GROUP: &str = "fusion.group";
+
+/// One op of a fused body: name, properties, operands (`< 0`: external input
+/// `-1 - k`; `>= 0`: an earlier op of the body) and result type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyOp {
+    /// The op name.
+    pub op: Symbol,
+    /// Its properties.
+    pub props: Option<Attr>,
+    /// Its operands.
+    pub args: Vec<i64>,
+    /// Its result type.
+    pub ty: Type,
+}
+
+/// A fused body: ops in order, the last one's result being the kernel's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Body {
+    /// The ops.
+    pub ops: Vec<BodyOp>,
+}
+
+/// What an op contributes to a kernel, for the legality of fusing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A matrix product or convolution (the anchor of a GEMM kernel).
+    Gemm,
+    /// A reduction along some dimensions (reduce, softmax, normalisations).
+    Reduction,
+    /// An elementwise or data-movement op.
+    Elementwise,
+    /// Not fusible.
+    Opaque,
+}
+
+/// The role of the op `op`.
+pub fn role(op: &str) -> Role {
+    match op {
+        "graph.matmul" | "graph.batch_matmul" | "graph.conv2d" => Role::Gemm,
+        "graph.reduce" | "graph.softmax" | "graph.layernorm" | "graph.rmsnorm" => Role::Reduction,
+        "graph.constant" => Role::Opaque,
+        o if o.starts_with("graph.") => Role::Elementwise,
+        _ => Role::Opaque,
+    }
+}
+
+/// The largest body a fused kernel may have.
+pub const MAX_BODY: usize = 12;
+
+impl Body {
+    /// The body of a single op node whose operands are external inputs.
+    pub fn of_op(node: &Node, ty: Type) -> Body {
+        Body {
+            ops: vec![BodyOp {
+                op: node.op,
+                props: node.attrs,
+                args: (0..node.children.len() as i64).map(|k| -1 - k).collect(),
+                ty,
+            }],
+        }
+    }
+
+    /// How many ops of each role the body has.
+    pub fn roles(&self) -> (usize, usize) {
+        let g = self
+            .ops
+            .iter()
+            .filter(|o| role(o.op.as_str()) == Role::Gemm)
+            .count();
+        let r = self
+            .ops
+            .iter()
+            .filter(|o| role(o.op.as_str()) == Role::Reduction)
+            .count();
+        (g, r)
+    }
+
+    /// The kind of fusion the body is.
+    pub fn kind(&self) -> &'static str {
+        match self.roles() {
+            (2.., _) => "b2b_gemm",
+            (1, _) => "vertical",
+            (0, 1..) => "reduction",
+            _ => "elementwise",
+        }
+    }
+
+    /// The body as an interned attribute (the fused node's properties).
+    pub fn to_attr(&self, u: &Uniquer) -> Attr {
+        let i64t = u.int_type(64);
+        let entries: Vec<Attr> = self
+            .ops
+            .iter()
+            .map(|o| {
+                let parts = [
+                    u.string_attr(o.op.as_str()),
+                    o.props.unwrap_or_else(|| u.attr(AttrKind::Unit)),
+                    u.attr(AttrKind::DenseArray {
+                        elem: i64t,
+                        values: o.args.iter().map(|a| *a as u64).collect(),
+                    }),
+                    u.attr(AttrKind::Type(o.ty)),
+                ];
+                u.attr(AttrKind::Array(parts.into()))
+            })
+            .collect();
+        u.attr(AttrKind::Array(entries.into()))
+    }
+
+    /// Read a body back from [`Body::to_attr`]'s attribute.
+    pub fn from_attr(u: &Uniquer, a: Attr) -> Option<Body> {
+        let AttrKind::Array(entries) = u.attr_kind(a) else {
+            return None;
+        };
+        let ops = entries
+            .iter()
+            .map(|e| {
+                let AttrKind::Array(p) = u.attr_kind(*e) else {
+                    return None;
+                };
+                let [name, props, args, ty] = p[..] else {
+                    return None;
+                };
+                let op = Symbol::from(u.attr_str(name)?);
+                let props = (!matches!(u.attr_kind(props), AttrKind::Unit)).then_some(props);
+                let AttrKind::DenseArray { values, .. } = u.attr_kind(args) else {
+                    return None;
+                };
+                let AttrKind::Type(ty) = u.attr_kind(ty) else {
+                    return None;
+                };
+                Some(BodyOp {
+                    op,
+                    props,
+                    args: values.iter().map(|v| *v as i64).collect(),
+                    ty: *ty,
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Body { ops })
+    }
+}
+
+/// The body and result type of a node: fused nodes carry theirs, an op node
+/// is a body of one op.
+pub fn body_of(egraph: &Graph, class: Id, node: &Node) -> Option<Body> {
+    let u = &egraph.analysis.uniquer;
+    if node.op.as_str() == GROUP {
+        return Body::from_attr(u, node.attrs?);
+    }
+    if role(node.op.as_str()) == Role::Opaque || node.op.as_str() == INPUT {
+        return None;
+    }
+    Some(Body::of_op(node, egraph[class].data?))
+}
+
+/// Whether a producer body may be fused into a consumer body: at most one GEMM
+/// and one reduction per kernel, a reduction never feeds a GEMM's operands
+/// inside a kernel (except the attention pattern, a GEMM after a softmax), and
+/// the body stays small.
+pub fn fusible(producer: &Body, consumer: &Body) -> bool {
+    let (pg, pr) = producer.roles();
+    let (cg, cr) = consumer.roles();
+    if producer.ops.len() + consumer.ops.len() > MAX_BODY {
+        return false;
+    }
+    let root = role(consumer.ops.last().map_or("", |o| o.op.as_str()));
+    match (pg + cg, pr + cr) {
+        // GEMM epilogues, prologues and elementwise chains.
+        (0 | 1, 0) => true,
+        // A reduction with elementwise prologue and epilogue.
+        (0, 1) => true,
+        // Attention: GEMM, (scale/mask), softmax, GEMM.
+        (2, 1) => pg == 1 && root == Role::Gemm,
+        (1, 1) => pg == 1 && cr == 1 && root != Role::Gemm,
+        _ => false,
+    }
+}
+
+/// The fused node of `consumer` (with operand classes `cons_kids`) with
+/// `producer` (operand classes `prod_kids`) substituted for external input `k`.
+pub fn merge(
+    u: &Uniquer,
+    consumer: &Body,
+    cons_kids: &[Id],
+    k: usize,
+    producer: &Body,
+    prod_kids: &[Id],
+) -> (Node, Body) {
+    // External inputs of the merged kernel: the consumer's (but `k`), then the
+    // producer's, each class once.
+    let mut kids: Vec<Id> = Vec::new();
+    let index = |c: Id, kids: &mut Vec<Id>| -> i64 {
+        let i = kids.iter().position(|x| *x == c).unwrap_or_else(|| {
+            kids.push(c);
+            kids.len() - 1
+        });
+        -1 - i as i64
+    };
+    let mut ops: Vec<BodyOp> = Vec::new();
+    for o in &producer.ops {
+        let args = o
+            .args
+            .iter()
+            .map(|a| {
+                if *a < 0 {
+                    index(prod_kids[(-1 - a) as usize], &mut kids)
+                } else {
+                    *a
+                }
+            })
+            .collect();
+        ops.push(BodyOp { args, ..o.clone() });
+    }
+    let root = ops.len() as i64 - 1;
+    let shift = ops.len() as i64;
+    for o in &consumer.ops {
+        let args = o
+            .args
+            .iter()
+            .map(|a| {
+                if *a >= 0 {
+                    a + shift
+                } else if (-1 - a) as usize == k {
+                    root
+                } else {
+                    index(cons_kids[(-1 - a) as usize], &mut kids)
+                }
+            })
+            .collect();
+        ops.push(BodyOp { args, ..o.clone() });
+    }
+    let (body, kids) = canonical(Body { ops }, kids);
+    let node = Node {
+        op: Symbol::from(GROUP),
+        attrs: Some(body.to_attr(u)),
+        children: kids.into_iter().collect::<SmallVec<[Id; 3]>>(),
+        ty: body.ops.last().map(|o| o.ty),
+    };
+    (node, body)
+}
+
+/// The same kernel in one canonical form, so that fusions reached in
+/// different orders are one e-node: identical ops computed once, external
+/// inputs ordered by e-class, ops in a dependency order that follows it.
+fn canonical(body: Body, kids: Vec<Id>) -> (Body, Vec<Id>) {
+    // External inputs sorted by class.
+    let mut order: Vec<usize> = (0..kids.len()).collect();
+    order.sort_by_key(|i| kids[*i]);
+    let mut new_index = vec![0i64; kids.len()];
+    for (n, i) in order.iter().enumerate() {
+        new_index[*i] = -1 - n as i64;
+    }
+    let kids: Vec<Id> = order.iter().map(|i| kids[*i]).collect();
+    // Rebuild the ops, merging identical ones (same op, properties, operands).
+    let mut ops: Vec<BodyOp> = Vec::new();
+    let mut remap: Vec<i64> = Vec::with_capacity(body.ops.len());
+    for o in body.ops {
+        let args: Vec<i64> = o
+            .args
+            .iter()
+            .map(|a| {
+                if *a < 0 {
+                    new_index[(-1 - a) as usize]
+                } else {
+                    remap[*a as usize]
+                }
+            })
+            .collect();
+        let op = BodyOp { args, ..o };
+        let at = ops.iter().position(|x| *x == op).unwrap_or_else(|| {
+            ops.push(op);
+            ops.len() - 1
+        });
+        remap.push(at as i64);
+    }
+    // Only what the root needs, in order.
+    let root = *remap.last().expect("a body has ops") as usize;
+    let mut live = vec![false; ops.len()];
+    live[root] = true;
+    for i in (0..ops.len()).rev() {
+        if live[i] {
+            for a in &ops[i].args {
+                if *a >= 0 {
+                    live[*a as usize] = true;
+                }
+            }
+        }
+    }
+    let mut pos = vec![0i64; ops.len()];
+    let mut out = Vec::new();
+    for (i, o) in ops.into_iter().enumerate() {
+        if live[i] {
+            pos[i] = out.len() as i64;
+            let args = o
+                .args
+                .iter()
+                .map(|a| if *a < 0 { *a } else { pos[*a as usize] })
+                .collect();
+            out.push(BodyOp { args, ..o });
+        }
+    }
+    (Body { ops: out }, kids)
+}
+
+/// Grow fused alternatives for up to `rounds` rounds (or until `node_limit`):
+/// in each round, the best node of every class (by `best`, the current
+/// extraction) and its op nodes try to take the best node of each operand
+/// class; every legal merge is added to the class. Choosing from the best
+/// nodes keeps growth linear in the graph rather than in the ways to combine
+/// ops. Returns how many fused nodes were added.
+pub fn grow(
+    egraph: &mut Graph,
+    rounds: usize,
+    node_limit: usize,
+    best: &mut dyn FnMut(&Graph) -> std::collections::HashMap<Id, Node>,
+) -> usize {
+    let u = egraph.analysis.uniquer.clone();
+    let mut added = 0;
+    for _ in 0..rounds {
+        let choice = best(egraph);
+        let mut new: Vec<(Id, Node)> = Vec::new();
+        let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
+        classes.sort();
+        for c in classes {
+            let mut consumers: Vec<Node> = egraph[c]
+                .nodes
+                .iter()
+                .filter(|n| n.op.as_str() != GROUP)
+                .cloned()
+                .collect();
+            if let Some(b) = choice.get(&c)
+                && b.op.as_str() == GROUP
+            {
+                consumers.push(b.clone());
+            }
+            for n in &consumers {
+                let Some(cb) = body_of(egraph, c, n) else {
+                    continue;
+                };
+                for (k, kid) in n.children.iter().enumerate() {
+                    let kid = egraph.find(*kid);
+                    if kid == c {
+                        continue;
+                    }
+                    let Some(p) = choice.get(&kid) else { continue };
+                    let Some(pb) = body_of(egraph, kid, p) else {
+                        continue;
+                    };
+                    if !fusible(&pb, &cb) {
+                        continue;
+                    }
+                    let (node, _) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                    if node.children.contains(&c) {
+                        continue;
+                    }
+                    new.push((c, node));
+                }
+            }
+        }
+        let mut grew = false;
+        for (c, node) in new {
+            if egraph.total_number_of_nodes() >= node_limit {
+                break;
+            }
+            if egraph.lookup(node.clone()).is_some() {
+                continue;
+            }
+            let id = egraph.add(node);
+            egraph.union(c, id);
+            added += 1;
+            grew = true;
+        }
+        egraph.rebuild();
+        if !grew {
+            break;
+        }
+    }
+    added
+}

@@ -357,12 +357,53 @@ pub fn to_ops(
     Ok(values)
 }
 
-/// Extract the best term of each class in `roots` into one [`RecExpr`] that
-/// shares common subterms, with each node's e-class type; returns the index
-/// of each root in it.
-pub fn extract_all<C: egg::CostFunction<Node>>(
+/// The cheapest node of every class and its total cost (its own `cost` plus
+/// its operands' totals), by a worklist that revisits a class only when one of
+/// its operands got cheaper: linear in the graph for acyclic choices, where a
+/// pass-until-stable extraction is quadratic in its depth. `cost` must be
+/// positive; on a tie the first node in class order wins.
+pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> HashMap<Id, (f64, Node)> {
+    let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
+    let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
+    classes.sort();
+    let mut queue: std::collections::VecDeque<Id> = classes.iter().copied().collect();
+    let mut queued: std::collections::HashSet<Id> = classes.into_iter().collect();
+    while let Some(c) = queue.pop_front() {
+        queued.remove(&c);
+        let class = &egraph[c];
+        let mut pick: Option<(f64, &Node)> = None;
+        for n in &class.nodes {
+            let kids: Option<f64> = n
+                .children
+                .iter()
+                .map(|k| best.get(&egraph.find(*k)).map(|b| b.0))
+                .sum();
+            let Some(kids) = kids else { continue };
+            let total = cost(n) + kids;
+            if pick.is_none_or(|(b, _)| total < b) {
+                pick = Some((total, n));
+            }
+        }
+        let Some((total, n)) = pick else { continue };
+        if best.get(&c).is_none_or(|(b, _)| total < *b) {
+            best.insert(c, (total, n.clone()));
+            for p in class.parents() {
+                let p = egraph.find(p);
+                if queued.insert(p) {
+                    queue.push_back(p);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Extract the best term (by [`best_nodes`]' choice) of each class in `roots`
+/// into one [`RecExpr`] that shares common subterms, with each node's e-class
+/// type; returns the index of each root in it.
+pub fn extract_all(
     egraph: &Graph,
-    extractor: &egg::Extractor<'_, C, Node, Types>,
+    best: &HashMap<Id, (f64, Node)>,
     roots: &[Id],
 ) -> (RecExpr<Node>, Vec<Option<Type>>, Vec<Id>) {
     let mut expr = RecExpr::default();
@@ -376,7 +417,7 @@ pub fn extract_all<C: egg::CostFunction<Node>>(
             if memo.contains_key(&c) {
                 continue;
             }
-            let node = extractor.find_best_node(c);
+            let node = &best[&c].1;
             if !expanded {
                 stack.push((c, true));
                 for k in node.children() {

@@ -117,6 +117,31 @@ pub struct KernelTime<'a> {
     pub egraph: &'a Graph,
     /// The target.
     pub target: Target,
+    /// Node times already computed (a node's time depends only on the node:
+    /// its operand classes' types never change).
+    pub cache: &'a Cache,
+}
+
+/// Memo tables shared by the cost model and fusion growth across rounds.
+#[derive(Default)]
+pub struct Cache {
+    /// Modelled time of each node.
+    pub times: std::cell::RefCell<std::collections::HashMap<Node, f64>>,
+    /// Decoded fused bodies by their attribute.
+    pub bodies:
+        std::cell::RefCell<std::collections::HashMap<aic::Attr, std::rc::Rc<super::fuse::Body>>>,
+}
+
+impl Cache {
+    /// The body of a fused node's attribute, decoded once.
+    pub fn body(&self, u: &aic::Uniquer, a: aic::Attr) -> Option<std::rc::Rc<super::fuse::Body>> {
+        if let Some(b) = self.bodies.borrow().get(&a) {
+            return Some(b.clone());
+        }
+        let b = std::rc::Rc::new(super::fuse::Body::from_attr(u, a)?);
+        self.bodies.borrow_mut().insert(a, b.clone());
+        Some(b)
+    }
 }
 
 impl KernelTime<'_> {
@@ -141,12 +166,21 @@ impl KernelTime<'_> {
     /// type inferred where it can be). A fused node is one kernel: it reads
     /// its external inputs, writes its result, and does all its body's work.
     pub fn node_time(&self, node: &Node) -> f64 {
+        if let Some(t) = self.cache.times.borrow().get(node) {
+            return *t;
+        }
+        let t = self.compute_node_time(node);
+        self.cache.times.borrow_mut().insert(node.clone(), t);
+        t
+    }
+
+    fn compute_node_time(&self, node: &Node) -> f64 {
         let g = self.egraph;
         let kids: Vec<Type> = node.children.iter().filter_map(|c| g[*c].data).collect();
         if node.op.as_str() == super::fuse::GROUP {
             let Some(body) = node
                 .attrs
-                .and_then(|a| super::fuse::Body::from_attr(&g.analysis.uniquer, a))
+                .and_then(|a| self.cache.body(&g.analysis.uniquer, a))
             else {
                 return f64::INFINITY;
             };
@@ -166,7 +200,7 @@ impl KernelTime<'_> {
     /// types `kids`.
     pub fn node_time_of(&self, node: &Node, kids: &[Type]) -> f64 {
         node.attrs
-            .and_then(|a| super::fuse::Body::from_attr(&self.egraph.analysis.uniquer, a))
+            .and_then(|a| self.cache.body(&self.egraph.analysis.uniquer, a))
             .map_or(f64::INFINITY, |b| self.kernel_time(&b, kids))
     }
 

@@ -160,10 +160,10 @@ impl Body {
 
 /// The body and result type of a node: fused nodes carry theirs, an op node
 /// is a body of one op.
-pub fn body_of(egraph: &Graph, class: Id, node: &Node) -> Option<Body> {
+pub fn body_of(egraph: &Graph, class: Id, node: &Node, cache: &super::cost::Cache) -> Option<Body> {
     let u = &egraph.analysis.uniquer;
     if node.op.as_str() == GROUP {
-        return Body::from_attr(u, node.attrs?);
+        return cache.body(u, node.attrs?).map(|b| (*b).clone());
     }
     if role(node.op.as_str()) == Role::Opaque || node.op.as_str() == INPUT {
         return None;
@@ -331,9 +331,12 @@ pub fn grow(
     rounds: usize,
     node_limit: usize,
     best: &mut dyn FnMut(&Graph) -> std::collections::HashMap<Id, Node>,
+    cache: &super::cost::Cache,
 ) -> usize {
     let u = egraph.analysis.uniquer.clone();
     let mut added = 0;
+    // Merges already made: the same pair in a later round gives the same node.
+    let mut tried: std::collections::HashSet<(Node, usize, Node)> = Default::default();
     for _ in 0..rounds {
         let choice = best(egraph);
         let mut new: Vec<(Id, Node)> = Vec::new();
@@ -352,7 +355,7 @@ pub fn grow(
                 consumers.push(b.clone());
             }
             for n in &consumers {
-                let Some(cb) = body_of(egraph, c, n) else {
+                let Some(cb) = body_of(egraph, c, n, cache) else {
                     continue;
                 };
                 for (k, kid) in n.children.iter().enumerate() {
@@ -361,7 +364,10 @@ pub fn grow(
                         continue;
                     }
                     let Some(p) = choice.get(&kid) else { continue };
-                    let Some(pb) = body_of(egraph, kid, p) else {
+                    if !tried.insert((n.clone(), k, p.clone())) {
+                        continue;
+                    }
+                    let Some(pb) = body_of(egraph, kid, p, cache) else {
                         continue;
                     };
                     if !fusible(&pb, &cb) {

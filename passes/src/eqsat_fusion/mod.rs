@@ -20,7 +20,7 @@ use aic::eqsat::{self, Node, Types};
 use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use cost::{KernelTime, TARGETS, Target};
-use egg::{Extractor, Rewrite};
+use egg::Rewrite;
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -163,12 +163,19 @@ impl EqsatFusion {
             .with_time_limit(self.time_limit)
             .run(rules);
         let mut runner = runner;
+        let t_sat = start.elapsed();
+        let cache = cost::Cache::default();
         let fused = if self.rules.iter().any(|r| r == "fusion") {
             let target = self.target;
             let mut best = |g: &aic::eqsat::Graph| {
-                let ex = Extractor::new(g, KernelTime { egraph: g, target });
-                g.classes()
-                    .map(|c| (c.id, ex.find_best_node(c.id).clone()))
+                let model = KernelTime {
+                    egraph: g,
+                    target,
+                    cache: &cache,
+                };
+                eqsat::best_nodes(g, &mut |n| model.node_time(n))
+                    .into_iter()
+                    .map(|(c, (_, n))| (c, n))
                     .collect()
             };
             fuse::grow(
@@ -176,14 +183,17 @@ impl EqsatFusion {
                 fuse::MAX_BODY,
                 self.node_limit,
                 &mut best,
+                &cache,
             )
         } else {
             0
         };
+        let t_grow = start.elapsed();
         let egraph = &runner.egraph;
         let model = KernelTime {
             egraph,
             target: self.target,
+            cache: &cache,
         };
         let traffic_before: f64 = ops
             .iter()
@@ -209,15 +219,9 @@ impl EqsatFusion {
                 model.op_time(ctx.op_name(*o), &kids, Some(out))
             })
             .sum();
-        let extractor = Extractor::new(
-            egraph,
-            KernelTime {
-                egraph,
-                target: self.target,
-            },
-        );
+        let best = eqsat::best_nodes(egraph, &mut |n| model.node_time(n));
         let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
-        let (expr, types, at) = eqsat::extract_all(egraph, &extractor, &classes);
+        let (expr, types, at) = eqsat::extract_all(egraph, &best, &classes);
         let traffic_after: f64 = expr
             .as_ref()
             .iter()
@@ -263,7 +267,7 @@ impl EqsatFusion {
         }
         if self.report {
             eprintln!(
-                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}, {:.3} ms; modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
+                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
                 ops.len(),
                 runner.iterations.len(),
                 runner.egraph.total_number_of_nodes(),
@@ -271,6 +275,8 @@ impl EqsatFusion {
                 runner.egraph.number_of_classes(),
                 runner.stop_reason,
                 start.elapsed().as_secs_f64() * 1e3,
+                t_sat.as_secs_f64() * 1e3,
+                (t_grow - t_sat).as_secs_f64() * 1e3,
                 self.target.name,
                 before * 1e6,
                 after * 1e6,

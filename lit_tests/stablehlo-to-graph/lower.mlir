@@ -1,7 +1,7 @@
 // stablehlo-to-graph: the ops with a graph counterpart lower one for one
 // (reductions from their identity, dot_general in matrix-product form,
-// 2-d convolutions in NHWC or NCHW); the others stay, and so do the bodies of
-// the StableHLO ops that stay.
+// 2-d convolutions in NHWC or NCHW, chlo's erf, erfc and square); the others
+// stay, and so do the bodies of the StableHLO ops that stay.
 // RUN: aic-opt %s --stablehlo-to-graph | FileCheck %s
 
 // CHECK-LABEL: func.func @elementwise(
@@ -88,4 +88,16 @@ func.func @convolutions(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>, %n: t
   %1 = stablehlo.convolution(%n, %ko) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x8x8xf32>
   %2 = stablehlo.convolution(%n, %ko) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x6x6x16xf32>
   return %0, %1, %2 : tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>
+}
+
+// CHECK-LABEL: func.func @chlo(
+// CHECK-NEXT: %0 = graph.erf %arg0 : tensor<4xf32>
+// CHECK-NEXT: %1 = graph.erfc %arg0 : tensor<4xf32>
+// CHECK-NEXT: %2 = chlo.square %arg0 : tensor<4xf32> -> tensor<4xf32>
+// CHECK-NEXT: return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+func.func @chlo(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = chlo.erf %x : tensor<4xf32> -> tensor<4xf32>
+  %1 = chlo.erfc %x : tensor<4xf32> -> tensor<4xf32>
+  %2 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }

@@ -5,7 +5,9 @@
 //! `dot_general` in matrix-product form (leading batch dimensions, one
 //! contracted dimension at the end or next to it) becomes `graph.matmul` with
 //! its transpose flags; 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout
-//! becomes `graph.conv2d`. Everything else stays as it is, so nothing is lost;
+//! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
+//! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself.
+//! Everything else stays as it is, so nothing is lost;
 //! raising idioms (softmax, layernorm, GeLU, bias adds) is left to the e-graph
 //! rules.
 
@@ -49,6 +51,8 @@ const ELEMENTWISE: &[(&str, &str, bool)] = &[
     ("stablehlo.logistic", "graph.sigmoid", true),
     ("stablehlo.convert", "graph.cast", false),
     ("stablehlo.reshape", "graph.reshape", false),
+    ("chlo.erf", "graph.erf", true),
+    ("chlo.erfc", "graph.erfc", true),
 ];
 
 fn attr(ctx: &Context, op: Op, name: &str) -> Option<Attr> {
@@ -298,7 +302,8 @@ impl Pass for StablehloToGraph {
             false
         };
         ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o).starts_with("stablehlo.") && !inside_stablehlo(o) {
+            let n = ctx.op_name(o);
+            if (n.starts_with("stablehlo.") || n.starts_with("chlo.")) && !inside_stablehlo(o) {
                 ops.push(o);
             }
         });

@@ -32,6 +32,8 @@ fn unary_fn(name: &str) -> Option<fn(f64) -> f64> {
         "sigmoid" => |x| 1.0 / (1.0 + libm::exp(-x)),
         "silu" => |x| x / (1.0 + libm::exp(-x)),
         "gelu" => |x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
+        "erf" => |x| libm::erf(x),
+        "erfc" => |x| libm::erfc(x),
         "gelu_tanh" => {
             |x| 0.5 * x * (1.0 + libm::tanh(SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x)))
         }

@@ -147,6 +147,8 @@ unary_ops! {
     GELU "gelu" "exact GeLU: x * (1 + erf(x / sqrt(2))) / 2";
     GELU_TANH "gelu_tanh" "GeLU's tanh approximation: x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2";
     FAST_GELU "fast_gelu" "GeLU's tanh approximation evaluated as x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)), AITemplate's and CK's FastGeLU";
+    ERF "erf" "error function of each element";
+    ERFC "erfc" "complementary error function of each element";
 }
 
 macro_rules! binary_ops {

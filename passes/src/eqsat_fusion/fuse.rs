@@ -363,21 +363,32 @@ pub fn grow(
                     if kid == c {
                         continue;
                     }
-                    let Some(p) = choice.get(&kid) else { continue };
-                    if !tried.insert((n.clone(), k, p.clone())) {
-                        continue;
+                    // The producer's best node, and its plain op nodes (a
+                    // smaller body may fit where the best one does not).
+                    let mut producers: Vec<Node> = choice.get(&kid).cloned().into_iter().collect();
+                    producers.extend(
+                        egraph[kid]
+                            .nodes
+                            .iter()
+                            .filter(|p| p.op.as_str() != GROUP)
+                            .cloned(),
+                    );
+                    for p in &producers {
+                        if !tried.insert((n.clone(), k, p.clone())) {
+                            continue;
+                        }
+                        let Some(pb) = body_of(egraph, kid, p, cache) else {
+                            continue;
+                        };
+                        if !fusible(&pb, &cb) {
+                            continue;
+                        }
+                        let (node, _) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                        if node.children.contains(&c) {
+                            continue;
+                        }
+                        new.push((c, node));
                     }
-                    let Some(pb) = body_of(egraph, kid, p, cache) else {
-                        continue;
-                    };
-                    if !fusible(&pb, &cb) {
-                        continue;
-                    }
-                    let (node, _) = merge(&u, &cb, &n.children, k, &pb, &p.children);
-                    if node.children.contains(&c) {
-                        continue;
-                    }
-                    new.push((c, node));
                 }
             }
         }

@@ -110,6 +110,7 @@ fn lower(ctx: &Context, op: Op) -> Option<Lowering> {
             vec![],
             vec![("value", attr(ctx, op, "value")?)],
         ),
+        "chlo.square" if is_float_tensor(ctx, op) => ("graph.mul", vec![0, 0], vec![]),
         "stablehlo.broadcast_in_dim" => (
             "graph.broadcast",
             vec![0],

@@ -61,8 +61,20 @@ pub fn role(op: &str) -> Role {
     }
 }
 
-/// The largest body a fused kernel may have.
+/// The most compute ops a fused kernel may have (index-only ops, which
+/// become address arithmetic, do not count).
 pub const MAX_BODY: usize = 12;
+
+/// The most ops of any kind a fused kernel may have.
+pub const MAX_OPS: usize = 40;
+
+/// Whether an op only moves or re-indexes data (free inside a kernel).
+pub fn is_index_only(op: &str) -> bool {
+    matches!(
+        op,
+        "graph.broadcast" | "graph.reshape" | "graph.transpose" | "graph.slice"
+    )
+}
 
 impl Body {
     /// The body of a single op node whose operands are external inputs.
@@ -178,7 +190,15 @@ pub fn body_of(egraph: &Graph, class: Id, node: &Node, cache: &super::cost::Cach
 pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     let (pg, pr) = producer.roles();
     let (cg, cr) = consumer.roles();
-    if producer.ops.len() + consumer.ops.len() > MAX_BODY {
+    let compute = |b: &Body| {
+        b.ops
+            .iter()
+            .filter(|o| !is_index_only(o.op.as_str()))
+            .count()
+    };
+    if compute(producer) + compute(consumer) > MAX_BODY
+        || producer.ops.len() + consumer.ops.len() > MAX_OPS
+    {
         return false;
     }
     let root = role(consumer.ops.last().map_or("", |o| o.op.as_str()));

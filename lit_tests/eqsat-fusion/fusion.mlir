@@ -5,7 +5,7 @@
 // RUN: aic-opt %s --split-input-file --eqsat-fusion | FileCheck %s
 // RUN: aic-opt %s --split-input-file --eqsat-fusion > %t.1 && aic-opt %s --split-input-file --eqsat-fusion > %t.2 && diff %t.1 %t.2
 // RUN: aic-opt %s --split-input-file --eqsat-fusion --mlir-print-op-generic | aic-opt --split-input-file | FileCheck %s
-// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(eqsat-fusion{report=true})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: aic-opt %s --split-input-file --eqsat-fusion --eqsat-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // CHECK-LABEL: func.func @dense
 // CHECK: %[[G:.*]] = fusion.group vertical

@@ -24,6 +24,10 @@ use egg::Rewrite;
 use std::collections::HashSet;
 use std::time::Duration;
 
+/// Set by `aic-opt --eqsat-report`: every `eqsat-fusion` run reports, as with
+/// its `report` option.
+pub static REPORT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// The algebraic rule set.
 pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
 
@@ -265,7 +269,7 @@ impl EqsatFusion {
         for &op in ops.iter().rev() {
             ctx.erase_op(op);
         }
-        if self.report {
+        if self.report || REPORT.load(std::sync::atomic::Ordering::Relaxed) {
             eprintln!(
                 "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
                 ops.len(),

@@ -24,6 +24,8 @@ OPTIONS:
   --allow-unregistered-dialect    Accept ops of dialects that are not registered
   --mlir-print-op-generic         Print ops in generic form
   --mlir-print-debuginfo          Print locations
+  --eqsat-report                  Report every eqsat-fusion run (e-graph size, stop
+                                  reason, time, kernels and HBM bytes before/after)
   --mlir-print-elementsattrs-with-hex-if-larger=<n>
                                   Print dense elements attributes of more than n
                                   elements as hex strings (default 100; -1: never)
@@ -97,6 +99,9 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("allow-unregistered-dialect") => o.allow_unregistered = true,
             Some("mlir-print-op-generic") => o.generic = true,
             Some("mlir-print-debuginfo") => o.debuginfo = true,
+            Some("eqsat-report") => {
+                aic_passes::eqsat_fusion::REPORT.store(true, std::sync::atomic::Ordering::Relaxed)
+            }
             Some(f) if f.starts_with("mlir-print-elementsattrs-with-hex-if-larger=") => {
                 let v = &f["mlir-print-elementsattrs-with-hex-if-larger=".len()..];
                 let n: i64 = v.parse().map_err(|_| {

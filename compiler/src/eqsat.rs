@@ -206,6 +206,74 @@ pub fn typed_rewrite(name: &str, lhs: &str, rhs: &str) -> Result<Rewrite<Node, T
     Rewrite::new(name, l, Typed { rhs: r }).map_err(|e| format!("{name}: {e}"))
 }
 
+/// The new nodes a Rust rule proposes for the matched class, given the class
+/// and the bindings of its pattern's variables (in the pattern's order).
+pub type ProposeFn = fn(&Graph, Id, &[Id]) -> Vec<Node>;
+
+/// An applier written in Rust, for rules that read or compute attributes: it
+/// adds the nodes `propose` returns to the matched class, each only if it has
+/// the class's type (or carries none).
+pub struct RustApplier {
+    vars: Vec<egg::Var>,
+    propose: ProposeFn,
+}
+
+impl Applier<Node, Types> for RustApplier {
+    fn apply_one(
+        &self,
+        egraph: &mut Graph,
+        eclass: Id,
+        subst: &egg::Subst,
+        _: Option<&PatternAst<Node>>,
+        _: Symbol,
+    ) -> Vec<Id> {
+        let bound: Vec<Id> = self.vars.iter().map(|v| subst[*v]).collect();
+        let want = egraph[eclass].data;
+        let mut changed = Vec::new();
+        for node in (self.propose)(egraph, eclass, &bound) {
+            if node.ty.is_some() && node.ty != want {
+                continue;
+            }
+            if egraph.lookup(node.clone()) == Some(egraph.find(eclass)) {
+                continue;
+            }
+            let id = egraph.add(node);
+            if egraph[id].data.is_some() && egraph[id].data != want {
+                continue;
+            }
+            if egraph.union(eclass, id) {
+                changed.push(eclass);
+            }
+        }
+        changed
+    }
+
+    fn vars(&self) -> Vec<egg::Var> {
+        self.vars.clone()
+    }
+}
+
+/// A rule whose left side is a pattern (`(graph.add ?a ?b)`) and whose right
+/// side is Rust code proposing nodes from the bound classes.
+pub fn rust_rule(
+    name: &str,
+    lhs: &str,
+    propose: ProposeFn,
+) -> Result<Rewrite<Node, Types>, String> {
+    let l: egg::Pattern<Node> = lhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    let vars = l.vars();
+    Rewrite::new(name, l, RustApplier { vars, propose }).map_err(|e| format!("{name}: {e}"))
+}
+
+/// A property of a node (`None` if it has none of that name).
+pub fn prop(u: &Uniquer, node: &Node, name: &str) -> Option<Attr> {
+    let d = node.attrs?;
+    u.dict_entries(d)
+        .iter()
+        .find(|(k, _)| u.str(*k) == name)
+        .map(|(_, v)| *v)
+}
+
 /// Read a rule set: one rule per line, `name: lhs => rhs` (or `<=>` for both
 /// directions, the reverse named `name-rev`); `#` starts a comment. Errors name
 /// the line.

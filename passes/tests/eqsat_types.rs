@@ -1,4 +1,4 @@
-//! Property test: every rewrite of the algebraic rule set, and every fused
+//! Property test: every rewrite of the algebraic and raising rule sets, and every fused
 //! alternative, keeps types. The JAX fixtures are lowered to graph ops, each
 //! run becomes an e-graph, it is saturated and fusion grown; afterwards no
 //! union joined classes of different types, and every node whose type can be
@@ -41,7 +41,8 @@ fn rewrites_and_fusions_preserve_types() {
             PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
                 .run(&pm, &mut ctx, m)
                 .expect("lowering");
-            let rules = eqsat::parse_rules(ALGEBRAIC).expect("rules parse");
+            let mut rules = eqsat::parse_rules(ALGEBRAIC).expect("rules parse");
+            rules.extend(aic_passes::eqsat_fusion::raise::rules());
             let mut checked = 0;
             let mut blocks = Vec::new();
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {

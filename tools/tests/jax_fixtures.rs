@@ -294,12 +294,18 @@ fn random_inputs(ctx: &Context, tys: &[aic::Type], seed: u64) -> Vec<Tensor> {
 #[test]
 fn fused_programs_agree_with_the_originals_on_random_inputs() {
     // Differential: each fixture as exported and after lowering, inlining and
-    // fusion, interpreted on the same random inputs.
-    let pipeline =
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,canonicalize)";
+    // fusion (with and without the raising rules), interpreted on the same
+    // random inputs.
+    let pipelines = [
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,canonicalize)",
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion{rules=algebraic,raising,fusion},canonicalize)",
+    ];
     let mut failures = Vec::new();
     let mut runs = 0;
-    for name in fixtures() {
+    for (name, pipeline) in fixtures()
+        .into_iter()
+        .flat_map(|n| pipelines.iter().map(move |p| (n.clone(), *p)))
+    {
         let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
         let name2 = name.clone();
         let r: Result<usize, String> = with_parser_stack(move || {
@@ -339,5 +345,5 @@ fn fused_programs_agree_with_the_originals_on_random_inputs() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(runs, 3 * fixtures().len());
+    assert_eq!(runs, 3 * 2 * fixtures().len());
 }

@@ -69,7 +69,8 @@ fn rewrites_and_fusions_preserve_types() {
                         .map(|(c, (_, n))| (c, n))
                         .collect()
                 };
-                fuse::grow(&mut egraph, 4, 50_000, &mut best, &cache);
+                let (_, hit) = fuse::grow(&mut egraph, 4, 50_000, &mut best, &cache);
+                assert!(!hit, "{name}: growth hit the node limit");
                 assert_eq!(
                     egraph.analysis.conflicts, 0,
                     "{name}: a union joined different types"

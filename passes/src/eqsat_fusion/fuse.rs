@@ -345,14 +345,15 @@ fn canonical(body: Body, kids: Vec<Id>) -> (Body, Vec<Id>) {
 /// extraction) and its op nodes try to take the best node of each operand
 /// class; every legal merge is added to the class. Choosing from the best
 /// nodes keeps growth linear in the graph rather than in the ways to combine
-/// ops. Returns how many fused nodes were added.
+/// ops. Returns how many fused nodes were added, and whether growth stopped
+/// at the node limit.
 pub fn grow(
     egraph: &mut Graph,
     rounds: usize,
     node_limit: usize,
     best: &mut dyn FnMut(&Graph) -> std::collections::HashMap<Id, Node>,
     cache: &super::cost::Cache,
-) -> usize {
+) -> (usize, bool) {
     let u = egraph.analysis.uniquer.clone();
     let mut added = 0;
     // Merges already made: the same pair in a later round gives the same node.
@@ -415,7 +416,8 @@ pub fn grow(
         let mut grew = false;
         for (c, node) in new {
             if egraph.total_number_of_nodes() >= node_limit {
-                break;
+                egraph.rebuild();
+                return (added, true);
             }
             if egraph.lookup(node.clone()).is_some() {
                 continue;
@@ -430,5 +432,5 @@ pub fn grow(
             break;
         }
     }
-    added
+    (added, false)
 }

@@ -175,7 +175,7 @@ impl EqsatFusion {
         let mut runner = runner;
         let t_sat = start.elapsed();
         let cache = cost::Cache::default();
-        let fused = if self.rules.iter().any(|r| r == "fusion") {
+        let (fused, fusion_hit_limit) = if self.rules.iter().any(|r| r == "fusion") {
             let target = self.target;
             let mut best = |g: &aic::eqsat::Graph| {
                 let model = KernelTime {
@@ -196,7 +196,7 @@ impl EqsatFusion {
                 &cache,
             )
         } else {
-            0
+            (0, false)
         };
         let t_grow = start.elapsed();
         let egraph = &runner.egraph;
@@ -277,13 +277,18 @@ impl EqsatFusion {
         }
         if self.report || REPORT.load(std::sync::atomic::Ordering::Relaxed) {
             eprintln!(
-                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
+                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
                 ops.len(),
                 runner.iterations.len(),
                 runner.egraph.total_number_of_nodes(),
                 fused,
                 runner.egraph.number_of_classes(),
                 runner.stop_reason,
+                if fusion_hit_limit {
+                    ", fusion growth stopped at the node limit"
+                } else {
+                    ""
+                },
                 start.elapsed().as_secs_f64() * 1e3,
                 t_sat.as_secs_f64() * 1e3,
                 (t_grow - t_sat).as_secs_f64() * 1e3,

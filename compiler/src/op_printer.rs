@@ -320,6 +320,18 @@ impl<'c> OpPrinter<'c> {
         self.value_name(v, true);
     }
 
+    /// `%inner = %outer, ...` (the body of MLIR's assignment lists), pairing
+    /// `inner` and `outer` up to the shorter.
+    pub fn assignments(&mut self, inner: &[Value], outer: &[Value]) {
+        for (i, (a, v)) in inner.iter().zip(outer).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(*a);
+            self.out.push_str(" = ");
+            self.value(*v);
+        }
+    }
     /// Print values separated by commas.
     pub fn values(&mut self, vs: &[Value]) {
         self.comma_list(vs, Self::value);

@@ -104,6 +104,20 @@ pub struct Argument<'s> {
     pub loc: Option<Attr>,
 }
 
+impl<'s> Argument<'s> {
+    /// An argument named by an operand-like `%name` (as in `%iv = %lb`), typed
+    /// separately.
+    pub fn named(u: &UnresolvedOperand<'s>, ty: Type) -> Self {
+        Argument {
+            name: u.name,
+            at: u.at,
+            ty,
+            attrs: None,
+            loc: None,
+        }
+    }
+}
+
 /// Parse file `file` of `sm` into a module. Top-level ops other than a single
 /// `builtin.module` are wrapped in an implicit module, as MLIR does.
 pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
@@ -1176,6 +1190,26 @@ impl<'s> OpParser<'s, '_> {
                 .map_err(|_| self.error_at(at, "invalid result number"))?;
         }
         Ok(Some(UnresolvedOperand { name, index, at }))
+    }
+    /// `(%inner = %outer, ...)`: MLIR's `parseAssignmentList`, the inner names
+    /// and the outer operands.
+    pub fn parse_assignment_list(
+        &mut self,
+    ) -> R<(Vec<UnresolvedOperand<'s>>, Vec<UnresolvedOperand<'s>>)> {
+        self.expect_token("(")?;
+        let (mut inner, mut outer) = (Vec::new(), Vec::new());
+        if !self.eat_token(")") {
+            loop {
+                inner.push(self.parse_operand()?);
+                self.expect_token("=")?;
+                outer.push(self.parse_operand()?);
+                if !self.eat_token(",") {
+                    break;
+                }
+            }
+            self.expect_token(")")?;
+        }
+        Ok((inner, outer))
     }
     /// Comma-separated operands; empty when no `%` follows.
     pub fn parse_operand_list(&mut self) -> R<Vec<UnresolvedOperand<'s>>> {

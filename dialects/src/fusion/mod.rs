@@ -104,19 +104,7 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     let kind = p
         .uniquer()
         .attr(AttrKind::Opaque(format!("fusion<kind {word}>").into()));
-    p.expect_token("(")?;
-    let (mut names, mut inputs) = (Vec::new(), Vec::new());
-    if !p.eat_token(")") {
-        loop {
-            names.push(p.parse_operand()?);
-            p.expect_token("=")?;
-            inputs.push(p.parse_operand()?);
-            if p.eat_token(")") {
-                break;
-            }
-            p.expect_token(",")?;
-        }
-    }
+    let (names, inputs) = p.parse_assignment_list()?;
     let dict = p.parse_optional_attr_dict()?;
     p.expect_token(":")?;
     let fat = p.pos();
@@ -138,13 +126,7 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     let args: Vec<Argument<'_>> = names
         .iter()
         .zip(&ins)
-        .map(|(u, ty)| Argument {
-            name: u.name,
-            at: u.at,
-            ty: *ty,
-            attrs: None,
-            loc: None,
-        })
+        .map(|(u, ty)| Argument::named(u, *ty))
         .collect();
     let body = p.parse_region(&args)?;
     st.regions.push(body);
@@ -176,14 +158,7 @@ fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
         .map(|b| ctx.block_args(b).to_vec())
         .unwrap_or_default();
     let inputs: Vec<Value> = ctx.operands(op).to_vec();
-    for (i, (a, v)) in args.iter().zip(&inputs).enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.value(*a);
-        pr.out.push_str(" = ");
-        pr.value(*v);
-    }
+    pr.assignments(&args, &inputs);
     pr.out.push(')');
     pr.attr_dict(op, &["kind"], false);
     pr.out.push_str(" : ");

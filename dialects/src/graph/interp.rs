@@ -7,9 +7,9 @@ use super::verify::{integer, ints, norm_axis, word};
 use crate::math::fold::libm;
 use crate::stablehlo::attrs::{ConvDims, DotDims};
 use crate::stablehlo::interp::{
-    ConvWindow, Groups, at, conv, convert, count, dot, float_binary, fold_floats, fold_ints,
-    for_each_index, int_binary, linear, out, remap, result_elem, result_shape, strides, take,
-    unsupported,
+    ConvWindow, Groups, at, broadcast_to, concat_along, conv, convert, count, dot, float_binary,
+    fold_floats, fold_ints, for_each_index, int_binary, linear, out, permute, result_elem,
+    result_shape, strided_slice, strides, take, unsupported,
 };
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
@@ -194,80 +194,24 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             Data::Float(o)
         }
         "reduce" => reduce(ctx, op, &args[0], er)?,
-        "transpose" => {
-            let perm = ints(ctx, op, "perm");
-            let x = &args[0];
-            let st = strides(&x.shape);
-            return Ok(vec![remap(ctx, op, x, None, |i| {
-                Some(
-                    perm.iter()
-                        .enumerate()
-                        .map(|(j, p)| i[j] as usize * st[*p as usize])
-                        .sum(),
-                )
-            })?]);
-        }
+        "transpose" => return Ok(vec![permute(ctx, op, &args[0], &ints(ctx, op, "perm"))?]),
         "reshape" => args[0].data.clone(),
         "broadcast" => {
-            let d = ints(ctx, op, "dims");
-            let x = &args[0];
-            let st = strides(&x.shape);
-            return Ok(vec![remap(ctx, op, x, None, |i| {
-                Some(
-                    d.iter()
-                        .enumerate()
-                        .map(|(k, t)| {
-                            if x.shape[k] == 1 {
-                                0
-                            } else {
-                                i[*t as usize] as usize * st[k]
-                            }
-                        })
-                        .sum(),
-                )
-            })?]);
+            return Ok(vec![broadcast_to(
+                ctx,
+                op,
+                &args[0],
+                &ints(ctx, op, "dims"),
+            )?]);
         }
         "slice" => {
-            let (s, step) = (ints(ctx, op, "start"), ints(ctx, op, "strides"));
-            let x = &args[0];
-            let st = strides(&x.shape);
-            return Ok(vec![remap(ctx, op, x, None, |i| {
-                Some(
-                    (0..i.len())
-                        .map(|k| (s[k] + i[k] * step[k]) as usize * st[k])
-                        .sum(),
-                )
-            })?]);
+            let (start, step) = (ints(ctx, op, "start"), ints(ctx, op, "strides"));
+            return Ok(vec![strided_slice(ctx, op, &args[0], &start, &step)?]);
         }
         "concat" => {
-            let first = &args[0];
-            let axis = norm_axis(integer(ctx, op, "axis", 0), first.shape.len())
+            let axis = norm_axis(integer(ctx, op, "axis", 0), args[0].shape.len())
                 .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
-            let shape = result_shape(ctx, op, 0)?;
-            let mut idx = Vec::with_capacity(count(&shape));
-            let mut parts = Vec::new();
-            let mut offsets = Vec::new();
-            let mut total = 0;
-            for a in args {
-                offsets.push(total);
-                total += a.len();
-                parts.push(&a.data);
-            }
-            let merged = crate::stablehlo::interp::concat_data(&parts);
-            let sts: Vec<Vec<usize>> = args.iter().map(|t| strides(&t.shape)).collect();
-            let mut local = Vec::new();
-            for_each_index(&shape, |i| {
-                let (mut pos, mut k) = (i[axis], 0);
-                while k + 1 < args.len() && pos >= args[k].shape[axis] {
-                    pos -= args[k].shape[axis];
-                    k += 1;
-                }
-                local.clear();
-                local.extend_from_slice(i);
-                local[axis] = pos;
-                idx.push(Some(offsets[k] + linear(&local, &sts[k])));
-            });
-            take(&merged, &idx, None)
+            return Ok(vec![concat_along(ctx, op, args, axis)?]);
         }
         "split" => {
             let x = &args[0];

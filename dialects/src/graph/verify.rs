@@ -4,22 +4,13 @@
 //! malformed attribute by name.
 
 use crate::stablehlo::attrs::{i64s, int};
+use crate::stablehlo::verify::{dims_compatible, elem, list, shape};
 use aic::Diagnostic;
-use aic::ir::{Context, Op, Value};
+use aic::ir::{Context, Op};
 use aic::types::{DYNAMIC, Type, TypeKind};
 use aic::verifier::{op_error, quoted_type};
 
 type R<T> = Result<T, Diagnostic>;
-
-fn shape(ctx: &Context, v: Value) -> Option<Vec<i64>> {
-    ctx.type_kind(ctx.value_type(v))
-        .shape()
-        .map(<[i64]>::to_vec)
-}
-
-fn elem(ctx: &Context, t: Type) -> Type {
-    ctx.type_kind(t).element_type().unwrap_or(t)
-}
 
 fn attr(ctx: &Context, op: Op, name: &str) -> Option<aic::attributes::Attr> {
     ctx.op_spec(op)?.attr(ctx, op, name)
@@ -52,27 +43,6 @@ pub fn word<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a str> {
 pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
     let a = if axis < 0 { axis + rank as i64 } else { axis };
     (0..rank as i64).contains(&a).then_some(a as usize)
-}
-
-fn compatible(a: &[i64], b: &[i64]) -> bool {
-    a.len() == b.len()
-        && a.iter()
-            .zip(b)
-            .all(|(x, y)| x == y || *x == DYNAMIC || *y == DYNAMIC)
-}
-
-fn dims(v: &[i64]) -> String {
-    let items: Vec<String> = v
-        .iter()
-        .map(|d| {
-            if *d == DYNAMIC {
-                "?".into()
-            } else {
-                d.to_string()
-            }
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
 }
 
 /// What shape inference needs of an op besides its operand shapes: its
@@ -145,13 +115,13 @@ pub fn infer_shapes(
             let (a, b) = (&shapes[0], &shapes[1]);
             if a.is_empty() {
                 one(b.clone())
-            } else if b.is_empty() || compatible(a, b) {
+            } else if b.is_empty() || dims_compatible(a, b) {
                 one(a.clone())
             } else {
                 Err(format!(
                     "operand shapes {} and {} must be equal (or one of rank 0)",
-                    dims(a),
-                    dims(b)
+                    list(a),
+                    list(b)
                 ))
             }
         }
@@ -175,11 +145,11 @@ pub fn infer_shapes(
                 return Err(format!("contracted dimensions differ: {k1} != {k2}"));
             }
             let (ba, bb) = (&a[..la - 2], &b[..lb - 2]);
-            if !bb.is_empty() && !compatible(ba, bb) {
+            if !bb.is_empty() && !dims_compatible(ba, bb) {
                 return Err(format!(
                     "batch dimensions {} and {} differ",
-                    dims(ba),
-                    dims(bb)
+                    list(ba),
+                    list(bb)
                 ));
             }
             let mut r = ba.to_vec();
@@ -249,11 +219,11 @@ pub fn infer_shapes(
         "bias_add" => {
             let (x, b) = (&shapes[0], &shapes[1]);
             let last = x.last().copied();
-            if b.len() != 1 || last.is_none() || !compatible(&[last.unwrap_or(0)], b) {
+            if b.len() != 1 || last.is_none() || !dims_compatible(&[last.unwrap_or(0)], b) {
                 return Err(format!(
                     "bias {} must be a vector of the last dimension of {}",
-                    dims(b),
-                    dims(x)
+                    list(b),
+                    list(x)
                 ));
             }
             one(x.clone())
@@ -272,11 +242,12 @@ pub fn infer_shapes(
         "layernorm" | "rmsnorm" => {
             let x = &shapes[0];
             for p in &shapes[1..] {
-                if p.is_empty() || p.len() > x.len() || !compatible(p, &x[x.len() - p.len()..]) {
+                if p.is_empty() || p.len() > x.len() || !dims_compatible(p, &x[x.len() - p.len()..])
+                {
                     return Err(format!(
                         "scale and shift {} must match the trailing dimensions of {}",
-                        dims(p),
-                        dims(x)
+                        list(p),
+                        list(x)
                     ));
                 }
             }
@@ -295,7 +266,7 @@ pub fn infer_shapes(
                     _ => {
                         return Err(format!(
                             "axes {} must be distinct and in range for rank {}",
-                            dims(&axes),
+                            list(&axes),
                             x.len()
                         ));
                     }
@@ -324,7 +295,7 @@ pub fn infer_shapes(
             {
                 return Err(format!(
                     "perm {} is not a permutation of [0, {})",
-                    dims(&perm),
+                    list(&perm),
                     x.len()
                 ));
             }
@@ -349,7 +320,7 @@ pub fn infer_shapes(
             if d.len() != x.len() {
                 return Err(format!(
                     "dims {} must have one entry per operand dimension ({})",
-                    dims(&d),
+                    list(&d),
                     x.len()
                 ));
             }
@@ -391,12 +362,12 @@ pub fn infer_shapes(
             let mut r = first.clone();
             for s in &shapes[1..] {
                 if s.len() != first.len()
-                    || (0..s.len()).any(|i| i != axis && !compatible(&[s[i]], &[first[i]]))
+                    || (0..s.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[first[i]]))
                 {
                     return Err(format!(
                         "shapes {} and {} differ outside the concatenation axis",
-                        dims(first),
-                        dims(s)
+                        list(first),
+                        list(s)
                     ));
                 }
                 r[axis] = if r[axis] == DYNAMIC || s[axis] == DYNAMIC {
@@ -422,12 +393,12 @@ pub fn infer_shapes(
             }
             for s in &outs {
                 if s.len() != x.len()
-                    || (0..x.len()).any(|i| i != axis && !compatible(&[s[i]], &[x[i]]))
+                    || (0..x.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[x[i]]))
                 {
                     return Err(format!(
                         "result shape {} differs from {} outside the split axis",
-                        dims(s),
-                        dims(x)
+                        list(s),
+                        list(x)
                     ));
                 }
             }
@@ -448,7 +419,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
             let Some(actual) = ctx.type_kind(rt).shape() else {
                 continue;
             };
-            if !compatible(actual, s) {
+            if !dims_compatible(actual, s) {
                 let t = ctx.uniquer().ty(TypeKind::Tensor {
                     shape: s.iter().copied().collect(),
                     elem: elem(ctx, rt),

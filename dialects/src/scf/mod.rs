@@ -449,37 +449,6 @@ pub fn const_int(ctx: &Context, v: Value) -> Option<i128> {
 
 // ---------------------------------------------------------------- shared syntax
 
-/// `%inner = %outer, ...` inside parentheses (MLIR's `parseAssignmentList`).
-fn parse_assignments<'s>(
-    p: &mut OpParser<'s, '_>,
-) -> R<(Vec<UnresolvedOperand<'s>>, Vec<UnresolvedOperand<'s>>)> {
-    p.expect_token("(")?;
-    let (mut inner, mut outer) = (Vec::new(), Vec::new());
-    if !p.eat_token(")") {
-        loop {
-            inner.push(p.parse_operand()?);
-            p.expect_token("=")?;
-            outer.push(p.parse_operand()?);
-            if !p.eat_token(",") {
-                break;
-            }
-        }
-        p.expect_token(")")?;
-    }
-    Ok((inner, outer))
-}
-
-/// An argument named by an operand-like `%name` and typed later.
-fn argument<'s>(u: &UnresolvedOperand<'s>, ty: Type) -> Argument<'s> {
-    Argument {
-        name: u.name,
-        at: u.at,
-        ty,
-        attrs: None,
-        loc: None,
-    }
-}
-
 /// `-> type` or `-> (types)` if an arrow follows.
 fn parse_optional_arrow_types(p: &mut OpParser<'_, '_>) -> R<Vec<Type>> {
     if !p.eat_token("->") {
@@ -585,7 +554,7 @@ fn parse_for<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
     let step = p.parse_operand()?;
     let (mut inner, mut outer, mut types) = (Vec::new(), Vec::new(), Vec::new());
     if p.eat_keyword("iter_args") {
-        (inner, outer) = parse_assignments(p)?;
+        (inner, outer) = p.parse_assignment_list()?;
         p.expect_token("->")?;
         types = parse_type_list_maybe_parens(p)?;
     }
@@ -606,8 +575,13 @@ fn parse_for<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
     }
     st.operands.extend(resolve_all(p, &outer, &types)?);
     st.result_types.extend(types.iter().copied());
-    let mut args = vec![argument(&iv, ty)];
-    args.extend(inner.iter().zip(&types).map(|(u, t)| argument(u, *t)));
+    let mut args = vec![Argument::named(&iv, ty)];
+    args.extend(
+        inner
+            .iter()
+            .zip(&types)
+            .map(|(u, t)| Argument::named(u, *t)),
+    );
     let body = p.parse_region(&args)?;
     st.regions.push(body);
     finish_attrs(p, &FOR, false, props, st)
@@ -637,14 +611,7 @@ fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
     let inits = &ops[3..];
     if !inits.is_empty() {
         pr.out.push_str(" iter_args(");
-        for (i, (a, v)) in args.iter().skip(1).zip(inits).enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.value(*a);
-            pr.out.push_str(" = ");
-            pr.value(*v);
-        }
+        pr.assignments(args.get(1..).unwrap_or(&[]), inits);
         pr.out.push_str(") -> (");
         let tys: Vec<Type> = inits.iter().map(|v| ctx.value_type(*v)).collect();
         pr.types(&tys);
@@ -805,7 +772,7 @@ fn verify_if(ctx: &Context, op: Op) -> R<()> {
 
 fn parse_while<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
     let (inner, outer) = if p.peek_byte() == Some(b'(') {
-        parse_assignments(p)?
+        p.parse_assignment_list()?
     } else {
         (Vec::new(), Vec::new())
     };
@@ -830,7 +797,7 @@ fn parse_while<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
     let args: Vec<Argument> = inner
         .iter()
         .zip(&ins)
-        .map(|(u, t)| argument(u, *t))
+        .map(|(u, t)| Argument::named(u, *t))
         .collect();
     let before = p.parse_region(&args)?;
     st.regions.push(before);
@@ -850,14 +817,7 @@ fn print_while(pr: &mut OpPrinter<'_>, op: Op) {
         .unwrap_or_default();
     if !inits.is_empty() {
         pr.out.push_str(" (");
-        for (i, (a, v)) in before_args.iter().zip(inits).enumerate() {
-            if i > 0 {
-                pr.out.push_str(", ");
-            }
-            pr.value(*a);
-            pr.out.push_str(" = ");
-            pr.value(*v);
-        }
+        pr.assignments(&before_args, inits);
         pr.out.push(')');
     }
     pr.out.push_str(" : ");
@@ -936,7 +896,7 @@ fn parse_parallel<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
         p.expect_token(")")?;
     }
     let types = parse_optional_arrow_types(p)?;
-    let args: Vec<Argument> = ivs.iter().map(|u| argument(u, index)).collect();
+    let args: Vec<Argument> = ivs.iter().map(|u| Argument::named(u, index)).collect();
     let body = p.parse_region(&args)?;
     st.regions.push(body);
     lists.push(inits.len());

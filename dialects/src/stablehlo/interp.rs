@@ -1060,11 +1060,15 @@ fn clamp(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 // ---------------------------------------------------------------- data movement
 
 fn broadcast_in_dim(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
-    let dims = need_ints(ctx, op, "broadcast_dimensions")?;
-    let a = &args[0];
+    let dims = need_ints(it.ctx, op, "broadcast_dimensions")?;
+    Ok(vec![broadcast_to(it.ctx, op, &args[0], &dims)?])
+}
+
+/// Operand dimension `k` of `a` becomes result dimension `dims[k]` (size 1
+/// stretches): `broadcast_in_dim`'s and `graph.broadcast`'s meaning.
+pub(crate) fn broadcast_to(ctx: &Context, op: Op, a: &Tensor, dims: &[i64]) -> IResult<Tensor> {
     let st = strides(&a.shape);
-    let t = remap(ctx, op, a, None, |i| {
+    remap(ctx, op, a, None, |i| {
         Some(
             dims.iter()
                 .enumerate()
@@ -1077,8 +1081,7 @@ fn broadcast_in_dim(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                 })
                 .sum(),
         )
-    })?;
-    Ok(vec![t])
+    })
 }
 
 fn broadcast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -1092,33 +1095,45 @@ fn broadcast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn transpose(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
-    let perm = need_ints(ctx, op, "permutation")?;
-    let a = &args[0];
+    let perm = need_ints(it.ctx, op, "permutation")?;
+    Ok(vec![permute(it.ctx, op, &args[0], &perm)?])
+}
+
+/// Result dimension `j` is operand dimension `perm[j]`.
+pub(crate) fn permute(ctx: &Context, op: Op, a: &Tensor, perm: &[i64]) -> IResult<Tensor> {
     let st = strides(&a.shape);
-    Ok(vec![remap(ctx, op, a, None, |i| {
+    remap(ctx, op, a, None, |i| {
         Some(
             perm.iter()
                 .enumerate()
                 .map(|(j, p)| i[j] as usize * st[*p as usize])
                 .sum(),
         )
-    })?])
+    })
 }
 
 fn slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
-    let start = need_ints(ctx, op, "start_indices")?;
-    let step = need_ints(ctx, op, "strides")?;
-    let a = &args[0];
+    let start = need_ints(it.ctx, op, "start_indices")?;
+    let step = need_ints(it.ctx, op, "strides")?;
+    Ok(vec![strided_slice(it.ctx, op, &args[0], &start, &step)?])
+}
+
+/// The elements at `start + i * step` in every dimension.
+pub(crate) fn strided_slice(
+    ctx: &Context,
+    op: Op,
+    a: &Tensor,
+    start: &[i64],
+    step: &[i64],
+) -> IResult<Tensor> {
     let st = strides(&a.shape);
-    Ok(vec![remap(ctx, op, a, None, |i| {
+    remap(ctx, op, a, None, |i| {
         Some(
             (0..i.len())
                 .map(|k| (start[k] + i[k] * step[k]) as usize * st[k])
                 .sum(),
         )
-    })?])
+    })
 }
 
 /// Start indices clamped so that a slice of `sizes` fits in `shape`.
@@ -1175,43 +1190,22 @@ fn dynamic_update_slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 /// The elements of several tensors one after the other.
 pub(crate) fn concat_data(parts: &[&Data]) -> Data {
+    macro_rules! join {
+        ($k:path) => {
+            $k(parts
+                .iter()
+                .flat_map(|d| match d {
+                    $k(v) => v.clone(),
+                    _ => Vec::new(),
+                })
+                .collect())
+        };
+    }
     match parts.first() {
-        Some(Data::Int(_)) => Data::Int(
-            parts
-                .iter()
-                .flat_map(|d| match d {
-                    Data::Int(v) => v.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-        ),
-        Some(Data::Float(_)) => Data::Float(
-            parts
-                .iter()
-                .flat_map(|d| match d {
-                    Data::Float(v) => v.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-        ),
-        Some(Data::Complex(_)) => Data::Complex(
-            parts
-                .iter()
-                .flat_map(|d| match d {
-                    Data::Complex(v) => v.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-        ),
-        Some(Data::Tuple(_)) => Data::Tuple(
-            parts
-                .iter()
-                .flat_map(|d| match d {
-                    Data::Tuple(v) => v.clone(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-        ),
+        Some(Data::Int(_)) => join!(Data::Int),
+        Some(Data::Float(_)) => join!(Data::Float),
+        Some(Data::Complex(_)) => join!(Data::Complex),
+        Some(Data::Tuple(_)) => join!(Data::Tuple),
         None => Data::Int(Vec::new()),
     }
 }
@@ -1221,6 +1215,11 @@ fn concatenate(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let d = attr(ctx, op, "dimension")
         .and_then(|a| int(ctx, a))
         .unwrap_or(0) as usize;
+    Ok(vec![concat_along(ctx, op, args, d)?])
+}
+
+/// `args` joined along dimension `d` into result 0 of `op`.
+pub(crate) fn concat_along(ctx: &Context, op: Op, args: &[Tensor], d: usize) -> IResult<Tensor> {
     let datas: Vec<&Data> = args.iter().map(|t| &t.data).collect();
     let merged = concat_data(&datas);
     let mut offsets = Vec::new();
@@ -1245,7 +1244,7 @@ fn concatenate(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         local[d] = pos;
         idx.push(Some(offsets[k] + linear(&local, &sts[k])));
     });
-    Ok(vec![out(ctx, op, 0, take(&merged, &idx, None))])
+    Ok(out(ctx, op, 0, take(&merged, &idx, None)))
 }
 
 fn pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {

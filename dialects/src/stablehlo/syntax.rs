@@ -787,16 +787,6 @@ pub fn print_constant(pr: &mut OpPrinter<'_>, op: Op, spec: &OpSpec) {
 
 // ---------------------------------------------------------------- reduce
 
-fn arg<'s>(u: &UnresolvedOperand<'s>, ty: Type, loc: Option<Attr>) -> Argument<'s> {
-    Argument {
-        name: u.name,
-        at: u.at,
-        ty,
-        attrs: None,
-        loc,
-    }
-}
-
 fn scalar_tensor(ctx: &aic::ir::Context, t: Type) -> Type {
     let elem = ctx.type_kind(t).element_type().unwrap_or(t);
     ctx.uniquer().ty(TypeKind::Tensor {
@@ -901,12 +891,12 @@ pub fn parse_reduce(p: &mut OpParser<'_, '_>, st: &mut OpState, spec: &OpSpec) -
                 let u = p.parse_operand()?;
                 p.expect_token(":")?;
                 let t = p.parse_type()?;
-                a.push(arg(&u, t, None));
+                a.push(Argument::named(&u, t));
                 p.expect_token(",")?;
                 let u = p.parse_operand()?;
                 p.expect_token(":")?;
                 let t = p.parse_type()?;
-                b.push(arg(&u, t, None));
+                b.push(Argument::named(&u, t));
                 p.expect_token(")")?;
             }
             a.extend(b);
@@ -1016,19 +1006,7 @@ pub fn print_reduce(pr: &mut OpPrinter<'_>, op: Op, spec: &OpSpec) {
 /// `stablehlo.while(%iter = %init) : types attributes {..} cond { } do { }`.
 pub fn parse_while(p: &mut OpParser<'_, '_>, st: &mut OpState, spec: &OpSpec) -> R<()> {
     let at = p.pos();
-    p.expect_token("(")?;
-    let (mut iters, mut inits) = (Vec::new(), Vec::new());
-    if !p.eat_token(")") {
-        loop {
-            iters.push(p.parse_operand()?);
-            p.expect_token("=")?;
-            inits.push(p.parse_operand()?);
-            if p.eat_token(")") {
-                break;
-            }
-            p.expect_token(",")?;
-        }
-    }
+    let (iters, inits) = p.parse_assignment_list()?;
     let mut types = Vec::new();
     if !inits.is_empty() {
         p.expect_token(":")?;
@@ -1057,7 +1035,7 @@ pub fn parse_while(p: &mut OpParser<'_, '_>, st: &mut OpState, spec: &OpSpec) ->
     let args: Vec<Argument<'_>> = iters
         .iter()
         .zip(&types)
-        .map(|(u, t)| arg(u, *t, None))
+        .map(|(u, t)| Argument::named(u, *t))
         .collect();
     p.expect_keyword("cond")?;
     let cond = p.parse_region(&args)?;
@@ -1082,14 +1060,7 @@ pub fn print_while(pr: &mut OpPrinter<'_>, op: Op) {
         .map(|b| ctx.block_args(b).to_vec())
         .unwrap_or_default();
     pr.out.push('(');
-    for (i, (a, v)) in args.iter().zip(&ops).enumerate() {
-        if i > 0 {
-            pr.out.push_str(", ");
-        }
-        pr.value(*a);
-        pr.out.push_str(" = ");
-        pr.value(*v);
-    }
+    pr.assignments(&args, &ops);
     pr.out.push(')');
     if !ops.is_empty() {
         pr.out.push_str(" : ");

@@ -12,24 +12,24 @@ use aic::verifier::{op_error, quoted_type};
 type R<T> = Result<T, Diagnostic>;
 
 /// A ranked shape, or `None` for an unranked tensor.
-fn shape(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+pub(crate) fn shape(ctx: &Context, v: Value) -> Option<Vec<i64>> {
     ctx.type_kind(ctx.value_type(v))
         .shape()
         .map(<[i64]>::to_vec)
 }
 
-fn elem(ctx: &Context, t: Type) -> Type {
+pub(crate) fn elem(ctx: &Context, t: Type) -> Type {
     ctx.type_kind(t).element_type().unwrap_or(t)
 }
 
-fn dims_compatible(a: &[i64], b: &[i64]) -> bool {
+pub(crate) fn dims_compatible(a: &[i64], b: &[i64]) -> bool {
     a.len() == b.len()
         && a.iter()
             .zip(b)
             .all(|(x, y)| *x == *y || *x == DYNAMIC || *y == DYNAMIC)
 }
 
-fn list(v: &[i64]) -> String {
+pub(crate) fn list(v: &[i64]) -> String {
     let items: Vec<String> = v
         .iter()
         .map(|d| {

@@ -9,7 +9,7 @@ use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, SourceMap};
-use aic_passes::eqsat_fusion::{ALGEBRAIC, cost, fuse};
+use aic_passes::eqsat_fusion::{ALGEBRAIC, best_choice, cost, fuse};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -58,17 +58,7 @@ fn rewrites_and_fusions_preserve_types() {
                     .egraph;
                 let cache = cost::Cache::default();
                 let target = cost::TARGETS[0];
-                let mut best = |g: &eqsat::Graph| {
-                    let model = cost::KernelTime {
-                        egraph: g,
-                        target,
-                        cache: &cache,
-                    };
-                    eqsat::best_nodes(g, &mut |n| model.node_time(n))
-                        .into_iter()
-                        .map(|(c, (_, n))| (c, n))
-                        .collect()
-                };
+                let mut best = |g: &eqsat::Graph| best_choice(g, target, &cache);
                 let (_, hit) = fuse::grow(&mut egraph, 4, 50_000, &mut best, &cache);
                 assert!(!hit, "{name}: growth hit the node limit");
                 assert_eq!(

@@ -5,7 +5,6 @@
 
 use aic::eqsat::{Graph, INPUT, Node};
 use aic::types::{Type, TypeKind};
-use egg::{CostFunction, Id, Language};
 
 /// A target's figures.
 #[derive(Clone, Copy, Debug)]
@@ -152,14 +151,10 @@ impl KernelTime<'_> {
             return 0.0;
         }
         let g = self.egraph;
-        let read: f64 = kids.iter().map(|t| bytes(g, *t)).sum();
-        let write = out.map_or(0.0, |t| bytes(g, t));
+        let moved = self.traffic(kids, out);
         let t = &self.target;
         // A tiny positive floor keeps costs strictly increasing up the tree.
-        t.launch_s
-            + (read + write) / t.bytes_per_s
-            + flops(g, op, kids, out) / t.flops_per_s
-            + 1e-15
+        t.launch_s + moved / t.bytes_per_s + flops(g, op, kids, out) / t.flops_per_s + 1e-15
     }
 
     /// The modelled time of an e-node (its operand classes' types; its own
@@ -223,20 +218,7 @@ impl KernelTime<'_> {
                 flops(g, o.op.as_str(), &kids, Some(o.ty))
             })
             .sum();
-        let read: f64 = inputs.iter().map(|t| bytes(g, *t)).sum();
-        let write = body.ops.last().map_or(0.0, |o| bytes(g, o.ty));
-        t.launch_s + (read + write) / t.bytes_per_s + work / t.flops_per_s + 1e-15
-    }
-}
-
-impl CostFunction<Node> for KernelTime<'_> {
-    type Cost = f64;
-
-    fn cost<C>(&mut self, enode: &Node, mut costs: C) -> f64
-    where
-        C: FnMut(Id) -> f64,
-    {
-        let own = self.node_time(enode);
-        enode.fold(own, |acc, c| acc + costs(c))
+        let moved = self.traffic(inputs, body.ops.last().map(|o| o.ty));
+        t.launch_s + moved / t.bytes_per_s + work / t.flops_per_s + 1e-15
     }
 }

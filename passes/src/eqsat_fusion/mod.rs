@@ -22,7 +22,7 @@ use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// Set by `aic-opt --eqsat-report`: every `eqsat-fusion` run reports, as with
@@ -177,17 +177,7 @@ impl EqsatFusion {
         let cache = cost::Cache::default();
         let (fused, fusion_hit_limit) = if self.rules.iter().any(|r| r == "fusion") {
             let target = self.target;
-            let mut best = |g: &aic::eqsat::Graph| {
-                let model = KernelTime {
-                    egraph: g,
-                    target,
-                    cache: &cache,
-                };
-                eqsat::best_nodes(g, &mut |n| model.node_time(n))
-                    .into_iter()
-                    .map(|(c, (_, n))| (c, n))
-                    .collect()
-            };
+            let mut best = |g: &aic::eqsat::Graph| best_choice(g, target, &cache);
             fuse::grow(
                 &mut runner.egraph,
                 fuse::MAX_BODY,
@@ -205,64 +195,30 @@ impl EqsatFusion {
             target: self.target,
             cache: &cache,
         };
-        let traffic_before: f64 = ops
-            .iter()
-            .filter(|o| is_kernel(ctx.op_name(**o)))
-            .map(|o| {
-                let kids: Vec<aic::Type> = ctx
-                    .operands(*o)
-                    .iter()
-                    .map(|v| ctx.value_type(*v))
-                    .collect();
-                model.traffic(&kids, Some(ctx.value_type(ctx.result(*o, 0))))
-            })
-            .sum();
-        let before: f64 = ops
-            .iter()
-            .map(|o| {
-                let kids: Vec<aic::Type> = ctx
-                    .operands(*o)
-                    .iter()
-                    .map(|v| ctx.value_type(*v))
-                    .collect();
-                let out = ctx.value_type(ctx.result(*o, 0));
-                model.op_time(ctx.op_name(*o), &kids, Some(out))
-            })
-            .sum();
+        let report = self.report || REPORT.load(std::sync::atomic::Ordering::Relaxed);
+        let mut before = Tally::default();
+        if report {
+            for &o in ops {
+                let kids: Vec<aic::Type> =
+                    ctx.operands(o).iter().map(|v| ctx.value_type(*v)).collect();
+                let out = Some(ctx.value_type(ctx.result(o, 0)));
+                before.add(&model, ctx.op_name(o), None, &kids, out);
+            }
+        }
         let best = eqsat::best_nodes(egraph, &mut |n| model.node_time(n));
         let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
         let (expr, types, at) = eqsat::extract_all(egraph, &best, &classes);
-        let traffic_after: f64 = expr
-            .as_ref()
-            .iter()
-            .zip(&types)
-            .filter(|(n, _)| is_kernel(n.op.as_str()))
-            .map(|(n, out)| {
+        let mut after = Tally::default();
+        if report {
+            for (n, out) in expr.as_ref().iter().zip(&types) {
                 let kids: Vec<aic::Type> = n
                     .children
                     .iter()
                     .filter_map(|c| types[usize::from(*c)])
                     .collect();
-                model.traffic(&kids, *out)
-            })
-            .sum();
-        let after: f64 = expr
-            .as_ref()
-            .iter()
-            .zip(&types)
-            .map(|(n, out)| {
-                let kids: Vec<aic::Type> = n
-                    .children
-                    .iter()
-                    .filter_map(|c| types[usize::from(*c)])
-                    .collect();
-                if n.op.as_str() == fuse::GROUP {
-                    return model.node_time_of(n, &kids);
-                }
-                model.op_time(n.op.as_str(), &kids, *out)
-            })
-            .sum();
-        let kernels_before = ops.iter().filter(|o| is_kernel(ctx.op_name(**o))).count();
+                after.add(&model, n.op.as_str(), Some(n), &kids, *out);
+            }
+        }
         let first = ops[0];
         let loc = ctx.op(first).loc;
         let Some(values) = build(ctx, &expr, &types, &fb.inputs, first, loc, &model) else {
@@ -275,7 +231,7 @@ impl EqsatFusion {
         for &op in ops.iter().rev() {
             ctx.erase_op(op);
         }
-        if self.report || REPORT.load(std::sync::atomic::Ordering::Relaxed) {
+        if report {
             eprintln!(
                 "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
                 ops.len(),
@@ -293,18 +249,63 @@ impl EqsatFusion {
                 t_sat.as_secs_f64() * 1e3,
                 (t_grow - t_sat).as_secs_f64() * 1e3,
                 self.target.name,
-                before * 1e6,
-                after * 1e6,
-                kernels_before,
-                expr.as_ref()
-                    .iter()
-                    .filter(|n| is_kernel(n.op.as_str()))
-                    .count(),
-                traffic_before,
-                traffic_after,
+                before.seconds * 1e6,
+                after.seconds * 1e6,
+                before.kernels,
+                after.kernels,
+                before.bytes,
+                after.bytes,
             );
         }
         true
+    }
+}
+
+/// The best node of every class under the target's kernel-time model (what
+/// fusion growth merges from).
+pub fn best_choice(
+    g: &eqsat::Graph,
+    target: Target,
+    cache: &cost::Cache,
+) -> HashMap<egg::Id, Node> {
+    let model = KernelTime {
+        egraph: g,
+        target,
+        cache,
+    };
+    eqsat::best_nodes(g, &mut |n| model.node_time(n))
+        .into_iter()
+        .map(|(c, (_, n))| (c, n))
+        .collect()
+}
+
+/// Kernels, modelled seconds and HBM bytes of a program, for the report.
+#[derive(Default)]
+struct Tally {
+    kernels: usize,
+    seconds: f64,
+    bytes: f64,
+}
+
+impl Tally {
+    /// Count one op (`group`: the fused node, for `fusion.group`) with operands
+    /// of types `kids` and result type `out`.
+    fn add(
+        &mut self,
+        model: &KernelTime<'_>,
+        op: &str,
+        group: Option<&Node>,
+        kids: &[aic::Type],
+        out: Option<aic::Type>,
+    ) {
+        self.seconds += match group {
+            Some(n) if op == fuse::GROUP => model.node_time_of(n, kids),
+            _ => model.op_time(op, kids, out),
+        };
+        if is_kernel(op) {
+            self.kernels += 1;
+            self.bytes += model.traffic(kids, out);
+        }
     }
 }
 

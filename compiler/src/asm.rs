@@ -657,8 +657,7 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
                             format!("expected {} to be one of: {}", a.name, words.join(", ")),
                         ));
                     }
-                    p.uniquer()
-                        .attr(AttrKind::Opaque(format!("{prefix}{w}>").into()))
+                    crate::dialect::enum_attr(&p.uniquer(), prefix, w)
                 }
                 AttrSyntax::BitEnum(e) => {
                     p.expect_token("<")?;
@@ -1163,12 +1162,12 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
                     }
                     _ => pr.attr(v),
                 },
-                AttrSyntax::DialectEnum(prefix, _) => match ctx.attr_kind(v) {
-                    AttrKind::Opaque(text) if text.starts_with(prefix) && text.ends_with('>') => {
-                        pr.out.push_str(&text[prefix.len()..text.len() - 1])
+                AttrSyntax::DialectEnum(prefix, _) => {
+                    match crate::dialect::enum_keyword(ctx, v, prefix) {
+                        Some(w) => pr.out.push_str(w),
+                        None => pr.attr(v),
                     }
-                    _ => pr.attr(v),
-                },
+                }
             }
         }
         Elem::Var(Var::Region(i)) => {

@@ -180,6 +180,21 @@ pub enum AttrSyntax {
     DialectEnum(&'static str, &'static [&'static str]),
 }
 
+/// A dialect enum attribute kept as opaque text, `#dialect<kind WORD>`, from
+/// the text before the keyword (`dialect<kind `, as in
+/// [`AttrSyntax::DialectEnum`]) and the keyword.
+pub fn enum_attr(u: &Uniquer, prefix: &str, word: &str) -> Attr {
+    u.attr(AttrKind::Opaque(format!("{prefix}{word}>").into()))
+}
+
+/// The keyword of a dialect enum attribute with `prefix` (see [`enum_attr`]).
+pub fn enum_keyword<'a>(u: &'a Uniquer, a: Attr, prefix: &str) -> Option<&'a str> {
+    match u.attr_kind(a) {
+        AttrKind::Opaque(t) => t.strip_prefix(prefix)?.strip_suffix('>'),
+        _ => None,
+    }
+}
+
 /// A bit-set enum attribute of a dialect, MLIR's `I32BitEnumAttr` wrapped in an
 /// `EnumAttr` with the assembly format `` `<` $value `>` ``. aic keeps the value as
 /// the attribute's canonical text (`arith.fastmath<nnan,ninf>`).

@@ -13,10 +13,12 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
+use aic::dialect::enum_attr;
 use aic::interp::{Data, tensor_of_attr};
 use aic::ir::{Context, InsertPoint, Op, OpState, Region, WalkOrder};
 use aic::pass::{Pass, PassInfo, PassOptions};
 use aic::types::TypeKind;
+use aic_dialects::graph;
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims, i64s};
 
 /// The registered pass.
@@ -77,10 +79,6 @@ fn i64_attr(ctx: &Context, v: i64) -> Attr {
         value: i128::from(v),
         ty: u.int_type(64),
     })
-}
-
-fn opaque(ctx: &Context, text: String) -> Attr {
-    ctx.uniquer().attr(AttrKind::Opaque(text.into()))
 }
 
 fn is_float_tensor(ctx: &Context, op: Op) -> bool {
@@ -192,7 +190,7 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         "graph.reduce",
         vec![0],
         vec![
-            ("kind", opaque(ctx, format!("graph<reduce {kind}>"))),
+            ("kind", enum_attr(ctx.uniquer(), graph::REDUCE_PREFIX, kind)),
             ("axes", i64_array(ctx, &ints(ctx, op, "dimensions")?)),
         ],
     ))
@@ -273,7 +271,10 @@ fn lower_conv(ctx: &Context, op: Op) -> Option<Lowering> {
         return None;
     }
     let mut props = vec![
-        ("layout", opaque(ctx, format!("graph<layout {layout}>"))),
+        (
+            "layout",
+            enum_attr(ctx.uniquer(), graph::LAYOUT_PREFIX, layout),
+        ),
         ("strides", i64_array(ctx, &strides)),
         ("dilations", i64_array(ctx, &dil)),
         ("padding", i64_array(ctx, &pad)),

@@ -39,10 +39,13 @@ pub const KINDS: &[&str] = &[
     "elementwise",
 ];
 
+/// The text before the keyword of `#fusion<kind vertical>`.
+pub const KIND_PREFIX: &str = "fusion<kind ";
+
 const KIND: AttrConstraint = AttrConstraint {
     desc: "fusion kind (vertical, horizontal, memory, b2b_gemm, reduction, elementwise)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with("fusion<kind ")),
-    syntax: AttrSyntax::DialectEnum("fusion<kind ", KINDS),
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(KIND_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(KIND_PREFIX, KINDS),
 };
 
 const COST: AttrConstraint = AttrConstraint {
@@ -53,8 +56,7 @@ const COST: AttrConstraint = AttrConstraint {
 
 /// The `kind` attribute value for `word` (one of [`KINDS`]).
 pub fn kind_attr(ctx: &Context, word: &str) -> Attr {
-    ctx.uniquer()
-        .attr(AttrKind::Opaque(format!("fusion<kind {word}>").into()))
+    aic::dialect::enum_attr(ctx.uniquer(), KIND_PREFIX, word)
 }
 
 /// `fusion.group`.
@@ -101,9 +103,7 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
             format!("expected a fusion kind, one of: {}", KINDS.join(", ")),
         ));
     }
-    let kind = p
-        .uniquer()
-        .attr(AttrKind::Opaque(format!("fusion<kind {word}>").into()));
+    let kind = aic::dialect::enum_attr(&p.uniquer(), KIND_PREFIX, word);
     let (names, inputs) = p.parse_assignment_list()?;
     let dict = p.parse_optional_attr_dict()?;
     p.expect_token(":")?;
@@ -141,14 +141,9 @@ fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     let kind = GROUP
         .attr(ctx, op, "kind")
-        .and_then(|a| match ctx.attr_kind(a) {
-            AttrKind::Opaque(t) => t
-                .strip_prefix("fusion<kind ")?
-                .strip_suffix('>')
-                .map(str::to_string),
-            _ => None,
-        })
-        .unwrap_or_default();
+        .and_then(|a| aic::dialect::enum_keyword(ctx.uniquer(), a, KIND_PREFIX))
+        .unwrap_or_default()
+        .to_string();
     pr.out.push(' ');
     pr.out.push_str(&kind);
     pr.out.push_str(" (");

@@ -107,7 +107,7 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             dot(ctx, l, r, &d, er)
         }
         "conv2d" => {
-            let nhwc = word(ctx, op, "layout") != Some("NCHW");
+            let nhwc = word(ctx, op, "layout", super::LAYOUT_PREFIX) != Some("NCHW");
             let dims = if nhwc {
                 "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
             } else {
@@ -304,7 +304,7 @@ fn elementwise(ctx: &Context, op: Op, b: &str, x: &Tensor, y: &Tensor, er: Elem)
 }
 
 fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
-    let kind = word(ctx, op, "kind").unwrap_or("sum");
+    let kind = word(ctx, op, "kind", super::REDUCE_PREFIX).unwrap_or("sum");
     let axes: Vec<i64> = ints(ctx, op, "axes")
         .iter()
         .filter_map(|a| norm_axis(*a, x.shape.len()).map(|v| v as i64))

@@ -29,6 +29,11 @@ const FLOAT_TENSOR: TypeConstraint = TypeConstraint {
     build: None,
 };
 
+/// The text before the keyword of `#graph<reduce sum>`.
+pub const REDUCE_PREFIX: &str = "graph<reduce ";
+/// The text before the keyword of `#graph<layout NHWC>`.
+pub const LAYOUT_PREFIX: &str = "graph<layout ";
+
 /// Reduction kinds.
 pub const REDUCE_KINDS: &[&str] = &["sum", "max", "min", "mean"];
 /// Convolution layouts: `NHWC` (filter `HWIO`) and `NCHW` (filter `OIHW`).
@@ -36,13 +41,13 @@ pub const LAYOUTS: &[&str] = &["NHWC", "NCHW"];
 
 const REDUCE_KIND: AttrConstraint = AttrConstraint {
     desc: "reduction kind (sum, max, min, mean)",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("graph<reduce ")),
-    syntax: AttrSyntax::DialectEnum("graph<reduce ", REDUCE_KINDS),
+    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with(REDUCE_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(REDUCE_PREFIX, REDUCE_KINDS),
 };
 const LAYOUT: AttrConstraint = AttrConstraint {
     desc: "convolution layout (NHWC, NCHW)",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("graph<layout ")),
-    syntax: AttrSyntax::DialectEnum("graph<layout ", LAYOUTS),
+    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with(LAYOUT_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(LAYOUT_PREFIX, LAYOUTS),
 };
 const F32_ATTR: AttrConstraint = AttrConstraint {
     desc: "32-bit float attribute",

@@ -30,13 +30,10 @@ pub fn integer(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
         .unwrap_or(default)
 }
 
-/// The keyword of a `#graph<kind word>` attribute.
-pub fn word<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a str> {
-    let a = attr(ctx, op, name)?;
-    match ctx.attr_kind(a) {
-        aic::attributes::AttrKind::Opaque(t) => t.rsplit(' ').next()?.strip_suffix('>'),
-        _ => None,
-    }
+/// The keyword of the enum attribute `name` (`#graph<layout NCHW>`), whose
+/// text before the keyword is `prefix`.
+pub fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
+    aic::dialect::enum_keyword(ctx.uniquer(), attr(ctx, op, name)?, prefix)
 }
 
 /// `axis` normalised against `rank` (negative counts from the end).
@@ -68,13 +65,8 @@ impl Query<'_> {
             .and_then(|a| int(self.u, a))
             .unwrap_or(default)
     }
-    fn word(&self, name: &str) -> Option<String> {
-        match self.u.attr_kind((self.attr)(name)?) {
-            aic::attributes::AttrKind::Opaque(t) => {
-                Some(t.rsplit(' ').next()?.strip_suffix('>')?.to_string())
-            }
-            _ => None,
-        }
+    fn word(&self, name: &str, prefix: &str) -> Option<&str> {
+        aic::dialect::enum_keyword(self.u, (self.attr)(name)?, prefix)
     }
     fn has(&self, name: &str) -> bool {
         (self.attr)(name).is_some()
@@ -161,7 +153,7 @@ pub fn infer_shapes(
             if x.len() != 4 || w.len() != 4 {
                 return Err("input and filter must have rank 4".into());
             }
-            let nhwc = q.word("layout").as_deref() != Some("NCHW");
+            let nhwc = q.word("layout", super::LAYOUT_PREFIX) != Some("NCHW");
             let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
             if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
                 return Err(

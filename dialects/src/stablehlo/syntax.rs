@@ -519,7 +519,7 @@ fn parse_precision_list(p: &mut OpParser<'_, '_>) -> R<Attr> {
                     format!("expected precision to be one of: {}", PRECISIONS.join(", ")),
                 ));
             }
-            items.push(u.attr(AttrKind::Opaque(format!("stablehlo<precision {w}>").into())));
+            items.push(aic::dialect::enum_attr(&u, "stablehlo<precision ", w));
             if p.eat_token("]") {
                 break;
             }

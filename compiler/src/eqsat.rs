@@ -9,12 +9,16 @@
 //! - [`from_block`] turns the pure single-result ops of a block into an e-graph
 //!   (everything else enters as an opaque input); [`to_ops`] builds ops back
 //!   from an extracted term.
-//! - [`parse_rules`] reads rule sets in egg's pattern syntax over op names, one
-//!   per line (`name: lhs => rhs`, or `<=>` for both directions), so adding a
-//!   rule is one line of text.
+//! - [`parse_rules_with`] reads rule sets in egg's pattern syntax over op
+//!   names, one per line (`name: lhs => rhs`, or `<=>` for both directions),
+//!   so adding a rule is one line of text. A rule may be guarded by
+//!   predicates (`if const(?c, 0.5)`) and its right side may be a native
+//!   (`@softmax`): Rust code, named from the text, for what depends on
+//!   attribute values. A dialect's pass supplies both in a [`Natives`] table.
 //!
-//! Patterns match op names; a pattern node matches any attributes. Rules whose
-//! meaning depends on attribute values use conditions written in Rust.
+//! Patterns match op names; a pattern node matches any attributes and type
+//! ([`Matcher`] compares nodes that way, where egg's matcher would look
+//! bound subterms up by hash and miss them).
 
 use crate::attributes::{Attr, AttrKind};
 use crate::ir::{Block, Context, InsertPoint, Op, OpState, Uniquer, Value};
@@ -199,22 +203,186 @@ impl Applier<Node, Types> for Typed {
     }
 }
 
+/// A left-hand side: egg's pattern, matched by walking e-classes and
+/// comparing nodes with [`Language::matches`]. egg's own matcher looks up the
+/// subterms whose variables are already bound by hash, which misses every
+/// node that came from the IR (those carry attributes and a type that a
+/// pattern leaves open), so a pattern repeating a variable
+/// (`(graph.mul ?x (graph.sigmoid ?x))`) would never match.
+pub struct Matcher {
+    ast: PatternAst<Node>,
+    vars: Vec<egg::Var>,
+}
+
+impl Matcher {
+    /// The matcher of a pattern in egg's syntax.
+    pub fn parse(text: &str) -> Result<Matcher, String> {
+        let p: egg::Pattern<Node> = text.parse().map_err(|e| format!("{e:?}"))?;
+        Ok(Matcher {
+            vars: p.vars(),
+            ast: p.ast,
+        })
+    }
+
+    /// The bindings under which pattern node `at` matches class `class`,
+    /// extending each of `substs`.
+    fn at(&self, g: &Graph, at: Id, class: Id, substs: Vec<egg::Subst>) -> Vec<egg::Subst> {
+        let class = g.find(class);
+        match &self.ast[at] {
+            egg::ENodeOrVar::Var(v) => substs
+                .into_iter()
+                .filter_map(|mut s| match s.get(*v) {
+                    Some(b) if g.find(*b) != class => None,
+                    Some(_) => Some(s),
+                    None => {
+                        s.insert(*v, class);
+                        Some(s)
+                    }
+                })
+                .collect(),
+            egg::ENodeOrVar::ENode(p) => {
+                let mut out = Vec::new();
+                for n in g[class].nodes.iter().filter(|n| p.matches(n)) {
+                    let mut cur = substs.clone();
+                    for (pc, nc) in p.children.iter().zip(&n.children) {
+                        if cur.is_empty() {
+                            break;
+                        }
+                        cur = self.at(g, *pc, *nc, cur);
+                    }
+                    out.extend(cur);
+                }
+                out
+            }
+        }
+    }
+}
+
+impl egg::Searcher<Node, Types> for Matcher {
+    fn search_eclass_with_limit(
+        &self,
+        egraph: &Graph,
+        eclass: Id,
+        limit: usize,
+    ) -> Option<egg::SearchMatches<'_, Node>> {
+        let root = Id::from(self.ast.as_ref().len() - 1);
+        let mut substs = self.at(egraph, root, eclass, vec![egg::Subst::default()]);
+        substs.dedup();
+        substs.truncate(limit);
+        (!substs.is_empty()).then(|| egg::SearchMatches {
+            eclass,
+            substs,
+            ast: Some(std::borrow::Cow::Borrowed(&self.ast)),
+        })
+    }
+
+    fn search_with_limit(&self, egraph: &Graph, limit: usize) -> Vec<egg::SearchMatches<'_, Node>> {
+        let classes: Vec<Id> = match self.ast.as_ref().last() {
+            Some(egg::ENodeOrVar::ENode(e)) => egraph
+                .classes_for_op(&e.discriminant())
+                .map(|ids| ids.collect())
+                .unwrap_or_default(),
+            _ => egraph.classes().map(|c| c.id).collect(),
+        };
+        let mut out = Vec::new();
+        let mut left = limit;
+        for c in classes {
+            if left == 0 {
+                break;
+            }
+            if let Some(m) = self.search_eclass_with_limit(egraph, c, left) {
+                left -= m.substs.len();
+                out.push(m);
+            }
+        }
+        out
+    }
+
+    fn get_pattern_ast(&self) -> Option<&PatternAst<Node>> {
+        Some(&self.ast)
+    }
+
+    fn vars(&self) -> Vec<egg::Var> {
+        self.vars.clone()
+    }
+}
+
 /// A rewrite `lhs => rhs` that does not apply where it would change a type.
 pub fn typed_rewrite(name: &str, lhs: &str, rhs: &str) -> Result<Rewrite<Node, Types>, String> {
-    let l: egg::Pattern<Node> = lhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    let l = Matcher::parse(lhs).map_err(|e| format!("{name}: {e}"))?;
     let r: egg::Pattern<Node> = rhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
     Rewrite::new(name, l, Typed { rhs: r }).map_err(|e| format!("{name}: {e}"))
 }
 
+/// The bindings of a rule's pattern variables at one match, by name
+/// (`b["?x"]`).
+pub struct Bound<'a> {
+    names: &'a [(String, egg::Var)],
+    subst: &'a egg::Subst,
+}
+
+impl std::ops::Index<&str> for Bound<'_> {
+    type Output = Id;
+    /// The class bound to `name`. Rules are checked when they are read: a
+    /// native names only variables its pattern binds (see [`Native::vars`]).
+    fn index(&self, name: &str) -> &Id {
+        let (_, v) = self
+            .names
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no pattern variable {name} (checked when read)"));
+        &self.subst[*v]
+    }
+}
+
 /// The new nodes a Rust rule proposes for the matched class, given the class
-/// and the bindings of its pattern's variables (in the pattern's order).
-pub type ProposeFn = fn(&Graph, Id, &[Id]) -> Vec<Node>;
+/// and the bindings of its pattern's variables. It may add the inner nodes of
+/// a larger term to the e-graph itself (with `ty: None`, so the analysis
+/// infers their types) and propose the term's root.
+pub type ProposeFn = fn(&mut Graph, Id, &Bound) -> Vec<Node>;
+
+/// A right-hand side written in Rust, named in rule text as `@name`: for
+/// rules that read or compute attributes.
+#[derive(Clone, Copy)]
+pub struct Native {
+    /// The name rule text uses, without `@`.
+    pub name: &'static str,
+    /// The pattern variables it reads (each rule using it must bind them).
+    pub vars: &'static [&'static str],
+    /// Proposes the nodes.
+    pub propose: ProposeFn,
+}
+
+/// An argument of a predicate in a rule's `if` clause: a pattern variable's
+/// class or a number.
+#[derive(Clone, Copy, Debug)]
+pub enum Arg {
+    /// The class bound to a variable.
+    Class(Id),
+    /// A number (`0.5`, `-inf`).
+    Num(f64),
+}
+
+/// A predicate named in a rule's `if` clause (`const(?c, 0.5)`).
+pub type PredFn = fn(&Graph, &[Arg]) -> bool;
+
+/// What rule text may name besides patterns: predicates for `if` clauses and
+/// native right-hand sides. The framework defines none (it knows no dialect).
+#[derive(Clone, Copy, Default)]
+pub struct Natives<'a> {
+    /// Predicates by name.
+    pub preds: &'a [(&'static str, PredFn)],
+    /// Native right-hand sides.
+    pub builders: &'a [Native],
+}
 
 /// An applier written in Rust, for rules that read or compute attributes: it
 /// adds the nodes `propose` returns to the matched class, each only if it has
-/// the class's type (or carries none).
+/// the class's type (or carries none). A proposed node that is already in
+/// another class merges that class with the matched one (how a native says
+/// "this is the same value as ?y").
 pub struct RustApplier {
-    vars: Vec<egg::Var>,
+    names: Vec<(String, egg::Var)>,
     propose: ProposeFn,
 }
 
@@ -227,7 +395,10 @@ impl Applier<Node, Types> for RustApplier {
         _: Option<&PatternAst<Node>>,
         _: Symbol,
     ) -> Vec<Id> {
-        let bound: Vec<Id> = self.vars.iter().map(|v| subst[*v]).collect();
+        let bound = Bound {
+            names: &self.names,
+            subst,
+        };
         let want = egraph[eclass].data;
         let mut changed = Vec::new();
         for node in (self.propose)(egraph, eclass, &bound) {
@@ -249,7 +420,7 @@ impl Applier<Node, Types> for RustApplier {
     }
 
     fn vars(&self) -> Vec<egg::Var> {
-        self.vars.clone()
+        self.names.iter().map(|(_, v)| *v).collect()
     }
 }
 
@@ -260,9 +431,34 @@ pub fn rust_rule(
     lhs: &str,
     propose: ProposeFn,
 ) -> Result<Rewrite<Node, Types>, String> {
-    let l: egg::Pattern<Node> = lhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
-    let vars = l.vars();
-    Rewrite::new(name, l, RustApplier { vars, propose }).map_err(|e| format!("{name}: {e}"))
+    let l = Matcher::parse(lhs).map_err(|e| format!("{name}: {e}"))?;
+    let names = l.vars.iter().map(|v| (v.to_string(), *v)).collect();
+    Rewrite::new(name, l, RustApplier { names, propose }).map_err(|e| format!("{name}: {e}"))
+}
+
+/// The conjunction of a rule's `if` predicates.
+struct Guard {
+    preds: Vec<(PredFn, Vec<GuardArg>)>,
+}
+
+enum GuardArg {
+    Var(egg::Var),
+    Num(f64),
+}
+
+impl egg::Condition<Node, Types> for Guard {
+    fn check(&self, egraph: &mut Graph, _: Id, subst: &egg::Subst) -> bool {
+        self.preds.iter().all(|(f, args)| {
+            let args: Vec<Arg> = args
+                .iter()
+                .map(|a| match a {
+                    GuardArg::Var(v) => Arg::Class(subst[*v]),
+                    GuardArg::Num(x) => Arg::Num(*x),
+                })
+                .collect();
+            f(egraph, &args)
+        })
+    }
 }
 
 /// A property of a node (`None` if it has none of that name).
@@ -274,10 +470,20 @@ pub fn prop(u: &Uniquer, node: &Node, name: &str) -> Option<Attr> {
         .map(|(_, v)| *v)
 }
 
-/// Read a rule set: one rule per line, `name: lhs => rhs` (or `<=>` for both
-/// directions, the reverse named `name-rev`); `#` starts a comment. Errors name
-/// the line.
+/// Read a rule set with no natives (see [`parse_rules_with`]).
 pub fn parse_rules(text: &str) -> Result<Vec<Rewrite<Node, Types>>, String> {
+    parse_rules_with(text, &Natives::default())
+}
+
+/// Read a rule set: one rule per line, `#` starting a comment. A rule is
+/// `name: lhs => rhs`, or `name: lhs <=> rhs` for both directions (the
+/// reverse named `name-rev`). The right side is a pattern or `@native`, and
+/// may be followed by `if pred(?v, 0.5), ...`: the rule applies where every
+/// predicate holds. Errors name the line.
+pub fn parse_rules_with(
+    text: &str,
+    natives: &Natives,
+) -> Result<Vec<Rewrite<Node, Types>>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -292,13 +498,132 @@ pub fn parse_rules(text: &str) -> Result<Vec<Rewrite<Node, Types>>, String> {
         if let Some((l, r)) = body.split_once("<=>") {
             out.push(typed_rewrite(name, l.trim(), r.trim()).map_err(at)?);
             out.push(typed_rewrite(&format!("{name}-rev"), r.trim(), l.trim()).map_err(at)?);
-        } else if let Some((l, r)) = body.split_once("=>") {
-            out.push(typed_rewrite(name, l.trim(), r.trim()).map_err(at)?);
-        } else {
-            return Err(at("expected '=>' or '<=>'".into()));
+            continue;
         }
+        let (l, r) = body
+            .split_once("=>")
+            .ok_or_else(|| at("expected '=>' or '<=>'".into()))?;
+        let (r, cond) = match r.split_once(" if ") {
+            Some((r, c)) => (r.trim(), Some(c.trim())),
+            None => (r.trim(), None),
+        };
+        out.push(rule(name, l.trim(), r, cond, natives).map_err(at)?);
     }
     Ok(out)
+}
+
+/// One `=>` rule of [`parse_rules_with`].
+fn rule(
+    name: &str,
+    lhs: &str,
+    rhs: &str,
+    cond: Option<&str>,
+    natives: &Natives,
+) -> Result<Rewrite<Node, Types>, String> {
+    let l = Matcher::parse(lhs).map_err(|e| format!("{name}: {e}"))?;
+    let bound = l.vars.clone();
+    let var = |t: &str| -> Result<egg::Var, String> {
+        let v: egg::Var = t
+            .parse()
+            .map_err(|_| format!("{name}: bad variable '{t}'"))?;
+        if bound.contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{name}: {t} is not bound by the left side"))
+        }
+    };
+    let guard = match cond {
+        None => None,
+        Some(c) => Some(Guard {
+            preds: split_calls(c)
+                .into_iter()
+                .map(|call| {
+                    let (f, args) = call
+                        .strip_suffix(')')
+                        .and_then(|c| c.split_once('('))
+                        .ok_or_else(|| format!("{name}: expected 'pred(args)', got '{call}'"))?;
+                    let f = f.trim();
+                    let pred = natives
+                        .preds
+                        .iter()
+                        .find(|(n, _)| *n == f)
+                        .map(|(_, p)| *p)
+                        .ok_or_else(|| format!("{name}: unknown predicate '{f}'"))?;
+                    let args = args
+                        .split(',')
+                        .map(str::trim)
+                        .map(|a| {
+                            if a.starts_with('?') {
+                                var(a).map(GuardArg::Var)
+                            } else {
+                                a.parse::<f64>()
+                                    .map(GuardArg::Num)
+                                    .map_err(|_| format!("{name}: bad argument '{a}'"))
+                            }
+                        })
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok((pred, args))
+                })
+                .collect::<Result<Vec<_>, String>>()?,
+        }),
+    };
+    let names: Vec<(String, egg::Var)> = bound.iter().map(|v| (v.to_string(), *v)).collect();
+    if let Some(native) = rhs.strip_prefix('@') {
+        let n = natives
+            .builders
+            .iter()
+            .find(|b| b.name == native)
+            .ok_or_else(|| format!("{name}: unknown native '@{native}'"))?;
+        for v in n.vars {
+            var(v)?;
+        }
+        let app = RustApplier {
+            names,
+            propose: n.propose,
+        };
+        return guarded(name, l, guard, app);
+    }
+    let r: egg::Pattern<Node> = rhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    guarded(name, l, guard, Typed { rhs: r })
+}
+
+/// The rewrite `lhs => app`, under `guard` if there is one.
+fn guarded(
+    name: &str,
+    lhs: Matcher,
+    guard: Option<Guard>,
+    app: impl Applier<Node, Types> + Send + Sync + 'static,
+) -> Result<Rewrite<Node, Types>, String> {
+    match guard {
+        Some(condition) => Rewrite::new(
+            name,
+            lhs,
+            egg::ConditionalApplier {
+                condition,
+                applier: app,
+            },
+        ),
+        None => Rewrite::new(name, lhs, app),
+    }
+    .map_err(|e| format!("{name}: {e}"))
+}
+
+/// `a(x, y), b(z)` split at the commas outside parentheses.
+fn split_calls(s: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(s[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(s[start..].trim());
+    out
 }
 
 /// A block as an e-graph: its pure, single-result, region-free ops become
@@ -431,6 +756,16 @@ pub fn to_ops(
 /// pass-until-stable extraction is quadratic in its depth. `cost` must be
 /// positive; on a tie the first node in class order wins.
 pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> HashMap<Id, (f64, Node)> {
+    best_nodes_paid(egraph, cost, &std::collections::HashSet::new())
+}
+
+/// [`best_nodes`] where the classes in `paid` cost their consumers nothing
+/// (their values are computed anyway).
+fn best_nodes_paid(
+    egraph: &Graph,
+    cost: &mut dyn FnMut(&Node) -> f64,
+    paid: &std::collections::HashSet<Id>,
+) -> HashMap<Id, (f64, Node)> {
     let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
     let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
     classes.sort();
@@ -444,7 +779,11 @@ pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> HashMap
             let kids: Option<f64> = n
                 .children
                 .iter()
-                .map(|k| best.get(&egraph.find(*k)).map(|b| b.0))
+                .map(|k| {
+                    let k = egraph.find(*k);
+                    let b = best.get(&k).map(|b| b.0);
+                    if paid.contains(&k) { b.map(|_| 0.0) } else { b }
+                })
                 .sum();
             let Some(kids) = kids else { continue };
             let total = cost(n) + kids;
@@ -464,6 +803,75 @@ pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> HashMap
         }
     }
     best
+}
+
+/// The cheapest nodes for the values `roots`, counting shared values once.
+/// [`best_nodes`] prices a class as a tree, so a value two consumers use is
+/// paid twice and a consumer that recomputes it inside itself looks as cheap
+/// as one that reads it. Starting from that choice, each round makes the
+/// values the current program computes free to their consumers and chooses
+/// again; a round is kept only if the program it gives (an acyclic one) is
+/// cheaper counting each node once.
+pub fn best_nodes_shared(
+    egraph: &Graph,
+    cost: &mut dyn FnMut(&Node) -> f64,
+    roots: &[Id],
+    rounds: usize,
+) -> HashMap<Id, (f64, Node)> {
+    let mut best = best_nodes(egraph, cost);
+    let Some((mut total, mut used)) = dag_cost(egraph, &best, roots, cost) else {
+        return best;
+    };
+    for _ in 0..rounds {
+        let next = best_nodes_paid(egraph, cost, &used);
+        match dag_cost(egraph, &next, roots, cost) {
+            Some((t, u)) if t < total * (1.0 - 1e-9) => {
+                (best, total, used) = (next, t, u);
+            }
+            _ => break,
+        }
+    }
+    best
+}
+
+/// The cost of the program `best` chooses for `roots`, each class counted
+/// once, and the classes it computes; `None` if the choice is cyclic or
+/// misses a class.
+fn dag_cost(
+    egraph: &Graph,
+    best: &HashMap<Id, (f64, Node)>,
+    roots: &[Id],
+    cost: &mut dyn FnMut(&Node) -> f64,
+) -> Option<(f64, std::collections::HashSet<Id>)> {
+    // 1: on the current path, 2: done.
+    let mut state: HashMap<Id, u8> = HashMap::new();
+    let mut total = 0.0;
+    for &root in roots {
+        let mut stack = vec![(egraph.find(root), false)];
+        while let Some((c, expanded)) = stack.pop() {
+            if expanded {
+                state.insert(c, 2);
+                total += cost(&best.get(&c)?.1);
+                continue;
+            }
+            match state.get(&c) {
+                Some(2) => continue,
+                Some(_) => return None,
+                None => {}
+            }
+            state.insert(c, 1);
+            stack.push((c, true));
+            for k in best.get(&c)?.1.children() {
+                let k = egraph.find(*k);
+                match state.get(&k) {
+                    Some(2) => {}
+                    Some(_) => return None,
+                    None => stack.push((k, false)),
+                }
+            }
+        }
+    }
+    Some((total, state.into_keys().collect()))
 }
 
 /// Extract the best term (by [`best_nodes`]' choice) of each class in `roots`
@@ -572,6 +980,107 @@ mod tests {
         let runner = runner(g).run(&rules);
         assert_ne!(runner.egraph.find(c), runner.egraph.find(y));
         assert_eq!(runner.egraph.analysis.conflicts, 0);
+    }
+
+    #[test]
+    fn repeated_variables_match_typed_nodes() {
+        // Nodes from the IR carry a type that patterns leave open; a pattern
+        // naming ?x twice must still match them.
+        let rules = parse_rules("silu: (t.mul ?x (t.sig ?x)) => (t.silu ?x)").unwrap();
+        let (mut g, x, _) = graph();
+        let t = g[x].data;
+        let typed = |op: &str, kids: &[Id]| Node {
+            ty: t,
+            ..Node::from_op_str(op, kids)
+        };
+        let s = g.add(typed("t.sig", &[x]));
+        let m = g.add(typed("t.mul", &[x, s]));
+        let runner = runner(g).run(&rules);
+        let silu = runner.egraph.lookup(Node::from_op_str("t.silu", &[x]));
+        assert_eq!(
+            silu.map(|c| runner.egraph.find(c)),
+            Some(runner.egraph.find(m))
+        );
+    }
+
+    /// `first(?x)`: the class is input 0.
+    fn is_first(g: &Graph, args: &[Arg]) -> bool {
+        matches!(args, [Arg::Class(c)] if g[*c].nodes.iter().any(|n| n.op.as_str() == INPUT
+            && n.attrs.is_some_and(|a| matches!(g.analysis.uniquer.attr_kind(a), AttrKind::Integer { value: 0, .. }))))
+    }
+
+    /// `@swap`: `(t.pair a b)` is `(t.pair b a)`.
+    fn swap(_: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
+        vec![Node::from_op_str("t.pair", &[b["?b"], b["?a"]])]
+    }
+
+    const NATIVES: Natives<'static> = Natives {
+        preds: &[("first", is_first)],
+        builders: &[Native {
+            name: "swap",
+            vars: &["?a", "?b"],
+            propose: swap,
+        }],
+    };
+
+    #[test]
+    fn guards_and_natives() {
+        let rules = parse_rules_with(
+            "drop: (t.neg ?x) => ?x if first(?x)\nswap: (t.pair ?a ?b) => @swap",
+            &NATIVES,
+        )
+        .unwrap();
+        let (mut g, x, y) = graph();
+        let nx = g.add(Node::from_op_str("t.neg", &[x]));
+        let ny = g.add(Node::from_op_str("t.neg", &[y]));
+        let p = g.add(Node::from_op_str("t.pair", &[x, y]));
+        let r = runner(g).run(&rules);
+        let e = &r.egraph;
+        assert_eq!(e.find(nx), e.find(x), "guard holds for input 0");
+        assert_ne!(e.find(ny), e.find(y), "guard fails for input 1");
+        let q = e.lookup(Node::from_op_str("t.pair", &[y, x]));
+        assert_eq!(q.map(|c| e.find(c)), Some(e.find(p)));
+    }
+
+    #[test]
+    fn rule_text_errors_name_the_problem() {
+        let err = |t: &str| parse_rules_with(t, &NATIVES).unwrap_err();
+        assert!(err("r: (t.a ?x) => ?x if nope(?x)").contains("unknown predicate 'nope'"));
+        assert!(err("r: (t.a ?x) => @nope").contains("unknown native '@nope'"));
+        assert!(err("r: (t.a ?x) => ?x if first(?y)").contains("?y is not bound"));
+        assert!(err("r: (t.a ?x) => @swap").contains("?a is not bound"));
+        assert!(err("r: (t.a ?x) => ?x if first(?x, zz)").contains("bad argument 'zz'"));
+        assert!(err("\n\nr: (t.a ?x) => ?x if first").contains("line 3"));
+    }
+
+    #[test]
+    fn shared_values_are_paid_once() {
+        // `a` is costly and used twice: by `c`, and by `b`, which also has a
+        // fused alternative that recomputes `a` inside it. Priced as trees,
+        // the fused `b` looks cheaper; counting `a` once, reading it is.
+        let (mut g, x, _) = graph();
+        let a = g.add(Node::from_op_str("t.costly", &[x]));
+        let b = g.add(Node::from_op_str("t.use", &[a]));
+        let fused = g.add(Node::from_op_str("t.fused", &[x]));
+        g.union(b, fused);
+        let c = g.add(Node::from_op_str("t.other", &[a]));
+        g.rebuild();
+        let mut cost = |n: &Node| match n.op.as_str() {
+            "t.costly" => 10.0,
+            "t.fused" => 10.5,
+            INPUT => 0.0,
+            _ => 1.0,
+        };
+        let (b, c) = (g.find(b), g.find(c));
+        let tree = best_nodes(&g, &mut cost);
+        assert_eq!(tree[&b].1.op.as_str(), "t.fused");
+        let shared = best_nodes_shared(&g, &mut cost, &[b, c], 4);
+        assert_eq!(shared[&b].1.op.as_str(), "t.use");
+        let total = |best: &HashMap<Id, (f64, Node)>, cost: &mut dyn FnMut(&Node) -> f64| {
+            dag_cost(&g, best, &[b, c], cost).unwrap().0
+        };
+        assert_eq!(total(&tree, &mut cost), 21.5);
+        assert_eq!(total(&shared, &mut cost), 12.0);
     }
 
     impl Node {

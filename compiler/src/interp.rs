@@ -40,7 +40,7 @@ pub enum Elem {
 
 impl Elem {
     /// The element kind of a scalar or shaped type.
-    pub fn of(ctx: &Context, ty: Type) -> Option<Elem> {
+    pub fn of(ctx: &crate::ir::Uniquer, ty: Type) -> Option<Elem> {
         let scalar = match ctx.type_kind(ty) {
             TypeKind::Tensor { elem, .. } | TypeKind::Vector { elem, .. } => *elem,
             _ => ty,
@@ -149,7 +149,7 @@ pub struct Tensor {
 
 impl Tensor {
     /// Element kind of the tensor's type.
-    pub fn elem(&self, ctx: &Context) -> Elem {
+    pub fn elem(&self, ctx: &crate::ir::Uniquer) -> Elem {
         Elem::of(ctx, self.ty).expect("tensor of a supported element type")
     }
     /// Number of elements.
@@ -175,7 +175,7 @@ impl Tensor {
         }
     }
     /// A tensor of `ty` (whose shape it takes) with `data`.
-    pub fn new(ctx: &Context, ty: Type, data: Data) -> Tensor {
+    pub fn new(ctx: &crate::ir::Uniquer, ty: Type, data: Data) -> Tensor {
         let shape = ctx
             .type_kind(ty)
             .shape()
@@ -394,7 +394,7 @@ impl<'c> Interp<'c> {
 
 /// The tensor a constant attribute stands for, with type `ty` (`Integer`,
 /// `Float` and dense elements, splat or not).
-pub fn tensor_of_attr(ctx: &Context, a: Attr, ty: Type) -> Option<Tensor> {
+pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Tensor> {
     let elem = Elem::of(ctx, ty)?;
     let n: usize = ctx
         .type_kind(ty)
@@ -459,7 +459,7 @@ pub fn tensor_of_attr(ctx: &Context, a: Attr, ty: Type) -> Option<Tensor> {
 
 /// The attribute a tensor prints as: `dense<...> : tensor<...>` for shaped
 /// types, an integer or float attribute for scalars.
-pub fn attr_of_tensor(ctx: &Context, t: &Tensor) -> Attr {
+pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     let elem = t.elem(ctx);
     let bits: Vec<u128> = match (&t.data, elem) {
         (Data::Int(v), Elem::Int { width, .. }) => v

@@ -51,3 +51,105 @@ func.func @barriers(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = graph.exp %b : tensor<4xf32>
   return %e : tensor<4xf32>
 }
+
+// -----
+
+// Data movement collapses: a transpose and its inverse are the identity, two
+// transposes one, a chain of reshapes one reshape (or none).
+// CHECK-LABEL: func.func @movement
+// CHECK-DAG: graph.transpose %arg0, perm = [2, 0, 1] : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+// CHECK-DAG: graph.reshape %arg0 : (tensor<2x3x4xf32>) -> tensor<24xf32>
+// CHECK-NOT: graph.transpose
+// CHECK-NOT: graph.reshape
+// CHECK: return %arg0,
+func.func @movement(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<24xf32>, tensor<2x3x4xf32>) {
+  %t = graph.transpose %x, perm = [1, 0, 2] : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  %tt = graph.transpose %t, perm = [1, 0, 2] : (tensor<3x2x4xf32>) -> tensor<2x3x4xf32>
+  %u = graph.transpose %t, perm = [2, 1, 0] : (tensor<3x2x4xf32>) -> tensor<4x2x3xf32>
+  %r = graph.reshape %x : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  %rr = graph.reshape %r : (tensor<6x4xf32>) -> tensor<24xf32>
+  %back = graph.reshape %r : (tensor<6x4xf32>) -> tensor<2x3x4xf32>
+  return %tt, %u, %rr, %back : tensor<2x3x4xf32>, tensor<4x2x3xf32>, tensor<24xf32>, tensor<2x3x4xf32>
+}
+
+// -----
+
+// A transpose of a matmul operand's last two dimensions is its flag (and a
+// set flag is cleared); other permutations stay transposes.
+// CHECK-LABEL: func.func @matmul_flags
+// CHECK: %[[M:.*]] = graph.matmul %arg0, %arg1 transpose_b : (tensor<2x8x16xf32>, tensor<2x32x16xf32>) -> tensor<2x8x32xf32>
+// CHECK: %[[N:.*]] = graph.matmul %arg0, %arg2 : (tensor<2x8x16xf32>, tensor<2x16x32xf32>) -> tensor<2x8x32xf32>
+// CHECK-NOT: graph.transpose
+// CHECK: return %[[M]], %[[N]]
+func.func @matmul_flags(%a: tensor<2x8x16xf32>, %b: tensor<2x32x16xf32>, %c: tensor<2x16x32xf32>) -> (tensor<2x8x32xf32>, tensor<2x8x32xf32>) {
+  %bt = graph.transpose %b, perm = [0, 2, 1] : (tensor<2x32x16xf32>) -> tensor<2x16x32xf32>
+  %m = graph.matmul %a, %bt : (tensor<2x8x16xf32>, tensor<2x16x32xf32>) -> tensor<2x8x32xf32>
+  %ct = graph.transpose %c, perm = [0, 2, 1] : (tensor<2x16x32xf32>) -> tensor<2x32x16xf32>
+  %n = graph.matmul %a, %ct transpose_b : (tensor<2x8x16xf32>, tensor<2x32x16xf32>) -> tensor<2x8x32xf32>
+  return %m, %n : tensor<2x8x32xf32>, tensor<2x8x32xf32>
+}
+
+// CHECK-LABEL: func.func @batch_permute_stays
+// CHECK: graph.transpose %arg1, perm = [1, 0, 2]
+func.func @batch_permute_stays(%a: tensor<2x8x16xf32>, %b: tensor<2x2x16xf32>) -> tensor<2x8x16xf32> {
+  %bt = graph.transpose %b, perm = [1, 0, 2] : (tensor<2x2x16xf32>) -> tensor<2x2x16xf32>
+  %m = graph.matmul %a, %bt transpose_b : (tensor<2x8x16xf32>, tensor<2x2x16xf32>) -> tensor<2x8x2xf32>
+  %r = graph.matmul %m, %bt : (tensor<2x8x2xf32>, tensor<2x2x16xf32>) -> tensor<2x8x16xf32>
+  return %r : tensor<2x8x16xf32>
+}
+
+// -----
+
+// Broadcasts sink below the ops on them, scalar constants fold, and
+// multiplying by one goes: x * (2 * 0.5) is x.
+// CHECK-LABEL: func.func @constants
+// CHECK-NOT: graph.mul
+// CHECK: return %arg0
+func.func @constants(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %two = graph.constant dense<2.0> : tensor<f32>
+  %half = graph.constant dense<0.5> : tensor<f32>
+  %tb = graph.broadcast %two, dims = [] : (tensor<f32>) -> tensor<4x4xf32>
+  %hb = graph.broadcast %half, dims = [] : (tensor<f32>) -> tensor<4x4xf32>
+  %one = graph.mul %tb, %hb : tensor<4x4xf32>
+  %r = graph.mul %x, %one : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// CHECK-LABEL: func.func @sunk
+// CHECK: %[[E:.*]] = graph.exp %arg0 : tensor<4xf32>
+// CHECK: %[[B:.*]] = graph.broadcast %[[E]], dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>
+// CHECK: return %[[B]]
+func.func @sunk(%v: tensor<4xf32>) -> tensor<3x4xf32> {
+  %b = graph.broadcast %v, dims = [1] : (tensor<4xf32>) -> tensor<3x4xf32>
+  %e = graph.exp %b : tensor<3x4xf32>
+  return %e : tensor<3x4xf32>
+}
+
+// -----
+
+// Integers reassociate (exactly), floats do not; max and min reassociate
+// and are idempotent: max(max(x, y), x) is max(x, y).
+// CHECK-LABEL: func.func @assoc
+// CHECK: graph.add {{.*}} : tensor<4xi32>
+// CHECK: %[[I2:.*]] = graph.add {{.*}} : tensor<4xi32>
+// CHECK-NOT: tensor<4xi32>{{$}}
+// CHECK: %[[F:.*]] = graph.add {{.*}} : tensor<4xf32>
+// CHECK: %[[F2:.*]] = graph.add {{.*}} : tensor<4xf32>
+// CHECK: %[[G:.*]] = graph.add {{.*}} : tensor<4xf32>
+// CHECK: %[[G2:.*]] = graph.add {{.*}} : tensor<4xf32>
+// CHECK: %[[M:.*]] = graph.max %arg{{[34]}}, %arg{{[34]}} : tensor<4xf32>
+// CHECK-NOT: graph.max
+// CHECK: return %[[I2]], %[[I2]], %[[F2]], %[[G2]], %[[M]]
+func.func @assoc(%a: tensor<4xi32>, %b: tensor<4xi32>, %c: tensor<4xi32>, %x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>) -> (tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %s = graph.add %a, %b : tensor<4xi32>
+  %t = graph.add %s, %c : tensor<4xi32>
+  %u = graph.add %b, %c : tensor<4xi32>
+  %v = graph.add %a, %u : tensor<4xi32>
+  %fs = graph.add %x, %y : tensor<4xf32>
+  %ft = graph.add %fs, %z : tensor<4xf32>
+  %fu = graph.add %y, %z : tensor<4xf32>
+  %fv = graph.add %x, %fu : tensor<4xf32>
+  %m = graph.max %x, %y : tensor<4xf32>
+  %n = graph.max %m, %x : tensor<4xf32>
+  return %t, %v, %ft, %fv, %n : tensor<4xi32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}

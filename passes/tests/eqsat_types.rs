@@ -9,7 +9,8 @@ use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, SourceMap};
-use aic_passes::eqsat_fusion::{ALGEBRAIC, best_choice, cost, fuse};
+use aic_passes::eqsat_fusion::natives::NATIVES;
+use aic_passes::eqsat_fusion::{ALGEBRAIC, RAISING, best_choice, cost, fuse};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -41,8 +42,8 @@ fn rewrites_and_fusions_preserve_types() {
             PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
                 .run(&pm, &mut ctx, m)
                 .expect("lowering");
-            let mut rules = eqsat::parse_rules(ALGEBRAIC).expect("rules parse");
-            rules.extend(aic_passes::eqsat_fusion::raise::rules());
+            let mut rules = eqsat::parse_rules_with(ALGEBRAIC, &NATIVES).expect("rules parse");
+            rules.extend(eqsat::parse_rules_with(RAISING, &NATIVES).expect("raising rules parse"));
             let mut checked = 0;
             let mut blocks = Vec::new();
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
@@ -59,7 +60,14 @@ fn rewrites_and_fusions_preserve_types() {
                 let cache = cost::Cache::default();
                 let target = cost::TARGETS[0];
                 let mut best = |g: &eqsat::Graph| best_choice(g, target, &cache);
-                let (_, hit) = fuse::grow(&mut egraph, 4, 50_000, &mut best, &cache);
+                let (_, hit) = fuse::grow(
+                    &mut egraph,
+                    4,
+                    50_000,
+                    target.on_chip_bytes,
+                    &mut best,
+                    &cache,
+                );
                 assert!(!hit, "{name}: growth hit the node limit");
                 assert_eq!(
                     egraph.analysis.conflicts, 0,

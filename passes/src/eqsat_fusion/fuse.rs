@@ -65,6 +65,10 @@ pub fn role(op: &str) -> Role {
 /// become address arithmetic, do not count).
 pub const MAX_BODY: usize = 12;
 
+/// The rows of a GEMM's output one thread block owns, for the on-chip
+/// capacity of fused kernels ([`Body::on_chip_bytes`]).
+pub const TILE_M: i64 = 64;
+
 /// The most ops of any kind a fused kernel may have.
 pub const MAX_OPS: usize = 40;
 
@@ -102,6 +106,33 @@ impl Body {
             .filter(|o| role(o.op.as_str()) == Role::Reduction)
             .count();
         (g, r)
+    }
+
+    /// The on-chip bytes the kernel must hold: where a GEMM's result feeds a
+    /// reduction (GEMM + layernorm, QK^T + softmax) or a second GEMM later in
+    /// the body, a thread block keeps whole rows of it, [`TILE_M`] rows of N
+    /// fp32 accumulators. Other kernels stream fixed-size tiles and fit any
+    /// target. (Any later such op counts, a conservative reading of "feeds".)
+    pub fn on_chip_bytes(&self, u: &Uniquer) -> f64 {
+        let mut worst: f64 = 0.0;
+        for (i, o) in self.ops.iter().enumerate() {
+            if role(o.op.as_str()) != Role::Gemm {
+                continue;
+            }
+            let holds_rows = self.ops[i + 1..]
+                .iter()
+                .any(|l| matches!(role(l.op.as_str()), Role::Gemm | Role::Reduction));
+            let n = u
+                .type_kind(o.ty)
+                .shape()
+                .and_then(|s| s.last().copied())
+                .unwrap_or(1)
+                .max(1);
+            if holds_rows {
+                worst = worst.max((TILE_M * n * 4) as f64);
+            }
+        }
+        worst
     }
 
     /// The kind of fusion the body is.
@@ -345,12 +376,14 @@ fn canonical(body: Body, kids: Vec<Id>) -> (Body, Vec<Id>) {
 /// extraction) and its op nodes try to take the best node of each operand
 /// class; every legal merge is added to the class. Choosing from the best
 /// nodes keeps growth linear in the graph rather than in the ways to combine
-/// ops. Returns how many fused nodes were added, and whether growth stopped
-/// at the node limit.
+/// ops. A merge whose kernel would hold more than `on_chip` bytes on chip is
+/// not made. Returns how many fused nodes were added, and whether growth
+/// stopped at the node limit.
 pub fn grow(
     egraph: &mut Graph,
     rounds: usize,
     node_limit: usize,
+    on_chip: f64,
     best: &mut dyn FnMut(&Graph) -> std::collections::HashMap<Id, Node>,
     cache: &super::cost::Cache,
 ) -> (usize, bool) {
@@ -404,8 +437,8 @@ pub fn grow(
                         if !fusible(&pb, &cb) {
                             continue;
                         }
-                        let (node, _) = merge(&u, &cb, &n.children, k, &pb, &p.children);
-                        if node.children.contains(&c) {
+                        let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                        if node.children.contains(&c) || body.on_chip_bytes(&u) > on_chip {
                             continue;
                         }
                         new.push((c, node));

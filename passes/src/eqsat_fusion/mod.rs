@@ -5,16 +5,18 @@
 //! value the rest of the program uses, the term of least modelled time on
 //! `target` (see [`cost`]); the run is rebuilt from it.
 //!
-//! Rule sets are text in egg's pattern syntax (`algebraic.rules` beside this
-//! file), loaded by name through the `rules` option. Only the algebraic set
-//! exists so far: the raising and fusion sets, and `fusion.group` formation,
-//! are the next steps of this pass. With `report`, a summary per run goes to
-//! standard error: iterations, e-nodes, e-classes, why it stopped, time, and the
-//! modelled time before and after.
+//! Rule sets are text in egg's pattern syntax beside this file
+//! (`algebraic.rules`, `raising.rules`), loaded by name through the `rules`
+//! option; the predicates and natives they name are in [`natives`]. The
+//! `fusion` set is not text: it grows fused alternatives (`fusion.group`
+//! nodes, see [`fuse`]) after saturation. With `report`, a summary per run
+//! goes to standard error: iterations, e-nodes, e-classes, why it stopped,
+//! time, the modelled time, kernels and HBM bytes before and after, and the
+//! fusions chosen.
 
 pub mod cost;
 pub mod fuse;
-pub mod raise;
+pub mod natives;
 
 use aic::Diagnostic;
 use aic::eqsat::{self, Node, Types};
@@ -32,14 +34,16 @@ pub static REPORT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool
 /// The algebraic rule set.
 pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
 
-/// The rule sets by name (`fusion` is the fusion growth of [`fuse`] and
-/// `raising` the Rust rules of [`raise`], not text rule sets). Raising is not
-/// in the default set yet: its alternatives perturb the greedy fusion growth
-/// (fewer kernels come out without it on the fixtures).
+/// The raising rule set.
+pub const RAISING: &str = include_str!("raising.rules");
+
+/// The rule sets by name (`fusion` is the fusion growth of [`fuse`], not a
+/// text rule set).
 pub fn rule_set(name: &str) -> Option<&'static str> {
     match name {
         "algebraic" => Some(ALGEBRAIC),
-        "fusion" | "raising" => Some(""),
+        "raising" => Some(RAISING),
+        "fusion" => Some(""),
         _ => None,
     }
 }
@@ -78,7 +82,7 @@ pub static INFO: PassInfo = PassInfo {
         OptSpec {
             name: "rules",
             kind: OptKind::StrList,
-            default: "algebraic,fusion",
+            default: "algebraic,raising,fusion",
             help: "Rule sets to saturate with (algebraic, raising, fusion)",
         },
         OptSpec {
@@ -141,10 +145,10 @@ impl EqsatFusion {
         let mut all = Vec::new();
         for name in &self.rules {
             let text = rule_set(name).ok_or_else(|| format!("unknown rule set '{name}'"))?;
-            all.extend(eqsat::parse_rules(text).map_err(|e| format!("{name}.rules: {e}"))?);
-            if name == "raising" {
-                all.extend(raise::rules());
-            }
+            all.extend(
+                eqsat::parse_rules_with(text, &natives::NATIVES)
+                    .map_err(|e| format!("{name}.rules: {e}"))?,
+            );
         }
         Ok(all)
     }
@@ -182,6 +186,7 @@ impl EqsatFusion {
                 &mut runner.egraph,
                 fuse::MAX_BODY,
                 self.node_limit,
+                target.on_chip_bytes,
                 &mut best,
                 &cache,
             )
@@ -205,10 +210,11 @@ impl EqsatFusion {
                 before.add(&model, ctx.op_name(o), None, &kids, out);
             }
         }
-        let best = eqsat::best_nodes(egraph, &mut |n| model.node_time(n));
         let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
+        let best = eqsat::best_nodes_shared(egraph, &mut |n| model.node_time(n), &classes, 4);
         let (expr, types, at) = eqsat::extract_all(egraph, &best, &classes);
         let mut after = Tally::default();
+        let mut chosen = Vec::new();
         if report {
             for (n, out) in expr.as_ref().iter().zip(&types) {
                 let kids: Vec<aic::Type> = n
@@ -217,6 +223,9 @@ impl EqsatFusion {
                     .filter_map(|c| types[usize::from(*c)])
                     .collect();
                 after.add(&model, n.op.as_str(), Some(n), &kids, *out);
+                if n.op.as_str() == fuse::GROUP {
+                    chosen.extend(fusion_line(&model, n, &kids));
+                }
             }
         }
         let first = ops[0];
@@ -256,6 +265,9 @@ impl EqsatFusion {
                 before.bytes,
                 after.bytes,
             );
+            for line in chosen {
+                eprintln!("  {line}");
+            }
         }
         true
     }
@@ -307,6 +319,38 @@ impl Tally {
             self.bytes += model.traffic(kids, out);
         }
     }
+}
+
+/// The report's line for a chosen fusion: its kind, its ops, and its
+/// modelled time against the same ops as separate kernels.
+fn fusion_line(model: &KernelTime<'_>, n: &Node, kids: &[aic::Type]) -> Option<String> {
+    let body = model.cache.body(&model.egraph.analysis.uniquer, n.attrs?)?;
+    let fused = model.node_time_of(n, kids);
+    let mut unfused = 0.0;
+    for o in &body.ops {
+        let args: Vec<aic::Type> = o
+            .args
+            .iter()
+            .map(|a| match usize::try_from(*a) {
+                Ok(j) => Some(body.ops.get(j)?.ty),
+                Err(_) => kids.get((-1 - *a) as usize).copied(),
+            })
+            .collect::<Option<_>>()?;
+        unfused += model.op_time(o.op.as_str(), &args, Some(o.ty));
+    }
+    let names: Vec<&str> = body
+        .ops
+        .iter()
+        .map(|o| o.op.as_str().trim_start_matches("graph."))
+        .collect();
+    Some(format!(
+        "fused {} [{}]: {:.3} us, unfused {:.3} us, saving {:.3} us",
+        body.kind(),
+        names.join(" "),
+        fused * 1e6,
+        unfused * 1e6,
+        (unfused - fused) * 1e6
+    ))
 }
 
 /// Whether an op is a kernel of its own (constants and inputs are data).

@@ -1,0 +1,796 @@
+//! What the rule sets' text may name besides patterns: the predicates of `if`
+//! clauses and the native right-hand sides (`@name`) for rewrites that read
+//! or compute attributes: composing broadcasts, recognising a mean, a softmax
+//! or a normalisation from JAX's decomposition, folding transposes into a
+//! matmul's flags, sinking broadcasts and folding scalar constants.
+//!
+//! A native proposes nodes for the matched class; the bridge adds only those
+//! that keep the class's type. Each reads the e-graph through the small
+//! queries at the top of this file (the nodes of an op in a class, the
+//! sources a class broadcasts along some axes, the reductions in a class), so
+//! a new idiom is a short walk over those.
+
+use aic::attributes::{Attr, AttrKind};
+use aic::dialect::{enum_attr, enum_keyword};
+use aic::eqsat::{self, Arg, Bound, Graph, Native, Natives, Node};
+use aic::interp::{Data, Elem, Tensor, attr_of_tensor, tensor_of_attr};
+use aic::ir::Uniquer;
+use aic::types::{Type, TypeKind};
+use aic_dialects::graph::REDUCE_PREFIX;
+use aic_dialects::stablehlo::attrs::i64s;
+use egg::{Id, Symbol};
+
+/// The predicates and natives the pass's rule sets are read with.
+pub const NATIVES: Natives<'static> = Natives {
+    preds: &[("const", is_const), ("integer", is_integer)],
+    builders: &[
+        native("compose_broadcasts", compose_broadcasts),
+        native("bias_add", bias_add),
+        native("reduce_mean", reduce_mean),
+        native("softmax", softmax),
+        native("layernorm", layernorm),
+        native("rmsnorm", rmsnorm),
+        native("transposes", transposes),
+        native("reshapes", reshapes),
+        native("fold_transpose", fold_transpose),
+        native("unfold_transpose", unfold_transpose),
+        native("sink_broadcast", sink_broadcast),
+        native("fold_constants", fold_constants),
+    ],
+};
+
+/// A native that reads the matched class (its pattern's variables only
+/// decide where it is tried).
+const fn native(name: &'static str, propose: eqsat::ProposeFn) -> Native {
+    Native {
+        name,
+        vars: &[],
+        propose,
+    }
+}
+
+// ---- queries -------------------------------------------------------------
+
+fn uniq(g: &Graph) -> &Uniquer {
+    &g.analysis.uniquer
+}
+
+/// The nodes of op `op` in class `c`.
+fn ops<'a>(g: &'a Graph, c: Id, op: &'static str) -> impl Iterator<Item = &'a Node> + 'a {
+    g[c].nodes.iter().filter(move |n| n.op.as_str() == op)
+}
+
+/// The operand pairs of the `op` nodes in class `c` (both orders are there
+/// for commutative ops once the commutativity rules ran).
+fn pairs(g: &Graph, c: Id, op: &'static str) -> Vec<(Id, Id)> {
+    ops(g, c, op)
+        .filter(|n| n.children.len() == 2)
+        .map(|n| (g.find(n.children[0]), g.find(n.children[1])))
+        .collect()
+}
+
+/// The static shape of class `c`'s type.
+fn shape(g: &Graph, c: Id) -> Option<Vec<i64>> {
+    uniq(g).type_kind(g[c].data?).shape().map(<[i64]>::to_vec)
+}
+
+/// An integer-list property of a node.
+fn ints(g: &Graph, n: &Node, name: &str) -> Option<Vec<i64>> {
+    let u = uniq(g);
+    i64s(u, eqsat::prop(u, n, name)?)
+}
+
+/// The single value of class `c` if it is a scalar or splat constant, or a
+/// broadcast of one.
+fn scalar(g: &Graph, c: Id) -> Option<f64> {
+    scalar_at(g, c, 4)
+}
+
+fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
+    let u = uniq(g);
+    for n in ops(g, c, "graph.constant") {
+        let t = eqsat::prop(u, n, "value").and_then(|a| tensor_of_attr(u, a, g[c].data?));
+        if let Some(Tensor {
+            data: Data::Float(v),
+            ..
+        }) = t
+            && let Some(&x) = v.first()
+            && v.iter().all(|y| y.to_bits() == x.to_bits())
+        {
+            return Some(x);
+        }
+    }
+    if depth == 0 {
+        return None;
+    }
+    ops(g, c, "graph.broadcast").find_map(|n| scalar_at(g, n.children[0], depth - 1))
+}
+
+/// The sources class `b` broadcasts along `axes` of its shape: `broadcast(s)`
+/// with `s` either the shape without those axes or with them set to 1.
+fn spread(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
+    let Some(out) = shape(g, b) else {
+        return Vec::new();
+    };
+    let kept: Vec<i64> = (0..out.len() as i64)
+        .filter(|i| !axes.contains(&(*i as usize)))
+        .collect();
+    let dropped: Vec<i64> = kept.iter().map(|i| out[*i as usize]).collect();
+    let ones: Vec<i64> = (0..out.len())
+        .map(|i| if axes.contains(&i) { 1 } else { out[i] })
+        .collect();
+    let all: Vec<i64> = (0..out.len() as i64).collect();
+    let mut found = Vec::new();
+    for n in ops(g, b, "graph.broadcast") {
+        let (s, d) = (g.find(n.children[0]), ints(g, n, "dims"));
+        let sh = shape(g, s);
+        let ok = (d.as_ref() == Some(&kept) && sh.as_ref() == Some(&dropped))
+            || (d.as_ref() == Some(&all) && sh.as_ref() == Some(&ones));
+        if ok && !found.contains(&s) {
+            found.push(s);
+        }
+    }
+    found
+}
+
+/// The sources of class `b` that are vectors over `axes` broadcast onto them
+/// (how a scale or shift of the trailing dimensions enters).
+fn along(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
+    let Some(out) = shape(g, b) else {
+        return Vec::new();
+    };
+    let want: Vec<i64> = axes.iter().map(|a| *a as i64).collect();
+    let sizes: Vec<i64> = axes.iter().map(|a| out[*a]).collect();
+    ops(g, b, "graph.broadcast")
+        .filter(|n| ints(g, n, "dims").as_ref() == Some(&want))
+        .map(|n| g.find(n.children[0]))
+        .filter(|s| shape(g, *s).as_ref() == Some(&sizes))
+        .collect()
+}
+
+/// The reduction of a node: its kind, sorted non-negative axes and whether it
+/// keeps the reduced dimensions.
+fn reduction<'g>(g: &'g Graph, n: &Node) -> Option<(&'g str, Vec<usize>, bool)> {
+    if n.op.as_str() != "graph.reduce" {
+        return None;
+    }
+    let u = uniq(g);
+    let kind = enum_keyword(u, eqsat::prop(u, n, "kind")?, REDUCE_PREFIX)?;
+    let rank = shape(g, n.children[0])?.len() as i64;
+    let mut axes: Vec<usize> = ints(g, n, "axes")?
+        .into_iter()
+        .map(|a| usize::try_from(if a < 0 { a + rank } else { a }).ok())
+        .collect::<Option<_>>()?;
+    axes.sort_unstable();
+    Some((kind, axes, eqsat::prop(u, n, "keep_dims").is_some()))
+}
+
+/// Whether class `c` holds a `kind` reduction of `x` over `axes`.
+fn reduces(g: &Graph, c: Id, kind: &str, x: Id, axes: &[usize]) -> bool {
+    g[c].nodes.iter().any(|n| {
+        reduction(g, n).is_some_and(|(k, a, _)| k == kind && a == axes)
+            && g.find(n.children[0]) == g.find(x)
+    })
+}
+
+/// The inputs `x` of which class `c` holds a `kind` reduction over `axes`.
+fn reduced(g: &Graph, c: Id, kind: &str, axes: &[usize]) -> Vec<Id> {
+    g[c].nodes
+        .iter()
+        .filter(|n| reduction(g, n).is_some_and(|(k, a, _)| k == kind && a == axes))
+        .map(|n| g.find(n.children[0]))
+        .collect()
+}
+
+// ---- building ------------------------------------------------------------
+
+/// A node of `op` with properties `props`, operands `children` and type `ty`.
+fn node(g: &Graph, op: &str, props: Vec<(&str, Attr)>, children: &[Id], ty: Option<Type>) -> Node {
+    let u = uniq(g);
+    Node {
+        op: Symbol::from(op),
+        attrs: (!props.is_empty())
+            .then(|| u.dict_attr(props.into_iter().map(|(k, v)| (u.ident(k), v)).collect())),
+        children: children.iter().copied().collect(),
+        ty,
+    }
+}
+
+fn i64_array(u: &Uniquer, v: &[i64]) -> Attr {
+    u.attr(AttrKind::DenseArray {
+        elem: u.int_type(64),
+        values: v.iter().map(|x| *x as u64).collect(),
+    })
+}
+
+fn i64_attr(u: &Uniquer, v: i64) -> Attr {
+    u.attr(AttrKind::Integer {
+        value: i128::from(v),
+        ty: u.int_type(64),
+    })
+}
+
+fn f32_attr(u: &Uniquer, v: f64) -> Attr {
+    u.attr(AttrKind::Float {
+        bits: u128::from((v as f32).to_bits()),
+        ty: u.ty(TypeKind::Float(aic::float::FloatKind::F32)),
+    })
+}
+
+/// A node standing for class `x` itself: proposing it merges the matched
+/// class with `x` (how a native says "this is `x`").
+fn same_as(g: &Graph, x: Id) -> Node {
+    g[x].nodes[0].clone()
+}
+
+// ---- predicates ------------------------------------------------------------
+
+/// `const(?c, v)`: class `?c` is a scalar constant (or a broadcast of one)
+/// equal to `v` up to float rounding (`-inf` and `inf` exactly).
+fn is_const(g: &Graph, args: &[Arg]) -> bool {
+    let [Arg::Class(c), Arg::Num(v)] = args else {
+        return false;
+    };
+    scalar(g, *c).is_some_and(|x| {
+        if v.is_infinite() {
+            x == *v
+        } else {
+            (x - v).abs() <= 1e-6 * v.abs().max(1.0)
+        }
+    })
+}
+
+/// `integer(?x)`: class `?x` holds integers (where reassociation is exact).
+fn is_integer(g: &Graph, args: &[Arg]) -> bool {
+    let [Arg::Class(c)] = args else {
+        return false;
+    };
+    g[*c]
+        .data
+        .and_then(|t| Elem::of(uniq(g), t))
+        .is_some_and(|e| matches!(e, Elem::Int { .. } | Elem::Index))
+}
+
+// ---- raising ---------------------------------------------------------------
+
+/// `broadcast(broadcast(x, inner), outer)` is `broadcast(x, outer ∘ inner)`.
+fn compose_broadcasts(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut out = Vec::new();
+    for n in ops(g, class, "graph.broadcast") {
+        let Some(outer) = ints(g, n, "dims") else {
+            continue;
+        };
+        for p in ops(g, n.children[0], "graph.broadcast") {
+            let Some(inner) = ints(g, p, "dims") else {
+                continue;
+            };
+            let composed: Option<Vec<i64>> = inner
+                .iter()
+                .map(|d| outer.get(usize::try_from(*d).ok()?).copied())
+                .collect();
+            if let Some(c) = composed {
+                let dims = i64_array(uniq(g), &c);
+                out.push(node(
+                    g,
+                    "graph.broadcast",
+                    vec![("dims", dims)],
+                    &[p.children[0]],
+                    ty,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// `add(a, broadcast(v, [r-1]))` with `v` a vector of the last dimension is
+/// `bias_add(a, v)`.
+fn bias_add(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let Some(r) = shape(g, class).map(|s| s.len()) else {
+        return Vec::new();
+    };
+    if r == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (a, b) in pairs(g, class, "graph.add") {
+        for v in along(g, b, &[r - 1]) {
+            out.push(node(g, "graph.bias_add", vec![], &[a, v], ty));
+        }
+    }
+    out
+}
+
+/// A `graph.reduce` of `kind` over `axes` (keeping them if `keep`).
+fn reduce_node(g: &Graph, kind: &str, x: Id, axes: &[usize], keep: bool, ty: Option<Type>) -> Node {
+    let u = uniq(g);
+    let axes: Vec<i64> = axes.iter().map(|a| *a as i64).collect();
+    let mut props = vec![
+        ("kind", enum_attr(u, REDUCE_PREFIX, kind)),
+        ("axes", i64_array(u, &axes)),
+    ];
+    if keep {
+        props.push(("keep_dims", u.attr(AttrKind::Unit)));
+    }
+    node(g, "graph.reduce", props, &[x], ty)
+}
+
+/// `div(sum(x, A), N)` with `N` the number of elements summed is `mean(x, A)`;
+/// also with the sum's dimensions kept by a broadcast (JAX's `keepdims`).
+fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut out = Vec::new();
+    let count = |x: Id, axes: &[usize]| -> Option<f64> {
+        let s = shape(g, x)?;
+        Some(axes.iter().map(|a| s[*a] as f64).product())
+    };
+    for (s, n) in pairs(g, class, "graph.div") {
+        let Some(n) = scalar(g, n) else {
+            continue;
+        };
+        for r in &g[s].nodes {
+            if let Some(("sum", axes, keep)) = reduction(g, r)
+                && count(r.children[0], &axes) == Some(n)
+            {
+                out.push(reduce_node(g, "mean", r.children[0], &axes, keep, ty));
+            }
+        }
+        let Some(rank) = shape(g, s).map(|s| s.len()) else {
+            continue;
+        };
+        for axes in (0..rank).map(|a| vec![a]).chain([(0..rank).collect()]) {
+            for m in spread(g, s, &axes) {
+                for x in reduced(g, m, "sum", &axes) {
+                    if shape(g, x).map(|s| s.len()) == Some(rank) && count(x, &axes) == Some(n) {
+                        out.push(reduce_node(g, "mean", x, &axes, true, ty));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `exp(x - max(x, a)) / sum(exp(..), a)`, the maximum and the sum
+/// broadcast back along `a`, is `softmax(x, a)`.
+fn softmax(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let Some(rank) = shape(g, class).map(|s| s.len()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (e, b) in pairs(g, class, "graph.div") {
+        for a in 0..rank {
+            let summed = spread(g, b, &[a])
+                .into_iter()
+                .any(|s| reduces(g, s, "sum", e, &[a]));
+            if !summed {
+                continue;
+            }
+            for ex in ops(g, e, "graph.exp") {
+                for (x, mb) in pairs(g, ex.children[0], "graph.sub") {
+                    if spread(g, mb, &[a])
+                        .into_iter()
+                        .any(|m| reduces(g, m, "max", x, &[a]))
+                    {
+                        let axis = i64_attr(uniq(g), a as i64);
+                        out.push(node(g, "graph.softmax", vec![("axis", axis)], &[x], ty));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The epsilons with which class `b` is `broadcast(root(mean(mul(x, x), A) +
+/// eps))` along `A`, for the `x` that `is_x` accepts (`root` being
+/// `graph.rsqrt` or `graph.sqrt`).
+fn deviation(
+    g: &Graph,
+    b: Id,
+    axes: &[usize],
+    root: &'static str,
+    is_x: impl Fn(Id) -> bool,
+) -> Vec<f64> {
+    let mut out = Vec::new();
+    for rs in spread(g, b, axes) {
+        for rq in ops(g, rs, root) {
+            for (v, e) in pairs(g, rq.children[0], "graph.add") {
+                let Some(eps) = scalar(g, e) else {
+                    continue;
+                };
+                for sq in reduced(g, v, "mean", axes) {
+                    if pairs(g, sq, "graph.mul")
+                        .into_iter()
+                        .any(|(p, q)| p == q && is_x(p))
+                    {
+                        out.push(eps);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The `(x, eps)` for which class `n` is `x / sqrt(mean(x^2, A) + eps)`,
+/// written `x * rsqrt(..)` (JAX) or `x / sqrt(..)` (PyTorch, Hugging Face).
+fn normalised(g: &Graph, n: Id, axes: &[usize]) -> Vec<(Id, f64)> {
+    let mut out = Vec::new();
+    for (op, root) in [("graph.mul", "graph.rsqrt"), ("graph.div", "graph.sqrt")] {
+        for (x, b) in pairs(g, n, op) {
+            out.extend(
+                deviation(g, b, axes, root, |c| c == x)
+                    .into_iter()
+                    .map(|e| (x, e)),
+            );
+        }
+    }
+    out
+}
+
+/// The trailing axes of rank `rank` that a scale of `k` dimensions covers.
+fn trailing(rank: usize, k: usize) -> Vec<usize> {
+    (rank - k..rank).collect()
+}
+
+/// `(x - mean(x)) / sqrt(mean((x - mean(x))^2) + eps) * gamma + beta`, over
+/// the trailing dimensions gamma and beta span, is `layernorm(x, gamma, beta)`.
+fn layernorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let Some(rank) = shape(g, class).map(|s| s.len()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for k in 1..=rank {
+        let axes = trailing(rank, k);
+        for (p, bb) in pairs(g, class, "graph.add") {
+            for beta in along(g, bb, &axes) {
+                for (q, gb) in pairs(g, p, "graph.mul") {
+                    for gamma in along(g, gb, &axes) {
+                        for (xc, eps) in normalised(g, q, &axes) {
+                            for (x, mb) in pairs(g, xc, "graph.sub") {
+                                let centred = spread(g, mb, &axes)
+                                    .into_iter()
+                                    .any(|m| reduces(g, m, "mean", x, &axes));
+                                if centred {
+                                    let props = vec![("epsilon", f32_attr(uniq(g), eps))];
+                                    let kids = [x, gamma, beta];
+                                    out.push(node(g, "graph.layernorm", props, &kids, ty));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `x / sqrt(mean(x^2) + eps) * gamma` over the trailing dimensions gamma
+/// spans is `rmsnorm(x, gamma)`.
+fn rmsnorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let Some(rank) = shape(g, class).map(|s| s.len()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for k in 1..=rank {
+        let axes = trailing(rank, k);
+        for (q, gb) in pairs(g, class, "graph.mul") {
+            for gamma in along(g, gb, &axes) {
+                for (x, eps) in normalised(g, q, &axes) {
+                    let props = vec![("epsilon", f32_attr(uniq(g), eps))];
+                    out.push(node(g, "graph.rmsnorm", props, &[x, gamma], ty));
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---- algebraic -------------------------------------------------------------
+
+/// `transpose(transpose(x, p), q)` is `transpose(x, p∘q)`, or `x` itself when
+/// that is the identity.
+fn transposes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut out = Vec::new();
+    for n in ops(g, class, "graph.transpose") {
+        let Some(q) = ints(g, n, "perm") else {
+            continue;
+        };
+        for p in ops(g, n.children[0], "graph.transpose") {
+            let Some(pp) = ints(g, p, "perm") else {
+                continue;
+            };
+            let Some(c): Option<Vec<i64>> = q
+                .iter()
+                .map(|i| pp.get(usize::try_from(*i).ok()?).copied())
+                .collect()
+            else {
+                continue;
+            };
+            let x = g.find(p.children[0]);
+            if c.iter().enumerate().all(|(i, d)| *d == i as i64) {
+                out.push(same_as(g, x));
+            } else {
+                let perm = i64_array(uniq(g), &c);
+                out.push(node(g, "graph.transpose", vec![("perm", perm)], &[x], ty));
+            }
+        }
+    }
+    out
+}
+
+/// `reshape(reshape(x))` is `reshape(x)`, or `x` itself when the shapes agree.
+fn reshapes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut out = Vec::new();
+    for n in ops(g, class, "graph.reshape") {
+        for p in ops(g, n.children[0], "graph.reshape") {
+            let x = g.find(p.children[0]);
+            if g[x].data == ty {
+                out.push(same_as(g, x));
+            } else {
+                out.push(node(g, "graph.reshape", vec![], &[x], ty));
+            }
+        }
+    }
+    out
+}
+
+/// The matmul flag for operand `i`.
+const FLAGS: [&str; 2] = ["transpose_a", "transpose_b"];
+
+/// Whether a transpose node swaps the last two dimensions and nothing else.
+fn swaps_last_two(g: &Graph, n: &Node) -> bool {
+    let Some(p) = ints(g, n, "perm") else {
+        return false;
+    };
+    let r = p.len();
+    r >= 2
+        && p.iter().enumerate().all(|(i, d)| match i {
+            _ if i == r - 2 => *d == r as i64 - 1,
+            _ if i == r - 1 => *d == r as i64 - 2,
+            _ => *d == i as i64,
+        })
+}
+
+/// A matmul node with flag `i` toggled and operand `i` replaced by `x`.
+fn retarget(g: &Graph, mm: &Node, i: usize, x: Id) -> Node {
+    let u = uniq(g);
+    let mut props: Vec<(&str, Attr)> = Vec::new();
+    for f in FLAGS {
+        let on = eqsat::prop(u, mm, f).is_some();
+        if on != (f == FLAGS[i]) {
+            props.push((f, u.attr(AttrKind::Unit)));
+        }
+    }
+    let mut kids: Vec<Id> = mm.children.to_vec();
+    kids[i] = x;
+    node(g, mm.op.as_str(), props, &kids, mm.ty)
+}
+
+/// `matmul(transpose(a), b)` (the last two dimensions swapped) is `matmul(a,
+/// b, transpose_a)`; likewise for `b`; a flag already set is cleared.
+fn fold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let mut out = Vec::new();
+    for mm in ops(g, class, "graph.matmul") {
+        for i in 0..2 {
+            for t in ops(g, mm.children[i], "graph.transpose") {
+                if swaps_last_two(g, t) {
+                    out.push(retarget(g, mm, i, t.children[0]));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `matmul(a, b, transpose_a)` is `matmul(transpose(a), b)`; likewise for `b`.
+fn unfold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let mut todo = Vec::new();
+    for mm in ops(g, class, "graph.matmul") {
+        for (i, f) in FLAGS.iter().enumerate() {
+            if eqsat::prop(uniq(g), mm, f).is_some() {
+                todo.push((mm.clone(), i));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (mm, i) in todo {
+        let Some(r) = shape(g, mm.children[i]).map(|s| s.len()) else {
+            continue;
+        };
+        let mut perm: Vec<i64> = (0..r as i64).collect();
+        perm.swap(r - 1, r - 2);
+        let perm = i64_array(uniq(g), &perm);
+        let t = node(
+            g,
+            "graph.transpose",
+            vec![("perm", perm)],
+            &[mm.children[i]],
+            None,
+        );
+        let t = g.add(t);
+        if g[t].data.is_some() {
+            out.push(retarget(g, &mm, i, t));
+        }
+    }
+    out
+}
+
+/// An elementwise op of broadcasts of the same dimensions is the broadcast of
+/// the op on the smaller operands (less work, and the op's constants meet).
+fn sink_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut todo = Vec::new();
+    for n in &g[class].nodes {
+        let kids: Vec<Vec<&Node>> = n
+            .children
+            .iter()
+            .map(|c| ops(g, *c, "graph.broadcast").collect())
+            .collect();
+        match kids.as_slice() {
+            [a] => todo.extend(a.iter().map(|b| (n.clone(), vec![b.children[0]], b.attrs))),
+            [a, b] => {
+                for x in a {
+                    for y in b.iter().filter(|y| {
+                        y.attrs == x.attrs && g[y.children[0]].data == g[x.children[0]].data
+                    }) {
+                        todo.push((n.clone(), vec![x.children[0], y.children[0]], x.attrs));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (n, srcs, dims) in todo {
+        let inner = g.add(Node {
+            op: n.op,
+            attrs: n.attrs,
+            children: srcs.into_iter().collect(),
+            ty: None,
+        });
+        if g[inner].data.is_some() {
+            out.push(Node {
+                op: Symbol::from("graph.broadcast"),
+                attrs: dims,
+                children: [inner].into_iter().collect(),
+                ty,
+            });
+        }
+    }
+    out
+}
+
+/// The `f64` meaning of the binary ops `fold_constants` folds.
+fn binary(op: &str) -> Option<fn(f64, f64) -> f64> {
+    Some(match op {
+        "graph.add" => |a, b| a + b,
+        "graph.sub" => |a, b| a - b,
+        "graph.mul" => |a, b| a * b,
+        "graph.div" => |a, b| a / b,
+        "graph.max" => |a, b| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.max(b)
+            }
+        },
+        "graph.min" => |a, b| {
+            if a.is_nan() || b.is_nan() {
+                f64::NAN
+            } else {
+                a.min(b)
+            }
+        },
+        _ => return None,
+    })
+}
+
+/// An op of scalar float constants is the constant it computes (rounded to
+/// the element type, as the op would round it).
+fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let Some(ty) = g[class].data else {
+        return Vec::new();
+    };
+    let u = uniq(g);
+    if !shape(g, class).is_some_and(|s| s.is_empty())
+        || !matches!(Elem::of(u, ty), Some(Elem::Float(_)))
+    {
+        return Vec::new();
+    }
+    let direct = |c: Id| scalar_at(g, c, 0);
+    let mut out = Vec::new();
+    for n in &g[class].nodes {
+        let v = match (binary(n.op.as_str()), n.children.as_slice()) {
+            (Some(f), [a, b]) => direct(*a).zip(direct(*b)).map(|(a, b)| f(a, b)),
+            (None, [a]) if n.op.as_str() == "graph.neg" => direct(*a).map(|a| -a),
+            _ => None,
+        };
+        if let Some(v) = v {
+            let t = Tensor::new(u, ty, Data::Float(vec![v]));
+            let value = attr_of_tensor(u, &t);
+            out.push(node(
+                g,
+                "graph.constant",
+                vec![("value", value)],
+                &[],
+                Some(ty),
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eqsat_fusion::{ALGEBRAIC, RAISING};
+    use aic::syntax::{parse_module, with_parser_stack};
+    use aic::{Context, SourceMap};
+    use std::sync::Arc;
+
+    /// The ops in the class of the function's returned value after
+    /// saturating its body with the algebraic and raising rules.
+    fn ops_of_result(text: &str) -> Vec<String> {
+        let text = text.to_string();
+        with_parser_stack(move || {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let id = sm.add("t.mlir", text);
+            let m = parse_module(&mut ctx, &sm, id).expect("parses");
+            let mut block = None;
+            ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+                if ctx.op_name(op) == "func.func" {
+                    block = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
+                }
+            });
+            let b = block.expect("a function");
+            let ret = ctx.block_ops(b).last().expect("return");
+            let v = ctx.operands(ret)[0];
+            let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
+            let root = fb.classes[&v];
+            let mut rules = eqsat::parse_rules_with(ALGEBRAIC, &NATIVES).expect("algebraic");
+            rules.extend(eqsat::parse_rules_with(RAISING, &NATIVES).expect("raising"));
+            let g = eqsat::runner(fb.egraph)
+                .with_iter_limit(20)
+                .run(&rules)
+                .egraph;
+            let mut names: Vec<String> = g[root]
+                .nodes
+                .iter()
+                .map(|n| n.op.as_str().to_string())
+                .collect();
+            names.sort();
+            names.dedup();
+            names
+        })
+    }
+
+    #[test]
+    fn gelu_erfc_is_raised() {
+        let ops = ops_of_result(
+            "func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %h = graph.constant dense<5.000000e-01> : tensor<f32>
+  %hb = graph.broadcast %h, dims = [] : (tensor<f32>) -> tensor<4x8xf32>
+  %a = graph.mul %hb, %x : tensor<4x8xf32>
+  %n = graph.neg %x : tensor<4x8xf32>
+  %s = graph.constant dense<0.707106769> : tensor<f32>
+  %sb = graph.broadcast %s, dims = [] : (tensor<f32>) -> tensor<4x8xf32>
+  %m = graph.mul %n, %sb : tensor<4x8xf32>
+  %e = graph.erfc %m : tensor<4x8xf32>
+  %r = graph.mul %a, %e : tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}",
+        );
+        assert!(ops.contains(&"graph.gelu".to_string()), "{ops:?}");
+    }
+}

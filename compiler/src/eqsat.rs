@@ -203,42 +203,72 @@ impl Applier<Node, Types> for Typed {
     }
 }
 
-/// A left-hand side: egg's pattern, matched by walking e-classes and
-/// comparing nodes with [`Language::matches`]. egg's own matcher looks up the
-/// subterms whose variables are already bound by hash, which misses every
-/// node that came from the IR (those carry attributes and a type that a
-/// pattern leaves open), so a pattern repeating a variable
-/// (`(graph.mul ?x (graph.sigmoid ?x))`) would never match.
+/// A left-hand side: one egg pattern, or several bound to variables (a
+/// multi-pattern, `?a = (op ?x ?p), ?b = (op ?x ?q)`, matching classes that
+/// share the classes of their common variables: how siblings are found).
+/// Matching walks e-classes and compares nodes with [`Language::matches`].
+/// egg's own matcher looks up the subterms whose variables are already bound
+/// by hash, which misses every node that came from the IR (those carry
+/// attributes and a type that a pattern leaves open), so a pattern repeating
+/// a variable (`(graph.mul ?x (graph.sigmoid ?x))`) would never match.
 pub struct Matcher {
-    ast: PatternAst<Node>,
+    pats: Vec<(Option<egg::Var>, PatternAst<Node>)>,
     vars: Vec<egg::Var>,
 }
 
 impl Matcher {
-    /// The matcher of a pattern in egg's syntax.
+    /// The matcher of a pattern or multi-pattern in egg's syntax.
     pub fn parse(text: &str) -> Result<Matcher, String> {
-        let p: egg::Pattern<Node> = text.parse().map_err(|e| format!("{e:?}"))?;
-        Ok(Matcher {
-            vars: p.vars(),
-            ast: p.ast,
-        })
+        let one = |t: &str| -> Result<PatternAst<Node>, String> {
+            let p: egg::Pattern<Node> = t.trim().parse().map_err(|e| format!("{e:?}"))?;
+            Ok(p.ast)
+        };
+        let text = text.trim();
+        let pats = if text.starts_with('?') && text.contains('=') {
+            split_calls(text)
+                .into_iter()
+                .map(|part| {
+                    let (v, p) = part
+                        .split_once('=')
+                        .ok_or_else(|| format!("expected '?var = pattern', got '{part}'"))?;
+                    let v: egg::Var = v
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("bad variable '{}'", v.trim()))?;
+                    Ok((Some(v), one(p)?))
+                })
+                .collect::<Result<Vec<_>, String>>()?
+        } else {
+            vec![(None, one(text)?)]
+        };
+        let mut vars = Vec::new();
+        for (b, ast) in &pats {
+            for v in b.iter().chain(ast.as_ref().iter().filter_map(|n| match n {
+                egg::ENodeOrVar::Var(v) => Some(v),
+                _ => None,
+            })) {
+                if !vars.contains(v) {
+                    vars.push(*v);
+                }
+            }
+        }
+        Ok(Matcher { pats, vars })
     }
 
-    /// The bindings under which pattern node `at` matches class `class`,
+    /// The bindings under which node `at` of `ast` matches class `class`,
     /// extending each of `substs`.
-    fn at(&self, g: &Graph, at: Id, class: Id, substs: Vec<egg::Subst>) -> Vec<egg::Subst> {
+    fn at(
+        g: &Graph,
+        ast: &PatternAst<Node>,
+        at: Id,
+        class: Id,
+        substs: Vec<egg::Subst>,
+    ) -> Vec<egg::Subst> {
         let class = g.find(class);
-        match &self.ast[at] {
+        match &ast[at] {
             egg::ENodeOrVar::Var(v) => substs
                 .into_iter()
-                .filter_map(|mut s| match s.get(*v) {
-                    Some(b) if g.find(*b) != class => None,
-                    Some(_) => Some(s),
-                    None => {
-                        s.insert(*v, class);
-                        Some(s)
-                    }
-                })
+                .filter_map(|s| bind(s, *v, class, g))
                 .collect(),
             egg::ENodeOrVar::ENode(p) => {
                 let mut out = Vec::new();
@@ -248,12 +278,67 @@ impl Matcher {
                         if cur.is_empty() {
                             break;
                         }
-                        cur = self.at(g, *pc, *nc, cur);
+                        cur = Self::at(g, ast, *pc, *nc, cur);
                     }
                     out.extend(cur);
                 }
                 out
             }
+        }
+    }
+
+    /// The bindings under which the whole of pattern `ast` (bound to `binder`)
+    /// matches class `class`.
+    fn whole(
+        g: &Graph,
+        binder: Option<egg::Var>,
+        ast: &PatternAst<Node>,
+        class: Id,
+        substs: Vec<egg::Subst>,
+    ) -> Vec<egg::Subst> {
+        let substs = match binder {
+            Some(v) => substs
+                .into_iter()
+                .filter_map(|s| bind(s, v, g.find(class), g))
+                .collect(),
+            None => substs,
+        };
+        let root = Id::from(ast.as_ref().len() - 1);
+        Self::at(g, ast, root, class, substs)
+    }
+
+    /// The classes where a later pattern of a multi-pattern may match under
+    /// `s`: the parents of a class its root's operands are bound to, else
+    /// every class with its root's op.
+    fn candidates(g: &Graph, ast: &PatternAst<Node>, s: &egg::Subst) -> Vec<Id> {
+        let Some(egg::ENodeOrVar::ENode(root)) = ast.as_ref().last() else {
+            return g.classes().map(|c| c.id).collect();
+        };
+        let bound = root.children.iter().find_map(|c| match &ast[*c] {
+            egg::ENodeOrVar::Var(v) => s.get(*v).copied(),
+            _ => None,
+        });
+        let mut out: Vec<Id> = match bound {
+            Some(b) => g[b].parents().map(|p| g.find(p)).collect(),
+            None => g
+                .classes_for_op(&root.discriminant())
+                .map(|ids| ids.collect())
+                .unwrap_or_default(),
+        };
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// `s` with `v` bound to `class`, if that agrees with what `s` binds.
+fn bind(mut s: egg::Subst, v: egg::Var, class: Id, g: &Graph) -> Option<egg::Subst> {
+    match s.get(v) {
+        Some(b) if g.find(*b) != class => None,
+        Some(_) => Some(s),
+        None => {
+            s.insert(v, class);
+            Some(s)
         }
     }
 }
@@ -265,19 +350,28 @@ impl egg::Searcher<Node, Types> for Matcher {
         eclass: Id,
         limit: usize,
     ) -> Option<egg::SearchMatches<'_, Node>> {
-        let root = Id::from(self.ast.as_ref().len() - 1);
-        let mut substs = self.at(egraph, root, eclass, vec![egg::Subst::default()]);
+        let (b0, first) = &self.pats[0];
+        let mut substs = Self::whole(egraph, *b0, first, eclass, vec![egg::Subst::default()]);
+        for (b, ast) in &self.pats[1..] {
+            let mut next = Vec::new();
+            for s in substs {
+                for c in Self::candidates(egraph, ast, &s) {
+                    next.extend(Self::whole(egraph, *b, ast, c, vec![s.clone()]));
+                }
+            }
+            substs = next;
+        }
         substs.dedup();
         substs.truncate(limit);
         (!substs.is_empty()).then(|| egg::SearchMatches {
             eclass,
             substs,
-            ast: Some(std::borrow::Cow::Borrowed(&self.ast)),
+            ast: (self.pats.len() == 1).then(|| std::borrow::Cow::Borrowed(&self.pats[0].1)),
         })
     }
 
     fn search_with_limit(&self, egraph: &Graph, limit: usize) -> Vec<egg::SearchMatches<'_, Node>> {
-        let classes: Vec<Id> = match self.ast.as_ref().last() {
+        let classes: Vec<Id> = match self.pats[0].1.as_ref().last() {
             Some(egg::ENodeOrVar::ENode(e)) => egraph
                 .classes_for_op(&e.discriminant())
                 .map(|ids| ids.collect())
@@ -299,7 +393,7 @@ impl egg::Searcher<Node, Types> for Matcher {
     }
 
     fn get_pattern_ast(&self) -> Option<&PatternAst<Node>> {
-        Some(&self.ast)
+        (self.pats.len() == 1).then(|| &self.pats[0].1)
     }
 
     fn vars(&self) -> Vec<egg::Var> {
@@ -769,13 +863,31 @@ fn best_nodes_paid(
     let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
     let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
     classes.sort();
-    let mut queue: std::collections::VecDeque<Id> = classes.iter().copied().collect();
-    let mut queued: std::collections::HashSet<Id> = classes.into_iter().collect();
+    relax(egraph, cost, paid, &mut best, classes);
+    best
+}
+
+/// The worklist of [`best_nodes`], from the classes `start`: a class whose
+/// best total drops sends its parents round again.
+fn relax(
+    egraph: &Graph,
+    cost: &mut dyn FnMut(&Node) -> f64,
+    paid: &std::collections::HashSet<Id>,
+    best: &mut HashMap<Id, (f64, Node)>,
+    start: Vec<Id>,
+) {
+    let mut queue: std::collections::VecDeque<Id> = start.iter().copied().collect();
+    let mut queued: std::collections::HashSet<Id> = start.into_iter().collect();
+    // Each node's own cost, computed once however often its class is visited.
+    let mut own: HashMap<Id, Vec<f64>> = HashMap::new();
     while let Some(c) = queue.pop_front() {
         queued.remove(&c);
         let class = &egraph[c];
+        let costs = own
+            .entry(c)
+            .or_insert_with(|| class.nodes.iter().map(&mut *cost).collect());
         let mut pick: Option<(f64, &Node)> = None;
-        for n in &class.nodes {
+        for (n, own_cost) in class.nodes.iter().zip(costs.iter()) {
             let kids: Option<f64> = n
                 .children
                 .iter()
@@ -786,7 +898,7 @@ fn best_nodes_paid(
                 })
                 .sum();
             let Some(kids) = kids else { continue };
-            let total = cost(n) + kids;
+            let total = own_cost + kids;
             if pick.is_none_or(|(b, _)| total < b) {
                 pick = Some((total, n));
             }
@@ -802,7 +914,6 @@ fn best_nodes_paid(
             }
         }
     }
-    best
 }
 
 /// The cheapest nodes for the values `roots`, counting shared values once.
@@ -1081,6 +1192,26 @@ mod tests {
         };
         assert_eq!(total(&tree, &mut cost), 21.5);
         assert_eq!(total(&shared, &mut cost), 12.0);
+    }
+
+    #[test]
+    fn multi_patterns_match_siblings() {
+        // `?a` and `?b` must share ?x: the two uses of x pair up (in both
+        // orders), the use of y pairs with nothing.
+        let rules =
+            parse_rules("pair: ?a = (t.use ?x ?p), ?b = (t.use ?x ?q) => (t.pair ?a ?b)").unwrap();
+        let (mut g, x, y) = graph();
+        let p = g.add(Node::from_op_str("t.p", &[]));
+        let q = g.add(Node::from_op_str("t.q", &[]));
+        let a = g.add(Node::from_op_str("t.use", &[x, p]));
+        let b = g.add(Node::from_op_str("t.use", &[x, q]));
+        let c = g.add(Node::from_op_str("t.use", &[y, p]));
+        let r = runner(g).with_iter_limit(1).run(&rules);
+        let e = &r.egraph;
+        let has = |l: Id, r: Id| e.lookup(Node::from_op_str("t.pair", &[l, r])).is_some();
+        assert!(has(a, b) && has(b, a));
+        assert!(!has(a, c) && !has(c, a) && !has(b, c));
+        assert!(parse_rules("bad: ?a = (t.x, ?b => ?a").is_err());
     }
 
     impl Node {

@@ -10,7 +10,7 @@ use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, SourceMap};
 use aic_passes::eqsat_fusion::natives::NATIVES;
-use aic_passes::eqsat_fusion::{ALGEBRAIC, RAISING, best_choice, cost, fuse};
+use aic_passes::eqsat_fusion::{ALGEBRAIC, RAISING, cost, fuse};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -59,7 +59,14 @@ fn rewrites_and_fusions_preserve_types() {
                     .egraph;
                 let cache = cost::Cache::default();
                 let target = cost::TARGETS[0];
-                let mut best = |g: &eqsat::Graph| best_choice(g, target, &cache);
+                let mut best = |g: &eqsat::Graph, n: &eqsat::Node| {
+                    cost::KernelTime {
+                        egraph: g,
+                        target,
+                        cache: &cache,
+                    }
+                    .node_time(n)
+                };
                 let (_, hit) = fuse::grow(
                     &mut egraph,
                     4,

@@ -56,7 +56,11 @@ pub const TARGETS: &[Target] = &[
 
 /// Bytes of a tensor type (dynamic dimensions count as 1).
 pub fn bytes(egraph: &Graph, t: Type) -> f64 {
-    let u = &egraph.analysis.uniquer;
+    type_bytes(&egraph.analysis.uniquer, t)
+}
+
+/// Bytes of a tensor type, from where types live.
+pub fn type_bytes(u: &aic::Uniquer, t: Type) -> f64 {
     let (n, e) = match u.type_kind(t) {
         TypeKind::Tensor { shape, elem, .. } => (
             shape.iter().map(|d| (*d).max(1) as f64).product::<f64>(),
@@ -121,6 +125,12 @@ pub struct KernelTime<'a> {
     pub cache: &'a Cache,
 }
 
+/// The modelled time of an index-only op between kernels (a transpose,
+/// reshape, broadcast, slice or concat of another kernel's result): none
+/// beyond a tie-breaking epsilon, as the kernels reading it fold it into
+/// their accessors (memory fusion) instead of running it.
+pub const VIEW_S: f64 = 1e-12;
+
 /// Memo tables shared by the cost model and fusion growth across rounds.
 #[derive(Default)]
 pub struct Cache {
@@ -180,6 +190,9 @@ impl KernelTime<'_> {
                 return f64::INFINITY;
             };
             return self.kernel_time(&body, &kids);
+        }
+        if super::fuse::is_index_only(node.op.as_str()) {
+            return VIEW_S;
         }
         let out = (g.analysis.infer)(&g.analysis.uniquer, node.op.as_str(), node.attrs, &kids);
         self.op_time(node.op.as_str(), &kids, out)

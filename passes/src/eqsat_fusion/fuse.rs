@@ -76,7 +76,7 @@ pub const MAX_OPS: usize = 40;
 pub fn is_index_only(op: &str) -> bool {
     matches!(
         op,
-        "graph.broadcast" | "graph.reshape" | "graph.transpose" | "graph.slice"
+        "graph.broadcast" | "graph.reshape" | "graph.transpose" | "graph.slice" | "graph.concat"
     )
 }
 
@@ -135,9 +135,27 @@ impl Body {
         worst
     }
 
+    /// Whether some GEMM of the body reads (directly or not) another's
+    /// result: back-to-back GEMMs rather than side-by-side ones.
+    fn chained_gemms(&self) -> bool {
+        let mut after_gemm = vec![false; self.ops.len()];
+        for (i, o) in self.ops.iter().enumerate() {
+            let fed = o
+                .args
+                .iter()
+                .any(|a| usize::try_from(*a).is_ok_and(|j| after_gemm[j]));
+            if fed && role(o.op.as_str()) == Role::Gemm {
+                return true;
+            }
+            after_gemm[i] = fed || role(o.op.as_str()) == Role::Gemm;
+        }
+        false
+    }
+
     /// The kind of fusion the body is.
     pub fn kind(&self) -> &'static str {
         match self.roles() {
+            (2.., _) if !self.chained_gemms() => "horizontal",
             (2.., _) => "b2b_gemm",
             (1, _) => "vertical",
             (0, 1..) => "reduction",
@@ -203,15 +221,20 @@ impl Body {
 
 /// The body and result type of a node: fused nodes carry theirs, an op node
 /// is a body of one op.
-pub fn body_of(egraph: &Graph, class: Id, node: &Node, cache: &super::cost::Cache) -> Option<Body> {
+pub fn body_of(
+    egraph: &Graph,
+    class: Id,
+    node: &Node,
+    cache: &super::cost::Cache,
+) -> Option<std::rc::Rc<Body>> {
     let u = &egraph.analysis.uniquer;
     if node.op.as_str() == GROUP {
-        return cache.body(u, node.attrs?).map(|b| (*b).clone());
+        return cache.body(u, node.attrs?);
     }
     if role(node.op.as_str()) == Role::Opaque || node.op.as_str() == INPUT {
         return None;
     }
-    Some(Body::of_op(node, egraph[class].data?))
+    Some(std::rc::Rc::new(Body::of_op(node, egraph[class].data?)))
 }
 
 /// Whether a producer body may be fused into a consumer body: at most one GEMM
@@ -233,6 +256,11 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
         return false;
     }
     let root = role(consumer.ops.last().map_or("", |o| o.op.as_str()));
+    // An elementwise producer is a prologue of any kernel: it runs where
+    // the consumer loads its operand.
+    if pg == 0 && pr == 0 {
+        return true;
+    }
     match (pg + cg, pr + cr) {
         // GEMM epilogues, prologues and elementwise chains.
         (0 | 1, 0) => true,
@@ -371,6 +399,25 @@ fn canonical(body: Body, kids: Vec<Id>) -> (Body, Vec<Id>) {
     (Body { ops: out }, kids)
 }
 
+/// Record a fused node's body in the cache, so pricing it need not decode
+/// the attribute just encoded.
+fn remember(cache: &super::cost::Cache, node: &Node, body: Body) {
+    if let Some(a) = node.attrs {
+        cache
+            .bodies
+            .borrow_mut()
+            .entry(a)
+            .or_insert_with(|| std::rc::Rc::new(body));
+    }
+}
+
+/// How many views in a row fusion growth sees through in one step.
+const VIEW_DEPTH: usize = 4;
+
+/// The most sibling kernels one horizontal kernel joins (see
+/// [`super::horizontal`]).
+pub const MAX_SIBLINGS: usize = 4;
+
 /// Grow fused alternatives for up to `rounds` rounds (or until `node_limit`):
 /// in each round, the best node of every class (by `best`, the current
 /// extraction) and its op nodes try to take the best node of each operand
@@ -384,7 +431,7 @@ pub fn grow(
     rounds: usize,
     node_limit: usize,
     on_chip: f64,
-    best: &mut dyn FnMut(&Graph) -> std::collections::HashMap<Id, Node>,
+    cost: &mut dyn FnMut(&Graph, &Node) -> f64,
     cache: &super::cost::Cache,
 ) -> (usize, bool) {
     let u = egraph.analysis.uniquer.clone();
@@ -392,7 +439,10 @@ pub fn grow(
     // Merges already made: the same pair in a later round gives the same node.
     let mut tried: std::collections::HashSet<(Node, usize, Node)> = Default::default();
     for _ in 0..rounds {
-        let choice = best(egraph);
+        let choice = {
+            let g: &Graph = egraph;
+            aic::eqsat::best_nodes(g, &mut |n| cost(g, n))
+        };
         let mut new: Vec<(Id, Node)> = Vec::new();
         let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
         classes.sort();
@@ -403,7 +453,7 @@ pub fn grow(
                 .filter(|n| n.op.as_str() != GROUP)
                 .cloned()
                 .collect();
-            if let Some(b) = choice.get(&c)
+            if let Some((_, b)) = choice.get(&c)
                 && b.op.as_str() == GROUP
             {
                 consumers.push(b.clone());
@@ -419,7 +469,8 @@ pub fn grow(
                     }
                     // The producer's best node, and its plain op nodes (a
                     // smaller body may fit where the best one does not).
-                    let mut producers: Vec<Node> = choice.get(&kid).cloned().into_iter().collect();
+                    let mut producers: Vec<Node> =
+                        choice.get(&kid).map(|b| b.1.clone()).into_iter().collect();
                     producers.extend(
                         egraph[kid]
                             .nodes
@@ -441,14 +492,60 @@ pub fn grow(
                         if node.children.contains(&c) || body.on_chip_bytes(&u) > on_chip {
                             continue;
                         }
+                        // A view (reshape, transpose, ...) is free between
+                        // kernels, so it is never the better choice alone:
+                        // see through it to what it views, in this round.
+                        let mut through = Vec::new();
+                        if p.op.as_str() != GROUP && is_index_only(p.op.as_str()) {
+                            through.push((node.clone(), body.clone(), p.children[0], VIEW_DEPTH));
+                        }
+                        remember(cache, &node, body);
+                        while let Some((vn, vb, src, depth)) = through.pop() {
+                            let src = egraph.find(src);
+                            let Some(k2) = vn.children.iter().position(|x| egraph.find(*x) == src)
+                            else {
+                                continue;
+                            };
+                            let mut qs: Vec<Node> =
+                                choice.get(&src).map(|b| b.1.clone()).into_iter().collect();
+                            qs.extend(
+                                egraph[src]
+                                    .nodes
+                                    .iter()
+                                    .filter(|q| q.op.as_str() != GROUP)
+                                    .cloned(),
+                            );
+                            for q in &qs {
+                                let Some(qb) = body_of(egraph, src, q, cache) else {
+                                    continue;
+                                };
+                                if !fusible(&qb, &vb) {
+                                    continue;
+                                }
+                                let (m, mb) = merge(&u, &vb, &vn.children, k2, &qb, &q.children);
+                                if m.children.contains(&c) || mb.on_chip_bytes(&u) > on_chip {
+                                    continue;
+                                }
+                                if depth > 1
+                                    && q.op.as_str() != GROUP
+                                    && is_index_only(q.op.as_str())
+                                {
+                                    through.push((m.clone(), mb.clone(), q.children[0], depth - 1));
+                                }
+                                remember(cache, &m, mb);
+                                new.push((c, m));
+                            }
+                        }
                         new.push((c, node));
                     }
                 }
             }
         }
         let mut grew = false;
+        // Counted here: egg counts by walking every class.
+        let mut nodes = egraph.total_number_of_nodes();
         for (c, node) in new {
-            if egraph.total_number_of_nodes() >= node_limit {
+            if nodes >= node_limit {
                 egraph.rebuild();
                 return (added, true);
             }
@@ -457,6 +554,7 @@ pub fn grow(
             }
             let id = egraph.add(node);
             egraph.union(c, id);
+            nodes += 1;
             added += 1;
             grew = true;
         }

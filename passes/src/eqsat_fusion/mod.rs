@@ -16,6 +16,7 @@
 
 pub mod cost;
 pub mod fuse;
+pub mod horizontal;
 pub mod natives;
 
 use aic::Diagnostic;
@@ -24,7 +25,7 @@ use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::time::Duration;
 
 /// Set by `aic-opt --eqsat-report`: every `eqsat-fusion` run reports, as with
@@ -37,13 +38,16 @@ pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
 /// The raising rule set.
 pub const RAISING: &str = include_str!("raising.rules");
 
-/// The rule sets by name (`fusion` is the fusion growth of [`fuse`], not a
-/// text rule set).
+/// The fusion rule set (horizontal fusion; the rest of fusion is the growth
+/// of [`fuse`], which the `fusion` set also turns on).
+pub const FUSION: &str = include_str!("fusion.rules");
+
+/// The rule sets by name.
 pub fn rule_set(name: &str) -> Option<&'static str> {
     match name {
         "algebraic" => Some(ALGEBRAIC),
         "raising" => Some(RAISING),
-        "fusion" => Some(""),
+        "fusion" => Some(FUSION),
         _ => None,
     }
 }
@@ -179,9 +183,17 @@ impl EqsatFusion {
         let mut runner = runner;
         let t_sat = start.elapsed();
         let cache = cost::Cache::default();
-        let (fused, fusion_hit_limit) = if self.rules.iter().any(|r| r == "fusion") {
+        let fusing = self.rules.iter().any(|r| r == "fusion");
+        let (fused, fusion_hit_limit) = if fusing {
             let target = self.target;
-            let mut best = |g: &aic::eqsat::Graph| best_choice(g, target, &cache);
+            let mut best = |g: &aic::eqsat::Graph, n: &Node| {
+                KernelTime {
+                    egraph: g,
+                    target,
+                    cache: &cache,
+                }
+                .node_time(n)
+            };
             fuse::grow(
                 &mut runner.egraph,
                 fuse::MAX_BODY,
@@ -240,6 +252,25 @@ impl EqsatFusion {
         for &op in ops.iter().rev() {
             ctx.erase_op(op);
         }
+        if fusing {
+            let mut built: Vec<Op> = Vec::new();
+            for (n, v) in expr.as_ref().iter().zip(&values) {
+                if n.op.as_str() != eqsat::INPUT
+                    && let Some(d) = ctx.defining_op(*v)
+                    && built.last() != Some(&d)
+                {
+                    built.push(d);
+                }
+            }
+            for j in horizontal::fuse(ctx, &built, &self.target) {
+                if report {
+                    after.kernels -= j.kernels - 1;
+                    after.seconds -= j.saving;
+                    after.bytes -= j.bytes;
+                    chosen.push(j.line);
+                }
+            }
+        }
         if report {
             eprintln!(
                 "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
@@ -273,24 +304,6 @@ impl EqsatFusion {
     }
 }
 
-/// The best node of every class under the target's kernel-time model (what
-/// fusion growth merges from).
-pub fn best_choice(
-    g: &eqsat::Graph,
-    target: Target,
-    cache: &cost::Cache,
-) -> HashMap<egg::Id, Node> {
-    let model = KernelTime {
-        egraph: g,
-        target,
-        cache,
-    };
-    eqsat::best_nodes(g, &mut |n| model.node_time(n))
-        .into_iter()
-        .map(|(c, (_, n))| (c, n))
-        .collect()
-}
-
 /// Kernels, modelled seconds and HBM bytes of a program, for the report.
 #[derive(Default)]
 struct Tally {
@@ -300,8 +313,10 @@ struct Tally {
 }
 
 impl Tally {
-    /// Count one op (`group`: the fused node, for `fusion.group`) with operands
-    /// of types `kids` and result type `out`.
+    /// Count one op with operands of types `kids` and result type `out`:
+    /// `group` is its node in the fused program (`None` for the original
+    /// program, where every op is a kernel); there, index-only ops are views
+    /// and cost nothing.
     fn add(
         &mut self,
         model: &KernelTime<'_>,
@@ -310,6 +325,11 @@ impl Tally {
         kids: &[aic::Type],
         out: Option<aic::Type>,
     ) {
+        if group.is_some() && fuse::is_index_only(op) {
+            // A view between kernels of the fused program: its readers
+            // fold it into their accessors.
+            return;
+        }
         self.seconds += match group {
             Some(n) if op == fuse::GROUP => model.node_time_of(n, kids),
             _ => model.op_time(op, kids, out),

@@ -36,6 +36,11 @@ pub const NATIVES: Natives<'static> = Natives {
         native("unfold_transpose", unfold_transpose),
         native("sink_broadcast", sink_broadcast),
         native("fold_constants", fold_constants),
+        Native {
+            name: "horizontal_gemm",
+            vars: &["?a", "?b", "?x"],
+            propose: horizontal_gemm,
+        },
     ],
 };
 
@@ -670,6 +675,117 @@ fn sink_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     out
 }
 
+// ---- horizontal fusion -----------------------------------------------------
+
+/// The most sibling GEMMs one horizontal GEMM joins.
+const MAX_SIBLINGS: usize = 4;
+
+/// The weights a weight class concatenates along `axis` (itself if it is
+/// not a concatenation).
+fn parts(g: &Graph, w: Id, axis: i64) -> Vec<Id> {
+    let w = g.find(w);
+    ops(g, w, "graph.concat")
+        .find(|n| eqsat::prop(uniq(g), n, "axis").and_then(|a| int_of(g, a)) == Some(axis))
+        .map(|n| n.children.iter().map(|c| g.find(*c)).collect())
+        .unwrap_or_else(|| vec![w])
+}
+
+fn int_of(g: &Graph, a: Attr) -> Option<i64> {
+    match uniq(g).attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Two GEMMs of one operand `x`, `a = matmul(x, w1)` and `b = matmul(x,
+/// w2)` with the same flags, are one GEMM of `x` and the weights side by
+/// side: `a` and `b` are slices of `matmul(x, concat(w1, w2))` along N (Q/K/V
+/// projections become one GEMM). Weights join in class order and at most
+/// [`MAX_SIBLINGS`] at a time, so the siblings of a layer give one
+/// concatenation per subset, not one per order.
+fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
+    let (a, bb, x) = (g.find(b["?a"]), g.find(b["?b"]), g.find(b["?x"]));
+    if a == bb {
+        return Vec::new();
+    }
+    let pick = |c: Id| -> Vec<Node> {
+        ops(g, c, "graph.matmul")
+            .filter(|n| g.find(n.children[0]) == x)
+            .cloned()
+            .collect()
+    };
+    let mut todo = Vec::new();
+    for n1 in pick(a) {
+        for n2 in pick(bb).into_iter().filter(|n2| n2.attrs == n1.attrs) {
+            let (w1, w2) = (n1.children[1], n2.children[1]);
+            let (Some(s1), Some(s2)) = (shape(g, w1), shape(g, w2)) else {
+                continue;
+            };
+            let r = s1.len();
+            if r < 2 || s2.len() != r {
+                continue;
+            }
+            let axis = if eqsat::prop(uniq(g), &n1, "transpose_b").is_some() {
+                r - 2
+            } else {
+                r - 1
+            };
+            let same_elsewhere = (0..r).all(|d| d == axis || s1[d] == s2[d]);
+            let (p1, p2) = (parts(g, w1, axis as i64), parts(g, w2, axis as i64));
+            let ordered = p1.iter().max() < p2.iter().min();
+            if same_elsewhere && ordered && p1.len() + p2.len() <= MAX_SIBLINGS {
+                todo.push((n1.clone(), [p1, p2].concat(), axis));
+            }
+        }
+    }
+    let (Some(ta), Some(tb)) = (shape(g, a), shape(g, bb)) else {
+        return Vec::new();
+    };
+    let (Some(&na), Some(&nb)) = (ta.last(), tb.last()) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (mm, weights, axis) in todo {
+        let u = uniq(g);
+        let cat = node(
+            g,
+            "graph.concat",
+            vec![("axis", i64_attr(u, axis as i64))],
+            &weights,
+            None,
+        );
+        let w = g.add(cat);
+        let y = g.add(Node {
+            children: [x, w].into_iter().collect(),
+            ty: None,
+            ..mm
+        });
+        let Some(ty) = shape(g, y) else {
+            continue;
+        };
+        let slice = |g: &Graph, from: i64, to: i64, t: Option<Type>| {
+            let u = uniq(g);
+            let mut start = vec![0; ty.len()];
+            let mut limit = ty.clone();
+            start[ty.len() - 1] = from;
+            limit[ty.len() - 1] = to;
+            let props = vec![
+                ("start", i64_array(u, &start)),
+                ("limit", i64_array(u, &limit)),
+                ("strides", i64_array(u, &vec![1; ty.len()])),
+            ];
+            node(g, "graph.slice", props, &[y], t)
+        };
+        let second = slice(g, na, na + nb, g[bb].data);
+        let second = g.add(second);
+        if g[second].data == g[bb].data {
+            g.union(bb, second);
+        }
+        out.push(slice(g, 0, na, g[a].data));
+    }
+    out
+}
+
 /// The `f64` meaning of the binary ops `fold_constants` folds.
 fn binary(op: &str) -> Option<fn(f64, f64) -> f64> {
     Some(match op {
@@ -733,7 +849,7 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eqsat_fusion::{ALGEBRAIC, RAISING};
+    use crate::eqsat_fusion::{ALGEBRAIC, FUSION, RAISING};
     use aic::syntax::{parse_module, with_parser_stack};
     use aic::{Context, SourceMap};
     use std::sync::Arc;
@@ -741,6 +857,12 @@ mod tests {
     /// The ops in the class of the function's returned value after
     /// saturating its body with the algebraic and raising rules.
     fn ops_of_result(text: &str) -> Vec<String> {
+        ops_of_result_with(text, &[ALGEBRAIC, RAISING])
+    }
+
+    /// The same, with the rule sets `sets`.
+    fn ops_of_result_with(text: &str, sets: &[&'static str]) -> Vec<String> {
+        let sets = sets.to_vec();
         let text = text.to_string();
         with_parser_stack(move || {
             let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
@@ -758,8 +880,10 @@ mod tests {
             let v = ctx.operands(ret)[0];
             let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
             let root = fb.classes[&v];
-            let mut rules = eqsat::parse_rules_with(ALGEBRAIC, &NATIVES).expect("algebraic");
-            rules.extend(eqsat::parse_rules_with(RAISING, &NATIVES).expect("raising"));
+            let rules: Vec<_> = sets
+                .iter()
+                .flat_map(|t| eqsat::parse_rules_with(t, &NATIVES).expect("rules parse"))
+                .collect();
             let g = eqsat::runner(fb.egraph)
                 .with_iter_limit(20)
                 .run(&rules)
@@ -792,5 +916,21 @@ mod tests {
 }",
         );
         assert!(ops.contains(&"graph.gelu".to_string()), "{ops:?}");
+    }
+
+    #[test]
+    fn sibling_gemms_are_slices_of_one() {
+        // The first of two GEMMs of x is also the first slice of the GEMM of
+        // x and both weights side by side.
+        let ops = ops_of_result_with(
+            "func.func @f(%x: tensor<4x8xf32>, %a: tensor<8x16xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %p = graph.matmul %x, %a : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %q = graph.matmul %x, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %r = graph.add %p, %q : tensor<4x16xf32>
+  return %p : tensor<4x16xf32>
+}",
+            &[FUSION],
+        );
+        assert!(ops.contains(&"graph.slice".to_string()), "{ops:?}");
     }
 }

@@ -1,0 +1,259 @@
+//! Horizontal fusion of the extracted program: sibling kernels whose GEMM
+//! reads the same value (Q/K/V projections with their epilogues) become one
+//! multi-result `fusion.group` of kind `horizontal`, which launches once and
+//! reads the shared operand once. It runs on the program extraction built
+//! rather than in the e-graph, because an e-node has one result and a
+//! horizontal kernel several (the e-graph form, one GEMM of concatenated
+//! weights sliced per sibling, is the `horizontal-gemm` rule of
+//! `fusion.rules`).
+
+use super::cost::{Target, type_bytes};
+use super::fuse::{MAX_BODY, MAX_SIBLINGS, Role, is_index_only, role};
+use aic::ir::{Context, InsertPoint, Op, OpState, Value};
+use std::collections::{HashMap, HashSet};
+
+/// A kernel that may join siblings: its op, and the value its GEMM's first
+/// operand reads.
+struct Candidate {
+    op: Op,
+    shared: Value,
+}
+
+/// The ops of a kernel's body (a group's region, or the op itself).
+fn body_ops(ctx: &Context, op: Op) -> Vec<Op> {
+    if ctx.op_name(op) != "fusion.group" {
+        return vec![op];
+    }
+    let Some(b) = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r)) else {
+        return Vec::new();
+    };
+    ctx.block_ops(b)
+        .filter(|o| ctx.op_name(*o) != "fusion.yield")
+        .collect()
+}
+
+/// The kernel `op` as a candidate: one GEMM, no reduction, and the GEMM's
+/// first operand an input of the kernel.
+fn candidate(ctx: &Context, op: Op) -> Option<Candidate> {
+    let ops = body_ops(ctx, op);
+    let gemms: Vec<Op> = ops
+        .iter()
+        .copied()
+        .filter(|o| role(ctx.op_name(*o)) == Role::Gemm)
+        .collect();
+    if gemms.len() != 1 || ops.iter().any(|o| role(ctx.op_name(*o)) == Role::Reduction) {
+        return None;
+    }
+    let a = *ctx.operands(gemms[0]).first()?;
+    let shared = if ctx.op_name(op) == "fusion.group" {
+        // A block argument of the group stands for the group's operand.
+        let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r))?;
+        let i = ctx.block_args(b).iter().position(|v| *v == a)?;
+        *ctx.operands(op).get(i)?
+    } else {
+        a
+    };
+    Some(Candidate { op, shared })
+}
+
+/// Whether `op` depends on any of `others` through operands defined in its
+/// block (a sibling that reads another cannot share its kernel).
+fn depends_on(ctx: &Context, op: Op, others: &HashSet<Op>) -> bool {
+    let mut seen = HashSet::new();
+    let mut stack = vec![op];
+    while let Some(o) = stack.pop() {
+        for v in ctx.operands(o) {
+            if let Some(d) = ctx.defining_op(*v)
+                && seen.insert(d)
+            {
+                if others.contains(&d) {
+                    return true;
+                }
+                stack.push(d);
+            }
+        }
+    }
+    false
+}
+
+/// One horizontal kernel made.
+pub struct Joined {
+    /// How many kernels it replaced.
+    pub kernels: usize,
+    /// The modelled time saved, seconds.
+    pub saving: f64,
+    /// HBM bytes saved (reads of the shared operand).
+    pub bytes: f64,
+    /// Its line in the report.
+    pub line: String,
+}
+
+/// Join the sibling kernels among `ops` (one block's ops, in order).
+pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
+    let pos: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+    let mut buckets: Vec<(Value, Vec<Op>)> = Vec::new();
+    for &op in ops {
+        if let Some(c) = candidate(ctx, op) {
+            match buckets.iter_mut().find(|(v, _)| *v == c.shared) {
+                Some((_, m)) => m.push(c.op),
+                None => buckets.push((c.shared, vec![c.op])),
+            }
+        }
+    }
+    let mut lines = Vec::new();
+    for (shared, members) in buckets {
+        // Greedily, in program order: a member joins while it reads none
+        // of the set, its operands are computed before the set's first
+        // kernel (where the joint kernel goes), and the body stays small.
+        let mut set: Vec<Op> = Vec::new();
+        let mut compute = 0;
+        for m in members {
+            let first = set.first().map_or(pos[&m], |f| pos[f]);
+            let in_time = ctx.operands(m).iter().all(|v| {
+                ctx.defining_op(*v)
+                    .is_none_or(|d| pos.get(&d).is_none_or(|p| *p < first))
+            });
+            let size = body_ops(ctx, m)
+                .iter()
+                .filter(|o| !is_index_only(ctx.op_name(**o)))
+                .count();
+            let others: HashSet<Op> = set.iter().copied().collect();
+            if set.len() < MAX_SIBLINGS
+                && compute + size <= MAX_BODY
+                && in_time
+                && !depends_on(ctx, m, &others)
+            {
+                set.push(m);
+                compute += size;
+            }
+        }
+        if set.len() >= 2 {
+            let x = type_bytes(ctx.uniquer(), ctx.value_type(shared));
+            // The joint kernel saves a launch and a read of the shared
+            // operand per sibling beyond the first.
+            let saving = (set.len() - 1) as f64 * (target.launch_s + x / target.bytes_per_s);
+            lines.push(Joined {
+                kernels: set.len(),
+                saving,
+                bytes: (set.len() - 1) as f64 * x,
+                line: join(ctx, &set, saving),
+            });
+        }
+    }
+    lines
+}
+
+/// Replace the kernels `set` by one horizontal `fusion.group` before the
+/// first; the report line.
+fn join(ctx: &mut Context, set: &[Op], saving: f64) -> String {
+    let loc = ctx.op(set[0]).loc;
+    let mut inputs: Vec<Value> = Vec::new();
+    for &m in set {
+        for v in ctx.operands(m).to_vec() {
+            if !inputs.contains(&v) {
+                inputs.push(v);
+            }
+        }
+    }
+    let types: Vec<(aic::Type, Option<aic::Attr>)> = inputs
+        .iter()
+        .map(|v| (ctx.value_type(*v), Some(loc)))
+        .collect();
+    let block = ctx.create_block(&types);
+    let args: Vec<Value> = ctx.block_args(block).to_vec();
+    let arg_of = |v: Value| args[inputs.iter().position(|x| *x == v).expect("an input")];
+    let mut results: Vec<Value> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut cost = 0.0;
+    for &m in set {
+        if ctx.op_name(m) == "fusion.group" {
+            cost += group_cost(ctx, m);
+            let inner = ctx
+                .regions(m)
+                .first()
+                .and_then(|r| ctx.entry_block(*r))
+                .expect("a group has a body");
+            let outer: Vec<Value> = ctx.operands(m).to_vec();
+            for (old, v) in ctx.block_args(inner).to_vec().into_iter().zip(outer) {
+                ctx.replace_all_uses(old, arg_of(v));
+            }
+            for o in ctx.block_ops(inner).collect::<Vec<_>>() {
+                if ctx.op_name(o) == "fusion.yield" {
+                    results.extend(ctx.operands(o).iter().copied());
+                    continue;
+                }
+                names.push(ctx.op_name(o).trim_start_matches("graph.").to_string());
+                ctx.detach_op(o);
+                ctx.append_op(block, o);
+            }
+        } else {
+            let mut map = aic::ir::ValueMap::default();
+            for v in ctx.operands(m).to_vec() {
+                map.values.insert(v, arg_of(v));
+            }
+            let o = ctx.clone_op(m, &mut map);
+            ctx.append_op(block, o);
+            names.push(ctx.op_name(o).trim_start_matches("graph.").to_string());
+            results.push(ctx.result(o, 0));
+        }
+    }
+    let u = ctx.uniquer().clone();
+    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
+    y.operands.extend(results.iter().copied());
+    let y = ctx.create_op(y);
+    ctx.append_op(block, y);
+    let region = ctx.create_region();
+    ctx.append_block(region, block);
+    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
+    st.operands.extend(inputs.iter().copied());
+    st.result_types
+        .extend(results.iter().map(|v| ctx.value_type(*v)));
+    st.regions.push(region);
+    let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
+    let joint = (cost - saving).max(0.0);
+    st.props = Some(u.dict_attr(vec![
+        (
+            u.ident("cost"),
+            u.attr(aic::AttrKind::Float {
+                bits: u128::from(joint.to_bits()),
+                ty: f64t,
+            }),
+        ),
+        (
+            u.ident("kind"),
+            aic_dialects::fusion::kind_attr(ctx, "horizontal"),
+        ),
+    ]));
+    let g = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(set[0]), g);
+    let mut k = 0;
+    for &m in set {
+        for r in ctx.results(m).collect::<Vec<_>>() {
+            ctx.replace_all_uses(r, ctx.result(g, k));
+            k += 1;
+        }
+    }
+    for &m in set.iter().rev() {
+        ctx.erase_op(m);
+    }
+    format!(
+        "fused horizontal [{}]: {:.3} us, as {} kernels {:.3} us, saving {:.3} us",
+        names.join(" "),
+        joint * 1e6,
+        set.len(),
+        cost * 1e6,
+        saving * 1e6
+    )
+}
+
+/// The modelled cost a group records (0 for one without).
+fn group_cost(ctx: &Context, g: Op) -> f64 {
+    let u = ctx.uniquer();
+    ctx.find_ident("cost")
+        .and_then(|i| ctx.inherent_attr(g, i))
+        .and_then(|a| match u.attr_kind(a) {
+            aic::AttrKind::Float { bits, .. } => Some(f64::from_bits(*bits as u64)),
+            _ => None,
+        })
+        .unwrap_or(0.0)
+}

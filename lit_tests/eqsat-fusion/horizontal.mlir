@@ -45,3 +45,19 @@ func.func @unrelated(%x: tensor<64x64xf32>, %y: tensor<64x64xf32>, %w: tensor<64
   %b = graph.matmul %y, %w : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32>
   return %a, %b : tensor<64x64xf32>, tensor<64x64xf32>
 }
+
+// -----
+
+// Reductions of one tensor (its maximum, its mean) are batched into one
+// kernel that reads it once.
+// CHECK-LABEL: func.func @statistics
+// CHECK: %[[G:.*]]:2 = fusion.group horizontal (%{{.*}} = %arg0)
+// CHECK-DAG: graph.reduce max
+// CHECK-DAG: graph.reduce mean
+// CHECK: return %[[G]]#0, %[[G]]#1
+// REPORT: fused horizontal [reduce reduce]
+func.func @statistics(%x: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %m = graph.reduce max %x, axes = [1] : (tensor<64x256xf32>) -> tensor<64xf32>
+  %a = graph.reduce mean %x, axes = [1] : (tensor<64x256xf32>) -> tensor<64xf32>
+  return %m, %a : tensor<64xf32>, tensor<64xf32>
+}

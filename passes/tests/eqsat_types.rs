@@ -1,4 +1,4 @@
-//! Property test: every rewrite of the algebraic and raising rule sets, and every fused
+//! Property test: every rewrite of the algebraic, raising and fusion rule sets, and every fused
 //! alternative, keeps types. The JAX fixtures are lowered to graph ops, each
 //! run becomes an e-graph, it is saturated and fusion grown; afterwards no
 //! union joined classes of different types, and every node whose type can be
@@ -10,7 +10,7 @@ use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, SourceMap};
 use aic_passes::eqsat_fusion::natives::NATIVES;
-use aic_passes::eqsat_fusion::{ALGEBRAIC, RAISING, cost, fuse};
+use aic_passes::eqsat_fusion::{ALGEBRAIC, FUSION, RAISING, cost, fuse};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -44,6 +44,7 @@ fn rewrites_and_fusions_preserve_types() {
                 .expect("lowering");
             let mut rules = eqsat::parse_rules_with(ALGEBRAIC, &NATIVES).expect("rules parse");
             rules.extend(eqsat::parse_rules_with(RAISING, &NATIVES).expect("raising rules parse"));
+            rules.extend(eqsat::parse_rules_with(FUSION, &NATIVES).expect("fusion rules parse"));
             let mut checked = 0;
             let mut blocks = Vec::new();
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {

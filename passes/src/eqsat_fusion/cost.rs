@@ -80,7 +80,11 @@ pub fn type_bytes(u: &aic::Uniquer, t: Type) -> f64 {
 /// for convolutions, the output size (times 8 for transcendental ops) for the
 /// rest.
 fn flops(egraph: &Graph, op: &str, kids: &[Type], out: Option<Type>) -> f64 {
-    let u = &egraph.analysis.uniquer;
+    op_flops(&egraph.analysis.uniquer, op, kids, out)
+}
+
+/// Arithmetic of an op, from where types live (see [`flops`]).
+pub fn op_flops(u: &aic::Uniquer, op: &str, kids: &[Type], out: Option<Type>) -> f64 {
     let shape = |t: Option<Type>| -> Vec<f64> {
         t.and_then(|t| {
             u.type_kind(t)
@@ -110,6 +114,8 @@ fn flops(egraph: &Graph, op: &str, kids: &[Type], out: Option<Type>) -> f64 {
         "graph.exp" | "graph.log" | "graph.tanh" | "graph.sigmoid" | "graph.silu"
         | "graph.gelu" | "graph.gelu_tanh" | "graph.fast_gelu" | "graph.softmax"
         | "graph.layernorm" | "graph.rmsnorm" => 8.0 * n_out,
+        // Views are addressing, not arithmetic.
+        o if super::fuse::is_index_only(o) => 0.0,
         _ => n_out,
     }
 }
@@ -151,6 +157,21 @@ impl Cache {
         self.bodies.borrow_mut().insert(a, b.clone());
         Some(b)
     }
+}
+
+/// The modelled time of one op as its own kernel on `target`, from where
+/// types live (what [`KernelTime::op_time`] computes without an e-graph).
+pub fn standalone_time(
+    u: &aic::Uniquer,
+    target: &Target,
+    op: &str,
+    kids: &[Type],
+    out: Type,
+) -> f64 {
+    let moved: f64 = kids.iter().map(|t| type_bytes(u, *t)).sum::<f64>() + type_bytes(u, out);
+    target.launch_s
+        + moved / target.bytes_per_s
+        + op_flops(u, op, kids, Some(out)) / target.flops_per_s
 }
 
 impl KernelTime<'_> {
@@ -231,7 +252,23 @@ impl KernelTime<'_> {
                 flops(g, o.op.as_str(), &kids, Some(o.ty))
             })
             .sum();
-        let moved = self.traffic(inputs, body.ops.last().map(|o| o.ty));
+        // An input the kernel only slices is read only where sliced.
+        let read: f64 = inputs
+            .iter()
+            .enumerate()
+            .map(|(k, ty)| {
+                let full = bytes(g, *ty);
+                let k = -1 - k as i64;
+                let users: Vec<&super::fuse::BodyOp> =
+                    body.ops.iter().filter(|o| o.args.contains(&k)).collect();
+                if !users.is_empty() && users.iter().all(|o| o.op.as_str() == "graph.slice") {
+                    users.iter().map(|o| bytes(g, o.ty)).sum::<f64>().min(full)
+                } else {
+                    full
+                }
+            })
+            .sum();
+        let moved = read + body.ops.last().map_or(0.0, |o| bytes(g, o.ty));
         t.launch_s + moved / t.bytes_per_s + work / t.flops_per_s + 1e-15
     }
 }

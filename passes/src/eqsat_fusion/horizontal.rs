@@ -1,22 +1,25 @@
 //! Horizontal fusion of the extracted program: sibling kernels whose GEMM
-//! reads the same value (Q/K/V projections with their epilogues) become one
-//! multi-result `fusion.group` of kind `horizontal`, which launches once and
-//! reads the shared operand once. It runs on the program extraction built
+//! reads the same value (Q/K/V projections with their epilogues), or whose
+//! reductions read the same value (sibling statistics or normalisations of
+//! one tensor), become one multi-result `fusion.group` of kind `horizontal`,
+//! which launches once and reads the shared operand once. It runs on the program extraction built
 //! rather than in the e-graph, because an e-node has one result and a
 //! horizontal kernel several (the e-graph form, one GEMM of concatenated
 //! weights sliced per sibling, is the `horizontal-gemm` rule of
 //! `fusion.rules`).
 
-use super::cost::{Target, type_bytes};
+use super::cost::{Target, standalone_time, type_bytes};
 use super::fuse::{MAX_BODY, MAX_SIBLINGS, Role, is_index_only, role};
 use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use std::collections::{HashMap, HashSet};
 
-/// A kernel that may join siblings: its op, and the value its GEMM's first
-/// operand reads.
+/// A kernel that may join siblings: its op, the value its anchor (its one
+/// GEMM's first operand, or its reductions' input) reads, and the anchor's
+/// role (GEMMs join GEMMs, reductions reductions).
 struct Candidate {
     op: Op,
     shared: Value,
+    anchor: Role,
 }
 
 /// The ops of a kernel's body (a group's region, or the op itself).
@@ -32,28 +35,39 @@ fn body_ops(ctx: &Context, op: Op) -> Vec<Op> {
         .collect()
 }
 
-/// The kernel `op` as a candidate: one GEMM, no reduction, and the GEMM's
-/// first operand an input of the kernel.
+/// The kernel `op` as a candidate: one GEMM and no reduction, its first
+/// operand an input of the kernel (Q/K/V projections); or no GEMM and
+/// reductions that all read one input of the kernel (the statistics of one
+/// tensor, sibling normalisations).
 fn candidate(ctx: &Context, op: Op) -> Option<Candidate> {
     let ops = body_ops(ctx, op);
-    let gemms: Vec<Op> = ops
-        .iter()
-        .copied()
-        .filter(|o| role(ctx.op_name(*o)) == Role::Gemm)
-        .collect();
-    if gemms.len() != 1 || ops.iter().any(|o| role(ctx.op_name(*o)) == Role::Reduction) {
-        return None;
-    }
-    let a = *ctx.operands(gemms[0]).first()?;
+    let of_role = |r: Role| -> Vec<Op> {
+        ops.iter()
+            .copied()
+            .filter(|o| role(ctx.op_name(*o)) == r)
+            .collect()
+    };
+    let (gemms, reductions) = (of_role(Role::Gemm), of_role(Role::Reduction));
+    let (read, anchor) = match (gemms.as_slice(), reductions.as_slice()) {
+        ([g], []) => (*ctx.operands(*g).first()?, Role::Gemm),
+        ([], [r, rest @ ..]) => {
+            let x = *ctx.operands(*r).first()?;
+            if rest.iter().any(|o| ctx.operands(*o).first() != Some(&x)) {
+                return None;
+            }
+            (x, Role::Reduction)
+        }
+        _ => return None,
+    };
     let shared = if ctx.op_name(op) == "fusion.group" {
         // A block argument of the group stands for the group's operand.
         let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r))?;
-        let i = ctx.block_args(b).iter().position(|v| *v == a)?;
+        let i = ctx.block_args(b).iter().position(|v| *v == read)?;
         *ctx.operands(op).get(i)?
     } else {
-        a
+        read
     };
-    Some(Candidate { op, shared })
+    Some(Candidate { op, shared, anchor })
 }
 
 /// Whether `op` depends on any of `others` through operands defined in its
@@ -91,17 +105,18 @@ pub struct Joined {
 /// Join the sibling kernels among `ops` (one block's ops, in order).
 pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
     let pos: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
-    let mut buckets: Vec<(Value, Vec<Op>)> = Vec::new();
+    let mut buckets: Vec<((Value, Role), Vec<Op>)> = Vec::new();
     for &op in ops {
         if let Some(c) = candidate(ctx, op) {
-            match buckets.iter_mut().find(|(v, _)| *v == c.shared) {
+            let key = (c.shared, c.anchor);
+            match buckets.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, m)) => m.push(c.op),
-                None => buckets.push((c.shared, vec![c.op])),
+                None => buckets.push((key, vec![c.op])),
             }
         }
     }
     let mut lines = Vec::new();
-    for (shared, members) in buckets {
+    for ((shared, _), members) in buckets {
         // Greedily, in program order: a member joins while it reads none
         // of the set, its operands are computed before the set's first
         // kernel (where the joint kernel goes), and the body stays small.
@@ -136,7 +151,7 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
                 kernels: set.len(),
                 saving,
                 bytes: (set.len() - 1) as f64 * x,
-                line: join(ctx, &set, saving),
+                line: join(ctx, &set, saving, target),
             });
         }
     }
@@ -145,7 +160,7 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
 
 /// Replace the kernels `set` by one horizontal `fusion.group` before the
 /// first; the report line.
-fn join(ctx: &mut Context, set: &[Op], saving: f64) -> String {
+fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
     let loc = ctx.op(set[0]).loc;
     let mut inputs: Vec<Value> = Vec::new();
     for &m in set {
@@ -187,6 +202,9 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64) -> String {
                 ctx.append_op(block, o);
             }
         } else {
+            let kids: Vec<aic::Type> = ctx.operands(m).iter().map(|v| ctx.value_type(*v)).collect();
+            let out = ctx.value_type(ctx.result(m, 0));
+            cost += standalone_time(ctx.uniquer(), target, ctx.op_name(m), &kids, out);
             let mut map = aic::ir::ValueMap::default();
             for v in ctx.operands(m).to_vec() {
                 map.values.insert(v, arg_of(v));

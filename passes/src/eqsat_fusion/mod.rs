@@ -121,6 +121,80 @@ struct EqsatFusion {
     report: bool,
 }
 
+/// Rewrite every `graph.split` under `root` as one `graph.slice` per result:
+/// the e-graph holds single-result ops, and a slice is a view the kernels
+/// reading it absorb (memory fusion). Whether anything changed.
+fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
+    let mut splits = Vec::new();
+    ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+        if ctx.op_name(op) == "graph.split" {
+            splits.push(op);
+        }
+    });
+    let u = ctx.uniquer().clone();
+    let arr = |v: &[i64]| {
+        u.attr(aic::AttrKind::DenseArray {
+            elem: u.int_type(64),
+            values: v.iter().map(|x| *x as u64).collect(),
+        })
+    };
+    let mut changed = false;
+    for op in splits {
+        let x = ctx.operands(op)[0];
+        let Some(shape) = ctx
+            .type_kind(ctx.value_type(x))
+            .shape()
+            .map(<[i64]>::to_vec)
+        else {
+            continue;
+        };
+        let axis = ctx
+            .find_ident("axis")
+            .and_then(|i| ctx.inherent_attr(op, i))
+            .and_then(|a| match ctx.attr_kind(a) {
+                aic::AttrKind::Integer { value, .. } => Some(*value as i64),
+                _ => None,
+            });
+        let Some(axis) = axis.map(|a| if a < 0 { a + shape.len() as i64 } else { a }) else {
+            continue;
+        };
+        let results: Vec<Value> = ctx.results(op).collect();
+        let sizes: Option<Vec<i64>> = results
+            .iter()
+            .map(|r| Some(ctx.type_kind(ctx.value_type(*r)).shape()?[axis as usize]))
+            .collect();
+        let Some(sizes) = sizes else {
+            continue;
+        };
+        if sizes.iter().any(|s| *s < 0) || shape.iter().any(|s| *s < 0) {
+            continue;
+        }
+        let loc = ctx.op(op).loc;
+        let mut from = 0;
+        for (r, n) in results.iter().zip(sizes) {
+            let mut start = vec![0; shape.len()];
+            let mut limit = shape.clone();
+            start[axis as usize] = from;
+            limit[axis as usize] = from + n;
+            from += n;
+            let mut st = OpState::new(ctx.ident("graph.slice"), loc);
+            st.operands.push(x);
+            st.result_types.push(ctx.value_type(*r));
+            st.props = Some(u.dict_attr(vec![
+                (u.ident("start"), arr(&start)),
+                (u.ident("limit"), arr(&limit)),
+                (u.ident("strides"), arr(&vec![1; shape.len()])),
+            ]));
+            let s = ctx.create_op(st);
+            ctx.insert_op(InsertPoint::Before(op), s);
+            ctx.replace_all_uses(*r, ctx.result(s, 0));
+        }
+        ctx.erase_op(op);
+        changed = true;
+    }
+    changed
+}
+
 /// The maximal runs of consecutive node ops in the bodies under `root`.
 fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
     let mut out = Vec::new();
@@ -490,7 +564,7 @@ impl Pass for EqsatFusion {
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         let rules = self.rewrites().map_err(Diagnostic::error)?;
-        let mut changed = false;
+        let mut changed = splits_to_slices(ctx, root);
         for run in runs(ctx, root) {
             changed |= self.run_one(ctx, &run, &rules);
         }

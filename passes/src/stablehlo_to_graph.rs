@@ -7,16 +7,17 @@
 //! its transpose flags; 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout
 //! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
 //! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself.
-//! Everything else stays as it is, so nothing is lost;
-//! raising idioms (softmax, layernorm, GeLU, bias adds) is left to the e-graph
-//! rules.
+//! Everything else stays as it is, so nothing is lost. Raising idioms
+//! (softmax, layernorm, GeLU, bias adds) is the e-graph's raising rules'
+//! work: `eqsat-fusion` runs them by default, and the `raise` option runs
+//! them here, after lowering, without fusing.
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
 use aic::dialect::enum_attr;
 use aic::interp::{Data, tensor_of_attr};
 use aic::ir::{Context, InsertPoint, Op, OpState, Region, WalkOrder};
-use aic::pass::{Pass, PassInfo, PassOptions};
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::TypeKind;
 use aic_dialects::graph;
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims, i64s};
@@ -27,11 +28,22 @@ pub static INFO: PassInfo = PassInfo {
     name: "StablehloToGraph",
     summary: "Lower StableHLO ops to graph ops where they map one for one",
     anchor: None,
-    options: &[],
-    create: |_: &PassOptions| Box::new(StablehloToGraph),
+    options: &[OptSpec {
+        name: "raise",
+        kind: OptKind::Bool,
+        default: "false",
+        help: "Raise decomposed idioms (softmax, layernorm, GeLU, means, bias adds) to graph ops",
+    }],
+    create: |o: &PassOptions| {
+        Box::new(StablehloToGraph {
+            raise: o.bool("raise"),
+        })
+    },
 };
 
-struct StablehloToGraph;
+struct StablehloToGraph {
+    raise: bool,
+}
 
 /// StableHLO's elementwise ops and their graph names; `true` for the ones the
 /// graph dialect has on floats only.
@@ -336,6 +348,9 @@ impl Pass for StablehloToGraph {
             }
             ctx.erase_op(op);
             changed = true;
+        }
+        if self.raise {
+            changed |= crate::eqsat_fusion::raise(ctx, root)?;
         }
         Ok(changed)
     }

@@ -112,6 +112,22 @@ pub static INFO: PassInfo = PassInfo {
     },
 };
 
+/// Raise JAX's decomposed idioms under `root` to graph ops (softmax,
+/// normalisations, GeLU, means, bias adds) by saturating with the algebraic
+/// and raising rule sets and extracting the cheapest program, without
+/// fusing: what `stablehlo-to-graph{raise}` runs after lowering.
+pub fn raise(ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+    let pass = EqsatFusion {
+        node_limit: 100_000,
+        iter_limit: 30,
+        time_limit: Duration::from_millis(1000),
+        target: TARGETS[0],
+        rules: vec!["algebraic".into(), "raising".into()],
+        report: false,
+    };
+    pass.run(ctx, root)
+}
+
 struct EqsatFusion {
     node_limit: usize,
     iter_limit: usize,

@@ -985,16 +985,24 @@ fn dag_cost(
     Some((total, state.into_keys().collect()))
 }
 
+/// A term extracted from an e-graph.
+pub struct Extracted {
+    /// The nodes, operands before users, common subterms shared.
+    pub expr: RecExpr<Node>,
+    /// Each node's e-class type.
+    pub types: Vec<Option<Type>>,
+    /// Each node's e-class.
+    pub classes: Vec<Id>,
+    /// The index in `expr` of each root.
+    pub at: Vec<Id>,
+}
+
 /// Extract the best term (by [`best_nodes`]' choice) of each class in `roots`
-/// into one [`RecExpr`] that shares common subterms, with each node's e-class
-/// type; returns the index of each root in it.
-pub fn extract_all(
-    egraph: &Graph,
-    best: &HashMap<Id, (f64, Node)>,
-    roots: &[Id],
-) -> (RecExpr<Node>, Vec<Option<Type>>, Vec<Id>) {
+/// into one [`RecExpr`] that shares common subterms.
+pub fn extract_all(egraph: &Graph, best: &HashMap<Id, (f64, Node)>, roots: &[Id]) -> Extracted {
     let mut expr = RecExpr::default();
     let mut types = Vec::new();
+    let mut classes = Vec::new();
     let mut memo: HashMap<Id, Id> = HashMap::new();
     // Iterative post-order over classes, so deep graphs cannot overflow the stack.
     let mut at = Vec::with_capacity(roots.len());
@@ -1018,11 +1026,17 @@ pub fn extract_all(
             let n = node.clone().map_children(|k| memo[&egraph.find(k)]);
             let idx = expr.add(n);
             types.push(egraph[c].data);
+            classes.push(c);
             memo.insert(c, idx);
         }
         at.push(memo[&egraph.find(root)]);
     }
-    (expr, types, at)
+    Extracted {
+        expr,
+        types,
+        classes,
+        at,
+    }
 }
 
 #[cfg(test)]

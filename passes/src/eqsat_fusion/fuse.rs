@@ -159,6 +159,7 @@ impl Body {
             (2.., _) => "b2b_gemm",
             (1, _) => "vertical",
             (0, 1..) => "reduction",
+            _ if self.ops.iter().all(|o| is_index_only(o.op.as_str())) => "memory",
             _ => "elementwise",
         }
     }

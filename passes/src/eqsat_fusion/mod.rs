@@ -25,7 +25,7 @@ use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// Set by `aic-opt --eqsat-report`: every `eqsat-fusion` run reports, as with
@@ -314,25 +314,44 @@ impl EqsatFusion {
         }
         let classes: Vec<egg::Id> = roots.iter().map(|(_, c)| *c).collect();
         let best = eqsat::best_nodes_shared(egraph, &mut |n| model.node_time(n), &classes, 4);
-        let (expr, types, at) = eqsat::extract_all(egraph, &best, &classes);
+        let eqsat::Extracted {
+            expr,
+            types,
+            classes: of_class,
+            at,
+        } = eqsat::extract_all(egraph, &best, &classes);
         let mut after = Tally::default();
         let mut chosen = Vec::new();
         if report {
-            for (n, out) in expr.as_ref().iter().zip(&types) {
+            for (i, (n, out)) in expr.as_ref().iter().zip(&types).enumerate() {
                 let kids: Vec<aic::Type> = n
                     .children
                     .iter()
                     .filter_map(|c| types[usize::from(*c)])
                     .collect();
-                after.add(&model, n.op.as_str(), Some(n), &kids, *out);
+                // A view the rest of the program reads is materialised.
+                let read_outside = at.contains(&egg::Id::from(i));
+                let node = (!read_outside || !fuse::is_index_only(n.op.as_str())).then_some(n);
+                after.add(&model, n.op.as_str(), node, &kids, *out);
                 if n.op.as_str() == fuse::GROUP {
                     chosen.extend(fusion_line(&model, n, &kids));
                 }
             }
         }
         let first = ops[0];
-        let loc = ctx.op(first).loc;
-        let Some(values) = build(ctx, &expr, &types, &fb.inputs, first, loc, &model) else {
+        let mut locs: HashMap<egg::Id, Vec<aic::Attr>> = HashMap::new();
+        for &o in ops {
+            let c = egraph.find(fb.classes[&ctx.result(o, 0)]);
+            locs.entry(c).or_default().push(ctx.op(o).loc);
+        }
+        let origins = Origins {
+            egraph,
+            locs,
+            fallback: ctx.op(first).loc,
+        };
+        let Some(values) = build(
+            ctx, &expr, &types, &of_class, &fb.inputs, first, &origins, &model,
+        ) else {
             // A node of unknown type: keep the run as it was.
             return false;
         };
@@ -472,13 +491,15 @@ fn is_kernel(op: &str) -> bool {
 /// nodes become `fusion.group` ops holding their bodies, the others become ops
 /// of their e-class's type. The value of every node, or `None` if a type is
 /// unknown.
+#[allow(clippy::too_many_arguments)]
 fn build(
     ctx: &mut Context,
     expr: &egg::RecExpr<Node>,
     types: &[Option<aic::Type>],
+    classes: &[egg::Id],
     inputs: &[Value],
     at: Op,
-    loc: aic::Attr,
+    origins: &Origins<'_>,
     model: &KernelTime<'_>,
 ) -> Option<Vec<Value>> {
     let mut values: Vec<Value> = Vec::with_capacity(expr.as_ref().len());
@@ -492,14 +513,32 @@ fn build(
             values.push(*inputs.get(idx)?);
             continue;
         }
+        let u = ctx.uniquer().clone();
         if n.op.as_str() == fuse::GROUP {
-            let body = fuse::Body::from_attr(ctx.uniquer(), n.attrs?)?;
+            let body = fuse::Body::from_attr(&u, n.attrs?)?;
             let kids: Vec<aic::Type> = args.iter().map(|v| ctx.value_type(*v)).collect();
             let cost = model.kernel_time(&body, &kids);
-            values.push(build_group(ctx, &body, &args, at, loc, cost));
+            let kid_classes: Vec<egg::Id> = n
+                .children
+                .iter()
+                .map(|c| classes[usize::from(*c)])
+                .collect();
+            let op_classes = origins.body_classes(&body, &kid_classes);
+            let op_locs: Vec<aic::Attr> = op_classes
+                .iter()
+                .map(|c| origins.of(&u, c.as_slice()))
+                .collect();
+            let all: Vec<egg::Id> = op_classes
+                .into_iter()
+                .flatten()
+                .chain([classes[i]])
+                .collect();
+            let loc = origins.of(&u, &all);
+            values.push(build_group(ctx, &body, &args, at, loc, &op_locs, cost));
             continue;
         }
         let ty = types.get(i).copied().flatten()?;
+        let loc = origins.of(&u, &[classes[i]]);
         let mut st = OpState::new(ctx.ident(n.op.as_str()), loc);
         st.operands.extend(args);
         st.result_types.push(ty);
@@ -511,6 +550,64 @@ fn build(
     Some(values)
 }
 
+/// Where the ops extraction builds come from: the locations of the original
+/// ops in each e-class, so a rewritten or fused op carries the fused
+/// locations of the ops it stands for.
+struct Origins<'a> {
+    egraph: &'a eqsat::Graph,
+    locs: HashMap<egg::Id, Vec<aic::Attr>>,
+    fallback: aic::Attr,
+}
+
+impl Origins<'_> {
+    /// The fused location of the original ops in `classes` (the run's
+    /// first op's where there are none).
+    fn of(&self, u: &aic::Uniquer, classes: &[egg::Id]) -> aic::Attr {
+        let mut all: Vec<aic::Attr> = Vec::new();
+        for c in classes {
+            for l in self.locs.get(&self.egraph.find(*c)).into_iter().flatten() {
+                if !all.contains(l) {
+                    all.push(*l);
+                }
+            }
+        }
+        if all.is_empty() {
+            self.fallback
+        } else {
+            u.fused_loc(None, &all)
+        }
+    }
+
+    /// The e-class of each op of a fused body whose inputs are the classes
+    /// `kids` (empty where the op is not a node of the e-graph).
+    fn body_classes(&self, body: &fuse::Body, kids: &[egg::Id]) -> Vec<Option<egg::Id>> {
+        let mut out: Vec<Option<egg::Id>> = Vec::with_capacity(body.ops.len());
+        for o in &body.ops {
+            let args: Option<Vec<egg::Id>> = o
+                .args
+                .iter()
+                .map(|a| match usize::try_from(*a) {
+                    Ok(j) => out[j],
+                    Err(_) => kids.get((-1 - *a) as usize).copied(),
+                })
+                .collect();
+            let class = args.and_then(|args| {
+                let lookup = |ty| {
+                    self.egraph.lookup(Node {
+                        op: o.op,
+                        attrs: o.props,
+                        children: args.iter().copied().collect(),
+                        ty,
+                    })
+                };
+                lookup(Some(o.ty)).or_else(|| lookup(None))
+            });
+            out.push(class);
+        }
+        out
+    }
+}
+
 /// A `fusion.group` computing `body` on `args`, inserted before `at`.
 fn build_group(
     ctx: &mut Context,
@@ -518,6 +615,7 @@ fn build_group(
     args: &[Value],
     at: Op,
     loc: aic::Attr,
+    op_locs: &[aic::Attr],
     cost: f64,
 ) -> Value {
     let u = ctx.uniquer().clone();
@@ -528,8 +626,9 @@ fn build_group(
     let block = ctx.create_block(&arg_types);
     let bargs: Vec<Value> = ctx.block_args(block).to_vec();
     let mut vals: Vec<Value> = Vec::new();
-    for o in &body.ops {
-        let mut st = OpState::new(ctx.ident(o.op.as_str()), loc);
+    for (j, o) in body.ops.iter().enumerate() {
+        let op_loc = op_locs.get(j).copied().unwrap_or(loc);
+        let mut st = OpState::new(ctx.ident(o.op.as_str()), op_loc);
         st.operands.extend(o.args.iter().map(|a| {
             if *a < 0 {
                 bargs[(-1 - a) as usize]

@@ -400,6 +400,25 @@ fn canonical(body: Body, kids: Vec<Id>) -> (Body, Vec<Id>) {
     (Body { ops: out }, kids)
 }
 
+/// The op nodes of class `c`, one per op, properties and set of operands:
+/// the commuted forms the algebraic rules add (`add(b, a)` beside `add(a,
+/// b)`) fuse to the same kernels, so growth takes each once.
+fn plain_nodes(egraph: &Graph, c: Id) -> Vec<Node> {
+    let mut seen: std::collections::HashSet<(Symbol, Option<Attr>, SmallVec<[Id; 3]>)> =
+        Default::default();
+    egraph[c]
+        .nodes
+        .iter()
+        .filter(|n| n.op.as_str() != GROUP)
+        .filter(|n| {
+            let mut kids = n.children.clone();
+            kids.sort();
+            seen.insert((n.op, n.attrs, kids))
+        })
+        .cloned()
+        .collect()
+}
+
 /// Record a fused node's body in the cache, so pricing it need not decode
 /// the attribute just encoded.
 fn remember(cache: &super::cost::Cache, node: &Node, body: Body) {
@@ -439,21 +458,37 @@ pub fn grow(
     let mut added = 0;
     // Merges already made: the same pair in a later round gives the same node.
     let mut tried: std::collections::HashSet<(Node, usize, Node)> = Default::default();
+    // Classes that gained nodes or changed their best node last round: only
+    // merges next to them can be new (`None`: the first round, all).
+    let mut dirty: Option<std::collections::HashSet<Id>> = None;
+    let mut last: std::collections::HashMap<Id, Node> = Default::default();
     for _ in 0..rounds {
         let choice = {
             let g: &Graph = egraph;
             aic::eqsat::best_nodes(g, &mut |n| cost(g, n))
         };
+        if let Some(d) = dirty.as_mut() {
+            for (c, (_, n)) in &choice {
+                if last.get(c) != Some(n) {
+                    d.insert(*c);
+                }
+            }
+        }
         let mut new: Vec<(Id, Node)> = Vec::new();
         let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
         classes.sort();
         for c in classes {
-            let mut consumers: Vec<Node> = egraph[c]
-                .nodes
-                .iter()
-                .filter(|n| n.op.as_str() != GROUP)
-                .cloned()
-                .collect();
+            if let Some(d) = &dirty {
+                let near = d.contains(&c)
+                    || egraph[c]
+                        .nodes
+                        .iter()
+                        .any(|n| n.children.iter().any(|k| d.contains(&egraph.find(*k))));
+                if !near {
+                    continue;
+                }
+            }
+            let mut consumers: Vec<Node> = plain_nodes(egraph, c);
             if let Some((_, b)) = choice.get(&c)
                 && b.op.as_str() == GROUP
             {
@@ -472,13 +507,7 @@ pub fn grow(
                     // smaller body may fit where the best one does not).
                     let mut producers: Vec<Node> =
                         choice.get(&kid).map(|b| b.1.clone()).into_iter().collect();
-                    producers.extend(
-                        egraph[kid]
-                            .nodes
-                            .iter()
-                            .filter(|p| p.op.as_str() != GROUP)
-                            .cloned(),
-                    );
+                    producers.extend(plain_nodes(egraph, kid));
                     for p in &producers {
                         if !tried.insert((n.clone(), k, p.clone())) {
                             continue;
@@ -509,13 +538,7 @@ pub fn grow(
                             };
                             let mut qs: Vec<Node> =
                                 choice.get(&src).map(|b| b.1.clone()).into_iter().collect();
-                            qs.extend(
-                                egraph[src]
-                                    .nodes
-                                    .iter()
-                                    .filter(|q| q.op.as_str() != GROUP)
-                                    .cloned(),
-                            );
+                            qs.extend(plain_nodes(egraph, src));
                             for q in &qs {
                                 let Some(qb) = body_of(egraph, src, q, cache) else {
                                     continue;
@@ -545,6 +568,7 @@ pub fn grow(
         let mut grew = false;
         // Counted here: egg counts by walking every class.
         let mut nodes = egraph.total_number_of_nodes();
+        let mut gained = Vec::new();
         for (c, node) in new {
             if nodes >= node_limit {
                 egraph.rebuild();
@@ -555,6 +579,7 @@ pub fn grow(
             }
             let id = egraph.add(node);
             egraph.union(c, id);
+            gained.push(c);
             nodes += 1;
             added += 1;
             grew = true;
@@ -563,6 +588,11 @@ pub fn grow(
         if !grew {
             break;
         }
+        dirty = Some(gained.iter().map(|c| egraph.find(*c)).collect());
+        last = choice
+            .into_iter()
+            .map(|(c, (_, n))| (egraph.find(c), n))
+            .collect();
     }
     (added, false)
 }

@@ -1228,6 +1228,30 @@ mod tests {
         assert!(parse_rules("bad: ?a = (t.x, ?b => ?a").is_err());
     }
 
+    #[test]
+    fn random_rule_text_never_panics() {
+        // Rule text is user input (`rule-files`): any line either reads or
+        // is an error.
+        let tokens = [
+            "r:", "(", ")", "t.a", "t.b", "?x", "?y", "=>", "<=>", " if ", "first(", ",", "@swap",
+            "@nope", "?a =", "0.5", "-inf", "#", "\n", " ", "=",
+        ];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let (mut ok, mut err) = (0, 0);
+        for _ in 0..3000 {
+            let mut line = String::new();
+            for _ in 0..(seed % 12 + 1) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                line.push_str(tokens[(seed >> 33) as usize % tokens.len()]);
+            }
+            match parse_rules_with(&line, &NATIVES) {
+                Ok(_) => ok += 1,
+                Err(_) => err += 1,
+            }
+        }
+        assert!(ok > 0 && err > 0, "{ok} read, {err} rejected");
+    }
+
     impl Node {
         fn from_op_str(op: &str, kids: &[Id]) -> Node {
             Node {

@@ -90,6 +90,12 @@ pub static INFO: PassInfo = PassInfo {
             help: "Rule sets to saturate with (algebraic, raising, fusion)",
         },
         OptSpec {
+            name: "rule-files",
+            kind: OptKind::StrList,
+            default: "",
+            help: "Further rule sets to saturate with, read from these .rules files",
+        },
+        OptSpec {
             name: "report",
             kind: OptKind::Bool,
             default: "false",
@@ -107,6 +113,12 @@ pub static INFO: PassInfo = PassInfo {
                 .find(|t| t.name == o.str("target"))
                 .unwrap_or(TARGETS[0]),
             rules: o.list("rules").to_vec(),
+            rule_files: o
+                .list("rule-files")
+                .iter()
+                .filter(|f| !f.is_empty())
+                .cloned()
+                .collect(),
             report: o.bool("report"),
         })
     },
@@ -123,6 +135,7 @@ pub fn raise(ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         time_limit: Duration::from_millis(1000),
         target: TARGETS[0],
         rules: vec!["algebraic".into(), "raising".into()],
+        rule_files: Vec::new(),
         report: false,
     };
     pass.run(ctx, root)
@@ -134,6 +147,7 @@ struct EqsatFusion {
     time_limit: Duration,
     target: Target,
     rules: Vec<String>,
+    rule_files: Vec<String>,
     report: bool,
 }
 
@@ -242,6 +256,14 @@ impl EqsatFusion {
             all.extend(
                 eqsat::parse_rules_with(text, &natives::NATIVES)
                     .map_err(|e| format!("{name}.rules: {e}"))?,
+            );
+        }
+        for path in &self.rule_files {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read rule file '{path}': {e}"))?;
+            all.extend(
+                eqsat::parse_rules_with(&text, &natives::NATIVES)
+                    .map_err(|e| format!("{path}: {e}"))?,
             );
         }
         Ok(all)

@@ -61,3 +61,18 @@ func.func @statistics(%x: tensor<64x256xf32>) -> (tensor<64xf32>, tensor<64xf32>
   %a = graph.reduce mean %x, axes = [1] : (tensor<64x256xf32>) -> tensor<64xf32>
   return %m, %a : tensor<64xf32>, tensor<64xf32>
 }
+
+// -----
+
+// Independent layernorms of the same form over different tensors batch into
+// one launch.
+// CHECK-LABEL: func.func @sibling_layernorms
+// CHECK: %[[G:.*]]:2 = fusion.group horizontal
+// CHECK-COUNT-2: graph.layernorm
+// CHECK: return %[[G]]#0, %[[G]]#1
+// REPORT: fused horizontal [layernorm layernorm]
+func.func @sibling_layernorms(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>, %g: tensor<256xf32>, %b: tensor<256xf32>) -> (tensor<64x256xf32>, tensor<64x256xf32>) {
+  %a = graph.layernorm %x, %g, %b : (tensor<64x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<64x256xf32>
+  %c = graph.layernorm %y, %g, %b : (tensor<64x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<64x256xf32>
+  return %a, %c : tensor<64x256xf32>, tensor<64x256xf32>
+}

@@ -2,7 +2,9 @@
 //! reads the same value (Q/K/V projections with their epilogues), or whose
 //! reductions read the same value (sibling statistics or normalisations of
 //! one tensor), become one multi-result `fusion.group` of kind `horizontal`,
-//! which launches once and reads the shared operand once. It runs on the program extraction built
+//! which launches once and reads the shared operand once; independent
+//! reductions of one form over different tensors (sibling layernorms) are
+//! batched into one launch the same way. It runs on the program extraction built
 //! rather than in the e-graph, because an e-node has one result and a
 //! horizontal kernel several (the e-graph form, one GEMM of concatenated
 //! weights sliced per sibling, is the `horizontal-gemm` rule of
@@ -115,39 +117,17 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
             }
         }
     }
-    let mut lines = Vec::new();
+    let mut out = Vec::new();
+    let mut joined: HashSet<Op> = HashSet::new();
     for ((shared, _), members) in buckets {
-        // Greedily, in program order: a member joins while it reads none
-        // of the set, its operands are computed before the set's first
-        // kernel (where the joint kernel goes), and the body stays small.
-        let mut set: Vec<Op> = Vec::new();
-        let mut compute = 0;
-        for m in members {
-            let first = set.first().map_or(pos[&m], |f| pos[f]);
-            let in_time = ctx.operands(m).iter().all(|v| {
-                ctx.defining_op(*v)
-                    .is_none_or(|d| pos.get(&d).is_none_or(|p| *p < first))
-            });
-            let size = body_ops(ctx, m)
-                .iter()
-                .filter(|o| !is_index_only(ctx.op_name(**o)))
-                .count();
-            let others: HashSet<Op> = set.iter().copied().collect();
-            if set.len() < MAX_SIBLINGS
-                && compute + size <= MAX_BODY
-                && in_time
-                && !depends_on(ctx, m, &others)
-            {
-                set.push(m);
-                compute += size;
-            }
-        }
+        let set = siblings(ctx, &pos, members);
         if set.len() >= 2 {
             let x = type_bytes(ctx.uniquer(), ctx.value_type(shared));
             // The joint kernel saves a launch and a read of the shared
             // operand per sibling beyond the first.
             let saving = (set.len() - 1) as f64 * (target.launch_s + x / target.bytes_per_s);
-            lines.push(Joined {
+            joined.extend(set.iter().copied());
+            out.push(Joined {
                 kernels: set.len(),
                 saving,
                 bytes: (set.len() - 1) as f64 * x,
@@ -155,7 +135,75 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
             });
         }
     }
-    lines
+    // Independent reductions of the same form over different tensors
+    // (sibling layernorms) batch into one launch.
+    type Form = Vec<(String, Vec<aic::Type>)>;
+    let mut forms: Vec<(Form, Vec<Op>)> = Vec::new();
+    for &op in ops {
+        if joined.contains(&op) || candidate(ctx, op).is_none_or(|c| c.anchor != Role::Reduction) {
+            continue;
+        }
+        let form: Form = body_ops(ctx, op)
+            .iter()
+            .map(|o| {
+                let types = ctx
+                    .operands(*o)
+                    .iter()
+                    .copied()
+                    .chain(ctx.results(*o))
+                    .map(|v| ctx.value_type(v))
+                    .collect();
+                (ctx.op_name(*o).to_string(), types)
+            })
+            .collect();
+        match forms.iter_mut().find(|(f, _)| *f == form) {
+            Some((_, m)) => m.push(op),
+            None => forms.push((form, vec![op])),
+        }
+    }
+    for (_, members) in forms {
+        let set = siblings(ctx, &pos, members);
+        if set.len() >= 2 {
+            let saving = (set.len() - 1) as f64 * target.launch_s;
+            out.push(Joined {
+                kernels: set.len(),
+                saving,
+                bytes: 0.0,
+                line: join(ctx, &set, saving, target),
+            });
+        }
+    }
+    out
+}
+
+/// The kernels of `members` (in program order) that can share one kernel,
+/// chosen greedily: a member joins while it reads none of the set, its
+/// operands are computed before the set's first kernel (where the joint
+/// kernel goes), and the body stays small.
+fn siblings(ctx: &Context, pos: &HashMap<Op, usize>, members: Vec<Op>) -> Vec<Op> {
+    let mut set: Vec<Op> = Vec::new();
+    let mut compute = 0;
+    for m in members {
+        let first = set.first().map_or(pos[&m], |f| pos[f]);
+        let in_time = ctx.operands(m).iter().all(|v| {
+            ctx.defining_op(*v)
+                .is_none_or(|d| pos.get(&d).is_none_or(|p| *p < first))
+        });
+        let size = body_ops(ctx, m)
+            .iter()
+            .filter(|o| !is_index_only(ctx.op_name(**o)))
+            .count();
+        let others: HashSet<Op> = set.iter().copied().collect();
+        if set.len() < MAX_SIBLINGS
+            && compute + size <= MAX_BODY
+            && in_time
+            && !depends_on(ctx, m, &others)
+        {
+            set.push(m);
+            compute += size;
+        }
+    }
+    set
 }
 
 /// Replace the kernels `set` by one horizontal `fusion.group` before the

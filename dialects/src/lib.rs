@@ -5,6 +5,7 @@
 pub mod arith;
 pub mod check;
 pub mod chlo;
+pub mod coord;
 pub mod func;
 pub mod fusion;
 pub mod graph;
@@ -33,6 +34,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&graph::BINARY);
     registry.register(&graph::OTHERS);
     registry.register(&fusion::DIALECT);
+    registry.register(&coord::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

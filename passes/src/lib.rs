@@ -3,6 +3,7 @@
 //! Each module declares a [`aic::pass::PassInfo`]; [`register_all`] makes them known.
 
 pub mod canonicalize;
+pub mod coord_to_arith;
 pub mod cse;
 pub mod eqsat_fusion;
 pub mod inline;
@@ -23,6 +24,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&symbol_dce::INFO);
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&eqsat_fusion::INFO);
+    reg.register(&coord_to_arith::INFO);
 }
 
 /// A registry with every pass of this crate.

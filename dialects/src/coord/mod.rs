@@ -1,0 +1,148 @@
+//! The `coord` dialect: tensor descriptors as chains of coordinate
+//! transforms (Composable Kernel's tensor coordinate transformation, see
+//! [`desc`]), held by the attribute `#coord.desc<...>`, and `coord.offset`,
+//! which computes the memory offset and validity of a logical index:
+//!
+//! ```mlir
+//! %off, %ok = coord.offset %i, %j through #coord.desc<[6, 4] | pass [0] -> [1], pass [1] -> [0] | embed<6, 1> [0, 1] -> [0]> : index, i1
+//! ```
+//!
+//! The verifier rejects descriptors whose lengths do not fit (an
+//! out-of-range slice, a merge of the wrong size, a dim read twice) and
+//! index lists of the wrong rank; canonicalisation simplifies the
+//! descriptor; the interpreter evaluates it; `coord-to-arith` lowers it to
+//! arith ops.
+
+pub mod desc;
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::dialect::{AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, ValueSpec, tc};
+use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::ir::{Context, Op, Uniquer};
+use aic::rewrite::FoldResult;
+use aic::types::TypeKind;
+use aic::verifier::op_error;
+pub use desc::{Desc, Step, Transform};
+use smallvec::SmallVec;
+
+/// The text `#coord.desc<...>` holds after `#`, up to the body.
+pub const DESC_PREFIX: &str = "coord.desc<";
+
+/// The descriptor an attribute holds, or why it is not one.
+pub fn desc_of(u: &Uniquer, a: Attr) -> Result<Desc, String> {
+    let AttrKind::Opaque(text) = u.attr_kind(a) else {
+        return Err("expected a #coord.desc<...> attribute".into());
+    };
+    let body = text
+        .strip_prefix(DESC_PREFIX)
+        .and_then(|t| t.strip_suffix('>'))
+        .ok_or("expected a #coord.desc<...> attribute")?;
+    body.parse()
+}
+
+/// The attribute holding `d`.
+pub fn desc_attr(u: &Uniquer, d: &Desc) -> Attr {
+    u.attr(AttrKind::Opaque(format!("{DESC_PREFIX}{d}>").into()))
+}
+
+const DESC: AttrConstraint = AttrConstraint {
+    desc: "tensor descriptor (#coord.desc<...>)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(DESC_PREFIX)),
+    syntax: AttrSyntax::Full,
+};
+
+const I1: aic::dialect::TypeConstraint = aic::dialect::TypeConstraint {
+    desc: "i1",
+    check: |t, _| matches!(t, TypeKind::Integer { width: 1, .. }),
+    build: Some(|u| u.int_type(1)),
+};
+
+/// `coord.offset`: the element offset of an upper index under a descriptor,
+/// and whether the index is valid (inside the upper lengths and not in
+/// padding).
+pub const OFFSET: OpSpec = OpSpec {
+    summary: "element offset and validity of an index under a tensor descriptor",
+    operands: &[ValueSpec::variadic("indices", tc::INDEX)],
+    results: &[
+        ValueSpec::one("offset", tc::INDEX),
+        ValueSpec::one("valid", I1),
+    ],
+    attributes: &[AttrSpec::required("desc", DESC)],
+    traits: Traits::PURE,
+    format: Some("$indices `through` $desc attr-dict `:` type($offset) `,` type($valid)"),
+    verify: Some(verify_offset),
+    fold: Some(fold_offset),
+    interpret: Some(run_offset),
+    ..OpSpec::new("coord.offset")
+};
+
+/// The dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "coord",
+    description: "tensor descriptors: coordinate transforms from logical indices to memory",
+    ops: &[OFFSET],
+    materialize_constant: None,
+};
+
+fn desc_of_op(ctx: &Context, op: Op) -> Option<Desc> {
+    let a = ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    desc_of(ctx.uniquer(), a).ok()
+}
+
+fn verify_offset(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let Some(a) = ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(op, i))
+    else {
+        return Err(op_error(ctx, op, "requires a 'desc' attribute"));
+    };
+    let d =
+        desc_of(ctx.uniquer(), a).map_err(|e| op_error(ctx, op, format!("bad descriptor: {e}")))?;
+    d.lens()
+        .map_err(|e| op_error(ctx, op, format!("bad descriptor: {e}")))?;
+    let n = ctx.operands(op).len();
+    if n != d.upper.len() {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "has {n} indices but the descriptor's upper space has rank {}",
+                d.upper.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Canonicalisation: the descriptor simplified (in place).
+fn fold_offset(ctx: &mut Context, op: Op, _: &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>> {
+    let d = desc_of_op(ctx, op)?;
+    let s = d.simplify();
+    if s == d {
+        return None;
+    }
+    let u = ctx.uniquer().clone();
+    let name = ctx.ident("desc");
+    ctx.set_inherent_attr(op, name, desc_attr(&u, &s));
+    Some(ctx.results(op).map(FoldResult::Value).collect())
+}
+
+fn run_offset(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let d = desc_of_op(ctx, op).ok_or_else(|| InterpError::at(op, "bad descriptor"))?;
+    let idx: Vec<i64> = args
+        .iter()
+        .map(|t| t.ints().first().copied().unwrap_or(0))
+        .collect();
+    let (off, ok) = d
+        .locate(&idx)
+        .map_err(|e| InterpError::at(op, format!("bad descriptor: {e}")))?;
+    let u = ctx.uniquer();
+    Ok(vec![
+        Tensor::new(u, u.ty(TypeKind::Index), Data::Int(vec![off])),
+        Tensor::new(u, u.int_type(1), Data::Int(vec![i64::from(ok)])),
+    ])
+}

@@ -94,6 +94,86 @@ pub struct Desc {
     pub stages: Vec<Vec<Step>>,
 }
 
+/// A 2-d convolution's geometry, for its implicit-GEMM descriptors.
+#[derive(Clone, Debug)]
+pub struct Conv {
+    /// NCHW input and OIHW filter (else NHWC and HWIO).
+    pub nchw: bool,
+    /// The input shape in its layout.
+    pub input: [i64; 4],
+    /// Filter height and width.
+    pub filter: [i64; 2],
+    /// Output channels.
+    pub out_channels: i64,
+    /// Row and column strides.
+    pub strides: [i64; 2],
+    /// Row and column dilations.
+    pub dilations: [i64; 2],
+    /// Padding: top, bottom, left, right.
+    pub pads: [i64; 4],
+    /// Channel groups.
+    pub groups: i64,
+}
+
+impl Conv {
+    /// The input shape as `[n, h, w, c]`.
+    pub fn nhwc(&self) -> [i64; 4] {
+        let x = self.input;
+        if self.nchw {
+            [x[0], x[2], x[3], x[1]]
+        } else {
+            x
+        }
+    }
+
+    /// The output height and width.
+    pub fn out(&self) -> [i64; 2] {
+        let [_, h, w, _] = self.nhwc();
+        let o = |len: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
+            let (padded, span) = (len + lo + hi, d * (k - 1) + 1);
+            if padded < span {
+                0
+            } else {
+                (padded - span) / s + 1
+            }
+        };
+        [
+            o(
+                h,
+                self.filter[0],
+                self.strides[0],
+                self.dilations[0],
+                self.pads[0],
+                self.pads[1],
+            ),
+            o(
+                w,
+                self.filter[1],
+                self.strides[1],
+                self.dilations[1],
+                self.pads[2],
+                self.pads[3],
+            ),
+        ]
+    }
+}
+
+fn step(t: Transform, upper: &[usize], lower: &[usize]) -> Step {
+    Step {
+        t,
+        upper: upper.to_vec(),
+        lower: lower.to_vec(),
+    }
+}
+
+fn embed(len: i64, strides: &[i64], offset: i64) -> Transform {
+    Transform::Embed {
+        len,
+        strides: strides.to_vec(),
+        offset,
+    }
+}
+
 impl Transform {
     /// The keyword of the transform in text.
     pub fn name(&self) -> &'static str {
@@ -464,31 +544,104 @@ impl Desc {
         }
     }
 
-    /// The A matrix of a 2-d convolution as an implicit GEMM over an NHWC
-    /// input of `[n, h, w, c]` (no im2col buffer): rows are output pixels
-    /// `(n, ho, wo)`, columns filter taps `(kh, kw, c)`; padding reads as
-    /// invalid (zero).
-    pub fn conv_nhwc_a(
-        input: [i64; 4],
-        filter: [i64; 2],
-        strides: [i64; 2],
-        dilations: [i64; 2],
-        pads: [i64; 4],
-    ) -> Desc {
-        let [n, h, w, c] = input;
-        let [kh, kw] = filter;
-        let out = |len: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
-            (len + lo + hi - d * (k - 1) - 1) / s + 1
-        };
-        let ho = out(h, kh, strides[0], dilations[0], pads[0], pads[1]);
-        let wo = out(w, kw, strides[1], dilations[1], pads[2], pads[3]);
-        let step = |t, upper: &[usize], lower: &[usize]| Step {
-            t,
+    /// A strided slice (as `graph.slice`): upper index `u` of dim `i` reads
+    /// `start[i] + u * strides[i]` of a tensor of `lower`.
+    pub fn strided_slice(lower: &[i64], start: &[i64], limit: &[i64], strides: &[i64]) -> Desc {
+        let upper: Vec<i64> = (0..lower.len())
+            .map(|i| (limit[i] - start[i] + strides[i] - 1) / strides[i])
+            .collect();
+        Desc {
+            upper,
+            stages: vec![
+                (0..lower.len())
+                    .map(|i| Step {
+                        t: Transform::Embed {
+                            len: lower[i],
+                            strides: vec![strides[i]],
+                            offset: start[i],
+                        },
+                        upper: vec![i],
+                        lower: vec![i],
+                    })
+                    .collect(),
+            ],
+        }
+    }
+
+    /// One input of a concatenation along `axis`, seen from the result of
+    /// length `total` there: valid where the input lies (from `before`),
+    /// padding elsewhere, so a kernel reads each input through its own view.
+    pub fn concat_part(part: &[i64], axis: usize, before: i64, total: i64) -> Desc {
+        let mut upper = part.to_vec();
+        upper[axis] = total;
+        Desc {
+            upper,
+            stages: vec![
+                (0..part.len())
+                    .map(|i| Step {
+                        t: if i == axis {
+                            Transform::Pad {
+                                lo: before,
+                                hi: total - before - part[i],
+                            }
+                        } else {
+                            Transform::Pass
+                        },
+                        upper: vec![i],
+                        lower: vec![i],
+                    })
+                    .collect(),
+            ],
+        }
+    }
+
+    /// A tensor of `lower` read as `upper` (same element count, row-major).
+    pub fn reshape(lower: &[i64], upper: &[i64]) -> Desc {
+        Desc {
             upper: upper.to_vec(),
-            lower: lower.to_vec(),
+            stages: vec![
+                vec![Step {
+                    t: Transform::Unmerge,
+                    upper: (0..upper.len()).collect(),
+                    lower: vec![0],
+                }],
+                vec![Step {
+                    t: Transform::Merge {
+                        lens: lower.to_vec(),
+                    },
+                    upper: vec![0],
+                    lower: (0..lower.len()).collect(),
+                }],
+            ],
+        }
+    }
+
+    /// The A matrix of group `g` of a 2-d convolution as an implicit GEMM
+    /// over its input buffer (no im2col): rows are output pixels `(n, ho,
+    /// wo)`, columns filter taps `(kh, kw, c)` of the group's channels;
+    /// padding reads as invalid (zero).
+    pub fn conv_a(conv: &Conv, g: i64) -> Desc {
+        let [n, h, w, c] = conv.nhwc();
+        let [kh, kw] = conv.filter;
+        let [ho, wo] = conv.out();
+        let cg = c / conv.groups;
+        let [ph, pw] = [
+            h + conv.pads[0] + conv.pads[1],
+            w + conv.pads[2] + conv.pads[3],
+        ];
+        // Lower dims in the buffer's order.
+        let (dn, dh, dw, dc) = if conv.nchw {
+            (0, 2, 3, 1)
+        } else {
+            (0, 1, 2, 3)
+        };
+        let shape = if conv.nchw {
+            [n, c, h, w]
+        } else {
+            [n, h, w, c]
         };
         Desc {
-            upper: vec![n * ho * wo, kh * kw * c],
+            upper: vec![n * ho * wo, kh * kw * cg],
             stages: vec![
                 // [m, k] -> [n, ho, wo, kh, kw, c]
                 vec![
@@ -501,59 +654,108 @@ impl Desc {
                     ),
                     step(
                         Transform::Merge {
-                            lens: vec![kh, kw, c],
+                            lens: vec![kh, kw, cg],
                         },
                         &[1],
                         &[3, 4, 5],
                     ),
                 ],
-                // -> [n, hp, wp, c]: the padded input row and column
+                // -> [n, padded row, padded column, channel]
                 vec![
                     step(Transform::Pass, &[0], &[0]),
                     step(
-                        Transform::Embed {
-                            len: h + pads[0] + pads[1],
-                            strides: vec![strides[0], dilations[0]],
-                            offset: 0,
-                        },
+                        embed(ph, &[conv.strides[0], conv.dilations[0]], 0),
                         &[1, 3],
                         &[1],
                     ),
                     step(
-                        Transform::Embed {
-                            len: w + pads[2] + pads[3],
-                            strides: vec![strides[1], dilations[1]],
-                            offset: 0,
-                        },
+                        embed(pw, &[conv.strides[1], conv.dilations[1]], 0),
                         &[2, 4],
                         &[2],
                     ),
-                    step(Transform::Pass, &[5], &[3]),
+                    step(embed(c, &[1], g * cg), &[5], &[3]),
                 ],
-                // -> [n, h, w, c]
+                // -> the buffer's dims
                 vec![
-                    step(Transform::Pass, &[0], &[0]),
+                    step(Transform::Pass, &[0], &[dn]),
                     step(
                         Transform::Pad {
-                            lo: pads[0],
-                            hi: pads[1],
+                            lo: conv.pads[0],
+                            hi: conv.pads[1],
                         },
                         &[1],
-                        &[1],
+                        &[dh],
                     ),
                     step(
                         Transform::Pad {
-                            lo: pads[2],
-                            hi: pads[3],
+                            lo: conv.pads[2],
+                            hi: conv.pads[3],
                         },
                         &[2],
-                        &[2],
+                        &[dw],
                     ),
-                    step(Transform::Pass, &[3], &[3]),
+                    step(Transform::Pass, &[3], &[dc]),
                 ],
             ],
         }
-        .compose_onto(&Desc::row_major(&[n, h, w, c]))
+        .compose_onto(&Desc::row_major(&shape))
+    }
+
+    /// The B matrix of group `g`: rows filter taps `(kh, kw, c)`, columns
+    /// the group's output channels, over the filter buffer (HWIO for NHWC,
+    /// OIHW for NCHW).
+    pub fn conv_b(conv: &Conv, g: i64) -> Desc {
+        let [kh, kw] = conv.filter;
+        let (cg, kg) = (
+            conv.nhwc()[3] / conv.groups,
+            conv.out_channels / conv.groups,
+        );
+        let (shape, dims) = if conv.nchw {
+            ([conv.out_channels, cg, kh, kw], [2, 3, 1, 0])
+        } else {
+            ([kh, kw, cg, conv.out_channels], [0, 1, 2, 3])
+        };
+        Desc {
+            upper: vec![kh * kw * cg, kg],
+            stages: vec![vec![
+                step(
+                    Transform::Merge {
+                        lens: vec![kh, kw, cg],
+                    },
+                    &[0],
+                    &[dims[0], dims[1], dims[2]],
+                ),
+                step(embed(conv.out_channels, &[1], g * kg), &[1], &[dims[3]]),
+            ]],
+        }
+        .compose_onto(&Desc::row_major(&shape))
+    }
+
+    /// The C matrix of group `g`: rows output pixels, columns the group's
+    /// output channels, over the output buffer.
+    pub fn conv_c(conv: &Conv, g: i64) -> Desc {
+        let n = conv.nhwc()[0];
+        let [ho, wo] = conv.out();
+        let kg = conv.out_channels / conv.groups;
+        let (shape, dims) = if conv.nchw {
+            ([n, conv.out_channels, ho, wo], [0, 2, 3, 1])
+        } else {
+            ([n, ho, wo, conv.out_channels], [0, 1, 2, 3])
+        };
+        Desc {
+            upper: vec![n * ho * wo, kg],
+            stages: vec![vec![
+                step(
+                    Transform::Merge {
+                        lens: vec![n, ho, wo],
+                    },
+                    &[0],
+                    &[dims[0], dims[1], dims[2]],
+                ),
+                step(embed(conv.out_channels, &[1], g * kg), &[1], &[dims[3]]),
+            ]],
+        }
+        .compose_onto(&Desc::row_major(&shape))
     }
 
     /// `self` on top of `bottom` (see [`Desc::compose`]), for builders whose
@@ -1446,7 +1648,17 @@ mod tests {
             {
                 continue;
             }
-            let d = Desc::conv_nhwc_a([n, h, w, c], [kh, kw], [sh, sw], [dh, dw], pads);
+            let conv = Conv {
+                nchw: false,
+                input: [n, h, w, c],
+                filter: [kh, kw],
+                out_channels: 1,
+                strides: [sh, sw],
+                dilations: [dh, dw],
+                pads,
+                groups: 1,
+            };
+            let d = Desc::conv_a(&conv, 0);
             d.lens().expect("valid");
             let ho = (h + pads[0] + pads[1] - dh * (kh - 1) - 1) / sh + 1;
             let wo = (w + pads[2] + pads[3] - dw * (kw - 1) - 1) / sw + 1;

@@ -23,7 +23,7 @@ use aic::ir::{Context, Op, Uniquer};
 use aic::rewrite::FoldResult;
 use aic::types::TypeKind;
 use aic::verifier::op_error;
-pub use desc::{Desc, Step, Transform};
+pub use desc::{Conv, Desc, Step, Transform};
 use smallvec::SmallVec;
 
 /// The text `#coord.desc<...>` holds after `#`, up to the body.

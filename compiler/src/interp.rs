@@ -265,6 +265,12 @@ impl<'c> Interp<'c> {
         r
     }
 
+    /// Replace the value of `v`: how ops that write to a buffer (a memref
+    /// argument of a kernel) record the write.
+    pub fn set_value(&mut self, v: Value, t: Tensor) {
+        self.env.insert(v, t);
+    }
+
     /// Run the single block of region `r` with `args` as its arguments; the
     /// operands of its terminator come back.
     pub fn run_region(&mut self, r: Region, args: Vec<Tensor>) -> IResult<Vec<Tensor>> {

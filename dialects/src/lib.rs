@@ -12,6 +12,7 @@ pub mod graph;
 pub mod math;
 pub mod scf;
 pub mod stablehlo;
+pub mod tile;
 
 use aic::DialectRegistry;
 
@@ -35,6 +36,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&graph::OTHERS);
     registry.register(&fusion::DIALECT);
     registry.register(&coord::DIALECT);
+    registry.register(&tile::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

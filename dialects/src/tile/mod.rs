@@ -1,0 +1,946 @@
+//! The `tile` dialect: kernels as programs over a grid of blocks, computing
+//! on tiles (Composable Kernel's tile operators, Triton's blocks):
+//!
+//! ```mlir
+//! tile.kernel @scale grid = [4] {
+//! ^bb0(%x: memref<64xf32>, %y: memref<64xf32>):
+//!   %p = tile.program_id 0 : index
+//!   %c16 = arith.constant 16 : index
+//!   %at = arith.muli %p, %c16 : index
+//!   %t = tile.load %x[%at] : memref<64xf32> -> !tile.tile<16xf32>
+//!   %u = tile.map %t : (!tile.tile<16xf32>) -> !tile.tile<16xf32> {
+//!   ^bb0(%v: f32):
+//!     %w = arith.addf %v, %v : f32
+//!     tile.yield %w : f32
+//!   }
+//!   tile.store %u, %y[%at] : !tile.tile<16xf32>, memref<64xf32>
+//!   tile.return
+//! }
+//! %out = tile.launch @scale(%in) : (tensor<64xf32>) -> tensor<64xf32>
+//! ```
+//!
+//! Tile values have the type `!tile.tile<16x32xf16>` (registers) or
+//! `!tile.tile<16x32xf16, shared>`. Loads and stores go through a
+//! `#coord.desc` (row-major when left out) from the tile's origin, masked
+//! where the descriptor says an index is invalid. `tile.gemm` accumulates a
+//! product at an explicit level (block, warp or thread); `tile.map` carries
+//! elementwise epilogues; `tile.for` is the K loop; `tile.transfer` stages a
+//! tile into shared memory with a pipelining depth. `tile.launch` runs a
+//! kernel on tensors: inputs become its first buffers, zeroed outputs the
+//! rest, and every grid point runs the body in turn (the interpreter's
+//! block-by-block execution).
+
+use crate::coord::{self, Desc};
+use crate::stablehlo::{I64_ARRAY, I64_ATTR};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
+    ValueSpec, ac, enum_keyword, tc,
+};
+use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
+use aic::ir::{Context, Op, Uniquer, Value};
+use aic::types::{Type, TypeKind};
+use aic::verifier::op_error;
+use std::cell::Cell;
+
+/// Where a tile lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Registers (the default).
+    Register,
+    /// Shared memory (LDS on AMD).
+    Shared,
+}
+
+/// A tile type: shape, element type and space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TileType {
+    /// The tile's shape.
+    pub shape: Vec<i64>,
+    /// The element type.
+    pub elem: Type,
+    /// Where it lives.
+    pub space: Space,
+}
+
+/// The tile type `t` is, if it is one.
+pub fn tile_type(u: &Uniquer, t: Type) -> Option<TileType> {
+    let TypeKind::Opaque(text) = u.type_kind(t) else {
+        return None;
+    };
+    let body = text.strip_prefix("tile.tile<")?.strip_suffix('>')?;
+    let (dims, space) = match body.split_once(',') {
+        Some((d, s)) => (d.trim(), s.trim()),
+        None => (body.trim(), "register"),
+    };
+    let space = match space {
+        "register" => Space::Register,
+        "shared" => Space::Shared,
+        _ => return None,
+    };
+    let mut parts: Vec<&str> = dims.split('x').collect();
+    let elem_text = parts.pop()?;
+    let shape: Vec<i64> = parts
+        .iter()
+        .map(|p| p.parse().ok())
+        .collect::<Option<_>>()?;
+    if shape.is_empty() || shape.iter().any(|d| *d < 1) {
+        return None;
+    }
+    let elem = aic::syntax::parse_type(u, &Default::default(), elem_text).ok()?;
+    Some(TileType { shape, elem, space })
+}
+
+/// The type of a tile.
+pub fn make_tile(u: &Uniquer, t: &TileType) -> Type {
+    let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
+    let space = match t.space {
+        Space::Register => String::new(),
+        Space::Shared => ", shared".into(),
+    };
+    let elem = aic::printer::type_text(u, t.elem);
+    u.ty(TypeKind::Opaque(
+        format!("tile.tile<{}x{elem}{space}>", dims.join("x")).into(),
+    ))
+}
+
+const TILE: TypeConstraint = TypeConstraint {
+    desc: "tile",
+    check: |t, u| {
+        matches!(t, TypeKind::Opaque(s) if s.starts_with("tile.tile<")) && {
+            let _ = u;
+            true
+        }
+    },
+    build: None,
+};
+
+const MEMREF: TypeConstraint = TypeConstraint {
+    desc: "memref",
+    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
+    build: None,
+};
+
+const TENSOR: TypeConstraint = TypeConstraint {
+    desc: "tensor",
+    check: |t, _| matches!(t, TypeKind::Tensor { .. }),
+    build: None,
+};
+
+/// The levels a GEMM runs at.
+pub const LEVELS: &[&str] = &["block", "warp", "thread"];
+/// The text before the keyword of `#tile<level block>`.
+pub const LEVEL_PREFIX: &str = "tile<level ";
+const LEVEL: AttrConstraint = AttrConstraint {
+    desc: "GEMM level (block, warp, thread)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(LEVEL_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(LEVEL_PREFIX, LEVELS),
+};
+
+/// The spaces a transfer stages into.
+pub const SPACES: &[&str] = &["register", "shared"];
+/// The text before the keyword of `#tile<space shared>`.
+pub const SPACE_PREFIX: &str = "tile<space ";
+const SPACE: AttrConstraint = AttrConstraint {
+    desc: "tile space (register, shared)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(SPACE_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(SPACE_PREFIX, SPACES),
+};
+
+/// Reduction kinds.
+pub const KINDS: &[&str] = &["sum", "max", "min"];
+/// The text before the keyword of `#tile<kind sum>`.
+pub const KIND_PREFIX: &str = "tile<kind ";
+const KIND: AttrConstraint = AttrConstraint {
+    desc: "reduction kind (sum, max, min)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(KIND_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(KIND_PREFIX, KINDS),
+};
+
+const DESC: AttrConstraint = AttrConstraint {
+    desc: "tensor descriptor (#coord.desc<...>)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(coord::DESC_PREFIX)),
+    syntax: AttrSyntax::Full,
+};
+
+const fn op(name: &'static str, summary: &'static str) -> OpSpec {
+    OpSpec {
+        summary,
+        verify: Some(verify),
+        interpret: Some(interpret),
+        ..OpSpec::new(name)
+    }
+}
+
+/// `tile.kernel @name grid = [..] { ^bb0(buffers): ... }`.
+pub const KERNEL: OpSpec = OpSpec {
+    attributes: &[
+        AttrSpec::required("sym_name", ac::SYMBOL_NAME),
+        AttrSpec::required("grid", I64_ARRAY),
+    ],
+    regions: &[RegionSpec::sized("body")],
+    traits: Traits::ISOLATED_FROM_ABOVE
+        .with(Traits::SYMBOL)
+        .with(Traits::SINGLE_BLOCK),
+    format: Some("$sym_name `grid` `=` $grid $body attr-dict"),
+    interpret: None,
+    ..op(
+        "tile.kernel",
+        "a kernel over a grid of blocks, its arguments buffers",
+    )
+};
+
+/// `tile.return`: ends a kernel's body.
+pub const RETURN: OpSpec = OpSpec {
+    traits: Traits::PURE
+        .with(Traits::TERMINATOR)
+        .with(Traits::RETURN_LIKE),
+    parents: &["tile.kernel"],
+    format: Some("attr-dict"),
+    verify: None,
+    interpret: None,
+    ..op("tile.return", "ends a kernel")
+};
+
+/// `tile.launch @k(%inputs) : (tensors) -> tensors`.
+pub const LAUNCH: OpSpec = OpSpec {
+    operands: &[ValueSpec::variadic("inputs", TENSOR)],
+    results: &[ValueSpec::variadic("outputs", TENSOR)],
+    attributes: &[AttrSpec::required("kernel", ac::FLAT_SYMBOL_REF)],
+    format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
+    ..op(
+        "tile.launch",
+        "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
+    )
+};
+
+/// `tile.program_id <axis> : index`.
+pub const PROGRAM_ID: OpSpec = OpSpec {
+    results: &[ValueSpec::one("id", tc::INDEX)],
+    attributes: &[AttrSpec::required("axis", I64_ATTR)],
+    traits: Traits::PURE,
+    format: Some("$axis attr-dict `:` type($id)"),
+    ..op("tile.program_id", "the block's position along a grid axis")
+};
+
+/// `tile.load %buf[%origin] (through #coord.desc)? : memref -> tile`.
+pub const LOAD: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("buffer", MEMREF),
+        ValueSpec::variadic("origin", tc::INDEX),
+    ],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[AttrSpec::optional("desc", DESC)],
+    format: Some(
+        "$buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($buffer) `->` type($result)",
+    ),
+    ..op(
+        "tile.load",
+        "reads a tile from a buffer through a descriptor, masked",
+    )
+};
+
+/// `tile.store %t, %buf[%origin] (through #coord.desc)? : tile, memref`.
+pub const STORE: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("value", TILE),
+        ValueSpec::one("buffer", MEMREF),
+        ValueSpec::variadic("origin", tc::INDEX),
+    ],
+    attributes: &[AttrSpec::optional("desc", DESC)],
+    format: Some(
+        "$value `,` $buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($value) `,` type($buffer)",
+    ),
+    ..op(
+        "tile.store",
+        "writes a tile to a buffer through a descriptor, masked",
+    )
+};
+
+/// `tile.gemm %a, %b, %acc level = block : A, B -> C`.
+pub const GEMM: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("a", TILE),
+        ValueSpec::one("b", TILE),
+        ValueSpec::one("acc", TILE),
+    ],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[AttrSpec::required("level", LEVEL)],
+    traits: Traits::PURE,
+    format: Some(
+        "$a `,` $b `,` $acc `level` `=` $level attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)",
+    ),
+    ..op("tile.gemm", "acc + a x b at a block, warp or thread level")
+};
+
+/// `tile.map %tiles : (tiles) -> tile { ^bb0(scalars): ... tile.yield }`.
+pub const MAP: OpSpec = OpSpec {
+    operands: &[ValueSpec::variadic("inputs", TILE)],
+    results: &[ValueSpec::one("result", TILE)],
+    regions: &[RegionSpec::sized("body")],
+    traits: Traits::PURE.with(Traits::SINGLE_BLOCK),
+    format: Some("$inputs attr-dict `:` functional-type($inputs, results) $body"),
+    ..op(
+        "tile.map",
+        "an elementwise function of tiles, element by element",
+    )
+};
+
+/// `tile.reduce sum %t, axis = 1 : tile -> tile`.
+pub const REDUCE: OpSpec = OpSpec {
+    operands: &[ValueSpec::one("input", TILE)],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[
+        AttrSpec::required("kind", KIND),
+        AttrSpec::required("axis", I64_ATTR),
+    ],
+    traits: Traits::PURE,
+    format: Some("$kind $input `,` `axis` `=` $axis attr-dict `:` type($input) `->` type($result)"),
+    ..op("tile.reduce", "reduces a tile along an axis")
+};
+
+/// `tile.broadcast %t, dims = [..] : T -> tile` (a scalar with `dims = []`).
+pub const BROADCAST: OpSpec = OpSpec {
+    operands: &[ValueSpec::one("input", tc::ANY)],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[AttrSpec::required("dims", I64_ARRAY)],
+    traits: Traits::PURE,
+    format: Some("$input `,` `dims` `=` $dims attr-dict `:` type($input) `->` type($result)"),
+    ..op(
+        "tile.broadcast",
+        "a tile or scalar broadcast to a larger tile",
+    )
+};
+
+/// `tile.transfer %t to shared depth = 2 : tile -> tile`.
+pub const TRANSFER: OpSpec = OpSpec {
+    operands: &[ValueSpec::one("input", TILE)],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[
+        AttrSpec::required("space", SPACE),
+        AttrSpec::required("depth", I64_ATTR),
+    ],
+    format: Some(
+        "$input `to` $space `depth` `=` $depth attr-dict `:` type($input) `->` type($result)",
+    ),
+    ..op(
+        "tile.transfer",
+        "stages a tile into another space, pipelined `depth` deep",
+    )
+};
+
+/// `tile.for %lb to %ub step %s (iter_args(%init))? : types { ^bb0(%iv, iters): ... }`.
+pub const FOR: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("lower", tc::INDEX),
+        ValueSpec::one("upper", tc::INDEX),
+        ValueSpec::one("step", tc::INDEX),
+        ValueSpec::variadic("inits", tc::ANY),
+    ],
+    results: &[ValueSpec::variadic("results", tc::ANY)],
+    regions: &[RegionSpec::sized("body")],
+    traits: Traits::SINGLE_BLOCK,
+    format: Some(
+        "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? $body attr-dict",
+    ),
+    ..op("tile.for", "a loop carrying values (the K loop)")
+};
+
+/// `tile.yield`: the values a map element or loop iteration gives.
+pub const YIELD: OpSpec = OpSpec {
+    operands: &[ValueSpec::variadic("values", tc::ANY)],
+    traits: Traits::PURE
+        .with(Traits::TERMINATOR)
+        .with(Traits::RETURN_LIKE),
+    parents: &["tile.map", "tile.for"],
+    format: Some("($values^ `:` type($values))? attr-dict"),
+    verify: None,
+    interpret: None,
+    ..op(
+        "tile.yield",
+        "yields from a map element or a loop iteration",
+    )
+};
+
+/// The dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "tile",
+    description: "tile kernels over a grid: loads and stores through descriptors, GEMM, map, reduce",
+    ops: &[
+        KERNEL, RETURN, LAUNCH, PROGRAM_ID, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST, TRANSFER,
+        FOR, YIELD,
+    ],
+    materialize_constant: None,
+};
+
+// ---- verification ----------------------------------------------------------
+
+fn ints(ctx: &Context, op: Op, name: &str) -> Vec<i64> {
+    ctx.find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))
+        .and_then(|a| crate::stablehlo::attrs::i64s(ctx.uniquer(), a))
+        .unwrap_or_default()
+}
+
+fn int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
+    let a = ctx
+        .find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    crate::stablehlo::attrs::int(ctx.uniquer(), a)
+}
+
+fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
+    let a = ctx
+        .find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    enum_keyword(ctx.uniquer(), a, prefix)
+}
+
+fn tile_of(ctx: &Context, v: Value) -> Option<TileType> {
+    tile_type(ctx.uniquer(), ctx.value_type(v))
+}
+
+/// The descriptor of a load or store: the one written, or row-major over
+/// the buffer.
+fn desc_of(ctx: &Context, op: Op, buffer: Value) -> Result<Desc, String> {
+    match ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(op, i))
+    {
+        Some(a) => coord::desc_of(ctx.uniquer(), a),
+        None => ctx
+            .type_kind(ctx.value_type(buffer))
+            .shape()
+            .map(Desc::row_major)
+            .ok_or_else(|| "the buffer has no shape".to_string()),
+    }
+}
+
+fn inside_kernel(ctx: &Context, op: Op) -> bool {
+    let mut p = ctx.parent_op(op);
+    while let Some(q) = p {
+        if ctx.op_name(q) == "tile.kernel" {
+            return true;
+        }
+        p = ctx.parent_op(q);
+    }
+    false
+}
+
+fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let err = |m: String| op_error(ctx, op, m);
+    let name = ctx.op_name(op);
+    if name != "tile.kernel" && name != "tile.launch" && !inside_kernel(ctx, op) {
+        return Err(err("must be inside a tile.kernel".into()));
+    }
+    let operands = ctx.operands(op);
+    let result_tile = || ctx.results(op).next().and_then(|r| tile_of(ctx, r));
+    match name {
+        "tile.kernel" => {
+            let grid = ints(ctx, op, "grid");
+            if grid.is_empty() || grid.len() > 3 || grid.iter().any(|g| *g < 1) {
+                return Err(err(format!(
+                    "grid {grid:?} must have 1 to 3 positive sizes"
+                )));
+            }
+            let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
+            if let Some(b) = b
+                && ctx
+                    .block_args(b)
+                    .iter()
+                    .any(|a| !matches!(ctx.type_kind(ctx.value_type(*a)), TypeKind::MemRef { .. }))
+            {
+                return Err(err("arguments must be memref buffers".into()));
+            }
+        }
+        "tile.program_id" => {
+            let axis = int(ctx, op, "axis").unwrap_or(-1);
+            if !(0..3).contains(&axis) {
+                return Err(err(format!("axis {axis} must be 0, 1 or 2")));
+            }
+        }
+        "tile.load" | "tile.store" => {
+            let (buffer, tile, origin) = if name == "tile.load" {
+                (operands[0], result_tile(), &operands[1..])
+            } else {
+                (operands[1], tile_of(ctx, operands[0]), &operands[2..])
+            };
+            let tile = tile.ok_or_else(|| err("expected a tile type".into()))?;
+            let d = desc_of(ctx, op, buffer).map_err(|e| err(format!("bad descriptor: {e}")))?;
+            let lower = d.lower().map_err(|e| err(format!("bad descriptor: {e}")))?;
+            let bk = ctx.type_kind(ctx.value_type(buffer));
+            let buffer_len: i64 = bk.shape().map_or(0, |s| s.iter().product());
+            if lower.iter().product::<i64>() != buffer_len {
+                return Err(err(format!(
+                    "the descriptor addresses {} elements but the buffer has {buffer_len}",
+                    lower.iter().product::<i64>()
+                )));
+            }
+            if origin.len() != d.upper.len() || tile.shape.len() != d.upper.len() {
+                return Err(err(format!(
+                    "a tile of rank {} at an origin of {} indices under a descriptor of rank {}",
+                    tile.shape.len(),
+                    origin.len(),
+                    d.upper.len()
+                )));
+            }
+            if bk.element_type() != Some(tile.elem) {
+                return Err(err(
+                    "the tile and the buffer have different element types".into()
+                ));
+            }
+            if tile.space != Space::Register {
+                return Err(err("loads and stores move register tiles".into()));
+            }
+        }
+        "tile.gemm" => {
+            let (a, b, acc) = (
+                tile_of(ctx, operands[0]),
+                tile_of(ctx, operands[1]),
+                tile_of(ctx, operands[2]),
+            );
+            let (Some(a), Some(b), Some(acc), Some(r)) = (a, b, acc, result_tile()) else {
+                return Err(err("operands and result must be tiles".into()));
+            };
+            let ok = a.shape.len() == 2
+                && b.shape.len() == 2
+                && a.shape[1] == b.shape[0]
+                && acc.shape == [a.shape[0], b.shape[1]];
+            if !ok {
+                return Err(err(format!(
+                    "shapes {:?} x {:?} + {:?} do not form a matrix product",
+                    a.shape, b.shape, acc.shape
+                )));
+            }
+            if r != acc || acc.space != Space::Register {
+                return Err(err(
+                    "the accumulator and result must be the same register tile".into(),
+                ));
+            }
+        }
+        "tile.map" => {
+            let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
+            let b = ctx.regions(op).first().and_then(|x| ctx.entry_block(*x));
+            let args = b.map(|b| ctx.block_args(b).to_vec()).unwrap_or_default();
+            if args.len() != operands.len() {
+                return Err(err(format!(
+                    "{} inputs but the body takes {} elements",
+                    operands.len(),
+                    args.len()
+                )));
+            }
+            for (v, a) in operands.iter().zip(&args) {
+                let t = tile_of(ctx, *v).ok_or_else(|| err("inputs must be tiles".into()))?;
+                if t.shape != r.shape {
+                    return Err(err(format!(
+                        "input shape {:?} is not the result's {:?}",
+                        t.shape, r.shape
+                    )));
+                }
+                if ctx.value_type(*a) != t.elem {
+                    return Err(err(
+                        "body arguments must be the inputs' element types".into()
+                    ));
+                }
+            }
+        }
+        "tile.reduce" => {
+            let (Some(t), Some(r)) = (tile_of(ctx, operands[0]), result_tile()) else {
+                return Err(err("operand and result must be tiles".into()));
+            };
+            let axis = int(ctx, op, "axis").unwrap_or(-1);
+            let mut want = t.shape.clone();
+            if !(0..want.len() as i64).contains(&axis) || want.len() < 2 {
+                return Err(err(format!(
+                    "axis {axis} out of range for a tile of rank {}",
+                    t.shape.len()
+                )));
+            }
+            want.remove(axis as usize);
+            if r.shape != want || r.elem != t.elem {
+                return Err(err(format!(
+                    "reducing {:?} along {axis} gives {want:?}",
+                    t.shape
+                )));
+            }
+        }
+        "tile.broadcast" => {
+            let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
+            let (shape, elem) = match tile_of(ctx, operands[0]) {
+                Some(t) => (t.shape, t.elem),
+                None => (Vec::new(), ctx.value_type(operands[0])),
+            };
+            let dims = ints(ctx, op, "dims");
+            let ok = dims.len() == shape.len()
+                && dims.iter().zip(&shape).all(|(d, l)| {
+                    usize::try_from(*d)
+                        .ok()
+                        .and_then(|d| r.shape.get(d))
+                        .is_some_and(|rl| rl == l || *l == 1)
+                });
+            if !ok || elem != r.elem {
+                return Err(err(format!(
+                    "cannot broadcast {shape:?} to {:?} along {dims:?}",
+                    r.shape
+                )));
+            }
+        }
+        "tile.transfer" => {
+            let (Some(t), Some(r)) = (tile_of(ctx, operands[0]), result_tile()) else {
+                return Err(err("operand and result must be tiles".into()));
+            };
+            let space = match word(ctx, op, "space", SPACE_PREFIX) {
+                Some("shared") => Space::Shared,
+                _ => Space::Register,
+            };
+            if t.shape != r.shape || t.elem != r.elem || r.space != space {
+                return Err(err(
+                    "the result must be the same tile in the named space".into()
+                ));
+            }
+            if int(ctx, op, "depth").unwrap_or(0) < 1 {
+                return Err(err("depth must be at least 1".into()));
+            }
+        }
+        "tile.for" => {
+            let b = ctx.regions(op).first().and_then(|x| ctx.entry_block(*x));
+            let args = b.map(|b| ctx.block_args(b).to_vec()).unwrap_or_default();
+            let inits = &operands[3..];
+            if args.len() != inits.len() + 1 || ctx.results(op).count() != inits.len() {
+                return Err(err(
+                    "the body takes the induction variable and one value per result".into(),
+                ));
+            }
+        }
+        "tile.launch" => verify_launch(ctx, op)?,
+        _ => {}
+    }
+    Ok(())
+}
+
+fn kernel_of(ctx: &Context, op: Op) -> Option<Op> {
+    let a = ctx
+        .find_ident("kernel")
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(a) else {
+        return None;
+    };
+    let name = ctx.uniquer().str(*root).to_string();
+    let mut p = ctx.parent_op(op);
+    while let Some(q) = p {
+        for r in ctx.regions(q) {
+            for b in ctx.region_blocks(*r) {
+                if let Some(k) = ctx.block_ops(b).find(|k| {
+                    ctx.op_name(*k) == "tile.kernel"
+                        && aic::symbol::symbol_name(ctx, *k) == Some(name.as_str())
+                }) {
+                    return Some(k);
+                }
+            }
+        }
+        p = ctx.parent_op(q);
+    }
+    None
+}
+
+fn verify_launch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let k = kernel_of(ctx, op).ok_or_else(|| op_error(ctx, op, "names no tile.kernel"))?;
+    let b = ctx
+        .regions(k)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .ok_or_else(|| op_error(ctx, op, "the kernel has no body"))?;
+    let params: Vec<Type> = ctx
+        .block_args(b)
+        .iter()
+        .map(|a| ctx.value_type(*a))
+        .collect();
+    let given: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .copied()
+        .chain(ctx.results(op))
+        .map(|v| ctx.value_type(v))
+        .collect();
+    let same = |t: Type, m: Type| {
+        let (tk, mk) = (ctx.type_kind(t), ctx.type_kind(m));
+        tk.shape() == mk.shape() && tk.element_type() == mk.element_type()
+    };
+    if params.len() != given.len() || params.iter().zip(&given).any(|(m, t)| !same(*t, *m)) {
+        return Err(op_error(
+            ctx,
+            op,
+            "inputs and results must match the kernel's buffers in order, shape and element type",
+        ));
+    }
+    Ok(())
+}
+
+// ---- interpretation ----------------------------------------------------------
+
+thread_local! {
+    /// The grid point the kernel being interpreted runs at.
+    static PROGRAM: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
+}
+
+fn index_of(shape: &[i64], idx: &[i64]) -> usize {
+    idx.iter().zip(shape).fold(0, |a, (i, l)| a * l + i) as usize
+}
+
+fn each(shape: &[i64]) -> Vec<Vec<i64>> {
+    let n: i64 = shape.iter().product();
+    (0..n)
+        .map(|mut k| {
+            let mut idx = vec![0; shape.len()];
+            for i in (0..shape.len()).rev() {
+                idx[i] = k % shape[i];
+                k /= shape[i];
+            }
+            idx
+        })
+        .collect()
+}
+
+fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
+    Tensor { ty, shape, data }
+}
+
+fn get(data: &Data, i: usize) -> f64 {
+    match data {
+        Data::Float(v) => v[i],
+        Data::Int(v) => v[i] as f64,
+        _ => 0.0,
+    }
+}
+
+/// `values` stored as `elem` (rounded, or truncated to integers).
+fn store_as(u: &Uniquer, elem: Type, values: Vec<f64>) -> Data {
+    match Elem::of(u, elem) {
+        Some(e @ Elem::Float(_)) => Data::Float(values.into_iter().map(|v| e.round(v)).collect()),
+        _ => Data::Int(values.into_iter().map(|v| v as i64).collect()),
+    }
+}
+
+fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let u = ctx.uniquer().clone();
+    let fail = |m: String| InterpError::at(op, m);
+    let result_ty = || ctx.results(op).next().map(|r| ctx.value_type(r));
+    let idx = |t: &Tensor| t.ints().first().copied().unwrap_or(0);
+    match ctx.op_name(op) {
+        "tile.program_id" => {
+            let axis = int(ctx, op, "axis").unwrap_or(0) as usize;
+            let p = PROGRAM.with(Cell::get)[axis.min(2)];
+            Ok(vec![Tensor::new(
+                &u,
+                u.ty(TypeKind::Index),
+                Data::Int(vec![p]),
+            )])
+        }
+        "tile.load" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let d = desc_of(ctx, op, ctx.operands(op)[0]).map_err(fail)?;
+            let origin: Vec<i64> = args[1..].iter().map(idx).collect();
+            let mut out = Vec::with_capacity(each(&t.shape).len());
+            for e in each(&t.shape) {
+                let at: Vec<i64> = origin.iter().zip(&e).map(|(o, i)| o + i).collect();
+                let (off, ok) = d.locate(&at).map_err(fail)?;
+                out.push(if ok {
+                    get(&args[0].data, off as usize)
+                } else {
+                    0.0
+                });
+            }
+            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+        }
+        "tile.store" => {
+            let buffer = ctx.operands(op)[1];
+            let t = tile_of(ctx, ctx.operands(op)[0]).ok_or_else(|| fail("not a tile".into()))?;
+            let d = desc_of(ctx, op, buffer).map_err(fail)?;
+            let origin: Vec<i64> = args[2..].iter().map(idx).collect();
+            let mut buf = it.value(op, buffer).unwrap_or_else(|_| args[1].clone());
+            let elem = ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem);
+            let mut vals: Vec<f64> = (0..buf.data.len()).map(|i| get(&buf.data, i)).collect();
+            for (k, e) in each(&t.shape).iter().enumerate() {
+                let at: Vec<i64> = origin.iter().zip(e).map(|(o, i)| o + i).collect();
+                let (off, ok) = d.locate(&at).map_err(fail)?;
+                if ok {
+                    vals[off as usize] = get(&args[0].data, k);
+                }
+            }
+            buf.data = store_as(&u, elem, vals);
+            it.set_value(buffer, buf);
+            Ok(Vec::new())
+        }
+        "tile.gemm" => {
+            let (a, b, acc) = (&args[0], &args[1], &args[2]);
+            let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+            let elem = tile_of(ctx, ctx.operands(op)[2]).expect("verified").elem;
+            let mut out = Vec::with_capacity((m * n) as usize);
+            for i in 0..m {
+                for j in 0..n {
+                    let mut s = get(&acc.data, (i * n + j) as usize);
+                    for t in 0..k {
+                        s +=
+                            get(&a.data, (i * k + t) as usize) * get(&b.data, (t * n + j) as usize);
+                    }
+                    out.push(s);
+                }
+            }
+            Ok(vec![tile_value(
+                acc.ty,
+                acc.shape.clone(),
+                store_as(&u, elem, out),
+            )])
+        }
+        "tile.map" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let region = ctx.regions(op)[0];
+            let b = ctx
+                .entry_block(region)
+                .ok_or_else(|| fail("no body".into()))?;
+            let arg_types: Vec<Type> = ctx
+                .block_args(b)
+                .iter()
+                .map(|a| ctx.value_type(*a))
+                .collect();
+            let n = t.shape.iter().product::<i64>() as usize;
+            let mut out = Vec::with_capacity(n);
+            for e in 0..n {
+                let scalars = args
+                    .iter()
+                    .zip(&arg_types)
+                    .map(|(a, ty)| {
+                        let v = get(&a.data, e);
+                        Tensor::new(&u, *ty, store_as(&u, *ty, vec![v]))
+                    })
+                    .collect();
+                let r = it.run_region(region, scalars)?;
+                out.push(r.first().map_or(0.0, |x| get(&x.data, 0)));
+            }
+            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+        }
+        "tile.reduce" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let axis = int(ctx, op, "axis").unwrap_or(0) as usize;
+            let kind = word(ctx, op, "kind", KIND_PREFIX).unwrap_or("sum");
+            let x = &args[0];
+            let mut out = Vec::new();
+            for e in each(&t.shape) {
+                let mut acc: Option<f64> = None;
+                for j in 0..x.shape[axis] {
+                    let mut at = e.clone();
+                    at.insert(axis, j);
+                    let v = get(&x.data, index_of(&x.shape, &at));
+                    acc = Some(match (acc, kind) {
+                        (None, _) => v,
+                        (Some(a), "max") => a.max(v),
+                        (Some(a), "min") => a.min(v),
+                        (Some(a), _) => a + v,
+                    });
+                }
+                out.push(acc.unwrap_or(0.0));
+            }
+            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+        }
+        "tile.broadcast" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let dims: Vec<usize> = ints(ctx, op, "dims").iter().map(|d| *d as usize).collect();
+            let x = &args[0];
+            let out = each(&t.shape)
+                .iter()
+                .map(|e| {
+                    let at: Vec<i64> = dims
+                        .iter()
+                        .zip(&x.shape)
+                        .map(|(d, l)| if *l == 1 { 0 } else { e[*d] })
+                        .collect();
+                    get(&x.data, index_of(&x.shape, &at))
+                })
+                .collect();
+            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+        }
+        "tile.transfer" => {
+            let ty = result_ty().expect("a result");
+            Ok(vec![Tensor {
+                ty,
+                ..args[0].clone()
+            }])
+        }
+        "tile.for" => {
+            let (lb, ub, step) = (idx(&args[0]), idx(&args[1]), idx(&args[2]));
+            if step < 1 {
+                return Err(fail(format!("step {step} must be positive")));
+            }
+            let region = ctx.regions(op)[0];
+            let mut carried: Vec<Tensor> = args[3..].to_vec();
+            let mut iv = lb;
+            while iv < ub {
+                let mut a = vec![Tensor::new(&u, u.ty(TypeKind::Index), Data::Int(vec![iv]))];
+                a.extend(carried);
+                carried = it.run_region(region, a)?;
+                iv += step;
+            }
+            Ok(carried)
+        }
+        "tile.launch" => {
+            let k = kernel_of(ctx, op).ok_or_else(|| fail("names no tile.kernel".into()))?;
+            let region = ctx.regions(k)[0];
+            let b = ctx
+                .entry_block(region)
+                .ok_or_else(|| fail("no body".into()))?;
+            let params: Vec<Value> = ctx.block_args(b).to_vec();
+            let mut bufs: Vec<Tensor> = args
+                .iter()
+                .zip(&params)
+                .map(|(t, p)| Tensor {
+                    ty: ctx.value_type(*p),
+                    ..t.clone()
+                })
+                .collect();
+            for p in &params[args.len()..] {
+                let ty = ctx.value_type(*p);
+                let n: i64 = ctx.type_kind(ty).shape().map_or(1, |s| s.iter().product());
+                let elem = ctx.type_kind(ty).element_type().expect("a memref");
+                bufs.push(Tensor::new(
+                    &u,
+                    ty,
+                    store_as(&u, elem, vec![0.0; n as usize]),
+                ));
+            }
+            let grid = ints(ctx, k, "grid");
+            let mut g = [1i64; 3];
+            for (i, v) in grid.iter().enumerate().take(3) {
+                g[i] = *v;
+            }
+            // Block by block, in grid order.
+            for z in 0..g[2] {
+                for y in 0..g[1] {
+                    for x in 0..g[0] {
+                        PROGRAM.with(|p| p.set([x, y, z]));
+                        it.run_region(region, bufs.clone())?;
+                        for (buf, p) in bufs.iter_mut().zip(&params) {
+                            if let Ok(v) = it.value(op, *p) {
+                                *buf = v;
+                            }
+                        }
+                    }
+                }
+            }
+            Ok(bufs[args.len()..]
+                .iter()
+                .zip(ctx.results(op))
+                .map(|(t, r)| Tensor {
+                    ty: ctx.value_type(r),
+                    ..t.clone()
+                })
+                .collect())
+        }
+        other => Err(fail(format!("no semantics for {other}"))),
+    }
+}

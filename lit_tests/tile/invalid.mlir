@@ -1,0 +1,69 @@
+// The tile verifier: shapes, levels and spaces, ranks of loads and stores,
+// kernels and launches.
+// RUN: aic-opt %s --split-input-file --verify-diagnostics
+
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x4xf32>
+  %y = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x4xf32>
+  // expected-error@+1 {{'tile.gemm' op shapes [8, 4] x [8, 4] + [8, 4] do not form a matrix product}}
+  %r = tile.gemm %x, %y, %x level = warp : !tile.tile<8x4xf32>, !tile.tile<8x4xf32>, !tile.tile<8x4xf32> -> !tile.tile<8x4xf32>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'tile.load' op a tile of rank 1 at an origin of 2 indices under a descriptor of rank 2}}
+  %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<8xf32>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'tile.load' op the descriptor addresses 16 elements but the buffer has 64}}
+  %t = tile.load %a[%c0, %c0] through #coord.desc<[4, 4] | embed<16: 4, 1> [0, 1] -> [0]> : memref<8x8xf32> -> !tile.tile<4x4xf32>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<4x4xf32>
+  // expected-error@+1 {{'tile.transfer' op the result must be the same tile in the named space}}
+  %s = tile.transfer %t to shared depth = 2 : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  tile.return
+}
+// -----
+func.func @f() -> index {
+  // expected-error@+1 {{'tile.program_id' op must be inside a tile.kernel}}
+  %p = tile.program_id 0 : index
+  return %p : index
+}
+// -----
+// expected-error@+1 {{'tile.kernel' op grid [0] must have 1 to 3 positive sizes}}
+tile.kernel @k grid = [0] {
+^bb0(%a: memref<8xf32>):
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8xf32>, %b: memref<8xf32>):
+  tile.return
+}
+func.func @f(%x: tensor<8xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'tile.launch' op inputs and results must match the kernel's buffers in order, shape and element type}}
+  %y = tile.launch @k(%x) : (tensor<8xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<4x4xf32>
+  // expected-error@+1 {{'tile.reduce' op reducing [4, 4] along 1 gives [4]}}
+  %r = tile.reduce max %t, axis = 1 : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  tile.return
+}

@@ -1,0 +1,88 @@
+// The tile dialect: a tiled GEMM with a ReLU epilogue (K loop, staging into
+// shared memory, a block-level GEMM, masked loads and stores at the ragged
+// edges, a store through a descriptor) and a row reduction; the text
+// round-trips, and launched on tensors each kernel computes what the graph
+// ops compute.
+// RUN: aic-opt %s | aic-opt | FileCheck %s --check-prefix=ROUND
+// RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s --check-prefix=ROUND
+// RUN: aic-run --interpret %s | FileCheck %s
+
+// ROUND-LABEL: tile.kernel @gemm_relu grid = [2, 3] {
+// ROUND: tile.for
+// ROUND: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} level = block : !tile.tile<32x8xf32, shared>, !tile.tile<8x16xf32, shared>, !tile.tile<32x16xf32> -> !tile.tile<32x16xf32>
+// ROUND: tile.map
+// ROUND: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] through #coord.desc<[40, 36] | embed<1440: 36, 1> [0, 1] -> [0]>
+// ROUND-LABEL: tile.kernel @row_sum grid = [3] {
+// ROUND: tile.reduce sum %{{.*}}, axis = 1 : !tile.tile<4x8xf32> -> !tile.tile<4xf32>
+
+tile.kernel @gemm_relu grid = [2, 3] {
+^bb0(%a: memref<40x24xf32>, %b: memref<24x36xf32>, %c: memref<40x36xf32>):
+  %pm = tile.program_id 0 : index
+  %pn = tile.program_id 1 : index
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c24 = arith.constant 24 : index
+  %c32 = arith.constant 32 : index
+  %c16 = arith.constant 16 : index
+  %m0 = arith.muli %pm, %c32 : index
+  %n0 = arith.muli %pn, %c16 : index
+  %zero = arith.constant 0.0 : f32
+  %acc0 = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x16xf32>
+  %acc = tile.for %c0 to %c24 step %c8 iter_args(%acc0 : !tile.tile<32x16xf32>) -> !tile.tile<32x16xf32> {
+  ^bb0(%k: index, %acc_i: !tile.tile<32x16xf32>):
+    %ta = tile.load %a[%m0, %k] : memref<40x24xf32> -> !tile.tile<32x8xf32>
+    %tb = tile.load %b[%k, %n0] : memref<24x36xf32> -> !tile.tile<8x16xf32>
+    %sa = tile.transfer %ta to shared depth = 2 : !tile.tile<32x8xf32> -> !tile.tile<32x8xf32, shared>
+    %sb = tile.transfer %tb to shared depth = 2 : !tile.tile<8x16xf32> -> !tile.tile<8x16xf32, shared>
+    %r = tile.gemm %sa, %sb, %acc_i level = block : !tile.tile<32x8xf32, shared>, !tile.tile<8x16xf32, shared>, !tile.tile<32x16xf32> -> !tile.tile<32x16xf32>
+    tile.yield %r : !tile.tile<32x16xf32>
+  }
+  %e = tile.map %acc : (!tile.tile<32x16xf32>) -> !tile.tile<32x16xf32> {
+  ^bb0(%x: f32):
+    %y = arith.maximumf %x, %zero : f32
+    tile.yield %y : f32
+  }
+  tile.store %e, %c[%m0, %n0] through #coord.desc<[40, 36] | embed<1440: 36, 1> [0, 1] -> [0]> : !tile.tile<32x16xf32>, memref<40x36xf32>
+  tile.return
+}
+
+// CHECK: PASS gemm_relu_matches_graph
+func.func @gemm_relu_matches_graph() {
+  %i = stablehlo.iota dim = 0 : tensor<40x24xf32>
+  %j = stablehlo.iota dim = 1 : tensor<40x24xf32>
+  %a = stablehlo.subtract %i, %j : tensor<40x24xf32>
+  %k = stablehlo.iota dim = 0 : tensor<24x36xf32>
+  %l = stablehlo.iota dim = 1 : tensor<24x36xf32>
+  %m = stablehlo.multiply %k, %l : tensor<24x36xf32>
+  %c5 = stablehlo.constant dense<5.0> : tensor<24x36xf32>
+  %b = stablehlo.remainder %m, %c5 : tensor<24x36xf32>
+  %c = tile.launch @gemm_relu(%a, %b) : (tensor<40x24xf32>, tensor<24x36xf32>) -> tensor<40x36xf32>
+  %mm = graph.matmul %a, %b : (tensor<40x24xf32>, tensor<24x36xf32>) -> tensor<40x36xf32>
+  %ref = graph.relu %mm : tensor<40x36xf32>
+  check.expect_eq %c, %ref : tensor<40x36xf32>
+  return
+}
+
+tile.kernel @row_sum grid = [3] {
+^bb0(%x: memref<10x8xf32>, %y: memref<10x1xf32>):
+  %p = tile.program_id 0 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %r0 = arith.muli %p, %c4 : index
+  %t = tile.load %x[%r0, %c0] : memref<10x8xf32> -> !tile.tile<4x8xf32>
+  %s = tile.reduce sum %t, axis = 1 : !tile.tile<4x8xf32> -> !tile.tile<4xf32>
+  %b = tile.broadcast %s, dims = [0] : !tile.tile<4xf32> -> !tile.tile<4x1xf32>
+  tile.store %b, %y[%r0, %c0] : !tile.tile<4x1xf32>, memref<10x1xf32>
+  tile.return
+}
+
+// CHECK: PASS row_sum_matches_graph
+func.func @row_sum_matches_graph() {
+  %i = stablehlo.iota dim = 0 : tensor<10x8xf32>
+  %j = stablehlo.iota dim = 1 : tensor<10x8xf32>
+  %x = stablehlo.multiply %i, %j : tensor<10x8xf32>
+  %y = tile.launch @row_sum(%x) : (tensor<10x8xf32>) -> tensor<10x1xf32>
+  %s = graph.reduce sum %x, axes = [1] keep_dims : (tensor<10x8xf32>) -> tensor<10x1xf32>
+  check.expect_eq %y, %s : tensor<10x1xf32>
+  return
+}

@@ -6,6 +6,7 @@ pub mod canonicalize;
 pub mod coord_to_arith;
 pub mod cse;
 pub mod eqsat_fusion;
+pub mod fusion_to_tile;
 pub mod inline;
 pub mod loop_invariant_code_motion;
 pub mod sccp;
@@ -25,6 +26,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&eqsat_fusion::INFO);
     reg.register(&coord_to_arith::INFO);
+    reg.register(&fusion_to_tile::INFO);
 }
 
 /// A registry with every pass of this crate.

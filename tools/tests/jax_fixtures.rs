@@ -294,11 +294,12 @@ fn random_inputs(ctx: &Context, tys: &[aic::Type], seed: u64) -> Vec<Tensor> {
 #[test]
 fn fused_programs_agree_with_the_originals_on_random_inputs() {
     // Differential: each fixture as exported and after lowering, inlining and
-    // fusion (with the default rule sets and without raising), interpreted on the same
+    // fusion (with the default rule sets, without raising, and lowered to tile kernels), interpreted on the same
     // random inputs.
     let pipelines = [
         "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,canonicalize)",
         "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion{rules=algebraic,fusion},canonicalize)",
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile,canonicalize)",
     ];
     let mut failures = Vec::new();
     let mut runs = 0;
@@ -345,5 +346,5 @@ fn fused_programs_agree_with_the_originals_on_random_inputs() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(runs, 3 * 2 * fixtures().len());
+    assert_eq!(runs, 3 * pipelines.len() * fixtures().len());
 }

@@ -1,0 +1,40 @@
+// fusion-to-tile: a GEMM group with a bias and a ReLU becomes a tile kernel
+// (a grid of blocks, a K loop staging A and B into shared memory, a block
+// GEMM, the epilogue as tile.map, a masked store) launched on the group's
+// inputs; interpreted, it gives the layer's values. A group no generator
+// handles stays, with a remark.
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | aic-run --interpret - --entry @dense --args "[dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>, dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>, dense<[0.5, -10.0]> : tensor<2xf32>]" | FileCheck %s --check-prefix=VALUES
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=remarks=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+
+// CHECK: tile.kernel @gemm_0 grid = [1, 1] {
+// CHECK: tile.for
+// CHECK: tile.transfer {{.*}} to shared depth = 3
+// CHECK: tile.gemm {{.*}} level = block
+// CHECK: tile.yield
+// CHECK: tile.broadcast {{.*}}, dims = [1]
+// CHECK: tile.map
+// CHECK: arith.addf
+// CHECK: tile.map
+// CHECK: arith.maximumf
+// CHECK: tile.store
+// CHECK-LABEL: func.func @dense
+// CHECK: %[[L:.*]] = tile.launch @gemm_0(%arg0, %arg1, %arg2) : (tensor<2x3xf32>, tensor<3x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+// CHECK: return %[[L]]
+// VALUES: dense<{{\[\[}}4.500000e+00, 0.000000e+00], [1.050000e+01, 1.000000e+00]]> : tensor<2x2xf32>
+func.func @dense(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>) -> tensor<2x2xf32> {
+  %m = graph.matmul %x, %w : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  %a = graph.bias_add %m, %b : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+  %r = graph.relu %a : tensor<2x2xf32>
+  return %r : tensor<2x2xf32>
+}
+
+// REMARK: fusion-to-tile: group {{[0-9]+}} left as it is: starts with graph.reduce, not a matmul
+// CHECK-LABEL: func.func @rowmax
+// CHECK: fusion.group
+func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %m = graph.reduce max %x, axes = [1] : (tensor<4x10xf32>) -> tensor<4xf32>
+  %b = graph.broadcast %m, dims = [0] : (tensor<4xf32>) -> tensor<4x10xf32>
+  %d = graph.sub %x, %b : tensor<4x10xf32>
+  return %d : tensor<4x10xf32>
+}

@@ -1,0 +1,582 @@
+//! `fusion-to-tile`: fused groups become tile kernels. Each group a
+//! generator handles is replaced by a `tile.launch` of a `tile.kernel`
+//! built for it (IR built in Rust from the group's body and a tile
+//! configuration, not text templates); a group no generator handles stays
+//! as it is, with a remark when `remarks` is set.
+//!
+//! Generators so far: a 2-d GEMM (either operand possibly transposed, read
+//! through a transposing descriptor) with any chain of elementwise epilogue
+//! ops (bias adds, adds and products with other tensors of the output's
+//! shape, activations), as a grid of BM x BN blocks running a K loop that
+//! stages A and B tiles into shared memory and accumulates with a block
+//! GEMM, then applies the epilogue with `tile.map` and stores with masks at
+//! the ragged edges.
+//!
+//! Tile sizes and pipelining depth come from per-target heuristics
+//! ([`Tuning::heuristic`]), clamped to the problem.
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::ir::{Block, Context, InsertPoint, Op, OpState, Region, Value};
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic::types::{Type, TypeKind};
+use aic_dialects::coord::{self, Desc};
+use aic_dialects::tile::{self, Space, TileType};
+
+/// The registered pass.
+pub static INFO: PassInfo = PassInfo {
+    flag: "fusion-to-tile",
+    name: "FusionToTile",
+    summary: "Lower fusion groups to tile kernels launched on their inputs",
+    anchor: None,
+    options: &[
+        OptSpec {
+            name: "target",
+            kind: OptKind::Enum(&["h100", "mi300", "trn1", "cpu"]),
+            default: "h100",
+            help: "Target whose tile-size heuristics to use",
+        },
+        OptSpec {
+            name: "remarks",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Say on standard error which groups no generator handles, and why",
+        },
+    ],
+    create: |o: &PassOptions| {
+        Box::new(FusionToTile {
+            target: o.str("target").to_string(),
+            remarks: o.bool("remarks"),
+        })
+    },
+};
+
+struct FusionToTile {
+    target: String,
+    remarks: bool,
+}
+
+/// Tile sizes and pipelining of a GEMM kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Rows of C per block.
+    pub bm: i64,
+    /// Columns of C per block.
+    pub bn: i64,
+    /// The K step.
+    pub bk: i64,
+    /// Stages of the shared-memory pipeline.
+    pub stages: i64,
+}
+
+impl Tuning {
+    /// The built-in choice for `target` and an M x N x K problem: the
+    /// target's preferred block, shrunk (to powers of two) where the
+    /// problem is smaller.
+    pub fn heuristic(target: &str, m: i64, n: i64, k: i64) -> Tuning {
+        let (bm, bn, bk, stages) = match target {
+            "mi300" => (64, 64, 16, 2),
+            "trn1" => (128, 128, 32, 2),
+            "cpu" => (32, 32, 32, 1),
+            _ => (64, 64, 32, 3),
+        };
+        let fit = |b: i64, d: i64| b.min((d.max(1) as u64).next_power_of_two() as i64).max(1);
+        Tuning {
+            bm: fit(bm, m),
+            bn: fit(bn, n),
+            bk: fit(bk, k),
+            stages,
+        }
+    }
+}
+
+/// Why a group is left alone.
+type Skip = String;
+
+/// The epilogue ops a GEMM kernel applies element by element, and whether
+/// each takes a second operand.
+const EPILOGUE: &[(&str, bool)] = &[
+    ("graph.relu", false),
+    ("graph.neg", false),
+    ("graph.abs", false),
+    ("graph.exp", false),
+    ("graph.log", false),
+    ("graph.tanh", false),
+    ("graph.sqrt", false),
+    ("graph.rsqrt", false),
+    ("graph.sigmoid", false),
+    ("graph.silu", false),
+    ("graph.gelu", false),
+    ("graph.gelu_tanh", false),
+    ("graph.add", true),
+    ("graph.sub", true),
+    ("graph.mul", true),
+    ("graph.div", true),
+    ("graph.max", true),
+    ("graph.min", true),
+    ("graph.bias_add", true),
+];
+
+/// Builds ops at the end of a block.
+struct B<'c> {
+    ctx: &'c mut Context,
+    block: Block,
+    loc: Attr,
+}
+
+impl B<'_> {
+    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: Vec<(&str, Attr)>) -> Op {
+        let mut st = OpState::new(self.ctx.ident(name), self.loc);
+        st.operands.extend(args.iter().copied());
+        st.result_types.extend(results.iter().copied());
+        if !props.is_empty() {
+            let u = self.ctx.uniquer().clone();
+            st.props = Some(u.dict_attr(props.into_iter().map(|(k, v)| (u.ident(k), v)).collect()));
+        }
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.block, op);
+        op
+    }
+
+    fn val(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(&str, Attr)>) -> Value {
+        let op = self.op(name, args, &[ty], props);
+        self.ctx.result(op, 0)
+    }
+
+    fn index(&mut self, v: i64) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let t = u.ty(TypeKind::Index);
+        let a = u.attr(AttrKind::Integer {
+            value: i128::from(v),
+            ty: t,
+        });
+        self.val("arith.constant", &[], t, vec![("value", a)])
+    }
+
+    fn float(&mut self, v: f64, ty: Type) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let k = match u.type_kind(ty) {
+            TypeKind::Float(k) => *k,
+            _ => aic::float::FloatKind::F32,
+        };
+        let a = u.attr(AttrKind::Float {
+            bits: k.from_f64(v),
+            ty,
+        });
+        self.val("arith.constant", &[], ty, vec![("value", a)])
+    }
+
+    fn i64_attr(&self, v: i64) -> Attr {
+        let u = self.ctx.uniquer();
+        u.attr(AttrKind::Integer {
+            value: i128::from(v),
+            ty: u.int_type(64),
+        })
+    }
+
+    fn i64s(&self, v: &[i64]) -> Attr {
+        let u = self.ctx.uniquer();
+        u.attr(AttrKind::DenseArray {
+            elem: u.int_type(64),
+            values: v.iter().map(|x| *x as u64).collect(),
+        })
+    }
+
+    /// The scalar computation of an epilogue op in a map body.
+    fn scalar(&mut self, op: &str, x: Value, y: Option<Value>, ty: Type) -> Value {
+        let f = |b: &mut B<'_>, n: &str, a: &[Value]| b.val(n, a, ty, vec![]);
+        match (op, y) {
+            ("graph.add" | "graph.bias_add", Some(y)) => f(self, "arith.addf", &[x, y]),
+            ("graph.sub", Some(y)) => f(self, "arith.subf", &[x, y]),
+            ("graph.mul", Some(y)) => f(self, "arith.mulf", &[x, y]),
+            ("graph.div", Some(y)) => f(self, "arith.divf", &[x, y]),
+            ("graph.max", Some(y)) => f(self, "arith.maximumf", &[x, y]),
+            ("graph.min", Some(y)) => f(self, "arith.minimumf", &[x, y]),
+            ("graph.relu", _) => {
+                let z = self.float(0.0, ty);
+                f(self, "arith.maximumf", &[x, z])
+            }
+            ("graph.neg", _) => f(self, "arith.negf", &[x]),
+            ("graph.abs", _) => f(self, "math.absf", &[x]),
+            ("graph.exp", _) => f(self, "math.exp", &[x]),
+            ("graph.log", _) => f(self, "math.log", &[x]),
+            ("graph.tanh", _) => f(self, "math.tanh", &[x]),
+            ("graph.sqrt", _) => f(self, "math.sqrt", &[x]),
+            ("graph.rsqrt", _) => f(self, "math.rsqrt", &[x]),
+            ("graph.sigmoid" | "graph.silu", _) => {
+                let n = f(self, "arith.negf", &[x]);
+                let e = f(self, "math.exp", &[n]);
+                let one = self.float(1.0, ty);
+                let d = f(self, "arith.addf", &[one, e]);
+                let s = f(self, "arith.divf", &[one, d]);
+                if op == "graph.silu" {
+                    f(self, "arith.mulf", &[x, s])
+                } else {
+                    s
+                }
+            }
+            ("graph.gelu", _) => {
+                // x * (1 + erf(x / sqrt(2))) / 2
+                let r = self.float(std::f64::consts::FRAC_1_SQRT_2, ty);
+                let xs = f(self, "arith.mulf", &[x, r]);
+                let e = f(self, "math.erf", &[xs]);
+                let one = self.float(1.0, ty);
+                let half = self.float(0.5, ty);
+                let p = f(self, "arith.addf", &[one, e]);
+                let hx = f(self, "arith.mulf", &[half, x]);
+                f(self, "arith.mulf", &[hx, p])
+            }
+            _ => {
+                // gelu_tanh: x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2
+                let c = self.float((2.0 / std::f64::consts::PI).sqrt(), ty);
+                let k = self.float(0.044_715, ty);
+                let x2 = f(self, "arith.mulf", &[x, x]);
+                let x3 = f(self, "arith.mulf", &[x2, x]);
+                let kx3 = f(self, "arith.mulf", &[k, x3]);
+                let inner = f(self, "arith.addf", &[x, kx3]);
+                let arg = f(self, "arith.mulf", &[c, inner]);
+                let t = f(self, "math.tanh", &[arg]);
+                let one = self.float(1.0, ty);
+                let half = self.float(0.5, ty);
+                let p = f(self, "arith.addf", &[one, t]);
+                let hx = f(self, "arith.mulf", &[half, x]);
+                f(self, "arith.mulf", &[hx, p])
+            }
+        }
+    }
+}
+
+/// The group's body ops (without its yield).
+fn body_ops(ctx: &Context, group: Op) -> (Block, Vec<Op>) {
+    let b = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .expect("a group has a body");
+    let ops = ctx
+        .block_ops(b)
+        .filter(|o| ctx.op_name(*o) != "fusion.yield")
+        .collect();
+    (b, ops)
+}
+
+fn shape(ctx: &Context, v: Value) -> Vec<i64> {
+    ctx.type_kind(ctx.value_type(v))
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
+}
+
+fn has(ctx: &Context, op: Op, name: &str) -> bool {
+    ctx.find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))
+        .is_some()
+}
+
+/// The memref type of a tensor type.
+fn memref_of(ctx: &Context, t: Type) -> Type {
+    let k = ctx.type_kind(t);
+    let (shape, elem) = (
+        k.shape().map(<[i64]>::to_vec).unwrap_or_default(),
+        k.element_type().unwrap_or(t),
+    );
+    ctx.uniquer().ty(TypeKind::MemRef {
+        shape: shape.into(),
+        elem,
+        layout: None,
+        memory_space: None,
+    })
+}
+
+/// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
+/// and the launch replacing the group.
+fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -> Result<(), Skip> {
+    let (gb, ops) = body_ops(ctx, group);
+    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let Some((&mm, epi)) = ops.split_first() else {
+        return Err("empty body".into());
+    };
+    if ctx.op_name(mm) != "graph.matmul" {
+        return Err(format!("starts with {}, not a matmul", ctx.op_name(mm)));
+    }
+    let (a, b) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
+    let (sa, sb) = (shape(ctx, a), shape(ctx, b));
+    if sa.len() != 2 || sb.len() != 2 || !gargs.contains(&a) || !gargs.contains(&b) {
+        return Err("not a 2-d GEMM of the group's inputs".into());
+    }
+    let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
+    let (m, k) = if ta { (sa[1], sa[0]) } else { (sa[0], sa[1]) };
+    let n = if tb { sb[0] } else { sb[1] };
+    let out_ty = ctx.value_type(ctx.result(mm, 0));
+    let elem = ctx
+        .type_kind(out_ty)
+        .element_type()
+        .ok_or("no element type")?;
+    if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
+        return Err("integer GEMMs are not generated yet".into());
+    }
+    // The epilogue: each op elementwise on the running value, its other
+    // operand (if any) a group input of the output's shape or a bias.
+    let mut chain: Vec<(&'static str, Option<(Value, bool)>)> = Vec::new();
+    let mut cur = ctx.result(mm, 0);
+    for &o in epi {
+        let name = ctx.op_name(o);
+        let &(name, binary) = EPILOGUE
+            .iter()
+            .find(|(n, _)| *n == name)
+            .ok_or_else(|| format!("{name} is not an epilogue op"))?;
+        let xs = ctx.operands(o).to_vec();
+        if ctx.value_type(ctx.result(o, 0)) != out_ty {
+            return Err(format!("{name} changes the output type"));
+        }
+        match (binary, xs.as_slice()) {
+            (false, [x]) if *x == cur => chain.push((name, None)),
+            (true, [x, y]) if *x == cur || (*y == cur && name != "graph.bias_add") => {
+                let other = if *x == cur { *y } else { *x };
+                if other == cur {
+                    chain.push((name, Some((other, false))));
+                } else if !gargs.contains(&other) {
+                    return Err(format!("{name} reads a value computed outside the chain"));
+                } else {
+                    let s = shape(ctx, other);
+                    let bias = name == "graph.bias_add";
+                    if (bias && s != [n]) || (!bias && s != [m, n]) {
+                        return Err(format!("{name}'s other operand has shape {s:?}"));
+                    }
+                    // Non-commutative ops with the chain on the right keep their order.
+                    if *y == cur && matches!(name, "graph.sub" | "graph.div") {
+                        return Err(format!("{name} with the GEMM result on the right"));
+                    }
+                    chain.push((name, Some((other, bias))));
+                }
+            }
+            _ => return Err(format!("{name} is not applied to the GEMM's result")),
+        }
+        cur = ctx.result(o, 0);
+    }
+    let tuning = Tuning::heuristic(target, m, n, k);
+    let loc = ctx.op(group).loc;
+    let u = ctx.uniquer().clone();
+    let index = u.ty(TypeKind::Index);
+    // Kernel buffers: the group's inputs, then its output.
+    let ins: Vec<Value> = ctx.operands(group).to_vec();
+    let mut buf_types: Vec<(Type, Option<Attr>)> = ins
+        .iter()
+        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
+        .collect();
+    buf_types.push((memref_of(ctx, out_ty), Some(loc)));
+    let kb = ctx.create_block(&buf_types);
+    let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
+    let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let out_buf = *bufs.last().expect("the output");
+    let tile_t =
+        |shape: Vec<i64>, space: Space| tile::make_tile(&u, &TileType { shape, elem, space });
+    let acc_t = tile_t(vec![tuning.bm, tuning.bn], Space::Register);
+    let mut e = B {
+        ctx,
+        block: kb,
+        loc,
+    };
+    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
+    let pn = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(1))]);
+    let (cbm, cbn) = (e.index(tuning.bm), e.index(tuning.bn));
+    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
+    let n0 = e.val("arith.muli", &[pn, cbn], index, vec![]);
+    let zero = e.float(0.0, elem);
+    let acc0 = e.val(
+        "tile.broadcast",
+        &[zero],
+        acc_t,
+        vec![("dims", e.i64s(&[]))],
+    );
+    let (c0, ck, cbk) = (e.index(0), e.index(k), e.index(tuning.bk));
+    // The K loop.
+    let lb = e
+        .ctx
+        .create_block(&[(index, Some(loc)), (acc_t, Some(loc))]);
+    let (kv, acc_i) = (e.ctx.block_args(lb)[0], e.ctx.block_args(lb)[1]);
+    {
+        let mut l = B {
+            ctx: e.ctx,
+            block: lb,
+            loc,
+        };
+        // A is read as [M, K] and B as [K, N], through a transposing view
+        // where the matmul's flags say the buffer is the other way round.
+        let view = |s: &[i64], t: bool| -> Option<Attr> {
+            t.then(|| {
+                let d = Desc::row_major(s)
+                    .compose(&Desc::transpose(s, &[1, 0]))
+                    .expect("a transpose composes")
+                    .simplify();
+                coord::desc_attr(&u, &d)
+            })
+        };
+        let load = |l: &mut B<'_>,
+                    buf: Value,
+                    at: [Value; 2],
+                    rows: i64,
+                    cols: i64,
+                    desc: Option<Attr>| {
+            let t = tile_t(vec![rows, cols], Space::Register);
+            let props = desc.map(|d| vec![("desc", d)]).unwrap_or_default();
+            let ld = l.val("tile.load", &[buf, at[0], at[1]], t, props);
+            let st = tile_t(vec![rows, cols], Space::Shared);
+            let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+            let depth = l.i64_attr(tuning.stages);
+            l.val(
+                "tile.transfer",
+                &[ld],
+                st,
+                vec![("space", space), ("depth", depth)],
+            )
+        };
+        let sa_t = load(
+            &mut l,
+            buf_of(a),
+            [m0, kv],
+            tuning.bm,
+            tuning.bk,
+            view(&sa, ta),
+        );
+        let sb_t = load(
+            &mut l,
+            buf_of(b),
+            [kv, n0],
+            tuning.bk,
+            tuning.bn,
+            view(&sb, tb),
+        );
+        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let r = l.val(
+            "tile.gemm",
+            &[sa_t, sb_t, acc_i],
+            acc_t,
+            vec![("level", level)],
+        );
+        l.op("tile.yield", &[r], &[], vec![]);
+    }
+    let lr = e.ctx.create_region();
+    e.ctx.append_block(lr, lb);
+    let mut st = OpState::new(e.ctx.ident("tile.for"), loc);
+    st.operands.extend([c0, ck, cbk, acc0]);
+    st.result_types.push(acc_t);
+    st.regions.push(lr);
+    let f = e.ctx.create_op(st);
+    e.ctx.append_op(kb, f);
+    let mut value = e.ctx.result(f, 0);
+    // The epilogue, one map per op.
+    for (name, other) in &chain {
+        let mut inputs = vec![value];
+        if let Some((v, bias)) = other {
+            let t = if *bias {
+                let vt = tile_t(vec![tuning.bn], Space::Register);
+                let ld = e.val("tile.load", &[buf_of(*v), n0], vt, vec![]);
+                e.val("tile.broadcast", &[ld], acc_t, vec![("dims", e.i64s(&[1]))])
+            } else {
+                e.val("tile.load", &[buf_of(*v), m0, n0], acc_t, vec![])
+            };
+            inputs.push(t);
+        }
+        let arity = inputs.len();
+        let mb = e.ctx.create_block(&vec![(elem, Some(loc)); arity]);
+        let margs: Vec<Value> = e.ctx.block_args(mb).to_vec();
+        {
+            let mut s = B {
+                ctx: e.ctx,
+                block: mb,
+                loc,
+            };
+            let r = s.scalar(name, margs[0], margs.get(1).copied(), elem);
+            s.op("tile.yield", &[r], &[], vec![]);
+        }
+        let mr = e.ctx.create_region();
+        e.ctx.append_block(mr, mb);
+        let mut st = OpState::new(e.ctx.ident("tile.map"), loc);
+        st.operands.extend(inputs);
+        st.result_types.push(acc_t);
+        st.regions.push(mr);
+        let mo = e.ctx.create_op(st);
+        e.ctx.append_op(kb, mo);
+        value = e.ctx.result(mo, 0);
+    }
+    e.op("tile.store", &[value, out_buf, m0, n0], &[], vec![]);
+    e.op("tile.return", &[], &[], vec![]);
+    // The kernel op, before the function.
+    let kr: Region = ctx.create_region();
+    ctx.append_block(kr, kb);
+    let name = format!("gemm_{n_kernel}");
+    let grid = [
+        (m + tuning.bm - 1) / tuning.bm,
+        (n + tuning.bn - 1) / tuning.bn,
+    ];
+    let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
+    st.props = Some(u.dict_attr(vec![
+        (u.ident("sym_name"), u.string_attr(&name)),
+        (
+            u.ident("grid"),
+            u.attr(AttrKind::DenseArray {
+                elem: u.int_type(64),
+                values: grid.iter().map(|x| *x as u64).collect(),
+            }),
+        ),
+    ]));
+    st.regions.push(kr);
+    let kop = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(func), kop);
+    // The launch.
+    let mut st = OpState::new(ctx.ident("tile.launch"), loc);
+    st.operands.extend(ins);
+    st.result_types.push(out_ty);
+    let sym = u.attr(AttrKind::SymbolRef {
+        root: u.ident(&name),
+        nested: Default::default(),
+    });
+    st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
+    let launch = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(group), launch);
+    let (old, new) = (ctx.result(group, 0), ctx.result(launch, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(group);
+    Ok(())
+}
+
+impl Pass for FusionToTile {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+    fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        let mut groups: Vec<(Op, Op)> = Vec::new();
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if ctx.op_name(o) == "fusion.group" {
+                // The function (a child of the module) holding the group.
+                let mut f = o;
+                while let Some(p) = ctx.parent_op(f) {
+                    if p == root {
+                        break;
+                    }
+                    f = p;
+                }
+                groups.push((o, f));
+            }
+        });
+        let mut changed = false;
+        for (i, (g, f)) in groups.into_iter().enumerate() {
+            if ctx.results(g).count() != 1 {
+                if self.remarks {
+                    eprintln!("fusion-to-tile: group {i} left as it is: several results");
+                }
+                continue;
+            }
+            match gemm(ctx, g, f, &self.target, i) {
+                Ok(()) => changed = true,
+                Err(why) => {
+                    if self.remarks {
+                        eprintln!("fusion-to-tile: group {i} left as it is: {why}");
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}

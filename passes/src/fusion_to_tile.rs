@@ -288,6 +288,76 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
     })
 }
 
+/// Where the GEMM's `[m, n]` result element goes in the buffer of the
+/// group's result when reshapes and transposes follow it: the rows split
+/// back into the batch dims, then each view applied to the index (a reshape
+/// relinearises it, a transpose moves its dims), then the final buffer,
+/// row-major. `None` when no view follows.
+fn store_view(
+    ctx: &Context,
+    oshape: &[i64],
+    m: i64,
+    n: i64,
+    views: &[Op],
+) -> Result<Option<Attr>, Skip> {
+    if views.is_empty() {
+        return Ok(None);
+    }
+    let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
+    let r = oshape.len();
+    let mut stages = vec![vec![
+        step(
+            coord::Transform::Merge {
+                lens: oshape[..r - 1].to_vec(),
+            },
+            vec![0],
+            (0..r - 1).collect(),
+        ),
+        step(coord::Transform::Pass, vec![1], vec![r - 1]),
+    ]];
+    let mut cur = oshape.to_vec();
+    for &v in views {
+        let to = shape(ctx, ctx.result(v, 0));
+        if ctx.op_name(v) == "graph.reshape" {
+            stages.push(vec![step(
+                coord::Transform::Unmerge,
+                (0..cur.len()).collect(),
+                vec![0],
+            )]);
+            stages.push(vec![step(
+                coord::Transform::Merge { lens: to.clone() },
+                vec![0],
+                (0..to.len()).collect(),
+            )]);
+        } else {
+            let perm: Vec<usize> = ctx
+                .find_ident("perm")
+                .and_then(|i| ctx.inherent_attr(v, i))
+                .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
+                .ok_or("a transpose without a permutation")?
+                .into_iter()
+                .map(|p| p as usize)
+                .collect();
+            // Result dim i is input dim perm[i]: input dim j goes to where perm is j.
+            stages.push(
+                perm.iter()
+                    .enumerate()
+                    .map(|(i, p)| step(coord::Transform::Pass, vec![*p], vec![i]))
+                    .collect(),
+            );
+        }
+        cur = to;
+    }
+    let view = Desc {
+        upper: vec![m, n],
+        stages,
+    };
+    let d = Desc::row_major(&cur)
+        .compose(&view)
+        .map_err(|e| e.to_string())?;
+    Ok(Some(coord::desc_attr(ctx.uniquer(), &d.simplify())))
+}
+
 /// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
 /// and the launch replacing the group.
 fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -> Result<(), Skip> {
@@ -301,12 +371,53 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
     }
     let (a, b) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
     let (sa, sb) = (shape(ctx, a), shape(ctx, b));
-    if sa.len() != 2 || sb.len() != 2 || !gargs.contains(&a) || !gargs.contains(&b) {
-        return Err("not a 2-d GEMM of the group's inputs".into());
+    if sa.len() < 2 || sb.len() != 2 || !gargs.contains(&a) || !gargs.contains(&b) {
+        return Err("not a GEMM of the group's inputs with a 2-d right operand".into());
     }
     let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
-    let (m, k) = if ta { (sa[1], sa[0]) } else { (sa[0], sa[1]) };
+    // Leading batch dims of A with weights shared across them fold into M:
+    // the rows of every batch, one after another, are one taller GEMM.
+    let nb = sa.len() - 2;
+    let batch = &sa[..nb];
+    let (m1, k) = if ta {
+        (sa[nb + 1], sa[nb])
+    } else {
+        (sa[nb], sa[nb + 1])
+    };
+    let m = batch.iter().product::<i64>() * m1;
     let n = if tb { sb[0] } else { sb[1] };
+    // A seen as [M, K]: batch dims and rows merged, transposed if flagged.
+    let a_view = if nb == 0 && !ta {
+        None
+    } else {
+        let (mpos, kpos) = if ta { (nb + 1, nb) } else { (nb, nb + 1) };
+        let mut lens = batch.to_vec();
+        lens.push(m1);
+        let mut rows: Vec<usize> = (0..nb).collect();
+        rows.push(mpos);
+        let view = Desc {
+            upper: vec![m, k],
+            stages: vec![vec![
+                coord::Step {
+                    t: coord::Transform::Merge { lens },
+                    upper: vec![0],
+                    lower: rows,
+                },
+                coord::Step {
+                    t: coord::Transform::Pass,
+                    upper: vec![1],
+                    lower: vec![kpos],
+                },
+            ]],
+        };
+        let d = Desc::row_major(&sa)
+            .compose(&view)
+            .map_err(|e| e.to_string())?;
+        Some(coord::desc_attr(ctx.uniquer(), &d.simplify()))
+    };
+    // Outputs and residuals of [batch.., M, N] are the same memory as [M, N].
+    let flat = (nb > 0).then(|| coord::desc_attr(ctx.uniquer(), &Desc::row_major(&[m, n])));
+    let oshape = shape(ctx, ctx.result(mm, 0));
     let out_ty = ctx.value_type(ctx.result(mm, 0));
     let elem = ctx
         .type_kind(out_ty)
@@ -319,8 +430,19 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
     // operand (if any) a group input of the output's shape or a bias.
     let mut chain: Vec<(&'static str, Option<(Value, bool)>)> = Vec::new();
     let mut cur = ctx.result(mm, 0);
+    // Trailing reshapes and transposes only move the result: they become
+    // the store's addressing (index views, not data movement).
+    let mut views: Vec<Op> = Vec::new();
     for &o in epi {
         let name = ctx.op_name(o);
+        if matches!(name, "graph.reshape" | "graph.transpose") && ctx.operands(o)[0] == cur {
+            views.push(o);
+            cur = ctx.result(o, 0);
+            continue;
+        }
+        if !views.is_empty() {
+            return Err(format!("{name} after a reshape or transpose of the result"));
+        }
         let &(name, binary) = EPILOGUE
             .iter()
             .find(|(n, _)| *n == name)
@@ -340,7 +462,7 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
                 } else {
                     let s = shape(ctx, other);
                     let bias = name == "graph.bias_add";
-                    if (bias && s != [n]) || (!bias && s != [m, n]) {
+                    if (bias && s != [n]) || (!bias && s != oshape) {
                         return Err(format!("{name}'s other operand has shape {s:?}"));
                     }
                     // Non-commutative ops with the chain on the right keep their order.
@@ -354,6 +476,7 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
         }
         cur = ctx.result(o, 0);
     }
+    let store_view = store_view(ctx, &oshape, m, n, &views)?;
     let tuning = Tuning::heuristic(target, m, n, k);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
@@ -364,7 +487,8 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
         .iter()
         .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
         .collect();
-    buf_types.push((memref_of(ctx, out_ty), Some(loc)));
+    let final_ty = ctx.value_type(cur);
+    buf_types.push((memref_of(ctx, final_ty), Some(loc)));
     let kb = ctx.create_block(&buf_types);
     let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
     let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
@@ -431,14 +555,7 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
                 vec![("space", space), ("depth", depth)],
             )
         };
-        let sa_t = load(
-            &mut l,
-            buf_of(a),
-            [m0, kv],
-            tuning.bm,
-            tuning.bk,
-            view(&sa, ta),
-        );
+        let sa_t = load(&mut l, buf_of(a), [m0, kv], tuning.bm, tuning.bk, a_view);
         let sb_t = load(
             &mut l,
             buf_of(b),
@@ -474,7 +591,8 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
                 let ld = e.val("tile.load", &[buf_of(*v), n0], vt, vec![]);
                 e.val("tile.broadcast", &[ld], acc_t, vec![("dims", e.i64s(&[1]))])
             } else {
-                e.val("tile.load", &[buf_of(*v), m0, n0], acc_t, vec![])
+                let props = flat.map(|d| vec![("desc", d)]).unwrap_or_default();
+                e.val("tile.load", &[buf_of(*v), m0, n0], acc_t, props)
             };
             inputs.push(t);
         }
@@ -500,7 +618,13 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
         e.ctx.append_op(kb, mo);
         value = e.ctx.result(mo, 0);
     }
-    e.op("tile.store", &[value, out_buf, m0, n0], &[], vec![]);
+    let store_desc = if store_view.is_some() {
+        store_view
+    } else {
+        flat
+    };
+    let props = store_desc.map(|d| vec![("desc", d)]).unwrap_or_default();
+    e.op("tile.store", &[value, out_buf, m0, n0], &[], props);
     e.op("tile.return", &[], &[], vec![]);
     // The kernel op, before the function.
     let kr: Region = ctx.create_region();
@@ -527,7 +651,7 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
     // The launch.
     let mut st = OpState::new(ctx.ident("tile.launch"), loc);
     st.operands.extend(ins);
-    st.result_types.push(out_ty);
+    st.result_types.push(final_ty);
     let sym = u.attr(AttrKind::SymbolRef {
         root: u.ident(&name),
         nested: Default::default(),

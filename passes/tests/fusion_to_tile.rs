@@ -2,7 +2,7 @@
 //! fused by `eqsat-fusion` and turned into tile kernels, interpreted block
 //! by block, equal the graph program on random inputs, for shapes that are
 //! and are not multiples of the tiles, size 1, large K, transposed operands,
-//! and every target's tile sizes.
+//! leading batch dims, and several targets' tile sizes.
 
 use aic::interp::{Data, Interp, Tensor};
 use aic::pass::pipeline::parse_pipeline;
@@ -20,24 +20,32 @@ fn ty(s: &[i64]) -> String {
 
 /// A dense layer `act(x @ w + b) (+ r)` in graph ops, and its arguments'
 /// shapes.
-fn program(m: i64, n: i64, k: i64, tb: bool, act: &str, residual: bool) -> (String, Vec<Vec<i64>>) {
+fn program(
+    batch: &[i64],
+    (m, n, k): (i64, i64, i64),
+    tb: bool,
+    act: &str,
+    residual: bool,
+) -> (String, Vec<Vec<i64>>) {
     let ws = if tb { vec![n, k] } else { vec![k, n] };
-    let mut args = vec![vec![m, k], ws.clone(), vec![n]];
+    let with = |v: &[i64]| [batch, v].concat();
+    let (xs, os) = (with(&[m, k]), with(&[m, n]));
+    let mut args = vec![xs.clone(), ws.clone(), vec![n]];
     let mut body = format!(
         "  %m = graph.matmul %a0, %a1{} : ({}, {}) -> {o}\n  %b = graph.bias_add %m, %a2 : ({o}, {}) -> {o}\n",
         if tb { " transpose_b" } else { "" },
-        ty(&[m, k]),
+        ty(&xs),
         ty(&ws),
         ty(&[n]),
-        o = ty(&[m, n])
+        o = ty(&os)
     );
     let mut cur = "%b".to_string();
     if residual {
-        args.push(vec![m, n]);
-        body += &format!("  %s = graph.add {cur}, %a3 : {}\n", ty(&[m, n]));
+        args.push(os.clone());
+        body += &format!("  %s = graph.add {cur}, %a3 : {}\n", ty(&os));
         cur = "%s".into();
     }
-    body += &format!("  %y = graph.{act} {cur} : {}\n", ty(&[m, n]));
+    body += &format!("  %y = graph.{act} {cur} : {}\n", ty(&os));
     let params: Vec<String> = args
         .iter()
         .enumerate()
@@ -47,7 +55,7 @@ fn program(m: i64, n: i64, k: i64, tb: bool, act: &str, residual: bool) -> (Stri
         format!(
             "func.func @main({}) -> {o} {{\n{body}  return %y : {o}\n}}\n",
             params.join(", "),
-            o = ty(&[m, n])
+            o = ty(&os)
         ),
         args,
     )
@@ -114,7 +122,12 @@ fn gemm_kernels_equal_the_graph_program() {
             let act = acts[(i * 3 + j) % acts.len()];
             let (tb, residual) = (r.next(2) == 1, r.next(2) == 1);
             let target = targets[(i + j) % targets.len()];
-            let (text, args) = program(*m, *n, *k, tb, act, residual);
+            let batch: Vec<i64> = match j {
+                0 => vec![],
+                1 => vec![2],
+                _ => vec![2, 3],
+            };
+            let (text, args) = program(&batch, (*m, *n, *k), tb, act, residual);
             let (want, _) =
                 run(&text, "builtin.module()", &args, 7 + j as u64).expect("reference runs");
             let pipeline =
@@ -160,4 +173,38 @@ fn groups_no_generator_handles_stay() {
         "{printed}"
     );
     assert_eq!(got, want);
+}
+
+#[test]
+fn trailing_reshapes_and_transposes_are_store_addressing() {
+    // BERT's query projection: [2, 8, 32] x [32, 32] + bias, split into 4
+    // heads of 8 and moved head-major: the kernel stores through a view.
+    let text = "func.func @main(%a0: tensor<2x8x32xf32>, %a1: tensor<32x32xf32>, %a2: tensor<32xf32>) -> tensor<2x4x8x8xf32> {
+  %m = graph.matmul %a0, %a1 : (tensor<2x8x32xf32>, tensor<32x32xf32>) -> tensor<2x8x32xf32>
+  %b = graph.bias_add %m, %a2 : (tensor<2x8x32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32>
+  %r = graph.reshape %b : (tensor<2x8x32xf32>) -> tensor<2x8x4x8xf32>
+  %t = graph.transpose %r, perm = [0, 2, 1, 3] : (tensor<2x8x4x8xf32>) -> tensor<2x4x8x8xf32>
+  return %t : tensor<2x4x8x8xf32>
+}
+";
+    let args = vec![vec![2, 8, 32], vec![32, 32], vec![32]];
+    let (want, _) = run(text, "builtin.module()", &args, 5).expect("runs");
+    for target in ["h100", "cpu"] {
+        let pipeline = format!("builtin.module(eqsat-fusion,fusion-to-tile{{target={target}}})");
+        let (got, printed) = run(text, &pipeline, &args, 5).expect("runs");
+        assert!(
+            printed.contains("tile.launch") && !printed.contains("fusion.group"),
+            "{printed}"
+        );
+        assert!(
+            printed.contains("tile.store") && printed.contains("merge<"),
+            "{printed}"
+        );
+        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
+                "{target}: element {i}: {g} != {w}"
+            );
+        }
+    }
 }

@@ -38,3 +38,14 @@ func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
   %d = graph.sub %x, %b : tensor<4x10xf32>
   return %d : tensor<4x10xf32>
 }
+
+// A tuning cache entry for this target, template and shape replaces the
+// heuristic's tiles (here 1x1 blocks over the 2x2 result: a 2x2 grid).
+// RUN: printf '{"h100/gemm/2x2x3": {"bm": 1, "bn": 1, "bk": 2, "stages": 1}}' > %t.json
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=tuning=%t.json | FileCheck %s --check-prefix=TUNED
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=tuning=%t.json | aic-run --interpret - --entry @dense --args "[dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>, dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>, dense<[0.5, -10.0]> : tensor<2xf32>]" | FileCheck %s --check-prefix=VALUES
+// RUN: printf '{"h100/gemm/2x2x3": {"bm": 0}}' > %t.bad.json
+// RUN: not aic-opt %s --eqsat-fusion --fusion-to-tile=tuning=%t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
+// TUNED: tile.kernel @gemm_0 grid = [2, 2]
+// TUNED: depth = 1
+// BAD: error: {{.*}}.bad.json: h100/gemm/2x2x3: needs bm, bn and bk

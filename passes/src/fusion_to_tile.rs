@@ -13,7 +13,9 @@
 //! the ragged edges.
 //!
 //! Tile sizes and pipelining depth come from per-target heuristics
-//! ([`Tuning::heuristic`]), clamped to the problem.
+//! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning
+//! cache given with `tuning=` has an entry for the target, template and
+//! shape (`h100/gemm/MxNxK`), which an autotuner can fill.
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -37,6 +39,12 @@ pub static INFO: PassInfo = PassInfo {
             help: "Target whose tile-size heuristics to use",
         },
         OptSpec {
+            name: "tuning",
+            kind: OptKind::Str,
+            default: "",
+            help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3}}",
+        },
+        OptSpec {
             name: "remarks",
             kind: OptKind::Bool,
             default: "false",
@@ -46,6 +54,7 @@ pub static INFO: PassInfo = PassInfo {
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
             target: o.str("target").to_string(),
+            tuning: o.str("tuning").to_string(),
             remarks: o.bool("remarks"),
         })
     },
@@ -53,7 +62,121 @@ pub static INFO: PassInfo = PassInfo {
 
 struct FusionToTile {
     target: String,
+    tuning: String,
     remarks: bool,
+}
+
+/// Tunings by key (`target/template/shape`), from a JSON tuning cache.
+pub type Cache = std::collections::HashMap<String, Tuning>;
+
+/// Read a tuning cache: a JSON object from keys such as `h100/gemm/64x64x32`
+/// to objects with integer `bm`, `bn`, `bk` and `stages` (the autotuner's
+/// output). Errors say where the text is wrong.
+pub fn read_cache(text: &str) -> Result<Cache, String> {
+    let mut r = Json {
+        s: text.as_bytes(),
+        at: 0,
+    };
+    let mut out = Cache::new();
+    r.expect(b'{')?;
+    if r.eat(b'}') {
+        return Ok(out);
+    }
+    loop {
+        let key = r.string()?;
+        r.expect(b':')?;
+        r.expect(b'{')?;
+        let (mut bm, mut bn, mut bk, mut stages) = (None, None, None, Some(1));
+        if !r.eat(b'}') {
+            loop {
+                let f = r.string()?;
+                r.expect(b':')?;
+                let v = r.int()?;
+                match f.as_str() {
+                    "bm" => bm = Some(v),
+                    "bn" => bn = Some(v),
+                    "bk" => bk = Some(v),
+                    "stages" => stages = Some(v),
+                    other => return Err(format!("{key}: unknown field '{other}'")),
+                }
+                if r.eat(b'}') {
+                    break;
+                }
+                r.expect(b',')?;
+            }
+        }
+        let (Some(bm), Some(bn), Some(bk), Some(stages)) = (bm, bn, bk, stages) else {
+            return Err(format!("{key}: needs bm, bn and bk"));
+        };
+        if [bm, bn, bk, stages].iter().any(|v| *v < 1) {
+            return Err(format!("{key}: sizes must be positive"));
+        }
+        out.insert(key, Tuning { bm, bn, bk, stages });
+        if r.eat(b'}') {
+            break;
+        }
+        r.expect(b',')?;
+    }
+    r.ws();
+    if r.at != r.s.len() {
+        return Err(format!("unexpected text at byte {}", r.at));
+    }
+    Ok(out)
+}
+
+/// A reader for the small JSON subset of tuning caches.
+struct Json<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl Json<'_> {
+    fn ws(&mut self) {
+        while self.s.get(self.at).is_some_and(u8::is_ascii_whitespace) {
+            self.at += 1;
+        }
+    }
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.s.get(self.at) == Some(&c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, c: u8) -> Result<(), String> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(format!("expected '{}' at byte {}", c as char, self.at))
+        }
+    }
+    fn string(&mut self) -> Result<String, String> {
+        self.expect(b'"')?;
+        let start = self.at;
+        while self.s.get(self.at).is_some_and(|c| *c != b'"') {
+            self.at += 1;
+        }
+        let text = std::str::from_utf8(&self.s[start..self.at]).map_err(|e| e.to_string())?;
+        self.expect(b'"')?;
+        Ok(text.to_string())
+    }
+    fn int(&mut self) -> Result<i64, String> {
+        self.ws();
+        let start = self.at;
+        while self
+            .s
+            .get(self.at)
+            .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
+        {
+            self.at += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.at])
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| format!("expected an integer at byte {start}"))
+    }
 }
 
 /// Tile sizes and pipelining of a GEMM kernel.
@@ -360,7 +483,14 @@ fn store_view(
 
 /// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
 /// and the launch replacing the group.
-fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -> Result<(), Skip> {
+fn gemm(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    target: &str,
+    cache: &Cache,
+    n_kernel: usize,
+) -> Result<(), Skip> {
     let (gb, ops) = body_ops(ctx, group);
     let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
     let Some((&mm, epi)) = ops.split_first() else {
@@ -477,7 +607,10 @@ fn gemm(ctx: &mut Context, group: Op, func: Op, target: &str, n_kernel: usize) -
         cur = ctx.result(o, 0);
     }
     let store_view = store_view(ctx, &oshape, m, n, &views)?;
-    let tuning = Tuning::heuristic(target, m, n, k);
+    let tuning = cache
+        .get(&format!("{target}/gemm/{m}x{n}x{k}"))
+        .copied()
+        .unwrap_or_else(|| Tuning::heuristic(target, m, n, k));
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
@@ -684,6 +817,14 @@ impl Pass for FusionToTile {
                 groups.push((o, f));
             }
         });
+        let cache = if self.tuning.is_empty() {
+            Cache::new()
+        } else {
+            let text = std::fs::read_to_string(&self.tuning).map_err(|e| {
+                Diagnostic::error(format!("cannot read tuning cache '{}': {e}", self.tuning))
+            })?;
+            read_cache(&text).map_err(|e| Diagnostic::error(format!("{}: {e}", self.tuning)))?
+        };
         let mut changed = false;
         for (i, (g, f)) in groups.into_iter().enumerate() {
             if ctx.results(g).count() != 1 {
@@ -692,7 +833,7 @@ impl Pass for FusionToTile {
                 }
                 continue;
             }
-            match gemm(ctx, g, f, &self.target, i) {
+            match gemm(ctx, g, f, &self.target, &cache, i) {
                 Ok(()) => changed = true,
                 Err(why) => {
                     if self.remarks {
@@ -702,5 +843,66 @@ impl Pass for FusionToTile {
             }
         }
         Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_caches_read_and_say_what_is_wrong() {
+        let c = read_cache(
+            r#"{ "h100/gemm/64x64x32": {"bm": 32, "bn": 64, "bk": 16, "stages": 4},
+            "mi300/gemm/1x1x1": {"bm": 1, "bn": 1, "bk": 1} }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c["h100/gemm/64x64x32"],
+            Tuning {
+                bm: 32,
+                bn: 64,
+                bk: 16,
+                stages: 4
+            }
+        );
+        assert_eq!(c["mi300/gemm/1x1x1"].stages, 1);
+        assert!(read_cache("{}").unwrap().is_empty());
+        assert!(
+            read_cache(r#"{"k": {"bm": 1, "bn": 1}}"#)
+                .unwrap_err()
+                .contains("needs")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bm": x}}"#)
+                .unwrap_err()
+                .contains("integer")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bq": 1}}"#)
+                .unwrap_err()
+                .contains("unknown field")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bm": 1, "bn": 1, "bk": 1}} x"#)
+                .unwrap_err()
+                .contains("unexpected")
+        );
+    }
+
+    #[test]
+    fn heuristics_fit_the_problem() {
+        assert_eq!(
+            Tuning::heuristic("h100", 4096, 4096, 4096),
+            Tuning {
+                bm: 64,
+                bn: 64,
+                bk: 32,
+                stages: 3
+            }
+        );
+        let small = Tuning::heuristic("h100", 5, 1, 3);
+        assert_eq!((small.bm, small.bn, small.bk), (8, 1, 4));
+        assert_eq!(Tuning::heuristic("mi300", 999, 999, 999).bk, 16);
     }
 }

@@ -1,8 +1,9 @@
 // fusion-to-tile: a GEMM group with a bias and a ReLU becomes a tile kernel
 // (a grid of blocks, a K loop staging A and B into shared memory, a block
 // GEMM, the epilogue as tile.map, a masked store) launched on the group's
-// inputs; interpreted, it gives the layer's values. A group no generator
-// handles stays, with a remark.
+// inputs; interpreted, it gives the layer's values. A softmax (an op of its
+// own) becomes a row kernel. A group no generator handles (a reduction
+// broadcast back) stays, with a remark.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | aic-run --interpret - --entry @dense --args "[dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>, dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>, dense<[0.5, -10.0]> : tensor<2xf32>]" | FileCheck %s --check-prefix=VALUES
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=remarks=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -29,7 +30,7 @@ func.func @dense(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>) ->
   return %r : tensor<2x2xf32>
 }
 
-// REMARK: fusion-to-tile: group {{[0-9]+}} left as it is: starts with graph.reduce, not a matmul
+// REMARK: fusion-to-tile: group {{[0-9]+}} left as it is: graph.broadcast is not an epilogue op
 // CHECK-LABEL: func.func @rowmax
 // CHECK: fusion.group
 func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
@@ -49,3 +50,15 @@ func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // TUNED: tile.kernel @gemm_0 grid = [2, 2]
 // TUNED: depth = 1
 // BAD: error: {{.*}}.bad.json: h100/gemm/2x2x3: needs bm, bn and bk
+
+// CHECK: tile.kernel @rows_{{[0-9]+}} grid = [1] {
+// CHECK: tile.reduce max {{.*}}, axis = 1 : !tile.tile<4x10xf32> -> !tile.tile<4xf32>
+// CHECK: math.exp
+// CHECK: tile.reduce sum
+// CHECK: arith.divf
+// CHECK-LABEL: func.func @softmax
+// CHECK: tile.launch @rows_
+func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
+  %s = graph.softmax %x : tensor<4x10xf32>
+  return %s : tensor<4x10xf32>
+}

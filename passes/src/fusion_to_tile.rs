@@ -4,13 +4,21 @@
 //! configuration, not text templates); a group no generator handles stays
 //! as it is, with a remark when `remarks` is set.
 //!
-//! Generators so far: a 2-d GEMM (either operand possibly transposed, read
-//! through a transposing descriptor) with any chain of elementwise epilogue
-//! ops (bias adds, adds and products with other tensors of the output's
-//! shape, activations), as a grid of BM x BN blocks running a K loop that
-//! stages A and B tiles into shared memory and accumulates with a block
-//! GEMM, then applies the epilogue with `tile.map` and stores with masks at
-//! the ragged edges.
+//! Generators so far:
+//! - GEMM: a matmul (either operand possibly transposed, read through a
+//!   transposing descriptor; leading batch dims of A folded into M) with any
+//!   chain of elementwise epilogue ops (bias adds, adds and products with
+//!   other tensors of the output's shape, activations) and trailing
+//!   reshapes/transposes (the store's descriptor), as a grid of BM x BN
+//!   blocks running a K loop that stages A and B tiles into shared memory
+//!   and accumulates with a block GEMM, then applies the epilogue with
+//!   `tile.map` and stores with masks at the ragged edges;
+//! - rows: an elementwise prologue, a softmax, layernorm, rmsnorm or
+//!   reduction over the last dimension, and an elementwise epilogue, as
+//!   blocks of whole rows.
+//!
+//! A kernel-sized graph op on its own (a matmul, a softmax) is first put in
+//! a group of one.
 //!
 //! Tile sizes and pipelining depth come from per-target heuristics
 //! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning
@@ -411,6 +419,509 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
     })
 }
 
+/// An elementwise chain on a running value: each step's op and its other
+/// operand, if any (a group input, and whether it is a bias vector over the
+/// last dimension).
+type Chain = Vec<(&'static str, Option<(Value, bool)>)>;
+
+/// Read the elementwise ops of `ops` that apply in turn to `cur` (of shape
+/// `full`, last dimension `n`), their other operands being group inputs of
+/// the full shape or bias vectors; with `views_ok`, trailing reshapes and
+/// transposes too. Returns the chain, the views, the last value and how
+/// many ops were read (the first op not read ends it).
+fn read_chain(
+    ctx: &Context,
+    ops: &[Op],
+    mut cur: Value,
+    gargs: &[Value],
+    full: &[i64],
+    n: i64,
+    views_ok: bool,
+) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
+    let ty = ctx.value_type(cur);
+    let mut chain = Chain::new();
+    let mut views: Vec<Op> = Vec::new();
+    for (i, &o) in ops.iter().enumerate() {
+        let name = ctx.op_name(o);
+        if views_ok
+            && matches!(name, "graph.reshape" | "graph.transpose")
+            && ctx.operands(o)[0] == cur
+        {
+            views.push(o);
+            cur = ctx.result(o, 0);
+            continue;
+        }
+        let Some(&(name, binary)) = EPILOGUE.iter().find(|(n, _)| *n == name) else {
+            return Ok((chain, views, cur, i));
+        };
+        if !views.is_empty() {
+            return Err(format!("{name} after a reshape or transpose of the result"));
+        }
+        if ctx.value_type(ctx.result(o, 0)) != ty {
+            return Err(format!("{name} changes the type"));
+        }
+        match (binary, ctx.operands(o)) {
+            (false, [x]) if *x == cur => chain.push((name, None)),
+            (true, [x, y]) if *x == cur || (*y == cur && name != "graph.bias_add") => {
+                let other = if *x == cur { *y } else { *x };
+                if other == cur {
+                    chain.push((name, Some((other, false))));
+                } else if !gargs.contains(&other) {
+                    return Err(format!("{name} reads a value computed outside the chain"));
+                } else {
+                    let s = shape(ctx, other);
+                    let bias = name == "graph.bias_add";
+                    if (bias && s != [n]) || (!bias && s != full) {
+                        return Err(format!("{name}'s other operand has shape {s:?}"));
+                    }
+                    // Non-commutative ops with the chain on the right keep their order.
+                    if *y == cur && matches!(name, "graph.sub" | "graph.div") {
+                        return Err(format!("{name} with the running value on the right"));
+                    }
+                    chain.push((name, Some((other, bias))));
+                }
+            }
+            _ => return Err(format!("{name} is not applied to the running value")),
+        }
+        cur = ctx.result(o, 0);
+    }
+    Ok((chain, views, cur, ops.len()))
+}
+
+/// A `tile.map` of `inputs` (tiles of `ty`) applying `f` to their elements.
+fn map(
+    e: &mut B<'_>,
+    inputs: &[Value],
+    ty: Type,
+    elem: Type,
+    f: &mut dyn FnMut(&mut B<'_>, &[Value]) -> Value,
+) -> Value {
+    let loc = e.loc;
+    let mb = e.ctx.create_block(&vec![(elem, Some(loc)); inputs.len()]);
+    let margs: Vec<Value> = e.ctx.block_args(mb).to_vec();
+    {
+        let mut s = B {
+            ctx: e.ctx,
+            block: mb,
+            loc,
+        };
+        let r = f(&mut s, &margs);
+        s.op("tile.yield", &[r], &[], vec![]);
+    }
+    let mr = e.ctx.create_region();
+    e.ctx.append_block(mr, mb);
+    let mut st = OpState::new(e.ctx.ident("tile.map"), loc);
+    st.operands.extend(inputs.iter().copied());
+    st.result_types.push(ty);
+    st.regions.push(mr);
+    let mo = e.ctx.create_op(st);
+    e.ctx.append_op(e.block, mo);
+    e.ctx.result(mo, 0)
+}
+
+/// Apply `chain` to the tile `value`, one map per op; `other` gives the
+/// tile of an op's other operand.
+fn emit_chain(
+    e: &mut B<'_>,
+    chain: &Chain,
+    mut value: Value,
+    ty: Type,
+    elem: Type,
+    other: &mut dyn FnMut(&mut B<'_>, Value, bool) -> Value,
+) -> Value {
+    for (name, o) in chain {
+        let mut inputs = vec![value];
+        if let Some((v, bias)) = o {
+            inputs.push(other(e, *v, *bias));
+        }
+        value = map(e, &inputs, ty, elem, &mut |s, a| {
+            s.scalar(name, a[0], a.get(1).copied(), elem)
+        });
+    }
+    value
+}
+
+/// The reductions the row generator handles (over the last dimension).
+const ROW_OPS: &[&str] = &[
+    "graph.softmax",
+    "graph.layernorm",
+    "graph.rmsnorm",
+    "graph.reduce",
+];
+
+/// Lower one row-reduction group: an elementwise prologue, a softmax,
+/// layernorm, rmsnorm or reduction over the last dimension, and an
+/// elementwise epilogue, as a grid of blocks of whole rows (each block
+/// holds `BR` rows of `N` in registers; rows past the end are masked).
+fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
+    let (gb, ops) = body_ops(ctx, group);
+    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let r = ops
+        .iter()
+        .position(|o| ROW_OPS.contains(&ctx.op_name(*o)))
+        .ok_or("no row reduction")?;
+    let red = ops[r];
+    let rname = ctx.op_name(red).to_string();
+    let x0 = if r == 0 {
+        ctx.operands(red)[0]
+    } else {
+        ctx.operands(ops[0])[0]
+    };
+    if !gargs.contains(&x0) {
+        return Err("the rows do not come from a group input".into());
+    }
+    let full = shape(ctx, x0);
+    let Some(&n) = full.last() else {
+        return Err("a scalar input".into());
+    };
+    let rows_n: i64 = full[..full.len() - 1].iter().product();
+    let (pro, _, cur, used) = read_chain(ctx, &ops[..r], x0, &gargs, &full, n, false)?;
+    if used < r || ctx.operands(red)[0] != cur {
+        return Err("the prologue is not a chain into the reduction".into());
+    }
+    let last = full.len() as i64 - 1;
+    let attr = |name: &str| ctx.find_ident(name).and_then(|i| ctx.inherent_attr(red, i));
+    let kind = match rname.as_str() {
+        "graph.softmax" => {
+            let axis = attr("axis")
+                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+                .unwrap_or(-1);
+            if axis != -1 && axis != last {
+                return Err("a softmax not over the last dimension".into());
+            }
+            "softmax".to_string()
+        }
+        "graph.reduce" => {
+            let axes = attr("axes")
+                .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
+                .unwrap_or_default();
+            if axes != [last] && axes != [-1] {
+                return Err("a reduction not over the last dimension alone".into());
+            }
+            attr("kind")
+                .and_then(|a| {
+                    aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::REDUCE_PREFIX)
+                })
+                .ok_or("a reduction without a kind")?
+                .to_string()
+        }
+        other => {
+            for p in &ctx.operands(red)[1..] {
+                if !gargs.contains(p) || shape(ctx, *p) != [n] {
+                    return Err(format!(
+                        "{other}'s scale is not a vector of the last dimension"
+                    ));
+                }
+            }
+            other.trim_start_matches("graph.").to_string()
+        }
+    };
+    let eps = attr("epsilon")
+        .and_then(|a| match ctx.attr_kind(a) {
+            AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
+                TypeKind::Float(k) => Some(k.to_f64(*bits)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .unwrap_or(1e-5);
+    let rshape = shape(ctx, ctx.result(red, 0));
+    let (epi, _, _, used) = read_chain(
+        ctx,
+        &ops[r + 1..],
+        ctx.result(red, 0),
+        &gargs,
+        &rshape,
+        n,
+        false,
+    )?;
+    if used < ops.len() - r - 1 {
+        return Err(format!(
+            "{} is not an epilogue op",
+            ctx.op_name(ops[r + 1 + used])
+        ));
+    }
+    let reduces = matches!(kind.as_str(), "sum" | "max" | "min" | "mean");
+    if reduces && epi.iter().any(|(_, o)| o.is_some_and(|(_, bias)| bias)) {
+        return Err("a bias after a reduction".into());
+    }
+    let out_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
+    let elem = ctx
+        .type_kind(out_ty)
+        .element_type()
+        .ok_or("no element type")?;
+    if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
+        return Err("integer rows are not generated yet".into());
+    }
+    let br = 16.min((rows_n.max(1) as u64).next_power_of_two() as i64);
+    let loc = ctx.op(group).loc;
+    let u = ctx.uniquer().clone();
+    let index = u.ty(TypeKind::Index);
+    let ins: Vec<Value> = ctx.operands(group).to_vec();
+    let mut buf_types: Vec<(Type, Option<Attr>)> = ins
+        .iter()
+        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
+        .collect();
+    buf_types.push((memref_of(ctx, out_ty), Some(loc)));
+    let kb = ctx.create_block(&buf_types);
+    let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
+    let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let out_buf = *bufs.last().expect("the output");
+    let tile_t = |shape: Vec<i64>| {
+        tile::make_tile(
+            &u,
+            &TileType {
+                shape,
+                elem,
+                space: Space::Register,
+            },
+        )
+    };
+    let (row_t, col_t, one_t) = (tile_t(vec![br, n]), tile_t(vec![n]), tile_t(vec![br]));
+    let flat2 = coord::desc_attr(&u, &Desc::row_major(&[rows_n, n]));
+    let flat1 = coord::desc_attr(&u, &Desc::row_major(&[rows_n]));
+    let mut e = B {
+        ctx,
+        block: kb,
+        loc,
+    };
+    let p = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
+    let cbr = e.index(br);
+    let r0 = e.val("arith.muli", &[p, cbr], index, vec![]);
+    let c0 = e.index(0);
+    let x = e.val(
+        "tile.load",
+        &[buf_of(x0), r0, c0],
+        row_t,
+        vec![("desc", flat2)],
+    );
+    let mut full_operand = |e: &mut B<'_>, v: Value, bias: bool| {
+        if bias {
+            let ld = e.val("tile.load", &[buf_of(v), c0], col_t, vec![]);
+            e.val("tile.broadcast", &[ld], row_t, vec![("dims", e.i64s(&[1]))])
+        } else {
+            e.val(
+                "tile.load",
+                &[buf_of(v), r0, c0],
+                row_t,
+                vec![("desc", flat2)],
+            )
+        }
+    };
+    let v = emit_chain(&mut e, &pro, x, row_t, elem, &mut full_operand);
+    let sum = aic::dialect::enum_attr(&u, tile::KIND_PREFIX, "sum");
+    let reduce = |e: &mut B<'_>, t: Value, k: &str| {
+        let kind = aic::dialect::enum_attr(&u, tile::KIND_PREFIX, k);
+        let axis = e.i64_attr(1);
+        e.val(
+            "tile.reduce",
+            &[t],
+            one_t,
+            vec![("kind", kind), ("axis", axis)],
+        )
+    };
+    let spread = |e: &mut B<'_>, t: Value| {
+        e.val("tile.broadcast", &[t], row_t, vec![("dims", e.i64s(&[0]))])
+    };
+    let inv_n = 1.0 / n as f64;
+    let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, elem, vec![]);
+    let scaled = |e: &mut B<'_>, t: Value| {
+        map(e, &[t], one_t, elem, &mut |s, a| {
+            let c = s.float(inv_n, elem);
+            s.val("arith.mulf", &[a[0], c], elem, vec![])
+        })
+    };
+    let inv_std = |e: &mut B<'_>, t: Value| {
+        map(e, &[t], one_t, elem, &mut |s, a| {
+            let c = s.float(eps, elem);
+            let y = s.val("arith.addf", &[a[0], c], elem, vec![]);
+            s.val("math.rsqrt", &[y], elem, vec![])
+        })
+    };
+    let result = match kind.as_str() {
+        "softmax" => {
+            let m = reduce(&mut e, v, "max");
+            let mb = spread(&mut e, m);
+            let d = map(&mut e, &[v, mb], row_t, elem, &mut f("arith.subf"));
+            let ex = map(&mut e, &[d], row_t, elem, &mut f("math.exp"));
+            let sm = e.val(
+                "tile.reduce",
+                &[ex],
+                one_t,
+                vec![("kind", sum), ("axis", e.i64_attr(1))],
+            );
+            let sb = spread(&mut e, sm);
+            map(&mut e, &[ex, sb], row_t, elem, &mut f("arith.divf"))
+        }
+        "layernorm" | "rmsnorm" => {
+            let (centred, sq_of) = if kind == "layernorm" {
+                let s1 = reduce(&mut e, v, "sum");
+                let mean = scaled(&mut e, s1);
+                let mb = spread(&mut e, mean);
+                let xc = map(&mut e, &[v, mb], row_t, elem, &mut f("arith.subf"));
+                (xc, xc)
+            } else {
+                (v, v)
+            };
+            let sq = map(&mut e, &[sq_of, sq_of], row_t, elem, &mut f("arith.mulf"));
+            let ss = reduce(&mut e, sq, "sum");
+            let var = scaled(&mut e, ss);
+            let rs = inv_std(&mut e, var);
+            let rb = spread(&mut e, rs);
+            let nrm = map(&mut e, &[centred, rb], row_t, elem, &mut f("arith.mulf"));
+            let scale = ctx_operand(&e, red, 1);
+            let g = full_operand(&mut e, scale, true);
+            let mut y = map(&mut e, &[nrm, g], row_t, elem, &mut f("arith.mulf"));
+            if kind == "layernorm" {
+                let shift = ctx_operand(&e, red, 2);
+                let b = full_operand(&mut e, shift, true);
+                y = map(&mut e, &[y, b], row_t, elem, &mut f("arith.addf"));
+            }
+            y
+        }
+        k => {
+            let t = reduce(&mut e, v, if k == "mean" { "sum" } else { k });
+            if k == "mean" { scaled(&mut e, t) } else { t }
+        }
+    };
+    let (res_t, res_desc) = if reduces {
+        (one_t, flat1)
+    } else {
+        (row_t, flat2)
+    };
+    let mut reduced_operand = |e: &mut B<'_>, v: Value, _: bool| {
+        let t = if reduces { one_t } else { row_t };
+        let at: Vec<Value> = if reduces {
+            vec![buf_of(v), r0]
+        } else {
+            vec![buf_of(v), r0, c0]
+        };
+        let d = if reduces {
+            coord::desc_attr(&u, &Desc::row_major(&[rows_n]))
+        } else {
+            flat2
+        };
+        e.val("tile.load", &at, t, vec![("desc", d)])
+    };
+    let y = emit_chain(&mut e, &epi, result, res_t, elem, &mut reduced_operand);
+    let at: Vec<Value> = if reduces {
+        vec![y, out_buf, r0]
+    } else {
+        vec![y, out_buf, r0, c0]
+    };
+    e.op("tile.store", &at, &[], vec![("desc", res_desc)]);
+    e.op("tile.return", &[], &[], vec![]);
+    finish(
+        ctx,
+        group,
+        func,
+        kb,
+        &format!("rows_{n_kernel}"),
+        &[(rows_n + br - 1) / br],
+        out_ty,
+        loc,
+    );
+    Ok(())
+}
+
+/// Put a single op into a `fusion.group` of its own.
+fn wrap(ctx: &mut Context, op: Op) {
+    let loc = ctx.op(op).loc;
+    let u = ctx.uniquer().clone();
+    let mut ins: Vec<Value> = Vec::new();
+    for v in ctx.operands(op).to_vec() {
+        if !ins.contains(&v) {
+            ins.push(v);
+        }
+    }
+    let types: Vec<(Type, Option<Attr>)> = ins
+        .iter()
+        .map(|v| (ctx.value_type(*v), Some(loc)))
+        .collect();
+    let b = ctx.create_block(&types);
+    let args = ctx.block_args(b).to_vec();
+    let mut map = aic::ir::ValueMap::default();
+    for (v, a) in ins.iter().zip(&args) {
+        map.values.insert(*v, *a);
+    }
+    let inner = ctx.clone_op(op, &mut map);
+    ctx.append_op(b, inner);
+    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
+    y.operands.push(ctx.result(inner, 0));
+    let y = ctx.create_op(y);
+    ctx.append_op(b, y);
+    let r = ctx.create_region();
+    ctx.append_block(r, b);
+    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
+    st.operands.extend(ins);
+    st.result_types.push(ctx.value_type(ctx.result(op, 0)));
+    st.regions.push(r);
+    let kind = if ctx.op_name(op) == "graph.matmul" {
+        "vertical"
+    } else {
+        "reduction"
+    };
+    st.props = Some(u.dict_attr(vec![(
+        u.ident("kind"),
+        aic_dialects::fusion::kind_attr(ctx, kind),
+    )]));
+    let g = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(op), g);
+    let (old, new) = (ctx.result(op, 0), ctx.result(g, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(op);
+}
+
+/// Operand `i` of body op `op`, as the kernel's buffer argument stands for it.
+fn ctx_operand(e: &B<'_>, op: Op, i: usize) -> Value {
+    e.ctx.operands(op)[i]
+}
+
+/// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
+/// replace `group` by a launch of it.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    kb: Block,
+    name: &str,
+    grid: &[i64],
+    out_ty: Type,
+    loc: Attr,
+) {
+    let u = ctx.uniquer().clone();
+    let kr: Region = ctx.create_region();
+    ctx.append_block(kr, kb);
+    let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
+    st.props = Some(u.dict_attr(vec![
+        (u.ident("sym_name"), u.string_attr(name)),
+        (
+            u.ident("grid"),
+            u.attr(AttrKind::DenseArray {
+                elem: u.int_type(64),
+                values: grid.iter().map(|x| *x as u64).collect(),
+            }),
+        ),
+    ]));
+    st.regions.push(kr);
+    let kop = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(func), kop);
+    let mut st = OpState::new(ctx.ident("tile.launch"), loc);
+    st.operands.extend(ctx.operands(group).iter().copied());
+    st.result_types.push(out_ty);
+    let sym = u.attr(AttrKind::SymbolRef {
+        root: u.ident(name),
+        nested: Default::default(),
+    });
+    st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
+    let launch = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(group), launch);
+    let (old, new) = (ctx.result(group, 0), ctx.result(launch, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(group);
+}
+
 /// Where the GEMM's `[m, n]` result element goes in the buffer of the
 /// group's result when reshapes and transposes follow it: the rows split
 /// back into the batch dims, then each view applied to the index (a reshape
@@ -556,55 +1067,10 @@ fn gemm(
     if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
         return Err("integer GEMMs are not generated yet".into());
     }
-    // The epilogue: each op elementwise on the running value, its other
-    // operand (if any) a group input of the output's shape or a bias.
-    let mut chain: Vec<(&'static str, Option<(Value, bool)>)> = Vec::new();
-    let mut cur = ctx.result(mm, 0);
-    // Trailing reshapes and transposes only move the result: they become
-    // the store's addressing (index views, not data movement).
-    let mut views: Vec<Op> = Vec::new();
-    for &o in epi {
-        let name = ctx.op_name(o);
-        if matches!(name, "graph.reshape" | "graph.transpose") && ctx.operands(o)[0] == cur {
-            views.push(o);
-            cur = ctx.result(o, 0);
-            continue;
-        }
-        if !views.is_empty() {
-            return Err(format!("{name} after a reshape or transpose of the result"));
-        }
-        let &(name, binary) = EPILOGUE
-            .iter()
-            .find(|(n, _)| *n == name)
-            .ok_or_else(|| format!("{name} is not an epilogue op"))?;
-        let xs = ctx.operands(o).to_vec();
-        if ctx.value_type(ctx.result(o, 0)) != out_ty {
-            return Err(format!("{name} changes the output type"));
-        }
-        match (binary, xs.as_slice()) {
-            (false, [x]) if *x == cur => chain.push((name, None)),
-            (true, [x, y]) if *x == cur || (*y == cur && name != "graph.bias_add") => {
-                let other = if *x == cur { *y } else { *x };
-                if other == cur {
-                    chain.push((name, Some((other, false))));
-                } else if !gargs.contains(&other) {
-                    return Err(format!("{name} reads a value computed outside the chain"));
-                } else {
-                    let s = shape(ctx, other);
-                    let bias = name == "graph.bias_add";
-                    if (bias && s != [n]) || (!bias && s != oshape) {
-                        return Err(format!("{name}'s other operand has shape {s:?}"));
-                    }
-                    // Non-commutative ops with the chain on the right keep their order.
-                    if *y == cur && matches!(name, "graph.sub" | "graph.div") {
-                        return Err(format!("{name} with the GEMM result on the right"));
-                    }
-                    chain.push((name, Some((other, bias))));
-                }
-            }
-            _ => return Err(format!("{name} is not applied to the GEMM's result")),
-        }
-        cur = ctx.result(o, 0);
+    let (chain, views, _, used) =
+        read_chain(ctx, epi, ctx.result(mm, 0), &gargs, &oshape, n, true)?;
+    if used < epi.len() {
+        return Err(format!("{} is not an epilogue op", ctx.op_name(epi[used])));
     }
     let store_view = store_view(ctx, &oshape, m, n, &views)?;
     let tuning = cache
@@ -620,7 +1086,7 @@ fn gemm(
         .iter()
         .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
         .collect();
-    let final_ty = ctx.value_type(cur);
+    let final_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
     buf_types.push((memref_of(ctx, final_ty), Some(loc)));
     let kb = ctx.create_block(&buf_types);
     let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
@@ -716,41 +1182,17 @@ fn gemm(
     e.ctx.append_op(kb, f);
     let mut value = e.ctx.result(f, 0);
     // The epilogue, one map per op.
-    for (name, other) in &chain {
-        let mut inputs = vec![value];
-        if let Some((v, bias)) = other {
-            let t = if *bias {
-                let vt = tile_t(vec![tuning.bn], Space::Register);
-                let ld = e.val("tile.load", &[buf_of(*v), n0], vt, vec![]);
-                e.val("tile.broadcast", &[ld], acc_t, vec![("dims", e.i64s(&[1]))])
-            } else {
-                let props = flat.map(|d| vec![("desc", d)]).unwrap_or_default();
-                e.val("tile.load", &[buf_of(*v), m0, n0], acc_t, props)
-            };
-            inputs.push(t);
+    let bias_t = tile_t(vec![tuning.bn], Space::Register);
+    let mut other = |e: &mut B<'_>, v: Value, bias: bool| {
+        if bias {
+            let ld = e.val("tile.load", &[buf_of(v), n0], bias_t, vec![]);
+            e.val("tile.broadcast", &[ld], acc_t, vec![("dims", e.i64s(&[1]))])
+        } else {
+            let props = flat.map(|d| vec![("desc", d)]).unwrap_or_default();
+            e.val("tile.load", &[buf_of(v), m0, n0], acc_t, props)
         }
-        let arity = inputs.len();
-        let mb = e.ctx.create_block(&vec![(elem, Some(loc)); arity]);
-        let margs: Vec<Value> = e.ctx.block_args(mb).to_vec();
-        {
-            let mut s = B {
-                ctx: e.ctx,
-                block: mb,
-                loc,
-            };
-            let r = s.scalar(name, margs[0], margs.get(1).copied(), elem);
-            s.op("tile.yield", &[r], &[], vec![]);
-        }
-        let mr = e.ctx.create_region();
-        e.ctx.append_block(mr, mb);
-        let mut st = OpState::new(e.ctx.ident("tile.map"), loc);
-        st.operands.extend(inputs);
-        st.result_types.push(acc_t);
-        st.regions.push(mr);
-        let mo = e.ctx.create_op(st);
-        e.ctx.append_op(kb, mo);
-        value = e.ctx.result(mo, 0);
-    }
+    };
+    value = emit_chain(&mut e, &chain, value, acc_t, elem, &mut other);
     let store_desc = if store_view.is_some() {
         store_view
     } else {
@@ -803,6 +1245,21 @@ impl Pass for FusionToTile {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        // A kernel-sized graph op left on its own (a matmul, a softmax) is a
+        // group of one.
+        let mut alone = Vec::new();
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            let n = ctx.op_name(o);
+            let inside = ctx
+                .parent_op(o)
+                .is_some_and(|p| ctx.op_name(p) == "fusion.group");
+            if !inside && (n == "graph.matmul" || ROW_OPS.contains(&n)) {
+                alone.push(o);
+            }
+        });
+        for o in alone {
+            wrap(ctx, o);
+        }
         let mut groups: Vec<(Op, Op)> = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
             if ctx.op_name(o) == "fusion.group" {
@@ -833,7 +1290,14 @@ impl Pass for FusionToTile {
                 }
                 continue;
             }
-            match gemm(ctx, g, f, &self.target, &cache, i) {
+            let made = gemm(ctx, g, f, &self.target, &cache, i).or_else(|why| {
+                if why.starts_with("starts with") {
+                    rows(ctx, g, f, i)
+                } else {
+                    Err(why)
+                }
+            });
+            match made {
                 Ok(()) => changed = true,
                 Err(why) => {
                     if self.remarks {

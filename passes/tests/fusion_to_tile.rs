@@ -208,3 +208,71 @@ fn trailing_reshapes_and_transposes_are_store_addressing() {
         }
     }
 }
+
+#[test]
+fn row_kernels_equal_the_graph_program() {
+    // A prologue (x * s + r), a row op over the last dimension, an
+    // epilogue (relu), on row counts and lengths that are and are not
+    // multiples of the block, including 1.
+    let row_ops = [
+        ("softmax", "graph.softmax %p : {t}"),
+        (
+            "layernorm",
+            "graph.layernorm %p, %g, %b : ({t}, {v}, {v}) -> {t}",
+        ),
+        ("rmsnorm", "graph.rmsnorm %p, %g : ({t}, {v}) -> {t}"),
+        ("sum", "graph.reduce sum %p, axes = [{last}] : ({t}) -> {o}"),
+        ("max", "graph.reduce max %p, axes = [{last}] : ({t}) -> {o}"),
+        (
+            "mean",
+            "graph.reduce mean %p, axes = [{last}] keep_dims : ({t}) -> {k}",
+        ),
+    ];
+    let shapes: [&[i64]; 4] = [&[1, 1], &[5, 7], &[33, 64], &[2, 3, 9]];
+    let mut kernels = 0;
+    for (name, op) in row_ops {
+        for s in shapes {
+            let (rows, n) = (&s[..s.len() - 1], *s.last().unwrap());
+            let t = ty(s);
+            let v = ty(&[n]);
+            let o = ty(rows);
+            let k = ty(&[rows, &[1][..]].concat());
+            let body = op
+                .replace("{t}", &t)
+                .replace("{v}", &v)
+                .replace("{o}", &o)
+                .replace("{k}", &k)
+                .replace("{last}", &(s.len() - 1).to_string());
+            let out = match name {
+                "sum" | "max" => o.clone(),
+                "mean" => k.clone(),
+                _ => t.clone(),
+            };
+            let text = format!(
+                "func.func @main(%x: {t}, %s: {t}, %r: {t}, %g: {v}, %b: {v}) -> {out} {{\n  %m = graph.mul %x, %s : {t}\n  %p = graph.add %m, %r : {t}\n  %y = {body}\n  %z = graph.relu %y : {out}\n  return %z : {out}\n}}\n"
+            );
+            let args = vec![s.to_vec(), s.to_vec(), s.to_vec(), vec![n], vec![n]];
+            let (want, _) = run(&text, "builtin.module()", &args, 11).expect("reference runs");
+            let (got, printed) = run(
+                &text,
+                "builtin.module(eqsat-fusion,fusion-to-tile)",
+                &args,
+                11,
+            )
+            .unwrap_or_else(|e| panic!("{name} {s:?}: {e}\n{text}"));
+            assert!(
+                printed.contains("tile.launch") && !printed.contains("fusion.group"),
+                "{name} {s:?}: not all lowered:\n{printed}"
+            );
+            kernels += 1;
+            assert_eq!(got.len(), want.len());
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
+                    "{name} {s:?}: element {i}: {g} != {w}"
+                );
+            }
+        }
+    }
+    assert_eq!(kernels, 24);
+}

@@ -313,6 +313,13 @@ impl Transform {
 impl Desc {
     /// A row-major buffer of `shape` seen as itself.
     pub fn row_major(shape: &[i64]) -> Desc {
+        if shape.is_empty() {
+            // A scalar: one element at offset 0.
+            return Desc {
+                upper: Vec::new(),
+                stages: Vec::new(),
+            };
+        }
         let mut strides = vec![1; shape.len()];
         for i in (0..shape.len().saturating_sub(1)).rev() {
             strides[i] = strides[i + 1] * shape[i + 1];
@@ -1012,7 +1019,10 @@ impl fmt::Display for Desc {
                         offset,
                     } => {
                         let mut p: Vec<String> = strides.iter().map(|x| x.to_string()).collect();
-                        p[0] = format!("{len}: {}", p.first().map_or("", |x| x.as_str()));
+                        match p.first_mut() {
+                            Some(first) => *first = format!("{len}: {first}"),
+                            None => p.push(format!("{len}:")),
+                        }
                         if *offset != 0 {
                             p.push(format!("+{offset}"));
                         }
@@ -1124,11 +1134,14 @@ impl std::str::FromStr for Desc {
                         r.expect("<")?;
                         embed_len = Some(r.int()?);
                         r.expect(":")?;
-                        let mut v = vec![r.int()?];
-                        while r.eat(",") {
+                        let mut v = Vec::new();
+                        if !r.eat(">") {
                             v.push(r.int()?);
+                            while r.eat(",") {
+                                v.push(r.int()?);
+                            }
+                            r.expect(">")?;
                         }
-                        r.expect(">")?;
                         v
                     } else {
                         r.ints("<", ">")?

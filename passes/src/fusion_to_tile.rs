@@ -5,7 +5,9 @@
 //! as it is, with a remark when `remarks` is set.
 //!
 //! Generators so far:
-//! - GEMM: a matmul (either operand possibly transposed, read through a
+//! - GEMM: a matmul, or a convolution as an implicit GEMM (the input read
+//!   through the im2col descriptor, never materialised; one group, NHWC or
+//!   NCHW), (either matmul operand possibly transposed, read through a
 //!   transposing descriptor; leading batch dims of A folded into M) with any
 //!   chain of elementwise epilogue ops (bias adds, adds and products with
 //!   other tensors of the output's shape, activations) and trailing
@@ -33,7 +35,7 @@ use aic::attributes::{Attr, AttrKind};
 use aic::ir::{Block, Context, InsertPoint, Op, OpState, Region, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
-use aic_dialects::coord::{self, Desc};
+use aic_dialects::coord::{self, Conv, Desc};
 use aic_dialects::tile::{self, Space, TileType};
 
 /// The registered pass.
@@ -1168,32 +1170,30 @@ fn store_view(
     Ok(Some(coord::desc_attr(ctx.uniquer(), &d.simplify())))
 }
 
-/// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
-/// and the launch replacing the group.
-fn gemm(
-    ctx: &mut Context,
-    group: Op,
-    func: Op,
-    target: &str,
-    cache: &Cache,
-    n_kernel: usize,
-) -> Result<(), Skip> {
-    let (gb, ops) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
-    let Some((&mm, epi)) = ops.split_first() else {
-        return Err("empty body".into());
-    };
-    if ctx.op_name(mm) != "graph.matmul" {
-        return Err(format!("starts with {}, not a matmul", ctx.op_name(mm)));
-    }
+/// A GEMM as the kernel sees it: its operands, its sizes, and how A, B and
+/// C (with the residuals of C's shape) are addressed as `[M, K]`, `[K, N]`
+/// and `[M, N]` (`None`: row-major as they are).
+struct Problem {
+    a: Value,
+    b: Value,
+    m: i64,
+    n: i64,
+    k: i64,
+    a_view: Option<Attr>,
+    b_view: Option<Attr>,
+    flat: Option<Attr>,
+}
+
+/// A matmul: transposed operands through transposing views, leading batch
+/// dims of A (weights shared across them) folded into M.
+fn matmul_problem(ctx: &Context, mm: Op, gargs: &[Value]) -> Result<Problem, Skip> {
     let (a, b) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
     let (sa, sb) = (shape(ctx, a), shape(ctx, b));
     if sa.len() < 2 || sb.len() != 2 || !gargs.contains(&a) || !gargs.contains(&b) {
         return Err("not a GEMM of the group's inputs with a 2-d right operand".into());
     }
     let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
-    // Leading batch dims of A with weights shared across them fold into M:
-    // the rows of every batch, one after another, are one taller GEMM.
+    // The rows of every batch, one after another, are one taller GEMM.
     let nb = sa.len() - 2;
     let batch = &sa[..nb];
     let (m1, k) = if ta {
@@ -1203,7 +1203,6 @@ fn gemm(
     };
     let m = batch.iter().product::<i64>() * m1;
     let n = if tb { sb[0] } else { sb[1] };
-    // A seen as [M, K]: batch dims and rows merged, transposed if flagged.
     let a_view = if nb == 0 && !ta {
         None
     } else {
@@ -1232,8 +1231,118 @@ fn gemm(
             .map_err(|e| e.to_string())?;
         Some(coord::desc_attr(ctx.uniquer(), &d.simplify()))
     };
+    let b_view = tb.then(|| {
+        let d = Desc::row_major(&sb)
+            .compose(&Desc::transpose(&sb, &[1, 0]))
+            .expect("a transpose composes")
+            .simplify();
+        coord::desc_attr(ctx.uniquer(), &d)
+    });
     // Outputs and residuals of [batch.., M, N] are the same memory as [M, N].
     let flat = (nb > 0).then(|| coord::desc_attr(ctx.uniquer(), &Desc::row_major(&[m, n])));
+    Ok(Problem {
+        a,
+        b,
+        m,
+        n,
+        k,
+        a_view,
+        b_view,
+        flat,
+    })
+}
+
+/// A convolution as an implicit GEMM: A the input through the im2col
+/// descriptor (no buffer), B the filter, C the output, all through
+/// coordinate views (one group; NHWC, or NCHW without a bias).
+fn conv_problem(ctx: &Context, conv: Op, gargs: &[Value]) -> Result<Problem, Skip> {
+    let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
+    if !gargs.contains(&x) || !gargs.contains(&w) {
+        return Err("a convolution of computed values".into());
+    }
+    let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
+    let ints = |n: &str| {
+        attr(n)
+            .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
+            .unwrap_or_default()
+    };
+    let groups = attr("groups")
+        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+        .unwrap_or(1);
+    if groups != 1 {
+        return Err("grouped convolutions are not generated yet".into());
+    }
+    let nchw = attr("layout").and_then(|a| {
+        aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
+    }) == Some("NCHW");
+    let (xs, ws) = (shape(ctx, x), shape(ctx, w));
+    let (st, di, pa) = (ints("strides"), ints("dilations"), ints("padding"));
+    if xs.len() != 4 || ws.len() != 4 || st.len() != 2 || di.len() != 2 || pa.len() != 4 {
+        return Err("a convolution of unexpected rank".into());
+    }
+    let (filter, out_channels) = if nchw {
+        ([ws[2], ws[3]], ws[0])
+    } else {
+        ([ws[0], ws[1]], ws[3])
+    };
+    let c = Conv {
+        nchw,
+        input: [xs[0], xs[1], xs[2], xs[3]],
+        filter,
+        out_channels,
+        strides: [st[0], st[1]],
+        dilations: [di[0], di[1]],
+        pads: [pa[0], pa[1], pa[2], pa[3]],
+        groups: 1,
+    };
+    let (a, b, cd) = (
+        Desc::conv_a(&c, 0),
+        Desc::conv_b(&c, 0),
+        Desc::conv_c(&c, 0),
+    );
+    let u = ctx.uniquer();
+    Ok(Problem {
+        a: x,
+        b: w,
+        m: a.upper[0],
+        n: b.upper[1],
+        k: a.upper[1],
+        a_view: Some(coord::desc_attr(u, &a.simplify())),
+        b_view: Some(coord::desc_attr(u, &b.simplify())),
+        flat: Some(coord::desc_attr(u, &cd.simplify())),
+    })
+}
+
+/// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
+/// and the launch replacing the group.
+fn gemm(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    target: &str,
+    cache: &Cache,
+    n_kernel: usize,
+) -> Result<(), Skip> {
+    let (gb, ops) = body_ops(ctx, group);
+    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let Some((&mm, epi)) = ops.split_first() else {
+        return Err("empty body".into());
+    };
+    let p = match ctx.op_name(mm) {
+        "graph.matmul" => matmul_problem(ctx, mm, &gargs)?,
+        "graph.conv2d" => conv_problem(ctx, mm, &gargs)?,
+        other => return Err(format!("starts with {other}, not a matmul")),
+    };
+    let Problem {
+        a,
+        b,
+        m,
+        n,
+        k,
+        a_view,
+        b_view,
+        flat,
+    } = p;
     let oshape = shape(ctx, ctx.result(mm, 0));
     let out_ty = ctx.value_type(ctx.result(mm, 0));
     let elem = ctx
@@ -1247,6 +1356,22 @@ fn gemm(
         read_chain(ctx, epi, ctx.result(mm, 0), &gargs, &oshape, n, true)?;
     if used < epi.len() {
         return Err(format!("{} is not an epilogue op", ctx.op_name(epi[used])));
+    }
+    if ctx.op_name(mm) == "graph.conv2d" {
+        let nchw = ctx
+            .find_ident("layout")
+            .and_then(|i| ctx.inherent_attr(mm, i))
+            .and_then(|a| {
+                aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
+            })
+            == Some("NCHW");
+        if !views.is_empty() {
+            return Err("views after a convolution".into());
+        }
+        // A bias adds along the last dim, the width in NCHW: not the GEMM's columns.
+        if nchw && chain.iter().any(|(_, o)| o.is_some_and(|(_, bias)| bias)) {
+            return Err("a bias over an NCHW convolution's width".into());
+        }
     }
     let store_view = store_view(ctx, &oshape, m, n, &views)?;
     let tuning = cache
@@ -1300,17 +1425,6 @@ fn gemm(
             block: lb,
             loc,
         };
-        // A is read as [M, K] and B as [K, N], through a transposing view
-        // where the matmul's flags say the buffer is the other way round.
-        let view = |s: &[i64], t: bool| -> Option<Attr> {
-            t.then(|| {
-                let d = Desc::row_major(s)
-                    .compose(&Desc::transpose(s, &[1, 0]))
-                    .expect("a transpose composes")
-                    .simplify();
-                coord::desc_attr(&u, &d)
-            })
-        };
         let load = |l: &mut B<'_>,
                     buf: Value,
                     at: [Value; 2],
@@ -1331,14 +1445,7 @@ fn gemm(
             )
         };
         let sa_t = load(&mut l, buf_of(a), [m0, kv], tuning.bm, tuning.bk, a_view);
-        let sb_t = load(
-            &mut l,
-            buf_of(b),
-            [kv, n0],
-            tuning.bk,
-            tuning.bn,
-            view(&sb, tb),
-        );
+        let sb_t = load(&mut l, buf_of(b), [kv, n0], tuning.bk, tuning.bn, b_view);
         let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
         let r = l.val(
             "tile.gemm",

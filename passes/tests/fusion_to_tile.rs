@@ -321,3 +321,88 @@ fn elementwise_kernels_read_views_and_equal_the_graph_program() {
         assert_eq!(got.len(), want.len());
     }
 }
+
+#[test]
+fn convolutions_are_implicit_gemm_kernels() {
+    // conv2d + bias + relu (NHWC) and conv2d + residual + relu (NCHW) on
+    // random geometry: the kernel reads the input through the im2col
+    // descriptor, never materialising it.
+    let mut r = Rng(53);
+    let mut made = 0;
+    while made < 12 {
+        let nchw = made % 2 == 1;
+        let (n, h, w, c, ko) = (
+            1 + r.next(2),
+            3 + r.next(5),
+            3 + r.next(5),
+            1 + r.next(3),
+            1 + r.next(4),
+        );
+        let (kh, kw) = (1 + r.next(3), 1 + r.next(3));
+        let (sh, sw, dh, dw) = (1 + r.next(2), 1 + r.next(2), 1 + r.next(2), 1 + r.next(2));
+        let p: Vec<i64> = (0..4).map(|_| r.next(2)).collect();
+        let span = |len: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
+            let (padded, span) = (len + lo + hi, d * (k - 1) + 1);
+            (padded >= span).then(|| (padded - span) / s + 1)
+        };
+        let (Some(ho), Some(wo)) = (
+            span(h, kh, sh, dh, p[0], p[1]),
+            span(w, kw, sw, dw, p[2], p[3]),
+        ) else {
+            continue;
+        };
+        made += 1;
+        let (xs, ws, os) = if nchw {
+            (vec![n, c, h, w], vec![ko, c, kh, kw], vec![n, ko, ho, wo])
+        } else {
+            (vec![n, h, w, c], vec![kh, kw, c, ko], vec![n, ho, wo, ko])
+        };
+        let (tx, tw, to) = (ty(&xs), ty(&ws), ty(&os));
+        let conv = format!(
+            "graph.conv2d %x, %w, layout = {}, strides = [{sh}, {sw}], dilations = [{dh}, {dw}], padding = [{}, {}, {}, {}] : ({tx}, {tw}) -> {to}",
+            if nchw { "NCHW" } else { "NHWC" },
+            p[0],
+            p[1],
+            p[2],
+            p[3]
+        );
+        let (extra, args_tail, second) = if nchw {
+            (
+                format!("%e: {to}"),
+                os.clone(),
+                format!("graph.add %c, %e : {to}"),
+            )
+        } else {
+            (
+                format!("%e: {}", ty(&[ko])),
+                vec![ko],
+                format!("graph.bias_add %c, %e : ({to}, {}) -> {to}", ty(&[ko])),
+            )
+        };
+        let text = format!(
+            "func.func @main(%x: {tx}, %w: {tw}, {extra}) -> {to} {{\n  %c = {conv}\n  %d = {second}\n  %y = graph.relu %d : {to}\n  return %y : {to}\n}}\n"
+        );
+        let args = vec![xs.clone(), ws.clone(), args_tail];
+        let (want, _) = run(&text, "builtin.module()", &args, 17).expect("reference runs");
+        let (got, printed) = run(
+            &text,
+            "builtin.module(eqsat-fusion,fusion-to-tile)",
+            &args,
+            17,
+        )
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert!(
+            printed.contains("tile.launch")
+                && !printed.contains("fusion.group")
+                && !printed.contains("graph.conv2d"),
+            "not lowered:\n{printed}"
+        );
+        for (i, (g, x)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                (g - x).abs() <= 1e-5 + 1e-5 * x.abs(),
+                "{text}: element {i}: {g} != {x}"
+            );
+        }
+        assert_eq!(got.len(), want.len());
+    }
+}

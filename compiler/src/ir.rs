@@ -370,6 +370,13 @@ impl Uniquer {
             results: results.into(),
         })
     }
+    /// An `array<i64: ...>` attribute.
+    pub fn i64_array(&self, values: &[i64]) -> Attr {
+        self.attr(AttrKind::DenseArray {
+            elem: self.int_type(64),
+            values: values.iter().map(|x| *x as u64).collect(),
+        })
+    }
     /// A string attribute.
     pub fn string_attr(&self, s: &str) -> Attr {
         self.attr(AttrKind::String {

@@ -7,6 +7,7 @@ use aic::interp::{Data, Interp, Tensor};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
+use aic_dialects::coord::desc::row_major_indices;
 use aic_dialects::coord::desc::sample::Rng;
 use aic_dialects::coord::{Conv, Desc};
 use std::sync::Arc;
@@ -45,24 +46,9 @@ fn run(text: String, inputs: Vec<(Vec<i64>, Vec<f64>)>) -> Vec<f64> {
     })
 }
 
-/// Every index of `shape`, row-major.
-fn each(shape: &[i64]) -> Vec<Vec<i64>> {
-    let n: i64 = shape.iter().product();
-    (0..n)
-        .map(|mut k| {
-            let mut idx = vec![0; shape.len()];
-            for i in (0..shape.len()).rev() {
-                idx[i] = k % shape[i];
-                k /= shape[i];
-            }
-            idx
-        })
-        .collect()
-}
-
 /// The view `d` of `data`, padding reading 0.
 fn gather(d: &Desc, data: &[f64]) -> Vec<f64> {
-    each(&d.upper)
+    row_major_indices(&d.upper)
         .iter()
         .map(|i| match d.offset(i).expect("inside") {
             (o, true) => data[o as usize],

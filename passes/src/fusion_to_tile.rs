@@ -36,6 +36,7 @@ use aic::ir::{Block, Context, InsertPoint, Op, OpState, Region, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
+use aic_dialects::graph::verify::ints;
 use aic_dialects::tile::{self, Space, TileType};
 
 /// The registered pass.
@@ -279,6 +280,20 @@ impl B<'_> {
         self.ctx.result(op, 0)
     }
 
+    /// An op of `name` with one region holding `body`, at the end of the
+    /// block.
+    fn region_op(&mut self, name: &str, args: &[Value], results: &[Type], body: Block) -> Op {
+        let r = self.ctx.create_region();
+        self.ctx.append_block(r, body);
+        let mut st = OpState::new(self.ctx.ident(name), self.loc);
+        st.operands.extend(args.iter().copied());
+        st.result_types.extend(results.iter().copied());
+        st.regions.push(r);
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.block, op);
+        op
+    }
+
     fn index(&mut self, v: i64) -> Value {
         let u = self.ctx.uniquer().clone();
         let t = u.ty(TypeKind::Index);
@@ -311,11 +326,7 @@ impl B<'_> {
     }
 
     fn i64s(&self, v: &[i64]) -> Attr {
-        let u = self.ctx.uniquer();
-        u.attr(AttrKind::DenseArray {
-            elem: u.int_type(64),
-            values: v.iter().map(|x| *x as u64).collect(),
-        })
+        self.ctx.uniquer().i64_array(v)
     }
 
     /// The scalar computation of an epilogue op in a map body.
@@ -407,6 +418,37 @@ fn has(ctx: &Context, op: Op, name: &str) -> bool {
     ctx.find_ident(name)
         .and_then(|i| ctx.inherent_attr(op, i))
         .is_some()
+}
+
+/// The body block of a kernel for `group`: one memref buffer per group
+/// input, then one for the result of type `out_ty`. Returns the block and
+/// its buffers.
+fn kernel_block(ctx: &mut Context, group: Op, out_ty: Type, loc: Attr) -> (Block, Vec<Value>) {
+    let mut types: Vec<(Type, Option<Attr>)> = ctx
+        .operands(group)
+        .iter()
+        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
+        .collect();
+    types.push((memref_of(ctx, out_ty), Some(loc)));
+    let kb = ctx.create_block(&types);
+    let bufs = ctx.block_args(kb).to_vec();
+    (kb, bufs)
+}
+
+/// The float element type of `ty`, or why a generator does not take it.
+fn float_elem(ctx: &Context, ty: Type) -> Result<Type, Skip> {
+    let elem = ctx.type_kind(ty).element_type().ok_or("no element type")?;
+    if matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
+        Ok(elem)
+    } else {
+        Err("integer element types are not generated yet".into())
+    }
+}
+
+/// Rows per block of the row and elementwise generators: 16, or fewer
+/// (a power of two) when there are fewer rows.
+fn rows_per_block(rows: i64) -> i64 {
+    16.min((rows.max(1) as u64).next_power_of_two() as i64)
 }
 
 /// The memref type of a tensor type.
@@ -513,14 +555,7 @@ fn map(
         let r = f(&mut s, &margs);
         s.op("tile.yield", &[r], &[], vec![]);
     }
-    let mr = e.ctx.create_region();
-    e.ctx.append_block(mr, mb);
-    let mut st = OpState::new(e.ctx.ident("tile.map"), loc);
-    st.operands.extend(inputs.iter().copied());
-    st.result_types.push(ty);
-    st.regions.push(mr);
-    let mo = e.ctx.create_op(st);
-    e.ctx.append_op(e.block, mo);
+    let mo = e.region_op("tile.map", inputs, &[ty], mb);
     e.ctx.result(mo, 0)
 }
 
@@ -597,9 +632,7 @@ fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), S
             "softmax".to_string()
         }
         "graph.reduce" => {
-            let axes = attr("axes")
-                .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
-                .unwrap_or_default();
+            let axes = ints(ctx, red, "axes");
             if axes != [last] && axes != [-1] {
                 return Err("a reduction not over the last dimension alone".into());
             }
@@ -651,25 +684,12 @@ fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), S
         return Err("a bias after a reduction".into());
     }
     let out_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
-    let elem = ctx
-        .type_kind(out_ty)
-        .element_type()
-        .ok_or("no element type")?;
-    if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
-        return Err("integer rows are not generated yet".into());
-    }
-    let br = 16.min((rows_n.max(1) as u64).next_power_of_two() as i64);
+    let elem = float_elem(ctx, out_ty)?;
+    let br = rows_per_block(rows_n);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
-    let ins: Vec<Value> = ctx.operands(group).to_vec();
-    let mut buf_types: Vec<(Type, Option<Attr>)> = ins
-        .iter()
-        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
-        .collect();
-    buf_types.push((memref_of(ctx, out_ty), Some(loc)));
-    let kb = ctx.create_block(&buf_types);
-    let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
+    let (kb, bufs) = kernel_block(ctx, group, out_ty, loc);
     let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
     let tile_t = |shape: Vec<i64>| {
@@ -843,24 +863,12 @@ fn elementwise(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Resul
         return Err("a scalar result".into());
     };
     let rows_n: i64 = full[..full.len() - 1].iter().product();
-    let elem = ctx
-        .type_kind(out_ty)
-        .element_type()
-        .ok_or("no element type")?;
-    if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
-        return Err("integer elementwise groups are not generated yet".into());
-    }
+    let elem = float_elem(ctx, out_ty)?;
     // Views of inputs (chains of broadcasts, transposes, reshapes and
     // slices): each view value, the input it reads, and its descriptor.
     let as_rows = Desc::reshape(&full, &[rows_n, n]);
     let mut views: std::collections::HashMap<Value, (Value, Desc)> = Default::default();
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
-    let ints_of = |o: Op, n: &str| -> Vec<i64> {
-        ctx.find_ident(n)
-            .and_then(|i| ctx.inherent_attr(o, i))
-            .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
-            .unwrap_or_default()
-    };
     for &o in &ops {
         let name = ctx.op_name(o);
         let x = ctx.operands(o).first().copied();
@@ -875,21 +883,25 @@ fn elementwise(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Resul
             let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
             let view = match name {
                 "graph.broadcast" => {
-                    let dims: Vec<usize> =
-                        ints_of(o, "dims").into_iter().map(|d| d as usize).collect();
+                    let dims: Vec<usize> = ints(ctx, o, "dims")
+                        .into_iter()
+                        .map(|d| d as usize)
+                        .collect();
                     Some(Desc::broadcast(&from, &to, &dims))
                 }
                 "graph.transpose" => {
-                    let perm: Vec<usize> =
-                        ints_of(o, "perm").into_iter().map(|d| d as usize).collect();
+                    let perm: Vec<usize> = ints(ctx, o, "perm")
+                        .into_iter()
+                        .map(|d| d as usize)
+                        .collect();
                     Some(Desc::transpose(&from, &perm))
                 }
                 "graph.reshape" => Some(Desc::reshape(&from, &to)),
                 "graph.slice" => Some(Desc::strided_slice(
                     &from,
-                    &ints_of(o, "start"),
-                    &ints_of(o, "limit"),
-                    &ints_of(o, "strides"),
+                    &ints(ctx, o, "start"),
+                    &ints(ctx, o, "limit"),
+                    &ints(ctx, o, "strides"),
                 )),
                 _ => None,
             };
@@ -923,18 +935,11 @@ fn elementwise(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Resul
             reads.push((*x, src, d.simplify()));
         }
     }
-    let br = 16.min((rows_n.max(1) as u64).next_power_of_two() as i64);
+    let br = rows_per_block(rows_n);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
-    let ins: Vec<Value> = ctx.operands(group).to_vec();
-    let mut buf_types: Vec<(Type, Option<Attr>)> = ins
-        .iter()
-        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
-        .collect();
-    buf_types.push((memref_of(ctx, out_ty), Some(loc)));
-    let kb = ctx.create_block(&buf_types);
-    let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
+    let (kb, bufs) = kernel_block(ctx, group, out_ty, loc);
     let out_buf = *bufs.last().expect("the output");
     let row_t = tile::make_tile(
         &u,
@@ -1074,13 +1079,7 @@ fn finish(
     let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
     st.props = Some(u.dict_attr(vec![
         (u.ident("sym_name"), u.string_attr(name)),
-        (
-            u.ident("grid"),
-            u.attr(AttrKind::DenseArray {
-                elem: u.int_type(64),
-                values: grid.iter().map(|x| *x as u64).collect(),
-            }),
-        ),
+        (u.ident("grid"), u.i64_array(grid)),
     ]));
     st.regions.push(kr);
     let kop = ctx.create_op(st);
@@ -1142,14 +1141,13 @@ fn store_view(
                 (0..to.len()).collect(),
             )]);
         } else {
-            let perm: Vec<usize> = ctx
-                .find_ident("perm")
-                .and_then(|i| ctx.inherent_attr(v, i))
-                .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
-                .ok_or("a transpose without a permutation")?
+            let perm: Vec<usize> = ints(ctx, v, "perm")
                 .into_iter()
                 .map(|p| p as usize)
                 .collect();
+            if perm.is_empty() {
+                return Err("a transpose without a permutation".into());
+            }
             // Result dim i is input dim perm[i]: input dim j goes to where perm is j.
             stages.push(
                 perm.iter()
@@ -1261,11 +1259,6 @@ fn conv_problem(ctx: &Context, conv: Op, gargs: &[Value]) -> Result<Problem, Ski
         return Err("a convolution of computed values".into());
     }
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
-    let ints = |n: &str| {
-        attr(n)
-            .and_then(|a| aic_dialects::stablehlo::attrs::i64s(ctx.uniquer(), a))
-            .unwrap_or_default()
-    };
     let groups = attr("groups")
         .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
         .unwrap_or(1);
@@ -1276,7 +1269,11 @@ fn conv_problem(ctx: &Context, conv: Op, gargs: &[Value]) -> Result<Problem, Ski
         aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
     }) == Some("NCHW");
     let (xs, ws) = (shape(ctx, x), shape(ctx, w));
-    let (st, di, pa) = (ints("strides"), ints("dilations"), ints("padding"));
+    let (st, di, pa) = (
+        ints(ctx, conv, "strides"),
+        ints(ctx, conv, "dilations"),
+        ints(ctx, conv, "padding"),
+    );
     if xs.len() != 4 || ws.len() != 4 || st.len() != 2 || di.len() != 2 || pa.len() != 4 {
         return Err("a convolution of unexpected rank".into());
     }
@@ -1345,13 +1342,7 @@ fn gemm(
     } = p;
     let oshape = shape(ctx, ctx.result(mm, 0));
     let out_ty = ctx.value_type(ctx.result(mm, 0));
-    let elem = ctx
-        .type_kind(out_ty)
-        .element_type()
-        .ok_or("no element type")?;
-    if !matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
-        return Err("integer GEMMs are not generated yet".into());
-    }
+    let elem = float_elem(ctx, out_ty)?;
     let (chain, views, _, used) =
         read_chain(ctx, epi, ctx.result(mm, 0), &gargs, &oshape, n, true)?;
     if used < epi.len() {
@@ -1381,16 +1372,8 @@ fn gemm(
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
-    // Kernel buffers: the group's inputs, then its output.
-    let ins: Vec<Value> = ctx.operands(group).to_vec();
-    let mut buf_types: Vec<(Type, Option<Attr>)> = ins
-        .iter()
-        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
-        .collect();
     let final_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
-    buf_types.push((memref_of(ctx, final_ty), Some(loc)));
-    let kb = ctx.create_block(&buf_types);
-    let bufs: Vec<Value> = ctx.block_args(kb).to_vec();
+    let (kb, bufs) = kernel_block(ctx, group, final_ty, loc);
     let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
     let tile_t =
@@ -1455,14 +1438,7 @@ fn gemm(
         );
         l.op("tile.yield", &[r], &[], vec![]);
     }
-    let lr = e.ctx.create_region();
-    e.ctx.append_block(lr, lb);
-    let mut st = OpState::new(e.ctx.ident("tile.for"), loc);
-    st.operands.extend([c0, ck, cbk, acc0]);
-    st.result_types.push(acc_t);
-    st.regions.push(lr);
-    let f = e.ctx.create_op(st);
-    e.ctx.append_op(kb, f);
+    let f = e.region_op("tile.for", &[c0, ck, cbk, acc0], &[acc_t], lb);
     let mut value = e.ctx.result(f, 0);
     // The epilogue, one map per op.
     let bias_t = tile_t(vec![tuning.bn], Space::Register);
@@ -1484,42 +1460,20 @@ fn gemm(
     let props = store_desc.map(|d| vec![("desc", d)]).unwrap_or_default();
     e.op("tile.store", &[value, out_buf, m0, n0], &[], props);
     e.op("tile.return", &[], &[], vec![]);
-    // The kernel op, before the function.
-    let kr: Region = ctx.create_region();
-    ctx.append_block(kr, kb);
-    let name = format!("gemm_{n_kernel}");
     let grid = [
         (m + tuning.bm - 1) / tuning.bm,
         (n + tuning.bn - 1) / tuning.bn,
     ];
-    let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
-    st.props = Some(u.dict_attr(vec![
-        (u.ident("sym_name"), u.string_attr(&name)),
-        (
-            u.ident("grid"),
-            u.attr(AttrKind::DenseArray {
-                elem: u.int_type(64),
-                values: grid.iter().map(|x| *x as u64).collect(),
-            }),
-        ),
-    ]));
-    st.regions.push(kr);
-    let kop = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(func), kop);
-    // The launch.
-    let mut st = OpState::new(ctx.ident("tile.launch"), loc);
-    st.operands.extend(ins);
-    st.result_types.push(final_ty);
-    let sym = u.attr(AttrKind::SymbolRef {
-        root: u.ident(&name),
-        nested: Default::default(),
-    });
-    st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
-    let launch = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(group), launch);
-    let (old, new) = (ctx.result(group, 0), ctx.result(launch, 0));
-    ctx.replace_all_uses(old, new);
-    ctx.erase_op(group);
+    finish(
+        ctx,
+        group,
+        func,
+        kb,
+        &format!("gemm_{n_kernel}"),
+        &grid,
+        final_ty,
+        loc,
+    );
     Ok(())
 }
 

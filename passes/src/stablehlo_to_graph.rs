@@ -78,11 +78,7 @@ fn ints(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
 }
 
 fn i64_array(ctx: &Context, v: &[i64]) -> Attr {
-    let u = ctx.uniquer();
-    u.attr(AttrKind::DenseArray {
-        elem: u.int_type(64),
-        values: v.iter().map(|x| *x as u64).collect(),
-    })
+    ctx.uniquer().i64_array(v)
 }
 
 fn i64_attr(ctx: &Context, v: i64) -> Attr {

@@ -94,6 +94,26 @@ pub struct Desc {
     pub stages: Vec<Vec<Step>>,
 }
 
+/// The row-major position of index `idx` in `shape`.
+pub fn row_major_offset(shape: &[i64], idx: &[i64]) -> i64 {
+    idx.iter().zip(shape).fold(0, |a, (i, l)| a * l + i)
+}
+
+/// Every index of `shape`, in row-major order.
+pub fn row_major_indices(shape: &[i64]) -> Vec<Vec<i64>> {
+    let n: i64 = shape.iter().product();
+    (0..n)
+        .map(|mut k| {
+            let mut idx = vec![0; shape.len()];
+            for i in (0..shape.len()).rev() {
+                idx[i] = k % shape[i];
+                k /= shape[i];
+            }
+            idx
+        })
+        .collect()
+}
+
 /// A 2-d convolution's geometry, for its implicit-GEMM descriptors.
 #[derive(Clone, Debug)]
 pub struct Conv {
@@ -298,11 +318,7 @@ impl Transform {
                 (out, true)
             }
             Transform::Unmerge | Transform::Vectorize { .. } => {
-                let mut v = 0;
-                for (u, l) in up.iter().zip(up_lens) {
-                    v = v * l + u;
-                }
-                (vec![v], true)
+                (vec![row_major_offset(up_lens, up)], true)
             }
             Transform::Freeze { value, .. } => (vec![*value], true),
             Transform::Broadcast => (Vec::new(), true),
@@ -456,11 +472,7 @@ impl Desc {
             cur = next;
             cur_lens = low_lens.clone();
         }
-        let mut off = 0;
-        for (i, l) in cur.iter().zip(&cur_lens) {
-            off = off * l + i;
-        }
-        Ok((off, valid))
+        Ok((row_major_offset(&cur_lens, &cur), valid))
     }
 
     /// `self` viewed through `top`, whose lower space is `self`'s upper one.
@@ -722,20 +734,7 @@ impl Desc {
         } else {
             ([kh, kw, cg, conv.out_channels], [0, 1, 2, 3])
         };
-        Desc {
-            upper: vec![kh * kw * cg, kg],
-            stages: vec![vec![
-                step(
-                    Transform::Merge {
-                        lens: vec![kh, kw, cg],
-                    },
-                    &[0],
-                    &[dims[0], dims[1], dims[2]],
-                ),
-                step(embed(conv.out_channels, &[1], g * kg), &[1], &[dims[3]]),
-            ]],
-        }
-        .compose_onto(&Desc::row_major(&shape))
+        Desc::channel_matrix([kh, kw, cg], &shape, dims, conv.out_channels, g * kg, kg)
     }
 
     /// The C matrix of group `g`: rows output pixels, columns the group's
@@ -749,20 +748,35 @@ impl Desc {
         } else {
             ([n, ho, wo, conv.out_channels], [0, 1, 2, 3])
         };
+        Desc::channel_matrix([n, ho, wo], &shape, dims, conv.out_channels, g * kg, kg)
+    }
+
+    /// A matrix over a 4-d buffer of `shape` whose rows merge three of its
+    /// dims (of lengths `rows`, at buffer dims `dims[..3]`) and whose `kg`
+    /// columns are channels `first..first + kg` of its channel dim
+    /// `dims[3]` (of `channels`): the convolution's B and C.
+    fn channel_matrix(
+        rows: [i64; 3],
+        shape: &[i64],
+        dims: [usize; 4],
+        channels: i64,
+        first: i64,
+        kg: i64,
+    ) -> Desc {
         Desc {
-            upper: vec![n * ho * wo, kg],
+            upper: vec![rows.iter().product(), kg],
             stages: vec![vec![
                 step(
                     Transform::Merge {
-                        lens: vec![n, ho, wo],
+                        lens: rows.to_vec(),
                     },
                     &[0],
-                    &[dims[0], dims[1], dims[2]],
+                    &dims[..3],
                 ),
-                step(embed(conv.out_channels, &[1], g * kg), &[1], &[dims[3]]),
+                step(embed(channels, &[1], first), &[1], &[dims[3]]),
             ]],
         }
-        .compose_onto(&Desc::row_major(&shape))
+        .compose_onto(&Desc::row_major(shape))
     }
 
     /// `self` on top of `bottom` (see [`Desc::compose`]), for builders whose

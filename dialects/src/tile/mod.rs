@@ -30,7 +30,9 @@
 //! rest, and every grid point runs the body in turn (the interpreter's
 //! block-by-block execution).
 
+use crate::coord::desc::row_major_indices;
 use crate::coord::{self, Desc};
+use crate::graph::verify::ints;
 use crate::stablehlo::{I64_ARRAY, I64_ATTR};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -376,13 +378,6 @@ pub static DIALECT: Dialect = Dialect {
 
 // ---- verification ----------------------------------------------------------
 
-fn ints(ctx: &Context, op: Op, name: &str) -> Vec<i64> {
-    ctx.find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))
-        .and_then(|a| crate::stablehlo::attrs::i64s(ctx.uniquer(), a))
-        .unwrap_or_default()
-}
-
 fn int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
     let a = ctx
         .find_ident(name)
@@ -685,21 +680,7 @@ thread_local! {
 }
 
 fn index_of(shape: &[i64], idx: &[i64]) -> usize {
-    idx.iter().zip(shape).fold(0, |a, (i, l)| a * l + i) as usize
-}
-
-fn each(shape: &[i64]) -> Vec<Vec<i64>> {
-    let n: i64 = shape.iter().product();
-    (0..n)
-        .map(|mut k| {
-            let mut idx = vec![0; shape.len()];
-            for i in (0..shape.len()).rev() {
-                idx[i] = k % shape[i];
-                k /= shape[i];
-            }
-            idx
-        })
-        .collect()
+    coord::desc::row_major_offset(shape, idx) as usize
 }
 
 fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
@@ -743,8 +724,8 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let d = desc_of(ctx, op, ctx.operands(op)[0]).map_err(fail)?;
             let origin: Vec<i64> = args[1..].iter().map(idx).collect();
-            let mut out = Vec::with_capacity(each(&t.shape).len());
-            for e in each(&t.shape) {
+            let mut out = Vec::with_capacity(row_major_indices(&t.shape).len());
+            for e in row_major_indices(&t.shape) {
                 let at: Vec<i64> = origin.iter().zip(&e).map(|(o, i)| o + i).collect();
                 let (off, ok) = d.locate(&at).map_err(fail)?;
                 out.push(if ok {
@@ -763,7 +744,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let mut buf = it.value(op, buffer).unwrap_or_else(|_| args[1].clone());
             let elem = ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem);
             let mut vals: Vec<f64> = (0..buf.data.len()).map(|i| get(&buf.data, i)).collect();
-            for (k, e) in each(&t.shape).iter().enumerate() {
+            for (k, e) in row_major_indices(&t.shape).iter().enumerate() {
                 let at: Vec<i64> = origin.iter().zip(e).map(|(o, i)| o + i).collect();
                 let (off, ok) = d.locate(&at).map_err(fail)?;
                 if ok {
@@ -830,7 +811,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let kind = word(ctx, op, "kind", KIND_PREFIX).unwrap_or("sum");
             let x = &args[0];
             let mut out = Vec::new();
-            for e in each(&t.shape) {
+            for e in row_major_indices(&t.shape) {
                 let mut acc: Option<f64> = None;
                 for j in 0..x.shape[axis] {
                     let mut at = e.clone();
@@ -852,7 +833,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let dims: Vec<usize> = ints(ctx, op, "dims").iter().map(|d| *d as usize).collect();
             let x = &args[0];
-            let out = each(&t.shape)
+            let out = row_major_indices(&t.shape)
                 .iter()
                 .map(|e| {
                     let at: Vec<i64> = dims

@@ -166,12 +166,11 @@ pub fn standalone_time(
     target: &Target,
     op: &str,
     kids: &[Type],
-    out: Type,
+    out: Option<Type>,
 ) -> f64 {
-    let moved: f64 = kids.iter().map(|t| type_bytes(u, *t)).sum::<f64>() + type_bytes(u, out);
-    target.launch_s
-        + moved / target.bytes_per_s
-        + op_flops(u, op, kids, Some(out)) / target.flops_per_s
+    let moved: f64 =
+        kids.iter().map(|t| type_bytes(u, *t)).sum::<f64>() + out.map_or(0.0, |t| type_bytes(u, t));
+    target.launch_s + moved / target.bytes_per_s + op_flops(u, op, kids, out) / target.flops_per_s
 }
 
 impl KernelTime<'_> {
@@ -181,11 +180,9 @@ impl KernelTime<'_> {
         if op == INPUT {
             return 0.0;
         }
-        let g = self.egraph;
-        let moved = self.traffic(kids, out);
-        let t = &self.target;
+        let u = &self.egraph.analysis.uniquer;
         // A tiny positive floor keeps costs strictly increasing up the tree.
-        t.launch_s + moved / t.bytes_per_s + flops(g, op, kids, out) / t.flops_per_s + 1e-15
+        standalone_time(u, &self.target, op, kids, out) + 1e-15
     }
 
     /// The modelled time of an e-node (its operand classes' types; its own

@@ -252,7 +252,7 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
         } else {
             let kids: Vec<aic::Type> = ctx.operands(m).iter().map(|v| ctx.value_type(*v)).collect();
             let out = ctx.value_type(ctx.result(m, 0));
-            cost += standalone_time(ctx.uniquer(), target, ctx.op_name(m), &kids, out);
+            cost += standalone_time(ctx.uniquer(), target, ctx.op_name(m), &kids, Some(out));
             let mut map = aic::ir::ValueMap::default();
             for v in ctx.operands(m).to_vec() {
                 map.values.insert(v, arg_of(v));
@@ -263,7 +263,6 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
             results.push(ctx.result(o, 0));
         }
     }
-    let u = ctx.uniquer().clone();
     let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
     y.operands.extend(results.iter().copied());
     let y = ctx.create_op(y);
@@ -275,21 +274,8 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
     st.result_types
         .extend(results.iter().map(|v| ctx.value_type(*v)));
     st.regions.push(region);
-    let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
     let joint = (cost - saving).max(0.0);
-    st.props = Some(u.dict_attr(vec![
-        (
-            u.ident("cost"),
-            u.attr(aic::AttrKind::Float {
-                bits: u128::from(joint.to_bits()),
-                ty: f64t,
-            }),
-        ),
-        (
-            u.ident("kind"),
-            aic_dialects::fusion::kind_attr(ctx, "horizontal"),
-        ),
-    ]));
+    st.props = Some(super::group_props(ctx, "horizontal", joint));
     let g = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(set[0]), g);
     let mut k = 0;

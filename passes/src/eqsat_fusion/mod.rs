@@ -162,12 +162,6 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
         }
     });
     let u = ctx.uniquer().clone();
-    let arr = |v: &[i64]| {
-        u.attr(aic::AttrKind::DenseArray {
-            elem: u.int_type(64),
-            values: v.iter().map(|x| *x as u64).collect(),
-        })
-    };
     let mut changed = false;
     for op in splits {
         let x = ctx.operands(op)[0];
@@ -202,19 +196,12 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
         let loc = ctx.op(op).loc;
         let mut from = 0;
         for (r, n) in results.iter().zip(sizes) {
-            let mut start = vec![0; shape.len()];
-            let mut limit = shape.clone();
-            start[axis as usize] = from;
-            limit[axis as usize] = from + n;
+            let props = natives::axis_slice(&u, &shape, axis as usize, from, from + n);
             from += n;
             let mut st = OpState::new(ctx.ident("graph.slice"), loc);
             st.operands.push(x);
             st.result_types.push(ctx.value_type(*r));
-            st.props = Some(u.dict_attr(vec![
-                (u.ident("start"), arr(&start)),
-                (u.ident("limit"), arr(&limit)),
-                (u.ident("strides"), arr(&vec![1; shape.len()])),
-            ]));
+            st.props = Some(u.dict_attr(props.iter().map(|(k, v)| (u.ident(k), *v)).collect()));
             let s = ctx.create_op(st);
             ctx.insert_op(InsertPoint::Before(op), s);
             ctx.replace_all_uses(*r, ctx.result(s, 0));
@@ -630,6 +617,20 @@ impl Origins<'_> {
     }
 }
 
+/// The properties of a `fusion.group` of `kind` with modelled `cost`.
+pub fn group_props(ctx: &Context, kind: &str, cost: f64) -> aic::Attr {
+    let u = ctx.uniquer();
+    let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
+    let cost = u.attr(aic::AttrKind::Float {
+        bits: u128::from(cost.to_bits()),
+        ty: f64t,
+    });
+    u.dict_attr(vec![
+        (u.ident("cost"), cost),
+        (u.ident("kind"), aic_dialects::fusion::kind_attr(ctx, kind)),
+    ])
+}
+
 /// A `fusion.group` computing `body` on `args`, inserted before `at`.
 fn build_group(
     ctx: &mut Context,
@@ -640,7 +641,6 @@ fn build_group(
     op_locs: &[aic::Attr],
     cost: f64,
 ) -> Value {
-    let u = ctx.uniquer().clone();
     let arg_types: Vec<(aic::Type, Option<aic::Attr>)> = args
         .iter()
         .map(|v| (ctx.value_type(*v), Some(loc)))
@@ -676,20 +676,7 @@ fn build_group(
     st.result_types
         .push(body.ops.last().expect("a body has ops").ty);
     st.regions.push(region);
-    let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
-    st.props = Some(u.dict_attr(vec![
-        (
-            u.ident("cost"),
-            u.attr(aic::AttrKind::Float {
-                bits: u128::from(cost.to_bits()),
-                ty: f64t,
-            }),
-        ),
-        (
-            u.ident("kind"),
-            aic_dialects::fusion::kind_attr(ctx, body.kind()),
-        ),
-    ]));
+    st.props = Some(group_props(ctx, body.kind(), cost));
     let op = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(at), op);
     ctx.result(op, 0)

@@ -201,13 +201,6 @@ fn node(g: &Graph, op: &str, props: Vec<(&str, Attr)>, children: &[Id], ty: Opti
     }
 }
 
-fn i64_array(u: &Uniquer, v: &[i64]) -> Attr {
-    u.attr(AttrKind::DenseArray {
-        elem: u.int_type(64),
-        values: v.iter().map(|x| *x as u64).collect(),
-    })
-}
-
 fn i64_attr(u: &Uniquer, v: i64) -> Attr {
     u.attr(AttrKind::Integer {
         value: i128::from(v),
@@ -275,7 +268,7 @@ fn compose_broadcasts(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 .map(|d| outer.get(usize::try_from(*d).ok()?).copied())
                 .collect();
             if let Some(c) = composed {
-                let dims = i64_array(uniq(g), &c);
+                let dims = uniq(g).i64_array(&c);
                 out.push(node(
                     g,
                     "graph.broadcast",
@@ -314,7 +307,7 @@ fn reduce_node(g: &Graph, kind: &str, x: Id, axes: &[usize], keep: bool, ty: Opt
     let axes: Vec<i64> = axes.iter().map(|a| *a as i64).collect();
     let mut props = vec![
         ("kind", enum_attr(u, REDUCE_PREFIX, kind)),
-        ("axes", i64_array(u, &axes)),
+        ("axes", u.i64_array(&axes)),
     ];
     if keep {
         props.push(("keep_dims", u.attr(AttrKind::Unit)));
@@ -524,7 +517,7 @@ fn transposes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             if c.iter().enumerate().all(|(i, d)| *d == i as i64) {
                 out.push(same_as(g, x));
             } else {
-                let perm = i64_array(uniq(g), &c);
+                let perm = uniq(g).i64_array(&c);
                 out.push(node(g, "graph.transpose", vec![("perm", perm)], &[x], ty));
             }
         }
@@ -614,7 +607,7 @@ fn unfold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         };
         let mut perm: Vec<i64> = (0..r as i64).collect();
         perm.swap(r - 1, r - 2);
-        let perm = i64_array(uniq(g), &perm);
+        let perm = uniq(g).i64_array(&perm);
         let t = node(
             g,
             "graph.transpose",
@@ -764,16 +757,7 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
             continue;
         };
         let slice = |g: &Graph, from: i64, to: i64, t: Option<Type>| {
-            let u = uniq(g);
-            let mut start = vec![0; ty.len()];
-            let mut limit = ty.clone();
-            start[ty.len() - 1] = from;
-            limit[ty.len() - 1] = to;
-            let props = vec![
-                ("start", i64_array(u, &start)),
-                ("limit", i64_array(u, &limit)),
-                ("strides", i64_array(u, &vec![1; ty.len()])),
-            ];
+            let props = axis_slice(uniq(g), &ty, ty.len() - 1, from, to).to_vec();
             node(g, "graph.slice", props, &[y], t)
         };
         let second = slice(g, na, na + nb, g[bb].data);
@@ -784,6 +768,26 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
         out.push(slice(g, 0, na, g[a].data));
     }
     out
+}
+
+/// The properties of the `graph.slice` of a tensor of `shape` that keeps
+/// `from..to` of dim `axis` and all of the others.
+pub fn axis_slice(
+    u: &Uniquer,
+    shape: &[i64],
+    axis: usize,
+    from: i64,
+    to: i64,
+) -> [(&'static str, Attr); 3] {
+    let mut start = vec![0; shape.len()];
+    let mut limit = shape.to_vec();
+    start[axis] = from;
+    limit[axis] = to;
+    [
+        ("start", u.i64_array(&start)),
+        ("limit", u.i64_array(&limit)),
+        ("strides", u.i64_array(&vec![1; shape.len()])),
+    ]
 }
 
 /// The `f64` meaning of the binary ops `fold_constants` folds.

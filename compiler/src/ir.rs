@@ -1471,6 +1471,24 @@ impl<'a> Builder<'a> {
         st.attrs = entries.into_iter().collect();
         self.insert(st)
     }
+    /// Create and insert an op by name whose attributes are its properties
+    /// (inherent attributes, as op specs declare them).
+    pub fn create_with_props(
+        &mut self,
+        name: &str,
+        operands: &[Value],
+        result_types: &[Type],
+        props: &[(&str, Attr)],
+    ) -> Op {
+        let mut st = OpState::new(self.ctx.ident(name), self.loc);
+        st.operands = operands.into();
+        st.result_types = result_types.into();
+        if !props.is_empty() {
+            let u = self.ctx.uniquer().clone();
+            st.props = Some(u.dict_attr(props.iter().map(|(k, v)| (u.ident(k), *v)).collect()));
+        }
+        self.insert(st)
+    }
     /// Create and insert an op from a full state.
     pub fn insert(&mut self, st: OpState) -> Op {
         let op = self.ctx.create_op(st);

@@ -9,7 +9,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::ir::{Context, InsertPoint, Op, OpState, Value};
+use aic::ir::{Builder, Context, InsertPoint, Op, Value};
 use aic::pass::{Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Transform};
@@ -37,15 +37,12 @@ struct Emit<'c> {
 
 impl Emit<'_> {
     fn op(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(&str, Attr)>) -> Value {
-        let mut st = OpState::new(self.ctx.ident(name), self.loc);
-        st.operands.extend(args.iter().copied());
-        st.result_types.push(ty);
-        if !props.is_empty() {
-            let u = self.ctx.uniquer().clone();
-            st.props = Some(u.dict_attr(props.into_iter().map(|(k, v)| (u.ident(k), v)).collect()));
+        let op = Builder {
+            ctx: &mut *self.ctx,
+            ip: InsertPoint::Before(self.at),
+            loc: self.loc,
         }
-        let op = self.ctx.create_op(st);
-        self.ctx.insert_op(InsertPoint::Before(self.at), op);
+        .create_with_props(name, args, &[ty], &props);
         self.ctx.result(op, 0)
     }
 

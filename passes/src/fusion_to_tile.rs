@@ -32,7 +32,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::ir::{Block, Context, InsertPoint, Op, OpState, Region, Value};
+use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Region, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
@@ -262,17 +262,17 @@ struct B<'c> {
 }
 
 impl B<'_> {
-    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: Vec<(&str, Attr)>) -> Op {
-        let mut st = OpState::new(self.ctx.ident(name), self.loc);
-        st.operands.extend(args.iter().copied());
-        st.result_types.extend(results.iter().copied());
-        if !props.is_empty() {
-            let u = self.ctx.uniquer().clone();
-            st.props = Some(u.dict_attr(props.into_iter().map(|(k, v)| (u.ident(k), v)).collect()));
+    /// The framework's builder at the end of this block.
+    fn at_end(&mut self) -> Builder<'_> {
+        Builder {
+            ctx: &mut *self.ctx,
+            ip: InsertPoint::End(self.block),
+            loc: self.loc,
         }
-        let op = self.ctx.create_op(st);
-        self.ctx.append_op(self.block, op);
-        op
+    }
+
+    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: Vec<(&str, Attr)>) -> Op {
+        self.at_end().create_with_props(name, args, results, &props)
     }
 
     fn val(&mut self, name: &str, args: &[Value], ty: Type, props: Vec<(&str, Attr)>) -> Value {
@@ -289,9 +289,7 @@ impl B<'_> {
         st.operands.extend(args.iter().copied());
         st.result_types.extend(results.iter().copied());
         st.regions.push(r);
-        let op = self.ctx.create_op(st);
-        self.ctx.append_op(self.block, op);
-        op
+        self.at_end().insert(st)
     }
 
     fn index(&mut self, v: i64) -> Value {

@@ -108,8 +108,12 @@ pub struct Joined {
 pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
     let pos: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
     let mut buckets: Vec<((Value, Role), Vec<Op>)> = Vec::new();
+    let mut reductions: Vec<Op> = Vec::new();
     for &op in ops {
         if let Some(c) = candidate(ctx, op) {
+            if c.anchor == Role::Reduction {
+                reductions.push(op);
+            }
             let key = (c.shared, c.anchor);
             match buckets.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, m)) => m.push(c.op),
@@ -139,8 +143,8 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
     // (sibling layernorms) batch into one launch.
     type Form = Vec<(String, Vec<aic::Type>)>;
     let mut forms: Vec<(Form, Vec<Op>)> = Vec::new();
-    for &op in ops {
-        if joined.contains(&op) || candidate(ctx, op).is_none_or(|c| c.anchor != Role::Reduction) {
+    for op in reductions {
+        if joined.contains(&op) {
             continue;
         }
         let form: Form = body_ops(ctx, op)

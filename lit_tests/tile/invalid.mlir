@@ -15,8 +15,8 @@ tile.kernel @k grid = [1] {
 tile.kernel @k grid = [1] {
 ^bb0(%a: memref<8x8xf32>):
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'tile.load' op a tile of rank 1 at an origin of 2 indices under a descriptor of rank 2}}
-  %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<8xf32>
+  // expected-error@+1 {{'tile.load' op a tile of rank 3 at an origin of 2 indices under a descriptor of rank 2}}
+  %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<1x8x8xf32>
   tile.return
 }
 // -----
@@ -65,5 +65,43 @@ tile.kernel @k grid = [1] {
   %t = tile.load %a[%c0, %c0] : memref<8x8xf32> -> !tile.tile<4x4xf32>
   // expected-error@+1 {{'tile.reduce' op reducing [4, 4] along 1 gives [4]}}
   %r = tile.reduce max %t, axis = 1 : !tile.tile<4x4xf32> -> !tile.tile<4x4xf32>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  // expected-error@+1 {{'tile.iota' op dim 2 out of range for a tile of rank 2}}
+  %i = tile.iota dim = 2 : !tile.tile<8x8xindex>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  // expected-error@+1 {{'tile.iota' op an iota's elements are indices or integers}}
+  %i = tile.iota dim = 0 : !tile.tile<8x8xf32>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op bad layout: [8, 12] is not a whole number of 16x8 fragments}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x12xf32, mma<16, 8, 16>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op bad layout: a swizzle is for shared tiles}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32, swizzle<3, 4, 3>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op malformed tile type}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32, shared, blocked>
   tile.return
 }

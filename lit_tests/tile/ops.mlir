@@ -86,3 +86,71 @@ func.func @row_sum_matches_graph() {
   check.expect_eq %y, %s : tensor<10x1xf32>
   return
 }
+
+// Layouts travel with tile types: mma fragments in registers, a swizzle in
+// shared memory (values unchanged).
+// ROUND-LABEL: tile.kernel @layouts grid = [1] {
+// ROUND: tile.transfer %{{.*}} to shared depth = 1 : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>
+// ROUND: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} level = warp : !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>, !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>, !tile.tile<16x16xf32, mma<16, 8, 16>> -> !tile.tile<16x16xf32, mma<16, 8, 16>>
+tile.kernel @layouts grid = [1] {
+^bb0(%a: memref<16x16xf32>, %c: memref<16x16xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %a[%c0, %c0] : memref<16x16xf32> -> !tile.tile<16x16xf32>
+  %s = tile.transfer %t to shared depth = 1 : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>
+  %z = arith.constant 0.0 : f32
+  %acc = tile.broadcast %z, dims = [] : f32 -> !tile.tile<16x16xf32, mma<16, 8, 16>>
+  %r = tile.gemm %s, %s, %acc level = warp : !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>, !tile.tile<16x16xf32, shared, swizzle<3, 4, 3>>, !tile.tile<16x16xf32, mma<16, 8, 16>> -> !tile.tile<16x16xf32, mma<16, 8, 16>>
+  %o = tile.map %r : (!tile.tile<16x16xf32, mma<16, 8, 16>>) -> !tile.tile<16x16xf32> {
+  ^bb0(%x: f32):
+    tile.yield %x : f32
+  }
+  tile.store %o, %c[%c0, %c0] : !tile.tile<16x16xf32>, memref<16x16xf32>
+  tile.return
+}
+
+// CHECK: PASS layouts_change_no_value
+func.func @layouts_change_no_value() {
+  %i = stablehlo.iota dim = 0 : tensor<16x16xf32>
+  %j = stablehlo.iota dim = 1 : tensor<16x16xf32>
+  %a = stablehlo.subtract %i, %j : tensor<16x16xf32>
+  %c = tile.launch @layouts(%a) : (tensor<16x16xf32>) -> tensor<16x16xf32>
+  %ref = graph.matmul %a, %a : (tensor<16x16xf32>, tensor<16x16xf32>) -> tensor<16x16xf32>
+  check.expect_eq %c, %ref : tensor<16x16xf32>
+  return
+}
+
+// A causal mask from iotas, and a rank-2 tile read at (batch, row, col) of a
+// rank-3 buffer: the tile covers the trailing dims.
+// ROUND-LABEL: tile.kernel @causal grid = [2] {
+// ROUND: tile.iota dim = 0 : !tile.tile<4x4xindex>
+// ROUND: tile.load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : memref<2x4x4xf32> -> !tile.tile<4x4xf32>
+tile.kernel @causal grid = [2] {
+^bb0(%x: memref<2x4x4xf32>, %y: memref<2x4x4xf32>):
+  %b = tile.program_id 0 : index
+  %c0 = arith.constant 0 : index
+  %r = tile.iota dim = 0 : !tile.tile<4x4xindex>
+  %c = tile.iota dim = 1 : !tile.tile<4x4xindex>
+  %t = tile.load %x[%b, %c0, %c0] : memref<2x4x4xf32> -> !tile.tile<4x4xf32>
+  %z = arith.constant 0.0 : f32
+  %m = tile.map %t, %r, %c : (!tile.tile<4x4xf32>, !tile.tile<4x4xindex>, !tile.tile<4x4xindex>) -> !tile.tile<4x4xf32> {
+  ^bb0(%v: f32, %i: index, %j: index):
+    %keep = arith.cmpi sle, %j, %i : index
+    %w = arith.select %keep, %v, %z : f32
+    tile.yield %w : f32
+  }
+  tile.store %m, %y[%b, %c0, %c0] : !tile.tile<4x4xf32>, memref<2x4x4xf32>
+  tile.return
+}
+
+// CHECK: PASS causal_mask
+func.func @causal_mask() {
+  %x = stablehlo.constant dense<1.0> : tensor<2x4x4xf32>
+  %y = tile.launch @causal(%x) : (tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %i = stablehlo.iota dim = 1 : tensor<2x4x4xi64>
+  %j = stablehlo.iota dim = 2 : tensor<2x4x4xi64>
+  %keep = stablehlo.compare LE, %j, %i : (tensor<2x4x4xi64>, tensor<2x4x4xi64>) -> tensor<2x4x4xi1>
+  %zero = stablehlo.constant dense<0.0> : tensor<2x4x4xf32>
+  %ref = stablehlo.select %keep, %x, %zero : tensor<2x4x4xi1>, tensor<2x4x4xf32>
+  check.expect_eq %y, %ref : tensor<2x4x4xf32>
+  return
+}

@@ -37,7 +37,7 @@ use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
 use aic_dialects::graph::verify::ints;
-use aic_dialects::tile::{self, Space, TileType};
+use aic_dialects::tile::{self, Space};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -690,16 +690,7 @@ fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), S
     let (kb, bufs) = kernel_block(ctx, group, out_ty, loc);
     let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
-    let tile_t = |shape: Vec<i64>| {
-        tile::make_tile(
-            &u,
-            &TileType {
-                shape,
-                elem,
-                space: Space::Register,
-            },
-        )
-    };
+    let tile_t = |shape: Vec<i64>| tile::plain_tile(&u, shape, elem, Space::Register);
     let (row_t, col_t, one_t) = (tile_t(vec![br, n]), tile_t(vec![n]), tile_t(vec![br]));
     let flat2 = coord::desc_attr(&u, &Desc::row_major(&[rows_n, n]));
     let flat1 = coord::desc_attr(&u, &Desc::row_major(&[rows_n]));
@@ -939,14 +930,7 @@ fn elementwise(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Resul
     let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, out_ty, loc);
     let out_buf = *bufs.last().expect("the output");
-    let row_t = tile::make_tile(
-        &u,
-        &TileType {
-            shape: vec![br, n],
-            elem,
-            space: Space::Register,
-        },
-    );
+    let row_t = tile::plain_tile(&u, vec![br, n], elem, Space::Register);
     let flat = coord::desc_attr(&u, &Desc::row_major(&[rows_n, n]));
     let mut e = B {
         ctx,
@@ -1374,8 +1358,7 @@ fn gemm(
     let (kb, bufs) = kernel_block(ctx, group, final_ty, loc);
     let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
-    let tile_t =
-        |shape: Vec<i64>, space: Space| tile::make_tile(&u, &TileType { shape, elem, space });
+    let tile_t = |shape: Vec<i64>, space: Space| tile::plain_tile(&u, shape, elem, space);
     let acc_t = tile_t(vec![tuning.bm, tuning.bn], Space::Register);
     let mut e = B {
         ctx,

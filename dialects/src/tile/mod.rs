@@ -55,7 +55,8 @@ pub enum Space {
     Shared,
 }
 
-/// A tile type: shape, element type and space.
+/// A tile type: shape, element type, space and, optionally, how its
+/// elements are laid out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TileType {
     /// The tile's shape.
@@ -64,6 +65,96 @@ pub struct TileType {
     pub elem: Type,
     /// Where it lives.
     pub space: Space,
+    /// How the elements are distributed (None: left to the backend).
+    pub layout: Option<Layout>,
+}
+
+/// How a tile's elements are laid out; the interpreter ignores it (a layout
+/// never changes a value), the verifier checks it fits the tile, and a
+/// backend follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Register fragments of an `m x n x k` matrix instruction (mma/wgmma on
+    /// NVIDIA, MFMA on AMD): `mma<16, 8, 16>`.
+    Mma {
+        /// Rows of one fragment.
+        m: i64,
+        /// Columns of one fragment.
+        n: i64,
+        /// The instruction's depth.
+        k: i64,
+    },
+    /// Shared memory with CuTe's XOR swizzle, `swizzle<b, m, s>`: 2^b rows
+    /// of 2^m-element units, the row bits shifted by s, to avoid bank
+    /// conflicts.
+    Swizzle {
+        /// Bits of the row index XOR-ed in.
+        b: i64,
+        /// Bits of the unit.
+        m: i64,
+        /// The shift.
+        s: i64,
+    },
+}
+
+impl Layout {
+    fn parse(text: &str) -> Option<Layout> {
+        let (name, rest) = text.split_once('<')?;
+        let nums: Vec<i64> = rest
+            .strip_suffix('>')?
+            .split(',')
+            .map(|p| p.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match (name.trim(), nums.as_slice()) {
+            ("mma", &[m, n, k]) if m > 0 && n > 0 && k > 0 => Some(Layout::Mma { m, n, k }),
+            ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
+                Some(Layout::Swizzle { b, m, s })
+            }
+            _ => None,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Layout::Mma { m, n, k } => format!("mma<{m}, {n}, {k}>"),
+            Layout::Swizzle { b, m, s } => format!("swizzle<{b}, {m}, {s}>"),
+        }
+    }
+
+    /// Why this layout does not fit a tile of `shape` in `space`, if it
+    /// does not.
+    pub fn misfit(self, shape: &[i64], space: Space) -> Option<String> {
+        match self {
+            Layout::Mma { m, n, .. } => {
+                if space != Space::Register {
+                    return Some("an mma layout is for register tiles".into());
+                }
+                let fits = shape.len() == 2 && shape[0] % m == 0 && shape[1] % n == 0;
+                (!fits).then(|| format!("{shape:?} is not a whole number of {m}x{n} fragments"))
+            }
+            Layout::Swizzle { .. } => {
+                (space != Space::Shared).then(|| "a swizzle is for shared tiles".into())
+            }
+        }
+    }
+}
+
+/// Split `text` at the commas outside angle brackets.
+fn top_level_parts(text: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 /// The tile type `t` is, if it is one.
@@ -72,26 +163,50 @@ pub fn tile_type(u: &Uniquer, t: Type) -> Option<TileType> {
         return None;
     };
     let body = text.strip_prefix("tile.tile<")?.strip_suffix('>')?;
-    let (dims, space) = match body.split_once(',') {
-        Some((d, s)) => (d.trim(), s.trim()),
-        None => (body.trim(), "register"),
-    };
-    let space = match space {
-        "register" => Space::Register,
-        "shared" => Space::Shared,
-        _ => return None,
-    };
-    let mut parts: Vec<&str> = dims.split('x').collect();
-    let elem_text = parts.pop()?;
-    let shape: Vec<i64> = parts
-        .iter()
-        .map(|p| p.parse().ok())
-        .collect::<Option<_>>()?;
+    let parts = top_level_parts(body);
+    let (dims, rest) = parts.split_first()?;
+    let (mut space, mut layout) = (Space::Register, None);
+    for (i, p) in rest.iter().enumerate() {
+        match *p {
+            "register" if i == 0 => space = Space::Register,
+            "shared" if i == 0 => space = Space::Shared,
+            _ if layout.is_none() && i + 1 == rest.len() => layout = Some(Layout::parse(p)?),
+            _ => return None,
+        }
+    }
+    // `16x8xindex`: sizes, each followed by an `x`, then the element type
+    // (which may itself hold an `x`).
+    let mut shape = Vec::new();
+    let mut elem_text = *dims;
+    while let Some((d, rest)) = elem_text.split_once('x') {
+        let Ok(d) = d.parse::<i64>() else { break };
+        shape.push(d);
+        elem_text = rest;
+    }
     if shape.is_empty() || shape.iter().any(|d| *d < 1) {
         return None;
     }
     let elem = aic::syntax::parse_type(u, &Default::default(), elem_text).ok()?;
-    Some(TileType { shape, elem, space })
+    Some(TileType {
+        shape,
+        elem,
+        space,
+        layout,
+    })
+}
+
+/// The type of a tile of `shape` and `elem` in `space`, its layout left to
+/// the backend.
+pub fn plain_tile(u: &Uniquer, shape: Vec<i64>, elem: Type, space: Space) -> Type {
+    make_tile(
+        u,
+        &TileType {
+            shape,
+            elem,
+            space,
+            layout: None,
+        },
+    )
 }
 
 /// The type of a tile.
@@ -101,9 +216,13 @@ pub fn make_tile(u: &Uniquer, t: &TileType) -> Type {
         Space::Register => String::new(),
         Space::Shared => ", shared".into(),
     };
+    let layout = t
+        .layout
+        .map(|l| format!(", {}", l.text()))
+        .unwrap_or_default();
     let elem = aic::printer::type_text(u, t.elem);
     u.ty(TypeKind::Opaque(
-        format!("tile.tile<{}x{elem}{space}>", dims.join("x")).into(),
+        format!("tile.tile<{}x{elem}{space}{layout}>", dims.join("x")).into(),
     ))
 }
 
@@ -224,6 +343,16 @@ pub const PROGRAM_ID: OpSpec = OpSpec {
     traits: Traits::PURE,
     format: Some("$axis attr-dict `:` type($id)"),
     ..op("tile.program_id", "the block's position along a grid axis")
+};
+
+/// `tile.iota dim = 1 : !tile.tile<16x64xindex>`: each element's position
+/// along `dim` (Triton's `arange`), for masks and index arithmetic.
+pub const IOTA: OpSpec = OpSpec {
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[AttrSpec::required("dim", I64_ATTR)],
+    traits: Traits::PURE,
+    format: Some("`dim` `=` $dim attr-dict `:` type($result)"),
+    ..op("tile.iota", "each element's position along a dimension")
 };
 
 /// `tile.load %buf[%origin] (through #coord.desc)? : memref -> tile`.
@@ -370,8 +499,8 @@ pub static DIALECT: Dialect = Dialect {
     name: "tile",
     description: "tile kernels over a grid: loads and stores through descriptors, GEMM, map, reduce",
     ops: &[
-        KERNEL, RETURN, LAUNCH, PROGRAM_ID, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST, TRANSFER,
-        FOR, YIELD,
+        KERNEL, RETURN, LAUNCH, PROGRAM_ID, IOTA, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST,
+        TRANSFER, FOR, YIELD,
     ],
     materialize_constant: None,
 };
@@ -430,6 +559,18 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         return Err(err("must be inside a tile.kernel".into()));
     }
     let operands = ctx.operands(op);
+    for v in ctx.results(op).chain(operands.iter().copied()) {
+        let ty = ctx.value_type(v);
+        if !matches!(ctx.type_kind(ty), TypeKind::Opaque(s) if s.starts_with("tile.tile<")) {
+            continue;
+        }
+        let t = tile_type(ctx.uniquer(), ty).ok_or_else(|| {
+            err("malformed tile type: expected !tile.tile<SHAPExELEM(, shared)?(, LAYOUT)?>".into())
+        })?;
+        if let Some(why) = t.layout.and_then(|l| l.misfit(&t.shape, t.space)) {
+            return Err(err(format!("bad layout: {why}")));
+        }
+    }
     let result_tile = || ctx.results(op).next().and_then(|r| tile_of(ctx, r));
     match name {
         "tile.kernel" => {
@@ -455,6 +596,22 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 return Err(err(format!("axis {axis} must be 0, 1 or 2")));
             }
         }
+        "tile.iota" => {
+            let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
+            let dim = int(ctx, op, "dim").unwrap_or(-1);
+            if !(0..r.shape.len() as i64).contains(&dim) {
+                return Err(err(format!(
+                    "dim {dim} out of range for a tile of rank {}",
+                    r.shape.len()
+                )));
+            }
+            if !matches!(
+                ctx.type_kind(r.elem),
+                TypeKind::Index | TypeKind::Integer { .. }
+            ) {
+                return Err(err("an iota's elements are indices or integers".into()));
+            }
+        }
         "tile.load" | "tile.store" => {
             let (buffer, tile, origin) = if name == "tile.load" {
                 (operands[0], result_tile(), &operands[1..])
@@ -472,7 +629,9 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                     lower.iter().product::<i64>()
                 )));
             }
-            if origin.len() != d.upper.len() || tile.shape.len() != d.upper.len() {
+            // A tile of lower rank covers the trailing dims (the leading
+            // indices pick, say, a batch and a head).
+            if origin.len() != d.upper.len() || tile.shape.len() > d.upper.len() {
                 return Err(err(format!(
                     "a tile of rank {} at an origin of {} indices under a descriptor of rank {}",
                     tile.shape.len(),
@@ -683,6 +842,17 @@ fn index_of(shape: &[i64], idx: &[i64]) -> usize {
     coord::desc::row_major_offset(shape, idx) as usize
 }
 
+/// The index of tile element `e` placed at `origin`; a tile of lower rank
+/// covers the trailing dims.
+fn at_origin(origin: &[i64], e: &[i64]) -> Vec<i64> {
+    let lead = origin.len() - e.len();
+    let mut at = origin.to_vec();
+    for (a, i) in at[lead..].iter_mut().zip(e) {
+        *a += i;
+    }
+    at
+}
+
 fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
     Tensor { ty, shape, data }
 }
@@ -719,6 +889,13 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 Data::Int(vec![p]),
             )])
         }
+        "tile.iota" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let dim = int(ctx, op, "dim").unwrap_or(0) as usize;
+            let out = row_major_indices(&t.shape).iter().map(|e| e[dim]).collect();
+            Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
+        }
         "tile.load" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
@@ -726,7 +903,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let origin: Vec<i64> = args[1..].iter().map(idx).collect();
             let mut out = Vec::with_capacity(row_major_indices(&t.shape).len());
             for e in row_major_indices(&t.shape) {
-                let at: Vec<i64> = origin.iter().zip(&e).map(|(o, i)| o + i).collect();
+                let at = at_origin(&origin, &e);
                 let (off, ok) = d.locate(&at).map_err(fail)?;
                 out.push(if ok {
                     get(&args[0].data, off as usize)
@@ -745,7 +922,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let elem = ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem);
             let mut vals: Vec<f64> = (0..buf.data.len()).map(|i| get(&buf.data, i)).collect();
             for (k, e) in row_major_indices(&t.shape).iter().enumerate() {
-                let at: Vec<i64> = origin.iter().zip(e).map(|(o, i)| o + i).collect();
+                let at = at_origin(&origin, e);
                 let (off, ok) = d.locate(&at).map_err(fail)?;
                 if ok {
                     vals[off as usize] = get(&args[0].data, k);

@@ -4,7 +4,8 @@
 //! As in MLIR, a call or callee marked `no_inline` stays, a callee is only inlined
 //! when every op in it belongs to a dialect that allows inlining, and recursion is
 //! not unrolled. Callees with several blocks need a branch dialect to be spliced
-//! into the caller and are left alone for now.
+//! into the caller and are left alone for now. With remarks on (`--aic-remarks`),
+//! every call left says why it stays.
 
 use aic::attributes::AttrKind;
 use aic::ir::{Context, InsertPoint, Op, ValueMap, WalkOrder};
@@ -45,39 +46,125 @@ fn has_unit(ctx: &Context, op: Op, name: &str) -> bool {
         .is_some_and(|a| matches!(ctx.attr_kind(a), AttrKind::Unit))
 }
 
-/// The callee to inline at `call`, if it can be.
-fn inlinable_callee(ctx: &Context, call: Op) -> Option<Op> {
-    if has_unit(ctx, call, "no_inline") {
-        return None;
+/// Why a call stays (told in an optimisation remark).
+enum NotInlined {
+    /// The call is marked `no_inline`.
+    CallMarked,
+    /// The call names no visible symbol.
+    Unresolved,
+    /// The callee is another op than `func.func`.
+    NotAFunction(Op),
+    /// The callee is marked `no_inline`.
+    CalleeMarked,
+    /// The call sits inside its callee.
+    Recursive,
+    /// The callee has no body.
+    Declaration,
+    /// The callee's body has several blocks.
+    SeveralBlocks,
+    /// The callee holds this op, unregistered or of a dialect that does not allow inlining.
+    NotMovable(Op),
+}
+
+impl NotInlined {
+    /// The reason in words.
+    fn describe(&self, ctx: &Context) -> String {
+        match self {
+            NotInlined::CallMarked => "the call is marked no_inline".into(),
+            NotInlined::Unresolved => "no function of that name is visible".into(),
+            NotInlined::NotAFunction(f) => {
+                format!("the callee is a '{}', not a func.func", ctx.op_name(*f))
+            }
+            NotInlined::CalleeMarked => "the callee is marked no_inline".into(),
+            NotInlined::Recursive => {
+                "the call is inside its callee (recursion is not unrolled)".into()
+            }
+            NotInlined::Declaration => "the callee is a declaration, without a body".into(),
+            NotInlined::SeveralBlocks => "the callee has several blocks (not supported yet)".into(),
+            NotInlined::NotMovable(o) if ctx.op_spec(*o).is_none() => {
+                format!("the callee holds the unregistered op '{}'", ctx.op_name(*o))
+            }
+            NotInlined::NotMovable(o) => format!(
+                "the callee holds '{}', whose dialect does not allow inlining",
+                ctx.op_name(*o)
+            ),
+        }
     }
-    let callee_ref = ctx.inherent_attr(call, ctx.find_ident("callee")?)?;
-    let f = symbol::lookup_nearest_symbol_from(ctx, call, callee_ref)?;
-    if ctx.op_name(f) != "func.func" || has_unit(ctx, f, "no_inline") {
-        return None;
+}
+
+/// The callee to inline at `call`, or why it cannot be.
+fn inlinable_callee(ctx: &Context, call: Op) -> Result<Op, NotInlined> {
+    if has_unit(ctx, call, "no_inline") {
+        return Err(NotInlined::CallMarked);
+    }
+    let f = ctx
+        .find_ident("callee")
+        .and_then(|id| ctx.inherent_attr(call, id))
+        .and_then(|callee_ref| symbol::lookup_nearest_symbol_from(ctx, call, callee_ref))
+        .ok_or(NotInlined::Unresolved)?;
+    if ctx.op_name(f) != "func.func" {
+        return Err(NotInlined::NotAFunction(f));
+    }
+    if has_unit(ctx, f, "no_inline") {
+        return Err(NotInlined::CalleeMarked);
     }
     // No self-recursion: the call must not sit inside its callee.
     let mut cur = Some(call);
     while let Some(c) = cur {
         if c == f {
-            return None;
+            return Err(NotInlined::Recursive);
         }
         cur = ctx.parent_op(c);
     }
-    let body = *ctx.regions(f).first()?;
-    let mut blocks = ctx.region_blocks(body);
-    let _entry = blocks.next()?;
-    if blocks.next().is_some() {
-        return None;
+    let mut blocks = ctx
+        .regions(f)
+        .first()
+        .map(|&body| ctx.region_blocks(body))
+        .into_iter()
+        .flatten();
+    if blocks.next().is_none() {
+        return Err(NotInlined::Declaration);
     }
-    let mut ok = true;
+    if blocks.next().is_some() {
+        return Err(NotInlined::SeveralBlocks);
+    }
+    let mut unmovable = None;
     ctx.walk(f, WalkOrder::PreOrder, &mut |_, o| {
-        if o != f {
+        if o != f && unmovable.is_none() {
             let dialect = ctx.op_name(o).split('.').next().unwrap_or("");
-            ok &= ctx.op_spec(o).is_some() && INLINABLE_DIALECTS.contains(&dialect);
+            if ctx.op_spec(o).is_none() || !INLINABLE_DIALECTS.contains(&dialect) {
+                unmovable = Some(o);
+            }
         }
     });
-    ok.then_some(f)
+    unmovable.map_or(Ok(f), |o| Err(NotInlined::NotMovable(o)))
 }
+
+/// Remark on every call left in `root`, saying why it stays.
+fn remark_on_calls_left(ctx: &Context, root: Op, rounds_exhausted: bool) {
+    ctx.walk(root, WalkOrder::PreOrder, &mut |_, call| {
+        if ctx.op_name(call) != "func.call" {
+            return;
+        }
+        let why = match inlinable_callee(ctx, call) {
+            Err(why) => why.describe(ctx),
+            Ok(_) if rounds_exhausted => {
+                format!("the inliner stopped after {ROUNDS} rounds (recursion through several functions)")
+            }
+            // Unreachable in practice: an inlinable call left after a round
+            // without change.
+            Ok(_) => return,
+        };
+        let callee = ctx
+            .find_ident("callee")
+            .and_then(|id| ctx.inherent_attr(call, id))
+            .map_or_else(|| "?".to_string(), |a| aic::printer::attr_text(ctx, a));
+        ctx.remark(call, format_args!("call to {callee} not inlined: {why}"));
+    });
+}
+
+/// Rounds of inlining at most (calls exposed by inlining go in the next round).
+const ROUNDS: usize = 8;
 
 fn inline_call(ctx: &mut Context, call: Op, f: Op) {
     let body = ctx.regions(f)[0];
@@ -111,7 +198,8 @@ impl Pass for Inline {
         let dead_before = dead_private_functions(ctx, root);
         // Calls exposed by inlining are inlined in later rounds; recursion through
         // several functions is bounded by the round limit.
-        for _ in 0..8 {
+        let mut rounds_exhausted = true;
+        for _ in 0..ROUNDS {
             let mut calls = Vec::new();
             ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
                 if ctx.op_name(o) == "func.call" {
@@ -123,13 +211,14 @@ impl Pass for Inline {
                 if ctx.is_erased(call) || inside_any(ctx, call, &dead_before) {
                     continue;
                 }
-                if let Some(f) = inlinable_callee(ctx, call) {
+                if let Ok(f) = inlinable_callee(ctx, call) {
                     inline_call(ctx, call, f);
                     round = true;
                 }
             }
             changed |= round;
             if !round {
+                rounds_exhausted = false;
                 break;
             }
         }
@@ -137,6 +226,9 @@ impl Pass for Inline {
         changed |= erase_dead_private_functions(ctx, root);
         let patterns = PatternSet::canonicalization(ctx);
         let (canon, _) = apply_patterns_greedily(ctx, root, &patterns, GreedyConfig::default());
+        if ctx.remarks_enabled() {
+            remark_on_calls_left(ctx, root, rounds_exhausted);
+        }
         Ok(changed | canon)
     }
 }

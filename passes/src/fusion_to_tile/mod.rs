@@ -1,0 +1,336 @@
+//! `fusion-to-tile`: fused groups become tile kernels. Each group a
+//! generator handles is replaced by a `tile.launch` of a `tile.kernel`
+//! built for it (IR built in Rust from the group's body and a tile
+//! configuration, not text templates); a group no generator handles stays
+//! as it is, with a remark when `remarks` is set.
+//!
+//! Generators so far:
+//! - GEMM: a matmul, or a convolution as an implicit GEMM (the input read
+//!   through the im2col descriptor, never materialised; one group, NHWC or
+//!   NCHW), (either matmul operand possibly transposed, read through a
+//!   transposing descriptor; leading batch dims of A folded into M) with any
+//!   chain of elementwise epilogue ops (bias adds, adds and products with
+//!   other tensors of the output's shape, activations) and trailing
+//!   reshapes/transposes (the store's descriptor), as a grid of BM x BN
+//!   blocks running a K loop that stages A and B tiles into shared memory
+//!   and accumulates with a block GEMM, then applies the epilogue with
+//!   `tile.map` and stores with masks at the ragged edges;
+//! - rows: an elementwise prologue, a softmax, layernorm, rmsnorm or
+//!   reduction over the last dimension, and an elementwise epilogue, as
+//!   blocks of whole rows;
+//! - elementwise: a DAG of elementwise ops whose inputs enter directly or
+//!   through broadcasts, transposes, reshapes and slices (descriptors on
+//!   the loads).
+//!
+//! A kernel-sized graph op on its own (a matmul, a softmax) is first put in
+//! a group of one.
+//!
+//! Tile sizes and pipelining depth come from per-target heuristics
+//! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning
+//! cache given with `tuning=` has an entry for the target, template and
+//! shape (`h100/gemm/MxNxK`), which an autotuner can fill.
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Region, Value};
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic::types::{Type, TypeKind};
+use aic_dialects::coord::{self, Conv, Desc};
+use aic_dialects::graph::verify::ints;
+use aic_dialects::tile::{self, Space};
+
+mod build;
+mod elementwise;
+mod gemm;
+mod rows;
+mod tuning;
+
+use build::*;
+use elementwise::elementwise;
+use gemm::gemm;
+use rows::{ROW_OPS, rows};
+pub use tuning::{Cache, Tuning, read_cache};
+
+/// The registered pass.
+pub static INFO: PassInfo = PassInfo {
+    flag: "fusion-to-tile",
+    name: "FusionToTile",
+    summary: "Lower fusion groups to tile kernels launched on their inputs",
+    anchor: None,
+    options: &[
+        OptSpec {
+            name: "target",
+            kind: OptKind::Enum(&["h100", "mi300", "trn1", "cpu"]),
+            default: "h100",
+            help: "Target whose tile-size heuristics to use",
+        },
+        OptSpec {
+            name: "tuning",
+            kind: OptKind::Str,
+            default: "",
+            help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3}}",
+        },
+        OptSpec {
+            name: "remarks",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Say on standard error which groups no generator handles, and why",
+        },
+    ],
+    create: |o: &PassOptions| {
+        Box::new(FusionToTile {
+            target: o.str("target").to_string(),
+            tuning: o.str("tuning").to_string(),
+            remarks: o.bool("remarks"),
+        })
+    },
+};
+
+struct FusionToTile {
+    target: String,
+    tuning: String,
+    remarks: bool,
+}
+
+/// Why a group is left alone.
+type Skip = String;
+
+/// The group's body ops (without its yield).
+fn body_ops(ctx: &Context, group: Op) -> (Block, Vec<Op>) {
+    let b = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .expect("a group has a body");
+    let ops = ctx
+        .block_ops(b)
+        .filter(|o| ctx.op_name(*o) != "fusion.yield")
+        .collect();
+    (b, ops)
+}
+
+fn shape(ctx: &Context, v: Value) -> Vec<i64> {
+    ctx.type_kind(ctx.value_type(v))
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default()
+}
+
+fn has(ctx: &Context, op: Op, name: &str) -> bool {
+    ctx.find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))
+        .is_some()
+}
+
+/// The body block of a kernel for `group`: one memref buffer per group
+/// input, then one for the result of type `out_ty`. Returns the block and
+/// its buffers.
+fn kernel_block(ctx: &mut Context, group: Op, out_ty: Type, loc: Attr) -> (Block, Vec<Value>) {
+    let mut types: Vec<(Type, Option<Attr>)> = ctx
+        .operands(group)
+        .iter()
+        .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
+        .collect();
+    types.push((memref_of(ctx, out_ty), Some(loc)));
+    let kb = ctx.create_block(&types);
+    let bufs = ctx.block_args(kb).to_vec();
+    (kb, bufs)
+}
+
+/// The float element type of `ty`, or why a generator does not take it.
+fn float_elem(ctx: &Context, ty: Type) -> Result<Type, Skip> {
+    let elem = ctx.type_kind(ty).element_type().ok_or("no element type")?;
+    if matches!(ctx.type_kind(elem), TypeKind::Float(_)) {
+        Ok(elem)
+    } else {
+        Err("integer element types are not generated yet".into())
+    }
+}
+
+/// Rows per block of the row and elementwise generators: 16, or fewer
+/// (a power of two) when there are fewer rows.
+fn rows_per_block(rows: i64) -> i64 {
+    16.min((rows.max(1) as u64).next_power_of_two() as i64)
+}
+
+/// The memref type of a tensor type.
+fn memref_of(ctx: &Context, t: Type) -> Type {
+    let k = ctx.type_kind(t);
+    let (shape, elem) = (
+        k.shape().map(<[i64]>::to_vec).unwrap_or_default(),
+        k.element_type().unwrap_or(t),
+    );
+    ctx.uniquer().ty(TypeKind::MemRef {
+        shape: shape.into(),
+        elem,
+        layout: None,
+        memory_space: None,
+    })
+}
+
+/// Put a single op into a `fusion.group` of its own.
+fn wrap(ctx: &mut Context, op: Op) {
+    let loc = ctx.op(op).loc;
+    let u = ctx.uniquer().clone();
+    let mut ins: Vec<Value> = Vec::new();
+    for v in ctx.operands(op).to_vec() {
+        if !ins.contains(&v) {
+            ins.push(v);
+        }
+    }
+    let types: Vec<(Type, Option<Attr>)> = ins
+        .iter()
+        .map(|v| (ctx.value_type(*v), Some(loc)))
+        .collect();
+    let b = ctx.create_block(&types);
+    let args = ctx.block_args(b).to_vec();
+    let mut map = aic::ir::ValueMap::default();
+    for (v, a) in ins.iter().zip(&args) {
+        map.values.insert(*v, *a);
+    }
+    let inner = ctx.clone_op(op, &mut map);
+    ctx.append_op(b, inner);
+    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
+    y.operands.push(ctx.result(inner, 0));
+    let y = ctx.create_op(y);
+    ctx.append_op(b, y);
+    let r = ctx.create_region();
+    ctx.append_block(r, b);
+    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
+    st.operands.extend(ins);
+    st.result_types.push(ctx.value_type(ctx.result(op, 0)));
+    st.regions.push(r);
+    let kind = if ctx.op_name(op) == "graph.matmul" {
+        "vertical"
+    } else {
+        "reduction"
+    };
+    st.props = Some(u.dict_attr(vec![(
+        u.ident("kind"),
+        aic_dialects::fusion::kind_attr(ctx, kind),
+    )]));
+    let g = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(op), g);
+    let (old, new) = (ctx.result(op, 0), ctx.result(g, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(op);
+}
+
+/// Operand `i` of body op `op`, as the kernel's buffer argument stands for it.
+fn ctx_operand(e: &B<'_>, op: Op, i: usize) -> Value {
+    e.ctx.operands(op)[i]
+}
+
+/// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
+/// replace `group` by a launch of it.
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    kb: Block,
+    name: &str,
+    grid: &[i64],
+    out_ty: Type,
+    loc: Attr,
+) {
+    let u = ctx.uniquer().clone();
+    let kr: Region = ctx.create_region();
+    ctx.append_block(kr, kb);
+    let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
+    st.props = Some(u.dict_attr(vec![
+        (u.ident("sym_name"), u.string_attr(name)),
+        (u.ident("grid"), u.i64_array(grid)),
+    ]));
+    st.regions.push(kr);
+    let kop = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(func), kop);
+    let mut st = OpState::new(ctx.ident("tile.launch"), loc);
+    st.operands.extend(ctx.operands(group).iter().copied());
+    st.result_types.push(out_ty);
+    let sym = u.attr(AttrKind::SymbolRef {
+        root: u.ident(name),
+        nested: Default::default(),
+    });
+    st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
+    let launch = ctx.create_op(st);
+    ctx.insert_op(InsertPoint::Before(group), launch);
+    let (old, new) = (ctx.result(group, 0), ctx.result(launch, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(group);
+}
+
+impl Pass for FusionToTile {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+    fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        // A kernel-sized graph op left on its own (a matmul, a softmax) is a
+        // group of one.
+        let mut alone = Vec::new();
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            let n = ctx.op_name(o);
+            let inside = ctx
+                .parent_op(o)
+                .is_some_and(|p| ctx.op_name(p) == "fusion.group");
+            if !inside && (n == "graph.matmul" || ROW_OPS.contains(&n)) {
+                alone.push(o);
+            }
+        });
+        for o in alone {
+            wrap(ctx, o);
+        }
+        let mut groups: Vec<(Op, Op)> = Vec::new();
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if ctx.op_name(o) == "fusion.group" {
+                // The function (a child of the module) holding the group.
+                let mut f = o;
+                while let Some(p) = ctx.parent_op(f) {
+                    if p == root {
+                        break;
+                    }
+                    f = p;
+                }
+                groups.push((o, f));
+            }
+        });
+        let cache = if self.tuning.is_empty() {
+            Cache::new()
+        } else {
+            let text = std::fs::read_to_string(&self.tuning).map_err(|e| {
+                Diagnostic::error(format!("cannot read tuning cache '{}': {e}", self.tuning))
+            })?;
+            read_cache(&text).map_err(|e| Diagnostic::error(format!("{}: {e}", self.tuning)))?
+        };
+        let mut changed = false;
+        for (i, (g, f)) in groups.into_iter().enumerate() {
+            if ctx.results(g).count() != 1 {
+                if self.remarks {
+                    eprintln!("fusion-to-tile: group {i} left as it is: several results");
+                }
+                continue;
+            }
+            let made = gemm(ctx, g, f, &self.target, &cache, i).or_else(|why| {
+                if !why.starts_with("starts with") {
+                    return Err(why);
+                }
+                rows(ctx, g, f, i).or_else(|why| {
+                    if why == "no row reduction" {
+                        elementwise(ctx, g, f, i)
+                    } else {
+                        Err(why)
+                    }
+                })
+            });
+            match made {
+                Ok(()) => changed = true,
+                Err(why) => {
+                    if self.remarks {
+                        eprintln!("fusion-to-tile: group {i} left as it is: {why}");
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}

@@ -1,0 +1,210 @@
+//! Tile sizes and pipelining: per-target heuristics, and the JSON tuning
+//! cache an autotuner fills.
+
+/// Tunings by key (`target/template/shape`), from a JSON tuning cache.
+pub type Cache = std::collections::HashMap<String, Tuning>;
+
+/// Read a tuning cache: a JSON object from keys such as `h100/gemm/64x64x32`
+/// to objects with integer `bm`, `bn`, `bk` and `stages` (the autotuner's
+/// output). Errors say where the text is wrong.
+pub fn read_cache(text: &str) -> Result<Cache, String> {
+    let mut r = Json {
+        s: text.as_bytes(),
+        at: 0,
+    };
+    let mut out = Cache::new();
+    r.expect(b'{')?;
+    if r.eat(b'}') {
+        return Ok(out);
+    }
+    loop {
+        let key = r.string()?;
+        r.expect(b':')?;
+        r.expect(b'{')?;
+        let (mut bm, mut bn, mut bk, mut stages) = (None, None, None, Some(1));
+        if !r.eat(b'}') {
+            loop {
+                let f = r.string()?;
+                r.expect(b':')?;
+                let v = r.int()?;
+                match f.as_str() {
+                    "bm" => bm = Some(v),
+                    "bn" => bn = Some(v),
+                    "bk" => bk = Some(v),
+                    "stages" => stages = Some(v),
+                    other => return Err(format!("{key}: unknown field '{other}'")),
+                }
+                if r.eat(b'}') {
+                    break;
+                }
+                r.expect(b',')?;
+            }
+        }
+        let (Some(bm), Some(bn), Some(bk), Some(stages)) = (bm, bn, bk, stages) else {
+            return Err(format!("{key}: needs bm, bn and bk"));
+        };
+        if [bm, bn, bk, stages].iter().any(|v| *v < 1) {
+            return Err(format!("{key}: sizes must be positive"));
+        }
+        out.insert(key, Tuning { bm, bn, bk, stages });
+        if r.eat(b'}') {
+            break;
+        }
+        r.expect(b',')?;
+    }
+    r.ws();
+    if r.at != r.s.len() {
+        return Err(format!("unexpected text at byte {}", r.at));
+    }
+    Ok(out)
+}
+
+/// A reader for the small JSON subset of tuning caches.
+pub(super) struct Json<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+impl Json<'_> {
+    pub(super) fn ws(&mut self) {
+        while self.s.get(self.at).is_some_and(u8::is_ascii_whitespace) {
+            self.at += 1;
+        }
+    }
+    pub(super) fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.s.get(self.at) == Some(&c) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+    pub(super) fn expect(&mut self, c: u8) -> Result<(), String> {
+        if self.eat(c) {
+            Ok(())
+        } else {
+            Err(format!("expected '{}' at byte {}", c as char, self.at))
+        }
+    }
+    pub(super) fn string(&mut self) -> Result<String, String> {
+        self.expect(b'"')?;
+        let start = self.at;
+        while self.s.get(self.at).is_some_and(|c| *c != b'"') {
+            self.at += 1;
+        }
+        let text = std::str::from_utf8(&self.s[start..self.at]).map_err(|e| e.to_string())?;
+        self.expect(b'"')?;
+        Ok(text.to_string())
+    }
+    pub(super) fn int(&mut self) -> Result<i64, String> {
+        self.ws();
+        let start = self.at;
+        while self
+            .s
+            .get(self.at)
+            .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
+        {
+            self.at += 1;
+        }
+        std::str::from_utf8(&self.s[start..self.at])
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| format!("expected an integer at byte {start}"))
+    }
+}
+
+/// Tile sizes and pipelining of a GEMM kernel.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tuning {
+    /// Rows of C per block.
+    pub bm: i64,
+    /// Columns of C per block.
+    pub bn: i64,
+    /// The K step.
+    pub bk: i64,
+    /// Stages of the shared-memory pipeline.
+    pub stages: i64,
+}
+
+impl Tuning {
+    /// The built-in choice for `target` and an M x N x K problem: the
+    /// target's preferred block, shrunk (to powers of two) where the
+    /// problem is smaller.
+    pub fn heuristic(target: &str, m: i64, n: i64, k: i64) -> Tuning {
+        let (bm, bn, bk, stages) = match target {
+            "mi300" => (64, 64, 16, 2),
+            "trn1" => (128, 128, 32, 2),
+            "cpu" => (32, 32, 32, 1),
+            _ => (64, 64, 32, 3),
+        };
+        let fit = |b: i64, d: i64| b.min((d.max(1) as u64).next_power_of_two() as i64).max(1);
+        Tuning {
+            bm: fit(bm, m),
+            bn: fit(bn, n),
+            bk: fit(bk, k),
+            stages,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuning_caches_read_and_say_what_is_wrong() {
+        let c = read_cache(
+            r#"{ "h100/gemm/64x64x32": {"bm": 32, "bn": 64, "bk": 16, "stages": 4},
+            "mi300/gemm/1x1x1": {"bm": 1, "bn": 1, "bk": 1} }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            c["h100/gemm/64x64x32"],
+            Tuning {
+                bm: 32,
+                bn: 64,
+                bk: 16,
+                stages: 4
+            }
+        );
+        assert_eq!(c["mi300/gemm/1x1x1"].stages, 1);
+        assert!(read_cache("{}").unwrap().is_empty());
+        assert!(
+            read_cache(r#"{"k": {"bm": 1, "bn": 1}}"#)
+                .unwrap_err()
+                .contains("needs")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bm": x}}"#)
+                .unwrap_err()
+                .contains("integer")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bq": 1}}"#)
+                .unwrap_err()
+                .contains("unknown field")
+        );
+        assert!(
+            read_cache(r#"{"k": {"bm": 1, "bn": 1, "bk": 1}} x"#)
+                .unwrap_err()
+                .contains("unexpected")
+        );
+    }
+
+    #[test]
+    fn heuristics_fit_the_problem() {
+        assert_eq!(
+            Tuning::heuristic("h100", 4096, 4096, 4096),
+            Tuning {
+                bm: 64,
+                bn: 64,
+                bk: 32,
+                stages: 3
+            }
+        );
+        let small = Tuning::heuristic("h100", 5, 1, 3);
+        assert_eq!((small.bm, small.bn, small.bk), (8, 1, 4));
+        assert_eq!(Tuning::heuristic("mi300", 999, 999, 999).bk, 16);
+    }
+}

@@ -3,12 +3,17 @@
 //! A diagnostic points either at a byte range of a source file (parse errors) or
 //! at a location attribute (verifier and pass errors); the latter is resolved to
 //! a span when the location names a file the [`SourceMap`] holds.
+//!
+//! Passes explain their decisions with optimisation remarks ([`Context::remark`]),
+//! recorded only when asked for (`aic-opt --aic-remarks`), as clang's `-Rpass`.
 
 use crate::attributes::{Attr, AttrKind, LocKind};
-use crate::ir::Uniquer;
+use crate::ir::{Context, Op, Uniquer};
+use crate::pass::PassFilter;
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
+use std::sync::Mutex;
 
 /// How serious a diagnostic is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -199,6 +204,13 @@ impl SourceMap {
         };
         let _ = term::emit(&mut out, &config, &self.files, &self.to_codespan(uniq, d));
         let mut s = String::from_utf8_lossy(&out.into_inner()).into_owned();
+        // codespan has no remark severity: a remark is drawn as help, and named as
+        // what it is.
+        if d.severity == Severity::Remark
+            && let Some(rest) = s.strip_prefix("help")
+        {
+            s = format!("remark{rest}");
+        }
         // Notes pointing at other places render as their own snippets.
         for n in &d.notes {
             if matches!(n.at, Where::Nowhere) {
@@ -265,4 +277,169 @@ pub fn file_line_col(uniq: &Uniquer, loc: Attr) -> Option<(&str, u32, u32)> {
         }
     }
     None
+}
+
+/// Which optimisation remarks a [`Context`] records, the pass now running, and
+/// the remarks recorded so far. Off by default; see [`Context::remark`].
+#[derive(Debug, Default)]
+pub struct Remarks {
+    /// Passes whose remarks are recorded.
+    filter: PassFilter,
+    /// Flag of the pass now running, set by the pass manager.
+    pass: Option<&'static str>,
+    /// Remarks recorded so far, in order; behind a lock so that a pass holding
+    /// only `&Context` (while it iterates over the IR, say) can emit too.
+    emitted: Mutex<Vec<Diagnostic>>,
+}
+
+impl Remarks {
+    /// The same settings with nothing recorded, for a context copied out of this one.
+    pub(crate) fn settings(&self) -> Remarks {
+        Remarks {
+            filter: self.filter.clone(),
+            pass: self.pass,
+            emitted: Mutex::default(),
+        }
+    }
+    fn enabled(&self) -> bool {
+        match &self.filter {
+            PassFilter::None => false,
+            PassFilter::All => true,
+            f @ PassFilter::Flags(_) => self.pass.is_some_and(|p| f.matches(p)),
+        }
+    }
+}
+
+impl Context {
+    /// Record the optimisation remarks of the passes `filter` selects:
+    /// [`PassFilter::All`] every pass's (and those emitted outside any pass),
+    /// [`PassFilter::Flags`] those of the passes with these flags, and
+    /// [`PassFilter::None`] (the default) none.
+    pub fn set_remarks(&mut self, filter: PassFilter) {
+        self.remarks.filter = filter;
+    }
+    /// Whether a remark emitted now would be recorded. Guard work done only to
+    /// explain a decision with it.
+    pub fn remarks_enabled(&self) -> bool {
+        self.remarks.enabled()
+    }
+    /// Emit an optimisation remark about `op`, pointing at its location, when
+    /// remarks are enabled for the pass now running; otherwise do nothing. The
+    /// message is only formatted when recorded (pass `format_args!(...)` to build
+    /// none), and is prefixed with the running pass's flag:
+    /// `inline: call to @f not inlined: ...`.
+    pub fn remark(&self, op: Op, message: impl std::fmt::Display) {
+        if !self.remarks.enabled() {
+            return;
+        }
+        let message = match self.remarks.pass {
+            Some(pass) => format!("{pass}: {message}"),
+            None => message.to_string(),
+        };
+        let d = Diagnostic::new(Severity::Remark, message, Where::Loc(self.op(op).loc));
+        self.remarks
+            .emitted
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(d);
+    }
+    /// The remarks recorded so far, in the order they were emitted, leaving none.
+    pub fn take_remarks(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(
+            self.remarks
+                .emitted
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner()),
+        )
+    }
+    /// Append remarks recorded elsewhere (in an [`Context::extract`]ed copy).
+    pub(crate) fn add_remarks(&mut self, remarks: Vec<Diagnostic>) {
+        if !remarks.is_empty() {
+            self.remarks
+                .emitted
+                .get_mut()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(remarks);
+        }
+    }
+    /// Set the flag of the pass now running (the pass manager does); returns the
+    /// previous one.
+    pub(crate) fn set_remark_pass(&mut self, pass: Option<&'static str>) -> Option<&'static str> {
+        std::mem::replace(&mut self.remarks.pass, pass)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DialectRegistry;
+    use crate::syntax::{parse_module, with_parser_stack};
+    use std::sync::Arc;
+
+    /// A module holding one op on line 3, its source map, and that op.
+    fn setup(text: &str) -> (Context, SourceMap, Op) {
+        let mut ctx = Context::new(Arc::new(DialectRegistry::new()));
+        ctx.allow_unregistered = true;
+        let mut sm = SourceMap::new();
+        let f = sm.add("r.mlir", text.to_string());
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let body = ctx.entry_block(ctx.regions(m)[0]).expect("module body");
+        let op = ctx.block_ops(body).next().expect("an op");
+        (ctx, sm, op)
+    }
+
+    const TEXT: &str = "// remarks\n\n  \"t.a\"() : () -> ()\n";
+
+    #[test]
+    fn remarks_are_off_by_default() {
+        with_parser_stack(|| {
+            let (mut ctx, _, op) = setup(TEXT);
+            assert!(!ctx.remarks_enabled());
+            ctx.remark(op, "ignored");
+            assert!(ctx.take_remarks().is_empty());
+        });
+    }
+
+    #[test]
+    fn a_remark_points_at_its_op() {
+        with_parser_stack(|| {
+            let (mut ctx, sm, op) = setup(TEXT);
+            ctx.set_remarks(PassFilter::All);
+            assert!(ctx.remarks_enabled());
+            ctx.remark(op, format_args!("kept {} op", 1));
+            let rs = ctx.take_remarks();
+            assert_eq!(rs.len(), 1);
+            assert_eq!(rs[0].severity, Severity::Remark);
+            assert_eq!(rs[0].message, "kept 1 op");
+            assert_eq!(sm.line_of(ctx.uniquer(), rs[0].at), Some((0, 3)));
+            let text = sm.render(ctx.uniquer(), &rs[0]);
+            assert!(text.starts_with("remark: kept 1 op\n"), "{text}");
+            assert!(text.contains("r.mlir:3:3"), "{text}");
+            // Taken means gone.
+            assert!(ctx.take_remarks().is_empty());
+        });
+    }
+
+    #[test]
+    fn remarks_name_their_pass_and_follow_the_filter() {
+        with_parser_stack(|| {
+            let (mut ctx, _, op) = setup(TEXT);
+            ctx.set_remarks(PassFilter::Flags(vec!["inline".into()]));
+            // Outside any pass, and in another pass, nothing is recorded.
+            ctx.remark(op, "outside");
+            ctx.set_remark_pass(Some("cse"));
+            assert!(!ctx.remarks_enabled());
+            ctx.remark(op, "from cse");
+            ctx.set_remark_pass(Some("inline"));
+            assert!(ctx.remarks_enabled());
+            ctx.remark(op, "from inline");
+            let (mut sub, sub_op) = ctx.extract(op);
+            sub.remark(sub_op, "from a copy");
+            let copied = sub.take_remarks();
+            ctx.add_remarks(copied);
+            ctx.set_remark_pass(None);
+            let msgs: Vec<String> = ctx.take_remarks().into_iter().map(|d| d.message).collect();
+            assert_eq!(msgs, ["inline: from inline", "inline: from a copy"]);
+        });
+    }
 }

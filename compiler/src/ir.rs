@@ -475,6 +475,9 @@ pub struct Context {
     values: Vec<ValueData>,
     /// Whether ops of unregistered dialects are accepted by the parser and verifier.
     pub allow_unregistered: bool,
+    /// Optimisation remarks: which are wanted and those emitted (see
+    /// [`Context::remark`]).
+    pub(crate) remarks: crate::diagnostics::Remarks,
 }
 
 impl std::ops::Deref for Context {
@@ -499,6 +502,7 @@ impl Context {
             regions: Vec::new(),
             values: Vec::new(),
             allow_unregistered: false,
+            remarks: Default::default(),
         }
     }
     /// The shared uniquer.
@@ -1140,10 +1144,12 @@ impl Context {
     /// shares this one's uniquer and registry: work on it can run on another
     /// thread. Operands of `op` itself become placeholders of the same types (an
     /// isolated-from-above op's regions use nothing from outside). Linear in the
-    /// size of the subtree.
+    /// size of the subtree. The copy wants the same remarks; those it records are
+    /// collected with [`Context::take_remarks`].
     pub fn extract(&self, op: Op) -> (Context, Op) {
         let mut sub = Context::with_uniquer(self.uniq.clone(), self.registry.clone());
         sub.allow_unregistered = self.allow_unregistered;
+        sub.remarks = self.remarks.settings();
         let d = &self.ops[op.index()];
         let mut st = OpState::new(d.name, d.loc);
         for &v in &d.operands {

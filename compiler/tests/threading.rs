@@ -4,7 +4,9 @@
 
 use aic::dialect::{Dialect, OpSpec, RegionSpec, Traits};
 use aic::op_printer::{PrintOptions, print_op};
-use aic::pass::{Instrumentation, OpPassManager, Pass, PassEntry, PassInfo, PassRunner};
+use aic::pass::{
+    Instrumentation, OpPassManager, Pass, PassEntry, PassFilter, PassInfo, PassRunner,
+};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, Diagnostic, DialectRegistry, Op, SourceMap};
 use std::sync::Arc;
@@ -23,7 +25,8 @@ static TH: Dialect = Dialect {
     materialize_constant: None,
 };
 
-/// Erases the first op of each `th.fn` body, and fails on a `th.fn` marked `bad`.
+/// Erases the first op of each `th.fn` body (with a remark), and fails on a
+/// `th.fn` marked `bad`.
 struct Trim;
 
 static TRIM: PassInfo = PassInfo {
@@ -51,6 +54,7 @@ impl Pass for Trim {
         let first = ctx.entry_block(body).and_then(|b| ctx.first_op(b));
         match first {
             Some(f) if ctx.results(f).all(|r| ctx.uses(r).is_empty()) => {
+                ctx.remark(f, format_args!("erased '{}'", ctx.op_name(f)));
                 ctx.erase_op(f);
                 Ok(true)
             }
@@ -116,8 +120,19 @@ fn extract_and_restore_keep_the_ir() {
 }
 
 fn run(text: String, threading: bool) -> (String, Option<String>) {
+    let (ir, err, _) = run_with_remarks(text, threading, PassFilter::None);
+    (ir, err)
+}
+
+/// The IR after the run, its error, and the remarks (rendered) it emitted.
+fn run_with_remarks(
+    text: String,
+    threading: bool,
+    remarks: PassFilter,
+) -> (String, Option<String>, Vec<String>) {
     with_parser_stack(move || {
         let (mut ctx, m, sm) = parse(&text);
+        ctx.set_remarks(remarks);
         let mut pm = OpPassManager::new("builtin.module");
         pm.add_pass(PassEntry {
             pass: (TRIM.create)(&aic::pass::PassOptions::default()),
@@ -133,7 +148,12 @@ fn run(text: String, threading: bool) -> (String, Option<String>) {
             .run(&pm, &mut ctx, m)
             .err()
             .map(|d| sm.render(ctx.uniquer(), &d));
-        (print(&ctx, m), err)
+        let remarks = ctx
+            .take_remarks()
+            .iter()
+            .map(|d| sm.render(ctx.uniquer(), d))
+            .collect();
+        (print(&ctx, m), err, remarks)
     })
 }
 
@@ -169,4 +189,23 @@ fn the_first_failure_in_ir_order_is_reported() {
     assert!(e1.contains("bad function"), "{e1}");
     // Function 17 is the first bad one: line 1 + 17 * 7.
     assert!(e1.contains("t.mlir:120:1"), "{e1}");
+}
+
+#[test]
+fn remarks_of_parallel_runs_come_in_ir_order() {
+    let text = many(40, &[]);
+    let (_, _, seq) = run_with_remarks(text.clone(), false, PassFilter::All);
+    let (_, _, par) = run_with_remarks(text.clone(), true, PassFilter::All);
+    assert_eq!(seq.len(), 40);
+    assert_eq!(par, seq);
+    assert!(
+        seq[0].starts_with("remark: test-trim: erased 't.z0'"),
+        "{}",
+        seq[0]
+    );
+    // Function 3's first op is on line 3 + 3 * 7.
+    assert!(seq[3].contains("t.mlir:24:3"), "{}", seq[3]);
+    // Only the passes asked for speak.
+    let (_, _, other) = run_with_remarks(text, true, PassFilter::Flags(vec!["cse".into()]));
+    assert!(other.is_empty());
 }

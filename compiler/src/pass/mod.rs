@@ -298,7 +298,7 @@ impl OpPassManager {
     }
 }
 
-/// Which passes an IR dump applies to.
+/// Which passes an IR dump (or optimisation remarks) applies to.
 #[derive(Clone, Debug, Default)]
 pub enum PassFilter {
     /// None.
@@ -311,7 +311,8 @@ pub enum PassFilter {
 }
 
 impl PassFilter {
-    fn matches(&self, flag: &str) -> bool {
+    /// Whether the pass with this flag is selected.
+    pub fn matches(&self, flag: &str) -> bool {
         match self {
             PassFilter::None => false,
             PassFilter::All => true,
@@ -556,7 +557,9 @@ impl<'a> PassRunner<'a> {
             self.dump("Before", info, ctx, op);
         }
         let start = Instant::now();
+        let outer = ctx.set_remark_pass(Some(info.flag));
         let result = p.pass.run(ctx, op);
+        ctx.set_remark_pass(outer);
         timing.child(info.name).time += start.elapsed();
         let changed = match result {
             Ok(c) => c,
@@ -635,10 +638,12 @@ fn run_batch(
     });
     let mut first_error = None;
     for (t, slot) in targets.iter().zip(jobs) {
-        let Some((sub, op, result)) = slot.into_inner().unwrap_or_else(|e| e.into_inner()) else {
+        let Some((mut sub, op, result)) = slot.into_inner().unwrap_or_else(|e| e.into_inner())
+        else {
             continue;
         };
         ctx.restore_extracted(*t, &sub, op);
+        ctx.add_remarks(sub.take_remarks());
         if let Err(d) = result
             && first_error.is_none()
         {

@@ -8,7 +8,7 @@ use aic::pass::pipeline::{add_pass, parse_pipeline};
 use aic::pass::{Instrumentation, OpPassManager, PassFilter, PassRunner, TimingNode};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
-use aic::{Context, Diagnostic, SourceMap};
+use aic::{Context, Diagnostic, Severity, SourceMap};
 use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -46,6 +46,9 @@ OPTIONS:
   --mlir-timing                   Report wall time per pass
   --mlir-disable-threading        Run nested pipelines on one thread (by default
                                   sibling functions are processed in parallel)
+  --aic-remarks[=<pass>,...]      Print the optimisation remarks of every pass, or of
+                                  the given passes (why a call was not inlined, ...),
+                                  checked by --verify-diagnostics as expected-remark
   --help                          Show this help
 ";
 
@@ -61,6 +64,8 @@ struct Options {
     /// Passes given as their own flags: (flag, options text).
     passes: Vec<(String, String)>,
     inst: Instrumentation,
+    /// Passes whose optimisation remarks are printed (`--aic-remarks`).
+    remarks: PassFilter,
 }
 
 /// `a,b` into a pass filter.
@@ -80,6 +85,7 @@ fn parse_args() -> Result<Option<Options>, String> {
         pipeline: None,
         passes: Vec::new(),
         inst: Instrumentation::default(),
+        remarks: PassFilter::None,
     };
     let passes = aic_passes::all_passes();
     let mut args = std::env::args().skip(1);
@@ -119,6 +125,16 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("mlir-print-ir-after-failure") => o.inst.print_after_failure = true,
             Some("mlir-timing") => o.inst.timing = true,
             Some("mlir-disable-threading") => o.inst.threading = false,
+            Some("aic-remarks") => o.remarks = PassFilter::All,
+            Some(f) if f.starts_with("aic-remarks=") => {
+                let v = &f["aic-remarks=".len()..];
+                if let Some(bad) = v.split(',').find(|p| passes.get(p).is_none()) {
+                    return Err(format!(
+                        "for the --aic-remarks option: '{bad}' is not a registered pass (see --list-passes)"
+                    ));
+                }
+                o.remarks = filter_list(v);
+            }
             Some(f) if f.starts_with("mlir-print-ir-before=") => {
                 o.inst.print_before = filter_list(&f["mlir-print-ir-before=".len()..])
             }
@@ -273,6 +289,7 @@ fn run(
         let chunk_ok = with_parser_stack(|| -> std::io::Result<bool> {
             let mut ctx = Context::new(registry);
             ctx.allow_unregistered = o.allow_unregistered;
+            ctx.set_remarks(o.remarks.clone());
             let mut sm = SourceMap::new();
             let f = sm.add(name, padded);
             // Every diagnostic of the chunk is collected here.
@@ -293,6 +310,9 @@ fn run(
                     let mut runner = PassRunner::new(&o.inst, &mut err);
                     let r = runner.run(pm, &mut ctx, m);
                     merge_timing(&mut timing, runner.timing);
+                    // Remarks come first, also when the pipeline failed: they were
+                    // emitted before its error.
+                    emitted.extend(ctx.take_remarks());
                     r.map(|()| m)
                 }
                 None => Ok(m),
@@ -314,7 +334,8 @@ fn run(
                 for d in &emitted {
                     eprint!("{}", sm.render(ctx.uniquer(), d));
                 }
-                emitted.is_empty()
+                // Remarks are no failure.
+                !emitted.iter().any(|d| d.severity != Severity::Remark)
             };
             if i == last {
                 // The process is about to exit: freeing a large IR piece by piece

@@ -6,14 +6,14 @@
 // broadcast back) stays, with a remark.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | aic-run --interpret - --entry @dense --args "[dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>, dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>, dense<[0.5, -10.0]> : tensor<2xf32>]" | FileCheck %s --check-prefix=VALUES
-// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=remarks=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile --aic-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 
 // CHECK: tile.kernel @gemm_0 grid = [1, 1] {
 // CHECK: tile.for
 // CHECK: tile.transfer {{.*}} to shared depth = 3
 // CHECK: tile.gemm {{.*}} level = block
 // CHECK: tile.yield
-// CHECK: tile.broadcast {{.*}}, dims = [1]
+// CHECK: tile.load %arg2[{{.*}}] through #coord.desc<[2, 2] | broadcast [0] -> [], pass [1] -> [0]> : memref<2xf32> -> !tile.tile<2x2xf32>
 // CHECK: tile.map
 // CHECK: arith.addf
 // CHECK: tile.map
@@ -30,7 +30,8 @@ func.func @dense(%x: tensor<2x3xf32>, %w: tensor<3x2xf32>, %b: tensor<2xf32>) ->
   return %r : tensor<2x2xf32>
 }
 
-// REMARK: fusion-to-tile: group {{[0-9]+}} left as it is: graph.broadcast is not an epilogue op
+// REMARK: remark: fusion-to-tile: group left as it is (the interpreter still runs it): graph.broadcast is not an epilogue op
+// REMARK-NEXT: gemm.mlir:[[@LINE+4]]:8
 // CHECK-LABEL: func.func @rowmax
 // CHECK: fusion.group
 func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {

@@ -740,15 +740,24 @@ impl Desc {
     /// The C matrix of group `g`: rows output pixels, columns the group's
     /// output channels, over the output buffer.
     pub fn conv_c(conv: &Conv, g: i64) -> Desc {
+        let v = Desc::conv_c_view(conv, g);
+        let shape = v.lower().expect("lengths agree by construction");
+        v.compose_onto(&Desc::row_major(&shape))
+    }
+
+    /// The C matrix of group `g` as a view of the output's logical 4-d
+    /// index (not yet its buffer): what epilogue operands of the output's
+    /// shape compose with.
+    pub fn conv_c_view(conv: &Conv, g: i64) -> Desc {
         let n = conv.nhwc()[0];
         let [ho, wo] = conv.out();
         let kg = conv.out_channels / conv.groups;
-        let (shape, dims) = if conv.nchw {
-            ([n, conv.out_channels, ho, wo], [0, 2, 3, 1])
+        let dims = if conv.nchw {
+            [0, 2, 3, 1]
         } else {
-            ([n, ho, wo, conv.out_channels], [0, 1, 2, 3])
+            [0, 1, 2, 3]
         };
-        Desc::channel_matrix([n, ho, wo], &shape, dims, conv.out_channels, g * kg, kg)
+        Desc::channel_view([n, ho, wo], dims, conv.out_channels, g * kg, kg)
     }
 
     /// A matrix over a 4-d buffer of `shape` whose rows merge three of its
@@ -763,6 +772,11 @@ impl Desc {
         first: i64,
         kg: i64,
     ) -> Desc {
+        Desc::channel_view(rows, dims, channels, first, kg).compose_onto(&Desc::row_major(shape))
+    }
+
+    /// [`Desc::channel_matrix`] as a view of the 4-d logical index.
+    fn channel_view(rows: [i64; 3], dims: [usize; 4], channels: i64, first: i64, kg: i64) -> Desc {
         Desc {
             upper: vec![rows.iter().product(), kg],
             stages: vec![vec![
@@ -776,7 +790,6 @@ impl Desc {
                 step(embed(channels, &[1], first), &[1], &[dims[3]]),
             ]],
         }
-        .compose_onto(&Desc::row_major(shape))
     }
 
     /// `self` on top of `bottom` (see [`Desc::compose`]), for builders whose

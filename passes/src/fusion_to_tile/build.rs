@@ -182,23 +182,32 @@ impl B<'_> {
     }
 }
 
+/// The other operand of a chain step.
+#[derive(Clone, Debug)]
+pub(super) enum Other {
+    /// The running value itself (`x * x`).
+    Same,
+    /// A tensor read through a descriptor from the running value's index
+    /// space (a bias vector through a broadcast).
+    Read(Source),
+}
+
 /// An elementwise chain on a running value: each step's op and its other
-/// operand, if any (a group input, and whether it is a bias vector over the
-/// last dimension).
-pub(super) type Chain = Vec<(&'static str, Option<(Value, bool)>)>;
+/// operand, if it has one.
+pub(super) type Chain = Vec<(&'static str, Option<Other>)>;
 
 /// Read the elementwise ops of `ops` that apply in turn to `cur` (of shape
-/// `full`, last dimension `n`), their other operands being group inputs of
-/// the full shape or bias vectors; with `views_ok`, trailing reshapes and
-/// transposes too. Returns the chain, the views, the last value and how
-/// many ops were read (the first op not read ends it).
+/// `full`), their other operands being group inputs or views of them of the
+/// full shape, or bias vectors over its last dimension; with `views_ok`,
+/// trailing reshapes and transposes too. Returns the chain, the trailing
+/// views, the last value and how many ops were read (the first op not read
+/// ends it).
 pub(super) fn read_chain(
     ctx: &Context,
     ops: &[Op],
     mut cur: Value,
-    gargs: &[Value],
+    (inputs, known): (&[Value], &Views),
     full: &[i64],
-    n: i64,
     views_ok: bool,
 ) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
     let ty = ctx.value_type(cur);
@@ -228,20 +237,24 @@ pub(super) fn read_chain(
             (true, [x, y]) if *x == cur || (*y == cur && name != "graph.bias_add") => {
                 let other = if *x == cur { *y } else { *x };
                 if other == cur {
-                    chain.push((name, Some((other, false))));
-                } else if !gargs.contains(&other) {
-                    return Err(format!("{name} reads a value computed outside the chain"));
+                    chain.push((name, Some(Other::Same)));
                 } else {
+                    let mut src = known.source(ctx, inputs, other).ok_or_else(|| {
+                        format!("{name} reads a value computed outside the chain")
+                    })?;
                     let s = shape(ctx, other);
                     let bias = name == "graph.bias_add";
-                    if (bias && s != [n]) || (!bias && s != full) {
+                    if bias && full.last().is_some_and(|n| s == [*n]) {
+                        let over = Desc::broadcast(&s, full, &[full.len() - 1]);
+                        src.desc = src.desc.compose(&over).map_err(|e| e.to_string())?;
+                    } else if s != full {
                         return Err(format!("{name}'s other operand has shape {s:?}"));
                     }
                     // Non-commutative ops with the chain on the right keep their order.
                     if *y == cur && matches!(name, "graph.sub" | "graph.div") {
                         return Err(format!("{name} with the running value on the right"));
                     }
-                    chain.push((name, Some((other, bias))));
+                    chain.push((name, Some(Other::Read(src))));
                 }
             }
             _ => return Err(format!("{name} is not applied to the running value")),
@@ -251,7 +264,8 @@ pub(super) fn read_chain(
     Ok((chain, views, cur, ops.len()))
 }
 
-/// A `tile.map` of `inputs` (tiles of `ty`) applying `f` to their elements.
+/// A `tile.map` of `inputs` (tiles of `ty`) applying `f` to their elements
+/// (all of type `elem`).
 pub(super) fn map(
     e: &mut B<'_>,
     inputs: &[Value],
@@ -259,8 +273,20 @@ pub(super) fn map(
     elem: Type,
     f: &mut dyn FnMut(&mut B<'_>, &[Value]) -> Value,
 ) -> Value {
+    map_typed(e, inputs, &vec![elem; inputs.len()], ty, f)
+}
+
+/// A `tile.map` of `inputs` whose elements have the types `elems`.
+pub(super) fn map_typed(
+    e: &mut B<'_>,
+    inputs: &[Value],
+    elems: &[Type],
+    ty: Type,
+    f: &mut dyn FnMut(&mut B<'_>, &[Value]) -> Value,
+) -> Value {
     let loc = e.loc;
-    let mb = e.ctx.create_block(&vec![(elem, Some(loc)); inputs.len()]);
+    let args: Vec<(Type, Option<Attr>)> = elems.iter().map(|t| (*t, Some(loc))).collect();
+    let mb = e.ctx.create_block(&args);
     let margs: Vec<Value> = e.ctx.block_args(mb).to_vec();
     {
         let mut s = B {
@@ -275,24 +301,116 @@ pub(super) fn map(
     e.ctx.result(mo, 0)
 }
 
-/// Apply `chain` to the tile `value`, one map per op; `other` gives the
-/// tile of an op's other operand.
+/// The tile `t` (of `shape`) with its `from` elements converted to `to`
+/// (`arith.extf` or `arith.truncf`), or `t` itself when they agree.
+pub(super) fn convert(e: &mut B<'_>, t: Value, shape: &[i64], from: Type, to: Type) -> Value {
+    if from == to {
+        return t;
+    }
+    let u = e.ctx.uniquer().clone();
+    let bits = |t: Type| match u.type_kind(t) {
+        TypeKind::Float(k) => k.bit_width(),
+        _ => 0,
+    };
+    let op = if bits(to) > bits(from) {
+        "arith.extf"
+    } else {
+        "arith.truncf"
+    };
+    let ty = tile::plain_tile(&u, shape.to_vec(), to, Space::Register);
+    map_typed(e, &[t], &[from], ty, &mut |s, a| {
+        s.val(op, &[a[0]], to, vec![])
+    })
+}
+
+/// Apply `chain` to the tile `value`, one map per op; `read` gives the tile
+/// of an operand read from memory.
 pub(super) fn emit_chain(
     e: &mut B<'_>,
     chain: &Chain,
     mut value: Value,
     ty: Type,
     elem: Type,
-    other: &mut dyn FnMut(&mut B<'_>, Value, bool) -> Value,
+    read: &mut dyn FnMut(&mut B<'_>, &Source) -> Value,
 ) -> Value {
     for (name, o) in chain {
         let mut inputs = vec![value];
-        if let Some((v, bias)) = o {
-            inputs.push(other(e, *v, *bias));
+        match o {
+            Some(Other::Same) => inputs.push(value),
+            Some(Other::Read(src)) => inputs.push(read(e, src)),
+            None => {}
         }
         value = map(e, &inputs, ty, elem, &mut |s, a| {
             s.scalar(name, a[0], a.get(1).copied(), elem)
         });
     }
     value
+}
+
+/// A register tile of `shape` read from buffer `buf` at `at` through
+/// `desc` (left off the op when it is the buffer's own row-major order),
+/// its elements converted to `calc`.
+pub(super) fn load(
+    e: &mut B<'_>,
+    buf: Value,
+    at: &[Value],
+    shape: &[i64],
+    desc: &Desc,
+    calc: Type,
+) -> Value {
+    let u = e.ctx.uniquer().clone();
+    let bt = e.ctx.value_type(buf);
+    let elem = u.type_kind(bt).element_type().expect("a memref");
+    let t = tile::plain_tile(&u, shape.to_vec(), elem, Space::Register);
+    let mut args = vec![buf];
+    args.extend_from_slice(at);
+    let ld = e.val("tile.load", &args, t, desc_prop(&u, bt, desc));
+    convert(e, ld, shape, elem, calc)
+}
+
+/// Store the tile `value` (of `shape`, elements `calc`) to buffer `buf` (of
+/// elements `elem`) at `at` through `desc`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn store(
+    e: &mut B<'_>,
+    value: Value,
+    buf: Value,
+    at: &[Value],
+    shape: &[i64],
+    desc: &Desc,
+    calc: Type,
+    elem: Type,
+) {
+    let u = e.ctx.uniquer().clone();
+    let v = convert(e, value, shape, calc, elem);
+    let mut args = vec![v, buf];
+    args.extend_from_slice(at);
+    let bt = e.ctx.value_type(buf);
+    e.op("tile.store", &args, &[], desc_prop(&u, bt, desc));
+}
+
+/// The `desc` property of a load or store of a buffer of type `bt`: none
+/// for the buffer's own row-major order.
+fn desc_prop(u: &aic::ir::Uniquer, bt: Type, desc: &Desc) -> Vec<(&'static str, Attr)> {
+    let own = u
+        .type_kind(bt)
+        .shape()
+        .is_some_and(|s| *desc == Desc::row_major(s));
+    if own {
+        Vec::new()
+    } else {
+        vec![("desc", coord::desc_attr(u, desc))]
+    }
+}
+
+/// The element type kernels compute in for `elem`: f32 for narrower floats
+/// (accumulating f16 or bf16 loses too much), `elem` otherwise.
+pub(super) fn compute_elem(ctx: &Context, elem: Type) -> Type {
+    let u = ctx.uniquer();
+    match u.type_kind(elem) {
+        TypeKind::Float(k) if k.bit_width() < 32 => {
+            u.ty(TypeKind::Float(aic::float::FloatKind::F32))
+        }
+        _ => elem,
+    }
 }

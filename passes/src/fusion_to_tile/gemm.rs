@@ -1,166 +1,126 @@
-//! The GEMM generator: matmuls and convolutions (implicit GEMM) with
-//! epilogue chains.
+//! The GEMM generator: matmuls (batched or not, operands transposed or
+//! read through views, A possibly computed by an elementwise prologue) and
+//! convolutions as implicit GEMMs, with any elementwise epilogue, a row
+//! normalisation over whole output rows (GEMM + layernorm), trailing
+//! reshapes/transposes as store addressing, and several GEMMs sharing A in
+//! one kernel (horizontal fusion: A is loaded once per K step).
 
+use super::rows::{ROW_OPS, RowOp};
 use super::*;
 
-/// Where the GEMM's `[m, n]` result element goes in the buffer of the
-/// group's result when reshapes and transposes follow it: the rows split
-/// back into the batch dims, then each view applied to the index (a reshape
-/// relinearises it, a transpose moves its dims), then the final buffer,
-/// row-major. `None` when no view follows.
-pub(super) fn store_view(
-    ctx: &Context,
-    oshape: &[i64],
-    m: i64,
-    n: i64,
-    views: &[Op],
-) -> Result<Option<Attr>, Skip> {
-    if views.is_empty() {
-        return Ok(None);
-    }
-    let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
-    let r = oshape.len();
-    let mut stages = vec![vec![
-        step(
-            coord::Transform::Merge {
-                lens: oshape[..r - 1].to_vec(),
-            },
-            vec![0],
-            (0..r - 1).collect(),
-        ),
-        step(coord::Transform::Pass, vec![1], vec![r - 1]),
-    ]];
-    let mut cur = oshape.to_vec();
-    for &v in views {
-        let to = shape(ctx, ctx.result(v, 0));
-        if ctx.op_name(v) == "graph.reshape" {
-            stages.push(vec![step(
-                coord::Transform::Unmerge,
-                (0..cur.len()).collect(),
-                vec![0],
-            )]);
-            stages.push(vec![step(
-                coord::Transform::Merge { lens: to.clone() },
-                vec![0],
-                (0..to.len()).collect(),
-            )]);
-        } else {
-            let perm: Vec<usize> = ints(ctx, v, "perm")
-                .into_iter()
-                .map(|p| p as usize)
-                .collect();
-            if perm.is_empty() {
-                return Err("a transpose without a permutation".into());
-            }
-            // Result dim i is input dim perm[i]: input dim j goes to where perm is j.
-            stages.push(
-                perm.iter()
-                    .enumerate()
-                    .map(|(i, p)| step(coord::Transform::Pass, vec![*p], vec![i]))
-                    .collect(),
-            );
-        }
-        cur = to;
-    }
-    let view = Desc {
-        upper: vec![m, n],
-        stages,
-    };
-    let d = Desc::row_major(&cur)
-        .compose(&view)
-        .map_err(|e| e.to_string())?;
-    Ok(Some(coord::desc_attr(ctx.uniquer(), &d.simplify())))
-}
-
-/// A GEMM as the kernel sees it: its operands, its sizes, and how A, B and
-/// C (with the residuals of C's shape) are addressed as `[M, K]`, `[K, N]`
-/// and `[M, N]` (`None`: row-major as they are).
+/// A GEMM as the kernel sees it: where A, B and C are and how `[M, K]`,
+/// `[K, N]` and `[M, N]` (with a leading batch index when batched) are
+/// addressed.
 pub(super) struct Problem {
-    pub(super) a: Value,
+    /// The group input read as B.
     pub(super) b: Value,
+    /// Batches (a grid axis), or 0 when the GEMM is not batched.
+    pub(super) batch: i64,
+    /// Rows of C.
     pub(super) m: i64,
+    /// Columns of C.
     pub(super) n: i64,
+    /// The reduction depth.
     pub(super) k: i64,
-    pub(super) a_view: Option<Attr>,
-    pub(super) b_view: Option<Attr>,
-    pub(super) flat: Option<Attr>,
+    /// From `[(batch,) M, K]` to A's buffer.
+    pub(super) a_desc: Desc,
+    /// From `[(batch,) M, K]` to A's logical shape: what operands of a
+    /// prologue on A compose with.
+    pub(super) a_view: Desc,
+    /// From `[(batch,) K, N]` to B's buffer.
+    pub(super) b_desc: Desc,
+    /// From `[(batch,) M, N]` to C's logical shape: what epilogue operands
+    /// and the store compose with.
+    pub(super) c_view: Desc,
 }
 
-/// A matmul: transposed operands through transposing views, leading batch
-/// dims of A (weights shared across them) folded into M.
-pub(super) fn matmul_problem(ctx: &Context, mm: Op, gargs: &[Value]) -> Result<Problem, Skip> {
-    let (a, b) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
-    let (sa, sb) = (shape(ctx, a), shape(ctx, b));
-    if sa.len() < 2 || sb.len() != 2 || !gargs.contains(&a) || !gargs.contains(&b) {
-        return Err("not a GEMM of the group's inputs with a 2-d right operand".into());
-    }
-    let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
-    // The rows of every batch, one after another, are one taller GEMM.
-    let nb = sa.len() - 2;
-    let batch = &sa[..nb];
-    let (m1, k) = if ta {
-        (sa[nb + 1], sa[nb])
-    } else {
-        (sa[nb], sa[nb + 1])
-    };
-    let m = batch.iter().product::<i64>() * m1;
-    let n = if tb { sb[0] } else { sb[1] };
-    let a_view = if nb == 0 && !ta {
-        None
-    } else {
-        let (mpos, kpos) = if ta { (nb + 1, nb) } else { (nb, nb + 1) };
-        let mut lens = batch.to_vec();
-        lens.push(m1);
-        let mut rows: Vec<usize> = (0..nb).collect();
-        rows.push(mpos);
-        let view = Desc {
-            upper: vec![m, k],
+/// A view of a tensor of `shape` = `[batch.., r, c]` (`[batch.., c, r]`
+/// when `swap`) as a matrix `[R, C]`: with `batched`, the batch dims merge
+/// into a leading index `[B, r, c]`; otherwise they merge into the rows.
+fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
+    let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
+    let nb = shape.len() - 2;
+    let (rp, cp) = if swap { (nb + 1, nb) } else { (nb, nb + 1) };
+    let batch = &shape[..nb];
+    let (r, c) = (shape[rp], shape[cp]);
+    let b: i64 = batch.iter().product();
+    if batched {
+        Desc {
+            upper: vec![b, r, c],
             stages: vec![vec![
-                coord::Step {
-                    t: coord::Transform::Merge { lens },
-                    upper: vec![0],
-                    lower: rows,
-                },
-                coord::Step {
-                    t: coord::Transform::Pass,
-                    upper: vec![1],
-                    lower: vec![kpos],
-                },
+                step(
+                    coord::Transform::Merge {
+                        lens: batch.to_vec(),
+                    },
+                    vec![0],
+                    (0..nb).collect(),
+                ),
+                step(coord::Transform::Pass, vec![1], vec![rp]),
+                step(coord::Transform::Pass, vec![2], vec![cp]),
             ]],
-        };
-        let d = Desc::row_major(&sa)
-            .compose(&view)
-            .map_err(|e| e.to_string())?;
-        Some(coord::desc_attr(ctx.uniquer(), &d.simplify()))
-    };
-    let b_view = tb.then(|| {
-        let d = Desc::row_major(&sb)
-            .compose(&Desc::transpose(&sb, &[1, 0]))
-            .expect("a transpose composes")
-            .simplify();
-        coord::desc_attr(ctx.uniquer(), &d)
-    });
-    // Outputs and residuals of [batch.., M, N] are the same memory as [M, N].
-    let flat = (nb > 0).then(|| coord::desc_attr(ctx.uniquer(), &Desc::row_major(&[m, n])));
+        }
+    } else {
+        let mut lens = batch.to_vec();
+        lens.push(r);
+        let mut rows: Vec<usize> = (0..nb).collect();
+        rows.push(rp);
+        Desc {
+            upper: vec![b * r, c],
+            stages: vec![vec![
+                step(coord::Transform::Merge { lens }, vec![0], rows),
+                step(coord::Transform::Pass, vec![1], vec![cp]),
+            ]],
+        }
+    }
+}
+
+/// `d` composed with `top` and simplified.
+fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
+    Ok(d.compose(top).map_err(|e| e.to_string())?.simplify())
+}
+
+/// A matmul whose A is read from `a` and B from `b` (sources of its
+/// operands' shapes): transposed operands through transposing views; with a
+/// 2-d B, leading batch dims of A fold into M (the weights are shared);
+/// with equal batch dims on both, a batched GEMM.
+fn matmul_problem(ctx: &Context, mm: Op, a: &Source, b: &Source) -> Result<Problem, Skip> {
+    let (av, bv) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
+    let (sa, sb) = (shape(ctx, av), shape(ctx, bv));
+    let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
+    if sa.len() < 2 || sb.len() < 2 {
+        return Err("a matmul of vectors".into());
+    }
+    let nb = sa.len() - 2;
+    let batched = sb.len() > 2;
+    if batched && (sb.len() != sa.len() || sa[..nb] != sb[..nb]) {
+        return Err("a batched matmul whose batch dims differ".into());
+    }
+    let oshape = shape(ctx, ctx.result(mm, 0));
+    let a_view = matrix_view(&sa, ta, batched);
+    let b_view = matrix_view(&sb, tb, batched);
+    let c_view = matrix_view(&oshape, false, batched);
+    let dims = |d: &Desc| d.upper[d.upper.len() - 2..].to_vec();
+    let ((m, k), n) = ((dims(&a_view)[0], dims(&a_view)[1]), dims(&b_view)[1]);
     Ok(Problem {
-        a,
-        b,
+        b: b.input,
+        batch: if batched { a_view.upper[0] } else { 0 },
         m,
         n,
         k,
+        a_desc: over(&a.desc, &a_view)?,
         a_view,
-        b_view,
-        flat,
+        b_desc: over(&b.desc, &b_view)?,
+        c_view,
     })
 }
 
 /// A convolution as an implicit GEMM: A the input through the im2col
 /// descriptor (no buffer), B the filter, C the output, all through
-/// coordinate views (one group; NHWC, or NCHW without a bias).
-pub(super) fn conv_problem(ctx: &Context, conv: Op, gargs: &[Value]) -> Result<Problem, Skip> {
+/// coordinate views (NHWC or NCHW; one group).
+fn conv_problem(ctx: &Context, conv: Op, inputs: &[Value]) -> Result<Problem, Skip> {
     let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
-    if !gargs.contains(&x) || !gargs.contains(&w) {
-        return Err("a convolution of computed values".into());
+    if !inputs.contains(&x) || !inputs.contains(&w) {
+        return Err("a convolution of computed values or views".into());
     }
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
     let groups = attr("groups")
@@ -196,26 +156,110 @@ pub(super) fn conv_problem(ctx: &Context, conv: Op, gargs: &[Value]) -> Result<P
         pads: [pa[0], pa[1], pa[2], pa[3]],
         groups: 1,
     };
-    let (a, b, cd) = (
-        Desc::conv_a(&c, 0),
-        Desc::conv_b(&c, 0),
-        Desc::conv_c(&c, 0),
-    );
-    let u = ctx.uniquer();
+    let (a, b) = (Desc::conv_a(&c, 0), Desc::conv_b(&c, 0));
+    let (m, k, n) = (a.upper[0], a.upper[1], b.upper[1]);
     Ok(Problem {
-        a: x,
         b: w,
-        m: a.upper[0],
-        n: b.upper[1],
-        k: a.upper[1],
-        a_view: Some(coord::desc_attr(u, &a.simplify())),
-        b_view: Some(coord::desc_attr(u, &b.simplify())),
-        flat: Some(coord::desc_attr(u, &cd.simplify())),
+        batch: 0,
+        m,
+        n,
+        k,
+        a_desc: a.simplify(),
+        a_view: Desc::row_major(&[m, k]),
+        b_desc: b.simplify(),
+        c_view: Desc::conv_c_view(&c, 0),
     })
 }
 
-/// Lower one GEMM + epilogue group: the kernel (inserted before `func`)
-/// and the launch replacing the group.
+/// The buffer descriptor of a result stored through `c_view` (`[(batch,)
+/// M, N]` to the GEMM's output shape) when reshapes and transposes follow:
+/// each view applied to the index in turn (a reshape relinearises it, a
+/// transpose moves its dims), then the final buffer, row-major.
+fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<Desc, Skip> {
+    let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
+    let mut stages = c_view.stages.clone();
+    let mut cur = c_view.lower().map_err(|e| e.to_string())?;
+    for &v in views {
+        let to = shape(ctx, ctx.result(v, 0));
+        if ctx.op_name(v) == "graph.reshape" {
+            stages.push(vec![step(
+                coord::Transform::Unmerge,
+                (0..cur.len()).collect(),
+                vec![0],
+            )]);
+            stages.push(vec![step(
+                coord::Transform::Merge { lens: to.clone() },
+                vec![0],
+                (0..to.len()).collect(),
+            )]);
+        } else {
+            let perm: Vec<usize> = ints(ctx, v, "perm")
+                .into_iter()
+                .map(|p| p as usize)
+                .collect();
+            if perm.len() != cur.len() {
+                return Err("a transpose without a permutation".into());
+            }
+            // Result dim i is input dim perm[i].
+            stages.push(
+                perm.iter()
+                    .enumerate()
+                    .map(|(i, p)| step(coord::Transform::Pass, vec![*p], vec![i]))
+                    .collect(),
+            );
+        }
+        cur = to;
+    }
+    let view = Desc {
+        upper: c_view.upper.clone(),
+        stages,
+    };
+    over(&Desc::row_major(&cur), &view)
+}
+
+/// One GEMM of a group and what follows it up to a group result.
+struct Branch {
+    /// Which operand of the group's yield it computes.
+    result: usize,
+    /// The GEMM's B input and its descriptor.
+    b: Value,
+    b_desc: Desc,
+    /// Columns of its C.
+    n: i64,
+    /// The elementwise epilogue.
+    chain: Chain,
+    /// A row normalisation over whole rows, and the chain after it.
+    row: Option<(RowOp, Chain)>,
+    /// From `[(batch,) M, N]` to its C's logical shape.
+    c_view: Desc,
+    /// The result's buffer descriptor from `[(batch,) M, N]`.
+    store: Desc,
+}
+
+/// The ops computing `v` from a group input or view through elementwise
+/// ops (in program order), and that input or view.
+fn prologue(ctx: &Context, v: Value, (inputs, views): (&[Value], &Views)) -> (Vec<Op>, Value) {
+    let (mut ops, mut cur) = (Vec::new(), v);
+    while views.source(ctx, inputs, cur).is_none() {
+        let Some(p) = ctx.defining_op(cur) else { break };
+        if !EPILOGUE.iter().any(|(n, _)| *n == ctx.op_name(p)) {
+            break;
+        }
+        ops.push(p);
+        // The running value is the operand that is not read from memory.
+        let xs = ctx.operands(p);
+        cur = xs
+            .iter()
+            .copied()
+            .find(|x| views.source(ctx, inputs, *x).is_none())
+            .unwrap_or(xs[0]);
+    }
+    ops.reverse();
+    (ops, cur)
+}
+
+/// Lower one GEMM group: the kernel (inserted before `func`) and the launch
+/// replacing the group.
 pub(super) fn gemm(
     ctx: &mut Context,
     group: Op,
@@ -224,64 +268,191 @@ pub(super) fn gemm(
     cache: &Cache,
     n_kernel: usize,
 ) -> Result<(), Skip> {
-    let (gb, ops) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
-    let Some((&mm, epi)) = ops.split_first() else {
-        return Err("empty body".into());
-    };
-    let p = match ctx.op_name(mm) {
-        "graph.matmul" => matmul_problem(ctx, mm, &gargs)?,
-        "graph.conv2d" => conv_problem(ctx, mm, &gargs)?,
-        other => return Err(format!("starts with {other}, not a matmul")),
-    };
-    let Problem {
-        a,
-        b,
-        m,
-        n,
-        k,
-        a_view,
-        b_view,
-        flat,
-    } = p;
-    let oshape = shape(ctx, ctx.result(mm, 0));
-    let out_ty = ctx.value_type(ctx.result(mm, 0));
-    let elem = float_elem(ctx, out_ty)?;
-    let (chain, views, _, used) =
-        read_chain(ctx, epi, ctx.result(mm, 0), &gargs, &oshape, n, true)?;
-    if used < epi.len() {
-        return Err(format!("{} is not an epilogue op", ctx.op_name(epi[used])));
-    }
-    if ctx.op_name(mm) == "graph.conv2d" {
-        let nchw = ctx
-            .find_ident("layout")
-            .and_then(|i| ctx.inherent_attr(mm, i))
-            .and_then(|a| {
-                aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
-            })
-            == Some("NCHW");
-        if !views.is_empty() {
-            return Err("views after a convolution".into());
-        }
-        // A bias adds along the last dim, the width in NCHW: not the GEMM's columns.
-        if nchw && chain.iter().any(|(_, o)| o.is_some_and(|(_, bias)| bias)) {
-            return Err("a bias over an NCHW convolution's width".into());
-        }
-    }
-    let store_view = store_view(ctx, &oshape, m, n, &views)?;
-    let tuning = cache
-        .get(&format!("{target}/gemm/{m}x{n}x{k}"))
+    let (gb, all) = body_ops(ctx, group);
+    let inputs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let views = Views::of(ctx, &all, &inputs)?;
+    let known = (inputs.as_slice(), &views);
+    let ops: Vec<Op> = all
+        .iter()
         .copied()
-        .unwrap_or_else(|| Tuning::heuristic(target, m, n, k));
+        .filter(|o| !views.is_view(ctx.result(*o, 0)))
+        .collect();
+    let mms: Vec<Op> = ops
+        .iter()
+        .copied()
+        .filter(|o| matches!(ctx.op_name(*o), "graph.matmul" | "graph.conv2d"))
+        .collect();
+    let Some(&first) = mms.first() else {
+        return Err(NOT_MINE.into());
+    };
+    let a_val = ctx.operands(first)[0];
+    if mms
+        .iter()
+        .any(|m| ctx.operands(*m)[0] != a_val || ctx.op_name(*m) != ctx.op_name(first))
+    {
+        return Err("GEMMs that do not share their A operand".into());
+    }
+    let yields: Vec<Value> = ctx
+        .block_ops(gb)
+        .last()
+        .map(|y| ctx.operands(y).to_vec())
+        .unwrap_or_default();
+    let conv = ctx.op_name(first) == "graph.conv2d";
+    // The prologue computing A.
+    let (pro_ops, root) = prologue(ctx, a_val, known);
+    let a_src = views
+        .source(ctx, &inputs, root)
+        .ok_or("A is not computed elementwise from a group input")?;
+    let (pro, _, cur, used) = read_chain(ctx, &pro_ops, root, known, &shape(ctx, a_val), false)?;
+    if used < pro_ops.len() || cur != a_val {
+        return Err("A's prologue is not a chain".into());
+    }
+    if conv && !pro.is_empty() {
+        return Err("a prologue on a convolution's input".into());
+    }
+    let mut p = if conv {
+        conv_problem(ctx, first, &inputs)?
+    } else {
+        let b_src = |m: Op| {
+            views
+                .source(ctx, &inputs, ctx.operands(m)[1])
+                .ok_or_else(|| "B is computed in the group".to_string())
+        };
+        matmul_problem(ctx, first, &a_src, &b_src(first)?)?
+    };
+    let mut branches = Vec::new();
+    let mut covered: Vec<Op> = pro_ops.clone();
+    for &mm in &mms {
+        let q = if mm == first || conv {
+            None
+        } else {
+            let b = views
+                .source(ctx, &inputs, ctx.operands(mm)[1])
+                .ok_or("B is computed in the group")?;
+            Some(matmul_problem(ctx, mm, &a_src, &b)?)
+        };
+        if let Some(q) = &q
+            && (q.batch, q.m, q.k) != (p.batch, p.m, p.k)
+        {
+            return Err("sibling GEMMs of different shapes".into());
+        }
+        // The ops downstream of this GEMM.
+        let r = ctx.result(mm, 0);
+        let mut vals = vec![r];
+        let mut slice = Vec::new();
+        for &o in &ops {
+            if o != mm && ctx.operands(o).iter().any(|x| vals.contains(x)) {
+                slice.push(o);
+                vals.push(ctx.result(o, 0));
+            }
+        }
+        covered.push(mm);
+        covered.extend(&slice);
+        let oshape = shape(ctx, r);
+        let (chain, mut tail, mut cur, used) = read_chain(ctx, &slice, r, known, &oshape, true)?;
+        let mut row = None;
+        if used < slice.len() {
+            let red = slice[used];
+            if !ROW_OPS.contains(&ctx.op_name(red))
+                || ctx.operands(red)[0] != cur
+                || !tail.is_empty()
+            {
+                return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
+            }
+            let op = RowOp::of(ctx, red, known, &oshape)?;
+            if op.reduces() {
+                return Err("a reduction of a GEMM's rows".into());
+            }
+            let rest = &slice[used + 1..];
+            let (after, t2, c2, u2) =
+                read_chain(ctx, rest, ctx.result(red, 0), known, &oshape, true)?;
+            if u2 < rest.len() {
+                return Err(format!("{} is not an epilogue op", ctx.op_name(rest[u2])));
+            }
+            (tail, cur) = (t2, c2);
+            row = Some((op, after));
+        }
+        let result = yields
+            .iter()
+            .position(|y| *y == cur)
+            .ok_or("a GEMM's value is used inside the group and is not its result")?;
+        let q = q.as_ref().unwrap_or(&p);
+        branches.push(Branch {
+            result,
+            b: q.b,
+            b_desc: q.b_desc.clone(),
+            n: q.n,
+            chain,
+            row,
+            store: store_desc(ctx, &q.c_view, &tail)?,
+            c_view: q.c_view.clone(),
+        });
+    }
+    if covered.len() != ops.len() || branches.len() != yields.len() {
+        return Err("ops that are neither prologue, GEMM nor epilogue".into());
+    }
+    branches.sort_by_key(|b| b.result);
+    p.n = branches.iter().map(|b| b.n).max().unwrap_or(p.n);
+    let whole_rows = branches.iter().any(|b| b.row.is_some());
+    if whole_rows && branches.iter().any(|b| b.n != p.n) {
+        return Err("row normalisations after sibling GEMMs of different widths".into());
+    }
+    let out_tys: Vec<Type> = yields.iter().map(|y| ctx.value_type(*y)).collect();
+    let elem = float_elem(ctx, out_tys[0])?;
+    let calc = compute_elem(ctx, elem);
+    let mut tuning = cache
+        .get(&format!("{target}/gemm/{}x{}x{}", p.m, p.n, p.k))
+        .copied()
+        .unwrap_or_else(|| Tuning::heuristic(target, p.m, p.n, p.k));
+    if whole_rows {
+        // A block holds whole rows to normalise them.
+        tuning.bn = p.n;
+    }
+    emit(
+        ctx,
+        (group, func, n_kernel),
+        &p,
+        &a_src,
+        &pro,
+        &branches,
+        tuning,
+        (elem, calc, &out_tys),
+    );
+    Ok(())
+}
+
+/// Build the kernel of a GEMM group and launch it.
+#[allow(clippy::too_many_arguments)]
+fn emit(
+    ctx: &mut Context,
+    (group, func, n_kernel): (Op, Op, usize),
+    p: &Problem,
+    a_src: &Source,
+    pro: &Chain,
+    branches: &[Branch],
+    t: Tuning,
+    (elem, calc, out_tys): (Type, Type, &[Type]),
+) {
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
-    let final_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
-    let (kb, bufs) = kernel_block(ctx, group, final_ty, loc);
-    let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
-    let out_buf = *bufs.last().expect("the output");
-    let tile_t = |shape: Vec<i64>, space: Space| tile::plain_tile(&u, shape, elem, space);
-    let acc_t = tile_t(vec![tuning.bm, tuning.bn], Space::Register);
+    let (gb, _) = body_ops(ctx, group);
+    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let (kb, bufs) = kernel_block(ctx, group, out_tys, loc);
+    // Buffers are the group's inputs in order, then its results.
+    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let elem_of = |v: Value| {
+        u.type_kind(ctx.value_type(v))
+            .element_type()
+            .expect("a tensor")
+    };
+    let a_elem = elem_of(a_src.input);
+    let b_elems: Vec<Type> = branches.iter().map(|b| elem_of(b.b)).collect();
+    let res_elems: Vec<Type> = out_tys
+        .iter()
+        .map(|t| u.type_kind(*t).element_type().unwrap_or(elem))
+        .collect();
+    let acc_t = tile::plain_tile(&u, vec![t.bm, t.bn], calc, Space::Register);
     let mut e = B {
         ctx,
         block: kb,
@@ -289,84 +460,112 @@ pub(super) fn gemm(
     };
     let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
     let pn = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(1))]);
-    let (cbm, cbn) = (e.index(tuning.bm), e.index(tuning.bn));
+    let pb =
+        (p.batch > 0).then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
+    let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
+    let (cbm, cbn) = (e.index(t.bm), e.index(t.bn));
     let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
     let n0 = e.val("arith.muli", &[pn, cbn], index, vec![]);
-    let zero = e.float(0.0, elem);
+    let zero = e.float(0.0, calc);
     let acc0 = e.val(
         "tile.broadcast",
         &[zero],
         acc_t,
         vec![("dims", e.i64s(&[]))],
     );
-    let (c0, ck, cbk) = (e.index(0), e.index(k), e.index(tuning.bk));
-    // The K loop.
-    let lb = e
-        .ctx
-        .create_block(&[(index, Some(loc)), (acc_t, Some(loc))]);
-    let (kv, acc_i) = (e.ctx.block_args(lb)[0], e.ctx.block_args(lb)[1]);
+    let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
+    // The K loop: A loaded (and its prologue applied) once for every GEMM.
+    let mut largs = vec![(index, Some(loc))];
+    largs.extend(branches.iter().map(|_| (acc_t, Some(loc))));
+    let lb = e.ctx.create_block(&largs);
+    let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
     {
         let mut l = B {
             ctx: e.ctx,
             block: lb,
             loc,
         };
-        let load = |l: &mut B<'_>,
-                    buf: Value,
-                    at: [Value; 2],
-                    rows: i64,
-                    cols: i64,
-                    desc: Option<Attr>| {
-            let t = tile_t(vec![rows, cols], Space::Register);
-            let props = desc.map(|d| vec![("desc", d)]).unwrap_or_default();
-            let ld = l.val("tile.load", &[buf, at[0], at[1]], t, props);
-            let st = tile_t(vec![rows, cols], Space::Shared);
+        let kv = la[0];
+        let stage = |l: &mut B<'_>, tile: Value, shape: [i64; 2], el: Type| {
+            let st = tile::plain_tile(&u, shape.to_vec(), el, Space::Shared);
             let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
-            let depth = l.i64_attr(tuning.stages);
+            let depth = l.i64_attr(t.stages);
             l.val(
                 "tile.transfer",
-                &[ld],
+                &[tile],
                 st,
                 vec![("space", space), ("depth", depth)],
             )
         };
-        let sa_t = load(&mut l, buf_of(a), [m0, kv], tuning.bm, tuning.bk, a_view);
-        let sb_t = load(&mut l, buf_of(b), [kv, n0], tuning.bk, tuning.bn, b_view);
-        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
-        let r = l.val(
-            "tile.gemm",
-            &[sa_t, sb_t, acc_i],
-            acc_t,
-            vec![("level", level)],
-        );
-        l.op("tile.yield", &[r], &[], vec![]);
-    }
-    let f = e.region_op("tile.for", &[c0, ck, cbk, acc0], &[acc_t], lb);
-    let mut value = e.ctx.result(f, 0);
-    // The epilogue, one map per op.
-    let bias_t = tile_t(vec![tuning.bn], Space::Register);
-    let mut other = |e: &mut B<'_>, v: Value, bias: bool| {
-        if bias {
-            let ld = e.val("tile.load", &[buf_of(v), n0], bias_t, vec![]);
-            e.val("tile.broadcast", &[ld], acc_t, vec![("dims", e.i64s(&[1]))])
-        } else {
-            let props = flat.map(|d| vec![("desc", d)]).unwrap_or_default();
-            e.val("tile.load", &[buf_of(v), m0, n0], acc_t, props)
+        let a_at = at(m0, kv);
+        let a_shape = [t.bm, t.bk];
+        let mut a_tile = load(&mut l, buf(a_src.input), &a_at, &a_shape, &p.a_desc, a_elem);
+        if !pro.is_empty() {
+            let x = convert(&mut l, a_tile, &a_shape, a_elem, calc);
+            let pt = tile::plain_tile(&u, a_shape.to_vec(), calc, Space::Register);
+            let mut read = |l: &mut B<'_>, s: &Source| {
+                let d = over(&s.desc, &p.a_view).expect("shapes agree");
+                load(l, buf(s.input), &a_at, &a_shape, &d, calc)
+            };
+            let y = emit_chain(&mut l, pro, x, pt, calc, &mut read);
+            a_tile = convert(&mut l, y, &a_shape, calc, a_elem);
         }
-    };
-    value = emit_chain(&mut e, &chain, value, acc_t, elem, &mut other);
-    let store_desc = if store_view.is_some() {
-        store_view
-    } else {
-        flat
-    };
-    let props = store_desc.map(|d| vec![("desc", d)]).unwrap_or_default();
-    e.op("tile.store", &[value, out_buf, m0, n0], &[], props);
+        let sa = stage(&mut l, a_tile, a_shape, a_elem);
+        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let mut accs = Vec::new();
+        for (i, br) in branches.iter().enumerate() {
+            let b_shape = [t.bk, t.bn];
+            let bt = load(
+                &mut l,
+                buf(br.b),
+                &at(kv, n0),
+                &b_shape,
+                &br.b_desc,
+                b_elems[i],
+            );
+            let sb = stage(&mut l, bt, b_shape, b_elems[i]);
+            accs.push(l.val(
+                "tile.gemm",
+                &[sa, sb, la[i + 1]],
+                acc_t,
+                vec![("level", level)],
+            ));
+        }
+        l.op("tile.yield", &accs, &[], vec![]);
+    }
+    let mut fargs = vec![c0, ck, cbk];
+    fargs.extend(branches.iter().map(|_| acc0));
+    let f = e.region_op("tile.for", &fargs, &vec![acc_t; branches.len()], lb);
+    let c_shape = [t.bm, t.bn];
+    let c_at = at(m0, n0);
+    for (i, br) in branches.iter().enumerate() {
+        let mut value = e.ctx.result(f, i);
+        let mut read = |e: &mut B<'_>, s: &Source| {
+            let d = over(&s.desc, &br.c_view).expect("shapes agree");
+            load(e, buf(s.input), &c_at, &c_shape, &d, calc)
+        };
+        value = emit_chain(&mut e, &br.chain, value, acc_t, calc, &mut read);
+        if let Some((op, after)) = &br.row {
+            value = op.emit(&mut e, value, (t.bm, t.bn), calc, &mut read);
+            value = emit_chain(&mut e, after, value, acc_t, calc, &mut read);
+        }
+        let out = bufs[gargs.len() + br.result];
+        store(
+            &mut e,
+            value,
+            out,
+            &c_at,
+            &c_shape,
+            &br.store,
+            calc,
+            res_elems[br.result],
+        );
+    }
     e.op("tile.return", &[], &[], vec![]);
-    let grid = [
-        (m + tuning.bm - 1) / tuning.bm,
-        (n + tuning.bn - 1) / tuning.bn,
-    ];
+    let mut grid = vec![(p.m + t.bm - 1) / t.bm, (p.n + t.bn - 1) / t.bn];
+    if p.batch > 0 {
+        grid.push(p.batch);
+    }
     finish(
         ctx,
         group,
@@ -374,8 +573,7 @@ pub(super) fn gemm(
         kb,
         &format!("gemm_{n_kernel}"),
         &grid,
-        final_ty,
+        out_tys,
         loc,
     );
-    Ok(())
 }

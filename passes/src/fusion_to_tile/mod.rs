@@ -2,7 +2,7 @@
 //! generator handles is replaced by a `tile.launch` of a `tile.kernel`
 //! built for it (IR built in Rust from the group's body and a tile
 //! configuration, not text templates); a group no generator handles stays
-//! as it is, with a remark when `remarks` is set.
+//! as it is, with a remark saying why (`aic-opt --aic-remarks`).
 //!
 //! Generators so far:
 //! - GEMM: a matmul, or a convolution as an implicit GEMM (the input read
@@ -44,12 +44,14 @@ mod elementwise;
 mod gemm;
 mod rows;
 mod tuning;
+mod views;
 
 use build::*;
 use elementwise::elementwise;
 use gemm::gemm;
 use rows::{ROW_OPS, rows};
 pub use tuning::{Cache, Tuning, read_cache};
+use views::{Source, Views};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -70,18 +72,11 @@ pub static INFO: PassInfo = PassInfo {
             default: "",
             help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3}}",
         },
-        OptSpec {
-            name: "remarks",
-            kind: OptKind::Bool,
-            default: "false",
-            help: "Say on standard error which groups no generator handles, and why",
-        },
     ],
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
             target: o.str("target").to_string(),
             tuning: o.str("tuning").to_string(),
-            remarks: o.bool("remarks"),
         })
     },
 };
@@ -89,8 +84,20 @@ pub static INFO: PassInfo = PassInfo {
 struct FusionToTile {
     target: String,
     tuning: String,
-    remarks: bool,
 }
+
+/// What a generator says of a group whose shape it does not recognise.
+const NOT_MINE: &str = "no generator handles this group's ops";
+
+/// A generator: lowers a group of a function to a kernel, or says why not.
+type Generator = fn(&mut Context, Op, Op, (&str, &Cache), usize) -> Result<(), Skip>;
+
+/// The generators, tried in order.
+const GENERATORS: &[Generator] = &[
+    |c, g, f, (target, cache), i| gemm(c, g, f, target, cache, i),
+    |c, g, f, _, i| rows(c, g, f, i),
+    |c, g, f, _, i| elementwise(c, g, f, i),
+];
 
 /// Why a group is left alone.
 type Skip = String;
@@ -123,15 +130,15 @@ fn has(ctx: &Context, op: Op, name: &str) -> bool {
 }
 
 /// The body block of a kernel for `group`: one memref buffer per group
-/// input, then one for the result of type `out_ty`. Returns the block and
+/// input, then one per result, of types `out_tys`. Returns the block and
 /// its buffers.
-fn kernel_block(ctx: &mut Context, group: Op, out_ty: Type, loc: Attr) -> (Block, Vec<Value>) {
+fn kernel_block(ctx: &mut Context, group: Op, out_tys: &[Type], loc: Attr) -> (Block, Vec<Value>) {
     let mut types: Vec<(Type, Option<Attr>)> = ctx
         .operands(group)
         .iter()
         .map(|v| (memref_of(ctx, ctx.value_type(*v)), Some(loc)))
         .collect();
-    types.push((memref_of(ctx, out_ty), Some(loc)));
+    types.extend(out_tys.iter().map(|t| (memref_of(ctx, *t), Some(loc))));
     let kb = ctx.create_block(&types);
     let bufs = ctx.block_args(kb).to_vec();
     (kb, bufs)
@@ -216,11 +223,6 @@ fn wrap(ctx: &mut Context, op: Op) {
     ctx.erase_op(op);
 }
 
-/// Operand `i` of body op `op`, as the kernel's buffer argument stands for it.
-fn ctx_operand(e: &B<'_>, op: Op, i: usize) -> Value {
-    e.ctx.operands(op)[i]
-}
-
 /// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
 /// replace `group` by a launch of it.
 #[allow(clippy::too_many_arguments)]
@@ -231,7 +233,7 @@ fn finish(
     kb: Block,
     name: &str,
     grid: &[i64],
-    out_ty: Type,
+    out_tys: &[Type],
     loc: Attr,
 ) {
     let u = ctx.uniquer().clone();
@@ -247,7 +249,7 @@ fn finish(
     ctx.insert_op(InsertPoint::Before(func), kop);
     let mut st = OpState::new(ctx.ident("tile.launch"), loc);
     st.operands.extend(ctx.operands(group).iter().copied());
-    st.result_types.push(out_ty);
+    st.result_types.extend(out_tys.iter().copied());
     let sym = u.attr(AttrKind::SymbolRef {
         root: u.ident(name),
         nested: Default::default(),
@@ -255,8 +257,10 @@ fn finish(
     st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
     let launch = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(group), launch);
-    let (old, new) = (ctx.result(group, 0), ctx.result(launch, 0));
-    ctx.replace_all_uses(old, new);
+    for i in 0..out_tys.len() {
+        let (old, new) = (ctx.result(group, i), ctx.result(launch, i));
+        ctx.replace_all_uses(old, new);
+    }
     ctx.erase_op(group);
 }
 
@@ -304,31 +308,21 @@ impl Pass for FusionToTile {
         };
         let mut changed = false;
         for (i, (g, f)) in groups.into_iter().enumerate() {
-            if ctx.results(g).count() != 1 {
-                if self.remarks {
-                    eprintln!("fusion-to-tile: group {i} left as it is: several results");
+            // Each generator in turn; one that does not recognise the group
+            // says NOT_MINE.
+            let mut made = Err(NOT_MINE.to_string());
+            for generate in GENERATORS {
+                made = generate(ctx, g, f, (&self.target, &cache), i);
+                if !matches!(&made, Err(w) if w == NOT_MINE) {
+                    break;
                 }
-                continue;
             }
-            let made = gemm(ctx, g, f, &self.target, &cache, i).or_else(|why| {
-                if !why.starts_with("starts with") {
-                    return Err(why);
-                }
-                rows(ctx, g, f, i).or_else(|why| {
-                    if why == "no row reduction" {
-                        elementwise(ctx, g, f, i)
-                    } else {
-                        Err(why)
-                    }
-                })
-            });
             match made {
                 Ok(()) => changed = true,
-                Err(why) => {
-                    if self.remarks {
-                        eprintln!("fusion-to-tile: group {i} left as it is: {why}");
-                    }
-                }
+                Err(why) => ctx.remark(
+                    g,
+                    format_args!("group left as it is (the interpreter still runs it): {why}"),
+                ),
             }
         }
         Ok(changed)

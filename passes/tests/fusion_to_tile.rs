@@ -99,7 +99,10 @@ fn run(
             })
             .collect();
         let out = Interp::new(&ctx).call(f, inputs).map_err(|e| e.message)?;
-        Ok((out[0].floats().to_vec(), printed))
+        Ok((
+            out.iter().flat_map(|t| t.floats().to_vec()).collect(),
+            printed,
+        ))
     })
 }
 
@@ -404,5 +407,244 @@ fn convolutions_are_implicit_gemm_kernels() {
             );
         }
         assert_eq!(got.len(), want.len());
+    }
+}
+
+/// `got` equals `want` within `tol` (absolute and relative), element by
+/// element.
+fn close(got: &[f64], want: &[f64], tol: f64, what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: lengths");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(
+            (g - w).abs() <= tol + tol * w.abs(),
+            "{what}: element {i}: {g} != {w}"
+        );
+    }
+}
+
+/// A tensor type of `elem`.
+fn tty(s: &[i64], elem: &str) -> String {
+    let d: Vec<String> = s.iter().map(|x| format!("{x}x")).collect();
+    format!("tensor<{}{elem}>", d.concat())
+}
+
+/// A function of graph ops: its parameters' shapes, body lines (with
+/// `{T:shape}`-free text already formatted) and results.
+fn func(
+    params: &[(&str, Vec<i64>)],
+    body: &str,
+    results: &[(&str, Vec<i64>)],
+    elem: &str,
+) -> String {
+    let ps: Vec<String> = params
+        .iter()
+        .map(|(n, s)| format!("%{n}: {}", tty(s, elem)))
+        .collect();
+    let rs: Vec<String> = results.iter().map(|(_, s)| tty(s, elem)).collect();
+    let vs: Vec<String> = results.iter().map(|(n, _)| format!("%{n}")).collect();
+    format!(
+        "func.func @main({}) -> ({}) {{\n{body}  return {} : {}\n}}\n",
+        ps.join(", "),
+        rs.join(", "),
+        vs.join(", "),
+        rs.join(", ")
+    )
+}
+
+/// Run `text` as it is and through `eqsat-fusion,fusion-to-tile` on
+/// `target`; the lowered program must launch a kernel whose name starts
+/// with `kernel`, keep no group, and give the same values within `tol`.
+fn lowered_equals_graph(
+    text: &str,
+    args: &[Vec<i64>],
+    target: &str,
+    kernel: &str,
+    tol: f64,
+    what: &str,
+) {
+    let (want, _) =
+        run(text, "builtin.module()", args, 11).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let pipeline = format!("builtin.module(eqsat-fusion,fusion-to-tile{{target={target}}})");
+    let (got, printed) = run(text, &pipeline, args, 11).unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert!(
+        printed.contains(&format!("tile.kernel @{kernel}")) && !printed.contains("fusion.group"),
+        "{what} on {target}: no {kernel} kernel, or a group left:\n{printed}"
+    );
+    close(&got, &want, tol, &format!("{what} on {target}"));
+}
+
+/// fp32 and fp16 tolerances: fp16 kernels compute in f32 and round once;
+/// the reference rounds after every op.
+const TOL: [(&str, f64); 2] = [("f32", 1e-5), ("f16", 2e-2)];
+
+#[test]
+fn attention_kernels_equal_the_graph_program() {
+    // softmax(Q Kᵀ * s (+ mask)) V with FlashAttention's online softmax:
+    // key counts that are not multiples of the block (masked to -inf),
+    // size 1, no batch, one and two batch dims.
+    let cases: [(&[i64], i64, i64, i64, i64, bool, &str); 5] = [
+        (&[], 1, 1, 1, 1, false, "h100"),
+        (&[2], 5, 70, 8, 3, true, "h100"),
+        (&[2, 3], 33, 17, 16, 16, false, "cpu"),
+        (&[1], 64, 64, 32, 32, true, "mi300"),
+        (&[], 9, 100, 4, 5, false, "cpu"),
+    ];
+    for (batch, sq, sk, d, dv, mask, target) in cases {
+        for (elem, tol) in TOL {
+            let with = |v: &[i64]| [batch, v].concat();
+            let (q, k, v, s, o) = (
+                with(&[sq, d]),
+                with(&[sk, d]),
+                with(&[sk, dv]),
+                with(&[sq, sk]),
+                with(&[sq, dv]),
+            );
+            let t = |x: &[i64]| tty(x, elem);
+            let mut body = format!(
+                "  %sb = graph.broadcast %sc, dims = [] : ({}) -> {S}\n  %qk = graph.matmul %q, %k transpose_b : ({}, {}) -> {S}\n  %x = graph.mul %qk, %sb : {S}\n",
+                t(&[]),
+                t(&q),
+                t(&k),
+                S = t(&s)
+            );
+            let mut params = vec![
+                ("q", q.clone()),
+                ("k", k.clone()),
+                ("v", v.clone()),
+                ("sc", vec![]),
+            ];
+            let mut cur = "%x";
+            if mask {
+                params.push(("mask", s.clone()));
+                body += &format!("  %y = graph.add %x, %mask : {}\n", t(&s));
+                cur = "%y";
+            }
+            body += &format!(
+                "  %p = graph.softmax {cur}, axis = {} : {S}\n  %o = graph.matmul %p, %v : ({S}, {}) -> {}\n",
+                s.len() - 1,
+                t(&v),
+                t(&o),
+                S = t(&s)
+            );
+            let text = func(&params, &body, &[("o", o.clone())], elem);
+            let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+            let what = format!("attention {batch:?} {sq}x{sk}x{d}x{dv} mask {mask} {elem}");
+            lowered_equals_graph(&text, &args, target, "attention", tol, &what);
+        }
+    }
+}
+
+#[test]
+fn gemms_with_prologues_row_epilogues_and_batches_equal_the_graph_program() {
+    for (elem, tol) in TOL {
+        let t = |x: &[i64]| tty(x, elem);
+        // BERT's FFN2: bias + GeLU on A, GEMM, bias, residual, layernorm over
+        // whole rows.
+        let (x, w, o) = (vec![2, 5, 12], vec![12, 7], vec![2, 5, 7]);
+        let body = format!(
+            "  %a = graph.bias_add %x, %b1 : ({X}, {}) -> {X}\n  %g = graph.gelu %a : {X}\n  %m = graph.matmul %g, %w : ({X}, {}) -> {O}\n  %c = graph.bias_add %m, %b2 : ({O}, {N}) -> {O}\n  %r = graph.add %res, %c : {O}\n  %l = graph.layernorm %r, %gam, %bet : ({O}, {N}, {N}) -> {O}\n",
+            t(&[12]),
+            t(&w),
+            X = t(&x),
+            O = t(&o),
+            N = t(&[7])
+        );
+        let params = [
+            ("x", x.clone()),
+            ("b1", vec![12]),
+            ("w", w.clone()),
+            ("b2", vec![7]),
+            ("res", o.clone()),
+            ("gam", vec![7]),
+            ("bet", vec![7]),
+        ];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("l", o.clone())], elem);
+        for target in ["h100", "cpu"] {
+            lowered_equals_graph(&text, &args, target, "gemm", tol, &format!("ffn2 {elem}"));
+        }
+        // BERT's output projection: heads moved back and merged (views on A).
+        let (h, o2) = (vec![2, 3, 5, 4], vec![2, 5, 12]);
+        let body = format!(
+            "  %t = graph.transpose %h, perm = [0, 2, 1, 3] : ({}) -> {}\n  %r = graph.reshape %t : ({}) -> {X}\n  %m = graph.matmul %r, %w : ({X}, {}) -> {X}\n  %y = graph.relu %m : {X}\n",
+            t(&h),
+            t(&[2, 5, 3, 4]),
+            t(&[2, 5, 3, 4]),
+            t(&[12, 12]),
+            X = t(&o2)
+        );
+        let params = [("h", h.clone()), ("w", vec![12, 12])];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("y", o2.clone())], elem);
+        lowered_equals_graph(
+            &text,
+            &args,
+            "h100",
+            "gemm",
+            tol,
+            &format!("out-proj {elem}"),
+        );
+        // A batched GEMM (both operands batched) with B transposed.
+        for (b, m, n, k) in [(3, 5, 4, 7), (1, 1, 1, 1), (2, 70, 33, 40)] {
+            let (a, bb, c) = (vec![b, m, k], vec![b, n, k], vec![b, m, n]);
+            let body = format!(
+                "  %m = graph.matmul %a, %b transpose_b : ({}, {}) -> {C}\n  %y = graph.tanh %m : {C}\n",
+                t(&a),
+                t(&bb),
+                C = t(&c)
+            );
+            let params = [("a", a.clone()), ("b", bb.clone())];
+            let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+            let text = func(&params, &body, &[("y", c.clone())], elem);
+            lowered_equals_graph(
+                &text,
+                &args,
+                "h100",
+                "gemm",
+                tol,
+                &format!("batched {b}x{m}x{n}x{k} {elem}"),
+            );
+        }
+    }
+}
+
+#[test]
+fn sibling_gemms_share_one_kernel() {
+    // Q, K and V projections of one input: one kernel with three results
+    // (A loaded once per K step), each with its bias and head split.
+    for (elem, tol) in TOL {
+        let t = |x: &[i64]| tty(x, elem);
+        let (x, o) = (vec![2, 9, 16], vec![2, 9, 16]);
+        let mut body = String::new();
+        let mut params = vec![("x", x.clone())];
+        let names = [("q", "wq", "bq"), ("k", "wk", "bk"), ("v", "wv", "bv")];
+        for (r, w, b) in names {
+            body += &format!(
+                "  %m{r} = graph.matmul %x, %{w} : ({X}, {}) -> {X}\n  %{r} = graph.bias_add %m{r}, %{b} : ({X}, {}) -> {X}\n",
+                t(&[16, 16]),
+                t(&[16]),
+                X = t(&o)
+            );
+            params.push((w, vec![16, 16]));
+            params.push((b, vec![16]));
+        }
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(
+            &params,
+            &body,
+            &[("q", o.clone()), ("k", o.clone()), ("v", o.clone())],
+            elem,
+        );
+        let (want, _) = run(&text, "builtin.module()", &args, 11).expect("runs");
+        let (got, printed) = run(
+            &text,
+            "builtin.module(eqsat-fusion,fusion-to-tile)",
+            &args,
+            11,
+        )
+        .expect("runs");
+        assert_eq!(printed.matches("tile.launch").count(), 1, "{printed}");
+        assert_eq!(printed.matches("tile.gemm").count(), 3, "{printed}");
+        close(&got, &want, tol, &format!("siblings {elem}"));
     }
 }

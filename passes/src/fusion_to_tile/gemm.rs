@@ -37,7 +37,7 @@ pub(super) struct Problem {
 /// A view of a tensor of `shape` = `[batch.., r, c]` (`[batch.., c, r]`
 /// when `swap`) as a matrix `[R, C]`: with `batched`, the batch dims merge
 /// into a leading index `[B, r, c]`; otherwise they merge into the rows.
-fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
+pub(super) fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
     let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
     let nb = shape.len() - 2;
     let (rp, cp) = if swap { (nb + 1, nb) } else { (nb, nb + 1) };
@@ -75,7 +75,7 @@ fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
 }
 
 /// `d` composed with `top` and simplified.
-fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
+pub(super) fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
     Ok(d.compose(top).map_err(|e| e.to_string())?.simplify())
 }
 
@@ -83,7 +83,12 @@ fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
 /// operands' shapes): transposed operands through transposing views; with a
 /// 2-d B, leading batch dims of A fold into M (the weights are shared);
 /// with equal batch dims on both, a batched GEMM.
-fn matmul_problem(ctx: &Context, mm: Op, a: &Source, b: &Source) -> Result<Problem, Skip> {
+pub(super) fn matmul_problem(
+    ctx: &Context,
+    mm: Op,
+    a: &Source,
+    b: &Source,
+) -> Result<Problem, Skip> {
     let (av, bv) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
     let (sa, sb) = (shape(ctx, av), shape(ctx, bv));
     let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
@@ -175,7 +180,7 @@ fn conv_problem(ctx: &Context, conv: Op, inputs: &[Value]) -> Result<Problem, Sk
 /// M, N]` to the GEMM's output shape) when reshapes and transposes follow:
 /// each view applied to the index in turn (a reshape relinearises it, a
 /// transpose moves its dims), then the final buffer, row-major.
-fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<Desc, Skip> {
+pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<Desc, Skip> {
     let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
     let mut stages = c_view.stages.clone();
     let mut cur = c_view.lower().map_err(|e| e.to_string())?;

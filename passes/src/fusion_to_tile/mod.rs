@@ -39,6 +39,7 @@ use aic_dialects::coord::{self, Conv, Desc};
 use aic_dialects::graph::verify::ints;
 use aic_dialects::tile::{self, Space};
 
+mod attention;
 mod build;
 mod elementwise;
 mod gemm;
@@ -46,6 +47,7 @@ mod rows;
 mod tuning;
 mod views;
 
+use attention::attention;
 use build::*;
 use elementwise::elementwise;
 use gemm::gemm;
@@ -94,6 +96,7 @@ type Generator = fn(&mut Context, Op, Op, (&str, &Cache), usize) -> Result<(), S
 
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
+    attention,
     |c, g, f, (target, cache), i| gemm(c, g, f, target, cache, i),
     |c, g, f, _, i| rows(c, g, f, i),
     |c, g, f, _, i| elementwise(c, g, f, i),

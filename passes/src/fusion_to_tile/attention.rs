@@ -1,0 +1,342 @@
+//! The back-to-back GEMM generator: attention `softmax(chain(Q Kᵀ)) V` with
+//! FlashAttention's online softmax. A block owns `BM` query rows and walks
+//! the keys `BN` at a time, keeping a running row maximum `m`, a running
+//! denominator `l` and an unnormalised output `acc`, rescaled by
+//! `exp(m_old - m_new)` as the maximum grows; the score matrix never leaves
+//! registers and nothing of size `Sq x Sk` reaches memory.
+
+use super::gemm::{Problem, matmul_problem, matrix_view, over, store_desc};
+use super::rows::RowOp;
+use super::*;
+
+/// What the generator needs of an attention group.
+struct Attention {
+    /// `Q Kᵀ` as a GEMM: Q is A, K is B, the scores C.
+    qk: Problem,
+    /// The group input read as Q.
+    q: Value,
+    /// The ops on the scores before the softmax (a scale, a mask).
+    scores: Chain,
+    /// V and its descriptor from `[(batch,) Sk, Dv]`.
+    v: Source,
+    /// Columns of the output.
+    dv: i64,
+    /// From `[(batch,) Sq, Dv]` to the output's logical shape.
+    out_view: Desc,
+    /// The epilogue on the output.
+    epilogue: Chain,
+    /// The output's buffer descriptor from `[(batch,) Sq, Dv]`.
+    store: Desc,
+}
+
+/// Recognise `softmax(chain(Q Kᵀ)) V (+ epilogue)` among a group's ops.
+fn recognise(
+    ctx: &Context,
+    ops: &[Op],
+    known: (&[Value], &Views),
+    yields: &[Value],
+) -> Result<Attention, Skip> {
+    let mms: Vec<Op> = ops
+        .iter()
+        .copied()
+        .filter(|o| ctx.op_name(*o) == "graph.matmul")
+        .collect();
+    let [mm1, mm2] = mms[..] else {
+        return Err(NOT_MINE.into());
+    };
+    let i1 = ops.iter().position(|o| *o == mm1).expect("an op");
+    let sm = ops[i1 + 1..]
+        .iter()
+        .position(|o| ctx.op_name(*o) == "graph.softmax")
+        .map(|i| i + i1 + 1)
+        .ok_or(NOT_MINE)?;
+    let i2 = ops.iter().position(|o| *o == mm2).expect("an op");
+    if i2 != sm + 1 || ctx.operands(mm2)[0] != ctx.result(ops[sm], 0) {
+        return Err(NOT_MINE.into());
+    }
+    let (inputs, views) = known;
+    let src = |v: Value| {
+        views
+            .source(ctx, inputs, v)
+            .ok_or_else(|| "an attention operand computed in the group".to_string())
+    };
+    let (q, k, v) = (
+        src(ctx.operands(mm1)[0])?,
+        src(ctx.operands(mm1)[1])?,
+        src(ctx.operands(mm2)[1])?,
+    );
+    if i1 != 0 {
+        return Err("ops before Q Kᵀ".into());
+    }
+    let qk = matmul_problem(ctx, mm1, &q, &k)?;
+    let sshape = shape(ctx, ctx.result(mm1, 0));
+    let (scores, _, cur, used) =
+        read_chain(ctx, &ops[1..sm], ctx.result(mm1, 0), known, &sshape, false)?;
+    if used < sm - 1 || ctx.operands(ops[sm])[0] != cur {
+        return Err("the scores are not a chain into the softmax".into());
+    }
+    // The softmax over the keys.
+    let row = RowOp::of(ctx, ops[sm], known, &sshape)?;
+    debug_assert_eq!(row.kind, "softmax");
+    let vshape = shape(ctx, ctx.operands(mm2)[1]);
+    let batched = qk.batch > 0;
+    if batched != (vshape.len() > 2) || has(ctx, mm2, "transpose_a") {
+        return Err("V's batch dims differ from the scores'".into());
+    }
+    let v_view = matrix_view(&vshape, has(ctx, mm2, "transpose_b"), batched);
+    let dv = v_view.upper[v_view.upper.len() - 1];
+    if v_view.upper[v_view.upper.len() - 2] != qk.n {
+        return Err("V's rows are not the keys".into());
+    }
+    let oshape = shape(ctx, ctx.result(mm2, 0));
+    let out_view = matrix_view(&oshape, false, batched);
+    let rest = &ops[i2 + 1..];
+    let (epilogue, tail, cur, used) =
+        read_chain(ctx, rest, ctx.result(mm2, 0), known, &oshape, true)?;
+    if used < rest.len() {
+        return Err(format!("{} is not an epilogue op", ctx.op_name(rest[used])));
+    }
+    if yields != [cur] {
+        return Err("attention with several results".into());
+    }
+    Ok(Attention {
+        scores,
+        v: Source {
+            input: v.input,
+            desc: over(&v.desc, &v_view)?,
+        },
+        dv,
+        store: store_desc(ctx, &out_view, &tail)?,
+        out_view,
+        epilogue,
+        qk,
+        q: q.input,
+    })
+}
+
+/// Lower one attention group.
+pub(super) fn attention(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    (target, cache): (&str, &Cache),
+    n_kernel: usize,
+) -> Result<(), Skip> {
+    let (gb, all) = body_ops(ctx, group);
+    let inputs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let views = Views::of(ctx, &all, &inputs)?;
+    let ops: Vec<Op> = all
+        .iter()
+        .copied()
+        .filter(|o| !views.is_view(ctx.result(*o, 0)))
+        .collect();
+    let yields: Vec<Value> = ctx
+        .block_ops(gb)
+        .last()
+        .map(|y| ctx.operands(y).to_vec())
+        .unwrap_or_default();
+    let at = recognise(ctx, &ops, (&inputs, &views), &yields)?;
+    let out_ty = ctx.value_type(yields[0]);
+    let elem = float_elem(ctx, out_ty)?;
+    let calc = compute_elem(ctx, elem);
+    let (sq, sk, d) = (at.qk.m, at.qk.n, at.qk.k);
+    let t = cache
+        .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
+        .copied()
+        .unwrap_or_else(|| Tuning::heuristic(target, sq, sk, d));
+    let (bm, bn) = (t.bm, t.bn);
+    let loc = ctx.op(group).loc;
+    let u = ctx.uniquer().clone();
+    let index = u.ty(TypeKind::Index);
+    let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
+    let buf = |v: Value| bufs[inputs.iter().position(|x| *x == v).expect("a group input")];
+    let out_buf = *bufs.last().expect("the output");
+    let elem_of = |v: Value| {
+        u.type_kind(ctx.value_type(v))
+            .element_type()
+            .expect("a tensor")
+    };
+    let (q_elem, k_elem, v_elem) = (elem_of(at.q), elem_of(at.qk.b), elem_of(at.v.input));
+    let reg = |shape: Vec<i64>, el: Type| tile::plain_tile(&u, shape, el, Space::Register);
+    let (s_t, row_t, o_t) = (
+        reg(vec![bm, bn], calc),
+        reg(vec![bm], calc),
+        reg(vec![bm, at.dv], calc),
+    );
+    let mut e = B {
+        ctx,
+        block: kb,
+        loc,
+    };
+    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
+    let pb = (at.qk.batch > 0)
+        .then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
+    let origin = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
+    let cbm = e.index(bm);
+    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
+    let c0 = e.index(0);
+    let shared = |e: &mut B<'_>, tile: Value, shape: Vec<i64>, el: Type, depth: i64| {
+        let st = tile::plain_tile(&u, shape, el, Space::Shared);
+        let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+        let depth = e.i64_attr(depth);
+        e.val(
+            "tile.transfer",
+            &[tile],
+            st,
+            vec![("space", space), ("depth", depth)],
+        )
+    };
+    let q = load(
+        &mut e,
+        buf(at.q),
+        &origin(m0, c0),
+        &[bm, d],
+        &at.qk.a_desc,
+        q_elem,
+    );
+    let qs = shared(&mut e, q, vec![bm, d], q_elem, 1);
+    let ninf = e.float(f64::NEG_INFINITY, calc);
+    let zero = e.float(0.0, calc);
+    let spread = |e: &mut B<'_>, x: Value, ty: Type, dims: &[i64]| {
+        e.val("tile.broadcast", &[x], ty, vec![("dims", e.i64s(dims))])
+    };
+    let m_init = spread(&mut e, ninf, row_t, &[]);
+    let l_init = spread(&mut e, zero, row_t, &[]);
+    let acc_init = spread(&mut e, zero, o_t, &[]);
+    let (csk, cbn) = (e.index(sk), e.index(bn));
+    let lb = e.ctx.create_block(&[
+        (index, Some(loc)),
+        (row_t, Some(loc)),
+        (row_t, Some(loc)),
+        (o_t, Some(loc)),
+    ]);
+    let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
+    {
+        let mut l = B {
+            ctx: e.ctx,
+            block: lb,
+            loc,
+        };
+        let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
+        let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
+        let kt = load(
+            &mut l,
+            buf(at.qk.b),
+            &origin(c0, j),
+            &[d, bn],
+            &at.qk.b_desc,
+            k_elem,
+        );
+        let ks = shared(&mut l, kt, vec![d, bn], k_elem, t.stages);
+        let z = spread(&mut l, zero, s_t, &[]);
+        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let mut s = l.val("tile.gemm", &[qs, ks, z], s_t, vec![("level", level)]);
+        let s_at = origin(m0, j);
+        let mut read = |l: &mut B<'_>, src: &Source| {
+            let dsc = over(&src.desc, &at.qk.c_view).expect("shapes agree");
+            load(l, buf(src.input), &s_at, &[bm, bn], &dsc, calc)
+        };
+        s = emit_chain(&mut l, &at.scores, s, s_t, calc, &mut read);
+        if sk % bn != 0 {
+            // Keys past the end score -inf: they add nothing to the softmax.
+            let col = l.val(
+                "tile.iota",
+                &[],
+                reg(vec![bm, bn], index),
+                vec![("dim", l.i64_attr(1))],
+            );
+            s = map_typed(&mut l, &[s, col], &[calc, index], s_t, &mut |b, a| {
+                let key = b.val("arith.addi", &[a[1], j], index, vec![]);
+                let pred = b.ctx.uniquer().ty(TypeKind::Integer {
+                    width: 1,
+                    signedness: aic::types::Signedness::Signless,
+                });
+                let slt = b.i64_attr(2);
+                let inside = b.val("arith.cmpi", &[key, csk], pred, vec![("predicate", slt)]);
+                b.val("arith.select", &[inside, a[0], ninf], calc, vec![])
+            });
+        }
+        let reduce = |l: &mut B<'_>, x: Value, k: &str| {
+            let kind = aic::dialect::enum_attr(&u, tile::KIND_PREFIX, k);
+            let axis = l.i64_attr(1);
+            l.val(
+                "tile.reduce",
+                &[x],
+                row_t,
+                vec![("kind", kind), ("axis", axis)],
+            )
+        };
+        let mx = reduce(&mut l, s, "max");
+        let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut f("arith.maximumf"));
+        let mb = spread(&mut l, m_new, s_t, &[0]);
+        let p = map(&mut l, &[s, mb], s_t, calc, &mut |b, a| {
+            let x = b.val("arith.subf", &[a[0], a[1]], calc, vec![]);
+            b.val("math.exp", &[x], calc, vec![])
+        });
+        let alpha = map(&mut l, &[m_i, m_new], row_t, calc, &mut |b, a| {
+            let x = b.val("arith.subf", &[a[0], a[1]], calc, vec![]);
+            b.val("math.exp", &[x], calc, vec![])
+        });
+        let ps = reduce(&mut l, p, "sum");
+        let l_new = map(&mut l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
+            let x = b.val("arith.mulf", &[a[0], a[1]], calc, vec![]);
+            b.val("arith.addf", &[x, a[2]], calc, vec![])
+        });
+        let ab = spread(&mut l, alpha, o_t, &[0]);
+        let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
+        let vt = load(
+            &mut l,
+            buf(at.v.input),
+            &origin(j, c0),
+            &[bn, at.dv],
+            &at.v.desc,
+            v_elem,
+        );
+        let vs = shared(&mut l, vt, vec![bn, at.dv], v_elem, t.stages);
+        let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);
+        let acc_new = l.val("tile.gemm", &[pv, vs, scaled], o_t, vec![("level", level)]);
+        l.op("tile.yield", &[m_new, l_new, acc_new], &[], vec![]);
+    }
+    let lo = e.region_op(
+        "tile.for",
+        &[c0, csk, cbn, m_init, l_init, acc_init],
+        &[row_t, row_t, o_t],
+        lb,
+    );
+    let (l_fin, acc_fin) = (e.ctx.result(lo, 1), e.ctx.result(lo, 2));
+    let lbc = spread(&mut e, l_fin, o_t, &[0]);
+    let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
+    let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut f("arith.divf"));
+    let o_at = origin(m0, c0);
+    let mut read = |e: &mut B<'_>, src: &Source| {
+        let dsc = over(&src.desc, &at.out_view).expect("shapes agree");
+        load(e, buf(src.input), &o_at, &[bm, at.dv], &dsc, calc)
+    };
+    out = emit_chain(&mut e, &at.epilogue, out, o_t, calc, &mut read);
+    store(
+        &mut e,
+        out,
+        out_buf,
+        &o_at,
+        &[bm, at.dv],
+        &at.store,
+        calc,
+        elem,
+    );
+    e.op("tile.return", &[], &[], vec![]);
+    let mut grid = vec![(sq + bm - 1) / bm, 1];
+    if at.qk.batch > 0 {
+        grid.push(at.qk.batch);
+    }
+    finish(
+        ctx,
+        group,
+        func,
+        kb,
+        &format!("attention_{n_kernel}"),
+        &grid,
+        &[out_ty],
+        loc,
+    );
+    Ok(())
+}

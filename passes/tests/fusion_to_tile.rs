@@ -482,7 +482,9 @@ fn attention_kernels_equal_the_graph_program() {
     // softmax(Q Kᵀ * s (+ mask)) V with FlashAttention's online softmax:
     // key counts that are not multiples of the block (masked to -inf),
     // size 1, no batch, one and two batch dims.
-    let cases: [(&[i64], i64, i64, i64, i64, bool, &str); 5] = [
+    // (batch dims, Sq, Sk, D, Dv, with a mask, target)
+    type Case<'a> = (&'a [i64], i64, i64, i64, i64, bool, &'a str);
+    let cases: [Case; 5] = [
         (&[], 1, 1, 1, 1, false, "h100"),
         (&[2], 5, 70, 8, 3, true, "h100"),
         (&[2, 3], 33, 17, 16, 16, false, "cpu"),
@@ -646,5 +648,66 @@ fn sibling_gemms_share_one_kernel() {
         assert_eq!(printed.matches("tile.launch").count(), 1, "{printed}");
         assert_eq!(printed.matches("tile.gemm").count(), 3, "{printed}");
         close(&got, &want, tol, &format!("siblings {elem}"));
+    }
+}
+
+#[test]
+fn attention_reads_biased_head_split_operands() {
+    // BERT-base as PyTorch exports it: Q, K and V come in as [1, S, H*D]
+    // with their biases still to add, are split into heads by views (K
+    // straight into Kᵀ), and unit reshapes sit around the softmax; the
+    // kernel adds the biases on the loaded tiles and reads through the
+    // views.
+    let (s, h, d) = (9, 2, 4);
+    let hd = h * d;
+    for (elem, tol) in TOL {
+        let t = |x: &[i64]| tty(x, elem);
+        let split = |n: &str, x: &str, perm: &str, to: &[i64]| {
+            let mid: Vec<i64> = match perm {
+                "[0, 2, 3, 1]" => vec![1, h, d, s],
+                _ => vec![1, h, s, d],
+            };
+            format!(
+                "  %{n}b = graph.bias_add %{x}, %b{x} : ({I}, {}) -> {I}\n  %{n}r = graph.reshape %{n}b : ({I}) -> {R}\n  %{n}t = graph.transpose %{n}r, perm = {perm} : ({R}) -> {M}\n  %{n} = graph.reshape %{n}t : ({M}) -> {}\n",
+                t(&[hd]),
+                t(to),
+                I = t(&[1, s, hd]),
+                R = t(&[1, s, h, d]),
+                M = t(&mid)
+            )
+        };
+        let mut body = split("q", "xq", "[0, 2, 1, 3]", &[h, s, d]);
+        body += &split("k", "xk", "[0, 2, 3, 1]", &[h, d, s]);
+        body += &split("v", "xv", "[0, 2, 1, 3]", &[h, s, d]);
+        body += &format!(
+            "  %sc = graph.broadcast %c, dims = [] : ({}) -> {S4}\n  %qk = graph.matmul %q, %k : ({}, {}) -> {S3}\n  %u = graph.broadcast %qk, dims = [1, 2, 3] : ({S3}) -> {S4}\n  %x = graph.mul %u, %sc : {S4}\n  %p = graph.softmax %x, axis = 3 : {S4}\n  %p3 = graph.reshape %p : ({S4}) -> {S3}\n  %o = graph.matmul %p3, %v : ({S3}, {V}) -> {V}\n",
+            t(&[]),
+            t(&[h, s, d]),
+            t(&[h, d, s]),
+            S3 = t(&[h, s, s]),
+            S4 = t(&[1, h, s, s]),
+            V = t(&[h, s, d])
+        );
+        let params = [
+            ("xq", vec![1, s, hd]),
+            ("bxq", vec![hd]),
+            ("xk", vec![1, s, hd]),
+            ("bxk", vec![hd]),
+            ("xv", vec![1, s, hd]),
+            ("bxv", vec![hd]),
+            ("c", vec![]),
+        ];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("o", vec![h, s, d])], elem);
+        for target in ["h100", "cpu"] {
+            lowered_equals_graph(
+                &text,
+                &args,
+                target,
+                "attention",
+                tol,
+                &format!("bert-base attention {elem}"),
+            );
+        }
     }
 }

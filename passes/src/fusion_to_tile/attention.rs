@@ -13,12 +13,16 @@ use super::*;
 struct Attention {
     /// `Q Kᵀ` as a GEMM: Q is A, K is B, the scores C.
     qk: Problem,
-    /// The group input read as Q.
-    q: Value,
+    /// Q as computed on the fly (a bias, head-split views).
+    q: Operand,
+    /// K as computed on the fly.
+    k: Operand,
+    /// V as computed on the fly.
+    v: Operand,
+    /// From `[(batch,) Sk, Dv]` to V's logical shape.
+    v_view: Desc,
     /// The ops on the scores before the softmax (a scale, a mask).
     scores: Chain,
-    /// V and its descriptor from `[(batch,) Sk, Dv]`.
-    v: Source,
     /// Columns of the output.
     dv: i64,
     /// From `[(batch,) Sq, Dv]` to the output's logical shape.
@@ -29,7 +33,8 @@ struct Attention {
     store: Desc,
 }
 
-/// Recognise `softmax(chain(Q Kᵀ)) V (+ epilogue)` among a group's ops.
+/// Recognise `softmax(chain(Q Kᵀ)) V (+ epilogue)` among a group's ops, Q,
+/// K and V possibly computed elementwise and viewed on the fly.
 fn recognise(
     ctx: &Context,
     ops: &[Op],
@@ -44,40 +49,43 @@ fn recognise(
     let [mm1, mm2] = mms[..] else {
         return Err(NOT_MINE.into());
     };
+    // P: the softmax's result, possibly through unit reshapes.
+    let mut p = ctx.operands(mm2)[0];
+    let mut taken = vec![mm1, mm2];
+    while let Some(o) = ctx.defining_op(p).filter(|o| is_unit_reshape(ctx, *o)) {
+        taken.push(o);
+        p = ctx.operands(o)[0];
+    }
+    let Some(sm) = ctx
+        .defining_op(p)
+        .filter(|o| ctx.op_name(*o) == "graph.softmax" && ops.contains(o))
+    else {
+        return Err(NOT_MINE.into());
+    };
     let i1 = ops.iter().position(|o| *o == mm1).expect("an op");
-    let sm = ops[i1 + 1..]
-        .iter()
-        .position(|o| ctx.op_name(*o) == "graph.softmax")
-        .map(|i| i + i1 + 1)
-        .ok_or(NOT_MINE)?;
-    let i2 = ops.iter().position(|o| *o == mm2).expect("an op");
-    if i2 != sm + 1 || ctx.operands(mm2)[0] != ctx.result(ops[sm], 0) {
+    let ism = ops.iter().position(|o| *o == sm).ok_or(NOT_MINE)?;
+    if ism < i1 {
         return Err(NOT_MINE.into());
     }
-    let (inputs, views) = known;
-    let src = |v: Value| {
-        views
-            .source(ctx, inputs, v)
-            .ok_or_else(|| "an attention operand computed in the group".to_string())
-    };
-    let (q, k, v) = (
-        src(ctx.operands(mm1)[0])?,
-        src(ctx.operands(mm1)[1])?,
-        src(ctx.operands(mm2)[1])?,
-    );
-    if i1 != 0 {
-        return Err("ops before Q Kᵀ".into());
-    }
-    let qk = matmul_problem(ctx, mm1, &q, &k)?;
+    taken.push(sm);
+    let q = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
+    let k = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
+    let v = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
+    let qk = matmul_problem(ctx, mm1, &q.root, &k.root)?;
     let sshape = shape(ctx, ctx.result(mm1, 0));
+    let between: Vec<Op> = ops[i1 + 1..ism]
+        .iter()
+        .copied()
+        .filter(|o| !taken.contains(o))
+        .collect();
     let (scores, _, cur, used) =
-        read_chain(ctx, &ops[1..sm], ctx.result(mm1, 0), known, &sshape, false)?;
-    if used < sm - 1 || ctx.operands(ops[sm])[0] != cur {
+        read_chain(ctx, &between, ctx.result(mm1, 0), known, &sshape, false)?;
+    if used < between.len() || ctx.operands(sm)[0] != cur {
         return Err("the scores are not a chain into the softmax".into());
     }
+    taken.extend(&between);
     // The softmax over the keys.
-    let row = RowOp::of(ctx, ops[sm], known, &sshape)?;
-    debug_assert_eq!(row.kind, "softmax");
+    RowOp::of(ctx, sm, known, &shape(ctx, cur))?;
     let vshape = shape(ctx, ctx.operands(mm2)[1]);
     let batched = qk.batch > 0;
     if batched != (vshape.len() > 2) || has(ctx, mm2, "transpose_a") {
@@ -90,28 +98,61 @@ fn recognise(
     }
     let oshape = shape(ctx, ctx.result(mm2, 0));
     let out_view = matrix_view(&oshape, false, batched);
+    let i2 = ops.iter().position(|o| *o == mm2).expect("an op");
     let rest = &ops[i2 + 1..];
     let (epilogue, tail, cur, used) =
         read_chain(ctx, rest, ctx.result(mm2, 0), known, &oshape, true)?;
     if used < rest.len() {
         return Err(format!("{} is not an epilogue op", ctx.op_name(rest[used])));
     }
+    taken.extend(rest);
     if yields != [cur] {
         return Err("attention with several results".into());
     }
+    if let Some(o) = ops.iter().find(|o| !taken.contains(o)) {
+        return Err(format!("{} is not part of the attention", ctx.op_name(*o)));
+    }
     Ok(Attention {
         scores,
-        v: Source {
-            input: v.input,
-            desc: over(&v.desc, &v_view)?,
-        },
         dv,
         store: store_desc(ctx, &out_view, &tail)?,
         out_view,
         epilogue,
         qk,
-        q: q.input,
+        q,
+        k,
+        v,
+        v_view,
     })
+}
+
+/// Load the tile of `shape` at `at` of operand `o`, whose matrix view is
+/// `view`, computing its chain in `calc`; the tile has `elem`s.
+#[allow(clippy::too_many_arguments)]
+fn load_operand(
+    e: &mut B<'_>,
+    bufs: &dyn Fn(Value) -> Value,
+    o: &Operand,
+    view: &Desc,
+    at: &[Value],
+    shape: &[i64],
+    elem: Type,
+    calc: Type,
+) -> Value {
+    let d = over(&o.root.desc, view).expect("shapes agree");
+    let t = load(e, bufs(o.root.input), at, shape, &d, elem);
+    if o.chain.is_empty() {
+        return t;
+    }
+    let u = e.ctx.uniquer().clone();
+    let x = convert(e, t, shape, elem, calc);
+    let ty = tile::plain_tile(&u, shape.to_vec(), calc, Space::Register);
+    let mut read = |e: &mut B<'_>, s: &Source| {
+        let d = over(&s.desc, view).expect("shapes agree");
+        load(e, bufs(s.input), at, shape, &d, calc)
+    };
+    let y = emit_chain(e, &o.chain, x, ty, calc, &mut read);
+    convert(e, y, shape, calc, elem)
 }
 
 /// Lower one attention group.
@@ -156,7 +197,11 @@ pub(super) fn attention(
             .element_type()
             .expect("a tensor")
     };
-    let (q_elem, k_elem, v_elem) = (elem_of(at.q), elem_of(at.qk.b), elem_of(at.v.input));
+    let (q_elem, k_elem, v_elem) = (
+        elem_of(at.q.root.input),
+        elem_of(at.k.root.input),
+        elem_of(at.v.root.input),
+    );
     let reg = |shape: Vec<i64>, el: Type| tile::plain_tile(&u, shape, el, Space::Register);
     let (s_t, row_t, o_t) = (
         reg(vec![bm, bn], calc),
@@ -186,13 +231,15 @@ pub(super) fn attention(
             vec![("space", space), ("depth", depth)],
         )
     };
-    let q = load(
+    let q = load_operand(
         &mut e,
-        buf(at.q),
+        &buf,
+        &at.q,
+        &at.qk.a_view,
         &origin(m0, c0),
         &[bm, d],
-        &at.qk.a_desc,
         q_elem,
+        calc,
     );
     let qs = shared(&mut e, q, vec![bm, d], q_elem, 1);
     let ninf = e.float(f64::NEG_INFINITY, calc);
@@ -219,13 +266,15 @@ pub(super) fn attention(
         };
         let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
         let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
-        let kt = load(
+        let kt = load_operand(
             &mut l,
-            buf(at.qk.b),
+            &buf,
+            &at.k,
+            &at.qk.b_view,
             &origin(c0, j),
             &[d, bn],
-            &at.qk.b_desc,
             k_elem,
+            calc,
         );
         let ks = shared(&mut l, kt, vec![d, bn], k_elem, t.stages);
         let z = spread(&mut l, zero, s_t, &[]);
@@ -284,13 +333,15 @@ pub(super) fn attention(
         });
         let ab = spread(&mut l, alpha, o_t, &[0]);
         let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
-        let vt = load(
+        let vt = load_operand(
             &mut l,
-            buf(at.v.input),
+            &buf,
+            &at.v,
+            &at.v_view,
             &origin(j, c0),
             &[bn, at.dv],
-            &at.v.desc,
             v_elem,
+            calc,
         );
         let vs = shared(&mut l, vt, vec![bn, at.dv], v_elem, t.stages);
         let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);

@@ -210,11 +210,22 @@ pub(super) fn read_chain(
     full: &[i64],
     views_ok: bool,
 ) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
-    let ty = ctx.value_type(cur);
+    let mut ty = ctx.value_type(cur);
     let mut chain = Chain::new();
     let mut views: Vec<Op> = Vec::new();
+    // After reshapes that only add or drop unit dims, the running value's
+    // shape, and the view from `full` to it.
+    let mut now = full.to_vec();
+    let mut fwd: Option<Desc> = None;
     for (i, &o) in ops.iter().enumerate() {
         let name = ctx.op_name(o);
+        if views.is_empty() && ctx.operands(o).first() == Some(&cur) && is_unit_reshape(ctx, o) {
+            cur = ctx.result(o, 0);
+            ty = ctx.value_type(cur);
+            now = shape(ctx, cur);
+            fwd = Some(Desc::reshape(&now, full));
+            continue;
+        }
         if views_ok
             && matches!(name, "graph.reshape" | "graph.transpose")
             && ctx.operands(o)[0] == cur
@@ -244,11 +255,14 @@ pub(super) fn read_chain(
                     })?;
                     let s = shape(ctx, other);
                     let bias = name == "graph.bias_add";
-                    if bias && full.last().is_some_and(|n| s == [*n]) {
-                        let over = Desc::broadcast(&s, full, &[full.len() - 1]);
+                    if bias && now.last().is_some_and(|n| s == [*n]) {
+                        let over = Desc::broadcast(&s, &now, &[now.len() - 1]);
                         src.desc = src.desc.compose(&over).map_err(|e| e.to_string())?;
-                    } else if s != full {
+                    } else if s != now {
                         return Err(format!("{name}'s other operand has shape {s:?}"));
+                    }
+                    if let Some(f) = &fwd {
+                        src.desc = src.desc.compose(f).map_err(|e| e.to_string())?;
                     }
                     // Non-commutative ops with the chain on the right keep their order.
                     if *y == cur && matches!(name, "graph.sub" | "graph.div") {

@@ -29,6 +29,8 @@ pub(super) struct Problem {
     pub(super) a_view: Desc,
     /// From `[(batch,) K, N]` to B's buffer.
     pub(super) b_desc: Desc,
+    /// From `[(batch,) K, N]` to B's logical shape.
+    pub(super) b_view: Desc,
     /// From `[(batch,) M, N]` to C's logical shape: what epilogue operands
     /// and the store compose with.
     pub(super) c_view: Desc,
@@ -115,6 +117,7 @@ pub(super) fn matmul_problem(
         a_desc: over(&a.desc, &a_view)?,
         a_view,
         b_desc: over(&b.desc, &b_view)?,
+        b_view,
         c_view,
     })
 }
@@ -172,6 +175,7 @@ fn conv_problem(ctx: &Context, conv: Op, inputs: &[Value]) -> Result<Problem, Sk
         a_desc: a.simplify(),
         a_view: Desc::row_major(&[m, k]),
         b_desc: b.simplify(),
+        b_view: Desc::row_major(&[k, n]),
         c_view: Desc::conv_c_view(&c, 0),
     })
 }
@@ -361,6 +365,7 @@ pub(super) fn gemm(
             if !ROW_OPS.contains(&ctx.op_name(red))
                 || ctx.operands(red)[0] != cur
                 || !tail.is_empty()
+                || shape(ctx, cur) != oshape
             {
                 return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
             }

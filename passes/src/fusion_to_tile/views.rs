@@ -84,3 +84,89 @@ impl Views {
         self.of.get(&v).cloned()
     }
 }
+
+/// Whether `o` only renames dims: a reshape or broadcast whose shapes agree
+/// once dims of size 1 are dropped (elements stay in row-major order).
+pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
+    if !matches!(ctx.op_name(o), "graph.reshape" | "graph.broadcast") {
+        return false;
+    }
+    let Some(&x) = ctx.operands(o).first() else {
+        return false;
+    };
+    let squeeze = |s: Vec<i64>| -> Vec<i64> { s.into_iter().filter(|d| *d != 1).collect() };
+    let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
+    if ctx.op_name(o) == "graph.broadcast" {
+        // Only new unit dims, the old ones kept in order.
+        let dims = ints(ctx, o, "dims");
+        if dims.windows(2).any(|w| w[0] >= w[1]) || from.len() != dims.len() {
+            return false;
+        }
+    }
+    squeeze(from) == squeeze(to)
+}
+
+/// An operand computed on the fly: a source, an elementwise chain applied
+/// to it, and views on top (composed into every descriptor, which all
+/// address the operand's own index space): BERT's `reshape(transpose(q +
+/// bias))`.
+pub(super) struct Operand {
+    /// What the chain starts from.
+    pub(super) root: Source,
+    /// The elementwise ops applied to it.
+    pub(super) chain: Chain,
+}
+
+/// `v` as an [`Operand`] of the group: views and elementwise ops back to a
+/// group input; the ops it takes are added to `taken`.
+pub(super) fn operand(
+    ctx: &Context,
+    v: Value,
+    known: (&[Value], &Views),
+    taken: &mut Vec<Op>,
+) -> Result<Operand, Skip> {
+    let (inputs, views) = known;
+    if let Some(root) = views.source(ctx, inputs, v) {
+        return Ok(Operand {
+            root,
+            chain: Chain::new(),
+        });
+    }
+    let p = ctx
+        .defining_op(v)
+        .ok_or_else(|| "an operand that is not computed in the group".to_string())?;
+    let name = ctx.op_name(p);
+    if let Some(d) = view_desc(ctx, p) {
+        let mut o = operand(ctx, ctx.operands(p)[0], known, taken)?;
+        let re = |s: &mut Source| -> Result<(), Skip> {
+            s.desc = s.desc.compose(&d).map_err(|e| e.to_string())?;
+            Ok(())
+        };
+        re(&mut o.root)?;
+        for (_, other) in &mut o.chain {
+            if let Some(Other::Read(s)) = other {
+                re(s)?;
+            }
+        }
+        taken.push(p);
+        return Ok(o);
+    }
+    if !EPILOGUE.iter().any(|(n, _)| *n == name) {
+        return Err(format!("an operand computed by {name}"));
+    }
+    // The running value is the operand not read from memory as it is.
+    let xs = ctx.operands(p).to_vec();
+    let run = xs
+        .iter()
+        .copied()
+        .find(|x| views.source(ctx, inputs, *x).is_none())
+        .unwrap_or(xs[0]);
+    let mut o = operand(ctx, run, known, taken)?;
+    let (chain, _, _, used) = read_chain(ctx, &[p], run, known, &shape(ctx, run), false)?;
+    if used != 1 {
+        return Err(format!("{name} on an operand"));
+    }
+    o.chain.extend(chain);
+    taken.push(p);
+    Ok(o)
+}

@@ -39,7 +39,7 @@ pub(super) fn elementwise(
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
     for &o in &ops {
         let name = ctx.op_name(o);
-        let known = EPILOGUE.iter().any(|(e, _)| *e == name) && name != "graph.bias_add";
+        let known = EPILOGUE.iter().any(|(e, _)| *e == name);
         if !known || ctx.value_type(ctx.result(o, 0)) != out_ty {
             return Err(format!(
                 "{name} is not an elementwise op of the result's type"
@@ -52,10 +52,16 @@ pub(super) fn elementwise(
             let Some(src) = views.source(ctx, &gargs, *x) else {
                 continue;
             };
+            let mut d = src.desc;
             if shape(ctx, *x) != full {
-                return Err(format!("{name} reads an input of another shape"));
+                // A bias vector is read along the last dim of every row.
+                if name != "graph.bias_add" || shape(ctx, *x) != [n] {
+                    return Err(format!("{name} reads an input of another shape"));
+                }
+                let over = Desc::broadcast(&[n], &full, &[full.len() - 1]);
+                d = d.compose(&over).map_err(|e| e.to_string())?;
             }
-            let d = src.desc.compose(&as_rows).map_err(|e| e.to_string())?;
+            let d = d.compose(&as_rows).map_err(|e| e.to_string())?;
             reads.push((*x, src.input, d.simplify()));
         }
     }

@@ -154,3 +154,34 @@ func.func @causal_mask() {
   check.expect_eq %y, %ref : tensor<2x4x4xf32>
   return
 }
+
+// A padded view's validity zeroes a value computed from it: relu(x + 1)
+// over x padded by one on each side is 0 in the padding, not 1.
+// ROUND-LABEL: tile.kernel @padded grid = [1] {
+// ROUND: tile.valid %{{.*}} through #coord.desc<[6] | pad<1, 1> [0] -> [0]> : !tile.tile<6xi1>
+tile.kernel @padded grid = [1] {
+^bb0(%x: memref<4xf32>, %y: memref<6xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] through #coord.desc<[6] | pad<1, 1> [0] -> [0] | embed<4: 1> [0] -> [0]> : memref<4xf32> -> !tile.tile<6xf32>
+  %ok = tile.valid %c0 through #coord.desc<[6] | pad<1, 1> [0] -> [0]> : !tile.tile<6xi1>
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %r = tile.map %t, %ok : (!tile.tile<6xf32>, !tile.tile<6xi1>) -> !tile.tile<6xf32> {
+  ^bb0(%v: f32, %in: i1):
+    %a = arith.addf %v, %one : f32
+    %m = arith.maximumf %a, %zero : f32
+    %w = arith.select %in, %m, %zero : f32
+    tile.yield %w : f32
+  }
+  tile.store %r, %y[%c0] : !tile.tile<6xf32>, memref<6xf32>
+  tile.return
+}
+
+// CHECK: PASS padded_values_are_zero
+func.func @padded_values_are_zero() {
+  %x = stablehlo.constant dense<[1.0, -5.0, 2.0, 3.0]> : tensor<4xf32>
+  %y = tile.launch @padded(%x) : (tensor<4xf32>) -> tensor<6xf32>
+  %ref = stablehlo.constant dense<[0.0, 2.0, 0.0, 3.0, 4.0, 0.0]> : tensor<6xf32>
+  check.expect_eq %y, %ref : tensor<6xf32>
+  return
+}

@@ -355,6 +355,18 @@ pub const IOTA: OpSpec = OpSpec {
     ..op("tile.iota", "each element's position along a dimension")
 };
 
+/// `tile.valid %origin through #coord.desc : !tile.tile<..xi1>`: where a
+/// load through the descriptor would read (true) or be masked (false); a
+/// value computed from padded or concatenated data is zeroed with it.
+pub const VALID: OpSpec = OpSpec {
+    operands: &[ValueSpec::variadic("origin", tc::INDEX)],
+    results: &[ValueSpec::one("result", TILE)],
+    attributes: &[AttrSpec::required("desc", DESC)],
+    traits: Traits::PURE,
+    format: Some("$origin `through` $desc attr-dict `:` type($result)"),
+    ..op("tile.valid", "which indices a descriptor maps in range")
+};
+
 /// `tile.load %buf[%origin] (through #coord.desc)? : memref -> tile`.
 pub const LOAD: OpSpec = OpSpec {
     operands: &[
@@ -499,7 +511,7 @@ pub static DIALECT: Dialect = Dialect {
     name: "tile",
     description: "tile kernels over a grid: loads and stores through descriptors, GEMM, map, reduce",
     ops: &[
-        KERNEL, RETURN, LAUNCH, PROGRAM_ID, IOTA, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST,
+        KERNEL, RETURN, LAUNCH, PROGRAM_ID, IOTA, VALID, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST,
         TRANSFER, FOR, YIELD,
     ],
     materialize_constant: None,
@@ -610,6 +622,27 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 TypeKind::Index | TypeKind::Integer { .. }
             ) {
                 return Err(err("an iota's elements are indices or integers".into()));
+            }
+        }
+        "tile.valid" => {
+            let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
+            let a = ctx
+                .find_ident("desc")
+                .and_then(|i| ctx.inherent_attr(op, i))
+                .ok_or_else(|| err("needs a descriptor".into()))?;
+            let d = coord::desc_of(ctx.uniquer(), a)
+                .map_err(|e| err(format!("bad descriptor: {e}")))?;
+            d.lower().map_err(|e| err(format!("bad descriptor: {e}")))?;
+            if operands.len() != d.upper.len() || r.shape.len() > d.upper.len() {
+                return Err(err(format!(
+                    "a tile of rank {} at an origin of {} indices under a descriptor of rank {}",
+                    r.shape.len(),
+                    operands.len(),
+                    d.upper.len()
+                )));
+            }
+            if !matches!(ctx.type_kind(r.elem), TypeKind::Integer { width: 1, .. }) {
+                return Err(err("a validity tile has i1 elements".into()));
             }
         }
         "tile.load" | "tile.store" => {
@@ -894,6 +927,22 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let dim = int(ctx, op, "dim").unwrap_or(0) as usize;
             let out = row_major_indices(&t.shape).iter().map(|e| e[dim]).collect();
+            Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
+        }
+        "tile.valid" => {
+            let ty = result_ty().expect("a result");
+            let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
+            let a = ctx
+                .find_ident("desc")
+                .and_then(|i| ctx.inherent_attr(op, i))
+                .ok_or_else(|| fail("no descriptor".into()))?;
+            let d = coord::desc_of(&u, a).map_err(fail)?;
+            let origin: Vec<i64> = args.iter().map(idx).collect();
+            let mut out = Vec::new();
+            for e in row_major_indices(&t.shape) {
+                let (_, ok) = d.locate(&at_origin(&origin, &e)).map_err(fail)?;
+                out.push(i64::from(ok));
+            }
             Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
         }
         "tile.load" => {

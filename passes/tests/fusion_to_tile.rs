@@ -711,3 +711,58 @@ fn attention_reads_biased_head_split_operands() {
         }
     }
 }
+
+#[test]
+fn computed_operands_are_zero_where_their_views_pad() {
+    // A prologue that does not map zero to zero (sigmoid(x + b)) on the
+    // input of a padded convolution: the padding reads zero, not
+    // sigmoid(0); and a layernorm over a concatenation (a class token
+    // before the patches) whose second part is exp(p + bias).
+    for (elem, tol) in TOL {
+        let t = |x: &[i64]| tty(x, elem);
+        let (x, w, o) = (vec![1, 3, 5, 5], vec![4, 3, 3, 3], vec![1, 4, 5, 5]);
+        let body = format!(
+            "  %br = graph.reshape %b : ({}) -> {B1}\n  %bb = graph.broadcast %br, dims = [0, 1, 2, 3] : ({B1}) -> {X}\n  %a = graph.add %x, %bb : {X}\n  %r = graph.sigmoid %a : {X}\n  %c = graph.conv2d %r, %w, layout = NCHW, strides = [1, 1], dilations = [1, 1], padding = [1, 1, 1, 1] : ({X}, {}) -> {O}\n  %y = graph.tanh %c : {O}\n",
+            t(&[3]),
+            t(&w),
+            B1 = t(&[1, 3, 1, 1]),
+            X = t(&x),
+            O = t(&o)
+        );
+        let params = [("x", x.clone()), ("b", vec![3]), ("w", w.clone())];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("y", o.clone())], elem);
+        lowered_equals_graph(
+            &text,
+            &args,
+            "h100",
+            "gemm",
+            tol,
+            &format!("padded conv prologue {elem}"),
+        );
+        let body = format!(
+            "  %pb = graph.bias_add %p, %bias : ({P}, {V}) -> {P}\n  %pe = graph.exp %pb : {P}\n  %c = graph.concat %cls, %pe, axis = 1 : ({}, {P}) -> {C}\n  %l = graph.layernorm %c, %g, %be : ({C}, {V}, {V}) -> {C}\n",
+            t(&[2, 1, 8]),
+            P = t(&[2, 6, 8]),
+            V = t(&[8]),
+            C = t(&[2, 7, 8])
+        );
+        let params = [
+            ("cls", vec![2, 1, 8]),
+            ("p", vec![2, 6, 8]),
+            ("bias", vec![8]),
+            ("g", vec![8]),
+            ("be", vec![8]),
+        ];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("l", vec![2, 7, 8])], elem);
+        lowered_equals_graph(
+            &text,
+            &args,
+            "h100",
+            "rows",
+            tol,
+            &format!("concat layernorm {elem}"),
+        );
+    }
+}

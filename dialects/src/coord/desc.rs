@@ -640,6 +640,14 @@ impl Desc {
     /// wo)`, columns filter taps `(kh, kw, c)` of the group's channels;
     /// padding reads as invalid (zero).
     pub fn conv_a(conv: &Conv, g: i64) -> Desc {
+        let v = Desc::conv_a_view(conv, g);
+        let shape = v.lower().expect("lengths agree by construction");
+        v.compose_onto(&Desc::row_major(&shape))
+    }
+
+    /// [`Desc::conv_a`] as a view of the input's logical 4-d index (not
+    /// yet its buffer), for inputs computed on the fly.
+    pub fn conv_a_view(conv: &Conv, g: i64) -> Desc {
         let [n, h, w, c] = conv.nhwc();
         let [kh, kw] = conv.filter;
         let [ho, wo] = conv.out();
@@ -653,11 +661,6 @@ impl Desc {
             (0, 2, 3, 1)
         } else {
             (0, 1, 2, 3)
-        };
-        let shape = if conv.nchw {
-            [n, c, h, w]
-        } else {
-            [n, h, w, c]
         };
         Desc {
             upper: vec![n * ho * wo, kh * kw * cg],
@@ -717,24 +720,30 @@ impl Desc {
                 ],
             ],
         }
-        .compose_onto(&Desc::row_major(&shape))
     }
 
     /// The B matrix of group `g`: rows filter taps `(kh, kw, c)`, columns
     /// the group's output channels, over the filter buffer (HWIO for NHWC,
     /// OIHW for NCHW).
     pub fn conv_b(conv: &Conv, g: i64) -> Desc {
+        let v = Desc::conv_b_view(conv, g);
+        let shape = v.lower().expect("lengths agree by construction");
+        v.compose_onto(&Desc::row_major(&shape))
+    }
+
+    /// [`Desc::conv_b`] as a view of the filter's logical 4-d index.
+    pub fn conv_b_view(conv: &Conv, g: i64) -> Desc {
         let [kh, kw] = conv.filter;
         let (cg, kg) = (
             conv.nhwc()[3] / conv.groups,
             conv.out_channels / conv.groups,
         );
-        let (shape, dims) = if conv.nchw {
-            ([conv.out_channels, cg, kh, kw], [2, 3, 1, 0])
+        let dims = if conv.nchw {
+            [2, 3, 1, 0]
         } else {
-            ([kh, kw, cg, conv.out_channels], [0, 1, 2, 3])
+            [0, 1, 2, 3]
         };
-        Desc::channel_matrix([kh, kw, cg], &shape, dims, conv.out_channels, g * kg, kg)
+        Desc::channel_view([kh, kw, cg], dims, conv.out_channels, g * kg, kg)
     }
 
     /// The C matrix of group `g`: rows output pixels, columns the group's
@@ -760,22 +769,10 @@ impl Desc {
         Desc::channel_view([n, ho, wo], dims, conv.out_channels, g * kg, kg)
     }
 
-    /// A matrix over a 4-d buffer of `shape` whose rows merge three of its
-    /// dims (of lengths `rows`, at buffer dims `dims[..3]`) and whose `kg`
-    /// columns are channels `first..first + kg` of its channel dim
-    /// `dims[3]` (of `channels`): the convolution's B and C.
-    fn channel_matrix(
-        rows: [i64; 3],
-        shape: &[i64],
-        dims: [usize; 4],
-        channels: i64,
-        first: i64,
-        kg: i64,
-    ) -> Desc {
-        Desc::channel_view(rows, dims, channels, first, kg).compose_onto(&Desc::row_major(shape))
-    }
-
-    /// [`Desc::channel_matrix`] as a view of the 4-d logical index.
+    /// A matrix over a 4-d tensor whose rows merge three of its dims (of
+    /// lengths `rows`, at dims `dims[..3]`) and whose `kg` columns are
+    /// channels `first..first + kg` of its channel dim `dims[3]` (of
+    /// `channels`): the convolution's B and C, as views.
     fn channel_view(rows: [i64; 3], dims: [usize; 4], channels: i64, first: i64, kg: i64) -> Desc {
         Desc {
             upper: vec![rows.iter().product(), kg],

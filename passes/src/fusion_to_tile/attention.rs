@@ -5,7 +5,7 @@
 //! `exp(m_old - m_new)` as the maximum grows; the score matrix never leaves
 //! registers and nothing of size `Sq x Sk` reaches memory.
 
-use super::gemm::{Problem, matmul_problem, matrix_view, over, store_desc};
+use super::gemm::{Problem, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
 use super::*;
 
@@ -13,14 +13,15 @@ use super::*;
 struct Attention {
     /// `Q Kᵀ` as a GEMM: Q is A, K is B, the scores C.
     qk: Problem,
-    /// Q as computed on the fly (a bias, head-split views).
+    /// Q over `[(batch,) Sq, D]`, computed on the fly (a bias, head-split
+    /// views).
     q: Operand,
-    /// K as computed on the fly.
+    /// K over `[(batch,) D, Sk]`.
     k: Operand,
-    /// V as computed on the fly.
+    /// V over `[(batch,) Sk, Dv]`.
     v: Operand,
-    /// From `[(batch,) Sk, Dv]` to V's logical shape.
-    v_view: Desc,
+    /// The element types Q, K and V are kept in.
+    elems: [Type; 3],
     /// The ops on the scores before the softmax (a scale, a mask).
     scores: Chain,
     /// Columns of the output.
@@ -67,25 +68,28 @@ fn recognise(
     if ism < i1 {
         return Err(NOT_MINE.into());
     }
-    taken.push(sm);
-    let q = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
-    let k = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
-    let v = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
-    let qk = matmul_problem(ctx, mm1, &q.root, &k.root)?;
+    let mut q = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
+    let mut k = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
+    let mut v = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
+    let qk = matmul_problem(ctx, mm1)?;
+    q.compose(&qk.a_view)?;
+    k.compose(&qk.b_view)?;
     let sshape = shape(ctx, ctx.result(mm1, 0));
-    let between: Vec<Op> = ops[i1 + 1..ism]
-        .iter()
-        .copied()
-        .filter(|o| !taken.contains(o))
-        .collect();
-    let (scores, _, cur, used) =
-        read_chain(ctx, &between, ctx.result(mm1, 0), known, &sshape, false)?;
-    if used < between.len() || ctx.operands(sm)[0] != cur {
+    let (scores, _, cur, used) = read_chain(
+        ctx,
+        &ops[i1..],
+        ctx.result(mm1, 0),
+        known,
+        &sshape,
+        false,
+        &mut taken,
+    )?;
+    if ops[i1..].get(used) != Some(&sm) || ctx.operands(sm)[0] != cur {
         return Err("the scores are not a chain into the softmax".into());
     }
-    taken.extend(&between);
     // The softmax over the keys.
-    RowOp::of(ctx, sm, known, &shape(ctx, cur))?;
+    RowOp::of(ctx, sm, known, &shape(ctx, cur), &mut taken)?;
+    taken.push(sm);
     let vshape = shape(ctx, ctx.operands(mm2)[1]);
     let batched = qk.batch > 0;
     if batched != (vshape.len() > 2) || has(ctx, mm2, "transpose_a") {
@@ -96,16 +100,21 @@ fn recognise(
     if v_view.upper[v_view.upper.len() - 2] != qk.n {
         return Err("V's rows are not the keys".into());
     }
+    v.compose(&v_view)?;
     let oshape = shape(ctx, ctx.result(mm2, 0));
     let out_view = matrix_view(&oshape, false, batched);
-    let i2 = ops.iter().position(|o| *o == mm2).expect("an op");
-    let rest = &ops[i2 + 1..];
-    let (epilogue, tail, cur, used) =
-        read_chain(ctx, rest, ctx.result(mm2, 0), known, &oshape, true)?;
-    if used < rest.len() {
-        return Err(format!("{} is not an epilogue op", ctx.op_name(rest[used])));
+    let (epilogue, tail, cur, used) = read_chain(
+        ctx,
+        ops,
+        ctx.result(mm2, 0),
+        known,
+        &oshape,
+        true,
+        &mut taken,
+    )?;
+    if used < ops.len() {
+        return Err(format!("{} is not an epilogue op", ctx.op_name(ops[used])));
     }
-    taken.extend(rest);
     if yields != [cur] {
         return Err("attention with several results".into());
     }
@@ -122,37 +131,12 @@ fn recognise(
         q,
         k,
         v,
-        v_view,
+        elems: [
+            float_elem(ctx, ctx.value_type(ctx.operands(mm1)[0]))?,
+            float_elem(ctx, ctx.value_type(ctx.operands(mm1)[1]))?,
+            float_elem(ctx, ctx.value_type(ctx.operands(mm2)[1]))?,
+        ],
     })
-}
-
-/// Load the tile of `shape` at `at` of operand `o`, whose matrix view is
-/// `view`, computing its chain in `calc`; the tile has `elem`s.
-#[allow(clippy::too_many_arguments)]
-fn load_operand(
-    e: &mut B<'_>,
-    bufs: &dyn Fn(Value) -> Value,
-    o: &Operand,
-    view: &Desc,
-    at: &[Value],
-    shape: &[i64],
-    elem: Type,
-    calc: Type,
-) -> Value {
-    let d = over(&o.root.desc, view).expect("shapes agree");
-    let t = load(e, bufs(o.root.input), at, shape, &d, elem);
-    if o.chain.is_empty() {
-        return t;
-    }
-    let u = e.ctx.uniquer().clone();
-    let x = convert(e, t, shape, elem, calc);
-    let ty = tile::plain_tile(&u, shape.to_vec(), calc, Space::Register);
-    let mut read = |e: &mut B<'_>, s: &Source| {
-        let d = over(&s.desc, view).expect("shapes agree");
-        load(e, bufs(s.input), at, shape, &d, calc)
-    };
-    let y = emit_chain(e, &o.chain, x, ty, calc, &mut read);
-    convert(e, y, shape, calc, elem)
 }
 
 /// Lower one attention group.
@@ -192,16 +176,12 @@ pub(super) fn attention(
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| bufs[inputs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
-    let elem_of = |v: Value| {
-        u.type_kind(ctx.value_type(v))
-            .element_type()
-            .expect("a tensor")
-    };
-    let (q_elem, k_elem, v_elem) = (
-        elem_of(at.q.root.input),
-        elem_of(at.k.root.input),
-        elem_of(at.v.root.input),
-    );
+    let [q_elem, k_elem, v_elem] = at.elems;
+    let lead: Vec<i64> = (at.qk.batch > 0)
+        .then_some(at.qk.batch)
+        .into_iter()
+        .collect();
+    let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
     let reg = |shape: Vec<i64>, el: Type| tile::plain_tile(&u, shape, el, Space::Register);
     let (s_t, row_t, o_t) = (
         reg(vec![bm, bn], calc),
@@ -231,15 +211,13 @@ pub(super) fn attention(
             vec![("space", space), ("depth", depth)],
         )
     };
-    let q = load_operand(
+    let q = operand_tile(
         &mut e,
         &buf,
         &at.q,
-        &at.qk.a_view,
-        &origin(m0, c0),
-        &[bm, d],
-        q_elem,
+        (&space(sq, d), &origin(m0, c0), &[bm, d]),
         calc,
+        q_elem,
     );
     let qs = shared(&mut e, q, vec![bm, d], q_elem, 1);
     let ninf = e.float(f64::NEG_INFINITY, calc);
@@ -266,26 +244,27 @@ pub(super) fn attention(
         };
         let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
         let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
-        let kt = load_operand(
+        let kt = operand_tile(
             &mut l,
             &buf,
             &at.k,
-            &at.qk.b_view,
-            &origin(c0, j),
-            &[d, bn],
-            k_elem,
+            (&space(d, sk), &origin(c0, j), &[d, bn]),
             calc,
+            k_elem,
         );
         let ks = shared(&mut l, kt, vec![d, bn], k_elem, t.stages);
         let z = spread(&mut l, zero, s_t, &[]);
         let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
         let mut s = l.val("tile.gemm", &[qs, ks, z], s_t, vec![("level", level)]);
         let s_at = origin(m0, j);
-        let mut read = |l: &mut B<'_>, src: &Source| {
-            let dsc = over(&src.desc, &at.qk.c_view).expect("shapes agree");
-            load(l, buf(src.input), &s_at, &[bm, bn], &dsc, calc)
+        let r = At {
+            bufs: &buf,
+            view: &at.qk.c_view,
+            at: &s_at,
+            shape: &[bm, bn],
+            calc,
         };
-        s = emit_chain(&mut l, &at.scores, s, s_t, calc, &mut read);
+        s = emit_chain(&mut l, &at.scores, s, &r);
         if sk % bn != 0 {
             // Keys past the end score -inf: they add nothing to the softmax.
             let col = l.val(
@@ -333,15 +312,13 @@ pub(super) fn attention(
         });
         let ab = spread(&mut l, alpha, o_t, &[0]);
         let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
-        let vt = load_operand(
+        let vt = operand_tile(
             &mut l,
             &buf,
             &at.v,
-            &at.v_view,
-            &origin(j, c0),
-            &[bn, at.dv],
-            v_elem,
+            (&space(sk, at.dv), &origin(j, c0), &[bn, at.dv]),
             calc,
+            v_elem,
         );
         let vs = shared(&mut l, vt, vec![bn, at.dv], v_elem, t.stages);
         let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);
@@ -359,11 +336,14 @@ pub(super) fn attention(
     let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
     let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut f("arith.divf"));
     let o_at = origin(m0, c0);
-    let mut read = |e: &mut B<'_>, src: &Source| {
-        let dsc = over(&src.desc, &at.out_view).expect("shapes agree");
-        load(e, buf(src.input), &o_at, &[bm, at.dv], &dsc, calc)
+    let r = At {
+        bufs: &buf,
+        view: &at.out_view,
+        at: &o_at,
+        shape: &[bm, at.dv],
+        calc,
     };
-    out = emit_chain(&mut e, &at.epilogue, out, o_t, calc, &mut read);
+    out = emit_chain(&mut e, &at.epilogue, out, &r);
     store(
         &mut e,
         out,

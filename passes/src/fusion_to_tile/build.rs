@@ -187,28 +187,31 @@ impl B<'_> {
 pub(super) enum Other {
     /// The running value itself (`x * x`).
     Same,
-    /// A tensor read through a descriptor from the running value's index
-    /// space (a bias vector through a broadcast).
-    Read(Source),
+    /// An operand read (or computed on the fly) in the running value's
+    /// index space (a bias vector through a broadcast).
+    Read(Operand),
 }
 
 /// An elementwise chain on a running value: each step's op and its other
 /// operand, if it has one.
 pub(super) type Chain = Vec<(&'static str, Option<Other>)>;
 
-/// Read the elementwise ops of `ops` that apply in turn to `cur` (of shape
-/// `full`), their other operands being group inputs or views of them of the
-/// full shape, or bias vectors over its last dimension; with `views_ok`,
-/// trailing reshapes and transposes too. Returns the chain, the trailing
-/// views, the last value and how many ops were read (the first op not read
-/// ends it).
+/// Read the elementwise ops among `ops` (in program order) that apply in
+/// turn to `cur` (of shape `full`), skipping ops that do not read it; their
+/// other operands are computed from group inputs ([`operand`], the ops that
+/// takes added to `taken`), of the running shape or bias vectors over its
+/// last dimension. Reshapes that only add or drop unit dims are read
+/// through; with `views_ok`, trailing reshapes and transposes too. Returns
+/// the chain, the trailing views, the last value and the index of the
+/// first op that reads `cur` and is not read (`ops.len()` when none).
 pub(super) fn read_chain(
     ctx: &Context,
     ops: &[Op],
     mut cur: Value,
-    (inputs, known): (&[Value], &Views),
+    known: (&[Value], &Views),
     full: &[i64],
     views_ok: bool,
+    taken: &mut Vec<Op>,
 ) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
     let mut ty = ctx.value_type(cur);
     let mut chain = Chain::new();
@@ -219,7 +222,11 @@ pub(super) fn read_chain(
     let mut fwd: Option<Desc> = None;
     for (i, &o) in ops.iter().enumerate() {
         let name = ctx.op_name(o);
-        if views.is_empty() && ctx.operands(o).first() == Some(&cur) && is_unit_reshape(ctx, o) {
+        if !ctx.operands(o).contains(&cur) || taken.contains(&o) {
+            continue;
+        }
+        if views.is_empty() && ctx.operands(o)[0] == cur && is_unit_reshape(ctx, o) {
+            taken.push(o);
             cur = ctx.result(o, 0);
             ty = ctx.value_type(cur);
             now = shape(ctx, cur);
@@ -230,6 +237,7 @@ pub(super) fn read_chain(
             && matches!(name, "graph.reshape" | "graph.transpose")
             && ctx.operands(o)[0] == cur
         {
+            taken.push(o);
             views.push(o);
             cur = ctx.result(o, 0);
             continue;
@@ -250,32 +258,108 @@ pub(super) fn read_chain(
                 if other == cur {
                     chain.push((name, Some(Other::Same)));
                 } else {
-                    let mut src = known.source(ctx, inputs, other).ok_or_else(|| {
-                        format!("{name} reads a value computed outside the chain")
-                    })?;
-                    let s = shape(ctx, other);
-                    let bias = name == "graph.bias_add";
-                    if bias && now.last().is_some_and(|n| s == [*n]) {
-                        let over = Desc::broadcast(&s, &now, &[now.len() - 1]);
-                        src.desc = src.desc.compose(&over).map_err(|e| e.to_string())?;
-                    } else if s != now {
-                        return Err(format!("{name}'s other operand has shape {s:?}"));
-                    }
-                    if let Some(f) = &fwd {
-                        src.desc = src.desc.compose(f).map_err(|e| e.to_string())?;
-                    }
                     // Non-commutative ops with the chain on the right keep their order.
                     if *y == cur && matches!(name, "graph.sub" | "graph.div") {
                         return Err(format!("{name} with the running value on the right"));
                     }
-                    chain.push((name, Some(Other::Read(src))));
+                    let mut op = operand(ctx, other, known, taken)?;
+                    let s = shape(ctx, other);
+                    let bias = name == "graph.bias_add";
+                    if bias && now.last().is_some_and(|n| s == [*n]) {
+                        op.compose(&Desc::broadcast(&s, &now, &[now.len() - 1]))?;
+                    } else if s != now {
+                        return Err(format!("{name}'s other operand has shape {s:?}"));
+                    }
+                    if let Some(f) = &fwd {
+                        op.compose(f)?;
+                    }
+                    chain.push((name, Some(Other::Read(op))));
                 }
             }
             _ => return Err(format!("{name} is not applied to the running value")),
         }
+        taken.push(o);
         cur = ctx.result(o, 0);
     }
     Ok((chain, views, cur, ops.len()))
+}
+
+/// Where a generator reads operand tiles: the kernel's buffers (by group
+/// input), the tile's index space as a view of the operands' logical shape,
+/// the tile's origin and shape, and the element type computed in.
+pub(super) struct At<'a> {
+    /// The kernel buffer of a group input.
+    pub(super) bufs: &'a dyn Fn(Value) -> Value,
+    /// From the tile's index space to the operands' logical shape.
+    pub(super) view: &'a Desc,
+    /// The tile's origin.
+    pub(super) at: &'a [Value],
+    /// The tile's shape.
+    pub(super) shape: &'a [i64],
+    /// The element type computed in.
+    pub(super) calc: Type,
+}
+
+impl At<'_> {
+    /// The register tile type of values computed here.
+    pub(super) fn ty(&self, u: &aic::ir::Uniquer) -> Type {
+        tile::plain_tile(u, self.shape.to_vec(), self.calc, Space::Register)
+    }
+
+    /// The tile of operand `o` here: loads through descriptors, chains as
+    /// maps, masks where a padding view says so, sums of parts.
+    pub(super) fn read(&self, e: &mut B<'_>, o: &Operand) -> Value {
+        let u = e.ctx.uniquer().clone();
+        let ty = self.ty(&u);
+        match o {
+            Operand::Load(s) => {
+                let d = over(&s.desc, self.view).expect("shapes agree");
+                load(e, (self.bufs)(s.input), self.at, self.shape, &d, self.calc)
+            }
+            Operand::Chain(base, chain) => {
+                let t = self.read(e, base);
+                emit_chain(e, chain, t, self)
+            }
+            Operand::Masked(inner, m) => {
+                let t = self.read(e, inner);
+                let d = over(m, self.view).expect("shapes agree");
+                let i1 = u.ty(TypeKind::Integer {
+                    width: 1,
+                    signedness: aic::types::Signedness::Signless,
+                });
+                let mt = tile::plain_tile(&u, self.shape.to_vec(), i1, Space::Register);
+                let ok = e.val(
+                    "tile.valid",
+                    self.at,
+                    mt,
+                    vec![("desc", coord::desc_attr(&u, &d))],
+                );
+                let calc = self.calc;
+                map_typed(e, &[t, ok], &[calc, i1], ty, &mut |b, a| {
+                    let z = b.float(0.0, calc);
+                    b.val("arith.select", &[a[1], a[0], z], calc, vec![])
+                })
+            }
+            Operand::Sum(parts) => {
+                let mut acc: Option<Value> = None;
+                for p in parts {
+                    let t = self.read(e, p);
+                    acc = Some(match acc {
+                        None => t,
+                        Some(a) => map(e, &[a, t], ty, self.calc, &mut |b, x| {
+                            b.val("arith.addf", x, self.calc, vec![])
+                        }),
+                    });
+                }
+                acc.expect("a concat has parts")
+            }
+        }
+    }
+}
+
+/// `d` composed with `top` and simplified.
+pub(super) fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
+    Ok(d.compose(top).map_err(|e| e.to_string())?.simplify())
 }
 
 /// A `tile.map` of `inputs` (tiles of `ty`) applying `f` to their elements
@@ -337,21 +421,16 @@ pub(super) fn convert(e: &mut B<'_>, t: Value, shape: &[i64], from: Type, to: Ty
     })
 }
 
-/// Apply `chain` to the tile `value`, one map per op; `read` gives the tile
-/// of an operand read from memory.
-pub(super) fn emit_chain(
-    e: &mut B<'_>,
-    chain: &Chain,
-    mut value: Value,
-    ty: Type,
-    elem: Type,
-    read: &mut dyn FnMut(&mut B<'_>, &Source) -> Value,
-) -> Value {
+/// Apply `chain` to the tile `value`, one map per op, reading other
+/// operands at `at`.
+pub(super) fn emit_chain(e: &mut B<'_>, chain: &Chain, mut value: Value, at: &At<'_>) -> Value {
+    let u = e.ctx.uniquer().clone();
+    let (ty, elem) = (at.ty(&u), at.calc);
     for (name, o) in chain {
         let mut inputs = vec![value];
         match o {
             Some(Other::Same) => inputs.push(value),
-            Some(Other::Read(src)) => inputs.push(read(e, src)),
+            Some(Other::Read(op)) => inputs.push(at.read(e, op)),
             None => {}
         }
         value = map(e, &inputs, ty, elem, &mut |s, a| {

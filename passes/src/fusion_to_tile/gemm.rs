@@ -8,12 +8,10 @@
 use super::rows::{ROW_OPS, RowOp};
 use super::*;
 
-/// A GEMM as the kernel sees it: where A, B and C are and how `[M, K]`,
-/// `[K, N]` and `[M, N]` (with a leading batch index when batched) are
-/// addressed.
+/// A GEMM as the kernel sees it: its sizes and how `[M, K]`, `[K, N]` and
+/// `[M, N]` (with a leading batch index when batched) are views of its
+/// operands' and result's logical shapes.
 pub(super) struct Problem {
-    /// The group input read as B.
-    pub(super) b: Value,
     /// Batches (a grid axis), or 0 when the GEMM is not batched.
     pub(super) batch: i64,
     /// Rows of C.
@@ -22,18 +20,21 @@ pub(super) struct Problem {
     pub(super) n: i64,
     /// The reduction depth.
     pub(super) k: i64,
-    /// From `[(batch,) M, K]` to A's buffer.
-    pub(super) a_desc: Desc,
-    /// From `[(batch,) M, K]` to A's logical shape: what operands of a
-    /// prologue on A compose with.
+    /// From `[(batch,) M, K]` to A's logical shape.
     pub(super) a_view: Desc,
-    /// From `[(batch,) K, N]` to B's buffer.
-    pub(super) b_desc: Desc,
     /// From `[(batch,) K, N]` to B's logical shape.
     pub(super) b_view: Desc,
     /// From `[(batch,) M, N]` to C's logical shape: what epilogue operands
     /// and the store compose with.
     pub(super) c_view: Desc,
+}
+
+/// The identity view of a tile index space of lengths `upper`.
+pub(super) fn identity(upper: &[i64]) -> Desc {
+    Desc {
+        upper: upper.to_vec(),
+        stages: Vec::new(),
+    }
 }
 
 /// A view of a tensor of `shape` = `[batch.., r, c]` (`[batch.., c, r]`
@@ -76,21 +77,10 @@ pub(super) fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
     }
 }
 
-/// `d` composed with `top` and simplified.
-pub(super) fn over(d: &Desc, top: &Desc) -> Result<Desc, Skip> {
-    Ok(d.compose(top).map_err(|e| e.to_string())?.simplify())
-}
-
-/// A matmul whose A is read from `a` and B from `b` (sources of its
-/// operands' shapes): transposed operands through transposing views; with a
-/// 2-d B, leading batch dims of A fold into M (the weights are shared);
-/// with equal batch dims on both, a batched GEMM.
-pub(super) fn matmul_problem(
-    ctx: &Context,
-    mm: Op,
-    a: &Source,
-    b: &Source,
-) -> Result<Problem, Skip> {
+/// A matmul: transposed operands through transposing views; with a 2-d
+/// B, leading batch dims of A fold into M (the weights are shared); with
+/// equal batch dims on both, a batched GEMM.
+pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
     let (av, bv) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
     let (sa, sb) = (shape(ctx, av), shape(ctx, bv));
     let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
@@ -109,27 +99,21 @@ pub(super) fn matmul_problem(
     let dims = |d: &Desc| d.upper[d.upper.len() - 2..].to_vec();
     let ((m, k), n) = ((dims(&a_view)[0], dims(&a_view)[1]), dims(&b_view)[1]);
     Ok(Problem {
-        b: b.input,
         batch: if batched { a_view.upper[0] } else { 0 },
         m,
         n,
         k,
-        a_desc: over(&a.desc, &a_view)?,
         a_view,
-        b_desc: over(&b.desc, &b_view)?,
         b_view,
         c_view,
     })
 }
 
-/// A convolution as an implicit GEMM: A the input through the im2col
-/// descriptor (no buffer), B the filter, C the output, all through
-/// coordinate views (NHWC or NCHW; one group).
-fn conv_problem(ctx: &Context, conv: Op, inputs: &[Value]) -> Result<Problem, Skip> {
+/// A convolution as an implicit GEMM: A the input through the im2col view
+/// (no buffer; padding reads as zero), B the filter, C the output, all
+/// through coordinate views (NHWC or NCHW; one group).
+fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
     let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
-    if !inputs.contains(&x) || !inputs.contains(&w) {
-        return Err("a convolution of computed values or views".into());
-    }
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
     let groups = attr("groups")
         .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
@@ -164,18 +148,15 @@ fn conv_problem(ctx: &Context, conv: Op, inputs: &[Value]) -> Result<Problem, Sk
         pads: [pa[0], pa[1], pa[2], pa[3]],
         groups: 1,
     };
-    let (a, b) = (Desc::conv_a(&c, 0), Desc::conv_b(&c, 0));
-    let (m, k, n) = (a.upper[0], a.upper[1], b.upper[1]);
+    let (a_view, b_view) = (Desc::conv_a_view(&c, 0), Desc::conv_b_view(&c, 0));
+    let (m, k, n) = (a_view.upper[0], a_view.upper[1], b_view.upper[1]);
     Ok(Problem {
-        b: w,
         batch: 0,
         m,
         n,
         k,
-        a_desc: a.simplify(),
-        a_view: Desc::row_major(&[m, k]),
-        b_desc: b.simplify(),
-        b_view: Desc::row_major(&[k, n]),
+        a_view,
+        b_view,
         c_view: Desc::conv_c_view(&c, 0),
     })
 }
@@ -230,9 +211,8 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
 struct Branch {
     /// Which operand of the group's yield it computes.
     result: usize,
-    /// The GEMM's B input and its descriptor.
-    b: Value,
-    b_desc: Desc,
+    /// The GEMM's B, over `[(batch,) K, N]`.
+    b: Operand,
     /// Columns of its C.
     n: i64,
     /// The elementwise epilogue.
@@ -243,28 +223,6 @@ struct Branch {
     c_view: Desc,
     /// The result's buffer descriptor from `[(batch,) M, N]`.
     store: Desc,
-}
-
-/// The ops computing `v` from a group input or view through elementwise
-/// ops (in program order), and that input or view.
-fn prologue(ctx: &Context, v: Value, (inputs, views): (&[Value], &Views)) -> (Vec<Op>, Value) {
-    let (mut ops, mut cur) = (Vec::new(), v);
-    while views.source(ctx, inputs, cur).is_none() {
-        let Some(p) = ctx.defining_op(cur) else { break };
-        if !EPILOGUE.iter().any(|(n, _)| *n == ctx.op_name(p)) {
-            break;
-        }
-        ops.push(p);
-        // The running value is the operand that is not read from memory.
-        let xs = ctx.operands(p);
-        cur = xs
-            .iter()
-            .copied()
-            .find(|x| views.source(ctx, inputs, *x).is_none())
-            .unwrap_or(xs[0]);
-    }
-    ops.reverse();
-    (ops, cur)
 }
 
 /// Lower one GEMM group: the kernel (inserted before `func`) and the launch
@@ -307,61 +265,34 @@ pub(super) fn gemm(
         .map(|y| ctx.operands(y).to_vec())
         .unwrap_or_default();
     let conv = ctx.op_name(first) == "graph.conv2d";
-    // The prologue computing A.
-    let (pro_ops, root) = prologue(ctx, a_val, known);
-    let a_src = views
-        .source(ctx, &inputs, root)
-        .ok_or("A is not computed elementwise from a group input")?;
-    let (pro, _, cur, used) = read_chain(ctx, &pro_ops, root, known, &shape(ctx, a_val), false)?;
-    if used < pro_ops.len() || cur != a_val {
-        return Err("A's prologue is not a chain".into());
-    }
-    if conv && !pro.is_empty() {
-        return Err("a prologue on a convolution's input".into());
-    }
-    let mut p = if conv {
-        conv_problem(ctx, first, &inputs)?
-    } else {
-        let b_src = |m: Op| {
-            views
-                .source(ctx, &inputs, ctx.operands(m)[1])
-                .ok_or_else(|| "B is computed in the group".to_string())
-        };
-        matmul_problem(ctx, first, &a_src, &b_src(first)?)?
-    };
-    let mut branches = Vec::new();
-    let mut covered: Vec<Op> = pro_ops.clone();
-    for &mm in &mms {
-        let q = if mm == first || conv {
-            None
+    let problem = |mm: Op| {
+        if conv {
+            conv_problem(ctx, mm)
         } else {
-            let b = views
-                .source(ctx, &inputs, ctx.operands(mm)[1])
-                .ok_or("B is computed in the group")?;
-            Some(matmul_problem(ctx, mm, &a_src, &b)?)
-        };
-        if let Some(q) = &q
-            && (q.batch, q.m, q.k) != (p.batch, p.m, p.k)
-        {
+            matmul_problem(ctx, mm)
+        }
+    };
+    // Ops computed on the fly as operands, and the GEMMs and epilogues.
+    let mut taken: Vec<Op> = mms.clone();
+    let mut a = operand(ctx, a_val, known, &mut taken)?;
+    let mut p = problem(first)?;
+    a.compose(&p.a_view)?;
+    let mut branches = Vec::new();
+    for &mm in &mms {
+        let q = problem(mm)?;
+        if (q.batch, q.m, q.k) != (p.batch, p.m, p.k) {
             return Err("sibling GEMMs of different shapes".into());
         }
-        // The ops downstream of this GEMM.
+        let mut b = operand(ctx, ctx.operands(mm)[1], known, &mut taken)?;
+        b.compose(&q.b_view)?;
+        // The ops downstream of this GEMM, in program order.
         let r = ctx.result(mm, 0);
-        let mut vals = vec![r];
-        let mut slice = Vec::new();
-        for &o in &ops {
-            if o != mm && ctx.operands(o).iter().any(|x| vals.contains(x)) {
-                slice.push(o);
-                vals.push(ctx.result(o, 0));
-            }
-        }
-        covered.push(mm);
-        covered.extend(&slice);
         let oshape = shape(ctx, r);
-        let (chain, mut tail, mut cur, used) = read_chain(ctx, &slice, r, known, &oshape, true)?;
+        let (chain, mut tail, mut cur, used) =
+            read_chain(ctx, &ops, r, known, &oshape, true, &mut taken)?;
         let mut row = None;
-        if used < slice.len() {
-            let red = slice[used];
+        if used < ops.len() {
+            let red = ops[used];
             if !ROW_OPS.contains(&ctx.op_name(red))
                 || ctx.operands(red)[0] != cur
                 || !tail.is_empty()
@@ -369,15 +300,22 @@ pub(super) fn gemm(
             {
                 return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
             }
-            let op = RowOp::of(ctx, red, known, &oshape)?;
+            let op = RowOp::of(ctx, red, known, &oshape, &mut taken)?;
             if op.reduces() {
                 return Err("a reduction of a GEMM's rows".into());
             }
-            let rest = &slice[used + 1..];
-            let (after, t2, c2, u2) =
-                read_chain(ctx, rest, ctx.result(red, 0), known, &oshape, true)?;
-            if u2 < rest.len() {
-                return Err(format!("{} is not an epilogue op", ctx.op_name(rest[u2])));
+            taken.push(red);
+            let (after, t2, c2, u2) = read_chain(
+                ctx,
+                &ops,
+                ctx.result(red, 0),
+                known,
+                &oshape,
+                true,
+                &mut taken,
+            )?;
+            if u2 < ops.len() {
+                return Err(format!("{} is not an epilogue op", ctx.op_name(ops[u2])));
             }
             (tail, cur) = (t2, c2);
             row = Some((op, after));
@@ -386,20 +324,24 @@ pub(super) fn gemm(
             .iter()
             .position(|y| *y == cur)
             .ok_or("a GEMM's value is used inside the group and is not its result")?;
-        let q = q.as_ref().unwrap_or(&p);
         branches.push(Branch {
             result,
-            b: q.b,
-            b_desc: q.b_desc.clone(),
+            b,
             n: q.n,
             chain,
             row,
             store: store_desc(ctx, &q.c_view, &tail)?,
-            c_view: q.c_view.clone(),
+            c_view: q.c_view,
         });
     }
-    if covered.len() != ops.len() || branches.len() != yields.len() {
-        return Err("ops that are neither prologue, GEMM nor epilogue".into());
+    if let Some(o) = ops.iter().find(|o| !taken.contains(o)) {
+        return Err(format!(
+            "{} is neither prologue, GEMM nor epilogue",
+            ctx.op_name(*o)
+        ));
+    }
+    if branches.len() != yields.len() {
+        return Err("results that are not GEMMs' epilogues".into());
     }
     branches.sort_by_key(|b| b.result);
     p.n = branches.iter().map(|b| b.n).max().unwrap_or(p.n);
@@ -418,30 +360,55 @@ pub(super) fn gemm(
         // A block holds whole rows to normalise them.
         tuning.bn = p.n;
     }
+    let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
+    let storage = (elem_of(a_val)?, elem_of(ctx.operands(first)[1])?);
     emit(
         ctx,
         (group, func, n_kernel),
         &p,
-        &a_src,
-        &pro,
+        &a,
         &branches,
         tuning,
-        (elem, calc, &out_tys),
+        (calc, storage, &out_tys),
     );
     Ok(())
 }
 
+/// The tile of `o` (precomposed to the tile's index space) at `at`, in the
+/// element type `store` (a plain load reads it as it is; a computed
+/// operand is computed in `calc` and converted).
+pub(super) fn operand_tile(
+    e: &mut B<'_>,
+    bufs: &dyn Fn(Value) -> Value,
+    o: &Operand,
+    (upper, at, shape): (&[i64], &[Value], &[i64]),
+    calc: Type,
+    store: Type,
+) -> Value {
+    if let Some(src) = o.as_load() {
+        return load(e, bufs(src.input), at, shape, &src.desc.simplify(), store);
+    }
+    let view = identity(upper);
+    let r = At {
+        bufs,
+        view: &view,
+        at,
+        shape,
+        calc,
+    };
+    let t = r.read(e, o);
+    convert(e, t, shape, calc, store)
+}
+
 /// Build the kernel of a GEMM group and launch it.
-#[allow(clippy::too_many_arguments)]
 fn emit(
     ctx: &mut Context,
     (group, func, n_kernel): (Op, Op, usize),
     p: &Problem,
-    a_src: &Source,
-    pro: &Chain,
+    a: &Operand,
     branches: &[Branch],
     t: Tuning,
-    (elem, calc, out_tys): (Type, Type, &[Type]),
+    (calc, (a_elem, b_elem), out_tys): (Type, (Type, Type), &[Type]),
 ) {
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
@@ -451,16 +418,9 @@ fn emit(
     let (kb, bufs) = kernel_block(ctx, group, out_tys, loc);
     // Buffers are the group's inputs in order, then its results.
     let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
-    let elem_of = |v: Value| {
-        u.type_kind(ctx.value_type(v))
-            .element_type()
-            .expect("a tensor")
-    };
-    let a_elem = elem_of(a_src.input);
-    let b_elems: Vec<Type> = branches.iter().map(|b| elem_of(b.b)).collect();
     let res_elems: Vec<Type> = out_tys
         .iter()
-        .map(|t| u.type_kind(*t).element_type().unwrap_or(elem))
+        .map(|t| u.type_kind(*t).element_type().unwrap_or(calc))
         .collect();
     let acc_t = tile::plain_tile(&u, vec![t.bm, t.bn], calc, Space::Register);
     let mut e = B {
@@ -473,6 +433,8 @@ fn emit(
     let pb =
         (p.batch > 0).then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
+    let lead: Vec<i64> = (p.batch > 0).then_some(p.batch).into_iter().collect();
+    let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
     let (cbm, cbn) = (e.index(t.bm), e.index(t.bn));
     let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
     let n0 = e.val("arith.muli", &[pn, cbn], index, vec![]);
@@ -484,7 +446,7 @@ fn emit(
         vec![("dims", e.i64s(&[]))],
     );
     let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
-    // The K loop: A loaded (and its prologue applied) once for every GEMM.
+    // The K loop: A loaded (and computed) once for every GEMM.
     let mut largs = vec![(index, Some(loc))];
     largs.extend(branches.iter().map(|_| (acc_t, Some(loc))));
     let lb = e.ctx.create_block(&largs);
@@ -507,33 +469,25 @@ fn emit(
                 vec![("space", space), ("depth", depth)],
             )
         };
-        let a_at = at(m0, kv);
         let a_shape = [t.bm, t.bk];
-        let mut a_tile = load(&mut l, buf(a_src.input), &a_at, &a_shape, &p.a_desc, a_elem);
-        if !pro.is_empty() {
-            let x = convert(&mut l, a_tile, &a_shape, a_elem, calc);
-            let pt = tile::plain_tile(&u, a_shape.to_vec(), calc, Space::Register);
-            let mut read = |l: &mut B<'_>, s: &Source| {
-                let d = over(&s.desc, &p.a_view).expect("shapes agree");
-                load(l, buf(s.input), &a_at, &a_shape, &d, calc)
-            };
-            let y = emit_chain(&mut l, pro, x, pt, calc, &mut read);
-            a_tile = convert(&mut l, y, &a_shape, calc, a_elem);
-        }
+        let a_at = at(m0, kv);
+        let a_space = space(p.m, p.k);
+        let a_tile = operand_tile(&mut l, &buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
         let sa = stage(&mut l, a_tile, a_shape, a_elem);
         let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
         let mut accs = Vec::new();
         for (i, br) in branches.iter().enumerate() {
             let b_shape = [t.bk, t.bn];
-            let bt = load(
+            let b_space = space(p.k, br.n);
+            let bt = operand_tile(
                 &mut l,
-                buf(br.b),
-                &at(kv, n0),
-                &b_shape,
-                &br.b_desc,
-                b_elems[i],
+                &buf,
+                &br.b,
+                (&b_space, &at(kv, n0), &b_shape),
+                calc,
+                b_elem,
             );
-            let sb = stage(&mut l, bt, b_shape, b_elems[i]);
+            let sb = stage(&mut l, bt, b_shape, b_elem);
             accs.push(l.val(
                 "tile.gemm",
                 &[sa, sb, la[i + 1]],
@@ -550,14 +504,17 @@ fn emit(
     let c_at = at(m0, n0);
     for (i, br) in branches.iter().enumerate() {
         let mut value = e.ctx.result(f, i);
-        let mut read = |e: &mut B<'_>, s: &Source| {
-            let d = over(&s.desc, &br.c_view).expect("shapes agree");
-            load(e, buf(s.input), &c_at, &c_shape, &d, calc)
+        let r = At {
+            bufs: &buf,
+            view: &br.c_view,
+            at: &c_at,
+            shape: &c_shape,
+            calc,
         };
-        value = emit_chain(&mut e, &br.chain, value, acc_t, calc, &mut read);
+        value = emit_chain(&mut e, &br.chain, value, &r);
         if let Some((op, after)) = &br.row {
-            value = op.emit(&mut e, value, (t.bm, t.bn), calc, &mut read);
-            value = emit_chain(&mut e, after, value, acc_t, calc, &mut read);
+            value = op.emit(&mut e, value, &r);
+            value = emit_chain(&mut e, after, value, &r);
         }
         let out = bufs[gargs.len() + br.result];
         store(

@@ -22,7 +22,7 @@ pub(super) struct RowOp {
     pub(super) eps: f64,
     /// The scale and shift vectors of a normalisation, read as broadcasts
     /// over the rows' shape.
-    pub(super) params: Vec<Source>,
+    pub(super) params: Vec<Operand>,
 }
 
 impl RowOp {
@@ -31,8 +31,9 @@ impl RowOp {
     pub(super) fn of(
         ctx: &Context,
         red: Op,
-        (inputs, views): (&[Value], &Views),
+        known: (&[Value], &Views),
         full: &[i64],
+        taken: &mut Vec<Op>,
     ) -> Result<RowOp, Skip> {
         let name = ctx.op_name(red);
         let last = full.len() as i64 - 1;
@@ -67,15 +68,14 @@ impl RowOp {
             }
             "graph.layernorm" | "graph.rmsnorm" => {
                 for p in &ctx.operands(red)[1..] {
-                    let src = views.source(ctx, inputs, *p);
-                    let Some(mut src) = src.filter(|_| shape(ctx, *p) == [n]) else {
+                    if shape(ctx, *p) != [n] {
                         return Err(format!(
                             "{name}'s scale is not a vector of the last dimension"
                         ));
-                    };
-                    let over = Desc::broadcast(&[n], full, &[full.len() - 1]);
-                    src.desc = src.desc.compose(&over).map_err(|e| e.to_string())?;
-                    params.push(src);
+                    }
+                    let mut o = operand(ctx, *p, known, taken)?;
+                    o.compose(&Desc::broadcast(&[n], full, &[full.len() - 1]))?;
+                    params.push(o);
                 }
                 name.trim_start_matches("graph.").to_string()
             }
@@ -99,17 +99,11 @@ impl RowOp {
         matches!(self.kind.as_str(), "sum" | "max" | "min" | "mean")
     }
 
-    /// The op on the rows of tile `v` (`[R, N]`, every column a real one:
-    /// tiles hold whole rows), `read` loading a parameter's tile of `[R,
-    /// N]`. Gives a tile of `[R, N]`, or `[R]` for a reduction.
-    pub(super) fn emit(
-        &self,
-        e: &mut B<'_>,
-        v: Value,
-        (r, n): (i64, i64),
-        elem: Type,
-        read: &mut dyn FnMut(&mut B<'_>, &Source) -> Value,
-    ) -> Value {
+    /// The op on the rows of tile `v` (`[R, N]` at `at`, every column a
+    /// real one: tiles hold whole rows), parameters read at `at`. Gives a
+    /// tile of `[R, N]`, or `[R]` for a reduction.
+    pub(super) fn emit(&self, e: &mut B<'_>, v: Value, at: &At<'_>) -> Value {
+        let (r, n, elem) = (at.shape[0], at.shape[1], at.calc);
         let u = e.ctx.uniquer().clone();
         let (row_t, one_t) = (
             tile::plain_tile(&u, vec![r, n], elem, Space::Register),
@@ -170,7 +164,7 @@ impl RowOp {
                 let rb = spread(e, rs);
                 let mut y = map(e, &[centred, rb], row_t, elem, &mut f("arith.mulf"));
                 for (i, p) in self.params.iter().enumerate() {
-                    let t = read(e, p);
+                    let t = at.read(e, p);
                     let op = if i == 0 { "arith.mulf" } else { "arith.addf" };
                     y = map(e, &[y, t], row_t, elem, &mut f(op));
                 }
@@ -184,11 +178,12 @@ impl RowOp {
     }
 }
 
-/// Lower one row-reduction group: an elementwise prologue, a softmax,
-/// layernorm, rmsnorm or reduction over the last dimension, and an
-/// elementwise epilogue, as a grid of blocks of whole rows (each block
-/// holds `BR` rows of `N` in registers; rows past the end are masked).
-/// Narrow floats are computed in f32.
+/// Lower one row-reduction group: a softmax, layernorm, rmsnorm or
+/// reduction over the last dimension of an operand computed on the fly (an
+/// elementwise prologue, views, concatenations), and an elementwise
+/// epilogue, as a grid of blocks of whole rows (each block holds `BR` rows
+/// of `N` in registers; rows past the end are masked). Narrow floats are
+/// computed in f32.
 pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
     let (gb, all) = body_ops(ctx, group);
     let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
@@ -198,49 +193,43 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
         .copied()
         .filter(|o| !views.is_view(ctx.result(*o, 0)))
         .collect();
-    let r = ops
+    let red = *ops
         .iter()
-        .position(|o| ROW_OPS.contains(&ctx.op_name(*o)))
+        .find(|o| ROW_OPS.contains(&ctx.op_name(**o)))
         .ok_or(NOT_MINE)?;
     if ctx.results(group).count() != 1 {
         return Err("a row reduction with several results".into());
     }
-    let red = ops[r];
-    let x0 = if r == 0 {
-        ctx.operands(red)[0]
-    } else {
-        ctx.operands(ops[0])[0]
-    };
-    let x_src = views
-        .source(ctx, &gargs, x0)
-        .ok_or("the rows do not come from a group input")?;
+    let known = (gargs.as_slice(), &views);
+    let mut taken = vec![red];
+    let x0 = ctx.operands(red)[0];
+    let x = operand(ctx, x0, known, &mut taken)?;
     let full = shape(ctx, x0);
     let Some(&n) = full.last() else {
         return Err("a scalar input".into());
     };
     let rows_n: i64 = full[..full.len() - 1].iter().product();
-    let known = (gargs.as_slice(), &views);
-    let (pro, _, cur, used) = read_chain(ctx, &ops[..r], x0, known, &full, false)?;
-    if used < r || ctx.operands(red)[0] != cur {
-        return Err("the prologue is not a chain into the reduction".into());
-    }
-    let row = RowOp::of(ctx, red, known, &full)?;
+    let row = RowOp::of(ctx, red, known, &full, &mut taken)?;
     let rshape = shape(ctx, ctx.result(red, 0));
-    let (epi, _, _, used) = read_chain(
+    let (epi, _, cur, used) = read_chain(
         ctx,
-        &ops[r + 1..],
+        &ops,
         ctx.result(red, 0),
         known,
         &rshape,
         false,
+        &mut taken,
     )?;
-    if used < ops.len() - r - 1 {
+    if used < ops.len() {
+        return Err(format!("{} is not an epilogue op", ctx.op_name(ops[used])));
+    }
+    if let Some(o) = ops.iter().find(|o| !taken.contains(o)) {
         return Err(format!(
-            "{} is not an epilogue op",
-            ctx.op_name(ops[r + 1 + used])
+            "{} is neither prologue, row op nor epilogue",
+            ctx.op_name(*o)
         ));
     }
-    let out_ty = ctx.value_type(ctx.result(*ops.last().expect("ops"), 0));
+    let out_ty = ctx.value_type(cur);
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
     let br = rows_per_block(rows_n);
@@ -248,10 +237,8 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
-    let buf_of = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
     let out_buf = *bufs.last().expect("the output");
-    let tile_t = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
-    let row_t = tile_t(vec![br, n]);
     // The rows' index space `[R, N]` (and `[R]` after a reduction) as views
     // of the full shapes.
     let as_rows = Desc::reshape(&full, &[rows_n, n]);
@@ -266,30 +253,35 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let cbr = e.index(br);
     let r0 = e.val("arith.muli", &[p, cbr], index, vec![]);
     let c0 = e.index(0);
-    let mut full_read = |e: &mut B<'_>, src: &Source| {
-        let d = src.desc.compose(&as_rows).expect("shapes agree").simplify();
-        load(e, buf_of(src.input), &[r0, c0], &[br, n], &d, calc)
+    let full_at = [r0, c0];
+    let whole = At {
+        bufs: &buf,
+        view: &as_rows,
+        at: &full_at,
+        shape: &[br, n],
+        calc,
     };
-    let x = full_read(&mut e, &x_src);
-    let v = emit_chain(&mut e, &pro, x, row_t, calc, &mut full_read);
-    let result = row.emit(&mut e, v, (br, n), calc, &mut full_read);
-    let (res_shape, res_view) = if reduces {
-        (vec![br], &as_reduced)
+    let v = whole.read(&mut e, &x);
+    let result = row.emit(&mut e, v, &whole);
+    let (res_shape, res_view, res_at) = if reduces {
+        (vec![br], &as_reduced, vec![r0])
     } else {
-        (vec![br, n], &as_rows)
+        (vec![br, n], &as_rows, vec![r0, c0])
     };
-    let res_t = tile_t(res_shape.clone());
-    let at: Vec<Value> = if reduces { vec![r0] } else { vec![r0, c0] };
-    let mut reduced_read = |e: &mut B<'_>, src: &Source| {
-        let d = src.desc.compose(res_view).expect("shapes agree").simplify();
-        load(e, buf_of(src.input), &at, &res_shape, &d, calc)
+    let reduced = At {
+        bufs: &buf,
+        view: res_view,
+        at: &res_at,
+        shape: &res_shape,
+        calc,
     };
-    let y = emit_chain(&mut e, &epi, result, res_t, calc, &mut reduced_read);
-    let out_desc = Desc::row_major(&rshape)
-        .compose(res_view)
-        .map_err(|e| e.to_string())?
-        .simplify();
-    store(&mut e, y, out_buf, &at, &res_shape, &out_desc, calc, elem);
+    let y = emit_chain(&mut e, &epi, result, &reduced);
+    // The result may differ from the row op's by unit dims.
+    let to = shape(e.ctx, cur);
+    let out_desc = over(&Desc::row_major(&to), &Desc::reshape(&to, &res_view.upper))?;
+    store(
+        &mut e, y, out_buf, &res_at, &res_shape, &out_desc, calc, elem,
+    );
     e.op("tile.return", &[], &[], vec![]);
     finish(
         ctx,

@@ -106,19 +106,78 @@ pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
     squeeze(from) == squeeze(to)
 }
 
-/// An operand computed on the fly: a source, an elementwise chain applied
-/// to it, and views on top (composed into every descriptor, which all
-/// address the operand's own index space): BERT's `reshape(transpose(q +
-/// bias))`.
-pub(super) struct Operand {
-    /// What the chain starts from.
-    pub(super) root: Source,
-    /// The elementwise ops applied to it.
-    pub(super) chain: Chain,
+/// An operand computed on the fly from group inputs: loads through
+/// descriptors, elementwise chains on them, concatenations (padded parts
+/// summed) and views composed into every descriptor, all addressing the
+/// operand's own index space. BERT's `reshape(transpose(q + bias))`, a
+/// batch norm's per-channel scale, ViT's `concat(class token, patches)`.
+#[derive(Clone, Debug)]
+pub(super) enum Operand {
+    /// A tensor read through a descriptor (zero where it is invalid).
+    Load(Source),
+    /// An elementwise chain applied to an operand.
+    Chain(Box<Operand>, Chain),
+    /// An operand seen through a view that pads: zero where the view's
+    /// descriptor (from this index space) says an index is invalid, since a
+    /// chain may not map zero to zero.
+    Masked(Box<Operand>, Desc),
+    /// The sum of operands (the parts of a concatenation, each zero outside
+    /// its part).
+    Sum(Vec<Operand>),
 }
 
-/// `v` as an [`Operand`] of the group: views and elementwise ops back to a
-/// group input; the ops it takes are added to `taken`.
+/// Whether view `d` leaves some indices invalid.
+fn pads(d: &Desc) -> bool {
+    d.stages
+        .iter()
+        .flatten()
+        .any(|s| matches!(s.t, coord::Transform::Pad { lo, hi } if lo > 0 || hi > 0))
+}
+
+impl Operand {
+    /// This operand read through view `d` (from a new index space to this
+    /// operand's).
+    pub(super) fn compose(&mut self, d: &Desc) -> Result<(), Skip> {
+        let c = |x: &Desc| x.compose(d).map_err(|e| e.to_string());
+        match self {
+            Operand::Load(s) => s.desc = c(&s.desc)?,
+            Operand::Chain(base, chain) => {
+                base.compose(d)?;
+                for (_, other) in chain.iter_mut() {
+                    if let Some(Other::Read(o)) = other {
+                        o.compose(d)?;
+                    }
+                }
+                if pads(d) {
+                    let inner = std::mem::replace(self, Operand::Sum(Vec::new()));
+                    *self = Operand::Masked(Box::new(inner), d.clone());
+                }
+            }
+            Operand::Masked(inner, m) => {
+                inner.compose(d)?;
+                *m = c(m)?;
+            }
+            Operand::Sum(parts) => {
+                for p in parts {
+                    p.compose(d)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The source, if this operand is a plain load.
+    pub(super) fn as_load(&self) -> Option<&Source> {
+        match self {
+            Operand::Load(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// `v` as an [`Operand`] of the group: views, concatenations and
+/// elementwise ops back to group inputs; the ops it takes are added to
+/// `taken`.
 pub(super) fn operand(
     ctx: &Context,
     v: Value,
@@ -127,10 +186,7 @@ pub(super) fn operand(
 ) -> Result<Operand, Skip> {
     let (inputs, views) = known;
     if let Some(root) = views.source(ctx, inputs, v) {
-        return Ok(Operand {
-            root,
-            chain: Chain::new(),
-        });
+        return Ok(Operand::Load(root));
     }
     let p = ctx
         .defining_op(v)
@@ -138,18 +194,30 @@ pub(super) fn operand(
     let name = ctx.op_name(p);
     if let Some(d) = view_desc(ctx, p) {
         let mut o = operand(ctx, ctx.operands(p)[0], known, taken)?;
-        let re = |s: &mut Source| -> Result<(), Skip> {
-            s.desc = s.desc.compose(&d).map_err(|e| e.to_string())?;
-            Ok(())
-        };
-        re(&mut o.root)?;
-        for (_, other) in &mut o.chain {
-            if let Some(Other::Read(s)) = other {
-                re(s)?;
-            }
-        }
+        o.compose(&d)?;
         taken.push(p);
         return Ok(o);
+    }
+    if name == "graph.concat" {
+        let axis = usize::try_from(
+            ctx.find_ident("axis")
+                .and_then(|i| ctx.inherent_attr(p, i))
+                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+                .unwrap_or(-1),
+        )
+        .map_err(|_| "a concat without an axis".to_string())?;
+        let total = shape(ctx, v)[axis];
+        let mut before = 0;
+        let mut parts = Vec::new();
+        for x in ctx.operands(p).to_vec() {
+            let s = shape(ctx, x);
+            let mut o = operand(ctx, x, known, taken)?;
+            o.compose(&Desc::concat_part(&s, axis, before, total))?;
+            before += s[axis];
+            parts.push(o);
+        }
+        taken.push(p);
+        return Ok(Operand::Sum(parts));
     }
     if !EPILOGUE.iter().any(|(n, _)| *n == name) {
         return Err(format!("an operand computed by {name}"));
@@ -161,12 +229,16 @@ pub(super) fn operand(
         .copied()
         .find(|x| views.source(ctx, inputs, *x).is_none())
         .unwrap_or(xs[0]);
-    let mut o = operand(ctx, run, known, taken)?;
-    let (chain, _, _, used) = read_chain(ctx, &[p], run, known, &shape(ctx, run), false)?;
+    let base = operand(ctx, run, known, taken)?;
+    let (chain, _, _, used) = read_chain(ctx, &[p], run, known, &shape(ctx, run), false, taken)?;
     if used != 1 {
         return Err(format!("{name} on an operand"));
     }
-    o.chain.extend(chain);
-    taken.push(p);
-    Ok(o)
+    Ok(match base {
+        Operand::Chain(b, mut c) => {
+            c.extend(chain);
+            Operand::Chain(b, c)
+        }
+        b => Operand::Chain(Box::new(b), chain),
+    })
 }

@@ -766,3 +766,46 @@ fn computed_operands_are_zero_where_their_views_pad() {
         );
     }
 }
+
+#[test]
+fn reductions_over_any_dims_read_rows_through_a_transposing_view() {
+    // The kept dims become rows and the reduced ones columns: GIoU's mean
+    // over everything, a reduction over the leading dim, one over a middle
+    // dim, and a softmax over the first axis.
+    let cases: [(&[i64], &str, &str); 5] = [
+        (
+            &[8, 4],
+            "graph.reduce mean %e, axes = [0, 1] : ({t}) -> tensor<f32>",
+            "tensor<f32>",
+        ),
+        (
+            &[5, 7],
+            "graph.reduce sum %e, axes = [0] : ({t}) -> tensor<7xf32>",
+            "tensor<7xf32>",
+        ),
+        (
+            &[2, 3, 9],
+            "graph.reduce max %e, axes = [1] : ({t}) -> tensor<2x9xf32>",
+            "tensor<2x9xf32>",
+        ),
+        (
+            &[2, 3, 9],
+            "graph.reduce sum %e, axes = [0, 2] keep_dims : ({t}) -> tensor<1x3x1xf32>",
+            "tensor<1x3x1xf32>",
+        ),
+        (
+            &[6, 5],
+            "graph.softmax %e, axis = 0 : {t}",
+            "tensor<6x5xf32>",
+        ),
+    ];
+    for (s, op, out) in cases {
+        let t = tty(s, "f32");
+        let text = format!(
+            "func.func @main(%x: {t}, %y: {t}) -> {out} {{\n  %d = graph.sub %x, %y : {t}\n  %e = graph.exp %d : {t}\n  %r = {}\n  return %r : {out}\n}}\n",
+            op.replace("{t}", &t)
+        );
+        let args = vec![s.to_vec(), s.to_vec()];
+        lowered_equals_graph(&text, &args, "h100", "rows", 1e-5, &format!("{s:?} {op}"));
+    }
+}

@@ -616,22 +616,39 @@ impl Desc {
 
     /// A tensor of `lower` read as `upper` (same element count, row-major).
     pub fn reshape(lower: &[i64], upper: &[i64]) -> Desc {
+        // A scalar side has no dims to unmerge or merge: its one element
+        // is the frozen index 0, or a dropped dim of length 1.
+        let linear = if upper.is_empty() {
+            Step {
+                t: Transform::Freeze { value: 0, len: 1 },
+                upper: vec![],
+                lower: vec![0],
+            }
+        } else {
+            Step {
+                t: Transform::Unmerge,
+                upper: (0..upper.len()).collect(),
+                lower: vec![0],
+            }
+        };
+        let split = if lower.is_empty() {
+            Step {
+                t: Transform::Broadcast,
+                upper: vec![0],
+                lower: vec![],
+            }
+        } else {
+            Step {
+                t: Transform::Merge {
+                    lens: lower.to_vec(),
+                },
+                upper: vec![0],
+                lower: (0..lower.len()).collect(),
+            }
+        };
         Desc {
             upper: upper.to_vec(),
-            stages: vec![
-                vec![Step {
-                    t: Transform::Unmerge,
-                    upper: (0..upper.len()).collect(),
-                    lower: vec![0],
-                }],
-                vec![Step {
-                    t: Transform::Merge {
-                        lens: lower.to_vec(),
-                    },
-                    upper: vec![0],
-                    lower: (0..lower.len()).collect(),
-                }],
-            ],
+            stages: vec![vec![linear], vec![split]],
         }
     }
 
@@ -1615,6 +1632,21 @@ mod tests {
             shorter > 50,
             "simplification rarely did anything ({shorter})"
         );
+    }
+
+    #[test]
+    fn reshapes_to_and_from_a_scalar() {
+        // [1, 1] read as a scalar and a scalar read as [1]: one element at 0.
+        let to_scalar = Desc::row_major(&[1, 1])
+            .compose(&Desc::reshape(&[1, 1], &[]))
+            .unwrap();
+        assert_eq!(to_scalar.lower().unwrap(), vec![1]);
+        assert_eq!(to_scalar.locate(&[]).unwrap(), (0, true));
+        let from_scalar = Desc::row_major(&[])
+            .compose(&Desc::reshape(&[], &[1]))
+            .unwrap();
+        assert_eq!(from_scalar.locate(&[0]).unwrap(), (0, true));
+        assert_eq!(from_scalar.simplify().locate(&[0]).unwrap(), (0, true));
     }
 
     #[test]

@@ -88,7 +88,10 @@ fn recognise(
         return Err("the scores are not a chain into the softmax".into());
     }
     // The softmax over the keys.
-    RowOp::of(ctx, sm, known, &shape(ctx, cur), &mut taken)?;
+    let cs = shape(ctx, cur);
+    if RowOp::of(ctx, sm, known, &cs, &mut taken)?.axes != [cs.len() - 1] {
+        return Err("a softmax not over the keys".into());
+    }
     taken.push(sm);
     let vshape = shape(ctx, ctx.operands(mm2)[1]);
     let batched = qk.batch > 0;

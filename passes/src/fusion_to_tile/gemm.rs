@@ -301,6 +301,9 @@ pub(super) fn gemm(
                 return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
             }
             let op = RowOp::of(ctx, red, known, &oshape, &mut taken)?;
+            if op.axes != [oshape.len() - 1] {
+                return Err(format!("{} not over the last dim", ctx.op_name(red)));
+            }
             if op.reduces() {
                 return Err("a reduction of a GEMM's rows".into());
             }

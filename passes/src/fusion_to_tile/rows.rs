@@ -20,6 +20,8 @@ pub(super) struct RowOp {
     pub(super) kind: String,
     /// The normalisations' epsilon.
     pub(super) eps: f64,
+    /// The dims it reduces or normalises over, in order.
+    pub(super) axes: Vec<usize>,
     /// The scale and shift vectors of a normalisation, read as broadcasts
     /// over the rows' shape.
     pub(super) params: Vec<Operand>,
@@ -36,24 +38,36 @@ impl RowOp {
         taken: &mut Vec<Op>,
     ) -> Result<RowOp, Skip> {
         let name = ctx.op_name(red);
-        let last = full.len() as i64 - 1;
+        let rank = full.len() as i64;
+        let last = rank - 1;
         let n = *full.last().ok_or("a scalar input")?;
         let attr = |a: &str| ctx.find_ident(a).and_then(|i| ctx.inherent_attr(red, i));
+        let norm = |a: i64| -> Result<usize, Skip> {
+            let a = if a < 0 { a + rank } else { a };
+            usize::try_from(a)
+                .ok()
+                .filter(|a| (*a as i64) < rank)
+                .ok_or_else(|| format!("axis {a} out of range"))
+        };
         let mut params = Vec::new();
+        let mut axes = vec![last as usize];
         let kind = match name {
             "graph.softmax" => {
                 let axis = attr("axis")
                     .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
                     .unwrap_or(-1);
-                if axis != -1 && axis != last {
-                    return Err("a softmax not over the last dimension".into());
-                }
+                axes = vec![norm(axis)?];
                 "softmax".to_string()
             }
             "graph.reduce" => {
-                let axes = ints(ctx, red, "axes");
-                if axes != [last] && axes != [-1] {
-                    return Err("a reduction not over the last dimension alone".into());
+                axes = ints(ctx, red, "axes")
+                    .into_iter()
+                    .map(norm)
+                    .collect::<Result<_, _>>()?;
+                axes.sort_unstable();
+                axes.dedup();
+                if axes.is_empty() {
+                    return Err("a reduction over no dims".into());
                 }
                 attr("kind")
                     .and_then(|a| {
@@ -90,7 +104,12 @@ impl RowOp {
                 _ => None,
             })
             .unwrap_or(1e-5);
-        Ok(RowOp { kind, eps, params })
+        Ok(RowOp {
+            kind,
+            eps,
+            axes,
+            params,
+        })
     }
 
     /// Whether the result has one value per row (a reduction) rather than
@@ -205,11 +224,16 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let x0 = ctx.operands(red)[0];
     let x = operand(ctx, x0, known, &mut taken)?;
     let full = shape(ctx, x0);
-    let Some(&n) = full.last() else {
+    if full.is_empty() {
         return Err("a scalar input".into());
-    };
-    let rows_n: i64 = full[..full.len() - 1].iter().product();
+    }
     let row = RowOp::of(ctx, red, known, &full, &mut taken)?;
+    // Rows are the kept dims, columns the reduced ones: a transposing view
+    // when they are not the trailing dims.
+    let kept: Vec<usize> = (0..full.len()).filter(|d| !row.axes.contains(d)).collect();
+    let perm: Vec<usize> = kept.iter().chain(&row.axes).copied().collect();
+    let rows_n: i64 = kept.iter().map(|d| full[*d]).product();
+    let n: i64 = row.axes.iter().map(|d| full[*d]).product();
     let rshape = shape(ctx, ctx.result(red, 0));
     let (epi, _, cur, used) = read_chain(
         ctx,
@@ -241,7 +265,11 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let out_buf = *bufs.last().expect("the output");
     // The rows' index space `[R, N]` (and `[R]` after a reduction) as views
     // of the full shapes.
-    let as_rows = Desc::reshape(&full, &[rows_n, n]);
+    let permuted: Vec<usize> = perm.clone();
+    let moved: Vec<i64> = permuted.iter().map(|d| full[*d]).collect();
+    let as_rows = Desc::transpose(&full, &permuted)
+        .compose(&Desc::reshape(&moved, &[rows_n, n]))
+        .map_err(|e| e.to_string())?;
     let as_reduced = Desc::reshape(&rshape, &[rows_n]);
     let reduces = row.reduces();
     let mut e = B {
@@ -278,7 +306,10 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let y = emit_chain(&mut e, &epi, result, &reduced);
     // The result may differ from the row op's by unit dims.
     let to = shape(e.ctx, cur);
-    let out_desc = over(&Desc::row_major(&to), &Desc::reshape(&to, &res_view.upper))?;
+    let to_result = Desc::reshape(&to, &rshape)
+        .compose(res_view)
+        .map_err(|e| e.to_string())?;
+    let out_desc = over(&Desc::row_major(&to), &to_result)?;
     store(
         &mut e, y, out_buf, &res_at, &res_shape, &out_desc, calc, elem,
     );

@@ -92,15 +92,31 @@ fn run(
             .zip(&args)
             .map(|(t, s)| {
                 let n: i64 = s.iter().product();
-                let data = (0..n)
+                let data: Vec<f64> = (0..n)
                     .map(|_| (r.next(2001) as f64 - 1000.0) / 500.0)
                     .collect();
-                Tensor::new(ctx.uniquer(), *t, Data::Float(data))
+                let int = aic::interp::Elem::of(ctx.uniquer(), *t)
+                    .is_some_and(|e| !matches!(e, aic::interp::Elem::Float(_)));
+                if int {
+                    // Integers from -8 to 8.
+                    let d = data
+                        .iter()
+                        .map(|v: &f64| (v * 4.0).round() as i64)
+                        .collect();
+                    Tensor::new(ctx.uniquer(), *t, Data::Int(d))
+                } else {
+                    Tensor::new(ctx.uniquer(), *t, Data::Float(data))
+                }
             })
             .collect();
         let out = Interp::new(&ctx).call(f, inputs).map_err(|e| e.message)?;
         Ok((
-            out.iter().flat_map(|t| t.floats().to_vec()).collect(),
+            out.iter()
+                .flat_map(|t| match &t.data {
+                    Data::Int(v) => v.iter().map(|x| *x as f64).collect(),
+                    _ => t.floats().to_vec(),
+                })
+                .collect(),
             printed,
         ))
     })
@@ -807,5 +823,31 @@ fn reductions_over_any_dims_read_rows_through_a_transposing_view() {
         );
         let args = vec![s.to_vec(), s.to_vec()];
         lowered_equals_graph(&text, &args, "h100", "rows", 1e-5, &format!("{s:?} {op}"));
+    }
+}
+
+#[test]
+fn integer_elementwise_groups_use_integer_arithmetic() {
+    // Division truncates toward zero (divsi), max/min are signed; the
+    // divisor is a broadcast scalar kept away from zero by max with 1.
+    let t = tty(&[3, 7], "i32");
+    let text = format!(
+        "func.func @main(%x: {t}, %y: {t}, %s: tensor<i32>) -> {t} {{\n  %b = graph.broadcast %s, dims = [] : (tensor<i32>) -> {t}\n  %one = graph.constant dense<1> : {t}\n  %d = graph.max %b, %one : {t}\n  %q = graph.div %x, %d : {t}\n  %m = graph.min %q, %y : {t}\n  %p = graph.mul %m, %x : {t}\n  %z = graph.sub %p, %y : {t}\n  return %z : {t}\n}}\n"
+    );
+    let args = vec![vec![3, 7], vec![3, 7], vec![]];
+    for seed in [3, 4, 5] {
+        let (want, _) = run(&text, "builtin.module()", &args, seed).expect("runs");
+        let (got, printed) = run(
+            &text,
+            "builtin.module(eqsat-fusion,fusion-to-tile)",
+            &args,
+            seed,
+        )
+        .expect("runs");
+        assert!(
+            printed.contains("arith.divsi") && !printed.contains("fusion.group"),
+            "{printed}"
+        );
+        assert_eq!(got, want, "seed {seed}");
     }
 }

@@ -118,9 +118,39 @@ impl B<'_> {
         self.ctx.uniquer().i64_array(v)
     }
 
-    /// The scalar computation of an epilogue op in a map body.
+    /// The scalar computation of an epilogue op in a map body (on signless
+    /// integers, signed arithmetic; those ops are [`INT_OPS`], all binary).
     pub(super) fn scalar(&mut self, op: &str, x: Value, y: Option<Value>, ty: Type) -> Value {
         let f = |b: &mut B<'_>, n: &str, a: &[Value]| b.val(n, a, ty, vec![]);
+        if matches!(self.ctx.type_kind(ty), TypeKind::Integer { .. }) {
+            let name = match op {
+                "graph.sub" => "arith.subi",
+                "graph.mul" => "arith.muli",
+                "graph.div" => "arith.divsi",
+                "graph.max" => "arith.maxsi",
+                "graph.min" => "arith.minsi",
+                _ => "arith.addi",
+            };
+            let mut y = y.unwrap_or(x);
+            if name == "arith.divsi" {
+                // Masked lanes past the edge read a zero divisor, and integer
+                // division by zero is undefined: divide those by one.
+                let u = self.ctx.uniquer().clone();
+                let c = |b: &mut B<'_>, v: i128| {
+                    let a = u.attr(AttrKind::Integer { value: v, ty });
+                    b.val("arith.constant", &[], ty, vec![("value", a)])
+                };
+                let (zero, one) = (c(self, 0), c(self, 1));
+                let i1 = u.ty(TypeKind::Integer {
+                    width: 1,
+                    signedness: aic::types::Signedness::Signless,
+                });
+                let eq = self.i64_attr(0);
+                let is_zero = self.val("arith.cmpi", &[y, zero], i1, vec![("predicate", eq)]);
+                y = self.val("arith.select", &[is_zero, one, y], ty, vec![]);
+            }
+            return f(self, name, &[x, y]);
+        }
         match (op, y) {
             ("graph.add" | "graph.bias_add", Some(y)) => f(self, "arith.addf", &[x, y]),
             ("graph.sub", Some(y)) => f(self, "arith.subf", &[x, y]),
@@ -181,6 +211,17 @@ impl B<'_> {
         }
     }
 }
+
+/// The epilogue ops that also apply to integers.
+pub(super) const INT_OPS: &[&str] = &[
+    "graph.add",
+    "graph.bias_add",
+    "graph.sub",
+    "graph.mul",
+    "graph.div",
+    "graph.max",
+    "graph.min",
+];
 
 /// The other operand of a chain step.
 #[derive(Clone, Debug)]

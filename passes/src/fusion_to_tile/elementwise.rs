@@ -26,7 +26,16 @@ pub(super) fn elementwise(
         return Err("a scalar result".into());
     };
     let rows_n: i64 = full[..full.len() - 1].iter().product();
-    let elem = float_elem(ctx, out_ty)?;
+    let elem = ctx
+        .type_kind(out_ty)
+        .element_type()
+        .filter(|t| match ctx.type_kind(*t) {
+            TypeKind::Float(_) => true,
+            TypeKind::Integer { width, .. } => *width > 1,
+            _ => false,
+        })
+        .ok_or("a result of neither floats nor integers")?;
+    let int = matches!(ctx.type_kind(elem), TypeKind::Integer { .. });
     let calc = compute_elem(ctx, elem);
     let views = Views::of(ctx, &all, &gargs)?;
     let ops: Vec<Op> = all
@@ -39,7 +48,7 @@ pub(super) fn elementwise(
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
     for &o in &ops {
         let name = ctx.op_name(o);
-        let known = EPILOGUE.iter().any(|(e, _)| *e == name);
+        let known = EPILOGUE.iter().any(|(e, _)| *e == name) && (!int || INT_OPS.contains(&name));
         if !known || ctx.value_type(ctx.result(o, 0)) != out_ty {
             return Err(format!(
                 "{name} is not an elementwise op of the result's type"

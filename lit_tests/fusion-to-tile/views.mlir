@@ -39,3 +39,15 @@ func.func @ew(%x: tensor<4x6xf32>, %y: tensor<6x4xf32>, %s: tensor<6xf32>) -> te
   %e = graph.exp %a : tensor<4x6xf32>
   return %e : tensor<4x6xf32>
 }
+
+// A depthwise (grouped) convolution is a batched implicit GEMM: the group is
+// the grid's third axis and the leading index of every view.
+// CHECK-LABEL: tile.kernel @gemm_2 grid = [1, 1, 4] {
+// CHECK: %[[G:.*]] = tile.program_id 2 : index
+// CHECK: tile.load %arg0[%[[G]], {{.*}}] through #coord.desc<[4, 9, 9] | {{.*}}> : memref<1x5x5x4xf32> -> !tile.tile<16x16xf32>
+// CHECK: tile.load %arg1[%[[G]], {{.*}}] through #coord.desc<[4, 9, 1] | {{.*}}> : memref<3x3x1x4xf32> -> !tile.tile<16x1xf32>
+// CHECK: tile.store %{{.*}}, %arg2[%[[G]], {{.*}}] through #coord.desc<[4, 9, 1] | {{.*}}> : !tile.tile<16x1xf32>, memref<1x3x3x4xf32>
+func.func @depthwise(%x: tensor<1x5x5x4xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x3x3x4xf32> {
+  %c = graph.conv2d %x, %w, layout = NHWC, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0], groups = 4 : (tensor<1x5x5x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x3x3x4xf32>
+  return %c : tensor<1x3x3x4xf32>
+}

@@ -347,15 +347,17 @@ fn convolutions_are_implicit_gemm_kernels() {
     // random geometry: the kernel reads the input through the im2col
     // descriptor, never materialising it.
     let mut r = Rng(53);
-    let mut made = 0;
-    while made < 12 {
+    let (mut made, mut grouped) = (0, 0);
+    while made < 18 {
         let nchw = made % 2 == 1;
+        // Every third a grouped one (depthwise when a group has one channel).
+        let groups = if made % 3 == 2 { 1 + r.next(3) } else { 1 };
         let (n, h, w, c, ko) = (
             1 + r.next(2),
             3 + r.next(5),
             3 + r.next(5),
-            1 + r.next(3),
-            1 + r.next(4),
+            groups * (1 + r.next(3)),
+            groups * (1 + r.next(4)),
         );
         let (kh, kw) = (1 + r.next(3), 1 + r.next(3));
         let (sh, sw, dh, dw) = (1 + r.next(2), 1 + r.next(2), 1 + r.next(2), 1 + r.next(2));
@@ -371,14 +373,16 @@ fn convolutions_are_implicit_gemm_kernels() {
             continue;
         };
         made += 1;
+        grouped += usize::from(groups > 1);
+        let cg = c / groups;
         let (xs, ws, os) = if nchw {
-            (vec![n, c, h, w], vec![ko, c, kh, kw], vec![n, ko, ho, wo])
+            (vec![n, c, h, w], vec![ko, cg, kh, kw], vec![n, ko, ho, wo])
         } else {
-            (vec![n, h, w, c], vec![kh, kw, c, ko], vec![n, ho, wo, ko])
+            (vec![n, h, w, c], vec![kh, kw, cg, ko], vec![n, ho, wo, ko])
         };
         let (tx, tw, to) = (ty(&xs), ty(&ws), ty(&os));
         let conv = format!(
-            "graph.conv2d %x, %w, layout = {}, strides = [{sh}, {sw}], dilations = [{dh}, {dw}], padding = [{}, {}, {}, {}] : ({tx}, {tw}) -> {to}",
+            "graph.conv2d %x, %w, layout = {}, strides = [{sh}, {sw}], dilations = [{dh}, {dw}], padding = [{}, {}, {}, {}], groups = {groups} : ({tx}, {tw}) -> {to}",
             if nchw { "NCHW" } else { "NHWC" },
             p[0],
             p[1],
@@ -424,6 +428,7 @@ fn convolutions_are_implicit_gemm_kernels() {
         }
         assert_eq!(got.len(), want.len());
     }
+    assert!(grouped >= 3, "only {grouped} grouped convolutions");
 }
 
 /// `got` equals `want` within `tol` (absolute and relative), element by

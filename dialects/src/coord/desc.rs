@@ -665,10 +665,19 @@ impl Desc {
     /// [`Desc::conv_a`] as a view of the input's logical 4-d index (not
     /// yet its buffer), for inputs computed on the fly.
     pub fn conv_a_view(conv: &Conv, g: i64) -> Desc {
+        Desc::pick_group(&Desc::conv_views(conv)[0], g)
+    }
+
+    /// The convolution's A, B and C as views over every group at once,
+    /// each with a leading group index: `[G, M, K]` over the input, `[G, K,
+    /// N]` over the filter, `[G, M, N]` over the output (a batched implicit
+    /// GEMM; group `g`'s channels are `g * C/G ..`).
+    pub fn conv_views(conv: &Conv) -> [Desc; 3] {
         let [n, h, w, c] = conv.nhwc();
         let [kh, kw] = conv.filter;
         let [ho, wo] = conv.out();
-        let cg = c / conv.groups;
+        let groups = conv.groups;
+        let (cg, kg) = (c / groups, conv.out_channels / groups);
         let [ph, pw] = [
             h + conv.pads[0] + conv.pads[1],
             w + conv.pads[2] + conv.pads[3],
@@ -679,25 +688,26 @@ impl Desc {
         } else {
             (0, 1, 2, 3)
         };
-        Desc {
-            upper: vec![n * ho * wo, kh * kw * cg],
+        let a = Desc {
+            upper: vec![groups, n * ho * wo, kh * kw * cg],
             stages: vec![
-                // [m, k] -> [n, ho, wo, kh, kw, c]
+                // [g, m, k] -> [n, ho, wo, kh, kw, c, g]
                 vec![
                     step(
                         Transform::Merge {
                             lens: vec![n, ho, wo],
                         },
-                        &[0],
+                        &[1],
                         &[0, 1, 2],
                     ),
                     step(
                         Transform::Merge {
                             lens: vec![kh, kw, cg],
                         },
-                        &[1],
+                        &[2],
                         &[3, 4, 5],
                     ),
+                    step(Transform::Pass, &[0], &[6]),
                 ],
                 // -> [n, padded row, padded column, channel]
                 vec![
@@ -712,7 +722,7 @@ impl Desc {
                         &[2, 4],
                         &[2],
                     ),
-                    step(embed(c, &[1], g * cg), &[5], &[3]),
+                    step(embed(c, &[cg, 1], 0), &[6, 5], &[3]),
                 ],
                 // -> the buffer's dims
                 vec![
@@ -736,7 +746,46 @@ impl Desc {
                     step(Transform::Pass, &[3], &[dc]),
                 ],
             ],
-        }
+        };
+        let b_dims = if conv.nchw {
+            [2, 3, 1, 0]
+        } else {
+            [0, 1, 2, 3]
+        };
+        let c_dims = if conv.nchw {
+            [0, 2, 3, 1]
+        } else {
+            [0, 1, 2, 3]
+        };
+        [
+            a,
+            Desc::channel_view([kh, kw, cg], b_dims, conv.out_channels, kg),
+            Desc::channel_view([n, ho, wo], c_dims, conv.out_channels, kg),
+        ]
+    }
+
+    /// Group `g`'s slice `[M, K]` of a view `[G, M, K]` (the group index
+    /// frozen; simplification folds it into offsets).
+    fn pick_group(grouped: &Desc, g: i64) -> Desc {
+        let top = Desc {
+            upper: grouped.upper[1..].to_vec(),
+            stages: vec![vec![
+                step(
+                    Transform::Freeze {
+                        value: g,
+                        len: grouped.upper[0],
+                    },
+                    &[],
+                    &[0],
+                ),
+                step(Transform::Pass, &[0], &[1]),
+                step(Transform::Pass, &[1], &[2]),
+            ]],
+        };
+        grouped
+            .compose(&top)
+            .expect("lengths agree by construction")
+            .simplify()
     }
 
     /// The B matrix of group `g`: rows filter taps `(kh, kw, c)`, columns
@@ -750,17 +799,7 @@ impl Desc {
 
     /// [`Desc::conv_b`] as a view of the filter's logical 4-d index.
     pub fn conv_b_view(conv: &Conv, g: i64) -> Desc {
-        let [kh, kw] = conv.filter;
-        let (cg, kg) = (
-            conv.nhwc()[3] / conv.groups,
-            conv.out_channels / conv.groups,
-        );
-        let dims = if conv.nchw {
-            [2, 3, 1, 0]
-        } else {
-            [0, 1, 2, 3]
-        };
-        Desc::channel_view([kh, kw, cg], dims, conv.out_channels, g * kg, kg)
+        Desc::pick_group(&Desc::conv_views(conv)[1], g)
     }
 
     /// The C matrix of group `g`: rows output pixels, columns the group's
@@ -775,33 +814,25 @@ impl Desc {
     /// index (not yet its buffer): what epilogue operands of the output's
     /// shape compose with.
     pub fn conv_c_view(conv: &Conv, g: i64) -> Desc {
-        let n = conv.nhwc()[0];
-        let [ho, wo] = conv.out();
-        let kg = conv.out_channels / conv.groups;
-        let dims = if conv.nchw {
-            [0, 2, 3, 1]
-        } else {
-            [0, 1, 2, 3]
-        };
-        Desc::channel_view([n, ho, wo], dims, conv.out_channels, g * kg, kg)
+        Desc::pick_group(&Desc::conv_views(conv)[2], g)
     }
 
     /// A matrix over a 4-d tensor whose rows merge three of its dims (of
     /// lengths `rows`, at dims `dims[..3]`) and whose `kg` columns are
     /// channels `first..first + kg` of its channel dim `dims[3]` (of
     /// `channels`): the convolution's B and C, as views.
-    fn channel_view(rows: [i64; 3], dims: [usize; 4], channels: i64, first: i64, kg: i64) -> Desc {
+    fn channel_view(rows: [i64; 3], dims: [usize; 4], channels: i64, kg: i64) -> Desc {
         Desc {
-            upper: vec![rows.iter().product(), kg],
+            upper: vec![channels / kg, rows.iter().product(), kg],
             stages: vec![vec![
                 step(
                     Transform::Merge {
                         lens: rows.to_vec(),
                     },
-                    &[0],
+                    &[1],
                     &dims[..3],
                 ),
-                step(embed(channels, &[1], first), &[1], &[dims[3]]),
+                step(embed(channels, &[kg, 1], 0), &[0, 2], &[dims[3]]),
             ]],
         }
     }
@@ -886,9 +917,29 @@ impl Desc {
     }
 
     /// A dim frozen in one stage and read by an embed in the next becomes
-    /// part of the embed's offset.
+    /// part of the embed's offset; one passed through the next stage is
+    /// frozen there instead.
     fn fold_frozen(&mut self) {
         for k in 0..self.stages.len().saturating_sub(1) {
+            while let Some((i, dim, t, r)) = self.stages[k].iter().enumerate().find_map(|(i, s)| {
+                let Transform::Freeze { .. } = s.t else {
+                    return None;
+                };
+                let dim = s.lower[0];
+                let r = self.stages[k + 1]
+                    .iter()
+                    .position(|n| matches!(n.t, Transform::Pass) && n.upper == [dim])?;
+                Some((i, dim, s.t.clone(), r))
+            }) {
+                let y = self.stages[k + 1][r].lower[0];
+                self.stages[k + 1][r] = Step {
+                    t,
+                    upper: Vec::new(),
+                    lower: vec![y],
+                };
+                self.stages[k].remove(i);
+                self.drop_dim(k, dim);
+            }
             // One at a time: folding renumbers the dims after it.
             while let Some((dim, value, r)) = self.stages[k].iter().find_map(|s| {
                 let Transform::Freeze { value, .. } = s.t else {
@@ -1682,6 +1733,13 @@ mod tests {
         // A frozen dim becomes an offset; trivial pads and slices pass.
         assert_eq!(
             s("[5] | freeze<2, 3> [] -> [0], pad<0, 0> [0] -> [1] | embed<15: 5, 1> [0, 1] -> [0]"),
+            "[5] | embed<15: 1, +10> [0] -> [0]"
+        );
+        // A frozen dim passed through a stage is frozen below it, then folds.
+        assert_eq!(
+            s(
+                "[5] | freeze<2, 3> [] -> [0], pass [0] -> [1] | pass [0] -> [0], pass [1] -> [1] | embed<15: 5, 1> [0, 1] -> [0]"
+            ),
             "[5] | embed<15: 1, +10> [0] -> [0]"
         );
     }

@@ -111,16 +111,14 @@ pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
 
 /// A convolution as an implicit GEMM: A the input through the im2col view
 /// (no buffer; padding reads as zero), B the filter, C the output, all
-/// through coordinate views (NHWC or NCHW; one group).
+/// through coordinate views (NHWC or NCHW); grouped (and depthwise)
+/// convolutions are batched GEMMs over the groups.
 fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
     let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
     let groups = attr("groups")
         .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
         .unwrap_or(1);
-    if groups != 1 {
-        return Err("grouped convolutions are not generated yet".into());
-    }
     let nchw = attr("layout").and_then(|a| {
         aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
     }) == Some("NCHW");
@@ -146,18 +144,32 @@ fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
         strides: [st[0], st[1]],
         dilations: [di[0], di[1]],
         pads: [pa[0], pa[1], pa[2], pa[3]],
-        groups: 1,
+        groups,
     };
-    let (a_view, b_view) = (Desc::conv_a_view(&c, 0), Desc::conv_b_view(&c, 0));
-    let (m, k, n) = (a_view.upper[0], a_view.upper[1], b_view.upper[1]);
+    if groups == 1 {
+        let (a_view, b_view) = (Desc::conv_a_view(&c, 0), Desc::conv_b_view(&c, 0));
+        let (m, k, n) = (a_view.upper[0], a_view.upper[1], b_view.upper[1]);
+        return Ok(Problem {
+            batch: 0,
+            m,
+            n,
+            k,
+            a_view,
+            b_view,
+            c_view: Desc::conv_c_view(&c, 0),
+        });
+    }
+    // Groups are a batch: one GEMM of the group's channels per grid slice.
+    let [a_view, b_view, c_view] = Desc::conv_views(&c);
+    let (m, k, n) = (a_view.upper[1], a_view.upper[2], b_view.upper[2]);
     Ok(Problem {
-        batch: 0,
+        batch: groups,
         m,
         n,
         k,
         a_view,
         b_view,
-        c_view: Desc::conv_c_view(&c, 0),
+        c_view,
     })
 }
 

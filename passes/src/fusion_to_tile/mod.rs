@@ -210,7 +210,7 @@ fn wrap(ctx: &mut Context, op: Op) {
     st.operands.extend(ins);
     st.result_types.push(ctx.value_type(ctx.result(op, 0)));
     st.regions.push(r);
-    let kind = if ctx.op_name(op) == "graph.matmul" {
+    let kind = if matches!(ctx.op_name(op), "graph.matmul" | "graph.conv2d") {
         "vertical"
     } else {
         "reduction"
@@ -280,7 +280,7 @@ impl Pass for FusionToTile {
             let inside = ctx
                 .parent_op(o)
                 .is_some_and(|p| ctx.op_name(p) == "fusion.group");
-            if !inside && (n == "graph.matmul" || ROW_OPS.contains(&n)) {
+            if !inside && (matches!(n, "graph.matmul" | "graph.conv2d") || ROW_OPS.contains(&n)) {
                 alone.push(o);
             }
         });

@@ -856,3 +856,64 @@ fn integer_elementwise_groups_use_integer_arithmetic() {
         assert_eq!(got, want, "seed {seed}");
     }
 }
+
+#[test]
+fn row_elementwise_and_conv_kernels_hold_in_f16() {
+    // The f16 forms of the other generators (computed in f32, rounded at
+    // the store), against the graph program within the f16 tolerance.
+    let (elem, tol) = TOL[1];
+    let t = |x: &[i64]| tty(x, elem);
+    for s in [vec![1, 1], vec![5, 7], vec![33, 64], vec![2, 3, 9]] {
+        let n = *s.last().expect("dims");
+        let body = format!(
+            "  %m = graph.mul %x, %y : {T}\n  %l = graph.layernorm %m, %g, %b : ({T}, {V}, {V}) -> {T}\n  %s = graph.softmax %l, axis = {} : {T}\n",
+            s.len() - 1,
+            T = t(&s),
+            V = t(&[n])
+        );
+        let params = [
+            ("x", s.clone()),
+            ("y", s.clone()),
+            ("g", vec![n]),
+            ("b", vec![n]),
+        ];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("s", s.clone())], elem);
+        lowered_equals_graph(
+            &text,
+            &args,
+            "h100",
+            "rows",
+            tol,
+            &format!("rows {s:?} f16"),
+        );
+        let body = format!(
+            "  %tr = graph.transpose %z, perm = [1, 0] : ({}) -> {T}\n  %a = graph.add %x, %tr : {T}\n  %e = graph.tanh %a : {T}\n",
+            t(&[s[1], s[0]]),
+            T = t(&s[..2])
+        );
+        let params = [("x", s[..2].to_vec()), ("z", vec![s[1], s[0]])];
+        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+        let text = func(&params, &body, &[("e", s[..2].to_vec())], elem);
+        lowered_equals_graph(
+            &text,
+            &args,
+            "h100",
+            "elementwise",
+            tol,
+            &format!("elementwise {s:?} f16"),
+        );
+    }
+    let (x, w, o) = (vec![1, 6, 6, 4], vec![3, 3, 2, 4], vec![1, 3, 3, 4]);
+    let body = format!(
+        "  %c = graph.conv2d %x, %w, layout = NHWC, strides = [2, 2], dilations = [1, 1], padding = [1, 1, 1, 1], groups = 2 : ({}, {}) -> {O}\n  %y = graph.bias_add %c, %b : ({O}, {}) -> {O}\n",
+        t(&x),
+        t(&w),
+        t(&[4]),
+        O = t(&o)
+    );
+    let params = [("x", x.clone()), ("w", w.clone()), ("b", vec![4])];
+    let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+    let text = func(&params, &body, &[("y", o.clone())], elem);
+    lowered_equals_graph(&text, &args, "h100", "gemm", tol, "grouped conv f16");
+}

@@ -210,10 +210,10 @@ fn wrap(ctx: &mut Context, op: Op) {
     st.operands.extend(ins);
     st.result_types.push(ctx.value_type(ctx.result(op, 0)));
     st.regions.push(r);
-    let kind = if matches!(ctx.op_name(op), "graph.matmul" | "graph.conv2d") {
-        "vertical"
-    } else {
-        "reduction"
+    let kind = match ctx.op_name(op) {
+        "graph.matmul" | "graph.conv2d" => "vertical",
+        n if ROW_OPS.contains(&n) => "reduction",
+        _ => "elementwise",
     };
     st.props = Some(u.dict_attr(vec![(
         u.ident("kind"),
@@ -272,15 +272,26 @@ impl Pass for FusionToTile {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        // A kernel-sized graph op left on its own (a matmul, a softmax) is a
-        // group of one.
+        // A kernel-sized graph op left on its own (a matmul, a softmax, an
+        // add of tensors) is a group of one.
         let mut alone = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
             let n = ctx.op_name(o);
             let inside = ctx
                 .parent_op(o)
                 .is_some_and(|p| ctx.op_name(p) == "fusion.group");
-            if !inside && (matches!(n, "graph.matmul" | "graph.conv2d") || ROW_OPS.contains(&n)) {
+            // Elementwise ops too (not those of rank 0: scalars are
+            // arithmetic, not kernels).
+            let elementwise = EPILOGUE.iter().any(|(e, _)| *e == n)
+                && ctx
+                    .results(o)
+                    .next()
+                    .is_some_and(|r| !shape(ctx, r).is_empty());
+            if !inside
+                && (matches!(n, "graph.matmul" | "graph.conv2d")
+                    || ROW_OPS.contains(&n)
+                    || elementwise)
+            {
                 alone.push(o);
             }
         });

@@ -437,7 +437,6 @@ fn emit(
         .iter()
         .map(|t| u.type_kind(*t).element_type().unwrap_or(calc))
         .collect();
-    let acc_t = tile::plain_tile(&u, vec![t.bm, t.bn], calc, Space::Register);
     let mut e = B {
         ctx,
         block: kb,
@@ -448,77 +447,23 @@ fn emit(
     let pb =
         (p.batch > 0).then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let lead: Vec<i64> = (p.batch > 0).then_some(p.batch).into_iter().collect();
-    let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
     let (cbm, cbn) = (e.index(t.bm), e.index(t.bn));
     let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
     let n0 = e.val("arith.muli", &[pn, cbn], index, vec![]);
-    let zero = e.float(0.0, calc);
-    let acc0 = e.val(
-        "tile.broadcast",
-        &[zero],
-        acc_t,
-        vec![("dims", e.i64s(&[]))],
+    let bs: Vec<(&Operand, i64)> = branches.iter().map(|b| (&b.b, b.n)).collect();
+    let accs = k_loop(
+        &mut e,
+        &buf,
+        (p, t),
+        a,
+        &bs,
+        (pb, m0, n0),
+        (calc, a_elem, b_elem),
     );
-    let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
-    // The K loop: A loaded (and computed) once for every GEMM.
-    let mut largs = vec![(index, Some(loc))];
-    largs.extend(branches.iter().map(|_| (acc_t, Some(loc))));
-    let lb = e.ctx.create_block(&largs);
-    let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
-    {
-        let mut l = B {
-            ctx: e.ctx,
-            block: lb,
-            loc,
-        };
-        let kv = la[0];
-        let stage = |l: &mut B<'_>, tile: Value, shape: [i64; 2], el: Type| {
-            let st = tile::plain_tile(&u, shape.to_vec(), el, Space::Shared);
-            let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
-            let depth = l.i64_attr(t.stages);
-            l.val(
-                "tile.transfer",
-                &[tile],
-                st,
-                vec![("space", space), ("depth", depth)],
-            )
-        };
-        let a_shape = [t.bm, t.bk];
-        let a_at = at(m0, kv);
-        let a_space = space(p.m, p.k);
-        let a_tile = operand_tile(&mut l, &buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
-        let sa = stage(&mut l, a_tile, a_shape, a_elem);
-        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
-        let mut accs = Vec::new();
-        for (i, br) in branches.iter().enumerate() {
-            let b_shape = [t.bk, t.bn];
-            let b_space = space(p.k, br.n);
-            let bt = operand_tile(
-                &mut l,
-                &buf,
-                &br.b,
-                (&b_space, &at(kv, n0), &b_shape),
-                calc,
-                b_elem,
-            );
-            let sb = stage(&mut l, bt, b_shape, b_elem);
-            accs.push(l.val(
-                "tile.gemm",
-                &[sa, sb, la[i + 1]],
-                acc_t,
-                vec![("level", level)],
-            ));
-        }
-        l.op("tile.yield", &accs, &[], vec![]);
-    }
-    let mut fargs = vec![c0, ck, cbk];
-    fargs.extend(branches.iter().map(|_| acc0));
-    let f = e.region_op("tile.for", &fargs, &vec![acc_t; branches.len()], lb);
     let c_shape = [t.bm, t.bn];
     let c_at = at(m0, n0);
-    for (i, br) in branches.iter().enumerate() {
-        let mut value = e.ctx.result(f, i);
+    for (br, acc) in branches.iter().zip(accs) {
+        let mut value = acc;
         let r = At {
             bufs: &buf,
             view: &br.c_view,
@@ -558,4 +503,91 @@ fn emit(
         out_tys,
         loc,
     );
+}
+
+/// The K loop of GEMMs sharing A: per K step, A's tile loaded (and
+/// computed) once and staged into shared memory, then each B's tile and a
+/// block GEMM into its accumulator. Gives the accumulators (`BM x BN`, in
+/// `calc`).
+fn k_loop(
+    e: &mut B<'_>,
+    buf: &dyn Fn(Value) -> Value,
+    (p, t): (&Problem, Tuning),
+    a: &Operand,
+    bs: &[(&Operand, i64)],
+    (pb, m0, n0): (Option<Value>, Value, Value),
+    (calc, a_elem, b_elem): (Type, Type, Type),
+) -> Vec<Value> {
+    let u = e.ctx.uniquer().clone();
+    let loc = e.loc;
+    let index = u.ty(TypeKind::Index);
+    let acc_t = tile::plain_tile(&u, vec![t.bm, t.bn], calc, Space::Register);
+    let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
+    let lead: Vec<i64> = (p.batch > 0).then_some(p.batch).into_iter().collect();
+    let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
+    let zero = e.float(0.0, calc);
+    let acc0 = e.val(
+        "tile.broadcast",
+        &[zero],
+        acc_t,
+        vec![("dims", e.i64s(&[]))],
+    );
+    let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
+    let mut largs = vec![(index, Some(loc))];
+    largs.extend(bs.iter().map(|_| (acc_t, Some(loc))));
+    let lb = e.ctx.create_block(&largs);
+    let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
+    {
+        let mut l = B {
+            ctx: e.ctx,
+            block: lb,
+            loc,
+        };
+        let kv = la[0];
+        let a_shape = [t.bm, t.bk];
+        let a_at = at(m0, kv);
+        let a_space = space(p.m, p.k);
+        let a_tile = operand_tile(&mut l, buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
+        let sa = stage(&mut l, a_tile, &a_shape, a_elem, t.stages);
+        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let mut accs = Vec::new();
+        for (i, (b, n)) in bs.iter().enumerate() {
+            let b_shape = [t.bk, t.bn];
+            let b_space = space(p.k, *n);
+            let bt = operand_tile(
+                &mut l,
+                buf,
+                b,
+                (&b_space, &at(kv, n0), &b_shape),
+                calc,
+                b_elem,
+            );
+            let sb = stage(&mut l, bt, &b_shape, b_elem, t.stages);
+            accs.push(l.val(
+                "tile.gemm",
+                &[sa, sb, la[i + 1]],
+                acc_t,
+                vec![("level", level)],
+            ));
+        }
+        l.op("tile.yield", &accs, &[], vec![]);
+    }
+    let mut fargs = vec![c0, ck, cbk];
+    fargs.extend(bs.iter().map(|_| acc0));
+    let f = e.region_op("tile.for", &fargs, &vec![acc_t; bs.len()], lb);
+    (0..bs.len()).map(|i| e.ctx.result(f, i)).collect()
+}
+
+/// `tile` (of `shape` and `elem`) staged into shared memory, `depth` deep.
+fn stage(e: &mut B<'_>, tile: Value, shape: &[i64], elem: Type, depth: i64) -> Value {
+    let u = e.ctx.uniquer().clone();
+    let st = tile::plain_tile(&u, shape.to_vec(), elem, Space::Shared);
+    let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+    let depth = e.i64_attr(depth);
+    e.val(
+        "tile.transfer",
+        &[tile],
+        st,
+        vec![("space", space), ("depth", depth)],
+    )
 }

@@ -917,3 +917,54 @@ fn row_elementwise_and_conv_kernels_hold_in_f16() {
     let text = func(&params, &body, &[("y", o.clone())], elem);
     lowered_equals_graph(&text, &args, "h100", "gemm", tol, "grouped conv f16");
 }
+
+#[test]
+fn gemm_chains_keep_whole_rows_between_the_gemms() {
+    // Out-projection + bias + residual + layernorm, then FFN1 + bias + GeLU,
+    // as eqsat fuses them (written as the group here): the normalised rows
+    // stay in registers as the second GEMM's A; its 70 columns are walked
+    // in blocks, the last one ragged.
+    for (elem, tol) in TOL {
+        for target in ["h100", "cpu"] {
+            let t = |x: &[i64]| tty(x, elem);
+            let (x, o) = (t(&[2, 9, 16]), t(&[2, 9, 70]));
+            let (v, w1, w2, v2) = (t(&[16]), t(&[16, 16]), t(&[16, 70]), t(&[70]));
+            let text = format!(
+                "func.func @main(%x: {x}, %w1: {w1}, %b1: {v}, %res: {x}, %g: {v}, %be: {v}, %w2: {w2}, %b2: {v2}) -> {o} {{
+  %0 = fusion.group b2b_gemm (%a0 = %x, %a1 = %w1, %a2 = %b1, %a3 = %res, %a4 = %g, %a5 = %be, %a6 = %w2, %a7 = %b2) : ({x}, {w1}, {v}, {x}, {v}, {v}, {w2}, {v2}) -> {o} {{
+    %m = graph.matmul %a0, %a1 : ({x}, {w1}) -> {x}
+    %b = graph.bias_add %m, %a2 : ({x}, {v}) -> {x}
+    %r = graph.add %a3, %b : {x}
+    %l = graph.layernorm %r, %a4, %a5 : ({x}, {v}, {v}) -> {x}
+    %f = graph.matmul %l, %a6 : ({x}, {w2}) -> {o}
+    %c = graph.bias_add %f, %a7 : ({o}, {v2}) -> {o}
+    %y = graph.gelu %c : {o}
+    fusion.yield %y : {o}
+  }}
+  return %0 : {o}
+}}
+"
+            );
+            let args = vec![
+                vec![2, 9, 16],
+                vec![16, 16],
+                vec![16],
+                vec![2, 9, 16],
+                vec![16],
+                vec![16],
+                vec![16, 70],
+                vec![70],
+            ];
+            let what = format!("gemm chain {elem} on {target}");
+            let (want, _) = run(&text, "builtin.module()", &args, 9).expect("runs");
+            let pipeline = format!("builtin.module(fusion-to-tile{{target={target}}})");
+            let (got, printed) =
+                run(&text, &pipeline, &args, 9).unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(
+                printed.contains("tile.kernel @gemm_chain") && !printed.contains("fusion.group"),
+                "{what}:\n{printed}"
+            );
+            close(&got, &want, tol, &what);
+        }
+    }
+}

@@ -237,6 +237,49 @@ struct Branch {
     store: Desc,
 }
 
+/// What follows GEMM `mm` among `ops`: an elementwise chain, possibly a
+/// row normalisation over the last dim and a chain after it, trailing
+/// views; and the last value.
+#[allow(clippy::type_complexity)]
+fn downstream(
+    ctx: &Context,
+    mm: Op,
+    ops: &[Op],
+    known: (&[Value], &Views),
+    taken: &mut Vec<Op>,
+) -> Result<(Chain, Option<(RowOp, Chain)>, Vec<Op>, Value), Skip> {
+    let r = ctx.result(mm, 0);
+    let oshape = shape(ctx, r);
+    let (chain, mut tail, mut cur, used) = read_chain(ctx, ops, r, known, &oshape, true, taken)?;
+    let mut row = None;
+    if used < ops.len() {
+        let red = ops[used];
+        if !ROW_OPS.contains(&ctx.op_name(red))
+            || ctx.operands(red)[0] != cur
+            || !tail.is_empty()
+            || shape(ctx, cur) != oshape
+        {
+            return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
+        }
+        let op = RowOp::of(ctx, red, known, &oshape, taken)?;
+        if op.axes != [oshape.len() - 1] {
+            return Err(format!("{} not over the last dim", ctx.op_name(red)));
+        }
+        if op.reduces() {
+            return Err("a reduction of a GEMM's rows".into());
+        }
+        taken.push(red);
+        let (after, t2, c2, u2) =
+            read_chain(ctx, ops, ctx.result(red, 0), known, &oshape, true, taken)?;
+        if u2 < ops.len() {
+            return Err(format!("{} is not an epilogue op", ctx.op_name(ops[u2])));
+        }
+        (tail, cur) = (t2, c2);
+        row = Some((op, after));
+    }
+    Ok((chain, row, tail, cur))
+}
+
 /// Lower one GEMM group: the kernel (inserted before `func`) and the launch
 /// replacing the group.
 pub(super) fn gemm(
@@ -265,17 +308,27 @@ pub(super) fn gemm(
         return Err(NOT_MINE.into());
     };
     let a_val = ctx.operands(first)[0];
+    let yields: Vec<Value> = ctx
+        .block_ops(gb)
+        .last()
+        .map(|y| ctx.operands(y).to_vec())
+        .unwrap_or_default();
+    if let [mm1, mm2] = mms[..]
+        && ctx.operands(mm2)[0] != a_val
+        && ctx.op_name(mm1) == "graph.matmul"
+        && ctx.op_name(mm2) == "graph.matmul"
+    {
+        let cx = (ops.as_slice(), known, yields.as_slice());
+        let chain = gemm_chain(ctx, (mm1, mm2), cx, (target, cache))?;
+        emit_chain_kernel(ctx, (group, func, n_kernel), chain);
+        return Ok(());
+    }
     if mms
         .iter()
         .any(|m| ctx.operands(*m)[0] != a_val || ctx.op_name(*m) != ctx.op_name(first))
     {
         return Err("GEMMs that do not share their A operand".into());
     }
-    let yields: Vec<Value> = ctx
-        .block_ops(gb)
-        .last()
-        .map(|y| ctx.operands(y).to_vec())
-        .unwrap_or_default();
     let conv = ctx.op_name(first) == "graph.conv2d";
     let problem = |mm: Op| {
         if conv {
@@ -297,44 +350,7 @@ pub(super) fn gemm(
         }
         let mut b = operand(ctx, ctx.operands(mm)[1], known, &mut taken)?;
         b.compose(&q.b_view)?;
-        // The ops downstream of this GEMM, in program order.
-        let r = ctx.result(mm, 0);
-        let oshape = shape(ctx, r);
-        let (chain, mut tail, mut cur, used) =
-            read_chain(ctx, &ops, r, known, &oshape, true, &mut taken)?;
-        let mut row = None;
-        if used < ops.len() {
-            let red = ops[used];
-            if !ROW_OPS.contains(&ctx.op_name(red))
-                || ctx.operands(red)[0] != cur
-                || !tail.is_empty()
-                || shape(ctx, cur) != oshape
-            {
-                return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
-            }
-            let op = RowOp::of(ctx, red, known, &oshape, &mut taken)?;
-            if op.axes != [oshape.len() - 1] {
-                return Err(format!("{} not over the last dim", ctx.op_name(red)));
-            }
-            if op.reduces() {
-                return Err("a reduction of a GEMM's rows".into());
-            }
-            taken.push(red);
-            let (after, t2, c2, u2) = read_chain(
-                ctx,
-                &ops,
-                ctx.result(red, 0),
-                known,
-                &oshape,
-                true,
-                &mut taken,
-            )?;
-            if u2 < ops.len() {
-                return Err(format!("{} is not an epilogue op", ctx.op_name(ops[u2])));
-            }
-            (tail, cur) = (t2, c2);
-            row = Some((op, after));
-        }
+        let (chain, row, tail, cur) = downstream(ctx, mm, &ops, known, &mut taken)?;
         let result = yields
             .iter()
             .position(|y| *y == cur)
@@ -590,4 +606,196 @@ fn stage(e: &mut B<'_>, tile: Value, shape: &[i64], elem: Type, depth: i64) -> V
         st,
         vec![("space", space), ("depth", depth)],
     )
+}
+
+/// Two GEMMs in a row, the second reading the first's (normalised) rows:
+/// `(LN(A1 B1 + ...) B2) + ...` (a transformer's out-projection, layernorm
+/// and FFN1 as eqsat fused them).
+struct GemmChain {
+    p1: Problem,
+    p2: Problem,
+    a: Operand,
+    b1: Operand,
+    b2: Operand,
+    first: (Chain, Option<(RowOp, Chain)>),
+    second: Chain,
+    store: Desc,
+    /// The first GEMM's tiles (its block as wide as its rows).
+    tuning: Tuning,
+    /// The second GEMM's column block.
+    bn2: i64,
+    elems: [Type; 4],
+    calc: Type,
+    out_ty: Type,
+}
+
+/// Recognise a GEMM chain among a group's `ops`.
+fn gemm_chain(
+    ctx: &Context,
+    (mm1, mm2): (Op, Op),
+    (ops, known, yields): (&[Op], (&[Value], &Views), &[Value]),
+    (target, cache): (&str, &Cache),
+) -> Result<GemmChain, Skip> {
+    let mut taken = vec![mm1, mm2];
+    let (p1, p2) = (matmul_problem(ctx, mm1)?, matmul_problem(ctx, mm2)?);
+    if p1.batch > 0 || p2.batch > 0 || p2.m != p1.m || p2.k != p1.n {
+        return Err("GEMMs in a row of unexpected shapes".into());
+    }
+    let mut a = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
+    a.compose(&p1.a_view)?;
+    let mut b1 = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
+    b1.compose(&p1.b_view)?;
+    let mut b2 = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
+    b2.compose(&p2.b_view)?;
+    let (chain1, row1, tail1, h) = downstream(ctx, mm1, ops, known, &mut taken)?;
+    if h != ctx.operands(mm2)[0] || !tail1.is_empty() {
+        return Err("GEMMs that neither share A nor follow each other".into());
+    }
+    let (chain2, row2, tail2, cur) = downstream(ctx, mm2, ops, known, &mut taken)?;
+    if row2.is_some() {
+        return Err("a row op after the second of two GEMMs".into());
+    }
+    if yields != [cur] {
+        return Err("GEMMs in a row with several results".into());
+    }
+    if let Some(o) = ops.iter().find(|o| !taken.contains(o)) {
+        return Err(format!("{} is not part of the GEMMs", ctx.op_name(*o)));
+    }
+    let out_ty = ctx.value_type(cur);
+    let elem = float_elem(ctx, out_ty)?;
+    let calc = compute_elem(ctx, elem);
+    let el = |v: Value| float_elem(ctx, ctx.value_type(v));
+    let mut tuning = cache
+        .get(&format!(
+            "{target}/gemm_chain/{}x{}x{}x{}",
+            p1.m, p1.n, p1.k, p2.n
+        ))
+        .copied()
+        .unwrap_or_else(|| Tuning::heuristic(target, p1.m, p2.n, p1.k));
+    // The first GEMM's block holds whole rows (the second's K).
+    let bn2 = tuning.bn;
+    tuning.bn = p1.n;
+    let store = store_desc(ctx, &p2.c_view, &tail2)?;
+    Ok(GemmChain {
+        elems: [
+            el(ctx.operands(mm1)[0])?,
+            el(ctx.operands(mm1)[1])?,
+            el(ctx.operands(mm2)[1])?,
+            elem,
+        ],
+        p1,
+        p2,
+        a,
+        b1,
+        b2,
+        first: (chain1, row1),
+        second: chain2,
+        store,
+        tuning,
+        bn2,
+        calc,
+        out_ty,
+    })
+}
+
+/// The kernel of a GEMM chain: a block of rows runs the first GEMM's K
+/// loop, its epilogue and normalisation in registers, then walks the
+/// second GEMM's columns, one block GEMM with the whole rows as A per
+/// column block, its epilogue and a store.
+fn emit_chain_kernel(ctx: &mut Context, (group, func, n_kernel): (Op, Op, usize), g: GemmChain) {
+    let loc = ctx.op(group).loc;
+    let u = ctx.uniquer().clone();
+    let index = u.ty(TypeKind::Index);
+    let (gb, _) = body_ops(ctx, group);
+    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
+    let (kb, bufs) = kernel_block(ctx, group, &[g.out_ty], loc);
+    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let out_buf = *bufs.last().expect("the output");
+    let [a_elem, b1_elem, b2_elem, elem] = g.elems;
+    let (t, bn2) = (g.tuning, g.bn2);
+    let (bm, n1, n2) = (t.bm, g.p1.n, g.p2.n);
+    let mut e = B {
+        ctx,
+        block: kb,
+        loc,
+    };
+    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
+    let cbm = e.index(bm);
+    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
+    let c0 = e.index(0);
+    let accs = k_loop(
+        &mut e,
+        &buf,
+        (&g.p1, t),
+        &g.a,
+        &[(&g.b1, n1)],
+        (None, m0, c0),
+        (g.calc, a_elem, b1_elem),
+    );
+    let first_at = [m0, c0];
+    let r1 = At {
+        bufs: &buf,
+        view: &g.p1.c_view,
+        at: &first_at,
+        shape: &[bm, n1],
+        calc: g.calc,
+    };
+    let mut h = emit_chain(&mut e, &g.first.0, accs[0], &r1);
+    if let Some((op, after)) = &g.first.1 {
+        h = op.emit(&mut e, h, &r1);
+        h = emit_chain(&mut e, after, h, &r1);
+    }
+    let h = convert(&mut e, h, &[bm, n1], g.calc, b2_elem);
+    let (cn2, cbn2) = (e.index(n2), e.index(bn2));
+    let lb = e.ctx.create_block(&[(index, Some(loc))]);
+    let n0 = e.ctx.block_args(lb)[0];
+    {
+        let mut l = B {
+            ctx: e.ctx,
+            block: lb,
+            loc,
+        };
+        let w = operand_tile(
+            &mut l,
+            &buf,
+            &g.b2,
+            (&[n1, n2], &[c0, n0], &[n1, bn2]),
+            g.calc,
+            b2_elem,
+        );
+        let ws = stage(&mut l, w, &[n1, bn2], b2_elem, t.stages);
+        let acc_t = tile::plain_tile(&u, vec![bm, bn2], g.calc, Space::Register);
+        let zero = l.float(0.0, g.calc);
+        let z = l.val(
+            "tile.broadcast",
+            &[zero],
+            acc_t,
+            vec![("dims", l.i64s(&[]))],
+        );
+        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let acc = l.val("tile.gemm", &[h, ws, z], acc_t, vec![("level", level)]);
+        let at = [m0, n0];
+        let r2 = At {
+            bufs: &buf,
+            view: &g.p2.c_view,
+            at: &at,
+            shape: &[bm, bn2],
+            calc: g.calc,
+        };
+        let y = emit_chain(&mut l, &g.second, acc, &r2);
+        store(&mut l, y, out_buf, &at, &[bm, bn2], &g.store, g.calc, elem);
+        l.op("tile.yield", &[], &[], vec![]);
+    }
+    e.region_op("tile.for", &[c0, cn2, cbn2], &[], lb);
+    e.op("tile.return", &[], &[], vec![]);
+    finish(
+        ctx,
+        group,
+        func,
+        kb,
+        &format!("gemm_chain_{n_kernel}"),
+        &[(g.p1.m + bm - 1) / bm],
+        &[g.out_ty],
+        loc,
+    );
 }

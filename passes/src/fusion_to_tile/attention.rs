@@ -150,21 +150,9 @@ pub(super) fn attention(
     (target, cache): (&str, &Cache),
     n_kernel: usize,
 ) -> Result<(), Skip> {
-    let (gb, all) = body_ops(ctx, group);
-    let inputs: Vec<Value> = ctx.block_args(gb).to_vec();
-    let views = Views::of(ctx, &all, &inputs)?;
-    let ops: Vec<Op> = all
-        .iter()
-        .copied()
-        .filter(|o| !views.is_view(ctx.result(*o, 0)))
-        .collect();
-    let yields: Vec<Value> = ctx
-        .block_ops(gb)
-        .last()
-        .map(|y| ctx.operands(y).to_vec())
-        .unwrap_or_default();
-    let at = recognise(ctx, &ops, (&inputs, &views), &yields)?;
-    let out_ty = ctx.value_type(yields[0]);
+    let body = Body::of(ctx, group)?;
+    let at = recognise(ctx, &body.ops, body.known(), &body.yields)?;
+    let out_ty = ctx.value_type(body.yields[0]);
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
     let (sq, sk, d) = (at.qk.m, at.qk.n, at.qk.k);
@@ -177,7 +165,7 @@ pub(super) fn attention(
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
-    let buf = |v: Value| bufs[inputs.iter().position(|x| *x == v).expect("a group input")];
+    let buf = |v: Value| buffer(&body.inputs, &bufs, v);
     let out_buf = *bufs.last().expect("the output");
     let [q_elem, k_elem, v_elem] = at.elems;
     let lead: Vec<i64> = (at.qk.batch > 0)
@@ -196,24 +184,10 @@ pub(super) fn attention(
         block: kb,
         loc,
     };
-    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
-    let pb = (at.qk.batch > 0)
-        .then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
+    let m0 = e.block_start(0, bm);
+    let pb = (at.qk.batch > 0).then(|| e.program_id(2));
     let origin = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let cbm = e.index(bm);
-    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
     let c0 = e.index(0);
-    let shared = |e: &mut B<'_>, tile: Value, shape: Vec<i64>, el: Type, depth: i64| {
-        let st = tile::plain_tile(&u, shape, el, Space::Shared);
-        let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
-        let depth = e.i64_attr(depth);
-        e.val(
-            "tile.transfer",
-            &[tile],
-            st,
-            vec![("space", space), ("depth", depth)],
-        )
-    };
     let q = operand_tile(
         &mut e,
         &buf,
@@ -222,15 +196,12 @@ pub(super) fn attention(
         calc,
         q_elem,
     );
-    let qs = shared(&mut e, q, vec![bm, d], q_elem, 1);
+    let qs = e.stage(q, &[bm, d], q_elem, 1);
     let ninf = e.float(f64::NEG_INFINITY, calc);
     let zero = e.float(0.0, calc);
-    let spread = |e: &mut B<'_>, x: Value, ty: Type, dims: &[i64]| {
-        e.val("tile.broadcast", &[x], ty, vec![("dims", e.i64s(dims))])
-    };
-    let m_init = spread(&mut e, ninf, row_t, &[]);
-    let l_init = spread(&mut e, zero, row_t, &[]);
-    let acc_init = spread(&mut e, zero, o_t, &[]);
+    let m_init = e.spread(ninf, row_t, &[]);
+    let l_init = e.spread(zero, row_t, &[]);
+    let acc_init = e.spread(zero, o_t, &[]);
     let (csk, cbn) = (e.index(sk), e.index(bn));
     let lb = e.ctx.create_block(&[
         (index, Some(loc)),
@@ -240,11 +211,7 @@ pub(super) fn attention(
     ]);
     let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
     {
-        let mut l = B {
-            ctx: e.ctx,
-            block: lb,
-            loc,
-        };
+        let mut l = e.inside(lb);
         let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
         let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
         let kt = operand_tile(
@@ -255,10 +222,9 @@ pub(super) fn attention(
             calc,
             k_elem,
         );
-        let ks = shared(&mut l, kt, vec![d, bn], k_elem, t.stages);
-        let z = spread(&mut l, zero, s_t, &[]);
-        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
-        let mut s = l.val("tile.gemm", &[qs, ks, z], s_t, vec![("level", level)]);
+        let ks = l.stage(kt, &[d, bn], k_elem, t.stages);
+        let z = l.spread(zero, s_t, &[]);
+        let mut s = l.gemm(qs, ks, z, s_t);
         let s_at = origin(m0, j);
         let r = At {
             bufs: &buf,
@@ -278,42 +244,28 @@ pub(super) fn attention(
             );
             s = map_typed(&mut l, &[s, col], &[calc, index], s_t, &mut |b, a| {
                 let key = b.val("arith.addi", &[a[1], j], index, vec![]);
-                let pred = b.ctx.uniquer().ty(TypeKind::Integer {
-                    width: 1,
-                    signedness: aic::types::Signedness::Signless,
-                });
+                let pred = b.i1();
                 let slt = b.i64_attr(2);
                 let inside = b.val("arith.cmpi", &[key, csk], pred, vec![("predicate", slt)]);
                 b.val("arith.select", &[inside, a[0], ninf], calc, vec![])
             });
         }
-        let reduce = |l: &mut B<'_>, x: Value, k: &str| {
-            let kind = aic::dialect::enum_attr(&u, tile::KIND_PREFIX, k);
-            let axis = l.i64_attr(1);
-            l.val(
-                "tile.reduce",
-                &[x],
-                row_t,
-                vec![("kind", kind), ("axis", axis)],
-            )
-        };
-        let mx = reduce(&mut l, s, "max");
+        let mx = l.reduce_rows(s, "max", row_t);
         let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut f("arith.maximumf"));
-        let mb = spread(&mut l, m_new, s_t, &[0]);
-        let p = map(&mut l, &[s, mb], s_t, calc, &mut |b, a| {
+        let mb = l.spread(m_new, s_t, &[0]);
+        // exp(x - m): the probabilities, and the rescaling of what came before.
+        let mut exp_diff = |b: &mut B<'_>, a: &[Value]| {
             let x = b.val("arith.subf", &[a[0], a[1]], calc, vec![]);
             b.val("math.exp", &[x], calc, vec![])
-        });
-        let alpha = map(&mut l, &[m_i, m_new], row_t, calc, &mut |b, a| {
-            let x = b.val("arith.subf", &[a[0], a[1]], calc, vec![]);
-            b.val("math.exp", &[x], calc, vec![])
-        });
-        let ps = reduce(&mut l, p, "sum");
+        };
+        let p = map(&mut l, &[s, mb], s_t, calc, &mut exp_diff);
+        let alpha = map(&mut l, &[m_i, m_new], row_t, calc, &mut exp_diff);
+        let ps = l.reduce_rows(p, "sum", row_t);
         let l_new = map(&mut l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
             let x = b.val("arith.mulf", &[a[0], a[1]], calc, vec![]);
             b.val("arith.addf", &[x, a[2]], calc, vec![])
         });
-        let ab = spread(&mut l, alpha, o_t, &[0]);
+        let ab = l.spread(alpha, o_t, &[0]);
         let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
         let vt = operand_tile(
             &mut l,
@@ -323,9 +275,9 @@ pub(super) fn attention(
             calc,
             v_elem,
         );
-        let vs = shared(&mut l, vt, vec![bn, at.dv], v_elem, t.stages);
+        let vs = l.stage(vt, &[bn, at.dv], v_elem, t.stages);
         let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);
-        let acc_new = l.val("tile.gemm", &[pv, vs, scaled], o_t, vec![("level", level)]);
+        let acc_new = l.gemm(pv, vs, scaled, o_t);
         l.op("tile.yield", &[m_new, l_new, acc_new], &[], vec![]);
     }
     let lo = e.region_op(
@@ -335,7 +287,7 @@ pub(super) fn attention(
         lb,
     );
     let (l_fin, acc_fin) = (e.ctx.result(lo, 1), e.ctx.result(lo, 2));
-    let lbc = spread(&mut e, l_fin, o_t, &[0]);
+    let lbc = e.spread(l_fin, o_t, &[0]);
     let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
     let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut f("arith.divf"));
     let o_at = origin(m0, c0);

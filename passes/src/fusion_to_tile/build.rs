@@ -118,6 +118,80 @@ impl B<'_> {
         self.ctx.uniquer().i64_array(v)
     }
 
+    /// A builder at the end of `block` (a loop or map body) with this one's
+    /// context and location.
+    pub(super) fn inside(&mut self, block: Block) -> B<'_> {
+        B {
+            ctx: &mut *self.ctx,
+            block,
+            loc: self.loc,
+        }
+    }
+
+    /// `tile.program_id axis * size`: where this block's tile starts along
+    /// grid axis `axis`.
+    pub(super) fn block_start(&mut self, axis: i64, size: i64) -> Value {
+        let p = self.program_id(axis);
+        let c = self.index(size);
+        let index = self.ctx.uniquer().ty(TypeKind::Index);
+        self.val("arith.muli", &[p, c], index, vec![])
+    }
+
+    /// `tile.program_id axis`.
+    pub(super) fn program_id(&mut self, axis: i64) -> Value {
+        let index = self.ctx.uniquer().ty(TypeKind::Index);
+        let a = self.i64_attr(axis);
+        self.val("tile.program_id", &[], index, vec![("axis", a)])
+    }
+
+    /// `tile.broadcast x, dims = dims` to the tile type `ty` (a scalar with
+    /// no dims).
+    pub(super) fn spread(&mut self, x: Value, ty: Type, dims: &[i64]) -> Value {
+        let d = self.i64s(dims);
+        self.val("tile.broadcast", &[x], ty, vec![("dims", d)])
+    }
+
+    /// `tile.reduce kind t, axis = 1` to the row tile type `ty`.
+    pub(super) fn reduce_rows(&mut self, t: Value, kind: &str, ty: Type) -> Value {
+        let kind = aic::dialect::enum_attr(self.ctx.uniquer(), tile::KIND_PREFIX, kind);
+        let axis = self.i64_attr(1);
+        self.val(
+            "tile.reduce",
+            &[t],
+            ty,
+            vec![("kind", kind), ("axis", axis)],
+        )
+    }
+
+    /// A block-level `tile.gemm a x b + acc` of accumulator type `ty`.
+    pub(super) fn gemm(&mut self, a: Value, b: Value, acc: Value, ty: Type) -> Value {
+        let level = aic::dialect::enum_attr(self.ctx.uniquer(), tile::LEVEL_PREFIX, "block");
+        self.val("tile.gemm", &[a, b, acc], ty, vec![("level", level)])
+    }
+
+    /// `tile` (of `shape` and `elem`) staged into shared memory, `depth`
+    /// deep.
+    pub(super) fn stage(&mut self, tile: Value, shape: &[i64], elem: Type, depth: i64) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let st = tile::plain_tile(&u, shape.to_vec(), elem, Space::Shared);
+        let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+        let depth = self.i64_attr(depth);
+        self.val(
+            "tile.transfer",
+            &[tile],
+            st,
+            vec![("space", space), ("depth", depth)],
+        )
+    }
+
+    /// The `i1` type (masks, comparisons).
+    pub(super) fn i1(&self) -> Type {
+        self.ctx.uniquer().ty(TypeKind::Integer {
+            width: 1,
+            signedness: aic::types::Signedness::Signless,
+        })
+    }
+
     /// The scalar computation of an epilogue op in a map body (on signless
     /// integers, signed arithmetic; those ops are [`INT_OPS`], all binary).
     pub(super) fn scalar(&mut self, op: &str, x: Value, y: Option<Value>, ty: Type) -> Value {
@@ -141,10 +215,7 @@ impl B<'_> {
                     b.val("arith.constant", &[], ty, vec![("value", a)])
                 };
                 let (zero, one) = (c(self, 0), c(self, 1));
-                let i1 = u.ty(TypeKind::Integer {
-                    width: 1,
-                    signedness: aic::types::Signedness::Signless,
-                });
+                let i1 = self.i1();
                 let eq = self.i64_attr(0);
                 let is_zero = self.val("arith.cmpi", &[y, zero], i1, vec![("predicate", eq)]);
                 y = self.val("arith.select", &[is_zero, one, y], ty, vec![]);
@@ -364,10 +435,7 @@ impl At<'_> {
             Operand::Masked(inner, m) => {
                 let t = self.read(e, inner);
                 let d = over(m, self.view).expect("shapes agree");
-                let i1 = u.ty(TypeKind::Integer {
-                    width: 1,
-                    signedness: aic::types::Signedness::Signless,
-                });
+                let i1 = e.i1();
                 let mt = tile::plain_tile(&u, self.shape.to_vec(), i1, Space::Register);
                 let ok = e.val(
                     "tile.valid",
@@ -428,11 +496,7 @@ pub(super) fn map_typed(
     let mb = e.ctx.create_block(&args);
     let margs: Vec<Value> = e.ctx.block_args(mb).to_vec();
     {
-        let mut s = B {
-            ctx: e.ctx,
-            block: mb,
-            loc,
-        };
+        let mut s = e.inside(mb);
         let r = f(&mut s, &margs);
         s.op("tile.yield", &[r], &[], vec![]);
     }

@@ -14,12 +14,10 @@ pub(super) fn elementwise(
     func: Op,
     n_kernel: usize,
 ) -> Result<(), Skip> {
-    let (gb, all) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
-    if ctx.results(group).count() != 1 {
+    let body = Body::of(ctx, group)?;
+    let [out] = body.yields[..] else {
         return Err(NOT_MINE.into());
-    }
-    let out = ctx.result(*all.last().ok_or("empty body")?, 0);
+    };
     let out_ty = ctx.value_type(out);
     let full = shape(ctx, out);
     let Some(&n) = full.last() else {
@@ -37,16 +35,10 @@ pub(super) fn elementwise(
         .ok_or("a result of neither floats nor integers")?;
     let int = matches!(ctx.type_kind(elem), TypeKind::Integer { .. });
     let calc = compute_elem(ctx, elem);
-    let views = Views::of(ctx, &all, &gargs)?;
-    let ops: Vec<Op> = all
-        .iter()
-        .copied()
-        .filter(|o| !views.is_view(ctx.result(*o, 0)))
-        .collect();
     let as_rows = Desc::reshape(&full, &[rows_n, n]);
     // Every value read from memory, once, with its buffer descriptor over `[R, N]`.
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
-    for &o in &ops {
+    for &o in &body.ops {
         let name = ctx.op_name(o);
         let known = EPILOGUE.iter().any(|(e, _)| *e == name) && (!int || INT_OPS.contains(&name));
         if !known || ctx.value_type(ctx.result(o, 0)) != out_ty {
@@ -58,7 +50,7 @@ pub(super) fn elementwise(
             if reads.iter().any(|(v, _, _)| v == x) {
                 continue;
             }
-            let Some(src) = views.source(ctx, &gargs, *x) else {
+            let Some(src) = body.views.source(ctx, &body.inputs, *x) else {
                 continue;
             };
             let mut d = src.desc;
@@ -77,7 +69,6 @@ pub(super) fn elementwise(
     let br = rows_per_block(rows_n);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
-    let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let out_buf = *bufs.last().expect("the output");
     let row_t = tile::plain_tile(&u, vec![br, n], calc, Space::Register);
@@ -86,17 +77,15 @@ pub(super) fn elementwise(
         block: kb,
         loc,
     };
-    let p = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
-    let cbr = e.index(br);
-    let r0 = e.val("arith.muli", &[p, cbr], index, vec![]);
+    let r0 = e.block_start(0, br);
     let c0 = e.index(0);
     let mut tiles: HashMap<Value, Value> = Default::default();
     for (v, src, d) in &reads {
-        let buf = bufs[gargs.iter().position(|x| x == src).expect("a group input")];
+        let buf = buffer(&body.inputs, &bufs, *src);
         let t = load(&mut e, buf, &[r0, c0], &[br, n], d, calc);
         tiles.insert(*v, t);
     }
-    for &o in &ops {
+    for &o in &body.ops {
         let res = e.ctx.result(o, 0);
         let name: &'static str = EPILOGUE
             .iter()

@@ -290,15 +290,8 @@ pub(super) fn gemm(
     cache: &Cache,
     n_kernel: usize,
 ) -> Result<(), Skip> {
-    let (gb, all) = body_ops(ctx, group);
-    let inputs: Vec<Value> = ctx.block_args(gb).to_vec();
-    let views = Views::of(ctx, &all, &inputs)?;
-    let known = (inputs.as_slice(), &views);
-    let ops: Vec<Op> = all
-        .iter()
-        .copied()
-        .filter(|o| !views.is_view(ctx.result(*o, 0)))
-        .collect();
+    let body = Body::of(ctx, group)?;
+    let (ops, known, yields) = (&body.ops, body.known(), &body.yields);
     let mms: Vec<Op> = ops
         .iter()
         .copied()
@@ -308,19 +301,13 @@ pub(super) fn gemm(
         return Err(NOT_MINE.into());
     };
     let a_val = ctx.operands(first)[0];
-    let yields: Vec<Value> = ctx
-        .block_ops(gb)
-        .last()
-        .map(|y| ctx.operands(y).to_vec())
-        .unwrap_or_default();
     if let [mm1, mm2] = mms[..]
         && ctx.operands(mm2)[0] != a_val
         && ctx.op_name(mm1) == "graph.matmul"
         && ctx.op_name(mm2) == "graph.matmul"
     {
-        let cx = (ops.as_slice(), known, yields.as_slice());
-        let chain = gemm_chain(ctx, (mm1, mm2), cx, (target, cache))?;
-        emit_chain_kernel(ctx, (group, func, n_kernel), chain);
+        let chain = gemm_chain(ctx, (mm1, mm2), &body, (target, cache))?;
+        emit_chain_kernel(ctx, (group, func, n_kernel), &body.inputs, chain);
         return Ok(());
     }
     if mms
@@ -350,7 +337,7 @@ pub(super) fn gemm(
         }
         let mut b = operand(ctx, ctx.operands(mm)[1], known, &mut taken)?;
         b.compose(&q.b_view)?;
-        let (chain, row, tail, cur) = downstream(ctx, mm, &ops, known, &mut taken)?;
+        let (chain, row, tail, cur) = downstream(ctx, mm, ops, known, &mut taken)?;
         let result = yields
             .iter()
             .position(|y| *y == cur)
@@ -396,6 +383,7 @@ pub(super) fn gemm(
     emit(
         ctx,
         (group, func, n_kernel),
+        &body.inputs,
         &p,
         &a,
         &branches,
@@ -432,9 +420,11 @@ pub(super) fn operand_tile(
 }
 
 /// Build the kernel of a GEMM group and launch it.
+#[allow(clippy::too_many_arguments)]
 fn emit(
     ctx: &mut Context,
     (group, func, n_kernel): (Op, Op, usize),
+    inputs: &[Value],
     p: &Problem,
     a: &Operand,
     branches: &[Branch],
@@ -443,12 +433,8 @@ fn emit(
 ) {
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
-    let index = u.ty(TypeKind::Index);
-    let (gb, _) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
     let (kb, bufs) = kernel_block(ctx, group, out_tys, loc);
-    // Buffers are the group's inputs in order, then its results.
-    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let buf = |v: Value| buffer(inputs, &bufs, v);
     let res_elems: Vec<Type> = out_tys
         .iter()
         .map(|t| u.type_kind(*t).element_type().unwrap_or(calc))
@@ -458,14 +444,10 @@ fn emit(
         block: kb,
         loc,
     };
-    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
-    let pn = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(1))]);
-    let pb =
-        (p.batch > 0).then(|| e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(2))]));
+    let m0 = e.block_start(0, t.bm);
+    let n0 = e.block_start(1, t.bn);
+    let pb = (p.batch > 0).then(|| e.program_id(2));
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let (cbm, cbn) = (e.index(t.bm), e.index(t.bn));
-    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
-    let n0 = e.val("arith.muli", &[pn, cbn], index, vec![]);
     let bs: Vec<(&Operand, i64)> = branches.iter().map(|b| (&b.b, b.n)).collect();
     let accs = k_loop(
         &mut e,
@@ -492,7 +474,7 @@ fn emit(
             value = op.emit(&mut e, value, &r);
             value = emit_chain(&mut e, after, value, &r);
         }
-        let out = bufs[gargs.len() + br.result];
+        let out = bufs[inputs.len() + br.result];
         store(
             &mut e,
             value,
@@ -542,30 +524,20 @@ fn k_loop(
     let lead: Vec<i64> = (p.batch > 0).then_some(p.batch).into_iter().collect();
     let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
     let zero = e.float(0.0, calc);
-    let acc0 = e.val(
-        "tile.broadcast",
-        &[zero],
-        acc_t,
-        vec![("dims", e.i64s(&[]))],
-    );
+    let acc0 = e.spread(zero, acc_t, &[]);
     let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
     let mut largs = vec![(index, Some(loc))];
     largs.extend(bs.iter().map(|_| (acc_t, Some(loc))));
     let lb = e.ctx.create_block(&largs);
     let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
     {
-        let mut l = B {
-            ctx: e.ctx,
-            block: lb,
-            loc,
-        };
+        let mut l = e.inside(lb);
         let kv = la[0];
         let a_shape = [t.bm, t.bk];
         let a_at = at(m0, kv);
         let a_space = space(p.m, p.k);
         let a_tile = operand_tile(&mut l, buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
-        let sa = stage(&mut l, a_tile, &a_shape, a_elem, t.stages);
-        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
+        let sa = l.stage(a_tile, &a_shape, a_elem, t.stages);
         let mut accs = Vec::new();
         for (i, (b, n)) in bs.iter().enumerate() {
             let b_shape = [t.bk, t.bn];
@@ -578,13 +550,8 @@ fn k_loop(
                 calc,
                 b_elem,
             );
-            let sb = stage(&mut l, bt, &b_shape, b_elem, t.stages);
-            accs.push(l.val(
-                "tile.gemm",
-                &[sa, sb, la[i + 1]],
-                acc_t,
-                vec![("level", level)],
-            ));
+            let sb = l.stage(bt, &b_shape, b_elem, t.stages);
+            accs.push(l.gemm(sa, sb, la[i + 1], acc_t));
         }
         l.op("tile.yield", &accs, &[], vec![]);
     }
@@ -592,20 +559,6 @@ fn k_loop(
     fargs.extend(bs.iter().map(|_| acc0));
     let f = e.region_op("tile.for", &fargs, &vec![acc_t; bs.len()], lb);
     (0..bs.len()).map(|i| e.ctx.result(f, i)).collect()
-}
-
-/// `tile` (of `shape` and `elem`) staged into shared memory, `depth` deep.
-fn stage(e: &mut B<'_>, tile: Value, shape: &[i64], elem: Type, depth: i64) -> Value {
-    let u = e.ctx.uniquer().clone();
-    let st = tile::plain_tile(&u, shape.to_vec(), elem, Space::Shared);
-    let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
-    let depth = e.i64_attr(depth);
-    e.val(
-        "tile.transfer",
-        &[tile],
-        st,
-        vec![("space", space), ("depth", depth)],
-    )
 }
 
 /// Two GEMMs in a row, the second reading the first's (normalised) rows:
@@ -633,9 +586,10 @@ struct GemmChain {
 fn gemm_chain(
     ctx: &Context,
     (mm1, mm2): (Op, Op),
-    (ops, known, yields): (&[Op], (&[Value], &Views), &[Value]),
+    body: &Body,
     (target, cache): (&str, &Cache),
 ) -> Result<GemmChain, Skip> {
+    let (ops, known, yields) = (&body.ops, body.known(), &body.yields);
     let mut taken = vec![mm1, mm2];
     let (p1, p2) = (matmul_problem(ctx, mm1)?, matmul_problem(ctx, mm2)?);
     if p1.batch > 0 || p2.batch > 0 || p2.m != p1.m || p2.k != p1.n {
@@ -655,7 +609,7 @@ fn gemm_chain(
     if row2.is_some() {
         return Err("a row op after the second of two GEMMs".into());
     }
-    if yields != [cur] {
+    if *yields != [cur] {
         return Err("GEMMs in a row with several results".into());
     }
     if let Some(o) = ops.iter().find(|o| !taken.contains(o)) {
@@ -702,14 +656,17 @@ fn gemm_chain(
 /// loop, its epilogue and normalisation in registers, then walks the
 /// second GEMM's columns, one block GEMM with the whole rows as A per
 /// column block, its epilogue and a store.
-fn emit_chain_kernel(ctx: &mut Context, (group, func, n_kernel): (Op, Op, usize), g: GemmChain) {
+fn emit_chain_kernel(
+    ctx: &mut Context,
+    (group, func, n_kernel): (Op, Op, usize),
+    inputs: &[Value],
+    g: GemmChain,
+) {
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let index = u.ty(TypeKind::Index);
-    let (gb, _) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
     let (kb, bufs) = kernel_block(ctx, group, &[g.out_ty], loc);
-    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let buf = |v: Value| buffer(inputs, &bufs, v);
     let out_buf = *bufs.last().expect("the output");
     let [a_elem, b1_elem, b2_elem, elem] = g.elems;
     let (t, bn2) = (g.tuning, g.bn2);
@@ -719,9 +676,7 @@ fn emit_chain_kernel(ctx: &mut Context, (group, func, n_kernel): (Op, Op, usize)
         block: kb,
         loc,
     };
-    let pm = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
-    let cbm = e.index(bm);
-    let m0 = e.val("arith.muli", &[pm, cbm], index, vec![]);
+    let m0 = e.block_start(0, bm);
     let c0 = e.index(0);
     let accs = k_loop(
         &mut e,
@@ -750,11 +705,7 @@ fn emit_chain_kernel(ctx: &mut Context, (group, func, n_kernel): (Op, Op, usize)
     let lb = e.ctx.create_block(&[(index, Some(loc))]);
     let n0 = e.ctx.block_args(lb)[0];
     {
-        let mut l = B {
-            ctx: e.ctx,
-            block: lb,
-            loc,
-        };
+        let mut l = e.inside(lb);
         let w = operand_tile(
             &mut l,
             &buf,
@@ -763,17 +714,11 @@ fn emit_chain_kernel(ctx: &mut Context, (group, func, n_kernel): (Op, Op, usize)
             g.calc,
             b2_elem,
         );
-        let ws = stage(&mut l, w, &[n1, bn2], b2_elem, t.stages);
+        let ws = l.stage(w, &[n1, bn2], b2_elem, t.stages);
         let acc_t = tile::plain_tile(&u, vec![bm, bn2], g.calc, Space::Register);
         let zero = l.float(0.0, g.calc);
-        let z = l.val(
-            "tile.broadcast",
-            &[zero],
-            acc_t,
-            vec![("dims", l.i64s(&[]))],
-        );
-        let level = aic::dialect::enum_attr(&u, tile::LEVEL_PREFIX, "block");
-        let acc = l.val("tile.gemm", &[h, ws, z], acc_t, vec![("level", level)]);
+        let z = l.spread(zero, acc_t, &[]);
+        let acc = l.gemm(h, ws, z, acc_t);
         let at = [m0, n0];
         let r2 = At {
             bufs: &buf,

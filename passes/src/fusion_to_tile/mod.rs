@@ -105,18 +105,54 @@ const GENERATORS: &[Generator] = &[
 /// Why a group is left alone.
 type Skip = String;
 
-/// The group's body ops (without its yield).
-fn body_ops(ctx: &Context, group: Op) -> (Block, Vec<Op>) {
-    let b = ctx
-        .regions(group)
-        .first()
-        .and_then(|r| ctx.entry_block(*r))
-        .expect("a group has a body");
-    let ops = ctx
-        .block_ops(b)
-        .filter(|o| ctx.op_name(*o) != "fusion.yield")
-        .collect();
-    (b, ops)
+/// A group's body as a generator reads it.
+struct Body {
+    /// The body's arguments, the group's inputs in order.
+    inputs: Vec<Value>,
+    /// The views of inputs among its ops (free: read through descriptors).
+    views: Views,
+    /// Its other ops, in program order.
+    ops: Vec<Op>,
+    /// The values it yields, the group's results in order.
+    yields: Vec<Value>,
+}
+
+impl Body {
+    fn of(ctx: &Context, group: Op) -> Result<Body, Skip> {
+        let b = ctx
+            .regions(group)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .expect("a group has a body");
+        let inputs = ctx.block_args(b).to_vec();
+        let (mut all, mut yields) = (Vec::new(), Vec::new());
+        for o in ctx.block_ops(b) {
+            if ctx.op_name(o) == "fusion.yield" {
+                yields = ctx.operands(o).to_vec();
+            } else {
+                all.push(o);
+            }
+        }
+        let views = Views::of(ctx, &all, &inputs)?;
+        all.retain(|o| !views.is_view(ctx.result(*o, 0)));
+        Ok(Body {
+            inputs,
+            views,
+            ops: all,
+            yields,
+        })
+    }
+
+    /// What [`operand`] and [`read_chain`] look operands up in.
+    fn known(&self) -> (&[Value], &Views) {
+        (&self.inputs, &self.views)
+    }
+}
+
+/// The kernel buffer standing for group input `v`: a kernel's buffers are
+/// the group's `inputs` in order, then its results.
+fn buffer(inputs: &[Value], bufs: &[Value], v: Value) -> Value {
+    bufs[inputs.iter().position(|x| *x == v).expect("a group input")]
 }
 
 fn shape(ctx: &Context, v: Value) -> Vec<i64> {

@@ -128,19 +128,8 @@ impl RowOp {
             tile::plain_tile(&u, vec![r, n], elem, Space::Register),
             tile::plain_tile(&u, vec![r], elem, Space::Register),
         );
-        let reduce = |e: &mut B<'_>, t: Value, k: &str| {
-            let kind = aic::dialect::enum_attr(&u, tile::KIND_PREFIX, k);
-            let axis = e.i64_attr(1);
-            e.val(
-                "tile.reduce",
-                &[t],
-                one_t,
-                vec![("kind", kind), ("axis", axis)],
-            )
-        };
-        let spread = |e: &mut B<'_>, t: Value| {
-            e.val("tile.broadcast", &[t], row_t, vec![("dims", e.i64s(&[0]))])
-        };
+        let reduce = |e: &mut B<'_>, t: Value, k: &str| e.reduce_rows(t, k, one_t);
+        let spread = |e: &mut B<'_>, t: Value| e.spread(t, row_t, &[0]);
         let inv_n = 1.0 / n as f64;
         let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, elem, vec![]);
         let scaled = |e: &mut B<'_>, t: Value| {
@@ -204,14 +193,8 @@ impl RowOp {
 /// of `N` in registers; rows past the end are masked). Narrow floats are
 /// computed in f32.
 pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
-    let (gb, all) = body_ops(ctx, group);
-    let gargs: Vec<Value> = ctx.block_args(gb).to_vec();
-    let views = Views::of(ctx, &all, &gargs)?;
-    let ops: Vec<Op> = all
-        .iter()
-        .copied()
-        .filter(|o| !views.is_view(ctx.result(*o, 0)))
-        .collect();
+    let body = Body::of(ctx, group)?;
+    let ops = &body.ops;
     let red = *ops
         .iter()
         .find(|o| ROW_OPS.contains(&ctx.op_name(**o)))
@@ -219,7 +202,7 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     if ctx.results(group).count() != 1 {
         return Err("a row reduction with several results".into());
     }
-    let known = (gargs.as_slice(), &views);
+    let known = body.known();
     let mut taken = vec![red];
     let x0 = ctx.operands(red)[0];
     let x = operand(ctx, x0, known, &mut taken)?;
@@ -237,7 +220,7 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let rshape = shape(ctx, ctx.result(red, 0));
     let (epi, _, cur, used) = read_chain(
         ctx,
-        &ops,
+        ops,
         ctx.result(red, 0),
         known,
         &rshape,
@@ -258,16 +241,13 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let calc = compute_elem(ctx, elem);
     let br = rows_per_block(rows_n);
     let loc = ctx.op(group).loc;
-    let u = ctx.uniquer().clone();
-    let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
-    let buf = |v: Value| bufs[gargs.iter().position(|x| *x == v).expect("a group input")];
+    let buf = |v: Value| buffer(&body.inputs, &bufs, v);
     let out_buf = *bufs.last().expect("the output");
     // The rows' index space `[R, N]` (and `[R]` after a reduction) as views
     // of the full shapes.
-    let permuted: Vec<usize> = perm.clone();
-    let moved: Vec<i64> = permuted.iter().map(|d| full[*d]).collect();
-    let as_rows = Desc::transpose(&full, &permuted)
+    let moved: Vec<i64> = perm.iter().map(|d| full[*d]).collect();
+    let as_rows = Desc::transpose(&full, &perm)
         .compose(&Desc::reshape(&moved, &[rows_n, n]))
         .map_err(|e| e.to_string())?;
     let as_reduced = Desc::reshape(&rshape, &[rows_n]);
@@ -277,9 +257,7 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
         block: kb,
         loc,
     };
-    let p = e.val("tile.program_id", &[], index, vec![("axis", e.i64_attr(0))]);
-    let cbr = e.index(br);
-    let r0 = e.val("arith.muli", &[p, cbr], index, vec![]);
+    let r0 = e.block_start(0, br);
     let c0 = e.index(0);
     let full_at = [r0, c0];
     let whole = At {

@@ -162,13 +162,12 @@ fn gemm_kernels_equal_the_graph_program() {
                 "{m}x{n}x{k} {act}: a group is left:\n{printed}"
             );
             kernels += 1;
-            for (idx, (g, w)) in got.iter().zip(&want).enumerate() {
-                assert!(
-                    (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
-                    "{m}x{n}x{k} {act} (transpose_b {tb}, residual {residual}) on {target}: element {idx}: {g} != {w}"
-                );
-            }
-            assert_eq!(got.len(), want.len());
+            close(
+                &got,
+                &want,
+                1e-5,
+                &format!("{m}x{n}x{k} {act} (transpose_b {tb}, residual {residual}) on {target}"),
+            );
         }
     }
     assert_eq!(kernels, 18);
@@ -219,12 +218,7 @@ fn trailing_reshapes_and_transposes_are_store_addressing() {
             printed.contains("tile.store") && printed.contains("merge<"),
             "{printed}"
         );
-        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert!(
-                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
-                "{target}: element {i}: {g} != {w}"
-            );
-        }
+        close(&got, &want, 1e-5, target);
     }
 }
 
@@ -285,12 +279,7 @@ fn row_kernels_equal_the_graph_program() {
             );
             kernels += 1;
             assert_eq!(got.len(), want.len());
-            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-                assert!(
-                    (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
-                    "{name} {s:?}: element {i}: {g} != {w}"
-                );
-            }
+            close(&got, &want, 1e-5, &format!("{name} {s:?}"));
         }
     }
     assert_eq!(kernels, 24);
@@ -331,13 +320,7 @@ fn elementwise_kernels_read_views_and_equal_the_graph_program() {
             printed.contains("tile.launch") && !printed.contains("fusion.group"),
             "{r}x{n}: not lowered:\n{printed}"
         );
-        for (i, (g, w)) in got.iter().zip(&want).enumerate() {
-            assert!(
-                (g - w).abs() <= 1e-5 + 1e-5 * w.abs(),
-                "{r}x{n}: element {i}: {g} != {w}"
-            );
-        }
-        assert_eq!(got.len(), want.len());
+        close(&got, &want, 1e-5, &format!("{r}x{n}"));
     }
 }
 
@@ -420,13 +403,7 @@ fn convolutions_are_implicit_gemm_kernels() {
                 && !printed.contains("graph.conv2d"),
             "not lowered:\n{printed}"
         );
-        for (i, (g, x)) in got.iter().zip(&want).enumerate() {
-            assert!(
-                (g - x).abs() <= 1e-5 + 1e-5 * x.abs(),
-                "{text}: element {i}: {g} != {x}"
-            );
-        }
-        assert_eq!(got.len(), want.len());
+        close(&got, &want, 1e-5, &text);
     }
     assert!(grouped >= 3, "only {grouped} grouped convolutions");
 }
@@ -449,27 +426,28 @@ fn tty(s: &[i64], elem: &str) -> String {
     format!("tensor<{}{elem}>", d.concat())
 }
 
-/// A function of graph ops: its parameters' shapes, body lines (with
-/// `{T:shape}`-free text already formatted) and results.
+/// A function of graph ops from its parameters (names and shapes), body
+/// lines and results, and the shapes of the arguments it takes.
 fn func(
     params: &[(&str, Vec<i64>)],
     body: &str,
     results: &[(&str, Vec<i64>)],
     elem: &str,
-) -> String {
+) -> (String, Vec<Vec<i64>>) {
     let ps: Vec<String> = params
         .iter()
         .map(|(n, s)| format!("%{n}: {}", tty(s, elem)))
         .collect();
     let rs: Vec<String> = results.iter().map(|(_, s)| tty(s, elem)).collect();
     let vs: Vec<String> = results.iter().map(|(n, _)| format!("%{n}")).collect();
-    format!(
+    let text = format!(
         "func.func @main({}) -> ({}) {{\n{body}  return {} : {}\n}}\n",
         ps.join(", "),
         rs.join(", "),
         vs.join(", "),
         rs.join(", ")
-    )
+    );
+    (text, params.iter().map(|(_, s)| s.clone()).collect())
 }
 
 /// Run `text` as it is and through `eqsat-fusion,fusion-to-tile` on
@@ -549,8 +527,7 @@ fn attention_kernels_equal_the_graph_program() {
                 t(&o),
                 S = t(&s)
             );
-            let text = func(&params, &body, &[("o", o.clone())], elem);
-            let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
+            let (text, args) = func(&params, &body, &[("o", o.clone())], elem);
             let what = format!("attention {batch:?} {sq}x{sk}x{d}x{dv} mask {mask} {elem}");
             lowered_equals_graph(&text, &args, target, "attention", tol, &what);
         }
@@ -581,8 +558,7 @@ fn gemms_with_prologues_row_epilogues_and_batches_equal_the_graph_program() {
             ("gam", vec![7]),
             ("bet", vec![7]),
         ];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("l", o.clone())], elem);
+        let (text, args) = func(&params, &body, &[("l", o.clone())], elem);
         for target in ["h100", "cpu"] {
             lowered_equals_graph(&text, &args, target, "gemm", tol, &format!("ffn2 {elem}"));
         }
@@ -597,8 +573,7 @@ fn gemms_with_prologues_row_epilogues_and_batches_equal_the_graph_program() {
             X = t(&o2)
         );
         let params = [("h", h.clone()), ("w", vec![12, 12])];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("y", o2.clone())], elem);
+        let (text, args) = func(&params, &body, &[("y", o2.clone())], elem);
         lowered_equals_graph(
             &text,
             &args,
@@ -617,8 +592,7 @@ fn gemms_with_prologues_row_epilogues_and_batches_equal_the_graph_program() {
                 C = t(&c)
             );
             let params = [("a", a.clone()), ("b", bb.clone())];
-            let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-            let text = func(&params, &body, &[("y", c.clone())], elem);
+            let (text, args) = func(&params, &body, &[("y", c.clone())], elem);
             lowered_equals_graph(
                 &text,
                 &args,
@@ -651,8 +625,7 @@ fn sibling_gemms_share_one_kernel() {
             params.push((w, vec![16, 16]));
             params.push((b, vec![16]));
         }
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(
+        let (text, args) = func(
             &params,
             &body,
             &[("q", o.clone()), ("k", o.clone()), ("v", o.clone())],
@@ -718,8 +691,7 @@ fn attention_reads_biased_head_split_operands() {
             ("bxv", vec![hd]),
             ("c", vec![]),
         ];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("o", vec![h, s, d])], elem);
+        let (text, args) = func(&params, &body, &[("o", vec![h, s, d])], elem);
         for target in ["h100", "cpu"] {
             lowered_equals_graph(
                 &text,
@@ -751,8 +723,7 @@ fn computed_operands_are_zero_where_their_views_pad() {
             O = t(&o)
         );
         let params = [("x", x.clone()), ("b", vec![3]), ("w", w.clone())];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("y", o.clone())], elem);
+        let (text, args) = func(&params, &body, &[("y", o.clone())], elem);
         lowered_equals_graph(
             &text,
             &args,
@@ -775,8 +746,7 @@ fn computed_operands_are_zero_where_their_views_pad() {
             ("g", vec![8]),
             ("be", vec![8]),
         ];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("l", vec![2, 7, 8])], elem);
+        let (text, args) = func(&params, &body, &[("l", vec![2, 7, 8])], elem);
         lowered_equals_graph(
             &text,
             &args,
@@ -877,8 +847,7 @@ fn row_elementwise_and_conv_kernels_hold_in_f16() {
             ("g", vec![n]),
             ("b", vec![n]),
         ];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("s", s.clone())], elem);
+        let (text, args) = func(&params, &body, &[("s", s.clone())], elem);
         lowered_equals_graph(
             &text,
             &args,
@@ -893,8 +862,7 @@ fn row_elementwise_and_conv_kernels_hold_in_f16() {
             T = t(&s[..2])
         );
         let params = [("x", s[..2].to_vec()), ("z", vec![s[1], s[0]])];
-        let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-        let text = func(&params, &body, &[("e", s[..2].to_vec())], elem);
+        let (text, args) = func(&params, &body, &[("e", s[..2].to_vec())], elem);
         lowered_equals_graph(
             &text,
             &args,
@@ -913,8 +881,7 @@ fn row_elementwise_and_conv_kernels_hold_in_f16() {
         O = t(&o)
     );
     let params = [("x", x.clone()), ("w", w.clone()), ("b", vec![4])];
-    let args: Vec<Vec<i64>> = params.iter().map(|(_, s)| s.clone()).collect();
-    let text = func(&params, &body, &[("y", o.clone())], elem);
+    let (text, args) = func(&params, &body, &[("y", o.clone())], elem);
     lowered_equals_graph(&text, &args, "h100", "gemm", tol, "grouped conv f16");
 }
 

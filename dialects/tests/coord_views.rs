@@ -74,6 +74,17 @@ fn data_movement_is_addressing() {
         let rank = 1 + r.next(3) as usize;
         let x = shape(&mut r, rank);
         let data = iota(&x);
+        // A view of x: reading x through its descriptor gives what the
+        // interpreter computes for the op.
+        let view = |d: &Desc, op: String, what: &str| {
+            let text = format!(
+                "func.func @f(%x: {t}) -> {u} {{\n  %r = {op} : ({t}) -> {u}\n  return %r : {u}\n}}",
+                t = ty(&x),
+                u = ty(&d.upper),
+            );
+            let got = run(text, vec![(x.clone(), data.clone())]);
+            assert_eq!(gather(d, &data), got, "{what} of {x:?}");
+        };
         // transpose
         let mut perm: Vec<usize> = (0..rank).collect();
         for i in (1..rank).rev() {
@@ -81,17 +92,8 @@ fn data_movement_is_addressing() {
         }
         let d = Desc::transpose(&x, &perm);
         let p: Vec<String> = perm.iter().map(|v| v.to_string()).collect();
-        let text = format!(
-            "func.func @f(%x: {t}) -> {u} {{\n  %r = graph.transpose %x, perm = [{p}] : ({t}) -> {u}\n  return %r : {u}\n}}",
-            t = ty(&x),
-            u = ty(&d.upper),
-            p = p.join(", ")
-        );
-        assert_eq!(
-            gather(&d, &data),
-            run(text, vec![(x.clone(), data.clone())]),
-            "transpose {perm:?} of {x:?}"
-        );
+        let op = format!("graph.transpose %x, perm = [{}]", p.join(", "));
+        view(&d, op, &format!("transpose {perm:?}"));
         // strided slice
         let start: Vec<i64> = x.iter().map(|l| r.next(*l as u64)).collect();
         let limit: Vec<i64> = x
@@ -104,16 +106,10 @@ fn data_movement_is_addressing() {
         let ranges: Vec<String> = (0..rank)
             .map(|i| format!("{}:{}:{}", start[i], limit[i], strides[i]))
             .collect();
-        let text = format!(
-            "func.func @f(%x: {t}) -> {u} {{\n  %r = graph.slice %x [{s}] : ({t}) -> {u}\n  return %r : {u}\n}}",
-            t = ty(&x),
-            u = ty(&d.upper),
-            s = ranges.join(", ")
-        );
-        assert_eq!(
-            gather(&d, &data),
-            run(text, vec![(x.clone(), data.clone())]),
-            "slice of {x:?}"
+        view(
+            &d,
+            format!("graph.slice %x [{}]", ranges.join(", ")),
+            "slice",
         );
         // broadcast into one more leading dim, size-1 dims stretched
         let mut upper = vec![1 + r.next(3)];
@@ -121,17 +117,8 @@ fn data_movement_is_addressing() {
         let dims: Vec<usize> = (1..=rank).collect();
         let d = Desc::broadcast(&x, &upper, &dims);
         let ds: Vec<String> = dims.iter().map(|v| v.to_string()).collect();
-        let text = format!(
-            "func.func @f(%x: {t}) -> {u} {{\n  %r = graph.broadcast %x, dims = [{d}] : ({t}) -> {u}\n  return %r : {u}\n}}",
-            t = ty(&x),
-            u = ty(&upper),
-            d = ds.join(", ")
-        );
-        assert_eq!(
-            gather(&d, &data),
-            run(text, vec![(x.clone(), data.clone())]),
-            "broadcast of {x:?}"
-        );
+        let op = format!("graph.broadcast %x, dims = [{}]", ds.join(", "));
+        view(&d, op, "broadcast");
         // concat of x and y along an axis: each read through its part
         let axis = r.next(rank as u64) as usize;
         let mut y = x.clone();
@@ -162,16 +149,7 @@ fn data_movement_is_addressing() {
         let n: i64 = x.iter().product();
         let to = if n % 2 == 0 { vec![2, n / 2] } else { vec![n] };
         let d = Desc::reshape(&x, &to);
-        let text = format!(
-            "func.func @f(%x: {t}) -> {u} {{\n  %r = graph.reshape %x : ({t}) -> {u}\n  return %r : {u}\n}}",
-            t = ty(&x),
-            u = ty(&to),
-        );
-        assert_eq!(
-            gather(&d, &data),
-            run(text, vec![(x.clone(), data.clone())]),
-            "reshape of {x:?}"
-        );
+        view(&d, "graph.reshape %x".to_string(), "reshape");
         // simplified, every view reads the same
         for d in [
             Desc::transpose(&x, &perm),

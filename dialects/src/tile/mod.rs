@@ -540,17 +540,33 @@ fn tile_of(ctx: &Context, v: Value) -> Option<TileType> {
 /// The descriptor of a load or store: the one written, or row-major over
 /// the buffer.
 fn desc_of(ctx: &Context, op: Op, buffer: Value) -> Result<Desc, String> {
-    match ctx
-        .find_ident("desc")
-        .and_then(|i| ctx.inherent_attr(op, i))
-    {
-        Some(a) => coord::desc_of(ctx.uniquer(), a),
-        None => ctx
-            .type_kind(ctx.value_type(buffer))
+    written_desc(ctx, op).unwrap_or_else(|| {
+        ctx.type_kind(ctx.value_type(buffer))
             .shape()
             .map(Desc::row_major)
-            .ok_or_else(|| "the buffer has no shape".to_string()),
-    }
+            .ok_or_else(|| "the buffer has no shape".to_string())
+    })
+}
+
+/// The descriptor written on `op`, if one is.
+fn written_desc(ctx: &Context, op: Op) -> Option<Result<Desc, String>> {
+    let a = ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    Some(coord::desc_of(ctx.uniquer(), a))
+}
+
+/// Why a tile of rank `rank` cannot sit at an origin of `origin` indices
+/// under `d`, if it cannot: the origin gives every index of `d`, and a tile
+/// of lower rank covers the trailing dims (the leading indices pick, say, a
+/// batch and a head).
+fn misplaced(d: &Desc, origin: usize, rank: usize) -> Option<String> {
+    (origin != d.upper.len() || rank > d.upper.len()).then(|| {
+        format!(
+            "a tile of rank {rank} at an origin of {origin} indices under a descriptor of rank {}",
+            d.upper.len()
+        )
+    })
 }
 
 fn inside_kernel(ctx: &Context, op: Op) -> bool {
@@ -626,20 +642,12 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         }
         "tile.valid" => {
             let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
-            let a = ctx
-                .find_ident("desc")
-                .and_then(|i| ctx.inherent_attr(op, i))
-                .ok_or_else(|| err("needs a descriptor".into()))?;
-            let d = coord::desc_of(ctx.uniquer(), a)
+            let d = written_desc(ctx, op)
+                .ok_or_else(|| err("needs a descriptor".into()))?
                 .map_err(|e| err(format!("bad descriptor: {e}")))?;
             d.lower().map_err(|e| err(format!("bad descriptor: {e}")))?;
-            if operands.len() != d.upper.len() || r.shape.len() > d.upper.len() {
-                return Err(err(format!(
-                    "a tile of rank {} at an origin of {} indices under a descriptor of rank {}",
-                    r.shape.len(),
-                    operands.len(),
-                    d.upper.len()
-                )));
+            if let Some(why) = misplaced(&d, operands.len(), r.shape.len()) {
+                return Err(err(why));
             }
             if !matches!(ctx.type_kind(r.elem), TypeKind::Integer { width: 1, .. }) {
                 return Err(err("a validity tile has i1 elements".into()));
@@ -662,15 +670,8 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                     lower.iter().product::<i64>()
                 )));
             }
-            // A tile of lower rank covers the trailing dims (the leading
-            // indices pick, say, a batch and a head).
-            if origin.len() != d.upper.len() || tile.shape.len() > d.upper.len() {
-                return Err(err(format!(
-                    "a tile of rank {} at an origin of {} indices under a descriptor of rank {}",
-                    tile.shape.len(),
-                    origin.len(),
-                    d.upper.len()
-                )));
+            if let Some(why) = misplaced(&d, origin.len(), tile.shape.len()) {
+                return Err(err(why));
             }
             if bk.element_type() != Some(tile.elem) {
                 return Err(err(
@@ -875,15 +876,21 @@ fn index_of(shape: &[i64], idx: &[i64]) -> usize {
     coord::desc::row_major_offset(shape, idx) as usize
 }
 
-/// The index of tile element `e` placed at `origin`; a tile of lower rank
+/// Where each element of a tile of `shape` at `origin` is under `d`, in
+/// row-major order: its offset and whether it is valid. A tile of lower rank
 /// covers the trailing dims.
-fn at_origin(origin: &[i64], e: &[i64]) -> Vec<i64> {
-    let lead = origin.len() - e.len();
-    let mut at = origin.to_vec();
-    for (a, i) in at[lead..].iter_mut().zip(e) {
-        *a += i;
-    }
-    at
+fn locate_tile(d: &Desc, origin: &[i64], shape: &[i64]) -> Result<Vec<(i64, bool)>, String> {
+    let lead = origin.len() - shape.len();
+    row_major_indices(shape)
+        .iter()
+        .map(|e| {
+            let mut at = origin.to_vec();
+            for (a, i) in at[lead..].iter_mut().zip(e) {
+                *a += i;
+            }
+            d.locate(&at)
+        })
+        .collect()
 }
 
 fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
@@ -932,17 +939,15 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "tile.valid" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
-            let a = ctx
-                .find_ident("desc")
-                .and_then(|i| ctx.inherent_attr(op, i))
-                .ok_or_else(|| fail("no descriptor".into()))?;
-            let d = coord::desc_of(&u, a).map_err(fail)?;
+            let d = written_desc(ctx, op)
+                .ok_or_else(|| fail("no descriptor".into()))?
+                .map_err(fail)?;
             let origin: Vec<i64> = args.iter().map(idx).collect();
-            let mut out = Vec::new();
-            for e in row_major_indices(&t.shape) {
-                let (_, ok) = d.locate(&at_origin(&origin, &e)).map_err(fail)?;
-                out.push(i64::from(ok));
-            }
+            let out = locate_tile(&d, &origin, &t.shape)
+                .map_err(fail)?
+                .into_iter()
+                .map(|(_, ok)| i64::from(ok))
+                .collect();
             Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
         }
         "tile.load" => {
@@ -950,16 +955,17 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let d = desc_of(ctx, op, ctx.operands(op)[0]).map_err(fail)?;
             let origin: Vec<i64> = args[1..].iter().map(idx).collect();
-            let mut out = Vec::with_capacity(row_major_indices(&t.shape).len());
-            for e in row_major_indices(&t.shape) {
-                let at = at_origin(&origin, &e);
-                let (off, ok) = d.locate(&at).map_err(fail)?;
-                out.push(if ok {
-                    get(&args[0].data, off as usize)
-                } else {
-                    0.0
-                });
-            }
+            let out = locate_tile(&d, &origin, &t.shape)
+                .map_err(fail)?
+                .into_iter()
+                .map(|(off, ok)| {
+                    if ok {
+                        get(&args[0].data, off as usize)
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
             Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
         }
         "tile.store" => {
@@ -970,9 +976,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let mut buf = it.value(op, buffer).unwrap_or_else(|_| args[1].clone());
             let elem = ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem);
             let mut vals: Vec<f64> = (0..buf.data.len()).map(|i| get(&buf.data, i)).collect();
-            for (k, e) in row_major_indices(&t.shape).iter().enumerate() {
-                let at = at_origin(&origin, e);
-                let (off, ok) = d.locate(&at).map_err(fail)?;
+            for (k, (off, ok)) in locate_tile(&d, &origin, &t.shape)
+                .map_err(fail)?
+                .into_iter()
+                .enumerate()
+            {
                 if ok {
                     vals[off as usize] = get(&args[0].data, k);
                 }

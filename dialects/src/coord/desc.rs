@@ -327,14 +327,20 @@ impl Transform {
 }
 
 impl Desc {
+    /// The view of an index space of lengths `upper` as itself (no
+    /// stages).
+    pub fn identity(upper: &[i64]) -> Desc {
+        Desc {
+            upper: upper.to_vec(),
+            stages: Vec::new(),
+        }
+    }
+
     /// A row-major buffer of `shape` seen as itself.
     pub fn row_major(shape: &[i64]) -> Desc {
         if shape.is_empty() {
             // A scalar: one element at offset 0.
-            return Desc {
-                upper: Vec::new(),
-                stages: Vec::new(),
-            };
+            return Desc::identity(&[]);
         }
         let mut strides = vec![1; shape.len()];
         for i in (0..shape.len().saturating_sub(1)).rev() {

@@ -29,14 +29,6 @@ pub(super) struct Problem {
     pub(super) c_view: Desc,
 }
 
-/// The identity view of a tile index space of lengths `upper`.
-pub(super) fn identity(upper: &[i64]) -> Desc {
-    Desc {
-        upper: upper.to_vec(),
-        stages: Vec::new(),
-    }
-}
-
 /// A view of a tensor of `shape` = `[batch.., r, c]` (`[batch.., c, r]`
 /// when `swap`) as a matrix `[R, C]`: with `batched`, the batch dims merge
 /// into a leading index `[B, r, c]`; otherwise they merge into the rows.
@@ -407,7 +399,7 @@ pub(super) fn operand_tile(
     if let Some(src) = o.as_load() {
         return load(e, bufs(src.input), at, shape, &src.desc.simplify(), store);
     }
-    let view = identity(upper);
+    let view = Desc::identity(upper);
     let r = At {
         bufs,
         view: &view,

@@ -33,10 +33,9 @@ pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<Desc> {
         "graph.transpose" => Desc::transpose(&from, &dims("perm")),
         "graph.reshape" => Desc::reshape(&from, &to),
         // A cast to the type it has is no computation.
-        "graph.cast" if ctx.value_type(x) == ctx.value_type(ctx.result(o, 0)) => Desc {
-            upper: to,
-            stages: Vec::new(),
-        },
+        "graph.cast" if ctx.value_type(x) == ctx.value_type(ctx.result(o, 0)) => {
+            Desc::identity(&to)
+        }
         "graph.slice" => Desc::strided_slice(
             &from,
             &ints(ctx, o, "start"),

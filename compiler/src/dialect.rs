@@ -522,6 +522,11 @@ pub struct OpSpec {
     /// Result types from operand types and inherent attributes, for formats that
     /// leave them out (MLIR's `InferTypeOpInterface`); `None` if they cannot be inferred.
     pub infer_results: Option<InferResultsFn>,
+    /// The type of an operand group the format leaves out, from the types it
+    /// gives (MLIR's `TypesMatchWith`: `memref.store`'s value has the memref's
+    /// element type): called with the group's index and each group's written
+    /// types, `None` where not written.
+    pub infer_operand: Option<InferOperandFn>,
     /// Names the pretty printer gives results instead of numbers (MLIR's
     /// `getAsmResultNames`): one entry per result, `None` to keep the number.
     pub result_names: Option<ResultNamesFn>,
@@ -616,6 +621,9 @@ pub fn forwarded_operands(ctx: &Context, term: Op) -> Option<std::ops::Range<usi
 /// See [`OpSpec::infer_results`].
 pub type InferResultsFn = fn(&Uniquer, &[Type], &[(Ident, Attr)]) -> Option<Vec<Type>>;
 
+/// See [`OpSpec::infer_operand`].
+pub type InferOperandFn = fn(&Uniquer, usize, &[Option<Vec<Type>>]) -> Option<Type>;
+
 /// See [`OpSpec::result_names`].
 pub type ResultNamesFn = fn(&Context, Op) -> Vec<Option<String>>;
 
@@ -648,6 +656,7 @@ impl OpSpec {
             canonicalize: &[],
             default_dialect: None,
             infer_results: None,
+            infer_operand: None,
             result_names: None,
             implicit_terminator: None,
             verify_regions: None,

@@ -271,6 +271,12 @@ impl<'c> Interp<'c> {
         self.env.insert(v, t);
     }
 
+    /// The current value of `v`, to change in place (a store into one element
+    /// of a large buffer, without copying it).
+    pub fn value_mut(&mut self, v: Value) -> Option<&mut Tensor> {
+        self.env.get_mut(&v)
+    }
+
     /// Run the single block of region `r` with `args` as its arguments; the
     /// operands of its terminator come back.
     pub fn run_region(&mut self, r: Region, args: Vec<Tensor>) -> IResult<Vec<Tensor>> {

@@ -8,8 +8,10 @@ pub mod chlo;
 pub mod coord;
 pub mod func;
 pub mod fusion;
+pub mod gpu;
 pub mod graph;
 pub mod math;
+pub mod memref;
 pub mod scf;
 pub mod stablehlo;
 pub mod tile;
@@ -37,6 +39,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&fusion::DIALECT);
     registry.register(&coord::DIALECT);
     registry.register(&tile::DIALECT);
+    registry.register(&memref::DIALECT);
+    registry.register(&gpu::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

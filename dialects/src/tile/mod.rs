@@ -807,7 +807,9 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn kernel_of(ctx: &Context, op: Op) -> Option<Op> {
+/// The kernel op (named `kind`) a launch names, looked up through the
+/// enclosing symbol tables.
+pub(crate) fn kernel_of(ctx: &Context, op: Op, kind: &str) -> Option<Op> {
     let a = ctx
         .find_ident("kernel")
         .and_then(|i| ctx.inherent_attr(op, i))?;
@@ -820,7 +822,7 @@ fn kernel_of(ctx: &Context, op: Op) -> Option<Op> {
         for r in ctx.regions(q) {
             for b in ctx.region_blocks(*r) {
                 if let Some(k) = ctx.block_ops(b).find(|k| {
-                    ctx.op_name(*k) == "tile.kernel"
+                    ctx.op_name(*k) == kind
                         && aic::symbol::symbol_name(ctx, *k) == Some(name.as_str())
                 }) {
                     return Some(k);
@@ -833,7 +835,8 @@ fn kernel_of(ctx: &Context, op: Op) -> Option<Op> {
 }
 
 fn verify_launch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let k = kernel_of(ctx, op).ok_or_else(|| op_error(ctx, op, "names no tile.kernel"))?;
+    let k = kernel_of(ctx, op, "tile.kernel")
+        .ok_or_else(|| op_error(ctx, op, "names no tile.kernel"))?;
     let b = ctx
         .regions(k)
         .first()
@@ -869,7 +872,7 @@ fn verify_launch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 
 thread_local! {
     /// The grid point the kernel being interpreted runs at.
-    static PROGRAM: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
+    pub(crate) static PROGRAM: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
 }
 
 fn index_of(shape: &[i64], idx: &[i64]) -> usize {
@@ -897,7 +900,7 @@ fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
     Tensor { ty, shape, data }
 }
 
-fn get(data: &Data, i: usize) -> f64 {
+pub(crate) fn get(data: &Data, i: usize) -> f64 {
     match data {
         Data::Float(v) => v[i],
         Data::Int(v) => v[i] as f64,
@@ -906,7 +909,7 @@ fn get(data: &Data, i: usize) -> f64 {
 }
 
 /// `values` stored as `elem` (rounded, or truncated to integers).
-fn store_as(u: &Uniquer, elem: Type, values: Vec<f64>) -> Data {
+pub(crate) fn store_as(u: &Uniquer, elem: Type, values: Vec<f64>) -> Data {
     match Elem::of(u, elem) {
         Some(e @ Elem::Float(_)) => Data::Float(values.into_iter().map(|v| e.round(v)).collect()),
         _ => Data::Int(values.into_iter().map(|v| v as i64).collect()),
@@ -1104,58 +1107,84 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             Ok(carried)
         }
         "tile.launch" => {
-            let k = kernel_of(ctx, op).ok_or_else(|| fail("names no tile.kernel".into()))?;
-            let region = ctx.regions(k)[0];
-            let b = ctx
-                .entry_block(region)
-                .ok_or_else(|| fail("no body".into()))?;
-            let params: Vec<Value> = ctx.block_args(b).to_vec();
-            let mut bufs: Vec<Tensor> = args
-                .iter()
-                .zip(&params)
-                .map(|(t, p)| Tensor {
-                    ty: ctx.value_type(*p),
-                    ..t.clone()
-                })
-                .collect();
-            for p in &params[args.len()..] {
-                let ty = ctx.value_type(*p);
-                let n: i64 = ctx.type_kind(ty).shape().map_or(1, |s| s.iter().product());
-                let elem = ctx.type_kind(ty).element_type().expect("a memref");
-                bufs.push(Tensor::new(
-                    &u,
-                    ty,
-                    store_as(&u, elem, vec![0.0; n as usize]),
-                ));
-            }
-            let grid = ints(ctx, k, "grid");
-            let mut g = [1i64; 3];
-            for (i, v) in grid.iter().enumerate().take(3) {
-                g[i] = *v;
-            }
-            // Block by block, in grid order.
-            for z in 0..g[2] {
-                for y in 0..g[1] {
-                    for x in 0..g[0] {
-                        PROGRAM.with(|p| p.set([x, y, z]));
-                        it.run_region(region, bufs.clone())?;
-                        for (buf, p) in bufs.iter_mut().zip(&params) {
-                            if let Ok(v) = it.value(op, *p) {
-                                *buf = v;
-                            }
-                        }
-                    }
-                }
-            }
-            Ok(bufs[args.len()..]
-                .iter()
-                .zip(ctx.results(op))
-                .map(|(t, r)| Tensor {
-                    ty: ctx.value_type(r),
-                    ..t.clone()
-                })
-                .collect())
+            let k = kernel_of(ctx, op, "tile.kernel")
+                .ok_or_else(|| fail("names no tile.kernel".into()))?;
+            run_grid(it, op, k, args)
         }
         other => Err(fail(format!("no semantics for {other}"))),
     }
+}
+
+/// Runs kernel `k` (a `tile.kernel` or `gpu.kernel`, whose body reads
+/// `program_id`/`block_id` from [`PROGRAM`]) for launch `op` on `args`:
+/// inputs, then zeroed outputs, as its buffers, block by block in grid
+/// order; the outputs come back as the launch's results.
+pub(crate) fn run_grid(
+    it: &mut Interp<'_>,
+    op: Op,
+    k: Op,
+    args: &[Tensor],
+) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let u = ctx.uniquer().clone();
+    let fail = |m: String| InterpError::at(op, m);
+    let region = ctx.regions(k)[0];
+    let b = ctx
+        .entry_block(region)
+        .ok_or_else(|| fail("no body".into()))?;
+    let params: Vec<Value> = ctx.block_args(b).to_vec();
+    let mut bufs: Vec<Tensor> = args
+        .iter()
+        .zip(&params)
+        .map(|(t, p)| Tensor {
+            ty: ctx.value_type(*p),
+            shape: shape_of(ctx, ctx.value_type(*p), &t.shape),
+            data: t.data.clone(),
+        })
+        .collect();
+    for p in &params[args.len()..] {
+        let ty = ctx.value_type(*p);
+        let n: i64 = ctx.type_kind(ty).shape().map_or(1, |s| s.iter().product());
+        let elem = ctx.type_kind(ty).element_type().expect("a memref");
+        bufs.push(Tensor::new(
+            &u,
+            ty,
+            store_as(&u, elem, vec![0.0; n as usize]),
+        ));
+    }
+    let grid = ints(ctx, k, "grid");
+    let mut g = [1i64; 3];
+    for (i, v) in grid.iter().enumerate().take(3) {
+        g[i] = *v;
+    }
+    // Block by block, in grid order.
+    for z in 0..g[2] {
+        for y in 0..g[1] {
+            for x in 0..g[0] {
+                PROGRAM.with(|p| p.set([x, y, z]));
+                it.run_region(region, bufs.clone())?;
+                for (buf, p) in bufs.iter_mut().zip(&params) {
+                    if let Ok(v) = it.value(op, *p) {
+                        *buf = v;
+                    }
+                }
+            }
+        }
+    }
+    Ok(bufs[args.len()..]
+        .iter()
+        .zip(ctx.results(op))
+        .map(|(t, r)| Tensor {
+            ty: ctx.value_type(r),
+            shape: shape_of(ctx, ctx.value_type(r), &t.shape),
+            data: t.data.clone(),
+        })
+        .collect())
+}
+
+/// The static shape of `ty`, or `default`.
+fn shape_of(ctx: &Context, ty: Type, default: &[i64]) -> Vec<i64> {
+    ctx.type_kind(ty)
+        .shape()
+        .map_or_else(|| default.to_vec(), |s| s.to_vec())
 }

@@ -1,0 +1,890 @@
+//! The CUDA driver API, opened at run time.
+//!
+//! Nothing here links CUDA: [`Cuda::load`] opens `libcuda.so.1` with `libloading` and
+//! resolves the handful of driver entry points the runtime needs, declared below with
+//! their C signatures. A machine without an NVIDIA driver gets a clear error instead of
+//! a loader failure at start-up, so one binary serves GPU and GPU-less machines alike.
+//!
+//! The runtime works in device 0's (or a chosen device's) *primary context*, the one the
+//! CUDA runtime and PyTorch also use, made current on the calling thread. A [`Cuda`] is
+//! neither `Send` nor `Sync` (it holds raw driver handles): it is meant to be used from
+//! the thread that loaded it. [`Module`]s and [`DeviceBuffer`]s borrow it, so they are
+//! always released before the context is.
+
+use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
+use std::fmt;
+
+use crate::bundle::KernelInfo;
+
+/// The driver's status code; 0 is `CUDA_SUCCESS`.
+type CuResult = c_int;
+/// A device ordinal as the driver names it.
+type CuDevice = c_int;
+/// An address in device memory.
+type CuDevicePtr = u64;
+/// An opaque driver handle (context, module, function, stream, event).
+type Handle = *mut c_void;
+
+// The driver's C entry points, as declared in cuda.h. `size_t` is `usize` on every
+// platform the driver ships for.
+type FnInit = unsafe extern "C" fn(c_uint) -> CuResult;
+type FnDeviceGet = unsafe extern "C" fn(*mut CuDevice, c_int) -> CuResult;
+type FnDeviceGetName = unsafe extern "C" fn(*mut c_char, c_int, CuDevice) -> CuResult;
+type FnDeviceGetAttribute = unsafe extern "C" fn(*mut c_int, c_int, CuDevice) -> CuResult;
+type FnPrimaryCtxRetain = unsafe extern "C" fn(*mut Handle, CuDevice) -> CuResult;
+type FnPrimaryCtxRelease = unsafe extern "C" fn(CuDevice) -> CuResult;
+type FnCtxSetCurrent = unsafe extern "C" fn(Handle) -> CuResult;
+type FnCtxSynchronize = unsafe extern "C" fn() -> CuResult;
+type FnMemAlloc = unsafe extern "C" fn(*mut CuDevicePtr, usize) -> CuResult;
+type FnMemFree = unsafe extern "C" fn(CuDevicePtr) -> CuResult;
+type FnMemcpyHtoD = unsafe extern "C" fn(CuDevicePtr, *const c_void, usize) -> CuResult;
+type FnMemcpyDtoH = unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize) -> CuResult;
+type FnMemsetD8 = unsafe extern "C" fn(CuDevicePtr, u8, usize) -> CuResult;
+type FnModuleLoadDataEx = unsafe extern "C" fn(
+    *mut Handle,
+    *const c_void,
+    c_uint,
+    *mut c_int,
+    *mut *mut c_void,
+) -> CuResult;
+type FnModuleUnload = unsafe extern "C" fn(Handle) -> CuResult;
+type FnModuleGetFunction = unsafe extern "C" fn(*mut Handle, Handle, *const c_char) -> CuResult;
+type FnFuncSetAttribute = unsafe extern "C" fn(Handle, c_int, c_int) -> CuResult;
+#[allow(clippy::type_complexity)] // cuLaunchKernel's signature is what it is
+type FnLaunchKernel = unsafe extern "C" fn(
+    Handle,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    Handle,
+    *mut *mut c_void,
+    *mut *mut c_void,
+) -> CuResult;
+type FnEventCreate = unsafe extern "C" fn(*mut Handle, c_uint) -> CuResult;
+type FnEventRecord = unsafe extern "C" fn(Handle, Handle) -> CuResult;
+type FnEventSynchronize = unsafe extern "C" fn(Handle) -> CuResult;
+type FnEventElapsedTime = unsafe extern "C" fn(*mut f32, Handle, Handle) -> CuResult;
+type FnEventDestroy = unsafe extern "C" fn(Handle) -> CuResult;
+type FnGetErrorString = unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult;
+
+// Enumerators from cuda.h that the runtime passes.
+const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
+const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: c_int = 76;
+const CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: c_int = 97;
+const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
+const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
+const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+const CU_EVENT_DEFAULT: c_uint = 0;
+/// Dynamic shared memory a kernel may use without opting in.
+const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
+/// Room for the PTX JIT's error log; its messages are a few lines per error.
+const JIT_LOG_BYTES: usize = 64 * 1024;
+
+/// The names the driver library goes by, tried in order.
+#[cfg(windows)]
+const LIBRARY_NAMES: &[&str] = &["nvcuda.dll"];
+#[cfg(not(windows))]
+const LIBRARY_NAMES: &[&str] = &["libcuda.so.1", "libcuda.so"];
+
+/// Why a CUDA operation failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CudaError {
+    /// The driver library could not be opened (no NVIDIA driver on this machine).
+    DriverNotFound {
+        /// The library tried first.
+        library: String,
+        /// What the dynamic loader said.
+        message: String,
+    },
+    /// The driver library lacks an entry point the runtime needs (a driver too old).
+    MissingSymbol {
+        /// The entry point.
+        symbol: String,
+        /// What the dynamic loader said.
+        message: String,
+    },
+    /// A driver call returned an error.
+    Call {
+        /// The driver function called, e.g. `"cuModuleLoadData"`.
+        call: &'static str,
+        /// The `CUresult` it returned.
+        code: i32,
+        /// The driver's name and description of the code, e.g.
+        /// `"CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)"`.
+        message: String,
+        /// The PTX JIT's error log, when the call compiled PTX and the JIT said something.
+        log: Option<String>,
+    },
+    /// The request does not fit the kernel or the device (wrong argument count, buffer
+    /// sizes, too much shared memory, ...).
+    Invalid(String),
+}
+
+impl fmt::Display for CudaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CudaError::DriverNotFound { library, message } => write!(
+                f,
+                "CUDA driver not found: could not open {library} ({message}); aic-run --target=cuda needs an NVIDIA driver"
+            ),
+            CudaError::MissingSymbol { symbol, message } => write!(
+                f,
+                "the CUDA driver lacks {symbol} ({message}); the NVIDIA driver is probably too old"
+            ),
+            CudaError::Call {
+                call, message, log, ..
+            } => {
+                write!(f, "{call}: {message}")?;
+                match log {
+                    Some(log) => write!(f, "\nJIT log:\n{log}"),
+                    None => Ok(()),
+                }
+            }
+            CudaError::Invalid(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for CudaError {}
+
+/// The resolved driver entry points. The function pointers stay valid as long as the
+/// `Library` they came from is open, which [`Cuda`] guarantees by owning both.
+struct Api {
+    device_get_name: FnDeviceGetName,
+    device_get_attribute: FnDeviceGetAttribute,
+    primary_ctx_release: FnPrimaryCtxRelease,
+    ctx_set_current: FnCtxSetCurrent,
+    ctx_synchronize: FnCtxSynchronize,
+    mem_alloc: FnMemAlloc,
+    mem_free: FnMemFree,
+    memcpy_htod: FnMemcpyHtoD,
+    memcpy_dtoh: FnMemcpyDtoH,
+    memset_d8: FnMemsetD8,
+    module_load_data_ex: FnModuleLoadDataEx,
+    module_unload: FnModuleUnload,
+    module_get_function: FnModuleGetFunction,
+    func_set_attribute: FnFuncSetAttribute,
+    launch_kernel: FnLaunchKernel,
+    event_create: FnEventCreate,
+    event_record: FnEventRecord,
+    event_synchronize: FnEventSynchronize,
+    event_elapsed_time: FnEventElapsedTime,
+    event_destroy: FnEventDestroy,
+    get_error_string: FnGetErrorString,
+    get_error_name: FnGetErrorString,
+}
+
+/// Resolves the first of `names` the library exports. Later names are fallbacks: the
+/// `_v2` entry points come first because the unsuffixed ones keep their old (32-bit
+/// size) ABI for binary compatibility.
+fn symbol<T: Copy>(lib: &libloading::Library, names: &[&str]) -> Result<T, CudaError> {
+    let mut first_error = None;
+    for name in names {
+        // SAFETY: `T` is the C signature cuda.h declares for `name`; the caller keeps
+        // `lib` open for as long as it uses the returned pointer.
+        match unsafe { lib.get::<T>(name.as_bytes()) } {
+            Ok(sym) => return Ok(*sym),
+            Err(e) => {
+                first_error.get_or_insert(e.to_string());
+            }
+        }
+    }
+    Err(CudaError::MissingSymbol {
+        symbol: names[0].to_string(),
+        message: first_error.unwrap_or_default(),
+    })
+}
+
+/// The CUDA driver, loaded at run time, with one device's primary context current on the
+/// loading thread.
+pub struct Cuda {
+    api: Api,
+    device: CuDevice,
+    /// Kept so `Drop` can say which context it releases; the driver owns it.
+    _context: Handle,
+    /// Declared last so it is closed after every use of `api` (fields drop in order,
+    /// after `Drop::drop`).
+    _library: libloading::Library,
+}
+
+impl fmt::Debug for Cuda {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cuda")
+            .field("device", &self.device)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Cuda {
+    /// Opens the driver and makes device 0's primary context current on this thread.
+    pub fn load() -> Result<Cuda, CudaError> {
+        Cuda::load_device(0)
+    }
+
+    /// Opens the driver and makes device `ordinal`'s primary context current on this
+    /// thread (`CUDA_VISIBLE_DEVICES` applies, as for any CUDA program).
+    pub fn load_device(ordinal: i32) -> Result<Cuda, CudaError> {
+        let library = open_driver()?;
+        let init: FnInit = symbol(&library, &["cuInit"])?;
+        let device_get: FnDeviceGet = symbol(&library, &["cuDeviceGet"])?;
+        let primary_ctx_retain: FnPrimaryCtxRetain =
+            symbol(&library, &["cuDevicePrimaryCtxRetain"])?;
+        let api = Api {
+            device_get_name: symbol(&library, &["cuDeviceGetName"])?,
+            device_get_attribute: symbol(&library, &["cuDeviceGetAttribute"])?,
+            primary_ctx_release: symbol(
+                &library,
+                &["cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease"],
+            )?,
+            ctx_set_current: symbol(&library, &["cuCtxSetCurrent"])?,
+            ctx_synchronize: symbol(&library, &["cuCtxSynchronize"])?,
+            mem_alloc: symbol(&library, &["cuMemAlloc_v2"])?,
+            mem_free: symbol(&library, &["cuMemFree_v2"])?,
+            memcpy_htod: symbol(&library, &["cuMemcpyHtoD_v2"])?,
+            memcpy_dtoh: symbol(&library, &["cuMemcpyDtoH_v2"])?,
+            memset_d8: symbol(&library, &["cuMemsetD8_v2"])?,
+            module_load_data_ex: symbol(&library, &["cuModuleLoadDataEx"])?,
+            module_unload: symbol(&library, &["cuModuleUnload"])?,
+            module_get_function: symbol(&library, &["cuModuleGetFunction"])?,
+            func_set_attribute: symbol(&library, &["cuFuncSetAttribute"])?,
+            launch_kernel: symbol(&library, &["cuLaunchKernel"])?,
+            event_create: symbol(&library, &["cuEventCreate"])?,
+            event_record: symbol(&library, &["cuEventRecord"])?,
+            event_synchronize: symbol(&library, &["cuEventSynchronize"])?,
+            event_elapsed_time: symbol(&library, &["cuEventElapsedTime"])?,
+            event_destroy: symbol(&library, &["cuEventDestroy_v2", "cuEventDestroy"])?,
+            get_error_string: symbol(&library, &["cuGetErrorString"])?,
+            get_error_name: symbol(&library, &["cuGetErrorName"])?,
+        };
+
+        // Errors before the context exists are reported with the same wording as later
+        // ones; `check` needs only the error-string entry points.
+        let check = |call: &'static str, code: CuResult| check_with(&api, call, code);
+        // SAFETY: the pointers are the driver's own entry points with cuda.h's signatures;
+        // out-pointers point at live locals.
+        unsafe {
+            check("cuInit", init(0))?;
+            let mut device: CuDevice = 0;
+            check("cuDeviceGet", device_get(&mut device, ordinal))?;
+            let mut context: Handle = std::ptr::null_mut();
+            check(
+                "cuDevicePrimaryCtxRetain",
+                primary_ctx_retain(&mut context, device),
+            )?;
+            if let Err(e) = check("cuCtxSetCurrent", (api.ctx_set_current)(context)) {
+                (api.primary_ctx_release)(device);
+                return Err(e);
+            }
+            Ok(Cuda {
+                api,
+                device,
+                _context: context,
+                _library: library,
+            })
+        }
+    }
+
+    /// Turns a driver status into a `Result`, naming the call.
+    fn check(&self, call: &'static str, code: CuResult) -> Result<(), CudaError> {
+        check_with(&self.api, call, code)
+    }
+
+    /// The device's name, e.g. `"NVIDIA H100 80GB HBM3"`.
+    pub fn device_name(&self) -> Result<String, CudaError> {
+        let mut buf = [0 as c_char; 256];
+        // SAFETY: the driver writes at most `len` bytes, NUL-terminated, into `buf`.
+        self.check("cuDeviceGetName", unsafe {
+            (self.api.device_get_name)(buf.as_mut_ptr(), buf.len() as c_int, self.device)
+        })?;
+        // SAFETY: the driver NUL-terminated the name within the buffer.
+        let name = unsafe { CStr::from_ptr(buf.as_ptr()) };
+        Ok(name.to_string_lossy().into_owned())
+    }
+
+    /// One integer device attribute (`CU_DEVICE_ATTRIBUTE_*`).
+    fn attribute(&self, attribute: c_int) -> Result<i32, CudaError> {
+        let mut value: c_int = 0;
+        // SAFETY: `value` is a live out-pointer.
+        self.check("cuDeviceGetAttribute", unsafe {
+            (self.api.device_get_attribute)(&mut value, attribute, self.device)
+        })?;
+        Ok(value)
+    }
+
+    /// The device's compute capability as (major, minor), e.g. (9, 0) for an H100.
+    pub fn compute_capability(&self) -> Result<(i32, i32), CudaError> {
+        Ok((
+            self.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+            self.attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+        ))
+    }
+
+    /// The most dynamic shared memory per block a kernel may opt in to, in bytes
+    /// (227 KiB on an H100).
+    pub fn max_shared_per_block_optin(&self) -> Result<u32, CudaError> {
+        let v = self.attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
+        Ok(u32::try_from(v).unwrap_or(0))
+    }
+
+    /// Loads a module from an image: PTX text (JIT-compiled for this device), or a cubin
+    /// or fatbin. The JIT's error log is part of the error when compilation fails.
+    pub fn load_module(&self, image: &[u8]) -> Result<Module<'_>, CudaError> {
+        // The driver reads PTX as a C string: hand it a NUL-terminated copy unless the
+        // image already ends in NUL. A trailing NUL is harmless for binary images.
+        let owned;
+        let image = if image.last() == Some(&0) {
+            image
+        } else {
+            owned = [image, &[0u8]].concat();
+            &owned
+        };
+        let mut log = vec![0u8; JIT_LOG_BYTES];
+        let mut options = [CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+        // Option values are pointer-sized: the buffer's address, and the buffer's size
+        // passed *as* a pointer value (cuda.h's convention for integer options).
+        let mut values = [
+            log.as_mut_ptr().cast::<c_void>(),
+            JIT_LOG_BYTES as *mut c_void,
+        ];
+        let mut module: Handle = std::ptr::null_mut();
+        // SAFETY: `image` is NUL-terminated; `options`/`values` have two entries each and
+        // the log buffer outlives the call.
+        let code = unsafe {
+            (self.api.module_load_data_ex)(
+                &mut module,
+                image.as_ptr().cast(),
+                options.len() as c_uint,
+                options.as_mut_ptr(),
+                values.as_mut_ptr(),
+            )
+        };
+        if let Err(mut e) = self.check("cuModuleLoadDataEx", code) {
+            let end = log.iter().position(|&b| b == 0).unwrap_or(log.len());
+            let text = String::from_utf8_lossy(&log[..end]).trim().to_string();
+            if let CudaError::Call { log, .. } = &mut e
+                && !text.is_empty()
+            {
+                *log = Some(text);
+            }
+            return Err(e);
+        }
+        Ok(Module { cuda: self, module })
+    }
+
+    /// Allocates `bytes` of device memory (at least one byte, so even an empty buffer
+    /// has a valid address). The contents are undefined until written.
+    pub fn alloc(&self, bytes: u64) -> Result<DeviceBuffer<'_>, CudaError> {
+        let size = usize::try_from(bytes.max(1)).map_err(|_| {
+            CudaError::Invalid(format!("cannot allocate {bytes} bytes on this host"))
+        })?;
+        let mut ptr: CuDevicePtr = 0;
+        // SAFETY: `ptr` is a live out-pointer.
+        self.check("cuMemAlloc", unsafe {
+            (self.api.mem_alloc)(&mut ptr, size)
+        })
+        .map_err(|e| match e {
+            CudaError::Call {
+                call,
+                code,
+                message,
+                log,
+            } => CudaError::Call {
+                call,
+                code,
+                message: format!("{message} while allocating {bytes} bytes"),
+                log,
+            },
+            other => other,
+        })?;
+        Ok(DeviceBuffer {
+            cuda: self,
+            ptr,
+            len: bytes,
+        })
+    }
+
+    /// The kernel's function handle in module `m`.
+    fn function(&self, m: &Module<'_>, name: &str) -> Result<Handle, CudaError> {
+        let cname = CString::new(name)
+            .map_err(|_| CudaError::Invalid(format!("kernel name {name:?} contains a NUL byte")))?;
+        let mut function: Handle = std::ptr::null_mut();
+        // SAFETY: `cname` is NUL-terminated and `function` is a live out-pointer.
+        let code =
+            unsafe { (self.api.module_get_function)(&mut function, m.module, cname.as_ptr()) };
+        self.check("cuModuleGetFunction", code)
+            .map_err(|e| match e {
+                CudaError::Call { code, message, .. } => CudaError::Call {
+                    call: "cuModuleGetFunction",
+                    code,
+                    message: format!("{message}: no kernel named {name:?} in the module"),
+                    log: None,
+                },
+                other => other,
+            })?;
+        Ok(function)
+    }
+
+    /// Checks the arguments against the kernel's params, opts in to large shared memory,
+    /// and enqueues the launch on the default stream without waiting for it.
+    fn enqueue(
+        &self,
+        m: &Module<'_>,
+        k: &KernelInfo,
+        args: &[&DeviceBuffer<'_>],
+    ) -> Result<(), CudaError> {
+        if args.len() != k.params.len() {
+            return Err(CudaError::Invalid(format!(
+                "kernel {} takes {} arguments but {} buffers were given",
+                k.name,
+                k.params.len(),
+                args.len()
+            )));
+        }
+        for (i, (arg, param)) in args.iter().zip(&k.params).enumerate() {
+            // A smaller buffer would let the kernel read or write past its end.
+            if arg.len < param.bytes {
+                return Err(CudaError::Invalid(format!(
+                    "argument {i} of kernel {} needs {} bytes but its buffer has {}",
+                    k.name, param.bytes, arg.len
+                )));
+            }
+        }
+        let function = self.function(m, &k.name)?;
+        if k.shared_bytes > DEFAULT_SHARED_LIMIT {
+            let limit = self.max_shared_per_block_optin()?;
+            if k.shared_bytes > limit {
+                return Err(CudaError::Invalid(format!(
+                    "kernel {} needs {} bytes of shared memory but {} allows {limit}",
+                    k.name,
+                    k.shared_bytes,
+                    self.device_name()?
+                )));
+            }
+            // SAFETY: `function` is a live handle from this context.
+            self.check("cuFuncSetAttribute", unsafe {
+                (self.api.func_set_attribute)(
+                    function,
+                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    k.shared_bytes as c_int,
+                )
+            })?;
+        }
+        // kernelParams is an array of pointers to each argument's value; every argument
+        // is a device pointer, so each entry points at one CUdeviceptr.
+        let mut pointers: Vec<CuDevicePtr> = args.iter().map(|a| a.ptr).collect();
+        let mut params: Vec<*mut c_void> = pointers
+            .iter_mut()
+            .map(|p| (p as *mut CuDevicePtr).cast())
+            .collect();
+        let [gx, gy, gz] = k.grid;
+        let [bx, by, bz] = k.block;
+        // SAFETY: `params` has one entry per kernel parameter (checked above), each
+        // pointing at a live u64; the driver copies them before returning.
+        self.check("cuLaunchKernel", unsafe {
+            (self.api.launch_kernel)(
+                function,
+                gx,
+                gy,
+                gz,
+                bx,
+                by,
+                bz,
+                k.shared_bytes,
+                std::ptr::null_mut(),
+                params.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
+        })
+        .map_err(|e| in_kernel(e, &k.name))
+    }
+
+    /// Waits for all work in the context, reporting errors from earlier launches.
+    fn synchronize(&self) -> Result<(), CudaError> {
+        // SAFETY: no arguments; the context is current.
+        self.check("cuCtxSynchronize", unsafe { (self.api.ctx_synchronize)() })
+    }
+
+    /// Launches kernel `k` of module `m` with `args` (one buffer per param, in order)
+    /// and waits for it, so that a fault in the kernel is reported here.
+    pub fn launch(
+        &self,
+        m: &Module<'_>,
+        k: &KernelInfo,
+        args: &[&DeviceBuffer<'_>],
+    ) -> Result<(), CudaError> {
+        self.enqueue(m, k, args)?;
+        self.synchronize().map_err(|e| in_kernel(e, &k.name))
+    }
+
+    /// Runs kernel `k` once on host data: `buffers[i]` holds param `i`'s input bytes
+    /// (for params with `output == false`) and receives its output bytes (for params with
+    /// `output == true`; resized to the param's size). Outputs start zeroed.
+    pub fn run_kernel(
+        &self,
+        m: &Module<'_>,
+        k: &KernelInfo,
+        buffers: &mut [Vec<u8>],
+    ) -> Result<(), CudaError> {
+        if buffers.len() != k.params.len() {
+            return Err(CudaError::Invalid(format!(
+                "kernel {} takes {} arguments but {} host buffers were given",
+                k.name,
+                k.params.len(),
+                buffers.len()
+            )));
+        }
+        let mut device = Vec::with_capacity(buffers.len());
+        for (i, (host, param)) in buffers.iter().zip(&k.params).enumerate() {
+            let buffer = self.alloc(param.bytes)?;
+            if param.output {
+                buffer.zero()?;
+            } else {
+                if host.len() as u64 != param.bytes {
+                    return Err(CudaError::Invalid(format!(
+                        "input {i} of kernel {} ({}{:?}) is {} bytes but {} were given",
+                        k.name,
+                        param.elem,
+                        param.shape,
+                        param.bytes,
+                        host.len()
+                    )));
+                }
+                buffer.upload(host)?;
+            }
+            device.push(buffer);
+        }
+        let args: Vec<&DeviceBuffer<'_>> = device.iter().collect();
+        self.launch(m, k, &args)?;
+        for ((host, param), buffer) in buffers.iter_mut().zip(&k.params).zip(&device) {
+            if param.output {
+                // `alloc` succeeded for this size, so it fits in usize.
+                host.resize(param.bytes as usize, 0);
+                buffer.download(host)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Times kernel `k`: `warmup` untimed launches, then `reps` launches each bracketed
+    /// by CUDA events. Returns the median milliseconds per launch.
+    pub fn time_kernel(
+        &self,
+        m: &Module<'_>,
+        k: &KernelInfo,
+        args: &[&DeviceBuffer<'_>],
+        warmup: u32,
+        reps: u32,
+    ) -> Result<f64, CudaError> {
+        if reps == 0 {
+            return Err(CudaError::Invalid(
+                "timing a kernel needs at least one repetition".into(),
+            ));
+        }
+        for _ in 0..warmup {
+            self.enqueue(m, k, args)?;
+        }
+        self.synchronize().map_err(|e| in_kernel(e, &k.name))?;
+        let start = self.event()?;
+        let stop = self.event()?;
+        let mut times = Vec::with_capacity(reps as usize);
+        for _ in 0..reps {
+            // SAFETY (all four calls): the events are live handles of this context and
+            // the null stream is the default stream.
+            self.check("cuEventRecord", unsafe {
+                (self.api.event_record)(start.0, std::ptr::null_mut())
+            })?;
+            self.enqueue(m, k, args)?;
+            self.check("cuEventRecord", unsafe {
+                (self.api.event_record)(stop.0, std::ptr::null_mut())
+            })?;
+            self.check("cuEventSynchronize", unsafe {
+                (self.api.event_synchronize)(stop.0)
+            })
+            .map_err(|e| in_kernel(e, &k.name))?;
+            let mut ms: f32 = 0.0;
+            self.check("cuEventElapsedTime", unsafe {
+                (self.api.event_elapsed_time)(&mut ms, start.0, stop.0)
+            })?;
+            times.push(f64::from(ms));
+        }
+        Ok(median(&mut times))
+    }
+
+    /// A new event, destroyed when the guard drops.
+    fn event(&self) -> Result<Event<'_>, CudaError> {
+        let mut event: Handle = std::ptr::null_mut();
+        // SAFETY: `event` is a live out-pointer.
+        self.check("cuEventCreate", unsafe {
+            (self.api.event_create)(&mut event, CU_EVENT_DEFAULT)
+        })?;
+        Ok(Event(event, self))
+    }
+}
+
+impl Drop for Cuda {
+    fn drop(&mut self) {
+        // Errors are ignored: nothing can be done about them while dropping, and the
+        // process's exit releases the context anyway.
+        // SAFETY: this `Cuda` retained the device's primary context once in `load_device`;
+        // every module and buffer borrowing it has been dropped already.
+        unsafe {
+            (self.api.primary_ctx_release)(self.device);
+        }
+    }
+}
+
+/// A loaded module (PTX, cubin or fatbin); unloaded on drop.
+pub struct Module<'c> {
+    cuda: &'c Cuda,
+    module: Handle,
+}
+
+impl fmt::Debug for Module<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Module")
+            .field("module", &self.module)
+            .finish()
+    }
+}
+
+impl Drop for Module<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from cuModuleLoadDataEx in the (still retained) context.
+        unsafe {
+            (self.cuda.api.module_unload)(self.module);
+        }
+    }
+}
+
+/// A buffer in device memory; freed on drop.
+pub struct DeviceBuffer<'c> {
+    cuda: &'c Cuda,
+    ptr: CuDevicePtr,
+    len: u64,
+}
+
+impl fmt::Debug for DeviceBuffer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DeviceBuffer")
+            .field("ptr", &format_args!("{:#x}", self.ptr))
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl DeviceBuffer<'_> {
+    /// The buffer's size in bytes, as requested from [`Cuda::alloc`].
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the buffer holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The buffer's device address, for passing to other CUDA code.
+    pub fn device_ptr(&self) -> u64 {
+        self.ptr
+    }
+
+    /// Checks that a host slice is exactly as long as the buffer.
+    fn same_len(&self, what: &str, host: usize) -> Result<usize, CudaError> {
+        if host as u64 != self.len {
+            return Err(CudaError::Invalid(format!(
+                "cannot {what} {host} bytes: the device buffer has {} bytes",
+                self.len
+            )));
+        }
+        Ok(host)
+    }
+
+    /// Copies `data` (exactly [`len`](Self::len) bytes) to the buffer, waiting for the copy.
+    pub fn upload(&self, data: &[u8]) -> Result<(), CudaError> {
+        let n = self.same_len("upload", data.len())?;
+        if n == 0 {
+            return Ok(());
+        }
+        // SAFETY: both ranges are `n` bytes long and live.
+        self.cuda.check("cuMemcpyHtoD", unsafe {
+            (self.cuda.api.memcpy_htod)(self.ptr, data.as_ptr().cast(), n)
+        })
+    }
+
+    /// Copies the buffer into `out` (exactly [`len`](Self::len) bytes), waiting for the
+    /// copy (and so for the kernels that write the buffer).
+    pub fn download(&self, out: &mut [u8]) -> Result<(), CudaError> {
+        let n = self.same_len("download", out.len())?;
+        if n == 0 {
+            return Ok(());
+        }
+        // SAFETY: both ranges are `n` bytes long and live.
+        self.cuda.check("cuMemcpyDtoH", unsafe {
+            (self.cuda.api.memcpy_dtoh)(out.as_mut_ptr().cast(), self.ptr, n)
+        })
+    }
+
+    /// Sets every byte of the buffer to zero.
+    pub fn zero(&self) -> Result<(), CudaError> {
+        // SAFETY: the allocation is at least max(len, 1) bytes.
+        self.cuda.check("cuMemsetD8", unsafe {
+            (self.cuda.api.memset_d8)(self.ptr, 0, self.len.max(1) as usize)
+        })
+    }
+}
+
+impl Drop for DeviceBuffer<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from cuMemAlloc in the (still retained) context.
+        unsafe {
+            (self.cuda.api.mem_free)(self.ptr);
+        }
+    }
+}
+
+/// A CUDA event, destroyed on drop.
+struct Event<'c>(Handle, &'c Cuda);
+
+impl Drop for Event<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from cuEventCreate in the (still retained) context.
+        unsafe {
+            (self.1.api.event_destroy)(self.0);
+        }
+    }
+}
+
+/// Opens the driver library under the first name that works.
+fn open_driver() -> Result<libloading::Library, CudaError> {
+    let mut first_error = None;
+    for name in LIBRARY_NAMES {
+        // SAFETY: loading the NVIDIA driver runs only its own initialisers.
+        match unsafe { libloading::Library::new(name) } {
+            Ok(lib) => return Ok(lib),
+            Err(e) => {
+                first_error.get_or_insert((name, e.to_string()));
+            }
+        }
+    }
+    let (library, message) = first_error.unwrap_or((&LIBRARY_NAMES[0], String::new()));
+    Err(CudaError::DriverNotFound {
+        library: library.to_string(),
+        message,
+    })
+}
+
+/// Turns a driver status into a `Result`: an error names the call and carries the
+/// driver's name and description of the code.
+fn check_with(api: &Api, call: &'static str, code: CuResult) -> Result<(), CudaError> {
+    if code == 0 {
+        return Ok(());
+    }
+    let describe = |f: FnGetErrorString| {
+        let mut text: *const c_char = std::ptr::null();
+        // SAFETY: the driver stores a pointer to a static string, or fails for an
+        // unknown code and leaves it null.
+        let ok = unsafe { f(code, &mut text) } == 0 && !text.is_null();
+        // SAFETY: on success `text` points at a NUL-terminated static string.
+        ok.then(|| {
+            unsafe { CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned()
+        })
+    };
+    let message = match (describe(api.get_error_name), describe(api.get_error_string)) {
+        (Some(name), Some(text)) => format!("{name} ({text})"),
+        (Some(name), None) => name,
+        (None, Some(text)) => format!("error {code} ({text})"),
+        (None, None) => format!("unknown CUDA error {code}"),
+    };
+    Err(CudaError::Call {
+        call,
+        code,
+        message,
+        log: None,
+    })
+}
+
+/// Adds the kernel's name to a driver error reported by or after its launch.
+fn in_kernel(e: CudaError, kernel: &str) -> CudaError {
+    match e {
+        CudaError::Call {
+            call,
+            code,
+            message,
+            log,
+        } => CudaError::Call {
+            call,
+            code,
+            message: format!("{message} in kernel {kernel}"),
+            log,
+        },
+        other => other,
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count); `values` is
+/// sorted in place and must not be empty.
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn load_reports_a_missing_driver_clearly() {
+        match Cuda::load() {
+            Ok(cuda) => {
+                let name = cuda.device_name().unwrap();
+                assert!(!name.is_empty());
+                let (major, _) = cuda.compute_capability().unwrap();
+                assert!(major > 0);
+            }
+            Err(e @ CudaError::DriverNotFound { .. }) => {
+                let msg = e.to_string();
+                assert!(msg.contains("libcuda") || msg.contains("nvcuda"), "{msg}");
+                assert!(msg.starts_with("CUDA driver not found"), "{msg}");
+            }
+            // A driver without a usable GPU (e.g. a container without devices) fails in
+            // cuInit; the message must still name the call.
+            Err(e) => {
+                let msg = e.to_string();
+                assert!(msg.starts_with("cu"), "{msg}");
+            }
+        }
+    }
+
+    #[test]
+    fn call_errors_name_the_call_and_show_the_jit_log() {
+        let e = CudaError::Call {
+            call: "cuModuleLoadData",
+            code: 218,
+            message: "CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)".into(),
+            log: Some("ptxas application ptx input, line 3; error".into()),
+        };
+        assert_eq!(
+            e.to_string(),
+            "cuModuleLoadData: CUDA_ERROR_INVALID_PTX (a PTX JIT compilation failed)\n\
+             JIT log:\nptxas application ptx input, line 3; error"
+        );
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [7.0]), 7.0);
+    }
+}

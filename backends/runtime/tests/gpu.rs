@@ -1,0 +1,279 @@
+//! The CUDA runtime against a real driver, with hand-written PTX kernels.
+//!
+//! On a machine without an NVIDIA driver every test returns early (so `cargo test` stays
+//! green everywhere); set `AIC_REQUIRE_GPU=1` to make a missing driver a failure, as the
+//! GPU machine's runs should.
+
+use aic_runtime::{Bundle, Cuda, CudaError, KernelInfo, Manifest, Param};
+
+/// `c[i] = a[i] + b[i]` over f32, one element per thread.
+const VADD: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry vadd(.param .u64 pa, .param .u64 pb, .param .u64 pc)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<8>;
+    .reg .f32 %f<4>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pc];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    cvta.to.global.u64 %rd3, %rd3;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.s32 %r4, %r1, %r2, %r3;
+    mul.wide.s32 %rd4, %r4, 4;
+    add.s64 %rd5, %rd1, %rd4;
+    add.s64 %rd6, %rd2, %rd4;
+    add.s64 %rd7, %rd3, %rd4;
+    ld.global.f32 %f1, [%rd5];
+    ld.global.f32 %f2, [%rd6];
+    add.f32 %f3, %f1, %f2;
+    st.global.f32 [%rd7], %f3;
+    ret;
+}
+"#;
+
+/// `c[tid] = a[tid]` through dynamic shared memory at offset 64 KiB, so it only runs
+/// when the launch opted in to more than the default 48 KiB.
+const SHCOPY: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.extern .shared .align 16 .b8 smem[];
+
+.visible .entry shcopy(.param .u64 pa, .param .u64 pc)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<7>;
+    .reg .f32 %f<3>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pc];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    ld.global.f32 %f1, [%rd4];
+    mov.u32 %r2, smem;
+    shl.b32 %r3, %r1, 2;
+    add.u32 %r2, %r2, %r3;
+    add.u32 %r2, %r2, 65536;
+    st.shared.f32 [%r2], %f1;
+    bar.sync 0;
+    ld.shared.f32 %f2, [%r2];
+    add.s64 %rd5, %rd2, %rd3;
+    st.global.f32 [%rd5], %f2;
+    ret;
+}
+"#;
+
+/// The driver, or `None` (test skipped) where there is none and none is required.
+fn cuda() -> Option<Cuda> {
+    match Cuda::load() {
+        Ok(cuda) => Some(cuda),
+        Err(e @ CudaError::DriverNotFound { .. })
+            if std::env::var_os("AIC_REQUIRE_GPU").is_none() =>
+        {
+            eprintln!("skipped: {e}");
+            None
+        }
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn f32_param(n: i64, output: bool) -> Param {
+    Param {
+        elem: "f32".into(),
+        shape: vec![n],
+        bytes: n as u64 * 4,
+        output,
+    }
+}
+
+fn floats(bytes: &[u8]) -> Vec<f32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+        .collect()
+}
+
+fn to_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+fn vadd_kernel(n: u32) -> KernelInfo {
+    KernelInfo {
+        name: "vadd".into(),
+        grid: [n / 128, 1, 1],
+        block: [128, 1, 1],
+        shared_bytes: 0,
+        params: vec![
+            f32_param(n.into(), false),
+            f32_param(n.into(), false),
+            f32_param(n.into(), true),
+        ],
+    }
+}
+
+#[test]
+fn device_facts() {
+    let Some(cuda) = cuda() else { return };
+    let name = cuda.device_name().unwrap();
+    let (major, minor) = cuda.compute_capability().unwrap();
+    let shared = cuda.max_shared_per_block_optin().unwrap();
+    eprintln!("{name}: sm_{major}{minor}, {shared} bytes of opt-in shared memory");
+    assert!(!name.is_empty() && major >= 7 && shared >= 48 * 1024);
+}
+
+#[test]
+fn run_vadd_from_a_bundle() {
+    let Some(cuda) = cuda() else { return };
+    let n = 1024u32;
+    let bundle = Bundle {
+        manifest: Manifest {
+            version: 1,
+            target: "nvptx".into(),
+            arch: "sm_70".into(),
+            kernels: vec![vadd_kernel(n)],
+            host: String::new(),
+            launches: vec![],
+        },
+        binary: VADD.as_bytes().to_vec(),
+    };
+    let bundle = Bundle::from_bytes(&bundle.to_bytes()).unwrap();
+    let module = cuda.load_module(&bundle.binary).unwrap();
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| 0.5 * i as f32).collect();
+    let mut buffers = vec![to_bytes(&a), to_bytes(&b), Vec::new()];
+    let k = bundle.manifest.kernel("vadd").unwrap();
+    cuda.run_kernel(&module, k, &mut buffers).unwrap();
+    let c = floats(&buffers[2]);
+    assert_eq!(c.len(), n as usize);
+    for i in 0..n as usize {
+        assert_eq!(c[i], a[i] + b[i], "element {i}");
+    }
+}
+
+#[test]
+fn time_vadd() {
+    let Some(cuda) = cuda() else { return };
+    let n = 1 << 20;
+    let k = vadd_kernel(n);
+    let module = cuda.load_module(VADD.as_bytes()).unwrap();
+    let bufs: Vec<_> = k
+        .params
+        .iter()
+        .map(|p| cuda.alloc(p.bytes).unwrap())
+        .collect();
+    for b in &bufs {
+        b.zero().unwrap();
+    }
+    let args: Vec<_> = bufs.iter().collect();
+    let ms = cuda.time_kernel(&module, &k, &args, 3, 11).unwrap();
+    eprintln!("vadd over {n} floats: {ms:.4} ms");
+    assert!(ms > 0.0 && ms < 100.0, "{ms}");
+}
+
+#[test]
+fn large_dynamic_shared_memory_opts_in() {
+    let Some(cuda) = cuda() else { return };
+    let module = cuda.load_module(SHCOPY.as_bytes()).unwrap();
+    let mut k = KernelInfo {
+        name: "shcopy".into(),
+        grid: [1, 1, 1],
+        block: [128, 1, 1],
+        shared_bytes: 100 * 1024,
+        params: vec![f32_param(128, false), f32_param(128, true)],
+    };
+    let a: Vec<f32> = (0..128).map(|i| i as f32 * 3.0).collect();
+    let mut buffers = vec![to_bytes(&a), Vec::new()];
+    cuda.run_kernel(&module, &k, &mut buffers).unwrap();
+    assert_eq!(floats(&buffers[1]), a);
+
+    k.shared_bytes = 4 << 20;
+    let msg = cuda
+        .run_kernel(&module, &k, &mut buffers)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        msg.starts_with("kernel shcopy needs 4194304 bytes of shared memory but "),
+        "{msg}"
+    );
+}
+
+#[test]
+fn ptx_errors_carry_the_jit_log() {
+    let Some(cuda) = cuda() else { return };
+    let bad = ".version 7.0\n.target sm_70\n.address_size 64\n\
+               .visible .entry bad() { frobnicate.u32 %r1; ret; }\n";
+    let e = cuda.load_module(bad.as_bytes()).unwrap_err();
+    let msg = e.to_string();
+    eprintln!("{msg}");
+    assert!(msg.starts_with("cuModuleLoadDataEx: CUDA_ERROR_"), "{msg}");
+    assert!(
+        matches!(&e, CudaError::Call { log: Some(log), .. } if !log.is_empty()),
+        "{msg}"
+    );
+}
+
+#[test]
+fn launch_errors_are_reported() {
+    let Some(cuda) = cuda() else { return };
+    let module = cuda.load_module(VADD.as_bytes()).unwrap();
+    let mut k = vadd_kernel(1024);
+    let bufs: Vec<_> = k
+        .params
+        .iter()
+        .map(|p| cuda.alloc(p.bytes).unwrap())
+        .collect();
+    let args: Vec<_> = bufs.iter().collect();
+
+    // Wrong argument count, caught before the driver sees it.
+    let msg = cuda
+        .launch(&module, &k, &args[..2])
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        msg,
+        "kernel vadd takes 3 arguments but 2 buffers were given"
+    );
+
+    // A block larger than the hardware allows: the driver refuses the launch.
+    k.block = [4096, 1, 1];
+    let msg = cuda.launch(&module, &k, &args).unwrap_err().to_string();
+    assert!(
+        msg.starts_with("cuLaunchKernel: CUDA_ERROR_INVALID_VALUE"),
+        "{msg}"
+    );
+
+    // A kernel the module does not have.
+    k.name = "nope".into();
+    let msg = cuda.launch(&module, &k, &args).unwrap_err().to_string();
+    assert!(
+        msg.starts_with("cuModuleGetFunction: CUDA_ERROR_NOT_FOUND"),
+        "{msg}"
+    );
+
+    // The context is still usable after refused launches.
+    let k = vadd_kernel(1024);
+    cuda.launch(&module, &k, &args).unwrap();
+}
+
+#[test]
+fn empty_buffers_are_allocated() {
+    let Some(cuda) = cuda() else { return };
+    let b = cuda.alloc(0).unwrap();
+    assert!(b.is_empty() && b.device_ptr() != 0);
+    b.upload(&[]).unwrap();
+    b.download(&mut []).unwrap();
+    b.zero().unwrap();
+    let msg = b.upload(&[1, 2]).unwrap_err().to_string();
+    assert_eq!(msg, "cannot upload 2 bytes: the device buffer has 0 bytes");
+}

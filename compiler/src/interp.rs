@@ -271,6 +271,11 @@ impl<'c> Interp<'c> {
         self.env.insert(v, t);
     }
 
+    /// The current value of `v`, without copying it (how ops read buffers).
+    pub fn value_ref(&self, v: Value) -> Option<&Tensor> {
+        self.env.get(&v)
+    }
+
     /// The current value of `v`, to change in place (a store into one element
     /// of a large buffer, without copying it).
     pub fn value_mut(&mut self, v: Value) -> Option<&mut Tensor> {
@@ -362,10 +367,26 @@ impl<'c> Interp<'c> {
                 format!("unsupported op '{}'", ctx.op_name(op)),
             ));
         };
+        // Buffers (memrefs) pass by reference: an op reads one through
+        // `value_ref` and writes through `value_mut`, so that an element
+        // access does not copy the buffer.
         let args: Vec<Tensor> = ctx
             .operands(op)
             .iter()
-            .map(|v| self.value(op, *v))
+            .map(|v| {
+                let ty = ctx.value_type(*v);
+                if matches!(ctx.type_kind(ty), crate::types::TypeKind::MemRef { .. }) {
+                    self.value_ref(*v)
+                        .map(|_| Tensor {
+                            ty,
+                            shape: Vec::new(),
+                            data: Data::Float(Vec::new()),
+                        })
+                        .ok_or_else(|| InterpError::at(op, "use of a value that was not computed"))
+                } else {
+                    self.value(op, *v)
+                }
+            })
             .collect::<IResult<_>>()?;
         let results = f(self, op, &args)?;
         if results.len() != ctx.num_results(op) {

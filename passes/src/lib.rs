@@ -12,6 +12,7 @@ pub mod loop_invariant_code_motion;
 pub mod sccp;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
+pub mod tile_to_gpu;
 
 use aic::pass::PassRegistry;
 
@@ -27,6 +28,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&eqsat_fusion::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
+    reg.register(&tile_to_gpu::INFO);
 }
 
 /// A registry with every pass of this crate.

@@ -71,6 +71,7 @@ fn run(
     with_parser_stack(move || {
         let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
         let mut sm = SourceMap::new();
+        let half = text.contains("f16");
         let id = sm.add("t.mlir", text);
         let m = parse_module(&mut ctx, &sm, id).map_err(|e| sm.render(ctx.uniquer(), &e))?;
         verify(&ctx, m).map_err(|e| sm.render(ctx.uniquer(), &e))?;
@@ -87,7 +88,7 @@ fn run(
             .expect("@main");
         let (ins, _) = aic_dialects::func::function_type(&ctx, f).expect("signature");
         let mut r = Rng(seed);
-        let inputs = ins
+        let inputs: Vec<Tensor> = ins
             .iter()
             .zip(&args)
             .map(|(t, s)| {
@@ -109,16 +110,44 @@ fn run(
                 }
             })
             .collect();
-        let out = Interp::new(&ctx).call(f, inputs).map_err(|e| e.message)?;
-        Ok((
+        let flat = |out: Vec<Tensor>| -> Vec<f64> {
             out.iter()
                 .flat_map(|t| match &t.data {
                     Data::Int(v) => v.iter().map(|x| *x as f64).collect(),
                     _ => t.floats().to_vec(),
                 })
-                .collect(),
-            printed,
-        ))
+                .collect()
+        };
+        let out = flat(
+            Interp::new(&ctx)
+                .call(f, inputs.clone())
+                .map_err(|e| e.message)?,
+        );
+        // Small cases only: the interpreter runs the gpu level op by op.
+        let elements: i64 = args.iter().map(|s| s.iter().product::<i64>()).sum();
+        if pipeline.contains("fusion-to-tile") && elements <= 1500 {
+            // One level down: the kernels as one thread's program
+            // (tile-to-gpu with one thread a block, which the interpreter
+            // runs) give the tile kernels' values.
+            let pm = parse_pipeline(
+                "builtin.module(tile-to-gpu{threads=1},coord-to-arith,canonicalize)",
+                &reg,
+            )
+            .map_err(|e| format!("{e:?}"))?;
+            PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+                .run(&pm, &mut ctx, m)
+                .map_err(|e| e.message)?;
+            verify(&ctx, m).map_err(|e| sm.render(ctx.uniquer(), &e))?;
+            let gpu = flat(Interp::new(&ctx).call(f, inputs).map_err(|e| e.message)?);
+            let tol = if half { 2e-2 } else { 1e-4 };
+            close(
+                &gpu,
+                &out,
+                tol,
+                "gpu-level kernels against the tile kernels",
+            );
+        }
+        Ok((out, printed))
     })
 }
 

@@ -161,7 +161,9 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             )])
         }
         "memref.load" => {
-            let m = &args[0];
+            let m = it
+                .value_ref(ctx.operands(op)[0])
+                .ok_or_else(|| fail("load from a buffer that was not computed".into()))?;
             let at = offset(m, &args[1..])?;
             let elem = ctx
                 .type_kind(m.ty)

@@ -958,12 +958,15 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let d = desc_of(ctx, op, ctx.operands(op)[0]).map_err(fail)?;
             let origin: Vec<i64> = args[1..].iter().map(idx).collect();
+            let buf = it
+                .value_ref(ctx.operands(op)[0])
+                .ok_or_else(|| fail("a buffer that was not computed".into()))?;
             let out = locate_tile(&d, &origin, &t.shape)
                 .map_err(fail)?
                 .into_iter()
                 .map(|(off, ok)| {
                     if ok {
-                        get(&args[0].data, off as usize)
+                        get(&buf.data, off as usize)
                     } else {
                         0.0
                     }
@@ -976,20 +979,22 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let t = tile_of(ctx, ctx.operands(op)[0]).ok_or_else(|| fail("not a tile".into()))?;
             let d = desc_of(ctx, op, buffer).map_err(fail)?;
             let origin: Vec<i64> = args[2..].iter().map(idx).collect();
-            let mut buf = it.value(op, buffer).unwrap_or_else(|_| args[1].clone());
-            let elem = ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem);
-            let mut vals: Vec<f64> = (0..buf.data.len()).map(|i| get(&buf.data, i)).collect();
-            for (k, (off, ok)) in locate_tile(&d, &origin, &t.shape)
-                .map_err(fail)?
-                .into_iter()
-                .enumerate()
-            {
-                if ok {
-                    vals[off as usize] = get(&args[0].data, k);
+            let places = locate_tile(&d, &origin, &t.shape).map_err(fail)?;
+            let buf = it
+                .value_mut(buffer)
+                .ok_or_else(|| fail("a buffer that was not computed".into()))?;
+            let e = Elem::of(&u, ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem));
+            for (k, (off, ok)) in places.into_iter().enumerate() {
+                if !ok {
+                    continue;
+                }
+                let x = get(&args[0].data, k);
+                match (&mut buf.data, e) {
+                    (Data::Float(v), Some(e)) => v[off as usize] = e.round(x),
+                    (Data::Int(v), Some(e)) => v[off as usize] = e.wrap(x as i128),
+                    _ => return Err(fail("unsupported element type".into())),
                 }
             }
-            buf.data = store_as(&u, elem, vals);
-            it.set_value(buffer, buf);
             Ok(Vec::new())
         }
         "tile.gemm" => {

@@ -1,0 +1,1000 @@
+//! `tile-to-gpu`: every `tile.kernel` becomes a `gpu.kernel`, one thread's
+//! program, and every `tile.launch` a `gpu.launch`.
+//!
+//! A block of `threads` threads runs each tile program. A register tile of
+//! `n` elements is spread over the threads (Triton's blocked layout along
+//! the row-major order): thread `t` owns elements `t, t + T, t + 2T, ...`,
+//! kept in a private array (`memref.alloca`) that LLVM promotes to
+//! registers once the loops over it are unrolled. Element-wise work (loads,
+//! stores, maps, iota, masks) needs no communication; an op that reads
+//! elements other threads own (a broadcast of a tile, a reduction, the
+//! operands of a GEMM) reads them from shared memory, where a register
+//! tile is first written and a barrier waited on. `tile.transfer` to
+//! shared memory owns a region of its own for the kernel's whole run;
+//! exchanges share a scratch region after those. Loads are masked with a
+//! select on a clamped offset (no branch), stores with `scf.if`; the
+//! descriptors stay `coord.offset` ops for `coord-to-arith`.
+//!
+//! With `threads=1` the result is the tile program run element by element,
+//! which the interpreter can execute; a backend runs any thread count.
+
+use aic::Diagnostic;
+use aic::attributes::{Attr, AttrKind};
+use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic::types::{Type, TypeKind};
+use aic_dialects::arith::CMPI_PREDICATES;
+use aic_dialects::coord::{self, Desc};
+use aic_dialects::gpu::{WORKGROUP, elem_bytes};
+use aic_dialects::graph::verify::ints;
+use aic_dialects::tile::{self, Space, TileType};
+use std::collections::HashMap;
+
+/// The registered pass.
+pub static INFO: PassInfo = PassInfo {
+    flag: "tile-to-gpu",
+    name: "TileToGpu",
+    summary: "Lower tile kernels to gpu kernels: tiles spread over a block's threads, shared memory where threads exchange elements",
+    anchor: None,
+    options: &[OptSpec {
+        name: "threads",
+        kind: OptKind::UInt,
+        default: "128",
+        help: "Threads per block",
+    }],
+    create: |o: &PassOptions| {
+        Box::new(TileToGpu {
+            threads: o.int("threads").max(1),
+        })
+    },
+};
+
+struct TileToGpu {
+    threads: i64,
+}
+
+impl Pass for TileToGpu {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        let (mut kernels, mut launches) = (Vec::new(), Vec::new());
+        ctx.walk(
+            root,
+            aic::ir::WalkOrder::PreOrder,
+            &mut |_, o| match ctx.op_name(o) {
+                "tile.kernel" => kernels.push(o),
+                "tile.launch" => launches.push(o),
+                _ => {}
+            },
+        );
+        for k in &kernels {
+            lower_kernel(ctx, *k, self.threads)?;
+        }
+        for l in &launches {
+            let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
+            st.operands = ctx.operands(*l).iter().copied().collect();
+            st.result_types = ctx.results(*l).map(|r| ctx.value_type(r)).collect();
+            st.props = ctx.op(*l).props;
+            let loc = ctx.op(*l).loc;
+            let new = Builder {
+                ctx: &mut *ctx,
+                ip: InsertPoint::Before(*l),
+                loc,
+            }
+            .insert(st);
+            let pairs: Vec<(Value, Value)> = ctx.results(*l).zip(ctx.results(new)).collect();
+            for (a, b) in pairs {
+                ctx.replace_all_uses(a, b);
+            }
+            ctx.erase_op(*l);
+        }
+        Ok(!kernels.is_empty() || !launches.is_empty())
+    }
+}
+
+/// How a tile value lives after lowering.
+#[derive(Clone, Copy)]
+enum L {
+    /// Spread over the threads: each holds its elements in a private array.
+    Dist(Value),
+    /// In shared memory, element `e` at index `e`.
+    Shared(Value),
+}
+
+/// Lowers one kernel's ops into a gpu kernel body.
+struct Lower<'c> {
+    ctx: &'c mut Context,
+    loc: Attr,
+    /// Where ops go now.
+    block: Block,
+    /// Allocas go before this op (the first of the kernel), so that they
+    /// are made once, not per loop iteration.
+    entry: Op,
+    threads: i64,
+    tid: Value,
+    /// Tile values and how they live.
+    tiles: HashMap<Value, (L, TileType)>,
+    /// Scalars (and buffers) of the tile kernel and their counterparts.
+    map: ValueMap,
+    /// Buffers: the flat gpu buffer and the tile kernel's buffer shape.
+    buffers: HashMap<Value, Vec<i64>>,
+    /// Where each transfer's shared region starts.
+    transfer_at: HashMap<Op, i64>,
+    /// Where the scratch region for exchanges starts, the bytes in use now
+    /// and the most ever used.
+    scratch: (i64, i64, i64),
+}
+
+/// Builds a loop body from the induction variable and iteration values,
+/// giving what it yields.
+type LoopBody<'a, S> = dyn FnMut(&mut S, Value, &[Value]) -> Result<Vec<Value>, Diagnostic> + 'a;
+
+/// Gives a tile's element from its slot, its position and the tile's type.
+type ElementOf<'a, S> =
+    dyn FnMut(&mut S, Value, Value, &TileType) -> Result<Value, Diagnostic> + 'a;
+
+fn align(v: i64) -> i64 {
+    (v + 15) / 16 * 16
+}
+
+fn err(ctx: &Context, op: Op, m: impl Into<String>) -> Diagnostic {
+    aic::verifier::op_error(ctx, op, format!("tile-to-gpu: {}", m.into()))
+}
+
+fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic> {
+    let loc = ctx.op(k).loc;
+    let u = ctx.uniquer().clone();
+    let body = ctx
+        .regions(k)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .ok_or_else(|| err(ctx, k, "a kernel without a body"))?;
+    let params = ctx.block_args(body).to_vec();
+    // Buffers become flat: a kernel addresses them by computed offsets.
+    let flat: Vec<(Type, Option<Attr>)> = params
+        .iter()
+        .map(|p| {
+            let kd = ctx.type_kind(ctx.value_type(*p));
+            let n: i64 = kd.shape().map_or(1, |s| s.iter().product());
+            let elem = kd.element_type().unwrap_or(ctx.value_type(*p));
+            let t = u.ty(TypeKind::MemRef {
+                shape: [n].as_slice().into(),
+                elem,
+                layout: None,
+                memory_space: None,
+            });
+            (t, Some(loc))
+        })
+        .collect();
+    let gb = ctx.create_block(&flat);
+    let mut map = ValueMap::default();
+    let mut buffers = HashMap::new();
+    for (old, new) in params.iter().zip(ctx.block_args(gb).to_vec()) {
+        map.values.insert(*old, new);
+        let shape = ctx
+            .type_kind(ctx.value_type(*old))
+            .shape()
+            .map(<[i64]>::to_vec)
+            .unwrap_or_default();
+        buffers.insert(new, shape);
+    }
+    // Shared regions of the transfers, for the kernel's whole run.
+    let mut transfer_at = HashMap::new();
+    let mut top = 0;
+    let mut transfers = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if ctx.op_name(o) == "tile.transfer" {
+            transfers.push(o);
+        }
+    });
+    for t in transfers {
+        let r = ctx.result(t, 0);
+        let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
+        if tt.space == Space::Shared {
+            transfer_at.insert(t, top);
+            top = align(top + tile_bytes(ctx, &tt));
+        }
+    }
+    let tid_op = Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::End(gb),
+        loc,
+    }
+    .create_with_props(
+        "gpu.thread_id",
+        &[],
+        &[u.ty(TypeKind::Index)],
+        &[(
+            "dimension",
+            aic::dialect::enum_attr(&u, aic_dialects::gpu::DIM_PREFIX, "x"),
+        )],
+    );
+    let tid = ctx.result(tid_op, 0);
+    let mut l = Lower {
+        ctx,
+        loc,
+        block: gb,
+        entry: tid_op,
+        threads,
+        tid,
+        tiles: HashMap::new(),
+        map,
+        buffers,
+        transfer_at,
+        scratch: (top, 0, 0),
+    };
+    l.block_ops(body)?;
+    let shared = l.scratch.0 + l.scratch.2;
+    let ctx = l.ctx;
+    // The gpu kernel, in place of the tile kernel.
+    let name = aic::symbol::symbol_name(ctx, k)
+        .unwrap_or("kernel")
+        .to_string();
+    let mut grid = ints(ctx, k, "grid");
+    grid.resize(3, 1);
+    let r = ctx.create_region();
+    ctx.append_block(r, gb);
+    let mut st = OpState::new(ctx.ident("gpu.kernel"), loc);
+    st.regions.push(r);
+    st.props = Some(u.dict_attr(vec![
+        (u.ident("sym_name"), u.string_attr(&name)),
+        (u.ident("grid"), u.i64_array(&grid)),
+        (u.ident("block"), u.i64_array(&[threads, 1, 1])),
+        (u.ident("shared"), int_attr(&u, shared, u.int_type(64))),
+    ]));
+    Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::Before(k),
+        loc,
+    }
+    .insert(st);
+    ctx.erase_op(k);
+    Ok(())
+}
+
+fn tile_bytes(ctx: &Context, t: &TileType) -> i64 {
+    t.shape.iter().product::<i64>() * elem_bytes(ctx, t.elem)
+}
+
+fn int_attr(u: &aic::ir::Uniquer, v: i64, ty: Type) -> Attr {
+    u.attr(AttrKind::Integer {
+        value: i128::from(v),
+        ty,
+    })
+}
+
+/// The index of each dim of a row-major position.
+fn strides(shape: &[i64]) -> Vec<i64> {
+    let mut s = vec![1; shape.len()];
+    for d in (0..shape.len().saturating_sub(1)).rev() {
+        s[d] = s[d + 1] * shape[d + 1];
+    }
+    s
+}
+
+impl Lower<'_> {
+    fn b(&mut self) -> Builder<'_> {
+        Builder {
+            ctx: &mut *self.ctx,
+            ip: InsertPoint::End(self.block),
+            loc: self.loc,
+        }
+    }
+
+    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: &[(&str, Attr)]) -> Op {
+        self.b().create_with_props(name, args, results, props)
+    }
+
+    fn val(&mut self, name: &str, args: &[Value], ty: Type, props: &[(&str, Attr)]) -> Value {
+        let o = self.op(name, args, &[ty], props);
+        self.ctx.result(o, 0)
+    }
+
+    fn index_ty(&self) -> Type {
+        self.ctx.uniquer().ty(TypeKind::Index)
+    }
+
+    fn index(&mut self, v: i64) -> Value {
+        let t = self.index_ty();
+        let a = int_attr(self.ctx.uniquer(), v, t);
+        self.val("arith.constant", &[], t, &[("value", a)])
+    }
+
+    /// The constant `v` of type `ty` (a float or an integer).
+    fn constant(&mut self, v: f64, ty: Type) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let a = match u.type_kind(ty) {
+            TypeKind::Float(k) => u.attr(AttrKind::Float {
+                bits: k.from_f64(v),
+                ty,
+            }),
+            TypeKind::Integer { width: 1, .. } => int_attr(&u, i64::from(v != 0.0), ty),
+            _ => int_attr(&u, v as i64, ty),
+        };
+        self.val("arith.constant", &[], ty, &[("value", a)])
+    }
+
+    fn bin(&mut self, name: &str, a: Value, b: Value) -> Value {
+        let ty = self.ctx.value_type(a);
+        self.val(name, &[a, b], ty, &[])
+    }
+
+    fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
+        let i = CMPI_PREDICATES
+            .iter()
+            .position(|p| *p == pred)
+            .expect("a predicate") as i64;
+        let u = self.ctx.uniquer().clone();
+        let i1 = u.int_type(1);
+        self.val(
+            "arith.cmpi",
+            &[a, b],
+            i1,
+            &[("predicate", int_attr(&u, i, u.int_type(64)))],
+        )
+    }
+
+    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
+        let ty = self.ctx.value_type(a);
+        self.val("arith.select", &[c, a, b], ty, &[])
+    }
+
+    fn memref(&self, n: i64, elem: Type, shared: bool) -> Type {
+        let u = self.ctx.uniquer();
+        u.ty(TypeKind::MemRef {
+            shape: [n].as_slice().into(),
+            elem,
+            layout: None,
+            memory_space: shared.then(|| u.attr(AttrKind::Opaque(WORKGROUP.into()))),
+        })
+    }
+
+    fn load(&mut self, m: Value, i: Value) -> Value {
+        let elem = self
+            .ctx
+            .type_kind(self.ctx.value_type(m))
+            .element_type()
+            .expect("a memref");
+        self.val("memref.load", &[m, i], elem, &[])
+    }
+
+    fn store(&mut self, v: Value, m: Value, i: Value) {
+        self.op("memref.store", &[v, m, i], &[], &[]);
+    }
+
+    fn barrier(&mut self) {
+        if self.threads > 1 {
+            self.op("gpu.barrier", &[], &[], &[]);
+        }
+    }
+
+    /// A thread's private array for its elements of a tile of `n`.
+    fn alloca(&mut self, n: i64, elem: Type) -> Value {
+        let per = (n + self.threads - 1) / self.threads;
+        let ty = self.memref(per, elem, false);
+        let o = Builder {
+            ctx: &mut *self.ctx,
+            ip: InsertPoint::Before(self.entry),
+            loc: self.loc,
+        }
+        .create_with_props("memref.alloca", &[], &[ty], &[]);
+        self.ctx.result(o, 0)
+    }
+
+    fn shared_view(&mut self, offset: i64, n: i64, elem: Type) -> Value {
+        let ty = self.memref(n, elem, true);
+        let u = self.ctx.uniquer().clone();
+        self.val(
+            "gpu.shared",
+            &[],
+            ty,
+            &[("offset", int_attr(&u, offset, u.int_type(64)))],
+        )
+    }
+
+    /// Runs `f` with ops going to `b`.
+    fn within<R>(&mut self, b: Block, f: impl FnOnce(&mut Self) -> R) -> R {
+        let old = std::mem::replace(&mut self.block, b);
+        let r = f(self);
+        self.block = old;
+        r
+    }
+
+    /// `scf.for %i = lb to ub step s iter_args(inits)` with `f` building the
+    /// body from the induction variable and the iteration values, returning
+    /// what it yields; gives the loop's results.
+    fn for_loop(
+        &mut self,
+        lb: Value,
+        ub: Value,
+        step: Value,
+        inits: &[Value],
+        f: &mut LoopBody<'_, Self>,
+    ) -> Result<Vec<Value>, Diagnostic> {
+        let index = self.index_ty();
+        let mut args = vec![(index, Some(self.loc))];
+        args.extend(
+            inits
+                .iter()
+                .map(|v| (self.ctx.value_type(*v), Some(self.loc))),
+        );
+        let body = self.ctx.create_block(&args);
+        let bargs = self.ctx.block_args(body).to_vec();
+        let yields = self.within(body, |s| f(s, bargs[0], &bargs[1..]))?;
+        self.within(body, |s| s.op("scf.yield", &yields, &[], &[]));
+        let r = self.ctx.create_region();
+        self.ctx.append_block(r, body);
+        let mut st = OpState::new(self.ctx.ident("scf.for"), self.loc);
+        st.operands = [lb, ub, step].iter().chain(inits).copied().collect();
+        st.result_types = inits.iter().map(|v| self.ctx.value_type(*v)).collect();
+        st.regions.push(r);
+        let o = self.b().insert(st);
+        Ok(self.ctx.results(o).collect())
+    }
+
+    /// `scf.if %c { f }` (no results).
+    fn when(
+        &mut self,
+        c: Value,
+        f: &mut dyn FnMut(&mut Self) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let then = self.ctx.create_block(&[]);
+        self.within(then, |s| f(s))?;
+        self.within(then, |s| s.op("scf.yield", &[], &[], &[]));
+        let (r, e) = (self.ctx.create_region(), self.ctx.create_region());
+        self.ctx.append_block(r, then);
+        let mut st = OpState::new(self.ctx.ident("scf.if"), self.loc);
+        st.operands = [c].as_slice().into();
+        st.regions.push(r);
+        st.regions.push(e);
+        self.b().insert(st);
+        Ok(())
+    }
+
+    /// For each element of a tile of `n` this thread owns: `f(j, e)` with
+    /// `j` its slot in the thread's array and `e` its row-major position.
+    fn each(
+        &mut self,
+        n: i64,
+        f: &mut dyn FnMut(&mut Self, Value, Value) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let t = self.threads;
+        let per = (n + t - 1) / t;
+        let (lo, hi, one) = (self.index(0), self.index(per), self.index(1));
+        let tid = self.tid;
+        self.for_loop(lo, hi, one, &[], &mut |s, j, _| {
+            let e = if t == 1 {
+                j
+            } else {
+                let tc = s.index(t);
+                let jt = s.bin("arith.muli", j, tc);
+                s.bin("arith.addi", jt, tid)
+            };
+            if n % t == 0 {
+                f(s, j, e)?;
+            } else {
+                let nc = s.index(n);
+                let inside = s.cmpi("ult", e, nc);
+                s.when(inside, &mut |s| f(s, j, e))?;
+            }
+            Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+
+    /// The index of position `e` along each dim of `shape`.
+    fn unravel(&mut self, e: Value, shape: &[i64]) -> Vec<Value> {
+        let st = strides(shape);
+        (0..shape.len())
+            .map(|d| {
+                let q = if st[d] == 1 {
+                    e
+                } else {
+                    let c = self.index(st[d]);
+                    self.bin("arith.divui", e, c)
+                };
+                if d == 0 {
+                    q
+                } else {
+                    let c = self.index(shape[d]);
+                    self.bin("arith.remui", q, c)
+                }
+            })
+            .collect()
+    }
+
+    /// The row-major position of `idx` in `shape`.
+    fn ravel(&mut self, idx: &[Value], shape: &[i64]) -> Value {
+        let st = strides(shape);
+        let mut acc: Option<Value> = None;
+        for (i, s) in idx.iter().zip(st) {
+            let term = if s == 1 {
+                *i
+            } else {
+                let c = self.index(s);
+                self.bin("arith.muli", *i, c)
+            };
+            acc = Some(match acc {
+                Some(a) => self.bin("arith.addi", a, term),
+                None => term,
+            });
+        }
+        acc.unwrap_or_else(|| self.index(0))
+    }
+
+    /// This thread's element `(j, e)` of a tile.
+    fn own(&mut self, l: L, j: Value, e: Value) -> Value {
+        match l {
+            L::Dist(a) => self.load(a, j),
+            L::Shared(v) => self.load(v, e),
+        }
+    }
+
+    /// A view in which every thread can read every element of tile `v`,
+    /// and whether it had to be written there (then a barrier must follow
+    /// its last read before the scratch is reused).
+    fn readable(&mut self, v: Value) -> Result<(Value, bool), Diagnostic> {
+        let (l, t) = self.tiles[&v].clone();
+        match l {
+            L::Shared(view) => Ok((view, false)),
+            L::Dist(arr) => {
+                let n: i64 = t.shape.iter().product();
+                let at = self.scratch.0 + self.scratch.1;
+                self.scratch.1 = align(self.scratch.1 + n * elem_bytes(self.ctx, t.elem));
+                self.scratch.2 = self.scratch.2.max(self.scratch.1);
+                let view = self.shared_view(at, n, t.elem);
+                self.each(n, &mut |s, j, e| {
+                    let x = s.load(arr, j);
+                    s.store(x, view, e);
+                    Ok(())
+                })?;
+                self.barrier();
+                Ok((view, true))
+            }
+        }
+    }
+
+    /// Ends the reads of scratch views: threads wait until all have read
+    /// before the scratch is written again.
+    fn release(&mut self, exchanged: bool) {
+        if exchanged {
+            self.barrier();
+        }
+        self.scratch.1 = 0;
+    }
+
+    fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
+        tile::tile_type(self.ctx.uniquer(), self.ctx.value_type(v))
+            .ok_or_else(|| err(self.ctx, op, "expected a tile"))
+    }
+
+    /// A new register tile for result `r` of `op`, filled by `f(j, e)`
+    /// giving each owned element.
+    fn fill(&mut self, op: Op, r: Value, f: &mut ElementOf<'_, Self>) -> Result<(), Diagnostic> {
+        let t = self.tile_of(op, r)?;
+        let n: i64 = t.shape.iter().product();
+        let arr = self.alloca(n, t.elem);
+        self.each(n, &mut |s, j, e| {
+            let x = f(s, j, e, &t)?;
+            s.store(x, arr, j);
+            Ok(())
+        })?;
+        self.tiles.insert(r, (L::Dist(arr), t));
+        Ok(())
+    }
+
+    fn block_ops(&mut self, b: Block) -> Result<(), Diagnostic> {
+        let ops: Vec<Op> = self.ctx.block_ops(b).collect();
+        for o in ops {
+            self.lower_op(o)?;
+        }
+        Ok(())
+    }
+
+    /// The descriptor of a load, store or valid, the buffer's row-major
+    /// order when none is written.
+    fn desc(&self, op: Op, shape: &[i64]) -> Result<Desc, Diagnostic> {
+        let a = self
+            .ctx
+            .find_ident("desc")
+            .and_then(|i| self.ctx.inherent_attr(op, i));
+        match a {
+            Some(a) => coord::desc_of(self.ctx.uniquer(), a).map_err(|e| err(self.ctx, op, e)),
+            None => Ok(Desc::row_major(shape)),
+        }
+    }
+
+    /// `coord.offset` of the element at `idx` of a tile at `origin`.
+    fn locate(&mut self, d: &Desc, origin: &[Value], idx: &[Value]) -> (Value, Value) {
+        let lead = origin.len() - idx.len();
+        let mut at = origin[..lead].to_vec();
+        for (o, i) in origin[lead..].iter().zip(idx) {
+            at.push(self.bin("arith.addi", *o, *i));
+        }
+        let u = self.ctx.uniquer().clone();
+        let o = self.op(
+            "coord.offset",
+            &at,
+            &[u.ty(TypeKind::Index), u.int_type(1)],
+            &[("desc", coord::desc_attr(&u, d))],
+        );
+        (self.ctx.result(o, 0), self.ctx.result(o, 1))
+    }
+
+    fn scalars(&self, vs: &[Value]) -> Vec<Value> {
+        vs.iter().map(|v| self.map.value(*v)).collect()
+    }
+
+    fn int(&self, op: Op, name: &str) -> i64 {
+        self.ctx
+            .find_ident(name)
+            .and_then(|i| self.ctx.inherent_attr(op, i))
+            .and_then(|a| aic_dialects::stablehlo::attrs::int(self.ctx.uniquer(), a))
+            .unwrap_or(0)
+    }
+
+    fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let ctx = &*self.ctx;
+        let name = ctx.op_name(op).to_string();
+        let operands = ctx.operands(op).to_vec();
+        let result = ctx.results(op).next();
+        match name.as_str() {
+            "tile.return" => {
+                self.op("gpu.return", &[], &[], &[]);
+            }
+            "tile.program_id" => {
+                let axis = self.int(op, "axis").clamp(0, 2) as usize;
+                let u = self.ctx.uniquer().clone();
+                let dim = aic::dialect::enum_attr(
+                    &u,
+                    aic_dialects::gpu::DIM_PREFIX,
+                    aic_dialects::gpu::DIMS[axis],
+                );
+                let ty = self.index_ty();
+                let v = self.val("gpu.block_id", &[], ty, &[("dimension", dim)]);
+                self.map.values.insert(result.expect("a result"), v);
+            }
+            "tile.iota" => {
+                let dim = self.int(op, "dim") as usize;
+                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
+                    let idx = s.unravel(e, &t.shape);
+                    Ok(if matches!(s.ctx.type_kind(t.elem), TypeKind::Index) {
+                        idx[dim]
+                    } else {
+                        s.val("arith.index_cast", &[idx[dim]], t.elem, &[])
+                    })
+                })?;
+            }
+            "tile.valid" | "tile.load" => {
+                let is_load = name == "tile.load";
+                let (buf, origin) = if is_load {
+                    (
+                        Some(self.map.value(operands[0])),
+                        self.scalars(&operands[1..]),
+                    )
+                } else {
+                    (None, self.scalars(&operands))
+                };
+                let d = match buf {
+                    Some(b) => {
+                        let shape = self.buffers[&b].clone();
+                        self.desc(op, &shape)?
+                    }
+                    None => self.desc(op, &[])?,
+                };
+                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
+                    let idx = s.unravel(e, &t.shape);
+                    let (off, ok) = s.locate(&d, &origin, &idx);
+                    let Some(b) = buf else { return Ok(ok) };
+                    let zero = s.index(0);
+                    let safe = s.select(ok, off, zero);
+                    let x = s.load(b, safe);
+                    let z = s.constant(0.0, t.elem);
+                    Ok(s.select(ok, x, z))
+                })?;
+            }
+            "tile.store" => {
+                let buf = self.map.value(operands[1]);
+                let origin = self.scalars(&operands[2..]);
+                let shape = self.buffers[&buf].clone();
+                let d = self.desc(op, &shape)?;
+                let (l, t) = self.tiles[&operands[0]].clone();
+                let n: i64 = t.shape.iter().product();
+                self.each(n, &mut |s, j, e| {
+                    let idx = s.unravel(e, &t.shape);
+                    let (off, ok) = s.locate(&d, &origin, &idx);
+                    let x = s.own(l, j, e);
+                    s.when(ok, &mut |s| {
+                        s.store(x, buf, off);
+                        Ok(())
+                    })
+                })?;
+            }
+            "tile.map" => {
+                let ins: Vec<L> = operands.iter().map(|v| self.tiles[v].0).collect();
+                let body = ctx
+                    .regions(op)
+                    .first()
+                    .and_then(|r| ctx.entry_block(*r))
+                    .ok_or_else(|| err(ctx, op, "a map without a body"))?;
+                let params = ctx.block_args(body).to_vec();
+                let body_ops: Vec<Op> = ctx.block_ops(body).collect();
+                self.fill(op, result.expect("a result"), &mut |s, j, e, _| {
+                    for (p, l) in params.iter().zip(&ins) {
+                        let x = s.own(*l, j, e);
+                        s.map.values.insert(*p, x);
+                    }
+                    let mut out = None;
+                    for o in &body_ops {
+                        if s.ctx.op_name(*o) == "tile.yield" {
+                            out = Some(s.map.value(s.ctx.operands(*o)[0]));
+                        } else {
+                            let c = s.ctx.clone_op(*o, &mut s.map);
+                            s.ctx.append_op(s.block, c);
+                        }
+                    }
+                    out.ok_or_else(|| err(s.ctx, op, "a map body yields nothing"))
+                })?;
+            }
+            "tile.broadcast" => {
+                let r = result.expect("a result");
+                let dims = ints(ctx, op, "dims");
+                match self.tiles.get(&operands[0]).cloned() {
+                    None => {
+                        let x = self.map.value(operands[0]);
+                        self.fill(op, r, &mut |_, _, _, _| Ok(x))?;
+                    }
+                    Some((_, src)) => {
+                        let (view, ex) = self.readable(operands[0])?;
+                        self.fill(op, r, &mut |s, _, e, t| {
+                            let idx = s.unravel(e, &t.shape);
+                            let zero = s.index(0);
+                            let at: Vec<Value> = dims
+                                .iter()
+                                .zip(&src.shape)
+                                .map(|(d, l)| if *l == 1 { zero } else { idx[*d as usize] })
+                                .collect();
+                            let lin = s.ravel(&at, &src.shape);
+                            Ok(s.load(view, lin))
+                        })?;
+                        self.release(ex);
+                    }
+                }
+            }
+            "tile.reduce" => {
+                let axis = self.int(op, "axis") as usize;
+                let kind = aic::dialect::enum_keyword(
+                    ctx.uniquer(),
+                    ctx.find_ident("kind")
+                        .and_then(|i| ctx.inherent_attr(op, i))
+                        .expect("verified"),
+                    tile::KIND_PREFIX,
+                )
+                .unwrap_or("sum")
+                .to_string();
+                let src = self.tile_of(op, operands[0])?;
+                let (view, ex) = self.readable(operands[0])?;
+                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
+                    let idx = s.unravel(e, &t.shape);
+                    let float = matches!(s.ctx.type_kind(t.elem), TypeKind::Float(_));
+                    let init = match (kind.as_str(), float) {
+                        ("sum", _) => 0.0,
+                        ("max", true) => f64::NEG_INFINITY,
+                        ("min", true) => f64::INFINITY,
+                        ("max", false) => i64::MIN as f64,
+                        _ => i64::MAX as f64,
+                    };
+                    let init = s.constant(init, t.elem);
+                    let (lo, hi, one) = (s.index(0), s.index(src.shape[axis]), s.index(1));
+                    let combine = match (kind.as_str(), float) {
+                        ("sum", true) => "arith.addf",
+                        ("max", true) => "arith.maximumf",
+                        ("min", true) => "arith.minimumf",
+                        ("sum", false) => "arith.addi",
+                        ("max", false) => "arith.maxsi",
+                        _ => "arith.minsi",
+                    };
+                    let shape = src.shape.clone();
+                    let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
+                        let mut at = idx.clone();
+                        at.insert(axis, k);
+                        let lin = s.ravel(&at, &shape);
+                        let x = s.load(view, lin);
+                        Ok(vec![s.bin(combine, acc[0], x)])
+                    })?;
+                    Ok(r[0])
+                })?;
+                self.release(ex);
+            }
+            "tile.transfer" => {
+                let r = result.expect("a result");
+                let t = self.tile_of(op, r)?;
+                let (l, _) = self.tiles[&operands[0]].clone();
+                let n: i64 = t.shape.iter().product();
+                match self.transfer_at.get(&op).copied() {
+                    Some(at) => {
+                        let view = self.shared_view(at, n, t.elem);
+                        // Until every thread has read what the last transfer
+                        // left here (the previous loop iteration's tile).
+                        self.barrier();
+                        self.each(n, &mut |s, j, e| {
+                            let x = s.own(l, j, e);
+                            s.store(x, view, e);
+                            Ok(())
+                        })?;
+                        self.barrier();
+                        self.tiles.insert(r, (L::Shared(view), t));
+                    }
+                    None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
+                }
+            }
+            "tile.gemm" => {
+                let (a, b) = (
+                    self.tile_of(op, operands[0])?,
+                    self.tile_of(op, operands[1])?,
+                );
+                let (acc, _) = self.tiles[&operands[2]].clone();
+                let (av, ea) = self.readable(operands[0])?;
+                let (bv, eb) = self.readable(operands[1])?;
+                let (kk, nn) = (a.shape[1], b.shape[1]);
+                self.fill(op, result.expect("a result"), &mut |s, j, e, t| {
+                    let idx = s.unravel(e, &t.shape);
+                    let init = s.own(acc, j, e);
+                    let float = matches!(s.ctx.type_kind(t.elem), TypeKind::Float(_));
+                    let (lo, hi, one) = (s.index(0), s.index(kk), s.index(1));
+                    let (i, n) = (idx[0], idx[1]);
+                    let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, sum| {
+                        let ka = s.index(kk);
+                        let ia = s.bin("arith.muli", i, ka);
+                        let ia = s.bin("arith.addi", ia, k);
+                        let na = s.index(nn);
+                        let ib = s.bin("arith.muli", k, na);
+                        let ib = s.bin("arith.addi", ib, n);
+                        let x = s.load(av, ia);
+                        let y = s.load(bv, ib);
+                        let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
+                        let (mul, add) = if float {
+                            ("arith.mulf", "arith.addf")
+                        } else {
+                            ("arith.muli", "arith.addi")
+                        };
+                        let p = s.bin(mul, x, y);
+                        Ok(vec![s.bin(add, sum[0], p)])
+                    })?;
+                    Ok(r[0])
+                })?;
+                self.release(ea || eb);
+            }
+            "tile.for" => self.lower_for(op)?,
+            _ => {
+                if operands
+                    .iter()
+                    .chain(result.iter())
+                    .any(|v| self.tiles.contains_key(v))
+                    || ctx
+                        .results(op)
+                        .any(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)).is_some())
+                {
+                    return Err(err(ctx, op, format!("cannot lower '{name}' on tiles")));
+                }
+                let c = self.ctx.clone_op(op, &mut self.map);
+                self.ctx.append_op(self.block, c);
+            }
+        }
+        Ok(())
+    }
+
+    /// `x` as `ty` (float extension or truncation; integers kept).
+    fn convert(&mut self, x: Value, ty: Type) -> Value {
+        let from = self.ctx.value_type(x);
+        if from == ty {
+            return x;
+        }
+        match (self.ctx.type_kind(from), self.ctx.type_kind(ty)) {
+            (TypeKind::Float(a), TypeKind::Float(b)) if a.bit_width() < b.bit_width() => {
+                self.val("arith.extf", &[x], ty, &[])
+            }
+            (TypeKind::Float(_), TypeKind::Float(_)) => self.val("arith.truncf", &[x], ty, &[]),
+            _ => x,
+        }
+    }
+
+    /// `tile.for`: an `scf.for` whose scalar iteration values are its own;
+    /// a tile carried through the loop lives in one array, copied into at
+    /// the end of each iteration.
+    fn lower_for(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let ctx = &*self.ctx;
+        let operands = ctx.operands(op).to_vec();
+        let (lb, ub, step) = (
+            self.map.value(operands[0]),
+            self.map.value(operands[1]),
+            self.map.value(operands[2]),
+        );
+        let inits = operands[3..].to_vec();
+        let body = ctx
+            .regions(op)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .ok_or_else(|| err(ctx, op, "a loop without a body"))?;
+        let bargs = ctx.block_args(body).to_vec();
+        let results: Vec<Value> = ctx.results(op).collect();
+        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
+        // Carried tiles: one array each, holding the init first.
+        let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
+        let mut scalar_inits = Vec::new();
+        for v in &inits {
+            match self.tiles.get(v).cloned() {
+                Some((l, t)) => {
+                    let n: i64 = t.shape.iter().product();
+                    let arr = self.alloca(n, t.elem);
+                    self.each(n, &mut |s, j, e| {
+                        let x = s.own(l, j, e);
+                        s.store(x, arr, j);
+                        Ok(())
+                    })?;
+                    carried.push(Some((arr, t)));
+                }
+                None => {
+                    carried.push(None);
+                    scalar_inits.push(self.map.value(*v));
+                }
+            }
+        }
+        let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
+            s.map.values.insert(bargs[0], iv);
+            let mut it = iters.iter();
+            for (a, c) in bargs[1..].iter().zip(&carried) {
+                match c {
+                    Some((arr, t)) => {
+                        s.tiles.insert(*a, (L::Dist(*arr), t.clone()));
+                    }
+                    None => {
+                        s.map.values.insert(*a, *it.next().expect("one per scalar"));
+                    }
+                }
+            }
+            let mut yields = Vec::new();
+            for o in &body_ops {
+                if s.ctx.op_name(*o) != "tile.yield" {
+                    s.lower_op(*o)?;
+                    continue;
+                }
+                let vals = s.ctx.operands(*o).to_vec();
+                for (v, c) in vals.iter().zip(&carried) {
+                    match c {
+                        Some((arr, t)) => {
+                            let (l, _) = s.tiles[v].clone();
+                            if !matches!(l, L::Dist(a) if a == *arr) {
+                                let n: i64 = t.shape.iter().product();
+                                let arr = *arr;
+                                s.each(n, &mut |s, j, e| {
+                                    let x = s.own(l, j, e);
+                                    s.store(x, arr, j);
+                                    Ok(())
+                                })?;
+                            }
+                        }
+                        None => yields.push(s.map.value(*v)),
+                    }
+                }
+            }
+            Ok(yields)
+        })?;
+        let mut outs = outs.into_iter();
+        for (r, c) in results.iter().zip(&carried) {
+            match c {
+                Some((arr, t)) => {
+                    self.tiles.insert(*r, (L::Dist(*arr), t.clone()));
+                }
+                None => {
+                    self.map
+                        .values
+                        .insert(*r, outs.next().expect("one per scalar"));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -265,6 +265,11 @@ impl KernelTime<'_> {
                 }
             })
             .sum();
+        // A body that does not fit on chip is a step of the search, never a
+        // kernel.
+        if body.on_chip_bytes(&g.analysis.uniquer) > t.on_chip_bytes {
+            return f64::INFINITY;
+        }
         let moved = read + body.ops.last().map_or(0.0, |o| bytes(g, o.ty));
         t.launch_s + moved / t.bytes_per_s + work / t.flops_per_s + 1e-15
     }

@@ -122,17 +122,35 @@ impl Body {
             let holds_rows = self.ops[i + 1..]
                 .iter()
                 .any(|l| matches!(role(l.op.as_str()), Role::Gemm | Role::Reduction));
-            let n = u
-                .type_kind(o.ty)
-                .shape()
-                .and_then(|s| s.last().copied())
-                .unwrap_or(1)
-                .max(1);
+            let width = |t: Type| {
+                u.type_kind(t)
+                    .shape()
+                    .and_then(|s| s.last().copied())
+                    .unwrap_or(1)
+                    .max(1)
+            };
+            // A softmax between two GEMMs is computed online (FlashAttention):
+            // a block holds rows of the second GEMM's result, not the first's.
+            let later = &self.ops[i + 1..];
+            let next_gemm = later.iter().find(|l| role(l.op.as_str()) == Role::Gemm);
+            let n = match next_gemm {
+                Some(g) if later.iter().any(|l| l.op.as_str() == "graph.softmax") => width(g.ty),
+                _ => width(o.ty),
+            };
             if holds_rows {
                 worst = worst.max((TILE_M * n * 4) as f64);
             }
         }
         worst
+    }
+
+    /// Whether the body ends in a softmax of a GEMM's result: the first half
+    /// of attention.
+    pub fn softmax_after_gemm(&self) -> bool {
+        self.ops
+            .last()
+            .is_some_and(|o| o.op.as_str() == "graph.softmax")
+            && self.ops.iter().any(|o| role(o.op.as_str()) == Role::Gemm)
     }
 
     /// Whether some GEMM of the body reads (directly or not) another's
@@ -508,6 +526,17 @@ pub fn grow(
                     let mut producers: Vec<Node> =
                         choice.get(&kid).map(|b| b.1.clone()).into_iter().collect();
                     producers.extend(plain_nodes(egraph, kid));
+                    producers.extend(
+                        egraph[kid]
+                            .nodes
+                            .iter()
+                            .filter(|n| n.op.as_str() == GROUP)
+                            .filter(|n| {
+                                body_of(egraph, kid, n, cache)
+                                    .is_some_and(|b| b.on_chip_bytes(&u) > on_chip)
+                            })
+                            .cloned(),
+                    );
                     for p in &producers {
                         if !tried.insert((n.clone(), k, p.clone())) {
                             continue;
@@ -519,7 +548,14 @@ pub fn grow(
                             continue;
                         }
                         let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
-                        if node.children.contains(&c) || body.on_chip_bytes(&u) > on_chip {
+                        if node.children.contains(&c) {
+                            continue;
+                        }
+                        // A GEMM whose rows a softmax reduces holds whole rows,
+                        // which may not fit on chip; it stays (at an infinite
+                        // cost) as the step to attention, where a second GEMM
+                        // makes the softmax online.
+                        if body.on_chip_bytes(&u) > on_chip && !body.softmax_after_gemm() {
                             continue;
                         }
                         // A view (reshape, transpose, ...) is free between

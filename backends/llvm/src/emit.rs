@@ -1,0 +1,1436 @@
+//! Translation of `gpu.kernel` ops into LLVM IR functions: the kernel's entry
+//! point on a GPU, or on the host an internal function per thread plus an
+//! exported wrapper that walks the grid (see [`crate::host`]).
+
+use crate::target::Target;
+use crate::{BufferInfo, KernelInfo};
+use aic::attributes::AttrKind;
+use aic::float::FloatKind;
+use aic::ir::{Context, Op, Region, Value};
+use aic::types::{Type, TypeKind};
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::builder::{Builder, BuilderError};
+use inkwell::context::Context as LContext;
+use inkwell::module::{Linkage, Module};
+use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue,
+    PointerValue,
+};
+use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
+use std::collections::HashMap;
+
+/// LLVM's calling convention number of `ptx_kernel` (LLVM 22 marks NVPTX
+/// kernels by calling convention, no longer by `nvvm.annotations`).
+const PTX_KERNEL: u32 = 71;
+/// LLVM's calling convention number of `amdgpu_kernel`.
+const AMDGPU_KERNEL: u32 = 91;
+/// The module-level symbol of NVPTX dynamic shared memory.
+const NVPTX_SHARED: &str = "aic_shared";
+/// The host's barrier, resolved by the JIT to a Rust function.
+pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
+
+/// Turns an inkwell builder error (a misuse of the builder, so a bug here,
+/// never the user's) into this crate's error text.
+pub(crate) trait Llvm<T> {
+    /// The value, or the error as text.
+    fn llvm(self) -> Result<T, String>;
+}
+
+impl<T> Llvm<T> for Result<T, BuilderError> {
+    fn llvm(self) -> Result<T, String> {
+        self.map_err(|e| format!("aic-llvm: internal error building LLVM IR: {e}"))
+    }
+}
+
+/// A kernel found in the input, with the op it came from.
+pub(crate) struct Kernel {
+    /// What callers need to know to run it.
+    pub info: KernelInfo,
+    /// The `gpu.kernel` op.
+    pub op: Op,
+}
+
+/// `file:line:col` of an op, when it has a file location.
+pub(crate) fn loc_text(ir: &Context, op: Op) -> Option<String> {
+    aic::diagnostics::file_line_col(ir.uniquer(), ir.op(op).loc)
+        .map(|(f, l, c)| format!("{f}:{l}:{c}"))
+}
+
+fn int_attr(ir: &Context, op: Op, name: &str) -> Option<i64> {
+    let a = ir.find_ident(name).and_then(|i| ir.inherent_attr(op, i))?;
+    match ir.attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Bytes of one element of a buffer in memory (`i1` takes a byte, `index` eight).
+fn elem_bytes(ir: &Context, t: Type) -> Option<u64> {
+    match ir.type_kind(t) {
+        TypeKind::Index => Some(8),
+        TypeKind::Integer { width, .. } if *width <= 64 => Some(u64::from(width.div_ceil(8))),
+        TypeKind::Float(FloatKind::F16 | FloatKind::BF16) => Some(2),
+        TypeKind::Float(FloatKind::F32) => Some(4),
+        TypeKind::Float(FloatKind::F64) => Some(8),
+        _ => None,
+    }
+}
+
+/// The static size and element of a rank-1 memref, or why it is not one.
+fn flat_memref(ir: &Context, t: Type) -> Result<(u64, Type), String> {
+    let text = aic::printer::type_text(ir.uniquer(), t);
+    match ir.type_kind(t) {
+        TypeKind::MemRef {
+            shape,
+            elem,
+            layout,
+            ..
+        } => {
+            if shape.len() != 1 {
+                return Err(format!(
+                    "'{text}' has rank {}: only rank-1 memrefs are supported",
+                    shape.len()
+                ));
+            }
+            if shape[0] < 0 {
+                return Err(format!("'{text}' has a dynamic size"));
+            }
+            if layout.is_some() {
+                return Err(format!(
+                    "'{text}' has a layout: only the identity layout is supported"
+                ));
+            }
+            if elem_bytes(ir, *elem).is_none() {
+                return Err(format!(
+                    "'{text}' has an element type aic-llvm does not support (integers up to 64 bits, index, f16, bf16, f32, f64)"
+                ));
+            }
+            Ok((shape[0] as u64, *elem))
+        }
+        _ => Err(format!("'{text}' is not a memref")),
+    }
+}
+
+/// Whether a symbol name is a valid PTX/ELF identifier.
+fn valid_gpu_name(name: &str) -> bool {
+    let mut c = name.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_' || ch == '$')
+}
+
+/// The `gpu.kernel` ops of `module` (a `builtin.module`, or one `gpu.kernel`),
+/// checked against what `target` can run.
+pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<Kernel>, String> {
+    let ops: Vec<Op> = if ir.op_name(module) == "gpu.kernel" {
+        vec![module]
+    } else {
+        ir.regions(module)
+            .iter()
+            .flat_map(|r| ir.region_blocks(*r).collect::<Vec<_>>())
+            .flat_map(|b| ir.block_ops(b).collect::<Vec<_>>())
+            .filter(|o| ir.op_name(*o) == "gpu.kernel")
+            .collect()
+    };
+    if ops.is_empty() {
+        return Err("aic-llvm: the module has no gpu.kernel to compile".into());
+    }
+    let mut out = Vec::new();
+    for op in ops {
+        let at = loc_text(ir, op).map_or(String::new(), |l| format!(" (at {l})"));
+        let name = aic::symbol::symbol_name(ir, op)
+            .ok_or_else(|| format!("aic-llvm: a gpu.kernel has no symbol name{at}"))?
+            .to_string();
+        let fail = |m: String| format!("aic-llvm: kernel @{name}: {m}{at}");
+        if name.starts_with("llvm.") || (target.is_gpu() && !valid_gpu_name(&name)) {
+            return Err(fail(format!(
+                "'{name}' is not a valid {} symbol name (letters, digits, '_' and '$', not starting with a digit)",
+                target.name()
+            )));
+        }
+        if out.iter().any(|k: &Kernel| k.info.name == name) {
+            return Err(fail("defined twice".into()));
+        }
+        let dims = |attr: &str| -> Result<[u64; 3], String> {
+            let d = aic_dialects::gpu::dims3(ir, op, attr);
+            if d.iter().any(|x| *x < 1 || *x > i64::from(u32::MAX)) {
+                return Err(fail(format!("{attr} {d:?} must be three positive sizes")));
+            }
+            Ok(d.map(|x| x as u64))
+        };
+        let (grid, block) = (dims("grid")?, dims("block")?);
+        let shared = int_attr(ir, op, "shared")
+            .and_then(|s| u64::try_from(s).ok())
+            .ok_or_else(|| fail("shared must be a byte count".into()))?;
+        if shared > target.max_shared_bytes() {
+            return Err(fail(format!(
+                "needs {shared} bytes of shared memory but {} allows at most {}",
+                target.arch(),
+                target.max_shared_bytes()
+            )));
+        }
+        let threads: u64 = block.iter().product();
+        if target.is_gpu() && threads > 1024 {
+            return Err(fail(format!(
+                "a block of {threads} threads is more than the 1024 a GPU block may have"
+            )));
+        }
+        if !target.is_gpu() && (block[1] > 1 || block[2] > 1) {
+            return Err(fail(format!(
+                "block {block:?}: the host runs blocks of threads along x only (block = [n, 1, 1])"
+            )));
+        }
+        let body = ir
+            .regions(op)
+            .first()
+            .and_then(|r| ir.entry_block(*r))
+            .ok_or_else(|| fail("has no body".into()))?;
+        let mut buffers = Vec::new();
+        for (i, a) in ir.block_args(body).iter().enumerate() {
+            let t = ir.value_type(*a);
+            let (n, elem) = flat_memref(ir, t).map_err(|m| fail(format!("argument {i}: {m}")))?;
+            let bytes = elem_bytes(ir, elem).unwrap_or(1);
+            if aic_dialects::gpu::is_shared(ir, t) {
+                return Err(fail(format!(
+                    "argument {i} is in shared memory: kernel arguments are global buffers"
+                )));
+            }
+            buffers.push(BufferInfo {
+                elements: n,
+                elem_bytes: bytes,
+            });
+        }
+        out.push(Kernel {
+            info: KernelInfo {
+                name,
+                grid,
+                block,
+                shared,
+                buffers,
+            },
+            op,
+        });
+    }
+    Ok(out)
+}
+
+/// The address spaces of a target's memories.
+#[derive(Clone, Copy)]
+pub(crate) struct Spaces {
+    /// Kernel arguments (global memory).
+    pub global: u16,
+    /// The block's shared memory (LDS).
+    pub shared: u16,
+}
+
+impl Spaces {
+    fn of(t: &Target) -> Spaces {
+        match t {
+            Target::Nvptx { .. } | Target::Amdgpu { .. } => Spaces {
+                global: 1,
+                shared: 3,
+            },
+            Target::Host => Spaces {
+                global: 0,
+                shared: 0,
+            },
+        }
+    }
+}
+
+/// What one kernel's translation needs beyond the module: the values of the
+/// host function's extra parameters.
+struct HostParams<'ctx> {
+    shared: PointerValue<'ctx>,
+    block: [IntValue<'ctx>; 3],
+    thread: IntValue<'ctx>,
+}
+
+/// Translates kernels into one LLVM module.
+pub(crate) struct Lower<'a, 'ctx> {
+    /// The aic IR being translated.
+    pub ir: &'a Context,
+    /// The LLVM context the module lives in.
+    pub cx: &'ctx LContext,
+    /// The module receiving the kernels.
+    pub m: &'a Module<'ctx>,
+    /// Builds the kernel's code at the current point.
+    pub b: Builder<'ctx>,
+    /// Builds allocas at the end of the entry block, which holds nothing else
+    /// until the kernel is complete, so every alloca is static.
+    allocas: Builder<'ctx>,
+    /// The machine the module is for.
+    pub target: &'a Target,
+    spaces: Spaces,
+    /// Whether the host converts f16 natively (x86 F16C or any AArch64): LLVM
+    /// would otherwise call compiler-rt helpers the JIT cannot resolve.
+    host_f16: bool,
+    /// Per kernel.
+    kernel: String,
+    kernel_op: Option<Op>,
+    threads: u64,
+    block: [u64; 3],
+    grid: [u64; 3],
+    shared_bytes: u64,
+    vals: HashMap<Value, BasicValueEnum<'ctx>>,
+    shared_base: Option<PointerValue<'ctx>>,
+    host: Option<HostParams<'ctx>>,
+}
+
+impl<'a, 'ctx> Lower<'a, 'ctx> {
+    /// A translator into `m`, whose triple and data layout are already set.
+    pub fn new(
+        ir: &'a Context,
+        cx: &'ctx LContext,
+        m: &'a Module<'ctx>,
+        target: &'a Target,
+    ) -> Self {
+        let host_f16 = match target {
+            Target::Host => {
+                let triple = target.triple();
+                !(triple.starts_with("x86_64") || triple.starts_with("i686"))
+                    || target.features().split(',').any(|f| f == "+f16c")
+            }
+            _ => true,
+        };
+        Lower {
+            ir,
+            cx,
+            m,
+            b: cx.create_builder(),
+            allocas: cx.create_builder(),
+            target,
+            spaces: Spaces::of(target),
+            host_f16,
+            kernel: String::new(),
+            kernel_op: None,
+            threads: 1,
+            block: [1; 3],
+            grid: [1; 3],
+            shared_bytes: 0,
+            vals: HashMap::new(),
+            shared_base: None,
+            host: None,
+        }
+    }
+
+    // ------------------------------------------------------------ errors
+
+    /// An error about `op`, naming the kernel and the op's location.
+    pub fn err(&self, op: Op, msg: impl std::fmt::Display) -> String {
+        let at = loc_text(self.ir, op).map_or(String::new(), |l| format!(" (at {l})"));
+        format!("aic-llvm: {msg} in kernel @{}{at}", self.kernel)
+    }
+
+    pub fn err_cannot(&self, op: Op) -> String {
+        let at = loc_text(self.ir, op).map_or(String::new(), |l| format!(" (at {l})"));
+        format!(
+            "aic-llvm: cannot translate '{}' in kernel @{}{at}",
+            self.ir.op_name(op),
+            self.kernel
+        )
+    }
+
+    // ------------------------------------------------------------ types
+
+    /// The LLVM type of a scalar: index is i64, floats keep their format.
+    pub fn ty(&self, op: Op, t: Type) -> Result<BasicTypeEnum<'ctx>, String> {
+        let cx = self.cx;
+        Ok(match self.ir.type_kind(t) {
+            TypeKind::Index => cx.i64_type().into(),
+            TypeKind::Integer { width, .. } if *width >= 1 && *width <= 64 => cx
+                .custom_width_int_type(std::num::NonZeroU32::new(*width).expect("width >= 1"))
+                .map_err(|e| self.err(op, e))?
+                .into(),
+            TypeKind::Float(FloatKind::F16) => {
+                if !self.host_f16 {
+                    return Err(self.err(
+                        op,
+                        "f16 needs a host CPU with F16C (half-precision conversions)",
+                    ));
+                }
+                cx.f16_type().into()
+            }
+            TypeKind::Float(FloatKind::BF16) => cx.bf16_type().into(),
+            TypeKind::Float(FloatKind::F32) => cx.f32_type().into(),
+            TypeKind::Float(FloatKind::F64) => cx.f64_type().into(),
+            _ => {
+                return Err(self.err(
+                    op,
+                    format!(
+                        "type '{}' is not supported (integers up to 64 bits, index, f16, bf16, f32, f64)",
+                        aic::printer::type_text(self.ir.uniquer(), t)
+                    ),
+                ));
+            }
+        })
+    }
+
+    /// The type a scalar has in memory: `i1` takes a byte, as buffers hold it.
+    fn storage_ty(&self, op: Op, t: Type) -> Result<BasicTypeEnum<'ctx>, String> {
+        let ty = self.ty(op, t)?;
+        Ok(match ty {
+            BasicTypeEnum::IntType(i) if i.get_bit_width() == 1 => self.cx.i8_type().into(),
+            _ => ty,
+        })
+    }
+
+    /// LLVM's `float`.
+    pub fn f32(&self) -> FloatType<'ctx> {
+        self.cx.f32_type()
+    }
+
+    /// LLVM's `i32`.
+    pub fn i32(&self) -> IntType<'ctx> {
+        self.cx.i32_type()
+    }
+
+    /// Whether `t` is one of the 16-bit float formats, which aic-llvm computes in f32.
+    pub fn is_narrow(&self, t: FloatType<'ctx>) -> bool {
+        t == self.cx.f16_type() || t == self.cx.bf16_type()
+    }
+
+    // ------------------------------------------------------------ values
+
+    pub fn val_of(&self, op: Op, v: Value) -> Result<BasicValueEnum<'ctx>, String> {
+        self.vals.get(&v).copied().ok_or_else(|| {
+            self.err(
+                op,
+                format!(
+                    "'{}' uses a value defined outside the kernel or not yet translated",
+                    self.ir.op_name(op)
+                ),
+            )
+        })
+    }
+
+    fn operand(&self, op: Op, i: usize) -> Result<BasicValueEnum<'ctx>, String> {
+        let v =
+            *self.ir.operands(op).get(i).ok_or_else(|| {
+                self.err(op, format!("'{}' lacks operand {i}", self.ir.op_name(op)))
+            })?;
+        self.val_of(op, v)
+    }
+
+    fn int_operand(&self, op: Op, i: usize) -> Result<IntValue<'ctx>, String> {
+        match self.operand(op, i)? {
+            BasicValueEnum::IntValue(v) => Ok(v),
+            _ => Err(self.err(
+                op,
+                format!(
+                    "operand {i} of '{}' must be an integer",
+                    self.ir.op_name(op)
+                ),
+            )),
+        }
+    }
+
+    fn float_operand(&self, op: Op, i: usize) -> Result<FloatValue<'ctx>, String> {
+        match self.operand(op, i)? {
+            BasicValueEnum::FloatValue(v) => Ok(v),
+            _ => Err(self.err(
+                op,
+                format!("operand {i} of '{}' must be a float", self.ir.op_name(op)),
+            )),
+        }
+    }
+
+    fn result_type(&self, op: Op) -> Result<Type, String> {
+        if self.ir.num_results(op) == 0 {
+            return Err(self.err(op, format!("'{}' has no result", self.ir.op_name(op))));
+        }
+        Ok(self.ir.value_type(self.ir.result(op, 0)))
+    }
+
+    fn set(&mut self, op: Op, v: BasicValueEnum<'ctx>) {
+        let r = self.ir.result(op, 0);
+        self.vals.insert(r, v);
+    }
+
+    // ------------------------------------------------------------ calls
+
+    /// A call of function `name` (an LLVM intrinsic such as `llvm.sqrt.f32`,
+    /// or an external symbol), declared on first use.
+    pub fn call(
+        &self,
+        name: &str,
+        ret: Option<BasicTypeEnum<'ctx>>,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<Option<BasicValueEnum<'ctx>>, String> {
+        let f = match self.m.get_function(name) {
+            Some(f) => f,
+            None => {
+                let params: Vec<BasicMetadataTypeEnum> =
+                    args.iter().map(|a| a.get_type().into()).collect();
+                let fty = match ret {
+                    Some(r) => r.fn_type(&params, false),
+                    None => self.cx.void_type().fn_type(&params, false),
+                };
+                self.m.add_function(name, fty, None)
+            }
+        };
+        let args: Vec<BasicMetadataValueEnum> = args.iter().map(|a| (*a).into()).collect();
+        let c = self.b.build_call(f, &args, "").llvm()?;
+        Ok(c.try_as_basic_value().basic())
+    }
+
+    /// A call of an intrinsic or function returning a float like its first argument.
+    pub fn fcall(&self, name: &str, args: &[FloatValue<'ctx>]) -> Result<FloatValue<'ctx>, String> {
+        let ret = args[0].get_type().as_basic_type_enum();
+        let a: Vec<BasicValueEnum> = args.iter().map(|x| x.as_basic_value_enum()).collect();
+        self.call(name, Some(ret), &a)?
+            .map(|v| v.into_float_value())
+            .ok_or_else(|| format!("aic-llvm: internal error: {name} returned nothing"))
+    }
+
+    /// The suffix of an overloaded intrinsic for a float type (`f32`).
+    pub fn fsuffix(&self, t: FloatType<'ctx>) -> &'static str {
+        if t == self.cx.f16_type() {
+            "f16"
+        } else if t == self.cx.bf16_type() {
+            "bf16"
+        } else if t == self.cx.f64_type() {
+            "f64"
+        } else {
+            "f32"
+        }
+    }
+
+    // ------------------------------------------------------------ narrow floats
+
+    /// `x` in f32 if it is a 16-bit float (the format aic-llvm computes those in),
+    /// with the format to return to.
+    pub fn widen(
+        &self,
+        x: FloatValue<'ctx>,
+    ) -> Result<(FloatValue<'ctx>, Option<FloatType<'ctx>>), String> {
+        let t = x.get_type();
+        if self.is_narrow(t) {
+            Ok((self.b.build_float_ext(x, self.f32(), "").llvm()?, Some(t)))
+        } else {
+            Ok((x, None))
+        }
+    }
+
+    /// `x` (f32 or f64) rounded to `to` (to nearest, ties to even).
+    pub fn narrow(
+        &self,
+        x: FloatValue<'ctx>,
+        to: Option<FloatType<'ctx>>,
+    ) -> Result<FloatValue<'ctx>, String> {
+        let Some(to) = to else { return Ok(x) };
+        if x.get_type() == to {
+            return Ok(x);
+        }
+        let b = &self.b;
+        let bf16 = to == self.cx.bf16_type();
+        let via_f32 =
+            x.get_type() == self.cx.f64_type() && (bf16 || matches!(self.target, Target::Host));
+        // The host has no instruction from f64 to the 16-bit formats and the JIT
+        // cannot resolve compiler-rt's helpers, so f64 rounds to f32 first
+        // (a double rounding, off by one unit in the last place in rare ties).
+        let x = if via_f32 {
+            b.build_float_trunc(x, self.f32(), "").llvm()?
+        } else {
+            x
+        };
+        if bf16 && matches!(self.target, Target::Host) {
+            // f32 -> bf16 rounding to nearest even in integer code: x86 has no
+            // instruction for it and LLVM would call __truncsfbf2.
+            let i32t = self.i32();
+            let bits = b.build_bit_cast(x, i32t, "").llvm()?.into_int_value();
+            let lsb = b
+                .build_and(
+                    b.build_right_shift(bits, i32t.const_int(16, false), false, "")
+                        .llvm()?,
+                    i32t.const_int(1, false),
+                    "",
+                )
+                .llvm()?;
+            let bias = b
+                .build_int_add(lsb, i32t.const_int(0x7fff, false), "")
+                .llvm()?;
+            let rounded = b.build_int_add(bits, bias, "").llvm()?;
+            let hi = b
+                .build_right_shift(rounded, i32t.const_int(16, false), false, "")
+                .llvm()?;
+            let hi = b.build_int_truncate(hi, self.cx.i16_type(), "").llvm()?;
+            let nan = b
+                .build_float_compare(FloatPredicate::UNO, x, x, "")
+                .llvm()?;
+            let h = b
+                .build_select(nan, self.cx.i16_type().const_int(0x7fc0, false), hi, "")
+                .llvm()?;
+            return Ok(b.build_bit_cast(h, to, "").llvm()?.into_float_value());
+        }
+        b.build_float_trunc(x, to, "").llvm()
+    }
+
+    // ------------------------------------------------------------ kernels
+
+    /// Adds `k` to the module: its GPU entry point, or on the host its
+    /// per-thread function (the wrapper is [`crate::host::wrapper`]'s).
+    pub fn kernel(&mut self, k: &Kernel) -> Result<FunctionValue<'ctx>, String> {
+        self.kernel = k.info.name.clone();
+        self.kernel_op = Some(k.op);
+        self.block = k.info.block;
+        self.grid = k.info.grid;
+        self.threads = k.info.block.iter().product();
+        self.shared_bytes = k.info.shared;
+        self.vals.clear();
+        self.shared_base = None;
+        self.host = None;
+        let cx = self.cx;
+        let gptr = cx.ptr_type(AddressSpace::from(self.spaces.global));
+        let n = k.info.buffers.len();
+        let mut params: Vec<BasicMetadataTypeEnum> = vec![gptr.into(); n];
+        let host = matches!(self.target, Target::Host);
+        if host {
+            params.push(cx.ptr_type(AddressSpace::default()).into());
+            params.extend([BasicMetadataTypeEnum::from(cx.i64_type()); 4]);
+        }
+        let fty = cx.void_type().fn_type(&params, false);
+        let linkage = if host { Some(Linkage::Internal) } else { None };
+        let f = self.m.add_function(&k.info.name, fty, linkage);
+        let noalias = cx.create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
+        for i in 0..n {
+            // The buffers are distinct allocations. Threads of a block must
+            // communicate through shared memory (which is never noalias), not
+            // through these buffers, as with CUDA's __restrict__.
+            f.add_attribute(AttributeLoc::Param(i as u32), noalias);
+        }
+        let str_attr = |k: &str, v: &str| {
+            f.add_attribute(AttributeLoc::Function, cx.create_string_attribute(k, v))
+        };
+        match self.target {
+            Target::Nvptx { .. } => {
+                f.set_call_conventions(PTX_KERNEL);
+                let [x, y, z] = self.block;
+                str_attr("nvvm.reqntid", &format!("{x},{y},{z}"));
+            }
+            Target::Amdgpu { .. } => {
+                f.set_call_conventions(AMDGPU_KERNEL);
+                str_attr(
+                    "amdgpu-flat-work-group-size",
+                    &format!("1,{}", self.threads),
+                );
+                str_attr("uniform-work-group-size", "true");
+            }
+            Target::Host => {
+                str_attr("target-cpu", &self.target.cpu());
+                str_attr("target-features", &self.target.features());
+                let p = |i: usize| f.get_nth_param(i as u32).expect("declared above");
+                self.host = Some(HostParams {
+                    shared: p(n).into_pointer_value(),
+                    block: [
+                        p(n + 1).into_int_value(),
+                        p(n + 2).into_int_value(),
+                        p(n + 3).into_int_value(),
+                    ],
+                    thread: p(n + 4).into_int_value(),
+                });
+            }
+        }
+        let entry = cx.append_basic_block(f, "entry");
+        let start = cx.append_basic_block(f, "start");
+        self.allocas.position_at_end(entry);
+        self.b.position_at_end(start);
+        let body = self
+            .ir
+            .regions(k.op)
+            .first()
+            .and_then(|r| self.ir.entry_block(*r))
+            .ok_or_else(|| format!("aic-llvm: kernel @{} has no body", k.info.name))?;
+        for (i, a) in self.ir.block_args(body).iter().enumerate() {
+            let p = f.get_nth_param(i as u32).expect("one parameter per buffer");
+            p.set_name(&format!("arg{i}"));
+            self.vals.insert(*a, p);
+        }
+        let mut returned = false;
+        for op in self.ir.block_ops(body).collect::<Vec<_>>() {
+            if returned {
+                return Err(self.err(op, "ops after gpu.return"));
+            }
+            if self.ir.op_name(op) == "gpu.return" {
+                self.b.build_return(None).llvm()?;
+                returned = true;
+            } else {
+                self.op(op)?;
+            }
+        }
+        if !returned {
+            return Err(format!(
+                "aic-llvm: kernel @{} does not end with gpu.return",
+                k.info.name
+            ));
+        }
+        self.allocas.build_unconditional_branch(start).llvm()?;
+        Ok(f)
+    }
+
+    // ------------------------------------------------------------ regions
+
+    /// Translates the single block of `r` with `args` as its arguments and
+    /// returns the values its `scf.yield` yields (none for an empty region).
+    fn region(
+        &mut self,
+        op: Op,
+        r: Region,
+        args: &[BasicValueEnum<'ctx>],
+    ) -> Result<Vec<BasicValueEnum<'ctx>>, String> {
+        let blocks: Vec<_> = self.ir.region_blocks(r).collect();
+        if blocks.is_empty() {
+            return Ok(Vec::new());
+        }
+        if blocks.len() > 1 {
+            return Err(self.err(
+                op,
+                format!("'{}' with more than one block", self.ir.op_name(op)),
+            ));
+        }
+        let block = blocks[0];
+        let bargs = self.ir.block_args(block).to_vec();
+        if bargs.len() != args.len() {
+            return Err(self.err(op, "region arguments do not match"));
+        }
+        for (a, v) in bargs.iter().zip(args) {
+            self.vals.insert(*a, *v);
+        }
+        let mut yielded = Vec::new();
+        for o in self.ir.block_ops(block).collect::<Vec<_>>() {
+            if self.ir.op_name(o) == "scf.yield" {
+                for i in 0..self.ir.operands(o).len() {
+                    yielded.push(self.operand(o, i)?);
+                }
+            } else {
+                self.op(o)?;
+            }
+        }
+        Ok(yielded)
+    }
+
+    fn no_memref_results(&self, op: Op) -> Result<(), String> {
+        for r in self.ir.results(op) {
+            if matches!(
+                self.ir.type_kind(self.ir.value_type(r)),
+                TypeKind::MemRef { .. }
+            ) {
+                return Err(self.err(
+                    op,
+                    format!(
+                        "'{}' yielding a memref is not supported",
+                        self.ir.op_name(op)
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn scf_for(&mut self, op: Op) -> Result<(), String> {
+        self.no_memref_results(op)?;
+        let (lb, ub, step) = (
+            self.int_operand(op, 0)?,
+            self.int_operand(op, 1)?,
+            self.int_operand(op, 2)?,
+        );
+        let n = self.ir.operands(op).len();
+        let mut inits = Vec::new();
+        for i in 3..n {
+            inits.push(self.operand(op, i)?);
+        }
+        let unsigned = aic_dialects::scf::FOR
+            .attr(self.ir, op, "unsignedCmp")
+            .is_some();
+        let body_region = self.ir.regions(op)[0];
+        let f = self.current_fn()?;
+        let pre = self.b.get_insert_block().expect("positioned");
+        let header = self.cx.append_basic_block(f, "for.header");
+        let body = self.cx.append_basic_block(f, "for.body");
+        let exit = self.cx.append_basic_block(f, "for.exit");
+        self.b.build_unconditional_branch(header).llvm()?;
+        self.b.position_at_end(header);
+        let iv = self.b.build_phi(lb.get_type(), "iv").llvm()?;
+        iv.add_incoming(&[(&lb, pre)]);
+        let mut phis = Vec::new();
+        for v in &inits {
+            let p = self.b.build_phi(v.get_type(), "").llvm()?;
+            p.add_incoming(&[(v as &dyn BasicValue, pre)]);
+            phis.push(p);
+        }
+        let ivv = iv.as_basic_value().into_int_value();
+        let pred = if unsigned {
+            IntPredicate::ULT
+        } else {
+            IntPredicate::SLT
+        };
+        let go = self.b.build_int_compare(pred, ivv, ub, "").llvm()?;
+        self.b.build_conditional_branch(go, body, exit).llvm()?;
+        self.b.position_at_end(body);
+        let mut args = vec![ivv.as_basic_value_enum()];
+        args.extend(phis.iter().map(|p| p.as_basic_value()));
+        let next = self.region(op, body_region, &args)?;
+        if next.len() != phis.len() {
+            return Err(self.err(
+                op,
+                "scf.for yields a different number of values than it carries",
+            ));
+        }
+        // The loop ends when the induction variable reaches the bound, so
+        // (like the interpreter, which stops at a wrap) it is taken not to
+        // wrap: this lets LLVM count the trips.
+        let stepped = if unsigned {
+            self.b.build_int_nuw_add(ivv, step, "iv.next").llvm()?
+        } else {
+            self.b.build_int_nsw_add(ivv, step, "iv.next").llvm()?
+        };
+        let latch = self.b.get_insert_block().expect("positioned");
+        self.b.build_unconditional_branch(header).llvm()?;
+        iv.add_incoming(&[(&stepped, latch)]);
+        for (p, v) in phis.iter().zip(&next) {
+            p.add_incoming(&[(v as &dyn BasicValue, latch)]);
+        }
+        self.b.position_at_end(exit);
+        for (i, p) in phis.iter().enumerate() {
+            let r = self.ir.result(op, i);
+            self.vals.insert(r, p.as_basic_value());
+        }
+        Ok(())
+    }
+
+    fn scf_if(&mut self, op: Op) -> Result<(), String> {
+        self.no_memref_results(op)?;
+        let cond = self.int_operand(op, 0)?;
+        let regions = self.ir.regions(op).to_vec();
+        let f = self.current_fn()?;
+        let then_bb = self.cx.append_basic_block(f, "if.then");
+        let else_bb = self.cx.append_basic_block(f, "if.else");
+        let merge = self.cx.append_basic_block(f, "if.end");
+        self.b
+            .build_conditional_branch(cond, then_bb, else_bb)
+            .llvm()?;
+        self.b.position_at_end(then_bb);
+        let tv = self.region(op, regions[0], &[])?;
+        let then_end = self.b.get_insert_block().expect("positioned");
+        self.b.build_unconditional_branch(merge).llvm()?;
+        self.b.position_at_end(else_bb);
+        let ev = match regions.get(1) {
+            Some(r) => self.region(op, *r, &[])?,
+            None => Vec::new(),
+        };
+        let else_end = self.b.get_insert_block().expect("positioned");
+        self.b.build_unconditional_branch(merge).llvm()?;
+        self.b.position_at_end(merge);
+        let n = self.ir.num_results(op);
+        if tv.len() != n || ev.len() != n {
+            return Err(self.err(op, "scf.if branches must yield one value per result"));
+        }
+        for i in 0..n {
+            let p = self.b.build_phi(tv[i].get_type(), "").llvm()?;
+            p.add_incoming(&[(&tv[i] as &dyn BasicValue, then_end), (&ev[i], else_end)]);
+            let r = self.ir.result(op, i);
+            self.vals.insert(r, p.as_basic_value());
+        }
+        Ok(())
+    }
+
+    fn current_fn(&self) -> Result<FunctionValue<'ctx>, String> {
+        self.b
+            .get_insert_block()
+            .and_then(|b| b.get_parent())
+            .ok_or_else(|| "aic-llvm: internal error: the builder is not in a function".into())
+    }
+
+    // ------------------------------------------------------------ ops
+
+    fn op(&mut self, op: Op) -> Result<(), String> {
+        let name = self.ir.op_name(op).to_string();
+        match name.as_str() {
+            "scf.for" => self.scf_for(op),
+            "scf.if" => self.scf_if(op),
+            "gpu.thread_id" | "gpu.block_id" => {
+                let v = self.id(op, name == "gpu.thread_id")?;
+                self.set(op, v.into());
+                Ok(())
+            }
+            "gpu.barrier" => self.barrier(),
+            "gpu.shared" => self.shared_view(op),
+            "memref.alloca" => self.alloca(op),
+            "memref.load" => self.load(op),
+            "memref.store" => self.store(op),
+            n if n.starts_with("arith.") => self.arith(op, &n[6..]),
+            n if n.starts_with("math.") => {
+                let v = crate::math::math(self, op, &n[5..])?;
+                self.set(op, v);
+                Ok(())
+            }
+            _ => Err(self.err_cannot(op)),
+        }
+    }
+
+    /// `gpu.thread_id` / `gpu.block_id` as an i64 (index).
+    fn id(&mut self, op: Op, thread: bool) -> Result<IntValue<'ctx>, String> {
+        let d = aic_dialects::gpu::dim_of(self.ir, op);
+        let i64t = self.cx.i64_type();
+        // A dimension of size one has only index 0: no need to ask the hardware.
+        let size = if thread { self.block[d] } else { self.grid[d] };
+        if size == 1 {
+            return Ok(i64t.const_zero());
+        }
+        if let Some(h) = &self.host {
+            return Ok(if thread { h.thread } else { h.block[d] });
+        }
+        let axis = ["x", "y", "z"][d];
+        let intrinsic = match (self.target, thread) {
+            (Target::Nvptx { .. }, true) => format!("llvm.nvvm.read.ptx.sreg.tid.{axis}"),
+            (Target::Nvptx { .. }, false) => format!("llvm.nvvm.read.ptx.sreg.ctaid.{axis}"),
+            (_, true) => format!("llvm.amdgcn.workitem.id.{axis}"),
+            (_, false) => format!("llvm.amdgcn.workgroup.id.{axis}"),
+        };
+        let v = self
+            .call(&intrinsic, Some(self.i32().into()), &[])?
+            .expect("returns i32")
+            .into_int_value();
+        self.b.build_int_z_extend(v, i64t, "").llvm()
+    }
+
+    fn barrier(&mut self) -> Result<(), String> {
+        // One thread per block has nobody to wait for.
+        if self.threads <= 1 {
+            return Ok(());
+        }
+        match self.target {
+            Target::Nvptx { .. } => {
+                let zero = self.i32().const_zero().into();
+                self.call("llvm.nvvm.barrier.cta.sync.aligned.all", None, &[zero])?;
+            }
+            Target::Amdgpu { .. } => {
+                // s_barrier alone orders no memory: LDS writes before it must be
+                // released to, and reads after it acquire from, the workgroup.
+                self.fence(inkwell::AtomicOrdering::Release)?;
+                self.call("llvm.amdgcn.s.barrier", None, &[])?;
+                self.fence(inkwell::AtomicOrdering::Acquire)?;
+            }
+            Target::Host => {
+                let f = match self.m.get_function(HOST_BARRIER) {
+                    Some(f) => f,
+                    None => {
+                        let f = self.m.add_function(
+                            HOST_BARRIER,
+                            self.cx.void_type().fn_type(&[], false),
+                            None,
+                        );
+                        let conv = Attribute::get_named_enum_kind_id("convergent");
+                        f.add_attribute(
+                            AttributeLoc::Function,
+                            self.cx.create_enum_attribute(conv, 0),
+                        );
+                        f
+                    }
+                };
+                self.b.build_call(f, &[], "").llvm()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `fence syncscope("workgroup") <ordering>`, which inkwell cannot build.
+    fn fence(&self, ordering: inkwell::AtomicOrdering) -> Result<(), String> {
+        use llvm_sys::core::{LLVMBuildFenceSyncScope, LLVMGetSyncScopeID};
+        let scope = "workgroup";
+        if self.b.get_insert_block().is_none() {
+            return Err("aic-llvm: internal error: fence without a position".into());
+        }
+        // SAFETY: the builder and context are live, the builder is positioned
+        // (checked just above), and the strings outlive the calls.
+        unsafe {
+            let id = LLVMGetSyncScopeID(self.cx.raw(), scope.as_ptr().cast(), scope.len());
+            LLVMBuildFenceSyncScope(self.b.as_mut_ptr(), ordering.into(), id, c"".as_ptr());
+        }
+        Ok(())
+    }
+
+    fn shared_view(&mut self, op: Op) -> Result<(), String> {
+        let t = self.result_type(op)?;
+        let (n, elem) = flat_memref(self.ir, t).map_err(|m| self.err(op, m))?;
+        let offset = int_attr(self.ir, op, "offset")
+            .and_then(|o| u64::try_from(o).ok())
+            .ok_or_else(|| self.err(op, "gpu.shared needs a byte offset"))?;
+        let eb = elem_bytes(self.ir, elem).unwrap_or(1);
+        if offset % eb != 0 {
+            return Err(self.err(
+                op,
+                format!("gpu.shared offset {offset} is not a multiple of the element size {eb}"),
+            ));
+        }
+        if offset + n * eb > self.shared_bytes {
+            return Err(self.err(
+                op,
+                format!(
+                    "the shared view ends at byte {} but the kernel has {} bytes of shared memory",
+                    offset + n * eb,
+                    self.shared_bytes
+                ),
+            ));
+        }
+        let base = self.shared_base()?;
+        let i8t = self.cx.i8_type();
+        // SAFETY (LLVM semantics, not Rust's): the view lies inside the block's
+        // shared memory, checked just above.
+        let p = unsafe {
+            self.b
+                .build_in_bounds_gep(
+                    i8t,
+                    base,
+                    &[self.cx.i64_type().const_int(offset, false)],
+                    "shared",
+                )
+                .llvm()?
+        };
+        self.set(op, p.into());
+        Ok(())
+    }
+
+    /// The start of the block's shared memory.
+    fn shared_base(&mut self) -> Result<PointerValue<'ctx>, String> {
+        if let Some(p) = self.shared_base {
+            return Ok(p);
+        }
+        let space = AddressSpace::from(self.spaces.shared);
+        let p = match self.target {
+            Target::Host => self.host.as_ref().expect("host parameters").shared,
+            Target::Nvptx { .. } => {
+                // Dynamic shared memory: one unsized symbol for the module,
+                // sized by the runtime at launch.
+                let g = match self.m.get_global(NVPTX_SHARED) {
+                    Some(g) => g,
+                    None => {
+                        let g = self.m.add_global(
+                            self.cx.i8_type().array_type(0),
+                            Some(space),
+                            NVPTX_SHARED,
+                        );
+                        g.set_linkage(Linkage::External);
+                        g.set_alignment(16);
+                        g
+                    }
+                };
+                g.as_pointer_value()
+            }
+            Target::Amdgpu { .. } => {
+                // LDS is allocated statically per kernel: the code object
+                // records its size (group_segment_fixed_size).
+                let ty = self.cx.i8_type().array_type(self.shared_bytes as u32);
+                let g = self
+                    .m
+                    .add_global(ty, Some(space), &format!("{}.shared", self.kernel));
+                g.set_linkage(Linkage::Internal);
+                g.set_initializer(&ty.get_poison());
+                g.set_alignment(16);
+                g.as_pointer_value()
+            }
+        };
+        self.shared_base = Some(p);
+        Ok(p)
+    }
+
+    fn alloca(&mut self, op: Op) -> Result<(), String> {
+        let t = self.result_type(op)?;
+        let (n, elem) = flat_memref(self.ir, t).map_err(|m| self.err(op, m))?;
+        if aic_dialects::gpu::is_shared(self.ir, t) {
+            return Err(self.err(op, "memref.alloca in shared memory: use gpu.shared"));
+        }
+        let st = self.storage_ty(op, elem)?;
+        let n = u32::try_from(n)
+            .map_err(|_| self.err(op, format!("a private array of {n} elements is too large")))?;
+        let arr = st.array_type(n);
+        // Allocas all sit in the entry block (so they are static and promote to
+        // registers); IRBuilder puts them in the data layout's alloca address
+        // space (5, private, on AMDGPU).
+        let p = self.allocas.build_alloca(arr, "private").llvm()?;
+        if let Some(i) = p.as_instruction() {
+            let _ = i.set_alignment(16);
+        }
+        self.set(op, p.into());
+        Ok(())
+    }
+
+    /// The address of element `index` of memref operand `m`, its element's
+    /// aic and storage types, and the alignment to access it with.
+    fn element(
+        &self,
+        op: Op,
+        m: usize,
+        index: usize,
+    ) -> Result<(PointerValue<'ctx>, Type, BasicTypeEnum<'ctx>, u32), String> {
+        let mv = *self
+            .ir
+            .operands(op)
+            .get(m)
+            .ok_or_else(|| self.err(op, "missing memref"))?;
+        let t = self.ir.value_type(mv);
+        let (_, elem) = flat_memref(self.ir, t).map_err(|e| self.err(op, e))?;
+        let n_idx = self.ir.operands(op).len() - index;
+        if n_idx != 1 {
+            return Err(self.err(
+                op,
+                format!(
+                    "'{}' with {n_idx} indices: only one index (rank-1 memrefs) is supported",
+                    self.ir.op_name(op)
+                ),
+            ));
+        }
+        let base = match self.val_of(op, mv)? {
+            BasicValueEnum::PointerValue(p) => p,
+            _ => return Err(self.err(op, "the memref is not a buffer")),
+        };
+        let i = self.int_operand(op, index)?;
+        let st = self.storage_ty(op, elem)?;
+        // SAFETY (LLVM semantics): indices within the memref, as the kernel's
+        // own contract (and the interpreter's bounds checks) require.
+        let p = unsafe { self.b.build_in_bounds_gep(st, base, &[i], "").llvm()? };
+        // The host's buffers are caller-provided byte slices with no alignment
+        // promise (and x86 loads do not care); GPU buffers and views are
+        // naturally aligned (cudaMalloc/hipMalloc, checked view offsets).
+        let align = if self.target.is_gpu() {
+            elem_bytes(self.ir, elem).unwrap_or(1) as u32
+        } else {
+            1
+        };
+        Ok((p, elem, st, align))
+    }
+
+    fn load(&mut self, op: Op) -> Result<(), String> {
+        let (p, elem, st, align) = self.element(op, 0, 1)?;
+        let v = self.b.build_load(st, p, "").llvm()?;
+        if let Some(i) = v.as_instruction_value() {
+            let _ = i.set_alignment(align);
+        }
+        let want = self.ty(op, elem)?;
+        let v = if want != st {
+            // i1 is a byte in memory.
+            let z = self.b.build_int_compare(
+                IntPredicate::NE,
+                v.into_int_value(),
+                self.cx.i8_type().const_zero(),
+                "",
+            );
+            z.llvm()?.into()
+        } else {
+            v
+        };
+        self.set(op, v);
+        Ok(())
+    }
+
+    fn store(&mut self, op: Op) -> Result<(), String> {
+        let (p, _, st, align) = self.element(op, 1, 2)?;
+        let mut v = self.operand(op, 0)?;
+        if v.get_type() != st {
+            v = self
+                .b
+                .build_int_z_extend(v.into_int_value(), st.into_int_type(), "")
+                .llvm()?
+                .into();
+        }
+        let s = self.b.build_store(p, v).llvm()?;
+        let _ = s.set_alignment(align);
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ arith
+
+    fn constant(&mut self, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+        let a = aic_dialects::arith::CONSTANT
+            .attr(self.ir, op, "value")
+            .ok_or_else(|| self.err(op, "arith.constant without a value"))?;
+        let t = self.result_type(op)?;
+        let ty = self.ty(op, t)?;
+        match (self.ir.attr_kind(a), ty) {
+            (AttrKind::Integer { value, .. }, BasicTypeEnum::IntType(it)) => {
+                let w = it.get_bit_width();
+                let bits = if w >= 64 {
+                    *value as u64
+                } else {
+                    (*value as u64) & ((1u64 << w) - 1)
+                };
+                Ok(it.const_int(bits, false).into())
+            }
+            (AttrKind::Float { bits, ty: at }, BasicTypeEnum::FloatType(ft)) => {
+                let TypeKind::Float(k) = self.ir.type_kind(*at) else {
+                    return Err(self.err(op, "a float constant of a non-float type"));
+                };
+                Ok(ft.const_float(k.to_f64(*bits)).into())
+            }
+            _ => Err(self.err(
+                op,
+                format!(
+                    "arith.constant {}: only scalar integer and float constants are supported",
+                    aic::printer::attr_text(self.ir.uniquer(), a)
+                ),
+            )),
+        }
+    }
+
+    fn overflow_flags(&self, op: Op) -> u32 {
+        aic_dialects::arith::ADDI
+            .attr(self.ir, op, "overflowFlags")
+            .and_then(|a| aic_dialects::arith::OVERFLOW.value_of(self.ir.attr_kind(a)))
+            .unwrap_or(0)
+    }
+
+    fn predicate(&self, op: Op) -> Result<usize, String> {
+        let a = self
+            .ir
+            .find_ident("predicate")
+            .and_then(|i| self.ir.inherent_attr(op, i))
+            .ok_or_else(|| self.err(op, "comparison without a predicate"))?;
+        match self.ir.attr_kind(a) {
+            AttrKind::Integer { value, .. } => Ok(*value as usize),
+            _ => Err(self.err(op, "comparison predicate is not an integer")),
+        }
+    }
+
+    fn arith(&mut self, op: Op, name: &str) -> Result<(), String> {
+        let b = &self.b;
+        let v: BasicValueEnum<'ctx> = match name {
+            "constant" => self.constant(op)?,
+            "addi" | "subi" | "muli" | "shli" => {
+                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
+                let f = self.overflow_flags(op);
+                let (nsw, nuw) = (f & 1 != 0, f & 2 != 0);
+                match name {
+                    "addi" if nsw => b.build_int_nsw_add(x, y, ""),
+                    "addi" if nuw => b.build_int_nuw_add(x, y, ""),
+                    "addi" => b.build_int_add(x, y, ""),
+                    "subi" if nsw => b.build_int_nsw_sub(x, y, ""),
+                    "subi" if nuw => b.build_int_nuw_sub(x, y, ""),
+                    "subi" => b.build_int_sub(x, y, ""),
+                    "muli" if nsw => b.build_int_nsw_mul(x, y, ""),
+                    "muli" if nuw => b.build_int_nuw_mul(x, y, ""),
+                    "muli" => b.build_int_mul(x, y, ""),
+                    _ => b.build_left_shift(x, y, ""),
+                }
+                .llvm()?
+                .into()
+            }
+            "divsi" | "divui" | "remsi" | "remui" | "andi" | "ori" | "xori" | "shrsi" | "shrui" => {
+                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
+                match name {
+                    "divsi" => b.build_int_signed_div(x, y, ""),
+                    "divui" => b.build_int_unsigned_div(x, y, ""),
+                    "remsi" => b.build_int_signed_rem(x, y, ""),
+                    "remui" => b.build_int_unsigned_rem(x, y, ""),
+                    "andi" => b.build_and(x, y, ""),
+                    "ori" => b.build_or(x, y, ""),
+                    "xori" => b.build_xor(x, y, ""),
+                    "shrsi" => b.build_right_shift(x, y, true, ""),
+                    _ => b.build_right_shift(x, y, false, ""),
+                }
+                .llvm()?
+                .into()
+            }
+            "ceildivui" | "ceildivsi" | "floordivsi" => {
+                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
+                let zero = x.get_type().const_zero();
+                let one = x.get_type().const_int(1, false);
+                if name == "ceildivui" {
+                    let q = b.build_int_unsigned_div(x, y, "").llvm()?;
+                    let r = b.build_int_unsigned_rem(x, y, "").llvm()?;
+                    let nz = b.build_int_compare(IntPredicate::NE, r, zero, "").llvm()?;
+                    let inc = b.build_int_z_extend(nz, x.get_type(), "").llvm()?;
+                    b.build_int_add(q, inc, "").llvm()?.into()
+                } else {
+                    // Truncating division, then one step towards the right
+                    // infinity when the remainder is non-zero and on that side.
+                    let q = b.build_int_signed_div(x, y, "").llvm()?;
+                    let r = b.build_int_signed_rem(x, y, "").llvm()?;
+                    let nz = b.build_int_compare(IntPredicate::NE, r, zero, "").llvm()?;
+                    let rneg = b.build_int_compare(IntPredicate::SLT, r, zero, "").llvm()?;
+                    let yneg = b.build_int_compare(IntPredicate::SLT, y, zero, "").llvm()?;
+                    let (pred, adj) = if name == "ceildivsi" {
+                        (IntPredicate::EQ, b.build_int_add(q, one, "").llvm()?)
+                    } else {
+                        (IntPredicate::NE, b.build_int_sub(q, one, "").llvm()?)
+                    };
+                    let side = b.build_int_compare(pred, rneg, yneg, "").llvm()?;
+                    let fix = b.build_and(nz, side, "").llvm()?;
+                    b.build_select(fix, adj, q, "").llvm()?
+                }
+            }
+            "maxsi" | "minsi" | "maxui" | "minui" => {
+                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
+                let pred = match name {
+                    "maxsi" => IntPredicate::SGT,
+                    "minsi" => IntPredicate::SLT,
+                    "maxui" => IntPredicate::UGT,
+                    _ => IntPredicate::ULT,
+                };
+                let c = b.build_int_compare(pred, x, y, "").llvm()?;
+                b.build_select(c, x, y, "").llvm()?
+            }
+            "cmpi" => {
+                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
+                const P: [IntPredicate; 10] = [
+                    IntPredicate::EQ,
+                    IntPredicate::NE,
+                    IntPredicate::SLT,
+                    IntPredicate::SLE,
+                    IntPredicate::SGT,
+                    IntPredicate::SGE,
+                    IntPredicate::ULT,
+                    IntPredicate::ULE,
+                    IntPredicate::UGT,
+                    IntPredicate::UGE,
+                ];
+                let p = *P
+                    .get(self.predicate(op)?)
+                    .ok_or_else(|| self.err(op, "unknown cmpi predicate"))?;
+                b.build_int_compare(p, x, y, "").llvm()?.into()
+            }
+            "cmpf" => {
+                let (x, _) = self.widen(self.float_operand(op, 0)?)?;
+                let (y, _) = self.widen(self.float_operand(op, 1)?)?;
+                const P: [FloatPredicate; 16] = [
+                    FloatPredicate::PredicateFalse,
+                    FloatPredicate::OEQ,
+                    FloatPredicate::OGT,
+                    FloatPredicate::OGE,
+                    FloatPredicate::OLT,
+                    FloatPredicate::OLE,
+                    FloatPredicate::ONE,
+                    FloatPredicate::ORD,
+                    FloatPredicate::UEQ,
+                    FloatPredicate::UGT,
+                    FloatPredicate::UGE,
+                    FloatPredicate::ULT,
+                    FloatPredicate::ULE,
+                    FloatPredicate::UNE,
+                    FloatPredicate::UNO,
+                    FloatPredicate::PredicateTrue,
+                ];
+                let p = *P
+                    .get(self.predicate(op)?)
+                    .ok_or_else(|| self.err(op, "unknown cmpf predicate"))?;
+                self.b.build_float_compare(p, x, y, "").llvm()?.into()
+            }
+            "select" => {
+                let c = self.int_operand(op, 0)?;
+                let (x, y) = (self.operand(op, 1)?, self.operand(op, 2)?);
+                if x.get_type() != y.get_type() {
+                    return Err(self.err(op, "arith.select of values of different types"));
+                }
+                b.build_select(c, x, y, "").llvm()?
+            }
+            "addf" | "subf" | "mulf" | "divf" | "remf" | "maximumf" | "minimumf" | "maxnumf"
+            | "minnumf" => {
+                let (x, to) = self.widen(self.float_operand(op, 0)?)?;
+                let (y, _) = self.widen(self.float_operand(op, 1)?)?;
+                let b = &self.b;
+                let s = self.fsuffix(x.get_type());
+                let r = match name {
+                    "addf" => b.build_float_add(x, y, "").llvm()?,
+                    "subf" => b.build_float_sub(x, y, "").llvm()?,
+                    "mulf" => b.build_float_mul(x, y, "").llvm()?,
+                    "divf" => b.build_float_div(x, y, "").llvm()?,
+                    "remf" => b.build_float_rem(x, y, "").llvm()?,
+                    "maximumf" => self.fcall(&format!("llvm.maximum.{s}"), &[x, y])?,
+                    "minimumf" => self.fcall(&format!("llvm.minimum.{s}"), &[x, y])?,
+                    "maxnumf" => self.fcall(&format!("llvm.maxnum.{s}"), &[x, y])?,
+                    _ => self.fcall(&format!("llvm.minnum.{s}"), &[x, y])?,
+                };
+                self.narrow(r, to)?.into()
+            }
+            "negf" => b
+                .build_float_neg(self.float_operand(op, 0)?, "")
+                .llvm()?
+                .into(),
+            "extsi" | "extui" | "trunci" | "index_cast" | "index_castui" => {
+                let x = self.int_operand(op, 0)?;
+                let to = self.ty(op, self.result_type(op)?)?.into_int_type();
+                let (from_w, to_w) = (x.get_type().get_bit_width(), to.get_bit_width());
+                let signed = matches!(name, "extsi" | "index_cast");
+                if to_w == from_w {
+                    x.into()
+                } else if to_w < from_w {
+                    b.build_int_truncate(x, to, "").llvm()?.into()
+                } else if signed {
+                    b.build_int_s_extend(x, to, "").llvm()?.into()
+                } else {
+                    b.build_int_z_extend(x, to, "").llvm()?.into()
+                }
+            }
+            "extf" | "truncf" => {
+                if name == "truncf"
+                    && let Some(m) = aic_dialects::arith::TRUNCF.attr(self.ir, op, "roundingmode")
+                    && !matches!(self.ir.attr_kind(m), AttrKind::Integer { value: 0, .. })
+                {
+                    return Err(self.err(op, "arith.truncf rounds only to nearest even here"));
+                }
+                let x = self.float_operand(op, 0)?;
+                let to = self.ty(op, self.result_type(op)?)?.into_float_type();
+                self.float_cast(x, to)?.into()
+            }
+            "sitofp" | "uitofp" => {
+                let x = self.int_operand(op, 0)?;
+                let to = self.ty(op, self.result_type(op)?)?.into_float_type();
+                // To a 16-bit format through f32: LLVM would otherwise call
+                // compiler-rt on the host for 64-bit sources.
+                let mid = if self.is_narrow(to) { self.f32() } else { to };
+                let f = if name == "sitofp" {
+                    b.build_signed_int_to_float(x, mid, "").llvm()?
+                } else {
+                    b.build_unsigned_int_to_float(x, mid, "").llvm()?
+                };
+                self.narrow(f, Some(to))?.into()
+            }
+            "fptosi" | "fptoui" => {
+                let (x, _) = self.widen(self.float_operand(op, 0)?)?;
+                let to = self.ty(op, self.result_type(op)?)?.into_int_type();
+                if name == "fptosi" {
+                    self.b.build_float_to_signed_int(x, to, "").llvm()?.into()
+                } else {
+                    self.b.build_float_to_unsigned_int(x, to, "").llvm()?.into()
+                }
+            }
+            "bitcast" => {
+                let x = self.operand(op, 0)?;
+                let to = self.ty(op, self.result_type(op)?)?;
+                if x.get_type() == to {
+                    x
+                } else {
+                    b.build_bit_cast(x, to, "").llvm()?
+                }
+            }
+            _ => return Err(self.err_cannot(op)),
+        };
+        self.set(op, v);
+        Ok(())
+    }
+
+    /// A float format change (`extf`/`truncf`), the 16-bit formats going
+    /// through f32 where a direct conversion would need a library call.
+    fn float_cast(
+        &self,
+        x: FloatValue<'ctx>,
+        to: FloatType<'ctx>,
+    ) -> Result<FloatValue<'ctx>, String> {
+        let from = x.get_type();
+        if from == to {
+            return Ok(x);
+        }
+        if self.is_narrow(to) {
+            return self.narrow(x, Some(to));
+        }
+        let (x, _) = self.widen(x)?;
+        if x.get_type() == to {
+            return Ok(x);
+        }
+        if x.get_type() == self.cx.f64_type() {
+            self.b.build_float_trunc(x, to, "").llvm()
+        } else {
+            self.b.build_float_ext(x, to, "").llvm()
+        }
+    }
+}

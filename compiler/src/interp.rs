@@ -226,9 +226,16 @@ pub struct Interp<'c> {
     /// How many more ops may run (`None`: no limit); a run that uses them up
     /// stops with an error, so that a loop that never ends can be cut short.
     pub budget: Option<u64>,
+    /// Runs ops in place of their semantics where it answers `Some`: how a
+    /// tool runs launches on compiled kernels while interpreting the rest.
+    pub hook: Option<Box<Hook<'c>>>,
     env: HashMap<Value, Tensor>,
     depth: usize,
 }
+
+/// See [`Interp::hook`]: the results of `op` on its operand values, or
+/// `None` to run its semantics.
+pub type Hook<'c> = dyn FnMut(&Context, Op, &[Tensor]) -> Option<IResult<Vec<Tensor>>> + 'c;
 
 /// Calls nested deeper than this are reported instead of overflowing the stack.
 const MAX_DEPTH: usize = 256;
@@ -239,6 +246,7 @@ impl<'c> Interp<'c> {
         Interp {
             ctx,
             budget: None,
+            hook: None,
             env: HashMap::new(),
             depth: 0,
         }
@@ -357,16 +365,10 @@ impl<'c> Interp<'c> {
     pub fn exec(&mut self, op: Op) -> IResult<()> {
         let ctx = self.ctx;
         self.charge(Some(op))?;
-        let Some(f) = ctx
+        let f = ctx
             .op_spec(op)
             .and_then(|s| s.interpret)
-            .or_else(|| ctx.registry().semantics_of(ctx.op_name(op)))
-        else {
-            return Err(InterpError::at(
-                op,
-                format!("unsupported op '{}'", ctx.op_name(op)),
-            ));
-        };
+            .or_else(|| ctx.registry().semantics_of(ctx.op_name(op)));
         // Buffers (memrefs) pass by reference: an op reads one through
         // `value_ref` and writes through `value_mut`, so that an element
         // access does not copy the buffer.
@@ -388,7 +390,17 @@ impl<'c> Interp<'c> {
                 }
             })
             .collect::<IResult<_>>()?;
-        let results = f(self, op, &args)?;
+        let hooked = self.hook.as_mut().and_then(|h| h(ctx, op, &args));
+        let results = match (hooked, f) {
+            (Some(r), _) => r?,
+            (None, Some(f)) => f(self, op, &args)?,
+            (None, None) => {
+                return Err(InterpError::at(
+                    op,
+                    format!("unsupported op '{}'", ctx.op_name(op)),
+                ));
+            }
+        };
         if results.len() != ctx.num_results(op) {
             return Err(InterpError::at(
                 op,

@@ -541,10 +541,7 @@ impl Lower<'_> {
             L::Shared(view) => Ok((view, false)),
             L::Dist(arr) => {
                 let n: i64 = t.shape.iter().product();
-                let at = self.scratch.0 + self.scratch.1;
-                self.scratch.1 = align(self.scratch.1 + n * elem_bytes(self.ctx, t.elem));
-                self.scratch.2 = self.scratch.2.max(self.scratch.1);
-                let view = self.shared_view(at, n, t.elem);
+                let view = self.scratch_view(n, t.elem);
                 self.each(n, &mut |s, j, e| {
                     let x = s.load(arr, j);
                     s.store(x, view, e);
@@ -554,6 +551,80 @@ impl Lower<'_> {
                 Ok((view, true))
             }
         }
+    }
+
+    /// A view of `n` elements in the scratch region, after those in use.
+    fn scratch_view(&mut self, n: i64, elem: Type) -> Value {
+        let at = self.scratch.0 + self.scratch.1;
+        self.scratch.1 = align(self.scratch.1 + n * elem_bytes(self.ctx, elem));
+        self.scratch.2 = self.scratch.2.max(self.scratch.1);
+        self.shared_view(at, n, elem)
+    }
+
+    /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
+    /// `r`: each thread folds the elements it holds into one partial per
+    /// result element, the partials go to shared memory (result-major, a
+    /// thread's at its index), and the thread holding a result element
+    /// folds that element's partials.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_partials(
+        &mut self,
+        op: Op,
+        r: Value,
+        arr: Value,
+        src: &TileType,
+        axis: usize,
+        init: f64,
+        combine: &str,
+    ) -> Result<(), Diagnostic> {
+        let t = self.threads;
+        let n: i64 = src.shape.iter().product();
+        let rows = n / src.shape[axis];
+        let mut out_shape = src.shape.clone();
+        out_shape.remove(axis);
+        let part = self.alloca(rows * t, src.elem);
+        let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
+        let first = self.constant(init, src.elem);
+        self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
+            s.store(first, part, o);
+            Ok(Vec::new())
+        })?;
+        self.each(n, &mut |s, j, e| {
+            let mut idx = s.unravel(e, &src.shape);
+            idx.remove(axis);
+            let o = s.ravel(&idx, &out_shape);
+            let x = s.load(arr, j);
+            let p = s.load(part, o);
+            let y = s.bin(combine, p, x);
+            s.store(y, part, o);
+            Ok(())
+        })?;
+        let view = self.scratch_view(rows * t, src.elem);
+        let tid = self.tid;
+        let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
+        self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
+            let tc = s.index(t);
+            let at = s.bin("arith.muli", o, tc);
+            let at = s.bin("arith.addi", at, tid);
+            let p = s.load(part, o);
+            s.store(p, view, at);
+            Ok(Vec::new())
+        })?;
+        self.barrier();
+        self.fill(op, r, &mut |s, _, e, ty| {
+            let init = s.constant(init, ty.elem);
+            let (lo, hi, one) = (s.index(0), s.index(t), s.index(1));
+            let acc = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
+                let tc = s.index(t);
+                let at = s.bin("arith.muli", e, tc);
+                let at = s.bin("arith.addi", at, k);
+                let x = s.load(view, at);
+                Ok(vec![s.bin(combine, acc[0], x)])
+            })?;
+            Ok(acc[0])
+        })?;
+        self.release(true);
+        Ok(())
     }
 
     /// Ends the reads of scratch views: threads wait until all have read
@@ -775,38 +846,52 @@ impl Lower<'_> {
                 .unwrap_or("sum")
                 .to_string();
                 let src = self.tile_of(op, operands[0])?;
-                let (view, ex) = self.readable(operands[0])?;
-                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    let float = matches!(s.ctx.type_kind(t.elem), TypeKind::Float(_));
-                    let init = match (kind.as_str(), float) {
-                        ("sum", _) => 0.0,
-                        ("max", true) => f64::NEG_INFINITY,
-                        ("min", true) => f64::INFINITY,
-                        ("max", false) => i64::MIN as f64,
-                        _ => i64::MAX as f64,
-                    };
-                    let init = s.constant(init, t.elem);
-                    let (lo, hi, one) = (s.index(0), s.index(src.shape[axis]), s.index(1));
-                    let combine = match (kind.as_str(), float) {
-                        ("sum", true) => "arith.addf",
-                        ("max", true) => "arith.maximumf",
-                        ("min", true) => "arith.minimumf",
-                        ("sum", false) => "arith.addi",
-                        ("max", false) => "arith.maxsi",
-                        _ => "arith.minsi",
-                    };
-                    let shape = src.shape.clone();
-                    let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
-                        let mut at = idx.clone();
-                        at.insert(axis, k);
-                        let lin = s.ravel(&at, &shape);
-                        let x = s.load(view, lin);
-                        Ok(vec![s.bin(combine, acc[0], x)])
-                    })?;
-                    Ok(r[0])
-                })?;
-                self.release(ex);
+                let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
+                let init = match (kind.as_str(), float) {
+                    ("sum", _) => 0.0,
+                    ("max", true) => f64::NEG_INFINITY,
+                    ("min", true) => f64::INFINITY,
+                    ("max", false) => i64::MIN as f64,
+                    _ => i64::MAX as f64,
+                };
+                let combine = match (kind.as_str(), float) {
+                    ("sum", true) => "arith.addf",
+                    ("max", true) => "arith.maximumf",
+                    ("min", true) => "arith.minimumf",
+                    ("sum", false) => "arith.addi",
+                    ("max", false) => "arith.maxsi",
+                    _ => "arith.minsi",
+                };
+                let n: i64 = src.shape.iter().product();
+                let rows = n / src.shape[axis];
+                let (l, _) = self.tiles[&operands[0]].clone();
+                match l {
+                    // Fewer partial results than elements: each thread
+                    // reduces what it holds, then threads combine the
+                    // partials (rows x threads of them) through shared memory.
+                    L::Dist(arr) if rows * self.threads < n => {
+                        let r = result.expect("a result");
+                        self.reduce_partials(op, r, arr, &src, axis, init, combine)?;
+                    }
+                    _ => {
+                        let (view, ex) = self.readable(operands[0])?;
+                        self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
+                            let idx = s.unravel(e, &t.shape);
+                            let init = s.constant(init, t.elem);
+                            let (lo, hi, one) = (s.index(0), s.index(src.shape[axis]), s.index(1));
+                            let shape = src.shape.clone();
+                            let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
+                                let mut at = idx.clone();
+                                at.insert(axis, k);
+                                let lin = s.ravel(&at, &shape);
+                                let x = s.load(view, lin);
+                                Ok(vec![s.bin(combine, acc[0], x)])
+                            })?;
+                            Ok(r[0])
+                        })?;
+                        self.release(ex);
+                    }
+                }
             }
             "tile.transfer" => {
                 let r = result.expect("a result");

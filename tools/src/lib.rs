@@ -1,5 +1,6 @@
 //! Shared pieces of aic's command-line tools.
 
+pub mod compile;
 pub mod npy;
 pub mod verify_diagnostics;
 

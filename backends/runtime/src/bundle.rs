@@ -70,6 +70,10 @@ pub struct Manifest {
     /// The same launch sequence flattened for simple readers: one entry per launch, in
     /// program order.
     pub launches: Vec<Launch>,
+    /// The module the bundle was compiled from, as given (any level), so that a run can
+    /// check the kernels against the reference interpreter; empty when not kept.
+    #[serde(default)]
+    pub source: String,
 }
 
 /// One kernel in the binary: its symbol, launch geometry and arguments.
@@ -349,6 +353,7 @@ mod tests {
                     inputs: vec!["%arg0".into()],
                     outputs: vec!["%0".into()],
                 }],
+                source: "func.func @main() { return }".into(),
             },
             binary: b".version 8.0\n.target sm_90\n".to_vec(),
         }

@@ -144,6 +144,7 @@ fn run_vadd_from_a_bundle() {
             kernels: vec![vadd_kernel(n)],
             host: String::new(),
             launches: vec![],
+            source: String::new(),
         },
         binary: VADD.as_bytes().to_vec(),
     };

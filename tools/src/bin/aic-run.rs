@@ -7,6 +7,15 @@
 //! `--output-dir`. Without `--entry` every public function without arguments runs
 //! as a test (`PASS name` / `FAIL name: why`, then `N passed, N failed`), and
 //! the exit status is 1 if any failed.
+//!
+//! `aic-run --target=host|cuda FILE --entry @f ...` runs compiled kernels
+//! instead: a module at any level goes through the default pipeline, its
+//! kernels are compiled (JIT for the host, PTX loaded through the CUDA
+//! driver, found at run time), and the interpreter runs the rest of the
+//! program, each launch going to its kernel. FILE may also be a bundle from
+//! `aic-translate --emit=bundle` (with `--target=cuda`: what a GPU machine
+//! without LLVM runs). `--check` compares the results with the reference
+//! interpreter on the source.
 
 use aic::interp::{Interp, Tensor, attr_of_tensor, tensor_of_attr};
 use aic::printer::attr_text;
@@ -20,9 +29,14 @@ use std::sync::Arc;
 const HELP: &str = "OVERVIEW: aic reference interpreter
 
 USAGE: aic-run --interpret [options] <input file>
+       aic-run --target=host|cuda [--arch=sm_90] [--check] --entry=@name [options] <input file or bundle>
 
 OPTIONS:
   --interpret               Run the file with the reference interpreter
+  --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
+  --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90)
+  --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
+  --threads=<n>             Threads a block (default: the target's; on the host, threads run as OS threads)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -43,6 +57,10 @@ struct Options {
     args: Option<String>,
     output_dir: Option<String>,
     allow_unregistered: bool,
+    target: Option<String>,
+    arch: Option<String>,
+    check: bool,
+    threads: Option<i64>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -65,6 +83,18 @@ fn parse_args() -> Result<Options, String> {
                 std::process::exit(0);
             }
             "--interpret" => o.interpret = true,
+            "--target" => o.target = Some(value("--target")?),
+            "--arch" => o.arch = Some(value("--arch")?),
+            "--check" => o.check = true,
+            "--threads" => {
+                let v = value("--threads")?;
+                let n = v
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--threads: expected 1 to 1024, got '{v}'"))?;
+                o.threads = Some(n);
+            }
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
@@ -80,8 +110,21 @@ fn parse_args() -> Result<Options, String> {
             }
         }
     }
-    if !o.interpret {
-        return Err("nothing to do: pass --interpret (see --help)".into());
+    if let Some(t) = &o.target {
+        if t != "host" && t != "cuda" {
+            return Err(format!("unsupported target '{t}': expected host or cuda"));
+        }
+        if o.interpret {
+            return Err("--interpret and --target exclude each other".into());
+        }
+        if o.entry.is_none() {
+            return Err("--target needs --entry".into());
+        }
+    } else if !o.interpret {
+        return Err("nothing to do: pass --interpret or --target (see --help)".into());
+    }
+    if o.check && o.target.is_none() {
+        return Err("--check needs --target".into());
     }
     if o.entry.is_none() && (!o.inputs.is_empty() || o.args.is_some()) {
         return Err("--input and --args need --entry".into());
@@ -196,19 +239,15 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
 }
 
 fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String> {
-    let f = functions(ctx, m)
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, f)| f)
-        .ok_or_else(|| format!("no function named '@{name}'"))?;
+    let f = entry_of(ctx, m, name)?;
     let inputs = entry_inputs(ctx, o, f)?;
     let mut it = Interp::new(ctx);
-    let results = it.call(f, inputs).map_err(|e| {
-        let at =
-            e.op.map(|o| format!(" (at '{}')", ctx.op_name(o)))
-                .unwrap_or_default();
-        format!("{}{at}", e.message)
-    })?;
+    let results = it.call(f, inputs).map_err(|e| interp_error(ctx, e))?;
+    emit_results(ctx, o, &results)
+}
+
+/// Prints results, or writes them as `result<i>.npy` into `--output-dir`.
+fn emit_results(ctx: &Context, o: &Options, results: &[Tensor]) -> Result<(), String> {
     match &o.output_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
@@ -219,13 +258,165 @@ fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String
             }
         }
         None => {
-            for r in &results {
+            for r in results {
                 let a = attr_of_tensor(ctx, r);
                 println!("{}", attr_text(ctx, a));
             }
         }
     }
     Ok(())
+}
+
+/// Parses and verifies `text` as module `name`.
+fn parse(ctx: &mut Context, name: &str, text: String) -> Result<Op, String> {
+    let mut sm = SourceMap::new();
+    let f = sm.add(name, text);
+    parse_module(ctx, &sm, f)
+        .and_then(|m| verify(ctx, m).map(|()| m))
+        .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())
+}
+
+fn entry_of(ctx: &Context, m: Op, name: &str) -> Result<Op, String> {
+    functions(ctx, m)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, f)| f)
+        .ok_or_else(|| format!("no function named '@{name}'"))
+}
+
+fn interp_error(ctx: &Context, e: aic::interp::InterpError) -> String {
+    let at =
+        e.op.map(|o| format!(" (at '{}')", ctx.op_name(o)))
+            .unwrap_or_default();
+    format!("{}{at}", e.message)
+}
+
+/// `--target`: compile (or read a bundle), run with launches on the kernels,
+/// and with `--check` compare with the reference interpreter.
+fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
+    let target = o.target.clone().expect("checked");
+    let entry = o.entry.clone().expect("checked");
+    let registry = Arc::new(aic_dialects::all_dialects());
+    let mut ctx = Context::new(registry.clone());
+    ctx.allow_unregistered = o.allow_unregistered;
+    let (source, m, infos, binary) = if bytes.starts_with(aic_runtime::bundle::MAGIC) {
+        let b = aic_runtime::Bundle::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        if target != "cuda" || b.manifest.target != "nvptx" {
+            return Err(format!(
+                "{path} is a bundle for {}: aic-run runs nvptx bundles with --target=cuda (run the source for other targets)",
+                b.manifest.target
+            ));
+        }
+        let m = parse(&mut ctx, path, b.manifest.host.clone())?;
+        (b.manifest.source, m, b.manifest.kernels, Some(b.binary))
+    } else {
+        let text =
+            String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text nor a bundle"))?;
+        let m = parse(&mut ctx, path, text.clone())?;
+        let llvm_target = if target == "cuda" { "nvptx" } else { "host" };
+        aic_tools::compile::run_pipeline(
+            &mut ctx,
+            m,
+            &aic_tools::compile::default_pipeline(llvm_target, o.threads)?,
+        )?;
+        let infos = aic_tools::compile::kernel_infos(&ctx, m);
+        let binary = if target == "cuda" {
+            Some(compile_ptx(&ctx, m, o.arch.as_deref())?)
+        } else {
+            None
+        };
+        (text, m, infos, binary)
+    };
+    let f = entry_of(&ctx, m, &entry)?;
+    let inputs = entry_inputs(&ctx, o, f)?;
+    let results = match binary {
+        Some(ptx) => run_cuda(&ctx, f, inputs, &infos, &ptx)?,
+        None => run_host(&ctx, m, f, inputs, &infos)?,
+    };
+    emit_results(&ctx, o, &results)?;
+    if o.check {
+        if source.is_empty() {
+            return Err("--check: the bundle keeps no source".into());
+        }
+        let mut rctx = Context::new(registry);
+        rctx.allow_unregistered = o.allow_unregistered;
+        let rm = parse(&mut rctx, path, source)?;
+        let rf = entry_of(&rctx, rm, &entry)?;
+        let rin = entry_inputs(&rctx, o, rf)?;
+        let want = Interp::new(&rctx)
+            .call(rf, rin)
+            .map_err(|e| interp_error(&rctx, e))?;
+        let (err, out, at) = aic_tools::compile::max_error(&ctx, &results, &want);
+        let half = results.iter().any(|t| {
+            let e = ctx.type_kind(t.ty).element_type();
+            e.is_some_and(|e| matches!(ctx.type_kind(e), aic::types::TypeKind::Float(k) if k.bit_width() < 32))
+        });
+        let tol = if half { 2e-2 } else { 1e-4 };
+        let verdict = if err <= tol { "ok" } else { "MISMATCH" };
+        eprintln!(
+            "check: {verdict}: largest difference {err:.3e} (relative to 1 + |reference|; tolerance {tol:e}) at result {out}, element {at}"
+        );
+        if err > tol {
+            return Err("the compiled kernels differ from the reference interpreter".into());
+        }
+    }
+    Ok(())
+}
+
+fn run_cuda(
+    ctx: &Context,
+    f: Op,
+    inputs: Vec<Tensor>,
+    infos: &[aic_runtime::KernelInfo],
+    ptx: &[u8],
+) -> Result<Vec<Tensor>, String> {
+    let cuda = aic_runtime::Cuda::load().map_err(|e| e.to_string())?;
+    let module = cuda.load_module(ptx).map_err(|e| e.to_string())?;
+    aic_tools::compile::run_compiled(ctx, f, inputs, infos, &mut |k, bufs| {
+        cuda.run_kernel(&module, k, bufs).map_err(|e| e.to_string())
+    })
+    .map_err(|e| interp_error(ctx, e))
+}
+
+#[cfg(feature = "llvm")]
+fn compile_ptx(ctx: &Context, m: Op, arch: Option<&str>) -> Result<Vec<u8>, String> {
+    let t = aic_llvm::Target::parse("nvptx", arch)?;
+    aic_llvm::compile(ctx, m, &t, aic_llvm::Emit::Asm)
+}
+
+#[cfg(feature = "llvm")]
+fn run_host(
+    ctx: &Context,
+    m: Op,
+    f: Op,
+    inputs: Vec<Tensor>,
+    infos: &[aic_runtime::KernelInfo],
+) -> Result<Vec<Tensor>, String> {
+    let hm = aic_llvm::HostModule::new(ctx, m)?;
+    aic_tools::compile::run_compiled(ctx, f, inputs, infos, &mut |k, bufs| {
+        let mut slices: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+        hm.run(&k.name, &mut slices)
+    })
+    .map_err(|e| interp_error(ctx, e))
+}
+
+#[cfg(not(feature = "llvm"))]
+const NO_LLVM: &str = "this aic-run was built without LLVM (feature 'llvm'): it runs bundles only (make one with aic-translate --emit=bundle)";
+
+#[cfg(not(feature = "llvm"))]
+fn compile_ptx(_: &Context, _: Op, _: Option<&str>) -> Result<Vec<u8>, String> {
+    Err(NO_LLVM.into())
+}
+
+#[cfg(not(feature = "llvm"))]
+fn run_host(
+    _: &Context,
+    _: Op,
+    _: Op,
+    _: Vec<Tensor>,
+    _: &[aic_runtime::KernelInfo],
+) -> Result<Vec<Tensor>, String> {
+    Err(NO_LLVM.into())
 }
 
 fn main() -> ExitCode {
@@ -237,6 +428,25 @@ fn main() -> ExitCode {
         }
     };
     let path = o.input.clone().unwrap_or_else(|| "-".into());
+    if o.target.is_some() {
+        let bytes = if path == "-" {
+            let mut b = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+        } else {
+            std::fs::read(&path)
+        };
+        let r = match bytes {
+            Ok(b) => with_parser_stack(move || run_target(&o, &path, b)),
+            Err(e) => Err(format!("{path}: {e}")),
+        };
+        return match r {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("aic-run: {e}");
+                ExitCode::from(1)
+            }
+        };
+    }
     let text = if path == "-" {
         let mut s = String::new();
         if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {

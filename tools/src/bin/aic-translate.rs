@@ -1,0 +1,179 @@
+//! `aic-translate --target=nvptx|amdgpu|host --arch=ARCH --emit=llvm-ir|asm|obj|bundle FILE -o OUT`:
+//! compiles a module at any level (StableHLO as JAX exports it, graph,
+//! fusion groups, tile or gpu kernels) through the default pipeline to the
+//! target. `--emit=asm` for nvptx is one PTX file holding every kernel;
+//! `--emit=obj` for amdgpu is a linked code object (HSACO); `--emit=bundle`
+//! is the binary with its manifest (kernels, launch sizes, shared memory,
+//! buffers, the host-side program and the source), what `aic-run
+//! --target=cuda` runs on a machine without LLVM.
+
+use aic::syntax::{parse_module, with_parser_stack};
+use aic::verifier::verify;
+use aic::{Context, SourceMap};
+use aic_llvm::{Emit, Target};
+use aic_runtime::Bundle;
+use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
+use aic_tools::compile::{default_pipeline, kernel_infos, launches, run_pipeline};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
+
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+
+OPTIONS:
+  --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
+  --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90); gfx90a, gfx942 (amdgpu; default gfx942)
+  --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
+  -o <file>         Where to write it ('-' for standard output)
+  --help            Show this help
+";
+
+struct Options {
+    input: String,
+    target: String,
+    arch: Option<String>,
+    emit: String,
+    output: String,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
+    let mut it = std::env::args().skip(1);
+    while let Some(a) = it.next() {
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (a.clone(), None),
+        };
+        let mut value = |name: &str| -> Result<String, String> {
+            inline
+                .clone()
+                .or_else(|| it.next())
+                .ok_or_else(|| format!("missing value for {name}"))
+        };
+        match flag.as_str() {
+            "--help" | "-h" => {
+                print!("{HELP}");
+                std::process::exit(0);
+            }
+            "--target" => target = Some(value("--target")?),
+            "--arch" => arch = Some(value("--arch")?),
+            "--emit" => emit = Some(value("--emit")?),
+            "-o" => output = Some(value("-o")?),
+            f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
+            _ => {
+                if input.is_some() {
+                    return Err("only one input file may be given".into());
+                }
+                input = Some(a);
+            }
+        }
+    }
+    let emit = emit.unwrap_or_else(|| "asm".into());
+    if !["llvm-ir", "asm", "obj", "bundle"].contains(&emit.as_str()) {
+        return Err(format!(
+            "unsupported --emit '{emit}': expected llvm-ir, asm, obj or bundle"
+        ));
+    }
+    Ok(Options {
+        input: input.unwrap_or_else(|| "-".into()),
+        target: target.ok_or("--target is required (nvptx, amdgpu or host)")?,
+        arch,
+        emit,
+        output: output.unwrap_or_else(|| "-".into()),
+    })
+}
+
+fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
+    let target = Target::parse(&o.target, o.arch.as_deref())?;
+    let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+    let mut sm = SourceMap::new();
+    let id = sm.add(&o.input, text.clone());
+    let m = parse_module(&mut ctx, &sm, id)
+        .and_then(|m| verify(&ctx, m).map(|()| m))
+        .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
+    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, None)?)?;
+    let infos = kernel_infos(&ctx, m);
+    for k in &infos {
+        if u64::from(k.shared_bytes) > target.max_shared_bytes() {
+            return Err(format!(
+                "kernel '{}' needs {} bytes of shared memory but {} allows {} a block",
+                k.name,
+                k.shared_bytes,
+                target.arch(),
+                target.max_shared_bytes()
+            ));
+        }
+    }
+    let emit = match o.emit.as_str() {
+        "llvm-ir" => Emit::LlvmIr,
+        "asm" => Emit::Asm,
+        "obj" => Emit::Obj,
+        _ => match o.target.as_str() {
+            "nvptx" => Emit::Asm,
+            _ => Emit::Obj,
+        },
+    };
+    let binary = aic_llvm::compile(&ctx, m, &target, emit)?;
+    if o.emit != "bundle" {
+        return Ok(binary);
+    }
+    let host = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
+    let bundle = Bundle {
+        manifest: Manifest {
+            version: MANIFEST_VERSION,
+            target: o.target.clone(),
+            arch: target.arch().to_string(),
+            kernels: infos,
+            host,
+            launches: launches(&ctx, m),
+            source: text,
+        },
+        binary,
+    };
+    Ok(bundle.to_bytes())
+}
+
+fn main() -> ExitCode {
+    let o = match parse_args() {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("aic-translate: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let text = if o.input == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
+    } else {
+        std::fs::read_to_string(&o.input)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("aic-translate: {}: {e}", o.input);
+            return ExitCode::from(1);
+        }
+    };
+    let out = with_parser_stack(move || translate(&o, text).map(|b| (b, o.output)));
+    match out {
+        Ok((bytes, path)) => {
+            let r = if path == "-" {
+                std::io::Write::write_all(&mut std::io::stdout(), &bytes)
+            } else {
+                std::fs::write(&path, &bytes)
+            };
+            match r {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("aic-translate: {path}: {e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("aic-translate: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! What `aic-translate` and `aic-run --target` share: the default pipeline
+//! from any level down to `gpu` kernels, the manifest of a compiled module,
+//! tensors as the bytes kernels read, and running a program whose
+//! launches go to compiled kernels while the interpreter runs the rest.
+//!
+//! Nothing here links LLVM: the GPU machine runs bundles with this alone.
+
+use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
+use aic::ir::{Context, Op};
+use aic::pass::pipeline::parse_pipeline;
+use aic::pass::{Instrumentation, PassRunner};
+use aic::types::{Type, TypeKind};
+use aic_runtime::{KernelInfo, Launch, Param};
+
+/// The targets aic compiles for, with what each lowers with: the tile-size
+/// heuristics of `fusion-to-tile` and the threads a block has.
+pub const TARGETS: &[(&str, &str, i64)] = &[
+    ("nvptx", "h100", 128),
+    ("amdgpu", "mi300", 256),
+    ("host", "cpu", 1),
+];
+
+/// The pass pipeline that takes a module at any level (StableHLO as JAX
+/// exports it, graph, fusion groups, tile kernels) down to `gpu` kernels
+/// for `target` (`nvptx`, `amdgpu`, `host`), blocks of `block` threads
+/// (the target's own when `None`).
+pub fn default_pipeline(target: &str, block: Option<i64>) -> Result<String, String> {
+    let (_, tiles, threads) = TARGETS
+        .iter()
+        .find(|(t, _, _)| *t == target)
+        .ok_or_else(|| {
+            format!("unsupported target '{target}': expected one of nvptx, amdgpu, host")
+        })?;
+    let threads = block.unwrap_or(*threads);
+    Ok(format!(
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads}}},coord-to-arith,canonicalize,cse)"
+    ))
+}
+
+/// Runs `pipeline` on module `m`.
+pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), String> {
+    let reg = aic_passes::all_passes();
+    let pm = parse_pipeline(pipeline, &reg).map_err(|e| format!("{e:?}"))?;
+    PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+        .run(&pm, ctx, m)
+        .map_err(|e| e.message)?;
+    Ok(())
+}
+
+/// The name of an element type as the manifest writes it (`f32`, `f16`,
+/// `bf16`, `i1`, `i32`, ...).
+pub fn elem_name(ctx: &Context, t: Type) -> String {
+    aic::printer::type_text(ctx, t)
+}
+
+/// The ops of `m`'s body named `name`.
+pub fn top_ops(ctx: &Context, m: Op, name: &str) -> Vec<Op> {
+    let Some(body) = ctx.regions(m).first().and_then(|r| ctx.entry_block(*r)) else {
+        return Vec::new();
+    };
+    ctx.block_ops(body)
+        .filter(|o| ctx.op_name(*o) == name)
+        .collect()
+}
+
+/// What the manifest says of each `gpu.kernel` of `m`: launch sizes,
+/// shared memory and the buffers in argument order (inputs, then outputs:
+/// as many outputs as its launches have results).
+pub fn kernel_infos(ctx: &Context, m: Op) -> Vec<KernelInfo> {
+    let launches = launches(ctx, m);
+    top_ops(ctx, m, "gpu.kernel")
+        .into_iter()
+        .map(|k| {
+            let name = aic::symbol::symbol_name(ctx, k)
+                .unwrap_or_default()
+                .to_string();
+            let outputs = launches
+                .iter()
+                .find(|l| l.kernel == name)
+                .map_or(0, |l| l.outputs.len());
+            let dims = |a: &str| aic_dialects::gpu::dims3(ctx, k, a).map(|v| v as u32);
+            let shared = ctx
+                .find_ident("shared")
+                .and_then(|i| ctx.inherent_attr(k, i))
+                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+                .unwrap_or(0) as u32;
+            let body = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r));
+            let args = body.map(|b| ctx.block_args(b).to_vec()).unwrap_or_default();
+            let n = args.len();
+            let params = args
+                .iter()
+                .enumerate()
+                .map(|(i, a)| {
+                    let kd = ctx.type_kind(ctx.value_type(*a));
+                    let elem = kd.element_type().expect("a buffer");
+                    let shape = kd.shape().map(<[i64]>::to_vec).unwrap_or_default();
+                    let count: i64 = shape.iter().product();
+                    let name = elem_name(ctx, elem);
+                    let bytes = count as u64 * Param::elem_bytes(&name).unwrap_or(8);
+                    Param {
+                        elem: name,
+                        shape,
+                        bytes,
+                        output: i + outputs >= n,
+                    }
+                })
+                .collect();
+            KernelInfo {
+                name,
+                grid: dims("grid"),
+                block: dims("block"),
+                shared_bytes: shared,
+                params,
+            }
+        })
+        .collect()
+}
+
+/// Every `gpu.launch` of `m`'s functions, in program order. A launch's
+/// operands are named `argI` (the function's argument I), `launchK.J`
+/// (result J of launch K of the same function) or `op:NAME` (a value some
+/// other op computes, which the interpreter must run).
+pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
+    let mut out = Vec::new();
+    for f in top_ops(ctx, m, "func.func") {
+        let func = aic::symbol::symbol_name(ctx, f)
+            .unwrap_or_default()
+            .to_string();
+        let args: Vec<aic::ir::Value> = ctx
+            .regions(f)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .map(|b| ctx.block_args(b).to_vec())
+            .unwrap_or_default();
+        let mut made: Vec<Vec<aic::ir::Value>> = Vec::new();
+        ctx.walk(f, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if ctx.op_name(o) != "gpu.launch" {
+                return;
+            }
+            let k = made.len();
+            let name = |v: &aic::ir::Value| {
+                if let Some(i) = args.iter().position(|a| a == v) {
+                    return format!("arg{i}");
+                }
+                for (l, rs) in made.iter().enumerate() {
+                    if let Some(j) = rs.iter().position(|r| r == v) {
+                        return format!("launch{l}.{j}");
+                    }
+                }
+                let def = ctx.defining_op(*v).map_or("?", |d| ctx.op_name(d));
+                format!("op:{def}")
+            };
+            let inputs = ctx.operands(o).iter().map(name).collect();
+            out.push(Launch {
+                func: func.clone(),
+                kernel: launch_kernel(ctx, o),
+                inputs,
+                outputs: (0..ctx.num_results(o))
+                    .map(|j| format!("launch{k}.{j}"))
+                    .collect(),
+            });
+            made.push(ctx.results(o).collect());
+        });
+    }
+    out
+}
+
+/// The kernel a launch names.
+pub fn launch_kernel(ctx: &Context, op: Op) -> String {
+    ctx.find_ident("kernel")
+        .and_then(|i| ctx.inherent_attr(op, i))
+        .and_then(|a| match ctx.attr_kind(a) {
+            aic::AttrKind::SymbolRef { root, .. } => Some(ctx.uniquer().str(*root).to_string()),
+            _ => None,
+        })
+        .unwrap_or_default()
+}
+
+/// The bytes of `t` as a kernel reads them: elements of `elem` in row-major
+/// order, little-endian (f16/bf16 as their bits, i1 as one byte).
+pub fn to_bytes(ctx: &Context, t: &Tensor, elem: Type) -> Vec<u8> {
+    let e = Elem::of(ctx.uniquer(), elem);
+    let n = t.len();
+    let mut out = Vec::with_capacity(n * 4);
+    for i in 0..n {
+        let (f, k) = match &t.data {
+            Data::Float(v) => (v[i], v[i] as i64),
+            Data::Int(v) => (v[i] as f64, v[i]),
+            _ => (0.0, 0),
+        };
+        match e {
+            Some(Elem::Float(fk)) => {
+                let bits = fk.from_f64(f);
+                let w = (fk.bit_width() / 8) as usize;
+                out.extend_from_slice(&bits.to_le_bytes()[..w]);
+            }
+            Some(Elem::Int { width, .. }) => {
+                let w = width.div_ceil(8) as usize;
+                out.extend_from_slice(&k.to_le_bytes()[..w]);
+            }
+            _ => out.extend_from_slice(&k.to_le_bytes()),
+        }
+    }
+    out
+}
+
+/// The tensor of type `ty` whose elements `bytes` holds (see [`to_bytes`]).
+pub fn from_bytes(ctx: &Context, ty: Type, bytes: &[u8]) -> Tensor {
+    let kd = ctx.type_kind(ty);
+    let elem = kd.element_type().unwrap_or(ty);
+    let data = match Elem::of(ctx.uniquer(), elem) {
+        Some(Elem::Float(fk)) => {
+            let w = (fk.bit_width() / 8) as usize;
+            Data::Float(
+                bytes
+                    .chunks(w)
+                    .map(|c| {
+                        let mut b = [0u8; 16];
+                        b[..w].copy_from_slice(c);
+                        fk.to_f64(u128::from_le_bytes(b))
+                    })
+                    .collect(),
+            )
+        }
+        Some(e @ Elem::Int { width, .. }) => {
+            let w = width.div_ceil(8) as usize;
+            Data::Int(
+                bytes
+                    .chunks(w)
+                    .map(|c| {
+                        let mut b = [0u8; 16];
+                        b[..w].copy_from_slice(c);
+                        let raw = u128::from_le_bytes(b);
+                        // Sign- or zero-extend from the element's width.
+                        let shift = 128 - width.max(1);
+                        let v = if e.is_unsigned() || width == 1 {
+                            raw as i128
+                        } else {
+                            ((raw << shift) as i128) >> shift
+                        };
+                        v as i64
+                    })
+                    .collect(),
+            )
+        }
+        _ => Data::Int(
+            bytes
+                .chunks(8)
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                .collect(),
+        ),
+    };
+    Tensor::new(ctx.uniquer(), ty, data)
+}
+
+/// Runs kernel launches on buffers: given the kernel's manifest entry and
+/// one byte buffer per parameter (inputs filled, outputs zeroed), fills the
+/// outputs.
+pub type Launcher<'a> = dyn FnMut(&KernelInfo, &mut [Vec<u8>]) -> Result<(), String> + 'a;
+
+/// Calls `f` on `inputs` with the interpreter, every `gpu.launch` going to
+/// `launch` with the kernel's entry of `infos`.
+pub fn run_compiled(
+    ctx: &Context,
+    f: Op,
+    inputs: Vec<Tensor>,
+    infos: &[KernelInfo],
+    launch: &mut Launcher<'_>,
+) -> IResult<Vec<Tensor>> {
+    let mut it = Interp::new(ctx);
+    it.hook = Some(Box::new(move |ctx: &Context, op: Op, args: &[Tensor]| {
+        if ctx.op_name(op) != "gpu.launch" {
+            return None;
+        }
+        let name = launch_kernel(ctx, op);
+        let Some(k) = infos.iter().find(|k| k.name == name) else {
+            return Some(Err(InterpError::at(
+                op,
+                format!("no compiled kernel '{name}'"),
+            )));
+        };
+        let mut bufs: Vec<Vec<u8>> = Vec::new();
+        for (i, p) in k.params.iter().enumerate() {
+            if i < args.len() {
+                let elem = elem_type_of(ctx, args[i].ty);
+                bufs.push(to_bytes(ctx, &args[i], elem));
+            } else {
+                bufs.push(vec![0; p.bytes as usize]);
+            }
+        }
+        if let Err(e) = launch(k, &mut bufs) {
+            return Some(Err(InterpError::at(op, e)));
+        }
+        let outs = ctx
+            .results(op)
+            .zip(&bufs[args.len()..])
+            .map(|(r, b)| from_bytes(ctx, ctx.value_type(r), b))
+            .collect();
+        Some(Ok(outs))
+    }));
+    it.call(f, inputs)
+}
+
+fn elem_type_of(ctx: &Context, ty: Type) -> Type {
+    match ctx.type_kind(ty) {
+        TypeKind::Tensor { .. } | TypeKind::MemRef { .. } => {
+            ctx.type_kind(ty).element_type().unwrap_or(ty)
+        }
+        _ => ty,
+    }
+}
+
+/// The largest difference between `got` and `want`, relative to
+/// `1 + |want|`, and where it is (output, element).
+pub fn max_error(ctx: &Context, got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
+    let _ = ctx;
+    let mut worst = (0.0, 0, 0);
+    for (o, (g, w)) in got.iter().zip(want).enumerate() {
+        let vals = |t: &Tensor| -> Vec<f64> {
+            match &t.data {
+                Data::Float(v) => v.clone(),
+                Data::Int(v) => v.iter().map(|x| *x as f64).collect(),
+                _ => Vec::new(),
+            }
+        };
+        let (gv, wv) = (vals(g), vals(w));
+        if gv.len() != wv.len() {
+            return (f64::INFINITY, o, 0);
+        }
+        for (i, (a, b)) in gv.iter().zip(&wv).enumerate() {
+            let d = if a.is_nan() && b.is_nan() {
+                0.0
+            } else {
+                (a - b).abs() / (1.0 + b.abs())
+            };
+            if d > worst.0 || d.is_nan() {
+                worst = (if d.is_nan() { f64::INFINITY } else { d }, o, i);
+            }
+        }
+    }
+    worst
+}

@@ -1,0 +1,247 @@
+//! Compiled kernels against the reference interpreter: every generator of
+//! `fusion-to-tile` (GEMM with epilogues, attention, rows, elementwise,
+//! convolution, and the JAX fixtures' GEMM chains, sibling GEMMs and
+//! prologues), at awkward shapes in f32 and f16, compiled for the host by
+//! `aic-run --target=host` (LLVM JIT) and checked with `--check` on random
+//! inputs. Runs the binary, so that this test links no LLVM itself.
+
+use std::path::Path;
+use std::process::Command;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn value(&mut self) -> f64 {
+        (self.next() % 2001) as f64 / 1000.0 - 1.0
+    }
+}
+
+fn ty(shape: &[i64], elem: &str) -> String {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    if dims.is_empty() {
+        format!("tensor<{elem}>")
+    } else {
+        format!("tensor<{}x{elem}>", dims.join("x"))
+    }
+}
+
+/// A literal of `shape` with random values.
+fn literal(r: &mut Rng, shape: &[i64], elem: &str) -> String {
+    fn nest(r: &mut Rng, shape: &[i64]) -> String {
+        match shape.split_first() {
+            None => format!("{:.3}", r.value()),
+            Some((d, rest)) => {
+                let items: Vec<String> = (0..*d).map(|_| nest(r, rest)).collect();
+                format!("[{}]", items.join(", "))
+            }
+        }
+    }
+    format!("dense<{}> : {}", nest(r, shape), ty(shape, elem))
+}
+
+/// Runs `@main` of `text` compiled for the host, checked against the
+/// interpreter on random inputs of `args`' shapes.
+fn check(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64) {
+    // One thread a block (the host's grid as a loop nest), and blocks of
+    // several threads (OS threads with barriers), which exercises how
+    // tile-to-gpu spreads tiles over a GPU block's threads.
+    for threads in [1, 5, 32] {
+        check_with(what, text, args, elem, seed, threads);
+    }
+}
+
+fn check_with(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, threads: i64) {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("t.mlir");
+    std::fs::write(&file, text).unwrap();
+    let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let lits: Vec<String> = args.iter().map(|s| literal(&mut r, s, elem)).collect();
+    let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
+        .arg("--target=host")
+        .arg(&file)
+        .arg("--entry=@main")
+        .arg(format!("--args=[{}]", lits.join(", ")))
+        .arg("--check")
+        .arg(format!("--threads={threads}"))
+        .arg(format!("--output-dir={}", dir.join("out").display()))
+        .output()
+        .expect("aic-run runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && err.contains("check: ok"),
+        "{what} ({elem}, {threads} threads): {err}\n{text}"
+    );
+}
+
+fn func(params: &[(&str, Vec<i64>)], result: &[i64], body: &str, elem: &str) -> String {
+    let ps: Vec<String> = params
+        .iter()
+        .map(|(n, s)| format!("%{n}: {}", ty(s, elem)))
+        .collect();
+    format!(
+        "func.func @main({}) -> {} {{\n{body}}}\n",
+        ps.join(", "),
+        ty(result, elem)
+    )
+}
+
+#[test]
+fn gemm_kernels_with_epilogues_equal_the_interpreter() {
+    let shapes = [
+        (1, 1, 1),
+        (3, 70, 33),
+        (17, 5, 129),
+        (64, 64, 32),
+        (33, 130, 7),
+    ];
+    for (i, (m, n, k)) in shapes.into_iter().enumerate() {
+        for elem in ["f32", "f16"] {
+            let t = |s: &[i64]| ty(s, elem);
+            let body = format!(
+                "  %m = graph.matmul %x, %w : ({}, {}) -> {C}\n  %a = graph.bias_add %m, %b : ({C}, {}) -> {C}\n  %g = graph.gelu_tanh %a : {C}\n  return %g : {C}\n",
+                t(&[m, k]),
+                t(&[k, n]),
+                t(&[n]),
+                C = t(&[m, n])
+            );
+            let args = vec![("x", vec![m, k]), ("w", vec![k, n]), ("b", vec![n])];
+            let text = func(&args, &[m, n], &body, elem);
+            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            check(&format!("gemm {m}x{n}x{k}"), &text, &shapes, elem, i as u64);
+        }
+    }
+}
+
+#[test]
+fn attention_kernels_equal_the_interpreter() {
+    let cases: [(i64, i64, i64, i64); 3] = [(1, 1, 1, 1), (2, 5, 70, 8), (1, 33, 17, 16)];
+    for (i, (b, sq, sk, d)) in cases.into_iter().enumerate() {
+        for elem in ["f32", "f16"] {
+            let t = |s: &[i64]| ty(s, elem);
+            let body = format!(
+                "  %sb = graph.broadcast %s, dims = [] : ({}) -> {S}\n  %qk = graph.matmul %q, %k transpose_b : ({Q}, {K}) -> {S}\n  %x = graph.mul %qk, %sb : {S}\n  %p = graph.softmax %x, axis = 2 : {S}\n  %o = graph.matmul %p, %v : ({S}, {K}) -> {Q}\n  return %o : {Q}\n",
+                t(&[]),
+                S = t(&[b, sq, sk]),
+                Q = t(&[b, sq, d]),
+                K = t(&[b, sk, d])
+            );
+            let args = vec![
+                ("q", vec![b, sq, d]),
+                ("k", vec![b, sk, d]),
+                ("v", vec![b, sk, d]),
+                ("s", vec![]),
+            ];
+            let text = func(&args, &[b, sq, d], &body, elem);
+            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            check(
+                &format!("attention {b}x{sq}x{sk}x{d}"),
+                &text,
+                &shapes,
+                elem,
+                10 + i as u64,
+            );
+        }
+    }
+}
+
+#[test]
+fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
+    for (i, (rows, cols)) in [(1, 1), (7, 37), (40, 3), (5, 130)].into_iter().enumerate() {
+        for elem in ["f32", "f16"] {
+            let t = |s: &[i64]| ty(s, elem);
+            let x = t(&[rows, cols]);
+            let body = format!(
+                "  %y = graph.layernorm %x, %g, %b : ({x}, {v}, {v}) -> {x}\n  %s = graph.softmax %y, axis = 1 : {x}\n  return %s : {x}\n",
+                v = t(&[cols])
+            );
+            let args = vec![
+                ("x", vec![rows, cols]),
+                ("g", vec![cols]),
+                ("b", vec![cols]),
+            ];
+            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            check(
+                "layernorm + softmax",
+                &func(&args, &[rows, cols], &body, elem),
+                &shapes,
+                elem,
+                20 + i as u64,
+            );
+            let body = format!(
+                "  %a = graph.mul %x, %y : {x}\n  %b = graph.tanh %a : {x}\n  %c = graph.sub %b, %x : {x}\n  return %c : {x}\n"
+            );
+            let args = vec![("x", vec![rows, cols]), ("y", vec![rows, cols])];
+            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            check(
+                "elementwise",
+                &func(&args, &[rows, cols], &body, elem),
+                &shapes,
+                elem,
+                30 + i as u64,
+            );
+        }
+    }
+    let conv = "func.func @main(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x3x3x4xf32> {\n  %c = graph.conv2d %x, %w, layout = NHWC, strides = [2, 2], dilations = [1, 1], padding = [1, 1, 1, 1] : (tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x3x3x4xf32>\n  %r = graph.relu %c : tensor<1x3x3x4xf32>\n  return %r : tensor<1x3x3x4xf32>\n}\n";
+    check(
+        "conv",
+        conv,
+        &[vec![1, 6, 6, 3], vec![3, 3, 3, 4]],
+        "f32",
+        40,
+    );
+    let grouped = "func.func @main(%x: tensor<1x5x5x4xf32>, %w: tensor<3x3x1x4xf32>) -> tensor<1x3x3x4xf32> {\n  %c = graph.conv2d %x, %w, layout = NHWC, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0], groups = 4 : (tensor<1x5x5x4xf32>, tensor<3x3x1x4xf32>) -> tensor<1x3x3x4xf32>\n  return %c : tensor<1x3x3x4xf32>\n}\n";
+    check(
+        "depthwise conv",
+        grouped,
+        &[vec![1, 5, 5, 4], vec![3, 3, 1, 4]],
+        "f32",
+        41,
+    );
+}
+
+#[test]
+fn jax_fixtures_compiled_for_the_host_equal_the_interpreter() {
+    // The fixtures' own inputs; BERT's layer holds the attention, sibling
+    // GEMMs and GEMM chains, ResNet's the convolutions with prologues.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jax");
+    for name in [
+        "mlp",
+        "layernorm",
+        "softmax",
+        "giou_loss",
+        "reductions_misc",
+        "bert_layer",
+        "resnet_bottleneck",
+        "vit_block",
+    ] {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_aic-run"));
+        cmd.arg("--target=host")
+            .arg(dir.join(format!("{name}.mlir")))
+            .arg("--entry=@main")
+            .arg("--threads=8")
+            .arg("--check");
+        let mut i = 0;
+        while dir.join(format!("{name}.in{i}.npy")).exists() {
+            cmd.arg(format!(
+                "--input={}",
+                dir.join(format!("{name}.in{i}.npy")).display()
+            ));
+            i += 1;
+        }
+        let out = cmd.output().expect("aic-run runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && err.contains("check: ok"),
+            "{name}: {err}"
+        );
+    }
+}

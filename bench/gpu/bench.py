@@ -34,6 +34,19 @@ def compare(outdir, fixture):
 DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16", "i32": "int32", "i64": "int64", "i1": "bool"}
 
 
+def splat(text):
+    """A tensor from a splat constant as MLIR writes it: `dense<1.0> : tensor<4xf32>`."""
+    import torch
+    value, ty = text.split(" : ")
+    value = value.strip()[len("dense<"):-1]
+    dims = ty.strip()[len("tensor<"):-1].split("x")
+    shape, elem = [int(d) for d in dims[:-1]], dims[-1]
+    dtype = getattr(torch, DTYPES[elem])
+    v = {"true": 1, "false": 0}.get(value, None)
+    v = float(value) if v is None else v
+    return torch.full(shape, v, dtype=dtype, device="cuda")
+
+
 class Compiled:
     """A bundle's kernels, launched in the manifest's order on torch tensors."""
 
@@ -64,6 +77,8 @@ class Compiled:
             k = self.kernels[l["kernel"]]
             ins = []
             for name in l["inputs"]:
+                if name.startswith("const:") and name not in values:
+                    values[name] = splat(name[len("const:"):])
                 if name not in values:
                     raise RuntimeError(f"launch {li} reads {name}: only launch sequences run here")
                 ins.append(values[name])

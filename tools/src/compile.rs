@@ -118,8 +118,9 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Vec<KernelInfo> {
 
 /// Every `gpu.launch` of `m`'s functions, in program order. A launch's
 /// operands are named `argI` (the function's argument I), `launchK.J`
-/// (result J of launch K of the same function) or `op:NAME` (a value some
-/// other op computes, which the interpreter must run).
+/// (result J of launch K of the same function), `const:ATTR` (a constant's
+/// value, as MLIR writes it) or `op:NAME` (a value some other op computes,
+/// which the interpreter must run).
 pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
     let mut out = Vec::new();
     for f in top_ops(ctx, m, "func.func") {
@@ -147,8 +148,20 @@ pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
                         return format!("launch{l}.{j}");
                     }
                 }
-                let def = ctx.defining_op(*v).map_or("?", |d| ctx.op_name(d));
-                format!("op:{def}")
+                let def = ctx.defining_op(*v);
+                // A constant travels as its value, for runners that read
+                // only the launches.
+                let value = def.and_then(|d| {
+                    ctx.op_name(d).ends_with(".constant").then(|| {
+                        ctx.find_ident("value")
+                            .and_then(|i| ctx.inherent_attr(d, i))
+                    })?
+                });
+                match (def, value) {
+                    (_, Some(a)) => format!("const:{}", aic::printer::attr_text(ctx, a)),
+                    (Some(d), None) => format!("op:{}", ctx.op_name(d)),
+                    (None, None) => "op:?".into(),
+                }
             };
             let inputs = ctx.operands(o).iter().map(name).collect();
             out.push(Launch {

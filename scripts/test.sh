@@ -11,23 +11,8 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 
-LLVM_BIN=/usr/lib/llvm-22/bin
-# LLVM/MLIR 22 from Debian: FileCheck and mlir-opt for lit, and the static libraries,
-# headers, TableGen and libclang that melior (backends/) builds against.
-PACKAGES="llvm-22-tools mlir-22-tools llvm-22-dev libmlir-22-dev libclang-22-dev libpolly-22-dev
-    lld-22 libzstd-dev libz3-dev libxml2-dev zlib1g-dev libffi-dev libedit-dev libncurses-dev"
-missing=""
-for p in $PACKAGES; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
-done
-if [ -n "$missing" ]; then
-    apt-get update -qq
-    # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null
-fi
-if ! python3 -c "import lit" >/dev/null 2>&1; then
-    python3 -m pip install -q lit
-fi
+# Debian's LLVM/MLIR 22 packages and Python's lit, where missing.
+bash scripts/deps.sh
 
 cargo fmt --all --check
 cargo clippy --workspace --all-targets -- -D warnings

@@ -4,6 +4,37 @@ pub mod compile;
 pub mod npy;
 pub mod verify_diagnostics;
 
+/// Command-line arguments read one at a time, as the tools take them:
+/// `--flag=value`, `--flag value`, or a plain argument.
+pub struct Args<I> {
+    it: I,
+}
+
+impl<I: Iterator<Item = String>> Args<I> {
+    /// Reads `it` (the arguments after the program's name).
+    pub fn new(it: I) -> Self {
+        Args { it }
+    }
+
+    /// The next argument: a flag with the value written after its `=`, or a
+    /// plain argument (with `None`).
+    pub fn next_arg(&mut self) -> Option<(String, Option<String>)> {
+        let a = self.it.next()?;
+        Some(match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (a, None),
+        })
+    }
+
+    /// The value of flag `name`: the one written after `=`, or the next
+    /// argument.
+    pub fn value(&mut self, name: &str, inline: Option<String>) -> Result<String, String> {
+        inline
+            .or_else(|| self.it.next())
+            .ok_or_else(|| format!("missing value for {name}"))
+    }
+}
+
 /// Split a file at `// -----` markers, as mlir-opt 22's `--split-input-file` does: the
 /// marker splits wherever it stands, even mid-line, and the rest of its line starts the
 /// next chunk. Each chunk comes with the number of lines before it and its starting

@@ -26,7 +26,7 @@
 
 use crate::graph::verify::ints;
 use crate::stablehlo::{I64_ARRAY, I64_ATTR};
-use crate::tile::{PROGRAM, kernel_of, run_grid, store_as};
+use crate::tile::{PROGRAM, enclosing, kernel_of, run_grid, verify_launch};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{
@@ -223,21 +223,10 @@ pub fn elem_bytes(ctx: &Context, ty: Type) -> i64 {
     }
 }
 
-fn inside_kernel(ctx: &Context, op: Op) -> bool {
-    let mut p = ctx.parent_op(op);
-    while let Some(q) = p {
-        if ctx.op_name(q) == "gpu.kernel" {
-            return true;
-        }
-        p = ctx.parent_op(q);
-    }
-    false
-}
-
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let err = |m: String| op_error(ctx, op, m);
     let name = ctx.op_name(op);
-    if name != "gpu.kernel" && name != "gpu.launch" && !inside_kernel(ctx, op) {
+    if name != "gpu.kernel" && name != "gpu.launch" && enclosing(ctx, op, "gpu.kernel").is_none() {
         return Err(err("must be inside a gpu.kernel".into()));
     }
     match name {
@@ -271,7 +260,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             if attr_int(ctx, op, "offset").unwrap_or(-1) < 0 {
                 return Err(err("offset must be a byte count".into()));
             }
-            let k = kernel_ancestor(ctx, op);
+            let k = enclosing(ctx, op, "gpu.kernel");
             let total = k.and_then(|k| attr_int(ctx, k, "shared")).unwrap_or(0);
             let ty = ctx.value_type(r);
             let n: i64 = ctx.type_kind(ty).shape().map_or(0, |s| s.iter().product());
@@ -283,50 +272,10 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 )));
             }
         }
-        "gpu.launch" => {
-            let k = kernel_of(ctx, op, "gpu.kernel")
-                .ok_or_else(|| err("names no gpu.kernel".into()))?;
-            let b = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r));
-            let params: Vec<Type> = b
-                .map(|b| {
-                    ctx.block_args(b)
-                        .iter()
-                        .map(|a| ctx.value_type(*a))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let given: Vec<Type> = ctx
-                .operands(op)
-                .iter()
-                .copied()
-                .chain(ctx.results(op))
-                .map(|v| ctx.value_type(v))
-                .collect();
-            let same = |t: &Type, m: &Type| {
-                let (tk, mk) = (ctx.type_kind(*t), ctx.type_kind(*m));
-                tk.num_elements() == mk.num_elements() && tk.element_type() == mk.element_type()
-            };
-            if params.len() != given.len() || given.iter().zip(&params).any(|(t, m)| !same(t, m)) {
-                return Err(err(
-                    "inputs and results must match the kernel's buffers in order, size and element type"
-                        .into(),
-                ));
-            }
-        }
+        "gpu.launch" => verify_launch(ctx, op, "gpu.kernel", true)?,
         _ => {}
     }
     Ok(())
-}
-
-fn kernel_ancestor(ctx: &Context, op: Op) -> Option<Op> {
-    let mut p = ctx.parent_op(op);
-    while let Some(q) = p {
-        if ctx.op_name(q) == "gpu.kernel" {
-            return Some(q);
-        }
-        p = ctx.parent_op(q);
-    }
-    None
 }
 
 fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
@@ -339,21 +288,9 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "gpu.block_id" => Ok(vec![index(PROGRAM.with(Cell::get)[dim_of(ctx, op)])]),
         "gpu.barrier" => Ok(Vec::new()),
         "gpu.shared" => {
-            let ty = ctx
-                .results(op)
-                .next()
-                .map(|r| ctx.value_type(r))
-                .expect("one result");
-            let k = ctx.type_kind(ty);
-            let n: i64 = k.shape().map_or(1, |s| s.iter().product());
-            let elem = k
-                .element_type()
-                .ok_or_else(|| fail("no element type".into()))?;
-            Ok(vec![Tensor::new(
-                &u,
-                ty,
-                store_as(&u, elem, vec![0.0; n as usize]),
-            )])
+            let ty = ctx.value_type(ctx.result(op, 0));
+            let zeros = crate::memref::zeros(&u, ty);
+            Ok(vec![zeros.ok_or_else(|| fail("no element type".into()))?])
         }
         "gpu.launch" => {
             let k = kernel_of(ctx, op, "gpu.kernel")

@@ -86,6 +86,15 @@ fn infer_load(
     Some(vec![u.type_kind(*operands.first()?).element_type()?])
 }
 
+/// A buffer of type `ty` (a memref) holding zeros: what an allocation or a
+/// view of fresh shared memory reads before it is written.
+pub(crate) fn zeros(u: &Uniquer, ty: Type) -> Option<Tensor> {
+    let k = u.type_kind(ty);
+    let n: i64 = k.shape().map_or(1, |s| s.iter().product());
+    let elem = k.element_type()?;
+    Some(Tensor::new(u, ty, store_as(u, elem, vec![0.0; n as usize])))
+}
+
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let name = ctx.op_name(op);
     let operands = ctx.operands(op);
@@ -144,21 +153,10 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     };
     match ctx.op_name(op) {
         "memref.alloca" => {
-            let ty = ctx
-                .results(op)
-                .next()
-                .map(|r| ctx.value_type(r))
-                .expect("one result");
-            let k = ctx.type_kind(ty);
-            let n: i64 = k.shape().map_or(1, |s| s.iter().product());
-            let elem = k
-                .element_type()
-                .ok_or_else(|| fail("no element type".into()))?;
-            Ok(vec![Tensor::new(
-                &u,
-                ty,
-                store_as(&u, elem, vec![0.0; n as usize]),
-            )])
+            let ty = ctx.value_type(ctx.result(op, 0));
+            Ok(vec![
+                zeros(&u, ty).ok_or_else(|| fail("no element type".into()))?,
+            ])
         }
         "memref.load" => {
             let m = it

@@ -569,21 +569,23 @@ fn misplaced(d: &Desc, origin: usize, rank: usize) -> Option<String> {
     })
 }
 
-fn inside_kernel(ctx: &Context, op: Op) -> bool {
+/// The closest op named `name` that `op` is nested in.
+pub(crate) fn enclosing(ctx: &Context, op: Op, name: &str) -> Option<Op> {
     let mut p = ctx.parent_op(op);
     while let Some(q) = p {
-        if ctx.op_name(q) == "tile.kernel" {
-            return true;
+        if ctx.op_name(q) == name {
+            return Some(q);
         }
         p = ctx.parent_op(q);
     }
-    false
+    None
 }
 
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let err = |m: String| op_error(ctx, op, m);
     let name = ctx.op_name(op);
-    if name != "tile.kernel" && name != "tile.launch" && !inside_kernel(ctx, op) {
+    if name != "tile.kernel" && name != "tile.launch" && enclosing(ctx, op, "tile.kernel").is_none()
+    {
         return Err(err("must be inside a tile.kernel".into()));
     }
     let operands = ctx.operands(op);
@@ -801,7 +803,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 ));
             }
         }
-        "tile.launch" => verify_launch(ctx, op)?,
+        "tile.launch" => verify_launch(ctx, op, "tile.kernel", false)?,
         _ => {}
     }
     Ok(())
@@ -834,9 +836,17 @@ pub(crate) fn kernel_of(ctx: &Context, op: Op, kind: &str) -> Option<Op> {
     None
 }
 
-fn verify_launch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let k = kernel_of(ctx, op, "tile.kernel")
-        .ok_or_else(|| op_error(ctx, op, "names no tile.kernel"))?;
+/// Checks that launch `op` names a kernel op called `kind` whose buffers
+/// its inputs, then results, match in order and element type, and in shape
+/// (`flat`: in element count, the kernel's buffers being flat).
+pub(crate) fn verify_launch(
+    ctx: &Context,
+    op: Op,
+    kind: &str,
+    flat: bool,
+) -> Result<(), Diagnostic> {
+    let k =
+        kernel_of(ctx, op, kind).ok_or_else(|| op_error(ctx, op, format!("names no {kind}")))?;
     let b = ctx
         .regions(k)
         .first()
@@ -856,13 +866,21 @@ fn verify_launch(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         .collect();
     let same = |t: Type, m: Type| {
         let (tk, mk) = (ctx.type_kind(t), ctx.type_kind(m));
-        tk.shape() == mk.shape() && tk.element_type() == mk.element_type()
+        let size = if flat {
+            tk.num_elements() == mk.num_elements()
+        } else {
+            tk.shape() == mk.shape()
+        };
+        size && tk.element_type() == mk.element_type()
     };
     if params.len() != given.len() || params.iter().zip(&given).any(|(m, t)| !same(*t, *m)) {
+        let size = if flat { "size" } else { "shape" };
         return Err(op_error(
             ctx,
             op,
-            "inputs and results must match the kernel's buffers in order, shape and element type",
+            format!(
+                "inputs and results must match the kernel's buffers in order, {size} and element type"
+            ),
         ));
     }
     Ok(())

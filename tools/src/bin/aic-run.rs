@@ -65,18 +65,10 @@ struct Options {
 
 fn parse_args() -> Result<Options, String> {
     let mut o = Options::default();
-    let mut it = std::env::args().skip(1);
-    while let Some(a) = it.next() {
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (a.clone(), None),
-        };
-        let mut value = |name: &str| -> Result<String, String> {
-            inline
-                .clone()
-                .or_else(|| it.next())
-                .ok_or_else(|| format!("missing value for {name}"))
-        };
+    let mut args = aic_tools::Args::new(std::env::args().skip(1));
+    while let Some((flag, inline)) = args.next_arg() {
+        let a = flag.clone();
+        let mut value = |name: &str| args.value(name, inline.clone());
         match flag.as_str() {
             "--help" | "-h" => {
                 print!("{HELP}");

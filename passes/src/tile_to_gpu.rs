@@ -954,10 +954,8 @@ impl Lower<'_> {
             }
             "tile.for" => self.lower_for(op)?,
             _ => {
-                if operands
-                    .iter()
-                    .chain(result.iter())
-                    .any(|v| self.tiles.contains_key(v))
+                // An op this pass does not know, on tiles or giving one.
+                if operands.iter().any(|v| self.tiles.contains_key(v))
                     || ctx
                         .results(op)
                         .any(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)).is_some())

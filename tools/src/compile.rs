@@ -9,7 +9,7 @@ use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
-use aic::types::{Type, TypeKind};
+use aic::types::Type;
 use aic_runtime::{KernelInfo, Launch, Param};
 
 /// The targets aic compiles for, with what each lowers with: the tile-size
@@ -189,9 +189,10 @@ pub fn launch_kernel(ctx: &Context, op: Op) -> String {
         .unwrap_or_default()
 }
 
-/// The bytes of `t` as a kernel reads them: elements of `elem` in row-major
+/// The bytes of `t` as a kernel reads them: its elements in row-major
 /// order, little-endian (f16/bf16 as their bits, i1 as one byte).
-pub fn to_bytes(ctx: &Context, t: &Tensor, elem: Type) -> Vec<u8> {
+pub fn to_bytes(ctx: &Context, t: &Tensor) -> Vec<u8> {
+    let elem = ctx.type_kind(t.ty).element_type().unwrap_or(t.ty);
     let e = Elem::of(ctx.uniquer(), elem);
     let n = t.len();
     let mut out = Vec::with_capacity(n * 4);
@@ -295,8 +296,7 @@ pub fn run_compiled(
         let mut bufs: Vec<Vec<u8>> = Vec::new();
         for (i, p) in k.params.iter().enumerate() {
             if i < args.len() {
-                let elem = elem_type_of(ctx, args[i].ty);
-                bufs.push(to_bytes(ctx, &args[i], elem));
+                bufs.push(to_bytes(ctx, &args[i]));
             } else {
                 bufs.push(vec![0; p.bytes as usize]);
             }
@@ -314,19 +314,9 @@ pub fn run_compiled(
     it.call(f, inputs)
 }
 
-fn elem_type_of(ctx: &Context, ty: Type) -> Type {
-    match ctx.type_kind(ty) {
-        TypeKind::Tensor { .. } | TypeKind::MemRef { .. } => {
-            ctx.type_kind(ty).element_type().unwrap_or(ty)
-        }
-        _ => ty,
-    }
-}
-
 /// The largest difference between `got` and `want`, relative to
 /// `1 + |want|`, and where it is (output, element).
-pub fn max_error(ctx: &Context, got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
-    let _ = ctx;
+pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
     let mut worst = (0.0, 0, 0);
     for (o, (g, w)) in got.iter().zip(want).enumerate() {
         let vals = |t: &Tensor| -> Vec<f64> {

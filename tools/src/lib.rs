@@ -35,6 +35,24 @@ impl<I: Iterator<Item = String>> Args<I> {
     }
 }
 
+/// The bytes of the file at `path`, or of standard input for `-`; an error
+/// names the file (`<stdin>` for standard input).
+pub fn read_bytes(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)
+            .map(|_| b)
+            .map_err(|e| format!("<stdin>: {e}"))
+    } else {
+        std::fs::read(path).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+/// The text of the file at `path` (see [`read_bytes`]), which must be UTF-8.
+pub fn read_text(path: &str) -> Result<String, String> {
+    String::from_utf8(read_bytes(path)?).map_err(|_| format!("{path}: not UTF-8 text"))
+}
+
 /// Split a file at `// -----` markers, as mlir-opt 22's `--split-input-file` does: the
 /// marker splits wherever it stands, even mid-line, and the rest of its line starts the
 /// next chunk. Each chunk comes with the number of lines before it and its starting

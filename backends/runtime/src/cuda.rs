@@ -386,20 +386,7 @@ impl Cuda {
         self.check("cuMemAlloc", unsafe {
             (self.api.mem_alloc)(&mut ptr, size)
         })
-        .map_err(|e| match e {
-            CudaError::Call {
-                call,
-                code,
-                message,
-                log,
-            } => CudaError::Call {
-                call,
-                code,
-                message: format!("{message} while allocating {bytes} bytes"),
-                log,
-            },
-            other => other,
-        })?;
+        .map_err(|e| with_context(e, &format!("while allocating {bytes} bytes")))?;
         Ok(DeviceBuffer {
             cuda: self,
             ptr,
@@ -499,7 +486,7 @@ impl Cuda {
                 std::ptr::null_mut(),
             )
         })
-        .map_err(|e| in_kernel(e, &k.name))
+        .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))
     }
 
     /// Waits for all work in the context, reporting errors from earlier launches.
@@ -517,7 +504,8 @@ impl Cuda {
         args: &[&DeviceBuffer<'_>],
     ) -> Result<(), CudaError> {
         self.enqueue(m, k, args)?;
-        self.synchronize().map_err(|e| in_kernel(e, &k.name))
+        self.synchronize()
+            .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))
     }
 
     /// Runs kernel `k` once on host data: `buffers[i]` holds param `i`'s input bytes
@@ -587,7 +575,8 @@ impl Cuda {
         for _ in 0..warmup {
             self.enqueue(m, k, args)?;
         }
-        self.synchronize().map_err(|e| in_kernel(e, &k.name))?;
+        self.synchronize()
+            .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))?;
         let start = self.event()?;
         let stop = self.event()?;
         let mut times = Vec::with_capacity(reps as usize);
@@ -604,7 +593,7 @@ impl Cuda {
             self.check("cuEventSynchronize", unsafe {
                 (self.api.event_synchronize)(stop.0)
             })
-            .map_err(|e| in_kernel(e, &k.name))?;
+            .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))?;
             let mut ms: f32 = 0.0;
             self.check("cuEventElapsedTime", unsafe {
                 (self.api.event_elapsed_time)(&mut ms, start.0, stop.0)
@@ -809,8 +798,9 @@ fn check_with(api: &Api, call: &'static str, code: CuResult) -> Result<(), CudaE
     })
 }
 
-/// Adds the kernel's name to a driver error reported by or after its launch.
-fn in_kernel(e: CudaError, kernel: &str) -> CudaError {
+/// A driver error with `context` (what was being done: the kernel launched,
+/// the bytes allocated) after its message.
+fn with_context(e: CudaError, context: &str) -> CudaError {
     match e {
         CudaError::Call {
             call,
@@ -820,7 +810,7 @@ fn in_kernel(e: CudaError, kernel: &str) -> CudaError {
         } => CudaError::Call {
             call,
             code,
-            message: format!("{message} in kernel {kernel}"),
+            message: format!("{message} {context}"),
             log,
         },
         other => other,

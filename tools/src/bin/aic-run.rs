@@ -338,7 +338,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         let want = Interp::new(&rctx)
             .call(rf, rin)
             .map_err(|e| interp_error(&rctx, e))?;
-        let (err, out, at) = aic_tools::compile::max_error(&ctx, &results, &want);
+        let (err, out, at) = aic_tools::compile::max_error(&results, &want);
         let half = results.iter().any(|t| {
             let e = ctx.type_kind(t.ty).element_type();
             e.is_some_and(|e| matches!(ctx.type_kind(e), aic::types::TypeKind::Float(k) if k.bit_width() < 32))
@@ -421,16 +421,8 @@ fn main() -> ExitCode {
     };
     let path = o.input.clone().unwrap_or_else(|| "-".into());
     if o.target.is_some() {
-        let bytes = if path == "-" {
-            let mut b = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
-        } else {
-            std::fs::read(&path)
-        };
-        let r = match bytes {
-            Ok(b) => with_parser_stack(move || run_target(&o, &path, b)),
-            Err(e) => Err(format!("{path}: {e}")),
-        };
+        let r = aic_tools::read_bytes(&path)
+            .and_then(|b| with_parser_stack(move || run_target(&o, &path, b)));
         return match r {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
@@ -439,20 +431,11 @@ fn main() -> ExitCode {
             }
         };
     }
-    let text = if path == "-" {
-        let mut s = String::new();
-        if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s) {
-            eprintln!("aic-run: <stdin>: {e}");
+    let text = match aic_tools::read_text(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("aic-run: {e}");
             return ExitCode::from(1);
-        }
-        s
-    } else {
-        match std::fs::read_to_string(&path) {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("aic-run: {path}: {e}");
-                return ExitCode::from(1);
-            }
         }
     };
     let chunks = if o.split {

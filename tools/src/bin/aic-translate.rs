@@ -134,16 +134,10 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let text = if o.input == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map(|_| s)
-    } else {
-        std::fs::read_to_string(&o.input)
-    };
-    let text = match text {
+    let text = match aic_tools::read_text(&o.input) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("aic-translate: {}: {e}", o.input);
+            eprintln!("aic-translate: {e}");
             return ExitCode::from(1);
         }
     };

@@ -43,3 +43,14 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x4xf32> {
 // -----
 // expected-error@+1 {{'gpu.barrier' op must be inside a gpu.kernel}}
 gpu.barrier
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {
+^bb0(%a: memref<8xf32>):
+  %c0 = arith.constant 0 : index
+  %x = memref.load %a[%c0] : memref<8xf32>
+  %o = arith.constant 1 : i64
+  %w = arith.constant 32 : i32
+  // expected-error@+1 {{'gpu.shuffle' op operand #1 must be i32, but got 'i64'}}
+  %v:2 = "gpu.shuffle"(%x, %o, %w) <{mode = #gpu<shuffle_mode xor>}> : (f32, i64, i32) -> (f32, i1)
+  gpu.return
+}

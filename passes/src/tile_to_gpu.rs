@@ -3,8 +3,10 @@
 //!
 //! A block of `threads` threads runs each tile program. A register tile of
 //! `n` elements is spread over the threads (Triton's blocked layout along
-//! the row-major order): thread `t` owns elements `t, t + T, t + 2T, ...`,
-//! kept in a private array (`memref.alloca`) that LLVM promotes to
+//! the row-major order): thread `t` owns runs of `v` neighbouring elements
+//! starting at `t*v`, `(t + T)*v`, ... (`v` up to 8, as many as divide the
+//! tile evenly, so that LLVM can move each run at once), kept in a private
+//! array (`memref.alloca`) that LLVM promotes to
 //! registers once the loops over it are unrolled. Element-wise work (loads,
 //! stores, maps, iota, masks) needs no communication; an op that reads
 //! elements other threads own (a broadcast of a tile, a reduction, the
@@ -14,6 +16,14 @@
 //! exchanges share a scratch region after those. Loads are masked with a
 //! select on a clamped offset (no branch), stores with `scf.if`; the
 //! descriptors stay `coord.offset` ops for `coord-to-arith`.
+//!
+//! A thread's loops over its elements are unrolled when they are short (at
+//! most [`UNROLL`] elements), so that its arrays are indexed by constants
+//! and live in registers. With `warp=W` (the target's warp size; 0 for
+//! none) a reduction to few results (at most [`REPLICATED`]) folds each
+//! thread's partials across its warp with `gpu.shuffle`, the warps' sums
+//! through shared memory, and leaves the results in every thread
+//! (replicated), so that broadcasting them back needs no exchange.
 //!
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
@@ -36,21 +46,37 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileToGpu",
     summary: "Lower tile kernels to gpu kernels: tiles spread over a block's threads, shared memory where threads exchange elements",
     anchor: None,
-    options: &[OptSpec {
-        name: "threads",
-        kind: OptKind::UInt,
-        default: "128",
-        help: "Threads per block",
-    }],
+    options: &[
+        OptSpec {
+            name: "threads",
+            kind: OptKind::UInt,
+            default: "128",
+            help: "Threads per block",
+        },
+        OptSpec {
+            name: "warp",
+            kind: OptKind::UInt,
+            default: "0",
+            help: "Threads of a warp, for reductions by gpu.shuffle (0: through shared memory only)",
+        },
+    ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
+            warp: o.int("warp"),
         })
     },
 };
 
+/// A thread's loops over at most this many of its elements are unrolled.
+pub const UNROLL: i64 = 32;
+
+/// Reductions to at most this many results leave them in every thread.
+pub const REPLICATED: i64 = 16;
+
 struct TileToGpu {
     threads: i64,
+    warp: i64,
 }
 
 impl Pass for TileToGpu {
@@ -70,7 +96,7 @@ impl Pass for TileToGpu {
             },
         );
         for k in &kernels {
-            lower_kernel(ctx, *k, self.threads)?;
+            lower_kernel(ctx, *k, self.threads, self.warp)?;
         }
         for l in &launches {
             let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
@@ -101,6 +127,23 @@ enum L {
     Dist(Value),
     /// In shared memory, element `e` at index `e`.
     Shared(Value),
+    /// In every thread: element `e` at index `e` of a private array.
+    Repl(Value),
+    /// The results of a row reduction left where the rows were (Triton's
+    /// slice layout): for each run `q` of its elements in the reduced tile,
+    /// a thread holds the result of that run's row at index `q`.
+    Sliced(Value, Slice),
+}
+
+/// Where a reduction's rows lay: the reduced tile of `n` elements spread in
+/// runs of `v`, rows of `len` elements, each row held by `group`
+/// neighbouring threads at once (a power of two, at most a warp).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Slice {
+    n: i64,
+    v: i64,
+    len: i64,
+    group: i64,
 }
 
 /// Lowers one kernel's ops into a gpu kernel body.
@@ -113,6 +156,9 @@ struct Lower<'c> {
     /// are made once, not per loop iteration.
     entry: Op,
     threads: i64,
+    /// Threads of a warp when reductions may shuffle (a divisor of
+    /// `threads`), else 0.
+    warp: i64,
     tid: Value,
     /// Tile values and how they live.
     tiles: HashMap<Value, (L, TileType)>,
@@ -143,7 +189,7 @@ fn err(ctx: &Context, op: Op, m: impl Into<String>) -> Diagnostic {
     aic::verifier::op_error(ctx, op, format!("tile-to-gpu: {}", m.into()))
 }
 
-fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic> {
+fn lower_kernel(ctx: &mut Context, k: Op, threads: i64, warp: i64) -> Result<(), Diagnostic> {
     let loc = ctx.op(k).loc;
     let u = ctx.uniquer().clone();
     let body = ctx
@@ -218,6 +264,11 @@ fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic
         block: gb,
         entry: tid_op,
         threads,
+        warp: if warp > 1 && threads % warp == 0 {
+            warp
+        } else {
+            0
+        },
         tid,
         tiles: HashMap::new(),
         map,
@@ -373,7 +424,12 @@ impl Lower<'_> {
     /// A thread's private array for its elements of a tile of `n`.
     fn alloca(&mut self, n: i64, elem: Type) -> Value {
         let per = (n + self.threads - 1) / self.threads;
-        let ty = self.memref(per, elem, false);
+        self.private(per, elem)
+    }
+
+    /// A thread's private array of `n` elements.
+    fn private(&mut self, n: i64, elem: Type) -> Value {
+        let ty = self.memref(n, elem, false);
         let o = Builder {
             ctx: &mut *self.ctx,
             ip: InsertPoint::Before(self.entry),
@@ -462,26 +518,58 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         let t = self.threads;
         let per = (n + t - 1) / t;
-        let (lo, hi, one) = (self.index(0), self.index(per), self.index(1));
         let tid = self.tid;
-        self.for_loop(lo, hi, one, &[], &mut |s, j, _| {
+        let v = self.vector(n);
+        let mut body = |s: &mut Self, j: Value| -> Result<(), Diagnostic> {
             let e = if t == 1 {
                 j
+            } else if let Some(j) = s.const_index(j) {
+                // ((j / v) * t + tid) * v + j % v, the constant part folded.
+                let tv = s.index(v);
+                let base = s.bin("arith.muli", tid, tv);
+                let k = s.index((j / v) * t * v + j % v);
+                s.bin("arith.addi", base, k)
             } else {
-                let tc = s.index(t);
-                let jt = s.bin("arith.muli", j, tc);
-                s.bin("arith.addi", jt, tid)
+                let (tc, vc) = (s.index(t), s.index(v));
+                let jq = s.bin("arith.divui", j, vc);
+                let jr = s.bin("arith.remui", j, vc);
+                let jt = s.bin("arith.muli", jq, tc);
+                let jt = s.bin("arith.addi", jt, tid);
+                let jt = s.bin("arith.muli", jt, vc);
+                s.bin("arith.addi", jt, jr)
             };
             if n % t == 0 {
-                f(s, j, e)?;
+                f(s, j, e)
             } else {
                 let nc = s.index(n);
                 let inside = s.cmpi("ult", e, nc);
-                s.when(inside, &mut |s| f(s, j, e))?;
+                s.when(inside, &mut |s| f(s, j, e))
             }
+        };
+        if t > 1 && per <= UNROLL {
+            for j in 0..per {
+                let j = self.index(j);
+                body(self, j)?;
+            }
+            return Ok(());
+        }
+        let (lo, hi, one) = (self.index(0), self.index(per), self.index(1));
+        self.for_loop(lo, hi, one, &[], &mut |s, j, _| {
+            body(s, j)?;
             Ok(Vec::new())
         })?;
         Ok(())
+    }
+
+    /// How many neighbouring elements of a tile of `n` a thread owns
+    /// together: 8 (16 bytes of f16, which loads and stores move at once)
+    /// when every thread gets whole runs of them, else fewer, down to 1.
+    fn vector(&self, n: i64) -> i64 {
+        let t = self.threads;
+        [8, 4, 2]
+            .into_iter()
+            .find(|v| t > 1 && n % (t * v) == 0)
+            .unwrap_or(1)
     }
 
     /// The index of position `e` along each dim of `shape`.
@@ -529,6 +617,46 @@ impl Lower<'_> {
         match l {
             L::Dist(a) => self.load(a, j),
             L::Shared(v) => self.load(v, e),
+            L::Repl(a) => self.pick(a, e),
+            // Only where a thread's slots are runs (maps of sliced tiles).
+            L::Sliced(a, _) => self.load(a, j),
+        }
+    }
+
+    /// Element `e` of a replicated tile's array `a`: a load at a constant
+    /// index, or a chain of selects over its few elements, so that the
+    /// array stays in registers.
+    fn pick(&mut self, a: Value, e: Value) -> Value {
+        if let Some(c) = self.const_index(e) {
+            let i = self.index(c);
+            return self.load(a, i);
+        }
+        let n = self
+            .ctx
+            .type_kind(self.ctx.value_type(a))
+            .shape()
+            .map_or(1, |s| s[0]);
+        let i0 = self.index(0);
+        let mut x = self.load(a, i0);
+        for k in 1..n {
+            let i = self.index(k);
+            let y = self.load(a, i);
+            let is = self.cmpi("eq", e, i);
+            x = self.select(is, y, x);
+        }
+        x
+    }
+
+    /// The value of `v` when it is an index constant.
+    fn const_index(&self, v: Value) -> Option<i64> {
+        let d = self.ctx.defining_op(v)?;
+        if self.ctx.op_name(d) != "arith.constant" {
+            return None;
+        }
+        let a = self.ctx.inherent_attr(d, self.ctx.find_ident("value")?)?;
+        match self.ctx.attr_kind(a) {
+            AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+            _ => None,
         }
     }
 
@@ -539,11 +667,15 @@ impl Lower<'_> {
         let (l, t) = self.tiles[&v].clone();
         match l {
             L::Shared(view) => Ok((view, false)),
-            L::Dist(arr) => {
+            L::Sliced(..) => {
+                self.materialize(v)?;
+                self.readable(v)
+            }
+            L::Dist(_) | L::Repl(_) => {
                 let n: i64 = t.shape.iter().product();
                 let view = self.scratch_view(n, t.elem);
                 self.each(n, &mut |s, j, e| {
-                    let x = s.load(arr, j);
+                    let x = s.own(l, j, e);
                     s.store(x, view, e);
                     Ok(())
                 })?;
@@ -624,6 +756,402 @@ impl Lower<'_> {
             Ok(acc[0])
         })?;
         self.release(true);
+        Ok(())
+    }
+
+    /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
+    /// `r`, a replicated tile of few elements: each thread folds what it
+    /// holds into one partial per result (constant slots, chosen by
+    /// selects), the lanes of each warp combine their partials by
+    /// butterfly shuffles, and the warps' sums meet in shared memory, where
+    /// every thread reads and folds them.
+    fn reduce_warps(
+        &mut self,
+        r: Value,
+        arr: Value,
+        src: &TileType,
+        axis: usize,
+        init: f64,
+        combine: &str,
+    ) -> Result<(), Diagnostic> {
+        let (t, w) = (self.threads, self.warp);
+        let warps = t / w;
+        let n: i64 = src.shape.iter().product();
+        let rows = n / src.shape[axis];
+        let mut out_shape = src.shape.clone();
+        out_shape.remove(axis);
+        let elem = src.elem;
+        let part = self.private(rows, elem);
+        let first = self.constant(init, elem);
+        for i in 0..rows {
+            let i = self.index(i);
+            self.store(first, part, i);
+        }
+        self.each(n, &mut |s, j, e| {
+            let x = s.load(arr, j);
+            let mut idx = s.unravel(e, &src.shape);
+            idx.remove(axis);
+            let o = s.ravel(&idx, &out_shape);
+            for i in 0..rows {
+                let ic = s.index(i);
+                let p = s.load(part, ic);
+                let y = s.bin(combine, p, x);
+                let y = if rows == 1 {
+                    y
+                } else {
+                    let mine = s.cmpi("eq", o, ic);
+                    s.select(mine, y, p)
+                };
+                s.store(y, part, ic);
+            }
+            Ok(())
+        })?;
+        let i32t = self.ctx.uniquer().int_type(32);
+        let width = self.constant(w as f64, i32t);
+        let u = self.ctx.uniquer().clone();
+        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
+        let res = self.private(rows, elem);
+        let view = (warps > 1).then(|| self.scratch_view(rows * warps, elem));
+        let tid = self.tid;
+        let wc = self.index(w);
+        let lane = self.bin("arith.remui", tid, wc);
+        let warp = self.bin("arith.divui", tid, wc);
+        let zero = self.index(0);
+        let leader = self.cmpi("eq", lane, zero);
+        for i in 0..rows {
+            let ic = self.index(i);
+            let mut v = self.load(part, ic);
+            let mut off = w / 2;
+            while off > 0 {
+                let oc = self.constant(off as f64, i32t);
+                let sh = self.op(
+                    "gpu.shuffle",
+                    &[v, oc, width],
+                    &[elem, u.int_type(1)],
+                    &[("mode", xor)],
+                );
+                let y = self.ctx.result(sh, 0);
+                v = self.bin(combine, v, y);
+                off /= 2;
+            }
+            match view {
+                None => self.store(v, res, ic),
+                Some(view) => {
+                    let base = self.index(i * warps);
+                    let at = self.bin("arith.addi", base, warp);
+                    self.when(leader, &mut |s| {
+                        s.store(v, view, at);
+                        Ok(())
+                    })?;
+                }
+            }
+        }
+        if let Some(view) = view {
+            self.barrier();
+            for i in 0..rows {
+                let mut acc = None;
+                for k in 0..warps {
+                    let at = self.index(i * warps + k);
+                    let x = self.load(view, at);
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) => self.bin(combine, a, x),
+                    });
+                }
+                let ic = self.index(i);
+                self.store(acc.expect("a warp at least"), res, ic);
+            }
+            self.release(true);
+        }
+        let rt = TileType {
+            shape: out_shape,
+            ..src.clone()
+        };
+        self.tiles.insert(r, (L::Repl(res), rt));
+        Ok(())
+    }
+
+    /// A replicated tile for result `r` of `op`: every thread computes each
+    /// of its elements, `f(e, e)` giving element `e` (a constant).
+    fn fill_replicated(
+        &mut self,
+        op: Op,
+        r: Value,
+        f: &mut ElementOf<'_, Self>,
+    ) -> Result<(), Diagnostic> {
+        let t = self.tile_of(op, r)?;
+        let n: i64 = t.shape.iter().product();
+        let arr = self.private(n, t.elem);
+        for e in 0..n {
+            let e = self.index(e);
+            let x = f(self, e, e, &t)?;
+            self.store(x, arr, e);
+        }
+        self.tiles.insert(r, (L::Repl(arr), t));
+        Ok(())
+    }
+
+    /// Whether a reduction of a spread tile of type `src` along `axis` goes
+    /// by warp shuffles: warps are on, the results are few, and every run
+    /// of a thread's neighbouring elements lies in one row whose index does
+    /// not depend on the thread beyond what LLVM folds (the rows are whole
+    /// multiples of what the block holds at once), so each thread folds its
+    /// elements into partials at constant slots.
+    fn shuffles(&self, src: &TileType, axis: usize) -> bool {
+        let n: i64 = src.shape.iter().product();
+        let len = src.shape[axis];
+        let rows = n / len;
+        let span = self.threads * self.vector(n);
+        self.warp > 0
+            && rows <= REPLICATED
+            && rows < n
+            && axis + 1 == src.shape.len()
+            && len % span == 0
+    }
+
+    /// How a reduction of spread tile `src` along `axis` can leave its
+    /// results where its rows lie: warps are on, the reduced axis is the
+    /// last, every run of a thread's elements lies in one row, and a row
+    /// spans a power-of-two group of neighbouring threads within a warp.
+    fn slice_of(&self, src: &TileType, axis: usize) -> Option<Slice> {
+        let t = self.threads;
+        let n: i64 = src.shape.iter().product();
+        let len = src.shape[axis];
+        let v = self.vector(n);
+        let fits = self.warp > 0
+            && axis + 1 == src.shape.len()
+            && n % (t * v) == 0
+            && len % v == 0
+            && (t * v) % len == 0
+            && n > len;
+        let group = len / v.max(1);
+        (fits && group > 0 && group & (group - 1) == 0 && group <= self.warp).then_some(Slice {
+            n,
+            v,
+            len,
+            group,
+        })
+    }
+
+    /// The runs of a thread's elements (the slots of a sliced tile).
+    fn runs(&self, sl: Slice) -> i64 {
+        sl.n / (self.threads * sl.v)
+    }
+
+    /// The row of run `q` of this thread.
+    fn slice_row(&mut self, sl: Slice, q: i64) -> Value {
+        let step = self.threads * sl.v / sl.len;
+        let tid = self.tid;
+        let gc = self.index(sl.group);
+        let within = self.bin("arith.divui", tid, gc);
+        let base = self.index(q * step);
+        self.bin("arith.addi", base, within)
+    }
+
+    /// `tile.reduce` of spread tile `arr` along its last axis into `r`,
+    /// sliced: each thread folds each run, and the group of lanes holding
+    /// a row combines theirs by butterfly shuffles within the group.
+    fn reduce_sliced(
+        &mut self,
+        r: Value,
+        arr: Value,
+        src: &TileType,
+        sl: Slice,
+        combine: &str,
+    ) -> Result<(), Diagnostic> {
+        let runs = self.runs(sl);
+        let elem = src.elem;
+        let out = self.private(runs, elem);
+        let u = self.ctx.uniquer().clone();
+        let i32t = u.int_type(32);
+        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
+        let width = self.constant(sl.group as f64, i32t);
+        for q in 0..runs {
+            let mut acc = None;
+            for k in 0..sl.v {
+                let j = self.index(q * sl.v + k);
+                let x = self.load(arr, j);
+                acc = Some(match acc {
+                    None => x,
+                    Some(a) => self.bin(combine, a, x),
+                });
+            }
+            let mut v = acc.expect("a run has elements");
+            let mut off = sl.group / 2;
+            while off > 0 {
+                let oc = self.constant(off as f64, i32t);
+                let sh = self.op(
+                    "gpu.shuffle",
+                    &[v, oc, width],
+                    &[elem, u.int_type(1)],
+                    &[("mode", xor)],
+                );
+                let y = self.ctx.result(sh, 0);
+                v = self.bin(combine, v, y);
+                off /= 2;
+            }
+            let qc = self.index(q);
+            self.store(v, out, qc);
+        }
+        let mut shape = src.shape.clone();
+        shape.pop();
+        let rt = TileType {
+            shape,
+            ..src.clone()
+        };
+        self.tiles.insert(r, (L::Sliced(out, sl), rt));
+        Ok(())
+    }
+
+    /// A sliced tile for result `r` of `op` (a map of sliced tiles): `f(q,
+    /// row)` gives the element of run `q`, which is row `row`.
+    fn fill_sliced(
+        &mut self,
+        op: Op,
+        r: Value,
+        f: &mut ElementOf<'_, Self>,
+    ) -> Result<(), Diagnostic> {
+        let t = self.tile_of(op, r)?;
+        let Some(L::Sliced(_, sl)) = self
+            .ctx
+            .operands(op)
+            .first()
+            .and_then(|v| self.tiles.get(v))
+            .map(|x| x.0)
+        else {
+            return Err(err(self.ctx, op, "expected a sliced operand"));
+        };
+        let runs = self.runs(sl);
+        let out = self.private(runs, t.elem);
+        for q in 0..runs {
+            let row = self.slice_row(sl, q);
+            let qc = self.index(q);
+            let x = f(self, qc, row, &t)?;
+            self.store(x, out, qc);
+        }
+        self.tiles.insert(r, (L::Sliced(out, sl), t));
+        Ok(())
+    }
+
+    /// Whether `op` reads its sliced operands as they are: maps whose
+    /// tile operands are all sliced alike, and broadcasts of a sliced tile
+    /// back over its rows.
+    fn takes_sliced(&self, op: Op) -> bool {
+        let ctx = &*self.ctx;
+        let ls: Vec<Option<L>> = ctx
+            .operands(op)
+            .iter()
+            .map(|v| self.tiles.get(v).map(|x| x.0))
+            .collect();
+        let slice = |l: &Option<L>| match l {
+            Some(L::Sliced(_, sl)) => Some(*sl),
+            _ => None,
+        };
+        match ctx.op_name(op) {
+            "tile.map" => {
+                let first = ls.first().and_then(slice);
+                first.is_some() && ls.iter().all(|l| slice(l) == first)
+            }
+            "tile.broadcast" => {
+                let Some(sl) = ls.first().and_then(slice) else {
+                    return false;
+                };
+                let rank = self.tiles[&ctx.operands(op)[0]].1.shape.len() as i64;
+                let dims = ints(ctx, op, "dims");
+                let out = ctx
+                    .results(op)
+                    .next()
+                    .and_then(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)));
+                dims == (0..rank).collect::<Vec<_>>()
+                    && out.is_some_and(|o| {
+                        o.shape.iter().product::<i64>() == sl.n && o.shape.last() == Some(&sl.len)
+                    })
+            }
+            _ => false,
+        }
+    }
+
+    /// Turns sliced tile `v` into a spread one: the first thread of each
+    /// row's group writes the row's result to shared memory, and every
+    /// thread reads the elements it owns.
+    fn materialize(&mut self, v: Value) -> Result<(), Diagnostic> {
+        let Some((L::Sliced(arr, sl), t)) = self.tiles.get(&v).cloned() else {
+            return Ok(());
+        };
+        let n: i64 = t.shape.iter().product();
+        let view = self.scratch_view(n, t.elem);
+        let tid = self.tid;
+        let gc = self.index(sl.group);
+        let lane = self.bin("arith.remui", tid, gc);
+        let zero = self.index(0);
+        let first = self.cmpi("eq", lane, zero);
+        for q in 0..self.runs(sl) {
+            let row = self.slice_row(sl, q);
+            let qc = self.index(q);
+            let x = self.load(arr, qc);
+            self.when(first, &mut |s| {
+                s.store(x, view, row);
+                Ok(())
+            })?;
+        }
+        self.barrier();
+        let out = self.alloca(n, t.elem);
+        self.each(n, &mut |s, j, e| {
+            let x = s.load(view, e);
+            s.store(x, out, j);
+            Ok(())
+        })?;
+        self.release(true);
+        self.tiles.insert(v, (L::Dist(out), t));
+        Ok(())
+    }
+
+    /// The slice of the row reduction in loop body `body` whose result
+    /// (through maps, looking `depth` ops back) tile `v` is, if any.
+    fn reduced_in(&self, body: Block, v: Value, depth: usize) -> Option<Slice> {
+        let ctx = &*self.ctx;
+        let d = ctx.defining_op(v)?;
+        if depth == 0 || ctx.parent_block(d) != Some(body) {
+            return None;
+        }
+        match ctx.op_name(d) {
+            "tile.reduce" => {
+                let src = tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.operands(d)[0]))?;
+                let axis = self.int(d, "axis") as usize;
+                self.slice_of(&src, axis)
+            }
+            "tile.map" => ctx
+                .operands(d)
+                .iter()
+                .find_map(|x| self.reduced_in(body, *x, depth - 1)),
+            _ => None,
+        }
+    }
+
+    /// Writes tile `v` into `dst`, sliced as `sl`: copied when it already
+    /// is, else read from where every thread can read it.
+    fn write_sliced(&mut self, v: Value, sl: Slice, dst: Value) -> Result<(), Diagnostic> {
+        let runs = self.runs(sl);
+        if let Some((L::Sliced(a, s2), _)) = self.tiles.get(&v).cloned()
+            && s2 == sl
+        {
+            if a != dst {
+                for q in 0..runs {
+                    let qc = self.index(q);
+                    let x = self.load(a, qc);
+                    self.store(x, dst, qc);
+                }
+            }
+            return Ok(());
+        }
+        let (view, ex) = self.readable(v)?;
+        for q in 0..runs {
+            let row = self.slice_row(sl, q);
+            let qc = self.index(q);
+            let x = self.load(view, row);
+            self.store(x, dst, qc);
+        }
+        self.release(ex);
         Ok(())
     }
 
@@ -711,6 +1239,14 @@ impl Lower<'_> {
         let name = ctx.op_name(op).to_string();
         let operands = ctx.operands(op).to_vec();
         let result = ctx.results(op).next();
+        if !self.takes_sliced(op) {
+            for v in &operands {
+                if matches!(self.tiles.get(v), Some((L::Sliced(..), _))) {
+                    self.materialize(*v)?;
+                }
+            }
+        }
+        let ctx = &*self.ctx;
         match name.as_str() {
             "tile.return" => {
                 self.op("gpu.return", &[], &[], &[]);
@@ -792,7 +1328,19 @@ impl Lower<'_> {
                     .ok_or_else(|| err(ctx, op, "a map without a body"))?;
                 let params = ctx.block_args(body).to_vec();
                 let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-                self.fill(op, result.expect("a result"), &mut |s, j, e, _| {
+                // Maps of replicated tiles are computed by every thread.
+                let sliced = match ins.first() {
+                    Some(L::Sliced(_, sl)) => Some(*sl),
+                    _ => None,
+                };
+                let fill = if !ins.is_empty() && ins.iter().all(|l| matches!(l, L::Repl(_))) {
+                    Self::fill_replicated
+                } else if sliced.is_some() {
+                    Self::fill_sliced
+                } else {
+                    Self::fill
+                };
+                fill(self, op, result.expect("a result"), &mut |s, j, e, _| {
                     for (p, l) in params.iter().zip(&ins) {
                         let x = s.own(*l, j, e);
                         s.map.values.insert(*p, x);
@@ -816,6 +1364,33 @@ impl Lower<'_> {
                     None => {
                         let x = self.map.value(operands[0]);
                         self.fill(op, r, &mut |_, _, _, _| Ok(x))?;
+                    }
+                    Some((L::Sliced(arr, sl), _)) => {
+                        // Back over the rows it came from: run q's row.
+                        let v = sl.v;
+                        self.fill(op, r, &mut |s, j, _, _| {
+                            let q = match s.const_index(j) {
+                                Some(j) => s.index(j / v),
+                                None => {
+                                    let vc = s.index(v);
+                                    s.bin("arith.divui", j, vc)
+                                }
+                            };
+                            Ok(s.load(arr, q))
+                        })?;
+                    }
+                    Some((L::Repl(arr), src)) => {
+                        self.fill(op, r, &mut |s, _, e, t| {
+                            let idx = s.unravel(e, &t.shape);
+                            let zero = s.index(0);
+                            let at: Vec<Value> = dims
+                                .iter()
+                                .zip(&src.shape)
+                                .map(|(d, l)| if *l == 1 { zero } else { idx[*d as usize] })
+                                .collect();
+                            let lin = s.ravel(&at, &src.shape);
+                            Ok(s.pick(arr, lin))
+                        })?;
                     }
                     Some((_, src)) => {
                         let (view, ex) = self.readable(operands[0])?;
@@ -866,6 +1441,19 @@ impl Lower<'_> {
                 let rows = n / src.shape[axis];
                 let (l, _) = self.tiles[&operands[0]].clone();
                 match l {
+                    // Few results, threads in warps: partials folded across
+                    // each warp by shuffles, results in every thread.
+                    L::Dist(arr) if self.shuffles(&src, axis) => {
+                        let r = result.expect("a result");
+                        self.reduce_warps(r, arr, &src, axis, init, combine)?;
+                    }
+                    // Rows within a warp's reach: the results stay where
+                    // the rows were.
+                    L::Dist(arr) if self.slice_of(&src, axis).is_some() => {
+                        let sl = self.slice_of(&src, axis).expect("just checked");
+                        let r = result.expect("a result");
+                        self.reduce_sliced(r, arr, &src, sl, combine)?;
+                    }
                     // Fewer partial results than elements: each thread
                     // reduces what it holds, then threads combine the
                     // partials (rows x threads of them) through shared memory.
@@ -920,36 +1508,50 @@ impl Lower<'_> {
                     self.tile_of(op, operands[0])?,
                     self.tile_of(op, operands[1])?,
                 );
+                let r = result.expect("a result");
+                let t = self.tile_of(op, r)?;
                 let (acc, _) = self.tiles[&operands[2]].clone();
                 let (av, ea) = self.readable(operands[0])?;
                 let (bv, eb) = self.readable(operands[1])?;
                 let (kk, nn) = (a.shape[1], b.shape[1]);
-                self.fill(op, result.expect("a result"), &mut |s, j, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    let init = s.own(acc, j, e);
-                    let float = matches!(s.ctx.type_kind(t.elem), TypeKind::Float(_));
-                    let (lo, hi, one) = (s.index(0), s.index(kk), s.index(1));
-                    let (i, n) = (idx[0], idx[1]);
-                    let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, sum| {
+                let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
+                let (mul, add) = if float {
+                    ("arith.mulf", "arith.addf")
+                } else {
+                    ("arith.muli", "arith.addi")
+                };
+                // k outermost: a thread's sums stay in its (register)
+                // array while it walks k, reading A and B once per step.
+                let n: i64 = t.shape.iter().product();
+                let sums = self.alloca(n, t.elem);
+                self.each(n, &mut |s, j, e| {
+                    let x = s.own(acc, j, e);
+                    s.store(x, sums, j);
+                    Ok(())
+                })?;
+                let (lo, hi, one) = (self.index(0), self.index(kk), self.index(1));
+                self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
+                    s.each(n, &mut |s, j, e| {
+                        let idx = s.unravel(e, &t.shape);
+                        let (i, col) = (idx[0], idx[1]);
                         let ka = s.index(kk);
                         let ia = s.bin("arith.muli", i, ka);
                         let ia = s.bin("arith.addi", ia, k);
                         let na = s.index(nn);
                         let ib = s.bin("arith.muli", k, na);
-                        let ib = s.bin("arith.addi", ib, n);
+                        let ib = s.bin("arith.addi", ib, col);
                         let x = s.load(av, ia);
                         let y = s.load(bv, ib);
                         let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
-                        let (mul, add) = if float {
-                            ("arith.mulf", "arith.addf")
-                        } else {
-                            ("arith.muli", "arith.addi")
-                        };
                         let p = s.bin(mul, x, y);
-                        Ok(vec![s.bin(add, sum[0], p)])
+                        let sum = s.load(sums, j);
+                        let sum = s.bin(add, sum, p);
+                        s.store(sum, sums, j);
+                        Ok(())
                     })?;
-                    Ok(r[0])
+                    Ok(Vec::new())
                 })?;
+                self.tiles.insert(r, (L::Dist(sums), t));
                 self.release(ea || eb);
             }
             "tile.for" => self.lower_for(op)?,
@@ -1004,11 +1606,30 @@ impl Lower<'_> {
         let bargs = ctx.block_args(body).to_vec();
         let results: Vec<Value> = ctx.results(op).collect();
         let body_ops: Vec<Op> = ctx.block_ops(body).collect();
+        // A carried tile that a row reduction in the body gives is carried
+        // sliced, as the reduction leaves it.
+        let yielded: Vec<Value> = body_ops
+            .iter()
+            .find(|o| ctx.op_name(**o) == "tile.yield")
+            .map(|o| ctx.operands(*o).to_vec())
+            .unwrap_or_default();
         // Carried tiles: one array each, holding the init first.
         let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
+        let mut slices: Vec<Option<Slice>> = Vec::new();
         let mut scalar_inits = Vec::new();
-        for v in &inits {
+        for (i, v) in inits.iter().enumerate() {
+            let sl = yielded
+                .get(i)
+                .and_then(|y| self.reduced_in(body, *y, 8))
+                .filter(|_| self.tiles.contains_key(v));
+            slices.push(sl);
             match self.tiles.get(v).cloned() {
+                Some((_, t)) if sl.is_some() => {
+                    let sl = sl.expect("just checked");
+                    let arr = self.private(self.runs(sl), t.elem);
+                    self.write_sliced(*v, sl, arr)?;
+                    carried.push(Some((arr, t)));
+                }
                 Some((l, t)) => {
                     let n: i64 = t.shape.iter().product();
                     let arr = self.alloca(n, t.elem);
@@ -1028,10 +1649,14 @@ impl Lower<'_> {
         let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
             s.map.values.insert(bargs[0], iv);
             let mut it = iters.iter();
-            for (a, c) in bargs[1..].iter().zip(&carried) {
+            for ((a, c), sl) in bargs[1..].iter().zip(&carried).zip(&slices) {
                 match c {
                     Some((arr, t)) => {
-                        s.tiles.insert(*a, (L::Dist(*arr), t.clone()));
+                        let l = match sl {
+                            Some(sl) => L::Sliced(*arr, *sl),
+                            None => L::Dist(*arr),
+                        };
+                        s.tiles.insert(*a, (l, t.clone()));
                     }
                     None => {
                         s.map.values.insert(*a, *it.next().expect("one per scalar"));
@@ -1045,9 +1670,13 @@ impl Lower<'_> {
                     continue;
                 }
                 let vals = s.ctx.operands(*o).to_vec();
-                for (v, c) in vals.iter().zip(&carried) {
+                for ((v, c), sl) in vals.iter().zip(&carried).zip(&slices) {
                     match c {
+                        Some((arr, _)) if sl.is_some() => {
+                            s.write_sliced(*v, sl.expect("just checked"), *arr)?;
+                        }
                         Some((arr, t)) => {
+                            s.materialize(*v)?;
                             let (l, _) = s.tiles[v].clone();
                             if !matches!(l, L::Dist(a) if a == *arr) {
                                 let n: i64 = t.shape.iter().product();
@@ -1066,10 +1695,14 @@ impl Lower<'_> {
             Ok(yields)
         })?;
         let mut outs = outs.into_iter();
-        for (r, c) in results.iter().zip(&carried) {
+        for ((r, c), sl) in results.iter().zip(&carried).zip(&slices) {
             match c {
                 Some((arr, t)) => {
-                    self.tiles.insert(*r, (L::Dist(*arr), t.clone()));
+                    let l = match sl {
+                        Some(sl) => L::Sliced(*arr, *sl),
+                        None => L::Dist(*arr),
+                    };
+                    self.tiles.insert(*r, (l, t.clone()));
                 }
                 None => {
                     self.map

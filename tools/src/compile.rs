@@ -13,27 +13,32 @@ use aic::types::Type;
 use aic_runtime::{KernelInfo, Launch, Param};
 
 /// The targets aic compiles for, with what each lowers with: the tile-size
-/// heuristics of `fusion-to-tile` and the threads a block has.
-pub const TARGETS: &[(&str, &str, i64)] = &[
-    ("nvptx", "h100", 128),
-    ("amdgpu", "mi300", 256),
-    ("host", "cpu", 1),
+/// heuristics of `fusion-to-tile`, the threads a block has and the threads
+/// of a warp that reductions shuffle across (0: none).
+pub const TARGETS: &[(&str, &str, i64, i64)] = &[
+    ("nvptx", "h100", 128, 32),
+    ("amdgpu", "mi300", 256, 0),
+    ("host", "cpu", 1, 0),
 ];
 
 /// The pass pipeline that takes a module at any level (StableHLO as JAX
 /// exports it, graph, fusion groups, tile kernels) down to `gpu` kernels
-/// for `target` (`nvptx`, `amdgpu`, `host`), blocks of `block` threads
-/// (the target's own when `None`).
-pub fn default_pipeline(target: &str, block: Option<i64>) -> Result<String, String> {
-    let (_, tiles, threads) = TARGETS
-        .iter()
-        .find(|(t, _, _)| *t == target)
-        .ok_or_else(|| {
+/// for `target` (`nvptx`, `amdgpu`, `host`), blocks of `block` threads and
+/// reductions shuffling across warps of `warp` (the target's own when
+/// `None`).
+pub fn default_pipeline(
+    target: &str,
+    block: Option<i64>,
+    warp: Option<i64>,
+) -> Result<String, String> {
+    let (_, tiles, threads, target_warp) =
+        TARGETS.iter().find(|(t, ..)| *t == target).ok_or_else(|| {
             format!("unsupported target '{target}': expected one of nvptx, amdgpu, host")
         })?;
     let threads = block.unwrap_or(*threads);
+    let warp = warp.unwrap_or(*target_warp);
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads} warp={warp}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

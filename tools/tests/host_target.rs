@@ -54,11 +54,19 @@ fn check(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64) {
     // several threads (OS threads with barriers), which exercises how
     // tile-to-gpu spreads tiles over a GPU block's threads.
     for threads in [1, 5, 32] {
-        check_with(what, text, args, elem, seed, threads);
+        check_with(what, text, args, elem, seed, threads, 0);
     }
 }
 
-fn check_with(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, threads: i64) {
+fn check_with(
+    what: &str,
+    text: &str,
+    args: &[Vec<i64>],
+    elem: &str,
+    seed: u64,
+    threads: i64,
+    warp: i64,
+) {
     let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("t.mlir");
@@ -72,14 +80,31 @@ fn check_with(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, 
         .arg(format!("--args=[{}]", lits.join(", ")))
         .arg("--check")
         .arg(format!("--threads={threads}"))
+        .arg(format!("--warp={warp}"))
         .arg(format!("--output-dir={}", dir.join("out").display()))
         .output()
         .expect("aic-run runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && err.contains("check: ok"),
-        "{what} ({elem}, {threads} threads): {err}\n{text}"
+        "{what} ({elem}, {threads} threads, warps of {warp}): {err}\n{text}"
     );
+    if warp > 0 {
+        // The reductions must have gone through the shuffles under test.
+        let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
+            .arg(&file)
+            .arg(format!(
+                "--pass-pipeline={}",
+                aic_tools::compile::default_pipeline("host", Some(threads), Some(warp)).unwrap()
+            ))
+            .output()
+            .expect("aic-opt runs");
+        let ir = String::from_utf8_lossy(&ir.stdout);
+        assert!(
+            ir.contains("gpu.shuffle xor"),
+            "{what}: no shuffles at warps of {warp}\n{ir}"
+        );
+    }
 }
 
 fn func(params: &[(&str, Vec<i64>)], result: &[i64], body: &str, elem: &str) -> String {
@@ -121,27 +146,33 @@ fn gemm_kernels_with_epilogues_equal_the_interpreter() {
     }
 }
 
+/// Attention (scaled QK^T, softmax over the keys, times V) on `b` batches of
+/// `sq` queries and `sk` keys of width `d`: the program and its argument shapes.
+fn attention(b: i64, sq: i64, sk: i64, d: i64, elem: &str) -> (String, Vec<Vec<i64>>) {
+    let t = |s: &[i64]| ty(s, elem);
+    let body = format!(
+        "  %sb = graph.broadcast %s, dims = [] : ({}) -> {S}\n  %qk = graph.matmul %q, %k transpose_b : ({Q}, {K}) -> {S}\n  %x = graph.mul %qk, %sb : {S}\n  %p = graph.softmax %x, axis = 2 : {S}\n  %o = graph.matmul %p, %v : ({S}, {K}) -> {Q}\n  return %o : {Q}\n",
+        t(&[]),
+        S = t(&[b, sq, sk]),
+        Q = t(&[b, sq, d]),
+        K = t(&[b, sk, d])
+    );
+    let args = vec![
+        ("q", vec![b, sq, d]),
+        ("k", vec![b, sk, d]),
+        ("v", vec![b, sk, d]),
+        ("s", vec![]),
+    ];
+    let text = func(&args, &[b, sq, d], &body, elem);
+    (text, args.into_iter().map(|a| a.1).collect())
+}
+
 #[test]
 fn attention_kernels_equal_the_interpreter() {
     let cases: [(i64, i64, i64, i64); 3] = [(1, 1, 1, 1), (2, 5, 70, 8), (1, 33, 17, 16)];
     for (i, (b, sq, sk, d)) in cases.into_iter().enumerate() {
         for elem in ["f32", "f16"] {
-            let t = |s: &[i64]| ty(s, elem);
-            let body = format!(
-                "  %sb = graph.broadcast %s, dims = [] : ({}) -> {S}\n  %qk = graph.matmul %q, %k transpose_b : ({Q}, {K}) -> {S}\n  %x = graph.mul %qk, %sb : {S}\n  %p = graph.softmax %x, axis = 2 : {S}\n  %o = graph.matmul %p, %v : ({S}, {K}) -> {Q}\n  return %o : {Q}\n",
-                t(&[]),
-                S = t(&[b, sq, sk]),
-                Q = t(&[b, sq, d]),
-                K = t(&[b, sk, d])
-            );
-            let args = vec![
-                ("q", vec![b, sq, d]),
-                ("k", vec![b, sk, d]),
-                ("v", vec![b, sk, d]),
-                ("s", vec![]),
-            ];
-            let text = func(&args, &[b, sq, d], &body, elem);
-            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            let (text, shapes) = attention(b, sq, sk, d, elem);
             check(
                 &format!("attention {b}x{sq}x{sk}x{d}"),
                 &text,
@@ -206,6 +237,55 @@ fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
         "f32",
         41,
     );
+}
+
+/// Reductions by warp shuffles (emulated on the host through memory):
+/// rows that are whole multiples of what a block holds at once leave their
+/// results in every thread (256 and 512 wide at 32 threads; 64 at 8),
+/// narrower rows leave them sliced where the rows lay (64 wide at 32
+/// threads), and attention's online softmax carries its row maxima and
+/// sums sliced through its loop over the keys (200 keys, the last block
+/// of them partial).
+#[test]
+fn warp_shuffle_reductions_equal_the_interpreter() {
+    for elem in ["f32", "f16"] {
+        let (text, shapes) = attention(1, 40, 200, 8, elem);
+        check_with("attention", &text, &shapes, elem, 60, 32, 8);
+    }
+    for (i, (rows, cols, threads, warp)) in [
+        (3, 256, 32, 8),
+        (1, 512, 32, 8),
+        (6, 64, 8, 8),
+        (6, 64, 32, 8),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for elem in ["f32", "f16"] {
+            let t = |s: &[i64]| ty(s, elem);
+            let x = t(&[rows, cols]);
+            let body = format!(
+                "  %y = graph.layernorm %x, %g, %b : ({x}, {v}, {v}) -> {x}\n  %s = graph.softmax %y, axis = 1 : {x}\n  return %s : {x}\n",
+                v = t(&[cols])
+            );
+            let args = vec![
+                ("x", vec![rows, cols]),
+                ("g", vec![cols]),
+                ("b", vec![cols]),
+            ];
+            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+            let text = func(&args, &[rows, cols], &body, elem);
+            check_with(
+                "layernorm + softmax",
+                &text,
+                &shapes,
+                elem,
+                50 + i as u64,
+                threads,
+                warp,
+            );
+        }
+    }
 }
 
 #[test]

@@ -32,6 +32,16 @@ pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
 
 /// Turns an inkwell builder error (a misuse of the builder, so a bug here,
 /// never the user's) into this crate's error text.
+/// The alignment in bytes a GPU kernel assumes of its buffers; launchers
+/// pass whole allocations, which are aligned more than this.
+pub const BUFFER_ALIGN: u64 = 16;
+
+/// Where, on the host, the 8-byte slots through which a block's threads
+/// shuffle start: after the kernel's `shared` bytes, 16-byte aligned.
+pub fn host_slots(shared: u64) -> u64 {
+    shared.div_ceil(16) * 16
+}
+
 pub(crate) trait Llvm<T> {
     /// The value, or the error as text.
     fn llvm(self) -> Result<T, String>;
@@ -600,6 +610,16 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             // through these buffers, as with CUDA's __restrict__.
             f.add_attribute(AttributeLoc::Param(i as u32), noalias);
         }
+        if self.target.is_gpu() {
+            // Buffers are whole device allocations (aligned to at least 256
+            // bytes by the CUDA and HIP allocators): 16 is what lets LLVM
+            // merge a thread's neighbouring accesses into vector ones.
+            let align =
+                cx.create_enum_attribute(Attribute::get_named_enum_kind_id("align"), BUFFER_ALIGN);
+            for i in 0..n {
+                f.add_attribute(AttributeLoc::Param(i as u32), align);
+            }
+        }
         let str_attr = |k: &str, v: &str| {
             f.add_attribute(AttributeLoc::Function, cx.create_string_attribute(k, v))
         };
@@ -855,6 +875,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 Ok(())
             }
             "gpu.barrier" => self.barrier(),
+            "gpu.shuffle" => self.shuffle(op),
             "gpu.shared" => self.shared_view(op),
             "memref.alloca" => self.alloca(op),
             "memref.load" => self.load(op),
@@ -892,7 +913,210 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .call(&intrinsic, Some(self.i32().into()), &[])?
             .expect("returns i32")
             .into_int_value();
+        // The launch fixes the id's range: saying so lets LLVM fold the
+        // bounds checks and row indices that follow from it (an element
+        // `j * T + tid` with `tid < T` lies in a known row).
+        let bound = self.i32().const_int(size, false);
+        let inside = self
+            .b
+            .build_int_compare(inkwell::IntPredicate::ULT, v, bound, "")
+            .llvm()?;
+        self.call("llvm.assume", None, &[inside.into()])?;
         self.b.build_int_z_extend(v, i64t, "").llvm()
+    }
+
+    /// `gpu.shuffle`: NVPTX's `shfl.sync` on the value's bits, as 32-bit
+    /// pieces (narrower values widened, 64-bit ones in two halves).
+    fn shuffle(&mut self, op: Op) -> Result<(), String> {
+        if let Target::Host = self.target {
+            return self.host_shuffle(op);
+        }
+        if !matches!(self.target, Target::Nvptx { .. }) {
+            return Err(self.err(
+                op,
+                format!(
+                    "gpu.shuffle is not supported for target {} (lower without warp shuffles: tile-to-gpu{{warp=0}})",
+                    self.target.name()
+                ),
+            ));
+        }
+        let mode = aic_dialects::gpu::shuffle_mode(self.ir, op);
+        let x = self.operand(op, 0)?;
+        let (off, width) = (self.int_operand(op, 1)?, self.int_operand(op, 2)?);
+        let i32t = self.i32();
+        // shfl.sync's c operand: the segment mask above bit 8 and, but for
+        // `up`, the highest lane of a segment.
+        let seg = self
+            .b
+            .build_int_sub(i32t.const_int(32, false), width, "")
+            .llvm()?;
+        let seg = self
+            .b
+            .build_left_shift(seg, i32t.const_int(8, false), "")
+            .llvm()?;
+        let c = if mode == "up" {
+            seg
+        } else {
+            self.b.build_or(seg, i32t.const_int(31, false), "").llvm()?
+        };
+        let kind = match mode {
+            "xor" => "bfly",
+            other => other,
+        };
+        let name = format!("llvm.nvvm.shfl.sync.{kind}.i32p");
+        let ret = self
+            .cx
+            .struct_type(&[i32t.into(), self.cx.bool_type().into()], false);
+        let mask = i32t.const_all_ones();
+        let (bits, width_bits) = self.to_bits(x)?;
+        let pieces: Vec<IntValue<'ctx>> = if width_bits == 64 {
+            let hi = self
+                .b
+                .build_right_shift(bits, bits.get_type().const_int(32, false), false, "")
+                .llvm()?;
+            vec![
+                self.b.build_int_truncate(bits, i32t, "").llvm()?,
+                self.b.build_int_truncate(hi, i32t, "").llvm()?,
+            ]
+        } else {
+            vec![
+                self.b
+                    .build_int_z_extend_or_bit_cast(bits, i32t, "")
+                    .llvm()?,
+            ]
+        };
+        let mut got = Vec::new();
+        let mut valid = None;
+        for p in pieces {
+            let r = self
+                .call(
+                    &name,
+                    Some(ret.into()),
+                    &[mask.into(), p.into(), off.into(), c.into()],
+                )?
+                .expect("returns a pair")
+                .into_struct_value();
+            got.push(
+                self.b
+                    .build_extract_value(r, 0, "")
+                    .llvm()?
+                    .into_int_value(),
+            );
+            valid = Some(self.b.build_extract_value(r, 1, "").llvm()?);
+        }
+        let bt = bits.get_type();
+        let joined = if got.len() == 2 {
+            let lo = self.b.build_int_z_extend(got[0], bt, "").llvm()?;
+            let hi = self.b.build_int_z_extend(got[1], bt, "").llvm()?;
+            let hi = self
+                .b
+                .build_left_shift(hi, bt.const_int(32, false), "")
+                .llvm()?;
+            self.b.build_or(lo, hi, "").llvm()?
+        } else {
+            self.b
+                .build_int_truncate_or_bit_cast(got[0], bt, "")
+                .llvm()?
+        };
+        let v: BasicValueEnum<'ctx> = match x {
+            BasicValueEnum::FloatValue(f) => {
+                self.b.build_bit_cast(joined, f.get_type(), "").llvm()?
+            }
+            _ => joined.into(),
+        };
+        self.set(op, v);
+        let r1 = self.ir.result(op, 1);
+        self.vals.insert(r1, valid.expect("one piece at least"));
+        Ok(())
+    }
+
+    /// `gpu.shuffle` on the host, whose threads have no warps: each thread
+    /// writes its value's bits to its slot after the block's shared memory
+    /// (see [`host_slots`]), waits for the block, reads its source lane's
+    /// slot and waits again (every thread of the block runs the shuffle).
+    fn host_shuffle(&mut self, op: Op) -> Result<(), String> {
+        let mode = aic_dialects::gpu::shuffle_mode(self.ir, op);
+        let x = self.operand(op, 0)?;
+        let i64t = self.cx.i64_type();
+        let (off, width) = (self.int_operand(op, 1)?, self.int_operand(op, 2)?);
+        let off = self.b.build_int_z_extend(off, i64t, "").llvm()?;
+        let width = self.b.build_int_z_extend(width, i64t, "").llvm()?;
+        let tid = self.host.as_ref().expect("host parameters").thread;
+        let lane = self.b.build_int_unsigned_rem(tid, width, "").llvm()?;
+        let seg = self.b.build_int_sub(tid, lane, "").llvm()?;
+        let src = match mode {
+            "xor" => self.b.build_xor(lane, off, "").llvm()?,
+            "down" => self.b.build_int_add(lane, off, "").llvm()?,
+            // Below lane 0 wraps to a huge lane, outside the segment.
+            "up" => self.b.build_int_sub(lane, off, "").llvm()?,
+            _ => off,
+        };
+        let valid = self
+            .b
+            .build_int_compare(IntPredicate::ULT, src, width, "")
+            .llvm()?;
+        let src = self
+            .b
+            .build_select(valid, src, lane, "")
+            .llvm()?
+            .into_int_value();
+        let at = self.b.build_int_add(seg, src, "").llvm()?;
+        let base = self.shared_base()?;
+        let slots = unsafe {
+            self.b
+                .build_in_bounds_gep(
+                    self.cx.i8_type(),
+                    base,
+                    &[i64t.const_int(host_slots(self.shared_bytes), false)],
+                    "",
+                )
+                .llvm()?
+        };
+        let (bits, _) = self.to_bits(x)?;
+        let wide = self
+            .b
+            .build_int_z_extend_or_bit_cast(bits, i64t, "")
+            .llvm()?;
+        // SAFETY (LLVM semantics): slots for every thread follow the block's
+        // shared memory in the host's buffer (HostModule::run sizes it).
+        let mine = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[tid], "").llvm()? };
+        self.b.build_store(mine, wide).llvm()?;
+        self.barrier()?;
+        let theirs = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[at], "").llvm()? };
+        let got = self.b.build_load(i64t, theirs, "").llvm()?.into_int_value();
+        self.barrier()?;
+        let got = self
+            .b
+            .build_int_truncate_or_bit_cast(got, bits.get_type(), "")
+            .llvm()?;
+        let v: BasicValueEnum<'ctx> = match x {
+            BasicValueEnum::FloatValue(f) => self.b.build_bit_cast(got, f.get_type(), "").llvm()?,
+            _ => got.into(),
+        };
+        self.set(op, v);
+        let r1 = self.ir.result(op, 1);
+        self.vals.insert(r1, valid.into());
+        Ok(())
+    }
+
+    /// A scalar's bits as an integer, and how many there are.
+    fn to_bits(&self, x: BasicValueEnum<'ctx>) -> Result<(IntValue<'ctx>, u32), String> {
+        match x {
+            BasicValueEnum::IntValue(i) => Ok((i, i.get_type().get_bit_width())),
+            BasicValueEnum::FloatValue(f) => {
+                let t = f.get_type();
+                let (w, it) = if t == self.cx.f64_type() {
+                    (64, self.cx.i64_type())
+                } else if t == self.cx.f32_type() {
+                    (32, self.cx.i32_type())
+                } else {
+                    (16, self.cx.i16_type())
+                };
+                let b = self.b.build_bit_cast(f, it, "").llvm()?;
+                Ok((b.into_int_value(), w))
+            }
+            _ => Err("aic-llvm: gpu.shuffle of a value that is neither integer nor float".into()),
+        }
     }
 
     fn barrier(&mut self) -> Result<(), String> {

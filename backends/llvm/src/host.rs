@@ -339,14 +339,16 @@ impl HostModule {
             }
         }
         let argv: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        // 16-byte aligned, as on the GPUs.
-        let mut shared = vec![0u128; (info.shared as usize).div_ceil(16).max(1)];
+        // 16-byte aligned, as on the GPUs; then one 8-byte slot per thread
+        // for gpu.shuffle (crate::emit::host_slots).
+        let threads = info.block[0] as usize;
+        let words = crate::emit::host_slots(info.shared) as usize / 16 + threads.div_ceil(2);
+        let mut shared = vec![0u128; words.max(1)];
         // SAFETY: `addr` is the JIT's address of `@<name>.grid`, whose LLVM
         // signature is `void (ptr, ptr, i64)` with the C calling convention;
         // the engine (owned by self) outlives this call.
         let grid: extern "C" fn(*const *mut u8, *mut u8, i64) =
             unsafe { std::mem::transmute(*addr) };
-        let threads = info.block[0] as usize;
         if threads == 1 {
             grid(argv.as_ptr(), shared.as_mut_ptr().cast(), 0);
             return Ok(());

@@ -17,6 +17,8 @@
 //! ```
 //!
 //! Buffers are flat (one dim: a kernel addresses them by computed offsets);
+//! `gpu.shuffle` exchanges a value between the threads of a warp (upstream's
+//! form: `%v, %ok = gpu.shuffle xor %x, %offset, %width : f32`).
 //! `gpu.shared` views the block's shared memory (LDS on AMD) at a byte
 //! offset as a memref in `#gpu.address_space<workgroup>`, the kernel's
 //! `shared` attribute being the bytes the block needs. `gpu.launch` runs a
@@ -135,6 +137,55 @@ pub const BARRIER: OpSpec = OpSpec {
     ..op("gpu.barrier", "a block-wide barrier")
 };
 
+/// The text before the keyword of `#gpu<shuffle_mode xor>`.
+pub const SHUFFLE_PREFIX: &str = "gpu<shuffle_mode ";
+/// The shuffle modes: which lane a thread reads (`xor`: its lane xor the
+/// offset; `up`/`down`: the offset below/above; `idx`: the offset itself).
+pub const SHUFFLE_MODES: &[&str] = &["xor", "up", "down", "idx"];
+const SHUFFLE_MODE: AttrConstraint = AttrConstraint {
+    desc: "shuffle mode (xor, up, down, idx)",
+    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(SHUFFLE_PREFIX)),
+    syntax: AttrSyntax::DialectEnum(SHUFFLE_PREFIX, SHUFFLE_MODES),
+};
+
+const SCALAR: TypeConstraint = TypeConstraint {
+    desc: "integer or float",
+    check: |t, _| matches!(t, TypeKind::Integer { .. } | TypeKind::Float(_)),
+    build: None,
+};
+
+const I32: TypeConstraint = TypeConstraint {
+    desc: "i32",
+    check: |t, _| matches!(t, TypeKind::Integer { width: 32, .. }),
+    build: Some(|u| u.int_type(32)),
+};
+
+const I1: TypeConstraint = TypeConstraint {
+    desc: "i1",
+    check: |t, _| matches!(t, TypeKind::Integer { width: 1, .. }),
+    build: Some(|u| u.int_type(1)),
+};
+
+/// `%v, %ok = gpu.shuffle xor %x, %offset, %width : f32`: the value of `x`
+/// in another lane of the thread's warp, and whether that lane lies in the
+/// thread's segment of `width` lanes. Every lane of the warp must run it.
+pub const SHUFFLE: OpSpec = OpSpec {
+    operands: &[
+        ValueSpec::one("value", SCALAR),
+        ValueSpec::one("offset", I32),
+        ValueSpec::one("width", I32),
+    ],
+    results: &[
+        ValueSpec::one("shuffleResult", SCALAR),
+        ValueSpec::one("valid", I1),
+    ],
+    attributes: &[AttrSpec::required("mode", SHUFFLE_MODE)],
+    traits: Traits::PURE,
+    format: Some("$mode $value `,` $offset `,` $width attr-dict `:` type($value)"),
+    infer_results: Some(|u, ops, _| Some(vec![*ops.first()?, u.int_type(1)])),
+    ..op("gpu.shuffle", "a value from another lane of the warp")
+};
+
 /// `gpu.shared offset = BYTES : memref<N x T, #gpu.address_space<workgroup>>`.
 pub const SHARED: OpSpec = OpSpec {
     results: &[ValueSpec::one("view", MEMREF)],
@@ -170,8 +221,10 @@ fn index_result(
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "gpu",
-    description: "per-thread kernels: thread and block ids, barriers, shared memory, launches",
-    ops: &[KERNEL, RETURN, THREAD_ID, BLOCK_ID, BARRIER, SHARED, LAUNCH],
+    description: "per-thread kernels: thread and block ids, barriers, warp shuffles, shared memory, launches",
+    ops: &[
+        KERNEL, RETURN, THREAD_ID, BLOCK_ID, BARRIER, SHUFFLE, SHARED, LAUNCH,
+    ],
     materialize_constant: None,
 };
 
@@ -182,6 +235,19 @@ pub fn dim_of(ctx: &Context, op: Op) -> usize {
         .and_then(|i| ctx.inherent_attr(op, i));
     let w = a.and_then(|a| enum_keyword(ctx.uniquer(), a, DIM_PREFIX));
     DIMS.iter().position(|d| Some(*d) == w).unwrap_or(0)
+}
+
+/// The mode of a `gpu.shuffle` (`xor`, `up`, `down`, `idx`).
+pub fn shuffle_mode(ctx: &Context, op: Op) -> &'static str {
+    let a = ctx
+        .find_ident("mode")
+        .and_then(|i| ctx.inherent_attr(op, i));
+    let w = a.and_then(|a| enum_keyword(ctx.uniquer(), a, SHUFFLE_PREFIX));
+    SHUFFLE_MODES
+        .iter()
+        .find(|m| Some(**m) == w)
+        .copied()
+        .unwrap_or("xor")
 }
 
 /// Whether `ty` is a memref in shared memory.
@@ -287,6 +353,20 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "gpu.thread_id" => Ok(vec![index(0)]),
         "gpu.block_id" => Ok(vec![index(PROGRAM.with(Cell::get)[dim_of(ctx, op)])]),
         "gpu.barrier" => Ok(Vec::new()),
+        "gpu.shuffle" => {
+            // The interpreter's blocks have one thread, lane 0, the only
+            // lane there is to read.
+            let off = args[1].ints().first().copied().unwrap_or(0);
+            let width = args[2].ints().first().copied().unwrap_or(0);
+            let src = match shuffle_mode(ctx, op) {
+                "up" => -off,
+                "xor" | "down" | "idx" => off,
+                _ => -1,
+            };
+            let ok = src == 0 && width > 0;
+            let valid = Tensor::new(&u, u.int_type(1), Data::Int(vec![i64::from(ok)]));
+            Ok(vec![args[0].clone(), valid])
+        }
         "gpu.shared" => {
             let ty = ctx.value_type(ctx.result(op, 0));
             let zeros = crate::memref::zeros(&u, ty);

@@ -66,7 +66,7 @@ pub(super) fn elementwise(
             reads.push((*x, src.input, d.simplify()));
         }
     }
-    let br = rows_per_block(rows_n);
+    let br = rows_per_block(rows_n, n);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);

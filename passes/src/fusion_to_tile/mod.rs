@@ -193,11 +193,18 @@ fn float_elem(ctx: &Context, ty: Type) -> Result<Type, Skip> {
     }
 }
 
-/// Rows per block of the row and elementwise generators: 16, or fewer
-/// (a power of two) when there are fewer rows.
-fn rows_per_block(rows: i64) -> i64 {
-    16.min((rows.max(1) as u64).next_power_of_two() as i64)
+/// Rows per block of the row and elementwise generators: as many as make
+/// about [`BLOCK_ELEMENTS`] elements (one for wider rows), at most 16, a
+/// power of two, and no more than there are rows. Small blocks keep a
+/// thread's share of a row in registers and give the GPU many blocks.
+fn rows_per_block(rows: i64, row: i64) -> i64 {
+    let fit = (BLOCK_ELEMENTS / row.max(1)).clamp(1, 16) as u64;
+    let fit = 1i64 << (63 - fit.leading_zeros());
+    fit.min((rows.max(1) as u64).next_power_of_two() as i64)
 }
+
+/// The elements a block of the row and elementwise generators aims at.
+const BLOCK_ELEMENTS: i64 = 1024;
 
 /// The memref type of a tensor type.
 fn memref_of(ctx: &Context, t: Type) -> Type {

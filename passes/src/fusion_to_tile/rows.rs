@@ -239,7 +239,7 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
     let out_ty = ctx.value_type(cur);
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
-    let br = rows_per_block(rows_n);
+    let br = rows_per_block(rows_n, n);
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| buffer(&body.inputs, &bufs, v);

@@ -37,6 +37,7 @@ OPTIONS:
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
   --threads=<n>             Threads a block (default: the target's; on the host, threads run as OS threads)
+  --warp=<n>                Threads of a warp, across which reductions shuffle (default: the target's; 0: none)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -61,6 +62,7 @@ struct Options {
     arch: Option<String>,
     check: bool,
     threads: Option<i64>,
+    warp: Option<i64>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -86,6 +88,15 @@ fn parse_args() -> Result<Options, String> {
                     .filter(|n| (1..=1024).contains(n))
                     .ok_or_else(|| format!("--threads: expected 1 to 1024, got '{v}'"))?;
                 o.threads = Some(n);
+            }
+            "--warp" => {
+                let v = value("--warp")?;
+                let n = v
+                    .parse::<i64>()
+                    .ok()
+                    .filter(|n| (0..=64).contains(n))
+                    .ok_or_else(|| format!("--warp: expected 0 to 64, got '{v}'"))?;
+                o.warp = Some(n);
             }
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
@@ -309,7 +320,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         aic_tools::compile::run_pipeline(
             &mut ctx,
             m,
-            &aic_tools::compile::default_pipeline(llvm_target, o.threads)?,
+            &aic_tools::compile::default_pipeline(llvm_target, o.threads, o.warp)?,
         )?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m);
         let binary = if target == "cuda" {

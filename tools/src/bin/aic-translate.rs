@@ -84,7 +84,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
     let m = parse_module(&mut ctx, &sm, id)
         .and_then(|m| verify(&ctx, m).map(|()| m))
         .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, None)?)?;
+    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, None, None)?)?;
     let infos = kernel_infos(&ctx, m);
     for k in &infos {
         if u64::from(k.shared_bytes) > target.max_shared_bytes() {

@@ -7,7 +7,9 @@
 build.sh), launches its kernels through CuPy in the order of the manifest's
 launches, checks the output against PyTorch, and times aic, PyTorch eager and
 torch.compile with triton's do_bench (median ms). Prints one JSON line per
-case and writes $OUT/bench.json.
+case and writes $OUT/bench.json. $BUNDLES names other folders of bundles
+(comma-separated: variants built with other settings, each timed against
+the same PyTorch run) and $CASES a comma-separated subset of the cases.
 """
 import json, math, os, sys, tempfile
 import numpy as np
@@ -151,38 +153,44 @@ def bench():
     info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
     print(json.dumps(info), flush=True)
     rows = [info]
+    dirs = os.environ.get("BUNDLES", os.path.join(HERE, "build")).split(",")
+    only = [c for c in os.environ.get("CASES", "").split(",") if c]
     for name, case, fn, make, flops, nbytes in cases:
-        path = os.path.join(HERE, "build", f"{name}.bundle")
-        row = {"case": case}
-        try:
-            args = make()
-            ref = fn(*args)
-            c = Compiled(path)
-            run, outs = c.prepare(list(args))
-            run()
-            torch.cuda.synchronize()
-            got = outs[0].reshape(ref.shape).float()
-            want = ref.float()
-            err = ((got - want).abs() / (1 + want.abs())).max().item()
-            tol = 2e-2 if ref.dtype == h else 1e-4
-            row["max_rel_err"] = err
-            row["numerics"] = "ok" if err <= tol else "MISMATCH"
-            t_aic = do_bench(run, warmup=10, rep=200)
-            t_eager = do_bench(lambda: fn(*args), warmup=10, rep=200)
-            cfn = torch.compile(fn, dynamic=False)
-            cfn(*args)
-            t_comp = do_bench(lambda: cfn(*args), warmup=10, rep=200)
-            row.update({"aic_ms": round(t_aic, 4), "eager_ms": round(t_eager, 4), "compile_ms": round(t_comp, 4),
-                        "eager/aic": round(t_eager / t_aic, 3), "compile/aic": round(t_comp / t_aic, 3),
-                        "kernels": len(c.man["launches"])})
-            if flops:
-                row["aic_tflops"] = round(flops / t_aic / 1e9, 1)
-            if nbytes:
-                row["aic_gbps"] = round(nbytes / t_aic / 1e6, 1)
-        except Exception as e:  # report and go on with the next case
-            row["error"] = repr(e)[:400]
-        print(json.dumps(row), flush=True)
-        rows.append(row)
+        if only and name not in only:
+            continue
+        args = make()
+        ref = fn(*args)
+        t_eager = do_bench(lambda: fn(*args), warmup=10, rep=200)
+        cfn = torch.compile(fn, dynamic=False)
+        cfn(*args)
+        t_comp = do_bench(lambda: cfn(*args), warmup=10, rep=200)
+        for d in dirs:
+            row = {"case": case}
+            if len(dirs) > 1:
+                row["bundles"] = os.path.basename(os.path.normpath(d))
+            try:
+                c = Compiled(os.path.join(d, f"{name}.bundle"))
+                run, outs = c.prepare(list(args))
+                run()
+                torch.cuda.synchronize()
+                got = outs[0].reshape(ref.shape).float()
+                want = ref.float()
+                err = ((got - want).abs() / (1 + want.abs())).max().item()
+                tol = 2e-2 if ref.dtype == h else 1e-4
+                row["max_rel_err"] = err
+                row["numerics"] = "ok" if err <= tol else "MISMATCH"
+                t_aic = do_bench(run, warmup=10, rep=200)
+                row.update({"aic_ms": round(t_aic, 4), "eager_ms": round(t_eager, 4), "compile_ms": round(t_comp, 4),
+                            "eager/aic": round(t_eager / t_aic, 3), "compile/aic": round(t_comp / t_aic, 3),
+                            "kernels": len(c.man["launches"])})
+                if flops:
+                    row["aic_tflops"] = round(flops / t_aic / 1e9, 1)
+                if nbytes:
+                    row["aic_gbps"] = round(nbytes / t_aic / 1e6, 1)
+            except Exception as e:  # report and go on with the next case
+                row["error"] = repr(e)[:400]
+            print(json.dumps(row), flush=True)
+            rows.append(row)
     json.dump(rows, open(os.path.join(out_dir, "bench.json"), "w"), indent=1)
     return all(r.get("numerics") == "ok" for r in rows[1:])
 

@@ -35,6 +35,19 @@ impl<I: Iterator<Item = String>> Args<I> {
     }
 }
 
+/// The integer value `v` of flag `name`, which must lie in `lo..=hi`.
+pub fn int_flag(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    v.parse::<i64>()
+        .ok()
+        .filter(|n| (lo..=hi).contains(n))
+        .ok_or_else(|| format!("{name}: expected {lo} to {hi}, got '{v}'"))
+}
+
+/// The options of `--threads` and `--warp`, as the tools take them.
+pub const THREADS_HELP: &str = "  --threads=<n>             Threads a block (default: the target's; on the host, threads run as OS threads)
+  --warp=<n>                Threads of a warp, across which reductions shuffle (default: the target's; 0: none)
+";
+
 /// The bytes of the file at `path`, or of standard input for `-`; an error
 /// names the file (`<stdin>` for standard input).
 pub fn read_bytes(path: &str) -> Result<Vec<u8>, String> {

@@ -36,8 +36,6 @@ OPTIONS:
   --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
-  --threads=<n>             Threads a block (default: the target's; on the host, threads run as OS threads)
-  --warp=<n>                Threads of a warp, across which reductions shuffle (default: the target's; 0: none)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -73,7 +71,7 @@ fn parse_args() -> Result<Options, String> {
         let mut value = |name: &str| args.value(name, inline.clone());
         match flag.as_str() {
             "--help" | "-h" => {
-                print!("{HELP}");
+                print!("{HELP}{}", aic_tools::THREADS_HELP);
                 std::process::exit(0);
             }
             "--interpret" => o.interpret = true,
@@ -81,23 +79,9 @@ fn parse_args() -> Result<Options, String> {
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
             "--threads" => {
-                let v = value("--threads")?;
-                let n = v
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|n| (1..=1024).contains(n))
-                    .ok_or_else(|| format!("--threads: expected 1 to 1024, got '{v}'"))?;
-                o.threads = Some(n);
+                o.threads = Some(aic_tools::int_flag("--threads", &value("--threads")?, 1, 1024)?)
             }
-            "--warp" => {
-                let v = value("--warp")?;
-                let n = v
-                    .parse::<i64>()
-                    .ok()
-                    .filter(|n| (0..=64).contains(n))
-                    .ok_or_else(|| format!("--warp: expected 0 to 64, got '{v}'"))?;
-                o.warp = Some(n);
-            }
+            "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),

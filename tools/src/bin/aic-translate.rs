@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
-USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
@@ -35,23 +35,30 @@ struct Options {
     arch: Option<String>,
     emit: String,
     output: String,
+    threads: Option<i64>,
+    warp: Option<i64>,
 }
 
 fn parse_args() -> Result<Options, String> {
     let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
+    let (mut threads, mut warp) = (None, None);
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
         let mut value = |name: &str| args.value(name, inline.clone());
         match flag.as_str() {
             "--help" | "-h" => {
-                print!("{HELP}");
+                print!("{HELP}{}", aic_tools::THREADS_HELP);
                 std::process::exit(0);
             }
             "--target" => target = Some(value("--target")?),
             "--arch" => arch = Some(value("--arch")?),
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
+            "--threads" => {
+                threads = Some(aic_tools::int_flag("--threads", &value("--threads")?, 1, 1024)?)
+            }
+            "--warp" => warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
                 if input.is_some() {
@@ -73,6 +80,8 @@ fn parse_args() -> Result<Options, String> {
         arch,
         emit,
         output: output.unwrap_or_else(|| "-".into()),
+        threads,
+        warp,
     })
 }
 
@@ -84,7 +93,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
     let m = parse_module(&mut ctx, &sm, id)
         .and_then(|m| verify(&ctx, m).map(|()| m))
         .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, None, None)?)?;
+    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, o.threads, o.warp)?)?;
     let infos = kernel_infos(&ctx, m);
     for k in &infos {
         if u64::from(k.shared_bytes) > target.max_shared_bytes() {

@@ -53,7 +53,7 @@ use elementwise::elementwise;
 use gemm::gemm;
 use rows::{ROW_OPS, rows};
 pub use tuning::{Cache, Tuning, read_cache};
-use views::{Operand, Views, is_unit_reshape, operand};
+use views::{Node, Operand, Views, is_unit_reshape, operand};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {

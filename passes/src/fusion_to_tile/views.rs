@@ -277,6 +277,11 @@ fn chain_operand(
     let (inputs, views) = known;
     let p = ctx.defining_op(v).expect("a computed value");
     let name = ctx.op_name(p);
+    // A value read twice: its ops are taken, and a second chain through
+    // them would skip them (a DAG computes it once instead).
+    if taken.contains(&p) {
+        return Err(format!("{name} read twice"));
+    }
     // The running value is the operand not read from memory as it is.
     let xs = ctx.operands(p).to_vec();
     let run = xs

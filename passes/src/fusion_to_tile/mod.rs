@@ -85,7 +85,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(FusionToTile {
             target: o.str("target").to_string(),
             tuning: o.str("tuning").to_string(),
-            reduce_chunk: o.int("reduce-chunk").max(1) as i64,
+            reduce_chunk: o.int("reduce-chunk").max(1),
         })
     },
 };

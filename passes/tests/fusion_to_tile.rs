@@ -964,3 +964,68 @@ fn gemm_chains_keep_whole_rows_between_the_gemms() {
         }
     }
 }
+
+#[test]
+fn reductions_to_few_rows_split_over_blocks_and_equal_the_graph_program() {
+    // A reduction whose output is tiny against its input (GIoU's mean over
+    // everything, a sum over a long leading dim) runs as a first kernel of
+    // partial results over many blocks and a second one finishing them.
+    // Blocks of 4 columns (`reduce-chunk=4`) split these small sizes the way
+    // 1024 splits large ones: a row of 1 stays whole, 7 is one full and one
+    // ragged part, 1003 (17 x 59) ends in a part of 3; max and min must
+    // ignore the columns past the end (the values are shifted below zero so
+    // that a zero there would be the max). Sizes stay small enough that the
+    // gpu level is interpreted too.
+    let cases: [(&[i64], &str, &str); 9] = [
+        (&[1], "mean %e, axes = [0]", "tensor<f32>"),
+        (&[7], "mean %e, axes = [0]", "tensor<f32>"),
+        (&[7], "max %e, axes = [0]", "tensor<f32>"),
+        (&[17, 59], "mean %e, axes = [0, 1]", "tensor<f32>"),
+        (&[17, 59], "sum %e, axes = [0, 1]", "tensor<f32>"),
+        (&[17, 59], "max %e, axes = [1, 0]", "tensor<f32>"),
+        (&[17, 59], "min %e, axes = [0, 1]", "tensor<f32>"),
+        (&[103, 3], "sum %e, axes = [0]", "tensor<3xf32>"),
+        (
+            &[3, 5, 31],
+            "mean %e, axes = [0, 2] keep_dims",
+            "tensor<1x5x1xf32>",
+        ),
+    ];
+    for (s, op, out) in cases {
+        let t = tty(s, "f32");
+        let text = format!(
+            "func.func @main(%x: {t}) -> {out} {{\n  %c = graph.constant dense<5.0> : tensor<f32>\n  %b = graph.broadcast %c, dims = [] : (tensor<f32>) -> {t}\n  %m = graph.mul %x, %x : {t}\n  %e0 = graph.sub %m, %b : {t}\n  %e = graph.div %e0, %b : {t}\n  %r = graph.reduce {op} : ({t}) -> {out}\n  %z = graph.exp %r : {out}\n  return %z : {out}\n}}\n"
+        );
+        let args = vec![s.to_vec()];
+        let what = format!("{s:?} {op}");
+        let (want, _) =
+            run(&text, "builtin.module()", &args, 13).unwrap_or_else(|e| panic!("{what}: {e}"));
+        let pipeline = "builtin.module(eqsat-fusion,fusion-to-tile{reduce-chunk=4})";
+        let (got, printed) =
+            run(&text, pipeline, &args, 13).unwrap_or_else(|e| panic!("{what}: {e}\n{text}"));
+        assert!(
+            !printed.contains("fusion.group"),
+            "{what}: a group left:\n{printed}"
+        );
+        let n: i64 = s.iter().product::<i64>() / want.len() as i64;
+        assert_eq!(
+            printed.contains("_parts"),
+            n > 4,
+            "{what}: split only rows longer than a chunk:\n{printed}"
+        );
+        close(&got, &want, 1e-5, &what);
+    }
+    // By default a chunk is 1024 columns: a long row splits, rows that fill
+    // the GPU on their own do not.
+    let long = "func.func @main(%x: tensor<4x2000xf32>) -> tensor<4xf32> {\n  %r = graph.reduce sum %x, axes = [1] : (tensor<4x2000xf32>) -> tensor<4xf32>\n  return %r : tensor<4xf32>\n}\n";
+    let (want, _) = run(long, "builtin.module()", &[vec![4, 2000]], 5).expect("reference runs");
+    let (got, printed) = run(
+        long,
+        "builtin.module(eqsat-fusion,fusion-to-tile)",
+        &[vec![4, 2000]],
+        5,
+    )
+    .expect("lowers");
+    assert!(printed.contains("grid = [1, 2]"), "{printed}");
+    close(&got, &want, 1e-4, "4x2000 sum");
+}

@@ -289,6 +289,50 @@ fn warp_shuffle_reductions_equal_the_interpreter() {
 }
 
 #[test]
+fn split_reductions_equal_the_interpreter() {
+    // Reductions to a few values over rows longer than a block's chunk of
+    // 1024 columns run as partial results over many blocks and a second
+    // kernel: a mean over everything of 3 x 1003 (three parts, the last
+    // ragged), a max over a long leading dim, and a GIoU-like prologue
+    // (slices of the last dim) before a sum; f16 accumulates in f32.
+    let cases: [(&[i64], &[i64], &str); 3] = [
+        (
+            &[3, 1003],
+            &[],
+            "  %d = graph.sub %x, %y : {x}\n  %e = graph.mul %d, %d : {x}\n  %r = graph.reduce mean %e, axes = [0, 1] : ({x}) -> {o}\n  return %r : {o}\n",
+        ),
+        (
+            &[2051, 3],
+            &[3],
+            "  %d = graph.sub %x, %y : {x}\n  %r = graph.reduce max %d, axes = [0] : ({x}) -> {o}\n  %z = graph.exp %r : {o}\n  return %z : {o}\n",
+        ),
+        (
+            &[1031, 4],
+            &[],
+            "  %a = graph.slice %x [0:1031, 0:1] : ({x}) -> {h}\n  %b = graph.slice %y [0:1031, 3:4] : ({x}) -> {h}\n  %c = graph.slice %x [0:1031, 2:3] : ({x}) -> {h}\n  %d = graph.sub %a, %b : {h}\n  %e = graph.mul %d, %c : {h}\n  %f = graph.max %e, %d : {h}\n  %g = graph.sub %f, %c : {h}\n  %r = graph.reduce sum %g, axes = [0, 1] : ({h}) -> {o}\n  return %r : {o}\n",
+        ),
+    ];
+    for (i, (s, o, body)) in cases.into_iter().enumerate() {
+        for elem in ["f32", "f16"] {
+            let half = [s[0], 1];
+            let body = body
+                .replace("{x}", &ty(s, elem))
+                .replace("{o}", &ty(o, elem))
+                .replace("{h}", &ty(&half, elem));
+            let args = vec![("x", s.to_vec()), ("y", s.to_vec())];
+            let text = func(&args, o, &body, elem);
+            check(
+                "split reduction",
+                &text,
+                &[s.to_vec(), s.to_vec()],
+                elem,
+                60 + i as u64,
+            );
+        }
+    }
+}
+
+#[test]
 fn jax_fixtures_compiled_for_the_host_equal_the_interpreter() {
     // The fixtures' own inputs; BERT's layer holds the attention, sibling
     // GEMMs and GEMM chains, ResNet's the convolutions with prologues.

@@ -61,9 +61,19 @@ pub fn role(op: &str) -> Role {
     }
 }
 
-/// The most compute ops a fused kernel may have (index-only ops, which
-/// become address arithmetic, do not count).
+/// The most compute ops a fused kernel with a GEMM may have (index-only
+/// ops, which become address arithmetic, do not count): its epilogue runs
+/// on accumulators that already fill the registers.
 pub const MAX_BODY: usize = 12;
+
+/// The most compute ops a fused kernel without a GEMM may have (an
+/// elementwise DAG, a reduction with its prologue and epilogue): such a
+/// kernel streams its tile through registers, a few per op, and every op
+/// left out is a kernel of its own that writes and reads HBM again.
+pub const MAX_STREAM_BODY: usize = 64;
+
+/// The most ops of any kind a fused kernel without a GEMM may have.
+pub const MAX_STREAM_OPS: usize = 160;
 
 /// The rows of a GEMM's output one thread block owns, for the on-chip
 /// capacity of fused kernels ([`Body::on_chip_bytes`]).
@@ -269,8 +279,13 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
             .filter(|o| !is_index_only(o.op.as_str()))
             .count()
     };
-    if compute(producer) + compute(consumer) > MAX_BODY
-        || producer.ops.len() + consumer.ops.len() > MAX_OPS
+    let (max_compute, max_ops) = if pg + cg == 0 {
+        (MAX_STREAM_BODY, MAX_STREAM_OPS)
+    } else {
+        (MAX_BODY, MAX_OPS)
+    };
+    if compute(producer) + compute(consumer) > max_compute
+        || producer.ops.len() + consumer.ops.len() > max_ops
     {
         return false;
     }

@@ -295,7 +295,7 @@ impl EqsatFusion {
             };
             fuse::grow(
                 &mut runner.egraph,
-                fuse::MAX_BODY,
+                fuse::MAX_STREAM_BODY,
                 self.node_limit,
                 target.on_chip_bytes,
                 &mut best,

@@ -462,6 +462,23 @@ impl At<'_> {
                 }
                 acc.expect("a concat has parts")
             }
+            Operand::Dag(nodes) => {
+                let calc = self.calc;
+                let mut tiles: Vec<Value> = Vec::with_capacity(nodes.len());
+                for n in nodes {
+                    let t = match n {
+                        Node::Leaf(o) => self.read(e, o),
+                        Node::Op(name, args) => {
+                            let xs: Vec<Value> = args.iter().map(|i| tiles[*i]).collect();
+                            map(e, &xs, ty, calc, &mut |s, a| {
+                                s.scalar(name, a[0], a.get(1).copied(), calc)
+                            })
+                        }
+                    };
+                    tiles.push(t);
+                }
+                *tiles.last().expect("a DAG has nodes")
+            }
         }
     }
 }

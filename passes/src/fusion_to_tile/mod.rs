@@ -53,7 +53,7 @@ use elementwise::elementwise;
 use gemm::gemm;
 use rows::{ROW_OPS, rows};
 pub use tuning::{Cache, Tuning, read_cache};
-use views::{Operand, Views, is_unit_reshape, operand};
+use views::{Node, Operand, Views, is_unit_reshape, operand};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -74,11 +74,18 @@ pub static INFO: PassInfo = PassInfo {
             default: "",
             help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3}}",
         },
+        OptSpec {
+            name: "reduce-chunk",
+            kind: OptKind::UInt,
+            default: "1024",
+            help: "The fewest elements of a row one block of a split reduction reduces (a reduction to too few blocks spreads its rows over blocks and finishes in a second kernel)",
+        },
     ],
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
             target: o.str("target").to_string(),
             tuning: o.str("tuning").to_string(),
+            reduce_chunk: o.int("reduce-chunk").max(1),
         })
     },
 };
@@ -86,19 +93,28 @@ pub static INFO: PassInfo = PassInfo {
 struct FusionToTile {
     target: String,
     tuning: String,
+    reduce_chunk: i64,
+}
+
+/// What generators are configured with: the target, the tuning cache, and
+/// the fewest row elements a block of a split reduction reduces.
+struct Config<'a> {
+    target: &'a str,
+    cache: &'a Cache,
+    reduce_chunk: i64,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
 const NOT_MINE: &str = "no generator handles this group's ops";
 
 /// A generator: lowers a group of a function to a kernel, or says why not.
-type Generator = fn(&mut Context, Op, Op, (&str, &Cache), usize) -> Result<(), Skip>;
+type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip>;
 
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
-    attention,
-    |c, g, f, (target, cache), i| gemm(c, g, f, target, cache, i),
-    |c, g, f, _, i| rows(c, g, f, i),
+    |c, g, f, k, i| attention(c, g, f, (k.target, k.cache), i),
+    |c, g, f, k, i| gemm(c, g, f, k.target, k.cache, i),
+    |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
     |c, g, f, _, i| elementwise(c, g, f, i),
 ];
 
@@ -282,6 +298,18 @@ fn finish(
     out_tys: &[Type],
     loc: Attr,
 ) {
+    add_kernel(ctx, func, kb, name, grid, loc);
+    let args = ctx.operands(group).to_vec();
+    let launch = add_launch(ctx, group, &args, name, out_tys, loc);
+    for i in 0..out_tys.len() {
+        let (old, new) = (ctx.result(group, i), ctx.result(launch, i));
+        ctx.replace_all_uses(old, new);
+    }
+    ctx.erase_op(group);
+}
+
+/// `tile.kernel @name grid` holding kernel body `kb`, before `func`.
+fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], loc: Attr) {
     let u = ctx.uniquer().clone();
     let kr: Region = ctx.create_region();
     ctx.append_block(kr, kb);
@@ -293,8 +321,20 @@ fn finish(
     st.regions.push(kr);
     let kop = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(func), kop);
+}
+
+/// A `tile.launch @name(args)` giving `out_tys`, before `at`.
+fn add_launch(
+    ctx: &mut Context,
+    at: Op,
+    args: &[Value],
+    name: &str,
+    out_tys: &[Type],
+    loc: Attr,
+) -> Op {
+    let u = ctx.uniquer().clone();
     let mut st = OpState::new(ctx.ident("tile.launch"), loc);
-    st.operands.extend(ctx.operands(group).iter().copied());
+    st.operands.extend(args.iter().copied());
     st.result_types.extend(out_tys.iter().copied());
     let sym = u.attr(AttrKind::SymbolRef {
         root: u.ident(name),
@@ -302,12 +342,8 @@ fn finish(
     });
     st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
     let launch = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(group), launch);
-    for i in 0..out_tys.len() {
-        let (old, new) = (ctx.result(group, i), ctx.result(launch, i));
-        ctx.replace_all_uses(old, new);
-    }
-    ctx.erase_op(group);
+    ctx.insert_op(InsertPoint::Before(at), launch);
+    launch
 }
 
 impl Pass for FusionToTile {
@@ -363,13 +399,18 @@ impl Pass for FusionToTile {
             })?;
             read_cache(&text).map_err(|e| Diagnostic::error(format!("{}: {e}", self.tuning)))?
         };
+        let config = Config {
+            target: &self.target,
+            cache: &cache,
+            reduce_chunk: self.reduce_chunk,
+        };
         let mut changed = false;
         for (i, (g, f)) in groups.into_iter().enumerate() {
             // Each generator in turn; one that does not recognise the group
             // says NOT_MINE.
             let mut made = Err(NOT_MINE.to_string());
             for generate in GENERATORS {
-                made = generate(ctx, g, f, (&self.target, &cache), i);
+                made = generate(ctx, g, f, &config, i);
                 if !matches!(&made, Err(w) if w == NOT_MINE) {
                     break;
                 }

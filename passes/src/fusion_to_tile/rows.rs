@@ -192,7 +192,13 @@ impl RowOp {
 /// epilogue, as a grid of blocks of whole rows (each block holds `BR` rows
 /// of `N` in registers; rows past the end are masked). Narrow floats are
 /// computed in f32.
-pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
+pub(super) fn rows(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    reduce_chunk: i64,
+    n_kernel: usize,
+) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
     let ops = &body.ops;
     let red = *ops
@@ -252,6 +258,20 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
         .map_err(|e| e.to_string())?;
     let as_reduced = Desc::reshape(&rshape, &[rows_n]);
     let reduces = row.reduces();
+    if let Some((chunk, parts)) = split(reduces, rows_n, n, br, reduce_chunk) {
+        let stages = Split {
+            kind: row.kind.clone(),
+            rows_n,
+            n,
+            br,
+            chunk,
+            parts,
+            calc,
+            elem,
+        };
+        let ends = (&epi, cur, &rshape[..], &as_reduced);
+        return stages.emit(ctx, (group, func, n_kernel), &body, &x, &as_rows, ends);
+    }
     let mut e = B {
         ctx,
         block: kb,
@@ -303,4 +323,195 @@ pub(super) fn rows(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> R
         loc,
     );
     Ok(())
+}
+
+/// How many blocks a reduction should run on at least: a few per
+/// multiprocessor of a large GPU (132 on an H100), so that all of them
+/// stream their share of the input.
+const SPREAD_BLOCKS: i64 = 256;
+
+/// Whether a reduction of `rows_n` rows of `n` in blocks of `br` rows runs
+/// on too few blocks to use the GPU, and if so, the columns of the rows one
+/// block reduces (a power of two, at least `min_chunk`) and how many such
+/// parts a row has: an output that is tiny against its input (a mean over
+/// everything, a sum over the batch) spreads over many blocks.
+fn split(reduces: bool, rows_n: i64, n: i64, br: i64, min_chunk: i64) -> Option<(i64, i64)> {
+    let row_blocks = (rows_n + br - 1) / br;
+    if !reduces || row_blocks * 4 >= SPREAD_BLOCKS {
+        return None;
+    }
+    let want = (SPREAD_BLOCKS + row_blocks - 1) / row_blocks;
+    let chunk = (((n + want - 1) / want).max(1) as u64)
+        .next_power_of_two()
+        .max(min_chunk.max(1) as u64) as i64;
+    let parts = (n + chunk - 1) / chunk;
+    (parts > 1).then_some((chunk, parts))
+}
+
+/// A reduction split over blocks: a first kernel on a grid of row blocks x
+/// `parts` reduces `chunk` columns of `br` rows each (with the prologue;
+/// columns past the end count as the reduction's identity) to partial
+/// results `[parts, rows_n]` in the compute type; a second kernel on the
+/// row blocks reduces the partials of each row, scales a mean, applies the
+/// epilogue and stores the result.
+struct Split {
+    kind: String,
+    rows_n: i64,
+    n: i64,
+    br: i64,
+    chunk: i64,
+    parts: i64,
+    calc: Type,
+    elem: Type,
+}
+
+impl Split {
+    /// Build both kernels and replace `group` (of function `func`, the
+    /// `n_kernel`th) by their launches. `x` is the reduced operand, read
+    /// through `as_rows` (`[rows_n, n]`); `ends` the epilogue, the value it
+    /// ends in, the reduction's result shape and its view as `[rows_n]`.
+    fn emit(
+        &self,
+        ctx: &mut Context,
+        (group, func, n_kernel): (Op, Op, usize),
+        body: &Body,
+        x: &Operand,
+        as_rows: &Desc,
+        (epi, cur, rshape, as_reduced): (&Chain, Value, &[i64], &Desc),
+    ) -> Result<(), Skip> {
+        let (br, calc) = (self.br, self.calc);
+        let u = ctx.uniquer().clone();
+        let loc = ctx.op(group).loc;
+        let part_ty = u.ty(TypeKind::Tensor {
+            shape: vec![self.parts, self.rows_n].into(),
+            elem: calc,
+            encoding: None,
+        });
+        let one_t = tile::plain_tile(&u, vec![br], calc, Space::Register);
+        // The first stage: partial results.
+        let (kb, bufs) = kernel_block(ctx, group, &[part_ty], loc);
+        let buf = |v: Value| buffer(&body.inputs, &bufs, v);
+        let part_buf = *bufs.last().expect("the partials");
+        let mut e = B {
+            ctx,
+            block: kb,
+            loc,
+        };
+        let r0 = e.block_start(0, br);
+        let c0 = e.block_start(1, self.chunk);
+        let tile_shape = [br, self.chunk];
+        let at = [r0, c0];
+        let tile_at = At {
+            bufs: &buf,
+            view: as_rows,
+            at: &at,
+            shape: &tile_shape,
+            calc,
+        };
+        let v = tile_at.read(&mut e, x);
+        let i1 = e.i1();
+        let row_t = tile_at.ty(&u);
+        let mt = tile::plain_tile(&u, tile_shape.to_vec(), i1, Space::Register);
+        let in_range = Desc::row_major(&[self.rows_n, self.n]);
+        let ok = e.val(
+            "tile.valid",
+            &at,
+            mt,
+            vec![("desc", coord::desc_attr(&u, &in_range))],
+        );
+        let (kind, identity) = match self.kind.as_str() {
+            "max" => ("max", f64::NEG_INFINITY),
+            "min" => ("min", f64::INFINITY),
+            _ => ("sum", 0.0),
+        };
+        let v = map_typed(&mut e, &[v, ok], &[calc, i1], row_t, &mut |b, a| {
+            let z = b.float(identity, calc);
+            b.val("arith.select", &[a[1], a[0], z], calc, vec![])
+        });
+        let p = e.reduce_rows(v, kind, one_t);
+        let j = e.program_id(1);
+        let parts_desc = Desc::row_major(&[self.parts, self.rows_n]);
+        store(
+            &mut e,
+            p,
+            part_buf,
+            &[j, r0],
+            &[br],
+            &parts_desc,
+            calc,
+            calc,
+        );
+        e.op("tile.return", &[], &[], vec![]);
+        let row_blocks = (self.rows_n + br - 1) / br;
+        let first = format!("rows_{n_kernel}_parts");
+        add_kernel(ctx, func, kb, &first, &[row_blocks, self.parts], loc);
+        let args = ctx.operands(group).to_vec();
+        let l1 = add_launch(ctx, group, &args, &first, &[part_ty], loc);
+        let partials = ctx.result(l1, 0);
+        // The second stage: each row's partials, the mean's scale, the
+        // epilogue. Its buffers: the group's inputs, the partials, the
+        // result.
+        let out_ty = ctx.value_type(cur);
+        let (kb, bufs) = kernel_block(ctx, group, &[part_ty, out_ty], loc);
+        let buf = |v: Value| buffer(&body.inputs, &bufs, v);
+        let (part_buf, out_buf) = (bufs[bufs.len() - 2], bufs[bufs.len() - 1]);
+        let mut e = B {
+            ctx,
+            block: kb,
+            loc,
+        };
+        let r0 = e.block_start(0, br);
+        let c0 = e.index(0);
+        let as_parts = Desc::transpose(&[self.parts, self.rows_n], &[1, 0]);
+        let t = load(
+            &mut e,
+            part_buf,
+            &[r0, c0],
+            &[br, self.parts],
+            &as_parts,
+            calc,
+        );
+        let mut t = e.reduce_rows(t, kind, one_t);
+        if self.kind == "mean" {
+            let inv_n = 1.0 / self.n as f64;
+            t = map(&mut e, &[t], one_t, calc, &mut |s, a| {
+                let c = s.float(inv_n, calc);
+                s.val("arith.mulf", &[a[0], c], calc, vec![])
+            });
+        }
+        let res_at = [r0];
+        let reduced = At {
+            bufs: &buf,
+            view: as_reduced,
+            at: &res_at,
+            shape: &[br],
+            calc,
+        };
+        let y = emit_chain(&mut e, epi, t, &reduced);
+        let to = shape(e.ctx, cur);
+        let to_result = Desc::reshape(&to, rshape)
+            .compose(as_reduced)
+            .map_err(|e| e.to_string())?;
+        let out_desc = over(&Desc::row_major(&to), &to_result)?;
+        store(
+            &mut e,
+            y,
+            out_buf,
+            &res_at,
+            &[br],
+            &out_desc,
+            calc,
+            self.elem,
+        );
+        e.op("tile.return", &[], &[], vec![]);
+        let second = format!("rows_{n_kernel}");
+        add_kernel(ctx, func, kb, &second, &[row_blocks], loc);
+        let mut args = ctx.operands(group).to_vec();
+        args.push(partials);
+        let l2 = add_launch(ctx, group, &args, &second, &[out_ty], loc);
+        let (old, new) = (ctx.result(group, 0), ctx.result(l2, 0));
+        ctx.replace_all_uses(old, new);
+        ctx.erase_op(group);
+        Ok(())
+    }
 }

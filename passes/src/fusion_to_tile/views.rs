@@ -128,6 +128,19 @@ pub(super) enum Operand {
     /// The sum of operands (the parts of a concatenation, each zero outside
     /// its part).
     Sum(Vec<Operand>),
+    /// A DAG of elementwise ops in the operand's index space, in dependency
+    /// order, the last node being the operand: values used several times
+    /// (GIoU's box widths, a shared difference) are computed once.
+    Dag(Vec<Node>),
+}
+
+/// A node of an [`Operand::Dag`].
+#[derive(Clone, Debug)]
+pub(super) enum Node {
+    /// An operand computed otherwise (a load, a chain, a concatenation).
+    Leaf(Operand),
+    /// An elementwise op (of [`EPILOGUE`]) on earlier nodes.
+    Op(&'static str, Vec<usize>),
 }
 
 /// Whether view `d` leaves some indices invalid.
@@ -164,6 +177,17 @@ impl Operand {
             Operand::Sum(parts) => {
                 for p in parts {
                     p.compose(d)?;
+                }
+            }
+            Operand::Dag(nodes) => {
+                for n in nodes.iter_mut() {
+                    if let Node::Leaf(o) = n {
+                        o.compose(d)?;
+                    }
+                }
+                if pads(d) {
+                    let inner = std::mem::replace(self, Operand::Sum(Vec::new()));
+                    *self = Operand::Masked(Box::new(inner), d.clone());
                 }
             }
         }
@@ -226,6 +250,38 @@ pub(super) fn operand(
     if !EPILOGUE.iter().any(|(n, _)| *n == name) {
         return Err(format!("an operand computed by {name}"));
     }
+    // A chain on one running value where it is one, a DAG otherwise.
+    let before = taken.clone();
+    chain_operand(ctx, v, known, taken).or_else(|why| {
+        *taken = before;
+        let mut dag = Dag {
+            ctx,
+            known,
+            full: shape(ctx, v),
+            nodes: Vec::new(),
+            index: HashMap::new(),
+        };
+        dag.visit(v, taken).map_err(|_| why)?;
+        Ok(Operand::Dag(dag.nodes))
+    })
+}
+
+/// `v`, computed in the group by an elementwise op, as a chain of
+/// elementwise ops on one running value.
+fn chain_operand(
+    ctx: &Context,
+    v: Value,
+    known: (&[Value], &Views),
+    taken: &mut Vec<Op>,
+) -> Result<Operand, Skip> {
+    let (inputs, views) = known;
+    let p = ctx.defining_op(v).expect("a computed value");
+    let name = ctx.op_name(p);
+    // A value read twice: its ops are taken, and a second chain through
+    // them would skip them (a DAG computes it once instead).
+    if taken.contains(&p) {
+        return Err(format!("{name} read twice"));
+    }
     // The running value is the operand not read from memory as it is.
     let xs = ctx.operands(p).to_vec();
     let run = xs
@@ -245,4 +301,76 @@ pub(super) fn operand(
         }
         b => Operand::Chain(Box::new(b), chain),
     })
+}
+
+/// An elementwise DAG operand being read back from a group body.
+struct Dag<'a> {
+    ctx: &'a Context,
+    known: (&'a [Value], &'a Views),
+    /// The operand's shape: every op node has it.
+    full: Vec<i64>,
+    nodes: Vec<Node>,
+    /// The node of each value read so far.
+    index: HashMap<Value, usize>,
+}
+
+impl Dag<'_> {
+    /// The node of `x`: an elementwise op of the operand's shape on the
+    /// nodes of its operands, or a leaf read as an [`operand`] of its own
+    /// (a bias vector of `bias_add` broadcast along the last dim).
+    fn visit(&mut self, x: Value, taken: &mut Vec<Op>) -> Result<usize, Skip> {
+        if let Some(i) = self.index.get(&x) {
+            return Ok(*i);
+        }
+        let ctx = self.ctx;
+        let (inputs, views) = self.known;
+        let computed = ctx
+            .defining_op(x)
+            .filter(|_| views.source(ctx, inputs, x).is_none())
+            .and_then(|p| {
+                let name = ctx.op_name(p);
+                let (n, binary) = EPILOGUE.iter().find(|(n, _)| *n == name)?;
+                (ctx.operands(p).len() == if *binary { 2 } else { 1 }).then_some((p, *n))
+            })
+            .filter(|_| shape(ctx, x) == self.full);
+        let node = match computed {
+            Some((p, name)) => {
+                let mut args = Vec::new();
+                for (k, a) in ctx.operands(p).to_vec().into_iter().enumerate() {
+                    let s = shape(ctx, a);
+                    if name == "graph.bias_add" && k == 1 && s != self.full {
+                        let n = *self.full.last().ok_or("a scalar bias_add")?;
+                        if s != [n] {
+                            return Err(format!("bias_add of a bias of shape {s:?}"));
+                        }
+                        let mut o = operand(ctx, a, self.known, taken)?;
+                        let rank = self.full.len();
+                        o.compose(&Desc::broadcast(&s, &self.full, &[rank - 1]))?;
+                        self.nodes.push(Node::Leaf(o));
+                        args.push(self.nodes.len() - 1);
+                    } else {
+                        args.push(self.visit(a, taken)?);
+                    }
+                }
+                if !taken.contains(&p) {
+                    taken.push(p);
+                }
+                Node::Op(name, args)
+            }
+            None => {
+                let s = shape(ctx, x);
+                if s != self.full {
+                    return Err(format!(
+                        "an operand of shape {s:?} in a DAG of {:?}",
+                        self.full
+                    ));
+                }
+                Node::Leaf(operand(ctx, x, self.known, taken)?)
+            }
+        };
+        self.nodes.push(node);
+        let i = self.nodes.len() - 1;
+        self.index.insert(x, i);
+        Ok(i)
+    }
 }

@@ -32,8 +32,11 @@ pub fn default_pipeline(target: &str, block: Option<i64>) -> Result<String, Stri
             format!("unsupported target '{target}': expected one of nvptx, amdgpu, host")
         })?;
     let threads = block.unwrap_or(*threads);
+    // Every NVIDIA architecture aic compiles for (sm_80 and later) has the
+    // tensor cores mma.sync m16n8k16 runs on.
+    let mma = if target == "nvptx" { " mma=true" } else { "" };
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads}{mma}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -17,6 +17,11 @@
 //!
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
+//!
+//! With `mma=true` (NVIDIA sm_80 and later), the f16 gemms that tensor
+//! cores can run become warps' `nvgpu.mma.sync` on fragments (see [`mma`]).
+
+mod mma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -36,21 +41,31 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileToGpu",
     summary: "Lower tile kernels to gpu kernels: tiles spread over a block's threads, shared memory where threads exchange elements",
     anchor: None,
-    options: &[OptSpec {
-        name: "threads",
-        kind: OptKind::UInt,
-        default: "128",
-        help: "Threads per block",
-    }],
+    options: &[
+        OptSpec {
+            name: "threads",
+            kind: OptKind::UInt,
+            default: "128",
+            help: "Threads per block",
+        },
+        OptSpec {
+            name: "mma",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Run f16 gemms on NVIDIA tensor cores (nvgpu.mma.sync; sm_80 and later)",
+        },
+    ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
+            mma: o.bool("mma"),
         })
     },
 };
 
 struct TileToGpu {
     threads: i64,
+    mma: bool,
 }
 
 impl Pass for TileToGpu {
@@ -70,7 +85,7 @@ impl Pass for TileToGpu {
             },
         );
         for k in &kernels {
-            lower_kernel(ctx, *k, self.threads)?;
+            lower_kernel(ctx, *k, self.threads, self.mma)?;
         }
         for l in &launches {
             let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
@@ -125,6 +140,12 @@ struct Lower<'c> {
     /// Where the scratch region for exchanges starts, the bytes in use now
     /// and the most ever used.
     scratch: (i64, i64, i64),
+    /// The gemms tensor cores run.
+    mma: mma::Plan,
+    /// Accumulators in the fragment layout of tensor cores.
+    frags: HashMap<Value, mma::Frag>,
+    /// Shared tiles with padded rows (for ldmatrix): the view and row length.
+    padded_tiles: HashMap<Value, (Value, i64)>,
 }
 
 /// Builds a loop body from the induction variable and iteration values,
@@ -143,7 +164,7 @@ fn err(ctx: &Context, op: Op, m: impl Into<String>) -> Diagnostic {
     aic::verifier::op_error(ctx, op, format!("tile-to-gpu: {}", m.into()))
 }
 
-fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic> {
+fn lower_kernel(ctx: &mut Context, k: Op, threads: i64, mma: bool) -> Result<(), Diagnostic> {
     let loc = ctx.op(k).loc;
     let u = ctx.uniquer().clone();
     let body = ctx
@@ -189,12 +210,16 @@ fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic
             transfers.push(o);
         }
     });
+    let plan = mma::plan(ctx, k, threads, mma);
     for t in transfers {
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
         if tt.space == Space::Shared {
             transfer_at.insert(t, top);
-            top = align(top + tile_bytes(ctx, &tt));
+            let bytes = plan
+                .transfer_bytes(ctx, t)
+                .unwrap_or_else(|| tile_bytes(ctx, &tt));
+            top = align(top + bytes);
         }
     }
     let tid_op = Builder {
@@ -224,6 +249,9 @@ fn lower_kernel(ctx: &mut Context, k: Op, threads: i64) -> Result<(), Diagnostic
         buffers,
         transfer_at,
         scratch: (top, 0, 0),
+        mma: plan,
+        frags: HashMap::new(),
+        padded_tiles: HashMap::new(),
     };
     l.block_ops(body)?;
     let shared = l.scratch.0 + l.scratch.2;
@@ -707,6 +735,16 @@ impl Lower<'_> {
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {
+        // Accumulators of tensor-core gemms, read in the blocked layout.
+        let temporary = self.materialize_operands(op)?;
+        self.lower_op_blocked(op)?;
+        for v in temporary {
+            self.tiles.remove(&v);
+        }
+        Ok(())
+    }
+
+    fn lower_op_blocked(&mut self, op: Op) -> Result<(), Diagnostic> {
         let ctx = &*self.ctx;
         let name = ctx.op_name(op).to_string();
         let operands = ctx.operands(op).to_vec();
@@ -899,6 +937,10 @@ impl Lower<'_> {
                 let (l, _) = self.tiles[&operands[0]].clone();
                 let n: i64 = t.shape.iter().product();
                 match self.transfer_at.get(&op).copied() {
+                    Some(at) if self.mma.padded(op).is_some() => {
+                        let stride = self.mma.padded(op).expect("padded");
+                        self.padded_transfer(op, at, stride)?;
+                    }
                     Some(at) => {
                         let view = self.shared_view(at, n, t.elem);
                         // Until every thread has read what the last transfer
@@ -915,6 +957,7 @@ impl Lower<'_> {
                     None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
                 }
             }
+            "tile.gemm" if self.mma.is_mma(op) => self.mma_gemm(op)?,
             "tile.gemm" => {
                 let (a, b) = (
                     self.tile_of(op, operands[0])?,
@@ -1004,10 +1047,22 @@ impl Lower<'_> {
         let bargs = ctx.block_args(body).to_vec();
         let results: Vec<Value> = ctx.results(op).collect();
         let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-        // Carried tiles: one array each, holding the init first.
+        // Carried tiles: one array each, holding the init first; a
+        // tensor-core gemm's accumulator as its fragments.
         let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
+        let mut frag_carried = Vec::new();
         let mut scalar_inits = Vec::new();
-        for v in &inits {
+        for (i, v) in inits.iter().enumerate() {
+            let frag = if self.tiles.contains_key(v) {
+                self.carry_frag(body, i, *v)?
+            } else {
+                None
+            };
+            frag_carried.push(frag.as_ref().map(|(_, w, _)| *w));
+            if let Some((arr, _, t)) = frag {
+                carried.push(Some((arr, t)));
+                continue;
+            }
             match self.tiles.get(v).cloned() {
                 Some((l, t)) => {
                     let n: i64 = t.shape.iter().product();
@@ -1028,8 +1083,11 @@ impl Lower<'_> {
         let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
             s.map.values.insert(bargs[0], iv);
             let mut it = iters.iter();
-            for (a, c) in bargs[1..].iter().zip(&carried) {
+            for ((a, c), f) in bargs[1..].iter().zip(&carried).zip(&frag_carried) {
                 match c {
+                    Some((arr, t)) if f.is_some() => {
+                        s.set_frag(*a, *arr, f.expect("a fragment layout"), t);
+                    }
                     Some((arr, t)) => {
                         s.tiles.insert(*a, (L::Dist(*arr), t.clone()));
                     }
@@ -1045,9 +1103,13 @@ impl Lower<'_> {
                     continue;
                 }
                 let vals = s.ctx.operands(*o).to_vec();
-                for (v, c) in vals.iter().zip(&carried) {
+                for ((v, c), f) in vals.iter().zip(&carried).zip(&frag_carried) {
                     match c {
+                        Some((arr, t)) if f.is_some() => {
+                            s.yield_frag(*v, *arr, f.expect("a fragment layout"), t)?;
+                        }
                         Some((arr, t)) => {
+                            s.materialize(*v)?;
                             let (l, _) = s.tiles[v].clone();
                             if !matches!(l, L::Dist(a) if a == *arr) {
                                 let n: i64 = t.shape.iter().product();
@@ -1066,8 +1128,11 @@ impl Lower<'_> {
             Ok(yields)
         })?;
         let mut outs = outs.into_iter();
-        for (r, c) in results.iter().zip(&carried) {
+        for ((r, c), f) in results.iter().zip(&carried).zip(&frag_carried) {
             match c {
+                Some((arr, t)) if f.is_some() => {
+                    self.set_frag(*r, *arr, f.expect("a fragment layout"), t);
+                }
                 Some((arr, t)) => {
                     self.tiles.insert(*r, (L::Dist(*arr), t.clone()));
                 }

@@ -73,6 +73,10 @@ pub(super) struct Plan {
     gemms: HashMap<Op, Warps>,
     /// Transfers that only those gemms read, with their padded row length.
     padded: HashMap<Op, i64>,
+    /// Loads of a padded transfer's tile contiguous in memory along the
+    /// tile's rows (a transposed operand): the transfer loads them itself,
+    /// consecutive threads reading consecutive elements.
+    direct: HashMap<Op, Op>,
 }
 
 /// An accumulator in the fragment layout.
@@ -152,9 +156,42 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
             .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
         if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
             p.padded.insert(t, tt.shape[1] + PAD);
+            let src = ctx.operands(t)[0];
+            if let Some(l) = ctx.defining_op(src)
+                && ctx.op_name(l) == "tile.load"
+                && ctx.uses(src).len() == 1
+                && ctx.parent_block(l) == ctx.parent_block(t)
+                && column_contiguous(ctx, l)
+            {
+                p.direct.insert(l, t);
+            }
         }
     }
     p
+}
+
+/// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
+/// (its dim 0), not its columns.
+fn column_contiguous(ctx: &Context, load: Op) -> bool {
+    let a = ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(load, i));
+    let Some(Ok(d)) = a.map(|a| aic_dialects::coord::desc_of(ctx.uniquer(), a)) else {
+        return false;
+    };
+    let rank = d.upper.len();
+    if rank < 2 {
+        return false;
+    }
+    let at = |dim: Option<usize>| {
+        let mut idx = vec![0; rank];
+        if let Some(k) = dim {
+            idx[k] = 1;
+        }
+        d.offset(&idx).map(|(o, _)| o)
+    };
+    let (o, r, c) = (at(None), at(Some(rank - 2)), at(Some(rank - 1)));
+    matches!((o, r, c), (Some(o), Some(r), Some(c)) if r - o == 1 && c - o != 1)
 }
 
 impl Plan {
@@ -163,6 +200,11 @@ impl Plan {
         let stride = *self.padded.get(&t)?;
         let tt = tile_type(ctx, ctx.result(t, 0))?;
         Some(tt.shape[0] * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
+    }
+
+    /// Whether `load` is left to the transfer that reads its tile.
+    pub(super) fn is_direct(&self, load: Op) -> bool {
+        self.direct.contains_key(&load)
     }
 
     /// Whether `gemm` runs on tensor cores.
@@ -224,7 +266,13 @@ impl Lower<'_> {
 
     /// Writes the fragments of `v` (a tile of type `t`) into `arr`, in the
     /// layout of `w`.
-    fn write_frag(&mut self, v: Value, w: Warps, t: &TileType, arr: Value) -> Result<(), Diagnostic> {
+    fn write_frag(
+        &mut self,
+        v: Value,
+        w: Warps,
+        t: &TileType,
+        arr: Value,
+    ) -> Result<(), Diagnostic> {
         if let Some(f) = self.frags.get(&v).cloned() {
             if f.w == w {
                 for s in 0..w.slots() {
@@ -327,9 +375,36 @@ impl Lower<'_> {
         let r = self.ctx.result(op, 0);
         let t = self.tile_of(op, r)?;
         let src = self.ctx.operands(op)[0];
-        let (l, _) = self.tiles[&src].clone();
         let (rows, cols) = (t.shape[0], t.shape[1]);
         let view = self.shared_view(at, rows * stride, t.elem);
+        let direct = self.ctx.defining_op(src).filter(|l| self.mma.is_direct(*l));
+        if let Some(load) = direct {
+            // Straight from memory, thread t reading element t of a column.
+            let ops = self.ctx.operands(load).to_vec();
+            let buf = self.map.value(ops[0]);
+            let origin = self.scalars(&ops[1..]);
+            let shape = self.buffers[&buf].clone();
+            let d = self.desc(load, &shape)?;
+            self.barrier();
+            self.each(rows * cols, &mut |s, _, e| {
+                let c = s.index(rows);
+                let row = s.bin("arith.remui", e, c);
+                let col = s.bin("arith.divui", e, c);
+                let (off, ok) = s.locate(&d, &origin, &[row, col]);
+                let zero = s.index(0);
+                let safe = s.select(ok, off, zero);
+                let x = s.load(buf, safe);
+                let z = s.constant(0.0, t.elem);
+                let x = s.select(ok, x, z);
+                let at = s.mul_add(row, stride, col);
+                s.store(x, view, at);
+                Ok(())
+            })?;
+            self.barrier();
+            self.padded_tiles.insert(r, (view, stride));
+            return Ok(());
+        }
+        let (l, _) = self.tiles[&src].clone();
         // Until every thread has read what the last transfer left here.
         self.barrier();
         self.each(rows * cols, &mut |s, j, e| {

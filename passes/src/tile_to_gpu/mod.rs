@@ -776,6 +776,8 @@ impl Lower<'_> {
                     })
                 })?;
             }
+            // Read by the padded transfer of its tile, straight from memory.
+            "tile.load" if self.mma.is_direct(op) => {}
             "tile.valid" | "tile.load" => {
                 let is_load = name == "tile.load";
                 let (buf, origin) = if is_load {
@@ -931,16 +933,17 @@ impl Lower<'_> {
                     }
                 }
             }
+            "tile.transfer" if self.mma.padded(op).is_some() => {
+                let stride = self.mma.padded(op).expect("padded");
+                let at = self.transfer_at[&op];
+                self.padded_transfer(op, at, stride)?;
+            }
             "tile.transfer" => {
                 let r = result.expect("a result");
                 let t = self.tile_of(op, r)?;
                 let (l, _) = self.tiles[&operands[0]].clone();
                 let n: i64 = t.shape.iter().product();
                 match self.transfer_at.get(&op).copied() {
-                    Some(at) if self.mma.padded(op).is_some() => {
-                        let stride = self.mma.padded(op).expect("padded");
-                        self.padded_transfer(op, at, stride)?;
-                    }
                     Some(at) => {
                         let view = self.shared_view(at, n, t.elem);
                         // Until every thread has read what the last transfer

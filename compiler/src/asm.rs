@@ -800,9 +800,15 @@ fn finish<'s>(
                         let n = x.operands[g].len();
                         let inferable = same_type || spec.has(Traits::SAME_OPERANDS_TYPE);
                         let built = spec.operands[g].ty.build.map(|b| b(&p.uniquer()));
+                        let written: Vec<Option<Vec<Type>>> = x
+                            .operand_types
+                            .iter()
+                            .chain(&x.result_types)
+                            .cloned()
+                            .collect();
                         let matched = spec
                             .infer_operand
-                            .and_then(|f| f(&p.uniquer(), g, &x.operand_types));
+                            .and_then(|f| f(&p.uniquer(), g, &written));
                         match known.filter(|_| inferable).or(built).or(matched) {
                             Some(t) => tys.extend(std::iter::repeat_n(t, n)),
                             None if n == 0 => {}

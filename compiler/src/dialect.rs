@@ -525,7 +525,8 @@ pub struct OpSpec {
     /// The type of an operand group the format leaves out, from the types it
     /// gives (MLIR's `TypesMatchWith`: `memref.store`'s value has the memref's
     /// element type): called with the group's index and each group's written
-    /// types, `None` where not written.
+    /// types, `None` where not written: the operand groups', then the result
+    /// groups' (`vector.from_elements` takes its elements' from its result).
     pub infer_operand: Option<InferOperandFn>,
     /// Names the pretty printer gives results instead of numbers (MLIR's
     /// `getAsmResultNames`): one entry per result, `None` to keep the number.

@@ -12,9 +12,11 @@ pub mod gpu;
 pub mod graph;
 pub mod math;
 pub mod memref;
+pub mod nvgpu;
 pub mod scf;
 pub mod stablehlo;
 pub mod tile;
+pub mod vector;
 
 use aic::DialectRegistry;
 
@@ -41,6 +43,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&tile::DIALECT);
     registry.register(&memref::DIALECT);
     registry.register(&gpu::DIALECT);
+    registry.register(&vector::DIALECT);
+    registry.register(&nvgpu::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -37,8 +37,11 @@ pub fn default_pipeline(
         })?;
     let threads = block.unwrap_or(*threads);
     let warp = warp.unwrap_or(*target_warp);
+    // Every NVIDIA architecture aic compiles for (sm_80 and later) has the
+    // tensor cores mma.sync m16n8k16 runs on.
+    let mma = if target == "nvptx" { " mma=true" } else { "" };
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads} warp={warp}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -365,6 +365,15 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             TypeKind::Float(FloatKind::BF16) => cx.bf16_type().into(),
             TypeKind::Float(FloatKind::F32) => cx.f32_type().into(),
             TypeKind::Float(FloatKind::F64) => cx.f64_type().into(),
+            // Register fragments (nvgpu's operands): flat, row-major.
+            TypeKind::Vector { shape, elem, .. } if !shape.is_empty() => {
+                let n = u32::try_from(shape.iter().product::<i64>()).unwrap_or(0);
+                match self.ty(op, *elem)? {
+                    BasicTypeEnum::FloatType(f) if n > 0 => f.vec_type(n).into(),
+                    BasicTypeEnum::IntType(i) if n > 0 => i.vec_type(n).into(),
+                    _ => return Err(self.err(op, "a vector of an unsupported shape or element")),
+                }
+            }
             _ => {
                 return Err(self.err(
                     op,
@@ -455,6 +464,11 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
 
     fn set(&mut self, op: Op, v: BasicValueEnum<'ctx>) {
         let r = self.ir.result(op, 0);
+        self.vals.insert(r, v);
+    }
+
+    /// Records the translation of value `r`.
+    pub fn set_value(&mut self, r: Value, v: BasicValueEnum<'ctx>) {
         self.vals.insert(r, v);
     }
 
@@ -881,6 +895,9 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             "memref.load" => self.load(op),
             "memref.store" => self.store(op),
             n if n.starts_with("arith.") => self.arith(op, &n[6..]),
+            n if n.starts_with("nvgpu.") || n.starts_with("vector.") => {
+                crate::nvgpu::op(self, op, n)
+            }
             n if n.starts_with("math.") => {
                 let v = crate::math::math(self, op, &n[5..])?;
                 self.set(op, v);

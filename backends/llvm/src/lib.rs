@@ -6,7 +6,8 @@
 //! may contain: `gpu.thread_id`/`block_id`/`barrier`/`shared`/`return`,
 //! `memref.alloca`/`load`/`store` with one index, `scf.for`/`if`/`yield`, the
 //! scalar `arith` ops and the `math` functions (on GPUs, those expanded in
-//! src/math.rs, whose table gives their accuracy);
+//! src/math.rs, whose table gives their accuracy); on NVPTX the `nvgpu`
+//! tensor-core ops and the `vector` ops on their fragments (src/nvgpu.rs);
 //! anything else is an error naming the op and its location.
 //!
 //! Types: `index` is i64, `iN` is iN (up to 64 bits), f16, bf16, f32 and f64
@@ -20,6 +21,7 @@
 mod emit;
 mod host;
 mod math;
+mod nvgpu;
 mod target;
 
 pub use host::HostModule;

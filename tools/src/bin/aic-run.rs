@@ -79,7 +79,12 @@ fn parse_args() -> Result<Options, String> {
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
             "--threads" => {
-                o.threads = Some(aic_tools::int_flag("--threads", &value("--threads")?, 1, 1024)?)
+                o.threads = Some(aic_tools::int_flag(
+                    "--threads",
+                    &value("--threads")?,
+                    1,
+                    1024,
+                )?)
             }
             "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             "--split-input-file" => o.split = true,

@@ -56,7 +56,12 @@ fn parse_args() -> Result<Options, String> {
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
             "--threads" => {
-                threads = Some(aic_tools::int_flag("--threads", &value("--threads")?, 1, 1024)?)
+                threads = Some(aic_tools::int_flag(
+                    "--threads",
+                    &value("--threads")?,
+                    1,
+                    1024,
+                )?)
             }
             "--warp" => warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
@@ -93,7 +98,11 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
     let m = parse_module(&mut ctx, &sm, id)
         .and_then(|m| verify(&ctx, m).map(|()| m))
         .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-    run_pipeline(&mut ctx, m, &default_pipeline(&o.target, o.threads, o.warp)?)?;
+    run_pipeline(
+        &mut ctx,
+        m,
+        &default_pipeline(&o.target, o.threads, o.warp)?,
+    )?;
     let infos = kernel_infos(&ctx, m);
     for k in &infos {
         if u64::from(k.shared_bytes) > target.max_shared_bytes() {

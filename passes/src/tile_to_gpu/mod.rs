@@ -27,6 +27,11 @@
 //!
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
+//!
+//! With `mma=true` (NVIDIA sm_80 and later), the f16 gemms that tensor
+//! cores can run become warps' `nvgpu.mma.sync` on fragments (see [`mma`]).
+
+mod mma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -59,11 +64,18 @@ pub static INFO: PassInfo = PassInfo {
             default: "0",
             help: "Threads of a warp, for reductions by gpu.shuffle (0: through shared memory only)",
         },
+        OptSpec {
+            name: "mma",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Run f16 gemms on NVIDIA tensor cores (nvgpu.mma.sync; sm_80 and later)",
+        },
     ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
             warp: o.int("warp"),
+            mma: o.bool("mma"),
         })
     },
 };
@@ -77,6 +89,7 @@ pub const REPLICATED: i64 = 16;
 struct TileToGpu {
     threads: i64,
     warp: i64,
+    mma: bool,
 }
 
 impl Pass for TileToGpu {
@@ -96,7 +109,7 @@ impl Pass for TileToGpu {
             },
         );
         for k in &kernels {
-            lower_kernel(ctx, *k, self.threads, self.warp)?;
+            lower_kernel(ctx, *k, self.threads, self.warp, self.mma)?;
         }
         for l in &launches {
             let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
@@ -171,6 +184,12 @@ struct Lower<'c> {
     /// Where the scratch region for exchanges starts, the bytes in use now
     /// and the most ever used.
     scratch: (i64, i64, i64),
+    /// The gemms tensor cores run.
+    mma: mma::Plan,
+    /// Accumulators in the fragment layout of tensor cores.
+    frags: HashMap<Value, mma::Frag>,
+    /// Shared tiles with padded rows (for ldmatrix): the view and row length.
+    padded_tiles: HashMap<Value, (Value, i64)>,
 }
 
 /// Builds a loop body from the induction variable and iteration values,
@@ -189,7 +208,13 @@ fn err(ctx: &Context, op: Op, m: impl Into<String>) -> Diagnostic {
     aic::verifier::op_error(ctx, op, format!("tile-to-gpu: {}", m.into()))
 }
 
-fn lower_kernel(ctx: &mut Context, k: Op, threads: i64, warp: i64) -> Result<(), Diagnostic> {
+fn lower_kernel(
+    ctx: &mut Context,
+    k: Op,
+    threads: i64,
+    warp: i64,
+    mma: bool,
+) -> Result<(), Diagnostic> {
     let loc = ctx.op(k).loc;
     let u = ctx.uniquer().clone();
     let body = ctx
@@ -235,12 +260,16 @@ fn lower_kernel(ctx: &mut Context, k: Op, threads: i64, warp: i64) -> Result<(),
             transfers.push(o);
         }
     });
+    let plan = mma::plan(ctx, k, threads, mma);
     for t in transfers {
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
         if tt.space == Space::Shared {
             transfer_at.insert(t, top);
-            top = align(top + tile_bytes(ctx, &tt));
+            let bytes = plan
+                .transfer_bytes(ctx, t)
+                .unwrap_or_else(|| tile_bytes(ctx, &tt));
+            top = align(top + bytes);
         }
     }
     let tid_op = Builder {
@@ -275,6 +304,9 @@ fn lower_kernel(ctx: &mut Context, k: Op, threads: i64, warp: i64) -> Result<(),
         buffers,
         transfer_at,
         scratch: (top, 0, 0),
+        mma: plan,
+        frags: HashMap::new(),
+        padded_tiles: HashMap::new(),
     };
     l.block_ops(body)?;
     let shared = l.scratch.0 + l.scratch.2;
@@ -1071,10 +1103,12 @@ impl Lower<'_> {
         }
     }
 
-    /// Turns sliced tile `v` into a spread one: the first thread of each
+    /// Turns tile `v`, if held as tensor-core fragments or sliced, into a
+    /// spread one. Sliced: the first thread of each
     /// row's group writes the row's result to shared memory, and every
     /// thread reads the elements it owns.
     fn materialize(&mut self, v: Value) -> Result<(), Diagnostic> {
+        self.materialize_frag(v)?;
         let Some((L::Sliced(arr, sl), t)) = self.tiles.get(&v).cloned() else {
             return Ok(());
         };
@@ -1235,18 +1269,35 @@ impl Lower<'_> {
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {
+        // Accumulators of tensor-core gemms, read in the blocked layout.
+        let temporary = self.materialize_operands(op)?;
+        // Sliced operands of ops that do not read them so, spread for this
+        // op only (the copy is made where the op is, perhaps in a loop the
+        // value was not made in).
+        let mut sliced = Vec::new();
+        if !self.takes_sliced(op) {
+            for v in self.ctx.operands(op).to_vec() {
+                if let Some(old @ (L::Sliced(..), _)) = self.tiles.get(&v).cloned() {
+                    self.materialize(v)?;
+                    sliced.push((v, old));
+                }
+            }
+        }
+        self.lower_op_blocked(op)?;
+        for v in temporary {
+            self.tiles.remove(&v);
+        }
+        for (v, old) in sliced {
+            self.tiles.insert(v, old);
+        }
+        Ok(())
+    }
+
+    fn lower_op_blocked(&mut self, op: Op) -> Result<(), Diagnostic> {
         let ctx = &*self.ctx;
         let name = ctx.op_name(op).to_string();
         let operands = ctx.operands(op).to_vec();
         let result = ctx.results(op).next();
-        if !self.takes_sliced(op) {
-            for v in &operands {
-                if matches!(self.tiles.get(v), Some((L::Sliced(..), _))) {
-                    self.materialize(*v)?;
-                }
-            }
-        }
-        let ctx = &*self.ctx;
         match name.as_str() {
             "tile.return" => {
                 self.op("gpu.return", &[], &[], &[]);
@@ -1274,6 +1325,8 @@ impl Lower<'_> {
                     })
                 })?;
             }
+            // Read by the padded transfer of its tile, straight from memory.
+            "tile.load" if self.mma.is_direct(op) => {}
             "tile.valid" | "tile.load" => {
                 let is_load = name == "tile.load";
                 let (buf, origin) = if is_load {
@@ -1481,6 +1534,11 @@ impl Lower<'_> {
                     }
                 }
             }
+            "tile.transfer" if self.mma.padded(op).is_some() => {
+                let stride = self.mma.padded(op).expect("padded");
+                let at = self.transfer_at[&op];
+                self.padded_transfer(op, at, stride)?;
+            }
             "tile.transfer" => {
                 let r = result.expect("a result");
                 let t = self.tile_of(op, r)?;
@@ -1503,6 +1561,7 @@ impl Lower<'_> {
                     None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
                 }
             }
+            "tile.gemm" if self.mma.is_mma(op) => self.mma_gemm(op)?,
             "tile.gemm" => {
                 let (a, b) = (
                     self.tile_of(op, operands[0])?,
@@ -1613,16 +1672,28 @@ impl Lower<'_> {
             .find(|o| ctx.op_name(**o) == "tile.yield")
             .map(|o| ctx.operands(*o).to_vec())
             .unwrap_or_default();
-        // Carried tiles: one array each, holding the init first.
+        // Carried tiles: one array each, holding the init first; a
+        // tensor-core gemm's accumulator as its fragments.
         let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
+        let mut frag_carried = Vec::new();
         let mut slices: Vec<Option<Slice>> = Vec::new();
         let mut scalar_inits = Vec::new();
         for (i, v) in inits.iter().enumerate() {
+            let frag = if self.tiles.contains_key(v) {
+                self.carry_frag(body, i, *v)?
+            } else {
+                None
+            };
+            frag_carried.push(frag.as_ref().map(|(_, w, _)| *w));
             let sl = yielded
                 .get(i)
                 .and_then(|y| self.reduced_in(body, *y, 8))
-                .filter(|_| self.tiles.contains_key(v));
+                .filter(|_| self.tiles.contains_key(v) && frag.is_none());
             slices.push(sl);
+            if let Some((arr, _, t)) = frag {
+                carried.push(Some((arr, t)));
+                continue;
+            }
             match self.tiles.get(v).cloned() {
                 Some((_, t)) if sl.is_some() => {
                     let sl = sl.expect("just checked");
@@ -1649,8 +1720,16 @@ impl Lower<'_> {
         let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
             s.map.values.insert(bargs[0], iv);
             let mut it = iters.iter();
-            for ((a, c), sl) in bargs[1..].iter().zip(&carried).zip(&slices) {
+            for (((a, c), f), sl) in bargs[1..]
+                .iter()
+                .zip(&carried)
+                .zip(&frag_carried)
+                .zip(&slices)
+            {
                 match c {
+                    Some((arr, t)) if f.is_some() => {
+                        s.set_frag(*a, *arr, f.expect("a fragment layout"), t);
+                    }
                     Some((arr, t)) => {
                         let l = match sl {
                             Some(sl) => L::Sliced(*arr, *sl),
@@ -1670,8 +1749,11 @@ impl Lower<'_> {
                     continue;
                 }
                 let vals = s.ctx.operands(*o).to_vec();
-                for ((v, c), sl) in vals.iter().zip(&carried).zip(&slices) {
+                for (((v, c), f), sl) in vals.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
                     match c {
+                        Some((arr, t)) if f.is_some() => {
+                            s.yield_frag(*v, *arr, f.expect("a fragment layout"), t)?;
+                        }
                         Some((arr, _)) if sl.is_some() => {
                             s.write_sliced(*v, sl.expect("just checked"), *arr)?;
                         }
@@ -1695,8 +1777,11 @@ impl Lower<'_> {
             Ok(yields)
         })?;
         let mut outs = outs.into_iter();
-        for ((r, c), sl) in results.iter().zip(&carried).zip(&slices) {
+        for (((r, c), f), sl) in results.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
             match c {
+                Some((arr, t)) if f.is_some() => {
+                    self.set_frag(*r, *arr, f.expect("a fragment layout"), t);
+                }
                 Some((arr, t)) => {
                     let l = match sl {
                         Some(sl) => L::Sliced(*arr, *sl),

@@ -1,0 +1,236 @@
+//! The `nvgpu` dialect: NVIDIA warp-level ops on register fragments, between
+//! `gpu` kernels and NVVM intrinsics. `tile-to-gpu{mma=true}` writes it for
+//! `tile.gemm`s that tensor cores can run; `backends/llvm` translates it for
+//! NVPTX only.
+//!
+//! ```mlir
+//! %a = nvgpu.ldmatrix %sa[%i] {numTiles = 4 : i32, transpose = false}
+//!     : memref<2560xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+//! %b = nvgpu.ldmatrix %sb[%j] {numTiles = 2 : i32, transpose = true}
+//!     : memref<2304xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+//! %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]}
+//!     : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+//! ```
+//!
+//! The names, attributes and fragment types are upstream MLIR's. One
+//! difference: aic's kernels address flat (rank-1) buffers, so `ldmatrix`
+//! takes one index, the element this lane's row starts at (upstream takes
+//! one index per dimension of its memref); the op is the same for a rank-1
+//! memref. Only the shapes and types the backend translates are accepted:
+//! `ldmatrix` of 1, 2 or 4 8x8 tiles of 16-bit elements from shared memory,
+//! and `mma.sync` of shape m16n8k16 on f16 with an f32 accumulator.
+//! Both are warp-collective (every lane of the warp runs them together), so
+//! the interpreter, which runs one thread, has no semantics for them.
+
+use crate::tile::enclosing;
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, tc,
+};
+use aic::float::FloatKind;
+use aic::interp::{IResult, Interp, InterpError, Tensor};
+use aic::ir::{Context, Op};
+use aic::types::{Type, TypeKind};
+use aic::verifier::op_error;
+
+use crate::stablehlo::{BOOL_ATTR, I32_ATTR};
+
+const MEMREF: TypeConstraint = TypeConstraint {
+    desc: "memref",
+    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
+    build: None,
+};
+
+const VECTOR: TypeConstraint = TypeConstraint {
+    desc: "vector",
+    check: |t, _| matches!(t, TypeKind::Vector { .. }),
+    build: None,
+};
+
+/// An array of integers, `[16, 8, 16]`.
+const INT_ARRAY: AttrConstraint = AttrConstraint {
+    desc: "array of integers",
+    check: |a, u| matches!(a, AttrKind::Array(xs) if xs.iter().all(|x| matches!(u.attr_kind(*x), AttrKind::Integer { .. }))),
+    syntax: AttrSyntax::Full,
+};
+
+/// `nvgpu.ldmatrix %m[%i] {numTiles = N : i32, transpose = B} : memref<..> -> vector<Nx2xT>`.
+pub const LDMATRIX: OpSpec = OpSpec {
+    summary: "each lane loads its fragment of N 8x8 matrices of 16-bit elements from shared memory",
+    operands: &[
+        ValueSpec::one("srcMemref", MEMREF),
+        ValueSpec::variadic("indices", tc::INDEX),
+    ],
+    results: &[ValueSpec::one("res", VECTOR)],
+    attributes: &[
+        AttrSpec::required("numTiles", I32_ATTR),
+        AttrSpec::required("transpose", BOOL_ATTR),
+    ],
+    format: Some("$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.ldmatrix")
+};
+
+/// `nvgpu.mma.sync(%a, %b, %c) {mmaShape = [m, n, k]} : (A, B, C) -> C`.
+pub const MMA_SYNC: OpSpec = OpSpec {
+    summary: "a warp's matrix multiply-accumulate on tensor cores, each lane holding fragments",
+    operands: &[
+        ValueSpec::one("matrixA", VECTOR),
+        ValueSpec::one("matrixB", VECTOR),
+        ValueSpec::one("matrixC", VECTOR),
+    ],
+    results: &[ValueSpec::one("res", VECTOR)],
+    attributes: &[AttrSpec::required("mmaShape", INT_ARRAY)],
+    traits: Traits::PURE,
+    format: Some(
+        "`(` $matrixA `,` $matrixB `,` $matrixC `)` attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)",
+    ),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.mma.sync")
+};
+
+/// The dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "nvgpu",
+    description: "NVIDIA warp-level fragments: ldmatrix loads and mma.sync on tensor cores",
+    ops: &[LDMATRIX, MMA_SYNC],
+    materialize_constant: None,
+};
+
+fn attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
+    let a = ctx
+        .find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    Some(ctx.attr_kind(a))
+}
+
+/// `numTiles` of an `ldmatrix`.
+pub fn num_tiles(ctx: &Context, op: Op) -> i64 {
+    match attr(ctx, op, "numTiles") {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// `transpose` of an `ldmatrix`.
+pub fn transpose(ctx: &Context, op: Op) -> bool {
+    match attr(ctx, op, "transpose") {
+        Some(AttrKind::Bool(b)) => *b,
+        Some(AttrKind::Integer { value, .. }) => *value != 0,
+        _ => false,
+    }
+}
+
+/// `mmaShape` of an `mma.sync`.
+pub fn mma_shape(ctx: &Context, op: Op) -> Vec<i64> {
+    match attr(ctx, op, "mmaShape") {
+        Some(AttrKind::Array(xs)) => xs
+            .iter()
+            .filter_map(|x| match ctx.attr_kind(*x) {
+                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The shape and element of a vector type.
+fn vector_of(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
+    match ctx.type_kind(t) {
+        TypeKind::Vector { shape, elem, .. } => Some((shape.to_vec(), *elem)),
+        _ => None,
+    }
+}
+
+fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
+    matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
+}
+
+fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let err = |m: String| op_error(ctx, op, m);
+    if enclosing(ctx, op, "gpu.kernel").is_none() {
+        return Err(err("must be inside a gpu.kernel".into()));
+    }
+    let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    match ctx.op_name(op) {
+        "nvgpu.ldmatrix" => {
+            let src = ctx.value_type(ctx.operands(op)[0]);
+            if !crate::gpu::is_shared(ctx, src) {
+                return Err(err(format!(
+                    "the source must be a memref in #{}",
+                    crate::gpu::WORKGROUP
+                )));
+            }
+            let k = ctx.type_kind(src);
+            let rank = k.shape().map_or(0, <[i64]>::len);
+            if ctx.operands(op).len() - 1 != rank {
+                return Err(err(format!(
+                    "{} indices for a memref of rank {rank}",
+                    ctx.operands(op).len() - 1
+                )));
+            }
+            let elem = k.element_type().expect("a memref");
+            if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
+                return Err(err(format!(
+                    "loads 16-bit elements (f16, bf16), not {}",
+                    text(elem)
+                )));
+            }
+            let n = num_tiles(ctx, op);
+            if ![1, 2, 4].contains(&n) {
+                return Err(err(format!("numTiles must be 1, 2 or 4, not {n}")));
+            }
+            let res = ctx.value_type(ctx.result(op, 0));
+            if vector_of(ctx, res) != Some((vec![n, 2], elem)) {
+                return Err(err(format!(
+                    "the result must be vector<{n}x2x{}>, not {}",
+                    text(elem),
+                    text(res)
+                )));
+            }
+        }
+        "nvgpu.mma.sync" => {
+            let shape = mma_shape(ctx, op);
+            if shape != [16, 8, 16] {
+                return Err(err(format!(
+                    "mmaShape {shape:?} is not supported: only [16, 8, 16]"
+                )));
+            }
+            let t: Vec<Type> = ctx
+                .operands(op)
+                .iter()
+                .map(|v| ctx.value_type(*v))
+                .collect();
+            let res = ctx.value_type(ctx.result(op, 0));
+            let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
+                v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
+            };
+            if !is(vector_of(ctx, t[0]), &[4, 2], FloatKind::F16)
+                || !is(vector_of(ctx, t[1]), &[2, 2], FloatKind::F16)
+                || !is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
+                || t[2] != res
+            {
+                return Err(err(format!(
+                    "expects (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>, not ({}, {}, {}) -> {}",
+                    text(t[0]),
+                    text(t[1]),
+                    text(t[2]),
+                    text(res)
+                )));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    Err(InterpError::at(
+        op,
+        "nvgpu ops are warp-collective and the interpreter runs one thread: compile for nvptx",
+    ))
+}

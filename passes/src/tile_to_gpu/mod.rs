@@ -184,6 +184,9 @@ struct Lower<'c> {
     /// Where the scratch region for exchanges starts, the bytes in use now
     /// and the most ever used.
     scratch: (i64, i64, i64),
+    /// Whether threads may still be reading the scratch region, so that a
+    /// barrier must come before it is written again (see `release`).
+    pending: bool,
     /// The gemms tensor cores run.
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
@@ -304,6 +307,7 @@ fn lower_kernel(
         buffers,
         transfer_at,
         scratch: (top, 0, 0),
+        pending: false,
         mma: plan,
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
@@ -451,6 +455,7 @@ impl Lower<'_> {
         if self.threads > 1 {
             self.op("gpu.barrier", &[], &[], &[]);
         }
+        self.pending = false;
     }
 
     /// A thread's private array for its elements of a tile of `n`.
@@ -719,6 +724,7 @@ impl Lower<'_> {
 
     /// A view of `n` elements in the scratch region, after those in use.
     fn scratch_view(&mut self, n: i64, elem: Type) -> Value {
+        self.settle();
         let at = self.scratch.0 + self.scratch.1;
         self.scratch.1 = align(self.scratch.1 + n * elem_bytes(self.ctx, elem));
         self.scratch.2 = self.scratch.2.max(self.scratch.1);
@@ -1191,11 +1197,25 @@ impl Lower<'_> {
 
     /// Ends the reads of scratch views: threads wait until all have read
     /// before the scratch is written again.
+    ///
+    /// The wait is deferred to the next use of the scratch region (or the
+    /// end of a loop's body, or its start): a barrier between the reads and
+    /// that use, such as the one after the next exchange's writes, already
+    /// orders them, so a reduction followed by another costs one barrier,
+    /// not two.
     fn release(&mut self, exchanged: bool) {
         if exchanged {
-            self.barrier();
+            self.pending = true;
         }
         self.scratch.1 = 0;
+    }
+
+    /// Waits for the block if scratch reads are still unordered with what
+    /// comes next.
+    fn settle(&mut self) {
+        if self.pending {
+            self.barrier();
+        }
     }
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
@@ -1717,6 +1737,9 @@ impl Lower<'_> {
                 }
             }
         }
+        // Scratch reads before the loop and at the end of its body must be
+        // ordered before the body's first writes, which come after them.
+        self.settle();
         let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
             s.map.values.insert(bargs[0], iv);
             let mut it = iters.iter();
@@ -1774,6 +1797,7 @@ impl Lower<'_> {
                     }
                 }
             }
+            s.settle();
             Ok(yields)
         })?;
         let mut outs = outs.into_iter();

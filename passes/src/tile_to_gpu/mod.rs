@@ -181,18 +181,34 @@ struct Lower<'c> {
     buffers: HashMap<Value, Vec<i64>>,
     /// Where each transfer's shared region starts.
     transfer_at: HashMap<Op, i64>,
-    /// Where the scratch region for exchanges starts, the bytes in use now
-    /// and the most ever used.
-    scratch: (i64, i64, i64),
-    /// Whether threads may still be reading the scratch region, so that a
-    /// barrier must come before it is written again (see `release`).
-    pending: bool,
+    /// The shared memory exchanges go through.
+    scratch: Scratch,
     /// The gemms tensor cores run.
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
     frags: HashMap<Value, mma::Frag>,
     /// Shared tiles with padded rows (for ldmatrix): the view and row length.
     padded_tiles: HashMap<Value, (Value, i64)>,
+}
+
+/// The scratch region for exchanges: two banks used in turn, so that the
+/// reads of one exchange need no barrier of their own before the next
+/// exchange writes (the other bank); its barrier orders them before the
+/// bank is written again.
+struct Scratch {
+    /// Where the region starts (after the transfers' regions).
+    start: i64,
+    /// The bytes of the current bank in use now.
+    used: i64,
+    /// The most bytes each bank ever held.
+    most: [i64; 2],
+    /// The bank views are made in.
+    bank: usize,
+    /// Banks whose last views threads may still be reading.
+    dirty: [bool; 2],
+    /// The views in the second bank, whose offsets move past the first
+    /// bank once its size is known.
+    second: Vec<Op>,
 }
 
 /// Builds a loop body from the induction variable and iteration values,
@@ -306,15 +322,32 @@ fn lower_kernel(
         map,
         buffers,
         transfer_at,
-        scratch: (top, 0, 0),
-        pending: false,
+        scratch: Scratch {
+            start: top,
+            used: 0,
+            most: [0; 2],
+            bank: 0,
+            dirty: [false; 2],
+            second: Vec::new(),
+        },
         mma: plan,
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
     };
     l.block_ops(body)?;
-    let shared = l.scratch.0 + l.scratch.2;
+    let sc = &l.scratch;
+    let shared = sc.start + sc.most[0] + sc.most[1];
+    let (first, second) = (sc.most[0], std::mem::take(&mut l.scratch.second));
     let ctx = l.ctx;
+    let offset = ctx.ident("offset");
+    for v in second {
+        let at = ctx
+            .inherent_attr(v, offset)
+            .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+            .unwrap_or(0);
+        let a = int_attr(ctx.uniquer(), at + first, u.int_type(64));
+        ctx.set_inherent_attr(v, offset, a);
+    }
     // The gpu kernel, in place of the tile kernel.
     let name = aic::symbol::symbol_name(ctx, k)
         .unwrap_or("kernel")
@@ -455,7 +488,7 @@ impl Lower<'_> {
         if self.threads > 1 {
             self.op("gpu.barrier", &[], &[], &[]);
         }
-        self.pending = false;
+        self.scratch.dirty = [false; 2];
     }
 
     /// A thread's private array for its elements of a tile of `n`.
@@ -724,11 +757,21 @@ impl Lower<'_> {
 
     /// A view of `n` elements in the scratch region, after those in use.
     fn scratch_view(&mut self, n: i64, elem: Type) -> Value {
-        self.settle();
-        let at = self.scratch.0 + self.scratch.1;
-        self.scratch.1 = align(self.scratch.1 + n * elem_bytes(self.ctx, elem));
-        self.scratch.2 = self.scratch.2.max(self.scratch.1);
-        self.shared_view(at, n, elem)
+        if self.scratch.dirty[self.scratch.bank] {
+            self.barrier();
+        }
+        let bytes = n * elem_bytes(self.ctx, elem);
+        let sc = &mut self.scratch;
+        let at = sc.start + sc.used;
+        sc.used = align(sc.used + bytes);
+        sc.most[sc.bank] = sc.most[sc.bank].max(sc.used);
+        let second = sc.bank == 1;
+        let v = self.shared_view(at, n, elem);
+        if second {
+            let op = self.ctx.defining_op(v).expect("a gpu.shared op");
+            self.scratch.second.push(op);
+        }
+        v
     }
 
     /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
@@ -1198,22 +1241,23 @@ impl Lower<'_> {
     /// Ends the reads of scratch views: threads wait until all have read
     /// before the scratch is written again.
     ///
-    /// The wait is deferred to the next use of the scratch region (or the
-    /// end of a loop's body, or its start): a barrier between the reads and
-    /// that use, such as the one after the next exchange's writes, already
-    /// orders them, so a reduction followed by another costs one barrier,
-    /// not two.
+    /// The wait is deferred to the next use of the bank (or the end of a
+    /// loop's body, or its start): the next exchange writes the other bank,
+    /// and its barrier orders these reads before this bank is written
+    /// again, so back-to-back reductions cost one barrier each.
     fn release(&mut self, exchanged: bool) {
+        let sc = &mut self.scratch;
         if exchanged {
-            self.pending = true;
+            sc.dirty[sc.bank] = true;
+            sc.bank ^= 1;
         }
-        self.scratch.1 = 0;
+        sc.used = 0;
     }
 
     /// Waits for the block if scratch reads are still unordered with what
     /// comes next.
     fn settle(&mut self) {
-        if self.pending {
+        if self.scratch.dirty.contains(&true) {
             self.barrier();
         }
     }

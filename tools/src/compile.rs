@@ -17,7 +17,7 @@ use aic_runtime::{KernelInfo, Launch, Param};
 /// of a warp that reductions shuffle across (0: none).
 pub const TARGETS: &[(&str, &str, i64, i64)] = &[
     ("nvptx", "h100", 128, 32),
-    ("amdgpu", "mi300", 256, 0),
+    ("amdgpu", "mi300", 256, 64),
     ("host", "cpu", 1, 0),
 ];
 

@@ -942,24 +942,121 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         self.b.build_int_z_extend(v, i64t, "").llvm()
     }
 
-    /// `gpu.shuffle`: NVPTX's `shfl.sync` on the value's bits, as 32-bit
-    /// pieces (narrower values widened, 64-bit ones in two halves).
+    /// `gpu.shuffle`: NVPTX's `shfl.sync`, AMDGPU's `ds_bpermute` (lanes of
+    /// a wavefront), or on the host an exchange through memory; on the
+    /// GPUs on the value's bits as 32-bit pieces (narrower values widened,
+    /// 64-bit ones in two halves).
     fn shuffle(&mut self, op: Op) -> Result<(), String> {
-        if let Target::Host = self.target {
-            return self.host_shuffle(op);
-        }
-        if !matches!(self.target, Target::Nvptx { .. }) {
-            return Err(self.err(
-                op,
-                format!(
-                    "gpu.shuffle is not supported for target {} (lower without warp shuffles: tile-to-gpu{{warp=0}})",
-                    self.target.name()
-                ),
-            ));
-        }
         let mode = aic_dialects::gpu::shuffle_mode(self.ir, op);
         let x = self.operand(op, 0)?;
         let (off, width) = (self.int_operand(op, 1)?, self.int_operand(op, 2)?);
+        let (got, valid) = match self.target {
+            Target::Host => self.host_shuffle(x, off, width, mode)?,
+            Target::Nvptx { .. } => self.nvptx_shuffle(x, off, width, mode)?,
+            Target::Amdgpu { .. } => self.amdgpu_shuffle(x, off, width, mode)?,
+        };
+        self.set(op, got);
+        let r1 = self.ir.result(op, 1);
+        self.vals.insert(r1, valid.into());
+        Ok(())
+    }
+
+    /// The lane a thread at `lane` (of `width`-lane segments) reads in
+    /// `mode` with `off`, as an index of the same width as `lane`, and
+    /// whether it lies in the thread's segment (else the thread's own).
+    fn shuffle_source(
+        &self,
+        lane: IntValue<'ctx>,
+        off: IntValue<'ctx>,
+        width: IntValue<'ctx>,
+        mode: &str,
+    ) -> Result<(IntValue<'ctx>, IntValue<'ctx>), String> {
+        let t = lane.get_type();
+        let off = self.b.build_int_z_extend_or_bit_cast(off, t, "").llvm()?;
+        let width = self.b.build_int_z_extend_or_bit_cast(width, t, "").llvm()?;
+        let within = self.b.build_int_unsigned_rem(lane, width, "").llvm()?;
+        let seg = self.b.build_int_sub(lane, within, "").llvm()?;
+        let src = match mode {
+            "xor" => self.b.build_xor(within, off, "").llvm()?,
+            "down" => self.b.build_int_add(within, off, "").llvm()?,
+            // Below lane 0 wraps to a huge lane, outside the segment.
+            "up" => self.b.build_int_sub(within, off, "").llvm()?,
+            _ => off,
+        };
+        let valid = self
+            .b
+            .build_int_compare(IntPredicate::ULT, src, width, "")
+            .llvm()?;
+        let src = self
+            .b
+            .build_select(valid, src, within, "")
+            .llvm()?
+            .into_int_value();
+        Ok((self.b.build_int_add(seg, src, "").llvm()?, valid))
+    }
+
+    /// `x`'s bits as 32-bit pieces (one, or two for 64-bit values), and the
+    /// integer type of its bits.
+    fn pieces(
+        &self,
+        x: BasicValueEnum<'ctx>,
+    ) -> Result<(Vec<IntValue<'ctx>>, IntType<'ctx>), String> {
+        let i32t = self.i32();
+        let (bits, width_bits) = self.to_bits(x)?;
+        let pieces = if width_bits == 64 {
+            let hi = self
+                .b
+                .build_right_shift(bits, bits.get_type().const_int(32, false), false, "")
+                .llvm()?;
+            vec![
+                self.b.build_int_truncate(bits, i32t, "").llvm()?,
+                self.b.build_int_truncate(hi, i32t, "").llvm()?,
+            ]
+        } else {
+            vec![
+                self.b
+                    .build_int_z_extend_or_bit_cast(bits, i32t, "")
+                    .llvm()?,
+            ]
+        };
+        Ok((pieces, bits.get_type()))
+    }
+
+    /// The value of `x`'s type whose bits are `got` (see `pieces`).
+    fn join(
+        &self,
+        got: &[IntValue<'ctx>],
+        bt: IntType<'ctx>,
+        x: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>, String> {
+        let joined = if got.len() == 2 {
+            let lo = self.b.build_int_z_extend(got[0], bt, "").llvm()?;
+            let hi = self.b.build_int_z_extend(got[1], bt, "").llvm()?;
+            let hi = self
+                .b
+                .build_left_shift(hi, bt.const_int(32, false), "")
+                .llvm()?;
+            self.b.build_or(lo, hi, "").llvm()?
+        } else {
+            self.b
+                .build_int_truncate_or_bit_cast(got[0], bt, "")
+                .llvm()?
+        };
+        Ok(match x {
+            BasicValueEnum::FloatValue(f) => {
+                self.b.build_bit_cast(joined, f.get_type(), "").llvm()?
+            }
+            _ => joined.into(),
+        })
+    }
+
+    fn nvptx_shuffle(
+        &mut self,
+        x: BasicValueEnum<'ctx>,
+        off: IntValue<'ctx>,
+        width: IntValue<'ctx>,
+        mode: &str,
+    ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
         let i32t = self.i32();
         // shfl.sync's c operand: the segment mask above bit 8 and, but for
         // `up`, the highest lane of a segment.
@@ -985,23 +1082,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .cx
             .struct_type(&[i32t.into(), self.cx.bool_type().into()], false);
         let mask = i32t.const_all_ones();
-        let (bits, width_bits) = self.to_bits(x)?;
-        let pieces: Vec<IntValue<'ctx>> = if width_bits == 64 {
-            let hi = self
-                .b
-                .build_right_shift(bits, bits.get_type().const_int(32, false), false, "")
-                .llvm()?;
-            vec![
-                self.b.build_int_truncate(bits, i32t, "").llvm()?,
-                self.b.build_int_truncate(hi, i32t, "").llvm()?,
-            ]
-        } else {
-            vec![
-                self.b
-                    .build_int_z_extend_or_bit_cast(bits, i32t, "")
-                    .llvm()?,
-            ]
-        };
+        let (pieces, bt) = self.pieces(x)?;
         let mut got = Vec::new();
         let mut valid = None;
         for p in pieces {
@@ -1019,66 +1100,82 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                     .llvm()?
                     .into_int_value(),
             );
-            valid = Some(self.b.build_extract_value(r, 1, "").llvm()?);
+            valid = Some(
+                self.b
+                    .build_extract_value(r, 1, "")
+                    .llvm()?
+                    .into_int_value(),
+            );
         }
-        let bt = bits.get_type();
-        let joined = if got.len() == 2 {
-            let lo = self.b.build_int_z_extend(got[0], bt, "").llvm()?;
-            let hi = self.b.build_int_z_extend(got[1], bt, "").llvm()?;
-            let hi = self
-                .b
-                .build_left_shift(hi, bt.const_int(32, false), "")
-                .llvm()?;
-            self.b.build_or(lo, hi, "").llvm()?
-        } else {
-            self.b
-                .build_int_truncate_or_bit_cast(got[0], bt, "")
-                .llvm()?
-        };
-        let v: BasicValueEnum<'ctx> = match x {
-            BasicValueEnum::FloatValue(f) => {
-                self.b.build_bit_cast(joined, f.get_type(), "").llvm()?
-            }
-            _ => joined.into(),
-        };
-        self.set(op, v);
-        let r1 = self.ir.result(op, 1);
-        self.vals.insert(r1, valid.expect("one piece at least"));
-        Ok(())
+        Ok((self.join(&got, bt, x)?, valid.expect("one piece at least")))
     }
 
-    /// `gpu.shuffle` on the host, whose threads have no warps: each thread
-    /// writes its value's bits to its slot after the block's shared memory
-    /// (see [`host_slots`]), waits for the block, reads its source lane's
-    /// slot and waits again (every thread of the block runs the shuffle).
-    fn host_shuffle(&mut self, op: Op) -> Result<(), String> {
-        let mode = aic_dialects::gpu::shuffle_mode(self.ir, op);
-        let x = self.operand(op, 0)?;
-        let i64t = self.cx.i64_type();
-        let (off, width) = (self.int_operand(op, 1)?, self.int_operand(op, 2)?);
-        let off = self.b.build_int_z_extend(off, i64t, "").llvm()?;
-        let width = self.b.build_int_z_extend(width, i64t, "").llvm()?;
-        let tid = self.host.as_ref().expect("host parameters").thread;
-        let lane = self.b.build_int_unsigned_rem(tid, width, "").llvm()?;
-        let seg = self.b.build_int_sub(tid, lane, "").llvm()?;
-        let src = match mode {
-            "xor" => self.b.build_xor(lane, off, "").llvm()?,
-            "down" => self.b.build_int_add(lane, off, "").llvm()?,
-            // Below lane 0 wraps to a huge lane, outside the segment.
-            "up" => self.b.build_int_sub(lane, off, "").llvm()?,
-            _ => off,
-        };
-        let valid = self
-            .b
-            .build_int_compare(IntPredicate::ULT, src, width, "")
-            .llvm()?;
-        let src = self
-            .b
-            .build_select(valid, src, lane, "")
-            .llvm()?
+    /// On AMD GPUs: the source lane in the wavefront (`mbcnt` gives a
+    /// thread's lane), read with `ds_bpermute`, which addresses lanes in
+    /// bytes.
+    fn amdgpu_shuffle(
+        &mut self,
+        x: BasicValueEnum<'ctx>,
+        off: IntValue<'ctx>,
+        width: IntValue<'ctx>,
+        mode: &str,
+    ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
+        let i32t = self.i32();
+        let all = i32t.const_all_ones();
+        let lo = self
+            .call(
+                "llvm.amdgcn.mbcnt.lo",
+                Some(i32t.into()),
+                &[all.into(), i32t.const_zero().into()],
+            )?
+            .expect("returns i32")
             .into_int_value();
-        let at = self.b.build_int_add(seg, src, "").llvm()?;
+        let lane = self
+            .call(
+                "llvm.amdgcn.mbcnt.hi",
+                Some(i32t.into()),
+                &[all.into(), lo.into()],
+            )?
+            .expect("returns i32")
+            .into_int_value();
+        let (at, valid) = self.shuffle_source(lane, off, width, mode)?;
+        let addr = self
+            .b
+            .build_left_shift(at, i32t.const_int(2, false), "")
+            .llvm()?;
+        let (pieces, bt) = self.pieces(x)?;
+        let mut got = Vec::new();
+        for p in pieces {
+            let r = self
+                .call(
+                    "llvm.amdgcn.ds.bpermute",
+                    Some(i32t.into()),
+                    &[addr.into(), p.into()],
+                )?
+                .expect("returns i32")
+                .into_int_value();
+            got.push(r);
+        }
+        Ok((self.join(&got, bt, x)?, valid))
+    }
+
+    /// On the host, whose threads have no warps: each thread writes its
+    /// value's bits to its slot after the block's shared memory (see
+    /// [`host_slots`]), waits for the block, reads its source lane's slot
+    /// and waits again (every thread of the block runs the shuffle).
+    fn host_shuffle(
+        &mut self,
+        x: BasicValueEnum<'ctx>,
+        off: IntValue<'ctx>,
+        width: IntValue<'ctx>,
+        mode: &str,
+    ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
+        let i64t = self.cx.i64_type();
+        let tid = self.host.as_ref().expect("host parameters").thread;
+        let (at, valid) = self.shuffle_source(tid, off, width, mode)?;
         let base = self.shared_base()?;
+        // SAFETY (LLVM semantics): slots for every thread follow the block's
+        // shared memory in the host's buffer (HostModule::run sizes it).
         let slots = unsafe {
             self.b
                 .build_in_bounds_gep(
@@ -1094,11 +1191,11 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .b
             .build_int_z_extend_or_bit_cast(bits, i64t, "")
             .llvm()?;
-        // SAFETY (LLVM semantics): slots for every thread follow the block's
-        // shared memory in the host's buffer (HostModule::run sizes it).
+        // SAFETY: as above; `tid` and `at` are lanes of the block.
         let mine = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[tid], "").llvm()? };
         self.b.build_store(mine, wide).llvm()?;
         self.barrier()?;
+        // SAFETY: as above.
         let theirs = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[at], "").llvm()? };
         let got = self.b.build_load(i64t, theirs, "").llvm()?.into_int_value();
         self.barrier()?;
@@ -1106,14 +1203,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .b
             .build_int_truncate_or_bit_cast(got, bits.get_type(), "")
             .llvm()?;
-        let v: BasicValueEnum<'ctx> = match x {
-            BasicValueEnum::FloatValue(f) => self.b.build_bit_cast(got, f.get_type(), "").llvm()?,
-            _ => got.into(),
-        };
-        self.set(op, v);
-        let r1 = self.ir.result(op, 1);
-        self.vals.insert(r1, valid.into());
-        Ok(())
+        Ok((self.join(&[got], bits.get_type(), x)?, valid))
     }
 
     /// A scalar's bits as an integer, and how many there are.

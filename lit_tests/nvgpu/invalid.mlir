@@ -77,3 +77,21 @@ func.func @from(%x: f32) -> vector<2x2xf32> {
   %v = vector.from_elements %x, %x, %x : vector<2x2xf32>
   return %v : vector<2x2xf32>
 }
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 512 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<256xf16, #gpu.address_space<workgroup>>
+  // expected-error@+1 {{'nvgpu.device_async_copy' op the destination must be a memref in #gpu.address_space<workgroup>}}
+  %t = nvgpu.device_async_copy %s[%c0], %g[%c0], 8 : memref<256xf16, #gpu.address_space<workgroup>> to memref<256xf16>
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 512 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<256xf16, #gpu.address_space<workgroup>>
+  // expected-error@+1 {{'nvgpu.device_async_copy' op copies 4, 8 or 16 bytes, not 6 (3 elements of 16 bits)}}
+  %t = nvgpu.device_async_copy %g[%c0], %s[%c0], 3 : memref<256xf16> to memref<256xf16, #gpu.address_space<workgroup>>
+  gpu.return
+}

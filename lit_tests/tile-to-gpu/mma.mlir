@@ -3,7 +3,8 @@
 // they keep as mma fragments across the K loop; ldmatrix reads A (x4) and B
 // (x4.trans) from shared tiles whose rows are padded by 8 halves (32x40);
 // the epilogue reads the accumulator in the blocked layout through shared
-// memory. An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
+// memory. (depth = 1: copies are not pipelined; mma_pipeline.mlir has the
+// cp.async pipeline.) An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
 // turns it on for NVIDIA only: the PTX has ldmatrix and mma.sync, the host
 // none.
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s
@@ -51,9 +52,9 @@ tile.kernel @gemm grid = [1] {
   %acc = tile.for %c0 to %c64 step %c32 iter_args(%init : !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> {
   ^bb0(%kk: index, %c: !tile.tile<32x32xf32>):
     %ta = tile.load %a[%c0, %kk] : memref<32x64xf16> -> !tile.tile<32x32xf16>
-    %sa = tile.transfer %ta to shared depth = 2 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+    %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
     %tb = tile.load %b[%kk, %c0] : memref<64x32xf16> -> !tile.tile<32x32xf16>
-    %sb = tile.transfer %tb to shared depth = 2 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+    %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
     %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
     tile.yield %d : !tile.tile<32x32xf32>
   }

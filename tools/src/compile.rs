@@ -31,6 +31,20 @@ pub fn default_pipeline(
     block: Option<i64>,
     warp: Option<i64>,
 ) -> Result<String, String> {
+    tuned_pipeline(target, block, warp, None)
+}
+
+/// [`default_pipeline`] with fusion-to-tile reading the JSON tuning cache
+/// at path `tuning` (tile sizes and stages per GEMM shape).
+pub fn tuned_pipeline(
+    target: &str,
+    block: Option<i64>,
+    warp: Option<i64>,
+    tuning: Option<&str>,
+) -> Result<String, String> {
+    if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {
+        return Err("a tuning cache path may not contain '}', ',' or spaces".into());
+    }
     let (_, tiles, threads, target_warp) =
         TARGETS.iter().find(|(t, ..)| *t == target).ok_or_else(|| {
             format!("unsupported target '{target}': expected one of nvptx, amdgpu, host")
@@ -40,8 +54,9 @@ pub fn default_pipeline(
     // Every NVIDIA architecture aic compiles for (sm_80 and later) has the
     // tensor cores mma.sync m16n8k16 runs on.
     let mma = if target == "nvptx" { " mma=true" } else { "" };
+    let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -365,6 +365,9 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             TypeKind::Float(FloatKind::BF16) => cx.bf16_type().into(),
             TypeKind::Float(FloatKind::F32) => cx.f32_type().into(),
             TypeKind::Float(FloatKind::F64) => cx.f64_type().into(),
+            // nvgpu's asynchronous-copy tokens name nothing at run time
+            // (cp.async groups are counted per thread): an i32 kept at 0.
+            TypeKind::Opaque(s) if &**s == aic_dialects::nvgpu::TOKEN_TYPE => cx.i32_type().into(),
             // Register fragments (nvgpu's operands): flat, row-major.
             TypeKind::Vector { shape, elem, .. } if !shape.is_empty() => {
                 let n = u32::try_from(shape.iter().product::<i64>()).unwrap_or(0);

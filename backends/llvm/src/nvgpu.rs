@@ -8,6 +8,11 @@
 //! |---|---|
 //! | `nvgpu.ldmatrix` (numTiles 1, 2, 4; transpose) | `llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16.p3`, whose `i32`s are the fragment's pairs of halves |
 //! | `nvgpu.mma.sync` m16n8k16, f16 × f16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.f32.f32` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`) |
+//! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
+//! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
+//! | `nvgpu.device_async_wait` | `llvm.nvvm.cp.async.wait.group` of `numGroups` |
+//!
+//! Tokens are `i32` zeros: the hardware counts a thread's groups itself.
 //!
 //! They need sm_80 or later (every NVIDIA architecture aic-llvm knows); on
 //! AMDGPU and the host, `nvgpu` ops are errors.
@@ -29,6 +34,27 @@ pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String
                 l.target.name()
             ),
         ));
+    }
+    match name {
+        "nvgpu.device_async_copy" => {
+            async_copy(l, op)?;
+            let r = l.ir.result(op, 0);
+            l.set_value(r, l.i32().const_zero().into());
+            return Ok(());
+        }
+        "nvgpu.device_async_create_group" => {
+            l.call("llvm.nvvm.cp.async.commit.group", None, &[])?;
+            let r = l.ir.result(op, 0);
+            l.set_value(r, l.i32().const_zero().into());
+            return Ok(());
+        }
+        "nvgpu.device_async_wait" => {
+            let n = aic_dialects::nvgpu::num_groups(l.ir, op);
+            let n = l.i32().const_int(n as u64, false);
+            l.call("llvm.nvvm.cp.async.wait.group", None, &[n.into()])?;
+            return Ok(());
+        }
+        _ => {}
     }
     let v = match name {
         "vector.from_elements" => from_elements(l, op)?,
@@ -197,4 +223,68 @@ fn mma_sync<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, S
         d = l.b.build_insert_element(d, x, at, "").llvm()?;
     }
     Ok(d.as_basic_value_enum())
+}
+
+/// The address of element `idx` (one index) of `buf`, an operand of `op`.
+fn element_ptr<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    op: Op,
+    buf: aic::ir::Value,
+    idx: &[aic::ir::Value],
+) -> Result<inkwell::values::PointerValue<'ctx>, String> {
+    let base = match l.val_of(op, buf)? {
+        BasicValueEnum::PointerValue(p) => p,
+        _ => return Err(l.err(op, "not a buffer")),
+    };
+    let [i] = idx else {
+        return Err(l.err(op, "nvgpu copies address rank-1 memrefs, with one index"));
+    };
+    let i = match l.val_of(op, *i)? {
+        BasicValueEnum::IntValue(i) => i,
+        _ => return Err(l.err(op, "the index must be an integer")),
+    };
+    let elem = l.ir.type_kind(l.ir.value_type(buf)).element_type();
+    let elem = l.ty(op, elem.ok_or_else(|| l.err(op, "not a memref"))?)?;
+    // SAFETY (LLVM semantics): the kernel's contract keeps copies inside
+    // their buffers.
+    unsafe { l.b.build_in_bounds_gep(elem, base, &[i], "").llvm() }
+}
+
+fn async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    let (src, si, dst, di, src_elems) = aic_dialects::nvgpu::copy_operands(l.ir, op);
+    let s = element_ptr(l, op, src, &si)?;
+    let d = element_ptr(l, op, dst, &di)?;
+    if d.get_type() != l.cx.ptr_type(AddressSpace::from(3u16))
+        || s.get_type() != l.cx.ptr_type(AddressSpace::from(1u16))
+    {
+        return Err(l.err(op, "cp.async copies from global to shared memory only"));
+    }
+    let n = aic_dialects::nvgpu::dst_elements(l.ir, op);
+    let elem = l.ir.type_kind(l.ir.value_type(dst)).element_type();
+    let elem = elem.ok_or_else(|| l.err(op, "not a memref"))?;
+    let width = aic_dialects::gpu::elem_bytes(l.ir, elem);
+    let bytes = n * width;
+    if ![4, 8, 16].contains(&bytes) {
+        return Err(l.err(op, format!("cp.async copies 4, 8 or 16 bytes, not {bytes}")));
+    }
+    let size = match src_elems {
+        Some(v) => match l.val_of(op, v)? {
+            BasicValueEnum::IntValue(e) => {
+                let b = l.i32();
+                let e = l.b.build_int_truncate_or_bit_cast(e, b, "").llvm()?;
+                let c = b.const_int(width as u64, false);
+                l.b.build_int_mul(e, c, "").llvm()?
+            }
+            _ => return Err(l.err(op, "srcElements must be an integer")),
+        },
+        None => l.i32().const_int(bytes as u64, false),
+    };
+    let cache = if bytes == 16 && aic_dialects::nvgpu::bypass_l1(l.ir, op) {
+        "cg"
+    } else {
+        "ca"
+    };
+    let name = format!("llvm.nvvm.cp.async.{cache}.shared.global.{bytes}.s");
+    l.call(&name, None, &[d.into(), s.into(), size.into()])?;
+    Ok(())
 }

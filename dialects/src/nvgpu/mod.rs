@@ -12,6 +12,25 @@
 //!     : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 //! ```
 //!
+//! Asynchronous copies (sm_80's `cp.async`) fill shared memory from global
+//! memory without registers, in groups a thread waits on:
+//!
+//! ```mlir
+//! %t = nvgpu.device_async_copy %g[%i], %s[%j], 8, %n {bypassL1}
+//!     : memref<4096xf16> to memref<2560xf16, #gpu.address_space<workgroup>>
+//! %grp = nvgpu.device_async_create_group %t
+//! nvgpu.device_async_wait %grp {numGroups = 1 : i32}
+//! ```
+//!
+//! `device_async_copy` copies `dstElements` elements (4, 8 or 16 bytes in
+//! all) starting at the source index to the destination index, zero-filling
+//! those past `srcElements` when given (0 reads nothing); both addresses
+//! must be aligned to the copy's size. `device_async_create_group` commits
+//! the thread's copies issued so far as one group (its tokens name them);
+//! `device_async_wait` blocks until at most `numGroups` (default 0) of the
+//! thread's groups are still in flight. Other threads' copies become
+//! visible after a barrier.
+//!
 //! The names, attributes and fragment types are upstream MLIR's. One
 //! difference: aic's kernels address flat (rank-1) buffers, so `ldmatrix`
 //! takes one index, the element this lane's row starts at (upstream takes
@@ -46,6 +65,37 @@ const VECTOR: TypeConstraint = TypeConstraint {
     desc: "vector",
     check: |t, _| matches!(t, TypeKind::Vector { .. }),
     build: None,
+};
+
+/// `!nvgpu.device.async.token`, what an asynchronous copy or group gives.
+pub const TOKEN_TYPE: &str = "nvgpu.device.async.token";
+
+const TOKEN: TypeConstraint = TypeConstraint {
+    desc: "device async token",
+    check: |t, _| matches!(t, TypeKind::Opaque(s) if &**s == TOKEN_TYPE),
+    build: Some(token_type),
+};
+
+/// The token type.
+pub fn token_type(u: &aic::ir::Uniquer) -> Type {
+    u.ty(TypeKind::Opaque(TOKEN_TYPE.into()))
+}
+
+fn index_type(u: &aic::ir::Uniquer) -> Type {
+    u.ty(TypeKind::Index)
+}
+
+/// An index attribute written without its type.
+const INDEX_ATTR: AttrConstraint = AttrConstraint {
+    desc: "index attribute",
+    check: |a, u| matches!(a, AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Index)),
+    syntax: AttrSyntax::WithoutType(index_type),
+};
+
+const UNIT: AttrConstraint = AttrConstraint {
+    desc: "unit attribute",
+    check: |a, _| matches!(a, AttrKind::Unit),
+    syntax: AttrSyntax::Full,
 };
 
 /// An array of integers, `[16, 8, 16]`.
@@ -92,11 +142,65 @@ pub const MMA_SYNC: OpSpec = OpSpec {
     ..OpSpec::new("nvgpu.mma.sync")
 };
 
+/// `nvgpu.device_async_copy %src[%i], %dst[%j], N (, %n)? {bypassL1}? : S to D`.
+pub const DEVICE_ASYNC_COPY: OpSpec = OpSpec {
+    summary: "starts an asynchronous copy of a few elements from global to shared memory",
+    operands: &[
+        ValueSpec::one("src", MEMREF),
+        ValueSpec::variadic("srcIndices", tc::INDEX),
+        ValueSpec::one("dst", MEMREF),
+        ValueSpec::variadic("dstIndices", tc::INDEX),
+        ValueSpec::optional("srcElements", tc::INDEX),
+    ],
+    results: &[ValueSpec::one("asyncToken", TOKEN)],
+    infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
+    attributes: &[
+        AttrSpec::required("dstElements", INDEX_ATTR),
+        AttrSpec::optional("bypassL1", UNIT),
+    ],
+    format: Some(
+        "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)",
+    ),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.device_async_copy")
+};
+
+/// `nvgpu.device_async_create_group %t...`.
+pub const DEVICE_ASYNC_CREATE_GROUP: OpSpec = OpSpec {
+    summary: "commits the thread's asynchronous copies issued so far as one group",
+    operands: &[ValueSpec::variadic("inputTokens", TOKEN)],
+    results: &[ValueSpec::one("asyncToken", TOKEN)],
+    infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
+    format: Some("$inputTokens attr-dict"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.device_async_create_group")
+};
+
+/// `nvgpu.device_async_wait %g {numGroups = N : i32}`.
+pub const DEVICE_ASYNC_WAIT: OpSpec = OpSpec {
+    summary: "waits until at most numGroups of the thread's copy groups are in flight",
+    operands: &[ValueSpec::one("asyncDependencies", TOKEN)],
+    results: &[],
+    attributes: &[AttrSpec::optional("numGroups", I32_ATTR)],
+    format: Some("$asyncDependencies attr-dict"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.device_async_wait")
+};
+
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvgpu",
-    description: "NVIDIA warp-level fragments: ldmatrix loads and mma.sync on tensor cores",
-    ops: &[LDMATRIX, MMA_SYNC],
+    description: "NVIDIA warp-level fragments (ldmatrix, mma.sync on tensor cores) and asynchronous copies to shared memory",
+    ops: &[
+        LDMATRIX,
+        MMA_SYNC,
+        DEVICE_ASYNC_COPY,
+        DEVICE_ASYNC_CREATE_GROUP,
+        DEVICE_ASYNC_WAIT,
+    ],
     materialize_constant: None,
 };
 
@@ -122,6 +226,49 @@ pub fn transpose(ctx: &Context, op: Op) -> bool {
         Some(AttrKind::Integer { value, .. }) => *value != 0,
         _ => false,
     }
+}
+
+/// `dstElements` of a `device_async_copy`.
+pub fn dst_elements(ctx: &Context, op: Op) -> i64 {
+    match attr(ctx, op, "dstElements") {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// `numGroups` of a `device_async_wait` (0 when absent).
+pub fn num_groups(ctx: &Context, op: Op) -> i64 {
+    match attr(ctx, op, "numGroups") {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Whether a `device_async_copy` bypasses L1 (`bypassL1`).
+pub fn bypass_l1(ctx: &Context, op: Op) -> bool {
+    attr(ctx, op, "bypassL1").is_some()
+}
+
+/// A `device_async_copy`'s operands: source, its indices, destination, its
+/// indices and the source elements (if given).
+pub fn copy_operands(
+    ctx: &Context,
+    op: Op,
+) -> (
+    aic::ir::Value,
+    Vec<aic::ir::Value>,
+    aic::ir::Value,
+    Vec<aic::ir::Value>,
+    Option<aic::ir::Value>,
+) {
+    let g = |n: &str| DEVICE_ASYNC_COPY.operand_group(ctx, op, n).to_vec();
+    (
+        g("src")[0],
+        g("srcIndices"),
+        g("dst")[0],
+        g("dstIndices"),
+        g("srcElements").first().copied(),
+    )
 }
 
 /// `mmaShape` of an `mma.sync`.
@@ -193,6 +340,52 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 )));
             }
         }
+        "nvgpu.device_async_copy" => {
+            let (src, si, dst, di, _) = copy_operands(ctx, op);
+            let (st, dt) = (ctx.value_type(src), ctx.value_type(dst));
+            if !crate::gpu::is_shared(ctx, dt) {
+                return Err(err(format!(
+                    "the destination must be a memref in #{}",
+                    crate::gpu::WORKGROUP
+                )));
+            }
+            if crate::gpu::is_shared(ctx, st) {
+                return Err(err("the source must be a global memref".into()));
+            }
+            for (t, idx, what) in [(st, &si, "source"), (dt, &di, "destination")] {
+                let rank = ctx.type_kind(t).shape().map_or(0, <[i64]>::len);
+                if idx.len() != rank {
+                    return Err(err(format!(
+                        "{} {what} indices for a memref of rank {rank}",
+                        idx.len()
+                    )));
+                }
+            }
+            let (se, de) = (
+                ctx.type_kind(st).element_type(),
+                ctx.type_kind(dt).element_type(),
+            );
+            if se != de {
+                return Err(err("source and destination element types differ".into()));
+            }
+            let bits = de
+                .and_then(|e| match ctx.type_kind(e) {
+                    TypeKind::Float(f) => Some(i64::from(f.bit_width())),
+                    TypeKind::Integer { width, .. } => Some(i64::from(*width)),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            let bytes = dst_elements(ctx, op) * bits / 8;
+            if ![4, 8, 16].contains(&bytes) {
+                return Err(err(format!(
+                    "copies 4, 8 or 16 bytes, not {bytes} ({} elements of {bits} bits)",
+                    dst_elements(ctx, op)
+                )));
+            }
+        }
+        "nvgpu.device_async_wait" if num_groups(ctx, op) < 0 => {
+            return Err(err("numGroups must not be negative".into()));
+        }
         "nvgpu.mma.sync" => {
             let shape = mma_shape(ctx, op);
             if shape != [16, 8, 16] {
@@ -231,6 +424,6 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
     Err(InterpError::at(
         op,
-        "nvgpu ops are warp-collective and the interpreter runs one thread: compile for nvptx",
+        "nvgpu ops are warp-collective or asynchronous and the interpreter runs one thread: compile for nvptx",
     ))
 }

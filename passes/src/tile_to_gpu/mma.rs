@@ -26,6 +26,7 @@ use aic::attributes::{Attr, AttrKind};
 use aic::float::FloatKind;
 use aic::ir::{Block, Context, Op, Value};
 use aic::types::{Type, TypeKind};
+use aic_dialects::coord::{Desc, Transform};
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
 
@@ -77,6 +78,47 @@ pub(super) struct Plan {
     /// tile's rows (a transposed operand): the transfer loads them itself,
     /// consecutive threads reading consecutive elements.
     direct: HashMap<Op, Op>,
+    /// `tile.for`s whose transfers are software-pipelined with cp.async.
+    pipes: HashMap<Op, Pipe>,
+    /// Transfers of those loops: their stages and whether their shared tile
+    /// is stored transposed.
+    staged: HashMap<Op, (i64, bool)>,
+}
+
+/// A `tile.for` whose loads of gemm operands run ahead of its gemms: a ring
+/// of `depth` shared buffers per transfer, filled by asynchronous 16-byte
+/// copies `depth - 1` iterations before the gemm reads them.
+#[derive(Clone)]
+pub(super) struct Pipe {
+    depth: i64,
+    /// Iterations, and the loop's constant bounds.
+    n: i64,
+    lb: i64,
+    step: i64,
+    copies: Vec<Copy>,
+}
+
+/// One transfer of a pipelined loop and the load it copies.
+#[derive(Clone)]
+struct Copy {
+    load: Op,
+    transfer: Op,
+    /// Memory is contiguous along the tile's rows (dim 0), so the shared
+    /// tile is stored transposed (column after column), each copy a run of
+    /// 8 rows of one column.
+    trans: bool,
+    desc: Desc,
+}
+
+/// A shared tile ldmatrix reads: its view, row length (of the stored
+/// layout), first element in the view (`None`: 0) and whether it is stored
+/// transposed (column after column).
+#[derive(Clone, Copy)]
+pub(super) struct Padded {
+    view: Value,
+    stride: i64,
+    base: Option<Value>,
+    trans: bool,
 }
 
 /// An accumulator in the fragment layout.
@@ -167,7 +209,222 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
             }
         }
     }
+    let mut loops = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if ctx.op_name(o) == "tile.for" {
+            loops.push(o);
+        }
+    });
+    for l in loops {
+        if let Some(pipe) = pipeline(ctx, l, &p, threads) {
+            for c in &pipe.copies {
+                p.direct.remove(&c.load);
+                p.staged.insert(c.transfer, (pipe.depth, c.trans));
+                if c.trans {
+                    let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
+                    p.padded.insert(c.transfer, tt.shape[0] + PAD);
+                }
+            }
+            p.pipes.insert(l, pipe);
+        }
+    }
     p
+}
+
+/// Elements an asynchronous copy moves (16 bytes of f16).
+const CHUNK: i64 = 8;
+
+fn const_int(ctx: &Context, v: Value) -> Option<i64> {
+    let d = ctx.defining_op(v)?;
+    if ctx.op_name(d) != "arith.constant" {
+        return None;
+    }
+    let a = ctx.inherent_attr(d, ctx.find_ident("value")?)?;
+    match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Whether index `v` is a multiple of `m` whatever its run-time value
+/// (`iv`, the loop's induction variable, stepping from `lb` by `step`).
+fn multiple_of(ctx: &Context, v: Value, m: i64, iv: (Value, i64, i64)) -> bool {
+    if v == iv.0 {
+        return iv.1 % m == 0 && iv.2 % m == 0;
+    }
+    if let Some(c) = const_int(ctx, v) {
+        return c % m == 0;
+    }
+    let Some(d) = ctx.defining_op(v) else {
+        return false;
+    };
+    let ops = ctx.operands(d);
+    match ctx.op_name(d) {
+        "arith.muli" => ops.iter().any(|x| multiple_of(ctx, *x, m, iv)),
+        "arith.addi" => ops.iter().all(|x| multiple_of(ctx, *x, m, iv)),
+        _ => false,
+    }
+}
+
+/// The pipeline of loop `l`, if it is one: constant bounds; a body of
+/// loads each read only by a padded transfer, gemms on tensor cores, and a
+/// yield of their accumulators; every load at an origin of the induction
+/// variable and values from outside, affine in memory with 16-byte runs
+/// along one of its tile's dims (the columns for A), its transfer of f16
+/// in whole chunks per thread; `depth` 2 or more.
+fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
+    let ops = ctx.operands(l);
+    let (lb, ub, step) = (
+        const_int(ctx, ops[0])?,
+        const_int(ctx, ops[1])?,
+        const_int(ctx, ops[2])?,
+    );
+    if step <= 0 || ub <= lb {
+        return None;
+    }
+    let n = (ub - lb + step - 1) / step;
+    let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r))?;
+    let iv = ctx.block_args(body)[0];
+    let inside = |v: Value| {
+        ctx.defining_op(v)
+            .is_some_and(|d| ctx.parent_block(d) == Some(body))
+            || ctx.block_args(body).contains(&v)
+    };
+    let mut copies = Vec::new();
+    let mut depth = i64::MAX;
+    let mut gemms = 0;
+    for o in ctx.block_ops(body) {
+        match ctx.op_name(o) {
+            "tile.gemm" if p.gemms.contains_key(&o) => gemms += 1,
+            "tile.yield" => {
+                let all_gemms = ctx.operands(o).iter().all(|v| {
+                    ctx.defining_op(*v)
+                        .is_some_and(|d| p.gemms.contains_key(&d))
+                });
+                if !all_gemms {
+                    return None;
+                }
+            }
+            "tile.load" => {
+                let r = ctx.result(o, 0);
+                let [u] = ctx.uses(r)[..] else {
+                    return None;
+                };
+                if ctx.op_name(u.op) != "tile.transfer" || !p.padded.contains_key(&u.op) {
+                    return None;
+                }
+            }
+            "tile.transfer" => {
+                let src = ctx.operands(o)[0];
+                let load = ctx.defining_op(src)?;
+                if ctx.op_name(load) != "tile.load" || ctx.parent_block(load) != Some(body) {
+                    return None;
+                }
+                let lops = ctx.operands(load);
+                if inside(lops[0]) || lops[1..].iter().any(|v| *v != iv && inside(*v)) {
+                    return None;
+                }
+                let tt = tile_type(ctx, ctx.result(o, 0))?;
+                if !is_float(ctx, tt.elem, FloatKind::F16) {
+                    return None;
+                }
+                let (rows, cols) = (tt.shape[0], tt.shape[1]);
+                if (rows * cols / CHUNK) % threads != 0 {
+                    return None;
+                }
+                let buf_shape = ctx.type_kind(ctx.value_type(lops[0])).shape()?.to_vec();
+                let desc = match ctx
+                    .find_ident("desc")
+                    .and_then(|i| ctx.inherent_attr(load, i))
+                {
+                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?,
+                    None => Desc::row_major(&buf_shape),
+                };
+                let cd = chunk_dim(&desc)?;
+                let rank = desc.upper.len();
+                // The tile's dims are the descriptor's last two.
+                let trans = match cd {
+                    d if d == rank - 1 => false,
+                    d if d + 2 == rank => true,
+                    _ => return None,
+                };
+                let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
+                let ext = if trans { rows } else { cols };
+                if ext % CHUNK != 0
+                    || (trans && used_as != 1)
+                    || !multiple_of(ctx, lops[1 + cd], CHUNK, (iv, lb, step))
+                {
+                    return None;
+                }
+                depth = depth.min(ctx_int(ctx, o, "depth"));
+                copies.push(Copy {
+                    load,
+                    transfer: o,
+                    trans,
+                    desc,
+                });
+            }
+            _ => return None,
+        }
+    }
+    (gemms > 0 && !copies.is_empty() && depth >= 2 && depth != i64::MAX).then_some(Pipe {
+        depth,
+        n,
+        lb,
+        step,
+        copies,
+    })
+}
+
+fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
+    ctx.find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))
+        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+        .unwrap_or(0)
+}
+
+/// The dim of a descriptor along which memory is contiguous in aligned runs
+/// of [`CHUNK`] elements, where the descriptor is affine (pass-throughs,
+/// embeddings, unmerges, frozen dims and slices only): stride 1 along it,
+/// every other stride and the base offset multiples of the chunk, its
+/// length whole chunks (so a chunk is wholly inside or outside).
+fn chunk_dim(d: &Desc) -> Option<usize> {
+    let affine = d.stages.iter().flatten().all(|s| {
+        matches!(
+            s.t,
+            Transform::Pass
+                | Transform::Embed { .. }
+                | Transform::Unmerge
+                | Transform::Freeze { .. }
+                | Transform::Slice { .. }
+        )
+    });
+    let rank = d.upper.len();
+    if !affine || rank < 2 {
+        return None;
+    }
+    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
+    let o = at(&vec![0; rank])?;
+    let strides: Vec<i64> = (0..rank)
+        .map(|k| {
+            let mut idx = vec![0; rank];
+            idx[k] = 1;
+            at(&idx).map(|x| x - o)
+        })
+        .collect::<Option<_>>()?;
+    // Affine at one more point.
+    let probe: Vec<i64> = (0..rank as i64).map(|k| k + 2).collect();
+    let lin: i64 = o + probe.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>();
+    if at(&probe)? != lin || o % CHUNK != 0 {
+        return None;
+    }
+    let cd = strides.iter().position(|s| *s == 1)?;
+    let ok = strides
+        .iter()
+        .enumerate()
+        .all(|(k, s)| k == cd || s % CHUNK == 0)
+        && d.upper[cd] % CHUNK == 0;
+    ok.then_some(cd)
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
@@ -199,7 +456,14 @@ impl Plan {
     pub(super) fn transfer_bytes(&self, ctx: &Context, t: Op) -> Option<i64> {
         let stride = *self.padded.get(&t)?;
         let tt = tile_type(ctx, ctx.result(t, 0))?;
-        Some(tt.shape[0] * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
+        let (depth, trans) = self.staged.get(&t).copied().unwrap_or((1, false));
+        let lines = if trans { tt.shape[1] } else { tt.shape[0] };
+        Some(depth * lines * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
+    }
+
+    /// The pipeline of loop `l`, if its transfers are pipelined.
+    pub(super) fn pipe(&self, l: Op) -> Option<Pipe> {
+        self.pipes.get(&l).cloned()
     }
 
     /// Whether `load` is left to the transfer that reads its tile.
@@ -401,7 +665,15 @@ impl Lower<'_> {
                 Ok(())
             })?;
             self.barrier();
-            self.padded_tiles.insert(r, (view, stride));
+            self.padded_tiles.insert(
+                r,
+                Padded {
+                    view,
+                    stride,
+                    base: None,
+                    trans: false,
+                },
+            );
             return Ok(());
         }
         let (l, _) = self.tiles[&src].clone();
@@ -417,19 +689,33 @@ impl Lower<'_> {
             Ok(())
         })?;
         self.barrier();
-        self.padded_tiles.insert(r, (view, stride));
+        self.padded_tiles.insert(
+            r,
+            Padded {
+                view,
+                stride,
+                base: None,
+                trans: false,
+            },
+        );
         Ok(())
     }
 
     /// A shared view of gemm operand `v` (row-major, rows `stride` apart)
     /// and whether it was written to scratch for this.
-    fn gemm_operand(&mut self, v: Value) -> Result<(Value, i64, bool), Diagnostic> {
-        if let Some((view, stride)) = self.padded_tiles.get(&v).copied() {
-            return Ok((view, stride, false));
+    fn gemm_operand(&mut self, v: Value) -> Result<(Padded, bool), Diagnostic> {
+        if let Some(p) = self.padded_tiles.get(&v).copied() {
+            return Ok((p, false));
         }
         let cols = self.tiles[&v].1.shape[1];
         let (view, ex) = self.readable(v)?;
-        Ok((view, cols, ex))
+        let p = Padded {
+            view,
+            stride: cols,
+            base: None,
+            trans: false,
+        };
+        Ok((p, ex))
     }
 
     /// A new fragment array for an accumulator of type `t`.
@@ -454,8 +740,12 @@ impl Lower<'_> {
         let (kk, wm_rows, wn_cols) = (a.shape[1], w.mt * 16, w.nt * 8);
         let out = self.frag_alloca(w, &t);
         self.write_frag(ops[2], w, &t, out)?;
-        let (av, sa, ea) = self.gemm_operand(ops[0])?;
-        let (bv, sb, eb) = self.gemm_operand(ops[1])?;
+        let (pa, ea) = self.gemm_operand(ops[0])?;
+        let (pb, eb) = self.gemm_operand(ops[1])?;
+        let (av, sa, bv, sb) = (pa.view, pa.stride, pb.view, pb.stride);
+        if pa.trans {
+            return Err(err(self.ctx, op, "a transposed shared A is not supported"));
+        }
         let u = self.ctx.uniquer().clone();
         let f16 = u.ty(TypeKind::Float(FloatKind::F16));
         let f32 = t.elem;
@@ -477,23 +767,43 @@ impl Lower<'_> {
         let half = self.bin("arith.divui", lane, c16);
         let half8 = self.bin("arith.muli", half, c8);
         let row0 = self.mul_add(wy, wm_rows, l16);
+        let mut row = self.mul_add(row0, sa, half8);
+        if let Some(b) = pa.base {
+            row = self.bin("arith.addi", row, b);
+        }
         let a_base: Vec<Value> = (0..w.mt)
             .map(|mi| {
                 let c = self.index(mi * 16 * sa);
-                let row = self.mul_add(row0, sa, half8);
                 self.bin("arith.addi", row, c)
             })
             .collect();
-        let col0 = self.mul_add(wx, wn_cols, half8);
-        let csb = self.index(sb);
-        let b_row = self.bin("arith.muli", l16, csb);
+        let mut b_row = if pb.trans {
+            // B stored N x K: lane l addresses column n (its matrix's row)
+            // wx·N/wn + 16·p + 8·(l/16) + l%8, at k + 8·((l/8)%2).
+            let (c8, c2) = (self.index(8), self.index(2));
+            let l8 = self.bin("arith.remui", lane, c8);
+            let q = self.bin("arith.divui", lane, c8);
+            let kh = self.bin("arith.remui", q, c2);
+            let kh8 = self.bin("arith.muli", kh, c8);
+            let n0 = self.mul_add(wx, wn_cols, half8);
+            let n0 = self.bin("arith.addi", n0, l8);
+            self.mul_add(n0, sb, kh8)
+        } else {
+            let col0 = self.mul_add(wx, wn_cols, half8);
+            let csb = self.index(sb);
+            let r = self.bin("arith.muli", l16, csb);
+            self.bin("arith.addi", r, col0)
+        };
+        if let Some(b) = pb.base {
+            b_row = self.bin("arith.addi", b_row, b);
+        }
         let b_base: Vec<Value> = (0..(w.nt + 1) / 2)
             .map(|p| {
-                let c = self.index(p * 16);
-                let col = self.bin("arith.addi", col0, c);
-                self.bin("arith.addi", b_row, col)
+                let c = self.index(if pb.trans { p * 16 * sb } else { p * 16 });
+                self.bin("arith.addi", b_row, c)
             })
             .collect();
+        let b_trans = !pb.trans;
         let i32t = u.int_type(32);
         let ldm = |s: &mut Self, view: Value, at: Value, n: i64, trans: bool, ty: Type| {
             let tr = u.attr(AttrKind::Bool(trans));
@@ -519,20 +829,24 @@ impl Lower<'_> {
                     ldm(s, av, at, 4, false, va)
                 })
                 .collect();
-            let csb = s.index(sb);
-            let kb = s.bin("arith.muli", k, csb);
+            let kb = if b_trans {
+                let csb = s.index(sb);
+                s.bin("arith.muli", k, csb)
+            } else {
+                k
+            };
             let mut frags_b = Vec::new();
             for (p, b) in b_base.iter().enumerate() {
                 let at = s.bin("arith.addi", *b, kb);
                 if 2 * p as i64 + 1 < w.nt {
                     // Two n8 tiles: registers 0-1 the first's, 2-3 the second's.
-                    let x = ldm(s, bv, at, 4, true, vb4);
+                    let x = ldm(s, bv, at, 4, b_trans, vb4);
                     let el: Vec<Value> =
                         (0..8).map(|i| s.extract(x, &[i / 2, i % 2], f16)).collect();
                     frags_b.push(s.val("vector.from_elements", &el[..4], vb, &[]));
                     frags_b.push(s.val("vector.from_elements", &el[4..], vb, &[]));
                 } else {
-                    frags_b.push(ldm(s, bv, at, 2, true, vb));
+                    frags_b.push(ldm(s, bv, at, 2, b_trans, vb));
                 }
             }
             for (mi, fa) in frags_a.iter().enumerate() {
@@ -562,6 +876,193 @@ impl Lower<'_> {
                 block,
             },
         );
+        Ok(())
+    }
+
+    /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
+    /// loop, copies for the first `depth - 1` iterations start, a group
+    /// each; iteration `i` waits until its group has landed (at most
+    /// `depth - 2` younger in flight), a barrier makes every thread's
+    /// copies visible and frees the buffer iteration `i - 1` read, the
+    /// copies for iteration `i + depth - 1` start into that buffer (reading
+    /// nothing, zero-filling, past the last iteration), and the gemms run
+    /// on buffer `i % depth`. The accumulators stay fragments throughout.
+    pub(super) fn lower_pipelined(&mut self, op: Op, pipe: &Pipe) -> Result<(), Diagnostic> {
+        let ctx = &*self.ctx;
+        let body = ctx
+            .regions(op)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .ok_or_else(|| err(ctx, op, "a loop without a body"))?;
+        let bargs = ctx.block_args(body).to_vec();
+        let inits = ctx.operands(op)[3..].to_vec();
+        let results: Vec<Value> = ctx.results(op).collect();
+        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
+        let mut carried = Vec::new();
+        for (i, v) in inits.iter().enumerate() {
+            let c = self
+                .carry_frag(body, i, *v)?
+                .ok_or_else(|| err(self.ctx, op, "a pipelined loop carries accumulators only"))?;
+            carried.push(c);
+        }
+        // Each transfer's ring of `depth` buffers.
+        let mut rings = Vec::new();
+        for c in &pipe.copies {
+            let t = self.tile_of(c.transfer, self.ctx.result(c.transfer, 0))?;
+            let stride = self
+                .mma
+                .padded(c.transfer)
+                .expect("a pipelined transfer is padded");
+            let lines = if c.trans { t.shape[1] } else { t.shape[0] };
+            let at = self.transfer_at[&c.transfer];
+            let view = self.shared_view(at, pipe.depth * lines * stride, t.elem);
+            rings.push((view, stride, lines * stride, t));
+        }
+        let u = self.ctx.uniquer().clone();
+        let token = aic_dialects::nvgpu::token_type(&u);
+        let i32t = u.int_type(32);
+        // Starts the copies of iteration `it` into buffer `it % depth`,
+        // only where `live`; gives the group.
+        let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
+            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
+            let slot = s.bin("arith.remui", it, d);
+            let ivv = s.bin("arith.muli", it, st);
+            let ivv = s.bin("arith.addi", ivv, lb);
+            let mut tokens = Vec::new();
+            for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
+                let lops = s.ctx.operands(c.load).to_vec();
+                let buf = s.map.value(lops[0]);
+                let origin: Vec<Value> = lops[1..]
+                    .iter()
+                    .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
+                    .collect();
+                let csize = s.index(*size);
+                let base = s.bin("arith.muli", slot, csize);
+                let (rows, cols) = (t.shape[0], t.shape[1]);
+                let runs = if c.trans { rows / CHUNK } else { cols / CHUNK };
+                let per = rows * cols / CHUNK / s.threads;
+                for j in 0..per {
+                    let cj = s.index(j * s.threads);
+                    let ch = s.bin("arith.addi", s.tid, cj);
+                    let cr = s.index(runs);
+                    let line = s.bin("arith.divui", ch, cr);
+                    let q = s.bin("arith.remui", ch, cr);
+                    let c8 = s.index(CHUNK);
+                    let within = s.bin("arith.muli", q, c8);
+                    let (row, col) = if c.trans {
+                        (within, line)
+                    } else {
+                        (line, within)
+                    };
+                    let (off, mut ok) = s.locate(&c.desc, &origin, &[row, col]);
+                    if let Some(l) = live {
+                        ok = s.bin("arith.andi", ok, l);
+                    }
+                    let zero = s.index(0);
+                    let safe = s.select(ok, off, zero);
+                    let n = s.select(ok, c8, zero);
+                    let at = s.mul_add(line, *stride, within);
+                    let at = s.bin("arith.addi", at, base);
+                    let sizes = u.attr(AttrKind::DenseArray {
+                        elem: i32t,
+                        values: vec![1, 1, 1, 1, 1].into(),
+                    });
+                    let tk = s.val(
+                        "nvgpu.device_async_copy",
+                        &[buf, safe, *view, at, n],
+                        token,
+                        &[
+                            ("dstElements", int_attr(&u, CHUNK, u.ty(TypeKind::Index))),
+                            ("bypassL1", u.attr(AttrKind::Unit)),
+                            ("operandSegmentSizes", sizes),
+                        ],
+                    );
+                    tokens.push(tk);
+                }
+            }
+            Ok(s.val("nvgpu.device_async_create_group", &tokens, token, &[]))
+        };
+        let mut group = None;
+        for it in 0..(pipe.depth - 1) {
+            let itv = self.index(it);
+            let live = if it < pipe.n {
+                None
+            } else {
+                Some(self.val(
+                    "arith.constant",
+                    &[],
+                    u.int_type(1),
+                    &[("value", int_attr(&u, 0, u.int_type(1)))],
+                ))
+            };
+            group = Some(issue(self, itv, live)?);
+        }
+        let group = group.expect("depth >= 2");
+        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let wait_n = u.attr(AttrKind::Integer {
+            value: i128::from(pipe.depth - 2),
+            ty: i32t,
+        });
+        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
+            s.op(
+                "nvgpu.device_async_wait",
+                &[g[0]],
+                &[],
+                &[("numGroups", wait_n)],
+            );
+            s.barrier();
+            let ahead = s.index(pipe.depth - 1);
+            let next = s.bin("arith.addi", it, ahead);
+            let n = s.index(pipe.n);
+            let live = s.cmpi("ult", next, n);
+            let g = issue(s, next, Some(live))?;
+            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
+            let slot = s.bin("arith.remui", it, d);
+            let iv = s.bin("arith.muli", it, st);
+            let iv = s.bin("arith.addi", iv, lb);
+            s.map.values.insert(bargs[0], iv);
+            for (c, (view, stride, size, _)) in pipe.copies.iter().zip(&rings) {
+                let csize = s.index(*size);
+                let base = s.bin("arith.muli", slot, csize);
+                let r = s.ctx.result(c.transfer, 0);
+                s.padded_tiles.insert(
+                    r,
+                    Padded {
+                        view: *view,
+                        stride: *stride,
+                        base: Some(base),
+                        trans: c.trans,
+                    },
+                );
+            }
+            for ((a, (arr, w, t)), _) in bargs[1..].iter().zip(&carried).zip(&inits) {
+                s.set_frag(*a, *arr, *w, t);
+            }
+            for o in &body_ops {
+                match s.ctx.op_name(*o) {
+                    "tile.load" | "tile.transfer" => {}
+                    "tile.yield" => {
+                        let vals = s.ctx.operands(*o).to_vec();
+                        for (v, (arr, w, t)) in vals.iter().zip(&carried) {
+                            s.yield_frag(*v, *arr, *w, t)?;
+                        }
+                    }
+                    _ => s.lower_op(*o)?,
+                }
+            }
+            Ok(vec![g])
+        })?;
+        // Copies past the last iteration (zero-fills) land before the
+        // shared memory is used again.
+        self.op(
+            "nvgpu.device_async_wait",
+            &[out[0]],
+            &[],
+            &[("numGroups", int_attr(&u, 0, i32t))],
+        );
+        for (r, (arr, w, t)) in results.iter().zip(&carried) {
+            self.set_frag(*r, *arr, *w, t);
+        }
         Ok(())
     }
 

@@ -187,8 +187,10 @@ struct Lower<'c> {
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
     frags: HashMap<Value, mma::Frag>,
-    /// Shared tiles with padded rows (for ldmatrix): the view and row length.
-    padded_tiles: HashMap<Value, (Value, i64)>,
+    /// Shared tiles with padded rows (for ldmatrix): the view, row length,
+    /// where the tile starts in the view (a pipeline's stage; 0 if `None`)
+    /// and whether it is stored transposed.
+    padded_tiles: HashMap<Value, mma::Padded>,
 }
 
 /// The scratch region for exchanges: two banks used in turn, so that the
@@ -1677,7 +1679,10 @@ impl Lower<'_> {
                 self.tiles.insert(r, (L::Dist(sums), t));
                 self.release(ea || eb);
             }
-            "tile.for" => self.lower_for(op)?,
+            "tile.for" => match self.mma.pipe(op) {
+                Some(p) => self.lower_pipelined(op, &p)?,
+                None => self.lower_for(op)?,
+            },
             _ => {
                 // An op this pass does not know, on tiles or giving one.
                 if operands.iter().any(|v| self.tiles.contains_key(v))

@@ -13,19 +13,20 @@ use aic::{Context, SourceMap};
 use aic_llvm::{Emit, Target};
 use aic_runtime::Bundle;
 use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
-use aic_tools::compile::{default_pipeline, kernel_infos, launches, run_pipeline};
+use aic_tools::compile::{kernel_infos, launches, run_pipeline, tuned_pipeline};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
-USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
   --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90); gfx90a, gfx942 (amdgpu; default gfx942)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
+  --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
   --help            Show this help
 ";
 
@@ -37,11 +38,12 @@ struct Options {
     output: String,
     threads: Option<i64>,
     warp: Option<i64>,
+    tuning: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
     let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
-    let (mut threads, mut warp) = (None, None);
+    let (mut threads, mut warp, mut tuning) = (None, None, None);
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -63,6 +65,7 @@ fn parse_args() -> Result<Options, String> {
                     1024,
                 )?)
             }
+            "--tuning" => tuning = Some(value("--tuning")?),
             "--warp" => warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
@@ -87,6 +90,7 @@ fn parse_args() -> Result<Options, String> {
         output: output.unwrap_or_else(|| "-".into()),
         threads,
         warp,
+        tuning,
     })
 }
 
@@ -101,7 +105,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
     run_pipeline(
         &mut ctx,
         m,
-        &default_pipeline(&o.target, o.threads, o.warp)?,
+        &tuned_pipeline(&o.target, o.threads, o.warp, o.tuning.as_deref())?,
     )?;
     let infos = kernel_infos(&ctx, m);
     for k in &infos {

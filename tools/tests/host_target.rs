@@ -243,7 +243,8 @@ fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
 /// rows that are whole multiples of what a block holds at once leave their
 /// results in every thread (256 and 512 wide at 32 threads; 64 at 8),
 /// narrower rows leave them sliced where the rows lay (64 wide at 32
-/// threads), and attention's online softmax carries its row maxima and
+/// threads; in warps of 4 a row spans two warps, which meet in shared
+/// memory), and attention's online softmax carries its row maxima and
 /// sums sliced through its loop over the keys (200 keys, the last block
 /// of them partial).
 #[test]
@@ -251,12 +252,14 @@ fn warp_shuffle_reductions_equal_the_interpreter() {
     for elem in ["f32", "f16"] {
         let (text, shapes) = attention(1, 40, 200, 8, elem);
         check_with("attention", &text, &shapes, elem, 60, 32, 8);
+        check_with("attention", &text, &shapes, elem, 61, 32, 2);
     }
     for (i, (rows, cols, threads, warp)) in [
         (3, 256, 32, 8),
         (1, 512, 32, 8),
         (6, 64, 8, 8),
         (6, 64, 32, 8),
+        (6, 64, 32, 4),
     ]
     .into_iter()
     .enumerate()

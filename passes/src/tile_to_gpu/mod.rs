@@ -995,7 +995,8 @@ impl Lower<'_> {
     /// How a reduction of spread tile `src` along `axis` can leave its
     /// results where its rows lie: warps are on, the reduced axis is the
     /// last, every run of a thread's elements lies in one row, and a row
-    /// spans a power-of-two group of neighbouring threads within a warp.
+    /// spans a power-of-two group of neighbouring threads (within a warp,
+    /// or whole warps).
     fn slice_of(&self, src: &TileType, axis: usize) -> Option<Slice> {
         let t = self.threads;
         let n: i64 = src.shape.iter().product();
@@ -1008,12 +1009,7 @@ impl Lower<'_> {
             && (t * v) % len == 0
             && n > len;
         let group = len / v.max(1);
-        (fits && group > 0 && group & (group - 1) == 0 && group <= self.warp).then_some(Slice {
-            n,
-            v,
-            len,
-            group,
-        })
+        (fits && group > 0 && group & (group - 1) == 0).then_some(Slice { n, v, len, group })
     }
 
     /// The runs of a thread's elements (the slots of a sliced tile).
@@ -1033,7 +1029,9 @@ impl Lower<'_> {
 
     /// `tile.reduce` of spread tile `arr` along its last axis into `r`,
     /// sliced: each thread folds each run, and the group of lanes holding
-    /// a row combines theirs by butterfly shuffles within the group.
+    /// a row combines theirs by butterfly shuffles within the group (within
+    /// each warp of it, then the warps' results through shared memory when
+    /// a group spans several).
     fn reduce_sliced(
         &mut self,
         r: Value,
@@ -1048,7 +1046,14 @@ impl Lower<'_> {
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
         let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
-        let width = self.constant(sl.group as f64, i32t);
+        let lanes = sl.group.min(self.warp);
+        let width = self.constant(lanes as f64, i32t);
+        // Warps a row spans, and a shared slot per row and warp for them.
+        let per_row = sl.group / lanes;
+        let across = (per_row > 1).then(|| {
+            let rows = sl.n / sl.len;
+            self.scratch_view(rows * per_row, elem)
+        });
         for q in 0..runs {
             let mut acc = None;
             for k in 0..sl.v {
@@ -1060,7 +1065,7 @@ impl Lower<'_> {
                 });
             }
             let mut v = acc.expect("a run has elements");
-            let mut off = sl.group / 2;
+            let mut off = lanes / 2;
             while off > 0 {
                 let oc = self.constant(off as f64, i32t);
                 let sh = self.op(
@@ -1075,6 +1080,51 @@ impl Lower<'_> {
             }
             let qc = self.index(q);
             self.store(v, out, qc);
+        }
+        if let Some(view) = across {
+            // The first lane of each warp leaves the warp's result at
+            // (row, warp within the row's group); every thread folds its
+            // rows' slots.
+            let tid = self.tid;
+            let (wc, gc, pc) = (
+                self.index(self.warp),
+                self.index(sl.group),
+                self.index(per_row),
+            );
+            let lane = self.bin("arith.remui", tid, wc);
+            let zero = self.index(0);
+            let first = self.cmpi("eq", lane, zero);
+            let in_group = self.bin("arith.remui", tid, gc);
+            let which = self.bin("arith.divui", in_group, wc);
+            let mut rows = Vec::new();
+            for q in 0..runs {
+                let row = self.slice_row(sl, q);
+                let base = self.bin("arith.muli", row, pc);
+                let at = self.bin("arith.addi", base, which);
+                let qc = self.index(q);
+                let x = self.load(out, qc);
+                self.when(first, &mut |s| {
+                    s.store(x, view, at);
+                    Ok(())
+                })?;
+                rows.push(base);
+            }
+            self.barrier();
+            for (q, base) in rows.into_iter().enumerate() {
+                let mut acc = None;
+                for k in 0..per_row {
+                    let kc = self.index(k);
+                    let at = self.bin("arith.addi", base, kc);
+                    let x = self.load(view, at);
+                    acc = Some(match acc {
+                        None => x,
+                        Some(a) => self.bin(combine, a, x),
+                    });
+                }
+                let qc = self.index(q as i64);
+                self.store(acc.expect("two warps at least"), out, qc);
+            }
+            self.release(true);
         }
         let mut shape = src.shape.clone();
         shape.pop();

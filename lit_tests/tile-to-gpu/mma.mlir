@@ -2,8 +2,8 @@
 // The block's 4 warps each own a 16x16 block of the 32x32 accumulator, which
 // they keep as mma fragments across the K loop; ldmatrix reads A (x4) and B
 // (x4.trans) from shared tiles whose rows are padded by 8 halves (32x40);
-// the epilogue reads the accumulator in the blocked layout through shared
-// memory. (depth = 1: copies are not pipelined; mma_pipeline.mlir has the
+// the epilogue (tanh, truncf, store) runs on the fragments, each lane
+// storing its elements where they go (mma_epilogue.mlir has more). (depth = 1: copies are not pipelined; mma_pipeline.mlir has the
 // cp.async pipeline.) An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
 // turns it on for NVIDIA only: the PTX has ldmatrix and mma.sync, the host
 // none.
@@ -27,9 +27,13 @@
 // CHECK: vector.extract %{{.*}}[1, 1] : f32 from vector<2x2xf32>
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: nvgpu.mma.sync
-// CHECK: gpu.shared offset = 5120 : memref<1024xf32, #gpu.address_space<workgroup>>
-// CHECK: gpu.barrier
+// CHECK-NOT: gpu.barrier
+// CHECK-NOT: gpu.shared
 // CHECK: math.tanh
+// CHECK: arith.truncf
+// CHECK: scf.if
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
+// CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 // CHECK-LABEL: gpu.kernel @gemm_f32
 // CHECK-NOT: nvgpu

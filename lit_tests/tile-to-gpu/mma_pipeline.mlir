@@ -14,9 +14,9 @@
 // RUN: llc -march=nvptx64 -mcpu=sm_80 %t.ll -o - | FileCheck %s --check-prefix=PTX
 // RUN: aic-opt %s --tile-to-gpu | FileCheck %s --check-prefix=SIMT
 
-// A: 3 x 32 rows x 40 halves; B^T: 3 x 32 columns x 40; then the scratch
-// the epilogue reads the accumulator through.
-// CHECK-LABEL: gpu.kernel @gemm_bt grid = [1, 1, 1] block = [128, 1, 1] shared = 19456
+// A: 3 x 32 rows x 40 halves; B^T: 3 x 32 columns x 40; no scratch, the
+// epilogue runs on the accumulator's fragments.
+// CHECK-LABEL: gpu.kernel @gemm_bt grid = [1, 1, 1] block = [128, 1, 1] shared = 15360
 // CHECK: %[[SA:.*]] = gpu.shared offset = 0 : memref<3840xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[SB:.*]] = gpu.shared offset = 7680 : memref<3840xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[SA]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<2048xf16> to memref<3840xf16, #gpu.address_space<workgroup>>

@@ -83,6 +83,16 @@ pub(super) struct Plan {
     /// Transfers of those loops: their stages and whether their shared tile
     /// is stored transposed.
     staged: HashMap<Op, (i64, bool)>,
+    /// Maps computed on fragments (an accumulator's layout `Warps`), their
+    /// results fragments too: every tile operand a fragment of the same
+    /// layout or a value computed per element ([`Plan::deferred`] or not).
+    epilogue: HashMap<Op, Warps>,
+    /// Stores of fragments, each lane writing its elements directly.
+    frag_stores: std::collections::HashSet<Op>,
+    /// Pointwise ops (loads, valids, scalar broadcasts, maps of those) that
+    /// only fragment maps read: computed per fragment element where read,
+    /// not lowered in the blocked layout.
+    deferred: std::collections::HashSet<Op>,
 }
 
 /// A `tile.for` whose loads of gemm operands run ahead of its gemms: a ring
@@ -228,7 +238,120 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
             p.pipes.insert(l, pipe);
         }
     }
+    plan_epilogue(ctx, k, &mut p);
     p
+}
+
+/// Which maps and stores of a kernel run on the fragments of tensor-core
+/// accumulators, and which pointwise ops only they read.
+fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
+    let mut ops = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| ops.push(o));
+    // Buffers some store writes: loads of them are not moved.
+    let written: Vec<Value> = ops
+        .iter()
+        .filter(|o| ctx.op_name(**o) == "tile.store")
+        .map(|o| ctx.operands(*o)[1])
+        .collect();
+    // Fragments and their layouts; pointwise values.
+    let mut frag: HashMap<Value, Warps> = HashMap::new();
+    let mut point: std::collections::HashSet<Value> = Default::default();
+    let registers = |v: Value| {
+        tile_type(ctx, v).is_some_and(|t| t.space != Space::Shared && t.shape.len() == 2)
+    };
+    for &o in &ops {
+        let operands = ctx.operands(o);
+        match ctx.op_name(o) {
+            "tile.gemm" => {
+                if let Some(w) = p.gemms.get(&o) {
+                    frag.insert(ctx.result(o, 0), *w);
+                }
+            }
+            "tile.for" => {
+                let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r)) else {
+                    continue;
+                };
+                let Some(y) = ctx.block_ops(body).last() else {
+                    continue;
+                };
+                for (i, v) in ctx.operands(y).iter().enumerate() {
+                    let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
+                    if let Some(w) = w
+                        && i < ctx.results(o).count()
+                    {
+                        frag.insert(ctx.result(o, i), *w);
+                    }
+                }
+            }
+            "tile.load" | "tile.valid" => {
+                let r = ctx.result(o, 0);
+                let stored = ctx.op_name(o) == "tile.load" && written.contains(&operands[0]);
+                if registers(r) && !stored {
+                    point.insert(r);
+                }
+            }
+            "tile.broadcast" => {
+                let r = ctx.result(o, 0);
+                if registers(r) && tile_type(ctx, operands[0]).is_none() {
+                    point.insert(r);
+                }
+            }
+            "tile.map" => {
+                let r = ctx.result(o, 0);
+                let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
+                    continue;
+                };
+                let same = |v: &Value| tile_type(ctx, *v).is_some_and(|t| t.shape == rt.shape);
+                if operands.is_empty() || !operands.iter().all(same) {
+                    continue;
+                }
+                let here = ctx.parent_block(o);
+                let mut w = None;
+                let mut ok = true;
+                for v in operands {
+                    if let Some(fw) = frag.get(v) {
+                        let local = ctx
+                            .defining_op(*v)
+                            .is_some_and(|d| ctx.parent_block(d) == here);
+                        ok &= local && w.is_none_or(|w| w == *fw);
+                        w = Some(*fw);
+                    } else {
+                        ok &= point.contains(v);
+                    }
+                }
+                match (ok, w) {
+                    (true, Some(w)) => {
+                        frag.insert(r, w);
+                        p.epilogue.insert(o, w);
+                    }
+                    (true, None) => {
+                        point.insert(r);
+                    }
+                    _ => {}
+                }
+            }
+            "tile.store" if frag.contains_key(&operands[0]) => {
+                p.frag_stores.insert(o);
+            }
+            _ => {}
+        }
+    }
+    // Users come after their operands: decide them first.
+    for &o in ops.iter().rev() {
+        let Some(r) = ctx.results(o).next() else {
+            continue;
+        };
+        if !point.contains(&r) || ctx.uses(r).is_empty() {
+            continue;
+        }
+        let only_frag = ctx
+            .uses(r)
+            .iter()
+            .all(|u| p.epilogue.contains_key(&u.op) || p.deferred.contains(&u.op));
+        if only_frag {
+            p.deferred.insert(o);
+        }
+    }
 }
 
 /// Elements an asynchronous copy moves (16 bytes of f16).
@@ -461,6 +584,21 @@ impl Plan {
         Some(depth * lines * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
     }
 
+    /// The fragment layout of map `op`, if it runs on fragments.
+    pub(super) fn epilogue(&self, op: Op) -> Option<Warps> {
+        self.epilogue.get(&op).copied()
+    }
+
+    /// Whether `op` stores a fragment.
+    pub(super) fn is_frag_store(&self, op: Op) -> bool {
+        self.frag_stores.contains(&op)
+    }
+
+    /// Whether `op` is computed where fragment maps read it, not lowered.
+    pub(super) fn is_deferred(&self, op: Op) -> bool {
+        self.deferred.contains(&op)
+    }
+
     /// The pipeline of loop `l`, if its transfers are pipelined.
     pub(super) fn pipe(&self, l: Op) -> Option<Pipe> {
         self.pipes.get(&l).cloned()
@@ -528,7 +666,153 @@ impl Lower<'_> {
         self.mul_add(row, n, col)
     }
 
-    /// Writes the fragments of `v` (a tile of type `t`) into `arr`, in the
+    /// This lane's (row, col) of slot 0, slot `s`'s being these plus
+    /// [`slot_at`].
+    fn frag_origin(&mut self, w: Warps) -> (Value, Value) {
+        let Lane { lane, wy, wx } = self.lane(w);
+        let c4 = self.index(4);
+        let g = self.bin("arith.divui", lane, c4);
+        let q = self.bin("arith.remui", lane, c4);
+        let row = self.mul_add(wy, w.mt * 16, g);
+        let two_q = self.bin("arith.addi", q, q);
+        let col = self.mul_add(wx, w.nt * 8, two_q);
+        (row, col)
+    }
+
+    /// The (row, col) of this lane's slot `s`.
+    fn slot_coords(&mut self, w: Warps, origin: (Value, Value), s: i64) -> (Value, Value) {
+        let (dr, dc) = slot_at(w, s);
+        let (r, c) = (self.index(dr), self.index(dc));
+        (
+            self.bin("arith.addi", origin.0, r),
+            self.bin("arith.addi", origin.1, c),
+        )
+    }
+
+    /// Element (`row`, `col`) of `v`, a fragment (its slot `slot`) or a
+    /// pointwise value the plan allows computing anywhere.
+    fn point(&mut self, v: Value, slot: i64, row: Value, col: Value) -> Result<Value, Diagnostic> {
+        if let Some(f) = self.frags.get(&v) {
+            let arr = f.arr;
+            let i = self.index(slot);
+            return Ok(self.load(arr, i));
+        }
+        let d = self
+            .ctx
+            .defining_op(v)
+            .ok_or_else(|| Diagnostic::error("a fragment map reads a block argument"))?;
+        let ops = self.ctx.operands(d).to_vec();
+        let t = self.tile_of(d, v)?;
+        match self.ctx.op_name(d) {
+            "tile.load" => {
+                let buf = self.map.value(ops[0]);
+                let origin = self.scalars(&ops[1..]);
+                let shape = self.buffers[&buf].clone();
+                let desc = self.desc(d, &shape)?;
+                let (off, ok) = self.locate(&desc, &origin, &[row, col]);
+                let zero = self.index(0);
+                let safe = self.select(ok, off, zero);
+                let x = self.load(buf, safe);
+                let z = self.constant(0.0, t.elem);
+                Ok(self.select(ok, x, z))
+            }
+            "tile.valid" => {
+                let origin = self.scalars(&ops);
+                let desc = self.desc(d, &[])?;
+                Ok(self.locate(&desc, &origin, &[row, col]).1)
+            }
+            "tile.broadcast" => Ok(self.map.value(ops[0])),
+            "tile.map" => {
+                let mut args = Vec::new();
+                for x in &ops {
+                    args.push(self.point(*x, slot, row, col)?);
+                }
+                self.map_body(d, &args)
+            }
+            other => Err(err(self.ctx, d, format!("'{other}' is not pointwise"))),
+        }
+    }
+
+    /// The body of map `op` on scalars `args`, inlined; gives its yield.
+    fn map_body(&mut self, op: Op, args: &[Value]) -> Result<Value, Diagnostic> {
+        let body = self
+            .ctx
+            .regions(op)
+            .first()
+            .and_then(|r| self.ctx.entry_block(*r))
+            .ok_or_else(|| err(self.ctx, op, "a map without a body"))?;
+        let params = self.ctx.block_args(body).to_vec();
+        for (p, x) in params.iter().zip(args) {
+            self.map.values.insert(*p, *x);
+        }
+        let body_ops: Vec<Op> = self.ctx.block_ops(body).collect();
+        for o in body_ops {
+            if self.ctx.op_name(o) == "tile.yield" {
+                return Ok(self.map.value(self.ctx.operands(o)[0]));
+            }
+            let c = self.ctx.clone_op(o, &mut self.map);
+            self.ctx.append_op(self.block, c);
+        }
+        Err(err(self.ctx, op, "a map body yields nothing"))
+    }
+
+    /// `tile.map` on fragments of layout `w`: each lane computes its
+    /// slots, reading fragment operands slot by slot and computing the
+    /// others at the slot's (row, col); the result is a fragment.
+    pub(super) fn frag_map(&mut self, op: Op, w: Warps) -> Result<(), Diagnostic> {
+        let ops = self.ctx.operands(op).to_vec();
+        for v in &ops {
+            if let Some(f) = self.frags.get(v)
+                && f.w != w
+            {
+                return Err(err(self.ctx, op, "fragment operands of different layouts"));
+            }
+        }
+        let r = self.ctx.result(op, 0);
+        let t = self.tile_of(op, r)?;
+        let arr = self.frag_alloca(w, &t);
+        let origin = self.frag_origin(w);
+        for s in 0..w.slots() {
+            let (row, col) = self.slot_coords(w, origin, s);
+            let mut args = Vec::new();
+            for v in &ops {
+                args.push(self.point(*v, s, row, col)?);
+            }
+            let x = self.map_body(op, &args)?;
+            let i = self.index(s);
+            self.store(x, arr, i);
+        }
+        self.set_frag(r, arr, w, &t);
+        Ok(())
+    }
+
+    /// `tile.store` of a fragment: each lane writes its slots where they go
+    /// (those inside the buffer).
+    pub(super) fn frag_store(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let ops = self.ctx.operands(op).to_vec();
+        let f = self
+            .frags
+            .get(&ops[0])
+            .cloned()
+            .ok_or_else(|| err(self.ctx, op, "a fragment store of no fragment"))?;
+        let buf = self.map.value(ops[1]);
+        let at = self.scalars(&ops[2..]);
+        let shape = self.buffers[&buf].clone();
+        let d = self.desc(op, &shape)?;
+        let origin = self.frag_origin(f.w);
+        for s in 0..f.w.slots() {
+            let (row, col) = self.slot_coords(f.w, origin, s);
+            let (off, ok) = self.locate(&d, &at, &[row, col]);
+            let i = self.index(s);
+            let x = self.load(f.arr, i);
+            self.when(ok, &mut |s| {
+                s.store(x, buf, off);
+                Ok(())
+            })?;
+        }
+        Ok(())
+    }
+
     /// layout of `w`.
     fn write_frag(
         &mut self,
@@ -1130,9 +1414,15 @@ impl Lower<'_> {
 
 /// The offset of slot `s` from slot 0 in a row-major `_ x n` tile.
 fn frag_offset(w: Warps, n: i64, s: i64) -> i64 {
+    let (r, c) = slot_at(w, s);
+    r * n + c
+}
+
+/// The (row, col) of slot `s` from slot 0's.
+fn slot_at(w: Warps, s: i64) -> (i64, i64) {
     let (tile, c) = (s / 4, s % 4);
     let (mi, ni) = (tile / w.nt, tile % w.nt);
-    (mi * 16 + 8 * (c / 2)) * n + ni * 8 + c % 2
+    (mi * 16 + 8 * (c / 2), ni * 8 + c % 2)
 }
 
 #[cfg(test)]

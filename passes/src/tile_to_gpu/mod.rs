@@ -1385,6 +1385,16 @@ impl Lower<'_> {
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {
+        // The epilogue of tensor-core gemms, on their fragments.
+        if self.mma.is_deferred(op) {
+            return Ok(());
+        }
+        if let Some(w) = self.mma.epilogue(op) {
+            return self.frag_map(op, w);
+        }
+        if self.mma.is_frag_store(op) {
+            return self.frag_store(op);
+        }
         // Accumulators of tensor-core gemms, read in the blocked layout.
         let temporary = self.materialize_operands(op)?;
         // Sliced operands of ops that do not read them so, spread for this

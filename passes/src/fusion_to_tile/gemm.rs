@@ -362,16 +362,30 @@ pub(super) fn gemm(
     let out_tys: Vec<Type> = yields.iter().map(|y| ctx.value_type(*y)).collect();
     let elem = float_elem(ctx, out_tys[0])?;
     let calc = compute_elem(ctx, elem);
+    let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
+    let storage = (elem_of(a_val)?, elem_of(ctx.operands(first)[1])?);
+    let f16 = |t: Type| {
+        matches!(
+            ctx.type_kind(t),
+            TypeKind::Float(aic::float::FloatKind::F16)
+        )
+    };
+    // One f16 GEMM whose block holds only its accumulator: tensor-core tiles.
+    let mma_sized = f16(storage.0) && f16(storage.1) && branches.len() == 1 && !whole_rows;
     let mut tuning = cache
         .get(&format!("{target}/gemm/{}x{}x{}", p.m, p.n, p.k))
         .copied()
-        .unwrap_or_else(|| Tuning::heuristic(target, p.m, p.n, p.k));
+        .unwrap_or_else(|| {
+            if mma_sized {
+                Tuning::heuristic_f16_gemm(target, p.batch, p.m, p.n, p.k)
+            } else {
+                Tuning::heuristic(target, p.m, p.n, p.k)
+            }
+        });
     if whole_rows {
         // A block holds whole rows to normalise them.
         tuning.bn = p.n;
     }
-    let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
-    let storage = (elem_of(a_val)?, elem_of(ctx.operands(first)[1])?);
     emit(
         ctx,
         (group, func, n_kernel),

@@ -184,29 +184,31 @@ fn attention_kernels_equal_the_interpreter() {
     }
 }
 
+/// A layernorm followed by a softmax over `rows` rows of `cols`: the
+/// program and its argument shapes.
+fn layernorm_softmax(rows: i64, cols: i64, elem: &str) -> (String, Vec<Vec<i64>>) {
+    let t = |s: &[i64]| ty(s, elem);
+    let x = t(&[rows, cols]);
+    let body = format!(
+        "  %y = graph.layernorm %x, %g, %b : ({x}, {v}, {v}) -> {x}\n  %s = graph.softmax %y, axis = 1 : {x}\n  return %s : {x}\n",
+        v = t(&[cols])
+    );
+    let args = vec![
+        ("x", vec![rows, cols]),
+        ("g", vec![cols]),
+        ("b", vec![cols]),
+    ];
+    let text = func(&args, &[rows, cols], &body, elem);
+    (text, args.into_iter().map(|a| a.1).collect())
+}
+
 #[test]
 fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
     for (i, (rows, cols)) in [(1, 1), (7, 37), (40, 3), (5, 130)].into_iter().enumerate() {
         for elem in ["f32", "f16"] {
-            let t = |s: &[i64]| ty(s, elem);
-            let x = t(&[rows, cols]);
-            let body = format!(
-                "  %y = graph.layernorm %x, %g, %b : ({x}, {v}, {v}) -> {x}\n  %s = graph.softmax %y, axis = 1 : {x}\n  return %s : {x}\n",
-                v = t(&[cols])
-            );
-            let args = vec![
-                ("x", vec![rows, cols]),
-                ("g", vec![cols]),
-                ("b", vec![cols]),
-            ];
-            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
-            check(
-                "layernorm + softmax",
-                &func(&args, &[rows, cols], &body, elem),
-                &shapes,
-                elem,
-                20 + i as u64,
-            );
+            let (text, shapes) = layernorm_softmax(rows, cols, elem);
+            check("layernorm + softmax", &text, &shapes, elem, 20 + i as u64);
+            let x = ty(&[rows, cols], elem);
             let body = format!(
                 "  %a = graph.mul %x, %y : {x}\n  %b = graph.tanh %a : {x}\n  %c = graph.sub %b, %x : {x}\n  return %c : {x}\n"
             );
@@ -265,19 +267,7 @@ fn warp_shuffle_reductions_equal_the_interpreter() {
     .enumerate()
     {
         for elem in ["f32", "f16"] {
-            let t = |s: &[i64]| ty(s, elem);
-            let x = t(&[rows, cols]);
-            let body = format!(
-                "  %y = graph.layernorm %x, %g, %b : ({x}, {v}, {v}) -> {x}\n  %s = graph.softmax %y, axis = 1 : {x}\n  return %s : {x}\n",
-                v = t(&[cols])
-            );
-            let args = vec![
-                ("x", vec![rows, cols]),
-                ("g", vec![cols]),
-                ("b", vec![cols]),
-            ];
-            let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
-            let text = func(&args, &[rows, cols], &body, elem);
+            let (text, shapes) = layernorm_softmax(rows, cols, elem);
             check_with(
                 "layernorm + softmax",
                 &text,

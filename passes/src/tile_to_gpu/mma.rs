@@ -20,7 +20,7 @@
 //! stores its rows 8 halves (16 bytes) apart more than their length, so
 //! that the eight rows of an 8x8 matrix fall in distinct banks.
 
-use super::{L, Lower, err};
+use super::{L, Lower, body_of, err};
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::float::FloatKind;
@@ -1173,11 +1173,7 @@ impl Lower<'_> {
     /// on buffer `i % depth`. The accumulators stay fragments throughout.
     pub(super) fn lower_pipelined(&mut self, op: Op, pipe: &Pipe) -> Result<(), Diagnostic> {
         let ctx = &*self.ctx;
-        let body = ctx
-            .regions(op)
-            .first()
-            .and_then(|r| ctx.entry_block(*r))
-            .ok_or_else(|| err(ctx, op, "a loop without a body"))?;
+        let body = body_of(ctx, op, "a loop")?;
         let bargs = ctx.block_args(body).to_vec();
         let inits = ctx.operands(op)[3..].to_vec();
         let results: Vec<Value> = ctx.results(op).collect();

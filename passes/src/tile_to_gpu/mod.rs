@@ -225,6 +225,15 @@ fn align(v: i64) -> i64 {
     (v + 15) / 16 * 16
 }
 
+/// The entry block of `op`'s first region (a kernel's, map's or loop's
+/// body), or an error naming `what` lacks one.
+fn body_of(ctx: &Context, op: Op, what: &str) -> Result<Block, Diagnostic> {
+    ctx.regions(op)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .ok_or_else(|| err(ctx, op, format!("{what} without a body")))
+}
+
 fn err(ctx: &Context, op: Op, m: impl Into<String>) -> Diagnostic {
     aic::verifier::op_error(ctx, op, format!("tile-to-gpu: {}", m.into()))
 }
@@ -238,11 +247,7 @@ fn lower_kernel(
 ) -> Result<(), Diagnostic> {
     let loc = ctx.op(k).loc;
     let u = ctx.uniquer().clone();
-    let body = ctx
-        .regions(k)
-        .first()
-        .and_then(|r| ctx.entry_block(*r))
-        .ok_or_else(|| err(ctx, k, "a kernel without a body"))?;
+    let body = body_of(ctx, k, "a kernel")?;
     let params = ctx.block_args(body).to_vec();
     // Buffers become flat: a kernel addresses them by computed offsets.
     let flat: Vec<(Type, Option<Attr>)> = params
@@ -684,6 +689,66 @@ impl Lower<'_> {
         acc.unwrap_or_else(|| self.index(0))
     }
 
+    /// `f(0) combine f(1) combine ... f(n - 1)` (`n` at least 1).
+    fn fold(&mut self, n: i64, combine: &str, f: &mut dyn FnMut(&mut Self, i64) -> Value) -> Value {
+        let mut acc = f(self, 0);
+        for k in 1..n {
+            let x = f(self, k);
+            acc = self.bin(combine, acc, x);
+        }
+        acc
+    }
+
+    /// `v` combined over each aligned group of `lanes` lanes of a warp by
+    /// butterfly shuffles (offsets `lanes/2` down to 1): every lane of a
+    /// group gets the group's result.
+    fn butterfly(&mut self, v: Value, lanes: i64, combine: &str) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let i32t = u.int_type(32);
+        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
+        let width = self.constant(lanes as f64, i32t);
+        let elem = self.ctx.value_type(v);
+        let (mut v, mut off) = (v, lanes / 2);
+        while off > 0 {
+            let oc = self.constant(off as f64, i32t);
+            let sh = self.op(
+                "gpu.shuffle",
+                &[v, oc, width],
+                &[elem, u.int_type(1)],
+                &[("mode", xor)],
+            );
+            let y = self.ctx.result(sh, 0);
+            v = self.bin(combine, v, y);
+            off /= 2;
+        }
+        v
+    }
+
+    /// The row-major position in a broadcast's source (of `src` shape,
+    /// its dims going to `dims` of the result) of the result's element at
+    /// position `e` (of `shape`).
+    fn broadcast_source(&mut self, e: Value, shape: &[i64], dims: &[i64], src: &[i64]) -> Value {
+        let idx = self.unravel(e, shape);
+        let zero = self.index(0);
+        let at: Vec<Value> = dims
+            .iter()
+            .zip(src)
+            .map(|(d, l)| if *l == 1 { zero } else { idx[*d as usize] })
+            .collect();
+        self.ravel(&at, src)
+    }
+
+    /// Copies this thread's elements of a tile of `n` held as `l` into
+    /// `dst`: at their positions (a shared view every thread fills) or at
+    /// their slots (the thread's own array).
+    fn copy_into(&mut self, l: L, n: i64, dst: Value, at_position: bool) -> Result<(), Diagnostic> {
+        self.each(n, &mut |s, j, e| {
+            let x = s.own(l, j, e);
+            s.store(x, dst, if at_position { e } else { j });
+            Ok(())
+        })
+    }
+
     /// This thread's element `(j, e)` of a tile.
     fn own(&mut self, l: L, j: Value, e: Value) -> Value {
         match l {
@@ -746,11 +811,7 @@ impl Lower<'_> {
             L::Dist(_) | L::Repl(_) => {
                 let n: i64 = t.shape.iter().product();
                 let view = self.scratch_view(n, t.elem);
-                self.each(n, &mut |s, j, e| {
-                    let x = s.own(l, j, e);
-                    s.store(x, view, e);
-                    Ok(())
-                })?;
+                self.copy_into(l, n, view, true)?;
                 self.barrier();
                 Ok((view, true))
             }
@@ -889,10 +950,6 @@ impl Lower<'_> {
             }
             Ok(())
         })?;
-        let i32t = self.ctx.uniquer().int_type(32);
-        let width = self.constant(w as f64, i32t);
-        let u = self.ctx.uniquer().clone();
-        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
         let res = self.private(rows, elem);
         let view = (warps > 1).then(|| self.scratch_view(rows * warps, elem));
         let tid = self.tid;
@@ -903,20 +960,8 @@ impl Lower<'_> {
         let leader = self.cmpi("eq", lane, zero);
         for i in 0..rows {
             let ic = self.index(i);
-            let mut v = self.load(part, ic);
-            let mut off = w / 2;
-            while off > 0 {
-                let oc = self.constant(off as f64, i32t);
-                let sh = self.op(
-                    "gpu.shuffle",
-                    &[v, oc, width],
-                    &[elem, u.int_type(1)],
-                    &[("mode", xor)],
-                );
-                let y = self.ctx.result(sh, 0);
-                v = self.bin(combine, v, y);
-                off /= 2;
-            }
+            let p = self.load(part, ic);
+            let v = self.butterfly(p, w, combine);
             match view {
                 None => self.store(v, res, ic),
                 Some(view) => {
@@ -932,17 +977,12 @@ impl Lower<'_> {
         if let Some(view) = view {
             self.barrier();
             for i in 0..rows {
-                let mut acc = None;
-                for k in 0..warps {
-                    let at = self.index(i * warps + k);
-                    let x = self.load(view, at);
-                    acc = Some(match acc {
-                        None => x,
-                        Some(a) => self.bin(combine, a, x),
-                    });
-                }
+                let acc = self.fold(warps, combine, &mut |s, k| {
+                    let at = s.index(i * warps + k);
+                    s.load(view, at)
+                });
                 let ic = self.index(i);
-                self.store(acc.expect("a warp at least"), res, ic);
+                self.store(acc, res, ic);
             }
             self.release(true);
         }
@@ -1043,11 +1083,7 @@ impl Lower<'_> {
         let runs = self.runs(sl);
         let elem = src.elem;
         let out = self.private(runs, elem);
-        let u = self.ctx.uniquer().clone();
-        let i32t = u.int_type(32);
-        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
         let lanes = sl.group.min(self.warp);
-        let width = self.constant(lanes as f64, i32t);
         // Warps a row spans, and a shared slot per row and warp for them.
         let per_row = sl.group / lanes;
         let across = (per_row > 1).then(|| {
@@ -1055,29 +1091,11 @@ impl Lower<'_> {
             self.scratch_view(rows * per_row, elem)
         });
         for q in 0..runs {
-            let mut acc = None;
-            for k in 0..sl.v {
-                let j = self.index(q * sl.v + k);
-                let x = self.load(arr, j);
-                acc = Some(match acc {
-                    None => x,
-                    Some(a) => self.bin(combine, a, x),
-                });
-            }
-            let mut v = acc.expect("a run has elements");
-            let mut off = lanes / 2;
-            while off > 0 {
-                let oc = self.constant(off as f64, i32t);
-                let sh = self.op(
-                    "gpu.shuffle",
-                    &[v, oc, width],
-                    &[elem, u.int_type(1)],
-                    &[("mode", xor)],
-                );
-                let y = self.ctx.result(sh, 0);
-                v = self.bin(combine, v, y);
-                off /= 2;
-            }
+            let run = self.fold(sl.v, combine, &mut |s, k| {
+                let j = s.index(q * sl.v + k);
+                s.load(arr, j)
+            });
+            let v = self.butterfly(run, lanes, combine);
             let qc = self.index(q);
             self.store(v, out, qc);
         }
@@ -1111,18 +1129,13 @@ impl Lower<'_> {
             }
             self.barrier();
             for (q, base) in rows.into_iter().enumerate() {
-                let mut acc = None;
-                for k in 0..per_row {
-                    let kc = self.index(k);
-                    let at = self.bin("arith.addi", base, kc);
-                    let x = self.load(view, at);
-                    acc = Some(match acc {
-                        None => x,
-                        Some(a) => self.bin(combine, a, x),
-                    });
-                }
+                let acc = self.fold(per_row, combine, &mut |s, k| {
+                    let kc = s.index(k);
+                    let at = s.bin("arith.addi", base, kc);
+                    s.load(view, at)
+                });
                 let qc = self.index(q as i64);
-                self.store(acc.expect("two warps at least"), out, qc);
+                self.store(acc, out, qc);
             }
             self.release(true);
         }
@@ -1239,6 +1252,27 @@ impl Lower<'_> {
         self.release(true);
         self.tiles.insert(v, (L::Dist(out), t));
         Ok(())
+    }
+
+    /// Tile `v` (a loop's argument or result) as the array `arr` carrying
+    /// it: fragments of layout `frag`, sliced as `sl`, or spread.
+    fn bind_carried(
+        &mut self,
+        v: Value,
+        arr: Value,
+        t: &TileType,
+        frag: Option<mma::Warps>,
+        sl: Option<Slice>,
+    ) {
+        match (frag, sl) {
+            (Some(w), _) => self.set_frag(v, arr, w, t),
+            (None, Some(sl)) => {
+                self.tiles.insert(v, (L::Sliced(arr, sl), t.clone()));
+            }
+            (None, None) => {
+                self.tiles.insert(v, (L::Dist(arr), t.clone()));
+            }
+        }
     }
 
     /// The slice of the row reduction in loop body `body` whose result
@@ -1500,11 +1534,7 @@ impl Lower<'_> {
             }
             "tile.map" => {
                 let ins: Vec<L> = operands.iter().map(|v| self.tiles[v].0).collect();
-                let body = ctx
-                    .regions(op)
-                    .first()
-                    .and_then(|r| ctx.entry_block(*r))
-                    .ok_or_else(|| err(ctx, op, "a map without a body"))?;
+                let body = body_of(ctx, op, "a map")?;
                 let params = ctx.block_args(body).to_vec();
                 let body_ops: Vec<Op> = ctx.block_ops(body).collect();
                 // Maps of replicated tiles are computed by every thread.
@@ -1560,28 +1590,14 @@ impl Lower<'_> {
                     }
                     Some((L::Repl(arr), src)) => {
                         self.fill(op, r, &mut |s, _, e, t| {
-                            let idx = s.unravel(e, &t.shape);
-                            let zero = s.index(0);
-                            let at: Vec<Value> = dims
-                                .iter()
-                                .zip(&src.shape)
-                                .map(|(d, l)| if *l == 1 { zero } else { idx[*d as usize] })
-                                .collect();
-                            let lin = s.ravel(&at, &src.shape);
+                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
                             Ok(s.pick(arr, lin))
                         })?;
                     }
                     Some((_, src)) => {
                         let (view, ex) = self.readable(operands[0])?;
                         self.fill(op, r, &mut |s, _, e, t| {
-                            let idx = s.unravel(e, &t.shape);
-                            let zero = s.index(0);
-                            let at: Vec<Value> = dims
-                                .iter()
-                                .zip(&src.shape)
-                                .map(|(d, l)| if *l == 1 { zero } else { idx[*d as usize] })
-                                .collect();
-                            let lin = s.ravel(&at, &src.shape);
+                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
                             Ok(s.load(view, lin))
                         })?;
                         self.release(ex);
@@ -1676,11 +1692,7 @@ impl Lower<'_> {
                         // Until every thread has read what the last transfer
                         // left here (the previous loop iteration's tile).
                         self.barrier();
-                        self.each(n, &mut |s, j, e| {
-                            let x = s.own(l, j, e);
-                            s.store(x, view, e);
-                            Ok(())
-                        })?;
+                        self.copy_into(l, n, view, true)?;
                         self.barrier();
                         self.tiles.insert(r, (L::Shared(view), t));
                     }
@@ -1709,11 +1721,7 @@ impl Lower<'_> {
                 // array while it walks k, reading A and B once per step.
                 let n: i64 = t.shape.iter().product();
                 let sums = self.alloca(n, t.elem);
-                self.each(n, &mut |s, j, e| {
-                    let x = s.own(acc, j, e);
-                    s.store(x, sums, j);
-                    Ok(())
-                })?;
+                self.copy_into(acc, n, sums, false)?;
                 let (lo, hi, one) = (self.index(0), self.index(kk), self.index(1));
                 self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
                     s.each(n, &mut |s, j, e| {
@@ -1786,11 +1794,7 @@ impl Lower<'_> {
             self.map.value(operands[2]),
         );
         let inits = operands[3..].to_vec();
-        let body = ctx
-            .regions(op)
-            .first()
-            .and_then(|r| ctx.entry_block(*r))
-            .ok_or_else(|| err(ctx, op, "a loop without a body"))?;
+        let body = body_of(ctx, op, "a loop")?;
         let bargs = ctx.block_args(body).to_vec();
         let results: Vec<Value> = ctx.results(op).collect();
         let body_ops: Vec<Op> = ctx.block_ops(body).collect();
@@ -1833,11 +1837,7 @@ impl Lower<'_> {
                 Some((l, t)) => {
                     let n: i64 = t.shape.iter().product();
                     let arr = self.alloca(n, t.elem);
-                    self.each(n, &mut |s, j, e| {
-                        let x = s.own(l, j, e);
-                        s.store(x, arr, j);
-                        Ok(())
-                    })?;
+                    self.copy_into(l, n, arr, false)?;
                     carried.push(Some((arr, t)));
                 }
                 None => {
@@ -1859,16 +1859,7 @@ impl Lower<'_> {
                 .zip(&slices)
             {
                 match c {
-                    Some((arr, t)) if f.is_some() => {
-                        s.set_frag(*a, *arr, f.expect("a fragment layout"), t);
-                    }
-                    Some((arr, t)) => {
-                        let l = match sl {
-                            Some(sl) => L::Sliced(*arr, *sl),
-                            None => L::Dist(*arr),
-                        };
-                        s.tiles.insert(*a, (l, t.clone()));
-                    }
+                    Some((arr, t)) => s.bind_carried(*a, *arr, t, *f, *sl),
                     None => {
                         s.map.values.insert(*a, *it.next().expect("one per scalar"));
                     }
@@ -1894,12 +1885,7 @@ impl Lower<'_> {
                             let (l, _) = s.tiles[v].clone();
                             if !matches!(l, L::Dist(a) if a == *arr) {
                                 let n: i64 = t.shape.iter().product();
-                                let arr = *arr;
-                                s.each(n, &mut |s, j, e| {
-                                    let x = s.own(l, j, e);
-                                    s.store(x, arr, j);
-                                    Ok(())
-                                })?;
+                                s.copy_into(l, n, *arr, false)?;
                             }
                         }
                         None => yields.push(s.map.value(*v)),
@@ -1912,16 +1898,7 @@ impl Lower<'_> {
         let mut outs = outs.into_iter();
         for (((r, c), f), sl) in results.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
             match c {
-                Some((arr, t)) if f.is_some() => {
-                    self.set_frag(*r, *arr, f.expect("a fragment layout"), t);
-                }
-                Some((arr, t)) => {
-                    let l = match sl {
-                        Some(sl) => L::Sliced(*arr, *sl),
-                        None => L::Dist(*arr),
-                    };
-                    self.tiles.insert(*r, (l, t.clone()));
-                }
+                Some((arr, t)) => self.bind_carried(*r, *arr, t, *f, *sl),
                 None => {
                     self.map
                         .values

@@ -466,8 +466,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
     }
 
     fn set(&mut self, op: Op, v: BasicValueEnum<'ctx>) {
-        let r = self.ir.result(op, 0);
-        self.vals.insert(r, v);
+        self.set_value(self.ir.result(op, 0), v);
     }
 
     /// Records the translation of value `r`.
@@ -959,8 +958,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             Target::Amdgpu { .. } => self.amdgpu_shuffle(x, off, width, mode)?,
         };
         self.set(op, got);
-        let r1 = self.ir.result(op, 1);
-        self.vals.insert(r1, valid.into());
+        self.set_value(self.ir.result(op, 1), valid.into());
         Ok(())
     }
 

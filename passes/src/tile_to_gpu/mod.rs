@@ -837,6 +837,67 @@ impl Lower<'_> {
         v
     }
 
+    /// This thread's partials of a reduction of spread tile `arr` (of type
+    /// `src`) along `axis`: a private array of one per result element,
+    /// starting at `init`, each of the thread's elements folded into its
+    /// result's. With `by_select` (few results) every slot is written at a
+    /// constant index, the element's own chosen by selects, so that the
+    /// array stays in registers.
+    fn thread_partials(
+        &mut self,
+        arr: Value,
+        src: &TileType,
+        axis: usize,
+        init: f64,
+        combine: &str,
+        by_select: bool,
+    ) -> Result<Value, Diagnostic> {
+        let n: i64 = src.shape.iter().product();
+        let rows = n / src.shape[axis];
+        let mut out_shape = src.shape.clone();
+        out_shape.remove(axis);
+        let part = self.private(rows, src.elem);
+        let first = self.constant(init, src.elem);
+        if by_select {
+            for i in 0..rows {
+                let i = self.index(i);
+                self.store(first, part, i);
+            }
+        } else {
+            let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
+            self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
+                s.store(first, part, o);
+                Ok(Vec::new())
+            })?;
+        }
+        self.each(n, &mut |s, j, e| {
+            let x = s.load(arr, j);
+            let mut idx = s.unravel(e, &src.shape);
+            idx.remove(axis);
+            let o = s.ravel(&idx, &out_shape);
+            if !by_select {
+                let p = s.load(part, o);
+                let y = s.bin(combine, p, x);
+                s.store(y, part, o);
+                return Ok(());
+            }
+            for i in 0..rows {
+                let ic = s.index(i);
+                let p = s.load(part, ic);
+                let y = s.bin(combine, p, x);
+                let y = if rows == 1 {
+                    y
+                } else {
+                    let mine = s.cmpi("eq", o, ic);
+                    s.select(mine, y, p)
+                };
+                s.store(y, part, ic);
+            }
+            Ok(())
+        })?;
+        Ok(part)
+    }
+
     /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
     /// `r`: each thread folds the elements it holds into one partial per
     /// result element, the partials go to shared memory (result-major, a
@@ -854,27 +915,8 @@ impl Lower<'_> {
         combine: &str,
     ) -> Result<(), Diagnostic> {
         let t = self.threads;
-        let n: i64 = src.shape.iter().product();
-        let rows = n / src.shape[axis];
-        let mut out_shape = src.shape.clone();
-        out_shape.remove(axis);
-        let part = self.alloca(rows * t, src.elem);
-        let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
-        let first = self.constant(init, src.elem);
-        self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
-            s.store(first, part, o);
-            Ok(Vec::new())
-        })?;
-        self.each(n, &mut |s, j, e| {
-            let mut idx = s.unravel(e, &src.shape);
-            idx.remove(axis);
-            let o = s.ravel(&idx, &out_shape);
-            let x = s.load(arr, j);
-            let p = s.load(part, o);
-            let y = s.bin(combine, p, x);
-            s.store(y, part, o);
-            Ok(())
-        })?;
+        let rows = src.shape.iter().product::<i64>() / src.shape[axis];
+        let part = self.thread_partials(arr, src, axis, init, combine, false)?;
         let view = self.scratch_view(rows * t, src.elem);
         let tid = self.tid;
         let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
@@ -920,36 +962,11 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         let (t, w) = (self.threads, self.warp);
         let warps = t / w;
-        let n: i64 = src.shape.iter().product();
-        let rows = n / src.shape[axis];
+        let rows = src.shape.iter().product::<i64>() / src.shape[axis];
         let mut out_shape = src.shape.clone();
         out_shape.remove(axis);
         let elem = src.elem;
-        let part = self.private(rows, elem);
-        let first = self.constant(init, elem);
-        for i in 0..rows {
-            let i = self.index(i);
-            self.store(first, part, i);
-        }
-        self.each(n, &mut |s, j, e| {
-            let x = s.load(arr, j);
-            let mut idx = s.unravel(e, &src.shape);
-            idx.remove(axis);
-            let o = s.ravel(&idx, &out_shape);
-            for i in 0..rows {
-                let ic = s.index(i);
-                let p = s.load(part, ic);
-                let y = s.bin(combine, p, x);
-                let y = if rows == 1 {
-                    y
-                } else {
-                    let mine = s.cmpi("eq", o, ic);
-                    s.select(mine, y, p)
-                };
-                s.store(y, part, ic);
-            }
-            Ok(())
-        })?;
+        let part = self.thread_partials(arr, src, axis, init, combine, true)?;
         let res = self.private(rows, elem);
         let view = (warps > 1).then(|| self.scratch_view(rows * warps, elem));
         let tid = self.tid;

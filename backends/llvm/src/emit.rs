@@ -20,6 +20,8 @@ use inkwell::values::{
 use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
 use std::collections::HashMap;
 
+use aic_dialects::arith::{FASTMATH_AFN, FASTMATH_ARCP};
+
 /// LLVM's calling convention number of `ptx_kernel` (LLVM 22 marks NVPTX
 /// kernels by calling convention, no longer by `nvvm.annotations`).
 const PTX_KERNEL: u32 = 71;
@@ -508,6 +510,36 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         self.call(name, Some(ret), &a)?
             .map(|v| v.into_float_value())
             .ok_or_else(|| format!("aic-llvm: internal error: {name} returned nothing"))
+    }
+
+    /// `x / y`, where `approx` says the quotient need not be exactly
+    /// rounded: it is rounded back to f16 or bf16 afterwards, or the op's
+    /// fast-math flags allow it (`arcp`, `afn`). On NVPTX such an f32
+    /// quotient takes `div.approx.f32` (within 2 ulp, far below half an ulp
+    /// of a narrow type) instead of the IEEE division, which ptxas expands to
+    /// some 40 instructions: in a GEMM's GeLU epilogue that division cost as
+    /// much as the K loop. Other quotients stay exactly rounded.
+    pub fn fdiv(
+        &self,
+        x: FloatValue<'ctx>,
+        y: FloatValue<'ctx>,
+        approx: bool,
+    ) -> Result<FloatValue<'ctx>, String> {
+        if approx && matches!(self.target, Target::Nvptx { .. }) && x.get_type() == self.f32() {
+            self.fcall("llvm.nvvm.div.approx.f", &[x, y])
+        } else {
+            self.b.build_float_div(x, y, "").llvm()
+        }
+    }
+
+    /// Whether `op`'s `#arith.fastmath` flags include one of `flags` (bits
+    /// of [`aic_dialects::arith::FASTMATH`]).
+    pub fn fastmath_has(&self, op: Op, flags: u32) -> bool {
+        let ir = self.ir;
+        ir.find_ident("fastmath")
+            .and_then(|i| ir.inherent_attr(op, i))
+            .and_then(|a| aic_dialects::arith::FASTMATH.value_of(ir.attr_kind(a)))
+            .is_some_and(|v| v & flags != 0)
     }
 
     /// The suffix of an overloaded intrinsic for a float type (`f32`).
@@ -1665,7 +1697,11 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                     "addf" => b.build_float_add(x, y, "").llvm()?,
                     "subf" => b.build_float_sub(x, y, "").llvm()?,
                     "mulf" => b.build_float_mul(x, y, "").llvm()?,
-                    "divf" => b.build_float_div(x, y, "").llvm()?,
+                    "divf" => self.fdiv(
+                        x,
+                        y,
+                        to.is_some() || self.fastmath_has(op, FASTMATH_ARCP | FASTMATH_AFN),
+                    )?,
                     "remf" => b.build_float_rem(x, y, "").llvm()?,
                     "maximumf" => self.fcall(&format!("llvm.maximum.{s}"), &[x, y])?,
                     "minimumf" => self.fcall(&format!("llvm.minimum.{s}"), &[x, y])?,

@@ -18,7 +18,9 @@
 //! | sin, cos | reduced to [-π, π] (Cody–Waite), then `sin.approx`/`cos.approx` | `llvm.sin`/`llvm.cos` | 4.4e-7 absolute for \|x\| ≤ 100 |
 //!
 //! (The AMDGPU column was compiled and checked with LLVM's tools, not run.)
-//! f16 and bf16 are computed in f32 and rounded back. f64 has only the
+//! f16 and bf16 are computed in f32 and rounded back; on NVPTX their
+//! divisions, and those of ops marked `fastmath<afn>`, are `div.approx.f32`
+//! (see `Lower::fdiv`; tanh and erf within about 2 more ulp). f64 has only the
 //! exactly rounded operations on GPUs (sqrt, fma, abs, rounding, copysign):
 //! its transcendental functions are errors there.
 
@@ -32,6 +34,9 @@ use inkwell::{FloatPredicate, IntPredicate};
 /// formulas they implement.
 struct F<'l, 'a, 'ctx> {
     l: &'l Lower<'a, 'ctx>,
+    /// The result is rounded to f16 or bf16, or the op's fast-math flags
+    /// include `afn`: divisions may be approximate ([`Lower::fdiv`]).
+    approx: bool,
 }
 
 type R<'ctx> = Result<FloatValue<'ctx>, String>;
@@ -50,7 +55,7 @@ impl<'ctx> F<'_, '_, 'ctx> {
         self.l.b.build_float_mul(a, b, "").llvm()
     }
     fn div(&self, a: FloatValue<'ctx>, b: FloatValue<'ctx>) -> R<'ctx> {
-        self.l.b.build_float_div(a, b, "").llvm()
+        self.l.fdiv(a, b, self.approx)
     }
     fn neg(&self, a: FloatValue<'ctx>) -> R<'ctx> {
         self.l.b.build_float_neg(a, "").llvm()
@@ -529,7 +534,10 @@ pub(crate) fn math<'ctx>(
     }
     let t = xs[0].get_type();
     let s = l.fsuffix(t);
-    let f = F { l };
+    let f = F {
+        l,
+        approx: back.is_some() || l.fastmath_has(op, aic_dialects::arith::FASTMATH_AFN),
+    };
     let unsupported = || {
         l.err(
             op,

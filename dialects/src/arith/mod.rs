@@ -34,13 +34,18 @@ pub const FASTMATH: BitEnum = BitEnum {
         ("nnan", 2),
         ("ninf", 4),
         ("nsz", 8),
-        ("arcp", 16),
+        ("arcp", FASTMATH_ARCP),
         ("contract", 32),
-        ("afn", 64),
+        ("afn", FASTMATH_AFN),
     ],
     groups: &[("fast", 127)],
     separator: ",",
 };
+
+/// The `arcp` bit of [`FASTMATH`]: a quotient may be a product with a reciprocal.
+pub const FASTMATH_ARCP: u32 = 16;
+/// The `afn` bit of [`FASTMATH`]: functions may be approximated.
+pub const FASTMATH_AFN: u32 = 64;
 
 /// `#arith.overflow<...>`: integer overflow flags.
 pub const OVERFLOW: BitEnum = BitEnum {

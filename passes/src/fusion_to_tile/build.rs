@@ -272,7 +272,11 @@ impl B<'_> {
                 let kx3 = f(self, "arith.mulf", &[k, x3]);
                 let inner = f(self, "arith.addf", &[x, kx3]);
                 let arg = f(self, "arith.mulf", &[c, inner]);
-                let t = f(self, "math.tanh", &[arg]);
+                // The formula is itself an approximation (to 1e-3), so its
+                // tanh may be one too: targets pick a faster expansion.
+                let afn = aic_dialects::arith::FASTMATH
+                    .attr(self.ctx.uniquer(), aic_dialects::arith::FASTMATH_AFN);
+                let t = self.val("math.tanh", &[arg], ty, vec![("fastmath", afn)]);
                 let one = self.float(1.0, ty);
                 let half = self.float(0.5, ty);
                 let p = f(self, "arith.addf", &[one, t]);

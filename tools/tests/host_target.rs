@@ -223,6 +223,26 @@ fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
             );
         }
     }
+    // Rows longer than a block's share spread over column blocks, the last
+    // one partial: a 1-D tensor, and rows with a bias read along them.
+    let long = "func.func @main(%x: tensor<4099xf32>) -> tensor<4099xf32> {\n  %t = graph.tanh %x : tensor<4099xf32>\n  return %t : tensor<4099xf32>\n}\n";
+    check("1-D elementwise", long, &[vec![4099]], "f32", 42);
+    for elem in ["f32", "f16"] {
+        let x = ty(&[2, 2100], elem);
+        let b = ty(&[2100], elem);
+        let body = format!(
+            "  %a = graph.bias_add %x, %b : ({x}, {b}) -> {x}\n  %c = graph.gelu_tanh %a : {x}\n  return %c : {x}\n"
+        );
+        let args = vec![("x", vec![2, 2100]), ("b", vec![2100])];
+        let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+        check(
+            "long rows",
+            &func(&args, &[2, 2100], &body, elem),
+            &shapes,
+            elem,
+            43,
+        );
+    }
     let conv = "func.func @main(%x: tensor<1x6x6x3xf32>, %w: tensor<3x3x3x4xf32>) -> tensor<1x3x3x4xf32> {\n  %c = graph.conv2d %x, %w, layout = NHWC, strides = [2, 2], dilations = [1, 1], padding = [1, 1, 1, 1] : (tensor<1x6x6x3xf32>, tensor<3x3x3x4xf32>) -> tensor<1x3x3x4xf32>\n  %r = graph.relu %c : tensor<1x3x3x4xf32>\n  return %r : tensor<1x3x3x4xf32>\n}\n";
     check(
         "conv",

@@ -7,7 +7,8 @@ use std::collections::HashMap;
 /// Lower one elementwise group: a DAG of elementwise ops over one output
 /// shape whose inputs enter directly or through broadcasts, transposes,
 /// reshapes and slices (read through descriptors), as blocks of rows of the
-/// output viewed as `[R, N]`. Narrow floats are computed in f32.
+/// output viewed as `[R, N]` (rows longer than a block's share split into
+/// column blocks). Narrow floats are computed in f32.
 pub(super) fn elementwise(
     ctx: &mut Context,
     group: Op,
@@ -67,22 +68,30 @@ pub(super) fn elementwise(
         }
     }
     let br = rows_per_block(rows_n, n);
+    // Elementwise rows need not stay whole: a row longer than a block's
+    // share (a 1-D tensor is one row) spreads over blocks along a second
+    // grid axis, or a single block would walk all of it.
+    let bn = n.min(BLOCK_ELEMENTS);
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let out_buf = *bufs.last().expect("the output");
-    let row_t = tile::plain_tile(&u, vec![br, n], calc, Space::Register);
+    let row_t = tile::plain_tile(&u, vec![br, bn], calc, Space::Register);
     let mut e = B {
         ctx,
         block: kb,
         loc,
     };
     let r0 = e.block_start(0, br);
-    let c0 = e.index(0);
+    let c0 = if bn < n {
+        e.block_start(1, bn)
+    } else {
+        e.index(0)
+    };
     let mut tiles: HashMap<Value, Value> = Default::default();
     for (v, src, d) in &reads {
         let buf = buffer(&body.inputs, &bufs, *src);
-        let t = load(&mut e, buf, &[r0, c0], &[br, n], d, calc);
+        let t = load(&mut e, buf, &[r0, c0], &[br, bn], d, calc);
         tiles.insert(*v, t);
     }
     for &o in &body.ops {
@@ -108,7 +117,7 @@ pub(super) fn elementwise(
         y,
         out_buf,
         &[r0, c0],
-        &[br, n],
+        &[br, bn],
         &out_desc,
         calc,
         elem,
@@ -120,7 +129,11 @@ pub(super) fn elementwise(
         func,
         kb,
         &format!("elementwise_{n_kernel}"),
-        &[(rows_n + br - 1) / br],
+        &if bn < n {
+            vec![(rows_n + br - 1) / br, (n + bn - 1) / bn]
+        } else {
+            vec![(rows_n + br - 1) / br]
+        },
         &[out_ty],
         loc,
     );

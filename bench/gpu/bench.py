@@ -2,6 +2,7 @@
 
     python3 bench/gpu/bench.py bench                 # the six cases: numerics and times
     python3 bench/gpu/bench.py compare OUTDIR FIXTURE # aic-run's result<i>.npy against FIXTURE.out<i>.npy
+    python3 bench/gpu/bench.py math                  # accuracy of the GPU math expansions (ulp)
 
 `bench` loads each case's bundle (bench/gpu/build/<case>.bundle, made by
 build.sh), launches its kernels through CuPy in the order of the manifest's
@@ -195,7 +196,57 @@ def bench():
     return all(r.get("numerics") == "ok" for r in rows[1:])
 
 
+# The functions build.sh compiles one bundle each of (math_<name>.bundle, f32
+# over 2^20 elements): PyTorch's float64 result, and the inputs' spread.
+MATH = {
+    "exp": (lambda x: x.exp(), "any"),
+    "log": (lambda x: x.log(), "positive"),
+    "tanh": (lambda x: x.tanh(), "any"),
+    "erf": (lambda x: x.erf(), "any"),
+    "sigmoid": (lambda x: x.sigmoid(), "any"),
+    "rsqrt": (lambda x: x.rsqrt(), "positive"),
+    "gelu_tanh": (lambda x: 0.5 * x * (1 + (math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)).tanh()), "any"),
+}
+
+
+def math_accuracy():
+    """Largest error of each math_<name> bundle against float64, in ulp of the
+    f32-rounded reference and relative to 1 + |reference|."""
+    import torch
+    torch.manual_seed(0)
+    n = 1 << 20
+    q = n // 4
+    spread = {
+        # half moderate, a quarter near zero, a quarter wide (exp's whole range)
+        "any": torch.cat([torch.rand(2 * q) * 20 - 10, torch.randn(q) * 1e-2, torch.rand(q) * 160 - 80]),
+        "positive": torch.exp(torch.rand(n) * 160 - 80),
+    }
+    rows = []
+    for name, (ref_fn, dom) in MATH.items():
+        path = os.path.join(HERE, "build", f"math_{name}.bundle")
+        x = spread[dom].to("cuda", torch.float32)
+        run, outs = Compiled(path).prepare([x])
+        run()
+        torch.cuda.synchronize()
+        got = outs[0].reshape(-1).double()
+        ref = ref_fn(x.double())
+        r32 = ref.float()
+        ulp = (torch.nextafter(r32.abs(), torch.tensor(float("inf"), device="cuda")) - r32.abs()).double()
+        ok = torch.isfinite(ref)
+        ulps = ((got - ref).abs() / ulp)[ok]
+        rel = ((got - ref).abs() / (1 + ref.abs()))[ok]
+        worst = int(torch.argmax(ulps))
+        row = {"math": name, "max_ulp": round(float(ulps.max()), 2), "max_rel_err": float(rel.max()),
+               "worst_input": float(x[ok][worst])}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["math"]:
+        math_accuracy()
+        sys.exit(0)
     if sys.argv[1:2] == ["compare"]:
         sys.exit(0 if compare(sys.argv[2], sys.argv[3]) else 1)
     sys.exit(0 if bench() else 1)

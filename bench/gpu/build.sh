@@ -19,6 +19,14 @@ for c in bench/gpu/cases/*.mlir "$OUT/giou.mlir"; do
     n=$(basename "$c" .mlir)
     "$T" --target=nvptx --arch="$ARCH" --emit=bundle "$c" -o "$OUT/$n.bundle"
 done
+# One f32 function over 2^20 elements per bundle, for bench.py math.
+for m in exp log tanh erf sigmoid rsqrt gelu_tanh; do
+    echo "func.func @main(%x: tensor<1048576xf32>) -> tensor<1048576xf32> {
+  %r = graph.$m %x : tensor<1048576xf32>
+  return %r : tensor<1048576xf32>
+}" > "$OUT/math_$m.mlir"
+    "$T" --target=nvptx --arch="$ARCH" --emit=bundle "$OUT/math_$m.mlir" -o "$OUT/math_$m.bundle"
+done
 for f in tools/tests/fixtures/jax/*.mlir; do
     n=$(basename "$f" .mlir)
     [ "$n" = control_flow ] && continue

@@ -3,7 +3,8 @@
 # 1. every JAX fixture's bundle runs through aic-run --target=cuda, checked
 #    against the reference interpreter (--check) and against JAX's outputs;
 # 2. compute-sanitizer's memcheck runs each of them once more;
-# 3. bench.py compares the six cases with PyTorch eager and torch.compile
+# 3. bench.py math measures the GPU math expansions' errors in ulp;
+# 4. bench.py compares the six cases with PyTorch eager and torch.compile
 #    (numerics and times, in one run). Results go to $OUT (default /tmp/aic-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -30,5 +31,6 @@ for b in "$B"/fixture_*.bundle; do
         echo "  $n memcheck: exit $? ($(grep -h 'ERROR SUMMARY' "$OUT/memcheck_$n.log" | tail -1))"
     fi
 done
+python3 bench/gpu/bench.py math || status=1
 python3 bench/gpu/bench.py bench || status=1
 exit $status

@@ -83,9 +83,7 @@ pub const INSTRUCTIONS: &[Instruction] = &[
 
 /// The instruction of shape `m x n x k`, if aic has it.
 pub fn instruction(m: i64, n: i64, k: i64) -> Option<&'static Instruction> {
-    INSTRUCTIONS
-        .iter()
-        .find(|i| (i.m, i.n, i.k) == (m, n, k))
+    INSTRUCTIONS.iter().find(|i| (i.m, i.n, i.k) == (m, n, k))
 }
 
 fn i32_type(u: &Uniquer) -> Type {
@@ -256,9 +254,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     for (name, want) in [("blocks", 1), ("cbsz", 0), ("abid", 0)] {
         let got = int(ctx, op, name).unwrap_or(want);
         if got != want {
-            return Err(err(format!(
-                "{name} = {got} is not supported: only {want}"
-            )));
+            return Err(err(format!("{name} = {got} is not supported: only {want}")));
         }
     }
     let blgp = ctx

@@ -67,6 +67,32 @@ fn check_with(
     threads: i64,
     warp: i64,
 ) {
+    check_on(what, text, args, elem, seed, threads, warp, None);
+    if warp > 0 {
+        // The reductions must have gone through the shuffles under test.
+        let ir = gpu_ir(text, seed, threads, warp, None);
+        assert!(
+            ir.contains("gpu.shuffle xor"),
+            "{what}: no shuffles at warps of {warp}\n{ir}"
+        );
+    }
+}
+
+/// Runs `@main` of `text` compiled for the host in blocks of `threads` with
+/// warps of `warp` and GEMMs on the matrix units `mma` (the host's own, none,
+/// when `None`), checked against the interpreter on random inputs of `args`'
+/// shapes.
+#[allow(clippy::too_many_arguments)]
+fn check_on(
+    what: &str,
+    text: &str,
+    args: &[Vec<i64>],
+    elem: &str,
+    seed: u64,
+    threads: i64,
+    warp: i64,
+    mma: Option<&str>,
+) {
     let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("t.mlir");
@@ -81,30 +107,31 @@ fn check_with(
         .arg("--check")
         .arg(format!("--threads={threads}"))
         .arg(format!("--warp={warp}"))
+        .args(mma.map(|m| format!("--mma={m}")))
         .arg(format!("--output-dir={}", dir.join("out").display()))
         .output()
         .expect("aic-run runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && err.contains("check: ok"),
-        "{what} ({elem}, {threads} threads, warps of {warp}): {err}\n{text}"
+        "{what} ({elem}, {threads} threads, warps of {warp}, matrix units {mma:?}): {err}\n{text}"
     );
-    if warp > 0 {
-        // The reductions must have gone through the shuffles under test.
-        let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
-            .arg(&file)
-            .arg(format!(
-                "--pass-pipeline={}",
-                aic_tools::compile::default_pipeline("host", Some(threads), Some(warp)).unwrap()
-            ))
-            .output()
-            .expect("aic-opt runs");
-        let ir = String::from_utf8_lossy(&ir.stdout);
-        assert!(
-            ir.contains("gpu.shuffle xor"),
-            "{what}: no shuffles at warps of {warp}\n{ir}"
-        );
-    }
+}
+
+/// `text` lowered for the host down to gpu kernels, as `check_on` compiles it.
+fn gpu_ir(text: &str, seed: u64, threads: i64, warp: i64, mma: Option<&str>) -> String {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ir.mlir");
+    std::fs::write(&file, text).unwrap();
+    let pipeline =
+        aic_tools::compile::matrix_pipeline("host", Some(threads), Some(warp), mma, None).unwrap();
+    let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
+        .arg(&file)
+        .arg(format!("--pass-pipeline={pipeline}"))
+        .output()
+        .expect("aic-opt runs");
+    String::from_utf8_lossy(&ir.stdout).into_owned()
 }
 
 fn func(params: &[(&str, Vec<i64>)], result: &[i64], body: &str, elem: &str) -> String {
@@ -143,6 +170,115 @@ fn gemm_kernels_with_epilogues_equal_the_interpreter() {
             let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
             check(&format!("gemm {m}x{n}x{k}"), &text, &shapes, elem, i as u64);
         }
+    }
+}
+
+/// GEMMs lowered for AMD matrix cores (wavefronts of 64 running
+/// `amdgpu.mfma`, emulated on the host lane by lane through memory), so
+/// that the lane layouts of A, B and the accumulator are checked against
+/// the interpreter: square, non-square, one MFMA step of K (8 for
+/// 32x32x8, 16 for 16x16x16), M and N multiples of 16 but not of the
+/// block (partial blocks), bias + GeLU computed on the accumulator's
+/// fragments, and batched (the batch a grid axis). Blocks of one wavefront run 32x32x8, of two or
+/// four 16x16x16 (the block's 32x32 tile split between them). A GEMM
+/// whose tiles do not qualify (3 rows, f32) keeps the SIMT loops.
+#[test]
+fn mfma_gemms_equal_the_interpreter() {
+    let gemm = |m: i64, n: i64, k: i64, epilogue: bool, elem: &str| {
+        let t = |s: &[i64]| ty(s, elem);
+        let c = t(&[m, n]);
+        let mut body = format!(
+            "  %m = graph.matmul %x, %w : ({}, {}) -> {c}\n",
+            t(&[m, k]),
+            t(&[k, n])
+        );
+        let mut args = vec![("x", vec![m, k]), ("w", vec![k, n])];
+        if epilogue {
+            body += &format!(
+                "  %a = graph.bias_add %m, %b : ({c}, {}) -> {c}\n  %g = graph.gelu_tanh %a : {c}\n  return %g : {c}\n",
+                t(&[n])
+            );
+            args.push(("b", vec![n]));
+        } else {
+            body += &format!("  return %m : {c}\n");
+        }
+        let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+        (func(&args, &[m, n], &body, elem), shapes)
+    };
+    let batched = |b: i64, m: i64, n: i64, k: i64| {
+        let t = |s: &[i64]| ty(s, "f16");
+        let body = format!(
+            "  %m = graph.matmul %x, %w : ({}, {}) -> {c}\n  return %m : {c}\n",
+            t(&[b, m, k]),
+            t(&[k, n]),
+            c = t(&[b, m, n])
+        );
+        let args = vec![("x", vec![b, m, k]), ("w", vec![k, n])];
+        let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+        (func(&args, &[b, m, n], &body, "f16"), shapes)
+    };
+    let cases = [
+        (
+            "square",
+            gemm(64, 64, 32, false, "f16"),
+            [64, 128, 256],
+            "f16",
+        ),
+        (
+            "non-square",
+            gemm(96, 32, 64, false, "f16"),
+            [64, 128, 256],
+            "f16",
+        ),
+        (
+            "one step of K",
+            gemm(64, 64, 8, false, "f16"),
+            [64, 64, 64],
+            "f16",
+        ),
+        (
+            "one step of K",
+            gemm(32, 32, 16, false, "f16"),
+            [128, 256, 256],
+            "f16",
+        ),
+        (
+            "partial blocks",
+            gemm(48, 80, 40, false, "f16"),
+            [64, 128, 256],
+            "f16",
+        ),
+        (
+            "bias + gelu",
+            gemm(64, 96, 48, true, "f16"),
+            [64, 128, 256],
+            "f16",
+        ),
+        ("batched", batched(3, 32, 48, 24), [64, 128, 256], "f16"),
+    ];
+    let mut seed = 70;
+    for (what, (text, shapes), threads, elem) in &cases {
+        for th in threads {
+            seed += 1;
+            check_on(what, text, shapes, elem, seed, *th, 64, Some("amdgpu"));
+            let ir = gpu_ir(text, seed, *th, 64, Some("amdgpu"));
+            let want = if *th == 64 {
+                "amdgpu.mfma 32x32x8"
+            } else {
+                "amdgpu.mfma 16x16x16"
+            };
+            assert!(ir.contains(want), "{what}: no {want} at {th} threads\n{ir}");
+        }
+    }
+    for (what, (text, shapes), elem) in [
+        ("3 rows", gemm(3, 70, 33, false, "f16"), "f16"),
+        ("f32", gemm(64, 64, 32, false, "f32"), "f32"),
+    ] {
+        seed += 1;
+        check_on(what, &text, &shapes, elem, seed, 64, 64, Some("amdgpu"));
+        let ir = gpu_ir(&text, seed, 64, 64, Some("amdgpu"));
+        assert!(!ir.contains("amdgpu.mfma"), "{what}: ran on MFMA\n{ir}");
+        assert!(ir.contains("gpu.kernel"), "{what}: no kernel\n{ir}");
     }
 }
 

@@ -38,12 +38,15 @@ pub const BUFFER_ALIGN: u64 = 16;
 
 /// Where, on the host, the 8-byte slots through which a block's threads
 /// exchange values start: after the kernel's `shared` bytes, 16-byte
-/// aligned. Each thread has two, one after the block's slots 0 (those of
-/// `gpu.shuffle`), the other after the slots 1 (`amdgpu.mfma` exchanges
-/// its two operands).
+/// aligned. Each thread has [`HOST_SLOTS`], slot `k` of every thread
+/// after the block's slots `k - 1`: `gpu.shuffle` uses slot 0,
+/// `amdgpu.mfma` slots 0 and 1 (A and B), `nvgpu.mma.sync` 0 to 2.
 pub fn host_slots(shared: u64) -> u64 {
     shared.div_ceil(16) * 16
 }
+
+/// Exchange slots each thread has on the host (see [`host_slots`]).
+pub const HOST_SLOTS: u64 = 4;
 
 pub(crate) trait Llvm<T> {
     /// The value, or the error as text.
@@ -1201,8 +1204,8 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         self.host.as_ref().map(|h| h.thread)
     }
 
-    /// On the host, the address of exchange slot `k` (0 or 1) of thread
-    /// `t` of the block (see [`host_slots`]).
+    /// On the host, the address of exchange slot `k` (below
+    /// [`HOST_SLOTS`]) of thread `t` of the block (see [`host_slots`]).
     pub(crate) fn host_slot(
         &mut self,
         k: u64,
@@ -1211,7 +1214,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let i64t = self.cx.i64_type();
         let base = self.shared_base()?;
         let first = host_slots(self.shared_bytes) + 8 * k * self.threads;
-        // SAFETY (LLVM semantics): two slots for every thread follow the
+        // SAFETY (LLVM semantics): HOST_SLOTS slots for every thread follow the
         // block's shared memory in the host's buffer (HostModule::run sizes
         // it), and `t` is a thread of the block.
         unsafe {

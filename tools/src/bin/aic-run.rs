@@ -38,6 +38,7 @@ OPTIONS:
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
   --mma=<false|nvgpu|amdgpu>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
+  --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -64,6 +65,7 @@ struct Options {
     threads: Option<i64>,
     warp: Option<i64>,
     mma: Option<String>,
+    tuning: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -91,6 +93,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
             "--mma" => o.mma = Some(value("--mma")?),
+            "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
@@ -318,7 +321,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                 o.threads,
                 o.warp,
                 o.mma.as_deref(),
-                None,
+                o.tuning.as_deref(),
             )?,
         )?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m);

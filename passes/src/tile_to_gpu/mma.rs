@@ -731,24 +731,26 @@ impl Lower<'_> {
     fn frag_origin(&mut self, w: Warps) -> (Value, Value) {
         let Lane { lane, wy, wx } = self.lane(w);
         let (tm, tn) = w.unit.tile();
-        let (r, c) = match w.unit {
-            Unit::MmaSync => {
+        // The lane's row and column within its first tile: (l/4, 2·(l%4))
+        // or (4·(l/T), l%T).
+        let d = self.index(match w.unit {
+            Unit::MmaSync => 4,
+            Unit::Mfma(t) => t,
+        });
+        let q = self.bin("arith.divui", lane, d);
+        let m = self.bin("arith.remui", lane, d);
+        let r = match w.unit {
+            Unit::MmaSync => q,
+            Unit::Mfma(_) => {
                 let c4 = self.index(4);
-                let g = self.bin("arith.divui", lane, c4);
-                let q = self.bin("arith.remui", lane, c4);
-                (g, self.bin("arith.addi", q, q))
-            }
-            Unit::Mfma(t) => {
-                let ct = self.index(t);
-                let q = self.bin("arith.divui", lane, ct);
-                let c4 = self.index(4);
-                (
-                    self.bin("arith.muli", q, c4),
-                    self.bin("arith.remui", lane, ct),
-                )
+                self.bin("arith.muli", q, c4)
             }
         };
         let row = self.mul_add(wy, w.mt * tm, r);
+        let c = match w.unit {
+            Unit::MmaSync => self.bin("arith.addi", m, m),
+            Unit::Mfma(_) => m,
+        };
         let col = self.mul_add(wx, w.nt * tn, c);
         (row, col)
     }

@@ -2,6 +2,7 @@
 //! [`aic::OpSpec`] data (operands, results, attributes, traits, assembly format);
 //! only irregular syntax and verification are written by hand.
 
+pub mod amdgpu;
 pub mod arith;
 pub mod check;
 pub mod chlo;
@@ -45,6 +46,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&gpu::DIALECT);
     registry.register(&vector::DIALECT);
     registry.register(&nvgpu::DIALECT);
+    registry.register(&amdgpu::DIALECT);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

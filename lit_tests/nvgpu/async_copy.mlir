@@ -2,12 +2,14 @@
 // of 8 halves (16 bytes) from global to shared memory, one that zero-fills
 // past srcElements and bypasses L1, a group of both, and waits. They
 // round-trip, compile to cp.async for NVIDIA (llc accepts the LLVM IR for
-// sm_80), and are errors on other targets.
+// sm_80), are copied at once on the host (zero-filling past srcElements),
+// and are errors on AMD.
 // RUN: aic-opt %s | aic-opt | FileCheck %s
 // RUN: aic-translate --target=nvptx --arch=sm_90 --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
 // RUN: aic-translate --target=nvptx --arch=sm_80 --emit=llvm-ir %s -o %t.ll
 // RUN: FileCheck %s --check-prefix=LL < %t.ll
 // RUN: llc -march=nvptx64 -mcpu=sm_80 %t.ll -o - | FileCheck %s --check-prefix=PTX
+// RUN: aic-translate --target=host --emit=llvm-ir %s -o - | FileCheck %s --check-prefix=HOST
 // RUN: not aic-translate --target=amdgpu --emit=llvm-ir %s -o - 2>&1 | FileCheck %s --check-prefix=AMD
 
 // CHECK: %[[T:.*]] = nvgpu.device_async_copy %{{.*}}[%{{.*}}], %{{.*}}[%{{.*}}], 8 : memref<256xf16> to memref<512xf16, #gpu.address_space<workgroup>>
@@ -27,7 +29,11 @@
 // PTX: cp.async.commit_group;
 // PTX: cp.async.wait_group {{.*}}1;
 // PTX: cp.async.wait_group {{.*}}0;
-// AMD: 'nvgpu.device_async_copy' runs on NVIDIA tensor cores only
+// HOST-NOT: cp.async
+// HOST: define
+// HOST: load <8 x half>
+// HOST: store <8 x half>
+// AMD: 'nvgpu.device_async_copy' runs on NVIDIA tensor cores (--target=nvptx, or emulated on the host), not on amdgpu
 
 gpu.kernel @cp grid = [1, 1, 1] block = [32, 1, 1] shared = 1024 {
 ^bb0(%g: memref<256xf16>):

@@ -5,7 +5,7 @@
 // the epilogue (tanh, truncf, store) runs on the fragments, each lane
 // storing its elements where they go (mma_epilogue.mlir has more). (depth = 1: copies are not pipelined; mma_pipeline.mlir has the
 // cp.async pipeline.) An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
-// turns it on for NVIDIA only: the PTX has ldmatrix and mma.sync, the host
+// turns it on for NVIDIA only (AMD gets MFMA: mfma.mlir): the PTX has ldmatrix and mma.sync, the host
 // none.
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s
 // RUN: aic-opt %s --tile-to-gpu | FileCheck %s --check-prefix=SIMT

@@ -42,6 +42,24 @@ pub fn tuned_pipeline(
     warp: Option<i64>,
     tuning: Option<&str>,
 ) -> Result<String, String> {
+    matrix_pipeline(target, block, warp, None, tuning)
+}
+
+/// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
+pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu"];
+
+/// [`tuned_pipeline`] with GEMMs on the matrix units `mma` names (one of
+/// [`MATRIX_UNITS`]; `None`: the target's own, NVIDIA's tensor cores on
+/// `nvptx` and AMD's matrix cores on `amdgpu`). Another target's units
+/// run on the host through its emulation of their collective ops, so that
+/// their lowering is tested without the GPU.
+pub fn matrix_pipeline(
+    target: &str,
+    block: Option<i64>,
+    warp: Option<i64>,
+    mma: Option<&str>,
+    tuning: Option<&str>,
+) -> Result<String, String> {
     if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {
         return Err("a tuning cache path may not contain '}', ',' or spaces".into());
     }
@@ -52,8 +70,25 @@ pub fn tuned_pipeline(
     let threads = block.unwrap_or(*threads);
     let warp = warp.unwrap_or(*target_warp);
     // Every NVIDIA architecture aic compiles for (sm_80 and later) has the
-    // tensor cores mma.sync m16n8k16 runs on.
-    let mma = if target == "nvptx" { " mma=true" } else { "" };
+    // tensor cores mma.sync m16n8k16 runs on, every AMD one (gfx90a,
+    // gfx942) the matrix cores of mfma.
+    let mma = match mma {
+        Some(m) if !MATRIX_UNITS.contains(&m) => {
+            return Err(format!(
+                "unknown matrix units '{m}': expected one of {}",
+                MATRIX_UNITS.join(", ")
+            ));
+        }
+        Some(m) => m,
+        None if target == "nvptx" => "nvgpu",
+        None if target == "amdgpu" => "amdgpu",
+        None => "false",
+    };
+    let mma = if mma == "false" {
+        String::new()
+    } else {
+        format!(" mma={mma}")
+    };
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
         "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"

@@ -67,6 +67,37 @@ fn check_with(
     threads: i64,
     warp: i64,
 ) {
+    let how = Lowering {
+        threads,
+        warp,
+        mma: None,
+        tuning: None,
+    };
+    check_on(what, text, args, elem, seed, &how);
+    if warp > 0 {
+        // The reductions must have gone through the shuffles under test.
+        let ir = gpu_ir(text, seed, &how);
+        assert!(
+            ir.contains("gpu.shuffle xor"),
+            "{what}: no shuffles at warps of {warp}\n{ir}"
+        );
+    }
+}
+
+/// How a test compiles for the host: blocks of `threads`, warps of `warp`,
+/// GEMMs on the matrix units `mma` (the host's own, none, when `None`),
+/// fusion-to-tile tuned by the cache at `tuning`.
+#[derive(Debug)]
+struct Lowering<'a> {
+    threads: i64,
+    warp: i64,
+    mma: Option<&'a str>,
+    tuning: Option<&'a str>,
+}
+
+/// Runs `@main` of `text` compiled for the host as `how` says, checked
+/// against the interpreter on random inputs of `args`' shapes.
+fn check_on(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, how: &Lowering) {
     let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("t.mlir");
@@ -79,32 +110,40 @@ fn check_with(
         .arg("--entry=@main")
         .arg(format!("--args=[{}]", lits.join(", ")))
         .arg("--check")
-        .arg(format!("--threads={threads}"))
-        .arg(format!("--warp={warp}"))
+        .arg(format!("--threads={}", how.threads))
+        .arg(format!("--warp={}", how.warp))
+        .args(how.mma.map(|m| format!("--mma={m}")))
+        .args(how.tuning.map(|t| format!("--tuning={t}")))
         .arg(format!("--output-dir={}", dir.join("out").display()))
         .output()
         .expect("aic-run runs");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         out.status.success() && err.contains("check: ok"),
-        "{what} ({elem}, {threads} threads, warps of {warp}): {err}\n{text}"
+        "{what} ({elem}, {how:?}): {err}\n{text}"
     );
-    if warp > 0 {
-        // The reductions must have gone through the shuffles under test.
-        let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
-            .arg(&file)
-            .arg(format!(
-                "--pass-pipeline={}",
-                aic_tools::compile::default_pipeline("host", Some(threads), Some(warp)).unwrap()
-            ))
-            .output()
-            .expect("aic-opt runs");
-        let ir = String::from_utf8_lossy(&ir.stdout);
-        assert!(
-            ir.contains("gpu.shuffle xor"),
-            "{what}: no shuffles at warps of {warp}\n{ir}"
-        );
-    }
+}
+
+/// `text` lowered for the host down to gpu kernels, as `check_on` compiles it.
+fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("ir.mlir");
+    std::fs::write(&file, text).unwrap();
+    let pipeline = aic_tools::compile::matrix_pipeline(
+        "host",
+        Some(how.threads),
+        Some(how.warp),
+        how.mma,
+        how.tuning,
+    )
+    .unwrap();
+    let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
+        .arg(&file)
+        .arg(format!("--pass-pipeline={pipeline}"))
+        .output()
+        .expect("aic-opt runs");
+    String::from_utf8_lossy(&ir.stdout).into_owned()
 }
 
 fn func(params: &[(&str, Vec<i64>)], result: &[i64], body: &str, elem: &str) -> String {
@@ -144,6 +183,171 @@ fn gemm_kernels_with_epilogues_equal_the_interpreter() {
             check(&format!("gemm {m}x{n}x{k}"), &text, &shapes, elem, i as u64);
         }
     }
+}
+
+/// A program and its arguments' shapes.
+type Program = (String, Vec<Vec<i64>>);
+
+/// A GEMM case for matrix units: what it is, its program, and the block
+/// sizes it runs at with the op that must appear at each.
+type UnitCase<'a> = (&'a str, Program, Vec<(i64, &'a str)>);
+
+/// `x · w` (with `epilogue`, plus a bias and GeLU) of `[b.., m, k]` by
+/// `[k, n]` (a batch `b` a grid axis): the program and its argument shapes.
+fn gemm(b: &[i64], m: i64, n: i64, k: i64, epilogue: bool, elem: &str) -> Program {
+    let t = |s: &[i64]| ty(s, elem);
+    let (x, o) = ([b, &[m, k]].concat(), [b, &[m, n]].concat());
+    let c = t(&o);
+    let mut body = format!(
+        "  %m = graph.matmul %x, %w : ({}, {}) -> {c}\n",
+        t(&x),
+        t(&[k, n])
+    );
+    let mut args = vec![("x", x), ("w", vec![k, n])];
+    if epilogue {
+        body += &format!(
+            "  %a = graph.bias_add %m, %b : ({c}, {}) -> {c}\n  %g = graph.gelu_tanh %a : {c}\n  return %g : {c}\n",
+            t(&[n])
+        );
+        args.push(("b", vec![n]));
+    } else {
+        body += &format!("  return %m : {c}\n");
+    }
+    let shapes: Vec<Vec<i64>> = args.iter().map(|a| a.1.clone()).collect();
+    (func(&args, &o, &body, elem), shapes)
+}
+
+/// GEMMs of f16 on matrix units, their warp-collective ops emulated on the
+/// host lane by lane through memory, so that the lane layouts of A, B and
+/// the accumulator the lowering assumes are checked against the
+/// interpreter: `cases` all with warps of `warp` and units `mma`.
+fn check_matrix_units(cases: &[UnitCase], warp: i64, mma: &str, tuning: Option<&str>, seed: u64) {
+    let mut seed = seed;
+    for (what, (text, shapes), runs) in cases {
+        for (threads, want) in runs {
+            seed += 1;
+            let how = Lowering {
+                threads: *threads,
+                warp,
+                mma: Some(mma),
+                tuning,
+            };
+            check_on(what, text, shapes, "f16", seed, &how);
+            let ir = gpu_ir(text, seed, &how);
+            assert!(ir.contains(want), "{what}: no {want} ({how:?})\n{ir}");
+        }
+    }
+}
+
+/// GEMMs lowered for AMD matrix cores (wavefronts of 64 running
+/// `amdgpu.mfma`): square, non-square, one MFMA step of K (8 for 32x32x8,
+/// 16 for 16x16x16), M and N multiples of 16 but not of the block
+/// (partial blocks), bias + GeLU computed on the accumulator's fragments,
+/// and batched. Blocks of one wavefront run 32x32x8, of two or four
+/// 16x16x16 (the block's 32x32 tile split between them). A GEMM whose
+/// tiles do not qualify (3 rows, f32) keeps the SIMT loops.
+#[test]
+fn mfma_gemms_equal_the_interpreter() {
+    let (w1, w24) = ("amdgpu.mfma 32x32x8", "amdgpu.mfma 16x16x16");
+    let all = vec![(64, w1), (128, w24), (256, w24)];
+    let cases = [
+        ("square", gemm(&[], 64, 64, 32, false, "f16"), all.clone()),
+        (
+            "non-square",
+            gemm(&[], 96, 32, 64, false, "f16"),
+            all.clone(),
+        ),
+        (
+            "one step of K",
+            gemm(&[], 64, 64, 8, false, "f16"),
+            vec![(64, w1)],
+        ),
+        (
+            "one step of K",
+            gemm(&[], 32, 32, 16, false, "f16"),
+            vec![(128, w24), (256, w24)],
+        ),
+        (
+            "partial blocks",
+            gemm(&[], 48, 80, 40, false, "f16"),
+            all.clone(),
+        ),
+        (
+            "bias + gelu",
+            gemm(&[], 64, 96, 48, true, "f16"),
+            all.clone(),
+        ),
+        ("batched", gemm(&[3], 32, 48, 24, false, "f16"), all),
+    ];
+    check_matrix_units(&cases, 64, "amdgpu", None, 70);
+    for (i, (what, (text, shapes), elem)) in [
+        ("3 rows", gemm(&[], 3, 70, 33, false, "f16"), "f16"),
+        ("f32", gemm(&[], 64, 64, 32, false, "f32"), "f32"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let how = Lowering {
+            threads: 64,
+            warp: 64,
+            mma: Some("amdgpu"),
+            tuning: None,
+        };
+        check_on(what, &text, &shapes, elem, 90 + i as u64, &how);
+        let ir = gpu_ir(&text, 90 + i as u64, &how);
+        assert!(!ir.contains("amdgpu.mfma"), "{what}: ran on MFMA\n{ir}");
+        assert!(ir.contains("gpu.kernel"), "{what}: no kernel\n{ir}");
+    }
+}
+
+/// The same for NVIDIA's tensor cores (warps of 32 running
+/// `nvgpu.ldmatrix` and `nvgpu.mma.sync` m16n8k16): one warp or four, K of
+/// one mma step (16), and a K loop whose copies are pipelined through
+/// `cp.async` (3 stages, from a tuning cache).
+#[test]
+fn mma_sync_gemms_equal_the_interpreter() {
+    let mma = "nvgpu.mma.sync";
+    let all = vec![(32, mma), (128, mma)];
+    let cases = [
+        ("square", gemm(&[], 64, 64, 32, false, "f16"), all.clone()),
+        (
+            "non-square",
+            gemm(&[], 96, 32, 64, false, "f16"),
+            all.clone(),
+        ),
+        (
+            "one step of K",
+            gemm(&[], 64, 64, 16, false, "f16"),
+            all.clone(),
+        ),
+        (
+            "partial blocks",
+            gemm(&[], 48, 80, 40, false, "f16"),
+            all.clone(),
+        ),
+        (
+            "bias + gelu",
+            gemm(&[], 64, 96, 48, true, "f16"),
+            all.clone(),
+        ),
+        ("batched", gemm(&[3], 32, 48, 24, false, "f16"), all),
+    ];
+    check_matrix_units(&cases, 32, "nvgpu", None, 100);
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-tuning", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tuning = dir.join("tuning.json");
+    std::fs::write(
+        &tuning,
+        r#"{"cpu/gemm/64x64x128": {"bm": 32, "bn": 32, "bk": 32, "stages": 3}}"#,
+    )
+    .unwrap();
+    let copy = "nvgpu.device_async_copy";
+    let cases = [(
+        "pipelined",
+        gemm(&[], 64, 64, 128, true, "f16"),
+        vec![(32, copy), (128, copy)],
+    )];
+    check_matrix_units(&cases, 32, "nvgpu", tuning.to_str(), 120);
 }
 
 /// Attention (scaled QK^T, softmax over the keys, times V) on `b` batches of

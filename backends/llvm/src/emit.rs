@@ -39,10 +39,16 @@ pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
 pub const BUFFER_ALIGN: u64 = 16;
 
 /// Where, on the host, the 8-byte slots through which a block's threads
-/// shuffle start: after the kernel's `shared` bytes, 16-byte aligned.
+/// exchange values start: after the kernel's `shared` bytes, 16-byte
+/// aligned. Each thread has [`HOST_SLOTS`], slot `k` of every thread
+/// after the block's slots `k - 1`: `gpu.shuffle` uses slot 0,
+/// `amdgpu.mfma` slots 0 and 1 (A and B), `nvgpu.mma.sync` 0 to 2.
 pub fn host_slots(shared: u64) -> u64 {
     shared.div_ceil(16) * 16
 }
+
+/// Exchange slots each thread has on the host (see [`host_slots`]).
+pub const HOST_SLOTS: u64 = 4;
 
 pub(crate) trait Llvm<T> {
     /// The value, or the error as text.
@@ -932,6 +938,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             n if n.starts_with("nvgpu.") || n.starts_with("vector.") => {
                 crate::nvgpu::op(self, op, n)
             }
+            n if n.starts_with("amdgpu.") => crate::amdgpu::op(self, op, n),
             n if n.starts_with("math.") => {
                 let v = crate::math::math(self, op, &n[5..])?;
                 self.set(op, v);
@@ -1206,30 +1213,15 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let i64t = self.cx.i64_type();
         let tid = self.host.as_ref().expect("host parameters").thread;
         let (at, valid) = self.shuffle_source(tid, off, width, mode)?;
-        let base = self.shared_base()?;
-        // SAFETY (LLVM semantics): slots for every thread follow the block's
-        // shared memory in the host's buffer (HostModule::run sizes it).
-        let slots = unsafe {
-            self.b
-                .build_in_bounds_gep(
-                    self.cx.i8_type(),
-                    base,
-                    &[i64t.const_int(host_slots(self.shared_bytes), false)],
-                    "",
-                )
-                .llvm()?
-        };
         let (bits, _) = self.to_bits(x)?;
         let wide = self
             .b
             .build_int_z_extend_or_bit_cast(bits, i64t, "")
             .llvm()?;
-        // SAFETY: as above; `tid` and `at` are lanes of the block.
-        let mine = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[tid], "").llvm()? };
+        let mine = self.host_slot(0, tid)?;
         self.b.build_store(mine, wide).llvm()?;
         self.barrier()?;
-        // SAFETY: as above.
-        let theirs = unsafe { self.b.build_in_bounds_gep(i64t, slots, &[at], "").llvm()? };
+        let theirs = self.host_slot(0, at)?;
         let got = self.b.build_load(i64t, theirs, "").llvm()?.into_int_value();
         self.barrier()?;
         let got = self
@@ -1237,6 +1229,33 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .build_int_truncate_or_bit_cast(got, bits.get_type(), "")
             .llvm()?;
         Ok((self.join(&[got], bits.get_type(), x)?, valid))
+    }
+
+    /// On the host, this thread's index in its block.
+    pub(crate) fn host_thread(&self) -> Option<IntValue<'ctx>> {
+        self.host.as_ref().map(|h| h.thread)
+    }
+
+    /// On the host, the address of exchange slot `k` (below
+    /// [`HOST_SLOTS`]) of thread `t` of the block (see [`host_slots`]).
+    pub(crate) fn host_slot(
+        &mut self,
+        k: u64,
+        t: IntValue<'ctx>,
+    ) -> Result<PointerValue<'ctx>, String> {
+        let i64t = self.cx.i64_type();
+        let base = self.shared_base()?;
+        let first = host_slots(self.shared_bytes) + 8 * k * self.threads;
+        // SAFETY (LLVM semantics): HOST_SLOTS slots for every thread follow the
+        // block's shared memory in the host's buffer (HostModule::run sizes
+        // it), and `t` is a thread of the block.
+        unsafe {
+            let slots = self
+                .b
+                .build_in_bounds_gep(self.cx.i8_type(), base, &[i64t.const_int(first, false)], "")
+                .llvm()?;
+            self.b.build_in_bounds_gep(i64t, slots, &[t], "").llvm()
+        }
     }
 
     /// A scalar's bits as an integer, and how many there are.
@@ -1259,7 +1278,9 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         }
     }
 
-    fn barrier(&mut self) -> Result<(), String> {
+    /// `gpu.barrier`: the block's threads wait for each other, and see
+    /// each other's writes to shared memory after it.
+    pub(crate) fn barrier(&mut self) -> Result<(), String> {
         // One thread per block has nobody to wait for.
         if self.threads <= 1 {
             return Ok(());

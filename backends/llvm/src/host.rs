@@ -339,10 +339,11 @@ impl HostModule {
             }
         }
         let argv: Vec<*mut u8> = buffers.iter_mut().map(|b| b.as_mut_ptr()).collect();
-        // 16-byte aligned, as on the GPUs; then one 8-byte slot per thread
-        // for gpu.shuffle (crate::emit::host_slots).
+        // 16-byte aligned, as on the GPUs; then the 8-byte slots through
+        // which threads exchange values (crate::emit::host_slots).
         let threads = info.block[0] as usize;
-        let words = crate::emit::host_slots(info.shared) as usize / 16 + threads.div_ceil(2);
+        let slots = crate::emit::HOST_SLOTS as usize * threads;
+        let words = crate::emit::host_slots(info.shared) as usize / 16 + slots.div_ceil(2);
         let mut shared = vec![0u128; words.max(1)];
         // SAFETY: `addr` is the JIT's address of `@<name>.grid`, whose LLVM
         // signature is `void (ptr, ptr, i64)` with the C calling convention;

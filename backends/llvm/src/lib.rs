@@ -8,6 +8,7 @@
 //! scalar `arith` ops and the `math` functions (on GPUs, those expanded in
 //! src/math.rs, whose table gives their accuracy); on NVPTX the `nvgpu`
 //! tensor-core ops and the `vector` ops on their fragments (src/nvgpu.rs);
+//! on AMDGPU `amdgpu.mfma`, which the host emulates (src/amdgpu.rs);
 //! anything else is an error naming the op and its location.
 //!
 //! Types: `index` is i64, `iN` is iN (up to 64 bits), f16, bf16, f32 and f64
@@ -18,6 +19,7 @@
 //! the workspace's `.cargo/config.toml`). AMDGPU objects are linked with
 //! `ld.lld` (`$AIC_LD_LLD`, `$LLVM_SYS_221_PREFIX/bin/ld.lld`, or on `PATH`).
 
+mod amdgpu;
 mod emit;
 mod host;
 mod math;

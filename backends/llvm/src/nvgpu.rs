@@ -14,44 +14,60 @@
 //!
 //! Tokens are `i32` zeros: the hardware counts a thread's groups itself.
 //!
-//! They need sm_80 or later (every NVIDIA architecture aic-llvm knows); on
-//! AMDGPU and the host, `nvgpu` ops are errors.
+//! They need sm_80 or later (every NVIDIA architecture aic-llvm knows). On
+//! the host they are emulated, so that a host run checks the fragment
+//! layouts `tile-to-gpu{mma=nvgpu}` assumes: `ldmatrix` and `mma.sync`
+//! exchange what each lane holds through the block's exchange slots
+//! between two barriers (every lane of the warp runs them together), each
+//! lane then picking its own elements as the PTX ISA lays them out;
+//! `device_async_copy` copies at once (zero-filling past `srcElements`),
+//! which the wait and the barrier after it then find done. On AMDGPU
+//! `nvgpu` ops are errors.
 
 use crate::emit::{Llvm, Lower};
 use crate::target::Target;
 use aic::ir::Op;
 use inkwell::AddressSpace;
 use inkwell::types::{BasicType, BasicTypeEnum};
-use inkwell::values::{BasicValue, BasicValueEnum, VectorValue};
+use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, VectorValue};
 
 /// Translates `op`, an `nvgpu.*` or `vector.*` op named `name`.
 pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
-    if name.starts_with("nvgpu.") && !matches!(l.target, Target::Nvptx { .. }) {
+    let host = matches!(l.target, Target::Host);
+    if name.starts_with("nvgpu.") && !host && !matches!(l.target, Target::Nvptx { .. }) {
         return Err(l.err(
             op,
             format!(
-                "'{name}' runs on NVIDIA tensor cores only (--target=nvptx), not on {}",
+                "'{name}' runs on NVIDIA tensor cores (--target=nvptx, or emulated on the host), not on {}",
                 l.target.name()
             ),
         ));
     }
     match name {
         "nvgpu.device_async_copy" => {
-            async_copy(l, op)?;
+            if host {
+                host_async_copy(l, op)?;
+            } else {
+                async_copy(l, op)?;
+            }
             let r = l.ir.result(op, 0);
             l.set_value(r, l.i32().const_zero().into());
             return Ok(());
         }
         "nvgpu.device_async_create_group" => {
-            l.call("llvm.nvvm.cp.async.commit.group", None, &[])?;
+            if !host {
+                l.call("llvm.nvvm.cp.async.commit.group", None, &[])?;
+            }
             let r = l.ir.result(op, 0);
             l.set_value(r, l.i32().const_zero().into());
             return Ok(());
         }
         "nvgpu.device_async_wait" => {
-            let n = aic_dialects::nvgpu::num_groups(l.ir, op);
-            let n = l.i32().const_int(n as u64, false);
-            l.call("llvm.nvvm.cp.async.wait.group", None, &[n.into()])?;
+            if !host {
+                let n = aic_dialects::nvgpu::num_groups(l.ir, op);
+                let n = l.i32().const_int(n as u64, false);
+                l.call("llvm.nvvm.cp.async.wait.group", None, &[n.into()])?;
+            }
             return Ok(());
         }
         _ => {}
@@ -59,7 +75,9 @@ pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String
     let v = match name {
         "vector.from_elements" => from_elements(l, op)?,
         "vector.extract" => extract(l, op)?,
+        "nvgpu.ldmatrix" if host => host_ldmatrix(l, op)?,
         "nvgpu.ldmatrix" => ldmatrix(l, op)?,
+        "nvgpu.mma.sync" if host => host_mma_sync(l, op)?,
         "nvgpu.mma.sync" => mma_sync(l, op)?,
         _ => return Err(l.err_cannot(op)),
     };
@@ -286,5 +304,200 @@ fn async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
     };
     let name = format!("llvm.nvvm.cp.async.{cache}.shared.global.{bytes}.s");
     l.call(&name, None, &[d.into(), s.into(), size.into()])?;
+    Ok(())
+}
+
+// ------------------------------------------------------------ host emulation
+
+/// This thread's lane in its warp of 32, and the warp's first thread.
+fn host_lane<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    op: Op,
+) -> Result<(IntValue<'ctx>, IntValue<'ctx>), String> {
+    let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    let c32 = l.cx.i64_type().const_int(32, false);
+    let lane = l.b.build_int_unsigned_rem(tid, c32, "").llvm()?;
+    Ok((lane, l.b.build_int_sub(tid, lane, "").llvm()?))
+}
+
+/// `a + c` for a constant `c`.
+fn add<'ctx>(l: &Lower<'_, 'ctx>, a: IntValue<'ctx>, c: u64) -> Result<IntValue<'ctx>, String> {
+    let c = l.cx.i64_type().const_int(c, false);
+    l.b.build_int_add(a, c, "").llvm()
+}
+
+/// `ldmatrix`: each lane leaves the address of the row it names in its
+/// slot 0; lanes `8·m..8·m + 8` name matrix `m`'s rows. Lane `l` then
+/// takes, of each matrix, row `l / 4`'s elements `2·(l % 4) + j`, or with
+/// `transpose` column `l / 4`'s.
+fn host_ldmatrix<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let ops = l.ir.operands(op).to_vec();
+    let at = element_ptr(l, op, ops[0], &ops[1..])?;
+    let i64t = l.cx.i64_type();
+    let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    let word = l.b.build_ptr_to_int(at, i64t, "").llvm()?;
+    let mine = l.host_slot(0, tid)?;
+    l.b.build_store(mine, word).llvm()?;
+    l.barrier()?;
+    let (lane, warp) = host_lane(l, op)?;
+    let c4 = i64t.const_int(4, false);
+    let (g, q) = (
+        l.b.build_int_unsigned_div(lane, c4, "").llvm()?,
+        l.b.build_int_unsigned_rem(lane, c4, "").llvm()?,
+    );
+    let q2 = l.b.build_int_add(q, q, "").llvm()?;
+    let ty = l.ty(op, l.ir.value_type(l.ir.result(op, 0)))?;
+    let BasicTypeEnum::VectorType(vt) = ty else {
+        return Err(l.err(op, "ldmatrix gives a vector"));
+    };
+    let elem = vt.get_element_type();
+    let trans = aic_dialects::nvgpu::transpose(l.ir, op);
+    let mut v = vt.get_poison();
+    for m in 0..aic_dialects::nvgpu::num_tiles(l.ir, op) as u64 {
+        for j in 0..2 {
+            // The lane naming the row, and the element of that row.
+            let (row, col) = if trans {
+                (add(l, q2, j)?, g)
+            } else {
+                (g, add(l, q2, j)?)
+            };
+            let src = l.b.build_int_add(warp, row, "").llvm()?;
+            let src = add(l, src, 8 * m)?;
+            let slot = l.host_slot(0, src)?;
+            let word = l.b.build_load(i64t, slot, "").llvm()?.into_int_value();
+            let p = l.b.build_int_to_ptr(word, at.get_type(), "").llvm()?;
+            // SAFETY (LLVM semantics): the lanes name rows of 8 elements
+            // inside the view, as the op's contract requires.
+            let p = unsafe { l.b.build_in_bounds_gep(elem, p, &[col], "").llvm()? };
+            let x = l.b.build_load(elem, p, "").llvm()?;
+            let k = l.i32().const_int(2 * m + j, false);
+            v = l.b.build_insert_element(v, x, k, "").llvm()?;
+        }
+    }
+    l.barrier()?;
+    Ok(v.into())
+}
+
+/// `mma.sync` m16n8k16: each lane leaves A's 8 halves in its slots 0 and
+/// 1 and B's 4 in slot 2; lane `l` (group `g = l / 4`, `t = l % 4`) then
+/// sums its elements of D, `(g + 8·(c / 2), 2·t + c % 2)`, over k, reading
+/// A's `(r, k)` from lane `4·(r % 8) + (k % 8) / 2`, element `2·(r / 8 +
+/// 2·(k / 8)) + k % 2`, and B's `(k, n)` from lane `4·n + (k % 8) / 2`,
+/// element `2·(k / 8) + k % 2`.
+fn host_mma_sync<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
+    let (f16, f32) = (l.cx.f16_type(), l.f32());
+    if a.get_type() != f16.vec_type(8)
+        || b.get_type() != f16.vec_type(4)
+        || c.get_type() != f32.vec_type(4)
+    {
+        return Err(l.err(
+            op,
+            "nvgpu.mma.sync is emulated for f16 fragments with an f32 accumulator only",
+        ));
+    }
+    let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    let i32t = l.i32();
+    let half = |k: u64| -> Vec<_> {
+        (4 * k..4 * k + 4)
+            .map(|i| i32t.const_int(i, false))
+            .collect()
+    };
+    for (k, v, idx) in [(0, a, half(0)), (1, a, half(1)), (2, b, half(0))] {
+        let mask = inkwell::types::VectorType::const_vector(&idx);
+        let part = l.b.build_shuffle_vector(v, v, mask, "").llvm()?;
+        let mine = l.host_slot(k, tid)?;
+        l.b.build_store(mine, part).llvm()?;
+    }
+    l.barrier()?;
+    let (lane, warp) = host_lane(l, op)?;
+    let i64t = l.cx.i64_type();
+    let c4 = i64t.const_int(4, false);
+    let t = l.b.build_int_unsigned_rem(lane, c4, "").llvm()?;
+    // Lane 4·g, the first of this lane's group (A's rows g and g + 8).
+    let group = l.b.build_int_sub(lane, t, "").llvm()?;
+    let group = l.b.build_int_add(warp, group, "").llvm()?;
+    let t2 = l.b.build_int_add(t, t, "").llvm()?;
+    // Element `e` of the fragment that `src`'s slot `s` holds, in f32.
+    let element =
+        |l: &mut Lower<'_, 'ctx>, s: u64, src, e: u64| -> Result<FloatValue<'ctx>, String> {
+            let p = l.host_slot(s, src)?;
+            // SAFETY (LLVM semantics): a slot holds four halves.
+            let p = unsafe {
+                l.b.build_in_bounds_gep(f16, p, &[i64t.const_int(e, false)], "")
+                    .llvm()?
+            };
+            let x = l.b.build_load(f16, p, "").llvm()?.into_float_value();
+            l.b.build_float_ext(x, f32, "").llvm()
+        };
+    let mut d = c;
+    for ci in 0..4u64 {
+        let at = i32t.const_int(ci, false);
+        let mut acc =
+            l.b.build_extract_element(c, at, "")
+                .llvm()?
+                .into_float_value();
+        // Column n = 2·t + c % 2: B's lanes 4·n + ..., from the warp's start.
+        let n = add(l, t2, ci % 2)?;
+        let bl = l.b.build_int_mul(n, c4, "").llvm()?;
+        let bl = l.b.build_int_add(warp, bl, "").llvm()?;
+        for k in 0..16u64 {
+            let ea = 2 * (ci / 2 + 2 * (k / 8)) + k % 2;
+            let la = add(l, group, (k % 8) / 2)?;
+            let x = element(l, ea / 4, la, ea % 4)?;
+            let lb = add(l, bl, (k % 8) / 2)?;
+            let y = element(l, 2, lb, 2 * (k / 8) + k % 2)?;
+            let p = l.b.build_float_mul(x, y, "").llvm()?;
+            acc = l.b.build_float_add(acc, p, "").llvm()?;
+        }
+        d = l.b.build_insert_element(d, acc, at, "").llvm()?;
+    }
+    l.barrier()?;
+    Ok(d.as_basic_value_enum())
+}
+
+/// `device_async_copy` at once: element `i` of `dstElements` is the
+/// source's below `srcElements` (all when absent), else zero; a skipped
+/// element reads the destination instead, which is in bounds.
+fn host_async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    let (src, si, dst, di, src_elems) = aic_dialects::nvgpu::copy_operands(l.ir, op);
+    let s = element_ptr(l, op, src, &si)?;
+    let d = element_ptr(l, op, dst, &di)?;
+    let n = aic_dialects::nvgpu::dst_elements(l.ir, op) as u64;
+    let elem = l.ir.type_kind(l.ir.value_type(dst)).element_type();
+    let elem = l.ty(op, elem.ok_or_else(|| l.err(op, "not a memref"))?)?;
+    let limit = match src_elems {
+        Some(v) => match l.val_of(op, v)? {
+            BasicValueEnum::IntValue(e) => Some(e),
+            _ => return Err(l.err(op, "srcElements must be an integer")),
+        },
+        None => None,
+    };
+    let i64t = l.cx.i64_type();
+    for i in 0..n {
+        let at = i64t.const_int(i, false);
+        // SAFETY (LLVM semantics): the copy lies in both buffers, as the
+        // op's contract requires (reads past srcElements are redirected).
+        let (ps, pd) = unsafe {
+            (
+                l.b.build_in_bounds_gep(elem, s, &[at], "").llvm()?,
+                l.b.build_in_bounds_gep(elem, d, &[at], "").llvm()?,
+            )
+        };
+        let x = match limit {
+            None => l.b.build_load(elem, ps, "").llvm()?,
+            Some(e) => {
+                let e = l.b.build_int_z_extend_or_bit_cast(e, i64t, "").llvm()?;
+                let ok =
+                    l.b.build_int_compare(inkwell::IntPredicate::ULT, at, e, "")
+                        .llvm()?;
+                let p = l.b.build_select(ok, ps, pd, "").llvm()?;
+                let x = l.b.build_load(elem, p.into_pointer_value(), "").llvm()?;
+                let zero = elem.const_zero();
+                l.b.build_select(ok, x, zero, "").llvm()?
+            }
+        };
+        l.b.build_store(pd, x).llvm()?;
+    }
     Ok(())
 }

@@ -1,6 +1,9 @@
 //! `tile.gemm` on NVIDIA tensor cores (`tile-to-gpu{mma=true}`): warps run
 //! `nvgpu.mma.sync` of shape m16n8k16 on fragments `nvgpu.ldmatrix` loads
-//! from shared memory.
+//! from shared memory. AMD's MFMA (`mma=amdgpu`, see [`super::mfma`])
+//! shares the plan, the warp grid and everything done to accumulators
+//! here; only the instruction's [`Unit`] (its tile and lane layout) and
+//! the gemm itself differ.
 //!
 //! Which gemms: f16 x f16 -> f32 with M, N, K multiples of 16, 8 and 16, in
 //! a block of whole warps that tile the accumulator (a grid of `wm x wn`
@@ -33,37 +36,96 @@ use std::collections::HashMap;
 /// Halves added to a row of a shared tile that ldmatrix reads.
 const PAD: i64 = 8;
 
+/// Which gemms `tile-to-gpu` runs on matrix units, and on which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// None: every gemm keeps the SIMT loops.
+    Off,
+    /// NVIDIA tensor cores (`nvgpu.mma.sync`).
+    Nvgpu,
+    /// AMD matrix cores (`amdgpu.mfma`).
+    Amdgpu,
+}
+
+/// The matrix instruction of a warp's tiles, and so its accumulator layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    /// `mma.sync` m16n8k16 (32 lanes): lane `l` holds element `c` of an
+    /// m16n8 tile at `(l/4 + 8·(c/2), 2·(l%4) + c%2)`.
+    MmaSync,
+    /// `mfma` TxTx(256/T) (64 lanes): lane `l` holds element `c` of a TxT
+    /// tile at `(4·(l/T) + 8·(c/4) + c%4, l%T)`.
+    Mfma(i64),
+}
+
+impl Unit {
+    /// Lanes of a warp (wavefront).
+    pub(super) fn lanes(self) -> i64 {
+        match self {
+            Unit::MmaSync => 32,
+            Unit::Mfma(_) => aic_dialects::amdgpu::WAVEFRONT,
+        }
+    }
+
+    /// Rows and columns of one instruction's accumulator tile.
+    pub(super) fn tile(self) -> (i64, i64) {
+        match self {
+            Unit::MmaSync => (16, 8),
+            Unit::Mfma(t) => (t, t),
+        }
+    }
+
+    /// Accumulator elements a lane holds per tile.
+    fn per_tile(self) -> i64 {
+        let (m, n) = self.tile();
+        m * n / self.lanes()
+    }
+
+    /// Where within a tile element `c` of a lane lies from its element 0.
+    fn element_at(self, c: i64) -> (i64, i64) {
+        match self {
+            Unit::MmaSync => (8 * (c / 2), c % 2),
+            Unit::Mfma(_) => (8 * (c / 4) + c % 4, 0),
+        }
+    }
+}
+
 /// How a gemm's accumulator spreads over warps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Warps {
     /// Warps along M and along N.
-    wm: i64,
-    wn: i64,
-    /// m16 tiles and n8 tiles per warp.
-    mt: i64,
-    nt: i64,
+    pub(super) wm: i64,
+    pub(super) wn: i64,
+    /// Instruction tiles per warp along M and along N.
+    pub(super) mt: i64,
+    pub(super) nt: i64,
+    /// The instruction.
+    pub(super) unit: Unit,
 }
 
 impl Warps {
-    /// The warp grid for an `m x n` accumulator and `warps` warps: the one
-    /// whose per-warp block is squarest (fewest fragment loads).
-    fn choose(m: i64, n: i64, warps: i64) -> Option<Warps> {
+    /// The warp grid for an `m x n` accumulator and `warps` warps of
+    /// `unit`: the one whose per-warp block is squarest (fewest fragment
+    /// loads).
+    pub(super) fn choose(m: i64, n: i64, warps: i64, unit: Unit) -> Option<Warps> {
+        let (tm, tn) = unit.tile();
         (1..=warps)
             .filter(|wm| warps % wm == 0)
             .map(|wm| (wm, warps / wm))
-            .filter(|(wm, wn)| m % (16 * wm) == 0 && n % (8 * wn) == 0)
+            .filter(|(wm, wn)| m % (tm * wm) == 0 && n % (tn * wn) == 0)
             .map(|(wm, wn)| Warps {
                 wm,
                 wn,
-                mt: m / 16 / wm,
-                nt: n / 8 / wn,
+                mt: m / tm / wm,
+                nt: n / tn / wn,
+                unit,
             })
-            .min_by_key(|w| (w.mt * 16 - w.nt * 8).abs())
+            .min_by_key(|w| (w.mt * tm - w.nt * tn).abs())
     }
 
     /// Accumulator elements each lane holds.
-    fn slots(&self) -> i64 {
-        self.mt * self.nt * 4
+    pub(super) fn slots(&self) -> i64 {
+        self.mt * self.nt * self.unit.per_tile()
     }
 }
 
@@ -125,10 +187,10 @@ struct Copy {
 /// transposed (column after column).
 #[derive(Clone, Copy)]
 pub(super) struct Padded {
-    view: Value,
-    stride: i64,
-    base: Option<Value>,
-    trans: bool,
+    pub(super) view: Value,
+    pub(super) stride: i64,
+    pub(super) base: Option<Value>,
+    pub(super) trans: bool,
 }
 
 /// An accumulator in the fragment layout.
@@ -146,12 +208,15 @@ fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
 }
 
-fn tile_type(ctx: &Context, v: Value) -> Option<TileType> {
+pub(super) fn tile_type(ctx: &Context, v: Value) -> Option<TileType> {
     tile::tile_type(ctx.uniquer(), ctx.value_type(v))
 }
 
 /// The warp grid of `gemm` if tensor cores can run it in blocks of `threads`.
-fn mma_warps(ctx: &Context, gemm: Op, threads: i64) -> Option<Warps> {
+fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps> {
+    if kind == Kind::Amdgpu {
+        return super::mfma::mfma_warps(ctx, gemm, threads);
+    }
     if threads % 32 != 0 {
         return None;
     }
@@ -171,16 +236,16 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64) -> Option<Warps> {
     if b.shape[0] != k || c.shape != [m, n] || m % 16 != 0 || n % 8 != 0 || k % 16 != 0 {
         return None;
     }
-    let w = Warps::choose(m, n, threads / 32)?;
+    let w = Warps::choose(m, n, threads / 32, Unit::MmaSync)?;
     // Fragments beyond a few hundred registers a lane would spill.
     (w.slots() <= 128).then_some(w)
 }
 
-/// Which gemms of kernel `k` run on tensor cores and which transfers are
-/// padded for them (nothing unless `enabled`).
-pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
+/// Which gemms of kernel `k` run on matrix units of `kind` and which
+/// transfers are padded for them.
+pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
     let mut p = Plan::default();
-    if !enabled {
+    if kind == Kind::Off {
         return p;
     }
     let mut transfers = Vec::new();
@@ -189,7 +254,7 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
         aic::ir::WalkOrder::PreOrder,
         &mut |_, o| match ctx.op_name(o) {
             "tile.gemm" => {
-                if let Some(w) = mma_warps(ctx, o, threads) {
+                if let Some(w) = mma_warps(ctx, o, threads, kind) {
                     p.gemms.insert(o, w);
                 }
             }
@@ -225,7 +290,8 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, enabled: bool) -> Plan {
             loops.push(o);
         }
     });
-    for l in loops {
+    // cp.async is NVIDIA's.
+    for l in loops.into_iter().filter(|_| kind == Kind::Nvgpu) {
         if let Some(pipe) = pipeline(ctx, l, &p, threads) {
             for c in &pipe.copies {
                 p.direct.remove(&c.load);
@@ -628,18 +694,18 @@ fn int_attr(u: &aic::ir::Uniquer, v: i64, ty: Type) -> Attr {
 }
 
 /// A lane's coordinates: its lane, and its warp's row and column in the grid.
-struct Lane {
-    lane: Value,
-    wy: Value,
-    wx: Value,
+pub(super) struct Lane {
+    pub(super) lane: Value,
+    pub(super) wy: Value,
+    pub(super) wx: Value,
 }
 
 impl Lower<'_> {
-    fn lane(&mut self, w: Warps) -> Lane {
+    pub(super) fn lane(&mut self, w: Warps) -> Lane {
         let tid = self.tid;
-        let c32 = self.index(32);
-        let lane = self.bin("arith.remui", tid, c32);
-        let warp = self.bin("arith.divui", tid, c32);
+        let lanes = self.index(w.unit.lanes());
+        let lane = self.bin("arith.remui", tid, lanes);
+        let warp = self.bin("arith.divui", tid, lanes);
         let wn = self.index(w.wn);
         let wy = self.bin("arith.divui", warp, wn);
         let wx = self.bin("arith.remui", warp, wn);
@@ -647,7 +713,7 @@ impl Lower<'_> {
     }
 
     /// `a * c + b` for a constant `c`.
-    fn mul_add(&mut self, a: Value, c: i64, b: Value) -> Value {
+    pub(super) fn mul_add(&mut self, a: Value, c: i64, b: Value) -> Value {
         let c = self.index(c);
         let p = self.bin("arith.muli", a, c);
         self.bin("arith.addi", p, b)
@@ -656,13 +722,7 @@ impl Lower<'_> {
     /// The offset of this lane's slot 0 in a row-major `_ x n` tile, slot
     /// `s`'s being this plus [`frag_offset`].
     fn frag_base(&mut self, w: Warps, n: i64) -> Value {
-        let Lane { lane, wy, wx } = self.lane(w);
-        let c4 = self.index(4);
-        let g = self.bin("arith.divui", lane, c4);
-        let q = self.bin("arith.remui", lane, c4);
-        let row = self.mul_add(wy, w.mt * 16, g);
-        let two_q = self.bin("arith.addi", q, q);
-        let col = self.mul_add(wx, w.nt * 8, two_q);
+        let (row, col) = self.frag_origin(w);
         self.mul_add(row, n, col)
     }
 
@@ -670,12 +730,28 @@ impl Lower<'_> {
     /// [`slot_at`].
     fn frag_origin(&mut self, w: Warps) -> (Value, Value) {
         let Lane { lane, wy, wx } = self.lane(w);
-        let c4 = self.index(4);
-        let g = self.bin("arith.divui", lane, c4);
-        let q = self.bin("arith.remui", lane, c4);
-        let row = self.mul_add(wy, w.mt * 16, g);
-        let two_q = self.bin("arith.addi", q, q);
-        let col = self.mul_add(wx, w.nt * 8, two_q);
+        let (tm, tn) = w.unit.tile();
+        // The lane's row and column within its first tile: (l/4, 2·(l%4))
+        // or (4·(l/T), l%T).
+        let d = self.index(match w.unit {
+            Unit::MmaSync => 4,
+            Unit::Mfma(t) => t,
+        });
+        let q = self.bin("arith.divui", lane, d);
+        let m = self.bin("arith.remui", lane, d);
+        let r = match w.unit {
+            Unit::MmaSync => q,
+            Unit::Mfma(_) => {
+                let c4 = self.index(4);
+                self.bin("arith.muli", q, c4)
+            }
+        };
+        let row = self.mul_add(wy, w.mt * tm, r);
+        let c = match w.unit {
+            Unit::MmaSync => self.bin("arith.addi", m, m),
+            Unit::Mfma(_) => m,
+        };
+        let col = self.mul_add(wx, w.nt * tn, c);
         (row, col)
     }
 
@@ -814,7 +890,7 @@ impl Lower<'_> {
     }
 
     /// layout of `w`.
-    fn write_frag(
+    pub(super) fn write_frag(
         &mut self,
         v: Value,
         w: Warps,
@@ -987,7 +1063,7 @@ impl Lower<'_> {
 
     /// A shared view of gemm operand `v` (row-major, rows `stride` apart)
     /// and whether it was written to scratch for this.
-    fn gemm_operand(&mut self, v: Value) -> Result<(Padded, bool), Diagnostic> {
+    pub(super) fn gemm_operand(&mut self, v: Value) -> Result<(Padded, bool), Diagnostic> {
         if let Some(p) = self.padded_tiles.get(&v).copied() {
             return Ok((p, false));
         }
@@ -1017,6 +1093,9 @@ impl Lower<'_> {
     /// `tile.gemm` on tensor cores.
     pub(super) fn mma_gemm(&mut self, op: Op) -> Result<(), Diagnostic> {
         let w = self.mma.gemms[&op];
+        if let Unit::Mfma(_) = w.unit {
+            return self.mfma_gemm(op, w);
+        }
         let ops = self.ctx.operands(op).to_vec();
         let r = self.ctx.result(op, 0);
         let t = self.tile_of(op, r)?;
@@ -1346,7 +1425,7 @@ impl Lower<'_> {
         Ok(())
     }
 
-    fn extract(&mut self, v: Value, pos: &[i64], elem: Type) -> Value {
+    pub(super) fn extract(&mut self, v: Value, pos: &[i64], elem: Type) -> Value {
         let p = self.ctx.uniquer().i64_array(pos);
         self.val("vector.extract", &[v], elem, &[("static_position", p)])
     }
@@ -1416,9 +1495,12 @@ fn frag_offset(w: Warps, n: i64, s: i64) -> i64 {
 
 /// The (row, col) of slot `s` from slot 0's.
 fn slot_at(w: Warps, s: i64) -> (i64, i64) {
-    let (tile, c) = (s / 4, s % 4);
+    let per = w.unit.per_tile();
+    let (tile, c) = (s / per, s % per);
     let (mi, ni) = (tile / w.nt, tile % w.nt);
-    (mi * 16 + 8 * (c / 2), ni * 8 + c % 2)
+    let (tm, tn) = w.unit.tile();
+    let (dr, dc) = w.unit.element_at(c);
+    (mi * tm + dr, ni * tn + dc)
 }
 
 #[cfg(test)]
@@ -1427,11 +1509,11 @@ mod tests {
 
     #[test]
     fn warp_grids() {
-        let w = Warps::choose(64, 64, 4).unwrap();
+        let w = Warps::choose(64, 64, 4, Unit::MmaSync).unwrap();
         assert_eq!((w.wm, w.wn, w.mt, w.nt), (2, 2, 2, 4));
-        let w = Warps::choose(16, 64, 4).unwrap();
+        let w = Warps::choose(16, 64, 4, Unit::MmaSync).unwrap();
         assert_eq!((w.wm, w.wn, w.mt, w.nt), (1, 4, 1, 2));
-        assert!(Warps::choose(16, 8, 4).is_none());
+        assert!(Warps::choose(16, 8, 4, Unit::MmaSync).is_none());
         assert_eq!(frag_offset(w, 64, 0), 0);
         assert_eq!(frag_offset(w, 64, 3), 8 * 64 + 1);
         assert_eq!(frag_offset(w, 64, 5), 8 + 1);

@@ -28,9 +28,12 @@
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
 //!
-//! With `mma=true` (NVIDIA sm_80 and later), the f16 gemms that tensor
-//! cores can run become warps' `nvgpu.mma.sync` on fragments (see [`mma`]).
+//! With `mma=true` or `mma=nvgpu` (NVIDIA sm_80 and later), the f16 gemms
+//! that tensor cores can run become warps' `nvgpu.mma.sync` on fragments
+//! (see [`mma`]); with `mma=amdgpu` (gfx90a, gfx942), wavefronts'
+//! `amdgpu.mfma` (see [`mfma`]).
 
+mod mfma;
 mod mma;
 
 use aic::Diagnostic;
@@ -66,16 +69,20 @@ pub static INFO: PassInfo = PassInfo {
         },
         OptSpec {
             name: "mma",
-            kind: OptKind::Bool,
+            kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu"]),
             default: "false",
-            help: "Run f16 gemms on NVIDIA tensor cores (nvgpu.mma.sync; sm_80 and later)",
+            help: "Run f16 gemms on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
         },
     ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
             warp: o.int("warp"),
-            mma: o.bool("mma"),
+            mma: match o.str("mma") {
+                "true" | "nvgpu" => mma::Kind::Nvgpu,
+                "amdgpu" => mma::Kind::Amdgpu,
+                _ => mma::Kind::Off,
+            },
         })
     },
 };
@@ -89,7 +96,7 @@ pub const REPLICATED: i64 = 16;
 struct TileToGpu {
     threads: i64,
     warp: i64,
-    mma: bool,
+    mma: mma::Kind,
 }
 
 impl Pass for TileToGpu {
@@ -243,7 +250,7 @@ fn lower_kernel(
     k: Op,
     threads: i64,
     warp: i64,
-    mma: bool,
+    mma: mma::Kind,
 ) -> Result<(), Diagnostic> {
     let loc = ctx.op(k).loc;
     let u = ctx.uniquer().clone();

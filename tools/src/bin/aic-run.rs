@@ -36,6 +36,9 @@ OPTIONS:
   --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
+  --mma=<false|nvgpu|amdgpu>  GEMMs on these matrix units (default: the target's; on the host,
+                            another target's, their warp-collective ops emulated)
+  --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -61,6 +64,8 @@ struct Options {
     check: bool,
     threads: Option<i64>,
     warp: Option<i64>,
+    mma: Option<String>,
+    tuning: Option<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -87,6 +92,8 @@ fn parse_args() -> Result<Options, String> {
                 )?)
             }
             "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
+            "--mma" => o.mma = Some(value("--mma")?),
+            "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
@@ -309,7 +316,13 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         aic_tools::compile::run_pipeline(
             &mut ctx,
             m,
-            &aic_tools::compile::default_pipeline(llvm_target, o.threads, o.warp)?,
+            &aic_tools::compile::matrix_pipeline(
+                llvm_target,
+                o.threads,
+                o.warp,
+                o.mma.as_deref(),
+                o.tuning.as_deref(),
+            )?,
         )?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m);
         let binary = if target == "cuda" {

@@ -1,0 +1,183 @@
+//! `tile.gemm` on AMD matrix cores (`tile-to-gpu{mma=amdgpu}`, gfx90a and
+//! gfx942): 64-lane wavefronts run `amdgpu.mfma` 32x32x8 or 16x16x16 on
+//! f16 fragments each lane reads from shared memory (LDS).
+//!
+//! Which gemms: f16 x f16 -> f32 in blocks of whole wavefronts that tile
+//! the accumulator with the instruction's TxT tiles (M, N multiples of T,
+//! K of 256/T); 32x32x8 where the wavefront grid allows it (half the
+//! instructions per flop of 16x16x16's), else 16x16x16. Any other gemm
+//! keeps the SIMT loops.
+//!
+//! Everything but the gemm is [`super::mma`]'s: the plan, the wavefront
+//! grid ([`Warps`] with [`Unit::Mfma`]), and the accumulator kept in the
+//! instruction's C/D layout across the K loop, its epilogue computed on
+//! the fragments and stored by each lane, or read in the blocked layout
+//! through shared memory. Only A and B differ from NVIDIA's: MFMA takes
+//! them from registers, so each lane reads its four halves of A (row
+//! `l % T`, k `4·(l / T)..+4`) and of B (the same k, column `l % T`) from
+//! the shared tiles with plain loads.
+
+use super::mma::{Lane, Unit, Warps, tile_type};
+use super::{Lower, err};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::float::FloatKind;
+use aic::ir::{Context, Op, Value};
+use aic::types::{Type, TypeKind};
+use aic_dialects::amdgpu;
+
+/// The wavefront grid of `gemm` if matrix cores can run it in blocks of
+/// `threads`.
+pub(super) fn mfma_warps(ctx: &Context, gemm: Op, threads: i64) -> Option<Warps> {
+    let lanes = amdgpu::WAVEFRONT;
+    if threads % lanes != 0 {
+        return None;
+    }
+    let ops = ctx.operands(gemm);
+    let (a, b, c) = (
+        tile_type(ctx, ops[0])?,
+        tile_type(ctx, ops[1])?,
+        tile_type(ctx, ops[2])?,
+    );
+    let r = tile_type(ctx, ctx.result(gemm, 0))?;
+    let is = |t: &Type, k: FloatKind| matches!(ctx.type_kind(*t), TypeKind::Float(f) if *f == k);
+    if !(is(&a.elem, FloatKind::F16)
+        && is(&b.elem, FloatKind::F16)
+        && is(&c.elem, FloatKind::F32)
+        && is(&r.elem, FloatKind::F32)
+        && a.shape.len() == 2)
+    {
+        return None;
+    }
+    let (m, k, n) = (a.shape[0], a.shape[1], *b.shape.get(1)?);
+    if b.shape != [k, n] || c.shape != [m, n] || r.shape != [m, n] {
+        return None;
+    }
+    amdgpu::INSTRUCTIONS
+        .iter()
+        .filter(|i| k % i.k == 0)
+        .find_map(|i| Warps::choose(m, n, threads / lanes, Unit::Mfma(i.m)))
+        // Accumulators beyond a few hundred registers a lane would spill.
+        .filter(|w| w.slots() <= 128)
+}
+
+impl Lower<'_> {
+    /// `tile.gemm` on matrix cores: the accumulator into fragments, then
+    /// per step of the instruction's K, each lane's A of each of its M
+    /// tiles and B of each of its N tiles from shared memory, and an
+    /// `amdgpu.mfma` per pair.
+    pub(super) fn mfma_gemm(&mut self, op: Op, w: Warps) -> Result<(), Diagnostic> {
+        let Unit::Mfma(t) = w.unit else {
+            return Err(err(self.ctx, op, "not an MFMA gemm"));
+        };
+        let ins = amdgpu::instruction(t, t, 256 / t)
+            .ok_or_else(|| err(self.ctx, op, format!("no MFMA of tile {t}")))?;
+        let ops = self.ctx.operands(op).to_vec();
+        let r = self.ctx.result(op, 0);
+        let rt = self.tile_of(op, r)?;
+        let kk = self.tile_of(op, ops[0])?.shape[1];
+        let out = self.frag_alloca(w, &rt);
+        self.write_frag(ops[2], w, &rt, out)?;
+        let (pa, ea) = self.gemm_operand(ops[0])?;
+        let (pb, eb) = self.gemm_operand(ops[1])?;
+        if pa.trans || pb.trans {
+            return Err(err(
+                self.ctx,
+                op,
+                "a transposed shared operand is not supported",
+            ));
+        }
+        let (sa, sb) = (pa.stride, pb.stride);
+        let u = self.ctx.uniquer().clone();
+        let f16 = u.ty(TypeKind::Float(FloatKind::F16));
+        let vec = |n: i64, elem: Type| {
+            u.ty(TypeKind::Vector {
+                shape: [n].as_slice().into(),
+                scalable: [false].as_slice().into(),
+                elem,
+            })
+        };
+        let (vab, vcd) = (vec(ins.ab, f16), vec(ins.cd, rt.elem));
+        // This lane's row of A (column of B) in its first tile, and the
+        // first of its k: (l % T, 4·(l / T)).
+        let Lane { lane, wy, wx } = self.lane(w);
+        let ct = self.index(t);
+        let lt = self.bin("arith.remui", lane, ct);
+        let q = self.bin("arith.divui", lane, ct);
+        let c4 = self.index(ins.ab);
+        let k0 = self.bin("arith.muli", q, c4);
+        let row = self.mul_add(wy, w.mt * t, lt);
+        let mut a_at = self.mul_add(row, sa, k0);
+        let col = self.mul_add(wx, w.nt * t, lt);
+        let mut b_at = self.mul_add(k0, sb, col);
+        for (at, base) in [(&mut a_at, pa.base), (&mut b_at, pb.base)] {
+            if let Some(b) = base {
+                *at = self.bin("arith.addi", *at, b);
+            }
+        }
+        let ai32 = |v: i64| {
+            u.attr(AttrKind::Integer {
+                value: i128::from(v),
+                ty: u.int_type(32),
+            })
+        };
+        let props = [
+            ("m", ai32(ins.m)),
+            ("n", ai32(ins.n)),
+            ("k", ai32(ins.k)),
+            (
+                "blgp",
+                aic::dialect::enum_attr(&u, amdgpu::PERM_B_PREFIX, "none"),
+            ),
+        ];
+        // A fragment: `ins.ab` halves `step` apart from `at`.
+        let frag = |s: &mut Self, view: Value, at: Value, step: i64| {
+            let el: Vec<Value> = (0..ins.ab)
+                .map(|i| {
+                    let c = s.index(i * step);
+                    let e = s.bin("arith.addi", at, c);
+                    s.load(view, e)
+                })
+                .collect();
+            s.val("vector.from_elements", &el, vab, &[])
+        };
+        let (lo, hi, step) = (self.index(0), self.index(kk), self.index(ins.k));
+        self.for_loop(lo, hi, step, &[], &mut |s, k, _| {
+            let frags_a: Vec<Value> = (0..w.mt)
+                .map(|mi| {
+                    let c = s.index(mi * t * sa);
+                    let at = s.bin("arith.addi", a_at, c);
+                    let at = s.bin("arith.addi", at, k);
+                    frag(s, pa.view, at, 1)
+                })
+                .collect();
+            let csb = s.index(sb);
+            let kb = s.bin("arith.muli", k, csb);
+            let frags_b: Vec<Value> = (0..w.nt)
+                .map(|ni| {
+                    let c = s.index(ni * t);
+                    let at = s.bin("arith.addi", b_at, c);
+                    let at = s.bin("arith.addi", at, kb);
+                    frag(s, pb.view, at, sb)
+                })
+                .collect();
+            for (mi, fa) in frags_a.iter().enumerate() {
+                for (ni, fb) in frags_b.iter().enumerate() {
+                    let slot = (mi as i64 * w.nt + ni as i64) * ins.cd;
+                    let idx: Vec<Value> = (0..ins.cd).map(|c| s.index(slot + c)).collect();
+                    let c: Vec<Value> = idx.iter().map(|i| s.load(out, *i)).collect();
+                    let c = s.val("vector.from_elements", &c, vcd, &[]);
+                    let d = s.val("amdgpu.mfma", &[*fa, *fb, c], vcd, &props);
+                    for (e, i) in idx.iter().enumerate() {
+                        let x = s.extract(d, &[e as i64], rt.elem);
+                        s.store(x, out, *i);
+                    }
+                }
+            }
+            Ok(Vec::new())
+        })?;
+        self.release(ea || eb);
+        self.set_frag(r, out, w, &rt);
+        Ok(())
+    }
+}

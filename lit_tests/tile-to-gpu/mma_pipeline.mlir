@@ -3,11 +3,15 @@
 // padded shared buffers, filled by 16-byte cp.async copies
 // (nvgpu.device_async_copy, 8 halves, zero-filling where the chunk is
 // outside the buffer or past the last iteration). Two groups start before
-// the loop; iteration i waits until at most one younger group is in
-// flight, syncs the block, starts the copies for iteration i + 2 and runs
-// mma.sync on buffer i % 3. B read through a transposing descriptor
-// (contiguous along K) is stored N x K and read by ldmatrix without
-// .trans; a row-major B keeps ldmatrix.trans.
+// the loop. A loop of one gemm loads its fragments a k16 step ahead: before
+// the loop the block waits for stage 0 (at most one younger group in
+// flight), syncs, starts iteration 2's copies and loads stage 0's first
+// fragments; iteration i runs its first mma.sync on the fragments carried
+// in, and before its last one waits for stage i + 1, syncs, starts the
+// copies for iteration i + 3 (into the buffer stage i has finished with)
+// and loads stage i + 1's first fragments. B read through a transposing
+// descriptor (contiguous along K) is stored N x K and read by ldmatrix
+// without .trans; a row-major B keeps ldmatrix.trans.
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s
 // RUN: aic-translate --target=nvptx --arch=sm_90 --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
 // RUN: aic-translate --target=nvptx --arch=sm_80 --emit=llvm-ir %s -o %t.ll
@@ -22,14 +26,23 @@
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[SA]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<2048xf16> to memref<3840xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[SB]][%{{.*}}], 8, %{{.*}} {bypassL1} : memref<2048xf16> to memref<3840xf16, #gpu.address_space<workgroup>>
 // CHECK: %[[G0:.*]] = nvgpu.device_async_create_group
-// CHECK: nvgpu.device_async_create_group
-// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %{{.*}}) -> (!nvgpu.device.async.token) {
-// CHECK-NEXT: nvgpu.device_async_wait %[[T]] {numGroups = 1 : i32}
+// CHECK: %[[G1:.*]] = nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait %[[G1]] {numGroups = 1 : i32}
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[G2:.*]] = nvgpu.device_async_create_group
+// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[SB]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[T:.*]] = %[[G2]]) -> (!nvgpu.device.async.token) {
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.ldmatrix %[[SA]]
+// CHECK-NOT: gpu.barrier
+// CHECK: nvgpu.mma.sync
+// CHECK: nvgpu.device_async_wait %[[T]] {numGroups = 1 : i32}
 // CHECK-NEXT: gpu.barrier
 // CHECK: nvgpu.device_async_copy
 // CHECK: %[[G:.*]] = nvgpu.device_async_create_group
-// CHECK: nvgpu.ldmatrix %[[SA]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
-// CHECK: nvgpu.ldmatrix %[[SB]][%{{.*}}] {numTiles = 4 : i32, transpose = false}
+// CHECK: nvgpu.ldmatrix %[[SA]]
 // CHECK: nvgpu.mma.sync
 // CHECK: scf.yield %[[G]] : !nvgpu.device.async.token
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}

@@ -2,6 +2,13 @@
 // kernels and launches.
 // RUN: aic-opt %s --split-input-file --verify-diagnostics
 
+// expected-error@+1 {{'tile.kernel' op threads 0 must be positive}}
+tile.kernel @k grid = [1] threads = 0 {
+^bb0(%a: memref<8x8xf32>):
+  tile.return
+}
+// -----
+
 tile.kernel @k grid = [1] {
 ^bb0(%a: memref<8x8xf32>):
   %z = arith.constant 0.0 : f32

@@ -1,8 +1,8 @@
 // The tile dialect: a tiled GEMM with a ReLU epilogue (K loop, staging into
 // shared memory, a block-level GEMM, masked loads and stores at the ragged
-// edges, a store through a descriptor) and a row reduction; the text
-// round-trips, and launched on tensors each kernel computes what the graph
-// ops compute.
+// edges, a store through a descriptor) and a row reduction (in blocks of its
+// own size); the text round-trips, and launched on tensors each kernel
+// computes what the graph ops compute.
 // RUN: aic-opt %s | aic-opt | FileCheck %s --check-prefix=ROUND
 // RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s --check-prefix=ROUND
 // RUN: aic-run --interpret %s | FileCheck %s
@@ -12,7 +12,7 @@
 // ROUND: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} level = block : !tile.tile<32x8xf32, shared>, !tile.tile<8x16xf32, shared>, !tile.tile<32x16xf32> -> !tile.tile<32x16xf32>
 // ROUND: tile.map
 // ROUND: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] through #coord.desc<[40, 36] | embed<1440: 36, 1> [0, 1] -> [0]>
-// ROUND-LABEL: tile.kernel @row_sum grid = [3] {
+// ROUND-LABEL: tile.kernel @row_sum grid = [3] threads = 64 {
 // ROUND: tile.reduce sum %{{.*}}, axis = 1 : !tile.tile<4x8xf32> -> !tile.tile<4xf32>
 
 tile.kernel @gemm_relu grid = [2, 3] {
@@ -63,7 +63,7 @@ func.func @gemm_relu_matches_graph() {
   return
 }
 
-tile.kernel @row_sum grid = [3] {
+tile.kernel @row_sum grid = [3] threads = 64 {
 ^bb0(%x: memref<10x8xf32>, %y: memref<10x1xf32>):
   %p = tile.program_id 0 : index
   %c0 = arith.constant 0 : index

@@ -294,17 +294,20 @@ const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-/// `tile.kernel @name grid = [..] { ^bb0(buffers): ... }`.
+/// `tile.kernel @name grid = [..] (threads = n)? { ^bb0(buffers): ... }`:
+/// `threads`, where a kernel's tiles chose it, is the block size its
+/// lowering uses instead of the target's.
 pub const KERNEL: OpSpec = OpSpec {
     attributes: &[
         AttrSpec::required("sym_name", ac::SYMBOL_NAME),
         AttrSpec::required("grid", I64_ARRAY),
+        AttrSpec::optional("threads", I64_ATTR),
     ],
     regions: &[RegionSpec::sized("body")],
     traits: Traits::ISOLATED_FROM_ABOVE
         .with(Traits::SYMBOL)
         .with(Traits::SINGLE_BLOCK),
-    format: Some("$sym_name `grid` `=` $grid $body attr-dict"),
+    format: Some("$sym_name `grid` `=` $grid (`threads` `=` $threads^)? $body attr-dict"),
     interpret: None,
     ..op(
         "tile.kernel",
@@ -609,6 +612,11 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 return Err(err(format!(
                     "grid {grid:?} must have 1 to 3 positive sizes"
                 )));
+            }
+            if let Some(t) = int(ctx, op, "threads")
+                && t < 1
+            {
+                return Err(err(format!("threads {t} must be positive")));
             }
             let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
             if let Some(b) = b

@@ -497,7 +497,7 @@ fn emit(
     if p.batch > 0 {
         grid.push(p.batch);
     }
-    finish(
+    let kernel = finish(
         ctx,
         group,
         func,
@@ -507,6 +507,14 @@ fn emit(
         out_tys,
         loc,
     );
+    if t.threads > 0 {
+        let n = u.attr(AttrKind::Integer {
+            value: i128::from(t.threads),
+            ty: u.int_type(64),
+        });
+        let threads = ctx.ident("threads");
+        ctx.set_inherent_attr(kernel, threads, n);
+    }
 }
 
 /// The K loop of GEMMs sharing A: per K step, A's tile loaded (and

@@ -28,7 +28,10 @@
 //! Tile sizes and pipelining depth come from per-target heuristics
 //! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning
 //! cache given with `tuning=` has an entry for the target, template and
-//! shape (`h100/gemm/MxNxK`), which an autotuner can fill.
+//! shape (`h100/gemm/MxNxK`), which an autotuner can fill. A GEMM kernel
+//! whose tiles want a block size of their own (8 warps for H100's largest
+//! f16 tiles) records it as the kernel's `threads`, which tile-to-gpu uses
+//! instead of its option.
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -72,7 +75,7 @@ pub static INFO: PassInfo = PassInfo {
             name: "tuning",
             kind: OptKind::Str,
             default: "",
-            help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3}}",
+            help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3, \"threads\": 128}} (threads optional: the block size the kernel records)",
         },
         OptSpec {
             name: "reduce-chunk",
@@ -288,7 +291,7 @@ fn wrap(ctx: &mut Context, op: Op) {
 }
 
 /// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
-/// replace `group` by a launch of it.
+/// replace `group` by a launch of it; gives the kernel.
 #[allow(clippy::too_many_arguments)]
 fn finish(
     ctx: &mut Context,
@@ -299,8 +302,8 @@ fn finish(
     grid: &[i64],
     out_tys: &[Type],
     loc: Attr,
-) {
-    add_kernel(ctx, func, kb, name, grid, loc);
+) -> Op {
+    let kernel = add_kernel(ctx, func, kb, name, grid, loc);
     let args = ctx.operands(group).to_vec();
     let launch = add_launch(ctx, group, &args, name, out_tys, loc);
     for i in 0..out_tys.len() {
@@ -308,10 +311,11 @@ fn finish(
         ctx.replace_all_uses(old, new);
     }
     ctx.erase_op(group);
+    kernel
 }
 
 /// `tile.kernel @name grid` holding kernel body `kb`, before `func`.
-fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], loc: Attr) {
+fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], loc: Attr) -> Op {
     let u = ctx.uniquer().clone();
     let kr: Region = ctx.create_region();
     ctx.append_block(kr, kb);
@@ -323,6 +327,7 @@ fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], 
     st.regions.push(kr);
     let kop = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(func), kop);
+    kop
 }
 
 /// A `tile.launch @name(args)` giving `out_tys`, before `at`.

@@ -193,6 +193,26 @@ pub(super) struct Padded {
     pub(super) trans: bool,
 }
 
+/// What a lane loads a tensor-core gemm's fragments with
+/// ([`Lower::mma_operands`]).
+pub(super) struct MmaOperands {
+    w: Warps,
+    /// The shared views of A and B.
+    views: (Value, Value),
+    /// B's row length as stored.
+    sb: i64,
+    /// Whether B's fragments are read by ldmatrix.trans (B stored K x N).
+    b_trans: bool,
+    /// This lane's ldmatrix address in A per m16 tile, in B per pair of n8
+    /// tiles, at k = 0.
+    a_base: Vec<Value>,
+    b_base: Vec<Value>,
+    /// The fragment types: A's, B's, two B fragments', the accumulator's.
+    types: [Type; 4],
+    f16: Type,
+    f32: Type,
+}
+
 /// An accumulator in the fragment layout.
 #[derive(Clone)]
 pub(super) struct Frag {
@@ -1080,7 +1100,12 @@ impl Lower<'_> {
 
     /// A new fragment array for an accumulator of type `t`.
     pub(super) fn frag_alloca(&mut self, w: Warps, t: &TileType) -> Value {
-        let ty = self.memref(w.slots(), t.elem, false);
+        self.entry_alloca(w.slots(), t.elem)
+    }
+
+    /// A private array of `n` elements, made once at the kernel's entry.
+    fn entry_alloca(&mut self, n: i64, elem: Type) -> Value {
+        let ty = self.memref(n, elem, false);
         let o = aic::ir::Builder {
             ctx: &mut *self.ctx,
             ip: aic::ir::InsertPoint::Before(self.entry),
@@ -1099,19 +1124,50 @@ impl Lower<'_> {
         let ops = self.ctx.operands(op).to_vec();
         let r = self.ctx.result(op, 0);
         let t = self.tile_of(op, r)?;
-        let a = self.tile_of(op, ops[0])?;
-        let (kk, wm_rows, wn_cols) = (a.shape[1], w.mt * 16, w.nt * 8);
+        let kk = self.tile_of(op, ops[0])?.shape[1];
         let out = self.frag_alloca(w, &t);
         self.write_frag(ops[2], w, &t, out)?;
         let (pa, ea) = self.gemm_operand(ops[0])?;
         let (pb, eb) = self.gemm_operand(ops[1])?;
-        let (av, sa, bv, sb) = (pa.view, pa.stride, pb.view, pb.stride);
+        let g = self.mma_operands(op, w, pa, pb)?;
+        // The k16 steps unrolled: fragment loads of one step can overlap the
+        // mma of the previous.
+        for k in (0..kk).step_by(16) {
+            let k = self.index(k);
+            let (fa, fb) = self.mma_load(&g, (pa.base, pb.base), k);
+            self.mma_step(&g, &fa, &fb, out);
+        }
+        self.release(ea || eb);
+        let block = self.block;
+        self.frags.insert(
+            r,
+            Frag {
+                arr: out,
+                w,
+                t,
+                block,
+            },
+        );
+        Ok(())
+    }
+
+    /// Where this lane's ldmatrix rows start in gemm `op`'s shared A and B
+    /// (at k = 0 of the tiles' first element), and the fragment types.
+    fn mma_operands(
+        &mut self,
+        op: Op,
+        w: Warps,
+        pa: Padded,
+        pb: Padded,
+    ) -> Result<MmaOperands, Diagnostic> {
         if pa.trans {
             return Err(err(self.ctx, op, "a transposed shared A is not supported"));
         }
+        let (wm_rows, wn_cols) = (w.mt * 16, w.nt * 8);
+        let (sa, sb) = (pa.stride, pb.stride);
         let u = self.ctx.uniquer().clone();
         let f16 = u.ty(TypeKind::Float(FloatKind::F16));
-        let f32 = t.elem;
+        let f32 = u.ty(TypeKind::Float(FloatKind::F32));
         let vec = |shape: &[i64], elem: Type| {
             u.ty(TypeKind::Vector {
                 shape: shape.into(),
@@ -1119,8 +1175,6 @@ impl Lower<'_> {
                 elem,
             })
         };
-        let (va, vb, vc) = (vec(&[4, 2], f16), vec(&[2, 2], f16), vec(&[2, 2], f32));
-        let vb4 = vec(&[4, 2], f16);
         // Where this lane's rows start, at k = 0: A's row of each m16 tile
         // (lanes 0-15 columns 0-7, lanes 16-31 columns 8-15), B's row of
         // each pair of n8 tiles (likewise: columns n, then n + 8).
@@ -1130,17 +1184,14 @@ impl Lower<'_> {
         let half = self.bin("arith.divui", lane, c16);
         let half8 = self.bin("arith.muli", half, c8);
         let row0 = self.mul_add(wy, wm_rows, l16);
-        let mut row = self.mul_add(row0, sa, half8);
-        if let Some(b) = pa.base {
-            row = self.bin("arith.addi", row, b);
-        }
+        let row = self.mul_add(row0, sa, half8);
         let a_base: Vec<Value> = (0..w.mt)
             .map(|mi| {
                 let c = self.index(mi * 16 * sa);
                 self.bin("arith.addi", row, c)
             })
             .collect();
-        let mut b_row = if pb.trans {
+        let b_row = if pb.trans {
             // B stored N x K: lane l addresses column n (its matrix's row)
             // wx·N/wn + 16·p + 8·(l/16) + l%8, at k + 8·((l/8)%2).
             let (c8, c2) = (self.index(8), self.index(2));
@@ -1157,17 +1208,42 @@ impl Lower<'_> {
             let r = self.bin("arith.muli", l16, csb);
             self.bin("arith.addi", r, col0)
         };
-        if let Some(b) = pb.base {
-            b_row = self.bin("arith.addi", b_row, b);
-        }
         let b_base: Vec<Value> = (0..(w.nt + 1) / 2)
             .map(|p| {
                 let c = self.index(if pb.trans { p * 16 * sb } else { p * 16 });
                 self.bin("arith.addi", b_row, c)
             })
             .collect();
-        let b_trans = !pb.trans;
+        Ok(MmaOperands {
+            w,
+            views: (pa.view, pb.view),
+            sb,
+            b_trans: !pb.trans,
+            a_base,
+            b_base,
+            types: [
+                vec(&[4, 2], f16),
+                vec(&[2, 2], f16),
+                vec(&[4, 2], f16),
+                vec(&[2, 2], f32),
+            ],
+            f16,
+            f32,
+        })
+    }
+
+    /// This lane's A fragments (one per m16 tile) and B fragments (one per
+    /// n8 tile) of the k16 step at `k`, the tiles starting at `bases` in
+    /// their views.
+    fn mma_load(
+        &mut self,
+        g: &MmaOperands,
+        bases: (Option<Value>, Option<Value>),
+        k: Value,
+    ) -> (Vec<Value>, Vec<Value>) {
+        let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
+        let [va, vb, vb4, _] = g.types;
         let ldm = |s: &mut Self, view: Value, at: Value, n: i64, trans: bool, ty: Type| {
             let tr = u.attr(AttrKind::Bool(trans));
             s.val(
@@ -1177,69 +1253,69 @@ impl Lower<'_> {
                 &[("numTiles", int_attr(&u, n, i32t)), ("transpose", tr)],
             )
         };
+        let ka = match bases.0 {
+            Some(b) => self.bin("arith.addi", b, k),
+            None => k,
+        };
+        let frags_a: Vec<Value> = g
+            .a_base
+            .iter()
+            .map(|b| {
+                let at = self.bin("arith.addi", *b, ka);
+                ldm(self, g.views.0, at, 4, false, va)
+            })
+            .collect();
+        let mut kb = if g.b_trans {
+            let csb = self.index(g.sb);
+            self.bin("arith.muli", k, csb)
+        } else {
+            k
+        };
+        if let Some(b) = bases.1 {
+            kb = self.bin("arith.addi", kb, b);
+        }
+        let mut frags_b = Vec::new();
+        for (p, b) in g.b_base.iter().enumerate() {
+            let at = self.bin("arith.addi", *b, kb);
+            if 2 * p as i64 + 1 < g.w.nt {
+                // Two n8 tiles: registers 0-1 the first's, 2-3 the second's.
+                let x = ldm(self, g.views.1, at, 4, g.b_trans, vb4);
+                let el: Vec<Value> = (0..8)
+                    .map(|i| self.extract(x, &[i / 2, i % 2], g.f16))
+                    .collect();
+                frags_b.push(self.val("vector.from_elements", &el[..4], vb, &[]));
+                frags_b.push(self.val("vector.from_elements", &el[4..], vb, &[]));
+            } else {
+                frags_b.push(ldm(self, g.views.1, at, 2, g.b_trans, vb));
+            }
+        }
+        (frags_a, frags_b)
+    }
+
+    /// One k16 step of every mma tile of this lane's warp into `out`.
+    fn mma_step(&mut self, g: &MmaOperands, fa: &[Value], fb: &[Value], out: Value) {
+        let u = self.ctx.uniquer().clone();
         let shape = u.attr(AttrKind::Array(
             [16, 8, 16]
                 .iter()
                 .map(|v| int_attr(&u, *v, u.int_type(64)))
                 .collect(),
         ));
-        let (lo, hi, step) = (self.index(0), self.index(kk), self.index(16));
-        self.for_loop(lo, hi, step, &[], &mut |s, k, _| {
-            let frags_a: Vec<Value> = a_base
-                .iter()
-                .map(|b| {
-                    let at = s.bin("arith.addi", *b, k);
-                    ldm(s, av, at, 4, false, va)
-                })
-                .collect();
-            let kb = if b_trans {
-                let csb = s.index(sb);
-                s.bin("arith.muli", k, csb)
-            } else {
-                k
-            };
-            let mut frags_b = Vec::new();
-            for (p, b) in b_base.iter().enumerate() {
-                let at = s.bin("arith.addi", *b, kb);
-                if 2 * p as i64 + 1 < w.nt {
-                    // Two n8 tiles: registers 0-1 the first's, 2-3 the second's.
-                    let x = ldm(s, bv, at, 4, b_trans, vb4);
-                    let el: Vec<Value> =
-                        (0..8).map(|i| s.extract(x, &[i / 2, i % 2], f16)).collect();
-                    frags_b.push(s.val("vector.from_elements", &el[..4], vb, &[]));
-                    frags_b.push(s.val("vector.from_elements", &el[4..], vb, &[]));
-                } else {
-                    frags_b.push(ldm(s, bv, at, 2, b_trans, vb));
+        let vc = g.types[3];
+        for (mi, a) in fa.iter().enumerate() {
+            for (ni, b) in fb.iter().enumerate() {
+                let slot = (mi as i64 * g.w.nt + ni as i64) * 4;
+                let idx: Vec<Value> = (0..4).map(|c| self.index(slot + c)).collect();
+                let c: Vec<Value> = idx.iter().map(|i| self.load(out, *i)).collect();
+                let c = self.val("vector.from_elements", &c, vc, &[]);
+                let d = self.val("nvgpu.mma.sync", &[*a, *b, c], vc, &[("mmaShape", shape)]);
+                for (e, i) in idx.iter().enumerate() {
+                    let e = e as i64;
+                    let x = self.extract(d, &[e / 2, e % 2], g.f32);
+                    self.store(x, out, *i);
                 }
             }
-            for (mi, fa) in frags_a.iter().enumerate() {
-                for (ni, fb) in frags_b.iter().enumerate() {
-                    let slot = (mi as i64 * w.nt + ni as i64) * 4;
-                    let idx: Vec<Value> = (0..4).map(|c| s.index(slot + c)).collect();
-                    let c: Vec<Value> = idx.iter().map(|i| s.load(out, *i)).collect();
-                    let c = s.val("vector.from_elements", &c, vc, &[]);
-                    let d = s.val("nvgpu.mma.sync", &[*fa, *fb, c], vc, &[("mmaShape", shape)]);
-                    for (e, i) in idx.iter().enumerate() {
-                        let e = e as i64;
-                        let x = s.extract(d, &[e / 2, e % 2], f32);
-                        s.store(x, out, *i);
-                    }
-                }
-            }
-            Ok(Vec::new())
-        })?;
-        self.release(ea || eb);
-        let block = self.block;
-        self.frags.insert(
-            r,
-            Frag {
-                arr: out,
-                w,
-                t,
-                block,
-            },
-        );
-        Ok(())
+        }
     }
 
     /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
@@ -1250,6 +1326,8 @@ impl Lower<'_> {
     /// copies for iteration `i + depth - 1` start into that buffer (reading
     /// nothing, zero-filling, past the last iteration), and the gemms run
     /// on buffer `i % depth`. The accumulators stay fragments throughout.
+    /// A loop of one gemm loads its fragments a step ahead instead
+    /// ([`Lower::lower_prefetched`]).
     pub(super) fn lower_pipelined(&mut self, op: Op, pipe: &Pipe) -> Result<(), Diagnostic> {
         let ctx = &*self.ctx;
         let body = body_of(ctx, op, "a loop")?;
@@ -1357,11 +1435,20 @@ impl Lower<'_> {
             group = Some(issue(self, itv, live)?);
         }
         let group = group.expect("depth >= 2");
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
         let wait_n = u.attr(AttrKind::Integer {
             value: i128::from(pipe.depth - 2),
             ty: i32t,
         });
+        if let Some(gemm) = single_gemm(self.ctx, body, pipe) {
+            return self.lower_prefetched(
+                gemm,
+                pipe,
+                (&rings, &carried[0], &results),
+                group,
+                &issue,
+            );
+        }
+        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
         let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
             s.op(
                 "nvgpu.device_async_wait",
@@ -1425,6 +1512,149 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// A pipelined loop of one gemm whose fragments are loaded a k16 step
+    /// ahead of its mma: the last step's mma runs on fragments loaded
+    /// before the barrier, and the next stage's first fragments load while
+    /// it runs. At the end of iteration `i` (before its last mma) the block
+    /// waits for stage `i + 1`, syncs (every read of stage `i` is done),
+    /// starts the copies for iteration `i + depth` into stage `i`'s buffer
+    /// and loads stage `i + 1`'s first fragments, carried into the next
+    /// iteration in a private array. The prologue's copies, waits and
+    /// barrier are those of [`Lower::lower_pipelined`], one stage ahead.
+    #[allow(clippy::type_complexity)]
+    fn lower_prefetched(
+        &mut self,
+        gemm: Op,
+        pipe: &Pipe,
+        (rings, carried, results): (
+            &[(Value, i64, i64, TileType)],
+            &(Value, Warps, TileType),
+            &[Value],
+        ),
+        group: Value,
+        issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let (acc, w, t) = carried.clone();
+        let gops = self.ctx.operands(gemm).to_vec();
+        let kk = self.tile_of(gemm, gops[0])?.shape[1];
+        let ring_of = |s: &Self, v: Value| {
+            pipe.copies
+                .iter()
+                .position(|c| s.ctx.result(c.transfer, 0) == v)
+                .expect("a pipelined operand")
+        };
+        let (ia, ib) = (ring_of(self, gops[0]), ring_of(self, gops[1]));
+        let padded = |i: usize| Padded {
+            view: rings[i].0,
+            stride: rings[i].1,
+            base: None,
+            trans: pipe.copies[i].trans,
+        };
+        let g = self.mma_operands(gemm, w, padded(ia), padded(ib))?;
+        let u = self.ctx.uniquer().clone();
+        let i32t = u.int_type(32);
+        let groups = |n: i64| int_attr(&u, n, i32t);
+        // Where stage `it`'s A and B start in their rings.
+        let stage = |s: &mut Self, it: Value| {
+            let d = s.index(pipe.depth);
+            let slot = s.bin("arith.remui", it, d);
+            let (sa, sb) = (s.index(rings[ia].2), s.index(rings[ib].2));
+            (
+                Some(s.bin("arith.muli", slot, sa)),
+                Some(s.bin("arith.muli", slot, sb)),
+            )
+        };
+        // Waits for stage `it + 1`, syncs, starts iteration `it + depth`'s
+        // copies and loads stage `it + 1`'s first fragments.
+        let turn = |s: &mut Self, it: Value, tok: Value| -> Result<_, Diagnostic> {
+            s.op(
+                "nvgpu.device_async_wait",
+                &[tok],
+                &[],
+                &[("numGroups", groups(pipe.depth - 2))],
+            );
+            s.barrier();
+            let d = s.index(pipe.depth);
+            let ahead = s.bin("arith.addi", it, d);
+            let n = s.index(pipe.n);
+            let live = s.cmpi("ult", ahead, n);
+            let tok = issue(s, ahead, Some(live))?;
+            let one = s.index(1);
+            let next = s.bin("arith.addi", it, one);
+            let bases = stage(s, next);
+            let zero = s.index(0);
+            Ok((tok, s.mma_load(&g, bases, zero)))
+        };
+        // Iteration -1's turn: stage 0 and iteration depth - 1's copies.
+        let minus1 = self.index(-1);
+        let (group, first) = turn(self, minus1, group)?;
+        let f16 = g.f16;
+        let held = (w.mt * 8 + w.nt * 4) as usize;
+        let stash = self.entry_alloca(held as i64, f16);
+        self.stash_frags(&first, stash);
+        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let steps = kk / 16;
+        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, tok| {
+            let mut cur = s.unstash_frags(&g, stash);
+            let bases = stage(s, it);
+            let mut tok = tok[0];
+            for k in 0..steps {
+                let next = if k + 1 < steps {
+                    let at = s.index(16 * (k + 1));
+                    s.mma_load(&g, bases, at)
+                } else {
+                    let (t, f) = turn(s, it, tok)?;
+                    tok = t;
+                    s.stash_frags(&f, stash);
+                    f
+                };
+                s.mma_step(&g, &cur.0, &cur.1, acc);
+                cur = next;
+            }
+            Ok(vec![tok])
+        })?;
+        self.op(
+            "nvgpu.device_async_wait",
+            &[out[0]],
+            &[],
+            &[("numGroups", groups(0))],
+        );
+        self.set_frag(results[0], acc, w, &t);
+        Ok(())
+    }
+
+    /// Fragments into private array `arr` (A's 8 halves each, then B's 4).
+    fn stash_frags(&mut self, (fa, fb): &(Vec<Value>, Vec<Value>), arr: Value) {
+        let f16 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F16));
+        let mut at = 0;
+        for (v, rows) in fa.iter().map(|v| (v, 4)).chain(fb.iter().map(|v| (v, 2))) {
+            for e in 0..rows * 2 {
+                let x = self.extract(*v, &[e / 2, e % 2], f16);
+                let i = self.index(at);
+                self.store(x, arr, i);
+                at += 1;
+            }
+        }
+    }
+
+    /// The fragments [`Lower::stash_frags`] put in `arr`.
+    fn unstash_frags(&mut self, g: &MmaOperands, arr: Value) -> (Vec<Value>, Vec<Value>) {
+        let mut at = 0;
+        let mut take = |s: &mut Self, n: i64, ty: Type| {
+            let el: Vec<Value> = (at..at + n)
+                .map(|i| {
+                    let i = s.index(i);
+                    s.load(arr, i)
+                })
+                .collect();
+            at += n;
+            s.val("vector.from_elements", &el, ty, &[])
+        };
+        let fa = (0..g.w.mt).map(|_| take(self, 8, g.types[0])).collect();
+        let fb = (0..g.w.nt).map(|_| take(self, 4, g.types[1])).collect();
+        (fa, fb)
+    }
+
     pub(super) fn extract(&mut self, v: Value, pos: &[i64], elem: Type) -> Value {
         let p = self.ctx.uniquer().i64_array(pos);
         self.val("vector.extract", &[v], elem, &[("static_position", p)])
@@ -1485,6 +1715,29 @@ impl Lower<'_> {
         }
         self.write_frag(v, w, t, arr)
     }
+}
+
+/// The one gemm of pipelined loop `body`, if it is all the loop computes:
+/// its A and B the pipe's transfers, its accumulator the loop's only
+/// carried value, which it yields.
+fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op> {
+    let gemms: Vec<Op> = ctx
+        .block_ops(body)
+        .filter(|o| ctx.op_name(*o) == "tile.gemm")
+        .collect();
+    let [gemm] = gemms[..] else {
+        return None;
+    };
+    let ops = ctx.operands(gemm);
+    let staged = |v: Value| pipe.copies.iter().any(|c| ctx.result(c.transfer, 0) == v);
+    let args = ctx.block_args(body);
+    let y = ctx.block_ops(body).last()?;
+    let ok = staged(ops[0])
+        && staged(ops[1])
+        && args.len() == 2
+        && ops[2] == args[1]
+        && ctx.operands(y) == [ctx.result(gemm, 0)];
+    ok.then_some(gemm)
 }
 
 /// The offset of slot `s` from slot 0 in a row-major `_ x n` tile.

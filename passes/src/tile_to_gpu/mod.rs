@@ -1,7 +1,9 @@
 //! `tile-to-gpu`: every `tile.kernel` becomes a `gpu.kernel`, one thread's
 //! program, and every `tile.launch` a `gpu.launch`.
 //!
-//! A block of `threads` threads runs each tile program. A register tile of
+//! A block of `threads` threads runs each tile program (a kernel's own
+//! `threads` attribute, where fusion-to-tile chose one for its tiles,
+//! overrides the option). A register tile of
 //! `n` elements is spread over the threads (Triton's blocked layout along
 //! the row-major order): thread `t` owns runs of `v` neighbouring elements
 //! starting at `t*v`, `(t + T)*v`, ... (`v` up to 8, as many as divide the
@@ -116,7 +118,13 @@ impl Pass for TileToGpu {
             },
         );
         for k in &kernels {
-            lower_kernel(ctx, *k, self.threads, self.warp, self.mma)?;
+            // A kernel whose tiles chose their block size keeps it.
+            let threads = ctx
+                .find_ident("threads")
+                .and_then(|i| ctx.inherent_attr(*k, i))
+                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+                .unwrap_or(self.threads);
+            lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
             let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);

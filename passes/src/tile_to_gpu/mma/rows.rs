@@ -360,12 +360,23 @@ impl Lower<'_> {
         let fw = f.w;
         for q in 0..w.slots_of(&t) {
             let (mi, h) = (q / 2, q % 2);
-            let x = self.fold(2 * fw.nt, combine, &mut |s, k| {
-                let slot = (mi * fw.nt + k / 2) * 4 + 2 * h + k % 2;
-                let i = s.index(slot);
-                s.load(f.arr, i)
-            });
-            let x = self.butterfly(x, 4, combine);
+            // Pairwise, so that the fold is log2(2·nt) ops deep, not 2·nt.
+            let mut xs: Vec<Value> = (0..2 * fw.nt)
+                .map(|k| {
+                    let i = self.index((mi * fw.nt + k / 2) * 4 + 2 * h + k % 2);
+                    self.load(f.arr, i)
+                })
+                .collect();
+            while xs.len() > 1 {
+                xs = xs
+                    .chunks(2)
+                    .map(|p| match p {
+                        [a, b] => self.bin(combine, *a, *b),
+                        _ => p[0],
+                    })
+                    .collect();
+            }
+            let x = self.butterfly(xs[0], 4, combine);
             let i = self.index(q);
             self.store(x, out, i);
         }

@@ -3,7 +3,8 @@
 // a block of query rows, a loop over key blocks carrying the running row
 // maximum, denominator and output, keys past the end (70 is not a multiple
 // of 64) masked to -inf, P V accumulated into the rescaled output, one
-// division at the end, a masked store.
+// division at the end, a masked store. exp(x - m) is exp2(fma(x, log2 e,
+// -m log2 e)), -m log2 e computed once a row.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 
 // CHECK-LABEL: tile.kernel @attention_0 grid = [1, 1, 2] {
@@ -17,7 +18,13 @@
 // CHECK: arith.cmpi slt
 // CHECK: arith.select %{{.*}}, %{{.*}}, %[[NINF]] : f32
 // CHECK: tile.reduce max
-// CHECK: math.exp
+// CHECK: arith.maximumf
+// CHECK: %[[NML:.*]] = tile.map
+// CHECK: arith.mulf %{{.*}}, %cst{{.*}} : f32
+// CHECK: %[[NMLB:.*]] = tile.broadcast %[[NML]], dims = [0] : !tile.tile<8xf32> -> !tile.tile<8x64xf32>
+// CHECK: tile.map %{{.*}}, %[[NMLB]]
+// CHECK: math.fma
+// CHECK: math.exp2
 // CHECK: tile.reduce sum
 // CHECK: tile.gemm {{.*}} : !tile.tile<8x64xf32>, !tile.tile<64x3xf32, shared>, !tile.tile<8x3xf32> -> !tile.tile<8x3xf32>
 // CHECK: tile.yield

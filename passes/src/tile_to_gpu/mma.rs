@@ -14,8 +14,10 @@
 //! of warp `(wy, wx)` holds, in slot `(mi·nt + ni)·4 + c` of its private
 //! array, element `(wy·M/wm + 16·mi + l/4 + 8·(c/2), wx·N/wn + 8·ni +
 //! 2·(l%4) + c%2)`. It keeps that layout across a `tile.for` that yields
-//! the gemm's result; any other op on it reads it in the blocked layout,
-//! converted through shared memory ([`Lower::materialize`]).
+//! the gemm's result; maps run on it, reductions along N leave row vectors
+//! in registers and a gemm reads it as A from registers ([`rows`]); any
+//! other op on it reads it in the blocked layout, converted through shared
+//! memory ([`Lower::materialize`]).
 //!
 //! A (MxK) and B (KxN) are read from shared memory row-major: A by
 //! `ldmatrix.x4` (one 16x16 tile), B by `ldmatrix.x4.trans` (16x16, two n8
@@ -32,6 +34,8 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{Desc, Transform};
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
+
+mod rows;
 
 /// Halves added to a row of a shared tile that ldmatrix reads.
 const PAD: i64 = 8;
@@ -151,10 +155,12 @@ pub(super) struct Plan {
     epilogue: HashMap<Op, Warps>,
     /// Stores of fragments, each lane writing its elements directly.
     frag_stores: std::collections::HashSet<Op>,
-    /// Pointwise ops (loads, valids, scalar broadcasts, maps of those) that
+    /// Pointwise ops (loads, valids, iotas, scalar broadcasts, maps of those) that
     /// only fragment maps read: computed per fragment element where read,
     /// not lowered in the blocked layout.
     deferred: std::collections::HashSet<Op>,
+    /// Row vectors of fragments and gemms reading A from registers.
+    rows: rows::Rows,
 }
 
 /// A `tile.for` whose loads of gemm operands run ahead of its gemms: a ring
@@ -197,8 +203,8 @@ pub(super) struct Padded {
 /// ([`Lower::mma_operands`]).
 pub(super) struct MmaOperands {
     w: Warps,
-    /// The shared views of A and B.
-    views: (Value, Value),
+    /// The shared views of A (none when A comes from registers) and B.
+    views: (Option<Value>, Value),
     /// B's row length as stored.
     sb: i64,
     /// Whether B's fragments are read by ldmatrix.trans (B stored K x N).
@@ -282,6 +288,9 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
             _ => {}
         },
     );
+    if kind == Kind::Nvgpu {
+        rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
+    }
     for t in transfers {
         let r = ctx.result(t, 0);
         let Some(tt) = tile_type(ctx, r) else {
@@ -304,6 +313,8 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
             }
         }
     }
+    // Before the pipelines: which values loops carry as fragments.
+    plan_epilogue(ctx, k, &mut p);
     let mut loops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         if ctx.op_name(o) == "tile.for" {
@@ -324,12 +335,12 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
             p.pipes.insert(l, pipe);
         }
     }
-    plan_epilogue(ctx, k, &mut p);
     p
 }
 
 /// Which maps and stores of a kernel run on the fragments of tensor-core
-/// accumulators, and which pointwise ops only they read.
+/// accumulators, which pointwise ops only they read, and which row vectors
+/// of fragments stay in registers ([`rows`]).
 fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
     let mut ops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| ops.push(o));
@@ -339,89 +350,119 @@ fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
         .filter(|o| ctx.op_name(**o) == "tile.store")
         .map(|o| ctx.operands(*o)[1])
         .collect();
-    // Fragments and their layouts; pointwise values.
-    let mut frag: HashMap<Value, Warps> = HashMap::new();
-    let mut point: std::collections::HashSet<Value> = Default::default();
+    // Fragments and their layouts (row vectors and their broadcasts too);
+    // pointwise values.
+    let (mut held, mut point): (rows::Held, std::collections::HashSet<Value>);
     let registers = |v: Value| {
         tile_type(ctx, v).is_some_and(|t| t.space != Space::Shared && t.shape.len() == 2)
     };
-    for &o in &ops {
-        let operands = ctx.operands(o);
-        match ctx.op_name(o) {
-            "tile.gemm" => {
-                if let Some(w) = p.gemms.get(&o) {
-                    frag.insert(ctx.result(o, 0), *w);
-                }
+    // Planned again until the row vectors loops carry settle (a loop's
+    // body reads what its last iteration yielded): none, then a guess,
+    // then what the guess kept.
+    let mut carried = HashMap::new();
+    loop {
+        (held, point) = Default::default();
+        (p.epilogue, p.frag_stores) = Default::default();
+        p.rows = rows::Rows {
+            carried: carried.clone(),
+            ..Default::default()
+        };
+        for &o in &ops {
+            if rows::plan_row_op(ctx, o, &mut held, p) {
+                continue;
             }
-            "tile.for" => {
-                let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r)) else {
-                    continue;
-                };
-                let Some(y) = ctx.block_ops(body).last() else {
-                    continue;
-                };
-                for (i, v) in ctx.operands(y).iter().enumerate() {
-                    let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
-                    if let Some(w) = w
-                        && i < ctx.results(o).count()
-                    {
-                        frag.insert(ctx.result(o, i), *w);
+            let operands = ctx.operands(o);
+            match ctx.op_name(o) {
+                "tile.gemm" => {
+                    if let Some(w) = p.gemms.get(&o) {
+                        held.frag.insert(ctx.result(o, 0), *w);
                     }
                 }
-            }
-            "tile.load" | "tile.valid" => {
-                let r = ctx.result(o, 0);
-                let stored = ctx.op_name(o) == "tile.load" && written.contains(&operands[0]);
-                if registers(r) && !stored {
-                    point.insert(r);
-                }
-            }
-            "tile.broadcast" => {
-                let r = ctx.result(o, 0);
-                if registers(r) && tile_type(ctx, operands[0]).is_none() {
-                    point.insert(r);
-                }
-            }
-            "tile.map" => {
-                let r = ctx.result(o, 0);
-                let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
-                    continue;
-                };
-                let same = |v: &Value| tile_type(ctx, *v).is_some_and(|t| t.shape == rt.shape);
-                if operands.is_empty() || !operands.iter().all(same) {
-                    continue;
-                }
-                let here = ctx.parent_block(o);
-                let mut w = None;
-                let mut ok = true;
-                for v in operands {
-                    if let Some(fw) = frag.get(v) {
-                        let local = ctx
-                            .defining_op(*v)
-                            .is_some_and(|d| ctx.parent_block(d) == here);
-                        ok &= local && w.is_none_or(|w| w == *fw);
-                        w = Some(*fw);
-                    } else {
-                        ok &= point.contains(v);
+                "tile.for" => {
+                    let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r))
+                    else {
+                        continue;
+                    };
+                    let Some(y) = ctx.block_ops(body).last() else {
+                        continue;
+                    };
+                    let args = ctx.block_args(body);
+                    for (i, v) in ctx.operands(y).iter().enumerate() {
+                        let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
+                        if let Some(w) = w
+                            && i < ctx.results(o).count()
+                        {
+                            held.frag.insert(ctx.result(o, i), *w);
+                            held.frag.insert(args[i + 1], *w);
+                        }
+                        if let Some(w) = p.rows.carried.get(&(body, i)) {
+                            held.rows.insert(ctx.result(o, i), *w);
+                            held.rows.insert(args[i + 1], *w);
+                        }
                     }
                 }
-                match (ok, w) {
-                    (true, Some(w)) => {
-                        frag.insert(r, w);
-                        p.epilogue.insert(o, w);
-                    }
-                    (true, None) => {
+                "tile.load" | "tile.valid" | "tile.iota" => {
+                    let r = ctx.result(o, 0);
+                    let stored = ctx.op_name(o) == "tile.load" && written.contains(&operands[0]);
+                    if registers(r) && !stored {
                         point.insert(r);
                     }
-                    _ => {}
                 }
+                "tile.broadcast" => {
+                    let r = ctx.result(o, 0);
+                    if registers(r) && tile_type(ctx, operands[0]).is_none() {
+                        point.insert(r);
+                    }
+                }
+                "tile.map" => {
+                    let r = ctx.result(o, 0);
+                    let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
+                        continue;
+                    };
+                    let same = |v: &Value| tile_type(ctx, *v).is_some_and(|t| t.shape == rt.shape);
+                    if operands.is_empty() || !operands.iter().all(same) {
+                        continue;
+                    }
+                    let here = ctx.parent_block(o);
+                    let mut w = None;
+                    let mut ok = true;
+                    for v in operands {
+                        if let Some(fw) = held.frag.get(v) {
+                            let local = match ctx.value_def(*v) {
+                                aic::ir::ValueDef::Result(d, _) => ctx.parent_block(d) == here,
+                                aic::ir::ValueDef::Arg(b, _) => Some(b) == here,
+                                aic::ir::ValueDef::Placeholder => false,
+                            };
+                            ok &= local && w.is_none_or(|w| w == *fw);
+                            w = Some(*fw);
+                        } else {
+                            ok &= point.contains(v) || held.bcast.contains_key(v);
+                        }
+                    }
+                    match (ok, w) {
+                        (true, Some(w)) if rows::bcasts_fit(&held, operands, w) => {
+                            held.frag.insert(r, w);
+                            p.epilogue.insert(o, w);
+                        }
+                        (true, None) if !operands.iter().any(|v| held.bcast.contains_key(v)) => {
+                            point.insert(r);
+                        }
+                        _ => {}
+                    }
+                }
+                "tile.store" if held.frag.contains_key(&operands[0]) => {
+                    p.frag_stores.insert(o);
+                }
+                _ => {}
             }
-            "tile.store" if frag.contains_key(&operands[0]) => {
-                p.frag_stores.insert(o);
-            }
-            _ => {}
         }
+        let next = rows::carries(ctx, &ops, &held, &carried);
+        if next == carried {
+            break;
+        }
+        carried = next;
     }
+    rows::finish(ctx, &ops, &held, p);
     // Users come after their operands: decide them first.
     for &o in ops.iter().rev() {
         let Some(r) = ctx.results(o).next() else {
@@ -475,9 +516,11 @@ fn multiple_of(ctx: &Context, v: Value, m: i64, iv: (Value, i64, i64)) -> bool {
     }
 }
 
-/// The pipeline of loop `l`, if it is one: constant bounds; a body of
-/// loads each read only by a padded transfer, gemms on tensor cores, and a
-/// yield of their accumulators; every load at an origin of the induction
+/// The pipeline of loop `l`, if it is one: constant bounds; a body with
+/// gemms on tensor cores, whose loads that transfers read are each read
+/// only by a padded transfer, yielding their accumulators or row vectors
+/// of fragments (any other op runs in the body as it would unpipelined);
+/// every load a transfer reads at an origin of the induction
 /// variable and values from outside, affine in memory with 16-byte runs
 /// along one of its tile's dims (the columns for A), its transfer of f16
 /// in whole chunks per thread; `depth` 2 or more.
@@ -506,20 +549,20 @@ fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
         match ctx.op_name(o) {
             "tile.gemm" if p.gemms.contains_key(&o) => gemms += 1,
             "tile.yield" => {
-                let all_gemms = ctx.operands(o).iter().all(|v| {
+                let carried = ctx.operands(o).iter().enumerate().all(|(i, v)| {
                     ctx.defining_op(*v)
                         .is_some_and(|d| p.gemms.contains_key(&d))
+                        || p.rows.carried.contains_key(&(body, i))
                 });
-                if !all_gemms {
+                if !carried {
                     return None;
                 }
             }
             "tile.load" => {
                 let r = ctx.result(o, 0);
-                let [u] = ctx.uses(r)[..] else {
-                    return None;
-                };
-                if ctx.op_name(u.op) != "tile.transfer" || !p.padded.contains_key(&u.op) {
+                let uses = ctx.uses(r);
+                let transferred = uses.iter().any(|u| ctx.op_name(u.op) == "tile.transfer");
+                if transferred && !matches!(uses[..], [u] if p.padded.contains_key(&u.op)) {
                     return None;
                 }
             }
@@ -573,7 +616,8 @@ fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
                     desc,
                 });
             }
-            _ => return None,
+            "tile.for" => return None,
+            _ => {}
         }
     }
     (gemms > 0 && !copies.is_empty() && depth >= 2 && depth != i64::MAX).then_some(Pipe {
@@ -594,21 +638,28 @@ fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
 
 /// The dim of a descriptor along which memory is contiguous in aligned runs
 /// of [`CHUNK`] elements, where the descriptor is affine (pass-throughs,
-/// embeddings, unmerges, frozen dims and slices only): stride 1 along it,
-/// every other stride and the base offset multiples of the chunk, its
-/// length whole chunks (so a chunk is wholly inside or outside).
+/// embeddings, unmerges, frozen dims and slices only, but for merges of
+/// leading dims (batch and heads) first): stride 1 along it, every other
+/// stride and the base offset multiples of the chunk, its length whole
+/// chunks (so a chunk is wholly inside or outside).
 fn chunk_dim(d: &Desc) -> Option<usize> {
-    let affine = d.stages.iter().flatten().all(|s| {
-        matches!(
-            s.t,
-            Transform::Pass
-                | Transform::Embed { .. }
-                | Transform::Unmerge
-                | Transform::Freeze { .. }
-                | Transform::Slice { .. }
-        )
-    });
     let rank = d.upper.len();
+    let lead = rank.saturating_sub(2);
+    let merges_lead = |s: &aic_dialects::coord::Step| {
+        matches!(s.t, Transform::Merge { .. }) && s.upper.iter().all(|u| *u < lead)
+    };
+    let affine = d.stages.iter().enumerate().all(|(i, st)| {
+        st.iter().all(|s| {
+            matches!(
+                s.t,
+                Transform::Pass
+                    | Transform::Embed { .. }
+                    | Transform::Unmerge
+                    | Transform::Freeze { .. }
+                    | Transform::Slice { .. }
+            ) || (i == 0 && merges_lead(s))
+        })
+    });
     if !affine || rank < 2 {
         return None;
     }
@@ -622,7 +673,9 @@ fn chunk_dim(d: &Desc) -> Option<usize> {
         })
         .collect::<Option<_>>()?;
     // Affine at one more point.
-    let probe: Vec<i64> = (0..rank as i64).map(|k| k + 2).collect();
+    let probe: Vec<i64> = (0..rank)
+        .map(|k| (k as i64 + 2).min(d.upper[k] - 1).max(0))
+        .collect();
     let lin: i64 = o + probe.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>();
     if at(&probe)? != lin || o % CHUNK != 0 {
         return None;
@@ -633,7 +686,23 @@ fn chunk_dim(d: &Desc) -> Option<usize> {
         .enumerate()
         .all(|(k, s)| k == cd || s % CHUNK == 0)
         && d.upper[cd] % CHUNK == 0;
-    ok.then_some(cd)
+    // A merged leading dim is affine piecewise only: every one of its
+    // indices must move by whole chunks.
+    let merged = d
+        .stages
+        .first()
+        .into_iter()
+        .flatten()
+        .filter(|s| merges_lead(s));
+    let whole = merged.flat_map(|s| s.upper.iter()).all(|&k| {
+        d.upper[k] <= 1 << 16
+            && (0..d.upper[k]).all(|v| {
+                let mut idx = vec![0; rank];
+                idx[k] = v;
+                at(&idx).is_some_and(|x| (x - o) % CHUNK == 0)
+            })
+    });
+    (ok && whole).then_some(cd)
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
@@ -818,6 +887,14 @@ impl Lower<'_> {
                 Ok(self.locate(&desc, &origin, &[row, col]).1)
             }
             "tile.broadcast" => Ok(self.map.value(ops[0])),
+            "tile.iota" => {
+                let at = if self.int(d, "dim") == 0 { row } else { col };
+                Ok(if matches!(self.ctx.type_kind(t.elem), TypeKind::Index) {
+                    at
+                } else {
+                    self.val("arith.index_cast", &[at], t.elem, &[])
+                })
+            }
             "tile.map" => {
                 let mut args = Vec::new();
                 for x in &ops {
@@ -857,6 +934,7 @@ impl Lower<'_> {
     /// others at the slot's (row, col); the result is a fragment.
     pub(super) fn frag_map(&mut self, op: Op, w: Warps) -> Result<(), Diagnostic> {
         let ops = self.ctx.operands(op).to_vec();
+        self.bcast_rows(&ops, w)?;
         for v in &ops {
             if let Some(f) = self.frags.get(v)
                 && f.w != w
@@ -917,6 +995,9 @@ impl Lower<'_> {
         t: &TileType,
         arr: Value,
     ) -> Result<(), Diagnostic> {
+        if t.shape.len() == 1 {
+            return self.write_rows(v, w, arr);
+        }
         if let Some(f) = self.frags.get(&v).cloned() {
             if f.w == w {
                 for s in 0..w.slots() {
@@ -929,17 +1010,12 @@ impl Lower<'_> {
             self.materialize_frag(v)?;
         }
         // A broadcast scalar (the zero a gemm usually starts from).
-        let d = self.ctx.defining_op(v);
-        if let Some(d) = d.filter(|d| self.ctx.op_name(*d) == "tile.broadcast") {
-            let src = self.ctx.operands(d)[0];
-            if !self.tiles.contains_key(&src) {
-                let x = self.map.value(src);
-                for s in 0..w.slots() {
-                    let i = self.index(s);
-                    self.store(x, arr, i);
-                }
-                return Ok(());
+        if let Some(x) = self.scalar_source(v) {
+            for s in 0..w.slots() {
+                let i = self.index(s);
+                self.store(x, arr, i);
             }
+            return Ok(());
         }
         let (view, ex) = self.readable(v)?;
         let n = t.shape[1];
@@ -956,6 +1032,14 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// The scalar tile `v` broadcasts, if it is a broadcast of one.
+    fn scalar_source(&self, v: Value) -> Option<Value> {
+        let d = self.ctx.defining_op(v)?;
+        let src = *self.ctx.operands(d).first()?;
+        (self.ctx.op_name(d) == "tile.broadcast" && !self.tiles.contains_key(&src))
+            .then(|| self.map.value(src))
+    }
+
     /// Gives `v`, an accumulator in the fragment layout, a blocked copy in
     /// `tiles`: the lanes write their fragments to shared memory and read
     /// back the elements they own in the blocked layout.
@@ -965,6 +1049,9 @@ impl Lower<'_> {
         };
         if self.tiles.contains_key(&v) {
             return Ok(());
+        }
+        if f.t.shape.len() == 1 {
+            return self.materialize_rows(v, &f);
         }
         let (m, n) = (f.t.shape[0], f.t.shape[1]);
         let view = self.scratch_view(m * n, f.t.elem);
@@ -992,10 +1079,13 @@ impl Lower<'_> {
     /// (except a tensor-core gemm's accumulator, read as fragments); gives
     /// the values whose copy is for this op only, to be dropped after it.
     pub(super) fn materialize_operands(&mut self, op: Op) -> Result<Vec<Value>, Diagnostic> {
-        let skip = if self.mma.is_mma(op) { 2 } else { usize::MAX };
+        // A tensor-core gemm reads its accumulator (and A, when the plan
+        // says so) as fragments.
+        let (mma, a_regs) = (self.mma.is_mma(op), self.mma.rows.a_regs.contains(&op));
+        let skip = |i: usize| mma && (i == 2 || (i == 0 && a_regs));
         let mut temporary = Vec::new();
         for (i, v) in self.ctx.operands(op).to_vec().into_iter().enumerate() {
-            if i == skip || self.tiles.contains_key(&v) {
+            if skip(i) || self.tiles.contains_key(&v) {
                 continue;
             }
             if let Some(f) = self.frags.get(&v) {
@@ -1100,7 +1190,7 @@ impl Lower<'_> {
 
     /// A new fragment array for an accumulator of type `t`.
     pub(super) fn frag_alloca(&mut self, w: Warps, t: &TileType) -> Value {
-        self.entry_alloca(w.slots(), t.elem)
+        self.entry_alloca(w.slots_of(t), t.elem)
     }
 
     /// A private array of `n` elements, made once at the kernel's entry.
@@ -1127,15 +1217,31 @@ impl Lower<'_> {
         let kk = self.tile_of(op, ops[0])?.shape[1];
         let out = self.frag_alloca(w, &t);
         self.write_frag(ops[2], w, &t, out)?;
-        let (pa, ea) = self.gemm_operand(ops[0])?;
+        // A from registers: a fragment with this gemm's rows.
+        let a_regs = match self.frags.get(&ops[0]) {
+            Some(f) if self.mma.rows.a_regs.contains(&op) => Some(f.clone()),
+            _ => None,
+        };
+        let (pa, ea) = match a_regs {
+            Some(_) => (None, false),
+            None => {
+                let (pa, ea) = self.gemm_operand(ops[0])?;
+                (Some(pa), ea)
+            }
+        };
         let (pb, eb) = self.gemm_operand(ops[1])?;
         let g = self.mma_operands(op, w, pa, pb)?;
         // The k16 steps unrolled: fragment loads of one step can overlap the
-        // mma of the previous.
-        for k in (0..kk).step_by(16) {
-            let k = self.index(k);
-            let (fa, fb) = self.mma_load(&g, (pa.base, pb.base), k);
-            self.mma_step(&g, &fa, &fb, out);
+        // mma of the previous, and A's registers are picked by constant slots.
+        for ks in 0..kk / 16 {
+            let k = self.index(ks * 16);
+            let regs: Option<Vec<Value>> = a_regs.as_ref().map(|f| {
+                (0..w.mt)
+                    .map(|mi| self.a_from_regs(f, mi, ks, g.types[0]))
+                    .collect()
+            });
+            let (fa, fb) = self.mma_load(&g, (pa.and_then(|p| p.base), pb.base), k);
+            self.mma_step(&g, &regs.unwrap_or(fa), &fb, out);
         }
         self.release(ea || eb);
         let block = self.block;
@@ -1157,14 +1263,14 @@ impl Lower<'_> {
         &mut self,
         op: Op,
         w: Warps,
-        pa: Padded,
+        pa: Option<Padded>,
         pb: Padded,
     ) -> Result<MmaOperands, Diagnostic> {
-        if pa.trans {
+        if pa.is_some_and(|pa| pa.trans) {
             return Err(err(self.ctx, op, "a transposed shared A is not supported"));
         }
         let (wm_rows, wn_cols) = (w.mt * 16, w.nt * 8);
-        let (sa, sb) = (pa.stride, pb.stride);
+        let sb = pb.stride;
         let u = self.ctx.uniquer().clone();
         let f16 = u.ty(TypeKind::Float(FloatKind::F16));
         let f32 = u.ty(TypeKind::Float(FloatKind::F32));
@@ -1184,13 +1290,19 @@ impl Lower<'_> {
         let half = self.bin("arith.divui", lane, c16);
         let half8 = self.bin("arith.muli", half, c8);
         let row0 = self.mul_add(wy, wm_rows, l16);
-        let row = self.mul_add(row0, sa, half8);
-        let a_base: Vec<Value> = (0..w.mt)
-            .map(|mi| {
-                let c = self.index(mi * 16 * sa);
-                self.bin("arith.addi", row, c)
-            })
-            .collect();
+        let a_base: Vec<Value> = match pa {
+            Some(pa) => {
+                let row = self.mul_add(row0, pa.stride, half8);
+                (0..w.mt)
+                    .map(|mi| {
+                        let c = self.index(mi * 16 * pa.stride);
+                        self.bin("arith.addi", row, c)
+                    })
+                    .collect()
+            }
+            // A read from registers (a_from_regs).
+            None => Vec::new(),
+        };
         let b_row = if pb.trans {
             // B stored N x K: lane l addresses column n (its matrix's row)
             // wx·N/wn + 16·p + 8·(l/16) + l%8, at k + 8·((l/8)%2).
@@ -1216,7 +1328,7 @@ impl Lower<'_> {
             .collect();
         Ok(MmaOperands {
             w,
-            views: (pa.view, pb.view),
+            views: (pa.map(|p| p.view), pb.view),
             sb,
             b_trans: !pb.trans,
             a_base,
@@ -1257,14 +1369,17 @@ impl Lower<'_> {
             Some(b) => self.bin("arith.addi", b, k),
             None => k,
         };
-        let frags_a: Vec<Value> = g
-            .a_base
-            .iter()
-            .map(|b| {
-                let at = self.bin("arith.addi", *b, ka);
-                ldm(self, g.views.0, at, 4, false, va)
-            })
-            .collect();
+        let frags_a: Vec<Value> = match g.views.0 {
+            Some(av) => g
+                .a_base
+                .iter()
+                .map(|b| {
+                    let at = self.bin("arith.addi", *b, ka);
+                    ldm(self, av, at, 4, false, va)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let mut kb = if g.b_trans {
             let csb = self.index(g.sb);
             self.bin("arith.muli", k, csb)
@@ -1337,9 +1452,13 @@ impl Lower<'_> {
         let body_ops: Vec<Op> = ctx.block_ops(body).collect();
         let mut carried = Vec::new();
         for (i, v) in inits.iter().enumerate() {
-            let c = self
-                .carry_frag(body, i, *v)?
-                .ok_or_else(|| err(self.ctx, op, "a pipelined loop carries accumulators only"))?;
+            let c = self.carry_frag(body, i, *v)?.ok_or_else(|| {
+                err(
+                    self.ctx,
+                    op,
+                    "a pipelined loop carries accumulators and row vectors only",
+                )
+            })?;
             carried.push(c);
         }
         // Each transfer's ring of `depth` buffers.
@@ -1486,7 +1605,7 @@ impl Lower<'_> {
             }
             for o in &body_ops {
                 match s.ctx.op_name(*o) {
-                    "tile.load" | "tile.transfer" => {}
+                    _ if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) => {}
                     "tile.yield" => {
                         let vals = s.ctx.operands(*o).to_vec();
                         for (v, (arr, w, t)) in vals.iter().zip(&carried) {
@@ -1496,6 +1615,7 @@ impl Lower<'_> {
                     _ => s.lower_op(*o)?,
                 }
             }
+            s.settle();
             Ok(vec![g])
         })?;
         // Copies past the last iteration (zero-fills) land before the
@@ -1550,7 +1670,7 @@ impl Lower<'_> {
             base: None,
             trans: pipe.copies[i].trans,
         };
-        let g = self.mma_operands(gemm, w, padded(ia), padded(ib))?;
+        let g = self.mma_operands(gemm, w, Some(padded(ia)), padded(ib))?;
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
         let groups = |n: i64| int_attr(&u, n, i32t);
@@ -1670,6 +1790,9 @@ impl Lower<'_> {
         i: usize,
         init: Value,
     ) -> Result<Option<(Value, Warps, TileType)>, Diagnostic> {
+        if let Some(c) = self.carry_rows(body, i, init)? {
+            return Ok(Some(c));
+        }
         let Some(y) = self.ctx.block_ops(body).last() else {
             return Ok(None);
         };

@@ -396,6 +396,18 @@ fn lower_kernel(
     Ok(())
 }
 
+/// `tile.reduce` kinds: the combining op of floats and integers.
+fn combiner(kind: &str, float: bool) -> (f64, &'static str) {
+    match (kind, float) {
+        ("sum", true) => (0.0, "arith.addf"),
+        ("max", true) => (f64::NEG_INFINITY, "arith.maximumf"),
+        ("min", true) => (f64::INFINITY, "arith.minimumf"),
+        ("sum", false) => (0.0, "arith.addi"),
+        ("max", false) => (i64::MIN as f64, "arith.maxsi"),
+        _ => (i64::MAX as f64, "arith.minsi"),
+    }
+}
+
 fn tile_bytes(ctx: &Context, t: &TileType) -> i64 {
     t.shape.iter().product::<i64>() * elem_bytes(ctx, t.elem)
 }
@@ -1380,6 +1392,18 @@ impl Lower<'_> {
         }
     }
 
+    /// The kind keyword of reduction `op`.
+    fn reduce_kind(&self, op: Op) -> String {
+        let ctx = &*self.ctx;
+        ctx.find_ident("kind")
+            .and_then(|i| ctx.inherent_attr(op, i))
+            .and_then(|a| {
+                aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::tile::KIND_PREFIX)
+            })
+            .unwrap_or("sum")
+            .to_string()
+    }
+
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
         tile::tile_type(self.ctx.uniquer(), self.ctx.value_type(v))
             .ok_or_else(|| err(self.ctx, op, "expected a tile"))
@@ -1457,6 +1481,9 @@ impl Lower<'_> {
         }
         if let Some(w) = self.mma.epilogue(op) {
             return self.frag_map(op, w);
+        }
+        if let Some(r) = self.lower_rows(op) {
+            return r;
         }
         if self.mma.is_frag_store(op) {
             return self.frag_store(op);
@@ -1638,32 +1665,10 @@ impl Lower<'_> {
             }
             "tile.reduce" => {
                 let axis = self.int(op, "axis") as usize;
-                let kind = aic::dialect::enum_keyword(
-                    ctx.uniquer(),
-                    ctx.find_ident("kind")
-                        .and_then(|i| ctx.inherent_attr(op, i))
-                        .expect("verified"),
-                    tile::KIND_PREFIX,
-                )
-                .unwrap_or("sum")
-                .to_string();
+                let kind = self.reduce_kind(op);
                 let src = self.tile_of(op, operands[0])?;
                 let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
-                let init = match (kind.as_str(), float) {
-                    ("sum", _) => 0.0,
-                    ("max", true) => f64::NEG_INFINITY,
-                    ("min", true) => f64::INFINITY,
-                    ("max", false) => i64::MIN as f64,
-                    _ => i64::MAX as f64,
-                };
-                let combine = match (kind.as_str(), float) {
-                    ("sum", true) => "arith.addf",
-                    ("max", true) => "arith.maximumf",
-                    ("min", true) => "arith.minimumf",
-                    ("sum", false) => "arith.addi",
-                    ("max", false) => "arith.maxsi",
-                    _ => "arith.minsi",
-                };
+                let (init, combine) = combiner(&kind, float);
                 let n: i64 = src.shape.iter().product();
                 let rows = n / src.shape[axis];
                 let (l, _) = self.tiles[&operands[0]].clone();

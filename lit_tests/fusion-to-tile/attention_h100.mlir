@@ -1,0 +1,29 @@
+// fusion-to-tile{target=h100}: an f16 attention whose grid still gives
+// each of the H100's 132 SMs two blocks takes 128 queries a block and 128
+// keys a step (head dim 64) in 2 stages (the tensor-core loop of tile-to-gpu); an f32 one, or one
+// on another target, keeps 64 x 64 in 3 stages.
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=target=h100 | FileCheck %s
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile=target=mi300 | FileCheck %s --check-prefix=MI300
+
+// CHECK-LABEL: tile.kernel @attention_0 grid = [32, 1, 64] {
+// CHECK: tile.load {{.*}} -> !tile.tile<128x64xf16>
+// CHECK: tile.transfer {{.*}} to shared depth = 1 : !tile.tile<128x64xf16>
+// CHECK: tile.for
+// CHECK: tile.transfer {{.*}} to shared depth = 2 : !tile.tile<64x128xf16>
+// CHECK: tile.gemm {{.*}} -> !tile.tile<128x128xf32>
+// CHECK-LABEL: tile.kernel @attention_1 grid = [64, 1, 64] {
+// CHECK: tile.transfer {{.*}} to shared depth = 3 : !tile.tile<64x64xf32>
+// MI300-LABEL: tile.kernel @attention_0 grid = [64, 1, 64] {
+func.func @attn_f16(%q: tensor<4x16x4096x64xf16>, %k: tensor<4x16x4096x64xf16>, %v: tensor<4x16x4096x64xf16>) -> tensor<4x16x4096x64xf16> {
+  %qk = graph.matmul %q, %k transpose_b : (tensor<4x16x4096x64xf16>, tensor<4x16x4096x64xf16>) -> tensor<4x16x4096x4096xf16>
+  %p = graph.softmax %qk, axis = 3 : tensor<4x16x4096x4096xf16>
+  %o = graph.matmul %p, %v : (tensor<4x16x4096x4096xf16>, tensor<4x16x4096x64xf16>) -> tensor<4x16x4096x64xf16>
+  return %o : tensor<4x16x4096x64xf16>
+}
+
+func.func @attn_f32(%q: tensor<4x16x4096x64xf32>, %k: tensor<4x16x4096x64xf32>, %v: tensor<4x16x4096x64xf32>) -> tensor<4x16x4096x64xf32> {
+  %qk = graph.matmul %q, %k transpose_b : (tensor<4x16x4096x64xf32>, tensor<4x16x4096x64xf32>) -> tensor<4x16x4096x4096xf32>
+  %p = graph.softmax %qk, axis = 3 : tensor<4x16x4096x4096xf32>
+  %o = graph.matmul %p, %v : (tensor<4x16x4096x4096xf32>, tensor<4x16x4096x64xf32>) -> tensor<4x16x4096x64xf32>
+  return %o : tensor<4x16x4096x64xf32>
+}

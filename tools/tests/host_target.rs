@@ -350,6 +350,60 @@ fn mma_sync_gemms_equal_the_interpreter() {
     check_matrix_units(&cases, 32, "nvgpu", tuning.to_str(), 120);
 }
 
+/// Attention on NVIDIA's tensor cores, emulated on the host, in the blocks
+/// h100 takes (from a tuning cache: 64 or 32 queries over warps of 16
+/// rows, two cp.async stages of keys): the FlashAttention-2 loop, whose
+/// score fragments' row maxima and sums go through quad shuffles and stay
+/// row vectors in registers, and whose P the second mma.sync reads from
+/// registers; with a ragged last block of keys (200 = 3·64 + 8) and two
+/// batches.
+#[test]
+fn mma_sync_attention_equals_the_interpreter() {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-attention", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tuning = dir.join("tuning.json");
+    std::fs::write(
+        &tuning,
+        r#"{"cpu/attention/64x200x16": {"bm": 64, "bn": 64, "bk": 16, "stages": 2},
+            "cpu/attention/32x64x32": {"bm": 32, "bn": 32, "bk": 16, "stages": 2}}"#,
+    )
+    .unwrap();
+    for (i, (b, sq, sk, d, threads)) in [(2, 64, 200, 16, 128), (1, 32, 64, 32, 64)]
+        .into_iter()
+        .enumerate()
+    {
+        let (text, shapes) = attention(b, sq, sk, d, "f16");
+        let how = Lowering {
+            threads,
+            warp: 32,
+            mma: Some("nvgpu"),
+            tuning: tuning.to_str(),
+        };
+        let seed = 130 + i as u64;
+        check_on("attention", &text, &shapes, "f16", seed, &how);
+        let ir = gpu_ir(&text, seed, &how);
+        let body = &ir[ir.find("scf.for").expect("a loop over the keys")..];
+        for want in [
+            "nvgpu.device_async_copy",
+            "gpu.shuffle xor",
+            "nvgpu.mma.sync",
+        ] {
+            assert!(
+                body.contains(want),
+                "attention {b}x{sq}x{sk}x{d}: no {want}\n{ir}"
+            );
+        }
+        // After the row reductions the second gemm reads V by transposing
+        // ldmatrix and P from registers: no plain ldmatrix (an A from
+        // shared memory) follows the last shuffle.
+        let after = &body[body.rfind("gpu.shuffle xor").unwrap()..];
+        assert!(
+            after.contains("transpose = true") && !after.contains("transpose = false"),
+            "attention {b}x{sq}x{sk}x{d}: P not from registers\n{ir}"
+        );
+    }
+}
+
 /// Attention (scaled QK^T, softmax over the keys, times V) on `b` batches of
 /// `sq` queries and `sk` keys of width `d`: the program and its argument shapes.
 fn attention(b: i64, sq: i64, sk: i64, d: i64, elem: &str) -> (String, Vec<Vec<i64>>) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds, here (with LLVM), what bench/gpu/run.sh runs on a GPU machine (without
 # LLVM): aic-run without LLVM, and one PTX bundle per case and JAX fixture, into
-# bench/gpu/build/ (ignored by git; carry it to the GPU machine).
+# bench/gpu/build/ (ignored by git; carry it to the GPU machine). ARCH=sm_90a runs the
+# f16 GEMMs on Hopper's warpgroup MMA (wgmma); sm_90 keeps mma.sync.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=bench/gpu/build

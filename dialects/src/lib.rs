@@ -14,6 +14,7 @@ pub mod graph;
 pub mod math;
 pub mod memref;
 pub mod nvgpu;
+pub mod nvvm;
 pub mod scf;
 pub mod stablehlo;
 pub mod tile;
@@ -46,6 +47,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&gpu::DIALECT);
     registry.register(&vector::DIALECT);
     registry.register(&nvgpu::DIALECT);
+    registry.register(&nvvm::DIALECT);
     registry.register(&amdgpu::DIALECT);
 }
 

@@ -46,7 +46,14 @@ pub fn tuned_pipeline(
 }
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
-pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu"];
+pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu", "wgmma"];
+
+/// The matrix units an architecture runs GEMMs on when they are not the
+/// target's default: Hopper's warpgroup MMA on `sm_90a` (the only NVIDIA
+/// target with wgmma; plain `sm_90` keeps mma.sync).
+pub fn arch_units(target: &str, arch: Option<&str>) -> Option<&'static str> {
+    (target == "nvptx" && arch == Some("sm_90a")).then_some("wgmma")
+}
 
 /// [`tuned_pipeline`] with GEMMs on the matrix units `mma` names (one of
 /// [`MATRIX_UNITS`]; `None`: the target's own, NVIDIA's tensor cores on
@@ -84,6 +91,8 @@ pub fn matrix_pipeline(
         None if target == "amdgpu" => "amdgpu",
         None => "false",
     };
+    // Wgmma's tiles are fusion-to-tile's choice too.
+    let wgmma = if mma == "wgmma" { " wgmma=true" } else { "" };
     let mma = if mma == "false" {
         String::new()
     } else {
@@ -91,7 +100,7 @@ pub fn matrix_pipeline(
     };
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}{wgmma}}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

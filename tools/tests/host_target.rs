@@ -47,6 +47,35 @@ fn literal(r: &mut Rng, shape: &[i64], elem: &str) -> String {
     format!("dense<{}> : {}", nest(r, shape), ty(shape, elem))
 }
 
+/// The values [`literal`] writes (from the same generator state), as an
+/// .npy file of f16 or f32.
+fn npy(r: &mut Rng, shape: &[i64], elem: &str) -> Vec<u8> {
+    let n: i64 = shape.iter().product();
+    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
+    let descr = if elem == "f16" { "<f2" } else { "<f4" };
+    let mut head = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}), }}",
+        dims.join(" ")
+    );
+    while (10 + head.len() + 1) % 64 != 0 {
+        head.push(' ');
+    }
+    head.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((head.len() as u16).to_le_bytes());
+    out.extend(head.as_bytes());
+    for _ in 0..n {
+        let v: f64 = format!("{:.3}", r.value()).parse().unwrap();
+        if elem == "f16" {
+            let bits = aic::float::FloatKind::F16.from_f64(v) as u16;
+            out.extend(bits.to_le_bytes());
+        } else {
+            out.extend((v as f32).to_le_bytes());
+        }
+    }
+    out
+}
+
 /// Runs `@main` of `text` compiled for the host, checked against the
 /// interpreter on random inputs of `args`' shapes.
 fn check(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64) {
@@ -104,11 +133,25 @@ fn check_on(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, ho
     std::fs::write(&file, text).unwrap();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let lits: Vec<String> = args.iter().map(|s| literal(&mut r, s, elem)).collect();
+    // Arguments too long for a command line go in .npy files.
+    let inputs: Vec<String> = if lits.iter().map(String::len).sum::<usize>() > 100_000 {
+        let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+        args.iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let path = dir.join(format!("arg{i}.npy"));
+                std::fs::write(&path, npy(&mut r, s, elem)).unwrap();
+                format!("--input={}", path.display())
+            })
+            .collect()
+    } else {
+        vec![format!("--args=[{}]", lits.join(", "))]
+    };
     let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
         .arg("--target=host")
         .arg(&file)
         .arg("--entry=@main")
-        .arg(format!("--args=[{}]", lits.join(", ")))
+        .args(inputs)
         .arg("--check")
         .arg(format!("--threads={}", how.threads))
         .arg(format!("--warp={}", how.warp))
@@ -187,6 +230,20 @@ fn gemm_kernels_with_epilogues_equal_the_interpreter() {
 
 /// A program and its arguments' shapes.
 type Program = (String, Vec<Vec<i64>>);
+
+/// An f16 GEMM of an M x K A and an N x K B (`transpose_b`).
+fn gemm_bt(m: i64, n: i64, k: i64) -> Program {
+    let f16 = |s: &[i64]| ty(s, "f16");
+    let body = format!(
+        "  %m = graph.matmul %x, %w transpose_b : ({}, {}) -> {c}\n  return %m : {c}\n",
+        f16(&[m, k]),
+        f16(&[n, k]),
+        c = f16(&[m, n])
+    );
+    let args = vec![("x", vec![m, k]), ("w", vec![n, k])];
+    let shapes = args.iter().map(|a| a.1.clone()).collect();
+    (func(&args, &[m, n], &body, "f16"), shapes)
+}
 
 /// A GEMM case for matrix units: what it is, its program, and the block
 /// sizes it runs at with the op that must appear at each.
@@ -404,6 +461,68 @@ fn mma_sync_attention_equals_the_interpreter() {
     }
 }
 
+/// The same for Hopper's warpgroup MMA (`nvgpu.warpgroup.mma` m64nNk16 on
+/// shared tiles in the 128-byte-swizzled layout, read through matrix
+/// descriptors that the host decodes as the PTX ISA defines them), tiles
+/// from a tuning cache: two warpgroups on 128 x 256 blocks with bias +
+/// GeLU on the fragments and B N-major (`transposeB`); 128 x 128 blocks
+/// partial along M, N and K (200 x 320 x 96 with B N-major, 200 x 300 x
+/// 96 with B K-major: `transpose_b`, an N x K buffer, whose rows of 96
+/// cp.async can copy where a K x 300 B's cannot); one warpgroup with B
+/// K-major over several K steps; and a K step of 32, which keeps
+/// mma.sync.
+#[test]
+fn wgmma_gemms_equal_the_interpreter() {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-wgmma", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let tuning = dir.join("tuning.json");
+    std::fs::write(
+        &tuning,
+        r#"{"cpu/gemm/128x256x128": {"bm": 128, "bn": 256, "bk": 64, "stages": 4, "threads": 256},
+            "cpu/gemm/200x320x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 3, "threads": 256},
+            "cpu/gemm/200x300x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
+            "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
+            "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128}}"#,
+    )
+    .unwrap();
+    let wg = "nvgpu.warpgroup.mma";
+    let cases = [
+        (
+            "N-major B, bias + gelu",
+            gemm(&[], 128, 256, 128, true, "f16"),
+            vec![(256, "{transposeB} : vector<128xf32>")],
+        ),
+        (
+            "partial blocks",
+            gemm(&[], 200, 320, 96, false, "f16"),
+            vec![(256, "{transposeB} : vector<64xf32>")],
+        ),
+        (
+            "K-major B, partial blocks",
+            gemm_bt(200, 300, 96),
+            vec![(256, wg)],
+        ),
+        ("K-major B", gemm_bt(64, 96, 256), vec![(128, wg)]),
+        (
+            "a K step of 32",
+            gemm(&[], 64, 64, 64, false, "f16"),
+            vec![(128, "nvgpu.mma.sync")],
+        ),
+    ];
+    check_matrix_units(&cases, 32, "wgmma", tuning.to_str(), 140);
+    let ir = gpu_ir(
+        &cases[3].1.0,
+        1,
+        &Lowering {
+            threads: 128,
+            warp: 32,
+            mma: Some("wgmma"),
+            tuning: tuning.to_str(),
+        },
+    );
+    assert!(!ir.contains("transposeB"), "B is K-major\n{ir}");
+}
+
 /// Attention (scaled QK^T, softmax over the keys, times V) on `b` batches of
 /// `sq` queries and `sk` keys of width `d`: the program and its argument shapes.
 fn attention(b: i64, sq: i64, sk: i64, d: i64, elem: &str) -> (String, Vec<Vec<i64>>) {
@@ -483,7 +602,7 @@ fn row_elementwise_and_conv_kernels_equal_the_interpreter() {
     }
     // Rows longer than a block's share spread over column blocks, the last
     // one partial: a 1-D tensor, and rows with a bias read along them.
-    let long = "func.func @main(%x: tensor<4099xf32>) -> tensor<4099xf32> {\n  %t = graph.tanh %x : tensor<4099xf32>\n  return %t : tensor<4099xf32>\n}\n";
+    let long = "func.func @main(%x: tensor<4099xf32>) -> tensor<4099xf32> {\n  %t = graph.tanh %x : tensor<4099xf32>\n  %e = graph.erf %t : tensor<4099xf32>\n  return %e : tensor<4099xf32>\n}\n";
     check("1-D elementwise", long, &[vec![4099]], "f32", 42);
     for elem in ["f32", "f16"] {
         let x = ty(&[2, 2100], elem);

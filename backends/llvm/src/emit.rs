@@ -277,7 +277,7 @@ pub(crate) struct Lower<'a, 'ctx> {
     pub b: Builder<'ctx>,
     /// Builds allocas at the end of the entry block, which holds nothing else
     /// until the kernel is complete, so every alloca is static.
-    allocas: Builder<'ctx>,
+    pub(crate) allocas: Builder<'ctx>,
     /// The machine the module is for.
     pub target: &'a Target,
     spaces: Spaces,
@@ -935,7 +935,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             "memref.load" => self.load(op),
             "memref.store" => self.store(op),
             n if n.starts_with("arith.") => self.arith(op, &n[6..]),
-            n if n.starts_with("nvgpu.") || n.starts_with("vector.") => {
+            n if n.starts_with("nvgpu.") || n.starts_with("vector.") || n.starts_with("nvvm.") => {
                 crate::nvgpu::op(self, op, n)
             }
             n if n.starts_with("amdgpu.") => crate::amdgpu::op(self, op, n),
@@ -1378,7 +1378,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
     }
 
     /// The start of the block's shared memory.
-    fn shared_base(&mut self) -> Result<PointerValue<'ctx>, String> {
+    pub(crate) fn shared_base(&mut self) -> Result<PointerValue<'ctx>, String> {
         if let Some(p) = self.shared_base {
             return Ok(p);
         }
@@ -1397,7 +1397,10 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                             NVPTX_SHARED,
                         );
                         g.set_linkage(Linkage::External);
-                        g.set_alignment(16);
+                        // wgmma's 128-byte swizzle repeats every 1024
+                        // bytes of the shared address, and tiles placed
+                        // at multiples of that from here start a pattern.
+                        g.set_alignment(1024);
                         g
                     }
                 };

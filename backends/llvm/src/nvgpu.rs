@@ -11,6 +11,10 @@
 //! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
 //! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
 //! | `nvgpu.device_async_wait` | `llvm.nvvm.cp.async.wait.group` of `numGroups` |
+//! | `nvgpu.warpgroup.generate.descriptor` | the descriptor's bits computed from the shared address |
+//! | `nvgpu.warpgroup.mma` (sm_90a) | inline PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16`, the accumulator's registers read and written (LLVM 22 has no intrinsic for it) |
+//! | `nvvm.wgmma.fence.aligned`, `.commit.group.sync.aligned`, `.wait.group.sync.aligned` (sm_90a) | `llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned` |
+//! | `nvvm.fence.proxy` async.shared, cta | `llvm.nvvm.fence.proxy.async.shared_cta` |
 //!
 //! Tokens are `i32` zeros: the hardware counts a thread's groups itself.
 //!
@@ -21,8 +25,11 @@
 //! between two barriers (every lane of the warp runs them together), each
 //! lane then picking its own elements as the PTX ISA lays them out;
 //! `device_async_copy` copies at once (zero-filling past `srcElements`),
-//! which the wait and the barrier after it then find done. On AMDGPU
-//! `nvgpu` ops are errors.
+//! which the wait and the barrier after it then find done; `warpgroup.mma`
+//! runs at once, each thread computing its accumulator elements from the
+//! shared memory its descriptors name, decoded as the PTX ISA defines
+//! them ([`host_wgmma`]); the fences and waits have nothing to order. On
+//! AMDGPU `nvgpu` and `nvvm` ops are errors.
 
 use crate::emit::{Llvm, Lower};
 use crate::target::Target;
@@ -34,7 +41,8 @@ use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, VectorVa
 /// Translates `op`, an `nvgpu.*` or `vector.*` op named `name`.
 pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
     let host = matches!(l.target, Target::Host);
-    if name.starts_with("nvgpu.") && !host && !matches!(l.target, Target::Nvptx { .. }) {
+    let nvidia = name.starts_with("nvgpu.") || name.starts_with("nvvm.");
+    if nvidia && !host && !matches!(l.target, Target::Nvptx { .. }) {
         return Err(l.err(
             op,
             format!(
@@ -62,6 +70,15 @@ pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String
             l.set_value(r, l.i32().const_zero().into());
             return Ok(());
         }
+        "nvvm.wgmma.fence.aligned"
+        | "nvvm.wgmma.commit.group.sync.aligned"
+        | "nvvm.wgmma.wait.group.sync.aligned"
+        | "nvvm.fence.proxy" => {
+            if !host {
+                wgmma_sync(l, op, name)?;
+            }
+            return Ok(());
+        }
         "nvgpu.device_async_wait" => {
             if !host {
                 let n = aic_dialects::nvgpu::num_groups(l.ir, op);
@@ -79,6 +96,9 @@ pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String
         "nvgpu.ldmatrix" => ldmatrix(l, op)?,
         "nvgpu.mma.sync" if host => host_mma_sync(l, op)?,
         "nvgpu.mma.sync" => mma_sync(l, op)?,
+        "nvgpu.warpgroup.generate.descriptor" => descriptor(l, op)?,
+        "nvgpu.warpgroup.mma" if host => host_wgmma(l, op)?,
+        "nvgpu.warpgroup.mma" => wgmma(l, op)?,
         _ => return Err(l.err_cannot(op)),
     };
     let r = l.ir.result(op, 0);
@@ -307,6 +327,121 @@ fn async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether the target is NVIDIA's sm_90a, the one with wgmma.
+fn sm90a(l: &Lower<'_, '_>) -> bool {
+    matches!(l.target, Target::Nvptx { .. }) && l.target.arch() == "sm_90a"
+}
+
+/// The wgmma synchronisation ops and the proxy fence.
+fn wgmma_sync(l: &Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
+    if name != "nvvm.fence.proxy" && !sm90a(l) {
+        return Err(l.err(
+            op,
+            format!("'{name}' needs --arch=sm_90a, not {}", l.target.arch()),
+        ));
+    }
+    match name {
+        "nvvm.wgmma.fence.aligned" => {
+            l.call("llvm.nvvm.wgmma.fence.sync.aligned", None, &[])?;
+        }
+        "nvvm.wgmma.commit.group.sync.aligned" => {
+            l.call("llvm.nvvm.wgmma.commit_group.sync.aligned", None, &[])?;
+        }
+        "nvvm.wgmma.wait.group.sync.aligned" => {
+            let n = aic_dialects::nvvm::group(l.ir, op);
+            let n = l.cx.i64_type().const_int(n as u64, false);
+            l.call("llvm.nvvm.wgmma.wait_group.sync.aligned", None, &[n.into()])?;
+        }
+        _ => {
+            l.call("llvm.nvvm.fence.proxy.async.shared_cta", None, &[])?;
+        }
+    }
+    Ok(())
+}
+
+/// `warpgroup.generate.descriptor`: the matrix's shared address (on the
+/// host, its offset from the block's shared memory) and strides, each
+/// `(x & 0x3FFFF) >> 4`, at bits 0, 16 and 32, and the swizzle mode (1:
+/// 128 bytes) at bit 62.
+fn descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let ops = l.ir.operands(op).to_vec();
+    let p = element_ptr(l, op, ops[0], &ops[1..])?;
+    let i64t = l.cx.i64_type();
+    let mut addr = l.b.build_ptr_to_int(p, i64t, "").llvm()?;
+    if matches!(l.target, Target::Host) {
+        let base = l.shared_base()?;
+        let base = l.b.build_ptr_to_int(base, i64t, "").llvm()?;
+        addr = l.b.build_int_sub(addr, base, "").llvm()?;
+    }
+    let c = |v: u64| i64t.const_int(v, false);
+    let enc = |v: i64| ((v as u64) & 0x3FFFF) >> 4;
+    let start = l.b.build_and(addr, c(0x3FFFF), "").llvm()?;
+    let start = l.b.build_right_shift(start, c(4), false, "").llvm()?;
+    let nv = aic_dialects::nvgpu::int;
+    let fixed = (enc(nv(l.ir, op, "leadingByteOffset")) << 16)
+        | (enc(nv(l.ir, op, "strideByteOffset")) << 32)
+        | (1 << 62);
+    Ok(l.b.build_or(start, c(fixed), "").llvm()?.into())
+}
+
+/// `warpgroup.mma` as inline PTX: the accumulator's N/2 registers as
+/// outputs tied to the inputs (what "+f" means), then the descriptors;
+/// scale-d 1 (accumulate), A and B unscaled, A K-major, B N-major with
+/// `transposeB`.
+fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    if !sm90a(l) {
+        return Err(l.err(
+            op,
+            format!(
+                "'nvgpu.warpgroup.mma' needs --arch=sm_90a, not {}",
+                l.target.arch()
+            ),
+        ));
+    }
+    let c = vector(l, op, 2)?;
+    let k = c.get_type().get_size();
+    let n = aic_dialects::nvgpu::wgmma_n(l.ir, op);
+    let (da, db) = (operand(l, op, 0)?, operand(l, op, 1)?);
+    let f32 = l.f32();
+    let regs: Vec<String> = (0..k).map(|i| format!("${i}")).collect();
+    let tb = u8::from(aic_dialects::nvgpu::transpose_b(l.ir, op));
+    let asm = format!(
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {{{}}}, ${k}, ${}, p, 1, 1, 0, {tb};\n}}",
+        regs.join(", "),
+        k + 1
+    );
+    let mut cons: Vec<String> = (0..k).map(|_| "=f".to_string()).collect();
+    cons.extend(["l".to_string(), "l".to_string()]);
+    cons.extend((0..k).map(|i| i.to_string()));
+    let fields: Vec<BasicTypeEnum> = (0..k).map(|_| f32.into()).collect();
+    let ret = l.cx.struct_type(&fields, false);
+    let mut params: Vec<inkwell::types::BasicMetadataTypeEnum> =
+        vec![l.cx.i64_type().into(), l.cx.i64_type().into()];
+    params.extend((0..k).map(|_| inkwell::types::BasicMetadataTypeEnum::from(f32)));
+    let fty = ret.fn_type(&params, false);
+    let f =
+        l.cx.create_inline_asm(fty, asm, cons.join(","), true, false, None, false);
+    let mut args: Vec<inkwell::values::BasicMetadataValueEnum> = vec![da.into(), db.into()];
+    for i in 0..k {
+        let at = l.i32().const_int(u64::from(i), false);
+        args.push(l.b.build_extract_element(c, at, "").llvm()?.into());
+    }
+    let r =
+        l.b.build_indirect_call(fty, f, &args, "")
+            .llvm()?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| l.err(op, "wgmma returned nothing"))?
+            .into_struct_value();
+    let mut d = c.get_type().get_poison();
+    for i in 0..k {
+        let x = l.b.build_extract_value(r, i, "").llvm()?;
+        let at = l.i32().const_int(u64::from(i), false);
+        d = l.b.build_insert_element(d, x, at, "").llvm()?;
+    }
+    Ok(d.into())
+}
+
 // ------------------------------------------------------------ host emulation
 
 /// This thread's lane in its warp of 32, and the warp's first thread.
@@ -500,4 +635,150 @@ fn host_async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
         l.b.build_store(pd, x).llvm()?;
     }
     Ok(())
+}
+
+/// `warpgroup.mma` m64nNk16 on the host: thread `t` of its warpgroup (warp
+/// `w = t / 32 % 4`, lane `l`) adds to its element `i` of D, at row
+/// `16·w + l/4 + 8·(i/2 % 2)` and column `8·(i/4) + 2·(l%4) + i%2`, the products
+/// of A's row and B's column over k < 16, each element read where the
+/// descriptors place it. A descriptor (PTX ISA, "matrix descriptor") holds
+/// the start address, the leading and the stride byte offsets, each >> 4,
+/// in bits 0-13, 16-29 and 32-45, and the swizzle mode in 62-63. With
+/// 128-byte swizzling the matrix is made of atoms of 8 rows of 128 bytes
+/// (rows along the strided dim); K-major (A; B without transposeB): row
+/// `r` of the M or N dim is at `(r / 8)·SBO + (r % 8)·128`, k at `2·k`
+/// within it (the leading offset unused); N-major (B with transposeB):
+/// columns n run along the 128-byte rows, 64 to an atom, atoms `LBO`
+/// apart, k at `(k / 8)·SBO + (k % 8)·128`. The swizzle then moves the
+/// 16-byte chunk of each address: bits 4-6 are xor-ed with bits 7-9 (the
+/// row within the 1024-byte pattern).
+fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let c = vector(l, op, 2)?;
+    let k = u64::from(c.get_type().get_size());
+    let (da, db) = (operand(l, op, 0)?, operand(l, op, 1)?);
+    let (da, db) = (da.into_int_value(), db.into_int_value());
+    let trans_b = aic_dialects::nvgpu::transpose_b(l.ir, op);
+    let i64t = l.cx.i64_type();
+    let (f16, f32) = (l.cx.f16_type(), l.f32());
+    let cst = |v: u64| i64t.const_int(v, false);
+    let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    let base = l.shared_base()?;
+    // The accumulator in memory, updated element by element in a loop.
+    let acc = l.allocas.build_alloca(c.get_type(), "").llvm()?;
+    l.b.build_store(acc, c).llvm()?;
+    // A descriptor's field: `(d >> at) & 0x3FFF`, in bytes (<< 4).
+    let field = |l: &Lower<'_, 'ctx>, d: IntValue<'ctx>, at: u64| -> Result<_, String> {
+        let x = l.b.build_right_shift(d, cst(at), false, "").llvm()?;
+        let x = l.b.build_and(x, cst(0x3FFF), "").llvm()?;
+        l.b.build_left_shift(x, cst(4), "").llvm()
+    };
+    let (start_a, sbo_a) = (field(l, da, 0)?, field(l, da, 32)?);
+    let (start_b, lbo_b, sbo_b) = (field(l, db, 0)?, field(l, db, 16)?, field(l, db, 32)?);
+    let bin = |l: &Lower<'_, 'ctx>, f: &str, a: IntValue<'ctx>, b: IntValue<'ctx>| {
+        match f {
+            "+" => l.b.build_int_add(a, b, ""),
+            "*" => l.b.build_int_mul(a, b, ""),
+            "/" => l.b.build_int_unsigned_div(a, b, ""),
+            "%" => l.b.build_int_unsigned_rem(a, b, ""),
+            _ => l.b.build_xor(a, b, ""),
+        }
+        .llvm()
+    };
+    let lane = bin(l, "%", tid, cst(32))?;
+    let warp = bin(l, "/", tid, cst(32))?;
+    let w = bin(l, "%", warp, cst(4))?;
+    // The swizzled byte of `addr` in the block's shared memory.
+    let swizzled = |l: &Lower<'_, 'ctx>, addr: IntValue<'ctx>| -> Result<_, String> {
+        let row = l.b.build_right_shift(addr, cst(7), false, "").llvm()?;
+        let row = l.b.build_and(row, cst(7), "").llvm()?;
+        let row = l.b.build_left_shift(row, cst(4), "").llvm()?;
+        let addr = l.b.build_xor(addr, row, "").llvm()?;
+        // SAFETY (LLVM semantics): the descriptors name matrices inside the
+        // block's shared memory, as the op's contract requires.
+        unsafe {
+            l.b.build_in_bounds_gep(l.cx.i8_type(), base, &[addr], "")
+                .llvm()
+        }
+    };
+    // for i in 0..k: the loop's blocks.
+    let f =
+        l.b.get_insert_block()
+            .and_then(|b| b.get_parent())
+            .ok_or_else(|| l.err(op, "no function"))?;
+    let pre = l.b.get_insert_block().expect("a block");
+    let (head, done) = (
+        l.cx.append_basic_block(f, "wgmma"),
+        l.cx.append_basic_block(f, "wgmma.done"),
+    );
+    l.b.build_unconditional_branch(head).llvm()?;
+    l.b.position_at_end(head);
+    let i = l.b.build_phi(i64t, "").llvm()?;
+    i.add_incoming(&[(&cst(0), pre)]);
+    let iv = i.as_basic_value().into_int_value();
+    // Row and column of element i.
+    let q = bin(l, "/", iv, cst(2))?;
+    let q = bin(l, "%", q, cst(2))?;
+    let row = bin(l, "*", w, cst(16))?;
+    let g = bin(l, "/", lane, cst(4))?;
+    let row = bin(l, "+", row, g)?;
+    let q8 = bin(l, "*", q, cst(8))?;
+    let row = bin(l, "+", row, q8)?;
+    let col = bin(l, "/", iv, cst(4))?;
+    let col = bin(l, "*", col, cst(8))?;
+    let t4 = bin(l, "%", lane, cst(4))?;
+    let t2 = bin(l, "*", t4, cst(2))?;
+    let col = bin(l, "+", col, t2)?;
+    let odd = bin(l, "%", iv, cst(2))?;
+    let col = bin(l, "+", col, odd)?;
+    // Where row r of a K-major operand starts: (r / 8)·SBO + (r % 8)·128.
+    let k_major = |l: &Lower<'_, 'ctx>, start, r, sbo| -> Result<IntValue<'ctx>, String> {
+        let r8 = bin(l, "/", r, cst(8))?;
+        let at = bin(l, "*", r8, sbo)?;
+        let at = bin(l, "+", start, at)?;
+        let rr = bin(l, "%", r, cst(8))?;
+        let rr = bin(l, "*", rr, cst(128))?;
+        bin(l, "+", at, rr)
+    };
+    let a_row = k_major(l, start_a, row, sbo_a)?;
+    let b_line = if trans_b {
+        // Column n: atom n / 64 (LBO apart), byte 2·(n % 64) of a row.
+        let atom = bin(l, "/", col, cst(64))?;
+        let at = bin(l, "*", atom, lbo_b)?;
+        let at = bin(l, "+", start_b, at)?;
+        let nn = bin(l, "%", col, cst(64))?;
+        let nn = bin(l, "*", nn, cst(2))?;
+        bin(l, "+", at, nn)?
+    } else {
+        k_major(l, start_b, col, sbo_b)?
+    };
+    // SAFETY (LLVM semantics): i < k, the accumulator's length.
+    let slot = unsafe { l.b.build_in_bounds_gep(f32, acc, &[iv], "").llvm()? };
+    let mut sum = l.b.build_load(f32, slot, "").llvm()?.into_float_value();
+    for kk in 0..16u64 {
+        let a_at = bin(l, "+", a_row, cst((kk / 8) * 16 + (kk % 8) * 2))?;
+        let b_at = if trans_b {
+            let kb = bin(l, "*", cst(kk / 8), sbo_b)?;
+            let kb = bin(l, "+", kb, cst((kk % 8) * 128))?;
+            bin(l, "+", b_line, kb)?
+        } else {
+            bin(l, "+", b_line, cst((kk / 8) * 16 + (kk % 8) * 2))?
+        };
+        let (pa, pb) = (swizzled(l, a_at)?, swizzled(l, b_at)?);
+        let x = l.b.build_load(f16, pa, "").llvm()?.into_float_value();
+        let y = l.b.build_load(f16, pb, "").llvm()?.into_float_value();
+        let x = l.b.build_float_ext(x, f32, "").llvm()?;
+        let y = l.b.build_float_ext(y, f32, "").llvm()?;
+        let p = l.b.build_float_mul(x, y, "").llvm()?;
+        sum = l.b.build_float_add(sum, p, "").llvm()?;
+    }
+    l.b.build_store(slot, sum).llvm()?;
+    let next = bin(l, "+", iv, cst(1))?;
+    let more =
+        l.b.build_int_compare(inkwell::IntPredicate::ULT, next, cst(k), "")
+            .llvm()?;
+    let end = l.b.get_insert_block().expect("a block");
+    i.add_incoming(&[(&next, end)]);
+    l.b.build_conditional_branch(more, head, done).llvm()?;
+    l.b.position_at_end(done);
+    l.b.build_load(c.get_type(), acc, "").llvm()
 }

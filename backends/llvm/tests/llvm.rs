@@ -410,7 +410,7 @@ fn nvptx_emits_ptx_that_llc_accepts() {
             assert!(ptx.contains(&format!(".target {arch}")), "{ptx}");
             if name == "double" || name == "rotate" {
                 assert!(
-                    ptx.contains(".extern .shared .align 16 .b8 aic_shared[]"),
+                    ptx.contains(".extern .shared .align 1024 .b8 aic_shared[]"),
                     "{ptx}"
                 );
             }

@@ -40,6 +40,38 @@
 //! and `mma.sync` of shape m16n8k16 on f16 with an f32 accumulator.
 //! Both are warp-collective (every lane of the warp runs them together), so
 //! the interpreter, which runs one thread, has no semantics for them.
+//!
+//! Hopper's warpgroup MMA (sm_90a): a warpgroup (4 consecutive warps, the
+//! first one's index a multiple of 4) multiplies a 64x16 A by a 16xN B,
+//! both read by the tensor cores from shared memory through 64-bit matrix
+//! descriptors, into an accumulator each thread holds N/2 elements of:
+//!
+//! ```mlir
+//! %da = nvgpu.warpgroup.generate.descriptor %sa[%i] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64}
+//!     : memref<16384xf16, #gpu.address_space<workgroup>> -> i64
+//! %d = nvgpu.warpgroup.mma %da, %db, %c {transposeB} : vector<64xf32> -> vector<64xf32>
+//! ```
+//!
+//! `generate.descriptor` encodes the matrix starting at the index (in the
+//! layout the PTX ISA calls 128-byte swizzled: 8 rows of 128 bytes form
+//! an atom whose 16-byte chunk `c` of row `r` lies at chunk `c ^ r`; the
+//! atom 1024-byte aligned) with its two byte strides: start address >> 4
+//! in bits 0-13, leadingByteOffset >> 4 in 16-29, strideByteOffset >> 4
+//! in 32-45, the swizzle mode in 62-63 (1: 128 bytes). Upstream's op
+//! takes a TMA tensor map and gives a `!nvgpu.warpgroup.descriptor` whose
+//! memref type implies the strides; aic fills its tiles with cp.async (no
+//! tensor map) and names the strides itself, so the op takes a shared
+//! view and an index and gives the descriptor as the `i64` the
+//! instruction reads. `warpgroup.mma` is one `wgmma.mma_async` of shape
+//! m64nNk16, f16 x f16 + f32 (N = 2 x the accumulator's length, a
+//! multiple of 8 up to 256), A K-major, B K-major or N-major with
+//! `transposeB`; upstream's op spans a whole K loop of instructions on
+//! `!nvgpu.warpgroup.accumulator` values and synchronises itself, aic's
+//! is one instruction on the thread's `vector<N/2 x f32>` (in the m16n8
+//! fragment layout per warp, repeated N/8 times) and leaves the
+//! asynchrony to upstream's `nvvm.wgmma.*` ops (see `nvvm`): its result
+//! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
+//! it, and the shared memory it reads must not change until then.
 
 use crate::tile::enclosing;
 use aic::Diagnostic;
@@ -53,7 +85,13 @@ use aic::ir::{Context, Op};
 use aic::types::{Type, TypeKind};
 use aic::verifier::op_error;
 
-use crate::stablehlo::{BOOL_ATTR, I32_ATTR};
+use crate::stablehlo::{BOOL_ATTR, I32_ATTR, I64_ATTR};
+
+const I64: TypeConstraint = TypeConstraint {
+    desc: "i64",
+    check: |t, _| matches!(t, TypeKind::Integer { width: 64, .. }),
+    build: Some(|u| u.int_type(64)),
+};
 
 const MEMREF: TypeConstraint = TypeConstraint {
     desc: "memref",
@@ -190,6 +228,44 @@ pub const DEVICE_ASYNC_WAIT: OpSpec = OpSpec {
     ..OpSpec::new("nvgpu.device_async_wait")
 };
 
+/// `nvgpu.warpgroup.generate.descriptor %m[%i] {..} : memref<..> -> i64`.
+pub const WARPGROUP_DESCRIPTOR: OpSpec = OpSpec {
+    summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 matrix in shared memory",
+    operands: &[
+        ValueSpec::one("tensor", MEMREF),
+        ValueSpec::variadic("indices", tc::INDEX),
+    ],
+    results: &[ValueSpec::one("descriptor", I64)],
+    attributes: &[
+        AttrSpec::required("leadingByteOffset", I64_ATTR),
+        AttrSpec::required("strideByteOffset", I64_ATTR),
+        AttrSpec::required("swizzle", I64_ATTR),
+    ],
+    traits: Traits::PURE,
+    format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($descriptor)"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.warpgroup.generate.descriptor")
+};
+
+/// `nvgpu.warpgroup.mma %da, %db, %c {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
+pub const WARPGROUP_MMA: OpSpec = OpSpec {
+    summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate from shared memory",
+    operands: &[
+        ValueSpec::one("descriptorA", I64),
+        ValueSpec::one("descriptorB", I64),
+        ValueSpec::one("matrixC", VECTOR),
+    ],
+    results: &[ValueSpec::one("matrixD", VECTOR)],
+    attributes: &[AttrSpec::optional("transposeB", UNIT)],
+    format: Some(
+        "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
+    ),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvgpu.warpgroup.mma")
+};
+
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvgpu",
@@ -200,6 +276,8 @@ pub static DIALECT: Dialect = Dialect {
         DEVICE_ASYNC_COPY,
         DEVICE_ASYNC_CREATE_GROUP,
         DEVICE_ASYNC_WAIT,
+        WARPGROUP_DESCRIPTOR,
+        WARPGROUP_MMA,
     ],
     materialize_constant: None,
 };
@@ -269,6 +347,25 @@ pub fn copy_operands(
         g("dstIndices"),
         g("srcElements").first().copied(),
     )
+}
+
+/// An integer attribute of `op` (0 when absent).
+pub fn int(ctx: &Context, op: Op, name: &str) -> i64 {
+    match attr(ctx, op, name) {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Whether a `warpgroup.mma` reads B N-major (`transposeB`).
+pub fn transpose_b(ctx: &Context, op: Op) -> bool {
+    attr(ctx, op, "transposeB").is_some()
+}
+
+/// The N of a `warpgroup.mma` (twice its accumulator's length per thread).
+pub fn wgmma_n(ctx: &Context, op: Op) -> i64 {
+    let t = ctx.value_type(ctx.operands(op)[2]);
+    vector_of(ctx, t).map_or(0, |(s, _)| 2 * s.iter().product::<i64>())
 }
 
 /// `mmaShape` of an `mma.sync`.
@@ -380,6 +477,55 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 return Err(err(format!(
                     "copies 4, 8 or 16 bytes, not {bytes} ({} elements of {bits} bits)",
                     dst_elements(ctx, op)
+                )));
+            }
+        }
+        "nvgpu.warpgroup.generate.descriptor" => {
+            let src = ctx.value_type(ctx.operands(op)[0]);
+            if !crate::gpu::is_shared(ctx, src) {
+                return Err(err(format!(
+                    "the matrix must be a memref in #{}",
+                    crate::gpu::WORKGROUP
+                )));
+            }
+            let k = ctx.type_kind(src);
+            let rank = k.shape().map_or(0, <[i64]>::len);
+            if ctx.operands(op).len() - 1 != rank {
+                return Err(err(format!(
+                    "{} indices for a memref of rank {rank}",
+                    ctx.operands(op).len() - 1
+                )));
+            }
+            let elem = k.element_type().expect("a memref");
+            if !is_float(ctx, elem, FloatKind::F16) {
+                return Err(err(format!("describes f16 matrices, not {}", text(elem))));
+            }
+            if int(ctx, op, "swizzle") != 128 {
+                return Err(err(format!(
+                    "swizzle {} is not supported: only 128",
+                    int(ctx, op, "swizzle")
+                )));
+            }
+            for n in ["leadingByteOffset", "strideByteOffset"] {
+                let v = int(ctx, op, n);
+                if v % 16 != 0 || !(0..1 << 18).contains(&v) {
+                    return Err(err(format!(
+                        "{n} must be a multiple of 16 below 2^18, not {v}"
+                    )));
+                }
+            }
+        }
+        "nvgpu.warpgroup.mma" => {
+            let c = ctx.value_type(ctx.operands(op)[2]);
+            let d = ctx.value_type(ctx.result(op, 0));
+            let n = wgmma_n(ctx, op);
+            let f32 = vector_of(ctx, c)
+                .is_some_and(|(s, e)| s.len() == 1 && is_float(ctx, e, FloatKind::F32));
+            if !f32 || n % 8 != 0 || !(8..=256).contains(&n) || c != d {
+                return Err(err(format!(
+                    "expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not {} -> {}",
+                    text(c),
+                    text(d)
                 )));
             }
         }

@@ -278,7 +278,7 @@ pub(super) fn gemm(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    target: &str,
+    (target, wgmma): (&str, bool),
     cache: &Cache,
     n_kernel: usize,
 ) -> Result<(), Skip> {
@@ -376,7 +376,9 @@ pub(super) fn gemm(
         .get(&format!("{target}/gemm/{}x{}x{}", p.m, p.n, p.k))
         .copied()
         .unwrap_or_else(|| {
-            if mma_sized {
+            if mma_sized && wgmma {
+                Tuning::heuristic_f16_gemm(target, p.batch, p.m, p.n, p.k).for_wgmma(p.k)
+            } else if mma_sized {
                 Tuning::heuristic_f16_gemm(target, p.batch, p.m, p.n, p.k)
             } else {
                 Tuning::heuristic(target, p.m, p.n, p.k)

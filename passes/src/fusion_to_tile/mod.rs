@@ -78,6 +78,12 @@ pub static INFO: PassInfo = PassInfo {
             help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3, \"threads\": 128}} (threads optional: the block size the kernel records)",
         },
         OptSpec {
+            name: "wgmma",
+            kind: OptKind::Bool,
+            default: "false",
+            help: "Choose f16 GEMM tiles for Hopper's warpgroup MMA (tile-to-gpu mma=wgmma, sm_90a): 128-row blocks as two warpgroups, a K step of 64, 4 stages",
+        },
+        OptSpec {
             name: "reduce-chunk",
             kind: OptKind::UInt,
             default: "1024",
@@ -89,6 +95,7 @@ pub static INFO: PassInfo = PassInfo {
             target: o.str("target").to_string(),
             tuning: o.str("tuning").to_string(),
             reduce_chunk: o.int("reduce-chunk").max(1),
+            wgmma: o.bool("wgmma"),
         })
     },
 };
@@ -97,6 +104,7 @@ struct FusionToTile {
     target: String,
     tuning: String,
     reduce_chunk: i64,
+    wgmma: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -105,6 +113,8 @@ struct Config<'a> {
     target: &'a str,
     cache: &'a Cache,
     reduce_chunk: i64,
+    /// GEMM tiles for Hopper's warpgroup MMA.
+    wgmma: bool,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
@@ -116,7 +126,7 @@ type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| attention(c, g, f, (k.target, k.cache), i),
-    |c, g, f, k, i| gemm(c, g, f, k.target, k.cache, i),
+    |c, g, f, k, i| gemm(c, g, f, (k.target, k.wgmma), k.cache, i),
     |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
     |c, g, f, _, i| elementwise(c, g, f, i),
 ];
@@ -410,6 +420,7 @@ impl Pass for FusionToTile {
             target: &self.target,
             cache: &cache,
             reduce_chunk: self.reduce_chunk,
+            wgmma: self.wgmma,
         };
         let mut changed = false;
         for (i, (g, f)) in groups.into_iter().enumerate() {

@@ -205,6 +205,24 @@ impl Tuning {
             base
         }
     }
+
+    /// This choice for Hopper's warpgroup MMA (sm_90a), where a warpgroup
+    /// of 128 threads owns 64 rows: a 128-row block takes two warpgroups
+    /// (256 threads), a K step of 64 (a 128-byte swizzled row) where `k`
+    /// allows, and 4 stages (the ring is unpadded, and the loop keeps two
+    /// stages of copies in flight besides the one its wgmmas read and the
+    /// one they last read).
+    pub fn for_wgmma(self, k: i64) -> Tuning {
+        if self.bm != 128 {
+            return self;
+        }
+        Tuning {
+            bk: fit(64, k),
+            stages: self.stages.max(4),
+            threads: 256,
+            ..self
+        }
+    }
 }
 
 #[cfg(test)]
@@ -294,5 +312,18 @@ mod tests {
             Tuning::heuristic_f16_gemm("cpu", 1, 4096, 4096, 4096),
             Tuning::heuristic("cpu", 4096, 4096, 4096)
         );
+    }
+
+    #[test]
+    fn wgmma_tiles_are_two_warpgroups_of_64_rows() {
+        let big = Tuning::heuristic_f16_gemm("h100", 1, 4096, 4096, 1024).for_wgmma(1024);
+        assert_eq!(
+            (big.bm, big.bn, big.bk, big.stages, big.threads),
+            (128, 256, 64, 4, 256)
+        );
+        let mid = Tuning::heuristic_f16_gemm("h100", 1, 2048, 4096, 1024).for_wgmma(1024);
+        assert_eq!((mid.bm, mid.bn, mid.bk, mid.threads), (128, 128, 64, 256));
+        let small = Tuning::heuristic_f16_gemm("h100", 1, 64, 64, 64);
+        assert_eq!(small.for_wgmma(64), small);
     }
 }

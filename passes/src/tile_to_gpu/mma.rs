@@ -49,6 +49,10 @@ pub(super) enum Kind {
     Nvgpu,
     /// AMD matrix cores (`amdgpu.mfma`).
     Amdgpu,
+    /// Hopper's warpgroup MMA (`nvgpu.warpgroup.mma`, sm_90a) for the
+    /// gemms of pipelined loops that qualify ([`super::wgmma`]), NVIDIA
+    /// tensor cores' mma.sync for the others.
+    Wgmma,
 }
 
 /// The matrix instruction of a warp's tiles, and so its accumulator layout.
@@ -161,6 +165,10 @@ pub(super) struct Plan {
     deferred: std::collections::HashSet<Op>,
     /// Row vectors of fragments and gemms reading A from registers.
     rows: rows::Rows,
+    /// Gemms on Hopper's warpgroup MMA ([`super::wgmma`]).
+    wgmma: std::collections::HashSet<Op>,
+    /// Transfers stored in wgmma's 128-byte-swizzled layout.
+    swizzled: std::collections::HashSet<Op>,
 }
 
 /// A `tile.for` whose loads of gemm operands run ahead of its gemms: a ring
@@ -168,23 +176,23 @@ pub(super) struct Plan {
 /// copies `depth - 1` iterations before the gemm reads them.
 #[derive(Clone)]
 pub(super) struct Pipe {
-    depth: i64,
+    pub(super) depth: i64,
     /// Iterations, and the loop's constant bounds.
-    n: i64,
+    pub(super) n: i64,
     lb: i64,
     step: i64,
-    copies: Vec<Copy>,
+    pub(super) copies: Vec<Copy>,
 }
 
 /// One transfer of a pipelined loop and the load it copies.
 #[derive(Clone)]
-struct Copy {
+pub(super) struct Copy {
     load: Op,
-    transfer: Op,
+    pub(super) transfer: Op,
     /// Memory is contiguous along the tile's rows (dim 0), so the shared
     /// tile is stored transposed (column after column), each copy a run of
     /// 8 rows of one column.
-    trans: bool,
+    pub(super) trans: bool,
     desc: Desc,
 }
 
@@ -243,6 +251,7 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
     if kind == Kind::Amdgpu {
         return super::mfma::mfma_warps(ctx, gemm, threads);
     }
+    // Wgmma starts from mma.sync's choice ([`super::wgmma::adopt`]).
     if threads % 32 != 0 {
         return None;
     }
@@ -288,7 +297,8 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
             _ => {}
         },
     );
-    if kind == Kind::Nvgpu {
+    // Quad shuffles read mma.sync's fragment layout (wgmma keeps it too).
+    if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
         rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
     }
     for t in transfers {
@@ -321,8 +331,12 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
             loops.push(o);
         }
     });
+    let mut adopted = false;
     // cp.async is NVIDIA's.
-    for l in loops.into_iter().filter(|_| kind == Kind::Nvgpu) {
+    for l in loops
+        .into_iter()
+        .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
+    {
         if let Some(pipe) = pipeline(ctx, l, &p, threads) {
             for c in &pipe.copies {
                 p.direct.remove(&c.load);
@@ -332,8 +346,18 @@ pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
                     p.padded.insert(c.transfer, tt.shape[0] + PAD);
                 }
             }
+            let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+            let single = body.and_then(|b| single_gemm(ctx, b, &pipe));
+            if let Some(g) = single.filter(|_| kind == Kind::Wgmma) {
+                adopted |= super::wgmma::adopt(ctx, g, &pipe, &mut p, threads);
+            }
             p.pipes.insert(l, pipe);
         }
+    }
+    // A gemm wgmma took has a new accumulator layout: the fragments read
+    // from it are planned again.
+    if adopted {
+        plan_epilogue(ctx, k, &mut p);
     }
     p
 }
@@ -482,7 +506,7 @@ fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
 }
 
 /// Elements an asynchronous copy moves (16 bytes of f16).
-const CHUNK: i64 = 8;
+pub(super) const CHUNK: i64 = 8;
 
 fn const_int(ctx: &Context, v: Value) -> Option<i64> {
     let d = ctx.defining_op(v)?;
@@ -772,6 +796,28 @@ impl Plan {
     /// The padded row length of transfer `t`'s shared tile.
     pub(super) fn padded(&self, t: Op) -> Option<i64> {
         self.padded.get(&t).copied()
+    }
+
+    /// Whether `gemm` runs on Hopper's warpgroup MMA.
+    pub(super) fn is_wgmma(&self, gemm: Op) -> bool {
+        self.wgmma.contains(&gemm)
+    }
+
+    /// Whether transfer `t`'s tile is stored 128-byte swizzled.
+    pub(super) fn is_swizzled(&self, t: Op) -> bool {
+        self.swizzled.contains(&t)
+    }
+
+    /// Records `gemm` as a wgmma gemm with accumulator layout `w`.
+    pub(super) fn set_wgmma(&mut self, gemm: Op, w: Warps) {
+        self.gemms.insert(gemm, w);
+        self.wgmma.insert(gemm);
+    }
+
+    /// Records transfer `t` as stored swizzled, in lines of `len`.
+    pub(super) fn set_swizzled(&mut self, t: Op, len: i64) {
+        self.padded.insert(t, len);
+        self.swizzled.insert(t);
     }
 }
 
@@ -1517,7 +1563,12 @@ impl Lower<'_> {
                     let zero = s.index(0);
                     let safe = s.select(ok, off, zero);
                     let n = s.select(ok, c8, zero);
-                    let at = s.mul_add(line, *stride, within);
+                    let at = if s.mma.is_swizzled(c.transfer) {
+                        let lines = if c.trans { cols } else { rows };
+                        s.swizzled_at(line, within, lines)
+                    } else {
+                        s.mul_add(line, *stride, within)
+                    };
                     let at = s.bin("arith.addi", at, base);
                     let sizes = u.attr(AttrKind::DenseArray {
                         elem: i32t,
@@ -1538,6 +1589,9 @@ impl Lower<'_> {
             }
             Ok(s.val("nvgpu.device_async_create_group", &tokens, token, &[]))
         };
+        if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|g| self.mma.is_wgmma(*g)) {
+            return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
+        }
         let mut group = None;
         for it in 0..(pipe.depth - 1) {
             let itv = self.index(it);
@@ -1843,7 +1897,7 @@ impl Lower<'_> {
 /// The one gemm of pipelined loop `body`, if it is all the loop computes:
 /// its A and B the pipe's transfers, its accumulator the loop's only
 /// carried value, which it yields.
-fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op> {
+pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op> {
     let gemms: Vec<Op> = ctx
         .block_ops(body)
         .filter(|o| ctx.op_name(*o) == "tile.gemm")

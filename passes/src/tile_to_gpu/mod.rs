@@ -32,11 +32,14 @@
 //!
 //! With `mma=true` or `mma=nvgpu` (NVIDIA sm_80 and later), the f16 gemms
 //! that tensor cores can run become warps' `nvgpu.mma.sync` on fragments
-//! (see [`mma`]); with `mma=amdgpu` (gfx90a, gfx942), wavefronts'
-//! `amdgpu.mfma` (see [`mfma`]).
+//! (see [`mma`]); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
+//! K loop becomes warpgroups' `nvgpu.warpgroup.mma` where it qualifies
+//! (see [`wgmma`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
+//! gfx942), wavefronts' `amdgpu.mfma` (see [`mfma`]).
 
 mod mfma;
 mod mma;
+mod wgmma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -71,9 +74,9 @@ pub static INFO: PassInfo = PassInfo {
         },
         OptSpec {
             name: "mma",
-            kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu"]),
+            kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu", "wgmma"]),
             default: "false",
-            help: "Run f16 gemms on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
+            help: "Run f16 gemms on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later; wgmma: Hopper's nvgpu.warpgroup.mma where a pipelined loop's gemm qualifies, sm_90a) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
         },
     ],
     create: |o: &PassOptions| {
@@ -83,6 +86,7 @@ pub static INFO: PassInfo = PassInfo {
             mma: match o.str("mma") {
                 "true" | "nvgpu" => mma::Kind::Nvgpu,
                 "amdgpu" => mma::Kind::Amdgpu,
+                "wgmma" => mma::Kind::Wgmma,
                 _ => mma::Kind::Off,
             },
         })
@@ -294,7 +298,7 @@ fn lower_kernel(
     }
     // Shared regions of the transfers, for the kernel's whole run.
     let mut transfer_at = HashMap::new();
-    let mut top = 0;
+    let mut top: i64 = 0;
     let mut transfers = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         if ctx.op_name(o) == "tile.transfer" {
@@ -306,6 +310,10 @@ fn lower_kernel(
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
         if tt.space == Space::Shared {
+            if plan.is_swizzled(t) {
+                // A swizzle pattern's start (see wgmma).
+                top = (top + 1023) / 1024 * 1024;
+            }
             transfer_at.insert(t, top);
             let bytes = plan
                 .transfer_bytes(ctx, t)

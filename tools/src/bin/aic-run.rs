@@ -34,9 +34,9 @@ USAGE: aic-run --interpret [options] <input file>
 OPTIONS:
   --interpret               Run the file with the reference interpreter
   --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
-  --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90)
+  --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90; sm_90a: GEMMs on wgmma)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
-  --mma=<false|nvgpu|amdgpu>  GEMMs on these matrix units (default: the target's; on the host,
+  --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
   --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
   --split-input-file        Run each '// -----' chunk separately
@@ -320,7 +320,10 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                 llvm_target,
                 o.threads,
                 o.warp,
-                o.mma.as_deref(),
+                o.mma.as_deref().or(aic_tools::compile::arch_units(
+                    llvm_target,
+                    o.arch.as_deref(),
+                )),
                 o.tuning.as_deref(),
             )?,
         )?;

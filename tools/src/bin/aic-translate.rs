@@ -13,7 +13,7 @@ use aic::{Context, SourceMap};
 use aic_llvm::{Emit, Target};
 use aic_runtime::Bundle;
 use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
-use aic_tools::compile::{kernel_infos, launches, run_pipeline, tuned_pipeline};
+use aic_tools::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -23,7 +23,7 @@ USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
-  --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90); gfx90a, gfx942 (amdgpu; default gfx942)
+  --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90; sm_90a runs f16 GEMMs on wgmma); gfx90a, gfx942 (amdgpu; default gfx942)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
@@ -105,7 +105,13 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
     run_pipeline(
         &mut ctx,
         m,
-        &tuned_pipeline(&o.target, o.threads, o.warp, o.tuning.as_deref())?,
+        &matrix_pipeline(
+            &o.target,
+            o.threads,
+            o.warp,
+            arch_units(&o.target, o.arch.as_deref()),
+            o.tuning.as_deref(),
+        )?,
     )?;
     let infos = kernel_infos(&ctx, m);
     for k in &infos {

@@ -1,0 +1,140 @@
+//! The part of upstream MLIR's `nvvm` dialect that Hopper's warpgroup
+//! matrix multiplies need around `nvgpu.warpgroup.mma`, in upstream syntax:
+//!
+//! ```mlir
+//! nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+//! nvvm.wgmma.fence.aligned
+//! %d = nvgpu.warpgroup.mma %da, %db, %c : vector<64xf32> -> vector<64xf32>
+//! nvvm.wgmma.commit.group.sync.aligned
+//! nvvm.wgmma.wait.group.sync.aligned 1
+//! ```
+//!
+//! `wgmma.fence.aligned` orders this warpgroup's register and shared
+//! memory accesses before the `wgmma`s after it; `commit.group` makes the
+//! warpgroup's `wgmma`s issued since the last commit one group;
+//! `wait.group N` waits until at most `N` of its groups are pending (their
+//! accumulators, and the shared memory they read, are settled only
+//! then). `fence.proxy` with kind `async.shared` and space `cta` orders
+//! this thread's ordinary (generic proxy) writes to shared memory, such as
+//! cp.async's, before reads of the async proxy (the tensor cores'); a
+//! barrier after it then extends that to the block. Only these kinds are
+//! accepted. All are warpgroup- or thread-level synchronisation with no
+//! meaning for the interpreter's one thread.
+
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::dialect::{AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec};
+use aic::interp::{IResult, Interp, InterpError, Tensor};
+use aic::ir::{Context, Op};
+use aic::verifier::op_error;
+
+use crate::stablehlo::I64_ATTR;
+use crate::tile::enclosing;
+
+/// `nvvm.fence.proxy`'s kind, the one aic translates.
+pub const PROXY_ASYNC_SHARED: &str = "nvvm.proxy_kind<async.shared>";
+/// `nvvm.fence.proxy`'s space, the one aic translates.
+pub const SHARED_CTA: &str = "nvvm.shared_space<cta>";
+
+const OPAQUE: AttrConstraint = AttrConstraint {
+    desc: "dialect attribute",
+    check: |a, _| matches!(a, AttrKind::Opaque(_)),
+    syntax: AttrSyntax::Full,
+};
+
+/// `nvvm.wgmma.fence.aligned`.
+pub const WGMMA_FENCE: OpSpec = OpSpec {
+    summary: "orders the warpgroup's register and shared-memory accesses before the wgmmas after it",
+    format: Some("attr-dict"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvvm.wgmma.fence.aligned")
+};
+
+/// `nvvm.wgmma.commit.group.sync.aligned`.
+pub const WGMMA_COMMIT: OpSpec = OpSpec {
+    summary: "commits the warpgroup's wgmmas issued since the last commit as one group",
+    format: Some("attr-dict"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvvm.wgmma.commit.group.sync.aligned")
+};
+
+/// `nvvm.wgmma.wait.group.sync.aligned N`.
+pub const WGMMA_WAIT: OpSpec = OpSpec {
+    summary: "waits until at most `group` of the warpgroup's wgmma groups are pending",
+    attributes: &[AttrSpec::required("group", I64_ATTR)],
+    format: Some("attr-dict $group"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvvm.wgmma.wait.group.sync.aligned")
+};
+
+/// `nvvm.fence.proxy {kind = .., space = ..}`.
+pub const FENCE_PROXY: OpSpec = OpSpec {
+    summary: "orders this thread's memory accesses of one proxy before those of another",
+    attributes: &[
+        AttrSpec::required("kind", OPAQUE),
+        AttrSpec::optional("space", OPAQUE),
+    ],
+    format: Some("attr-dict"),
+    verify: Some(verify),
+    interpret: Some(interpret),
+    ..OpSpec::new("nvvm.fence.proxy")
+};
+
+/// The dialect.
+pub static DIALECT: Dialect = Dialect {
+    name: "nvvm",
+    description: "NVVM synchronisation of Hopper's warpgroup MMA (wgmma fence, commit, wait) and proxy fences",
+    ops: &[WGMMA_FENCE, WGMMA_COMMIT, WGMMA_WAIT, FENCE_PROXY],
+    materialize_constant: None,
+};
+
+fn attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
+    let a = ctx
+        .find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    Some(ctx.attr_kind(a))
+}
+
+/// `group` of a `wgmma.wait.group`.
+pub fn group(ctx: &Context, op: Op) -> i64 {
+    match attr(ctx, op, "group") {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(-1),
+        _ => -1,
+    }
+}
+
+fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let err = |m: String| op_error(ctx, op, m);
+    if enclosing(ctx, op, "gpu.kernel").is_none() {
+        return Err(err("must be inside a gpu.kernel".into()));
+    }
+    match ctx.op_name(op) {
+        "nvvm.wgmma.wait.group.sync.aligned" if group(ctx, op) < 0 => {
+            Err(err("group must not be negative".into()))
+        }
+        "nvvm.fence.proxy" => {
+            let text = |n: &str| match attr(ctx, op, n) {
+                Some(AttrKind::Opaque(t)) => Some(t.to_string()),
+                _ => None,
+            };
+            let (kind, space) = (text("kind"), text("space"));
+            if kind.as_deref() != Some(PROXY_ASYNC_SHARED) || space.as_deref() != Some(SHARED_CTA) {
+                return Err(err(format!(
+                    "only kind #{PROXY_ASYNC_SHARED} with space #{SHARED_CTA} is supported"
+                )));
+            }
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    Err(InterpError::at(
+        op,
+        "nvvm synchronisation is warpgroup-collective and the interpreter runs one thread: compile for nvptx",
+    ))
+}

@@ -1,0 +1,50 @@
+// Hopper's warpgroup MMA: descriptors of 128-byte-swizzled shared matrices
+// and wgmma m64nNk16 on them, round trip in pretty and generic form.
+// RUN: aic-opt %s | FileCheck %s
+// RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s
+// RUN: aic-translate --target=nvptx --arch=sm_90a --emit=llvm-ir %s -o %t.ll
+// RUN: llc -march=nvptx64 -mcpu=sm_90a %t.ll -o - | FileCheck %s --check-prefix=PTX
+
+// The descriptors: (address & 0x3FFFF) >> 4, then 1 (16 bytes) or 512
+// (8192) at bit 16, 64 (1024) at bit 32 and the 128-byte swizzle (1) at
+// bit 62: 0x4000004000010000 and 0x4000004002000000. The mma: the
+// accumulator's 64 registers, the two descriptors, scale-d true, A and B
+// unscaled, A K-major, B N-major (1) or K-major (0).
+// PTX: .extern .shared .align 1024 .b8 aic_shared[];
+// PTX-DAG: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305360384;
+// PTX-DAG: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849280;
+// PTX: wgmma.fence.sync.aligned;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX: wgmma.commit_group.sync.aligned;
+// PTX: wgmma.wait_group.sync.aligned 1;
+// PTX: fence.proxy.async.shared::cta;
+
+// CHECK-LABEL: gpu.kernel @k
+// CHECK: %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}[%{{.*}}] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<8192xf16, #gpu.address_space<workgroup>> -> i64
+// CHECK: %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}[%{{.*}}] {leadingByteOffset = 8192 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64}
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[D:.*]] = nvgpu.warpgroup.mma %[[DA]], %[[DB]], %{{.*}} {transposeB} : vector<64xf32> -> vector<64xf32>
+// CHECK: nvgpu.warpgroup.mma %[[DA]], %[[DB]], %[[D]] : vector<64xf32> -> vector<64xf32>
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 16384 {
+^bb0(%g: memref<64xf32>):
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %s = gpu.shared offset = 0 : memref<8192xf16, #gpu.address_space<workgroup>>
+  %da = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<8192xf16, #gpu.address_space<workgroup>> -> i64
+  %db = nvgpu.warpgroup.generate.descriptor %s[%c64] {leadingByteOffset = 8192 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<8192xf16, #gpu.address_space<workgroup>> -> i64
+  %z = arith.constant 0.0 : f32
+  %c = vector.from_elements %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z : vector<64xf32>
+  nvvm.wgmma.fence.aligned
+  %d = nvgpu.warpgroup.mma %da, %db, %c {transposeB} : vector<64xf32> -> vector<64xf32>
+  %e = nvgpu.warpgroup.mma %da, %db, %d : vector<64xf32> -> vector<64xf32>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 1
+  nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+  %x = vector.extract %e[0] : f32 from vector<64xf32>
+  memref.store %x, %g[%c0] : memref<64xf32>
+  gpu.return
+}

@@ -1,0 +1,80 @@
+// The verifiers of Hopper's warpgroup MMA ops: descriptors of f16 matrices
+// in shared memory with 128-byte swizzling and 16-byte-aligned strides,
+// wgmma accumulators of N/2 f32 for N a multiple of 8 up to 256, and the
+// nvvm synchronisation ops inside kernels with the kinds aic translates.
+// RUN: aic-opt %s --split-input-file --verify-diagnostics
+
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op the matrix must be a memref in #gpu.address_space<workgroup>}}
+  %d = nvgpu.warpgroup.generate.descriptor %g[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<256xf16> -> i64
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 1024 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<256xf32, #gpu.address_space<workgroup>>
+  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op describes f16 matrices, not f32}}
+  %d = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<256xf32, #gpu.address_space<workgroup>> -> i64
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 512 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<256xf16, #gpu.address_space<workgroup>>
+  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op swizzle 64 is not supported: only 128}}
+  %d = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 64 : i64} : memref<256xf16, #gpu.address_space<workgroup>> -> i64
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 512 {
+^bb0(%g: memref<256xf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<256xf16, #gpu.address_space<workgroup>>
+  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op strideByteOffset must be a multiple of 16 below 2^18, not 1000}}
+  %d = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1000 : i64, swizzle = 128 : i64} : memref<256xf16, #gpu.address_space<workgroup>> -> i64
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  %z = arith.constant 0 : i64
+  %f = arith.constant 0.0 : f32
+  %c = vector.from_elements %f, %f, %f, %f, %f, %f : vector<6xf32>
+  // expected-error@+1 {{'nvgpu.warpgroup.mma' op expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not vector<6xf32> -> vector<6xf32>}}
+  %d = nvgpu.warpgroup.mma %z, %z, %c : vector<6xf32> -> vector<6xf32>
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  %z = arith.constant 0 : i64
+  %f = arith.constant 0.0 : f32
+  %c = vector.from_elements %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f : vector<256xf32>
+  // expected-error@+1 {{'nvgpu.warpgroup.mma' op expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not vector<256xf32> -> vector<256xf32>}}
+  %d = nvgpu.warpgroup.mma %z, %z, %c : vector<256xf32> -> vector<256xf32>
+  gpu.return
+}
+// -----
+func.func @f() {
+  // expected-error@+1 {{'nvvm.wgmma.fence.aligned' op must be inside a gpu.kernel}}
+  nvvm.wgmma.fence.aligned
+  return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  // expected-error@+1 {{'nvvm.wgmma.wait.group.sync.aligned' op group must not be negative}}
+  nvvm.wgmma.wait.group.sync.aligned -1
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  // expected-error@+1 {{'nvvm.fence.proxy' op only kind #nvvm.proxy_kind<async.shared> with space #nvvm.shared_space<cta> is supported}}
+  nvvm.fence.proxy {kind = #nvvm.proxy_kind<alias>}
+  gpu.return
+}

@@ -1,0 +1,280 @@
+//! `tile.gemm` on Hopper's warpgroup MMA (`tile-to-gpu{mma=wgmma}`,
+//! sm_90a): the one gemm of a cp.async-pipelined K loop runs as
+//! `nvgpu.warpgroup.mma` m64nNk16 instructions that read A and B straight
+//! from the shared ring, with no fragment loads.
+//!
+//! Which gemms: those [`super::mma`] pipelines as a loop's only gemm
+//! (f16 x f16 -> f32, its operands the loop's staged transfers), in
+//! blocks of whole warpgroups (128 threads) stacked along M, one m64 row
+//! block each (M = 64 x warpgroups), N a multiple of 8 up to 256 (of 64
+//! when B is N-major), a K step a multiple of 64, 3 stages or more. Other
+//! gemms keep mma.sync.
+//!
+//! Shared tiles are stored in the 128-byte-swizzled layout the wgmma
+//! descriptors describe: a tile of `lines` lines (A's rows; B's columns
+//! when memory is contiguous along K, else its rows) of 64-element
+//! (128-byte) runs, the runs of a longer line in further column blocks of
+//! `lines x 64`; the 16-byte chunk `c` of line `r` lands at chunk `c ^ (r
+//! % 8)` ([`Lower::swizzled_at`]), which cp.async writes directly. Each
+//! ring stage starts on a 1024-byte boundary, where the swizzle pattern
+//! repeats. A is K-major (stride byte offset 1024: eight 128-byte rows);
+//! B is K-major (an N x K tile, read like A) or N-major (a K x N tile:
+//! `transposeB`, 64-column atoms `K x 128` bytes apart, eight K rows 1024
+//! bytes apart).
+//!
+//! The accumulator of warpgroup `g` (rows `64·g..64·g + 63`) is, per warp
+//! `w` of it, the m16n8 fragment layout repeated N/8 times along N: the
+//! [`Warps`] of mma.sync with a `warps x 1` grid, `mt = 1`, `nt = N/8`,
+//! so the epilogue and the stores on fragments are mma.sync's.
+//!
+//! The loop keeps wgmma groups asynchronous: iteration `i` waits for its
+//! stage's copies, fences them for the async proxy, syncs the block,
+//! starts the copies of iteration `i + depth - 2` into the stage
+//! iteration `i - 2` read (every warpgroup has waited for that one's
+//! wgmmas), issues its k16 steps as one group and waits until at most
+//! that group is in flight. The accumulator is a vector carried through
+//! the loop, in registers.
+
+use super::mma::{CHUNK, Pipe, Plan, Unit, Warps, tile_type};
+use super::{Lower, err, int_attr};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::float::FloatKind;
+use aic::ir::{Context, Op, Value};
+use aic::types::TypeKind;
+use aic_dialects::tile::TileType;
+
+/// Elements of a 128-byte swizzled run of f16 (one line of an atom).
+const RUN: i64 = 64;
+
+/// Bytes between the 8-line groups of an atom (its size).
+const ATOM_BYTES: i64 = 1024;
+
+/// Records `gemm`, the single gemm of pipelined loop `pipe`, as a wgmma
+/// gemm of a block of `threads` if it qualifies (see the module's doc):
+/// its warp grid, and its operands' transfers swizzled, unpadded;
+/// whether it did.
+pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads: i64) -> bool {
+    let ops = ctx.operands(gemm);
+    let (Some(a), Some(b)) = (tile_type(ctx, ops[0]), tile_type(ctx, ops[1])) else {
+        return false;
+    };
+    let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
+    let warps = threads / 32;
+    let copy = |v: Value| pipe.copies.iter().find(|c| ctx.result(c.transfer, 0) == v);
+    let (Some(ca), Some(cb)) = (copy(ops[0]), copy(ops[1])) else {
+        return false;
+    };
+    let fits = threads % 128 == 0
+        && pipe.depth >= 3
+        && m == 16 * warps
+        && n % 8 == 0
+        && n <= 256
+        && k % RUN == 0
+        && ca.transfer != cb.transfer
+        && !ca.trans
+        && (cb.trans || n % RUN == 0);
+    if !fits {
+        return false;
+    }
+    p.set_wgmma(
+        gemm,
+        Warps {
+            wm: warps,
+            wn: 1,
+            mt: 1,
+            nt: n / 8,
+            unit: Unit::MmaSync,
+        },
+    );
+    for c in [ca, cb] {
+        let t = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
+        let len = if c.trans { t.shape[0] } else { t.shape[1] };
+        p.set_swizzled(c.transfer, len);
+    }
+    true
+}
+
+impl Lower<'_> {
+    /// The element offset, in a swizzled tile of `lines` lines, of the
+    /// 8-element chunk starting at element `within` of line `line`.
+    pub(super) fn swizzled_at(&mut self, line: Value, within: Value, lines: i64) -> Value {
+        let (run, c8) = (self.index(RUN), self.index(CHUNK));
+        let block = self.bin("arith.divui", within, run);
+        let w = self.bin("arith.remui", within, run);
+        let chunk = self.bin("arith.divui", w, c8);
+        let r8 = self.bin("arith.remui", line, c8);
+        let chunk = self.bin("arith.xori", chunk, r8);
+        let zero = self.index(0);
+        let at = self.mul_add(block, lines * RUN, zero);
+        let at = self.mul_add(line, RUN, at);
+        self.mul_add(chunk, CHUNK, at)
+    }
+
+    /// A descriptor of the swizzled matrix at element `at` of `view`.
+    fn descriptor(&mut self, view: Value, at: Value, lbo: i64, sbo: i64) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let i64t = u.int_type(64);
+        let a = |v: i64| int_attr(&u, v, i64t);
+        self.val(
+            "nvgpu.warpgroup.generate.descriptor",
+            &[view, at],
+            i64t,
+            &[
+                ("leadingByteOffset", a(lbo)),
+                ("strideByteOffset", a(sbo)),
+                ("swizzle", a(128)),
+            ],
+        )
+    }
+
+    /// `nvvm.wgmma.wait.group.sync.aligned n`.
+    fn wgmma_wait(&mut self, n: i64) {
+        let u = self.ctx.uniquer().clone();
+        let g = int_attr(&u, n, u.int_type(64));
+        self.op(
+            "nvvm.wgmma.wait.group.sync.aligned",
+            &[],
+            &[],
+            &[("group", g)],
+        );
+    }
+
+    /// The pipelined loop of wgmma gemm `gemm` (see the module's doc):
+    /// `rings` are the transfers' rings (view, line length, stage size,
+    /// tile), `carried` the accumulator's fragment array, `issue` starts
+    /// an iteration's copies.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn lower_wgmma(
+        &mut self,
+        gemm: Op,
+        pipe: &Pipe,
+        (rings, carried, results): (
+            &[(Value, i64, i64, TileType)],
+            &(Value, Warps, TileType),
+            &[Value],
+        ),
+        issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let (acc, w, t) = carried.clone();
+        let gops = self.ctx.operands(gemm).to_vec();
+        let ring_of = |s: &Self, v: Value| {
+            pipe.copies
+                .iter()
+                .position(|c| s.ctx.result(c.transfer, 0) == v)
+        };
+        let (Some(ia), Some(ib)) = (ring_of(self, gops[0]), ring_of(self, gops[1])) else {
+            return Err(err(self.ctx, gemm, "a wgmma gemm of unstaged operands"));
+        };
+        let (m, kk) = (rings[ia].3.shape[0], rings[ia].3.shape[1]);
+        let n = t.shape[1];
+        let k_major_b = pipe.copies[ib].trans;
+        let u = self.ctx.uniquer().clone();
+        let i1 = u.int_type(1);
+        let f32 = u.ty(TypeKind::Float(FloatKind::F32));
+        let len = w.slots();
+        let vty = u.ty(TypeKind::Vector {
+            shape: [len].as_slice().into(),
+            scalable: [false].as_slice().into(),
+            elem: f32,
+        });
+        // Stages 0 .. depth - 3 before the loop.
+        let mut group = None;
+        for it in 0..pipe.depth - 2 {
+            let itv = self.index(it);
+            let live = (it >= pipe.n).then(|| {
+                let f = int_attr(&u, 0, i1);
+                self.val("arith.constant", &[], i1, &[("value", f)])
+            });
+            group = Some(issue(self, itv, live)?);
+        }
+        let group = group.expect("depth >= 3");
+        let el: Vec<Value> = (0..len)
+            .map(|s| {
+                let i = self.index(s);
+                self.load(acc, i)
+            })
+            .collect();
+        let v0 = self.val("vector.from_elements", &el, vty, &[]);
+        // This warpgroup's rows of A: 64·g lines of the first column block.
+        let c128 = self.index(128);
+        let g = self.bin("arith.divui", self.tid, c128);
+        let zero = self.index(0);
+        let a_rows = self.mul_add(g, 64 * RUN, zero);
+        let proxy = [
+            (
+                "kind",
+                u.attr(AttrKind::Opaque(
+                    aic_dialects::nvvm::PROXY_ASYNC_SHARED.into(),
+                )),
+            ),
+            (
+                "space",
+                u.attr(AttrKind::Opaque(aic_dialects::nvvm::SHARED_CTA.into())),
+            ),
+        ];
+        let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
+        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let out = self.for_loop(lo, hi, one, &[v0, group], &mut |s, it, args| {
+            s.op(
+                "nvgpu.device_async_wait",
+                &[args[1]],
+                &[],
+                &[("numGroups", wait_n)],
+            );
+            s.op("nvvm.fence.proxy", &[], &[], &proxy);
+            s.barrier();
+            let ahead = s.index(pipe.depth - 2);
+            let next = s.bin("arith.addi", it, ahead);
+            let nn = s.index(pipe.n);
+            let live = s.cmpi("ult", next, nn);
+            let tok = issue(s, next, Some(live))?;
+            let d = s.index(pipe.depth);
+            let slot = s.bin("arith.remui", it, d);
+            let (sa, sb) = (rings[ia].2, rings[ib].2);
+            let base_a = s.mul_add(slot, sa, a_rows);
+            let zero = s.index(0);
+            let base_b = s.mul_add(slot, sb, zero);
+            s.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
+            let mut v = args[0];
+            for k in (0..kk).step_by(16) {
+                let within = k % RUN;
+                let at_a = s.index((k / RUN) * m * RUN + within);
+                let at_a = s.bin("arith.addi", base_a, at_a);
+                let da = s.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
+                let (at_b, lbo) = if k_major_b {
+                    ((k / RUN) * n * RUN + within, 16)
+                } else {
+                    (k * RUN, kk * 2 * RUN)
+                };
+                let at_b = s.index(at_b);
+                let at_b = s.bin("arith.addi", base_b, at_b);
+                let db = s.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
+                let props: Vec<(&str, aic::attributes::Attr)> = if k_major_b {
+                    Vec::new()
+                } else {
+                    vec![("transposeB", u.attr(AttrKind::Unit))]
+                };
+                v = s.val("nvgpu.warpgroup.mma", &[da, db, v], vty, &props);
+            }
+            s.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+            s.wgmma_wait(1);
+            Ok(vec![v, tok])
+        })?;
+        self.wgmma_wait(0);
+        let none = int_attr(&u, 0, u.int_type(32));
+        self.op(
+            "nvgpu.device_async_wait",
+            &[out[1]],
+            &[],
+            &[("numGroups", none)],
+        );
+        for s in 0..len {
+            let x = self.extract(out[0], &[s], f32);
+            let i = self.index(s);
+            self.store(x, acc, i);
+        }
+        self.set_frag(results[0], acc, w, &t);
+        Ok(())
+    }
+}

@@ -18,6 +18,7 @@ pub(super) const EPILOGUE: &[(&str, bool)] = &[
     ("graph.silu", false),
     ("graph.gelu", false),
     ("graph.gelu_tanh", false),
+    ("graph.erf", false),
     ("graph.add", true),
     ("graph.sub", true),
     ("graph.mul", true),
@@ -238,6 +239,7 @@ impl B<'_> {
             ("graph.exp", _) => f(self, "math.exp", &[x]),
             ("graph.log", _) => f(self, "math.log", &[x]),
             ("graph.tanh", _) => f(self, "math.tanh", &[x]),
+            ("graph.erf", _) => f(self, "math.erf", &[x]),
             ("graph.sqrt", _) => f(self, "math.sqrt", &[x]),
             ("graph.rsqrt", _) => f(self, "math.rsqrt", &[x]),
             ("graph.sigmoid" | "graph.silu", _) => {

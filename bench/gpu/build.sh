@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds, here (with LLVM), what bench/gpu/run.sh runs on a GPU machine (without
 # LLVM): aic-run without LLVM, and one PTX bundle per case and JAX fixture, into
-# bench/gpu/build/ (ignored by git; carry it to the GPU machine). ARCH=sm_90a runs the
-# f16 GEMMs on Hopper's warpgroup MMA (wgmma); sm_90 keeps mma.sync.
+# bench/gpu/build/ (ignored by git; carry it to the GPU machine). The default ARCH=sm_90a
+# (the H100's own target) runs the f16 GEMMs on Hopper's warpgroup MMA (wgmma);
+# ARCH=sm_90 keeps mma.sync.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT=bench/gpu/build
-ARCH=${ARCH:-sm_90}
+ARCH=${ARCH:-sm_90a}
 mkdir -p "$OUT"
 cargo build -q --release -p aic-tools --no-default-features --bin aic-run
 cp target/release/aic-run "$OUT/aic-run"

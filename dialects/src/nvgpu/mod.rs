@@ -394,6 +394,25 @@ fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
 }
 
+/// The element type of `op`'s first operand, the `what` it reads: a memref
+/// in workgroup memory indexed by the remaining operands, one per dim.
+fn shared_matrix(ctx: &Context, op: Op, what: &str) -> Result<Type, String> {
+    let src = ctx.value_type(ctx.operands(op)[0]);
+    if !crate::gpu::is_shared(ctx, src) {
+        return Err(format!(
+            "the {what} must be a memref in #{}",
+            crate::gpu::WORKGROUP
+        ));
+    }
+    let k = ctx.type_kind(src);
+    let rank = k.shape().map_or(0, <[i64]>::len);
+    let indices = ctx.operands(op).len() - 1;
+    if indices != rank {
+        return Err(format!("{indices} indices for a memref of rank {rank}"));
+    }
+    Ok(k.element_type().expect("a memref"))
+}
+
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let err = |m: String| op_error(ctx, op, m);
     if enclosing(ctx, op, "gpu.kernel").is_none() {
@@ -402,22 +421,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     match ctx.op_name(op) {
         "nvgpu.ldmatrix" => {
-            let src = ctx.value_type(ctx.operands(op)[0]);
-            if !crate::gpu::is_shared(ctx, src) {
-                return Err(err(format!(
-                    "the source must be a memref in #{}",
-                    crate::gpu::WORKGROUP
-                )));
-            }
-            let k = ctx.type_kind(src);
-            let rank = k.shape().map_or(0, <[i64]>::len);
-            if ctx.operands(op).len() - 1 != rank {
-                return Err(err(format!(
-                    "{} indices for a memref of rank {rank}",
-                    ctx.operands(op).len() - 1
-                )));
-            }
-            let elem = k.element_type().expect("a memref");
+            let elem = shared_matrix(ctx, op, "source").map_err(err)?;
             if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
                 return Err(err(format!(
                     "loads 16-bit elements (f16, bf16), not {}",
@@ -481,22 +485,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             }
         }
         "nvgpu.warpgroup.generate.descriptor" => {
-            let src = ctx.value_type(ctx.operands(op)[0]);
-            if !crate::gpu::is_shared(ctx, src) {
-                return Err(err(format!(
-                    "the matrix must be a memref in #{}",
-                    crate::gpu::WORKGROUP
-                )));
-            }
-            let k = ctx.type_kind(src);
-            let rank = k.shape().map_or(0, <[i64]>::len);
-            if ctx.operands(op).len() - 1 != rank {
-                return Err(err(format!(
-                    "{} indices for a memref of rank {rank}",
-                    ctx.operands(op).len() - 1
-                )));
-            }
-            let elem = k.element_type().expect("a memref");
+            let elem = shared_matrix(ctx, op, "matrix").map_err(err)?;
             if !is_float(ctx, elem, FloatKind::F16) {
                 return Err(err(format!("describes f16 matrices, not {}", text(elem))));
             }

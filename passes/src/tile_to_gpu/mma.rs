@@ -1109,15 +1109,28 @@ impl Lower<'_> {
             let at = self.bin("arith.addi", base, c);
             self.store(x, view, at);
         }
+        self.read_back_blocked(v, view, m * n, &f.t)
+    }
+
+    /// After every lane stored its elements of `v` (of type `t`) in shared
+    /// `view`, row-major over `n` elements: `v` in the blocked layout, each
+    /// thread reading its own.
+    pub(super) fn read_back_blocked(
+        &mut self,
+        v: Value,
+        view: Value,
+        n: i64,
+        t: &TileType,
+    ) -> Result<(), Diagnostic> {
         self.barrier();
-        let arr = self.alloca(m * n, f.t.elem);
-        self.each(m * n, &mut |s, j, e| {
+        let arr = self.alloca(n, t.elem);
+        self.each(n, &mut |s, j, e| {
             let x = s.load(view, e);
             s.store(x, arr, j);
             Ok(())
         })?;
         self.release(true);
-        self.tiles.insert(v, (L::Dist(arr), f.t.clone()));
+        self.tiles.insert(v, (L::Dist(arr), t.clone()));
         Ok(())
     }
 

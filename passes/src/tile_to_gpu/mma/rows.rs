@@ -18,7 +18,7 @@
 //! a grid with the same rows reads it from registers.
 
 use super::{Frag, Lane, Plan, Unit, Warps, tile_type};
-use crate::tile_to_gpu::{L, Lower, combiner, err};
+use crate::tile_to_gpu::{Lower, combiner, err};
 use aic::Diagnostic;
 use aic::ir::{Block, Context, Op, Value, ValueDef};
 use aic::types::{Type, TypeKind};
@@ -512,16 +512,7 @@ impl Lower<'_> {
                 Ok(())
             })?;
         }
-        self.barrier();
-        let arr = self.alloca(n, f.t.elem);
-        self.each(n, &mut |s, j, e| {
-            let x = s.load(view, e);
-            s.store(x, arr, j);
-            Ok(())
-        })?;
-        self.release(true);
-        self.tiles.insert(v, (L::Dist(arr), f.t.clone()));
-        Ok(())
+        self.read_back_blocked(v, view, n, &f.t)
     }
 
     /// The array a loop whose body is `body` carries its `i`th value in,

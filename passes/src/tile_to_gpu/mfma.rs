@@ -17,7 +17,7 @@
 //! `l % T`, k `4·(l / T)..+4`) and of B (the same k, column `l % T`) from
 //! the shared tiles with plain loads.
 
-use super::mma::{Lane, Unit, Warps, tile_type};
+use super::mma::{Lane, Unit, Warps, f16_gemm_shape};
 use super::{Lower, err};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -33,26 +33,7 @@ pub(super) fn mfma_warps(ctx: &Context, gemm: Op, threads: i64) -> Option<Warps>
     if threads % lanes != 0 {
         return None;
     }
-    let ops = ctx.operands(gemm);
-    let (a, b, c) = (
-        tile_type(ctx, ops[0])?,
-        tile_type(ctx, ops[1])?,
-        tile_type(ctx, ops[2])?,
-    );
-    let r = tile_type(ctx, ctx.result(gemm, 0))?;
-    let is = |t: &Type, k: FloatKind| matches!(ctx.type_kind(*t), TypeKind::Float(f) if *f == k);
-    if !(is(&a.elem, FloatKind::F16)
-        && is(&b.elem, FloatKind::F16)
-        && is(&c.elem, FloatKind::F32)
-        && is(&r.elem, FloatKind::F32)
-        && a.shape.len() == 2)
-    {
-        return None;
-    }
-    let (m, k, n) = (a.shape[0], a.shape[1], *b.shape.get(1)?);
-    if b.shape != [k, n] || c.shape != [m, n] || r.shape != [m, n] {
-        return None;
-    }
+    let (m, k, n) = f16_gemm_shape(ctx, gemm)?;
     amdgpu::INSTRUCTIONS
         .iter()
         .filter(|i| k % i.k == 0)

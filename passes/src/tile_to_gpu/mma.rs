@@ -255,6 +255,18 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
     if threads % 32 != 0 {
         return None;
     }
+    let (m, k, n) = f16_gemm_shape(ctx, gemm)?;
+    if m % 16 != 0 || n % 8 != 0 || k % 16 != 0 {
+        return None;
+    }
+    let w = Warps::choose(m, n, threads / 32, Unit::MmaSync)?;
+    // Fragments beyond a few hundred registers a lane would spill.
+    (w.slots() <= 128).then_some(w)
+}
+
+/// `(M, K, N)` of a 2-D `tile.gemm` of f16 A (M x K) and B (K x N) into an
+/// f32 accumulator, the gemms matrix units run.
+pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)> {
     let ops = ctx.operands(gemm);
     let (a, b, c) = (
         tile_type(ctx, ops[0])?,
@@ -268,12 +280,7 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
         return None;
     }
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
-    if b.shape[0] != k || c.shape != [m, n] || m % 16 != 0 || n % 8 != 0 || k % 16 != 0 {
-        return None;
-    }
-    let w = Warps::choose(m, n, threads / 32, Unit::MmaSync)?;
-    // Fragments beyond a few hundred registers a lane would spill.
-    (w.slots() <= 128).then_some(w)
+    (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n))
 }
 
 /// Which gemms of kernel `k` run on matrix units of `kind` and which

@@ -15,7 +15,7 @@
 // RUN: llc -march=nvptx64 -mcpu=sm_90 %t.ll -o - | FileCheck %s --check-prefix=PTX
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile --tile-to-gpu="threads=128 warp=32" | FileCheck %s --check-prefix=BLOCKED
 
-// CHECK-LABEL: gpu.kernel @rows_0 grid = [2, 1, 1] block = [64, 1, 1] shared = 0 streaming = [0, 1] {
+// CHECK-LABEL: gpu.kernel @rows_0 grid = [2, 1, 1] block = [64, 1, 1] shared = 0 {
 // CHECK-NOT: scf.for
 // CHECK: gpu.lane_id upper_bound 32
 // CHECK: gpu.shuffle xor %{{.*}}, %c16_i32, %c32_i32 : f32
@@ -23,22 +23,21 @@
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: gpu.shared
 // CHECK: gpu.return
-// CHECK-LABEL: gpu.kernel @rows_1 grid = [2048, 1, 1] block = [64, 1, 1] shared = 0 streaming = [0, 1] {
+// CHECK-LABEL: gpu.kernel @rows_1 grid = [2048, 1, 1] block = [64, 1, 1] shared = 0 {
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 
 // PTX-LABEL: .entry rows_0(
-// PTX: createpolicy.fractional.L2::evict_first.b64
 // PTX: %laneid
-// PTX-COUNT-8: ld.global.L1::no_allocate.L2::cache_hint.v4.b32
+// PTX-COUNT-8: ld.global.nc.v4.b32
 // PTX-NOT: bar.sync
 // PTX: shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
 // PTX-NOT: bar.sync
-// PTX-COUNT-8: st.global.L1::no_allocate.L2::cache_hint.v4.b32
+// PTX-COUNT-8: st.global.v4.b32
 // PTX-NOT: bar.sync
 // PTX: ret;
 
-// BLOCKED-LABEL: gpu.kernel @rows_1 grid = [2048, 1, 1] block = [128, 1, 1] shared = 64 streaming = [0, 1] {
+// BLOCKED-LABEL: gpu.kernel @rows_1 grid = [2048, 1, 1] block = [128, 1, 1] shared = 64 {
 // BLOCKED-NOT: gpu.lane_id
 // BLOCKED: gpu.barrier
 func.func @softmax(%x: tensor<8x512xf32>, %z: tensor<4096x1024xf16>) -> (tensor<8x512xf32>, tensor<4096x1024xf16>) {

@@ -682,10 +682,6 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 f.set_call_conventions(PTX_KERNEL);
                 let [x, y, z] = self.block;
                 str_attr("nvvm.reqntid", &format!("{x},{y},{z}"));
-                for i in aic_dialects::graph::verify::ints(self.ir, k.op, "streaming") {
-                    let a = cx.create_string_attribute(crate::stream::STREAMING, "");
-                    f.add_attribute(AttributeLoc::Param(i as u32), a);
-                }
             }
             Target::Amdgpu { .. } => {
                 f.set_call_conventions(AMDGPU_KERNEL);

@@ -24,7 +24,6 @@ mod emit;
 mod host;
 mod math;
 mod nvgpu;
-mod stream;
 mod target;
 
 pub use host::HostModule;
@@ -108,15 +107,6 @@ pub fn compile(ctx: &Context, module: Op, target: &Target, emit: Emit) -> Result
         }
     }
     optimize(&m, &tm)?;
-    if matches!(target, Target::Nvptx { .. }) {
-        stream::hint(&cx, &m, &tm)?;
-        m.verify().map_err(|e| {
-            format!(
-                "aic-llvm: LLVM rejects the module with streaming hints: {}",
-                e.to_string_lossy()
-            )
-        })?;
-    }
     match emit {
         Emit::LlvmIr => Ok(m.print_to_string().to_bytes().to_vec()),
         Emit::Asm => machine_code(&tm, &m, FileType::Assembly),

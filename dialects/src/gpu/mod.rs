@@ -76,25 +76,20 @@ const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-/// `gpu.kernel @k grid = [x, y, z] block = [x, y, z] shared = BYTES
-/// (streaming = [i, ..])? {..}`: `streaming` names the buffers (argument
-/// positions) the kernel reads or writes once, each element by one access,
-/// which backends may move with hints that keep them from displacing
-/// other data in the caches.
+/// `gpu.kernel @k grid = [x, y, z] block = [x, y, z] shared = BYTES {..}`.
 pub const KERNEL: OpSpec = OpSpec {
     attributes: &[
         AttrSpec::required("sym_name", ac::SYMBOL_NAME),
         AttrSpec::required("grid", I64_ARRAY),
         AttrSpec::required("block", I64_ARRAY),
         AttrSpec::required("shared", I64_ATTR),
-        AttrSpec::optional("streaming", I64_ARRAY),
     ],
     regions: &[RegionSpec::sized("body")],
     traits: Traits::ISOLATED_FROM_ABOVE
         .with(Traits::SYMBOL)
         .with(Traits::SINGLE_BLOCK),
     format: Some(
-        "$sym_name `grid` `=` $grid `block` `=` $block `shared` `=` $shared (`streaming` `=` $streaming^)? $body attr-dict",
+        "$sym_name `grid` `=` $grid `block` `=` $block `shared` `=` $shared $body attr-dict",
     ),
     interpret: None,
     ..op(

@@ -393,22 +393,17 @@ fn lower_kernel(
         .unwrap_or("kernel")
         .to_string();
     let mut grid = ints(ctx, k, "grid");
-    let streaming = streaming(ctx, k, &grid);
     grid.resize(3, 1);
     let r = ctx.create_region();
     ctx.append_block(r, gb);
     let mut st = OpState::new(ctx.ident("gpu.kernel"), loc);
     st.regions.push(r);
-    let mut props = vec![
+    st.props = Some(u.dict_attr(vec![
         (u.ident("sym_name"), u.string_attr(&name)),
         (u.ident("grid"), u.i64_array(&grid)),
         (u.ident("block"), u.i64_array(&[threads, 1, 1])),
         (u.ident("shared"), int_attr(&u, shared, u.int_type(64))),
-    ];
-    if !streaming.is_empty() {
-        props.push((u.ident("streaming"), u.i64_array(&streaming)));
-    }
-    st.props = Some(u.dict_attr(props));
+    ]));
     Builder {
         ctx: &mut *ctx,
         ip: InsertPoint::Before(k),
@@ -417,70 +412,6 @@ fn lower_kernel(
     .insert(st);
     ctx.erase_op(k);
     Ok(())
-}
-
-/// The buffers (argument positions) that row kernel `k` on `grid` reads or
-/// writes once: kernels of whole rows (a reduction, no loops, gemms or
-/// shared tiles) whose blocks' loads and stores of a buffer, all together,
-/// cover it once but for the last block's rows past its end, through
-/// views that repeat no element (a broadcast vector, read by every row, is
-/// not one). Other kernels name none.
-fn streaming(ctx: &Context, k: Op, grid: &[i64]) -> Vec<i64> {
-    let u = ctx.uniquer();
-    let Some(body) = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r)) else {
-        return Vec::new();
-    };
-    let args = ctx.block_args(body).to_vec();
-    let (mut rows, mut simple) = (false, true);
-    // Per buffer: the elements a block moves, and whether a view repeats
-    // elements (a broadcast, a zero stride: read more than once).
-    let mut moved = vec![0i64; args.len()];
-    let mut repeated = vec![false; args.len()];
-    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        let (buf, tile) = match ctx.op_name(o) {
-            "tile.for" | "tile.gemm" | "tile.transfer" => {
-                simple = false;
-                return;
-            }
-            "tile.reduce" => {
-                rows = true;
-                return;
-            }
-            "tile.load" => (ctx.operands(o)[0], ctx.result(o, 0)),
-            "tile.store" => (ctx.operands(o)[1], ctx.operands(o)[0]),
-            _ => return,
-        };
-        let n = tile::tile_type(u, ctx.value_type(tile)).map_or(0, |t| t.shape.iter().product());
-        let repeats = ctx
-            .find_ident("desc")
-            .and_then(|i| ctx.inherent_attr(o, i))
-            .and_then(|a| coord::desc_of(u, a).ok())
-            .is_some_and(|d| {
-                d.stages.iter().flatten().any(|st| match &st.t {
-                    coord::Transform::Broadcast => true,
-                    coord::Transform::Embed { strides, .. } => strides.contains(&0),
-                    _ => false,
-                })
-            });
-        if let Some(i) = args.iter().position(|a| *a == buf) {
-            moved[i] += n;
-            repeated[i] |= repeats;
-        }
-    });
-    if !(rows && simple) {
-        return Vec::new();
-    }
-    let blocks: i64 = grid.iter().product();
-    (0..args.len())
-        .filter(|i| {
-            let size: i64 = ctx
-                .type_kind(ctx.value_type(args[*i]))
-                .shape()
-                .map_or(1, |s| s.iter().product());
-            moved[*i] > 0 && !repeated[*i] && blocks * moved[*i] < size + moved[*i]
-        })
-        .map(|i| i as i64)
-        .collect()
 }
 
 /// `tile.reduce` kinds: the combining op of floats and integers.

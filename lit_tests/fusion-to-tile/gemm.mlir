@@ -2,8 +2,10 @@
 // (a grid of blocks, a K loop staging A and B into shared memory, a block
 // GEMM, the epilogue as tile.map, a masked store) launched on the group's
 // inputs; interpreted, it gives the layer's values. A softmax (an op of its
-// own) becomes a row kernel. A group no generator handles (a reduction
-// broadcast back) stays, with a remark.
+// own) becomes a row kernel: exp(x - m) as exp2(fma(x, log2 e, -m log2 e)),
+// and the row's sum inverted once (one divide a row, a multiply an
+// element). A group no generator handles (a reduction broadcast back)
+// stays, with a remark.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | aic-run --interpret - --entry @dense --args "[dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>, dense<[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]> : tensor<3x2xf32>, dense<[0.5, -10.0]> : tensor<2xf32>]" | FileCheck %s --check-prefix=VALUES
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile --aic-remarks -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
@@ -54,9 +56,14 @@ func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
 
 // CHECK: tile.kernel @rows_{{[0-9]+}} grid = [1] {
 // CHECK: tile.reduce max {{.*}}, axis = 1 : !tile.tile<4x10xf32> -> !tile.tile<4xf32>
-// CHECK: math.exp
+// CHECK: arith.constant -1.44269502 : f32
+// CHECK: math.fma %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT: math.exp2
 // CHECK: tile.reduce sum
-// CHECK: arith.divf
+// CHECK: tile.map %{{.*}} : (!tile.tile<4xf32>) -> !tile.tile<4xf32>
+// CHECK: arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK: tile.map {{.*}} -> !tile.tile<4x10xf32>
+// CHECK: arith.mulf
 // CHECK-LABEL: func.func @softmax
 // CHECK: tile.launch @rows_
 func.func @softmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {

@@ -54,3 +54,10 @@ gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {
   %v:2 = "gpu.shuffle"(%x, %o, %w) <{mode = #gpu<shuffle_mode xor>}> : (f32, i64, i32) -> (f32, i1)
   gpu.return
 }
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {
+^bb0(%a: memref<8xf32>):
+  // expected-error@+1 {{'gpu.lane_id' op upper_bound must be a positive lane count}}
+  %l = gpu.lane_id upper_bound 0
+  gpu.return
+}

@@ -678,6 +678,42 @@ fn warp_shuffle_reductions_equal_the_interpreter() {
     }
 }
 
+/// Row kernels whose rows each lie in one warp (tile-to-gpu's warp rows):
+/// blocks of several warps, each holding whole rows in runs of its lanes
+/// and reducing them by shuffles alone (no barrier, no shared memory),
+/// checked against the interpreter with rows past the end of the last block
+/// (7 of 8, 5 of 8, 3 of 4), several runs of a row in each lane, and
+/// threads of more elements than are unrolled (their slots' positions
+/// computed at run time: the last two).
+#[test]
+fn warp_row_reductions_equal_the_interpreter() {
+    let cases = [
+        (5, 256, 64, 8),
+        (6, 128, 32, 4),
+        (7, 64, 16, 2),
+        (3, 512, 8, 4),
+        (6, 128, 16, 4),
+    ];
+    for (i, (rows, cols, threads, warp)) in cases.into_iter().enumerate() {
+        for elem in ["f32", "f16"] {
+            let (text, shapes) = layernorm_softmax(rows, cols, elem);
+            let seed = 70 + i as u64;
+            check_with("warp rows", &text, &shapes, elem, seed, threads, warp);
+            let how = Lowering {
+                threads,
+                warp,
+                mma: None,
+                tuning: None,
+            };
+            let ir = gpu_ir(&text, seed, &how);
+            assert!(
+                ir.contains("gpu.lane_id upper_bound") && !ir.contains("gpu.barrier"),
+                "{rows} x {cols} in blocks of {threads}: not in warp rows\n{ir}"
+            );
+        }
+    }
+}
+
 #[test]
 fn split_reductions_equal_the_interpreter() {
     // Reductions to a few values over rows longer than a block's chunk of

@@ -928,6 +928,11 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 self.set(op, v.into());
                 Ok(())
             }
+            "gpu.lane_id" => {
+                let v = self.lane_id(op)?;
+                self.set(op, v.into());
+                Ok(())
+            }
             "gpu.barrier" => self.barrier(),
             "gpu.shuffle" => self.shuffle(op),
             "gpu.shared" => self.shared_view(op),
@@ -981,6 +986,37 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .llvm()?;
         self.call("llvm.assume", None, &[inside.into()])?;
         self.b.build_int_z_extend(v, i64t, "").llvm()
+    }
+
+    /// `gpu.lane_id` as an i64 (index): NVPTX's lane register for warps of
+    /// 32 in one-dimensional blocks (a value of its own, whose range LLVM
+    /// knows, so that a lane's offsets are not folded into the thread
+    /// index's bits), else the thread index modulo the warp.
+    fn lane_id(&mut self, op: Op) -> Result<IntValue<'ctx>, String> {
+        let bound = int_attr(self.ir, op, "upper_bound");
+        let width = match (bound, self.target) {
+            (Some(b), _) => b,
+            (None, Target::Nvptx { .. }) => 32,
+            (None, Target::Amdgpu { .. }) => 64,
+            (None, Target::Host) => {
+                return Err("gpu.lane_id needs upper_bound (the warp) on the host".into());
+            }
+        };
+        let flat = self.block[1] == 1 && self.block[2] == 1;
+        if matches!(self.target, Target::Nvptx { .. }) && width == 32 && flat {
+            let v = self
+                .call(
+                    "llvm.nvvm.read.ptx.sreg.laneid",
+                    Some(self.i32().into()),
+                    &[],
+                )?
+                .expect("returns i32")
+                .into_int_value();
+            return self.b.build_int_z_extend(v, self.cx.i64_type(), "").llvm();
+        }
+        let tid = self.id(op, true)?;
+        let w = self.cx.i64_type().const_int(width as u64, false);
+        self.b.build_int_unsigned_rem(tid, w, "").llvm()
     }
 
     /// `gpu.shuffle`: NVPTX's `shfl.sync`, AMDGPU's `ds_bpermute` (lanes of

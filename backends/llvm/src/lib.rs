@@ -3,7 +3,7 @@
 //! host CPU (assembly, objects, or a JIT that runs them: [`HostModule`]).
 //!
 //! A kernel is one thread's program over flat (rank-1) global buffers. What it
-//! may contain: `gpu.thread_id`/`block_id`/`barrier`/`shared`/`return`,
+//! may contain: `gpu.thread_id`/`lane_id`/`block_id`/`barrier`/`shared`/`return`,
 //! `memref.alloca`/`load`/`store` with one index, `scf.for`/`if`/`yield`, the
 //! scalar `arith` ops and the `math` functions (on GPUs, those expanded in
 //! src/math.rs, whose table gives their accuracy); on NVPTX the `nvgpu`

@@ -120,6 +120,20 @@ pub const THREAD_ID: OpSpec = OpSpec {
     ..op("gpu.thread_id", "the thread's index in its block")
 };
 
+/// `gpu.lane_id upper_bound 32`: the thread's lane in its warp, upstream's
+/// text. Here `upper_bound` is the warp's size, the lanes `tile-to-gpu`
+/// shuffles across: the lane is the thread's index in its (one-dimensional)
+/// block modulo it. Without it, the target's own warp (NVIDIA's 32, AMD's
+/// 64); the host needs it.
+pub const LANE_ID: OpSpec = OpSpec {
+    results: &[ValueSpec::one("id", tc::INDEX)],
+    attributes: &[AttrSpec::optional("upper_bound", I64_ATTR)],
+    traits: Traits::PURE,
+    format: Some("(`upper_bound` $upper_bound^)? attr-dict"),
+    infer_results: Some(index_result),
+    ..op("gpu.lane_id", "the thread's lane in its warp")
+};
+
 /// `gpu.block_id x`: the block's index in the grid.
 pub const BLOCK_ID: OpSpec = OpSpec {
     results: &[ValueSpec::one("id", tc::INDEX)],
@@ -223,7 +237,7 @@ pub static DIALECT: Dialect = Dialect {
     name: "gpu",
     description: "per-thread kernels: thread and block ids, barriers, warp shuffles, shared memory, launches",
     ops: &[
-        KERNEL, RETURN, THREAD_ID, BLOCK_ID, BARRIER, SHUFFLE, SHARED, LAUNCH,
+        KERNEL, RETURN, THREAD_ID, LANE_ID, BLOCK_ID, BARRIER, SHUFFLE, SHARED, LAUNCH,
     ],
     materialize_constant: None,
 };
@@ -318,6 +332,9 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 }
             }
         }
+        "gpu.lane_id" if attr_int(ctx, op, "upper_bound").is_some_and(|b| b < 1) => {
+            return Err(err("upper_bound must be a positive lane count".into()));
+        }
         "gpu.shared" => {
             let r = ctx.results(op).next().expect("one result");
             if !is_shared(ctx, ctx.value_type(r)) {
@@ -350,7 +367,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let fail = |m: String| InterpError::at(op, m);
     let index = |v: i64| Tensor::new(&u, u.ty(TypeKind::Index), Data::Int(vec![v]));
     match ctx.op_name(op) {
-        "gpu.thread_id" => Ok(vec![index(0)]),
+        "gpu.thread_id" | "gpu.lane_id" => Ok(vec![index(0)]),
         "gpu.block_id" => Ok(vec![index(PROGRAM.with(Cell::get)[dim_of(ctx, op)])]),
         "gpu.barrier" => Ok(Vec::new()),
         "gpu.shuffle" => {

@@ -148,13 +148,26 @@ impl RowOp {
         };
         match self.kind.as_str() {
             "softmax" => {
+                // exp(x - m) = exp2(x·log2 e - m·log2 e): one fma an element;
+                // and a row's sum inverted once, not divided by per element.
                 let m = reduce(e, v, "max");
-                let mb = spread(e, m);
-                let d = map(e, &[v, mb], row_t, elem, &mut f("arith.subf"));
-                let ex = map(e, &[d], row_t, elem, &mut f("math.exp"));
+                let neg_ml = map(e, &[m], one_t, elem, &mut |s, a| {
+                    let c = s.float(-std::f64::consts::LOG2_E, elem);
+                    s.val("arith.mulf", &[a[0], c], elem, vec![])
+                });
+                let mb = spread(e, neg_ml);
+                let ex = map(e, &[v, mb], row_t, elem, &mut |s, a| {
+                    let c = s.float(std::f64::consts::LOG2_E, elem);
+                    let x = s.val("math.fma", &[a[0], c, a[1]], elem, vec![]);
+                    s.val("math.exp2", &[x], elem, vec![])
+                });
                 let sm = reduce(e, ex, "sum");
-                let sb = spread(e, sm);
-                map(e, &[ex, sb], row_t, elem, &mut f("arith.divf"))
+                let inv = map(e, &[sm], one_t, elem, &mut |s, a| {
+                    let one = s.float(1.0, elem);
+                    s.val("arith.divf", &[one, a[0]], elem, vec![])
+                });
+                let ib = spread(e, inv);
+                map(e, &[ex, ib], row_t, elem, &mut f("arith.mulf"))
             }
             "layernorm" | "rmsnorm" => {
                 let centred = if self.kind == "layernorm" {

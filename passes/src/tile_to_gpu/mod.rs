@@ -27,6 +27,13 @@
 //! through shared memory, and leaves the results in every thread
 //! (replicated), so that broadcasting them back needs no exchange.
 //!
+//! A kernel of whole rows whose blocked layout would spread a row over
+//! several warps (so that their partial results meet in shared memory,
+//! behind a barrier) lays its row tile out a warp per row instead, when the
+//! block's `W` warps divide its rows: warp `w` holds rows `w`, `w + W`, ...
+//! in runs of `v` at columns `l * v`, `(L + l) * v`, ... of its lane `l` (of
+//! `L`, from `gpu.lane_id`), and reduces them by shuffles alone.
+//!
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
 //!
@@ -169,13 +176,20 @@ enum L {
 
 /// Where a reduction's rows lay: the reduced tile of `n` elements spread in
 /// runs of `v`, rows of `len` elements, each row held by `group`
-/// neighbouring threads at once (a power of two, at most a warp).
+/// neighbouring threads at once (a power of two), `per` neighbouring runs
+/// of it in each of them; a thread's next row is `step` rows on.
+///
+/// In the blocked layout a row is one run of each thread of its group
+/// (`per` 1, `step` the rows a block's threads cover at once); in a kernel
+/// of warp rows (see [`Lower::plan_warp_rows`]) a warp holds whole rows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Slice {
     n: i64,
     v: i64,
     len: i64,
     group: i64,
+    per: i64,
+    step: i64,
 }
 
 /// Lowers one kernel's ops into a gpu kernel body.
@@ -202,6 +216,8 @@ struct Lower<'c> {
     transfer_at: HashMap<Op, i64>,
     /// The shared memory exchanges go through.
     scratch: Scratch,
+    /// The row tile of a kernel whose rows each lie in one warp.
+    warp_rows: Option<Slice>,
     /// The gemms tensor cores run.
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
@@ -363,7 +379,9 @@ fn lower_kernel(
         mma: plan,
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
+        warp_rows: None,
     };
+    l.warp_rows = l.plan_warp_rows(k);
     l.block_ops(body)?;
     let sc = &l.scratch;
     let shared = sc.start + sc.most[0] + sc.most[1];
@@ -632,9 +650,12 @@ impl Lower<'_> {
         let per = (n + t - 1) / t;
         let tid = self.tid;
         let v = self.vector(n);
+        let rows = self.warp_rows.filter(|sl| sl.n == n);
         let mut body = |s: &mut Self, j: Value| -> Result<(), Diagnostic> {
             let e = if t == 1 {
                 j
+            } else if let Some(sl) = rows {
+                s.row_position(sl, j)
             } else if let Some(j) = s.const_index(j) {
                 // ((j / v) * t + tid) * v + j % v, the constant part folded.
                 let tv = s.index(v);
@@ -671,6 +692,51 @@ impl Lower<'_> {
             Ok(Vec::new())
         })?;
         Ok(())
+    }
+
+    /// The position of slot `j` of this thread in the row tile of a kernel
+    /// of warp rows `sl`: run `j / v` is run `p` of the thread's row slot
+    /// `s`; lane `l` of warp `w` holds row `s * step + w`, columns from
+    /// `(p * group + l) * v`. The lane is the warp's own (`gpu.lane_id`),
+    /// not the thread index's low bits, so that LLVM keeps a run's
+    /// addresses visibly consecutive (folded into the thread index, a run
+    /// whose offset sets every bit of the warp index loses that, and its
+    /// loads and stores their vectorisation).
+    fn row_position(&mut self, sl: Slice, j: Value) -> Value {
+        let tid = self.tid;
+        let gc = self.index(sl.group);
+        let warp = self.bin("arith.divui", tid, gc);
+        let u = self.ctx.uniquer().clone();
+        let ty = self.index_ty();
+        let bound = int_attr(&u, sl.group, u.int_type(64));
+        let lane = self.val("gpu.lane_id", &[], ty, &[("upper_bound", bound)]);
+        let (lc, vc) = (self.index(sl.len), self.index(sl.v));
+        let row = self.bin("arith.muli", warp, lc);
+        let col = self.bin("arith.muli", lane, vc);
+        let base = self.bin("arith.addi", row, col);
+        let (row_step, run_step) = (sl.step * sl.len, sl.group * sl.v);
+        let off = match self.const_index(j) {
+            Some(j) => {
+                let (q, k) = (j / sl.v, j % sl.v);
+                self.index((q / sl.per) * row_step + (q % sl.per) * run_step + k)
+            }
+            None => {
+                let (pc, rs, ps) = (
+                    self.index(sl.per),
+                    self.index(row_step),
+                    self.index(run_step),
+                );
+                let q = self.bin("arith.divui", j, vc);
+                let k = self.bin("arith.remui", j, vc);
+                let s = self.bin("arith.divui", q, pc);
+                let p = self.bin("arith.remui", q, pc);
+                let s = self.bin("arith.muli", s, rs);
+                let p = self.bin("arith.muli", p, ps);
+                let sp = self.bin("arith.addi", s, p);
+                self.bin("arith.addi", sp, k)
+            }
+        };
+        self.bin("arith.addi", base, off)
     }
 
     /// How many neighbouring elements of a tile of `n` a thread owns
@@ -732,6 +798,21 @@ impl Lower<'_> {
             acc = self.bin(combine, acc, x);
         }
         acc
+    }
+
+    /// `xs` (at least one) combined pairwise, so that the fold is
+    /// log2(n) ops deep rather than n.
+    fn pairwise(&mut self, mut xs: Vec<Value>, combine: &str) -> Value {
+        while xs.len() > 1 {
+            xs = xs
+                .chunks(2)
+                .map(|p| match p {
+                    [a, b] => self.bin(combine, *a, *b),
+                    _ => p[0],
+                })
+                .collect();
+        }
+        xs[0]
     }
 
     /// `v` combined over each aligned group of `lanes` lanes of a warp by
@@ -1078,6 +1159,7 @@ impl Lower<'_> {
         let rows = n / len;
         let span = self.threads * self.vector(n);
         self.warp > 0
+            && self.warp_rows.is_none_or(|sl| sl.n != n)
             && rows <= REPLICATED
             && rows < n
             && axis + 1 == src.shape.len()
@@ -1090,28 +1172,110 @@ impl Lower<'_> {
     /// spans a power-of-two group of neighbouring threads (within a warp,
     /// or whole warps).
     fn slice_of(&self, src: &TileType, axis: usize) -> Option<Slice> {
-        let t = self.threads;
         let n: i64 = src.shape.iter().product();
         let len = src.shape[axis];
-        let v = self.vector(n);
-        let fits = self.warp > 0
+        if let Some(sl) = self.warp_rows
+            && sl.n == n
+            && sl.len == len
             && axis + 1 == src.shape.len()
-            && n % (t * v) == 0
-            && len % v == 0
-            && (t * v) % len == 0
-            && n > len;
+        {
+            return Some(sl);
+        }
+        self.blocked_slice(n, len)
+            .filter(|_| axis + 1 == src.shape.len())
+    }
+
+    /// How a reduction of rows of `len` of a spread tile of `n` in the
+    /// blocked layout leaves its results where its rows lie, if it can.
+    fn blocked_slice(&self, n: i64, len: i64) -> Option<Slice> {
+        let t = self.threads;
+        let v = self.vector(n);
+        let fits =
+            self.warp > 0 && n % (t * v) == 0 && len % v == 0 && (t * v) % len == 0 && n > len;
         let group = len / v.max(1);
-        (fits && group > 0 && group & (group - 1) == 0).then_some(Slice { n, v, len, group })
+        (fits && group > 0 && group & (group - 1) == 0).then(|| Slice {
+            n,
+            v,
+            len,
+            group,
+            per: 1,
+            step: t * v / len,
+        })
     }
 
-    /// The runs of a thread's elements (the slots of a sliced tile).
+    /// The row tile `[R, N]` of kernel `k` if its rows are better each
+    /// held by one warp than spread in the blocked layout: every reduction
+    /// of `k` is one along the rows of `[R, N]`, the blocked layout would
+    /// spread a row over several warps (their results meeting in shared
+    /// memory, behind a barrier), the block's warps divide `R` and a warp's
+    /// runs of `v` divide `N`, and every tile of `R * N` elements is such
+    /// a tile. Each warp then holds rows `w`, `w + W`, ... and reduces them
+    /// by shuffles alone. Kernels with loops, gemms or shared tiles keep
+    /// the blocked layout.
+    fn plan_warp_rows(&self, k: Op) -> Option<Slice> {
+        let (t, w) = (self.threads, self.warp);
+        if w == 0 {
+            return None;
+        }
+        let ctx = &*self.ctx;
+        let u = ctx.uniquer();
+        let axis = ctx.find_ident("axis");
+        let (mut row, mut simple) = (None::<Vec<i64>>, true);
+        let mut shapes = Vec::new();
+        ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            match ctx.op_name(o) {
+                "tile.for" | "tile.gemm" | "tile.transfer" => simple = false,
+                "tile.reduce" => {
+                    let src = tile::tile_type(u, ctx.value_type(ctx.operands(o)[0]));
+                    let a = axis
+                        .and_then(|i| ctx.inherent_attr(o, i))
+                        .and_then(|a| aic_dialects::stablehlo::attrs::int(u, a));
+                    match src {
+                        Some(s)
+                            if s.shape.len() == 2
+                                && a == Some(1)
+                                && row.as_ref().is_none_or(|r| *r == s.shape) =>
+                        {
+                            row = Some(s.shape);
+                        }
+                        _ => simple = false,
+                    }
+                }
+                _ => {}
+            }
+            shapes.extend(
+                ctx.results(o)
+                    .filter_map(|r| tile::tile_type(u, ctx.value_type(r)))
+                    .map(|t| t.shape),
+            );
+        });
+        let shape = row.filter(|_| simple)?;
+        let (r, len) = (shape[0], shape[1]);
+        let n = r * len;
+        let v = self.vector(n);
+        let warps = t / w;
+        let spread = self.blocked_slice(n, len).is_none_or(|sl| sl.group > w);
+        let alike = shapes
+            .iter()
+            .all(|s| s.iter().product::<i64>() != n || *s == shape);
+        (spread && alike && r % warps == 0 && len % (w * v) == 0).then_some(Slice {
+            n,
+            v,
+            len,
+            group: w,
+            per: len / (w * v),
+            step: warps,
+        })
+    }
+
+    /// The rows a thread holds part of (the slots of a sliced tile).
     fn runs(&self, sl: Slice) -> i64 {
-        sl.n / (self.threads * sl.v)
+        sl.n / (sl.len * sl.step)
     }
 
-    /// The row of run `q` of this thread.
+    /// The row of slot `q` of this thread.
     fn slice_row(&mut self, sl: Slice, q: i64) -> Value {
-        let step = self.threads * sl.v / sl.len;
+        let step = sl.step;
         let tid = self.tid;
         let gc = self.index(sl.group);
         let within = self.bin("arith.divui", tid, gc);
@@ -1143,10 +1307,17 @@ impl Lower<'_> {
             self.scratch_view(rows * per_row, elem)
         });
         for q in 0..runs {
-            let run = self.fold(sl.v, combine, &mut |s, k| {
-                let j = s.index(q * sl.v + k);
-                s.load(arr, j)
-            });
+            // Each run in turn, the runs of a row pairwise (where a warp
+            // holds several runs of a row).
+            let parts: Vec<Value> = (0..sl.per)
+                .map(|p| {
+                    self.fold(sl.v, combine, &mut |s, k| {
+                        let j = s.index((q * sl.per + p) * sl.v + k);
+                        s.load(arr, j)
+                    })
+                })
+                .collect();
+            let run = self.pairwise(parts, combine);
             let v = self.butterfly(run, lanes, combine);
             let qc = self.index(q);
             self.store(v, out, qc);
@@ -1642,8 +1813,8 @@ impl Lower<'_> {
                         self.fill(op, r, &mut |_, _, _, _| Ok(x))?;
                     }
                     Some((L::Sliced(arr, sl), _)) => {
-                        // Back over the rows it came from: run q's row.
-                        let v = sl.v;
+                        // Back over the rows it came from: slot q's row.
+                        let v = sl.v * sl.per;
                         self.fill(op, r, &mut |s, j, _, _| {
                             let q = match s.const_index(j) {
                                 Some(j) => s.index(j / v),

@@ -802,7 +802,7 @@ impl Lower<'_> {
 
     /// `xs` (at least one) combined pairwise, so that the fold is
     /// log2(n) ops deep rather than n.
-    fn pairwise(&mut self, mut xs: Vec<Value>, combine: &str) -> Value {
+    pub(super) fn pairwise(&mut self, mut xs: Vec<Value>, combine: &str) -> Value {
         while xs.len() > 1 {
             xs = xs
                 .chunks(2)

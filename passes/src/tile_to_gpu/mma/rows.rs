@@ -369,22 +369,14 @@ impl Lower<'_> {
         for q in 0..w.slots_of(&t) {
             let (mi, h) = (q / 2, q % 2);
             // Pairwise, so that the fold is log2(2·nt) ops deep, not 2·nt.
-            let mut xs: Vec<Value> = (0..2 * fw.nt)
+            let xs: Vec<Value> = (0..2 * fw.nt)
                 .map(|k| {
                     let i = self.index((mi * fw.nt + k / 2) * 4 + 2 * h + k % 2);
                     self.load(f.arr, i)
                 })
                 .collect();
-            while xs.len() > 1 {
-                xs = xs
-                    .chunks(2)
-                    .map(|p| match p {
-                        [a, b] => self.bin(combine, *a, *b),
-                        _ => p[0],
-                    })
-                    .collect();
-            }
-            let x = self.butterfly(xs[0], 4, combine);
+            let x = self.pairwise(xs, combine);
+            let x = self.butterfly(x, 4, combine);
             let i = self.index(q);
             self.store(x, out, i);
         }

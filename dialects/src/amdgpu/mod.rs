@@ -210,10 +210,7 @@ pub static DIALECT: Dialect = Dialect {
 };
 
 fn int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    match ctx.attr_kind(a) {
+    match crate::gpu::attr_kind(ctx, op, name)? {
         AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
         _ => None,
     }

@@ -286,6 +286,15 @@ pub fn dims3(ctx: &Context, k: Op, name: &str) -> [i64; 3] {
     g
 }
 
+/// The kind of `op`'s inherent attribute `name`, if it has one (what the
+/// target dialects' accessors read).
+pub fn attr_kind<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
+    let a = ctx
+        .find_ident(name)
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    Some(ctx.attr_kind(a))
+}
+
 fn attr_int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
     let a = ctx
         .find_ident(name)

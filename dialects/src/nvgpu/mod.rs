@@ -85,6 +85,7 @@ use aic::ir::{Context, Op};
 use aic::types::{Type, TypeKind};
 use aic::verifier::op_error;
 
+use crate::gpu::attr_kind;
 use crate::stablehlo::{BOOL_ATTR, I32_ATTR, I64_ATTR};
 
 const I64: TypeConstraint = TypeConstraint {
@@ -282,16 +283,9 @@ pub static DIALECT: Dialect = Dialect {
     materialize_constant: None,
 };
 
-fn attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    Some(ctx.attr_kind(a))
-}
-
 /// `numTiles` of an `ldmatrix`.
 pub fn num_tiles(ctx: &Context, op: Op) -> i64 {
-    match attr(ctx, op, "numTiles") {
+    match attr_kind(ctx, op, "numTiles") {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
         _ => 0,
     }
@@ -299,7 +293,7 @@ pub fn num_tiles(ctx: &Context, op: Op) -> i64 {
 
 /// `transpose` of an `ldmatrix`.
 pub fn transpose(ctx: &Context, op: Op) -> bool {
-    match attr(ctx, op, "transpose") {
+    match attr_kind(ctx, op, "transpose") {
         Some(AttrKind::Bool(b)) => *b,
         Some(AttrKind::Integer { value, .. }) => *value != 0,
         _ => false,
@@ -308,7 +302,7 @@ pub fn transpose(ctx: &Context, op: Op) -> bool {
 
 /// `dstElements` of a `device_async_copy`.
 pub fn dst_elements(ctx: &Context, op: Op) -> i64 {
-    match attr(ctx, op, "dstElements") {
+    match attr_kind(ctx, op, "dstElements") {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
         _ => 0,
     }
@@ -316,7 +310,7 @@ pub fn dst_elements(ctx: &Context, op: Op) -> i64 {
 
 /// `numGroups` of a `device_async_wait` (0 when absent).
 pub fn num_groups(ctx: &Context, op: Op) -> i64 {
-    match attr(ctx, op, "numGroups") {
+    match attr_kind(ctx, op, "numGroups") {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
         _ => 0,
     }
@@ -324,7 +318,7 @@ pub fn num_groups(ctx: &Context, op: Op) -> i64 {
 
 /// Whether a `device_async_copy` bypasses L1 (`bypassL1`).
 pub fn bypass_l1(ctx: &Context, op: Op) -> bool {
-    attr(ctx, op, "bypassL1").is_some()
+    attr_kind(ctx, op, "bypassL1").is_some()
 }
 
 /// A `device_async_copy`'s operands: source, its indices, destination, its
@@ -351,7 +345,7 @@ pub fn copy_operands(
 
 /// An integer attribute of `op` (0 when absent).
 pub fn int(ctx: &Context, op: Op, name: &str) -> i64 {
-    match attr(ctx, op, name) {
+    match attr_kind(ctx, op, name) {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
         _ => 0,
     }
@@ -359,7 +353,7 @@ pub fn int(ctx: &Context, op: Op, name: &str) -> i64 {
 
 /// Whether a `warpgroup.mma` reads B N-major (`transposeB`).
 pub fn transpose_b(ctx: &Context, op: Op) -> bool {
-    attr(ctx, op, "transposeB").is_some()
+    attr_kind(ctx, op, "transposeB").is_some()
 }
 
 /// The N of a `warpgroup.mma` (twice its accumulator's length per thread).
@@ -370,7 +364,7 @@ pub fn wgmma_n(ctx: &Context, op: Op) -> i64 {
 
 /// `mmaShape` of an `mma.sync`.
 pub fn mma_shape(ctx: &Context, op: Op) -> Vec<i64> {
-    match attr(ctx, op, "mmaShape") {
+    match attr_kind(ctx, op, "mmaShape") {
         Some(AttrKind::Array(xs)) => xs
             .iter()
             .filter_map(|x| match ctx.attr_kind(*x) {

@@ -28,6 +28,7 @@ use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 
+use crate::gpu::attr_kind;
 use crate::stablehlo::I64_ATTR;
 use crate::tile::enclosing;
 
@@ -91,16 +92,9 @@ pub static DIALECT: Dialect = Dialect {
     materialize_constant: None,
 };
 
-fn attr<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    Some(ctx.attr_kind(a))
-}
-
 /// `group` of a `wgmma.wait.group`.
 pub fn group(ctx: &Context, op: Op) -> i64 {
-    match attr(ctx, op, "group") {
+    match attr_kind(ctx, op, "group") {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(-1),
         _ => -1,
     }
@@ -116,7 +110,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             Err(err("group must not be negative".into()))
         }
         "nvvm.fence.proxy" => {
-            let text = |n: &str| match attr(ctx, op, n) {
+            let text = |n: &str| match attr_kind(ctx, op, n) {
                 Some(AttrKind::Opaque(t)) => Some(t.to_string()),
                 _ => None,
             };

@@ -184,6 +184,16 @@ pub(super) struct Pipe {
     pub(super) copies: Vec<Copy>,
 }
 
+impl Pipe {
+    /// The index of the copy whose transfer's tile is `v`, if `v` is staged
+    /// through this pipeline.
+    pub(super) fn copy_of(&self, ctx: &Context, v: Value) -> Option<usize> {
+        self.copies
+            .iter()
+            .position(|c| ctx.result(c.transfer, 0) == v)
+    }
+}
+
 /// One transfer of a pipelined loop and the load it copies.
 #[derive(Clone)]
 pub(super) struct Copy {
@@ -1731,12 +1741,7 @@ impl Lower<'_> {
         let (acc, w, t) = carried.clone();
         let gops = self.ctx.operands(gemm).to_vec();
         let kk = self.tile_of(gemm, gops[0])?.shape[1];
-        let ring_of = |s: &Self, v: Value| {
-            pipe.copies
-                .iter()
-                .position(|c| s.ctx.result(c.transfer, 0) == v)
-                .expect("a pipelined operand")
-        };
+        let ring_of = |s: &Self, v: Value| pipe.copy_of(s.ctx, v).expect("a pipelined operand");
         let (ia, ib) = (ring_of(self, gops[0]), ring_of(self, gops[1]));
         let padded = |i: usize| Padded {
             view: rings[i].0,
@@ -1926,7 +1931,7 @@ pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op>
         return None;
     };
     let ops = ctx.operands(gemm);
-    let staged = |v: Value| pipe.copies.iter().any(|c| ctx.result(c.transfer, 0) == v);
+    let staged = |v: Value| pipe.copy_of(ctx, v).is_some();
     let args = ctx.block_args(body);
     let y = ctx.block_ops(body).last()?;
     let ok = staged(ops[0])

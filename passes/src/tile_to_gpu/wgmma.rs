@@ -61,7 +61,7 @@ pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads:
     };
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
     let warps = threads / 32;
-    let copy = |v: Value| pipe.copies.iter().find(|c| ctx.result(c.transfer, 0) == v);
+    let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
     let (Some(ca), Some(cb)) = (copy(ops[0]), copy(ops[1])) else {
         return false;
     };
@@ -158,12 +158,10 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         let (acc, w, t) = carried.clone();
         let gops = self.ctx.operands(gemm).to_vec();
-        let ring_of = |s: &Self, v: Value| {
-            pipe.copies
-                .iter()
-                .position(|c| s.ctx.result(c.transfer, 0) == v)
-        };
-        let (Some(ia), Some(ib)) = (ring_of(self, gops[0]), ring_of(self, gops[1])) else {
+        let (Some(ia), Some(ib)) = (
+            pipe.copy_of(self.ctx, gops[0]),
+            pipe.copy_of(self.ctx, gops[1]),
+        ) else {
             return Err(err(self.ctx, gemm, "a wgmma gemm of unstaged operands"));
         };
         let (m, kk) = (rings[ia].3.shape[0], rings[ia].3.shape[1]);

@@ -124,13 +124,21 @@ struct Lowering<'a> {
     tuning: Option<&'a str>,
 }
 
+/// Writes `text` to `name` in this process's scratch folder `tag` (made if
+/// missing) and gives the file's path.
+fn scratch_file(tag: &str, name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("aic-host-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(name);
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
 /// Runs `@main` of `text` compiled for the host as `how` says, checked
 /// against the interpreter on random inputs of `args`' shapes.
 fn check_on(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, how: &Lowering) {
-    let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("t.mlir");
-    std::fs::write(&file, text).unwrap();
+    let file = scratch_file(&seed.to_string(), "t.mlir", text);
+    let dir = file.parent().unwrap();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let lits: Vec<String> = args.iter().map(|s| literal(&mut r, s, elem)).collect();
     // Arguments too long for a command line go in .npy files.
@@ -169,10 +177,7 @@ fn check_on(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u64, ho
 
 /// `text` lowered for the host down to gpu kernels, as `check_on` compiles it.
 fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
-    let dir = std::env::temp_dir().join(format!("aic-host-{}-{seed}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("ir.mlir");
-    std::fs::write(&file, text).unwrap();
+    let file = scratch_file(&seed.to_string(), "ir.mlir", text);
     let pipeline = aic_tools::compile::matrix_pipeline(
         "host",
         Some(how.threads),
@@ -390,14 +395,11 @@ fn mma_sync_gemms_equal_the_interpreter() {
         ("batched", gemm(&[3], 32, 48, 24, false, "f16"), all),
     ];
     check_matrix_units(&cases, 32, "nvgpu", None, 100);
-    let dir = std::env::temp_dir().join(format!("aic-host-{}-tuning", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let tuning = dir.join("tuning.json");
-    std::fs::write(
-        &tuning,
+    let tuning = scratch_file(
+        "tuning",
+        "tuning.json",
         r#"{"cpu/gemm/64x64x128": {"bm": 32, "bn": 32, "bk": 32, "stages": 3}}"#,
-    )
-    .unwrap();
+    );
     let copy = "nvgpu.device_async_copy";
     let cases = [(
         "pipelined",
@@ -416,15 +418,12 @@ fn mma_sync_gemms_equal_the_interpreter() {
 /// batches.
 #[test]
 fn mma_sync_attention_equals_the_interpreter() {
-    let dir = std::env::temp_dir().join(format!("aic-host-{}-attention", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let tuning = dir.join("tuning.json");
-    std::fs::write(
-        &tuning,
+    let tuning = scratch_file(
+        "attention",
+        "tuning.json",
         r#"{"cpu/attention/64x200x16": {"bm": 64, "bn": 64, "bk": 16, "stages": 2},
             "cpu/attention/32x64x32": {"bm": 32, "bn": 32, "bk": 16, "stages": 2}}"#,
-    )
-    .unwrap();
+    );
     for (i, (b, sq, sk, d, threads)) in [(2, 64, 200, 16, 128), (1, 32, 64, 32, 64)]
         .into_iter()
         .enumerate()
@@ -473,18 +472,15 @@ fn mma_sync_attention_equals_the_interpreter() {
 /// mma.sync.
 #[test]
 fn wgmma_gemms_equal_the_interpreter() {
-    let dir = std::env::temp_dir().join(format!("aic-host-{}-wgmma", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let tuning = dir.join("tuning.json");
-    std::fs::write(
-        &tuning,
+    let tuning = scratch_file(
+        "wgmma",
+        "tuning.json",
         r#"{"cpu/gemm/128x256x128": {"bm": 128, "bn": 256, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/200x320x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 3, "threads": 256},
             "cpu/gemm/200x300x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
             "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128}}"#,
-    )
-    .unwrap();
+    );
     let wg = "nvgpu.warpgroup.mma";
     let cases = [
         (

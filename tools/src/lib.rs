@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod npy;
+pub mod output;
 pub mod verify_diagnostics;
 
 /// Command-line arguments read one at a time, as the tools take them:

@@ -9,6 +9,7 @@ use aic::pass::{Instrumentation, OpPassManager, PassFilter, PassRunner, TimingNo
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, Diagnostic, Severity, SourceMap};
+use aic_tools::output::Output;
 use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -416,29 +417,28 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let to_file = o.output.as_deref().filter(|p| *p != "-");
-    let result = match to_file {
-        Some(path) => std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-            let ok = run(&o, pm.as_ref(), &name, text, &mut w)?;
-            w.flush()?;
-            Ok(ok)
-        }),
-        None => {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
-            run(&o, pm.as_ref(), &name, text, &mut w).and_then(|ok| w.flush().map(|_| ok))
+    // The output is written to a temporary file beside it and replaces it only
+    // when every chunk succeeded (see `aic_tools::output`): a failing run leaves
+    // an existing file, a device or the input itself as they were.
+    let path = o.output.as_deref().unwrap_or("-");
+    let mut out = match Output::create(path) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("aic-opt: cannot open output file '{path}': {e}");
+            return ExitCode::FAILURE;
         }
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => {
-            // As mlir-opt, which keeps an output file only on success (standard
-            // output, written as it goes, keeps what succeeded).
-            if let Some(path) = to_file {
-                let _ = std::fs::remove_file(path);
+    match run(&o, pm.as_ref(), &name, text, &mut out) {
+        Ok(true) => match out.commit() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("aic-opt: cannot write output file '{path}': {e}");
+                ExitCode::FAILURE
             }
-            ExitCode::FAILURE
-        }
+        },
+        // Standard output, written as it goes, keeps what succeeded; a file is
+        // left as it was.
+        Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("aic-opt: cannot write output: {e}");
             ExitCode::FAILURE

@@ -171,20 +171,13 @@ fn main() -> ExitCode {
     };
     let out = with_parser_stack(move || translate(&o, text).map(|b| (b, o.output)));
     match out {
-        Ok((bytes, path)) => {
-            let r = if path == "-" {
-                std::io::Write::write_all(&mut std::io::stdout(), &bytes)
-            } else {
-                std::fs::write(&path, &bytes)
-            };
-            match r {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("aic-translate: {path}: {e}");
-                    ExitCode::from(1)
-                }
+        Ok((bytes, path)) => match aic_tools::output::write_file(&path, &bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("aic-translate: {e}");
+                ExitCode::from(1)
             }
-        }
+        },
         Err(e) => {
             eprintln!("aic-translate: {e}");
             ExitCode::from(1)

@@ -44,6 +44,19 @@ pub fn int_flag(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, String> {
         .ok_or_else(|| format!("{name}: expected {lo} to {hi}, got '{v}'"))
 }
 
+/// The value `v` of the tool flag `--<option>`, which feeds the option of that
+/// name of pass `info` (`--threads` feeds tile-to-gpu's `threads`): an integer
+/// in the option's range.
+pub fn pass_option_flag(info: &aic::pass::PassInfo, option: &str, v: &str) -> Result<i64, String> {
+    let spec = info
+        .options
+        .iter()
+        .find(|s| s.name == option)
+        .unwrap_or_else(|| panic!("'{}' has no option '{option}'", info.flag));
+    let (lo, hi) = spec.range.unwrap_or((i64::MIN, i64::MAX));
+    int_flag(&format!("--{option}"), v, lo, hi)
+}
+
 /// The options of `--threads` and `--warp`, as the tools take them.
 pub const THREADS_HELP: &str = "  --threads=<n>             Threads a block (default: the target's; on the host, threads run as OS threads)
   --warp=<n>                Threads of a warp, across which reductions shuffle (default: the target's; 0: none)

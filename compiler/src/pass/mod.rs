@@ -66,8 +66,24 @@ pub struct OptSpec {
     pub kind: OptKind,
     /// Default value, in textual form.
     pub default: &'static str,
+    /// The values that make sense for an `Int` or `UInt` option (inclusive): a
+    /// value outside is rejected when the pipeline is parsed.
+    pub range: Option<(i64, i64)>,
     /// One-line help.
     pub help: &'static str,
+}
+
+impl OptSpec {
+    /// Whether `v` (written `text`) lies in the option's range.
+    fn check_range(&self, text: &str, v: i128) -> Result<(), String> {
+        match self.range {
+            Some((lo, hi)) if !(i128::from(lo)..=i128::from(hi)).contains(&v) => Err(format!(
+                "for the --{} option: '{text}' value is out of range: expected {lo} to {hi}",
+                self.name
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A parsed option value.
@@ -100,8 +116,16 @@ impl OptValue {
                 "false" | "FALSE" | "False" | "0" => OptValue::Bool(false),
                 _ => return Err(bad("boolean")),
             },
-            OptKind::Int => OptValue::Int(text.parse().map_err(|_| bad("long"))?),
-            OptKind::UInt => OptValue::UInt(text.parse().map_err(|_| bad("uint"))?),
+            OptKind::Int => {
+                let v: i64 = text.parse().map_err(|_| bad("long"))?;
+                spec.check_range(text, i128::from(v))?;
+                OptValue::Int(v)
+            }
+            OptKind::UInt => {
+                let v: u64 = text.parse().map_err(|_| bad("uint"))?;
+                spec.check_range(text, i128::from(v))?;
+                OptValue::UInt(v)
+            }
             OptKind::Str => OptValue::Str(text.to_string()),
             OptKind::Enum(words) => {
                 if !words.contains(&text) {
@@ -284,17 +308,56 @@ impl OpPassManager {
         }
     }
     /// The pipeline in MLIR's textual form: `builtin.module(func.func(cse))`.
+    /// Printed with an explicit stack, so that managers nested however deep print
+    /// in constant native stack.
     pub fn text(&self) -> String {
-        let inner: Vec<String> = self
-            .elements
-            .iter()
-            .map(|e| match e {
-                Element::Pass(p) if p.options_text.is_empty() => p.pass.info().flag.to_string(),
-                Element::Pass(p) => format!("{}{{{}}}", p.pass.info().flag, p.options_text),
-                Element::Nested(n) => n.text(),
-            })
-            .collect();
-        format!("{}({})", self.anchor, inner.join(","))
+        let mut out = format!("{}(", self.anchor);
+        // Each open manager with the index of its next element.
+        let mut stack: Vec<(&OpPassManager, usize)> = vec![(self, 0)];
+        while let Some((pm, i)) = stack.pop() {
+            let Some(e) = pm.elements.get(i) else {
+                out.push(')');
+                continue;
+            };
+            if i > 0 {
+                out.push(',');
+            }
+            stack.push((pm, i + 1));
+            match e {
+                Element::Pass(p) => {
+                    out.push_str(p.pass.info().flag);
+                    if !p.options_text.is_empty() {
+                        out.push('{');
+                        out.push_str(&p.options_text);
+                        out.push('}');
+                    }
+                }
+                Element::Nested(n) => {
+                    out.push_str(&n.anchor);
+                    out.push('(');
+                    stack.push((n, 0));
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Drop for OpPassManager {
+    /// Nested managers are taken apart with an explicit stack: dropping a pipeline
+    /// nested however deep needs constant native stack.
+    fn drop(&mut self) {
+        let mut stack: Vec<OpPassManager> = Vec::new();
+        let mut take = |elements: &mut Vec<Element>, stack: &mut Vec<OpPassManager>| {
+            stack.extend(elements.drain(..).filter_map(|e| match e {
+                Element::Nested(n) => Some(n),
+                Element::Pass(_) => None,
+            }))
+        };
+        take(&mut self.elements, &mut stack);
+        while let Some(mut n) = stack.pop() {
+            take(&mut n.elements, &mut stack);
+        }
     }
 }
 

@@ -160,8 +160,12 @@ fn parse_args() -> Result<Option<Options>, String> {
                 for p in passes.all() {
                     println!("  --{:<30} - {}", p.flag, p.summary);
                     for opt in p.options {
+                        let range = opt
+                            .range
+                            .map(|(lo, hi)| format!("; {lo} to {hi}"))
+                            .unwrap_or_default();
                         println!(
-                            "      {:<28} - {} (default: {})",
+                            "      {:<28} - {} (default: {}{range})",
                             format!("{}=<{}>", opt.name, opt.kind),
                             opt.help,
                             opt.default

@@ -88,14 +88,19 @@ fn parse_args() -> Result<Options, String> {
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
             "--threads" => {
-                o.threads = Some(aic_tools::int_flag(
-                    "--threads",
+                o.threads = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "threads",
                     &value("--threads")?,
-                    1,
-                    1024,
                 )?)
             }
-            "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
+            "--warp" => {
+                o.warp = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "warp",
+                    &value("--warp")?,
+                )?)
+            }
             "--mma" => o.mma = Some(value("--mma")?),
             "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,

@@ -58,15 +58,20 @@ fn parse_args() -> Result<Options, String> {
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
             "--threads" => {
-                threads = Some(aic_tools::int_flag(
-                    "--threads",
+                threads = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "threads",
                     &value("--threads")?,
-                    1,
-                    1024,
                 )?)
             }
             "--tuning" => tuning = Some(value("--tuning")?),
-            "--warp" => warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
+            "--warp" => {
+                warp = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "warp",
+                    &value("--warp")?,
+                )?)
+            }
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
                 if input.is_some() {

@@ -3,6 +3,7 @@
 pub mod compile;
 pub mod npy;
 pub mod output;
+pub mod reproducer;
 pub mod verify_diagnostics;
 
 /// Command-line arguments read one at a time, as the tools take them:

@@ -414,6 +414,50 @@ mod tests {
         }
     }
 
+    struct Panics;
+    impl Pass for Panics {
+        fn info(&self) -> &'static PassInfo {
+            &PANICS
+        }
+        fn run(&self, _: &mut crate::Context, _: crate::Op) -> Result<bool, crate::Diagnostic> {
+            panic!("test-only pass panics")
+        }
+    }
+    static PANICS: PassInfo = PassInfo {
+        flag: "panics",
+        name: "Panics",
+        summary: "",
+        anchor: None,
+        options: &[],
+        create: |_| Box::new(Panics),
+    };
+
+    #[test]
+    fn a_panicking_pass_fails_with_a_diagnostic_and_its_path() {
+        use crate::pass::{Instrumentation, PassRunner};
+        let mut r = reg();
+        r.register(&PANICS);
+        let text = "builtin.module(canon,builtin.module(canon,panics,canon),canon)";
+        let pm = parse_pipeline(text, &r).unwrap();
+        crate::syntax::with_parser_stack(|| {
+            let mut ctx = crate::Context::new(std::sync::Arc::new(crate::DialectRegistry::new()));
+            ctx.allow_unregistered = true;
+            let mut sm = crate::SourceMap::new();
+            let f = sm.add("p.mlir", "module {\n  module {\n  }\n}\n".into());
+            let outer = crate::syntax::parse_module(&mut ctx, &sm, f).expect("parses");
+            let inst = Instrumentation::default();
+            let mut sink = std::io::sink();
+            let mut runner = PassRunner::new(&inst, &mut sink);
+            let e = runner.run(&pm, &mut ctx, outer).expect_err("fails");
+            assert_eq!(e.message, "pass 'panics' panicked: test-only pass panics");
+            assert_eq!(runner.failure_path(), [1, 1]);
+            assert_eq!(
+                pm.text_up_to(&runner.failure_path()),
+                "builtin.module(builtin.module(canon,panics))"
+            );
+        });
+    }
+
     #[test]
     fn pass_flags_nest_implicitly() {
         let r = reg();

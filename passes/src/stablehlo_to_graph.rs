@@ -32,6 +32,7 @@ pub static INFO: PassInfo = PassInfo {
         name: "raise",
         kind: OptKind::Bool,
         default: "false",
+        range: None,
         help: "Raise decomposed idioms (softmax, layernorm, GeLU, means, bias adds) to graph ops",
     }],
     create: |o: &PassOptions| {

@@ -2,6 +2,8 @@
 
 pub mod compile;
 pub mod npy;
+pub mod output;
+pub mod reproducer;
 pub mod verify_diagnostics;
 
 /// Command-line arguments read one at a time, as the tools take them:
@@ -41,6 +43,19 @@ pub fn int_flag(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, String> {
         .ok()
         .filter(|n| (lo..=hi).contains(n))
         .ok_or_else(|| format!("{name}: expected {lo} to {hi}, got '{v}'"))
+}
+
+/// The value `v` of the tool flag `--<option>`, which feeds the option of that
+/// name of pass `info` (`--threads` feeds tile-to-gpu's `threads`): an integer
+/// in the option's range.
+pub fn pass_option_flag(info: &aic::pass::PassInfo, option: &str, v: &str) -> Result<i64, String> {
+    let spec = info
+        .options
+        .iter()
+        .find(|s| s.name == option)
+        .unwrap_or_else(|| panic!("'{}' has no option '{option}'", info.flag));
+    let (lo, hi) = spec.range.unwrap_or((i64::MIN, i64::MAX));
+    int_flag(&format!("--{option}"), v, lo, hi)
 }
 
 /// The options of `--threads` and `--warp`, as the tools take them.

@@ -66,8 +66,24 @@ pub struct OptSpec {
     pub kind: OptKind,
     /// Default value, in textual form.
     pub default: &'static str,
+    /// The values that make sense for an `Int` or `UInt` option (inclusive): a
+    /// value outside is rejected when the pipeline is parsed.
+    pub range: Option<(i64, i64)>,
     /// One-line help.
     pub help: &'static str,
+}
+
+impl OptSpec {
+    /// Whether `v` (written `text`) lies in the option's range.
+    fn check_range(&self, text: &str, v: i128) -> Result<(), String> {
+        match self.range {
+            Some((lo, hi)) if !(i128::from(lo)..=i128::from(hi)).contains(&v) => Err(format!(
+                "for the --{} option: '{text}' value is out of range: expected {lo} to {hi}",
+                self.name
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A parsed option value.
@@ -100,8 +116,16 @@ impl OptValue {
                 "false" | "FALSE" | "False" | "0" => OptValue::Bool(false),
                 _ => return Err(bad("boolean")),
             },
-            OptKind::Int => OptValue::Int(text.parse().map_err(|_| bad("long"))?),
-            OptKind::UInt => OptValue::UInt(text.parse().map_err(|_| bad("uint"))?),
+            OptKind::Int => {
+                let v: i64 = text.parse().map_err(|_| bad("long"))?;
+                spec.check_range(text, i128::from(v))?;
+                OptValue::Int(v)
+            }
+            OptKind::UInt => {
+                let v: u64 = text.parse().map_err(|_| bad("uint"))?;
+                spec.check_range(text, i128::from(v))?;
+                OptValue::UInt(v)
+            }
             OptKind::Str => OptValue::Str(text.to_string()),
             OptKind::Enum(words) => {
                 if !words.contains(&text) {
@@ -285,16 +309,97 @@ impl OpPassManager {
     }
     /// The pipeline in MLIR's textual form: `builtin.module(func.func(cse))`.
     pub fn text(&self) -> String {
-        let inner: Vec<String> = self
-            .elements
-            .iter()
-            .map(|e| match e {
-                Element::Pass(p) if p.options_text.is_empty() => p.pass.info().flag.to_string(),
-                Element::Pass(p) => format!("{}{{{}}}", p.pass.info().flag, p.options_text),
-                Element::Nested(n) => n.text(),
-            })
-            .collect();
-        format!("{}({})", self.anchor, inner.join(","))
+        let mut out = format!("{}(", self.anchor);
+        write_list(&mut out, &self.elements);
+        out.push(')');
+        out
+    }
+
+    /// The pipeline that reruns only the step at `path` (indices from this
+    /// manager down, as [`PassRunner::failure_path`] gives them), anchored: the
+    /// top-level step it lies in, its nested managers cut after the step (their
+    /// earlier steps kept, since they run on the IR first):
+    /// `builtin.module(func.func(cse,canonicalize{max-iterations=4}))`.
+    pub fn text_up_to(&self, path: &[usize]) -> String {
+        let mut out = format!("{}(", self.anchor);
+        let mut pm = self;
+        let mut opened = 1;
+        for (level, &i) in path.iter().enumerate() {
+            let Some(e) = pm.elements.get(i) else { break };
+            if level > 0 {
+                write_list(&mut out, &pm.elements[..i]);
+                if i > 0 {
+                    out.push(',');
+                }
+            }
+            match e {
+                Element::Nested(n) if level + 1 < path.len() => {
+                    out.push_str(&n.anchor);
+                    out.push('(');
+                    opened += 1;
+                    pm = n;
+                }
+                _ => {
+                    write_list(&mut out, std::slice::from_ref(e));
+                    break;
+                }
+            }
+        }
+        out.push_str(&")".repeat(opened));
+        out
+    }
+}
+
+/// `elements` in textual form, comma-separated. Printed with an explicit stack, so
+/// that managers nested however deep print in constant native stack.
+fn write_list(out: &mut String, elements: &[Element]) {
+    // Each open list with the index of its next element; an inner list closes
+    // with ')'.
+    let mut stack: Vec<(&[Element], usize)> = vec![(elements, 0)];
+    while let Some((list, i)) = stack.pop() {
+        let Some(e) = list.get(i) else {
+            if !stack.is_empty() {
+                out.push(')');
+            }
+            continue;
+        };
+        if i > 0 {
+            out.push(',');
+        }
+        stack.push((list, i + 1));
+        match e {
+            Element::Pass(p) => {
+                out.push_str(p.pass.info().flag);
+                if !p.options_text.is_empty() {
+                    out.push('{');
+                    out.push_str(&p.options_text);
+                    out.push('}');
+                }
+            }
+            Element::Nested(n) => {
+                out.push_str(&n.anchor);
+                out.push('(');
+                stack.push((&n.elements, 0));
+            }
+        }
+    }
+}
+
+impl Drop for OpPassManager {
+    /// Nested managers are taken apart with an explicit stack: dropping a pipeline
+    /// nested however deep needs constant native stack.
+    fn drop(&mut self) {
+        let mut stack: Vec<OpPassManager> = Vec::new();
+        let take = |elements: &mut Vec<Element>, stack: &mut Vec<OpPassManager>| {
+            stack.extend(elements.drain(..).filter_map(|e| match e {
+                Element::Nested(n) => Some(n),
+                Element::Pass(_) => None,
+            }))
+        };
+        take(&mut self.elements, &mut stack);
+        while let Some(mut n) = stack.pop() {
+            take(&mut n.elements, &mut stack);
+        }
     }
 }
 
@@ -442,6 +547,8 @@ pub struct PassRunner<'a> {
     pub dumps: &'a mut dyn std::io::Write,
     /// Pass timings (when enabled).
     pub timing: TimingNode,
+    /// Where the last failure happened, innermost index first.
+    fail_path: Vec<usize>,
 }
 
 impl<'a> PassRunner<'a> {
@@ -451,11 +558,32 @@ impl<'a> PassRunner<'a> {
             inst,
             dumps,
             timing: TimingNode::default(),
+            fail_path: Vec::new(),
         }
+    }
+
+    /// Where the failure of the last [`run`](Self::run) happened: the index of
+    /// the step in the pipeline, then in the nested manager that step is, and so
+    /// on down to the failing pass (for [`OpPassManager::text_up_to`]).
+    pub fn failure_path(&self) -> Vec<usize> {
+        self.fail_path.iter().rev().copied().collect()
     }
 
     /// Run `pm` on `op`, which must match its anchor.
     pub fn run(&mut self, pm: &OpPassManager, ctx: &mut Context, op: Op) -> Result<(), Diagnostic> {
+        self.run_prefix(pm, ctx, op, pm.elements.len())
+    }
+
+    /// Run the first `steps` top-level steps of `pm` on `op` (what a reproducer
+    /// reruns to get the IR a failing step saw).
+    pub fn run_prefix(
+        &mut self,
+        pm: &OpPassManager,
+        ctx: &mut Context,
+        op: Op,
+        steps: usize,
+    ) -> Result<(), Diagnostic> {
+        self.fail_path.clear();
         if !pm.accepts(ctx.op_name(op)) {
             return Err(Diagnostic::error(format!(
                 "can't run '{}' pass manager on '{}' op",
@@ -466,7 +594,7 @@ impl<'a> PassRunner<'a> {
         }
         let start = Instant::now();
         let mut timing = std::mem::take(&mut self.timing);
-        let r = self.run_on(pm, ctx, op, &mut timing);
+        let r = self.run_on(pm, steps, ctx, op, &mut timing);
         timing.time += start.elapsed();
         self.timing = timing;
         r
@@ -475,11 +603,27 @@ impl<'a> PassRunner<'a> {
     fn run_on(
         &mut self,
         pm: &OpPassManager,
+        steps: usize,
         ctx: &mut Context,
         op: Op,
         timing: &mut TimingNode,
     ) -> Result<(), Diagnostic> {
-        for e in &pm.elements {
+        for (i, e) in pm.elements.iter().take(steps).enumerate() {
+            self.run_element(e, ctx, op, timing).inspect_err(|_| {
+                self.fail_path.push(i);
+            })?;
+        }
+        Ok(())
+    }
+
+    fn run_element(
+        &mut self,
+        e: &Element,
+        ctx: &mut Context,
+        op: Op,
+        timing: &mut TimingNode,
+    ) -> Result<(), Diagnostic> {
+        {
             match e {
                 Element::Pass(p) => self.run_pass(p, ctx, op, timing)?,
                 Element::Nested(n) => {
@@ -494,10 +638,14 @@ impl<'a> PassRunner<'a> {
                     let node = timing.child(&format!("'{}' Pipeline", n.anchor));
                     let start = Instant::now();
                     if self.can_run_in_parallel(ctx, &targets) {
-                        run_parallel(self.inst, n, ctx, &targets)?;
+                        run_parallel(self.inst, n, ctx, &targets).map_err(|f| {
+                            let (d, path) = *f;
+                            self.fail_path = path;
+                            d
+                        })?;
                     } else {
                         for t in targets {
-                            self.run_on(n, ctx, t, node)?;
+                            self.run_on(n, n.elements.len(), ctx, t, node)?;
                         }
                     }
                     node.time += start.elapsed();
@@ -558,7 +706,20 @@ impl<'a> PassRunner<'a> {
         }
         let start = Instant::now();
         let outer = ctx.set_remark_pass(Some(info.flag));
-        let result = p.pass.run(ctx, op);
+        // A panicking pass is a failing one: its diagnostic names the pass (the
+        // IR it leaves is not used, beyond an `--mlir-print-ir-after-failure` dump).
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| p.pass.run(ctx, op)))
+            .unwrap_or_else(|payload| {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".into());
+                Err(
+                    Diagnostic::error(format!("pass '{}' panicked: {what}", info.flag))
+                        .at_loc(ctx.op(op).loc),
+                )
+            });
         ctx.set_remark_pass(outer);
         timing.child(info.name).time += start.elapsed();
         let changed = match result {
@@ -585,6 +746,10 @@ impl<'a> PassRunner<'a> {
     }
 }
 
+/// A failure on a worker thread: its diagnostic and where it happened
+/// (innermost index first).
+type ParallelFailure = Box<(Diagnostic, Vec<usize>)>;
+
 /// Run `pm` on each of `targets` on a pool of threads: each target is extracted
 /// into a context of its own (see [`Context::extract`]), worked on, and put back in
 /// IR order. Targets go in batches, so that only a batch's copies exist at once.
@@ -595,7 +760,7 @@ fn run_parallel(
     pm: &OpPassManager,
     ctx: &mut Context,
     targets: &[Op],
-) -> Result<(), Diagnostic> {
+) -> Result<(), ParallelFailure> {
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     for batch in targets.chunks(workers * 16) {
         run_batch(inst, pm, ctx, batch, workers)?;
@@ -609,10 +774,10 @@ fn run_batch(
     ctx: &mut Context,
     targets: &[Op],
     workers: usize,
-) -> Result<(), Diagnostic> {
+) -> Result<(), ParallelFailure> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
-    type Slot = Mutex<Option<(Context, Op, Result<(), Diagnostic>)>>;
+    type Slot = Mutex<Option<(Context, Op, Result<(), ParallelFailure>)>>;
     let jobs: Vec<Slot> = targets.iter().map(|_| Mutex::new(None)).collect();
     let next = AtomicUsize::new(0);
     let shared: &Context = ctx;
@@ -630,7 +795,9 @@ fn run_batch(
                     // workers too; putting back needs it exclusively.
                     let (mut sub, op) = shared.extract(*t);
                     let mut timing = TimingNode::default();
-                    let result = runner.run_on(pm, &mut sub, op, &mut timing);
+                    let result = runner
+                        .run_on(pm, pm.elements.len(), &mut sub, op, &mut timing)
+                        .map_err(|d| Box::new((d, std::mem::take(&mut runner.fail_path))));
                     *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some((sub, op, result));
                 }
             });

@@ -63,17 +63,49 @@ pub fn parse_pipeline(text: &str, reg: &PassRegistry) -> R<OpPassManager> {
         );
     }
     let _ = start;
-    let mut pm = OpPassManager::new(name);
-    p.elements(&mut pm)?;
-    p.ws();
-    if !p.eat(b')') {
-        return err("expected ')' to end the pipeline", Some(p.pos));
+    // The managers being filled, outermost first: an explicit stack, so that
+    // pipelines nested however deep parse in constant native stack.
+    let mut stack = vec![OpPassManager::new(name)];
+    // Right after a '(': the list may be empty.
+    let mut list_start = true;
+    loop {
+        p.ws();
+        if !list_start || p.s.get(p.pos) != Some(&b')') {
+            let at = p.pos;
+            let name = p.name();
+            if p.eat(b'(') {
+                stack.push(OpPassManager::new(name));
+                list_start = true;
+                continue;
+            }
+            p.pass(stack.last_mut().expect("a manager is open"), name, at)?;
+        }
+        // After an element (or an empty list): more, or the end of the manager.
+        list_start = false;
+        loop {
+            if p.eat(b',') {
+                break;
+            }
+            let done = stack.pop().expect("a manager is open");
+            let Some(parent) = stack.last_mut() else {
+                if !p.eat(b')') {
+                    return err("expected ')' to end the pipeline", Some(p.pos));
+                }
+                p.ws();
+                if p.pos != p.s.len() {
+                    return err("unexpected text after the pipeline", Some(p.pos));
+                }
+                return Ok(done);
+            };
+            if !p.eat(b')') {
+                return err(
+                    format!("expected ')' to end the '{}' pipeline", done.anchor),
+                    Some(p.pos),
+                );
+            }
+            parent.elements.push(Element::Nested(done));
+        }
     }
-    p.ws();
-    if p.pos != p.s.len() {
-        return err("unexpected text after the pipeline", Some(p.pos));
-    }
-    Ok(pm)
 }
 
 /// Add the pass `flag` with `options` (as written inside `{...}`) to `pm`, nesting
@@ -184,34 +216,8 @@ impl<'a> P<'a> {
         }
         &self.text[start..self.pos]
     }
-    fn elements(&mut self, pm: &mut OpPassManager) -> R<()> {
-        self.ws();
-        if self.s.get(self.pos) == Some(&b')') {
-            return Ok(());
-        }
-        loop {
-            self.element(pm)?;
-            if !self.eat(b',') {
-                return Ok(());
-            }
-        }
-    }
-    fn element(&mut self, pm: &mut OpPassManager) -> R<()> {
-        self.ws();
-        let at = self.pos;
-        let name = self.name();
-        if self.eat(b'(') {
-            let mut nested = OpPassManager::new(name);
-            self.elements(&mut nested)?;
-            if !self.eat(b')') {
-                return err(
-                    format!("expected ')' to end the '{name}' pipeline"),
-                    Some(self.pos),
-                );
-            }
-            pm.elements.push(Element::Nested(nested));
-            return Ok(());
-        }
+    /// The pass `name` (written at `at`) with its options, added to `pm`.
+    fn pass(&mut self, pm: &mut OpPassManager, name: &str, at: usize) -> R<()> {
         let mut options = "";
         if self.eat(b'{') {
             let o0 = self.pos;
@@ -281,12 +287,14 @@ mod tests {
             name: "max-iterations",
             kind: OptKind::Int,
             default: "10",
+            range: None,
             help: "",
         },
         OptSpec {
             name: "region-simplify",
             kind: OptKind::Bool,
             default: "true",
+            range: None,
             help: "",
         },
     ];
@@ -350,6 +358,27 @@ mod tests {
     }
 
     #[test]
+    fn option_ranges_are_checked_when_parsed() {
+        static RANGED: [OptSpec; 1] = [OptSpec {
+            name: "threads",
+            kind: OptKind::UInt,
+            default: "128",
+            range: Some((1, 1024)),
+            help: "",
+        }];
+        let opt = |v: &str| PassOptions::new(&RANGED, &[("threads".into(), v.into())]);
+        assert_eq!(opt("1024").unwrap().int("threads"), 1024);
+        for v in ["0", "99999999", "4294967296", "18446744073709551615"] {
+            assert_eq!(
+                opt(v).unwrap_err(),
+                format!(
+                    "for the --threads option: '{v}' value is out of range: expected 1 to 1024"
+                )
+            );
+        }
+    }
+
+    #[test]
     fn bad_pipelines_are_diagnosed() {
         let r = reg();
         let msg = |t: &str| parse_pipeline(t, &r).err().expect("rejected").message;
@@ -365,6 +394,68 @@ mod tests {
             e.render("builtin.module(nope)").lines().nth(2),
             Some("               ^")
         );
+    }
+
+    #[test]
+    fn deeply_nested_pipelines_parse_print_and_drop() {
+        let r = reg();
+        for depth in [8_000, 100_000] {
+            let text = format!(
+                "{}canon{}",
+                "builtin.module(".repeat(depth),
+                ")".repeat(depth)
+            );
+            let pm = parse_pipeline(&text, &r).expect("parses");
+            assert_eq!(pm.text(), text);
+            let e = parse_pipeline(&text[..text.len() - 1], &r)
+                .err()
+                .expect("rejected");
+            assert!(e.message.starts_with("expected ')' to end the"), "{e:?}");
+        }
+    }
+
+    struct Panics;
+    impl Pass for Panics {
+        fn info(&self) -> &'static PassInfo {
+            &PANICS
+        }
+        fn run(&self, _: &mut crate::Context, _: crate::Op) -> Result<bool, crate::Diagnostic> {
+            panic!("test-only pass panics")
+        }
+    }
+    static PANICS: PassInfo = PassInfo {
+        flag: "panics",
+        name: "Panics",
+        summary: "",
+        anchor: None,
+        options: &[],
+        create: |_| Box::new(Panics),
+    };
+
+    #[test]
+    fn a_panicking_pass_fails_with_a_diagnostic_and_its_path() {
+        use crate::pass::{Instrumentation, PassRunner};
+        let mut r = reg();
+        r.register(&PANICS);
+        let text = "builtin.module(canon,builtin.module(canon,panics,canon),canon)";
+        let pm = parse_pipeline(text, &r).unwrap();
+        crate::syntax::with_parser_stack(|| {
+            let mut ctx = crate::Context::new(std::sync::Arc::new(crate::DialectRegistry::new()));
+            ctx.allow_unregistered = true;
+            let mut sm = crate::SourceMap::new();
+            let f = sm.add("p.mlir", "module {\n  module {\n  }\n}\n".into());
+            let outer = crate::syntax::parse_module(&mut ctx, &sm, f).expect("parses");
+            let inst = Instrumentation::default();
+            let mut sink = std::io::sink();
+            let mut runner = PassRunner::new(&inst, &mut sink);
+            let e = runner.run(&pm, &mut ctx, outer).expect_err("fails");
+            assert_eq!(e.message, "pass 'panics' panicked: test-only pass panics");
+            assert_eq!(runner.failure_path(), [1, 1]);
+            assert_eq!(
+                pm.text_up_to(&runner.failure_path()),
+                "builtin.module(builtin.module(canon,panics))"
+            );
+        });
     }
 
     #[test]

@@ -3,12 +3,14 @@
 //! Pass pipelines arrive with the pass manager; today the tool parses, verifies and
 //! prints.
 
-use aic::op_printer::{PrintOptions, print_op_to};
+use aic::op_printer::{PrintOptions, print_op, print_op_to};
 use aic::pass::pipeline::{add_pass, parse_pipeline};
 use aic::pass::{Instrumentation, OpPassManager, PassFilter, PassRunner, TimingNode};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
-use aic::{Context, Diagnostic, Severity, SourceMap};
+use aic::{Context, Diagnostic, Severity, SourceMap, Where};
+use aic_tools::output::{self, Output};
+use aic_tools::reproducer;
 use aic_tools::verify_diagnostics::{Report, check_report};
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -44,6 +46,13 @@ OPTIONS:
   --mlir-print-ir-after-change    Only print the IR after a pass that changed it
   --mlir-print-ir-after-failure   Print the IR after a pass that failed
   --mlir-timing                   Report wall time per pass
+  --mlir-pass-pipeline-crash-reproducer=<file>
+                                  Where a failing (or panicking) pass leaves its
+                                  reproducer: the IR before it and the pipeline that
+                                  reproduces the failure (default: a new
+                                  aic-reproducer-<pid>-<n>.mlir in the temporary
+                                  directory; none with --verify-diagnostics)
+  --run-reproducer                Run the pipeline a reproducer (the input) records
   --mlir-disable-threading        Run nested pipelines on one thread (by default
                                   sibling functions are processed in parallel)
   --aic-remarks[=<pass>,...]      Print the optimisation remarks of every pass, or of
@@ -66,6 +75,10 @@ struct Options {
     inst: Instrumentation,
     /// Passes whose optimisation remarks are printed (`--aic-remarks`).
     remarks: PassFilter,
+    /// Where a failing pass's reproducer goes (otherwise a new temporary file).
+    reproducer: Option<String>,
+    /// Run the pipeline the input's reproducer trailer records.
+    run_reproducer: bool,
 }
 
 /// `a,b` into a pass filter.
@@ -86,6 +99,8 @@ fn parse_args() -> Result<Option<Options>, String> {
         passes: Vec::new(),
         inst: Instrumentation::default(),
         remarks: PassFilter::None,
+        reproducer: None,
+        run_reproducer: false,
     };
     let passes = aic_passes::all_passes();
     let mut args = std::env::args().skip(1);
@@ -124,6 +139,10 @@ fn parse_args() -> Result<Option<Options>, String> {
             Some("mlir-print-ir-after-change") => o.inst.print_after_change = true,
             Some("mlir-print-ir-after-failure") => o.inst.print_after_failure = true,
             Some("mlir-timing") => o.inst.timing = true,
+            Some(f) if f.starts_with("mlir-pass-pipeline-crash-reproducer=") => {
+                o.reproducer = Some(f["mlir-pass-pipeline-crash-reproducer=".len()..].to_string())
+            }
+            Some("run-reproducer") => o.run_reproducer = true,
             Some("mlir-disable-threading") => o.inst.threading = false,
             Some("aic-remarks") => o.remarks = PassFilter::All,
             Some(f) if f.starts_with("aic-remarks=") => {
@@ -159,8 +178,12 @@ fn parse_args() -> Result<Option<Options>, String> {
                 for p in passes.all() {
                     println!("  --{:<30} - {}", p.flag, p.summary);
                     for opt in p.options {
+                        let range = opt
+                            .range
+                            .map(|(lo, hi)| format!("; {lo} to {hi}"))
+                            .unwrap_or_default();
                         println!(
-                            "      {:<28} - {} (default: {})",
+                            "      {:<28} - {} (default: {}{range})",
                             format!("{}=<{}>", opt.name, opt.kind),
                             opt.help,
                             opt.default
@@ -194,6 +217,9 @@ fn parse_args() -> Result<Option<Options>, String> {
                 input_set = true;
             }
         }
+    }
+    if o.run_reproducer && (o.pipeline.is_some() || !o.passes.is_empty()) {
+        return Err("'--run-reproducer' runs the input's own pipeline: it can't be used with '--pass-pipeline' or pass options".to_string());
     }
     if o.pipeline.is_some() && !o.passes.is_empty() {
         return Err(
@@ -309,11 +335,26 @@ fn run(
                     let mut err = std::io::stderr();
                     let mut runner = PassRunner::new(&o.inst, &mut err);
                     let r = runner.run(pm, &mut ctx, m);
+                    let failure = runner.failure_path();
                     merge_timing(&mut timing, runner.timing);
                     // Remarks come first, also when the pipeline failed: they were
                     // emitted before its error.
                     emitted.extend(ctx.take_remarks());
-                    r.map(|()| m)
+                    r.map(|()| m).map_err(|d| {
+                        if o.verify_diagnostics {
+                            return d;
+                        }
+                        match write_reproducer(o, pm, &failure, name, sm.text(f), i, line_offset, col) {
+                            Ok(path) => d.with_note(
+                                format!("a reproducer of the failure was written to '{path}' (run it: aic-opt --run-reproducer {path})"),
+                                Where::Nowhere,
+                            ),
+                            Err(e) => d.with_note(
+                                format!("no reproducer could be written: {e}"),
+                                Where::Nowhere,
+                            ),
+                        }
+                    })
                 }
                 None => Ok(m),
             });
@@ -362,6 +403,83 @@ fn run(
     Ok(ok)
 }
 
+/// Writes the reproducer of a failure at `path` (see [`PassRunner::failure_path`])
+/// of `pm` on chunk `index` (`text`): the chunk is parsed again and the steps of
+/// the pipeline before the failing one rerun (passes are deterministic), so that
+/// a successful run never pays for a copy of the IR. Returns the file's path.
+#[allow(clippy::too_many_arguments)]
+fn write_reproducer(
+    o: &Options,
+    pm: &OpPassManager,
+    path: &[usize],
+    name: &str,
+    text: &str,
+    index: usize,
+    line_offset: usize,
+    col: usize,
+) -> Result<String, String> {
+    let step = *path.first().ok_or("the failure is in no pipeline step")?;
+    let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+    ctx.allow_unregistered = o.allow_unregistered;
+    let mut sm = SourceMap::new();
+    let f = sm.add(name, text.to_string());
+    let m = parse_module(&mut ctx, &sm, f).map_err(|d| d.message)?;
+    if index > 0 {
+        implicit_module_at(&mut ctx, m, line_offset + 1, col + 1);
+    }
+    let inst = Instrumentation {
+        verify_each: o.inst.verify_each,
+        threading: false,
+        ..Instrumentation::default()
+    };
+    let mut sink = std::io::sink();
+    PassRunner::new(&inst, &mut sink)
+        .run_prefix(pm, &mut ctx, m, step)
+        .map_err(|d| {
+            format!(
+                "rerunning the steps before the failing one failed: {}",
+                d.message
+            )
+        })?;
+    let ir = print_op(
+        &ctx,
+        m,
+        PrintOptions {
+            debuginfo: true,
+            generic: o.generic,
+        },
+    );
+    let trailer = reproducer::trailer(&reproducer::Config {
+        pipeline: pm.text_up_to(path),
+        disable_threading: true,
+        verify_each: o.inst.verify_each,
+    });
+    let bytes = format!("{ir}\n\n{trailer}");
+    if let Some(p) = &o.reproducer {
+        output::write_file(p, bytes.as_bytes())?;
+        return Ok(p.clone());
+    }
+    // A new file in the temporary directory.
+    let dir = std::env::temp_dir();
+    for n in 0.. {
+        let p = dir.join(format!("aic-reproducer-{}-{n}.mlir", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&p)
+        {
+            Ok(mut file) => {
+                file.write_all(bytes.as_bytes())
+                    .map_err(|e| format!("{}: {e}", p.display()))?;
+                return Ok(p.display().to_string());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("{}: {e}", p.display())),
+        }
+    }
+    unreachable!("some file name is free")
+}
+
 /// Add the timings of one chunk's run to the totals.
 fn merge_timing(total: &mut TimingNode, run: TimingNode) {
     total.time += run.time;
@@ -394,7 +512,7 @@ fn implicit_module_at(ctx: &mut Context, m: aic::Op, line: usize, col: usize) {
 }
 
 fn main() -> ExitCode {
-    let o = match parse_args() {
+    let mut o = match parse_args() {
         Ok(Some(o)) => o,
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => {
@@ -402,13 +520,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let pm = match build_pipeline(&o) {
-        Ok(pm) => pm,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let built = (!o.run_reproducer).then(|| build_pipeline(&o));
     let (name, text) = match read_input(&o) {
         Ok(x) => x,
         Err(e) => {
@@ -416,29 +528,42 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let to_file = o.output.as_deref().filter(|p| *p != "-");
-    let result = match to_file {
-        Some(path) => std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, f);
-            let ok = run(&o, pm.as_ref(), &name, text, &mut w)?;
-            w.flush()?;
-            Ok(ok)
-        }),
-        None => {
-            let mut w = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
-            run(&o, pm.as_ref(), &name, text, &mut w).and_then(|ok| w.flush().map(|_| ok))
+    let built = built.unwrap_or_else(|| {
+        let c = reproducer::parse(&text).map_err(|e| format!("{name}: error: {e}"))?;
+        o.pipeline = Some(c.pipeline);
+        o.inst.verify_each = c.verify_each;
+        o.inst.threading &= !c.disable_threading;
+        build_pipeline(&o)
+    });
+    let pm = match built {
+        Ok(pm) => pm,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
         }
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => {
-            // As mlir-opt, which keeps an output file only on success (standard
-            // output, written as it goes, keeps what succeeded).
-            if let Some(path) = to_file {
-                let _ = std::fs::remove_file(path);
-            }
-            ExitCode::FAILURE
+    // The output is written to a temporary file beside it and replaces it only
+    // when every chunk succeeded (see `aic_tools::output`): a failing run leaves
+    // an existing file, a device or the input itself as they were.
+    let path = o.output.as_deref().unwrap_or("-");
+    let mut out = match Output::create(path) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("aic-opt: cannot open output file '{path}': {e}");
+            return ExitCode::FAILURE;
         }
+    };
+    match run(&o, pm.as_ref(), &name, text, &mut out) {
+        Ok(true) => match out.commit() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("aic-opt: cannot write output file '{path}': {e}");
+                ExitCode::FAILURE
+            }
+        },
+        // Standard output, written as it goes, keeps what succeeded; a file is
+        // left as it was.
+        Ok(false) => ExitCode::FAILURE,
         Err(e) => {
             eprintln!("aic-opt: cannot write output: {e}");
             ExitCode::FAILURE

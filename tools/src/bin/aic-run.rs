@@ -44,7 +44,11 @@ OPTIONS:
                             without arguments, as a test)
   --input=<file.npy>        An argument of the entry function (repeatable)
   --args=<[attr, ...]>      The arguments as MLIR literals: \"[dense<1> : tensor<2xi32>]\"
-  --output-dir=<dir>        Write result i as result<i>.npy there instead of printing
+  --output-dir=<dir>        Write result i as result<i>.npy there instead of printing:
+                            all results or none (an existing file is replaced only
+                            when every result was written); result<N>.npy files of
+                            an earlier run with more results are removed, no other
+                            file is touched
   --allow-unregistered-dialect  Accept ops of unknown dialects
   --help                    Show this help
 ";
@@ -84,14 +88,19 @@ fn parse_args() -> Result<Options, String> {
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
             "--threads" => {
-                o.threads = Some(aic_tools::int_flag(
-                    "--threads",
+                o.threads = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "threads",
                     &value("--threads")?,
-                    1,
-                    1024,
                 )?)
             }
-            "--warp" => o.warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
+            "--warp" => {
+                o.warp = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "warp",
+                    &value("--warp")?,
+                )?)
+            }
             "--mma" => o.mma = Some(value("--mma")?),
             "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,
@@ -249,18 +258,53 @@ fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String
 fn emit_results(ctx: &Context, o: &Options, results: &[Tensor]) -> Result<(), String> {
     match &o.output_dir {
         Some(dir) => {
+            // All results or none: every file is encoded and written beside its
+            // target before any replaces one.
+            let encoded = results
+                .iter()
+                .enumerate()
+                .map(|(i, r)| npy::write(ctx, r).map_err(|e| format!("result {i}: {e}")))
+                .collect::<Result<Vec<_>, _>>()?;
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
-            for (i, r) in results.iter().enumerate() {
-                let bytes = npy::write(ctx, r).map_err(|e| format!("result {i}: {e}"))?;
-                let path = std::path::Path::new(dir).join(format!("result{i}.npy"));
-                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-            }
+            let dir = std::path::Path::new(dir);
+            let paths: Vec<String> = (0..encoded.len())
+                .map(|i| dir.join(format!("result{i}.npy")).display().to_string())
+                .collect();
+            let files: Vec<(&str, &[u8])> = paths
+                .iter()
+                .map(String::as_str)
+                .zip(encoded.iter().map(Vec::as_slice))
+                .collect();
+            aic_tools::output::write_files(&files)?;
+            remove_stale_results(dir, results.len())?;
         }
         None => {
             for r in results {
                 let a = attr_of_tensor(ctx, r);
                 println!("{}", attr_text(ctx, a));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Removes `result<N>.npy` for every `N >= count` in `dir`: the results an earlier
+/// run with more results left there (no other file is touched).
+fn remove_stale_results(dir: &std::path::Path, count: usize) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let stale = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("result"))
+            .and_then(|n| n.strip_suffix(".npy"))
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .filter(|n| n.len() == 1 || !n.starts_with('0'))
+            .and_then(|n| n.parse::<usize>().ok())
+            .is_some_and(|n| n >= count);
+        if stale && entry.file_type().is_ok_and(|t| t.is_file()) {
+            std::fs::remove_file(entry.path())
+                .map_err(|e| format!("{}: {e}", entry.path().display()))?;
         }
     }
     Ok(())

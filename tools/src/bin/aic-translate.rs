@@ -58,15 +58,20 @@ fn parse_args() -> Result<Options, String> {
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
             "--threads" => {
-                threads = Some(aic_tools::int_flag(
-                    "--threads",
+                threads = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "threads",
                     &value("--threads")?,
-                    1,
-                    1024,
                 )?)
             }
             "--tuning" => tuning = Some(value("--tuning")?),
-            "--warp" => warp = Some(aic_tools::int_flag("--warp", &value("--warp")?, 0, 64)?),
+            "--warp" => {
+                warp = Some(aic_tools::pass_option_flag(
+                    &aic_passes::tile_to_gpu::INFO,
+                    "warp",
+                    &value("--warp")?,
+                )?)
+            }
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
                 if input.is_some() {
@@ -171,20 +176,13 @@ fn main() -> ExitCode {
     };
     let out = with_parser_stack(move || translate(&o, text).map(|b| (b, o.output)));
     match out {
-        Ok((bytes, path)) => {
-            let r = if path == "-" {
-                std::io::Write::write_all(&mut std::io::stdout(), &bytes)
-            } else {
-                std::fs::write(&path, &bytes)
-            };
-            match r {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("aic-translate: {path}: {e}");
-                    ExitCode::from(1)
-                }
+        Ok((bytes, path)) => match aic_tools::output::write_file(&path, &bytes) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("aic-translate: {e}");
+                ExitCode::from(1)
             }
-        }
+        },
         Err(e) => {
             eprintln!("aic-translate: {e}");
             ExitCode::from(1)

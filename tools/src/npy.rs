@@ -305,7 +305,8 @@ mod tests {
         let b = npy("{'descr': '<f4', 'shape': (4,), }\n", &[0; 16]);
         assert!(parse(&b).is_err());
         // And a good one.
-        let h = parse(&header("<f4", "(2, 2)")).unwrap();
+        let good = header("<f4", "(2, 2)");
+        let h = parse(&good).unwrap();
         assert_eq!(
             (h.descr.as_str(), &h.shape[..], h.data.len()),
             ("<f4", &[2, 2][..], 16)

@@ -441,10 +441,10 @@ impl<'c> Interp<'c> {
 /// `Float` and dense elements, splat or not).
 pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Tensor> {
     let elem = Elem::of(ctx, ty)?;
-    let n: usize = ctx
-        .type_kind(ty)
-        .shape()
-        .map_or(1, |s| s.iter().product::<i64>().max(0) as usize);
+    let n = match ctx.type_kind(ty).shape() {
+        Some(s) => usize::try_from(crate::shape::elements(s).ok()?).ok()?,
+        None => 1,
+    };
     let scalar_bits: Vec<u128> = match ctx.attr_kind(a) {
         AttrKind::Integer { value, .. } => vec![*value as u128],
         AttrKind::Float { bits, .. } => vec![*bits],

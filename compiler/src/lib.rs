@@ -24,6 +24,7 @@ pub mod pass;
 pub mod pattern;
 pub mod printer;
 pub mod rewrite;
+pub mod shape;
 pub mod symbol;
 pub mod syntax;
 pub mod types;

@@ -9,6 +9,7 @@ use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
+use aic::shape::ShapeError;
 use aic::types::Type;
 use aic_runtime::{KernelInfo, Launch, Param};
 
@@ -104,8 +105,20 @@ pub fn matrix_pipeline(
     ))
 }
 
-/// Runs `pipeline` on module `m`.
+/// What shape errors of compiled modules name as what cannot size them.
+const CODEGEN: &str = "code generation";
+
+/// Runs `pipeline` on module `m`, whose shapes must be static and
+/// addressable (compiled code sizes every buffer from its type).
 pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), String> {
+    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| {
+        let at = match d.at {
+            aic::Where::Loc(l) => aic::diagnostics::file_line_col(ctx.uniquer(), l)
+                .map(|(f, line, col)| format!("{f}:{line}:{col}: ")),
+            _ => None,
+        };
+        format!("{}{}", at.unwrap_or_default(), d.message)
+    })?;
     let reg = aic_passes::all_passes();
     let pm = parse_pipeline(pipeline, &reg).map_err(|e| format!("{e:?}"))?;
     PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
@@ -132,8 +145,9 @@ pub fn top_ops(ctx: &Context, m: Op, name: &str) -> Vec<Op> {
 
 /// What the manifest says of each `gpu.kernel` of `m`: launch sizes,
 /// shared memory and the buffers in argument order (inputs, then outputs:
-/// as many outputs as its launches have results).
-pub fn kernel_infos(ctx: &Context, m: Op) -> Vec<KernelInfo> {
+/// as many outputs as its launches have results). A kernel argument that is
+/// not a static buffer whose bytes a kernel can address (2^63) is an error.
+pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
     let launches = launches(ctx, m);
     top_ops(ctx, m, "gpu.kernel")
         .into_iter()
@@ -158,27 +172,37 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Vec<KernelInfo> {
                 .iter()
                 .enumerate()
                 .map(|(i, a)| {
-                    let kd = ctx.type_kind(ctx.value_type(*a));
-                    let elem = kd.element_type().expect("a buffer");
-                    let shape = kd.shape().map(<[i64]>::to_vec).unwrap_or_default();
-                    let count: i64 = shape.iter().product();
-                    let name = elem_name(ctx, elem);
-                    let bytes = count as u64 * Param::elem_bytes(&name).unwrap_or(8);
-                    Param {
-                        elem: name,
-                        shape,
-                        bytes,
+                    let ty = ctx.value_type(*a);
+                    let kd = ctx.type_kind(ty);
+                    let text = || aic::printer::type_text(ctx, ty);
+                    let fail = |m: String| format!("kernel @{name}: argument {i}: {m}");
+                    let (Some(elem), Some(shape)) = (kd.element_type(), kd.shape()) else {
+                        return Err(fail(format!("{} is not a buffer", text())));
+                    };
+                    let elem_name = elem_name(ctx, elem);
+                    let elem_bytes = Param::elem_bytes(&elem_name).unwrap_or(8);
+                    let bytes = aic::shape::bytes(shape, elem_bytes).map_err(|e| match e {
+                        ShapeError::Dynamic => fail(e.message(&text(), CODEGEN)),
+                        ShapeError::Overflow => fail(format!(
+                            "{} has more bytes than a kernel buffer can address (2^63)",
+                            text()
+                        )),
+                    })?;
+                    Ok(Param {
+                        elem: elem_name,
+                        shape: shape.to_vec(),
+                        bytes: bytes as u64,
                         output: i + outputs >= n,
-                    }
+                    })
                 })
-                .collect();
-            KernelInfo {
+                .collect::<Result<_, String>>()?;
+            Ok(KernelInfo {
                 name,
                 grid: dims("grid"),
                 block: dims("block"),
                 shared_bytes: shared,
                 params,
-            }
+            })
         })
         .collect()
 }

@@ -38,47 +38,85 @@ fn item_size(d: &str) -> usize {
     d[2..].parse::<usize>().unwrap_or(1)
 }
 
-/// Parse `.npy` bytes as a tensor of type `ty`; errors say what did not match.
-pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
+/// An `.npy` file's header, and the bytes after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header<'a> {
+    /// The dtype (`<f4`, `|b1`, ...), as written.
+    pub descr: String,
+    /// The dimensions; their element count fits an `i64`.
+    pub shape: Vec<i64>,
+    /// The element data (possibly more bytes than the elements need).
+    pub data: &'a [u8],
+}
+
+/// Parses the header of `.npy` bytes (format versions 1.0, 2.0 and 3.0;
+/// the header must be ASCII): every malformed or unsupported header
+/// (Fortran order, a negative or overflowing shape) is an error.
+pub fn parse(bytes: &[u8]) -> Result<Header<'_>, String> {
     if bytes.len() < 10 || &bytes[..6] != b"\x93NUMPY" {
         return Err("not an .npy file".into());
     }
     let (hlen, start) = match bytes[6] {
-        1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
-        _ if bytes.len() >= 12 => (
+        1 => (
+            usize::from(u16::from_le_bytes([bytes[8], bytes[9]])),
+            10usize,
+        ),
+        2 | 3 if bytes.len() >= 12 => (
             u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
             12,
         ),
-        _ => return Err("truncated .npy header".into()),
+        2 | 3 => return Err("truncated .npy header".into()),
+        v => return Err(format!("unsupported .npy format version {v}")),
     };
-    let header = bytes
-        .get(start..start + hlen)
-        .and_then(|h| std::str::from_utf8(h).ok())
+    let header = start
+        .checked_add(hlen)
+        .and_then(|end| bytes.get(start..end))
         .ok_or("truncated .npy header")?;
+    // ASCII only, so that every byte offset below is a character boundary.
+    if !header.is_ascii() {
+        return Err("the .npy header is not ASCII".into());
+    }
+    let data = &bytes[start + hlen..];
+    let header = std::str::from_utf8(header).map_err(|_| "the .npy header is not ASCII")?;
     let field = |key: &str| -> Option<&str> {
         let i = header.find(&format!("'{key}':"))? + key.len() + 3;
         Some(header[i..].trim_start())
     };
     let descr = field("descr")
         .and_then(|s| s.strip_prefix('\''))
-        .and_then(|s| s.split('\'').next())
+        .and_then(|s| s.split_once('\''))
+        .map(|(d, _)| d.to_string())
         .ok_or("no 'descr' in the .npy header")?;
-    if field("fortran_order").is_some_and(|s| s.starts_with("True")) {
-        return Err("Fortran-ordered .npy arrays are not supported".into());
+    match field("fortran_order") {
+        Some(s) if s.starts_with("False") => {}
+        Some(s) if s.starts_with("True") => {
+            return Err("Fortran-ordered .npy arrays are not supported".into());
+        }
+        _ => return Err("no 'fortran_order' in the .npy header".into()),
     }
     let shape_text = field("shape")
         .and_then(|s| s.strip_prefix('('))
-        .and_then(|s| s.split(')').next())
+        .and_then(|s| s.split_once(')'))
+        .map(|(s, _)| s)
         .ok_or("no 'shape' in the .npy header")?;
     let shape: Vec<i64> = shape_text
         .split(',')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<i64>()
-                .map_err(|_| format!("bad shape '{shape_text}'"))
+        .map(|s| match s.parse::<i64>() {
+            Ok(d) if d >= 0 => Ok(d),
+            _ => Err(format!("bad shape '({shape_text})'")),
         })
         .collect::<Result<_, _>>()?;
+    aic::shape::elements(&shape)
+        .map_err(|_| format!("shape {shape:?} has more elements than an .npy array can address"))?;
+    Ok(Header { descr, shape, data })
+}
+
+/// Parse `.npy` bytes as a tensor of type `ty`; errors say what did not match.
+pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
+    let Header { descr, shape, data } = parse(bytes)?;
+    let descr = descr.as_str();
     let elem = Elem::of(ctx, ty).ok_or("unsupported argument type")?;
     let want = dtype(elem).ok_or("no .npy dtype for this element type")?;
     let descr = if descr == "<b1" { "|b1" } else { descr };
@@ -99,15 +137,19 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
             "shape {shape:?} does not match the argument's shape {want_shape:?}"
         ));
     }
-    let n: usize = shape.iter().product::<i64>().max(0) as usize;
     let size = if want == "|b1" { 1 } else { item_size(want) };
-    let data = &bytes[start + hlen..];
-    if data.len() < n * size {
+    // `parse` bounded the count; the bytes are checked here.
+    let n = aic::shape::elements(&shape).map_err(|_| "the .npy shape overflows")?;
+    let need = aic::shape::bytes(&shape, size as u64)
+        .ok()
+        .and_then(|b| usize::try_from(b).ok());
+    if need.is_none_or(|b| data.len() < b) {
         return Err(format!(
             "{} bytes of data for {n} elements of {size} bytes",
             data.len()
         ));
     }
+    let n = n as usize;
     let word = |i: usize, w: usize| -> u128 {
         data[i * w..(i + 1) * w]
             .iter()
@@ -211,6 +253,64 @@ mod tests {
         assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
         let other = f32_tensor_type(&ctx, &[3, 2]);
         assert!(read(&ctx, &bytes, other).unwrap_err().contains("shape"));
+    }
+
+    /// `.npy` bytes (version 1.0) with header dictionary `dict` and `data`.
+    fn npy(dict: &str, data: &[u8]) -> Vec<u8> {
+        let mut out = b"\x93NUMPY\x01\x00".to_vec();
+        out.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+        out.extend_from_slice(dict.as_bytes());
+        out.extend_from_slice(data);
+        out
+    }
+
+    #[test]
+    fn overflowing_shapes_and_odd_headers_are_errors() {
+        let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
+        let big = 99_999_999_999i64;
+        let header = |descr: &str, shape: &str| {
+            npy(
+                &format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}\n"),
+                &[0; 16],
+            )
+        };
+        // An element count past i64 (it panicked in debug builds).
+        let b = header("<f4", &format!("({big}, {big})"));
+        let e = read(&ctx, &b, f32_tensor_type(&ctx, &[big, big])).unwrap_err();
+        assert!(e.contains("more elements"), "{e}");
+        // 2^32 x 2^32 x 8 wraps to 0 elements in release builds: not an empty array.
+        let s = [1i64 << 32, 1 << 32, 8];
+        let b = header("<f4", "(4294967296, 4294967296, 8)");
+        assert!(parse(&b).is_err());
+        assert!(read(&ctx, &b, f32_tensor_type(&ctx, &s)).is_err());
+        // Elements that fit an i64 but whose bytes do not.
+        let s = [1i64 << 62];
+        let b = header("<f4", "(4611686018427387904,)");
+        let e = read(&ctx, &b, f32_tensor_type(&ctx, &s)).unwrap_err();
+        assert!(e.contains("bytes of data"), "{e}");
+        // A non-ASCII dtype (slicing it inside a character panicked).
+        let b = header("\u{e9}", "(4,)");
+        assert!(
+            read(&ctx, &b, f32_tensor_type(&ctx, &[4]))
+                .unwrap_err()
+                .contains("ASCII")
+        );
+        let b = header("<\u{e9}", "(4,)");
+        assert!(read(&ctx, &b, f32_tensor_type(&ctx, &[4])).is_err());
+        // Negative dims, unknown versions, a missing fortran_order.
+        assert!(parse(&header("<f4", "(-1, 4)")).is_err());
+        let mut b = header("<f4", "(4,)");
+        b[6] = 9;
+        assert!(parse(&b).unwrap_err().contains("version"));
+        let b = npy("{'descr': '<f4', 'shape': (4,), }\n", &[0; 16]);
+        assert!(parse(&b).is_err());
+        // And a good one.
+        let good = header("<f4", "(2, 2)");
+        let h = parse(&good).unwrap();
+        assert_eq!(
+            (h.descr.as_str(), &h.shape[..], h.data.len()),
+            ("<f4", &[2, 2][..], 16)
+        );
     }
 
     #[test]

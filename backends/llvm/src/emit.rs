@@ -151,9 +151,8 @@ pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<K
             .filter(|o| ir.op_name(*o) == "gpu.kernel")
             .collect()
     };
-    if ops.is_empty() {
-        return Err("aic-llvm: the module has no gpu.kernel to compile".into());
-    }
+    // A module without kernels (a program the host runs on its own, such as
+    // a lone sort) compiles to a module with none.
     let mut out = Vec::new();
     for op in ops {
         let at = loc_text(ir, op).map_or(String::new(), |l| format!(" (at {l})"));
@@ -209,6 +208,13 @@ pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<K
             let t = ir.value_type(*a);
             let (n, elem) = flat_memref(ir, t).map_err(|m| fail(format!("argument {i}: {m}")))?;
             let bytes = elem_bytes(ir, elem).unwrap_or(1);
+            // Kernels address their buffers with i64 byte offsets.
+            if aic::shape::bytes(&[n as i64], bytes).is_err() {
+                return Err(fail(format!(
+                    "argument {i}: '{}' has more bytes than a kernel buffer can address (2^63)",
+                    aic::printer::type_text(ir.uniquer(), t)
+                )));
+            }
             if aic_dialects::gpu::is_shared(ir, t) {
                 return Err(fail(format!(
                     "argument {i} is in shared memory: kernel arguments are global buffers"

@@ -226,22 +226,31 @@ impl Transform {
     /// The lower lengths from the upper ones, or why they do not fit.
     pub fn lower_lens(&self, up: &[i64]) -> Result<Vec<i64>, String> {
         let one = |v: i64| Ok(vec![v]);
+        // Lengths and attributes come from user IR: every sum and product
+        // is checked.
+        let big = |e| match e {
+            aic::shape::ShapeError::Dynamic => format!("{self:?}: a negative length in {up:?}"),
+            aic::shape::ShapeError::Overflow => {
+                format!("{self:?} over upper lengths {up:?} overflows an i64")
+            }
+        };
         match self {
             Transform::Pass => one(up[0]),
             Transform::Pad { lo, hi } => {
-                if *lo < 0 || *hi < 0 || up[0] - lo - hi < 1 {
-                    return Err(format!(
+                let low = up[0].checked_sub(*lo).and_then(|l| l.checked_sub(*hi));
+                match low {
+                    Some(low) if *lo >= 0 && *hi >= 0 && low >= 1 => one(low),
+                    _ => Err(format!(
                         "pad<{lo}, {hi}> does not fit an upper length of {}",
                         up[0]
-                    ));
+                    )),
                 }
-                one(up[0] - lo - hi)
             }
             Transform::Slice { begin, len } => {
-                if *begin < 0 || begin + up[0] > *len {
+                let end = aic::shape::add(*begin, up[0]).map_err(big)?;
+                if *begin < 0 || end > *len {
                     return Err(format!(
-                        "slice [{begin}, {}) is out of range for a length of {len}",
-                        begin + up[0]
+                        "slice [{begin}, {end}) is out of range for a length of {len}"
                     ));
                 }
                 one(*len)
@@ -251,20 +260,26 @@ impl Transform {
                 strides,
                 offset,
             } => {
-                let extent: i64 = up.iter().zip(strides).map(|(l, s)| (l - 1) * s).sum();
                 if strides.iter().any(|s| *s < 0) || *offset < 0 {
                     return Err("embed strides and offset must not be negative".into());
                 }
-                if offset + extent >= *len {
+                let reach = up.iter().zip(strides).try_fold(*offset, |a, (l, s)| {
+                    aic::shape::add(a, aic::shape::mul(l.saturating_sub(1), *s)?)
+                });
+                let reach = reach.map_err(big)?;
+                if reach >= *len {
                     return Err(format!(
-                        "embed reaches {} beyond a lower length of {len}",
-                        offset + extent
+                        "embed reaches {reach} beyond a lower length of {len}"
                     ));
                 }
                 one(*len)
             }
             Transform::Merge { lens } => {
-                let n: i64 = lens.iter().product();
+                // A length below 1 is an error either way; 0 stands in.
+                let n = match lens.iter().any(|l| *l < 1) {
+                    true => 0,
+                    false => aic::shape::elements(lens).map_err(big)?,
+                };
                 if n != up[0] || lens.iter().any(|l| *l < 1) {
                     return Err(format!(
                         "merge of {lens:?} ({n} elements) does not match an upper length of {}",
@@ -273,7 +288,7 @@ impl Transform {
                 }
                 Ok(lens.clone())
             }
-            Transform::Unmerge => one(up.iter().product()),
+            Transform::Unmerge => one(aic::shape::elements(up).map_err(big)?),
             Transform::Vectorize { width } => {
                 if up[1] != *width {
                     return Err(format!(
@@ -281,7 +296,7 @@ impl Transform {
                         up[1]
                     ));
                 }
-                one(up[0] * width)
+                one(aic::shape::mul(up[0], *width).map_err(big)?)
             }
             Transform::Freeze { value, len } => {
                 if *value < 0 || value >= len {
@@ -337,6 +352,10 @@ impl Desc {
     }
 
     /// A row-major buffer of `shape` seen as itself.
+    ///
+    /// `shape` must be static with an element count that fits an `i64`
+    /// (checked by the caller with [`aic::shape::elements`]): then every
+    /// stride and the length are bounded by that count.
     pub fn row_major(shape: &[i64]) -> Desc {
         if shape.is_empty() {
             // A scalar: one element at offset 0.

@@ -355,9 +355,14 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             let k = enclosing(ctx, op, "gpu.kernel");
             let total = k.and_then(|k| attr_int(ctx, k, "shared")).unwrap_or(0);
             let ty = ctx.value_type(r);
-            let n: i64 = ctx.type_kind(ty).shape().map_or(0, |s| s.iter().product());
             let elem = ctx.type_kind(ty).element_type().expect("a memref");
-            let end = attr_int(ctx, op, "offset").unwrap_or(0) + n * elem_bytes(ctx, elem);
+            // Shapes and offsets from user IR: an overflow is past the end.
+            let bytes = ctx.type_kind(ty).shape().map_or(Ok(0), |s| {
+                aic::shape::bytes(s, u64::try_from(elem_bytes(ctx, elem)).unwrap_or(u64::MAX))
+            });
+            let end = bytes
+                .and_then(|b| aic::shape::add(attr_int(ctx, op, "offset").unwrap_or(0), b))
+                .unwrap_or(i64::MAX);
             if end > total {
                 return Err(err(format!(
                     "the view ends at byte {end} but the kernel has {total} bytes of shared memory"

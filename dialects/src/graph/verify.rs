@@ -297,8 +297,12 @@ pub fn infer_shapes(
             let Some(r) = q.result(0) else {
                 return Ok(None);
             };
-            let (na, nb): (i64, i64) = (shapes[0].iter().product(), r.iter().product());
-            if !shapes[0].contains(&DYNAMIC) && !r.contains(&DYNAMIC) && na != nb {
+            // Counts of shapes from user IR: dynamic or overflowing ones
+            // (errors of aic::shape) are not compared.
+            let (na, nb) = (aic::shape::elements(&shapes[0]), aic::shape::elements(&r));
+            if let (Ok(na), Ok(nb)) = (na, nb)
+                && na != nb
+            {
                 return Err(format!("cannot reshape {} elements into {}", na, nb));
             }
             one(r)

@@ -90,9 +90,13 @@ fn infer_load(
 /// view of fresh shared memory reads before it is written.
 pub(crate) fn zeros(u: &Uniquer, ty: Type) -> Option<Tensor> {
     let k = u.type_kind(ty);
-    let n: i64 = k.shape().map_or(1, |s| s.iter().product());
+    let n = k.shape().map_or(Ok(1), aic::shape::elements).ok()?;
     let elem = k.element_type()?;
-    Some(Tensor::new(u, ty, store_as(u, elem, vec![0.0; n as usize])))
+    Some(Tensor::new(
+        u,
+        ty,
+        store_as(u, elem, vec![0.0; usize::try_from(n).ok()?]),
+    ))
 }
 
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {

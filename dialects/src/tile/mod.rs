@@ -673,11 +673,15 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             let d = desc_of(ctx, op, buffer).map_err(|e| err(format!("bad descriptor: {e}")))?;
             let lower = d.lower().map_err(|e| err(format!("bad descriptor: {e}")))?;
             let bk = ctx.type_kind(ctx.value_type(buffer));
-            let buffer_len: i64 = bk.shape().map_or(0, |s| s.iter().product());
-            if lower.iter().product::<i64>() != buffer_len {
+            let size = |s: &[i64]| {
+                aic::shape::elements(s).map_err(|e| err(format!("bad buffer or descriptor: {e:?}")))
+            };
+            let buffer_len = bk.shape().map_or(Ok(0), size)?;
+            let addressed = size(&lower)?;
+            if addressed != buffer_len {
                 return Err(err(format!(
                     "the descriptor addresses {} elements but the buffer has {buffer_len}",
-                    lower.iter().product::<i64>()
+                    addressed
                 )));
             }
             if let Some(why) = misplaced(&d, origin.len(), tile.shape.len()) {

@@ -96,12 +96,15 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         "vector.from_elements" => {
             let ty = ctx.value_type(ctx.result(op, 0));
             let k = ctx.type_kind(ty);
-            let n: i64 = k.shape().map_or(0, |s| s.iter().product());
+            // A vector of more elements than an i64 counts has more than
+            // any operand list.
+            let n = k.shape().map_or(Ok(0), aic::shape::elements);
             let elem = k.element_type();
-            if ctx.operands(op).len() as i64 != n {
+            if n != Ok(ctx.operands(op).len() as i64) {
                 return Err(err(format!(
-                    "has {} elements for a vector of {n}",
-                    ctx.operands(op).len()
+                    "has {} elements for a vector of {}",
+                    ctx.operands(op).len(),
+                    n.map_or_else(|_| aic::printer::type_text(ctx, ty), |n| n.to_string())
                 )));
             }
             if ctx

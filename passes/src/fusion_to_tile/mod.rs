@@ -138,6 +138,14 @@ const GENERATORS: &[Generator] = &[
 /// Why a group is left alone.
 type Skip = String;
 
+/// Whether every value of `group` (its results, its body's arguments, the
+/// group's inputs, and the values its body computes) has a static shape
+/// whose element count fits an `i64`, so that the generators' products of
+/// dims cannot overflow.
+fn sized(ctx: &Context, group: Op) -> Result<(), Skip> {
+    aic::shape::check_values(ctx, group, "fusion-to-tile").map_err(|d| d.message)
+}
+
 /// A group's body as a generator reads it.
 struct Body {
     /// The body's arguments, the group's inputs in order.
@@ -428,15 +436,20 @@ impl Pass for FusionToTile {
         };
         let mut changed = false;
         for (i, (g, f)) in groups.into_iter().enumerate() {
-            // Each generator in turn; one that does not recognise the group
-            // says NOT_MINE.
-            let mut made = Err(NOT_MINE.to_string());
-            for generate in GENERATORS {
-                made = generate(ctx, g, f, &config, i);
-                if !matches!(&made, Err(w) if w == NOT_MINE) {
-                    break;
+            // Generators size buffers and descriptors from the group's
+            // shapes with plain arithmetic: every shape in the group is
+            // checked static and addressable first. Then each generator in
+            // turn; one that does not recognise the group says NOT_MINE.
+            let made = sized(ctx, g).and_then(|()| {
+                let mut made = Err(NOT_MINE.to_string());
+                for generate in GENERATORS {
+                    made = generate(ctx, g, f, &config, i);
+                    if !matches!(&made, Err(w) if w == NOT_MINE) {
+                        break;
+                    }
                 }
-            }
+                made
+            });
             match made {
                 Ok(()) => changed = true,
                 Err(why) => ctx.remark(

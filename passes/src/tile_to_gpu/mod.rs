@@ -132,6 +132,10 @@ impl Pass for TileToGpu {
             },
         );
         for k in &kernels {
+            // The lowering sizes buffers and loops with plain products of
+            // dims: a kernel's shapes (from user IR too) are checked static
+            // and addressable first, which bounds every such product.
+            aic::shape::check_values(ctx, *k, "tile-to-gpu")?;
             // A kernel whose tiles chose their block size keeps it.
             let threads = ctx
                 .find_ident("threads")

@@ -189,6 +189,10 @@ fn run_tests(ctx: &Context, m: Op) -> (usize, usize) {
 
 fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String> {
     let types = arg_types(ctx, f);
+    for (i, ty) in types.iter().enumerate() {
+        aic::shape::check_type(ctx, *ty, "aic-run's arguments")
+            .map_err(|e| format!("argument {i}: {e}"))?;
+    }
     let mut out = Vec::new();
     if let Some(text) = &o.args {
         let a = parse_attribute(ctx.uniquer(), &Aliases::default(), text)
@@ -371,7 +375,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                 o.tuning.as_deref(),
             )?,
         )?;
-        let infos = aic_tools::compile::kernel_infos(&ctx, m);
+        let infos = aic_tools::compile::kernel_infos(&ctx, m)?;
         let binary = if target == "cuda" {
             Some(compile_ptx(&ctx, m, o.arch.as_deref())?)
         } else {
@@ -422,6 +426,13 @@ fn run_cuda(
     infos: &[aic_runtime::KernelInfo],
     ptx: &[u8],
 ) -> Result<Vec<Tensor>, String> {
+    if infos.is_empty() {
+        // No kernels (a program the interpreter runs alone): no GPU needed.
+        return aic_tools::compile::run_compiled(ctx, f, inputs, infos, &mut |k, _| {
+            Err(format!("no compiled kernel '{}'", k.name))
+        })
+        .map_err(|e| interp_error(ctx, e));
+    }
     let cuda = aic_runtime::Cuda::load().map_err(|e| e.to_string())?;
     let module = cuda.load_module(ptx).map_err(|e| e.to_string())?;
     aic_tools::compile::run_compiled(ctx, f, inputs, infos, &mut |k, bufs| {

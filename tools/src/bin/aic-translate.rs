@@ -118,7 +118,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
             o.tuning.as_deref(),
         )?,
     )?;
-    let infos = kernel_infos(&ctx, m);
+    let infos = kernel_infos(&ctx, m)?;
     for k in &infos {
         if u64::from(k.shared_bytes) > target.max_shared_bytes() {
             return Err(format!(

@@ -130,6 +130,56 @@ impl SymbolTable {
     }
 }
 
+/// Symbol tables indexed on first use, for many lookups over IR whose symbols do
+/// not change meanwhile (MLIR's `SymbolTableCollection`): each lookup costs the
+/// nesting depth instead of a scan of the table.
+#[derive(Default)]
+pub struct SymbolTables {
+    tables: HashMap<Op, SymbolTable, FxBuild>,
+}
+
+impl SymbolTables {
+    /// The symbol named `name` directly inside the symbol table `table`.
+    pub fn lookup_in(&mut self, ctx: &Context, table: Op, name: Ident) -> Option<Op> {
+        self.tables
+            .entry(table)
+            .or_insert_with(|| SymbolTable::new(ctx, table))
+            .lookup(name)
+    }
+
+    /// [`resolve_in`] through the cached tables.
+    pub fn resolve_in(&mut self, ctx: &Context, table: Op, symref: Attr) -> Option<Op> {
+        let AttrKind::SymbolRef { root, nested } = ctx.attr_kind(symref) else {
+            return None;
+        };
+        let mut cur = self.lookup_in(ctx, table, *root)?;
+        for n in nested.iter() {
+            if !is_symbol_table(ctx, cur) {
+                return None;
+            }
+            cur = self.lookup_in(ctx, cur, *n)?;
+        }
+        Some(cur)
+    }
+
+    /// [`lookup_nearest_symbol_from`] through the cached tables.
+    pub fn lookup_nearest_symbol_from(
+        &mut self,
+        ctx: &Context,
+        from: Op,
+        symref: Attr,
+    ) -> Option<Op> {
+        let mut table = nearest_symbol_table(ctx, from);
+        while let Some(t) = table {
+            if let Some(op) = self.resolve_in(ctx, t, symref) {
+                return Some(op);
+            }
+            table = nearest_symbol_table(ctx, t);
+        }
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

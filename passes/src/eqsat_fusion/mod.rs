@@ -76,9 +76,9 @@ pub static INFO: PassInfo = PassInfo {
         OptSpec {
             name: "time-limit-ms",
             kind: OptKind::UInt,
-            default: "1000",
+            default: "60000",
             range: Some((0, 31_536_000_000)),
-            help: "Stop saturating after this many milliseconds",
+            help: "Safety net: stop saturating after this many milliseconds (the result then depends on the machine's speed; node-limit and iter-limit bound the work)",
         },
         OptSpec {
             name: "target",
@@ -139,7 +139,7 @@ pub fn raise(ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
     let pass = EqsatFusion {
         node_limit: 100_000,
         iter_limit: 30,
-        time_limit: Duration::from_millis(1000),
+        time_limit: Duration::from_millis(60_000),
         target: TARGETS[0],
         rules: vec!["algebraic".into(), "raising".into()],
         rule_files: Vec::new(),
@@ -288,6 +288,17 @@ impl EqsatFusion {
             .run(rules);
         let mut runner = runner;
         let t_sat = start.elapsed();
+        if matches!(runner.stop_reason, Some(egg::StopReason::TimeLimit(_))) {
+            // Work limits decide what is explored; only the time limit makes the
+            // result depend on the machine, so it is told.
+            ctx.remark(
+                ops[0],
+                format_args!(
+                    "saturation stopped at the time limit ({} ms) before its work limits; the result may differ between runs (lower node-limit or iter-limit)",
+                    self.time_limit.as_millis()
+                ),
+            );
+        }
         let cache = cost::Cache::default();
         let fusing = self.rules.iter().any(|r| r == "fusion");
         let (fused, fusion_hit_limit) = if fusing {

@@ -137,6 +137,15 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
 
 /// The `.npy` bytes of a tensor.
 pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    write_to(ctx, t, &mut out)?;
+    Ok(out)
+}
+
+/// Writes the `.npy` form of a tensor to `w`, element by element (no copy
+/// of the whole file in memory; give a buffered writer).
+pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
     let elem = t.elem(ctx);
     let d = dtype(elem).ok_or("no .npy dtype for this element type")?;
     let shape = match t.shape.len() {
@@ -156,9 +165,10 @@ pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
         header.push(' ');
     }
     header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
+    w.write_all(b"\x93NUMPY\x01\x00").map_err(io)?;
+    w.write_all(&(header.len() as u16).to_le_bytes())
+        .map_err(io)?;
+    w.write_all(header.as_bytes()).map_err(io)?;
     let size = if d == "|b1" { 1 } else { item_size(d) };
     match (&t.data, elem) {
         (Data::Int(v), _) => {
@@ -168,23 +178,26 @@ pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
                 } else {
                     *x
                 };
-                out.extend_from_slice(&x.to_le_bytes()[..size]);
+                w.write_all(&x.to_le_bytes()[..size]).map_err(io)?;
             }
         }
         (Data::Float(v), Elem::Float(k)) => {
             for x in v {
-                out.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+                w.write_all(&k.from_f64(*x).to_le_bytes()[..size])
+                    .map_err(io)?;
             }
         }
         (Data::Complex(v), Elem::Complex(k)) => {
             for (re, im) in v {
-                out.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
-                out.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+                w.write_all(&k.from_f64(*re).to_le_bytes()[..size / 2])
+                    .map_err(io)?;
+                w.write_all(&k.from_f64(*im).to_le_bytes()[..size / 2])
+                    .map_err(io)?;
             }
         }
         _ => return Err("inconsistent tensor".into()),
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

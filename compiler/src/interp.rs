@@ -681,29 +681,35 @@ fn le_bits(chunk: &[u8]) -> u128 {
 /// types, an integer or float attribute for scalars.
 pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     let elem = t.elem(ctx);
-    let bits: Vec<u128> = match (&t.data, elem) {
-        (Data::Int(v), Elem::Int { width, .. }) => v
-            .iter()
-            .map(|x| {
-                (*x as u128)
+    // The bits of element `i`, computed where they are written (no vector
+    // of 16-byte values beside the tensor).
+    let count = match (&t.data, elem) {
+        (Data::Int(_), _)
+        | (Data::Float(_), Elem::Float(_))
+        | (Data::Complex(_), Elem::Complex(_)) => t.len(),
+        _ => 0,
+    };
+    let bit = |i: usize| -> u128 {
+        match (&t.data, elem) {
+            (Data::Int(v), Elem::Int { width, .. }) => {
+                (v[i] as u128)
                     & if width >= 128 {
                         u128::MAX
                     } else {
                         (1u128 << width) - 1
                     }
-            })
-            .collect(),
-        (Data::Int(v), _) => v.iter().map(|x| *x as u64 as u128).collect(),
-        (Data::Float(v), Elem::Float(k)) => v.iter().map(|x| k.from_f64(*x)).collect(),
-        (Data::Complex(v), Elem::Complex(k)) => v
-            .iter()
-            .map(|(r, i)| k.from_f64(*r) | (k.from_f64(*i) << k.bit_width()))
-            .collect(),
-        _ => Vec::new(),
+            }
+            (Data::Int(v), _) => v[i] as u64 as u128,
+            (Data::Float(v), Elem::Float(k)) => k.from_f64(v[i]),
+            (Data::Complex(v), Elem::Complex(k)) => {
+                k.from_f64(v[i].0) | (k.from_f64(v[i].1) << k.bit_width())
+            }
+            _ => 0,
+        }
     };
     let shaped = ctx.type_kind(t.ty).shape().is_some();
     if !shaped {
-        let b = bits.first().copied().unwrap_or(0);
+        let b = if count > 0 { bit(0) } else { 0 };
         return match elem {
             Elem::Float(_) => ctx.attr(AttrKind::Float { bits: b, ty: t.ty }),
             Elem::Int { width, signedness } => ctx.attr(AttrKind::Integer {
@@ -726,11 +732,11 @@ pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     }
     let et = ctx.type_kind(t.ty).element_type().expect("shaped");
     let w = crate::printer::scalar_bytes(ctx, et);
-    let splat = !bits.is_empty() && bits.iter().all(|b| *b == bits[0]) && bits.len() > 1;
-    let take = if splat { 1 } else { bits.len() };
+    let splat = count > 1 && (1..count).all(|i| bit(i) == bit(0));
+    let take = if splat { 1 } else { count };
     let mut bytes = Vec::with_capacity(take * w);
-    for b in &bits[..take] {
-        bytes.extend_from_slice(&b.to_le_bytes()[..w]);
+    for i in 0..take {
+        bytes.extend_from_slice(&bit(i).to_le_bytes()[..w]);
     }
     ctx.attr(AttrKind::DenseElements {
         ty: t.ty,

@@ -170,29 +170,43 @@ pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Resul
         .map_err(io)?;
     w.write_all(header.as_bytes()).map_err(io)?;
     let size = if d == "|b1" { 1 } else { item_size(d) };
+    // Elements go out a chunk at a time: the file is never whole in memory.
+    const CHUNK: usize = 1 << 13;
+    let mut buf = Vec::with_capacity(CHUNK * size);
+    let mut out = |buf: &mut Vec<u8>| -> Result<(), String> {
+        w.write_all(buf).map_err(io)?;
+        buf.clear();
+        Ok(())
+    };
     match (&t.data, elem) {
         (Data::Int(v), _) => {
-            for x in v {
-                let x = if size == 1 && d == "|b1" {
-                    i64::from(*x != 0)
-                } else {
-                    *x
-                };
-                w.write_all(&x.to_le_bytes()[..size]).map_err(io)?;
+            for c in v.chunks(CHUNK) {
+                for x in c {
+                    let x = if size == 1 && d == "|b1" {
+                        i64::from(*x != 0)
+                    } else {
+                        *x
+                    };
+                    buf.extend_from_slice(&x.to_le_bytes()[..size]);
+                }
+                out(&mut buf)?;
             }
         }
         (Data::Float(v), Elem::Float(k)) => {
-            for x in v {
-                w.write_all(&k.from_f64(*x).to_le_bytes()[..size])
-                    .map_err(io)?;
+            for c in v.chunks(CHUNK) {
+                for x in c {
+                    buf.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+                }
+                out(&mut buf)?;
             }
         }
         (Data::Complex(v), Elem::Complex(k)) => {
-            for (re, im) in v {
-                w.write_all(&k.from_f64(*re).to_le_bytes()[..size / 2])
-                    .map_err(io)?;
-                w.write_all(&k.from_f64(*im).to_le_bytes()[..size / 2])
-                    .map_err(io)?;
+            for c in v.chunks(CHUNK) {
+                for (re, im) in c {
+                    buf.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
+                    buf.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+                }
+                out(&mut buf)?;
             }
         }
         _ => return Err("inconsistent tensor".into()),

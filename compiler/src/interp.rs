@@ -16,9 +16,10 @@
 use crate::attributes::{Attr, AttrKind, DenseData};
 use crate::diagnostics::Diagnostic;
 use crate::float::FloatKind;
-use crate::ir::{Context, Op, Region, Value};
+use crate::ir::{Block, Context, Op, Region, Value};
 use crate::types::{Signedness, Type, TypeKind};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The kind of a tensor's elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +85,13 @@ impl Elem {
         match self {
             Elem::Float(k) | Elem::Complex(k) => round_to(k, x),
             _ => x,
+        }
+    }
+    /// Bytes the interpreter keeps per element of this kind.
+    pub fn storage_bytes(self) -> u64 {
+        match self {
+            Elem::Complex(_) => 2 * std::mem::size_of::<f64>() as u64,
+            _ => std::mem::size_of::<i64>() as u64,
         }
     }
     /// Whether the integer kind is unsigned.
@@ -226,11 +234,91 @@ pub struct Interp<'c> {
     /// How many more ops may run (`None`: no limit); a run that uses them up
     /// stops with an error, so that a loop that never ends can be cut short.
     pub budget: Option<u64>,
+    /// The most bytes one tensor may take (`None`: no limit): an op whose
+    /// result would be larger stops with an error naming the size before
+    /// anything is allocated.
+    pub max_bytes: Option<u64>,
     /// Runs ops in place of their semantics where it answers `Some`: how a
     /// tool runs launches on compiled kernels while interpreting the rest.
     pub hook: Option<Box<Hook<'c>>>,
     env: HashMap<Value, Tensor>,
     depth: usize,
+    /// Steps taken so far (for the message when the budget runs out).
+    steps: u64,
+    /// Where the values of each block that ran are last used.
+    liveness: HashMap<Block, Rc<Liveness>>,
+}
+
+/// Where the values defined in one block (its arguments and the results of
+/// its ops) are last needed, so that a run hands a value to its last user
+/// without copying it and frees it as soon as nothing needs it: a chain of
+/// ops on a large tensor holds about the tensors that are live.
+///
+/// Values of memref type are left alone: ops write buffers in place and
+/// their owners read them after the region ran.
+#[derive(Debug, Default)]
+struct Liveness {
+    /// Per op of the block, in order: per operand, whether that use is the
+    /// value's last and only one in the op (so the op may take it).
+    moves: Vec<Vec<bool>>,
+    /// Per op of the block: the values to drop once it ran (last used
+    /// inside its regions, several times by it, or never used).
+    drop_after: Vec<Vec<Value>>,
+    /// Block arguments that nothing uses.
+    unused_args: Vec<Value>,
+}
+
+impl Liveness {
+    fn of(ctx: &Context, b: Block) -> Liveness {
+        let ops: Vec<Op> = ctx.block_ops(b).collect();
+        let pos: HashMap<Op, usize> = ops.iter().enumerate().map(|(i, o)| (*o, i)).collect();
+        let mut l = Liveness {
+            moves: ops
+                .iter()
+                .map(|o| vec![false; ctx.operands(*o).len()])
+                .collect(),
+            drop_after: vec![Vec::new(); ops.len()],
+            unused_args: Vec::new(),
+        };
+        let defined = ctx.block_args(b).iter().map(|a| (*a, None)).chain(
+            ops.iter()
+                .enumerate()
+                .flat_map(|(i, o)| ctx.results(*o).map(move |r| (r, Some(i)))),
+        );
+        'values: for (v, def) in defined {
+            if matches!(ctx.type_kind(ctx.value_type(v)), TypeKind::MemRef { .. }) {
+                continue;
+            }
+            // The last op of the block that needs `v`, and its uses there.
+            let mut last: Option<(usize, usize, Option<usize>)> = None;
+            for u in ctx.uses(v) {
+                let mut o = u.op;
+                while ctx.parent_block(o) != Some(b) {
+                    match ctx.parent_op(o) {
+                        Some(p) => o = p,
+                        None => continue 'values,
+                    }
+                }
+                let Some(&p) = pos.get(&o) else {
+                    continue 'values;
+                };
+                let direct = (o == u.op && ctx.operands(o).get(u.index as usize) == Some(&v))
+                    .then_some(u.index as usize);
+                last = match last {
+                    Some((q, _, _)) if q > p => last,
+                    Some((q, n, _)) if q == p => Some((p, n + 1, None)),
+                    _ => Some((p, 1, direct)),
+                };
+            }
+            match (last, def) {
+                (Some((p, 1, Some(k))), _) => l.moves[p][k] = true,
+                (Some((p, _, _)), _) => l.drop_after[p].push(v),
+                (None, Some(i)) => l.drop_after[i].push(v),
+                (None, None) => l.unused_args.push(v),
+            }
+        }
+        l
+    }
 }
 
 /// See [`Interp::hook`]: the results of `op` on its operand values, or
@@ -247,8 +335,11 @@ impl<'c> Interp<'c> {
             ctx,
             budget: None,
             hook: None,
+            max_bytes: None,
             env: HashMap::new(),
             depth: 0,
+            steps: 0,
+            liveness: HashMap::new(),
         }
     }
 
@@ -316,27 +407,57 @@ impl<'c> Interp<'c> {
                 op: ctx.region_parent(r),
             });
         }
+        let live = match self.liveness.get(&b) {
+            Some(l) => l.clone(),
+            None => {
+                let l = Rc::new(Liveness::of(ctx, b));
+                self.liveness.insert(b, l.clone());
+                l
+            }
+        };
         for (p, a) in params.iter().zip(args) {
             self.env.insert(*p, a);
         }
+        for v in &live.unused_args {
+            self.env.remove(v);
+        }
         let mut cur = ctx.first_op(b);
+        let mut i = 0;
         while let Some(op) = cur {
             let next = ctx.next_op(op);
             let is_terminator = next.is_none()
                 && ctx
                     .op_spec(op)
                     .is_some_and(|s| s.has(crate::dialect::Traits::TERMINATOR));
+            let moves = live.moves.get(i).map_or(&[][..], Vec::as_slice);
             if is_terminator {
                 return ctx
                     .operands(op)
                     .iter()
-                    .map(|v| self.value(op, *v))
+                    .enumerate()
+                    .map(|(k, v)| self.take_or_copy(op, *v, moves.get(k) == Some(&true)))
                     .collect();
             }
-            self.exec(op)?;
+            self.exec_moving(op, moves)?;
+            for v in live.drop_after.get(i).into_iter().flatten() {
+                self.env.remove(v);
+            }
             cur = next;
+            i += 1;
         }
         Ok(Vec::new())
+    }
+
+    /// The value of `v` for its use by `at`: moved out of the environment
+    /// where `last` says nothing needs it after, otherwise copied.
+    fn take_or_copy(&mut self, at: Op, v: Value, last: bool) -> IResult<Tensor> {
+        if last {
+            self.env
+                .remove(&v)
+                .ok_or_else(|| InterpError::at(at, "use of a value that was not computed"))
+        } else {
+            self.value(at, v)
+        }
     }
 
     /// The current value of `v` (used by `at`).
@@ -347,24 +468,42 @@ impl<'c> Interp<'c> {
             .ok_or_else(|| InterpError::at(at, "use of a value that was not computed"))
     }
 
-    /// Use one step of the budget (running an op or entering a region).
+    /// Use one step of the budget (running an op or entering a region); `at`
+    /// is the op that holds the step (the loop whose body runs).
     fn charge(&mut self, at: Option<Op>) -> IResult<()> {
         if let Some(b) = &mut self.budget {
             if *b == 0 {
                 return Err(InterpError {
-                    message: "step budget exhausted".into(),
+                    message: format!(
+                        "interpreter stopped after {} steps (--max-steps)",
+                        self.steps
+                    ),
                     op: at,
                 });
             }
             *b -= 1;
         }
+        self.steps += 1;
         Ok(())
     }
 
     /// Run one op: its interpret hook on its operand values, results recorded.
     pub fn exec(&mut self, op: Op) -> IResult<()> {
+        self.exec_moving(op, &[])
+    }
+
+    /// [`Interp::exec`], taking operand `k` out of the environment where
+    /// `moves[k]` (its last use) instead of copying it.
+    fn exec_moving(&mut self, op: Op, moves: &[bool]) -> IResult<()> {
         let ctx = self.ctx;
-        self.charge(Some(op))?;
+        self.charge(Some(ctx.parent_op(op).unwrap_or(op)))?;
+        if let Some(limit) = self.max_bytes {
+            for r in ctx.results(op) {
+                check_size(ctx, ctx.value_type(r), limit).map_err(|m| {
+                    InterpError::at(op, format!("'{}' result: {m}", ctx.op_name(op)))
+                })?;
+            }
+        }
         let f = ctx
             .op_spec(op)
             .and_then(|s| s.interpret)
@@ -375,7 +514,8 @@ impl<'c> Interp<'c> {
         let args: Vec<Tensor> = ctx
             .operands(op)
             .iter()
-            .map(|v| {
+            .enumerate()
+            .map(|(k, v)| {
                 let ty = ctx.value_type(*v);
                 if matches!(ctx.type_kind(ty), crate::types::TypeKind::MemRef { .. }) {
                     self.value_ref(*v)
@@ -386,7 +526,7 @@ impl<'c> Interp<'c> {
                         })
                         .ok_or_else(|| InterpError::at(op, "use of a value that was not computed"))
                 } else {
-                    self.value(op, *v)
+                    self.take_or_copy(op, *v, moves.get(k) == Some(&true))
                 }
             })
             .collect::<IResult<_>>()?;
@@ -435,6 +575,43 @@ impl<'c> Interp<'c> {
     }
 }
 
+/// Bytes the interpreter needs for a value of type `ty` (`None` for types
+/// without a static size).
+pub fn storage_bytes(ctx: &crate::ir::Uniquer, ty: Type) -> Option<u128> {
+    let kind = ctx.type_kind(ty);
+    let elem = match kind {
+        TypeKind::MemRef { elem, .. } => Elem::of(ctx, *elem)?,
+        _ => Elem::of(ctx, ty)?,
+    };
+    let n = kind.shape().map_or(Some(1u128), |s| {
+        s.iter().try_fold(1u128, |acc, &d| {
+            (d >= 0).then(|| acc.saturating_mul(d as u128))
+        })
+    })?;
+    Some(n.saturating_mul(u128::from(elem.storage_bytes())))
+}
+
+/// An error naming the size where a value of type `ty` would take more than
+/// `limit` bytes (how `--max-memory` stops a huge tensor before the
+/// allocator aborts).
+pub fn check_size(ctx: &crate::ir::Uniquer, ty: Type, limit: u64) -> Result<(), String> {
+    match storage_bytes(ctx, ty) {
+        Some(bytes) if bytes > u128::from(limit) => Err(format!(
+            "{} needs {bytes} bytes, more than the interpreter's limit of {limit} bytes (--max-memory)",
+            crate::printer::type_text(ctx, ty)
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `n` values of `f`, or `None` where the memory for them cannot be had.
+fn try_collect<T>(n: usize, f: impl FnMut(usize) -> T) -> Option<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).ok()?;
+    v.extend((0..n).map(f));
+    Some(v)
+}
+
 // ---------------------------------------------------------------- attributes
 
 /// The tensor a constant attribute stands for, with type `ty` (`Integer`,
@@ -445,9 +622,11 @@ pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Ten
         Some(s) => usize::try_from(crate::shape::elements(s).ok()?).ok()?,
         None => 1,
     };
-    let scalar_bits: Vec<u128> = match ctx.attr_kind(a) {
-        AttrKind::Integer { value, .. } => vec![*value as u128],
-        AttrKind::Float { bits, .. } => vec![*bits],
+    // The bits of element `i`, read from the attribute where they are needed
+    // (a splat is one value however large the tensor).
+    let (splat, bytes, w): (u128, &[u8], usize) = match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => (*value as u128, &[], 0),
+        AttrKind::Float { bits, .. } => (*bits, &[], 0),
         AttrKind::DenseElements {
             ty: aty,
             data: DenseData::Raw { splat, bytes },
@@ -457,78 +636,80 @@ pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Ten
             if w == 0 {
                 return None;
             }
-            let count = if *splat { 1 } else { bytes.len() / w };
-            let mut out = Vec::with_capacity(count);
-            for i in 0..count {
-                let chunk = &bytes[i * w..(i + 1) * w];
-                out.push(
-                    chunk
-                        .iter()
-                        .rev()
-                        .fold(0u128, |acc, b| (acc << 8) | u128::from(*b)),
-                );
+            if !*splat && bytes.len() / w == n {
+                (0, &bytes[..], w)
+            } else if (*splat || bytes.len() / w == 1) && bytes.len() >= w {
+                (le_bits(&bytes[..w]), &[], 0)
+            } else {
+                return None;
             }
-            out
         }
         _ => return None,
     };
     let get = |i: usize| -> u128 {
-        if scalar_bits.len() == 1 {
-            scalar_bits[0]
+        if w == 0 {
+            splat
         } else {
-            scalar_bits.get(i).copied().unwrap_or(0)
+            le_bits(&bytes[i * w..(i + 1) * w])
         }
     };
-    if scalar_bits.len() != 1 && scalar_bits.len() != n {
-        return None;
-    }
     let data = match elem {
-        Elem::Int { .. } => Data::Int((0..n).map(|i| elem.wrap(get(i) as i128)).collect()),
-        Elem::Index => Data::Int((0..n).map(|i| get(i) as i64).collect()),
-        Elem::Float(k) => Data::Float((0..n).map(|i| k.to_f64(get(i))).collect()),
+        Elem::Int { .. } => Data::Int(try_collect(n, |i| elem.wrap(get(i) as i128))?),
+        Elem::Index => Data::Int(try_collect(n, |i| get(i) as i64)?),
+        Elem::Float(k) => Data::Float(try_collect(n, |i| k.to_f64(get(i)))?),
         Elem::Complex(k) => {
             let half = k.bit_width();
             let m = (1u128 << half) - 1;
-            Data::Complex(
-                (0..n)
-                    .map(|i| {
-                        let b = get(i);
-                        (k.to_f64(b & m), k.to_f64((b >> half) & m))
-                    })
-                    .collect(),
-            )
+            Data::Complex(try_collect(n, |i| {
+                let b = get(i);
+                (k.to_f64(b & m), k.to_f64((b >> half) & m))
+            })?)
         }
     };
     Some(Tensor::new(ctx, ty, data))
+}
+
+/// A little-endian scalar's bits.
+fn le_bits(chunk: &[u8]) -> u128 {
+    chunk
+        .iter()
+        .rev()
+        .fold(0u128, |acc, b| (acc << 8) | u128::from(*b))
 }
 
 /// The attribute a tensor prints as: `dense<...> : tensor<...>` for shaped
 /// types, an integer or float attribute for scalars.
 pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     let elem = t.elem(ctx);
-    let bits: Vec<u128> = match (&t.data, elem) {
-        (Data::Int(v), Elem::Int { width, .. }) => v
-            .iter()
-            .map(|x| {
-                (*x as u128)
+    // The bits of element `i`, computed where they are written (no vector
+    // of 16-byte values beside the tensor).
+    let count = match (&t.data, elem) {
+        (Data::Int(_), _)
+        | (Data::Float(_), Elem::Float(_))
+        | (Data::Complex(_), Elem::Complex(_)) => t.len(),
+        _ => 0,
+    };
+    let bit = |i: usize| -> u128 {
+        match (&t.data, elem) {
+            (Data::Int(v), Elem::Int { width, .. }) => {
+                (v[i] as u128)
                     & if width >= 128 {
                         u128::MAX
                     } else {
                         (1u128 << width) - 1
                     }
-            })
-            .collect(),
-        (Data::Int(v), _) => v.iter().map(|x| *x as u64 as u128).collect(),
-        (Data::Float(v), Elem::Float(k)) => v.iter().map(|x| k.from_f64(*x)).collect(),
-        (Data::Complex(v), Elem::Complex(k)) => v
-            .iter()
-            .map(|(r, i)| k.from_f64(*r) | (k.from_f64(*i) << k.bit_width()))
-            .collect(),
-        _ => Vec::new(),
+            }
+            (Data::Int(v), _) => v[i] as u64 as u128,
+            (Data::Float(v), Elem::Float(k)) => k.from_f64(v[i]),
+            (Data::Complex(v), Elem::Complex(k)) => {
+                k.from_f64(v[i].0) | (k.from_f64(v[i].1) << k.bit_width())
+            }
+            _ => 0,
+        }
     };
     let shaped = ctx.type_kind(t.ty).shape().is_some();
     if !shaped {
-        let b = bits.first().copied().unwrap_or(0);
+        let b = if count > 0 { bit(0) } else { 0 };
         return match elem {
             Elem::Float(_) => ctx.attr(AttrKind::Float { bits: b, ty: t.ty }),
             Elem::Int { width, signedness } => ctx.attr(AttrKind::Integer {
@@ -551,11 +732,11 @@ pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     }
     let et = ctx.type_kind(t.ty).element_type().expect("shaped");
     let w = crate::printer::scalar_bytes(ctx, et);
-    let splat = !bits.is_empty() && bits.iter().all(|b| *b == bits[0]) && bits.len() > 1;
-    let take = if splat { 1 } else { bits.len() };
+    let splat = count > 1 && (1..count).all(|i| bit(i) == bit(0));
+    let take = if splat { 1 } else { count };
     let mut bytes = Vec::with_capacity(take * w);
-    for b in &bits[..take] {
-        bytes.extend_from_slice(&b.to_le_bytes()[..w]);
+    for i in 0..take {
+        bytes.extend_from_slice(&bit(i).to_le_bytes()[..w]);
     }
     ctx.attr(AttrKind::DenseElements {
         ty: t.ty,

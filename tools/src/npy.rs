@@ -179,6 +179,15 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
 
 /// The `.npy` bytes of a tensor.
 pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    write_to(ctx, t, &mut out)?;
+    Ok(out)
+}
+
+/// Writes the `.npy` form of a tensor to `w`, element by element (no copy
+/// of the whole file in memory; give a buffered writer).
+pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Result<(), String> {
+    let io = |e: std::io::Error| e.to_string();
     let elem = t.elem(ctx);
     let d = dtype(elem).ok_or("no .npy dtype for this element type")?;
     let shape = match t.shape.len() {
@@ -198,35 +207,53 @@ pub fn write(ctx: &Context, t: &Tensor) -> Result<Vec<u8>, String> {
         header.push(' ');
     }
     header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend_from_slice(&(header.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.as_bytes());
+    w.write_all(b"\x93NUMPY\x01\x00").map_err(io)?;
+    w.write_all(&(header.len() as u16).to_le_bytes())
+        .map_err(io)?;
+    w.write_all(header.as_bytes()).map_err(io)?;
     let size = if d == "|b1" { 1 } else { item_size(d) };
+    // Elements go out a chunk at a time: the file is never whole in memory.
+    const CHUNK: usize = 1 << 13;
+    let mut buf = Vec::with_capacity(CHUNK * size);
+    let mut out = |buf: &mut Vec<u8>| -> Result<(), String> {
+        w.write_all(buf).map_err(io)?;
+        buf.clear();
+        Ok(())
+    };
     match (&t.data, elem) {
         (Data::Int(v), _) => {
-            for x in v {
-                let x = if size == 1 && d == "|b1" {
-                    i64::from(*x != 0)
-                } else {
-                    *x
-                };
-                out.extend_from_slice(&x.to_le_bytes()[..size]);
+            for c in v.chunks(CHUNK) {
+                for x in c {
+                    let x = if size == 1 && d == "|b1" {
+                        i64::from(*x != 0)
+                    } else {
+                        *x
+                    };
+                    buf.extend_from_slice(&x.to_le_bytes()[..size]);
+                }
+                out(&mut buf)?;
             }
         }
         (Data::Float(v), Elem::Float(k)) => {
-            for x in v {
-                out.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+            for c in v.chunks(CHUNK) {
+                for x in c {
+                    buf.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+                }
+                out(&mut buf)?;
             }
         }
         (Data::Complex(v), Elem::Complex(k)) => {
-            for (re, im) in v {
-                out.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
-                out.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+            for c in v.chunks(CHUNK) {
+                for (re, im) in c {
+                    buf.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
+                    buf.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+                }
+                out(&mut buf)?;
             }
         }
         _ => return Err("inconsistent tensor".into()),
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

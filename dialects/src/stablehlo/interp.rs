@@ -355,12 +355,15 @@ fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
         .and_then(|a| int(ctx, a))
         .unwrap_or(0) as usize;
     let e = result_elem(ctx, op, 0)?;
-    let mut pos = Vec::with_capacity(count(&shape));
-    for_each_index(&shape, |i| pos.push(i[d]));
+    // Element `i`'s index along `d`, without a vector of positions.
+    let n = count(&shape);
+    let size = shape.get(d).map_or(1, |s| (*s).max(1) as usize);
+    let stride = shape.get(d + 1..).map_or(1, count).max(1);
+    let pos = (0..n).map(|i| ((i / stride) % size) as i64);
     let data = match e {
-        Elem::Float(_) => Data::Float(pos.iter().map(|x| e.round(*x as f64)).collect()),
-        Elem::Complex(_) => Data::Complex(pos.iter().map(|x| (e.round(*x as f64), 0.0)).collect()),
-        _ => Data::Int(pos.iter().map(|x| e.wrap(i128::from(*x))).collect()),
+        Elem::Float(_) => Data::Float(pos.map(|x| e.round(x as f64)).collect()),
+        Elem::Complex(_) => Data::Complex(pos.map(|x| (e.round(x as f64), 0.0)).collect()),
+        _ => Data::Int(pos.map(|x| e.wrap(i128::from(x))).collect()),
     };
     Ok(vec![out(ctx, op, 0, data)])
 }

@@ -49,6 +49,10 @@ OPTIONS:
                             when every result was written); result<N>.npy files of
                             an earlier run with more results are removed, no other
                             file is touched
+  --max-steps=<n>           Stop the interpreter after n ops (default 1000000000; each test
+                            function has its own), so that an endless loop ends with an error
+  --max-memory=<bytes>      The most bytes one interpreted tensor may take (default: half of
+                            the machine's memory); a larger one is an error naming its size
   --allow-unregistered-dialect  Accept ops of unknown dialects
   --help                    Show this help
 ";
@@ -70,6 +74,33 @@ struct Options {
     warp: Option<i64>,
     mma: Option<String>,
     tuning: Option<String>,
+    max_steps: Option<i64>,
+    max_memory: Option<i64>,
+}
+
+/// `--max-steps` without the flag.
+const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
+
+/// An interpreter over `ctx` under the step and memory budgets of `o`.
+fn interp<'c>(ctx: &'c Context, o: &Options) -> Interp<'c> {
+    let mut it = Interp::new(ctx);
+    it.budget = Some(o.max_steps.map_or(DEFAULT_MAX_STEPS, |n| n as u64));
+    it.max_bytes = Some(max_memory(o));
+    it
+}
+
+/// `--max-memory`, or half of the machine's memory (`MemTotal` of
+/// /proc/meminfo; 8 GiB where that cannot be read).
+fn max_memory(o: &Options) -> u64 {
+    if let Some(n) = o.max_memory {
+        return n as u64;
+    }
+    let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemTotal:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+    });
+    total_kib.map_or(8 << 30, |k| k.saturating_mul(1024) / 2)
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -109,6 +140,22 @@ fn parse_args() -> Result<Options, String> {
             "--input" => o.inputs.push(value("--input")?),
             "--args" => o.args = Some(value("--args")?),
             "--output-dir" => o.output_dir = Some(value("--output-dir")?),
+            "--max-steps" => {
+                o.max_steps = Some(aic_tools::int_flag(
+                    "--max-steps",
+                    &value("--max-steps")?,
+                    1,
+                    i64::MAX,
+                )?)
+            }
+            "--max-memory" => {
+                o.max_memory = Some(aic_tools::int_flag(
+                    "--max-memory",
+                    &value("--max-memory")?,
+                    1,
+                    i64::MAX,
+                )?)
+            }
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
                 if o.input.is_some() {
@@ -158,7 +205,7 @@ fn arg_types(ctx: &Context, f: Op) -> Vec<aic::Type> {
 }
 
 /// Run every public function without arguments; (passed, failed).
-fn run_tests(ctx: &Context, m: Op) -> (usize, usize) {
+fn run_tests(ctx: &Context, m: Op, o: &Options) -> (usize, usize) {
     let (mut pass, mut fail) = (0, 0);
     for (name, f) in functions(ctx, m) {
         let public = aic::symbol::visibility(ctx, f) != Some(aic::symbol::Visibility::Private);
@@ -169,7 +216,7 @@ fn run_tests(ctx: &Context, m: Op) -> (usize, usize) {
         if !public || !has_body || !arg_types(ctx, f).is_empty() {
             continue;
         }
-        let mut it = Interp::new(ctx);
+        let mut it = interp(ctx, o);
         match it.call(f, Vec::new()) {
             Ok(_) => {
                 println!("PASS {name}");
@@ -204,6 +251,8 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
             let ty = *types
                 .get(i)
                 .ok_or_else(|| format!("--args: more values than the {} arguments", types.len()))?;
+            aic::interp::check_size(ctx, ty, max_memory(o))
+                .map_err(|e| format!("--args: value {i}: {e}"))?;
             let t = tensor_of_attr(ctx, *it, ty).ok_or_else(|| {
                 format!(
                     "--args: value {i} does not fit argument {i} of type {}",
@@ -253,7 +302,7 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
 fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String> {
     let f = entry_of(ctx, m, name)?;
     let inputs = entry_inputs(ctx, o, f)?;
-    let mut it = Interp::new(ctx);
+    let mut it = interp(ctx, o);
     let results = it.call(f, inputs).map_err(|e| interp_error(ctx, e))?;
     emit_results(ctx, o, &results)
 }
@@ -262,24 +311,33 @@ fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String
 fn emit_results(ctx: &Context, o: &Options, results: &[Tensor]) -> Result<(), String> {
     match &o.output_dir {
         Some(dir) => {
-            // All results or none: every file is encoded and written beside its
-            // target before any replaces one.
-            let encoded = results
-                .iter()
-                .enumerate()
-                .map(|(i, r)| npy::write(ctx, r).map_err(|e| format!("result {i}: {e}")))
-                .collect::<Result<Vec<_>, _>>()?;
+            // All results or none: every result has a dtype, and every file is
+            // streamed from its tensor (no second copy of a large result) into a
+            // temporary file beside its target before any replaces one.
+            for (i, r) in results.iter().enumerate() {
+                if aic::interp::Elem::of(ctx, r.ty)
+                    .and_then(npy::dtype)
+                    .is_none()
+                {
+                    return Err(format!("result {i}: no .npy dtype for this element type"));
+                }
+            }
             std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
             let dir = std::path::Path::new(dir);
-            let paths: Vec<String> = (0..encoded.len())
-                .map(|i| dir.join(format!("result{i}.npy")).display().to_string())
-                .collect();
-            let files: Vec<(&str, &[u8])> = paths
-                .iter()
-                .map(String::as_str)
-                .zip(encoded.iter().map(Vec::as_slice))
-                .collect();
-            aic_tools::output::write_files(&files)?;
+            let mut outs = Vec::with_capacity(results.len());
+            for (i, r) in results.iter().enumerate() {
+                let path = dir.join(format!("result{i}.npy")).display().to_string();
+                let fail = |e: String| format!("{path}: {e}");
+                let mut out =
+                    aic_tools::output::Output::create(&path).map_err(|e| fail(e.to_string()))?;
+                npy::write_to(ctx, r, &mut out)
+                    .and_then(|()| std::io::Write::flush(&mut out).map_err(|e| e.to_string()))
+                    .map_err(fail)?;
+                outs.push((path, out));
+            }
+            for (path, out) in outs {
+                out.commit().map_err(|e| format!("{path}: {e}"))?;
+            }
             remove_stale_results(dir, results.len())?;
         }
         None => {
@@ -399,7 +457,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         let rm = parse(&mut rctx, path, source)?;
         let rf = entry_of(&rctx, rm, &entry)?;
         let rin = entry_inputs(&rctx, o, rf)?;
-        let want = Interp::new(&rctx)
+        let want = interp(&rctx, o)
             .call(rf, rin)
             .map_err(|e| interp_error(&rctx, e))?;
         let (err, out, at) = aic_tools::compile::max_error(&results, &want);
@@ -537,7 +595,7 @@ fn main() -> ExitCode {
                 Some(e) => run_entry(&ctx, m, o, e).map(|()| (0, 0)).map_err(|e| {
                     eprintln!("aic-run: {e}");
                 }),
-                None => Ok(run_tests(&ctx, m)),
+                None => Ok(run_tests(&ctx, m, o)),
             }
         });
         match r {

@@ -474,6 +474,13 @@ impl RegionSpec {
 /// An op's extra verification hook.
 pub type VerifyFn = fn(&Context, Op) -> Result<(), Diagnostic>;
 
+/// Verification of the symbols an op refers to (MLIR's
+/// `SymbolUserOpInterface::verifySymbolUses`): lookups go through symbol tables
+/// that the verifier indexes once per verification, so that a module of many calls
+/// verifies in linear time.
+pub type VerifySymbolUsesFn =
+    fn(&Context, Op, &mut crate::symbol::SymbolTables) -> Result<(), Diagnostic>;
+
 /// Hand-written custom assembly for ops whose syntax a declarative format cannot
 /// express (`func.func`'s signature). The parser is called after the op name and
 /// fills the state; the printer is called after the op name has been printed.
@@ -509,6 +516,8 @@ pub struct OpSpec {
     pub parents: &'static [&'static str],
     /// Extra verification after the spec's checks.
     pub verify: Option<VerifyFn>,
+    /// Verification of the symbols the op refers to, after `verify`.
+    pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
     /// Declarative assembly format, MLIR's syntax (`$lhs, $rhs attr-dict : type($result)`).
     pub format: Option<&'static str>,
     /// Hand-written syntax, used instead of `format` when set.
@@ -651,6 +660,7 @@ impl OpSpec {
             traits: Traits::NONE,
             parents: &[],
             verify: None,
+            verify_symbol_uses: None,
             format: None,
             custom: None,
             fold: None,

@@ -32,6 +32,59 @@ use std::sync::Arc;
 /// The op name of the leaves that stand for values from outside the e-graph.
 pub const INPUT: &str = "aic.input";
 
+/// Deepest parenthesis nesting of a rule's pattern: egg reads patterns, and
+/// [`Matcher`] matches them, recursively, so deeper ones are refused up front.
+pub const MAX_PATTERN_NESTING: usize = 256;
+
+/// Most ops and variables one side of a rule may name: egg's checks of a
+/// pattern's variables are quadratic in their number.
+pub const MAX_PATTERN_SIZE: usize = 1024;
+
+/// Refuse, in one linear scan, a side of a rule that nests deeper than
+/// [`MAX_PATTERN_NESTING`] or names more than [`MAX_PATTERN_SIZE`] ops and variables.
+fn check_pattern_shape(text: &str) -> Result<(), String> {
+    let (mut depth, mut atoms, mut in_atom) = (0usize, 0usize, false);
+    for b in text.bytes() {
+        let delimiter = matches!(b, b'(' | b')' | b',' | b'=') || b.is_ascii_whitespace();
+        if !delimiter && !in_atom {
+            atoms += 1;
+            if atoms > MAX_PATTERN_SIZE {
+                return Err(format!(
+                    "pattern has more than {MAX_PATTERN_SIZE} ops and variables"
+                ));
+            }
+        }
+        in_atom = !delimiter;
+        match b {
+            b'(' => {
+                depth += 1;
+                if depth > MAX_PATTERN_NESTING {
+                    return Err(format!(
+                        "pattern nests deeper than {MAX_PATTERN_NESTING} levels"
+                    ));
+                }
+            }
+            b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// A pattern in egg's syntax, checked by [`check_pattern_shape`] before egg reads it.
+fn parse_pattern(text: &str) -> Result<egg::Pattern<Node>, String> {
+    check_pattern_shape(text)?;
+    text.trim().parse().map_err(|e| format!("{e:?}"))
+}
+
+/// The first op a pattern names that `known_op` does not know.
+fn unknown_op<'p>(ast: &'p PatternAst<Node>, known_op: &dyn Fn(&str) -> bool) -> Option<&'p str> {
+    ast.as_ref().iter().find_map(|n| match n {
+        egg::ENodeOrVar::ENode(node) if !known_op(node.op.as_str()) => Some(node.op.as_str()),
+        _ => None,
+    })
+}
+
 /// An e-node: an op name, its attribute dictionary (`None` in patterns: any)
 /// and its operands' e-classes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -219,11 +272,9 @@ pub struct Matcher {
 impl Matcher {
     /// The matcher of a pattern or multi-pattern in egg's syntax.
     pub fn parse(text: &str) -> Result<Matcher, String> {
-        let one = |t: &str| -> Result<PatternAst<Node>, String> {
-            let p: egg::Pattern<Node> = t.trim().parse().map_err(|e| format!("{e:?}"))?;
-            Ok(p.ast)
-        };
+        let one = |t: &str| -> Result<PatternAst<Node>, String> { Ok(parse_pattern(t)?.ast) };
         let text = text.trim();
+        check_pattern_shape(text)?;
         let pats = if text.starts_with('?') && text.contains('=') {
             split_calls(text)
                 .into_iter()
@@ -404,7 +455,7 @@ impl egg::Searcher<Node, Types> for Matcher {
 /// A rewrite `lhs => rhs` that does not apply where it would change a type.
 pub fn typed_rewrite(name: &str, lhs: &str, rhs: &str) -> Result<Rewrite<Node, Types>, String> {
     let l = Matcher::parse(lhs).map_err(|e| format!("{name}: {e}"))?;
-    let r: egg::Pattern<Node> = rhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    let r = parse_pattern(rhs).map_err(|e| format!("{name}: {e}"))?;
     Rewrite::new(name, l, Typed { rhs: r }).map_err(|e| format!("{name}: {e}"))
 }
 
@@ -564,19 +615,43 @@ pub fn prop(u: &Uniquer, node: &Node, name: &str) -> Option<Attr> {
         .map(|(_, v)| *v)
 }
 
-/// Read a rule set with no natives (see [`parse_rules_with`]).
+/// Read a rule set with no natives, accepting any op name (see [`parse_rules_with`]).
 pub fn parse_rules(text: &str) -> Result<Vec<Rewrite<Node, Types>>, String> {
-    parse_rules_with(text, &Natives::default())
+    parse_rules_with(text, &Natives::default(), &|_| true)
+}
+
+/// An error naming the first op of `lhs` or `rhs` that `known_op` does not know
+/// ([`INPUT`] is always known).
+fn check_ops(
+    name: &str,
+    lhs: &Matcher,
+    rhs: Option<&PatternAst<Node>>,
+    known_op: &dyn Fn(&str) -> bool,
+) -> Result<(), String> {
+    let known = |op: &str| op == INPUT || known_op(op);
+    let found = lhs
+        .pats
+        .iter()
+        .map(|(_, ast)| ast)
+        .chain(rhs)
+        .find_map(|ast| unknown_op(ast, &known));
+    match found {
+        Some(op) => Err(format!("rule '{name}': unknown op '{op}'")),
+        None => Ok(()),
+    }
 }
 
 /// Read a rule set: one rule per line, `#` starting a comment. A rule is
 /// `name: lhs => rhs`, or `name: lhs <=> rhs` for both directions (the
 /// reverse named `name-rev`). The right side is a pattern or `@native`, and
 /// may be followed by `if pred(?v, 0.5), ...`: the rule applies where every
-/// predicate holds. Errors name the line.
+/// predicate holds. Every op the patterns name must satisfy `known_op` (a
+/// dialect registry's lookup, say). Errors name the line. Reading is linear in
+/// the text: patterns nesting deeper than [`MAX_PATTERN_NESTING`] are refused.
 pub fn parse_rules_with(
     text: &str,
     natives: &Natives,
+    known_op: &dyn Fn(&str) -> bool,
 ) -> Result<Vec<Rewrite<Node, Types>>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -590,7 +665,12 @@ pub fn parse_rules_with(
             .ok_or_else(|| at("expected 'name: lhs => rhs'".into()))?;
         let name = name.trim();
         if let Some((l, r)) = body.split_once("<=>") {
-            out.push(typed_rewrite(name, l.trim(), r.trim()).map_err(at)?);
+            let fwd = typed_rewrite(name, l.trim(), r.trim()).map_err(at)?;
+            let lhs = Matcher::parse(l).map_err(|e| at(format!("{name}: {e}")))?;
+            let rhs = Matcher::parse(r).map_err(|e| at(format!("{name}: {e}")))?;
+            check_ops(name, &lhs, None, known_op).map_err(at)?;
+            check_ops(name, &rhs, None, known_op).map_err(at)?;
+            out.push(fwd);
             out.push(typed_rewrite(&format!("{name}-rev"), r.trim(), l.trim()).map_err(at)?);
             continue;
         }
@@ -601,7 +681,7 @@ pub fn parse_rules_with(
             Some((r, c)) => (r.trim(), Some(c.trim())),
             None => (r.trim(), None),
         };
-        out.push(rule(name, l.trim(), r, cond, natives).map_err(at)?);
+        out.push(rule(name, l.trim(), r, cond, natives, known_op).map_err(at)?);
     }
     Ok(out)
 }
@@ -613,6 +693,7 @@ fn rule(
     rhs: &str,
     cond: Option<&str>,
     natives: &Natives,
+    known_op: &dyn Fn(&str) -> bool,
 ) -> Result<Rewrite<Node, Types>, String> {
     let l = Matcher::parse(lhs).map_err(|e| format!("{name}: {e}"))?;
     let bound = l.vars.clone();
@@ -671,13 +752,15 @@ fn rule(
         for v in n.vars {
             var(v)?;
         }
+        check_ops(name, &l, None, known_op)?;
         let app = RustApplier {
             names,
             propose: n.propose,
         };
         return guarded(name, l, guard, app);
     }
-    let r: egg::Pattern<Node> = rhs.parse().map_err(|e| format!("{name}: {e:?}"))?;
+    let r = parse_pattern(rhs).map_err(|e| format!("{name}: {e}"))?;
+    check_ops(name, &l, Some(&r.ast), known_op)?;
     guarded(name, l, guard, Typed { rhs: r })
 }
 
@@ -1095,6 +1178,81 @@ mod tests {
     }
 
     #[test]
+    fn deep_patterns_are_refused_in_linear_time() {
+        let deep = |n: usize| format!("{}?x{}", "(t.neg ".repeat(n), ")".repeat(n));
+        let start = std::time::Instant::now();
+        for text in [
+            format!("# deep\n\nr: {} => ?x\n", deep(100_000)),
+            format!("r: (t.neg ?x) => {}\n", deep(100_000)),
+            format!("r: {} <=> ?x\n", deep(100_000)),
+            format!("r: ?a = {}, ?b = (t.neg ?x) => ?x\n", deep(100_000)),
+        ] {
+            let e = parse_rules(&text).expect_err("too deep");
+            assert!(e.contains("r: pattern nests deeper than 256 levels"), "{e}");
+            assert!(e.starts_with("line "), "{e}");
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(1),
+            "{:?}",
+            start.elapsed()
+        );
+        // At the limit, on a test thread's stack.
+        let rules = parse_rules(&format!("r: {} => {}\n", deep(255), deep(255))).unwrap();
+        assert_eq!(rules.len(), 1);
+    }
+
+    #[test]
+    fn wide_patterns_and_long_files_read_in_linear_time() {
+        let start = std::time::Instant::now();
+        let wide = |n: usize| {
+            format!(
+                "r: (t.f{}) => ?x0\n",
+                (0..n).map(|i| format!(" ?x{i}")).collect::<String>()
+            )
+        };
+        assert_eq!(parse_rules(&wide(1_000)).unwrap().len(), 1);
+        let e = parse_rules(&wide(100_000)).expect_err("too wide");
+        assert!(e.contains("more than 1024 ops and variables"), "{e}");
+        let parts = (0..100_000)
+            .map(|i| format!("?a{i} = (t.neg ?x{i})"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let e = parse_rules(&format!("r: {parts} => ?x0")).expect_err("too many parts");
+        assert!(e.contains("more than 1024 ops and variables"), "{e}");
+        let many = "r: (t.neg (t.neg ?x)) => ?x\n".repeat(10_000);
+        assert_eq!(parse_rules(&many).unwrap().len(), 10_000);
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(3),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    #[test]
+    fn rules_naming_unknown_ops_are_refused_at_load_time() {
+        let known = |op: &str| op.starts_with("graph.") && op != "graph.frobnicate";
+        let text = "# rules\nok: (graph.neg (graph.neg ?x)) => ?x\nfold-foo: (graph.frobnicate ?x) => ?x\n";
+        let e = parse_rules_with(text, &Natives::default(), &known).expect_err("unknown op");
+        assert_eq!(e, "line 3: rule 'fold-foo': unknown op 'graph.frobnicate'");
+        for (text, op) in [
+            ("r: (graph.neg ?x) => (t.frob ?x)", "t.frob"),
+            ("r: (graph.neg ?x) <=> (t.neg ?x)", "t.neg"),
+            ("r: ?a = (graph.neg ?x), ?b = (t.pair ?x) => ?x", "t.pair"),
+        ] {
+            let e = parse_rules_with(text, &Natives::default(), &known).expect_err("unknown op");
+            assert_eq!(e, format!("line 1: rule 'r': unknown op '{op}'"));
+        }
+        // Inputs are always known; the pure entry point knows every op.
+        parse_rules_with(
+            "r: (graph.neg aic.input) => aic.input",
+            &Natives::default(),
+            &known,
+        )
+        .unwrap();
+        assert_eq!(parse_rules(text).unwrap().len(), 2);
+    }
+
+    #[test]
     fn typed_rules_do_not_change_types() {
         // `(t.cast ?x) => ?x` would merge an i32 class into an f32 one.
         let rules = parse_rules("drop-cast: (t.cast ?x) => ?x").unwrap();
@@ -1153,6 +1311,7 @@ mod tests {
         let rules = parse_rules_with(
             "drop: (t.neg ?x) => ?x if first(?x)\nswap: (t.pair ?a ?b) => @swap",
             &NATIVES,
+            &|_| true,
         )
         .unwrap();
         let (mut g, x, y) = graph();
@@ -1169,7 +1328,7 @@ mod tests {
 
     #[test]
     fn rule_text_errors_name_the_problem() {
-        let err = |t: &str| parse_rules_with(t, &NATIVES).unwrap_err();
+        let err = |t: &str| parse_rules_with(t, &NATIVES, &|_| true).unwrap_err();
         assert!(err("r: (t.a ?x) => ?x if nope(?x)").contains("unknown predicate 'nope'"));
         assert!(err("r: (t.a ?x) => @nope").contains("unknown native '@nope'"));
         assert!(err("r: (t.a ?x) => ?x if first(?y)").contains("?y is not bound"));
@@ -1244,7 +1403,7 @@ mod tests {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 line.push_str(tokens[(seed >> 33) as usize % tokens.len()]);
             }
-            match parse_rules_with(&line, &NATIVES) {
+            match parse_rules_with(&line, &NATIVES, &|_| true) {
                 Ok(_) => ok += 1,
                 Err(_) => err += 1,
             }

@@ -26,6 +26,7 @@ pub fn verify(ctx: &Context, root: Op) -> Result<(), Diagnostic> {
         order: vec![0; ctx.num_ops_allocated()],
         rpo: vec![UNREACHABLE; ctx.num_blocks_allocated()],
         doms: HashMap::default(),
+        symbols: symbol::SymbolTables::default(),
     }
     .run(root)
 }
@@ -64,6 +65,9 @@ struct Verifier<'c> {
     /// dominator tree), `UNREACHABLE` for blocks not reachable from the entry.
     rpo: Vec<u32>,
     doms: HashMap<Region, DomTree, FxBuild>,
+    /// Symbol tables indexed on first use by ops' symbol-use checks (the IR does
+    /// not change while it is verified).
+    symbols: symbol::SymbolTables,
 }
 
 enum Item {
@@ -144,7 +148,7 @@ impl Verifier<'_> {
 
     /// What MLIR's ODS-generated verifier and the op's traits check, in that order:
     /// counts, parent, terminator position, attributes, types, then the op's hook.
-    fn verify_spec(&self, op: Op, spec: &'static OpSpec) -> R<()> {
+    fn verify_spec(&mut self, op: Op, spec: &'static OpSpec) -> R<()> {
         let ctx = self.ctx;
         let err = |m: String| Err(op_error(ctx, op, m));
         if let Some(m) = count_error(spec.operands, ctx.operands(op).len(), "operand") {
@@ -238,6 +242,9 @@ impl Verifier<'_> {
         }
         if let Some(hook) = spec.verify {
             hook(ctx, op)?;
+        }
+        if let Some(hook) = spec.verify_symbol_uses {
+            hook(ctx, op, &mut self.symbols)?;
         }
         // After the hook, which carries the ODS predicates that MLIR checks first.
         if spec.has(Traits::ELEMENTWISE) {

@@ -190,3 +190,93 @@ fn deep_region_nesting_is_a_diagnostic() {
         "printed form is stable"
     );
 }
+
+/// `#a0 = [1]`, then `#aK = [#aK-1, #aK-1]` (`width` uses each) up to `#a{levels}`.
+fn alias_chain(levels: usize, width: usize) -> String {
+    let mut s = String::from("#a0 = [1]\n");
+    for k in 1..=levels {
+        let uses = vec![format!("#a{}", k - 1); width].join(", ");
+        s.push_str(&format!("#a{k} = [{uses}]\n"));
+    }
+    s
+}
+
+#[test]
+fn doubling_aliases_stop_at_the_expansion_budget() {
+    let start = std::time::Instant::now();
+    let src = alias_chain(40, 2) + "\"t.op\"() {x = #a40} : () -> ()\n";
+    let d = roundtrip(&src).expect_err("2^41 elements");
+    assert!(
+        d.message
+            .contains("makes the aliases used so far expand to more than"),
+        "{}",
+        d.message
+    );
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    // The same structure with types.
+    let mut src = String::from("!t0 = tuple<i32>\n");
+    for k in 1..=40 {
+        src.push_str(&format!("!t{k} = tuple<!t{}, !t{}>\n", k - 1, k - 1));
+    }
+    src.push_str("\"t.op\"() : () -> !t40\n");
+    let d = roundtrip(&src).expect_err("2^41 types");
+    assert!(d.message.contains("type alias '!t"), "{}", d.message);
+}
+
+#[test]
+fn repeated_uses_of_an_alias_count_against_the_budget() {
+    // #a16 expands to about 200,000 elements: allowed once, and again from the
+    // parser's cache of spellings, but not 100 times.
+    let once = alias_chain(16, 2) + "\"t.op\"() {x = #a16} : () -> ()\n";
+    let printed = roundtrip(&once).expect("one use is within the budget");
+    assert!(printed.len() > 200_000, "{}", printed.len());
+    let many = alias_chain(16, 2) + &"\"t.op\"() {x = #a16} : () -> ()\n".repeat(100);
+    let d = roundtrip(&many).expect_err("100 uses");
+    assert!(
+        d.message
+            .contains("the aliases used so far expand to more than"),
+        "{}",
+        d.message
+    );
+    // Small aliases may be used as often as the input likes.
+    let small = "#s = {a = 1 : i32, b = [2, 3]}\n".to_string()
+        + &"\"t.op\"() {x = #s} : () -> ()\n".repeat(20_000);
+    roundtrip(&small).expect("small aliases are free");
+}
+
+#[test]
+fn alias_chains_nest_no_deeper_than_the_parser_allows() {
+    let mut src = String::from("#a0 = [1]\n");
+    for k in 1..2_000 {
+        src.push_str(&format!("#a{k} = [#a{}]\n", k - 1));
+    }
+    src.push_str("\"t.op\"() {x = #a1999} : () -> ()\n");
+    let d = roundtrip(&src).expect_err("2,000 levels");
+    assert!(
+        d.message
+            .contains("nesting deeper than 512 levels once aliases are expanded"),
+        "{}",
+        d.message
+    );
+    // #a499 nests 500 deep: 12 brackets around it reach the limit, and the printed
+    // form (aliases expanded) reads back the same; 13 go beyond it.
+    let mut chain = String::from("#a0 = [1]\n");
+    for k in 1..500 {
+        chain.push_str(&format!("#a{k} = [#a{}]\n", k - 1));
+    }
+    let wrapped = |n: usize| {
+        format!(
+            "{chain}\"t.op\"() {{x = {}#a499{}}} : () -> ()\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        )
+    };
+    let printed = roundtrip(&wrapped(12)).expect("512 levels");
+    assert_eq!(roundtrip(&printed).unwrap(), printed);
+    let d = roundtrip(&wrapped(13)).expect_err("513 levels");
+    assert!(
+        d.message.contains("nesting deeper than 512"),
+        "{}",
+        d.message
+    );
+}

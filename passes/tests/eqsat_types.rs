@@ -42,9 +42,16 @@ fn rewrites_and_fusions_preserve_types() {
             PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
                 .run(&pm, &mut ctx, m)
                 .expect("lowering");
-            let mut rules = eqsat::parse_rules_with(ALGEBRAIC, &NATIVES).expect("rules parse");
-            rules.extend(eqsat::parse_rules_with(RAISING, &NATIVES).expect("raising rules parse"));
-            rules.extend(eqsat::parse_rules_with(FUSION, &NATIVES).expect("fusion rules parse"));
+            let dialects = ctx.registry().clone();
+            let known_op = |op: &str| dialects.op(op).is_some();
+            let mut rules =
+                eqsat::parse_rules_with(ALGEBRAIC, &NATIVES, &known_op).expect("rules parse");
+            rules.extend(
+                eqsat::parse_rules_with(RAISING, &NATIVES, &known_op).expect("raising rules parse"),
+            );
+            rules.extend(
+                eqsat::parse_rules_with(FUSION, &NATIVES, &known_op).expect("fusion rules parse"),
+            );
             let mut checked = 0;
             let mut blocks = Vec::new();
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {

@@ -14,6 +14,7 @@ use crate::printer::scalar_bytes;
 use crate::types::{DYNAMIC, Signedness, Type, TypeKind};
 use pest::Parser as _;
 use pest::iterators::Pair;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 /// The pest grammar of MLIR's syntax (`syntax/mlir.pest`).
@@ -45,6 +46,17 @@ pub fn with_parser_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Most types and attributes that uses of aliases may add to one input, beyond
+/// [`ALIAS_EXPANSION_PER_BYTE`] per byte of it. Aliases share structure, so a few
+/// lines (`#a1 = [#a0, #a0]`, `#a2 = [#a1, #a1]`, ...) can name an attribute that
+/// has more elements than memory can hold once printed or walked in full; the
+/// budget keeps what a parsed input holds linear in its size.
+pub const ALIAS_EXPANSION_LIMIT: u64 = 1 << 22;
+
+/// Types and attributes that alias uses may add per byte of input on top of
+/// [`ALIAS_EXPANSION_LIMIT`], so that large inputs may use small aliases freely.
+pub const ALIAS_EXPANSION_PER_BYTE: u64 = 16;
+
 /// Alias definitions (`#name = ...`, `!name = ...`) visible while parsing.
 #[derive(Default, Clone, Debug)]
 pub struct Aliases {
@@ -52,6 +64,234 @@ pub struct Aliases {
     pub attrs: HashMap<String, Attr>,
     /// Type aliases by name (without `!`).
     pub types: HashMap<String, Type>,
+    /// What the uses of aliases have expanded to so far.
+    ledger: ExpansionLedger,
+}
+
+/// Size and nesting of an attribute or type with every alias expanded.
+#[derive(Clone, Copy, Debug)]
+struct Extent {
+    /// Types and attributes in the expanded tree (saturating).
+    size: u64,
+    /// Bracket nesting of its printed form (`[[1]]`: 2), as [`MAX_NESTING`] counts.
+    depth: u32,
+}
+
+/// Extents of interned types and attributes (memoised: shared structure is measured
+/// once) and the expansion that alias uses have added to the input.
+#[derive(Default, Clone, Debug)]
+struct ExpansionLedger {
+    attrs: RefCell<HashMap<Attr, Extent>>,
+    types: RefCell<HashMap<Type, Extent>>,
+    /// Elements added by alias uses so far.
+    spent: Cell<u64>,
+    /// Allowance beyond [`ALIAS_EXPANSION_LIMIT`] (from the input's size).
+    extra: Cell<u64>,
+}
+
+/// Why a use of an alias is refused.
+enum Overdraft {
+    /// The alias alone expands beyond the budget.
+    Large(u64),
+    /// The alias brings the input's expansion beyond the budget.
+    Total(u64),
+}
+
+impl ExpansionLedger {
+    fn limit(&self) -> u64 {
+        ALIAS_EXPANSION_LIMIT.saturating_add(self.extra.get())
+    }
+
+    /// The extent of a value whose children print inside brackets (`bracketed`:
+    /// `[a, b]`, `tuple<a>`) or beside it (`1 : i32`).
+    fn combine(bracketed: bool, children: impl Iterator<Item = Extent>) -> Extent {
+        let step = u32::from(bracketed);
+        children.fold(Extent { size: 1, depth: 0 }, |acc, c| Extent {
+            size: acc.size.saturating_add(c.size),
+            depth: acc.depth.max(c.depth.saturating_add(step)),
+        })
+    }
+
+    fn attr(&self, u: &Uniquer, a: Attr) -> Extent {
+        if let Some(e) = self.attrs.borrow().get(&a) {
+            return *e;
+        }
+        // Children not measured yet were written out in the input, so this recursion
+        // is as deep as the input's bracket nesting at most.
+        let t = |t: &Type| Child::T(*t);
+        let at = |a: &Attr| Child::A(*a);
+        let (bracketed, children): (bool, Vec<Child>) = match u.attr_kind(a) {
+            AttrKind::Integer { ty, .. } | AttrKind::Float { ty, .. } => (false, vec![t(ty)]),
+            AttrKind::String { ty, .. } => (false, ty.iter().map(t).collect()),
+            AttrKind::Array(xs) => (true, xs.iter().map(at).collect()),
+            AttrKind::Dict(es) => (true, es.iter().map(|(_, v)| at(v)).collect()),
+            AttrKind::Type(ty)
+            | AttrKind::DenseElements { ty, .. }
+            | AttrKind::DenseResource { ty, .. } => (false, vec![t(ty)]),
+            AttrKind::DenseArray { elem, .. } => (true, vec![t(elem)]),
+            AttrKind::Location(l) => match l {
+                LocKind::Name { child, .. } => (true, child.iter().map(at).collect()),
+                LocKind::CallSite { callee, caller } => (true, vec![at(callee), at(caller)]),
+                LocKind::Fused { metadata, locs } => {
+                    (true, metadata.iter().chain(locs.iter()).map(at).collect())
+                }
+                LocKind::Unknown | LocKind::FileLineCol { .. } => (false, Vec::new()),
+            },
+            AttrKind::Unit
+            | AttrKind::Bool(_)
+            | AttrKind::SymbolRef { .. }
+            | AttrKind::AffineMap(_)
+            | AttrKind::IntegerSet(_)
+            | AttrKind::Strided { .. }
+            | AttrKind::Opaque(_) => (false, Vec::new()),
+        };
+        let e = Self::combine(bracketed, children.into_iter().map(|c| self.child(u, c)));
+        self.attrs.borrow_mut().insert(a, e);
+        e
+    }
+
+    fn ty(&self, u: &Uniquer, t: Type) -> Extent {
+        if let Some(e) = self.types.borrow().get(&t) {
+            return *e;
+        }
+        let ty = |t: &Type| Child::T(*t);
+        let at = |a: &Attr| Child::A(*a);
+        let children: Vec<Child> = match u.type_kind(t) {
+            TypeKind::Complex(e) | TypeKind::UnrankedTensor(e) => vec![ty(e)],
+            TypeKind::Tensor { elem, encoding, .. } => std::iter::once(ty(elem))
+                .chain(encoding.iter().map(at))
+                .collect(),
+            TypeKind::MemRef {
+                elem,
+                layout,
+                memory_space,
+                ..
+            } => std::iter::once(ty(elem))
+                .chain(layout.iter().chain(memory_space.iter()).map(at))
+                .collect(),
+            TypeKind::UnrankedMemRef { elem, memory_space } => std::iter::once(ty(elem))
+                .chain(memory_space.iter().map(at))
+                .collect(),
+            TypeKind::Vector { elem, .. } => vec![ty(elem)],
+            TypeKind::Tuple(ts) => ts.iter().map(ty).collect(),
+            TypeKind::Function { inputs, results } => {
+                inputs.iter().chain(results.iter()).map(ty).collect()
+            }
+            TypeKind::Integer { .. }
+            | TypeKind::Index
+            | TypeKind::Float(_)
+            | TypeKind::None
+            | TypeKind::Opaque(_) => Vec::new(),
+        };
+        // Every type with children prints them in brackets (`tuple<...>`, `(...) -> ...`).
+        let e = Self::combine(true, children.into_iter().map(|c| self.child(u, c)));
+        self.types.borrow_mut().insert(t, e);
+        e
+    }
+
+    fn child(&self, u: &Uniquer, c: Child) -> Extent {
+        match c {
+            Child::A(a) => self.attr(u, a),
+            Child::T(t) => self.ty(u, t),
+        }
+    }
+
+    /// Record a use of an alias that expands to `e`.
+    fn spend(&self, e: Extent) -> Result<(), Overdraft> {
+        let limit = self.limit();
+        if e.size > limit {
+            return Err(Overdraft::Large(limit));
+        }
+        let spent = self.spent.get().saturating_add(e.size);
+        if spent > limit {
+            return Err(Overdraft::Total(limit));
+        }
+        self.spent.set(spent);
+        Ok(())
+    }
+}
+
+/// A type or attribute inside another.
+#[derive(Clone, Copy)]
+enum Child {
+    A(Attr),
+    T(Type),
+}
+
+impl Aliases {
+    /// No aliases yet, for an input of `len` bytes: alias uses may add
+    /// [`ALIAS_EXPANSION_PER_BYTE`] elements per byte on top of [`ALIAS_EXPANSION_LIMIT`].
+    pub fn for_input(len: usize) -> Self {
+        let a = Aliases::default();
+        a.ledger
+            .extra
+            .set((len as u64).saturating_mul(ALIAS_EXPANSION_PER_BYTE));
+        a
+    }
+
+    /// Elements that alias uses have added so far (see [`ALIAS_EXPANSION_LIMIT`]).
+    pub fn expansion(&self) -> u64 {
+        self.ledger.spent.get()
+    }
+
+    /// Record that the input repeats uses of aliases that added `n` elements when
+    /// first read (a spelling read again from a cache): the error, if that goes
+    /// beyond the budget, has no alias to name.
+    pub fn spend_again(&self, n: u64) -> Result<(), String> {
+        self.ledger.spend(Extent { size: n, depth: 1 }).map_err(
+            |(Overdraft::Large(limit) | Overdraft::Total(limit))| {
+                format!("the aliases used so far expand to more than {limit} elements")
+            },
+        )
+    }
+
+    /// An error when `a`, read with aliases in it, nests deeper than [`MAX_NESTING`]
+    /// once they are expanded (as it would print).
+    fn check_attr_nesting(&self, u: &Uniquer, a: Attr) -> Result<(), String> {
+        nesting_message(self.ledger.attr(u, a))
+    }
+
+    /// [`Aliases::check_attr_nesting`] for a type.
+    fn check_type_nesting(&self, u: &Uniquer, t: Type) -> Result<(), String> {
+        nesting_message(self.ledger.ty(u, t))
+    }
+
+    /// Record a use of the attribute alias `#name` (value `a`); an error when its
+    /// expansion nests too deep or goes beyond the input's budget.
+    pub fn spend_attr(&self, u: &Uniquer, name: &str, a: Attr) -> Result<(), String> {
+        let e = self.ledger.attr(u, a);
+        self.ledger
+            .spend(e)
+            .map_err(|o| overdraft_message("attribute", '#', name, o))
+    }
+
+    /// [`Aliases::spend_attr`] for the type alias `!name` (value `t`).
+    pub fn spend_type(&self, u: &Uniquer, name: &str, t: Type) -> Result<(), String> {
+        let e = self.ledger.ty(u, t);
+        self.ledger
+            .spend(e)
+            .map_err(|o| overdraft_message("type", '!', name, o))
+    }
+}
+
+fn nesting_message(e: Extent) -> Result<(), String> {
+    if e.depth as usize > MAX_NESTING {
+        return Err(format!(
+            "nesting deeper than {MAX_NESTING} levels once aliases are expanded"
+        ));
+    }
+    Ok(())
+}
+
+fn overdraft_message(what: &str, sigil: char, name: &str, o: Overdraft) -> String {
+    match o {
+        Overdraft::Large(limit) => {
+            format!("{what} alias '{sigil}{name}' expands to more than {limit} elements")
+        }
+        Overdraft::Total(limit) => format!(
+            "{what} alias '{sigil}{name}' makes the aliases used so far expand to more than {limit} elements"
+        ),
+    }
 }
 
 /// What a grammar rule is called in "expected ..." messages.
@@ -215,10 +455,19 @@ impl<'a> Lowerer<'a> {
 
     /// Lower a `type_` (or any type rule) pair.
     pub fn ty(&mut self, p: Pair<'_, Rule>) -> R<Type> {
+        let (top, before) = (self.depth == 0, self.aliases.expansion());
+        let span = p.clone();
         self.enter(&p)?;
         let r = self.ty_inner(p);
         self.depth -= 1;
-        r
+        let t = r?;
+        // See `attr`.
+        if top && self.aliases.expansion() != before {
+            self.aliases
+                .check_type_nesting(self.u, t)
+                .map_err(|m| self.err(&span, m))?;
+        }
+        Ok(t)
     }
 
     fn ty_inner(&mut self, p: Pair<'_, Rule>) -> R<Type> {
@@ -278,9 +527,12 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             Rule::tensor_type | Rule::memref_type | Rule::vector_type => self.shaped(p),
-            Rule::dialect_type => self.alias_or_opaque(&p, &self.aliases.types, |t| {
-                u.ty(TypeKind::Opaque(t.into()))
-            }),
+            Rule::dialect_type => self.alias_or_opaque(
+                &p,
+                &self.aliases.types,
+                |t| u.ty(TypeKind::Opaque(t.into())),
+                |name, t| self.aliases.spend_type(u, name, t),
+            ),
             r => Err(self.err(&p, format!("expected type, found {r:?}"))),
         }
     }
@@ -292,15 +544,18 @@ impl<'a> Lowerer<'a> {
         p: &Pair<'_, Rule>,
         aliases: &HashMap<String, T>,
         opaque: impl FnOnce(&str) -> T,
+        spend: impl FnOnce(&str, T) -> Result<(), String>,
     ) -> R<T> {
         let text = &p.as_str()[1..];
         if text.contains(['.', '<']) {
             return Ok(opaque(text));
         }
-        aliases
+        let v = aliases
             .get(text)
             .copied()
-            .ok_or_else(|| self.err(p, format!("undefined symbol alias id '{text}'")))
+            .ok_or_else(|| self.err(p, format!("undefined symbol alias id '{text}'")))?;
+        spend(text, v).map_err(|m| self.err(p, m))?;
+        Ok(v)
     }
 
     fn shaped(&mut self, p: Pair<'_, Rule>) -> R<Type> {
@@ -387,10 +642,19 @@ impl<'a> Lowerer<'a> {
 
     /// Lower an `attribute` (or any attribute rule) pair.
     pub fn attr(&mut self, p: Pair<'_, Rule>) -> R<Attr> {
+        let (top, before) = (self.depth == 0, self.aliases.expansion());
+        let span = p.clone();
         self.enter(&p)?;
         let r = self.attr_inner(p);
         self.depth -= 1;
-        r
+        let a = r?;
+        // The text's own nesting is bounded as it is read; aliases can nest deeper.
+        if top && self.aliases.expansion() != before {
+            self.aliases
+                .check_attr_nesting(self.u, a)
+                .map_err(|m| self.err(&span, m))?;
+        }
+        Ok(a)
     }
 
     fn opt_type(&mut self, p: Option<Pair<'_, Rule>>) -> R<Option<Type>> {
@@ -568,9 +832,12 @@ impl<'a> Lowerer<'a> {
                 self.u.note_aliased_attr();
                 self.loc(p)
             }
-            Rule::dialect_attr => self.alias_or_opaque(&p, &self.aliases.attrs, |t| {
-                u.attr(AttrKind::Opaque(t.into()))
-            }),
+            Rule::dialect_attr => self.alias_or_opaque(
+                &p,
+                &self.aliases.attrs,
+                |t| u.attr(AttrKind::Opaque(t.into())),
+                |name, a| self.aliases.spend_attr(u, name, a),
+            ),
             r => Err(self.err(&p, format!("expected attribute, found {r:?}"))),
         }
     }
@@ -987,7 +1254,12 @@ impl<'a> Lowerer<'a> {
                 let name = &p.as_str()[1..];
                 let a = self.aliases.attrs.get(name).copied();
                 match a {
-                    Some(a) if u.attr_kind(a).is_location() => Ok(a),
+                    Some(a) if u.attr_kind(a).is_location() => {
+                        self.aliases
+                            .spend_attr(u, name, a)
+                            .map_err(|m| self.err(&p, m))?;
+                        Ok(a)
+                    }
                     Some(_) => Err(self.err(&p, format!("alias '#{name}' is not a location"))),
                     None => Err(self.err(&p, format!("undefined symbol alias id '{name}'"))),
                 }

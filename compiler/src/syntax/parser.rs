@@ -58,8 +58,10 @@ pub struct OpParser<'s, 'c> {
     regions: Vec<RegionScope<'s>>,
     /// Types and attributes by their exact source text: files repeat the same few
     /// spellings over and over, and a hash lookup is far cheaper than a grammar run.
-    type_cache: HashMap<&'s str, Type, FxBuild>,
-    attr_cache: HashMap<&'s str, Attr, FxBuild>,
+    /// Each entry also holds what its alias uses added to the expansion budget
+    /// ([`Aliases::spend_again`]), charged again on every hit.
+    type_cache: HashMap<&'s str, (Type, u64), FxBuild>,
+    attr_cache: HashMap<&'s str, (Attr, u64), FxBuild>,
     /// Nesting of parenthesised function types being read.
     type_nesting: usize,
     depth: usize,
@@ -132,7 +134,7 @@ pub fn parse_module(ctx: &mut Context, sm: &SourceMap, file: usize) -> R<Op> {
         pos: 0,
         file,
         file_ident,
-        aliases: Aliases::default(),
+        aliases: Aliases::for_input(src.len()),
         isolated: vec![IsolatedScope::default()],
         regions: vec![RegionScope::default()],
         type_cache: HashMap::default(),
@@ -1235,12 +1237,14 @@ impl<'s> OpParser<'s, '_> {
         }
         let key = type_extent(src.as_bytes(), start).map(|end| &src[start..end]);
         if let Some(k) = key
-            && let Some(&t) = self.type_cache.get(k)
+            && let Some(&(t, spent)) = self.type_cache.get(k)
         {
+            self.spend_again(spent, start)?;
             self.pos = start + k.len();
             return Ok(t);
         }
         let p = self.rule(Rule::type_)?;
+        let before = self.aliases.expansion();
         let t = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).ty(p)?;
         if let Some(k) = key
             && self.pos == start + k.len()
@@ -1248,7 +1252,8 @@ impl<'s> OpParser<'s, '_> {
             if self.type_cache.len() >= CACHE_CAPACITY {
                 self.type_cache.clear();
             }
-            self.type_cache.insert(k, t);
+            self.type_cache
+                .insert(k, (t, self.aliases.expansion() - before));
         }
         Ok(t)
     }
@@ -1335,12 +1340,14 @@ impl<'s> OpParser<'s, '_> {
             None
         };
         if let Some(k) = key
-            && let Some(&a) = self.attr_cache.get(k)
+            && let Some(&(a, spent)) = self.attr_cache.get(k)
         {
+            self.spend_again(spent, start)?;
             self.pos = start + k.len();
             return Ok(a);
         }
         let p = self.rule(Rule::attribute)?;
+        let before = self.aliases.expansion();
         let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
         low.type_hint = ty;
         let a = low.attr(p)?;
@@ -1350,7 +1357,8 @@ impl<'s> OpParser<'s, '_> {
             if self.attr_cache.len() >= CACHE_CAPACITY {
                 self.attr_cache.clear();
             }
-            self.attr_cache.insert(k, a);
+            self.attr_cache
+                .insert(k, (a, self.aliases.expansion() - before));
         }
         Ok(a)
     }
@@ -1487,7 +1495,11 @@ impl<'s> OpParser<'s, '_> {
                 self.pos += 1;
                 let name = self.parse_bare_word();
                 match self.aliases.attrs.get(name) {
-                    Some(&a) if matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) => a,
+                    Some(&a) if matches!(self.ctx.attr_kind(a), AttrKind::Location(_)) => {
+                        // Over budget: the grammar's reading reports it.
+                        self.aliases.spend_attr(self.ctx.uniquer(), name, a).ok()?;
+                        a
+                    }
                     Some(_) => return None,
                     None if !name.is_empty() => self.deferred_loc(name, at),
                     None => return None,
@@ -1510,6 +1522,16 @@ impl<'s> OpParser<'s, '_> {
         }));
         self.deferred_locs.insert(name, (a, at));
         a
+    }
+
+    /// Charge a cached spelling's alias uses again (see [`Aliases::spend_again`]).
+    fn spend_again(&self, spent: u64, at: usize) -> R<()> {
+        if spent == 0 {
+            return Ok(());
+        }
+        self.aliases
+            .spend_again(spent)
+            .map_err(|m| self.error_at(at, m))
     }
 
     /// Replace deferred location placeholders by the aliases defined meanwhile.

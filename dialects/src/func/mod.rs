@@ -4,7 +4,7 @@ use aic::attributes::{Attr, AttrKind, Ident};
 use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
 use aic::ir::{Context, Op, OpState};
 use aic::op_printer::OpPrinter;
-use aic::symbol;
+use aic::symbol::{self, SymbolTables};
 use aic::syntax::parser::{Argument, OpParser};
 use aic::types::{Type, TypeKind};
 use aic::verifier::{op_error, quoted_type, quoted_types};
@@ -62,6 +62,7 @@ pub const CALL: OpSpec = OpSpec {
     ],
     format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
     verify: Some(verify_call),
+    verify_symbol_uses: Some(verify_call_symbol),
     interpret: Some(interpret_call),
     ..OpSpec::new("func.call")
 };
@@ -400,12 +401,20 @@ fn verify_return(ctx: &Context, op: Op) -> R<()> {
 }
 
 fn verify_call(ctx: &Context, op: Op) -> R<()> {
-    let Some(callee) = CALL.attr(ctx, op, "callee") else {
+    if CALL.attr(ctx, op, "callee").is_none() {
         return Err(op_error(
             ctx,
             op,
             "requires a 'callee' symbol reference attribute",
         ));
+    }
+    Ok(())
+}
+
+/// The callee exists, is a `func.func` and takes and returns the call's types.
+fn verify_call_symbol(ctx: &Context, op: Op, symbols: &mut SymbolTables) -> R<()> {
+    let Some(callee) = CALL.attr(ctx, op, "callee") else {
+        return Ok(());
     };
     // Symbol uses are checked against an enclosing symbol table; a function
     // verified on its own (copied out to run passes in parallel) has none, as
@@ -413,7 +422,8 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
     if symbol::nearest_symbol_table(ctx, op).is_none() {
         return Ok(());
     }
-    let Some(f) = symbol::lookup_nearest_symbol_from(ctx, op, callee)
+    let Some(f) = symbols
+        .lookup_nearest_symbol_from(ctx, op, callee)
         .filter(|f| ctx.op_name(*f) == "func.func")
     else {
         let name = match ctx.attr_kind(callee) {

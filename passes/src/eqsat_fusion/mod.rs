@@ -19,10 +19,10 @@ pub mod fuse;
 pub mod horizontal;
 pub mod natives;
 
-use aic::Diagnostic;
 use aic::eqsat::{self, Node, Types};
 use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic::{Diagnostic, DialectRegistry};
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
 use std::collections::{HashMap, HashSet};
@@ -243,12 +243,15 @@ fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
 }
 
 impl EqsatFusion {
-    fn rewrites(&self) -> Result<Vec<Rewrite<Node, Types>>, String> {
+    /// The rules of the rule sets and files asked for; every op they name must be
+    /// registered in `registry`.
+    fn rewrites(&self, registry: &DialectRegistry) -> Result<Vec<Rewrite<Node, Types>>, String> {
+        let known_op = |name: &str| registry.op(name).is_some();
         let mut all = Vec::new();
         for name in &self.rules {
             let text = rule_set(name).ok_or_else(|| format!("unknown rule set '{name}'"))?;
             all.extend(
-                eqsat::parse_rules_with(text, &natives::NATIVES)
+                eqsat::parse_rules_with(text, &natives::NATIVES, &known_op)
                     .map_err(|e| format!("{name}.rules: {e}"))?,
             );
         }
@@ -256,7 +259,7 @@ impl EqsatFusion {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read rule file '{path}': {e}"))?;
             all.extend(
-                eqsat::parse_rules_with(&text, &natives::NATIVES)
+                eqsat::parse_rules_with(&text, &natives::NATIVES, &known_op)
                     .map_err(|e| format!("{path}: {e}"))?,
             );
         }
@@ -705,7 +708,7 @@ impl Pass for EqsatFusion {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        let rules = self.rewrites().map_err(Diagnostic::error)?;
+        let rules = self.rewrites(ctx.registry()).map_err(Diagnostic::error)?;
         let mut changed = splits_to_slices(ctx, root);
         for run in runs(ctx, root) {
             changed |= self.run_one(ctx, &run, &rules);

@@ -886,7 +886,7 @@ mod tests {
             let root = fb.classes[&v];
             let rules: Vec<_> = sets
                 .iter()
-                .flat_map(|t| eqsat::parse_rules_with(t, &NATIVES).expect("rules parse"))
+                .flat_map(|t| eqsat::parse_rules_with(t, &NATIVES, &|_| true).expect("rules parse"))
                 .collect();
             let g = eqsat::runner(fb.egraph)
                 .with_iter_limit(20)

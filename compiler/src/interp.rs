@@ -777,9 +777,7 @@ pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Ten
         }
     };
     let data = match elem {
-        Elem::Int { .. } => Data::Int(Ints::try_from_fn(elem, n, |i| {
-            elem.wrap(get(i) as i128)
-        })?),
+        Elem::Int { .. } => Data::Int(Ints::try_from_fn(elem, n, |i| elem.wrap(get(i) as i128))?),
         Elem::Index => Data::Int(Ints::try_from_fn(elem, n, |i| get(i) as i64)?),
         Elem::Float(k) => Data::Float(Floats::try_from_bits(k, n, get)?),
         Elem::Complex(k) => {
@@ -839,11 +837,7 @@ pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
         return match elem {
             Elem::Float(_) => ctx.attr(AttrKind::Float { bits: b, ty: t.ty }),
             Elem::Int { width, signedness } => ctx.attr(AttrKind::Integer {
-                value: crate::syntax::normalize_int(
-                    t.first_int() as i128,
-                    width,
-                    signedness,
-                ),
+                value: crate::syntax::normalize_int(t.first_int() as i128, width, signedness),
                 ty: t.ty,
             }),
             Elem::Index => ctx.attr(AttrKind::Integer {

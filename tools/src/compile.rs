@@ -302,7 +302,11 @@ pub fn to_bytes(ctx: &Context, t: &Tensor) -> Vec<u8> {
             Some(Elem::Int { width, .. }) => {
                 let w = width.div_ceil(8) as usize;
                 // The element's bits, zero above its width (`i1` true is 1).
-                let k = if width < 64 { k & ((1 << width) - 1) } else { k };
+                let k = if width < 64 {
+                    k & ((1 << width) - 1)
+                } else {
+                    k
+                };
                 out.extend_from_slice(&k.to_le_bytes()[..w]);
             }
             _ => out.extend_from_slice(&k.to_le_bytes()),

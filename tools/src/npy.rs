@@ -219,7 +219,9 @@ pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Resul
         buf.clear();
         Ok(())
     };
-    let chunks = (0..t.len()).step_by(CHUNK).map(|s| s..(s + CHUNK).min(t.len()));
+    let chunks = (0..t.len())
+        .step_by(CHUNK)
+        .map(|s| s..(s + CHUNK).min(t.len()));
     match (&t.data, elem) {
         (Data::Int(v), _) => {
             for c in chunks {

@@ -62,10 +62,12 @@ fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
         return Some(format!("shape {:?} != {:?}", got.shape, want.shape));
     }
     match (&got.data, &want.data) {
-        (Data::Float(a), Data::Float(b)) => a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
-            let ok = (x.is_nan() && y.is_nan()) || (x - y).abs() <= ATOL + RTOL * y.abs();
-            (!ok).then(|| format!("element {i}: {x} != {y}"))
-        }),
+        (Data::Float(a), Data::Float(b)) => {
+            a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
+                let ok = (x.is_nan() && y.is_nan()) || (x - y).abs() <= ATOL + RTOL * y.abs();
+                (!ok).then(|| format!("element {i}: {x} != {y}"))
+            })
+        }
         (Data::Int(a), Data::Int(b)) => a
             .iter()
             .zip(b.iter())

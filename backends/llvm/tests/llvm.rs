@@ -274,11 +274,7 @@ fn double_on_the_host_matches_the_interpreter() {
     let got = bytes_f32(&y);
     let want: Vec<f32> = input.iter().map(|v| v * 2.0).collect();
     assert_eq!(got, want);
-    let r = interpret(
-        &ctx,
-        m,
-        vec![input.iter().map(|v| f64::from(*v)).collect()],
-    );
+    let r = interpret(&ctx, m, vec![input.iter().map(|v| f64::from(*v)).collect()]);
     let interp: Vec<f32> = r[0].to_f64s().iter().map(|v| *v as f32).collect();
     assert_eq!(got, interp);
     let k: Vec<_> = hm.kernels().collect();
@@ -386,7 +382,11 @@ fn mixed_kernel_on_the_host_matches_the_interpreter() {
         assert_eq!(c, want[3].to_i64s(), "round {round}: c");
         // The interpreter holds i1 true as -1; buffers hold a byte 0 or 1.
         let flags: Vec<i64> = flag.iter().map(|b| i64::from(*b)).collect();
-        let want_flags: Vec<i64> = want[4].to_i64s().iter().map(|v| i64::from(*v != 0)).collect();
+        let want_flags: Vec<i64> = want[4]
+            .to_i64s()
+            .iter()
+            .map(|v| i64::from(*v != 0))
+            .collect();
         assert_eq!(flags, want_flags, "round {round}: flag");
     }
 }

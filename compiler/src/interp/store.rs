@@ -522,7 +522,9 @@ impl Complexes {
         idx: impl Iterator<Item = Option<usize>>,
         pad: Option<&Complexes>,
     ) -> Complexes {
-        let p = pad.filter(|p| !p.is_empty()).map_or((0.0, 0.0), |p| p.get(0));
+        let p = pad
+            .filter(|p| !p.is_empty())
+            .map_or((0.0, 0.0), |p| p.get(0));
         match self {
             Complexes::F32(v) => {
                 let p = (p.0 as f32, p.1 as f32);
@@ -555,5 +557,121 @@ pub(super) fn storage_bytes(e: Elem) -> u64 {
         Elem::Index => 8,
         Elem::Float(k) => by_width(k.bit_width()),
         Elem::Complex(k) => 2 * if k.bit_width() <= 32 { 4 } else { 8 },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Signedness;
+
+    fn int(width: u32, signedness: Signedness) -> Elem {
+        Elem::Int { width, signedness }
+    }
+
+    #[test]
+    fn integers_round_trip_at_their_width() {
+        let cases = [
+            (int(1, Signedness::Signless), 1, vec![0, -1]),
+            (int(8, Signedness::Signless), 1, vec![-128, -1, 0, 127]),
+            (int(8, Signedness::Unsigned), 1, vec![0, 1, 255]),
+            (int(16, Signedness::Signed), 2, vec![-32768, 32767]),
+            (int(16, Signedness::Unsigned), 2, vec![0, 65535]),
+            (
+                int(32, Signedness::Signless),
+                4,
+                vec![i64::from(i32::MIN), 7],
+            ),
+            (int(32, Signedness::Unsigned), 4, vec![i64::from(u32::MAX)]),
+            (int(64, Signedness::Signless), 8, vec![i64::MIN, i64::MAX]),
+            (int(3, Signedness::Signless), 1, vec![-4, 3]),
+            (Elem::Index, 8, vec![-1, 1 << 40]),
+        ];
+        for (e, bytes, values) in cases {
+            let v = Ints::from_iter(e, values.iter().copied());
+            assert_eq!(v.to_vec(), values, "{e:?}");
+            assert_eq!(v.byte_len(), bytes * values.len(), "{e:?}");
+            assert_eq!(storage_bytes(e), bytes as u64, "{e:?}");
+        }
+    }
+
+    #[test]
+    fn integers_wrap_to_their_width_when_stored() {
+        let i8s = Ints::from_iter(int(8, Signedness::Signless), [128, 255, -129]);
+        assert_eq!(i8s.to_vec(), [-128, -1, 127]);
+        let u8s = Ints::from_iter(int(8, Signedness::Unsigned), [256, -1, 300]);
+        assert_eq!(u8s.to_vec(), [0, 255, 44]);
+        let i1s = Ints::from_iter(int(1, Signedness::Signless), [1, 2, 3]);
+        assert_eq!(i1s.to_vec(), [-1, 0, -1]);
+        let i3s = Ints::from_iter(int(3, Signedness::Signless), [4, 7, 8]);
+        assert_eq!(i3s.to_vec(), [-4, -1, 0]);
+    }
+
+    #[test]
+    fn floats_round_to_their_kind_when_stored() {
+        // 1 + 2^-11 is halfway between two f16 values: ties to even gives 1.
+        let x = 1.0 + f64::powi(2.0, -11);
+        let h = Floats::from_iter(FloatKind::F16, [x, 65520.0, 0.1]);
+        assert_eq!(h.byte_len(), 6);
+        assert_eq!(h.get(0), 1.0);
+        assert_eq!(h.get(1), f64::INFINITY);
+        assert_eq!(h.get(2), round_to(FloatKind::F16, 0.1));
+        let b = Floats::from_iter(FloatKind::BF16, [x, 3.0, -0.0]);
+        assert_eq!(b.byte_len(), 6);
+        assert_eq!(b.to_vec(), [1.0, 3.0, -0.0]);
+        assert!(b.get(2).is_sign_negative());
+        let f = Floats::from_iter(FloatKind::F32, [0.1]);
+        assert_eq!((f.byte_len(), f.get(0)), (4, f64::from(0.1f32)));
+        let e = Floats::from_iter(FloatKind::F8E4M3FN, [1.0, 0.3]);
+        assert_eq!(e.byte_len(), 2);
+        assert_eq!(e.get(1), round_to(FloatKind::F8E4M3FN, 0.3));
+        let mut g = Floats::from_iter(FloatKind::F16, [0.0]);
+        g.set(0, x);
+        assert_eq!(g.get(0), 1.0);
+        assert!(
+            Floats::from_iter(FloatKind::F16, [f64::NAN])
+                .get(0)
+                .is_nan()
+        );
+    }
+
+    #[test]
+    fn every_16_bit_pattern_decodes_as_the_generic_conversion_does() {
+        for k in [FloatKind::F16, FloatKind::BF16] {
+            for b in 0..=u16::MAX {
+                let (fast, slow) = (decode16(k, b), k.to_f64(u128::from(b)));
+                assert!(fast.to_bits() == slow.to_bits() || (fast.is_nan() && slow.is_nan()));
+            }
+        }
+    }
+
+    #[test]
+    fn complex_components_take_their_kind_width() {
+        let c = Complexes::from_iter(FloatKind::F32, [(0.1, -2.0)]);
+        assert_eq!(c.byte_len(), 8);
+        assert_eq!(c.get(0), (f64::from(0.1f32), -2.0));
+        assert_eq!(storage_bytes(Elem::Complex(FloatKind::F32)), 8);
+        assert_eq!(storage_bytes(Elem::Complex(FloatKind::F64)), 16);
+    }
+
+    #[test]
+    fn a_million_narrow_elements_take_one_or_two_bytes_each() {
+        let n = 1 << 20;
+        let i8s = Ints::from_fn(int(8, Signedness::Signless), n, |i| i as i64);
+        assert_eq!(i8s.byte_len(), n);
+        let f16s = Floats::from_fn(FloatKind::F16, n, |i| i as f64);
+        assert_eq!(f16s.byte_len(), 2 * n);
+        assert_eq!(super::super::Data::Float(f16s).byte_len(), 2 * n);
+    }
+
+    #[test]
+    fn take_and_extend_keep_the_storage() {
+        let e = int(16, Signedness::Unsigned);
+        let mut v = Ints::from_iter(e, [1, 2, 3]);
+        let t = v.take([Some(2), None, Some(0)].into_iter(), 9);
+        assert_eq!((t.to_vec(), t.byte_len()), (vec![3, 9, 1], 6));
+        v.extend_from(&t);
+        assert_eq!(v.to_vec(), [1, 2, 3, 3, 9, 1]);
+        assert!(matches!(v, Ints::U16(_)));
     }
 }

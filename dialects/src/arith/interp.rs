@@ -4,7 +4,7 @@
 
 use super::fold::int::{Bits, apply_cmpi, fold_consts};
 use aic::interp::{
-    Data, Elem, Floats, IResult, Ints, Interp, InterpError, Tensor, attr_of_tensor, tensor_of_attr,
+    Data, Elem, Floats, IResult, Interp, InterpError, Ints, Tensor, attr_of_tensor, tensor_of_attr,
 };
 use aic::ir::{Context, Op};
 use aic::types::Type;
@@ -42,7 +42,11 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
     };
     let mut undefined = false;
     let out = Ints::from_fn(e, a.len().min(b.len()), |i| {
-        let r = fold_consts(name, Bits::new(a.get(i).into(), w), Bits::new(b.get(i).into(), w));
+        let r = fold_consts(
+            name,
+            Bits::new(a.get(i).into(), w),
+            Bits::new(b.get(i).into(), w),
+        );
         undefined |= r.is_none();
         e.wrap(r.unwrap_or(0))
     });

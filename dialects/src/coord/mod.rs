@@ -133,10 +133,7 @@ fn fold_offset(ctx: &mut Context, op: Op, _: &[Option<Attr>]) -> Option<SmallVec
 fn run_offset(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let d = desc_of_op(ctx, op).ok_or_else(|| InterpError::at(op, "bad descriptor"))?;
-    let idx: Vec<i64> = args
-        .iter()
-        .map(|t| t.first_int())
-        .collect();
+    let idx: Vec<i64> = args.iter().map(|t| t.first_int()).collect();
     let (off, ok) = d
         .locate(&idx)
         .map_err(|e| InterpError::at(op, format!("bad descriptor: {e}")))?;

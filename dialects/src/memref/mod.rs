@@ -144,10 +144,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let u = ctx.uniquer().clone();
     let fail = |m: String| InterpError::at(op, m);
     let offset = |m: &Tensor, idx: &[Tensor]| -> IResult<usize> {
-        let at: Vec<i64> = idx
-            .iter()
-            .map(|t| t.first_int())
-            .collect();
+        let at: Vec<i64> = idx.iter().map(|t| t.first_int()).collect();
         let ok =
             at.len() == m.shape.len() && at.iter().zip(&m.shape).all(|(i, l)| (0..*l).contains(i));
         if !ok {

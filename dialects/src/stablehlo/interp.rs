@@ -143,13 +143,13 @@ pub fn semantics(name: &str) -> Option<InterpretFn> {
                 _ => Err(InterpError::at(op, "tuple index out of range")),
             }
         },
-        "replica_id" | "partition_id" => {
-            |it, op, _| {
-                let e = result_elem(it.ctx, op, 0)?;
-                Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [0]))])
-            }
+        "replica_id" | "partition_id" => |it, op, _| {
+            let e = result_elem(it.ctx, op, 0)?;
+            Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [0]))])
+        },
+        "create_token" => {
+            |it, op, _| Ok(vec![out(it.ctx, op, 0, Data::Int(Ints::I64(Vec::new())))])
         }
-        "create_token" => |it, op, _| Ok(vec![out(it.ctx, op, 0, Data::Int(Ints::I64(Vec::new())))]),
         _ => return None,
     })
 }
@@ -622,8 +622,7 @@ fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         }
         (Data::Float(v), "is_pos_inf") => Data::from_i64s(
             er,
-            v.iter()
-                .map(|x| er.wrap(i128::from(x == f64::INFINITY))),
+            v.iter().map(|x| er.wrap(i128::from(x == f64::INFINITY))),
         ),
         (Data::Float(v), "is_neg_inf") => Data::from_i64s(
             er,
@@ -985,7 +984,11 @@ fn select(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let off = args[1].len();
     let idx = (0..n).map(|i| {
         let from_true = at(p, i) != 0;
-        let (t, k) = if from_true { (&args[1], 0) } else { (&args[2], off) };
+        let (t, k) = if from_true {
+            (&args[1], 0)
+        } else {
+            (&args[2], off)
+        };
         Some(k + if t.len() == 1 { 0 } else { i })
     });
     Ok(vec![out(ctx, op, 0, both.take(idx, None))])
@@ -1098,9 +1101,7 @@ pub(crate) fn strided_slice(
 fn clamped_starts(shape: &[i64], sizes: &[i64], starts: &[Tensor], e: &[Elem]) -> Vec<i64> {
     (0..shape.len())
         .map(|k| {
-            let v = starts
-                .get(k)
-                .map_or(0, |t| value(e[k], t.first_int()));
+            let v = starts.get(k).map_or(0, |t| value(e[k], t.first_int()));
             v.clamp(0, i128::from((shape[k] - sizes[k]).max(0))) as i64
         })
         .collect()
@@ -2249,12 +2250,14 @@ fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             let cur = &result[0][dst];
             let upd = scalar_at(ctx, &updates[0], idx, tys[0]);
             let data = match (&cur.data, &upd.data) {
-                (Data::Float(x), Data::Float(y)) => Data::from_f64s(e.float_kind(), [
-                    float_binary(name).map_or(y.get(0), |f| f(x.get(0), y.get(0))),
-                ]),
-                (Data::Int(x), Data::Int(y)) => {
-                    Data::from_i64s(e, [e.wrap(int_binary(name, e, x.get(0), y.get(0)).unwrap_or(0))])
-                }
+                (Data::Float(x), Data::Float(y)) => Data::from_f64s(
+                    e.float_kind(),
+                    [float_binary(name).map_or(y.get(0), |f| f(x.get(0), y.get(0)))],
+                ),
+                (Data::Int(x), Data::Int(y)) => Data::from_i64s(
+                    e,
+                    [e.wrap(int_binary(name, e, x.get(0), y.get(0)).unwrap_or(0))],
+                ),
                 _ => upd.data.clone(),
             };
             result[0][dst] = Tensor {

@@ -837,7 +837,8 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             _ => None,
         };
         if let Some(v) = v {
-            let k = aic::interp::Elem::of(u, ty).map_or(aic::float::FloatKind::F64, |e| e.float_kind());
+            let k =
+                aic::interp::Elem::of(u, ty).map_or(aic::float::FloatKind::F64, |e| e.float_kind());
             let t = Tensor::new(u, ty, Data::from_f64s(k, [v]));
             let value = attr_of_tensor(u, &t);
             out.push(node(

@@ -4,7 +4,7 @@
 //! after lowering to arith gives the offset and validity the descriptor
 //! computes, on indices inside and just outside the upper space.
 
-use aic::interp::{Data, Interp, Tensor};
+use aic::interp::{Interp, Tensor};
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};

@@ -277,7 +277,7 @@ mod tests {
     fn round_trips_and_rejects_mismatched_shapes() {
         let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
         let ty = f32_tensor_type(&ctx, &[2, 3]);
-        let t = Tensor::new(&ctx, ty, Data::Float(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.5]));
+        let t = Tensor::from_f64s(&ctx, ty, [1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
         let bytes = write(&ctx, &t).unwrap();
         assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
         let other = f32_tensor_type(&ctx, &[3, 2]);
@@ -346,7 +346,7 @@ mod tests {
     fn damaged_files_give_errors_not_panics() {
         let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
         let ty = f32_tensor_type(&ctx, &[2, 3]);
-        let t = Tensor::new(&ctx, ty, Data::Float(vec![0.5; 6]));
+        let t = Tensor::from_f64s(&ctx, ty, [0.5; 6]);
         let bytes = write(&ctx, &t).unwrap();
         // Every truncation, and every byte changed to a few awkward values.
         for n in 0..bytes.len() {

@@ -195,21 +195,12 @@ pub fn select(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tenso
     if std::mem::discriminant(a) != std::mem::discriminant(b) || matches!(a, Data::Tuple(_)) {
         return Err(InterpError::at(op, "select of mismatched values"));
     }
-    let idx = (0..a.len()).map(|i| Some(i));
-    let mut data = a.take(idx, None);
-    // Elements where the condition is false come from `b`.
-    match (&mut data, b) {
-        (Data::Int(d), Data::Int(b)) => (0..d.len())
-            .filter(|i| cond.get(*i) == 0)
-            .for_each(|i| d.set(i, b.get(i))),
-        (Data::Float(d), Data::Float(b)) => (0..d.len())
-            .filter(|i| cond.get(*i) == 0)
-            .for_each(|i| d.set(i, b.get(i))),
-        (Data::Complex(d), Data::Complex(b)) => (0..d.len())
-            .filter(|i| cond.get(*i) == 0)
-            .for_each(|i| d.set(i, b.get(i))),
-        _ => {}
-    }
+    // Both operands side by side; element `i` comes from one of them.
+    let mut both = a.clone();
+    both.extend_from(b);
+    let off = a.len();
+    let idx = (0..off).map(|i| Some(if cond.at(i) != 0 { i } else { off + i }));
+    let data = both.take(idx, None);
     Ok(vec![Tensor::new(ctx, args[1].ty, data)])
 }
 

@@ -6,12 +6,16 @@
 //! [`Interp::run_region`]. Every value is a [`Tensor`]: scalars are rank-0
 //! tensors that remember their scalar type.
 //!
-//! Elements are kept in one of three vectors: integers (and `index`) as `i64`
-//! normalised to their width (sign-extended for signless and signed types,
-//! zero-extended for unsigned ones), floats as `f64` holding a value exactly
-//! representable in the element type (results are rounded to it after every
-//! operation: computing in `f64` and rounding once is exact for `+ - * /` and
-//! square root of every narrower format), and complex numbers as pairs.
+//! Elements are kept at their type's natural width (see [`Ints`],
+//! [`Floats`], [`Complexes`]) and read and written as `i64` normalised to
+//! their width (sign-extended for signless and signed types, zero-extended
+//! for unsigned ones), `f64` holding a value exactly representable in the
+//! element type (results are rounded to it as they are stored, after every
+//! operation: computing in `f64` and rounding once is exact for `+ - * /`
+//! and square root of every narrower format), and pairs of `f64`.
+
+mod store;
+pub use store::{Buffer, Complexes, Floats, IntLane, Ints};
 
 use crate::attributes::{Attr, AttrKind, DenseData};
 use crate::diagnostics::Diagnostic;
@@ -89,9 +93,13 @@ impl Elem {
     }
     /// Bytes the interpreter keeps per element of this kind.
     pub fn storage_bytes(self) -> u64 {
+        store::storage_bytes(self)
+    }
+    /// The float kind of a float or complex kind (`f64` for the others).
+    pub fn float_kind(self) -> FloatKind {
         match self {
-            Elem::Complex(_) => 2 * std::mem::size_of::<f64>() as u64,
-            _ => std::mem::size_of::<i64>() as u64,
+            Elem::Float(k) | Elem::Complex(k) => k,
+            _ => FloatKind::F64,
         }
     }
     /// Whether the integer kind is unsigned.
@@ -119,16 +127,46 @@ pub fn round_to(k: FloatKind, x: f64) -> f64 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Data {
     /// Integers and `index`.
-    Int(Vec<i64>),
+    Int(Ints),
     /// Floats.
-    Float(Vec<f64>),
+    Float(Floats),
     /// Complex numbers (real, imaginary).
-    Complex(Vec<(f64, f64)>),
+    Complex(Complexes),
     /// The elements of a tuple value (`tuple<tensor<f32>, tensor<i32>>`).
     Tuple(Vec<Tensor>),
 }
 
 impl Data {
+    /// Integer elements of kind `e` (wrapped to its width).
+    pub fn from_i64s(e: Elem, values: impl IntoIterator<Item = i64>) -> Data {
+        Data::Int(Ints::from_iter(e, values))
+    }
+    /// Float elements of kind `k` (each rounded to it).
+    pub fn from_f64s(k: FloatKind, values: impl IntoIterator<Item = f64>) -> Data {
+        Data::Float(Floats::from_iter(k, values))
+    }
+    /// Complex elements with components of kind `k` (each rounded to it).
+    pub fn from_complex(k: FloatKind, values: impl IntoIterator<Item = (f64, f64)>) -> Data {
+        Data::Complex(Complexes::from_iter(k, values))
+    }
+    /// `n` elements of kind `e`, element `i` being `f(i)` read as a value of
+    /// the kind: an integer for integer kinds, a real for float kinds, a real
+    /// part for complex kinds.
+    pub fn from_fn(e: Elem, n: usize, mut f: impl FnMut(usize) -> f64) -> Data {
+        match e {
+            Elem::Int { .. } | Elem::Index => Data::Int(Ints::from_fn(e, n, |i| f(i) as i64)),
+            Elem::Float(k) => Data::Float(Floats::from_fn(k, n, f)),
+            Elem::Complex(k) => Data::Complex(Complexes::from_fn(k, n, |i| (f(i), 0.0))),
+        }
+    }
+    /// No elements, in the storage of kind `e`.
+    pub fn empty(e: Elem) -> Data {
+        match e {
+            Elem::Int { .. } | Elem::Index => Data::Int(Ints::empty(e)),
+            Elem::Float(k) => Data::Float(Floats::empty(k)),
+            Elem::Complex(k) => Data::Complex(Complexes::from_iter(k, [])),
+        }
+    }
     /// Number of elements.
     pub fn len(&self) -> usize {
         match self {
@@ -141,6 +179,52 @@ impl Data {
     /// Whether there are no elements.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+    /// Bytes the elements take (those of a tuple's members summed).
+    pub fn byte_len(&self) -> usize {
+        match self {
+            Data::Int(v) => v.byte_len(),
+            Data::Float(v) => v.byte_len(),
+            Data::Complex(v) => v.byte_len(),
+            Data::Tuple(v) => v.iter().map(|t| t.data.byte_len()).sum(),
+        }
+    }
+    /// Element `i` as an `f64` (integers converted, a complex's real part).
+    pub fn f64_at(&self, i: usize) -> f64 {
+        match self {
+            Data::Int(v) => v.get(i) as f64,
+            Data::Float(v) => v.get(i),
+            Data::Complex(v) => v.get(i).0,
+            Data::Tuple(_) => 0.0,
+        }
+    }
+    /// The elements at `idx` in the same storage (`None`: the first element
+    /// of `fill`, or zero).
+    pub fn take(&self, idx: impl Iterator<Item = Option<usize>>, fill: Option<&Data>) -> Data {
+        match (self, fill) {
+            (Data::Int(v), f) => Data::Int(v.take(
+                idx,
+                match f {
+                    Some(Data::Int(p)) => p.first(),
+                    _ => 0,
+                },
+            )),
+            (Data::Float(v), Some(Data::Float(p))) => Data::Float(v.take(idx, Some(p))),
+            (Data::Float(v), _) => Data::Float(v.take(idx, None)),
+            (Data::Complex(v), Some(Data::Complex(p))) => Data::Complex(v.take(idx, Some(p))),
+            (Data::Complex(v), _) => Data::Complex(v.take(idx, None)),
+            (Data::Tuple(v), _) => Data::Tuple(idx.flatten().map(|i| v[i].clone()).collect()),
+        }
+    }
+    /// `self` followed by the elements of `more` (of the same kind).
+    pub fn extend_from(&mut self, more: &Data) {
+        match (self, more) {
+            (Data::Int(a), Data::Int(b)) => a.extend_from(b),
+            (Data::Float(a), Data::Float(b)) => a.extend_from(b),
+            (Data::Complex(a), Data::Complex(b)) => a.extend_from(b),
+            (Data::Tuple(a), Data::Tuple(b)) => a.extend(b.iter().cloned()),
+            _ => {}
+        }
     }
 }
 
@@ -168,19 +252,66 @@ impl Tensor {
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
-    /// The integers (panics on other storage: callers check types first).
-    pub fn ints(&self) -> &[i64] {
+    /// The first integer element (0 where there is none, or the tensor is
+    /// not of integers): how scalar operands (indices, conditions) are read.
+    pub fn first_int(&self) -> i64 {
         match &self.data {
-            Data::Int(v) => v,
-            _ => &[],
+            Data::Int(v) => v.first(),
+            _ => 0,
         }
     }
-    /// The floats.
-    pub fn floats(&self) -> &[f64] {
+    /// The integer elements as `i64`s (empty for other storage): a copy,
+    /// for ops that compute over the whole tensor.
+    pub fn to_i64s(&self) -> Vec<i64> {
         match &self.data {
-            Data::Float(v) => v,
-            _ => &[],
+            Data::Int(v) => v.to_vec(),
+            _ => Vec::new(),
         }
+    }
+    /// The float elements as `f64`s (empty for other storage): a copy.
+    pub fn to_f64s(&self) -> Vec<f64> {
+        match &self.data {
+            Data::Float(v) => v.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+    /// The integer elements, if they are integers.
+    pub fn as_ints(&self) -> Option<&Ints> {
+        match &self.data {
+            Data::Int(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// The float elements, if they are floats.
+    pub fn as_floats(&self) -> Option<&Floats> {
+        match &self.data {
+            Data::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+    /// A tensor of type `ty` (of floats) with elements `values`, each
+    /// rounded to the element type.
+    pub fn from_f64s(
+        ctx: &crate::ir::Uniquer,
+        ty: Type,
+        values: impl IntoIterator<Item = f64>,
+    ) -> Tensor {
+        let k = Elem::of(ctx, ty).map_or(FloatKind::F64, Elem::float_kind);
+        Tensor::new(ctx, ty, Data::from_f64s(k, values))
+    }
+    /// A tensor of type `ty` (of integers or `index`) with elements
+    /// `values`, each wrapped to the element type.
+    pub fn from_i64s(
+        ctx: &crate::ir::Uniquer,
+        ty: Type,
+        values: impl IntoIterator<Item = i64>,
+    ) -> Tensor {
+        let e = Elem::of(ctx, ty).unwrap_or(Elem::Index);
+        Tensor::new(ctx, ty, Data::from_i64s(e, values))
+    }
+    /// A scalar (or one-element tensor) of type `ty` holding `v`.
+    pub fn int_scalar(ctx: &crate::ir::Uniquer, ty: Type, v: i64) -> Tensor {
+        Tensor::from_i64s(ctx, ty, [v])
     }
     /// A tensor of `ty` (whose shape it takes) with `data`.
     pub fn new(ctx: &crate::ir::Uniquer, ty: Type, data: Data) -> Tensor {
@@ -522,7 +653,7 @@ impl<'c> Interp<'c> {
                         .map(|_| Tensor {
                             ty,
                             shape: Vec::new(),
-                            data: Data::Float(Vec::new()),
+                            data: Data::Float(Floats::F64(Vec::new())),
                         })
                         .ok_or_else(|| InterpError::at(op, "use of a value that was not computed"))
                 } else {
@@ -604,14 +735,6 @@ pub fn check_size(ctx: &crate::ir::Uniquer, ty: Type, limit: u64) -> Result<(), 
     }
 }
 
-/// `n` values of `f`, or `None` where the memory for them cannot be had.
-fn try_collect<T>(n: usize, f: impl FnMut(usize) -> T) -> Option<Vec<T>> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(n).ok()?;
-    v.extend((0..n).map(f));
-    Some(v)
-}
-
 // ---------------------------------------------------------------- attributes
 
 /// The tensor a constant attribute stands for, with type `ty` (`Integer`,
@@ -654,15 +777,15 @@ pub fn tensor_of_attr(ctx: &crate::ir::Uniquer, a: Attr, ty: Type) -> Option<Ten
         }
     };
     let data = match elem {
-        Elem::Int { .. } => Data::Int(try_collect(n, |i| elem.wrap(get(i) as i128))?),
-        Elem::Index => Data::Int(try_collect(n, |i| get(i) as i64)?),
-        Elem::Float(k) => Data::Float(try_collect(n, |i| k.to_f64(get(i)))?),
+        Elem::Int { .. } => Data::Int(Ints::try_from_fn(elem, n, |i| elem.wrap(get(i) as i128))?),
+        Elem::Index => Data::Int(Ints::try_from_fn(elem, n, |i| get(i) as i64)?),
+        Elem::Float(k) => Data::Float(Floats::try_from_bits(k, n, get)?),
         Elem::Complex(k) => {
             let half = k.bit_width();
             let m = (1u128 << half) - 1;
-            Data::Complex(try_collect(n, |i| {
+            Data::Complex(Complexes::try_from_bits(k, n, |i| {
                 let b = get(i);
-                (k.to_f64(b & m), k.to_f64((b >> half) & m))
+                (b & m, (b >> half) & m)
             })?)
         }
     };
@@ -692,17 +815,18 @@ pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
     let bit = |i: usize| -> u128 {
         match (&t.data, elem) {
             (Data::Int(v), Elem::Int { width, .. }) => {
-                (v[i] as u128)
+                (v.get(i) as u128)
                     & if width >= 128 {
                         u128::MAX
                     } else {
                         (1u128 << width) - 1
                     }
             }
-            (Data::Int(v), _) => v[i] as u64 as u128,
-            (Data::Float(v), Elem::Float(k)) => k.from_f64(v[i]),
+            (Data::Int(v), _) => v.get(i) as u64 as u128,
+            (Data::Float(v), Elem::Float(k)) => v.bits(k, i),
             (Data::Complex(v), Elem::Complex(k)) => {
-                k.from_f64(v[i].0) | (k.from_f64(v[i].1) << k.bit_width())
+                let (re, im) = v.get(i);
+                k.from_f64(re) | (k.from_f64(im) << k.bit_width())
             }
             _ => 0,
         }
@@ -713,15 +837,11 @@ pub fn attr_of_tensor(ctx: &crate::ir::Uniquer, t: &Tensor) -> Attr {
         return match elem {
             Elem::Float(_) => ctx.attr(AttrKind::Float { bits: b, ty: t.ty }),
             Elem::Int { width, signedness } => ctx.attr(AttrKind::Integer {
-                value: crate::syntax::normalize_int(
-                    t.ints().first().copied().unwrap_or(0) as i128,
-                    width,
-                    signedness,
-                ),
+                value: crate::syntax::normalize_int(t.first_int() as i128, width, signedness),
                 ty: t.ty,
             }),
             Elem::Index => ctx.attr(AttrKind::Integer {
-                value: t.ints().first().copied().unwrap_or(0) as i128,
+                value: t.first_int() as i128,
                 ty: t.ty,
             }),
             Elem::Complex(_) => ctx.attr(AttrKind::Integer {

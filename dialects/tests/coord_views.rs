@@ -3,7 +3,7 @@
 //! are descriptors; reading the input buffers through them gives what the
 //! graph interpreter computes, on random shapes.
 
-use aic::interp::{Data, Interp, Tensor};
+use aic::interp::{Interp, Tensor};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
@@ -38,11 +38,11 @@ fn run(text: String, inputs: Vec<(Vec<i64>, Vec<f64>)>) -> Vec<f64> {
                     elem: f32t,
                     encoding: None,
                 });
-                Tensor::new(&u, t, Data::Float(data))
+                Tensor::from_f64s(&u, t, data)
             })
             .collect();
         let out = Interp::new(&ctx).call(f, args).expect("runs");
-        out[0].floats().to_vec()
+        out[0].to_f64s()
     })
 }
 

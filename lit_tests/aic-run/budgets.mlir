@@ -8,8 +8,8 @@
 // RUN: not aic-run --interpret --max-steps=1000 %s 2>&1 | FileCheck %s --check-prefix=TESTS
 // TESTS: FAIL endless_scf: interpreter stopped after 1000 steps (--max-steps) (at 'scf.while')
 // TESTS: FAIL endless_stablehlo: interpreter stopped after 1000 steps (--max-steps) (at 'stablehlo.while')
-// TESTS: FAIL huge_iota: 'stablehlo.iota' result: tensor<1000000000000xf32> needs 8000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory)
-// TESTS: FAIL huge_constant: 'stablehlo.constant' result: tensor<1000000000000xf32> needs 8000000000000 bytes
+// TESTS: FAIL huge_iota: 'stablehlo.iota' result: tensor<1000000000000xf32> needs 4000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory)
+// TESTS: FAIL huge_constant: 'stablehlo.constant' result: tensor<1000000000000xf32> needs 4000000000000 bytes
 // TESTS: PASS finite
 // TESTS: 1 passed, 4 failed
 
@@ -19,19 +19,19 @@
 // RUN: not aic-run --interpret --max-steps=1000 --entry=@endless_stablehlo %s 2>&1 | FileCheck %s --check-prefix=HLO
 // HLO: aic-run: interpreter stopped after 1000 steps (--max-steps) (at 'stablehlo.while')
 // RUN: not aic-run --interpret --entry=@huge_iota %s 2>&1 | FileCheck %s --check-prefix=IOTA
-// IOTA: aic-run: 'stablehlo.iota' result: tensor<1000000000000xf32> needs 8000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory) (at 'stablehlo.iota')
+// IOTA: aic-run: 'stablehlo.iota' result: tensor<1000000000000xf32> needs 4000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory) (at 'stablehlo.iota')
 
 // A splat argument too large for the limit is refused before it is built.
 // RUN: not aic-run --interpret --entry=@id --args "[dense<1.0> : tensor<1000000000000xf32>]" %s 2>&1 | FileCheck %s --check-prefix=ARGS
-// ARGS: aic-run: --args: value 0: tensor<1000000000000xf32> needs 8000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory)
+// ARGS: aic-run: --args: value 0: tensor<1000000000000xf32> needs 4000000000000 bytes, more than the interpreter's limit of {{[0-9]+}} bytes (--max-memory)
 // RUN: not aic-run --interpret --max-memory=64 --entry=@id --args "[dense<1.0> : tensor<1000000000000xf32>]" %s 2>&1 | FileCheck %s --check-prefix=SMALL
 // SMALL: limit of 64 bytes (--max-memory)
 
 // Within the limits the same program runs.
-// RUN: aic-run --interpret --max-memory=64 --entry=@small %s | FileCheck %s --check-prefix=OK
+// RUN: aic-run --interpret --max-memory=32 --entry=@small %s | FileCheck %s --check-prefix=OK
 // OK: dense<[0.000000e+00, 1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00, 5.000000e+00, 6.000000e+00, 7.000000e+00]> : tensor<8xf32>
-// RUN: not aic-run --interpret --max-memory=63 --entry=@small %s 2>&1 | FileCheck %s --check-prefix=OVER
-// OVER: tensor<8xf32> needs 64 bytes, more than the interpreter's limit of 63 bytes
+// RUN: not aic-run --interpret --max-memory=31 --entry=@small %s 2>&1 | FileCheck %s --check-prefix=OVER
+// OVER: tensor<8xf32> needs 32 bytes, more than the interpreter's limit of 31 bytes
 
 // Bad flag values are refused.
 // RUN: not aic-run --interpret --max-steps=0 %s 2>&1 | FileCheck %s --check-prefix=FLAG

@@ -186,10 +186,10 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         ctx.value_type(ctx.result(init, 0)),
     )?;
     let identity = match (&t.data, kind) {
-        (Data::Float(v), "sum") => v[0] == 0.0,
-        (Data::Float(v), "max") => v[0] == f64::NEG_INFINITY,
-        (Data::Float(v), "min") => v[0] == f64::INFINITY,
-        (Data::Int(v), "sum") => v[0] == 0,
+        (Data::Float(v), "sum") => v.first() == 0.0,
+        (Data::Float(v), "max") => v.first() == f64::NEG_INFINITY,
+        (Data::Float(v), "min") => v.first() == f64::INFINITY,
+        (Data::Int(v), "sum") => v.first() == 0,
         _ => false,
     };
     if !identity {

@@ -421,11 +421,11 @@ fn arg_values(ctx: &Context, t: aic::Type, rng: &mut Rng) -> aic::interp::Tensor
                 f64::NEG_INFINITY,
                 f64::NAN,
             ]);
-            Data::Float(vec![e.round(v)])
+            Data::from_f64s(e.float_kind(), [v])
         }
         _ => {
             let v = *rng.pick(&[0i128, 1, -1, 2, 7, -8, 127, -128, i128::from(i64::MAX)]);
-            Data::Int(vec![e.wrap(v)])
+            Data::from_i64s(e, [e.wrap(v)])
         }
     };
     Tensor::new(ctx, t, data)
@@ -439,7 +439,7 @@ fn same_results(a: &[aic::interp::Tensor], b: &[aic::interp::Tensor]) -> bool {
         && a.iter().zip(b).all(|(x, y)| match (&x.data, &y.data) {
             (Data::Float(p), Data::Float(q)) => p
                 .iter()
-                .zip(q)
+                .zip(q.iter())
                 .all(|(u, v)| (u.is_nan() && v.is_nan()) || u.to_bits() == v.to_bits()),
             _ => x.data == y.data,
         })

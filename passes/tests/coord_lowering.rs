@@ -4,7 +4,7 @@
 //! after lowering to arith gives the offset and validity the descriptor
 //! computes, on indices inside and just outside the upper space.
 
-use aic::interp::{Data, Interp, Tensor};
+use aic::interp::{Interp, Tensor};
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
@@ -68,10 +68,10 @@ fn lowered_and_simplified_offsets_match_the_descriptor() {
                 for p in pts {
                     let args = p
                         .iter()
-                        .map(|v| Tensor::new(ctx.uniquer(), index, Data::Int(vec![*v])))
+                        .map(|v| Tensor::from_i64s(ctx.uniquer(), index, [*v]))
                         .collect();
                     let res = Interp::new(&ctx).call(f, args).map_err(|e| e.message)?;
-                    out.push((res[0].ints()[0], res[1].ints()[0] != 0));
+                    out.push((res[0].first_int(), res[1].first_int() != 0));
                 }
                 Ok::<_, String>(out)
             })

@@ -100,21 +100,18 @@ fn run(
                     .is_some_and(|e| !matches!(e, aic::interp::Elem::Float(_)));
                 if int {
                     // Integers from -8 to 8.
-                    let d = data
-                        .iter()
-                        .map(|v: &f64| (v * 4.0).round() as i64)
-                        .collect();
-                    Tensor::new(ctx.uniquer(), *t, Data::Int(d))
+                    let d = data.iter().map(|v: &f64| (v * 4.0).round() as i64);
+                    Tensor::from_i64s(ctx.uniquer(), *t, d)
                 } else {
-                    Tensor::new(ctx.uniquer(), *t, Data::Float(data))
+                    Tensor::from_f64s(ctx.uniquer(), *t, data)
                 }
             })
             .collect();
         let flat = |out: Vec<Tensor>| -> Vec<f64> {
             out.iter()
                 .flat_map(|t| match &t.data {
-                    Data::Int(v) => v.iter().map(|x| *x as f64).collect(),
-                    _ => t.floats().to_vec(),
+                    Data::Int(v) => v.iter().map(|x| x as f64).collect(),
+                    _ => t.to_f64s(),
                 })
                 .collect()
         };

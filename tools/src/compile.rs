@@ -289,8 +289,8 @@ pub fn to_bytes(ctx: &Context, t: &Tensor) -> Vec<u8> {
     let mut out = Vec::with_capacity(n * 4);
     for i in 0..n {
         let (f, k) = match &t.data {
-            Data::Float(v) => (v[i], v[i] as i64),
-            Data::Int(v) => (v[i] as f64, v[i]),
+            Data::Float(v) => (v.get(i), v.get(i) as i64),
+            Data::Int(v) => (v.get(i) as f64, v.get(i)),
             _ => (0.0, 0),
         };
         match e {
@@ -301,6 +301,12 @@ pub fn to_bytes(ctx: &Context, t: &Tensor) -> Vec<u8> {
             }
             Some(Elem::Int { width, .. }) => {
                 let w = width.div_ceil(8) as usize;
+                // The element's bits, zero above its width (`i1` true is 1).
+                let k = if width < 64 {
+                    k & ((1 << width) - 1)
+                } else {
+                    k
+                };
                 out.extend_from_slice(&k.to_le_bytes()[..w]);
             }
             _ => out.extend_from_slice(&k.to_le_bytes()),
@@ -316,43 +322,39 @@ pub fn from_bytes(ctx: &Context, ty: Type, bytes: &[u8]) -> Tensor {
     let data = match Elem::of(ctx.uniquer(), elem) {
         Some(Elem::Float(fk)) => {
             let w = (fk.bit_width() / 8) as usize;
-            Data::Float(
-                bytes
-                    .chunks(w)
-                    .map(|c| {
-                        let mut b = [0u8; 16];
-                        b[..w].copy_from_slice(c);
-                        fk.to_f64(u128::from_le_bytes(b))
-                    })
-                    .collect(),
+            Data::from_f64s(
+                fk,
+                bytes.chunks(w).map(|c| {
+                    let mut b = [0u8; 16];
+                    b[..w].copy_from_slice(c);
+                    fk.to_f64(u128::from_le_bytes(b))
+                }),
             )
         }
         Some(e @ Elem::Int { width, .. }) => {
             let w = width.div_ceil(8) as usize;
-            Data::Int(
-                bytes
-                    .chunks(w)
-                    .map(|c| {
-                        let mut b = [0u8; 16];
-                        b[..w].copy_from_slice(c);
-                        let raw = u128::from_le_bytes(b);
-                        // Sign- or zero-extend from the element's width.
-                        let shift = 128 - width.max(1);
-                        let v = if e.is_unsigned() || width == 1 {
-                            raw as i128
-                        } else {
-                            ((raw << shift) as i128) >> shift
-                        };
-                        v as i64
-                    })
-                    .collect(),
+            Data::from_i64s(
+                e,
+                bytes.chunks(w).map(|c| {
+                    let mut b = [0u8; 16];
+                    b[..w].copy_from_slice(c);
+                    let raw = u128::from_le_bytes(b);
+                    // Sign- or zero-extend from the element's width.
+                    let shift = 128 - width.max(1);
+                    let v = if e.is_unsigned() {
+                        raw as i128
+                    } else {
+                        ((raw << shift) as i128) >> shift
+                    };
+                    v as i64
+                }),
             )
         }
-        _ => Data::Int(
+        _ => Data::from_i64s(
+            Elem::Index,
             bytes
                 .chunks(8)
-                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
-                .collect(),
+                .map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))),
         ),
     };
     Tensor::new(ctx.uniquer(), ty, data)
@@ -412,8 +414,8 @@ pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
     for (o, (g, w)) in got.iter().zip(want).enumerate() {
         let vals = |t: &Tensor| -> Vec<f64> {
             match &t.data {
-                Data::Float(v) => v.clone(),
-                Data::Int(v) => v.iter().map(|x| *x as f64).collect(),
+                Data::Float(v) => v.to_vec(),
+                Data::Int(v) => v.iter().map(|x| x as f64).collect(),
                 _ => Vec::new(),
             }
         };

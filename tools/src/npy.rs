@@ -158,18 +158,17 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
     };
     let d = match elem {
         Elem::Int { .. } | Elem::Index => {
-            Data::Int((0..n).map(|i| elem.wrap(word(i, size) as i128)).collect())
+            Data::from_i64s(elem, (0..n).map(|i| elem.wrap(word(i, size) as i128)))
         }
-        Elem::Float(k) => Data::Float((0..n).map(|i| k.to_f64(word(i, size))).collect()),
+        Elem::Float(k) => Data::from_f64s(k, (0..n).map(|i| k.to_f64(word(i, size)))),
         Elem::Complex(k) => {
             let h = size / 2;
-            Data::Complex(
-                (0..n)
-                    .map(|i| {
-                        let (re, im) = (word(2 * i, h), word(2 * i + 1, h));
-                        (k.to_f64(re), k.to_f64(im))
-                    })
-                    .collect(),
+            Data::from_complex(
+                k,
+                (0..n).map(|i| {
+                    let (re, im) = (word(2 * i, h), word(2 * i + 1, h));
+                    (k.to_f64(re), k.to_f64(im))
+                }),
             )
         }
     };
@@ -220,14 +219,17 @@ pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Resul
         buf.clear();
         Ok(())
     };
+    let chunks = (0..t.len())
+        .step_by(CHUNK)
+        .map(|s| s..(s + CHUNK).min(t.len()));
     match (&t.data, elem) {
         (Data::Int(v), _) => {
-            for c in v.chunks(CHUNK) {
-                for x in c {
+            for c in chunks {
+                for x in c.map(|i| v.get(i)) {
                     let x = if size == 1 && d == "|b1" {
-                        i64::from(*x != 0)
+                        i64::from(x != 0)
                     } else {
-                        *x
+                        x
                     };
                     buf.extend_from_slice(&x.to_le_bytes()[..size]);
                 }
@@ -235,18 +237,18 @@ pub fn write_to(ctx: &Context, t: &Tensor, w: &mut impl std::io::Write) -> Resul
             }
         }
         (Data::Float(v), Elem::Float(k)) => {
-            for c in v.chunks(CHUNK) {
-                for x in c {
-                    buf.extend_from_slice(&k.from_f64(*x).to_le_bytes()[..size]);
+            for c in chunks {
+                for i in c {
+                    buf.extend_from_slice(&v.bits(k, i).to_le_bytes()[..size]);
                 }
                 out(&mut buf)?;
             }
         }
         (Data::Complex(v), Elem::Complex(k)) => {
-            for c in v.chunks(CHUNK) {
-                for (re, im) in c {
-                    buf.extend_from_slice(&k.from_f64(*re).to_le_bytes()[..size / 2]);
-                    buf.extend_from_slice(&k.from_f64(*im).to_le_bytes()[..size / 2]);
+            for c in chunks {
+                for (re, im) in c.map(|i| v.get(i)) {
+                    buf.extend_from_slice(&k.from_f64(re).to_le_bytes()[..size / 2]);
+                    buf.extend_from_slice(&k.from_f64(im).to_le_bytes()[..size / 2]);
                 }
                 out(&mut buf)?;
             }
@@ -275,7 +277,7 @@ mod tests {
     fn round_trips_and_rejects_mismatched_shapes() {
         let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
         let ty = f32_tensor_type(&ctx, &[2, 3]);
-        let t = Tensor::new(&ctx, ty, Data::Float(vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.5]));
+        let t = Tensor::from_f64s(&ctx, ty, [1.0, 2.0, 3.0, 4.0, 5.0, 6.5]);
         let bytes = write(&ctx, &t).unwrap();
         assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
         let other = f32_tensor_type(&ctx, &[3, 2]);
@@ -344,7 +346,7 @@ mod tests {
     fn damaged_files_give_errors_not_panics() {
         let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
         let ty = f32_tensor_type(&ctx, &[2, 3]);
-        let t = Tensor::new(&ctx, ty, Data::Float(vec![0.5; 6]));
+        let t = Tensor::from_f64s(&ctx, ty, [0.5; 6]);
         let bytes = write(&ctx, &t).unwrap();
         // Every truncation, and every byte changed to a few awkward values.
         for n in 0..bytes.len() {

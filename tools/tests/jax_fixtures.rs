@@ -62,15 +62,17 @@ fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
         return Some(format!("shape {:?} != {:?}", got.shape, want.shape));
     }
     match (&got.data, &want.data) {
-        (Data::Float(a), Data::Float(b)) => a.iter().zip(b).enumerate().find_map(|(i, (x, y))| {
-            let ok = (x.is_nan() && y.is_nan()) || (x - y).abs() <= ATOL + RTOL * y.abs();
-            (!ok).then(|| format!("element {i}: {x} != {y}"))
-        }),
+        (Data::Float(a), Data::Float(b)) => {
+            a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
+                let ok = (x.is_nan() && y.is_nan()) || (x - y).abs() <= ATOL + RTOL * y.abs();
+                (!ok).then(|| format!("element {i}: {x} != {y}"))
+            })
+        }
         (Data::Int(a), Data::Int(b)) => a
             .iter()
-            .zip(b)
+            .zip(b.iter())
             .position(|(x, y)| x != y)
-            .map(|i| format!("element {i}: {} != {}", a[i], b[i])),
+            .map(|i| format!("element {i}: {} != {}", a.get(i), b.get(i))),
         _ => Some("different element kinds".into()),
     }
 }
@@ -149,8 +151,8 @@ fn a_wrong_result_is_caught() {
         elem: u.ty(aic::types::TypeKind::Float(aic::float::FloatKind::F32)),
         encoding: None,
     });
-    let a = Tensor::new(&ctx, ty, Data::Float(vec![1.0, 2.0]));
-    let b = Tensor::new(&ctx, ty, Data::Float(vec![1.0, 2.01]));
+    let a = Tensor::from_f64s(&ctx, ty, [1.0, 2.0]);
+    let b = Tensor::from_f64s(&ctx, ty, [1.0, 2.01]);
     assert!(mismatch(&a, &a).is_none());
     assert!(mismatch(&a, &b).unwrap().contains("element 1"));
 }
@@ -279,12 +281,13 @@ fn random_inputs(ctx: &Context, tys: &[aic::Type], seed: u64) -> Vec<Tensor> {
             let e = aic::interp::Elem::of(ctx, *t).expect("element type");
             let n = ctx.type_kind(*t).num_elements().unwrap_or(1) as usize;
             let data = match e {
-                aic::interp::Elem::Float(_) => Data::Float(
+                aic::interp::Elem::Float(k) => Data::from_f64s(
+                    k,
                     (0..n)
-                        .map(|_| e.round((next() % 4000) as f64 / 1000.0 - 2.0))
-                        .collect(),
+                        .map(|_| (next() % 4000) as f64 / 1000.0 - 2.0)
+                        .collect::<Vec<_>>(),
                 ),
-                _ => Data::Int((0..n).map(|_| (next() % 4) as i64).collect()),
+                _ => Data::from_i64s(e, (0..n).map(|_| (next() % 4) as i64).collect::<Vec<_>>()),
             };
             Tensor::new(ctx, *t, data)
         })

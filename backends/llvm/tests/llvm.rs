@@ -3,7 +3,7 @@
 //! with LLVM 22's own tools, and the errors users see.
 
 use aic::float::FloatKind;
-use aic::interp::{Data, Interp, Tensor};
+use aic::interp::{Elem, Interp, Tensor};
 use aic::syntax::parse_module;
 use aic::verifier::verify;
 use aic::{Context, Op, SourceMap, Type};
@@ -217,12 +217,17 @@ fn arg_types(ctx: &Context, f: Op) -> Vec<Type> {
 }
 
 /// Runs `@main` of the module in the reference interpreter.
-fn interpret(ctx: &Context, m: Op, inputs: Vec<Data>) -> Vec<Tensor> {
+/// Runs `@main` in the interpreter on `inputs` (element values, stored as
+/// each argument's element type).
+fn interpret(ctx: &Context, m: Op, inputs: Vec<Vec<f64>>) -> Vec<Tensor> {
     let f = func(ctx, m, "main");
     let args = arg_types(ctx, f)
         .into_iter()
         .zip(inputs)
-        .map(|(t, d)| Tensor::new(ctx.uniquer(), t, d))
+        .map(|(t, d)| match Elem::of(ctx.uniquer(), t) {
+            Some(Elem::Float(_)) => Tensor::from_f64s(ctx.uniquer(), t, d),
+            _ => Tensor::from_i64s(ctx.uniquer(), t, d.into_iter().map(|v| v as i64)),
+        })
         .collect();
     Interp::new(ctx)
         .call(f, args)
@@ -269,12 +274,8 @@ fn double_on_the_host_matches_the_interpreter() {
     let got = bytes_f32(&y);
     let want: Vec<f32> = input.iter().map(|v| v * 2.0).collect();
     assert_eq!(got, want);
-    let r = interpret(
-        &ctx,
-        m,
-        vec![Data::Float(input.iter().map(|v| f64::from(*v)).collect())],
-    );
-    let interp: Vec<f32> = r[0].floats().iter().map(|v| *v as f32).collect();
+    let r = interpret(&ctx, m, vec![input.iter().map(|v| f64::from(*v)).collect()]);
+    let interp: Vec<f32> = r[0].to_f64s().iter().map(|v| *v as f32).collect();
     assert_eq!(got, interp);
     let k: Vec<_> = hm.kernels().collect();
     assert_eq!(k.len(), 1);
@@ -350,26 +351,26 @@ fn mixed_kernel_on_the_host_matches_the_interpreter() {
             &ctx,
             m,
             vec![
-                Data::Float(xs.clone()),
-                Data::Float(ys.iter().map(|v| f64::from(*v)).collect()),
-                Data::Int(ns.iter().map(|v| i64::from(*v)).collect()),
+                xs.clone(),
+                ys.iter().map(|v| f64::from(*v)).collect(),
+                ns.iter().map(|v| f64::from(*v)).collect(),
             ],
         );
         let o: Vec<f64> = o
             .chunks_exact(2)
             .map(|b| f16.to_f64(u128::from(u16::from_le_bytes([b[0], b[1]]))))
             .collect();
-        for (i, (g, w)) in o.iter().zip(want[0].floats()).enumerate() {
+        for (i, (g, w)) in o.iter().zip(want[0].to_f64s()).enumerate() {
             // One f16 unit apart at most: the f32 values may differ in the last bit.
             assert!(
-                close(*g, *w, 1e-3),
+                close(*g, w, 1e-3),
                 "round {round}: o[{i}] = {g}, interpreter {w}"
             );
         }
         for (name, got, w) in [("s", &s, &want[1]), ("s2", &s2, &want[2])] {
-            for (i, (g, w)) in bytes_f32(got).iter().zip(w.floats()).enumerate() {
+            for (i, (g, w)) in bytes_f32(got).iter().zip(w.to_f64s()).enumerate() {
                 assert!(
-                    close(f64::from(*g), *w, 1e-5),
+                    close(f64::from(*g), w, 1e-5),
                     "round {round}: {name}[{i}] = {g}, interpreter {w}"
                 );
             }
@@ -378,10 +379,14 @@ fn mixed_kernel_on_the_host_matches_the_interpreter() {
             .chunks_exact(4)
             .map(|b| i64::from(i32::from_le_bytes(b.try_into().unwrap())))
             .collect();
-        assert_eq!(c, want[3].ints(), "round {round}: c");
+        assert_eq!(c, want[3].to_i64s(), "round {round}: c");
         // The interpreter holds i1 true as -1; buffers hold a byte 0 or 1.
         let flags: Vec<i64> = flag.iter().map(|b| i64::from(*b)).collect();
-        let want_flags: Vec<i64> = want[4].ints().iter().map(|v| i64::from(*v != 0)).collect();
+        let want_flags: Vec<i64> = want[4]
+            .to_i64s()
+            .iter()
+            .map(|v| i64::from(*v != 0))
+            .collect();
         assert_eq!(flags, want_flags, "round {round}: flag");
     }
 }

@@ -4,7 +4,7 @@
 
 use super::fold::int::{Bits, apply_cmpi, fold_consts};
 use aic::interp::{
-    Data, Elem, IResult, Interp, InterpError, Tensor, attr_of_tensor, tensor_of_attr,
+    Data, Elem, Floats, IResult, Interp, InterpError, Ints, Tensor, attr_of_tensor, tensor_of_attr,
 };
 use aic::ir::{Context, Op};
 use aic::types::Type;
@@ -37,18 +37,26 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
     let name = ctx.op_name(op);
     let e = args[0].elem(ctx);
     let w = width(e);
-    let (a, b) = (args[0].ints(), args[1].ints());
-    let mut out = Vec::with_capacity(a.len());
-    for (x, y) in a.iter().zip(b) {
-        let r = fold_consts(name, Bits::new(*x as i128, w), Bits::new(*y as i128, w)).ok_or_else(
-            || {
-                InterpError::at(
-                    op,
-                    format!("'{name}' is undefined here (division by zero, overflow or shift out of range)"),
-                )
-            },
-        )?;
-        out.push(e.wrap(r));
+    let (Data::Int(a), Data::Int(b)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "integer operands expected"));
+    };
+    let mut undefined = false;
+    let out = Ints::from_fn(e, a.len().min(b.len()), |i| {
+        let r = fold_consts(
+            name,
+            Bits::new(a.get(i).into(), w),
+            Bits::new(b.get(i).into(), w),
+        );
+        undefined |= r.is_none();
+        e.wrap(r.unwrap_or(0))
+    });
+    if undefined {
+        return Err(InterpError::at(
+            op,
+            format!(
+                "'{name}' is undefined here (division by zero, overflow or shift out of range)"
+            ),
+        ));
     }
     Ok(vec![Tensor::new(ctx, args[0].ty, Data::Int(out))])
 }
@@ -100,18 +108,21 @@ pub fn float_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec
         },
         n => return Err(InterpError::at(op, format!("unsupported op '{n}'"))),
     };
-    let out = args[0]
-        .floats()
-        .iter()
-        .zip(args[1].floats())
-        .map(|(x, y)| e.round(f(*x, *y)))
-        .collect();
+    let (Data::Float(a), Data::Float(b)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "float operands expected"));
+    };
+    let out = Floats::from_fn(e.float_kind(), a.len().min(b.len()), |i| {
+        f(a.get(i), b.get(i))
+    });
     Ok(vec![Tensor::new(ctx, args[0].ty, Data::Float(out))])
 }
 
 /// `arith.negf`.
-pub fn negf(it: &mut Interp<'_>, _op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let out = args[0].floats().iter().map(|x| -x).collect();
+pub fn negf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let Data::Float(a) = &args[0].data else {
+        return Err(InterpError::at(op, "float operand expected"));
+    };
+    let out = Floats::from_iter(a.kind(), a.iter().map(|x| -x));
     Ok(vec![Tensor::new(it.ctx, args[0].ty, Data::Float(out))])
 }
 
@@ -122,12 +133,10 @@ fn predicate(ctx: &Context, op: Op, spec: &aic::OpSpec) -> i128 {
     }
 }
 
-fn bools(ctx: &Context, op: Op, v: Vec<bool>) -> Tensor {
-    Tensor::new(
-        ctx,
-        result_type(ctx, op, 0),
-        Data::Int(v.into_iter().map(|b| -i64::from(b)).collect()),
-    )
+fn bools(ctx: &Context, op: Op, v: impl Iterator<Item = bool>) -> Tensor {
+    let ty = result_type(ctx, op, 0);
+    let e = Elem::of(ctx, ty).unwrap_or(Elem::Index);
+    Tensor::new(ctx, ty, Data::from_i64s(e, v.map(|b| -i64::from(b))))
 }
 
 /// `arith.cmpi` and `arith.cmpf`.
@@ -144,12 +153,13 @@ fn cmpi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let pred = predicate(ctx, op, &super::CMPI);
     let w = width(args[0].elem(ctx));
-    let v = args[0]
-        .ints()
+    let (Data::Int(a), Data::Int(b)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "integer operands expected"));
+    };
+    let v = a
         .iter()
-        .zip(args[1].ints())
-        .map(|(x, y)| apply_cmpi(pred, Bits::new(*x as i128, w), Bits::new(*y as i128, w)))
-        .collect();
+        .zip(b.iter())
+        .map(|(x, y)| apply_cmpi(pred, Bits::new(x.into(), w), Bits::new(y.into(), w)));
     Ok(vec![bools(ctx, op, v)])
 }
 
@@ -157,12 +167,13 @@ fn cmpi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
 fn cmpf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let pred = predicate(ctx, op, &super::CMPF);
-    let v = args[0]
-        .floats()
+    let (Data::Float(a), Data::Float(b)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "float operands expected"));
+    };
+    let v = a
         .iter()
-        .zip(args[1].floats())
-        .map(|(x, y)| super::fold::float::apply_cmpf(pred, x.partial_cmp(y)))
-        .collect();
+        .zip(b.iter())
+        .map(|(x, y)| super::fold::float::apply_cmpf(pred, x.partial_cmp(&y)));
     Ok(vec![bools(ctx, op, v)])
 }
 
@@ -170,33 +181,26 @@ fn cmpf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
 /// picks element by element.
 pub fn select(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let cond = args[0].ints();
+    let Data::Int(cond) = &args[0].data else {
+        return Err(InterpError::at(op, "select of a non-integer condition"));
+    };
     if cond.len() == 1 && args[0].shape.is_empty() {
-        return Ok(vec![if cond[0] != 0 {
+        return Ok(vec![if cond.get(0) != 0 {
             args[1].clone()
         } else {
             args[2].clone()
         }]);
     }
-    let pick = |i: usize| cond[i] != 0;
-    let data = match (&args[1].data, &args[2].data) {
-        (Data::Int(a), Data::Int(b)) => Data::Int(
-            (0..a.len())
-                .map(|i| if pick(i) { a[i] } else { b[i] })
-                .collect(),
-        ),
-        (Data::Float(a), Data::Float(b)) => Data::Float(
-            (0..a.len())
-                .map(|i| if pick(i) { a[i] } else { b[i] })
-                .collect(),
-        ),
-        (Data::Complex(a), Data::Complex(b)) => Data::Complex(
-            (0..a.len())
-                .map(|i| if pick(i) { a[i] } else { b[i] })
-                .collect(),
-        ),
-        _ => return Err(InterpError::at(op, "select of mismatched values")),
-    };
+    let (a, b) = (&args[1].data, &args[2].data);
+    if std::mem::discriminant(a) != std::mem::discriminant(b) || matches!(a, Data::Tuple(_)) {
+        return Err(InterpError::at(op, "select of mismatched values"));
+    }
+    // Both operands side by side; element `i` comes from one of them.
+    let mut both = a.clone();
+    both.extend_from(b);
+    let off = a.len();
+    let idx = (0..off).map(|i| Some(if cond.at(i) != 0 { i } else { off + i }));
+    let data = both.take(idx, None);
     Ok(vec![Tensor::new(ctx, args[1].ty, data)])
 }
 
@@ -227,37 +231,40 @@ pub fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
     let data = match name {
         "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast"
         | "arith.index_castui" => {
-            Data::Int(args[0].ints().iter().map(|x| to.wrap(read(*x))).collect())
+            let Data::Int(a) = &args[0].data else {
+                return Err(InterpError::at(op, "integer operand expected"));
+            };
+            Data::from_i64s(to, a.iter().map(|x| to.wrap(read(x))))
         }
-        "arith.sitofp" | "arith.uitofp" => Data::Float(
-            args[0]
-                .ints()
-                .iter()
-                .map(|x| to.round(read(*x) as f64))
-                .collect(),
-        ),
+        "arith.sitofp" | "arith.uitofp" => {
+            let Data::Int(a) = &args[0].data else {
+                return Err(InterpError::at(op, "integer operand expected"));
+            };
+            Data::from_f64s(to.float_kind(), a.iter().map(|x| read(x) as f64))
+        }
         "arith.fptosi" | "arith.fptoui" => {
-            let mut v = Vec::with_capacity(args[0].len());
-            for x in args[0].floats() {
-                if !x.is_finite() {
-                    return Err(InterpError::at(
-                        op,
-                        format!("'{name}' of a non-finite value"),
-                    ));
-                }
-                v.push(to.wrap(x.trunc() as i128));
+            let Data::Float(a) = &args[0].data else {
+                return Err(InterpError::at(op, "float operand expected"));
+            };
+            if a.iter().any(|x| !x.is_finite()) {
+                return Err(InterpError::at(
+                    op,
+                    format!("'{name}' of a non-finite value"),
+                ));
             }
-            Data::Int(v)
+            Data::from_i64s(to, a.iter().map(|x| to.wrap(x.trunc() as i128)))
         }
         "arith.extf" | "arith.truncf" => {
-            Data::Float(args[0].floats().iter().map(|x| to.round(*x)).collect())
+            let Data::Float(a) = &args[0].data else {
+                return Err(InterpError::at(op, "float operand expected"));
+            };
+            Data::from_f64s(to.float_kind(), a.iter())
         }
         "arith.bitcast" => {
             // Through the bit patterns the two types share.
             let t = attr_of_tensor(ctx, &args[0]);
             let bits = tensor_bits(ctx, t);
-            let tmp = Tensor::new(ctx, to_ty, Data::Int(Vec::new()));
-            return Ok(vec![from_bits(ctx, &tmp, to, &bits)]);
+            return Ok(vec![from_bits(ctx, to_ty, to, &bits)]);
         }
         n => return Err(InterpError::at(op, format!("unsupported op '{n}'"))),
     };
@@ -292,12 +299,12 @@ fn tensor_bits(ctx: &Context, a: aic::Attr) -> Vec<u128> {
     }
 }
 
-fn from_bits(ctx: &Context, like: &Tensor, to: Elem, bits: &[u128]) -> Tensor {
+fn from_bits(ctx: &Context, ty: Type, to: Elem, bits: &[u128]) -> Tensor {
     let data = match to {
-        Elem::Float(k) => Data::Float(bits.iter().map(|b| k.to_f64(*b)).collect()),
-        _ => Data::Int(bits.iter().map(|b| to.wrap(*b as i128)).collect()),
+        Elem::Float(k) => Data::from_f64s(k, bits.iter().map(|b| k.to_f64(*b))),
+        _ => Data::from_i64s(to, bits.iter().map(|b| to.wrap(*b as i128))),
     };
-    Tensor::new(ctx, like.ty, data)
+    Tensor::new(ctx, ty, data)
 }
 
 /// `arith.addui_extended`, `arith.mulsi_extended`, `arith.mului_extended`.
@@ -307,8 +314,11 @@ pub fn extended(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
     let w = width(e);
     let name = ctx.op_name(op);
     let (mut lo, mut hi) = (Vec::new(), Vec::new());
-    for (x, y) in args[0].ints().iter().zip(args[1].ints()) {
-        let (a, b) = (Bits::new(*x as i128, w), Bits::new(*y as i128, w));
+    let (Data::Int(xs), Data::Int(ys)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "integer operands expected"));
+    };
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        let (a, b) = (Bits::new(x.into(), w), Bits::new(y.into(), w));
         match name {
             "arith.addui_extended" => {
                 let s = a.u.wrapping_add(b.u);
@@ -332,7 +342,9 @@ pub fn extended(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
             }
         }
     }
-    let t1 = Tensor::new(ctx, result_type(ctx, op, 0), Data::Int(lo));
-    let t2 = Tensor::new(ctx, result_type(ctx, op, 1), Data::Int(hi));
+    let t1 = Tensor::new(ctx, result_type(ctx, op, 0), Data::from_i64s(e, lo));
+    let ty1 = result_type(ctx, op, 1);
+    let e1 = Elem::of(ctx, ty1).unwrap_or(e);
+    let t2 = Tensor::new(ctx, ty1, Data::from_i64s(e1, hi));
     Ok(vec![t1, t2])
 }

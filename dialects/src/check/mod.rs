@@ -292,16 +292,16 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> 
     };
     match (&actual.data, &expected.data) {
         (Data::Int(a), Data::Int(b)) => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
                 if x != y {
                     return mismatch(i, x.to_string(), y.to_string());
                 }
             }
         }
         (Data::Float(a), Data::Float(b)) => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
                 let ok = if name == "check.expect_close" {
-                    let d = ulp_distance(elem, *x, *y);
+                    let d = ulp_distance(elem, x, y);
                     d.is_some_and(|d| (min_ulp..=max_ulp).contains(&(d as f64)))
                 } else if almost {
                     (x.is_nan() && y.is_nan()) || x == y || (x - y).abs() <= tol * y.abs().max(1.0)
@@ -314,7 +314,7 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> 
             }
         }
         (Data::Complex(a), Data::Complex(b)) => {
-            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+            for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
                 let close = |p: f64, q: f64| {
                     p == q
                         || (p.is_nan() && q.is_nan())

@@ -18,7 +18,7 @@ pub mod desc;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, ValueSpec, tc};
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
 use aic::rewrite::FoldResult;
 use aic::types::TypeKind;
@@ -133,16 +133,13 @@ fn fold_offset(ctx: &mut Context, op: Op, _: &[Option<Attr>]) -> Option<SmallVec
 fn run_offset(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let d = desc_of_op(ctx, op).ok_or_else(|| InterpError::at(op, "bad descriptor"))?;
-    let idx: Vec<i64> = args
-        .iter()
-        .map(|t| t.ints().first().copied().unwrap_or(0))
-        .collect();
+    let idx: Vec<i64> = args.iter().map(|t| t.first_int()).collect();
     let (off, ok) = d
         .locate(&idx)
         .map_err(|e| InterpError::at(op, format!("bad descriptor: {e}")))?;
     let u = ctx.uniquer();
     Ok(vec![
-        Tensor::new(u, u.ty(TypeKind::Index), Data::Int(vec![off])),
-        Tensor::new(u, u.int_type(1), Data::Int(vec![i64::from(ok)])),
+        Tensor::int_scalar(u, u.ty(TypeKind::Index), off),
+        Tensor::int_scalar(u, u.int_type(1), i64::from(ok)),
     ])
 }

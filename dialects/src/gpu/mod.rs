@@ -35,7 +35,7 @@ use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
     ValueSpec, ac, enum_keyword, tc,
 };
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::Type;
 use aic::types::TypeKind;
@@ -379,7 +379,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let ctx = it.ctx;
     let u = ctx.uniquer().clone();
     let fail = |m: String| InterpError::at(op, m);
-    let index = |v: i64| Tensor::new(&u, u.ty(TypeKind::Index), Data::Int(vec![v]));
+    let index = |v: i64| Tensor::int_scalar(&u, u.ty(TypeKind::Index), v);
     match ctx.op_name(op) {
         "gpu.thread_id" | "gpu.lane_id" => Ok(vec![index(0)]),
         "gpu.block_id" => Ok(vec![index(PROGRAM.with(Cell::get)[dim_of(ctx, op)])]),
@@ -387,15 +387,15 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "gpu.shuffle" => {
             // The interpreter's blocks have one thread, lane 0, the only
             // lane there is to read.
-            let off = args[1].ints().first().copied().unwrap_or(0);
-            let width = args[2].ints().first().copied().unwrap_or(0);
+            let off = args[1].first_int();
+            let width = args[2].first_int();
             let src = match shuffle_mode(ctx, op) {
                 "up" => -off,
                 "xor" | "down" | "idx" => off,
                 _ => -1,
             };
             let ok = src == 0 && width > 0;
-            let valid = Tensor::new(&u, u.int_type(1), Data::Int(vec![i64::from(ok)]));
+            let valid = Tensor::int_scalar(&u, u.int_type(1), i64::from(ok));
             Ok(vec![args[0].clone(), valid])
         }
         "gpu.shared" => {

@@ -72,7 +72,7 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             ctx,
             op,
             0,
-            Data::Float(v.iter().map(|x| er.round(f(*x))).collect()),
+            Data::from_f64s(er.float_kind(), v.iter().map(f)),
         )]);
     }
     if let Some(b) = binary_name(name) {
@@ -131,17 +131,15 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             let (x, b) = (&args[0], &args[1]);
             let n = b.len().max(1);
             match (&x.data, &b.data) {
-                (Data::Float(v), Data::Float(c)) => Data::Float(
-                    v.iter()
-                        .enumerate()
-                        .map(|(i, a)| er.round(a + c[i % n]))
-                        .collect(),
+                (Data::Float(v), Data::Float(c)) => Data::from_f64s(
+                    er.float_kind(),
+                    v.iter().enumerate().map(|(i, a)| a + c.get(i % n)),
                 ),
-                (Data::Int(v), Data::Int(c)) => Data::Int(
+                (Data::Int(v), Data::Int(c)) => Data::from_i64s(
+                    er,
                     v.iter()
                         .enumerate()
-                        .map(|(i, a)| er.wrap(i128::from(*a) + i128::from(c[i % n])))
-                        .collect(),
+                        .map(|(i, a)| er.wrap(i128::from(a) + i128::from(c.get(i % n)))),
                 ),
                 _ => return Err(unsupported(op, ctx, "these operands")),
             }
@@ -155,11 +153,11 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             };
             let mut o = v.clone();
             for line in lines(&x.shape, axis) {
-                let m = line.iter().fold(f64::NEG_INFINITY, |m, i| m.max(v[*i]));
-                let e: Vec<f64> = line.iter().map(|i| libm::exp(v[*i] - m)).collect();
+                let m = line.iter().fold(f64::NEG_INFINITY, |m, i| m.max(v.get(*i)));
+                let e: Vec<f64> = line.iter().map(|i| libm::exp(v.get(*i) - m)).collect();
                 let s: f64 = e.iter().sum();
                 for (i, ei) in line.iter().zip(e) {
-                    o[*i] = er.round(ei / s);
+                    o.set(*i, ei / s);
                 }
             }
             Data::Float(o)
@@ -169,12 +167,13 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             let Data::Float(v) = &x.data else {
                 return Err(unsupported(op, ctx, "non-float tensors"));
             };
-            let gamma = args[1].floats();
-            let beta = args.get(2).map(|b| b.floats().to_vec());
+            let gamma = args[1].to_f64s();
+            let beta = args.get(2).map(|b| b.to_f64s());
             let eps = epsilon(ctx, op);
             let n = gamma.len().max(1);
             let mut o = v.clone();
-            for (r, row) in v.chunks(n).enumerate() {
+            let all = v.to_vec();
+            for (r, row) in all.chunks(n).enumerate() {
                 let k = n as f64;
                 let (mean, var) = if name == "layernorm" {
                     let mean = row.iter().sum::<f64>() / k;
@@ -188,7 +187,7 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                 let inv = 1.0 / (var + eps).sqrt();
                 for (i, a) in row.iter().enumerate() {
                     let shift = beta.as_ref().map_or(0.0, |b| b[i]);
-                    o[r * n + i] = er.round((a - mean) * inv * gamma[i] + shift);
+                    o.set(r * n + i, (a - mean) * inv * gamma[i] + shift);
                 }
             }
             Data::Float(o)
@@ -289,14 +288,13 @@ fn elementwise(ctx: &Context, op: Op, b: &str, x: &Tensor, y: &Tensor, er: Elem)
     Ok(match (&x.data, &y.data) {
         (Data::Float(p), Data::Float(q)) => {
             let f = float_binary(b).ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            Data::Float((0..n).map(|i| er.round(f(at(p, i), at(q, i)))).collect())
+            Data::from_f64s(er.float_kind(), (0..n).map(|i| f(at(p, i), at(q, i))))
         }
         (Data::Int(p), Data::Int(q)) => {
             let e = x.elem(ctx);
-            Data::Int(
-                (0..n)
-                    .map(|i| er.wrap(int_binary(b, e, at(p, i), at(q, i)).unwrap_or(0)))
-                    .collect(),
+            Data::from_i64s(
+                er,
+                (0..n).map(|i| er.wrap(int_binary(b, e, at(p, i), at(q, i)).unwrap_or(0))),
             )
         }
         _ => return Err(unsupported(op, ctx, "these operands")),
@@ -344,7 +342,7 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
             } else {
                 1.0
             };
-            Data::Float(acc.into_iter().map(|a| er.round(a * scale)).collect())
+            Data::from_f64s(er.float_kind(), acc.into_iter().map(|a| a * scale))
         }
         Data::Int(v) => {
             let init = match kind {
@@ -354,17 +352,16 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
             };
             let acc = fold_ints(combiner, e, &groups, v, init)
                 .ok_or_else(|| unsupported(op, ctx, "this integer type"))?;
-            Data::Int(
-                acc.into_iter()
-                    .map(|a| {
-                        let a = i128::from(a);
-                        er.wrap(if kind == "mean" {
-                            a / n.max(1) as i128
-                        } else {
-                            a
-                        })
+            Data::from_i64s(
+                er,
+                acc.into_iter().map(|a| {
+                    let a = i128::from(a);
+                    er.wrap(if kind == "mean" {
+                        a / n.max(1) as i128
+                    } else {
+                        a
                     })
-                    .collect(),
+                }),
             )
         }
         _ => return Err(unsupported(op, ctx, "complex numbers")),

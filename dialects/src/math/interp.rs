@@ -2,7 +2,7 @@
 //! C library in `f64` (the folders' functions), rounded to the element type.
 
 use super::fold::libm;
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::interp::{Data, Floats, IResult, Interp, InterpError, Ints, Tensor};
 use aic::ir::Op;
 
 fn unary_fn(name: &str) -> Option<fn(f64) -> f64> {
@@ -54,26 +54,30 @@ fn binary_fn(name: &str) -> Option<fn(f64, f64) -> f64> {
 pub fn float_op(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let name = ctx.op_name(op);
-    let e = args[0].elem(ctx);
-    let a = args[0].floats();
-    let out: Vec<f64> = if let Some(f) = unary_fn(name) {
-        a.iter().map(|x| e.round(f(*x))).collect()
+    let k = args[0].elem(ctx).float_kind();
+    let fl = |i: usize| {
+        args.get(i)
+            .and_then(Tensor::as_floats)
+            .ok_or_else(|| InterpError::at(op, format!("'{name}' expects float operands")))
+    };
+    let a = fl(0)?;
+    let n = a.len();
+    let out = if let Some(f) = unary_fn(name) {
+        Floats::from_iter(k, a.iter().map(f))
     } else if let Some(f) = binary_fn(name) {
-        let b = args[1].floats();
-        a.iter().zip(b).map(|(x, y)| e.round(f(*x, *y))).collect()
+        let b = fl(1)?;
+        Floats::from_iter(k, a.iter().zip(b.iter()).map(|(x, y)| f(x, y)))
     } else if name == "math.fma" {
-        let (b, c) = (args[1].floats(), args[2].floats());
-        (0..a.len())
-            .map(|i| e.round(a[i].mul_add(b[i], c[i])))
-            .collect()
+        let (b, c) = (fl(1)?, fl(2)?);
+        Floats::from_fn(k, n, |i| a.get(i).mul_add(b.get(i), c.get(i)))
     } else if name == "math.clampf" {
-        let (lo, hi) = (args[1].floats(), args[2].floats());
-        (0..a.len()).map(|i| a[i].max(lo[i]).min(hi[i])).collect()
+        let (lo, hi) = (fl(1)?, fl(2)?);
+        Floats::from_fn(k, n, |i| a.get(i).max(lo.get(i)).min(hi.get(i)))
     } else if name == "math.fpowi" {
-        let p = args[1].ints();
-        (0..a.len())
-            .map(|i| e.round(a[i].powi(p[i] as i32)))
-            .collect()
+        let p = args[1]
+            .as_ints()
+            .ok_or_else(|| InterpError::at(op, "'math.fpowi' expects an integer exponent"))?;
+        Floats::from_fn(k, n, |i| a.get(i).powi(p.get(i) as i32))
     } else {
         return Err(InterpError::at(op, format!("unsupported op '{name}'")));
     };
@@ -96,32 +100,39 @@ pub fn int_op(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tenso
         }
     };
     let name = ctx.op_name(op);
-    let a = args[0].ints();
-    let out: Vec<i64> = match name {
-        "math.absi" => a.iter().map(|x| e.wrap((*x as i128).abs())).collect(),
-        "math.ctpop" => a.iter().map(|x| i64::from(mask(*x).count_ones())).collect(),
-        "math.ctlz" => a
-            .iter()
-            .map(|x| i64::from(mask(*x).leading_zeros()) - (64 - i64::from(w)))
-            .collect(),
-        "math.cttz" => a
-            .iter()
-            .map(|x| i64::from(mask(*x).trailing_zeros().min(w)))
-            .collect(),
+    let ints = |i: usize| {
+        args.get(i)
+            .and_then(Tensor::as_ints)
+            .ok_or_else(|| InterpError::at(op, format!("'{name}' expects integer operands")))
+    };
+    let a = ints(0)?;
+    let out = match name {
+        "math.absi" => Ints::from_iter(e, a.iter().map(|x| e.wrap(i128::from(x).abs()))),
+        "math.ctpop" => Ints::from_iter(e, a.iter().map(|x| i64::from(mask(x).count_ones()))),
+        "math.ctlz" => Ints::from_iter(
+            e,
+            a.iter()
+                .map(|x| i64::from(mask(x).leading_zeros()) - (64 - i64::from(w))),
+        ),
+        "math.cttz" => Ints::from_iter(
+            e,
+            a.iter().map(|x| i64::from(mask(x).trailing_zeros().min(w))),
+        ),
         "math.ipowi" => {
-            let b = args[1].ints();
-            let mut v = Vec::with_capacity(a.len());
-            for (x, p) in a.iter().zip(b) {
-                if *p < 0 {
-                    return Err(InterpError::at(op, "'math.ipowi' with a negative exponent"));
-                }
-                let mut r: i128 = 1;
-                for _ in 0..*p {
-                    r = i128::from(e.wrap(r.wrapping_mul(*x as i128)));
-                }
-                v.push(e.wrap(r));
+            let b = ints(1)?;
+            if b.iter().any(|p| p < 0) {
+                return Err(InterpError::at(op, "'math.ipowi' with a negative exponent"));
             }
-            v
+            Ints::from_iter(
+                e,
+                a.iter().zip(b.iter()).map(|(x, p)| {
+                    let mut r: i128 = 1;
+                    for _ in 0..p {
+                        r = i128::from(e.wrap(r.wrapping_mul(i128::from(x))));
+                    }
+                    e.wrap(r)
+                }),
+            )
         }
         _ => return Err(InterpError::at(op, format!("unsupported op '{name}'"))),
     };
@@ -137,18 +148,24 @@ pub fn classify(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
         "math.isfinite" => f64::is_finite,
         _ => f64::is_normal,
     };
-    let out = args[0].floats().iter().map(|x| -i64::from(f(*x))).collect();
+    let a = args[0]
+        .as_floats()
+        .ok_or_else(|| InterpError::at(op, "a float operand expected"))?;
     let ty = ctx.value_type(ctx.result(op, 0));
-    Ok(vec![Tensor::new(ctx, ty, Data::Int(out))])
+    let e = aic::interp::Elem::of(ctx, ty).unwrap_or(aic::interp::Elem::Index);
+    let out = Data::from_i64s(e, a.iter().map(|x| -i64::from(f(x))));
+    Ok(vec![Tensor::new(ctx, ty, out)])
 }
 
 /// `math.sincos`.
-pub fn sincos(it: &mut Interp<'_>, _op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+pub fn sincos(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let e = args[0].elem(ctx);
-    let a = args[0].floats();
-    let s = a.iter().map(|x| e.round(libm::sin(*x))).collect();
-    let c = a.iter().map(|x| e.round(libm::cos(*x))).collect();
+    let k = args[0].elem(ctx).float_kind();
+    let a = args[0]
+        .as_floats()
+        .ok_or_else(|| InterpError::at(op, "a float operand expected"))?;
+    let s = Floats::from_iter(k, a.iter().map(|x| libm::sin(x)));
+    let c = Floats::from_iter(k, a.iter().map(|x| libm::cos(x)));
     Ok(vec![
         Tensor::new(ctx, args[0].ty, Data::Float(s)),
         Tensor::new(ctx, args[0].ty, Data::Float(c)),

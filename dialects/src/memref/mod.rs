@@ -144,10 +144,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let u = ctx.uniquer().clone();
     let fail = |m: String| InterpError::at(op, m);
     let offset = |m: &Tensor, idx: &[Tensor]| -> IResult<usize> {
-        let at: Vec<i64> = idx
-            .iter()
-            .map(|t| t.ints().first().copied().unwrap_or(0))
-            .collect();
+        let at: Vec<i64> = idx.iter().map(|t| t.first_int()).collect();
         let ok =
             at.len() == m.shape.len() && at.iter().zip(&m.shape).all(|(i, l)| (0..*l).contains(i));
         if !ok {
@@ -185,8 +182,8 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             };
             let at = offset(m, &args[2..])?;
             match (&mut m.data, Elem::of(&u, args[0].ty)) {
-                (Data::Float(v), Some(e)) => v[at] = e.round(x),
-                (Data::Int(v), Some(e)) => v[at] = e.wrap(x as i128),
+                (Data::Float(v), Some(_)) => v.set(at, x),
+                (Data::Int(v), Some(e)) => v.set(at, e.wrap(x as i128)),
                 _ => return Err(fail("unsupported element type".into())),
             }
             Ok(Vec::new())

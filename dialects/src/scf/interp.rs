@@ -3,11 +3,11 @@
 //! reduced values with its reduction regions.
 
 use super::switch_cases;
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::Op;
 
 fn scalar_int(t: &Tensor) -> i64 {
-    t.ints().first().copied().unwrap_or(0)
+    t.first_int()
 }
 
 /// `scf.for`: the induction variable runs from the lower bound while below the
@@ -35,7 +35,7 @@ pub fn for_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
         }
     };
     while below(iv, ub) {
-        let mut block_args = vec![Tensor::new(ctx, args[0].ty, Data::Int(vec![iv]))];
+        let mut block_args = vec![Tensor::int_scalar(ctx, args[0].ty, iv)];
         block_args.extend(iters);
         iters = it.run_region(body, block_args)?;
         let next = elem.wrap(i128::from(iv) + i128::from(step));
@@ -123,7 +123,7 @@ pub fn parallel(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
     loop {
         let block_args = ivs
             .iter()
-            .map(|v| Tensor::new(ctx, index_ty, Data::Int(vec![*v])))
+            .map(|v| Tensor::int_scalar(ctx, index_ty, *v))
             .collect();
         let vals = it.run_region(body, block_args)?;
         for (i, (r, v)) in reductions.iter().zip(vals).enumerate() {

@@ -13,7 +13,9 @@
 
 use super::attrs::{ConvDims, DotDims, GatherDims, ScatterDims, enum_word, i64s, int};
 use crate::math::fold::libm;
-use aic::interp::{Data, Elem, IResult, Interp, InterpError, InterpretFn, Tensor};
+use aic::interp::{
+    Buffer, Complexes, Data, Elem, Floats, IResult, Interp, InterpError, InterpretFn, Ints, Tensor,
+};
 use aic::ir::{Context, Op, Region};
 use aic::types::{Signedness, Type, TypeKind};
 
@@ -141,10 +143,13 @@ pub fn semantics(name: &str) -> Option<InterpretFn> {
                 _ => Err(InterpError::at(op, "tuple index out of range")),
             }
         },
-        "replica_id" | "partition_id" => {
-            |it, op, _| Ok(vec![out(it.ctx, op, 0, Data::Int(vec![0]))])
+        "replica_id" | "partition_id" => |it, op, _| {
+            let e = result_elem(it.ctx, op, 0)?;
+            Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [0]))])
+        },
+        "create_token" => {
+            |it, op, _| Ok(vec![out(it.ctx, op, 0, Data::Int(Ints::I64(Vec::new())))])
         }
-        "create_token" => |it, op, _| Ok(vec![out(it.ctx, op, 0, Data::Int(Vec::new()))]),
         _ => return None,
     })
 }
@@ -240,27 +245,29 @@ pub(crate) fn for_each_index(shape: &[i64], mut f: impl FnMut(&[i64])) {
 
 /// Elements of `d` at `idx` (`None`: the first element of `fill`).
 pub(crate) fn take(d: &Data, idx: &[Option<usize>], fill: Option<&Data>) -> Data {
-    macro_rules! pick {
-        ($v:expr, $f:path) => {{
-            let pad = match fill {
-                Some($f(p)) => p.first().copied(),
-                _ => None,
-            };
-            $f(idx
-                .iter()
-                .map(|i| match i {
-                    Some(i) => $v[*i],
-                    None => pad.unwrap_or_default(),
-                })
-                .collect())
-        }};
-    }
-    match d {
-        Data::Int(v) => pick!(v, Data::Int),
-        Data::Float(v) => pick!(v, Data::Float),
-        Data::Complex(v) => pick!(v, Data::Complex),
-        Data::Tuple(v) => Data::Tuple(idx.iter().filter_map(|i| i.map(|i| v[i].clone())).collect()),
-    }
+    d.take(idx.iter().copied(), fill)
+}
+
+/// `f` of every multi-index of `shape` in row-major order, one at a time
+/// (no vector of indices).
+pub(crate) fn map_indices<'a, T>(
+    shape: &'a [i64],
+    mut f: impl FnMut(&[i64]) -> T + 'a,
+) -> impl Iterator<Item = T> + 'a {
+    let n = count(shape);
+    let mut cur = vec![0i64; shape.len()];
+    (0..n).map(move |k| {
+        if k > 0 {
+            for d in (0..cur.len()).rev() {
+                cur[d] += 1;
+                if cur[d] < shape[d] {
+                    break;
+                }
+                cur[d] = 0;
+            }
+        }
+        f(&cur)
+    })
 }
 
 /// The linear index in a tensor of `shape` of the multi-index `idx`.
@@ -277,14 +284,10 @@ pub(crate) fn remap(
     mut f: impl FnMut(&[i64]) -> Option<usize>,
 ) -> IResult<Tensor> {
     let shape = result_shape(ctx, op, 0)?;
-    let mut idx = Vec::with_capacity(count(&shape));
-    for_each_index(&shape, |i| idx.push(f(i)));
-    Ok(out(
-        ctx,
-        op,
-        0,
-        take(&src.data, &idx, fill.map(|t| &t.data)),
-    ))
+    let data = src
+        .data
+        .take(map_indices(&shape, &mut f), fill.map(|t| &t.data));
+    Ok(out(ctx, op, 0, data))
 }
 
 fn is_unsigned(e: Elem) -> bool {
@@ -359,12 +362,7 @@ fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
     let n = count(&shape);
     let size = shape.get(d).map_or(1, |s| (*s).max(1) as usize);
     let stride = shape.get(d + 1..).map_or(1, count).max(1);
-    let pos = (0..n).map(|i| ((i / stride) % size) as i64);
-    let data = match e {
-        Elem::Float(_) => Data::Float(pos.map(|x| e.round(x as f64)).collect()),
-        Elem::Complex(_) => Data::Complex(pos.map(|x| (e.round(x as f64), 0.0)).collect()),
-        _ => Data::Int(pos.map(|x| e.wrap(i128::from(x))).collect()),
-    };
+    let data = Data::from_fn(e, n, |i| ((i / stride) % size) as f64);
     Ok(vec![out(ctx, op, 0, data)])
 }
 
@@ -616,45 +614,33 @@ fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         return Ok(vec![out(ctx, op, 0, convert(&a.data, ea, er))]);
     }
     let data = match (&a.data, short) {
-        (Data::Float(v), "is_finite") => Data::Int(
-            v.iter()
-                .map(|x| er.wrap(i128::from(x.is_finite())))
-                .collect(),
+        (Data::Float(v), "is_finite") => {
+            Data::from_i64s(er, v.iter().map(|x| er.wrap(i128::from(x.is_finite()))))
+        }
+        (Data::Float(v), "is_inf") => {
+            Data::from_i64s(er, v.iter().map(|x| er.wrap(i128::from(x.is_infinite()))))
+        }
+        (Data::Float(v), "is_pos_inf") => Data::from_i64s(
+            er,
+            v.iter().map(|x| er.wrap(i128::from(x == f64::INFINITY))),
         ),
-        (Data::Float(v), "is_inf") => Data::Int(
+        (Data::Float(v), "is_neg_inf") => Data::from_i64s(
+            er,
             v.iter()
-                .map(|x| er.wrap(i128::from(x.is_infinite())))
-                .collect(),
-        ),
-        (Data::Float(v), "is_pos_inf") => Data::Int(
-            v.iter()
-                .map(|x| er.wrap(i128::from(*x == f64::INFINITY)))
-                .collect(),
-        ),
-        (Data::Float(v), "is_neg_inf") => Data::Int(
-            v.iter()
-                .map(|x| er.wrap(i128::from(*x == f64::NEG_INFINITY)))
-                .collect(),
+                .map(|x| er.wrap(i128::from(x == f64::NEG_INFINITY))),
         ),
         (Data::Float(v), _) => {
             let f = float_fn(name).ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            Data::Float(v.iter().map(|x| er.round(f(*x))).collect())
+            Data::from_f64s(er.float_kind(), v.iter().map(f))
         }
         (Data::Complex(v), "abs") => {
-            Data::Float(v.iter().map(|c| er.round(c.0.hypot(c.1))).collect())
+            Data::from_f64s(er.float_kind(), v.iter().map(|c| c.0.hypot(c.1)))
         }
-        (Data::Complex(v), "real") => Data::Float(v.iter().map(|c| c.0).collect()),
-        (Data::Complex(v), "imag") => Data::Float(v.iter().map(|c| c.1).collect()),
+        (Data::Complex(v), "real") => Data::from_f64s(er.float_kind(), v.iter().map(|c| c.0)),
+        (Data::Complex(v), "imag") => Data::from_f64s(er.float_kind(), v.iter().map(|c| c.1)),
         (Data::Complex(v), _) => {
             let f = complex_fn(short).ok_or_else(|| unsupported(op, ctx, "complex numbers"))?;
-            Data::Complex(
-                v.iter()
-                    .map(|c| {
-                        let r = f(*c);
-                        (er.round(r.0), er.round(r.1))
-                    })
-                    .collect(),
-            )
+            Data::from_complex(er.float_kind(), v.iter().map(f))
         }
         (Data::Int(v), _) => {
             let w = width(ea);
@@ -675,7 +661,7 @@ fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                 }
                 _ => return Err(unsupported(op, ctx, "integers")),
             };
-            Data::Int(v.iter().map(|x| er.wrap(f(*x))).collect())
+            Data::from_i64s(er, v.iter().map(|x| er.wrap(f(x))))
         }
         (Data::Tuple(_), _) => return Err(unsupported(op, ctx, "tuples")),
     };
@@ -684,38 +670,28 @@ fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 /// `convert` between element kinds, as the spec defines it.
 pub(crate) fn convert(d: &Data, from: Elem, to: Elem) -> Data {
+    let k = to.float_kind();
     match (d, to) {
-        (Data::Int(v), Elem::Float(_)) => {
-            Data::Float(v.iter().map(|x| to.round(to_f64(from, *x))).collect())
+        (Data::Int(v), Elem::Float(_)) => Data::from_f64s(k, v.iter().map(|x| to_f64(from, x))),
+        (Data::Int(v), Elem::Complex(_)) => {
+            Data::from_complex(k, v.iter().map(|x| (to_f64(from, x), 0.0)))
         }
-        (Data::Int(v), Elem::Complex(_)) => Data::Complex(
-            v.iter()
-                .map(|x| (to.round(to_f64(from, *x)), 0.0))
-                .collect(),
+        (Data::Int(v), _) => Data::from_i64s(
+            to,
+            v.iter().map(|x| {
+                if is_bool(to) {
+                    to.wrap(i128::from(x != 0))
+                } else {
+                    to.wrap(value(from, x))
+                }
+            }),
         ),
-        (Data::Int(v), _) => Data::Int(
-            v.iter()
-                .map(|x| {
-                    if is_bool(to) {
-                        to.wrap(i128::from(*x != 0))
-                    } else {
-                        to.wrap(value(from, *x))
-                    }
-                })
-                .collect(),
-        ),
-        (Data::Float(v), Elem::Float(_)) => Data::Float(v.iter().map(|x| to.round(*x)).collect()),
-        (Data::Float(v), Elem::Complex(_)) => {
-            Data::Complex(v.iter().map(|x| (to.round(*x), 0.0)).collect())
-        }
-        (Data::Float(v), _) => Data::Int(v.iter().map(|x| float_to_int(*x, to)).collect()),
-        (Data::Complex(v), Elem::Complex(_)) => {
-            Data::Complex(v.iter().map(|c| (to.round(c.0), to.round(c.1))).collect())
-        }
-        (Data::Complex(v), Elem::Float(_)) => {
-            Data::Float(v.iter().map(|c| to.round(c.0)).collect())
-        }
-        (Data::Complex(v), _) => Data::Int(v.iter().map(|c| float_to_int(c.0, to)).collect()),
+        (Data::Float(v), Elem::Float(_)) => Data::from_f64s(k, v.iter()),
+        (Data::Float(v), Elem::Complex(_)) => Data::from_complex(k, v.iter().map(|x| (x, 0.0))),
+        (Data::Float(v), _) => Data::from_i64s(to, v.iter().map(|x| float_to_int(x, to))),
+        (Data::Complex(v), Elem::Complex(_)) => Data::from_complex(k, v.iter()),
+        (Data::Complex(v), Elem::Float(_)) => Data::from_f64s(k, v.iter().map(|c| c.0)),
+        (Data::Complex(v), _) => Data::from_i64s(to, v.iter().map(|c| float_to_int(c.0, to))),
         (Data::Tuple(t), _) => Data::Tuple(t.clone()),
     }
 }
@@ -747,8 +723,8 @@ fn float_to_int(x: f64, to: Elem) -> i64 {
 }
 
 /// Operand `i` brought to the result's element count (scalars broadcast).
-pub(crate) fn at<T: Copy>(v: &[T], i: usize) -> T {
-    if v.len() == 1 { v[0] } else { v[i] }
+pub(crate) fn at<B: Buffer + ?Sized>(v: &B, i: usize) -> B::Item {
+    v.at(i)
 }
 
 pub(crate) fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
@@ -906,32 +882,29 @@ fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let n = a.len().max(b.len());
     let data = match (&a.data, &b.data) {
         (Data::Float(x), Data::Float(y)) if short == "complex" => {
-            Data::Complex((0..n).map(|i| (at(x, i), at(y, i))).collect())
+            Data::Complex(Complexes::from_fn(er.float_kind(), n, |i| {
+                (at(x, i), at(y, i))
+            }))
         }
         (Data::Int(x), Data::Int(y)) => {
             if int_binary(short, e, 0, 0).is_none() {
                 return Err(unsupported(op, ctx, "integers"));
             }
-            Data::Int(
-                (0..n)
-                    .map(|i| er.wrap(int_binary(short, e, at(x, i), at(y, i)).unwrap_or(0)))
-                    .collect(),
-            )
+            Data::Int(Ints::from_fn(er, n, |i| {
+                er.wrap(int_binary(short, e, at(x, i), at(y, i)).unwrap_or(0))
+            }))
         }
         (Data::Float(x), Data::Float(y)) => {
             let f = float_binary(short).ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            Data::Float((0..n).map(|i| er.round(f(at(x, i), at(y, i)))).collect())
+            Data::Float(Floats::from_fn(er.float_kind(), n, |i| {
+                f(at(x, i), at(y, i))
+            }))
         }
         (Data::Complex(x), Data::Complex(y)) => {
             let f = complex_binary(short).ok_or_else(|| unsupported(op, ctx, "complex numbers"))?;
-            Data::Complex(
-                (0..n)
-                    .map(|i| {
-                        let r = f(at(x, i), at(y, i));
-                        (er.round(r.0), er.round(r.1))
-                    })
-                    .collect(),
-            )
+            Data::Complex(Complexes::from_fn(er.float_kind(), n, |i| {
+                f(at(x, i), at(y, i))
+            }))
         }
         _ => return Err(InterpError::at(op, "operands of different element kinds")),
     };
@@ -969,69 +942,56 @@ fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             _ => o != Less,
         }
     };
-    let res: Vec<bool> = match (&a.data, &b.data) {
-        (Data::Int(x), Data::Int(y)) => (0..n)
-            .map(|i| {
-                let (p, q) = (at(x, i), at(y, i));
-                let o = if ty == "UNSIGNED" || is_unsigned(e) || is_bool(e) {
-                    bits(e, p).cmp(&bits(e, q))
-                } else {
-                    p.cmp(&q)
-                };
-                test(o)
-            })
-            .collect(),
-        (Data::Float(x), Data::Float(y)) => (0..n)
-            .map(|i| {
-                let (p, q) = (at(x, i), at(y, i));
-                if ty == "TOTALORDER" {
-                    test(total_key(p).cmp(&total_key(q)))
-                } else {
-                    match p.partial_cmp(&q) {
-                        Some(o) => test(o),
-                        None => dir == "NE",
-                    }
+    let data = match (&a.data, &b.data) {
+        (Data::Int(x), Data::Int(y)) => Ints::from_fn(er, n, |i| {
+            let (p, q) = (at(x, i), at(y, i));
+            let o = if ty == "UNSIGNED" || is_unsigned(e) || is_bool(e) {
+                bits(e, p).cmp(&bits(e, q))
+            } else {
+                p.cmp(&q)
+            };
+            er.wrap(i128::from(test(o)))
+        }),
+        (Data::Float(x), Data::Float(y)) => Ints::from_fn(er, n, |i| {
+            let (p, q) = (at(x, i), at(y, i));
+            let t = if ty == "TOTALORDER" {
+                test(total_key(p).cmp(&total_key(q)))
+            } else {
+                match p.partial_cmp(&q) {
+                    Some(o) => test(o),
+                    None => dir == "NE",
                 }
-            })
-            .collect(),
-        (Data::Complex(x), Data::Complex(y)) => (0..n)
-            .map(|i| {
-                let eq = at(x, i) == at(y, i);
-                if dir == "EQ" { eq } else { !eq }
-            })
-            .collect(),
+            };
+            er.wrap(i128::from(t))
+        }),
+        (Data::Complex(x), Data::Complex(y)) => Ints::from_fn(er, n, |i| {
+            let eq = at(x, i) == at(y, i);
+            er.wrap(i128::from(if dir == "EQ" { eq } else { !eq }))
+        }),
         _ => return Err(InterpError::at(op, "operands of different element kinds")),
     };
-    Ok(vec![out(
-        ctx,
-        op,
-        0,
-        Data::Int(res.into_iter().map(|t| er.wrap(i128::from(t))).collect()),
-    )])
+    Ok(vec![out(ctx, op, 0, Data::Int(data))])
 }
 
 fn select(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let p = args[0].ints();
+    let p = args[0]
+        .as_ints()
+        .ok_or_else(|| InterpError::at(op, "select of a non-integer predicate"))?;
     let n = args[1].len().max(args[2].len());
-    let idx: Vec<(bool, usize)> = (0..n).map(|i| (at(p, i) != 0, i)).collect();
-    let pick = |t: &Tensor, f: &Tensor| -> Data {
-        macro_rules! sel {
-            ($x:expr, $y:expr, $k:path) => {
-                $k(idx
-                    .iter()
-                    .map(|(c, i)| if *c { at($x, *i) } else { at($y, *i) })
-                    .collect())
-            };
-        }
-        match (&t.data, &f.data) {
-            (Data::Int(x), Data::Int(y)) => sel!(x, y, Data::Int),
-            (Data::Float(x), Data::Float(y)) => sel!(x, y, Data::Float),
-            (Data::Complex(x), Data::Complex(y)) => sel!(x, y, Data::Complex),
-            _ => t.data.clone(),
-        }
-    };
-    Ok(vec![out(ctx, op, 0, pick(&args[1], &args[2]))])
+    // Operand 1 and 2 side by side; element `i` comes from one of them.
+    let both = concat_data(&[&args[1].data, &args[2].data]);
+    let off = args[1].len();
+    let idx = (0..n).map(|i| {
+        let from_true = at(p, i) != 0;
+        let (t, k) = if from_true {
+            (&args[1], 0)
+        } else {
+            (&args[2], off)
+        };
+        Some(k + if t.len() == 1 { 0 } else { i })
+    });
+    Ok(vec![out(ctx, op, 0, both.take(idx, None))])
 }
 
 fn clamp(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -1040,20 +1000,18 @@ fn clamp(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let e = x.elem(ctx);
     let n = x.len();
     let data = match (&lo.data, &x.data, &hi.data) {
-        (Data::Int(l), Data::Int(v), Data::Int(h)) => Data::Int(
-            (0..n)
-                .map(|i| {
-                    let (a, b, c) = (value(e, at(l, i)), value(e, v[i]), value(e, at(h, i)));
-                    e.wrap(b.max(a).min(c))
-                })
-                .collect(),
-        ),
+        (Data::Int(l), Data::Int(v), Data::Int(h)) => Data::Int(Ints::from_fn(e, n, |i| {
+            let (a, b, c) = (value(e, at(l, i)), value(e, v.get(i)), value(e, at(h, i)));
+            e.wrap(b.max(a).min(c))
+        })),
         (Data::Float(l), Data::Float(v), Data::Float(h)) => {
             let (mx, mn) = (
                 float_binary("maximum").unwrap_or(f64::max),
                 float_binary("minimum").unwrap_or(f64::min),
             );
-            Data::Float((0..n).map(|i| mn(mx(v[i], at(l, i)), at(h, i))).collect())
+            Data::Float(Floats::from_fn(e.float_kind(), n, |i| {
+                mn(mx(v.get(i), at(l, i)), at(h, i))
+            }))
         }
         _ => return Err(unsupported(op, ctx, "these operands")),
     };
@@ -1143,9 +1101,7 @@ pub(crate) fn strided_slice(
 fn clamped_starts(shape: &[i64], sizes: &[i64], starts: &[Tensor], e: &[Elem]) -> Vec<i64> {
     (0..shape.len())
         .map(|k| {
-            let v = starts
-                .get(k)
-                .map_or(0, |t| value(e[k], t.ints().first().copied().unwrap_or(0)));
+            let v = starts.get(k).map_or(0, |t| value(e[k], t.first_int()));
             v.clamp(0, i128::from((shape[k] - sizes[k]).max(0))) as i64
         })
         .collect()
@@ -1193,24 +1149,14 @@ fn dynamic_update_slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 /// The elements of several tensors one after the other.
 pub(crate) fn concat_data(parts: &[&Data]) -> Data {
-    macro_rules! join {
-        ($k:path) => {
-            $k(parts
-                .iter()
-                .flat_map(|d| match d {
-                    $k(v) => v.clone(),
-                    _ => Vec::new(),
-                })
-                .collect())
-        };
+    let Some((first, rest)) = parts.split_first() else {
+        return Data::Int(Ints::I64(Vec::new()));
+    };
+    let mut all = (*first).clone();
+    for d in rest {
+        all.extend_from(d);
     }
-    match parts.first() {
-        Some(Data::Int(_)) => join!(Data::Int),
-        Some(Data::Float(_)) => join!(Data::Float),
-        Some(Data::Complex(_)) => join!(Data::Complex),
-        Some(Data::Tuple(_)) => join!(Data::Tuple),
-        None => Data::Int(Vec::new()),
-    }
+    all
 }
 
 fn concatenate(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -1233,9 +1179,8 @@ pub(crate) fn concat_along(ctx: &Context, op: Op, args: &[Tensor], d: usize) -> 
     }
     let sts: Vec<Vec<usize>> = args.iter().map(|t| strides(&t.shape)).collect();
     let shape = result_shape(ctx, op, 0)?;
-    let mut idx = Vec::with_capacity(count(&shape));
     let mut local = Vec::new();
-    for_each_index(&shape, |i| {
+    let idx = map_indices(&shape, |i| {
         let mut pos = i[d];
         let mut k = 0;
         while k + 1 < args.len() && pos >= args[k].shape[d] {
@@ -1245,9 +1190,9 @@ pub(crate) fn concat_along(ctx: &Context, op: Op, args: &[Tensor], d: usize) -> 
         local.clear();
         local.extend_from_slice(i);
         local[d] = pos;
-        idx.push(Some(offsets[k] + linear(&local, &sts[k])));
+        Some(offsets[k] + linear(&local, &sts[k]))
     });
-    Ok(out(ctx, op, 0, take(&merged, &idx, None)))
+    Ok(out(ctx, op, 0, merged.take(idx, None)))
 }
 
 fn pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -1294,10 +1239,11 @@ fn reverse(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 /// The bit pattern of element `i` of `t` in its element width.
 fn elem_bits(e: Elem, d: &Data, i: usize) -> u128 {
     match (d, e) {
-        (Data::Int(v), _) => u128::from(bits(e, v[i])),
-        (Data::Float(v), Elem::Float(k)) => k.from_f64(v[i]),
+        (Data::Int(v), _) => u128::from(bits(e, v.get(i))),
+        (Data::Float(v), Elem::Float(k)) => v.bits(k, i),
         (Data::Complex(v), Elem::Complex(k)) => {
-            k.from_f64(v[i].0) | (k.from_f64(v[i].1) << k.bit_width())
+            let (re, im) = v.get(i);
+            k.from_f64(re) | (k.from_f64(im) << k.bit_width())
         }
         _ => 0,
     }
@@ -1349,10 +1295,11 @@ fn bitcast_convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             from_bits(er, b)
         })
         .collect();
+    let k = er.float_kind();
     let data = match er {
-        Elem::Float(_) => Data::Float(vals.iter().map(|v| v.1).collect()),
-        Elem::Complex(_) => Data::Complex(vals.iter().map(|v| v.2).collect()),
-        _ => Data::Int(vals.iter().map(|v| v.0).collect()),
+        Elem::Float(_) => Data::from_f64s(k, vals.iter().map(|v| v.1)),
+        Elem::Complex(_) => Data::from_complex(k, vals.iter().map(|v| v.2)),
+        _ => Data::from_i64s(er, vals.iter().map(|v| v.0)),
     };
     Ok(vec![out(ctx, op, 0, data)])
 }
@@ -1396,15 +1343,16 @@ fn reduce_precision(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .unwrap_or(23)
         .clamp(0, 52) as u32;
     let er = result_elem(ctx, op, 0)?;
-    let v = args[0].floats();
+    let v = args[0]
+        .as_floats()
+        .ok_or_else(|| unsupported(op, ctx, "non-floats"))?;
     Ok(vec![out(
         ctx,
         op,
         0,
-        Data::Float(
-            v.iter()
-                .map(|x| er.round(reduce_precision_value(*x, e, m)))
-                .collect(),
+        Data::from_f64s(
+            er.float_kind(),
+            v.iter().map(|x| reduce_precision_value(x, e, m)),
         ),
     )])
 }
@@ -1415,7 +1363,8 @@ fn get_dimension_size(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .and_then(|a| int(ctx, a))
         .unwrap_or(0) as usize;
     let n = args[0].shape.get(d).copied().unwrap_or(0);
-    Ok(vec![out(ctx, op, 0, Data::Int(vec![n]))])
+    let e = result_elem(ctx, op, 0)?;
+    Ok(vec![out(ctx, op, 0, Data::from_i64s(e, [n]))])
 }
 
 // ---------------------------------------------------------------- dot_general, convolution
@@ -1423,8 +1372,8 @@ fn get_dimension_size(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 /// A tensor's elements as `f64` (integers by value), for typed inner loops.
 pub(crate) fn as_f64(t: &Tensor, e: Elem) -> Vec<f64> {
     match &t.data {
-        Data::Float(v) => v.clone(),
-        Data::Int(v) => v.iter().map(|x| to_f64(e, *x)).collect(),
+        Data::Float(v) => v.to_vec(),
+        Data::Int(v) => v.iter().map(|x| to_f64(e, x)).collect(),
         _ => Vec::new(),
     }
 }
@@ -1437,20 +1386,17 @@ pub(crate) enum Acc {
 }
 
 pub(crate) fn finish(er: Elem, acc: Acc) -> Data {
+    let k = er.float_kind();
     match acc {
         Acc::F(v) => match er {
-            Elem::Float(_) => Data::Float(v.into_iter().map(|x| er.round(x)).collect()),
-            _ => Data::Int(v.into_iter().map(|x| float_to_int(x, er)).collect()),
+            Elem::Float(_) => Data::from_f64s(k, v),
+            _ => Data::from_i64s(er, v.into_iter().map(|x| float_to_int(x, er))),
         },
         Acc::I(v) => match er {
-            Elem::Float(_) => Data::Float(v.into_iter().map(|x| er.round(x as f64)).collect()),
-            _ => Data::Int(v.into_iter().map(|x| er.wrap(x)).collect()),
+            Elem::Float(_) => Data::from_f64s(k, v.into_iter().map(|x| x as f64)),
+            _ => Data::from_i64s(er, v.into_iter().map(|x| er.wrap(x))),
         },
-        Acc::C(v) => Data::Complex(
-            v.into_iter()
-                .map(|c| (er.round(c.0), er.round(c.1)))
-                .collect(),
-        ),
+        Acc::C(v) => Data::from_complex(k, v),
     }
 }
 
@@ -1522,6 +1468,7 @@ pub(crate) fn dot(ctx: &Context, l: &Tensor, r: &Tensor, d: &DotDims, er: Elem) 
     let n = ob_l.len() * of_l.len() * of_r.len();
     let acc = match (&l.data, &r.data) {
         (Data::Complex(x), Data::Complex(y)) => {
+            let (x, y) = (x.to_vec(), y.to_vec());
             let mut o = Vec::with_capacity(n);
             for (bl, br) in ob_l.iter().zip(&ob_r) {
                 for fl in &of_l {
@@ -1541,8 +1488,8 @@ pub(crate) fn dot(ctx: &Context, l: &Tensor, r: &Tensor, d: &DotDims, er: Elem) 
         (Data::Int(x), Data::Int(y)) if !matches!(er, Elem::Float(_)) => {
             let mut o = Vec::with_capacity(n);
             let (x, y): (Vec<i128>, Vec<i128>) = (
-                x.iter().map(|v| value(el, *v)).collect(),
-                y.iter().map(|v| value(erh, *v)).collect(),
+                x.iter().map(|v| value(el, v)).collect(),
+                y.iter().map(|v| value(erh, v)).collect(),
             );
             for (bl, br) in ob_l.iter().zip(&ob_r) {
                 for fl in &of_l {
@@ -1825,17 +1772,22 @@ impl Groups {
 
 /// Fold every group of `v` from `init` with `step`, in element order; `step`
 /// is a concrete closure, so each combiner gets its own loop.
-fn fold_groups<T: Copy>(groups: &Groups, v: &[T], init: T, step: impl Fn(T, T) -> T) -> Vec<T> {
+fn fold_groups<T: Copy, B: Buffer<Item = T> + ?Sized>(
+    groups: &Groups,
+    v: &B,
+    init: T,
+    step: impl Fn(T, T) -> T,
+) -> Vec<T> {
     match groups {
         Groups::Product { outer, inner } => outer
             .iter()
-            .map(|o| inner.iter().fold(init, |acc, i| step(acc, v[o + i])))
+            .map(|o| inner.iter().fold(init, |acc, i| step(acc, v.item(o + i))))
             .collect(),
         Groups::Lists(l) => l
             .iter()
             .map(|g| {
                 g.iter()
-                    .fold(init, |acc, i| step(acc, i.map_or(init, |i| v[i])))
+                    .fold(init, |acc, i| step(acc, i.map_or(init, |i| v.item(i))))
             })
             .collect(),
     }
@@ -1847,7 +1799,7 @@ pub(crate) fn fold_floats(
     name: &str,
     e: Elem,
     groups: &Groups,
-    v: &[f64],
+    v: &(impl Buffer<Item = f64> + ?Sized),
     init: f64,
 ) -> Option<Vec<f64>> {
     macro_rules! with_round {
@@ -1877,7 +1829,7 @@ pub(crate) fn fold_ints(
     name: &str,
     e: Elem,
     groups: &Groups,
-    v: &[i64],
+    v: &(impl Buffer<Item = i64> + ?Sized),
     init: i64,
 ) -> Option<Vec<i64>> {
     if is_bool(e) || (width(e) == 64 && is_unsigned(e) && matches!(name, "maximum" | "minimum")) {
@@ -1927,10 +1879,13 @@ fn combine_groups(
     {
         let e = inputs[0].elem(ctx);
         let fast = match (&inputs[0].data, &inits[0].data) {
-            (Data::Float(v), Data::Float(i0)) => {
-                fold_floats(name, e, groups, v, i0[0]).map(Data::Float)
+            (Data::Float(v), Data::Float(i0)) if !i0.is_empty() => {
+                fold_floats(name, e, groups, v, i0.get(0))
+                    .map(|r| Data::from_f64s(e.float_kind(), r))
             }
-            (Data::Int(v), Data::Int(i0)) => fold_ints(name, e, groups, v, i0[0]).map(Data::Int),
+            (Data::Int(v), Data::Int(i0)) if !i0.is_empty() => {
+                fold_ints(name, e, groups, v, i0.get(0)).map(|r| Data::from_i64s(e, r))
+            }
             _ => None,
         };
         if let Some(d) = fast {
@@ -2118,7 +2073,7 @@ fn select_and_scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                         1,
                     ) {
                         Ok(r) => {
-                            if r[0].ints().first().copied().unwrap_or(0) != 0 {
+                            if r[0].first_int() != 0 {
                                 Some(c)
                             } else {
                                 Some(e)
@@ -2170,7 +2125,7 @@ fn index_vector(ind: &Tensor, e: Elem, ivd: usize, batch: &[i64]) -> Vec<i64> {
                     full.push(*bi.next().unwrap_or(&0));
                 }
             }
-            value(e, ind.ints()[linear(&full, &st)]) as i64
+            value(e, ind.as_ints().map_or(0, |v| v.get(linear(&full, &st)))) as i64
         })
         .collect()
 }
@@ -2295,12 +2250,14 @@ fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             let cur = &result[0][dst];
             let upd = scalar_at(ctx, &updates[0], idx, tys[0]);
             let data = match (&cur.data, &upd.data) {
-                (Data::Float(x), Data::Float(y)) => Data::Float(vec![
-                    e.round(float_binary(name).map_or(y[0], |f| f(x[0], y[0]))),
-                ]),
-                (Data::Int(x), Data::Int(y)) => {
-                    Data::Int(vec![e.wrap(int_binary(name, e, x[0], y[0]).unwrap_or(0))])
-                }
+                (Data::Float(x), Data::Float(y)) => Data::from_f64s(
+                    e.float_kind(),
+                    [float_binary(name).map_or(y.get(0), |f| f(x.get(0), y.get(0)))],
+                ),
+                (Data::Int(x), Data::Int(y)) => Data::from_i64s(
+                    e,
+                    [e.wrap(int_binary(name, e, x.get(0), y.get(0)).unwrap_or(0))],
+                ),
                 _ => upd.data.clone(),
             };
             result[0][dst] = Tensor {
@@ -2377,7 +2334,7 @@ fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                 r_args.push(scalar_at(ctx, t, y, tys[k]));
             }
             match run(it, op, body, r_args, 1) {
-                Ok(r) => r[0].ints().first().copied().unwrap_or(0) != 0,
+                Ok(r) => r[0].first_int() != 0,
                 Err(e) => {
                     failure = Some(e);
                     false
@@ -2426,7 +2383,7 @@ fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn truth(t: &Tensor) -> bool {
-    t.ints().first().copied().unwrap_or(0) != 0
+    t.first_int() != 0
 }
 
 fn while_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -2452,7 +2409,7 @@ fn case(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let regions = ctx.regions(op);
     let e = args[0].elem(ctx);
-    let i = value(e, args[0].ints().first().copied().unwrap_or(0));
+    let i = value(e, args[0].first_int());
     // An out-of-range index selects the last branch.
     let k = if i < 0 || i as usize >= regions.len() {
         regions.len() - 1
@@ -2481,7 +2438,7 @@ fn map(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         convert(
             &args
                 .first()
-                .map_or(Data::Int(Vec::new()), |t| t.data.clone()),
+                .map_or(Data::Int(Ints::I64(Vec::new())), |t| t.data.clone()),
             result_elem(ctx, op, 0)?,
             result_elem(ctx, op, 0)?,
         )
@@ -2511,8 +2468,8 @@ fn top_k(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let e = a.elem(ctx);
     let key = |i: usize| -> f64 {
         match &a.data {
-            Data::Float(v) => v[i],
-            Data::Int(v) => to_f64(e, v[i]),
+            Data::Float(v) => v.get(i),
+            Data::Int(v) => to_f64(e, v.get(i)),
             _ => 0.0,
         }
     };
@@ -2533,7 +2490,7 @@ fn top_k(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             ctx,
             op,
             1,
-            Data::Int(pos.into_iter().map(|p| ei.wrap(i128::from(p))).collect()),
+            Data::from_i64s(ei, pos.into_iter().map(|p| ei.wrap(i128::from(p)))),
         ),
     ])
 }

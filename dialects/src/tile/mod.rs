@@ -932,18 +932,22 @@ fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
 
 pub(crate) fn get(data: &Data, i: usize) -> f64 {
     match data {
-        Data::Float(v) => v[i],
-        Data::Int(v) => v[i] as f64,
+        Data::Float(_) | Data::Int(_) => data.f64_at(i),
         _ => 0.0,
     }
 }
 
 /// `values` stored as `elem` (rounded, or truncated to integers).
-pub(crate) fn store_as(u: &Uniquer, elem: Type, values: Vec<f64>) -> Data {
-    match Elem::of(u, elem) {
-        Some(e @ Elem::Float(_)) => Data::Float(values.into_iter().map(|v| e.round(v)).collect()),
-        _ => Data::Int(values.into_iter().map(|v| v as i64).collect()),
+pub(crate) fn store_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = f64>) -> Data {
+    match Elem::of(u, elem).unwrap_or(Elem::Index) {
+        Elem::Float(k) => Data::from_f64s(k, values),
+        e => Data::from_i64s(e, values.into_iter().map(|v| v as i64)),
     }
+}
+
+/// `values` stored as integers of `elem`.
+fn ints_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = i64>) -> Data {
+    Data::from_i64s(Elem::of(u, elem).unwrap_or(Elem::Index), values)
 }
 
 fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
@@ -951,23 +955,20 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let u = ctx.uniquer().clone();
     let fail = |m: String| InterpError::at(op, m);
     let result_ty = || ctx.results(op).next().map(|r| ctx.value_type(r));
-    let idx = |t: &Tensor| t.ints().first().copied().unwrap_or(0);
+    let idx = |t: &Tensor| t.first_int();
     match ctx.op_name(op) {
         "tile.program_id" => {
             let axis = int(ctx, op, "axis").unwrap_or(0) as usize;
             let p = PROGRAM.with(Cell::get)[axis.min(2)];
-            Ok(vec![Tensor::new(
-                &u,
-                u.ty(TypeKind::Index),
-                Data::Int(vec![p]),
-            )])
+            Ok(vec![Tensor::int_scalar(&u, u.ty(TypeKind::Index), p)])
         }
         "tile.iota" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let dim = int(ctx, op, "dim").unwrap_or(0) as usize;
-            let out = row_major_indices(&t.shape).iter().map(|e| e[dim]).collect();
-            Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
+            let out = row_major_indices(&t.shape).into_iter().map(|e| e[dim]);
+            let data = ints_as(&u, t.elem, out);
+            Ok(vec![tile_value(ty, t.shape, data)])
         }
         "tile.valid" => {
             let ty = result_ty().expect("a result");
@@ -979,9 +980,9 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let out = locate_tile(&d, &origin, &t.shape)
                 .map_err(fail)?
                 .into_iter()
-                .map(|(_, ok)| i64::from(ok))
-                .collect();
-            Ok(vec![tile_value(ty, t.shape, Data::Int(out))])
+                .map(|(_, ok)| i64::from(ok));
+            let data = ints_as(&u, t.elem, out);
+            Ok(vec![tile_value(ty, t.shape, data)])
         }
         "tile.load" => {
             let ty = result_ty().expect("a result");
@@ -1001,7 +1002,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                         0.0
                     }
                 })
-                .collect();
+                .collect::<Vec<f64>>();
             Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
         }
         "tile.store" => {
@@ -1020,8 +1021,8 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 }
                 let x = get(&args[0].data, k);
                 match (&mut buf.data, e) {
-                    (Data::Float(v), Some(e)) => v[off as usize] = e.round(x),
-                    (Data::Int(v), Some(e)) => v[off as usize] = e.wrap(x as i128),
+                    (Data::Float(v), Some(_)) => v.set(off as usize, x),
+                    (Data::Int(v), Some(e)) => v.set(off as usize, e.wrap(x as i128)),
                     _ => return Err(fail("unsupported element type".into())),
                 }
             }
@@ -1115,7 +1116,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                         .collect();
                     get(&x.data, index_of(&x.shape, &at))
                 })
-                .collect();
+                .collect::<Vec<f64>>();
             Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
         }
         "tile.transfer" => {
@@ -1134,7 +1135,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let mut carried: Vec<Tensor> = args[3..].to_vec();
             let mut iv = lb;
             while iv < ub {
-                let mut a = vec![Tensor::new(&u, u.ty(TypeKind::Index), Data::Int(vec![iv]))];
+                let mut a = vec![Tensor::int_scalar(&u, u.ty(TypeKind::Index), iv)];
                 a.extend(carried);
                 carried = it.run_region(region, a)?;
                 iv += step;

@@ -12,7 +12,7 @@
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{AttrSpec, Dialect, OpSpec, TypeConstraint, ValueSpec, tc};
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::TypeKind;
 use aic::verifier::op_error;
@@ -139,10 +139,10 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let ty = ctx.value_type(ctx.result(op, 0));
     match ctx.op_name(op) {
         "vector.from_elements" => {
-            let data = if args.iter().all(|a| matches!(a.data, Data::Int(_))) {
-                Data::Int(args.iter().flat_map(|a| a.ints().to_vec()).collect())
-            } else {
-                Data::Float(args.iter().flat_map(|a| a.floats().to_vec()).collect())
+            let e = Elem::of(&u, ty).unwrap_or(Elem::Index);
+            let data = match e {
+                Elem::Float(k) => Data::from_f64s(k, args.iter().flat_map(|a| a.to_f64s())),
+                _ => Data::from_i64s(e, args.iter().flat_map(|a| a.to_i64s())),
             };
             Ok(vec![Tensor::new(&u, ty, data)])
         }
@@ -151,8 +151,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 .ok_or_else(|| InterpError::at(op, "position outside the vector"))?
                 as usize;
             let data = match &args[0].data {
-                Data::Int(v) => Data::Int(vec![v[at]]),
-                Data::Float(v) => Data::Float(vec![v[at]]),
+                d @ (Data::Int(_) | Data::Float(_)) => d.take([Some(at)].into_iter(), None),
                 _ => return Err(InterpError::at(op, "unsupported element type")),
             };
             Ok(vec![Tensor::new(&u, ty, data)])

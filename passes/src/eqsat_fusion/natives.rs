@@ -99,7 +99,8 @@ fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
             data: Data::Float(v),
             ..
         }) = t
-            && let Some(&x) = v.first()
+            && !v.is_empty()
+            && let x = v.get(0)
             && v.iter().all(|y| y.to_bits() == x.to_bits())
         {
             return Some(x);
@@ -836,7 +837,9 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             _ => None,
         };
         if let Some(v) = v {
-            let t = Tensor::new(u, ty, Data::Float(vec![v]));
+            let k =
+                aic::interp::Elem::of(u, ty).map_or(aic::float::FloatKind::F64, |e| e.float_kind());
+            let t = Tensor::new(u, ty, Data::from_f64s(k, [v]));
             let value = attr_of_tensor(u, &t);
             out.push(node(
                 g,

@@ -22,6 +22,7 @@ use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::rewrite::{GreedyConfig, PatternSet, apply_patterns_greedily};
 use aic::symbol::{self, SymbolTables, Visibility};
 use aic::{Diagnostic, Value};
+use aic_dialects::func;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Dialects whose ops may be moved into a caller (those with MLIR inliner interfaces).
@@ -165,7 +166,7 @@ impl Callees {
             return Err(NotInlined::CallMarked);
         }
         let f = self.target(ctx, call).ok_or(NotInlined::Unresolved)?;
-        if ctx.op_name(f) != "func.func" {
+        if ctx.op_name(f) != func::FUNC.name {
             return Err(NotInlined::NotAFunction(f));
         }
         if has_unit(ctx, f, "no_inline") {
@@ -220,7 +221,7 @@ fn movable_body(ctx: &Context, f: Op) -> Result<(), NotInlined> {
 fn remark_on_calls_left(ctx: &Context, root: Op, left: &HashMap<Op, NotInlined>) {
     let mut callees = Callees::default();
     ctx.walk(root, WalkOrder::PreOrder, &mut |_, call| {
-        if ctx.op_name(call) != "func.call" {
+        if ctx.op_name(call) != func::CALL.name {
             return;
         }
         let why = match left.get(&call) {
@@ -277,7 +278,7 @@ fn calls_in(ctx: &Context, ops: &[Op]) -> Vec<Op> {
     let mut calls = Vec::new();
     for &op in ops {
         ctx.walk(op, WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == "func.call" {
+            if ctx.op_name(o) == func::CALL.name {
                 calls.push(o);
             }
         });
@@ -289,7 +290,7 @@ fn calls_in(ctx: &Context, ops: &[Op]) -> Vec<Op> {
 fn enclosing_function(ctx: &Context, op: Op) -> Option<Op> {
     let mut cur = ctx.parent_op(op);
     while let Some(c) = cur {
-        if ctx.op_name(c) == "func.func" {
+        if ctx.op_name(c) == func::FUNC.name {
             return Some(c);
         }
         cur = ctx.parent_op(c);
@@ -477,11 +478,11 @@ impl CallGraph {
             calls_outside: Vec::new(),
         };
         ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == "func.func" {
+            if ctx.op_name(o) == func::FUNC.name {
                 g.functions.push(o);
             }
             let holder = enclosing_function(ctx, o);
-            if ctx.op_name(o) == "func.call" && holder.is_none() {
+            if ctx.op_name(o) == func::CALL.name && holder.is_none() {
                 g.calls_outside.push(o);
             }
             let mut attrs: Vec<aic::Attr> = ctx.op(o).attrs.iter().map(|(_, v)| *v).collect();

@@ -207,6 +207,51 @@ pub fn runner(egraph: Graph) -> egg::Runner<Node, Types> {
     egg::Runner::new(a).with_egraph(egraph)
 }
 
+/// Why a saturation stopped, in words: `saturated`, `node limit (N e-nodes)`
+/// (`node_limit`, the runner's limit: egg's reason carries the e-graph's
+/// size, which overshoots it), `iteration limit (N)`, `time limit (safety
+/// net; result may differ between runs)`, or egg's own reason.
+pub fn stop_reason_words(reason: Option<&egg::StopReason>, node_limit: usize) -> String {
+    match reason {
+        None => "not run".into(),
+        Some(egg::StopReason::Saturated) => "saturated".into(),
+        Some(egg::StopReason::NodeLimit(_)) => format!("node limit ({node_limit} e-nodes)"),
+        Some(egg::StopReason::IterationLimit(n)) => format!("iteration limit ({n})"),
+        Some(egg::StopReason::TimeLimit(_)) => {
+            "time limit (safety net; result may differ between runs)".into()
+        }
+        Some(egg::StopReason::Other(why)) => why.clone(),
+    }
+}
+
+/// How often each rule applied over a run's iterations (new applications
+/// only, as egg counts them), in the order the rules first fired.
+pub fn rules_fired(iterations: &[egg::Iteration<()>]) -> Vec<(Symbol, usize)> {
+    let mut out: Vec<(Symbol, usize)> = Vec::new();
+    for it in iterations {
+        for (name, n) in &it.applied {
+            match out.iter_mut().find(|(r, _)| r == name) {
+                Some((_, total)) => *total += n,
+                None => out.push((*name, *n)),
+            }
+        }
+    }
+    out
+}
+
+/// [`rules_fired`] in words: `mul-one ×3, neg-neg ×1`, or `none`.
+pub fn rules_fired_words(iterations: &[egg::Iteration<()>]) -> String {
+    let fired = rules_fired(iterations);
+    if fired.is_empty() {
+        return "none".into();
+    }
+    fired
+        .iter()
+        .map(|(r, n)| format!("{r} ×{n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The type `pat` would have at `subst`, from the types of the classes its
 /// variables are bound to.
 fn pattern_type(egraph: &Graph, pat: &PatternAst<Node>, subst: &egg::Subst) -> Option<Type> {

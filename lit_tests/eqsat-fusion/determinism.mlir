@@ -9,5 +9,5 @@
 // RUN: FileCheck %s < %t.report
 // RUN: aic-opt %t.mlir --pass-pipeline='builtin.module(eqsat-fusion{node-limit=3000 time-limit-ms=0})' --aic-remarks 2>&1 >/dev/null | FileCheck %s --check-prefix=TIME
 
-// CHECK: eqsat-fusion: 1000 ops, {{.*}} stop: Some(NodeLimit(
+// CHECK: eqsat-fusion: 1000 ops, {{.*}} stop: node limit (3000 e-nodes)
 // TIME: remark: eqsat-fusion: saturation stopped at the time limit (0 ms) before its work limits; the result may differ between runs

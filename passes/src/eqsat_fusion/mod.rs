@@ -412,13 +412,13 @@ impl EqsatFusion {
         }
         if report {
             eprintln!(
-                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {:?}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after",
+                "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after; rules fired: {}",
                 ops.len(),
                 runner.iterations.len(),
                 runner.egraph.total_number_of_nodes(),
                 fused,
                 runner.egraph.number_of_classes(),
-                runner.stop_reason,
+                eqsat::stop_reason_words(runner.stop_reason.as_ref(), self.node_limit),
                 if fusion_hit_limit {
                     ", fusion growth stopped at the node limit"
                 } else {
@@ -434,6 +434,7 @@ impl EqsatFusion {
                 after.kernels,
                 before.bytes,
                 after.bytes,
+                eqsat::rules_fired_words(&runner.iterations),
             );
             for line in chosen {
                 eprintln!("  {line}");

@@ -1467,3 +1467,30 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod report_words {
+    use super::stop_reason_words;
+    use egg::StopReason;
+
+    #[test]
+    fn stop_reasons_read_as_words() {
+        assert_eq!(
+            stop_reason_words(Some(&StopReason::Saturated), 9),
+            "saturated"
+        );
+        // egg's node count overshoots the limit; the words name the limit.
+        assert_eq!(
+            stop_reason_words(Some(&StopReason::NodeLimit(12)), 9),
+            "node limit (9 e-nodes)"
+        );
+        assert_eq!(
+            stop_reason_words(Some(&StopReason::IterationLimit(30)), 9),
+            "iteration limit (30)"
+        );
+        assert_eq!(
+            stop_reason_words(Some(&StopReason::TimeLimit(1.0)), 9),
+            "time limit (safety net; result may differ between runs)"
+        );
+    }
+}

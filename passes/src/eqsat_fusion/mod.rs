@@ -10,9 +10,9 @@
 //! option; the predicates and natives they name are in [`natives`]. The
 //! `fusion` set is not text: it grows fused alternatives (`fusion.group`
 //! nodes, see [`fuse`]) after saturation. With `report`, a summary per run
-//! goes to standard error: iterations, e-nodes, e-classes, why it stopped,
-//! time, the modelled time, kernels and HBM bytes before and after, and the
-//! fusions chosen.
+//! goes to standard error: iterations, e-nodes, e-classes, why it stopped (in
+//! words), time, the modelled time, kernels and HBM bytes before and after,
+//! the rules that fired (with how often), and the fusions chosen.
 
 pub mod cost;
 pub mod fuse;

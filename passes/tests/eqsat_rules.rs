@@ -10,12 +10,9 @@
 use aic::eqsat;
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::{Context, SourceMap};
+use aic_passes::eqsat_fusion::RULE_SETS;
 use aic_passes::eqsat_fusion::natives::NATIVES;
-use aic_passes::eqsat_fusion::rule_set;
 use std::sync::Arc;
-
-/// The rule sets `rule_set` knows.
-const SETS: &[&str] = &["algebraic", "raising", "fusion"];
 
 /// The arguments every body may use.
 const ARGS: &str = "%x: tensor<4xf32>, %y: tensor<4xf32>, %z: tensor<4xf32>, \
@@ -372,9 +369,9 @@ fn rows() -> Vec<Row> {
 fn all_rules(ctx: &Context) -> Vec<egg::Rewrite<eqsat::Node, eqsat::Types>> {
     let reg = ctx.registry().clone();
     let known_op = move |op: &str| reg.op(op).is_some();
-    SETS.iter()
-        .flat_map(|s| {
-            let text = rule_set(s).expect("a known set");
+    RULE_SETS
+        .iter()
+        .flat_map(|(_, text)| {
             eqsat::parse_rules_with(text, &NATIVES, &known_op).expect("rules parse")
         })
         .collect()

@@ -42,14 +42,16 @@ pub const RAISING: &str = include_str!("raising.rules");
 /// of [`fuse`], which the `fusion` set also turns on).
 pub const FUSION: &str = include_str!("fusion.rules");
 
-/// The rule sets by name.
+/// The rule sets by name, as `rules=` names them.
+pub const RULE_SETS: &[(&str, &str)] = &[
+    ("algebraic", ALGEBRAIC),
+    ("raising", RAISING),
+    ("fusion", FUSION),
+];
+
+/// The rule set named `name`.
 pub fn rule_set(name: &str) -> Option<&'static str> {
-    match name {
-        "algebraic" => Some(ALGEBRAIC),
-        "raising" => Some(RAISING),
-        "fusion" => Some(FUSION),
-        _ => None,
-    }
+    RULE_SETS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t)
 }
 
 /// The registered pass.

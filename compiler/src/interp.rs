@@ -378,6 +378,9 @@ pub struct Interp<'c> {
     steps: u64,
     /// Where the values of each block that ran are last used.
     liveness: HashMap<Block, Rc<Liveness>>,
+    /// Symbol tables for ops that look symbols up as they run (`func.call`):
+    /// the IR does not change during a run, so each table is indexed once.
+    pub symbols: crate::symbol::SymbolTables,
 }
 
 /// Where the values defined in one block (its arguments and the results of
@@ -471,6 +474,7 @@ impl<'c> Interp<'c> {
             depth: 0,
             steps: 0,
             liveness: HashMap::new(),
+            symbols: crate::symbol::SymbolTables::default(),
         }
     }
 

@@ -484,7 +484,7 @@ fn interpret_call(
     let ctx = it.ctx;
     let f = CALL
         .attr(ctx, op, "callee")
-        .and_then(|c| symbol::lookup_nearest_symbol_from(ctx, op, c))
+        .and_then(|c| it.symbols.lookup_nearest_symbol_from(ctx, op, c))
         .ok_or_else(|| aic::interp::InterpError::at(op, "call of an unknown function"))?;
     it.call(f, args.to_vec())
 }

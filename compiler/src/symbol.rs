@@ -95,6 +95,21 @@ pub fn lookup_nearest_symbol_from(ctx: &Context, from: Op, symref: Attr) -> Opti
     None
 }
 
+/// The symbol references (`@a`, `@a::@b`) inside attribute `a`, nested arrays and
+/// dictionaries included, appended to `out` in the order they are written.
+/// Walks with an explicit stack, so the attribute's nesting depth is no concern.
+pub fn symbol_refs(ctx: &Context, a: Attr, out: &mut Vec<Attr>) {
+    let mut stack = vec![a];
+    while let Some(a) = stack.pop() {
+        match ctx.attr_kind(a) {
+            AttrKind::SymbolRef { .. } => out.push(a),
+            AttrKind::Array(xs) => stack.extend(xs.iter().rev()),
+            AttrKind::Dict(es) => stack.extend(es.iter().rev().map(|(_, v)| *v)),
+            _ => {}
+        }
+    }
+}
+
 /// The symbols of one symbol-table op indexed by name, for repeated lookups.
 pub struct SymbolTable {
     /// The symbol-table op.
@@ -186,6 +201,31 @@ mod tests {
     use crate::syntax::{parse_attribute, parse_module, with_parser_stack};
     use crate::{DialectRegistry, SourceMap};
     use std::sync::Arc;
+
+    #[test]
+    fn symbol_refs_are_found_in_written_order_at_any_depth() {
+        with_parser_stack(|| {
+            let ctx = Context::new(Arc::new(DialectRegistry::new()));
+            let aliases = crate::syntax::Aliases::default();
+            let u = ctx.uniquer();
+            let a = parse_attribute(u, &aliases, "[@a, {k = [[@b::@c]], n = 1}, 2, @d]").unwrap();
+            let mut refs = Vec::new();
+            symbol_refs(&ctx, a, &mut refs);
+            let want: Vec<Attr> = ["@a", "@b::@c", "@d"]
+                .iter()
+                .map(|t| parse_attribute(u, &aliases, t).unwrap())
+                .collect();
+            assert_eq!(refs, want);
+            // Deeper than any recursion would like.
+            let mut nested = parse_attribute(u, &aliases, "@x").unwrap();
+            for _ in 0..100_000 {
+                nested = u.attr(AttrKind::Array(vec![nested].into()));
+            }
+            refs.clear();
+            symbol_refs(&ctx, nested, &mut refs);
+            assert_eq!(refs.len(), 1);
+        })
+    }
 
     #[test]
     fn nested_references_resolve_through_tables() {

@@ -118,14 +118,22 @@ impl Solver {
             {
                 funcs.entry(n).or_default().push(o);
             }
-            let mut found = Vec::new();
+            let mut found_refs = Vec::new();
             let d = ctx.op(o);
             if let Some(p) = d.props {
-                symbol_refs(ctx, p, &mut found);
+                symbol::symbol_refs(ctx, p, &mut found_refs);
             }
             for (_, v) in d.attrs.iter() {
-                symbol_refs(ctx, *v, &mut found);
+                symbol::symbol_refs(ctx, *v, &mut found_refs);
             }
+            // Symbols by the name they are rooted at.
+            let found: Vec<Ident> = found_refs
+                .iter()
+                .filter_map(|r| match ctx.attr_kind(*r) {
+                    AttrKind::SymbolRef { root, .. } => Some(*root),
+                    _ => None,
+                })
+                .collect();
             for r in &found {
                 *refs.entry(*r).or_default() += 1;
             }
@@ -505,14 +513,4 @@ fn replace_with_constant(
     }
     ctx.replace_all_uses(v, c);
     true
-}
-
-/// Root names of the symbol references inside an attribute.
-fn symbol_refs(ctx: &Context, a: Attr, out: &mut Vec<Ident>) {
-    match ctx.attr_kind(a) {
-        AttrKind::SymbolRef { root, .. } => out.push(*root),
-        AttrKind::Array(xs) => xs.iter().for_each(|x| symbol_refs(ctx, *x, out)),
-        AttrKind::Dict(es) => es.iter().for_each(|(_, v)| symbol_refs(ctx, *v, out)),
-        _ => {}
-    }
 }

@@ -5,7 +5,6 @@
 //! ops make their targets live, whose bodies are then scanned in turn.
 
 use aic::Diagnostic;
-use aic::attributes::{Attr, AttrKind};
 use aic::ir::{Context, Op, WalkOrder};
 use aic::pass::{Pass, PassInfo, PassOptions};
 use aic::symbol::{self, Visibility};
@@ -30,15 +29,6 @@ fn is_removable(ctx: &Context, op: Op) -> bool {
 }
 
 /// Symbol references inside an attribute, depth first.
-fn symbol_refs(ctx: &Context, a: Attr, out: &mut Vec<Attr>) {
-    match ctx.attr_kind(a) {
-        AttrKind::SymbolRef { .. } => out.push(a),
-        AttrKind::Array(xs) => xs.iter().for_each(|x| symbol_refs(ctx, *x, out)),
-        AttrKind::Dict(es) => es.iter().for_each(|(_, v)| symbol_refs(ctx, *v, out)),
-        _ => {}
-    }
-}
-
 impl Pass for SymbolDce {
     fn info(&self) -> &'static PassInfo {
         &INFO
@@ -55,10 +45,10 @@ impl Pass for SymbolDce {
                 }
                 let mut refs = Vec::new();
                 for (_, v) in ctx.op(o).attrs.iter() {
-                    symbol_refs(ctx, *v, &mut refs);
+                    symbol::symbol_refs(ctx, *v, &mut refs);
                 }
                 if let Some(p) = ctx.op(o).props {
-                    symbol_refs(ctx, p, &mut refs);
+                    symbol::symbol_refs(ctx, p, &mut refs);
                 }
                 for r in refs {
                     let Some(target) = symbol::lookup_nearest_symbol_from(ctx, o, r) else {

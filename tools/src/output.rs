@@ -73,6 +73,20 @@ fn resolve(path: &Path) -> io::Result<PathBuf> {
 /// Tells apart the temporary files of one process.
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
+/// A file in `dir` that did not exist before, named `name(pid, n)` for the first
+/// `n` this process has not used that is free.
+fn create_new_in(dir: &Path, name: impl Fn(u32, usize) -> String) -> io::Result<(File, PathBuf)> {
+    loop {
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = dir.join(name(std::process::id(), n));
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// A new, empty file beside `target`: `.<name>.aic-tmp-<pid>-<n>`.
 fn temp_beside(target: &Path) -> io::Result<(File, PathBuf)> {
     let dir = match target.parent() {
@@ -83,15 +97,25 @@ fn temp_beside(target: &Path) -> io::Result<(File, PathBuf)> {
         .file_name()
         .ok_or_else(|| io::Error::other("not a file name"))?
         .to_string_lossy();
-    loop {
-        let n = NEXT.fetch_add(1, Ordering::Relaxed);
-        let tmp = dir.join(format!(".{name}.aic-tmp-{}-{n}", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&tmp) {
-            Ok(f) => return Ok((f, tmp)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(e),
-        }
+    create_new_in(dir, |pid, n| format!(".{name}.aic-tmp-{pid}-{n}"))
+}
+
+/// Writes `bytes` to a file of `dir` that did not exist before, named by
+/// `name(pid, n)` (never replacing one), and returns its path; an error names
+/// the directory or the file.
+pub fn write_new_file(
+    dir: &Path,
+    name: impl Fn(u32, usize) -> String,
+    bytes: &[u8],
+) -> Result<String, String> {
+    let (mut f, path) = create_new_in(dir, name).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let shown = path.display().to_string();
+    if let Err(e) = f.write_all(bytes).and_then(|()| f.sync_all()) {
+        drop(f);
+        let _ = fs::remove_file(&path);
+        return Err(format!("{shown}: {e}"));
     }
+    Ok(shown)
 }
 
 impl Output {

@@ -623,33 +623,31 @@ impl<'a> PassRunner<'a> {
         op: Op,
         timing: &mut TimingNode,
     ) -> Result<(), Diagnostic> {
-        {
-            match e {
-                Element::Pass(p) => self.run_pass(p, ctx, op, timing)?,
-                Element::Nested(n) => {
-                    let targets: Vec<Op> = ctx
-                        .regions(op)
-                        .to_vec()
-                        .into_iter()
-                        .flat_map(|r| ctx.region_blocks(r).collect::<Vec<_>>())
-                        .flat_map(|b| ctx.block_ops(b).collect::<Vec<_>>())
-                        .filter(|o| n.accepts(ctx.op_name(*o)))
-                        .collect();
-                    let node = timing.child(&format!("'{}' Pipeline", n.anchor));
-                    let start = Instant::now();
-                    if self.can_run_in_parallel(ctx, &targets) {
-                        run_parallel(self.inst, n, ctx, &targets).map_err(|f| {
-                            let (d, path) = *f;
-                            self.fail_path = path;
-                            d
-                        })?;
-                    } else {
-                        for t in targets {
-                            self.run_on(n, n.elements.len(), ctx, t, node)?;
-                        }
+        match e {
+            Element::Pass(p) => self.run_pass(p, ctx, op, timing)?,
+            Element::Nested(n) => {
+                let targets: Vec<Op> = ctx
+                    .regions(op)
+                    .to_vec()
+                    .into_iter()
+                    .flat_map(|r| ctx.region_blocks(r).collect::<Vec<_>>())
+                    .flat_map(|b| ctx.block_ops(b).collect::<Vec<_>>())
+                    .filter(|o| n.accepts(ctx.op_name(*o)))
+                    .collect();
+                let node = timing.child(&format!("'{}' Pipeline", n.anchor));
+                let start = Instant::now();
+                if self.can_run_in_parallel(ctx, &targets) {
+                    run_parallel(self.inst, n, ctx, &targets).map_err(|f| {
+                        let (d, path) = *f;
+                        self.fail_path = path;
+                        d
+                    })?;
+                } else {
+                    for t in targets {
+                        self.run_on(n, n.elements.len(), ctx, t, node)?;
                     }
-                    node.time += start.elapsed();
                 }
+                node.time += start.elapsed();
             }
         }
         Ok(())

@@ -1,7 +1,7 @@
 //! `aic-opt`: parse, verify and print MLIR-syntax files (mlir-opt's sibling).
 //!
-//! Pass pipelines arrive with the pass manager; today the tool parses, verifies and
-//! prints.
+//! Parses, verifies, runs a pass pipeline and prints, as mlir-opt does; a
+//! failing pass leaves a reproducer.
 
 use aic::op_printer::{PrintOptions, print_op, print_op_to};
 use aic::pass::pipeline::{add_pass, parse_pipeline};
@@ -460,24 +460,11 @@ fn write_reproducer(
         return Ok(p.clone());
     }
     // A new file in the temporary directory.
-    let dir = std::env::temp_dir();
-    for n in 0.. {
-        let p = dir.join(format!("aic-reproducer-{}-{n}.mlir", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&p)
-        {
-            Ok(mut file) => {
-                file.write_all(bytes.as_bytes())
-                    .map_err(|e| format!("{}: {e}", p.display()))?;
-                return Ok(p.display().to_string());
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(format!("{}: {e}", p.display())),
-        }
-    }
-    unreachable!("some file name is free")
+    output::write_new_file(
+        &std::env::temp_dir(),
+        |pid, n| format!("aic-reproducer-{pid}-{n}.mlir"),
+        bytes.as_bytes(),
+    )
 }
 
 /// Add the timings of one chunk's run to the totals.

@@ -75,7 +75,8 @@ struct Options {
     mma: Option<String>,
     tuning: Option<String>,
     max_steps: Option<i64>,
-    max_memory: Option<i64>,
+    /// `--max-memory`, or its default (see [`default_max_memory`]).
+    max_memory: u64,
 }
 
 /// `--max-steps` without the flag.
@@ -85,16 +86,13 @@ const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
 fn interp<'c>(ctx: &'c Context, o: &Options) -> Interp<'c> {
     let mut it = Interp::new(ctx);
     it.budget = Some(o.max_steps.map_or(DEFAULT_MAX_STEPS, |n| n as u64));
-    it.max_bytes = Some(max_memory(o));
+    it.max_bytes = Some(o.max_memory);
     it
 }
 
-/// `--max-memory`, or half of the machine's memory (`MemTotal` of
-/// /proc/meminfo; 8 GiB where that cannot be read).
-fn max_memory(o: &Options) -> u64 {
-    if let Some(n) = o.max_memory {
-        return n as u64;
-    }
+/// `--max-memory` without the flag: half of the machine's memory (`MemTotal`
+/// of /proc/meminfo; 8 GiB where that cannot be read).
+fn default_max_memory() -> u64 {
     let total_kib = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         m.lines()
             .find_map(|l| l.strip_prefix("MemTotal:"))
@@ -104,7 +102,10 @@ fn max_memory(o: &Options) -> u64 {
 }
 
 fn parse_args() -> Result<Options, String> {
-    let mut o = Options::default();
+    let mut o = Options {
+        max_memory: default_max_memory(),
+        ..Options::default()
+    };
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -149,12 +150,9 @@ fn parse_args() -> Result<Options, String> {
                 )?)
             }
             "--max-memory" => {
-                o.max_memory = Some(aic_tools::int_flag(
-                    "--max-memory",
-                    &value("--max-memory")?,
-                    1,
-                    i64::MAX,
-                )?)
+                o.max_memory =
+                    aic_tools::int_flag("--max-memory", &value("--max-memory")?, 1, i64::MAX)?
+                        as u64
             }
             f if f.starts_with('-') && f != "-" => return Err(format!("unknown option '{f}'")),
             _ => {
@@ -251,7 +249,7 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
             let ty = *types
                 .get(i)
                 .ok_or_else(|| format!("--args: more values than the {} arguments", types.len()))?;
-            aic::interp::check_size(ctx, ty, max_memory(o))
+            aic::interp::check_size(ctx, ty, o.max_memory)
                 .map_err(|e| format!("--args: value {i}: {e}"))?;
             let t = tensor_of_attr(ctx, *it, ty).ok_or_else(|| {
                 format!(

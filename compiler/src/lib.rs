@@ -19,6 +19,7 @@ pub mod float;
 pub mod intern;
 pub mod interp;
 pub mod ir;
+pub mod op_def;
 pub mod op_printer;
 pub mod pass;
 pub mod pattern;

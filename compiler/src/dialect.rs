@@ -469,6 +469,14 @@ impl RegionSpec {
             single_block: false,
         }
     }
+    /// Any number of regions, each with exactly one block.
+    pub const fn variadic_sized(name: &'static str) -> Self {
+        RegionSpec {
+            name,
+            variadic: true,
+            single_block: true,
+        }
+    }
 }
 
 /// An op's extra verification hook.

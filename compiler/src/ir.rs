@@ -1431,6 +1431,29 @@ impl Iterator for BlockIter<'_> {
     }
 }
 
+/// Whatever creates ops for typed builders (`Handle::build`, see
+/// [`op!`](crate::op!)): a [`Builder`], or a pattern rewriter at a point.
+pub trait Build {
+    /// The IR being built.
+    fn context(&self) -> &Context;
+    /// The location given to created ops.
+    fn location(&self) -> Attr;
+    /// Create `st` and insert it where this builder inserts.
+    fn insert_state(&mut self, st: OpState) -> Op;
+}
+
+impl Build for Builder<'_> {
+    fn context(&self) -> &Context {
+        self.ctx
+    }
+    fn location(&self) -> Attr {
+        self.loc
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        self.insert(st)
+    }
+}
+
 /// Creates ops at an insertion point.
 pub struct Builder<'a> {
     /// The context being built into.

@@ -28,6 +28,10 @@
 //! let p = ProgramId::build(&mut b, u.i64_attr(0), index);
 //! ```
 //!
+//! A group's accessor is named after it; `lower_bound = "lowerBound": one(…)`
+//! names the accessor `lower_bound` and the group (as the assembly format
+//! and generic form know it) `lowerBound`.
+//!
 //! Accessors follow the groups' arity: a single operand or result is a
 //! [`Value`], an optional one an `Option<Value>`, a variadic operand group a
 //! slice and a variadic result group a vector; an attribute is an
@@ -37,11 +41,12 @@
 //! accessor may panic. `build` takes the operands, then the attributes
 //! (`Attr` for a required one, `Option<Attr>` otherwise), then the result
 //! types, in declaration order; it sets `operandSegmentSizes` where several
-//! operand groups are not single, and creates the declared regions empty.
+//! operand groups are not single, and creates each single region empty (a
+//! variadic region group's regions the caller adds).
 
 use crate::attributes::{Attr, AttrKind};
 use crate::dialect::{Arity, OpSpec, ValueSpec};
-use crate::ir::{Builder, Context, Op, OpState, Region, Value};
+use crate::ir::{Build, Context, Op, OpState, Region, Value};
 use crate::types::Type;
 use smallvec::SmallVec;
 
@@ -233,18 +238,19 @@ impl<T: Copy> GroupValues<T> for &[T] {
 }
 
 /// Creates an op of `spec` (used by generated builders): operand groups,
-/// attributes by name (absent ones left out), result-type groups, and empty
-/// regions as declared (one per variadic region group).
+/// attributes by name (absent ones left out), result-type groups, and one
+/// empty region per single region group (a variadic group gets none: the
+/// caller adds its regions).
 #[doc(hidden)]
 pub fn build(
-    b: &mut Builder<'_>,
+    b: &mut impl Build,
     spec: &'static OpSpec,
     operands: &[&[Value]],
     attrs: &[(&str, Option<Attr>)],
     results: &[&[Type]],
 ) -> Op {
-    let u = b.ctx.uniquer().clone();
-    let mut st = OpState::new(u.ident(spec.name), b.loc);
+    let u = b.context().uniquer().clone();
+    let mut st = OpState::new(u.ident(spec.name), b.location());
     st.operands = operands.iter().flat_map(|g| g.iter().copied()).collect();
     st.result_types = results.iter().flat_map(|g| g.iter().copied()).collect();
     let mut props: Vec<_> = attrs
@@ -268,8 +274,8 @@ pub fn build(
     if !props.is_empty() {
         st.props = Some(u.dict_attr(props));
     }
-    st.num_regions = spec.regions.len();
-    b.insert(st)
+    st.num_regions = spec.regions.iter().filter(|r| !r.variadic).count();
+    b.insert_state(st)
 }
 
 /// Declares an op: its [`OpSpec`] constant and its typed handle (see the
@@ -279,19 +285,19 @@ macro_rules! op {
     (
         $(#[$meta:meta])*
         $vis:vis $Handle:ident = $SPEC:ident {
-            $(operands: [$($on:ident : $oa:ident ($oty:expr)),* $(,)?],)?
-            $(results: [$($rn:ident : $ra:ident ($rty:expr)),* $(,)?],)?
-            $(attributes: [$($an:ident : $aa:ident ($($aarg:expr),+) $(as $at:ty)?),* $(,)?],)?
-            $(regions: [$($gn:ident : $ga:ident),* $(,)?],)?
+            $(operands: [$($on:ident $(= $os:literal)? : $oa:ident ($oty:expr)),* $(,)?],)?
+            $(results: [$($rn:ident $(= $rs:literal)? : $ra:ident ($rty:expr)),* $(,)?],)?
+            $(attributes: [$($an:ident $(= $as:literal)? : $aa:ident ($($aarg:expr),+) $(as $at:ty)?),* $(,)?],)?
+            $(regions: [$($gn:ident $(= $gs:literal)? : $ga:ident),* $(,)?],)?
             spec: $base:expr $(,)?
         }
     ) => {
         $(#[$meta])*
         $vis const $SPEC: $crate::dialect::OpSpec = $crate::dialect::OpSpec {
-            $(operands: &[$($crate::dialect::ValueSpec::$oa(stringify!($on), $oty)),*],)?
-            $(results: &[$($crate::dialect::ValueSpec::$ra(stringify!($rn), $rty)),*],)?
-            $(attributes: &[$($crate::dialect::AttrSpec::$aa(stringify!($an), $($aarg),+)),*],)?
-            $(regions: &[$($crate::dialect::RegionSpec::$ga(stringify!($gn))),*],)?
+            $(operands: &[$($crate::dialect::ValueSpec::$oa($crate::op!(@name $on $($os)?), $oty)),*],)?
+            $(results: &[$($crate::dialect::ValueSpec::$ra($crate::op!(@name $rn $($rs)?), $rty)),*],)?
+            $(attributes: &[$($crate::dialect::AttrSpec::$aa($crate::op!(@name $an $($as)?), $($aarg),+)),*],)?
+            $(regions: &[$($crate::dialect::RegionSpec::$ga($crate::op!(@name $gn $($gs)?))),*],)?
             ..$base
         };
 
@@ -313,12 +319,12 @@ macro_rules! op {
         impl $Handle {
             $crate::op!(@operands $SPEC; 0usize; $($($on $oa,)*)?);
             $crate::op!(@results $SPEC; 0usize; $($($rn $ra,)*)?);
-            $($($crate::op!(@attr $an $(as $at)?);)*)?
+            $($($crate::op!(@attr $an ($crate::op!(@name $an $($as)?)) $(as $at)?);)*)?
             $crate::op!(@regions $SPEC; 0usize; $($($gn $ga,)*)?);
             /// Creates the op at the builder's insertion point: operands, then
             /// attributes, then result types, in declaration order.
             pub fn build(
-                b: &mut $crate::ir::Builder<'_>,
+                b: &mut impl $crate::ir::Build,
                 $($($on: $crate::op!(@operand_param $oa),)*)?
                 $($($an: $crate::op!(@attr_param $aa),)*)?
                 $($($rn: $crate::op!(@result_param $ra),)*)?
@@ -328,7 +334,7 @@ macro_rules! op {
                     b,
                     &$SPEC,
                     &[$($($on.values(),)*)?],
-                    &[$($((stringify!($an), $crate::op!(@attr_value $aa $an)),)*)?],
+                    &[$($(($crate::op!(@name $an $($as)?), $crate::op!(@attr_value $aa $an)),)*)?],
                     &[$($($rn.values(),)*)?],
                 );
                 $Handle(op)
@@ -382,21 +388,26 @@ macro_rules! op {
         $crate::op!(@results $S; $i + 1usize; $($rest)*);
     };
 
-    (@attr $n:ident) => {
+    (@name $n:ident) => { stringify!($n) };
+    (@name $n:ident $s:literal) => { $s };
+    (@attr $n:ident ($s:expr)) => {
         #[doc = concat!("The `", stringify!($n), "` attribute.")]
         pub fn $n(self, ctx: &$crate::ir::Context) -> Option<$crate::attributes::Attr> {
-            $crate::op_def::attribute(ctx, self.0, stringify!($n))
+            $crate::op_def::attribute(ctx, self.0, $s)
         }
     };
-    (@attr $n:ident as $t:ty) => {
+    (@attr $n:ident ($s:expr) as $t:ty) => {
         #[doc = concat!("The `", stringify!($n), "` attribute's value.")]
         pub fn $n(self, ctx: &$crate::ir::Context) -> Option<$t> {
-            let a = $crate::op_def::attribute(ctx, self.0, stringify!($n))?;
+            let a = $crate::op_def::attribute(ctx, self.0, $s)?;
             <$t as $crate::op_def::FromAttr>::from_attr(ctx, a)
         }
     };
 
     (@regions $S:ident; $i:expr; ) => {};
+    (@regions $S:ident; $i:expr; $n:ident variadic_sized, $($rest:tt)*) => {
+        $crate::op!(@regions $S; $i; $n variadic, $($rest)*);
+    };
     (@regions $S:ident; $i:expr; $n:ident variadic, $($rest:tt)*) => {
         #[doc = concat!("The `", stringify!($n), "` regions.")]
         pub fn $n(self, ctx: &$crate::ir::Context) -> &[$crate::ir::Region] {

@@ -72,11 +72,75 @@ impl RewritePattern for FnPattern {
     }
 }
 
+/// A pattern rooted at one op kind, written as a function of its typed handle
+/// (see [`op!`](crate::op!)): `OpPattern::<Gemm>::new("GemmOfZero", rewrite)`.
+pub struct OpPattern<H> {
+    /// Name, for debugging and documentation.
+    pub name: &'static str,
+    /// Benefit.
+    pub benefit: u16,
+    /// The rewrite: `true` when it changed the IR.
+    pub apply: fn(&mut Rewriter<'_>, H) -> bool,
+}
+
+impl<H> OpPattern<H> {
+    /// A pattern of benefit 1.
+    pub const fn new(name: &'static str, apply: fn(&mut Rewriter<'_>, H) -> bool) -> Self {
+        OpPattern {
+            name,
+            benefit: 1,
+            apply,
+        }
+    }
+}
+
+impl<H: crate::op_def::OpHandle + Send + Sync> RewritePattern for OpPattern<H> {
+    fn root(&self) -> Option<&'static str> {
+        Some(H::SPEC.name)
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn match_and_rewrite(&self, rw: &mut Rewriter<'_>, op: Op) -> bool {
+        (self.apply)(rw, H::wrap(op))
+    }
+}
+
 /// Edits the IR on behalf of patterns, telling the driver what changed.
 pub struct Rewriter<'c> {
     /// The IR.
     pub ctx: &'c mut Context,
     touched: Vec<Op>,
+}
+
+/// A [`Build`](crate::ir::Build) that creates ops through a [`Rewriter`]
+/// before an op (so the driver revisits them), with that op's location.
+pub struct RewriteBuilder<'r, 'c> {
+    /// The rewriter.
+    pub rw: &'r mut Rewriter<'c>,
+    before: Op,
+}
+
+impl crate::ir::Build for RewriteBuilder<'_, '_> {
+    fn context(&self) -> &Context {
+        self.rw.ctx
+    }
+    fn location(&self) -> crate::attributes::Attr {
+        self.rw.ctx.op(self.before).loc
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        self.rw.create_before(self.before, st)
+    }
+}
+
+impl<'c> Rewriter<'c> {
+    /// A builder that creates ops before `op` through this rewriter.
+    pub fn before(&mut self, op: Op) -> RewriteBuilder<'_, 'c> {
+        RewriteBuilder {
+            rw: self,
+            before: op,
+        }
+    }
 }
 
 impl Rewriter<'_> {

@@ -17,21 +17,21 @@ aic::op! {
     pub Add = ADD {
         operands: [lhs: one(tc::ANY), rhs: one(tc::ANY)],
         results: [sum: one(tc::ANY)],
-        spec: OpSpec { traits: Traits::PURE, ..OpSpec::new("th.add") },
+        spec: OpSpec::new("th.add"),
     }
 }
 
 aic::op! {
     /// `th.mix`: a variadic group between single ones, an optional result.
     pub Mix = MIX {
-        operands: [first: one(tc::ANY), middle: variadic(tc::ANY), last: one(tc::ANY)],
+        operands: [first: one(tc::ANY), middle = "midDle": variadic(tc::ANY), last: one(tc::ANY)],
         results: [out: variadic(tc::ANY)],
         attributes: [
             axis: required(I64) as i64,
             dims: optional(I64) as Vec<i64>,
             note: optional(ac::STRING),
         ],
-        regions: [body: any],
+        regions: [body: any, cases = "caseRegions": variadic_sized],
         spec: OpSpec::new("th.mix"),
     }
 }
@@ -98,6 +98,10 @@ fn accessors_follow_the_groups() {
 %s = "th.add"(%a, %b) : (i32, i32) -> i32
 %o:2 = "th.mix"(%a, %b, %c, %d) <{axis = 3 : i64, dims = array<i64: 4, 5>}> ({
   "th.t"() : () -> ()
+}, {
+  "th.t"() : () -> ()
+}, {
+  "th.t"() : () -> ()
 }) : (i32, i32, i32, i32) -> (i32, i32)
 %r = "th.seg"(%a, %b, %c, %d) <{operandSegmentSizes = array<i32: 1, 2, 1>, flag}> : (i32, i32, i32, i32) -> i32
 "#;
@@ -119,6 +123,9 @@ fn accessors_follow_the_groups() {
         assert_eq!(mix.dims(ctx), Some(vec![4, 5]));
         assert_eq!(mix.note(ctx), None);
         assert_eq!(mix.body(ctx), ctx.regions(ops[5])[0]);
+        assert_eq!(mix.cases(ctx), &ctx.regions(ops[5])[1..]);
+        assert_eq!(MIX.operands[1].name, "midDle");
+        assert!(MIX.regions[1].variadic && MIX.regions[1].single_block);
 
         let seg = Seg::of(ctx, ops[6]).expect("a seg");
         assert_eq!(seg.xs(ctx), &[v(0)]);
@@ -181,5 +188,47 @@ fn builders_make_ops_that_print_as_parsed() {
         with_module(&printed.clone(), move |ctx2, m2| {
             assert_eq!(print_op(ctx2, m2, PrintOptions::default()), printed);
         });
+    });
+}
+
+/// `th.add(x, x)` becomes `th.seg(xs = [x], ys = [x])`, built through the
+/// rewriter so the driver sees it.
+fn add_of_same(rw: &mut aic::rewrite::Rewriter<'_>, add: Add) -> bool {
+    let (x, y) = (add.lhs(rw.ctx), add.rhs(rw.ctx));
+    if x != y {
+        return false;
+    }
+    let ty = rw.ctx.value_type(add.sum(rw.ctx));
+    let seg = Seg::build(&mut rw.before(add.0), &[x], &[y], None, None, Some(ty));
+    let r = seg.r(rw.ctx).expect("built with a result");
+    rw.replace_op(add.0, &[r]);
+    true
+}
+
+static ADD_OF_SAME: aic::rewrite::OpPattern<Add> =
+    aic::rewrite::OpPattern::new("AddOfSame", add_of_same);
+
+#[test]
+fn typed_patterns_build_through_the_rewriter() {
+    let text = r#"
+%a = "th.v"() : () -> i32
+%b = "th.v"() : () -> i32
+%s = "th.add"(%a, %a) : (i32, i32) -> i32
+%t = "th.add"(%a, %b) : (i32, i32) -> i32
+"th.add"(%s, %t) : (i32, i32) -> i32
+"#;
+    with_module(text, |ctx, m| {
+        let mut patterns = aic::rewrite::PatternSet::new();
+        patterns.add(&ADD_OF_SAME);
+        let config = aic::rewrite::GreedyConfig::default();
+        aic::rewrite::apply_patterns_greedily(ctx, m, &patterns, config);
+        aic::verifier::verify(ctx, m).expect("still valid");
+        let printed = print_op(ctx, m, PrintOptions::default());
+        assert_eq!(printed.matches("\"th.seg\"").count(), 1, "{printed}");
+        assert_eq!(printed.matches("\"th.add\"").count(), 2, "{printed}");
+        assert!(
+            printed.contains("operandSegmentSizes = array<i32: 1, 1, 0>"),
+            "{printed}"
+        );
     });
 }

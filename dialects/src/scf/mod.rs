@@ -11,8 +11,8 @@ mod interp;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, BranchPoint, CustomAsm, Dialect, OpSpec, RegionBranch,
-    RegionSpec, Traits, TypeConstraint, ValueSpec, ac, tc,
+    AttrConstraint, AttrSyntax, BranchPoint, CustomAsm, Dialect, OpSpec, RegionBranch, Traits,
+    TypeConstraint, ac, tc,
 };
 use aic::ir::{Context, Op, OpState, Region, Value};
 use aic::op_printer::OpPrinter;
@@ -74,206 +74,234 @@ const IMPLICIT: Traits = Traits::SINGLE_BLOCK;
 
 // ---------------------------------------------------------------- op specs
 
-/// `scf.condition`: ends the `before` region of `scf.while`, choosing between
-/// running `after` and leaving the loop.
-pub const CONDITION: OpSpec = OpSpec {
-    summary: "loop continuation condition",
-    operands: &[
-        ValueSpec::one("condition", I1),
-        ValueSpec::variadic("args", tc::ANY),
-    ],
-    traits: Traits::PURE.with(Traits::TERMINATOR),
-    parents: &["scf.while"],
-    format: Some("`(` $condition `)` attr-dict ($args^ `:` type($args))?"),
-    forwarded_operands: Some(|ctx, op| 1..ctx.operands(op).len()),
-    ..OpSpec::new("scf.condition")
-};
-
-/// `scf.execute_region`: runs its region once, in place.
-pub const EXECUTE_REGION: OpSpec = OpSpec {
-    summary: "operation that executes its region exactly once",
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[AttrSpec::optional("no_inline", ac::UNIT)],
-    regions: &[RegionSpec::any("region")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    custom: Some(CustomAsm {
-        parse: parse_execute_region,
-        print: print_execute_region,
-    }),
-    verify: Some(verify_execute_region),
-    region_branch: Some(&ONCE_BRANCH),
-    canonicalize: canonicalize::EXECUTE_REGION,
-    interpret: Some(interp::execute_region),
-    ..OpSpec::new("scf.execute_region")
-};
-
-/// `scf.for`: a counted loop with loop-carried values.
-pub const FOR: OpSpec = OpSpec {
-    summary: "for operation",
-    operands: &[
-        ValueSpec::one("lowerBound", INT_OR_INDEX),
-        ValueSpec::one("upperBound", INT_OR_INDEX),
-        ValueSpec::one("step", INT_OR_INDEX),
-        ValueSpec::variadic("initArgs", tc::ANY),
-    ],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[AttrSpec::optional("unsignedCmp", ac::UNIT)],
-    regions: &[RegionSpec::sized("region")],
-    traits: LOOP.with(IMPLICIT),
-    custom: Some(CustomAsm {
-        parse: parse_for,
-        print: print_for,
-    }),
-    verify: Some(verify_for),
-    verify_regions: Some(verify_for_regions),
-    implicit_terminator: Some("scf.yield"),
-    region_branch: Some(&FOR_BRANCH),
-    canonicalize: canonicalize::FOR,
-    interpret: Some(interp::for_),
-    ..OpSpec::new("scf.for")
-};
-
-/// `scf.if`: runs one of two regions.
-pub const IF: OpSpec = OpSpec {
-    summary: "if-then-else operation",
-    operands: &[ValueSpec::one("condition", I1)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[
-        RegionSpec::sized("thenRegion"),
-        RegionSpec::any("elseRegion"),
-    ],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS
-        .with(Traits::RECURSIVELY_SPECULATABLE)
-        .with(Traits::NO_REGION_ARGUMENTS)
-        .with(IMPLICIT),
-    custom: Some(CustomAsm {
-        parse: parse_if,
-        print: print_if,
-    }),
-    verify: Some(verify_if),
-    implicit_terminator: Some("scf.yield"),
-    region_branch: Some(&IF_BRANCH),
-    fold: Some(canonicalize::fold_if),
-    canonicalize: canonicalize::IF,
-    interpret: Some(interp::if_),
-    ..OpSpec::new("scf.if")
-};
-
-/// `scf.index_switch`: runs the region of the case equal to its argument, or the
-/// default region.
-pub const INDEX_SWITCH: OpSpec = OpSpec {
-    summary: "switch-case operation on an index argument",
-    operands: &[ValueSpec::one("arg", tc::INDEX)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[AttrSpec::required("cases", I64_ARRAY)],
-    regions: &[
-        RegionSpec::sized("defaultRegion"),
-        RegionSpec {
-            single_block: true,
-            ..RegionSpec::variadic("caseRegions")
+aic::op! {
+    /// `scf.condition`: ends the `before` region of `scf.while`, choosing between
+    /// running `after` and leaving the loop.
+    pub Condition = CONDITION {
+        operands: [condition: one(I1), args: variadic(tc::ANY)],
+        spec: OpSpec {
+            summary: "loop continuation condition",
+            traits: Traits::PURE.with(Traits::TERMINATOR),
+            parents: &["scf.while"],
+            format: Some("`(` $condition `)` attr-dict ($args^ `:` type($args))?"),
+            forwarded_operands: Some(|ctx, op| 1..ctx.operands(op).len()),
+            ..OpSpec::new("scf.condition")
         },
-    ],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS.with(IMPLICIT),
-    custom: Some(CustomAsm {
-        parse: parse_index_switch,
-        print: print_index_switch,
-    }),
-    verify: Some(verify_index_switch),
-    implicit_terminator: Some("scf.yield"),
-    region_branch: Some(&SWITCH_BRANCH),
-    canonicalize: canonicalize::INDEX_SWITCH,
-    interpret: Some(interp::index_switch),
-    ..OpSpec::new("scf.index_switch")
-};
+    }
+}
 
-/// `scf.parallel`: a multi-dimensional loop whose iterations may run in any
-/// order, combining values through `scf.reduce`.
-pub const PARALLEL: OpSpec = OpSpec {
-    summary: "parallel for operation",
-    operands: &[
-        ValueSpec::variadic("lowerBound", tc::INDEX),
-        ValueSpec::variadic("upperBound", tc::INDEX),
-        ValueSpec::variadic("step", tc::INDEX),
-        ValueSpec::variadic("initVals", tc::ANY),
-    ],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[RegionSpec::sized("region")],
-    traits: LOOP.with(IMPLICIT),
-    custom: Some(CustomAsm {
-        parse: parse_parallel,
-        print: print_parallel,
-    }),
-    verify: Some(verify_parallel),
-    implicit_terminator: Some("scf.reduce"),
-    region_branch: Some(&PARALLEL_BRANCH),
-    canonicalize: canonicalize::PARALLEL,
-    interpret: Some(interp::parallel),
-    ..OpSpec::new("scf.parallel")
-};
+aic::op! {
+    /// `scf.execute_region`: runs its region once, in place.
+    pub ExecuteRegion = EXECUTE_REGION {
+        results: [results: variadic(tc::ANY)],
+        attributes: [no_inline: optional(ac::UNIT)],
+        regions: [region: any],
+        spec: OpSpec {
+            summary: "operation that executes its region exactly once",
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            custom: Some(CustomAsm {
+                parse: parse_execute_region,
+                print: print_execute_region,
+            }),
+            verify: Some(verify_execute_region),
+            region_branch: Some(&ONCE_BRANCH),
+            canonicalize: canonicalize::EXECUTE_REGION,
+            interpret: Some(interp::execute_region),
+            ..OpSpec::new("scf.execute_region")
+        },
+    }
+}
 
-/// `scf.reduce`: ends an `scf.parallel` body, one reduction region per value.
-pub const REDUCE: OpSpec = OpSpec {
-    summary: "reduce operation for scf.parallel",
-    operands: &[ValueSpec::variadic("operands", tc::ANY)],
-    regions: &[RegionSpec {
-        single_block: true,
-        ..RegionSpec::variadic("reductions")
-    }],
-    traits: Traits::TERMINATOR.with(Traits::RECURSIVE_MEMORY_EFFECTS),
-    parents: &["scf.parallel"],
-    format: Some("(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict"),
-    verify_regions: Some(verify_reduce),
-    forwarded_operands: Some(|_, _| 0..0),
-    ..OpSpec::new("scf.reduce")
-};
+aic::op! {
+    /// `scf.for`: a counted loop with loop-carried values.
+    pub For = FOR {
+        operands: [
+            lower_bound = "lowerBound": one(INT_OR_INDEX),
+            upper_bound = "upperBound": one(INT_OR_INDEX),
+            step: one(INT_OR_INDEX),
+            init_args = "initArgs": variadic(tc::ANY),
+        ],
+        results: [results: variadic(tc::ANY)],
+        attributes: [unsigned_cmp = "unsignedCmp": optional(ac::UNIT)],
+        regions: [region: sized],
+        spec: OpSpec {
+            summary: "for operation",
+            traits: LOOP.with(IMPLICIT),
+            custom: Some(CustomAsm {
+                parse: parse_for,
+                print: print_for,
+            }),
+            verify: Some(verify_for),
+            verify_regions: Some(verify_for_regions),
+            implicit_terminator: Some("scf.yield"),
+            region_branch: Some(&FOR_BRANCH),
+            canonicalize: canonicalize::FOR,
+            interpret: Some(interp::for_),
+            ..OpSpec::new("scf.for")
+        },
+    }
+}
 
-/// `scf.reduce.return`: ends a reduction region with the combined value.
-pub const REDUCE_RETURN: OpSpec = OpSpec {
-    summary: "terminator for reduce operation",
-    operands: &[ValueSpec::one("result", tc::ANY)],
-    traits: Traits::PURE.with(Traits::TERMINATOR),
-    parents: &["scf.reduce"],
-    format: Some("$result attr-dict `:` type($result)"),
-    verify: Some(verify_reduce_return),
-    ..OpSpec::new("scf.reduce.return")
-};
+aic::op! {
+    /// `scf.if`: runs one of two regions.
+    pub If = IF {
+        operands: [condition: one(I1)],
+        results: [results: variadic(tc::ANY)],
+        regions: [then_region = "thenRegion": sized, else_region = "elseRegion": any],
+        spec: OpSpec {
+            summary: "if-then-else operation",
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS
+                .with(Traits::RECURSIVELY_SPECULATABLE)
+                .with(Traits::NO_REGION_ARGUMENTS)
+                .with(IMPLICIT),
+            custom: Some(CustomAsm {
+                parse: parse_if,
+                print: print_if,
+            }),
+            verify: Some(verify_if),
+            implicit_terminator: Some("scf.yield"),
+            region_branch: Some(&IF_BRANCH),
+            fold: Some(canonicalize::fold_if),
+            canonicalize: canonicalize::IF,
+            interpret: Some(interp::if_),
+            ..OpSpec::new("scf.if")
+        },
+    }
+}
 
-/// `scf.while`: a loop whose `before` region computes the condition and the
-/// values passed on, and whose `after` region is the body.
-pub const WHILE: OpSpec = OpSpec {
-    summary: "a generic 'while' loop",
-    operands: &[ValueSpec::variadic("inits", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[RegionSpec::sized("before"), RegionSpec::sized("after")],
-    traits: LOOP,
-    custom: Some(CustomAsm {
-        parse: parse_while,
-        print: print_while,
-    }),
-    verify: Some(verify_while),
-    region_branch: Some(&WHILE_BRANCH),
-    canonicalize: canonicalize::WHILE,
-    interpret: Some(interp::while_),
-    ..OpSpec::new("scf.while")
-};
+aic::op! {
+    /// `scf.index_switch`: runs the region of the case equal to its argument, or the
+    /// default region.
+    pub IndexSwitch = INDEX_SWITCH {
+        operands: [arg: one(tc::INDEX)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [cases: required(I64_ARRAY)],
+        regions: [
+            default_region = "defaultRegion": sized,
+            case_regions = "caseRegions": variadic_sized,
+        ],
+        spec: OpSpec {
+            summary: "switch-case operation on an index argument",
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS.with(IMPLICIT),
+            custom: Some(CustomAsm {
+                parse: parse_index_switch,
+                print: print_index_switch,
+            }),
+            verify: Some(verify_index_switch),
+            implicit_terminator: Some("scf.yield"),
+            region_branch: Some(&SWITCH_BRANCH),
+            canonicalize: canonicalize::INDEX_SWITCH,
+            interpret: Some(interp::index_switch),
+            ..OpSpec::new("scf.index_switch")
+        },
+    }
+}
 
-/// `scf.yield`: ends a region of an scf op, passing values back to it.
-pub const YIELD: OpSpec = OpSpec {
-    summary: "loop yield and termination operation",
-    operands: &[ValueSpec::variadic("results", tc::ANY)],
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &[
-        "scf.execute_region",
-        "scf.for",
-        "scf.if",
-        "scf.index_switch",
-        "scf.while",
-    ],
-    format: Some("attr-dict ($results^ `:` type($results))?"),
-    ..OpSpec::new("scf.yield")
-};
+aic::op! {
+    /// `scf.parallel`: a multi-dimensional loop whose iterations may run in any
+    /// order, combining values through `scf.reduce`.
+    pub Parallel = PARALLEL {
+        operands: [
+            lower_bound = "lowerBound": variadic(tc::INDEX),
+            upper_bound = "upperBound": variadic(tc::INDEX),
+            step: variadic(tc::INDEX),
+            init_vals = "initVals": variadic(tc::ANY),
+        ],
+        results: [results: variadic(tc::ANY)],
+        regions: [region: sized],
+        spec: OpSpec {
+            summary: "parallel for operation",
+            traits: LOOP.with(IMPLICIT),
+            custom: Some(CustomAsm {
+                parse: parse_parallel,
+                print: print_parallel,
+            }),
+            verify: Some(verify_parallel),
+            implicit_terminator: Some("scf.reduce"),
+            region_branch: Some(&PARALLEL_BRANCH),
+            canonicalize: canonicalize::PARALLEL,
+            interpret: Some(interp::parallel),
+            ..OpSpec::new("scf.parallel")
+        },
+    }
+}
+
+aic::op! {
+    /// `scf.reduce`: ends an `scf.parallel` body, one reduction region per value.
+    pub Reduce = REDUCE {
+        operands: [operands: variadic(tc::ANY)],
+        regions: [reductions: variadic_sized],
+        spec: OpSpec {
+            summary: "reduce operation for scf.parallel",
+            traits: Traits::TERMINATOR.with(Traits::RECURSIVE_MEMORY_EFFECTS),
+            parents: &["scf.parallel"],
+            format: Some("(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict"),
+            verify_regions: Some(verify_reduce),
+            forwarded_operands: Some(|_, _| 0..0),
+            ..OpSpec::new("scf.reduce")
+        },
+    }
+}
+
+aic::op! {
+    /// `scf.reduce.return`: ends a reduction region with the combined value.
+    pub ReduceReturn = REDUCE_RETURN {
+        operands: [result: one(tc::ANY)],
+        spec: OpSpec {
+            summary: "terminator for reduce operation",
+            traits: Traits::PURE.with(Traits::TERMINATOR),
+            parents: &["scf.reduce"],
+            format: Some("$result attr-dict `:` type($result)"),
+            verify: Some(verify_reduce_return),
+            ..OpSpec::new("scf.reduce.return")
+        },
+    }
+}
+
+aic::op! {
+    /// `scf.while`: a loop whose `before` region computes the condition and the
+    /// values passed on, and whose `after` region is the body.
+    pub While = WHILE {
+        operands: [inits: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        regions: [before: sized, after: sized],
+        spec: OpSpec {
+            summary: "a generic 'while' loop",
+            traits: LOOP,
+            custom: Some(CustomAsm {
+                parse: parse_while,
+                print: print_while,
+            }),
+            verify: Some(verify_while),
+            region_branch: Some(&WHILE_BRANCH),
+            canonicalize: canonicalize::WHILE,
+            interpret: Some(interp::while_),
+            ..OpSpec::new("scf.while")
+        },
+    }
+}
+
+aic::op! {
+    /// `scf.yield`: ends a region of an scf op, passing values back to it.
+    pub Yield = YIELD {
+        operands: [results: variadic(tc::ANY)],
+        spec: OpSpec {
+            summary: "loop yield and termination operation",
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &[
+                "scf.execute_region",
+                "scf.for",
+                "scf.if",
+                "scf.index_switch",
+                "scf.while",
+            ],
+            format: Some("attr-dict ($results^ `:` type($results))?"),
+            ..OpSpec::new("scf.yield")
+        },
+    }
+}
 
 /// The `scf` dialect.
 pub static DIALECT: Dialect = Dialect {

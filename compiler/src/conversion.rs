@@ -5,8 +5,12 @@
 //! "adaptor"), and replace an op with values of converted types; where an
 //! unconverted user still needs the original type, a source materialisation is
 //! inserted (by default `builtin.unrealized_conversion_cast`, as MLIR does). Casts
-//! that cancel out are folded away at the end. A partial conversion fails when an
-//! illegal op is left; a full conversion also when an op of unknown legality is.
+//! that cancel out are folded away at the end. Every op the target does not call
+//! legal is offered to the patterns (as in MLIR); a partial conversion fails when
+//! an illegal op is left, a full conversion also when an op of unknown legality
+//! is. Patterns are usually written against a typed handle ([`OpConversion`]) and
+//! build their replacement with typed builders through
+//! [`ConversionRewriter::before`].
 //! When an op cannot be legalised the conversion fails with a diagnostic naming
 //! it and the IR is rolled back to what it was before, as in MLIR (here by
 //! restoring a copy of the root's regions taken at the start).
@@ -44,6 +48,10 @@ impl ConversionTarget {
     pub fn op(&mut self, name: &str, l: Legality) -> &mut Self {
         self.ops.insert(name.to_string(), l);
         self
+    }
+    /// Set the legality of the op kind of handle `H`.
+    pub fn op_kind<H: crate::op_def::OpHandle>(&mut self, l: Legality) -> &mut Self {
+        self.op(H::SPEC.name, l)
     }
     /// Set the legality of every op of a dialect (an op's own setting wins).
     pub fn dialect(&mut self, name: &str, l: Legality) -> &mut Self {
@@ -107,6 +115,68 @@ pub trait ConversionPattern: Send + Sync {
     ) -> bool;
 }
 
+/// A conversion pattern rooted at one op kind, written as a function of its
+/// typed handle and its remapped operands.
+pub struct OpConversion<H> {
+    /// Name, for debugging and documentation.
+    pub name: &'static str,
+    /// Benefit.
+    pub benefit: u16,
+    /// The conversion: `true` when it replaced or erased the op.
+    pub apply: fn(&mut ConversionRewriter<'_>, H, &[Value]) -> bool,
+}
+
+impl<H> OpConversion<H> {
+    /// A pattern of benefit 1.
+    pub const fn new(
+        name: &'static str,
+        apply: fn(&mut ConversionRewriter<'_>, H, &[Value]) -> bool,
+    ) -> Self {
+        OpConversion {
+            name,
+            benefit: 1,
+            apply,
+        }
+    }
+}
+
+impl<H: crate::op_def::OpHandle + Send + Sync> ConversionPattern for OpConversion<H> {
+    fn root(&self) -> Option<&'static str> {
+        Some(H::SPEC.name)
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn match_and_rewrite(
+        &self,
+        rw: &mut ConversionRewriter<'_>,
+        op: Op,
+        operands: &[Value],
+    ) -> bool {
+        (self.apply)(rw, H::wrap(op), operands)
+    }
+}
+
+/// A [`Build`](crate::ir::Build) that creates ops through a
+/// [`ConversionRewriter`] before an op, with that op's location.
+pub struct ConversionBuilder<'r, 'c> {
+    /// The rewriter.
+    pub rw: &'r mut ConversionRewriter<'c>,
+    before: Op,
+}
+
+impl crate::ir::Build for ConversionBuilder<'_, '_> {
+    fn context(&self) -> &Context {
+        self.rw.ctx
+    }
+    fn location(&self) -> crate::attributes::Attr {
+        self.rw.ctx.op(self.before).loc
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        self.rw.create_before(self.before, st)
+    }
+}
+
 /// Edits the IR for conversion patterns.
 pub struct ConversionRewriter<'c> {
     /// The IR.
@@ -115,6 +185,16 @@ pub struct ConversionRewriter<'c> {
     pub types: &'c TypeConverter,
     casts: &'c mut HashSet<Op>,
     done: bool,
+}
+
+impl<'c> ConversionRewriter<'c> {
+    /// A builder that creates ops before `op` through this rewriter.
+    pub fn before(&mut self, op: Op) -> ConversionBuilder<'_, 'c> {
+        ConversionBuilder {
+            rw: self,
+            before: op,
+        }
+    }
 }
 
 impl ConversionRewriter<'_> {
@@ -250,13 +330,15 @@ fn convert_ops(
             continue;
         }
         let legal = target.is_legal(ctx, op);
-        let must_convert = match mode {
-            Mode::Partial => legal == Some(false),
-            Mode::Full => legal != Some(true),
-        };
-        if !must_convert {
+        if legal == Some(true) {
             continue;
         }
+        // Ops of unknown legality are offered to the patterns too; only a
+        // full conversion requires them converted.
+        let must_convert = match mode {
+            Mode::Partial => legal == Some(false),
+            Mode::Full => true,
+        };
         // The adaptor: operands seen through the casts this conversion inserted.
         let operands: Vec<Value> = ctx
             .operands(op)
@@ -288,7 +370,7 @@ fn convert_ops(
                 break;
             }
         }
-        if !converted {
+        if !converted && must_convert {
             return Err(
                 Diagnostic::error(format!("failed to legalize operation '{name}'"))
                     .at_loc(ctx.op(op).loc)

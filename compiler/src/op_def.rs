@@ -238,7 +238,8 @@ impl<T: Copy> GroupValues<T> for &[T] {
 }
 
 /// Creates an op of `spec` (used by generated builders): operand groups,
-/// attributes by name (absent ones left out), result-type groups, and one
+/// attributes by name (absent ones left out, or given their default as the
+/// parser does), result-type groups, and one
 /// empty region per single region group (a variadic group gets none: the
 /// caller adds its regions).
 #[doc(hidden)]
@@ -271,6 +272,8 @@ pub fn build(
     if let Some(a) = segments(spec.results, &mut results.iter().map(|g| g.len())) {
         props.push((u.ident("resultSegmentSizes"), a));
     }
+    // Absent attributes with a default take it, as the parser gives them.
+    crate::asm::add_defaults(&u, spec, &mut props);
     if !props.is_empty() {
         st.props = Some(u.dict_attr(props));
     }

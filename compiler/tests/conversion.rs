@@ -176,3 +176,79 @@ fn a_failed_conversion_leaves_the_ir_as_it_was() {
     );
     assert_eq!(after, before);
 }
+
+aic::op! {
+    /// `lo.wide`: converted by a typed pattern.
+    pub Wide = WIDE {
+        operands: [x: one(aic::dialect::tc::ANY)],
+        results: [y: one(aic::dialect::tc::ANY)],
+        spec: aic::OpSpec::new("lo.wide"),
+    }
+}
+
+aic::op! {
+    /// `lo.narrow`: what `lo.wide` becomes.
+    pub Narrow = NARROW {
+        operands: [x: one(aic::dialect::tc::ANY)],
+        results: [y: one(aic::dialect::tc::ANY)],
+        spec: aic::OpSpec::new("lo.narrow"),
+    }
+}
+
+static LO: aic::dialect::Dialect = aic::dialect::Dialect {
+    name: "lo",
+    description: "typed conversion tests",
+    ops: &[WIDE, NARROW],
+    materialize_constant: None,
+};
+
+fn wide_to_narrow(rw: &mut ConversionRewriter<'_>, w: Wide, operands: &[Value]) -> bool {
+    let ty = rw.ctx.value_type(w.y(rw.ctx));
+    if matches!(rw.ctx.type_kind(ty), TypeKind::Index) {
+        return false;
+    }
+    let n = Narrow::build(&mut rw.before(w.0), operands[0], ty);
+    let y = n.y(rw.ctx);
+    rw.replace_op(w.0, &[y]);
+    true
+}
+
+#[test]
+fn typed_patterns_convert_ops_of_unknown_legality_where_they_apply() {
+    use aic::conversion::OpConversion;
+    static WIDE_TO_NARROW: OpConversion<Wide> = OpConversion::new("WideToNarrow", wide_to_narrow);
+    let text = r#"%a = "lo.narrow"(%a0) : (i32) -> i32
+%b = "lo.wide"(%a) : (i32) -> i32
+%c = "lo.wide"(%b) : (i32) -> index
+"#;
+    let text = format!("%a0 = \"other.v\"() : () -> i32\n{text}");
+    let run = |mode: Mode, narrow_legal: bool| {
+        let text = text.clone();
+        with_parser_stack(move || {
+            let mut reg = DialectRegistry::new();
+            reg.register(&LO);
+            let mut ctx = Context::new(Arc::new(reg));
+            ctx.allow_unregistered = true;
+            let mut sm = SourceMap::new();
+            let f = sm.add("t.mlir", text);
+            let m = parse_module(&mut ctx, &sm, f).expect("parses");
+            let mut target = ConversionTarget::new();
+            if narrow_legal {
+                target.op_kind::<Narrow>(Legality::Legal);
+            }
+            let mut patterns = ConversionPatterns::new();
+            patterns.add(&WIDE_TO_NARROW);
+            let r = apply_conversion(&mut ctx, m, &target, &patterns, &TypeConverter::new(), mode)
+                .map_err(|d| d.message);
+            r.map(|()| print_op(&ctx, m, PrintOptions::default()))
+        })
+    };
+    // Partial: the i32 `lo.wide` converts (nothing declared it legal or illegal);
+    // the index one has no pattern that applies and stays.
+    let out = run(Mode::Partial, true).expect("a partial conversion succeeds");
+    assert_eq!(out.matches("\"lo.narrow\"").count(), 2, "{out}");
+    assert_eq!(out.matches("\"lo.wide\"").count(), 1, "{out}");
+    // Full: the index `lo.wide` (and `other.v`) cannot be legalised.
+    let e = run(Mode::Full, true).expect_err("a full conversion fails");
+    assert!(e.contains("failed to legalize operation"), "{e}");
+}

@@ -41,7 +41,10 @@ aic::op! {
     pub Seg = SEG {
         operands: [xs: variadic(tc::ANY), ys: variadic(tc::ANY), maybe: optional(tc::ANY)],
         results: [r: optional(tc::ANY)],
-        attributes: [flag: optional(ac::UNIT) as bool],
+        attributes: [
+            flag: optional(ac::UNIT) as bool,
+            mode: defaulted(ac::STRING, |u| u.string_attr("fast")) as String,
+        ],
         spec: OpSpec::new("th.seg"),
     }
 }
@@ -165,7 +168,8 @@ fn builders_make_ops_that_print_as_parsed() {
             None,
             &[i32t],
         );
-        let seg = Seg::build(&mut bld, &[a, b], &[], Some(a), None, None);
+        let seg = Seg::build(&mut bld, &[a, b], &[], Some(a), None, None, None);
+        assert_eq!(seg.mode(bld.ctx).as_deref(), Some("fast"));
         assert_eq!(mix.axis(bld.ctx), Some(7));
         assert_eq!(seg.ys(bld.ctx), &[] as &[aic::Value]);
         assert_eq!(seg.maybe(bld.ctx), Some(a));
@@ -199,7 +203,16 @@ fn add_of_same(rw: &mut aic::rewrite::Rewriter<'_>, add: Add) -> bool {
         return false;
     }
     let ty = rw.ctx.value_type(add.sum(rw.ctx));
-    let seg = Seg::build(&mut rw.before(add.0), &[x], &[y], None, None, Some(ty));
+    let mode = rw.ctx.string_attr("slow");
+    let seg = Seg::build(
+        &mut rw.before(add.0),
+        &[x],
+        &[y],
+        None,
+        None,
+        Some(mode),
+        Some(ty),
+    );
     let r = seg.r(rw.ctx).expect("built with a result");
     rw.replace_op(add.0, &[r]);
     true

@@ -67,6 +67,9 @@ impl Traits {
     /// A loop (MLIR's `LoopLikeOpInterface`): every region is a loop body, run
     /// any number of times, so values defined outside are invariant in it.
     pub const LOOP_LIKE: Traits = Traits(1 << 19);
+    /// All operands and results have one element type (MLIR's
+    /// `SameOperandsAndResultElementType`).
+    pub const SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE: Traits = Traits(1 << 20);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0
@@ -77,7 +80,7 @@ impl Traits {
     }
     /// Trait names in declaration order, for `--show-dialects` and docs.
     pub fn names(self) -> Vec<&'static str> {
-        const NAMES: [&str; 20] = [
+        const NAMES: [&str; 21] = [
             "Pure",
             "Commutative",
             "Terminator",
@@ -98,6 +101,7 @@ impl Traits {
             "RecursivelySpeculatable",
             "NoRegionArguments",
             "LoopLike",
+            "SameOperandsAndResultElementType",
         ];
         (0..NAMES.len())
             .filter(|i| self.0 & (1 << i) != 0)

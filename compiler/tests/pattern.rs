@@ -1,12 +1,12 @@
 //! The declarative pattern API (`aic::pattern`) on a small test dialect:
-//! nested matches with constants, a slot used twice, constraints, new constants
+//! nested matches with constants, a capture used twice, constraints, new constants
 //! computed from captures, and DRR's benefit.
 
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{AttrSpec, Dialect, OpSpec, Traits, ValueSpec, ac, tc};
 use aic::ir::{Context, OpState};
 use aic::op_printer::{PrintOptions, print_op};
-use aic::pattern::{Dst, Match, Pattern, Src, op, root_type, type_of};
+use aic::pattern::{Args, Native, Natives, Pattern};
 use aic::rewrite::{GreedyConfig, PatternSet, RewritePattern, apply_patterns_greedily};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::types::Type;
@@ -21,35 +21,28 @@ fn int(ctx: &Context, a: Option<Attr>) -> Option<i128> {
 }
 
 /// `c0 + c1` with the root's type.
-fn sum(ctx: &Context, m: &Match) -> Option<Attr> {
-    let ty = root_type(ctx, m)?;
+fn sum(ctx: &Context, a: &Args) -> Option<Attr> {
+    let ty = a.root_type(ctx);
     Some(ctx.attr(AttrKind::Integer {
-        value: int(ctx, m.attr(1))? + int(ctx, m.attr(2))?,
+        value: int(ctx, a.attr(0))? + int(ctx, a.attr(1))?,
         ty,
     }))
 }
 
-/// `add(add(x, c0), c1) -> add(x, c0 + c1)`
-const REASSOC: Pattern = Pattern::new(
-    "AddAddConstant",
-    op(
-        "p.add",
-        &[op("p.add", &[Src::Val(0), Src::Const(1)]), Src::Const(2)],
-    ),
-    &[Dst::op(
-        "p.add",
-        &[Dst::Val(0), Dst::constant(sum, root_type)],
-        type_of::<0>,
-    )],
-);
+fn is_i8(ctx: &Context, a: &Args) -> bool {
+    a.type_of(ctx, 0) == ctx.int_type(8)
+}
 
-/// `sub(x, x) -> x` only when `x` is an i8 (slot used twice, and a constraint).
-const SUB_SELF: Pattern = Pattern::new(
-    "SubSelf",
-    op("p.sub", &[Src::Val(0), Src::Val(0)]),
-    &[Dst::Val(0)],
-)
-.when(&[|ctx, m| ctx.value_type(m.value(0)) == ctx.int_type(8)]);
+static NATIVES: &Natives = &[("sum", Native::Attr(sum)), ("is_i8", Native::Pred(is_i8))];
+
+const REASSOC_TEXT: &str = "AddAddConstant: (p.add (p.add ?x (const ?c0)) (const ?c1)) \
+    => (p.add ?x (const @sum(?c0, ?c1)) -> ?x)";
+
+/// `add(add(x, c0), c1) -> add(x, c0 + c1)`
+static REASSOC: Pattern = Pattern::new(REASSOC_TEXT, NATIVES);
+
+/// `sub(x, x) -> x` only when `x` is an i8 (a name used twice, and a constraint).
+static SUB_SELF: Pattern = Pattern::new("SubSelf: (p.sub ?x ?x) => ?x if is_i8(?x)", NATIVES);
 
 fn materialize(ctx: &Context, value: Attr, ty: Type, loc: Attr) -> Option<OpState> {
     let mut st = OpState::new(ctx.ident("p.const"), loc);
@@ -125,7 +118,7 @@ fn nested_match_builds_op_and_constant() {
 }
 
 #[test]
-fn repeated_slot_and_constraint() {
+fn repeated_capture_and_constraint() {
     let same = canonicalize(
         r#"
 "test.use"() ({
@@ -146,6 +139,11 @@ fn repeated_slot_and_constraint() {
 fn benefit_counts_source_ops() {
     assert_eq!(REASSOC.benefit(), 2);
     assert_eq!(SUB_SELF.benefit(), 1);
-    assert_eq!(REASSOC.with_benefit(5).benefit, 5);
+    assert_eq!(
+        Pattern::new(REASSOC_TEXT, NATIVES)
+            .with_benefit(5)
+            .benefit(),
+        5
+    );
     assert_eq!(RewritePattern::root(&REASSOC), Some("p.add"));
 }

@@ -218,6 +218,8 @@ pub const DIRECTIVES: &[Directive] = &[
 const PURE: Traits = Traits::PURE.with(Traits::NO_MEMORY_EFFECT);
 /// Traits of the elementwise ops.
 const ELEMENTWISE: Traits = PURE.with(Traits::ELEMENTWISE);
+/// Traits of the elementwise ops whose operands and results share one element type.
+const SAME_ELEMENT: Traits = ELEMENTWISE.with(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE);
 
 /// A StableHLO op: the shared verifier (type inference and the spec's
 /// constraints, see [`verify`]) and directives.
@@ -255,7 +257,7 @@ macro_rules! binary_operands {
 
 const fn unary(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
-        traits: ELEMENTWISE,
+        traits: SAME_ELEMENT,
         format: Some(UNARY_FMT),
         ..op(name, summary)
     }
@@ -264,23 +266,25 @@ const fn unary(name: &'static str, summary: &'static str) -> OpSpec {
 const fn binary(name: &'static str, summary: &'static str, commutative: bool) -> OpSpec {
     OpSpec {
         traits: if commutative {
-            ELEMENTWISE.with(Traits::COMMUTATIVE)
+            SAME_ELEMENT.with(Traits::COMMUTATIVE)
         } else {
-            ELEMENTWISE
+            SAME_ELEMENT
         },
         format: Some(BINARY_FMT),
         ..op(name, summary)
     }
 }
 
-/// Generates `pub const NAME: OpSpec = unary(...)` lines.
+/// Generates `pub const NAME: OpSpec = unary(...)` lines; a row whose element
+/// types differ names its traits (`, ELEMENTWISE`).
 macro_rules! unary_ops {
-    ($($id:ident $name:literal $summary:literal $operand:ident -> $result:ident;)*) => {
+    ($($id:ident $name:literal $summary:literal $operand:ident -> $result:ident $(, $traits:expr)?;)*) => {
         $(
             #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
             pub const $id: OpSpec = OpSpec {
                 operands: operand!($operand),
                 results: result!($result),
+                $(traits: $traits,)?
                 ..unary(concat!("stablehlo.", $name), $summary)
             };
         )*
@@ -290,23 +294,23 @@ macro_rules! unary_ops {
 }
 
 unary_ops! {
-    ABS "abs" "Abs operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
+    ABS "abs" "Abs operation" NUMERIC_TENSOR -> NUMERIC_TENSOR, ELEMENTWISE;
     CBRT "cbrt" "Cbrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     CEIL "ceil" "Ceil operation" FP_TENSOR -> FP_TENSOR;
-    CONVERT "convert" "Convert operation" TENSOR -> TENSOR;
+    CONVERT "convert" "Convert operation" TENSOR -> TENSOR, ELEMENTWISE;
     COUNT_LEADING_ZEROS "count_leading_zeros" "Clz operation" INT_TENSOR -> INT_TENSOR;
     COSINE "cosine" "Cosine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     EXPONENTIAL "exponential" "Exp operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     EXPONENTIAL_MINUS_ONE "exponential_minus_one" "Expm1 operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     FLOOR "floor" "Floor operation" FP_TENSOR -> FP_TENSOR;
-    IMAG "imag" "Imag operation" FP_COMPLEX_TENSOR -> FP_TENSOR;
+    IMAG "imag" "Imag operation" FP_COMPLEX_TENSOR -> FP_TENSOR, ELEMENTWISE;
     LOG "log" "Log operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     LOG_PLUS_ONE "log_plus_one" "Log1p operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     LOGISTIC "logistic" "Logistic operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
     NOT "not" "Not operation" PRED_INT_TENSOR -> PRED_INT_TENSOR;
     NEGATE "negate" "Neg operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
     POPCNT "popcnt" "PopulationCount operation" INT_TENSOR -> INT_TENSOR;
-    REAL "real" "Real operation" FP_COMPLEX_TENSOR -> FP_TENSOR;
+    REAL "real" "Real operation" FP_COMPLEX_TENSOR -> FP_TENSOR, ELEMENTWISE;
     ROUND_NEAREST_AFZ "round_nearest_afz" "Round operation" FP_TENSOR -> FP_TENSOR;
     ROUND_NEAREST_EVEN "round_nearest_even" "RoundNearestEven operation" FP_TENSOR -> FP_TENSOR;
     RSQRT "rsqrt" "Rsqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
@@ -569,7 +573,7 @@ pub const REDUCE_PRECISION: OpSpec = OpSpec {
         AttrSpec::required("exponent_bits", I32_ATTR),
         AttrSpec::required("mantissa_bits", I32_ATTR),
     ],
-    traits: ELEMENTWISE,
+    traits: SAME_ELEMENT,
     format: Some(
         "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))",
     ),

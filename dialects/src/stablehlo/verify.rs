@@ -5,6 +5,7 @@
 
 use super::attrs::{DotDims, i64s, int};
 use aic::Diagnostic;
+use aic::dialect::Traits;
 use aic::ir::{Context, Op, Value};
 use aic::types::{DYNAMIC, Type, TypeKind};
 use aic::verifier::{op_error, quoted_type};
@@ -89,54 +90,11 @@ fn in_range(v: &[i64], n: usize) -> bool {
     v.iter().all(|d| *d >= 0 && (*d as usize) < n)
 }
 
-/// Ops whose operands and results share one element type.
-const SAME_ELEMENT: &[&str] = &[
-    "add",
-    "and",
-    "atan2",
-    "cbrt",
-    "ceil",
-    "count_leading_zeros",
-    "cosine",
-    "divide",
-    "exponential",
-    "exponential_minus_one",
-    "floor",
-    "log",
-    "log_plus_one",
-    "logistic",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negate",
-    "not",
-    "or",
-    "popcnt",
-    "power",
-    "remainder",
-    "round_nearest_afz",
-    "round_nearest_even",
-    "rsqrt",
-    "shift_left",
-    "shift_right_arithmetic",
-    "shift_right_logical",
-    "sign",
-    "sine",
-    "sqrt",
-    "subtract",
-    "tan",
-    "tanh",
-    "xor",
-    "reduce_precision",
-];
-
 /// The shared verifier of StableHLO ops.
 pub fn verify(ctx: &Context, op: Op) -> R<()> {
     let full = ctx.op_name(op);
     let name = full.strip_prefix("stablehlo.").unwrap_or(full);
-    let spec_elementwise = ctx
-        .op_spec(op)
-        .is_some_and(|s| s.has(aic::dialect::Traits::ELEMENTWISE));
+    let spec_elementwise = ctx.op_spec(op).is_some_and(|s| s.has(Traits::ELEMENTWISE));
     if spec_elementwise || matches!(name, "select" | "clamp") {
         elementwise(ctx, op, name)?;
     }
@@ -388,7 +346,10 @@ fn elementwise(ctx: &Context, op: Op, name: &str) -> R<()> {
         .iter()
         .map(|v| elem(ctx, ctx.value_type(*v)))
         .collect();
-    if SAME_ELEMENT.contains(&name) && types.windows(2).any(|w| w[0] != w[1]) {
+    let same_element = ctx
+        .op_spec(op)
+        .is_some_and(|s| s.has(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE));
+    if same_element && types.windows(2).any(|w| w[0] != w[1]) {
         return Err(op_error(
             ctx,
             op,
@@ -1639,4 +1600,64 @@ fn sort(ctx: &Context, op: Op) -> R<()> {
     }
     let i1 = scalar_of(ctx, ctx.int_type(1));
     region_type(ctx, op, 0, &args, &[i1], "C5")
+}
+
+#[cfg(test)]
+mod trait_tests {
+    use super::Traits;
+
+    /// The ops that carry `SameOperandsAndResultElementType`: those MLIR's
+    /// StableHLO gives the trait.
+    #[test]
+    fn same_element_type_ops() {
+        use super::super::{BINARY_OPS, OTHER_OPS, UNARY_OPS};
+        let mut named: Vec<&str> = [UNARY_OPS, BINARY_OPS, OTHER_OPS]
+            .into_iter()
+            .flatten()
+            .filter(|s| s.traits.has(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE))
+            .filter_map(|s| s.name.strip_prefix("stablehlo."))
+            .collect();
+        named.sort_unstable();
+        let mut want = vec![
+            "add",
+            "and",
+            "atan2",
+            "cbrt",
+            "ceil",
+            "count_leading_zeros",
+            "cosine",
+            "divide",
+            "exponential",
+            "exponential_minus_one",
+            "floor",
+            "log",
+            "log_plus_one",
+            "logistic",
+            "maximum",
+            "minimum",
+            "multiply",
+            "negate",
+            "not",
+            "or",
+            "popcnt",
+            "power",
+            "remainder",
+            "round_nearest_afz",
+            "round_nearest_even",
+            "rsqrt",
+            "shift_left",
+            "shift_right_arithmetic",
+            "shift_right_logical",
+            "sign",
+            "sine",
+            "sqrt",
+            "subtract",
+            "tan",
+            "tanh",
+            "xor",
+            "reduce_precision",
+        ];
+        want.sort_unstable();
+        assert_eq!(named, want);
+    }
 }

@@ -11,8 +11,9 @@
 //! is not a single known op, `sort`'s comparator, `scatter`'s update, `map`
 //! and the window ops run their regions per element.
 
-use super::attrs::{ConvDims, DotDims, GatherDims, ScatterDims, enum_word, i64s, int};
+use super::attrs::{ConvDims, DotDims, GatherDims, ScatterDims, enum_word};
 use crate::math::fold::libm;
+use aic::constraints::{i64_array_attr, int_value, op_attr};
 use aic::interp::{
     Buffer, Complexes, Data, Elem, Floats, IResult, Interp, InterpError, InterpretFn, Ints, Tensor,
 };
@@ -117,7 +118,7 @@ pub fn semantics(name: &str) -> Option<InterpretFn> {
         "case" => case,
         "map" => map,
         "custom_call" => |it, op, _| {
-            let target = attr(it.ctx, op, "call_target_name")
+            let target = op_attr(it.ctx, op, "call_target_name")
                 .and_then(|a| it.ctx.attr_str(a).map(str::to_string))
                 .unwrap_or_default();
             Err(InterpError::at(
@@ -135,8 +136,8 @@ pub fn semantics(name: &str) -> Option<InterpretFn> {
             }])
         },
         "get_tuple_element" => |it, op, args| {
-            let i = attr(it.ctx, op, "index")
-                .and_then(|a| int(it.ctx, a))
+            let i = op_attr(it.ctx, op, "index")
+                .and_then(|a| int_value(it.ctx, a))
                 .unwrap_or(0);
             match &args[0].data {
                 Data::Tuple(v) if (i as usize) < v.len() => Ok(vec![v[i as usize].clone()]),
@@ -156,18 +157,8 @@ pub fn semantics(name: &str) -> Option<InterpretFn> {
 
 // ---------------------------------------------------------------- helpers
 
-fn attr(ctx: &Context, op: Op, name: &str) -> Option<aic::attributes::Attr> {
-    ctx.op_spec(op)
-        .and_then(|s| s.attr(ctx, op, name))
-        .or_else(|| ctx.find_ident(name).and_then(|i| ctx.attr_of(op, i)))
-}
-
-fn ints_attr(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
-    i64s(ctx, attr(ctx, op, name)?)
-}
-
 fn need_ints(ctx: &Context, op: Op, name: &str) -> IResult<Vec<i64>> {
-    ints_attr(ctx, op, name)
+    i64_array_attr(ctx, op, name)
         .ok_or_else(|| InterpError::at(op, format!("missing or malformed '{name}'")))
 }
 
@@ -341,7 +332,7 @@ fn to_f64(e: Elem, v: i64) -> f64 {
 fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let v =
-        attr(ctx, op, "value").ok_or_else(|| InterpError::at(op, "constant without a value"))?;
+        op_attr(ctx, op, "value").ok_or_else(|| InterpError::at(op, "constant without a value"))?;
     let t = aic::interp::tensor_of_attr(ctx, v, result_type(ctx, op, 0)).ok_or_else(|| {
         InterpError::at(
             op,
@@ -354,8 +345,8 @@ fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
 fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let shape = result_shape(ctx, op, 0)?;
-    let d = attr(ctx, op, "iota_dimension")
-        .and_then(|a| int(ctx, a))
+    let d = op_attr(ctx, op, "iota_dimension")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(0) as usize;
     let e = result_elem(ctx, op, 0)?;
     // Element `i`'s index along `d`, without a vector of positions.
@@ -919,11 +910,11 @@ fn total_key(x: f64) -> i64 {
 
 fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let dir = attr(ctx, op, "comparison_direction")
+    let dir = op_attr(ctx, op, "comparison_direction")
         .and_then(|a| enum_word(ctx, a, "comparison_direction"))
         .ok_or_else(|| InterpError::at(op, "missing comparison_direction"))?
         .to_string();
-    let ty = attr(ctx, op, "compare_type")
+    let ty = op_attr(ctx, op, "compare_type")
         .and_then(|a| enum_word(ctx, a, "comparison_type"))
         .unwrap_or("NOTYPE")
         .to_string();
@@ -1161,8 +1152,8 @@ pub(crate) fn concat_data(parts: &[&Data]) -> Data {
 
 fn concatenate(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let d = attr(ctx, op, "dimension")
-        .and_then(|a| int(ctx, a))
+    let d = op_attr(ctx, op, "dimension")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(0) as usize;
     Ok(vec![concat_along(ctx, op, args, d)?])
 }
@@ -1334,12 +1325,12 @@ pub fn reduce_precision_value(x: f64, e: u32, m: u32) -> f64 {
 
 fn reduce_precision(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let e = attr(ctx, op, "exponent_bits")
-        .and_then(|a| int(ctx, a))
+    let e = op_attr(ctx, op, "exponent_bits")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(8)
         .clamp(1, 11) as u32;
-    let m = attr(ctx, op, "mantissa_bits")
-        .and_then(|a| int(ctx, a))
+    let m = op_attr(ctx, op, "mantissa_bits")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(23)
         .clamp(0, 52) as u32;
     let er = result_elem(ctx, op, 0)?;
@@ -1359,8 +1350,8 @@ fn reduce_precision(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 fn get_dimension_size(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let d = attr(ctx, op, "dimension")
-        .and_then(|a| int(ctx, a))
+    let d = op_attr(ctx, op, "dimension")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(0) as usize;
     let n = args[0].shape.get(d).copied().unwrap_or(0);
     let e = result_elem(ctx, op, 0)?;
@@ -1433,7 +1424,7 @@ fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             ..Default::default()
         }
     } else {
-        attr(ctx, op, "dot_dimension_numbers")
+        op_attr(ctx, op, "dot_dimension_numbers")
             .and_then(|a| DotDims::of(ctx, a))
             .ok_or_else(|| InterpError::at(op, "malformed dot_dimension_numbers"))?
     };
@@ -1542,23 +1533,24 @@ pub(crate) fn dot(ctx: &Context, l: &Tensor, r: &Tensor, d: &DotDims, er: Elem) 
 fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let (x, k) = (&args[0], &args[1]);
-    let d = attr(ctx, op, "dimension_numbers")
+    let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|a| ConvDims::of(ctx, a))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
     let ns = d.in_spatial.len();
-    let get =
-        |name: &str, default: i64| ints_attr(ctx, op, name).unwrap_or_else(|| vec![default; ns]);
+    let get = |name: &str, default: i64| {
+        i64_array_attr(ctx, op, name).unwrap_or_else(|| vec![default; ns])
+    };
     let stride = get("window_strides", 1);
     let lhs_dil = get("lhs_dilation", 1);
     let rhs_dil = get("rhs_dilation", 1);
     let rev = get("window_reversal", 0);
-    let padding = ints_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * ns]);
-    let fgc = attr(ctx, op, "feature_group_count")
-        .and_then(|a| int(ctx, a))
+    let padding = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * ns]);
+    let fgc = op_attr(ctx, op, "feature_group_count")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(1)
         .max(1);
-    let bgc = attr(ctx, op, "batch_group_count")
-        .and_then(|a| int(ctx, a))
+    let bgc = op_attr(ctx, op, "batch_group_count")
+        .and_then(|a| int_value(ctx, a))
         .unwrap_or(1)
         .max(1);
     let oshape = result_shape(ctx, op, 0)?;
@@ -1975,8 +1967,8 @@ struct Window {
 
 impl Window {
     fn of(ctx: &Context, op: Op, rank: usize) -> IResult<Window> {
-        let get = |name: &str| ints_attr(ctx, op, name).unwrap_or_else(|| vec![1; rank]);
-        let pad = ints_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * rank]);
+        let get = |name: &str| i64_array_attr(ctx, op, name).unwrap_or_else(|| vec![1; rank]);
+        let pad = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * rank]);
         Ok(Window {
             dims: need_ints(ctx, op, "window_dimensions")?,
             strides: get("window_strides"),
@@ -2133,7 +2125,7 @@ fn index_vector(ind: &Tensor, e: Elem, ivd: usize, batch: &[i64]) -> Vec<i64> {
 fn gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let (a, ind) = (&args[0], &args[1]);
-    let d = attr(ctx, op, "dimension_numbers")
+    let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|x| GatherDims::of(ctx, x))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
     let sizes = need_ints(ctx, op, "slice_sizes")?;
@@ -2190,7 +2182,7 @@ fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let inputs = &args[..n];
     let ind = &args[n];
     let updates = &args[n + 1..];
-    let d = attr(ctx, op, "scatter_dimension_numbers")
+    let d = op_attr(ctx, op, "scatter_dimension_numbers")
         .and_then(|x| ScatterDims::of(ctx, x))
         .ok_or_else(|| InterpError::at(op, "malformed scatter_dimension_numbers"))?;
     let ie = ind.elem(ctx);
@@ -2295,8 +2287,8 @@ fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let a = &args[0];
     let rank = a.shape.len() as i64;
-    let mut dim = attr(ctx, op, "dimension")
-        .and_then(|x| int(ctx, x))
+    let mut dim = op_attr(ctx, op, "dimension")
+        .and_then(|x| int_value(ctx, x))
         .unwrap_or(-1);
     if dim < 0 {
         dim += rank;
@@ -2450,7 +2442,7 @@ fn map(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let f = attr(ctx, op, "decomposition")
+    let f = op_attr(ctx, op, "decomposition")
         .and_then(|c| aic::symbol::lookup_nearest_symbol_from(ctx, op, c))
         .ok_or_else(|| InterpError::at(op, "composite with an unknown decomposition"))?;
     it.call(f, args.to_vec())
@@ -2459,8 +2451,8 @@ fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 fn top_k(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let a = &args[0];
-    let k = attr(ctx, op, "k")
-        .and_then(|x| int(ctx, x))
+    let k = op_attr(ctx, op, "k")
+        .and_then(|x| int_value(ctx, x))
         .unwrap_or(1)
         .max(0) as usize;
     let last = a.shape.last().copied().unwrap_or(1) as usize;

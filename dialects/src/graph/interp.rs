@@ -1,16 +1,15 @@
-//! The graph ops' meaning for the reference interpreter, built on the StableHLO
-//! semantics: `matmul` is a `dot_general`, `conv2d` a `convolution`, the
-//! activations and normalisations are computed in `f64` and rounded once to the
-//! element type.
+//! The graph ops' meaning for the reference interpreter, built on the tensor
+//! kernels StableHLO's semantics use too (`crate::kernels`): `matmul` is a
+//! `dot_general`, `conv2d` a `convolution`, the activations and normalisations
+//! are computed in `f64` and rounded once to the element type.
 
 use super::verify::{norm_axis, word};
-use crate::math::fold::libm;
-use crate::stablehlo::attrs::{ConvDims, DotDims};
-use crate::stablehlo::interp::{
-    ConvWindow, Groups, at, broadcast_to, concat_along, conv, convert, count, dot, float_binary,
-    fold_floats, fold_ints, for_each_index, int_binary, linear, out, permute, result_elem,
-    result_shape, strided_slice, strides, take, unsupported,
+use crate::kernels::{
+    ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
+    dot, float_binary, fold_floats, fold_ints, for_each_index, int_binary, linear, offsets, out,
+    permute, result_elem, result_shape, strided_slice, strides, take, unsupported,
 };
+use crate::math::fold::libm;
 use aic::constraints::{i64_array_attr, int_attr};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
@@ -323,8 +322,8 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
         .filter(|i| !axes.contains(i))
         .collect();
     let st = strides(&x.shape);
-    let inner = crate::stablehlo::interp::offsets(&x.shape, &st, &axes);
-    let outer = crate::stablehlo::interp::offsets(&x.shape, &st, &keep);
+    let inner = offsets(&x.shape, &st, &axes);
+    let outer = offsets(&x.shape, &st, &keep);
     let n = inner.len();
     let groups = Groups::Product { outer, inner };
     let combiner = match kind {

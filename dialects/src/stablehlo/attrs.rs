@@ -7,6 +7,10 @@
 use aic::attributes::{Attr, AttrKind};
 use aic::ir::Context;
 
+/// The dimension numbers are the tensor kernels' (`crate::kernels`); this module reads
+/// and writes their attributes.
+pub use crate::kernels::{ConvDims, DotDims};
+
 /// The keyword of an enum attribute `#stablehlo<kind WORD>` (`kind` is
 /// `comparison_direction`, `comparison_type`, `precision`, ...).
 pub fn enum_word<'a>(ctx: &'a Context, a: Attr, kind: &str) -> Option<&'a str> {
@@ -98,19 +102,6 @@ fn print_struct(mnemonic: &str, lists: &[(&str, &[i64])], ints: &[(&str, i64)]) 
     format!("stablehlo.{mnemonic}<{}>", parts.join(", "))
 }
 
-/// `#stablehlo.dot<...>`: dot_general's dimension numbers.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DotDims {
-    /// Batch dimensions of the left operand.
-    pub lhs_batch: Vec<i64>,
-    /// Batch dimensions of the right operand.
-    pub rhs_batch: Vec<i64>,
-    /// Contracted dimensions of the left operand.
-    pub lhs_contract: Vec<i64>,
-    /// Contracted dimensions of the right operand.
-    pub rhs_contract: Vec<i64>,
-}
-
 const DOT_KEYS: [&str; 4] = [
     "lhs_batching_dimensions",
     "rhs_batching_dimensions",
@@ -145,29 +136,6 @@ impl DotDims {
             &[],
         )
     }
-}
-
-/// `#stablehlo.conv<...>`: convolution's dimension numbers.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ConvDims {
-    /// Input batch dimension.
-    pub in_batch: i64,
-    /// Input feature dimension.
-    pub in_feature: i64,
-    /// Input spatial dimensions.
-    pub in_spatial: Vec<i64>,
-    /// Kernel input-feature dimension.
-    pub k_in: i64,
-    /// Kernel output-feature dimension.
-    pub k_out: i64,
-    /// Kernel spatial dimensions.
-    pub k_spatial: Vec<i64>,
-    /// Output batch dimension.
-    pub out_batch: i64,
-    /// Output feature dimension.
-    pub out_feature: i64,
-    /// Output spatial dimensions.
-    pub out_spatial: Vec<i64>,
 }
 
 /// One `[b, 0, 1, f]` group: (first letter's dim, second letter's dim, spatial dims).

@@ -867,3 +867,24 @@ pub(crate) type C = (f64, f64);
 pub(crate) fn c_mul(a: C, b: C) -> C {
     (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_division_follows_xla() {
+        let i32e = Elem::Int {
+            width: 32,
+            signedness: Signedness::Signless,
+        };
+        assert_eq!(int_binary("divide", i32e, 7, 0), Some(-1));
+        assert_eq!(int_binary("remainder", i32e, 7, 0), Some(7));
+        assert_eq!(
+            i32e.wrap(int_binary("divide", i32e, i64::from(i32::MIN), -1).unwrap()),
+            i64::from(i32::MIN)
+        );
+        assert_eq!(int_binary("shift_left", i32e, 1, 32), Some(0));
+        assert_eq!(int_binary("power", i32e, 2, -1), Some(0));
+    }
+}

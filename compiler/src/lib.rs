@@ -11,6 +11,7 @@ pub mod alias;
 pub mod asm;
 pub mod attributes;
 pub mod builtin;
+pub mod constraints;
 pub mod conversion;
 pub mod diagnostics;
 pub mod dialect;

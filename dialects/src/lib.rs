@@ -11,6 +11,7 @@ pub mod func;
 pub mod fusion;
 pub mod gpu;
 pub mod graph;
+mod kernels;
 pub mod math;
 pub mod memref;
 pub mod nvgpu;

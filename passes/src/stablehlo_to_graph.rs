@@ -14,13 +14,14 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
+use aic::constraints::{i64_array_attr, int_attr, op_attr};
 use aic::dialect::enum_attr;
 use aic::interp::{Data, tensor_of_attr};
 use aic::ir::{Context, InsertPoint, Op, OpState, Region, WalkOrder};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::TypeKind;
 use aic_dialects::graph;
-use aic_dialects::stablehlo::attrs::{ConvDims, DotDims, i64s};
+use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -70,14 +71,6 @@ const ELEMENTWISE: &[(&str, &str, bool)] = &[
     ("chlo.erfc", "graph.erfc", true),
 ];
 
-fn attr(ctx: &Context, op: Op, name: &str) -> Option<Attr> {
-    ctx.op_spec(op)?.attr(ctx, op, name)
-}
-
-fn ints(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
-    i64s(ctx, attr(ctx, op, name)?)
-}
-
 fn i64_array(ctx: &Context, v: &[i64]) -> Attr {
     ctx.uniquer().i64_array(v)
 }
@@ -115,30 +108,30 @@ fn lower(ctx: &Context, op: Op) -> Option<Lowering> {
         "stablehlo.constant" => (
             "graph.constant",
             vec![],
-            vec![("value", attr(ctx, op, "value")?)],
+            vec![("value", op_attr(ctx, op, "value")?)],
         ),
         "chlo.square" if is_float_tensor(ctx, op) => ("graph.mul", vec![0, 0], vec![]),
         "stablehlo.broadcast_in_dim" => (
             "graph.broadcast",
             vec![0],
-            vec![("dims", v(&ints(ctx, op, "broadcast_dimensions")?))],
+            vec![("dims", v(&i64_array_attr(ctx, op, "broadcast_dimensions")?))],
         ),
         "stablehlo.transpose" => (
             "graph.transpose",
             vec![0],
-            vec![("perm", v(&ints(ctx, op, "permutation")?))],
+            vec![("perm", v(&i64_array_attr(ctx, op, "permutation")?))],
         ),
         "stablehlo.slice" => (
             "graph.slice",
             vec![0],
             vec![
-                ("start", v(&ints(ctx, op, "start_indices")?)),
-                ("limit", v(&ints(ctx, op, "limit_indices")?)),
-                ("strides", v(&ints(ctx, op, "strides")?)),
+                ("start", v(&i64_array_attr(ctx, op, "start_indices")?)),
+                ("limit", v(&i64_array_attr(ctx, op, "limit_indices")?)),
+                ("strides", v(&i64_array_attr(ctx, op, "strides")?)),
             ],
         ),
         "stablehlo.concatenate" => {
-            let d = aic_dialects::stablehlo::attrs::int(ctx, attr(ctx, op, "dimension")?)?;
+            let d = int_attr(ctx, op, "dimension")?;
             (
                 "graph.concat",
                 (0..ctx.operands(op).len()).collect(),
@@ -182,7 +175,7 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
     }
     let t = tensor_of_attr(
         ctx,
-        attr(ctx, init, "value")?,
+        op_attr(ctx, init, "value")?,
         ctx.value_type(ctx.result(init, 0)),
     )?;
     let identity = match (&t.data, kind) {
@@ -200,13 +193,16 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         vec![0],
         vec![
             ("kind", enum_attr(ctx.uniquer(), graph::REDUCE_PREFIX, kind)),
-            ("axes", i64_array(ctx, &ints(ctx, op, "dimensions")?)),
+            (
+                "axes",
+                i64_array(ctx, &i64_array_attr(ctx, op, "dimensions")?),
+            ),
         ],
     ))
 }
 
 fn lower_dot(ctx: &Context, op: Op) -> Option<Lowering> {
-    let d = DotDims::of(ctx, attr(ctx, op, "dot_dimension_numbers")?)?;
+    let d = DotDims::of(ctx, op_attr(ctx, op, "dot_dimension_numbers")?)?;
     let rank = |i: usize| {
         ctx.type_kind(ctx.value_type(ctx.operands(op)[i]))
             .shape()
@@ -254,28 +250,26 @@ fn lower_dot(ctx: &Context, op: Op) -> Option<Lowering> {
 }
 
 fn lower_conv(ctx: &Context, op: Op) -> Option<Lowering> {
-    let d = ConvDims::of(ctx, attr(ctx, op, "dimension_numbers")?)?;
+    let d = ConvDims::of(ctx, op_attr(ctx, op, "dimension_numbers")?)?;
     let layout = match d.compact().as_str() {
         "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => "NHWC",
         "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => "NCHW",
         _ => return None,
     };
-    let all =
-        |name: &str, want: i64| ints(ctx, op, name).is_none_or(|v| v.iter().all(|x| *x == want));
+    let all = |name: &str, want: i64| {
+        i64_array_attr(ctx, op, name).is_none_or(|v| v.iter().all(|x| *x == want))
+    };
     if !all("lhs_dilation", 1) || !all("window_reversal", 0) {
         return None;
     }
-    let bgc = attr(ctx, op, "batch_group_count")
-        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx, a));
+    let bgc = int_attr(ctx, op, "batch_group_count");
     if bgc.unwrap_or(1) != 1 {
         return None;
     }
-    let fgc = attr(ctx, op, "feature_group_count")
-        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx, a))
-        .unwrap_or(1);
-    let strides = ints(ctx, op, "window_strides").unwrap_or_else(|| vec![1, 1]);
-    let dil = ints(ctx, op, "rhs_dilation").unwrap_or_else(|| vec![1, 1]);
-    let pad = ints(ctx, op, "padding").unwrap_or_else(|| vec![0; 4]);
+    let fgc = int_attr(ctx, op, "feature_group_count").unwrap_or(1);
+    let strides = i64_array_attr(ctx, op, "window_strides").unwrap_or_else(|| vec![1, 1]);
+    let dil = i64_array_attr(ctx, op, "rhs_dilation").unwrap_or_else(|| vec![1, 1]);
+    let pad = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 4]);
     if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
         return None;
     }

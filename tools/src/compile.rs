@@ -160,11 +160,7 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 .find(|l| l.kernel == name)
                 .map_or(0, |l| l.outputs.len());
             let dims = |a: &str| aic_dialects::gpu::dims3(ctx, k, a).map(|v| v as u32);
-            let shared = ctx
-                .find_ident("shared")
-                .and_then(|i| ctx.inherent_attr(k, i))
-                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-                .unwrap_or(0) as u32;
+            let shared = aic::constraints::int_attr(ctx, k, "shared").unwrap_or(0) as u32;
             let body = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r));
             let args = body.map(|b| ctx.block_args(b).to_vec()).unwrap_or_default();
             let n = args.len();

@@ -5,6 +5,7 @@
 use crate::target::Target;
 use crate::{BufferInfo, KernelInfo};
 use aic::attributes::AttrKind;
+use aic::constraints::int_attr;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};
 use aic::types::{Type, TypeKind};
@@ -73,14 +74,6 @@ pub(crate) struct Kernel {
 pub(crate) fn loc_text(ir: &Context, op: Op) -> Option<String> {
     aic::diagnostics::file_line_col(ir.uniquer(), ir.op(op).loc)
         .map(|(f, l, c)| format!("{f}:{l}:{c}"))
-}
-
-fn int_attr(ir: &Context, op: Op, name: &str) -> Option<i64> {
-    let a = ir.find_ident(name).and_then(|i| ir.inherent_attr(op, i))?;
-    match ir.attr_kind(a) {
-        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-        _ => None,
-    }
 }
 
 /// Bytes of one element of a buffer in memory (`i1` takes a byte, `index` eight).

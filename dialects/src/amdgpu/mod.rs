@@ -28,12 +28,12 @@
 //! runs it together, so the interpreter, which runs one thread, has no
 //! semantics for it.
 
-use crate::stablehlo::I32_ATTR;
 use aic::Diagnostic;
 use aic::asm::Directive;
 use aic::attributes::{Attr, AttrKind};
+use aic::constraints::{I32_ATTR, int_attr};
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec,
+    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
 };
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
@@ -118,12 +118,6 @@ const PERM_B_ATTR: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::DialectEnum(PERM_B_PREFIX, PERM_B),
 };
 
-const UNIT: AttrConstraint = AttrConstraint {
-    desc: "unit attribute",
-    check: |a, _| matches!(a, AttrKind::Unit),
-    syntax: AttrSyntax::Full,
-};
-
 const MFMA_OPERAND: TypeConstraint = TypeConstraint {
     desc: "scalar or vector",
     check: |t, _| {
@@ -185,10 +179,10 @@ pub const MFMA: OpSpec = OpSpec {
         AttrSpec::defaulted("blgp", PERM_B_ATTR, |u| {
             aic::dialect::enum_attr(u, PERM_B_PREFIX, "none")
         }),
-        AttrSpec::optional("reducePrecision", UNIT),
-        AttrSpec::optional("negateA", UNIT),
-        AttrSpec::optional("negateB", UNIT),
-        AttrSpec::optional("negateC", UNIT),
+        AttrSpec::optional("reducePrecision", ac::UNIT),
+        AttrSpec::optional("negateA", ac::UNIT),
+        AttrSpec::optional("negateB", ac::UNIT),
+        AttrSpec::optional("negateC", ac::UNIT),
     ],
     traits: Traits::PURE,
     format: Some(
@@ -209,16 +203,9 @@ pub static DIALECT: Dialect = Dialect {
     materialize_constant: None,
 };
 
-fn int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
-    match crate::gpu::attr_kind(ctx, op, name)? {
-        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-        _ => None,
-    }
-}
-
 /// The `(m, n, k)` of an `mfma`.
 pub fn shape(ctx: &Context, op: Op) -> (i64, i64, i64) {
-    let g = |n| int(ctx, op, n).unwrap_or(0);
+    let g = |n| int_attr(ctx, op, n).unwrap_or(0);
     (g("m"), g("n"), g("k"))
 }
 
@@ -249,7 +236,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         )));
     };
     for (name, want) in [("blocks", 1), ("cbsz", 0), ("abid", 0)] {
-        let got = int(ctx, op, name).unwrap_or(want);
+        let got = int_attr(ctx, op, name).unwrap_or(want);
         if got != want {
             return Err(err(format!("{name} = {got} is not supported: only {want}")));
         }

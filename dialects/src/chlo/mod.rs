@@ -3,7 +3,8 @@
 //! printed with their syntax (`chlo.erf %x : tensor<4xf32> -> tensor<4xf32>`).
 //! The elementwise ones have interpreter semantics beside the StableHLO ones.
 
-use crate::stablehlo::{BOOL_ATTR, I64_ATTR, TENSOR, op};
+use crate::stablehlo::{TENSOR, op};
+use aic::constraints::{BOOL_ATTR, I64_ATTR};
 use aic::dialect::{AttrSpec, Dialect, OpSpec, Traits, ValueSpec};
 
 const UNARY_FMT: &str = "$operand attr-dict `:` type($operand) `->` type($result)";

@@ -16,6 +16,7 @@
 //!
 //! is the transpose of a row-major 4x6 buffer.
 
+use crate::memref::row_major_offset;
 use std::fmt;
 
 /// One transform: how some upper dims give some lower dims.
@@ -92,11 +93,6 @@ pub struct Desc {
     pub upper: Vec<i64>,
     /// The stages, upper first.
     pub stages: Vec<Vec<Step>>,
-}
-
-/// The row-major position of index `idx` in `shape`.
-pub fn row_major_offset(shape: &[i64], idx: &[i64]) -> i64 {
-    idx.iter().zip(shape).fold(0, |a, (i, l)| a * l + i)
 }
 
 /// Every index of `shape`, in row-major order.

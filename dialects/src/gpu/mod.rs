@@ -26,17 +26,16 @@
 //! one thread per block (the form `tile-to-gpu` gives with `threads=1`);
 //! more threads need a backend, since barriers interleave them.
 
-use crate::graph::verify::ints;
-use crate::stablehlo::{I64_ARRAY, I64_ATTR};
-use crate::tile::{PROGRAM, enclosing, kernel_of, run_grid, verify_launch};
+use crate::memref::store_as;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
+use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
 use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
     ValueSpec, ac, enum_keyword, tc,
 };
 use aic::interp::{IResult, Interp, InterpError, Tensor};
-use aic::ir::{Context, Op};
+use aic::ir::{Context, Op, Value};
 use aic::types::Type;
 use aic::types::TypeKind;
 use aic::verifier::op_error;
@@ -53,18 +52,6 @@ const DIM: AttrConstraint = AttrConstraint {
     desc: "dimension (x, y, z)",
     check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(DIM_PREFIX)),
     syntax: AttrSyntax::DialectEnum(DIM_PREFIX, DIMS),
-};
-
-const MEMREF: TypeConstraint = TypeConstraint {
-    desc: "memref",
-    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
-    build: None,
-};
-
-const TENSOR: TypeConstraint = TypeConstraint {
-    desc: "tensor",
-    check: |t, _| matches!(t, TypeKind::Tensor { .. }),
-    build: None,
 };
 
 const fn op(name: &'static str, summary: &'static str) -> OpSpec {
@@ -280,26 +267,15 @@ pub fn is_shared(ctx: &Context, ty: Type) -> bool {
 /// A kernel's `grid` or `block` as three sizes.
 pub fn dims3(ctx: &Context, k: Op, name: &str) -> [i64; 3] {
     let mut g = [1i64; 3];
-    for (i, v) in ints(ctx, k, name).iter().enumerate().take(3) {
+    for (i, v) in i64_array_attr(ctx, k, name)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .take(3)
+    {
         g[i] = *v;
     }
     g
-}
-
-/// The kind of `op`'s inherent attribute `name`, if it has one (what the
-/// target dialects' accessors read).
-pub fn attr_kind<'a>(ctx: &'a Context, op: Op, name: &str) -> Option<&'a AttrKind> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    Some(ctx.attr_kind(a))
-}
-
-fn attr_int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    crate::stablehlo::attrs::int(ctx.uniquer(), a)
 }
 
 /// The bytes of one element of `ty` in memory.
@@ -321,12 +297,12 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     match name {
         "gpu.kernel" => {
             for attr in ["grid", "block"] {
-                let v = ints(ctx, op, attr);
+                let v = i64_array_attr(ctx, op, attr).unwrap_or_default();
                 if v.len() != 3 || v.iter().any(|g| *g < 1) {
                     return Err(err(format!("{attr} {v:?} must be three positive sizes")));
                 }
             }
-            if attr_int(ctx, op, "shared").unwrap_or(-1) < 0 {
+            if int_attr(ctx, op, "shared").unwrap_or(-1) < 0 {
                 return Err(err("shared must be a byte count".into()));
             }
             let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
@@ -341,7 +317,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 }
             }
         }
-        "gpu.lane_id" if attr_int(ctx, op, "upper_bound").is_some_and(|b| b < 1) => {
+        "gpu.lane_id" if int_attr(ctx, op, "upper_bound").is_some_and(|b| b < 1) => {
             return Err(err("upper_bound must be a positive lane count".into()));
         }
         "gpu.shared" => {
@@ -349,11 +325,11 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             if !is_shared(ctx, ctx.value_type(r)) {
                 return Err(err(format!("the view must be a memref in #{WORKGROUP}")));
             }
-            if attr_int(ctx, op, "offset").unwrap_or(-1) < 0 {
+            if int_attr(ctx, op, "offset").unwrap_or(-1) < 0 {
                 return Err(err("offset must be a byte count".into()));
             }
             let k = enclosing(ctx, op, "gpu.kernel");
-            let total = k.and_then(|k| attr_int(ctx, k, "shared")).unwrap_or(0);
+            let total = k.and_then(|k| int_attr(ctx, k, "shared")).unwrap_or(0);
             let ty = ctx.value_type(r);
             let elem = ctx.type_kind(ty).element_type().expect("a memref");
             // Shapes and offsets from user IR: an overflow is past the end.
@@ -361,7 +337,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 aic::shape::bytes(s, u64::try_from(elem_bytes(ctx, elem)).unwrap_or(u64::MAX))
             });
             let end = bytes
-                .and_then(|b| aic::shape::add(attr_int(ctx, op, "offset").unwrap_or(0), b))
+                .and_then(|b| aic::shape::add(int_attr(ctx, op, "offset").unwrap_or(0), b))
                 .unwrap_or(i64::MAX);
             if end > total {
                 return Err(err(format!(
@@ -416,4 +392,164 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         }
         other => Err(fail(format!("no semantics for {other}"))),
     }
+}
+
+// ---- kernels and launches (shared with `tile`) ------------------------------------
+
+/// The closest op named `name` that `op` is nested in.
+pub fn enclosing(ctx: &Context, op: Op, name: &str) -> Option<Op> {
+    let mut p = ctx.parent_op(op);
+    while let Some(q) = p {
+        if ctx.op_name(q) == name {
+            return Some(q);
+        }
+        p = ctx.parent_op(q);
+    }
+    None
+}
+
+/// The kernel op (named `kind`) a launch names, looked up through the
+/// enclosing symbol tables.
+pub fn kernel_of(ctx: &Context, op: Op, kind: &str) -> Option<Op> {
+    let a = ctx
+        .find_ident("kernel")
+        .and_then(|i| ctx.inherent_attr(op, i))?;
+    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(a) else {
+        return None;
+    };
+    let name = ctx.uniquer().str(*root).to_string();
+    let mut p = ctx.parent_op(op);
+    while let Some(q) = p {
+        for r in ctx.regions(q) {
+            for b in ctx.region_blocks(*r) {
+                if let Some(k) = ctx.block_ops(b).find(|k| {
+                    ctx.op_name(*k) == kind
+                        && aic::symbol::symbol_name(ctx, *k) == Some(name.as_str())
+                }) {
+                    return Some(k);
+                }
+            }
+        }
+        p = ctx.parent_op(q);
+    }
+    None
+}
+
+/// Checks that launch `op` names a kernel op called `kind` whose buffers
+/// its inputs, then results, match in order and element type, and in shape
+/// (`flat`: in element count, the kernel's buffers being flat).
+pub fn verify_launch(ctx: &Context, op: Op, kind: &str, flat: bool) -> Result<(), Diagnostic> {
+    let k =
+        kernel_of(ctx, op, kind).ok_or_else(|| op_error(ctx, op, format!("names no {kind}")))?;
+    let b = ctx
+        .regions(k)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .ok_or_else(|| op_error(ctx, op, "the kernel has no body"))?;
+    let params: Vec<Type> = ctx
+        .block_args(b)
+        .iter()
+        .map(|a| ctx.value_type(*a))
+        .collect();
+    let given: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .copied()
+        .chain(ctx.results(op))
+        .map(|v| ctx.value_type(v))
+        .collect();
+    let same = |t: Type, m: Type| {
+        let (tk, mk) = (ctx.type_kind(t), ctx.type_kind(m));
+        let size = if flat {
+            tk.num_elements() == mk.num_elements()
+        } else {
+            tk.shape() == mk.shape()
+        };
+        size && tk.element_type() == mk.element_type()
+    };
+    if params.len() != given.len() || params.iter().zip(&given).any(|(m, t)| !same(*t, *m)) {
+        let size = if flat { "size" } else { "shape" };
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "inputs and results must match the kernel's buffers in order, {size} and element type"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// The grid point the kernel being interpreted runs at.
+    pub static PROGRAM: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
+}
+
+/// Runs kernel `k` (a `tile.kernel` or `gpu.kernel`, whose body reads
+/// `program_id`/`block_id` from [`PROGRAM`]) for launch `op` on `args`:
+/// inputs, then zeroed outputs, as its buffers, block by block in grid
+/// order; the outputs come back as the launch's results.
+pub fn run_grid(it: &mut Interp<'_>, op: Op, k: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let u = ctx.uniquer().clone();
+    let fail = |m: String| InterpError::at(op, m);
+    let region = ctx.regions(k)[0];
+    let b = ctx
+        .entry_block(region)
+        .ok_or_else(|| fail("no body".into()))?;
+    let params: Vec<Value> = ctx.block_args(b).to_vec();
+    let mut bufs: Vec<Tensor> = args
+        .iter()
+        .zip(&params)
+        .map(|(t, p)| Tensor {
+            ty: ctx.value_type(*p),
+            shape: shape_of(ctx, ctx.value_type(*p), &t.shape),
+            data: t.data.clone(),
+        })
+        .collect();
+    for p in &params[args.len()..] {
+        let ty = ctx.value_type(*p);
+        let n: i64 = ctx.type_kind(ty).shape().map_or(1, |s| s.iter().product());
+        let elem = ctx.type_kind(ty).element_type().expect("a memref");
+        bufs.push(Tensor::new(
+            &u,
+            ty,
+            store_as(&u, elem, vec![0.0; n as usize]),
+        ));
+    }
+    let grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
+    let mut g = [1i64; 3];
+    for (i, v) in grid.iter().enumerate().take(3) {
+        g[i] = *v;
+    }
+    // Block by block, in grid order.
+    for z in 0..g[2] {
+        for y in 0..g[1] {
+            for x in 0..g[0] {
+                PROGRAM.with(|p| p.set([x, y, z]));
+                it.run_region(region, bufs.clone())?;
+                for (buf, p) in bufs.iter_mut().zip(&params) {
+                    if let Ok(v) = it.value(op, *p) {
+                        *buf = v;
+                    }
+                }
+            }
+        }
+    }
+    Ok(bufs[args.len()..]
+        .iter()
+        .zip(ctx.results(op))
+        .map(|(t, r)| Tensor {
+            ty: ctx.value_type(r),
+            shape: shape_of(ctx, ctx.value_type(r), &t.shape),
+            data: t.data.clone(),
+        })
+        .collect())
+}
+
+/// The static shape of `ty`, or `default`.
+fn shape_of(ctx: &Context, ty: Type, default: &[i64]) -> Vec<i64> {
+    ctx.type_kind(ty)
+        .shape()
+        .map_or_else(|| default.to_vec(), |s| s.to_vec())
 }

@@ -1,16 +1,16 @@
-//! The graph ops' meaning for the reference interpreter, built on the StableHLO
-//! semantics: `matmul` is a `dot_general`, `conv2d` a `convolution`, the
-//! activations and normalisations are computed in `f64` and rounded once to the
-//! element type.
+//! The graph ops' meaning for the reference interpreter, built on the tensor
+//! kernels StableHLO's semantics use too (`crate::kernels`): `matmul` is a
+//! `dot_general`, `conv2d` a `convolution`, the activations and normalisations
+//! are computed in `f64` and rounded once to the element type.
 
-use super::verify::{integer, ints, norm_axis, word};
-use crate::math::fold::libm;
-use crate::stablehlo::attrs::{ConvDims, DotDims};
-use crate::stablehlo::interp::{
-    ConvWindow, Groups, at, broadcast_to, concat_along, conv, convert, count, dot, float_binary,
-    fold_floats, fold_ints, for_each_index, int_binary, linear, out, permute, result_elem,
-    result_shape, strided_slice, strides, take, unsupported,
+use super::verify::{norm_axis, word};
+use crate::kernels::{
+    ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
+    dot, float_binary, fold_floats, fold_ints, for_each_index, int_binary, linear, offsets, out,
+    permute, result_elem, result_shape, strided_slice, strides, take, unsupported,
 };
+use crate::math::fold::libm;
+use aic::constraints::{i64_array_attr, int_attr};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 
@@ -114,14 +114,14 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
                 "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
             };
             let d = ConvDims::parse_compact(dims).expect("fixed layouts parse");
-            let p = ints(ctx, op, "padding");
+            let p = i64_array_attr(ctx, op, "padding").unwrap_or_default();
             let w = ConvWindow {
-                stride: ints(ctx, op, "strides"),
+                stride: i64_array_attr(ctx, op, "strides").unwrap_or_default(),
                 padding: p,
                 lhs_dil: vec![1, 1],
-                rhs_dil: ints(ctx, op, "dilations"),
+                rhs_dil: i64_array_attr(ctx, op, "dilations").unwrap_or_default(),
                 rev: vec![0, 0],
-                fgc: integer(ctx, op, "groups", 1),
+                fgc: int_attr(ctx, op, "groups").unwrap_or(1),
                 bgc: 1,
             };
             let oshape = result_shape(ctx, op, 0)?;
@@ -146,7 +146,7 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         }
         "softmax" => {
             let x = &args[0];
-            let axis = norm_axis(integer(ctx, op, "axis", -1), x.shape.len())
+            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(-1), x.shape.len())
                 .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
             let Data::Float(v) = &x.data else {
                 return Err(unsupported(op, ctx, "non-float tensors"));
@@ -193,28 +193,38 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             Data::Float(o)
         }
         "reduce" => reduce(ctx, op, &args[0], er)?,
-        "transpose" => return Ok(vec![permute(ctx, op, &args[0], &ints(ctx, op, "perm"))?]),
+        "transpose" => {
+            return Ok(vec![permute(
+                ctx,
+                op,
+                &args[0],
+                &i64_array_attr(ctx, op, "perm").unwrap_or_default(),
+            )?]);
+        }
         "reshape" => args[0].data.clone(),
         "broadcast" => {
             return Ok(vec![broadcast_to(
                 ctx,
                 op,
                 &args[0],
-                &ints(ctx, op, "dims"),
+                &i64_array_attr(ctx, op, "dims").unwrap_or_default(),
             )?]);
         }
         "slice" => {
-            let (start, step) = (ints(ctx, op, "start"), ints(ctx, op, "strides"));
+            let (start, step) = (
+                i64_array_attr(ctx, op, "start").unwrap_or_default(),
+                i64_array_attr(ctx, op, "strides").unwrap_or_default(),
+            );
             return Ok(vec![strided_slice(ctx, op, &args[0], &start, &step)?]);
         }
         "concat" => {
-            let axis = norm_axis(integer(ctx, op, "axis", 0), args[0].shape.len())
+            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(0), args[0].shape.len())
                 .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
             return Ok(vec![concat_along(ctx, op, args, axis)?]);
         }
         "split" => {
             let x = &args[0];
-            let axis = norm_axis(integer(ctx, op, "axis", 0), x.shape.len())
+            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(0), x.shape.len())
                 .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
             let st = strides(&x.shape);
             let mut start = 0i64;
@@ -303,7 +313,8 @@ fn elementwise(ctx: &Context, op: Op, b: &str, x: &Tensor, y: &Tensor, er: Elem)
 
 fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
     let kind = word(ctx, op, "kind", super::REDUCE_PREFIX).unwrap_or("sum");
-    let axes: Vec<i64> = ints(ctx, op, "axes")
+    let axes: Vec<i64> = i64_array_attr(ctx, op, "axes")
+        .unwrap_or_default()
         .iter()
         .filter_map(|a| norm_axis(*a, x.shape.len()).map(|v| v as i64))
         .collect();
@@ -311,8 +322,8 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
         .filter(|i| !axes.contains(i))
         .collect();
     let st = strides(&x.shape);
-    let inner = crate::stablehlo::interp::offsets(&x.shape, &st, &axes);
-    let outer = crate::stablehlo::interp::offsets(&x.shape, &st, &keep);
+    let inner = offsets(&x.shape, &st, &axes);
+    let outer = offsets(&x.shape, &st, &keep);
     let n = inner.len();
     let groups = Groups::Product { outer, inner };
     let combiner = match kind {

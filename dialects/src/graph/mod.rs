@@ -11,7 +11,8 @@
 pub mod interp;
 pub mod verify;
 
-use crate::stablehlo::{DIRECTIVES, I64_ARRAY, I64_ATTR, TENSOR};
+use crate::stablehlo::{DIRECTIVES, TENSOR};
+use aic::constraints::{I64_ARRAY, I64_ATTR};
 use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
 };

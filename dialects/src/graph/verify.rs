@@ -3,32 +3,14 @@
 //! result that does not match the way MLIR's type inference does, and any
 //! malformed attribute by name.
 
-use crate::stablehlo::attrs::{i64s, int};
 use crate::stablehlo::verify::{dims_compatible, elem, list, shape};
 use aic::Diagnostic;
+use aic::constraints::{i64_values, int_value, op_attr as attr};
 use aic::ir::{Context, Op};
 use aic::types::{DYNAMIC, Type, TypeKind};
 use aic::verifier::{op_error, quoted_type};
 
 type R<T> = Result<T, Diagnostic>;
-
-fn attr(ctx: &Context, op: Op, name: &str) -> Option<aic::attributes::Attr> {
-    ctx.op_spec(op)?.attr(ctx, op, name)
-}
-
-/// An integer-array attribute.
-pub fn ints(ctx: &Context, op: Op, name: &str) -> Vec<i64> {
-    attr(ctx, op, name)
-        .and_then(|a| i64s(ctx, a))
-        .unwrap_or_default()
-}
-
-/// An integer attribute.
-pub fn integer(ctx: &Context, op: Op, name: &str, default: i64) -> i64 {
-    attr(ctx, op, name)
-        .and_then(|a| int(ctx, a))
-        .unwrap_or(default)
-}
 
 /// The keyword of the enum attribute `name` (`#graph<layout NCHW>`), whose
 /// text before the keyword is `prefix`.
@@ -57,12 +39,12 @@ pub struct Query<'a> {
 impl Query<'_> {
     fn ints(&self, name: &str) -> Vec<i64> {
         (self.attr)(name)
-            .and_then(|a| i64s(self.u, a))
+            .and_then(|a| i64_values(self.u, a))
             .unwrap_or_default()
     }
     fn integer(&self, name: &str, default: i64) -> i64 {
         (self.attr)(name)
-            .and_then(|a| int(self.u, a))
+            .and_then(|a| int_value(self.u, a))
             .unwrap_or(default)
     }
     fn word(&self, name: &str, prefix: &str) -> Option<&str> {

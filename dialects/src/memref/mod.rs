@@ -12,19 +12,13 @@
 //! interpreter gives loads and stores their value semantics (a store
 //! replaces the buffer's value), as `tile.store` does.
 
-use crate::tile::{get, store_as};
 use aic::Diagnostic;
-use aic::dialect::{Dialect, OpSpec, TypeConstraint, ValueSpec, tc};
+use aic::constraints::MEMREF;
+use aic::dialect::{Dialect, OpSpec, ValueSpec, tc};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
-use aic::types::{Type, TypeKind};
+use aic::types::Type;
 use aic::verifier::op_error;
-
-const MEMREF: TypeConstraint = TypeConstraint {
-    desc: "memref",
-    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
-    build: None,
-};
 
 /// `memref.alloca() : memref<..>`: a private array of the running thread.
 pub const ALLOCA: OpSpec = OpSpec {
@@ -150,7 +144,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         if !ok {
             return Err(fail(format!("index {at:?} out of bounds of {:?}", m.shape)));
         }
-        Ok(crate::coord::desc::row_major_offset(&m.shape, &at) as usize)
+        Ok(row_major_offset(&m.shape, &at) as usize)
     };
     match ctx.op_name(op) {
         "memref.alloca" => {
@@ -189,5 +183,26 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             Ok(Vec::new())
         }
         other => Err(fail(format!("no semantics for {other}"))),
+    }
+}
+
+/// The row-major position of index `idx` in `shape`.
+pub fn row_major_offset(shape: &[i64], idx: &[i64]) -> i64 {
+    idx.iter().zip(shape).fold(0, |a, (i, l)| a * l + i)
+}
+
+/// Element `i` of `data` as an `f64` (0 for other element kinds).
+pub fn get(data: &Data, i: usize) -> f64 {
+    match data {
+        Data::Float(_) | Data::Int(_) => data.f64_at(i),
+        _ => 0.0,
+    }
+}
+
+/// `values` stored as `elem` (rounded, or truncated to integers).
+pub fn store_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = f64>) -> Data {
+    match Elem::of(u, elem).unwrap_or(Elem::Index) {
+        Elem::Float(k) => Data::from_f64s(k, values),
+        e => Data::from_i64s(e, values.into_iter().map(|v| v as i64)),
     }
 }

@@ -73,11 +73,12 @@
 //! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
 //! it, and the shared memory it reads must not change until then.
 
-use crate::tile::enclosing;
+use crate::gpu::enclosing;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, tc,
+    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
+    tc,
 };
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
@@ -85,25 +86,14 @@ use aic::ir::{Context, Op};
 use aic::types::{Type, TypeKind};
 use aic::verifier::op_error;
 
-use crate::gpu::attr_kind;
-use crate::stablehlo::{BOOL_ATTR, I32_ATTR, I64_ATTR};
+use aic::constraints::{
+    BOOL_ATTR, I32_ATTR, I64_ATTR, MEMREF, VECTOR, int_attr, op_attr_kind as attr_kind,
+};
 
 const I64: TypeConstraint = TypeConstraint {
     desc: "i64",
     check: |t, _| matches!(t, TypeKind::Integer { width: 64, .. }),
     build: Some(|u| u.int_type(64)),
-};
-
-const MEMREF: TypeConstraint = TypeConstraint {
-    desc: "memref",
-    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
-    build: None,
-};
-
-const VECTOR: TypeConstraint = TypeConstraint {
-    desc: "vector",
-    check: |t, _| matches!(t, TypeKind::Vector { .. }),
-    build: None,
 };
 
 /// `!nvgpu.device.async.token`, what an asynchronous copy or group gives.
@@ -129,12 +119,6 @@ const INDEX_ATTR: AttrConstraint = AttrConstraint {
     desc: "index attribute",
     check: |a, u| matches!(a, AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Index)),
     syntax: AttrSyntax::WithoutType(index_type),
-};
-
-const UNIT: AttrConstraint = AttrConstraint {
-    desc: "unit attribute",
-    check: |a, _| matches!(a, AttrKind::Unit),
-    syntax: AttrSyntax::Full,
 };
 
 /// An array of integers, `[16, 8, 16]`.
@@ -195,7 +179,7 @@ pub const DEVICE_ASYNC_COPY: OpSpec = OpSpec {
     infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
     attributes: &[
         AttrSpec::required("dstElements", INDEX_ATTR),
-        AttrSpec::optional("bypassL1", UNIT),
+        AttrSpec::optional("bypassL1", ac::UNIT),
     ],
     format: Some(
         "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)",
@@ -258,7 +242,7 @@ pub const WARPGROUP_MMA: OpSpec = OpSpec {
         ValueSpec::one("matrixC", VECTOR),
     ],
     results: &[ValueSpec::one("matrixD", VECTOR)],
-    attributes: &[AttrSpec::optional("transposeB", UNIT)],
+    attributes: &[AttrSpec::optional("transposeB", ac::UNIT)],
     format: Some(
         "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
     ),
@@ -345,10 +329,7 @@ pub fn copy_operands(
 
 /// An integer attribute of `op` (0 when absent).
 pub fn int(ctx: &Context, op: Op, name: &str) -> i64 {
-    match attr_kind(ctx, op, name) {
-        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(0),
-        _ => 0,
-    }
+    int_attr(ctx, op, name).unwrap_or(0)
 }
 
 /// Whether a `warpgroup.mma` reads B N-major (`transposeB`).

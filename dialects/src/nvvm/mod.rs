@@ -28,9 +28,9 @@ use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 
-use crate::gpu::attr_kind;
-use crate::stablehlo::I64_ATTR;
-use crate::tile::enclosing;
+use crate::gpu::enclosing;
+use aic::constraints::I64_ATTR;
+use aic::constraints::op_attr_kind as attr_kind;
 
 /// `nvvm.fence.proxy`'s kind, the one aic translates.
 pub const PROXY_ASYNC_SHARED: &str = "nvvm.proxy_kind<async.shared>";

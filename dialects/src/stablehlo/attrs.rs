@@ -4,8 +4,12 @@
 //! them into structures and writes them back in StableHLO's canonical form, so
 //! the pretty syntax, the verifiers and the interpreter share one reading.
 
-use aic::attributes::{Attr, AttrKind, DenseData};
-use aic::ir::{Context, Uniquer};
+use aic::attributes::{Attr, AttrKind};
+use aic::ir::Context;
+
+/// The dimension numbers are the tensor kernels' (`crate::kernels`); this module reads
+/// and writes their attributes.
+pub use crate::kernels::{ConvDims, DotDims};
 
 /// The keyword of an enum attribute `#stablehlo<kind WORD>` (`kind` is
 /// `comparison_direction`, `comparison_type`, `precision`, ...).
@@ -15,80 +19,6 @@ pub fn enum_word<'a>(ctx: &'a Context, a: Attr, kind: &str) -> Option<&'a str> {
     };
     let rest = text.strip_prefix("stablehlo<")?.strip_prefix(kind)?;
     Some(rest.strip_suffix('>')?.trim())
-}
-
-/// Integers of an `array<i64: ...>`, a dense integer elements attribute, or an
-/// array of integer attributes.
-pub fn i64s(ctx: &Uniquer, a: Attr) -> Option<Vec<i64>> {
-    match ctx.attr_kind(a) {
-        AttrKind::DenseArray { values, elem } => {
-            let w = match ctx.type_kind(*elem) {
-                aic::types::TypeKind::Integer { width, .. } => *width,
-                _ => 64,
-            };
-            Some(
-                values
-                    .iter()
-                    .map(|v| {
-                        if w >= 64 {
-                            *v as i64
-                        } else if w == 1 {
-                            (*v & 1) as i64
-                        } else {
-                            let s = 64 - w;
-                            ((*v << s) as i64) >> s
-                        }
-                    })
-                    .collect(),
-            )
-        }
-        AttrKind::DenseElements {
-            ty,
-            data: DenseData::Raw { splat, bytes },
-        } => {
-            let et = ctx.type_kind(*ty).element_type()?;
-            let w = aic::printer::scalar_bytes(ctx, et);
-            let n = ctx.type_kind(*ty).num_elements()? as usize;
-            if w == 0 || w > 8 {
-                return None;
-            }
-            let get = |i: usize| {
-                let chunk = &bytes[i * w..(i + 1) * w];
-                let u = chunk
-                    .iter()
-                    .rev()
-                    .fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
-                let s = 64 - 8 * w as u32;
-                if s == 0 {
-                    u as i64
-                } else {
-                    ((u << s) as i64) >> s
-                }
-            };
-            Some(
-                (0..n)
-                    .map(|i| if *splat { get(0) } else { get(i) })
-                    .collect(),
-            )
-        }
-        AttrKind::Array(items) => items
-            .iter()
-            .map(|x| match ctx.attr_kind(*x) {
-                AttrKind::Integer { value, .. } => Some(*value as i64),
-                AttrKind::Bool(b) => Some(i64::from(*b)),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
-    }
-}
-
-/// An integer attribute's value.
-pub fn int(ctx: &Uniquer, a: Attr) -> Option<i64> {
-    match ctx.attr_kind(a) {
-        AttrKind::Integer { value, .. } => Some(*value as i64),
-        _ => None,
-    }
 }
 
 /// A value in a struct attribute (`key = value`).
@@ -172,19 +102,6 @@ fn print_struct(mnemonic: &str, lists: &[(&str, &[i64])], ints: &[(&str, i64)]) 
     format!("stablehlo.{mnemonic}<{}>", parts.join(", "))
 }
 
-/// `#stablehlo.dot<...>`: dot_general's dimension numbers.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct DotDims {
-    /// Batch dimensions of the left operand.
-    pub lhs_batch: Vec<i64>,
-    /// Batch dimensions of the right operand.
-    pub rhs_batch: Vec<i64>,
-    /// Contracted dimensions of the left operand.
-    pub lhs_contract: Vec<i64>,
-    /// Contracted dimensions of the right operand.
-    pub rhs_contract: Vec<i64>,
-}
-
 const DOT_KEYS: [&str; 4] = [
     "lhs_batching_dimensions",
     "rhs_batching_dimensions",
@@ -219,29 +136,6 @@ impl DotDims {
             &[],
         )
     }
-}
-
-/// `#stablehlo.conv<...>`: convolution's dimension numbers.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ConvDims {
-    /// Input batch dimension.
-    pub in_batch: i64,
-    /// Input feature dimension.
-    pub in_feature: i64,
-    /// Input spatial dimensions.
-    pub in_spatial: Vec<i64>,
-    /// Kernel input-feature dimension.
-    pub k_in: i64,
-    /// Kernel output-feature dimension.
-    pub k_out: i64,
-    /// Kernel spatial dimensions.
-    pub k_spatial: Vec<i64>,
-    /// Output batch dimension.
-    pub out_batch: i64,
-    /// Output feature dimension.
-    pub out_feature: i64,
-    /// Output spatial dimensions.
-    pub out_spatial: Vec<i64>,
 }
 
 /// One `[b, 0, 1, f]` group: (first letter's dim, second letter's dim, spatial dims).

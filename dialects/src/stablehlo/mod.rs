@@ -18,12 +18,13 @@ pub mod syntax;
 pub mod verify;
 
 use aic::asm::Directive;
+use aic::constraints::{I32_ATTR, I64_ARRAY, I64_ATTR};
 use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, TypeConstraint,
     ValueSpec, tc,
 };
 use aic::ir::Uniquer;
-use aic::types::{Signedness, Type, TypeKind};
+use aic::types::{Signedness, TypeKind};
 
 // ---------------------------------------------------------------- type constraints
 
@@ -95,50 +96,10 @@ const PRED_TENSOR: TypeConstraint = tensor_of!(
 
 // ---------------------------------------------------------------- attribute constraints
 
-fn i64_type(u: &Uniquer) -> Type {
-    u.int_type(64)
-}
-
-fn i32_type(u: &Uniquer) -> Type {
-    u.int_type(32)
-}
-
-const fn dense_array(desc: &'static str) -> AttrConstraint {
-    AttrConstraint {
-        desc,
-        check: |a, _| matches!(a, aic::attributes::AttrKind::DenseArray { .. }),
-        syntax: AttrSyntax::DenseArray(i64_type),
-    }
-}
-
-/// `array<i64: ...>` written `[..]`.
-pub const I64_ARRAY: AttrConstraint = dense_array("i64 dense array attribute");
 /// `array<i1: ...>`.
 pub const BOOL_ARRAY: AttrConstraint = AttrConstraint {
     desc: "i1 dense array attribute",
     check: |a, _| matches!(a, aic::attributes::AttrKind::DenseArray { .. }),
-    syntax: AttrSyntax::Full,
-};
-/// A 64-bit integer written without its type.
-pub const I64_ATTR: AttrConstraint = AttrConstraint {
-    desc: "64-bit signless integer attribute",
-    check: |a, u| matches!(a, aic::attributes::AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Integer { width: 64, .. })),
-    syntax: AttrSyntax::WithoutType(i64_type),
-};
-/// A 32-bit integer written without its type.
-pub const I32_ATTR: AttrConstraint = AttrConstraint {
-    desc: "32-bit signless integer attribute",
-    check: |a, u| matches!(a, aic::attributes::AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Integer { width: 32, .. })),
-    syntax: AttrSyntax::WithoutType(i32_type),
-};
-/// A bool attribute.
-pub const BOOL_ATTR: AttrConstraint = AttrConstraint {
-    desc: "bool attribute",
-    check: |a, u| match a {
-        aic::attributes::AttrKind::Bool(_) => true,
-        aic::attributes::AttrKind::Integer { ty, .. } => is_pred(u.type_kind(*ty)),
-        _ => false,
-    },
     syntax: AttrSyntax::Full,
 };
 /// A string attribute.

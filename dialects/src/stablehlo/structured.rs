@@ -7,9 +7,9 @@
 //! generic form, as stablehlo-opt prints them.
 
 use super::{
-    ANY_ATTR, BOOL_ARRAY, BOOL_ATTR, ELEMENTS_ATTR, I32_ATTR, I64_ARRAY, I64_ATTR, INT_TENSOR,
-    STRING_ATTR, STRUCT_ATTR, TENSOR, op, syntax,
+    ANY_ATTR, BOOL_ARRAY, ELEMENTS_ATTR, INT_TENSOR, STRING_ATTR, STRUCT_ATTR, TENSOR, op, syntax,
 };
+use aic::constraints::{BOOL_ATTR, I32_ATTR, I64_ARRAY, I64_ATTR};
 use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
 
 const PRECISION: AttrSpec = AttrSpec::optional("precision_config", ANY_ATTR);

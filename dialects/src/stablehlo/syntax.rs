@@ -2,10 +2,11 @@
 //! formats use (as in StableHLO's `AssemblyFormat.cpp`), and the hand-written
 //! syntax of `constant`, `reduce` and `while`.
 
-use super::attrs::{ConvDims, DotDims, enum_word, i64s};
+use super::attrs::{ConvDims, DotDims, enum_word};
 use aic::Diagnostic;
 use aic::asm::{Directive, PrintSlots, Slots};
 use aic::attributes::{Attr, AttrKind, Ident};
+use aic::constraints::i64_values;
 use aic::dialect::OpSpec;
 use aic::ir::{Op, OpState, Value};
 use aic::op_printer::OpPrinter;
@@ -298,7 +299,7 @@ pub const SLICE_RANGES: Directive = Directive {
     print: |pr, s| {
         let get = |k| {
             s.attr(pr, k)
-                .and_then(|a| i64s(pr.ctx(), a))
+                .and_then(|a| i64_values(pr.ctx(), a))
                 .unwrap_or_default()
         };
         let (a, b, c) = (get(0), get(1), get(2));
@@ -454,7 +455,9 @@ pub const WINDOW_ATTRS: Directive = Directive {
         let mut parts = Vec::new();
         for (k, key) in WINDOW_KEYS.iter().enumerate() {
             let Some(a) = s.attr(pr, k) else { continue };
-            let Some(v) = i64s(pr.ctx(), a) else { continue };
+            let Some(v) = i64_values(pr.ctx(), a) else {
+                continue;
+            };
             let body = match k {
                 1 => {
                     let pairs: Vec<String> = v
@@ -708,7 +711,7 @@ pub const EXPONENT_MANTISSA: Directive = Directive {
     print: |pr, s| {
         let get = |k| {
             s.attr(pr, k)
-                .and_then(|a| super::attrs::int(pr.ctx(), a))
+                .and_then(|a| aic::constraints::int_value(pr.ctx(), a))
                 .unwrap_or(0)
         };
         let (e, m) = (get(0), get(1));
@@ -967,7 +970,7 @@ pub fn print_reduce(pr: &mut OpPrinter<'_>, op: Op, spec: &OpSpec) {
     }
     let dims = spec
         .attr(ctx, op, "dimensions")
-        .and_then(|a| i64s(ctx, a))
+        .and_then(|a| i64_values(ctx, a))
         .unwrap_or_default();
     pr.out.push_str(" across dimensions = ");
     pr.out.push_str(&list(&dims));

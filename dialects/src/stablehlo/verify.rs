@@ -3,8 +3,9 @@
 //! section), and ops whose result type follows from their operands and
 //! attributes report a mismatch the way MLIR's type inference does.
 
-use super::attrs::{DotDims, i64s, int};
+use super::attrs::DotDims;
 use aic::Diagnostic;
+use aic::constraints::{i64_array_attr, int_attr};
 use aic::dialect::Traits;
 use aic::ir::{Context, Op, Value};
 use aic::types::{DYNAMIC, Type, TypeKind};
@@ -71,15 +72,6 @@ fn expect_shape(ctx: &Context, op: Op, inferred: &[i64], c: &str) -> R<()> {
     Ok(())
 }
 
-fn attr_ints(ctx: &Context, op: Op, name: &str) -> Option<Vec<i64>> {
-    let a = ctx.op_spec(op)?.attr(ctx, op, name)?;
-    i64s(ctx, a)
-}
-
-fn attr_int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
-    int(ctx, ctx.op_spec(op)?.attr(ctx, op, name)?)
-}
-
 fn unique(v: &[i64]) -> bool {
     let mut s = v.to_vec();
     s.sort_unstable();
@@ -101,7 +93,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
     match name {
         "iota" => {
             let rank = shape(ctx, ctx.result(op, 0)).map_or(0, |s| s.len());
-            let d = attr_int(ctx, op, "iota_dimension").unwrap_or(0);
+            let d = int_attr(ctx, op, "iota_dimension").unwrap_or(0);
             if d < 0 || d as usize >= rank {
                 return Err(op_error(
                     ctx,
@@ -140,7 +132,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         "pad" => pad(ctx, op)?,
         "reverse" => {
             let rank = shape(ctx, ctx.operands(op)[0]).map_or(usize::MAX, |s| s.len());
-            let dims = attr_ints(ctx, op, "dimensions").unwrap_or_default();
+            let dims = i64_array_attr(ctx, op, "dimensions").unwrap_or_default();
             if !unique(&dims) {
                 return Err(op_error(
                     ctx,
@@ -250,7 +242,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
             let out = scalar_of(ctx, ctx.value_type(ctx.result(op, 0)));
             region_type(ctx, op, 0, &scalars, &[out], "C5")?;
             let rank = shape(ctx, ops[0]).map_or(0, |s| s.len());
-            let dims = attr_ints(ctx, op, "dimensions").unwrap_or_default();
+            let dims = i64_array_attr(ctx, op, "dimensions").unwrap_or_default();
             if dims != (0..rank as i64).collect::<Vec<_>>() {
                 return Err(op_error(
                     ctx,
@@ -261,7 +253,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         }
         "get_dimension_size" => {
             let rank = shape(ctx, ctx.operands(op)[0]).map_or(usize::MAX, |s| s.len());
-            let d = attr_int(ctx, op, "dimension").unwrap_or(0);
+            let d = int_attr(ctx, op, "dimension").unwrap_or(0);
             if d < 0 || d as usize >= rank {
                 return Err(op_error(
                     ctx,
@@ -311,7 +303,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
                 TypeKind::Tuple(e) => e.len() as i64,
                 _ => return Err(op_error(ctx, op, "operand must be a tuple")),
             };
-            let i = attr_int(ctx, op, "index").unwrap_or(0);
+            let i = int_attr(ctx, op, "index").unwrap_or(0);
             if i < 0 || i >= n {
                 return Err(op_error(
                     ctx,
@@ -396,7 +388,7 @@ fn broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
     ) else {
         return Ok(());
     };
-    let dims = attr_ints(ctx, op, "broadcast_dimensions").unwrap_or_default();
+    let dims = i64_array_attr(ctx, op, "broadcast_dimensions").unwrap_or_default();
     if dims.len() != a.len() {
         return Err(op_error(
             ctx,
@@ -448,7 +440,7 @@ fn transpose(ctx: &Context, op: Op) -> R<()> {
     let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
         return Ok(());
     };
-    let perm = attr_ints(ctx, op, "permutation").unwrap_or_default();
+    let perm = i64_array_attr(ctx, op, "permutation").unwrap_or_default();
     if perm.len() != a.len() || !in_range(&perm, a.len()) || !unique(&perm) {
         return Err(op_error(
             ctx,
@@ -468,9 +460,9 @@ fn slice(ctx: &Context, op: Op) -> R<()> {
     let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
         return Ok(());
     };
-    let start = attr_ints(ctx, op, "start_indices").unwrap_or_default();
-    let limit = attr_ints(ctx, op, "limit_indices").unwrap_or_default();
-    let strides = attr_ints(ctx, op, "strides").unwrap_or_default();
+    let start = i64_array_attr(ctx, op, "start_indices").unwrap_or_default();
+    let limit = i64_array_attr(ctx, op, "limit_indices").unwrap_or_default();
+    let strides = i64_array_attr(ctx, op, "strides").unwrap_or_default();
     if start.len() != a.len() || limit.len() != a.len() || strides.len() != a.len() {
         return Err(op_error(
             ctx,
@@ -534,7 +526,7 @@ fn concatenate(ctx: &Context, op: Op) -> R<()> {
     let Some(first) = shapes.first() else {
         return Ok(());
     };
-    let d = attr_int(ctx, op, "dimension").unwrap_or(0);
+    let d = int_attr(ctx, op, "dimension").unwrap_or(0);
     if d < 0 || d as usize >= first.len() {
         return Err(op_error(
             ctx,
@@ -580,9 +572,9 @@ fn pad(ctx: &Context, op: Op) -> R<()> {
     let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
         return Ok(());
     };
-    let lo = attr_ints(ctx, op, "edge_padding_low").unwrap_or_default();
-    let hi = attr_ints(ctx, op, "edge_padding_high").unwrap_or_default();
-    let interior = attr_ints(ctx, op, "interior_padding").unwrap_or_default();
+    let lo = i64_array_attr(ctx, op, "edge_padding_low").unwrap_or_default();
+    let hi = i64_array_attr(ctx, op, "edge_padding_high").unwrap_or_default();
+    let interior = i64_array_attr(ctx, op, "interior_padding").unwrap_or_default();
     if lo.len() != a.len() || hi.len() != a.len() || interior.len() != a.len() {
         return Err(op_error(
             ctx,
@@ -768,7 +760,7 @@ fn reduce(ctx: &Context, op: Op) -> R<()> {
     let Some(a) = shape(ctx, ops[0]) else {
         return Ok(());
     };
-    let dims = attr_ints(ctx, op, "dimensions").unwrap_or_default();
+    let dims = i64_array_attr(ctx, op, "dimensions").unwrap_or_default();
     if !in_range(&dims, a.len()) {
         return Err(op_error(
             ctx,
@@ -895,7 +887,7 @@ fn results_are(ctx: &Context, op: Op, tys: &[Type], c: &str) -> R<()> {
 
 /// Sizes of a `[n, 2]` padding attribute as (low, high) pairs.
 fn padding_pairs(ctx: &Context, op: Op, rank: usize, c: &str) -> R<Vec<(i64, i64)>> {
-    let Some(p) = attr_ints(ctx, op, "padding") else {
+    let Some(p) = i64_array_attr(ctx, op, "padding") else {
         return Ok(vec![(0, 0); rank]);
     };
     if p.len() != 2 * rank {
@@ -917,7 +909,7 @@ fn sized(
     c_size: &str,
     c_pos: Option<&str>,
 ) -> R<Vec<i64>> {
-    let v = attr_ints(ctx, op, name).unwrap_or_else(|| vec![default; n]);
+    let v = i64_array_attr(ctx, op, name).unwrap_or_else(|| vec![default; n]);
     if v.len() != n {
         return Err(op_error(
             ctx,
@@ -1055,8 +1047,8 @@ fn convolution(ctx: &Context, op: Op) -> R<()> {
     let lhs_dil = sized(ctx, op, "lhs_dilation", ns, 1, "C5", Some("C6"))?;
     let rhs_dil = sized(ctx, op, "rhs_dilation", ns, 1, "C7", Some("C8"))?;
     sized(ctx, op, "window_reversal", ns, 0, "C9", None)?;
-    let fgc = attr_int(ctx, op, "feature_group_count").unwrap_or(1);
-    let bgc = attr_int(ctx, op, "batch_group_count").unwrap_or(1);
+    let fgc = int_attr(ctx, op, "feature_group_count").unwrap_or(1);
+    let bgc = int_attr(ctx, op, "batch_group_count").unwrap_or(1);
     if fgc <= 0 {
         return Err(op_error(
             ctx,
@@ -1147,7 +1139,7 @@ fn gather(ctx: &Context, op: Op) -> R<()> {
             "malformed dimension_numbers (expected #stablehlo.gather<...>)",
         ));
     };
-    let sizes = attr_ints(ctx, op, "slice_sizes").unwrap_or_default();
+    let sizes = i64_array_attr(ctx, op, "slice_sizes").unwrap_or_default();
     let (r, ir) = (a.len(), ind.len());
     let ivd = d.index_vector_dim;
     if d.offset_dims.len() + d.collapsed_slice_dims.len() + d.operand_batching_dims.len() != r {
@@ -1482,7 +1474,7 @@ fn dynamic_slice(ctx: &Context, op: Op) -> R<()> {
     let Some(a) = shape(ctx, ops[0]) else {
         return Ok(());
     };
-    let sizes = attr_ints(ctx, op, "slice_sizes").unwrap_or_default();
+    let sizes = i64_array_attr(ctx, op, "slice_sizes").unwrap_or_default();
     if sizes.len() != a.len() || ops.len() - 1 != a.len() {
         return Err(op_error(
             ctx,
@@ -1584,7 +1576,7 @@ fn sort(ctx: &Context, op: Op) -> R<()> {
         ));
     }
     let rank = shapes.first().map_or(0, Vec::len) as i64;
-    let d = attr_int(ctx, op, "dimension").unwrap_or(-1);
+    let d = int_attr(ctx, op, "dimension").unwrap_or(-1);
     if d < -rank || d >= rank {
         return Err(op_error(
             ctx,

@@ -32,10 +32,11 @@
 
 use crate::coord::desc::row_major_indices;
 use crate::coord::{self, Desc};
-use crate::graph::verify::ints;
-use crate::stablehlo::{I64_ARRAY, I64_ATTR};
+use crate::gpu::{PROGRAM, enclosing, kernel_of, run_grid, verify_launch};
+use crate::memref::{get, row_major_offset, store_as};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
+use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
 use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
     ValueSpec, ac, enum_keyword, tc,
@@ -234,18 +235,6 @@ const TILE: TypeConstraint = TypeConstraint {
             true
         }
     },
-    build: None,
-};
-
-const MEMREF: TypeConstraint = TypeConstraint {
-    desc: "memref",
-    check: |t, _| matches!(t, TypeKind::MemRef { .. }),
-    build: None,
-};
-
-const TENSOR: TypeConstraint = TypeConstraint {
-    desc: "tensor",
-    check: |t, _| matches!(t, TypeKind::Tensor { .. }),
     build: None,
 };
 
@@ -522,13 +511,6 @@ pub static DIALECT: Dialect = Dialect {
 
 // ---- verification ----------------------------------------------------------
 
-fn int(ctx: &Context, op: Op, name: &str) -> Option<i64> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    crate::stablehlo::attrs::int(ctx.uniquer(), a)
-}
-
 fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
     let a = ctx
         .find_ident(name)
@@ -572,18 +554,6 @@ fn misplaced(d: &Desc, origin: usize, rank: usize) -> Option<String> {
     })
 }
 
-/// The closest op named `name` that `op` is nested in.
-pub(crate) fn enclosing(ctx: &Context, op: Op, name: &str) -> Option<Op> {
-    let mut p = ctx.parent_op(op);
-    while let Some(q) = p {
-        if ctx.op_name(q) == name {
-            return Some(q);
-        }
-        p = ctx.parent_op(q);
-    }
-    None
-}
-
 fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let err = |m: String| op_error(ctx, op, m);
     let name = ctx.op_name(op);
@@ -607,13 +577,13 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let result_tile = || ctx.results(op).next().and_then(|r| tile_of(ctx, r));
     match name {
         "tile.kernel" => {
-            let grid = ints(ctx, op, "grid");
+            let grid = i64_array_attr(ctx, op, "grid").unwrap_or_default();
             if grid.is_empty() || grid.len() > 3 || grid.iter().any(|g| *g < 1) {
                 return Err(err(format!(
                     "grid {grid:?} must have 1 to 3 positive sizes"
                 )));
             }
-            if let Some(t) = int(ctx, op, "threads")
+            if let Some(t) = int_attr(ctx, op, "threads")
                 && t < 1
             {
                 return Err(err(format!("threads {t} must be positive")));
@@ -629,14 +599,14 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             }
         }
         "tile.program_id" => {
-            let axis = int(ctx, op, "axis").unwrap_or(-1);
+            let axis = int_attr(ctx, op, "axis").unwrap_or(-1);
             if !(0..3).contains(&axis) {
                 return Err(err(format!("axis {axis} must be 0, 1 or 2")));
             }
         }
         "tile.iota" => {
             let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
-            let dim = int(ctx, op, "dim").unwrap_or(-1);
+            let dim = int_attr(ctx, op, "dim").unwrap_or(-1);
             if !(0..r.shape.len() as i64).contains(&dim) {
                 return Err(err(format!(
                     "dim {dim} out of range for a tile of rank {}",
@@ -751,7 +721,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             let (Some(t), Some(r)) = (tile_of(ctx, operands[0]), result_tile()) else {
                 return Err(err("operand and result must be tiles".into()));
             };
-            let axis = int(ctx, op, "axis").unwrap_or(-1);
+            let axis = int_attr(ctx, op, "axis").unwrap_or(-1);
             let mut want = t.shape.clone();
             if !(0..want.len() as i64).contains(&axis) || want.len() < 2 {
                 return Err(err(format!(
@@ -773,7 +743,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 Some(t) => (t.shape, t.elem),
                 None => (Vec::new(), ctx.value_type(operands[0])),
             };
-            let dims = ints(ctx, op, "dims");
+            let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
             let ok = dims.len() == shape.len()
                 && dims.iter().zip(&shape).all(|(d, l)| {
                     usize::try_from(*d)
@@ -801,7 +771,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                     "the result must be the same tile in the named space".into()
                 ));
             }
-            if int(ctx, op, "depth").unwrap_or(0) < 1 {
+            if int_attr(ctx, op, "depth").unwrap_or(0) < 1 {
                 return Err(err("depth must be at least 1".into()));
             }
         }
@@ -821,92 +791,10 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// The kernel op (named `kind`) a launch names, looked up through the
-/// enclosing symbol tables.
-pub(crate) fn kernel_of(ctx: &Context, op: Op, kind: &str) -> Option<Op> {
-    let a = ctx
-        .find_ident("kernel")
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    let AttrKind::SymbolRef { root, .. } = ctx.attr_kind(a) else {
-        return None;
-    };
-    let name = ctx.uniquer().str(*root).to_string();
-    let mut p = ctx.parent_op(op);
-    while let Some(q) = p {
-        for r in ctx.regions(q) {
-            for b in ctx.region_blocks(*r) {
-                if let Some(k) = ctx.block_ops(b).find(|k| {
-                    ctx.op_name(*k) == kind
-                        && aic::symbol::symbol_name(ctx, *k) == Some(name.as_str())
-                }) {
-                    return Some(k);
-                }
-            }
-        }
-        p = ctx.parent_op(q);
-    }
-    None
-}
-
-/// Checks that launch `op` names a kernel op called `kind` whose buffers
-/// its inputs, then results, match in order and element type, and in shape
-/// (`flat`: in element count, the kernel's buffers being flat).
-pub(crate) fn verify_launch(
-    ctx: &Context,
-    op: Op,
-    kind: &str,
-    flat: bool,
-) -> Result<(), Diagnostic> {
-    let k =
-        kernel_of(ctx, op, kind).ok_or_else(|| op_error(ctx, op, format!("names no {kind}")))?;
-    let b = ctx
-        .regions(k)
-        .first()
-        .and_then(|r| ctx.entry_block(*r))
-        .ok_or_else(|| op_error(ctx, op, "the kernel has no body"))?;
-    let params: Vec<Type> = ctx
-        .block_args(b)
-        .iter()
-        .map(|a| ctx.value_type(*a))
-        .collect();
-    let given: Vec<Type> = ctx
-        .operands(op)
-        .iter()
-        .copied()
-        .chain(ctx.results(op))
-        .map(|v| ctx.value_type(v))
-        .collect();
-    let same = |t: Type, m: Type| {
-        let (tk, mk) = (ctx.type_kind(t), ctx.type_kind(m));
-        let size = if flat {
-            tk.num_elements() == mk.num_elements()
-        } else {
-            tk.shape() == mk.shape()
-        };
-        size && tk.element_type() == mk.element_type()
-    };
-    if params.len() != given.len() || params.iter().zip(&given).any(|(m, t)| !same(*t, *m)) {
-        let size = if flat { "size" } else { "shape" };
-        return Err(op_error(
-            ctx,
-            op,
-            format!(
-                "inputs and results must match the kernel's buffers in order, {size} and element type"
-            ),
-        ));
-    }
-    Ok(())
-}
-
 // ---- interpretation ----------------------------------------------------------
 
-thread_local! {
-    /// The grid point the kernel being interpreted runs at.
-    pub(crate) static PROGRAM: Cell<[i64; 3]> = const { Cell::new([0; 3]) };
-}
-
 fn index_of(shape: &[i64], idx: &[i64]) -> usize {
-    coord::desc::row_major_offset(shape, idx) as usize
+    row_major_offset(shape, idx) as usize
 }
 
 /// Where each element of a tile of `shape` at `origin` is under `d`, in
@@ -930,21 +818,6 @@ fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
     Tensor { ty, shape, data }
 }
 
-pub(crate) fn get(data: &Data, i: usize) -> f64 {
-    match data {
-        Data::Float(_) | Data::Int(_) => data.f64_at(i),
-        _ => 0.0,
-    }
-}
-
-/// `values` stored as `elem` (rounded, or truncated to integers).
-pub(crate) fn store_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = f64>) -> Data {
-    match Elem::of(u, elem).unwrap_or(Elem::Index) {
-        Elem::Float(k) => Data::from_f64s(k, values),
-        e => Data::from_i64s(e, values.into_iter().map(|v| v as i64)),
-    }
-}
-
 /// `values` stored as integers of `elem`.
 fn ints_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = i64>) -> Data {
     Data::from_i64s(Elem::of(u, elem).unwrap_or(Elem::Index), values)
@@ -958,14 +831,14 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
     let idx = |t: &Tensor| t.first_int();
     match ctx.op_name(op) {
         "tile.program_id" => {
-            let axis = int(ctx, op, "axis").unwrap_or(0) as usize;
+            let axis = int_attr(ctx, op, "axis").unwrap_or(0) as usize;
             let p = PROGRAM.with(Cell::get)[axis.min(2)];
             Ok(vec![Tensor::int_scalar(&u, u.ty(TypeKind::Index), p)])
         }
         "tile.iota" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
-            let dim = int(ctx, op, "dim").unwrap_or(0) as usize;
+            let dim = int_attr(ctx, op, "dim").unwrap_or(0) as usize;
             let out = row_major_indices(&t.shape).into_iter().map(|e| e[dim]);
             let data = ints_as(&u, t.elem, out);
             Ok(vec![tile_value(ty, t.shape, data)])
@@ -1080,7 +953,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "tile.reduce" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
-            let axis = int(ctx, op, "axis").unwrap_or(0) as usize;
+            let axis = int_attr(ctx, op, "axis").unwrap_or(0) as usize;
             let kind = word(ctx, op, "kind", KIND_PREFIX).unwrap_or("sum");
             let x = &args[0];
             let mut out = Vec::new();
@@ -1104,7 +977,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         "tile.broadcast" => {
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
-            let dims: Vec<usize> = ints(ctx, op, "dims").iter().map(|d| *d as usize).collect();
+            let dims: Vec<usize> = i64_array_attr(ctx, op, "dims")
+                .unwrap_or_default()
+                .iter()
+                .map(|d| *d as usize)
+                .collect();
             let x = &args[0];
             let out = row_major_indices(&t.shape)
                 .iter()
@@ -1149,78 +1026,4 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
         }
         other => Err(fail(format!("no semantics for {other}"))),
     }
-}
-
-/// Runs kernel `k` (a `tile.kernel` or `gpu.kernel`, whose body reads
-/// `program_id`/`block_id` from [`PROGRAM`]) for launch `op` on `args`:
-/// inputs, then zeroed outputs, as its buffers, block by block in grid
-/// order; the outputs come back as the launch's results.
-pub(crate) fn run_grid(
-    it: &mut Interp<'_>,
-    op: Op,
-    k: Op,
-    args: &[Tensor],
-) -> IResult<Vec<Tensor>> {
-    let ctx = it.ctx;
-    let u = ctx.uniquer().clone();
-    let fail = |m: String| InterpError::at(op, m);
-    let region = ctx.regions(k)[0];
-    let b = ctx
-        .entry_block(region)
-        .ok_or_else(|| fail("no body".into()))?;
-    let params: Vec<Value> = ctx.block_args(b).to_vec();
-    let mut bufs: Vec<Tensor> = args
-        .iter()
-        .zip(&params)
-        .map(|(t, p)| Tensor {
-            ty: ctx.value_type(*p),
-            shape: shape_of(ctx, ctx.value_type(*p), &t.shape),
-            data: t.data.clone(),
-        })
-        .collect();
-    for p in &params[args.len()..] {
-        let ty = ctx.value_type(*p);
-        let n: i64 = ctx.type_kind(ty).shape().map_or(1, |s| s.iter().product());
-        let elem = ctx.type_kind(ty).element_type().expect("a memref");
-        bufs.push(Tensor::new(
-            &u,
-            ty,
-            store_as(&u, elem, vec![0.0; n as usize]),
-        ));
-    }
-    let grid = ints(ctx, k, "grid");
-    let mut g = [1i64; 3];
-    for (i, v) in grid.iter().enumerate().take(3) {
-        g[i] = *v;
-    }
-    // Block by block, in grid order.
-    for z in 0..g[2] {
-        for y in 0..g[1] {
-            for x in 0..g[0] {
-                PROGRAM.with(|p| p.set([x, y, z]));
-                it.run_region(region, bufs.clone())?;
-                for (buf, p) in bufs.iter_mut().zip(&params) {
-                    if let Ok(v) = it.value(op, *p) {
-                        *buf = v;
-                    }
-                }
-            }
-        }
-    }
-    Ok(bufs[args.len()..]
-        .iter()
-        .zip(ctx.results(op))
-        .map(|(t, r)| Tensor {
-            ty: ctx.value_type(r),
-            shape: shape_of(ctx, ctx.value_type(r), &t.shape),
-            data: t.data.clone(),
-        })
-        .collect())
-}
-
-/// The static shape of `ty`, or `default`.
-fn shape_of(ctx: &Context, ty: Type, default: &[i64]) -> Vec<i64> {
-    ctx.type_kind(ty)
-        .shape()
-        .map_or_else(|| default.to_vec(), |s| s.to_vec())
 }

@@ -11,19 +11,12 @@
 
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::dialect::{AttrSpec, Dialect, OpSpec, TypeConstraint, ValueSpec, tc};
+use aic::dialect::{AttrSpec, Dialect, OpSpec, ValueSpec, tc};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
-use aic::types::TypeKind;
 use aic::verifier::op_error;
 
-use crate::stablehlo::I64_ARRAY;
-
-const VECTOR: TypeConstraint = TypeConstraint {
-    desc: "vector",
-    check: |t, _| matches!(t, TypeKind::Vector { .. }),
-    build: None,
-};
+use aic::constraints::{I64_ARRAY, VECTOR};
 
 /// `vector.from_elements %a, %b, ... : vector<..>`: a vector of its
 /// operands, in row-major order.

@@ -11,13 +11,13 @@
 //! a new idiom is a short walk over those.
 
 use aic::attributes::{Attr, AttrKind};
+use aic::constraints::i64_values;
 use aic::dialect::{enum_attr, enum_keyword};
 use aic::eqsat::{self, Arg, Bound, Graph, Native, Natives, Node};
 use aic::interp::{Data, Elem, Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::Uniquer;
 use aic::types::{Type, TypeKind};
 use aic_dialects::graph::REDUCE_PREFIX;
-use aic_dialects::stablehlo::attrs::i64s;
 use egg::{Id, Symbol};
 
 /// The predicates and natives the pass's rule sets are read with.
@@ -82,7 +82,7 @@ fn shape(g: &Graph, c: Id) -> Option<Vec<i64>> {
 /// An integer-list property of a node.
 fn ints(g: &Graph, n: &Node, name: &str) -> Option<Vec<i64>> {
     let u = uniq(g);
-    i64s(u, eqsat::prop(u, n, name)?)
+    i64_values(u, eqsat::prop(u, n, name)?)
 }
 
 /// The single value of class `c` if it is a scalar or splat constant, or a

@@ -108,17 +108,15 @@ pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
 fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
     let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
-    let groups = attr("groups")
-        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-        .unwrap_or(1);
+    let groups = aic::constraints::int_attr(ctx, conv, "groups").unwrap_or(1);
     let nchw = attr("layout").and_then(|a| {
         aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
     }) == Some("NCHW");
     let (xs, ws) = (shape(ctx, x), shape(ctx, w));
     let (st, di, pa) = (
-        ints(ctx, conv, "strides"),
-        ints(ctx, conv, "dilations"),
-        ints(ctx, conv, "padding"),
+        i64_array_attr(ctx, conv, "strides").unwrap_or_default(),
+        i64_array_attr(ctx, conv, "dilations").unwrap_or_default(),
+        i64_array_attr(ctx, conv, "padding").unwrap_or_default(),
     );
     if xs.len() != 4 || ws.len() != 4 || st.len() != 2 || di.len() != 2 || pa.len() != 4 {
         return Err("a convolution of unexpected rank".into());
@@ -187,7 +185,8 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
                 (0..to.len()).collect(),
             )]);
         } else {
-            let perm: Vec<usize> = ints(ctx, v, "perm")
+            let perm: Vec<usize> = i64_array_attr(ctx, v, "perm")
+                .unwrap_or_default()
                 .into_iter()
                 .map(|p| p as usize)
                 .collect();

@@ -35,11 +35,11 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
+use aic::constraints::i64_array_attr;
 use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Region, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
-use aic_dialects::graph::verify::ints;
 use aic_dialects::tile::{self, Space};
 
 mod attention;

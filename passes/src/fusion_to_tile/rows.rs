@@ -53,14 +53,13 @@ impl RowOp {
         let mut axes = vec![last as usize];
         let kind = match name {
             "graph.softmax" => {
-                let axis = attr("axis")
-                    .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-                    .unwrap_or(-1);
+                let axis = aic::constraints::int_attr(ctx, red, "axis").unwrap_or(-1);
                 axes = vec![norm(axis)?];
                 "softmax".to_string()
             }
             "graph.reduce" => {
-                axes = ints(ctx, red, "axes")
+                axes = i64_array_attr(ctx, red, "axes")
+                    .unwrap_or_default()
                     .into_iter()
                     .map(norm)
                     .collect::<Result<_, _>>()?;

@@ -26,8 +26,13 @@ pub(super) struct Views {
 pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<Desc> {
     let x = *ctx.operands(o).first()?;
     let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
-    let dims =
-        |name: &str| -> Vec<usize> { ints(ctx, o, name).into_iter().map(|d| d as usize).collect() };
+    let dims = |name: &str| -> Vec<usize> {
+        i64_array_attr(ctx, o, name)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| d as usize)
+            .collect()
+    };
     Some(match ctx.op_name(o) {
         "graph.broadcast" => Desc::broadcast(&from, &to, &dims("dims")),
         "graph.transpose" => Desc::transpose(&from, &dims("perm")),
@@ -38,9 +43,9 @@ pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<Desc> {
         }
         "graph.slice" => Desc::strided_slice(
             &from,
-            &ints(ctx, o, "start"),
-            &ints(ctx, o, "limit"),
-            &ints(ctx, o, "strides"),
+            &i64_array_attr(ctx, o, "start").unwrap_or_default(),
+            &i64_array_attr(ctx, o, "limit").unwrap_or_default(),
+            &i64_array_attr(ctx, o, "strides").unwrap_or_default(),
         ),
         _ => return None,
     })
@@ -102,7 +107,7 @@ pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
     let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
     if ctx.op_name(o) == "graph.broadcast" {
         // Only new unit dims, the old ones kept in order.
-        let dims = ints(ctx, o, "dims");
+        let dims = i64_array_attr(ctx, o, "dims").unwrap_or_default();
         if dims.windows(2).any(|w| w[0] >= w[1]) || from.len() != dims.len() {
             return false;
         }
@@ -227,13 +232,8 @@ pub(super) fn operand(
         return Ok(o);
     }
     if name == "graph.concat" {
-        let axis = usize::try_from(
-            ctx.find_ident("axis")
-                .and_then(|i| ctx.inherent_attr(p, i))
-                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-                .unwrap_or(-1),
-        )
-        .map_err(|_| "a concat without an axis".to_string())?;
+        let axis = usize::try_from(aic::constraints::int_attr(ctx, p, "axis").unwrap_or(-1))
+            .map_err(|_| "a concat without an axis".to_string())?;
         let total = shape(ctx, v)[axis];
         let mut before = 0;
         let mut parts = Vec::new();

@@ -671,10 +671,7 @@ fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
 }
 
 fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
-    ctx.find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))
-        .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-        .unwrap_or(0)
+    aic::constraints::int_attr(ctx, op, name).unwrap_or(0)
 }
 
 /// The dim of a descriptor along which memory is contiguous in aligned runs

@@ -50,13 +50,13 @@ mod wgmma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
+use aic::constraints::i64_array_attr;
 use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::arith::CMPI_PREDICATES;
 use aic_dialects::coord::{self, Desc};
 use aic_dialects::gpu::{WORKGROUP, elem_bytes};
-use aic_dialects::graph::verify::ints;
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
 
@@ -137,11 +137,7 @@ impl Pass for TileToGpu {
             // and addressable first, which bounds every such product.
             aic::shape::check_values(ctx, *k, "tile-to-gpu")?;
             // A kernel whose tiles chose their block size keeps it.
-            let threads = ctx
-                .find_ident("threads")
-                .and_then(|i| ctx.inherent_attr(*k, i))
-                .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
-                .unwrap_or(self.threads);
+            let threads = aic::constraints::int_attr(ctx, *k, "threads").unwrap_or(self.threads);
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -398,7 +394,7 @@ fn lower_kernel(
     for v in second {
         let at = ctx
             .inherent_attr(v, offset)
-            .and_then(|a| aic_dialects::stablehlo::attrs::int(ctx.uniquer(), a))
+            .and_then(|a| aic::constraints::int_value(ctx.uniquer(), a))
             .unwrap_or(0);
         let a = int_attr(ctx.uniquer(), at + first, u.int_type(64));
         ctx.set_inherent_attr(v, offset, a);
@@ -407,7 +403,7 @@ fn lower_kernel(
     let name = aic::symbol::symbol_name(ctx, k)
         .unwrap_or("kernel")
         .to_string();
-    let mut grid = ints(ctx, k, "grid");
+    let mut grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
     grid.resize(3, 1);
     let r = ctx.create_region();
     ctx.append_block(r, gb);
@@ -1236,7 +1232,7 @@ impl Lower<'_> {
                     let src = tile::tile_type(u, ctx.value_type(ctx.operands(o)[0]));
                     let a = axis
                         .and_then(|i| ctx.inherent_attr(o, i))
-                        .and_then(|a| aic_dialects::stablehlo::attrs::int(u, a));
+                        .and_then(|a| aic::constraints::int_value(u, a));
                     match src {
                         Some(s)
                             if s.shape.len() == 2
@@ -1433,7 +1429,7 @@ impl Lower<'_> {
                     return false;
                 };
                 let rank = self.tiles[&ctx.operands(op)[0]].1.shape.len() as i64;
-                let dims = ints(ctx, op, "dims");
+                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
                 let out = ctx
                     .results(op)
                     .next()
@@ -1653,11 +1649,7 @@ impl Lower<'_> {
     }
 
     fn int(&self, op: Op, name: &str) -> i64 {
-        self.ctx
-            .find_ident(name)
-            .and_then(|i| self.ctx.inherent_attr(op, i))
-            .and_then(|a| aic_dialects::stablehlo::attrs::int(self.ctx.uniquer(), a))
-            .unwrap_or(0)
+        aic::constraints::int_attr(self.ctx, op, name).unwrap_or(0)
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {
@@ -1813,7 +1805,7 @@ impl Lower<'_> {
             }
             "tile.broadcast" => {
                 let r = result.expect("a result");
-                let dims = ints(ctx, op, "dims");
+                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
                 match self.tiles.get(&operands[0]).cloned() {
                     None => {
                         let x = self.map.value(operands[0]);

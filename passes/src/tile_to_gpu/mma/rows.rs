@@ -234,7 +234,7 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
                 return false;
             };
             let src = tile_type(ctx, operands[0]).expect("a row vector");
-            let dims = aic_dialects::graph::verify::ints(ctx, o, "dims");
+            let dims = aic::constraints::i64_array_attr(ctx, o, "dims").unwrap_or_default();
             if dims != [0] || rt.shape.len() != 2 || rt.shape[0] != src.shape[0] {
                 return false;
             }

@@ -43,6 +43,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&fusion::DIALECT);
     registry.register(&coord::DIALECT);
     registry.register(&tile::DIALECT);
+    registry.add_syntax(&tile::SYNTAX);
     registry.register(&memref::DIALECT);
     registry.register(&gpu::DIALECT);
     registry.register(&vector::DIALECT);

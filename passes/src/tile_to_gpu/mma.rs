@@ -253,7 +253,7 @@ fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
 }
 
 pub(super) fn tile_type(ctx: &Context, v: Value) -> Option<TileType> {
-    tile::tile_type(ctx.uniquer(), ctx.value_type(v))
+    tile::tile_type(ctx.uniquer(), ctx.value_type(v)).cloned()
 }
 
 /// The warp grid of `gemm` if tensor cores can run it in blocks of `threads`.

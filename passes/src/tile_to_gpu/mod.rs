@@ -1243,7 +1243,7 @@ impl Lower<'_> {
                                 && a == Some(1)
                                 && row.as_ref().is_none_or(|r| *r == s.shape) =>
                         {
-                            row = Some(s.shape);
+                            row = Some(s.shape.clone());
                         }
                         _ => simple = false,
                     }
@@ -1253,7 +1253,7 @@ impl Lower<'_> {
             shapes.extend(
                 ctx.results(o)
                     .filter_map(|r| tile::tile_type(u, ctx.value_type(r)))
-                    .map(|t| t.shape),
+                    .map(|t| t.shape.clone()),
             );
         });
         let shape = row.filter(|_| simple)?;
@@ -1592,6 +1592,7 @@ impl Lower<'_> {
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
         tile::tile_type(self.ctx.uniquer(), self.ctx.value_type(v))
+            .cloned()
             .ok_or_else(|| err(self.ctx, op, "expected a tile"))
     }
 

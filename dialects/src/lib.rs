@@ -42,6 +42,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&graph::OTHERS);
     registry.register(&fusion::DIALECT);
     registry.register(&coord::DIALECT);
+    registry.add_syntax(&coord::SYNTAX);
     registry.register(&tile::DIALECT);
     registry.add_syntax(&tile::SYNTAX);
     registry.register(&memref::DIALECT);

@@ -304,7 +304,7 @@ const KIND: AttrConstraint = AttrConstraint {
 
 const DESC: AttrConstraint = AttrConstraint {
     desc: "tensor descriptor (#coord.desc<...>)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(coord::DESC_PREFIX)),
+    check: |a, _| coord::is_desc(a),
     syntax: AttrSyntax::Full,
 };
 
@@ -579,7 +579,7 @@ fn written_desc(ctx: &Context, op: Op) -> Option<Result<Desc, String>> {
     let a = ctx
         .find_ident("desc")
         .and_then(|i| ctx.inherent_attr(op, i))?;
-    Some(coord::desc_of(ctx.uniquer(), a))
+    Some(coord::desc_of(ctx.uniquer(), a).cloned())
 }
 
 /// Why a tile of rank `rank` cannot sit at an origin of `origin` indices

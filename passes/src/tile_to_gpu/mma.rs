@@ -630,7 +630,7 @@ fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
                     .find_ident("desc")
                     .and_then(|i| ctx.inherent_attr(load, i))
                 {
-                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?,
+                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
                 let cd = chunk_dim(&desc)?;

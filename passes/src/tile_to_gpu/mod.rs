@@ -1627,7 +1627,9 @@ impl Lower<'_> {
             .find_ident("desc")
             .and_then(|i| self.ctx.inherent_attr(op, i));
         match a {
-            Some(a) => coord::desc_of(self.ctx.uniquer(), a).map_err(|e| err(self.ctx, op, e)),
+            Some(a) => coord::desc_of(self.ctx.uniquer(), a)
+                .cloned()
+                .map_err(|e| err(self.ctx, op, e)),
             None => Ok(Desc::row_major(shape)),
         }
     }

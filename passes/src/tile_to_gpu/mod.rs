@@ -340,7 +340,7 @@ fn lower_kernel(
             transfer_at.insert(t, top);
             let bytes = plan
                 .transfer_bytes(ctx, t)
-                .unwrap_or_else(|| tile_bytes(ctx, &tt));
+                .unwrap_or_else(|| tile_bytes(ctx, tt));
             top = align(top + bytes);
         }
     }
@@ -1517,7 +1517,7 @@ impl Lower<'_> {
             "tile.reduce" => {
                 let src = tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.operands(d)[0]))?;
                 let axis = self.int(d, "axis") as usize;
-                self.slice_of(&src, axis)
+                self.slice_of(src, axis)
             }
             "tile.map" => ctx
                 .operands(d)

@@ -2,7 +2,7 @@
 //! [`Uniquer`](crate::Uniquer).
 
 use crate::affine::{AffineMap, IntegerSet};
-use crate::types::Type;
+use crate::types::{DialectObject, DialectValue, Type};
 use smallvec::SmallVec;
 
 /// An interned attribute: two attributes are equal exactly when their ids are.
@@ -148,11 +148,29 @@ pub enum AttrKind {
     },
     /// A location.
     Location(LocKind),
+    /// An attribute of a dialect that registered its attributes (`#coord.desc<...>`,
+    /// `#tile<level warp>`): a Rust value of the dialect, read back with
+    /// [`Uniquer::dialect_attr`](crate::ir::Uniquer::dialect_attr).
+    Dialect(DialectAttr),
     /// A dialect attribute aic does not model (`#stablehlo.conv<...>`): the text after `#`, verbatim.
     Opaque(Box<str>),
 }
 
+/// The value of an [`AttrKind::Dialect`] attribute.
+pub type DialectAttr = DialectObject;
+
 impl AttrKind {
+    /// The dialect attribute of `v`.
+    pub fn dialect<T: DialectValue>(v: T) -> Self {
+        AttrKind::Dialect(DialectObject::new(v))
+    }
+    /// The dialect value of this attribute, if it is a `T`.
+    pub fn dialect_value<T: DialectValue>(&self) -> Option<&T> {
+        match self {
+            AttrKind::Dialect(d) => d.downcast(),
+            _ => None,
+        }
+    }
     /// Whether this attribute is a location.
     pub fn is_location(&self) -> bool {
         matches!(self, AttrKind::Location(_))

@@ -7,11 +7,11 @@
 //! hand-written [`CustomAsm`].
 
 use crate::asm::Format;
-use crate::attributes::{Attr, AttrKind, Ident};
+use crate::attributes::{Attr, AttrKind, DialectAttr, Ident};
 use crate::diagnostics::Diagnostic;
 use crate::intern::FxBuild;
 use crate::ir::{Context, Op, OpState, Uniquer, Value};
-use crate::types::{Type, TypeKind};
+use crate::types::{DialectType, Type, TypeKind};
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -797,12 +797,41 @@ pub struct Dialect {
     pub materialize_constant: Option<crate::rewrite::MaterializeFn>,
 }
 
+/// Reads the text of a dialect type after `!` (`tile.tile<16xf32>`) into its value:
+/// `Ok(None)` keeps text the dialect does not model as an opaque type, `Err` is a
+/// diagnostic at the type.
+pub type ParseTypeFn = fn(&Uniquer, &str) -> Result<Option<DialectType>, String>;
+
+/// Reads the text of a dialect attribute after `#` (`coord.desc<...>`,
+/// `tile<level warp>`) into its value, as [`ParseTypeFn`] does for types.
+pub type ParseAttrFn = fn(&Uniquer, &str) -> Result<Option<DialectAttr>, String>;
+
+/// The types and attributes a dialect defines as Rust values (MLIR's
+/// `Dialect::parseType` / `parseAttribute`): the generic parser hands the text of
+/// `!name.…` and `#name.…` / `#name<…>` to them. Their values print themselves
+/// ([`crate::types::DialectValue`]).
+#[derive(Debug)]
+pub struct DialectSyntax {
+    /// The dialect namespace (`tile`).
+    pub dialect: &'static str,
+    /// The parser of its types.
+    pub parse_type: Option<ParseTypeFn>,
+    /// The parser of its attributes.
+    pub parse_attr: Option<ParseAttrFn>,
+}
+
+/// The dialect namespace of the text after `!` or `#`: up to the first `.` or `<`.
+fn namespace(body: &str) -> &str {
+    body.split(['.', '<']).next().unwrap_or(body)
+}
+
 /// All dialects known to a tool.
 #[derive(Default)]
 pub struct DialectRegistry {
     dialects: Vec<&'static Dialect>,
     ops: HashMap<&'static str, (&'static OpSpec, Option<Arc<Format>>), FxBuild>,
     semantics: Vec<(&'static str, SemanticsFn)>,
+    syntax: Vec<&'static DialectSyntax>,
 }
 
 /// A dialect's interpreter semantics by op name, for dialects that keep them in
@@ -859,6 +888,34 @@ impl DialectRegistry {
             .filter(|(d, _)| *d == dialect)
             .find_map(|(_, f)| f(name))
     }
+    /// Let the generic parser read the types and attributes of a dialect as values
+    /// (see [`DialectSyntax`]). A dialect may add several; each is asked in turn.
+    pub fn add_syntax(&mut self, s: &'static DialectSyntax) {
+        if !self.syntax.iter().any(|x| std::ptr::eq(*x, s)) {
+            self.syntax.push(s);
+        }
+    }
+    /// The type `!body`, as a value of its dialect's registered syntax; `Ok(None)`
+    /// when no registered parser models it (the caller keeps it opaque).
+    pub fn parse_dialect_type(&self, u: &Uniquer, body: &str) -> Result<Option<Type>, String> {
+        let ns = namespace(body);
+        for s in self.syntax.iter().filter(|s| s.dialect == ns) {
+            if let Some(v) = s.parse_type.map(|f| f(u, body)).transpose()?.flatten() {
+                return Ok(Some(u.ty(TypeKind::Dialect(v))));
+            }
+        }
+        Ok(None)
+    }
+    /// The attribute `#body`, as [`parse_dialect_type`](Self::parse_dialect_type).
+    pub fn parse_dialect_attr(&self, u: &Uniquer, body: &str) -> Result<Option<Attr>, String> {
+        let ns = namespace(body);
+        for s in self.syntax.iter().filter(|s| s.dialect == ns) {
+            if let Some(v) = s.parse_attr.map(|f| f(u, body)).transpose()?.flatten() {
+                return Ok(Some(u.attr(AttrKind::Dialect(v))));
+            }
+        }
+        Ok(None)
+    }
     /// Registered dialects in registration order.
     pub fn dialects(&self) -> &[&'static Dialect] {
         &self.dialects
@@ -909,5 +966,124 @@ mod tests {
         assert_eq!(FLAGS.value_of(&text("t.flags<ab, none>")), Some(3));
         assert_eq!(FLAGS.value_of(&text("t.flags<d>")), None);
         assert_eq!(FLAGS.value_of(&text("u.flags<a>")), None);
+    }
+
+    /// A dialect value for the tests: `!t.pair<a, b>` / `#t.pair<a, b>`.
+    #[derive(Debug, PartialEq, Eq, Hash)]
+    struct Pair(i64, i64);
+
+    impl crate::types::DialectValue for Pair {
+        fn print(&self, _: &crate::ir::Uniquer, out: &mut String) {
+            out.push_str(&format!("t.pair<{}, {}>", self.0, self.1));
+        }
+    }
+
+    fn parse_pair(body: &str) -> Result<Option<crate::types::DialectObject>, String> {
+        let Some(inner) = body.strip_prefix("t.pair<") else {
+            return Ok(None);
+        };
+        let nums: Vec<i64> = inner
+            .strip_suffix('>')
+            .into_iter()
+            .flat_map(|b| b.split(','))
+            .map(|x| x.trim().parse::<i64>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| format!("malformed pair '{body}'"))?;
+        match nums[..] {
+            [a, b] => Ok(Some(crate::types::DialectObject::new(Pair(a, b)))),
+            _ => Err(format!("malformed pair '{body}'")),
+        }
+    }
+
+    static PAIRS: super::DialectSyntax = super::DialectSyntax {
+        dialect: "t",
+        parse_type: Some(|_, body| parse_pair(body)),
+        parse_attr: Some(|_, body| parse_pair(body)),
+    };
+
+    /// Parses `text` as a module with the `t` pair syntax registered.
+    fn parse(text: &str) -> Result<(crate::ir::Context, crate::ir::Op), crate::Diagnostic> {
+        let mut reg = super::DialectRegistry::new();
+        reg.add_syntax(&PAIRS);
+        let mut ctx = crate::ir::Context::new(std::sync::Arc::new(reg));
+        ctx.allow_unregistered = true;
+        let mut sm = crate::diagnostics::SourceMap::new();
+        let f = sm.add("t.mlir", text.to_string());
+        let m = crate::syntax::with_parser_stack(|| crate::syntax::parse_module(&mut ctx, &sm, f))?;
+        Ok((ctx, m))
+    }
+
+    fn first_op(ctx: &crate::ir::Context, m: crate::ir::Op) -> crate::ir::Op {
+        let body = ctx.entry_block(ctx.regions(m)[0]).expect("module body");
+        ctx.block_ops(body).next().expect("an op")
+    }
+
+    const PAIR_OP: &str =
+        "\"t.a\"() {p = #t.pair<1, 2>, q = #t.pair<1,2>, o = #t.other<x>} : () -> !t.pair<3, 4>\n";
+
+    #[test]
+    fn registered_dialect_values_parse_intern_print_and_downcast() {
+        let (ctx, m) = parse(PAIR_OP).expect("parses");
+        let op = first_op(&ctx, m);
+        let attr = |n: &str| ctx.attr_of(op, ctx.ident(n)).expect("attribute");
+        // Equal values intern to one attribute, whatever the spacing of their text.
+        assert_eq!(attr("p"), attr("q"));
+        assert_eq!(ctx.dialect_attr::<Pair>(attr("p")), Some(&Pair(1, 2)));
+        assert_eq!(ctx.attr(AttrKind::dialect(Pair(1, 2))), attr("p"));
+        assert_ne!(ctx.attr(AttrKind::dialect(Pair(2, 1))), attr("p"));
+        let ty = ctx.value_type(ctx.result(op, 0));
+        assert_eq!(ctx.dialect_type::<Pair>(ty), Some(&Pair(3, 4)));
+        assert_eq!(
+            ctx.ty(crate::types::TypeKind::dialect(Pair(3, 4))),
+            ty,
+            "a built type is the parsed one"
+        );
+        // A value of another Rust type is not a `Pair`.
+        assert_eq!(
+            ctx.dialect_type::<Pair>(ctx.ty(crate::types::TypeKind::Index)),
+            None
+        );
+        // Text the dialect does not model, and unregistered dialects, stay opaque.
+        assert!(matches!(ctx.attr_kind(attr("o")), AttrKind::Opaque(t) if &**t == "t.other<x>"));
+        assert_eq!(crate::printer::type_text(&ctx, ty), "!t.pair<3, 4>");
+        let printed = crate::op_printer::print_op(&ctx, op, Default::default());
+        assert!(
+            printed.contains("{o = #t.other<x>, p = #t.pair<1, 2>, q = #t.pair<1, 2>}"),
+            "{printed}"
+        );
+        // The printed text reads back to the same values.
+        let (ctx2, m2) = parse(&printed).expect("reparses");
+        let op2 = first_op(&ctx2, m2);
+        let again = crate::op_printer::print_op(&ctx2, op2, Default::default());
+        assert_eq!(again, printed);
+    }
+
+    #[test]
+    fn unregistered_dialects_stay_opaque() {
+        let text = "\"t.a\"() {p = #u.pair<1, 2>} : () -> !u.pair<3, 4>\n";
+        let (ctx, m) = parse(text).expect("parses");
+        let op = first_op(&ctx, m);
+        let p = ctx.attr_of(op, ctx.ident("p")).expect("attribute");
+        assert!(matches!(ctx.attr_kind(p), AttrKind::Opaque(t) if &**t == "u.pair<1, 2>"));
+        let ty = ctx.value_type(ctx.result(op, 0));
+        assert!(
+            matches!(ctx.type_kind(ty), crate::types::TypeKind::Opaque(t) if &**t == "u.pair<3, 4>")
+        );
+    }
+
+    #[test]
+    fn a_malformed_registered_type_is_an_error_at_the_type() {
+        let text = "\"t.a\"() : () -> !t.pair<3>\n";
+        let e = parse(text).err().expect("fails");
+        assert_eq!(e.message, "malformed pair 't.pair<3>'");
+        let start = text.find("!t.pair").unwrap();
+        assert!(
+            matches!(e.at, crate::diagnostics::Where::Span { start: s, end, .. } if s == start && end == start + "!t.pair<3>".len()),
+            "{:?}",
+            e.at
+        );
+        let text = "\"t.a\"() {p = #t.pair<x, 1>} : () -> ()\n";
+        let e = parse(text).err().expect("fails");
+        assert_eq!(e.message, "malformed pair 't.pair<x, 1>'");
     }
 }

@@ -281,6 +281,14 @@ impl Uniquer {
     pub fn type_kind(&self, t: Type) -> &TypeKind {
         self.types.get(t.0)
     }
+    /// The value of a dialect type, if `t` is one of Rust type `T`.
+    pub fn dialect_type<T: crate::types::DialectValue>(&self, t: Type) -> Option<&T> {
+        self.type_kind(t).dialect_value()
+    }
+    /// The value of a dialect attribute, if `a` is one of Rust type `T`.
+    pub fn dialect_attr<T: crate::types::DialectValue>(&self, a: Attr) -> Option<&T> {
+        self.attr_kind(a).dialect_value()
+    }
     /// Intern an attribute.
     pub fn attr(&self, kind: AttrKind) -> Attr {
         if crate::alias::always_aliased(&kind) {

@@ -252,6 +252,10 @@ fn write_type_body(p: Pr<'_>, t: Type, out: &mut String) {
                 out.push(')');
             }
         }
+        TypeKind::Dialect(d) => {
+            out.push('!');
+            d.print(u, out);
+        }
         TypeKind::Opaque(body) => {
             out.push('!');
             out.push_str(body);
@@ -427,6 +431,10 @@ pub fn write_attr_in(p: Pr<'_>, a: Attr, elide_i64_f64: bool, out: &mut String) 
             out.push('>');
         }
         AttrKind::Location(_) => write_location(p, a, true, out),
+        AttrKind::Dialect(d) => {
+            out.push('#');
+            d.print(u, out);
+        }
         AttrKind::Opaque(body) => {
             out.push('#');
             out.push_str(body);

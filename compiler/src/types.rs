@@ -2,7 +2,12 @@
 
 use crate::attributes::Attr;
 use crate::float::FloatKind;
+use crate::ir::Uniquer;
 use smallvec::SmallVec;
+use std::any::{Any, TypeId};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 /// An interned type: two types are equal exactly when their ids are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -87,12 +92,107 @@ pub enum TypeKind {
         /// Result types.
         results: SmallVec<[Type; 2]>,
     },
+    /// A type of a dialect that registered its types (`!tile.tile<16xf32>`): a Rust
+    /// value of the dialect, read back with [`Uniquer::dialect_type`].
+    Dialect(DialectType),
     /// A dialect type aic does not model (`!stablehlo.token`, `!t.ty<1, [2]>`):
     /// the text after `!`, kept verbatim so it round-trips.
     Opaque(Box<str>),
 }
 
+/// The value of a dialect type or attribute (`TileType`, a `#coord.desc`, an enum
+/// keyword), as the dialect defines it in Rust. Equal values intern to one id.
+pub trait DialectValue: Any + Eq + Hash + fmt::Debug + Send + Sync {
+    /// Append the text after `!` or `#` (`tile.tile<16xf32>`), which the dialect's
+    /// registered parser reads back to an equal value.
+    fn print(&self, u: &Uniquer, out: &mut String);
+}
+
+/// [`DialectValue`] made object-safe, for storing values of any dialect behind one
+/// pointer: implemented for every `DialectValue`.
+pub trait DynDialectValue: fmt::Debug + Send + Sync {
+    /// The value, for downcasting.
+    fn as_any(&self) -> &dyn Any;
+    /// Whether `other` is a value of the same Rust type and equal.
+    fn dyn_eq(&self, other: &dyn DynDialectValue) -> bool;
+    /// Hash the Rust type and the value.
+    fn dyn_hash(&self, state: &mut dyn Hasher);
+    /// See [`DialectValue::print`].
+    fn print(&self, u: &Uniquer, out: &mut String);
+}
+
+impl<T: DialectValue> DynDialectValue for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn dyn_eq(&self, other: &dyn DynDialectValue) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+    fn dyn_hash(&self, mut state: &mut dyn Hasher) {
+        TypeId::of::<T>().hash(&mut state);
+        self.hash(&mut state);
+    }
+    fn print(&self, u: &Uniquer, out: &mut String) {
+        DialectValue::print(self, u, out)
+    }
+}
+
+/// A dialect value shared behind a pointer, with equality, hashing and printing
+/// of the value it holds: the payload of [`TypeKind::Dialect`] and
+/// [`AttrKind::Dialect`](crate::attributes::AttrKind::Dialect).
+#[derive(Clone)]
+pub struct DialectObject(Arc<dyn DynDialectValue>);
+
+impl DialectObject {
+    /// Wrap a dialect value.
+    pub fn new<T: DialectValue>(v: T) -> Self {
+        DialectObject(Arc::new(v))
+    }
+    /// The value, if it is a `T`.
+    pub fn downcast<T: DialectValue>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref()
+    }
+    /// Append the value's text (after `!` or `#`).
+    pub fn print(&self, u: &Uniquer, out: &mut String) {
+        self.0.print(u, out)
+    }
+}
+
+impl PartialEq for DialectObject {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.dyn_eq(&*other.0)
+    }
+}
+
+impl Eq for DialectObject {}
+
+impl Hash for DialectObject {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.dyn_hash(state)
+    }
+}
+
+impl fmt::Debug for DialectObject {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The value of a [`TypeKind::Dialect`] type.
+pub type DialectType = DialectObject;
+
 impl TypeKind {
+    /// The dialect type of `v`.
+    pub fn dialect<T: DialectValue>(v: T) -> Self {
+        TypeKind::Dialect(DialectObject::new(v))
+    }
+    /// The dialect value of this type, if it is a `T`.
+    pub fn dialect_value<T: DialectValue>(&self) -> Option<&T> {
+        match self {
+            TypeKind::Dialect(d) => d.downcast(),
+            _ => None,
+        }
+    }
     /// Signless integer of `width` bits.
     pub fn int(width: u32) -> Self {
         TypeKind::Integer {

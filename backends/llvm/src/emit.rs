@@ -374,7 +374,12 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             TypeKind::Float(FloatKind::F64) => cx.f64_type().into(),
             // nvgpu's asynchronous-copy tokens name nothing at run time
             // (cp.async groups are counted per thread): an i32 kept at 0.
-            TypeKind::Opaque(s) if &**s == aic_dialects::nvgpu::TOKEN_TYPE => cx.i32_type().into(),
+            t if t
+                .dialect_value::<aic_dialects::nvgpu::AsyncToken>()
+                .is_some() =>
+            {
+                cx.i32_type().into()
+            }
             // Register fragments (nvgpu's operands): flat, row-major.
             TypeKind::Vector { shape, elem, .. } if !shape.is_empty() => {
                 let n = u32::try_from(shape.iter().product::<i64>()).unwrap_or(0);

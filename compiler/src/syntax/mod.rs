@@ -143,6 +143,7 @@ impl ExpansionLedger {
             | AttrKind::AffineMap(_)
             | AttrKind::IntegerSet(_)
             | AttrKind::Strided { .. }
+            | AttrKind::Dialect(_)
             | AttrKind::Opaque(_) => (false, Vec::new()),
         };
         let e = Self::combine(bracketed, children.into_iter().map(|c| self.child(u, c)));
@@ -181,6 +182,7 @@ impl ExpansionLedger {
             | TypeKind::Index
             | TypeKind::Float(_)
             | TypeKind::None
+            | TypeKind::Dialect(_)
             | TypeKind::Opaque(_) => Vec::new(),
         };
         // Every type with children prints them in brackets (`tuple<...>`, `(...) -> ...`).
@@ -412,6 +414,9 @@ pub struct Lowerer<'a> {
     pub base: usize,
     /// Type for a top-level integer or float literal written without `: type`.
     pub type_hint: Option<Type>,
+    /// The dialects whose types and attributes are read as values; without it
+    /// every dialect type and attribute stays opaque text.
+    pub registry: Option<&'a crate::dialect::DialectRegistry>,
     depth: usize,
 }
 
@@ -426,8 +431,15 @@ impl<'a> Lowerer<'a> {
             file,
             base,
             type_hint: None,
+            registry: None,
             depth: 0,
         }
+    }
+
+    /// Read dialect types and attributes through `registry`'s parsers.
+    pub fn with_registry(mut self, registry: &'a crate::dialect::DialectRegistry) -> Self {
+        self.registry = Some(registry);
+        self
     }
 
     fn err(&self, p: &Pair<'_, Rule>, msg: impl Into<String>) -> Diagnostic {
@@ -527,28 +539,35 @@ impl<'a> Lowerer<'a> {
                 }))
             }
             Rule::tensor_type | Rule::memref_type | Rule::vector_type => self.shaped(p),
-            Rule::dialect_type => self.alias_or_opaque(
-                &p,
-                &self.aliases.types,
-                |t| u.ty(TypeKind::Opaque(t.into())),
-                |name, t| self.aliases.spend_type(u, name, t),
-            ),
+            Rule::dialect_type => {
+                let reg = self.registry;
+                self.alias_or_opaque(
+                    &p,
+                    &self.aliases.types,
+                    |t| match reg.map(|r| r.parse_dialect_type(u, t)).transpose()? {
+                        Some(Some(v)) => Ok(v),
+                        _ => Ok(u.ty(TypeKind::Opaque(t.into()))),
+                    },
+                    |name, t| self.aliases.spend_type(u, name, t),
+                )
+            }
             r => Err(self.err(&p, format!("expected type, found {r:?}"))),
         }
     }
 
     /// `!name` / `#name` without a dot or body refers to an alias; anything else is a
-    /// dialect type or attribute that aic keeps verbatim.
+    /// dialect type or attribute, read by its dialect's registered parser or kept
+    /// verbatim; a parser's error is reported at the type or attribute.
     fn alias_or_opaque<T: Copy>(
         &self,
         p: &Pair<'_, Rule>,
         aliases: &HashMap<String, T>,
-        opaque: impl FnOnce(&str) -> T,
+        dialect: impl FnOnce(&str) -> Result<T, String>,
         spend: impl FnOnce(&str, T) -> Result<(), String>,
     ) -> R<T> {
         let text = &p.as_str()[1..];
         if text.contains(['.', '<']) {
-            return Ok(opaque(text));
+            return dialect(text).map_err(|m| self.err(p, m));
         }
         let v = aliases
             .get(text)
@@ -832,12 +851,18 @@ impl<'a> Lowerer<'a> {
                 self.u.note_aliased_attr();
                 self.loc(p)
             }
-            Rule::dialect_attr => self.alias_or_opaque(
-                &p,
-                &self.aliases.attrs,
-                |t| u.attr(AttrKind::Opaque(t.into())),
-                |name, a| self.aliases.spend_attr(u, name, a),
-            ),
+            Rule::dialect_attr => {
+                let reg = self.registry;
+                self.alias_or_opaque(
+                    &p,
+                    &self.aliases.attrs,
+                    |t| match reg.map(|r| r.parse_dialect_attr(u, t)).transpose()? {
+                        Some(Some(v)) => Ok(v),
+                        _ => Ok(u.attr(AttrKind::Opaque(t.into()))),
+                    },
+                    |name, a| self.aliases.spend_attr(u, name, a),
+                )
+            }
             r => Err(self.err(&p, format!("expected attribute, found {r:?}"))),
         }
     }

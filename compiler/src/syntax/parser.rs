@@ -277,7 +277,8 @@ impl<'s> OpParser<'s, '_> {
         let is_attr = name_pair.as_rule() == Rule::attr_alias_name;
         let name = name_pair.as_str()[1..].to_string();
         let value = it.next().expect("alias value");
-        let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+        let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry());
         if is_attr {
             let a = if value.as_rule() == Rule::type_ {
                 let t = low.ty(value)?;
@@ -431,7 +432,8 @@ impl<'s> OpParser<'s, '_> {
         }
         let start = self.pos;
         let p = self.rule(Rule::string)?;
-        let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+        let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry());
         Ok(std::borrow::Cow::Owned(
             String::from_utf8_lossy(&low.string_bytes(&p)?).into_owned(),
         ))
@@ -1245,7 +1247,9 @@ impl<'s> OpParser<'s, '_> {
         }
         let p = self.rule(Rule::type_)?;
         let before = self.aliases.expansion();
-        let t = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start).ty(p)?;
+        let t = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry())
+            .ty(p)?;
         if let Some(k) = key
             && self.pos == start + k.len()
         {
@@ -1348,7 +1352,8 @@ impl<'s> OpParser<'s, '_> {
         }
         let p = self.rule(Rule::attribute)?;
         let before = self.aliases.expansion();
-        let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+        let mut low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry());
         low.type_hint = ty;
         let a = low.attr(p)?;
         if let Some(k) = key
@@ -1418,7 +1423,8 @@ impl<'s> OpParser<'s, '_> {
         let p = self.rule(Rule::symbol_part)?;
         let inner = p.into_inner().next().expect("symbol body");
         if inner.as_rule() == Rule::string {
-            let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start);
+            let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+                .with_registry(self.ctx.registry());
             Ok(String::from_utf8_lossy(&low.string_bytes(&inner)?).into_owned())
         } else {
             Ok(inner.as_str().to_string())
@@ -1458,6 +1464,7 @@ impl<'s> OpParser<'s, '_> {
         self.pos = start;
         let p = self.rule(Rule::location)?;
         Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry())
             .loc(p)
             .map(Some)
     }

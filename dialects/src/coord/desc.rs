@@ -20,7 +20,7 @@ use crate::memref::row_major_offset;
 use std::fmt;
 
 /// One transform: how some upper dims give some lower dims.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Transform {
     /// One dim, unchanged.
     Pass,
@@ -76,7 +76,7 @@ pub enum Transform {
 
 /// A transform with the dims it reads (of its stage's upper coordinate) and
 /// writes (of the stage's lower coordinate).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Step {
     /// The transform.
     pub t: Transform,
@@ -87,7 +87,7 @@ pub struct Step {
 }
 
 /// A descriptor: upper lengths and stages from upper to lower.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Desc {
     /// The logical shape.
     pub upper: Vec<i64>,

@@ -17,11 +17,13 @@ pub mod desc;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::dialect::{AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, ValueSpec, tc};
+use aic::dialect::{
+    AttrConstraint, AttrSpec, AttrSyntax, Dialect, DialectSyntax, OpSpec, Traits, ValueSpec, tc,
+};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
 use aic::rewrite::FoldResult;
-use aic::types::TypeKind;
+use aic::types::{DialectObject, DialectValue, TypeKind};
 use aic::verifier::op_error;
 pub use desc::{Conv, Desc, Step, Transform};
 use smallvec::SmallVec;
@@ -30,25 +32,64 @@ use smallvec::SmallVec;
 pub const DESC_PREFIX: &str = "coord.desc<";
 
 /// The descriptor an attribute holds, or why it is not one.
-pub fn desc_of(u: &Uniquer, a: Attr) -> Result<Desc, String> {
-    let AttrKind::Opaque(text) = u.attr_kind(a) else {
-        return Err("expected a #coord.desc<...> attribute".into());
-    };
-    let body = text
-        .strip_prefix(DESC_PREFIX)
-        .and_then(|t| t.strip_suffix('>'))
-        .ok_or("expected a #coord.desc<...> attribute")?;
-    body.parse()
+pub fn desc_of(u: &Uniquer, a: Attr) -> Result<&Desc, String> {
+    match u.attr_kind(a) {
+        AttrKind::Dialect(d) => d.downcast().ok_or_else(not_a_desc),
+        // A descriptor the parser could not read stays text (see `SYNTAX`): its
+        // error is reported here, by the verifier of the op holding it.
+        AttrKind::Opaque(text) => Err(match desc_text(text) {
+            Some(body) => body.parse::<Desc>().err().unwrap_or_else(|| {
+                "a descriptor kept as text: the coord dialect's syntax is not registered".into()
+            }),
+            None => not_a_desc(),
+        }),
+        _ => Err(not_a_desc()),
+    }
+}
+
+fn not_a_desc() -> String {
+    "expected a #coord.desc<...> attribute".into()
+}
+
+/// The body of `coord.desc<BODY>`.
+fn desc_text(text: &str) -> Option<&str> {
+    text.strip_prefix(DESC_PREFIX)?.strip_suffix('>')
 }
 
 /// The attribute holding `d`.
 pub fn desc_attr(u: &Uniquer, d: &Desc) -> Attr {
-    u.attr(AttrKind::Opaque(format!("{DESC_PREFIX}{d}>").into()))
+    u.attr(AttrKind::dialect(d.clone()))
+}
+
+impl DialectValue for Desc {
+    fn print(&self, _: &Uniquer, out: &mut String) {
+        use std::fmt::Write as _;
+        let _ = write!(out, "{DESC_PREFIX}{self}>");
+    }
+}
+
+/// `#coord.desc<...>` as a [`Desc`] value. A descriptor that does not read stays
+/// opaque text for the verifier of the op holding it to report, naming the op.
+pub static SYNTAX: DialectSyntax = DialectSyntax {
+    dialect: "coord",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(desc_text(body)
+            .and_then(|b| b.parse::<Desc>().ok())
+            .map(DialectObject::new))
+    }),
+};
+
+/// Whether `a` is a descriptor attribute, or text spelled as one (which the
+/// verifier reports as malformed).
+pub fn is_desc(a: &AttrKind) -> bool {
+    a.dialect_value::<Desc>().is_some()
+        || matches!(a, AttrKind::Opaque(t) if t.starts_with(DESC_PREFIX))
 }
 
 const DESC: AttrConstraint = AttrConstraint {
     desc: "tensor descriptor (#coord.desc<...>)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(DESC_PREFIX)),
+    check: |a, _| is_desc(a),
     syntax: AttrSyntax::Full,
 };
 
@@ -85,7 +126,7 @@ pub static DIALECT: Dialect = Dialect {
     materialize_constant: None,
 };
 
-fn desc_of_op(ctx: &Context, op: Op) -> Option<Desc> {
+fn desc_of_op(ctx: &Context, op: Op) -> Option<&Desc> {
     let a = ctx
         .find_ident("desc")
         .and_then(|i| ctx.inherent_attr(op, i))?;
@@ -121,7 +162,7 @@ fn verify_offset(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 fn fold_offset(ctx: &mut Context, op: Op, _: &[Option<Attr>]) -> Option<SmallVec<[FoldResult; 1]>> {
     let d = desc_of_op(ctx, op)?;
     let s = d.simplify();
-    if s == d {
+    if s == *d {
         return None;
     }
     let u = ctx.uniquer().clone();

@@ -97,17 +97,36 @@ const I64: TypeConstraint = TypeConstraint {
 };
 
 /// `!nvgpu.device.async.token`, what an asynchronous copy or group gives.
-pub const TOKEN_TYPE: &str = "nvgpu.device.async.token";
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct AsyncToken;
+
+/// The text of [`AsyncToken`] after `!`.
+const TOKEN_TYPE: &str = "nvgpu.device.async.token";
+
+impl aic::types::DialectValue for AsyncToken {
+    fn print(&self, _: &aic::ir::Uniquer, out: &mut String) {
+        out.push_str(TOKEN_TYPE);
+    }
+}
+
+/// The types of `nvgpu` as values.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "nvgpu",
+    parse_type: Some(|_, body| {
+        Ok((body == TOKEN_TYPE).then(|| aic::types::DialectObject::new(AsyncToken)))
+    }),
+    parse_attr: None,
+};
 
 const TOKEN: TypeConstraint = TypeConstraint {
     desc: "device async token",
-    check: |t, _| matches!(t, TypeKind::Opaque(s) if &**s == TOKEN_TYPE),
+    check: |t, _| t.dialect_value::<AsyncToken>().is_some(),
     build: Some(token_type),
 };
 
 /// The token type.
 pub fn token_type(u: &aic::ir::Uniquer) -> Type {
-    u.ty(TypeKind::Opaque(TOKEN_TYPE.into()))
+    u.ty(TypeKind::dialect(AsyncToken))
 }
 
 fn index_type(u: &aic::ir::Uniquer) -> Type {

@@ -37,18 +37,20 @@ use crate::memref::{get, row_major_offset, store_as};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
+use aic::dialect::DialectSyntax;
 use aic::dialect::{
     AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
     ValueSpec, ac, enum_keyword, tc,
 };
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer, Value};
-use aic::types::{Type, TypeKind};
+use aic::types::{DialectObject, DialectValue, Type, TypeKind};
 use aic::verifier::op_error;
 use std::cell::Cell;
+use std::fmt::Write as _;
 
 /// Where a tile lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     /// Registers (the default).
     Register,
@@ -58,7 +60,7 @@ pub enum Space {
 
 /// A tile type: shape, element type, space and, optionally, how its
 /// elements are laid out.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TileType {
     /// The tile's shape.
     pub shape: Vec<i64>,
@@ -73,7 +75,7 @@ pub struct TileType {
 /// How a tile's elements are laid out; the interpreter ignores it (a layout
 /// never changes a value), the verifier checks it fits the tile, and a
 /// backend follows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
     /// Register fragments of an `m x n x k` matrix instruction (mma/wgmma on
     /// NVIDIA, MFMA on AMD): `mma<16, 8, 16>`.
@@ -159,42 +161,74 @@ fn top_level_parts(text: &str) -> Vec<&str> {
 }
 
 /// The tile type `t` is, if it is one.
-pub fn tile_type(u: &Uniquer, t: Type) -> Option<TileType> {
-    let TypeKind::Opaque(text) = u.type_kind(t) else {
-        return None;
-    };
-    let body = text.strip_prefix("tile.tile<")?.strip_suffix('>')?;
-    let parts = top_level_parts(body);
-    let (dims, rest) = parts.split_first()?;
-    let (mut space, mut layout) = (Space::Register, None);
-    for (i, p) in rest.iter().enumerate() {
-        match *p {
-            "register" if i == 0 => space = Space::Register,
-            "shared" if i == 0 => space = Space::Shared,
-            _ if layout.is_none() && i + 1 == rest.len() => layout = Some(Layout::parse(p)?),
-            _ => return None,
-        }
-    }
-    // `16x8xindex`: sizes, each followed by an `x`, then the element type
-    // (which may itself hold an `x`).
-    let mut shape = Vec::new();
-    let mut elem_text = *dims;
-    while let Some((d, rest)) = elem_text.split_once('x') {
-        let Ok(d) = d.parse::<i64>() else { break };
-        shape.push(d);
-        elem_text = rest;
-    }
-    if shape.is_empty() || shape.iter().any(|d| *d < 1) {
-        return None;
-    }
-    let elem = aic::syntax::parse_type(u, &Default::default(), elem_text).ok()?;
-    Some(TileType {
-        shape,
-        elem,
-        space,
-        layout,
-    })
+pub fn tile_type(u: &Uniquer, t: Type) -> Option<&TileType> {
+    u.dialect_type(t)
 }
+
+impl TileType {
+    /// Reads the body of `!tile.tile<16x8xf16(, shared)?(, LAYOUT)?>` (after `!`);
+    /// `None` if it is not a well-formed tile type.
+    fn parse(u: &Uniquer, text: &str) -> Option<TileType> {
+        let body = text.strip_prefix("tile.tile<")?.strip_suffix('>')?;
+        let parts = top_level_parts(body);
+        let (dims, rest) = parts.split_first()?;
+        let (mut space, mut layout) = (Space::Register, None);
+        for (i, p) in rest.iter().enumerate() {
+            match *p {
+                "register" if i == 0 => space = Space::Register,
+                "shared" if i == 0 => space = Space::Shared,
+                _ if layout.is_none() && i + 1 == rest.len() => layout = Some(Layout::parse(p)?),
+                _ => return None,
+            }
+        }
+        // `16x8xindex`: sizes, each followed by an `x`, then the element type
+        // (which may itself hold an `x`).
+        let mut shape = Vec::new();
+        let mut elem_text = *dims;
+        while let Some((d, rest)) = elem_text.split_once('x') {
+            let Ok(d) = d.parse::<i64>() else { break };
+            shape.push(d);
+            elem_text = rest;
+        }
+        if shape.is_empty() || shape.iter().any(|d| *d < 1) {
+            return None;
+        }
+        let elem = aic::syntax::parse_type(u, &Default::default(), elem_text).ok()?;
+        Some(TileType {
+            shape,
+            elem,
+            space,
+            layout,
+        })
+    }
+}
+
+impl DialectValue for TileType {
+    fn print(&self, u: &Uniquer, out: &mut String) {
+        out.push_str("tile.tile<");
+        for d in &self.shape {
+            let _ = write!(out, "{d}x");
+        }
+        aic::printer::write_type(u, self.elem, out);
+        if self.space == Space::Shared {
+            out.push_str(", shared");
+        }
+        if let Some(l) = self.layout {
+            let _ = write!(out, ", {}", l.text());
+        }
+        out.push('>');
+    }
+}
+
+/// The types and attributes of `tile` (and of `coord`, whose descriptors tile ops
+/// take) as values.
+pub static SYNTAX: DialectSyntax = DialectSyntax {
+    dialect: "tile",
+    // A malformed `!tile.tile<...>` stays opaque text for the op verifier to
+    // report, naming the op that uses it.
+    parse_type: Some(|u, body| Ok(TileType::parse(u, body).map(DialectObject::new))),
+    parse_attr: None,
+};
 
 /// The type of a tile of `shape` and `elem` in `space`, its layout left to
 /// the backend.
@@ -212,29 +246,18 @@ pub fn plain_tile(u: &Uniquer, shape: Vec<i64>, elem: Type, space: Space) -> Typ
 
 /// The type of a tile.
 pub fn make_tile(u: &Uniquer, t: &TileType) -> Type {
-    let dims: Vec<String> = t.shape.iter().map(|d| d.to_string()).collect();
-    let space = match t.space {
-        Space::Register => String::new(),
-        Space::Shared => ", shared".into(),
-    };
-    let layout = t
-        .layout
-        .map(|l| format!(", {}", l.text()))
-        .unwrap_or_default();
-    let elem = aic::printer::type_text(u, t.elem);
-    u.ty(TypeKind::Opaque(
-        format!("tile.tile<{}x{elem}{space}{layout}>", dims.join("x")).into(),
-    ))
+    u.ty(TypeKind::dialect(t.clone()))
+}
+
+/// Whether `t` is spelled as a tile type the tile parser could not read, which the
+/// verifier reports as malformed.
+fn malformed_tile(t: &TypeKind) -> bool {
+    matches!(t, TypeKind::Opaque(s) if s.starts_with("tile.tile<"))
 }
 
 const TILE: TypeConstraint = TypeConstraint {
     desc: "tile",
-    check: |t, u| {
-        matches!(t, TypeKind::Opaque(s) if s.starts_with("tile.tile<")) && {
-            let _ = u;
-            true
-        }
-    },
+    check: |t, _| t.dialect_value::<TileType>().is_some() || malformed_tile(t),
     build: None,
 };
 
@@ -270,7 +293,7 @@ const KIND: AttrConstraint = AttrConstraint {
 
 const DESC: AttrConstraint = AttrConstraint {
     desc: "tensor descriptor (#coord.desc<...>)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(coord::DESC_PREFIX)),
+    check: |a, _| coord::is_desc(a),
     syntax: AttrSyntax::Full,
 };
 
@@ -518,7 +541,7 @@ fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a st
     enum_keyword(ctx.uniquer(), a, prefix)
 }
 
-fn tile_of(ctx: &Context, v: Value) -> Option<TileType> {
+fn tile_of(ctx: &Context, v: Value) -> Option<&TileType> {
     tile_type(ctx.uniquer(), ctx.value_type(v))
 }
 
@@ -538,7 +561,7 @@ fn written_desc(ctx: &Context, op: Op) -> Option<Result<Desc, String>> {
     let a = ctx
         .find_ident("desc")
         .and_then(|i| ctx.inherent_attr(op, i))?;
-    Some(coord::desc_of(ctx.uniquer(), a))
+    Some(coord::desc_of(ctx.uniquer(), a).cloned())
 }
 
 /// Why a tile of rank `rank` cannot sit at an origin of `origin` indices
@@ -564,12 +587,14 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let operands = ctx.operands(op);
     for v in ctx.results(op).chain(operands.iter().copied()) {
         let ty = ctx.value_type(v);
-        if !matches!(ctx.type_kind(ty), TypeKind::Opaque(s) if s.starts_with("tile.tile<")) {
-            continue;
+        if malformed_tile(ctx.type_kind(ty)) {
+            return Err(err(
+                "malformed tile type: expected !tile.tile<SHAPExELEM(, shared)?(, LAYOUT)?>".into(),
+            ));
         }
-        let t = tile_type(ctx.uniquer(), ty).ok_or_else(|| {
-            err("malformed tile type: expected !tile.tile<SHAPExELEM(, shared)?(, LAYOUT)?>".into())
-        })?;
+        let Some(t) = tile_type(ctx.uniquer(), ty) else {
+            continue;
+        };
         if let Some(why) = t.layout.and_then(|l| l.misfit(&t.shape, t.space)) {
             return Err(err(format!("bad layout: {why}")));
         }
@@ -740,7 +765,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         "tile.broadcast" => {
             let r = result_tile().ok_or_else(|| err("result must be a tile".into()))?;
             let (shape, elem) = match tile_of(ctx, operands[0]) {
-                Some(t) => (t.shape, t.elem),
+                Some(t) => (t.shape.clone(), t.elem),
                 None => (Vec::new(), ctx.value_type(operands[0])),
             };
             let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
@@ -841,7 +866,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let dim = int_attr(ctx, op, "dim").unwrap_or(0) as usize;
             let out = row_major_indices(&t.shape).into_iter().map(|e| e[dim]);
             let data = ints_as(&u, t.elem, out);
-            Ok(vec![tile_value(ty, t.shape, data)])
+            Ok(vec![tile_value(ty, t.shape.clone(), data)])
         }
         "tile.valid" => {
             let ty = result_ty().expect("a result");
@@ -855,7 +880,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 .into_iter()
                 .map(|(_, ok)| i64::from(ok));
             let data = ints_as(&u, t.elem, out);
-            Ok(vec![tile_value(ty, t.shape, data)])
+            Ok(vec![tile_value(ty, t.shape.clone(), data)])
         }
         "tile.load" => {
             let ty = result_ty().expect("a result");
@@ -876,7 +901,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                     }
                 })
                 .collect::<Vec<f64>>();
-            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+            Ok(vec![tile_value(
+                ty,
+                t.shape.clone(),
+                store_as(&u, t.elem, out),
+            )])
         }
         "tile.store" => {
             let buffer = ctx.operands(op)[1];
@@ -948,7 +977,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 let r = it.run_region(region, scalars)?;
                 out.push(r.first().map_or(0.0, |x| get(&x.data, 0)));
             }
-            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+            Ok(vec![tile_value(
+                ty,
+                t.shape.clone(),
+                store_as(&u, t.elem, out),
+            )])
         }
         "tile.reduce" => {
             let ty = result_ty().expect("a result");
@@ -972,7 +1005,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                 }
                 out.push(acc.unwrap_or(0.0));
             }
-            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+            Ok(vec![tile_value(
+                ty,
+                t.shape.clone(),
+                store_as(&u, t.elem, out),
+            )])
         }
         "tile.broadcast" => {
             let ty = result_ty().expect("a result");
@@ -994,7 +1031,11 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                     get(&x.data, index_of(&x.shape, &at))
                 })
                 .collect::<Vec<f64>>();
-            Ok(vec![tile_value(ty, t.shape, store_as(&u, t.elem, out))])
+            Ok(vec![tile_value(
+                ty,
+                t.shape.clone(),
+                store_as(&u, t.elem, out),
+            )])
         }
         "tile.transfer" => {
             let ty = result_ty().expect("a result");

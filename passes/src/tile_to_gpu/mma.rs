@@ -253,7 +253,7 @@ fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
 }
 
 pub(super) fn tile_type(ctx: &Context, v: Value) -> Option<TileType> {
-    tile::tile_type(ctx.uniquer(), ctx.value_type(v))
+    tile::tile_type(ctx.uniquer(), ctx.value_type(v)).cloned()
 }
 
 /// The warp grid of `gemm` if tensor cores can run it in blocks of `threads`.
@@ -630,7 +630,7 @@ fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
                     .find_ident("desc")
                     .and_then(|i| ctx.inherent_attr(load, i))
                 {
-                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?,
+                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
                 let cd = chunk_dim(&desc)?;

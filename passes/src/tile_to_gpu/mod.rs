@@ -336,7 +336,7 @@ fn lower_kernel(
             transfer_at.insert(t, top);
             let bytes = plan
                 .transfer_bytes(ctx, t)
-                .unwrap_or_else(|| tile_bytes(ctx, &tt));
+                .unwrap_or_else(|| tile_bytes(ctx, tt));
             top = align(top + bytes);
         }
     }
@@ -1239,7 +1239,7 @@ impl Lower<'_> {
                                 && a == Some(1)
                                 && row.as_ref().is_none_or(|r| *r == s.shape) =>
                         {
-                            row = Some(s.shape);
+                            row = Some(s.shape.clone());
                         }
                         _ => simple = false,
                     }
@@ -1249,7 +1249,7 @@ impl Lower<'_> {
             shapes.extend(
                 ctx.results(o)
                     .filter_map(|r| tile::tile_type(u, ctx.value_type(r)))
-                    .map(|t| t.shape),
+                    .map(|t| t.shape.clone()),
             );
         });
         let shape = row.filter(|_| simple)?;
@@ -1513,7 +1513,7 @@ impl Lower<'_> {
             "tile.reduce" => {
                 let src = tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.operands(d)[0]))?;
                 let axis = self.int(d, "axis") as usize;
-                self.slice_of(&src, axis)
+                self.slice_of(src, axis)
             }
             "tile.map" => ctx
                 .operands(d)
@@ -1588,6 +1588,7 @@ impl Lower<'_> {
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
         tile::tile_type(self.ctx.uniquer(), self.ctx.value_type(v))
+            .cloned()
             .ok_or_else(|| err(self.ctx, op, "expected a tile"))
     }
 
@@ -1622,7 +1623,9 @@ impl Lower<'_> {
             .find_ident("desc")
             .and_then(|i| self.ctx.inherent_attr(op, i));
         match a {
-            Some(a) => coord::desc_of(self.ctx.uniquer(), a).map_err(|e| err(self.ctx, op, e)),
+            Some(a) => coord::desc_of(self.ctx.uniquer(), a)
+                .cloned()
+                .map_err(|e| err(self.ctx, op, e)),
             None => Ok(Desc::row_major(shape)),
         }
     }

@@ -32,9 +32,7 @@ use aic::Diagnostic;
 use aic::asm::Directive;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::{I32_ATTR, int_attr};
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac};
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
@@ -160,40 +158,42 @@ pub const MNK: Directive = Directive {
     },
 };
 
-/// `amdgpu.mfma MxNxK %a * %b + %c {..} blgp = P : A, B, C`.
-pub const MFMA: OpSpec = OpSpec {
-    summary: "a wavefront's matrix fused multiply-add on CDNA matrix cores, each lane holding fragments",
-    operands: &[
-        ValueSpec::one("sourceA", MFMA_OPERAND),
-        ValueSpec::one("sourceB", MFMA_OPERAND),
-        ValueSpec::one("destC", MFMA_OPERAND),
-    ],
-    results: &[ValueSpec::one("destD", MFMA_OPERAND)],
-    attributes: &[
-        AttrSpec::required("m", I32_ATTR),
-        AttrSpec::required("n", I32_ATTR),
-        AttrSpec::required("k", I32_ATTR),
-        AttrSpec::defaulted("blocks", I32_ATTR, |u| i32_attr(u, 1)),
-        AttrSpec::defaulted("cbsz", I32_ATTR, |u| i32_attr(u, 0)),
-        AttrSpec::defaulted("abid", I32_ATTR, |u| i32_attr(u, 0)),
-        AttrSpec::defaulted("blgp", PERM_B_ATTR, |u| {
-            aic::dialect::enum_attr(u, PERM_B_PREFIX, "none")
-        }),
-        AttrSpec::optional("reducePrecision", ac::UNIT),
-        AttrSpec::optional("negateA", ac::UNIT),
-        AttrSpec::optional("negateB", ac::UNIT),
-        AttrSpec::optional("negateC", ac::UNIT),
-    ],
-    traits: Traits::PURE,
-    format: Some(
-        "custom<MNKDimensionList>($m, $n, $k) $sourceA `*` $sourceB `+` $destC attr-dict `blgp` `=` $blgp `:` type($sourceA) `,` type($sourceB) `,` type($destC)",
-    ),
-    directives: &[MNK],
-    infer_results: Some(|_, ops, _| Some(vec![*ops.get(2)?])),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("amdgpu.mfma")
-};
+aic::op! {
+    /// `amdgpu.mfma MxNxK %a * %b + %c {..} blgp = P : A, B, C`.
+    pub Mfma = MFMA {
+        operands: [
+            source_a = "sourceA": one(MFMA_OPERAND),
+            source_b = "sourceB": one(MFMA_OPERAND),
+            dest_c = "destC": one(MFMA_OPERAND),
+        ],
+        results: [dest_d = "destD": one(MFMA_OPERAND)],
+        attributes: [
+            m: required(I32_ATTR),
+            n: required(I32_ATTR),
+            k: required(I32_ATTR),
+            blocks: defaulted(I32_ATTR, |u| i32_attr(u, 1)),
+            cbsz: defaulted(I32_ATTR, |u| i32_attr(u, 0)),
+            abid: defaulted(I32_ATTR, |u| i32_attr(u, 0)),
+            blgp: defaulted(PERM_B_ATTR, |u| { aic::dialect::enum_attr(u, PERM_B_PREFIX, "none") }),
+            reduce_precision = "reducePrecision": optional(ac::UNIT),
+            negate_a = "negateA": optional(ac::UNIT),
+            negate_b = "negateB": optional(ac::UNIT),
+            negate_c = "negateC": optional(ac::UNIT),
+        ],
+        spec: OpSpec {
+            summary: "a wavefront's matrix fused multiply-add on CDNA matrix cores, each lane holding fragments",
+            traits: Traits::PURE,
+            format: Some(
+                "custom<MNKDimensionList>($m, $n, $k) $sourceA `*` $sourceB `+` $destC attr-dict `blgp` `=` $blgp `:` type($sourceA) `,` type($sourceB) `,` type($destC)",
+            ),
+            directives: &[MNK],
+            infer_results: Some(|_, ops, _| Some(vec![*ops.get(2)?])),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("amdgpu.mfma")
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {

@@ -241,21 +241,33 @@ const PC: Traits = Traits::PURE.with(Traits::COMMUTATIVE);
 const C: Traits = Traits::COMMUTATIVE;
 const N: Traits = Traits::NONE;
 
-/// `arith.addi`
-pub const ADDI: OpSpec = OpSpec {
-    canonicalize: canon::ADDI,
-    ..int_overflow("arith.addi", "integer addition operation", C)
-};
-/// `arith.subi`
-pub const SUBI: OpSpec = OpSpec {
-    canonicalize: canon::SUBI,
-    ..int_overflow("arith.subi", "Integer subtraction operation.", N)
-};
-/// `arith.muli`
-pub const MULI: OpSpec = OpSpec {
-    canonicalize: canon::MULI,
-    ..int_overflow("arith.muli", "Integer multiplication operation.", C)
-};
+aic::op! {
+    /// `arith.addi`
+    pub Addi = ADDI {
+        spec: OpSpec {
+            canonicalize: canon::ADDI,
+            ..int_overflow("arith.addi", "integer addition operation", C)
+        },
+    }
+}
+aic::op! {
+    /// `arith.subi`
+    pub Subi = SUBI {
+        spec: OpSpec {
+            canonicalize: canon::SUBI,
+            ..int_overflow("arith.subi", "Integer subtraction operation.", N)
+        },
+    }
+}
+aic::op! {
+    /// `arith.muli`
+    pub Muli = MULI {
+        spec: OpSpec {
+            canonicalize: canon::MULI,
+            ..int_overflow("arith.muli", "Integer multiplication operation.", C)
+        },
+    }
+}
 /// `arith.shli`
 pub const SHLI: OpSpec = int_overflow("arith.shli", "integer left-shift", N);
 /// `arith.divui`
@@ -296,22 +308,34 @@ pub const REMSI: OpSpec = int_binary(
     "signed integer division remainder operation",
     P,
 );
-/// `arith.andi`
-pub const ANDI: OpSpec = OpSpec {
-    canonicalize: canon::ANDI,
-    fold: Some(fold::andi),
-    ..int_binary("arith.andi", "integer binary and", PC)
-};
-/// `arith.ori`
-pub const ORI: OpSpec = OpSpec {
-    canonicalize: canon::ORI,
-    ..int_binary("arith.ori", "integer binary or", PC)
-};
-/// `arith.xori`
-pub const XORI: OpSpec = OpSpec {
-    canonicalize: canon::XORI,
-    ..int_binary("arith.xori", "integer binary xor", PC)
-};
+aic::op! {
+    /// `arith.andi`
+    pub Andi = ANDI {
+        spec: OpSpec {
+            canonicalize: canon::ANDI,
+            fold: Some(fold::andi),
+            ..int_binary("arith.andi", "integer binary and", PC)
+        },
+    }
+}
+aic::op! {
+    /// `arith.ori`
+    pub Ori = ORI {
+        spec: OpSpec {
+            canonicalize: canon::ORI,
+            ..int_binary("arith.ori", "integer binary or", PC)
+        },
+    }
+}
+aic::op! {
+    /// `arith.xori`
+    pub Xori = XORI {
+        spec: OpSpec {
+            canonicalize: canon::XORI,
+            ..int_binary("arith.xori", "integer binary xor", PC)
+        },
+    }
+}
 /// `arith.maxsi`
 pub const MAXSI: OpSpec = int_binary("arith.maxsi", "signed integer maximum operation", PC);
 /// `arith.maxui`
@@ -325,16 +349,24 @@ pub const MINUI: OpSpec = int_binary("arith.minui", "unsigned integer minimum op
 pub const ADDF: OpSpec = float_binary("arith.addf", "floating point addition operation", C);
 /// `arith.subf`
 pub const SUBF: OpSpec = float_binary("arith.subf", "floating point subtraction operation", N);
-/// `arith.mulf`
-pub const MULF: OpSpec = OpSpec {
-    canonicalize: canon::MULF,
-    ..float_binary("arith.mulf", "floating point multiplication operation", C)
-};
-/// `arith.divf`
-pub const DIVF: OpSpec = OpSpec {
-    canonicalize: canon::DIVF,
-    ..float_binary("arith.divf", "floating point division operation", N)
-};
+aic::op! {
+    /// `arith.mulf`
+    pub Mulf = MULF {
+        spec: OpSpec {
+            canonicalize: canon::MULF,
+            ..float_binary("arith.mulf", "floating point multiplication operation", C)
+        },
+    }
+}
+aic::op! {
+    /// `arith.divf`
+    pub Divf = DIVF {
+        spec: OpSpec {
+            canonicalize: canon::DIVF,
+            ..float_binary("arith.divf", "floating point division operation", N)
+        },
+    }
+}
 /// `arith.remf`
 pub const REMF: OpSpec = float_binary(
     "arith.remf",
@@ -403,39 +435,51 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-/// `arith.mulsi_extended`
-pub const MULSI_EXTENDED: OpSpec = OpSpec {
-    canonicalize: canon::MULSI_EXTENDED,
-    ..mul_extended(
-        "arith.mulsi_extended",
-        "extended signed integer multiplication operation",
-    )
-};
-/// `arith.mului_extended`
-pub const MULUI_EXTENDED: OpSpec = OpSpec {
-    canonicalize: canon::MULUI_EXTENDED,
-    ..mul_extended(
-        "arith.mului_extended",
-        "extended unsigned integer multiplication operation",
-    )
-};
+aic::op! {
+    /// `arith.mulsi_extended`
+    pub MulsiExtended = MULSI_EXTENDED {
+        spec: OpSpec {
+            canonicalize: canon::MULSI_EXTENDED,
+            ..mul_extended(
+                "arith.mulsi_extended",
+                "extended signed integer multiplication operation",
+            )
+        },
+    }
+}
+aic::op! {
+    /// `arith.mului_extended`
+    pub MuluiExtended = MULUI_EXTENDED {
+        spec: OpSpec {
+            canonicalize: canon::MULUI_EXTENDED,
+            ..mul_extended(
+                "arith.mului_extended",
+                "extended unsigned integer multiplication operation",
+            )
+        },
+    }
+}
 
-/// `arith.constant`
-pub const CONSTANT: OpSpec = OpSpec {
-    summary: "integer or floating point constant",
-    attributes: &[AttrSpec::required("value", TYPED_ATTR)],
-    results: &[ValueSpec::one("result", tc::ANY)],
-    traits: Traits::PURE.with(Traits::CONSTANT_LIKE),
-    format: Some("attr-dict $value"),
-    verify: Some(verify_constant),
-    infer_results: Some(|u, _, attrs| {
-        let v = attrs.iter().find(|(k, _)| u.str(*k) == "value")?.1;
-        Some(vec![attr_type(u, v)?])
-    }),
-    result_names: Some(constant_names),
-    interpret: Some(interp::constant),
-    ..OpSpec::new("arith.constant")
-};
+aic::op! {
+    /// `arith.constant`
+    pub Constant = CONSTANT {
+        results: [result: one(tc::ANY)],
+        attributes: [value: required(TYPED_ATTR)],
+        spec: OpSpec {
+            summary: "integer or floating point constant",
+            traits: Traits::PURE.with(Traits::CONSTANT_LIKE),
+            format: Some("attr-dict $value"),
+            verify: Some(verify_constant),
+            infer_results: Some(|u, _, attrs| {
+                let v = attrs.iter().find(|(k, _)| u.str(*k) == "value")?.1;
+                Some(vec![attr_type(u, v)?])
+            }),
+            result_names: Some(constant_names),
+            interpret: Some(interp::constant),
+            ..OpSpec::new("arith.constant")
+        },
+    }
+}
 
 const fn compare(
     name: &'static str,
@@ -460,18 +504,22 @@ const fn compare(
     }
 }
 
-/// `arith.cmpi`
-pub const CMPI: OpSpec = OpSpec {
-    canonicalize: canon::CMPI,
-    ..compare(
-        "arith.cmpi",
-        "integer comparison operation",
-        INT_OPERANDS,
-        &[AttrSpec::required("predicate", CMPI_PREDICATE)],
-        "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-        fold::cmpi,
-    )
-};
+aic::op! {
+    /// `arith.cmpi`
+    pub Cmpi = CMPI {
+        spec: OpSpec {
+            canonicalize: canon::CMPI,
+            ..compare(
+                "arith.cmpi",
+                "integer comparison operation",
+                INT_OPERANDS,
+                &[AttrSpec::required("predicate", CMPI_PREDICATE)],
+                "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
+                fold::cmpi,
+            )
+        },
+    }
+}
 
 /// `arith.cmpf`
 pub const CMPF: OpSpec = compare(
@@ -486,26 +534,26 @@ pub const CMPF: OpSpec = compare(
     fold::cmpf,
 );
 
-/// `arith.select`
-pub const SELECT: OpSpec = OpSpec {
-    canonicalize: canon::SELECT,
-    summary: "select operation",
-    operands: &[
-        ValueSpec::one("condition", BOOL_LIKE),
-        ValueSpec::one("true_value", tc::ANY),
-        ValueSpec::one("false_value", tc::ANY),
-    ],
-    results: &[ValueSpec::one("result", tc::ANY)],
-    traits: P.with(ARITH),
-    custom: Some(CustomAsm {
-        parse: parse_select,
-        print: print_select,
-    }),
-    verify: Some(verify_select),
-    fold: Some(fold::select),
-    interpret: Some(interp::select),
-    ..OpSpec::new("arith.select")
-};
+aic::op! {
+    /// `arith.select`
+    pub Select = SELECT {
+        operands: [condition: one(BOOL_LIKE), true_value: one(tc::ANY), false_value: one(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            canonicalize: canon::SELECT,
+            summary: "select operation",
+            traits: P.with(ARITH),
+            custom: Some(CustomAsm {
+                parse: parse_select,
+                print: print_select,
+            }),
+            verify: Some(verify_select),
+            fold: Some(fold::select),
+            interpret: Some(interp::select),
+            ..OpSpec::new("arith.select")
+        },
+    }
+}
 
 // ---------------------------------------------------------------- casts
 

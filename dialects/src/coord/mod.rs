@@ -17,9 +17,7 @@ pub mod desc;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, DialectSyntax, OpSpec, Traits, ValueSpec, tc,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, DialectSyntax, OpSpec, Traits, tc};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
 use aic::rewrite::FoldResult;
@@ -99,24 +97,25 @@ const I1: aic::dialect::TypeConstraint = aic::dialect::TypeConstraint {
     build: Some(|u| u.int_type(1)),
 };
 
-/// `coord.offset`: the element offset of an upper index under a descriptor,
-/// and whether the index is valid (inside the upper lengths and not in
-/// padding).
-pub const OFFSET: OpSpec = OpSpec {
-    summary: "element offset and validity of an index under a tensor descriptor",
-    operands: &[ValueSpec::variadic("indices", tc::INDEX)],
-    results: &[
-        ValueSpec::one("offset", tc::INDEX),
-        ValueSpec::one("valid", I1),
-    ],
-    attributes: &[AttrSpec::required("desc", DESC)],
-    traits: Traits::PURE,
-    format: Some("$indices `through` $desc attr-dict `:` type($offset) `,` type($valid)"),
-    verify: Some(verify_offset),
-    fold: Some(fold_offset),
-    interpret: Some(run_offset),
-    ..OpSpec::new("coord.offset")
-};
+aic::op! {
+    /// `coord.offset`: the element offset of an upper index under a descriptor,
+    /// and whether the index is valid (inside the upper lengths and not in
+    /// padding).
+    pub Offset = OFFSET {
+        operands: [indices: variadic(tc::INDEX)],
+        results: [offset: one(tc::INDEX), valid: one(I1)],
+        attributes: [desc: required(DESC)],
+        spec: OpSpec {
+            summary: "element offset and validity of an index under a tensor descriptor",
+            traits: Traits::PURE,
+            format: Some("$indices `through` $desc attr-dict `:` type($offset) `,` type($valid)"),
+            verify: Some(verify_offset),
+            fold: Some(fold_offset),
+            interpret: Some(run_offset),
+            ..OpSpec::new("coord.offset")
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {

@@ -16,10 +16,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, RegionSpec, Traits,
-    ValueSpec, tc,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, tc};
 use aic::interp::{IResult, Interp, Tensor};
 use aic::ir::{Context, Op, OpState, Value};
 use aic::op_printer::OpPrinter;
@@ -59,40 +56,45 @@ pub fn kind_attr(ctx: &Context, word: &str) -> Attr {
     aic::dialect::enum_attr(ctx.uniquer(), KIND_PREFIX, word)
 }
 
-/// `fusion.group`.
-pub const GROUP: OpSpec = OpSpec {
-    summary: "a fused subgraph, isolated from above",
-    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[
-        AttrSpec::required("kind", KIND),
-        AttrSpec::optional("cost", COST),
-    ],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::ISOLATED_FROM_ABOVE
-        .with(Traits::SINGLE_BLOCK)
-        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
-    custom: Some(CustomAsm {
-        parse: parse_group,
-        print: print_group,
-    }),
-    verify_regions: Some(verify_group),
-    implicit_terminator: None,
-    interpret: Some(run_group),
-    ..OpSpec::new("fusion.group")
-};
+aic::op! {
+    /// `fusion.group`.
+    pub Group = GROUP {
+        operands: [inputs: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [kind: required(KIND), cost: optional(COST)],
+        regions: [body: sized],
+        spec: OpSpec {
+            summary: "a fused subgraph, isolated from above",
+            traits: Traits::ISOLATED_FROM_ABOVE
+                .with(Traits::SINGLE_BLOCK)
+                .with(Traits::RECURSIVE_MEMORY_EFFECTS),
+            custom: Some(CustomAsm {
+                parse: parse_group,
+                print: print_group,
+            }),
+            verify_regions: Some(verify_group),
+            implicit_terminator: None,
+            interpret: Some(run_group),
+            ..OpSpec::new("fusion.group")
+        },
+    }
+}
 
-/// `fusion.yield`: the results of a group.
-pub const YIELD: OpSpec = OpSpec {
-    summary: "yields the results of a fusion group",
-    operands: &[ValueSpec::variadic("results", tc::ANY)],
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &["fusion.group"],
-    format: Some("$results attr-dict (`:` type($results)^)?"),
-    ..OpSpec::new("fusion.yield")
-};
+aic::op! {
+    /// `fusion.yield`: the results of a group.
+    pub Yield = YIELD {
+        operands: [results: variadic(tc::ANY)],
+        spec: OpSpec {
+            summary: "yields the results of a fusion group",
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &["fusion.group"],
+            format: Some("$results attr-dict (`:` type($results)^)?"),
+            ..OpSpec::new("fusion.yield")
+        },
+    }
+}
 
 fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     let at = p.pos();

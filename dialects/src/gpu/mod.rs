@@ -31,8 +31,7 @@ use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
-    ValueSpec, ac, enum_keyword, tc,
+    AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, enum_keyword, tc,
 };
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Value};
@@ -63,80 +62,104 @@ const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-/// `gpu.kernel @k grid = [x, y, z] block = [x, y, z] shared = BYTES {..}`.
-pub const KERNEL: OpSpec = OpSpec {
-    attributes: &[
-        AttrSpec::required("sym_name", ac::SYMBOL_NAME),
-        AttrSpec::required("grid", I64_ARRAY),
-        AttrSpec::required("block", I64_ARRAY),
-        AttrSpec::required("shared", I64_ATTR),
-    ],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::ISOLATED_FROM_ABOVE
-        .with(Traits::SYMBOL)
-        .with(Traits::SINGLE_BLOCK),
-    format: Some(
-        "$sym_name `grid` `=` $grid `block` `=` $block `shared` `=` $shared $body attr-dict",
-    ),
-    interpret: None,
-    ..op(
-        "gpu.kernel",
-        "one thread's program, run by a grid of blocks of threads",
-    )
-};
+aic::op! {
+    /// `gpu.kernel @k grid = [x, y, z] block = [x, y, z] shared = BYTES {..}`.
+    pub Kernel = KERNEL {
+        attributes: [
+            sym_name: required(ac::SYMBOL_NAME),
+            grid: required(I64_ARRAY),
+            block: required(I64_ARRAY),
+            shared: required(I64_ATTR),
+        ],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::ISOLATED_FROM_ABOVE
+                .with(Traits::SYMBOL)
+                .with(Traits::SINGLE_BLOCK),
+            format: Some(
+                "$sym_name `grid` `=` $grid `block` `=` $block `shared` `=` $shared $body attr-dict",
+            ),
+            interpret: None,
+            ..op(
+                "gpu.kernel",
+                "one thread's program, run by a grid of blocks of threads",
+            )
+        },
+    }
+}
 
-/// `gpu.return`: ends a kernel.
-pub const RETURN: OpSpec = OpSpec {
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &["gpu.kernel"],
-    format: Some("attr-dict"),
-    verify: None,
-    interpret: None,
-    ..op("gpu.return", "ends a kernel")
-};
+aic::op! {
+    /// `gpu.return`: ends a kernel.
+    pub Return = RETURN {
+        spec: OpSpec {
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &["gpu.kernel"],
+            format: Some("attr-dict"),
+            verify: None,
+            interpret: None,
+            ..op("gpu.return", "ends a kernel")
+        },
+    }
+}
 
-/// `gpu.thread_id x`: the thread's index in its block.
-pub const THREAD_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("id", tc::INDEX)],
-    attributes: &[AttrSpec::required("dimension", DIM)],
-    traits: Traits::PURE,
-    format: Some("$dimension attr-dict"),
-    infer_results: Some(index_result),
-    ..op("gpu.thread_id", "the thread's index in its block")
-};
+aic::op! {
+    /// `gpu.thread_id x`: the thread's index in its block.
+    pub ThreadId = THREAD_ID {
+        results: [id: one(tc::INDEX)],
+        attributes: [dimension: required(DIM)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$dimension attr-dict"),
+            infer_results: Some(index_result),
+            ..op("gpu.thread_id", "the thread's index in its block")
+        },
+    }
+}
 
-/// `gpu.lane_id upper_bound 32`: the thread's lane in its warp, upstream's
-/// text. Here `upper_bound` is the warp's size, the lanes `tile-to-gpu`
-/// shuffles across: the lane is the thread's index in its (one-dimensional)
-/// block modulo it. Without it, the target's own warp (NVIDIA's 32, AMD's
-/// 64); the host needs it.
-pub const LANE_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("id", tc::INDEX)],
-    attributes: &[AttrSpec::optional("upper_bound", I64_ATTR)],
-    traits: Traits::PURE,
-    format: Some("(`upper_bound` $upper_bound^)? attr-dict"),
-    infer_results: Some(index_result),
-    ..op("gpu.lane_id", "the thread's lane in its warp")
-};
+aic::op! {
+    /// `gpu.lane_id upper_bound 32`: the thread's lane in its warp, upstream's
+    /// text. Here `upper_bound` is the warp's size, the lanes `tile-to-gpu`
+    /// shuffles across: the lane is the thread's index in its (one-dimensional)
+    /// block modulo it. Without it, the target's own warp (NVIDIA's 32, AMD's
+    /// 64); the host needs it.
+    pub LaneId = LANE_ID {
+        results: [id: one(tc::INDEX)],
+        attributes: [upper_bound: optional(I64_ATTR)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("(`upper_bound` $upper_bound^)? attr-dict"),
+            infer_results: Some(index_result),
+            ..op("gpu.lane_id", "the thread's lane in its warp")
+        },
+    }
+}
 
-/// `gpu.block_id x`: the block's index in the grid.
-pub const BLOCK_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("id", tc::INDEX)],
-    attributes: &[AttrSpec::required("dimension", DIM)],
-    traits: Traits::PURE,
-    format: Some("$dimension attr-dict"),
-    infer_results: Some(index_result),
-    ..op("gpu.block_id", "the block's index in the grid")
-};
+aic::op! {
+    /// `gpu.block_id x`: the block's index in the grid.
+    pub BlockId = BLOCK_ID {
+        results: [id: one(tc::INDEX)],
+        attributes: [dimension: required(DIM)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$dimension attr-dict"),
+            infer_results: Some(index_result),
+            ..op("gpu.block_id", "the block's index in the grid")
+        },
+    }
+}
 
-/// `gpu.barrier`: waits for every thread of the block, its shared-memory
-/// writes then visible to all.
-pub const BARRIER: OpSpec = OpSpec {
-    format: Some("attr-dict"),
-    ..op("gpu.barrier", "a block-wide barrier")
-};
+aic::op! {
+    /// `gpu.barrier`: waits for every thread of the block, its shared-memory
+    /// writes then visible to all.
+    pub Barrier = BARRIER {
+        spec: OpSpec {
+            format: Some("attr-dict"),
+            ..op("gpu.barrier", "a block-wide barrier")
+        },
+    }
+}
 
 /// The text before the keyword of `#gpu<shuffle_mode xor>`.
 pub const SHUFFLE_PREFIX: &str = "gpu<shuffle_mode ";
@@ -167,49 +190,54 @@ const I1: TypeConstraint = TypeConstraint {
     build: Some(|u| u.int_type(1)),
 };
 
-/// `%v, %ok = gpu.shuffle xor %x, %offset, %width : f32`: the value of `x`
-/// in another lane of the thread's warp, and whether that lane lies in the
-/// thread's segment of `width` lanes. Every lane of the warp must run it.
-pub const SHUFFLE: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("value", SCALAR),
-        ValueSpec::one("offset", I32),
-        ValueSpec::one("width", I32),
-    ],
-    results: &[
-        ValueSpec::one("shuffleResult", SCALAR),
-        ValueSpec::one("valid", I1),
-    ],
-    attributes: &[AttrSpec::required("mode", SHUFFLE_MODE)],
-    traits: Traits::PURE,
-    format: Some("$mode $value `,` $offset `,` $width attr-dict `:` type($value)"),
-    infer_results: Some(|u, ops, _| Some(vec![*ops.first()?, u.int_type(1)])),
-    ..op("gpu.shuffle", "a value from another lane of the warp")
-};
+aic::op! {
+    /// `%v, %ok = gpu.shuffle xor %x, %offset, %width : f32`: the value of `x`
+    /// in another lane of the thread's warp, and whether that lane lies in the
+    /// thread's segment of `width` lanes. Every lane of the warp must run it.
+    pub Shuffle = SHUFFLE {
+        operands: [value: one(SCALAR), offset: one(I32), width: one(I32)],
+        results: [shuffle_result = "shuffleResult": one(SCALAR), valid: one(I1)],
+        attributes: [mode: required(SHUFFLE_MODE)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$mode $value `,` $offset `,` $width attr-dict `:` type($value)"),
+            infer_results: Some(|u, ops, _| Some(vec![*ops.first()?, u.int_type(1)])),
+            ..op("gpu.shuffle", "a value from another lane of the warp")
+        },
+    }
+}
 
-/// `gpu.shared offset = BYTES : memref<N x T, #gpu.address_space<workgroup>>`.
-pub const SHARED: OpSpec = OpSpec {
-    results: &[ValueSpec::one("view", MEMREF)],
-    attributes: &[AttrSpec::required("offset", I64_ATTR)],
-    traits: Traits::PURE,
-    format: Some("`offset` `=` $offset attr-dict `:` type($view)"),
-    ..op(
-        "gpu.shared",
-        "a view of the block's shared memory at a byte offset",
-    )
-};
+aic::op! {
+    /// `gpu.shared offset = BYTES : memref<N x T, #gpu.address_space<workgroup>>`.
+    pub Shared = SHARED {
+        results: [view: one(MEMREF)],
+        attributes: [offset: required(I64_ATTR)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("`offset` `=` $offset attr-dict `:` type($view)"),
+            ..op(
+                "gpu.shared",
+                "a view of the block's shared memory at a byte offset",
+            )
+        },
+    }
+}
 
-/// `gpu.launch @k(%inputs) : (tensors) -> tensors`.
-pub const LAUNCH: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TENSOR)],
-    results: &[ValueSpec::variadic("outputs", TENSOR)],
-    attributes: &[AttrSpec::required("kernel", ac::FLAT_SYMBOL_REF)],
-    format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
-    ..op(
-        "gpu.launch",
-        "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
-    )
-};
+aic::op! {
+    /// `gpu.launch @k(%inputs) : (tensors) -> tensors`.
+    pub Launch = LAUNCH {
+        operands: [inputs: variadic(TENSOR)],
+        results: [outputs: variadic(TENSOR)],
+        attributes: [kernel: required(ac::FLAT_SYMBOL_REF)],
+        spec: OpSpec {
+            format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
+            ..op(
+                "gpu.launch",
+                "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
+            )
+        },
+    }
+}
 
 fn index_result(
     u: &aic::ir::Uniquer,

@@ -76,10 +76,7 @@
 use crate::gpu::enclosing;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
-    tc,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, tc};
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
@@ -147,128 +144,147 @@ const INT_ARRAY: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-/// `nvgpu.ldmatrix %m[%i] {numTiles = N : i32, transpose = B} : memref<..> -> vector<Nx2xT>`.
-pub const LDMATRIX: OpSpec = OpSpec {
-    summary: "each lane loads its fragment of N 8x8 matrices of 16-bit elements from shared memory",
-    operands: &[
-        ValueSpec::one("srcMemref", MEMREF),
-        ValueSpec::variadic("indices", tc::INDEX),
-    ],
-    results: &[ValueSpec::one("res", VECTOR)],
-    attributes: &[
-        AttrSpec::required("numTiles", I32_ATTR),
-        AttrSpec::required("transpose", BOOL_ATTR),
-    ],
-    format: Some("$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.ldmatrix")
-};
+aic::op! {
+    /// `nvgpu.ldmatrix %m[%i] {numTiles = N : i32, transpose = B} : memref<..> -> vector<Nx2xT>`.
+    pub Ldmatrix = LDMATRIX {
+        operands: [src_memref = "srcMemref": one(MEMREF), indices: variadic(tc::INDEX)],
+        results: [res: one(VECTOR)],
+        attributes: [num_tiles = "numTiles": required(I32_ATTR), transpose: required(BOOL_ATTR)],
+        spec: OpSpec {
+            summary: "each lane loads its fragment of N 8x8 matrices of 16-bit elements from shared memory",
+            format: Some("$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.ldmatrix")
+        },
+    }
+}
 
-/// `nvgpu.mma.sync(%a, %b, %c) {mmaShape = [m, n, k]} : (A, B, C) -> C`.
-pub const MMA_SYNC: OpSpec = OpSpec {
-    summary: "a warp's matrix multiply-accumulate on tensor cores, each lane holding fragments",
-    operands: &[
-        ValueSpec::one("matrixA", VECTOR),
-        ValueSpec::one("matrixB", VECTOR),
-        ValueSpec::one("matrixC", VECTOR),
-    ],
-    results: &[ValueSpec::one("res", VECTOR)],
-    attributes: &[AttrSpec::required("mmaShape", INT_ARRAY)],
-    traits: Traits::PURE,
-    format: Some(
-        "`(` $matrixA `,` $matrixB `,` $matrixC `)` attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)",
-    ),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.mma.sync")
-};
+aic::op! {
+    /// `nvgpu.mma.sync(%a, %b, %c) {mmaShape = [m, n, k]} : (A, B, C) -> C`.
+    pub MmaSync = MMA_SYNC {
+        operands: [
+            matrix_a = "matrixA": one(VECTOR),
+            matrix_b = "matrixB": one(VECTOR),
+            matrix_c = "matrixC": one(VECTOR),
+        ],
+        results: [res: one(VECTOR)],
+        attributes: [mma_shape = "mmaShape": required(INT_ARRAY)],
+        spec: OpSpec {
+            summary: "a warp's matrix multiply-accumulate on tensor cores, each lane holding fragments",
+            traits: Traits::PURE,
+            format: Some(
+                "`(` $matrixA `,` $matrixB `,` $matrixC `)` attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)",
+            ),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.mma.sync")
+        },
+    }
+}
 
-/// `nvgpu.device_async_copy %src[%i], %dst[%j], N (, %n)? {bypassL1}? : S to D`.
-pub const DEVICE_ASYNC_COPY: OpSpec = OpSpec {
-    summary: "starts an asynchronous copy of a few elements from global to shared memory",
-    operands: &[
-        ValueSpec::one("src", MEMREF),
-        ValueSpec::variadic("srcIndices", tc::INDEX),
-        ValueSpec::one("dst", MEMREF),
-        ValueSpec::variadic("dstIndices", tc::INDEX),
-        ValueSpec::optional("srcElements", tc::INDEX),
-    ],
-    results: &[ValueSpec::one("asyncToken", TOKEN)],
-    infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
-    attributes: &[
-        AttrSpec::required("dstElements", INDEX_ATTR),
-        AttrSpec::optional("bypassL1", ac::UNIT),
-    ],
-    format: Some(
-        "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)",
-    ),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.device_async_copy")
-};
+aic::op! {
+    /// `nvgpu.device_async_copy %src[%i], %dst[%j], N (, %n)? {bypassL1}? : S to D`.
+    pub DeviceAsyncCopy = DEVICE_ASYNC_COPY {
+        operands: [
+            src: one(MEMREF),
+            src_indices = "srcIndices": variadic(tc::INDEX),
+            dst: one(MEMREF),
+            dst_indices = "dstIndices": variadic(tc::INDEX),
+            src_elements = "srcElements": optional(tc::INDEX),
+        ],
+        results: [async_token = "asyncToken": one(TOKEN)],
+        attributes: [
+            dst_elements = "dstElements": required(INDEX_ATTR),
+            bypass_l1 = "bypassL1": optional(ac::UNIT),
+        ],
+        spec: OpSpec {
+            summary: "starts an asynchronous copy of a few elements from global to shared memory",
+            infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
+            format: Some(
+                "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)",
+            ),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.device_async_copy")
+        },
+    }
+}
 
-/// `nvgpu.device_async_create_group %t...`.
-pub const DEVICE_ASYNC_CREATE_GROUP: OpSpec = OpSpec {
-    summary: "commits the thread's asynchronous copies issued so far as one group",
-    operands: &[ValueSpec::variadic("inputTokens", TOKEN)],
-    results: &[ValueSpec::one("asyncToken", TOKEN)],
-    infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
-    format: Some("$inputTokens attr-dict"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.device_async_create_group")
-};
+aic::op! {
+    /// `nvgpu.device_async_create_group %t...`.
+    pub DeviceAsyncCreateGroup = DEVICE_ASYNC_CREATE_GROUP {
+        operands: [input_tokens = "inputTokens": variadic(TOKEN)],
+        results: [async_token = "asyncToken": one(TOKEN)],
+        spec: OpSpec {
+            summary: "commits the thread's asynchronous copies issued so far as one group",
+            infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
+            format: Some("$inputTokens attr-dict"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.device_async_create_group")
+        },
+    }
+}
 
-/// `nvgpu.device_async_wait %g {numGroups = N : i32}`.
-pub const DEVICE_ASYNC_WAIT: OpSpec = OpSpec {
-    summary: "waits until at most numGroups of the thread's copy groups are in flight",
-    operands: &[ValueSpec::one("asyncDependencies", TOKEN)],
-    results: &[],
-    attributes: &[AttrSpec::optional("numGroups", I32_ATTR)],
-    format: Some("$asyncDependencies attr-dict"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.device_async_wait")
-};
+aic::op! {
+    /// `nvgpu.device_async_wait %g {numGroups = N : i32}`.
+    pub DeviceAsyncWait = DEVICE_ASYNC_WAIT {
+        operands: [async_dependencies = "asyncDependencies": one(TOKEN)],
+        results: [],
+        attributes: [num_groups = "numGroups": optional(I32_ATTR)],
+        spec: OpSpec {
+            summary: "waits until at most numGroups of the thread's copy groups are in flight",
+            format: Some("$asyncDependencies attr-dict"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.device_async_wait")
+        },
+    }
+}
 
-/// `nvgpu.warpgroup.generate.descriptor %m[%i] {..} : memref<..> -> i64`.
-pub const WARPGROUP_DESCRIPTOR: OpSpec = OpSpec {
-    summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 matrix in shared memory",
-    operands: &[
-        ValueSpec::one("tensor", MEMREF),
-        ValueSpec::variadic("indices", tc::INDEX),
-    ],
-    results: &[ValueSpec::one("descriptor", I64)],
-    attributes: &[
-        AttrSpec::required("leadingByteOffset", I64_ATTR),
-        AttrSpec::required("strideByteOffset", I64_ATTR),
-        AttrSpec::required("swizzle", I64_ATTR),
-    ],
-    traits: Traits::PURE,
-    format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($descriptor)"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.warpgroup.generate.descriptor")
-};
+aic::op! {
+    /// `nvgpu.warpgroup.generate.descriptor %m[%i] {..} : memref<..> -> i64`.
+    pub WarpgroupDescriptor = WARPGROUP_DESCRIPTOR {
+        operands: [tensor: one(MEMREF), indices: variadic(tc::INDEX)],
+        results: [descriptor: one(I64)],
+        attributes: [
+            leading_byte_offset = "leadingByteOffset": required(I64_ATTR),
+            stride_byte_offset = "strideByteOffset": required(I64_ATTR),
+            swizzle: required(I64_ATTR),
+        ],
+        spec: OpSpec {
+            summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 matrix in shared memory",
+            traits: Traits::PURE,
+            format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($descriptor)"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.warpgroup.generate.descriptor")
+        },
+    }
+}
 
-/// `nvgpu.warpgroup.mma %da, %db, %c {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
-pub const WARPGROUP_MMA: OpSpec = OpSpec {
-    summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate from shared memory",
-    operands: &[
-        ValueSpec::one("descriptorA", I64),
-        ValueSpec::one("descriptorB", I64),
-        ValueSpec::one("matrixC", VECTOR),
-    ],
-    results: &[ValueSpec::one("matrixD", VECTOR)],
-    attributes: &[AttrSpec::optional("transposeB", ac::UNIT)],
-    format: Some(
-        "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
-    ),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvgpu.warpgroup.mma")
-};
+aic::op! {
+    /// `nvgpu.warpgroup.mma %da, %db, %c {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
+    pub WarpgroupMma = WARPGROUP_MMA {
+        operands: [
+            descriptor_a = "descriptorA": one(I64),
+            descriptor_b = "descriptorB": one(I64),
+            matrix_c = "matrixC": one(VECTOR),
+        ],
+        results: [matrix_d = "matrixD": one(VECTOR)],
+        attributes: [transpose_b = "transposeB": optional(ac::UNIT)],
+        spec: OpSpec {
+            summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate from shared memory",
+            format: Some(
+                "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
+            ),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.warpgroup.mma")
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {

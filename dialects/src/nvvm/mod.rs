@@ -23,7 +23,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::dialect::{AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
@@ -43,46 +43,59 @@ const OPAQUE: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-/// `nvvm.wgmma.fence.aligned`.
-pub const WGMMA_FENCE: OpSpec = OpSpec {
-    summary: "orders the warpgroup's register and shared-memory accesses before the wgmmas after it",
-    format: Some("attr-dict"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvvm.wgmma.fence.aligned")
-};
+aic::op! {
+    /// `nvvm.wgmma.fence.aligned`.
+    pub WgmmaFence = WGMMA_FENCE {
+        spec: OpSpec {
+            summary: "orders the warpgroup's register and shared-memory accesses before the wgmmas after it",
+            format: Some("attr-dict"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.wgmma.fence.aligned")
+        },
+    }
+}
 
-/// `nvvm.wgmma.commit.group.sync.aligned`.
-pub const WGMMA_COMMIT: OpSpec = OpSpec {
-    summary: "commits the warpgroup's wgmmas issued since the last commit as one group",
-    format: Some("attr-dict"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvvm.wgmma.commit.group.sync.aligned")
-};
+aic::op! {
+    /// `nvvm.wgmma.commit.group.sync.aligned`.
+    pub WgmmaCommit = WGMMA_COMMIT {
+        spec: OpSpec {
+            summary: "commits the warpgroup's wgmmas issued since the last commit as one group",
+            format: Some("attr-dict"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.wgmma.commit.group.sync.aligned")
+        },
+    }
+}
 
-/// `nvvm.wgmma.wait.group.sync.aligned N`.
-pub const WGMMA_WAIT: OpSpec = OpSpec {
-    summary: "waits until at most `group` of the warpgroup's wgmma groups are pending",
-    attributes: &[AttrSpec::required("group", I64_ATTR)],
-    format: Some("attr-dict $group"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvvm.wgmma.wait.group.sync.aligned")
-};
+aic::op! {
+    /// `nvvm.wgmma.wait.group.sync.aligned N`.
+    pub WgmmaWait = WGMMA_WAIT {
+        attributes: [group: required(I64_ATTR)],
+        spec: OpSpec {
+            summary: "waits until at most `group` of the warpgroup's wgmma groups are pending",
+            format: Some("attr-dict $group"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.wgmma.wait.group.sync.aligned")
+        },
+    }
+}
 
-/// `nvvm.fence.proxy {kind = .., space = ..}`.
-pub const FENCE_PROXY: OpSpec = OpSpec {
-    summary: "orders this thread's memory accesses of one proxy before those of another",
-    attributes: &[
-        AttrSpec::required("kind", OPAQUE),
-        AttrSpec::optional("space", OPAQUE),
-    ],
-    format: Some("attr-dict"),
-    verify: Some(verify),
-    interpret: Some(interpret),
-    ..OpSpec::new("nvvm.fence.proxy")
-};
+aic::op! {
+    /// `nvvm.fence.proxy {kind = .., space = ..}`.
+    pub FenceProxy = FENCE_PROXY {
+        attributes: [kind: required(OPAQUE), space: optional(OPAQUE)],
+        spec: OpSpec {
+            summary: "orders this thread's memory accesses of one proxy before those of another",
+            format: Some("attr-dict"),
+            verify: Some(verify),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.fence.proxy")
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {

@@ -282,14 +282,18 @@ unary_ops! {
     TANH "tanh" "Tanh operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
 }
 
-/// `stablehlo.is_finite`: whether each element is finite.
-pub const IS_FINITE: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("x", FP_TENSOR)],
-    results: &[ValueSpec::one("y", PRED_TENSOR)],
-    traits: ELEMENTWISE,
-    format: Some("operands attr-dict `:` functional-type(operands, results)"),
-    ..op("stablehlo.is_finite", "IsFinite operation")
-};
+aic::op! {
+    /// `stablehlo.is_finite`: whether each element is finite.
+    pub IsFinite = IS_FINITE {
+        operands: [x: one(FP_TENSOR)],
+        results: [y: one(PRED_TENSOR)],
+        spec: OpSpec {
+            traits: ELEMENTWISE,
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            ..op("stablehlo.is_finite", "IsFinite operation")
+        },
+    }
+}
 
 macro_rules! binary_ops {
     ($($id:ident $name:literal $summary:literal $c:ident $comm:literal;)*) => {
@@ -380,32 +384,40 @@ pub const CLAMP: OpSpec = OpSpec {
 
 // ---------------------------------------------------------------- constant and shape ops
 
-/// `stablehlo.constant`.
-pub const CONSTANT: OpSpec = OpSpec {
-    results: &[ValueSpec::one("output", tc::ANY)],
-    attributes: &[AttrSpec::required("value", ELEMENTS_ATTR)],
-    traits: PURE.with(Traits::CONSTANT_LIKE),
-    // `%c` for integer constants and `%cst` for the others, as stablehlo-opt names them.
-    result_names: Some(|ctx, op| {
-        let t = ctx.value_type(ctx.result(op, 0));
-        let e = ctx.type_kind(t).element_type().unwrap_or(t);
-        let int = matches!(ctx.type_kind(e), TypeKind::Integer { .. } | TypeKind::Index);
-        vec![Some(if int { "c" } else { "cst" }.to_string())]
-    }),
-    custom: Some(CustomAsm {
-        parse: |p, st| syntax::parse_constant(p, st, &CONSTANT),
-        print: |pr, op| syntax::print_constant(pr, op, &CONSTANT),
-    }),
-    ..op("stablehlo.constant", "Constant operation")
-};
+aic::op! {
+    /// `stablehlo.constant`.
+    pub Constant = CONSTANT {
+        results: [output: one(tc::ANY)],
+        attributes: [value: required(ELEMENTS_ATTR)],
+        spec: OpSpec {
+            traits: PURE.with(Traits::CONSTANT_LIKE),
+            // `%c` for integer constants and `%cst` for the others, as stablehlo-opt names them.
+            result_names: Some(|ctx, op| {
+                let t = ctx.value_type(ctx.result(op, 0));
+                let e = ctx.type_kind(t).element_type().unwrap_or(t);
+                let int = matches!(ctx.type_kind(e), TypeKind::Integer { .. } | TypeKind::Index);
+                vec![Some(if int { "c" } else { "cst" }.to_string())]
+            }),
+            custom: Some(CustomAsm {
+                parse: |p, st| syntax::parse_constant(p, st, &CONSTANT),
+                print: |pr, op| syntax::print_constant(pr, op, &CONSTANT),
+            }),
+            ..op("stablehlo.constant", "Constant operation")
+        },
+    }
+}
 
-/// `stablehlo.iota`.
-pub const IOTA: OpSpec = OpSpec {
-    results: &[ValueSpec::one("output", TENSOR)],
-    attributes: &[AttrSpec::required("iota_dimension", I64_ATTR)],
-    format: Some("`dim` `=` $iota_dimension attr-dict `:` type($output)"),
-    ..op("stablehlo.iota", "Iota operation")
-};
+aic::op! {
+    /// `stablehlo.iota`.
+    pub Iota = IOTA {
+        results: [output: one(TENSOR)],
+        attributes: [iota_dimension: required(I64_ATTR)],
+        spec: OpSpec {
+            format: Some("`dim` `=` $iota_dimension attr-dict `:` type($output)"),
+            ..op("stablehlo.iota", "Iota operation")
+        },
+    }
+}
 
 /// A shape op: one tensor result, the given operands, attributes and format.
 macro_rules! shape_op {

@@ -61,82 +61,93 @@ pub const CONVOLUTION: OpSpec = OpSpec {
     ..op("stablehlo.convolution", "Convolution operation")
 };
 
-/// `stablehlo.reduce`: inputs then as many init values.
-pub const REDUCE: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs_and_init_values", TENSOR)],
-    results: &[ValueSpec::variadic("results", TENSOR)],
-    attributes: &[AttrSpec::required("dimensions", I64_ARRAY)],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    custom: Some(CustomAsm {
-        parse: |p, st| syntax::parse_reduce(p, st, &REDUCE),
-        print: |pr, op| syntax::print_reduce(pr, op, &REDUCE),
-    }),
-    ..op("stablehlo.reduce", "Reduce operation")
-};
+aic::op! {
+    /// `stablehlo.reduce`: inputs then as many init values.
+    pub Reduce = REDUCE {
+        operands: [inputs_and_init_values: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [dimensions: required(I64_ARRAY)],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            custom: Some(CustomAsm {
+                parse: |p, st| syntax::parse_reduce(p, st, &REDUCE),
+                print: |pr, op| syntax::print_reduce(pr, op, &REDUCE),
+            }),
+            ..op("stablehlo.reduce", "Reduce operation")
+        },
+    }
+}
 
-/// `stablehlo.reduce_window`: inputs then as many init values.
-pub const REDUCE_WINDOW: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs_and_init_values", TENSOR)],
-    results: &[ValueSpec::variadic("results", TENSOR)],
-    attributes: &[
-        AttrSpec::required("window_dimensions", I64_ARRAY),
-        AttrSpec::optional("window_strides", I64_ARRAY),
-        AttrSpec::optional("base_dilations", I64_ARRAY),
-        AttrSpec::optional("window_dilations", I64_ARRAY),
-        AttrSpec::optional("padding", ELEMENTS_ATTR),
-    ],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.reduce_window", "ReduceWindow operation")
-};
+aic::op! {
+    /// `stablehlo.reduce_window`: inputs then as many init values.
+    pub ReduceWindow = REDUCE_WINDOW {
+        operands: [inputs_and_init_values: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            window_dimensions: required(I64_ARRAY),
+            window_strides: optional(I64_ARRAY),
+            base_dilations: optional(I64_ARRAY),
+            window_dilations: optional(I64_ARRAY),
+            padding: optional(ELEMENTS_ATTR),
+        ],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.reduce_window", "ReduceWindow operation")
+        },
+    }
+}
 
-/// `stablehlo.select_and_scatter`.
-pub const SELECT_AND_SCATTER: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::one("source", TENSOR),
-        ValueSpec::one("init_value", TENSOR),
-    ],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[
-        AttrSpec::optional("window_dimensions", I64_ARRAY),
-        AttrSpec::optional("window_strides", I64_ARRAY),
-        AttrSpec::optional("padding", ELEMENTS_ATTR),
-    ],
-    regions: &[RegionSpec::sized("select"), RegionSpec::sized("scatter")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.select_and_scatter", "SelectAndScatter operation")
-};
+aic::op! {
+    /// `stablehlo.select_and_scatter`.
+    pub SelectAndScatter = SELECT_AND_SCATTER {
+        operands: [operand: one(TENSOR), source: one(TENSOR), init_value: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            window_dimensions: optional(I64_ARRAY),
+            window_strides: optional(I64_ARRAY),
+            padding: optional(ELEMENTS_ATTR),
+        ],
+        regions: [select: sized, scatter: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.select_and_scatter", "SelectAndScatter operation")
+        },
+    }
+}
 
-/// `stablehlo.gather`.
-pub const GATHER: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::one("start_indices", INT_TENSOR),
-    ],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[
-        AttrSpec::required("dimension_numbers", STRUCT_ATTR),
-        AttrSpec::required("slice_sizes", I64_ARRAY),
-        AttrSpec::optional("indices_are_sorted", BOOL_ATTR),
-    ],
-    ..op("stablehlo.gather", "Gather operation")
-};
+aic::op! {
+    /// `stablehlo.gather`.
+    pub Gather = GATHER {
+        operands: [operand: one(TENSOR), start_indices: one(INT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            dimension_numbers: required(STRUCT_ATTR),
+            slice_sizes: required(I64_ARRAY),
+            indices_are_sorted: optional(BOOL_ATTR),
+        ],
+        spec: op("stablehlo.gather", "Gather operation"),
+    }
+}
 
-/// `stablehlo.scatter`: inputs, the scatter indices, then as many updates.
-pub const SCATTER: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs_indices_updates", TENSOR)],
-    results: &[ValueSpec::variadic("results", TENSOR)],
-    attributes: &[
-        AttrSpec::required("scatter_dimension_numbers", STRUCT_ATTR),
-        AttrSpec::optional("indices_are_sorted", BOOL_ATTR),
-        AttrSpec::optional("unique_indices", BOOL_ATTR),
-    ],
-    regions: &[RegionSpec::sized("update_computation")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.scatter", "Scatter operation")
-};
+aic::op! {
+    /// `stablehlo.scatter`: inputs, the scatter indices, then as many updates.
+    pub Scatter = SCATTER {
+        operands: [inputs_indices_updates: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            scatter_dimension_numbers: required(STRUCT_ATTR),
+            indices_are_sorted: optional(BOOL_ATTR),
+            unique_indices: optional(BOOL_ATTR),
+        ],
+        regions: [update_computation: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.scatter", "Scatter operation")
+        },
+    }
+}
 
 fn minus_one(u: &aic::ir::Uniquer) -> aic::attributes::Attr {
     u.attr(aic::attributes::AttrKind::Integer {
@@ -145,18 +156,19 @@ fn minus_one(u: &aic::ir::Uniquer) -> aic::attributes::Attr {
     })
 }
 
-/// `stablehlo.sort`.
-pub const SORT: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TENSOR)],
-    results: &[ValueSpec::variadic("results", TENSOR)],
-    attributes: &[
-        AttrSpec::defaulted("dimension", I64_ATTR, minus_one),
-        AttrSpec::optional("is_stable", BOOL_ATTR),
-    ],
-    regions: &[RegionSpec::sized("comparator")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.sort", "Sort operation")
-};
+aic::op! {
+    /// `stablehlo.sort`.
+    pub Sort = SORT {
+        operands: [inputs: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [dimension: defaulted(I64_ATTR, minus_one), is_stable: optional(BOOL_ATTR)],
+        regions: [comparator: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.sort", "Sort operation")
+        },
+    }
+}
 
 /// `stablehlo.while`.
 pub const WHILE: OpSpec = OpSpec {
@@ -173,134 +185,179 @@ pub const WHILE: OpSpec = OpSpec {
     ..op("stablehlo.while", "While operation")
 };
 
-/// `stablehlo.if`.
-pub const IF: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("pred", super::PRED_TENSOR)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[
-        RegionSpec::sized("true_branch"),
-        RegionSpec::sized("false_branch"),
-    ],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.if", "If operation")
-};
+aic::op! {
+    /// `stablehlo.if`.
+    pub If = IF {
+        operands: [pred: one(super::PRED_TENSOR)],
+        results: [results: variadic(tc::ANY)],
+        regions: [true_branch: sized, false_branch: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.if", "If operation")
+        },
+    }
+}
 
-/// `stablehlo.case`.
-pub const CASE: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("index", INT_TENSOR)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[RegionSpec::variadic("branches")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.case", "Case operation")
-};
+aic::op! {
+    /// `stablehlo.case`.
+    pub Case = CASE {
+        operands: [index: one(INT_TENSOR)],
+        results: [results: variadic(tc::ANY)],
+        regions: [branches: variadic],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.case", "Case operation")
+        },
+    }
+}
 
-/// `stablehlo.map`.
-pub const MAP: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TENSOR)],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[AttrSpec::required("dimensions", I64_ARRAY)],
-    regions: &[RegionSpec::sized("computation")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    ..op("stablehlo.map", "Map operation")
-};
+aic::op! {
+    /// `stablehlo.map`.
+    pub Map = MAP {
+        operands: [inputs: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [dimensions: required(I64_ARRAY)],
+        regions: [computation: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            ..op("stablehlo.map", "Map operation")
+        },
+    }
+}
 
-/// `stablehlo.custom_call`: kept as written; the interpreter reports it unsupported.
-pub const CUSTOM_CALL: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[
-        AttrSpec::required("call_target_name", STRING_ATTR),
-        AttrSpec::optional("has_side_effect", BOOL_ATTR),
-        AttrSpec::optional("backend_config", ANY_ATTR),
-        AttrSpec::optional("api_version", ANY_ATTR),
-        AttrSpec::optional("called_computations", ANY_ATTR),
-        AttrSpec::optional("operand_layouts", ANY_ATTR),
-        AttrSpec::optional("result_layouts", ANY_ATTR),
-        AttrSpec::optional("output_operand_aliases", ANY_ATTR),
-    ],
-    traits: Traits::NONE,
-    format: Some(
-        "custom<CustomCallTarget>($call_target_name) `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.custom_call", "CustomCall operation")
-};
+aic::op! {
+    /// `stablehlo.custom_call`: kept as written; the interpreter reports it unsupported.
+    pub CustomCall = CUSTOM_CALL {
+        operands: [inputs: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [
+            call_target_name: required(STRING_ATTR),
+            has_side_effect: optional(BOOL_ATTR),
+            backend_config: optional(ANY_ATTR),
+            api_version: optional(ANY_ATTR),
+            called_computations: optional(ANY_ATTR),
+            operand_layouts: optional(ANY_ATTR),
+            result_layouts: optional(ANY_ATTR),
+            output_operand_aliases: optional(ANY_ATTR),
+        ],
+        spec: OpSpec {
+            traits: Traits::NONE,
+            format: Some(
+                "custom<CustomCallTarget>($call_target_name) `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
+            ),
+            ..op("stablehlo.custom_call", "CustomCall operation")
+        },
+    }
+}
 
-/// `stablehlo.composite`: a named op with a decomposition function.
-pub const COMPOSITE: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[
-        AttrSpec::required("name", STRING_ATTR),
-        AttrSpec::optional("composite_attributes", ANY_ATTR),
-        AttrSpec::required("decomposition", ac::FLAT_SYMBOL_REF),
-        AttrSpec::optional("version", I32_ATTR),
-    ],
-    traits: Traits::NONE,
-    format: Some("$name operands attr-dict `:` functional-type(operands, results)"),
-    ..op("stablehlo.composite", "Composite operation")
-};
+aic::op! {
+    /// `stablehlo.composite`: a named op with a decomposition function.
+    pub Composite = COMPOSITE {
+        operands: [inputs: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [
+            name: required(STRING_ATTR),
+            composite_attributes: optional(ANY_ATTR),
+            decomposition: required(ac::FLAT_SYMBOL_REF),
+            version: optional(I32_ATTR),
+        ],
+        spec: OpSpec {
+            traits: Traits::NONE,
+            format: Some("$name operands attr-dict `:` functional-type(operands, results)"),
+            ..op("stablehlo.composite", "Composite operation")
+        },
+    }
+}
 
-/// `stablehlo.tuple`.
-pub const TUPLE: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("val", tc::ANY)],
-    results: &[ValueSpec::one("result", tc::ANY)],
-    format: Some("$val attr-dict `:` custom<TupleOpType>(type($val), type($result))"),
-    ..op("stablehlo.tuple", "Tuple operation")
-};
+aic::op! {
+    /// `stablehlo.tuple`.
+    pub Tuple = TUPLE {
+        operands: [val: variadic(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            format: Some("$val attr-dict `:` custom<TupleOpType>(type($val), type($result))"),
+            ..op("stablehlo.tuple", "Tuple operation")
+        },
+    }
+}
 
-/// `stablehlo.get_tuple_element`.
-pub const GET_TUPLE_ELEMENT: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("operand", tc::ANY)],
-    results: &[ValueSpec::one("result", tc::ANY)],
-    attributes: &[AttrSpec::required("index", I32_ATTR)],
-    format: Some("$operand `[` $index `]` attr-dict `:` functional-type(operands, results)"),
-    ..op("stablehlo.get_tuple_element", "GetTupleElement operation")
-};
+aic::op! {
+    /// `stablehlo.get_tuple_element`.
+    pub GetTupleElement = GET_TUPLE_ELEMENT {
+        operands: [operand: one(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        attributes: [index: required(I32_ATTR)],
+        spec: OpSpec {
+            format: Some("$operand `[` $index `]` attr-dict `:` functional-type(operands, results)"),
+            ..op("stablehlo.get_tuple_element", "GetTupleElement operation")
+        },
+    }
+}
 
-/// `stablehlo.optimization_barrier`.
-pub const OPTIMIZATION_BARRIER: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("operand", tc::ANY)],
-    results: &[ValueSpec::variadic("result", tc::ANY)],
-    traits: Traits::NONE,
-    format: Some(
-        "attr-dict ($operand^ `:` custom<PairwiseOpType>(type($operand), type($result))):(`(` `)`)?",
-    ),
-    ..op(
-        "stablehlo.optimization_barrier",
-        "OptimizationBarrier operation",
-    )
-};
+aic::op! {
+    /// `stablehlo.optimization_barrier`.
+    pub OptimizationBarrier = OPTIMIZATION_BARRIER {
+        operands: [operand: variadic(tc::ANY)],
+        results: [result: variadic(tc::ANY)],
+        spec: OpSpec {
+            traits: Traits::NONE,
+            format: Some(
+                "attr-dict ($operand^ `:` custom<PairwiseOpType>(type($operand), type($result))):(`(` `)`)?",
+            ),
+            ..op(
+                "stablehlo.optimization_barrier",
+                "OptimizationBarrier operation",
+            )
+        },
+    }
+}
 
-/// `stablehlo.return`: ends the regions of StableHLO ops.
-pub const RETURN: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("results", tc::ANY)],
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    format: Some("$results attr-dict (`:` type($results)^)?"),
-    ..op("stablehlo.return", "Return operation")
-};
+aic::op! {
+    /// `stablehlo.return`: ends the regions of StableHLO ops.
+    pub Return = RETURN {
+        operands: [results: variadic(tc::ANY)],
+        spec: OpSpec {
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            format: Some("$results attr-dict (`:` type($results)^)?"),
+            ..op("stablehlo.return", "Return operation")
+        },
+    }
+}
 
-/// `stablehlo.replica_id`.
-pub const REPLICA_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("result", tc::ANY)],
-    format: Some("attr-dict `:` type(results)"),
-    ..op("stablehlo.replica_id", "ReplicaId operation")
-};
+aic::op! {
+    /// `stablehlo.replica_id`.
+    pub ReplicaId = REPLICA_ID {
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            format: Some("attr-dict `:` type(results)"),
+            ..op("stablehlo.replica_id", "ReplicaId operation")
+        },
+    }
+}
 
-/// `stablehlo.partition_id`.
-pub const PARTITION_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("result", tc::ANY)],
-    format: Some("attr-dict `:` type(results)"),
-    ..op("stablehlo.partition_id", "PartitionId operation")
-};
+aic::op! {
+    /// `stablehlo.partition_id`.
+    pub PartitionId = PARTITION_ID {
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            format: Some("attr-dict `:` type(results)"),
+            ..op("stablehlo.partition_id", "PartitionId operation")
+        },
+    }
+}
 
-/// `stablehlo.create_token`.
-pub const CREATE_TOKEN: OpSpec = OpSpec {
-    results: &[ValueSpec::one("output", tc::ANY)],
-    format: Some("attr-dict `:` type(results)"),
-    ..op("stablehlo.create_token", "CreateToken operation")
-};
+aic::op! {
+    /// `stablehlo.create_token`.
+    pub CreateToken = CREATE_TOKEN {
+        results: [output: one(tc::ANY)],
+        spec: OpSpec {
+            format: Some("attr-dict `:` type(results)"),
+            ..op("stablehlo.create_token", "CreateToken operation")
+        },
+    }
+}
 
 /// The structured ops.
 pub const OPS: &[OpSpec] = &[

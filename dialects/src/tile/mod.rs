@@ -39,8 +39,7 @@ use aic::attributes::AttrKind;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
 use aic::dialect::DialectSyntax;
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, RegionSpec, Traits, TypeConstraint,
-    ValueSpec, ac, enum_keyword, tc,
+    AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, enum_keyword, tc,
 };
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer, Value};
@@ -306,220 +305,263 @@ const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-/// `tile.kernel @name grid = [..] (threads = n)? { ^bb0(buffers): ... }`:
-/// `threads`, where a kernel's tiles chose it, is the block size its
-/// lowering uses instead of the target's.
-pub const KERNEL: OpSpec = OpSpec {
-    attributes: &[
-        AttrSpec::required("sym_name", ac::SYMBOL_NAME),
-        AttrSpec::required("grid", I64_ARRAY),
-        AttrSpec::optional("threads", I64_ATTR),
-    ],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::ISOLATED_FROM_ABOVE
-        .with(Traits::SYMBOL)
-        .with(Traits::SINGLE_BLOCK),
-    format: Some("$sym_name `grid` `=` $grid (`threads` `=` $threads^)? $body attr-dict"),
-    interpret: None,
-    ..op(
-        "tile.kernel",
-        "a kernel over a grid of blocks, its arguments buffers",
-    )
-};
+aic::op! {
+    /// `tile.kernel @name grid = [..] (threads = n)? { ^bb0(buffers): ... }`:
+    /// `threads`, where a kernel's tiles chose it, is the block size its
+    /// lowering uses instead of the target's.
+    pub Kernel = KERNEL {
+        attributes: [
+            sym_name: required(ac::SYMBOL_NAME),
+            grid: required(I64_ARRAY),
+            threads: optional(I64_ATTR),
+        ],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::ISOLATED_FROM_ABOVE
+                .with(Traits::SYMBOL)
+                .with(Traits::SINGLE_BLOCK),
+            format: Some("$sym_name `grid` `=` $grid (`threads` `=` $threads^)? $body attr-dict"),
+            interpret: None,
+            ..op(
+                "tile.kernel",
+                "a kernel over a grid of blocks, its arguments buffers",
+            )
+        },
+    }
+}
 
-/// `tile.return`: ends a kernel's body.
-pub const RETURN: OpSpec = OpSpec {
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &["tile.kernel"],
-    format: Some("attr-dict"),
-    verify: None,
-    interpret: None,
-    ..op("tile.return", "ends a kernel")
-};
+aic::op! {
+    /// `tile.return`: ends a kernel's body.
+    pub Return = RETURN {
+        spec: OpSpec {
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &["tile.kernel"],
+            format: Some("attr-dict"),
+            verify: None,
+            interpret: None,
+            ..op("tile.return", "ends a kernel")
+        },
+    }
+}
 
-/// `tile.launch @k(%inputs) : (tensors) -> tensors`.
-pub const LAUNCH: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TENSOR)],
-    results: &[ValueSpec::variadic("outputs", TENSOR)],
-    attributes: &[AttrSpec::required("kernel", ac::FLAT_SYMBOL_REF)],
-    format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
-    ..op(
-        "tile.launch",
-        "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
-    )
-};
+aic::op! {
+    /// `tile.launch @k(%inputs) : (tensors) -> tensors`.
+    pub Launch = LAUNCH {
+        operands: [inputs: variadic(TENSOR)],
+        results: [outputs: variadic(TENSOR)],
+        attributes: [kernel: required(ac::FLAT_SYMBOL_REF)],
+        spec: OpSpec {
+            format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
+            ..op(
+                "tile.launch",
+                "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
+            )
+        },
+    }
+}
 
-/// `tile.program_id <axis> : index`.
-pub const PROGRAM_ID: OpSpec = OpSpec {
-    results: &[ValueSpec::one("id", tc::INDEX)],
-    attributes: &[AttrSpec::required("axis", I64_ATTR)],
-    traits: Traits::PURE,
-    format: Some("$axis attr-dict `:` type($id)"),
-    ..op("tile.program_id", "the block's position along a grid axis")
-};
+aic::op! {
+    /// `tile.program_id <axis> : index`.
+    pub ProgramId = PROGRAM_ID {
+        results: [id: one(tc::INDEX)],
+        attributes: [axis: required(I64_ATTR)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$axis attr-dict `:` type($id)"),
+            ..op("tile.program_id", "the block's position along a grid axis")
+        },
+    }
+}
 
-/// `tile.iota dim = 1 : !tile.tile<16x64xindex>`: each element's position
-/// along `dim` (Triton's `arange`), for masks and index arithmetic.
-pub const IOTA: OpSpec = OpSpec {
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[AttrSpec::required("dim", I64_ATTR)],
-    traits: Traits::PURE,
-    format: Some("`dim` `=` $dim attr-dict `:` type($result)"),
-    ..op("tile.iota", "each element's position along a dimension")
-};
+aic::op! {
+    /// `tile.iota dim = 1 : !tile.tile<16x64xindex>`: each element's position
+    /// along `dim` (Triton's `arange`), for masks and index arithmetic.
+    pub Iota = IOTA {
+        results: [result: one(TILE)],
+        attributes: [dim: required(I64_ATTR)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("`dim` `=` $dim attr-dict `:` type($result)"),
+            ..op("tile.iota", "each element's position along a dimension")
+        },
+    }
+}
 
-/// `tile.valid %origin through #coord.desc : !tile.tile<..xi1>`: where a
-/// load through the descriptor would read (true) or be masked (false); a
-/// value computed from padded or concatenated data is zeroed with it.
-pub const VALID: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("origin", tc::INDEX)],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[AttrSpec::required("desc", DESC)],
-    traits: Traits::PURE,
-    format: Some("$origin `through` $desc attr-dict `:` type($result)"),
-    ..op("tile.valid", "which indices a descriptor maps in range")
-};
+aic::op! {
+    /// `tile.valid %origin through #coord.desc : !tile.tile<..xi1>`: where a
+    /// load through the descriptor would read (true) or be masked (false); a
+    /// value computed from padded or concatenated data is zeroed with it.
+    pub Valid = VALID {
+        operands: [origin: variadic(tc::INDEX)],
+        results: [result: one(TILE)],
+        attributes: [desc: required(DESC)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$origin `through` $desc attr-dict `:` type($result)"),
+            ..op("tile.valid", "which indices a descriptor maps in range")
+        },
+    }
+}
 
-/// `tile.load %buf[%origin] (through #coord.desc)? : memref -> tile`.
-pub const LOAD: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("buffer", MEMREF),
-        ValueSpec::variadic("origin", tc::INDEX),
-    ],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[AttrSpec::optional("desc", DESC)],
-    format: Some(
-        "$buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($buffer) `->` type($result)",
-    ),
-    ..op(
-        "tile.load",
-        "reads a tile from a buffer through a descriptor, masked",
-    )
-};
+aic::op! {
+    /// `tile.load %buf[%origin] (through #coord.desc)? : memref -> tile`.
+    pub Load = LOAD {
+        operands: [buffer: one(MEMREF), origin: variadic(tc::INDEX)],
+        results: [result: one(TILE)],
+        attributes: [desc: optional(DESC)],
+        spec: OpSpec {
+            format: Some(
+                "$buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($buffer) `->` type($result)",
+            ),
+            ..op(
+                "tile.load",
+                "reads a tile from a buffer through a descriptor, masked",
+            )
+        },
+    }
+}
 
-/// `tile.store %t, %buf[%origin] (through #coord.desc)? : tile, memref`.
-pub const STORE: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("value", TILE),
-        ValueSpec::one("buffer", MEMREF),
-        ValueSpec::variadic("origin", tc::INDEX),
-    ],
-    attributes: &[AttrSpec::optional("desc", DESC)],
-    format: Some(
-        "$value `,` $buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($value) `,` type($buffer)",
-    ),
-    ..op(
-        "tile.store",
-        "writes a tile to a buffer through a descriptor, masked",
-    )
-};
+aic::op! {
+    /// `tile.store %t, %buf[%origin] (through #coord.desc)? : tile, memref`.
+    pub Store = STORE {
+        operands: [value: one(TILE), buffer: one(MEMREF), origin: variadic(tc::INDEX)],
+        attributes: [desc: optional(DESC)],
+        spec: OpSpec {
+            format: Some(
+                "$value `,` $buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($value) `,` type($buffer)",
+            ),
+            ..op(
+                "tile.store",
+                "writes a tile to a buffer through a descriptor, masked",
+            )
+        },
+    }
+}
 
-/// `tile.gemm %a, %b, %acc level = block : A, B -> C`.
-pub const GEMM: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("a", TILE),
-        ValueSpec::one("b", TILE),
-        ValueSpec::one("acc", TILE),
-    ],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[AttrSpec::required("level", LEVEL)],
-    traits: Traits::PURE,
-    format: Some(
-        "$a `,` $b `,` $acc `level` `=` $level attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)",
-    ),
-    ..op("tile.gemm", "acc + a x b at a block, warp or thread level")
-};
+aic::op! {
+    /// `tile.gemm %a, %b, %acc level = block : A, B -> C`.
+    pub Gemm = GEMM {
+        operands: [a: one(TILE), b: one(TILE), acc: one(TILE)],
+        results: [result: one(TILE)],
+        attributes: [level: required(LEVEL)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some(
+                "$a `,` $b `,` $acc `level` `=` $level attr-dict `:` type($a) `,` type($b) `,` type($acc) `->` type($result)",
+            ),
+            ..op("tile.gemm", "acc + a x b at a block, warp or thread level")
+        },
+    }
+}
 
-/// `tile.map %tiles : (tiles) -> tile { ^bb0(scalars): ... tile.yield }`.
-pub const MAP: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TILE)],
-    results: &[ValueSpec::one("result", TILE)],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::PURE.with(Traits::SINGLE_BLOCK),
-    format: Some("$inputs attr-dict `:` functional-type($inputs, results) $body"),
-    ..op(
-        "tile.map",
-        "an elementwise function of tiles, element by element",
-    )
-};
+aic::op! {
+    /// `tile.map %tiles : (tiles) -> tile { ^bb0(scalars): ... tile.yield }`.
+    pub Map = MAP {
+        operands: [inputs: variadic(TILE)],
+        results: [result: one(TILE)],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::PURE.with(Traits::SINGLE_BLOCK),
+            format: Some("$inputs attr-dict `:` functional-type($inputs, results) $body"),
+            ..op(
+                "tile.map",
+                "an elementwise function of tiles, element by element",
+            )
+        },
+    }
+}
 
-/// `tile.reduce sum %t, axis = 1 : tile -> tile`.
-pub const REDUCE: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("input", TILE)],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[
-        AttrSpec::required("kind", KIND),
-        AttrSpec::required("axis", I64_ATTR),
-    ],
-    traits: Traits::PURE,
-    format: Some("$kind $input `,` `axis` `=` $axis attr-dict `:` type($input) `->` type($result)"),
-    ..op("tile.reduce", "reduces a tile along an axis")
-};
+aic::op! {
+    /// `tile.reduce sum %t, axis = 1 : tile -> tile`.
+    pub Reduce = REDUCE {
+        operands: [input: one(TILE)],
+        results: [result: one(TILE)],
+        attributes: [kind: required(KIND), axis: required(I64_ATTR)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$kind $input `,` `axis` `=` $axis attr-dict `:` type($input) `->` type($result)"),
+            ..op("tile.reduce", "reduces a tile along an axis")
+        },
+    }
+}
 
-/// `tile.broadcast %t, dims = [..] : T -> tile` (a scalar with `dims = []`).
-pub const BROADCAST: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("input", tc::ANY)],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[AttrSpec::required("dims", I64_ARRAY)],
-    traits: Traits::PURE,
-    format: Some("$input `,` `dims` `=` $dims attr-dict `:` type($input) `->` type($result)"),
-    ..op(
-        "tile.broadcast",
-        "a tile or scalar broadcast to a larger tile",
-    )
-};
+aic::op! {
+    /// `tile.broadcast %t, dims = [..] : T -> tile` (a scalar with `dims = []`).
+    pub Broadcast = BROADCAST {
+        operands: [input: one(tc::ANY)],
+        results: [result: one(TILE)],
+        attributes: [dims: required(I64_ARRAY)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$input `,` `dims` `=` $dims attr-dict `:` type($input) `->` type($result)"),
+            ..op(
+                "tile.broadcast",
+                "a tile or scalar broadcast to a larger tile",
+            )
+        },
+    }
+}
 
-/// `tile.transfer %t to shared depth = 2 : tile -> tile`.
-pub const TRANSFER: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("input", TILE)],
-    results: &[ValueSpec::one("result", TILE)],
-    attributes: &[
-        AttrSpec::required("space", SPACE),
-        AttrSpec::required("depth", I64_ATTR),
-    ],
-    format: Some(
-        "$input `to` $space `depth` `=` $depth attr-dict `:` type($input) `->` type($result)",
-    ),
-    ..op(
-        "tile.transfer",
-        "stages a tile into another space, pipelined `depth` deep",
-    )
-};
+aic::op! {
+    /// `tile.transfer %t to shared depth = 2 : tile -> tile`.
+    pub Transfer = TRANSFER {
+        operands: [input: one(TILE)],
+        results: [result: one(TILE)],
+        attributes: [space: required(SPACE), depth: required(I64_ATTR)],
+        spec: OpSpec {
+            format: Some(
+                "$input `to` $space `depth` `=` $depth attr-dict `:` type($input) `->` type($result)",
+            ),
+            ..op(
+                "tile.transfer",
+                "stages a tile into another space, pipelined `depth` deep",
+            )
+        },
+    }
+}
 
-/// `tile.for %lb to %ub step %s (iter_args(%init))? : types { ^bb0(%iv, iters): ... }`.
-pub const FOR: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("lower", tc::INDEX),
-        ValueSpec::one("upper", tc::INDEX),
-        ValueSpec::one("step", tc::INDEX),
-        ValueSpec::variadic("inits", tc::ANY),
-    ],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[RegionSpec::sized("body")],
-    traits: Traits::SINGLE_BLOCK,
-    format: Some(
-        "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? $body attr-dict",
-    ),
-    ..op("tile.for", "a loop carrying values (the K loop)")
-};
+aic::op! {
+    /// `tile.for %lb to %ub step %s (iter_args(%init))? : types { ^bb0(%iv, iters): ... }`.
+    pub For = FOR {
+        operands: [
+            lower: one(tc::INDEX),
+            upper: one(tc::INDEX),
+            step: one(tc::INDEX),
+            inits: variadic(tc::ANY),
+        ],
+        results: [results: variadic(tc::ANY)],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::SINGLE_BLOCK,
+            format: Some(
+                "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? $body attr-dict",
+            ),
+            ..op("tile.for", "a loop carrying values (the K loop)")
+        },
+    }
+}
 
-/// `tile.yield`: the values a map element or loop iteration gives.
-pub const YIELD: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("values", tc::ANY)],
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &["tile.map", "tile.for"],
-    format: Some("($values^ `:` type($values))? attr-dict"),
-    verify: None,
-    interpret: None,
-    ..op(
-        "tile.yield",
-        "yields from a map element or a loop iteration",
-    )
-};
+aic::op! {
+    /// `tile.yield`: the values a map element or loop iteration gives.
+    pub Yield = YIELD {
+        operands: [values: variadic(tc::ANY)],
+        spec: OpSpec {
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &["tile.map", "tile.for"],
+            format: Some("($values^ `:` type($values))? attr-dict"),
+            verify: None,
+            interpret: None,
+            ..op(
+                "tile.yield",
+                "yields from a map element or a loop iteration",
+            )
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {

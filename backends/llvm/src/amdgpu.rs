@@ -13,32 +13,28 @@
 //! host run of a kernel checks the layouts the lowering assumes.
 
 use crate::emit::{Llvm, Lower};
+use crate::ops::Emit;
 use crate::target::Target;
 use aic::ir::Op;
 use aic_dialects::amdgpu::{Instruction, WAVEFRONT};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, FloatValue, VectorValue};
 
-/// Translates `op`, an `amdgpu.*` op named `name`.
-pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
-    if name != "amdgpu.mfma" {
-        return Err(l.err_cannot(op));
-    }
+/// The amdgpu ops this module translates ([`crate::ops`]).
+pub(crate) const ROWS: &[(&str, Emit)] = &[(aic_dialects::amdgpu::MFMA.name, Emit::Value(mfma_op))];
+
+/// `amdgpu.mfma`: on AMD matrix cores, or emulated on the host.
+fn mfma_op<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let ins = aic_dialects::amdgpu::instruction_of(l.ir, op)
         .ok_or_else(|| l.err(op, "an mfma of a shape aic does not translate"))?;
-    let v = match l.target {
-        Target::Amdgpu { .. } => mfma(l, op, ins)?,
-        Target::Host => host_mfma(l, op, ins)?,
-        Target::Nvptx { .. } => {
-            return Err(l.err(
-                op,
-                "'amdgpu.mfma' runs on AMD matrix cores (--target=amdgpu) or emulated on the host, not on nvptx",
-            ));
-        }
-    };
-    let r = l.ir.result(op, 0);
-    l.set_value(r, v);
-    Ok(())
+    match l.target {
+        Target::Amdgpu { .. } => mfma(l, op, ins),
+        Target::Host => host_mfma(l, op, ins),
+        Target::Nvptx { .. } => Err(l.err(
+            op,
+            "'amdgpu.mfma' runs on AMD matrix cores (--target=amdgpu) or emulated on the host, not on nvptx",
+        )),
+    }
 }
 
 fn vector<'ctx>(l: &Lower<'_, 'ctx>, op: Op, i: usize) -> Result<VectorValue<'ctx>, String> {

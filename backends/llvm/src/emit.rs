@@ -21,7 +21,8 @@ use inkwell::values::{
 use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
 use std::collections::HashMap;
 
-use aic_dialects::arith::{FASTMATH_AFN, FASTMATH_ARCP};
+use crate::ops::Emit;
+use aic_dialects::{gpu, memref, scf};
 
 /// LLVM's calling convention number of `ptx_kernel` (LLVM 22 marks NVPTX
 /// kernels by calling convention, no longer by `nvvm.annotations`).
@@ -32,6 +33,30 @@ const AMDGPU_KERNEL: u32 = 91;
 const NVPTX_SHARED: &str = "aic_shared";
 /// The host's barrier, resolved by the JIT to a Rust function.
 pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
+
+/// The scf, gpu and memref ops this module translates ([`crate::ops`]).
+pub(crate) const ROWS: &[(&str, Emit)] = &[
+    (scf::FOR.name, Emit::Op(|l, op| l.scf_for(op))),
+    (scf::IF.name, Emit::Op(|l, op| l.scf_if(op))),
+    (
+        gpu::THREAD_ID.name,
+        Emit::Value(|l, op| Ok(l.id(op, true)?.into())),
+    ),
+    (
+        gpu::BLOCK_ID.name,
+        Emit::Value(|l, op| Ok(l.id(op, false)?.into())),
+    ),
+    (
+        gpu::LANE_ID.name,
+        Emit::Value(|l, op| Ok(l.lane_id(op)?.into())),
+    ),
+    (gpu::BARRIER.name, Emit::Op(|l, _| l.barrier())),
+    (gpu::SHUFFLE.name, Emit::Op(|l, op| l.shuffle(op))),
+    (gpu::SHARED.name, Emit::Op(|l, op| l.shared_view(op))),
+    (memref::ALLOCA.name, Emit::Op(|l, op| l.alloca(op))),
+    (memref::LOAD.name, Emit::Op(|l, op| l.load(op))),
+    (memref::STORE.name, Emit::Op(|l, op| l.store(op))),
+];
 
 /// Turns an inkwell builder error (a misuse of the builder, so a bug here,
 /// never the user's) into this crate's error text.
@@ -439,7 +464,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         })
     }
 
-    fn operand(&self, op: Op, i: usize) -> Result<BasicValueEnum<'ctx>, String> {
+    pub(crate) fn operand(&self, op: Op, i: usize) -> Result<BasicValueEnum<'ctx>, String> {
         let v =
             *self.ir.operands(op).get(i).ok_or_else(|| {
                 self.err(op, format!("'{}' lacks operand {i}", self.ir.op_name(op)))
@@ -447,7 +472,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         self.val_of(op, v)
     }
 
-    fn int_operand(&self, op: Op, i: usize) -> Result<IntValue<'ctx>, String> {
+    pub(crate) fn int_operand(&self, op: Op, i: usize) -> Result<IntValue<'ctx>, String> {
         match self.operand(op, i)? {
             BasicValueEnum::IntValue(v) => Ok(v),
             _ => Err(self.err(
@@ -460,7 +485,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         }
     }
 
-    fn float_operand(&self, op: Op, i: usize) -> Result<FloatValue<'ctx>, String> {
+    pub(crate) fn float_operand(&self, op: Op, i: usize) -> Result<FloatValue<'ctx>, String> {
         match self.operand(op, i)? {
             BasicValueEnum::FloatValue(v) => Ok(v),
             _ => Err(self.err(
@@ -470,14 +495,14 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         }
     }
 
-    fn result_type(&self, op: Op) -> Result<Type, String> {
+    pub(crate) fn result_type(&self, op: Op) -> Result<Type, String> {
         if self.ir.num_results(op) == 0 {
             return Err(self.err(op, format!("'{}' has no result", self.ir.op_name(op))));
         }
         Ok(self.ir.value_type(self.ir.result(op, 0)))
     }
 
-    fn set(&mut self, op: Op, v: BasicValueEnum<'ctx>) {
+    pub(crate) fn set(&mut self, op: Op, v: BasicValueEnum<'ctx>) {
         self.set_value(self.ir.result(op, 0), v);
     }
 
@@ -923,38 +948,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
     // ------------------------------------------------------------ ops
 
     fn op(&mut self, op: Op) -> Result<(), String> {
-        let name = self.ir.op_name(op).to_string();
-        match name.as_str() {
-            "scf.for" => self.scf_for(op),
-            "scf.if" => self.scf_if(op),
-            "gpu.thread_id" | "gpu.block_id" => {
-                let v = self.id(op, name == "gpu.thread_id")?;
-                self.set(op, v.into());
-                Ok(())
-            }
-            "gpu.lane_id" => {
-                let v = self.lane_id(op)?;
-                self.set(op, v.into());
-                Ok(())
-            }
-            "gpu.barrier" => self.barrier(),
-            "gpu.shuffle" => self.shuffle(op),
-            "gpu.shared" => self.shared_view(op),
-            "memref.alloca" => self.alloca(op),
-            "memref.load" => self.load(op),
-            "memref.store" => self.store(op),
-            n if n.starts_with("arith.") => self.arith(op, &n[6..]),
-            n if n.starts_with("nvgpu.") || n.starts_with("vector.") || n.starts_with("nvvm.") => {
-                crate::nvgpu::op(self, op, n)
-            }
-            n if n.starts_with("amdgpu.") => crate::amdgpu::op(self, op, n),
-            n if n.starts_with("math.") => {
-                let v = crate::math::math(self, op, &n[5..])?;
-                self.set(op, v);
-                Ok(())
-            }
-            _ => Err(self.err_cannot(op)),
-        }
+        crate::ops::emit(self, op)
     }
 
     /// `gpu.thread_id` / `gpu.block_id` as an i64 (index).
@@ -1565,304 +1559,5 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let s = self.b.build_store(p, v).llvm()?;
         let _ = s.set_alignment(align);
         Ok(())
-    }
-
-    // ------------------------------------------------------------ arith
-
-    fn constant(&mut self, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
-        let a = aic_dialects::arith::CONSTANT
-            .attr(self.ir, op, "value")
-            .ok_or_else(|| self.err(op, "arith.constant without a value"))?;
-        let t = self.result_type(op)?;
-        let ty = self.ty(op, t)?;
-        match (self.ir.attr_kind(a), ty) {
-            (AttrKind::Integer { value, .. }, BasicTypeEnum::IntType(it)) => {
-                let w = it.get_bit_width();
-                let bits = if w >= 64 {
-                    *value as u64
-                } else {
-                    (*value as u64) & ((1u64 << w) - 1)
-                };
-                Ok(it.const_int(bits, false).into())
-            }
-            (AttrKind::Float { bits, ty: at }, BasicTypeEnum::FloatType(ft)) => {
-                let TypeKind::Float(k) = self.ir.type_kind(*at) else {
-                    return Err(self.err(op, "a float constant of a non-float type"));
-                };
-                Ok(ft.const_float(k.to_f64(*bits)).into())
-            }
-            _ => Err(self.err(
-                op,
-                format!(
-                    "arith.constant {}: only scalar integer and float constants are supported",
-                    aic::printer::attr_text(self.ir.uniquer(), a)
-                ),
-            )),
-        }
-    }
-
-    fn overflow_flags(&self, op: Op) -> u32 {
-        aic_dialects::arith::ADDI
-            .attr(self.ir, op, "overflowFlags")
-            .and_then(|a| aic_dialects::arith::OVERFLOW.value_of(self.ir.attr_kind(a)))
-            .unwrap_or(0)
-    }
-
-    fn predicate(&self, op: Op) -> Result<usize, String> {
-        let a = self
-            .ir
-            .find_ident("predicate")
-            .and_then(|i| self.ir.inherent_attr(op, i))
-            .ok_or_else(|| self.err(op, "comparison without a predicate"))?;
-        match self.ir.attr_kind(a) {
-            AttrKind::Integer { value, .. } => Ok(*value as usize),
-            _ => Err(self.err(op, "comparison predicate is not an integer")),
-        }
-    }
-
-    fn arith(&mut self, op: Op, name: &str) -> Result<(), String> {
-        let b = &self.b;
-        let v: BasicValueEnum<'ctx> = match name {
-            "constant" => self.constant(op)?,
-            "addi" | "subi" | "muli" | "shli" => {
-                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
-                let f = self.overflow_flags(op);
-                let (nsw, nuw) = (f & 1 != 0, f & 2 != 0);
-                match name {
-                    "addi" if nsw => b.build_int_nsw_add(x, y, ""),
-                    "addi" if nuw => b.build_int_nuw_add(x, y, ""),
-                    "addi" => b.build_int_add(x, y, ""),
-                    "subi" if nsw => b.build_int_nsw_sub(x, y, ""),
-                    "subi" if nuw => b.build_int_nuw_sub(x, y, ""),
-                    "subi" => b.build_int_sub(x, y, ""),
-                    "muli" if nsw => b.build_int_nsw_mul(x, y, ""),
-                    "muli" if nuw => b.build_int_nuw_mul(x, y, ""),
-                    "muli" => b.build_int_mul(x, y, ""),
-                    _ => b.build_left_shift(x, y, ""),
-                }
-                .llvm()?
-                .into()
-            }
-            "divsi" | "divui" | "remsi" | "remui" | "andi" | "ori" | "xori" | "shrsi" | "shrui" => {
-                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
-                match name {
-                    "divsi" => b.build_int_signed_div(x, y, ""),
-                    "divui" => b.build_int_unsigned_div(x, y, ""),
-                    "remsi" => b.build_int_signed_rem(x, y, ""),
-                    "remui" => b.build_int_unsigned_rem(x, y, ""),
-                    "andi" => b.build_and(x, y, ""),
-                    "ori" => b.build_or(x, y, ""),
-                    "xori" => b.build_xor(x, y, ""),
-                    "shrsi" => b.build_right_shift(x, y, true, ""),
-                    _ => b.build_right_shift(x, y, false, ""),
-                }
-                .llvm()?
-                .into()
-            }
-            "ceildivui" | "ceildivsi" | "floordivsi" => {
-                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
-                let zero = x.get_type().const_zero();
-                let one = x.get_type().const_int(1, false);
-                if name == "ceildivui" {
-                    let q = b.build_int_unsigned_div(x, y, "").llvm()?;
-                    let r = b.build_int_unsigned_rem(x, y, "").llvm()?;
-                    let nz = b.build_int_compare(IntPredicate::NE, r, zero, "").llvm()?;
-                    let inc = b.build_int_z_extend(nz, x.get_type(), "").llvm()?;
-                    b.build_int_add(q, inc, "").llvm()?.into()
-                } else {
-                    // Truncating division, then one step towards the right
-                    // infinity when the remainder is non-zero and on that side.
-                    let q = b.build_int_signed_div(x, y, "").llvm()?;
-                    let r = b.build_int_signed_rem(x, y, "").llvm()?;
-                    let nz = b.build_int_compare(IntPredicate::NE, r, zero, "").llvm()?;
-                    let rneg = b.build_int_compare(IntPredicate::SLT, r, zero, "").llvm()?;
-                    let yneg = b.build_int_compare(IntPredicate::SLT, y, zero, "").llvm()?;
-                    let (pred, adj) = if name == "ceildivsi" {
-                        (IntPredicate::EQ, b.build_int_add(q, one, "").llvm()?)
-                    } else {
-                        (IntPredicate::NE, b.build_int_sub(q, one, "").llvm()?)
-                    };
-                    let side = b.build_int_compare(pred, rneg, yneg, "").llvm()?;
-                    let fix = b.build_and(nz, side, "").llvm()?;
-                    b.build_select(fix, adj, q, "").llvm()?
-                }
-            }
-            "maxsi" | "minsi" | "maxui" | "minui" => {
-                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
-                let pred = match name {
-                    "maxsi" => IntPredicate::SGT,
-                    "minsi" => IntPredicate::SLT,
-                    "maxui" => IntPredicate::UGT,
-                    _ => IntPredicate::ULT,
-                };
-                let c = b.build_int_compare(pred, x, y, "").llvm()?;
-                b.build_select(c, x, y, "").llvm()?
-            }
-            "cmpi" => {
-                let (x, y) = (self.int_operand(op, 0)?, self.int_operand(op, 1)?);
-                const P: [IntPredicate; 10] = [
-                    IntPredicate::EQ,
-                    IntPredicate::NE,
-                    IntPredicate::SLT,
-                    IntPredicate::SLE,
-                    IntPredicate::SGT,
-                    IntPredicate::SGE,
-                    IntPredicate::ULT,
-                    IntPredicate::ULE,
-                    IntPredicate::UGT,
-                    IntPredicate::UGE,
-                ];
-                let p = *P
-                    .get(self.predicate(op)?)
-                    .ok_or_else(|| self.err(op, "unknown cmpi predicate"))?;
-                b.build_int_compare(p, x, y, "").llvm()?.into()
-            }
-            "cmpf" => {
-                let (x, _) = self.widen(self.float_operand(op, 0)?)?;
-                let (y, _) = self.widen(self.float_operand(op, 1)?)?;
-                const P: [FloatPredicate; 16] = [
-                    FloatPredicate::PredicateFalse,
-                    FloatPredicate::OEQ,
-                    FloatPredicate::OGT,
-                    FloatPredicate::OGE,
-                    FloatPredicate::OLT,
-                    FloatPredicate::OLE,
-                    FloatPredicate::ONE,
-                    FloatPredicate::ORD,
-                    FloatPredicate::UEQ,
-                    FloatPredicate::UGT,
-                    FloatPredicate::UGE,
-                    FloatPredicate::ULT,
-                    FloatPredicate::ULE,
-                    FloatPredicate::UNE,
-                    FloatPredicate::UNO,
-                    FloatPredicate::PredicateTrue,
-                ];
-                let p = *P
-                    .get(self.predicate(op)?)
-                    .ok_or_else(|| self.err(op, "unknown cmpf predicate"))?;
-                self.b.build_float_compare(p, x, y, "").llvm()?.into()
-            }
-            "select" => {
-                let c = self.int_operand(op, 0)?;
-                let (x, y) = (self.operand(op, 1)?, self.operand(op, 2)?);
-                if x.get_type() != y.get_type() {
-                    return Err(self.err(op, "arith.select of values of different types"));
-                }
-                b.build_select(c, x, y, "").llvm()?
-            }
-            "addf" | "subf" | "mulf" | "divf" | "remf" | "maximumf" | "minimumf" | "maxnumf"
-            | "minnumf" => {
-                let (x, to) = self.widen(self.float_operand(op, 0)?)?;
-                let (y, _) = self.widen(self.float_operand(op, 1)?)?;
-                let b = &self.b;
-                let s = self.fsuffix(x.get_type());
-                let r = match name {
-                    "addf" => b.build_float_add(x, y, "").llvm()?,
-                    "subf" => b.build_float_sub(x, y, "").llvm()?,
-                    "mulf" => b.build_float_mul(x, y, "").llvm()?,
-                    "divf" => self.fdiv(
-                        x,
-                        y,
-                        to.is_some() || self.fastmath_has(op, FASTMATH_ARCP | FASTMATH_AFN),
-                    )?,
-                    "remf" => b.build_float_rem(x, y, "").llvm()?,
-                    "maximumf" => self.fcall(&format!("llvm.maximum.{s}"), &[x, y])?,
-                    "minimumf" => self.fcall(&format!("llvm.minimum.{s}"), &[x, y])?,
-                    "maxnumf" => self.fcall(&format!("llvm.maxnum.{s}"), &[x, y])?,
-                    _ => self.fcall(&format!("llvm.minnum.{s}"), &[x, y])?,
-                };
-                self.narrow(r, to)?.into()
-            }
-            "negf" => b
-                .build_float_neg(self.float_operand(op, 0)?, "")
-                .llvm()?
-                .into(),
-            "extsi" | "extui" | "trunci" | "index_cast" | "index_castui" => {
-                let x = self.int_operand(op, 0)?;
-                let to = self.ty(op, self.result_type(op)?)?.into_int_type();
-                let (from_w, to_w) = (x.get_type().get_bit_width(), to.get_bit_width());
-                let signed = matches!(name, "extsi" | "index_cast");
-                if to_w == from_w {
-                    x.into()
-                } else if to_w < from_w {
-                    b.build_int_truncate(x, to, "").llvm()?.into()
-                } else if signed {
-                    b.build_int_s_extend(x, to, "").llvm()?.into()
-                } else {
-                    b.build_int_z_extend(x, to, "").llvm()?.into()
-                }
-            }
-            "extf" | "truncf" => {
-                if name == "truncf"
-                    && let Some(m) = aic_dialects::arith::TRUNCF.attr(self.ir, op, "roundingmode")
-                    && !matches!(self.ir.attr_kind(m), AttrKind::Integer { value: 0, .. })
-                {
-                    return Err(self.err(op, "arith.truncf rounds only to nearest even here"));
-                }
-                let x = self.float_operand(op, 0)?;
-                let to = self.ty(op, self.result_type(op)?)?.into_float_type();
-                self.float_cast(x, to)?.into()
-            }
-            "sitofp" | "uitofp" => {
-                let x = self.int_operand(op, 0)?;
-                let to = self.ty(op, self.result_type(op)?)?.into_float_type();
-                // To a 16-bit format through f32: LLVM would otherwise call
-                // compiler-rt on the host for 64-bit sources.
-                let mid = if self.is_narrow(to) { self.f32() } else { to };
-                let f = if name == "sitofp" {
-                    b.build_signed_int_to_float(x, mid, "").llvm()?
-                } else {
-                    b.build_unsigned_int_to_float(x, mid, "").llvm()?
-                };
-                self.narrow(f, Some(to))?.into()
-            }
-            "fptosi" | "fptoui" => {
-                let (x, _) = self.widen(self.float_operand(op, 0)?)?;
-                let to = self.ty(op, self.result_type(op)?)?.into_int_type();
-                if name == "fptosi" {
-                    self.b.build_float_to_signed_int(x, to, "").llvm()?.into()
-                } else {
-                    self.b.build_float_to_unsigned_int(x, to, "").llvm()?.into()
-                }
-            }
-            "bitcast" => {
-                let x = self.operand(op, 0)?;
-                let to = self.ty(op, self.result_type(op)?)?;
-                if x.get_type() == to {
-                    x
-                } else {
-                    b.build_bit_cast(x, to, "").llvm()?
-                }
-            }
-            _ => return Err(self.err_cannot(op)),
-        };
-        self.set(op, v);
-        Ok(())
-    }
-
-    /// A float format change (`extf`/`truncf`), the 16-bit formats going
-    /// through f32 where a direct conversion would need a library call.
-    fn float_cast(
-        &self,
-        x: FloatValue<'ctx>,
-        to: FloatType<'ctx>,
-    ) -> Result<FloatValue<'ctx>, String> {
-        let from = x.get_type();
-        if from == to {
-            return Ok(x);
-        }
-        if self.is_narrow(to) {
-            return self.narrow(x, Some(to));
-        }
-        let (x, _) = self.widen(x)?;
-        if x.get_type() == to {
-            return Ok(x);
-        }
-        if x.get_type() == self.cx.f64_type() {
-            self.b.build_float_trunc(x, to, "").llvm()
-        } else {
-            self.b.build_float_ext(x, to, "").llvm()
-        }
     }
 }

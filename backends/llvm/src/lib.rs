@@ -20,13 +20,16 @@
 //! `ld.lld` (`$AIC_LD_LLD`, `$LLVM_SYS_221_PREFIX/bin/ld.lld`, or on `PATH`).
 
 mod amdgpu;
+mod arith;
 mod emit;
 mod host;
 mod math;
 mod nvgpu;
+mod ops;
 mod target;
 
 pub use host::HostModule;
+pub use ops::translated_ops;
 pub use target::Target;
 
 use aic::ir::{Context, Op};

@@ -25,21 +25,23 @@
 //! its transcendental functions are errors there.
 
 use crate::emit::{Llvm, Lower};
+use crate::ops::Emit;
 use crate::target::Target;
 use aic::ir::Op;
+use aic_dialects::math as d;
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue};
 use inkwell::{FloatPredicate, IntPredicate};
 
 /// Float arithmetic in f32 with errors as text: the expansions read like the
 /// formulas they implement.
-struct F<'l, 'a, 'ctx> {
+pub(crate) struct F<'l, 'a, 'ctx> {
     l: &'l Lower<'a, 'ctx>,
     /// The result is rounded to f16 or bf16, or the op's fast-math flags
     /// include `afn`: divisions may be approximate ([`Lower::fdiv`]).
     approx: bool,
 }
 
-type R<'ctx> = Result<FloatValue<'ctx>, String>;
+pub(crate) type R<'ctx> = Result<FloatValue<'ctx>, String>;
 
 impl<'ctx> F<'_, '_, 'ctx> {
     fn c(&self, v: f64) -> FloatValue<'ctx> {
@@ -393,6 +395,23 @@ impl<'ctx> F<'_, '_, 'ctx> {
         self.sel(one, self.c(1.0), r)
     }
 
+    /// log10: on NVPTX the natural logarithm times log10(e).
+    fn log10(&self, x: FloatValue<'ctx>) -> R<'ctx> {
+        match self.l.target {
+            Target::Nvptx { .. } => self.mul(self.log_nvptx(x)?, self.c(std::f64::consts::LOG10_E)),
+            _ => self.call("llvm.log10.f32", x),
+        }
+    }
+
+    /// sin or cos: on NVPTX reduced, then the hardware approximation.
+    fn sincos(&self, x: FloatValue<'ctx>, cos: bool) -> R<'ctx> {
+        match self.l.target {
+            Target::Nvptx { .. } => self.sincos_nvptx(x, cos),
+            _ if cos => self.call("llvm.cos.f32", x),
+            _ => self.call("llvm.sin.f32", x),
+        }
+    }
+
     /// sin or cos on NVPTX: `x` reduced by the nearest multiple of 2π (2π
     /// split in three parts, Cody–Waite), then the hardware approximation,
     /// which is accurate on [-π, π].
@@ -414,122 +433,184 @@ impl<'ctx> F<'_, '_, 'ctx> {
     }
 }
 
-/// The C library's name of a math op (`exp` → `exp`/`expf`).
-fn libm_name(op: &str) -> Option<&'static str> {
-    Some(match op {
-        "exp" => "exp",
-        "exp2" => "exp2",
-        "expm1" => "expm1",
-        "log" => "log",
-        "log2" => "log2",
-        "log10" => "log10",
-        "log1p" => "log1p",
-        "tanh" => "tanh",
-        "sinh" => "sinh",
-        "cosh" => "cosh",
-        "erf" => "erf",
-        "erfc" => "erfc",
-        "sin" => "sin",
-        "cos" => "cos",
-        "tan" => "tan",
-        "asin" => "asin",
-        "acos" => "acos",
-        "atan" => "atan",
-        "asinh" => "asinh",
-        "acosh" => "acosh",
-        "atanh" => "atanh",
-        "cbrt" => "cbrt",
-        "powf" => "pow",
-        "atan2" => "atan2",
-        _ => return None,
-    })
+/// A float classification.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Class {
+    Nan,
+    Inf,
+    Finite,
+    Normal,
 }
 
-/// Translates `math.<name>` (the op `op`) to its value.
-pub(crate) fn math<'ctx>(
+/// A GPU expansion of a C library function, on f32 operands.
+pub(crate) type Device = for<'l, 'a, 'ctx> fn(&F<'l, 'a, 'ctx>, &[FloatValue<'ctx>]) -> R<'ctx>;
+
+/// How a math op is emitted.
+#[derive(Clone, Copy)]
+pub(crate) enum Math {
+    /// An integer intrinsic `llvm.<name>.iN`; `flag`: it takes LLVM's
+    /// `i1 false` poison flag after the operand.
+    IntIntrinsic {
+        name: &'static str,
+        flag: bool,
+    },
+    /// A float classification (an `i1`).
+    Classify(Class),
+    /// An exactly rounded float intrinsic every target selects (`llvm.<name>.<type>`).
+    Exact(&'static str),
+    Rsqrt,
+    Fma,
+    Copysign,
+    Clampf,
+    /// A C library function of `arity` operands (`c`, `<c>f` for f32) on the
+    /// host; on GPUs its f32 expansion, where there is one.
+    Libm {
+        c: &'static str,
+        arity: usize,
+        device: Option<Device>,
+    },
+}
+
+const fn row(spec: &aic::OpSpec, m: Math) -> (&'static str, Emit) {
+    (spec.name, Emit::Math(m))
+}
+
+const fn libm(spec: &aic::OpSpec, c: &'static str, device: Option<Device>) -> (&'static str, Emit) {
+    row(
+        spec,
+        Math::Libm {
+            c,
+            arity: 1,
+            device,
+        },
+    )
+}
+
+/// The math ops aic-llvm translates.
+pub(crate) const ROWS: &[(&str, Emit)] = &[
+    row(
+        &d::ABSI,
+        Math::IntIntrinsic {
+            name: "abs",
+            flag: true,
+        },
+    ),
+    row(
+        &d::CTLZ,
+        Math::IntIntrinsic {
+            name: "ctlz",
+            flag: true,
+        },
+    ),
+    row(
+        &d::CTTZ,
+        Math::IntIntrinsic {
+            name: "cttz",
+            flag: true,
+        },
+    ),
+    row(
+        &d::CTPOP,
+        Math::IntIntrinsic {
+            name: "ctpop",
+            flag: false,
+        },
+    ),
+    row(&d::ISNAN, Math::Classify(Class::Nan)),
+    row(&d::ISINF, Math::Classify(Class::Inf)),
+    row(&d::ISFINITE, Math::Classify(Class::Finite)),
+    row(&d::ISNORMAL, Math::Classify(Class::Normal)),
+    row(&d::ABSF, Math::Exact("fabs")),
+    row(&d::SQRT, Math::Exact("sqrt")),
+    row(&d::FLOOR, Math::Exact("floor")),
+    row(&d::CEIL, Math::Exact("ceil")),
+    row(&d::TRUNC, Math::Exact("trunc")),
+    row(&d::ROUND, Math::Exact("round")),
+    row(&d::ROUNDEVEN, Math::Exact("roundeven")),
+    row(&d::RSQRT, Math::Rsqrt),
+    row(&d::FMA, Math::Fma),
+    row(&d::COPYSIGN, Math::Copysign),
+    row(&d::CLAMPF, Math::Clampf),
+    libm(&d::EXP, "exp", Some(|f, x| f.exp(x[0]))),
+    libm(&d::EXP2, "exp2", Some(|f, x| f.call("llvm.exp2.f32", x[0]))),
+    libm(&d::EXPM1, "expm1", Some(|f, x| f.expm1(x[0]))),
+    libm(&d::LOG, "log", Some(|f, x| f.log(x[0]))),
+    libm(&d::LOG2, "log2", Some(|f, x| f.log2(x[0]))),
+    libm(&d::LOG10, "log10", Some(|f, x| f.log10(x[0]))),
+    libm(&d::LOG1P, "log1p", Some(|f, x| f.log1p(x[0]))),
+    libm(&d::TANH, "tanh", Some(|f, x| f.tanh(x[0]))),
+    libm(&d::SINH, "sinh", None),
+    libm(&d::COSH, "cosh", None),
+    libm(&d::ERF, "erf", Some(|f, x| f.erf(x[0]))),
+    libm(&d::ERFC, "erfc", None),
+    libm(&d::SIN, "sin", Some(|f, x| f.sincos(x[0], false))),
+    libm(&d::COS, "cos", Some(|f, x| f.sincos(x[0], true))),
+    libm(&d::TAN, "tan", None),
+    libm(&d::ASIN, "asin", None),
+    libm(&d::ACOS, "acos", None),
+    libm(&d::ATAN, "atan", None),
+    libm(&d::ASINH, "asinh", None),
+    libm(&d::ACOSH, "acosh", None),
+    libm(&d::ATANH, "atanh", None),
+    libm(&d::CBRT, "cbrt", None),
+    row(
+        &d::POWF,
+        Math::Libm {
+            c: "pow",
+            arity: 2,
+            device: Some(|f, x| f.pow(x[0], x[1])),
+        },
+    ),
+    row(
+        &d::ATAN2,
+        Math::Libm {
+            c: "atan2",
+            arity: 2,
+            device: None,
+        },
+    ),
+];
+
+/// The value of math op `op`, emitted as `m` says.
+pub(crate) fn emit<'ctx>(
     l: &Lower<'_, 'ctx>,
     op: Op,
-    name: &str,
+    m: Math,
 ) -> Result<BasicValueEnum<'ctx>, String> {
     let ir = l.ir;
-    let mut args = Vec::new();
-    for &v in ir.operands(op) {
-        let t = ir.value_type(v);
-        let _ = l.ty(op, t)?;
-        args.push(v);
+    let name = ir.op_name(op);
+    let args = ir.operands(op);
+    for &v in args {
+        l.ty(op, ir.value_type(v))?;
     }
     let operand = |i: usize| -> Result<BasicValueEnum<'ctx>, String> {
         let v = *args
             .get(i)
-            .ok_or_else(|| l.err(op, format!("math.{name} lacks operand {i}")))?;
+            .ok_or_else(|| l.err(op, format!("{name} lacks operand {i}")))?;
         l.val_of(op, v)
     };
     // Integer ops and float classification first.
-    match name {
-        "absi" | "ctlz" | "cttz" | "ctpop" => {
+    match m {
+        Math::IntIntrinsic { name, flag } => {
             let x = operand(0)?.into_int_value();
             let w = x.get_type().get_bit_width();
             let f = l.cx.bool_type().const_zero().as_basic_value_enum();
-            let r = match name {
-                "absi" => l.call(
-                    &format!("llvm.abs.i{w}"),
-                    Some(x.get_type().into()),
-                    &[x.into(), f],
-                )?,
-                "ctlz" => l.call(
-                    &format!("llvm.ctlz.i{w}"),
-                    Some(x.get_type().into()),
-                    &[x.into(), f],
-                )?,
-                "cttz" => l.call(
-                    &format!("llvm.cttz.i{w}"),
-                    Some(x.get_type().into()),
-                    &[x.into(), f],
-                )?,
-                _ => l.call(
-                    &format!("llvm.ctpop.i{w}"),
-                    Some(x.get_type().into()),
-                    &[x.into()],
-                )?,
-            };
+            let args: &[BasicValueEnum] = if flag { &[x.into(), f] } else { &[x.into()] };
+            let r = l.call(
+                &format!("llvm.{name}.i{w}"),
+                Some(x.get_type().into()),
+                args,
+            )?;
             return r.ok_or_else(|| l.err(op, "internal error: an intrinsic returned nothing"));
         }
-        "isnan" | "isinf" | "isfinite" | "isnormal" => {
-            let (x, _) = l.widen(operand(0)?.into_float_value())?;
-            let t = x.get_type();
-            let b = &l.b;
-            let ax = l.fcall(&format!("llvm.fabs.{}", l.fsuffix(t)), &[x])?;
-            let inf = t.const_float(f64::INFINITY);
-            let r = match name {
-                "isnan" => b.build_float_compare(FloatPredicate::UNO, x, x, ""),
-                "isinf" => b.build_float_compare(FloatPredicate::OEQ, ax, inf, ""),
-                "isfinite" => b.build_float_compare(FloatPredicate::OLT, ax, inf, ""),
-                _ => {
-                    let min = if t == l.cx.f64_type() {
-                        f64::MIN_POSITIVE
-                    } else {
-                        f64::from(f32::MIN_POSITIVE)
-                    };
-                    let lo = b
-                        .build_float_compare(FloatPredicate::OGE, ax, t.const_float(min), "")
-                        .llvm()?;
-                    let hi = b
-                        .build_float_compare(FloatPredicate::OLT, ax, inf, "")
-                        .llvm()?;
-                    b.build_and(lo, hi, "")
-                }
-            }
-            .llvm()?;
-            return Ok(r.into());
-        }
+        Math::Classify(c) => return classify(l, operand(0)?.into_float_value(), c),
         _ => {}
     }
     let mut xs = Vec::new();
     let mut back = None;
     for i in 0..args.len() {
-        let v = operand(i)?;
-        let BasicValueEnum::FloatValue(f) = v else {
-            return Err(l.err(op, format!("math.{name} on a non-float operand")));
+        let BasicValueEnum::FloatValue(f) = operand(i)? else {
+            return Err(l.err(op, format!("{name} on a non-float operand")));
         };
         let (w, to) = l.widen(f)?;
         if i == 0 {
@@ -538,141 +619,118 @@ pub(crate) fn math<'ctx>(
         xs.push(w);
     }
     if xs.is_empty() {
-        return Err(l.err(op, format!("math.{name} without operands")));
+        return Err(l.err(op, format!("{name} without operands")));
     }
+    let r = float(l, op, m, &xs, back)?;
+    Ok(l.narrow(r, back)?.as_basic_value_enum())
+}
+
+/// `isnan`, `isinf`, `isfinite`, `isnormal` of `x`.
+fn classify<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    x: FloatValue<'ctx>,
+    c: Class,
+) -> Result<BasicValueEnum<'ctx>, String> {
+    let (x, _) = l.widen(x)?;
+    let t = x.get_type();
+    let b = &l.b;
+    let ax = l.fcall(&format!("llvm.fabs.{}", l.fsuffix(t)), &[x])?;
+    let inf = t.const_float(f64::INFINITY);
+    let r = match c {
+        Class::Nan => b.build_float_compare(FloatPredicate::UNO, x, x, ""),
+        Class::Inf => b.build_float_compare(FloatPredicate::OEQ, ax, inf, ""),
+        Class::Finite => b.build_float_compare(FloatPredicate::OLT, ax, inf, ""),
+        Class::Normal => {
+            let min = if t == l.cx.f64_type() {
+                f64::MIN_POSITIVE
+            } else {
+                f64::from(f32::MIN_POSITIVE)
+            };
+            let lo = b
+                .build_float_compare(FloatPredicate::OGE, ax, t.const_float(min), "")
+                .llvm()?;
+            let hi = b
+                .build_float_compare(FloatPredicate::OLT, ax, inf, "")
+                .llvm()?;
+            b.build_and(lo, hi, "")
+        }
+    }
+    .llvm()?;
+    Ok(r.into())
+}
+
+/// A float math op on `xs` (widened to f32 where 16-bit; `back` the format
+/// the result returns to).
+fn float<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    op: Op,
+    m: Math,
+    xs: &[FloatValue<'ctx>],
+    back: Option<inkwell::types::FloatType<'ctx>>,
+) -> R<'ctx> {
+    let name = l.ir.op_name(op);
     let t = xs[0].get_type();
     let s = l.fsuffix(t);
-    let f = F {
-        l,
-        approx: back.is_some() || l.fastmath_has(op, aic_dialects::arith::FASTMATH_AFN),
-    };
-    let unsupported = || {
-        l.err(
-            op,
-            format!(
-                "math.{name} on {} is not supported for {} (no device math library)",
-                s,
-                l.target.name()
-            ),
-        )
-    };
     let arity = |n: usize| -> Result<(), String> {
         if xs.len() == n {
             Ok(())
         } else {
-            Err(l.err(op, format!("math.{name} takes {n} operands")))
+            Err(l.err(op, format!("{name} takes {n} operands")))
         }
     };
-    // Exactly rounded operations: an LLVM intrinsic every target selects.
-    let simple = match name {
-        "absf" => Some("fabs"),
-        "sqrt" => Some("sqrt"),
-        "floor" => Some("floor"),
-        "ceil" => Some("ceil"),
-        "trunc" => Some("trunc"),
-        "round" => Some("round"),
-        "roundeven" => Some("roundeven"),
-        _ => None,
-    };
-    let r = if let Some(i) = simple {
-        arity(1)?;
-        l.fcall(&format!("llvm.{i}.{s}"), &[xs[0]])?
-    } else {
-        match name {
-            "rsqrt" => {
-                arity(1)?;
-                let sq = l.fcall(&format!("llvm.sqrt.{s}"), &[xs[0]])?;
-                l.b.build_float_div(t.const_float(1.0), sq, "").llvm()?
-            }
-            "fma" => {
-                arity(3)?;
-                l.fcall(&format!("llvm.fma.{s}"), &xs)?
-            }
-            "copysign" => {
-                arity(2)?;
-                l.fcall(&format!("llvm.copysign.{s}"), &xs)?
-            }
-            "clampf" => {
-                arity(3)?;
-                let lo = l.fcall(&format!("llvm.maxnum.{s}"), &[xs[0], xs[1]])?;
-                l.fcall(&format!("llvm.minnum.{s}"), &[lo, xs[2]])?
-            }
-            _ if matches!(l.target, Target::Host) => {
-                let base = libm_name(name).ok_or_else(|| l.err_cannot(op))?;
-                let arity_of = if matches!(name, "powf" | "atan2") {
-                    2
-                } else {
-                    1
-                };
-                arity(arity_of)?;
-                let sym = if t == l.cx.f64_type() {
-                    base.to_string()
-                } else {
-                    format!("{base}f")
-                };
-                l.fcall(&sym, &xs)?
-            }
-            _ if t == l.cx.f64_type() => {
-                if libm_name(name).is_some() {
-                    return Err(unsupported());
-                }
-                return Err(l.err_cannot(op));
-            }
-            "exp" => {
-                arity(1)?;
-                f.exp(xs[0])?
-            }
-            "exp2" => {
-                arity(1)?;
-                f.call("llvm.exp2.f32", xs[0])?
-            }
-            "log" => {
-                arity(1)?;
-                f.log(xs[0])?
-            }
-            "log2" => {
-                arity(1)?;
-                f.log2(xs[0])?
-            }
-            "log10" => {
-                arity(1)?;
-                match l.target {
-                    Target::Nvptx { .. } => {
-                        f.mul(f.log_nvptx(xs[0])?, f.c(std::f64::consts::LOG10_E))?
-                    }
-                    _ => f.call("llvm.log10.f32", xs[0])?,
-                }
-            }
-            "log1p" => {
-                arity(1)?;
-                f.log1p(xs[0])?
-            }
-            "expm1" => {
-                arity(1)?;
-                f.expm1(xs[0])?
-            }
-            "tanh" => {
-                arity(1)?;
-                f.tanh(xs[0])?
-            }
-            "erf" => {
-                arity(1)?;
-                f.erf(xs[0])?
-            }
-            "powf" => {
-                arity(2)?;
-                f.pow(xs[0], xs[1])?
-            }
-            "sin" | "cos" => {
-                arity(1)?;
-                match l.target {
-                    Target::Nvptx { .. } => f.sincos_nvptx(xs[0], name == "cos")?,
-                    _ => f.call(&format!("llvm.{name}.f32"), xs[0])?,
-                }
-            }
-            _ if libm_name(name).is_some() => return Err(unsupported()),
-            _ => return Err(l.err_cannot(op)),
+    let (c, n, device) = match m {
+        Math::Exact(i) => {
+            arity(1)?;
+            return l.fcall(&format!("llvm.{i}.{s}"), &[xs[0]]);
         }
+        Math::Rsqrt => {
+            arity(1)?;
+            let sq = l.fcall(&format!("llvm.sqrt.{s}"), &[xs[0]])?;
+            return l.b.build_float_div(t.const_float(1.0), sq, "").llvm();
+        }
+        Math::Fma => {
+            arity(3)?;
+            return l.fcall(&format!("llvm.fma.{s}"), xs);
+        }
+        Math::Copysign => {
+            arity(2)?;
+            return l.fcall(&format!("llvm.copysign.{s}"), xs);
+        }
+        Math::Clampf => {
+            arity(3)?;
+            let lo = l.fcall(&format!("llvm.maxnum.{s}"), &[xs[0], xs[1]])?;
+            return l.fcall(&format!("llvm.minnum.{s}"), &[lo, xs[2]]);
+        }
+        Math::Libm { c, arity, device } => (c, arity, device),
+        Math::IntIntrinsic { .. } | Math::Classify(_) => return Err(l.err_cannot(op)),
     };
-    Ok(l.narrow(r, back)?.as_basic_value_enum())
+    if matches!(l.target, Target::Host) {
+        arity(n)?;
+        let sym = if t == l.cx.f64_type() {
+            c.to_string()
+        } else {
+            format!("{c}f")
+        };
+        return l.fcall(&sym, xs);
+    }
+    let unsupported = || {
+        l.err(
+            op,
+            format!(
+                "{name} on {s} is not supported for {} (no device math library)",
+                l.target.name()
+            ),
+        )
+    };
+    match device {
+        Some(expand) if t != l.cx.f64_type() => {
+            arity(n)?;
+            let f = F {
+                l,
+                approx: back.is_some() || l.fastmath_has(op, aic_dialects::arith::FASTMATH_AFN),
+            };
+            expand(&f, xs)
+        }
+        _ => Err(unsupported()),
+    }
 }

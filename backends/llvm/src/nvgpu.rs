@@ -32,77 +32,116 @@
 //! AMDGPU `nvgpu` and `nvvm` ops are errors.
 
 use crate::emit::{Llvm, Lower};
+use crate::ops::Emit;
 use crate::target::Target;
 use aic::ir::Op;
+use aic_dialects::{nvgpu, nvvm, vector};
 use inkwell::AddressSpace;
 use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue, IntValue, VectorValue};
 
-/// Translates `op`, an `nvgpu.*` or `vector.*` op named `name`.
-pub(crate) fn op(l: &mut Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
+/// The nvgpu, nvvm and vector ops this module translates ([`crate::ops`]).
+pub(crate) const ROWS: &[(&str, Emit)] = &[
+    (nvgpu::DEVICE_ASYNC_COPY.name, Emit::Op(device_async_copy)),
+    (
+        nvgpu::DEVICE_ASYNC_CREATE_GROUP.name,
+        Emit::Op(create_group),
+    ),
+    (nvgpu::DEVICE_ASYNC_WAIT.name, Emit::Op(async_wait)),
+    (
+        nvvm::WGMMA_FENCE.name,
+        Emit::Op(|l, op| wgmma_sync(l, op, Sync::Fence)),
+    ),
+    (
+        nvvm::WGMMA_COMMIT.name,
+        Emit::Op(|l, op| wgmma_sync(l, op, Sync::Commit)),
+    ),
+    (
+        nvvm::WGMMA_WAIT.name,
+        Emit::Op(|l, op| wgmma_sync(l, op, Sync::Wait)),
+    ),
+    (
+        nvvm::FENCE_PROXY.name,
+        Emit::Op(|l, op| wgmma_sync(l, op, Sync::FenceProxy)),
+    ),
+    (
+        vector::FROM_ELEMENTS.name,
+        Emit::Value(|l, op| from_elements(l, op)),
+    ),
+    (vector::EXTRACT.name, Emit::Value(|l, op| extract(l, op))),
+    (
+        nvgpu::LDMATRIX.name,
+        Emit::Value(|l, op| match nvidia(l, op)? {
+            true => host_ldmatrix(l, op),
+            false => ldmatrix(l, op),
+        }),
+    ),
+    (
+        nvgpu::MMA_SYNC.name,
+        Emit::Value(|l, op| match nvidia(l, op)? {
+            true => host_mma_sync(l, op),
+            false => mma_sync(l, op),
+        }),
+    ),
+    (
+        nvgpu::WARPGROUP_DESCRIPTOR.name,
+        Emit::Value(|l, op| {
+            nvidia(l, op)?;
+            descriptor(l, op)
+        }),
+    ),
+    (
+        nvgpu::WARPGROUP_MMA.name,
+        Emit::Value(|l, op| match nvidia(l, op)? {
+            true => host_wgmma(l, op),
+            false => wgmma(l, op),
+        }),
+    ),
+];
+
+/// Checks that `op`, an NVIDIA op, is translated for NVPTX or the host;
+/// whether it is the host.
+fn nvidia(l: &Lower<'_, '_>, op: Op) -> Result<bool, String> {
     let host = matches!(l.target, Target::Host);
-    let nvidia = name.starts_with("nvgpu.") || name.starts_with("nvvm.");
-    if nvidia && !host && !matches!(l.target, Target::Nvptx { .. }) {
+    if !host && !matches!(l.target, Target::Nvptx { .. }) {
         return Err(l.err(
             op,
             format!(
-                "'{name}' runs on NVIDIA tensor cores (--target=nvptx, or emulated on the host), not on {}",
+                "'{}' runs on NVIDIA tensor cores (--target=nvptx, or emulated on the host), not on {}",
+                l.ir.op_name(op),
                 l.target.name()
             ),
         ));
     }
-    match name {
-        "nvgpu.device_async_copy" => {
-            if host {
-                host_async_copy(l, op)?;
-            } else {
-                async_copy(l, op)?;
-            }
-            let r = l.ir.result(op, 0);
-            l.set_value(r, l.i32().const_zero().into());
-            return Ok(());
-        }
-        "nvgpu.device_async_create_group" => {
-            if !host {
-                l.call("llvm.nvvm.cp.async.commit.group", None, &[])?;
-            }
-            let r = l.ir.result(op, 0);
-            l.set_value(r, l.i32().const_zero().into());
-            return Ok(());
-        }
-        "nvvm.wgmma.fence.aligned"
-        | "nvvm.wgmma.commit.group.sync.aligned"
-        | "nvvm.wgmma.wait.group.sync.aligned"
-        | "nvvm.fence.proxy" => {
-            if !host {
-                wgmma_sync(l, op, name)?;
-            }
-            return Ok(());
-        }
-        "nvgpu.device_async_wait" => {
-            if !host {
-                let n = aic_dialects::nvgpu::num_groups(l.ir, op);
-                let n = l.i32().const_int(n as u64, false);
-                l.call("llvm.nvvm.cp.async.wait.group", None, &[n.into()])?;
-            }
-            return Ok(());
-        }
-        _ => {}
+    Ok(host)
+}
+
+fn device_async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    if nvidia(l, op)? {
+        host_async_copy(l, op)?;
+    } else {
+        async_copy(l, op)?;
     }
-    let v = match name {
-        "vector.from_elements" => from_elements(l, op)?,
-        "vector.extract" => extract(l, op)?,
-        "nvgpu.ldmatrix" if host => host_ldmatrix(l, op)?,
-        "nvgpu.ldmatrix" => ldmatrix(l, op)?,
-        "nvgpu.mma.sync" if host => host_mma_sync(l, op)?,
-        "nvgpu.mma.sync" => mma_sync(l, op)?,
-        "nvgpu.warpgroup.generate.descriptor" => descriptor(l, op)?,
-        "nvgpu.warpgroup.mma" if host => host_wgmma(l, op)?,
-        "nvgpu.warpgroup.mma" => wgmma(l, op)?,
-        _ => return Err(l.err_cannot(op)),
-    };
     let r = l.ir.result(op, 0);
-    l.set_value(r, v);
+    l.set_value(r, l.i32().const_zero().into());
+    Ok(())
+}
+
+fn create_group(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    if !nvidia(l, op)? {
+        l.call("llvm.nvvm.cp.async.commit.group", None, &[])?;
+    }
+    let r = l.ir.result(op, 0);
+    l.set_value(r, l.i32().const_zero().into());
+    Ok(())
+}
+
+fn async_wait(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    if !nvidia(l, op)? {
+        let n = aic_dialects::nvgpu::num_groups(l.ir, op);
+        let n = l.i32().const_int(n as u64, false);
+        l.call("llvm.nvvm.cp.async.wait.group", None, &[n.into()])?;
+    }
     Ok(())
 }
 
@@ -333,26 +372,42 @@ fn sm90a(l: &Lower<'_, '_>) -> bool {
 }
 
 /// The wgmma synchronisation ops and the proxy fence.
-fn wgmma_sync(l: &Lower<'_, '_>, op: Op, name: &str) -> Result<(), String> {
-    if name != "nvvm.fence.proxy" && !sm90a(l) {
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sync {
+    Fence,
+    Commit,
+    Wait,
+    FenceProxy,
+}
+
+/// A wgmma synchronisation op or the proxy fence; nothing on the host.
+fn wgmma_sync(l: &mut Lower<'_, '_>, op: Op, s: Sync) -> Result<(), String> {
+    if nvidia(l, op)? {
+        return Ok(());
+    }
+    if s != Sync::FenceProxy && !sm90a(l) {
         return Err(l.err(
             op,
-            format!("'{name}' needs --arch=sm_90a, not {}", l.target.arch()),
+            format!(
+                "'{}' needs --arch=sm_90a, not {}",
+                l.ir.op_name(op),
+                l.target.arch()
+            ),
         ));
     }
-    match name {
-        "nvvm.wgmma.fence.aligned" => {
+    match s {
+        Sync::Fence => {
             l.call("llvm.nvvm.wgmma.fence.sync.aligned", None, &[])?;
         }
-        "nvvm.wgmma.commit.group.sync.aligned" => {
+        Sync::Commit => {
             l.call("llvm.nvvm.wgmma.commit_group.sync.aligned", None, &[])?;
         }
-        "nvvm.wgmma.wait.group.sync.aligned" => {
+        Sync::Wait => {
             let n = aic_dialects::nvvm::group(l.ir, op);
             let n = l.cx.i64_type().const_int(n as u64, false);
             l.call("llvm.nvvm.wgmma.wait_group.sync.aligned", None, &[n.into()])?;
         }
-        _ => {
+        Sync::FenceProxy => {
             l.call("llvm.nvvm.fence.proxy.async.shared_cta", None, &[])?;
         }
     }

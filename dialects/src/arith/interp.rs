@@ -1,8 +1,10 @@
 //! The arith ops' meaning for the reference interpreter, elementwise over
-//! scalars, vectors and tensors. Integer ops share the folders' exact
-//! wrap-around arithmetic; float ops compute in `f64` and round to the type.
+//! scalars, vectors and tensors. Binary ops apply their scalar definition
+//! ([`super::scalar`], shared with the folders): integers with exact
+//! wrap-around arithmetic, floats in `f64` rounded to the type.
 
-use super::fold::int::{Bits, apply_cmpi, fold_consts};
+use super::fold::int::apply_cmpi;
+use super::scalar::{self, Bits};
 use aic::interp::{
     Data, Elem, Floats, IResult, Interp, InterpError, Ints, Tensor, attr_of_tensor, tensor_of_attr,
 };
@@ -35,6 +37,8 @@ pub fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor
 pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let name = ctx.op_name(op);
+    let f = scalar::int_binary(name)
+        .ok_or_else(|| InterpError::at(op, format!("unsupported op '{name}'")))?;
     let e = args[0].elem(ctx);
     let w = width(e);
     let (Data::Int(a), Data::Int(b)) = (&args[0].data, &args[1].data) else {
@@ -42,11 +46,7 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
     };
     let mut undefined = false;
     let out = Ints::from_fn(e, a.len().min(b.len()), |i| {
-        let r = fold_consts(
-            name,
-            Bits::new(a.get(i).into(), w),
-            Bits::new(b.get(i).into(), w),
-        );
+        let r = f(Bits::new(a.get(i).into(), w), Bits::new(b.get(i).into(), w));
         undefined |= r.is_none();
         e.wrap(r.unwrap_or(0))
     });
@@ -65,48 +65,9 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
 pub fn float_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let e = args[0].elem(ctx);
-    let f: fn(f64, f64) -> f64 = match ctx.op_name(op) {
-        "arith.addf" => |x, y| x + y,
-        "arith.subf" => |x, y| x - y,
-        "arith.mulf" => |x, y| x * y,
-        "arith.divf" => |x, y| x / y,
-        "arith.remf" => |x, y| x % y,
-        "arith.maximumf" => |x, y| {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else if x == y {
-                // +0 is larger than -0.
-                if x.is_sign_negative() { y } else { x }
-            } else {
-                x.max(y)
-            }
-        },
-        "arith.minimumf" => |x, y| {
-            if x.is_nan() || y.is_nan() {
-                f64::NAN
-            } else if x == y {
-                if x.is_sign_negative() { x } else { y }
-            } else {
-                x.min(y)
-            }
-        },
-        // A NaN operand yields the other one; +0 is larger than -0 (APFloat's
-        // `maxnum`/`minnum`, which the folders follow).
-        "arith.maxnumf" => |x, y| {
-            if x == y && x == 0.0 {
-                if x.is_sign_negative() { y } else { x }
-            } else {
-                x.max(y)
-            }
-        },
-        "arith.minnumf" => |x, y| {
-            if x == y && x == 0.0 {
-                if x.is_sign_negative() { x } else { y }
-            } else {
-                x.min(y)
-            }
-        },
-        n => return Err(InterpError::at(op, format!("unsupported op '{n}'"))),
+    let name = ctx.op_name(op);
+    let Some((_, f)) = scalar::float_binary(name) else {
+        return Err(InterpError::at(op, format!("unsupported op '{name}'")));
     };
     let (Data::Float(a), Data::Float(b)) = (&args[0].data, &args[1].data) else {
         return Err(InterpError::at(op, "float operands expected"));

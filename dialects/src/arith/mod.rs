@@ -8,6 +8,7 @@ pub mod types;
 mod canon;
 mod fold;
 mod interp;
+pub mod scalar;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{

@@ -1,7 +1,7 @@
 //! The math ops' meaning for the reference interpreter: elementwise through the
 //! C library in `f64` (the folders' functions), rounded to the element type.
 
-use super::fold::libm;
+use super::fold::{self, libm};
 use aic::interp::{Data, Floats, IResult, Interp, InterpError, Ints, Tensor};
 use aic::ir::Op;
 
@@ -48,6 +48,19 @@ fn binary_fn(name: &str) -> Option<fn(f64, f64) -> f64> {
         "math.powf" => |x, y| libm::pow(x, y),
         _ => return None,
     })
+}
+
+/// The unary integer ops' scalar meaning on the low `w` bits: the folders'
+/// functions, which the ops' fold hooks also apply.
+fn int_unary_fn(name: &str) -> Option<fn(u128, u32) -> u128> {
+    [
+        (super::ABSI.name, fold::absi as fn(u128, u32) -> u128),
+        (super::CTLZ.name, fold::ctlz),
+        (super::CTTZ.name, fold::cttz),
+        (super::CTPOP.name, fold::ctpop),
+    ]
+    .into_iter()
+    .find_map(|(n, f)| (n == name).then_some(f))
 }
 
 /// Float ops of one, two or three operands (`fma`, `clampf`).
@@ -107,16 +120,9 @@ pub fn int_op(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tenso
     };
     let a = ints(0)?;
     let out = match name {
-        "math.absi" => Ints::from_iter(e, a.iter().map(|x| e.wrap(i128::from(x).abs()))),
-        "math.ctpop" => Ints::from_iter(e, a.iter().map(|x| i64::from(mask(x).count_ones()))),
-        "math.ctlz" => Ints::from_iter(
+        _ if let Some(f) = int_unary_fn(name) => Ints::from_iter(
             e,
-            a.iter()
-                .map(|x| i64::from(mask(x).leading_zeros()) - (64 - i64::from(w))),
-        ),
-        "math.cttz" => Ints::from_iter(
-            e,
-            a.iter().map(|x| i64::from(mask(x).trailing_zeros().min(w))),
+            a.iter().map(|x| e.wrap(f(u128::from(mask(x)), w) as i128)),
         ),
         "math.ipowi" => {
             let b = ints(1)?;

@@ -14,6 +14,7 @@
 use super::{
     Elem, Folded, def_op, elem_bits, fold_to_const, fold_to_value, is_scalar, result_type,
 };
+use crate::arith::scalar::{self, NanRule};
 use aic::attributes::Attr;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op};
@@ -67,69 +68,25 @@ fn round(kind: FloatKind, r: f64) -> u128 {
 }
 
 /// A float binary operation's constant folding on bit patterns, `None` where
-/// the type is not computed here.
+/// the type is not computed here: the op's scalar meaning
+/// ([`crate::arith::scalar`]) on non-NaN operands, rounded once into `kind`,
+/// and APFloat's rules for NaN operands.
 pub fn apply_binary(name: &str, kind: FloatKind, a: u128, b: u128) -> Option<u128> {
     if !computable(kind) {
         return None;
     }
+    let (nan, f) = scalar::float_binary(name)?;
     let (an, bn) = (kind.is_nan(a), kind.is_nan(b));
-    let (x, y) = (kind.to_f64(a), kind.to_f64(b));
-    let arithmetic = |r: fn(f64, f64) -> f64| {
+    Some(match nan {
         // APFloat returns the first NaN operand, quieted.
-        if an {
-            quieted(kind, a)
-        } else if bn {
-            quieted(kind, b)
-        } else {
-            round(kind, r(x, y))
-        }
-    };
-    Some(match name {
-        "arith.addf" => arithmetic(|x, y| x + y),
-        "arith.subf" => arithmetic(|x, y| x - y),
-        "arith.mulf" => arithmetic(|x, y| x * y),
-        "arith.divf" => arithmetic(|x, y| x / y),
-        // APFloat's `mod`: the remainder of truncated division, with the sign of
-        // the dividend (C's fmod, which Rust's `%` is).
-        "arith.remf" => arithmetic(|x, y| x % y),
-        // llvm::maximum / minimum: NaN propagating, -0 below +0.
-        "arith.maximumf" | "arith.minimumf" => {
-            if an {
-                quieted(kind, a)
-            } else if bn {
-                quieted(kind, b)
-            } else {
-                pick_ordered(name == "arith.maximumf", a, b, x, y)
-            }
-        }
-        // llvm::maxnum / minnum (IEEE 754-2019): a signaling NaN wins, quieted;
-        // otherwise a quiet NaN loses to the number.
-        "arith.maxnumf" | "arith.minnumf" => {
-            if is_signaling(kind, a) {
-                quieted(kind, a)
-            } else if is_signaling(kind, b) {
-                quieted(kind, b)
-            } else if an {
-                b
-            } else if bn {
-                a
-            } else {
-                pick_ordered(name == "arith.maxnumf", a, b, x, y)
-            }
-        }
-        _ => return None,
+        NanRule::Propagate if an => quieted(kind, a),
+        NanRule::Propagate if bn => quieted(kind, b),
+        NanRule::Number if is_signaling(kind, a) => quieted(kind, a),
+        NanRule::Number if is_signaling(kind, b) => quieted(kind, b),
+        NanRule::Number if an => b,
+        NanRule::Number if bn => a,
+        _ => round(kind, f(kind.to_f64(a), kind.to_f64(b))),
     })
-}
-
-/// The larger (`max`) or smaller of two non-NaN values, `+0` above `-0`.
-fn pick_ordered(max: bool, a: u128, b: u128, x: f64, y: f64) -> u128 {
-    let key = |v: f64| (v, !v.is_sign_negative());
-    let a_first = match key(x).partial_cmp(&key(y)) {
-        Some(Ordering::Less) => !max,
-        Some(Ordering::Greater) => max,
-        _ => true,
-    };
-    if a_first { a } else { b }
 }
 
 /// What `op(x, c)` folds to for a constant right operand `c`: `true` for `x`.

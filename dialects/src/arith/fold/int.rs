@@ -13,94 +13,13 @@ use aic::ir::{Context, Op, Value};
 use aic::rewrite::FoldResult;
 use smallvec::smallvec;
 
-/// Two's-complement view of a value of `w` bits.
-#[derive(Clone, Copy)]
-pub struct Bits {
-    /// The unsigned value.
-    pub u: u128,
-    /// The signed value.
-    pub s: i128,
-    /// The width.
-    pub w: u32,
-}
+pub use crate::arith::scalar::Bits;
+use crate::arith::scalar::{self, signed_max};
 
-impl Bits {
-    /// The `w`-bit value of `v`'s low bits.
-    pub fn new(v: i128, w: u32) -> Bits {
-        let mask = if w >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << w) - 1
-        };
-        let u = (v as u128) & mask;
-        let s = if w >= 128 || w == 0 {
-            v
-        } else {
-            ((u << (128 - w)) as i128) >> (128 - w)
-        };
-        Bits { u, s, w }
-    }
-    fn min_signed(self) -> bool {
-        self.w > 0 && self.u == 1u128 << (self.w - 1)
-    }
-}
-
-/// Constant-fold `name` on `a` and `b`; `None` where MLIR does not fold.
+/// Constant-fold `name` on `a` and `b` by its scalar meaning
+/// ([`crate::arith::scalar`]); `None` where MLIR does not fold.
 pub(crate) fn fold_consts(name: &str, a: Bits, b: Bits) -> Option<i128> {
-    let w = a.w;
-    Some(match name {
-        "arith.addi" => a.u.wrapping_add(b.u) as i128,
-        "arith.subi" => a.u.wrapping_sub(b.u) as i128,
-        "arith.muli" => a.u.wrapping_mul(b.u) as i128,
-        "arith.andi" => (a.u & b.u) as i128,
-        "arith.ori" => (a.u | b.u) as i128,
-        "arith.xori" => (a.u ^ b.u) as i128,
-        "arith.maxsi" => a.s.max(b.s),
-        "arith.minsi" => a.s.min(b.s),
-        "arith.maxui" => a.u.max(b.u) as i128,
-        "arith.minui" => a.u.min(b.u) as i128,
-        "arith.divui" if b.u != 0 => (a.u / b.u) as i128,
-        "arith.remui" if b.u != 0 => (a.u % b.u) as i128,
-        "arith.ceildivui" if b.u != 0 => (a.u / b.u + u128::from(!a.u.is_multiple_of(b.u))) as i128,
-        // min % -1 is 0; only the quotients overflow.
-        "arith.remsi" if b.s != 0 => {
-            if b.s == -1 {
-                0
-            } else {
-                a.s % b.s
-            }
-        }
-        // MLIR computes these through negations and sums and refuses on any overflow.
-        "arith.ceildivsi" | "arith.floordivsi"
-            if b.s != 0 && !a.min_signed() && !b.min_signed() && !floor_overflows(name, a, b) =>
-        {
-            let (q, r) = (a.s / b.s, a.s % b.s);
-            if name == "arith.ceildivsi" {
-                q + i128::from(r != 0 && (r > 0) == (b.s > 0))
-            } else {
-                q - i128::from(r != 0 && (r < 0) != (b.s < 0))
-            }
-        }
-        "arith.divsi" if b.s != 0 && !(a.min_signed() && b.s == -1) => a.s / b.s,
-        "arith.shli" if b.u < u128::from(w) => (a.u << b.u) as i128,
-        "arith.shrui" if b.u < u128::from(w) => (a.u >> b.u) as i128,
-        "arith.shrsi" if b.u < u128::from(w) => a.s >> b.u,
-        _ => return None,
-    })
-}
-
-/// Whether MLIR's floordivsi fold overflows in its intermediate sums: `-a + b - 1`
-/// for a negative `a` and positive `b`, `a - b - 1` for a positive `a` and negative `b`.
-fn floor_overflows(name: &str, a: Bits, b: Bits) -> bool {
-    if name != "arith.floordivsi" || a.s == 0 {
-        return false;
-    }
-    let max = signed_max(a.w);
-    match (a.s > 0, b.s > 0) {
-        (false, true) => -a.s + b.s - 1 > max,
-        (true, false) => a.s - b.s - 1 > max,
-        _ => false,
-    }
+    scalar::int_binary(name)?(a, b)
 }
 
 /// What `op(x, c)` folds to for a constant right operand `c`: the left operand
@@ -139,11 +58,6 @@ fn fold_right_identity(name: &str, c: Bits) -> Option<Option<i128>> {
         }
         _ => None,
     }
-}
-
-/// The largest signed value of `w` bits (0 for i1, whose values are 0 and -1).
-fn signed_max(w: u32) -> i128 {
-    if w == 0 { 0 } else { (1i128 << (w - 1)) - 1 }
 }
 
 /// What `op(x, x)` folds to: `x` (`Some(None)`) or a constant.

@@ -54,7 +54,10 @@ const fn float_op(
 
 /// A unary float op (`Math_FloatUnaryOp`).
 macro_rules! float_unary_op {
-    ($(#[$m:meta])* $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?) => {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
         aic::op! {
             $(#[$m])*
             pub $H = $S {
@@ -69,7 +72,10 @@ macro_rules! float_unary_op {
 
 /// A binary float op (`Math_FloatBinaryOp`).
 macro_rules! float_binary_op {
-    ($(#[$m:meta])* $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?) => {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
         aic::op! {
             $(#[$m])*
             pub $H = $S {
@@ -84,7 +90,10 @@ macro_rules! float_binary_op {
 
 /// A unary integer op (`Math_IntegerUnaryOp`).
 macro_rules! int_unary_op {
-    ($(#[$m:meta])* $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?) => {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
         aic::op! {
             $(#[$m])*
             pub $H = $S {
@@ -106,7 +115,10 @@ macro_rules! int_unary_op {
 /// A float classification (`Math_FloatClassificationOp`): an `i1` of the
 /// operand's shape.
 macro_rules! classification_op {
-    ($(#[$m:meta])* $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?) => {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
         aic::op! {
             $(#[$m])*
             pub $H = $S {
@@ -181,7 +193,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.acosh`
-    Acosh = ACOSH("math.acosh", "Hyperbolic arcus cosine of the given value", libm!(acosh, acoshf));
+    Acosh = ACOSH(
+        "math.acosh",
+        "Hyperbolic arcus cosine of the given value",
+        libm!(acosh, acoshf),
+    );
 }
 
 float_unary_op! {
@@ -191,7 +207,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.asinh`
-    Asinh = ASINH("math.asinh", "hyperbolic arcus sine of the given value", libm!(asinh, asinhf));
+    Asinh = ASINH(
+        "math.asinh",
+        "hyperbolic arcus sine of the given value",
+        libm!(asinh, asinhf),
+    );
 }
 
 float_unary_op! {
@@ -229,7 +249,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.cosh`
-    Cosh = COSH("math.cosh", "hyperbolic cosine of the specified value", libm!(cosh, coshf));
+    Cosh = COSH(
+        "math.cosh",
+        "hyperbolic cosine of the specified value",
+        libm!(cosh, coshf),
+    );
 }
 
 float_unary_op! {
@@ -253,7 +277,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.exp2`
-    Exp2 = EXP2("math.exp2", "base-2 exponential of the specified value", libm!(exp2, exp2f));
+    Exp2 = EXP2(
+        "math.exp2",
+        "base-2 exponential of the specified value",
+        libm!(exp2, exp2f),
+    );
 }
 
 float_unary_op! {
@@ -276,7 +304,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.log`
-    Log = LOG("math.log", "base-e logarithm of the specified value", libm_nonneg!(log, logf));
+    Log = LOG(
+        "math.log",
+        "base-e logarithm of the specified value",
+        libm_nonneg!(log, logf),
+    );
 }
 
 float_unary_op! {
@@ -299,7 +331,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.log2`
-    Log2 = LOG2("math.log2", "base-2 logarithm of the specified value", libm_nonneg!(log2, log2f));
+    Log2 = LOG2(
+        "math.log2",
+        "base-2 logarithm of the specified value",
+        libm_nonneg!(log2, log2f),
+    );
 }
 
 float_unary_op! {
@@ -318,7 +354,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.rsqrt` (MLIR 22 has no folder for it).
-    Rsqrt = RSQRT("math.rsqrt", "reciprocal of sqrt (1 / sqrt of the specified value)", None);
+    Rsqrt = RSQRT(
+        "math.rsqrt",
+        "reciprocal of sqrt (1 / sqrt of the specified value)",
+        None,
+    );
 }
 
 float_unary_op! {
@@ -328,7 +368,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.sinh`
-    Sinh = SINH("math.sinh", "hyperbolic sine of the specified value", libm!(sinh, sinhf));
+    Sinh = SINH(
+        "math.sinh",
+        "hyperbolic sine of the specified value",
+        libm!(sinh, sinhf),
+    );
 }
 
 float_unary_op! {
@@ -343,7 +387,11 @@ float_unary_op! {
 
 float_unary_op! {
     /// `math.tanh`
-    Tanh = TANH("math.tanh", "hyperbolic tangent of the specified value", libm!(tanh, tanhf));
+    Tanh = TANH(
+        "math.tanh",
+        "hyperbolic tangent of the specified value",
+        libm!(tanh, tanhf),
+    );
 }
 
 float_unary_op! {

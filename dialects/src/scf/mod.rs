@@ -458,12 +458,6 @@ pub fn switch_cases(ctx: &Context, op: Op) -> Vec<i64> {
     IndexSwitch(op).cases(ctx).unwrap_or_default()
 }
 
-/// The terminator of the single block of region `i` of `op`.
-pub fn region_terminator(ctx: &Context, op: Op, i: usize) -> Option<Op> {
-    let b = ctx.entry_block(*ctx.regions(op).get(i)?)?;
-    ctx.last_op(b)
-}
-
 /// The integer a value is a constant of.
 pub fn const_int(ctx: &Context, v: Value) -> Option<i128> {
     let a = constant_value(ctx, ctx.defining_op(v)?)?;

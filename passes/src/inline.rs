@@ -18,11 +18,11 @@
 
 use aic::attributes::AttrKind;
 use aic::ir::{Context, InsertPoint, Op, ValueMap, WalkOrder};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::rewrite::{GreedyConfig, PatternSet, apply_patterns_greedily};
 use aic::symbol::{self, SymbolTables, Visibility};
 use aic::{Diagnostic, Value};
-use aic::op_def::OpHandle;
 use aic_dialects::func::{Call, Func, Return};
 use std::collections::{HashMap, HashSet, VecDeque};
 

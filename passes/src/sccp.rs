@@ -16,11 +16,11 @@ use aic::attributes::AttrKind;
 use aic::attributes::{Attr, Ident};
 use aic::dialect::{BranchPoint, Traits, forwarded_operands};
 use aic::ir::{Block, Context, InsertPoint, Op, Region, Value};
+use aic::op_def::OpHandle;
 use aic::pass::{Pass, PassInfo};
 use aic::rewrite::{
     FoldResult, constant_insertion_block, constant_value, is_trivially_dead, materialize_constant,
 };
-use aic::op_def::OpHandle;
 use aic::symbol;
 use aic::types::Type;
 use aic_dialects::func::{Call, Func, Return};

@@ -162,3 +162,65 @@ fn index_switch_picks_the_matching_case_or_the_default() {
     assert_eq!(three, [BranchPoint::Region(1)]);
     assert_eq!(other, [BranchPoint::Region(0)]);
 }
+
+#[test]
+fn handles_read_the_scf_ops_by_group() {
+    let text = "func.func @f(%lb: index, %ub: index, %x: f32) -> f32 {
+  %r:2 = scf.for %i = %lb to %ub step %lb iter_args(%a = %x, %b = %x) -> (f32, f32) {
+    %s = scf.index_switch %i -> f32
+    case 2 {
+      scf.yield %a : f32
+    }
+    case 5 {
+      scf.yield %b : f32
+    }
+    default {
+      scf.yield %x : f32
+    }
+    scf.yield %s, %b : f32, f32
+  }
+  return %r#0 : f32
+}";
+    let ok = with_op(text, "scf.for", |ctx, op| {
+        use aic::op_def::OpHandle;
+        use aic_dialects::scf::{For, If, IndexSwitch, Yield};
+        let for_ = For::of(ctx, op).expect("an scf.for");
+        assert!(If::of(ctx, op).is_none());
+        let args = ctx.block_args(ctx.entry_block(for_.region(ctx)).expect("body"));
+        assert_eq!(
+            ctx.operands(op)[..3],
+            [for_.lower_bound(ctx), for_.upper_bound(ctx), for_.step(ctx)]
+        );
+        assert_eq!(for_.init_args(ctx), &ctx.operands(op)[3..]);
+        assert_eq!(for_.init_args(ctx).len(), 2);
+        assert_eq!(for_.results(ctx).len(), 2);
+        let first = ctx.first_op(ctx.entry_block(for_.region(ctx)).expect("body"));
+        let switch = IndexSwitch::of(ctx, first.expect("an op")).expect("an scf.index_switch");
+        assert_eq!(switch.arg(ctx), args[0]);
+        assert_eq!(switch.cases(ctx), Some(vec![2, 5]));
+        assert_eq!(switch.case_regions(ctx).len(), 2);
+        assert_eq!(switch.default_region(ctx), ctx.regions(switch.0)[0]);
+        let last = ctx.last_op(ctx.entry_block(for_.region(ctx)).expect("body"));
+        let y = Yield::of(ctx, last.expect("a terminator")).expect("an scf.yield");
+        assert_eq!(y.results(ctx)[1], args[2]);
+        true
+    });
+    assert!(ok);
+}
+
+#[test]
+fn canonicalization_patterns_root_at_their_ops() {
+    use aic_dialects::scf::{self, canonicalize};
+    for (patterns, spec) in [
+        (canonicalize::IF, &scf::IF),
+        (canonicalize::FOR, &scf::FOR),
+        (canonicalize::WHILE, &scf::WHILE),
+        (canonicalize::PARALLEL, &scf::PARALLEL),
+        (canonicalize::INDEX_SWITCH, &scf::INDEX_SWITCH),
+        (canonicalize::EXECUTE_REGION, &scf::EXECUTE_REGION),
+    ] {
+        for p in patterns {
+            assert_eq!(p.root(), Some(spec.name));
+        }
+    }
+}

@@ -18,11 +18,12 @@
 
 use aic::attributes::AttrKind;
 use aic::ir::{Context, InsertPoint, Op, ValueMap, WalkOrder};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::rewrite::{GreedyConfig, PatternSet, apply_patterns_greedily};
 use aic::symbol::{self, SymbolTables, Visibility};
 use aic::{Diagnostic, Value};
-use aic_dialects::func;
+use aic_dialects::func::{Call, Func, Return};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// Dialects whose ops may be moved into a caller (those with MLIR inliner interfaces).
@@ -166,7 +167,7 @@ impl Callees {
             return Err(NotInlined::CallMarked);
         }
         let f = self.target(ctx, call).ok_or(NotInlined::Unresolved)?;
-        if ctx.op_name(f) != func::FUNC.name {
+        if !Func::is(ctx, f) {
             return Err(NotInlined::NotAFunction(f));
         }
         if has_unit(ctx, f, "no_inline") {
@@ -221,7 +222,7 @@ fn movable_body(ctx: &Context, f: Op) -> Result<(), NotInlined> {
 fn remark_on_calls_left(ctx: &Context, root: Op, left: &HashMap<Op, NotInlined>) {
     let mut callees = Callees::default();
     ctx.walk(root, WalkOrder::PreOrder, &mut |_, call| {
-        if ctx.op_name(call) != func::CALL.name {
+        if !Call::is(ctx, call) {
             return;
         }
         let why = match left.get(&call) {
@@ -232,9 +233,8 @@ fn remark_on_calls_left(ctx: &Context, root: Op, left: &HashMap<Op, NotInlined>)
                 Ok(_) => return,
             },
         };
-        let callee = ctx
-            .find_ident("callee")
-            .and_then(|id| ctx.inherent_attr(call, id))
+        let callee = Call(call)
+            .callee(ctx)
             .map_or_else(|| "?".to_string(), |a| aic::printer::attr_text(ctx, a));
         ctx.remark(call, format_args!("call to {callee} not inlined: {why}"));
     });
@@ -242,14 +242,13 @@ fn remark_on_calls_left(ctx: &Context, root: Op, left: &HashMap<Op, NotInlined>)
 
 /// Inline `f` at `call`; the clones of `f`'s ops, in order.
 fn inline_call(ctx: &mut Context, call: Op, f: Op) -> Vec<Op> {
-    let body = ctx.regions(f)[0];
-    let entry = ctx.entry_block(body).expect("checked");
+    let entry = ctx.entry_block(Func(f).body(ctx)).expect("checked");
     let mut map = ValueMap::default();
     for (a, v) in ctx
         .block_args(entry)
         .to_vec()
         .into_iter()
-        .zip(ctx.operands(call).to_vec())
+        .zip(Call(call).operands(ctx).to_vec())
     {
         map.values.insert(a, v);
     }
@@ -261,7 +260,11 @@ fn inline_call(ctx: &mut Context, call: Op, f: Op) -> Vec<Op> {
         ctx.insert_op(InsertPoint::Before(call), c);
         clones.push(c);
     }
-    let returned: Vec<Value> = ctx.operands(*last).iter().map(|v| map.value(*v)).collect();
+    let returned: Vec<Value> = Return(*last)
+        .operands(ctx)
+        .iter()
+        .map(|v| map.value(*v))
+        .collect();
     ctx.replace_op(call, &returned);
     clones
 }
@@ -278,7 +281,7 @@ fn calls_in(ctx: &Context, ops: &[Op]) -> Vec<Op> {
     let mut calls = Vec::new();
     for &op in ops {
         ctx.walk(op, WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == func::CALL.name {
+            if Call::is(ctx, o) {
                 calls.push(o);
             }
         });
@@ -290,7 +293,7 @@ fn calls_in(ctx: &Context, ops: &[Op]) -> Vec<Op> {
 fn enclosing_function(ctx: &Context, op: Op) -> Option<Op> {
     let mut cur = ctx.parent_op(op);
     while let Some(c) = cur {
-        if ctx.op_name(c) == func::FUNC.name {
+        if Func::is(ctx, c) {
             return Some(c);
         }
         cur = ctx.parent_op(c);
@@ -478,11 +481,11 @@ impl CallGraph {
             calls_outside: Vec::new(),
         };
         ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == func::FUNC.name {
+            if Func::is(ctx, o) {
                 g.functions.push(o);
             }
             let holder = enclosing_function(ctx, o);
-            if ctx.op_name(o) == func::CALL.name && holder.is_none() {
+            if Call::is(ctx, o) && holder.is_none() {
                 g.calls_outside.push(o);
             }
             let mut attrs: Vec<aic::Attr> = ctx.op(o).attrs.iter().map(|(_, v)| *v).collect();

@@ -16,12 +16,14 @@ use aic::attributes::AttrKind;
 use aic::attributes::{Attr, Ident};
 use aic::dialect::{BranchPoint, Traits, forwarded_operands};
 use aic::ir::{Block, Context, InsertPoint, Op, Region, Value};
+use aic::op_def::OpHandle;
 use aic::pass::{Pass, PassInfo};
 use aic::rewrite::{
     FoldResult, constant_insertion_block, constant_value, is_trivially_dead, materialize_constant,
 };
 use aic::symbol;
 use aic::types::Type;
+use aic_dialects::func::{Call, Func, Return};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 /// The registered pass.
@@ -112,7 +114,7 @@ impl Solver {
         let mut refs: HashMap<Ident, usize> = HashMap::new();
         let mut calls: Vec<(Op, Ident)> = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == "func.func"
+            if Func::is(ctx, o)
                 && symbol::visibility(ctx, o) == Some(symbol::Visibility::Private)
                 && let Some(n) = symbol::symbol_name(ctx, o)
             {
@@ -137,7 +139,7 @@ impl Solver {
             for r in &found {
                 *refs.entry(*r).or_default() += 1;
             }
-            if ctx.op_name(o) == "func.call"
+            if Call::is(ctx, o)
                 && let Some(&callee) = found.first()
             {
                 calls.push((o, callee));
@@ -287,8 +289,8 @@ impl Solver {
             return;
         };
         if let Some(calls) = self.internal.get(&parent) {
-            if ctx.op_name(term) == "func.return" {
-                let vals: Vec<Lattice> = ctx.operands(term).iter().map(|v| self.get(*v)).collect();
+            if let Some(ret) = Return::of(ctx, term) {
+                let vals: Vec<Lattice> = ret.operands(ctx).iter().map(|v| self.get(*v)).collect();
                 for c in calls.clone() {
                     for (r, l) in ctx.results(c).zip(&vals) {
                         self.join(ctx, r, *l);
@@ -322,9 +324,7 @@ impl Solver {
     /// A live call of an internal function: the callee runs with the call's
     /// operands, and the call returns what its live returns return.
     fn visit_call(&mut self, ctx: &Context, call: Op, f: Op) {
-        let Some(body) = ctx.regions(f).first().copied() else {
-            return;
-        };
+        let body = Func(f).body(ctx);
         let Some(entry) = ctx.entry_block(body) else {
             for r in ctx.results(call) {
                 self.join(ctx, r, Lattice::Overdefined);
@@ -332,7 +332,7 @@ impl Solver {
             return;
         };
         let args = ctx.block_args(entry).to_vec();
-        for (a, v) in args.iter().zip(ctx.operands(call)) {
+        for (a, v) in args.iter().zip(Call(call).operands(ctx)) {
             let l = self.get(*v);
             self.join(ctx, *a, l);
         }
@@ -342,8 +342,8 @@ impl Solver {
             if !self.live_blocks.contains(&b) {
                 continue;
             }
-            if let Some(t) = ctx.last_op(b).filter(|t| ctx.op_name(*t) == "func.return") {
-                let vals: Vec<Lattice> = ctx.operands(t).iter().map(|v| self.get(*v)).collect();
+            if let Some(ret) = ctx.last_op(b).and_then(|t| Return::of(ctx, t)) {
+                let vals: Vec<Lattice> = ret.operands(ctx).iter().map(|v| self.get(*v)).collect();
                 for (r, l) in ctx.results(call).zip(vals) {
                     self.join(ctx, r, l);
                 }

@@ -4,7 +4,6 @@
 
 use crate::target::Target;
 use crate::{BufferInfo, KernelInfo};
-use aic::attributes::AttrKind;
 use aic::constraints::int_attr;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};

@@ -6,9 +6,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, ValueSpec, tc,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, CustomAsm, Dialect, OpSpec, tc};
 use aic::interp::{Data, IResult, Interp, InterpError, Tensor, tensor_of_attr};
 use aic::ir::{Op, OpState};
 use aic::op_printer::OpPrinter;
@@ -33,81 +31,118 @@ const ANY_ATTR: AttrConstraint = AttrConstraint {
 /// float (`tolerance`) or an unsigned integer (`max_ulp_difference`).
 type Opt = (&'static str, bool);
 
-const fn check_op(
-    name: &'static str,
-    summary: &'static str,
-    operands: &'static [ValueSpec],
-    attributes: &'static [AttrSpec],
-    interpret: aic::interp::InterpretFn,
-) -> OpSpec {
-    OpSpec {
-        summary,
-        operands,
-        attributes,
-        custom: Some(CustomAsm {
-            parse: parse_check,
-            print: print_check,
-        }),
-        interpret: Some(interpret),
-        ..OpSpec::new(name)
+/// What a check op compares and how it is written: beside each op's spec, read
+/// by the shared parser, printer and interpreter.
+struct Form {
+    /// The expected value is a `value` attribute, not a second operand.
+    constant: bool,
+    /// The trailing keyword options.
+    options: &'static [Opt],
+    /// The two operands' types are written apart (`: t, t`).
+    two_types: bool,
+    /// How the values are compared.
+    compare: Compare,
+}
+
+/// How a check compares actual and expected elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Compare {
+    /// Bit for bit (NaNs equal).
+    Exact,
+    /// Within a relative tolerance.
+    Almost,
+    /// Within a range of ULP distances.
+    Ulp,
+}
+
+/// A check op's spec: its [`Form`] decides the syntax and the meaning.
+macro_rules! check_spec {
+    ($name:literal, $summary:literal, $form:expr) => {
+        OpSpec {
+            summary: $summary,
+            custom: Some(CustomAsm {
+                parse: |p, st| parse_check(p, st, &$form),
+                print: |pr, op| print_check(pr, op, &$form),
+            }),
+            interpret: Some(|it, op, args| expect(it, op, args, &$form)),
+            ..OpSpec::new($name)
+        }
+    };
+}
+
+const TOLERANCE: &[Opt] = &[("tolerance", true)];
+
+aic::op! {
+    /// `check.expect_eq`
+    pub ExpectEq = EXPECT_EQ {
+        operands: [lhs: one(tc::ANY), rhs: one(tc::ANY)],
+        spec: check_spec!(
+            "check.expect_eq",
+            "Checks that the tensor operands are equal",
+            Form { constant: false, options: &[], two_types: false, compare: Compare::Exact }
+        ),
     }
 }
 
-const ONE: &[ValueSpec] = &[ValueSpec::one("lhs", tc::ANY)];
-const TWO: &[ValueSpec] = &[
-    ValueSpec::one("lhs", tc::ANY),
-    ValueSpec::one("rhs", tc::ANY),
-];
+aic::op! {
+    /// `check.expect_eq_const`
+    pub ExpectEqConst = EXPECT_EQ_CONST {
+        operands: [lhs: one(tc::ANY)],
+        attributes: [value: required(ELEMENTS)],
+        spec: check_spec!(
+            "check.expect_eq_const",
+            "Checks the tensor operand is equal to some constant",
+            Form { constant: true, options: &[], two_types: false, compare: Compare::Exact }
+        ),
+    }
+}
 
-/// `check.expect_eq`
-pub const EXPECT_EQ: OpSpec = check_op(
-    "check.expect_eq",
-    "Checks that the tensor operands are equal",
-    TWO,
-    &[],
-    expect,
-);
-/// `check.expect_eq_const`
-pub const EXPECT_EQ_CONST: OpSpec = check_op(
-    "check.expect_eq_const",
-    "Checks the tensor operand is equal to some constant",
-    ONE,
-    &[AttrSpec::required("value", ELEMENTS)],
-    expect,
-);
-/// `check.expect_almost_eq`
-pub const EXPECT_ALMOST_EQ: OpSpec = check_op(
-    "check.expect_almost_eq",
-    "Checks that the tensor operands are almost equal",
-    TWO,
-    &[AttrSpec::optional("tolerance", ANY_ATTR)],
-    expect,
-);
-/// `check.expect_almost_eq_const`
-pub const EXPECT_ALMOST_EQ_CONST: OpSpec = check_op(
-    "check.expect_almost_eq_const",
-    "Checks the tensor operand is almost equal to some constant",
-    ONE,
-    &[
-        AttrSpec::required("value", ELEMENTS),
-        AttrSpec::optional("tolerance", ANY_ATTR),
-    ],
-    expect,
-);
-/// `check.expect_close`
-pub const EXPECT_CLOSE: OpSpec = check_op(
-    "check.expect_close",
-    "Checks the ULP distance of the operands",
-    &[
-        ValueSpec::one("actual", tc::ANY),
-        ValueSpec::one("expected", tc::ANY),
-    ],
-    &[
-        AttrSpec::optional("max_ulp_difference", ANY_ATTR),
-        AttrSpec::optional("min_ulp_difference", ANY_ATTR),
-    ],
-    expect,
-);
+aic::op! {
+    /// `check.expect_almost_eq`
+    pub ExpectAlmostEq = EXPECT_ALMOST_EQ {
+        operands: [lhs: one(tc::ANY), rhs: one(tc::ANY)],
+        attributes: [tolerance: optional(ANY_ATTR)],
+        spec: check_spec!(
+            "check.expect_almost_eq",
+            "Checks that the tensor operands are almost equal",
+            Form { constant: false, options: TOLERANCE, two_types: false, compare: Compare::Almost }
+        ),
+    }
+}
+
+aic::op! {
+    /// `check.expect_almost_eq_const`
+    pub ExpectAlmostEqConst = EXPECT_ALMOST_EQ_CONST {
+        operands: [lhs: one(tc::ANY)],
+        attributes: [value: required(ELEMENTS), tolerance: optional(ANY_ATTR)],
+        spec: check_spec!(
+            "check.expect_almost_eq_const",
+            "Checks the tensor operand is almost equal to some constant",
+            Form { constant: true, options: TOLERANCE, two_types: false, compare: Compare::Almost }
+        ),
+    }
+}
+
+aic::op! {
+    /// `check.expect_close`
+    pub ExpectClose = EXPECT_CLOSE {
+        operands: [actual: one(tc::ANY), expected: one(tc::ANY)],
+        attributes: [
+            max_ulp_difference: optional(ANY_ATTR),
+            min_ulp_difference: optional(ANY_ATTR),
+        ],
+        spec: check_spec!(
+            "check.expect_close",
+            "Checks the ULP distance of the operands",
+            Form {
+                constant: false,
+                options: &[("max_ulp_difference", false), ("min_ulp_difference", false)],
+                two_types: true,
+                compare: Compare::Ulp,
+            }
+        ),
+    }
+}
 
 /// The `check` dialect.
 pub static DIALECT: Dialect = Dialect {
@@ -123,21 +158,9 @@ pub static DIALECT: Dialect = Dialect {
     materialize_constant: None,
 };
 
-fn options(name: &str) -> &'static [Opt] {
-    match name {
-        "check.expect_almost_eq" | "check.expect_almost_eq_const" => &[("tolerance", true)],
-        "check.expect_close" => &[("max_ulp_difference", false), ("min_ulp_difference", false)],
-        _ => &[],
-    }
-}
-
-fn takes_value(name: &str) -> bool {
-    name.ends_with("_const")
-}
-
 // ---------------------------------------------------------------- syntax
 
-fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
+fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState, form: &Form) -> R<()> {
     let u = p.uniquer();
     let name = u.str(st.name).to_string();
     let mut props: Vec<(Ident, Attr)> = Vec::new();
@@ -145,7 +168,7 @@ fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     p.expect_token(",")?;
     let mut rhs = None;
     let mut value_ty = None;
-    if takes_value(&name) {
+    if form.constant {
         let at = p.pos();
         let v = p.parse_attribute(None)?;
         let AttrKind::DenseElements { ty, .. } = u.attr_kind(v) else {
@@ -156,7 +179,7 @@ fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     } else {
         rhs = Some(p.parse_operand()?);
     }
-    for (opt, float) in options(&name) {
+    for (opt, float) in form.options {
         if p.eat_token(",") {
             p.expect_keyword(opt)?;
             p.expect_token("=")?;
@@ -190,7 +213,7 @@ fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
         None => {
             p.expect_token(":")?;
             let t = p.parse_type()?;
-            if name == "check.expect_close" {
+            if form.two_types {
                 p.expect_token(",")?;
                 vec![t, p.parse_type()?]
             } else {
@@ -210,15 +233,14 @@ fn parse_check(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     Ok(())
 }
 
-fn print_check(pr: &mut OpPrinter<'_>, op: Op) {
+fn print_check(pr: &mut OpPrinter<'_>, op: Op, form: &Form) {
     let ctx = pr.ctx();
     let spec = ctx.op_spec(op).expect("registered");
-    let name = spec.name;
     let ops = ctx.operands(op).to_vec();
     pr.out.push(' ');
     pr.value(ops[0]);
     pr.out.push_str(", ");
-    if takes_value(name) {
+    if form.constant {
         if let Some(v) = spec.attr(ctx, op, "value") {
             pr.attr(v);
         }
@@ -226,7 +248,7 @@ fn print_check(pr: &mut OpPrinter<'_>, op: Op) {
         pr.value(ops[1]);
     }
     let mut elided = vec!["value"];
-    for (opt, _) in options(name) {
+    for (opt, _) in form.options {
         if let Some(a) = spec.attr(ctx, op, opt) {
             pr.out.push_str(&format!(", {opt} = "));
             pr.attr_without_type(a);
@@ -234,10 +256,10 @@ fn print_check(pr: &mut OpPrinter<'_>, op: Op) {
         elided.push(opt);
     }
     pr.attr_dict(op, &elided, false);
-    if !takes_value(name) {
+    if !form.constant {
         pr.out.push_str(" : ");
         pr.ty(ctx.value_type(ops[0]));
-        if name == "check.expect_close" {
+        if form.two_types {
             pr.out.push_str(", ");
             pr.ty(ctx.value_type(ops[1]));
         }
@@ -259,12 +281,12 @@ fn number(ctx: &aic::Context, a: Option<Attr>, default: f64) -> f64 {
 
 /// Every check op: compare the operand with the expected value, failing the run
 /// with the first mismatching element.
-fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor], form: &Form) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let spec = ctx.op_spec(op).expect("registered");
     let name = spec.name;
     let actual = &args[0];
-    let expected = if takes_value(name) {
+    let expected = if form.constant {
         let v = spec.attr(ctx, op, "value").expect("verified");
         tensor_of_attr(ctx, v, actual.ty)
             .ok_or_else(|| InterpError::at(op, "unsupported expected value"))?
@@ -277,7 +299,7 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> 
             format!("shapes differ: {:?} vs {:?}", actual.shape, expected.shape),
         ));
     }
-    let almost = name.contains("almost");
+    let almost = form.compare == Compare::Almost;
     let tol = number(ctx, spec.attr(ctx, op, "tolerance"), 1e-4);
     let (max_ulp, min_ulp) = (
         number(ctx, spec.attr(ctx, op, "max_ulp_difference"), 1.0),
@@ -300,7 +322,7 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> 
         }
         (Data::Float(a), Data::Float(b)) => {
             for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
-                let ok = if name == "check.expect_close" {
+                let ok = if form.compare == Compare::Ulp {
                     let d = ulp_distance(elem, x, y);
                     d.is_some_and(|d| (min_ulp..=max_ulp).contains(&(d as f64)))
                 } else if almost {

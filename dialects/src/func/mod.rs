@@ -1,8 +1,9 @@
 //! The `func` dialect, with exactly MLIR's syntax: `func.func`, `func.return`, `func.call`.
 
 use aic::attributes::{Attr, AttrKind, Ident};
-use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+use aic::dialect::{CustomAsm, Dialect, OpSpec, Traits, ac, tc};
 use aic::ir::{Context, Op, OpState};
+use aic::op_def::OpHandle;
 use aic::op_printer::OpPrinter;
 use aic::symbol::{self, SymbolTables};
 use aic::syntax::parser::{Argument, OpParser};
@@ -12,60 +13,72 @@ use aic::{Diagnostic, Where};
 
 type R<T> = Result<T, Diagnostic>;
 
-/// `func.func`: a function with a signature and an optional body.
-pub const FUNC: OpSpec = OpSpec {
-    summary: "An operation with a name containing a single `SSACFG` region",
-    attributes: &[
-        AttrSpec::required("sym_name", ac::SYMBOL_NAME),
-        AttrSpec::required("function_type", ac::FUNCTION_TYPE),
-        AttrSpec::optional("sym_visibility", ac::STRING),
-        AttrSpec::optional("arg_attrs", ac::DICT_ARRAY),
-        AttrSpec::optional("res_attrs", ac::DICT_ARRAY),
-        AttrSpec::optional("no_inline", ac::UNIT),
-    ],
-    regions: &[RegionSpec::any("body")],
-    traits: Traits::ISOLATED_FROM_ABOVE
-        .with(Traits::SYMBOL)
-        .with(Traits::AFFINE_SCOPE),
-    custom: Some(CustomAsm {
-        parse: parse_func,
-        print: print_func,
-    }),
-    verify: Some(verify_func),
-    default_dialect: Some("func"),
-    ..OpSpec::new("func.func")
-};
+aic::op! {
+    /// `func.func`: a function with a signature and an optional body.
+    pub Func = FUNC {
+        attributes: [
+            sym_name: required(ac::SYMBOL_NAME),
+            function_type: required(ac::FUNCTION_TYPE),
+            sym_visibility: optional(ac::STRING),
+            arg_attrs: optional(ac::DICT_ARRAY),
+            res_attrs: optional(ac::DICT_ARRAY),
+            no_inline: optional(ac::UNIT),
+        ],
+        regions: [body: any],
+        spec: OpSpec {
+            summary: "An operation with a name containing a single `SSACFG` region",
+            traits: Traits::ISOLATED_FROM_ABOVE
+                .with(Traits::SYMBOL)
+                .with(Traits::AFFINE_SCOPE),
+            custom: Some(CustomAsm {
+                parse: parse_func,
+                print: print_func,
+            }),
+            verify: Some(verify_func),
+            default_dialect: Some("func"),
+            ..OpSpec::new("func.func")
+        },
+    }
+}
 
-/// `func.return`: returns values from the enclosing `func.func`.
-pub const RETURN: OpSpec = OpSpec {
-    summary: "Function return operation",
-    operands: &[ValueSpec::variadic("operands", tc::ANY)],
-    traits: Traits::PURE
-        .with(Traits::TERMINATOR)
-        .with(Traits::RETURN_LIKE),
-    parents: &["func.func"],
-    format: Some("attr-dict ($operands^ `:` type($operands))?"),
-    verify: Some(verify_return),
-    ..OpSpec::new("func.return")
-};
+aic::op! {
+    /// `func.return`: returns values from the enclosing `func.func`.
+    pub Return = RETURN {
+        operands: [operands: variadic(tc::ANY)],
+        spec: OpSpec {
+            summary: "Function return operation",
+            traits: Traits::PURE
+                .with(Traits::TERMINATOR)
+                .with(Traits::RETURN_LIKE),
+            parents: &[FUNC.name],
+            format: Some("attr-dict ($operands^ `:` type($operands))?"),
+            verify: Some(verify_return),
+            ..OpSpec::new("func.return")
+        },
+    }
+}
 
-/// `func.call`: a direct call to a `func.func` by symbol.
-pub const CALL: OpSpec = OpSpec {
-    summary: "call operation",
-    operands: &[ValueSpec::variadic("operands", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    attributes: &[
-        AttrSpec::required("callee", ac::FLAT_SYMBOL_REF),
-        AttrSpec::optional("arg_attrs", ac::DICT_ARRAY),
-        AttrSpec::optional("res_attrs", ac::DICT_ARRAY),
-        AttrSpec::optional("no_inline", ac::UNIT),
-    ],
-    format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
-    verify: Some(verify_call),
-    verify_symbol_uses: Some(verify_call_symbol),
-    interpret: Some(interpret_call),
-    ..OpSpec::new("func.call")
-};
+aic::op! {
+    /// `func.call`: a direct call to a `func.func` by symbol.
+    pub Call = CALL {
+        operands: [operands: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [
+            callee: required(ac::FLAT_SYMBOL_REF),
+            arg_attrs: optional(ac::DICT_ARRAY),
+            res_attrs: optional(ac::DICT_ARRAY),
+            no_inline: optional(ac::UNIT),
+        ],
+        spec: OpSpec {
+            summary: "call operation",
+            format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
+            verify: Some(verify_call),
+            verify_symbol_uses: Some(verify_call_symbol),
+            interpret: Some(interpret_call),
+            ..OpSpec::new("func.call")
+        },
+    }
+}
 
 /// The `func` dialect.
 pub static DIALECT: Dialect = Dialect {
@@ -325,7 +338,7 @@ fn verify_func(ctx: &Context, op: Op) -> R<()> {
     let Some((ins, _)) = function_type(ctx, op) else {
         return Ok(());
     };
-    let Some(entry) = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r)) else {
+    let Some(entry) = ctx.entry_block(Func(op).body(ctx)) else {
         // A declaration: only private ones may leave out the body.
         if symbol::visibility(ctx, op) == Some(symbol::Visibility::Public) {
             return Err(op_error(
@@ -364,14 +377,14 @@ fn verify_func(ctx: &Context, op: Op) -> R<()> {
 }
 
 fn verify_return(ctx: &Context, op: Op) -> R<()> {
-    let Some(f) = ctx.parent_op(op).filter(|f| ctx.op_name(*f) == "func.func") else {
+    let Some(f) = ctx.parent_op(op).filter(|f| Func::is(ctx, *f)) else {
         return Ok(());
     };
     let Some((_, results)) = function_type(ctx, f) else {
         return Ok(());
     };
     let name = sym_name(ctx, f).unwrap_or_default();
-    let operands = value_types(ctx, ctx.operands(op));
+    let operands = value_types(ctx, Return(op).operands(ctx));
     check_types(
         &operands,
         &results,
@@ -401,7 +414,7 @@ fn verify_return(ctx: &Context, op: Op) -> R<()> {
 }
 
 fn verify_call(ctx: &Context, op: Op) -> R<()> {
-    if CALL.attr(ctx, op, "callee").is_none() {
+    if Call(op).callee(ctx).is_none() {
         return Err(op_error(
             ctx,
             op,
@@ -413,7 +426,8 @@ fn verify_call(ctx: &Context, op: Op) -> R<()> {
 
 /// The callee exists, is a `func.func` and takes and returns the call's types.
 fn verify_call_symbol(ctx: &Context, op: Op, symbols: &mut SymbolTables) -> R<()> {
-    let Some(callee) = CALL.attr(ctx, op, "callee") else {
+    let call = Call(op);
+    let Some(callee) = call.callee(ctx) else {
         return Ok(());
     };
     // Symbol uses are checked against an enclosing symbol table; a function
@@ -424,7 +438,7 @@ fn verify_call_symbol(ctx: &Context, op: Op, symbols: &mut SymbolTables) -> R<()
     }
     let Some(f) = symbols
         .lookup_nearest_symbol_from(ctx, op, callee)
-        .filter(|f| ctx.op_name(*f) == "func.func")
+        .filter(|f| Func::is(ctx, *f))
     else {
         let name = match ctx.attr_kind(callee) {
             AttrKind::SymbolRef { root, .. } => ctx.str(*root).to_string(),
@@ -440,7 +454,7 @@ fn verify_call_symbol(ctx: &Context, op: Op, symbols: &mut SymbolTables) -> R<()
         return Ok(());
     };
     check_types(
-        &value_types(ctx, ctx.operands(op)),
+        &value_types(ctx, call.operands(ctx)),
         &ins,
         || op_error(ctx, op, "incorrect number of operands for callee"),
         |i, got, want| {
@@ -455,7 +469,11 @@ fn verify_call_symbol(ctx: &Context, op: Op, symbols: &mut SymbolTables) -> R<()
             )
         },
     )?;
-    let got: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
+    let got: Vec<Type> = call
+        .results(ctx)
+        .iter()
+        .map(|r| ctx.value_type(*r))
+        .collect();
     check_types(
         &got,
         &outs,
@@ -482,8 +500,8 @@ fn interpret_call(
     args: &[aic::interp::Tensor],
 ) -> aic::interp::IResult<Vec<aic::interp::Tensor>> {
     let ctx = it.ctx;
-    let f = CALL
-        .attr(ctx, op, "callee")
+    let f = Call(op)
+        .callee(ctx)
         .and_then(|c| it.symbols.lookup_nearest_symbol_from(ctx, op, c))
         .ok_or_else(|| aic::interp::InterpError::at(op, "call of an unknown function"))?;
     it.call(f, args.to_vec())

@@ -16,8 +16,8 @@ use crate::arith::types::{
 };
 use crate::arith::{FASTMATH_ATTR, fastmath_none};
 use aic::Diagnostic;
-use aic::dialect::{AttrSpec, Dialect, OpSpec, Traits, ValueSpec};
-use aic::ir::{Context, Op};
+use aic::dialect::{Dialect, OpSpec, Traits};
+use aic::ir::{Context, Op, Value};
 use aic::rewrite::FoldFn;
 use aic::types::Type;
 use aic::verifier::op_error;
@@ -31,104 +31,116 @@ const MATH: Traits = Traits::PURE.with(Traits::ELEMENTWISE);
 /// Ops whose operands and result share one type.
 const MATH_SAME: Traits = MATH.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE);
 
-const FASTMATH_ATTRS: &[AttrSpec] = &[AttrSpec::defaulted(
-    "fastmath",
-    FASTMATH_ATTR,
-    fastmath_none,
-)];
-
-const FLOAT_OPERAND: &[ValueSpec] = &[ValueSpec::one("operand", FLOAT_LIKE)];
-const INT_OPERAND: &[ValueSpec] = &[ValueSpec::one("operand", SIGNLESS_INT_OR_INDEX_LIKE)];
-const FLOAT_OPERANDS: &[ValueSpec] = &[
-    ValueSpec::one("lhs", FLOAT_LIKE),
-    ValueSpec::one("rhs", FLOAT_LIKE),
-];
-const FLOAT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", FLOAT_LIKE)];
-const BOOL_RESULT: &[ValueSpec] = &[ValueSpec::one("result", BOOL_LIKE)];
-const INT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", SIGNLESS_INT_OR_INDEX_LIKE)];
-
 const UNARY_FORMAT: &str = "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
 const BINARY_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
 
-/// A unary float op (`Math_FloatUnaryOp`).
-const fn float_unary(name: &'static str, summary: &'static str, fold: Option<FoldFn>) -> OpSpec {
-    OpSpec {
-        summary,
-        operands: FLOAT_OPERAND,
-        results: FLOAT_RESULT,
-        attributes: FASTMATH_ATTRS,
-        traits: MATH_SAME,
-        format: Some(UNARY_FORMAT),
-        fold,
-        interpret: Some(interp::float_op),
-        ..OpSpec::new(name)
-    }
-}
-
-/// A binary float op (`Math_FloatBinaryOp`).
-const fn float_binary(name: &'static str, summary: &'static str, fold: Option<FoldFn>) -> OpSpec {
-    OpSpec {
-        summary,
-        operands: FLOAT_OPERANDS,
-        results: FLOAT_RESULT,
-        attributes: FASTMATH_ATTRS,
-        traits: MATH_SAME,
-        format: Some(BINARY_FORMAT),
-        fold,
-        interpret: Some(interp::float_op),
-        ..OpSpec::new(name)
-    }
-}
-
-/// A ternary float op (`Math_FloatTernaryOp`) with its operands and format.
-const fn float_ternary(
+/// The spec of a float op of `traits` with `format`, besides its groups.
+const fn float_op(
     name: &'static str,
     summary: &'static str,
-    operands: &'static [ValueSpec],
+    traits: Traits,
     format: &'static str,
+    fold: Option<FoldFn>,
 ) -> OpSpec {
     OpSpec {
         summary,
-        operands,
-        results: FLOAT_RESULT,
-        attributes: FASTMATH_ATTRS,
-        traits: MATH_SAME,
+        traits,
         format: Some(format),
+        fold,
         interpret: Some(interp::float_op),
         ..OpSpec::new(name)
     }
 }
 
+/// A unary float op (`Math_FloatUnaryOp`).
+macro_rules! float_unary_op {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
+        aic::op! {
+            $(#[$m])*
+            pub $H = $S {
+                operands: [operand: one(FLOAT_LIKE)],
+                results: [result: one(FLOAT_LIKE)],
+                attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+                spec: float_op($name, $summary, MATH_SAME, UNARY_FORMAT, $fold),
+            }
+        }
+    };
+}
+
+/// A binary float op (`Math_FloatBinaryOp`).
+macro_rules! float_binary_op {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
+        aic::op! {
+            $(#[$m])*
+            pub $H = $S {
+                operands: [lhs: one(FLOAT_LIKE), rhs: one(FLOAT_LIKE)],
+                results: [result: one(FLOAT_LIKE)],
+                attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+                spec: float_op($name, $summary, MATH_SAME, BINARY_FORMAT, $fold),
+            }
+        }
+    };
+}
+
 /// A unary integer op (`Math_IntegerUnaryOp`).
-const fn int_unary(name: &'static str, summary: &'static str, fold: FoldFn) -> OpSpec {
-    OpSpec {
-        summary,
-        operands: INT_OPERAND,
-        results: INT_RESULT,
-        traits: MATH_SAME,
-        format: Some("$operand attr-dict `:` type($result)"),
-        fold: Some(fold),
-        interpret: Some(interp::int_op),
-        ..OpSpec::new(name)
-    }
+macro_rules! int_unary_op {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
+        aic::op! {
+            $(#[$m])*
+            pub $H = $S {
+                operands: [operand: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+                results: [result: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+                spec: OpSpec {
+                    summary: $summary,
+                    traits: MATH_SAME,
+                    format: Some("$operand attr-dict `:` type($result)"),
+                    fold: Some($fold),
+                    interpret: Some(interp::int_op),
+                    ..OpSpec::new($name)
+                },
+            }
+        }
+    };
 }
 
 /// A float classification (`Math_FloatClassificationOp`): an `i1` of the
 /// operand's shape.
-const fn classification(name: &'static str, summary: &'static str, fold: FoldFn) -> OpSpec {
-    OpSpec {
-        summary,
-        operands: FLOAT_OPERAND,
-        results: BOOL_RESULT,
-        attributes: FASTMATH_ATTRS,
-        traits: MATH,
-        format: Some("$operand attr-dict `:` type($operand)"),
-        verify: Some(verify_classification),
-        infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
-        fold: Some(fold),
-        interpret: Some(interp::classify),
-        ..OpSpec::new(name)
-    }
+macro_rules! classification_op {
+    (
+        $(#[$m:meta])*
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+    ) => {
+        aic::op! {
+            $(#[$m])*
+            pub $H = $S {
+                operands: [operand: one(FLOAT_LIKE)],
+                results: [result: one(BOOL_LIKE)],
+                attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+                spec: OpSpec {
+                    summary: $summary,
+                    traits: MATH,
+                    format: Some("$operand attr-dict `:` type($operand)"),
+                    verify: Some(|ctx, op| {
+                        let c = $H(op);
+                        verify_classification(ctx, op, c.operand(ctx), c.result(ctx))
+                    }),
+                    infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
+                    fold: Some($fold),
+                    interpret: Some(interp::classify),
+                    ..OpSpec::new($name)
+                },
+            }
+        }
+    };
 }
 
 /// A unary float fold through the C library, for `f32` and `f64` only.
@@ -165,331 +177,438 @@ macro_rules! exact {
 
 // ---------------------------------------------------------------- float unary ops
 
-/// `math.absf`
-pub const ABSF: OpSpec = float_unary(
-    "math.absf",
-    "floating point absolute-value operation",
-    exact!(|t, b| Some(fold::abs(t, b))),
-);
-/// `math.acos`
-pub const ACOS: OpSpec = float_unary(
-    "math.acos",
-    "arcus cosine of the specified value",
-    libm!(acos, acosf),
-);
-/// `math.acosh`
-pub const ACOSH: OpSpec = float_unary(
-    "math.acosh",
-    "Hyperbolic arcus cosine of the given value",
-    libm!(acosh, acoshf),
-);
-/// `math.asin`
-pub const ASIN: OpSpec = float_unary(
-    "math.asin",
-    "arcus sine of the given value",
-    libm!(asin, asinf),
-);
-/// `math.asinh`
-pub const ASINH: OpSpec = float_unary(
-    "math.asinh",
-    "hyperbolic arcus sine of the given value",
-    libm!(asinh, asinhf),
-);
-/// `math.atan`
-pub const ATAN: OpSpec = float_unary(
-    "math.atan",
-    "arcus tangent of the given value",
-    libm!(atan, atanf),
-);
-/// `math.atanh`
-pub const ATANH: OpSpec = float_unary(
-    "math.atanh",
-    "hyperbolic arcus tangent of the given value",
-    libm!(atanh, atanhf),
-);
-/// `math.cbrt` (MLIR 22 has no folder for it).
-pub const CBRT: OpSpec = float_unary("math.cbrt", "cube root of the specified value", None);
-/// `math.ceil`
-pub const CEIL: OpSpec = float_unary(
-    "math.ceil",
-    "ceiling of the specified value",
-    exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Up)),
-);
-/// `math.cos`
-pub const COS: OpSpec = float_unary(
-    "math.cos",
-    "cosine of the specified value",
-    libm!(cos, cosf),
-);
-/// `math.cosh`
-pub const COSH: OpSpec = float_unary(
-    "math.cosh",
-    "hyperbolic cosine of the specified value",
-    libm!(cosh, coshf),
-);
-/// `math.erf`
-pub const ERF: OpSpec = float_unary(
-    "math.erf",
-    "error function of the specified value",
-    libm!(erf, erff),
-);
-/// `math.erfc`
-pub const ERFC: OpSpec = float_unary(
-    "math.erfc",
-    "complementary error function of the specified value",
-    libm!(erfc, erfcf),
-);
-/// `math.exp`
-pub const EXP: OpSpec = float_unary(
-    "math.exp",
-    "base-e exponential of the specified value",
-    libm!(exp, expf),
-);
-/// `math.exp2`
-pub const EXP2: OpSpec = float_unary(
-    "math.exp2",
-    "base-2 exponential of the specified value",
-    libm!(exp2, exp2f),
-);
-/// `math.expm1`
-pub const EXPM1: OpSpec = float_unary(
-    "math.expm1",
-    "base-e exponential of the specified value minus 1",
-    libm!(expm1, expm1f),
-);
-/// `math.floor`
-pub const FLOOR: OpSpec = float_unary(
-    "math.floor",
-    "floor of the specified value",
-    exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Down)),
-);
-/// `math.log`
-pub const LOG: OpSpec = float_unary(
-    "math.log",
-    "base-e logarithm of the specified value",
-    libm_nonneg!(log, logf),
-);
-/// `math.log10`
-pub const LOG10: OpSpec = float_unary(
-    "math.log10",
-    "base-10 logarithm of the specified value",
-    libm_nonneg!(log10, log10f),
-);
-/// `math.log1p`: folds unless `operand + 1` is negative.
-pub const LOG1P: OpSpec = float_unary(
-    "math.log1p",
-    "Computes the natural logarithm of one plus the given value",
-    exact!(fold::log1p),
-);
-/// `math.log2`
-pub const LOG2: OpSpec = float_unary(
-    "math.log2",
-    "base-2 logarithm of the specified value",
-    libm_nonneg!(log2, log2f),
-);
-/// `math.round`: halfway cases away from zero; folds `f32` and `f64` only.
-pub const ROUND: OpSpec = float_unary(
-    "math.round",
-    "round of the specified value",
-    libm!(round, roundf),
-);
-/// `math.roundeven`: halfway cases to even.
-pub const ROUNDEVEN: OpSpec = float_unary(
-    "math.roundeven",
-    "round of the specified value with halfway cases to even",
-    exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::NearestEven)),
-);
-/// `math.rsqrt` (MLIR 22 has no folder for it).
-pub const RSQRT: OpSpec = float_unary(
-    "math.rsqrt",
-    "reciprocal of sqrt (1 / sqrt of the specified value)",
-    None,
-);
-/// `math.sin`
-pub const SIN: OpSpec = float_unary("math.sin", "sine of the specified value", libm!(sin, sinf));
-/// `math.sinh`
-pub const SINH: OpSpec = float_unary(
-    "math.sinh",
-    "hyperbolic sine of the specified value",
-    libm!(sinh, sinhf),
-);
-/// `math.sqrt`
-pub const SQRT: OpSpec = float_unary(
-    "math.sqrt",
-    "sqrt of the specified value",
-    libm_nonneg!(sqrt, sqrtf),
-);
-/// `math.tan`
-pub const TAN: OpSpec = float_unary(
-    "math.tan",
-    "tangent of the specified value",
-    libm!(tan, tanf),
-);
-/// `math.tanh`
-pub const TANH: OpSpec = float_unary(
-    "math.tanh",
-    "hyperbolic tangent of the specified value",
-    libm!(tanh, tanhf),
-);
-/// `math.trunc`: folds `f32` and `f64` only.
-pub const TRUNC: OpSpec = float_unary(
-    "math.trunc",
-    "trunc of the specified value",
-    libm!(trunc, truncf),
-);
+float_unary_op! {
+    /// `math.absf`
+    Absf = ABSF(
+        "math.absf",
+        "floating point absolute-value operation",
+        exact!(|t, b| Some(fold::abs(t, b))),
+    );
+}
+
+float_unary_op! {
+    /// `math.acos`
+    Acos = ACOS("math.acos", "arcus cosine of the specified value", libm!(acos, acosf));
+}
+
+float_unary_op! {
+    /// `math.acosh`
+    Acosh = ACOSH(
+        "math.acosh",
+        "Hyperbolic arcus cosine of the given value",
+        libm!(acosh, acoshf),
+    );
+}
+
+float_unary_op! {
+    /// `math.asin`
+    Asin = ASIN("math.asin", "arcus sine of the given value", libm!(asin, asinf));
+}
+
+float_unary_op! {
+    /// `math.asinh`
+    Asinh = ASINH(
+        "math.asinh",
+        "hyperbolic arcus sine of the given value",
+        libm!(asinh, asinhf),
+    );
+}
+
+float_unary_op! {
+    /// `math.atan`
+    Atan = ATAN("math.atan", "arcus tangent of the given value", libm!(atan, atanf));
+}
+
+float_unary_op! {
+    /// `math.atanh`
+    Atanh = ATANH(
+        "math.atanh",
+        "hyperbolic arcus tangent of the given value",
+        libm!(atanh, atanhf),
+    );
+}
+
+float_unary_op! {
+    /// `math.cbrt` (MLIR 22 has no folder for it).
+    Cbrt = CBRT("math.cbrt", "cube root of the specified value", None);
+}
+
+float_unary_op! {
+    /// `math.ceil`
+    Ceil = CEIL(
+        "math.ceil",
+        "ceiling of the specified value",
+        exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Up)),
+    );
+}
+
+float_unary_op! {
+    /// `math.cos`
+    Cos = COS("math.cos", "cosine of the specified value", libm!(cos, cosf));
+}
+
+float_unary_op! {
+    /// `math.cosh`
+    Cosh = COSH(
+        "math.cosh",
+        "hyperbolic cosine of the specified value",
+        libm!(cosh, coshf),
+    );
+}
+
+float_unary_op! {
+    /// `math.erf`
+    Erf = ERF("math.erf", "error function of the specified value", libm!(erf, erff));
+}
+
+float_unary_op! {
+    /// `math.erfc`
+    Erfc = ERFC(
+        "math.erfc",
+        "complementary error function of the specified value",
+        libm!(erfc, erfcf),
+    );
+}
+
+float_unary_op! {
+    /// `math.exp`
+    Exp = EXP("math.exp", "base-e exponential of the specified value", libm!(exp, expf));
+}
+
+float_unary_op! {
+    /// `math.exp2`
+    Exp2 = EXP2(
+        "math.exp2",
+        "base-2 exponential of the specified value",
+        libm!(exp2, exp2f),
+    );
+}
+
+float_unary_op! {
+    /// `math.expm1`
+    Expm1 = EXPM1(
+        "math.expm1",
+        "base-e exponential of the specified value minus 1",
+        libm!(expm1, expm1f),
+    );
+}
+
+float_unary_op! {
+    /// `math.floor`
+    Floor = FLOOR(
+        "math.floor",
+        "floor of the specified value",
+        exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Down)),
+    );
+}
+
+float_unary_op! {
+    /// `math.log`
+    Log = LOG(
+        "math.log",
+        "base-e logarithm of the specified value",
+        libm_nonneg!(log, logf),
+    );
+}
+
+float_unary_op! {
+    /// `math.log10`
+    Log10 = LOG10(
+        "math.log10",
+        "base-10 logarithm of the specified value",
+        libm_nonneg!(log10, log10f),
+    );
+}
+
+float_unary_op! {
+    /// `math.log1p`: folds unless `operand + 1` is negative.
+    Log1p = LOG1P(
+        "math.log1p",
+        "Computes the natural logarithm of one plus the given value",
+        exact!(fold::log1p),
+    );
+}
+
+float_unary_op! {
+    /// `math.log2`
+    Log2 = LOG2(
+        "math.log2",
+        "base-2 logarithm of the specified value",
+        libm_nonneg!(log2, log2f),
+    );
+}
+
+float_unary_op! {
+    /// `math.round`: halfway cases away from zero; folds `f32` and `f64` only.
+    Round = ROUND("math.round", "round of the specified value", libm!(round, roundf));
+}
+
+float_unary_op! {
+    /// `math.roundeven`: halfway cases to even.
+    Roundeven = ROUNDEVEN(
+        "math.roundeven",
+        "round of the specified value with halfway cases to even",
+        exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::NearestEven)),
+    );
+}
+
+float_unary_op! {
+    /// `math.rsqrt` (MLIR 22 has no folder for it).
+    Rsqrt = RSQRT(
+        "math.rsqrt",
+        "reciprocal of sqrt (1 / sqrt of the specified value)",
+        None,
+    );
+}
+
+float_unary_op! {
+    /// `math.sin`
+    Sin = SIN("math.sin", "sine of the specified value", libm!(sin, sinf));
+}
+
+float_unary_op! {
+    /// `math.sinh`
+    Sinh = SINH(
+        "math.sinh",
+        "hyperbolic sine of the specified value",
+        libm!(sinh, sinhf),
+    );
+}
+
+float_unary_op! {
+    /// `math.sqrt`
+    Sqrt = SQRT("math.sqrt", "sqrt of the specified value", libm_nonneg!(sqrt, sqrtf));
+}
+
+float_unary_op! {
+    /// `math.tan`
+    Tan = TAN("math.tan", "tangent of the specified value", libm!(tan, tanf));
+}
+
+float_unary_op! {
+    /// `math.tanh`
+    Tanh = TANH(
+        "math.tanh",
+        "hyperbolic tangent of the specified value",
+        libm!(tanh, tanhf),
+    );
+}
+
+float_unary_op! {
+    /// `math.trunc`: folds `f32` and `f64` only.
+    Trunc = TRUNC("math.trunc", "trunc of the specified value", libm!(trunc, truncf));
+}
 
 // ---------------------------------------------------------------- float binary and ternary ops
 
-/// `math.atan2`
-pub const ATAN2: OpSpec = float_binary(
-    "math.atan2",
-    "2-argument arcus tangent of the given values",
-    Some(|c, o, k| fold::binary_float(c, o, k, fold::atan2)),
-);
-/// `math.copysign`
-pub const COPYSIGN: OpSpec = float_binary(
-    "math.copysign",
-    "A copysign operation",
-    Some(|c, o, k| fold::binary_float(c, o, k, |t, a, b| Some(fold::copysign(t, a, b)))),
-);
-/// `math.powf`
-pub const POWF: OpSpec = float_binary(
-    "math.powf",
-    "floating point raised to the power of operation",
-    Some(|c, o, k| fold::binary_float(c, o, k, fold::powf)),
-);
+float_binary_op! {
+    /// `math.atan2`
+    Atan2 = ATAN2(
+        "math.atan2",
+        "2-argument arcus tangent of the given values",
+        Some(|c, o, k| fold::binary_float(c, o, k, fold::atan2)),
+    );
+}
 
-/// `math.fma` (MLIR 22 has no folder for it).
-pub const FMA: OpSpec = float_ternary(
-    "math.fma",
-    "floating point fused multipy-add operation",
-    &[
-        ValueSpec::one("a", FLOAT_LIKE),
-        ValueSpec::one("b", FLOAT_LIKE),
-        ValueSpec::one("c", FLOAT_LIKE),
-    ],
-    "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-);
-/// `math.clampf`
-pub const CLAMPF: OpSpec = float_ternary(
-    "math.clampf",
-    "floating point clamping operation",
-    &[
-        ValueSpec::one("value", FLOAT_LIKE),
-        ValueSpec::one("min", FLOAT_LIKE),
-        ValueSpec::one("max", FLOAT_LIKE),
-    ],
-    "$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
-);
+float_binary_op! {
+    /// `math.copysign`
+    Copysign = COPYSIGN(
+        "math.copysign",
+        "A copysign operation",
+        Some(|c, o, k| fold::binary_float(c, o, k, |t, a, b| Some(fold::copysign(t, a, b)))),
+    );
+}
 
-/// `math.fpowi`: a float to a signed integer power.
-pub const FPOWI: OpSpec = OpSpec {
-    summary: "floating point raised to the signed integer power",
-    operands: &[
-        ValueSpec::one("lhs", FLOAT_LIKE),
-        ValueSpec::one("rhs", SIGNLESS_INT_OR_INDEX_LIKE),
-    ],
-    results: FLOAT_RESULT,
-    attributes: FASTMATH_ATTRS,
-    traits: MATH,
-    format: Some(
-        "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs) `,` type($rhs)",
-    ),
-    verify: Some(verify_fpowi),
-    infer_results: Some(|_, ops, _| Some(vec![*ops.first()?])),
-    interpret: Some(interp::float_op),
-    ..OpSpec::new("math.fpowi")
-};
+float_binary_op! {
+    /// `math.powf`
+    Powf = POWF(
+        "math.powf",
+        "floating point raised to the power of operation",
+        Some(|c, o, k| fold::binary_float(c, o, k, fold::powf)),
+    );
+}
 
-/// `math.sincos`: sine and cosine in one op.
-pub const SINCOS: OpSpec = OpSpec {
-    summary: "sine and cosine of the specified value",
-    operands: FLOAT_OPERAND,
-    results: &[
-        ValueSpec::one("sin", FLOAT_LIKE),
-        ValueSpec::one("cos", FLOAT_LIKE),
-    ],
-    attributes: FASTMATH_ATTRS,
-    traits: MATH,
-    format: Some(UNARY_FORMAT_OF_OPERAND),
-    verify: Some(verify_sincos),
-    infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
-    result_names: Some(|_, _| vec![Some("sin".into()), Some("cos".into())]),
-    interpret: Some(interp::sincos),
-    ..OpSpec::new("math.sincos")
-};
+aic::op! {
+    /// `math.fma` (MLIR 22 has no folder for it).
+    pub Fma = FMA {
+        operands: [a: one(FLOAT_LIKE), b: one(FLOAT_LIKE), c: one(FLOAT_LIKE)],
+        results: [result: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+        spec: float_op(
+            "math.fma",
+            "floating point fused multipy-add operation",
+            MATH_SAME,
+            "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+            None,
+        ),
+    }
+}
 
-const UNARY_FORMAT_OF_OPERAND: &str =
-    "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)";
+aic::op! {
+    /// `math.clampf`
+    pub Clampf = CLAMPF {
+        operands: [value: one(FLOAT_LIKE), min: one(FLOAT_LIKE), max: one(FLOAT_LIKE)],
+        results: [result: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+        spec: float_op(
+            "math.clampf",
+            "floating point clamping operation",
+            MATH_SAME,
+            "$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
+            None,
+        ),
+    }
+}
+
+aic::op! {
+    /// `math.fpowi`: a float to a signed integer power.
+    pub Fpowi = FPOWI {
+        operands: [lhs: one(FLOAT_LIKE), rhs: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+        results: [result: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+        spec: OpSpec {
+            verify: Some(verify_fpowi),
+            infer_results: Some(|_, ops, _| Some(vec![*ops.first()?])),
+            ..float_op(
+                "math.fpowi",
+                "floating point raised to the signed integer power",
+                MATH,
+                "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs) `,` type($rhs)",
+                None,
+            )
+        },
+    }
+}
+
+aic::op! {
+    /// `math.sincos`: sine and cosine in one op.
+    pub Sincos = SINCOS {
+        operands: [operand: one(FLOAT_LIKE)],
+        results: [sin: one(FLOAT_LIKE), cos: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+        spec: OpSpec {
+            verify: Some(verify_sincos),
+            infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
+            result_names: Some(|_, _| vec![Some("sin".into()), Some("cos".into())]),
+            interpret: Some(interp::sincos),
+            ..float_op(
+                "math.sincos",
+                "sine and cosine of the specified value",
+                MATH,
+                "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($operand)",
+                None,
+            )
+        },
+    }
+}
 
 // ---------------------------------------------------------------- integer ops
 
-/// `math.absi`
-pub const ABSI: OpSpec = int_unary(
-    "math.absi",
-    "integer absolute-value operation",
-    |c, o, k| fold::unary_int(c, o, k, fold::absi),
-);
-/// `math.ctlz`
-pub const CTLZ: OpSpec = int_unary(
-    "math.ctlz",
-    "counts the leading zeros an integer value",
-    |c, o, k| fold::unary_int(c, o, k, fold::ctlz),
-);
-/// `math.cttz`
-pub const CTTZ: OpSpec = int_unary(
-    "math.cttz",
-    "counts the trailing zeros an integer value",
-    |c, o, k| fold::unary_int(c, o, k, fold::cttz),
-);
-/// `math.ctpop`
-pub const CTPOP: OpSpec = int_unary(
-    "math.ctpop",
-    "counts the number of set bits of an integer value",
-    |c, o, k| fold::unary_int(c, o, k, fold::ctpop),
-);
+int_unary_op! {
+    /// `math.absi`
+    Absi = ABSI(
+        "math.absi",
+        "integer absolute-value operation",
+        |c,
+        o,
+        k| fold::unary_int(c, o, k, fold::absi),
+    );
+}
 
-/// `math.ipowi`
-pub const IPOWI: OpSpec = OpSpec {
-    summary: "signed integer raised to the power of operation",
-    operands: &[
-        ValueSpec::one("lhs", SIGNLESS_INT_OR_INDEX_LIKE),
-        ValueSpec::one("rhs", SIGNLESS_INT_OR_INDEX_LIKE),
-    ],
-    results: INT_RESULT,
-    traits: MATH_SAME,
-    format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
-    fold: Some(fold::ipowi),
-    interpret: Some(interp::int_op),
-    ..OpSpec::new("math.ipowi")
-};
+int_unary_op! {
+    /// `math.ctlz`
+    Ctlz = CTLZ(
+        "math.ctlz",
+        "counts the leading zeros an integer value",
+        |c,
+        o,
+        k| fold::unary_int(c, o, k, fold::ctlz),
+    );
+}
+
+int_unary_op! {
+    /// `math.cttz`
+    Cttz = CTTZ(
+        "math.cttz",
+        "counts the trailing zeros an integer value",
+        |c,
+        o,
+        k| fold::unary_int(c, o, k, fold::cttz),
+    );
+}
+
+int_unary_op! {
+    /// `math.ctpop`
+    Ctpop = CTPOP(
+        "math.ctpop",
+        "counts the number of set bits of an integer value",
+        |c,
+        o,
+        k| fold::unary_int(c, o, k, fold::ctpop),
+    );
+}
+
+aic::op! {
+    /// `math.ipowi`
+    pub Ipowi = IPOWI {
+        operands: [lhs: one(SIGNLESS_INT_OR_INDEX_LIKE), rhs: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+        results: [result: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+        spec: OpSpec {
+            summary: "signed integer raised to the power of operation",
+            traits: MATH_SAME,
+            format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
+            fold: Some(fold::ipowi),
+            interpret: Some(interp::int_op),
+            ..OpSpec::new("math.ipowi")
+        },
+    }
+}
 
 // ---------------------------------------------------------------- classifications
 
-/// `math.isfinite`
-pub const ISFINITE: OpSpec = classification(
-    "math.isfinite",
-    "returns true if the operand classifies as finite",
-    |c, o, k| fold::classify(c, o, k, |t, b| !t.is_nan(b) && !t.is_inf(b)),
-);
-/// `math.isinf`
-pub const ISINF: OpSpec = classification(
-    "math.isinf",
-    "returns true if the operand classifies as infinite",
-    |c, o, k| fold::classify(c, o, k, |t, b| t.is_inf(b)),
-);
-/// `math.isnan`
-pub const ISNAN: OpSpec = classification(
-    "math.isnan",
-    "returns true if the operand classifies as NaN",
-    |c, o, k| fold::classify(c, o, k, |t, b| t.is_nan(b)),
-);
-/// `math.isnormal`
-pub const ISNORMAL: OpSpec = classification(
-    "math.isnormal",
-    "returns true if the operand classifies as normal",
-    |c, o, k| fold::classify(c, o, k, fold::is_normal),
-);
+classification_op! {
+    /// `math.isfinite`
+    Isfinite = ISFINITE(
+        "math.isfinite",
+        "returns true if the operand classifies as finite",
+        |c,
+        o,
+        k| fold::classify(c, o, k, |t, b| !t.is_nan(b) && !t.is_inf(b)),
+    );
+}
+
+classification_op! {
+    /// `math.isinf`
+    Isinf = ISINF(
+        "math.isinf",
+        "returns true if the operand classifies as infinite",
+        |c,
+        o,
+        k| fold::classify(c, o, k, |t, b| t.is_inf(b)),
+    );
+}
+
+classification_op! {
+    /// `math.isnan`
+    Isnan = ISNAN(
+        "math.isnan",
+        "returns true if the operand classifies as NaN",
+        |c,
+        o,
+        k| fold::classify(c, o, k, |t, b| t.is_nan(b)),
+    );
+}
+
+classification_op! {
+    /// `math.isnormal`
+    Isnormal = ISNORMAL(
+        "math.isnormal",
+        "returns true if the operand classifies as normal",
+        |c,
+        o,
+        k| fold::classify(c, o, k, fold::is_normal),
+    );
+}
 
 /// The `math` dialect.
 pub static DIALECT: Dialect = Dialect {
@@ -508,9 +627,9 @@ pub static DIALECT: Dialect = Dialect {
 // ---------------------------------------------------------------- verification
 
 /// `TypesMatchWith<"result type has i1 element type and same shape as operands">`.
-fn verify_classification(ctx: &Context, op: Op) -> R<()> {
-    let operand = ctx.value_type(ctx.operands(op)[0]);
-    if ctx.value_type(ctx.result(op, 0)) != i1_same_shape(ctx.uniquer(), operand) {
+fn verify_classification(ctx: &Context, op: Op, operand: Value, result: Value) -> R<()> {
+    let operand = ctx.value_type(operand);
+    if ctx.value_type(result) != i1_same_shape(ctx.uniquer(), operand) {
         return Err(op_error(
             ctx,
             op,
@@ -522,8 +641,9 @@ fn verify_classification(ctx: &Context, op: Op) -> R<()> {
 
 /// `AllTypesMatch<["lhs", "result"]>`, then `SameOperandsAndResultShape`.
 fn verify_fpowi(ctx: &Context, op: Op) -> R<()> {
-    let lhs = ctx.value_type(ctx.operands(op)[0]);
-    if ctx.value_type(ctx.result(op, 0)) != lhs {
+    let fpowi = Fpowi(op);
+    let lhs = ctx.value_type(fpowi.lhs(ctx));
+    if ctx.value_type(fpowi.result(ctx)) != lhs {
         return Err(op_error(
             ctx,
             op,
@@ -535,8 +655,12 @@ fn verify_fpowi(ctx: &Context, op: Op) -> R<()> {
 
 /// `AllTypesMatch<["operand", "sin", "cos"]>`, then `SameOperandsAndResultShape`.
 fn verify_sincos(ctx: &Context, op: Op) -> R<()> {
-    let operand = ctx.value_type(ctx.operands(op)[0]);
-    if ctx.results(op).any(|r| ctx.value_type(r) != operand) {
+    let sincos = Sincos(op);
+    let operand = ctx.value_type(sincos.operand(ctx));
+    if [sincos.sin(ctx), sincos.cos(ctx)]
+        .iter()
+        .any(|r| ctx.value_type(*r) != operand)
+    {
         return Err(op_error(
             ctx,
             op,

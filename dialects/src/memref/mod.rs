@@ -14,55 +14,60 @@
 
 use aic::Diagnostic;
 use aic::constraints::MEMREF;
-use aic::dialect::{Dialect, OpSpec, ValueSpec, tc};
+use aic::dialect::{Dialect, OpSpec, tc};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
-use aic::ir::{Context, Op, Uniquer};
+use aic::ir::{Context, Op, Uniquer, Value};
 use aic::types::Type;
 use aic::verifier::op_error;
 
-/// `memref.alloca() : memref<..>`: a private array of the running thread.
-pub const ALLOCA: OpSpec = OpSpec {
-    summary: "a stack (per-thread) allocation",
-    results: &[ValueSpec::one("memref", MEMREF)],
-    format: Some("`(` `)` attr-dict `:` type($memref)"),
-    result_names: Some(|_, _| vec![Some("alloca".into())]),
-    interpret: Some(interpret),
-    verify: Some(verify),
-    ..OpSpec::new("memref.alloca")
-};
+aic::op! {
+    /// `memref.alloca() : memref<..>`: a private array of the running thread.
+    pub Alloca = ALLOCA {
+        results: [memref: one(MEMREF)],
+        spec: OpSpec {
+            summary: "a stack (per-thread) allocation",
+            format: Some("`(` `)` attr-dict `:` type($memref)"),
+            result_names: Some(|_, _| vec![Some("alloca".into())]),
+            interpret: Some(interpret_alloca),
+            verify: Some(verify_alloca),
+            ..OpSpec::new("memref.alloca")
+        },
+    }
+}
 
-/// `memref.load %m[%i..] : memref<..>`.
-pub const LOAD: OpSpec = OpSpec {
-    summary: "reads one element",
-    operands: &[
-        ValueSpec::one("memref", MEMREF),
-        ValueSpec::variadic("indices", tc::INDEX),
-    ],
-    results: &[ValueSpec::one("result", tc::ANY)],
-    format: Some("$memref `[` $indices `]` attr-dict `:` type($memref)"),
-    infer_results: Some(infer_load),
-    interpret: Some(interpret),
-    verify: Some(verify),
-    ..OpSpec::new("memref.load")
-};
+aic::op! {
+    /// `memref.load %m[%i..] : memref<..>`.
+    pub Load = LOAD {
+        operands: [memref: one(MEMREF), indices: variadic(tc::INDEX)],
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            summary: "reads one element",
+            format: Some("$memref `[` $indices `]` attr-dict `:` type($memref)"),
+            infer_results: Some(infer_load),
+            interpret: Some(interpret_load),
+            verify: Some(verify_load),
+            ..OpSpec::new("memref.load")
+        },
+    }
+}
 
-/// `memref.store %v, %m[%i..] : memref<..>`.
-pub const STORE: OpSpec = OpSpec {
-    summary: "writes one element",
-    operands: &[
-        ValueSpec::one("value", tc::ANY),
-        ValueSpec::one("memref", MEMREF),
-        ValueSpec::variadic("indices", tc::INDEX),
-    ],
-    format: Some("$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)"),
-    infer_operand: Some(|u, g, given| {
-        let m = given.get(1)?.as_ref()?.first()?;
-        (g == 0).then(|| u.type_kind(*m).element_type()).flatten()
-    }),
-    interpret: Some(interpret),
-    verify: Some(verify),
-    ..OpSpec::new("memref.store")
-};
+aic::op! {
+    /// `memref.store %v, %m[%i..] : memref<..>`.
+    pub Store = STORE {
+        operands: [value: one(tc::ANY), memref: one(MEMREF), indices: variadic(tc::INDEX)],
+        spec: OpSpec {
+            summary: "writes one element",
+            format: Some("$value `,` $memref `[` $indices `]` attr-dict `:` type($memref)"),
+            infer_operand: Some(|u, g, given| {
+                let m = given.get(1)?.as_ref()?.first()?;
+                (g == 0).then(|| u.type_kind(*m).element_type()).flatten()
+            }),
+            interpret: Some(interpret_store),
+            verify: Some(verify_store),
+            ..OpSpec::new("memref.store")
+        },
+    }
+}
 
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
@@ -93,21 +98,38 @@ pub(crate) fn zeros(u: &Uniquer, ty: Type) -> Option<Tensor> {
     ))
 }
 
-fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let name = ctx.op_name(op);
-    let operands = ctx.operands(op);
-    let (m, indices) = match name {
-        "memref.load" => (operands[0], &operands[1..]),
-        "memref.store" => (operands[1], &operands[2..]),
-        _ => {
-            let r = ctx.results(op).next().expect("one result");
-            let k = ctx.type_kind(ctx.value_type(r));
-            if k.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) {
-                return Err(op_error(ctx, op, "an alloca needs a static shape"));
-            }
-            return Ok(());
-        }
-    };
+/// `memref.alloca`: a static shape.
+fn verify_alloca(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let memref = Alloca(op).memref(ctx);
+    let k = ctx.type_kind(ctx.value_type(memref));
+    if k.shape().is_none_or(|s| s.iter().any(|d| *d < 0)) {
+        return Err(op_error(ctx, op, "an alloca needs a static shape"));
+    }
+    Ok(())
+}
+
+/// `memref.load`: one index per dimension, the result of the element type.
+fn verify_load(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let load = Load(op);
+    let value = ctx.value_type(load.result(ctx));
+    verify_access(ctx, op, load.memref(ctx), load.indices(ctx), value)
+}
+
+/// `memref.store`: one index per dimension, the value of the element type.
+fn verify_store(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let store = Store(op);
+    let value = ctx.value_type(store.value(ctx));
+    verify_access(ctx, op, store.memref(ctx), store.indices(ctx), value)
+}
+
+/// An element access of `m` at `indices` whose value has type `value`.
+fn verify_access(
+    ctx: &Context,
+    op: Op,
+    m: Value,
+    indices: &[Value],
+    value: Type,
+) -> Result<(), Diagnostic> {
     let k = ctx.type_kind(ctx.value_type(m));
     let rank = k.shape().map_or(0, |s| s.len());
     if indices.len() != rank {
@@ -117,13 +139,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             format!("{} indices for a memref of rank {rank}", indices.len()),
         ));
     }
-    let elem = k.element_type();
-    let value = if name == "memref.load" {
-        ctx.results(op).next().map(|r| ctx.value_type(r))
-    } else {
-        Some(ctx.value_type(operands[0]))
-    };
-    if value != elem {
+    if Some(value) != k.element_type() {
         return Err(op_error(
             ctx,
             op,
@@ -133,57 +149,65 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+/// The row-major offset of the element of `m` at `idx`, or an error when out
+/// of bounds.
+fn offset(op: Op, m: &Tensor, idx: &[Tensor]) -> IResult<usize> {
+    let at: Vec<i64> = idx.iter().map(|t| t.first_int()).collect();
+    let ok = at.len() == m.shape.len() && at.iter().zip(&m.shape).all(|(i, l)| (0..*l).contains(i));
+    if !ok {
+        return Err(InterpError::at(
+            op,
+            format!("index {at:?} out of bounds of {:?}", m.shape),
+        ));
+    }
+    Ok(row_major_offset(&m.shape, &at) as usize)
+}
+
+/// `memref.alloca`: a buffer of zeros.
+fn interpret_alloca(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let ty = ctx.value_type(Alloca(op).memref(ctx));
+    let z = zeros(ctx.uniquer(), ty).ok_or_else(|| InterpError::at(op, "no element type"))?;
+    Ok(vec![z])
+}
+
+/// `memref.load`: the element at the indices.
+fn interpret_load(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let u = ctx.uniquer().clone();
-    let fail = |m: String| InterpError::at(op, m);
-    let offset = |m: &Tensor, idx: &[Tensor]| -> IResult<usize> {
-        let at: Vec<i64> = idx.iter().map(|t| t.first_int()).collect();
-        let ok =
-            at.len() == m.shape.len() && at.iter().zip(&m.shape).all(|(i, l)| (0..*l).contains(i));
-        if !ok {
-            return Err(fail(format!("index {at:?} out of bounds of {:?}", m.shape)));
-        }
-        Ok(row_major_offset(&m.shape, &at) as usize)
+    let m = it
+        .value_ref(Load(op).memref(ctx))
+        .ok_or_else(|| InterpError::at(op, "load from a buffer that was not computed"))?;
+    let at = offset(op, m, &args[1..])?;
+    let elem = ctx
+        .type_kind(m.ty)
+        .element_type()
+        .ok_or_else(|| InterpError::at(op, "no element type"))?;
+    Ok(vec![Tensor::new(
+        &u,
+        elem,
+        store_as(&u, elem, vec![get(&m.data, at)]),
+    )])
+}
+
+/// `memref.store`: writes the element at the indices.
+fn interpret_store(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let u = it.ctx.uniquer().clone();
+    let target = Store(op).memref(it.ctx);
+    let x = get(&args[0].data, 0);
+    let Some(m) = it.value_mut(target) else {
+        return Err(InterpError::at(
+            op,
+            "store into a buffer that was not computed",
+        ));
     };
-    match ctx.op_name(op) {
-        "memref.alloca" => {
-            let ty = ctx.value_type(ctx.result(op, 0));
-            Ok(vec![
-                zeros(&u, ty).ok_or_else(|| fail("no element type".into()))?,
-            ])
-        }
-        "memref.load" => {
-            let m = it
-                .value_ref(ctx.operands(op)[0])
-                .ok_or_else(|| fail("load from a buffer that was not computed".into()))?;
-            let at = offset(m, &args[1..])?;
-            let elem = ctx
-                .type_kind(m.ty)
-                .element_type()
-                .ok_or_else(|| fail("no element type".into()))?;
-            Ok(vec![Tensor::new(
-                &u,
-                elem,
-                store_as(&u, elem, vec![get(&m.data, at)]),
-            )])
-        }
-        "memref.store" => {
-            let target = ctx.operands(op)[1];
-            let x = get(&args[0].data, 0);
-            let Some(m) = it.value_mut(target) else {
-                return Err(fail("store into a buffer that was not computed".into()));
-            };
-            let at = offset(m, &args[2..])?;
-            match (&mut m.data, Elem::of(&u, args[0].ty)) {
-                (Data::Float(v), Some(_)) => v.set(at, x),
-                (Data::Int(v), Some(e)) => v.set(at, e.wrap(x as i128)),
-                _ => return Err(fail("unsupported element type".into())),
-            }
-            Ok(Vec::new())
-        }
-        other => Err(fail(format!("no semantics for {other}"))),
+    let at = offset(op, m, &args[2..])?;
+    match (&mut m.data, Elem::of(&u, args[0].ty)) {
+        (Data::Float(v), Some(_)) => v.set(at, x),
+        (Data::Int(v), Some(e)) => v.set(at, e.wrap(x as i128)),
+        _ => return Err(InterpError::at(op, "unsupported element type")),
     }
+    Ok(Vec::new())
 }
 
 /// The row-major position of index `idx` in `shape`.

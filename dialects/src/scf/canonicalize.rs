@@ -3,92 +3,70 @@
 //! one time disappear, unused and forwarded loop-carried values and `scf.if`
 //! results are dropped, trivial `scf.if`s become `arith.select`s.
 
-use super::{const_bool, const_int, region_terminator, switch_cases};
+use super::{
+    Condition, ExecuteRegion, For, If, IndexSwitch, Parallel, Reduce, ReduceReturn, While, Yield,
+    const_bool, const_int, switch_cases,
+};
 use aic::attributes::{Attr, AttrKind};
-use aic::ir::{Context, Op, OpState, Region, Value};
-use aic::rewrite::{FnPattern, FoldResult, RewritePattern, Rewriter};
+use aic::ir::{Builder, Context, Op, OpState, Region, Value};
+use aic::op_def::OpHandle;
+use aic::rewrite::{FoldResult, OpPattern, RewritePattern, Rewriter};
 use smallvec::SmallVec;
 
 type Folded = Option<SmallVec<[FoldResult; 1]>>;
 
-const fn pattern(
-    name: &'static str,
-    root: &'static str,
-    apply: fn(&mut Rewriter<'_>, Op) -> bool,
-) -> FnPattern {
-    FnPattern {
-        name,
-        root,
-        benefit: 1,
-        apply,
-    }
-}
-
 /// Patterns of `scf.execute_region`.
-pub const EXECUTE_REGION: &[&dyn RewritePattern] = &[&pattern(
+pub const EXECUTE_REGION: &[&dyn RewritePattern] = &[&OpPattern::<ExecuteRegion>::new(
     "SingleBlockExecuteInliner",
-    "scf.execute_region",
     single_block_execute_inliner,
 )];
 
 /// Patterns of `scf.for`.
 pub const FOR: &[&dyn RewritePattern] = &[
-    &pattern("ForOpIterArgsFolder", "scf.for", for_iter_args_folder),
-    &pattern("SimplifyTrivialLoops", "scf.for", simplify_trivial_loops),
+    &OpPattern::<For>::new("ForOpIterArgsFolder", for_iter_args_folder),
+    &OpPattern::<For>::new("SimplifyTrivialLoops", simplify_trivial_loops),
 ];
 
 /// Patterns of `scf.if`.
 pub const IF: &[&dyn RewritePattern] = &[
-    &pattern("CombineIfs", "scf.if", combine_ifs),
-    &pattern("CombineNestedIfs", "scf.if", combine_nested_ifs),
-    &pattern("ConditionPropagation", "scf.if", condition_propagation),
-    &pattern("ConvertTrivialIfToSelect", "scf.if", trivial_if_to_select),
-    &pattern("RemoveEmptyElseBranch", "scf.if", remove_empty_else),
-    &pattern("RemoveStaticCondition", "scf.if", remove_static_condition),
-    &pattern("RemoveUnusedResults", "scf.if", remove_unused_if_results),
-    &pattern(
+    &OpPattern::<If>::new("CombineIfs", combine_ifs),
+    &OpPattern::<If>::new("CombineNestedIfs", combine_nested_ifs),
+    &OpPattern::<If>::new("ConditionPropagation", condition_propagation),
+    &OpPattern::<If>::new("ConvertTrivialIfToSelect", trivial_if_to_select),
+    &OpPattern::<If>::new("RemoveEmptyElseBranch", remove_empty_else),
+    &OpPattern::<If>::new("RemoveStaticCondition", remove_static_condition),
+    &OpPattern::<If>::new("RemoveUnusedResults", remove_unused_if_results),
+    &OpPattern::<If>::new(
         "ReplaceIfYieldWithConditionOrValue",
-        "scf.if",
         replace_if_yield_with_condition_or_value,
     ),
 ];
 
 /// Patterns of `scf.parallel`.
-pub const PARALLEL: &[&dyn RewritePattern] = &[&pattern(
+pub const PARALLEL: &[&dyn RewritePattern] = &[&OpPattern::<Parallel>::new(
     "ParallelOpSingleOrZeroIterationDimsFolder",
-    "scf.parallel",
     parallel_single_or_zero_iterations,
 )];
 
 /// Patterns of `scf.while`.
 pub const WHILE: &[&dyn RewritePattern] = &[
-    &pattern(
+    &OpPattern::<While>::new(
         "RemoveLoopInvariantArgsFromBeforeBlock",
-        "scf.while",
         while_invariant_args,
     ),
-    &pattern(
-        "RemoveLoopInvariantValueYielded",
-        "scf.while",
-        while_invariant_yielded,
-    ),
-    &pattern("WhileConditionTruth", "scf.while", while_condition_truth),
-    &pattern("WhileUnusedResult", "scf.while", while_unused_result),
-    &pattern(
-        "WhileRemoveDuplicatedResults",
-        "scf.while",
-        while_duplicated_results,
-    ),
-    &pattern("WhileRemoveUnusedArgs", "scf.while", while_unused_args),
+    &OpPattern::<While>::new("RemoveLoopInvariantValueYielded", while_invariant_yielded),
+    &OpPattern::<While>::new("WhileConditionTruth", while_condition_truth),
+    &OpPattern::<While>::new("WhileUnusedResult", while_unused_result),
+    &OpPattern::<While>::new("WhileRemoveDuplicatedResults", while_duplicated_results),
+    &OpPattern::<While>::new("WhileRemoveUnusedArgs", while_unused_args),
 ];
 
 // ---------------------------------------------------------------- helpers
 
-/// Replace `op` by the contents of its single-block region `i`: the block's ops
+/// Replace `op` by the contents of its single-block region `r`: the block's ops
 /// move before `op` (its arguments replaced by `args`) and the terminator's
 /// operands replace the results (MLIR's `replaceOpWithRegion`).
-fn replace_op_with_region(rw: &mut Rewriter<'_>, op: Op, i: usize, args: &[Value]) {
-    let r = rw.ctx.regions(op)[i];
+fn replace_op_with_region(rw: &mut Rewriter<'_>, op: Op, r: Region, args: &[Value]) {
     let Some(b) = rw.ctx.entry_block(r) else {
         return;
     };
@@ -178,9 +156,9 @@ fn replace_results(rw: &mut Rewriter<'_>, op: Op, new: &[Option<Value>]) {
 
 /// `scf.if (xor %c, true)` with an else branch: branch on `%c`, regions swapped.
 pub fn fold_if(ctx: &mut Context, op: Op, _consts: &[Option<Attr>]) -> Folded {
-    let regions = ctx.regions(op);
-    ctx.entry_block(regions[1])?;
-    let cond = ctx.operands(op)[0];
+    let if_ = If(op);
+    ctx.entry_block(if_.else_region(ctx))?;
+    let cond = if_.condition(ctx);
     let x = ctx
         .defining_op(cond)
         .filter(|d| ctx.op_name(*d) == "arith.xori")?;
@@ -215,41 +193,49 @@ fn negation_of(ctx: &Context, v: Value) -> Option<Value> {
     (const_int(ctx, r)? & 1 == 1).then_some(l)
 }
 
-/// The block of region `i` of `op`, if it has one.
-fn region_block(ctx: &Context, op: Op, i: usize) -> Option<aic::ir::Block> {
-    ctx.entry_block(*ctx.regions(op).get(i)?)
+/// The terminator of the single block of `r`, if it has one.
+fn terminator(ctx: &Context, r: Region) -> Option<Op> {
+    ctx.last_op(ctx.entry_block(r)?)
+}
+
+/// The `scf.yield` ending the single block of `r`.
+fn yield_of(ctx: &Context, r: Region) -> Option<Yield> {
+    terminator(ctx, r).and_then(|t| Yield::of(ctx, t))
 }
 
 /// An `scf.yield` of `values` at the end of `b`.
 fn append_yield(rw: &mut Rewriter<'_>, b: aic::ir::Block, values: &[Value], loc: Attr) {
-    let ctx = &mut *rw.ctx;
-    let mut st = OpState::new(ctx.ident("scf.yield"), loc);
-    st.operands.extend(values.iter().copied());
-    let y = ctx.create_op(st);
-    ctx.append_op(b, y);
-    rw.modified(y);
+    let mut at_end = Builder::at_end(rw.ctx, b);
+    at_end.loc = loc;
+    let y = Yield::build(&mut at_end, values);
+    rw.modified(y.0);
 }
 
 /// Consecutive `scf.if`s on the same (or negated) condition merge into one.
-fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
+fn combine_ifs(rw: &mut Rewriter<'_>, next_if: If) -> bool {
+    let next = next_if.0;
     let ctx = &*rw.ctx;
-    let Some(prev) = ctx.prev_op(next).filter(|p| ctx.op_name(*p) == "scf.if") else {
+    let Some(prev_if) = ctx.prev_op(next).and_then(|p| If::of(ctx, p)) else {
         return false;
     };
-    let (pc, nc) = (ctx.operands(prev)[0], ctx.operands(next)[0]);
+    let prev = prev_if.0;
+    let (pc, nc) = (prev_if.condition(ctx), next_if.condition(ctx));
     let (mut next_then, mut next_else) = (None, None);
+    let next_blocks = (
+        ctx.entry_block(next_if.then_region(ctx)),
+        ctx.entry_block(next_if.else_region(ctx)),
+    );
     if nc == pc {
-        next_then = region_block(ctx, next, 0);
-        next_else = region_block(ctx, next, 1);
+        (next_then, next_else) = next_blocks;
     }
     if negation_of(ctx, nc) == Some(pc) || negation_of(ctx, pc) == Some(nc) {
-        next_else = region_block(ctx, next, 0);
-        next_then = region_block(ctx, next, 1);
+        (next_else, next_then) = next_blocks;
     }
     if next_then.is_none() && next_else.is_none() {
         return false;
     }
-    let (Some(prev_then), prev_else) = (region_block(ctx, prev, 0), region_block(ctx, prev, 1))
+    let (prev_then_r, prev_else_r) = (prev_if.then_region(ctx), prev_if.else_region(ctx));
+    let (Some(prev_then), prev_else) = (ctx.entry_block(prev_then_r), ctx.entry_block(prev_else_r))
     else {
         return false;
     };
@@ -259,7 +245,6 @@ fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
     let else_vals = else_yield
         .map(|y| ctx.operands(y).to_vec())
         .unwrap_or_default();
-    let next_regions = ctx.regions(next).to_vec();
     let prev_results: Vec<Value> = ctx.results(prev).collect();
     for (i, r) in prev_results.iter().enumerate() {
         let uses = rw.ctx.uses(*r).to_vec();
@@ -278,19 +263,12 @@ fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
             }
         }
     }
-    let _ = next_regions;
     let ctx = &*rw.ctx;
     let mut types: Vec<_> = prev_results.iter().map(|r| ctx.value_type(*r)).collect();
     types.extend(ctx.results(next).map(|r| ctx.value_type(r)));
-    let loc = ctx.op(next).loc;
-    let mut st = OpState::new(ctx.ident("scf.if"), loc);
-    st.operands.push(pc);
-    st.result_types.extend(types);
-    let (then_r, else_r) = (rw.ctx.create_region(), rw.ctx.create_region());
-    st.regions.extend([then_r, else_r]);
-    let combined = rw.create_before(next, st);
-    let prev_regions = rw.ctx.regions(prev).to_vec();
-    rw.ctx.move_region_blocks(prev_regions[0], then_r);
+    let combined = If::build(&mut rw.before(next), pc, &types);
+    let (then_r, else_r) = (combined.then_region(rw.ctx), combined.else_region(rw.ctx));
+    rw.ctx.move_region_blocks(prev_then_r, then_r);
     if let Some(nt) = next_then {
         let y2 = rw.ctx.last_op(nt).expect("yield");
         let mut vals = then_vals.clone();
@@ -301,7 +279,7 @@ fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
         rw.erase_op(y2);
         append_yield(rw, prev_then, &vals, yloc);
     }
-    rw.ctx.move_region_blocks(prev_regions[1], else_r);
+    rw.ctx.move_region_blocks(prev_else_r, else_r);
     if let Some(ne) = next_else {
         match prev_else {
             None => {
@@ -321,7 +299,7 @@ fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
             }
         }
     }
-    let all: Vec<Value> = rw.ctx.results(combined).collect();
+    let all = combined.results(rw.ctx);
     let p = prev_results.len();
     rw.replace_op(prev, &all[..p]);
     rw.replace_op(next, &all[p..]);
@@ -329,27 +307,30 @@ fn combine_ifs(rw: &mut Rewriter<'_>, next: Op) -> bool {
 }
 
 /// `scf.if %a { scf.if %b { ... } }` becomes `scf.if (%a and %b) { ... }`.
-fn combine_nested_ifs(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn combine_nested_ifs(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
-    let Some(then_b) = region_block(ctx, op, 0) else {
+    let outer_then = if_.then_region(ctx);
+    let Some(then_b) = ctx.entry_block(outer_then) else {
         return false;
     };
-    let Some(nested) = ctx.first_op(then_b) else {
+    let Some(nested_if) = ctx.first_op(then_b).and_then(|n| If::of(ctx, n)) else {
         return false;
     };
+    let nested = nested_if.0;
     let then_yield = ctx.last_op(then_b).expect("yield");
-    if ctx.op_name(nested) != "scf.if" || ctx.next_op(nested) != Some(then_yield) {
+    if ctx.next_op(nested) != Some(then_yield) {
         return false;
     }
-    let else_b = region_block(ctx, op, 1);
+    let else_b = ctx.entry_block(if_.else_region(ctx));
     if else_b.is_some_and(|b| ctx.first_op(b) != ctx.last_op(b)) {
         return false;
     }
-    let nested_else = region_block(ctx, nested, 1);
+    let nested_else = ctx.entry_block(nested_if.else_region(ctx));
     if nested_else.is_some_and(|b| ctx.first_op(b) != ctx.last_op(b)) {
         return false;
     }
-    let Some(nested_then) = region_block(ctx, nested, 0) else {
+    let Some(nested_then) = ctx.entry_block(nested_if.then_region(ctx)) else {
         return false;
     };
     let mut then_vals = ctx.operands(then_yield).to_vec();
@@ -362,7 +343,6 @@ fn combine_nested_ifs(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .and_then(|b| ctx.last_op(b))
         .map(|y| ctx.operands(y).to_vec())
         .unwrap_or_default();
-    let outer_then = ctx.regions(op)[0];
     let mut upgrade = Vec::new();
     for (i, slot) in then_vals.iter_mut().enumerate() {
         let v = *slot;
@@ -372,7 +352,7 @@ fn combine_nested_ifs(rw: &mut Rewriter<'_>, op: Op) -> bool {
             if nested_else_vals.get(k as usize) != else_vals.get(i) {
                 return false;
             }
-            *slot = ctx.operands(nested_then_yield)[k as usize];
+            *slot = Yield(nested_then_yield).results(ctx)[k as usize];
             continue;
         }
         if defined_in(ctx, v, outer_then) {
@@ -381,20 +361,20 @@ fn combine_nested_ifs(rw: &mut Rewriter<'_>, op: Op) -> bool {
         upgrade.push(i);
     }
     let loc = ctx.op(op).loc;
-    let (c1, c2) = (ctx.operands(op)[0], ctx.operands(nested)[0]);
+    let (c1, c2) = (if_.condition(ctx), nested_if.condition(ctx));
     let mut and = OpState::new(ctx.ident("arith.andi"), loc);
     and.operands.extend([c1, c2]);
     and.result_types.push(ctx.int_type(1));
     let types: Vec<_> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
     let and = rw.create_before(op, and);
     let cond = rw.ctx.result(and, 0);
-    let mut st = OpState::new(rw.ctx.ident("scf.if"), loc);
-    st.operands.push(cond);
-    st.result_types.extend(types);
-    let (then_r, else_r) = (rw.ctx.create_region(), rw.ctx.create_region());
-    st.regions.extend([then_r, else_r]);
-    let new = rw.create_before(op, st);
-    let mut results: Vec<Value> = rw.ctx.results(new).collect();
+    let new_if = If::build(&mut rw.before(op), cond, &types);
+    let (new, then_r, else_r) = (
+        new_if.0,
+        new_if.then_region(rw.ctx),
+        new_if.else_region(rw.ctx),
+    );
+    let mut results = new_if.results(rw.ctx);
     let nb = rw.ctx.create_block(&[]);
     rw.ctx.append_block(then_r, nb);
     for &i in &upgrade {
@@ -418,23 +398,26 @@ fn combine_nested_ifs(rw: &mut Rewriter<'_>, op: Op) -> bool {
     true
 }
 
-fn remove_static_condition(rw: &mut Rewriter<'_>, op: Op) -> bool {
-    let cond = rw.ctx.operands(op)[0];
+fn remove_static_condition(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
+    let cond = if_.condition(rw.ctx);
     let Some(c) = const_int(rw.ctx, cond).map(|v| v != 0) else {
         return false;
     };
-    let has_else = rw.ctx.entry_block(rw.ctx.regions(op)[1]).is_some();
+    let (then_r, else_r) = (if_.then_region(rw.ctx), if_.else_region(rw.ctx));
+    let has_else = rw.ctx.entry_block(else_r).is_some();
     if c {
-        replace_op_with_region(rw, op, 0, &[]);
+        replace_op_with_region(rw, op, then_r, &[]);
     } else if has_else {
-        replace_op_with_region(rw, op, 1, &[]);
+        replace_op_with_region(rw, op, else_r, &[]);
     } else {
         rw.erase_op(op);
     }
     true
 }
 
-fn remove_unused_if_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn remove_unused_if_results(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
     let used: Vec<bool> = ctx.results(op).map(|r| !ctx.uses(r).is_empty()).collect();
     if used.iter().all(|u| *u) {
@@ -446,11 +429,10 @@ fn remove_unused_if_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .filter(|(_, u)| **u)
         .map(|(r, _)| ctx.value_type(r))
         .collect();
-    let regions = ctx.regions(op).to_vec();
-    let cond = ctx.operands(op)[0];
-    let new = rebuild(rw, op, &[cond], &types, &regions);
-    let new_regions = rw.ctx.regions(new).to_vec();
-    for r in new_regions {
+    let regions = [if_.then_region(ctx), if_.else_region(ctx)];
+    let cond = if_.condition(ctx);
+    let new = If(rebuild(rw, op, &[cond], &types, &regions));
+    for r in [new.then_region(rw.ctx), new.else_region(rw.ctx)] {
         filter_terminators(rw, r, &used);
     }
     let mut next = 0;
@@ -459,7 +441,7 @@ fn remove_unused_if_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .map(|u| {
             u.then(|| {
                 next += 1;
-                rw.ctx.result(new, next - 1)
+                rw.ctx.result(new.0, next - 1)
             })
         })
         .collect();
@@ -467,16 +449,17 @@ fn remove_unused_if_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
     true
 }
 
-fn trivial_if_to_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn trivial_if_to_select(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
     if ctx.num_results(op) == 0 {
         return false;
     }
-    let regions = ctx.regions(op).to_vec();
-    let (Some(t), Some(e)) = (region_terminator(ctx, op, 0), region_terminator(ctx, op, 1)) else {
+    let regions = [if_.then_region(ctx), if_.else_region(ctx)];
+    let (Some(t), Some(e)) = (yield_of(ctx, regions[0]), yield_of(ctx, regions[1])) else {
         return false;
     };
-    let (tv, ev) = (ctx.operands(t).to_vec(), ctx.operands(e).to_vec());
+    let (tv, ev) = (t.results(ctx).to_vec(), e.results(ctx).to_vec());
     let keep: Vec<bool> = tv
         .iter()
         .zip(&ev)
@@ -491,7 +474,7 @@ fn trivial_if_to_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .filter(|(_, k)| **k)
         .map(|(r, _)| ctx.value_type(r))
         .collect();
-    let cond = ctx.operands(op)[0];
+    let cond = if_.condition(ctx);
     let loc = ctx.op(op).loc;
     let new = rebuild(rw, op, &[cond], &types, &regions);
     let mut results = Vec::new();
@@ -511,25 +494,27 @@ fn trivial_if_to_select(rw: &mut Rewriter<'_>, op: Op) -> bool {
             results.push(Some(rw.ctx.result(s, 0)));
         }
     }
-    let new_regions = rw.ctx.regions(new).to_vec();
-    for r in new_regions {
+    let new_if = If(new);
+    for r in [new_if.then_region(rw.ctx), new_if.else_region(rw.ctx)] {
         filter_terminators(rw, r, &keep);
     }
     replace_results(rw, op, &results);
     true
 }
 
-fn replace_if_yield_with_condition_or_value(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn replace_if_yield_with_condition_or_value(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
     if ctx.num_results(op) == 0 {
         return false;
     }
-    let (Some(t), Some(e)) = (region_terminator(ctx, op, 0), region_terminator(ctx, op, 1)) else {
+    let (then_r, else_r) = (if_.then_region(ctx), if_.else_region(ctx));
+    let (Some(t), Some(e)) = (yield_of(ctx, then_r), yield_of(ctx, else_r)) else {
         return false;
     };
-    let (tv, ev) = (ctx.operands(t).to_vec(), ctx.operands(e).to_vec());
-    let results: Vec<Value> = ctx.results(op).collect();
-    let cond = ctx.operands(op)[0];
+    let (tv, ev) = (t.results(ctx).to_vec(), e.results(ctx).to_vec());
+    let results = if_.results(ctx);
+    let cond = if_.condition(ctx);
     let mut changed = false;
     for ((a, b), r) in tv.into_iter().zip(ev).zip(results) {
         if rw.ctx.uses(r).is_empty() {
@@ -570,13 +555,13 @@ fn replace_if_yield_with_condition_or_value(rw: &mut Rewriter<'_>, op: Op) -> bo
     changed
 }
 
-fn remove_empty_else(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn remove_empty_else(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
     if ctx.num_results(op) != 0 {
         return false;
     }
-    let e = ctx.regions(op)[1];
-    let Some(b) = ctx.entry_block(e) else {
+    let Some(b) = ctx.entry_block(if_.else_region(ctx)) else {
         return false;
     };
     if ctx.first_op(b) != ctx.last_op(b) {
@@ -587,13 +572,14 @@ fn remove_empty_else(rw: &mut Rewriter<'_>, op: Op) -> bool {
     true
 }
 
-fn condition_propagation(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn condition_propagation(rw: &mut Rewriter<'_>, if_: If) -> bool {
+    let op = if_.0;
     let ctx = &*rw.ctx;
-    let cond = ctx.operands(op)[0];
+    let cond = if_.condition(ctx);
     if const_int(ctx, cond).is_some() {
         return false;
     }
-    let regions = ctx.regions(op).to_vec();
+    let regions = [if_.then_region(ctx), if_.else_region(ctx)];
     let inside = |ctx: &Context, user: Op, r: Region| {
         let mut cur = Some(user);
         while let Some(o) = cur {
@@ -637,56 +623,59 @@ fn condition_propagation(rw: &mut Rewriter<'_>, op: Op) -> bool {
 // ---------------------------------------------------------------- scf.index_switch
 
 /// Patterns of `scf.index_switch`.
-pub const INDEX_SWITCH: &[&dyn RewritePattern] = &[&pattern(
+pub const INDEX_SWITCH: &[&dyn RewritePattern] = &[&OpPattern::<IndexSwitch>::new(
     "FoldConstantCase",
-    "scf.index_switch",
     fold_constant_case,
 )];
 
 /// With a constant argument the chosen region replaces the switch (a pattern,
 /// not a folder, so that switches without results go too).
-fn fold_constant_case(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn fold_constant_case(rw: &mut Rewriter<'_>, switch: IndexSwitch) -> bool {
+    let op = switch.0;
     let ctx = &*rw.ctx;
-    let Some(v) = const_int(ctx, ctx.operands(op)[0]) else {
+    let Some(v) = const_int(ctx, switch.arg(ctx)) else {
         return false;
     };
-    let i = switch_cases(ctx, op)
+    let region = switch_cases(ctx, op)
         .iter()
         .position(|c| i128::from(*c) == v)
-        .map_or(0, |i| i + 1);
-    replace_op_with_region(rw, op, i, &[]);
+        .map_or(switch.default_region(ctx), |i| switch.case_regions(ctx)[i]);
+    replace_op_with_region(rw, op, region, &[]);
     true
 }
 
 // ---------------------------------------------------------------- scf.execute_region
 
-fn single_block_execute_inliner(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn single_block_execute_inliner(rw: &mut Rewriter<'_>, exec: ExecuteRegion) -> bool {
+    let op = exec.0;
     let ctx = &*rw.ctx;
-    let r = ctx.regions(op)[0];
+    let r = exec.region(ctx);
     let Some(b) = ctx.entry_block(r) else {
         return false;
     };
     if ctx.next_block(b).is_some() {
         return false;
     }
-    if ctx.last_op(b).is_none_or(|t| ctx.op_name(t) != "scf.yield") {
+    if ctx.last_op(b).is_none_or(|t| !Yield::is(ctx, t)) {
         return false;
     }
-    replace_op_with_region(rw, op, 0, &[]);
+    replace_op_with_region(rw, op, r, &[]);
     true
 }
 
 // ---------------------------------------------------------------- scf.for
 
-fn for_iter_args_folder(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn for_iter_args_folder(rw: &mut Rewriter<'_>, for_: For) -> bool {
+    let op = for_.0;
     let ctx = &*rw.ctx;
-    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let region = for_.region(ctx);
+    let Some(body) = ctx.entry_block(region) else {
         return false;
     };
     let Some(term) = ctx.last_op(body) else {
         return false;
     };
-    let inits = ctx.operands(op)[3..].to_vec();
+    let inits = for_.init_args(ctx).to_vec();
     let args = ctx.block_args(body)[1..].to_vec();
     let results: Vec<Value> = ctx.results(op).collect();
     let yielded = ctx.operands(term).to_vec();
@@ -705,7 +694,7 @@ fn for_iter_args_folder(rw: &mut Rewriter<'_>, op: Op) -> bool {
     }
     // The kept values go on; forwarded ones are replaced by their init value.
     let keep: Vec<bool> = forwarded.iter().map(|f| !f).collect();
-    let mut operands = ctx.operands(op)[..3].to_vec();
+    let mut operands = vec![for_.lower_bound(ctx), for_.upper_bound(ctx), for_.step(ctx)];
     operands.extend(
         inits
             .iter()
@@ -719,15 +708,14 @@ fn for_iter_args_folder(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .filter(|(_, k)| **k)
         .map(|(v, _)| ctx.value_type(*v))
         .collect();
-    let region = ctx.regions(op)[0];
-    let new = rebuild(rw, op, &operands, &types, &[region]);
+    let new = For(rebuild(rw, op, &operands, &types, &[region]));
     // Forwarded block arguments become their init values; then the block loses them.
     for (i, f) in forwarded.iter().enumerate() {
         if *f {
             rw.replace_all_uses(args[i], inits[i]);
         }
     }
-    filter_terminators(rw, rw.ctx.regions(new)[0], &keep);
+    filter_terminators(rw, new.region(rw.ctx), &keep);
     remove_block_args(rw.ctx, body, 1, &keep);
     let mut next = 0;
     let repl: Vec<Option<Value>> = keep
@@ -736,7 +724,7 @@ fn for_iter_args_folder(rw: &mut Rewriter<'_>, op: Op) -> bool {
         .map(|(i, k)| {
             Some(if *k {
                 next += 1;
-                rw.ctx.result(new, next - 1)
+                rw.ctx.result(new.0, next - 1)
             } else {
                 inits[i]
             })
@@ -789,11 +777,12 @@ fn signed(ctx: &Context, v: Value, c: i128) -> i128 {
     (c << s) >> s
 }
 
-fn simplify_trivial_loops(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn simplify_trivial_loops(rw: &mut Rewriter<'_>, for_: For) -> bool {
+    let op = for_.0;
     let ctx = &*rw.ctx;
-    let ops = ctx.operands(op).to_vec();
-    let (lb, ub, step) = (ops[0], ops[1], ops[2]);
-    let inits = ops[3..].to_vec();
+    let (lb, ub, step) = (for_.lower_bound(ctx), for_.upper_bound(ctx), for_.step(ctx));
+    let inits = for_.init_args(ctx).to_vec();
+    let region = for_.region(ctx);
     if lb == ub {
         rw.replace_op(op, &inits);
         return true;
@@ -815,10 +804,10 @@ fn simplify_trivial_loops(rw: &mut Rewriter<'_>, op: Op) -> bool {
     if step_v >= diff {
         let mut args = vec![lb];
         args.extend(inits);
-        replace_op_with_region(rw, op, 0, &args);
+        replace_op_with_region(rw, op, region, &args);
         return true;
     }
-    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let Some(body) = ctx.entry_block(region) else {
         return false;
     };
     if ctx.first_op(body) != ctx.last_op(body) {
@@ -855,23 +844,24 @@ fn trip_count(ctx: &Context, lb: Value, ub: Value, step: Value) -> Option<i128> 
     Some(if u <= l { 0 } else { (u - l + s - 1) / s })
 }
 
-fn parallel_single_or_zero_iterations(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn parallel_single_or_zero_iterations(rw: &mut Rewriter<'_>, par: Parallel) -> bool {
+    let op = par.0;
     let ctx = &*rw.ctx;
-    let groups = super::PARALLEL.operand_ranges(ctx, op);
-    let ops = ctx.operands(op).to_vec();
-    let inits = ops[groups[3].clone()].to_vec();
-    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let (lbs, ubs, steps) = (
+        par.lower_bound(ctx).to_vec(),
+        par.upper_bound(ctx).to_vec(),
+        par.step(ctx).to_vec(),
+    );
+    let inits = par.init_vals(ctx).to_vec();
+    let region = par.region(ctx);
+    let Some(body) = ctx.entry_block(region) else {
         return false;
     };
     let ivs = ctx.block_args(body).to_vec();
-    let n = groups[0].len();
+    let n = lbs.len();
     let mut keep = vec![true; n];
     for i in 0..n {
-        let (lb, ub, step) = (
-            ops[groups[0].start + i],
-            ops[groups[1].start + i],
-            ops[groups[2].start + i],
-        );
+        let (lb, ub, step) = (lbs[i], ubs[i], steps[i]);
         match trip_count(ctx, lb, ub, step) {
             Some(0) => {
                 rw.replace_op(op, &inits);
@@ -886,42 +876,42 @@ fn parallel_single_or_zero_iterations(rw: &mut Rewriter<'_>, op: Op) -> bool {
     }
     for i in 0..n {
         if !keep[i] {
-            rw.replace_all_uses(ivs[i], ops[groups[0].start + i]);
+            rw.replace_all_uses(ivs[i], lbs[i]);
         }
     }
     if keep.iter().all(|k| !k) {
         // One iteration in all: the body runs in place, then each reduction
         // combines the initial value with the value reduced.
-        let reduce = rw.ctx.last_op(body).expect("scf.reduce");
+        let reduce = Reduce(rw.ctx.last_op(body).expect("a terminator"));
         let args = rw.ctx.block_args(body).to_vec();
         rw.inline_block_before(body, op, &args);
-        let operands = rw.ctx.operands(reduce).to_vec();
-        let regions = rw.ctx.regions(reduce).to_vec();
+        let operands = reduce.operands(rw.ctx).to_vec();
+        let regions = reduce.reductions(rw.ctx).to_vec();
         let mut results = Vec::new();
         for (i, r) in regions.into_iter().enumerate() {
             let b = rw.ctx.entry_block(r).expect("reduction block");
-            let ret = rw.ctx.last_op(b).expect("scf.reduce.return");
+            let ret = ReduceReturn(rw.ctx.last_op(b).expect("a terminator"));
             rw.inline_block_before(b, op, &[inits[i], operands[i]]);
-            results.push(rw.ctx.operands(ret)[0]);
-            rw.erase_op(ret);
+            results.push(ret.result(rw.ctx));
+            rw.erase_op(ret.0);
         }
-        rw.erase_op(reduce);
+        rw.erase_op(reduce.0);
         rw.replace_op(op, &results);
         return true;
     }
-    let pick = |g: usize| -> Vec<Value> {
-        (0..n)
-            .filter(|i| keep[*i])
-            .map(|i| ops[groups[g].start + i])
+    let pick = |vs: &[Value]| -> Vec<Value> {
+        vs.iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(v, _)| *v)
             .collect()
     };
-    let (lbs, ubs, steps) = (pick(0), pick(1), pick(2));
+    let (lbs, ubs, steps) = (pick(&lbs), pick(&ubs), pick(&steps));
     let mut operands = lbs.clone();
     operands.extend(ubs);
     operands.extend(steps);
     operands.extend(inits.iter().copied());
     let types: Vec<_> = rw.ctx.results(op).map(|r| rw.ctx.value_type(r)).collect();
-    let region = rw.ctx.regions(op)[0];
     let new = rebuild(rw, op, &operands, &types, &[region]);
     let m = lbs.len() as u64;
     let u = rw.ctx.uniquer().clone();
@@ -939,16 +929,18 @@ fn parallel_single_or_zero_iterations(rw: &mut Rewriter<'_>, op: Op) -> bool {
 
 // ---------------------------------------------------------------- scf.while
 
-fn while_condition_truth(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_condition_truth(rw: &mut Rewriter<'_>, while_: While) -> bool {
+    let op = while_.0;
     let ctx = &*rw.ctx;
-    let Some(term) = region_terminator(ctx, op, 0) else {
+    let Some(term) = terminator(ctx, while_.before(ctx)).and_then(|t| Condition::of(ctx, t)) else {
         return false;
     };
-    let Some(after) = ctx.entry_block(ctx.regions(op)[1]) else {
+    let Some(after) = ctx.entry_block(while_.after(ctx)) else {
         return false;
     };
-    let cond = ctx.operands(term)[0];
-    let pairs: Vec<(Value, Value)> = ctx.operands(term)[1..]
+    let cond = term.condition(ctx);
+    let pairs: Vec<(Value, Value)> = term
+        .args(ctx)
         .iter()
         .copied()
         .zip(ctx.block_args(after).iter().copied())
@@ -977,22 +969,17 @@ struct WhileParts {
     inits: Vec<Value>,
     before: aic::ir::Block,
     after: aic::ir::Block,
-    cond: Op,
-    yield_: Op,
+    cond: Condition,
+    yield_: Yield,
 }
 
-fn while_parts(ctx: &Context, op: Op) -> Option<WhileParts> {
-    let regions = ctx.regions(op);
-    let before = ctx.entry_block(regions[0])?;
-    let after = ctx.entry_block(regions[1])?;
-    let cond = ctx
-        .last_op(before)
-        .filter(|t| ctx.op_name(*t) == "scf.condition")?;
-    let yield_ = ctx
-        .last_op(after)
-        .filter(|t| ctx.op_name(*t) == "scf.yield")?;
+fn while_parts(ctx: &Context, while_: While) -> Option<WhileParts> {
+    let before = ctx.entry_block(while_.before(ctx))?;
+    let after = ctx.entry_block(while_.after(ctx))?;
+    let cond = ctx.last_op(before).and_then(|t| Condition::of(ctx, t))?;
+    let yield_ = ctx.last_op(after).and_then(|t| Yield::of(ctx, t))?;
     Some(WhileParts {
-        inits: ctx.operands(op).to_vec(),
+        inits: while_.inits(ctx).to_vec(),
         before,
         after,
         cond,
@@ -1006,11 +993,12 @@ fn while_parts(ctx: &Context, op: Op) -> Option<WhileParts> {
 /// replaces after-argument `j` and result `j`, `None` when both are unused).
 fn rebuild_while(
     rw: &mut Rewriter<'_>,
-    op: Op,
+    while_: While,
     before: &[Option<Value>],
     after: &[Option<Option<Value>>],
 ) {
-    let w = while_parts(rw.ctx, op).expect("well-formed scf.while");
+    let op = while_.0;
+    let w = while_parts(rw.ctx, while_).expect("well-formed scf.while");
     let keep_before: Vec<bool> = before.iter().map(Option::is_none).collect();
     let keep_after: Vec<bool> = after.iter().map(Option::is_none).collect();
     let before_args = rw.ctx.block_args(w.before).to_vec();
@@ -1025,20 +1013,20 @@ fn rebuild_while(
             rw.replace_all_uses(*a, *v);
         }
     }
-    filter_terminators(rw, rw.ctx.regions(op)[1], &keep_before);
+    filter_terminators(rw, while_.after(rw.ctx), &keep_before);
     let cond_keep: Vec<bool> = std::iter::once(true)
         .chain(keep_after.iter().copied())
         .collect();
     let cond_ops: Vec<Value> = rw
         .ctx
-        .operands(w.cond)
+        .operands(w.cond.0)
         .iter()
         .zip(&cond_keep)
         .filter(|(_, k)| **k)
         .map(|(v, _)| *v)
         .collect();
-    rw.ctx.set_operands(w.cond, &cond_ops);
-    rw.modified(w.cond);
+    rw.ctx.set_operands(w.cond.0, &cond_ops);
+    rw.modified(w.cond.0);
     let inits: Vec<Value> = w
         .inits
         .iter()
@@ -1053,7 +1041,7 @@ fn rebuild_while(
         .filter(|(_, k)| **k)
         .map(|(r, _)| rw.ctx.value_type(*r))
         .collect();
-    let regions = rw.ctx.regions(op).to_vec();
+    let regions = [while_.before(rw.ctx), while_.after(rw.ctx)];
     let new = rebuild(rw, op, &inits, &types, &regions);
     remove_block_args(rw.ctx, w.before, 0, &keep_before);
     remove_block_args(rw.ctx, w.after, 0, &keep_after);
@@ -1071,14 +1059,15 @@ fn rebuild_while(
     replace_results(rw, op, &repl);
 }
 
-fn while_invariant_args(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_invariant_args(rw: &mut Rewriter<'_>, while_: While) -> bool {
+    let op = while_.0;
     let ctx = &*rw.ctx;
-    let Some(w) = while_parts(ctx, op) else {
+    let Some(w) = while_parts(ctx, while_) else {
         return false;
     };
     let before_args = ctx.block_args(w.before);
-    let cond_args = &ctx.operands(w.cond)[1..];
-    let yielded = ctx.operands(w.yield_);
+    let cond_args = w.cond.args(ctx);
+    let yielded = w.yield_.results(ctx);
     if yielded.len() != w.inits.len() {
         return false;
     }
@@ -1095,16 +1084,18 @@ fn while_invariant_args(rw: &mut Rewriter<'_>, op: Op) -> bool {
         return false;
     }
     let n = ctx.num_results(op);
-    rebuild_while(rw, op, &repl, &vec![None; n]);
+    rebuild_while(rw, while_, &repl, &vec![None; n]);
     true
 }
 
-fn while_invariant_yielded(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_invariant_yielded(rw: &mut Rewriter<'_>, while_: While) -> bool {
     let ctx = &*rw.ctx;
-    let Some(w) = while_parts(ctx, op) else {
+    let Some(w) = while_parts(ctx, while_) else {
         return false;
     };
-    let after: Vec<Option<Option<Value>>> = ctx.operands(w.cond)[1..]
+    let after: Vec<Option<Option<Value>>> = w
+        .cond
+        .args(ctx)
         .iter()
         .map(|v| {
             let inside = match ctx.value_def(*v) {
@@ -1119,13 +1110,14 @@ fn while_invariant_yielded(rw: &mut Rewriter<'_>, op: Op) -> bool {
         return false;
     }
     let n = w.inits.len();
-    rebuild_while(rw, op, &vec![None; n], &after);
+    rebuild_while(rw, while_, &vec![None; n], &after);
     true
 }
 
-fn while_unused_result(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_unused_result(rw: &mut Rewriter<'_>, while_: While) -> bool {
+    let op = while_.0;
     let ctx = &*rw.ctx;
-    let Some(w) = while_parts(ctx, op) else {
+    let Some(w) = while_parts(ctx, while_) else {
         return false;
     };
     let after_args = ctx.block_args(w.after);
@@ -1137,16 +1129,17 @@ fn while_unused_result(rw: &mut Rewriter<'_>, op: Op) -> bool {
     if after.iter().all(Option::is_none) {
         return false;
     }
-    rebuild_while(rw, op, &vec![None; w.inits.len()], &after);
+    rebuild_while(rw, while_, &vec![None; w.inits.len()], &after);
     true
 }
 
-fn while_duplicated_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_duplicated_results(rw: &mut Rewriter<'_>, while_: While) -> bool {
+    let op = while_.0;
     let ctx = &*rw.ctx;
-    let Some(w) = while_parts(ctx, op) else {
+    let Some(w) = while_parts(ctx, while_) else {
         return false;
     };
-    let args = ctx.operands(w.cond)[1..].to_vec();
+    let args = w.cond.args(ctx).to_vec();
     let first: Vec<usize> = args
         .iter()
         .map(|a| args.iter().position(|b| b == a).expect("present"))
@@ -1164,13 +1157,14 @@ fn while_duplicated_results(rw: &mut Rewriter<'_>, op: Op) -> bool {
             after[j] = Some(None);
         }
     }
-    rebuild_while(rw, op, &vec![None; w.inits.len()], &after);
+    rebuild_while(rw, while_, &vec![None; w.inits.len()], &after);
     true
 }
 
-fn while_unused_args(rw: &mut Rewriter<'_>, op: Op) -> bool {
+fn while_unused_args(rw: &mut Rewriter<'_>, while_: While) -> bool {
+    let op = while_.0;
     let ctx = &*rw.ctx;
-    let Some(w) = while_parts(ctx, op) else {
+    let Some(w) = while_parts(ctx, while_) else {
         return false;
     };
     let before: Vec<Option<Value>> = ctx
@@ -1182,6 +1176,6 @@ fn while_unused_args(rw: &mut Rewriter<'_>, op: Op) -> bool {
     if before.iter().all(Option::is_none) {
         return false;
     }
-    rebuild_while(rw, op, &before, &vec![None; ctx.num_results(op)]);
+    rebuild_while(rw, while_, &before, &vec![None; ctx.num_results(op)]);
     true
 }

@@ -2,9 +2,10 @@
 //! their regions; `scf.parallel` runs its iterations in order and combines the
 //! reduced values with its reduction regions.
 
-use super::switch_cases;
+use super::{ExecuteRegion, For, If, IndexSwitch, Parallel, Reduce, While, switch_cases};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::Op;
+use aic::op_def::OpHandle;
 
 fn scalar_int(t: &Tensor) -> i64 {
     t.first_int()
@@ -19,12 +20,14 @@ pub fn for_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
         scalar_int(&args[1]),
         scalar_int(&args[2]),
     );
-    let unsigned = super::FOR.attr(ctx, op, "unsignedCmp").is_some();
+    let for_ = For(op);
+    let unsigned = for_.unsigned_cmp(ctx).is_some();
     if step <= 0 && !unsigned {
         return Err(InterpError::at(op, "'scf.for' with a non-positive step"));
     }
     let elem = args[0].elem(ctx);
-    let body = ctx.regions(op)[0];
+    let body = for_.region(ctx);
+    // The arguments after the bounds and the step are the initial values.
     let mut iters: Vec<Tensor> = args[3..].to_vec();
     let mut iv = lb;
     let below = |a: i64, b: i64| {
@@ -50,21 +53,21 @@ pub fn for_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
 
 /// `scf.if`.
 pub fn if_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let regions = it.ctx.regions(op);
+    let if_ = If(op);
     let r = if scalar_int(&args[0]) != 0 {
-        regions[0]
+        if_.then_region(it.ctx)
     } else {
-        regions[1]
+        if_.else_region(it.ctx)
     };
     it.run_region(r, Vec::new())
 }
 
 /// `scf.while`.
 pub fn while_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let regions = it.ctx.regions(op).to_vec();
+    let (before, after) = (While(op).before(it.ctx), While(op).after(it.ctx));
     let mut vals = args.to_vec();
     loop {
-        let mut r = it.run_region(regions[0], vals)?;
+        let mut r = it.run_region(before, vals)?;
         if r.is_empty() {
             return Err(InterpError::at(
                 op,
@@ -75,46 +78,59 @@ pub fn while_(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tenso
         if scalar_int(&cond) == 0 {
             return Ok(r);
         }
-        vals = it.run_region(regions[1], r)?;
+        vals = it.run_region(after, r)?;
     }
 }
 
 /// `scf.execute_region`.
 pub fn execute_region(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let r = it.ctx.regions(op)[0];
+    let r = ExecuteRegion(op).region(it.ctx);
     it.run_region(r, Vec::new())
 }
 
 /// `scf.index_switch`: the case equal to the argument, or the default region.
 pub fn index_switch(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let v = scalar_int(&args[0]);
-    let i = switch_cases(it.ctx, op)
+    let switch = IndexSwitch(op);
+    let r = switch_cases(it.ctx, op)
         .iter()
         .position(|c| *c == v)
-        .map_or(0, |i| i + 1);
-    let r = it.ctx.regions(op)[i];
+        .map_or(switch.default_region(it.ctx), |i| {
+            switch.case_regions(it.ctx)[i]
+        });
     it.run_region(r, Vec::new())
 }
 
 /// `scf.parallel`, iterations in row-major order.
 pub fn parallel(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let groups = super::PARALLEL.operand_ranges(ctx, op);
-    let ints = |g: usize| -> Vec<i64> { args[groups[g].clone()].iter().map(scalar_int).collect() };
-    let (lbs, ubs, steps) = (ints(0), ints(1), ints(2));
+    let par = Parallel(op);
+    // The arguments follow the operand groups: bounds, steps, initial values.
+    let sizes = [
+        par.lower_bound(ctx).len(),
+        par.upper_bound(ctx).len(),
+        par.step(ctx).len(),
+    ];
+    let mut rest = args;
+    let [lbs, ubs, steps] = sizes.map(|n| {
+        let (group, tail) = rest.split_at(n);
+        rest = tail;
+        group.iter().map(scalar_int).collect::<Vec<i64>>()
+    });
     if steps.iter().any(|s| *s <= 0) {
         return Err(InterpError::at(
             op,
             "'scf.parallel' with a non-positive step",
         ));
     }
-    let mut acc: Vec<Tensor> = args[groups[3].clone()].to_vec();
-    let body = ctx.regions(op)[0];
+    let mut acc: Vec<Tensor> = rest.to_vec();
+    let body = par.region(ctx);
     let reduce = ctx
         .entry_block(body)
         .and_then(|b| ctx.last_op(b))
+        .and_then(|t| Reduce::of(ctx, t))
         .ok_or_else(|| InterpError::at(op, "'scf.parallel' without a body"))?;
-    let reductions = ctx.regions(reduce).to_vec();
+    let reductions = reduce.reductions(ctx).to_vec();
     if lbs.iter().zip(&ubs).any(|(l, u)| l >= u) {
         return Ok(acc);
     }
@@ -131,7 +147,7 @@ pub fn parallel(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
             acc[i] = combined
                 .into_iter()
                 .next()
-                .ok_or_else(|| InterpError::at(reduce, "reduction produced nothing"))?;
+                .ok_or_else(|| InterpError::at(reduce.0, "reduction produced nothing"))?;
         }
         // Next index, last dimension fastest.
         let mut d = ivs.len();

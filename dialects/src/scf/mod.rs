@@ -15,6 +15,7 @@ use aic::dialect::{
     TypeConstraint, ac, tc,
 };
 use aic::ir::{Context, Op, OpState, Region, Value};
+use aic::op_def::OpHandle;
 use aic::op_printer::OpPrinter;
 use aic::syntax::parser::{Argument, OpParser, UnresolvedOperand};
 use aic::types::{Signedness, Type, TypeKind};
@@ -82,7 +83,7 @@ aic::op! {
         spec: OpSpec {
             summary: "loop continuation condition",
             traits: Traits::PURE.with(Traits::TERMINATOR),
-            parents: &["scf.while"],
+            parents: &[WHILE.name],
             format: Some("`(` $condition `)` attr-dict ($args^ `:` type($args))?"),
             forwarded_operands: Some(|ctx, op| 1..ctx.operands(op).len()),
             ..OpSpec::new("scf.condition")
@@ -175,7 +176,7 @@ aic::op! {
     pub IndexSwitch = INDEX_SWITCH {
         operands: [arg: one(tc::INDEX)],
         results: [results: variadic(tc::ANY)],
-        attributes: [cases: required(I64_ARRAY)],
+        attributes: [cases: required(I64_ARRAY) as Vec<i64>],
         regions: [
             default_region = "defaultRegion": sized,
             case_regions = "caseRegions": variadic_sized,
@@ -234,7 +235,7 @@ aic::op! {
         spec: OpSpec {
             summary: "reduce operation for scf.parallel",
             traits: Traits::TERMINATOR.with(Traits::RECURSIVE_MEMORY_EFFECTS),
-            parents: &["scf.parallel"],
+            parents: &[PARALLEL.name],
             format: Some("(`(` $operands^ `:` type($operands) `)`)? $reductions attr-dict"),
             verify_regions: Some(verify_reduce),
             forwarded_operands: Some(|_, _| 0..0),
@@ -250,7 +251,7 @@ aic::op! {
         spec: OpSpec {
             summary: "terminator for reduce operation",
             traits: Traits::PURE.with(Traits::TERMINATOR),
-            parents: &["scf.reduce"],
+            parents: &[REDUCE.name],
             format: Some("$result attr-dict `:` type($result)"),
             verify: Some(verify_reduce_return),
             ..OpSpec::new("scf.reduce.return")
@@ -291,11 +292,11 @@ aic::op! {
                 .with(Traits::TERMINATOR)
                 .with(Traits::RETURN_LIKE),
             parents: &[
-                "scf.execute_region",
-                "scf.for",
-                "scf.if",
-                "scf.index_switch",
-                "scf.while",
+                EXECUTE_REGION.name,
+                FOR.name,
+                IF.name,
+                INDEX_SWITCH.name,
+                WHILE.name,
             ],
             format: Some("attr-dict ($results^ `:` type($results))?"),
             ..OpSpec::new("scf.yield")
@@ -366,7 +367,10 @@ static FOR_BRANCH: RegionBranch = RegionBranch {
         let n = all_args(ctx, op, i).end;
         n.min(1)..n
     },
-    entry_operands: |ctx, op, _| 3..ctx.operands(op).len().max(3),
+    entry_operands: |ctx, op, _| {
+        let n = ctx.operands(op).len();
+        n - For(op).init_args(ctx).len()..n
+    },
     forwards_results: true,
 };
 
@@ -451,19 +455,7 @@ static WHILE_BRANCH: RegionBranch = RegionBranch {
 
 /// The case values of an `scf.index_switch`.
 pub fn switch_cases(ctx: &Context, op: Op) -> Vec<i64> {
-    match INDEX_SWITCH
-        .attr(ctx, op, "cases")
-        .map(|a| ctx.attr_kind(a))
-    {
-        Some(AttrKind::DenseArray { values, .. }) => values.iter().map(|v| *v as i64).collect(),
-        _ => Vec::new(),
-    }
-}
-
-/// The terminator of the single block of region `i` of `op`.
-pub fn region_terminator(ctx: &Context, op: Op, i: usize) -> Option<Op> {
-    let b = ctx.entry_block(*ctx.regions(op).get(i)?)?;
-    ctx.last_op(b)
+    IndexSwitch(op).cases(ctx).unwrap_or_default()
 }
 
 /// The integer a value is a constant of.
@@ -617,13 +609,13 @@ fn parse_for<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
 
 fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
-    let ops = ctx.operands(op);
-    let body = ctx.regions(op)[0];
+    let for_ = For(op);
+    let body = for_.region(ctx);
     let args: Vec<Value> = ctx
         .entry_block(body)
         .map(|b| ctx.block_args(b).to_vec())
         .unwrap_or_default();
-    if FOR.attr(ctx, op, "unsignedCmp").is_some() {
+    if for_.unsigned_cmp(ctx).is_some() {
         pr.out.push_str(" unsigned");
     }
     pr.out.push(' ');
@@ -631,12 +623,12 @@ fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
         pr.value(*iv);
     }
     pr.out.push_str(" = ");
-    pr.value(ops[0]);
+    pr.value(for_.lower_bound(ctx));
     pr.out.push_str(" to ");
-    pr.value(ops[1]);
+    pr.value(for_.upper_bound(ctx));
     pr.out.push_str(" step ");
-    pr.value(ops[2]);
-    let inits = &ops[3..];
+    pr.value(for_.step(ctx));
+    let inits = for_.init_args(ctx);
     if !inits.is_empty() {
         pr.out.push_str(" iter_args(");
         pr.assignments(args.get(1..).unwrap_or(&[]), inits);
@@ -646,7 +638,7 @@ fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
         pr.out.push(')');
     }
     pr.out.push(' ');
-    let ty = ctx.value_type(ops[0]);
+    let ty = ctx.value_type(for_.lower_bound(ctx));
     if !matches!(ctx.type_kind(ty), TypeKind::Index) {
         pr.out.push_str(" : ");
         pr.ty(ty);
@@ -657,11 +649,11 @@ fn print_for(pr: &mut OpPrinter<'_>, op: Op) {
 }
 
 fn verify_for(ctx: &Context, op: Op) -> R<()> {
-    let ops = ctx.operands(op);
+    let for_ = For(op);
     let (a, b, c) = (
-        ctx.value_type(ops[0]),
-        ctx.value_type(ops[1]),
-        ctx.value_type(ops[2]),
+        ctx.value_type(for_.lower_bound(ctx)),
+        ctx.value_type(for_.upper_bound(ctx)),
+        ctx.value_type(for_.step(ctx)),
     );
     if a != b || b != c {
         return Err(op_error(
@@ -670,7 +662,7 @@ fn verify_for(ctx: &Context, op: Op) -> R<()> {
             "failed to verify that all of {lowerBound, upperBound, step} have same type",
         ));
     }
-    if ops.len() - 3 != ctx.num_results(op) {
+    if for_.init_args(ctx).len() != ctx.num_results(op) {
         return Err(op_error(
             ctx,
             op,
@@ -682,17 +674,18 @@ fn verify_for(ctx: &Context, op: Op) -> R<()> {
 
 /// MLIR's `LoopLikeOpInterface` checks, then `ForOp::verifyRegions`.
 fn verify_for_regions(ctx: &Context, op: Op) -> R<()> {
-    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let for_ = For(op);
+    let Some(body) = ctx.entry_block(for_.region(ctx)) else {
         return Ok(());
     };
     let args = ctx.block_args(body);
-    let inits = &ctx.operands(op)[3..];
+    let inits = for_.init_args(ctx);
     let iter_args = args.get(1..).unwrap_or_default();
     let results: Vec<Value> = ctx.results(op).collect();
     let yielded: Vec<Value> = ctx
         .last_op(body)
-        .filter(|t| ctx.op_name(*t) == "scf.yield")
-        .map(|t| ctx.operands(t).to_vec())
+        .and_then(|t| Yield::of(ctx, t))
+        .map(|y| y.results(ctx).to_vec())
         .unwrap_or_default();
     let e = |m: String| Err(op_error(ctx, op, m));
     if inits.len() != iter_args.len() {
@@ -735,7 +728,7 @@ fn verify_for_regions(ctx: &Context, op: Op) -> R<()> {
     }
     if args
         .first()
-        .is_none_or(|iv| t(iv) != t(&ctx.operands(op)[0]))
+        .is_none_or(|iv| t(iv) != t(&for_.lower_bound(ctx)))
     {
         return e("expected induction variable to be same type as bounds and step".into());
     }
@@ -764,7 +757,8 @@ fn parse_if(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 fn print_if(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     pr.out.push(' ');
-    pr.value(ctx.operands(op)[0]);
+    let if_ = If(op);
+    pr.value(if_.condition(ctx));
     let results: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     if !results.is_empty() {
         pr.out.push_str(" -> (");
@@ -773,11 +767,9 @@ fn print_if(pr: &mut OpPrinter<'_>, op: Op) {
     }
     let terms = !results.is_empty();
     pr.out.push(' ');
-    let regions = ctx.regions(op);
-    pr.region(regions[0], false, terms);
-    if let Some(&e) = regions.get(1)
-        && ctx.entry_block(e).is_some()
-    {
+    pr.region(if_.then_region(ctx), false, terms);
+    let e = if_.else_region(ctx);
+    if ctx.entry_block(e).is_some() {
         pr.out.push_str(" else ");
         pr.region(e, false, terms);
     }
@@ -785,7 +777,7 @@ fn print_if(pr: &mut OpPrinter<'_>, op: Op) {
 }
 
 fn verify_if(ctx: &Context, op: Op) -> R<()> {
-    let blocks = ctx.region_blocks(ctx.regions(op)[1]).count();
+    let blocks = ctx.region_blocks(If(op).else_region(ctx)).count();
     if ctx.num_results(op) != 0 && blocks == 0 {
         return Err(op_error(
             ctx,
@@ -837,10 +829,11 @@ fn parse_while<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
 
 fn print_while(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
-    let regions = ctx.regions(op);
-    let inits = ctx.operands(op);
+    let while_ = While(op);
+    let (before, after) = (while_.before(ctx), while_.after(ctx));
+    let inits = while_.inits(ctx);
     let before_args: Vec<Value> = ctx
-        .entry_block(regions[0])
+        .entry_block(before)
         .map(|b| ctx.block_args(b).to_vec())
         .unwrap_or_default();
     if !inits.is_empty() {
@@ -853,17 +846,18 @@ fn print_while(pr: &mut OpPrinter<'_>, op: Op) {
     let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     pr.functional_type(&ins, &outs);
     pr.out.push(' ');
-    pr.region(regions[0], false, true);
+    pr.region(before, false, true);
     pr.out.push_str(" do ");
-    pr.region(regions[1], true, true);
+    pr.region(after, true, true);
     pr.attr_dict(op, &[], true);
 }
 
 /// The terminator of region `i`, which must be `name` (MLIR's
 /// `verifyAndGetTerminator`).
-fn expect_terminator(ctx: &Context, op: Op, i: usize, name: &str, msg: &str) -> R<Op> {
-    match region_terminator(ctx, op, i) {
-        Some(t) if ctx.op_name(t) == name => Ok(t),
+fn expect_terminator<T: OpHandle>(ctx: &Context, op: Op, region: Region, msg: &str) -> R<T> {
+    let last = ctx.entry_block(region).and_then(|b| ctx.last_op(b));
+    match last {
+        Some(t) if T::is(ctx, t) => Ok(T::wrap(t)),
         Some(t) => {
             Err(op_error(ctx, op, msg).with_note("terminator here", Where::Loc(ctx.op(t).loc)))
         }
@@ -872,18 +866,17 @@ fn expect_terminator(ctx: &Context, op: Op, i: usize, name: &str, msg: &str) -> 
 }
 
 fn verify_while(ctx: &Context, op: Op) -> R<()> {
-    expect_terminator(
+    let while_ = While(op);
+    expect_terminator::<Condition>(
         ctx,
         op,
-        0,
-        "scf.condition",
+        while_.before(ctx),
         "expects the 'before' region to terminate with 'scf.condition'",
     )?;
-    expect_terminator(
+    expect_terminator::<Yield>(
         ctx,
         op,
-        1,
-        "scf.yield",
+        while_.after(ctx),
         "expects the 'after' region to terminate with 'scf.yield'",
     )?;
     Ok(())
@@ -948,21 +941,26 @@ fn parse_parallel<'s>(p: &mut OpParser<'s, '_>, st: &mut OpState) -> R<()> {
 
 fn print_parallel(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
-    let body = ctx.regions(op)[0];
+    let par = Parallel(op);
+    let body = par.region(ctx);
     let ivs: Vec<Value> = ctx
         .entry_block(body)
         .map(|b| ctx.block_args(b).to_vec())
         .unwrap_or_default();
-    let groups = PARALLEL.operand_ranges(ctx, op);
-    let ops = ctx.operands(op).to_vec();
     pr.out.push_str(" (");
     pr.values(&ivs);
-    for (i, head) in [") = (", ") to (", ") step ("].into_iter().enumerate() {
+    let (lbs, ubs, steps) = (
+        par.lower_bound(ctx).to_vec(),
+        par.upper_bound(ctx).to_vec(),
+        par.step(ctx).to_vec(),
+    );
+    for (head, vs) in [(") = (", lbs), (") to (", ubs), (") step (", steps)] {
         pr.out.push_str(head);
-        pr.values(&ops[groups[i].clone()]);
+        pr.values(&vs);
     }
     pr.out.push(')');
-    let inits = &ops[groups[3].clone()];
+    let inits = par.init_vals(ctx).to_vec();
+    let inits = &inits[..];
     if !inits.is_empty() {
         pr.out.push_str(" init (");
         pr.values(inits);
@@ -976,8 +974,8 @@ fn print_parallel(pr: &mut OpPrinter<'_>, op: Op) {
 }
 
 fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
-    let groups = PARALLEL.operand_ranges(ctx, op);
-    let steps = &ctx.operands(op)[groups[2].clone()];
+    let par = Parallel(op);
+    let steps = par.step(ctx);
     let e = |m: String| Err(op_error(ctx, op, m));
     if steps.is_empty() {
         return e("needs at least one tuple element for lowerBound, upperBound and step".into());
@@ -988,7 +986,7 @@ fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
     {
         return e("constant step operand must be positive".into());
     }
-    let Some(body) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let Some(body) = ctx.entry_block(par.region(ctx)) else {
         return Ok(());
     };
     let args = ctx.block_args(body);
@@ -1005,17 +1003,16 @@ fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
     {
         return e("expects arguments for the induction variable to be of index type".into());
     }
-    let reduce = expect_terminator(
+    let reduce = expect_terminator::<Reduce>(
         ctx,
         op,
-        0,
-        "scf.reduce",
+        par.region(ctx),
         "expects body to terminate with 'scf.reduce'",
     )?;
     let (results, reductions, inits) = (
         ctx.num_results(op),
-        ctx.regions(reduce).len(),
-        groups[3].len(),
+        reduce.reductions(ctx).len(),
+        par.init_vals(ctx).len(),
     );
     if results != reductions {
         return e(format!(
@@ -1027,12 +1024,12 @@ fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
             "expects number of results: {results} to be the same as number of initial values: {inits}"
         ));
     }
-    for (i, (r, o)) in ctx.results(op).zip(ctx.operands(reduce)).enumerate() {
+    for (i, (r, o)) in ctx.results(op).zip(reduce.operands(ctx)).enumerate() {
         let (rt, ot) = (ctx.value_type(r), ctx.value_type(*o));
         if rt != ot {
             return Err(op_error(
                 ctx,
-                reduce,
+                reduce.0,
                 format_args!(
                     "expects type of {i}-th reduction operand: {} to be the same as the {i}-th result type: {}",
                     quoted_type(ctx, ot),
@@ -1045,7 +1042,13 @@ fn verify_parallel(ctx: &Context, op: Op) -> R<()> {
 }
 
 fn verify_reduce(ctx: &Context, op: Op) -> R<()> {
-    for (i, (&r, &v)) in ctx.regions(op).iter().zip(ctx.operands(op)).enumerate() {
+    let reduce = Reduce(op);
+    for (i, (&r, &v)) in reduce
+        .reductions(ctx)
+        .iter()
+        .zip(reduce.operands(ctx))
+        .enumerate()
+    {
         let ty = ctx.value_type(v);
         let Some(b) = ctx.entry_block(r) else {
             continue;
@@ -1068,7 +1071,7 @@ fn verify_reduce(ctx: &Context, op: Op) -> R<()> {
                 ),
             ));
         }
-        if ctx.op_name(last) != "scf.reduce.return" {
+        if !ReduceReturn::is(ctx, last) {
             return Err(op_error(
                 ctx,
                 op,
@@ -1086,7 +1089,10 @@ fn verify_reduce_return(ctx: &Context, op: Op) -> R<()> {
     let Some(&a) = ctx.block_args(b).first() else {
         return Ok(());
     };
-    let (want, got) = (ctx.value_type(a), ctx.value_type(ctx.operands(op)[0]));
+    let (want, got) = (
+        ctx.value_type(a),
+        ctx.value_type(ReduceReturn(op).result(ctx)),
+    );
     if want != got {
         return Err(op_error(
             ctx,
@@ -1117,16 +1123,17 @@ fn print_execute_region(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     print_optional_arrow_types(pr, &outs);
-    if EXECUTE_REGION.attr(ctx, op, "no_inline").is_some() {
+    let exec = ExecuteRegion(op);
+    if exec.no_inline(ctx).is_some() {
         pr.out.push_str(" no_inline");
     }
     pr.out.push(' ');
-    pr.region(ctx.regions(op)[0], false, true);
+    pr.region(exec.region(ctx), false, true);
     pr.attr_dict(op, &["no_inline"], false);
 }
 
 fn verify_execute_region(ctx: &Context, op: Op) -> R<()> {
-    let Some(b) = ctx.entry_block(ctx.regions(op)[0]) else {
+    let Some(b) = ctx.entry_block(ExecuteRegion(op).region(ctx)) else {
         return Err(op_error(ctx, op, "region needs to have at least one block"));
     };
     if !ctx.block_args(b).is_empty() {
@@ -1172,7 +1179,8 @@ fn parse_index_switch(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 fn print_index_switch(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     pr.out.push(' ');
-    pr.value(ctx.operands(op)[0]);
+    let switch = IndexSwitch(op);
+    pr.value(switch.arg(ctx));
     pr.attr_dict(op, &["cases"], false);
     let outs: Vec<Type> = ctx.results(op).map(|v| ctx.value_type(v)).collect();
     if !outs.is_empty() {
@@ -1180,18 +1188,15 @@ fn print_index_switch(pr: &mut OpPrinter<'_>, op: Op) {
         pr.types(&outs);
     }
     pr.out.push(' ');
-    let regions = ctx.regions(op).to_vec();
-    for (c, r) in switch_cases(ctx, op)
-        .into_iter()
-        .zip(regions.iter().skip(1))
-    {
+    let cases = switch.case_regions(ctx).to_vec();
+    for (c, r) in switch_cases(ctx, op).into_iter().zip(&cases) {
         pr.newline();
         pr.out.push_str(&format!("case {c} "));
         print_region_eliding(pr, *r);
     }
     pr.newline();
     pr.out.push_str("default ");
-    print_region_eliding(pr, regions[0]);
+    print_region_eliding(pr, switch.default_region(ctx));
 }
 
 fn verify_index_switch(ctx: &Context, op: Op) -> R<()> {
@@ -1221,14 +1226,14 @@ fn verify_index_switch(ctx: &Context, op: Op) -> R<()> {
         let Some(last) = ctx.entry_block(r).and_then(|b| ctx.last_op(b)) else {
             continue;
         };
-        if ctx.op_name(last) != "scf.yield" {
+        let Some(last) = Yield::of(ctx, last) else {
             return e(format!(
                 "expected region to end with scf.yield, but got {}",
                 ctx.op_name(last)
             ));
-        }
-        let yielded = ctx.operands(last);
-        let at = Where::Loc(ctx.op(last).loc);
+        };
+        let yielded = last.results(ctx);
+        let at = Where::Loc(ctx.op(last.0).loc);
         if yielded.len() != results.len() {
             return Err(op_error(
                 ctx,

@@ -49,7 +49,7 @@ aic::op! {
         spec: OpSpec {
             summary: "orders the warpgroup's register and shared-memory accesses before the wgmmas after it",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_in_kernel),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.fence.aligned")
         },
@@ -62,7 +62,7 @@ aic::op! {
         spec: OpSpec {
             summary: "commits the warpgroup's wgmmas issued since the last commit as one group",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_in_kernel),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.commit.group.sync.aligned")
         },
@@ -76,7 +76,7 @@ aic::op! {
         spec: OpSpec {
             summary: "waits until at most `group` of the warpgroup's wgmma groups are pending",
             format: Some("attr-dict $group"),
-            verify: Some(verify),
+            verify: Some(verify_wgmma_wait),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.wait.group.sync.aligned")
         },
@@ -90,7 +90,7 @@ aic::op! {
         spec: OpSpec {
             summary: "orders this thread's memory accesses of one proxy before those of another",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_fence_proxy),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.fence.proxy")
         },
@@ -113,30 +113,36 @@ pub fn group(ctx: &Context, op: Op) -> i64 {
     }
 }
 
-fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+/// Every op of the dialect runs inside a `gpu.kernel`.
+fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if enclosing(ctx, op, crate::gpu::KERNEL.name).is_none() {
+        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
+    }
+    Ok(())
+}
+
+fn verify_wgmma_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    if group(ctx, op) < 0 {
+        return Err(op_error(ctx, op, "group must not be negative"));
+    }
+    Ok(())
+}
+
+fn verify_fence_proxy(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
-    if enclosing(ctx, op, "gpu.kernel").is_none() {
-        return Err(err("must be inside a gpu.kernel".into()));
+    let text = |n: &str| match attr_kind(ctx, op, n) {
+        Some(AttrKind::Opaque(t)) => Some(t.to_string()),
+        _ => None,
+    };
+    let (kind, space) = (text("kind"), text("space"));
+    if kind.as_deref() != Some(PROXY_ASYNC_SHARED) || space.as_deref() != Some(SHARED_CTA) {
+        return Err(err(format!(
+            "only kind #{PROXY_ASYNC_SHARED} with space #{SHARED_CTA} is supported"
+        )));
     }
-    match ctx.op_name(op) {
-        "nvvm.wgmma.wait.group.sync.aligned" if group(ctx, op) < 0 => {
-            Err(err("group must not be negative".into()))
-        }
-        "nvvm.fence.proxy" => {
-            let text = |n: &str| match attr_kind(ctx, op, n) {
-                Some(AttrKind::Opaque(t)) => Some(t.to_string()),
-                _ => None,
-            };
-            let (kind, space) = (text("kind"), text("space"));
-            if kind.as_deref() != Some(PROXY_ASYNC_SHARED) || space.as_deref() != Some(SHARED_CTA) {
-                return Err(err(format!(
-                    "only kind #{PROXY_ASYNC_SHARED} with space #{SHARED_CTA} is supported"
-                )));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {

@@ -82,7 +82,7 @@ aic::op! {
     pub Reduce = REDUCE {
         operands: [inputs_and_init_values: variadic(TENSOR)],
         results: [results: variadic(TENSOR)],
-        attributes: [dimensions: required(I64_ARRAY)],
+        attributes: [dimensions: required(I64_ARRAY) as Vec<i64>],
         regions: [body: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,

@@ -660,7 +660,7 @@ aic::op! {
 }
 
 /// Ops of the first part.
-const OTHER_OPS: &[OpSpec] = &[
+pub(crate) const OTHER_OPS: &[OpSpec] = &[
     IS_FINITE,
     COMPLEX,
     COMPARE,

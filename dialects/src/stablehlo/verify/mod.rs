@@ -866,3 +866,63 @@ pub(super) fn num_windows(
         (padded - window) / stride + 1
     }
 }
+
+#[cfg(test)]
+mod trait_tests {
+    use super::Traits;
+
+    /// The ops that carry `SameOperandsAndResultElementType`: those MLIR's
+    /// StableHLO gives the trait.
+    #[test]
+    fn same_element_type_ops() {
+        use crate::stablehlo::{BINARY_OPS, OTHER_OPS, UNARY_OPS};
+        let mut named: Vec<&str> = [UNARY_OPS, BINARY_OPS, OTHER_OPS]
+            .into_iter()
+            .flatten()
+            .filter(|s| s.traits.has(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE))
+            .filter_map(|s| s.name.strip_prefix("stablehlo."))
+            .collect();
+        named.sort_unstable();
+        let mut want = vec![
+            "add",
+            "and",
+            "atan2",
+            "cbrt",
+            "ceil",
+            "count_leading_zeros",
+            "cosine",
+            "divide",
+            "exponential",
+            "exponential_minus_one",
+            "floor",
+            "log",
+            "log_plus_one",
+            "logistic",
+            "maximum",
+            "minimum",
+            "multiply",
+            "negate",
+            "not",
+            "or",
+            "popcnt",
+            "power",
+            "remainder",
+            "round_nearest_afz",
+            "round_nearest_even",
+            "rsqrt",
+            "shift_left",
+            "shift_right_arithmetic",
+            "shift_right_logical",
+            "sign",
+            "sine",
+            "sqrt",
+            "subtract",
+            "tan",
+            "tanh",
+            "xor",
+            "reduce_precision",
+        ];
+        want.sort_unstable();
+        assert_eq!(named, want);
+    }
+}

@@ -10,7 +10,10 @@ mod structured;
 pub use structured::*;
 
 use super::structured::{GetTupleElement, Map, Reduce, While};
-use super::{BitcastConvert, DynamicUpdateSlice, GetDimensionSize, Iota, Reshape, Reverse, Select};
+use super::{
+    BitcastConvert, BroadcastInDim, DynamicUpdateSlice, GetDimensionSize, Iota, Pad, Reshape,
+    Reverse, Select, Slice, Transpose,
+};
 use aic::Diagnostic;
 use aic::constraints::{i64_array_attr, int_attr};
 use aic::dialect::Traits;
@@ -413,7 +416,7 @@ pub fn select(ctx: &Context, op: Op) -> R<()> {
 /// `broadcast_in_dim`.
 pub fn broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
     let (Some(a), Some(r)) = (
-        shape(ctx, ctx.operands(op)[0]),
+        shape(ctx, BroadcastInDim(op).operand(ctx)),
         shape(ctx, ctx.result(op, 0)),
     ) else {
         return Ok(());
@@ -468,7 +471,7 @@ pub fn broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
 
 /// `transpose`.
 pub fn transpose(ctx: &Context, op: Op) -> R<()> {
-    let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
+    let Some(a) = shape(ctx, Transpose(op).operand(ctx)) else {
         return Ok(());
     };
     let perm = i64_array_attr(ctx, op, "permutation").unwrap_or_default();
@@ -489,7 +492,7 @@ pub fn transpose(ctx: &Context, op: Op) -> R<()> {
 
 /// `slice`.
 pub fn slice(ctx: &Context, op: Op) -> R<()> {
-    let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
+    let Some(a) = shape(ctx, Slice(op).operand(ctx)) else {
         return Ok(());
     };
     let start = i64_array_attr(ctx, op, "start_indices").unwrap_or_default();
@@ -603,7 +606,7 @@ pub fn concatenate(ctx: &Context, op: Op) -> R<()> {
 
 /// `pad`.
 pub fn pad(ctx: &Context, op: Op) -> R<()> {
-    let Some(a) = shape(ctx, ctx.operands(op)[0]) else {
+    let Some(a) = shape(ctx, Pad(op).operand(ctx)) else {
         return Ok(());
     };
     let lo = i64_array_attr(ctx, op, "edge_padding_low").unwrap_or_default();

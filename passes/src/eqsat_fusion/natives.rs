@@ -859,6 +859,7 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 mod tests {
     use super::*;
     use crate::eqsat_fusion::{ALGEBRAIC, FUSION, RAISING};
+    use aic::op_def::OpHandle;
     use aic::syntax::{parse_module, with_parser_stack};
     use aic::{Context, SourceMap};
     use std::sync::Arc;
@@ -880,13 +881,14 @@ mod tests {
             let m = parse_module(&mut ctx, &sm, id).expect("parses");
             let mut block = None;
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
-                if ctx.op_name(op) == "func.func" {
-                    block = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
+                if let Some(f) = aic_dialects::func::Func::of(&ctx, op) {
+                    block = ctx.entry_block(f.body(&ctx));
                 }
             });
             let b = block.expect("a function");
             let ret = ctx.block_ops(b).last().expect("return");
-            let v = ctx.operands(ret)[0];
+            let ret = aic_dialects::func::Return::of(&ctx, ret).expect("a return");
+            let v = ret.operands(&ctx)[0];
             let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
             let root = fb.classes[&v];
             let rules: Vec<_> = sets

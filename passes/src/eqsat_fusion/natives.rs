@@ -888,7 +888,7 @@ mod tests {
             let b = block.expect("a function");
             let ret = ctx.block_ops(b).last().expect("return");
             let ret = aic_dialects::func::Return::of(&ctx, ret).expect("a return");
-            let v = ret.operands(&ctx)[0];
+            let v = *ret.operands(&ctx).first().expect("a returned value");
             let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
             let root = fb.classes[&v];
             let rules: Vec<_> = sets

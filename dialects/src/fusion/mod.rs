@@ -19,6 +19,7 @@ use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{AttrConstraint, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, tc};
 use aic::interp::{IResult, Interp, Tensor};
 use aic::ir::{Context, Op, OpState, Value};
+use aic::op_def::OpHandle;
 use aic::op_printer::OpPrinter;
 use aic::syntax::parser::{Argument, OpParser};
 use aic::types::Type;
@@ -89,7 +90,7 @@ aic::op! {
             traits: Traits::PURE
                 .with(Traits::TERMINATOR)
                 .with(Traits::RETURN_LIKE),
-            parents: &["fusion.group"],
+            parents: &[GROUP.name],
             format: Some("$results attr-dict (`:` type($results)^)?"),
             ..OpSpec::new("fusion.yield")
         },
@@ -141,15 +142,16 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 
 fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
-    let kind = GROUP
-        .attr(ctx, op, "kind")
+    let group = Group(op);
+    let kind = group
+        .kind(ctx)
         .and_then(|a| aic::dialect::enum_keyword(ctx.uniquer(), a, KIND_PREFIX))
         .unwrap_or_default()
         .to_string();
     pr.out.push(' ');
     pr.out.push_str(&kind);
     pr.out.push_str(" (");
-    let body = ctx.regions(op)[0];
+    let body = group.body(ctx);
     let args: Vec<Value> = ctx
         .entry_block(body)
         .map(|b| ctx.block_args(b).to_vec())
@@ -167,7 +169,7 @@ fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
 }
 
 fn verify_group(ctx: &Context, op: Op) -> R<()> {
-    let body = ctx.regions(op)[0];
+    let body = Group(op).body(ctx);
     let Some(b) = ctx.entry_block(body) else {
         return Err(op_error(ctx, op, "requires a body"));
     };
@@ -188,7 +190,7 @@ fn verify_group(ctx: &Context, op: Op) -> R<()> {
             "requires the body's arguments to have the types of the inputs",
         ));
     }
-    let Some(t) = ctx.last_op(b).filter(|t| ctx.op_name(*t) == "fusion.yield") else {
+    let Some(t) = ctx.last_op(b).filter(|t| Yield::is(ctx, *t)) else {
         return Err(op_error(
             ctx,
             op,
@@ -209,7 +211,7 @@ fn verify_group(ctx: &Context, op: Op) -> R<()> {
 
 /// Run the body on the inputs.
 fn run_group(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let body = it.ctx.regions(op)[0];
+    let body = Group(op).body(it.ctx);
     it.run_region(body, args.to_vec())
 }
 

@@ -696,3 +696,96 @@ aic::op! {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// `text` parsed, then `f` of the context, the module and its verification.
+    fn with_module<T>(text: &str, f: impl FnOnce(&Context, Op, Result<(), Diagnostic>) -> T) -> T {
+        let mut ctx = Context::new(Arc::new(crate::all_dialects()));
+        let mut sm = aic::SourceMap::new();
+        let file = sm.add("t.mlir", text.to_string());
+        let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("parses");
+        let v = aic::verifier::verify(&ctx, m);
+        f(&ctx, m, v)
+    }
+
+    fn ops(ctx: &Context, m: Op) -> Vec<Op> {
+        let mut out = Vec::new();
+        ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| out.push(o));
+        out
+    }
+
+    const KERNEL_TEXT: &str = "tile.kernel @k grid = [4] threads = 64 {
+^bb0(%x: memref<64xf32>):
+  %p = tile.program_id 0 : index
+  %t = tile.load %x[%p] : memref<64xf32> -> !tile.tile<16xf32>
+  tile.store %t, %x[%p] : !tile.tile<16xf32>, memref<64xf32>
+  tile.return
+}";
+
+    #[test]
+    fn handles_read_groups_and_typed_attributes() {
+        with_module(KERNEL_TEXT, |ctx, m, v| {
+            v.expect("verifies");
+            let all = ops(ctx, m);
+            let k = all
+                .iter()
+                .find_map(|o| Kernel::of(ctx, *o))
+                .expect("a kernel");
+            assert_eq!(k.grid(ctx), Some(vec![4]));
+            assert_eq!(k.threads(ctx), Some(64));
+            let p = all
+                .iter()
+                .find_map(|o| ProgramId::of(ctx, *o))
+                .expect("an id");
+            assert_eq!(p.axis(ctx), Some(0));
+            let l = all.iter().find_map(|o| Load::of(ctx, *o)).expect("a load");
+            assert_eq!(l.origin(ctx), &[p.id(ctx)]);
+            assert!(l.desc(ctx).is_none());
+            let s = all
+                .iter()
+                .find_map(|o| Store::of(ctx, *o))
+                .expect("a store");
+            assert_eq!(s.value(ctx), l.result(ctx));
+            assert_eq!(s.buffer(ctx), l.buffer(ctx));
+        });
+    }
+
+    #[test]
+    fn each_op_runs_its_own_checks_after_the_shared_ones() {
+        let bad_axis = KERNEL_TEXT.replace("program_id 0", "program_id 3");
+        with_module(&bad_axis, |_, _, v| {
+            let e = v.expect_err("axis 3 is rejected").to_string();
+            assert!(e.contains("axis 3 must be 0, 1 or 2"), "{e}");
+        });
+        let outside = "func.func @f() -> index {
+  %p = tile.program_id 0 : index
+  return %p : index
+}";
+        with_module(outside, |_, _, v| {
+            let e = v.expect_err("outside a kernel").to_string();
+            assert!(e.contains("must be inside a tile.kernel"), "{e}");
+        });
+        let no_buffers = "tile.kernel @k grid = [1] {
+^bb0(%x: index):
+  tile.return
+}";
+        with_module(no_buffers, |_, _, v| {
+            let e = v.expect_err("index argument").to_string();
+            assert!(e.contains("arguments must be memref buffers"), "{e}");
+        });
+    }
+
+    #[test]
+    fn terminators_have_no_hooks_and_the_rest_verify_and_run() {
+        for spec in super::super::DIALECT.ops {
+            let terminator = [RETURN.name, YIELD.name].contains(&spec.name);
+            assert_eq!(spec.verify.is_none(), terminator, "{}", spec.name);
+            let runs = !terminator && spec.name != KERNEL.name;
+            assert_eq!(spec.interpret.is_some(), runs, "{}", spec.name);
+        }
+    }
+}

@@ -12,6 +12,8 @@
 use super::gemm::{Problem, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
 use super::*;
+use aic_dialects::arith::{self, build as ab};
+use aic_dialects::graph;
 
 /// What the generator needs of an attention group.
 struct Attention {
@@ -49,7 +51,7 @@ fn recognise(
     let mms: Vec<Op> = ops
         .iter()
         .copied()
-        .filter(|o| ctx.op_name(*o) == "graph.matmul")
+        .filter(|o| is(ctx, *o, &graph::MATMUL))
         .collect();
     let [mm1, mm2] = mms[..] else {
         return Err(NOT_MINE.into());
@@ -63,7 +65,7 @@ fn recognise(
     }
     let Some(sm) = ctx
         .defining_op(p)
-        .filter(|o| ctx.op_name(*o) == "graph.softmax" && ops.contains(o))
+        .filter(|o| is(ctx, *o, &graph::SOFTMAX) && ops.contains(o))
     else {
         return Err(NOT_MINE.into());
     };
@@ -189,15 +191,15 @@ pub(super) fn attention(
         reg(vec![bm], calc),
         reg(vec![bm, at.dv], calc),
     );
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let m0 = e.block_start(0, bm);
-    let pb = (at.qk.batch > 0).then(|| e.program_id(2));
+    let m0 = block_start(&mut e, 0, bm);
+    let pb = (at.qk.batch > 0).then(|| program_id(&mut e, 2));
     let origin = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let c0 = e.index(0);
+    let c0 = ab::index(&mut e, 0);
     let q = operand_tile(
         &mut e,
         &buf,
@@ -206,15 +208,15 @@ pub(super) fn attention(
         calc,
         q_elem,
     );
-    let qs = e.stage(q, &[bm, d], q_elem, 1);
-    let ninf = e.float(f64::NEG_INFINITY, calc);
-    let zero = e.float(0.0, calc);
-    let log2e = e.float(std::f64::consts::LOG2_E, calc);
-    let neg_log2e = e.float(-std::f64::consts::LOG2_E, calc);
-    let m_init = e.spread(ninf, row_t, &[]);
-    let l_init = e.spread(zero, row_t, &[]);
-    let acc_init = e.spread(zero, o_t, &[]);
-    let (csk, cbn) = (e.index(sk), e.index(bn));
+    let qs = stage(&mut e, q, &[bm, d], q_elem, 1);
+    let ninf = ab::number(&mut e, f64::NEG_INFINITY, calc);
+    let zero = ab::number(&mut e, 0.0, calc);
+    let log2e = ab::number(&mut e, std::f64::consts::LOG2_E, calc);
+    let neg_log2e = ab::number(&mut e, -std::f64::consts::LOG2_E, calc);
+    let m_init = spread(&mut e, ninf, row_t, &[]);
+    let l_init = spread(&mut e, zero, row_t, &[]);
+    let acc_init = spread(&mut e, zero, o_t, &[]);
+    let (csk, cbn) = (ab::index(&mut e, sk), ab::index(&mut e, bn));
     let lb = e.ctx.create_block(&[
         (index, Some(loc)),
         (row_t, Some(loc)),
@@ -223,9 +225,8 @@ pub(super) fn attention(
     ]);
     let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
     {
-        let mut l = e.inside(lb);
+        let mut l = inside(&mut e, lb);
         let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
-        let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
         let kt = operand_tile(
             &mut l,
             &buf,
@@ -234,9 +235,9 @@ pub(super) fn attention(
             calc,
             k_elem,
         );
-        let ks = l.stage(kt, &[d, bn], k_elem, t.stages);
-        let z = l.spread(zero, s_t, &[]);
-        let mut s = l.gemm(qs, ks, z, s_t);
+        let ks = stage(&mut l, kt, &[d, bn], k_elem, t.stages);
+        let z = spread(&mut l, zero, s_t, &[]);
+        let mut s = block_gemm(&mut l, qs, ks, z, s_t);
         let s_at = origin(m0, j);
         let r = At {
             bufs: &buf,
@@ -248,42 +249,36 @@ pub(super) fn attention(
         s = emit_chain(&mut l, &at.scores, s, &r);
         if sk % bn != 0 {
             // Keys past the end score -inf: they add nothing to the softmax.
-            let col = l.val(
-                "tile.iota",
-                &[],
-                reg(vec![bm, bn], index),
-                vec![("dim", l.i64_attr(1))],
-            );
+            let col = iota(&mut l, 1, reg(vec![bm, bn], index));
             s = map_typed(&mut l, &[s, col], &[calc, index], s_t, &mut |b, a| {
-                let key = b.val("arith.addi", &[a[1], j], index, vec![]);
-                let pred = b.i1();
-                let slt = b.i64_attr(2);
-                let inside = b.val("arith.cmpi", &[key, csk], pred, vec![("predicate", slt)]);
-                b.val("arith.select", &[inside, a[0], ninf], calc, vec![])
+                let key = ab::binary::<arith::AddI>(b, a[1], j);
+                let inside = ab::cmpi(b, ab::CmpIPredicate::Slt, key, csk);
+                ab::select(b, inside, a[0], ninf)
             });
         }
-        let mx = l.reduce_rows(s, "max", row_t);
-        let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut f("arith.maximumf"));
+        let mx = reduce_rows(&mut l, s, "max", row_t);
+        let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut |b, a| {
+            ab::binary::<arith::MaximumF>(b, a[0], a[1])
+        });
         // -m·log2 e, once a row.
         let neg_ml = map(&mut l, &[m_new], row_t, calc, &mut |b, a| {
-            b.val("arith.mulf", &[a[0], neg_log2e], calc, vec![])
+            ab::binary::<arith::MulF>(b, a[0], neg_log2e)
         });
-        let mb = l.spread(neg_ml, s_t, &[0]);
+        let mb = spread(&mut l, neg_ml, s_t, &[0]);
         // exp(x - m) = exp2(x·log2 e - m·log2 e): the probabilities, and the
         // rescaling of what came before.
-        let mut exp_diff = |b: &mut B<'_>, a: &[Value]| {
-            let x = b.val("math.fma", &[a[0], log2e, a[1]], calc, vec![]);
-            b.val("math.exp2", &[x], calc, vec![])
-        };
+        let mut exp_diff = |b: &mut Builder<'_>, a: &[Value]| exp2_fma(b, a[0], log2e, a[1]);
         let p = map(&mut l, &[s, mb], s_t, calc, &mut exp_diff);
         let alpha = map(&mut l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
-        let ps = l.reduce_rows(p, "sum", row_t);
+        let ps = reduce_rows(&mut l, p, "sum", row_t);
         let l_new = map(&mut l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
-            let x = b.val("arith.mulf", &[a[0], a[1]], calc, vec![]);
-            b.val("arith.addf", &[x, a[2]], calc, vec![])
+            let x = ab::binary::<arith::MulF>(b, a[0], a[1]);
+            ab::binary::<arith::AddF>(b, x, a[2])
         });
-        let ab = l.spread(alpha, o_t, &[0]);
-        let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
+        let alpha_bc = spread(&mut l, alpha, o_t, &[0]);
+        let scaled = map(&mut l, &[acc, alpha_bc], o_t, calc, &mut |b, a| {
+            ab::binary::<arith::MulF>(b, a[0], a[1])
+        });
         let vt = operand_tile(
             &mut l,
             &buf,
@@ -292,21 +287,23 @@ pub(super) fn attention(
             calc,
             v_elem,
         );
-        let vs = l.stage(vt, &[bn, at.dv], v_elem, t.stages);
+        let vs = stage(&mut l, vt, &[bn, at.dv], v_elem, t.stages);
         let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);
-        let acc_new = l.gemm(pv, vs, scaled, o_t);
-        l.op("tile.yield", &[m_new, l_new, acc_new], &[], vec![]);
+        let acc_new = block_gemm(&mut l, pv, vs, scaled, o_t);
+        yield_(&mut l, &[m_new, l_new, acc_new]);
     }
-    let lo = e.region_op(
-        "tile.for",
-        &[c0, csk, cbn, m_init, l_init, acc_init],
+    let lo = for_loop(
+        &mut e,
+        (c0, csk, cbn),
+        &[m_init, l_init, acc_init],
         &[row_t, row_t, o_t],
         lb,
     );
-    let (l_fin, acc_fin) = (e.ctx.result(lo, 1), e.ctx.result(lo, 2));
-    let lbc = e.spread(l_fin, o_t, &[0]);
-    let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
-    let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut f("arith.divf"));
+    let (l_fin, acc_fin) = (e.ctx.result(lo.op(), 1), e.ctx.result(lo.op(), 2));
+    let lbc = spread(&mut e, l_fin, o_t, &[0]);
+    let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut |b, a| {
+        ab::binary::<arith::DivF>(b, a[0], a[1])
+    });
     let o_at = origin(m0, c0);
     let r = At {
         bufs: &buf,
@@ -326,7 +323,7 @@ pub(super) fn attention(
         calc,
         elem,
     );
-    e.op("tile.return", &[], &[], vec![]);
+    ret(&mut e);
     let mut grid = vec![(sq + bm - 1) / bm, 1];
     if at.qk.batch > 0 {
         grid.push(at.qk.batch);

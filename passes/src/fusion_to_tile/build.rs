@@ -678,3 +678,89 @@ pub(super) fn exp2_fma(b: &mut Builder<'_>, x: Value, c: Value, y: Value) -> Val
     let f = math::Fma::build(b, x, c, y, None, ty).result(b.ctx);
     ab::unary::<math::Exp2>(b, f)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::op_printer::{PrintOptions, print_op};
+    use std::sync::Arc;
+
+    #[test]
+    fn every_epilogue_row_names_a_registered_graph_op_once() {
+        let reg = aic_dialects::all_dialects();
+        for (i, e) in EPILOGUE.iter().enumerate() {
+            assert!(reg.op(e.name()).is_some(), "{} is not registered", e.name());
+            assert!(e.name().starts_with("graph."), "{e:?}");
+            assert!(
+                EPILOGUE[..i].iter().all(|x| x.name() != e.name()),
+                "{e:?} twice"
+            );
+            // Only binary ops have an integer form, and the op's arity is
+            // its row's.
+            assert!(!e.on_integers() || e.binary(), "{e:?}");
+            assert_eq!(
+                e.spec.operands.len(),
+                if e.binary() { 2 } else { 1 },
+                "{e:?}"
+            );
+        }
+        assert!(EPILOGUE.iter().any(|e| e.is(&graph::BIAS_ADD)));
+        assert!(!EPILOGUE.iter().any(|e| e.is(&graph::POW)));
+    }
+
+    /// Each row's scalar computation on `ty`, in a module that verifies,
+    /// printed.
+    fn emitted(ty: impl Fn(&Context) -> Type, integers: bool) -> String {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = aic::SourceMap::new();
+        let file = sm.add("empty.mlir", String::new());
+        let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("an empty module");
+        let block = ctx.entry_block(ctx.regions(m)[0]).expect("a body");
+        let ty = ty(&ctx);
+        let mut b = Builder::at_end(&mut ctx, block);
+        let (x, y) = (ab::number(&mut b, 3.0, ty), ab::number(&mut b, 2.0, ty));
+        for e in EPILOGUE.iter().filter(|e| !integers || e.on_integers()) {
+            let r = e.emit(&mut b, x, e.binary().then_some(y));
+            assert_eq!(b.ctx.value_type(r), ty, "{e:?}");
+        }
+        aic::verifier::verify(&ctx, m).expect("built ops verify");
+        print_op(&ctx, m, PrintOptions::default())
+    }
+
+    #[test]
+    fn epilogue_rows_build_verifying_float_ops() {
+        let text = emitted(|c| c.ty(TypeKind::Float(aic::float::FloatKind::F32)), false);
+        for want in [
+            "arith.maximumf %cst, %cst_1 : f32",
+            "arith.negf %cst : f32",
+            "math.absf %cst : f32",
+            "math.rsqrt %cst : f32",
+            "math.erf",
+            "math.tanh %",
+            "fastmath<afn> : f32",
+            "arith.minimumf %cst, %cst_0 : f32",
+            "arith.divf %cst, %cst_0 : f32",
+        ] {
+            assert!(text.contains(want), "no `{want}` in\n{text}");
+        }
+        assert!(!text.contains("arith.addi"), "{text}");
+    }
+
+    #[test]
+    fn epilogue_rows_on_integers_are_signed_and_divide_safely() {
+        let text = emitted(|c| c.int_type(32), true);
+        for want in [
+            "arith.addi %c3_i32, %c2_i32 : i32",
+            "arith.subi %c3_i32, %c2_i32 : i32",
+            "arith.muli %c3_i32, %c2_i32 : i32",
+            "arith.cmpi eq, %c2_i32, %c0_i32 : i32",
+            "arith.select",
+            "arith.divsi %c3_i32, ",
+            "arith.maxsi %c3_i32, %c2_i32 : i32",
+            "arith.minsi %c3_i32, %c2_i32 : i32",
+        ] {
+            assert!(text.contains(want), "no `{want}` in\n{text}");
+        }
+        assert!(!text.contains("arith.addf"), "{text}");
+    }
+}

@@ -41,13 +41,15 @@ pub(super) fn elementwise(
     // Every value read from memory, once, with its buffer descriptor over `[R, N]`.
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
     for &o in &body.ops {
-        let ep = Epilogue::of(ctx, o).filter(|ep| !int || ep.on_integers());
-        if ep.is_none() || ctx.value_type(ctx.result(o, 0)) != out_ty {
+        let Some(ep) = Epilogue::of(ctx, o)
+            .filter(|ep| !int || ep.on_integers())
+            .filter(|_| ctx.value_type(ctx.result(o, 0)) == out_ty)
+        else {
             return Err(format!(
                 "{} is not an elementwise op of the result's type",
                 ctx.op_name(o)
             ));
-        }
+        };
         for x in ctx.operands(o) {
             if reads.iter().any(|(v, _, _)| v == x) {
                 continue;
@@ -58,13 +60,8 @@ pub(super) fn elementwise(
             let mut d = src.desc;
             if shape(ctx, *x) != full {
                 // A bias vector is read along the last dim of every row.
-                if !ep.is_some_and(|ep| ep.is(&aic_dialects::graph::BIAS_ADD))
-                    || shape(ctx, *x) != [n]
-                {
-                    return Err(format!(
-                        "{} reads an input of another shape",
-                        ctx.op_name(o)
-                    ));
+                if !ep.is(&aic_dialects::graph::BIAS_ADD) || shape(ctx, *x) != [n] {
+                    return Err(format!("{} reads an input of another shape", ep.name()));
                 }
                 let over = Desc::broadcast(&[n], &full, &[full.len() - 1]);
                 d = d.compose(&over).map_err(|e| e.to_string())?;

@@ -98,7 +98,12 @@ impl RowOp {
                     o.compose(&Desc::broadcast(&[n], full, &[full.len() - 1]))?;
                     params.push(o);
                 }
-                name.trim_start_matches("graph.").to_string()
+                if is(ctx, red, &graph::LAYERNORM) {
+                    "layernorm"
+                } else {
+                    "rmsnorm"
+                }
+                .to_string()
             }
         } else {
             return Err(format!("{name} is not a row op"));

@@ -5,10 +5,10 @@
 
 pub mod types;
 
+pub mod build;
 mod canon;
 mod fold;
 mod interp;
-pub mod build;
 pub mod scalar;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};

@@ -31,8 +31,13 @@ use aic::attributes::{Attr, AttrKind};
 use aic::float::FloatKind;
 use aic::ir::{Block, Context, Op, Value};
 use aic::types::{Type, TypeKind};
+use aic_dialects::arith;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::coord::{Desc, Transform};
+use aic_dialects::memref::build as mb;
+use aic_dialects::nvgpu;
 use aic_dialects::tile::{self, Space, TileType};
+use aic_dialects::vector;
 use std::collections::HashMap;
 
 mod rows;
@@ -852,20 +857,20 @@ pub(super) struct Lane {
 impl Lower<'_> {
     pub(super) fn lane(&mut self, w: Warps) -> Lane {
         let tid = self.tid;
-        let lanes = self.index(w.unit.lanes());
-        let lane = self.bin("arith.remui", tid, lanes);
-        let warp = self.bin("arith.divui", tid, lanes);
-        let wn = self.index(w.wn);
-        let wy = self.bin("arith.divui", warp, wn);
-        let wx = self.bin("arith.remui", warp, wn);
+        let lanes = ab::index(self, w.unit.lanes());
+        let lane = ab::binary::<arith::RemUI>(self, tid, lanes);
+        let warp = ab::binary::<arith::DivUI>(self, tid, lanes);
+        let wn = ab::index(self, w.wn);
+        let wy = ab::binary::<arith::DivUI>(self, warp, wn);
+        let wx = ab::binary::<arith::RemUI>(self, warp, wn);
         Lane { lane, wy, wx }
     }
 
     /// `a * c + b` for a constant `c`.
     pub(super) fn mul_add(&mut self, a: Value, c: i64, b: Value) -> Value {
-        let c = self.index(c);
-        let p = self.bin("arith.muli", a, c);
-        self.bin("arith.addi", p, b)
+        let c = ab::index(self, c);
+        let p = ab::binary::<arith::MulI>(self, a, c);
+        ab::binary::<arith::AddI>(self, p, b)
     }
 
     /// The offset of this lane's slot 0 in a row-major `_ x n` tile, slot
@@ -882,22 +887,25 @@ impl Lower<'_> {
         let (tm, tn) = w.unit.tile();
         // The lane's row and column within its first tile: (l/4, 2·(l%4))
         // or (4·(l/T), l%T).
-        let d = self.index(match w.unit {
-            Unit::MmaSync => 4,
-            Unit::Mfma(t) => t,
-        });
-        let q = self.bin("arith.divui", lane, d);
-        let m = self.bin("arith.remui", lane, d);
+        let d = ab::index(
+            self,
+            match w.unit {
+                Unit::MmaSync => 4,
+                Unit::Mfma(t) => t,
+            },
+        );
+        let q = ab::binary::<arith::DivUI>(self, lane, d);
+        let m = ab::binary::<arith::RemUI>(self, lane, d);
         let r = match w.unit {
             Unit::MmaSync => q,
             Unit::Mfma(_) => {
-                let c4 = self.index(4);
-                self.bin("arith.muli", q, c4)
+                let c4 = ab::index(self, 4);
+                ab::binary::<arith::MulI>(self, q, c4)
             }
         };
         let row = self.mul_add(wy, w.mt * tm, r);
         let c = match w.unit {
-            Unit::MmaSync => self.bin("arith.addi", m, m),
+            Unit::MmaSync => ab::binary::<arith::AddI>(self, m, m),
             Unit::Mfma(_) => m,
         };
         let col = self.mul_add(wx, w.nt * tn, c);
@@ -907,10 +915,10 @@ impl Lower<'_> {
     /// The (row, col) of this lane's slot `s`.
     fn slot_coords(&mut self, w: Warps, origin: (Value, Value), s: i64) -> (Value, Value) {
         let (dr, dc) = slot_at(w, s);
-        let (r, c) = (self.index(dr), self.index(dc));
+        let (r, c) = (ab::index(self, dr), ab::index(self, dc));
         (
-            self.bin("arith.addi", origin.0, r),
-            self.bin("arith.addi", origin.1, c),
+            ab::binary::<arith::AddI>(self, origin.0, r),
+            ab::binary::<arith::AddI>(self, origin.1, c),
         )
     }
 
@@ -919,8 +927,8 @@ impl Lower<'_> {
     fn point(&mut self, v: Value, slot: i64, row: Value, col: Value) -> Result<Value, Diagnostic> {
         if let Some(f) = self.frags.get(&v) {
             let arr = f.arr;
-            let i = self.index(slot);
-            return Ok(self.load(arr, i));
+            let i = ab::index(self, slot);
+            return Ok(mb::load(self, arr, &[i]));
         }
         let d = self
             .ctx
@@ -935,11 +943,11 @@ impl Lower<'_> {
                 let shape = self.buffers[&buf].clone();
                 let desc = self.desc(d, &shape)?;
                 let (off, ok) = self.locate(&desc, &origin, &[row, col]);
-                let zero = self.index(0);
-                let safe = self.select(ok, off, zero);
-                let x = self.load(buf, safe);
-                let z = self.constant(0.0, t.elem);
-                Ok(self.select(ok, x, z))
+                let zero = ab::index(self, 0);
+                let safe = ab::select(self, ok, off, zero);
+                let x = mb::load(self, buf, &[safe]);
+                let z = ab::number(self, 0.0, t.elem);
+                Ok(ab::select(self, ok, x, z))
             }
             "tile.valid" => {
                 let origin = self.scalars(&ops);
@@ -952,7 +960,7 @@ impl Lower<'_> {
                 Ok(if matches!(self.ctx.type_kind(t.elem), TypeKind::Index) {
                     at
                 } else {
-                    self.val("arith.index_cast", &[at], t.elem, &[])
+                    ab::cast::<arith::IndexCast>(self, at, t.elem)
                 })
             }
             "tile.map" => {
@@ -1013,8 +1021,8 @@ impl Lower<'_> {
                 args.push(self.point(*v, s, row, col)?);
             }
             let x = self.map_body(op, &args)?;
-            let i = self.index(s);
-            self.store(x, arr, i);
+            let i = ab::index(self, s);
+            mb::store(self, x, arr, &[i]);
         }
         self.set_frag(r, arr, w, &t);
         Ok(())
@@ -1037,10 +1045,10 @@ impl Lower<'_> {
         for s in 0..f.w.slots() {
             let (row, col) = self.slot_coords(f.w, origin, s);
             let (off, ok) = self.locate(&d, &at, &[row, col]);
-            let i = self.index(s);
-            let x = self.load(f.arr, i);
+            let i = ab::index(self, s);
+            let x = mb::load(self, f.arr, &[i]);
             self.when(ok, &mut |s| {
-                s.store(x, buf, off);
+                mb::store(s, x, buf, &[off]);
                 Ok(())
             })?;
         }
@@ -1061,9 +1069,9 @@ impl Lower<'_> {
         if let Some(f) = self.frags.get(&v).cloned() {
             if f.w == w {
                 for s in 0..w.slots() {
-                    let i = self.index(s);
-                    let x = self.load(f.arr, i);
-                    self.store(x, arr, i);
+                    let i = ab::index(self, s);
+                    let x = mb::load(self, f.arr, &[i]);
+                    mb::store(self, x, arr, &[i]);
                 }
                 return Ok(());
             }
@@ -1072,8 +1080,8 @@ impl Lower<'_> {
         // A broadcast scalar (the zero a gemm usually starts from).
         if let Some(x) = self.scalar_source(v) {
             for s in 0..w.slots() {
-                let i = self.index(s);
-                self.store(x, arr, i);
+                let i = ab::index(self, s);
+                mb::store(self, x, arr, &[i]);
             }
             return Ok(());
         }
@@ -1082,11 +1090,11 @@ impl Lower<'_> {
         let base = self.frag_base(w, n);
         for s in 0..w.slots() {
             let off = frag_offset(w, n, s);
-            let c = self.index(off);
-            let at = self.bin("arith.addi", base, c);
-            let x = self.load(view, at);
-            let i = self.index(s);
-            self.store(x, arr, i);
+            let c = ab::index(self, off);
+            let at = ab::binary::<arith::AddI>(self, base, c);
+            let x = mb::load(self, view, &[at]);
+            let i = ab::index(self, s);
+            mb::store(self, x, arr, &[i]);
         }
         self.release(ex);
         Ok(())
@@ -1117,11 +1125,11 @@ impl Lower<'_> {
         let view = self.scratch_view(m * n, f.t.elem);
         let base = self.frag_base(f.w, n);
         for s in 0..f.w.slots() {
-            let i = self.index(s);
-            let x = self.load(f.arr, i);
-            let c = self.index(frag_offset(f.w, n, s));
-            let at = self.bin("arith.addi", base, c);
-            self.store(x, view, at);
+            let i = ab::index(self, s);
+            let x = mb::load(self, f.arr, &[i]);
+            let c = ab::index(self, frag_offset(f.w, n, s));
+            let at = ab::binary::<arith::AddI>(self, base, c);
+            mb::store(self, x, view, &[at]);
         }
         self.read_back_blocked(v, view, m * n, &f.t)
     }
@@ -1139,8 +1147,8 @@ impl Lower<'_> {
         self.barrier();
         let arr = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
-            let x = s.load(view, e);
-            s.store(x, arr, j);
+            let x = mb::load(s, view, &[e]);
+            mb::store(s, x, arr, &[j]);
             Ok(())
         })?;
         self.release(true);
@@ -1194,17 +1202,17 @@ impl Lower<'_> {
             let d = self.desc(load, &shape)?;
             self.barrier();
             self.each(rows * cols, &mut |s, _, e| {
-                let c = s.index(rows);
-                let row = s.bin("arith.remui", e, c);
-                let col = s.bin("arith.divui", e, c);
+                let c = ab::index(s, rows);
+                let row = ab::binary::<arith::RemUI>(s, e, c);
+                let col = ab::binary::<arith::DivUI>(s, e, c);
                 let (off, ok) = s.locate(&d, &origin, &[row, col]);
-                let zero = s.index(0);
-                let safe = s.select(ok, off, zero);
-                let x = s.load(buf, safe);
-                let z = s.constant(0.0, t.elem);
-                let x = s.select(ok, x, z);
+                let zero = ab::index(s, 0);
+                let safe = ab::select(s, ok, off, zero);
+                let x = mb::load(s, buf, &[safe]);
+                let z = ab::number(s, 0.0, t.elem);
+                let x = ab::select(s, ok, x, z);
                 let at = s.mul_add(row, stride, col);
-                s.store(x, view, at);
+                mb::store(s, x, view, &[at]);
                 Ok(())
             })?;
             self.barrier();
@@ -1224,11 +1232,11 @@ impl Lower<'_> {
         self.barrier();
         self.each(rows * cols, &mut |s, j, e| {
             let x = s.own(l, j, e);
-            let c = s.index(cols);
-            let row = s.bin("arith.divui", e, c);
-            let col = s.bin("arith.remui", e, c);
+            let c = ab::index(s, cols);
+            let row = ab::binary::<arith::DivUI>(s, e, c);
+            let col = ab::binary::<arith::RemUI>(s, e, c);
             let at = s.mul_add(row, stride, col);
-            s.store(x, view, at);
+            mb::store(s, x, view, &[at]);
             Ok(())
         })?;
         self.barrier();
@@ -1307,7 +1315,7 @@ impl Lower<'_> {
         // The k16 steps unrolled: fragment loads of one step can overlap the
         // mma of the previous, and A's registers are picked by constant slots.
         for ks in 0..kk / 16 {
-            let k = self.index(ks * 16);
+            let k = ab::index(self, ks * 16);
             let regs: Option<Vec<Value>> = a_regs.as_ref().map(|f| {
                 (0..w.mt)
                     .map(|mi| self.a_from_regs(f, mi, ks, g.types[0]))
@@ -1358,18 +1366,18 @@ impl Lower<'_> {
         // (lanes 0-15 columns 0-7, lanes 16-31 columns 8-15), B's row of
         // each pair of n8 tiles (likewise: columns n, then n + 8).
         let Lane { lane, wy, wx } = self.lane(w);
-        let (c16, c8) = (self.index(16), self.index(8));
-        let l16 = self.bin("arith.remui", lane, c16);
-        let half = self.bin("arith.divui", lane, c16);
-        let half8 = self.bin("arith.muli", half, c8);
+        let (c16, c8) = (ab::index(self, 16), ab::index(self, 8));
+        let l16 = ab::binary::<arith::RemUI>(self, lane, c16);
+        let half = ab::binary::<arith::DivUI>(self, lane, c16);
+        let half8 = ab::binary::<arith::MulI>(self, half, c8);
         let row0 = self.mul_add(wy, wm_rows, l16);
         let a_base: Vec<Value> = match pa {
             Some(pa) => {
                 let row = self.mul_add(row0, pa.stride, half8);
                 (0..w.mt)
                     .map(|mi| {
-                        let c = self.index(mi * 16 * pa.stride);
-                        self.bin("arith.addi", row, c)
+                        let c = ab::index(self, mi * 16 * pa.stride);
+                        ab::binary::<arith::AddI>(self, row, c)
                     })
                     .collect()
             }
@@ -1379,24 +1387,24 @@ impl Lower<'_> {
         let b_row = if pb.trans {
             // B stored N x K: lane l addresses column n (its matrix's row)
             // wx·N/wn + 16·p + 8·(l/16) + l%8, at k + 8·((l/8)%2).
-            let (c8, c2) = (self.index(8), self.index(2));
-            let l8 = self.bin("arith.remui", lane, c8);
-            let q = self.bin("arith.divui", lane, c8);
-            let kh = self.bin("arith.remui", q, c2);
-            let kh8 = self.bin("arith.muli", kh, c8);
+            let (c8, c2) = (ab::index(self, 8), ab::index(self, 2));
+            let l8 = ab::binary::<arith::RemUI>(self, lane, c8);
+            let q = ab::binary::<arith::DivUI>(self, lane, c8);
+            let kh = ab::binary::<arith::RemUI>(self, q, c2);
+            let kh8 = ab::binary::<arith::MulI>(self, kh, c8);
             let n0 = self.mul_add(wx, wn_cols, half8);
-            let n0 = self.bin("arith.addi", n0, l8);
+            let n0 = ab::binary::<arith::AddI>(self, n0, l8);
             self.mul_add(n0, sb, kh8)
         } else {
             let col0 = self.mul_add(wx, wn_cols, half8);
-            let csb = self.index(sb);
-            let r = self.bin("arith.muli", l16, csb);
-            self.bin("arith.addi", r, col0)
+            let csb = ab::index(self, sb);
+            let r = ab::binary::<arith::MulI>(self, l16, csb);
+            ab::binary::<arith::AddI>(self, r, col0)
         };
         let b_base: Vec<Value> = (0..(w.nt + 1) / 2)
             .map(|p| {
-                let c = self.index(if pb.trans { p * 16 * sb } else { p * 16 });
-                self.bin("arith.addi", b_row, c)
+                let c = ab::index(self, if pb.trans { p * 16 * sb } else { p * 16 });
+                ab::binary::<arith::AddI>(self, b_row, c)
             })
             .collect();
         Ok(MmaOperands {
@@ -1431,15 +1439,10 @@ impl Lower<'_> {
         let [va, vb, vb4, _] = g.types;
         let ldm = |s: &mut Self, view: Value, at: Value, n: i64, trans: bool, ty: Type| {
             let tr = u.attr(AttrKind::Bool(trans));
-            s.val(
-                "nvgpu.ldmatrix",
-                &[view, at],
-                ty,
-                &[("numTiles", int_attr(&u, n, i32t)), ("transpose", tr)],
-            )
+            nvgpu::Ldmatrix::build(s, view, &[at], int_attr(&u, n, i32t), tr, ty).res(s.ctx)
         };
         let ka = match bases.0 {
-            Some(b) => self.bin("arith.addi", b, k),
+            Some(b) => ab::binary::<arith::AddI>(self, b, k),
             None => k,
         };
         let frags_a: Vec<Value> = match g.views.0 {
@@ -1447,32 +1450,32 @@ impl Lower<'_> {
                 .a_base
                 .iter()
                 .map(|b| {
-                    let at = self.bin("arith.addi", *b, ka);
+                    let at = ab::binary::<arith::AddI>(self, *b, ka);
                     ldm(self, av, at, 4, false, va)
                 })
                 .collect(),
             None => Vec::new(),
         };
         let mut kb = if g.b_trans {
-            let csb = self.index(g.sb);
-            self.bin("arith.muli", k, csb)
+            let csb = ab::index(self, g.sb);
+            ab::binary::<arith::MulI>(self, k, csb)
         } else {
             k
         };
         if let Some(b) = bases.1 {
-            kb = self.bin("arith.addi", kb, b);
+            kb = ab::binary::<arith::AddI>(self, kb, b);
         }
         let mut frags_b = Vec::new();
         for (p, b) in g.b_base.iter().enumerate() {
-            let at = self.bin("arith.addi", *b, kb);
+            let at = ab::binary::<arith::AddI>(self, *b, kb);
             if 2 * p as i64 + 1 < g.w.nt {
                 // Two n8 tiles: registers 0-1 the first's, 2-3 the second's.
                 let x = ldm(self, g.views.1, at, 4, g.b_trans, vb4);
                 let el: Vec<Value> = (0..8)
                     .map(|i| self.extract(x, &[i / 2, i % 2], g.f16))
                     .collect();
-                frags_b.push(self.val("vector.from_elements", &el[..4], vb, &[]));
-                frags_b.push(self.val("vector.from_elements", &el[4..], vb, &[]));
+                frags_b.push(vector::FromElements::build(self, &el[..4], vb).result(self.ctx));
+                frags_b.push(vector::FromElements::build(self, &el[4..], vb).result(self.ctx));
             } else {
                 frags_b.push(ldm(self, g.views.1, at, 2, g.b_trans, vb));
             }
@@ -1493,14 +1496,14 @@ impl Lower<'_> {
         for (mi, a) in fa.iter().enumerate() {
             for (ni, b) in fb.iter().enumerate() {
                 let slot = (mi as i64 * g.w.nt + ni as i64) * 4;
-                let idx: Vec<Value> = (0..4).map(|c| self.index(slot + c)).collect();
-                let c: Vec<Value> = idx.iter().map(|i| self.load(out, *i)).collect();
-                let c = self.val("vector.from_elements", &c, vc, &[]);
-                let d = self.val("nvgpu.mma.sync", &[*a, *b, c], vc, &[("mmaShape", shape)]);
+                let idx: Vec<Value> = (0..4).map(|c| ab::index(self, slot + c)).collect();
+                let c: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
+                let c = vector::FromElements::build(self, &c, vc).result(self.ctx);
+                let d = nvgpu::MmaSync::build(self, *a, *b, c, shape, vc).res(self.ctx);
                 for (e, i) in idx.iter().enumerate() {
                     let e = e as i64;
                     let x = self.extract(d, &[e / 2, e % 2], g.f32);
-                    self.store(x, out, *i);
+                    mb::store(self, x, out, &[*i]);
                 }
             }
         }
@@ -1553,10 +1556,14 @@ impl Lower<'_> {
         // Starts the copies of iteration `it` into buffer `it % depth`,
         // only where `live`; gives the group.
         let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
-            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
-            let slot = s.bin("arith.remui", it, d);
-            let ivv = s.bin("arith.muli", it, st);
-            let ivv = s.bin("arith.addi", ivv, lb);
+            let (d, lb, st) = (
+                ab::index(s, pipe.depth),
+                ab::index(s, pipe.lb),
+                ab::index(s, pipe.step),
+            );
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let ivv = ab::binary::<arith::MulI>(s, it, st);
+            let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
             let mut tokens = Vec::new();
             for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
                 let lops = s.ctx.operands(c.load).to_vec();
@@ -1565,19 +1572,19 @@ impl Lower<'_> {
                     .iter()
                     .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
                     .collect();
-                let csize = s.index(*size);
-                let base = s.bin("arith.muli", slot, csize);
+                let csize = ab::index(s, *size);
+                let base = ab::binary::<arith::MulI>(s, slot, csize);
                 let (rows, cols) = (t.shape[0], t.shape[1]);
                 let runs = if c.trans { rows / CHUNK } else { cols / CHUNK };
                 let per = rows * cols / CHUNK / s.threads;
                 for j in 0..per {
-                    let cj = s.index(j * s.threads);
-                    let ch = s.bin("arith.addi", s.tid, cj);
-                    let cr = s.index(runs);
-                    let line = s.bin("arith.divui", ch, cr);
-                    let q = s.bin("arith.remui", ch, cr);
-                    let c8 = s.index(CHUNK);
-                    let within = s.bin("arith.muli", q, c8);
+                    let cj = ab::index(s, j * s.threads);
+                    let ch = ab::binary::<arith::AddI>(s, s.tid, cj);
+                    let cr = ab::index(s, runs);
+                    let line = ab::binary::<arith::DivUI>(s, ch, cr);
+                    let q = ab::binary::<arith::RemUI>(s, ch, cr);
+                    let c8 = ab::index(s, CHUNK);
+                    let within = ab::binary::<arith::MulI>(s, q, c8);
                     let (row, col) = if c.trans {
                         (within, line)
                     } else {
@@ -1585,52 +1592,45 @@ impl Lower<'_> {
                     };
                     let (off, mut ok) = s.locate(&c.desc, &origin, &[row, col]);
                     if let Some(l) = live {
-                        ok = s.bin("arith.andi", ok, l);
+                        ok = ab::binary::<arith::AndI>(s, ok, l);
                     }
-                    let zero = s.index(0);
-                    let safe = s.select(ok, off, zero);
-                    let n = s.select(ok, c8, zero);
+                    let zero = ab::index(s, 0);
+                    let safe = ab::select(s, ok, off, zero);
+                    let n = ab::select(s, ok, c8, zero);
                     let at = if s.mma.is_swizzled(c.transfer) {
                         let lines = if c.trans { cols } else { rows };
                         s.swizzled_at(line, within, lines)
                     } else {
                         s.mul_add(line, *stride, within)
                     };
-                    let at = s.bin("arith.addi", at, base);
-                    let sizes = u.attr(AttrKind::DenseArray {
-                        elem: i32t,
-                        values: vec![1, 1, 1, 1, 1].into(),
-                    });
-                    let tk = s.val(
-                        "nvgpu.device_async_copy",
-                        &[buf, safe, *view, at, n],
+                    let at = ab::binary::<arith::AddI>(s, at, base);
+                    let tk = nvgpu::DeviceAsyncCopy::build(
+                        s,
+                        buf,
+                        &[safe],
+                        *view,
+                        &[at],
+                        Some(n),
+                        int_attr(&u, CHUNK, u.ty(TypeKind::Index)),
+                        Some(u.attr(AttrKind::Unit)),
                         token,
-                        &[
-                            ("dstElements", int_attr(&u, CHUNK, u.ty(TypeKind::Index))),
-                            ("bypassL1", u.attr(AttrKind::Unit)),
-                            ("operandSegmentSizes", sizes),
-                        ],
-                    );
+                    )
+                    .async_token(s.ctx);
                     tokens.push(tk);
                 }
             }
-            Ok(s.val("nvgpu.device_async_create_group", &tokens, token, &[]))
+            Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
         };
         if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|g| self.mma.is_wgmma(*g)) {
             return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
         }
         let mut group = None;
         for it in 0..(pipe.depth - 1) {
-            let itv = self.index(it);
+            let itv = ab::index(self, it);
             let live = if it < pipe.n {
                 None
             } else {
-                Some(self.val(
-                    "arith.constant",
-                    &[],
-                    u.int_type(1),
-                    &[("value", int_attr(&u, 0, u.int_type(1)))],
-                ))
+                Some(ab::int(self, 0, u.int_type(1)))
             };
             group = Some(issue(self, itv, live)?);
         }
@@ -1648,28 +1648,31 @@ impl Lower<'_> {
                 &issue,
             );
         }
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
         let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
-            s.op(
-                "nvgpu.device_async_wait",
-                &[g[0]],
-                &[],
-                &[("numGroups", wait_n)],
-            );
+            nvgpu::DeviceAsyncWait::build(s, g[0], Some(wait_n));
             s.barrier();
-            let ahead = s.index(pipe.depth - 1);
-            let next = s.bin("arith.addi", it, ahead);
-            let n = s.index(pipe.n);
-            let live = s.cmpi("ult", next, n);
+            let ahead = ab::index(s, pipe.depth - 1);
+            let next = ab::binary::<arith::AddI>(s, it, ahead);
+            let n = ab::index(s, pipe.n);
+            let live = ab::cmpi(s, CmpIPredicate::Ult, next, n);
             let g = issue(s, next, Some(live))?;
-            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
-            let slot = s.bin("arith.remui", it, d);
-            let iv = s.bin("arith.muli", it, st);
-            let iv = s.bin("arith.addi", iv, lb);
+            let (d, lb, st) = (
+                ab::index(s, pipe.depth),
+                ab::index(s, pipe.lb),
+                ab::index(s, pipe.step),
+            );
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let iv = ab::binary::<arith::MulI>(s, it, st);
+            let iv = ab::binary::<arith::AddI>(s, iv, lb);
             s.map.values.insert(bargs[0], iv);
             for (c, (view, stride, size, _)) in pipe.copies.iter().zip(&rings) {
-                let csize = s.index(*size);
-                let base = s.bin("arith.muli", slot, csize);
+                let csize = ab::index(s, *size);
+                let base = ab::binary::<arith::MulI>(s, slot, csize);
                 let r = s.ctx.result(c.transfer, 0);
                 s.padded_tiles.insert(
                     r,
@@ -1701,12 +1704,7 @@ impl Lower<'_> {
         })?;
         // Copies past the last iteration (zero-fills) land before the
         // shared memory is used again.
-        self.op(
-            "nvgpu.device_async_wait",
-            &[out[0]],
-            &[],
-            &[("numGroups", int_attr(&u, 0, i32t))],
-        );
+        nvgpu::DeviceAsyncWait::build(self, out[0], Some(int_attr(&u, 0, i32t)));
         for (r, (arr, w, t)) in results.iter().zip(&carried) {
             self.set_frag(*r, *arr, *w, t);
         }
@@ -1752,43 +1750,42 @@ impl Lower<'_> {
         let groups = |n: i64| int_attr(&u, n, i32t);
         // Where stage `it`'s A and B start in their rings.
         let stage = |s: &mut Self, it: Value| {
-            let d = s.index(pipe.depth);
-            let slot = s.bin("arith.remui", it, d);
-            let (sa, sb) = (s.index(rings[ia].2), s.index(rings[ib].2));
+            let d = ab::index(s, pipe.depth);
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let (sa, sb) = (ab::index(s, rings[ia].2), ab::index(s, rings[ib].2));
             (
-                Some(s.bin("arith.muli", slot, sa)),
-                Some(s.bin("arith.muli", slot, sb)),
+                Some(ab::binary::<arith::MulI>(s, slot, sa)),
+                Some(ab::binary::<arith::MulI>(s, slot, sb)),
             )
         };
         // Waits for stage `it + 1`, syncs, starts iteration `it + depth`'s
         // copies and loads stage `it + 1`'s first fragments.
         let turn = |s: &mut Self, it: Value, tok: Value| -> Result<_, Diagnostic> {
-            s.op(
-                "nvgpu.device_async_wait",
-                &[tok],
-                &[],
-                &[("numGroups", groups(pipe.depth - 2))],
-            );
+            nvgpu::DeviceAsyncWait::build(s, tok, Some(groups(pipe.depth - 2)));
             s.barrier();
-            let d = s.index(pipe.depth);
-            let ahead = s.bin("arith.addi", it, d);
-            let n = s.index(pipe.n);
-            let live = s.cmpi("ult", ahead, n);
+            let d = ab::index(s, pipe.depth);
+            let ahead = ab::binary::<arith::AddI>(s, it, d);
+            let n = ab::index(s, pipe.n);
+            let live = ab::cmpi(s, CmpIPredicate::Ult, ahead, n);
             let tok = issue(s, ahead, Some(live))?;
-            let one = s.index(1);
-            let next = s.bin("arith.addi", it, one);
+            let one = ab::index(s, 1);
+            let next = ab::binary::<arith::AddI>(s, it, one);
             let bases = stage(s, next);
-            let zero = s.index(0);
+            let zero = ab::index(s, 0);
             Ok((tok, s.mma_load(&g, bases, zero)))
         };
         // Iteration -1's turn: stage 0 and iteration depth - 1's copies.
-        let minus1 = self.index(-1);
+        let minus1 = ab::index(self, -1);
         let (group, first) = turn(self, minus1, group)?;
         let f16 = g.f16;
         let held = (w.mt * 8 + w.nt * 4) as usize;
         let stash = self.entry_alloca(held as i64, f16);
         self.stash_frags(&first, stash);
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
         let steps = kk / 16;
         let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, tok| {
             let mut cur = s.unstash_frags(&g, stash);
@@ -1796,7 +1793,7 @@ impl Lower<'_> {
             let mut tok = tok[0];
             for k in 0..steps {
                 let next = if k + 1 < steps {
-                    let at = s.index(16 * (k + 1));
+                    let at = ab::index(s, 16 * (k + 1));
                     s.mma_load(&g, bases, at)
                 } else {
                     let (t, f) = turn(s, it, tok)?;
@@ -1809,12 +1806,7 @@ impl Lower<'_> {
             }
             Ok(vec![tok])
         })?;
-        self.op(
-            "nvgpu.device_async_wait",
-            &[out[0]],
-            &[],
-            &[("numGroups", groups(0))],
-        );
+        nvgpu::DeviceAsyncWait::build(self, out[0], Some(groups(0)));
         self.set_frag(results[0], acc, w, &t);
         Ok(())
     }
@@ -1826,8 +1818,8 @@ impl Lower<'_> {
         for (v, rows) in fa.iter().map(|v| (v, 4)).chain(fb.iter().map(|v| (v, 2))) {
             for e in 0..rows * 2 {
                 let x = self.extract(*v, &[e / 2, e % 2], f16);
-                let i = self.index(at);
-                self.store(x, arr, i);
+                let i = ab::index(self, at);
+                mb::store(self, x, arr, &[i]);
                 at += 1;
             }
         }
@@ -1839,12 +1831,12 @@ impl Lower<'_> {
         let mut take = |s: &mut Self, n: i64, ty: Type| {
             let el: Vec<Value> = (at..at + n)
                 .map(|i| {
-                    let i = s.index(i);
-                    s.load(arr, i)
+                    let i = ab::index(s, i);
+                    mb::load(s, arr, &[i])
                 })
                 .collect();
             at += n;
-            s.val("vector.from_elements", &el, ty, &[])
+            vector::FromElements::build(s, &el, ty).result(s.ctx)
         };
         let fa = (0..g.w.mt).map(|_| take(self, 8, g.types[0])).collect();
         let fb = (0..g.w.nt).map(|_| take(self, 4, g.types[1])).collect();
@@ -1853,7 +1845,7 @@ impl Lower<'_> {
 
     pub(super) fn extract(&mut self, v: Value, pos: &[i64], elem: Type) -> Value {
         let p = self.ctx.uniquer().i64_array(pos);
-        self.val("vector.extract", &[v], elem, &[("static_position", p)])
+        vector::Extract::build(self, v, p, elem).result(self.ctx)
     }
 
     /// The fragment array a `tile.for` carries its `i`th value in, if the

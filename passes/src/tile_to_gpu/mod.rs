@@ -51,12 +51,17 @@ mod wgmma;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_array_attr;
-use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
+use aic::ir::{Block, Build, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
-use aic_dialects::arith::CMPI_PREDICATES;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::arith::{self};
 use aic_dialects::coord::{self, Desc};
+use aic_dialects::gpu::build as gb;
 use aic_dialects::gpu::{WORKGROUP, elem_bytes};
+use aic_dialects::memref::build as mb;
+use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
 
@@ -425,15 +430,45 @@ fn lower_kernel(
     Ok(())
 }
 
-/// `tile.reduce` kinds: the combining op of floats and integers.
-fn combiner(kind: &str, float: bool) -> (f64, &'static str) {
+/// The arith op combining two values: of a reduction, or a gemm's
+/// products and sums.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Combine {
+    AddF,
+    MaximumF,
+    MinimumF,
+    MulF,
+    AddI,
+    MaxSI,
+    MinSI,
+    MulI,
+}
+
+impl Combine {
+    /// `x` combined with `y`.
+    fn apply(self, b: &mut impl Build, x: Value, y: Value) -> Value {
+        match self {
+            Combine::AddF => ab::binary::<arith::AddF>(b, x, y),
+            Combine::MaximumF => ab::binary::<arith::MaximumF>(b, x, y),
+            Combine::MinimumF => ab::binary::<arith::MinimumF>(b, x, y),
+            Combine::MulF => ab::binary::<arith::MulF>(b, x, y),
+            Combine::AddI => ab::binary::<arith::AddI>(b, x, y),
+            Combine::MaxSI => ab::binary::<arith::MaxSI>(b, x, y),
+            Combine::MinSI => ab::binary::<arith::MinSI>(b, x, y),
+            Combine::MulI => ab::binary::<arith::MulI>(b, x, y),
+        }
+    }
+}
+
+/// `tile.reduce` kinds: the start and combining op of floats and integers.
+fn combiner(kind: &str, float: bool) -> (f64, Combine) {
     match (kind, float) {
-        ("sum", true) => (0.0, "arith.addf"),
-        ("max", true) => (f64::NEG_INFINITY, "arith.maximumf"),
-        ("min", true) => (f64::INFINITY, "arith.minimumf"),
-        ("sum", false) => (0.0, "arith.addi"),
-        ("max", false) => (i64::MIN as f64, "arith.maxsi"),
-        _ => (i64::MAX as f64, "arith.minsi"),
+        ("sum", true) => (0.0, Combine::AddF),
+        ("max", true) => (f64::NEG_INFINITY, Combine::MaximumF),
+        ("min", true) => (f64::INFINITY, Combine::MinimumF),
+        ("sum", false) => (0.0, Combine::AddI),
+        ("max", false) => (i64::MIN as f64, Combine::MaxSI),
+        _ => (i64::MAX as f64, Combine::MinSI),
     }
 }
 
@@ -457,6 +492,19 @@ fn strides(shape: &[i64]) -> Vec<i64> {
     s
 }
 
+/// Ops are built where the lowering inserts now (the end of its block).
+impl Build for Lower<'_> {
+    fn context(&self) -> &Context {
+        self.ctx
+    }
+    fn location(&self) -> Attr {
+        self.loc
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        self.b().insert(st)
+    }
+}
+
 impl Lower<'_> {
     fn b(&mut self) -> Builder<'_> {
         Builder {
@@ -466,62 +514,8 @@ impl Lower<'_> {
         }
     }
 
-    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: &[(&str, Attr)]) -> Op {
-        self.b().create_with_props(name, args, results, props)
-    }
-
-    fn val(&mut self, name: &str, args: &[Value], ty: Type, props: &[(&str, Attr)]) -> Value {
-        let o = self.op(name, args, &[ty], props);
-        self.ctx.result(o, 0)
-    }
-
     fn index_ty(&self) -> Type {
         self.ctx.uniquer().ty(TypeKind::Index)
-    }
-
-    fn index(&mut self, v: i64) -> Value {
-        let t = self.index_ty();
-        let a = int_attr(self.ctx.uniquer(), v, t);
-        self.val("arith.constant", &[], t, &[("value", a)])
-    }
-
-    /// The constant `v` of type `ty` (a float or an integer).
-    fn constant(&mut self, v: f64, ty: Type) -> Value {
-        let u = self.ctx.uniquer().clone();
-        let a = match u.type_kind(ty) {
-            TypeKind::Float(k) => u.attr(AttrKind::Float {
-                bits: k.from_f64(v),
-                ty,
-            }),
-            TypeKind::Integer { width: 1, .. } => int_attr(&u, i64::from(v != 0.0), ty),
-            _ => int_attr(&u, v as i64, ty),
-        };
-        self.val("arith.constant", &[], ty, &[("value", a)])
-    }
-
-    fn bin(&mut self, name: &str, a: Value, b: Value) -> Value {
-        let ty = self.ctx.value_type(a);
-        self.val(name, &[a, b], ty, &[])
-    }
-
-    fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        let i = CMPI_PREDICATES
-            .iter()
-            .position(|p| *p == pred)
-            .expect("a predicate") as i64;
-        let u = self.ctx.uniquer().clone();
-        let i1 = u.int_type(1);
-        self.val(
-            "arith.cmpi",
-            &[a, b],
-            i1,
-            &[("predicate", int_attr(&u, i, u.int_type(64)))],
-        )
-    }
-
-    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
-        let ty = self.ctx.value_type(a);
-        self.val("arith.select", &[c, a, b], ty, &[])
     }
 
     fn memref(&self, n: i64, elem: Type, shared: bool) -> Type {
@@ -534,22 +528,9 @@ impl Lower<'_> {
         })
     }
 
-    fn load(&mut self, m: Value, i: Value) -> Value {
-        let elem = self
-            .ctx
-            .type_kind(self.ctx.value_type(m))
-            .element_type()
-            .expect("a memref");
-        self.val("memref.load", &[m, i], elem, &[])
-    }
-
-    fn store(&mut self, v: Value, m: Value, i: Value) {
-        self.op("memref.store", &[v, m, i], &[], &[]);
-    }
-
     fn barrier(&mut self) {
         if self.threads > 1 {
-            self.op("gpu.barrier", &[], &[], &[]);
+            gb::barrier(self);
         }
         self.scratch.dirty = [false; 2];
     }
@@ -563,24 +544,17 @@ impl Lower<'_> {
     /// A thread's private array of `n` elements.
     fn private(&mut self, n: i64, elem: Type) -> Value {
         let ty = self.memref(n, elem, false);
-        let o = Builder {
+        let mut at_entry = Builder {
             ctx: &mut *self.ctx,
             ip: InsertPoint::Before(self.entry),
             loc: self.loc,
-        }
-        .create_with_props("memref.alloca", &[], &[ty], &[]);
-        self.ctx.result(o, 0)
+        };
+        mb::alloca(&mut at_entry, ty)
     }
 
     fn shared_view(&mut self, offset: i64, n: i64, elem: Type) -> Value {
         let ty = self.memref(n, elem, true);
-        let u = self.ctx.uniquer().clone();
-        self.val(
-            "gpu.shared",
-            &[],
-            ty,
-            &[("offset", int_attr(&u, offset, u.int_type(64)))],
-        )
+        gb::shared(self, offset, ty)
     }
 
     /// Runs `f` with ops going to `b`.
@@ -612,15 +586,8 @@ impl Lower<'_> {
         let body = self.ctx.create_block(&args);
         let bargs = self.ctx.block_args(body).to_vec();
         let yields = self.within(body, |s| f(s, bargs[0], &bargs[1..]))?;
-        self.within(body, |s| s.op("scf.yield", &yields, &[], &[]));
-        let r = self.ctx.create_region();
-        self.ctx.append_block(r, body);
-        let mut st = OpState::new(self.ctx.ident("scf.for"), self.loc);
-        st.operands = [lb, ub, step].iter().chain(inits).copied().collect();
-        st.result_types = inits.iter().map(|v| self.ctx.value_type(*v)).collect();
-        st.regions.push(r);
-        let o = self.b().insert(st);
-        Ok(self.ctx.results(o).collect())
+        self.within(body, |s| sb::yield_(s, &yields));
+        Ok(sb::for_loop(&mut self.b(), lb, ub, step, inits, body))
     }
 
     /// `scf.if %c { f }` (no results).
@@ -631,14 +598,8 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         let then = self.ctx.create_block(&[]);
         self.within(then, |s| f(s))?;
-        self.within(then, |s| s.op("scf.yield", &[], &[], &[]));
-        let (r, e) = (self.ctx.create_region(), self.ctx.create_region());
-        self.ctx.append_block(r, then);
-        let mut st = OpState::new(self.ctx.ident("scf.if"), self.loc);
-        st.operands = [c].as_slice().into();
-        st.regions.push(r);
-        st.regions.push(e);
-        self.b().insert(st);
+        self.within(then, |s| sb::yield_(s, &[]));
+        sb::if_then(&mut self.b(), c, then);
         Ok(())
     }
 
@@ -661,35 +622,35 @@ impl Lower<'_> {
                 s.row_position(sl, j)
             } else if let Some(j) = s.const_index(j) {
                 // ((j / v) * t + tid) * v + j % v, the constant part folded.
-                let tv = s.index(v);
-                let base = s.bin("arith.muli", tid, tv);
-                let k = s.index((j / v) * t * v + j % v);
-                s.bin("arith.addi", base, k)
+                let tv = ab::index(s, v);
+                let base = ab::binary::<arith::MulI>(s, tid, tv);
+                let k = ab::index(s, (j / v) * t * v + j % v);
+                ab::binary::<arith::AddI>(s, base, k)
             } else {
-                let (tc, vc) = (s.index(t), s.index(v));
-                let jq = s.bin("arith.divui", j, vc);
-                let jr = s.bin("arith.remui", j, vc);
-                let jt = s.bin("arith.muli", jq, tc);
-                let jt = s.bin("arith.addi", jt, tid);
-                let jt = s.bin("arith.muli", jt, vc);
-                s.bin("arith.addi", jt, jr)
+                let (tc, vc) = (ab::index(s, t), ab::index(s, v));
+                let jq = ab::binary::<arith::DivUI>(s, j, vc);
+                let jr = ab::binary::<arith::RemUI>(s, j, vc);
+                let jt = ab::binary::<arith::MulI>(s, jq, tc);
+                let jt = ab::binary::<arith::AddI>(s, jt, tid);
+                let jt = ab::binary::<arith::MulI>(s, jt, vc);
+                ab::binary::<arith::AddI>(s, jt, jr)
             };
             if n % t == 0 {
                 f(s, j, e)
             } else {
-                let nc = s.index(n);
-                let inside = s.cmpi("ult", e, nc);
+                let nc = ab::index(s, n);
+                let inside = ab::cmpi(s, CmpIPredicate::Ult, e, nc);
                 s.when(inside, &mut |s| f(s, j, e))
             }
         };
         if t > 1 && per <= UNROLL {
             for j in 0..per {
-                let j = self.index(j);
+                let j = ab::index(self, j);
                 body(self, j)?;
             }
             return Ok(());
         }
-        let (lo, hi, one) = (self.index(0), self.index(per), self.index(1));
+        let (lo, hi, one) = (ab::index(self, 0), ab::index(self, per), ab::index(self, 1));
         self.for_loop(lo, hi, one, &[], &mut |s, j, _| {
             body(s, j)?;
             Ok(Vec::new())
@@ -707,39 +668,36 @@ impl Lower<'_> {
     /// loads and stores their vectorisation).
     fn row_position(&mut self, sl: Slice, j: Value) -> Value {
         let tid = self.tid;
-        let gc = self.index(sl.group);
-        let warp = self.bin("arith.divui", tid, gc);
-        let u = self.ctx.uniquer().clone();
-        let ty = self.index_ty();
-        let bound = int_attr(&u, sl.group, u.int_type(64));
-        let lane = self.val("gpu.lane_id", &[], ty, &[("upper_bound", bound)]);
-        let (lc, vc) = (self.index(sl.len), self.index(sl.v));
-        let row = self.bin("arith.muli", warp, lc);
-        let col = self.bin("arith.muli", lane, vc);
-        let base = self.bin("arith.addi", row, col);
+        let gc = ab::index(self, sl.group);
+        let warp = ab::binary::<arith::DivUI>(self, tid, gc);
+        let lane = gb::lane_id(self, Some(sl.group));
+        let (lc, vc) = (ab::index(self, sl.len), ab::index(self, sl.v));
+        let row = ab::binary::<arith::MulI>(self, warp, lc);
+        let col = ab::binary::<arith::MulI>(self, lane, vc);
+        let base = ab::binary::<arith::AddI>(self, row, col);
         let (row_step, run_step) = (sl.step * sl.len, sl.group * sl.v);
         let off = match self.const_index(j) {
             Some(j) => {
                 let (q, k) = (j / sl.v, j % sl.v);
-                self.index((q / sl.per) * row_step + (q % sl.per) * run_step + k)
+                ab::index(self, (q / sl.per) * row_step + (q % sl.per) * run_step + k)
             }
             None => {
                 let (pc, rs, ps) = (
-                    self.index(sl.per),
-                    self.index(row_step),
-                    self.index(run_step),
+                    ab::index(self, sl.per),
+                    ab::index(self, row_step),
+                    ab::index(self, run_step),
                 );
-                let q = self.bin("arith.divui", j, vc);
-                let k = self.bin("arith.remui", j, vc);
-                let s = self.bin("arith.divui", q, pc);
-                let p = self.bin("arith.remui", q, pc);
-                let s = self.bin("arith.muli", s, rs);
-                let p = self.bin("arith.muli", p, ps);
-                let sp = self.bin("arith.addi", s, p);
-                self.bin("arith.addi", sp, k)
+                let q = ab::binary::<arith::DivUI>(self, j, vc);
+                let k = ab::binary::<arith::RemUI>(self, j, vc);
+                let s = ab::binary::<arith::DivUI>(self, q, pc);
+                let p = ab::binary::<arith::RemUI>(self, q, pc);
+                let s = ab::binary::<arith::MulI>(self, s, rs);
+                let p = ab::binary::<arith::MulI>(self, p, ps);
+                let sp = ab::binary::<arith::AddI>(self, s, p);
+                ab::binary::<arith::AddI>(self, sp, k)
             }
         };
-        self.bin("arith.addi", base, off)
+        ab::binary::<arith::AddI>(self, base, off)
     }
 
     /// How many neighbouring elements of a tile of `n` a thread owns
@@ -761,14 +719,14 @@ impl Lower<'_> {
                 let q = if st[d] == 1 {
                     e
                 } else {
-                    let c = self.index(st[d]);
-                    self.bin("arith.divui", e, c)
+                    let c = ab::index(self, st[d]);
+                    ab::binary::<arith::DivUI>(self, e, c)
                 };
                 if d == 0 {
                     q
                 } else {
-                    let c = self.index(shape[d]);
-                    self.bin("arith.remui", q, c)
+                    let c = ab::index(self, shape[d]);
+                    ab::binary::<arith::RemUI>(self, q, c)
                 }
             })
             .collect()
@@ -782,35 +740,40 @@ impl Lower<'_> {
             let term = if s == 1 {
                 *i
             } else {
-                let c = self.index(s);
-                self.bin("arith.muli", *i, c)
+                let c = ab::index(self, s);
+                ab::binary::<arith::MulI>(self, *i, c)
             };
             acc = Some(match acc {
-                Some(a) => self.bin("arith.addi", a, term),
+                Some(a) => ab::binary::<arith::AddI>(self, a, term),
                 None => term,
             });
         }
-        acc.unwrap_or_else(|| self.index(0))
+        acc.unwrap_or_else(|| ab::index(self, 0))
     }
 
     /// `f(0) combine f(1) combine ... f(n - 1)` (`n` at least 1).
-    fn fold(&mut self, n: i64, combine: &str, f: &mut dyn FnMut(&mut Self, i64) -> Value) -> Value {
+    fn fold(
+        &mut self,
+        n: i64,
+        combine: Combine,
+        f: &mut dyn FnMut(&mut Self, i64) -> Value,
+    ) -> Value {
         let mut acc = f(self, 0);
         for k in 1..n {
             let x = f(self, k);
-            acc = self.bin(combine, acc, x);
+            acc = combine.apply(self, acc, x);
         }
         acc
     }
 
     /// `xs` (at least one) combined pairwise, so that the fold is
     /// log2(n) ops deep rather than n.
-    pub(super) fn pairwise(&mut self, mut xs: Vec<Value>, combine: &str) -> Value {
+    pub(super) fn pairwise(&mut self, mut xs: Vec<Value>, combine: Combine) -> Value {
         while xs.len() > 1 {
             xs = xs
                 .chunks(2)
                 .map(|p| match p {
-                    [a, b] => self.bin(combine, *a, *b),
+                    [a, b] => combine.apply(self, *a, *b),
                     _ => p[0],
                 })
                 .collect();
@@ -821,23 +784,16 @@ impl Lower<'_> {
     /// `v` combined over each aligned group of `lanes` lanes of a warp by
     /// butterfly shuffles (offsets `lanes/2` down to 1): every lane of a
     /// group gets the group's result.
-    fn butterfly(&mut self, v: Value, lanes: i64, combine: &str) -> Value {
+    fn butterfly(&mut self, v: Value, lanes: i64, combine: Combine) -> Value {
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
         let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
-        let width = self.constant(lanes as f64, i32t);
-        let elem = self.ctx.value_type(v);
+        let width = ab::number(self, lanes as f64, i32t);
         let (mut v, mut off) = (v, lanes / 2);
         while off > 0 {
-            let oc = self.constant(off as f64, i32t);
-            let sh = self.op(
-                "gpu.shuffle",
-                &[v, oc, width],
-                &[elem, u.int_type(1)],
-                &[("mode", xor)],
-            );
-            let y = self.ctx.result(sh, 0);
-            v = self.bin(combine, v, y);
+            let oc = ab::number(self, off as f64, i32t);
+            let (y, _) = gb::shuffle(self, xor, v, oc, width);
+            v = combine.apply(self, v, y);
             off /= 2;
         }
         v
@@ -848,7 +804,7 @@ impl Lower<'_> {
     /// position `e` (of `shape`).
     fn broadcast_source(&mut self, e: Value, shape: &[i64], dims: &[i64], src: &[i64]) -> Value {
         let idx = self.unravel(e, shape);
-        let zero = self.index(0);
+        let zero = ab::index(self, 0);
         let at: Vec<Value> = dims
             .iter()
             .zip(src)
@@ -863,7 +819,7 @@ impl Lower<'_> {
     fn copy_into(&mut self, l: L, n: i64, dst: Value, at_position: bool) -> Result<(), Diagnostic> {
         self.each(n, &mut |s, j, e| {
             let x = s.own(l, j, e);
-            s.store(x, dst, if at_position { e } else { j });
+            mb::store(s, x, dst, &[if at_position { e } else { j }]);
             Ok(())
         })
     }
@@ -871,11 +827,11 @@ impl Lower<'_> {
     /// This thread's element `(j, e)` of a tile.
     fn own(&mut self, l: L, j: Value, e: Value) -> Value {
         match l {
-            L::Dist(a) => self.load(a, j),
-            L::Shared(v) => self.load(v, e),
+            L::Dist(a) => mb::load(self, a, &[j]),
+            L::Shared(v) => mb::load(self, v, &[e]),
             L::Repl(a) => self.pick(a, e),
             // Only where a thread's slots are runs (maps of sliced tiles).
-            L::Sliced(a, _) => self.load(a, j),
+            L::Sliced(a, _) => mb::load(self, a, &[j]),
         }
     }
 
@@ -884,32 +840,28 @@ impl Lower<'_> {
     /// array stays in registers.
     fn pick(&mut self, a: Value, e: Value) -> Value {
         if let Some(c) = self.const_index(e) {
-            let i = self.index(c);
-            return self.load(a, i);
+            let i = ab::index(self, c);
+            return mb::load(self, a, &[i]);
         }
         let n = self
             .ctx
             .type_kind(self.ctx.value_type(a))
             .shape()
             .map_or(1, |s| s[0]);
-        let i0 = self.index(0);
-        let mut x = self.load(a, i0);
+        let i0 = ab::index(self, 0);
+        let mut x = mb::load(self, a, &[i0]);
         for k in 1..n {
-            let i = self.index(k);
-            let y = self.load(a, i);
-            let is = self.cmpi("eq", e, i);
-            x = self.select(is, y, x);
+            let i = ab::index(self, k);
+            let y = mb::load(self, a, &[i]);
+            let is = ab::cmpi(self, CmpIPredicate::Eq, e, i);
+            x = ab::select(self, is, y, x);
         }
         x
     }
 
     /// The value of `v` when it is an index constant.
     fn const_index(&self, v: Value) -> Option<i64> {
-        let d = self.ctx.defining_op(v)?;
-        if self.ctx.op_name(d) != "arith.constant" {
-            return None;
-        }
-        let a = self.ctx.inherent_attr(d, self.ctx.find_ident("value")?)?;
+        let a = arith::Constant::defining(self.ctx, v)?.value(self.ctx)?;
         match self.ctx.attr_kind(a) {
             AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
             _ => None,
@@ -968,7 +920,7 @@ impl Lower<'_> {
         src: &TileType,
         axis: usize,
         init: f64,
-        combine: &str,
+        combine: Combine,
         by_select: bool,
     ) -> Result<Value, Diagnostic> {
         let n: i64 = src.shape.iter().product();
@@ -976,41 +928,45 @@ impl Lower<'_> {
         let mut out_shape = src.shape.clone();
         out_shape.remove(axis);
         let part = self.private(rows, src.elem);
-        let first = self.constant(init, src.elem);
+        let first = ab::number(self, init, src.elem);
         if by_select {
             for i in 0..rows {
-                let i = self.index(i);
-                self.store(first, part, i);
+                let i = ab::index(self, i);
+                mb::store(self, first, part, &[i]);
             }
         } else {
-            let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
+            let (lo, hi, one) = (
+                ab::index(self, 0),
+                ab::index(self, rows),
+                ab::index(self, 1),
+            );
             self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
-                s.store(first, part, o);
+                mb::store(s, first, part, &[o]);
                 Ok(Vec::new())
             })?;
         }
         self.each(n, &mut |s, j, e| {
-            let x = s.load(arr, j);
+            let x = mb::load(s, arr, &[j]);
             let mut idx = s.unravel(e, &src.shape);
             idx.remove(axis);
             let o = s.ravel(&idx, &out_shape);
             if !by_select {
-                let p = s.load(part, o);
-                let y = s.bin(combine, p, x);
-                s.store(y, part, o);
+                let p = mb::load(s, part, &[o]);
+                let y = combine.apply(s, p, x);
+                mb::store(s, y, part, &[o]);
                 return Ok(());
             }
             for i in 0..rows {
-                let ic = s.index(i);
-                let p = s.load(part, ic);
-                let y = s.bin(combine, p, x);
+                let ic = ab::index(s, i);
+                let p = mb::load(s, part, &[ic]);
+                let y = combine.apply(s, p, x);
                 let y = if rows == 1 {
                     y
                 } else {
-                    let mine = s.cmpi("eq", o, ic);
-                    s.select(mine, y, p)
+                    let mine = ab::cmpi(s, CmpIPredicate::Eq, o, ic);
+                    ab::select(s, mine, y, p)
                 };
-                s.store(y, part, ic);
+                mb::store(s, y, part, &[ic]);
             }
             Ok(())
         })?;
@@ -1031,32 +987,36 @@ impl Lower<'_> {
         src: &TileType,
         axis: usize,
         init: f64,
-        combine: &str,
+        combine: Combine,
     ) -> Result<(), Diagnostic> {
         let t = self.threads;
         let rows = src.shape.iter().product::<i64>() / src.shape[axis];
         let part = self.thread_partials(arr, src, axis, init, combine, false)?;
         let view = self.scratch_view(rows * t, src.elem);
         let tid = self.tid;
-        let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, rows),
+            ab::index(self, 1),
+        );
         self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
-            let tc = s.index(t);
-            let at = s.bin("arith.muli", o, tc);
-            let at = s.bin("arith.addi", at, tid);
-            let p = s.load(part, o);
-            s.store(p, view, at);
+            let tc = ab::index(s, t);
+            let at = ab::binary::<arith::MulI>(s, o, tc);
+            let at = ab::binary::<arith::AddI>(s, at, tid);
+            let p = mb::load(s, part, &[o]);
+            mb::store(s, p, view, &[at]);
             Ok(Vec::new())
         })?;
         self.barrier();
         self.fill(op, r, &mut |s, _, e, ty| {
-            let init = s.constant(init, ty.elem);
-            let (lo, hi, one) = (s.index(0), s.index(t), s.index(1));
+            let init = ab::number(s, init, ty.elem);
+            let (lo, hi, one) = (ab::index(s, 0), ab::index(s, t), ab::index(s, 1));
             let acc = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
-                let tc = s.index(t);
-                let at = s.bin("arith.muli", e, tc);
-                let at = s.bin("arith.addi", at, k);
-                let x = s.load(view, at);
-                Ok(vec![s.bin(combine, acc[0], x)])
+                let tc = ab::index(s, t);
+                let at = ab::binary::<arith::MulI>(s, e, tc);
+                let at = ab::binary::<arith::AddI>(s, at, k);
+                let x = mb::load(s, view, &[at]);
+                Ok(vec![combine.apply(s, acc[0], x)])
             })?;
             Ok(acc[0])
         })?;
@@ -1077,7 +1037,7 @@ impl Lower<'_> {
         src: &TileType,
         axis: usize,
         init: f64,
-        combine: &str,
+        combine: Combine,
     ) -> Result<(), Diagnostic> {
         let (t, w) = (self.threads, self.warp);
         let warps = t / w;
@@ -1089,22 +1049,22 @@ impl Lower<'_> {
         let res = self.private(rows, elem);
         let view = (warps > 1).then(|| self.scratch_view(rows * warps, elem));
         let tid = self.tid;
-        let wc = self.index(w);
-        let lane = self.bin("arith.remui", tid, wc);
-        let warp = self.bin("arith.divui", tid, wc);
-        let zero = self.index(0);
-        let leader = self.cmpi("eq", lane, zero);
+        let wc = ab::index(self, w);
+        let lane = ab::binary::<arith::RemUI>(self, tid, wc);
+        let warp = ab::binary::<arith::DivUI>(self, tid, wc);
+        let zero = ab::index(self, 0);
+        let leader = ab::cmpi(self, CmpIPredicate::Eq, lane, zero);
         for i in 0..rows {
-            let ic = self.index(i);
-            let p = self.load(part, ic);
+            let ic = ab::index(self, i);
+            let p = mb::load(self, part, &[ic]);
             let v = self.butterfly(p, w, combine);
             match view {
-                None => self.store(v, res, ic),
+                None => mb::store(self, v, res, &[ic]),
                 Some(view) => {
-                    let base = self.index(i * warps);
-                    let at = self.bin("arith.addi", base, warp);
+                    let base = ab::index(self, i * warps);
+                    let at = ab::binary::<arith::AddI>(self, base, warp);
                     self.when(leader, &mut |s| {
-                        s.store(v, view, at);
+                        mb::store(s, v, view, &[at]);
                         Ok(())
                     })?;
                 }
@@ -1114,11 +1074,11 @@ impl Lower<'_> {
             self.barrier();
             for i in 0..rows {
                 let acc = self.fold(warps, combine, &mut |s, k| {
-                    let at = s.index(i * warps + k);
-                    s.load(view, at)
+                    let at = ab::index(s, i * warps + k);
+                    mb::load(s, view, &[at])
                 });
-                let ic = self.index(i);
-                self.store(acc, res, ic);
+                let ic = ab::index(self, i);
+                mb::store(self, acc, res, &[ic]);
             }
             self.release(true);
         }
@@ -1142,9 +1102,9 @@ impl Lower<'_> {
         let n: i64 = t.shape.iter().product();
         let arr = self.private(n, t.elem);
         for e in 0..n {
-            let e = self.index(e);
+            let e = ab::index(self, e);
             let x = f(self, e, e, &t)?;
-            self.store(x, arr, e);
+            mb::store(self, x, arr, &[e]);
         }
         self.tiles.insert(r, (L::Repl(arr), t));
         Ok(())
@@ -1280,10 +1240,10 @@ impl Lower<'_> {
     fn slice_row(&mut self, sl: Slice, q: i64) -> Value {
         let step = sl.step;
         let tid = self.tid;
-        let gc = self.index(sl.group);
-        let within = self.bin("arith.divui", tid, gc);
-        let base = self.index(q * step);
-        self.bin("arith.addi", base, within)
+        let gc = ab::index(self, sl.group);
+        let within = ab::binary::<arith::DivUI>(self, tid, gc);
+        let base = ab::index(self, q * step);
+        ab::binary::<arith::AddI>(self, base, within)
     }
 
     /// `tile.reduce` of spread tile `arr` along its last axis into `r`,
@@ -1297,7 +1257,7 @@ impl Lower<'_> {
         arr: Value,
         src: &TileType,
         sl: Slice,
-        combine: &str,
+        combine: Combine,
     ) -> Result<(), Diagnostic> {
         let runs = self.runs(sl);
         let elem = src.elem;
@@ -1315,15 +1275,15 @@ impl Lower<'_> {
             let parts: Vec<Value> = (0..sl.per)
                 .map(|p| {
                     self.fold(sl.v, combine, &mut |s, k| {
-                        let j = s.index((q * sl.per + p) * sl.v + k);
-                        s.load(arr, j)
+                        let j = ab::index(s, (q * sl.per + p) * sl.v + k);
+                        mb::load(s, arr, &[j])
                     })
                 })
                 .collect();
             let run = self.pairwise(parts, combine);
             let v = self.butterfly(run, lanes, combine);
-            let qc = self.index(q);
-            self.store(v, out, qc);
+            let qc = ab::index(self, q);
+            mb::store(self, v, out, &[qc]);
         }
         if let Some(view) = across {
             // The first lane of each warp leaves the warp's result at
@@ -1331,24 +1291,24 @@ impl Lower<'_> {
             // rows' slots.
             let tid = self.tid;
             let (wc, gc, pc) = (
-                self.index(self.warp),
-                self.index(sl.group),
-                self.index(per_row),
+                ab::index(self, self.warp),
+                ab::index(self, sl.group),
+                ab::index(self, per_row),
             );
-            let lane = self.bin("arith.remui", tid, wc);
-            let zero = self.index(0);
-            let first = self.cmpi("eq", lane, zero);
-            let in_group = self.bin("arith.remui", tid, gc);
-            let which = self.bin("arith.divui", in_group, wc);
+            let lane = ab::binary::<arith::RemUI>(self, tid, wc);
+            let zero = ab::index(self, 0);
+            let first = ab::cmpi(self, CmpIPredicate::Eq, lane, zero);
+            let in_group = ab::binary::<arith::RemUI>(self, tid, gc);
+            let which = ab::binary::<arith::DivUI>(self, in_group, wc);
             let mut rows = Vec::new();
             for q in 0..runs {
                 let row = self.slice_row(sl, q);
-                let base = self.bin("arith.muli", row, pc);
-                let at = self.bin("arith.addi", base, which);
-                let qc = self.index(q);
-                let x = self.load(out, qc);
+                let base = ab::binary::<arith::MulI>(self, row, pc);
+                let at = ab::binary::<arith::AddI>(self, base, which);
+                let qc = ab::index(self, q);
+                let x = mb::load(self, out, &[qc]);
                 self.when(first, &mut |s| {
-                    s.store(x, view, at);
+                    mb::store(s, x, view, &[at]);
                     Ok(())
                 })?;
                 rows.push(base);
@@ -1356,12 +1316,12 @@ impl Lower<'_> {
             self.barrier();
             for (q, base) in rows.into_iter().enumerate() {
                 let acc = self.fold(per_row, combine, &mut |s, k| {
-                    let kc = s.index(k);
-                    let at = s.bin("arith.addi", base, kc);
-                    s.load(view, at)
+                    let kc = ab::index(s, k);
+                    let at = ab::binary::<arith::AddI>(s, base, kc);
+                    mb::load(s, view, &[at])
                 });
-                let qc = self.index(q as i64);
-                self.store(acc, out, qc);
+                let qc = ab::index(self, q as i64);
+                mb::store(self, acc, out, &[qc]);
             }
             self.release(true);
         }
@@ -1397,9 +1357,9 @@ impl Lower<'_> {
         let out = self.private(runs, t.elem);
         for q in 0..runs {
             let row = self.slice_row(sl, q);
-            let qc = self.index(q);
+            let qc = ab::index(self, q);
             let x = f(self, qc, row, &t)?;
-            self.store(x, out, qc);
+            mb::store(self, x, out, &[qc]);
         }
         self.tiles.insert(r, (L::Sliced(out, sl), t));
         Ok(())
@@ -1455,24 +1415,24 @@ impl Lower<'_> {
         let n: i64 = t.shape.iter().product();
         let view = self.scratch_view(n, t.elem);
         let tid = self.tid;
-        let gc = self.index(sl.group);
-        let lane = self.bin("arith.remui", tid, gc);
-        let zero = self.index(0);
-        let first = self.cmpi("eq", lane, zero);
+        let gc = ab::index(self, sl.group);
+        let lane = ab::binary::<arith::RemUI>(self, tid, gc);
+        let zero = ab::index(self, 0);
+        let first = ab::cmpi(self, CmpIPredicate::Eq, lane, zero);
         for q in 0..self.runs(sl) {
             let row = self.slice_row(sl, q);
-            let qc = self.index(q);
-            let x = self.load(arr, qc);
+            let qc = ab::index(self, q);
+            let x = mb::load(self, arr, &[qc]);
             self.when(first, &mut |s| {
-                s.store(x, view, row);
+                mb::store(s, x, view, &[row]);
                 Ok(())
             })?;
         }
         self.barrier();
         let out = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
-            let x = s.load(view, e);
-            s.store(x, out, j);
+            let x = mb::load(s, view, &[e]);
+            mb::store(s, x, out, &[j]);
             Ok(())
         })?;
         self.release(true);
@@ -1532,9 +1492,9 @@ impl Lower<'_> {
         {
             if a != dst {
                 for q in 0..runs {
-                    let qc = self.index(q);
-                    let x = self.load(a, qc);
-                    self.store(x, dst, qc);
+                    let qc = ab::index(self, q);
+                    let x = mb::load(self, a, &[qc]);
+                    mb::store(self, x, dst, &[qc]);
                 }
             }
             return Ok(());
@@ -1542,9 +1502,9 @@ impl Lower<'_> {
         let (view, ex) = self.readable(v)?;
         for q in 0..runs {
             let row = self.slice_row(sl, q);
-            let qc = self.index(q);
-            let x = self.load(view, row);
-            self.store(x, dst, qc);
+            let qc = ab::index(self, q);
+            let x = mb::load(self, view, &[row]);
+            mb::store(self, x, dst, &[qc]);
         }
         self.release(ex);
         Ok(())
@@ -1600,7 +1560,7 @@ impl Lower<'_> {
         let arr = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
             let x = f(s, j, e, &t)?;
-            s.store(x, arr, j);
+            mb::store(s, x, arr, &[j]);
             Ok(())
         })?;
         self.tiles.insert(r, (L::Dist(arr), t));
@@ -1635,16 +1595,17 @@ impl Lower<'_> {
         let lead = origin.len() - idx.len();
         let mut at = origin[..lead].to_vec();
         for (o, i) in origin[lead..].iter().zip(idx) {
-            at.push(self.bin("arith.addi", *o, *i));
+            at.push(ab::binary::<arith::AddI>(self, *o, *i));
         }
         let u = self.ctx.uniquer().clone();
-        let o = self.op(
-            "coord.offset",
+        let o = coord::Offset::build(
+            self,
             &at,
-            &[u.ty(TypeKind::Index), u.int_type(1)],
-            &[("desc", coord::desc_attr(&u, d))],
+            coord::desc_attr(&u, d),
+            u.ty(TypeKind::Index),
+            u.int_type(1),
         );
-        (self.ctx.result(o, 0), self.ctx.result(o, 1))
+        (o.offset(self.ctx), o.valid(self.ctx))
     }
 
     fn scalars(&self, vs: &[Value]) -> Vec<Value> {
@@ -1700,7 +1661,7 @@ impl Lower<'_> {
         let result = ctx.results(op).next();
         match name.as_str() {
             "tile.return" => {
-                self.op("gpu.return", &[], &[], &[]);
+                gb::return_(self);
             }
             "tile.program_id" => {
                 let axis = self.int(op, "axis").clamp(0, 2) as usize;
@@ -1710,8 +1671,7 @@ impl Lower<'_> {
                     aic_dialects::gpu::DIM_PREFIX,
                     aic_dialects::gpu::DIMS[axis],
                 );
-                let ty = self.index_ty();
-                let v = self.val("gpu.block_id", &[], ty, &[("dimension", dim)]);
+                let v = gb::block_id(self, dim);
                 self.map.values.insert(result.expect("a result"), v);
             }
             "tile.iota" => {
@@ -1721,7 +1681,7 @@ impl Lower<'_> {
                     Ok(if matches!(s.ctx.type_kind(t.elem), TypeKind::Index) {
                         idx[dim]
                     } else {
-                        s.val("arith.index_cast", &[idx[dim]], t.elem, &[])
+                        ab::cast::<arith::IndexCast>(s, idx[dim], t.elem)
                     })
                 })?;
             }
@@ -1748,11 +1708,11 @@ impl Lower<'_> {
                     let idx = s.unravel(e, &t.shape);
                     let (off, ok) = s.locate(&d, &origin, &idx);
                     let Some(b) = buf else { return Ok(ok) };
-                    let zero = s.index(0);
-                    let safe = s.select(ok, off, zero);
-                    let x = s.load(b, safe);
-                    let z = s.constant(0.0, t.elem);
-                    Ok(s.select(ok, x, z))
+                    let zero = ab::index(s, 0);
+                    let safe = ab::select(s, ok, off, zero);
+                    let x = mb::load(s, b, &[safe]);
+                    let z = ab::number(s, 0.0, t.elem);
+                    Ok(ab::select(s, ok, x, z))
                 })?;
             }
             "tile.store" => {
@@ -1767,7 +1727,7 @@ impl Lower<'_> {
                     let (off, ok) = s.locate(&d, &origin, &idx);
                     let x = s.own(l, j, e);
                     s.when(ok, &mut |s| {
-                        s.store(x, buf, off);
+                        mb::store(s, x, buf, &[off]);
                         Ok(())
                     })
                 })?;
@@ -1819,13 +1779,13 @@ impl Lower<'_> {
                         let v = sl.v * sl.per;
                         self.fill(op, r, &mut |s, j, _, _| {
                             let q = match s.const_index(j) {
-                                Some(j) => s.index(j / v),
+                                Some(j) => ab::index(s, j / v),
                                 None => {
-                                    let vc = s.index(v);
-                                    s.bin("arith.divui", j, vc)
+                                    let vc = ab::index(s, v);
+                                    ab::binary::<arith::DivUI>(s, j, vc)
                                 }
                             };
-                            Ok(s.load(arr, q))
+                            Ok(mb::load(s, arr, &[q]))
                         })?;
                     }
                     Some((L::Repl(arr), src)) => {
@@ -1838,7 +1798,7 @@ impl Lower<'_> {
                         let (view, ex) = self.readable(operands[0])?;
                         self.fill(op, r, &mut |s, _, e, t| {
                             let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
-                            Ok(s.load(view, lin))
+                            Ok(mb::load(s, view, &[lin]))
                         })?;
                         self.release(ex);
                     }
@@ -1878,15 +1838,19 @@ impl Lower<'_> {
                         let (view, ex) = self.readable(operands[0])?;
                         self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
                             let idx = s.unravel(e, &t.shape);
-                            let init = s.constant(init, t.elem);
-                            let (lo, hi, one) = (s.index(0), s.index(src.shape[axis]), s.index(1));
+                            let init = ab::number(s, init, t.elem);
+                            let (lo, hi, one) = (
+                                ab::index(s, 0),
+                                ab::index(s, src.shape[axis]),
+                                ab::index(s, 1),
+                            );
                             let shape = src.shape.clone();
                             let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
                                 let mut at = idx.clone();
                                 at.insert(axis, k);
                                 let lin = s.ravel(&at, &shape);
-                                let x = s.load(view, lin);
-                                Ok(vec![s.bin(combine, acc[0], x)])
+                                let x = mb::load(s, view, &[lin]);
+                                Ok(vec![combine.apply(s, acc[0], x)])
                             })?;
                             Ok(r[0])
                         })?;
@@ -1931,33 +1895,33 @@ impl Lower<'_> {
                 let (kk, nn) = (a.shape[1], b.shape[1]);
                 let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
                 let (mul, add) = if float {
-                    ("arith.mulf", "arith.addf")
+                    (Combine::MulF, Combine::AddF)
                 } else {
-                    ("arith.muli", "arith.addi")
+                    (Combine::MulI, Combine::AddI)
                 };
                 // k outermost: a thread's sums stay in its (register)
                 // array while it walks k, reading A and B once per step.
                 let n: i64 = t.shape.iter().product();
                 let sums = self.alloca(n, t.elem);
                 self.copy_into(acc, n, sums, false)?;
-                let (lo, hi, one) = (self.index(0), self.index(kk), self.index(1));
+                let (lo, hi, one) = (ab::index(self, 0), ab::index(self, kk), ab::index(self, 1));
                 self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
                     s.each(n, &mut |s, j, e| {
                         let idx = s.unravel(e, &t.shape);
                         let (i, col) = (idx[0], idx[1]);
-                        let ka = s.index(kk);
-                        let ia = s.bin("arith.muli", i, ka);
-                        let ia = s.bin("arith.addi", ia, k);
-                        let na = s.index(nn);
-                        let ib = s.bin("arith.muli", k, na);
-                        let ib = s.bin("arith.addi", ib, col);
-                        let x = s.load(av, ia);
-                        let y = s.load(bv, ib);
+                        let ka = ab::index(s, kk);
+                        let ia = ab::binary::<arith::MulI>(s, i, ka);
+                        let ia = ab::binary::<arith::AddI>(s, ia, k);
+                        let na = ab::index(s, nn);
+                        let ib = ab::binary::<arith::MulI>(s, k, na);
+                        let ib = ab::binary::<arith::AddI>(s, ib, col);
+                        let x = mb::load(s, av, &[ia]);
+                        let y = mb::load(s, bv, &[ib]);
                         let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
-                        let p = s.bin(mul, x, y);
-                        let sum = s.load(sums, j);
-                        let sum = s.bin(add, sum, p);
-                        s.store(sum, sums, j);
+                        let p = mul.apply(s, x, y);
+                        let sum = mb::load(s, sums, &[j]);
+                        let sum = add.apply(s, sum, p);
+                        mb::store(s, sum, sums, &[j]);
                         Ok(())
                     })?;
                     Ok(Vec::new())
@@ -1993,9 +1957,9 @@ impl Lower<'_> {
         }
         match (self.ctx.type_kind(from), self.ctx.type_kind(ty)) {
             (TypeKind::Float(a), TypeKind::Float(b)) if a.bit_width() < b.bit_width() => {
-                self.val("arith.extf", &[x], ty, &[])
+                ab::cast::<arith::ExtF>(self, x, ty)
             }
-            (TypeKind::Float(_), TypeKind::Float(_)) => self.val("arith.truncf", &[x], ty, &[]),
+            (TypeKind::Float(_), TypeKind::Float(_)) => ab::cast::<arith::TruncF>(self, x, ty),
             _ => x,
         }
     }

@@ -46,6 +46,7 @@
 
 mod mfma;
 mod mma;
+mod ops;
 mod wgmma;
 
 use aic::Diagnostic;
@@ -58,8 +59,7 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::arith::{self};
 use aic_dialects::coord::{self, Desc};
-use aic_dialects::gpu::build as gb;
-use aic_dialects::gpu::{WORKGROUP, elem_bytes};
+use aic_dialects::gpu::{self, WORKGROUP, build as gb, elem_bytes};
 use aic_dialects::memref::build as mb;
 use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
@@ -127,15 +127,13 @@ impl Pass for TileToGpu {
 
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         let (mut kernels, mut launches) = (Vec::new(), Vec::new());
-        ctx.walk(
-            root,
-            aic::ir::WalkOrder::PreOrder,
-            &mut |_, o| match ctx.op_name(o) {
-                "tile.kernel" => kernels.push(o),
-                "tile.launch" => launches.push(o),
-                _ => {}
-            },
-        );
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if tile::Kernel::is(ctx, o) {
+                kernels.push(o);
+            } else if tile::Launch::is(ctx, o) {
+                launches.push(o);
+            }
+        });
         for k in &kernels {
             // The lowering sizes buffers and loops with plain products of
             // dims: a kernel's shapes (from user IR too) are checked static
@@ -146,18 +144,28 @@ impl Pass for TileToGpu {
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
-            let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
-            st.operands = ctx.operands(*l).iter().copied().collect();
-            st.result_types = ctx.results(*l).map(|r| ctx.value_type(r)).collect();
-            st.props = ctx.op(*l).props;
+            let launch = tile::Launch::wrap(*l);
+            let inputs = launch.inputs(ctx).to_vec();
+            let types: Vec<Type> = launch
+                .outputs(ctx)
+                .iter()
+                .map(|r| ctx.value_type(*r))
+                .collect();
+            let kernel = launch
+                .kernel(ctx)
+                .ok_or_else(|| err(ctx, *l, "a launch without a kernel"))?;
             let loc = ctx.op(*l).loc;
-            let new = Builder {
+            let mut b = Builder {
                 ctx: &mut *ctx,
                 ip: InsertPoint::Before(*l),
                 loc,
-            }
-            .insert(st);
-            let pairs: Vec<(Value, Value)> = ctx.results(*l).zip(ctx.results(new)).collect();
+            };
+            let new = gpu::Launch::build(&mut b, &inputs, kernel, &types);
+            let pairs: Vec<(Value, Value)> = launch
+                .outputs(ctx)
+                .into_iter()
+                .zip(new.outputs(ctx))
+                .collect();
             for (a, b) in pairs {
                 ctx.replace_all_uses(a, b);
             }
@@ -325,7 +333,7 @@ fn lower_kernel(
     let mut top: i64 = 0;
     let mut transfers = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        if ctx.op_name(o) == "tile.transfer" {
+        if tile::Transfer::is(ctx, o) {
             transfers.push(o);
         }
     });
@@ -345,21 +353,15 @@ fn lower_kernel(
             top = align(top + bytes);
         }
     }
-    let tid_op = Builder {
-        ctx: &mut *ctx,
-        ip: InsertPoint::End(gb),
-        loc,
-    }
-    .create_with_props(
-        "gpu.thread_id",
-        &[],
-        &[u.ty(TypeKind::Index)],
-        &[(
-            "dimension",
-            aic::dialect::enum_attr(&u, aic_dialects::gpu::DIM_PREFIX, "x"),
-        )],
+    let tid = gpu::build::thread_id(
+        &mut Builder {
+            ctx: &mut *ctx,
+            ip: InsertPoint::End(gb),
+            loc,
+        },
+        aic::dialect::enum_attr(&u, aic_dialects::gpu::DIM_PREFIX, "x"),
     );
-    let tid = ctx.result(tid_op, 0);
+    let tid_op = ctx.defining_op(tid).expect("an op's result");
     let mut l = Lower {
         ctx,
         loc,
@@ -410,22 +412,19 @@ fn lower_kernel(
         .to_string();
     let mut grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
     grid.resize(3, 1);
-    let r = ctx.create_region();
+    let kernel = gpu::Kernel::build(
+        &mut Builder {
+            ctx: &mut *ctx,
+            ip: InsertPoint::Before(k),
+            loc,
+        },
+        u.string_attr(&name),
+        u.i64_array(&grid),
+        u.i64_array(&[threads, 1, 1]),
+        int_attr(&u, shared, u.int_type(64)),
+    );
+    let r = kernel.body(ctx);
     ctx.append_block(r, gb);
-    let mut st = OpState::new(ctx.ident("gpu.kernel"), loc);
-    st.regions.push(r);
-    st.props = Some(u.dict_attr(vec![
-        (u.ident("sym_name"), u.string_attr(&name)),
-        (u.ident("grid"), u.i64_array(&grid)),
-        (u.ident("block"), u.i64_array(&[threads, 1, 1])),
-        (u.ident("shared"), int_attr(&u, shared, u.int_type(64))),
-    ]));
-    Builder {
-        ctx: &mut *ctx,
-        ip: InsertPoint::Before(k),
-        loc,
-    }
-    .insert(st);
     ctx.erase_op(k);
     Ok(())
 }
@@ -1186,10 +1185,11 @@ impl Lower<'_> {
         let (mut row, mut simple) = (None::<Vec<i64>>, true);
         let mut shapes = Vec::new();
         ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            match ctx.op_name(o) {
-                "tile.for" | "tile.gemm" | "tile.transfer" => simple = false,
-                "tile.reduce" => {
-                    let src = tile::tile_type(u, ctx.value_type(ctx.operands(o)[0]));
+            if tile::For::is(ctx, o) || tile::Gemm::is(ctx, o) || tile::Transfer::is(ctx, o) {
+                simple = false;
+            } else if let Some(red) = tile::Reduce::of(ctx, o) {
+                {
+                    let src = tile::tile_type(u, ctx.value_type(red.input(ctx)));
                     let a = axis
                         .and_then(|i| ctx.inherent_attr(o, i))
                         .and_then(|a| aic::constraints::int_value(u, a));
@@ -1204,7 +1204,6 @@ impl Lower<'_> {
                         _ => simple = false,
                     }
                 }
-                _ => {}
             }
             shapes.extend(
                 ctx.results(o)
@@ -1379,28 +1378,23 @@ impl Lower<'_> {
             Some(L::Sliced(_, sl)) => Some(*sl),
             _ => None,
         };
-        match ctx.op_name(op) {
-            "tile.map" => {
-                let first = ls.first().and_then(slice);
-                first.is_some() && ls.iter().all(|l| slice(l) == first)
-            }
-            "tile.broadcast" => {
-                let Some(sl) = ls.first().and_then(slice) else {
-                    return false;
-                };
-                let rank = self.tiles[&ctx.operands(op)[0]].1.shape.len() as i64;
-                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
-                let out = ctx
-                    .results(op)
-                    .next()
-                    .and_then(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)));
-                dims == (0..rank).collect::<Vec<_>>()
-                    && out.is_some_and(|o| {
-                        o.shape.iter().product::<i64>() == sl.n && o.shape.last() == Some(&sl.len)
-                    })
-            }
-            _ => false,
+        if tile::Map::is(ctx, op) {
+            let first = ls.first().and_then(slice);
+            return first.is_some() && ls.iter().all(|l| slice(l) == first);
         }
+        let Some(b) = tile::Broadcast::of(ctx, op) else {
+            return false;
+        };
+        let Some(sl) = ls.first().and_then(slice) else {
+            return false;
+        };
+        let rank = self.tiles[&b.input(ctx)].1.shape.len() as i64;
+        let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
+        let out = tile::tile_type(ctx.uniquer(), ctx.value_type(b.result(ctx)));
+        dims == (0..rank).collect::<Vec<_>>()
+            && out.is_some_and(|o| {
+                o.shape.iter().product::<i64>() == sl.n && o.shape.last() == Some(&sl.len)
+            })
     }
 
     /// Turns tile `v`, if held as tensor-core fragments or sliced, into a
@@ -1469,18 +1463,15 @@ impl Lower<'_> {
         if depth == 0 || ctx.parent_block(d) != Some(body) {
             return None;
         }
-        match ctx.op_name(d) {
-            "tile.reduce" => {
-                let src = tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.operands(d)[0]))?;
-                let axis = self.int(d, "axis") as usize;
-                self.slice_of(src, axis)
-            }
-            "tile.map" => ctx
-                .operands(d)
-                .iter()
-                .find_map(|x| self.reduced_in(body, *x, depth - 1)),
-            _ => None,
+        if let Some(red) = tile::Reduce::of(ctx, d) {
+            let src = tile::tile_type(ctx.uniquer(), ctx.value_type(red.input(ctx)))?;
+            let axis = self.int(d, "axis") as usize;
+            return self.slice_of(src, axis);
         }
+        tile::Map::of(ctx, d)?
+            .inputs(ctx)
+            .iter()
+            .find_map(|x| self.reduced_in(body, *x, depth - 1))
     }
 
     /// Writes tile `v` into `dst`, sliced as `sl`: copied when it already
@@ -1650,443 +1641,6 @@ impl Lower<'_> {
         }
         for (v, old) in sliced {
             self.tiles.insert(v, old);
-        }
-        Ok(())
-    }
-
-    fn lower_op_blocked(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let ctx = &*self.ctx;
-        let name = ctx.op_name(op).to_string();
-        let operands = ctx.operands(op).to_vec();
-        let result = ctx.results(op).next();
-        match name.as_str() {
-            "tile.return" => {
-                gb::return_(self);
-            }
-            "tile.program_id" => {
-                let axis = self.int(op, "axis").clamp(0, 2) as usize;
-                let u = self.ctx.uniquer().clone();
-                let dim = aic::dialect::enum_attr(
-                    &u,
-                    aic_dialects::gpu::DIM_PREFIX,
-                    aic_dialects::gpu::DIMS[axis],
-                );
-                let v = gb::block_id(self, dim);
-                self.map.values.insert(result.expect("a result"), v);
-            }
-            "tile.iota" => {
-                let dim = self.int(op, "dim") as usize;
-                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    Ok(if matches!(s.ctx.type_kind(t.elem), TypeKind::Index) {
-                        idx[dim]
-                    } else {
-                        ab::cast::<arith::IndexCast>(s, idx[dim], t.elem)
-                    })
-                })?;
-            }
-            // Read by the padded transfer of its tile, straight from memory.
-            "tile.load" if self.mma.is_direct(op) => {}
-            "tile.valid" | "tile.load" => {
-                let is_load = name == "tile.load";
-                let (buf, origin) = if is_load {
-                    (
-                        Some(self.map.value(operands[0])),
-                        self.scalars(&operands[1..]),
-                    )
-                } else {
-                    (None, self.scalars(&operands))
-                };
-                let d = match buf {
-                    Some(b) => {
-                        let shape = self.buffers[&b].clone();
-                        self.desc(op, &shape)?
-                    }
-                    None => self.desc(op, &[])?,
-                };
-                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    let (off, ok) = s.locate(&d, &origin, &idx);
-                    let Some(b) = buf else { return Ok(ok) };
-                    let zero = ab::index(s, 0);
-                    let safe = ab::select(s, ok, off, zero);
-                    let x = mb::load(s, b, &[safe]);
-                    let z = ab::number(s, 0.0, t.elem);
-                    Ok(ab::select(s, ok, x, z))
-                })?;
-            }
-            "tile.store" => {
-                let buf = self.map.value(operands[1]);
-                let origin = self.scalars(&operands[2..]);
-                let shape = self.buffers[&buf].clone();
-                let d = self.desc(op, &shape)?;
-                let (l, t) = self.tiles[&operands[0]].clone();
-                let n: i64 = t.shape.iter().product();
-                self.each(n, &mut |s, j, e| {
-                    let idx = s.unravel(e, &t.shape);
-                    let (off, ok) = s.locate(&d, &origin, &idx);
-                    let x = s.own(l, j, e);
-                    s.when(ok, &mut |s| {
-                        mb::store(s, x, buf, &[off]);
-                        Ok(())
-                    })
-                })?;
-            }
-            "tile.map" => {
-                let ins: Vec<L> = operands.iter().map(|v| self.tiles[v].0).collect();
-                let body = body_of(ctx, op, "a map")?;
-                let params = ctx.block_args(body).to_vec();
-                let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-                // Maps of replicated tiles are computed by every thread.
-                let sliced = match ins.first() {
-                    Some(L::Sliced(_, sl)) => Some(*sl),
-                    _ => None,
-                };
-                let fill = if !ins.is_empty() && ins.iter().all(|l| matches!(l, L::Repl(_))) {
-                    Self::fill_replicated
-                } else if sliced.is_some() {
-                    Self::fill_sliced
-                } else {
-                    Self::fill
-                };
-                fill(self, op, result.expect("a result"), &mut |s, j, e, _| {
-                    for (p, l) in params.iter().zip(&ins) {
-                        let x = s.own(*l, j, e);
-                        s.map.values.insert(*p, x);
-                    }
-                    let mut out = None;
-                    for o in &body_ops {
-                        if s.ctx.op_name(*o) == "tile.yield" {
-                            out = Some(s.map.value(s.ctx.operands(*o)[0]));
-                        } else {
-                            let c = s.ctx.clone_op(*o, &mut s.map);
-                            s.ctx.append_op(s.block, c);
-                        }
-                    }
-                    out.ok_or_else(|| err(s.ctx, op, "a map body yields nothing"))
-                })?;
-            }
-            "tile.broadcast" => {
-                let r = result.expect("a result");
-                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
-                match self.tiles.get(&operands[0]).cloned() {
-                    None => {
-                        let x = self.map.value(operands[0]);
-                        self.fill(op, r, &mut |_, _, _, _| Ok(x))?;
-                    }
-                    Some((L::Sliced(arr, sl), _)) => {
-                        // Back over the rows it came from: slot q's row.
-                        let v = sl.v * sl.per;
-                        self.fill(op, r, &mut |s, j, _, _| {
-                            let q = match s.const_index(j) {
-                                Some(j) => ab::index(s, j / v),
-                                None => {
-                                    let vc = ab::index(s, v);
-                                    ab::binary::<arith::DivUI>(s, j, vc)
-                                }
-                            };
-                            Ok(mb::load(s, arr, &[q]))
-                        })?;
-                    }
-                    Some((L::Repl(arr), src)) => {
-                        self.fill(op, r, &mut |s, _, e, t| {
-                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
-                            Ok(s.pick(arr, lin))
-                        })?;
-                    }
-                    Some((_, src)) => {
-                        let (view, ex) = self.readable(operands[0])?;
-                        self.fill(op, r, &mut |s, _, e, t| {
-                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
-                            Ok(mb::load(s, view, &[lin]))
-                        })?;
-                        self.release(ex);
-                    }
-                }
-            }
-            "tile.reduce" => {
-                let axis = self.int(op, "axis") as usize;
-                let kind = self.reduce_kind(op);
-                let src = self.tile_of(op, operands[0])?;
-                let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
-                let (init, combine) = combiner(&kind, float);
-                let n: i64 = src.shape.iter().product();
-                let rows = n / src.shape[axis];
-                let (l, _) = self.tiles[&operands[0]].clone();
-                match l {
-                    // Few results, threads in warps: partials folded across
-                    // each warp by shuffles, results in every thread.
-                    L::Dist(arr) if self.shuffles(&src, axis) => {
-                        let r = result.expect("a result");
-                        self.reduce_warps(r, arr, &src, axis, init, combine)?;
-                    }
-                    // Rows within a warp's reach: the results stay where
-                    // the rows were.
-                    L::Dist(arr) if self.slice_of(&src, axis).is_some() => {
-                        let sl = self.slice_of(&src, axis).expect("just checked");
-                        let r = result.expect("a result");
-                        self.reduce_sliced(r, arr, &src, sl, combine)?;
-                    }
-                    // Fewer partial results than elements: each thread
-                    // reduces what it holds, then threads combine the
-                    // partials (rows x threads of them) through shared memory.
-                    L::Dist(arr) if rows * self.threads < n => {
-                        let r = result.expect("a result");
-                        self.reduce_partials(op, r, arr, &src, axis, init, combine)?;
-                    }
-                    _ => {
-                        let (view, ex) = self.readable(operands[0])?;
-                        self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                            let idx = s.unravel(e, &t.shape);
-                            let init = ab::number(s, init, t.elem);
-                            let (lo, hi, one) = (
-                                ab::index(s, 0),
-                                ab::index(s, src.shape[axis]),
-                                ab::index(s, 1),
-                            );
-                            let shape = src.shape.clone();
-                            let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
-                                let mut at = idx.clone();
-                                at.insert(axis, k);
-                                let lin = s.ravel(&at, &shape);
-                                let x = mb::load(s, view, &[lin]);
-                                Ok(vec![combine.apply(s, acc[0], x)])
-                            })?;
-                            Ok(r[0])
-                        })?;
-                        self.release(ex);
-                    }
-                }
-            }
-            "tile.transfer" if self.mma.padded(op).is_some() => {
-                let stride = self.mma.padded(op).expect("padded");
-                let at = self.transfer_at[&op];
-                self.padded_transfer(op, at, stride)?;
-            }
-            "tile.transfer" => {
-                let r = result.expect("a result");
-                let t = self.tile_of(op, r)?;
-                let (l, _) = self.tiles[&operands[0]].clone();
-                let n: i64 = t.shape.iter().product();
-                match self.transfer_at.get(&op).copied() {
-                    Some(at) => {
-                        let view = self.shared_view(at, n, t.elem);
-                        // Until every thread has read what the last transfer
-                        // left here (the previous loop iteration's tile).
-                        self.barrier();
-                        self.copy_into(l, n, view, true)?;
-                        self.barrier();
-                        self.tiles.insert(r, (L::Shared(view), t));
-                    }
-                    None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
-                }
-            }
-            "tile.gemm" if self.mma.is_mma(op) => self.mma_gemm(op)?,
-            "tile.gemm" => {
-                let (a, b) = (
-                    self.tile_of(op, operands[0])?,
-                    self.tile_of(op, operands[1])?,
-                );
-                let r = result.expect("a result");
-                let t = self.tile_of(op, r)?;
-                let (acc, _) = self.tiles[&operands[2]].clone();
-                let (av, ea) = self.readable(operands[0])?;
-                let (bv, eb) = self.readable(operands[1])?;
-                let (kk, nn) = (a.shape[1], b.shape[1]);
-                let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
-                let (mul, add) = if float {
-                    (Combine::MulF, Combine::AddF)
-                } else {
-                    (Combine::MulI, Combine::AddI)
-                };
-                // k outermost: a thread's sums stay in its (register)
-                // array while it walks k, reading A and B once per step.
-                let n: i64 = t.shape.iter().product();
-                let sums = self.alloca(n, t.elem);
-                self.copy_into(acc, n, sums, false)?;
-                let (lo, hi, one) = (ab::index(self, 0), ab::index(self, kk), ab::index(self, 1));
-                self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
-                    s.each(n, &mut |s, j, e| {
-                        let idx = s.unravel(e, &t.shape);
-                        let (i, col) = (idx[0], idx[1]);
-                        let ka = ab::index(s, kk);
-                        let ia = ab::binary::<arith::MulI>(s, i, ka);
-                        let ia = ab::binary::<arith::AddI>(s, ia, k);
-                        let na = ab::index(s, nn);
-                        let ib = ab::binary::<arith::MulI>(s, k, na);
-                        let ib = ab::binary::<arith::AddI>(s, ib, col);
-                        let x = mb::load(s, av, &[ia]);
-                        let y = mb::load(s, bv, &[ib]);
-                        let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
-                        let p = mul.apply(s, x, y);
-                        let sum = mb::load(s, sums, &[j]);
-                        let sum = add.apply(s, sum, p);
-                        mb::store(s, sum, sums, &[j]);
-                        Ok(())
-                    })?;
-                    Ok(Vec::new())
-                })?;
-                self.tiles.insert(r, (L::Dist(sums), t));
-                self.release(ea || eb);
-            }
-            "tile.for" => match self.mma.pipe(op) {
-                Some(p) => self.lower_pipelined(op, &p)?,
-                None => self.lower_for(op)?,
-            },
-            _ => {
-                // An op this pass does not know, on tiles or giving one.
-                if operands.iter().any(|v| self.tiles.contains_key(v))
-                    || ctx
-                        .results(op)
-                        .any(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)).is_some())
-                {
-                    return Err(err(ctx, op, format!("cannot lower '{name}' on tiles")));
-                }
-                let c = self.ctx.clone_op(op, &mut self.map);
-                self.ctx.append_op(self.block, c);
-            }
-        }
-        Ok(())
-    }
-
-    /// `x` as `ty` (float extension or truncation; integers kept).
-    fn convert(&mut self, x: Value, ty: Type) -> Value {
-        let from = self.ctx.value_type(x);
-        if from == ty {
-            return x;
-        }
-        match (self.ctx.type_kind(from), self.ctx.type_kind(ty)) {
-            (TypeKind::Float(a), TypeKind::Float(b)) if a.bit_width() < b.bit_width() => {
-                ab::cast::<arith::ExtF>(self, x, ty)
-            }
-            (TypeKind::Float(_), TypeKind::Float(_)) => ab::cast::<arith::TruncF>(self, x, ty),
-            _ => x,
-        }
-    }
-
-    /// `tile.for`: an `scf.for` whose scalar iteration values are its own;
-    /// a tile carried through the loop lives in one array, copied into at
-    /// the end of each iteration.
-    fn lower_for(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let ctx = &*self.ctx;
-        let operands = ctx.operands(op).to_vec();
-        let (lb, ub, step) = (
-            self.map.value(operands[0]),
-            self.map.value(operands[1]),
-            self.map.value(operands[2]),
-        );
-        let inits = operands[3..].to_vec();
-        let body = body_of(ctx, op, "a loop")?;
-        let bargs = ctx.block_args(body).to_vec();
-        let results: Vec<Value> = ctx.results(op).collect();
-        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-        // A carried tile that a row reduction in the body gives is carried
-        // sliced, as the reduction leaves it.
-        let yielded: Vec<Value> = body_ops
-            .iter()
-            .find(|o| ctx.op_name(**o) == "tile.yield")
-            .map(|o| ctx.operands(*o).to_vec())
-            .unwrap_or_default();
-        // Carried tiles: one array each, holding the init first; a
-        // tensor-core gemm's accumulator as its fragments.
-        let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
-        let mut frag_carried = Vec::new();
-        let mut slices: Vec<Option<Slice>> = Vec::new();
-        let mut scalar_inits = Vec::new();
-        for (i, v) in inits.iter().enumerate() {
-            let frag = if self.tiles.contains_key(v) {
-                self.carry_frag(body, i, *v)?
-            } else {
-                None
-            };
-            frag_carried.push(frag.as_ref().map(|(_, w, _)| *w));
-            let sl = yielded
-                .get(i)
-                .and_then(|y| self.reduced_in(body, *y, 8))
-                .filter(|_| self.tiles.contains_key(v) && frag.is_none());
-            slices.push(sl);
-            if let Some((arr, _, t)) = frag {
-                carried.push(Some((arr, t)));
-                continue;
-            }
-            match self.tiles.get(v).cloned() {
-                Some((_, t)) if sl.is_some() => {
-                    let sl = sl.expect("just checked");
-                    let arr = self.private(self.runs(sl), t.elem);
-                    self.write_sliced(*v, sl, arr)?;
-                    carried.push(Some((arr, t)));
-                }
-                Some((l, t)) => {
-                    let n: i64 = t.shape.iter().product();
-                    let arr = self.alloca(n, t.elem);
-                    self.copy_into(l, n, arr, false)?;
-                    carried.push(Some((arr, t)));
-                }
-                None => {
-                    carried.push(None);
-                    scalar_inits.push(self.map.value(*v));
-                }
-            }
-        }
-        // Scratch reads before the loop and at the end of its body must be
-        // ordered before the body's first writes, which come after them.
-        self.settle();
-        let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
-            s.map.values.insert(bargs[0], iv);
-            let mut it = iters.iter();
-            for (((a, c), f), sl) in bargs[1..]
-                .iter()
-                .zip(&carried)
-                .zip(&frag_carried)
-                .zip(&slices)
-            {
-                match c {
-                    Some((arr, t)) => s.bind_carried(*a, *arr, t, *f, *sl),
-                    None => {
-                        s.map.values.insert(*a, *it.next().expect("one per scalar"));
-                    }
-                }
-            }
-            let mut yields = Vec::new();
-            for o in &body_ops {
-                if s.ctx.op_name(*o) != "tile.yield" {
-                    s.lower_op(*o)?;
-                    continue;
-                }
-                let vals = s.ctx.operands(*o).to_vec();
-                for (((v, c), f), sl) in vals.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
-                    match c {
-                        Some((arr, t)) if f.is_some() => {
-                            s.yield_frag(*v, *arr, f.expect("a fragment layout"), t)?;
-                        }
-                        Some((arr, _)) if sl.is_some() => {
-                            s.write_sliced(*v, sl.expect("just checked"), *arr)?;
-                        }
-                        Some((arr, t)) => {
-                            s.materialize(*v)?;
-                            let (l, _) = s.tiles[v].clone();
-                            if !matches!(l, L::Dist(a) if a == *arr) {
-                                let n: i64 = t.shape.iter().product();
-                                s.copy_into(l, n, *arr, false)?;
-                            }
-                        }
-                        None => yields.push(s.map.value(*v)),
-                    }
-                }
-            }
-            s.settle();
-            Ok(yields)
-        })?;
-        let mut outs = outs.into_iter();
-        for (((r, c), f), sl) in results.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
-            match c {
-                Some((arr, t)) => self.bind_carried(*r, *arr, t, *f, *sl),
-                None => {
-                    self.map
-                        .values
-                        .insert(*r, outs.next().expect("one per scalar"));
-                }
-            }
         }
         Ok(())
     }

@@ -21,10 +21,12 @@ use super::{Frag, Lane, Plan, Unit, Warps, tile_type};
 use crate::tile_to_gpu::{Lower, combiner, err};
 use aic::Diagnostic;
 use aic::ir::{Block, Context, Op, Value, ValueDef};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
+use aic_dialects::tile;
 use aic_dialects::tile::TileType;
 use aic_dialects::vector;
 use std::collections::{HashMap, HashSet};
@@ -95,7 +97,7 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
             // A loop's carried value: its init and what the body yields.
             let idx = idx as usize;
             let l = ctx.block_parent(b).and_then(|r| ctx.region_parent(r));
-            let Some(l) = l.filter(|l| ctx.op_name(*l) == "tile.for" && idx > 0) else {
+            let Some(l) = l.filter(|l| tile::For::is(ctx, *l) && idx > 0) else {
                 return;
             };
             if let Some(init) = ctx.operands(l).get(2 + idx) {
@@ -144,7 +146,7 @@ pub(super) fn stack_row_gemms(ctx: &Context, k: Op, gemms: &mut HashMap<Op, Warp
     let mut rowed: HashSet<Op> = HashSet::new();
     for &o in &ops {
         let src = ctx.operands(o).first().and_then(|v| tile_type(ctx, *v));
-        if ctx.op_name(o) == "tile.reduce"
+        if tile::Reduce::is(ctx, o)
             && src.is_some_and(|t| t.shape.len() == 2)
             && super::ctx_int(ctx, o, "axis") == 1
         {
@@ -271,7 +273,7 @@ pub(super) fn carries(
 ) -> HashMap<(Block, usize), Warps> {
     let mut out = HashMap::new();
     for &o in ops {
-        if ctx.op_name(o) != "tile.for" {
+        if !tile::For::is(ctx, o) {
             continue;
         }
         let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r)) else {
@@ -302,9 +304,7 @@ fn rows_under(ctx: &Context, v: Value, held: &Held, depth: usize) -> Option<Warp
     if let Some(w) = held.rows.get(&v) {
         return Some(*w);
     }
-    let d = ctx
-        .defining_op(v)
-        .filter(|d| ctx.op_name(*d) == "tile.map")?;
+    let d = ctx.defining_op(v).filter(|d| tile::Map::is(ctx, *d))?;
     if depth == 0 {
         return None;
     }

@@ -93,14 +93,18 @@ mod tests {
     fn built_ops_verify_and_print() {
         let mut ctx = Context::new(Arc::new(crate::all_dialects()));
         let mut sm = aic::SourceMap::new();
-        let src = "gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 64 {\n}\n";
+        // Constants come parsed: gpu may not import arith (the layering).
+        let src = "gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 64 {\n\
+                   %one = arith.constant 1.0 : f32\n\
+                   %off = arith.constant 1 : i32\n\
+                   %width = arith.constant 32 : i32\n}\n";
         let file = sm.add("k.mlir", src.to_string());
         let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("a kernel");
         let module_body = ctx.entry_block(ctx.regions(m)[0]).expect("a body");
         let k = ctx.block_ops(module_body).next().expect("the kernel");
-        let body = ctx.create_block(&[]);
-        let r = ctx.regions(k)[0];
-        ctx.append_block(r, body);
+        let body = ctx.entry_block(ctx.regions(k)[0]).expect("a kernel body");
+        let consts: Vec<Value> = ctx.block_ops(body).map(|o| ctx.result(o, 0)).collect();
+        let (one, off, width) = (consts[0], consts[1], consts[2]);
         let u = ctx.uniquer().clone();
         let f32t = u.ty(TypeKind::Float(aic::float::FloatKind::F32));
         let view_ty = u.ty(TypeKind::MemRef {
@@ -123,10 +127,6 @@ mod tests {
         barrier(&mut b);
         let view = shared(&mut b, 0, view_ty);
         assert_eq!(b.ctx.value_type(view), view_ty);
-        let one = crate::arith::build::number(&mut b, 1.0, f32t);
-        let i32t = u.int_type(32);
-        let off = crate::arith::build::int(&mut b, 1, i32t);
-        let width = crate::arith::build::int(&mut b, 32, i32t);
         let xor = enum_attr(&u, SHUFFLE_PREFIX, "xor");
         let (v, ok) = shuffle(&mut b, xor, one, off, width);
         assert_eq!(b.ctx.value_type(v), f32t);

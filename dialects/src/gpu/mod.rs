@@ -26,6 +26,8 @@
 //! one thread per block (the form `tile-to-gpu` gives with `threads=1`);
 //! more threads need a backend, since barriers interleave them.
 
+pub mod build;
+
 use crate::memref::store_as;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;

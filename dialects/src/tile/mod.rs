@@ -87,3 +87,11 @@ pub static DIALECT: Dialect = Dialect {
     ],
     materialize_constant: None,
 };
+
+aic::op_kinds! {
+    /// Every tile op as a typed handle, for lowerings that dispatch on the op.
+    pub enum TileOp {
+        Kernel, Return, Launch, ProgramId, Iota, Valid, Load, Store, Gemm, Map, Reduce,
+        Broadcast, Transfer, For, Yield,
+    }
+}

@@ -37,7 +37,7 @@ use aic_dialects::arith::build as ab;
 use aic_dialects::coord::{Desc, Transform};
 use aic_dialects::memref::build as mb;
 use aic_dialects::nvgpu;
-use aic_dialects::tile::{self, Space, TileType};
+use aic_dialects::tile::{self, Space, TileOp, TileType};
 use aic_dialects::vector;
 use std::collections::HashMap;
 
@@ -468,8 +468,8 @@ impl Lower<'_> {
             .ok_or_else(|| Diagnostic::error("a fragment map reads a block argument"))?;
         let ops = self.ctx.operands(d).to_vec();
         let t = self.tile_of(d, v)?;
-        match self.ctx.op_name(d) {
-            "tile.load" => {
+        match TileOp::of(self.ctx, d) {
+            Some(TileOp::Load(_)) => {
                 let buf = self.map.value(ops[0]);
                 let origin = self.scalars(&ops[1..]);
                 let shape = self.buffers[&buf].clone();
@@ -481,13 +481,13 @@ impl Lower<'_> {
                 let z = ab::number(self, 0.0, t.elem);
                 Ok(ab::select(self, ok, x, z))
             }
-            "tile.valid" => {
+            Some(TileOp::Valid(_)) => {
                 let origin = self.scalars(&ops);
                 let desc = self.desc(d, &[])?;
                 Ok(self.locate(&desc, &origin, &[row, col]).1)
             }
-            "tile.broadcast" => Ok(self.map.value(ops[0])),
-            "tile.iota" => {
+            Some(TileOp::Broadcast(_)) => Ok(self.map.value(ops[0])),
+            Some(TileOp::Iota(_)) => {
                 let at = if self.int(d, "dim") == 0 { row } else { col };
                 Ok(if matches!(self.ctx.type_kind(t.elem), TypeKind::Index) {
                     at
@@ -495,14 +495,18 @@ impl Lower<'_> {
                     ab::cast::<arith::IndexCast>(self, at, t.elem)
                 })
             }
-            "tile.map" => {
+            Some(TileOp::Map(_)) => {
                 let mut args = Vec::new();
                 for x in &ops {
                     args.push(self.point(*x, slot, row, col)?);
                 }
                 self.map_body(d, &args)
             }
-            other => Err(err(self.ctx, d, format!("'{other}' is not pointwise"))),
+            _ => Err(err(
+                self.ctx,
+                d,
+                format!("'{}' is not pointwise", self.ctx.op_name(d)),
+            )),
         }
     }
 

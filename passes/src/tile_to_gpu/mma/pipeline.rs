@@ -12,7 +12,7 @@ use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
 use aic_dialects::nvgpu;
-use aic_dialects::tile::TileType;
+use aic_dialects::tile::{TileOp, TileType};
 use aic_dialects::vector;
 
 impl Lower<'_> {
@@ -199,9 +199,9 @@ impl Lower<'_> {
                 s.set_frag(*a, *arr, *w, t);
             }
             for o in &body_ops {
-                match s.ctx.op_name(*o) {
+                match TileOp::of(s.ctx, *o) {
                     _ if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) => {}
-                    "tile.yield" => {
+                    Some(TileOp::Yield(_)) => {
                         let vals = s.ctx.operands(*o).to_vec();
                         for (v, (arr, w, t)) in vals.iter().zip(&carried) {
                             s.yield_frag(*v, *arr, *w, t)?;

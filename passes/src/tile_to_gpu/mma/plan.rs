@@ -15,13 +15,13 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
     ctx.walk(
         k,
         aic::ir::WalkOrder::PreOrder,
-        &mut |_, o| match ctx.op_name(o) {
-            "tile.gemm" => {
+        &mut |_, o| match TileOp::of(ctx, o) {
+            Some(TileOp::Gemm(_)) => {
                 if let Some(w) = mma_warps(ctx, o, threads, kind) {
                     p.gemms.insert(o, w);
                 }
             }
-            "tile.transfer" => transfers.push(o),
+            Some(TileOp::Transfer(_)) => transfers.push(o),
             _ => {}
         },
     );
@@ -124,13 +124,13 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                 continue;
             }
             let operands = ctx.operands(o);
-            match ctx.op_name(o) {
-                "tile.gemm" => {
+            match TileOp::of(ctx, o) {
+                Some(TileOp::Gemm(_)) => {
                     if let Some(w) = p.gemms.get(&o) {
                         held.frag.insert(ctx.result(o, 0), *w);
                     }
                 }
-                "tile.for" => {
+                Some(TileOp::For(_)) => {
                     let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r))
                     else {
                         continue;
@@ -153,20 +153,20 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                         }
                     }
                 }
-                "tile.load" | "tile.valid" | "tile.iota" => {
+                Some(TileOp::Load(_) | TileOp::Valid(_) | TileOp::Iota(_)) => {
                     let r = ctx.result(o, 0);
                     let stored = tile::Load::is(ctx, o) && written.contains(&operands[0]);
                     if registers(r) && !stored {
                         point.insert(r);
                     }
                 }
-                "tile.broadcast" => {
+                Some(TileOp::Broadcast(_)) => {
                     let r = ctx.result(o, 0);
                     if registers(r) && tile_type(ctx, operands[0]).is_none() {
                         point.insert(r);
                     }
                 }
-                "tile.map" => {
+                Some(TileOp::Map(_)) => {
                     let r = ctx.result(o, 0);
                     let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
                         continue;
@@ -202,7 +202,7 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                         _ => {}
                     }
                 }
-                "tile.store" if held.frag.contains_key(&operands[0]) => {
+                Some(TileOp::Store(_)) if held.frag.contains_key(&operands[0]) => {
                     p.frag_stores.insert(o);
                 }
                 _ => {}
@@ -237,11 +237,7 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
 pub(in crate::tile_to_gpu) const CHUNK: i64 = 8;
 
 pub(in crate::tile_to_gpu) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
-    let d = ctx.defining_op(v)?;
-    if ctx.op_name(d) != "arith.constant" {
-        return None;
-    }
-    let a = ctx.inherent_attr(d, ctx.find_ident("value")?)?;
+    let a = arith::Constant::defining(ctx, v)?.value(ctx)?;
     match ctx.attr_kind(a) {
         AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
         _ => None,
@@ -266,10 +262,12 @@ pub(in crate::tile_to_gpu) fn multiple_of(
         return false;
     };
     let ops = ctx.operands(d);
-    match ctx.op_name(d) {
-        "arith.muli" => ops.iter().any(|x| multiple_of(ctx, *x, m, iv)),
-        "arith.addi" => ops.iter().all(|x| multiple_of(ctx, *x, m, iv)),
-        _ => false,
+    if arith::MulI::is(ctx, d) {
+        ops.iter().any(|x| multiple_of(ctx, *x, m, iv))
+    } else if arith::AddI::is(ctx, d) {
+        ops.iter().all(|x| multiple_of(ctx, *x, m, iv))
+    } else {
+        false
     }
 }
 
@@ -308,9 +306,9 @@ pub(in crate::tile_to_gpu) fn pipeline(
     let mut depth = i64::MAX;
     let mut gemms = 0;
     for o in ctx.block_ops(body) {
-        match ctx.op_name(o) {
-            "tile.gemm" if p.gemms.contains_key(&o) => gemms += 1,
-            "tile.yield" => {
+        match TileOp::of(ctx, o) {
+            Some(TileOp::Gemm(_)) if p.gemms.contains_key(&o) => gemms += 1,
+            Some(TileOp::Yield(_)) => {
                 let carried = ctx.operands(o).iter().enumerate().all(|(i, v)| {
                     ctx.defining_op(*v)
                         .is_some_and(|d| p.gemms.contains_key(&d))
@@ -320,7 +318,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
             }
-            "tile.load" => {
+            Some(TileOp::Load(_)) => {
                 let r = ctx.result(o, 0);
                 let uses = ctx.uses(r);
                 let transferred = uses.iter().any(|u| tile::Transfer::is(ctx, u.op));
@@ -328,7 +326,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
             }
-            "tile.transfer" => {
+            Some(TileOp::Transfer(_)) => {
                 let src = ctx.operands(o)[0];
                 let load = ctx.defining_op(src)?;
                 if !tile::Load::is(ctx, load) || ctx.parent_block(load) != Some(body) {
@@ -378,7 +376,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     desc,
                 });
             }
-            "tile.for" => return None,
+            Some(TileOp::For(_)) => return None,
             _ => {}
         }
     }

@@ -27,7 +27,7 @@ use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
 use aic_dialects::tile;
-use aic_dialects::tile::TileType;
+use aic_dialects::tile::{TileOp, TileType};
 use aic_dialects::vector;
 use std::collections::{HashMap, HashSet};
 
@@ -112,14 +112,14 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
         }
         ValueDef::Placeholder => return,
     };
-    match ctx.op_name(def) {
-        "tile.gemm" => out.push(def),
-        "tile.map" | "tile.broadcast" | "tile.reduce" => {
+    match TileOp::of(ctx, def) {
+        Some(TileOp::Gemm(_)) => out.push(def),
+        Some(TileOp::Map(_) | TileOp::Broadcast(_) | TileOp::Reduce(_)) => {
             for x in ctx.operands(def).to_vec() {
                 source_gemms(ctx, x, seen, out);
             }
         }
-        "tile.for" => {
+        Some(TileOp::For(_)) => {
             let body = ctx.regions(def).first().and_then(|r| ctx.entry_block(*r));
             if let Some(y) = body.and_then(|b| ctx.block_ops(b).last())
                 && let Some(x) = ctx.operands(y).get(i)
@@ -206,8 +206,8 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
     let Some(rt) = tile_type(ctx, r) else {
         return false;
     };
-    match ctx.op_name(o) {
-        "tile.reduce" => {
+    match TileOp::of(ctx, o) {
+        Some(TileOp::Reduce(_)) => {
             let Some(w) = held.frag.get(&operands[0]).copied() else {
                 return false;
             };
@@ -224,7 +224,7 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.reduces.insert(o, w);
             true
         }
-        "tile.map" if rt.shape.len() == 1 => {
+        Some(TileOp::Map(_)) if rt.shape.len() == 1 => {
             let Some(w) = operands.first().and_then(|v| held.rows.get(v)).copied() else {
                 return false;
             };
@@ -235,7 +235,7 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.maps.insert(o, w);
             true
         }
-        "tile.broadcast" => {
+        Some(TileOp::Broadcast(_)) => {
             let Some(w) = held.rows.get(&operands[0]).copied() else {
                 return false;
             };

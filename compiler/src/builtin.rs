@@ -1,30 +1,35 @@
 //! The `builtin` dialect's ops: `builtin.module` and `builtin.unrealized_conversion_cast`.
 
 use crate::diagnostics::Diagnostic;
-use crate::dialect::{Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+use crate::dialect::{Dialect, OpSpec, Traits, ac, tc};
 use crate::ir::{Context, Op, Value};
+use crate::op_def::OpHandle;
 use crate::rewrite::FoldResult;
 use crate::types::Type;
 
-/// `builtin.module`: a top-level container of symbols.
-pub const MODULE: OpSpec = OpSpec {
-    summary: "A top level container operation",
-    attributes: &[
-        crate::dialect::AttrSpec::optional("sym_name", ac::SYMBOL_NAME),
-        crate::dialect::AttrSpec::optional("sym_visibility", ac::STRING),
-    ],
-    regions: &[RegionSpec::sized("bodyRegion")],
-    traits: Traits::ISOLATED_FROM_ABOVE
-        .with(Traits::NO_TERMINATOR)
-        .with(Traits::SINGLE_BLOCK)
-        .with(Traits::SYMBOL_TABLE)
-        .with(Traits::GRAPH_REGION)
-        .with(Traits::AFFINE_SCOPE),
-    format: Some("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
-    default_dialect: Some("builtin"),
-    verify: Some(verify_module),
-    ..OpSpec::new("builtin.module")
-};
+crate::op! {
+    /// `builtin.module`: a top-level container of symbols.
+    pub Module = MODULE {
+        attributes: [
+            sym_name: optional(ac::SYMBOL_NAME),
+            sym_visibility: optional(ac::STRING),
+        ],
+        regions: [body_region = "bodyRegion": sized],
+        spec: OpSpec {
+            summary: "A top level container operation",
+            traits: Traits::ISOLATED_FROM_ABOVE
+                .with(Traits::NO_TERMINATOR)
+                .with(Traits::SINGLE_BLOCK)
+                .with(Traits::SYMBOL_TABLE)
+                .with(Traits::GRAPH_REGION)
+                .with(Traits::AFFINE_SCOPE),
+            format: Some("($sym_name^)? attr-dict-with-keyword $bodyRegion"),
+            default_dialect: Some("builtin"),
+            verify: Some(verify_module),
+            ..OpSpec::new("builtin.module")
+        },
+    }
+}
 
 /// Discardable attributes on a module must name their dialect (`test.flag`), so that
 /// tools can tell whose they are.
@@ -41,16 +46,20 @@ fn verify_module(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-/// `builtin.unrealized_conversion_cast`: a placeholder cast left by partial conversions.
-pub const UNREALIZED_CONVERSION_CAST: OpSpec = OpSpec {
-    summary: "An unrealized conversion from one set of types to another",
-    operands: &[ValueSpec::variadic("inputs", tc::ANY)],
-    results: &[ValueSpec::variadic("outputs", tc::ANY)],
-    traits: Traits::PURE,
-    format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
-    fold: Some(fold_cast),
-    ..OpSpec::new("builtin.unrealized_conversion_cast")
-};
+crate::op! {
+    /// `builtin.unrealized_conversion_cast`: a placeholder cast left by partial conversions.
+    pub UnrealizedConversionCast = UNREALIZED_CONVERSION_CAST {
+        operands: [inputs: variadic(tc::ANY)],
+        results: [outputs: variadic(tc::ANY)],
+        spec: OpSpec {
+            summary: "An unrealized conversion from one set of types to another",
+            traits: Traits::PURE,
+            format: Some("($inputs^ `:` type($inputs))? `to` type($outputs) attr-dict"),
+            fold: Some(fold_cast),
+            ..OpSpec::new("builtin.unrealized_conversion_cast")
+        },
+    }
+}
 
 /// MLIR's folds of `unrealized_conversion_cast`: a cast to the types it already has
 /// is its inputs, and a cast that undoes the cast producing all its inputs is that
@@ -69,7 +78,7 @@ fn fold_cast(
         return Some(ins.into_iter().map(FoldResult::Value).collect());
     }
     let producer = ctx.defining_op(*ins.first()?)?;
-    if ctx.op_name(producer) != "builtin.unrealized_conversion_cast"
+    if !UnrealizedConversionCast::is(ctx, producer)
         || ctx.results(producer).collect::<Vec<_>>() != ins
         || types(ctx, &mut ctx.operands(producer).iter().copied()) != out_types
     {

@@ -228,13 +228,10 @@ impl ConversionRewriter<'_> {
     }
     /// A source materialisation: `value` cast to type `to`, before `at`.
     fn cast(&mut self, at: Op, value: Value, to: Type) -> Value {
-        let loc = self.ctx.op(at).loc;
-        let mut st = OpState::new(self.ctx.ident("builtin.unrealized_conversion_cast"), loc);
-        st.operands.push(value);
-        st.result_types.push(to);
-        let c = self.create_before(at, st);
-        self.casts.insert(c);
-        self.ctx.result(c, 0)
+        let c =
+            crate::builtin::UnrealizedConversionCast::build(&mut self.before(at), &[value], &[to]);
+        self.casts.insert(c.0);
+        self.ctx.result(c.0, 0)
     }
 }
 

@@ -332,6 +332,7 @@ macro_rules! op {
                 $($($an: $crate::op!(@attr_param $aa),)*)?
                 $($($rn: $crate::op!(@result_param $ra),)*)?
             ) -> Self {
+                #[allow(unused_imports)]
                 use $crate::op_def::GroupValues as _;
                 let op = $crate::op_def::build(
                     b,

@@ -15,12 +15,11 @@
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind, Ident};
 use aic::constraints::{i64_array_attr, int_attr, op_attr};
-use aic::dialect::enum_attr;
 use aic::interp::{Data, tensor_of_attr};
 use aic::ir::{Context, InsertPoint, Op, OpState, Region, WalkOrder};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::TypeKind;
-use aic_dialects::graph;
+use aic_dialects::graph::{ConvLayout, ReduceKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
 
 /// The registered pass.
@@ -163,9 +162,9 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         return None;
     }
     let kind = match combiner(ctx, *ctx.regions(op).first()?)? {
-        "stablehlo.add" => "sum",
-        "stablehlo.maximum" => "max",
-        "stablehlo.minimum" => "min",
+        "stablehlo.add" => ReduceKind::Sum,
+        "stablehlo.maximum" => ReduceKind::Max,
+        "stablehlo.minimum" => ReduceKind::Min,
         _ => return None,
     };
     // The init value must be the combiner's identity.
@@ -179,10 +178,10 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         ctx.value_type(ctx.result(init, 0)),
     )?;
     let identity = match (&t.data, kind) {
-        (Data::Float(v), "sum") => v.first() == 0.0,
-        (Data::Float(v), "max") => v.first() == f64::NEG_INFINITY,
-        (Data::Float(v), "min") => v.first() == f64::INFINITY,
-        (Data::Int(v), "sum") => v.first() == 0,
+        (Data::Float(v), ReduceKind::Sum) => v.first() == 0.0,
+        (Data::Float(v), ReduceKind::Max) => v.first() == f64::NEG_INFINITY,
+        (Data::Float(v), ReduceKind::Min) => v.first() == f64::INFINITY,
+        (Data::Int(v), ReduceKind::Sum) => v.first() == 0,
         _ => false,
     };
     if !identity {
@@ -192,7 +191,7 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
         "graph.reduce",
         vec![0],
         vec![
-            ("kind", enum_attr(ctx.uniquer(), graph::REDUCE_PREFIX, kind)),
+            ("kind", kind.attr(ctx.uniquer())),
             (
                 "axes",
                 i64_array(ctx, &i64_array_attr(ctx, op, "dimensions")?),
@@ -252,8 +251,8 @@ fn lower_dot(ctx: &Context, op: Op) -> Option<Lowering> {
 fn lower_conv(ctx: &Context, op: Op) -> Option<Lowering> {
     let d = ConvDims::of(ctx, op_attr(ctx, op, "dimension_numbers")?)?;
     let layout = match d.compact().as_str() {
-        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => "NHWC",
-        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => "NCHW",
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => ConvLayout::Nhwc,
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => ConvLayout::Nchw,
         _ => return None,
     };
     let all = |name: &str, want: i64| {
@@ -274,10 +273,7 @@ fn lower_conv(ctx: &Context, op: Op) -> Option<Lowering> {
         return None;
     }
     let mut props = vec![
-        (
-            "layout",
-            enum_attr(ctx.uniquer(), graph::LAYOUT_PREFIX, layout),
-        ),
+        ("layout", layout.attr(ctx.uniquer())),
         ("strides", i64_array(ctx, &strides)),
         ("dilations", i64_array(ctx, &dil)),
         ("padding", i64_array(ctx, &pad)),

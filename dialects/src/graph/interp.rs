@@ -3,6 +3,7 @@
 //! `dot_general`, `conv2d` a `convolution`, the activations and normalisations
 //! are computed in `f64` and rounded once to the element type.
 
+use super::ReduceKind;
 use super::verify::{norm_axis, word};
 use crate::kernels::{
     ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
@@ -107,7 +108,7 @@ pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             dot(ctx, l, r, &d, er)
         }
         "conv2d" => {
-            let nhwc = word(ctx, op, "layout", super::LAYOUT_PREFIX) != Some("NCHW");
+            let nhwc = word(ctx, op, "layout") != Some(super::ConvLayout::Nchw);
             let dims = if nhwc {
                 "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
             } else {
@@ -312,7 +313,7 @@ fn elementwise(ctx: &Context, op: Op, b: &str, x: &Tensor, y: &Tensor, er: Elem)
 }
 
 fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
-    let kind = word(ctx, op, "kind", super::REDUCE_PREFIX).unwrap_or("sum");
+    let kind = word(ctx, op, "kind").unwrap_or(ReduceKind::Sum);
     let axes: Vec<i64> = i64_array_attr(ctx, op, "axes")
         .unwrap_or_default()
         .iter()
@@ -327,16 +328,16 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
     let n = inner.len();
     let groups = Groups::Product { outer, inner };
     let combiner = match kind {
-        "max" => "maximum",
-        "min" => "minimum",
+        ReduceKind::Max => "maximum",
+        ReduceKind::Min => "minimum",
         _ => "add",
     };
     let e = x.elem(ctx);
     let data = match &x.data {
         Data::Float(v) => {
             let init = match kind {
-                "max" => f64::NEG_INFINITY,
-                "min" => f64::INFINITY,
+                ReduceKind::Max => f64::NEG_INFINITY,
+                ReduceKind::Min => f64::INFINITY,
                 _ => 0.0,
             };
             // Sums accumulate in f64 and round once, as a fused reduction does.
@@ -348,7 +349,7 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
                 init,
             )
             .ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            let scale = if kind == "mean" {
+            let scale = if kind == ReduceKind::Mean {
                 1.0 / n.max(1) as f64
             } else {
                 1.0
@@ -357,8 +358,8 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
         }
         Data::Int(v) => {
             let init = match kind {
-                "max" => i64::MIN,
-                "min" => i64::MAX,
+                ReduceKind::Max => i64::MIN,
+                ReduceKind::Min => i64::MAX,
                 _ => 0,
             };
             let acc = fold_ints(combiner, e, &groups, v, init)
@@ -367,7 +368,7 @@ fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
                 er,
                 acc.into_iter().map(|a| {
                     let a = i128::from(a);
-                    er.wrap(if kind == "mean" {
+                    er.wrap(if kind == ReduceKind::Mean {
                         a / n.max(1) as i128
                     } else {
                         a

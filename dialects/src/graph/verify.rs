@@ -12,10 +12,9 @@ use aic::verifier::{op_error, quoted_type};
 
 type R<T> = Result<T, Diagnostic>;
 
-/// The keyword of the enum attribute `name` (`#graph<layout NCHW>`), whose
-/// text before the keyword is `prefix`.
-pub fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
-    aic::dialect::enum_keyword(ctx.uniquer(), attr(ctx, op, name)?, prefix)
+/// The enum attribute `name` (`#graph<layout NCHW>`), typed.
+pub fn word<T: aic::op_def::FromAttr>(ctx: &Context, op: Op, name: &str) -> Option<T> {
+    T::from_attr(ctx, attr(ctx, op, name)?)
 }
 
 /// `axis` normalised against `rank` (negative counts from the end).
@@ -47,8 +46,8 @@ impl Query<'_> {
             .and_then(|a| int_value(self.u, a))
             .unwrap_or(default)
     }
-    fn word(&self, name: &str, prefix: &str) -> Option<&str> {
-        aic::dialect::enum_keyword(self.u, (self.attr)(name)?, prefix)
+    fn layout(&self) -> Option<super::ConvLayout> {
+        super::ConvLayout::of(self.u, (self.attr)("layout")?)
     }
     fn has(&self, name: &str) -> bool {
         (self.attr)(name).is_some()
@@ -135,7 +134,7 @@ pub fn infer_shapes(
             if x.len() != 4 || w.len() != 4 {
                 return Err("input and filter must have rank 4".into());
             }
-            let nhwc = q.word("layout", super::LAYOUT_PREFIX) != Some("NCHW");
+            let nhwc = q.layout() != Some(super::ConvLayout::Nchw);
             let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
             if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
                 return Err(

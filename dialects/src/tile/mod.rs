@@ -35,12 +35,9 @@ use crate::coord::{self, Desc};
 use crate::gpu::{PROGRAM, enclosing, kernel_of, run_grid, verify_launch};
 use crate::memref::{get, row_major_offset, store_as};
 use aic::Diagnostic;
-use aic::attributes::AttrKind;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
 use aic::dialect::DialectSyntax;
-use aic::dialect::{
-    AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, enum_keyword, tc,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, tc};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer, Value};
 use aic::types::{DialectObject, DialectValue, Type, TypeKind};
@@ -48,13 +45,14 @@ use aic::verifier::op_error;
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-/// Where a tile lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Space {
-    /// Registers (the default).
-    Register,
-    /// Shared memory (LDS on AMD).
-    Shared,
+aic::dialect_enum! {
+    /// Where a tile lives, `#tile<space shared>`.
+    pub enum Space = "tile<space ", "tile space (register, shared)" {
+        /// Registers (the default).
+        Register = "register",
+        /// Shared memory (LDS on AMD).
+        Shared = "shared",
+    }
 }
 
 /// A tile type: shape, element type, space and, optionally, how its
@@ -226,7 +224,11 @@ pub static SYNTAX: DialectSyntax = DialectSyntax {
     // A malformed `!tile.tile<...>` stays opaque text for the op verifier to
     // report, naming the op that uses it.
     parse_type: Some(|u, body| Ok(TileType::parse(u, body).map(DialectObject::new))),
-    parse_attr: None,
+    parse_attr: Some(|_, body| {
+        Ok(Level::parse_attr(body)
+            .or_else(|| Space::parse_attr(body))
+            .or_else(|| ReduceKind::parse_attr(body)))
+    }),
 };
 
 /// The type of a tile of `shape` and `elem` in `space`, its layout left to
@@ -260,35 +262,29 @@ const TILE: TypeConstraint = TypeConstraint {
     build: None,
 };
 
-/// The levels a GEMM runs at.
-pub const LEVELS: &[&str] = &["block", "warp", "thread"];
-/// The text before the keyword of `#tile<level block>`.
-pub const LEVEL_PREFIX: &str = "tile<level ";
-const LEVEL: AttrConstraint = AttrConstraint {
-    desc: "GEMM level (block, warp, thread)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(LEVEL_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(LEVEL_PREFIX, LEVELS),
-};
+aic::dialect_enum! {
+    /// The level a GEMM runs at, `#tile<level block>`.
+    pub enum Level = "tile<level ", "GEMM level (block, warp, thread)" {
+        /// The whole block.
+        Block = "block",
+        /// One warp.
+        Warp = "warp",
+        /// One thread.
+        Thread = "thread",
+    }
+}
 
-/// The spaces a transfer stages into.
-pub const SPACES: &[&str] = &["register", "shared"];
-/// The text before the keyword of `#tile<space shared>`.
-pub const SPACE_PREFIX: &str = "tile<space ";
-const SPACE: AttrConstraint = AttrConstraint {
-    desc: "tile space (register, shared)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(SPACE_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(SPACE_PREFIX, SPACES),
-};
-
-/// Reduction kinds.
-pub const KINDS: &[&str] = &["sum", "max", "min"];
-/// The text before the keyword of `#tile<kind sum>`.
-pub const KIND_PREFIX: &str = "tile<kind ";
-const KIND: AttrConstraint = AttrConstraint {
-    desc: "reduction kind (sum, max, min)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(KIND_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(KIND_PREFIX, KINDS),
-};
+aic::dialect_enum! {
+    /// How `tile.reduce` combines, `#tile<kind sum>`.
+    pub enum ReduceKind = "tile<kind ", "reduction kind (sum, max, min)" {
+        /// The sum.
+        Sum = "sum",
+        /// The maximum.
+        Max = "max",
+        /// The minimum.
+        Min = "min",
+    }
+}
 
 const DESC: AttrConstraint = AttrConstraint {
     desc: "tensor descriptor (#coord.desc<...>)",
@@ -445,7 +441,7 @@ aic::op! {
     pub Gemm = GEMM {
         operands: [a: one(TILE), b: one(TILE), acc: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [level: required(LEVEL)],
+        attributes: [level: required(Level::CONSTRAINT) as Level],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some(
@@ -478,7 +474,7 @@ aic::op! {
     pub Reduce = REDUCE {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [kind: required(KIND), axis: required(I64_ATTR)],
+        attributes: [kind: required(ReduceKind::CONSTRAINT) as ReduceKind, axis: required(I64_ATTR)],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$kind $input `,` `axis` `=` $axis attr-dict `:` type($input) `->` type($result)"),
@@ -509,7 +505,7 @@ aic::op! {
     pub Transfer = TRANSFER {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [space: required(SPACE), depth: required(I64_ATTR)],
+        attributes: [space: required(Space::CONSTRAINT) as Space, depth: required(I64_ATTR)],
         spec: OpSpec {
             format: Some(
                 "$input `to` $space `depth` `=` $depth attr-dict `:` type($input) `->` type($result)",
@@ -576,11 +572,11 @@ pub static DIALECT: Dialect = Dialect {
 
 // ---- verification ----------------------------------------------------------
 
-fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
+fn word<T: aic::op_def::FromAttr>(ctx: &Context, op: Op, name: &str) -> Option<T> {
     let a = ctx
         .find_ident(name)
         .and_then(|i| ctx.inherent_attr(op, i))?;
-    enum_keyword(ctx.uniquer(), a, prefix)
+    T::from_attr(ctx, a)
 }
 
 fn tile_of(ctx: &Context, v: Value) -> Option<&TileType> {
@@ -829,10 +825,7 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
             let (Some(t), Some(r)) = (tile_of(ctx, operands[0]), result_tile()) else {
                 return Err(err("operand and result must be tiles".into()));
             };
-            let space = match word(ctx, op, "space", SPACE_PREFIX) {
-                Some("shared") => Space::Shared,
-                _ => Space::Register,
-            };
+            let space = word(ctx, op, "space").unwrap_or(Space::Register);
             if t.shape != r.shape || t.elem != r.elem || r.space != space {
                 return Err(err(
                     "the result must be the same tile in the named space".into()
@@ -1029,7 +1022,7 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
             let ty = result_ty().expect("a result");
             let t = tile_type(&u, ty).ok_or_else(|| fail("not a tile".into()))?;
             let axis = int_attr(ctx, op, "axis").unwrap_or(0) as usize;
-            let kind = word(ctx, op, "kind", KIND_PREFIX).unwrap_or("sum");
+            let kind = word(ctx, op, "kind").unwrap_or(ReduceKind::Sum);
             let x = &args[0];
             let mut out = Vec::new();
             for e in row_major_indices(&t.shape) {
@@ -1040,8 +1033,8 @@ fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor
                     let v = get(&x.data, index_of(&x.shape, &at));
                     acc = Some(match (acc, kind) {
                         (None, _) => v,
-                        (Some(a), "max") => a.max(v),
-                        (Some(a), "min") => a.min(v),
+                        (Some(a), ReduceKind::Max) => a.max(v),
+                        (Some(a), ReduceKind::Min) => a.min(v),
                         (Some(a), _) => a + v,
                     });
                 }

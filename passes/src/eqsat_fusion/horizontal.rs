@@ -13,6 +13,7 @@
 use super::cost::{Target, standalone_time, type_bytes};
 use super::fuse::{MAX_BODY, MAX_SIBLINGS, Role, is_index_only, role};
 use aic::ir::{Context, InsertPoint, Op, OpState, Value};
+use aic_dialects::fusion::FusionKind;
 use std::collections::{HashMap, HashSet};
 
 /// A kernel that may join siblings: its op, the value its anchor (its one
@@ -279,7 +280,7 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
         .extend(results.iter().map(|v| ctx.value_type(*v)));
     st.regions.push(region);
     let joint = (cost - saving).max(0.0);
-    st.props = Some(super::group_props(ctx, "horizontal", joint));
+    st.props = Some(super::group_props(ctx, FusionKind::Horizontal, joint));
     let g = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(set[0]), g);
     let mut k = 0;

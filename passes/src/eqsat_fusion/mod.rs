@@ -23,6 +23,7 @@ use aic::eqsat::{self, Node, Types};
 use aic::ir::{Context, InsertPoint, Op, OpState, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::{Diagnostic, DialectRegistry};
+use aic_dialects::fusion::FusionKind;
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
 use std::collections::{HashMap, HashSet};
@@ -507,7 +508,7 @@ fn fusion_line(model: &KernelTime<'_>, n: &Node, kids: &[aic::Type]) -> Option<S
         .collect();
     Some(format!(
         "fused {} [{}]: {:.3} us, unfused {:.3} us, saving {:.3} us",
-        body.kind(),
+        body.kind().keyword(),
         names.join(" "),
         fused * 1e6,
         unfused * 1e6,
@@ -642,7 +643,7 @@ impl Origins<'_> {
 }
 
 /// The properties of a `fusion.group` of `kind` with modelled `cost`.
-pub fn group_props(ctx: &Context, kind: &str, cost: f64) -> aic::Attr {
+pub fn group_props(ctx: &Context, kind: FusionKind, cost: f64) -> aic::Attr {
     let u = ctx.uniquer();
     let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
     let cost = u.attr(aic::AttrKind::Float {
@@ -651,7 +652,7 @@ pub fn group_props(ctx: &Context, kind: &str, cost: f64) -> aic::Attr {
     });
     u.dict_attr(vec![
         (u.ident("cost"), cost),
-        (u.ident("kind"), aic_dialects::fusion::kind_attr(ctx, kind)),
+        (u.ident("kind"), kind.attr(u)),
     ])
 }
 

@@ -262,7 +262,7 @@ pub(super) fn attention(
                 b.val("arith.select", &[inside, a[0], ninf], calc, vec![])
             });
         }
-        let mx = l.reduce_rows(s, "max", row_t);
+        let mx = l.reduce_rows(s, tile::ReduceKind::Max, row_t);
         let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut f("arith.maximumf"));
         // -m·log2 e, once a row.
         let neg_ml = map(&mut l, &[m_new], row_t, calc, &mut |b, a| {
@@ -277,7 +277,7 @@ pub(super) fn attention(
         };
         let p = map(&mut l, &[s, mb], s_t, calc, &mut exp_diff);
         let alpha = map(&mut l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
-        let ps = l.reduce_rows(p, "sum", row_t);
+        let ps = l.reduce_rows(p, tile::ReduceKind::Sum, row_t);
         let l_new = map(&mut l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
             let x = b.val("arith.mulf", &[a[0], a[1]], calc, vec![]);
             b.val("arith.addf", &[x, a[2]], calc, vec![])

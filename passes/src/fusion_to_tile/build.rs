@@ -153,8 +153,8 @@ impl B<'_> {
     }
 
     /// `tile.reduce kind t, axis = 1` to the row tile type `ty`.
-    pub(super) fn reduce_rows(&mut self, t: Value, kind: &str, ty: Type) -> Value {
-        let kind = aic::dialect::enum_attr(self.ctx.uniquer(), tile::KIND_PREFIX, kind);
+    pub(super) fn reduce_rows(&mut self, t: Value, kind: tile::ReduceKind, ty: Type) -> Value {
+        let kind = kind.attr(self.ctx.uniquer());
         let axis = self.i64_attr(1);
         self.val(
             "tile.reduce",
@@ -166,7 +166,7 @@ impl B<'_> {
 
     /// A block-level `tile.gemm a x b + acc` of accumulator type `ty`.
     pub(super) fn gemm(&mut self, a: Value, b: Value, acc: Value, ty: Type) -> Value {
-        let level = aic::dialect::enum_attr(self.ctx.uniquer(), tile::LEVEL_PREFIX, "block");
+        let level = tile::Level::Block.attr(self.ctx.uniquer());
         self.val("tile.gemm", &[a, b, acc], ty, vec![("level", level)])
     }
 
@@ -175,7 +175,7 @@ impl B<'_> {
     pub(super) fn stage(&mut self, tile: Value, shape: &[i64], elem: Type, depth: i64) -> Value {
         let u = self.ctx.uniquer().clone();
         let st = tile::plain_tile(&u, shape.to_vec(), elem, Space::Shared);
-        let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+        let space = Space::Shared.attr(&u);
         let depth = self.i64_attr(depth);
         self.val(
             "tile.transfer",

@@ -40,6 +40,7 @@ use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Region, Value};
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
+use aic_dialects::fusion::FusionKind;
 use aic_dialects::tile::{self, Space};
 
 mod attention;
@@ -297,14 +298,11 @@ fn wrap(ctx: &mut Context, op: Op) {
     st.result_types.push(ctx.value_type(ctx.result(op, 0)));
     st.regions.push(r);
     let kind = match ctx.op_name(op) {
-        "graph.matmul" | "graph.conv2d" => "vertical",
-        n if ROW_OPS.contains(&n) => "reduction",
-        _ => "elementwise",
+        "graph.matmul" | "graph.conv2d" => FusionKind::Vertical,
+        n if ROW_OPS.contains(&n) => FusionKind::Reduction,
+        _ => FusionKind::Elementwise,
     };
-    st.props = Some(u.dict_attr(vec![(
-        u.ident("kind"),
-        aic_dialects::fusion::kind_attr(ctx, kind),
-    )]));
+    st.props = Some(u.dict_attr(vec![(u.ident("kind"), kind.attr(&u))]));
     let g = ctx.create_op(st);
     ctx.insert_op(InsertPoint::Before(op), g);
     let (old, new) = (ctx.result(op, 0), ctx.result(g, 0));

@@ -69,14 +69,9 @@ impl RowOp {
                     return Err("a reduction over no dims".into());
                 }
                 attr("kind")
-                    .and_then(|a| {
-                        aic::dialect::enum_keyword(
-                            ctx.uniquer(),
-                            a,
-                            aic_dialects::graph::REDUCE_PREFIX,
-                        )
-                    })
+                    .and_then(|a| aic_dialects::graph::ReduceKind::of(ctx, a))
                     .ok_or("a reduction without a kind")?
+                    .keyword()
                     .to_string()
             }
             "graph.layernorm" | "graph.rmsnorm" => {
@@ -127,7 +122,7 @@ impl RowOp {
             tile::plain_tile(&u, vec![r, n], elem, Space::Register),
             tile::plain_tile(&u, vec![r], elem, Space::Register),
         );
-        let reduce = |e: &mut B<'_>, t: Value, k: &str| e.reduce_rows(t, k, one_t);
+        let reduce = |e: &mut B<'_>, t: Value, k: tile::ReduceKind| e.reduce_rows(t, k, one_t);
         let spread = |e: &mut B<'_>, t: Value| e.spread(t, row_t, &[0]);
         let inv_n = 1.0 / n as f64;
         let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, elem, vec![]);
@@ -149,7 +144,7 @@ impl RowOp {
             "softmax" => {
                 // exp(x - m) = exp2(x·log2 e - m·log2 e): one fma an element;
                 // and a row's sum inverted once, not divided by per element.
-                let m = reduce(e, v, "max");
+                let m = reduce(e, v, tile::ReduceKind::Max);
                 let neg_ml = map(e, &[m], one_t, elem, &mut |s, a| {
                     let c = s.float(-std::f64::consts::LOG2_E, elem);
                     s.val("arith.mulf", &[a[0], c], elem, vec![])
@@ -160,7 +155,7 @@ impl RowOp {
                     let x = s.val("math.fma", &[a[0], c, a[1]], elem, vec![]);
                     s.val("math.exp2", &[x], elem, vec![])
                 });
-                let sm = reduce(e, ex, "sum");
+                let sm = reduce(e, ex, tile::ReduceKind::Sum);
                 let inv = map(e, &[sm], one_t, elem, &mut |s, a| {
                     let one = s.float(1.0, elem);
                     s.val("arith.divf", &[one, a[0]], elem, vec![])
@@ -170,7 +165,7 @@ impl RowOp {
             }
             "layernorm" | "rmsnorm" => {
                 let centred = if self.kind == "layernorm" {
-                    let s1 = reduce(e, v, "sum");
+                    let s1 = reduce(e, v, tile::ReduceKind::Sum);
                     let mean = scaled(e, s1);
                     let mb = spread(e, mean);
                     map(e, &[v, mb], row_t, elem, &mut f("arith.subf"))
@@ -178,7 +173,7 @@ impl RowOp {
                     v
                 };
                 let sq = map(e, &[centred, centred], row_t, elem, &mut f("arith.mulf"));
-                let ss = reduce(e, sq, "sum");
+                let ss = reduce(e, sq, tile::ReduceKind::Sum);
                 let var = scaled(e, ss);
                 let rs = inv_std(e, var);
                 let rb = spread(e, rs);
@@ -191,7 +186,12 @@ impl RowOp {
                 y
             }
             k => {
-                let t = reduce(e, v, if k == "mean" { "sum" } else { k });
+                // `mean` is a sum, scaled.
+                let t = reduce(
+                    e,
+                    v,
+                    tile::ReduceKind::from_keyword(k).unwrap_or(tile::ReduceKind::Sum),
+                );
                 if k == "mean" { scaled(e, t) } else { t }
             }
         }
@@ -432,9 +432,9 @@ impl Split {
             vec![("desc", coord::desc_attr(&u, &in_range))],
         );
         let (kind, identity) = match self.kind.as_str() {
-            "max" => ("max", f64::NEG_INFINITY),
-            "min" => ("min", f64::INFINITY),
-            _ => ("sum", 0.0),
+            "max" => (tile::ReduceKind::Max, f64::NEG_INFINITY),
+            "min" => (tile::ReduceKind::Min, f64::INFINITY),
+            _ => (tile::ReduceKind::Sum, 0.0),
         };
         let v = map_typed(&mut e, &[v, ok], &[calc, i1], row_t, &mut |b, a| {
             let z = b.float(identity, calc);

@@ -106,10 +106,7 @@ impl Lower<'_> {
             ("m", ai32(ins.m)),
             ("n", ai32(ins.n)),
             ("k", ai32(ins.k)),
-            (
-                "blgp",
-                aic::dialect::enum_attr(&u, amdgpu::PERM_B_PREFIX, "none"),
-            ),
+            ("blgp", amdgpu::PermB::None.attr(&u)),
         ];
         // A fragment: `ins.ab` halves `step` apart from `at`.
         let frag = |s: &mut Self, view: Value, at: Value, step: i64| {

@@ -52,11 +52,12 @@ use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_array_attr;
 use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::arith::CMPI_PREDICATES;
 use aic_dialects::coord::{self, Desc};
-use aic_dialects::gpu::{WORKGROUP, elem_bytes};
+use aic_dialects::gpu::{AddressSpace, elem_bytes};
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
 
@@ -349,10 +350,7 @@ fn lower_kernel(
         "gpu.thread_id",
         &[],
         &[u.ty(TypeKind::Index)],
-        &[(
-            "dimension",
-            aic::dialect::enum_attr(&u, aic_dialects::gpu::DIM_PREFIX, "x"),
-        )],
+        &[("dimension", aic_dialects::gpu::Dim::X.attr(&u))],
     );
     let tid = ctx.result(tid_op, 0);
     let mut l = Lower {
@@ -426,14 +424,15 @@ fn lower_kernel(
 }
 
 /// `tile.reduce` kinds: the combining op of floats and integers.
-fn combiner(kind: &str, float: bool) -> (f64, &'static str) {
+fn combiner(kind: tile::ReduceKind, float: bool) -> (f64, &'static str) {
+    use tile::ReduceKind::{Max, Min, Sum};
     match (kind, float) {
-        ("sum", true) => (0.0, "arith.addf"),
-        ("max", true) => (f64::NEG_INFINITY, "arith.maximumf"),
-        ("min", true) => (f64::INFINITY, "arith.minimumf"),
-        ("sum", false) => (0.0, "arith.addi"),
-        ("max", false) => (i64::MIN as f64, "arith.maxsi"),
-        _ => (i64::MAX as f64, "arith.minsi"),
+        (Sum, true) => (0.0, "arith.addf"),
+        (Max, true) => (f64::NEG_INFINITY, "arith.maximumf"),
+        (Min, true) => (f64::INFINITY, "arith.minimumf"),
+        (Sum, false) => (0.0, "arith.addi"),
+        (Max, false) => (i64::MIN as f64, "arith.maxsi"),
+        (Min, false) => (i64::MAX as f64, "arith.minsi"),
     }
 }
 
@@ -530,7 +529,7 @@ impl Lower<'_> {
             shape: [n].as_slice().into(),
             elem,
             layout: None,
-            memory_space: shared.then(|| u.attr(AttrKind::Opaque(WORKGROUP.into()))),
+            memory_space: shared.then(|| AddressSpace::Workgroup.attr(&u)),
         })
     }
 
@@ -824,7 +823,7 @@ impl Lower<'_> {
     fn butterfly(&mut self, v: Value, lanes: i64, combine: &str) -> Value {
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
-        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
+        let xor = aic_dialects::gpu::ShuffleMode::Xor.attr(&u);
         let width = self.constant(lanes as f64, i32t);
         let elem = self.ctx.value_type(v);
         let (mut v, mut off) = (v, lanes / 2);
@@ -1574,16 +1573,12 @@ impl Lower<'_> {
         }
     }
 
-    /// The kind keyword of reduction `op`.
-    fn reduce_kind(&self, op: Op) -> String {
+    /// The kind of reduction `op`.
+    fn reduce_kind(&self, op: Op) -> tile::ReduceKind {
         let ctx = &*self.ctx;
-        ctx.find_ident("kind")
-            .and_then(|i| ctx.inherent_attr(op, i))
-            .and_then(|a| {
-                aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::tile::KIND_PREFIX)
-            })
-            .unwrap_or("sum")
-            .to_string()
+        tile::Reduce::of(ctx, op)
+            .and_then(|r| r.kind(ctx))
+            .unwrap_or(tile::ReduceKind::Sum)
     }
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
@@ -1705,11 +1700,7 @@ impl Lower<'_> {
             "tile.program_id" => {
                 let axis = self.int(op, "axis").clamp(0, 2) as usize;
                 let u = self.ctx.uniquer().clone();
-                let dim = aic::dialect::enum_attr(
-                    &u,
-                    aic_dialects::gpu::DIM_PREFIX,
-                    aic_dialects::gpu::DIMS[axis],
-                );
+                let dim = aic_dialects::gpu::Dim::ALL[axis].attr(&u);
                 let ty = self.index_ty();
                 let v = self.val("gpu.block_id", &[], ty, &[("dimension", dim)]);
                 self.map.values.insert(result.expect("a result"), v);
@@ -1849,7 +1840,7 @@ impl Lower<'_> {
                 let kind = self.reduce_kind(op);
                 let src = self.tile_of(op, operands[0])?;
                 let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
-                let (init, combine) = combiner(&kind, float);
+                let (init, combine) = combiner(kind, float);
                 let n: i64 = src.shape.iter().product();
                 let rows = n / src.shape[axis];
                 let (l, _) = self.tiles[&operands[0]].clone();

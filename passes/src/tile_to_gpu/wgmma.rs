@@ -200,16 +200,8 @@ impl Lower<'_> {
         let zero = self.index(0);
         let a_rows = self.mul_add(g, 64 * RUN, zero);
         let proxy = [
-            (
-                "kind",
-                u.attr(AttrKind::Opaque(
-                    aic_dialects::nvvm::PROXY_ASYNC_SHARED.into(),
-                )),
-            ),
-            (
-                "space",
-                u.attr(AttrKind::Opaque(aic_dialects::nvvm::SHARED_CTA.into())),
-            ),
+            ("kind", aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u)),
+            ("space", aic_dialects::nvvm::SharedSpace::Cta.attr(&u)),
         ];
         let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
         let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));

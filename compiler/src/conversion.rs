@@ -28,8 +28,9 @@ pub enum Legality {
     Legal,
     /// Always illegal: must be converted.
     Illegal,
-    /// Legal when the predicate holds.
-    Dynamic(fn(&Context, Op) -> bool),
+    /// Decided per op: `Some(legal)`, or `None` where the target says nothing
+    /// about it (MLIR's dynamic legality callbacks returning `std::nullopt`).
+    Dynamic(fn(&Context, Op) -> Option<bool>),
 }
 
 /// Which ops may remain after a conversion.
@@ -63,11 +64,11 @@ impl ConversionTarget {
         let name = ctx.op_name(op);
         let dialect = name.split('.').next().unwrap_or(name);
         let l = self.ops.get(name).or_else(|| self.dialects.get(dialect))?;
-        Some(match l {
-            Legality::Legal => true,
-            Legality::Illegal => false,
+        match l {
+            Legality::Legal => Some(true),
+            Legality::Illegal => Some(false),
             Legality::Dynamic(f) => f(ctx, op),
-        })
+        }
     }
 }
 

@@ -964,14 +964,8 @@ fn namespace(body: &str) -> &str {
 pub struct DialectRegistry {
     dialects: Vec<&'static Dialect>,
     ops: HashMap<&'static str, (&'static OpSpec, Option<Arc<Format>>), FxBuild>,
-    semantics: Vec<(&'static str, SemanticsFn)>,
     syntax: Vec<&'static DialectSyntax>,
 }
-
-/// A dialect's interpreter semantics by op name, for dialects that keep them in
-/// one table beside the dialect rather than in each op spec (see
-/// [`DialectRegistry::add_semantics`]).
-pub type SemanticsFn = fn(&str) -> Option<crate::interp::InterpretFn>;
 
 impl DialectRegistry {
     /// A registry holding `builtin` only.
@@ -1003,24 +997,6 @@ impl DialectRegistry {
             });
             self.ops.insert(spec.name, (spec, format));
         }
-    }
-    /// Give the ops of `dialect` their interpreter meaning through `f` (used when
-    /// an op's spec has no `interpret` hook; also for ops written in generic
-    /// form without a registered spec).
-    pub fn add_semantics(&mut self, dialect: &'static str, f: SemanticsFn) {
-        self.semantics.push((dialect, f));
-    }
-    /// The interpreter meaning of the op named `name`: its spec's hook, else its
-    /// dialect's semantics table.
-    pub fn semantics_of(&self, name: &str) -> Option<crate::interp::InterpretFn> {
-        if let Some(f) = self.ops.get(name).and_then(|(s, _)| s.interpret) {
-            return Some(f);
-        }
-        let dialect = name.split('.').next()?;
-        self.semantics
-            .iter()
-            .filter(|(d, _)| *d == dialect)
-            .find_map(|(_, f)| f(name))
     }
     /// Let the generic parser read the types and attributes of a dialect as values
     /// (see [`DialectSyntax`]). A dialect may add several; each is asked in turn.

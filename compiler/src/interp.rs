@@ -639,10 +639,7 @@ impl<'c> Interp<'c> {
                 })?;
             }
         }
-        let f = ctx
-            .op_spec(op)
-            .and_then(|s| s.interpret)
-            .or_else(|| ctx.registry().semantics_of(ctx.op_name(op)));
+        let f = ctx.op_spec(op).and_then(|s| s.interpret);
         // Buffers (memrefs) pass by reference: an op reads one through
         // `value_ref` and writes through `value_mut`, so that an element
         // access does not copy the buffer.

@@ -439,3 +439,34 @@ macro_rules! op {
     (@attr_value optional $v:ident) => { $v };
     (@attr_value defaulted $v:ident) => { $v };
 }
+
+/// Declares an enum of op handles, for passes that dispatch on which of
+/// several ops they see: `aic::op_kinds! { pub enum TileOp { Gemm, Load } }`
+/// makes `TileOp::Gemm(Gemm)`, … and `TileOp::of(ctx, op) -> Option<TileOp>`,
+/// so a `match` on ops has one typed arm per kind instead of name strings.
+#[macro_export]
+macro_rules! op_kinds {
+    ($(#[$m:meta])* $vis:vis enum $name:ident { $($handle:ident),* $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        $vis enum $name {
+            $(
+                #[doc = concat!("A [`", stringify!($handle), "`].")]
+                $handle($handle),
+            )*
+        }
+
+        impl $name {
+            /// The kind of `op`, if it is one of these.
+            pub fn of(ctx: &$crate::ir::Context, op: $crate::ir::Op) -> Option<Self> {
+                let name = ctx.op_name(op);
+                $(
+                    if name == <$handle as $crate::op_def::OpHandle>::SPEC.name {
+                        return Some($name::$handle($handle(op)));
+                    }
+                )*
+                None
+            }
+        }
+    };
+}

@@ -252,3 +252,37 @@ fn typed_patterns_convert_ops_of_unknown_legality_where_they_apply() {
     let e = run(Mode::Full, true).expect_err("a full conversion fails");
     assert!(e.contains("failed to legalize operation"), "{e}");
 }
+
+#[test]
+fn dynamic_legality_may_leave_an_op_unknown() {
+    with_parser_stack(|| {
+        let mut ctx = Context::new(Arc::new(DialectRegistry::new()));
+        ctx.allow_unregistered = true;
+        let mut sm = SourceMap::new();
+        let f = sm.add(
+            "d.mlir",
+            "%a = \"src.const\"() : () -> i32\n%b = \"src.add\"(%a, %a) : (i32, i32) -> i32\n"
+                .to_string(),
+        );
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let mut target = ConversionTarget::new();
+        // Constants are legal, adds unknown: the target says nothing about them.
+        target.dialect(
+            "src",
+            Legality::Dynamic(|ctx, op| (ctx.op_name(op) == "src.const").then_some(true)),
+        );
+        let mut seen = Vec::new();
+        ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if o != m {
+                seen.push((ctx.op_name(o).to_string(), target.is_legal(&ctx, o)));
+            }
+        });
+        assert_eq!(
+            seen,
+            [
+                ("src.const".to_string(), Some(true)),
+                ("src.add".to_string(), None)
+            ]
+        );
+    });
+}

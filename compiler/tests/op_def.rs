@@ -245,3 +245,26 @@ fn typed_patterns_build_through_the_rewriter() {
         );
     });
 }
+
+aic::op_kinds! {
+    /// The kinds the dispatch test tells apart.
+    enum Kind { Add, Seg }
+}
+
+#[test]
+fn op_kinds_dispatch_on_typed_handles() {
+    let text = r#"
+%a = "th.v"() : () -> i32
+%s = "th.add"(%a, %a) : (i32, i32) -> i32
+%r = "th.seg"(%a, %a) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i32, i32) -> i32
+"#;
+    with_module(text, |ctx, m| {
+        let ops = ops_of(ctx, m);
+        assert_eq!(Kind::of(ctx, ops[0]), None);
+        match Kind::of(ctx, ops[1]) {
+            Some(Kind::Add(add)) => assert_eq!(add.lhs(ctx), ctx.result(ops[0], 0)),
+            other => panic!("an add, not {other:?}"),
+        }
+        assert_eq!(Kind::of(ctx, ops[2]), Some(Kind::Seg(Seg(ops[2]))));
+    });
+}

@@ -9,7 +9,9 @@
 //! they compute with the C library's functions as `math` folds with them
 //! ([`crate::math::fold::libm`]) and run on StableHLO's dimension numbers.
 
+use crate::arith::{self, scalar::Bits};
 use crate::math::fold::libm;
+use aic::dialect::OpSpec;
 use aic::interp::{Buffer, Data, Elem, IResult, InterpError, Ints, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::{Signedness, Type};
@@ -262,129 +264,247 @@ pub(crate) fn at<B: Buffer + ?Sized>(v: &B, i: usize) -> B::Item {
     v.at(i)
 }
 
-pub(crate) fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
-    let (x, y) = (value(e, a), value(e, b));
-    let w = width(e);
-    Some(match short {
-        "add" => {
-            if is_bool(e) {
-                x | y
-            } else {
-                x + y
-            }
-        }
-        "subtract" => x - y,
-        "multiply" => {
-            if is_bool(e) {
-                x & y
-            } else {
-                x * y
-            }
-        }
-        // XLA: x / 0 is -1 (all ones), x % 0 is x; MIN / -1 wraps, MIN % -1 is 0.
-        "divide" => {
-            if y == 0 {
-                -1
-            } else {
-                x / y
-            }
-        }
-        "remainder" => {
-            if y == 0 {
-                x
-            } else {
-                x % y
-            }
-        }
-        "maximum" => x.max(y),
-        "minimum" => x.min(y),
-        "and" => x & y,
-        "or" => x | y,
-        "xor" => x ^ y,
-        "power" => {
-            if y < 0 {
-                match x {
-                    1 => 1,
-                    -1 => {
-                        if y % 2 == 0 {
-                            1
-                        } else {
-                            -1
-                        }
-                    }
-                    _ => 0,
-                }
-            } else {
-                let (mut base, mut exp, mut acc) = (x as i64, y as u64, 1i64);
-                while exp > 0 {
-                    if exp & 1 == 1 {
-                        acc = acc.wrapping_mul(base);
-                    }
-                    base = base.wrapping_mul(base);
-                    exp >>= 1;
-                }
-                i128::from(acc)
-            }
-        }
-        "shift_left" => {
-            let s = bits(e, b);
-            if s >= u64::from(w) {
-                0
-            } else {
-                i128::from(bits(e, a) << s)
-            }
-        }
-        "shift_right_logical" => {
-            let s = bits(e, b);
-            if s >= u64::from(w) {
-                0
-            } else {
-                i128::from(bits(e, a) >> s)
-            }
-        }
-        "shift_right_arithmetic" => {
-            let s = bits(e, b).min(u64::from(w) - 1);
-            if is_unsigned(e) {
-                // The sign bit of the unsigned pattern fills in.
-                let sv = (bits(e, a) << (64 - w)) as i64 >> (64 - w);
-                i128::from(sv >> s)
-            } else {
-                i128::from(a >> s)
-            }
-        }
-        _ => return None,
-    })
+/// An integer binary op's meaning.
+#[derive(Clone, Copy)]
+pub(crate) enum IntOp {
+    /// arith's row for the op (see [`crate::arith::scalar`]), whose result,
+    /// wrapped to the element type, is StableHLO's too.
+    Arith(&'static OpSpec),
+    /// XLA's rule, on the element type's mathematical values ([`value`]).
+    Xla(fn(Elem, i64, i64) -> i128),
 }
 
+/// A float binary op's meaning.
+#[derive(Clone, Copy)]
+pub(crate) enum FloatOp {
+    /// arith's row for the op (see [`crate::arith::scalar`]).
+    Arith(&'static OpSpec),
+    /// A function of its own.
+    Own(fn(f64, f64) -> f64),
+}
+
+/// The scalar meaning of a binary elementwise op on each element kind
+/// (`None` where the op does not take that kind).
+pub(crate) struct Binary {
+    pub(crate) int: Option<IntOp>,
+    pub(crate) float: Option<FloatOp>,
+    pub(crate) complex: Option<fn(C, C) -> C>,
+}
+
+impl Binary {
+    /// The integer function (element type, operands), resolved once.
+    pub(crate) fn int(&self) -> Option<impl Fn(Elem, i64, i64) -> i128 + Copy> {
+        let f = match self.int? {
+            IntOp::Arith(s) => Ok(arith::scalar::int_binary(s.name)?),
+            IntOp::Xla(f) => Err(f),
+        };
+        Some(move |e: Elem, a: i64, b: i64| match f {
+            Ok(g) => {
+                let w = width(e);
+                g(Bits::new(i128::from(a), w), Bits::new(i128::from(b), w)).unwrap_or(0)
+            }
+            Err(g) => g(e, a, b),
+        })
+    }
+    /// The float function.
+    pub(crate) fn float(&self) -> Option<fn(f64, f64) -> f64> {
+        match self.float? {
+            FloatOp::Arith(s) => arith::scalar::float_binary(s.name).map(|(_, f)| f),
+            FloatOp::Own(f) => Some(f),
+        }
+    }
+}
+
+/// `add`: a predicate's sum is its `or`.
+pub(crate) const ADD: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let (x, y) = (value(e, a), value(e, b));
+        if is_bool(e) { x | y } else { x + y }
+    })),
+    float: Some(FloatOp::Arith(&arith::ADDF)),
+    complex: Some(|a, b| (a.0 + b.0, a.1 + b.1)),
+};
+/// `subtract`.
+pub(crate) const SUBTRACT: Binary = Binary {
+    int: Some(IntOp::Arith(&arith::SUBI)),
+    float: Some(FloatOp::Arith(&arith::SUBF)),
+    complex: Some(|a, b| (a.0 - b.0, a.1 - b.1)),
+};
+/// `multiply`.
+pub(crate) const MULTIPLY: Binary = Binary {
+    int: Some(IntOp::Arith(&arith::MULI)),
+    float: Some(FloatOp::Arith(&arith::MULF)),
+    complex: Some(c_mul),
+};
+/// `divide`: XLA's `x / 0` is -1 (all ones); `MIN / -1` wraps.
+pub(crate) const DIVIDE: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let (x, y) = (value(e, a), value(e, b));
+        if y == 0 { -1 } else { x / y }
+    })),
+    float: Some(FloatOp::Arith(&arith::DIVF)),
+    complex: Some(c_div),
+};
+/// `remainder`: XLA's `x % 0` is `x`; `MIN % -1` is 0.
+pub(crate) const REMAINDER: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let (x, y) = (value(e, a), value(e, b));
+        if y == 0 { x } else { x % y }
+    })),
+    float: Some(FloatOp::Arith(&arith::REMF)),
+    complex: None,
+};
+/// `power`: integer powers by squaring (wrapping); negative exponents give
+/// 0 except for the bases 1 and -1.
+pub(crate) const POWER: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let (x, y) = (value(e, a), value(e, b));
+        if y < 0 {
+            match x {
+                1 => 1,
+                -1 => {
+                    if y % 2 == 0 {
+                        1
+                    } else {
+                        -1
+                    }
+                }
+                _ => 0,
+            }
+        } else {
+            let (mut base, mut exp, mut acc) = (x as i64, y as u64, 1i64);
+            while exp > 0 {
+                if exp & 1 == 1 {
+                    acc = acc.wrapping_mul(base);
+                }
+                base = base.wrapping_mul(base);
+                exp >>= 1;
+            }
+            i128::from(acc)
+        }
+    })),
+    float: Some(FloatOp::Own(|a, b| libm::pow(a, b))),
+    complex: Some(|a, b| {
+        if a == (0.0, 0.0) {
+            return if b == (0.0, 0.0) {
+                (1.0, 0.0)
+            } else {
+                (0.0, 0.0)
+            };
+        }
+        c_exp(c_mul(b, c_log(a)))
+    }),
+};
+/// `maximum` (on the element type's values; NaN propagates).
+pub(crate) const MAXIMUM: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| value(e, a).max(value(e, b)))),
+    float: Some(FloatOp::Arith(&arith::MAXIMUMF)),
+    complex: None,
+};
+/// `minimum` (on the element type's values; NaN propagates).
+pub(crate) const MINIMUM: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| value(e, a).min(value(e, b)))),
+    float: Some(FloatOp::Arith(&arith::MINIMUMF)),
+    complex: None,
+};
+/// `atan2`.
+pub(crate) const ATAN2: Binary = Binary {
+    int: None,
+    float: Some(FloatOp::Own(|a, b| libm::atan2(a, b))),
+    complex: None,
+};
+/// `and`.
+pub(crate) const AND: Binary = Binary {
+    int: Some(IntOp::Arith(&arith::ANDI)),
+    float: None,
+    complex: None,
+};
+/// `or`.
+pub(crate) const OR: Binary = Binary {
+    int: Some(IntOp::Arith(&arith::ORI)),
+    float: None,
+    complex: None,
+};
+/// `xor`.
+pub(crate) const XOR: Binary = Binary {
+    int: Some(IntOp::Arith(&arith::XORI)),
+    float: None,
+    complex: None,
+};
+/// `shift_left`: shifting by the width or more gives 0.
+pub(crate) const SHIFT_LEFT: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let s = bits(e, b);
+        if s >= u64::from(width(e)) {
+            0
+        } else {
+            i128::from(bits(e, a) << s)
+        }
+    })),
+    float: None,
+    complex: None,
+};
+/// `shift_right_logical`: shifting by the width or more gives 0.
+pub(crate) const SHIFT_RIGHT_LOGICAL: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let s = bits(e, b);
+        if s >= u64::from(width(e)) {
+            0
+        } else {
+            i128::from(bits(e, a) >> s)
+        }
+    })),
+    float: None,
+    complex: None,
+};
+/// `shift_right_arithmetic`: shifting by the width or more fills with the sign.
+pub(crate) const SHIFT_RIGHT_ARITHMETIC: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        let w = width(e);
+        let s = bits(e, b).min(u64::from(w) - 1);
+        if is_unsigned(e) {
+            // The sign bit of the unsigned pattern fills in.
+            let sv = (bits(e, a) << (64 - w)) as i64 >> (64 - w);
+            i128::from(sv >> s)
+        } else {
+            i128::from(a >> s)
+        }
+    })),
+    float: None,
+    complex: None,
+};
+
+/// The binary ops by the words the graph interpreter's combiners use.
+const BY_WORD: &[(&str, &Binary)] = &[
+    ("add", &ADD),
+    ("subtract", &SUBTRACT),
+    ("multiply", &MULTIPLY),
+    ("divide", &DIVIDE),
+    ("remainder", &REMAINDER),
+    ("power", &POWER),
+    ("maximum", &MAXIMUM),
+    ("minimum", &MINIMUM),
+    ("atan2", &ATAN2),
+    ("and", &AND),
+    ("or", &OR),
+    ("xor", &XOR),
+    ("shift_left", &SHIFT_LEFT),
+    ("shift_right_arithmetic", &SHIFT_RIGHT_ARITHMETIC),
+    ("shift_right_logical", &SHIFT_RIGHT_LOGICAL),
+];
+
+fn by_word(short: &str) -> Option<&'static Binary> {
+    BY_WORD.iter().find(|(w, _)| *w == short).map(|(_, b)| *b)
+}
+
+/// Integer binary op `short` (a word of [`BY_WORD`]) on two elements of `e`.
+pub(crate) fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
+    Some(by_word(short)?.int()?(e, a, b))
+}
+
+/// Float binary op `short` (a word of [`BY_WORD`]).
 pub(crate) fn float_binary(short: &str) -> Option<fn(f64, f64) -> f64> {
-    Some(match short {
-        "add" => |a, b| a + b,
-        "subtract" => |a, b| a - b,
-        "multiply" => |a, b| a * b,
-        "divide" => |a, b| a / b,
-        "remainder" => |a, b| a % b,
-        "power" => |a, b| libm::pow(a, b),
-        "atan2" => |a, b| libm::atan2(a, b),
-        "maximum" => |a, b| {
-            if a.is_nan() || b.is_nan() {
-                f64::NAN
-            } else if a == b {
-                if a.is_sign_negative() { b } else { a }
-            } else {
-                a.max(b)
-            }
-        },
-        "minimum" => |a, b| {
-            if a.is_nan() || b.is_nan() {
-                f64::NAN
-            } else if a == b {
-                if a.is_sign_negative() { a } else { b }
-            } else {
-                a.min(b)
-            }
-        },
-        _ => return None,
-    })
+    by_word(short)?.float()
 }
 
 /// Operand dimension `k` of `a` becomes result dimension `dims[k]` (size 1
@@ -866,6 +986,20 @@ pub(crate) type C = (f64, f64);
 
 pub(crate) fn c_mul(a: C, b: C) -> C {
     (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
+}
+
+pub(crate) fn c_div(a: C, b: C) -> C {
+    let d = b.0 * b.0 + b.1 * b.1;
+    ((a.0 * b.0 + a.1 * b.1) / d, (a.1 * b.0 - a.0 * b.1) / d)
+}
+
+pub(crate) fn c_exp(a: C) -> C {
+    let m = a.0.exp();
+    (m * a.1.cos(), m * a.1.sin())
+}
+
+pub(crate) fn c_log(a: C) -> C {
+    (a.0.hypot(a.1).ln(), a.1.atan2(a.0))
 }
 
 #[cfg(test)]

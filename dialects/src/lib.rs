@@ -35,10 +35,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::BINARY);
     registry.register(&stablehlo::SHAPE);
     registry.register(&stablehlo::structured::STRUCTURED);
-    registry.add_semantics("stablehlo", stablehlo::interp::semantics);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
-    registry.add_semantics("chlo", stablehlo::interp::semantics);
     registry.register(&check::DIALECT);
     registry.register(&graph::DIALECT);
     registry.register(&graph::BINARY);

@@ -7,20 +7,30 @@
 //! its transpose flags; 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout
 //! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
 //! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself.
-//! Everything else stays as it is, so nothing is lost. Raising idioms
+//! Everything else stays as it is, so nothing is lost. The lowering is a
+//! partial conversion (`aic::conversion`), one pattern per op rooted at its
+//! handle. Raising idioms
 //! (softmax, layernorm, GeLU, bias adds) is the e-graph's raising rules'
 //! work: `eqsat-fusion` runs them by default, and the `raise` option runs
 //! them here, after lowering, without fusing.
 
 use aic::Diagnostic;
-use aic::attributes::{Attr, AttrKind, Ident};
-use aic::constraints::{i64_array_attr, int_attr, op_attr};
+use aic::attributes::{Attr, AttrKind};
+use aic::constraints::i64_array_attr;
+use aic::conversion::{
+    ConversionPattern, ConversionPatterns, ConversionRewriter, ConversionTarget, Legality, Mode,
+    OpConversion, TypeConverter, apply_conversion,
+};
+use aic::dialect::OpSpec;
 use aic::interp::{Data, tensor_of_attr};
-use aic::ir::{Context, InsertPoint, Op, OpState, Region, WalkOrder};
+use aic::ir::{Context, Op, Region, Value, WalkOrder};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
-use aic::types::TypeKind;
+use aic::types::{Type, TypeKind};
 use aic_dialects::graph::{ConvLayout, ReduceKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
+use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Reduce};
+use aic_dialects::{chlo, graph, stablehlo as shlo};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -46,34 +56,6 @@ struct StablehloToGraph {
     raise: bool,
 }
 
-/// StableHLO's elementwise ops and their graph names; `true` for the ones the
-/// graph dialect has on floats only.
-const ELEMENTWISE: &[(&str, &str, bool)] = &[
-    ("stablehlo.add", "graph.add", false),
-    ("stablehlo.subtract", "graph.sub", false),
-    ("stablehlo.multiply", "graph.mul", false),
-    ("stablehlo.divide", "graph.div", false),
-    ("stablehlo.maximum", "graph.max", false),
-    ("stablehlo.minimum", "graph.min", false),
-    ("stablehlo.power", "graph.pow", false),
-    ("stablehlo.exponential", "graph.exp", true),
-    ("stablehlo.log", "graph.log", true),
-    ("stablehlo.tanh", "graph.tanh", true),
-    ("stablehlo.sqrt", "graph.sqrt", true),
-    ("stablehlo.rsqrt", "graph.rsqrt", true),
-    ("stablehlo.negate", "graph.neg", true),
-    ("stablehlo.abs", "graph.abs", true),
-    ("stablehlo.logistic", "graph.sigmoid", true),
-    ("stablehlo.convert", "graph.cast", false),
-    ("stablehlo.reshape", "graph.reshape", false),
-    ("chlo.erf", "graph.erf", true),
-    ("chlo.erfc", "graph.erfc", true),
-];
-
-fn i64_array(ctx: &Context, v: &[i64]) -> Attr {
-    ctx.uniquer().i64_array(v)
-}
-
 fn i64_attr(ctx: &Context, v: i64) -> Attr {
     let u = ctx.uniquer();
     u.attr(AttrKind::Integer {
@@ -89,63 +71,141 @@ fn is_float_tensor(ctx: &Context, op: Op) -> bool {
         .is_some_and(|e| matches!(ctx.type_kind(e), TypeKind::Float(_)))
 }
 
-/// What `op` becomes: the graph op name, which operands it keeps (by index) and
-/// its properties.
-type Lowering = (&'static str, Vec<usize>, Vec<(&'static str, Attr)>);
-
-fn lower(ctx: &Context, op: Op) -> Option<Lowering> {
-    let name = ctx.op_name(op);
-    if let Some((_, g, float_only)) = ELEMENTWISE.iter().find(|(s, _, _)| *s == name) {
-        if *float_only && !is_float_tensor(ctx, op) {
-            return None;
-        }
-        let n = ctx.operands(op).len();
-        return Some((g, (0..n).collect(), Vec::new()));
-    }
-    let v = |x: &[i64]| i64_array(ctx, x);
-    Some(match name {
-        "stablehlo.constant" => (
-            "graph.constant",
-            vec![],
-            vec![("value", op_attr(ctx, op, "value")?)],
-        ),
-        "chlo.square" if is_float_tensor(ctx, op) => ("graph.mul", vec![0, 0], vec![]),
-        "stablehlo.broadcast_in_dim" => (
-            "graph.broadcast",
-            vec![0],
-            vec![("dims", v(&i64_array_attr(ctx, op, "broadcast_dimensions")?))],
-        ),
-        "stablehlo.transpose" => (
-            "graph.transpose",
-            vec![0],
-            vec![("perm", v(&i64_array_attr(ctx, op, "permutation")?))],
-        ),
-        "stablehlo.slice" => (
-            "graph.slice",
-            vec![0],
-            vec![
-                ("start", v(&i64_array_attr(ctx, op, "start_indices")?)),
-                ("limit", v(&i64_array_attr(ctx, op, "limit_indices")?)),
-                ("strides", v(&i64_array_attr(ctx, op, "strides")?)),
-            ],
-        ),
-        "stablehlo.concatenate" => {
-            let d = int_attr(ctx, op, "dimension")?;
-            (
-                "graph.concat",
-                (0..ctx.operands(op).len()).collect(),
-                vec![("axis", i64_attr(ctx, d))],
-            )
-        }
-        "stablehlo.reduce" => return lower_reduce(ctx, op),
-        "stablehlo.dot_general" => return lower_dot(ctx, op),
-        "stablehlo.convolution" => return lower_conv(ctx, op),
-        _ => return None,
-    })
+/// Replace `op` by a `graph` op of `spec` with `operands`, attributes `attrs`
+/// and `op`'s result types.
+fn replace(
+    rw: &mut ConversionRewriter<'_>,
+    op: Op,
+    spec: &'static OpSpec,
+    operands: &[Value],
+    attrs: &[(&str, Option<Attr>)],
+) -> bool {
+    let types: Vec<Type> = rw.ctx.results(op).map(|v| rw.ctx.value_type(v)).collect();
+    let new = aic::op_def::build(&mut rw.before(op), spec, &[operands], attrs, &[&types]);
+    let results: Vec<Value> = rw.ctx.results(new).collect();
+    rw.replace_op(op, &results);
+    true
 }
 
+/// The ops that become one graph op with the same operands: each pattern
+/// names the StableHLO/CHLO handle, the graph op, and whether the graph op
+/// takes floats only.
+macro_rules! one_for_one {
+    ($($P:ident: $H:ty => $graph:expr, $float_only:literal;)*) => {
+        $(
+            static $P: OpConversion<$H> = OpConversion::new(stringify!($P), |rw, h, operands| {
+                let op = h.op();
+                if $float_only && !is_float_tensor(rw.ctx, op) {
+                    return false;
+                }
+                replace(rw, op, &$graph, operands, &[])
+            });
+        )*
+        /// The one-for-one patterns.
+        const ONE_FOR_ONE: &[&dyn ConversionPattern] = &[$(&$P),*];
+    };
+}
+
+one_for_one! {
+    ADD: shlo::Add => graph::ADD, false;
+    SUBTRACT: shlo::Subtract => graph::SUB, false;
+    MULTIPLY: shlo::Multiply => graph::MUL, false;
+    DIVIDE: shlo::Divide => graph::DIV, false;
+    MAXIMUM: shlo::Maximum => graph::MAX, false;
+    MINIMUM: shlo::Minimum => graph::MIN, false;
+    POWER: shlo::Power => graph::POW, false;
+    EXPONENTIAL: shlo::Exponential => graph::EXP, true;
+    LOG: shlo::Log => graph::LOG, true;
+    TANH: shlo::Tanh => graph::TANH, true;
+    SQRT: shlo::Sqrt => graph::SQRT, true;
+    RSQRT: shlo::Rsqrt => graph::RSQRT, true;
+    NEGATE: shlo::Negate => graph::NEG, true;
+    ABS: shlo::Abs => graph::ABS, true;
+    LOGISTIC: shlo::Logistic => graph::SIGMOID, true;
+    CONVERT: shlo::Convert => graph::CAST, false;
+    RESHAPE: shlo::Reshape => graph::RESHAPE, false;
+    ERF: chlo::Erf => graph::ERF, true;
+    ERFC: chlo::Erfc => graph::ERFC, true;
+}
+
+static CONSTANT: OpConversion<shlo::Constant> = OpConversion::new("constant", |rw, c, _| {
+    let Some(value) = c.value(rw.ctx) else {
+        return false;
+    };
+    replace(rw, c.op(), &graph::CONSTANT, &[], &[("value", Some(value))])
+});
+
+/// `chlo.square` is `graph.mul` of the operand by itself.
+static SQUARE: OpConversion<chlo::Square> = OpConversion::new("square", |rw, s, operands| {
+    if !is_float_tensor(rw.ctx, s.op()) {
+        return false;
+    }
+    replace(rw, s.op(), &graph::MUL, &[operands[0], operands[0]], &[])
+});
+
+static BROADCAST_IN_DIM: OpConversion<shlo::BroadcastInDim> =
+    OpConversion::new("broadcast_in_dim", |rw, b, operands| {
+        let Some(dims) = b.broadcast_dimensions(rw.ctx) else {
+            return false;
+        };
+        let dims = rw.ctx.uniquer().i64_array(&dims);
+        replace(
+            rw,
+            b.op(),
+            &graph::BROADCAST,
+            operands,
+            &[("dims", Some(dims))],
+        )
+    });
+
+static TRANSPOSE: OpConversion<shlo::Transpose> =
+    OpConversion::new("transpose", |rw, t, operands| {
+        let Some(perm) = t.permutation(rw.ctx) else {
+            return false;
+        };
+        let perm = rw.ctx.uniquer().i64_array(&perm);
+        replace(
+            rw,
+            t.op(),
+            &graph::TRANSPOSE,
+            operands,
+            &[("perm", Some(perm))],
+        )
+    });
+
+static SLICE: OpConversion<shlo::Slice> = OpConversion::new("slice", |rw, s, operands| {
+    let ctx = &*rw.ctx;
+    let (Some(start), Some(limit), Some(strides)) =
+        (s.start_indices(ctx), s.limit_indices(ctx), s.strides(ctx))
+    else {
+        return false;
+    };
+    let u = ctx.uniquer();
+    let attrs = [
+        ("start", Some(u.i64_array(&start))),
+        ("limit", Some(u.i64_array(&limit))),
+        ("strides", Some(u.i64_array(&strides))),
+    ];
+    replace(rw, s.op(), &graph::SLICE, operands, &attrs)
+});
+
+static CONCATENATE: OpConversion<shlo::Concatenate> =
+    OpConversion::new("concatenate", |rw, c, operands| {
+        let Some(d) = c.dimension(rw.ctx) else {
+            return false;
+        };
+        let axis = i64_attr(rw.ctx, d);
+        replace(
+            rw,
+            c.op(),
+            &graph::CONCAT,
+            operands,
+            &[("axis", Some(axis))],
+        )
+    });
+
 /// The single binary op of a reduction body applied to its two arguments.
-fn combiner(ctx: &Context, r: Region) -> Option<&str> {
+fn combiner(ctx: &Context, r: Region) -> Option<Op> {
     let b = ctx.entry_block(r)?;
     let ops: Vec<Op> = ctx.block_ops(b).collect();
     let [inner, ret] = ops[..] else { return None };
@@ -154,29 +214,50 @@ fn combiner(ctx: &Context, r: Region) -> Option<&str> {
     let direct = o.len() == 2
         && args.len() == 2
         && ((o[0] == args[0] && o[1] == args[1]) || (o[0] == args[1] && o[1] == args[0]));
-    (direct && ctx.operands(ret) == [ctx.result(inner, 0)]).then(|| ctx.op_name(inner))
+    (direct && ctx.operands(ret) == [ctx.result(inner, 0)]).then_some(inner)
 }
 
-fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
-    if ctx.operands(op).len() != 2 {
+/// `reduce` of one input with an `add`/`maximum`/`minimum` body from its
+/// identity becomes `graph.reduce`.
+static REDUCE: OpConversion<Reduce> = OpConversion::new("reduce", |rw, r, operands| {
+    let ctx = &*rw.ctx;
+    let Some((kind, axes)) = reduce_kind(ctx, r) else {
+        return false;
+    };
+    let u = ctx.uniquer();
+    let attrs = [
+        ("kind", Some(kind.attr(u))),
+        ("axes", Some(u.i64_array(&axes))),
+    ];
+    replace(rw, r.op(), &graph::REDUCE, &operands[..1], &attrs)
+});
+
+/// The reduce kind and axes of a `stablehlo.reduce` that `graph.reduce` expresses.
+fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(ReduceKind, Vec<i64>)> {
+    let [_, init] = r.inputs_and_init_values(ctx) else {
         return None;
-    }
-    let kind = match combiner(ctx, *ctx.regions(op).first()?)? {
-        "stablehlo.add" => ReduceKind::Sum,
-        "stablehlo.maximum" => ReduceKind::Max,
-        "stablehlo.minimum" => ReduceKind::Min,
-        _ => return None,
+    };
+    let inner = combiner(ctx, r.body(ctx))?;
+    let kind = if shlo::Add::is(ctx, inner) {
+        ReduceKind::Sum
+    } else if shlo::Maximum::is(ctx, inner) {
+        ReduceKind::Max
+    } else if shlo::Minimum::is(ctx, inner) {
+        ReduceKind::Min
+    } else {
+        return None;
     };
     // The init value must be the combiner's identity.
-    let init = ctx.defining_op(ctx.operands(op)[1])?;
-    if !matches!(ctx.op_name(init), "stablehlo.constant" | "graph.constant") {
+    let value = if let Some(c) = shlo::Constant::defining(ctx, *init) {
+        c.value(ctx)?
+    } else if let Some(d) = ctx.defining_op(*init)
+        && ctx.op_name(d) == graph::CONSTANT.name
+    {
+        aic::constraints::op_attr(ctx, d, "value")?
+    } else {
         return None;
-    }
-    let t = tensor_of_attr(
-        ctx,
-        op_attr(ctx, init, "value")?,
-        ctx.value_type(ctx.result(init, 0)),
-    )?;
+    };
+    let t = tensor_of_attr(ctx, value, ctx.value_type(*init))?;
     let identity = match (&t.data, kind) {
         (Data::Float(v), ReduceKind::Sum) => v.first() == 0.0,
         (Data::Float(v), ReduceKind::Max) => v.first() == f64::NEG_INFINITY,
@@ -187,27 +268,31 @@ fn lower_reduce(ctx: &Context, op: Op) -> Option<Lowering> {
     if !identity {
         return None;
     }
-    Some((
-        "graph.reduce",
-        vec![0],
-        vec![
-            ("kind", kind.attr(ctx.uniquer())),
-            (
-                "axes",
-                i64_array(ctx, &i64_array_attr(ctx, op, "dimensions")?),
-            ),
-        ],
-    ))
+    Some((kind, r.dimensions(ctx)?))
 }
 
-fn lower_dot(ctx: &Context, op: Op) -> Option<Lowering> {
-    let d = DotDims::of(ctx, op_attr(ctx, op, "dot_dimension_numbers")?)?;
-    let rank = |i: usize| {
-        ctx.type_kind(ctx.value_type(ctx.operands(op)[i]))
-            .shape()
-            .map(<[i64]>::len)
-    };
-    let (lr, rr) = (rank(0)? as i64, rank(1)? as i64);
+/// `dot_general` in matrix-product form becomes `graph.matmul`.
+static DOT_GENERAL: OpConversion<DotGeneral> =
+    OpConversion::new("dot_general", |rw, d, operands| {
+        let Some((ta, tb)) = matmul_transposes(rw.ctx, d) else {
+            return false;
+        };
+        let unit = rw.ctx.uniquer().attr(AttrKind::Unit);
+        let mut attrs = Vec::new();
+        if ta {
+            attrs.push(("transpose_a", Some(unit)));
+        }
+        if tb {
+            attrs.push(("transpose_b", Some(unit)));
+        }
+        replace(rw, d.op(), &graph::MATMUL, operands, &attrs)
+    });
+
+/// Whether `graph.matmul` expresses `d`, and with which transpose flags.
+fn matmul_transposes(ctx: &Context, dot: DotGeneral) -> Option<(bool, bool)> {
+    let d = DotDims::of(ctx, dot.dot_dimension_numbers(ctx)?)?;
+    let rank = |v: Value| ctx.type_kind(ctx.value_type(v)).shape().map(<[i64]>::len);
+    let (lr, rr) = (rank(dot.lhs(ctx))? as i64, rank(dot.rhs(ctx))? as i64);
     let nb = d.lhs_batch.len() as i64;
     let leading: Vec<i64> = (0..nb).collect();
     if d.lhs_batch != leading
@@ -234,54 +319,83 @@ fn lower_dot(ctx: &Context, op: Op) -> Option<Lowering> {
     // The contracted dimensions must be the matrix ones.
     let lhs_ok = lc == if ta { lr - 2 } else { lr - 1 };
     let rhs_ok = rc == if tb { rr - 1 } else { rr - 2 };
-    if !lhs_ok || !rhs_ok {
-        return None;
-    }
-    let unit = ctx.uniquer().attr(AttrKind::Unit);
-    let mut props = Vec::new();
-    if ta {
-        props.push(("transpose_a", unit));
-    }
-    if tb {
-        props.push(("transpose_b", unit));
-    }
-    Some(("graph.matmul", vec![0, 1], props))
+    (lhs_ok && rhs_ok).then_some((ta, tb))
 }
 
-fn lower_conv(ctx: &Context, op: Op) -> Option<Lowering> {
-    let d = ConvDims::of(ctx, op_attr(ctx, op, "dimension_numbers")?)?;
+/// 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout becomes `graph.conv2d`.
+static CONVOLUTION: OpConversion<Convolution> =
+    OpConversion::new("convolution", |rw, c, operands| {
+        let Some(attrs) = conv2d_attrs(rw.ctx, c) else {
+            return false;
+        };
+        replace(rw, c.op(), &graph::CONV2D, operands, &attrs)
+    });
+
+/// The attributes of the `graph.conv2d` that expresses `c`, if one does.
+fn conv2d_attrs(ctx: &Context, c: Convolution) -> Option<Vec<(&'static str, Option<Attr>)>> {
+    let d = ConvDims::of(ctx, c.dimension_numbers(ctx)?)?;
     let layout = match d.compact().as_str() {
         "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => ConvLayout::Nhwc,
         "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => ConvLayout::Nchw,
         _ => return None,
     };
+    let op = c.op();
     let all = |name: &str, want: i64| {
         i64_array_attr(ctx, op, name).is_none_or(|v| v.iter().all(|x| *x == want))
     };
     if !all("lhs_dilation", 1) || !all("window_reversal", 0) {
         return None;
     }
-    let bgc = int_attr(ctx, op, "batch_group_count");
-    if bgc.unwrap_or(1) != 1 {
+    if c.batch_group_count(ctx).unwrap_or(1) != 1 {
         return None;
     }
-    let fgc = int_attr(ctx, op, "feature_group_count").unwrap_or(1);
-    let strides = i64_array_attr(ctx, op, "window_strides").unwrap_or_else(|| vec![1, 1]);
-    let dil = i64_array_attr(ctx, op, "rhs_dilation").unwrap_or_else(|| vec![1, 1]);
+    let fgc = c.feature_group_count(ctx).unwrap_or(1);
+    let strides = c.window_strides(ctx).unwrap_or_else(|| vec![1, 1]);
+    let dil = c.rhs_dilation(ctx).unwrap_or_else(|| vec![1, 1]);
     let pad = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 4]);
     if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
         return None;
     }
-    let mut props = vec![
-        ("layout", layout.attr(ctx.uniquer())),
-        ("strides", i64_array(ctx, &strides)),
-        ("dilations", i64_array(ctx, &dil)),
-        ("padding", i64_array(ctx, &pad)),
+    let u = ctx.uniquer();
+    let mut attrs = vec![
+        ("layout", Some(layout.attr(u))),
+        ("strides", Some(u.i64_array(&strides))),
+        ("dilations", Some(u.i64_array(&dil))),
+        ("padding", Some(u.i64_array(&pad))),
     ];
     if fgc != 1 {
-        props.push(("groups", i64_attr(ctx, fgc)));
+        attrs.push(("groups", Some(i64_attr(ctx, fgc))));
     }
-    Some(("graph.conv2d", vec![0, 1], props))
+    Some(attrs)
+}
+
+/// The dialect namespace of `op`.
+fn dialect(ctx: &Context, op: Op) -> &str {
+    let name = ctx.op_name(op);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The number of graph ops in `root`.
+fn graph_ops(ctx: &Context, root: Op) -> usize {
+    let mut n = 0;
+    ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
+        n += usize::from(dialect(ctx, o) == graph::DIALECT.name);
+    });
+    n
+}
+
+/// Ops nested in a StableHLO op's regions (reduction bodies, comparators,
+/// loop bodies) are legal: they belong to the op that holds them. Others
+/// are offered to the patterns and stay where none converts them.
+fn inside_stablehlo(ctx: &Context, op: Op) -> Option<bool> {
+    let mut p = ctx.parent_op(op);
+    while let Some(q) = p {
+        if dialect(ctx, q) == shlo::DIALECT.name {
+            return Some(true);
+        }
+        p = ctx.parent_op(q);
+    }
+    None
 }
 
 impl Pass for StablehloToGraph {
@@ -289,53 +403,38 @@ impl Pass for StablehloToGraph {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        let mut ops = Vec::new();
-        // Ops inside StableHLO ops' regions (reduction bodies, comparators,
-        // loop bodies) stay StableHLO: they belong to the op that holds them.
-        let inside_stablehlo = |o: Op| {
-            let mut p = ctx.parent_op(o);
-            while let Some(q) = p {
-                if ctx.op_name(q).starts_with("stablehlo.") {
-                    return true;
-                }
-                p = ctx.parent_op(q);
-            }
-            false
-        };
-        ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            let n = ctx.op_name(o);
-            if (n.starts_with("stablehlo.") || n.starts_with("chlo.")) && !inside_stablehlo(o) {
-                ops.push(o);
-            }
-        });
-        let mut changed = false;
-        for op in ops {
-            let Some((name, keep, props)) = lower(ctx, op) else {
-                continue;
-            };
-            let loc = ctx.op(op).loc;
-            let mut st = OpState::new(ctx.ident(name), loc);
-            let operands = ctx.operands(op).to_vec();
-            st.operands.extend(keep.iter().map(|i| operands[*i]));
-            st.result_types
-                .extend(ctx.results(op).map(|v| ctx.value_type(v)));
-            let u = ctx.uniquer().clone();
-            let mut entries: Vec<(Ident, Attr)> =
-                props.into_iter().map(|(k, v)| (u.ident(k), v)).collect();
-            if let Some(spec) = ctx.registry().op(name) {
-                aic::asm::add_defaults(&u, spec, &mut entries);
-            }
-            st.props = Some(u.dict_attr(entries));
-            let new = ctx.create_op(st);
-            ctx.insert_op(InsertPoint::Before(op), new);
-            let olds: Vec<_> = ctx.results(op).collect();
-            let news: Vec<_> = ctx.results(new).collect();
-            for (o, n) in olds.into_iter().zip(news) {
-                ctx.replace_all_uses(o, n);
-            }
-            ctx.erase_op(op);
-            changed = true;
+        let mut target = ConversionTarget::new();
+        target
+            .dialect(graph::DIALECT.name, Legality::Legal)
+            .dialect(shlo::DIALECT.name, Legality::Dynamic(inside_stablehlo))
+            .dialect(chlo::DIALECT.name, Legality::Dynamic(inside_stablehlo));
+        let mut patterns = ConversionPatterns::new();
+        for p in ONE_FOR_ONE {
+            patterns.add(*p);
         }
+        for p in [
+            &CONSTANT as &dyn ConversionPattern,
+            &SQUARE,
+            &BROADCAST_IN_DIM,
+            &TRANSPOSE,
+            &SLICE,
+            &CONCATENATE,
+            &REDUCE,
+            &DOT_GENERAL,
+            &CONVOLUTION,
+        ] {
+            patterns.add(p);
+        }
+        let before = graph_ops(ctx, root);
+        apply_conversion(
+            ctx,
+            root,
+            &target,
+            &patterns,
+            &TypeConverter::new(),
+            Mode::Partial,
+        )?;
+        let mut changed = graph_ops(ctx, root) != before;
         if self.raise {
             changed |= crate::eqsat_fusion::raise(ctx, root)?;
         }

@@ -7,10 +7,12 @@
 
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
+use aic::op_def::OpHandle;
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::shape::ShapeError;
 use aic::types::Type;
+use aic_dialects::{func, gpu};
 use aic_runtime::{KernelInfo, Launch, Param};
 
 /// The targets aic compiles for, with what each lowers with: the tile-size
@@ -133,14 +135,12 @@ pub fn elem_name(ctx: &Context, t: Type) -> String {
     aic::printer::type_text(ctx, t)
 }
 
-/// The ops of `m`'s body named `name`.
-pub fn top_ops(ctx: &Context, m: Op, name: &str) -> Vec<Op> {
+/// The ops of `m`'s body of kind `H`.
+pub fn top_ops<H: OpHandle>(ctx: &Context, m: Op) -> Vec<H> {
     let Some(body) = ctx.regions(m).first().and_then(|r| ctx.entry_block(*r)) else {
         return Vec::new();
     };
-    ctx.block_ops(body)
-        .filter(|o| ctx.op_name(*o) == name)
-        .collect()
+    ctx.block_ops(body).filter_map(|o| H::of(ctx, o)).collect()
 }
 
 /// What the manifest says of each `gpu.kernel` of `m`: launch sizes,
@@ -149,9 +149,10 @@ pub fn top_ops(ctx: &Context, m: Op, name: &str) -> Vec<Op> {
 /// not a static buffer whose bytes a kernel can address (2^63) is an error.
 pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
     let launches = launches(ctx, m);
-    top_ops(ctx, m, "gpu.kernel")
+    top_ops::<gpu::Kernel>(ctx, m)
         .into_iter()
-        .map(|k| {
+        .map(|kernel| {
+            let k = kernel.op();
             let name = aic::symbol::symbol_name(ctx, k)
                 .unwrap_or_default()
                 .to_string();
@@ -160,8 +161,8 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 .find(|l| l.kernel == name)
                 .map_or(0, |l| l.outputs.len());
             let dims = |a: &str| aic_dialects::gpu::dims3(ctx, k, a).map(|v| v as u32);
-            let shared = aic::constraints::int_attr(ctx, k, "shared").unwrap_or(0) as u32;
-            let body = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r));
+            let shared = kernel.shared(ctx).unwrap_or(0) as u32;
+            let body = ctx.entry_block(kernel.body(ctx));
             let args = body.map(|b| ctx.block_args(b).to_vec()).unwrap_or_default();
             let n = args.len();
             let params = args
@@ -210,7 +211,8 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
 /// which the interpreter must run).
 pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
     let mut out = Vec::new();
-    for f in top_ops(ctx, m, "func.func") {
+    for f in top_ops::<func::Func>(ctx, m) {
+        let f = f.op();
         let func = aic::symbol::symbol_name(ctx, f)
             .unwrap_or_default()
             .to_string();
@@ -222,7 +224,7 @@ pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
             .unwrap_or_default();
         let mut made: Vec<Vec<aic::ir::Value>> = Vec::new();
         ctx.walk(f, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) != "gpu.launch" {
+            if !gpu::Launch::is(ctx, o) {
                 return;
             }
             let k = made.len();
@@ -238,12 +240,7 @@ pub fn launches(ctx: &Context, m: Op) -> Vec<Launch> {
                 let def = ctx.defining_op(*v);
                 // A constant travels as its value, for runners that read
                 // only the launches.
-                let value = def.and_then(|d| {
-                    ctx.op_name(d).ends_with(".constant").then(|| {
-                        ctx.find_ident("value")
-                            .and_then(|i| ctx.inherent_attr(d, i))
-                    })?
-                });
+                let value = def.and_then(|d| aic::rewrite::constant_value(ctx, d));
                 match (def, value) {
                     (_, Some(a)) => format!("const:{}", aic::printer::attr_text(ctx, a)),
                     (Some(d), None) => format!("op:{}", ctx.op_name(d)),
@@ -372,7 +369,7 @@ pub fn run_compiled(
 ) -> IResult<Vec<Tensor>> {
     let mut it = Interp::new(ctx);
     it.hook = Some(Box::new(move |ctx: &Context, op: Op, args: &[Tensor]| {
-        if ctx.op_name(op) != "gpu.launch" {
+        if !gpu::Launch::is(ctx, op) {
             return None;
         }
         let name = launch_kernel(ctx, op);

@@ -7,6 +7,7 @@ use crate::{BufferInfo, KernelInfo};
 use aic::constraints::int_attr;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic_dialects::gpu::ShuffleMode;
 use inkwell::attributes::{Attribute, AttributeLoc};
@@ -159,14 +160,14 @@ fn valid_gpu_name(name: &str) -> bool {
 /// The `gpu.kernel` ops of `module` (a `builtin.module`, or one `gpu.kernel`),
 /// checked against what `target` can run.
 pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<Kernel>, String> {
-    let ops: Vec<Op> = if ir.op_name(module) == "gpu.kernel" {
+    let ops: Vec<Op> = if gpu::Kernel::is(ir, module) {
         vec![module]
     } else {
         ir.regions(module)
             .iter()
             .flat_map(|r| ir.region_blocks(*r).collect::<Vec<_>>())
             .flat_map(|b| ir.block_ops(b).collect::<Vec<_>>())
-            .filter(|o| ir.op_name(*o) == "gpu.kernel")
+            .filter(|o| gpu::Kernel::is(ir, *o))
             .collect()
     };
     // A module without kernels (a program the host runs on its own, such as
@@ -755,7 +756,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             if returned {
                 return Err(self.err(op, "ops after gpu.return"));
             }
-            if self.ir.op_name(op) == "gpu.return" {
+            if gpu::Return::is(self.ir, op) {
                 self.b.build_return(None).llvm()?;
                 returned = true;
             } else {
@@ -802,7 +803,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         }
         let mut yielded = Vec::new();
         for o in self.ir.block_ops(block).collect::<Vec<_>>() {
-            if self.ir.op_name(o) == "scf.yield" {
+            if scf::Yield::is(self.ir, o) {
                 for i in 0..self.ir.operands(o).len() {
                     yielded.push(self.operand(o, i)?);
                 }

@@ -5,6 +5,7 @@
 
 pub mod types;
 
+pub mod build;
 mod canon;
 mod fold;
 mod interp;
@@ -12,8 +13,7 @@ pub mod scalar;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, BitEnum, CustomAsm, Dialect, OpSpec, Traits, ValueSpec,
-    ac, tc,
+    AttrConstraint, AttrSyntax, BitEnum, CustomAsm, Dialect, OpSpec, Traits, ac, tc,
 };
 use aic::ir::{Context, Op, OpState, Uniquer};
 use aic::op_printer::OpPrinter;
@@ -170,29 +170,6 @@ const ARITH: Traits = Traits::ELEMENTWISE;
 /// Binary and unary arithmetic: one type throughout.
 const ARITH_SAME: Traits = ARITH.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE);
 
-const INT_OPERANDS: &[ValueSpec] = &[
-    ValueSpec::one("lhs", SIGNLESS_INT_OR_INDEX_LIKE),
-    ValueSpec::one("rhs", SIGNLESS_INT_OR_INDEX_LIKE),
-];
-const INT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", SIGNLESS_INT_OR_INDEX_LIKE)];
-const FLOAT_OPERANDS: &[ValueSpec] = &[
-    ValueSpec::one("lhs", FLOAT_LIKE),
-    ValueSpec::one("rhs", FLOAT_LIKE),
-];
-const FLOAT_RESULT: &[ValueSpec] = &[ValueSpec::one("result", FLOAT_LIKE)];
-
-const OVERFLOW_ATTRS: &[AttrSpec] = &[AttrSpec::defaulted(
-    "overflowFlags",
-    OVERFLOW_ATTR,
-    overflow_none,
-)];
-const EXACT_ATTRS: &[AttrSpec] = &[AttrSpec::optional("isExact", ac::UNIT)];
-const FASTMATH_ATTRS: &[AttrSpec] = &[AttrSpec::defaulted(
-    "fastmath",
-    FASTMATH_ATTR,
-    fastmath_none,
-)];
-
 const BINARY_FORMAT: &str = "$lhs `,` $rhs attr-dict `:` type($result)";
 const OVERFLOW_FORMAT: &str =
     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)";
@@ -203,8 +180,6 @@ const FLOAT_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict 
 const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
     OpSpec {
         summary,
-        operands: INT_OPERANDS,
-        results: INT_RESULT,
         // Every arith op is free of memory effects (MLIR's `NoMemoryEffect`), even
         // those not speculatable (division).
         traits: traits.with(ARITH_SAME).with(Traits::NO_MEMORY_EFFECT),
@@ -218,7 +193,6 @@ const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -
 /// An integer binary op with overflow flags (`Arith_IntBinaryOpWithOverflowFlags`).
 const fn int_overflow(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
     OpSpec {
-        attributes: OVERFLOW_ATTRS,
         format: Some(OVERFLOW_FORMAT),
         ..int_binary(name, summary, traits.with(Traits::PURE))
     }
@@ -227,7 +201,6 @@ const fn int_overflow(name: &'static str, summary: &'static str, traits: Traits)
 /// An integer binary op with an `exact` flag (`Arith_IntBinaryOpWithExactFlag`).
 const fn int_exact(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
     OpSpec {
-        attributes: EXACT_ATTRS,
         format: Some(EXACT_FORMAT),
         ..int_binary(name, summary, traits)
     }
@@ -237,9 +210,6 @@ const fn int_exact(name: &'static str, summary: &'static str, traits: Traits) ->
 const fn float_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
     OpSpec {
         summary,
-        operands: FLOAT_OPERANDS,
-        results: FLOAT_RESULT,
-        attributes: FASTMATH_ATTRS,
         traits: traits.with(ARITH_SAME).with(Traits::PURE),
         format: Some(FLOAT_FORMAT),
         fold: Some(fold::float_binary),
@@ -253,189 +223,212 @@ const PC: Traits = Traits::PURE.with(Traits::COMMUTATIVE);
 const C: Traits = Traits::COMMUTATIVE;
 const N: Traits = Traits::NONE;
 
-aic::op! {
+/// Declares the ops of one family: the family's groups (in braces), then one
+/// row per op, `Handle = CONSTANT: spec;`.
+macro_rules! family {
+    ($groups:tt; $($(#[$m:meta])* $handle:ident = $spec_const:ident: $spec:expr;)*) => {
+        $(family!(@op $groups $(#[$m])* $handle $spec_const $spec);)*
+    };
+    (@op {$($groups:tt)*} $(#[$m:meta])* $handle:ident $spec_const:ident $spec:expr) => {
+        aic::op! {
+            $(#[$m])*
+            pub $handle = $spec_const {
+                $($groups)*
+                spec: $spec,
+            }
+        }
+    };
+}
+
+family! {
+    {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [result: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+        attributes: [overflow_flags = "overflowFlags": defaulted(OVERFLOW_ATTR, overflow_none)],
+    };
     /// `arith.addi`
-    pub Addi = ADDI {
-        spec: OpSpec {
-            canonicalize: canon::ADDI,
-            ..int_overflow("arith.addi", "integer addition operation", C)
-        },
-    }
-}
-aic::op! {
+    AddI = ADDI: OpSpec {
+        canonicalize: canon::ADDI,
+        ..int_overflow("arith.addi", "integer addition operation", C)
+    };
     /// `arith.subi`
-    pub Subi = SUBI {
-        spec: OpSpec {
-            canonicalize: canon::SUBI,
-            ..int_overflow("arith.subi", "Integer subtraction operation.", N)
-        },
-    }
-}
-aic::op! {
+    SubI = SUBI: OpSpec {
+        canonicalize: canon::SUBI,
+        ..int_overflow("arith.subi", "Integer subtraction operation.", N)
+    };
     /// `arith.muli`
-    pub Muli = MULI {
-        spec: OpSpec {
-            canonicalize: canon::MULI,
-            ..int_overflow("arith.muli", "Integer multiplication operation.", C)
-        },
-    }
+    MulI = MULI: OpSpec {
+        canonicalize: canon::MULI,
+        ..int_overflow("arith.muli", "Integer multiplication operation.", C)
+    };
+    /// `arith.shli`
+    ShLI = SHLI: int_overflow("arith.shli", "integer left-shift", N);
 }
-/// `arith.shli`
-pub const SHLI: OpSpec = int_overflow("arith.shli", "integer left-shift", N);
-/// `arith.divui`
-pub const DIVUI: OpSpec = int_exact("arith.divui", "unsigned integer division operation", N);
-/// `arith.divsi`
-pub const DIVSI: OpSpec = int_exact("arith.divsi", "signed integer division operation", N);
-/// `arith.shrui`
-pub const SHRUI: OpSpec = int_exact("arith.shrui", "unsigned integer right-shift", P);
-/// `arith.shrsi`
-pub const SHRSI: OpSpec = int_exact("arith.shrsi", "signed integer right-shift", P);
-/// `arith.ceildivui`
-pub const CEILDIVUI: OpSpec = int_binary(
-    "arith.ceildivui",
-    "unsigned ceil integer division operation",
-    N,
-);
-/// `arith.ceildivsi`
-pub const CEILDIVSI: OpSpec = int_binary(
-    "arith.ceildivsi",
-    "signed ceil integer division operation",
-    N,
-);
-/// `arith.floordivsi`
-pub const FLOORDIVSI: OpSpec = int_binary(
-    "arith.floordivsi",
-    "signed floor integer division operation",
-    P,
-);
-/// `arith.remui`
-pub const REMUI: OpSpec = int_binary(
-    "arith.remui",
-    "unsigned integer division remainder operation",
-    P,
-);
-/// `arith.remsi`
-pub const REMSI: OpSpec = int_binary(
-    "arith.remsi",
-    "signed integer division remainder operation",
-    P,
-);
-aic::op! {
+
+family! {
+    {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [result: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+        attributes: [is_exact = "isExact": optional(ac::UNIT)],
+    };
+    /// `arith.divui`
+    DivUI = DIVUI: int_exact("arith.divui", "unsigned integer division operation", N);
+    /// `arith.divsi`
+    DivSI = DIVSI: int_exact("arith.divsi", "signed integer division operation", N);
+    /// `arith.shrui`
+    ShRUI = SHRUI: int_exact("arith.shrui", "unsigned integer right-shift", P);
+    /// `arith.shrsi`
+    ShRSI = SHRSI: int_exact("arith.shrsi", "signed integer right-shift", P);
+}
+
+family! {
+    {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [result: one(SIGNLESS_INT_OR_INDEX_LIKE)],
+    };
+    /// `arith.ceildivui`
+    CeilDivUI = CEILDIVUI: int_binary(
+        "arith.ceildivui",
+        "unsigned ceil integer division operation",
+        N
+    );
+    /// `arith.ceildivsi`
+    CeilDivSI = CEILDIVSI: int_binary(
+        "arith.ceildivsi",
+        "signed ceil integer division operation",
+        N
+    );
+    /// `arith.floordivsi`
+    FloorDivSI = FLOORDIVSI: int_binary(
+        "arith.floordivsi",
+        "signed floor integer division operation",
+        N
+    );
+    /// `arith.remui`
+    RemUI = REMUI: int_binary(
+        "arith.remui",
+        "unsigned integer division remainder operation",
+        N
+    );
+    /// `arith.remsi`
+    RemSI = REMSI: int_binary(
+        "arith.remsi",
+        "signed integer division remainder operation",
+        N
+    );
     /// `arith.andi`
-    pub Andi = ANDI {
-        spec: OpSpec {
-            canonicalize: canon::ANDI,
-            fold: Some(fold::andi),
-            ..int_binary("arith.andi", "integer binary and", PC)
-        },
-    }
-}
-aic::op! {
+    AndI = ANDI: OpSpec {
+        canonicalize: canon::ANDI,
+        fold: Some(fold::andi),
+        ..int_binary("arith.andi", "integer binary and", PC)
+    };
     /// `arith.ori`
-    pub Ori = ORI {
-        spec: OpSpec {
-            canonicalize: canon::ORI,
-            ..int_binary("arith.ori", "integer binary or", PC)
-        },
-    }
-}
-aic::op! {
+    OrI = ORI: OpSpec {
+        canonicalize: canon::ORI,
+        ..int_binary("arith.ori", "integer binary or", PC)
+    };
     /// `arith.xori`
-    pub Xori = XORI {
-        spec: OpSpec {
-            canonicalize: canon::XORI,
-            ..int_binary("arith.xori", "integer binary xor", PC)
-        },
-    }
+    XOrI = XORI: OpSpec {
+        canonicalize: canon::XORI,
+        ..int_binary("arith.xori", "integer binary xor", PC)
+    };
+    /// `arith.maxsi`
+    MaxSI = MAXSI: int_binary("arith.maxsi", "signed integer maximum operation", PC);
+    /// `arith.maxui`
+    MaxUI = MAXUI: int_binary("arith.maxui", "unsigned integer maximum operation", PC);
+    /// `arith.minsi`
+    MinSI = MINSI: int_binary("arith.minsi", "signed integer minimum operation", PC);
+    /// `arith.minui`
+    MinUI = MINUI: int_binary("arith.minui", "unsigned integer minimum operation", PC);
 }
-/// `arith.maxsi`
-pub const MAXSI: OpSpec = int_binary("arith.maxsi", "signed integer maximum operation", PC);
-/// `arith.maxui`
-pub const MAXUI: OpSpec = int_binary("arith.maxui", "unsigned integer maximum operation", PC);
-/// `arith.minsi`
-pub const MINSI: OpSpec = int_binary("arith.minsi", "signed integer minimum operation", PC);
-/// `arith.minui`
-pub const MINUI: OpSpec = int_binary("arith.minui", "unsigned integer minimum operation", PC);
 
-/// `arith.addf`
-pub const ADDF: OpSpec = float_binary("arith.addf", "floating point addition operation", C);
-/// `arith.subf`
-pub const SUBF: OpSpec = float_binary("arith.subf", "floating point subtraction operation", N);
-aic::op! {
+family! {
+    {
+        operands: [lhs: one(FLOAT_LIKE), rhs: one(FLOAT_LIKE)],
+        results: [result: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
+    };
+    /// `arith.addf`
+    AddF = ADDF: float_binary("arith.addf", "floating point addition operation", C);
+    /// `arith.subf`
+    SubF = SUBF: float_binary("arith.subf", "floating point subtraction operation", N);
     /// `arith.mulf`
-    pub Mulf = MULF {
-        spec: OpSpec {
-            canonicalize: canon::MULF,
-            ..float_binary("arith.mulf", "floating point multiplication operation", C)
-        },
-    }
-}
-aic::op! {
+    MulF = MULF: OpSpec {
+        canonicalize: canon::MULF,
+        ..float_binary("arith.mulf", "floating point multiplication operation", C)
+    };
     /// `arith.divf`
-    pub Divf = DIVF {
+    DivF = DIVF: OpSpec {
+        canonicalize: canon::DIVF,
+        ..float_binary("arith.divf", "floating point division operation", N)
+    };
+    /// `arith.remf`
+    RemF = REMF: float_binary(
+        "arith.remf",
+        "floating point division remainder operation",
+        N
+    );
+    /// `arith.maximumf`
+    MaximumF = MAXIMUMF: float_binary("arith.maximumf", "floating-point maximum operation", C);
+    /// `arith.maxnumf`
+    MaxNumF = MAXNUMF: float_binary("arith.maxnumf", "floating-point maximum operation", C);
+    /// `arith.minimumf`
+    MinimumF = MINIMUMF: float_binary("arith.minimumf", "floating-point minimum operation", C);
+    /// `arith.minnumf`
+    MinNumF = MINNUMF: float_binary("arith.minnumf", "floating-point minimum operation", C);
+}
+
+aic::op! {
+    /// `arith.negf`
+    pub NegF = NEGF {
+        operands: [operand: one(FLOAT_LIKE)],
+        results: [result: one(FLOAT_LIKE)],
+        attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
         spec: OpSpec {
-            canonicalize: canon::DIVF,
-            ..float_binary("arith.divf", "floating point division operation", N)
+            summary: "floating point negation",
+            traits: ARITH_SAME.with(Traits::PURE),
+            format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
+            fold: Some(fold::negf),
+            interpret: Some(interp::negf),
+            ..OpSpec::new("arith.negf")
         },
     }
 }
-/// `arith.remf`
-pub const REMF: OpSpec = float_binary(
-    "arith.remf",
-    "floating point division remainder operation",
-    N,
-);
-/// `arith.maximumf`
-pub const MAXIMUMF: OpSpec = float_binary("arith.maximumf", "floating-point maximum operation", C);
-/// `arith.maxnumf`
-pub const MAXNUMF: OpSpec = float_binary("arith.maxnumf", "floating-point maximum operation", C);
-/// `arith.minimumf`
-pub const MINIMUMF: OpSpec = float_binary("arith.minimumf", "floating-point minimum operation", C);
-/// `arith.minnumf`
-pub const MINNUMF: OpSpec = float_binary("arith.minnumf", "floating-point minimum operation", C);
 
-/// `arith.negf`
-pub const NEGF: OpSpec = OpSpec {
-    summary: "floating point negation",
-    operands: &[ValueSpec::one("operand", FLOAT_LIKE)],
-    results: FLOAT_RESULT,
-    attributes: FASTMATH_ATTRS,
-    traits: ARITH_SAME.with(Traits::PURE),
-    format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
-    fold: Some(fold::negf),
-    interpret: Some(interp::negf),
-    ..OpSpec::new("arith.negf")
-};
-
-/// `arith.addui_extended`
-pub const ADDUI_EXTENDED: OpSpec = OpSpec {
-    canonicalize: canon::ADDUI_EXTENDED,
-    summary: "extended unsigned integer addition operation returning sum and overflow bit",
-    operands: INT_OPERANDS,
-    results: &[
-        ValueSpec::one("sum", SIGNLESS_INT_OR_INDEX_LIKE),
-        ValueSpec::one("overflow", BOOL_LIKE),
-    ],
-    traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
-    format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
-    verify: Some(verify_addui_extended),
-    fold: Some(fold::addui_extended),
-    interpret: Some(interp::extended),
-    result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
-    ..OpSpec::new("arith.addui_extended")
-};
-
-const MUL_EXTENDED_RESULTS: &[ValueSpec] = &[
-    ValueSpec::one("low", SIGNLESS_INT_OR_INDEX_LIKE),
-    ValueSpec::one("high", SIGNLESS_INT_OR_INDEX_LIKE),
-];
-const BOOL_RESULT: &[ValueSpec] = &[ValueSpec::one("result", BOOL_LIKE)];
+aic::op! {
+    /// `arith.addui_extended`
+    pub AddUIExtended = ADDUI_EXTENDED {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [sum: one(SIGNLESS_INT_OR_INDEX_LIKE), overflow: one(BOOL_LIKE)],
+        spec: OpSpec {
+            canonicalize: canon::ADDUI_EXTENDED,
+            summary: "extended unsigned integer addition operation returning sum and overflow bit",
+            traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
+            format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
+            verify: Some(verify_addui_extended),
+            fold: Some(fold::addui_extended),
+            interpret: Some(interp::extended),
+            result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
+            ..OpSpec::new("arith.addui_extended")
+        },
+    }
+}
 
 const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
         summary,
-        operands: INT_OPERANDS,
-        results: MUL_EXTENDED_RESULTS,
         traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
         verify: Some(verify_mul_extended),
@@ -447,29 +440,33 @@ const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
     }
 }
 
-aic::op! {
+family! {
+    {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [
+            low: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            high: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+    };
     /// `arith.mulsi_extended`
-    pub MulsiExtended = MULSI_EXTENDED {
-        spec: OpSpec {
-            canonicalize: canon::MULSI_EXTENDED,
-            ..mul_extended(
-                "arith.mulsi_extended",
-                "extended signed integer multiplication operation",
-            )
-        },
-    }
-}
-aic::op! {
+    MulSIExtended = MULSI_EXTENDED: OpSpec {
+        canonicalize: canon::MULSI_EXTENDED,
+        ..mul_extended(
+            "arith.mulsi_extended",
+            "extended signed integer multiplication operation",
+        )
+    };
     /// `arith.mului_extended`
-    pub MuluiExtended = MULUI_EXTENDED {
-        spec: OpSpec {
-            canonicalize: canon::MULUI_EXTENDED,
-            ..mul_extended(
-                "arith.mului_extended",
-                "extended unsigned integer multiplication operation",
-            )
-        },
-    }
+    MulUIExtended = MULUI_EXTENDED: OpSpec {
+        canonicalize: canon::MULUI_EXTENDED,
+        ..mul_extended(
+            "arith.mului_extended",
+            "extended unsigned integer multiplication operation",
+        )
+    };
 }
 
 aic::op! {
@@ -496,16 +493,11 @@ aic::op! {
 const fn compare(
     name: &'static str,
     summary: &'static str,
-    operands: &'static [ValueSpec],
-    attributes: &'static [AttrSpec],
     format: &'static str,
     fold: aic::rewrite::FoldFn,
 ) -> OpSpec {
     OpSpec {
         summary,
-        operands,
-        results: BOOL_RESULT,
-        attributes,
         traits: P.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some(format),
         verify: Some(verify_compare),
@@ -518,14 +510,18 @@ const fn compare(
 
 aic::op! {
     /// `arith.cmpi`
-    pub Cmpi = CMPI {
+    pub CmpI = CMPI {
+        operands: [
+            lhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+            rhs: one(SIGNLESS_INT_OR_INDEX_LIKE),
+        ],
+        results: [result: one(BOOL_LIKE)],
+        attributes: [predicate: required(CMPI_PREDICATE) as i64],
         spec: OpSpec {
             canonicalize: canon::CMPI,
             ..compare(
                 "arith.cmpi",
                 "integer comparison operation",
-                INT_OPERANDS,
-                &[AttrSpec::required("predicate", CMPI_PREDICATE)],
                 "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
                 fold::cmpi,
             )
@@ -533,18 +529,23 @@ aic::op! {
     }
 }
 
-/// `arith.cmpf`
-pub const CMPF: OpSpec = compare(
-    "arith.cmpf",
-    "floating-point comparison operation",
-    FLOAT_OPERANDS,
-    &[
-        AttrSpec::required("predicate", CMPF_PREDICATE),
-        AttrSpec::defaulted("fastmath", FASTMATH_ATTR, fastmath_none),
-    ],
-    "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
-    fold::cmpf,
-);
+aic::op! {
+    /// `arith.cmpf`
+    pub CmpF = CMPF {
+        operands: [lhs: one(FLOAT_LIKE), rhs: one(FLOAT_LIKE)],
+        results: [result: one(BOOL_LIKE)],
+        attributes: [
+            predicate: required(CMPF_PREDICATE) as i64,
+            fastmath: defaulted(FASTMATH_ATTR, fastmath_none),
+        ],
+        spec: compare(
+            "arith.cmpf",
+            "floating-point comparison operation",
+            "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
+            fold::cmpf,
+        ),
+    }
+}
 
 aic::op! {
     /// `arith.select`
@@ -585,42 +586,38 @@ enum CastRule {
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
 macro_rules! cast_op {
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr) => {
-        cast_op!(
-            $id,
-            $name,
-            $summary,
-            $from,
-            $to,
-            $rule,
-            $fold,
-            $canon,
-            &[],
-            CAST_FORMAT
-        );
+    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr) => {
+        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $fold, $canon, [], CAST_FORMAT);
     };
-    ($id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, $attrs:expr, $format:expr) => {
-        #[doc = concat!("`", $name, "`")]
-        pub const $id: OpSpec = OpSpec {
-            summary: $summary,
-            operands: &[ValueSpec::one("in", $from)],
-            results: &[ValueSpec::one("out", $to)],
-            attributes: $attrs,
-            traits: P.with(ARITH),
-            format: Some($format),
-            verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
-            fold: Some($fold),
-            interpret: Some(interp::cast),
-            canonicalize: $canon,
-            ..OpSpec::new($name)
-        };
+    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
+        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $fold, $canon, [$($attrs)*], $format);
+    };
+    (@op $handle:ident $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
+        aic::op! {
+            #[doc = concat!("`", $name, "`")]
+            pub $handle = $id {
+                operands: [in_ = "in": one($from)],
+                results: [out: one($to)],
+                attributes: [$($attrs)*],
+                spec: OpSpec {
+                    summary: $summary,
+                    traits: P.with(ARITH),
+                    format: Some($format),
+                    verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
+                    fold: Some($fold),
+                    interpret: Some(interp::cast),
+                    canonicalize: $canon,
+                    ..OpSpec::new($name)
+                },
+            }
+        }
     };
 }
 
 const INT: aic::dialect::TypeConstraint = SIGNLESS_FIXED_WIDTH_INT_LIKE;
 
 cast_op!(
-    EXTUI,
+    ExtUI = EXTUI,
     "arith.extui",
     "integer zero extension operation",
     INT,
@@ -630,7 +627,7 @@ cast_op!(
     &[]
 );
 cast_op!(
-    EXTSI,
+    ExtSI = EXTSI,
     "arith.extsi",
     "integer sign extension operation",
     INT,
@@ -640,7 +637,7 @@ cast_op!(
     canon::EXTSI
 );
 cast_op!(
-    TRUNCI,
+    TruncI = TRUNCI,
     "arith.trunci",
     "integer truncation operation",
     INT,
@@ -648,11 +645,11 @@ cast_op!(
     CastRule::Width(false),
     fold::trunci,
     canon::TRUNCI,
-    OVERFLOW_ATTRS,
+    [overflow_flags = "overflowFlags": defaulted(OVERFLOW_ATTR, overflow_none)],
     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)"
 );
 cast_op!(
-    EXTF,
+    ExtF = EXTF,
     "arith.extf",
     "cast from floating-point to wider floating-point",
     FLOAT_LIKE,
@@ -660,11 +657,11 @@ cast_op!(
     CastRule::Width(true),
     fold::extf,
     &[],
-    &[AttrSpec::optional("fastmath", FASTMATH_ATTR)],
+    [fastmath: optional(FASTMATH_ATTR)],
     "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
 cast_op!(
-    TRUNCF,
+    TruncF = TRUNCF,
     "arith.truncf",
     "cast from floating-point to narrower floating-point",
     FLOAT_LIKE,
@@ -672,14 +669,11 @@ cast_op!(
     CastRule::Width(false),
     fold::truncf,
     canon::TRUNCF,
-    &[
-        AttrSpec::optional("roundingmode", ROUNDING_MODE),
-        AttrSpec::optional("fastmath", FASTMATH_ATTR),
-    ],
+    [roundingmode: optional(ROUNDING_MODE), fastmath: optional(FASTMATH_ATTR)],
     "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)"
 );
 cast_op!(
-    UITOFP,
+    UIToFP = UITOFP,
     "arith.uitofp",
     "cast from unsigned integer type to floating-point",
     INT,
@@ -689,7 +683,7 @@ cast_op!(
     &[]
 );
 cast_op!(
-    SITOFP,
+    SIToFP = SITOFP,
     "arith.sitofp",
     "cast from integer type to floating-point",
     INT,
@@ -699,7 +693,7 @@ cast_op!(
     &[]
 );
 cast_op!(
-    FPTOUI,
+    FPToUI = FPTOUI,
     "arith.fptoui",
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
@@ -709,7 +703,7 @@ cast_op!(
     &[]
 );
 cast_op!(
-    FPTOSI,
+    FPToSI = FPTOSI,
     "arith.fptosi",
     "cast from floating-point type to integer type",
     FLOAT_LIKE,
@@ -719,7 +713,7 @@ cast_op!(
     &[]
 );
 cast_op!(
-    INDEX_CAST,
+    IndexCast = INDEX_CAST,
     "arith.index_cast",
     "cast between index and integer types",
     INDEX_CAST_T,
@@ -729,7 +723,7 @@ cast_op!(
     canon::INDEX_CAST
 );
 cast_op!(
-    INDEX_CASTUI,
+    IndexCastUI = INDEX_CASTUI,
     "arith.index_castui",
     "unsigned cast between index and integer types",
     INDEX_CAST_T,
@@ -739,7 +733,7 @@ cast_op!(
     canon::INDEX_CASTUI
 );
 cast_op!(
-    BITCAST,
+    Bitcast = BITCAST,
     "arith.bitcast",
     "bitcast between values of equal bit width",
     BITCAST_T,

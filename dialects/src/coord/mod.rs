@@ -20,6 +20,7 @@ use aic::attributes::{Attr, AttrKind};
 use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, DialectSyntax, OpSpec, Traits, tc};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
+use aic::op_def::OpHandle;
 use aic::rewrite::FoldResult;
 use aic::types::{DialectObject, DialectValue, TypeKind};
 use aic::verifier::op_error;
@@ -126,24 +127,19 @@ pub static DIALECT: Dialect = Dialect {
 };
 
 fn desc_of_op(ctx: &Context, op: Op) -> Option<&Desc> {
-    let a = ctx
-        .find_ident("desc")
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    desc_of(ctx.uniquer(), a).ok()
+    desc_of(ctx.uniquer(), Offset::wrap(op).desc(ctx)?).ok()
 }
 
 fn verify_offset(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let Some(a) = ctx
-        .find_ident("desc")
-        .and_then(|i| ctx.inherent_attr(op, i))
-    else {
+    let o = Offset::wrap(op);
+    let Some(a) = o.desc(ctx) else {
         return Err(op_error(ctx, op, "requires a 'desc' attribute"));
     };
     let d =
         desc_of(ctx.uniquer(), a).map_err(|e| op_error(ctx, op, format!("bad descriptor: {e}")))?;
     d.lens()
         .map_err(|e| op_error(ctx, op, format!("bad descriptor: {e}")))?;
-    let n = ctx.operands(op).len();
+    let n = o.indices(ctx).len();
     if n != d.upper.len() {
         return Err(op_error(
             ctx,

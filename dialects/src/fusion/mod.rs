@@ -91,7 +91,7 @@ aic::op! {
             traits: Traits::PURE
                 .with(Traits::TERMINATOR)
                 .with(Traits::RETURN_LIKE),
-            parents: &["fusion.group"],
+            parents: &[GROUP.name],
             format: Some("$results attr-dict (`:` type($results)^)?"),
             ..OpSpec::new("fusion.yield")
         },
@@ -145,13 +145,12 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 
 fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
-    let kind = Group::of(ctx, op)
-        .and_then(|g| g.kind(ctx))
-        .map_or("", FusionKind::keyword);
+    let group = Group(op);
+    let kind = group.kind(ctx).map_or("", FusionKind::keyword);
     pr.out.push(' ');
-    pr.out.push_str(&kind);
+    pr.out.push_str(kind);
     pr.out.push_str(" (");
-    let body = ctx.regions(op)[0];
+    let body = group.body(ctx);
     let args: Vec<Value> = ctx
         .entry_block(body)
         .map(|b| ctx.block_args(b).to_vec())
@@ -169,7 +168,7 @@ fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
 }
 
 fn verify_group(ctx: &Context, op: Op) -> R<()> {
-    let body = ctx.regions(op)[0];
+    let body = Group(op).body(ctx);
     let Some(b) = ctx.entry_block(body) else {
         return Err(op_error(ctx, op, "requires a body"));
     };
@@ -190,7 +189,7 @@ fn verify_group(ctx: &Context, op: Op) -> R<()> {
             "requires the body's arguments to have the types of the inputs",
         ));
     }
-    let Some(t) = ctx.last_op(b).filter(|t| ctx.op_name(*t) == "fusion.yield") else {
+    let Some(t) = ctx.last_op(b).filter(|t| Yield::is(ctx, *t)) else {
         return Err(op_error(
             ctx,
             op,
@@ -211,7 +210,7 @@ fn verify_group(ctx: &Context, op: Op) -> R<()> {
 
 /// Run the body on the inputs.
 fn run_group(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let body = it.ctx.regions(op)[0];
+    let body = Group(op).body(it.ctx);
     it.run_region(body, args.to_vec())
 }
 

@@ -26,10 +26,12 @@
 //! one thread per block (the form `tile-to-gpu` gives with `threads=1`);
 //! more threads need a backend, since barriers interleave them.
 
+pub mod build;
+
 use crate::memref::store_as;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr, int_attr};
+use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr};
 use aic::dialect::{Dialect, OpSpec, Traits, TypeConstraint, ac, tc};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Value};
@@ -91,11 +93,11 @@ pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     }),
 };
 
+/// A gpu op that runs inside a kernel.
 const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
         summary,
-        verify: Some(verify),
-        interpret: Some(interpret),
+        verify: Some(verify_in_kernel),
         ..OpSpec::new(name)
     }
 }
@@ -105,9 +107,9 @@ aic::op! {
     pub Kernel = KERNEL {
         attributes: [
             sym_name: required(ac::SYMBOL_NAME),
-            grid: required(I64_ARRAY),
-            block: required(I64_ARRAY),
-            shared: required(I64_ATTR),
+            grid: required(I64_ARRAY) as Vec<i64>,
+            block: required(I64_ARRAY) as Vec<i64>,
+            shared: required(I64_ATTR) as i64,
         ],
         regions: [body: sized],
         spec: OpSpec {
@@ -117,7 +119,7 @@ aic::op! {
             format: Some(
                 "$sym_name `grid` `=` $grid `block` `=` $block `shared` `=` $shared $body attr-dict",
             ),
-            interpret: None,
+            verify: Some(verify_kernel),
             ..op(
                 "gpu.kernel",
                 "one thread's program, run by a grid of blocks of threads",
@@ -133,10 +135,9 @@ aic::op! {
             traits: Traits::PURE
                 .with(Traits::TERMINATOR)
                 .with(Traits::RETURN_LIKE),
-            parents: &["gpu.kernel"],
+            parents: &[KERNEL.name],
             format: Some("attr-dict"),
             verify: None,
-            interpret: None,
             ..op("gpu.return", "ends a kernel")
         },
     }
@@ -151,6 +152,7 @@ aic::op! {
             traits: Traits::PURE,
             format: Some("$dimension attr-dict"),
             infer_results: Some(index_result),
+            interpret: Some(interpret_lane_zero),
             ..op("gpu.thread_id", "the thread's index in its block")
         },
     }
@@ -164,11 +166,13 @@ aic::op! {
     /// 64); the host needs it.
     pub LaneId = LANE_ID {
         results: [id: one(tc::INDEX)],
-        attributes: [upper_bound: optional(I64_ATTR)],
+        attributes: [upper_bound: optional(I64_ATTR) as i64],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("(`upper_bound` $upper_bound^)? attr-dict"),
             infer_results: Some(index_result),
+            verify: Some(verify_lane_id),
+            interpret: Some(interpret_lane_zero),
             ..op("gpu.lane_id", "the thread's lane in its warp")
         },
     }
@@ -183,6 +187,7 @@ aic::op! {
             traits: Traits::PURE,
             format: Some("$dimension attr-dict"),
             infer_results: Some(index_result),
+            interpret: Some(interpret_block_id),
             ..op("gpu.block_id", "the block's index in the grid")
         },
     }
@@ -194,6 +199,7 @@ aic::op! {
     pub Barrier = BARRIER {
         spec: OpSpec {
             format: Some("attr-dict"),
+            interpret: Some(|_, _, _| Ok(Vec::new())),
             ..op("gpu.barrier", "a block-wide barrier")
         },
     }
@@ -229,6 +235,7 @@ aic::op! {
             traits: Traits::PURE,
             format: Some("$mode $value `,` $offset `,` $width attr-dict `:` type($value)"),
             infer_results: Some(|u, ops, _| Some(vec![*ops.first()?, u.int_type(1)])),
+            interpret: Some(interpret_shuffle),
             ..op("gpu.shuffle", "a value from another lane of the warp")
         },
     }
@@ -238,10 +245,12 @@ aic::op! {
     /// `gpu.shared offset = BYTES : memref<N x T, #gpu.address_space<workgroup>>`.
     pub Shared = SHARED {
         results: [view: one(MEMREF)],
-        attributes: [offset: required(I64_ATTR)],
+        attributes: [offset: required(I64_ATTR) as i64],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("`offset` `=` $offset attr-dict `:` type($view)"),
+            verify: Some(verify_shared),
+            interpret: Some(interpret_shared),
             ..op(
                 "gpu.shared",
                 "a view of the block's shared memory at a byte offset",
@@ -258,6 +267,8 @@ aic::op! {
         attributes: [kernel: required(ac::FLAT_SYMBOL_REF)],
         spec: OpSpec {
             format: Some("$kernel `(` $inputs `)` attr-dict `:` functional-type($inputs, results)"),
+            verify: Some(|ctx, op| verify_launch(ctx, op, KERNEL.name, true)),
+            interpret: Some(interpret_launch),
             ..op(
                 "gpu.launch",
                 "runs a kernel on tensors: inputs, then zeroed outputs, as its buffers",
@@ -336,109 +347,127 @@ pub fn elem_bytes(ctx: &Context, ty: Type) -> i64 {
     }
 }
 
-fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let err = |m: String| op_error(ctx, op, m);
-    let name = ctx.op_name(op);
-    if name != "gpu.kernel" && name != "gpu.launch" && enclosing(ctx, op, "gpu.kernel").is_none() {
-        return Err(err("must be inside a gpu.kernel".into()));
-    }
-    match name {
-        "gpu.kernel" => {
-            for attr in ["grid", "block"] {
-                let v = i64_array_attr(ctx, op, attr).unwrap_or_default();
-                if v.len() != 3 || v.iter().any(|g| *g < 1) {
-                    return Err(err(format!("{attr} {v:?} must be three positive sizes")));
-                }
-            }
-            if int_attr(ctx, op, "shared").unwrap_or(-1) < 0 {
-                return Err(err("shared must be a byte count".into()));
-            }
-            let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
-            if let Some(b) = b {
-                for a in ctx.block_args(b) {
-                    let k = ctx.type_kind(ctx.value_type(*a));
-                    if !matches!(k, TypeKind::MemRef { .. })
-                        || k.shape().is_none_or(|s| s.len() != 1)
-                    {
-                        return Err(err("arguments must be flat (rank-1) memref buffers".into()));
-                    }
-                }
-            }
-        }
-        "gpu.lane_id" if int_attr(ctx, op, "upper_bound").is_some_and(|b| b < 1) => {
-            return Err(err("upper_bound must be a positive lane count".into()));
-        }
-        "gpu.shared" => {
-            let r = ctx.results(op).next().expect("one result");
-            if !is_shared(ctx, ctx.value_type(r)) {
-                return Err(err(format!("the view must be a memref in #{WORKGROUP}")));
-            }
-            if int_attr(ctx, op, "offset").unwrap_or(-1) < 0 {
-                return Err(err("offset must be a byte count".into()));
-            }
-            let k = enclosing(ctx, op, "gpu.kernel");
-            let total = k.and_then(|k| int_attr(ctx, k, "shared")).unwrap_or(0);
-            let ty = ctx.value_type(r);
-            let elem = ctx.type_kind(ty).element_type().expect("a memref");
-            // Shapes and offsets from user IR: an overflow is past the end.
-            let bytes = ctx.type_kind(ty).shape().map_or(Ok(0), |s| {
-                aic::shape::bytes(s, u64::try_from(elem_bytes(ctx, elem)).unwrap_or(u64::MAX))
-            });
-            let end = bytes
-                .and_then(|b| aic::shape::add(int_attr(ctx, op, "offset").unwrap_or(0), b))
-                .unwrap_or(i64::MAX);
-            if end > total {
-                return Err(err(format!(
-                    "the view ends at byte {end} but the kernel has {total} bytes of shared memory"
-                )));
-            }
-        }
-        "gpu.launch" => verify_launch(ctx, op, "gpu.kernel", true)?,
-        _ => {}
+/// Every gpu op but the kernel and the launch runs inside a `gpu.kernel`.
+fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if enclosing(ctx, op, KERNEL.name).is_none() {
+        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
     }
     Ok(())
 }
 
-fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let ctx = it.ctx;
-    let u = ctx.uniquer().clone();
-    let fail = |m: String| InterpError::at(op, m);
-    let index = |v: i64| Tensor::int_scalar(&u, u.ty(TypeKind::Index), v);
-    match ctx.op_name(op) {
-        "gpu.thread_id" | "gpu.lane_id" => Ok(vec![index(0)]),
-        "gpu.block_id" => Ok(vec![index(PROGRAM.with(Cell::get)[dim_of(ctx, op)])]),
-        "gpu.barrier" => Ok(Vec::new()),
-        "gpu.shuffle" => {
-            // The interpreter's blocks have one thread, lane 0, the only
-            // lane there is to read.
-            let off = args[1].first_int();
-            let width = args[2].first_int();
-            let src = match shuffle_mode(ctx, op) {
-                ShuffleMode::Up => -off,
-                ShuffleMode::Xor | ShuffleMode::Down | ShuffleMode::Idx => off,
-            };
-            let ok = src == 0 && width > 0;
-            let valid = Tensor::int_scalar(&u, u.int_type(1), i64::from(ok));
-            Ok(vec![args[0].clone(), valid])
+fn verify_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    let err = |m: String| op_error(ctx, op, m);
+    let k = Kernel(op);
+    for (attr, v) in [("grid", k.grid(ctx)), ("block", k.block(ctx))] {
+        let v = v.unwrap_or_default();
+        if v.len() != 3 || v.iter().any(|g| *g < 1) {
+            return Err(err(format!("{attr} {v:?} must be three positive sizes")));
         }
-        "gpu.shared" => {
-            let ty = ctx.value_type(ctx.result(op, 0));
-            let zeros = crate::memref::zeros(&u, ty);
-            Ok(vec![zeros.ok_or_else(|| fail("no element type".into()))?])
-        }
-        "gpu.launch" => {
-            let k = kernel_of(ctx, op, "gpu.kernel")
-                .ok_or_else(|| fail("names no gpu.kernel".into()))?;
-            let threads: i64 = dims3(ctx, k, "block").iter().product();
-            if threads != 1 {
-                return Err(fail(format!(
-                    "the interpreter runs gpu kernels of one thread per block, and this one has {threads}: compile it (aic-run --target=host) or lower with tile-to-gpu{{threads=1}}"
-                )));
-            }
-            run_grid(it, op, k, args)
-        }
-        other => Err(fail(format!("no semantics for {other}"))),
     }
+    if k.shared(ctx).unwrap_or(-1) < 0 {
+        return Err(err("shared must be a byte count".into()));
+    }
+    if let Some(b) = ctx.entry_block(k.body(ctx)) {
+        for a in ctx.block_args(b) {
+            let t = ctx.type_kind(ctx.value_type(*a));
+            if !matches!(t, TypeKind::MemRef { .. }) || t.shape().is_none_or(|s| s.len() != 1) {
+                return Err(err("arguments must be flat (rank-1) memref buffers".into()));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn verify_lane_id(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    if LaneId(op).upper_bound(ctx).is_some_and(|b| b < 1) {
+        return Err(op_error(
+            ctx,
+            op,
+            "upper_bound must be a positive lane count",
+        ));
+    }
+    Ok(())
+}
+
+fn verify_shared(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let shared = Shared(op);
+    let ty = ctx.value_type(shared.view(ctx));
+    if !is_shared(ctx, ty) {
+        return Err(err(format!("the view must be a memref in #{WORKGROUP}")));
+    }
+    let offset = shared.offset(ctx).unwrap_or(-1);
+    if offset < 0 {
+        return Err(err("offset must be a byte count".into()));
+    }
+    let kernel = enclosing(ctx, op, KERNEL.name).map(Kernel);
+    let total = kernel.and_then(|k| k.shared(ctx)).unwrap_or(0);
+    let elem = ctx.type_kind(ty).element_type().expect("a memref");
+    // Shapes and offsets from user IR: an overflow is past the end.
+    let bytes = ctx.type_kind(ty).shape().map_or(Ok(0), |s| {
+        aic::shape::bytes(s, u64::try_from(elem_bytes(ctx, elem)).unwrap_or(u64::MAX))
+    });
+    let end = bytes
+        .and_then(|b| aic::shape::add(offset, b))
+        .unwrap_or(i64::MAX);
+    if end > total {
+        return Err(err(format!(
+            "the view ends at byte {end} but the kernel has {total} bytes of shared memory"
+        )));
+    }
+    Ok(())
+}
+
+fn index(it: &Interp<'_>, v: i64) -> Tensor {
+    let u = it.ctx.uniquer();
+    Tensor::int_scalar(u, u.ty(TypeKind::Index), v)
+}
+
+/// `gpu.thread_id`, `gpu.lane_id`: the interpreter's blocks have one thread.
+fn interpret_lane_zero(it: &mut Interp<'_>, _: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    Ok(vec![index(it, 0)])
+}
+
+fn interpret_block_id(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let at = PROGRAM.with(Cell::get)[dim_of(it.ctx, op)];
+    Ok(vec![index(it, at)])
+}
+
+fn interpret_shuffle(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let u = it.ctx.uniquer().clone();
+    // The interpreter's blocks have one thread, lane 0, the only lane
+    // there is to read.
+    let off = args[1].first_int();
+    let width = args[2].first_int();
+    let src = match shuffle_mode(it.ctx, op) {
+        ShuffleMode::Up => -off,
+        ShuffleMode::Xor | ShuffleMode::Down | ShuffleMode::Idx => off,
+    };
+    let ok = src == 0 && width > 0;
+    let valid = Tensor::int_scalar(&u, u.int_type(1), i64::from(ok));
+    Ok(vec![args[0].clone(), valid])
+}
+
+fn interpret_shared(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ty = it.ctx.value_type(Shared(op).view(it.ctx));
+    let zeros = crate::memref::zeros(it.ctx.uniquer(), ty);
+    Ok(vec![
+        zeros.ok_or_else(|| InterpError::at(op, "no element type"))?,
+    ])
+}
+
+fn interpret_launch(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let fail = |m: String| InterpError::at(op, m);
+    let k = kernel_of(it.ctx, op, KERNEL.name).ok_or_else(|| fail("names no gpu.kernel".into()))?;
+    let threads: i64 = dims3(it.ctx, k, "block").iter().product();
+    if threads != 1 {
+        return Err(fail(format!(
+            "the interpreter runs gpu kernels of one thread per block, and this one has {threads}: compile it (aic-run --target=host) or lower with tile-to-gpu{{threads=1}}"
+        )));
+    }
+    run_grid(it, op, k, args)
 }
 
 // ---- kernels and launches (shared with `tile`) ------------------------------------

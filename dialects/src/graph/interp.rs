@@ -1,279 +1,326 @@
-//! The graph ops' meaning for the reference interpreter, built on the tensor
-//! kernels StableHLO's semantics use too (`crate::kernels`): `matmul` is a
-//! `dot_general`, `conv2d` a `convolution`, the activations and normalisations
-//! are computed in `f64` and rounded once to the element type.
+//! The graph ops' meaning for the reference interpreter, one hook per op (or
+//! family) that its spec names, built on the tensor kernels StableHLO's
+//! semantics use too (`crate::kernels`): `matmul` is a `dot_general`,
+//! `conv2d` a `convolution`, the activations and normalisations are computed
+//! in `f64` and rounded once to the element type; binary ops that mean what
+//! an arith op means on floats apply its scalar definition
+//! (`crate::arith::scalar`).
 
-use super::ReduceKind;
-use super::verify::{norm_axis, word};
+use super::verify::norm_axis;
+use super::{
+    Broadcast, Concat, Constant, Conv2d, ConvLayout, Layernorm, Matmul, Reduce, ReduceKind,
+    Rmsnorm, Slice, Softmax, Split, Transpose,
+};
 use crate::kernels::{
     ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
-    dot, float_binary, fold_floats, fold_ints, for_each_index, int_binary, linear, offsets, out,
-    permute, result_elem, result_shape, strided_slice, strides, take, unsupported,
+    dot, fold_floats, fold_ints, for_each_index, int_binary, linear, offsets, out, permute,
+    result_elem, result_shape, strided_slice, strides, take, unsupported,
 };
 use crate::math::fold::libm;
-use aic::constraints::{i64_array_attr, int_attr};
+use aic::attributes::Attr;
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
+use aic::op_def::OpHandle;
 
 type Res = IResult<Vec<Tensor>>;
 
-const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
+/// `sqrt(2 / pi)`, of GeLU's tanh approximation.
+pub(super) const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
 
-/// The `f64` function of a unary graph op.
-fn unary_fn(name: &str) -> Option<fn(f64) -> f64> {
-    Some(match name {
-        "exp" => |x| libm::exp(x),
-        "log" => |x| libm::log(x),
-        "tanh" => |x| libm::tanh(x),
-        "sqrt" => f64::sqrt,
-        "rsqrt" => |x| 1.0 / x.sqrt(),
-        "neg" => |x| -x,
-        "abs" => f64::abs,
-        "relu" => |x| if x > 0.0 || x.is_nan() { x } else { 0.0 },
-        "sigmoid" => |x| 1.0 / (1.0 + libm::exp(-x)),
-        "silu" => |x| x / (1.0 + libm::exp(-x)),
-        "gelu" => |x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2)),
-        "erf" => |x| libm::erf(x),
-        "erfc" => |x| libm::erfc(x),
-        "gelu_tanh" => {
-            |x| 0.5 * x * (1.0 + libm::tanh(SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x)))
-        }
-        "fast_gelu" => |x| {
-            let u = SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x);
-            x / (1.0 + libm::exp(-2.0 * u))
-        },
-        _ => return None,
-    })
+/// A binary op's meaning on float elements.
+#[derive(Clone, Copy)]
+pub enum Float {
+    /// The arith op's scalar definition (`crate::arith::scalar`), where the
+    /// graph op means the same.
+    Arith(&'static aic::dialect::OpSpec),
+    /// A function of its own.
+    Fn(fn(f64, f64) -> f64),
 }
 
-/// StableHLO's name of a binary graph op.
-fn binary_name(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "add" => "add",
-        "sub" => "subtract",
-        "mul" => "multiply",
-        "div" => "divide",
-        "max" => "maximum",
-        "min" => "minimum",
-        "pow" => "power",
-        _ => return None,
-    })
+impl Float {
+    /// The function, if defined.
+    pub fn function(self) -> Option<fn(f64, f64) -> f64> {
+        match self {
+            Float::Arith(spec) => crate::arith::scalar::float_binary(spec.name).map(|(_, f)| f),
+            Float::Fn(f) => Some(f),
+        }
+    }
 }
 
-/// The graph ops' interpreter hook.
-pub fn interpret(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
-    let name = ctx.op_name(op).strip_prefix("graph.").unwrap_or_default();
-    let er = result_elem(ctx, op, 0)?;
-    if let Some(f) = unary_fn(name) {
-        let Data::Float(v) = &args[0].data else {
-            return Err(unsupported(op, ctx, "non-float tensors"));
-        };
-        return Ok(vec![out(
-            ctx,
-            op,
-            0,
-            Data::from_f64s(er.float_kind(), v.iter().map(f)),
-        )]);
-    }
-    if let Some(b) = binary_name(name) {
-        return Ok(vec![out(
-            ctx,
-            op,
-            0,
-            elementwise(ctx, op, b, &args[0], &args[1], er)?,
-        )]);
-    }
-    let data = match name {
-        "matmul" | "batch_matmul" => {
-            let (l, r) = (&args[0], &args[1]);
-            let (la, lb) = (l.shape.len() as i64, r.shape.len() as i64);
-            let has = |a: &str| ctx.op_spec(op).and_then(|s| s.attr(ctx, op, a)).is_some();
-            let (ta, tb) = (has("transpose_a"), has("transpose_b"));
-            let shared_weight = lb == 2 && la > 2;
-            let d = DotDims {
-                lhs_batch: if shared_weight {
-                    vec![]
-                } else {
-                    (0..la - 2).collect()
-                },
-                rhs_batch: if shared_weight {
-                    vec![]
-                } else {
-                    (0..lb - 2).collect()
-                },
-                lhs_contract: vec![if ta { la - 2 } else { la - 1 }],
-                rhs_contract: vec![if tb { lb - 1 } else { lb - 2 }],
-            };
-            dot(ctx, l, r, &d, er)
-        }
-        "conv2d" => {
-            let nhwc = word(ctx, op, "layout") != Some(super::ConvLayout::Nchw);
-            let dims = if nhwc {
-                "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
-            } else {
-                "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
-            };
-            let d = ConvDims::parse_compact(dims).expect("fixed layouts parse");
-            let p = i64_array_attr(ctx, op, "padding").unwrap_or_default();
-            let w = ConvWindow {
-                stride: i64_array_attr(ctx, op, "strides").unwrap_or_default(),
-                padding: p,
-                lhs_dil: vec![1, 1],
-                rhs_dil: i64_array_attr(ctx, op, "dilations").unwrap_or_default(),
-                rev: vec![0, 0],
-                fgc: int_attr(ctx, op, "groups").unwrap_or(1),
-                bgc: 1,
-            };
-            let oshape = result_shape(ctx, op, 0)?;
-            conv(ctx, &args[0], &args[1], &d, &w, &oshape, er)
-        }
-        "bias_add" => {
-            let (x, b) = (&args[0], &args[1]);
-            let n = b.len().max(1);
-            match (&x.data, &b.data) {
-                (Data::Float(v), Data::Float(c)) => Data::from_f64s(
-                    er.float_kind(),
-                    v.iter().enumerate().map(|(i, a)| a + c.get(i % n)),
-                ),
-                (Data::Int(v), Data::Int(c)) => Data::from_i64s(
-                    er,
-                    v.iter()
-                        .enumerate()
-                        .map(|(i, a)| er.wrap(i128::from(a) + i128::from(c.get(i % n)))),
-                ),
-                _ => return Err(unsupported(op, ctx, "these operands")),
-            }
-        }
-        "softmax" => {
-            let x = &args[0];
-            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(-1), x.shape.len())
-                .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
-            let Data::Float(v) = &x.data else {
-                return Err(unsupported(op, ctx, "non-float tensors"));
-            };
-            let mut o = v.clone();
-            for line in lines(&x.shape, axis) {
-                let m = line.iter().fold(f64::NEG_INFINITY, |m, i| m.max(v.get(*i)));
-                let e: Vec<f64> = line.iter().map(|i| libm::exp(v.get(*i) - m)).collect();
-                let s: f64 = e.iter().sum();
-                for (i, ei) in line.iter().zip(e) {
-                    o.set(*i, ei / s);
-                }
-            }
-            Data::Float(o)
-        }
-        "layernorm" | "rmsnorm" => {
-            let x = &args[0];
-            let Data::Float(v) = &x.data else {
-                return Err(unsupported(op, ctx, "non-float tensors"));
-            };
-            let gamma = args[1].to_f64s();
-            let beta = args.get(2).map(|b| b.to_f64s());
-            let eps = epsilon(ctx, op);
-            let n = gamma.len().max(1);
-            let mut o = v.clone();
-            let all = v.to_vec();
-            for (r, row) in all.chunks(n).enumerate() {
-                let k = n as f64;
-                let (mean, var) = if name == "layernorm" {
-                    let mean = row.iter().sum::<f64>() / k;
-                    (
-                        mean,
-                        row.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / k,
-                    )
-                } else {
-                    (0.0, row.iter().map(|a| a * a).sum::<f64>() / k)
-                };
-                let inv = 1.0 / (var + eps).sqrt();
-                for (i, a) in row.iter().enumerate() {
-                    let shift = beta.as_ref().map_or(0.0, |b| b[i]);
-                    o.set(r * n + i, (a - mean) * inv * gamma[i] + shift);
-                }
-            }
-            Data::Float(o)
-        }
-        "reduce" => reduce(ctx, op, &args[0], er)?,
-        "transpose" => {
-            return Ok(vec![permute(
-                ctx,
-                op,
-                &args[0],
-                &i64_array_attr(ctx, op, "perm").unwrap_or_default(),
-            )?]);
-        }
-        "reshape" => args[0].data.clone(),
-        "broadcast" => {
-            return Ok(vec![broadcast_to(
-                ctx,
-                op,
-                &args[0],
-                &i64_array_attr(ctx, op, "dims").unwrap_or_default(),
-            )?]);
-        }
-        "slice" => {
-            let (start, step) = (
-                i64_array_attr(ctx, op, "start").unwrap_or_default(),
-                i64_array_attr(ctx, op, "strides").unwrap_or_default(),
-            );
-            return Ok(vec![strided_slice(ctx, op, &args[0], &start, &step)?]);
-        }
-        "concat" => {
-            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(0), args[0].shape.len())
-                .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
-            return Ok(vec![concat_along(ctx, op, args, axis)?]);
-        }
-        "split" => {
-            let x = &args[0];
-            let axis = norm_axis(int_attr(ctx, op, "axis").unwrap_or(0), x.shape.len())
-                .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
-            let st = strides(&x.shape);
-            let mut start = 0i64;
-            let mut results = Vec::new();
-            for k in 0..ctx.num_results(op) {
-                let shape = result_shape(ctx, op, k)?;
-                let mut idx = Vec::with_capacity(count(&shape));
-                for_each_index(&shape, |i| {
-                    let mut j = i.to_vec();
-                    j[axis] += start;
-                    idx.push(Some(linear(&j, &st)));
-                });
-                start += shape[axis];
-                results.push(out(ctx, op, k, take(&x.data, &idx, None)));
-            }
-            return Ok(results);
-        }
-        "cast" => convert(&args[0].data, args[0].elem(ctx), er),
-        "constant" => {
-            let v = ctx
-                .op_spec(op)
-                .and_then(|s| s.attr(ctx, op, "value"))
-                .ok_or_else(|| InterpError::at(op, "constant without a value"))?;
-            let t = aic::interp::tensor_of_attr(ctx, v, ctx.value_type(ctx.result(op, 0)))
-                .ok_or_else(|| InterpError::at(op, "unsupported constant"))?;
-            return Ok(vec![t]);
-        }
-        _ => {
-            return Err(InterpError::at(
-                op,
-                format!("unsupported op '{}'", ctx.op_name(op)),
-            ));
-        }
-    };
+/// The single result of `op` holding `data`.
+fn single(ctx: &Context, op: Op, data: Data) -> Res {
     Ok(vec![out(ctx, op, 0, data)])
 }
 
-fn epsilon(ctx: &Context, op: Op) -> f64 {
-    ctx.op_spec(op)
-        .and_then(|s| s.attr(ctx, op, "epsilon"))
-        .and_then(|a| match ctx.attr_kind(a) {
-            aic::attributes::AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
-                aic::types::TypeKind::Float(k) => Some(k.to_f64(*bits)),
-                _ => None,
-            },
+/// A unary elementwise op: `f` on each element, in `f64`, rounded once.
+pub(super) fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: fn(f64) -> f64) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    let Data::Float(v) = &args[0].data else {
+        return Err(unsupported(op, ctx, "non-float tensors"));
+    };
+    single(ctx, op, Data::from_f64s(er.float_kind(), v.iter().map(f)))
+}
+
+/// A binary elementwise op whose rank-0 operand broadcasts: `float` on float
+/// elements, StableHLO's `int` (XLA's rules) on integers.
+pub(super) fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor], float: Float, int: &str) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    let (x, y) = (&args[0], &args[1]);
+    let n = x.len().max(y.len());
+    let data = match (&x.data, &y.data) {
+        (Data::Float(p), Data::Float(q)) => {
+            let f = float
+                .function()
+                .ok_or_else(|| unsupported(op, ctx, "floats"))?;
+            Data::from_f64s(er.float_kind(), (0..n).map(|i| f(at(p, i), at(q, i))))
+        }
+        (Data::Int(p), Data::Int(q)) => {
+            let e = x.elem(ctx);
+            Data::from_i64s(
+                er,
+                (0..n).map(|i| er.wrap(int_binary(int, e, at(p, i), at(q, i)).unwrap_or(0))),
+            )
+        }
+        _ => return Err(unsupported(op, ctx, "these operands")),
+    };
+    single(ctx, op, data)
+}
+
+/// `matmul` and `batch_matmul`: a `dot_general` contracting the last
+/// dimension of the lhs (after `transpose_a`) with the rhs's second last
+/// (after `transpose_b`), over the shared batch dimensions.
+pub(super) fn matmul(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    let (l, r) = (&args[0], &args[1]);
+    let (la, lb) = (l.shape.len() as i64, r.shape.len() as i64);
+    let (ta, tb) = match Matmul::of(ctx, op) {
+        Some(m) => (m.transpose_a(ctx).is_some(), m.transpose_b(ctx).is_some()),
+        None => (false, false),
+    };
+    let shared_weight = lb == 2 && la > 2;
+    let d = DotDims {
+        lhs_batch: if shared_weight {
+            vec![]
+        } else {
+            (0..la - 2).collect()
+        },
+        rhs_batch: if shared_weight {
+            vec![]
+        } else {
+            (0..lb - 2).collect()
+        },
+        lhs_contract: vec![if ta { la - 2 } else { la - 1 }],
+        rhs_contract: vec![if tb { lb - 1 } else { lb - 2 }],
+    };
+    single(ctx, op, dot(ctx, l, r, &d, er))
+}
+
+/// `conv2d`: a `convolution` in the op's layout.
+pub(super) fn conv2d(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    let c = Conv2d(op);
+    let nhwc = c.layout(ctx) != Some(ConvLayout::Nchw);
+    let dims = if nhwc {
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
+    } else {
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]"
+    };
+    let d = ConvDims::parse_compact(dims).expect("fixed layouts parse");
+    let w = ConvWindow {
+        stride: c.strides(ctx).unwrap_or_default(),
+        padding: c.padding(ctx).unwrap_or_default(),
+        lhs_dil: vec![1, 1],
+        rhs_dil: c.dilations(ctx).unwrap_or_default(),
+        rev: vec![0, 0],
+        fgc: c.groups(ctx).unwrap_or(1),
+        bgc: 1,
+    };
+    let oshape = result_shape(ctx, op, 0)?;
+    single(ctx, op, conv(ctx, &args[0], &args[1], &d, &w, &oshape, er))
+}
+
+/// `bias_add`: the bias repeats along the last dimension.
+pub(super) fn bias_add(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    let (x, b) = (&args[0], &args[1]);
+    let n = b.len().max(1);
+    let data = match (&x.data, &b.data) {
+        (Data::Float(v), Data::Float(c)) => Data::from_f64s(
+            er.float_kind(),
+            v.iter().enumerate().map(|(i, a)| a + c.get(i % n)),
+        ),
+        (Data::Int(v), Data::Int(c)) => Data::from_i64s(
+            er,
+            v.iter()
+                .enumerate()
+                .map(|(i, a)| er.wrap(i128::from(a) + i128::from(c.get(i % n)))),
+        ),
+        _ => return Err(unsupported(op, ctx, "these operands")),
+    };
+    single(ctx, op, data)
+}
+
+/// `softmax` along its axis, in `f64`, the maximum subtracted first.
+pub(super) fn softmax(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let x = &args[0];
+    let axis = norm_axis(Softmax(op).axis(ctx).unwrap_or(-1), x.shape.len())
+        .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
+    let Data::Float(v) = &x.data else {
+        return Err(unsupported(op, ctx, "non-float tensors"));
+    };
+    let mut o = v.clone();
+    for line in lines(&x.shape, axis) {
+        let m = line.iter().fold(f64::NEG_INFINITY, |m, i| m.max(v.get(*i)));
+        let e: Vec<f64> = line.iter().map(|i| libm::exp(v.get(*i) - m)).collect();
+        let s: f64 = e.iter().sum();
+        for (i, ei) in line.iter().zip(e) {
+            o.set(*i, ei / s);
+        }
+    }
+    single(ctx, op, Data::Float(o))
+}
+
+/// `layernorm`: each row centred, scaled to unit variance, then by `gamma`
+/// and shifted by `beta`.
+pub(super) fn layernorm(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let eps = Layernorm(op).epsilon(it.ctx);
+    normalise(it.ctx, op, args, eps, true)
+}
+
+/// `rmsnorm`: each row scaled to unit mean square, then by `gamma`.
+pub(super) fn rmsnorm(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let eps = Rmsnorm(op).epsilon(it.ctx);
+    normalise(it.ctx, op, args, eps, false)
+}
+
+/// The normalisations over the trailing dimensions `gamma` spans; `centre`
+/// subtracts the mean first (layernorm); `eps` is the `epsilon` attribute.
+fn normalise(ctx: &Context, op: Op, args: &[Tensor], eps: Option<Attr>, centre: bool) -> Res {
+    let x = &args[0];
+    let Data::Float(v) = &x.data else {
+        return Err(unsupported(op, ctx, "non-float tensors"));
+    };
+    let gamma = args[1].to_f64s();
+    let beta = args.get(2).map(|b| b.to_f64s());
+    let eps = epsilon(ctx, eps);
+    let n = gamma.len().max(1);
+    let mut o = v.clone();
+    let all = v.to_vec();
+    for (r, row) in all.chunks(n).enumerate() {
+        let k = n as f64;
+        let (mean, var) = if centre {
+            let mean = row.iter().sum::<f64>() / k;
+            (
+                mean,
+                row.iter().map(|a| (a - mean) * (a - mean)).sum::<f64>() / k,
+            )
+        } else {
+            (0.0, row.iter().map(|a| a * a).sum::<f64>() / k)
+        };
+        let inv = 1.0 / (var + eps).sqrt();
+        for (i, a) in row.iter().enumerate() {
+            let shift = beta.as_ref().map_or(0.0, |b| b[i]);
+            o.set(r * n + i, (a - mean) * inv * gamma[i] + shift);
+        }
+    }
+    single(ctx, op, Data::Float(o))
+}
+
+/// `transpose`: result dimension `i` is operand dimension `perm[i]`.
+pub(super) fn transpose(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let perm = Transpose(op).perm(ctx).unwrap_or_default();
+    Ok(vec![permute(ctx, op, &args[0], &perm)?])
+}
+
+/// `reshape`: the same elements in the same order.
+pub(super) fn reshape(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    single(it.ctx, op, args[0].data.clone())
+}
+
+/// `broadcast`: operand dimension `k` becomes result dimension `dims[k]`.
+pub(super) fn broadcast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let dims = Broadcast(op).dims(ctx).unwrap_or_default();
+    Ok(vec![broadcast_to(ctx, op, &args[0], &dims)?])
+}
+
+/// `slice`: a strided slice (the result type gives the limits).
+pub(super) fn slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let s = Slice(op);
+    let (start, step) = (
+        s.start(ctx).unwrap_or_default(),
+        s.strides(ctx).unwrap_or_default(),
+    );
+    Ok(vec![strided_slice(ctx, op, &args[0], &start, &step)?])
+}
+
+/// `concat` along its axis.
+pub(super) fn concat(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let axis = norm_axis(Concat(op).axis(ctx).unwrap_or(0), args[0].shape.len())
+        .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
+    Ok(vec![concat_along(ctx, op, args, axis)?])
+}
+
+/// `split`: consecutive pieces along the axis, sized by the result types.
+pub(super) fn split(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let x = &args[0];
+    let axis = norm_axis(Split(op).axis(ctx).unwrap_or(0), x.shape.len())
+        .ok_or_else(|| InterpError::at(op, "axis out of range"))?;
+    let st = strides(&x.shape);
+    let mut start = 0i64;
+    let mut results = Vec::new();
+    for k in 0..ctx.num_results(op) {
+        let shape = result_shape(ctx, op, k)?;
+        let mut idx = Vec::with_capacity(count(&shape));
+        for_each_index(&shape, |i| {
+            let mut j = i.to_vec();
+            j[axis] += start;
+            idx.push(Some(linear(&j, &st)));
+        });
+        start += shape[axis];
+        results.push(out(ctx, op, k, take(&x.data, &idx, None)));
+    }
+    Ok(results)
+}
+
+/// `cast`: StableHLO's `convert`.
+pub(super) fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    single(ctx, op, convert(&args[0].data, args[0].elem(ctx), er))
+}
+
+/// `constant`: its value.
+pub(super) fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let v = Constant(op)
+        .value(ctx)
+        .ok_or_else(|| InterpError::at(op, "constant without a value"))?;
+    let t = aic::interp::tensor_of_attr(ctx, v, ctx.value_type(ctx.result(op, 0)))
+        .ok_or_else(|| InterpError::at(op, "unsupported constant"))?;
+    Ok(vec![t])
+}
+
+/// The value of an `epsilon` attribute (1e-5 where absent).
+fn epsilon(ctx: &Context, eps: Option<Attr>) -> f64 {
+    eps.and_then(|a| match ctx.attr_kind(a) {
+        aic::attributes::AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
+            aic::types::TypeKind::Float(k) => Some(k.to_f64(*bits)),
             _ => None,
-        })
-        .unwrap_or(1e-5)
+        },
+        _ => None,
+    })
+    .unwrap_or(1e-5)
 }
 
 /// The linear indices of every line of `shape` along `axis`.
@@ -293,28 +340,17 @@ fn lines(shape: &[i64], axis: usize) -> Vec<Vec<usize>> {
     v
 }
 
-/// A binary op whose rank-0 operand broadcasts.
-fn elementwise(ctx: &Context, op: Op, b: &str, x: &Tensor, y: &Tensor, er: Elem) -> IResult<Data> {
-    let n = x.len().max(y.len());
-    Ok(match (&x.data, &y.data) {
-        (Data::Float(p), Data::Float(q)) => {
-            let f = float_binary(b).ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            Data::from_f64s(er.float_kind(), (0..n).map(|i| f(at(p, i), at(q, i))))
-        }
-        (Data::Int(p), Data::Int(q)) => {
-            let e = x.elem(ctx);
-            Data::from_i64s(
-                er,
-                (0..n).map(|i| er.wrap(int_binary(b, e, at(p, i), at(q, i)).unwrap_or(0))),
-            )
-        }
-        _ => return Err(unsupported(op, ctx, "these operands")),
-    })
+/// `reduce`: the kind's combiner over the axes; sums accumulate in `f64`.
+pub(super) fn reduce(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let er = result_elem(ctx, op, 0)?;
+    single(ctx, op, reduce_data(ctx, op, &args[0], er)?)
 }
 
-fn reduce(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
-    let kind = word(ctx, op, "kind").unwrap_or(ReduceKind::Sum);
-    let axes: Vec<i64> = i64_array_attr(ctx, op, "axes")
+fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
+    let kind = Reduce(op).kind(ctx).unwrap_or(ReduceKind::Sum);
+    let axes: Vec<i64> = Reduce(op)
+        .axes(ctx)
         .unwrap_or_default()
         .iter()
         .filter_map(|a| norm_axis(*a, x.shape.len()).map(|v| v as i64))

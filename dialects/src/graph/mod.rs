@@ -5,18 +5,23 @@
 //!
 //! Elementwise binary ops take operands of one shape, or a rank-0 operand that
 //! broadcasts; `broadcast` (like StableHLO's `broadcast_in_dim`) does the rest.
-//! The verifiers infer result shapes (see [`verify`]) and the ops run in the
-//! reference interpreter (see [`interp`]).
+//! Each op is declared with [`aic::op!`] (a typed handle: `Matmul::of`,
+//! `Matmul::build`, ...) next to its interpreter hook ([`interp`]); its shape
+//! rule ([`shapes`], which [`verify`] checks) and the class of work it does (what fusion and cost
+//! models ask of it) are its row in [`SEMANTICS`], one row per op.
 
 pub mod interp;
+pub mod shapes;
 pub mod verify;
 
 use crate::stablehlo::{DIRECTIVES, TENSOR};
 use aic::constraints::{I64_ARRAY, I64_ATTR};
-use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ValueSpec, ac,
-};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac};
 use aic::types::TypeKind;
+use interp::Float;
+use shapes::ShapeFn;
+use std::collections::HashMap;
+use std::sync::LazyLock;
 
 /// Float tensors (activations, normalisations).
 const FLOAT_TENSOR: TypeConstraint = TypeConstraint {
@@ -96,56 +101,41 @@ fn minus_one_i64(u: &aic::ir::Uniquer) -> aic::attributes::Attr {
 
 const PURE: Traits = Traits::PURE.with(Traits::NO_MEMORY_EFFECT);
 
-/// A graph op: the shared verifier, interpreter semantics and directives.
+/// The base of every graph op's spec: pure, StableHLO's custom directives,
+/// the shared verifier (the op's shape rule from [`SEMANTICS`]).
 const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
         summary,
         traits: PURE,
         directives: DIRECTIVES,
         verify: Some(verify::verify),
-        interpret: Some(interp::interpret),
         ..OpSpec::new(name)
     }
 }
 
-const X: &[ValueSpec] = &[ValueSpec::one("x", TENSOR)];
-const FX: &[ValueSpec] = &[ValueSpec::one("x", FLOAT_TENSOR)];
-const LR: &[ValueSpec] = &[ValueSpec::one("lhs", TENSOR), ValueSpec::one("rhs", TENSOR)];
-const RESULT: &[ValueSpec] = &[ValueSpec::one("result", TENSOR)];
-
 const UNARY_FMT: &str =
     "$x attr-dict `:` custom<SameOperandsAndResultType>(type($x), type($result))";
 const BINARY_FMT: &str = "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))";
+const FUNCTIONAL_X: &str = "$x attr-dict `:` functional-type(operands, results)";
 
-const fn unary(name: &'static str, summary: &'static str) -> OpSpec {
-    OpSpec {
-        operands: FX,
-        results: RESULT,
-        traits: PURE.with(Traits::ELEMENTWISE),
-        format: Some(UNARY_FMT),
-        ..op(name, summary)
-    }
-}
-
-const fn binary(name: &'static str, summary: &'static str, commutative: bool) -> OpSpec {
-    OpSpec {
-        operands: LR,
-        results: RESULT,
-        traits: if commutative {
-            PURE.with(Traits::COMMUTATIVE)
-        } else {
-            PURE
-        },
-        format: Some(BINARY_FMT),
-        ..op(name, summary)
-    }
-}
-
+/// Declares the unary elementwise ops: handle, spec constant, name, summary
+/// and the op's meaning on one `f64` element.
 macro_rules! unary_ops {
-    ($($id:ident $name:literal $summary:literal;)*) => {
+    ($($Handle:ident = $id:ident $name:literal $summary:literal $f:expr;)*) => {
         $(
-            #[doc = concat!("`graph.", $name, "`: ", $summary)]
-            pub const $id: OpSpec = unary(concat!("graph.", $name), $summary);
+            aic::op! {
+                #[doc = concat!("`graph.", $name, "`: ", $summary)]
+                pub $Handle = $id {
+                    operands: [x: one(FLOAT_TENSOR)],
+                    results: [result: one(TENSOR)],
+                    spec: OpSpec {
+                        traits: PURE.with(Traits::ELEMENTWISE),
+                        format: Some(UNARY_FMT),
+                        interpret: Some(|it, op, args| interp::unary(it, op, args, $f)),
+                        ..op(concat!("graph.", $name), $summary)
+                    },
+                }
+            }
         )*
         /// The unary elementwise ops.
         pub const UNARY_OPS: &[OpSpec] = &[$($id),*];
@@ -153,245 +143,347 @@ macro_rules! unary_ops {
 }
 
 unary_ops! {
-    EXP "exp" "e raised to each element";
-    LOG "log" "natural logarithm of each element";
-    TANH "tanh" "hyperbolic tangent of each element";
-    SQRT "sqrt" "square root of each element";
-    RSQRT "rsqrt" "reciprocal square root of each element";
-    NEG "neg" "negation of each element";
-    ABS "abs" "absolute value of each element";
-    RELU "relu" "max(x, 0)";
-    SIGMOID "sigmoid" "1 / (1 + exp(-x))";
-    SILU "silu" "x * sigmoid(x)";
-    GELU "gelu" "exact GeLU: x * (1 + erf(x / sqrt(2))) / 2";
-    GELU_TANH "gelu_tanh" "GeLU's tanh approximation: x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2";
-    FAST_GELU "fast_gelu" "GeLU's tanh approximation evaluated as x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)), AITemplate's and CK's FastGeLU";
-    ERF "erf" "error function of each element";
-    ERFC "erfc" "complementary error function of each element";
+    Exp = EXP "exp" "e raised to each element" |x| libm::exp(x);
+    Log = LOG "log" "natural logarithm of each element" |x| libm::log(x);
+    Tanh = TANH "tanh" "hyperbolic tangent of each element" |x| libm::tanh(x);
+    Sqrt = SQRT "sqrt" "square root of each element" f64::sqrt;
+    Rsqrt = RSQRT "rsqrt" "reciprocal square root of each element" |x| 1.0 / x.sqrt();
+    Neg = NEG "neg" "negation of each element" |x| -x;
+    Abs = ABS "abs" "absolute value of each element" f64::abs;
+    Relu = RELU "relu" "max(x, 0)" |x| if x > 0.0 || x.is_nan() { x } else { 0.0 };
+    Sigmoid = SIGMOID "sigmoid" "1 / (1 + exp(-x))" |x| 1.0 / (1.0 + libm::exp(-x));
+    Silu = SILU "silu" "x * sigmoid(x)" |x| x / (1.0 + libm::exp(-x));
+    Gelu = GELU "gelu" "exact GeLU: x * (1 + erf(x / sqrt(2))) / 2"
+        |x| 0.5 * x * (1.0 + libm::erf(x / std::f64::consts::SQRT_2));
+    GeluTanh = GELU_TANH "gelu_tanh" "GeLU's tanh approximation: x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2"
+        |x| 0.5 * x * (1.0 + libm::tanh(interp::SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x)));
+    FastGelu = FAST_GELU "fast_gelu" "GeLU's tanh approximation evaluated as x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3)), AITemplate's and CK's FastGeLU"
+        |x| x / (1.0 + libm::exp(-2.0 * (interp::SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x))));
+    Erf = ERF "erf" "error function of each element" |x| libm::erf(x);
+    Erfc = ERFC "erfc" "complementary error function of each element" |x| libm::erfc(x);
 }
 
+/// Declares the binary elementwise ops: handle, spec constant, name,
+/// summary, traits, the meaning on float elements ([`Float`]) and StableHLO's
+/// name of the meaning on integer elements (`crate::kernels`' XLA rules).
 macro_rules! binary_ops {
-    ($($id:ident $name:literal $summary:literal $comm:literal;)*) => {
+    ($($Handle:ident = $id:ident $name:literal $summary:literal $traits:expr, $float:expr, $int:literal;)*) => {
         $(
-            #[doc = concat!("`graph.", $name, "`: ", $summary)]
-            pub const $id: OpSpec = binary(concat!("graph.", $name), $summary, $comm);
+            aic::op! {
+                #[doc = concat!("`graph.", $name, "`: ", $summary)]
+                pub $Handle = $id {
+                    operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+                    results: [result: one(TENSOR)],
+                    spec: OpSpec {
+                        traits: $traits,
+                        format: Some(BINARY_FMT),
+                        interpret: Some(|it, op, args| interp::binary(it, op, args, $float, $int)),
+                        ..op(concat!("graph.", $name), $summary)
+                    },
+                }
+            }
         )*
         /// The binary elementwise ops.
         pub const BINARY_OPS: &[OpSpec] = &[$($id),*];
+        /// The meaning of each binary op on float elements, one row per op.
+        const BINARY_FLOAT: &[(&OpSpec, Float)] = &[$((&$id, $float)),*];
     };
 }
 
+const COMMUTATIVE: Traits = PURE.with(Traits::COMMUTATIVE);
+
 binary_ops! {
-    ADD "add" "elementwise sum" true;
-    SUB "sub" "elementwise difference" false;
-    MUL "mul" "elementwise product" true;
-    DIV "div" "elementwise quotient" false;
-    MAX "max" "elementwise maximum (NaN propagates)" true;
-    MIN "min" "elementwise minimum (NaN propagates)" true;
-    POW "pow" "elementwise power" false;
+    Add = ADD "add" "elementwise sum" COMMUTATIVE, Float::Arith(&crate::arith::ADDF), "add";
+    Sub = SUB "sub" "elementwise difference" PURE, Float::Arith(&crate::arith::SUBF), "subtract";
+    Mul = MUL "mul" "elementwise product" COMMUTATIVE, Float::Arith(&crate::arith::MULF), "multiply";
+    Div = DIV "div" "elementwise quotient" PURE, Float::Arith(&crate::arith::DIVF), "divide";
+    Max = MAX "max" "elementwise maximum (NaN propagates)" COMMUTATIVE,
+        Float::Arith(&crate::arith::MAXIMUMF), "maximum";
+    Min = MIN "min" "elementwise minimum (NaN propagates)" COMMUTATIVE,
+        Float::Arith(&crate::arith::MINIMUMF), "minimum";
+    Pow = POW "pow" "elementwise power" PURE, Float::Fn(|a, b| libm::pow(a, b)), "power";
 }
 
-/// `graph.matmul`: `[..., M, K] x [..., K, N] -> [..., M, N]`; the rhs may omit
-/// the batch dimensions (a shared weight). `transpose_a`/`transpose_b` swap the
-/// last two dimensions of an operand first.
-pub const MATMUL: OpSpec = OpSpec {
-    operands: LR,
-    results: RESULT,
-    attributes: &[
-        AttrSpec::optional("transpose_a", ac::UNIT),
-        AttrSpec::optional("transpose_b", ac::UNIT),
-    ],
-    format: Some(
-        "$lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op(
-        "graph.matmul",
-        "matrix product with optional batch dimensions",
-    )
-};
+use crate::math::fold::libm;
 
-/// `graph.batch_matmul`: `graph.matmul` on rank-3 operands with one batch dimension.
-pub const BATCH_MATMUL: OpSpec = OpSpec {
-    operands: LR,
-    results: RESULT,
-    format: Some("$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"),
-    ..op(
-        "graph.batch_matmul",
-        "batched matrix product: [B, M, K] x [B, K, N]",
-    )
-};
+/// The meaning on float elements of the binary elementwise op `name` (what
+/// its interpreter hook computes), for folders.
+pub fn float_binary(name: &str) -> Option<fn(f64, f64) -> f64> {
+    BINARY_FLOAT
+        .iter()
+        .find(|(s, _)| s.name == name)
+        .and_then(|(_, f)| f.function())
+}
 
-/// `graph.conv2d`: 2-d convolution in `NHWC` (filter `HWIO`) or `NCHW` (filter
-/// `OIHW`) layout with strides, dilations, padding `[top, bottom, left, right]`
-/// and groups.
-pub const CONV2D: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("input", TENSOR),
-        ValueSpec::one("filter", TENSOR),
-    ],
-    results: RESULT,
-    attributes: &[
-        AttrSpec::required("layout", ConvLayout::CONSTRAINT),
-        AttrSpec::required("strides", I64_ARRAY),
-        AttrSpec::required("dilations", I64_ARRAY),
-        AttrSpec::required("padding", I64_ARRAY),
-        AttrSpec::defaulted("groups", I64_ATTR, one_i64),
-    ],
-    format: Some(
-        "$input `,` $filter `,` `layout` `=` $layout `,` `strides` `=` $strides `,` `dilations` `=` $dilations `,` `padding` `=` $padding (`,` `groups` `=` $groups^)? attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("graph.conv2d", "2-d convolution")
-};
+aic::op! {
+    /// `graph.matmul`: `[..., M, K] x [..., K, N] -> [..., M, N]`; the rhs may omit
+    /// the batch dimensions (a shared weight). `transpose_a`/`transpose_b` swap the
+    /// last two dimensions of an operand first.
+    pub Matmul = MATMUL {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            transpose_a: optional(ac::UNIT) as bool,
+            transpose_b: optional(ac::UNIT) as bool,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$lhs `,` $rhs (`transpose_a` $transpose_a^)? (`transpose_b` $transpose_b^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::matmul),
+            ..op(
+                "graph.matmul",
+                "matrix product with optional batch dimensions",
+            )
+        },
+    }
+}
 
-/// `graph.bias_add`: `x[..., N] + bias[N]`.
-pub const BIAS_ADD: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("x", TENSOR), ValueSpec::one("bias", TENSOR)],
-    results: RESULT,
-    format: Some("$x `,` $bias attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.bias_add", "adds a bias along the last dimension")
-};
+aic::op! {
+    /// `graph.batch_matmul`: `graph.matmul` on rank-3 operands with one batch dimension.
+    pub BatchMatmul = BATCH_MATMUL {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("$lhs `,` $rhs attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::matmul),
+            ..op(
+                "graph.batch_matmul",
+                "batched matrix product: [B, M, K] x [B, K, N]",
+            )
+        },
+    }
+}
 
-/// `graph.softmax` along `axis` (negative counts from the end).
-pub const SOFTMAX: OpSpec = OpSpec {
-    operands: FX,
-    results: RESULT,
-    attributes: &[AttrSpec::defaulted("axis", I64_ATTR, minus_one_i64)],
-    format: Some(
-        "$x (`,` `axis` `=` $axis^)? attr-dict `:` custom<SameOperandsAndResultType>(type($x), type($result))",
-    ),
-    ..op("graph.softmax", "softmax along an axis")
-};
+aic::op! {
+    /// `graph.conv2d`: 2-d convolution in `NHWC` (filter `HWIO`) or `NCHW` (filter
+    /// `OIHW`) layout with strides, dilations, padding `[top, bottom, left, right]`
+    /// and groups.
+    pub Conv2d = CONV2D {
+        operands: [input: one(TENSOR), filter: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            layout: required(ConvLayout::CONSTRAINT) as ConvLayout,
+            strides: required(I64_ARRAY) as Vec<i64>,
+            dilations: required(I64_ARRAY) as Vec<i64>,
+            padding: required(I64_ARRAY) as Vec<i64>,
+            groups: defaulted(I64_ATTR, one_i64) as i64,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$input `,` $filter `,` `layout` `=` $layout `,` `strides` `=` $strides `,` `dilations` `=` $dilations `,` `padding` `=` $padding (`,` `groups` `=` $groups^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::conv2d),
+            ..op("graph.conv2d", "2-d convolution")
+        },
+    }
+}
 
-/// `graph.layernorm`: normalise over the trailing dimensions `gamma` spans,
-/// then scale by `gamma` and shift by `beta`.
-pub const LAYERNORM: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("x", FLOAT_TENSOR),
-        ValueSpec::one("gamma", FLOAT_TENSOR),
-        ValueSpec::one("beta", FLOAT_TENSOR),
-    ],
-    results: RESULT,
-    attributes: &[AttrSpec::defaulted("epsilon", F32_ATTR, epsilon_default)],
-    format: Some("$x `,` $gamma `,` $beta attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.layernorm", "layer normalisation")
-};
+aic::op! {
+    /// `graph.bias_add`: `x[..., N] + bias[N]`.
+    pub BiasAdd = BIAS_ADD {
+        operands: [x: one(TENSOR), bias: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("$x `,` $bias attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::bias_add),
+            ..op("graph.bias_add", "adds a bias along the last dimension")
+        },
+    }
+}
 
-/// `graph.rmsnorm`: `x / sqrt(mean(x^2) + epsilon) * gamma` over the trailing
-/// dimensions `gamma` spans.
-pub const RMSNORM: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("x", FLOAT_TENSOR),
-        ValueSpec::one("gamma", FLOAT_TENSOR),
-    ],
-    results: RESULT,
-    attributes: &[AttrSpec::defaulted("epsilon", F32_ATTR, epsilon_default)],
-    format: Some("$x `,` $gamma attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.rmsnorm", "root-mean-square normalisation")
-};
+aic::op! {
+    /// `graph.softmax` along `axis` (negative counts from the end).
+    pub Softmax = SOFTMAX {
+        operands: [x: one(FLOAT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [axis: defaulted(I64_ATTR, minus_one_i64) as i64],
+        spec: OpSpec {
+            format: Some(
+                "$x (`,` `axis` `=` $axis^)? attr-dict `:` custom<SameOperandsAndResultType>(type($x), type($result))",
+            ),
+            interpret: Some(interp::softmax),
+            ..op("graph.softmax", "softmax along an axis")
+        },
+    }
+}
 
-/// `graph.reduce sum|max|min|mean %x, axes = [...]`, optionally `keep_dims`.
-pub const REDUCE: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    attributes: &[
-        AttrSpec::required("kind", ReduceKind::CONSTRAINT),
-        AttrSpec::required("axes", I64_ARRAY),
-        AttrSpec::optional("keep_dims", ac::UNIT),
-    ],
-    format: Some(
-        "$kind $x `,` `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("graph.reduce", "reduction over axes")
-};
+aic::op! {
+    /// `graph.layernorm`: normalise over the trailing dimensions `gamma` spans,
+    /// then scale by `gamma` and shift by `beta`.
+    pub Layernorm = LAYERNORM {
+        operands: [x: one(FLOAT_TENSOR), gamma: one(FLOAT_TENSOR), beta: one(FLOAT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [epsilon: defaulted(F32_ATTR, epsilon_default)],
+        spec: OpSpec {
+            format: Some("$x `,` $gamma `,` $beta attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::layernorm),
+            ..op("graph.layernorm", "layer normalisation")
+        },
+    }
+}
 
-/// `graph.transpose %x, perm = [...]`: result dimension `i` is operand dimension `perm[i]`.
-pub const TRANSPOSE: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    attributes: &[AttrSpec::required("perm", I64_ARRAY)],
-    format: Some("$x `,` `perm` `=` $perm attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.transpose", "permutes dimensions")
-};
+aic::op! {
+    /// `graph.rmsnorm`: `x / sqrt(mean(x^2) + epsilon) * gamma` over the trailing
+    /// dimensions `gamma` spans.
+    pub Rmsnorm = RMSNORM {
+        operands: [x: one(FLOAT_TENSOR), gamma: one(FLOAT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [epsilon: defaulted(F32_ATTR, epsilon_default)],
+        spec: OpSpec {
+            format: Some("$x `,` $gamma attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::rmsnorm),
+            ..op("graph.rmsnorm", "root-mean-square normalisation")
+        },
+    }
+}
 
-/// `graph.reshape`.
-pub const RESHAPE: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    format: Some("$x attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.reshape", "same elements, another shape")
-};
+aic::op! {
+    /// `graph.reduce sum|max|min|mean %x, axes = [...]`, optionally `keep_dims`.
+    pub Reduce = REDUCE {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            kind: required(ReduceKind::CONSTRAINT) as ReduceKind,
+            axes: required(I64_ARRAY) as Vec<i64>,
+            keep_dims: optional(ac::UNIT) as bool,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$kind $x `,` `axes` `=` $axes (`keep_dims` $keep_dims^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::reduce),
+            ..op("graph.reduce", "reduction over axes")
+        },
+    }
+}
 
-/// `graph.broadcast %x, dims = [...]`: operand dimension `i` becomes result
-/// dimension `dims[i]` (size 1 stretches).
-pub const BROADCAST: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    attributes: &[AttrSpec::required("dims", I64_ARRAY)],
-    format: Some("$x `,` `dims` `=` $dims attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.broadcast", "broadcast into a larger shape")
-};
+aic::op! {
+    /// `graph.transpose %x, perm = [...]`: result dimension `i` is operand dimension `perm[i]`.
+    pub Transpose = TRANSPOSE {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [perm: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$x `,` `perm` `=` $perm attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::transpose),
+            ..op("graph.transpose", "permutes dimensions")
+        },
+    }
+}
 
-/// `graph.slice %x [0:2, 1:5:2]`.
-pub const SLICE: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    attributes: &[
-        AttrSpec::required("start", I64_ARRAY),
-        AttrSpec::required("limit", I64_ARRAY),
-        AttrSpec::required("strides", I64_ARRAY),
-    ],
-    format: Some(
-        "$x custom<SliceRanges>($start, $limit, $strides) attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("graph.slice", "strided slice")
-};
+aic::op! {
+    /// `graph.reshape`.
+    pub Reshape = RESHAPE {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some(FUNCTIONAL_X),
+            interpret: Some(interp::reshape),
+            ..op("graph.reshape", "same elements, another shape")
+        },
+    }
+}
 
-/// `graph.concat %a, %b, axis = 0`.
-pub const CONCAT: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("inputs", TENSOR)],
-    results: RESULT,
-    attributes: &[AttrSpec::required("axis", I64_ATTR)],
-    format: Some(
-        "custom<VariadicOperandWithAttribute>($inputs) `axis` `=` $axis attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("graph.concat", "concatenation along an axis")
-};
+aic::op! {
+    /// `graph.broadcast %x, dims = [...]`: operand dimension `i` becomes result
+    /// dimension `dims[i]` (size 1 stretches).
+    pub Broadcast = BROADCAST {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [dims: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$x `,` `dims` `=` $dims attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::broadcast),
+            ..op("graph.broadcast", "broadcast into a larger shape")
+        },
+    }
+}
 
-/// `graph.split %x, axis = 0`: the result types give the sizes.
-pub const SPLIT: OpSpec = OpSpec {
-    operands: X,
-    results: &[ValueSpec::variadic("results", TENSOR)],
-    attributes: &[AttrSpec::required("axis", I64_ATTR)],
-    format: Some("$x `,` `axis` `=` $axis attr-dict `:` functional-type(operands, results)"),
-    ..op("graph.split", "splits along an axis")
-};
+aic::op! {
+    /// `graph.slice %x [0:2, 1:5:2]`.
+    pub Slice = SLICE {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            start: required(I64_ARRAY) as Vec<i64>,
+            limit: required(I64_ARRAY) as Vec<i64>,
+            strides: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$x custom<SliceRanges>($start, $limit, $strides) attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::slice),
+            ..op("graph.slice", "strided slice")
+        },
+    }
+}
 
-/// `graph.cast`: element type conversion (StableHLO's `convert` rules).
-pub const CAST: OpSpec = OpSpec {
-    operands: X,
-    results: RESULT,
-    traits: PURE.with(Traits::ELEMENTWISE),
-    format: Some(FUNCTIONAL_X),
-    ..op("graph.cast", "converts the element type")
-};
+aic::op! {
+    /// `graph.concat %a, %b, axis = 0`.
+    pub Concat = CONCAT {
+        operands: [inputs: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [axis: required(I64_ATTR) as i64],
+        spec: OpSpec {
+            format: Some(
+                "custom<VariadicOperandWithAttribute>($inputs) `axis` `=` $axis attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::concat),
+            ..op("graph.concat", "concatenation along an axis")
+        },
+    }
+}
 
-const FUNCTIONAL_X: &str = "$x attr-dict `:` functional-type(operands, results)";
+aic::op! {
+    /// `graph.split %x, axis = 0`: the result types give the sizes.
+    pub Split = SPLIT {
+        operands: [x: one(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [axis: required(I64_ATTR) as i64],
+        spec: OpSpec {
+            format: Some("$x `,` `axis` `=` $axis attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::split),
+            ..op("graph.split", "splits along an axis")
+        },
+    }
+}
 
-/// `graph.constant dense<...> : tensor<...>`.
-pub const CONSTANT: OpSpec = OpSpec {
-    results: RESULT,
-    attributes: &[AttrSpec::required("value", crate::stablehlo::ELEMENTS_ATTR)],
-    traits: PURE.with(Traits::CONSTANT_LIKE),
-    format: Some("attr-dict $value"),
-    infer_results: Some(|u, _, attrs| {
-        let v = attrs.iter().find(|(k, _)| u.str(*k) == "value")?.1;
-        match u.attr_kind(v) {
-            aic::attributes::AttrKind::DenseElements { ty, .. } => Some(vec![*ty]),
-            _ => None,
-        }
-    }),
-    ..op("graph.constant", "a constant tensor")
-};
+aic::op! {
+    /// `graph.cast`: element type conversion (StableHLO's `convert` rules).
+    pub Cast = CAST {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            traits: PURE.with(Traits::ELEMENTWISE),
+            format: Some(FUNCTIONAL_X),
+            interpret: Some(interp::cast),
+            ..op("graph.cast", "converts the element type")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.constant dense<...> : tensor<...>`.
+    pub Constant = CONSTANT {
+        results: [result: one(TENSOR)],
+        attributes: [value: required(crate::stablehlo::ELEMENTS_ATTR)],
+        spec: OpSpec {
+            traits: PURE.with(Traits::CONSTANT_LIKE),
+            format: Some("attr-dict $value"),
+            infer_results: Some(|u, _, attrs| {
+                let v = attrs.iter().find(|(k, _)| u.str(*k) == "value")?.1;
+                match u.attr_kind(v) {
+                    aic::attributes::AttrKind::DenseElements { ty, .. } => Some(vec![*ty]),
+                    _ => None,
+                }
+            }),
+            interpret: Some(interp::constant),
+            ..op("graph.constant", "a constant tensor")
+        },
+    }
+}
 
 /// The graph ops that are neither unary nor binary elementwise.
 const OTHER_OPS: &[OpSpec] = &[
@@ -412,6 +504,112 @@ const OTHER_OPS: &[OpSpec] = &[
     CAST,
     CONSTANT,
 ];
+
+// ---------------------------------------------------------------- semantics
+
+/// The work a graph op does, as fusion and cost models see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Computes each result element from the operand elements at the same
+    /// position (a rank-0 operand broadcasts; `bias_add`'s bias repeats).
+    Elementwise,
+    /// A matrix product or convolution: contracts dimensions of two operands.
+    Contraction,
+    /// Combines elements along some dimensions (`reduce`, `softmax`, the
+    /// normalisations).
+    Reduction,
+    /// Only re-indexes its operands (a view a kernel absorbs into its
+    /// addressing): `broadcast`, `reshape`, `transpose`, `slice`, `concat`.
+    View,
+    /// Divides its operand into several results (`split`).
+    Partition,
+    /// A constant (`constant`).
+    Constant,
+}
+
+/// One graph op's meaning besides its spec: its shape rule and its class.
+pub struct Semantics {
+    /// The op.
+    pub spec: &'static OpSpec,
+    /// The work it does.
+    pub class: Class,
+    /// Whether it evaluates a transcendental function per element (`exp`,
+    /// `tanh`, the activations built on them, `softmax`, the
+    /// normalisations): cost models count such an element as several
+    /// operations.
+    pub transcendental: bool,
+    /// Its result shapes from its operand shapes and attributes.
+    pub shapes: ShapeFn,
+}
+
+const fn row(spec: &'static OpSpec, class: Class, shapes: ShapeFn) -> Semantics {
+    Semantics {
+        spec,
+        class,
+        transcendental: false,
+        shapes,
+    }
+}
+
+/// A row of an op that evaluates a transcendental function per element.
+const fn heavy(spec: &'static OpSpec, class: Class, shapes: ShapeFn) -> Semantics {
+    Semantics {
+        transcendental: true,
+        ..row(spec, class, shapes)
+    }
+}
+
+use Class::{Constant as Const, Contraction, Elementwise, Partition, Reduction, View};
+
+/// Every graph op's [`Semantics`], one row per op.
+pub static SEMANTICS: &[Semantics] = &[
+    heavy(&EXP, Elementwise, shapes::same),
+    heavy(&LOG, Elementwise, shapes::same),
+    heavy(&TANH, Elementwise, shapes::same),
+    row(&SQRT, Elementwise, shapes::same),
+    row(&RSQRT, Elementwise, shapes::same),
+    row(&NEG, Elementwise, shapes::same),
+    row(&ABS, Elementwise, shapes::same),
+    row(&RELU, Elementwise, shapes::same),
+    heavy(&SIGMOID, Elementwise, shapes::same),
+    heavy(&SILU, Elementwise, shapes::same),
+    heavy(&GELU, Elementwise, shapes::same),
+    heavy(&GELU_TANH, Elementwise, shapes::same),
+    heavy(&FAST_GELU, Elementwise, shapes::same),
+    row(&ERF, Elementwise, shapes::same),
+    row(&ERFC, Elementwise, shapes::same),
+    row(&ADD, Elementwise, shapes::binary),
+    row(&SUB, Elementwise, shapes::binary),
+    row(&MUL, Elementwise, shapes::binary),
+    row(&DIV, Elementwise, shapes::binary),
+    row(&MAX, Elementwise, shapes::binary),
+    row(&MIN, Elementwise, shapes::binary),
+    row(&POW, Elementwise, shapes::binary),
+    row(&MATMUL, Contraction, shapes::matmul),
+    row(&BATCH_MATMUL, Contraction, shapes::batch_matmul),
+    row(&CONV2D, Contraction, shapes::conv2d),
+    row(&BIAS_ADD, Elementwise, shapes::bias_add),
+    heavy(&SOFTMAX, Reduction, shapes::softmax),
+    heavy(&LAYERNORM, Reduction, shapes::norm),
+    heavy(&RMSNORM, Reduction, shapes::norm),
+    row(&REDUCE, Reduction, shapes::reduce),
+    row(&TRANSPOSE, View, shapes::transpose),
+    row(&RESHAPE, View, shapes::reshape),
+    row(&BROADCAST, View, shapes::broadcast),
+    row(&SLICE, View, shapes::slice),
+    row(&CONCAT, View, shapes::concat),
+    row(&SPLIT, Partition, shapes::split),
+    row(&CAST, Elementwise, shapes::same),
+    row(&CONSTANT, Const, shapes::constant),
+];
+
+static BY_NAME: LazyLock<HashMap<&'static str, &'static Semantics>> =
+    LazyLock::new(|| SEMANTICS.iter().map(|s| (s.spec.name, s)).collect());
+
+/// The [`Semantics`] of the op named `name`, if it is a graph op.
+pub fn semantics(name: &str) -> Option<&'static Semantics> {
+    BY_NAME.get(name).copied()
+}
 
 /// The `graph` dialect (elementwise ops).
 pub static DIALECT: Dialect = Dialect {
@@ -436,3 +634,77 @@ pub static OTHERS: Dialect = Dialect {
     ops: OTHER_OPS,
     materialize_constant: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every graph op has one row of semantics, and every row is a graph op.
+    #[test]
+    fn every_op_has_one_row() {
+        let ops: Vec<&str> = [UNARY_OPS, BINARY_OPS, OTHER_OPS]
+            .iter()
+            .flat_map(|g| g.iter().map(|s| s.name))
+            .collect();
+        for name in &ops {
+            let rows = SEMANTICS.iter().filter(|s| s.spec.name == *name).count();
+            assert_eq!(rows, 1, "{name} has {rows} rows");
+        }
+        assert_eq!(SEMANTICS.len(), ops.len());
+        assert_eq!(semantics(MATMUL.name).map(|s| s.class), Some(Contraction));
+        assert_eq!(semantics(SLICE.name).map(|s| s.class), Some(View));
+        assert!(semantics("arith.addf").is_none());
+    }
+
+    /// Handles read their groups by name, typed attributes included, and
+    /// builders make ops that verify and print as written.
+    #[test]
+    fn handles_read_and_build() {
+        use aic::op_def::OpHandle;
+        let src = "func.func @f(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) -> tensor<2x4xf32> {
+  %0 = graph.matmul %a, %b transpose_b : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}"
+        .to_string();
+        let printed = aic::syntax::with_parser_stack(move || {
+            let mut ctx = aic::Context::new(std::sync::Arc::new(crate::all_dialects()));
+            let mut sm = aic::SourceMap::new();
+            let file = sm.add("s.mlir", src);
+            let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("parses");
+            let (mut mm, mut ret) = (None, None);
+            ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+                if let Some(h) = Matmul::of(&ctx, o) {
+                    mm = Some(h);
+                }
+                if crate::func::Return::is(&ctx, o) {
+                    ret = Some(o);
+                }
+            });
+            let (mm, ret) = (mm.expect("a matmul"), ret.expect("a return"));
+            assert_eq!(mm.transpose_b(&ctx), Some(true));
+            assert_eq!(mm.transpose_a(&ctx), None);
+            assert!(!Transpose::is(&ctx, mm.op()));
+            let x = mm.result(&ctx);
+            let t = ctx.uniquer().ty(TypeKind::Tensor {
+                shape: [4, 2].into_iter().collect(),
+                elem: ctx
+                    .uniquer()
+                    .ty(TypeKind::Float(aic::float::FloatKind::F32)),
+                encoding: None,
+            });
+            let perm = ctx.uniquer().i64_array(&[1, 0]);
+            let mut b = aic::ir::Builder::before(&mut ctx, ret);
+            let tr = Transpose::build(&mut b, x, perm, t);
+            assert_eq!(tr.perm(&ctx), Some(vec![1, 0]));
+            assert_eq!(tr.x(&ctx), x);
+            aic::verifier::verify(&ctx, m).expect("verifies");
+            aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default())
+        });
+        assert!(
+            printed.contains(
+                "graph.transpose %0, perm = [1, 0] : (tensor<2x4xf32>) -> tensor<4x2xf32>"
+            ),
+            "{printed}"
+        );
+    }
+}

@@ -1,21 +1,20 @@
-//! Shape inference and attribute checks of the graph ops: each op's result type
-//! follows from its operands and attributes ([`infer`]); the verifier reports a
-//! result that does not match the way MLIR's type inference does, and any
-//! malformed attribute by name.
+//! The graph ops' verifier and type inference: each op's result type follows
+//! from its operands and attributes by the shape rule of its row in
+//! [`super::SEMANTICS`] ([`infer`]); the verifier reports a result that does
+//! not match the way MLIR's type inference does, and any malformed attribute
+//! by name.
 
-use crate::stablehlo::verify::{dims_compatible, elem, list, shape};
+use super::shapes::{Query, Shapes};
+use super::{CAST, CONSTANT, Cast};
+use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
-use aic::constraints::{i64_values, int_value, op_attr as attr};
+use aic::constraints::op_attr as attr;
 use aic::ir::{Context, Op};
-use aic::types::{DYNAMIC, Type, TypeKind};
+use aic::op_def::OpHandle;
+use aic::types::{Type, TypeKind};
 use aic::verifier::{op_error, quoted_type};
 
 type R<T> = Result<T, Diagnostic>;
-
-/// The enum attribute `name` (`#graph<layout NCHW>`), typed.
-pub fn word<T: aic::op_def::FromAttr>(ctx: &Context, op: Op, name: &str) -> Option<T> {
-    T::from_attr(ctx, attr(ctx, op, name)?)
-}
 
 /// `axis` normalised against `rank` (negative counts from the end).
 pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
@@ -23,44 +22,12 @@ pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
     (0..rank as i64).contains(&a).then_some(a as usize)
 }
 
-/// What shape inference needs of an op besides its operand shapes: its
-/// attributes by name and, for the ops whose result shape is not a function of
-/// them (`reshape`, `broadcast`, `split`), the result shapes if known.
-pub struct Query<'a> {
-    /// Where attributes live.
-    pub u: &'a aic::ir::Uniquer,
-    /// The op's attribute named so, if set.
-    pub attr: &'a dyn Fn(&str) -> Option<aic::attributes::Attr>,
-    /// The result shapes, where the op is in the IR.
-    pub results: Option<Vec<Vec<i64>>>,
-}
-
-impl Query<'_> {
-    fn ints(&self, name: &str) -> Vec<i64> {
-        (self.attr)(name)
-            .and_then(|a| i64_values(self.u, a))
-            .unwrap_or_default()
-    }
-    fn integer(&self, name: &str, default: i64) -> i64 {
-        (self.attr)(name)
-            .and_then(|a| int_value(self.u, a))
-            .unwrap_or(default)
-    }
-    fn layout(&self) -> Option<super::ConvLayout> {
-        super::ConvLayout::of(self.u, (self.attr)("layout")?)
-    }
-    fn has(&self, name: &str) -> bool {
-        (self.attr)(name).is_some()
-    }
-    fn result(&self, i: usize) -> Option<Vec<i64>> {
-        self.results.as_ref()?.get(i).cloned()
-    }
-}
-
 /// The result shapes of `op`, or why its operands and attributes are wrong.
 /// `None` where an operand is unranked.
-pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
-    let name = ctx.op_name(op).strip_prefix("graph.").unwrap_or_default();
+pub fn infer(ctx: &Context, op: Op) -> Shapes {
+    let Some(sem) = super::semantics(ctx.op_name(op)) else {
+        return Ok(None);
+    };
     let ops = ctx.operands(op);
     let shapes: Vec<Vec<i64>> = match ops.iter().map(|v| shape(ctx, *v)).collect() {
         Some(s) => s,
@@ -72,322 +39,11 @@ pub fn infer(ctx: &Context, op: Op) -> Result<Option<Vec<Vec<i64>>>, String> {
         attr: &lookup,
         results: ctx.results(op).map(|v| shape(ctx, v)).collect(),
     };
-    infer_shapes(name, &q, &shapes)
+    (sem.shapes)(&q, &shapes)
 }
 
-/// The result shapes of the graph op `name` (without the `graph.` prefix) on
-/// operands of `shapes`; `Ok(None)` where they do not follow from the query.
-pub fn infer_shapes(
-    name: &str,
-    q: &Query<'_>,
-    shapes: &[Vec<i64>],
-) -> Result<Option<Vec<Vec<i64>>>, String> {
-    let one = |s: Vec<i64>| Ok(Some(vec![s]));
-    match name {
-        "add" | "sub" | "mul" | "div" | "max" | "min" | "pow" => {
-            let (a, b) = (&shapes[0], &shapes[1]);
-            if a.is_empty() {
-                one(b.clone())
-            } else if b.is_empty() || dims_compatible(a, b) {
-                one(a.clone())
-            } else {
-                Err(format!(
-                    "operand shapes {} and {} must be equal (or one of rank 0)",
-                    list(a),
-                    list(b)
-                ))
-            }
-        }
-        "matmul" | "batch_matmul" => {
-            let (mut a, mut b) = (shapes[0].clone(), shapes[1].clone());
-            if a.len() < 2 || b.len() < 2 {
-                return Err("operands must have rank at least 2".into());
-            }
-            if name == "batch_matmul" && (a.len() != 3 || b.len() != 3) {
-                return Err("operands must have rank 3".into());
-            }
-            let (la, lb) = (a.len(), b.len());
-            if q.has("transpose_a") {
-                a.swap(la - 1, la - 2);
-            }
-            if q.has("transpose_b") {
-                b.swap(lb - 1, lb - 2);
-            }
-            let (m, k1, k2, n) = (a[la - 2], a[la - 1], b[lb - 2], b[lb - 1]);
-            if k1 != k2 && k1 != DYNAMIC && k2 != DYNAMIC {
-                return Err(format!("contracted dimensions differ: {k1} != {k2}"));
-            }
-            let (ba, bb) = (&a[..la - 2], &b[..lb - 2]);
-            if !bb.is_empty() && !dims_compatible(ba, bb) {
-                return Err(format!(
-                    "batch dimensions {} and {} differ",
-                    list(ba),
-                    list(bb)
-                ));
-            }
-            let mut r = ba.to_vec();
-            r.extend([m, n]);
-            one(r)
-        }
-        "conv2d" => {
-            let (x, w) = (&shapes[0], &shapes[1]);
-            if x.len() != 4 || w.len() != 4 {
-                return Err("input and filter must have rank 4".into());
-            }
-            let nhwc = q.layout() != Some(super::ConvLayout::Nchw);
-            let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
-            if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
-                return Err(
-                    "strides and dilations need 2 values, padding 4 (top, bottom, left, right)"
-                        .into(),
-                );
-            }
-            if strides.iter().chain(&dil).any(|v| *v <= 0) {
-                return Err("strides and dilations must be positive".into());
-            }
-            let groups = q.integer("groups", 1);
-            let (n, h, wd, c) = if nhwc {
-                (x[0], x[1], x[2], x[3])
-            } else {
-                (x[0], x[2], x[3], x[1])
-            };
-            let (kh, kw, ci, co) = if nhwc {
-                (w[0], w[1], w[2], w[3])
-            } else {
-                (w[2], w[3], w[1], w[0])
-            };
-            if groups <= 0
-                || (c != DYNAMIC && c % groups != 0)
-                || (co != DYNAMIC && co % groups != 0)
-            {
-                return Err(format!(
-                    "groups {groups} must divide the input channels {c} and output channels {co}"
-                ));
-            }
-            if c != DYNAMIC && ci != DYNAMIC && ci * groups != c {
-                return Err(format!(
-                    "filter input channels {ci} times groups {groups} must equal the input channels {c}"
-                ));
-            }
-            let out = |size: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
-                if size == DYNAMIC || k == DYNAMIC {
-                    return DYNAMIC;
-                }
-                let span = (k - 1) * d + 1;
-                let padded = size + lo + hi;
-                if padded < span {
-                    0
-                } else {
-                    (padded - span) / s + 1
-                }
-            };
-            let oh = out(h, kh, strides[0], dil[0], pad[0], pad[1]);
-            let ow = out(wd, kw, strides[1], dil[1], pad[2], pad[3]);
-            one(if nhwc {
-                vec![n, oh, ow, co]
-            } else {
-                vec![n, co, oh, ow]
-            })
-        }
-        "bias_add" => {
-            let (x, b) = (&shapes[0], &shapes[1]);
-            let last = x.last().copied();
-            if b.len() != 1 || last.is_none() || !dims_compatible(&[last.unwrap_or(0)], b) {
-                return Err(format!(
-                    "bias {} must be a vector of the last dimension of {}",
-                    list(b),
-                    list(x)
-                ));
-            }
-            one(x.clone())
-        }
-        "softmax" => {
-            let x = &shapes[0];
-            if norm_axis(q.integer("axis", -1), x.len()).is_none() {
-                return Err(format!(
-                    "axis {} is out of range for rank {}",
-                    q.integer("axis", -1),
-                    x.len()
-                ));
-            }
-            one(x.clone())
-        }
-        "layernorm" | "rmsnorm" => {
-            let x = &shapes[0];
-            for p in &shapes[1..] {
-                if p.is_empty() || p.len() > x.len() || !dims_compatible(p, &x[x.len() - p.len()..])
-                {
-                    return Err(format!(
-                        "scale and shift {} must match the trailing dimensions of {}",
-                        list(p),
-                        list(x)
-                    ));
-                }
-            }
-            if shapes.len() == 3 && shapes[1] != shapes[2] {
-                return Err("gamma and beta must have the same shape".into());
-            }
-            one(x.clone())
-        }
-        "reduce" => {
-            let x = &shapes[0];
-            let axes = q.ints("axes");
-            let mut norm = Vec::new();
-            for a in &axes {
-                match norm_axis(*a, x.len()) {
-                    Some(n) if !norm.contains(&n) => norm.push(n),
-                    _ => {
-                        return Err(format!(
-                            "axes {} must be distinct and in range for rank {}",
-                            list(&axes),
-                            x.len()
-                        ));
-                    }
-                }
-            }
-            let keep = q.has("keep_dims");
-            let r = (0..x.len())
-                .filter_map(|i| match (norm.contains(&i), keep) {
-                    (true, true) => Some(1),
-                    (true, false) => None,
-                    _ => Some(x[i]),
-                })
-                .collect();
-            one(r)
-        }
-        "transpose" => {
-            let x = &shapes[0];
-            let perm = q.ints("perm");
-            let mut seen = vec![false; x.len()];
-            if perm.len() != x.len()
-                || perm.iter().any(|p| {
-                    *p < 0
-                        || *p as usize >= x.len()
-                        || std::mem::replace(&mut seen[*p as usize], true)
-                })
-            {
-                return Err(format!(
-                    "perm {} is not a permutation of [0, {})",
-                    list(&perm),
-                    x.len()
-                ));
-            }
-            one(perm.iter().map(|p| x[*p as usize]).collect())
-        }
-        "reshape" => {
-            let Some(r) = q.result(0) else {
-                return Ok(None);
-            };
-            // Counts of shapes from user IR: dynamic or overflowing ones
-            // (errors of aic::shape) are not compared.
-            let (na, nb) = (aic::shape::elements(&shapes[0]), aic::shape::elements(&r));
-            if let (Ok(na), Ok(nb)) = (na, nb)
-                && na != nb
-            {
-                return Err(format!("cannot reshape {} elements into {}", na, nb));
-            }
-            one(r)
-        }
-        "broadcast" => {
-            let x = &shapes[0];
-            let Some(r) = q.result(0) else {
-                return Ok(None);
-            };
-            let d = q.ints("dims");
-            if d.len() != x.len() {
-                return Err(format!(
-                    "dims {} must have one entry per operand dimension ({})",
-                    list(&d),
-                    x.len()
-                ));
-            }
-            for (i, t) in d.iter().enumerate() {
-                let ok = *t >= 0
-                    && (*t as usize) < r.len()
-                    && (x[i] == 1 || x[i] == r[*t as usize] || x[i] == DYNAMIC);
-                if !ok || d[..i].contains(t) {
-                    return Err(format!(
-                        "operand dimension {i} of size {} cannot broadcast to result dimension {t}",
-                        x[i]
-                    ));
-                }
-            }
-            one(r)
-        }
-        "slice" => {
-            let x = &shapes[0];
-            let (s, l, st) = (q.ints("start"), q.ints("limit"), q.ints("strides"));
-            if s.len() != x.len() || l.len() != x.len() || st.len() != x.len() {
-                return Err(format!("start, limit and strides need {} entries", x.len()));
-            }
-            let mut r = Vec::new();
-            for i in 0..x.len() {
-                if s[i] < 0 || s[i] > l[i] || (x[i] != DYNAMIC && l[i] > x[i]) || st[i] <= 0 {
-                    return Err(format!(
-                        "slice {}:{}:{} is out of range for dimension {i} of size {}",
-                        s[i], l[i], st[i], x[i]
-                    ));
-                }
-                r.push((l[i] - s[i] + st[i] - 1) / st[i]);
-            }
-            one(r)
-        }
-        "concat" => {
-            let first = shapes.first().ok_or("needs at least one input")?;
-            let axis =
-                norm_axis(q.integer("axis", 0), first.len()).ok_or("axis is out of range")?;
-            let mut r = first.clone();
-            for s in &shapes[1..] {
-                if s.len() != first.len()
-                    || (0..s.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[first[i]]))
-                {
-                    return Err(format!(
-                        "shapes {} and {} differ outside the concatenation axis",
-                        list(first),
-                        list(s)
-                    ));
-                }
-                r[axis] = if r[axis] == DYNAMIC || s[axis] == DYNAMIC {
-                    DYNAMIC
-                } else {
-                    r[axis] + s[axis]
-                };
-            }
-            one(r)
-        }
-        "split" => {
-            let x = &shapes[0];
-            let axis = norm_axis(q.integer("axis", 0), x.len()).ok_or("axis is out of range")?;
-            let Some(outs) = q.results.clone() else {
-                return Ok(None);
-            };
-            let total: i64 = outs.iter().map(|s| s.get(axis).copied().unwrap_or(0)).sum();
-            if x[axis] != DYNAMIC && total != x[axis] {
-                return Err(format!(
-                    "result sizes along axis {axis} add up to {total}, not {}",
-                    x[axis]
-                ));
-            }
-            for s in &outs {
-                if s.len() != x.len()
-                    || (0..x.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[x[i]]))
-                {
-                    return Err(format!(
-                        "result shape {} differs from {} outside the split axis",
-                        list(s),
-                        list(x)
-                    ));
-                }
-            }
-            Ok(Some(outs))
-        }
-        "constant" => Ok(None),
-        // Unary elementwise ops and casts keep the shape.
-        _ => one(shapes.first().cloned().unwrap_or_default()),
-    }
-}
-
-/// The shared verifier of the graph ops.
+/// The graph ops' verifier: the result types against the op's shape rule,
+/// and the element types.
 pub fn verify(ctx: &Context, op: Op) -> R<()> {
     let inferred = infer(ctx, op).map_err(|m| op_error(ctx, op, m))?;
     if let Some(shapes) = inferred {
@@ -415,8 +71,7 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         }
     }
     // Every op but `cast` keeps the element type of its first operand.
-    let name = ctx.op_name(op);
-    if name != "graph.cast"
+    if !Cast::is(ctx, op)
         && let Some(first) = ctx.operands(op).first()
     {
         let e = elem(ctx, ctx.value_type(*first));
@@ -443,7 +98,7 @@ pub fn infer_type(
     props: Option<aic::attributes::Attr>,
     operands: &[Type],
 ) -> Option<Type> {
-    let name = op.strip_prefix("graph.")?;
+    let sem = super::semantics(op)?;
     let lookup = |n: &str| -> Option<aic::attributes::Attr> {
         let p = props?;
         u.dict_entries(p)
@@ -451,13 +106,15 @@ pub fn infer_type(
             .find(|(k, _)| u.str(*k) == n)
             .map(|(_, v)| *v)
     };
-    if name == "constant" {
-        return match u.attr_kind(lookup("value")?) {
-            aic::attributes::AttrKind::DenseElements { ty, .. } => Some(*ty),
-            _ => None,
-        };
+    if sem.spec.name == CONSTANT.name {
+        let attrs = props
+            .map(|p| u.dict_entries(p).to_vec())
+            .unwrap_or_default();
+        return (CONSTANT.infer_results?)(u, operands, &attrs)?
+            .first()
+            .copied();
     }
-    if name == "cast" {
+    if sem.spec.name == CAST.name {
         return None;
     }
     let shapes: Vec<Vec<i64>> = operands
@@ -469,7 +126,7 @@ pub fn infer_type(
         attr: &lookup,
         results: None,
     };
-    let shape = infer_shapes(name, &q, &shapes).ok()??.into_iter().next()?;
+    let shape = (sem.shapes)(&q, &shapes).ok()??.into_iter().next()?;
     let elem = operands
         .first()
         .and_then(|t| u.type_kind(*t).element_type())?;

@@ -47,7 +47,6 @@ const fn float_op(
         traits,
         format: Some(format),
         fold,
-        interpret: Some(interp::float_op),
         ..OpSpec::new(name)
     }
 }
@@ -56,7 +55,7 @@ const fn float_op(
 macro_rules! float_unary_op {
     (
         $(#[$m:meta])*
-        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr, $f:expr $(,)?) $(;)?
     ) => {
         aic::op! {
             $(#[$m])*
@@ -64,7 +63,10 @@ macro_rules! float_unary_op {
                 operands: [operand: one(FLOAT_LIKE)],
                 results: [result: one(FLOAT_LIKE)],
                 attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
-                spec: float_op($name, $summary, MATH_SAME, UNARY_FORMAT, $fold),
+                spec: OpSpec {
+                    interpret: Some(|it, op, args| interp::float_unary(it, op, args, $f)),
+                    ..float_op($name, $summary, MATH_SAME, UNARY_FORMAT, $fold)
+                },
             }
         }
     };
@@ -74,7 +76,7 @@ macro_rules! float_unary_op {
 macro_rules! float_binary_op {
     (
         $(#[$m:meta])*
-        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr, $f:expr $(,)?) $(;)?
     ) => {
         aic::op! {
             $(#[$m])*
@@ -82,7 +84,10 @@ macro_rules! float_binary_op {
                 operands: [lhs: one(FLOAT_LIKE), rhs: one(FLOAT_LIKE)],
                 results: [result: one(FLOAT_LIKE)],
                 attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
-                spec: float_op($name, $summary, MATH_SAME, BINARY_FORMAT, $fold),
+                spec: OpSpec {
+                    interpret: Some(|it, op, args| interp::float_binary(it, op, args, $f)),
+                    ..float_op($name, $summary, MATH_SAME, BINARY_FORMAT, $fold)
+                },
             }
         }
     };
@@ -92,7 +97,7 @@ macro_rules! float_binary_op {
 macro_rules! int_unary_op {
     (
         $(#[$m:meta])*
-        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+        $H:ident = $S:ident($name:literal, $summary:literal, $f:expr $(,)?) $(;)?
     ) => {
         aic::op! {
             $(#[$m])*
@@ -103,8 +108,9 @@ macro_rules! int_unary_op {
                     summary: $summary,
                     traits: MATH_SAME,
                     format: Some("$operand attr-dict `:` type($result)"),
-                    fold: Some($fold),
-                    interpret: Some(interp::int_op),
+                    // One scalar definition serves the folder and the interpreter.
+                    fold: Some(|c, o, k| fold::unary_int(c, o, k, $f)),
+                    interpret: Some(|it, op, args| interp::int_unary(it, op, args, $f)),
                     ..OpSpec::new($name)
                 },
             }
@@ -117,7 +123,7 @@ macro_rules! int_unary_op {
 macro_rules! classification_op {
     (
         $(#[$m:meta])*
-        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr $(,)?) $(;)?
+        $H:ident = $S:ident($name:literal, $summary:literal, $fold:expr, $f:expr $(,)?) $(;)?
     ) => {
         aic::op! {
             $(#[$m])*
@@ -135,7 +141,7 @@ macro_rules! classification_op {
                     }),
                     infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
                     fold: Some($fold),
-                    interpret: Some(interp::classify),
+                    interpret: Some(|it, op, args| interp::classify(it, op, args, $f)),
                     ..OpSpec::new($name)
                 },
             }
@@ -183,12 +189,13 @@ float_unary_op! {
         "math.absf",
         "floating point absolute-value operation",
         exact!(|t, b| Some(fold::abs(t, b))),
+        f64::abs,
     );
 }
 
 float_unary_op! {
     /// `math.acos`
-    Acos = ACOS("math.acos", "arcus cosine of the specified value", libm!(acos, acosf));
+    Acos = ACOS("math.acos", "arcus cosine of the specified value", libm!(acos, acosf), |x| fold::libm::acos(x));
 }
 
 float_unary_op! {
@@ -197,12 +204,13 @@ float_unary_op! {
         "math.acosh",
         "Hyperbolic arcus cosine of the given value",
         libm!(acosh, acoshf),
+        |x| fold::libm::acosh(x),
     );
 }
 
 float_unary_op! {
     /// `math.asin`
-    Asin = ASIN("math.asin", "arcus sine of the given value", libm!(asin, asinf));
+    Asin = ASIN("math.asin", "arcus sine of the given value", libm!(asin, asinf), |x| fold::libm::asin(x));
 }
 
 float_unary_op! {
@@ -211,12 +219,13 @@ float_unary_op! {
         "math.asinh",
         "hyperbolic arcus sine of the given value",
         libm!(asinh, asinhf),
+        |x| fold::libm::asinh(x),
     );
 }
 
 float_unary_op! {
     /// `math.atan`
-    Atan = ATAN("math.atan", "arcus tangent of the given value", libm!(atan, atanf));
+    Atan = ATAN("math.atan", "arcus tangent of the given value", libm!(atan, atanf), |x| fold::libm::atan(x));
 }
 
 float_unary_op! {
@@ -225,12 +234,13 @@ float_unary_op! {
         "math.atanh",
         "hyperbolic arcus tangent of the given value",
         libm!(atanh, atanhf),
+        |x| fold::libm::atanh(x),
     );
 }
 
 float_unary_op! {
     /// `math.cbrt` (MLIR 22 has no folder for it).
-    Cbrt = CBRT("math.cbrt", "cube root of the specified value", None);
+    Cbrt = CBRT("math.cbrt", "cube root of the specified value", None, f64::cbrt);
 }
 
 float_unary_op! {
@@ -239,12 +249,13 @@ float_unary_op! {
         "math.ceil",
         "ceiling of the specified value",
         exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Up)),
+        f64::ceil,
     );
 }
 
 float_unary_op! {
     /// `math.cos`
-    Cos = COS("math.cos", "cosine of the specified value", libm!(cos, cosf));
+    Cos = COS("math.cos", "cosine of the specified value", libm!(cos, cosf), |x| fold::libm::cos(x));
 }
 
 float_unary_op! {
@@ -253,12 +264,13 @@ float_unary_op! {
         "math.cosh",
         "hyperbolic cosine of the specified value",
         libm!(cosh, coshf),
+        |x| fold::libm::cosh(x),
     );
 }
 
 float_unary_op! {
     /// `math.erf`
-    Erf = ERF("math.erf", "error function of the specified value", libm!(erf, erff));
+    Erf = ERF("math.erf", "error function of the specified value", libm!(erf, erff), |x| fold::libm::erf(x));
 }
 
 float_unary_op! {
@@ -267,12 +279,13 @@ float_unary_op! {
         "math.erfc",
         "complementary error function of the specified value",
         libm!(erfc, erfcf),
+        |x| fold::libm::erfc(x),
     );
 }
 
 float_unary_op! {
     /// `math.exp`
-    Exp = EXP("math.exp", "base-e exponential of the specified value", libm!(exp, expf));
+    Exp = EXP("math.exp", "base-e exponential of the specified value", libm!(exp, expf), |x| fold::libm::exp(x));
 }
 
 float_unary_op! {
@@ -281,6 +294,7 @@ float_unary_op! {
         "math.exp2",
         "base-2 exponential of the specified value",
         libm!(exp2, exp2f),
+        |x| fold::libm::exp2(x),
     );
 }
 
@@ -290,6 +304,7 @@ float_unary_op! {
         "math.expm1",
         "base-e exponential of the specified value minus 1",
         libm!(expm1, expm1f),
+        |x| fold::libm::expm1(x),
     );
 }
 
@@ -299,6 +314,7 @@ float_unary_op! {
         "math.floor",
         "floor of the specified value",
         exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::Down)),
+        f64::floor,
     );
 }
 
@@ -308,6 +324,7 @@ float_unary_op! {
         "math.log",
         "base-e logarithm of the specified value",
         libm_nonneg!(log, logf),
+        |x| fold::libm::log(x),
     );
 }
 
@@ -317,6 +334,7 @@ float_unary_op! {
         "math.log10",
         "base-10 logarithm of the specified value",
         libm_nonneg!(log10, log10f),
+        |x| fold::libm::log10(x),
     );
 }
 
@@ -326,6 +344,7 @@ float_unary_op! {
         "math.log1p",
         "Computes the natural logarithm of one plus the given value",
         exact!(fold::log1p),
+        |x| fold::libm::log1p(x),
     );
 }
 
@@ -335,12 +354,13 @@ float_unary_op! {
         "math.log2",
         "base-2 logarithm of the specified value",
         libm_nonneg!(log2, log2f),
+        |x| fold::libm::log2(x),
     );
 }
 
 float_unary_op! {
     /// `math.round`: halfway cases away from zero; folds `f32` and `f64` only.
-    Round = ROUND("math.round", "round of the specified value", libm!(round, roundf));
+    Round = ROUND("math.round", "round of the specified value", libm!(round, roundf), |x| fold::libm::round(x));
 }
 
 float_unary_op! {
@@ -349,6 +369,7 @@ float_unary_op! {
         "math.roundeven",
         "round of the specified value with halfway cases to even",
         exact!(|t, b| fold::round_to_integral(t, b, fold::Rounding::NearestEven)),
+        f64::round_ties_even,
     );
 }
 
@@ -358,12 +379,13 @@ float_unary_op! {
         "math.rsqrt",
         "reciprocal of sqrt (1 / sqrt of the specified value)",
         None,
+        |x| 1.0 / x.sqrt(),
     );
 }
 
 float_unary_op! {
     /// `math.sin`
-    Sin = SIN("math.sin", "sine of the specified value", libm!(sin, sinf));
+    Sin = SIN("math.sin", "sine of the specified value", libm!(sin, sinf), |x| fold::libm::sin(x));
 }
 
 float_unary_op! {
@@ -372,17 +394,18 @@ float_unary_op! {
         "math.sinh",
         "hyperbolic sine of the specified value",
         libm!(sinh, sinhf),
+        |x| fold::libm::sinh(x),
     );
 }
 
 float_unary_op! {
     /// `math.sqrt`
-    Sqrt = SQRT("math.sqrt", "sqrt of the specified value", libm_nonneg!(sqrt, sqrtf));
+    Sqrt = SQRT("math.sqrt", "sqrt of the specified value", libm_nonneg!(sqrt, sqrtf), |x| fold::libm::sqrt(x));
 }
 
 float_unary_op! {
     /// `math.tan`
-    Tan = TAN("math.tan", "tangent of the specified value", libm!(tan, tanf));
+    Tan = TAN("math.tan", "tangent of the specified value", libm!(tan, tanf), |x| fold::libm::tan(x));
 }
 
 float_unary_op! {
@@ -391,12 +414,13 @@ float_unary_op! {
         "math.tanh",
         "hyperbolic tangent of the specified value",
         libm!(tanh, tanhf),
+        |x| fold::libm::tanh(x),
     );
 }
 
 float_unary_op! {
     /// `math.trunc`: folds `f32` and `f64` only.
-    Trunc = TRUNC("math.trunc", "trunc of the specified value", libm!(trunc, truncf));
+    Trunc = TRUNC("math.trunc", "trunc of the specified value", libm!(trunc, truncf), |x| fold::libm::trunc(x));
 }
 
 // ---------------------------------------------------------------- float binary and ternary ops
@@ -407,6 +431,7 @@ float_binary_op! {
         "math.atan2",
         "2-argument arcus tangent of the given values",
         Some(|c, o, k| fold::binary_float(c, o, k, fold::atan2)),
+        |x, y| fold::libm::atan2(x, y),
     );
 }
 
@@ -416,6 +441,7 @@ float_binary_op! {
         "math.copysign",
         "A copysign operation",
         Some(|c, o, k| fold::binary_float(c, o, k, |t, a, b| Some(fold::copysign(t, a, b)))),
+        f64::copysign,
     );
 }
 
@@ -425,6 +451,7 @@ float_binary_op! {
         "math.powf",
         "floating point raised to the power of operation",
         Some(|c, o, k| fold::binary_float(c, o, k, fold::powf)),
+        |x, y| fold::libm::pow(x, y),
     );
 }
 
@@ -434,13 +461,16 @@ aic::op! {
         operands: [a: one(FLOAT_LIKE), b: one(FLOAT_LIKE), c: one(FLOAT_LIKE)],
         results: [result: one(FLOAT_LIKE)],
         attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
-        spec: float_op(
+        spec: OpSpec {
+            interpret: Some(interp::fma),
+            ..float_op(
             "math.fma",
             "floating point fused multipy-add operation",
             MATH_SAME,
             "$a `,` $b `,` $c (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
             None,
-        ),
+        )
+        },
     }
 }
 
@@ -450,13 +480,16 @@ aic::op! {
         operands: [value: one(FLOAT_LIKE), min: one(FLOAT_LIKE), max: one(FLOAT_LIKE)],
         results: [result: one(FLOAT_LIKE)],
         attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
-        spec: float_op(
+        spec: OpSpec {
+            interpret: Some(interp::clampf),
+            ..float_op(
             "math.clampf",
             "floating point clamping operation",
             MATH_SAME,
             "$value `to` ` ` `[` $min `,` $max `]` (`fastmath` `` $fastmath^)? attr-dict `:` type($result)",
             None,
-        ),
+        )
+        },
     }
 }
 
@@ -469,6 +502,7 @@ aic::op! {
         spec: OpSpec {
             verify: Some(verify_fpowi),
             infer_results: Some(|_, ops, _| Some(vec![*ops.first()?])),
+            interpret: Some(interp::fpowi),
             ..float_op(
                 "math.fpowi",
                 "floating point raised to the signed integer power",
@@ -509,9 +543,7 @@ int_unary_op! {
     Absi = ABSI(
         "math.absi",
         "integer absolute-value operation",
-        |c,
-        o,
-        k| fold::unary_int(c, o, k, fold::absi),
+        fold::absi,
     );
 }
 
@@ -520,9 +552,7 @@ int_unary_op! {
     Ctlz = CTLZ(
         "math.ctlz",
         "counts the leading zeros an integer value",
-        |c,
-        o,
-        k| fold::unary_int(c, o, k, fold::ctlz),
+        fold::ctlz,
     );
 }
 
@@ -531,9 +561,7 @@ int_unary_op! {
     Cttz = CTTZ(
         "math.cttz",
         "counts the trailing zeros an integer value",
-        |c,
-        o,
-        k| fold::unary_int(c, o, k, fold::cttz),
+        fold::cttz,
     );
 }
 
@@ -542,9 +570,7 @@ int_unary_op! {
     Ctpop = CTPOP(
         "math.ctpop",
         "counts the number of set bits of an integer value",
-        |c,
-        o,
-        k| fold::unary_int(c, o, k, fold::ctpop),
+        fold::ctpop,
     );
 }
 
@@ -558,7 +584,7 @@ aic::op! {
             traits: MATH_SAME,
             format: Some("$lhs `,` $rhs attr-dict `:` type($result)"),
             fold: Some(fold::ipowi),
-            interpret: Some(interp::int_op),
+            interpret: Some(interp::ipowi),
             ..OpSpec::new("math.ipowi")
         },
     }
@@ -574,6 +600,7 @@ classification_op! {
         |c,
         o,
         k| fold::classify(c, o, k, |t, b| !t.is_nan(b) && !t.is_inf(b)),
+        f64::is_finite,
     );
 }
 
@@ -585,6 +612,7 @@ classification_op! {
         |c,
         o,
         k| fold::classify(c, o, k, |t, b| t.is_inf(b)),
+        f64::is_infinite,
     );
 }
 
@@ -596,6 +624,7 @@ classification_op! {
         |c,
         o,
         k| fold::classify(c, o, k, |t, b| t.is_nan(b)),
+        f64::is_nan,
     );
 }
 
@@ -607,6 +636,7 @@ classification_op! {
         |c,
         o,
         k| fold::classify(c, o, k, fold::is_normal),
+        f64::is_normal,
     );
 }
 

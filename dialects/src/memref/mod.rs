@@ -12,6 +12,8 @@
 //! interpreter gives loads and stores their value semantics (a store
 //! replaces the buffer's value), as `tile.store` does.
 
+pub mod build;
+
 use aic::Diagnostic;
 use aic::constraints::MEMREF;
 use aic::dialect::{Dialect, OpSpec, tc};

@@ -153,7 +153,7 @@ aic::op! {
         spec: OpSpec {
             summary: "each lane loads its fragment of N 8x8 matrices of 16-bit elements from shared memory",
             format: Some("$srcMemref `[` $indices `]` attr-dict `:` type($srcMemref) `->` type($res)"),
-            verify: Some(verify),
+            verify: Some(verify_ldmatrix),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.ldmatrix")
         },
@@ -176,7 +176,7 @@ aic::op! {
             format: Some(
                 "`(` $matrixA `,` $matrixB `,` $matrixC `)` attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)",
             ),
-            verify: Some(verify),
+            verify: Some(verify_mma_sync),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.mma.sync")
         },
@@ -204,7 +204,7 @@ aic::op! {
             format: Some(
                 "$src `[` $srcIndices `]` `,` $dst `[` $dstIndices `]` `,` $dstElements (`,` $srcElements^)? attr-dict `:` type($src) `to` type($dst)",
             ),
-            verify: Some(verify),
+            verify: Some(verify_device_async_copy),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.device_async_copy")
         },
@@ -220,7 +220,7 @@ aic::op! {
             summary: "commits the thread's asynchronous copies issued so far as one group",
             infer_results: Some(|u, _, _| Some(vec![token_type(u)])),
             format: Some("$inputTokens attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_in_kernel),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.device_async_create_group")
         },
@@ -236,7 +236,7 @@ aic::op! {
         spec: OpSpec {
             summary: "waits until at most numGroups of the thread's copy groups are in flight",
             format: Some("$asyncDependencies attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_device_async_wait),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.device_async_wait")
         },
@@ -257,7 +257,7 @@ aic::op! {
             summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 matrix in shared memory",
             traits: Traits::PURE,
             format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($descriptor)"),
-            verify: Some(verify),
+            verify: Some(verify_warpgroup_descriptor),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.warpgroup.generate.descriptor")
         },
@@ -279,7 +279,7 @@ aic::op! {
             format: Some(
                 "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
             ),
-            verify: Some(verify),
+            verify: Some(verify_warpgroup_mma),
             interpret: Some(interpret),
             ..OpSpec::new("nvgpu.warpgroup.mma")
         },
@@ -374,7 +374,7 @@ pub fn transpose_b(ctx: &Context, op: Op) -> bool {
 
 /// The N of a `warpgroup.mma` (twice its accumulator's length per thread).
 pub fn wgmma_n(ctx: &Context, op: Op) -> i64 {
-    let t = ctx.value_type(ctx.operands(op)[2]);
+    let t = ctx.value_type(WarpgroupMma(op).matrix_c(ctx));
     vector_of(ctx, t).map_or(0, |(s, _)| 2 * s.iter().product::<i64>())
 }
 
@@ -423,145 +423,172 @@ fn shared_matrix(ctx: &Context, op: Op, what: &str) -> Result<Type, String> {
     Ok(k.element_type().expect("a memref"))
 }
 
-fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    let err = |m: String| op_error(ctx, op, m);
-    if enclosing(ctx, op, "gpu.kernel").is_none() {
-        return Err(err("must be inside a gpu.kernel".into()));
+/// Every op of the dialect runs inside a `gpu.kernel`.
+fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if enclosing(ctx, op, crate::gpu::KERNEL.name).is_none() {
+        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
     }
+    Ok(())
+}
+
+fn verify_ldmatrix(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
-    match ctx.op_name(op) {
-        "nvgpu.ldmatrix" => {
-            let elem = shared_matrix(ctx, op, "source").map_err(err)?;
-            if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
-                return Err(err(format!(
-                    "loads 16-bit elements (f16, bf16), not {}",
-                    text(elem)
-                )));
-            }
-            let n = num_tiles(ctx, op);
-            if ![1, 2, 4].contains(&n) {
-                return Err(err(format!("numTiles must be 1, 2 or 4, not {n}")));
-            }
-            let res = ctx.value_type(ctx.result(op, 0));
-            if vector_of(ctx, res) != Some((vec![n, 2], elem)) {
-                return Err(err(format!(
-                    "the result must be vector<{n}x2x{}>, not {}",
-                    text(elem),
-                    text(res)
-                )));
-            }
+    let elem = shared_matrix(ctx, op, "source").map_err(err)?;
+    if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
+        return Err(err(format!(
+            "loads 16-bit elements (f16, bf16), not {}",
+            text(elem)
+        )));
+    }
+    let n = num_tiles(ctx, op);
+    if ![1, 2, 4].contains(&n) {
+        return Err(err(format!("numTiles must be 1, 2 or 4, not {n}")));
+    }
+    let res = ctx.value_type(ctx.result(op, 0));
+    if vector_of(ctx, res) != Some((vec![n, 2], elem)) {
+        return Err(err(format!(
+            "the result must be vector<{n}x2x{}>, not {}",
+            text(elem),
+            text(res)
+        )));
+    }
+    Ok(())
+}
+
+fn verify_device_async_copy(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let (src, si, dst, di, _) = copy_operands(ctx, op);
+    let (st, dt) = (ctx.value_type(src), ctx.value_type(dst));
+    if !crate::gpu::is_shared(ctx, dt) {
+        return Err(err(format!(
+            "the destination must be a memref in #{}",
+            crate::gpu::WORKGROUP
+        )));
+    }
+    if crate::gpu::is_shared(ctx, st) {
+        return Err(err("the source must be a global memref".into()));
+    }
+    for (t, idx, what) in [(st, &si, "source"), (dt, &di, "destination")] {
+        let rank = ctx.type_kind(t).shape().map_or(0, <[i64]>::len);
+        if idx.len() != rank {
+            return Err(err(format!(
+                "{} {what} indices for a memref of rank {rank}",
+                idx.len()
+            )));
         }
-        "nvgpu.device_async_copy" => {
-            let (src, si, dst, di, _) = copy_operands(ctx, op);
-            let (st, dt) = (ctx.value_type(src), ctx.value_type(dst));
-            if !crate::gpu::is_shared(ctx, dt) {
-                return Err(err(format!(
-                    "the destination must be a memref in #{}",
-                    crate::gpu::WORKGROUP
-                )));
-            }
-            if crate::gpu::is_shared(ctx, st) {
-                return Err(err("the source must be a global memref".into()));
-            }
-            for (t, idx, what) in [(st, &si, "source"), (dt, &di, "destination")] {
-                let rank = ctx.type_kind(t).shape().map_or(0, <[i64]>::len);
-                if idx.len() != rank {
-                    return Err(err(format!(
-                        "{} {what} indices for a memref of rank {rank}",
-                        idx.len()
-                    )));
-                }
-            }
-            let (se, de) = (
-                ctx.type_kind(st).element_type(),
-                ctx.type_kind(dt).element_type(),
-            );
-            if se != de {
-                return Err(err("source and destination element types differ".into()));
-            }
-            let bits = de
-                .and_then(|e| match ctx.type_kind(e) {
-                    TypeKind::Float(f) => Some(i64::from(f.bit_width())),
-                    TypeKind::Integer { width, .. } => Some(i64::from(*width)),
-                    _ => None,
-                })
-                .unwrap_or(0);
-            let bytes = dst_elements(ctx, op) * bits / 8;
-            if ![4, 8, 16].contains(&bytes) {
-                return Err(err(format!(
-                    "copies 4, 8 or 16 bytes, not {bytes} ({} elements of {bits} bits)",
-                    dst_elements(ctx, op)
-                )));
-            }
+    }
+    let (se, de) = (
+        ctx.type_kind(st).element_type(),
+        ctx.type_kind(dt).element_type(),
+    );
+    if se != de {
+        return Err(err("source and destination element types differ".into()));
+    }
+    let bits = de
+        .and_then(|e| match ctx.type_kind(e) {
+            TypeKind::Float(f) => Some(i64::from(f.bit_width())),
+            TypeKind::Integer { width, .. } => Some(i64::from(*width)),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let bytes = dst_elements(ctx, op) * bits / 8;
+    if ![4, 8, 16].contains(&bytes) {
+        return Err(err(format!(
+            "copies 4, 8 or 16 bytes, not {bytes} ({} elements of {bits} bits)",
+            dst_elements(ctx, op)
+        )));
+    }
+    Ok(())
+}
+
+fn verify_warpgroup_descriptor(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    let elem = shared_matrix(ctx, op, "matrix").map_err(err)?;
+    if !is_float(ctx, elem, FloatKind::F16) {
+        return Err(err(format!("describes f16 matrices, not {}", text(elem))));
+    }
+    if int(ctx, op, "swizzle") != 128 {
+        return Err(err(format!(
+            "swizzle {} is not supported: only 128",
+            int(ctx, op, "swizzle")
+        )));
+    }
+    for n in ["leadingByteOffset", "strideByteOffset"] {
+        let v = int(ctx, op, n);
+        if v % 16 != 0 || !(0..1 << 18).contains(&v) {
+            return Err(err(format!(
+                "{n} must be a multiple of 16 below 2^18, not {v}"
+            )));
         }
-        "nvgpu.warpgroup.generate.descriptor" => {
-            let elem = shared_matrix(ctx, op, "matrix").map_err(err)?;
-            if !is_float(ctx, elem, FloatKind::F16) {
-                return Err(err(format!("describes f16 matrices, not {}", text(elem))));
-            }
-            if int(ctx, op, "swizzle") != 128 {
-                return Err(err(format!(
-                    "swizzle {} is not supported: only 128",
-                    int(ctx, op, "swizzle")
-                )));
-            }
-            for n in ["leadingByteOffset", "strideByteOffset"] {
-                let v = int(ctx, op, n);
-                if v % 16 != 0 || !(0..1 << 18).contains(&v) {
-                    return Err(err(format!(
-                        "{n} must be a multiple of 16 below 2^18, not {v}"
-                    )));
-                }
-            }
-        }
-        "nvgpu.warpgroup.mma" => {
-            let c = ctx.value_type(ctx.operands(op)[2]);
-            let d = ctx.value_type(ctx.result(op, 0));
-            let n = wgmma_n(ctx, op);
-            let f32 = vector_of(ctx, c)
-                .is_some_and(|(s, e)| s.len() == 1 && is_float(ctx, e, FloatKind::F32));
-            if !f32 || n % 8 != 0 || !(8..=256).contains(&n) || c != d {
-                return Err(err(format!(
-                    "expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not {} -> {}",
-                    text(c),
-                    text(d)
-                )));
-            }
-        }
-        "nvgpu.device_async_wait" if num_groups(ctx, op) < 0 => {
-            return Err(err("numGroups must not be negative".into()));
-        }
-        "nvgpu.mma.sync" => {
-            let shape = mma_shape(ctx, op);
-            if shape != [16, 8, 16] {
-                return Err(err(format!(
-                    "mmaShape {shape:?} is not supported: only [16, 8, 16]"
-                )));
-            }
-            let t: Vec<Type> = ctx
-                .operands(op)
-                .iter()
-                .map(|v| ctx.value_type(*v))
-                .collect();
-            let res = ctx.value_type(ctx.result(op, 0));
-            let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
-                v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
-            };
-            if !is(vector_of(ctx, t[0]), &[4, 2], FloatKind::F16)
-                || !is(vector_of(ctx, t[1]), &[2, 2], FloatKind::F16)
-                || !is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
-                || t[2] != res
-            {
-                return Err(err(format!(
-                    "expects (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>, not ({}, {}, {}) -> {}",
-                    text(t[0]),
-                    text(t[1]),
-                    text(t[2]),
-                    text(res)
-                )));
-            }
-        }
-        _ => {}
+    }
+    Ok(())
+}
+
+fn verify_warpgroup_mma(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    let mma = WarpgroupMma(op);
+    let c = ctx.value_type(mma.matrix_c(ctx));
+    let d = ctx.value_type(mma.matrix_d(ctx));
+    let n = wgmma_n(ctx, op);
+    let f32 =
+        vector_of(ctx, c).is_some_and(|(s, e)| s.len() == 1 && is_float(ctx, e, FloatKind::F32));
+    if !f32 || n % 8 != 0 || !(8..=256).contains(&n) || c != d {
+        return Err(err(format!(
+            "expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not {} -> {}",
+            text(c),
+            text(d)
+        )));
+    }
+    Ok(())
+}
+
+fn verify_device_async_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    if num_groups(ctx, op) < 0 {
+        return Err(err("numGroups must not be negative".into()));
+    }
+    Ok(())
+}
+
+fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    let shape = mma_shape(ctx, op);
+    if shape != [16, 8, 16] {
+        return Err(err(format!(
+            "mmaShape {shape:?} is not supported: only [16, 8, 16]"
+        )));
+    }
+    let t: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let res = ctx.value_type(ctx.result(op, 0));
+    let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
+        v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
+    };
+    if !is(vector_of(ctx, t[0]), &[4, 2], FloatKind::F16)
+        || !is(vector_of(ctx, t[1]), &[2, 2], FloatKind::F16)
+        || !is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
+        || t[2] != res
+    {
+        return Err(err(format!(
+            "expects (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>, not ({}, {}, {}) -> {}",
+            text(t[0]),
+            text(t[1]),
+            text(t[2]),
+            text(res)
+        )));
     }
     Ok(())
 }

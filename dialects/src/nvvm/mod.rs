@@ -24,7 +24,6 @@
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{Dialect, OpSpec};
-use aic::op_def::OpHandle;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
@@ -78,7 +77,7 @@ aic::op! {
         spec: OpSpec {
             summary: "orders the warpgroup's register and shared-memory accesses before the wgmmas after it",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_in_kernel),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.fence.aligned")
         },
@@ -91,7 +90,7 @@ aic::op! {
         spec: OpSpec {
             summary: "commits the warpgroup's wgmmas issued since the last commit as one group",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_in_kernel),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.commit.group.sync.aligned")
         },
@@ -105,7 +104,7 @@ aic::op! {
         spec: OpSpec {
             summary: "waits until at most `group` of the warpgroup's wgmma groups are pending",
             format: Some("attr-dict $group"),
-            verify: Some(verify),
+            verify: Some(verify_wgmma_wait),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.wgmma.wait.group.sync.aligned")
         },
@@ -119,7 +118,7 @@ aic::op! {
         spec: OpSpec {
             summary: "orders this thread's memory accesses of one proxy before those of another",
             format: Some("attr-dict"),
-            verify: Some(verify),
+            verify: Some(verify_fence_proxy),
             interpret: Some(interpret),
             ..OpSpec::new("nvvm.fence.proxy")
         },
@@ -142,28 +141,32 @@ pub fn group(ctx: &Context, op: Op) -> i64 {
     }
 }
 
-fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+/// Every op of the dialect runs inside a `gpu.kernel`.
+fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    if enclosing(ctx, op, crate::gpu::KERNEL.name).is_none() {
+        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
+    }
+    Ok(())
+}
+
+fn verify_wgmma_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    if group(ctx, op) < 0 {
+        return Err(op_error(ctx, op, "group must not be negative"));
+    }
+    Ok(())
+}
+
+fn verify_fence_proxy(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
-    if enclosing(ctx, op, "gpu.kernel").is_none() {
-        return Err(err("must be inside a gpu.kernel".into()));
+    let f = FenceProxy(op);
+    if f.kind(ctx) != Some(ProxyKind::AsyncShared) || f.space(ctx) != Some(SharedSpace::Cta) {
+        return Err(err(
+            "only kind #nvvm.proxy_kind<async.shared> with space #nvvm.shared_space<cta> is supported".into(),
+        ));
     }
-    match ctx.op_name(op) {
-        "nvvm.wgmma.wait.group.sync.aligned" if group(ctx, op) < 0 => {
-            Err(err("group must not be negative".into()))
-        }
-        "nvvm.fence.proxy" => {
-            let f = FenceProxy::of(ctx, op);
-            let kind = f.and_then(|f| f.kind(ctx));
-            let space = f.and_then(|f| f.space(ctx));
-            if kind != Some(ProxyKind::AsyncShared) || space != Some(SharedSpace::Cta) {
-                return Err(err(
-                    "only kind #nvvm.proxy_kind<async.shared> with space #nvvm.shared_space<cta> is supported".into(),
-                ));
-            }
-            Ok(())
-        }
-        _ => Ok(()),
-    }
+    Ok(())
 }
 
 fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {

@@ -5,6 +5,7 @@
 //! [`RegionBranch`], which the verifier, SCCP and LICM share; the folders and
 //! canonicalisation patterns are in [`canonicalize`].
 
+pub mod build;
 pub mod canonicalize;
 mod interp;
 

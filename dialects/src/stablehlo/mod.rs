@@ -17,11 +17,13 @@ pub mod structured;
 pub mod syntax;
 pub mod verify;
 
+use crate::kernels;
+use interp::elementwise as el;
+
 use aic::asm::Directive;
 use aic::constraints::{I32_ATTR, I64_ARRAY, I64_ATTR};
 use aic::dialect::{
-    AttrConstraint, AttrSpec, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, TypeConstraint,
-    ValueSpec, tc,
+    AttrConstraint, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, TypeConstraint, tc,
 };
 use aic::ir::Uniquer;
 use aic::types::{Signedness, TypeKind};
@@ -219,15 +221,24 @@ const ELEMENTWISE: Traits = PURE.with(Traits::ELEMENTWISE);
 /// Traits of the elementwise ops whose operands and results share one element type.
 const SAME_ELEMENT: Traits = ELEMENTWISE.with(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE);
 
-/// A StableHLO op: the shared verifier (type inference and the spec's
-/// constraints, see [`verify`]) and directives.
+/// A StableHLO op: pure, with StableHLO's directives (each op names its
+/// verifier and its meaning for the interpreter).
 pub const fn op(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
         summary,
         traits: PURE,
         directives: DIRECTIVES,
-        verify: Some(verify::verify),
         ..OpSpec::new(name)
+    }
+}
+
+/// An elementwise StableHLO op: shapes (and, with the trait, element types)
+/// agree (see [`verify::elementwise`]).
+const fn elementwise_op(name: &'static str, summary: &'static str) -> OpSpec {
+    OpSpec {
+        traits: ELEMENTWISE,
+        verify: Some(verify::elementwise),
+        ..op(name, summary)
     }
 }
 
@@ -237,27 +248,11 @@ const UNARY_FMT: &str =
     "$operand attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))";
 const BINARY_FMT: &str = "$lhs `,` $rhs attr-dict `:` custom<SameOperandsAndResultType>(type($lhs), type($rhs), type($result))";
 
-macro_rules! operand {
-    ($c:expr) => {
-        &[ValueSpec::one("operand", $c)]
-    };
-}
-macro_rules! result {
-    ($c:expr) => {
-        &[ValueSpec::one("result", $c)]
-    };
-}
-macro_rules! binary_operands {
-    ($c:expr) => {
-        &[ValueSpec::one("lhs", $c), ValueSpec::one("rhs", $c)]
-    };
-}
-
 const fn unary(name: &'static str, summary: &'static str) -> OpSpec {
     OpSpec {
         traits: SAME_ELEMENT,
         format: Some(UNARY_FMT),
-        ..op(name, summary)
+        ..elementwise_op(name, summary)
     }
 }
 
@@ -269,54 +264,67 @@ const fn binary(name: &'static str, summary: &'static str, commutative: bool) ->
             SAME_ELEMENT
         },
         format: Some(BINARY_FMT),
-        ..op(name, summary)
+        ..elementwise_op(name, summary)
     }
 }
 
-/// Generates `pub const NAME: OpSpec = unary(...)` lines; a row whose element
-/// types differ names its traits (`, ELEMENTWISE`).
+/// Declares the unary elementwise ops with `aic::op!`, each with its scalar
+/// meaning (an [`interp::Unary`] row, or a hook of its own); a row whose
+/// element types differ names its traits (`, ELEMENTWISE`).
 macro_rules! unary_ops {
-    ($($id:ident $name:literal $summary:literal $operand:ident -> $result:ident $(, $traits:expr)?;)*) => {
+    ($($Handle:ident = $id:ident $name:literal $summary:literal $operand:ident -> $result:ident, $meaning:expr $(, $traits:expr)?;)*) => {
         $(
-            #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
-            pub const $id: OpSpec = OpSpec {
-                operands: operand!($operand),
-                results: result!($result),
-                $(traits: $traits,)?
-                ..unary(concat!("stablehlo.", $name), $summary)
-            };
+            aic::op! {
+                #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
+                pub $Handle = $id {
+                    operands: [operand: one($operand)],
+                    results: [result: one($result)],
+                    spec: OpSpec {
+                        $(traits: $traits,)?
+                        interpret: Some($meaning),
+                        ..unary(concat!("stablehlo.", $name), $summary)
+                    },
+                }
+            }
         )*
         /// The unary elementwise ops.
         pub const UNARY_OPS: &[OpSpec] = &[$($id),*];
     };
 }
 
+/// The hook of a unary op with scalar functions `el::$f`.
+macro_rules! un {
+    ($f:ident) => {
+        |it, op, args| interp::unary(it, op, args, &el::$f)
+    };
+}
+
 unary_ops! {
-    ABS "abs" "Abs operation" NUMERIC_TENSOR -> NUMERIC_TENSOR, ELEMENTWISE;
-    CBRT "cbrt" "Cbrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    CEIL "ceil" "Ceil operation" FP_TENSOR -> FP_TENSOR;
-    CONVERT "convert" "Convert operation" TENSOR -> TENSOR, ELEMENTWISE;
-    COUNT_LEADING_ZEROS "count_leading_zeros" "Clz operation" INT_TENSOR -> INT_TENSOR;
-    COSINE "cosine" "Cosine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    EXPONENTIAL "exponential" "Exp operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    EXPONENTIAL_MINUS_ONE "exponential_minus_one" "Expm1 operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    FLOOR "floor" "Floor operation" FP_TENSOR -> FP_TENSOR;
-    IMAG "imag" "Imag operation" FP_COMPLEX_TENSOR -> FP_TENSOR, ELEMENTWISE;
-    LOG "log" "Log operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    LOG_PLUS_ONE "log_plus_one" "Log1p operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    LOGISTIC "logistic" "Logistic operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    NOT "not" "Not operation" PRED_INT_TENSOR -> PRED_INT_TENSOR;
-    NEGATE "negate" "Neg operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
-    POPCNT "popcnt" "PopulationCount operation" INT_TENSOR -> INT_TENSOR;
-    REAL "real" "Real operation" FP_COMPLEX_TENSOR -> FP_TENSOR, ELEMENTWISE;
-    ROUND_NEAREST_AFZ "round_nearest_afz" "Round operation" FP_TENSOR -> FP_TENSOR;
-    ROUND_NEAREST_EVEN "round_nearest_even" "RoundNearestEven operation" FP_TENSOR -> FP_TENSOR;
-    RSQRT "rsqrt" "Rsqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    SIGN "sign" "Sign operation" NUMERIC_TENSOR -> NUMERIC_TENSOR;
-    SINE "sine" "Sine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    SQRT "sqrt" "Sqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    TAN "tan" "Tan operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
-    TANH "tanh" "Tanh operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR;
+    Abs = ABS "abs" "Abs operation" NUMERIC_TENSOR -> NUMERIC_TENSOR, un!(ABS), ELEMENTWISE;
+    Cbrt = CBRT "cbrt" "Cbrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(CBRT);
+    Ceil = CEIL "ceil" "Ceil operation" FP_TENSOR -> FP_TENSOR, un!(CEIL);
+    Convert = CONVERT "convert" "Convert operation" TENSOR -> TENSOR, interp::convert, ELEMENTWISE;
+    CountLeadingZeros = COUNT_LEADING_ZEROS "count_leading_zeros" "Clz operation" INT_TENSOR -> INT_TENSOR, un!(COUNT_LEADING_ZEROS);
+    Cosine = COSINE "cosine" "Cosine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(COSINE);
+    Exponential = EXPONENTIAL "exponential" "Exp operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(EXPONENTIAL);
+    ExponentialMinusOne = EXPONENTIAL_MINUS_ONE "exponential_minus_one" "Expm1 operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(EXPONENTIAL_MINUS_ONE);
+    Floor = FLOOR "floor" "Floor operation" FP_TENSOR -> FP_TENSOR, un!(FLOOR);
+    Imag = IMAG "imag" "Imag operation" FP_COMPLEX_TENSOR -> FP_TENSOR, un!(IMAG), ELEMENTWISE;
+    Log = LOG "log" "Log operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(LOG);
+    LogPlusOne = LOG_PLUS_ONE "log_plus_one" "Log1p operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(LOG_PLUS_ONE);
+    Logistic = LOGISTIC "logistic" "Logistic operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(LOGISTIC);
+    Not = NOT "not" "Not operation" PRED_INT_TENSOR -> PRED_INT_TENSOR, un!(NOT);
+    Negate = NEGATE "negate" "Neg operation" NUMERIC_TENSOR -> NUMERIC_TENSOR, un!(NEGATE);
+    Popcnt = POPCNT "popcnt" "PopulationCount operation" INT_TENSOR -> INT_TENSOR, un!(POPCNT);
+    Real = REAL "real" "Real operation" FP_COMPLEX_TENSOR -> FP_TENSOR, un!(REAL), ELEMENTWISE;
+    RoundNearestAfz = ROUND_NEAREST_AFZ "round_nearest_afz" "Round operation" FP_TENSOR -> FP_TENSOR, un!(ROUND_NEAREST_AFZ);
+    RoundNearestEven = ROUND_NEAREST_EVEN "round_nearest_even" "RoundNearestEven operation" FP_TENSOR -> FP_TENSOR, un!(ROUND_NEAREST_EVEN);
+    Rsqrt = RSQRT "rsqrt" "Rsqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(RSQRT);
+    Sign = SIGN "sign" "Sign operation" NUMERIC_TENSOR -> NUMERIC_TENSOR, un!(SIGN);
+    Sine = SINE "sine" "Sine operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(SINE);
+    Sqrt = SQRT "sqrt" "Sqrt operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(SQRT);
+    Tan = TAN "tan" "Tan operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(TAN);
+    Tanh = TANH "tanh" "Tanh operation" FP_COMPLEX_TENSOR -> FP_COMPLEX_TENSOR, un!(TANH);
 }
 
 aic::op! {
@@ -327,20 +335,28 @@ aic::op! {
         spec: OpSpec {
             traits: ELEMENTWISE,
             format: Some("operands attr-dict `:` functional-type(operands, results)"),
-            ..op("stablehlo.is_finite", "IsFinite operation")
+            interpret: Some(|it, op, args| interp::predicate(it, op, args, f64::is_finite)),
+            ..elementwise_op("stablehlo.is_finite", "IsFinite operation")
         },
     }
 }
 
+/// Declares the binary elementwise ops with `aic::op!`, each with its scalar
+/// meaning (a [`kernels::Binary`](crate::kernels) row).
 macro_rules! binary_ops {
-    ($($id:ident $name:literal $summary:literal $c:ident $comm:literal;)*) => {
+    ($($Handle:ident = $id:ident $name:literal $summary:literal $c:ident $comm:literal;)*) => {
         $(
-            #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
-            pub const $id: OpSpec = OpSpec {
-                operands: binary_operands!($c),
-                results: result!($c),
-                ..binary(concat!("stablehlo.", $name), $summary, $comm)
-            };
+            aic::op! {
+                #[doc = concat!("`stablehlo.", $name, "`: ", $summary)]
+                pub $Handle = $id {
+                    operands: [lhs: one($c), rhs: one($c)],
+                    results: [result: one($c)],
+                    spec: OpSpec {
+                        interpret: Some(|it, op, args| interp::binary(it, op, args, &kernels::$id)),
+                        ..binary(concat!("stablehlo.", $name), $summary, $comm)
+                    },
+                }
+            }
         )*
         /// The binary elementwise ops.
         pub const BINARY_OPS: &[OpSpec] = &[$($id),*];
@@ -348,76 +364,91 @@ macro_rules! binary_ops {
 }
 
 binary_ops! {
-    ADD "add" "Add operation" TENSOR true;
-    ATAN2 "atan2" "Atan2 operation" FP_COMPLEX_TENSOR false;
-    DIVIDE "divide" "Div operation" NUMERIC_TENSOR false;
-    MAXIMUM "maximum" "Max operation" TENSOR true;
-    MINIMUM "minimum" "Min operation" TENSOR true;
-    MULTIPLY "multiply" "Mul operation" TENSOR true;
-    POWER "power" "Power operation" NUMERIC_TENSOR false;
-    REMAINDER "remainder" "Rem operation" NUMERIC_TENSOR false;
-    SHIFT_LEFT "shift_left" "ShiftLeft operation" INT_TENSOR false;
-    SHIFT_RIGHT_ARITHMETIC "shift_right_arithmetic" "ShiftRightArithmetic operation" INT_TENSOR false;
-    SHIFT_RIGHT_LOGICAL "shift_right_logical" "ShiftRightLogical operation" INT_TENSOR false;
-    SUBTRACT "subtract" "Subtract operation" NUMERIC_TENSOR false;
-    AND "and" "And operation" PRED_INT_TENSOR true;
-    OR "or" "Or operation" PRED_INT_TENSOR true;
-    XOR "xor" "Xor operation" PRED_INT_TENSOR true;
+    Add = ADD "add" "Add operation" TENSOR true;
+    Atan2 = ATAN2 "atan2" "Atan2 operation" FP_COMPLEX_TENSOR false;
+    Divide = DIVIDE "divide" "Div operation" NUMERIC_TENSOR false;
+    Maximum = MAXIMUM "maximum" "Max operation" TENSOR true;
+    Minimum = MINIMUM "minimum" "Min operation" TENSOR true;
+    Multiply = MULTIPLY "multiply" "Mul operation" TENSOR true;
+    Power = POWER "power" "Power operation" NUMERIC_TENSOR false;
+    Remainder = REMAINDER "remainder" "Rem operation" NUMERIC_TENSOR false;
+    ShiftLeft = SHIFT_LEFT "shift_left" "ShiftLeft operation" INT_TENSOR false;
+    ShiftRightArithmetic = SHIFT_RIGHT_ARITHMETIC "shift_right_arithmetic" "ShiftRightArithmetic operation" INT_TENSOR false;
+    ShiftRightLogical = SHIFT_RIGHT_LOGICAL "shift_right_logical" "ShiftRightLogical operation" INT_TENSOR false;
+    Subtract = SUBTRACT "subtract" "Subtract operation" NUMERIC_TENSOR false;
+    And = AND "and" "And operation" PRED_INT_TENSOR true;
+    Or = OR "or" "Or operation" PRED_INT_TENSOR true;
+    Xor = XOR "xor" "Xor operation" PRED_INT_TENSOR true;
 }
 
-/// `stablehlo.complex`: a complex number from real and imaginary parts.
-pub const COMPLEX: OpSpec = OpSpec {
-    operands: binary_operands!(FP_TENSOR),
-    results: result!(FP_COMPLEX_TENSOR),
-    traits: ELEMENTWISE,
-    format: Some(
-        "operands attr-dict `:` custom<ComplexOpType>(type($lhs), type($rhs), type($result))",
-    ),
-    ..op("stablehlo.complex", "Complex operation")
-};
+aic::op! {
+    /// `stablehlo.complex`: a complex number from real and imaginary parts.
+    pub Complex = COMPLEX {
+        operands: [lhs: one(FP_TENSOR), rhs: one(FP_TENSOR)],
+        results: [result: one(FP_COMPLEX_TENSOR)],
+        spec: OpSpec {
+            traits: ELEMENTWISE,
+            format: Some(
+                "operands attr-dict `:` custom<ComplexOpType>(type($lhs), type($rhs), type($result))",
+            ),
+            interpret: Some(interp::complex),
+            ..elementwise_op("stablehlo.complex", "Complex operation")
+        },
+    }
+}
 
-/// `stablehlo.compare`.
-pub const COMPARE: OpSpec = OpSpec {
-    operands: binary_operands!(TENSOR),
-    results: result!(PRED_TENSOR),
-    attributes: &[
-        AttrSpec::required("comparison_direction", ComparisonDirection::CONSTRAINT),
-        AttrSpec::optional("compare_type", ComparisonType::CONSTRAINT),
-    ],
-    traits: ELEMENTWISE,
-    format: Some(
-        "$comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.compare", "Compare operation")
-};
+aic::op! {
+    /// `stablehlo.compare`.
+    pub Compare = COMPARE {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(PRED_TENSOR)],
+        attributes: [
+            comparison_direction: required(ComparisonDirection::CONSTRAINT) as ComparisonDirection,
+            compare_type: optional(ComparisonType::CONSTRAINT) as ComparisonType,
+        ],
+        spec: OpSpec {
+            traits: ELEMENTWISE,
+            format: Some(
+                "$comparison_direction `,` $lhs `,` $rhs (`,` $compare_type^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify::compare),
+            interpret: Some(interp::compare),
+            ..elementwise_op("stablehlo.compare", "Compare operation")
+        },
+    }
+}
 
-/// `stablehlo.select`.
-pub const SELECT: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("pred", PRED_TENSOR),
-        ValueSpec::one("on_true", TENSOR),
-        ValueSpec::one("on_false", TENSOR),
-    ],
-    results: result!(TENSOR),
-    format: Some(
-        "operands attr-dict `:` custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))",
-    ),
-    ..op("stablehlo.select", "Select operation")
-};
+aic::op! {
+    /// `stablehlo.select`.
+    pub Select = SELECT {
+        operands: [pred: one(PRED_TENSOR), on_true: one(TENSOR), on_false: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some(
+                "operands attr-dict `:` custom<SelectOpType>(type($pred), type($on_true), type($on_false), type($result))",
+            ),
+            verify: Some(verify::select),
+            interpret: Some(interp::select),
+            ..op("stablehlo.select", "Select operation")
+        },
+    }
+}
 
-/// `stablehlo.clamp`.
-pub const CLAMP: OpSpec = OpSpec {
-    operands: &[
-        ValueSpec::one("min", TENSOR),
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::one("max", TENSOR),
-    ],
-    results: result!(TENSOR),
-    format: Some(
-        "$min `,` $operand `,` $max attr-dict `:` custom<SameOperandsAndResultType>(type($min), type($operand), type($max), type($result))",
-    ),
-    ..op("stablehlo.clamp", "Clamp operation")
-};
+aic::op! {
+    /// `stablehlo.clamp`.
+    pub Clamp = CLAMP {
+        operands: [min: one(TENSOR), operand: one(TENSOR), max: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some(
+                "$min `,` $operand `,` $max attr-dict `:` custom<SameOperandsAndResultType>(type($min), type($operand), type($max), type($result))",
+            ),
+            verify: Some(verify::clamp),
+            interpret: Some(interp::clamp),
+            ..op("stablehlo.clamp", "Clamp operation")
+        },
+    }
+}
 
 // ---------------------------------------------------------------- constant and shape ops
 
@@ -439,6 +470,7 @@ aic::op! {
                 parse: |p, st| syntax::parse_constant(p, st, &CONSTANT),
                 print: |pr, op| syntax::print_constant(pr, op, &CONSTANT),
             }),
+            interpret: Some(interp::constant),
             ..op("stablehlo.constant", "Constant operation")
         },
     }
@@ -448,160 +480,224 @@ aic::op! {
     /// `stablehlo.iota`.
     pub Iota = IOTA {
         results: [output: one(TENSOR)],
-        attributes: [iota_dimension: required(I64_ATTR)],
+        attributes: [iota_dimension: required(I64_ATTR) as i64],
         spec: OpSpec {
             format: Some("`dim` `=` $iota_dimension attr-dict `:` type($output)"),
+            verify: Some(verify::iota),
+            interpret: Some(interp::iota),
             ..op("stablehlo.iota", "Iota operation")
         },
     }
 }
 
-/// A shape op: one tensor result, the given operands, attributes and format.
-macro_rules! shape_op {
-    ($name:literal, $summary:literal, $operands:expr, $attrs:expr, $format:literal $(,)?) => {
-        OpSpec {
-            operands: $operands,
-            results: result!(TENSOR),
-            attributes: $attrs,
-            format: Some($format),
-            ..op($name, $summary)
-        }
-    };
+aic::op! {
+    /// `stablehlo.broadcast_in_dim`.
+    pub BroadcastInDim = BROADCAST_IN_DIM {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [broadcast_dimensions: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::broadcast_in_dim),
+            interpret: Some(interp::broadcast_in_dim),
+            ..op("stablehlo.broadcast_in_dim", "BroadcastInDim operation")
+        },
+    }
 }
 
-/// `stablehlo.broadcast_in_dim`.
-pub const BROADCAST_IN_DIM: OpSpec = shape_op!(
-    "stablehlo.broadcast_in_dim",
-    "BroadcastInDim operation",
-    operand!(TENSOR),
-    &[AttrSpec::required("broadcast_dimensions", I64_ARRAY)],
-    "$operand `,` `dims` `=` $broadcast_dimensions attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.broadcast`.
-pub const BROADCAST: OpSpec = shape_op!(
-    "stablehlo.broadcast",
-    "Broadcast operation",
-    operand!(TENSOR),
-    &[AttrSpec::required("broadcast_sizes", I64_ARRAY)],
-    "$operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.reshape`.
-pub const RESHAPE: OpSpec = shape_op!(
-    "stablehlo.reshape",
-    "Reshape operation",
-    operand!(TENSOR),
-    &[],
-    "operands attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.transpose`.
-pub const TRANSPOSE: OpSpec = shape_op!(
-    "stablehlo.transpose",
-    "Transpose operation",
-    operand!(TENSOR),
-    &[AttrSpec::required("permutation", I64_ARRAY)],
-    "$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.reverse`.
-pub const REVERSE: OpSpec = shape_op!(
-    "stablehlo.reverse",
-    "Reverse operation",
-    operand!(TENSOR),
-    &[AttrSpec::required("dimensions", I64_ARRAY)],
-    "$operand `,` `dims` `=` $dimensions attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))",
-);
-/// `stablehlo.slice`.
-pub const SLICE: OpSpec = shape_op!(
-    "stablehlo.slice",
-    "Slice operation",
-    operand!(TENSOR),
-    &[
-        AttrSpec::required("start_indices", I64_ARRAY),
-        AttrSpec::required("limit_indices", I64_ARRAY),
-        AttrSpec::required("strides", I64_ARRAY),
-    ],
-    "$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.dynamic_slice`.
-pub const DYNAMIC_SLICE: OpSpec = shape_op!(
-    "stablehlo.dynamic_slice",
-    "DynamicSlice operation",
-    &[
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::variadic("start_indices", INT_TENSOR),
-    ],
-    &[AttrSpec::required("slice_sizes", I64_ARRAY)],
-    "$operand `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.dynamic_update_slice`.
-pub const DYNAMIC_UPDATE_SLICE: OpSpec = shape_op!(
-    "stablehlo.dynamic_update_slice",
-    "DynamicUpdateSlice operation",
-    &[
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::one("update", TENSOR),
-        ValueSpec::variadic("start_indices", INT_TENSOR),
-    ],
-    &[],
-    "operands attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.concatenate`.
-pub const CONCATENATE: OpSpec = shape_op!(
-    "stablehlo.concatenate",
-    "Concatenate operation",
-    &[ValueSpec::variadic("inputs", TENSOR)],
-    &[AttrSpec::required("dimension", I64_ATTR)],
-    "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.pad`.
-pub const PAD: OpSpec = shape_op!(
-    "stablehlo.pad",
-    "Pad operation",
-    &[
-        ValueSpec::one("operand", TENSOR),
-        ValueSpec::one("padding_value", TENSOR),
-    ],
-    &[
-        AttrSpec::required("edge_padding_low", I64_ARRAY),
-        AttrSpec::required("edge_padding_high", I64_ARRAY),
-        AttrSpec::required("interior_padding", I64_ARRAY),
-    ],
-    "$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.bitcast_convert`.
-pub const BITCAST_CONVERT: OpSpec = shape_op!(
-    "stablehlo.bitcast_convert",
-    "BitcastConvert operation",
-    operand!(TENSOR),
-    &[],
-    "operands attr-dict `:` functional-type(operands, results)",
-);
-/// `stablehlo.reduce_precision`.
-pub const REDUCE_PRECISION: OpSpec = OpSpec {
-    operands: operand!(FP_TENSOR),
-    results: &[ValueSpec::one("output", FP_TENSOR)],
-    attributes: &[
-        AttrSpec::required("exponent_bits", I32_ATTR),
-        AttrSpec::required("mantissa_bits", I32_ATTR),
-    ],
-    traits: SAME_ELEMENT,
-    format: Some(
-        "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))",
-    ),
-    ..op("stablehlo.reduce_precision", "ReducePrecision operation")
-};
-/// `stablehlo.get_dimension_size`.
-pub const GET_DIMENSION_SIZE: OpSpec = OpSpec {
-    operands: operand!(TENSOR),
-    results: result!(INT_TENSOR),
-    attributes: &[AttrSpec::required("dimension", I64_ATTR)],
-    format: Some(
-        "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.get_dimension_size", "GetDimensionSize operation")
-};
+aic::op! {
+    /// `stablehlo.broadcast`.
+    pub Broadcast = BROADCAST {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [broadcast_sizes: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$operand `,` `sizes` `=` $broadcast_sizes attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::broadcast),
+            ..op("stablehlo.broadcast", "Broadcast operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.reshape`.
+    pub Reshape = RESHAPE {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::reshape),
+            interpret: Some(interp::retype_all),
+            ..op("stablehlo.reshape", "Reshape operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.transpose`.
+    pub Transpose = TRANSPOSE {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [permutation: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$operand `,` `dims` `=` $permutation attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::transpose),
+            interpret: Some(interp::transpose),
+            ..op("stablehlo.transpose", "Transpose operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.reverse`.
+    pub Reverse = REVERSE {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [dimensions: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$operand `,` `dims` `=` $dimensions attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($result))"),
+            verify: Some(verify::reverse),
+            interpret: Some(interp::reverse),
+            ..op("stablehlo.reverse", "Reverse operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.slice`.
+    pub Slice = SLICE {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            start_indices: required(I64_ARRAY) as Vec<i64>,
+            limit_indices: required(I64_ARRAY) as Vec<i64>,
+            strides: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some("$operand custom<SliceRanges>($start_indices, $limit_indices, $strides) attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::slice),
+            interpret: Some(interp::slice),
+            ..op("stablehlo.slice", "Slice operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.dynamic_slice`.
+    pub DynamicSlice = DYNAMIC_SLICE {
+        operands: [operand: one(TENSOR), start_indices: variadic(INT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [slice_sizes: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some("$operand `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::dynamic_slice),
+            interpret: Some(interp::dynamic_slice),
+            ..op("stablehlo.dynamic_slice", "DynamicSlice operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.dynamic_update_slice`.
+    pub DynamicUpdateSlice = DYNAMIC_UPDATE_SLICE {
+        operands: [operand: one(TENSOR), update: one(TENSOR), start_indices: variadic(INT_TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::dynamic_update_slice),
+            interpret: Some(interp::dynamic_update_slice),
+            ..op("stablehlo.dynamic_update_slice", "DynamicUpdateSlice operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.concatenate`.
+    pub Concatenate = CONCATENATE {
+        operands: [inputs: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [dimension: required(I64_ATTR) as i64],
+        spec: OpSpec {
+            format: Some("custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::concatenate),
+            interpret: Some(interp::concatenate),
+            ..op("stablehlo.concatenate", "Concatenate operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.pad`.
+    pub Pad = PAD {
+        operands: [operand: one(TENSOR), padding_value: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            edge_padding_low: required(I64_ARRAY) as Vec<i64>,
+            edge_padding_high: required(I64_ARRAY) as Vec<i64>,
+            interior_padding: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some("$operand `,` $padding_value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::pad),
+            interpret: Some(interp::pad),
+            ..op("stablehlo.pad", "Pad operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.bitcast_convert`.
+    pub BitcastConvert = BITCAST_CONVERT {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::bitcast_convert),
+            interpret: Some(interp::bitcast_convert),
+            ..op("stablehlo.bitcast_convert", "BitcastConvert operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.reduce_precision`.
+    pub ReducePrecision = REDUCE_PRECISION {
+        operands: [operand: one(FP_TENSOR)],
+        results: [output: one(FP_TENSOR)],
+        attributes: [
+            exponent_bits: required(I32_ATTR) as i64,
+            mantissa_bits: required(I32_ATTR) as i64,
+        ],
+        spec: OpSpec {
+            traits: SAME_ELEMENT,
+            format: Some(
+                "$operand `,` `format` `=` custom<ExponentMantissa>($exponent_bits, $mantissa_bits) attr-dict `:` custom<SameOperandsAndResultType>(type($operand), type($output))",
+            ),
+            interpret: Some(interp::reduce_precision),
+            ..elementwise_op("stablehlo.reduce_precision", "ReducePrecision operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.get_dimension_size`.
+    pub GetDimensionSize = GET_DIMENSION_SIZE {
+        operands: [operand: one(TENSOR)],
+        results: [result: one(INT_TENSOR)],
+        attributes: [dimension: required(I64_ATTR) as i64],
+        spec: OpSpec {
+            format: Some(
+                "$operand `,` `dim` `=` $dimension attr-dict `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify::get_dimension_size),
+            interpret: Some(interp::get_dimension_size),
+            ..op("stablehlo.get_dimension_size", "GetDimensionSize operation")
+        },
+    }
+}
 
 /// Ops of the first part.
-const OTHER_OPS: &[OpSpec] = &[
+pub(crate) const OTHER_OPS: &[OpSpec] = &[
     IS_FINITE,
     COMPLEX,
     COMPARE,

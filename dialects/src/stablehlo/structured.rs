@@ -7,66 +7,82 @@
 //! generic form, as stablehlo-opt prints them.
 
 use super::{
-    ANY_ATTR, BOOL_ARRAY, ELEMENTS_ATTR, INT_TENSOR, STRING_ATTR, STRUCT_ATTR, TENSOR, op, syntax,
+    ANY_ATTR, BOOL_ARRAY, ELEMENTS_ATTR, INT_TENSOR, STRING_ATTR, STRUCT_ATTR, TENSOR, interp, op,
+    syntax, verify,
 };
 use aic::constraints::{BOOL_ATTR, I32_ATTR, I64_ARRAY, I64_ATTR};
-use aic::dialect::{AttrSpec, CustomAsm, Dialect, OpSpec, RegionSpec, Traits, ValueSpec, ac, tc};
+use aic::dialect::{CustomAsm, Dialect, OpSpec, Traits, ac, tc};
 
-const PRECISION: AttrSpec = AttrSpec::optional("precision_config", ANY_ATTR);
+aic::op! {
+    /// `stablehlo.dot_general`.
+    pub DotGeneral = DOT_GENERAL {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            dot_dimension_numbers: required(STRUCT_ATTR),
+            precision_config: optional(ANY_ATTR),
+            algorithm: optional(ANY_ATTR),
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers) `` custom<PrecisionConfigAndAlgorithm>($precision_config, $algorithm) attr-dict `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify::dot_general),
+            interpret: Some(interp::dot_general),
+            ..op("stablehlo.dot_general", "DotGeneral operation")
+        },
+    }
+}
 
-/// `stablehlo.dot_general`.
-pub const DOT_GENERAL: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("lhs", TENSOR), ValueSpec::one("rhs", TENSOR)],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[
-        AttrSpec::required("dot_dimension_numbers", STRUCT_ATTR),
-        PRECISION,
-        AttrSpec::optional("algorithm", ANY_ATTR),
-    ],
-    format: Some(
-        "$lhs `,` $rhs `,` custom<DotDimensionNumbers>($dot_dimension_numbers) `` custom<PrecisionConfigAndAlgorithm>($precision_config, $algorithm) attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.dot_general", "DotGeneral operation")
-};
+aic::op! {
+    /// `stablehlo.dot`.
+    pub Dot = DOT {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [precision_config: optional(ANY_ATTR)],
+        spec: OpSpec {
+            format: Some(
+                "$lhs `,` $rhs `` custom<PrecisionConfig>($precision_config) attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::dot),
+            ..op("stablehlo.dot", "Dot operation")
+        },
+    }
+}
 
-/// `stablehlo.dot`.
-pub const DOT: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("lhs", TENSOR), ValueSpec::one("rhs", TENSOR)],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[PRECISION],
-    format: Some(
-        "$lhs `,` $rhs `` custom<PrecisionConfig>($precision_config) attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.dot", "Dot operation")
-};
-
-/// `stablehlo.convolution`.
-pub const CONVOLUTION: OpSpec = OpSpec {
-    operands: &[ValueSpec::one("lhs", TENSOR), ValueSpec::one("rhs", TENSOR)],
-    results: &[ValueSpec::one("result", TENSOR)],
-    attributes: &[
-        AttrSpec::optional("window_strides", I64_ARRAY),
-        AttrSpec::optional("padding", ELEMENTS_ATTR),
-        AttrSpec::optional("lhs_dilation", I64_ARRAY),
-        AttrSpec::optional("rhs_dilation", I64_ARRAY),
-        AttrSpec::optional("window_reversal", BOOL_ARRAY),
-        AttrSpec::required("dimension_numbers", STRUCT_ATTR),
-        AttrSpec::required("feature_group_count", I64_ATTR),
-        AttrSpec::required("batch_group_count", I64_ATTR),
-        PRECISION,
-    ],
-    format: Some(
-        "`(`operands`)` `dim_numbers` `=` custom<ConvolutionDimensions>($dimension_numbers) `,` `window` `=` `{` custom<WindowAttributes>($window_strides, $padding, $lhs_dilation, $rhs_dilation, $window_reversal) `}` attr-dict `:` functional-type(operands, results)",
-    ),
-    ..op("stablehlo.convolution", "Convolution operation")
-};
+aic::op! {
+    /// `stablehlo.convolution`.
+    pub Convolution = CONVOLUTION {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            window_strides: optional(I64_ARRAY) as Vec<i64>,
+            padding: optional(ELEMENTS_ATTR),
+            lhs_dilation: optional(I64_ARRAY) as Vec<i64>,
+            rhs_dilation: optional(I64_ARRAY) as Vec<i64>,
+            window_reversal: optional(BOOL_ARRAY),
+            dimension_numbers: required(STRUCT_ATTR),
+            feature_group_count: required(I64_ATTR) as i64,
+            batch_group_count: required(I64_ATTR) as i64,
+            precision_config: optional(ANY_ATTR),
+        ],
+        spec: OpSpec {
+            format: Some(
+                "`(`operands`)` `dim_numbers` `=` custom<ConvolutionDimensions>($dimension_numbers) `,` `window` `=` `{` custom<WindowAttributes>($window_strides, $padding, $lhs_dilation, $rhs_dilation, $window_reversal) `}` attr-dict `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify::convolution),
+            interpret: Some(interp::convolution),
+            ..op("stablehlo.convolution", "Convolution operation")
+        },
+    }
+}
 
 aic::op! {
     /// `stablehlo.reduce`: inputs then as many init values.
     pub Reduce = REDUCE {
         operands: [inputs_and_init_values: variadic(TENSOR)],
         results: [results: variadic(TENSOR)],
-        attributes: [dimensions: required(I64_ARRAY)],
+        attributes: [dimensions: required(I64_ARRAY) as Vec<i64>],
         regions: [body: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
@@ -74,6 +90,8 @@ aic::op! {
                 parse: |p, st| syntax::parse_reduce(p, st, &REDUCE),
                 print: |pr, op| syntax::print_reduce(pr, op, &REDUCE),
             }),
+            verify: Some(verify::reduce),
+            interpret: Some(interp::reduce),
             ..op("stablehlo.reduce", "Reduce operation")
         },
     }
@@ -94,6 +112,8 @@ aic::op! {
         regions: [body: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::reduce_window),
+            interpret: Some(interp::reduce_window),
             ..op("stablehlo.reduce_window", "ReduceWindow operation")
         },
     }
@@ -112,6 +132,8 @@ aic::op! {
         regions: [select: sized, scatter: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::select_and_scatter),
+            interpret: Some(interp::select_and_scatter),
             ..op("stablehlo.select_and_scatter", "SelectAndScatter operation")
         },
     }
@@ -127,7 +149,11 @@ aic::op! {
             slice_sizes: required(I64_ARRAY),
             indices_are_sorted: optional(BOOL_ATTR),
         ],
-        spec: op("stablehlo.gather", "Gather operation"),
+        spec: OpSpec {
+            verify: Some(verify::gather),
+            interpret: Some(interp::gather),
+            ..op("stablehlo.gather", "Gather operation")
+        },
     }
 }
 
@@ -144,6 +170,8 @@ aic::op! {
         regions: [update_computation: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::scatter),
+            interpret: Some(interp::scatter),
             ..op("stablehlo.scatter", "Scatter operation")
         },
     }
@@ -165,25 +193,33 @@ aic::op! {
         regions: [comparator: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::sort),
+            interpret: Some(interp::sort),
             ..op("stablehlo.sort", "Sort operation")
         },
     }
 }
 
-/// `stablehlo.while`.
-pub const WHILE: OpSpec = OpSpec {
-    operands: &[ValueSpec::variadic("operand", tc::ANY)],
-    results: &[ValueSpec::variadic("results", tc::ANY)],
-    regions: &[RegionSpec::sized("cond"), RegionSpec::sized("body")],
-    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
-    // `%iterArg`, `%iterArg_0`, ... as stablehlo-opt names them.
-    region_arg_names: Some(|ctx, op, _| vec![Some("iterArg".to_string()); ctx.operands(op).len()]),
-    custom: Some(CustomAsm {
-        parse: |p, st| syntax::parse_while(p, st, &WHILE),
-        print: syntax::print_while,
-    }),
-    ..op("stablehlo.while", "While operation")
-};
+aic::op! {
+    /// `stablehlo.while`.
+    pub While = WHILE {
+        operands: [operand: variadic(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        regions: [cond: sized, body: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            // `%iterArg`, `%iterArg_0`, ... as stablehlo-opt names them.
+            region_arg_names: Some(|ctx, op, _| vec![Some("iterArg".to_string()); ctx.operands(op).len()]),
+            custom: Some(CustomAsm {
+                parse: |p, st| syntax::parse_while(p, st, &WHILE),
+                print: syntax::print_while,
+            }),
+            verify: Some(verify::while_),
+            interpret: Some(interp::while_),
+            ..op("stablehlo.while", "While operation")
+        },
+    }
+}
 
 aic::op! {
     /// `stablehlo.if`.
@@ -193,6 +229,8 @@ aic::op! {
         regions: [true_branch: sized, false_branch: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::branches),
+            interpret: Some(interp::if_),
             ..op("stablehlo.if", "If operation")
         },
     }
@@ -206,6 +244,8 @@ aic::op! {
         regions: [branches: variadic],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::branches),
+            interpret: Some(interp::case),
             ..op("stablehlo.case", "Case operation")
         },
     }
@@ -220,6 +260,8 @@ aic::op! {
         regions: [computation: sized],
         spec: OpSpec {
             traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            verify: Some(verify::map),
+            interpret: Some(interp::map),
             ..op("stablehlo.map", "Map operation")
         },
     }
@@ -245,6 +287,7 @@ aic::op! {
             format: Some(
                 "custom<CustomCallTarget>($call_target_name) `(` $inputs `)` attr-dict `:` functional-type(operands, results)",
             ),
+            interpret: Some(interp::custom_call),
             ..op("stablehlo.custom_call", "CustomCall operation")
         },
     }
@@ -264,6 +307,7 @@ aic::op! {
         spec: OpSpec {
             traits: Traits::NONE,
             format: Some("$name operands attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::composite),
             ..op("stablehlo.composite", "Composite operation")
         },
     }
@@ -276,6 +320,7 @@ aic::op! {
         results: [result: one(tc::ANY)],
         spec: OpSpec {
             format: Some("$val attr-dict `:` custom<TupleOpType>(type($val), type($result))"),
+            interpret: Some(interp::tuple),
             ..op("stablehlo.tuple", "Tuple operation")
         },
     }
@@ -289,6 +334,8 @@ aic::op! {
         attributes: [index: required(I32_ATTR)],
         spec: OpSpec {
             format: Some("$operand `[` $index `]` attr-dict `:` functional-type(operands, results)"),
+            verify: Some(verify::get_tuple_element),
+            interpret: Some(interp::get_tuple_element),
             ..op("stablehlo.get_tuple_element", "GetTupleElement operation")
         },
     }
@@ -304,6 +351,7 @@ aic::op! {
             format: Some(
                 "attr-dict ($operand^ `:` custom<PairwiseOpType>(type($operand), type($result))):(`(` `)`)?",
             ),
+            interpret: Some(interp::retype_all),
             ..op(
                 "stablehlo.optimization_barrier",
                 "OptimizationBarrier operation",
@@ -332,6 +380,7 @@ aic::op! {
         results: [result: one(tc::ANY)],
         spec: OpSpec {
             format: Some("attr-dict `:` type(results)"),
+            interpret: Some(interp::process_id),
             ..op("stablehlo.replica_id", "ReplicaId operation")
         },
     }
@@ -343,6 +392,7 @@ aic::op! {
         results: [result: one(tc::ANY)],
         spec: OpSpec {
             format: Some("attr-dict `:` type(results)"),
+            interpret: Some(interp::process_id),
             ..op("stablehlo.partition_id", "PartitionId operation")
         },
     }
@@ -354,6 +404,7 @@ aic::op! {
         results: [output: one(tc::ANY)],
         spec: OpSpec {
             format: Some("attr-dict `:` type(results)"),
+            interpret: Some(interp::create_token),
             ..op("stablehlo.create_token", "CreateToken operation")
         },
     }

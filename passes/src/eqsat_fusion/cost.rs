@@ -5,6 +5,7 @@
 
 use aic::eqsat::{Graph, INPUT, Node};
 use aic::types::{Type, TypeKind};
+use aic_dialects::graph::{self, Class};
 
 /// A target's figures.
 #[derive(Clone, Copy, Debug)]
@@ -94,11 +95,18 @@ pub fn op_flops(u: &aic::Uniquer, op: &str, kids: &[Type], out: Option<Type>) ->
         .unwrap_or_default()
     };
     let n_out: f64 = shape(out).iter().product();
-    match op {
-        "graph.matmul" | "graph.batch_matmul" => {
+    let Some(sem) = graph::semantics(op) else {
+        return n_out;
+    };
+    if sem.spec.name == graph::CONV2D.name {
+        let w = shape(kids.get(1).copied());
+        return 2.0 * n_out * w.iter().product::<f64>() / w.iter().copied().fold(1.0, f64::max);
+    }
+    match sem.class {
+        // Matmuls: K is the dimension the operands share; the smaller of the
+        // candidates keeps transposed forms honest enough.
+        Class::Contraction => {
             let (a, b) = (shape(kids.first().copied()), shape(kids.get(1).copied()));
-            // K is the dimension the operands share; the smaller of the
-            // candidates keeps transposed forms honest enough.
             let k = a.last().copied().unwrap_or(1.0).min(
                 b.get(b.len().saturating_sub(2))
                     .copied()
@@ -107,15 +115,9 @@ pub fn op_flops(u: &aic::Uniquer, op: &str, kids: &[Type], out: Option<Type>) ->
             );
             2.0 * n_out * k
         }
-        "graph.conv2d" => {
-            let w = shape(kids.get(1).copied());
-            2.0 * n_out * w.iter().product::<f64>() / w.iter().copied().fold(1.0, f64::max)
-        }
-        "graph.exp" | "graph.log" | "graph.tanh" | "graph.sigmoid" | "graph.silu"
-        | "graph.gelu" | "graph.gelu_tanh" | "graph.fast_gelu" | "graph.softmax"
-        | "graph.layernorm" | "graph.rmsnorm" => 8.0 * n_out,
+        _ if sem.transcendental => 8.0 * n_out,
         // Views are addressing, not arithmetic.
-        o if super::fuse::is_index_only(o) => 0.0,
+        Class::View => 0.0,
         _ => n_out,
     }
 }
@@ -258,7 +260,7 @@ impl KernelTime<'_> {
                 let k = -1 - k as i64;
                 let users: Vec<&super::fuse::BodyOp> =
                     body.ops.iter().filter(|o| o.args.contains(&k)).collect();
-                if !users.is_empty() && users.iter().all(|o| o.op.as_str() == "graph.slice") {
+                if !users.is_empty() && users.iter().all(|o| o.op.as_str() == graph::SLICE.name) {
                     users.iter().map(|o| bytes(g, o.ty)).sum::<f64>().min(full)
                 } else {
                     full

@@ -10,12 +10,13 @@ use aic::attributes::{Attr, AttrKind};
 use aic::eqsat::{Graph, INPUT, Node};
 use aic::ir::Uniquer;
 use aic::types::Type;
-use aic_dialects::fusion::FusionKind;
+use aic_dialects::fusion::{self, FusionKind};
+use aic_dialects::graph::{self, Class};
 use egg::{Id, Symbol};
 use smallvec::SmallVec;
 
 /// The op name of fused nodes.
-pub const GROUP: &str = "fusion.group";
+pub const GROUP: &str = fusion::GROUP.name;
 
 /// One op of a fused body: name, properties, operands (`< 0`: external input
 /// `-1 - k`; `>= 0`: an earlier op of the body) and result type.
@@ -51,14 +52,13 @@ pub enum Role {
     Opaque,
 }
 
-/// The role of the op `op`.
+/// The role of the op `op`, from its graph class ([`graph::semantics`]).
 pub fn role(op: &str) -> Role {
-    match op {
-        "graph.matmul" | "graph.batch_matmul" | "graph.conv2d" => Role::Gemm,
-        "graph.reduce" | "graph.softmax" | "graph.layernorm" | "graph.rmsnorm" => Role::Reduction,
-        "graph.constant" => Role::Opaque,
-        o if o.starts_with("graph.") => Role::Elementwise,
-        _ => Role::Opaque,
+    match graph::semantics(op).map(|s| s.class) {
+        Some(Class::Contraction) => Role::Gemm,
+        Some(Class::Reduction) => Role::Reduction,
+        Some(Class::Elementwise | Class::View | Class::Partition) => Role::Elementwise,
+        Some(Class::Constant) | None => Role::Opaque,
     }
 }
 
@@ -83,12 +83,10 @@ pub const TILE_M: i64 = 64;
 /// The most ops of any kind a fused kernel may have.
 pub const MAX_OPS: usize = 40;
 
-/// Whether an op only moves or re-indexes data (free inside a kernel).
+/// Whether an op only moves or re-indexes data (free inside a kernel): a
+/// graph op of class [`Class::View`].
 pub fn is_index_only(op: &str) -> bool {
-    matches!(
-        op,
-        "graph.broadcast" | "graph.reshape" | "graph.transpose" | "graph.slice" | "graph.concat"
-    )
+    graph::semantics(op).is_some_and(|s| s.class == Class::View)
 }
 
 impl Body {
@@ -145,7 +143,9 @@ impl Body {
             let later = &self.ops[i + 1..];
             let next_gemm = later.iter().find(|l| role(l.op.as_str()) == Role::Gemm);
             let n = match next_gemm {
-                Some(g) if later.iter().any(|l| l.op.as_str() == "graph.softmax") => width(g.ty),
+                Some(g) if later.iter().any(|l| l.op.as_str() == graph::SOFTMAX.name) => {
+                    width(g.ty)
+                }
                 _ => width(o.ty),
             };
             if holds_rows {
@@ -160,7 +160,7 @@ impl Body {
     pub fn softmax_after_gemm(&self) -> bool {
         self.ops
             .last()
-            .is_some_and(|o| o.op.as_str() == "graph.softmax")
+            .is_some_and(|o| o.op.as_str() == graph::SOFTMAX.name)
             && self.ops.iter().any(|o| role(o.op.as_str()) == Role::Gemm)
     }
 

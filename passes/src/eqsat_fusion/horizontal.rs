@@ -12,8 +12,10 @@
 
 use super::cost::{Target, standalone_time, type_bytes};
 use super::fuse::{MAX_BODY, MAX_SIBLINGS, Role, is_index_only, role};
-use aic::ir::{Context, InsertPoint, Op, OpState, Value};
-use aic_dialects::fusion::FusionKind;
+use super::{append_yield, build_group_op, short_name};
+use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
+use aic_dialects::fusion::{FusionKind, Group, Yield};
 use std::collections::{HashMap, HashSet};
 
 /// A kernel that may join siblings: its op, the value its anchor (its one
@@ -27,15 +29,13 @@ struct Candidate {
 
 /// The ops of a kernel's body (a group's region, or the op itself).
 fn body_ops(ctx: &Context, op: Op) -> Vec<Op> {
-    if ctx.op_name(op) != "fusion.group" {
+    let Some(g) = Group::of(ctx, op) else {
         return vec![op];
-    }
-    let Some(b) = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r)) else {
+    };
+    let Some(b) = ctx.entry_block(g.body(ctx)) else {
         return Vec::new();
     };
-    ctx.block_ops(b)
-        .filter(|o| ctx.op_name(*o) != "fusion.yield")
-        .collect()
+    ctx.block_ops(b).filter(|o| !Yield::is(ctx, *o)).collect()
 }
 
 /// The kernel `op` as a candidate: one GEMM and no reduction, its first
@@ -62,11 +62,11 @@ fn candidate(ctx: &Context, op: Op) -> Option<Candidate> {
         }
         _ => return None,
     };
-    let shared = if ctx.op_name(op) == "fusion.group" {
+    let shared = if let Some(g) = Group::of(ctx, op) {
         // A block argument of the group stands for the group's operand.
-        let b = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r))?;
+        let b = ctx.entry_block(g.body(ctx))?;
         let i = ctx.block_args(b).iter().position(|v| *v == read)?;
-        *ctx.operands(op).get(i)?
+        *g.inputs(ctx).get(i)?
     } else {
         read
     };
@@ -234,23 +234,19 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
     let mut names: Vec<String> = Vec::new();
     let mut cost = 0.0;
     for &m in set {
-        if ctx.op_name(m) == "fusion.group" {
-            cost += group_cost(ctx, m);
-            let inner = ctx
-                .regions(m)
-                .first()
-                .and_then(|r| ctx.entry_block(*r))
-                .expect("a group has a body");
-            let outer: Vec<Value> = ctx.operands(m).to_vec();
+        if let Some(g) = Group::of(ctx, m) {
+            cost += group_cost(ctx, g);
+            let inner = ctx.entry_block(g.body(ctx)).expect("a group has a body");
+            let outer: Vec<Value> = g.inputs(ctx).to_vec();
             for (old, v) in ctx.block_args(inner).to_vec().into_iter().zip(outer) {
                 ctx.replace_all_uses(old, arg_of(v));
             }
             for o in ctx.block_ops(inner).collect::<Vec<_>>() {
-                if ctx.op_name(o) == "fusion.yield" {
-                    results.extend(ctx.operands(o).iter().copied());
+                if let Some(y) = Yield::of(ctx, o) {
+                    results.extend(y.results(ctx).iter().copied());
                     continue;
                 }
-                names.push(ctx.op_name(o).trim_start_matches("graph.").to_string());
+                names.push(short_name(ctx.op_name(o)).to_string());
                 ctx.detach_op(o);
                 ctx.append_op(block, o);
             }
@@ -264,25 +260,23 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
             }
             let o = ctx.clone_op(m, &mut map);
             ctx.append_op(block, o);
-            names.push(ctx.op_name(o).trim_start_matches("graph.").to_string());
+            names.push(short_name(ctx.op_name(o)).to_string());
             results.push(ctx.result(o, 0));
         }
     }
-    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
-    y.operands.extend(results.iter().copied());
-    let y = ctx.create_op(y);
-    ctx.append_op(block, y);
-    let region = ctx.create_region();
-    ctx.append_block(region, block);
-    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
-    st.operands.extend(inputs.iter().copied());
-    st.result_types
-        .extend(results.iter().map(|v| ctx.value_type(*v)));
-    st.regions.push(region);
+    append_yield(ctx, block, loc, &results);
     let joint = (cost - saving).max(0.0);
-    st.props = Some(super::group_props(ctx, FusionKind::Horizontal, joint));
-    let g = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(set[0]), g);
+    let types: Vec<aic::Type> = results.iter().map(|v| ctx.value_type(*v)).collect();
+    let group = build_group_op(
+        ctx,
+        (set[0], loc),
+        FusionKind::Horizontal,
+        joint,
+        &inputs,
+        block,
+        &types,
+    );
+    let g = group.op();
     let mut k = 0;
     for &m in set {
         for r in ctx.results(m).collect::<Vec<_>>() {
@@ -304,10 +298,9 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
 }
 
 /// The modelled cost a group records (0 for one without).
-fn group_cost(ctx: &Context, g: Op) -> f64 {
+fn group_cost(ctx: &Context, g: Group) -> f64 {
     let u = ctx.uniquer();
-    ctx.find_ident("cost")
-        .and_then(|i| ctx.inherent_attr(g, i))
+    g.cost(ctx)
         .and_then(|a| match u.attr_kind(a) {
             aic::AttrKind::Float { bits, .. } => Some(f64::from_bits(*bits as u64)),
             _ => None,

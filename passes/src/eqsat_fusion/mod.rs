@@ -20,10 +20,12 @@ pub mod horizontal;
 pub mod natives;
 
 use aic::eqsat::{self, Node, Types};
-use aic::ir::{Context, InsertPoint, Op, OpState, Value};
+use aic::ir::{Builder, Context, InsertPoint, Op, OpState, Value};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::{Diagnostic, DialectRegistry};
-use aic_dialects::fusion::FusionKind;
+use aic_dialects::fusion::{self, FusionKind};
+use aic_dialects::graph;
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
 use std::collections::{HashMap, HashSet};
@@ -167,14 +169,14 @@ struct EqsatFusion {
 fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
     let mut splits = Vec::new();
     ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
-        if ctx.op_name(op) == "graph.split" {
-            splits.push(op);
+        if let Some(s) = graph::Split::of(ctx, op) {
+            splits.push(s);
         }
     });
     let u = ctx.uniquer().clone();
     let mut changed = false;
-    for op in splits {
-        let x = ctx.operands(op)[0];
+    for split in splits {
+        let (op, x) = (split.op(), split.x(ctx));
         let Some(shape) = ctx
             .type_kind(ctx.value_type(x))
             .shape()
@@ -182,13 +184,7 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
         else {
             continue;
         };
-        let axis = ctx
-            .find_ident("axis")
-            .and_then(|i| ctx.inherent_attr(op, i))
-            .and_then(|a| match ctx.attr_kind(a) {
-                aic::AttrKind::Integer { value, .. } => Some(*value as i64),
-                _ => None,
-            });
+        let axis = split.axis(ctx);
         let Some(axis) = axis.map(|a| if a < 0 { a + shape.len() as i64 } else { a }) else {
             continue;
         };
@@ -203,18 +199,15 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
         if sizes.iter().any(|s| *s < 0) || shape.iter().any(|s| *s < 0) {
             continue;
         }
-        let loc = ctx.op(op).loc;
         let mut from = 0;
         for (r, n) in results.iter().zip(sizes) {
-            let props = natives::axis_slice(&u, &shape, axis as usize, from, from + n);
+            let [(_, start), (_, limit), (_, strides)] =
+                natives::axis_slice(&u, &shape, axis as usize, from, from + n);
             from += n;
-            let mut st = OpState::new(ctx.ident("graph.slice"), loc);
-            st.operands.push(x);
-            st.result_types.push(ctx.value_type(*r));
-            st.props = Some(u.dict_attr(props.iter().map(|(k, v)| (u.ident(k), *v)).collect()));
-            let s = ctx.create_op(st);
-            ctx.insert_op(InsertPoint::Before(op), s);
-            ctx.replace_all_uses(*r, ctx.result(s, 0));
+            let ty = ctx.value_type(*r);
+            let s =
+                graph::Slice::build(&mut Builder::before(ctx, op), x, start, limit, strides, ty);
+            ctx.replace_all_uses(*r, s.result(ctx));
         }
         ctx.erase_op(op);
         changed = true;
@@ -501,11 +494,7 @@ fn fusion_line(model: &KernelTime<'_>, n: &Node, kids: &[aic::Type]) -> Option<S
             .collect::<Option<_>>()?;
         unfused += model.op_time(o.op.as_str(), &args, Some(o.ty));
     }
-    let names: Vec<&str> = body
-        .ops
-        .iter()
-        .map(|o| o.op.as_str().trim_start_matches("graph."))
-        .collect();
+    let names: Vec<&str> = body.ops.iter().map(|o| short_name(o.op.as_str())).collect();
     Some(format!(
         "fused {} [{}]: {:.3} us, unfused {:.3} us, saving {:.3} us",
         body.kind().keyword(),
@@ -518,7 +507,14 @@ fn fusion_line(model: &KernelTime<'_>, n: &Node, kids: &[aic::Type]) -> Option<S
 
 /// Whether an op is a kernel of its own (constants and inputs are data).
 fn is_kernel(op: &str) -> bool {
-    op != eqsat::INPUT && op != "graph.constant"
+    op != eqsat::INPUT && op != graph::CONSTANT.name
+}
+
+/// A graph op's name without the dialect's (the reports' words).
+fn short_name(op: &str) -> &str {
+    op.strip_prefix(graph::DIALECT.name)
+        .and_then(|r| r.strip_prefix('.'))
+        .unwrap_or(op)
 }
 
 /// Build the ops of `expr` before `at`: inputs map to their values, fused
@@ -642,18 +638,38 @@ impl Origins<'_> {
     }
 }
 
-/// The properties of a `fusion.group` of `kind` with modelled `cost`.
-pub fn group_props(ctx: &Context, kind: FusionKind, cost: f64) -> aic::Attr {
-    let u = ctx.uniquer();
+/// A `fusion.group` of `kind` with modelled `cost` on `inputs`, its body
+/// `block` (whose arguments stand for the inputs, and which ends in a
+/// `fusion.yield` of values of `results`' types), inserted before `at`.
+pub fn build_group_op(
+    ctx: &mut Context,
+    (at, loc): (Op, aic::Attr),
+    kind: FusionKind,
+    cost: f64,
+    inputs: &[Value],
+    block: aic::ir::Block,
+    results: &[aic::Type],
+) -> fusion::Group {
+    let u = ctx.uniquer().clone();
     let f64t = u.ty(aic::TypeKind::Float(aic::float::FloatKind::F64));
     let cost = u.attr(aic::AttrKind::Float {
         bits: u128::from(cost.to_bits()),
         ty: f64t,
     });
-    u.dict_attr(vec![
-        (u.ident("cost"), cost),
-        (u.ident("kind"), kind.attr(u)),
-    ])
+    let kind = kind.attr(&u);
+    let mut b = Builder::before(ctx, at);
+    b.loc = loc;
+    let g = fusion::Group::build(&mut b, inputs, kind, Some(cost), results);
+    let body = g.body(ctx);
+    ctx.append_block(body, block);
+    g
+}
+
+/// Append a `fusion.yield` of `values` at location `loc` to `block`.
+pub fn append_yield(ctx: &mut Context, block: aic::ir::Block, loc: aic::Attr, values: &[Value]) {
+    let mut b = Builder::at_end(ctx, block);
+    b.loc = loc;
+    fusion::Yield::build(&mut b, values);
 }
 
 /// A `fusion.group` computing `body` on `args`, inserted before `at`.
@@ -690,21 +706,10 @@ fn build_group(
         vals.push(ctx.result(op, 0));
     }
     let root = *vals.last().expect("a body has ops");
-    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
-    y.operands.push(root);
-    let y = ctx.create_op(y);
-    ctx.append_op(block, y);
-    let region = ctx.create_region();
-    ctx.append_block(region, block);
-    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
-    st.operands.extend(args.iter().copied());
-    st.result_types
-        .push(body.ops.last().expect("a body has ops").ty);
-    st.regions.push(region);
-    st.props = Some(group_props(ctx, body.kind(), cost));
-    let op = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(at), op);
-    ctx.result(op, 0)
+    append_yield(ctx, block, loc, &[root]);
+    let ty = body.ops.last().expect("a body has ops").ty;
+    let g = build_group_op(ctx, (at, loc), body.kind(), cost, args, block, &[ty]);
+    g.results(ctx)[0]
 }
 
 impl Pass for EqsatFusion {

@@ -12,11 +12,12 @@
 
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_values;
+use aic::dialect::OpSpec;
 use aic::eqsat::{self, Arg, Bound, Graph, Native, Natives, Node};
 use aic::interp::{Data, Elem, Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::Uniquer;
 use aic::types::{Type, TypeKind};
-use aic_dialects::graph::ReduceKind;
+use aic_dialects::graph::{self, ReduceKind};
 use egg::{Id, Symbol};
 
 /// The predicates and natives the pass's rule sets are read with.
@@ -60,13 +61,13 @@ fn uniq(g: &Graph) -> &Uniquer {
 }
 
 /// The nodes of op `op` in class `c`.
-fn ops<'a>(g: &'a Graph, c: Id, op: &'static str) -> impl Iterator<Item = &'a Node> + 'a {
-    g[c].nodes.iter().filter(move |n| n.op.as_str() == op)
+fn ops<'a>(g: &'a Graph, c: Id, op: &'static OpSpec) -> impl Iterator<Item = &'a Node> + 'a {
+    g[c].nodes.iter().filter(move |n| n.op.as_str() == op.name)
 }
 
 /// The operand pairs of the `op` nodes in class `c` (both orders are there
 /// for commutative ops once the commutativity rules ran).
-fn pairs(g: &Graph, c: Id, op: &'static str) -> Vec<(Id, Id)> {
+fn pairs(g: &Graph, c: Id, op: &'static OpSpec) -> Vec<(Id, Id)> {
     ops(g, c, op)
         .filter(|n| n.children.len() == 2)
         .map(|n| (g.find(n.children[0]), g.find(n.children[1])))
@@ -92,7 +93,7 @@ fn scalar(g: &Graph, c: Id) -> Option<f64> {
 
 fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
     let u = uniq(g);
-    for n in ops(g, c, "graph.constant") {
+    for n in ops(g, c, &graph::CONSTANT) {
         let t = eqsat::prop(u, n, "value").and_then(|a| tensor_of_attr(u, a, g[c].data?));
         if let Some(Tensor {
             data: Data::Float(v),
@@ -108,7 +109,7 @@ fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
     if depth == 0 {
         return None;
     }
-    ops(g, c, "graph.broadcast").find_map(|n| scalar_at(g, n.children[0], depth - 1))
+    ops(g, c, &graph::BROADCAST).find_map(|n| scalar_at(g, n.children[0], depth - 1))
 }
 
 /// The sources class `b` broadcasts along `axes` of its shape: `broadcast(s)`
@@ -126,7 +127,7 @@ fn spread(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
         .collect();
     let all: Vec<i64> = (0..out.len() as i64).collect();
     let mut found = Vec::new();
-    for n in ops(g, b, "graph.broadcast") {
+    for n in ops(g, b, &graph::BROADCAST) {
         let (s, d) = (g.find(n.children[0]), ints(g, n, "dims"));
         let sh = shape(g, s);
         let ok = (d.as_ref() == Some(&kept) && sh.as_ref() == Some(&dropped))
@@ -146,7 +147,7 @@ fn along(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
     };
     let want: Vec<i64> = axes.iter().map(|a| *a as i64).collect();
     let sizes: Vec<i64> = axes.iter().map(|a| out[*a]).collect();
-    ops(g, b, "graph.broadcast")
+    ops(g, b, &graph::BROADCAST)
         .filter(|n| ints(g, n, "dims").as_ref() == Some(&want))
         .map(|n| g.find(n.children[0]))
         .filter(|s| shape(g, *s).as_ref() == Some(&sizes))
@@ -156,7 +157,7 @@ fn along(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
 /// The reduction of a node: its kind, sorted non-negative axes and whether it
 /// keeps the reduced dimensions.
 fn reduction(g: &Graph, n: &Node) -> Option<(ReduceKind, Vec<usize>, bool)> {
-    if n.op.as_str() != "graph.reduce" {
+    if n.op.as_str() != graph::REDUCE.name {
         return None;
     }
     let u = uniq(g);
@@ -190,10 +191,16 @@ fn reduced(g: &Graph, c: Id, kind: ReduceKind, axes: &[usize]) -> Vec<Id> {
 // ---- building ------------------------------------------------------------
 
 /// A node of `op` with properties `props`, operands `children` and type `ty`.
-fn node(g: &Graph, op: &str, props: Vec<(&str, Attr)>, children: &[Id], ty: Option<Type>) -> Node {
+fn node(
+    g: &Graph,
+    op: &OpSpec,
+    props: Vec<(&str, Attr)>,
+    children: &[Id],
+    ty: Option<Type>,
+) -> Node {
     let u = uniq(g);
     Node {
-        op: Symbol::from(op),
+        op: Symbol::from(op.name),
         attrs: (!props.is_empty())
             .then(|| u.dict_attr(props.into_iter().map(|(k, v)| (u.ident(k), v)).collect())),
         children: children.iter().copied().collect(),
@@ -255,11 +262,11 @@ fn is_integer(g: &Graph, args: &[Arg]) -> bool {
 fn compose_broadcasts(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let ty = g[class].data;
     let mut out = Vec::new();
-    for n in ops(g, class, "graph.broadcast") {
+    for n in ops(g, class, &graph::BROADCAST) {
         let Some(outer) = ints(g, n, "dims") else {
             continue;
         };
-        for p in ops(g, n.children[0], "graph.broadcast") {
+        for p in ops(g, n.children[0], &graph::BROADCAST) {
             let Some(inner) = ints(g, p, "dims") else {
                 continue;
             };
@@ -271,7 +278,7 @@ fn compose_broadcasts(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 let dims = uniq(g).i64_array(&c);
                 out.push(node(
                     g,
-                    "graph.broadcast",
+                    &graph::BROADCAST,
                     vec![("dims", dims)],
                     &[p.children[0]],
                     ty,
@@ -293,9 +300,9 @@ fn bias_add(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for (a, b) in pairs(g, class, "graph.add") {
+    for (a, b) in pairs(g, class, &graph::ADD) {
         for v in along(g, b, &[r - 1]) {
-            out.push(node(g, "graph.bias_add", vec![], &[a, v], ty));
+            out.push(node(g, &graph::BIAS_ADD, vec![], &[a, v], ty));
         }
     }
     out
@@ -316,7 +323,7 @@ fn reduce_node(
     if keep {
         props.push(("keep_dims", u.attr(AttrKind::Unit)));
     }
-    node(g, "graph.reduce", props, &[x], ty)
+    node(g, &graph::REDUCE, props, &[x], ty)
 }
 
 /// `div(sum(x, A), N)` with `N` the number of elements summed is `mean(x, A)`;
@@ -328,7 +335,7 @@ fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         let s = shape(g, x)?;
         Some(axes.iter().map(|a| s[*a] as f64).product())
     };
-    for (s, n) in pairs(g, class, "graph.div") {
+    for (s, n) in pairs(g, class, &graph::DIV) {
         let Some(n) = scalar(g, n) else {
             continue;
         };
@@ -370,7 +377,7 @@ fn softmax(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for (e, b) in pairs(g, class, "graph.div") {
+    for (e, b) in pairs(g, class, &graph::DIV) {
         for a in 0..rank {
             let summed = spread(g, b, &[a])
                 .into_iter()
@@ -378,14 +385,14 @@ fn softmax(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             if !summed {
                 continue;
             }
-            for ex in ops(g, e, "graph.exp") {
-                for (x, mb) in pairs(g, ex.children[0], "graph.sub") {
+            for ex in ops(g, e, &graph::EXP) {
+                for (x, mb) in pairs(g, ex.children[0], &graph::SUB) {
                     if spread(g, mb, &[a])
                         .into_iter()
                         .any(|m| reduces(g, m, ReduceKind::Max, x, &[a]))
                     {
                         let axis = i64_attr(uniq(g), a as i64);
-                        out.push(node(g, "graph.softmax", vec![("axis", axis)], &[x], ty));
+                        out.push(node(g, &graph::SOFTMAX, vec![("axis", axis)], &[x], ty));
                     }
                 }
             }
@@ -401,18 +408,18 @@ fn deviation(
     g: &Graph,
     b: Id,
     axes: &[usize],
-    root: &'static str,
+    root: &'static OpSpec,
     is_x: impl Fn(Id) -> bool,
 ) -> Vec<f64> {
     let mut out = Vec::new();
     for rs in spread(g, b, axes) {
         for rq in ops(g, rs, root) {
-            for (v, e) in pairs(g, rq.children[0], "graph.add") {
+            for (v, e) in pairs(g, rq.children[0], &graph::ADD) {
                 let Some(eps) = scalar(g, e) else {
                     continue;
                 };
                 for sq in reduced(g, v, ReduceKind::Mean, axes) {
-                    if pairs(g, sq, "graph.mul")
+                    if pairs(g, sq, &graph::MUL)
                         .into_iter()
                         .any(|(p, q)| p == q && is_x(p))
                     {
@@ -429,7 +436,7 @@ fn deviation(
 /// written `x * rsqrt(..)` (JAX) or `x / sqrt(..)` (PyTorch, Hugging Face).
 fn normalised(g: &Graph, n: Id, axes: &[usize]) -> Vec<(Id, f64)> {
     let mut out = Vec::new();
-    for (op, root) in [("graph.mul", "graph.rsqrt"), ("graph.div", "graph.sqrt")] {
+    for (op, root) in [(&graph::MUL, &graph::RSQRT), (&graph::DIV, &graph::SQRT)] {
         for (x, b) in pairs(g, n, op) {
             out.extend(
                 deviation(g, b, axes, root, |c| c == x)
@@ -456,19 +463,19 @@ fn layernorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let mut out = Vec::new();
     for k in 1..=rank {
         let axes = trailing(rank, k);
-        for (p, bb) in pairs(g, class, "graph.add") {
+        for (p, bb) in pairs(g, class, &graph::ADD) {
             for beta in along(g, bb, &axes) {
-                for (q, gb) in pairs(g, p, "graph.mul") {
+                for (q, gb) in pairs(g, p, &graph::MUL) {
                     for gamma in along(g, gb, &axes) {
                         for (xc, eps) in normalised(g, q, &axes) {
-                            for (x, mb) in pairs(g, xc, "graph.sub") {
+                            for (x, mb) in pairs(g, xc, &graph::SUB) {
                                 let centred = spread(g, mb, &axes)
                                     .into_iter()
                                     .any(|m| reduces(g, m, ReduceKind::Mean, x, &axes));
                                 if centred {
                                     let props = vec![("epsilon", f32_attr(uniq(g), eps))];
                                     let kids = [x, gamma, beta];
-                                    out.push(node(g, "graph.layernorm", props, &kids, ty));
+                                    out.push(node(g, &graph::LAYERNORM, props, &kids, ty));
                                 }
                             }
                         }
@@ -490,11 +497,11 @@ fn rmsnorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let mut out = Vec::new();
     for k in 1..=rank {
         let axes = trailing(rank, k);
-        for (q, gb) in pairs(g, class, "graph.mul") {
+        for (q, gb) in pairs(g, class, &graph::MUL) {
             for gamma in along(g, gb, &axes) {
                 for (x, eps) in normalised(g, q, &axes) {
                     let props = vec![("epsilon", f32_attr(uniq(g), eps))];
-                    out.push(node(g, "graph.rmsnorm", props, &[x, gamma], ty));
+                    out.push(node(g, &graph::RMSNORM, props, &[x, gamma], ty));
                 }
             }
         }
@@ -509,11 +516,11 @@ fn rmsnorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 fn transposes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let ty = g[class].data;
     let mut out = Vec::new();
-    for n in ops(g, class, "graph.transpose") {
+    for n in ops(g, class, &graph::TRANSPOSE) {
         let Some(q) = ints(g, n, "perm") else {
             continue;
         };
-        for p in ops(g, n.children[0], "graph.transpose") {
+        for p in ops(g, n.children[0], &graph::TRANSPOSE) {
             let Some(pp) = ints(g, p, "perm") else {
                 continue;
             };
@@ -529,7 +536,7 @@ fn transposes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 out.push(same_as(g, x));
             } else {
                 let perm = uniq(g).i64_array(&c);
-                out.push(node(g, "graph.transpose", vec![("perm", perm)], &[x], ty));
+                out.push(node(g, &graph::TRANSPOSE, vec![("perm", perm)], &[x], ty));
             }
         }
     }
@@ -540,13 +547,13 @@ fn transposes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 fn reshapes(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let ty = g[class].data;
     let mut out = Vec::new();
-    for n in ops(g, class, "graph.reshape") {
-        for p in ops(g, n.children[0], "graph.reshape") {
+    for n in ops(g, class, &graph::RESHAPE) {
+        for p in ops(g, n.children[0], &graph::RESHAPE) {
             let x = g.find(p.children[0]);
             if g[x].data == ty {
                 out.push(same_as(g, x));
             } else {
-                out.push(node(g, "graph.reshape", vec![], &[x], ty));
+                out.push(node(g, &graph::RESHAPE, vec![], &[x], ty));
             }
         }
     }
@@ -582,16 +589,16 @@ fn retarget(g: &Graph, mm: &Node, i: usize, x: Id) -> Node {
     }
     let mut kids: Vec<Id> = mm.children.to_vec();
     kids[i] = x;
-    node(g, mm.op.as_str(), props, &kids, mm.ty)
+    node(g, &graph::MATMUL, props, &kids, mm.ty)
 }
 
 /// `matmul(transpose(a), b)` (the last two dimensions swapped) is `matmul(a,
 /// b, transpose_a)`; likewise for `b`; a flag already set is cleared.
 fn fold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let mut out = Vec::new();
-    for mm in ops(g, class, "graph.matmul") {
+    for mm in ops(g, class, &graph::MATMUL) {
         for i in 0..2 {
-            for t in ops(g, mm.children[i], "graph.transpose") {
+            for t in ops(g, mm.children[i], &graph::TRANSPOSE) {
                 if swaps_last_two(g, t) {
                     out.push(retarget(g, mm, i, t.children[0]));
                 }
@@ -604,7 +611,7 @@ fn fold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 /// `matmul(a, b, transpose_a)` is `matmul(transpose(a), b)`; likewise for `b`.
 fn unfold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     let mut todo = Vec::new();
-    for mm in ops(g, class, "graph.matmul") {
+    for mm in ops(g, class, &graph::MATMUL) {
         for (i, f) in FLAGS.iter().enumerate() {
             if eqsat::prop(uniq(g), mm, f).is_some() {
                 todo.push((mm.clone(), i));
@@ -621,7 +628,7 @@ fn unfold_transpose(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         let perm = uniq(g).i64_array(&perm);
         let t = node(
             g,
-            "graph.transpose",
+            &graph::TRANSPOSE,
             vec![("perm", perm)],
             &[mm.children[i]],
             None,
@@ -643,7 +650,7 @@ fn sink_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         let kids: Vec<Vec<&Node>> = n
             .children
             .iter()
-            .map(|c| ops(g, *c, "graph.broadcast").collect())
+            .map(|c| ops(g, *c, &graph::BROADCAST).collect())
             .collect();
         match kids.as_slice() {
             [a] => todo.extend(a.iter().map(|b| (n.clone(), vec![b.children[0]], b.attrs))),
@@ -669,7 +676,7 @@ fn sink_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         });
         if g[inner].data.is_some() {
             out.push(Node {
-                op: Symbol::from("graph.broadcast"),
+                op: Symbol::from(graph::BROADCAST.name),
                 attrs: dims,
                 children: [inner].into_iter().collect(),
                 ty,
@@ -688,7 +695,7 @@ const MAX_SIBLINGS: usize = 4;
 /// not a concatenation).
 fn parts(g: &Graph, w: Id, axis: i64) -> Vec<Id> {
     let w = g.find(w);
-    ops(g, w, "graph.concat")
+    ops(g, w, &graph::CONCAT)
         .find(|n| eqsat::prop(uniq(g), n, "axis").and_then(|a| int_of(g, a)) == Some(axis))
         .map(|n| n.children.iter().map(|c| g.find(*c)).collect())
         .unwrap_or_else(|| vec![w])
@@ -713,7 +720,7 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
         return Vec::new();
     }
     let pick = |c: Id| -> Vec<Node> {
-        ops(g, c, "graph.matmul")
+        ops(g, c, &graph::MATMUL)
             .filter(|n| g.find(n.children[0]) == x)
             .cloned()
             .collect()
@@ -753,7 +760,7 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
         let u = uniq(g);
         let cat = node(
             g,
-            "graph.concat",
+            &graph::CONCAT,
             vec![("axis", i64_attr(u, axis as i64))],
             &weights,
             None,
@@ -769,7 +776,7 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
         };
         let slice = |g: &Graph, from: i64, to: i64, t: Option<Type>| {
             let props = axis_slice(uniq(g), &ty, ty.len() - 1, from, to).to_vec();
-            node(g, "graph.slice", props, &[y], t)
+            node(g, &graph::SLICE, props, &[y], t)
         };
         let second = slice(g, na, na + nb, g[bb].data);
         let second = g.add(second);
@@ -801,29 +808,24 @@ pub fn axis_slice(
     ]
 }
 
-/// The `f64` meaning of the binary ops `fold_constants` folds.
+/// The binary ops `fold_constants` folds (by their interpreter's meaning,
+/// [`graph::float_binary`]).
+const FOLDED: [&OpSpec; 6] = [
+    &graph::ADD,
+    &graph::SUB,
+    &graph::MUL,
+    &graph::DIV,
+    &graph::MAX,
+    &graph::MIN,
+];
+
+/// The `f64` meaning of the binary op `op` if `fold_constants` folds it.
 fn binary(op: &str) -> Option<fn(f64, f64) -> f64> {
-    Some(match op {
-        "graph.add" => |a, b| a + b,
-        "graph.sub" => |a, b| a - b,
-        "graph.mul" => |a, b| a * b,
-        "graph.div" => |a, b| a / b,
-        "graph.max" => |a, b| {
-            if a.is_nan() || b.is_nan() {
-                f64::NAN
-            } else {
-                a.max(b)
-            }
-        },
-        "graph.min" => |a, b| {
-            if a.is_nan() || b.is_nan() {
-                f64::NAN
-            } else {
-                a.min(b)
-            }
-        },
-        _ => return None,
-    })
+    FOLDED
+        .iter()
+        .any(|s| s.name == op)
+        .then(|| graph::float_binary(op))
+        .flatten()
 }
 
 /// An op of scalar float constants is the constant it computes (rounded to
@@ -843,7 +845,7 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
     for n in &g[class].nodes {
         let v = match (binary(n.op.as_str()), n.children.as_slice()) {
             (Some(f), [a, b]) => direct(*a).zip(direct(*b)).map(|(a, b)| f(a, b)),
-            (None, [a]) if n.op.as_str() == "graph.neg" => direct(*a).map(|a| -a),
+            (None, [a]) if n.op.as_str() == graph::NEG.name => direct(*a).map(|a| -a),
             _ => None,
         };
         if let Some(v) = v {
@@ -853,7 +855,7 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             let value = attr_of_tensor(u, &t);
             out.push(node(
                 g,
-                "graph.constant",
+                &graph::CONSTANT,
                 vec![("value", value)],
                 &[],
                 Some(ty),
@@ -867,6 +869,7 @@ fn fold_constants(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 mod tests {
     use super::*;
     use crate::eqsat_fusion::{ALGEBRAIC, FUSION, RAISING};
+    use aic::op_def::OpHandle;
     use aic::syntax::{parse_module, with_parser_stack};
     use aic::{Context, SourceMap};
     use std::sync::Arc;
@@ -888,13 +891,14 @@ mod tests {
             let m = parse_module(&mut ctx, &sm, id).expect("parses");
             let mut block = None;
             ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
-                if ctx.op_name(op) == "func.func" {
-                    block = ctx.regions(op).first().and_then(|r| ctx.entry_block(*r));
+                if let Some(f) = aic_dialects::func::Func::of(&ctx, op) {
+                    block = ctx.entry_block(f.body(&ctx));
                 }
             });
             let b = block.expect("a function");
             let ret = ctx.block_ops(b).last().expect("return");
-            let v = ctx.operands(ret)[0];
+            let ret = aic_dialects::func::Return::of(&ctx, ret).expect("a return");
+            let v = *ret.operands(&ctx).first().expect("a returned value");
             let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
             let root = fb.classes[&v];
             let rules: Vec<_> = sets
@@ -932,7 +936,7 @@ mod tests {
   return %r : tensor<4x8xf32>
 }",
         );
-        assert!(ops.contains(&"graph.gelu".to_string()), "{ops:?}");
+        assert!(ops.contains(&graph::GELU.name.to_string()), "{ops:?}");
     }
 
     #[test]
@@ -948,6 +952,6 @@ mod tests {
 }",
             &[FUSION],
         );
-        assert!(ops.contains(&"graph.slice".to_string()), "{ops:?}");
+        assert!(ops.contains(&graph::SLICE.name.to_string()), "{ops:?}");
     }
 }

@@ -12,6 +12,8 @@
 use super::gemm::{Problem, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
 use super::*;
+use aic_dialects::arith::{self, build as ab};
+use aic_dialects::graph;
 
 /// What the generator needs of an attention group.
 struct Attention {
@@ -49,7 +51,7 @@ fn recognise(
     let mms: Vec<Op> = ops
         .iter()
         .copied()
-        .filter(|o| ctx.op_name(*o) == "graph.matmul")
+        .filter(|o| is(ctx, *o, &graph::MATMUL))
         .collect();
     let [mm1, mm2] = mms[..] else {
         return Err(NOT_MINE.into());
@@ -63,7 +65,7 @@ fn recognise(
     }
     let Some(sm) = ctx
         .defining_op(p)
-        .filter(|o| ctx.op_name(*o) == "graph.softmax" && ops.contains(o))
+        .filter(|o| is(ctx, *o, &graph::SOFTMAX) && ops.contains(o))
     else {
         return Err(NOT_MINE.into());
     };
@@ -170,164 +172,35 @@ pub(super) fn attention(
             );
             heuristic(target, at.qk.batch, (sq, sk, d), f16)
         });
-    let (bm, bn) = (t.bm, t.bn);
     let loc = ctx.op(group).loc;
-    let u = ctx.uniquer().clone();
-    let index = u.ty(TypeKind::Index);
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| buffer(&body.inputs, &bufs, v);
     let out_buf = *bufs.last().expect("the output");
-    let [q_elem, k_elem, v_elem] = at.elems;
-    let lead: Vec<i64> = (at.qk.batch > 0)
-        .then_some(at.qk.batch)
-        .into_iter()
-        .collect();
-    let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
-    let reg = |shape: Vec<i64>, el: Type| tile::plain_tile(&u, shape, el, Space::Register);
-    let (s_t, row_t, o_t) = (
-        reg(vec![bm, bn], calc),
-        reg(vec![bm], calc),
-        reg(vec![bm, at.dv], calc),
-    );
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let m0 = e.block_start(0, bm);
-    let pb = (at.qk.batch > 0).then(|| e.program_id(2));
-    let origin = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let c0 = e.index(0);
-    let q = operand_tile(
-        &mut e,
-        &buf,
-        &at.q,
-        (&space(sq, d), &origin(m0, c0), &[bm, d]),
-        calc,
-        q_elem,
-    );
-    let qs = e.stage(q, &[bm, d], q_elem, 1);
-    let ninf = e.float(f64::NEG_INFINITY, calc);
-    let zero = e.float(0.0, calc);
-    let log2e = e.float(std::f64::consts::LOG2_E, calc);
-    let neg_log2e = e.float(-std::f64::consts::LOG2_E, calc);
-    let m_init = e.spread(ninf, row_t, &[]);
-    let l_init = e.spread(zero, row_t, &[]);
-    let acc_init = e.spread(zero, o_t, &[]);
-    let (csk, cbn) = (e.index(sk), e.index(bn));
-    let lb = e.ctx.create_block(&[
-        (index, Some(loc)),
-        (row_t, Some(loc)),
-        (row_t, Some(loc)),
-        (o_t, Some(loc)),
-    ]);
-    let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
-    {
-        let mut l = e.inside(lb);
-        let (j, m_i, l_i, acc) = (la[0], la[1], la[2], la[3]);
-        let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
-        let kt = operand_tile(
-            &mut l,
-            &buf,
-            &at.k,
-            (&space(d, sk), &origin(c0, j), &[d, bn]),
-            calc,
-            k_elem,
-        );
-        let ks = l.stage(kt, &[d, bn], k_elem, t.stages);
-        let z = l.spread(zero, s_t, &[]);
-        let mut s = l.gemm(qs, ks, z, s_t);
-        let s_at = origin(m0, j);
-        let r = At {
-            bufs: &buf,
-            view: &at.qk.c_view,
-            at: &s_at,
-            shape: &[bm, bn],
-            calc,
-        };
-        s = emit_chain(&mut l, &at.scores, s, &r);
-        if sk % bn != 0 {
-            // Keys past the end score -inf: they add nothing to the softmax.
-            let col = l.val(
-                "tile.iota",
-                &[],
-                reg(vec![bm, bn], index),
-                vec![("dim", l.i64_attr(1))],
-            );
-            s = map_typed(&mut l, &[s, col], &[calc, index], s_t, &mut |b, a| {
-                let key = b.val("arith.addi", &[a[1], j], index, vec![]);
-                let pred = b.i1();
-                let slt = b.i64_attr(2);
-                let inside = b.val("arith.cmpi", &[key, csk], pred, vec![("predicate", slt)]);
-                b.val("arith.select", &[inside, a[0], ninf], calc, vec![])
-            });
-        }
-        let mx = l.reduce_rows(s, tile::ReduceKind::Max, row_t);
-        let m_new = map(&mut l, &[m_i, mx], row_t, calc, &mut f("arith.maximumf"));
-        // -m·log2 e, once a row.
-        let neg_ml = map(&mut l, &[m_new], row_t, calc, &mut |b, a| {
-            b.val("arith.mulf", &[a[0], neg_log2e], calc, vec![])
-        });
-        let mb = l.spread(neg_ml, s_t, &[0]);
-        // exp(x - m) = exp2(x·log2 e - m·log2 e): the probabilities, and the
-        // rescaling of what came before.
-        let mut exp_diff = |b: &mut B<'_>, a: &[Value]| {
-            let x = b.val("math.fma", &[a[0], log2e, a[1]], calc, vec![]);
-            b.val("math.exp2", &[x], calc, vec![])
-        };
-        let p = map(&mut l, &[s, mb], s_t, calc, &mut exp_diff);
-        let alpha = map(&mut l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
-        let ps = l.reduce_rows(p, tile::ReduceKind::Sum, row_t);
-        let l_new = map(&mut l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
-            let x = b.val("arith.mulf", &[a[0], a[1]], calc, vec![]);
-            b.val("arith.addf", &[x, a[2]], calc, vec![])
-        });
-        let ab = l.spread(alpha, o_t, &[0]);
-        let scaled = map(&mut l, &[acc, ab], o_t, calc, &mut f("arith.mulf"));
-        let vt = operand_tile(
-            &mut l,
-            &buf,
-            &at.v,
-            (&space(sk, at.dv), &origin(j, c0), &[bn, at.dv]),
-            calc,
-            v_elem,
-        );
-        let vs = l.stage(vt, &[bn, at.dv], v_elem, t.stages);
-        let pv = convert(&mut l, p, &[bm, bn], calc, v_elem);
-        let acc_new = l.gemm(pv, vs, scaled, o_t);
-        l.op("tile.yield", &[m_new, l_new, acc_new], &[], vec![]);
-    }
-    let lo = e.region_op(
-        "tile.for",
-        &[c0, csk, cbn, m_init, l_init, acc_init],
-        &[row_t, row_t, o_t],
-        lb,
-    );
-    let (l_fin, acc_fin) = (e.ctx.result(lo, 1), e.ctx.result(lo, 2));
-    let lbc = e.spread(l_fin, o_t, &[0]);
-    let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, calc, vec![]);
-    let mut out = map(&mut e, &[acc_fin, lbc], o_t, calc, &mut f("arith.divf"));
-    let o_at = origin(m0, c0);
+    let k = Online::start(&mut e, &at, &buf, t, calc);
+    let [_, l_fin, acc_fin] = k.key_loop(&mut e);
+    // The output: the accumulator over the denominator, the epilogue.
+    let lbc = spread(&mut e, l_fin, k.o_t, &[0]);
+    let mut out = map(&mut e, &[acc_fin, lbc], k.o_t, calc, &mut |b, a| {
+        ab::binary::<arith::DivF>(b, a[0], a[1])
+    });
+    let o_at = k.origin(k.m0, k.c0);
     let r = At {
         bufs: &buf,
         view: &at.out_view,
         at: &o_at,
-        shape: &[bm, at.dv],
+        shape: &[t.bm, at.dv],
         calc,
     };
     out = emit_chain(&mut e, &at.epilogue, out, &r);
-    store(
-        &mut e,
-        out,
-        out_buf,
-        &o_at,
-        &[bm, at.dv],
-        &at.store,
-        calc,
-        elem,
-    );
-    e.op("tile.return", &[], &[], vec![]);
-    let mut grid = vec![(sq + bm - 1) / bm, 1];
+    let shape = [t.bm, at.dv];
+    store(&mut e, out, out_buf, &o_at, &shape, &at.store, calc, elem);
+    ret(&mut e);
+    let mut grid = vec![(sq + t.bm - 1) / t.bm, 1];
     if at.qk.batch > 0 {
         grid.push(at.qk.batch);
     }
@@ -342,6 +215,200 @@ pub(super) fn attention(
         loc,
     );
     Ok(())
+}
+
+/// `(batch,) i, j`: an origin in batch `pb`, if batched.
+fn origin(pb: Option<Value>, i: Value, j: Value) -> Vec<Value> {
+    pb.into_iter().chain([i, j]).collect()
+}
+
+impl Attention {
+    /// `[(batch,) rows, cols]`: an operand's index space.
+    fn space(&self, rows: i64, cols: i64) -> Vec<i64> {
+        let lead = (self.qk.batch > 0).then_some(self.qk.batch);
+        lead.into_iter().chain([rows, cols]).collect()
+    }
+}
+
+/// An attention kernel's online softmax: its tiles, and the values built
+/// before the key loop that each step reads.
+struct Online<'a> {
+    at: &'a Attention,
+    /// The kernel buffer of a group input.
+    buf: &'a dyn Fn(Value) -> Value,
+    t: Tuning,
+    calc: Type,
+    /// The scores' (`BM x BN`), the rows' (`BM`) and the output's
+    /// (`BM x Dv`) register tile types.
+    s_t: Type,
+    row_t: Type,
+    o_t: Type,
+    /// The block's first query row, index 0, and its batch (grid axis 2).
+    m0: Value,
+    c0: Value,
+    pb: Option<Value>,
+    /// Q's tile, staged in shared memory.
+    qs: Value,
+    /// The constants 0, -inf, log2 e and -log2 e of the compute type.
+    zero: Value,
+    ninf: Value,
+    log2e: Value,
+    neg_log2e: Value,
+}
+
+impl<'a> Online<'a> {
+    /// The block's position, Q's tile staged, and the constants.
+    fn start(
+        e: &mut Builder<'_>,
+        at: &'a Attention,
+        buf: &'a dyn Fn(Value) -> Value,
+        t: Tuning,
+        calc: Type,
+    ) -> Online<'a> {
+        let u = e.ctx.uniquer().clone();
+        let reg = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
+        let m0 = block_start(e, 0, t.bm);
+        let pb = (at.qk.batch > 0).then(|| program_id(e, 2));
+        let c0 = ab::index(e, 0);
+        let (d, q_elem) = (at.qk.k, at.elems[0]);
+        let q = operand_tile(
+            e,
+            buf,
+            &at.q,
+            (&at.space(at.qk.m, d), &origin(pb, m0, c0), &[t.bm, d]),
+            calc,
+            q_elem,
+        );
+        Online {
+            at,
+            buf,
+            t,
+            calc,
+            s_t: reg(vec![t.bm, t.bn]),
+            row_t: reg(vec![t.bm]),
+            o_t: reg(vec![t.bm, at.dv]),
+            m0,
+            c0,
+            pb,
+            qs: stage(e, q, &[t.bm, d], q_elem, 1),
+            ninf: ab::number(e, f64::NEG_INFINITY, calc),
+            zero: ab::number(e, 0.0, calc),
+            log2e: ab::number(e, std::f64::consts::LOG2_E, calc),
+            neg_log2e: ab::number(e, -std::f64::consts::LOG2_E, calc),
+        }
+    }
+
+    /// `(batch,) i, j`: an origin in the block's batch.
+    fn origin(&self, i: Value, j: Value) -> Vec<Value> {
+        origin(self.pb, i, j)
+    }
+
+    /// The tile of `o` (over `[(batch,) rows, cols]`) of `shape` at `(i,
+    /// j)`, in `elem`.
+    fn operand(
+        &self,
+        e: &mut Builder<'_>,
+        o: &Operand,
+        (rows, cols): (i64, i64),
+        (i, j): (Value, Value),
+        (r, c): (i64, i64),
+        elem: Type,
+    ) -> Value {
+        let (space, origin) = (self.at.space(rows, cols), self.origin(i, j));
+        operand_tile(e, self.buf, o, (&space, &origin, &[r, c]), self.calc, elem)
+    }
+
+    /// The loop over the keys, `BN` at a time, carrying the row maxima, the
+    /// denominators and the unnormalised output; gives their final values.
+    fn key_loop(&self, e: &mut Builder<'_>) -> [Value; 3] {
+        let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
+        let m_init = spread(e, self.ninf, row_t, &[]);
+        let l_init = spread(e, self.zero, row_t, &[]);
+        let acc_init = spread(e, self.zero, o_t, &[]);
+        let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
+        let index = e.ctx.uniquer().ty(TypeKind::Index);
+        let lb = e.ctx.create_block(&[
+            (index, Some(loc)),
+            (row_t, Some(loc)),
+            (row_t, Some(loc)),
+            (o_t, Some(loc)),
+        ]);
+        let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
+        {
+            let mut l = inside(e, lb);
+            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk);
+            yield_(&mut l, &next);
+        }
+        let inits = [m_init, l_init, acc_init];
+        let lo = for_loop(e, (self.c0, csk, cbn), &inits, &[row_t, row_t, o_t], lb);
+        let r = lo.results(e.ctx);
+        [r[0], r[1], r[2]]
+    }
+
+    /// One step of the key loop at key `j`, from the running maxima `m_i`,
+    /// denominators `l_i` and output `acc` (`csk` the number of keys):
+    /// their next values.
+    fn step(&self, l: &mut Builder<'_>, [j, m_i, l_i, acc]: [Value; 4], csk: Value) -> [Value; 3] {
+        let (at, t, calc) = (self.at, self.t, self.calc);
+        let (s_t, row_t, o_t) = (self.s_t, self.row_t, self.o_t);
+        let (bm, bn, d, sk) = (t.bm, t.bn, at.qk.k, at.qk.n);
+        let [_, k_elem, v_elem] = at.elems;
+        let kt = self.operand(l, &at.k, (d, sk), (self.c0, j), (d, bn), k_elem);
+        let ks = stage(l, kt, &[d, bn], k_elem, t.stages);
+        let z = spread(l, self.zero, s_t, &[]);
+        let mut s = block_gemm(l, self.qs, ks, z, s_t);
+        let s_at = self.origin(self.m0, j);
+        let r = At {
+            bufs: self.buf,
+            view: &at.qk.c_view,
+            at: &s_at,
+            shape: &[bm, bn],
+            calc,
+        };
+        s = emit_chain(l, &at.scores, s, &r);
+        if sk % bn != 0 {
+            // Keys past the end score -inf: they add nothing to the softmax.
+            let index = l.ctx.uniquer().ty(TypeKind::Index);
+            let col_t = tile::plain_tile(l.ctx.uniquer(), vec![bm, bn], index, Space::Register);
+            let col = iota(l, 1, col_t);
+            let ninf = self.ninf;
+            s = map_typed(l, &[s, col], &[calc, index], s_t, &mut |b, a| {
+                let key = ab::binary::<arith::AddI>(b, a[1], j);
+                let inside = ab::cmpi(b, ab::CmpIPredicate::Slt, key, csk);
+                ab::select(b, inside, a[0], ninf)
+            });
+        }
+        let mx = reduce_rows(l, s, tile::ReduceKind::Max, row_t);
+        let m_new = map(l, &[m_i, mx], row_t, calc, &mut |b, a| {
+            ab::binary::<arith::MaximumF>(b, a[0], a[1])
+        });
+        // -m·log2 e, once a row.
+        let neg_log2e = self.neg_log2e;
+        let neg_ml = map(l, &[m_new], row_t, calc, &mut |b, a| {
+            ab::binary::<arith::MulF>(b, a[0], neg_log2e)
+        });
+        let mb = spread(l, neg_ml, s_t, &[0]);
+        // exp(x - m) = exp2(x·log2 e - m·log2 e): the probabilities, and the
+        // rescaling of what came before.
+        let log2e = self.log2e;
+        let mut exp_diff = |b: &mut Builder<'_>, a: &[Value]| exp2_fma(b, a[0], log2e, a[1]);
+        let p = map(l, &[s, mb], s_t, calc, &mut exp_diff);
+        let alpha = map(l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
+        let ps = reduce_rows(l, p, tile::ReduceKind::Sum, row_t);
+        let l_new = map(l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
+            let x = ab::binary::<arith::MulF>(b, a[0], a[1]);
+            ab::binary::<arith::AddF>(b, x, a[2])
+        });
+        let alpha_bc = spread(l, alpha, o_t, &[0]);
+        let scaled = map(l, &[acc, alpha_bc], o_t, calc, &mut |b, a| {
+            ab::binary::<arith::MulF>(b, a[0], a[1])
+        });
+        let vt = self.operand(l, &at.v, (sk, at.dv), (j, self.c0), (bn, at.dv), v_elem);
+        let vs = stage(l, vt, &[bn, at.dv], v_elem, t.stages);
+        let pv = convert(l, p, &[bm, bn], calc, v_elem);
+        let acc_new = block_gemm(l, pv, vs, scaled, o_t);
+        [m_new, l_new, acc_new]
+    }
 }
 
 /// Blocks that H100's 132 SMs should get at least, two each, before an

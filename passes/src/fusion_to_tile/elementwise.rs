@@ -2,6 +2,7 @@
 //! through views.
 
 use super::*;
+use aic_dialects::arith::build as ab;
 use std::collections::HashMap;
 
 /// Lower one elementwise group: a DAG of elementwise ops over one output
@@ -40,13 +41,15 @@ pub(super) fn elementwise(
     // Every value read from memory, once, with its buffer descriptor over `[R, N]`.
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
     for &o in &body.ops {
-        let name = ctx.op_name(o);
-        let known = EPILOGUE.iter().any(|(e, _)| *e == name) && (!int || INT_OPS.contains(&name));
-        if !known || ctx.value_type(ctx.result(o, 0)) != out_ty {
+        let Some(ep) = Epilogue::of(ctx, o)
+            .filter(|ep| !int || ep.on_integers())
+            .filter(|_| ctx.value_type(ctx.result(o, 0)) == out_ty)
+        else {
             return Err(format!(
-                "{name} is not an elementwise op of the result's type"
+                "{} is not an elementwise op of the result's type",
+                ctx.op_name(o)
             ));
-        }
+        };
         for x in ctx.operands(o) {
             if reads.iter().any(|(v, _, _)| v == x) {
                 continue;
@@ -57,8 +60,8 @@ pub(super) fn elementwise(
             let mut d = src.desc;
             if shape(ctx, *x) != full {
                 // A bias vector is read along the last dim of every row.
-                if name != "graph.bias_add" || shape(ctx, *x) != [n] {
-                    return Err(format!("{name} reads an input of another shape"));
+                if !ep.is(&aic_dialects::graph::BIAS_ADD) || shape(ctx, *x) != [n] {
+                    return Err(format!("{} reads an input of another shape", ep.name()));
                 }
                 let over = Desc::broadcast(&[n], &full, &[full.len() - 1]);
                 d = d.compose(&over).map_err(|e| e.to_string())?;
@@ -77,16 +80,16 @@ pub(super) fn elementwise(
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let out_buf = *bufs.last().expect("the output");
     let row_t = tile::plain_tile(&u, vec![br, bn], calc, Space::Register);
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let r0 = e.block_start(0, br);
+    let r0 = block_start(&mut e, 0, br);
     let c0 = if bn < n {
-        e.block_start(1, bn)
+        block_start(&mut e, 1, bn)
     } else {
-        e.index(0)
+        ab::index(&mut e, 0)
     };
     let mut tiles: HashMap<Value, Value> = Default::default();
     for (v, src, d) in &reads {
@@ -96,14 +99,10 @@ pub(super) fn elementwise(
     }
     for &o in &body.ops {
         let res = e.ctx.result(o, 0);
-        let name: &'static str = EPILOGUE
-            .iter()
-            .find(|(x, _)| *x == e.ctx.op_name(o))
-            .map(|(x, _)| *x)
-            .expect("checked");
+        let ep = Epilogue::of(e.ctx, o).expect("checked");
         let xs: Vec<Value> = e.ctx.operands(o).iter().map(|x| tiles[x]).collect();
         let t = map(&mut e, &xs, row_t, calc, &mut |s, a| {
-            s.scalar(name, a[0], a.get(1).copied(), calc)
+            ep.emit(s, a[0], a.get(1).copied())
         });
         tiles.insert(res, t);
     }
@@ -122,7 +121,7 @@ pub(super) fn elementwise(
         calc,
         elem,
     );
-    e.op("tile.return", &[], &[], vec![]);
+    ret(&mut e);
     finish(
         ctx,
         group,

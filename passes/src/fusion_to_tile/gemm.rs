@@ -5,8 +5,19 @@
 //! reshapes/transposes as store addressing, and several GEMMs sharing A in
 //! one kernel (horizontal fusion: A is loaded once per K step).
 
-use super::rows::{ROW_OPS, RowOp};
+use super::rows::{RowOp, is_row_op};
 use super::*;
+use aic::dialect::OpSpec;
+use aic_dialects::arith::build as ab;
+use aic_dialects::graph;
+
+/// The ops the GEMM generator computes as GEMMs.
+const GEMM_OPS: &[&OpSpec] = &[&graph::MATMUL, &graph::CONV2D];
+
+/// Whether `o` is an op the GEMM generator computes as a GEMM.
+pub(super) fn is_gemm_op(ctx: &Context, o: Op) -> bool {
+    GEMM_OPS.iter().any(|s| is(ctx, o, s))
+}
 
 /// A GEMM as the kernel sees it: its sizes and how `[M, K]`, `[K, N]` and
 /// `[M, N]` (with a leading batch index when batched) are views of its
@@ -172,7 +183,7 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
     let mut cur = c_view.lower().map_err(|e| e.to_string())?;
     for &v in views {
         let to = shape(ctx, ctx.result(v, 0));
-        if ctx.op_name(v) == "graph.reshape" {
+        if is(ctx, v, &graph::RESHAPE) {
             stages.push(vec![step(
                 coord::Transform::Unmerge,
                 (0..cur.len()).collect(),
@@ -244,7 +255,7 @@ fn downstream(
     let mut row = None;
     if used < ops.len() {
         let red = ops[used];
-        if !ROW_OPS.contains(&ctx.op_name(red))
+        if !is_row_op(ctx, red)
             || ctx.operands(red)[0] != cur
             || !tail.is_empty()
             || shape(ctx, cur) != oshape
@@ -285,7 +296,7 @@ pub(super) fn gemm(
     let mms: Vec<Op> = ops
         .iter()
         .copied()
-        .filter(|o| matches!(ctx.op_name(*o), "graph.matmul" | "graph.conv2d"))
+        .filter(|o| is_gemm_op(ctx, *o))
         .collect();
     let Some(&first) = mms.first() else {
         return Err(NOT_MINE.into());
@@ -293,8 +304,8 @@ pub(super) fn gemm(
     let a_val = ctx.operands(first)[0];
     if let [mm1, mm2] = mms[..]
         && ctx.operands(mm2)[0] != a_val
-        && ctx.op_name(mm1) == "graph.matmul"
-        && ctx.op_name(mm2) == "graph.matmul"
+        && is(ctx, mm1, &graph::MATMUL)
+        && is(ctx, mm2, &graph::MATMUL)
     {
         let chain = gemm_chain(ctx, (mm1, mm2), &body, (target, cache))?;
         emit_chain_kernel(ctx, (group, func, n_kernel), &body.inputs, chain);
@@ -306,7 +317,7 @@ pub(super) fn gemm(
     {
         return Err("GEMMs that do not share their A operand".into());
     }
-    let conv = ctx.op_name(first) == "graph.conv2d";
+    let conv = is(ctx, first, &graph::CONV2D);
     let problem = |mm: Op| {
         if conv {
             conv_problem(ctx, mm)
@@ -403,7 +414,7 @@ pub(super) fn gemm(
 /// element type `store` (a plain load reads it as it is; a computed
 /// operand is computed in `calc` and converted).
 pub(super) fn operand_tile(
-    e: &mut B<'_>,
+    e: &mut Builder<'_>,
     bufs: &dyn Fn(Value) -> Value,
     o: &Operand,
     (upper, at, shape): (&[i64], &[Value], &[i64]),
@@ -445,14 +456,14 @@ fn emit(
         .iter()
         .map(|t| u.type_kind(*t).element_type().unwrap_or(calc))
         .collect();
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let m0 = e.block_start(0, t.bm);
-    let n0 = e.block_start(1, t.bn);
-    let pb = (p.batch > 0).then(|| e.program_id(2));
+    let m0 = block_start(&mut e, 0, t.bm);
+    let n0 = block_start(&mut e, 1, t.bn);
+    let pb = (p.batch > 0).then(|| program_id(&mut e, 2));
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
     let bs: Vec<(&Operand, i64)> = branches.iter().map(|b| (&b.b, b.n)).collect();
     let accs = k_loop(
@@ -492,7 +503,7 @@ fn emit(
             res_elems[br.result],
         );
     }
-    e.op("tile.return", &[], &[], vec![]);
+    ret(&mut e);
     let mut grid = vec![(p.m + t.bm - 1) / t.bm, (p.n + t.bn - 1) / t.bn];
     if p.batch > 0 {
         grid.push(p.batch);
@@ -522,7 +533,7 @@ fn emit(
 /// block GEMM into its accumulator. Gives the accumulators (`BM x BN`, in
 /// `calc`).
 fn k_loop(
-    e: &mut B<'_>,
+    e: &mut Builder<'_>,
     buf: &dyn Fn(Value) -> Value,
     (p, t): (&Problem, Tuning),
     a: &Operand,
@@ -537,21 +548,21 @@ fn k_loop(
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
     let lead: Vec<i64> = (p.batch > 0).then_some(p.batch).into_iter().collect();
     let space = |r: i64, c: i64| -> Vec<i64> { lead.iter().copied().chain([r, c]).collect() };
-    let zero = e.float(0.0, calc);
-    let acc0 = e.spread(zero, acc_t, &[]);
-    let (c0, ck, cbk) = (e.index(0), e.index(p.k), e.index(t.bk));
+    let zero = ab::number(e, 0.0, calc);
+    let acc0 = spread(e, zero, acc_t, &[]);
+    let (c0, ck, cbk) = (ab::index(e, 0), ab::index(e, p.k), ab::index(e, t.bk));
     let mut largs = vec![(index, Some(loc))];
     largs.extend(bs.iter().map(|_| (acc_t, Some(loc))));
     let lb = e.ctx.create_block(&largs);
     let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
     {
-        let mut l = e.inside(lb);
+        let mut l = inside(e, lb);
         let kv = la[0];
         let a_shape = [t.bm, t.bk];
         let a_at = at(m0, kv);
         let a_space = space(p.m, p.k);
         let a_tile = operand_tile(&mut l, buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
-        let sa = l.stage(a_tile, &a_shape, a_elem, t.stages);
+        let sa = stage(&mut l, a_tile, &a_shape, a_elem, t.stages);
         let mut accs = Vec::new();
         for (i, (b, n)) in bs.iter().enumerate() {
             let b_shape = [t.bk, t.bn];
@@ -564,15 +575,14 @@ fn k_loop(
                 calc,
                 b_elem,
             );
-            let sb = l.stage(bt, &b_shape, b_elem, t.stages);
-            accs.push(l.gemm(sa, sb, la[i + 1], acc_t));
+            let sb = stage(&mut l, bt, &b_shape, b_elem, t.stages);
+            accs.push(block_gemm(&mut l, sa, sb, la[i + 1], acc_t));
         }
-        l.op("tile.yield", &accs, &[], vec![]);
+        yield_(&mut l, &accs);
     }
-    let mut fargs = vec![c0, ck, cbk];
-    fargs.extend(bs.iter().map(|_| acc0));
-    let f = e.region_op("tile.for", &fargs, &vec![acc_t; bs.len()], lb);
-    (0..bs.len()).map(|i| e.ctx.result(f, i)).collect()
+    let inits = vec![acc0; bs.len()];
+    let f = for_loop(e, (c0, ck, cbk), &inits, &vec![acc_t; bs.len()], lb);
+    f.results(e.ctx).into_iter().collect()
 }
 
 /// Two GEMMs in a row, the second reading the first's (normalised) rows:
@@ -685,13 +695,13 @@ fn emit_chain_kernel(
     let [a_elem, b1_elem, b2_elem, elem] = g.elems;
     let (t, bn2) = (g.tuning, g.bn2);
     let (bm, n1, n2) = (t.bm, g.p1.n, g.p2.n);
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let m0 = e.block_start(0, bm);
-    let c0 = e.index(0);
+    let m0 = block_start(&mut e, 0, bm);
+    let c0 = ab::index(&mut e, 0);
     let accs = k_loop(
         &mut e,
         &buf,
@@ -715,11 +725,11 @@ fn emit_chain_kernel(
         h = emit_chain(&mut e, after, h, &r1);
     }
     let h = convert(&mut e, h, &[bm, n1], g.calc, b2_elem);
-    let (cn2, cbn2) = (e.index(n2), e.index(bn2));
+    let (cn2, cbn2) = (ab::index(&mut e, n2), ab::index(&mut e, bn2));
     let lb = e.ctx.create_block(&[(index, Some(loc))]);
     let n0 = e.ctx.block_args(lb)[0];
     {
-        let mut l = e.inside(lb);
+        let mut l = inside(&mut e, lb);
         let w = operand_tile(
             &mut l,
             &buf,
@@ -728,11 +738,11 @@ fn emit_chain_kernel(
             g.calc,
             b2_elem,
         );
-        let ws = l.stage(w, &[n1, bn2], b2_elem, t.stages);
+        let ws = stage(&mut l, w, &[n1, bn2], b2_elem, t.stages);
         let acc_t = tile::plain_tile(&u, vec![bm, bn2], g.calc, Space::Register);
-        let zero = l.float(0.0, g.calc);
-        let z = l.spread(zero, acc_t, &[]);
-        let acc = l.gemm(h, ws, z, acc_t);
+        let zero = ab::number(&mut l, 0.0, g.calc);
+        let z = spread(&mut l, zero, acc_t, &[]);
+        let acc = block_gemm(&mut l, h, ws, z, acc_t);
         let at = [m0, n0];
         let r2 = At {
             bufs: &buf,
@@ -743,10 +753,10 @@ fn emit_chain_kernel(
         };
         let y = emit_chain(&mut l, &g.second, acc, &r2);
         store(&mut l, y, out_buf, &at, &[bm, bn2], &g.store, g.calc, elem);
-        l.op("tile.yield", &[], &[], vec![]);
+        yield_(&mut l, &[]);
     }
-    e.region_op("tile.for", &[c0, cn2, cbn2], &[], lb);
-    e.op("tile.return", &[], &[], vec![]);
+    for_loop(&mut e, (c0, cn2, cbn2), &[], &[], lb);
+    ret(&mut e);
     finish(
         ctx,
         group,

@@ -36,11 +36,12 @@
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_array_attr;
-use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Region, Value};
+use aic::ir::{Block, Builder, Context, InsertPoint, Op, Value};
+use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
-use aic_dialects::fusion::FusionKind;
+use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::tile::{self, Space};
 
 mod attention;
@@ -54,8 +55,8 @@ mod views;
 use attention::attention;
 use build::*;
 use elementwise::elementwise;
-use gemm::gemm;
-use rows::{ROW_OPS, rows};
+use gemm::{gemm, is_gemm_op};
+use rows::{is_row_op, rows};
 pub use tuning::{Cache, Tuning, read_cache};
 use views::{Node, Operand, Views, is_unit_reshape, operand};
 
@@ -169,8 +170,8 @@ impl Body {
         let inputs = ctx.block_args(b).to_vec();
         let (mut all, mut yields) = (Vec::new(), Vec::new());
         for o in ctx.block_ops(b) {
-            if ctx.op_name(o) == "fusion.yield" {
-                yields = ctx.operands(o).to_vec();
+            if let Some(y) = fusion::Yield::of(ctx, o) {
+                yields = y.results(ctx).to_vec();
             } else {
                 all.push(o);
             }
@@ -268,7 +269,6 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
 /// Put a single op into a `fusion.group` of its own.
 fn wrap(ctx: &mut Context, op: Op) {
     let loc = ctx.op(op).loc;
-    let u = ctx.uniquer().clone();
     let mut ins: Vec<Value> = Vec::new();
     for v in ctx.operands(op).to_vec() {
         if !ins.contains(&v) {
@@ -287,25 +287,26 @@ fn wrap(ctx: &mut Context, op: Op) {
     }
     let inner = ctx.clone_op(op, &mut map);
     ctx.append_op(b, inner);
-    let mut y = OpState::new(ctx.ident("fusion.yield"), loc);
-    y.operands.push(ctx.result(inner, 0));
-    let y = ctx.create_op(y);
-    ctx.append_op(b, y);
-    let r = ctx.create_region();
-    ctx.append_block(r, b);
-    let mut st = OpState::new(ctx.ident("fusion.group"), loc);
-    st.operands.extend(ins);
-    st.result_types.push(ctx.value_type(ctx.result(op, 0)));
-    st.regions.push(r);
-    let kind = match ctx.op_name(op) {
-        "graph.matmul" | "graph.conv2d" => FusionKind::Vertical,
-        n if ROW_OPS.contains(&n) => FusionKind::Reduction,
-        _ => FusionKind::Elementwise,
+    let res = ctx.result(inner, 0);
+    let mut end = Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::End(b),
+        loc,
     };
-    st.props = Some(u.dict_attr(vec![(u.ident("kind"), kind.attr(&u))]));
-    let g = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(op), g);
-    let (old, new) = (ctx.result(op, 0), ctx.result(g, 0));
+    fusion::Yield::build(&mut end, &[res]);
+    let kind = if is_gemm_op(ctx, op) {
+        FusionKind::Vertical
+    } else if is_row_op(ctx, op) {
+        FusionKind::Reduction
+    } else {
+        FusionKind::Elementwise
+    }
+    .attr(ctx.uniquer());
+    let ty = ctx.value_type(ctx.result(op, 0));
+    let g = fusion::Group::build(&mut Builder::before(ctx, op), &ins, kind, None, &[ty]);
+    let r = g.body(ctx);
+    ctx.append_block(r, b);
+    let (old, new) = (ctx.result(op, 0), g.results(ctx)[0]);
     ctx.replace_all_uses(old, new);
     ctx.erase_op(op);
 }
@@ -337,17 +338,15 @@ fn finish(
 /// `tile.kernel @name grid` holding kernel body `kb`, before `func`.
 fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], loc: Attr) -> Op {
     let u = ctx.uniquer().clone();
-    let kr: Region = ctx.create_region();
-    ctx.append_block(kr, kb);
-    let mut st = OpState::new(ctx.ident("tile.kernel"), loc);
-    st.props = Some(u.dict_attr(vec![
-        (u.ident("sym_name"), u.string_attr(name)),
-        (u.ident("grid"), u.i64_array(grid)),
-    ]));
-    st.regions.push(kr);
-    let kop = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(func), kop);
-    kop
+    let mut at = Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::Before(func),
+        loc,
+    };
+    let k = tile::Kernel::build(&mut at, u.string_attr(name), u.i64_array(grid), None);
+    let r = k.body(ctx);
+    ctx.append_block(r, kb);
+    k.op()
 }
 
 /// A `tile.launch @name(args)` giving `out_tys`, before `at`.
@@ -360,17 +359,16 @@ fn add_launch(
     loc: Attr,
 ) -> Op {
     let u = ctx.uniquer().clone();
-    let mut st = OpState::new(ctx.ident("tile.launch"), loc);
-    st.operands.extend(args.iter().copied());
-    st.result_types.extend(out_tys.iter().copied());
     let sym = u.attr(AttrKind::SymbolRef {
         root: u.ident(name),
         nested: Default::default(),
     });
-    st.props = Some(u.dict_attr(vec![(u.ident("kernel"), sym)]));
-    let launch = ctx.create_op(st);
-    ctx.insert_op(InsertPoint::Before(at), launch);
-    launch
+    let mut b = Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::Before(at),
+        loc,
+    };
+    tile::Launch::build(&mut b, args, sym, out_tys).op()
 }
 
 impl Pass for FusionToTile {
@@ -382,22 +380,15 @@ impl Pass for FusionToTile {
         // add of tensors) is a group of one.
         let mut alone = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            let n = ctx.op_name(o);
-            let inside = ctx
-                .parent_op(o)
-                .is_some_and(|p| ctx.op_name(p) == "fusion.group");
+            let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
             // Elementwise ops too (not those of rank 0: scalars are
             // arithmetic, not kernels).
-            let elementwise = EPILOGUE.iter().any(|(e, _)| *e == n)
+            let elementwise = Epilogue::of(ctx, o).is_some()
                 && ctx
                     .results(o)
                     .next()
                     .is_some_and(|r| !shape(ctx, r).is_empty());
-            if !inside
-                && (matches!(n, "graph.matmul" | "graph.conv2d")
-                    || ROW_OPS.contains(&n)
-                    || elementwise)
-            {
+            if !inside && (is_gemm_op(ctx, o) || is_row_op(ctx, o) || elementwise) {
                 alone.push(o);
             }
         });
@@ -406,7 +397,7 @@ impl Pass for FusionToTile {
         }
         let mut groups: Vec<(Op, Op)> = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            if ctx.op_name(o) == "fusion.group" {
+            if fusion::Group::is(ctx, o) {
                 // The function (a child of the module) holding the group.
                 let mut f = o;
                 while let Some(p) = ctx.parent_op(f) {

@@ -3,14 +3,22 @@
 //! with GEMMs whose epilogue normalises whole rows.
 
 use super::*;
+use aic::dialect::OpSpec;
+use aic_dialects::arith::{self, build as ab};
+use aic_dialects::{graph, math};
 
 /// The reductions the row generator handles (over the last dimension).
-pub(super) const ROW_OPS: &[&str] = &[
-    "graph.softmax",
-    "graph.layernorm",
-    "graph.rmsnorm",
-    "graph.reduce",
+const ROW_OPS: &[&OpSpec] = &[
+    &graph::SOFTMAX,
+    &graph::LAYERNORM,
+    &graph::RMSNORM,
+    &graph::REDUCE,
 ];
+
+/// Whether `o` is a row op the row generator handles.
+pub(super) fn is_row_op(ctx: &Context, o: Op) -> bool {
+    ROW_OPS.iter().any(|s| is(ctx, o, s))
+}
 
 /// A row op over the last dimension, as a kernel computes it on a tile of
 /// whole rows.
@@ -51,13 +59,12 @@ impl RowOp {
         };
         let mut params = Vec::new();
         let mut axes = vec![last as usize];
-        let kind = match name {
-            "graph.softmax" => {
-                let axis = aic::constraints::int_attr(ctx, red, "axis").unwrap_or(-1);
-                axes = vec![norm(axis)?];
-                "softmax".to_string()
-            }
-            "graph.reduce" => {
+        let kind = if is(ctx, red, &graph::SOFTMAX) {
+            let axis = aic::constraints::int_attr(ctx, red, "axis").unwrap_or(-1);
+            axes = vec![norm(axis)?];
+            "softmax".to_string()
+        } else if is(ctx, red, &graph::REDUCE) {
+            {
                 axes = i64_array_attr(ctx, red, "axes")
                     .unwrap_or_default()
                     .into_iter()
@@ -74,7 +81,8 @@ impl RowOp {
                     .keyword()
                     .to_string()
             }
-            "graph.layernorm" | "graph.rmsnorm" => {
+        } else if is(ctx, red, &graph::LAYERNORM) || is(ctx, red, &graph::RMSNORM) {
+            {
                 for p in &ctx.operands(red)[1..] {
                     if shape(ctx, *p) != [n] {
                         return Err(format!(
@@ -85,9 +93,15 @@ impl RowOp {
                     o.compose(&Desc::broadcast(&[n], full, &[full.len() - 1]))?;
                     params.push(o);
                 }
-                name.trim_start_matches("graph.").to_string()
+                if is(ctx, red, &graph::LAYERNORM) {
+                    "layernorm"
+                } else {
+                    "rmsnorm"
+                }
+                .to_string()
             }
-            other => return Err(format!("{other} is not a row op")),
+        } else {
+            return Err(format!("{name} is not a row op"));
         };
         let eps = attr("epsilon")
             .and_then(|a| match ctx.attr_kind(a) {
@@ -115,29 +129,31 @@ impl RowOp {
     /// The op on the rows of tile `v` (`[R, N]` at `at`, every column a
     /// real one: tiles hold whole rows), parameters read at `at`. Gives a
     /// tile of `[R, N]`, or `[R]` for a reduction.
-    pub(super) fn emit(&self, e: &mut B<'_>, v: Value, at: &At<'_>) -> Value {
+    pub(super) fn emit(&self, e: &mut Builder<'_>, v: Value, at: &At<'_>) -> Value {
         let (r, n, elem) = (at.shape[0], at.shape[1], at.calc);
         let u = e.ctx.uniquer().clone();
         let (row_t, one_t) = (
             tile::plain_tile(&u, vec![r, n], elem, Space::Register),
             tile::plain_tile(&u, vec![r], elem, Space::Register),
         );
-        let reduce = |e: &mut B<'_>, t: Value, k: tile::ReduceKind| e.reduce_rows(t, k, one_t);
-        let spread = |e: &mut B<'_>, t: Value| e.spread(t, row_t, &[0]);
+        let reduce =
+            |e: &mut Builder<'_>, t: Value, k: tile::ReduceKind| reduce_rows(e, t, k, one_t);
+        let spread = |e: &mut Builder<'_>, t: Value| spread(e, t, row_t, &[0]);
         let inv_n = 1.0 / n as f64;
-        let f = |name: &'static str| move |s: &mut B<'_>, a: &[Value]| s.val(name, a, elem, vec![]);
-        let scaled = |e: &mut B<'_>, t: Value| {
+        let mut mul = |s: &mut Builder<'_>, a: &[Value]| ab::binary::<arith::MulF>(s, a[0], a[1]);
+        let mut add = |s: &mut Builder<'_>, a: &[Value]| ab::binary::<arith::AddF>(s, a[0], a[1]);
+        let scaled = |e: &mut Builder<'_>, t: Value| {
             map(e, &[t], one_t, elem, &mut |s, a| {
-                let c = s.float(inv_n, elem);
-                s.val("arith.mulf", &[a[0], c], elem, vec![])
+                let c = ab::number(s, inv_n, elem);
+                ab::binary::<arith::MulF>(s, a[0], c)
             })
         };
         let eps = self.eps;
-        let inv_std = |e: &mut B<'_>, t: Value| {
+        let inv_std = |e: &mut Builder<'_>, t: Value| {
             map(e, &[t], one_t, elem, &mut |s, a| {
-                let c = s.float(eps, elem);
-                let y = s.val("arith.addf", &[a[0], c], elem, vec![]);
-                s.val("math.rsqrt", &[y], elem, vec![])
+                let c = ab::number(s, eps, elem);
+                let y = ab::binary::<arith::AddF>(s, a[0], c);
+                ab::unary::<math::Rsqrt>(s, y)
             })
         };
         match self.kind.as_str() {
@@ -146,42 +162,47 @@ impl RowOp {
                 // and a row's sum inverted once, not divided by per element.
                 let m = reduce(e, v, tile::ReduceKind::Max);
                 let neg_ml = map(e, &[m], one_t, elem, &mut |s, a| {
-                    let c = s.float(-std::f64::consts::LOG2_E, elem);
-                    s.val("arith.mulf", &[a[0], c], elem, vec![])
+                    let c = ab::number(s, -std::f64::consts::LOG2_E, elem);
+                    ab::binary::<arith::MulF>(s, a[0], c)
                 });
                 let mb = spread(e, neg_ml);
                 let ex = map(e, &[v, mb], row_t, elem, &mut |s, a| {
-                    let c = s.float(std::f64::consts::LOG2_E, elem);
-                    let x = s.val("math.fma", &[a[0], c, a[1]], elem, vec![]);
-                    s.val("math.exp2", &[x], elem, vec![])
+                    let c = ab::number(s, std::f64::consts::LOG2_E, elem);
+                    exp2_fma(s, a[0], c, a[1])
                 });
                 let sm = reduce(e, ex, tile::ReduceKind::Sum);
                 let inv = map(e, &[sm], one_t, elem, &mut |s, a| {
-                    let one = s.float(1.0, elem);
-                    s.val("arith.divf", &[one, a[0]], elem, vec![])
+                    let one = ab::number(s, 1.0, elem);
+                    ab::binary::<arith::DivF>(s, one, a[0])
                 });
                 let ib = spread(e, inv);
-                map(e, &[ex, ib], row_t, elem, &mut f("arith.mulf"))
+                map(e, &[ex, ib], row_t, elem, &mut mul)
             }
             "layernorm" | "rmsnorm" => {
                 let centred = if self.kind == "layernorm" {
                     let s1 = reduce(e, v, tile::ReduceKind::Sum);
                     let mean = scaled(e, s1);
                     let mb = spread(e, mean);
-                    map(e, &[v, mb], row_t, elem, &mut f("arith.subf"))
+                    map(e, &[v, mb], row_t, elem, &mut |s, a| {
+                        ab::binary::<arith::SubF>(s, a[0], a[1])
+                    })
                 } else {
                     v
                 };
-                let sq = map(e, &[centred, centred], row_t, elem, &mut f("arith.mulf"));
+                let sq = map(e, &[centred, centred], row_t, elem, &mut mul);
                 let ss = reduce(e, sq, tile::ReduceKind::Sum);
                 let var = scaled(e, ss);
                 let rs = inv_std(e, var);
                 let rb = spread(e, rs);
-                let mut y = map(e, &[centred, rb], row_t, elem, &mut f("arith.mulf"));
+                let mut y = map(e, &[centred, rb], row_t, elem, &mut mul);
+                // The scale, then the shift.
                 for (i, p) in self.params.iter().enumerate() {
                     let t = at.read(e, p);
-                    let op = if i == 0 { "arith.mulf" } else { "arith.addf" };
-                    y = map(e, &[y, t], row_t, elem, &mut f(op));
+                    y = if i == 0 {
+                        map(e, &[y, t], row_t, elem, &mut mul)
+                    } else {
+                        map(e, &[y, t], row_t, elem, &mut add)
+                    };
                 }
                 y
             }
@@ -213,10 +234,7 @@ pub(super) fn rows(
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
     let ops = &body.ops;
-    let red = *ops
-        .iter()
-        .find(|o| ROW_OPS.contains(&ctx.op_name(**o)))
-        .ok_or(NOT_MINE)?;
+    let red = *ops.iter().find(|o| is_row_op(ctx, **o)).ok_or(NOT_MINE)?;
     if ctx.results(group).count() != 1 {
         return Err("a row reduction with several results".into());
     }
@@ -284,13 +302,13 @@ pub(super) fn rows(
         let ends = (&epi, cur, &rshape[..], &as_reduced);
         return stages.emit(ctx, (group, func, n_kernel), &body, &x, &as_rows, ends);
     }
-    let mut e = B {
+    let mut e = Builder {
         ctx,
-        block: kb,
+        ip: InsertPoint::End(kb),
         loc,
     };
-    let r0 = e.block_start(0, br);
-    let c0 = e.index(0);
+    let r0 = block_start(&mut e, 0, br);
+    let c0 = ab::index(&mut e, 0);
     let full_at = [r0, c0];
     let whole = At {
         bufs: &buf,
@@ -323,7 +341,7 @@ pub(super) fn rows(
     store(
         &mut e, y, out_buf, &res_at, &res_shape, &out_desc, calc, elem,
     );
-    e.op("tile.return", &[], &[], vec![]);
+    ret(&mut e);
     finish(
         ctx,
         group,
@@ -404,13 +422,13 @@ impl Split {
         let (kb, bufs) = kernel_block(ctx, group, &[part_ty], loc);
         let buf = |v: Value| buffer(&body.inputs, &bufs, v);
         let part_buf = *bufs.last().expect("the partials");
-        let mut e = B {
+        let mut e = Builder {
             ctx,
-            block: kb,
+            ip: InsertPoint::End(kb),
             loc,
         };
-        let r0 = e.block_start(0, br);
-        let c0 = e.block_start(1, self.chunk);
+        let r0 = block_start(&mut e, 0, br);
+        let c0 = block_start(&mut e, 1, self.chunk);
         let tile_shape = [br, self.chunk];
         let at = [r0, c0];
         let tile_at = At {
@@ -421,27 +439,20 @@ impl Split {
             calc,
         };
         let v = tile_at.read(&mut e, x);
-        let i1 = e.i1();
         let row_t = tile_at.ty(&u);
-        let mt = tile::plain_tile(&u, tile_shape.to_vec(), i1, Space::Register);
         let in_range = Desc::row_major(&[self.rows_n, self.n]);
-        let ok = e.val(
-            "tile.valid",
-            &at,
-            mt,
-            vec![("desc", coord::desc_attr(&u, &in_range))],
-        );
+        let ok = valid(&mut e, &at, &tile_shape, &in_range);
         let (kind, identity) = match self.kind.as_str() {
             "max" => (tile::ReduceKind::Max, f64::NEG_INFINITY),
             "min" => (tile::ReduceKind::Min, f64::INFINITY),
             _ => (tile::ReduceKind::Sum, 0.0),
         };
-        let v = map_typed(&mut e, &[v, ok], &[calc, i1], row_t, &mut |b, a| {
-            let z = b.float(identity, calc);
-            b.val("arith.select", &[a[1], a[0], z], calc, vec![])
+        let v = map_typed(&mut e, &[v, ok], &[calc, i1(&u)], row_t, &mut |b, a| {
+            let z = ab::number(b, identity, calc);
+            ab::select(b, a[1], a[0], z)
         });
-        let p = e.reduce_rows(v, kind, one_t);
-        let j = e.program_id(1);
+        let p = reduce_rows(&mut e, v, kind, one_t);
+        let j = program_id(&mut e, 1);
         let parts_desc = Desc::row_major(&[self.parts, self.rows_n]);
         store(
             &mut e,
@@ -453,7 +464,7 @@ impl Split {
             calc,
             calc,
         );
-        e.op("tile.return", &[], &[], vec![]);
+        ret(&mut e);
         let row_blocks = (self.rows_n + br - 1) / br;
         let first = format!("rows_{n_kernel}_parts");
         add_kernel(ctx, func, kb, &first, &[row_blocks, self.parts], loc);
@@ -467,13 +478,13 @@ impl Split {
         let (kb, bufs) = kernel_block(ctx, group, &[part_ty, out_ty], loc);
         let buf = |v: Value| buffer(&body.inputs, &bufs, v);
         let (part_buf, out_buf) = (bufs[bufs.len() - 2], bufs[bufs.len() - 1]);
-        let mut e = B {
+        let mut e = Builder {
             ctx,
-            block: kb,
+            ip: InsertPoint::End(kb),
             loc,
         };
-        let r0 = e.block_start(0, br);
-        let c0 = e.index(0);
+        let r0 = block_start(&mut e, 0, br);
+        let c0 = ab::index(&mut e, 0);
         let as_parts = Desc::transpose(&[self.parts, self.rows_n], &[1, 0]);
         let t = load(
             &mut e,
@@ -483,12 +494,12 @@ impl Split {
             &as_parts,
             calc,
         );
-        let mut t = e.reduce_rows(t, kind, one_t);
+        let mut t = reduce_rows(&mut e, t, kind, one_t);
         if self.kind == "mean" {
             let inv_n = 1.0 / self.n as f64;
             t = map(&mut e, &[t], one_t, calc, &mut |s, a| {
-                let c = s.float(inv_n, calc);
-                s.val("arith.mulf", &[a[0], c], calc, vec![])
+                let c = ab::number(s, inv_n, calc);
+                ab::binary::<arith::MulF>(s, a[0], c)
             });
         }
         let res_at = [r0];
@@ -515,7 +526,7 @@ impl Split {
             calc,
             self.elem,
         );
-        e.op("tile.return", &[], &[], vec![]);
+        ret(&mut e);
         let second = format!("rows_{n_kernel}");
         add_kernel(ctx, func, kb, &second, &[row_blocks], loc);
         let mut args = ctx.operands(group).to_vec();

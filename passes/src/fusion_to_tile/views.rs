@@ -3,6 +3,7 @@
 //! never computes them; it reads the input through their descriptor.
 
 use super::*;
+use aic_dialects::graph;
 use std::collections::HashMap;
 
 /// A tensor the kernel reads: a group input and the descriptor from the
@@ -33,21 +34,25 @@ pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<Desc> {
             .map(|d| d as usize)
             .collect()
     };
-    Some(match ctx.op_name(o) {
-        "graph.broadcast" => Desc::broadcast(&from, &to, &dims("dims")),
-        "graph.transpose" => Desc::transpose(&from, &dims("perm")),
-        "graph.reshape" => Desc::reshape(&from, &to),
+    let is = |spec| is(ctx, o, spec);
+    Some(if is(&graph::BROADCAST) {
+        Desc::broadcast(&from, &to, &dims("dims"))
+    } else if is(&graph::TRANSPOSE) {
+        Desc::transpose(&from, &dims("perm"))
+    } else if is(&graph::RESHAPE) {
+        Desc::reshape(&from, &to)
+    } else if is(&graph::CAST) && ctx.value_type(x) == ctx.value_type(ctx.result(o, 0)) {
         // A cast to the type it has is no computation.
-        "graph.cast" if ctx.value_type(x) == ctx.value_type(ctx.result(o, 0)) => {
-            Desc::identity(&to)
-        }
-        "graph.slice" => Desc::strided_slice(
+        Desc::identity(&to)
+    } else if is(&graph::SLICE) {
+        Desc::strided_slice(
             &from,
             &i64_array_attr(ctx, o, "start").unwrap_or_default(),
             &i64_array_attr(ctx, o, "limit").unwrap_or_default(),
             &i64_array_attr(ctx, o, "strides").unwrap_or_default(),
-        ),
-        _ => return None,
+        )
+    } else {
+        return None;
     })
 }
 
@@ -97,7 +102,8 @@ impl Views {
 /// Whether `o` only renames dims: a reshape or broadcast whose shapes agree
 /// once dims of size 1 are dropped (elements stay in row-major order).
 pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
-    if !matches!(ctx.op_name(o), "graph.reshape" | "graph.broadcast") {
+    let broadcast = is(ctx, o, &graph::BROADCAST);
+    if !broadcast && !is(ctx, o, &graph::RESHAPE) {
         return false;
     }
     let Some(&x) = ctx.operands(o).first() else {
@@ -105,7 +111,7 @@ pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
     };
     let squeeze = |s: Vec<i64>| -> Vec<i64> { s.into_iter().filter(|d| *d != 1).collect() };
     let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
-    if ctx.op_name(o) == "graph.broadcast" {
+    if broadcast {
         // Only new unit dims, the old ones kept in order.
         let dims = i64_array_attr(ctx, o, "dims").unwrap_or_default();
         if dims.windows(2).any(|w| w[0] >= w[1]) || from.len() != dims.len() {
@@ -145,7 +151,7 @@ pub(super) enum Node {
     /// An operand computed otherwise (a load, a chain, a concatenation).
     Leaf(Operand),
     /// An elementwise op (of [`EPILOGUE`]) on earlier nodes.
-    Op(&'static str, Vec<usize>),
+    Op(&'static Epilogue, Vec<usize>),
 }
 
 /// Whether view `d` leaves some indices invalid.
@@ -224,14 +230,13 @@ pub(super) fn operand(
     let p = ctx
         .defining_op(v)
         .ok_or_else(|| "an operand that is not computed in the group".to_string())?;
-    let name = ctx.op_name(p);
     if let Some(d) = view_desc(ctx, p) {
         let mut o = operand(ctx, ctx.operands(p)[0], known, taken)?;
         o.compose(&d)?;
         taken.push(p);
         return Ok(o);
     }
-    if name == "graph.concat" {
+    if is(ctx, p, &graph::CONCAT) {
         let axis = usize::try_from(aic::constraints::int_attr(ctx, p, "axis").unwrap_or(-1))
             .map_err(|_| "a concat without an axis".to_string())?;
         let total = shape(ctx, v)[axis];
@@ -247,8 +252,8 @@ pub(super) fn operand(
         taken.push(p);
         return Ok(Operand::Sum(parts));
     }
-    if !EPILOGUE.iter().any(|(n, _)| *n == name) {
-        return Err(format!("an operand computed by {name}"));
+    if Epilogue::of(ctx, p).is_none() {
+        return Err(format!("an operand computed by {}", ctx.op_name(p)));
     }
     // A chain on one running value where it is one, a DAG otherwise.
     let before = taken.clone();
@@ -328,17 +333,16 @@ impl Dag<'_> {
             .defining_op(x)
             .filter(|_| views.source(ctx, inputs, x).is_none())
             .and_then(|p| {
-                let name = ctx.op_name(p);
-                let (n, binary) = EPILOGUE.iter().find(|(n, _)| *n == name)?;
-                (ctx.operands(p).len() == if *binary { 2 } else { 1 }).then_some((p, *n))
+                let ep = Epilogue::of(ctx, p)?;
+                (ctx.operands(p).len() == if ep.binary() { 2 } else { 1 }).then_some((p, ep))
             })
             .filter(|_| shape(ctx, x) == self.full);
         let node = match computed {
-            Some((p, name)) => {
+            Some((p, ep)) => {
                 let mut args = Vec::new();
                 for (k, a) in ctx.operands(p).to_vec().into_iter().enumerate() {
                     let s = shape(ctx, a);
-                    if name == "graph.bias_add" && k == 1 && s != self.full {
+                    if ep.is(&graph::BIAS_ADD) && k == 1 && s != self.full {
                         let n = *self.full.last().ok_or("a scalar bias_add")?;
                         if s != [n] {
                             return Err(format!("bias_add of a bias of shape {s:?}"));
@@ -355,7 +359,7 @@ impl Dag<'_> {
                 if !taken.contains(&p) {
                     taken.push(p);
                 }
-                Node::Op(name, args)
+                Node::Op(ep, args)
             }
             None => {
                 let s = shape(ctx, x);

@@ -25,6 +25,10 @@ use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
 use aic::types::{Type, TypeKind};
 use aic_dialects::amdgpu;
+use aic_dialects::arith;
+use aic_dialects::arith::build as ab;
+use aic_dialects::memref::build as mb;
+use aic_dialects::vector;
 
 /// The wavefront grid of `gemm` if matrix cores can run it in blocks of
 /// `threads`.
@@ -82,18 +86,18 @@ impl Lower<'_> {
         // This lane's row of A (column of B) in its first tile, and the
         // first of its k: (l % T, 4·(l / T)).
         let Lane { lane, wy, wx } = self.lane(w);
-        let ct = self.index(t);
-        let lt = self.bin("arith.remui", lane, ct);
-        let q = self.bin("arith.divui", lane, ct);
-        let c4 = self.index(ins.ab);
-        let k0 = self.bin("arith.muli", q, c4);
+        let ct = ab::index(self, t);
+        let lt = ab::binary::<arith::RemUI>(self, lane, ct);
+        let q = ab::binary::<arith::DivUI>(self, lane, ct);
+        let c4 = ab::index(self, ins.ab);
+        let k0 = ab::binary::<arith::MulI>(self, q, c4);
         let row = self.mul_add(wy, w.mt * t, lt);
         let mut a_at = self.mul_add(row, sa, k0);
         let col = self.mul_add(wx, w.nt * t, lt);
         let mut b_at = self.mul_add(k0, sb, col);
         for (at, base) in [(&mut a_at, pa.base), (&mut b_at, pb.base)] {
             if let Some(b) = base {
-                *at = self.bin("arith.addi", *at, b);
+                *at = ab::binary::<arith::AddI>(self, *at, b);
             }
         }
         let ai32 = |v: i64| {
@@ -102,53 +106,71 @@ impl Lower<'_> {
                 ty: u.int_type(32),
             })
         };
-        let props = [
-            ("m", ai32(ins.m)),
-            ("n", ai32(ins.n)),
-            ("k", ai32(ins.k)),
-            ("blgp", amdgpu::PermB::None.attr(&u)),
-        ];
+        let (mm, nn, kk_) = (ai32(ins.m), ai32(ins.n), ai32(ins.k));
+        let blgp = amdgpu::PermB::None.attr(&u);
         // A fragment: `ins.ab` halves `step` apart from `at`.
         let frag = |s: &mut Self, view: Value, at: Value, step: i64| {
             let el: Vec<Value> = (0..ins.ab)
                 .map(|i| {
-                    let c = s.index(i * step);
-                    let e = s.bin("arith.addi", at, c);
-                    s.load(view, e)
+                    let c = ab::index(s, i * step);
+                    let e = ab::binary::<arith::AddI>(s, at, c);
+                    mb::load(s, view, &[e])
                 })
                 .collect();
-            s.val("vector.from_elements", &el, vab, &[])
+            vector::FromElements::build(s, &el, vab).result(s.ctx)
         };
-        let (lo, hi, step) = (self.index(0), self.index(kk), self.index(ins.k));
+        let (lo, hi, step) = (
+            ab::index(self, 0),
+            ab::index(self, kk),
+            ab::index(self, ins.k),
+        );
         self.for_loop(lo, hi, step, &[], &mut |s, k, _| {
             let frags_a: Vec<Value> = (0..w.mt)
                 .map(|mi| {
-                    let c = s.index(mi * t * sa);
-                    let at = s.bin("arith.addi", a_at, c);
-                    let at = s.bin("arith.addi", at, k);
+                    let c = ab::index(s, mi * t * sa);
+                    let at = ab::binary::<arith::AddI>(s, a_at, c);
+                    let at = ab::binary::<arith::AddI>(s, at, k);
                     frag(s, pa.view, at, 1)
                 })
                 .collect();
-            let csb = s.index(sb);
-            let kb = s.bin("arith.muli", k, csb);
+            let csb = ab::index(s, sb);
+            let kb = ab::binary::<arith::MulI>(s, k, csb);
             let frags_b: Vec<Value> = (0..w.nt)
                 .map(|ni| {
-                    let c = s.index(ni * t);
-                    let at = s.bin("arith.addi", b_at, c);
-                    let at = s.bin("arith.addi", at, kb);
+                    let c = ab::index(s, ni * t);
+                    let at = ab::binary::<arith::AddI>(s, b_at, c);
+                    let at = ab::binary::<arith::AddI>(s, at, kb);
                     frag(s, pb.view, at, sb)
                 })
                 .collect();
             for (mi, fa) in frags_a.iter().enumerate() {
                 for (ni, fb) in frags_b.iter().enumerate() {
                     let slot = (mi as i64 * w.nt + ni as i64) * ins.cd;
-                    let idx: Vec<Value> = (0..ins.cd).map(|c| s.index(slot + c)).collect();
-                    let c: Vec<Value> = idx.iter().map(|i| s.load(out, *i)).collect();
-                    let c = s.val("vector.from_elements", &c, vcd, &[]);
-                    let d = s.val("amdgpu.mfma", &[*fa, *fb, c], vcd, &props);
+                    let idx: Vec<Value> = (0..ins.cd).map(|c| ab::index(s, slot + c)).collect();
+                    let c: Vec<Value> = idx.iter().map(|i| mb::load(s, out, &[*i])).collect();
+                    let c = vector::FromElements::build(s, &c, vcd).result(s.ctx);
+                    let d = amdgpu::Mfma::build(
+                        s,
+                        *fa,
+                        *fb,
+                        c,
+                        mm,
+                        nn,
+                        kk_,
+                        None,
+                        None,
+                        None,
+                        Some(blgp),
+                        None,
+                        None,
+                        None,
+                        None,
+                        vcd,
+                    )
+                    .dest_d(s.ctx);
                     for (e, i) in idx.iter().enumerate() {
                         let x = s.extract(d, &[e as i64], rt.elem);
-                        s.store(x, out, *i);
+                        mb::store(s, x, out, &[*i]);
                     }
                 }
             }

@@ -25,16 +25,24 @@
 //! stores its rows 8 halves (16 bytes) apart more than their length, so
 //! that the eight rows of an 8x8 matrix fall in distinct banks.
 
-use super::{L, Lower, body_of, err};
+use super::{L, Lower, err};
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::float::FloatKind;
 use aic::ir::{Block, Context, Op, Value};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
+use aic_dialects::arith;
+use aic_dialects::arith::build as ab;
 use aic_dialects::coord::{Desc, Transform};
-use aic_dialects::tile::{self, Space, TileType};
+use aic_dialects::memref::build as mb;
+use aic_dialects::nvgpu;
+use aic_dialects::tile::{self, Space, TileOp, TileType};
+use aic_dialects::vector;
 use std::collections::HashMap;
 
+mod pipeline;
+mod plan;
 mod rows;
 
 /// Halves added to a row of a shared tile that ldmatrix reads.
@@ -293,479 +301,8 @@ pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)>
     (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n))
 }
 
-/// Which gemms of kernel `k` run on matrix units of `kind` and which
-/// transfers are padded for them.
-pub(super) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
-    let mut p = Plan::default();
-    if kind == Kind::Off {
-        return p;
-    }
-    let mut transfers = Vec::new();
-    ctx.walk(
-        k,
-        aic::ir::WalkOrder::PreOrder,
-        &mut |_, o| match ctx.op_name(o) {
-            "tile.gemm" => {
-                if let Some(w) = mma_warps(ctx, o, threads, kind) {
-                    p.gemms.insert(o, w);
-                }
-            }
-            "tile.transfer" => transfers.push(o),
-            _ => {}
-        },
-    );
-    // Quad shuffles read mma.sync's fragment layout (wgmma keeps it too).
-    if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
-        rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
-    }
-    for t in transfers {
-        let r = ctx.result(t, 0);
-        let Some(tt) = tile_type(ctx, r) else {
-            continue;
-        };
-        let only_mma = ctx
-            .uses(r)
-            .iter()
-            .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
-        if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
-            p.padded.insert(t, tt.shape[1] + PAD);
-            let src = ctx.operands(t)[0];
-            if let Some(l) = ctx.defining_op(src)
-                && ctx.op_name(l) == "tile.load"
-                && ctx.uses(src).len() == 1
-                && ctx.parent_block(l) == ctx.parent_block(t)
-                && column_contiguous(ctx, l)
-            {
-                p.direct.insert(l, t);
-            }
-        }
-    }
-    // Before the pipelines: which values loops carry as fragments.
-    plan_epilogue(ctx, k, &mut p);
-    let mut loops = Vec::new();
-    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        if ctx.op_name(o) == "tile.for" {
-            loops.push(o);
-        }
-    });
-    let mut adopted = false;
-    // cp.async is NVIDIA's.
-    for l in loops
-        .into_iter()
-        .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
-    {
-        if let Some(pipe) = pipeline(ctx, l, &p, threads) {
-            for c in &pipe.copies {
-                p.direct.remove(&c.load);
-                p.staged.insert(c.transfer, (pipe.depth, c.trans));
-                if c.trans {
-                    let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
-                    p.padded.insert(c.transfer, tt.shape[0] + PAD);
-                }
-            }
-            let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
-            let single = body.and_then(|b| single_gemm(ctx, b, &pipe));
-            if let Some(g) = single.filter(|_| kind == Kind::Wgmma) {
-                adopted |= super::wgmma::adopt(ctx, g, &pipe, &mut p, threads);
-            }
-            p.pipes.insert(l, pipe);
-        }
-    }
-    // A gemm wgmma took has a new accumulator layout: the fragments read
-    // from it are planned again.
-    if adopted {
-        plan_epilogue(ctx, k, &mut p);
-    }
-    p
-}
-
-/// Which maps and stores of a kernel run on the fragments of tensor-core
-/// accumulators, which pointwise ops only they read, and which row vectors
-/// of fragments stay in registers ([`rows`]).
-fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
-    let mut ops = Vec::new();
-    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| ops.push(o));
-    // Buffers some store writes: loads of them are not moved.
-    let written: Vec<Value> = ops
-        .iter()
-        .filter(|o| ctx.op_name(**o) == "tile.store")
-        .map(|o| ctx.operands(*o)[1])
-        .collect();
-    // Fragments and their layouts (row vectors and their broadcasts too);
-    // pointwise values.
-    let (mut held, mut point): (rows::Held, std::collections::HashSet<Value>);
-    let registers = |v: Value| {
-        tile_type(ctx, v).is_some_and(|t| t.space != Space::Shared && t.shape.len() == 2)
-    };
-    // Planned again until the row vectors loops carry settle (a loop's
-    // body reads what its last iteration yielded): none, then a guess,
-    // then what the guess kept.
-    let mut carried = HashMap::new();
-    loop {
-        (held, point) = Default::default();
-        (p.epilogue, p.frag_stores) = Default::default();
-        p.rows = rows::Rows {
-            carried: carried.clone(),
-            ..Default::default()
-        };
-        for &o in &ops {
-            if rows::plan_row_op(ctx, o, &mut held, p) {
-                continue;
-            }
-            let operands = ctx.operands(o);
-            match ctx.op_name(o) {
-                "tile.gemm" => {
-                    if let Some(w) = p.gemms.get(&o) {
-                        held.frag.insert(ctx.result(o, 0), *w);
-                    }
-                }
-                "tile.for" => {
-                    let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r))
-                    else {
-                        continue;
-                    };
-                    let Some(y) = ctx.block_ops(body).last() else {
-                        continue;
-                    };
-                    let args = ctx.block_args(body);
-                    for (i, v) in ctx.operands(y).iter().enumerate() {
-                        let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
-                        if let Some(w) = w
-                            && i < ctx.results(o).count()
-                        {
-                            held.frag.insert(ctx.result(o, i), *w);
-                            held.frag.insert(args[i + 1], *w);
-                        }
-                        if let Some(w) = p.rows.carried.get(&(body, i)) {
-                            held.rows.insert(ctx.result(o, i), *w);
-                            held.rows.insert(args[i + 1], *w);
-                        }
-                    }
-                }
-                "tile.load" | "tile.valid" | "tile.iota" => {
-                    let r = ctx.result(o, 0);
-                    let stored = ctx.op_name(o) == "tile.load" && written.contains(&operands[0]);
-                    if registers(r) && !stored {
-                        point.insert(r);
-                    }
-                }
-                "tile.broadcast" => {
-                    let r = ctx.result(o, 0);
-                    if registers(r) && tile_type(ctx, operands[0]).is_none() {
-                        point.insert(r);
-                    }
-                }
-                "tile.map" => {
-                    let r = ctx.result(o, 0);
-                    let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
-                        continue;
-                    };
-                    let same = |v: &Value| tile_type(ctx, *v).is_some_and(|t| t.shape == rt.shape);
-                    if operands.is_empty() || !operands.iter().all(same) {
-                        continue;
-                    }
-                    let here = ctx.parent_block(o);
-                    let mut w = None;
-                    let mut ok = true;
-                    for v in operands {
-                        if let Some(fw) = held.frag.get(v) {
-                            let local = match ctx.value_def(*v) {
-                                aic::ir::ValueDef::Result(d, _) => ctx.parent_block(d) == here,
-                                aic::ir::ValueDef::Arg(b, _) => Some(b) == here,
-                                aic::ir::ValueDef::Placeholder => false,
-                            };
-                            ok &= local && w.is_none_or(|w| w == *fw);
-                            w = Some(*fw);
-                        } else {
-                            ok &= point.contains(v) || held.bcast.contains_key(v);
-                        }
-                    }
-                    match (ok, w) {
-                        (true, Some(w)) if rows::bcasts_fit(&held, operands, w) => {
-                            held.frag.insert(r, w);
-                            p.epilogue.insert(o, w);
-                        }
-                        (true, None) if !operands.iter().any(|v| held.bcast.contains_key(v)) => {
-                            point.insert(r);
-                        }
-                        _ => {}
-                    }
-                }
-                "tile.store" if held.frag.contains_key(&operands[0]) => {
-                    p.frag_stores.insert(o);
-                }
-                _ => {}
-            }
-        }
-        let next = rows::carries(ctx, &ops, &held, &carried);
-        if next == carried {
-            break;
-        }
-        carried = next;
-    }
-    rows::finish(ctx, &ops, &held, p);
-    // Users come after their operands: decide them first.
-    for &o in ops.iter().rev() {
-        let Some(r) = ctx.results(o).next() else {
-            continue;
-        };
-        if !point.contains(&r) || ctx.uses(r).is_empty() {
-            continue;
-        }
-        let only_frag = ctx
-            .uses(r)
-            .iter()
-            .all(|u| p.epilogue.contains_key(&u.op) || p.deferred.contains(&u.op));
-        if only_frag {
-            p.deferred.insert(o);
-        }
-    }
-}
-
-/// Elements an asynchronous copy moves (16 bytes of f16).
-pub(super) const CHUNK: i64 = 8;
-
-fn const_int(ctx: &Context, v: Value) -> Option<i64> {
-    let d = ctx.defining_op(v)?;
-    if ctx.op_name(d) != "arith.constant" {
-        return None;
-    }
-    let a = ctx.inherent_attr(d, ctx.find_ident("value")?)?;
-    match ctx.attr_kind(a) {
-        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-        _ => None,
-    }
-}
-
-/// Whether index `v` is a multiple of `m` whatever its run-time value
-/// (`iv`, the loop's induction variable, stepping from `lb` by `step`).
-fn multiple_of(ctx: &Context, v: Value, m: i64, iv: (Value, i64, i64)) -> bool {
-    if v == iv.0 {
-        return iv.1 % m == 0 && iv.2 % m == 0;
-    }
-    if let Some(c) = const_int(ctx, v) {
-        return c % m == 0;
-    }
-    let Some(d) = ctx.defining_op(v) else {
-        return false;
-    };
-    let ops = ctx.operands(d);
-    match ctx.op_name(d) {
-        "arith.muli" => ops.iter().any(|x| multiple_of(ctx, *x, m, iv)),
-        "arith.addi" => ops.iter().all(|x| multiple_of(ctx, *x, m, iv)),
-        _ => false,
-    }
-}
-
-/// The pipeline of loop `l`, if it is one: constant bounds; a body with
-/// gemms on tensor cores, whose loads that transfers read are each read
-/// only by a padded transfer, yielding their accumulators or row vectors
-/// of fragments (any other op runs in the body as it would unpipelined);
-/// every load a transfer reads at an origin of the induction
-/// variable and values from outside, affine in memory with 16-byte runs
-/// along one of its tile's dims (the columns for A), its transfer of f16
-/// in whole chunks per thread; `depth` 2 or more.
-fn pipeline(ctx: &Context, l: Op, p: &Plan, threads: i64) -> Option<Pipe> {
-    let ops = ctx.operands(l);
-    let (lb, ub, step) = (
-        const_int(ctx, ops[0])?,
-        const_int(ctx, ops[1])?,
-        const_int(ctx, ops[2])?,
-    );
-    if step <= 0 || ub <= lb {
-        return None;
-    }
-    let n = (ub - lb + step - 1) / step;
-    let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r))?;
-    let iv = ctx.block_args(body)[0];
-    let inside = |v: Value| {
-        ctx.defining_op(v)
-            .is_some_and(|d| ctx.parent_block(d) == Some(body))
-            || ctx.block_args(body).contains(&v)
-    };
-    let mut copies = Vec::new();
-    let mut depth = i64::MAX;
-    let mut gemms = 0;
-    for o in ctx.block_ops(body) {
-        match ctx.op_name(o) {
-            "tile.gemm" if p.gemms.contains_key(&o) => gemms += 1,
-            "tile.yield" => {
-                let carried = ctx.operands(o).iter().enumerate().all(|(i, v)| {
-                    ctx.defining_op(*v)
-                        .is_some_and(|d| p.gemms.contains_key(&d))
-                        || p.rows.carried.contains_key(&(body, i))
-                });
-                if !carried {
-                    return None;
-                }
-            }
-            "tile.load" => {
-                let r = ctx.result(o, 0);
-                let uses = ctx.uses(r);
-                let transferred = uses.iter().any(|u| ctx.op_name(u.op) == "tile.transfer");
-                if transferred && !matches!(uses[..], [u] if p.padded.contains_key(&u.op)) {
-                    return None;
-                }
-            }
-            "tile.transfer" => {
-                let src = ctx.operands(o)[0];
-                let load = ctx.defining_op(src)?;
-                if ctx.op_name(load) != "tile.load" || ctx.parent_block(load) != Some(body) {
-                    return None;
-                }
-                let lops = ctx.operands(load);
-                if inside(lops[0]) || lops[1..].iter().any(|v| *v != iv && inside(*v)) {
-                    return None;
-                }
-                let tt = tile_type(ctx, ctx.result(o, 0))?;
-                if !is_float(ctx, tt.elem, FloatKind::F16) {
-                    return None;
-                }
-                let (rows, cols) = (tt.shape[0], tt.shape[1]);
-                if (rows * cols / CHUNK) % threads != 0 {
-                    return None;
-                }
-                let buf_shape = ctx.type_kind(ctx.value_type(lops[0])).shape()?.to_vec();
-                let desc = match ctx
-                    .find_ident("desc")
-                    .and_then(|i| ctx.inherent_attr(load, i))
-                {
-                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
-                    None => Desc::row_major(&buf_shape),
-                };
-                let cd = chunk_dim(&desc)?;
-                let rank = desc.upper.len();
-                // The tile's dims are the descriptor's last two.
-                let trans = match cd {
-                    d if d == rank - 1 => false,
-                    d if d + 2 == rank => true,
-                    _ => return None,
-                };
-                let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
-                let ext = if trans { rows } else { cols };
-                if ext % CHUNK != 0
-                    || (trans && used_as != 1)
-                    || !multiple_of(ctx, lops[1 + cd], CHUNK, (iv, lb, step))
-                {
-                    return None;
-                }
-                depth = depth.min(ctx_int(ctx, o, "depth"));
-                copies.push(Copy {
-                    load,
-                    transfer: o,
-                    trans,
-                    desc,
-                });
-            }
-            "tile.for" => return None,
-            _ => {}
-        }
-    }
-    (gemms > 0 && !copies.is_empty() && depth >= 2 && depth != i64::MAX).then_some(Pipe {
-        depth,
-        n,
-        lb,
-        step,
-        copies,
-    })
-}
-
-fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
-    aic::constraints::int_attr(ctx, op, name).unwrap_or(0)
-}
-
-/// The dim of a descriptor along which memory is contiguous in aligned runs
-/// of [`CHUNK`] elements, where the descriptor is affine (pass-throughs,
-/// embeddings, unmerges, frozen dims and slices only, but for merges of
-/// leading dims (batch and heads) first): stride 1 along it, every other
-/// stride and the base offset multiples of the chunk, its length whole
-/// chunks (so a chunk is wholly inside or outside).
-fn chunk_dim(d: &Desc) -> Option<usize> {
-    let rank = d.upper.len();
-    let lead = rank.saturating_sub(2);
-    let merges_lead = |s: &aic_dialects::coord::Step| {
-        matches!(s.t, Transform::Merge { .. }) && s.upper.iter().all(|u| *u < lead)
-    };
-    let affine = d.stages.iter().enumerate().all(|(i, st)| {
-        st.iter().all(|s| {
-            matches!(
-                s.t,
-                Transform::Pass
-                    | Transform::Embed { .. }
-                    | Transform::Unmerge
-                    | Transform::Freeze { .. }
-                    | Transform::Slice { .. }
-            ) || (i == 0 && merges_lead(s))
-        })
-    });
-    if !affine || rank < 2 {
-        return None;
-    }
-    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
-    let o = at(&vec![0; rank])?;
-    let strides: Vec<i64> = (0..rank)
-        .map(|k| {
-            let mut idx = vec![0; rank];
-            idx[k] = 1;
-            at(&idx).map(|x| x - o)
-        })
-        .collect::<Option<_>>()?;
-    // Affine at one more point.
-    let probe: Vec<i64> = (0..rank)
-        .map(|k| (k as i64 + 2).min(d.upper[k] - 1).max(0))
-        .collect();
-    let lin: i64 = o + probe.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>();
-    if at(&probe)? != lin || o % CHUNK != 0 {
-        return None;
-    }
-    let cd = strides.iter().position(|s| *s == 1)?;
-    let ok = strides
-        .iter()
-        .enumerate()
-        .all(|(k, s)| k == cd || s % CHUNK == 0)
-        && d.upper[cd] % CHUNK == 0;
-    // A merged leading dim is affine piecewise only: every one of its
-    // indices must move by whole chunks.
-    let merged = d
-        .stages
-        .first()
-        .into_iter()
-        .flatten()
-        .filter(|s| merges_lead(s));
-    let whole = merged.flat_map(|s| s.upper.iter()).all(|&k| {
-        d.upper[k] <= 1 << 16
-            && (0..d.upper[k]).all(|v| {
-                let mut idx = vec![0; rank];
-                idx[k] = v;
-                at(&idx).is_some_and(|x| (x - o) % CHUNK == 0)
-            })
-    });
-    (ok && whole).then_some(cd)
-}
-
-/// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
-/// (its dim 0), not its columns.
-fn column_contiguous(ctx: &Context, load: Op) -> bool {
-    let a = ctx
-        .find_ident("desc")
-        .and_then(|i| ctx.inherent_attr(load, i));
-    let Some(Ok(d)) = a.map(|a| aic_dialects::coord::desc_of(ctx.uniquer(), a)) else {
-        return false;
-    };
-    let rank = d.upper.len();
-    if rank < 2 {
-        return false;
-    }
-    let at = |dim: Option<usize>| {
-        let mut idx = vec![0; rank];
-        if let Some(k) = dim {
-            idx[k] = 1;
-        }
-        d.offset(&idx).map(|(o, _)| o)
-    };
-    let (o, r, c) = (at(None), at(Some(rank - 2)), at(Some(rank - 1)));
-    matches!((o, r, c), (Some(o), Some(r), Some(c)) if r - o == 1 && c - o != 1)
-}
+use plan::ctx_int;
+pub(super) use plan::{CHUNK, plan};
 
 impl Plan {
     /// The bytes of transfer `t`'s shared region, if padded.
@@ -852,20 +389,20 @@ pub(super) struct Lane {
 impl Lower<'_> {
     pub(super) fn lane(&mut self, w: Warps) -> Lane {
         let tid = self.tid;
-        let lanes = self.index(w.unit.lanes());
-        let lane = self.bin("arith.remui", tid, lanes);
-        let warp = self.bin("arith.divui", tid, lanes);
-        let wn = self.index(w.wn);
-        let wy = self.bin("arith.divui", warp, wn);
-        let wx = self.bin("arith.remui", warp, wn);
+        let lanes = ab::index(self, w.unit.lanes());
+        let lane = ab::binary::<arith::RemUI>(self, tid, lanes);
+        let warp = ab::binary::<arith::DivUI>(self, tid, lanes);
+        let wn = ab::index(self, w.wn);
+        let wy = ab::binary::<arith::DivUI>(self, warp, wn);
+        let wx = ab::binary::<arith::RemUI>(self, warp, wn);
         Lane { lane, wy, wx }
     }
 
     /// `a * c + b` for a constant `c`.
     pub(super) fn mul_add(&mut self, a: Value, c: i64, b: Value) -> Value {
-        let c = self.index(c);
-        let p = self.bin("arith.muli", a, c);
-        self.bin("arith.addi", p, b)
+        let c = ab::index(self, c);
+        let p = ab::binary::<arith::MulI>(self, a, c);
+        ab::binary::<arith::AddI>(self, p, b)
     }
 
     /// The offset of this lane's slot 0 in a row-major `_ x n` tile, slot
@@ -882,22 +419,25 @@ impl Lower<'_> {
         let (tm, tn) = w.unit.tile();
         // The lane's row and column within its first tile: (l/4, 2·(l%4))
         // or (4·(l/T), l%T).
-        let d = self.index(match w.unit {
-            Unit::MmaSync => 4,
-            Unit::Mfma(t) => t,
-        });
-        let q = self.bin("arith.divui", lane, d);
-        let m = self.bin("arith.remui", lane, d);
+        let d = ab::index(
+            self,
+            match w.unit {
+                Unit::MmaSync => 4,
+                Unit::Mfma(t) => t,
+            },
+        );
+        let q = ab::binary::<arith::DivUI>(self, lane, d);
+        let m = ab::binary::<arith::RemUI>(self, lane, d);
         let r = match w.unit {
             Unit::MmaSync => q,
             Unit::Mfma(_) => {
-                let c4 = self.index(4);
-                self.bin("arith.muli", q, c4)
+                let c4 = ab::index(self, 4);
+                ab::binary::<arith::MulI>(self, q, c4)
             }
         };
         let row = self.mul_add(wy, w.mt * tm, r);
         let c = match w.unit {
-            Unit::MmaSync => self.bin("arith.addi", m, m),
+            Unit::MmaSync => ab::binary::<arith::AddI>(self, m, m),
             Unit::Mfma(_) => m,
         };
         let col = self.mul_add(wx, w.nt * tn, c);
@@ -907,10 +447,10 @@ impl Lower<'_> {
     /// The (row, col) of this lane's slot `s`.
     fn slot_coords(&mut self, w: Warps, origin: (Value, Value), s: i64) -> (Value, Value) {
         let (dr, dc) = slot_at(w, s);
-        let (r, c) = (self.index(dr), self.index(dc));
+        let (r, c) = (ab::index(self, dr), ab::index(self, dc));
         (
-            self.bin("arith.addi", origin.0, r),
-            self.bin("arith.addi", origin.1, c),
+            ab::binary::<arith::AddI>(self, origin.0, r),
+            ab::binary::<arith::AddI>(self, origin.1, c),
         )
     }
 
@@ -919,8 +459,8 @@ impl Lower<'_> {
     fn point(&mut self, v: Value, slot: i64, row: Value, col: Value) -> Result<Value, Diagnostic> {
         if let Some(f) = self.frags.get(&v) {
             let arr = f.arr;
-            let i = self.index(slot);
-            return Ok(self.load(arr, i));
+            let i = ab::index(self, slot);
+            return Ok(mb::load(self, arr, &[i]));
         }
         let d = self
             .ctx
@@ -928,41 +468,45 @@ impl Lower<'_> {
             .ok_or_else(|| Diagnostic::error("a fragment map reads a block argument"))?;
         let ops = self.ctx.operands(d).to_vec();
         let t = self.tile_of(d, v)?;
-        match self.ctx.op_name(d) {
-            "tile.load" => {
+        match TileOp::of(self.ctx, d) {
+            Some(TileOp::Load(_)) => {
                 let buf = self.map.value(ops[0]);
                 let origin = self.scalars(&ops[1..]);
                 let shape = self.buffers[&buf].clone();
                 let desc = self.desc(d, &shape)?;
                 let (off, ok) = self.locate(&desc, &origin, &[row, col]);
-                let zero = self.index(0);
-                let safe = self.select(ok, off, zero);
-                let x = self.load(buf, safe);
-                let z = self.constant(0.0, t.elem);
-                Ok(self.select(ok, x, z))
+                let zero = ab::index(self, 0);
+                let safe = ab::select(self, ok, off, zero);
+                let x = mb::load(self, buf, &[safe]);
+                let z = ab::number(self, 0.0, t.elem);
+                Ok(ab::select(self, ok, x, z))
             }
-            "tile.valid" => {
+            Some(TileOp::Valid(_)) => {
                 let origin = self.scalars(&ops);
                 let desc = self.desc(d, &[])?;
                 Ok(self.locate(&desc, &origin, &[row, col]).1)
             }
-            "tile.broadcast" => Ok(self.map.value(ops[0])),
-            "tile.iota" => {
+            Some(TileOp::Broadcast(_)) => Ok(self.map.value(ops[0])),
+            Some(TileOp::Iota(_)) => {
                 let at = if self.int(d, "dim") == 0 { row } else { col };
                 Ok(if matches!(self.ctx.type_kind(t.elem), TypeKind::Index) {
                     at
                 } else {
-                    self.val("arith.index_cast", &[at], t.elem, &[])
+                    ab::cast::<arith::IndexCast>(self, at, t.elem)
                 })
             }
-            "tile.map" => {
+            Some(TileOp::Map(_)) => {
                 let mut args = Vec::new();
                 for x in &ops {
                     args.push(self.point(*x, slot, row, col)?);
                 }
                 self.map_body(d, &args)
             }
-            other => Err(err(self.ctx, d, format!("'{other}' is not pointwise"))),
+            _ => Err(err(
+                self.ctx,
+                d,
+                format!("'{}' is not pointwise", self.ctx.op_name(d)),
+            )),
         }
     }
 
@@ -980,7 +524,7 @@ impl Lower<'_> {
         }
         let body_ops: Vec<Op> = self.ctx.block_ops(body).collect();
         for o in body_ops {
-            if self.ctx.op_name(o) == "tile.yield" {
+            if tile::Yield::is(self.ctx, o) {
                 return Ok(self.map.value(self.ctx.operands(o)[0]));
             }
             let c = self.ctx.clone_op(o, &mut self.map);
@@ -1013,8 +557,8 @@ impl Lower<'_> {
                 args.push(self.point(*v, s, row, col)?);
             }
             let x = self.map_body(op, &args)?;
-            let i = self.index(s);
-            self.store(x, arr, i);
+            let i = ab::index(self, s);
+            mb::store(self, x, arr, &[i]);
         }
         self.set_frag(r, arr, w, &t);
         Ok(())
@@ -1037,10 +581,10 @@ impl Lower<'_> {
         for s in 0..f.w.slots() {
             let (row, col) = self.slot_coords(f.w, origin, s);
             let (off, ok) = self.locate(&d, &at, &[row, col]);
-            let i = self.index(s);
-            let x = self.load(f.arr, i);
+            let i = ab::index(self, s);
+            let x = mb::load(self, f.arr, &[i]);
             self.when(ok, &mut |s| {
-                s.store(x, buf, off);
+                mb::store(s, x, buf, &[off]);
                 Ok(())
             })?;
         }
@@ -1061,9 +605,9 @@ impl Lower<'_> {
         if let Some(f) = self.frags.get(&v).cloned() {
             if f.w == w {
                 for s in 0..w.slots() {
-                    let i = self.index(s);
-                    let x = self.load(f.arr, i);
-                    self.store(x, arr, i);
+                    let i = ab::index(self, s);
+                    let x = mb::load(self, f.arr, &[i]);
+                    mb::store(self, x, arr, &[i]);
                 }
                 return Ok(());
             }
@@ -1072,8 +616,8 @@ impl Lower<'_> {
         // A broadcast scalar (the zero a gemm usually starts from).
         if let Some(x) = self.scalar_source(v) {
             for s in 0..w.slots() {
-                let i = self.index(s);
-                self.store(x, arr, i);
+                let i = ab::index(self, s);
+                mb::store(self, x, arr, &[i]);
             }
             return Ok(());
         }
@@ -1082,11 +626,11 @@ impl Lower<'_> {
         let base = self.frag_base(w, n);
         for s in 0..w.slots() {
             let off = frag_offset(w, n, s);
-            let c = self.index(off);
-            let at = self.bin("arith.addi", base, c);
-            let x = self.load(view, at);
-            let i = self.index(s);
-            self.store(x, arr, i);
+            let c = ab::index(self, off);
+            let at = ab::binary::<arith::AddI>(self, base, c);
+            let x = mb::load(self, view, &[at]);
+            let i = ab::index(self, s);
+            mb::store(self, x, arr, &[i]);
         }
         self.release(ex);
         Ok(())
@@ -1096,7 +640,7 @@ impl Lower<'_> {
     fn scalar_source(&self, v: Value) -> Option<Value> {
         let d = self.ctx.defining_op(v)?;
         let src = *self.ctx.operands(d).first()?;
-        (self.ctx.op_name(d) == "tile.broadcast" && !self.tiles.contains_key(&src))
+        (tile::Broadcast::is(self.ctx, d) && !self.tiles.contains_key(&src))
             .then(|| self.map.value(src))
     }
 
@@ -1117,11 +661,11 @@ impl Lower<'_> {
         let view = self.scratch_view(m * n, f.t.elem);
         let base = self.frag_base(f.w, n);
         for s in 0..f.w.slots() {
-            let i = self.index(s);
-            let x = self.load(f.arr, i);
-            let c = self.index(frag_offset(f.w, n, s));
-            let at = self.bin("arith.addi", base, c);
-            self.store(x, view, at);
+            let i = ab::index(self, s);
+            let x = mb::load(self, f.arr, &[i]);
+            let c = ab::index(self, frag_offset(f.w, n, s));
+            let at = ab::binary::<arith::AddI>(self, base, c);
+            mb::store(self, x, view, &[at]);
         }
         self.read_back_blocked(v, view, m * n, &f.t)
     }
@@ -1139,8 +683,8 @@ impl Lower<'_> {
         self.barrier();
         let arr = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
-            let x = s.load(view, e);
-            s.store(x, arr, j);
+            let x = mb::load(s, view, &[e]);
+            mb::store(s, x, arr, &[j]);
             Ok(())
         })?;
         self.release(true);
@@ -1194,17 +738,17 @@ impl Lower<'_> {
             let d = self.desc(load, &shape)?;
             self.barrier();
             self.each(rows * cols, &mut |s, _, e| {
-                let c = s.index(rows);
-                let row = s.bin("arith.remui", e, c);
-                let col = s.bin("arith.divui", e, c);
+                let c = ab::index(s, rows);
+                let row = ab::binary::<arith::RemUI>(s, e, c);
+                let col = ab::binary::<arith::DivUI>(s, e, c);
                 let (off, ok) = s.locate(&d, &origin, &[row, col]);
-                let zero = s.index(0);
-                let safe = s.select(ok, off, zero);
-                let x = s.load(buf, safe);
-                let z = s.constant(0.0, t.elem);
-                let x = s.select(ok, x, z);
+                let zero = ab::index(s, 0);
+                let safe = ab::select(s, ok, off, zero);
+                let x = mb::load(s, buf, &[safe]);
+                let z = ab::number(s, 0.0, t.elem);
+                let x = ab::select(s, ok, x, z);
                 let at = s.mul_add(row, stride, col);
-                s.store(x, view, at);
+                mb::store(s, x, view, &[at]);
                 Ok(())
             })?;
             self.barrier();
@@ -1224,11 +768,11 @@ impl Lower<'_> {
         self.barrier();
         self.each(rows * cols, &mut |s, j, e| {
             let x = s.own(l, j, e);
-            let c = s.index(cols);
-            let row = s.bin("arith.divui", e, c);
-            let col = s.bin("arith.remui", e, c);
+            let c = ab::index(s, cols);
+            let row = ab::binary::<arith::DivUI>(s, e, c);
+            let col = ab::binary::<arith::RemUI>(s, e, c);
             let at = s.mul_add(row, stride, col);
-            s.store(x, view, at);
+            mb::store(s, x, view, &[at]);
             Ok(())
         })?;
         self.barrier();
@@ -1263,19 +807,7 @@ impl Lower<'_> {
 
     /// A new fragment array for an accumulator of type `t`.
     pub(super) fn frag_alloca(&mut self, w: Warps, t: &TileType) -> Value {
-        self.entry_alloca(w.slots_of(t), t.elem)
-    }
-
-    /// A private array of `n` elements, made once at the kernel's entry.
-    fn entry_alloca(&mut self, n: i64, elem: Type) -> Value {
-        let ty = self.memref(n, elem, false);
-        let o = aic::ir::Builder {
-            ctx: &mut *self.ctx,
-            ip: aic::ir::InsertPoint::Before(self.entry),
-            loc: self.loc,
-        }
-        .create_with_props("memref.alloca", &[], &[ty], &[]);
-        self.ctx.result(o, 0)
+        self.private(w.slots_of(t), t.elem)
     }
 
     /// `tile.gemm` on tensor cores.
@@ -1307,7 +839,7 @@ impl Lower<'_> {
         // The k16 steps unrolled: fragment loads of one step can overlap the
         // mma of the previous, and A's registers are picked by constant slots.
         for ks in 0..kk / 16 {
-            let k = self.index(ks * 16);
+            let k = ab::index(self, ks * 16);
             let regs: Option<Vec<Value>> = a_regs.as_ref().map(|f| {
                 (0..w.mt)
                     .map(|mi| self.a_from_regs(f, mi, ks, g.types[0]))
@@ -1358,18 +890,18 @@ impl Lower<'_> {
         // (lanes 0-15 columns 0-7, lanes 16-31 columns 8-15), B's row of
         // each pair of n8 tiles (likewise: columns n, then n + 8).
         let Lane { lane, wy, wx } = self.lane(w);
-        let (c16, c8) = (self.index(16), self.index(8));
-        let l16 = self.bin("arith.remui", lane, c16);
-        let half = self.bin("arith.divui", lane, c16);
-        let half8 = self.bin("arith.muli", half, c8);
+        let (c16, c8) = (ab::index(self, 16), ab::index(self, 8));
+        let l16 = ab::binary::<arith::RemUI>(self, lane, c16);
+        let half = ab::binary::<arith::DivUI>(self, lane, c16);
+        let half8 = ab::binary::<arith::MulI>(self, half, c8);
         let row0 = self.mul_add(wy, wm_rows, l16);
         let a_base: Vec<Value> = match pa {
             Some(pa) => {
                 let row = self.mul_add(row0, pa.stride, half8);
                 (0..w.mt)
                     .map(|mi| {
-                        let c = self.index(mi * 16 * pa.stride);
-                        self.bin("arith.addi", row, c)
+                        let c = ab::index(self, mi * 16 * pa.stride);
+                        ab::binary::<arith::AddI>(self, row, c)
                     })
                     .collect()
             }
@@ -1379,24 +911,24 @@ impl Lower<'_> {
         let b_row = if pb.trans {
             // B stored N x K: lane l addresses column n (its matrix's row)
             // wx·N/wn + 16·p + 8·(l/16) + l%8, at k + 8·((l/8)%2).
-            let (c8, c2) = (self.index(8), self.index(2));
-            let l8 = self.bin("arith.remui", lane, c8);
-            let q = self.bin("arith.divui", lane, c8);
-            let kh = self.bin("arith.remui", q, c2);
-            let kh8 = self.bin("arith.muli", kh, c8);
+            let (c8, c2) = (ab::index(self, 8), ab::index(self, 2));
+            let l8 = ab::binary::<arith::RemUI>(self, lane, c8);
+            let q = ab::binary::<arith::DivUI>(self, lane, c8);
+            let kh = ab::binary::<arith::RemUI>(self, q, c2);
+            let kh8 = ab::binary::<arith::MulI>(self, kh, c8);
             let n0 = self.mul_add(wx, wn_cols, half8);
-            let n0 = self.bin("arith.addi", n0, l8);
+            let n0 = ab::binary::<arith::AddI>(self, n0, l8);
             self.mul_add(n0, sb, kh8)
         } else {
             let col0 = self.mul_add(wx, wn_cols, half8);
-            let csb = self.index(sb);
-            let r = self.bin("arith.muli", l16, csb);
-            self.bin("arith.addi", r, col0)
+            let csb = ab::index(self, sb);
+            let r = ab::binary::<arith::MulI>(self, l16, csb);
+            ab::binary::<arith::AddI>(self, r, col0)
         };
         let b_base: Vec<Value> = (0..(w.nt + 1) / 2)
             .map(|p| {
-                let c = self.index(if pb.trans { p * 16 * sb } else { p * 16 });
-                self.bin("arith.addi", b_row, c)
+                let c = ab::index(self, if pb.trans { p * 16 * sb } else { p * 16 });
+                ab::binary::<arith::AddI>(self, b_row, c)
             })
             .collect();
         Ok(MmaOperands {
@@ -1431,15 +963,10 @@ impl Lower<'_> {
         let [va, vb, vb4, _] = g.types;
         let ldm = |s: &mut Self, view: Value, at: Value, n: i64, trans: bool, ty: Type| {
             let tr = u.attr(AttrKind::Bool(trans));
-            s.val(
-                "nvgpu.ldmatrix",
-                &[view, at],
-                ty,
-                &[("numTiles", int_attr(&u, n, i32t)), ("transpose", tr)],
-            )
+            nvgpu::Ldmatrix::build(s, view, &[at], int_attr(&u, n, i32t), tr, ty).res(s.ctx)
         };
         let ka = match bases.0 {
-            Some(b) => self.bin("arith.addi", b, k),
+            Some(b) => ab::binary::<arith::AddI>(self, b, k),
             None => k,
         };
         let frags_a: Vec<Value> = match g.views.0 {
@@ -1447,32 +974,32 @@ impl Lower<'_> {
                 .a_base
                 .iter()
                 .map(|b| {
-                    let at = self.bin("arith.addi", *b, ka);
+                    let at = ab::binary::<arith::AddI>(self, *b, ka);
                     ldm(self, av, at, 4, false, va)
                 })
                 .collect(),
             None => Vec::new(),
         };
         let mut kb = if g.b_trans {
-            let csb = self.index(g.sb);
-            self.bin("arith.muli", k, csb)
+            let csb = ab::index(self, g.sb);
+            ab::binary::<arith::MulI>(self, k, csb)
         } else {
             k
         };
         if let Some(b) = bases.1 {
-            kb = self.bin("arith.addi", kb, b);
+            kb = ab::binary::<arith::AddI>(self, kb, b);
         }
         let mut frags_b = Vec::new();
         for (p, b) in g.b_base.iter().enumerate() {
-            let at = self.bin("arith.addi", *b, kb);
+            let at = ab::binary::<arith::AddI>(self, *b, kb);
             if 2 * p as i64 + 1 < g.w.nt {
                 // Two n8 tiles: registers 0-1 the first's, 2-3 the second's.
                 let x = ldm(self, g.views.1, at, 4, g.b_trans, vb4);
                 let el: Vec<Value> = (0..8)
                     .map(|i| self.extract(x, &[i / 2, i % 2], g.f16))
                     .collect();
-                frags_b.push(self.val("vector.from_elements", &el[..4], vb, &[]));
-                frags_b.push(self.val("vector.from_elements", &el[4..], vb, &[]));
+                frags_b.push(vector::FromElements::build(self, &el[..4], vb).result(self.ctx));
+                frags_b.push(vector::FromElements::build(self, &el[4..], vb).result(self.ctx));
             } else {
                 frags_b.push(ldm(self, g.views.1, at, 2, g.b_trans, vb));
             }
@@ -1493,367 +1020,22 @@ impl Lower<'_> {
         for (mi, a) in fa.iter().enumerate() {
             for (ni, b) in fb.iter().enumerate() {
                 let slot = (mi as i64 * g.w.nt + ni as i64) * 4;
-                let idx: Vec<Value> = (0..4).map(|c| self.index(slot + c)).collect();
-                let c: Vec<Value> = idx.iter().map(|i| self.load(out, *i)).collect();
-                let c = self.val("vector.from_elements", &c, vc, &[]);
-                let d = self.val("nvgpu.mma.sync", &[*a, *b, c], vc, &[("mmaShape", shape)]);
+                let idx: Vec<Value> = (0..4).map(|c| ab::index(self, slot + c)).collect();
+                let c: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
+                let c = vector::FromElements::build(self, &c, vc).result(self.ctx);
+                let d = nvgpu::MmaSync::build(self, *a, *b, c, shape, vc).res(self.ctx);
                 for (e, i) in idx.iter().enumerate() {
                     let e = e as i64;
                     let x = self.extract(d, &[e / 2, e % 2], g.f32);
-                    self.store(x, out, *i);
+                    mb::store(self, x, out, &[*i]);
                 }
             }
         }
-    }
-
-    /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
-    /// loop, copies for the first `depth - 1` iterations start, a group
-    /// each; iteration `i` waits until its group has landed (at most
-    /// `depth - 2` younger in flight), a barrier makes every thread's
-    /// copies visible and frees the buffer iteration `i - 1` read, the
-    /// copies for iteration `i + depth - 1` start into that buffer (reading
-    /// nothing, zero-filling, past the last iteration), and the gemms run
-    /// on buffer `i % depth`. The accumulators stay fragments throughout.
-    /// A loop of one gemm loads its fragments a step ahead instead
-    /// ([`Lower::lower_prefetched`]).
-    pub(super) fn lower_pipelined(&mut self, op: Op, pipe: &Pipe) -> Result<(), Diagnostic> {
-        let ctx = &*self.ctx;
-        let body = body_of(ctx, op, "a loop")?;
-        let bargs = ctx.block_args(body).to_vec();
-        let inits = ctx.operands(op)[3..].to_vec();
-        let results: Vec<Value> = ctx.results(op).collect();
-        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-        let mut carried = Vec::new();
-        for (i, v) in inits.iter().enumerate() {
-            let c = self.carry_frag(body, i, *v)?.ok_or_else(|| {
-                err(
-                    self.ctx,
-                    op,
-                    "a pipelined loop carries accumulators and row vectors only",
-                )
-            })?;
-            carried.push(c);
-        }
-        // Each transfer's ring of `depth` buffers.
-        let mut rings = Vec::new();
-        for c in &pipe.copies {
-            let t = self.tile_of(c.transfer, self.ctx.result(c.transfer, 0))?;
-            let stride = self
-                .mma
-                .padded(c.transfer)
-                .expect("a pipelined transfer is padded");
-            let lines = if c.trans { t.shape[1] } else { t.shape[0] };
-            let at = self.transfer_at[&c.transfer];
-            let view = self.shared_view(at, pipe.depth * lines * stride, t.elem);
-            rings.push((view, stride, lines * stride, t));
-        }
-        let u = self.ctx.uniquer().clone();
-        let token = aic_dialects::nvgpu::token_type(&u);
-        let i32t = u.int_type(32);
-        // Starts the copies of iteration `it` into buffer `it % depth`,
-        // only where `live`; gives the group.
-        let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
-            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
-            let slot = s.bin("arith.remui", it, d);
-            let ivv = s.bin("arith.muli", it, st);
-            let ivv = s.bin("arith.addi", ivv, lb);
-            let mut tokens = Vec::new();
-            for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
-                let lops = s.ctx.operands(c.load).to_vec();
-                let buf = s.map.value(lops[0]);
-                let origin: Vec<Value> = lops[1..]
-                    .iter()
-                    .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
-                    .collect();
-                let csize = s.index(*size);
-                let base = s.bin("arith.muli", slot, csize);
-                let (rows, cols) = (t.shape[0], t.shape[1]);
-                let runs = if c.trans { rows / CHUNK } else { cols / CHUNK };
-                let per = rows * cols / CHUNK / s.threads;
-                for j in 0..per {
-                    let cj = s.index(j * s.threads);
-                    let ch = s.bin("arith.addi", s.tid, cj);
-                    let cr = s.index(runs);
-                    let line = s.bin("arith.divui", ch, cr);
-                    let q = s.bin("arith.remui", ch, cr);
-                    let c8 = s.index(CHUNK);
-                    let within = s.bin("arith.muli", q, c8);
-                    let (row, col) = if c.trans {
-                        (within, line)
-                    } else {
-                        (line, within)
-                    };
-                    let (off, mut ok) = s.locate(&c.desc, &origin, &[row, col]);
-                    if let Some(l) = live {
-                        ok = s.bin("arith.andi", ok, l);
-                    }
-                    let zero = s.index(0);
-                    let safe = s.select(ok, off, zero);
-                    let n = s.select(ok, c8, zero);
-                    let at = if s.mma.is_swizzled(c.transfer) {
-                        let lines = if c.trans { cols } else { rows };
-                        s.swizzled_at(line, within, lines)
-                    } else {
-                        s.mul_add(line, *stride, within)
-                    };
-                    let at = s.bin("arith.addi", at, base);
-                    let sizes = u.attr(AttrKind::DenseArray {
-                        elem: i32t,
-                        values: vec![1, 1, 1, 1, 1].into(),
-                    });
-                    let tk = s.val(
-                        "nvgpu.device_async_copy",
-                        &[buf, safe, *view, at, n],
-                        token,
-                        &[
-                            ("dstElements", int_attr(&u, CHUNK, u.ty(TypeKind::Index))),
-                            ("bypassL1", u.attr(AttrKind::Unit)),
-                            ("operandSegmentSizes", sizes),
-                        ],
-                    );
-                    tokens.push(tk);
-                }
-            }
-            Ok(s.val("nvgpu.device_async_create_group", &tokens, token, &[]))
-        };
-        if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|g| self.mma.is_wgmma(*g)) {
-            return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
-        }
-        let mut group = None;
-        for it in 0..(pipe.depth - 1) {
-            let itv = self.index(it);
-            let live = if it < pipe.n {
-                None
-            } else {
-                Some(self.val(
-                    "arith.constant",
-                    &[],
-                    u.int_type(1),
-                    &[("value", int_attr(&u, 0, u.int_type(1)))],
-                ))
-            };
-            group = Some(issue(self, itv, live)?);
-        }
-        let group = group.expect("depth >= 2");
-        let wait_n = u.attr(AttrKind::Integer {
-            value: i128::from(pipe.depth - 2),
-            ty: i32t,
-        });
-        if let Some(gemm) = single_gemm(self.ctx, body, pipe) {
-            return self.lower_prefetched(
-                gemm,
-                pipe,
-                (&rings, &carried[0], &results),
-                group,
-                &issue,
-            );
-        }
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
-        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
-            s.op(
-                "nvgpu.device_async_wait",
-                &[g[0]],
-                &[],
-                &[("numGroups", wait_n)],
-            );
-            s.barrier();
-            let ahead = s.index(pipe.depth - 1);
-            let next = s.bin("arith.addi", it, ahead);
-            let n = s.index(pipe.n);
-            let live = s.cmpi("ult", next, n);
-            let g = issue(s, next, Some(live))?;
-            let (d, lb, st) = (s.index(pipe.depth), s.index(pipe.lb), s.index(pipe.step));
-            let slot = s.bin("arith.remui", it, d);
-            let iv = s.bin("arith.muli", it, st);
-            let iv = s.bin("arith.addi", iv, lb);
-            s.map.values.insert(bargs[0], iv);
-            for (c, (view, stride, size, _)) in pipe.copies.iter().zip(&rings) {
-                let csize = s.index(*size);
-                let base = s.bin("arith.muli", slot, csize);
-                let r = s.ctx.result(c.transfer, 0);
-                s.padded_tiles.insert(
-                    r,
-                    Padded {
-                        view: *view,
-                        stride: *stride,
-                        base: Some(base),
-                        trans: c.trans,
-                    },
-                );
-            }
-            for ((a, (arr, w, t)), _) in bargs[1..].iter().zip(&carried).zip(&inits) {
-                s.set_frag(*a, *arr, *w, t);
-            }
-            for o in &body_ops {
-                match s.ctx.op_name(*o) {
-                    _ if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) => {}
-                    "tile.yield" => {
-                        let vals = s.ctx.operands(*o).to_vec();
-                        for (v, (arr, w, t)) in vals.iter().zip(&carried) {
-                            s.yield_frag(*v, *arr, *w, t)?;
-                        }
-                    }
-                    _ => s.lower_op(*o)?,
-                }
-            }
-            s.settle();
-            Ok(vec![g])
-        })?;
-        // Copies past the last iteration (zero-fills) land before the
-        // shared memory is used again.
-        self.op(
-            "nvgpu.device_async_wait",
-            &[out[0]],
-            &[],
-            &[("numGroups", int_attr(&u, 0, i32t))],
-        );
-        for (r, (arr, w, t)) in results.iter().zip(&carried) {
-            self.set_frag(*r, *arr, *w, t);
-        }
-        Ok(())
-    }
-
-    /// A pipelined loop of one gemm whose fragments are loaded a k16 step
-    /// ahead of its mma: the last step's mma runs on fragments loaded
-    /// before the barrier, and the next stage's first fragments load while
-    /// it runs. At the end of iteration `i` (before its last mma) the block
-    /// waits for stage `i + 1`, syncs (every read of stage `i` is done),
-    /// starts the copies for iteration `i + depth` into stage `i`'s buffer
-    /// and loads stage `i + 1`'s first fragments, carried into the next
-    /// iteration in a private array. The prologue's copies, waits and
-    /// barrier are those of [`Lower::lower_pipelined`], one stage ahead.
-    #[allow(clippy::type_complexity)]
-    fn lower_prefetched(
-        &mut self,
-        gemm: Op,
-        pipe: &Pipe,
-        (rings, carried, results): (
-            &[(Value, i64, i64, TileType)],
-            &(Value, Warps, TileType),
-            &[Value],
-        ),
-        group: Value,
-        issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
-    ) -> Result<(), Diagnostic> {
-        let (acc, w, t) = carried.clone();
-        let gops = self.ctx.operands(gemm).to_vec();
-        let kk = self.tile_of(gemm, gops[0])?.shape[1];
-        let ring_of = |s: &Self, v: Value| pipe.copy_of(s.ctx, v).expect("a pipelined operand");
-        let (ia, ib) = (ring_of(self, gops[0]), ring_of(self, gops[1]));
-        let padded = |i: usize| Padded {
-            view: rings[i].0,
-            stride: rings[i].1,
-            base: None,
-            trans: pipe.copies[i].trans,
-        };
-        let g = self.mma_operands(gemm, w, Some(padded(ia)), padded(ib))?;
-        let u = self.ctx.uniquer().clone();
-        let i32t = u.int_type(32);
-        let groups = |n: i64| int_attr(&u, n, i32t);
-        // Where stage `it`'s A and B start in their rings.
-        let stage = |s: &mut Self, it: Value| {
-            let d = s.index(pipe.depth);
-            let slot = s.bin("arith.remui", it, d);
-            let (sa, sb) = (s.index(rings[ia].2), s.index(rings[ib].2));
-            (
-                Some(s.bin("arith.muli", slot, sa)),
-                Some(s.bin("arith.muli", slot, sb)),
-            )
-        };
-        // Waits for stage `it + 1`, syncs, starts iteration `it + depth`'s
-        // copies and loads stage `it + 1`'s first fragments.
-        let turn = |s: &mut Self, it: Value, tok: Value| -> Result<_, Diagnostic> {
-            s.op(
-                "nvgpu.device_async_wait",
-                &[tok],
-                &[],
-                &[("numGroups", groups(pipe.depth - 2))],
-            );
-            s.barrier();
-            let d = s.index(pipe.depth);
-            let ahead = s.bin("arith.addi", it, d);
-            let n = s.index(pipe.n);
-            let live = s.cmpi("ult", ahead, n);
-            let tok = issue(s, ahead, Some(live))?;
-            let one = s.index(1);
-            let next = s.bin("arith.addi", it, one);
-            let bases = stage(s, next);
-            let zero = s.index(0);
-            Ok((tok, s.mma_load(&g, bases, zero)))
-        };
-        // Iteration -1's turn: stage 0 and iteration depth - 1's copies.
-        let minus1 = self.index(-1);
-        let (group, first) = turn(self, minus1, group)?;
-        let f16 = g.f16;
-        let held = (w.mt * 8 + w.nt * 4) as usize;
-        let stash = self.entry_alloca(held as i64, f16);
-        self.stash_frags(&first, stash);
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
-        let steps = kk / 16;
-        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, tok| {
-            let mut cur = s.unstash_frags(&g, stash);
-            let bases = stage(s, it);
-            let mut tok = tok[0];
-            for k in 0..steps {
-                let next = if k + 1 < steps {
-                    let at = s.index(16 * (k + 1));
-                    s.mma_load(&g, bases, at)
-                } else {
-                    let (t, f) = turn(s, it, tok)?;
-                    tok = t;
-                    s.stash_frags(&f, stash);
-                    f
-                };
-                s.mma_step(&g, &cur.0, &cur.1, acc);
-                cur = next;
-            }
-            Ok(vec![tok])
-        })?;
-        self.op(
-            "nvgpu.device_async_wait",
-            &[out[0]],
-            &[],
-            &[("numGroups", groups(0))],
-        );
-        self.set_frag(results[0], acc, w, &t);
-        Ok(())
-    }
-
-    /// Fragments into private array `arr` (A's 8 halves each, then B's 4).
-    fn stash_frags(&mut self, (fa, fb): &(Vec<Value>, Vec<Value>), arr: Value) {
-        let f16 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F16));
-        let mut at = 0;
-        for (v, rows) in fa.iter().map(|v| (v, 4)).chain(fb.iter().map(|v| (v, 2))) {
-            for e in 0..rows * 2 {
-                let x = self.extract(*v, &[e / 2, e % 2], f16);
-                let i = self.index(at);
-                self.store(x, arr, i);
-                at += 1;
-            }
-        }
-    }
-
-    /// The fragments [`Lower::stash_frags`] put in `arr`.
-    fn unstash_frags(&mut self, g: &MmaOperands, arr: Value) -> (Vec<Value>, Vec<Value>) {
-        let mut at = 0;
-        let mut take = |s: &mut Self, n: i64, ty: Type| {
-            let el: Vec<Value> = (at..at + n)
-                .map(|i| {
-                    let i = s.index(i);
-                    s.load(arr, i)
-                })
-                .collect();
-            at += n;
-            s.val("vector.from_elements", &el, ty, &[])
-        };
-        let fa = (0..g.w.mt).map(|_| take(self, 8, g.types[0])).collect();
-        let fb = (0..g.w.nt).map(|_| take(self, 4, g.types[1])).collect();
-        (fa, fb)
     }
 
     pub(super) fn extract(&mut self, v: Value, pos: &[i64], elem: Type) -> Value {
         let p = self.ctx.uniquer().i64_array(pos);
-        self.val("vector.extract", &[v], elem, &[("static_position", p)])
+        vector::Extract::build(self, v, p, elem).result(self.ctx)
     }
 
     /// The fragment array a `tile.for` carries its `i`th value in, if the
@@ -1922,7 +1104,7 @@ impl Lower<'_> {
 pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op> {
     let gemms: Vec<Op> = ctx
         .block_ops(body)
-        .filter(|o| ctx.op_name(*o) == "tile.gemm")
+        .filter(|o| tile::Gemm::is(ctx, *o))
         .collect();
     let [gemm] = gemms[..] else {
         return None;

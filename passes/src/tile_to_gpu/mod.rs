@@ -46,18 +46,23 @@
 
 mod mfma;
 mod mma;
+mod ops;
+mod reduce;
 mod wgmma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_array_attr;
-use aic::ir::{Block, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
+use aic::ir::{Block, Build, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
-use aic_dialects::arith::CMPI_PREDICATES;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::arith::{self};
 use aic_dialects::coord::{self, Desc};
-use aic_dialects::gpu::{AddressSpace, elem_bytes};
+use aic_dialects::gpu::{self, AddressSpace, Dim, ShuffleMode, build as gb, elem_bytes};
+use aic_dialects::memref::build as mb;
+use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
 
@@ -123,15 +128,13 @@ impl Pass for TileToGpu {
 
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         let (mut kernels, mut launches) = (Vec::new(), Vec::new());
-        ctx.walk(
-            root,
-            aic::ir::WalkOrder::PreOrder,
-            &mut |_, o| match ctx.op_name(o) {
-                "tile.kernel" => kernels.push(o),
-                "tile.launch" => launches.push(o),
-                _ => {}
-            },
-        );
+        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if tile::Kernel::is(ctx, o) {
+                kernels.push(o);
+            } else if tile::Launch::is(ctx, o) {
+                launches.push(o);
+            }
+        });
         for k in &kernels {
             // The lowering sizes buffers and loops with plain products of
             // dims: a kernel's shapes (from user IR too) are checked static
@@ -142,18 +145,28 @@ impl Pass for TileToGpu {
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
-            let mut st = OpState::new(ctx.ident("gpu.launch"), ctx.op(*l).loc);
-            st.operands = ctx.operands(*l).iter().copied().collect();
-            st.result_types = ctx.results(*l).map(|r| ctx.value_type(r)).collect();
-            st.props = ctx.op(*l).props;
+            let launch = tile::Launch::wrap(*l);
+            let inputs = launch.inputs(ctx).to_vec();
+            let types: Vec<Type> = launch
+                .outputs(ctx)
+                .iter()
+                .map(|r| ctx.value_type(*r))
+                .collect();
+            let kernel = launch
+                .kernel(ctx)
+                .ok_or_else(|| err(ctx, *l, "a launch without a kernel"))?;
             let loc = ctx.op(*l).loc;
-            let new = Builder {
+            let mut b = Builder {
                 ctx: &mut *ctx,
                 ip: InsertPoint::Before(*l),
                 loc,
-            }
-            .insert(st);
-            let pairs: Vec<(Value, Value)> = ctx.results(*l).zip(ctx.results(new)).collect();
+            };
+            let new = gpu::Launch::build(&mut b, &inputs, kernel, &types);
+            let pairs: Vec<(Value, Value)> = launch
+                .outputs(ctx)
+                .into_iter()
+                .zip(new.outputs(ctx))
+                .collect();
             for (a, b) in pairs {
                 ctx.replace_all_uses(a, b);
             }
@@ -321,7 +334,7 @@ fn lower_kernel(
     let mut top: i64 = 0;
     let mut transfers = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        if ctx.op_name(o) == "tile.transfer" {
+        if tile::Transfer::is(ctx, o) {
             transfers.push(o);
         }
     });
@@ -341,18 +354,15 @@ fn lower_kernel(
             top = align(top + bytes);
         }
     }
-    let tid_op = Builder {
-        ctx: &mut *ctx,
-        ip: InsertPoint::End(gb),
-        loc,
-    }
-    .create_with_props(
-        "gpu.thread_id",
-        &[],
-        &[u.ty(TypeKind::Index)],
-        &[("dimension", aic_dialects::gpu::Dim::X.attr(&u))],
+    let tid = gpu::build::thread_id(
+        &mut Builder {
+            ctx: &mut *ctx,
+            ip: InsertPoint::End(gb),
+            loc,
+        },
+        Dim::X,
     );
-    let tid = ctx.result(tid_op, 0);
+    let tid_op = ctx.defining_op(tid).expect("an op's result");
     let mut l = Lower {
         ctx,
         loc,
@@ -403,36 +413,63 @@ fn lower_kernel(
         .to_string();
     let mut grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
     grid.resize(3, 1);
-    let r = ctx.create_region();
+    let kernel = gpu::Kernel::build(
+        &mut Builder {
+            ctx: &mut *ctx,
+            ip: InsertPoint::Before(k),
+            loc,
+        },
+        u.string_attr(&name),
+        u.i64_array(&grid),
+        u.i64_array(&[threads, 1, 1]),
+        int_attr(&u, shared, u.int_type(64)),
+    );
+    let r = kernel.body(ctx);
     ctx.append_block(r, gb);
-    let mut st = OpState::new(ctx.ident("gpu.kernel"), loc);
-    st.regions.push(r);
-    st.props = Some(u.dict_attr(vec![
-        (u.ident("sym_name"), u.string_attr(&name)),
-        (u.ident("grid"), u.i64_array(&grid)),
-        (u.ident("block"), u.i64_array(&[threads, 1, 1])),
-        (u.ident("shared"), int_attr(&u, shared, u.int_type(64))),
-    ]));
-    Builder {
-        ctx: &mut *ctx,
-        ip: InsertPoint::Before(k),
-        loc,
-    }
-    .insert(st);
     ctx.erase_op(k);
     Ok(())
 }
 
-/// `tile.reduce` kinds: the combining op of floats and integers.
-fn combiner(kind: tile::ReduceKind, float: bool) -> (f64, &'static str) {
+/// The arith op combining two values: of a reduction, or a gemm's
+/// products and sums.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Combine {
+    AddF,
+    MaximumF,
+    MinimumF,
+    MulF,
+    AddI,
+    MaxSI,
+    MinSI,
+    MulI,
+}
+
+impl Combine {
+    /// `x` combined with `y`.
+    fn apply(self, b: &mut impl Build, x: Value, y: Value) -> Value {
+        match self {
+            Combine::AddF => ab::binary::<arith::AddF>(b, x, y),
+            Combine::MaximumF => ab::binary::<arith::MaximumF>(b, x, y),
+            Combine::MinimumF => ab::binary::<arith::MinimumF>(b, x, y),
+            Combine::MulF => ab::binary::<arith::MulF>(b, x, y),
+            Combine::AddI => ab::binary::<arith::AddI>(b, x, y),
+            Combine::MaxSI => ab::binary::<arith::MaxSI>(b, x, y),
+            Combine::MinSI => ab::binary::<arith::MinSI>(b, x, y),
+            Combine::MulI => ab::binary::<arith::MulI>(b, x, y),
+        }
+    }
+}
+
+/// `tile.reduce` kinds: the start and combining op of floats and integers.
+fn combiner(kind: tile::ReduceKind, float: bool) -> (f64, Combine) {
     use tile::ReduceKind::{Max, Min, Sum};
     match (kind, float) {
-        (Sum, true) => (0.0, "arith.addf"),
-        (Max, true) => (f64::NEG_INFINITY, "arith.maximumf"),
-        (Min, true) => (f64::INFINITY, "arith.minimumf"),
-        (Sum, false) => (0.0, "arith.addi"),
-        (Max, false) => (i64::MIN as f64, "arith.maxsi"),
-        (Min, false) => (i64::MAX as f64, "arith.minsi"),
+        (Sum, true) => (0.0, Combine::AddF),
+        (Max, true) => (f64::NEG_INFINITY, Combine::MaximumF),
+        (Min, true) => (f64::INFINITY, Combine::MinimumF),
+        (Sum, false) => (0.0, Combine::AddI),
+        (Max, false) => (i64::MIN as f64, Combine::MaxSI),
+        (Min, false) => (i64::MAX as f64, Combine::MinSI),
     }
 }
 
@@ -456,6 +493,19 @@ fn strides(shape: &[i64]) -> Vec<i64> {
     s
 }
 
+/// Ops are built where the lowering inserts now (the end of its block).
+impl Build for Lower<'_> {
+    fn context(&self) -> &Context {
+        self.ctx
+    }
+    fn location(&self) -> Attr {
+        self.loc
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        self.b().insert(st)
+    }
+}
+
 impl Lower<'_> {
     fn b(&mut self) -> Builder<'_> {
         Builder {
@@ -465,62 +515,8 @@ impl Lower<'_> {
         }
     }
 
-    fn op(&mut self, name: &str, args: &[Value], results: &[Type], props: &[(&str, Attr)]) -> Op {
-        self.b().create_with_props(name, args, results, props)
-    }
-
-    fn val(&mut self, name: &str, args: &[Value], ty: Type, props: &[(&str, Attr)]) -> Value {
-        let o = self.op(name, args, &[ty], props);
-        self.ctx.result(o, 0)
-    }
-
     fn index_ty(&self) -> Type {
         self.ctx.uniquer().ty(TypeKind::Index)
-    }
-
-    fn index(&mut self, v: i64) -> Value {
-        let t = self.index_ty();
-        let a = int_attr(self.ctx.uniquer(), v, t);
-        self.val("arith.constant", &[], t, &[("value", a)])
-    }
-
-    /// The constant `v` of type `ty` (a float or an integer).
-    fn constant(&mut self, v: f64, ty: Type) -> Value {
-        let u = self.ctx.uniquer().clone();
-        let a = match u.type_kind(ty) {
-            TypeKind::Float(k) => u.attr(AttrKind::Float {
-                bits: k.from_f64(v),
-                ty,
-            }),
-            TypeKind::Integer { width: 1, .. } => int_attr(&u, i64::from(v != 0.0), ty),
-            _ => int_attr(&u, v as i64, ty),
-        };
-        self.val("arith.constant", &[], ty, &[("value", a)])
-    }
-
-    fn bin(&mut self, name: &str, a: Value, b: Value) -> Value {
-        let ty = self.ctx.value_type(a);
-        self.val(name, &[a, b], ty, &[])
-    }
-
-    fn cmpi(&mut self, pred: &str, a: Value, b: Value) -> Value {
-        let i = CMPI_PREDICATES
-            .iter()
-            .position(|p| *p == pred)
-            .expect("a predicate") as i64;
-        let u = self.ctx.uniquer().clone();
-        let i1 = u.int_type(1);
-        self.val(
-            "arith.cmpi",
-            &[a, b],
-            i1,
-            &[("predicate", int_attr(&u, i, u.int_type(64)))],
-        )
-    }
-
-    fn select(&mut self, c: Value, a: Value, b: Value) -> Value {
-        let ty = self.ctx.value_type(a);
-        self.val("arith.select", &[c, a, b], ty, &[])
     }
 
     fn memref(&self, n: i64, elem: Type, shared: bool) -> Type {
@@ -529,26 +525,13 @@ impl Lower<'_> {
             shape: [n].as_slice().into(),
             elem,
             layout: None,
-            memory_space: shared.then(|| AddressSpace::Workgroup.attr(&u)),
+            memory_space: shared.then(|| AddressSpace::Workgroup.attr(u)),
         })
-    }
-
-    fn load(&mut self, m: Value, i: Value) -> Value {
-        let elem = self
-            .ctx
-            .type_kind(self.ctx.value_type(m))
-            .element_type()
-            .expect("a memref");
-        self.val("memref.load", &[m, i], elem, &[])
-    }
-
-    fn store(&mut self, v: Value, m: Value, i: Value) {
-        self.op("memref.store", &[v, m, i], &[], &[]);
     }
 
     fn barrier(&mut self) {
         if self.threads > 1 {
-            self.op("gpu.barrier", &[], &[], &[]);
+            gb::barrier(self);
         }
         self.scratch.dirty = [false; 2];
     }
@@ -562,24 +545,17 @@ impl Lower<'_> {
     /// A thread's private array of `n` elements.
     fn private(&mut self, n: i64, elem: Type) -> Value {
         let ty = self.memref(n, elem, false);
-        let o = Builder {
+        let mut at_entry = Builder {
             ctx: &mut *self.ctx,
             ip: InsertPoint::Before(self.entry),
             loc: self.loc,
-        }
-        .create_with_props("memref.alloca", &[], &[ty], &[]);
-        self.ctx.result(o, 0)
+        };
+        mb::alloca(&mut at_entry, ty)
     }
 
     fn shared_view(&mut self, offset: i64, n: i64, elem: Type) -> Value {
         let ty = self.memref(n, elem, true);
-        let u = self.ctx.uniquer().clone();
-        self.val(
-            "gpu.shared",
-            &[],
-            ty,
-            &[("offset", int_attr(&u, offset, u.int_type(64)))],
-        )
+        gb::shared(self, offset, ty)
     }
 
     /// Runs `f` with ops going to `b`.
@@ -611,15 +587,8 @@ impl Lower<'_> {
         let body = self.ctx.create_block(&args);
         let bargs = self.ctx.block_args(body).to_vec();
         let yields = self.within(body, |s| f(s, bargs[0], &bargs[1..]))?;
-        self.within(body, |s| s.op("scf.yield", &yields, &[], &[]));
-        let r = self.ctx.create_region();
-        self.ctx.append_block(r, body);
-        let mut st = OpState::new(self.ctx.ident("scf.for"), self.loc);
-        st.operands = [lb, ub, step].iter().chain(inits).copied().collect();
-        st.result_types = inits.iter().map(|v| self.ctx.value_type(*v)).collect();
-        st.regions.push(r);
-        let o = self.b().insert(st);
-        Ok(self.ctx.results(o).collect())
+        self.within(body, |s| sb::yield_(s, &yields));
+        Ok(sb::for_loop(&mut self.b(), lb, ub, step, inits, body))
     }
 
     /// `scf.if %c { f }` (no results).
@@ -630,14 +599,8 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         let then = self.ctx.create_block(&[]);
         self.within(then, |s| f(s))?;
-        self.within(then, |s| s.op("scf.yield", &[], &[], &[]));
-        let (r, e) = (self.ctx.create_region(), self.ctx.create_region());
-        self.ctx.append_block(r, then);
-        let mut st = OpState::new(self.ctx.ident("scf.if"), self.loc);
-        st.operands = [c].as_slice().into();
-        st.regions.push(r);
-        st.regions.push(e);
-        self.b().insert(st);
+        self.within(then, |s| sb::yield_(s, &[]));
+        sb::if_then(&mut self.b(), c, then);
         Ok(())
     }
 
@@ -660,35 +623,35 @@ impl Lower<'_> {
                 s.row_position(sl, j)
             } else if let Some(j) = s.const_index(j) {
                 // ((j / v) * t + tid) * v + j % v, the constant part folded.
-                let tv = s.index(v);
-                let base = s.bin("arith.muli", tid, tv);
-                let k = s.index((j / v) * t * v + j % v);
-                s.bin("arith.addi", base, k)
+                let tv = ab::index(s, v);
+                let base = ab::binary::<arith::MulI>(s, tid, tv);
+                let k = ab::index(s, (j / v) * t * v + j % v);
+                ab::binary::<arith::AddI>(s, base, k)
             } else {
-                let (tc, vc) = (s.index(t), s.index(v));
-                let jq = s.bin("arith.divui", j, vc);
-                let jr = s.bin("arith.remui", j, vc);
-                let jt = s.bin("arith.muli", jq, tc);
-                let jt = s.bin("arith.addi", jt, tid);
-                let jt = s.bin("arith.muli", jt, vc);
-                s.bin("arith.addi", jt, jr)
+                let (tc, vc) = (ab::index(s, t), ab::index(s, v));
+                let jq = ab::binary::<arith::DivUI>(s, j, vc);
+                let jr = ab::binary::<arith::RemUI>(s, j, vc);
+                let jt = ab::binary::<arith::MulI>(s, jq, tc);
+                let jt = ab::binary::<arith::AddI>(s, jt, tid);
+                let jt = ab::binary::<arith::MulI>(s, jt, vc);
+                ab::binary::<arith::AddI>(s, jt, jr)
             };
             if n % t == 0 {
                 f(s, j, e)
             } else {
-                let nc = s.index(n);
-                let inside = s.cmpi("ult", e, nc);
+                let nc = ab::index(s, n);
+                let inside = ab::cmpi(s, CmpIPredicate::Ult, e, nc);
                 s.when(inside, &mut |s| f(s, j, e))
             }
         };
         if t > 1 && per <= UNROLL {
             for j in 0..per {
-                let j = self.index(j);
+                let j = ab::index(self, j);
                 body(self, j)?;
             }
             return Ok(());
         }
-        let (lo, hi, one) = (self.index(0), self.index(per), self.index(1));
+        let (lo, hi, one) = (ab::index(self, 0), ab::index(self, per), ab::index(self, 1));
         self.for_loop(lo, hi, one, &[], &mut |s, j, _| {
             body(s, j)?;
             Ok(Vec::new())
@@ -706,39 +669,36 @@ impl Lower<'_> {
     /// loads and stores their vectorisation).
     fn row_position(&mut self, sl: Slice, j: Value) -> Value {
         let tid = self.tid;
-        let gc = self.index(sl.group);
-        let warp = self.bin("arith.divui", tid, gc);
-        let u = self.ctx.uniquer().clone();
-        let ty = self.index_ty();
-        let bound = int_attr(&u, sl.group, u.int_type(64));
-        let lane = self.val("gpu.lane_id", &[], ty, &[("upper_bound", bound)]);
-        let (lc, vc) = (self.index(sl.len), self.index(sl.v));
-        let row = self.bin("arith.muli", warp, lc);
-        let col = self.bin("arith.muli", lane, vc);
-        let base = self.bin("arith.addi", row, col);
+        let gc = ab::index(self, sl.group);
+        let warp = ab::binary::<arith::DivUI>(self, tid, gc);
+        let lane = gb::lane_id(self, Some(sl.group));
+        let (lc, vc) = (ab::index(self, sl.len), ab::index(self, sl.v));
+        let row = ab::binary::<arith::MulI>(self, warp, lc);
+        let col = ab::binary::<arith::MulI>(self, lane, vc);
+        let base = ab::binary::<arith::AddI>(self, row, col);
         let (row_step, run_step) = (sl.step * sl.len, sl.group * sl.v);
         let off = match self.const_index(j) {
             Some(j) => {
                 let (q, k) = (j / sl.v, j % sl.v);
-                self.index((q / sl.per) * row_step + (q % sl.per) * run_step + k)
+                ab::index(self, (q / sl.per) * row_step + (q % sl.per) * run_step + k)
             }
             None => {
                 let (pc, rs, ps) = (
-                    self.index(sl.per),
-                    self.index(row_step),
-                    self.index(run_step),
+                    ab::index(self, sl.per),
+                    ab::index(self, row_step),
+                    ab::index(self, run_step),
                 );
-                let q = self.bin("arith.divui", j, vc);
-                let k = self.bin("arith.remui", j, vc);
-                let s = self.bin("arith.divui", q, pc);
-                let p = self.bin("arith.remui", q, pc);
-                let s = self.bin("arith.muli", s, rs);
-                let p = self.bin("arith.muli", p, ps);
-                let sp = self.bin("arith.addi", s, p);
-                self.bin("arith.addi", sp, k)
+                let q = ab::binary::<arith::DivUI>(self, j, vc);
+                let k = ab::binary::<arith::RemUI>(self, j, vc);
+                let s = ab::binary::<arith::DivUI>(self, q, pc);
+                let p = ab::binary::<arith::RemUI>(self, q, pc);
+                let s = ab::binary::<arith::MulI>(self, s, rs);
+                let p = ab::binary::<arith::MulI>(self, p, ps);
+                let sp = ab::binary::<arith::AddI>(self, s, p);
+                ab::binary::<arith::AddI>(self, sp, k)
             }
         };
-        self.bin("arith.addi", base, off)
+        ab::binary::<arith::AddI>(self, base, off)
     }
 
     /// How many neighbouring elements of a tile of `n` a thread owns
@@ -760,14 +720,14 @@ impl Lower<'_> {
                 let q = if st[d] == 1 {
                     e
                 } else {
-                    let c = self.index(st[d]);
-                    self.bin("arith.divui", e, c)
+                    let c = ab::index(self, st[d]);
+                    ab::binary::<arith::DivUI>(self, e, c)
                 };
                 if d == 0 {
                     q
                 } else {
-                    let c = self.index(shape[d]);
-                    self.bin("arith.remui", q, c)
+                    let c = ab::index(self, shape[d]);
+                    ab::binary::<arith::RemUI>(self, q, c)
                 }
             })
             .collect()
@@ -781,35 +741,40 @@ impl Lower<'_> {
             let term = if s == 1 {
                 *i
             } else {
-                let c = self.index(s);
-                self.bin("arith.muli", *i, c)
+                let c = ab::index(self, s);
+                ab::binary::<arith::MulI>(self, *i, c)
             };
             acc = Some(match acc {
-                Some(a) => self.bin("arith.addi", a, term),
+                Some(a) => ab::binary::<arith::AddI>(self, a, term),
                 None => term,
             });
         }
-        acc.unwrap_or_else(|| self.index(0))
+        acc.unwrap_or_else(|| ab::index(self, 0))
     }
 
     /// `f(0) combine f(1) combine ... f(n - 1)` (`n` at least 1).
-    fn fold(&mut self, n: i64, combine: &str, f: &mut dyn FnMut(&mut Self, i64) -> Value) -> Value {
+    fn fold(
+        &mut self,
+        n: i64,
+        combine: Combine,
+        f: &mut dyn FnMut(&mut Self, i64) -> Value,
+    ) -> Value {
         let mut acc = f(self, 0);
         for k in 1..n {
             let x = f(self, k);
-            acc = self.bin(combine, acc, x);
+            acc = combine.apply(self, acc, x);
         }
         acc
     }
 
     /// `xs` (at least one) combined pairwise, so that the fold is
     /// log2(n) ops deep rather than n.
-    pub(super) fn pairwise(&mut self, mut xs: Vec<Value>, combine: &str) -> Value {
+    pub(super) fn pairwise(&mut self, mut xs: Vec<Value>, combine: Combine) -> Value {
         while xs.len() > 1 {
             xs = xs
                 .chunks(2)
                 .map(|p| match p {
-                    [a, b] => self.bin(combine, *a, *b),
+                    [a, b] => combine.apply(self, *a, *b),
                     _ => p[0],
                 })
                 .collect();
@@ -820,23 +785,15 @@ impl Lower<'_> {
     /// `v` combined over each aligned group of `lanes` lanes of a warp by
     /// butterfly shuffles (offsets `lanes/2` down to 1): every lane of a
     /// group gets the group's result.
-    fn butterfly(&mut self, v: Value, lanes: i64, combine: &str) -> Value {
+    fn butterfly(&mut self, v: Value, lanes: i64, combine: Combine) -> Value {
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
-        let xor = aic_dialects::gpu::ShuffleMode::Xor.attr(&u);
-        let width = self.constant(lanes as f64, i32t);
-        let elem = self.ctx.value_type(v);
+        let width = ab::number(self, lanes as f64, i32t);
         let (mut v, mut off) = (v, lanes / 2);
         while off > 0 {
-            let oc = self.constant(off as f64, i32t);
-            let sh = self.op(
-                "gpu.shuffle",
-                &[v, oc, width],
-                &[elem, u.int_type(1)],
-                &[("mode", xor)],
-            );
-            let y = self.ctx.result(sh, 0);
-            v = self.bin(combine, v, y);
+            let oc = ab::number(self, off as f64, i32t);
+            let (y, _) = gb::shuffle(self, ShuffleMode::Xor, v, oc, width);
+            v = combine.apply(self, v, y);
             off /= 2;
         }
         v
@@ -847,7 +804,7 @@ impl Lower<'_> {
     /// position `e` (of `shape`).
     fn broadcast_source(&mut self, e: Value, shape: &[i64], dims: &[i64], src: &[i64]) -> Value {
         let idx = self.unravel(e, shape);
-        let zero = self.index(0);
+        let zero = ab::index(self, 0);
         let at: Vec<Value> = dims
             .iter()
             .zip(src)
@@ -862,7 +819,7 @@ impl Lower<'_> {
     fn copy_into(&mut self, l: L, n: i64, dst: Value, at_position: bool) -> Result<(), Diagnostic> {
         self.each(n, &mut |s, j, e| {
             let x = s.own(l, j, e);
-            s.store(x, dst, if at_position { e } else { j });
+            mb::store(s, x, dst, &[if at_position { e } else { j }]);
             Ok(())
         })
     }
@@ -870,11 +827,11 @@ impl Lower<'_> {
     /// This thread's element `(j, e)` of a tile.
     fn own(&mut self, l: L, j: Value, e: Value) -> Value {
         match l {
-            L::Dist(a) => self.load(a, j),
-            L::Shared(v) => self.load(v, e),
+            L::Dist(a) => mb::load(self, a, &[j]),
+            L::Shared(v) => mb::load(self, v, &[e]),
             L::Repl(a) => self.pick(a, e),
             // Only where a thread's slots are runs (maps of sliced tiles).
-            L::Sliced(a, _) => self.load(a, j),
+            L::Sliced(a, _) => mb::load(self, a, &[j]),
         }
     }
 
@@ -883,32 +840,28 @@ impl Lower<'_> {
     /// array stays in registers.
     fn pick(&mut self, a: Value, e: Value) -> Value {
         if let Some(c) = self.const_index(e) {
-            let i = self.index(c);
-            return self.load(a, i);
+            let i = ab::index(self, c);
+            return mb::load(self, a, &[i]);
         }
         let n = self
             .ctx
             .type_kind(self.ctx.value_type(a))
             .shape()
             .map_or(1, |s| s[0]);
-        let i0 = self.index(0);
-        let mut x = self.load(a, i0);
+        let i0 = ab::index(self, 0);
+        let mut x = mb::load(self, a, &[i0]);
         for k in 1..n {
-            let i = self.index(k);
-            let y = self.load(a, i);
-            let is = self.cmpi("eq", e, i);
-            x = self.select(is, y, x);
+            let i = ab::index(self, k);
+            let y = mb::load(self, a, &[i]);
+            let is = ab::cmpi(self, CmpIPredicate::Eq, e, i);
+            x = ab::select(self, is, y, x);
         }
         x
     }
 
     /// The value of `v` when it is an index constant.
     fn const_index(&self, v: Value) -> Option<i64> {
-        let d = self.ctx.defining_op(v)?;
-        if self.ctx.op_name(d) != "arith.constant" {
-            return None;
-        }
-        let a = self.ctx.inherent_attr(d, self.ctx.find_ident("value")?)?;
+        let a = arith::Constant::defining(self.ctx, v)?.value(self.ctx)?;
         match self.ctx.attr_kind(a) {
             AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
             _ => None,
@@ -955,493 +908,6 @@ impl Lower<'_> {
         v
     }
 
-    /// This thread's partials of a reduction of spread tile `arr` (of type
-    /// `src`) along `axis`: a private array of one per result element,
-    /// starting at `init`, each of the thread's elements folded into its
-    /// result's. With `by_select` (few results) every slot is written at a
-    /// constant index, the element's own chosen by selects, so that the
-    /// array stays in registers.
-    fn thread_partials(
-        &mut self,
-        arr: Value,
-        src: &TileType,
-        axis: usize,
-        init: f64,
-        combine: &str,
-        by_select: bool,
-    ) -> Result<Value, Diagnostic> {
-        let n: i64 = src.shape.iter().product();
-        let rows = n / src.shape[axis];
-        let mut out_shape = src.shape.clone();
-        out_shape.remove(axis);
-        let part = self.private(rows, src.elem);
-        let first = self.constant(init, src.elem);
-        if by_select {
-            for i in 0..rows {
-                let i = self.index(i);
-                self.store(first, part, i);
-            }
-        } else {
-            let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
-            self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
-                s.store(first, part, o);
-                Ok(Vec::new())
-            })?;
-        }
-        self.each(n, &mut |s, j, e| {
-            let x = s.load(arr, j);
-            let mut idx = s.unravel(e, &src.shape);
-            idx.remove(axis);
-            let o = s.ravel(&idx, &out_shape);
-            if !by_select {
-                let p = s.load(part, o);
-                let y = s.bin(combine, p, x);
-                s.store(y, part, o);
-                return Ok(());
-            }
-            for i in 0..rows {
-                let ic = s.index(i);
-                let p = s.load(part, ic);
-                let y = s.bin(combine, p, x);
-                let y = if rows == 1 {
-                    y
-                } else {
-                    let mine = s.cmpi("eq", o, ic);
-                    s.select(mine, y, p)
-                };
-                s.store(y, part, ic);
-            }
-            Ok(())
-        })?;
-        Ok(part)
-    }
-
-    /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
-    /// `r`: each thread folds the elements it holds into one partial per
-    /// result element, the partials go to shared memory (result-major, a
-    /// thread's at its index), and the thread holding a result element
-    /// folds that element's partials.
-    #[allow(clippy::too_many_arguments)]
-    fn reduce_partials(
-        &mut self,
-        op: Op,
-        r: Value,
-        arr: Value,
-        src: &TileType,
-        axis: usize,
-        init: f64,
-        combine: &str,
-    ) -> Result<(), Diagnostic> {
-        let t = self.threads;
-        let rows = src.shape.iter().product::<i64>() / src.shape[axis];
-        let part = self.thread_partials(arr, src, axis, init, combine, false)?;
-        let view = self.scratch_view(rows * t, src.elem);
-        let tid = self.tid;
-        let (lo, hi, one) = (self.index(0), self.index(rows), self.index(1));
-        self.for_loop(lo, hi, one, &[], &mut |s, o, _| {
-            let tc = s.index(t);
-            let at = s.bin("arith.muli", o, tc);
-            let at = s.bin("arith.addi", at, tid);
-            let p = s.load(part, o);
-            s.store(p, view, at);
-            Ok(Vec::new())
-        })?;
-        self.barrier();
-        self.fill(op, r, &mut |s, _, e, ty| {
-            let init = s.constant(init, ty.elem);
-            let (lo, hi, one) = (s.index(0), s.index(t), s.index(1));
-            let acc = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
-                let tc = s.index(t);
-                let at = s.bin("arith.muli", e, tc);
-                let at = s.bin("arith.addi", at, k);
-                let x = s.load(view, at);
-                Ok(vec![s.bin(combine, acc[0], x)])
-            })?;
-            Ok(acc[0])
-        })?;
-        self.release(true);
-        Ok(())
-    }
-
-    /// `tile.reduce` of a spread tile `arr` (of type `src`) along `axis` into
-    /// `r`, a replicated tile of few elements: each thread folds what it
-    /// holds into one partial per result (constant slots, chosen by
-    /// selects), the lanes of each warp combine their partials by
-    /// butterfly shuffles, and the warps' sums meet in shared memory, where
-    /// every thread reads and folds them.
-    fn reduce_warps(
-        &mut self,
-        r: Value,
-        arr: Value,
-        src: &TileType,
-        axis: usize,
-        init: f64,
-        combine: &str,
-    ) -> Result<(), Diagnostic> {
-        let (t, w) = (self.threads, self.warp);
-        let warps = t / w;
-        let rows = src.shape.iter().product::<i64>() / src.shape[axis];
-        let mut out_shape = src.shape.clone();
-        out_shape.remove(axis);
-        let elem = src.elem;
-        let part = self.thread_partials(arr, src, axis, init, combine, true)?;
-        let res = self.private(rows, elem);
-        let view = (warps > 1).then(|| self.scratch_view(rows * warps, elem));
-        let tid = self.tid;
-        let wc = self.index(w);
-        let lane = self.bin("arith.remui", tid, wc);
-        let warp = self.bin("arith.divui", tid, wc);
-        let zero = self.index(0);
-        let leader = self.cmpi("eq", lane, zero);
-        for i in 0..rows {
-            let ic = self.index(i);
-            let p = self.load(part, ic);
-            let v = self.butterfly(p, w, combine);
-            match view {
-                None => self.store(v, res, ic),
-                Some(view) => {
-                    let base = self.index(i * warps);
-                    let at = self.bin("arith.addi", base, warp);
-                    self.when(leader, &mut |s| {
-                        s.store(v, view, at);
-                        Ok(())
-                    })?;
-                }
-            }
-        }
-        if let Some(view) = view {
-            self.barrier();
-            for i in 0..rows {
-                let acc = self.fold(warps, combine, &mut |s, k| {
-                    let at = s.index(i * warps + k);
-                    s.load(view, at)
-                });
-                let ic = self.index(i);
-                self.store(acc, res, ic);
-            }
-            self.release(true);
-        }
-        let rt = TileType {
-            shape: out_shape,
-            ..src.clone()
-        };
-        self.tiles.insert(r, (L::Repl(res), rt));
-        Ok(())
-    }
-
-    /// A replicated tile for result `r` of `op`: every thread computes each
-    /// of its elements, `f(e, e)` giving element `e` (a constant).
-    fn fill_replicated(
-        &mut self,
-        op: Op,
-        r: Value,
-        f: &mut ElementOf<'_, Self>,
-    ) -> Result<(), Diagnostic> {
-        let t = self.tile_of(op, r)?;
-        let n: i64 = t.shape.iter().product();
-        let arr = self.private(n, t.elem);
-        for e in 0..n {
-            let e = self.index(e);
-            let x = f(self, e, e, &t)?;
-            self.store(x, arr, e);
-        }
-        self.tiles.insert(r, (L::Repl(arr), t));
-        Ok(())
-    }
-
-    /// Whether a reduction of a spread tile of type `src` along `axis` goes
-    /// by warp shuffles: warps are on, the results are few, and every run
-    /// of a thread's neighbouring elements lies in one row whose index does
-    /// not depend on the thread beyond what LLVM folds (the rows are whole
-    /// multiples of what the block holds at once), so each thread folds its
-    /// elements into partials at constant slots.
-    fn shuffles(&self, src: &TileType, axis: usize) -> bool {
-        let n: i64 = src.shape.iter().product();
-        let len = src.shape[axis];
-        let rows = n / len;
-        let span = self.threads * self.vector(n);
-        self.warp > 0
-            && self.warp_rows.is_none_or(|sl| sl.n != n)
-            && rows <= REPLICATED
-            && rows < n
-            && axis + 1 == src.shape.len()
-            && len % span == 0
-    }
-
-    /// How a reduction of spread tile `src` along `axis` can leave its
-    /// results where its rows lie: warps are on, the reduced axis is the
-    /// last, every run of a thread's elements lies in one row, and a row
-    /// spans a power-of-two group of neighbouring threads (within a warp,
-    /// or whole warps).
-    fn slice_of(&self, src: &TileType, axis: usize) -> Option<Slice> {
-        let n: i64 = src.shape.iter().product();
-        let len = src.shape[axis];
-        if let Some(sl) = self.warp_rows
-            && sl.n == n
-            && sl.len == len
-            && axis + 1 == src.shape.len()
-        {
-            return Some(sl);
-        }
-        self.blocked_slice(n, len)
-            .filter(|_| axis + 1 == src.shape.len())
-    }
-
-    /// How a reduction of rows of `len` of a spread tile of `n` in the
-    /// blocked layout leaves its results where its rows lie, if it can.
-    fn blocked_slice(&self, n: i64, len: i64) -> Option<Slice> {
-        let t = self.threads;
-        let v = self.vector(n);
-        let fits =
-            self.warp > 0 && n % (t * v) == 0 && len % v == 0 && (t * v) % len == 0 && n > len;
-        let group = len / v.max(1);
-        (fits && group > 0 && group & (group - 1) == 0).then(|| Slice {
-            n,
-            v,
-            len,
-            group,
-            per: 1,
-            step: t * v / len,
-        })
-    }
-
-    /// The row tile `[R, N]` of kernel `k` if its rows are better each
-    /// held by one warp than spread in the blocked layout: every reduction
-    /// of `k` is one along the rows of `[R, N]`, the blocked layout would
-    /// spread a row over several warps (their results meeting in shared
-    /// memory, behind a barrier), the block's warps divide `R` and a warp's
-    /// runs of `v` divide `N`, and every tile of `R * N` elements is such
-    /// a tile. Each warp then holds rows `w`, `w + W`, ... and reduces them
-    /// by shuffles alone. Kernels with loops, gemms or shared tiles keep
-    /// the blocked layout.
-    fn plan_warp_rows(&self, k: Op) -> Option<Slice> {
-        let (t, w) = (self.threads, self.warp);
-        if w == 0 {
-            return None;
-        }
-        let ctx = &*self.ctx;
-        let u = ctx.uniquer();
-        let axis = ctx.find_ident("axis");
-        let (mut row, mut simple) = (None::<Vec<i64>>, true);
-        let mut shapes = Vec::new();
-        ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            match ctx.op_name(o) {
-                "tile.for" | "tile.gemm" | "tile.transfer" => simple = false,
-                "tile.reduce" => {
-                    let src = tile::tile_type(u, ctx.value_type(ctx.operands(o)[0]));
-                    let a = axis
-                        .and_then(|i| ctx.inherent_attr(o, i))
-                        .and_then(|a| aic::constraints::int_value(u, a));
-                    match src {
-                        Some(s)
-                            if s.shape.len() == 2
-                                && a == Some(1)
-                                && row.as_ref().is_none_or(|r| *r == s.shape) =>
-                        {
-                            row = Some(s.shape.clone());
-                        }
-                        _ => simple = false,
-                    }
-                }
-                _ => {}
-            }
-            shapes.extend(
-                ctx.results(o)
-                    .filter_map(|r| tile::tile_type(u, ctx.value_type(r)))
-                    .map(|t| t.shape.clone()),
-            );
-        });
-        let shape = row.filter(|_| simple)?;
-        let (r, len) = (shape[0], shape[1]);
-        let n = r * len;
-        let v = self.vector(n);
-        let warps = t / w;
-        let spread = self.blocked_slice(n, len).is_none_or(|sl| sl.group > w);
-        let alike = shapes
-            .iter()
-            .all(|s| s.iter().product::<i64>() != n || *s == shape);
-        (spread && alike && r % warps == 0 && len % (w * v) == 0).then_some(Slice {
-            n,
-            v,
-            len,
-            group: w,
-            per: len / (w * v),
-            step: warps,
-        })
-    }
-
-    /// The rows a thread holds part of (the slots of a sliced tile).
-    fn runs(&self, sl: Slice) -> i64 {
-        sl.n / (sl.len * sl.step)
-    }
-
-    /// The row of slot `q` of this thread.
-    fn slice_row(&mut self, sl: Slice, q: i64) -> Value {
-        let step = sl.step;
-        let tid = self.tid;
-        let gc = self.index(sl.group);
-        let within = self.bin("arith.divui", tid, gc);
-        let base = self.index(q * step);
-        self.bin("arith.addi", base, within)
-    }
-
-    /// `tile.reduce` of spread tile `arr` along its last axis into `r`,
-    /// sliced: each thread folds each run, and the group of lanes holding
-    /// a row combines theirs by butterfly shuffles within the group (within
-    /// each warp of it, then the warps' results through shared memory when
-    /// a group spans several).
-    fn reduce_sliced(
-        &mut self,
-        r: Value,
-        arr: Value,
-        src: &TileType,
-        sl: Slice,
-        combine: &str,
-    ) -> Result<(), Diagnostic> {
-        let runs = self.runs(sl);
-        let elem = src.elem;
-        let out = self.private(runs, elem);
-        let lanes = sl.group.min(self.warp);
-        // Warps a row spans, and a shared slot per row and warp for them.
-        let per_row = sl.group / lanes;
-        let across = (per_row > 1).then(|| {
-            let rows = sl.n / sl.len;
-            self.scratch_view(rows * per_row, elem)
-        });
-        for q in 0..runs {
-            // Each run in turn, the runs of a row pairwise (where a warp
-            // holds several runs of a row).
-            let parts: Vec<Value> = (0..sl.per)
-                .map(|p| {
-                    self.fold(sl.v, combine, &mut |s, k| {
-                        let j = s.index((q * sl.per + p) * sl.v + k);
-                        s.load(arr, j)
-                    })
-                })
-                .collect();
-            let run = self.pairwise(parts, combine);
-            let v = self.butterfly(run, lanes, combine);
-            let qc = self.index(q);
-            self.store(v, out, qc);
-        }
-        if let Some(view) = across {
-            // The first lane of each warp leaves the warp's result at
-            // (row, warp within the row's group); every thread folds its
-            // rows' slots.
-            let tid = self.tid;
-            let (wc, gc, pc) = (
-                self.index(self.warp),
-                self.index(sl.group),
-                self.index(per_row),
-            );
-            let lane = self.bin("arith.remui", tid, wc);
-            let zero = self.index(0);
-            let first = self.cmpi("eq", lane, zero);
-            let in_group = self.bin("arith.remui", tid, gc);
-            let which = self.bin("arith.divui", in_group, wc);
-            let mut rows = Vec::new();
-            for q in 0..runs {
-                let row = self.slice_row(sl, q);
-                let base = self.bin("arith.muli", row, pc);
-                let at = self.bin("arith.addi", base, which);
-                let qc = self.index(q);
-                let x = self.load(out, qc);
-                self.when(first, &mut |s| {
-                    s.store(x, view, at);
-                    Ok(())
-                })?;
-                rows.push(base);
-            }
-            self.barrier();
-            for (q, base) in rows.into_iter().enumerate() {
-                let acc = self.fold(per_row, combine, &mut |s, k| {
-                    let kc = s.index(k);
-                    let at = s.bin("arith.addi", base, kc);
-                    s.load(view, at)
-                });
-                let qc = self.index(q as i64);
-                self.store(acc, out, qc);
-            }
-            self.release(true);
-        }
-        let mut shape = src.shape.clone();
-        shape.pop();
-        let rt = TileType {
-            shape,
-            ..src.clone()
-        };
-        self.tiles.insert(r, (L::Sliced(out, sl), rt));
-        Ok(())
-    }
-
-    /// A sliced tile for result `r` of `op` (a map of sliced tiles): `f(q,
-    /// row)` gives the element of run `q`, which is row `row`.
-    fn fill_sliced(
-        &mut self,
-        op: Op,
-        r: Value,
-        f: &mut ElementOf<'_, Self>,
-    ) -> Result<(), Diagnostic> {
-        let t = self.tile_of(op, r)?;
-        let Some(L::Sliced(_, sl)) = self
-            .ctx
-            .operands(op)
-            .first()
-            .and_then(|v| self.tiles.get(v))
-            .map(|x| x.0)
-        else {
-            return Err(err(self.ctx, op, "expected a sliced operand"));
-        };
-        let runs = self.runs(sl);
-        let out = self.private(runs, t.elem);
-        for q in 0..runs {
-            let row = self.slice_row(sl, q);
-            let qc = self.index(q);
-            let x = f(self, qc, row, &t)?;
-            self.store(x, out, qc);
-        }
-        self.tiles.insert(r, (L::Sliced(out, sl), t));
-        Ok(())
-    }
-
-    /// Whether `op` reads its sliced operands as they are: maps whose
-    /// tile operands are all sliced alike, and broadcasts of a sliced tile
-    /// back over its rows.
-    fn takes_sliced(&self, op: Op) -> bool {
-        let ctx = &*self.ctx;
-        let ls: Vec<Option<L>> = ctx
-            .operands(op)
-            .iter()
-            .map(|v| self.tiles.get(v).map(|x| x.0))
-            .collect();
-        let slice = |l: &Option<L>| match l {
-            Some(L::Sliced(_, sl)) => Some(*sl),
-            _ => None,
-        };
-        match ctx.op_name(op) {
-            "tile.map" => {
-                let first = ls.first().and_then(slice);
-                first.is_some() && ls.iter().all(|l| slice(l) == first)
-            }
-            "tile.broadcast" => {
-                let Some(sl) = ls.first().and_then(slice) else {
-                    return false;
-                };
-                let rank = self.tiles[&ctx.operands(op)[0]].1.shape.len() as i64;
-                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
-                let out = ctx
-                    .results(op)
-                    .next()
-                    .and_then(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)));
-                dims == (0..rank).collect::<Vec<_>>()
-                    && out.is_some_and(|o| {
-                        o.shape.iter().product::<i64>() == sl.n && o.shape.last() == Some(&sl.len)
-                    })
-            }
-            _ => false,
-        }
-    }
-
     /// Turns tile `v`, if held as tensor-core fragments or sliced, into a
     /// spread one. Sliced: the first thread of each
     /// row's group writes the row's result to shared memory, and every
@@ -1454,24 +920,24 @@ impl Lower<'_> {
         let n: i64 = t.shape.iter().product();
         let view = self.scratch_view(n, t.elem);
         let tid = self.tid;
-        let gc = self.index(sl.group);
-        let lane = self.bin("arith.remui", tid, gc);
-        let zero = self.index(0);
-        let first = self.cmpi("eq", lane, zero);
+        let gc = ab::index(self, sl.group);
+        let lane = ab::binary::<arith::RemUI>(self, tid, gc);
+        let zero = ab::index(self, 0);
+        let first = ab::cmpi(self, CmpIPredicate::Eq, lane, zero);
         for q in 0..self.runs(sl) {
             let row = self.slice_row(sl, q);
-            let qc = self.index(q);
-            let x = self.load(arr, qc);
+            let qc = ab::index(self, q);
+            let x = mb::load(self, arr, &[qc]);
             self.when(first, &mut |s| {
-                s.store(x, view, row);
+                mb::store(s, x, view, &[row]);
                 Ok(())
             })?;
         }
         self.barrier();
         let out = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
-            let x = s.load(view, e);
-            s.store(x, out, j);
+            let x = mb::load(s, view, &[e]);
+            mb::store(s, x, out, &[j]);
             Ok(())
         })?;
         self.release(true);
@@ -1508,18 +974,15 @@ impl Lower<'_> {
         if depth == 0 || ctx.parent_block(d) != Some(body) {
             return None;
         }
-        match ctx.op_name(d) {
-            "tile.reduce" => {
-                let src = tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.operands(d)[0]))?;
-                let axis = self.int(d, "axis") as usize;
-                self.slice_of(src, axis)
-            }
-            "tile.map" => ctx
-                .operands(d)
-                .iter()
-                .find_map(|x| self.reduced_in(body, *x, depth - 1)),
-            _ => None,
+        if let Some(red) = tile::Reduce::of(ctx, d) {
+            let src = tile::tile_type(ctx.uniquer(), ctx.value_type(red.input(ctx)))?;
+            let axis = self.int(d, "axis") as usize;
+            return self.slice_of(src, axis);
         }
+        tile::Map::of(ctx, d)?
+            .inputs(ctx)
+            .iter()
+            .find_map(|x| self.reduced_in(body, *x, depth - 1))
     }
 
     /// Writes tile `v` into `dst`, sliced as `sl`: copied when it already
@@ -1531,9 +994,9 @@ impl Lower<'_> {
         {
             if a != dst {
                 for q in 0..runs {
-                    let qc = self.index(q);
-                    let x = self.load(a, qc);
-                    self.store(x, dst, qc);
+                    let qc = ab::index(self, q);
+                    let x = mb::load(self, a, &[qc]);
+                    mb::store(self, x, dst, &[qc]);
                 }
             }
             return Ok(());
@@ -1541,9 +1004,9 @@ impl Lower<'_> {
         let (view, ex) = self.readable(v)?;
         for q in 0..runs {
             let row = self.slice_row(sl, q);
-            let qc = self.index(q);
-            let x = self.load(view, row);
-            self.store(x, dst, qc);
+            let qc = ab::index(self, q);
+            let x = mb::load(self, view, &[row]);
+            mb::store(self, x, dst, &[qc]);
         }
         self.release(ex);
         Ok(())
@@ -1595,7 +1058,7 @@ impl Lower<'_> {
         let arr = self.alloca(n, t.elem);
         self.each(n, &mut |s, j, e| {
             let x = f(s, j, e, &t)?;
-            s.store(x, arr, j);
+            mb::store(s, x, arr, &[j]);
             Ok(())
         })?;
         self.tiles.insert(r, (L::Dist(arr), t));
@@ -1630,16 +1093,17 @@ impl Lower<'_> {
         let lead = origin.len() - idx.len();
         let mut at = origin[..lead].to_vec();
         for (o, i) in origin[lead..].iter().zip(idx) {
-            at.push(self.bin("arith.addi", *o, *i));
+            at.push(ab::binary::<arith::AddI>(self, *o, *i));
         }
         let u = self.ctx.uniquer().clone();
-        let o = self.op(
-            "coord.offset",
+        let o = coord::Offset::build(
+            self,
             &at,
-            &[u.ty(TypeKind::Index), u.int_type(1)],
-            &[("desc", coord::desc_attr(&u, d))],
+            coord::desc_attr(&u, d),
+            u.ty(TypeKind::Index),
+            u.int_type(1),
         );
-        (self.ctx.result(o, 0), self.ctx.result(o, 1))
+        (o.offset(self.ctx), o.valid(self.ctx))
     }
 
     fn scalars(&self, vs: &[Value]) -> Vec<Value> {
@@ -1684,436 +1148,6 @@ impl Lower<'_> {
         }
         for (v, old) in sliced {
             self.tiles.insert(v, old);
-        }
-        Ok(())
-    }
-
-    fn lower_op_blocked(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let ctx = &*self.ctx;
-        let name = ctx.op_name(op).to_string();
-        let operands = ctx.operands(op).to_vec();
-        let result = ctx.results(op).next();
-        match name.as_str() {
-            "tile.return" => {
-                self.op("gpu.return", &[], &[], &[]);
-            }
-            "tile.program_id" => {
-                let axis = self.int(op, "axis").clamp(0, 2) as usize;
-                let u = self.ctx.uniquer().clone();
-                let dim = aic_dialects::gpu::Dim::ALL[axis].attr(&u);
-                let ty = self.index_ty();
-                let v = self.val("gpu.block_id", &[], ty, &[("dimension", dim)]);
-                self.map.values.insert(result.expect("a result"), v);
-            }
-            "tile.iota" => {
-                let dim = self.int(op, "dim") as usize;
-                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    Ok(if matches!(s.ctx.type_kind(t.elem), TypeKind::Index) {
-                        idx[dim]
-                    } else {
-                        s.val("arith.index_cast", &[idx[dim]], t.elem, &[])
-                    })
-                })?;
-            }
-            // Read by the padded transfer of its tile, straight from memory.
-            "tile.load" if self.mma.is_direct(op) => {}
-            "tile.valid" | "tile.load" => {
-                let is_load = name == "tile.load";
-                let (buf, origin) = if is_load {
-                    (
-                        Some(self.map.value(operands[0])),
-                        self.scalars(&operands[1..]),
-                    )
-                } else {
-                    (None, self.scalars(&operands))
-                };
-                let d = match buf {
-                    Some(b) => {
-                        let shape = self.buffers[&b].clone();
-                        self.desc(op, &shape)?
-                    }
-                    None => self.desc(op, &[])?,
-                };
-                self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                    let idx = s.unravel(e, &t.shape);
-                    let (off, ok) = s.locate(&d, &origin, &idx);
-                    let Some(b) = buf else { return Ok(ok) };
-                    let zero = s.index(0);
-                    let safe = s.select(ok, off, zero);
-                    let x = s.load(b, safe);
-                    let z = s.constant(0.0, t.elem);
-                    Ok(s.select(ok, x, z))
-                })?;
-            }
-            "tile.store" => {
-                let buf = self.map.value(operands[1]);
-                let origin = self.scalars(&operands[2..]);
-                let shape = self.buffers[&buf].clone();
-                let d = self.desc(op, &shape)?;
-                let (l, t) = self.tiles[&operands[0]].clone();
-                let n: i64 = t.shape.iter().product();
-                self.each(n, &mut |s, j, e| {
-                    let idx = s.unravel(e, &t.shape);
-                    let (off, ok) = s.locate(&d, &origin, &idx);
-                    let x = s.own(l, j, e);
-                    s.when(ok, &mut |s| {
-                        s.store(x, buf, off);
-                        Ok(())
-                    })
-                })?;
-            }
-            "tile.map" => {
-                let ins: Vec<L> = operands.iter().map(|v| self.tiles[v].0).collect();
-                let body = body_of(ctx, op, "a map")?;
-                let params = ctx.block_args(body).to_vec();
-                let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-                // Maps of replicated tiles are computed by every thread.
-                let sliced = match ins.first() {
-                    Some(L::Sliced(_, sl)) => Some(*sl),
-                    _ => None,
-                };
-                let fill = if !ins.is_empty() && ins.iter().all(|l| matches!(l, L::Repl(_))) {
-                    Self::fill_replicated
-                } else if sliced.is_some() {
-                    Self::fill_sliced
-                } else {
-                    Self::fill
-                };
-                fill(self, op, result.expect("a result"), &mut |s, j, e, _| {
-                    for (p, l) in params.iter().zip(&ins) {
-                        let x = s.own(*l, j, e);
-                        s.map.values.insert(*p, x);
-                    }
-                    let mut out = None;
-                    for o in &body_ops {
-                        if s.ctx.op_name(*o) == "tile.yield" {
-                            out = Some(s.map.value(s.ctx.operands(*o)[0]));
-                        } else {
-                            let c = s.ctx.clone_op(*o, &mut s.map);
-                            s.ctx.append_op(s.block, c);
-                        }
-                    }
-                    out.ok_or_else(|| err(s.ctx, op, "a map body yields nothing"))
-                })?;
-            }
-            "tile.broadcast" => {
-                let r = result.expect("a result");
-                let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
-                match self.tiles.get(&operands[0]).cloned() {
-                    None => {
-                        let x = self.map.value(operands[0]);
-                        self.fill(op, r, &mut |_, _, _, _| Ok(x))?;
-                    }
-                    Some((L::Sliced(arr, sl), _)) => {
-                        // Back over the rows it came from: slot q's row.
-                        let v = sl.v * sl.per;
-                        self.fill(op, r, &mut |s, j, _, _| {
-                            let q = match s.const_index(j) {
-                                Some(j) => s.index(j / v),
-                                None => {
-                                    let vc = s.index(v);
-                                    s.bin("arith.divui", j, vc)
-                                }
-                            };
-                            Ok(s.load(arr, q))
-                        })?;
-                    }
-                    Some((L::Repl(arr), src)) => {
-                        self.fill(op, r, &mut |s, _, e, t| {
-                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
-                            Ok(s.pick(arr, lin))
-                        })?;
-                    }
-                    Some((_, src)) => {
-                        let (view, ex) = self.readable(operands[0])?;
-                        self.fill(op, r, &mut |s, _, e, t| {
-                            let lin = s.broadcast_source(e, &t.shape, &dims, &src.shape);
-                            Ok(s.load(view, lin))
-                        })?;
-                        self.release(ex);
-                    }
-                }
-            }
-            "tile.reduce" => {
-                let axis = self.int(op, "axis") as usize;
-                let kind = self.reduce_kind(op);
-                let src = self.tile_of(op, operands[0])?;
-                let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
-                let (init, combine) = combiner(kind, float);
-                let n: i64 = src.shape.iter().product();
-                let rows = n / src.shape[axis];
-                let (l, _) = self.tiles[&operands[0]].clone();
-                match l {
-                    // Few results, threads in warps: partials folded across
-                    // each warp by shuffles, results in every thread.
-                    L::Dist(arr) if self.shuffles(&src, axis) => {
-                        let r = result.expect("a result");
-                        self.reduce_warps(r, arr, &src, axis, init, combine)?;
-                    }
-                    // Rows within a warp's reach: the results stay where
-                    // the rows were.
-                    L::Dist(arr) if self.slice_of(&src, axis).is_some() => {
-                        let sl = self.slice_of(&src, axis).expect("just checked");
-                        let r = result.expect("a result");
-                        self.reduce_sliced(r, arr, &src, sl, combine)?;
-                    }
-                    // Fewer partial results than elements: each thread
-                    // reduces what it holds, then threads combine the
-                    // partials (rows x threads of them) through shared memory.
-                    L::Dist(arr) if rows * self.threads < n => {
-                        let r = result.expect("a result");
-                        self.reduce_partials(op, r, arr, &src, axis, init, combine)?;
-                    }
-                    _ => {
-                        let (view, ex) = self.readable(operands[0])?;
-                        self.fill(op, result.expect("a result"), &mut |s, _, e, t| {
-                            let idx = s.unravel(e, &t.shape);
-                            let init = s.constant(init, t.elem);
-                            let (lo, hi, one) = (s.index(0), s.index(src.shape[axis]), s.index(1));
-                            let shape = src.shape.clone();
-                            let r = s.for_loop(lo, hi, one, &[init], &mut |s, k, acc| {
-                                let mut at = idx.clone();
-                                at.insert(axis, k);
-                                let lin = s.ravel(&at, &shape);
-                                let x = s.load(view, lin);
-                                Ok(vec![s.bin(combine, acc[0], x)])
-                            })?;
-                            Ok(r[0])
-                        })?;
-                        self.release(ex);
-                    }
-                }
-            }
-            "tile.transfer" if self.mma.padded(op).is_some() => {
-                let stride = self.mma.padded(op).expect("padded");
-                let at = self.transfer_at[&op];
-                self.padded_transfer(op, at, stride)?;
-            }
-            "tile.transfer" => {
-                let r = result.expect("a result");
-                let t = self.tile_of(op, r)?;
-                let (l, _) = self.tiles[&operands[0]].clone();
-                let n: i64 = t.shape.iter().product();
-                match self.transfer_at.get(&op).copied() {
-                    Some(at) => {
-                        let view = self.shared_view(at, n, t.elem);
-                        // Until every thread has read what the last transfer
-                        // left here (the previous loop iteration's tile).
-                        self.barrier();
-                        self.copy_into(l, n, view, true)?;
-                        self.barrier();
-                        self.tiles.insert(r, (L::Shared(view), t));
-                    }
-                    None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
-                }
-            }
-            "tile.gemm" if self.mma.is_mma(op) => self.mma_gemm(op)?,
-            "tile.gemm" => {
-                let (a, b) = (
-                    self.tile_of(op, operands[0])?,
-                    self.tile_of(op, operands[1])?,
-                );
-                let r = result.expect("a result");
-                let t = self.tile_of(op, r)?;
-                let (acc, _) = self.tiles[&operands[2]].clone();
-                let (av, ea) = self.readable(operands[0])?;
-                let (bv, eb) = self.readable(operands[1])?;
-                let (kk, nn) = (a.shape[1], b.shape[1]);
-                let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
-                let (mul, add) = if float {
-                    ("arith.mulf", "arith.addf")
-                } else {
-                    ("arith.muli", "arith.addi")
-                };
-                // k outermost: a thread's sums stay in its (register)
-                // array while it walks k, reading A and B once per step.
-                let n: i64 = t.shape.iter().product();
-                let sums = self.alloca(n, t.elem);
-                self.copy_into(acc, n, sums, false)?;
-                let (lo, hi, one) = (self.index(0), self.index(kk), self.index(1));
-                self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
-                    s.each(n, &mut |s, j, e| {
-                        let idx = s.unravel(e, &t.shape);
-                        let (i, col) = (idx[0], idx[1]);
-                        let ka = s.index(kk);
-                        let ia = s.bin("arith.muli", i, ka);
-                        let ia = s.bin("arith.addi", ia, k);
-                        let na = s.index(nn);
-                        let ib = s.bin("arith.muli", k, na);
-                        let ib = s.bin("arith.addi", ib, col);
-                        let x = s.load(av, ia);
-                        let y = s.load(bv, ib);
-                        let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
-                        let p = s.bin(mul, x, y);
-                        let sum = s.load(sums, j);
-                        let sum = s.bin(add, sum, p);
-                        s.store(sum, sums, j);
-                        Ok(())
-                    })?;
-                    Ok(Vec::new())
-                })?;
-                self.tiles.insert(r, (L::Dist(sums), t));
-                self.release(ea || eb);
-            }
-            "tile.for" => match self.mma.pipe(op) {
-                Some(p) => self.lower_pipelined(op, &p)?,
-                None => self.lower_for(op)?,
-            },
-            _ => {
-                // An op this pass does not know, on tiles or giving one.
-                if operands.iter().any(|v| self.tiles.contains_key(v))
-                    || ctx
-                        .results(op)
-                        .any(|r| tile::tile_type(ctx.uniquer(), ctx.value_type(r)).is_some())
-                {
-                    return Err(err(ctx, op, format!("cannot lower '{name}' on tiles")));
-                }
-                let c = self.ctx.clone_op(op, &mut self.map);
-                self.ctx.append_op(self.block, c);
-            }
-        }
-        Ok(())
-    }
-
-    /// `x` as `ty` (float extension or truncation; integers kept).
-    fn convert(&mut self, x: Value, ty: Type) -> Value {
-        let from = self.ctx.value_type(x);
-        if from == ty {
-            return x;
-        }
-        match (self.ctx.type_kind(from), self.ctx.type_kind(ty)) {
-            (TypeKind::Float(a), TypeKind::Float(b)) if a.bit_width() < b.bit_width() => {
-                self.val("arith.extf", &[x], ty, &[])
-            }
-            (TypeKind::Float(_), TypeKind::Float(_)) => self.val("arith.truncf", &[x], ty, &[]),
-            _ => x,
-        }
-    }
-
-    /// `tile.for`: an `scf.for` whose scalar iteration values are its own;
-    /// a tile carried through the loop lives in one array, copied into at
-    /// the end of each iteration.
-    fn lower_for(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let ctx = &*self.ctx;
-        let operands = ctx.operands(op).to_vec();
-        let (lb, ub, step) = (
-            self.map.value(operands[0]),
-            self.map.value(operands[1]),
-            self.map.value(operands[2]),
-        );
-        let inits = operands[3..].to_vec();
-        let body = body_of(ctx, op, "a loop")?;
-        let bargs = ctx.block_args(body).to_vec();
-        let results: Vec<Value> = ctx.results(op).collect();
-        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
-        // A carried tile that a row reduction in the body gives is carried
-        // sliced, as the reduction leaves it.
-        let yielded: Vec<Value> = body_ops
-            .iter()
-            .find(|o| ctx.op_name(**o) == "tile.yield")
-            .map(|o| ctx.operands(*o).to_vec())
-            .unwrap_or_default();
-        // Carried tiles: one array each, holding the init first; a
-        // tensor-core gemm's accumulator as its fragments.
-        let mut carried: Vec<Option<(Value, TileType)>> = Vec::new();
-        let mut frag_carried = Vec::new();
-        let mut slices: Vec<Option<Slice>> = Vec::new();
-        let mut scalar_inits = Vec::new();
-        for (i, v) in inits.iter().enumerate() {
-            let frag = if self.tiles.contains_key(v) {
-                self.carry_frag(body, i, *v)?
-            } else {
-                None
-            };
-            frag_carried.push(frag.as_ref().map(|(_, w, _)| *w));
-            let sl = yielded
-                .get(i)
-                .and_then(|y| self.reduced_in(body, *y, 8))
-                .filter(|_| self.tiles.contains_key(v) && frag.is_none());
-            slices.push(sl);
-            if let Some((arr, _, t)) = frag {
-                carried.push(Some((arr, t)));
-                continue;
-            }
-            match self.tiles.get(v).cloned() {
-                Some((_, t)) if sl.is_some() => {
-                    let sl = sl.expect("just checked");
-                    let arr = self.private(self.runs(sl), t.elem);
-                    self.write_sliced(*v, sl, arr)?;
-                    carried.push(Some((arr, t)));
-                }
-                Some((l, t)) => {
-                    let n: i64 = t.shape.iter().product();
-                    let arr = self.alloca(n, t.elem);
-                    self.copy_into(l, n, arr, false)?;
-                    carried.push(Some((arr, t)));
-                }
-                None => {
-                    carried.push(None);
-                    scalar_inits.push(self.map.value(*v));
-                }
-            }
-        }
-        // Scratch reads before the loop and at the end of its body must be
-        // ordered before the body's first writes, which come after them.
-        self.settle();
-        let outs = self.for_loop(lb, ub, step, &scalar_inits, &mut |s, iv, iters| {
-            s.map.values.insert(bargs[0], iv);
-            let mut it = iters.iter();
-            for (((a, c), f), sl) in bargs[1..]
-                .iter()
-                .zip(&carried)
-                .zip(&frag_carried)
-                .zip(&slices)
-            {
-                match c {
-                    Some((arr, t)) => s.bind_carried(*a, *arr, t, *f, *sl),
-                    None => {
-                        s.map.values.insert(*a, *it.next().expect("one per scalar"));
-                    }
-                }
-            }
-            let mut yields = Vec::new();
-            for o in &body_ops {
-                if s.ctx.op_name(*o) != "tile.yield" {
-                    s.lower_op(*o)?;
-                    continue;
-                }
-                let vals = s.ctx.operands(*o).to_vec();
-                for (((v, c), f), sl) in vals.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
-                    match c {
-                        Some((arr, t)) if f.is_some() => {
-                            s.yield_frag(*v, *arr, f.expect("a fragment layout"), t)?;
-                        }
-                        Some((arr, _)) if sl.is_some() => {
-                            s.write_sliced(*v, sl.expect("just checked"), *arr)?;
-                        }
-                        Some((arr, t)) => {
-                            s.materialize(*v)?;
-                            let (l, _) = s.tiles[v].clone();
-                            if !matches!(l, L::Dist(a) if a == *arr) {
-                                let n: i64 = t.shape.iter().product();
-                                s.copy_into(l, n, *arr, false)?;
-                            }
-                        }
-                        None => yields.push(s.map.value(*v)),
-                    }
-                }
-            }
-            s.settle();
-            Ok(yields)
-        })?;
-        let mut outs = outs.into_iter();
-        for (((r, c), f), sl) in results.iter().zip(&carried).zip(&frag_carried).zip(&slices) {
-            match c {
-                Some((arr, t)) => self.bind_carried(*r, *arr, t, *f, *sl),
-                None => {
-                    self.map
-                        .values
-                        .insert(*r, outs.next().expect("one per scalar"));
-                }
-            }
         }
         Ok(())
     }

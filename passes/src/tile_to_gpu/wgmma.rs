@@ -42,7 +42,12 @@ use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
 use aic::types::TypeKind;
+use aic_dialects::arith;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::memref::build as mb;
 use aic_dialects::tile::TileType;
+use aic_dialects::vector;
+use aic_dialects::{nvgpu, nvvm};
 
 /// Elements of a 128-byte swizzled run of f16 (one line of an atom).
 const RUN: i64 = 64;
@@ -99,13 +104,13 @@ impl Lower<'_> {
     /// The element offset, in a swizzled tile of `lines` lines, of the
     /// 8-element chunk starting at element `within` of line `line`.
     pub(super) fn swizzled_at(&mut self, line: Value, within: Value, lines: i64) -> Value {
-        let (run, c8) = (self.index(RUN), self.index(CHUNK));
-        let block = self.bin("arith.divui", within, run);
-        let w = self.bin("arith.remui", within, run);
-        let chunk = self.bin("arith.divui", w, c8);
-        let r8 = self.bin("arith.remui", line, c8);
-        let chunk = self.bin("arith.xori", chunk, r8);
-        let zero = self.index(0);
+        let (run, c8) = (ab::index(self, RUN), ab::index(self, CHUNK));
+        let block = ab::binary::<arith::DivUI>(self, within, run);
+        let w = ab::binary::<arith::RemUI>(self, within, run);
+        let chunk = ab::binary::<arith::DivUI>(self, w, c8);
+        let r8 = ab::binary::<arith::RemUI>(self, line, c8);
+        let chunk = ab::binary::<arith::XOrI>(self, chunk, r8);
+        let zero = ab::index(self, 0);
         let at = self.mul_add(block, lines * RUN, zero);
         let at = self.mul_add(line, RUN, at);
         self.mul_add(chunk, CHUNK, at)
@@ -116,28 +121,15 @@ impl Lower<'_> {
         let u = self.ctx.uniquer().clone();
         let i64t = u.int_type(64);
         let a = |v: i64| int_attr(&u, v, i64t);
-        self.val(
-            "nvgpu.warpgroup.generate.descriptor",
-            &[view, at],
-            i64t,
-            &[
-                ("leadingByteOffset", a(lbo)),
-                ("strideByteOffset", a(sbo)),
-                ("swizzle", a(128)),
-            ],
-        )
+        nvgpu::WarpgroupDescriptor::build(self, view, &[at], a(lbo), a(sbo), a(128), i64t)
+            .descriptor(self.ctx)
     }
 
     /// `nvvm.wgmma.wait.group.sync.aligned n`.
     fn wgmma_wait(&mut self, n: i64) {
         let u = self.ctx.uniquer().clone();
         let g = int_attr(&u, n, u.int_type(64));
-        self.op(
-            "nvvm.wgmma.wait.group.sync.aligned",
-            &[],
-            &[],
-            &[("group", g)],
-        );
+        nvvm::WgmmaWait::build(self, g);
     }
 
     /// The pipelined loop of wgmma gemm `gemm` (see the module's doc):
@@ -179,90 +171,75 @@ impl Lower<'_> {
         // Stages 0 .. depth - 3 before the loop.
         let mut group = None;
         for it in 0..pipe.depth - 2 {
-            let itv = self.index(it);
-            let live = (it >= pipe.n).then(|| {
-                let f = int_attr(&u, 0, i1);
-                self.val("arith.constant", &[], i1, &[("value", f)])
-            });
+            let itv = ab::index(self, it);
+            let live = (it >= pipe.n).then(|| ab::int(self, 0, i1));
             group = Some(issue(self, itv, live)?);
         }
         let group = group.expect("depth >= 3");
         let el: Vec<Value> = (0..len)
             .map(|s| {
-                let i = self.index(s);
-                self.load(acc, i)
+                let i = ab::index(self, s);
+                mb::load(self, acc, &[i])
             })
             .collect();
-        let v0 = self.val("vector.from_elements", &el, vty, &[]);
+        let v0 = vector::FromElements::build(self, &el, vty).result(self.ctx);
         // This warpgroup's rows of A: 64·g lines of the first column block.
-        let c128 = self.index(128);
-        let g = self.bin("arith.divui", self.tid, c128);
-        let zero = self.index(0);
+        let c128 = ab::index(self, 128);
+        let g = ab::binary::<arith::DivUI>(self, self.tid, c128);
+        let zero = ab::index(self, 0);
         let a_rows = self.mul_add(g, 64 * RUN, zero);
-        let proxy = [
-            ("kind", aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u)),
-            ("space", aic_dialects::nvvm::SharedSpace::Cta.attr(&u)),
-        ];
+        let proxy_kind = aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u);
+        let proxy_space = aic_dialects::nvvm::SharedSpace::Cta.attr(&u);
         let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
-        let (lo, hi, one) = (self.index(0), self.index(pipe.n), self.index(1));
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
         let out = self.for_loop(lo, hi, one, &[v0, group], &mut |s, it, args| {
-            s.op(
-                "nvgpu.device_async_wait",
-                &[args[1]],
-                &[],
-                &[("numGroups", wait_n)],
-            );
-            s.op("nvvm.fence.proxy", &[], &[], &proxy);
+            nvgpu::DeviceAsyncWait::build(s, args[1], Some(wait_n));
+            nvvm::FenceProxy::build(s, proxy_kind, Some(proxy_space));
             s.barrier();
-            let ahead = s.index(pipe.depth - 2);
-            let next = s.bin("arith.addi", it, ahead);
-            let nn = s.index(pipe.n);
-            let live = s.cmpi("ult", next, nn);
+            let ahead = ab::index(s, pipe.depth - 2);
+            let next = ab::binary::<arith::AddI>(s, it, ahead);
+            let nn = ab::index(s, pipe.n);
+            let live = ab::cmpi(s, CmpIPredicate::Ult, next, nn);
             let tok = issue(s, next, Some(live))?;
-            let d = s.index(pipe.depth);
-            let slot = s.bin("arith.remui", it, d);
+            let d = ab::index(s, pipe.depth);
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
             let (sa, sb) = (rings[ia].2, rings[ib].2);
             let base_a = s.mul_add(slot, sa, a_rows);
-            let zero = s.index(0);
+            let zero = ab::index(s, 0);
             let base_b = s.mul_add(slot, sb, zero);
-            s.op("nvvm.wgmma.fence.aligned", &[], &[], &[]);
+            nvvm::WgmmaFence::build(s);
             let mut v = args[0];
             for k in (0..kk).step_by(16) {
                 let within = k % RUN;
-                let at_a = s.index((k / RUN) * m * RUN + within);
-                let at_a = s.bin("arith.addi", base_a, at_a);
+                let at_a = ab::index(s, (k / RUN) * m * RUN + within);
+                let at_a = ab::binary::<arith::AddI>(s, base_a, at_a);
                 let da = s.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
                 let (at_b, lbo) = if k_major_b {
                     ((k / RUN) * n * RUN + within, 16)
                 } else {
                     (k * RUN, kk * 2 * RUN)
                 };
-                let at_b = s.index(at_b);
-                let at_b = s.bin("arith.addi", base_b, at_b);
+                let at_b = ab::index(s, at_b);
+                let at_b = ab::binary::<arith::AddI>(s, base_b, at_b);
                 let db = s.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
-                let props: Vec<(&str, aic::attributes::Attr)> = if k_major_b {
-                    Vec::new()
-                } else {
-                    vec![("transposeB", u.attr(AttrKind::Unit))]
-                };
-                v = s.val("nvgpu.warpgroup.mma", &[da, db, v], vty, &props);
+                let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
+                v = nvgpu::WarpgroupMma::build(s, da, db, v, transpose_b, vty).matrix_d(s.ctx);
             }
-            s.op("nvvm.wgmma.commit.group.sync.aligned", &[], &[], &[]);
+            nvvm::WgmmaCommit::build(s);
             s.wgmma_wait(1);
             Ok(vec![v, tok])
         })?;
         self.wgmma_wait(0);
         let none = int_attr(&u, 0, u.int_type(32));
-        self.op(
-            "nvgpu.device_async_wait",
-            &[out[1]],
-            &[],
-            &[("numGroups", none)],
-        );
+        nvgpu::DeviceAsyncWait::build(self, out[1], Some(none));
         for s in 0..len {
             let x = self.extract(out[0], &[s], f32);
-            let i = self.index(s);
-            self.store(x, acc, i);
+            let i = ab::index(self, s);
+            mb::store(self, x, acc, &[i]);
         }
         self.set_frag(results[0], acc, w, &t);
         Ok(())

@@ -18,6 +18,7 @@
 //! interpreter on the source.
 
 use aic::interp::{Interp, Tensor, attr_of_tensor, tensor_of_attr};
+use aic::op_def::OpHandle;
 use aic::printer::attr_text;
 use aic::syntax::{Aliases, parse_attribute, parse_module, with_parser_stack};
 use aic::verifier::verify;
@@ -191,7 +192,7 @@ fn functions(ctx: &Context, m: Op) -> Vec<(String, Op)> {
         return Vec::new();
     };
     ctx.block_ops(body)
-        .filter(|f| ctx.op_name(*f) == "func.func")
+        .filter(|f| aic_dialects::func::Func::is(ctx, *f))
         .filter_map(|f| Some((aic::symbol::symbol_name(ctx, f)?.to_string(), f)))
         .collect()
 }

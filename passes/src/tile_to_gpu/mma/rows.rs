@@ -21,8 +21,14 @@ use super::{Frag, Lane, Plan, Unit, Warps, tile_type};
 use crate::tile_to_gpu::{Lower, combiner, err};
 use aic::Diagnostic;
 use aic::ir::{Block, Context, Op, Value, ValueDef};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
-use aic_dialects::tile::TileType;
+use aic_dialects::arith;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::memref::build as mb;
+use aic_dialects::tile;
+use aic_dialects::tile::{TileOp, TileType};
+use aic_dialects::vector;
 use std::collections::{HashMap, HashSet};
 
 /// The row-vector part of a kernel's tensor-core plan.
@@ -91,7 +97,7 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
             // A loop's carried value: its init and what the body yields.
             let idx = idx as usize;
             let l = ctx.block_parent(b).and_then(|r| ctx.region_parent(r));
-            let Some(l) = l.filter(|l| ctx.op_name(*l) == "tile.for" && idx > 0) else {
+            let Some(l) = l.filter(|l| tile::For::is(ctx, *l) && idx > 0) else {
                 return;
             };
             if let Some(init) = ctx.operands(l).get(2 + idx) {
@@ -106,14 +112,14 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
         }
         ValueDef::Placeholder => return,
     };
-    match ctx.op_name(def) {
-        "tile.gemm" => out.push(def),
-        "tile.map" | "tile.broadcast" | "tile.reduce" => {
+    match TileOp::of(ctx, def) {
+        Some(TileOp::Gemm(_)) => out.push(def),
+        Some(TileOp::Map(_) | TileOp::Broadcast(_) | TileOp::Reduce(_)) => {
             for x in ctx.operands(def).to_vec() {
                 source_gemms(ctx, x, seen, out);
             }
         }
-        "tile.for" => {
+        Some(TileOp::For(_)) => {
             let body = ctx.regions(def).first().and_then(|r| ctx.entry_block(*r));
             if let Some(y) = body.and_then(|b| ctx.block_ops(b).last())
                 && let Some(x) = ctx.operands(y).get(i)
@@ -140,7 +146,7 @@ pub(super) fn stack_row_gemms(ctx: &Context, k: Op, gemms: &mut HashMap<Op, Warp
     let mut rowed: HashSet<Op> = HashSet::new();
     for &o in &ops {
         let src = ctx.operands(o).first().and_then(|v| tile_type(ctx, *v));
-        if ctx.op_name(o) == "tile.reduce"
+        if tile::Reduce::is(ctx, o)
             && src.is_some_and(|t| t.shape.len() == 2)
             && super::ctx_int(ctx, o, "axis") == 1
         {
@@ -200,8 +206,8 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
     let Some(rt) = tile_type(ctx, r) else {
         return false;
     };
-    match ctx.op_name(o) {
-        "tile.reduce" => {
+    match TileOp::of(ctx, o) {
+        Some(TileOp::Reduce(_)) => {
             let Some(w) = held.frag.get(&operands[0]).copied() else {
                 return false;
             };
@@ -218,7 +224,7 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.reduces.insert(o, w);
             true
         }
-        "tile.map" if rt.shape.len() == 1 => {
+        Some(TileOp::Map(_)) if rt.shape.len() == 1 => {
             let Some(w) = operands.first().and_then(|v| held.rows.get(v)).copied() else {
                 return false;
             };
@@ -229,7 +235,7 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.maps.insert(o, w);
             true
         }
-        "tile.broadcast" => {
+        Some(TileOp::Broadcast(_)) => {
             let Some(w) = held.rows.get(&operands[0]).copied() else {
                 return false;
             };
@@ -267,7 +273,7 @@ pub(super) fn carries(
 ) -> HashMap<(Block, usize), Warps> {
     let mut out = HashMap::new();
     for &o in ops {
-        if ctx.op_name(o) != "tile.for" {
+        if !tile::For::is(ctx, o) {
             continue;
         }
         let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r)) else {
@@ -298,9 +304,7 @@ fn rows_under(ctx: &Context, v: Value, held: &Held, depth: usize) -> Option<Warp
     if let Some(w) = held.rows.get(&v) {
         return Some(*w);
     }
-    let d = ctx
-        .defining_op(v)
-        .filter(|d| ctx.op_name(*d) == "tile.map")?;
+    let d = ctx.defining_op(v).filter(|d| tile::Map::is(ctx, *d))?;
     if depth == 0 {
         return None;
     }
@@ -371,14 +375,14 @@ impl Lower<'_> {
             // Pairwise, so that the fold is log2(2·nt) ops deep, not 2·nt.
             let xs: Vec<Value> = (0..2 * fw.nt)
                 .map(|k| {
-                    let i = self.index((mi * fw.nt + k / 2) * 4 + 2 * h + k % 2);
-                    self.load(f.arr, i)
+                    let i = ab::index(self, (mi * fw.nt + k / 2) * 4 + 2 * h + k % 2);
+                    mb::load(self, f.arr, &[i])
                 })
                 .collect();
             let x = self.pairwise(xs, combine);
             let x = self.butterfly(x, 4, combine);
-            let i = self.index(q);
-            self.store(x, out, i);
+            let i = ab::index(self, q);
+            mb::store(self, x, out, &[i]);
         }
         self.set_frag(r, out, w, &t);
         Ok(())
@@ -399,10 +403,10 @@ impl Lower<'_> {
         }
         let out = self.frag_alloca(w, &t);
         for q in 0..w.slots_of(&t) {
-            let i = self.index(q);
-            let args: Vec<Value> = arrs.iter().map(|a| self.load(*a, i)).collect();
+            let i = ab::index(self, q);
+            let args: Vec<Value> = arrs.iter().map(|a| mb::load(self, *a, &[i])).collect();
             let x = self.map_body(op, &args)?;
-            self.store(x, out, i);
+            mb::store(self, x, out, &[i]);
         }
         self.set_frag(r, out, w, &t);
         Ok(())
@@ -426,10 +430,10 @@ impl Lower<'_> {
             let t = tile_type(self.ctx, *v).expect("a tile");
             let arr = self.frag_alloca(w, &t);
             for s in 0..w.slots() {
-                let i = self.index(w.row_slot(s));
-                let x = self.load(rf.arr, i);
-                let j = self.index(s);
-                self.store(x, arr, j);
+                let i = ab::index(self, w.row_slot(s));
+                let x = mb::load(self, rf.arr, &[i]);
+                let j = ab::index(self, s);
+                mb::store(self, x, arr, &[j]);
             }
             self.set_frag(*v, arr, w, &t);
         }
@@ -439,11 +443,11 @@ impl Lower<'_> {
     /// The row (in the tile) of this lane's row-vector slot `q`.
     fn row_of(&mut self, w: Warps, q: i64) -> Value {
         let Lane { lane, wy, .. } = self.lane(w);
-        let c4 = self.index(4);
-        let g = self.bin("arith.divui", lane, c4);
+        let c4 = ab::index(self, 4);
+        let g = ab::binary::<arith::DivUI>(self, lane, c4);
         let at = self.mul_add(wy, w.mt * 16, g);
-        let d = self.index(16 * (q / 2) + 8 * (q % 2));
-        self.bin("arith.addi", at, d)
+        let d = ab::index(self, 16 * (q / 2) + 8 * (q % 2));
+        ab::binary::<arith::AddI>(self, at, d)
     }
 
     /// Writes row vector `v` into the slots `arr` of layout `w`: copied
@@ -457,26 +461,26 @@ impl Lower<'_> {
                 self.materialize_frag(v)?;
             } else {
                 for q in 0..n {
-                    let i = self.index(q);
-                    let x = self.load(f.arr, i);
-                    self.store(x, arr, i);
+                    let i = ab::index(self, q);
+                    let x = mb::load(self, f.arr, &[i]);
+                    mb::store(self, x, arr, &[i]);
                 }
                 return Ok(());
             }
         }
         if let Some(x) = self.scalar_source(v) {
             for q in 0..n {
-                let i = self.index(q);
-                self.store(x, arr, i);
+                let i = ab::index(self, q);
+                mb::store(self, x, arr, &[i]);
             }
             return Ok(());
         }
         let (view, ex) = self.readable(v)?;
         for q in 0..n {
             let row = self.row_of(w, q);
-            let x = self.load(view, row);
-            let i = self.index(q);
-            self.store(x, arr, i);
+            let x = mb::load(self, view, &[row]);
+            let i = ab::index(self, q);
+            mb::store(self, x, arr, &[i]);
         }
         self.release(ex);
         Ok(())
@@ -489,18 +493,18 @@ impl Lower<'_> {
         let n = f.t.shape[0];
         let view = self.scratch_view(n, f.t.elem);
         let Lane { lane, wx, .. } = self.lane(f.w);
-        let c4 = self.index(4);
-        let q = self.bin("arith.remui", lane, c4);
-        let zero = self.index(0);
-        let first = self.cmpi("eq", q, zero);
-        let col0 = self.cmpi("eq", wx, zero);
-        let first = self.bin("arith.andi", first, col0);
+        let c4 = ab::index(self, 4);
+        let q = ab::binary::<arith::RemUI>(self, lane, c4);
+        let zero = ab::index(self, 0);
+        let first = ab::cmpi(self, CmpIPredicate::Eq, q, zero);
+        let col0 = ab::cmpi(self, CmpIPredicate::Eq, wx, zero);
+        let first = ab::binary::<arith::AndI>(self, first, col0);
         for s in 0..f.w.slots_of(&f.t) {
             let row = self.row_of(f.w, s);
-            let i = self.index(s);
-            let x = self.load(f.arr, i);
+            let i = ab::index(self, s);
+            let x = mb::load(self, f.arr, &[i]);
             self.when(first, &mut |s| {
-                s.store(x, view, row);
+                mb::store(s, x, view, &[row]);
                 Ok(())
             })?;
         }
@@ -531,10 +535,10 @@ impl Lower<'_> {
         let mut el = Vec::new();
         for ni in [2 * ks, 2 * ks + 1] {
             for c in 0..4 {
-                let i = self.index((mi * a.w.nt + ni) * 4 + c);
-                el.push(self.load(a.arr, i));
+                let i = ab::index(self, (mi * a.w.nt + ni) * 4 + c);
+                el.push(mb::load(self, a.arr, &[i]));
             }
         }
-        self.val("vector.from_elements", &el, ty, &[])
+        vector::FromElements::build(self, &el, ty).result(self.ctx)
     }
 }

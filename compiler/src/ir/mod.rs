@@ -5,13 +5,18 @@
 //! built from the same parts, so independent subtrees can be split into their own
 //! contexts and processed on separate threads.
 
-use crate::attributes::{Attr, AttrKind, Ident, LocKind};
+use crate::attributes::{Attr, Ident};
 use crate::dialect::{DialectRegistry, OpSpec};
-use crate::intern::{FxBuild, Interner, StrInterner};
-use crate::types::{Type, TypeKind};
+use crate::intern::FxBuild;
+use crate::types::Type;
 use smallvec::SmallVec;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+mod builder;
+mod uniquer;
+pub use builder::{Build, Builder};
+pub use uniquer::Uniquer;
 
 macro_rules! entity {
     ($($(#[$m:meta])* $name:ident;)*) => {$(
@@ -241,176 +246,6 @@ pub mod known {
         "res_attrs",
         "callee",
     ];
-}
-
-/// Interned types, attributes and identifiers, shared by every context of one session.
-pub struct Uniquer {
-    types: Interner<TypeKind>,
-    attrs: Interner<AttrKind>,
-    idents: StrInterner,
-    /// Whether an attribute that always prints by alias (`affine_map`) was interned,
-    /// so printers can skip looking for aliases in the common case.
-    aliased: std::sync::atomic::AtomicBool,
-}
-
-impl Default for Uniquer {
-    fn default() -> Self {
-        let u = Uniquer {
-            types: Interner::default(),
-            attrs: Interner::default(),
-            idents: StrInterner::default(),
-            aliased: std::sync::atomic::AtomicBool::new(false),
-        };
-        for (i, s) in known::ALL.iter().enumerate() {
-            let id = u.idents.intern(s);
-            debug_assert_eq!(id as usize, i);
-        }
-        u
-    }
-}
-
-impl Uniquer {
-    /// Intern a type.
-    pub fn ty(&self, kind: TypeKind) -> Type {
-        if crate::alias::type_always_aliased(&kind) {
-            self.note_aliased_attr();
-        }
-        Type(self.types.intern(kind))
-    }
-    /// The structure of a type.
-    pub fn type_kind(&self, t: Type) -> &TypeKind {
-        self.types.get(t.0)
-    }
-    /// The value of a dialect type, if `t` is one of Rust type `T`.
-    pub fn dialect_type<T: crate::types::DialectValue>(&self, t: Type) -> Option<&T> {
-        self.type_kind(t).dialect_value()
-    }
-    /// The value of a dialect attribute, if `a` is one of Rust type `T`.
-    pub fn dialect_attr<T: crate::types::DialectValue>(&self, a: Attr) -> Option<&T> {
-        self.attr_kind(a).dialect_value()
-    }
-    /// Intern an attribute.
-    pub fn attr(&self, kind: AttrKind) -> Attr {
-        if crate::alias::always_aliased(&kind) {
-            self.aliased
-                .store(true, std::sync::atomic::Ordering::Relaxed);
-        }
-        Attr(self.attrs.intern(kind))
-    }
-    /// A fused location, canonicalised as MLIR's `FusedLoc::get` does: unknown
-    /// locations are dropped, nested fusions with the same metadata flattened,
-    /// duplicates removed, and a lone location without metadata stands for itself.
-    pub fn fused_loc(&self, metadata: Option<Attr>, locs: &[Attr]) -> Attr {
-        let mut kept: smallvec::SmallVec<[Attr; 2]> = smallvec::SmallVec::new();
-        let add = |l: Attr, kept: &mut smallvec::SmallVec<[Attr; 2]>| {
-            if !kept.contains(&l) {
-                kept.push(l);
-            }
-        };
-        for &l in locs {
-            match self.attr_kind(l) {
-                AttrKind::Location(LocKind::Fused {
-                    metadata: m,
-                    locs: inner,
-                }) if *m == metadata => {
-                    for &i in inner.iter() {
-                        add(i, &mut kept);
-                    }
-                }
-                AttrKind::Location(LocKind::Unknown) => {}
-                _ => add(l, &mut kept),
-            }
-        }
-        match (kept.len(), metadata) {
-            (0, None) => self.unknown_loc(),
-            (0, Some(_)) => {
-                let unknown = self.unknown_loc();
-                self.attr(AttrKind::Location(LocKind::Fused {
-                    metadata,
-                    locs: smallvec::smallvec![unknown],
-                }))
-            }
-            (1, None) => kept[0],
-            _ => self.attr(AttrKind::Location(LocKind::Fused {
-                metadata,
-                locs: kept,
-            })),
-        }
-    }
-    /// Record that an attribute printing by alias is in use (a location used as an
-    /// attribute value, which `attr` cannot tell from an op's location).
-    pub fn note_aliased_attr(&self) {
-        self.aliased
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-    }
-    /// Whether any attribute that prints by alias has been interned.
-    pub fn has_aliased_attrs(&self) -> bool {
-        self.aliased.load(std::sync::atomic::Ordering::Relaxed)
-    }
-    /// The structure of an attribute.
-    pub fn attr_kind(&self, a: Attr) -> &AttrKind {
-        self.attrs.get(a.0)
-    }
-    /// Intern an identifier.
-    pub fn ident(&self, s: &str) -> Ident {
-        Ident(self.idents.intern(s))
-    }
-    /// Find an identifier without interning it.
-    pub fn find_ident(&self, s: &str) -> Option<Ident> {
-        self.idents.find(s).map(Ident)
-    }
-    /// The text of an identifier.
-    pub fn str(&self, i: Ident) -> &str {
-        self.idents.get(i.0)
-    }
-    /// `loc(unknown)`
-    pub fn unknown_loc(&self) -> Attr {
-        self.attr(AttrKind::Location(LocKind::Unknown))
-    }
-    /// A signless integer type.
-    pub fn int_type(&self, width: u32) -> Type {
-        self.ty(TypeKind::int(width))
-    }
-    /// A function type.
-    pub fn function_type(&self, inputs: &[Type], results: &[Type]) -> Type {
-        self.ty(TypeKind::Function {
-            inputs: inputs.into(),
-            results: results.into(),
-        })
-    }
-    /// An `array<i64: ...>` attribute.
-    pub fn i64_array(&self, values: &[i64]) -> Attr {
-        self.attr(AttrKind::DenseArray {
-            elem: self.int_type(64),
-            values: values.iter().map(|x| *x as u64).collect(),
-        })
-    }
-    /// A string attribute.
-    pub fn string_attr(&self, s: &str) -> Attr {
-        self.attr(AttrKind::String {
-            value: s.as_bytes().into(),
-            ty: None,
-        })
-    }
-    /// A sorted dictionary attribute.
-    pub fn dict_attr(&self, mut entries: Vec<(Ident, Attr)>) -> Attr {
-        entries.sort_by(|a, b| self.str(a.0).cmp(self.str(b.0)));
-        self.attr(AttrKind::Dict(entries.into()))
-    }
-    /// The entries of a dictionary attribute (empty for any other attribute).
-    pub fn dict_entries(&self, a: Attr) -> &[(Ident, Attr)] {
-        match self.attr_kind(a) {
-            AttrKind::Dict(e) => e,
-            _ => &[],
-        }
-    }
-    /// The text of a string attribute, if it is valid UTF-8.
-    pub fn attr_str(&self, a: Attr) -> Option<&str> {
-        match self.attr_kind(a) {
-            AttrKind::String { value, .. } => std::str::from_utf8(value).ok(),
-            _ => None,
-        }
-    }
 }
 
 /// Everything needed to create an operation.
@@ -1436,100 +1271,5 @@ impl Iterator for BlockIter<'_> {
         let c = self.cur?;
         self.cur = self.ctx.blocks[c.index()].next;
         Some(c)
-    }
-}
-
-/// Whatever creates ops for typed builders (`Handle::build`, see
-/// [`op!`](crate::op!)): a [`Builder`], or a pattern rewriter at a point.
-pub trait Build {
-    /// The IR being built.
-    fn context(&self) -> &Context;
-    /// The location given to created ops.
-    fn location(&self) -> Attr;
-    /// Create `st` and insert it where this builder inserts.
-    fn insert_state(&mut self, st: OpState) -> Op;
-}
-
-impl Build for Builder<'_> {
-    fn context(&self) -> &Context {
-        self.ctx
-    }
-    fn location(&self) -> Attr {
-        self.loc
-    }
-    fn insert_state(&mut self, st: OpState) -> Op {
-        self.insert(st)
-    }
-}
-
-/// Creates ops at an insertion point.
-pub struct Builder<'a> {
-    /// The context being built into.
-    pub ctx: &'a mut Context,
-    /// Where created ops go.
-    pub ip: InsertPoint,
-    /// Location given to created ops.
-    pub loc: Attr,
-}
-
-impl<'a> Builder<'a> {
-    /// A builder that appends to the end of `block`.
-    pub fn at_end(ctx: &'a mut Context, block: Block) -> Self {
-        let loc = ctx.unknown_loc();
-        Builder {
-            ctx,
-            ip: InsertPoint::End(block),
-            loc,
-        }
-    }
-    /// A builder that inserts before `op`.
-    pub fn before(ctx: &'a mut Context, op: Op) -> Self {
-        let loc = ctx.op(op).loc;
-        Builder {
-            ctx,
-            ip: InsertPoint::Before(op),
-            loc,
-        }
-    }
-    /// Create and insert an op by name.
-    pub fn create(
-        &mut self,
-        name: &str,
-        operands: &[Value],
-        result_types: &[Type],
-        attrs: &[(&str, Attr)],
-    ) -> Op {
-        let mut st = OpState::new(self.ctx.ident(name), self.loc);
-        st.operands = operands.into();
-        st.result_types = result_types.into();
-        let mut entries: Vec<(Ident, Attr)> =
-            attrs.iter().map(|(k, v)| (self.ctx.ident(k), *v)).collect();
-        entries.sort_by(|a, b| self.ctx.str(a.0).cmp(self.ctx.str(b.0)));
-        st.attrs = entries.into_iter().collect();
-        self.insert(st)
-    }
-    /// Create and insert an op by name whose attributes are its properties
-    /// (inherent attributes, as op specs declare them).
-    pub fn create_with_props(
-        &mut self,
-        name: &str,
-        operands: &[Value],
-        result_types: &[Type],
-        props: &[(&str, Attr)],
-    ) -> Op {
-        let mut st = OpState::new(self.ctx.ident(name), self.loc);
-        st.operands = operands.into();
-        st.result_types = result_types.into();
-        if !props.is_empty() {
-            let u = self.ctx.uniquer().clone();
-            st.props = Some(u.dict_attr(props.iter().map(|(k, v)| (u.ident(k), *v)).collect()));
-        }
-        self.insert(st)
-    }
-    /// Create and insert an op from a full state.
-    pub fn insert(&mut self, st: OpState) -> Op {
-        let op = self.ctx.create_op(st);
-        self.ctx.insert_op(self.ip, op);
-        op
     }
 }

@@ -1,0 +1,388 @@
+//! The graph ops' shape rules, one function per op (or family), named by the
+//! op's row in [`super::SEMANTICS`]: each gives an op's result shapes from its
+//! operand shapes and attributes ([`Query`]), `Ok(None)` where they do not
+//! follow from them, or why the operands and attributes are wrong. The
+//! verifier ([`super::verify`]) and the e-graph's type inference both apply
+//! them.
+
+use super::verify::norm_axis;
+use crate::stablehlo::verify::{dims_compatible, list};
+use aic::constraints::{i64_values, int_value};
+use aic::types::DYNAMIC;
+
+/// An op's result shapes, `Ok(None)` where they do not follow from its
+/// operands and attributes, or why those are wrong.
+pub type Shapes = Result<Option<Vec<Vec<i64>>>, String>;
+
+/// A graph op's shape rule (see the [module documentation](self)).
+pub type ShapeFn = fn(&Query<'_>, &[Vec<i64>]) -> Shapes;
+
+/// What shape inference needs of an op besides its operand shapes: its
+/// attributes by name and, for the ops whose result shape is not a function of
+/// them (`reshape`, `broadcast`, `split`), the result shapes if known.
+pub struct Query<'a> {
+    /// Where attributes live.
+    pub u: &'a aic::ir::Uniquer,
+    /// The op's attribute named so, if set.
+    pub attr: &'a dyn Fn(&str) -> Option<aic::attributes::Attr>,
+    /// The result shapes, where the op is in the IR.
+    pub results: Option<Vec<Vec<i64>>>,
+}
+
+impl Query<'_> {
+    fn ints(&self, name: &str) -> Vec<i64> {
+        (self.attr)(name)
+            .and_then(|a| i64_values(self.u, a))
+            .unwrap_or_default()
+    }
+    fn integer(&self, name: &str, default: i64) -> i64 {
+        (self.attr)(name)
+            .and_then(|a| int_value(self.u, a))
+            .unwrap_or(default)
+    }
+    fn layout(&self) -> Option<super::ConvLayout> {
+        super::ConvLayout::of(self.u, (self.attr)("layout")?)
+    }
+    fn has(&self, name: &str) -> bool {
+        (self.attr)(name).is_some()
+    }
+    fn result(&self, i: usize) -> Option<Vec<i64>> {
+        self.results.as_ref()?.get(i).cloned()
+    }
+}
+
+/// One result of shape `s`.
+fn one(s: Vec<i64>) -> Shapes {
+    Ok(Some(vec![s]))
+}
+
+/// The binary elementwise ops: operands of one shape, or one of rank 0 that broadcasts.
+pub fn binary(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (a, b) = (&shapes[0], &shapes[1]);
+    if a.is_empty() {
+        one(b.clone())
+    } else if b.is_empty() || dims_compatible(a, b) {
+        one(a.clone())
+    } else {
+        Err(format!(
+            "operand shapes {} and {} must be equal (or one of rank 0)",
+            list(a),
+            list(b)
+        ))
+    }
+}
+
+/// `matmul`: `[..., M, K] x [..., K, N] -> [..., M, N]`, the rhs's batch dimensions optional.
+pub fn matmul(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (mut a, mut b) = (shapes[0].clone(), shapes[1].clone());
+    if a.len() < 2 || b.len() < 2 {
+        return Err("operands must have rank at least 2".into());
+    }
+    let (la, lb) = (a.len(), b.len());
+    if q.has("transpose_a") {
+        a.swap(la - 1, la - 2);
+    }
+    if q.has("transpose_b") {
+        b.swap(lb - 1, lb - 2);
+    }
+    let (m, k1, k2, n) = (a[la - 2], a[la - 1], b[lb - 2], b[lb - 1]);
+    if k1 != k2 && k1 != DYNAMIC && k2 != DYNAMIC {
+        return Err(format!("contracted dimensions differ: {k1} != {k2}"));
+    }
+    let (ba, bb) = (&a[..la - 2], &b[..lb - 2]);
+    if !bb.is_empty() && !dims_compatible(ba, bb) {
+        return Err(format!(
+            "batch dimensions {} and {} differ",
+            list(ba),
+            list(bb)
+        ));
+    }
+    let mut r = ba.to_vec();
+    r.extend([m, n]);
+    one(r)
+}
+
+/// `batch_matmul`: `matmul` on operands of rank 3.
+pub fn batch_matmul(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (a, b) = (shapes[0].len(), shapes[1].len());
+    if a >= 2 && b >= 2 && (a != 3 || b != 3) {
+        return Err("operands must have rank 3".into());
+    }
+    matmul(q, shapes)
+}
+
+/// `conv2d`: the output size of each spatial dimension from the window.
+pub fn conv2d(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, w) = (&shapes[0], &shapes[1]);
+    if x.len() != 4 || w.len() != 4 {
+        return Err("input and filter must have rank 4".into());
+    }
+    let nhwc = q.layout() != Some(super::ConvLayout::Nchw);
+    let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
+    if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
+        return Err(
+            "strides and dilations need 2 values, padding 4 (top, bottom, left, right)".into(),
+        );
+    }
+    if strides.iter().chain(&dil).any(|v| *v <= 0) {
+        return Err("strides and dilations must be positive".into());
+    }
+    let groups = q.integer("groups", 1);
+    let (n, h, wd, c) = if nhwc {
+        (x[0], x[1], x[2], x[3])
+    } else {
+        (x[0], x[2], x[3], x[1])
+    };
+    let (kh, kw, ci, co) = if nhwc {
+        (w[0], w[1], w[2], w[3])
+    } else {
+        (w[2], w[3], w[1], w[0])
+    };
+    if groups <= 0 || (c != DYNAMIC && c % groups != 0) || (co != DYNAMIC && co % groups != 0) {
+        return Err(format!(
+            "groups {groups} must divide the input channels {c} and output channels {co}"
+        ));
+    }
+    if c != DYNAMIC && ci != DYNAMIC && ci * groups != c {
+        return Err(format!(
+            "filter input channels {ci} times groups {groups} must equal the input channels {c}"
+        ));
+    }
+    let out = |size: i64, k: i64, s: i64, d: i64, lo: i64, hi: i64| {
+        if size == DYNAMIC || k == DYNAMIC {
+            return DYNAMIC;
+        }
+        let span = (k - 1) * d + 1;
+        let padded = size + lo + hi;
+        if padded < span {
+            0
+        } else {
+            (padded - span) / s + 1
+        }
+    };
+    let oh = out(h, kh, strides[0], dil[0], pad[0], pad[1]);
+    let ow = out(wd, kw, strides[1], dil[1], pad[2], pad[3]);
+    one(if nhwc {
+        vec![n, oh, ow, co]
+    } else {
+        vec![n, co, oh, ow]
+    })
+}
+
+/// `bias_add`: a bias vector of the last dimension.
+pub fn bias_add(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, b) = (&shapes[0], &shapes[1]);
+    let last = x.last().copied();
+    if b.len() != 1 || last.is_none() || !dims_compatible(&[last.unwrap_or(0)], b) {
+        return Err(format!(
+            "bias {} must be a vector of the last dimension of {}",
+            list(b),
+            list(x)
+        ));
+    }
+    one(x.clone())
+}
+
+/// `softmax`: the shape kept, the axis in range.
+pub fn softmax(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    if norm_axis(q.integer("axis", -1), x.len()).is_none() {
+        return Err(format!(
+            "axis {} is out of range for rank {}",
+            q.integer("axis", -1),
+            x.len()
+        ));
+    }
+    one(x.clone())
+}
+
+/// `layernorm` and `rmsnorm`: scale and shift span the trailing dimensions.
+pub fn norm(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    for p in &shapes[1..] {
+        if p.is_empty() || p.len() > x.len() || !dims_compatible(p, &x[x.len() - p.len()..]) {
+            return Err(format!(
+                "scale and shift {} must match the trailing dimensions of {}",
+                list(p),
+                list(x)
+            ));
+        }
+    }
+    if shapes.len() == 3 && shapes[1] != shapes[2] {
+        return Err("gamma and beta must have the same shape".into());
+    }
+    one(x.clone())
+}
+
+/// `reduce`: the reduced axes dropped, or kept as 1 with `keep_dims`.
+pub fn reduce(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let axes = q.ints("axes");
+    let mut norm = Vec::new();
+    for a in &axes {
+        match norm_axis(*a, x.len()) {
+            Some(n) if !norm.contains(&n) => norm.push(n),
+            _ => {
+                return Err(format!(
+                    "axes {} must be distinct and in range for rank {}",
+                    list(&axes),
+                    x.len()
+                ));
+            }
+        }
+    }
+    let keep = q.has("keep_dims");
+    let r = (0..x.len())
+        .filter_map(|i| match (norm.contains(&i), keep) {
+            (true, true) => Some(1),
+            (true, false) => None,
+            _ => Some(x[i]),
+        })
+        .collect();
+    one(r)
+}
+
+/// `transpose`: result dimension `i` is operand dimension `perm[i]`.
+pub fn transpose(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let perm = q.ints("perm");
+    let mut seen = vec![false; x.len()];
+    if perm.len() != x.len()
+        || perm.iter().any(|p| {
+            *p < 0 || *p as usize >= x.len() || std::mem::replace(&mut seen[*p as usize], true)
+        })
+    {
+        return Err(format!(
+            "perm {} is not a permutation of [0, {})",
+            list(&perm),
+            x.len()
+        ));
+    }
+    one(perm.iter().map(|p| x[*p as usize]).collect())
+}
+
+/// `reshape`: the result shape, if it holds as many elements.
+pub fn reshape(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let Some(r) = q.result(0) else {
+        return Ok(None);
+    };
+    // Counts of shapes from user IR: dynamic or overflowing ones
+    // (errors of aic::shape) are not compared.
+    let (na, nb) = (aic::shape::elements(&shapes[0]), aic::shape::elements(&r));
+    if let (Ok(na), Ok(nb)) = (na, nb)
+        && na != nb
+    {
+        return Err(format!("cannot reshape {} elements into {}", na, nb));
+    }
+    one(r)
+}
+
+/// `broadcast`: the result shape, if each operand dimension stretches to its place.
+pub fn broadcast(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let Some(r) = q.result(0) else {
+        return Ok(None);
+    };
+    let d = q.ints("dims");
+    if d.len() != x.len() {
+        return Err(format!(
+            "dims {} must have one entry per operand dimension ({})",
+            list(&d),
+            x.len()
+        ));
+    }
+    for (i, t) in d.iter().enumerate() {
+        let ok = *t >= 0
+            && (*t as usize) < r.len()
+            && (x[i] == 1 || x[i] == r[*t as usize] || x[i] == DYNAMIC);
+        if !ok || d[..i].contains(t) {
+            return Err(format!(
+                "operand dimension {i} of size {} cannot broadcast to result dimension {t}",
+                x[i]
+            ));
+        }
+    }
+    one(r)
+}
+
+/// `slice`: the strided ranges' lengths.
+pub fn slice(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let (s, l, st) = (q.ints("start"), q.ints("limit"), q.ints("strides"));
+    if s.len() != x.len() || l.len() != x.len() || st.len() != x.len() {
+        return Err(format!("start, limit and strides need {} entries", x.len()));
+    }
+    let mut r = Vec::new();
+    for i in 0..x.len() {
+        if s[i] < 0 || s[i] > l[i] || (x[i] != DYNAMIC && l[i] > x[i]) || st[i] <= 0 {
+            return Err(format!(
+                "slice {}:{}:{} is out of range for dimension {i} of size {}",
+                s[i], l[i], st[i], x[i]
+            ));
+        }
+        r.push((l[i] - s[i] + st[i] - 1) / st[i]);
+    }
+    one(r)
+}
+
+/// `concat`: the inputs' sizes along the axis added up.
+pub fn concat(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let first = shapes.first().ok_or("needs at least one input")?;
+    let axis = norm_axis(q.integer("axis", 0), first.len()).ok_or("axis is out of range")?;
+    let mut r = first.clone();
+    for s in &shapes[1..] {
+        if s.len() != first.len()
+            || (0..s.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[first[i]]))
+        {
+            return Err(format!(
+                "shapes {} and {} differ outside the concatenation axis",
+                list(first),
+                list(s)
+            ));
+        }
+        r[axis] = if r[axis] == DYNAMIC || s[axis] == DYNAMIC {
+            DYNAMIC
+        } else {
+            r[axis] + s[axis]
+        };
+    }
+    one(r)
+}
+
+/// `split`: the result shapes, if their sizes along the axis add up to the operand's.
+pub fn split(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let axis = norm_axis(q.integer("axis", 0), x.len()).ok_or("axis is out of range")?;
+    let Some(outs) = q.results.clone() else {
+        return Ok(None);
+    };
+    let total: i64 = outs.iter().map(|s| s.get(axis).copied().unwrap_or(0)).sum();
+    if x[axis] != DYNAMIC && total != x[axis] {
+        return Err(format!(
+            "result sizes along axis {axis} add up to {total}, not {}",
+            x[axis]
+        ));
+    }
+    for s in &outs {
+        if s.len() != x.len()
+            || (0..x.len()).any(|i| i != axis && !dims_compatible(&[s[i]], &[x[i]]))
+        {
+            return Err(format!(
+                "result shape {} differs from {} outside the split axis",
+                list(s),
+                list(x)
+            ));
+        }
+    }
+    Ok(Some(outs))
+}
+
+/// `constant`: its type comes from its value, not from operands.
+pub fn constant(_: &Query<'_>, _: &[Vec<i64>]) -> Shapes {
+    Ok(None)
+}
+
+/// Unary elementwise ops and casts keep the shape.
+pub fn same(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    one(shapes.first().cloned().unwrap_or_default())
+}

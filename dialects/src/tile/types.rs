@@ -1,0 +1,224 @@
+//! Tile types, `!tile.tile<16x32xf16(, shared)?(, LAYOUT)?>`, as values: their
+//! space and layout, parsing and printing.
+
+use aic::dialect::{DialectSyntax, TypeConstraint};
+use aic::ir::Uniquer;
+use aic::types::{DialectObject, DialectValue, Type, TypeKind};
+use std::fmt::Write as _;
+
+aic::dialect_enum! {
+    /// Where a tile lives, `#tile<space shared>`.
+    pub enum Space = "tile<space ", "tile space (register, shared)" {
+        /// Registers (the default).
+        Register = "register",
+        /// Shared memory (LDS on AMD).
+        Shared = "shared",
+    }
+}
+
+/// A tile type: shape, element type, space and, optionally, how its
+/// elements are laid out.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TileType {
+    /// The tile's shape.
+    pub shape: Vec<i64>,
+    /// The element type.
+    pub elem: Type,
+    /// Where it lives.
+    pub space: Space,
+    /// How the elements are distributed (None: left to the backend).
+    pub layout: Option<Layout>,
+}
+
+/// How a tile's elements are laid out; the interpreter ignores it (a layout
+/// never changes a value), the verifier checks it fits the tile, and a
+/// backend follows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Register fragments of an `m x n x k` matrix instruction (mma/wgmma on
+    /// NVIDIA, MFMA on AMD): `mma<16, 8, 16>`.
+    Mma {
+        /// Rows of one fragment.
+        m: i64,
+        /// Columns of one fragment.
+        n: i64,
+        /// The instruction's depth.
+        k: i64,
+    },
+    /// Shared memory with CuTe's XOR swizzle, `swizzle<b, m, s>`: 2^b rows
+    /// of 2^m-element units, the row bits shifted by s, to avoid bank
+    /// conflicts.
+    Swizzle {
+        /// Bits of the row index XOR-ed in.
+        b: i64,
+        /// Bits of the unit.
+        m: i64,
+        /// The shift.
+        s: i64,
+    },
+}
+
+impl Layout {
+    fn parse(text: &str) -> Option<Layout> {
+        let (name, rest) = text.split_once('<')?;
+        let nums: Vec<i64> = rest
+            .strip_suffix('>')?
+            .split(',')
+            .map(|p| p.trim().parse().ok())
+            .collect::<Option<_>>()?;
+        match (name.trim(), nums.as_slice()) {
+            ("mma", &[m, n, k]) if m > 0 && n > 0 && k > 0 => Some(Layout::Mma { m, n, k }),
+            ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
+                Some(Layout::Swizzle { b, m, s })
+            }
+            _ => None,
+        }
+    }
+
+    fn text(self) -> String {
+        match self {
+            Layout::Mma { m, n, k } => format!("mma<{m}, {n}, {k}>"),
+            Layout::Swizzle { b, m, s } => format!("swizzle<{b}, {m}, {s}>"),
+        }
+    }
+
+    /// Why this layout does not fit a tile of `shape` in `space`, if it
+    /// does not.
+    pub fn misfit(self, shape: &[i64], space: Space) -> Option<String> {
+        match self {
+            Layout::Mma { m, n, .. } => {
+                if space != Space::Register {
+                    return Some("an mma layout is for register tiles".into());
+                }
+                let fits = shape.len() == 2 && shape[0] % m == 0 && shape[1] % n == 0;
+                (!fits).then(|| format!("{shape:?} is not a whole number of {m}x{n} fragments"))
+            }
+            Layout::Swizzle { .. } => {
+                (space != Space::Shared).then(|| "a swizzle is for shared tiles".into())
+            }
+        }
+    }
+}
+
+/// Split `text` at the commas outside angle brackets.
+fn top_level_parts(text: &str) -> Vec<&str> {
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
+}
+
+/// The tile type `t` is, if it is one.
+pub fn tile_type(u: &Uniquer, t: Type) -> Option<&TileType> {
+    u.dialect_type(t)
+}
+
+impl TileType {
+    /// Reads the body of `!tile.tile<16x8xf16(, shared)?(, LAYOUT)?>` (after `!`);
+    /// `None` if it is not a well-formed tile type.
+    fn parse(u: &Uniquer, text: &str) -> Option<TileType> {
+        let body = text.strip_prefix("tile.tile<")?.strip_suffix('>')?;
+        let parts = top_level_parts(body);
+        let (dims, rest) = parts.split_first()?;
+        let (mut space, mut layout) = (Space::Register, None);
+        for (i, p) in rest.iter().enumerate() {
+            match *p {
+                "register" if i == 0 => space = Space::Register,
+                "shared" if i == 0 => space = Space::Shared,
+                _ if layout.is_none() && i + 1 == rest.len() => layout = Some(Layout::parse(p)?),
+                _ => return None,
+            }
+        }
+        // `16x8xindex`: sizes, each followed by an `x`, then the element type
+        // (which may itself hold an `x`).
+        let mut shape = Vec::new();
+        let mut elem_text = *dims;
+        while let Some((d, rest)) = elem_text.split_once('x') {
+            let Ok(d) = d.parse::<i64>() else { break };
+            shape.push(d);
+            elem_text = rest;
+        }
+        if shape.is_empty() || shape.iter().any(|d| *d < 1) {
+            return None;
+        }
+        let elem = aic::syntax::parse_type(u, &Default::default(), elem_text).ok()?;
+        Some(TileType {
+            shape,
+            elem,
+            space,
+            layout,
+        })
+    }
+}
+
+impl DialectValue for TileType {
+    fn print(&self, u: &Uniquer, out: &mut String) {
+        out.push_str("tile.tile<");
+        for d in &self.shape {
+            let _ = write!(out, "{d}x");
+        }
+        aic::printer::write_type(u, self.elem, out);
+        if self.space == Space::Shared {
+            out.push_str(", shared");
+        }
+        if let Some(l) = self.layout {
+            let _ = write!(out, ", {}", l.text());
+        }
+        out.push('>');
+    }
+}
+
+/// The types and attributes of `tile` (and of `coord`, whose descriptors tile ops
+/// take) as values.
+pub static SYNTAX: DialectSyntax = DialectSyntax {
+    dialect: "tile",
+    // A malformed `!tile.tile<...>` stays opaque text for the op verifier to
+    // report, naming the op that uses it.
+    parse_type: Some(|u, body| Ok(TileType::parse(u, body).map(DialectObject::new))),
+    parse_attr: Some(|_, body| {
+        Ok(super::Level::parse_attr(body)
+            .or_else(|| Space::parse_attr(body))
+            .or_else(|| super::ReduceKind::parse_attr(body)))
+    }),
+};
+
+/// The type of a tile of `shape` and `elem` in `space`, its layout left to
+/// the backend.
+pub fn plain_tile(u: &Uniquer, shape: Vec<i64>, elem: Type, space: Space) -> Type {
+    make_tile(
+        u,
+        &TileType {
+            shape,
+            elem,
+            space,
+            layout: None,
+        },
+    )
+}
+
+/// The type of a tile.
+pub fn make_tile(u: &Uniquer, t: &TileType) -> Type {
+    u.ty(TypeKind::dialect(t.clone()))
+}
+
+/// Whether `t` is spelled as a tile type the tile parser could not read, which the
+/// verifier reports as malformed.
+pub(super) fn malformed_tile(t: &TypeKind) -> bool {
+    matches!(t, TypeKind::Opaque(s) if s.starts_with("tile.tile<"))
+}
+
+pub(super) const TILE: TypeConstraint = TypeConstraint {
+    desc: "tile",
+    check: |t, _| t.dialect_value::<TileType>().is_some() || malformed_tile(t),
+    build: None,
+};

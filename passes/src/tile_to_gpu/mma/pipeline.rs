@@ -1,0 +1,356 @@
+//! Pipelined K loops on tensor cores: asynchronous copies of the next
+//! stages while the current one's mma.sync run (see [`Lower::lower_pipelined`]).
+
+use super::{CHUNK, MmaOperands, Padded, Pipe, Warps, int_attr, single_gemm};
+use crate::tile_to_gpu::{Lower, body_of, err};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::float::FloatKind;
+use aic::ir::{Op, Value};
+use aic::types::{Type, TypeKind};
+use aic_dialects::arith;
+use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::memref::build as mb;
+use aic_dialects::nvgpu;
+use aic_dialects::tile::{TileOp, TileType};
+use aic_dialects::vector;
+
+impl Lower<'_> {
+    /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
+    /// loop, copies for the first `depth - 1` iterations start, a group
+    /// each; iteration `i` waits until its group has landed (at most
+    /// `depth - 2` younger in flight), a barrier makes every thread's
+    /// copies visible and frees the buffer iteration `i - 1` read, the
+    /// copies for iteration `i + depth - 1` start into that buffer (reading
+    /// nothing, zero-filling, past the last iteration), and the gemms run
+    /// on buffer `i % depth`. The accumulators stay fragments throughout.
+    /// A loop of one gemm loads its fragments a step ahead instead
+    /// ([`Lower::lower_prefetched`]).
+    pub(in crate::tile_to_gpu) fn lower_pipelined(
+        &mut self,
+        op: Op,
+        pipe: &Pipe,
+    ) -> Result<(), Diagnostic> {
+        let ctx = &*self.ctx;
+        let body = body_of(ctx, op, "a loop")?;
+        let bargs = ctx.block_args(body).to_vec();
+        let inits = ctx.operands(op)[3..].to_vec();
+        let results: Vec<Value> = ctx.results(op).collect();
+        let body_ops: Vec<Op> = ctx.block_ops(body).collect();
+        let mut carried = Vec::new();
+        for (i, v) in inits.iter().enumerate() {
+            let c = self.carry_frag(body, i, *v)?.ok_or_else(|| {
+                err(
+                    self.ctx,
+                    op,
+                    "a pipelined loop carries accumulators and row vectors only",
+                )
+            })?;
+            carried.push(c);
+        }
+        // Each transfer's ring of `depth` buffers.
+        let mut rings = Vec::new();
+        for c in &pipe.copies {
+            let t = self.tile_of(c.transfer, self.ctx.result(c.transfer, 0))?;
+            let stride = self
+                .mma
+                .padded(c.transfer)
+                .expect("a pipelined transfer is padded");
+            let lines = if c.trans { t.shape[1] } else { t.shape[0] };
+            let at = self.transfer_at[&c.transfer];
+            let view = self.shared_view(at, pipe.depth * lines * stride, t.elem);
+            rings.push((view, stride, lines * stride, t));
+        }
+        let u = self.ctx.uniquer().clone();
+        let token = aic_dialects::nvgpu::token_type(&u);
+        let i32t = u.int_type(32);
+        // Starts the copies of iteration `it` into buffer `it % depth`,
+        // only where `live`; gives the group.
+        let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
+            let (d, lb, st) = (
+                ab::index(s, pipe.depth),
+                ab::index(s, pipe.lb),
+                ab::index(s, pipe.step),
+            );
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let ivv = ab::binary::<arith::MulI>(s, it, st);
+            let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
+            let mut tokens = Vec::new();
+            for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
+                let lops = s.ctx.operands(c.load).to_vec();
+                let buf = s.map.value(lops[0]);
+                let origin: Vec<Value> = lops[1..]
+                    .iter()
+                    .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
+                    .collect();
+                let csize = ab::index(s, *size);
+                let base = ab::binary::<arith::MulI>(s, slot, csize);
+                let (rows, cols) = (t.shape[0], t.shape[1]);
+                let runs = if c.trans { rows / CHUNK } else { cols / CHUNK };
+                let per = rows * cols / CHUNK / s.threads;
+                for j in 0..per {
+                    let cj = ab::index(s, j * s.threads);
+                    let ch = ab::binary::<arith::AddI>(s, s.tid, cj);
+                    let cr = ab::index(s, runs);
+                    let line = ab::binary::<arith::DivUI>(s, ch, cr);
+                    let q = ab::binary::<arith::RemUI>(s, ch, cr);
+                    let c8 = ab::index(s, CHUNK);
+                    let within = ab::binary::<arith::MulI>(s, q, c8);
+                    let (row, col) = if c.trans {
+                        (within, line)
+                    } else {
+                        (line, within)
+                    };
+                    let (off, mut ok) = s.locate(&c.desc, &origin, &[row, col]);
+                    if let Some(l) = live {
+                        ok = ab::binary::<arith::AndI>(s, ok, l);
+                    }
+                    let zero = ab::index(s, 0);
+                    let safe = ab::select(s, ok, off, zero);
+                    let n = ab::select(s, ok, c8, zero);
+                    let at = if s.mma.is_swizzled(c.transfer) {
+                        let lines = if c.trans { cols } else { rows };
+                        s.swizzled_at(line, within, lines)
+                    } else {
+                        s.mul_add(line, *stride, within)
+                    };
+                    let at = ab::binary::<arith::AddI>(s, at, base);
+                    let tk = nvgpu::DeviceAsyncCopy::build(
+                        s,
+                        buf,
+                        &[safe],
+                        *view,
+                        &[at],
+                        Some(n),
+                        int_attr(&u, CHUNK, u.ty(TypeKind::Index)),
+                        Some(u.attr(AttrKind::Unit)),
+                        token,
+                    )
+                    .async_token(s.ctx);
+                    tokens.push(tk);
+                }
+            }
+            Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
+        };
+        if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|g| self.mma.is_wgmma(*g)) {
+            return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
+        }
+        let mut group = None;
+        for it in 0..(pipe.depth - 1) {
+            let itv = ab::index(self, it);
+            let live = if it < pipe.n {
+                None
+            } else {
+                Some(ab::int(self, 0, u.int_type(1)))
+            };
+            group = Some(issue(self, itv, live)?);
+        }
+        let group = group.expect("depth >= 2");
+        let wait_n = u.attr(AttrKind::Integer {
+            value: i128::from(pipe.depth - 2),
+            ty: i32t,
+        });
+        if let Some(gemm) = single_gemm(self.ctx, body, pipe) {
+            return self.lower_prefetched(
+                gemm,
+                pipe,
+                (&rings, &carried[0], &results),
+                group,
+                &issue,
+            );
+        }
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
+        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
+            nvgpu::DeviceAsyncWait::build(s, g[0], Some(wait_n));
+            s.barrier();
+            let ahead = ab::index(s, pipe.depth - 1);
+            let next = ab::binary::<arith::AddI>(s, it, ahead);
+            let n = ab::index(s, pipe.n);
+            let live = ab::cmpi(s, CmpIPredicate::Ult, next, n);
+            let g = issue(s, next, Some(live))?;
+            let (d, lb, st) = (
+                ab::index(s, pipe.depth),
+                ab::index(s, pipe.lb),
+                ab::index(s, pipe.step),
+            );
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let iv = ab::binary::<arith::MulI>(s, it, st);
+            let iv = ab::binary::<arith::AddI>(s, iv, lb);
+            s.map.values.insert(bargs[0], iv);
+            for (c, (view, stride, size, _)) in pipe.copies.iter().zip(&rings) {
+                let csize = ab::index(s, *size);
+                let base = ab::binary::<arith::MulI>(s, slot, csize);
+                let r = s.ctx.result(c.transfer, 0);
+                s.padded_tiles.insert(
+                    r,
+                    Padded {
+                        view: *view,
+                        stride: *stride,
+                        base: Some(base),
+                        trans: c.trans,
+                    },
+                );
+            }
+            for ((a, (arr, w, t)), _) in bargs[1..].iter().zip(&carried).zip(&inits) {
+                s.set_frag(*a, *arr, *w, t);
+            }
+            for o in &body_ops {
+                match TileOp::of(s.ctx, *o) {
+                    _ if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) => {}
+                    Some(TileOp::Yield(_)) => {
+                        let vals = s.ctx.operands(*o).to_vec();
+                        for (v, (arr, w, t)) in vals.iter().zip(&carried) {
+                            s.yield_frag(*v, *arr, *w, t)?;
+                        }
+                    }
+                    _ => s.lower_op(*o)?,
+                }
+            }
+            s.settle();
+            Ok(vec![g])
+        })?;
+        // Copies past the last iteration (zero-fills) land before the
+        // shared memory is used again.
+        nvgpu::DeviceAsyncWait::build(self, out[0], Some(int_attr(&u, 0, i32t)));
+        for (r, (arr, w, t)) in results.iter().zip(&carried) {
+            self.set_frag(*r, *arr, *w, t);
+        }
+        Ok(())
+    }
+
+    /// A pipelined loop of one gemm whose fragments are loaded a k16 step
+    /// ahead of its mma: the last step's mma runs on fragments loaded
+    /// before the barrier, and the next stage's first fragments load while
+    /// it runs. At the end of iteration `i` (before its last mma) the block
+    /// waits for stage `i + 1`, syncs (every read of stage `i` is done),
+    /// starts the copies for iteration `i + depth` into stage `i`'s buffer
+    /// and loads stage `i + 1`'s first fragments, carried into the next
+    /// iteration in a private array. The prologue's copies, waits and
+    /// barrier are those of [`Lower::lower_pipelined`], one stage ahead.
+    #[allow(clippy::type_complexity)]
+    fn lower_prefetched(
+        &mut self,
+        gemm: Op,
+        pipe: &Pipe,
+        (rings, carried, results): (
+            &[(Value, i64, i64, TileType)],
+            &(Value, Warps, TileType),
+            &[Value],
+        ),
+        group: Value,
+        issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let (acc, w, t) = carried.clone();
+        let gops = self.ctx.operands(gemm).to_vec();
+        let kk = self.tile_of(gemm, gops[0])?.shape[1];
+        let ring_of = |s: &Self, v: Value| pipe.copy_of(s.ctx, v).expect("a pipelined operand");
+        let (ia, ib) = (ring_of(self, gops[0]), ring_of(self, gops[1]));
+        let padded = |i: usize| Padded {
+            view: rings[i].0,
+            stride: rings[i].1,
+            base: None,
+            trans: pipe.copies[i].trans,
+        };
+        let g = self.mma_operands(gemm, w, Some(padded(ia)), padded(ib))?;
+        let u = self.ctx.uniquer().clone();
+        let i32t = u.int_type(32);
+        let groups = |n: i64| int_attr(&u, n, i32t);
+        // Where stage `it`'s A and B start in their rings.
+        let stage = |s: &mut Self, it: Value| {
+            let d = ab::index(s, pipe.depth);
+            let slot = ab::binary::<arith::RemUI>(s, it, d);
+            let (sa, sb) = (ab::index(s, rings[ia].2), ab::index(s, rings[ib].2));
+            (
+                Some(ab::binary::<arith::MulI>(s, slot, sa)),
+                Some(ab::binary::<arith::MulI>(s, slot, sb)),
+            )
+        };
+        // Waits for stage `it + 1`, syncs, starts iteration `it + depth`'s
+        // copies and loads stage `it + 1`'s first fragments.
+        let turn = |s: &mut Self, it: Value, tok: Value| -> Result<_, Diagnostic> {
+            nvgpu::DeviceAsyncWait::build(s, tok, Some(groups(pipe.depth - 2)));
+            s.barrier();
+            let d = ab::index(s, pipe.depth);
+            let ahead = ab::binary::<arith::AddI>(s, it, d);
+            let n = ab::index(s, pipe.n);
+            let live = ab::cmpi(s, CmpIPredicate::Ult, ahead, n);
+            let tok = issue(s, ahead, Some(live))?;
+            let one = ab::index(s, 1);
+            let next = ab::binary::<arith::AddI>(s, it, one);
+            let bases = stage(s, next);
+            let zero = ab::index(s, 0);
+            Ok((tok, s.mma_load(&g, bases, zero)))
+        };
+        // Iteration -1's turn: stage 0 and iteration depth - 1's copies.
+        let minus1 = ab::index(self, -1);
+        let (group, first) = turn(self, minus1, group)?;
+        let f16 = g.f16;
+        let held = (w.mt * 8 + w.nt * 4) as usize;
+        let stash = self.private(held as i64, f16);
+        self.stash_frags(&first, stash);
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
+        let steps = kk / 16;
+        let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, tok| {
+            let mut cur = s.unstash_frags(&g, stash);
+            let bases = stage(s, it);
+            let mut tok = tok[0];
+            for k in 0..steps {
+                let next = if k + 1 < steps {
+                    let at = ab::index(s, 16 * (k + 1));
+                    s.mma_load(&g, bases, at)
+                } else {
+                    let (t, f) = turn(s, it, tok)?;
+                    tok = t;
+                    s.stash_frags(&f, stash);
+                    f
+                };
+                s.mma_step(&g, &cur.0, &cur.1, acc);
+                cur = next;
+            }
+            Ok(vec![tok])
+        })?;
+        nvgpu::DeviceAsyncWait::build(self, out[0], Some(groups(0)));
+        self.set_frag(results[0], acc, w, &t);
+        Ok(())
+    }
+
+    /// Fragments into private array `arr` (A's 8 halves each, then B's 4).
+    fn stash_frags(&mut self, (fa, fb): &(Vec<Value>, Vec<Value>), arr: Value) {
+        let f16 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F16));
+        let mut at = 0;
+        for (v, rows) in fa.iter().map(|v| (v, 4)).chain(fb.iter().map(|v| (v, 2))) {
+            for e in 0..rows * 2 {
+                let x = self.extract(*v, &[e / 2, e % 2], f16);
+                let i = ab::index(self, at);
+                mb::store(self, x, arr, &[i]);
+                at += 1;
+            }
+        }
+    }
+
+    /// The fragments [`Lower::stash_frags`] put in `arr`.
+    fn unstash_frags(&mut self, g: &MmaOperands, arr: Value) -> (Vec<Value>, Vec<Value>) {
+        let mut at = 0;
+        let mut take = |s: &mut Self, n: i64, ty: Type| {
+            let el: Vec<Value> = (at..at + n)
+                .map(|i| {
+                    let i = ab::index(s, i);
+                    mb::load(s, arr, &[i])
+                })
+                .collect();
+            at += n;
+            vector::FromElements::build(s, &el, ty).result(s.ctx)
+        };
+        let fa = (0..g.w.mt).map(|_| take(self, 8, g.types[0])).collect();
+        let fb = (0..g.w.nt).map(|_| take(self, 4, g.types[1])).collect();
+        (fa, fb)
+    }
+}

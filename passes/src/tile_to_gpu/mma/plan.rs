@@ -1,0 +1,487 @@
+//! Planning which gemms run on matrix units: their warps' layout, the
+//! epilogue kept on fragments, the padded and pipelined transfers feeding
+//! them.
+
+#[allow(clippy::wildcard_imports)]
+use super::*;
+/// Which gemms of kernel `k` run on matrix units of `kind` and which
+/// transfers are padded for them.
+pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
+    let mut p = Plan::default();
+    if kind == Kind::Off {
+        return p;
+    }
+    let mut transfers = Vec::new();
+    ctx.walk(
+        k,
+        aic::ir::WalkOrder::PreOrder,
+        &mut |_, o| match TileOp::of(ctx, o) {
+            Some(TileOp::Gemm(_)) => {
+                if let Some(w) = mma_warps(ctx, o, threads, kind) {
+                    p.gemms.insert(o, w);
+                }
+            }
+            Some(TileOp::Transfer(_)) => transfers.push(o),
+            _ => {}
+        },
+    );
+    // Quad shuffles read mma.sync's fragment layout (wgmma keeps it too).
+    if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
+        rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
+    }
+    for t in transfers {
+        let r = ctx.result(t, 0);
+        let Some(tt) = tile_type(ctx, r) else {
+            continue;
+        };
+        let only_mma = ctx
+            .uses(r)
+            .iter()
+            .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
+        if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
+            p.padded.insert(t, tt.shape[1] + PAD);
+            let src = ctx.operands(t)[0];
+            if let Some(l) = ctx.defining_op(src)
+                && tile::Load::is(ctx, l)
+                && ctx.uses(src).len() == 1
+                && ctx.parent_block(l) == ctx.parent_block(t)
+                && column_contiguous(ctx, l)
+            {
+                p.direct.insert(l, t);
+            }
+        }
+    }
+    // Before the pipelines: which values loops carry as fragments.
+    plan_epilogue(ctx, k, &mut p);
+    let mut loops = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if tile::For::is(ctx, o) {
+            loops.push(o);
+        }
+    });
+    let mut adopted = false;
+    // cp.async is NVIDIA's.
+    for l in loops
+        .into_iter()
+        .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
+    {
+        if let Some(pipe) = pipeline(ctx, l, &p, threads) {
+            for c in &pipe.copies {
+                p.direct.remove(&c.load);
+                p.staged.insert(c.transfer, (pipe.depth, c.trans));
+                if c.trans {
+                    let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
+                    p.padded.insert(c.transfer, tt.shape[0] + PAD);
+                }
+            }
+            let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+            let single = body.and_then(|b| single_gemm(ctx, b, &pipe));
+            if let Some(g) = single.filter(|_| kind == Kind::Wgmma) {
+                adopted |= crate::tile_to_gpu::wgmma::adopt(ctx, g, &pipe, &mut p, threads);
+            }
+            p.pipes.insert(l, pipe);
+        }
+    }
+    // A gemm wgmma took has a new accumulator layout: the fragments read
+    // from it are planned again.
+    if adopted {
+        plan_epilogue(ctx, k, &mut p);
+    }
+    p
+}
+
+/// Which maps and stores of a kernel run on the fragments of tensor-core
+/// accumulators, which pointwise ops only they read, and which row vectors
+/// of fragments stay in registers ([`rows`]).
+pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) {
+    let mut ops = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| ops.push(o));
+    // Buffers some store writes: loads of them are not moved.
+    let written: Vec<Value> = ops
+        .iter()
+        .filter(|o| tile::Store::is(ctx, **o))
+        .map(|o| ctx.operands(*o)[1])
+        .collect();
+    // Fragments and their layouts (row vectors and their broadcasts too);
+    // pointwise values.
+    let (mut held, mut point): (rows::Held, std::collections::HashSet<Value>);
+    let registers = |v: Value| {
+        tile_type(ctx, v).is_some_and(|t| t.space != Space::Shared && t.shape.len() == 2)
+    };
+    // Planned again until the row vectors loops carry settle (a loop's
+    // body reads what its last iteration yielded): none, then a guess,
+    // then what the guess kept.
+    let mut carried = HashMap::new();
+    loop {
+        (held, point) = Default::default();
+        (p.epilogue, p.frag_stores) = Default::default();
+        p.rows = rows::Rows {
+            carried: carried.clone(),
+            ..Default::default()
+        };
+        for &o in &ops {
+            if rows::plan_row_op(ctx, o, &mut held, p) {
+                continue;
+            }
+            let operands = ctx.operands(o);
+            match TileOp::of(ctx, o) {
+                Some(TileOp::Gemm(_)) => {
+                    if let Some(w) = p.gemms.get(&o) {
+                        held.frag.insert(ctx.result(o, 0), *w);
+                    }
+                }
+                Some(TileOp::For(_)) => {
+                    let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r))
+                    else {
+                        continue;
+                    };
+                    let Some(y) = ctx.block_ops(body).last() else {
+                        continue;
+                    };
+                    let args = ctx.block_args(body);
+                    for (i, v) in ctx.operands(y).iter().enumerate() {
+                        let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
+                        if let Some(w) = w
+                            && i < ctx.results(o).count()
+                        {
+                            held.frag.insert(ctx.result(o, i), *w);
+                            held.frag.insert(args[i + 1], *w);
+                        }
+                        if let Some(w) = p.rows.carried.get(&(body, i)) {
+                            held.rows.insert(ctx.result(o, i), *w);
+                            held.rows.insert(args[i + 1], *w);
+                        }
+                    }
+                }
+                Some(TileOp::Load(_) | TileOp::Valid(_) | TileOp::Iota(_)) => {
+                    let r = ctx.result(o, 0);
+                    let stored = tile::Load::is(ctx, o) && written.contains(&operands[0]);
+                    if registers(r) && !stored {
+                        point.insert(r);
+                    }
+                }
+                Some(TileOp::Broadcast(_)) => {
+                    let r = ctx.result(o, 0);
+                    if registers(r) && tile_type(ctx, operands[0]).is_none() {
+                        point.insert(r);
+                    }
+                }
+                Some(TileOp::Map(_)) => {
+                    let r = ctx.result(o, 0);
+                    let Some(rt) = tile_type(ctx, r).filter(|_| registers(r)) else {
+                        continue;
+                    };
+                    let same = |v: &Value| tile_type(ctx, *v).is_some_and(|t| t.shape == rt.shape);
+                    if operands.is_empty() || !operands.iter().all(same) {
+                        continue;
+                    }
+                    let here = ctx.parent_block(o);
+                    let mut w = None;
+                    let mut ok = true;
+                    for v in operands {
+                        if let Some(fw) = held.frag.get(v) {
+                            let local = match ctx.value_def(*v) {
+                                aic::ir::ValueDef::Result(d, _) => ctx.parent_block(d) == here,
+                                aic::ir::ValueDef::Arg(b, _) => Some(b) == here,
+                                aic::ir::ValueDef::Placeholder => false,
+                            };
+                            ok &= local && w.is_none_or(|w| w == *fw);
+                            w = Some(*fw);
+                        } else {
+                            ok &= point.contains(v) || held.bcast.contains_key(v);
+                        }
+                    }
+                    match (ok, w) {
+                        (true, Some(w)) if rows::bcasts_fit(&held, operands, w) => {
+                            held.frag.insert(r, w);
+                            p.epilogue.insert(o, w);
+                        }
+                        (true, None) if !operands.iter().any(|v| held.bcast.contains_key(v)) => {
+                            point.insert(r);
+                        }
+                        _ => {}
+                    }
+                }
+                Some(TileOp::Store(_)) if held.frag.contains_key(&operands[0]) => {
+                    p.frag_stores.insert(o);
+                }
+                _ => {}
+            }
+        }
+        let next = rows::carries(ctx, &ops, &held, &carried);
+        if next == carried {
+            break;
+        }
+        carried = next;
+    }
+    rows::finish(ctx, &ops, &held, p);
+    // Users come after their operands: decide them first.
+    for &o in ops.iter().rev() {
+        let Some(r) = ctx.results(o).next() else {
+            continue;
+        };
+        if !point.contains(&r) || ctx.uses(r).is_empty() {
+            continue;
+        }
+        let only_frag = ctx
+            .uses(r)
+            .iter()
+            .all(|u| p.epilogue.contains_key(&u.op) || p.deferred.contains(&u.op));
+        if only_frag {
+            p.deferred.insert(o);
+        }
+    }
+}
+
+/// Elements an asynchronous copy moves (16 bytes of f16).
+pub(in crate::tile_to_gpu) const CHUNK: i64 = 8;
+
+pub(in crate::tile_to_gpu) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
+    let a = arith::Constant::defining(ctx, v)?.value(ctx)?;
+    match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Whether index `v` is a multiple of `m` whatever its run-time value
+/// (`iv`, the loop's induction variable, stepping from `lb` by `step`).
+pub(in crate::tile_to_gpu) fn multiple_of(
+    ctx: &Context,
+    v: Value,
+    m: i64,
+    iv: (Value, i64, i64),
+) -> bool {
+    if v == iv.0 {
+        return iv.1 % m == 0 && iv.2 % m == 0;
+    }
+    if let Some(c) = const_int(ctx, v) {
+        return c % m == 0;
+    }
+    let Some(d) = ctx.defining_op(v) else {
+        return false;
+    };
+    let ops = ctx.operands(d);
+    if arith::MulI::is(ctx, d) {
+        ops.iter().any(|x| multiple_of(ctx, *x, m, iv))
+    } else if arith::AddI::is(ctx, d) {
+        ops.iter().all(|x| multiple_of(ctx, *x, m, iv))
+    } else {
+        false
+    }
+}
+
+/// The pipeline of loop `l`, if it is one: constant bounds; a body with
+/// gemms on tensor cores, whose loads that transfers read are each read
+/// only by a padded transfer, yielding their accumulators or row vectors
+/// of fragments (any other op runs in the body as it would unpipelined);
+/// every load a transfer reads at an origin of the induction
+/// variable and values from outside, affine in memory with 16-byte runs
+/// along one of its tile's dims (the columns for A), its transfer of f16
+/// in whole chunks per thread; `depth` 2 or more.
+pub(in crate::tile_to_gpu) fn pipeline(
+    ctx: &Context,
+    l: Op,
+    p: &Plan,
+    threads: i64,
+) -> Option<Pipe> {
+    let ops = ctx.operands(l);
+    let (lb, ub, step) = (
+        const_int(ctx, ops[0])?,
+        const_int(ctx, ops[1])?,
+        const_int(ctx, ops[2])?,
+    );
+    if step <= 0 || ub <= lb {
+        return None;
+    }
+    let n = (ub - lb + step - 1) / step;
+    let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r))?;
+    let iv = ctx.block_args(body)[0];
+    let inside = |v: Value| {
+        ctx.defining_op(v)
+            .is_some_and(|d| ctx.parent_block(d) == Some(body))
+            || ctx.block_args(body).contains(&v)
+    };
+    let mut copies = Vec::new();
+    let mut depth = i64::MAX;
+    let mut gemms = 0;
+    for o in ctx.block_ops(body) {
+        match TileOp::of(ctx, o) {
+            Some(TileOp::Gemm(_)) if p.gemms.contains_key(&o) => gemms += 1,
+            Some(TileOp::Yield(_)) => {
+                let carried = ctx.operands(o).iter().enumerate().all(|(i, v)| {
+                    ctx.defining_op(*v)
+                        .is_some_and(|d| p.gemms.contains_key(&d))
+                        || p.rows.carried.contains_key(&(body, i))
+                });
+                if !carried {
+                    return None;
+                }
+            }
+            Some(TileOp::Load(_)) => {
+                let r = ctx.result(o, 0);
+                let uses = ctx.uses(r);
+                let transferred = uses.iter().any(|u| tile::Transfer::is(ctx, u.op));
+                if transferred && !matches!(uses[..], [u] if p.padded.contains_key(&u.op)) {
+                    return None;
+                }
+            }
+            Some(TileOp::Transfer(_)) => {
+                let src = ctx.operands(o)[0];
+                let load = ctx.defining_op(src)?;
+                if !tile::Load::is(ctx, load) || ctx.parent_block(load) != Some(body) {
+                    return None;
+                }
+                let lops = ctx.operands(load);
+                if inside(lops[0]) || lops[1..].iter().any(|v| *v != iv && inside(*v)) {
+                    return None;
+                }
+                let tt = tile_type(ctx, ctx.result(o, 0))?;
+                if !is_float(ctx, tt.elem, FloatKind::F16) {
+                    return None;
+                }
+                let (rows, cols) = (tt.shape[0], tt.shape[1]);
+                if (rows * cols / CHUNK) % threads != 0 {
+                    return None;
+                }
+                let buf_shape = ctx.type_kind(ctx.value_type(lops[0])).shape()?.to_vec();
+                let desc = match ctx
+                    .find_ident("desc")
+                    .and_then(|i| ctx.inherent_attr(load, i))
+                {
+                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
+                    None => Desc::row_major(&buf_shape),
+                };
+                let cd = chunk_dim(&desc)?;
+                let rank = desc.upper.len();
+                // The tile's dims are the descriptor's last two.
+                let trans = match cd {
+                    d if d == rank - 1 => false,
+                    d if d + 2 == rank => true,
+                    _ => return None,
+                };
+                let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
+                let ext = if trans { rows } else { cols };
+                if ext % CHUNK != 0
+                    || (trans && used_as != 1)
+                    || !multiple_of(ctx, lops[1 + cd], CHUNK, (iv, lb, step))
+                {
+                    return None;
+                }
+                depth = depth.min(ctx_int(ctx, o, "depth"));
+                copies.push(Copy {
+                    load,
+                    transfer: o,
+                    trans,
+                    desc,
+                });
+            }
+            Some(TileOp::For(_)) => return None,
+            _ => {}
+        }
+    }
+    (gemms > 0 && !copies.is_empty() && depth >= 2 && depth != i64::MAX).then_some(Pipe {
+        depth,
+        n,
+        lb,
+        step,
+        copies,
+    })
+}
+
+pub(in crate::tile_to_gpu) fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
+    aic::constraints::int_attr(ctx, op, name).unwrap_or(0)
+}
+
+/// The dim of a descriptor along which memory is contiguous in aligned runs
+/// of [`CHUNK`] elements, where the descriptor is affine (pass-throughs,
+/// embeddings, unmerges, frozen dims and slices only, but for merges of
+/// leading dims (batch and heads) first): stride 1 along it, every other
+/// stride and the base offset multiples of the chunk, its length whole
+/// chunks (so a chunk is wholly inside or outside).
+pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
+    let rank = d.upper.len();
+    let lead = rank.saturating_sub(2);
+    let merges_lead = |s: &aic_dialects::coord::Step| {
+        matches!(s.t, Transform::Merge { .. }) && s.upper.iter().all(|u| *u < lead)
+    };
+    let affine = d.stages.iter().enumerate().all(|(i, st)| {
+        st.iter().all(|s| {
+            matches!(
+                s.t,
+                Transform::Pass
+                    | Transform::Embed { .. }
+                    | Transform::Unmerge
+                    | Transform::Freeze { .. }
+                    | Transform::Slice { .. }
+            ) || (i == 0 && merges_lead(s))
+        })
+    });
+    if !affine || rank < 2 {
+        return None;
+    }
+    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
+    let o = at(&vec![0; rank])?;
+    let strides: Vec<i64> = (0..rank)
+        .map(|k| {
+            let mut idx = vec![0; rank];
+            idx[k] = 1;
+            at(&idx).map(|x| x - o)
+        })
+        .collect::<Option<_>>()?;
+    // Affine at one more point.
+    let probe: Vec<i64> = (0..rank)
+        .map(|k| (k as i64 + 2).min(d.upper[k] - 1).max(0))
+        .collect();
+    let lin: i64 = o + probe.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>();
+    if at(&probe)? != lin || o % CHUNK != 0 {
+        return None;
+    }
+    let cd = strides.iter().position(|s| *s == 1)?;
+    let ok = strides
+        .iter()
+        .enumerate()
+        .all(|(k, s)| k == cd || s % CHUNK == 0)
+        && d.upper[cd] % CHUNK == 0;
+    // A merged leading dim is affine piecewise only: every one of its
+    // indices must move by whole chunks.
+    let merged = d
+        .stages
+        .first()
+        .into_iter()
+        .flatten()
+        .filter(|s| merges_lead(s));
+    let whole = merged.flat_map(|s| s.upper.iter()).all(|&k| {
+        d.upper[k] <= 1 << 16
+            && (0..d.upper[k]).all(|v| {
+                let mut idx = vec![0; rank];
+                idx[k] = v;
+                at(&idx).is_some_and(|x| (x - o) % CHUNK == 0)
+            })
+    });
+    (ok && whole).then_some(cd)
+}
+
+/// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
+/// (its dim 0), not its columns.
+pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: Op) -> bool {
+    let a = ctx
+        .find_ident("desc")
+        .and_then(|i| ctx.inherent_attr(load, i));
+    let Some(Ok(d)) = a.map(|a| aic_dialects::coord::desc_of(ctx.uniquer(), a)) else {
+        return false;
+    };
+    let rank = d.upper.len();
+    if rank < 2 {
+        return false;
+    }
+    let at = |dim: Option<usize>| {
+        let mut idx = vec![0; rank];
+        if let Some(k) = dim {
+            idx[k] = 1;
+        }
+        d.offset(&idx).map(|(o, _)| o)
+    };
+    let (o, r, c) = (at(None), at(Some(rank - 2)), at(Some(rank - 1)));
+    matches!((o, r, c), (Some(o), Some(r), Some(c)) if r - o == 1 && c - o != 1)
+}

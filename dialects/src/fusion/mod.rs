@@ -149,7 +149,7 @@ fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
         .and_then(|g| g.kind(ctx))
         .map_or("", FusionKind::keyword);
     pr.out.push(' ');
-    pr.out.push_str(&kind);
+    pr.out.push_str(kind);
     pr.out.push_str(" (");
     let body = ctx.regions(op)[0];
     let args: Vec<Value> = ctx

@@ -24,9 +24,9 @@
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{Dialect, OpSpec};
-use aic::op_def::OpHandle;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
+use aic::op_def::OpHandle;
 use aic::verifier::op_error;
 
 use crate::gpu::enclosing;

@@ -529,7 +529,7 @@ impl Lower<'_> {
             shape: [n].as_slice().into(),
             elem,
             layout: None,
-            memory_space: shared.then(|| AddressSpace::Workgroup.attr(&u)),
+            memory_space: shared.then(|| AddressSpace::Workgroup.attr(u)),
         })
     }
 

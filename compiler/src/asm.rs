@@ -574,7 +574,7 @@ fn attr_starts(p: &mut OpParser, spec: &OpSpec, i: usize) -> bool {
         AttrSyntax::Enum(_, words) => words.iter().any(|w| p.peek_keyword(w)),
         AttrSyntax::BitEnum(_) => p.peek_byte() == Some(b'<'),
         AttrSyntax::DenseArray(_) => p.peek_byte() == Some(b'['),
-        AttrSyntax::DialectEnum(_, words) => words.iter().any(|w| p.peek_keyword(w)),
+        AttrSyntax::Keyword(e) => e.keywords.iter().any(|w| p.peek_keyword(w)),
         _ => p.attribute_starts(),
     }
 }
@@ -649,15 +649,19 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
                         values: values.into(),
                     })
                 }
-                AttrSyntax::DialectEnum(prefix, words) => {
+                AttrSyntax::Keyword(e) => {
                     let w = p.parse_bare_word();
-                    if !words.contains(&w) {
+                    let Some(k) = e.keywords.iter().position(|x| *x == w) else {
                         return Err(p.error_at(
                             at,
-                            format!("expected {} to be one of: {}", a.name, words.join(", ")),
+                            format!(
+                                "expected {} to be one of: {}",
+                                a.name,
+                                e.keywords.join(", ")
+                            ),
                         ));
-                    }
-                    crate::dialect::enum_attr(&p.uniquer(), prefix, w)
+                    };
+                    (e.attr)(&p.uniquer(), k)
                 }
                 AttrSyntax::BitEnum(e) => {
                     p.expect_token("<")?;
@@ -1155,11 +1159,13 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
                     }
                     _ => pr.attr(v),
                 },
-                AttrSyntax::BitEnum(e) => match ctx.attr_kind(v) {
-                    AttrKind::Opaque(text) if text.starts_with(e.attr) => {
-                        pr.out.push_str(&text[e.attr.len()..])
+                AttrSyntax::BitEnum(e) => match e.bits_of(ctx.attr_kind(v)) {
+                    Some(bits) => {
+                        pr.out.push('<');
+                        pr.out.push_str(&e.keywords(bits));
+                        pr.out.push('>');
                     }
-                    _ => pr.attr(v),
+                    None => pr.attr(v),
                 },
                 AttrSyntax::DenseArray(_) => match ctx.attr_kind(v) {
                     AttrKind::DenseArray { values, .. } => {
@@ -1171,12 +1177,10 @@ fn print_value_elem(pr: &mut OpPrinter, spec: &OpSpec, e: &Elem, op: Op) {
                     }
                     _ => pr.attr(v),
                 },
-                AttrSyntax::DialectEnum(prefix, _) => {
-                    match crate::dialect::enum_keyword(ctx, v, prefix) {
-                        Some(w) => pr.out.push_str(w),
-                        None => pr.attr(v),
-                    }
-                }
+                AttrSyntax::Keyword(e) => match (e.index)(ctx.attr_kind(v)) {
+                    Some(k) => pr.out.push_str(e.keywords[k]),
+                    None => pr.attr(v),
+                },
             }
         }
         Elem::Var(Var::Region(i)) => {
@@ -1281,7 +1285,7 @@ mod tests {
         }
     }
 
-    const FLAGS: crate::dialect::BitEnum = crate::dialect::BitEnum {
+    static FLAGS: crate::dialect::BitEnum = crate::dialect::BitEnum {
         attr: "t.flags",
         none: "none",
         bits: &[("a", 1), ("b", 2)],
@@ -1299,7 +1303,7 @@ mod tests {
             "flags",
             crate::dialect::AttrConstraint {
                 desc: "flags",
-                check: |a, _| FLAGS.value_of(a).is_some(),
+                check: |a, _| FLAGS.bits_of(a).is_some(),
                 syntax: AttrSyntax::BitEnum(&FLAGS),
             },
             no_flags,

@@ -178,30 +178,123 @@ pub enum AttrSyntax {
     BitEnum(&'static BitEnum),
     /// A dense array attribute (`array<i64: 1, 2>`) written as its elements, `[1, 2]`.
     DenseArray(fn(&Uniquer) -> Type),
-    /// A dialect enum attribute kept as opaque text (`#stablehlo<comparison_direction
-    /// LT>`) and written as its keyword (`LT`): the text before the keyword (after
-    /// `#`, with the trailing space) and the keywords.
-    DialectEnum(&'static str, &'static [&'static str]),
+    /// A keyword enum attribute of a dialect ([`crate::dialect_enum!`],
+    /// `#graph<reduce sum>`) written as its keyword (`sum`).
+    Keyword(EnumSyntax),
 }
 
-/// A dialect enum attribute kept as opaque text, `#dialect<kind WORD>`, from
-/// the text before the keyword (`dialect<kind `, as in
-/// [`AttrSyntax::DialectEnum`]) and the keyword.
-pub fn enum_attr(u: &Uniquer, prefix: &str, word: &str) -> Attr {
-    u.attr(AttrKind::Opaque(format!("{prefix}{word}>").into()))
+/// How a keyword enum attribute ([`crate::dialect_enum!`]) is written in custom
+/// assembly: its keyword alone. Made by the macro, for [`AttrSyntax::Keyword`].
+#[derive(Clone, Copy, Debug)]
+pub struct EnumSyntax {
+    /// The keywords, in the enum's declaration order.
+    pub keywords: &'static [&'static str],
+    /// The attribute of the case with the keyword at this index.
+    pub attr: fn(&Uniquer, usize) -> Attr,
+    /// The index of the case an attribute holds, if it holds one of this enum.
+    pub index: fn(&AttrKind) -> Option<usize>,
 }
 
-/// The keyword of a dialect enum attribute with `prefix` (see [`enum_attr`]).
-pub fn enum_keyword<'a>(u: &'a Uniquer, a: Attr, prefix: &str) -> Option<&'a str> {
-    match u.attr_kind(a) {
-        AttrKind::Opaque(t) => t.strip_prefix(prefix)?.strip_suffix('>'),
-        _ => None,
-    }
+/// Declares a keyword enum attribute of a dialect (MLIR's `EnumAttr` printed as
+/// `#dialect<mnemonic keyword>`): the Rust enum, its keyword table, its value as a
+/// typed dialect attribute ([`crate::types::DialectValue`]), the
+/// [`AttrConstraint`] `CONSTRAINT` for op specs (written as the bare keyword in
+/// an op's custom assembly), [`crate::op_def::FromAttr`] so op handles read it
+/// typed (`kind: required(ReduceKind::CONSTRAINT) as ReduceKind`), a builder
+/// (`ReduceKind::Sum.attr(u)`), and `parse_attr` for the dialect's
+/// [`DialectSyntax`] to read the generic form.
+///
+/// ```
+/// aic::dialect_enum! {
+///     /// How a reduction combines.
+///     pub enum ReduceKind = "graph<reduce ", "reduce kind" {
+///         Sum = "sum",
+///         Max = "max",
+///     }
+/// }
+/// let u = aic::Uniquer::default();
+/// let a = ReduceKind::Max.attr(&u);
+/// assert_eq!(ReduceKind::of(&u, a), Some(ReduceKind::Max));
+/// assert_eq!(ReduceKind::from_keyword("sum"), Some(ReduceKind::Sum));
+/// ```
+///
+/// The string after `=` is the attribute's text after `#` up to the keyword (with
+/// its separator: `"graph<reduce "`, `"gpu.address_space<"`); the next one is how
+/// the constraint reads in a diagnostic.
+#[macro_export]
+macro_rules! dialect_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident = $prefix:literal, $desc:literal {
+            $( $(#[$vmeta:meta])* $variant:ident = $kw:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        $vis enum $name {
+            $( $(#[$vmeta])* $variant ),+
+        }
+
+        impl $name {
+            /// Every case, in declaration order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+            /// The keyword of each case, in declaration order.
+            pub const KEYWORDS: &'static [&'static str] = &[$($kw),+];
+            /// The constraint of an op attribute holding one; custom assembly writes
+            /// the keyword alone.
+            pub const CONSTRAINT: $crate::dialect::AttrConstraint = $crate::dialect::AttrConstraint {
+                desc: $desc,
+                check: |a, _| a.dialect_value::<$name>().is_some(),
+                syntax: $crate::dialect::AttrSyntax::Keyword($crate::dialect::EnumSyntax {
+                    keywords: $name::KEYWORDS,
+                    attr: |u, i| $name::ALL[i].attr(u),
+                    index: |a| a.dialect_value::<$name>().map(|v| *v as usize),
+                }),
+            };
+            /// The case's keyword.
+            pub fn keyword(self) -> &'static str {
+                $name::KEYWORDS[self as usize]
+            }
+            /// The case with keyword `w`.
+            pub fn from_keyword(w: &str) -> Option<$name> {
+                $name::KEYWORDS.iter().position(|k| *k == w).map(|i| $name::ALL[i])
+            }
+            /// The attribute holding this case.
+            pub fn attr(self, u: &$crate::ir::Uniquer) -> $crate::attributes::Attr {
+                u.attr($crate::attributes::AttrKind::dialect(self))
+            }
+            /// The case `a` holds, if it is an attribute of this enum.
+            pub fn of(u: &$crate::ir::Uniquer, a: $crate::attributes::Attr) -> Option<$name> {
+                u.dialect_attr::<$name>(a).copied()
+            }
+            /// The value of the attribute text after `#` (`graph<reduce sum>`), for
+            /// the dialect's [`DialectSyntax`]($crate::dialect::DialectSyntax);
+            /// `None` when it is not one of this enum's.
+            pub fn parse_attr(body: &str) -> Option<$crate::attributes::DialectAttr> {
+                let w = body.strip_prefix($prefix)?.strip_suffix('>')?;
+                $name::from_keyword(w).map($crate::types::DialectObject::new)
+            }
+        }
+
+        impl $crate::types::DialectValue for $name {
+            fn print(&self, _: &$crate::ir::Uniquer, out: &mut String) {
+                out.push_str($prefix);
+                out.push_str(self.keyword());
+                out.push('>');
+            }
+        }
+
+        impl $crate::op_def::FromAttr for $name {
+            fn from_attr(ctx: &$crate::ir::Context, a: $crate::attributes::Attr) -> Option<$name> {
+                $name::of(ctx, a)
+            }
+        }
+    };
 }
 
 /// A bit-set enum attribute of a dialect, MLIR's `I32BitEnumAttr` wrapped in an
-/// `EnumAttr` with the assembly format `` `<` $value `>` ``. aic keeps the value as
-/// the attribute's canonical text (`arith.fastmath<nnan,ninf>`).
+/// `EnumAttr` with the assembly format `` `<` $value `>` ``. Its attributes hold a
+/// [`BitEnumValue`] (the bits), printed in canonical keyword order.
 #[derive(Debug)]
 pub struct BitEnum {
     /// `dialect.mnemonic`, the text after `#` and before `<`.
@@ -248,29 +341,70 @@ impl BitEnum {
             .find(|(n, _)| *n == w)
             .map(|(_, b)| *b)
     }
-    /// The canonical attribute for `v`.
-    pub fn attr(&self, u: &Uniquer, v: u32) -> Attr {
-        u.attr(AttrKind::Opaque(
-            format!("{}<{}>", self.attr, self.keywords(v)).into(),
-        ))
+    /// The attribute holding `bits`.
+    pub fn attr(&'static self, u: &Uniquer, bits: u32) -> Attr {
+        u.attr(AttrKind::dialect(BitEnumValue { spec: self, bits }))
     }
-    /// The value of an attribute of this enum (any keyword order), if it is one.
-    pub fn value_of(&self, a: &AttrKind) -> Option<u32> {
-        let AttrKind::Opaque(text) = a else {
-            return None;
-        };
-        let body = text
+    /// The bits of an attribute of this enum, if it is one.
+    pub fn bits_of(&self, a: &AttrKind) -> Option<u32> {
+        a.dialect_value::<BitEnumValue>()
+            .filter(|v| v.spec.attr == self.attr)
+            .map(|v| v.bits)
+    }
+    /// The value of the attribute text after `#` (`arith.fastmath<nnan,ninf>`, any
+    /// keyword order), for the dialect's [`DialectSyntax`]; `None` when it is not
+    /// one of this enum's.
+    pub fn parse_attr(&'static self, body: &str) -> Option<DialectAttr> {
+        let body = body
             .strip_prefix(self.attr)?
             .strip_prefix('<')?
             .strip_suffix('>')?;
-        body.split(',')
-            .try_fold(0, |acc, w| Some(acc | self.keyword_value(w.trim())?))
+        let bits = body
+            .split(',')
+            .try_fold(0, |acc, w| Some(acc | self.keyword_value(w.trim())?))?;
+        Some(crate::types::DialectObject::new(BitEnumValue {
+            spec: self,
+            bits,
+        }))
     }
     /// Every keyword, for diagnostics.
     pub fn all_keywords(&self) -> Vec<&'static str> {
         std::iter::once(self.none)
             .chain(self.bits.iter().chain(self.groups).map(|(n, _)| *n))
             .collect()
+    }
+}
+
+/// The value of a [`BitEnum`] attribute: the enum and the bits set.
+#[derive(Clone, Copy, Debug)]
+pub struct BitEnumValue {
+    /// The enum.
+    pub spec: &'static BitEnum,
+    /// The bits set.
+    pub bits: u32,
+}
+
+impl PartialEq for BitEnumValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.spec.attr == other.spec.attr && self.bits == other.bits
+    }
+}
+
+impl Eq for BitEnumValue {}
+
+impl std::hash::Hash for BitEnumValue {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.spec.attr.hash(state);
+        self.bits.hash(state);
+    }
+}
+
+impl crate::types::DialectValue for BitEnumValue {
+    fn print(&self, _: &Uniquer, out: &mut String) {
+        out.push_str(self.spec.attr);
+        out.push('<');
+        out.push_str(&self.spec.keywords(self.bits));
+        out.push('>');
     }
 }
 
@@ -924,7 +1058,7 @@ mod tests {
     use super::BitEnum;
     use crate::attributes::AttrKind;
 
-    const FLAGS: BitEnum = BitEnum {
+    static FLAGS: BitEnum = BitEnum {
         attr: "t.flags",
         none: "none",
         bits: &[("a", 1), ("b", 2), ("c", 4)],
@@ -937,11 +1071,70 @@ mod tests {
         assert_eq!(FLAGS.keywords(0), "none");
         assert_eq!(FLAGS.keywords(4 | 1), "a, c");
         assert_eq!(FLAGS.keywords(7), "ab, c");
-        let text = |s: &str| AttrKind::Opaque(s.into());
-        assert_eq!(FLAGS.value_of(&text("t.flags<c,a>")), Some(5));
-        assert_eq!(FLAGS.value_of(&text("t.flags<ab, none>")), Some(3));
-        assert_eq!(FLAGS.value_of(&text("t.flags<d>")), None);
-        assert_eq!(FLAGS.value_of(&text("u.flags<a>")), None);
+        let u = crate::ir::Uniquer::default();
+        let read = |s: &str| {
+            FLAGS
+                .parse_attr(s)
+                .and_then(|v| FLAGS.bits_of(&AttrKind::Dialect(v)))
+        };
+        assert_eq!(read("t.flags<c,a>"), Some(5));
+        assert_eq!(read("t.flags<ab, none>"), Some(3));
+        assert_eq!(read("t.flags<d>"), None);
+        assert_eq!(read("u.flags<a>"), None);
+        // Any keyword order is one attribute, printed canonically.
+        let a = u.attr(AttrKind::Dialect(
+            FLAGS.parse_attr("t.flags<c,b,a>").unwrap(),
+        ));
+        assert_eq!(a, FLAGS.attr(&u, 7));
+        assert_eq!(FLAGS.bits_of(u.attr_kind(a)), Some(7));
+        let mut out = String::new();
+        crate::types::DialectValue::print(
+            u.attr_kind(a)
+                .dialect_value::<super::BitEnumValue>()
+                .unwrap(),
+            &u,
+            &mut out,
+        );
+        assert_eq!(out, "t.flags<ab, c>");
+        assert_eq!(FLAGS.bits_of(&AttrKind::Opaque("t.flags<a>".into())), None);
+    }
+
+    crate::dialect_enum! {
+        /// An enum for the tests.
+        pub enum Mode = "t<mode ", "test mode (fast, slow)" {
+            /// Fast.
+            Fast = "fast",
+            /// Slow.
+            Slow = "slow",
+        }
+    }
+
+    #[test]
+    fn dialect_enums_build_read_print_and_parse_typed_attributes() {
+        let u = crate::ir::Uniquer::default();
+        let a = Mode::Slow.attr(&u);
+        assert_eq!(Mode::of(&u, a), Some(Mode::Slow));
+        assert_eq!(Mode::of(&u, u.string_attr("slow")), None);
+        assert_eq!(Mode::Fast.keyword(), "fast");
+        assert_eq!(Mode::from_keyword("slow"), Some(Mode::Slow));
+        assert_eq!(Mode::from_keyword("medium"), None);
+        assert!((Mode::CONSTRAINT.check)(u.attr_kind(a), &u));
+        assert!(!(Mode::CONSTRAINT.check)(
+            &AttrKind::Opaque("t<mode slow>".into()),
+            &u
+        ));
+        let mut out = String::new();
+        crate::types::DialectValue::print(&Mode::Slow, &u, &mut out);
+        assert_eq!(out, "t<mode slow>");
+        let parsed = Mode::parse_attr("t<mode slow>").expect("parses");
+        assert_eq!(u.attr(AttrKind::Dialect(parsed)), a);
+        assert!(Mode::parse_attr("t<mode medium>").is_none());
+        assert!(Mode::parse_attr("t<kind slow>").is_none());
+        let super::AttrSyntax::Keyword(s) = Mode::CONSTRAINT.syntax else {
+            panic!("keyword syntax")
+        };
+        assert_eq!((s.index)(u.attr_kind((s.attr)(&u, 1))), Some(1));
+        assert_eq!(s.keywords, ["fast", "slow"]);
     }
 
     /// A dialect value for the tests: `!t.pair<a, b>` / `#t.pair<a, b>`.

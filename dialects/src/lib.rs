@@ -27,9 +27,11 @@ use aic::DialectRegistry;
 pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&func::DIALECT);
     registry.register(&arith::DIALECT);
+    registry.add_syntax(&arith::SYNTAX);
     registry.register(&math::DIALECT);
     registry.register(&scf::DIALECT);
     registry.register(&stablehlo::DIALECT);
+    registry.add_syntax(&stablehlo::SYNTAX);
     registry.register(&stablehlo::BINARY);
     registry.register(&stablehlo::SHAPE);
     registry.register(&stablehlo::structured::STRUCTURED);
@@ -39,18 +41,23 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&graph::DIALECT);
     registry.register(&graph::BINARY);
     registry.register(&graph::OTHERS);
+    registry.add_syntax(&graph::SYNTAX);
     registry.register(&fusion::DIALECT);
+    registry.add_syntax(&fusion::SYNTAX);
     registry.register(&coord::DIALECT);
     registry.add_syntax(&coord::SYNTAX);
     registry.register(&tile::DIALECT);
     registry.add_syntax(&tile::SYNTAX);
     registry.register(&memref::DIALECT);
     registry.register(&gpu::DIALECT);
+    registry.add_syntax(&gpu::SYNTAX);
     registry.register(&vector::DIALECT);
     registry.register(&nvgpu::DIALECT);
     registry.add_syntax(&nvgpu::SYNTAX);
     registry.register(&nvvm::DIALECT);
+    registry.add_syntax(&nvvm::SYNTAX);
     registry.register(&amdgpu::DIALECT);
+    registry.add_syntax(&amdgpu::SYNTAX);
 }
 
 /// A registry with `builtin` and every dialect of this crate.

@@ -21,12 +21,13 @@ use aic::conversion::{
     ConversionPattern, ConversionPatterns, ConversionRewriter, ConversionTarget, Legality, Mode,
     OpConversion, TypeConverter, apply_conversion,
 };
-use aic::dialect::{OpSpec, enum_attr};
+use aic::dialect::OpSpec;
 use aic::interp::{Data, tensor_of_attr};
 use aic::ir::{Context, Op, Region, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
+use aic_dialects::graph::{ConvLayout, ReduceKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
 use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Reduce};
 use aic_dialects::{chlo, graph, stablehlo as shlo};
@@ -225,24 +226,24 @@ static REDUCE: OpConversion<Reduce> = OpConversion::new("reduce", |rw, r, operan
     };
     let u = ctx.uniquer();
     let attrs = [
-        ("kind", Some(enum_attr(u, graph::REDUCE_PREFIX, kind))),
+        ("kind", Some(kind.attr(u))),
         ("axes", Some(u.i64_array(&axes))),
     ];
     replace(rw, r.op(), &graph::REDUCE, &operands[..1], &attrs)
 });
 
 /// The reduce kind and axes of a `stablehlo.reduce` that `graph.reduce` expresses.
-fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(&'static str, Vec<i64>)> {
+fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(ReduceKind, Vec<i64>)> {
     let [_, init] = r.inputs_and_init_values(ctx) else {
         return None;
     };
     let inner = combiner(ctx, r.body(ctx))?;
     let kind = if shlo::Add::is(ctx, inner) {
-        "sum"
+        ReduceKind::Sum
     } else if shlo::Maximum::is(ctx, inner) {
-        "max"
+        ReduceKind::Max
     } else if shlo::Minimum::is(ctx, inner) {
-        "min"
+        ReduceKind::Min
     } else {
         return None;
     };
@@ -258,10 +259,10 @@ fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(&'static str, Vec<i64>)> {
     };
     let t = tensor_of_attr(ctx, value, ctx.value_type(*init))?;
     let identity = match (&t.data, kind) {
-        (Data::Float(v), "sum") => v.first() == 0.0,
-        (Data::Float(v), "max") => v.first() == f64::NEG_INFINITY,
-        (Data::Float(v), "min") => v.first() == f64::INFINITY,
-        (Data::Int(v), "sum") => v.first() == 0,
+        (Data::Float(v), ReduceKind::Sum) => v.first() == 0.0,
+        (Data::Float(v), ReduceKind::Max) => v.first() == f64::NEG_INFINITY,
+        (Data::Float(v), ReduceKind::Min) => v.first() == f64::INFINITY,
+        (Data::Int(v), ReduceKind::Sum) => v.first() == 0,
         _ => false,
     };
     if !identity {
@@ -334,8 +335,8 @@ static CONVOLUTION: OpConversion<Convolution> =
 fn conv2d_attrs(ctx: &Context, c: Convolution) -> Option<Vec<(&'static str, Option<Attr>)>> {
     let d = ConvDims::of(ctx, c.dimension_numbers(ctx)?)?;
     let layout = match d.compact().as_str() {
-        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => "NHWC",
-        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => "NCHW",
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => ConvLayout::Nhwc,
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => ConvLayout::Nchw,
         _ => return None,
     };
     let op = c.op();
@@ -357,7 +358,7 @@ fn conv2d_attrs(ctx: &Context, c: Convolution) -> Option<Vec<(&'static str, Opti
     }
     let u = ctx.uniquer();
     let mut attrs = vec![
-        ("layout", Some(enum_attr(u, graph::LAYOUT_PREFIX, layout))),
+        ("layout", Some(layout.attr(u))),
         ("strides", Some(u.i64_array(&strides))),
         ("dilations", Some(u.i64_array(&dil))),
         ("padding", Some(u.i64_array(&pad))),

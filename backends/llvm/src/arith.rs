@@ -280,7 +280,7 @@ fn constant<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> V<'ctx> {
 fn overflow_flags(l: &Lower<'_, '_>, op: Op) -> (bool, bool) {
     let f = d::ADDI
         .attr(l.ir, op, "overflowFlags")
-        .and_then(|a| d::OVERFLOW.value_of(l.ir.attr_kind(a)))
+        .and_then(|a| d::OVERFLOW.bits_of(l.ir.attr_kind(a)))
         .unwrap_or(0);
     (f & 1 != 0, f & 2 != 0)
 }

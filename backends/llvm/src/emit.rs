@@ -9,6 +9,7 @@ use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};
 use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
+use aic_dialects::gpu::ShuffleMode;
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context as LContext;
@@ -573,7 +574,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let ir = self.ir;
         ir.find_ident("fastmath")
             .and_then(|i| ir.inherent_attr(op, i))
-            .and_then(|a| aic_dialects::arith::FASTMATH.value_of(ir.attr_kind(a)))
+            .and_then(|a| aic_dialects::arith::FASTMATH.bits_of(ir.attr_kind(a)))
             .is_some_and(|v| v & flags != 0)
     }
 
@@ -1043,7 +1044,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         lane: IntValue<'ctx>,
         off: IntValue<'ctx>,
         width: IntValue<'ctx>,
-        mode: &str,
+        mode: ShuffleMode,
     ) -> Result<(IntValue<'ctx>, IntValue<'ctx>), String> {
         let t = lane.get_type();
         let off = self.b.build_int_z_extend_or_bit_cast(off, t, "").llvm()?;
@@ -1051,11 +1052,11 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let within = self.b.build_int_unsigned_rem(lane, width, "").llvm()?;
         let seg = self.b.build_int_sub(lane, within, "").llvm()?;
         let src = match mode {
-            "xor" => self.b.build_xor(within, off, "").llvm()?,
-            "down" => self.b.build_int_add(within, off, "").llvm()?,
+            ShuffleMode::Xor => self.b.build_xor(within, off, "").llvm()?,
+            ShuffleMode::Down => self.b.build_int_add(within, off, "").llvm()?,
             // Below lane 0 wraps to a huge lane, outside the segment.
-            "up" => self.b.build_int_sub(within, off, "").llvm()?,
-            _ => off,
+            ShuffleMode::Up => self.b.build_int_sub(within, off, "").llvm()?,
+            ShuffleMode::Idx => off,
         };
         let valid = self
             .b
@@ -1129,7 +1130,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         x: BasicValueEnum<'ctx>,
         off: IntValue<'ctx>,
         width: IntValue<'ctx>,
-        mode: &str,
+        mode: ShuffleMode,
     ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
         let i32t = self.i32();
         // shfl.sync's c operand: the segment mask above bit 8 and, but for
@@ -1142,14 +1143,14 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .b
             .build_left_shift(seg, i32t.const_int(8, false), "")
             .llvm()?;
-        let c = if mode == "up" {
+        let c = if mode == ShuffleMode::Up {
             seg
         } else {
             self.b.build_or(seg, i32t.const_int(31, false), "").llvm()?
         };
         let kind = match mode {
-            "xor" => "bfly",
-            other => other,
+            ShuffleMode::Xor => "bfly",
+            other => other.keyword(),
         };
         let name = format!("llvm.nvvm.shfl.sync.{kind}.i32p");
         let ret = self
@@ -1192,7 +1193,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         x: BasicValueEnum<'ctx>,
         off: IntValue<'ctx>,
         width: IntValue<'ctx>,
-        mode: &str,
+        mode: ShuffleMode,
     ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
         let i32t = self.i32();
         let all = i32t.const_all_ones();
@@ -1242,7 +1243,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         x: BasicValueEnum<'ctx>,
         off: IntValue<'ctx>,
         width: IntValue<'ctx>,
-        mode: &str,
+        mode: ShuffleMode,
     ) -> Result<(BasicValueEnum<'ctx>, IntValue<'ctx>), String> {
         let i64t = self.cx.i64_type();
         let tid = self.host.as_ref().expect("host parameters").thread;

@@ -8,7 +8,7 @@
 use super::{Aliases, Lowerer, Rule, parse_rule};
 use crate::attributes::{Attr, AttrKind, Ident, LocKind};
 use crate::diagnostics::{Diagnostic, SourceMap};
-use crate::dialect::{AttrSyntax, Traits};
+use crate::dialect::Traits;
 use crate::intern::FxBuild;
 use crate::ir::{AttrDict, Block, Context, Op, OpState, Region, Value, ValueDef, known};
 use crate::types::{Type, TypeKind};
@@ -601,9 +601,7 @@ impl<'s> OpParser<'s, '_> {
             }
         }
         if let Some(spec) = spec
-            && spec.attributes.iter().any(|a| {
-                a.default.is_some() || matches!(a.constraint.syntax, AttrSyntax::BitEnum(_))
-            })
+            && spec.attributes.iter().any(|a| a.default.is_some())
         {
             let u = self.ctx.uniquer();
             let mut entries = match props {
@@ -615,15 +613,6 @@ impl<'s> OpParser<'s, '_> {
             };
             if let Some(e) = entries.as_mut() {
                 crate::asm::add_defaults(u, spec, e);
-                // Bit-enum attributes print in their canonical keyword order.
-                for (k, v) in e.iter_mut() {
-                    if let Some(a) = spec.attributes.iter().find(|a| a.name == u.str(*k))
-                        && let AttrSyntax::BitEnum(be) = a.constraint.syntax
-                        && let Some(bits) = be.value_of(u.attr_kind(*v))
-                    {
-                        *v = be.attr(u, bits);
-                    }
-                }
                 // No inherent attribute at all stays no properties (`<{}>` is not
                 // what MLIR prints for them).
                 if !(e.is_empty() && props.is_none()) {

@@ -32,7 +32,7 @@ use aic::Diagnostic;
 use aic::asm::Directive;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::{I32_ATTR, int_attr};
-use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac};
+use aic::dialect::{Dialect, OpSpec, Traits, TypeConstraint, ac};
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer};
@@ -95,25 +95,34 @@ fn i32_attr(u: &Uniquer, v: i64) -> Attr {
     })
 }
 
-/// `#amdgpu<mfma_perm_b WORD>`'s text before the keyword.
-pub const PERM_B_PREFIX: &str = "amdgpu<mfma_perm_b ";
+aic::dialect_enum! {
+    /// The permutation of B's lanes (upstream's `MFMAPermB`),
+    /// `#amdgpu<mfma_perm_b none>`, in value order.
+    pub enum PermB = "amdgpu<mfma_perm_b ", "MFMA permutation of B" {
+        /// No permutation.
+        None = "none",
+        /// The first 32 lanes broadcast.
+        BcastFirst32 = "bcast_first_32",
+        /// The second 32 lanes broadcast.
+        BcastSecond32 = "bcast_second_32",
+        /// Lanes rotated 16 right.
+        Rotate16Right = "rotate_16_right",
+        /// The first 16 lanes broadcast.
+        BcastFirst16 = "bcast_first_16",
+        /// The second 16 lanes broadcast.
+        BcastSecond16 = "bcast_second_16",
+        /// The third 16 lanes broadcast.
+        BcastThird16 = "bcast_third_16",
+        /// The fourth 16 lanes broadcast.
+        BcastFourth16 = "bcast_fourth_16",
+    }
+}
 
-/// The permutations of B's lanes (upstream's `MFMAPermB`), in value order.
-pub const PERM_B: &[&str] = &[
-    "none",
-    "bcast_first_32",
-    "bcast_second_32",
-    "rotate_16_right",
-    "bcast_first_16",
-    "bcast_second_16",
-    "bcast_third_16",
-    "bcast_fourth_16",
-];
-
-const PERM_B_ATTR: AttrConstraint = AttrConstraint {
-    desc: "MFMA permutation of B",
-    check: |a, _| matches!(a, AttrKind::Opaque(s) if s.starts_with(PERM_B_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(PERM_B_PREFIX, PERM_B),
+/// The attributes of `amdgpu` as values: its enum.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "amdgpu",
+    parse_type: None,
+    parse_attr: Some(|_, body| Ok(PermB::parse_attr(body))),
 };
 
 const MFMA_OPERAND: TypeConstraint = TypeConstraint {
@@ -174,7 +183,7 @@ aic::op! {
             blocks: defaulted(I32_ATTR, |u| i32_attr(u, 1)),
             cbsz: defaulted(I32_ATTR, |u| i32_attr(u, 0)),
             abid: defaulted(I32_ATTR, |u| i32_attr(u, 0)),
-            blgp: defaulted(PERM_B_ATTR, |u| { aic::dialect::enum_attr(u, PERM_B_PREFIX, "none") }),
+            blgp: defaulted(PermB::CONSTRAINT, |u| PermB::None.attr(u)) as PermB,
             reduce_precision = "reducePrecision": optional(ac::UNIT),
             negate_a = "negateA": optional(ac::UNIT),
             negate_b = "negateB": optional(ac::UNIT),
@@ -244,11 +253,14 @@ fn verify(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let blgp = ctx
         .find_ident("blgp")
         .and_then(|i| ctx.inherent_attr(op, i))
-        .and_then(|a| aic::dialect::enum_keyword(ctx.uniquer(), a, PERM_B_PREFIX));
+        .and_then(|a| PermB::of(ctx, a));
     if let Some(w) = blgp
-        && w != "none"
+        && w != PermB::None
     {
-        return Err(err(format!("blgp = {w} is not supported: only none")));
+        return Err(err(format!(
+            "blgp = {} is not supported: only none",
+            w.keyword()
+        )));
     }
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     let t: Vec<Type> = ctx

@@ -78,7 +78,7 @@ fn mul(ctx: &Context, a: &Args) -> Option<Attr> {
 
 /// The bits of an overflow-flags attribute (absent: none).
 fn ovf_bits(ctx: &Context, a: Option<Attr>) -> u32 {
-    a.and_then(|a| OVERFLOW.value_of(ctx.attr_kind(a)))
+    a.and_then(|a| OVERFLOW.bits_of(ctx.attr_kind(a)))
         .unwrap_or(0)
 }
 
@@ -96,7 +96,7 @@ fn nonempty_ovf(ctx: &Context, a: &Args) -> Option<Attr> {
 /// `@nonempty_fastmath(?f)`: the fast-math flags, left out when there are none.
 fn nonempty_fastmath(ctx: &Context, a: &Args) -> Option<Attr> {
     let f = a.attr(0)?;
-    (super::FASTMATH.value_of(ctx.attr_kind(f)) != Some(0)).then_some(f)
+    (super::FASTMATH.bits_of(ctx.attr_kind(f)) != Some(0)).then_some(f)
 }
 
 /// `@zero(?x)`: the zero of `x`'s type.

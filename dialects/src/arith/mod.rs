@@ -27,7 +27,7 @@ type R<T> = Result<T, Diagnostic>;
 // ---------------------------------------------------------------- attributes
 
 /// `#arith.fastmath<...>`: floating-point fast-math flags.
-pub const FASTMATH: BitEnum = BitEnum {
+pub static FASTMATH: BitEnum = BitEnum {
     attr: "arith.fastmath",
     none: "none",
     bits: &[
@@ -49,12 +49,23 @@ pub const FASTMATH_ARCP: u32 = 16;
 pub const FASTMATH_AFN: u32 = 64;
 
 /// `#arith.overflow<...>`: integer overflow flags.
-pub const OVERFLOW: BitEnum = BitEnum {
+pub static OVERFLOW: BitEnum = BitEnum {
     attr: "arith.overflow",
     none: "none",
     bits: &[("nsw", 1), ("nuw", 2)],
     groups: &[],
     separator: ", ",
+};
+
+/// The attributes of `arith` as values: its bit enums.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "arith",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(FASTMATH
+            .parse_attr(body)
+            .or_else(|| OVERFLOW.parse_attr(body)))
+    }),
 };
 
 /// `arith.cmpi` predicates, by value.
@@ -81,13 +92,13 @@ pub const ROUNDING_MODES: &[&str] = &[
 /// with the `math` dialect's ops.
 pub const FASTMATH_ATTR: AttrConstraint = AttrConstraint {
     desc: "Floating point fast math flags",
-    check: |a, _| FASTMATH.value_of(a).is_some(),
+    check: |a, _| FASTMATH.bits_of(a).is_some(),
     syntax: AttrSyntax::BitEnum(&FASTMATH),
 };
 
 const OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
     desc: "Integer overflow arith flags",
-    check: |a, _| OVERFLOW.value_of(a).is_some(),
+    check: |a, _| OVERFLOW.bits_of(a).is_some(),
     syntax: AttrSyntax::BitEnum(&OVERFLOW),
 };
 

@@ -15,7 +15,7 @@
 //! and after fusion can be compared on the same inputs.
 
 use aic::Diagnostic;
-use aic::attributes::{Attr, AttrKind};
+use aic::attributes::AttrKind;
 use aic::dialect::{AttrConstraint, AttrSyntax, CustomAsm, Dialect, OpSpec, Traits, tc};
 use aic::interp::{IResult, Interp, Tensor};
 use aic::ir::{Context, Op, OpState, Value};
@@ -27,23 +27,29 @@ use aic::verifier::op_error;
 
 type R<T> = Result<T, Diagnostic>;
 
-/// The kinds of fusion a group records.
-pub const KINDS: &[&str] = &[
-    "vertical",
-    "horizontal",
-    "memory",
-    "b2b_gemm",
-    "reduction",
-    "elementwise",
-];
+aic::dialect_enum! {
+    /// The kind of fusion a group records, `#fusion<kind vertical>`.
+    pub enum FusionKind = "fusion<kind ", "fusion kind (vertical, horizontal, memory, b2b_gemm, reduction, elementwise)" {
+        /// A producer fused into its consumer.
+        Vertical = "vertical",
+        /// Independent ops sharing inputs.
+        Horizontal = "horizontal",
+        /// Index-only ops (reshapes, transposes).
+        Memory = "memory",
+        /// Chained GEMMs.
+        B2bGemm = "b2b_gemm",
+        /// A reduction with its elementwise neighbours.
+        Reduction = "reduction",
+        /// Elementwise ops.
+        Elementwise = "elementwise",
+    }
+}
 
-/// The text before the keyword of `#fusion<kind vertical>`.
-pub const KIND_PREFIX: &str = "fusion<kind ";
-
-const KIND: AttrConstraint = AttrConstraint {
-    desc: "fusion kind (vertical, horizontal, memory, b2b_gemm, reduction, elementwise)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(KIND_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(KIND_PREFIX, KINDS),
+/// The attributes of `fusion` as values: its enum.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "fusion",
+    parse_type: None,
+    parse_attr: Some(|_, body| Ok(FusionKind::parse_attr(body))),
 };
 
 const COST: AttrConstraint = AttrConstraint {
@@ -52,17 +58,12 @@ const COST: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-/// The `kind` attribute value for `word` (one of [`KINDS`]).
-pub fn kind_attr(ctx: &Context, word: &str) -> Attr {
-    aic::dialect::enum_attr(ctx.uniquer(), KIND_PREFIX, word)
-}
-
 aic::op! {
     /// `fusion.group`.
     pub Group = GROUP {
         operands: [inputs: variadic(tc::ANY)],
         results: [results: variadic(tc::ANY)],
-        attributes: [kind: required(KIND), cost: optional(COST)],
+        attributes: [kind: required(FusionKind::CONSTRAINT) as FusionKind, cost: optional(COST)],
         regions: [body: sized],
         spec: OpSpec {
             summary: "a fused subgraph, isolated from above",
@@ -99,14 +100,16 @@ aic::op! {
 
 fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
     let at = p.pos();
-    let word = p.parse_bare_word();
-    if !KINDS.contains(&word) {
+    let Some(kind) = FusionKind::from_keyword(p.parse_bare_word()) else {
         return Err(p.error_at(
             at,
-            format!("expected a fusion kind, one of: {}", KINDS.join(", ")),
+            format!(
+                "expected a fusion kind, one of: {}",
+                FusionKind::KEYWORDS.join(", ")
+            ),
         ));
-    }
-    let kind = aic::dialect::enum_attr(&p.uniquer(), KIND_PREFIX, word);
+    };
+    let kind = kind.attr(&p.uniquer());
     let (names, inputs) = p.parse_assignment_list()?;
     let dict = p.parse_optional_attr_dict()?;
     p.expect_token(":")?;
@@ -143,13 +146,9 @@ fn parse_group(p: &mut OpParser<'_, '_>, st: &mut OpState) -> R<()> {
 fn print_group(pr: &mut OpPrinter<'_>, op: Op) {
     let ctx = pr.ctx();
     let group = Group(op);
-    let kind = group
-        .kind(ctx)
-        .and_then(|a| aic::dialect::enum_keyword(ctx.uniquer(), a, KIND_PREFIX))
-        .unwrap_or_default()
-        .to_string();
+    let kind = group.kind(ctx).map_or("", FusionKind::keyword);
     pr.out.push(' ');
-    pr.out.push_str(&kind);
+    pr.out.push_str(kind);
     pr.out.push_str(" (");
     let body = group.body(ctx);
     let args: Vec<Value> = ctx

@@ -1,16 +1,16 @@
 //! Building gpu ops: the builder for lowerings that emit the `gpu` dialect
 //! (through any [`Build`]), on top of the ops' typed handles. Ids are
-//! `index`; a dimension or shuffle mode is its enum attribute, as
-//! [`aic::dialect::enum_attr`] makes it.
+//! `index`; a dimension or shuffle mode is its typed enum ([`Dim`],
+//! [`ShuffleMode`]).
 //!
 //! ```ignore
 //! use aic_dialects::gpu::build as gb;
-//! let tid = gb::thread_id(b, x);
+//! let tid = gb::thread_id(b, Dim::X);
 //! gb::barrier(b);
-//! let (v, _) = gb::shuffle(b, xor, v, offset, width);
+//! let (v, _) = gb::shuffle(b, ShuffleMode::Xor, v, offset, width);
 //! ```
 
-use super::{Barrier, BlockId, LaneId, Return, Shared, Shuffle, ThreadId};
+use super::{Barrier, BlockId, Dim, LaneId, Return, Shared, Shuffle, ShuffleMode, ThreadId};
 use aic::attributes::{Attr, AttrKind};
 use aic::ir::{Build, Value};
 use aic::types::{Type, TypeKind};
@@ -28,14 +28,16 @@ fn i64_attr(b: &impl Build, v: i64) -> Attr {
 }
 
 /// `gpu.thread_id dim`: the thread's index in its block along `dim`.
-pub fn thread_id(b: &mut impl Build, dim: Attr) -> Value {
+pub fn thread_id(b: &mut impl Build, dim: Dim) -> Value {
     let ty = index_type(b);
+    let dim = dim.attr(b.context().uniquer());
     ThreadId::build(b, dim, ty).id(b.context())
 }
 
 /// `gpu.block_id dim`: the block's index in the grid along `dim`.
-pub fn block_id(b: &mut impl Build, dim: Attr) -> Value {
+pub fn block_id(b: &mut impl Build, dim: Dim) -> Value {
     let ty = index_type(b);
+    let dim = dim.attr(b.context().uniquer());
     BlockId::build(b, dim, ty).id(b.context())
 }
 
@@ -61,13 +63,14 @@ pub fn return_(b: &mut impl Build) {
 /// (of `v`'s type), and whether that lane lies in the thread's segment.
 pub fn shuffle(
     b: &mut impl Build,
-    mode: Attr,
+    mode: ShuffleMode,
     v: Value,
     offset: Value,
     width: Value,
 ) -> (Value, Value) {
     let ty = b.context().value_type(v);
     let i1 = b.context().int_type(1);
+    let mode = mode.attr(b.context().uniquer());
     let s = Shuffle::build(b, v, offset, width, mode, ty, i1);
     let ctx = b.context();
     (s.shuffle_result(ctx), s.valid(ctx))
@@ -83,8 +86,7 @@ pub fn shared(b: &mut impl Build, bytes: i64, ty: Type) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::{DIM_PREFIX, SHUFFLE_PREFIX, WORKGROUP};
-    use aic::dialect::enum_attr;
+    use crate::gpu::AddressSpace;
     use aic::ir::{Builder, Context, InsertPoint};
     use aic::op_printer::{PrintOptions, print_op};
     use std::sync::Arc;
@@ -111,7 +113,7 @@ mod tests {
             shape: [16].as_slice().into(),
             elem: f32t,
             layout: None,
-            memory_space: Some(u.attr(AttrKind::Opaque(WORKGROUP.into()))),
+            memory_space: Some(AddressSpace::Workgroup.attr(&u)),
         });
         let loc = ctx.unknown_loc();
         let mut b = Builder {
@@ -119,16 +121,14 @@ mod tests {
             ip: InsertPoint::End(body),
             loc,
         };
-        let x = enum_attr(&u, DIM_PREFIX, "x");
-        thread_id(&mut b, x);
-        block_id(&mut b, x);
+        thread_id(&mut b, Dim::X);
+        block_id(&mut b, Dim::X);
         lane_id(&mut b, Some(32));
         lane_id(&mut b, None);
         barrier(&mut b);
         let view = shared(&mut b, 0, view_ty);
         assert_eq!(b.ctx.value_type(view), view_ty);
-        let xor = enum_attr(&u, SHUFFLE_PREFIX, "xor");
-        let (v, ok) = shuffle(&mut b, xor, one, off, width);
+        let (v, ok) = shuffle(&mut b, ShuffleMode::Xor, one, off, width);
         assert_eq!(b.ctx.value_type(v), f32t);
         assert_eq!(b.ctx.value_type(ok), u.int_type(1));
         return_(&mut b);

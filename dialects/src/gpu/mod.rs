@@ -32,9 +32,7 @@ use crate::memref::store_as;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR, i64_array_attr};
-use aic::dialect::{
-    AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, enum_keyword, tc,
-};
+use aic::dialect::{Dialect, OpSpec, Traits, TypeConstraint, ac, tc};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Value};
 use aic::types::Type;
@@ -45,14 +43,54 @@ use std::cell::Cell;
 /// The memory space of shared memory, as upstream MLIR writes it.
 pub const WORKGROUP: &str = "gpu.address_space<workgroup>";
 
-/// The text before the keyword of `#gpu<dim x>`.
-pub const DIM_PREFIX: &str = "gpu<dim ";
-/// The dimensions of a grid or block.
-pub const DIMS: &[&str] = &["x", "y", "z"];
-const DIM: AttrConstraint = AttrConstraint {
-    desc: "dimension (x, y, z)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(DIM_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(DIM_PREFIX, DIMS),
+aic::dialect_enum! {
+    /// A memref's memory space on a GPU, `#gpu.address_space<workgroup>`.
+    pub enum AddressSpace = "gpu.address_space<", "GPU address space (global, workgroup, private)" {
+        /// Device memory.
+        Global = "global",
+        /// The block's shared memory.
+        Workgroup = "workgroup",
+        /// The thread's own memory.
+        Private = "private",
+    }
+}
+
+aic::dialect_enum! {
+    /// A dimension of a grid or block, `#gpu<dim x>`.
+    pub enum Dim = "gpu<dim ", "dimension (x, y, z)" {
+        /// The first.
+        X = "x",
+        /// The second.
+        Y = "y",
+        /// The third.
+        Z = "z",
+    }
+}
+
+aic::dialect_enum! {
+    /// Which lane a `gpu.shuffle` reads, `#gpu<shuffle_mode xor>`: `xor`, its lane
+    /// xor the offset; `up`/`down`, the offset below/above; `idx`, the offset itself.
+    pub enum ShuffleMode = "gpu<shuffle_mode ", "shuffle mode (xor, up, down, idx)" {
+        /// Lane xor offset.
+        Xor = "xor",
+        /// Lane minus offset.
+        Up = "up",
+        /// Lane plus offset.
+        Down = "down",
+        /// The offset.
+        Idx = "idx",
+    }
+}
+
+/// The attributes of `gpu` as values: its enums.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "gpu",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(AddressSpace::parse_attr(body)
+            .or_else(|| Dim::parse_attr(body))
+            .or_else(|| ShuffleMode::parse_attr(body)))
+    }),
 };
 
 /// A gpu op that runs inside a kernel.
@@ -109,7 +147,7 @@ aic::op! {
     /// `gpu.thread_id x`: the thread's index in its block.
     pub ThreadId = THREAD_ID {
         results: [id: one(tc::INDEX)],
-        attributes: [dimension: required(DIM)],
+        attributes: [dimension: required(Dim::CONSTRAINT) as Dim],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$dimension attr-dict"),
@@ -144,7 +182,7 @@ aic::op! {
     /// `gpu.block_id x`: the block's index in the grid.
     pub BlockId = BLOCK_ID {
         results: [id: one(tc::INDEX)],
-        attributes: [dimension: required(DIM)],
+        attributes: [dimension: required(Dim::CONSTRAINT) as Dim],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$dimension attr-dict"),
@@ -166,17 +204,6 @@ aic::op! {
         },
     }
 }
-
-/// The text before the keyword of `#gpu<shuffle_mode xor>`.
-pub const SHUFFLE_PREFIX: &str = "gpu<shuffle_mode ";
-/// The shuffle modes: which lane a thread reads (`xor`: its lane xor the
-/// offset; `up`/`down`: the offset below/above; `idx`: the offset itself).
-pub const SHUFFLE_MODES: &[&str] = &["xor", "up", "down", "idx"];
-const SHUFFLE_MODE: AttrConstraint = AttrConstraint {
-    desc: "shuffle mode (xor, up, down, idx)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(SHUFFLE_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(SHUFFLE_PREFIX, SHUFFLE_MODES),
-};
 
 const SCALAR: TypeConstraint = TypeConstraint {
     desc: "integer or float",
@@ -203,7 +230,7 @@ aic::op! {
     pub Shuffle = SHUFFLE {
         operands: [value: one(SCALAR), offset: one(I32), width: one(I32)],
         results: [shuffle_result = "shuffleResult": one(SCALAR), valid: one(I1)],
-        attributes: [mode: required(SHUFFLE_MODE)],
+        attributes: [mode: required(ShuffleMode::CONSTRAINT) as ShuffleMode],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$mode $value `,` $offset `,` $width attr-dict `:` type($value)"),
@@ -273,21 +300,16 @@ pub fn dim_of(ctx: &Context, op: Op) -> usize {
     let a = ctx
         .find_ident("dimension")
         .and_then(|i| ctx.inherent_attr(op, i));
-    let w = a.and_then(|a| enum_keyword(ctx.uniquer(), a, DIM_PREFIX));
-    DIMS.iter().position(|d| Some(*d) == w).unwrap_or(0)
+    a.and_then(|a| Dim::of(ctx, a)).map_or(0, |d| d as usize)
 }
 
-/// The mode of a `gpu.shuffle` (`xor`, `up`, `down`, `idx`).
-pub fn shuffle_mode(ctx: &Context, op: Op) -> &'static str {
+/// The mode of a `gpu.shuffle`.
+pub fn shuffle_mode(ctx: &Context, op: Op) -> ShuffleMode {
     let a = ctx
         .find_ident("mode")
         .and_then(|i| ctx.inherent_attr(op, i));
-    let w = a.and_then(|a| enum_keyword(ctx.uniquer(), a, SHUFFLE_PREFIX));
-    SHUFFLE_MODES
-        .iter()
-        .find(|m| Some(**m) == w)
-        .copied()
-        .unwrap_or("xor")
+    a.and_then(|a| ShuffleMode::of(ctx, a))
+        .unwrap_or(ShuffleMode::Xor)
 }
 
 /// Whether `ty` is a memref in shared memory.
@@ -296,9 +318,7 @@ pub fn is_shared(ctx: &Context, ty: Type) -> bool {
         TypeKind::MemRef {
             memory_space: Some(s),
             ..
-        } => {
-            matches!(ctx.attr_kind(*s), AttrKind::Opaque(t) if &**t == WORKGROUP)
-        }
+        } => AddressSpace::of(ctx, *s) == Some(AddressSpace::Workgroup),
         _ => false,
     }
 }
@@ -422,9 +442,8 @@ fn interpret_shuffle(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Ve
     let off = args[1].first_int();
     let width = args[2].first_int();
     let src = match shuffle_mode(it.ctx, op) {
-        "up" => -off,
-        "xor" | "down" | "idx" => off,
-        _ => -1,
+        ShuffleMode::Up => -off,
+        ShuffleMode::Xor | ShuffleMode::Down | ShuffleMode::Idx => off,
     };
     let ok = src == 0 && width > 0;
     let valid = Tensor::int_scalar(&u, u.int_type(1), i64::from(ok));

@@ -6,10 +6,10 @@
 //! an arith op means on floats apply its scalar definition
 //! (`crate::arith::scalar`).
 
-use super::verify::{norm_axis, word};
+use super::verify::norm_axis;
 use super::{
-    Broadcast, Concat, Constant, Conv2d, Layernorm, Matmul, Reduce, Rmsnorm, Slice, Softmax, Split,
-    Transpose,
+    Broadcast, Concat, Constant, Conv2d, ConvLayout, Layernorm, Matmul, Reduce, ReduceKind,
+    Rmsnorm, Slice, Softmax, Split, Transpose,
 };
 use crate::kernels::{
     ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
@@ -123,7 +123,7 @@ pub(super) fn conv2d(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let er = result_elem(ctx, op, 0)?;
     let c = Conv2d(op);
-    let nhwc = word(ctx, op, "layout", super::LAYOUT_PREFIX) != Some("NCHW");
+    let nhwc = c.layout(ctx) != Some(ConvLayout::Nchw);
     let dims = if nhwc {
         "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]"
     } else {
@@ -348,7 +348,7 @@ pub(super) fn reduce(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
-    let kind = word(ctx, op, "kind", super::REDUCE_PREFIX).unwrap_or("sum");
+    let kind = Reduce(op).kind(ctx).unwrap_or(ReduceKind::Sum);
     let axes: Vec<i64> = Reduce(op)
         .axes(ctx)
         .unwrap_or_default()
@@ -364,16 +364,16 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
     let n = inner.len();
     let groups = Groups::Product { outer, inner };
     let combiner = match kind {
-        "max" => "maximum",
-        "min" => "minimum",
+        ReduceKind::Max => "maximum",
+        ReduceKind::Min => "minimum",
         _ => "add",
     };
     let e = x.elem(ctx);
     let data = match &x.data {
         Data::Float(v) => {
             let init = match kind {
-                "max" => f64::NEG_INFINITY,
-                "min" => f64::INFINITY,
+                ReduceKind::Max => f64::NEG_INFINITY,
+                ReduceKind::Min => f64::INFINITY,
                 _ => 0.0,
             };
             // Sums accumulate in f64 and round once, as a fused reduction does.
@@ -385,7 +385,7 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
                 init,
             )
             .ok_or_else(|| unsupported(op, ctx, "floats"))?;
-            let scale = if kind == "mean" {
+            let scale = if kind == ReduceKind::Mean {
                 1.0 / n.max(1) as f64
             } else {
                 1.0
@@ -394,8 +394,8 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
         }
         Data::Int(v) => {
             let init = match kind {
-                "max" => i64::MIN,
-                "min" => i64::MAX,
+                ReduceKind::Max => i64::MIN,
+                ReduceKind::Min => i64::MAX,
                 _ => 0,
             };
             let acc = fold_ints(combiner, e, &groups, v, init)
@@ -404,7 +404,7 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
                 er,
                 acc.into_iter().map(|a| {
                     let a = i128::from(a);
-                    er.wrap(if kind == "mean" {
+                    er.wrap(if kind == ReduceKind::Mean {
                         a / n.max(1) as i128
                     } else {
                         a

@@ -35,25 +35,38 @@ const FLOAT_TENSOR: TypeConstraint = TypeConstraint {
     build: None,
 };
 
-/// The text before the keyword of `#graph<reduce sum>`.
-pub const REDUCE_PREFIX: &str = "graph<reduce ";
-/// The text before the keyword of `#graph<layout NHWC>`.
-pub const LAYOUT_PREFIX: &str = "graph<layout ";
+aic::dialect_enum! {
+    /// How `graph.reduce` combines, `#graph<reduce sum>`.
+    pub enum ReduceKind = "graph<reduce ", "reduction kind (sum, max, min, mean)" {
+        /// The sum.
+        Sum = "sum",
+        /// The maximum.
+        Max = "max",
+        /// The minimum.
+        Min = "min",
+        /// The mean.
+        Mean = "mean",
+    }
+}
 
-/// Reduction kinds.
-pub const REDUCE_KINDS: &[&str] = &["sum", "max", "min", "mean"];
-/// Convolution layouts: `NHWC` (filter `HWIO`) and `NCHW` (filter `OIHW`).
-pub const LAYOUTS: &[&str] = &["NHWC", "NCHW"];
+aic::dialect_enum! {
+    /// A convolution's layout, `#graph<layout NHWC>`: `NHWC` (filter `HWIO`) or
+    /// `NCHW` (filter `OIHW`).
+    pub enum ConvLayout = "graph<layout ", "convolution layout (NHWC, NCHW)" {
+        /// Channels last.
+        Nhwc = "NHWC",
+        /// Channels first.
+        Nchw = "NCHW",
+    }
+}
 
-const REDUCE_KIND: AttrConstraint = AttrConstraint {
-    desc: "reduction kind (sum, max, min, mean)",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with(REDUCE_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(REDUCE_PREFIX, REDUCE_KINDS),
-};
-const LAYOUT: AttrConstraint = AttrConstraint {
-    desc: "convolution layout (NHWC, NCHW)",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with(LAYOUT_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(LAYOUT_PREFIX, LAYOUTS),
+/// The attributes of `graph` as values: its enums.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "graph",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(ReduceKind::parse_attr(body).or_else(|| ConvLayout::parse_attr(body)))
+    }),
 };
 const F32_ATTR: AttrConstraint = AttrConstraint {
     desc: "32-bit float attribute",
@@ -250,7 +263,7 @@ aic::op! {
         operands: [input: one(TENSOR), filter: one(TENSOR)],
         results: [result: one(TENSOR)],
         attributes: [
-            layout: required(LAYOUT),
+            layout: required(ConvLayout::CONSTRAINT) as ConvLayout,
             strides: required(I64_ARRAY) as Vec<i64>,
             dilations: required(I64_ARRAY) as Vec<i64>,
             padding: required(I64_ARRAY) as Vec<i64>,
@@ -331,7 +344,7 @@ aic::op! {
         operands: [x: one(TENSOR)],
         results: [result: one(TENSOR)],
         attributes: [
-            kind: required(REDUCE_KIND),
+            kind: required(ReduceKind::CONSTRAINT) as ReduceKind,
             axes: required(I64_ARRAY) as Vec<i64>,
             keep_dims: optional(ac::UNIT) as bool,
         ],

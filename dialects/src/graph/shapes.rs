@@ -40,8 +40,8 @@ impl Query<'_> {
             .and_then(|a| int_value(self.u, a))
             .unwrap_or(default)
     }
-    fn word(&self, name: &str, prefix: &str) -> Option<&str> {
-        aic::dialect::enum_keyword(self.u, (self.attr)(name)?, prefix)
+    fn layout(&self) -> Option<super::ConvLayout> {
+        super::ConvLayout::of(self.u, (self.attr)("layout")?)
     }
     fn has(&self, name: &str) -> bool {
         (self.attr)(name).is_some()
@@ -117,7 +117,7 @@ pub fn conv2d(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     if x.len() != 4 || w.len() != 4 {
         return Err("input and filter must have rank 4".into());
     }
-    let nhwc = q.word("layout", super::LAYOUT_PREFIX) != Some("NCHW");
+    let nhwc = q.layout() != Some(super::ConvLayout::Nchw);
     let (strides, dil, pad) = (q.ints("strides"), q.ints("dilations"), q.ints("padding"));
     if strides.len() != 2 || dil.len() != 2 || pad.len() != 4 {
         return Err(

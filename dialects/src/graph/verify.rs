@@ -16,12 +16,6 @@ use aic::verifier::{op_error, quoted_type};
 
 type R<T> = Result<T, Diagnostic>;
 
-/// The keyword of the enum attribute `name` (`#graph<layout NCHW>`), whose
-/// text before the keyword is `prefix`.
-pub fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
-    aic::dialect::enum_keyword(ctx.uniquer(), attr(ctx, op, name)?, prefix)
-}
-
 /// `axis` normalised against `rank` (negative counts from the end).
 pub fn norm_axis(axis: i64, rank: usize) -> Option<usize> {
     let a = if axis < 0 { axis + rank as i64 } else { axis };

@@ -23,7 +23,7 @@
 
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec};
+use aic::dialect::{Dialect, OpSpec};
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
@@ -32,15 +32,43 @@ use crate::gpu::enclosing;
 use aic::constraints::I64_ATTR;
 use aic::constraints::op_attr_kind as attr_kind;
 
-/// `nvvm.fence.proxy`'s kind, the one aic translates.
-pub const PROXY_ASYNC_SHARED: &str = "nvvm.proxy_kind<async.shared>";
-/// `nvvm.fence.proxy`'s space, the one aic translates.
-pub const SHARED_CTA: &str = "nvvm.shared_space<cta>";
+aic::dialect_enum! {
+    /// The proxy a `nvvm.fence.proxy` orders against, `#nvvm.proxy_kind<async.shared>`
+    /// (upstream's `ProxyKind`); aic translates `async.shared`.
+    pub enum ProxyKind = "nvvm.proxy_kind<", "proxy kind" {
+        /// An alias proxy.
+        Alias = "alias",
+        /// All async proxies.
+        Async = "async",
+        /// The async proxy of global memory.
+        AsyncGlobal = "async.global",
+        /// The async proxy of shared memory.
+        AsyncShared = "async.shared",
+        /// The tensor-map proxy.
+        TensorMap = "tensormap",
+        /// The generic proxy.
+        Generic = "generic",
+    }
+}
 
-const OPAQUE: AttrConstraint = AttrConstraint {
-    desc: "dialect attribute",
-    check: |a, _| matches!(a, AttrKind::Opaque(_)),
-    syntax: AttrSyntax::Full,
+aic::dialect_enum! {
+    /// The shared memory a fence covers, `#nvvm.shared_space<cta>` (upstream's
+    /// `SharedSpace`); aic translates `cta`.
+    pub enum SharedSpace = "nvvm.shared_space<", "shared space" {
+        /// The block's.
+        Cta = "cta",
+        /// The cluster's.
+        Cluster = "cluster",
+    }
+}
+
+/// The attributes of `nvvm` as values: its enums.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "nvvm",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(ProxyKind::parse_attr(body).or_else(|| SharedSpace::parse_attr(body)))
+    }),
 };
 
 aic::op! {
@@ -86,7 +114,7 @@ aic::op! {
 aic::op! {
     /// `nvvm.fence.proxy {kind = .., space = ..}`.
     pub FenceProxy = FENCE_PROXY {
-        attributes: [kind: required(OPAQUE), space: optional(OPAQUE)],
+        attributes: [kind: required(ProxyKind::CONSTRAINT) as ProxyKind, space: optional(SharedSpace::CONSTRAINT) as SharedSpace],
         spec: OpSpec {
             summary: "orders this thread's memory accesses of one proxy before those of another",
             format: Some("attr-dict"),
@@ -132,15 +160,11 @@ fn verify_wgmma_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
 fn verify_fence_proxy(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
-    let text = |n: &str| match attr_kind(ctx, op, n) {
-        Some(AttrKind::Opaque(t)) => Some(t.to_string()),
-        _ => None,
-    };
-    let (kind, space) = (text("kind"), text("space"));
-    if kind.as_deref() != Some(PROXY_ASYNC_SHARED) || space.as_deref() != Some(SHARED_CTA) {
-        return Err(err(format!(
-            "only kind #{PROXY_ASYNC_SHARED} with space #{SHARED_CTA} is supported"
-        )));
+    let f = FenceProxy(op);
+    if f.kind(ctx) != Some(ProxyKind::AsyncShared) || f.space(ctx) != Some(SharedSpace::Cta) {
+        return Err(err(
+            "only kind #nvvm.proxy_kind<async.shared> with space #nvvm.shared_space<cta> is supported".into(),
+        ));
     }
     Ok(())
 }

@@ -1,5 +1,5 @@
-//! StableHLO's dialect attributes. aic keeps them as opaque text
-//! (`#stablehlo<comparison_direction LT>`, `#stablehlo.dot<...>`,
+//! StableHLO's struct attributes. aic keeps them as opaque text
+//! (`#stablehlo.dot<...>`,
 //! `#stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>`); this module reads
 //! them into structures and writes them back in StableHLO's canonical form, so
 //! the pretty syntax, the verifiers and the interpreter share one reading.
@@ -10,16 +10,6 @@ use aic::ir::Context;
 /// The dimension numbers are the tensor kernels' (`crate::kernels`); this module reads
 /// and writes their attributes.
 pub use crate::kernels::{ConvDims, DotDims};
-
-/// The keyword of an enum attribute `#stablehlo<kind WORD>` (`kind` is
-/// `comparison_direction`, `comparison_type`, `precision`, ...).
-pub fn enum_word<'a>(ctx: &'a Context, a: Attr, kind: &str) -> Option<&'a str> {
-    let AttrKind::Opaque(text) = ctx.attr_kind(a) else {
-        return None;
-    };
-    let rest = text.strip_prefix("stablehlo<")?.strip_prefix(kind)?;
-    Some(rest.strip_suffix('>')?.trim())
-}
 
 /// A value in a struct attribute (`key = value`).
 #[derive(Clone, Debug, PartialEq)]

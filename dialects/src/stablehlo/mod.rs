@@ -129,33 +129,70 @@ pub const ANY_ATTR: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-const fn opaque_attr(desc: &'static str, prefix: &'static str) -> AttrConstraint {
-    AttrConstraint {
-        desc,
-        check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(_)),
-        syntax: AttrSyntax::DialectEnum(prefix, &[]),
+aic::dialect_enum! {
+    /// `#stablehlo<comparison_direction LT>`, written `LT`.
+    pub enum ComparisonDirection = "stablehlo<comparison_direction ", "Which comparison operation to perform." {
+        /// Equal.
+        Eq = "EQ",
+        /// Not equal.
+        Ne = "NE",
+        /// Greater or equal.
+        Ge = "GE",
+        /// Greater.
+        Gt = "GT",
+        /// Less or equal.
+        Le = "LE",
+        /// Less.
+        Lt = "LT",
     }
 }
 
-/// Comparison directions.
-pub const DIRECTIONS: &[&str] = &["EQ", "NE", "GE", "GT", "LE", "LT"];
-/// Comparison types.
-pub const COMPARE_TYPES: &[&str] = &["NOTYPE", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"];
+aic::dialect_enum! {
+    /// `#stablehlo<comparison_type FLOAT>`, written `FLOAT`.
+    pub enum ComparisonType = "stablehlo<comparison_type ", "Which comparison type to use." {
+        /// By the element type.
+        NoType = "NOTYPE",
+        /// Floating point, NaN unordered.
+        Float = "FLOAT",
+        /// Floating point in IEEE total order.
+        TotalOrder = "TOTALORDER",
+        /// Signed integers.
+        Signed = "SIGNED",
+        /// Unsigned integers.
+        Unsigned = "UNSIGNED",
+    }
+}
 
-/// `#stablehlo<comparison_direction LT>`, written `LT`.
-pub const DIRECTION_ATTR: AttrConstraint = AttrConstraint {
-    desc: "Which comparison operation to perform.",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("stablehlo<comparison_direction ")),
-    syntax: AttrSyntax::DialectEnum("stablehlo<comparison_direction ", DIRECTIONS),
+aic::dialect_enum! {
+    /// `#stablehlo<precision HIGH>`, an operand's precision in a dot or convolution.
+    pub enum Precision = "stablehlo<precision ", "Precision config" {
+        /// The backend's default.
+        Default = "DEFAULT",
+        /// Higher.
+        High = "HIGH",
+        /// The highest.
+        Highest = "HIGHEST",
+    }
+}
+
+/// The attributes of `stablehlo` as values: its enums (its struct attributes stay
+/// text, read by [`attrs`]).
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "stablehlo",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        Ok(ComparisonDirection::parse_attr(body)
+            .or_else(|| ComparisonType::parse_attr(body))
+            .or_else(|| Precision::parse_attr(body)))
+    }),
 };
-/// `#stablehlo<comparison_type FLOAT>`, written `FLOAT`.
-pub const COMPARE_TYPE_ATTR: AttrConstraint = AttrConstraint {
-    desc: "Which comparison type to use.",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(t) if t.starts_with("stablehlo<comparison_type ")),
-    syntax: AttrSyntax::DialectEnum("stablehlo<comparison_type ", COMPARE_TYPES),
-};
+
 /// `#stablehlo.conv<...>`, `#stablehlo.dot<...>`, ... (read by [`attrs`]).
-pub const STRUCT_ATTR: AttrConstraint = opaque_attr("StableHLO struct attribute", "");
+pub const STRUCT_ATTR: AttrConstraint = AttrConstraint {
+    desc: "StableHLO struct attribute",
+    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(_)),
+    syntax: AttrSyntax::Full,
+};
 
 // ---------------------------------------------------------------- directives
 
@@ -366,8 +403,8 @@ aic::op! {
         operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
         results: [result: one(PRED_TENSOR)],
         attributes: [
-            comparison_direction: required(DIRECTION_ATTR),
-            compare_type: optional(COMPARE_TYPE_ATTR),
+            comparison_direction: required(ComparisonDirection::CONSTRAINT) as ComparisonDirection,
+            compare_type: optional(ComparisonType::CONSTRAINT) as ComparisonType,
         ],
         spec: OpSpec {
             traits: ELEMENTWISE,

@@ -2,7 +2,8 @@
 //! formats use (as in StableHLO's `AssemblyFormat.cpp`), and the hand-written
 //! syntax of `constant`, `reduce` and `while`.
 
-use super::attrs::{ConvDims, DotDims, enum_word};
+use super::Precision;
+use super::attrs::{ConvDims, DotDims};
 use aic::Diagnostic;
 use aic::asm::{Directive, PrintSlots, Slots};
 use aic::attributes::{Attr, AttrKind, Ident};
@@ -504,8 +505,6 @@ pub const CUSTOM_CALL_TARGET: Directive = Directive {
     },
 };
 
-const PRECISIONS: [&str; 3] = ["DEFAULT", "HIGH", "HIGHEST"];
-
 fn parse_precision_list(p: &mut OpParser<'_, '_>) -> R<Attr> {
     p.expect_keyword("precision")?;
     p.expect_token("=")?;
@@ -515,14 +514,16 @@ fn parse_precision_list(p: &mut OpParser<'_, '_>) -> R<Attr> {
     if !p.eat_token("]") {
         loop {
             let at = p.pos();
-            let w = p.parse_bare_word();
-            if !PRECISIONS.contains(&w) {
+            let Some(w) = Precision::from_keyword(p.parse_bare_word()) else {
                 return Err(p.error_at(
                     at,
-                    format!("expected precision to be one of: {}", PRECISIONS.join(", ")),
+                    format!(
+                        "expected precision to be one of: {}",
+                        Precision::KEYWORDS.join(", ")
+                    ),
                 ));
-            }
-            items.push(aic::dialect::enum_attr(&u, "stablehlo<precision ", w));
+            };
+            items.push(w.attr(&u));
             if p.eat_token("]") {
                 break;
             }
@@ -541,8 +542,8 @@ fn print_precision(pr: &mut OpPrinter, a: Option<Attr>) {
     let words: Vec<String> = items
         .iter()
         .map(|x| {
-            enum_word(ctx, *x, "precision")
-                .map(str::to_string)
+            Precision::of(ctx, *x)
+                .map(|w| w.keyword().to_string())
                 .unwrap_or_else(|| format!("{x:?}"))
         })
         .collect();

@@ -2,10 +2,10 @@
 //! tensors, loads and stores go element by element through their
 //! descriptors, and `tile.launch` runs every grid point of its kernel in turn.
 
-use super::ops::{desc_of, tile_of, word, written_desc};
+use super::ops::{desc_of, tile_of, written_desc};
 use super::types::tile_type;
 use super::{
-    Broadcast, For, Gemm, Iota, KERNEL, KIND_PREFIX, Launch, Load, Map, ProgramId, Reduce, Store,
+    Broadcast, For, Gemm, Iota, KERNEL, Launch, Load, Map, ProgramId, Reduce, ReduceKind, Store,
     Transfer, Valid,
 };
 use crate::coord::Desc;
@@ -228,10 +228,9 @@ impl Run for Map {
 impl Run for Reduce {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
         let ctx = it.ctx;
-        let op = self.op();
         let (ty, t) = typed_tile(ctx, self, self.result(ctx))?;
         let axis = self.axis(ctx).unwrap_or(0) as usize;
-        let kind = word(ctx, op, "kind", KIND_PREFIX).unwrap_or("sum");
+        let kind = self.kind(ctx).unwrap_or(ReduceKind::Sum);
         let x = &args[0];
         let mut out = Vec::new();
         for e in row_major_indices(&t.shape) {
@@ -242,8 +241,8 @@ impl Run for Reduce {
                 let v = get(&x.data, index_of(&x.shape, &at));
                 acc = Some(match (acc, kind) {
                     (None, _) => v,
-                    (Some(a), "max") => a.max(v),
-                    (Some(a), "min") => a.min(v),
+                    (Some(a), ReduceKind::Max) => a.max(v),
+                    (Some(a), ReduceKind::Min) => a.min(v),
                     (Some(a), _) => a + v,
                 });
             }

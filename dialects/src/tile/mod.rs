@@ -38,38 +38,31 @@ pub use ops::*;
 pub use types::{Layout, SYNTAX, Space, TileType, make_tile, plain_tile, tile_type};
 
 use crate::coord;
-use aic::attributes::AttrKind;
 use aic::dialect::{AttrConstraint, AttrSyntax, Dialect};
 
-/// The levels a GEMM runs at.
-pub const LEVELS: &[&str] = &["block", "warp", "thread"];
-/// The text before the keyword of `#tile<level block>`.
-pub const LEVEL_PREFIX: &str = "tile<level ";
-const LEVEL: AttrConstraint = AttrConstraint {
-    desc: "GEMM level (block, warp, thread)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(LEVEL_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(LEVEL_PREFIX, LEVELS),
-};
+aic::dialect_enum! {
+    /// The level a GEMM runs at, `#tile<level block>`.
+    pub enum Level = "tile<level ", "GEMM level (block, warp, thread)" {
+        /// The whole block.
+        Block = "block",
+        /// One warp.
+        Warp = "warp",
+        /// One thread.
+        Thread = "thread",
+    }
+}
 
-/// The spaces a transfer stages into.
-pub const SPACES: &[&str] = &["register", "shared"];
-/// The text before the keyword of `#tile<space shared>`.
-pub const SPACE_PREFIX: &str = "tile<space ";
-const SPACE: AttrConstraint = AttrConstraint {
-    desc: "tile space (register, shared)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(SPACE_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(SPACE_PREFIX, SPACES),
-};
-
-/// Reduction kinds.
-pub const KINDS: &[&str] = &["sum", "max", "min"];
-/// The text before the keyword of `#tile<kind sum>`.
-pub const KIND_PREFIX: &str = "tile<kind ";
-const KIND: AttrConstraint = AttrConstraint {
-    desc: "reduction kind (sum, max, min)",
-    check: |a, _| matches!(a, AttrKind::Opaque(t) if t.starts_with(KIND_PREFIX)),
-    syntax: AttrSyntax::DialectEnum(KIND_PREFIX, KINDS),
-};
+aic::dialect_enum! {
+    /// How `tile.reduce` combines, `#tile<kind sum>`.
+    pub enum ReduceKind = "tile<kind ", "reduction kind (sum, max, min)" {
+        /// The sum.
+        Sum = "sum",
+        /// The maximum.
+        Max = "max",
+        /// The minimum.
+        Min = "min",
+    }
+}
 
 const DESC: AttrConstraint = AttrConstraint {
     desc: "tensor descriptor (#coord.desc<...>)",

@@ -3,12 +3,12 @@
 
 use super::interp::{self, Run};
 use super::types::{TILE, malformed_tile, tile_type};
-use super::{DESC, KIND, LEVEL, SPACE, SPACE_PREFIX, Space, TileType};
+use super::{DESC, Level, ReduceKind, Space, TileType};
 use crate::coord::{self, Desc};
 use crate::gpu::{enclosing, verify_launch};
 use aic::Diagnostic;
 use aic::constraints::{I64_ARRAY, I64_ATTR, MEMREF, TENSOR};
-use aic::dialect::{OpSpec, Traits, ac, enum_keyword, tc};
+use aic::dialect::{OpSpec, Traits, ac, tc};
 use aic::ir::{Context, Op, Region, Value};
 use aic::op_def::OpHandle;
 use aic::types::TypeKind;
@@ -61,13 +61,6 @@ const fn op<H: TileOp + Run>(name: &'static str, summary: &'static str) -> OpSpe
 /// An error on `op`.
 fn fail(ctx: &Context, op: impl OpHandle, m: impl std::fmt::Display) -> Diagnostic {
     op_error(ctx, op.op(), m)
-}
-
-pub(super) fn word<'a>(ctx: &'a Context, op: Op, name: &str, prefix: &str) -> Option<&'a str> {
-    let a = ctx
-        .find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))?;
-    enum_keyword(ctx.uniquer(), a, prefix)
 }
 
 pub(super) fn tile_of(ctx: &Context, v: Value) -> Option<&TileType> {
@@ -413,7 +406,7 @@ aic::op! {
     pub Gemm = GEMM {
         operands: [a: one(TILE), b: one(TILE), acc: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [level: required(LEVEL)],
+        attributes: [level: required(Level::CONSTRAINT) as Level],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some(
@@ -514,7 +507,7 @@ aic::op! {
     pub Reduce = REDUCE {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [kind: required(KIND), axis: required(I64_ATTR) as i64],
+        attributes: [kind: required(ReduceKind::CONSTRAINT) as ReduceKind, axis: required(I64_ATTR) as i64],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$kind $input `,` `axis` `=` $axis attr-dict `:` type($input) `->` type($result)"),
@@ -605,7 +598,7 @@ aic::op! {
     pub Transfer = TRANSFER {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [space: required(SPACE), depth: required(I64_ATTR) as i64],
+        attributes: [space: required(Space::CONSTRAINT) as Space, depth: required(I64_ATTR) as i64],
         spec: OpSpec {
             format: Some(
                 "$input `to` $space `depth` `=` $depth attr-dict `:` type($input) `->` type($result)",
@@ -620,17 +613,13 @@ aic::op! {
 
 impl TileOp for Transfer {
     fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
-        let op = self.op();
         let (Some(t), Some(r)) = (
             tile_of(ctx, self.input(ctx)),
             tile_of(ctx, self.result(ctx)),
         ) else {
             return Err(fail(ctx, self, "operand and result must be tiles"));
         };
-        let space = match word(ctx, op, "space", SPACE_PREFIX) {
-            Some("shared") => Space::Shared,
-            _ => Space::Register,
-        };
+        let space = self.space(ctx).unwrap_or(Space::Register);
         if t.shape != r.shape || t.elem != r.elem || r.space != space {
             return Err(fail(
                 ctx,

@@ -6,13 +6,14 @@ use aic::ir::Uniquer;
 use aic::types::{DialectObject, DialectValue, Type, TypeKind};
 use std::fmt::Write as _;
 
-/// Where a tile lives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Space {
-    /// Registers (the default).
-    Register,
-    /// Shared memory (LDS on AMD).
-    Shared,
+aic::dialect_enum! {
+    /// Where a tile lives, `#tile<space shared>`.
+    pub enum Space = "tile<space ", "tile space (register, shared)" {
+        /// Registers (the default).
+        Register = "register",
+        /// Shared memory (LDS on AMD).
+        Shared = "shared",
+    }
 }
 
 /// A tile type: shape, element type, space and, optionally, how its
@@ -184,7 +185,11 @@ pub static SYNTAX: DialectSyntax = DialectSyntax {
     // A malformed `!tile.tile<...>` stays opaque text for the op verifier to
     // report, naming the op that uses it.
     parse_type: Some(|u, body| Ok(TileType::parse(u, body).map(DialectObject::new))),
-    parse_attr: None,
+    parse_attr: Some(|_, body| {
+        Ok(super::Level::parse_attr(body)
+            .or_else(|| Space::parse_attr(body))
+            .or_else(|| super::ReduceKind::parse_attr(body)))
+    }),
 };
 
 /// The type of a tile of `shape` and `elem` in `space`, its layout left to

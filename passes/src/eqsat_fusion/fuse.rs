@@ -10,7 +10,7 @@ use aic::attributes::{Attr, AttrKind};
 use aic::eqsat::{Graph, INPUT, Node};
 use aic::ir::Uniquer;
 use aic::types::Type;
-use aic_dialects::fusion;
+use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::graph::{self, Class};
 use egg::{Id, Symbol};
 use smallvec::SmallVec;
@@ -182,14 +182,14 @@ impl Body {
     }
 
     /// The kind of fusion the body is.
-    pub fn kind(&self) -> &'static str {
+    pub fn kind(&self) -> FusionKind {
         match self.roles() {
-            (2.., _) if !self.chained_gemms() => "horizontal",
-            (2.., _) => "b2b_gemm",
-            (1, _) => "vertical",
-            (0, 1..) => "reduction",
-            _ if self.ops.iter().all(|o| is_index_only(o.op.as_str())) => "memory",
-            _ => "elementwise",
+            (2.., _) if !self.chained_gemms() => FusionKind::Horizontal,
+            (2.., _) => FusionKind::B2bGemm,
+            (1, _) => FusionKind::Vertical,
+            (0, 1..) => FusionKind::Reduction,
+            _ if self.ops.iter().all(|o| is_index_only(o.op.as_str())) => FusionKind::Memory,
+            _ => FusionKind::Elementwise,
         }
     }
 

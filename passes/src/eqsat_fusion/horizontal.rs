@@ -15,7 +15,7 @@ use super::fuse::{MAX_BODY, MAX_SIBLINGS, Role, is_index_only, role};
 use super::{append_yield, build_group_op, short_name};
 use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
-use aic_dialects::fusion::{Group, Yield};
+use aic_dialects::fusion::{FusionKind, Group, Yield};
 use std::collections::{HashMap, HashSet};
 
 /// A kernel that may join siblings: its op, the value its anchor (its one
@@ -270,7 +270,7 @@ fn join(ctx: &mut Context, set: &[Op], saving: f64, target: &Target) -> String {
     let group = build_group_op(
         ctx,
         (set[0], loc),
-        "horizontal",
+        FusionKind::Horizontal,
         joint,
         &inputs,
         block,

@@ -24,7 +24,8 @@ use aic::ir::{Builder, Context, InsertPoint, Op, OpState, Value};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::{Diagnostic, DialectRegistry};
-use aic_dialects::{fusion, graph};
+use aic_dialects::fusion::{self, FusionKind};
+use aic_dialects::graph;
 use cost::{KernelTime, TARGETS, Target};
 use egg::Rewrite;
 use std::collections::{HashMap, HashSet};
@@ -496,7 +497,7 @@ fn fusion_line(model: &KernelTime<'_>, n: &Node, kids: &[aic::Type]) -> Option<S
     let names: Vec<&str> = body.ops.iter().map(|o| short_name(o.op.as_str())).collect();
     Some(format!(
         "fused {} [{}]: {:.3} us, unfused {:.3} us, saving {:.3} us",
-        body.kind(),
+        body.kind().keyword(),
         names.join(" "),
         fused * 1e6,
         unfused * 1e6,
@@ -643,7 +644,7 @@ impl Origins<'_> {
 pub fn build_group_op(
     ctx: &mut Context,
     (at, loc): (Op, aic::Attr),
-    kind: &str,
+    kind: FusionKind,
     cost: f64,
     inputs: &[Value],
     block: aic::ir::Block,
@@ -655,7 +656,7 @@ pub fn build_group_op(
         bits: u128::from(cost.to_bits()),
         ty: f64t,
     });
-    let kind = fusion::kind_attr(ctx, kind);
+    let kind = kind.attr(&u);
     let mut b = Builder::before(ctx, at);
     b.loc = loc;
     let g = fusion::Group::build(&mut b, inputs, kind, Some(cost), results);

@@ -13,12 +13,11 @@
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_values;
 use aic::dialect::OpSpec;
-use aic::dialect::{enum_attr, enum_keyword};
 use aic::eqsat::{self, Arg, Bound, Graph, Native, Natives, Node};
 use aic::interp::{Data, Elem, Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::Uniquer;
 use aic::types::{Type, TypeKind};
-use aic_dialects::graph::{self, REDUCE_PREFIX};
+use aic_dialects::graph::{self, ReduceKind};
 use egg::{Id, Symbol};
 
 /// The predicates and natives the pass's rule sets are read with.
@@ -157,12 +156,12 @@ fn along(g: &Graph, b: Id, axes: &[usize]) -> Vec<Id> {
 
 /// The reduction of a node: its kind, sorted non-negative axes and whether it
 /// keeps the reduced dimensions.
-fn reduction<'g>(g: &'g Graph, n: &Node) -> Option<(&'g str, Vec<usize>, bool)> {
+fn reduction(g: &Graph, n: &Node) -> Option<(ReduceKind, Vec<usize>, bool)> {
     if n.op.as_str() != graph::REDUCE.name {
         return None;
     }
     let u = uniq(g);
-    let kind = enum_keyword(u, eqsat::prop(u, n, "kind")?, REDUCE_PREFIX)?;
+    let kind = ReduceKind::of(u, eqsat::prop(u, n, "kind")?)?;
     let rank = shape(g, n.children[0])?.len() as i64;
     let mut axes: Vec<usize> = ints(g, n, "axes")?
         .into_iter()
@@ -173,7 +172,7 @@ fn reduction<'g>(g: &'g Graph, n: &Node) -> Option<(&'g str, Vec<usize>, bool)> 
 }
 
 /// Whether class `c` holds a `kind` reduction of `x` over `axes`.
-fn reduces(g: &Graph, c: Id, kind: &str, x: Id, axes: &[usize]) -> bool {
+fn reduces(g: &Graph, c: Id, kind: ReduceKind, x: Id, axes: &[usize]) -> bool {
     g[c].nodes.iter().any(|n| {
         reduction(g, n).is_some_and(|(k, a, _)| k == kind && a == axes)
             && g.find(n.children[0]) == g.find(x)
@@ -181,7 +180,7 @@ fn reduces(g: &Graph, c: Id, kind: &str, x: Id, axes: &[usize]) -> bool {
 }
 
 /// The inputs `x` of which class `c` holds a `kind` reduction over `axes`.
-fn reduced(g: &Graph, c: Id, kind: &str, axes: &[usize]) -> Vec<Id> {
+fn reduced(g: &Graph, c: Id, kind: ReduceKind, axes: &[usize]) -> Vec<Id> {
     g[c].nodes
         .iter()
         .filter(|n| reduction(g, n).is_some_and(|(k, a, _)| k == kind && a == axes))
@@ -310,13 +309,17 @@ fn bias_add(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
 }
 
 /// A `graph.reduce` of `kind` over `axes` (keeping them if `keep`).
-fn reduce_node(g: &Graph, kind: &str, x: Id, axes: &[usize], keep: bool, ty: Option<Type>) -> Node {
+fn reduce_node(
+    g: &Graph,
+    kind: ReduceKind,
+    x: Id,
+    axes: &[usize],
+    keep: bool,
+    ty: Option<Type>,
+) -> Node {
     let u = uniq(g);
     let axes: Vec<i64> = axes.iter().map(|a| *a as i64).collect();
-    let mut props = vec![
-        ("kind", enum_attr(u, REDUCE_PREFIX, kind)),
-        ("axes", u.i64_array(&axes)),
-    ];
+    let mut props = vec![("kind", kind.attr(u)), ("axes", u.i64_array(&axes))];
     if keep {
         props.push(("keep_dims", u.attr(AttrKind::Unit)));
     }
@@ -337,10 +340,17 @@ fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
             continue;
         };
         for r in &g[s].nodes {
-            if let Some(("sum", axes, keep)) = reduction(g, r)
+            if let Some((ReduceKind::Sum, axes, keep)) = reduction(g, r)
                 && count(r.children[0], &axes) == Some(n)
             {
-                out.push(reduce_node(g, "mean", r.children[0], &axes, keep, ty));
+                out.push(reduce_node(
+                    g,
+                    ReduceKind::Mean,
+                    r.children[0],
+                    &axes,
+                    keep,
+                    ty,
+                ));
             }
         }
         let Some(rank) = shape(g, s).map(|s| s.len()) else {
@@ -348,9 +358,9 @@ fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         };
         for axes in (0..rank).map(|a| vec![a]).chain([(0..rank).collect()]) {
             for m in spread(g, s, &axes) {
-                for x in reduced(g, m, "sum", &axes) {
+                for x in reduced(g, m, ReduceKind::Sum, &axes) {
                     if shape(g, x).map(|s| s.len()) == Some(rank) && count(x, &axes) == Some(n) {
-                        out.push(reduce_node(g, "mean", x, &axes, true, ty));
+                        out.push(reduce_node(g, ReduceKind::Mean, x, &axes, true, ty));
                     }
                 }
             }
@@ -371,7 +381,7 @@ fn softmax(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         for a in 0..rank {
             let summed = spread(g, b, &[a])
                 .into_iter()
-                .any(|s| reduces(g, s, "sum", e, &[a]));
+                .any(|s| reduces(g, s, ReduceKind::Sum, e, &[a]));
             if !summed {
                 continue;
             }
@@ -379,7 +389,7 @@ fn softmax(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 for (x, mb) in pairs(g, ex.children[0], &graph::SUB) {
                     if spread(g, mb, &[a])
                         .into_iter()
-                        .any(|m| reduces(g, m, "max", x, &[a]))
+                        .any(|m| reduces(g, m, ReduceKind::Max, x, &[a]))
                     {
                         let axis = i64_attr(uniq(g), a as i64);
                         out.push(node(g, &graph::SOFTMAX, vec![("axis", axis)], &[x], ty));
@@ -408,7 +418,7 @@ fn deviation(
                 let Some(eps) = scalar(g, e) else {
                     continue;
                 };
-                for sq in reduced(g, v, "mean", axes) {
+                for sq in reduced(g, v, ReduceKind::Mean, axes) {
                     if pairs(g, sq, &graph::MUL)
                         .into_iter()
                         .any(|(p, q)| p == q && is_x(p))
@@ -461,7 +471,7 @@ fn layernorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                             for (x, mb) in pairs(g, xc, &graph::SUB) {
                                 let centred = spread(g, mb, &axes)
                                     .into_iter()
-                                    .any(|m| reduces(g, m, "mean", x, &axes));
+                                    .any(|m| reduces(g, m, ReduceKind::Mean, x, &axes));
                                 if centred {
                                     let props = vec![("epsilon", f32_attr(uniq(g), eps))];
                                     let kids = [x, gamma, beta];

@@ -378,7 +378,7 @@ impl<'a> Online<'a> {
                 ab::select(b, inside, a[0], ninf)
             });
         }
-        let mx = reduce_rows(l, s, "max", row_t);
+        let mx = reduce_rows(l, s, tile::ReduceKind::Max, row_t);
         let m_new = map(l, &[m_i, mx], row_t, calc, &mut |b, a| {
             ab::binary::<arith::MaximumF>(b, a[0], a[1])
         });
@@ -394,7 +394,7 @@ impl<'a> Online<'a> {
         let mut exp_diff = |b: &mut Builder<'_>, a: &[Value]| exp2_fma(b, a[0], log2e, a[1]);
         let p = map(l, &[s, mb], s_t, calc, &mut exp_diff);
         let alpha = map(l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
-        let ps = reduce_rows(l, p, "sum", row_t);
+        let ps = reduce_rows(l, p, tile::ReduceKind::Sum, row_t);
         let l_new = map(l, &[l_i, alpha, ps], row_t, calc, &mut |b, a| {
             let x = ab::binary::<arith::MulF>(b, a[0], a[1]);
             ab::binary::<arith::AddF>(b, x, a[2])

@@ -277,15 +277,20 @@ pub(super) fn spread(b: &mut Builder<'_>, x: Value, ty: Type, dims: &[i64]) -> V
 }
 
 /// `tile.reduce kind t, axis = 1` to the row tile type `ty`.
-pub(super) fn reduce_rows(b: &mut Builder<'_>, t: Value, kind: &str, ty: Type) -> Value {
-    let kind = aic::dialect::enum_attr(b.ctx.uniquer(), tile::KIND_PREFIX, kind);
+pub(super) fn reduce_rows(
+    b: &mut Builder<'_>,
+    t: Value,
+    kind: tile::ReduceKind,
+    ty: Type,
+) -> Value {
+    let kind = kind.attr(b.ctx.uniquer());
     let axis = i64_attr(b.ctx.uniquer(), 1);
     tile::Reduce::build(b, t, kind, axis, ty).result(b.ctx)
 }
 
 /// A block-level `tile.gemm a x b + acc` of accumulator type `ty`.
 pub(super) fn block_gemm(b: &mut Builder<'_>, x: Value, y: Value, acc: Value, ty: Type) -> Value {
-    let level = aic::dialect::enum_attr(b.ctx.uniquer(), tile::LEVEL_PREFIX, "block");
+    let level = tile::Level::Block.attr(b.ctx.uniquer());
     tile::Gemm::build(b, x, y, acc, level, ty).result(b.ctx)
 }
 
@@ -299,7 +304,7 @@ pub(super) fn stage(
 ) -> Value {
     let u = b.ctx.uniquer().clone();
     let st = tile::plain_tile(&u, shape.to_vec(), elem, Space::Shared);
-    let space = aic::dialect::enum_attr(&u, tile::SPACE_PREFIX, "shared");
+    let space = Space::Shared.attr(&u);
     let depth = i64_attr(&u, depth);
     tile::Transfer::build(b, tile, space, depth, st).result(b.ctx)
 }

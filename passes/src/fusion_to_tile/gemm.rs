@@ -120,9 +120,8 @@ fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
     let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
     let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
     let groups = aic::constraints::int_attr(ctx, conv, "groups").unwrap_or(1);
-    let nchw = attr("layout").and_then(|a| {
-        aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::graph::LAYOUT_PREFIX)
-    }) == Some("NCHW");
+    let nchw = attr("layout").and_then(|a| aic_dialects::graph::ConvLayout::of(ctx, a))
+        == Some(aic_dialects::graph::ConvLayout::Nchw);
     let (xs, ws) = (shape(ctx, x), shape(ctx, w));
     let (st, di, pa) = (
         i64_array_attr(ctx, conv, "strides").unwrap_or_default(),

@@ -41,7 +41,7 @@ use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
-use aic_dialects::fusion;
+use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::tile::{self, Space};
 
 mod attention;
@@ -295,13 +295,13 @@ fn wrap(ctx: &mut Context, op: Op) {
     };
     fusion::Yield::build(&mut end, &[res]);
     let kind = if is_gemm_op(ctx, op) {
-        "vertical"
+        FusionKind::Vertical
     } else if is_row_op(ctx, op) {
-        "reduction"
+        FusionKind::Reduction
     } else {
-        "elementwise"
-    };
-    let kind = aic_dialects::fusion::kind_attr(ctx, kind);
+        FusionKind::Elementwise
+    }
+    .attr(ctx.uniquer());
     let ty = ctx.value_type(ctx.result(op, 0));
     let g = fusion::Group::build(&mut Builder::before(ctx, op), &ins, kind, None, &[ty]);
     let r = g.body(ctx);

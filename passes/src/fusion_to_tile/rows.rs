@@ -76,14 +76,9 @@ impl RowOp {
                     return Err("a reduction over no dims".into());
                 }
                 attr("kind")
-                    .and_then(|a| {
-                        aic::dialect::enum_keyword(
-                            ctx.uniquer(),
-                            a,
-                            aic_dialects::graph::REDUCE_PREFIX,
-                        )
-                    })
+                    .and_then(|a| aic_dialects::graph::ReduceKind::of(ctx, a))
                     .ok_or("a reduction without a kind")?
+                    .keyword()
                     .to_string()
             }
         } else if is(ctx, red, &graph::LAYERNORM) || is(ctx, red, &graph::RMSNORM) {
@@ -141,7 +136,8 @@ impl RowOp {
             tile::plain_tile(&u, vec![r, n], elem, Space::Register),
             tile::plain_tile(&u, vec![r], elem, Space::Register),
         );
-        let reduce = |e: &mut Builder<'_>, t: Value, k: &str| reduce_rows(e, t, k, one_t);
+        let reduce =
+            |e: &mut Builder<'_>, t: Value, k: tile::ReduceKind| reduce_rows(e, t, k, one_t);
         let spread = |e: &mut Builder<'_>, t: Value| spread(e, t, row_t, &[0]);
         let inv_n = 1.0 / n as f64;
         let mut mul = |s: &mut Builder<'_>, a: &[Value]| ab::binary::<arith::MulF>(s, a[0], a[1]);
@@ -164,7 +160,7 @@ impl RowOp {
             "softmax" => {
                 // exp(x - m) = exp2(x·log2 e - m·log2 e): one fma an element;
                 // and a row's sum inverted once, not divided by per element.
-                let m = reduce(e, v, "max");
+                let m = reduce(e, v, tile::ReduceKind::Max);
                 let neg_ml = map(e, &[m], one_t, elem, &mut |s, a| {
                     let c = ab::number(s, -std::f64::consts::LOG2_E, elem);
                     ab::binary::<arith::MulF>(s, a[0], c)
@@ -174,7 +170,7 @@ impl RowOp {
                     let c = ab::number(s, std::f64::consts::LOG2_E, elem);
                     exp2_fma(s, a[0], c, a[1])
                 });
-                let sm = reduce(e, ex, "sum");
+                let sm = reduce(e, ex, tile::ReduceKind::Sum);
                 let inv = map(e, &[sm], one_t, elem, &mut |s, a| {
                     let one = ab::number(s, 1.0, elem);
                     ab::binary::<arith::DivF>(s, one, a[0])
@@ -184,7 +180,7 @@ impl RowOp {
             }
             "layernorm" | "rmsnorm" => {
                 let centred = if self.kind == "layernorm" {
-                    let s1 = reduce(e, v, "sum");
+                    let s1 = reduce(e, v, tile::ReduceKind::Sum);
                     let mean = scaled(e, s1);
                     let mb = spread(e, mean);
                     map(e, &[v, mb], row_t, elem, &mut |s, a| {
@@ -194,7 +190,7 @@ impl RowOp {
                     v
                 };
                 let sq = map(e, &[centred, centred], row_t, elem, &mut mul);
-                let ss = reduce(e, sq, "sum");
+                let ss = reduce(e, sq, tile::ReduceKind::Sum);
                 let var = scaled(e, ss);
                 let rs = inv_std(e, var);
                 let rb = spread(e, rs);
@@ -211,7 +207,12 @@ impl RowOp {
                 y
             }
             k => {
-                let t = reduce(e, v, if k == "mean" { "sum" } else { k });
+                // `mean` is a sum, scaled.
+                let t = reduce(
+                    e,
+                    v,
+                    tile::ReduceKind::from_keyword(k).unwrap_or(tile::ReduceKind::Sum),
+                );
                 if k == "mean" { scaled(e, t) } else { t }
             }
         }
@@ -442,9 +443,9 @@ impl Split {
         let in_range = Desc::row_major(&[self.rows_n, self.n]);
         let ok = valid(&mut e, &at, &tile_shape, &in_range);
         let (kind, identity) = match self.kind.as_str() {
-            "max" => ("max", f64::NEG_INFINITY),
-            "min" => ("min", f64::INFINITY),
-            _ => ("sum", 0.0),
+            "max" => (tile::ReduceKind::Max, f64::NEG_INFINITY),
+            "min" => (tile::ReduceKind::Min, f64::INFINITY),
+            _ => (tile::ReduceKind::Sum, 0.0),
         };
         let v = map_typed(&mut e, &[v, ok], &[calc, i1(&u)], row_t, &mut |b, a| {
             let z = ab::number(b, identity, calc);

@@ -107,7 +107,7 @@ impl Lower<'_> {
             })
         };
         let (mm, nn, kk_) = (ai32(ins.m), ai32(ins.n), ai32(ins.k));
-        let blgp = aic::dialect::enum_attr(&u, amdgpu::PERM_B_PREFIX, "none");
+        let blgp = amdgpu::PermB::None.attr(&u);
         // A fragment: `ins.ab` halves `step` apart from `at`.
         let frag = |s: &mut Self, view: Value, at: Value, step: i64| {
             let el: Vec<Value> = (0..ins.ab)

@@ -60,7 +60,7 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::arith::{self};
 use aic_dialects::coord::{self, Desc};
-use aic_dialects::gpu::{self, WORKGROUP, build as gb, elem_bytes};
+use aic_dialects::gpu::{self, AddressSpace, Dim, ShuffleMode, build as gb, elem_bytes};
 use aic_dialects::memref::build as mb;
 use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
@@ -360,7 +360,7 @@ fn lower_kernel(
             ip: InsertPoint::End(gb),
             loc,
         },
-        aic::dialect::enum_attr(&u, aic_dialects::gpu::DIM_PREFIX, "x"),
+        Dim::X,
     );
     let tid_op = ctx.defining_op(tid).expect("an op's result");
     let mut l = Lower {
@@ -461,14 +461,15 @@ impl Combine {
 }
 
 /// `tile.reduce` kinds: the start and combining op of floats and integers.
-fn combiner(kind: &str, float: bool) -> (f64, Combine) {
+fn combiner(kind: tile::ReduceKind, float: bool) -> (f64, Combine) {
+    use tile::ReduceKind::{Max, Min, Sum};
     match (kind, float) {
-        ("sum", true) => (0.0, Combine::AddF),
-        ("max", true) => (f64::NEG_INFINITY, Combine::MaximumF),
-        ("min", true) => (f64::INFINITY, Combine::MinimumF),
-        ("sum", false) => (0.0, Combine::AddI),
-        ("max", false) => (i64::MIN as f64, Combine::MaxSI),
-        _ => (i64::MAX as f64, Combine::MinSI),
+        (Sum, true) => (0.0, Combine::AddF),
+        (Max, true) => (f64::NEG_INFINITY, Combine::MaximumF),
+        (Min, true) => (f64::INFINITY, Combine::MinimumF),
+        (Sum, false) => (0.0, Combine::AddI),
+        (Max, false) => (i64::MIN as f64, Combine::MaxSI),
+        (Min, false) => (i64::MAX as f64, Combine::MinSI),
     }
 }
 
@@ -524,7 +525,7 @@ impl Lower<'_> {
             shape: [n].as_slice().into(),
             elem,
             layout: None,
-            memory_space: shared.then(|| u.attr(AttrKind::Opaque(WORKGROUP.into()))),
+            memory_space: shared.then(|| AddressSpace::Workgroup.attr(u)),
         })
     }
 
@@ -787,12 +788,11 @@ impl Lower<'_> {
     fn butterfly(&mut self, v: Value, lanes: i64, combine: Combine) -> Value {
         let u = self.ctx.uniquer().clone();
         let i32t = u.int_type(32);
-        let xor = aic::dialect::enum_attr(&u, aic_dialects::gpu::SHUFFLE_PREFIX, "xor");
         let width = ab::number(self, lanes as f64, i32t);
         let (mut v, mut off) = (v, lanes / 2);
         while off > 0 {
             let oc = ab::number(self, off as f64, i32t);
-            let (y, _) = gb::shuffle(self, xor, v, oc, width);
+            let (y, _) = gb::shuffle(self, ShuffleMode::Xor, v, oc, width);
             v = combine.apply(self, v, y);
             off /= 2;
         }
@@ -1036,16 +1036,12 @@ impl Lower<'_> {
         }
     }
 
-    /// The kind keyword of reduction `op`.
-    fn reduce_kind(&self, op: Op) -> String {
+    /// The kind of reduction `op`.
+    fn reduce_kind(&self, op: Op) -> tile::ReduceKind {
         let ctx = &*self.ctx;
-        ctx.find_ident("kind")
-            .and_then(|i| ctx.inherent_attr(op, i))
-            .and_then(|a| {
-                aic::dialect::enum_keyword(ctx.uniquer(), a, aic_dialects::tile::KIND_PREFIX)
-            })
-            .unwrap_or("sum")
-            .to_string()
+        tile::Reduce::of(ctx, op)
+            .and_then(|r| r.kind(ctx))
+            .unwrap_or(tile::ReduceKind::Sum)
     }
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {

@@ -60,13 +60,7 @@ impl<'c> Lower<'c> {
     fn lower_program_id(&mut self, op: Op) -> Result<(), Diagnostic> {
         let id = tile::ProgramId::wrap(op).id(self.ctx);
         let axis = self.int(op, "axis").clamp(0, 2) as usize;
-        let u = self.ctx.uniquer().clone();
-        let dim = aic::dialect::enum_attr(
-            &u,
-            aic_dialects::gpu::DIM_PREFIX,
-            aic_dialects::gpu::DIMS[axis],
-        );
-        let v = gb::block_id(self, dim);
+        let v = gb::block_id(self, aic_dialects::gpu::Dim::ALL[axis]);
         self.map.values.insert(id, v);
         Ok(())
     }
@@ -250,7 +244,7 @@ impl<'c> Lower<'c> {
         let kind = self.reduce_kind(op);
         let src = self.tile_of(op, input)?;
         let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
-        let (init, combine) = combiner(&kind, float);
+        let (init, combine) = combiner(kind, float);
         let n: i64 = src.shape.iter().product();
         let rows = n / src.shape[axis];
         let (l, _) = self.tiles[&input].clone();

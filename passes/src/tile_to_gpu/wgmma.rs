@@ -188,10 +188,8 @@ impl Lower<'_> {
         let g = ab::binary::<arith::DivUI>(self, self.tid, c128);
         let zero = ab::index(self, 0);
         let a_rows = self.mul_add(g, 64 * RUN, zero);
-        let proxy_kind = u.attr(AttrKind::Opaque(
-            aic_dialects::nvvm::PROXY_ASYNC_SHARED.into(),
-        ));
-        let proxy_space = u.attr(AttrKind::Opaque(aic_dialects::nvvm::SHARED_CTA.into()));
+        let proxy_kind = aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u);
+        let proxy_space = aic_dialects::nvvm::SharedSpace::Cta.attr(&u);
         let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
         let (lo, hi, one) = (
             ab::index(self, 0),

@@ -171,7 +171,7 @@ pub fn result_type(ctx: &Context, op: Op) -> Type {
 pub fn flags(ctx: &Context, op: Op, name: &str, e: &aic::dialect::BitEnum) -> u32 {
     ctx.op_spec(op)
         .and_then(|s| s.attr(ctx, op, name))
-        .and_then(|a| e.value_of(ctx.attr_kind(a)))
+        .and_then(|a| e.bits_of(ctx.attr_kind(a)))
         .unwrap_or(0)
 }
 

@@ -8,8 +8,7 @@ use crate::kernels::{
     is_unsigned, out, result_elem, unsupported, value, width,
 };
 use crate::math::fold::libm;
-use crate::stablehlo::attrs::enum_word;
-use aic::constraints::op_attr;
+use crate::stablehlo::{Compare, ComparisonDirection as Direction, ComparisonType};
 use aic::interp::{Complexes, Data, Elem, Floats, Interp, InterpError, Ints, Tensor};
 use aic::ir::Op;
 
@@ -296,33 +295,30 @@ pub(crate) fn total_key(x: f64) -> i64 {
 /// `compare`.
 pub fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
-    let dir = op_attr(ctx, op, "comparison_direction")
-        .and_then(|a| enum_word(ctx, a, "comparison_direction"))
-        .ok_or_else(|| InterpError::at(op, "missing comparison_direction"))?
-        .to_string();
-    let ty = op_attr(ctx, op, "compare_type")
-        .and_then(|a| enum_word(ctx, a, "comparison_type"))
-        .unwrap_or("NOTYPE")
-        .to_string();
+    let cmp = Compare(op);
+    let dir = cmp
+        .comparison_direction(ctx)
+        .ok_or_else(|| InterpError::at(op, "missing comparison_direction"))?;
+    let ty = cmp.compare_type(ctx).unwrap_or(ComparisonType::NoType);
     let (a, b) = (&args[0], &args[1]);
     let e = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;
     let n = a.len().max(b.len());
     let test = |o: std::cmp::Ordering| -> bool {
         use std::cmp::Ordering::*;
-        match dir.as_str() {
-            "EQ" => o == Equal,
-            "NE" => o != Equal,
-            "LT" => o == Less,
-            "LE" => o != Greater,
-            "GT" => o == Greater,
-            _ => o != Less,
+        match dir {
+            Direction::Eq => o == Equal,
+            Direction::Ne => o != Equal,
+            Direction::Lt => o == Less,
+            Direction::Le => o != Greater,
+            Direction::Gt => o == Greater,
+            Direction::Ge => o != Less,
         }
     };
     let data = match (&a.data, &b.data) {
         (Data::Int(x), Data::Int(y)) => Ints::from_fn(er, n, |i| {
             let (p, q) = (at(x, i), at(y, i));
-            let o = if ty == "UNSIGNED" || is_unsigned(e) || is_bool(e) {
+            let o = if ty == ComparisonType::Unsigned || is_unsigned(e) || is_bool(e) {
                 bits(e, p).cmp(&bits(e, q))
             } else {
                 p.cmp(&q)
@@ -331,19 +327,19 @@ pub fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         }),
         (Data::Float(x), Data::Float(y)) => Ints::from_fn(er, n, |i| {
             let (p, q) = (at(x, i), at(y, i));
-            let t = if ty == "TOTALORDER" {
+            let t = if ty == ComparisonType::TotalOrder {
                 test(total_key(p).cmp(&total_key(q)))
             } else {
                 match p.partial_cmp(&q) {
                     Some(o) => test(o),
-                    None => dir == "NE",
+                    None => dir == Direction::Ne,
                 }
             };
             er.wrap(i128::from(t))
         }),
         (Data::Complex(x), Data::Complex(y)) => Ints::from_fn(er, n, |i| {
             let eq = at(x, i) == at(y, i);
-            er.wrap(i128::from(if dir == "EQ" { eq } else { !eq }))
+            er.wrap(i128::from(if dir == Direction::Eq { eq } else { !eq }))
         }),
         _ => return Err(InterpError::at(op, "operands of different element kinds")),
     };

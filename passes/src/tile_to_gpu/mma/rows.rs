@@ -367,7 +367,7 @@ impl Lower<'_> {
         let t = self.tile_of(op, r)?;
         let kind = self.reduce_kind(op);
         let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
-        let (_, combine) = combiner(&kind, float);
+        let (_, combine) = combiner(kind, float);
         let out = self.frag_alloca(w, &t);
         let fw = f.w;
         for q in 0..w.slots_of(&t) {

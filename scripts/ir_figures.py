@@ -4,8 +4,7 @@ op-name string literals, positional operand reads, the longest functions, files 
 1,500 lines, and private op-building helpers in passes/backends (issue 21's figures).
 
     python3 scripts/ir_figures.py [TREE]
-
-longest functions, long files, private builders."""
+"""
 import os, re, sys, subprocess
 root = sys.argv[1] if len(sys.argv) > 1 else "."
 LIT = re.compile(r'"(graph|tile|stablehlo|arith|gpu|nvgpu|coord|fusion|scf|math|memref|amdgpu|nvvm|vector|chlo|func|nki)\.[a-z_]+"')

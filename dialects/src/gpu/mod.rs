@@ -347,8 +347,9 @@ pub fn elem_bytes(ctx: &Context, ty: Type) -> i64 {
     }
 }
 
-/// Every gpu op but the kernel and the launch runs inside a `gpu.kernel`.
-fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+/// Every gpu op but the kernel and the launch runs inside a `gpu.kernel`, and
+/// so do the nvgpu and nvvm ops (their verifiers start with this check).
+pub fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     if enclosing(ctx, op, KERNEL.name).is_none() {
         return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
     }

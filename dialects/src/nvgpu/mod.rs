@@ -73,7 +73,7 @@
 //! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
 //! it, and the shared memory it reads must not change until then.
 
-use crate::gpu::enclosing;
+use crate::gpu::verify_in_kernel;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac, tc};
@@ -421,14 +421,6 @@ fn shared_matrix(ctx: &Context, op: Op, what: &str) -> Result<Type, String> {
         return Err(format!("{indices} indices for a memref of rank {rank}"));
     }
     Ok(k.element_type().expect("a memref"))
-}
-
-/// Every op of the dialect runs inside a `gpu.kernel`.
-fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    if enclosing(ctx, op, crate::gpu::KERNEL.name).is_none() {
-        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
-    }
-    Ok(())
 }
 
 fn verify_ldmatrix(ctx: &Context, op: Op) -> Result<(), Diagnostic> {

@@ -28,7 +28,7 @@ use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 
-use crate::gpu::enclosing;
+use crate::gpu::verify_in_kernel;
 use aic::constraints::I64_ATTR;
 use aic::constraints::op_attr_kind as attr_kind;
 
@@ -139,14 +139,6 @@ pub fn group(ctx: &Context, op: Op) -> i64 {
         Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(-1),
         _ => -1,
     }
-}
-
-/// Every op of the dialect runs inside a `gpu.kernel`.
-fn verify_in_kernel(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
-    if enclosing(ctx, op, crate::gpu::KERNEL.name).is_none() {
-        return Err(op_error(ctx, op, "must be inside a gpu.kernel"));
-    }
-    Ok(())
 }
 
 fn verify_wgmma_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {

@@ -5,7 +5,7 @@ op-name string literals, positional operand reads, the longest functions, files 
 
     python3 scripts/ir_figures.py [TREE]
 """
-import os, re, sys, subprocess
+import os, re, sys
 root = sys.argv[1] if len(sys.argv) > 1 else "."
 LIT = re.compile(r'"(graph|tile|stablehlo|arith|gpu|nvgpu|coord|fusion|scf|math|memref|amdgpu|nvvm|vector|chlo|func|nki)\.[a-z_]+"')
 IDX = re.compile(r'operands\([^()]*(\([^()]*\))?[^()]*\)\[\d')

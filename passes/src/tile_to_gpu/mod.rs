@@ -53,6 +53,7 @@ mod wgmma;
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::i64_array_attr;
+use aic::conversion::Lowerings;
 use aic::ir::{Block, Build, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
@@ -65,6 +66,7 @@ use aic_dialects::memref::build as mb;
 use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -243,6 +245,8 @@ struct Lower<'c> {
     /// where the tile starts in the view (a pipeline's stage; 0 if `None`)
     /// and whether it is stored transposed.
     padded_tiles: HashMap<Value, mma::Padded>,
+    /// How each tile op lowers (see [`ops`]).
+    lowerings: Rc<Lowerings<'c, Lower<'c>>>,
 }
 
 /// The scratch region for exchanges: two banks used in turn, so that the
@@ -391,6 +395,7 @@ fn lower_kernel(
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
         warp_rows: None,
+        lowerings: Rc::new(ops::lowerings()),
     };
     l.warp_rows = l.plan_warp_rows(k);
     l.block_ops(body)?;

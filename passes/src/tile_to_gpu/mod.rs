@@ -981,7 +981,7 @@ impl Lower<'_> {
         }
         if let Some(red) = tile::Reduce::of(ctx, d) {
             let src = tile::tile_type(ctx.uniquer(), ctx.value_type(red.input(ctx)))?;
-            let axis = self.int(d, "axis") as usize;
+            let axis = red.axis(ctx).unwrap_or(0) as usize;
             return self.slice_of(src, axis);
         }
         tile::Map::of(ctx, d)?
@@ -1039,14 +1039,6 @@ impl Lower<'_> {
         if self.scratch.dirty.contains(&true) {
             self.barrier();
         }
-    }
-
-    /// The kind of reduction `op`.
-    fn reduce_kind(&self, op: Op) -> tile::ReduceKind {
-        let ctx = &*self.ctx;
-        tile::Reduce::of(ctx, op)
-            .and_then(|r| r.kind(ctx))
-            .unwrap_or(tile::ReduceKind::Sum)
     }
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
@@ -1113,10 +1105,6 @@ impl Lower<'_> {
 
     fn scalars(&self, vs: &[Value]) -> Vec<Value> {
         vs.iter().map(|v| self.map.value(*v)).collect()
-    }
-
-    fn int(&self, op: Op, name: &str) -> i64 {
-        aic::constraints::int_attr(self.ctx, op, name).unwrap_or(0)
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {

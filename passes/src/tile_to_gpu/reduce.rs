@@ -4,7 +4,6 @@
 
 use super::{Combine, ElementOf, L, Lower, REPLICATED, Slice, err};
 use aic::Diagnostic;
-use aic::constraints::i64_array_attr;
 use aic::ir::{Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::arith;
@@ -495,7 +494,7 @@ impl Lower<'_> {
             return false;
         };
         let rank = self.tiles[&b.input(ctx)].1.shape.len() as i64;
-        let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
+        let dims = b.dims(ctx).unwrap_or_default();
         let out = tile::tile_type(ctx.uniquer(), ctx.value_type(b.result(ctx)));
         dims == (0..rank).collect::<Vec<_>>()
             && out.is_some_and(|o| {

@@ -14,6 +14,19 @@
 //! When an op cannot be legalised the conversion fails with a diagnostic naming
 //! it and the IR is rolled back to what it was before, as in MLIR (here by
 //! restoring a copy of the root's regions taken at the start).
+//!
+//! A lowering that builds its result out of place and maps one value to many
+//! (MLIR's 1:N conversions, `replaceOpWithMultiple` and adaptors with a value
+//! range per operand) writes into a lowering state instead: [`Lowerings`] is a
+//! table of [`Lowering`]s rooted at op kinds (usually [`OpLowering<H, S>`], a
+//! function of the state `S` and the op's typed handle), tried by decreasing
+//! benefit until one applies (`Ok(true)`); `S` is where ops are built (an
+//! [`ir::Build`](crate::ir::Build)) and holds what the lowering shares: how each
+//! original value lowered (to several values, and how they are laid out) and the
+//! analyses that choose between an op's lowerings. `tile-to-gpu` is one: a tile
+//! value becomes a thread's array, a shared view or fragments, and a planned
+//! gemm, transfer or loop has a lowering of higher benefit that declines where
+//! the plan does not apply.
 
 use crate::diagnostics::{Diagnostic, Where};
 use crate::intern::FxBuild;

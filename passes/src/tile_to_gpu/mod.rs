@@ -52,7 +52,6 @@ mod wgmma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::constraints::i64_array_attr;
 use aic::conversion::Lowerings;
 use aic::ir::{Block, Build, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
 use aic::op_def::OpHandle;
@@ -143,7 +142,7 @@ impl Pass for TileToGpu {
             // and addressable first, which bounds every such product.
             aic::shape::check_values(ctx, *k, "tile-to-gpu")?;
             // A kernel whose tiles chose their block size keeps it.
-            let threads = aic::constraints::int_attr(ctx, *k, "threads").unwrap_or(self.threads);
+            let threads = tile::Kernel::wrap(*k).threads(ctx).unwrap_or(self.threads);
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -416,7 +415,7 @@ fn lower_kernel(
     let name = aic::symbol::symbol_name(ctx, k)
         .unwrap_or("kernel")
         .to_string();
-    let mut grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
+    let mut grid = tile::Kernel::wrap(k).grid(ctx).unwrap_or_default();
     grid.resize(3, 1);
     let kernel = gpu::Kernel::build(
         &mut Builder {

@@ -286,7 +286,6 @@ impl Lower<'_> {
         }
         let ctx = &*self.ctx;
         let u = ctx.uniquer();
-        let axis = ctx.find_ident("axis");
         let (mut row, mut simple) = (None::<Vec<i64>>, true);
         let mut shapes = Vec::new();
         ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
@@ -295,9 +294,7 @@ impl Lower<'_> {
             } else if let Some(red) = tile::Reduce::of(ctx, o) {
                 {
                     let src = tile::tile_type(u, ctx.value_type(red.input(ctx)));
-                    let a = axis
-                        .and_then(|i| ctx.inherent_attr(o, i))
-                        .and_then(|a| aic::constraints::int_value(u, a));
+                    let a = red.axis(ctx);
                     match src {
                         Some(s)
                             if s.shape.len() == 2

@@ -14,6 +14,19 @@
 //! When an op cannot be legalised the conversion fails with a diagnostic naming
 //! it and the IR is rolled back to what it was before, as in MLIR (here by
 //! restoring a copy of the root's regions taken at the start).
+//!
+//! A lowering that builds its result out of place and maps one value to many
+//! (MLIR's 1:N conversions, `replaceOpWithMultiple` and adaptors with a value
+//! range per operand) writes into a lowering state instead: [`Lowerings`] is a
+//! table of [`Lowering`]s rooted at op kinds (usually [`OpLowering<H, S>`], a
+//! function of the state `S` and the op's typed handle), tried by decreasing
+//! benefit until one applies (`Ok(true)`); `S` is where ops are built (an
+//! [`ir::Build`](crate::ir::Build)) and holds what the lowering shares: how each
+//! original value lowered (to several values, and how they are laid out) and the
+//! analyses that choose between an op's lowerings. `tile-to-gpu` is one: a tile
+//! value becomes a thread's array, a shared view or fragments, and a planned
+//! gemm, transfer or loop has a lowering of higher benefit that declines where
+//! the plan does not apply.
 
 use crate::diagnostics::{Diagnostic, Where};
 use crate::intern::FxBuild;
@@ -390,4 +403,101 @@ fn convert_ops(
         }
     }
     Ok(())
+}
+
+/// A per-op lowering into a lowering state `S` (see [`Lowerings`]).
+pub trait Lowering<S> {
+    /// Op name the lowering is rooted at.
+    fn root(&self) -> &'static str;
+    /// Higher benefit is tried first.
+    fn benefit(&self) -> u16 {
+        1
+    }
+    /// Lower `op` into `s`: `Ok(true)` when it did, `Ok(false)` when it does
+    /// not apply (the next lowering of the op is tried), an error when it
+    /// applies and fails.
+    fn lower(&self, s: &mut S, op: Op) -> Result<bool, Diagnostic>;
+}
+
+/// A lowering rooted at one op kind, written as a function of the state and
+/// the op's typed handle.
+pub struct OpLowering<H, S> {
+    /// Name, for debugging and documentation.
+    pub name: &'static str,
+    /// Benefit.
+    pub benefit: u16,
+    /// The lowering: `Ok(true)` when it lowered the op, `Ok(false)` when it
+    /// does not apply.
+    pub apply: fn(&mut S, H) -> Result<bool, Diagnostic>,
+}
+
+impl<H, S> OpLowering<H, S> {
+    /// A lowering of benefit 1.
+    pub const fn new(name: &'static str, apply: fn(&mut S, H) -> Result<bool, Diagnostic>) -> Self {
+        OpLowering {
+            name,
+            benefit: 1,
+            apply,
+        }
+    }
+    /// The same lowering with benefit `benefit`.
+    pub const fn with_benefit(mut self, benefit: u16) -> Self {
+        self.benefit = benefit;
+        self
+    }
+}
+
+impl<H: crate::op_def::OpHandle, S> Lowering<S> for OpLowering<H, S> {
+    fn root(&self) -> &'static str {
+        H::SPEC.name
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn lower(&self, s: &mut S, op: Op) -> Result<bool, Diagnostic> {
+        (self.apply)(s, H::wrap(op))
+    }
+}
+
+/// The lowerings of a 1:N, out-of-place conversion, grouped by root, by
+/// decreasing benefit; `'p` bounds what they borrow (their state type's
+/// lifetimes).
+pub struct Lowerings<'p, S> {
+    by_root: HashMap<&'static str, Vec<Box<dyn Lowering<S> + 'p>>, FxBuild>,
+}
+
+impl<S> Default for Lowerings<'_, S> {
+    fn default() -> Self {
+        Lowerings {
+            by_root: HashMap::default(),
+        }
+    }
+}
+
+impl<'p, S: crate::ir::Build> Lowerings<'p, S> {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Add a lowering.
+    pub fn add(&mut self, l: impl Lowering<S> + 'p) -> &mut Self {
+        let list = self.by_root.entry(l.root()).or_default();
+        list.push(Box::new(l));
+        list.sort_by_key(|l| std::cmp::Reverse(l.benefit()));
+        self
+    }
+    /// Lower `op` into `s` with the first of its lowerings that applies;
+    /// `None` when none does (the caller decides what an op no lowering
+    /// takes becomes).
+    pub fn lower(&self, s: &mut S, op: Op) -> Option<Result<(), Diagnostic>> {
+        let list = self.by_root.get(s.context().op_name(op))?;
+        for l in list {
+            match l.lower(s, op) {
+                Ok(true) => return Some(Ok(())),
+                Ok(false) => {}
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        None
+    }
 }

@@ -286,3 +286,117 @@ fn dynamic_legality_may_leave_an_op_unknown() {
         );
     });
 }
+
+/// The state of a toy out-of-place lowering: where ops go, and what each
+/// original value became (one value may become several).
+struct Toy<'c> {
+    ctx: &'c mut Context,
+    block: aic::ir::Block,
+    lowered: std::collections::HashMap<Value, Vec<Value>>,
+    log: Vec<&'static str>,
+}
+
+impl aic::ir::Build for Toy<'_> {
+    fn context(&self) -> &Context {
+        self.ctx
+    }
+    fn location(&self) -> aic::attributes::Attr {
+        self.ctx.uniquer().unknown_loc()
+    }
+    fn insert_state(&mut self, st: OpState) -> Op {
+        let op = self.ctx.create_op(st);
+        self.ctx.append_op(self.block, op);
+        op
+    }
+}
+
+/// An index `lo.wide` becomes two `lo.narrow` (a 1:N lowering); others
+/// are left to the next lowering.
+fn split_wide(s: &mut Toy<'_>, w: Wide) -> Result<bool, aic::Diagnostic> {
+    let ty = s.ctx.value_type(w.y(s.ctx));
+    if !matches!(s.ctx.type_kind(ty), TypeKind::Index) {
+        return Ok(false);
+    }
+    let x = w.x(s.ctx);
+    let halves = [Narrow::build(s, x, ty), Narrow::build(s, x, ty)];
+    let ys = halves.map(|n| n.y(s.ctx)).to_vec();
+    s.lowered.insert(w.y(s.ctx), ys);
+    s.log.push("split");
+    Ok(true)
+}
+
+/// Any `lo.wide`: one `lo.narrow`, unless its operand is a block argument
+/// (an error).
+fn narrow_wide(s: &mut Toy<'_>, w: Wide) -> Result<bool, aic::Diagnostic> {
+    let x = w.x(s.ctx);
+    if s.ctx.defining_op(x).is_none() {
+        return Err(aic::Diagnostic::error("a wide of an argument"));
+    }
+    let ty = s.ctx.value_type(w.y(s.ctx));
+    let y = Narrow::build(s, x, ty).y(s.ctx);
+    s.lowered.insert(w.y(s.ctx), vec![y]);
+    s.log.push("narrow");
+    Ok(true)
+}
+
+#[test]
+fn out_of_place_lowerings_try_an_ops_lowerings_by_benefit() {
+    use aic::conversion::{Lowerings, OpLowering};
+    let text = r#"%a0 = "other.v"() : () -> i32
+%a = "lo.narrow"(%a0) : (i32) -> i32
+%b = "lo.wide"(%a) : (i32) -> i32
+%c = "lo.wide"(%a) : (i32) -> index
+"#;
+    with_parser_stack(move || {
+        let mut reg = DialectRegistry::new();
+        reg.register(&LO);
+        let mut ctx = Context::new(Arc::new(reg));
+        ctx.allow_unregistered = true;
+        let mut sm = SourceMap::new();
+        let f = sm.add("l.mlir", text.to_string());
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let mut ops = Vec::new();
+        ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| ops.push(o));
+        let [_, _, narrow, wide_i32, wide_index] = ops[..] else {
+            panic!("five ops: {ops:?}");
+        };
+        let block = ctx.create_block(&[]);
+        let mut s = Toy {
+            ctx: &mut ctx,
+            block,
+            lowered: Default::default(),
+            log: Vec::new(),
+        };
+        let mut l = Lowerings::new();
+        // Added in increasing benefit: the table orders them.
+        l.add(OpLowering::new("narrow", narrow_wide))
+            .add(OpLowering::new("split", split_wide).with_benefit(2));
+        // No lowering is rooted at `lo.narrow`: the caller decides.
+        assert!(l.lower(&mut s, narrow).is_none());
+        // The split declines an i32 result; the plain lowering takes it.
+        assert!(matches!(l.lower(&mut s, wide_i32), Some(Ok(()))));
+        // The split (higher benefit) takes an index result, 1:N.
+        assert!(matches!(l.lower(&mut s, wide_index), Some(Ok(()))));
+        assert_eq!(s.log, ["narrow", "split"]);
+        let c = s.ctx.result(wide_index, 0);
+        assert_eq!(s.lowered[&c].len(), 2);
+        assert_eq!(s.ctx.block_ops(block).count(), 3);
+        // The lowerings built out of place: the original ops are untouched.
+        assert_eq!(s.ctx.op_name(wide_index), "lo.wide");
+        // A lowering that applies and fails reports its error.
+        let arg_block = s.ctx.create_block(&[(s.ctx.int_type(32), None)]);
+        let arg = s.ctx.block_args(arg_block)[0];
+        let (i32t, loc) = (s.ctx.int_type(32), s.ctx.uniquer().unknown_loc());
+        let bad = Wide::build(
+            &mut aic::ir::Builder {
+                ctx: &mut *s.ctx,
+                ip: aic::ir::InsertPoint::End(arg_block),
+                loc,
+            },
+            arg,
+            i32t,
+        );
+        let e = l.lower(&mut s, bad.0).expect("a lowering applies");
+        assert_eq!(e.expect_err("it fails").message, "a wide of an argument");
+    });
+}

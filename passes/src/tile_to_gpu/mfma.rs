@@ -23,11 +23,13 @@ use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic_dialects::amdgpu;
 use aic_dialects::arith;
 use aic_dialects::arith::build as ab;
 use aic_dialects::memref::build as mb;
+use aic_dialects::tile;
 use aic_dialects::vector;
 
 /// The wavefront grid of `gemm` if matrix cores can run it in blocks of
@@ -57,14 +59,15 @@ impl Lower<'_> {
         };
         let ins = amdgpu::instruction(t, t, 256 / t)
             .ok_or_else(|| err(self.ctx, op, format!("no MFMA of tile {t}")))?;
-        let ops = self.ctx.operands(op).to_vec();
-        let r = self.ctx.result(op, 0);
+        let g = tile::Gemm::of(self.ctx, op)
+            .ok_or_else(|| err(self.ctx, op, "an MFMA gemm that is not a gemm"))?;
+        let r = g.result(self.ctx);
         let rt = self.tile_of(op, r)?;
-        let kk = self.tile_of(op, ops[0])?.shape[1];
+        let kk = self.tile_of(op, g.a(self.ctx))?.shape[1];
         let out = self.frag_alloca(w, &rt);
-        self.write_frag(ops[2], w, &rt, out)?;
-        let (pa, ea) = self.gemm_operand(ops[0])?;
-        let (pb, eb) = self.gemm_operand(ops[1])?;
+        self.write_frag(g.acc(self.ctx), w, &rt, out)?;
+        let (pa, ea) = self.gemm_operand(g.a(self.ctx))?;
+        let (pb, eb) = self.gemm_operand(g.b(self.ctx))?;
         if pa.trans || pb.trans {
             return Err(err(
                 self.ctx,

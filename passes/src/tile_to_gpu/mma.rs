@@ -285,13 +285,13 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
 /// `(M, K, N)` of a 2-D `tile.gemm` of f16 A (M x K) and B (K x N) into an
 /// f32 accumulator, the gemms matrix units run.
 pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)> {
-    let ops = ctx.operands(gemm);
+    let g = tile::Gemm::of(ctx, gemm)?;
     let (a, b, c) = (
-        tile_type(ctx, ops[0])?,
-        tile_type(ctx, ops[1])?,
-        tile_type(ctx, ops[2])?,
+        tile_type(ctx, g.a(ctx))?,
+        tile_type(ctx, g.b(ctx))?,
+        tile_type(ctx, g.acc(ctx))?,
     );
-    let r = tile_type(ctx, ctx.result(gemm, 0))?;
+    let r = tile_type(ctx, g.result(ctx))?;
     let f16 = |t: &TileType| is_float(ctx, t.elem, FloatKind::F16) && t.shape.len() == 2;
     let f32 = |t: &TileType| is_float(ctx, t.elem, FloatKind::F32) && t.shape.len() == 2;
     if !(f16(&a) && f16(&b) && f32(&c) && f32(&r)) {
@@ -301,7 +301,6 @@ pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)>
     (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n))
 }
 
-use plan::ctx_int;
 pub(super) use plan::{CHUNK, plan};
 
 impl Plan {
@@ -466,12 +465,11 @@ impl Lower<'_> {
             .ctx
             .defining_op(v)
             .ok_or_else(|| Diagnostic::error("a fragment map reads a block argument"))?;
-        let ops = self.ctx.operands(d).to_vec();
         let t = self.tile_of(d, v)?;
         match TileOp::of(self.ctx, d) {
-            Some(TileOp::Load(_)) => {
-                let buf = self.map.value(ops[0]);
-                let origin = self.scalars(&ops[1..]);
+            Some(TileOp::Load(l)) => {
+                let buf = self.map.value(l.buffer(self.ctx));
+                let origin = self.scalars(l.origin(self.ctx));
                 let shape = self.buffers[&buf].clone();
                 let desc = self.desc(d, &shape)?;
                 let (off, ok) = self.locate(&desc, &origin, &[row, col]);
@@ -481,21 +479,26 @@ impl Lower<'_> {
                 let z = ab::number(self, 0.0, t.elem);
                 Ok(ab::select(self, ok, x, z))
             }
-            Some(TileOp::Valid(_)) => {
-                let origin = self.scalars(&ops);
+            Some(TileOp::Valid(va)) => {
+                let origin = self.scalars(va.origin(self.ctx));
                 let desc = self.desc(d, &[])?;
                 Ok(self.locate(&desc, &origin, &[row, col]).1)
             }
-            Some(TileOp::Broadcast(_)) => Ok(self.map.value(ops[0])),
-            Some(TileOp::Iota(_)) => {
-                let at = if self.int(d, "dim") == 0 { row } else { col };
+            Some(TileOp::Broadcast(b)) => Ok(self.map.value(b.input(self.ctx))),
+            Some(TileOp::Iota(i)) => {
+                let at = if i.dim(self.ctx).unwrap_or(0) == 0 {
+                    row
+                } else {
+                    col
+                };
                 Ok(if matches!(self.ctx.type_kind(t.elem), TypeKind::Index) {
                     at
                 } else {
                     ab::cast::<arith::IndexCast>(self, at, t.elem)
                 })
             }
-            Some(TileOp::Map(_)) => {
+            Some(TileOp::Map(m)) => {
+                let ops = m.inputs(self.ctx).to_vec();
                 let mut args = Vec::new();
                 for x in &ops {
                     args.push(self.point(*x, slot, row, col)?);
@@ -524,8 +527,13 @@ impl Lower<'_> {
         }
         let body_ops: Vec<Op> = self.ctx.block_ops(body).collect();
         for o in body_ops {
-            if tile::Yield::is(self.ctx, o) {
-                return Ok(self.map.value(self.ctx.operands(o)[0]));
+            if let Some(y) = tile::Yield::of(self.ctx, o) {
+                let x = y
+                    .values(self.ctx)
+                    .first()
+                    .copied()
+                    .ok_or_else(|| err(self.ctx, op, "a map body yields nothing"))?;
+                return Ok(self.map.value(x));
             }
             let c = self.ctx.clone_op(o, &mut self.map);
             self.ctx.append_op(self.block, c);
@@ -567,14 +575,15 @@ impl Lower<'_> {
     /// `tile.store` of a fragment: each lane writes its slots where they go
     /// (those inside the buffer).
     pub(super) fn frag_store(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let ops = self.ctx.operands(op).to_vec();
+        let st = tile::Store::of(self.ctx, op)
+            .ok_or_else(|| err(self.ctx, op, "a fragment store that is not a store"))?;
         let f = self
             .frags
-            .get(&ops[0])
+            .get(&st.value(self.ctx))
             .cloned()
             .ok_or_else(|| err(self.ctx, op, "a fragment store of no fragment"))?;
-        let buf = self.map.value(ops[1]);
-        let at = self.scalars(&ops[2..]);
+        let buf = self.map.value(st.buffer(self.ctx));
+        let at = self.scalars(st.origin(self.ctx));
         let shape = self.buffers[&buf].clone();
         let d = self.desc(op, &shape)?;
         let origin = self.frag_origin(f.w);
@@ -638,10 +647,8 @@ impl Lower<'_> {
 
     /// The scalar tile `v` broadcasts, if it is a broadcast of one.
     fn scalar_source(&self, v: Value) -> Option<Value> {
-        let d = self.ctx.defining_op(v)?;
-        let src = *self.ctx.operands(d).first()?;
-        (tile::Broadcast::is(self.ctx, d) && !self.tiles.contains_key(&src))
-            .then(|| self.map.value(src))
+        let src = tile::Broadcast::defining(self.ctx, v)?.input(self.ctx);
+        (!self.tiles.contains_key(&src)).then(|| self.map.value(src))
     }
 
     /// Gives `v`, an accumulator in the fragment layout, a blocked copy in
@@ -723,17 +730,19 @@ impl Lower<'_> {
         at: i64,
         stride: i64,
     ) -> Result<(), Diagnostic> {
-        let r = self.ctx.result(op, 0);
+        let tr = tile::Transfer::of(self.ctx, op)
+            .ok_or_else(|| err(self.ctx, op, "a padded transfer that is not a transfer"))?;
+        let r = tr.result(self.ctx);
         let t = self.tile_of(op, r)?;
-        let src = self.ctx.operands(op)[0];
+        let src = tr.input(self.ctx);
         let (rows, cols) = (t.shape[0], t.shape[1]);
         let view = self.shared_view(at, rows * stride, t.elem);
-        let direct = self.ctx.defining_op(src).filter(|l| self.mma.is_direct(*l));
-        if let Some(load) = direct {
+        let direct = tile::Load::defining(self.ctx, src).filter(|l| self.mma.is_direct(l.op()));
+        if let Some(ld) = direct {
             // Straight from memory, thread t reading element t of a column.
-            let ops = self.ctx.operands(load).to_vec();
-            let buf = self.map.value(ops[0]);
-            let origin = self.scalars(&ops[1..]);
+            let load = ld.op();
+            let buf = self.map.value(ld.buffer(self.ctx));
+            let origin = self.scalars(ld.origin(self.ctx));
             let shape = self.buffers[&buf].clone();
             let d = self.desc(load, &shape)?;
             self.barrier();
@@ -816,25 +825,27 @@ impl Lower<'_> {
         if let Unit::Mfma(_) = w.unit {
             return self.mfma_gemm(op, w);
         }
-        let ops = self.ctx.operands(op).to_vec();
-        let r = self.ctx.result(op, 0);
+        let g = tile::Gemm::of(self.ctx, op)
+            .ok_or_else(|| err(self.ctx, op, "a tensor-core gemm that is not a gemm"))?;
+        let (ga, gb_, gacc) = (g.a(self.ctx), g.b(self.ctx), g.acc(self.ctx));
+        let r = g.result(self.ctx);
         let t = self.tile_of(op, r)?;
-        let kk = self.tile_of(op, ops[0])?.shape[1];
+        let kk = self.tile_of(op, ga)?.shape[1];
         let out = self.frag_alloca(w, &t);
-        self.write_frag(ops[2], w, &t, out)?;
+        self.write_frag(gacc, w, &t, out)?;
         // A from registers: a fragment with this gemm's rows.
-        let a_regs = match self.frags.get(&ops[0]) {
+        let a_regs = match self.frags.get(&ga) {
             Some(f) if self.mma.rows.a_regs.contains(&op) => Some(f.clone()),
             _ => None,
         };
         let (pa, ea) = match a_regs {
             Some(_) => (None, false),
             None => {
-                let (pa, ea) = self.gemm_operand(ops[0])?;
+                let (pa, ea) = self.gemm_operand(ga)?;
                 (Some(pa), ea)
             }
         };
-        let (pb, eb) = self.gemm_operand(ops[1])?;
+        let (pb, eb) = self.gemm_operand(gb_)?;
         let g = self.mma_operands(op, w, pa, pb)?;
         // The k16 steps unrolled: fragment loads of one step can overlap the
         // mma of the previous, and A's registers are picked by constant slots.
@@ -1051,10 +1062,15 @@ impl Lower<'_> {
         if let Some(c) = self.carry_rows(body, i, init)? {
             return Ok(Some(c));
         }
-        let Some(y) = self.ctx.block_ops(body).last() else {
+        let Some(y) = self
+            .ctx
+            .block_ops(body)
+            .last()
+            .and_then(|y| tile::Yield::of(self.ctx, y))
+        else {
             return Ok(None);
         };
-        let Some(v) = self.ctx.operands(y).get(i).copied() else {
+        let Some(v) = y.values(self.ctx).get(i).copied() else {
             return Ok(None);
         };
         let Some(g) = self.ctx.defining_op(v) else {
@@ -1102,23 +1118,22 @@ impl Lower<'_> {
 /// its A and B the pipe's transfers, its accumulator the loop's only
 /// carried value, which it yields.
 pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op> {
-    let gemms: Vec<Op> = ctx
+    let gemms: Vec<tile::Gemm> = ctx
         .block_ops(body)
-        .filter(|o| tile::Gemm::is(ctx, *o))
+        .filter_map(|o| tile::Gemm::of(ctx, o))
         .collect();
     let [gemm] = gemms[..] else {
         return None;
     };
-    let ops = ctx.operands(gemm);
     let staged = |v: Value| pipe.copy_of(ctx, v).is_some();
     let args = ctx.block_args(body);
-    let y = ctx.block_ops(body).last()?;
-    let ok = staged(ops[0])
-        && staged(ops[1])
+    let y = tile::Yield::of(ctx, ctx.block_ops(body).last()?)?;
+    let ok = staged(gemm.a(ctx))
+        && staged(gemm.b(ctx))
         && args.len() == 2
-        && ops[2] == args[1]
-        && ctx.operands(y) == [ctx.result(gemm, 0)];
-    ok.then_some(gemm)
+        && gemm.acc(ctx) == args[1]
+        && y.values(ctx) == [gemm.result(ctx)];
+    ok.then_some(gemm.op())
 }
 
 /// The offset of slot `s` from slot 0 in a row-major `_ x n` tile.

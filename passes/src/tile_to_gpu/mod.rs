@@ -52,7 +52,7 @@ mod wgmma;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::constraints::i64_array_attr;
+use aic::conversion::Lowerings;
 use aic::ir::{Block, Build, Builder, Context, InsertPoint, Op, OpState, Value, ValueMap};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
@@ -65,6 +65,7 @@ use aic_dialects::memref::build as mb;
 use aic_dialects::scf::build as sb;
 use aic_dialects::tile::{self, Space, TileType};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -141,7 +142,7 @@ impl Pass for TileToGpu {
             // and addressable first, which bounds every such product.
             aic::shape::check_values(ctx, *k, "tile-to-gpu")?;
             // A kernel whose tiles chose their block size keeps it.
-            let threads = aic::constraints::int_attr(ctx, *k, "threads").unwrap_or(self.threads);
+            let threads = tile::Kernel::wrap(*k).threads(ctx).unwrap_or(self.threads);
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -243,6 +244,8 @@ struct Lower<'c> {
     /// where the tile starts in the view (a pipeline's stage; 0 if `None`)
     /// and whether it is stored transposed.
     padded_tiles: HashMap<Value, mma::Padded>,
+    /// How each tile op lowers (see [`ops`]).
+    lowerings: Rc<Lowerings<'c, Lower<'c>>>,
 }
 
 /// The scratch region for exchanges: two banks used in turn, so that the
@@ -391,6 +394,7 @@ fn lower_kernel(
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
         warp_rows: None,
+        lowerings: Rc::new(ops::lowerings()),
     };
     l.warp_rows = l.plan_warp_rows(k);
     l.block_ops(body)?;
@@ -411,7 +415,7 @@ fn lower_kernel(
     let name = aic::symbol::symbol_name(ctx, k)
         .unwrap_or("kernel")
         .to_string();
-    let mut grid = i64_array_attr(ctx, k, "grid").unwrap_or_default();
+    let mut grid = tile::Kernel::wrap(k).grid(ctx).unwrap_or_default();
     grid.resize(3, 1);
     let kernel = gpu::Kernel::build(
         &mut Builder {
@@ -976,7 +980,7 @@ impl Lower<'_> {
         }
         if let Some(red) = tile::Reduce::of(ctx, d) {
             let src = tile::tile_type(ctx.uniquer(), ctx.value_type(red.input(ctx)))?;
-            let axis = self.int(d, "axis") as usize;
+            let axis = red.axis(ctx).unwrap_or(0) as usize;
             return self.slice_of(src, axis);
         }
         tile::Map::of(ctx, d)?
@@ -1034,14 +1038,6 @@ impl Lower<'_> {
         if self.scratch.dirty.contains(&true) {
             self.barrier();
         }
-    }
-
-    /// The kind of reduction `op`.
-    fn reduce_kind(&self, op: Op) -> tile::ReduceKind {
-        let ctx = &*self.ctx;
-        tile::Reduce::of(ctx, op)
-            .and_then(|r| r.kind(ctx))
-            .unwrap_or(tile::ReduceKind::Sum)
     }
 
     fn tile_of(&self, op: Op, v: Value) -> Result<TileType, Diagnostic> {
@@ -1108,10 +1104,6 @@ impl Lower<'_> {
 
     fn scalars(&self, vs: &[Value]) -> Vec<Value> {
         vs.iter().map(|v| self.map.value(*v)).collect()
-    }
-
-    fn int(&self, op: Op, name: &str) -> i64 {
-        aic::constraints::int_attr(self.ctx, op, name).unwrap_or(0)
     }
 
     fn lower_op(&mut self, op: Op) -> Result<(), Diagnostic> {

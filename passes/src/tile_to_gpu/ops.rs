@@ -1,15 +1,15 @@
-//! The per-op lowering of tile ops in the blocked layout: one row per op
-//! in [`Lower::rule`], each op's own method.
+//! The per-op lowering of tile ops in the blocked layout: one
+//! [`OpLowering`] per way a tile op lowers, rooted at its handle, in the
+//! table [`lowerings`] (`aic::conversion`'s out-of-place, 1:N lowerings).
 //!
-//! The conversion framework (`aic::conversion`) replaces one value by one;
-//! here a tile value becomes many (a thread's array of its elements, a
-//! shared view, fragments) and its lowering depends on how the tile lives
-//! ([`L`]), so the rows are methods of [`Lower`], which keeps that state.
+//! The lowering state is [`Lower`]: a tile value becomes many (a thread's
+//! array of its elements, a shared view, fragments) and how it lives ([`L`])
+//! is in `Lower::tiles`; the plans (tensor-core gemms, padded and direct
+//! transfers, pipelines) decide which of an op's lowerings applies.
 
 use super::{Combine, L, Lower, Slice, TileType, body_of, combiner, err};
 use aic::Diagnostic;
-use aic::constraints::i64_array_attr;
-use aic::dialect::OpSpec;
+use aic::conversion::{Lowerings, OpLowering};
 use aic::ir::{Op, Value};
 use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
@@ -19,57 +19,59 @@ use aic_dialects::gpu::build as gb;
 use aic_dialects::memref::build as mb;
 use aic_dialects::tile;
 
-/// How one tile op lowers.
-type Rule<'c> = fn(&mut Lower<'c>, Op) -> Result<(), Diagnostic>;
+/// How tile ops lower: one row per way, the planned ways first.
+pub(super) fn lowerings<'c>() -> Lowerings<'c, Lower<'c>> {
+    let mut l = Lowerings::new();
+    l.add(OpLowering::new("return", Lower::lower_return))
+        .add(OpLowering::new("program-id", Lower::lower_program_id))
+        .add(OpLowering::new("iota", Lower::lower_iota))
+        .add(OpLowering::new("valid", Lower::lower_valid))
+        .add(OpLowering::new("direct-load", Lower::lower_direct_load).with_benefit(2))
+        .add(OpLowering::new("load", Lower::lower_load))
+        .add(OpLowering::new("store", Lower::lower_store))
+        .add(OpLowering::new("map", Lower::lower_map))
+        .add(OpLowering::new("broadcast", Lower::lower_broadcast))
+        .add(OpLowering::new("reduce", Lower::lower_reduce))
+        .add(OpLowering::new("padded-transfer", Lower::lower_padded_transfer).with_benefit(2))
+        .add(OpLowering::new("transfer", Lower::lower_transfer))
+        .add(OpLowering::new("mma-gemm", Lower::lower_mma_gemm).with_benefit(2))
+        .add(OpLowering::new("gemm", Lower::lower_gemm))
+        .add(OpLowering::new("pipelined-for", Lower::lower_pipelined_for).with_benefit(2))
+        .add(OpLowering::new("for", Lower::lower_tile_for));
+    l
+}
 
 impl<'c> Lower<'c> {
-    /// How `op` lowers: one row per tile op.
-    fn rule(&self, op: Op) -> Option<Rule<'c>> {
-        let rules: [(&OpSpec, Rule<'c>); 12] = [
-            (&tile::RETURN, Self::lower_return),
-            (&tile::PROGRAM_ID, Self::lower_program_id),
-            (&tile::IOTA, Self::lower_iota),
-            (&tile::VALID, Self::lower_valid),
-            (&tile::LOAD, Self::lower_load),
-            (&tile::STORE, Self::lower_store),
-            (&tile::MAP, Self::lower_map),
-            (&tile::BROADCAST, Self::lower_broadcast),
-            (&tile::REDUCE, Self::lower_reduce),
-            (&tile::TRANSFER, Self::lower_transfer),
-            (&tile::GEMM, Self::lower_gemm),
-            (&tile::FOR, Self::lower_tile_for),
-        ];
-        let name = self.ctx.op_name(op);
-        rules.iter().find(|(s, _)| s.name == name).map(|(_, r)| *r)
-    }
-
+    /// `op` lowered by the first of its lowerings that applies, else
+    /// copied (see [`Lower::lower_other`]).
     pub(super) fn lower_op_blocked(&mut self, op: Op) -> Result<(), Diagnostic> {
-        match self.rule(op) {
-            Some(rule) => rule(self, op),
+        let lowerings = self.lowerings.clone();
+        match lowerings.lower(self, op) {
+            Some(r) => r,
             None => self.lower_other(op),
         }
     }
 
     /// `tile.return`: `gpu.return`.
-    fn lower_return(&mut self, _: Op) -> Result<(), Diagnostic> {
+    fn lower_return(&mut self, _: tile::Return) -> Result<bool, Diagnostic> {
         gb::return_(self);
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.program_id`: the block's id along its axis.
-    fn lower_program_id(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let id = tile::ProgramId::wrap(op).id(self.ctx);
-        let axis = self.int(op, "axis").clamp(0, 2) as usize;
+    fn lower_program_id(&mut self, p: tile::ProgramId) -> Result<bool, Diagnostic> {
+        let id = p.id(self.ctx);
+        let axis = p.axis(self.ctx).unwrap_or(0).clamp(0, 2) as usize;
         let v = gb::block_id(self, aic_dialects::gpu::Dim::ALL[axis]);
         self.map.values.insert(id, v);
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.iota`: each element's index along `dim`.
-    fn lower_iota(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let r = tile::Iota::wrap(op).result(self.ctx);
-        let dim = self.int(op, "dim") as usize;
-        self.fill(op, r, &mut |s, _, e, t| {
+    fn lower_iota(&mut self, i: tile::Iota) -> Result<bool, Diagnostic> {
+        let r = i.result(self.ctx);
+        let dim = i.dim(self.ctx).unwrap_or(0) as usize;
+        self.fill(i.op(), r, &mut |s, _, e, t| {
             let idx = s.unravel(e, &t.shape);
             Ok(if matches!(s.ctx.type_kind(t.elem), TypeKind::Index) {
                 idx[dim]
@@ -77,27 +79,29 @@ impl<'c> Lower<'c> {
                 ab::cast::<arith::IndexCast>(s, idx[dim], t.elem)
             })
         })?;
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.valid`: whether each element's index is in range.
-    fn lower_valid(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let v = tile::Valid::wrap(op);
+    fn lower_valid(&mut self, v: tile::Valid) -> Result<bool, Diagnostic> {
         let origin = self.scalars(v.origin(self.ctx));
-        self.masked(op, v.result(self.ctx), None, origin)
+        self.masked(v.op(), v.result(self.ctx), None, origin)?;
+        Ok(true)
+    }
+
+    /// A `tile.load` that a padded transfer reads straight from memory:
+    /// nothing here, it lowers with the transfer.
+    fn lower_direct_load(&mut self, l: tile::Load) -> Result<bool, Diagnostic> {
+        Ok(self.mma.is_direct(l.op()))
     }
 
     /// `tile.load`: each element read where its index is in range, else
-    /// zero (a load that a padded transfer reads straight from memory
-    /// lowers with it).
-    fn lower_load(&mut self, op: Op) -> Result<(), Diagnostic> {
-        if self.mma.is_direct(op) {
-            return Ok(());
-        }
-        let l = tile::Load::wrap(op);
+    /// zero.
+    fn lower_load(&mut self, l: tile::Load) -> Result<bool, Diagnostic> {
         let buf = self.map.value(l.buffer(self.ctx));
         let origin = self.scalars(l.origin(self.ctx));
-        self.masked(op, l.result(self.ctx), Some(buf), origin)
+        self.masked(l.op(), l.result(self.ctx), Some(buf), origin)?;
+        Ok(true)
     }
 
     /// Result `r` of a load from `buf` (or of a valid, without one) at
@@ -130,8 +134,8 @@ impl<'c> Lower<'c> {
     }
 
     /// `tile.store`: each element written where its index is in range.
-    fn lower_store(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let st = tile::Store::wrap(op);
+    fn lower_store(&mut self, st: tile::Store) -> Result<bool, Diagnostic> {
+        let op = st.op();
         let value = st.value(self.ctx);
         let buf = self.map.value(st.buffer(self.ctx));
         let origin = self.scalars(st.origin(self.ctx));
@@ -148,12 +152,12 @@ impl<'c> Lower<'c> {
                 Ok(())
             })
         })?;
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.map`: its body run on each element (by every thread for replicated tiles, on a thread's rows for sliced ones).
-    fn lower_map(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let m = tile::Map::wrap(op);
+    fn lower_map(&mut self, m: tile::Map) -> Result<bool, Diagnostic> {
+        let op = m.op();
         let ctx = &*self.ctx;
         let operands = m.inputs(ctx).to_vec();
         let r = m.result(ctx);
@@ -189,16 +193,16 @@ impl<'c> Lower<'c> {
             }
             out.ok_or_else(|| err(s.ctx, op, "a map body yields nothing"))
         })?;
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.broadcast`: of a scalar, a sliced tile back over its rows, a replicated tile, or any other through shared memory.
-    fn lower_broadcast(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let b = tile::Broadcast::wrap(op);
+    fn lower_broadcast(&mut self, b: tile::Broadcast) -> Result<bool, Diagnostic> {
+        let op = b.op();
         let ctx = &*self.ctx;
         let input = b.input(ctx);
         let r = b.result(ctx);
-        let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
+        let dims = b.dims(ctx).unwrap_or_default();
         match self.tiles.get(&input).cloned() {
             None => {
                 let x = self.map.value(input);
@@ -233,15 +237,15 @@ impl<'c> Lower<'c> {
                 self.release(ex);
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     /// `tile.reduce`: by warp shuffles, sliced, by partials through shared memory, or element by element from shared memory.
-    fn lower_reduce(&mut self, op: Op) -> Result<(), Diagnostic> {
-        let red = tile::Reduce::wrap(op);
+    fn lower_reduce(&mut self, red: tile::Reduce) -> Result<bool, Diagnostic> {
+        let op = red.op();
         let (input, r) = (red.input(self.ctx), red.result(self.ctx));
-        let axis = self.int(op, "axis") as usize;
-        let kind = self.reduce_kind(op);
+        let axis = red.axis(self.ctx).unwrap_or(0) as usize;
+        let kind = red.kind(self.ctx).unwrap_or(tile::ReduceKind::Sum);
         let src = self.tile_of(op, input)?;
         let float = matches!(self.ctx.type_kind(src.elem), TypeKind::Float(_));
         let (init, combine) = combiner(kind, float);
@@ -289,16 +293,24 @@ impl<'c> Lower<'c> {
                 self.release(ex);
             }
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// `tile.transfer`: to its shared region (padded for ldmatrix where tensor cores read it), or a copy in registers.
-    fn lower_transfer(&mut self, op: Op) -> Result<(), Diagnostic> {
-        if let Some(stride) = self.mma.padded(op) {
-            let at = self.transfer_at[&op];
-            return self.padded_transfer(op, at, stride);
-        }
-        let tr = tile::Transfer::wrap(op);
+    /// A `tile.transfer` tensor cores read: to its shared region, padded
+    /// for ldmatrix.
+    fn lower_padded_transfer(&mut self, tr: tile::Transfer) -> Result<bool, Diagnostic> {
+        let op = tr.op();
+        let Some(stride) = self.mma.padded(op) else {
+            return Ok(false);
+        };
+        let at = self.transfer_at[&op];
+        self.padded_transfer(op, at, stride)?;
+        Ok(true)
+    }
+
+    /// `tile.transfer`: to its shared region, or a copy in registers.
+    fn lower_transfer(&mut self, tr: tile::Transfer) -> Result<bool, Diagnostic> {
+        let op = tr.op();
         let input = tr.input(self.ctx);
         let r = tr.result(self.ctx);
         let t = self.tile_of(op, r)?;
@@ -316,15 +328,21 @@ impl<'c> Lower<'c> {
             }
             None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
         }
-        Ok(())
+        Ok(true)
     }
 
-    /// `tile.gemm`: on tensor cores where planned, else each thread's sums over k from shared memory.
-    fn lower_gemm(&mut self, op: Op) -> Result<(), Diagnostic> {
-        if self.mma.is_mma(op) {
-            return self.mma_gemm(op);
+    /// A `tile.gemm` planned for tensor cores (see [`super::mma`]).
+    fn lower_mma_gemm(&mut self, g: tile::Gemm) -> Result<bool, Diagnostic> {
+        if !self.mma.is_mma(g.op()) {
+            return Ok(false);
         }
-        let g = tile::Gemm::wrap(op);
+        self.mma_gemm(g.op())?;
+        Ok(true)
+    }
+
+    /// `tile.gemm`: each thread's sums over k from shared memory.
+    fn lower_gemm(&mut self, g: tile::Gemm) -> Result<bool, Diagnostic> {
+        let op = g.op();
         let (ga, gb_, gacc) = (g.a(self.ctx), g.b(self.ctx), g.acc(self.ctx));
         let (a, b) = (self.tile_of(op, ga)?, self.tile_of(op, gb_)?);
         let r = g.result(self.ctx);
@@ -368,15 +386,22 @@ impl<'c> Lower<'c> {
         })?;
         self.tiles.insert(r, (L::Dist(sums), t));
         self.release(ea || eb);
-        Ok(())
+        Ok(true)
     }
 
-    /// `tile.for`: pipelined where planned, else an `scf.for`.
-    fn lower_tile_for(&mut self, op: Op) -> Result<(), Diagnostic> {
-        match self.mma.pipe(op) {
-            Some(p) => self.lower_pipelined(op, &p),
-            None => self.lower_for(op),
-        }
+    /// A `tile.for` planned as a pipeline (see [`super::mma`]).
+    fn lower_pipelined_for(&mut self, f: tile::For) -> Result<bool, Diagnostic> {
+        let Some(p) = self.mma.pipe(f.op()) else {
+            return Ok(false);
+        };
+        self.lower_pipelined(f.op(), &p)?;
+        Ok(true)
+    }
+
+    /// `tile.for`: an `scf.for` (see [`Lower::lower_for`]).
+    fn lower_tile_for(&mut self, f: tile::For) -> Result<bool, Diagnostic> {
+        self.lower_for(f.op())?;
+        Ok(true)
     }
 
     /// An op this pass does not know: copied, unless it is on tiles or gives one.

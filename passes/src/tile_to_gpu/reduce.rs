@@ -4,7 +4,6 @@
 
 use super::{Combine, ElementOf, L, Lower, REPLICATED, Slice, err};
 use aic::Diagnostic;
-use aic::constraints::i64_array_attr;
 use aic::ir::{Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::arith;
@@ -287,7 +286,6 @@ impl Lower<'_> {
         }
         let ctx = &*self.ctx;
         let u = ctx.uniquer();
-        let axis = ctx.find_ident("axis");
         let (mut row, mut simple) = (None::<Vec<i64>>, true);
         let mut shapes = Vec::new();
         ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
@@ -296,9 +294,7 @@ impl Lower<'_> {
             } else if let Some(red) = tile::Reduce::of(ctx, o) {
                 {
                     let src = tile::tile_type(u, ctx.value_type(red.input(ctx)));
-                    let a = axis
-                        .and_then(|i| ctx.inherent_attr(o, i))
-                        .and_then(|a| aic::constraints::int_value(u, a));
+                    let a = red.axis(ctx);
                     match src {
                         Some(s)
                             if s.shape.len() == 2
@@ -495,7 +491,7 @@ impl Lower<'_> {
             return false;
         };
         let rank = self.tiles[&b.input(ctx)].1.shape.len() as i64;
-        let dims = i64_array_attr(ctx, op, "dims").unwrap_or_default();
+        let dims = b.dims(ctx).unwrap_or_default();
         let out = tile::tile_type(ctx.uniquer(), ctx.value_type(b.result(ctx)));
         dims == (0..rank).collect::<Vec<_>>()
             && out.is_some_and(|o| {

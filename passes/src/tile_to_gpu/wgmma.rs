@@ -41,11 +41,12 @@ use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
 use aic::types::TypeKind;
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
-use aic_dialects::tile::TileType;
+use aic_dialects::tile::{self, TileType};
 use aic_dialects::vector;
 use aic_dialects::{nvgpu, nvvm};
 
@@ -60,14 +61,17 @@ const ATOM_BYTES: i64 = 1024;
 /// its warp grid, and its operands' transfers swizzled, unpadded;
 /// whether it did.
 pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads: i64) -> bool {
-    let ops = ctx.operands(gemm);
-    let (Some(a), Some(b)) = (tile_type(ctx, ops[0]), tile_type(ctx, ops[1])) else {
+    let Some(g) = tile::Gemm::of(ctx, gemm) else {
+        return false;
+    };
+    let (ga, gb) = (g.a(ctx), g.b(ctx));
+    let (Some(a), Some(b)) = (tile_type(ctx, ga), tile_type(ctx, gb)) else {
         return false;
     };
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
     let warps = threads / 32;
     let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
-    let (Some(ca), Some(cb)) = (copy(ops[0]), copy(ops[1])) else {
+    let (Some(ca), Some(cb)) = (copy(ga), copy(gb)) else {
         return false;
     };
     let fits = threads % 128 == 0
@@ -149,10 +153,10 @@ impl Lower<'_> {
         issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
     ) -> Result<(), Diagnostic> {
         let (acc, w, t) = carried.clone();
-        let gops = self.ctx.operands(gemm).to_vec();
+        let g = tile::Gemm::wrap(gemm);
         let (Some(ia), Some(ib)) = (
-            pipe.copy_of(self.ctx, gops[0]),
-            pipe.copy_of(self.ctx, gops[1]),
+            pipe.copy_of(self.ctx, g.a(self.ctx)),
+            pipe.copy_of(self.ctx, g.b(self.ctx)),
         ) else {
             return Err(err(self.ctx, gemm, "a wgmma gemm of unstaged operands"));
         };

@@ -7,12 +7,13 @@ use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Op, Value};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
 use aic_dialects::nvgpu;
-use aic_dialects::tile::{TileOp, TileType};
+use aic_dialects::tile::{self, TileOp, TileType};
 use aic_dialects::vector;
 
 impl Lower<'_> {
@@ -34,7 +35,10 @@ impl Lower<'_> {
         let ctx = &*self.ctx;
         let body = body_of(ctx, op, "a loop")?;
         let bargs = ctx.block_args(body).to_vec();
-        let inits = ctx.operands(op)[3..].to_vec();
+        let inits = tile::For::of(ctx, op)
+            .ok_or_else(|| err(ctx, op, "a pipeline that is not a loop"))?
+            .inits(ctx)
+            .to_vec();
         let results: Vec<Value> = ctx.results(op).collect();
         let body_ops: Vec<Op> = ctx.block_ops(body).collect();
         let mut carried = Vec::new();
@@ -77,9 +81,10 @@ impl Lower<'_> {
             let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
             let mut tokens = Vec::new();
             for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
-                let lops = s.ctx.operands(c.load).to_vec();
-                let buf = s.map.value(lops[0]);
-                let origin: Vec<Value> = lops[1..]
+                let ld = tile::Load::wrap(c.load);
+                let buf = s.map.value(ld.buffer(s.ctx));
+                let origin: Vec<Value> = ld
+                    .origin(s.ctx)
                     .iter()
                     .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
                     .collect();
@@ -201,8 +206,8 @@ impl Lower<'_> {
             for o in &body_ops {
                 match TileOp::of(s.ctx, *o) {
                     _ if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) => {}
-                    Some(TileOp::Yield(_)) => {
-                        let vals = s.ctx.operands(*o).to_vec();
+                    Some(TileOp::Yield(y)) => {
+                        let vals = y.values(s.ctx).to_vec();
                         for (v, (arr, w, t)) in vals.iter().zip(&carried) {
                             s.yield_frag(*v, *arr, *w, t)?;
                         }
@@ -245,10 +250,11 @@ impl Lower<'_> {
         issue: &dyn Fn(&mut Self, Value, Option<Value>) -> Result<Value, Diagnostic>,
     ) -> Result<(), Diagnostic> {
         let (acc, w, t) = carried.clone();
-        let gops = self.ctx.operands(gemm).to_vec();
-        let kk = self.tile_of(gemm, gops[0])?.shape[1];
+        let g = tile::Gemm::wrap(gemm);
+        let (ga, gb_) = (g.a(self.ctx), g.b(self.ctx));
+        let kk = self.tile_of(gemm, ga)?.shape[1];
         let ring_of = |s: &Self, v: Value| pipe.copy_of(s.ctx, v).expect("a pipelined operand");
-        let (ia, ib) = (ring_of(self, gops[0]), ring_of(self, gops[1]));
+        let (ia, ib) = (ring_of(self, ga), ring_of(self, gb_));
         let padded = |i: usize| Padded {
             view: rings[i].0,
             stride: rings[i].1,

@@ -21,7 +21,7 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
                     p.gemms.insert(o, w);
                 }
             }
-            Some(TileOp::Transfer(_)) => transfers.push(o),
+            Some(TileOp::Transfer(t)) => transfers.push(t),
             _ => {}
         },
     );
@@ -29,8 +29,8 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
     if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
         rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
     }
-    for t in transfers {
-        let r = ctx.result(t, 0);
+    for tr in transfers {
+        let (t, r) = (tr.op(), tr.result(ctx));
         let Some(tt) = tile_type(ctx, r) else {
             continue;
         };
@@ -40,14 +40,13 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
             .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
         if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
             p.padded.insert(t, tt.shape[1] + PAD);
-            let src = ctx.operands(t)[0];
-            if let Some(l) = ctx.defining_op(src)
-                && tile::Load::is(ctx, l)
+            let src = tr.input(ctx);
+            if let Some(l) = tile::Load::defining(ctx, src)
                 && ctx.uses(src).len() == 1
-                && ctx.parent_block(l) == ctx.parent_block(t)
+                && ctx.parent_block(l.op()) == ctx.parent_block(t)
                 && column_contiguous(ctx, l)
             {
-                p.direct.insert(l, t);
+                p.direct.insert(l.op(), t);
             }
         }
     }
@@ -99,8 +98,8 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
     // Buffers some store writes: loads of them are not moved.
     let written: Vec<Value> = ops
         .iter()
-        .filter(|o| tile::Store::is(ctx, **o))
-        .map(|o| ctx.operands(*o)[1])
+        .filter_map(|o| tile::Store::of(ctx, *o))
+        .map(|s| s.buffer(ctx))
         .collect();
     // Fragments and their layouts (row vectors and their broadcasts too);
     // pointwise values.
@@ -135,11 +134,15 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                     else {
                         continue;
                     };
-                    let Some(y) = ctx.block_ops(body).last() else {
+                    let Some(y) = ctx
+                        .block_ops(body)
+                        .last()
+                        .and_then(|y| tile::Yield::of(ctx, y))
+                    else {
                         continue;
                     };
                     let args = ctx.block_args(body);
-                    for (i, v) in ctx.operands(y).iter().enumerate() {
+                    for (i, v) in y.values(ctx).iter().enumerate() {
                         let w = ctx.defining_op(*v).and_then(|g| p.gemms.get(&g));
                         if let Some(w) = w
                             && i < ctx.results(o).count()
@@ -155,14 +158,15 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                 }
                 Some(TileOp::Load(_) | TileOp::Valid(_) | TileOp::Iota(_)) => {
                     let r = ctx.result(o, 0);
-                    let stored = tile::Load::is(ctx, o) && written.contains(&operands[0]);
+                    let stored =
+                        tile::Load::of(ctx, o).is_some_and(|l| written.contains(&l.buffer(ctx)));
                     if registers(r) && !stored {
                         point.insert(r);
                     }
                 }
-                Some(TileOp::Broadcast(_)) => {
-                    let r = ctx.result(o, 0);
-                    if registers(r) && tile_type(ctx, operands[0]).is_none() {
+                Some(TileOp::Broadcast(b)) => {
+                    let r = b.result(ctx);
+                    if registers(r) && tile_type(ctx, b.input(ctx)).is_none() {
                         point.insert(r);
                     }
                 }
@@ -202,7 +206,7 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
                         _ => {}
                     }
                 }
-                Some(TileOp::Store(_)) if held.frag.contains_key(&operands[0]) => {
+                Some(TileOp::Store(st)) if held.frag.contains_key(&st.value(ctx)) => {
                     p.frag_stores.insert(o);
                 }
                 _ => {}
@@ -261,11 +265,14 @@ pub(in crate::tile_to_gpu) fn multiple_of(
     let Some(d) = ctx.defining_op(v) else {
         return false;
     };
-    let ops = ctx.operands(d);
-    if arith::MulI::is(ctx, d) {
-        ops.iter().any(|x| multiple_of(ctx, *x, m, iv))
-    } else if arith::AddI::is(ctx, d) {
-        ops.iter().all(|x| multiple_of(ctx, *x, m, iv))
+    if let Some(mul) = arith::MulI::of(ctx, d) {
+        [mul.lhs(ctx), mul.rhs(ctx)]
+            .iter()
+            .any(|x| multiple_of(ctx, *x, m, iv))
+    } else if let Some(add) = arith::AddI::of(ctx, d) {
+        [add.lhs(ctx), add.rhs(ctx)]
+            .iter()
+            .all(|x| multiple_of(ctx, *x, m, iv))
     } else {
         false
     }
@@ -285,11 +292,11 @@ pub(in crate::tile_to_gpu) fn pipeline(
     p: &Plan,
     threads: i64,
 ) -> Option<Pipe> {
-    let ops = ctx.operands(l);
+    let f = tile::For::of(ctx, l)?;
     let (lb, ub, step) = (
-        const_int(ctx, ops[0])?,
-        const_int(ctx, ops[1])?,
-        const_int(ctx, ops[2])?,
+        const_int(ctx, f.lower(ctx))?,
+        const_int(ctx, f.upper(ctx))?,
+        const_int(ctx, f.step(ctx))?,
     );
     if step <= 0 || ub <= lb {
         return None;
@@ -308,8 +315,8 @@ pub(in crate::tile_to_gpu) fn pipeline(
     for o in ctx.block_ops(body) {
         match TileOp::of(ctx, o) {
             Some(TileOp::Gemm(_)) if p.gemms.contains_key(&o) => gemms += 1,
-            Some(TileOp::Yield(_)) => {
-                let carried = ctx.operands(o).iter().enumerate().all(|(i, v)| {
+            Some(TileOp::Yield(y)) => {
+                let carried = y.values(ctx).iter().enumerate().all(|(i, v)| {
                     ctx.defining_op(*v)
                         .is_some_and(|d| p.gemms.contains_key(&d))
                         || p.rows.carried.contains_key(&(body, i))
@@ -326,14 +333,14 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
             }
-            Some(TileOp::Transfer(_)) => {
-                let src = ctx.operands(o)[0];
-                let load = ctx.defining_op(src)?;
-                if !tile::Load::is(ctx, load) || ctx.parent_block(load) != Some(body) {
+            Some(TileOp::Transfer(tr)) => {
+                let ld = tile::Load::defining(ctx, tr.input(ctx))?;
+                let load = ld.op();
+                if ctx.parent_block(load) != Some(body) {
                     return None;
                 }
-                let lops = ctx.operands(load);
-                if inside(lops[0]) || lops[1..].iter().any(|v| *v != iv && inside(*v)) {
+                let (buffer, origin) = (ld.buffer(ctx), ld.origin(ctx));
+                if inside(buffer) || origin.iter().any(|v| *v != iv && inside(*v)) {
                     return None;
                 }
                 let tt = tile_type(ctx, ctx.result(o, 0))?;
@@ -344,11 +351,8 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 if (rows * cols / CHUNK) % threads != 0 {
                     return None;
                 }
-                let buf_shape = ctx.type_kind(ctx.value_type(lops[0])).shape()?.to_vec();
-                let desc = match ctx
-                    .find_ident("desc")
-                    .and_then(|i| ctx.inherent_attr(load, i))
-                {
+                let buf_shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();
+                let desc = match ld.desc(ctx) {
                     Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
@@ -364,11 +368,11 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 let ext = if trans { rows } else { cols };
                 if ext % CHUNK != 0
                     || (trans && used_as != 1)
-                    || !multiple_of(ctx, lops[1 + cd], CHUNK, (iv, lb, step))
+                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb, step))
                 {
                     return None;
                 }
-                depth = depth.min(ctx_int(ctx, o, "depth"));
+                depth = depth.min(tr.depth(ctx).unwrap_or(0));
                 copies.push(Copy {
                     load,
                     transfer: o,
@@ -387,10 +391,6 @@ pub(in crate::tile_to_gpu) fn pipeline(
         step,
         copies,
     })
-}
-
-pub(in crate::tile_to_gpu) fn ctx_int(ctx: &Context, op: Op, name: &str) -> i64 {
-    aic::constraints::int_attr(ctx, op, name).unwrap_or(0)
 }
 
 /// The dim of a descriptor along which memory is contiguous in aligned runs
@@ -464,11 +464,11 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
 /// (its dim 0), not its columns.
-pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: Op) -> bool {
-    let a = ctx
-        .find_ident("desc")
-        .and_then(|i| ctx.inherent_attr(load, i));
-    let Some(Ok(d)) = a.map(|a| aic_dialects::coord::desc_of(ctx.uniquer(), a)) else {
+pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: tile::Load) -> bool {
+    let Some(Ok(d)) = load
+        .desc(ctx)
+        .map(|a| aic_dialects::coord::desc_of(ctx.uniquer(), a))
+    else {
         return false;
     };
     let rank = d.upper.len();

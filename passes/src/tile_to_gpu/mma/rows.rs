@@ -97,14 +97,17 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
             // A loop's carried value: its init and what the body yields.
             let idx = idx as usize;
             let l = ctx.block_parent(b).and_then(|r| ctx.region_parent(r));
-            let Some(l) = l.filter(|l| tile::For::is(ctx, *l) && idx > 0) else {
+            let Some(l) = l.and_then(|l| tile::For::of(ctx, l)).filter(|_| idx > 0) else {
                 return;
             };
-            if let Some(init) = ctx.operands(l).get(2 + idx) {
+            if let Some(init) = l.inits(ctx).get(idx - 1) {
                 source_gemms(ctx, *init, seen, out);
             }
-            if let Some(y) = ctx.block_ops(b).last()
-                && let Some(x) = ctx.operands(y).get(idx - 1)
+            if let Some(y) = ctx
+                .block_ops(b)
+                .last()
+                .and_then(|y| tile::Yield::of(ctx, y))
+                && let Some(x) = y.values(ctx).get(idx - 1)
             {
                 source_gemms(ctx, *x, seen, out);
             }
@@ -119,10 +122,12 @@ fn source_gemms(ctx: &Context, v: Value, seen: &mut HashSet<Value>, out: &mut Ve
                 source_gemms(ctx, x, seen, out);
             }
         }
-        Some(TileOp::For(_)) => {
-            let body = ctx.regions(def).first().and_then(|r| ctx.entry_block(*r));
-            if let Some(y) = body.and_then(|b| ctx.block_ops(b).last())
-                && let Some(x) = ctx.operands(y).get(i)
+        Some(TileOp::For(f)) => {
+            let body = ctx.entry_block(f.body(ctx));
+            if let Some(y) = body
+                .and_then(|b| ctx.block_ops(b).last())
+                .and_then(|y| tile::Yield::of(ctx, y))
+                && let Some(x) = y.values(ctx).get(i)
             {
                 source_gemms(ctx, *x, seen, out);
             }
@@ -145,12 +150,11 @@ pub(super) fn stack_row_gemms(ctx: &Context, k: Op, gemms: &mut HashMap<Op, Warp
     };
     let mut rowed: HashSet<Op> = HashSet::new();
     for &o in &ops {
-        let src = ctx.operands(o).first().and_then(|v| tile_type(ctx, *v));
-        if tile::Reduce::is(ctx, o)
-            && src.is_some_and(|t| t.shape.len() == 2)
-            && super::ctx_int(ctx, o, "axis") == 1
+        if let Some(red) = tile::Reduce::of(ctx, o)
+            && tile_type(ctx, red.input(ctx)).is_some_and(|t| t.shape.len() == 2)
+            && red.axis(ctx) == Some(1)
         {
-            rowed.extend(sources(ctx.operands(o)[0]));
+            rowed.extend(sources(red.input(ctx)));
         }
     }
     rowed.retain(|g| gemms.contains_key(g));
@@ -163,13 +167,13 @@ pub(super) fn stack_row_gemms(ctx: &Context, k: Op, gemms: &mut HashMap<Op, Warp
         let more: Vec<Op> = gemms
             .keys()
             .filter(|g| !rowed.contains(*g))
+            .filter_map(|g| tile::Gemm::of(ctx, *g))
             .filter(|g| {
-                let ops = ctx.operands(**g);
-                [ops[0], ops[2]]
+                [g.a(ctx), g.acc(ctx)]
                     .iter()
                     .any(|v| sources(*v).iter().any(|s| rowed.contains(s)))
             })
-            .copied()
+            .map(|g| g.op())
             .collect();
         if more.is_empty() {
             break;
@@ -199,7 +203,6 @@ pub(super) struct Held {
 /// fragment of a grid with one warp along N, a map of row vectors, a
 /// broadcast of one over its rows); gives whether it did.
 pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -> bool {
-    let operands = ctx.operands(o);
     let Some(r) = ctx.results(o).next() else {
         return false;
     };
@@ -207,15 +210,15 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
         return false;
     };
     match TileOp::of(ctx, o) {
-        Some(TileOp::Reduce(_)) => {
-            let Some(w) = held.frag.get(&operands[0]).copied() else {
+        Some(TileOp::Reduce(red)) => {
+            let Some(w) = held.frag.get(&red.input(ctx)).copied() else {
                 return false;
             };
             // The quad shuffles read mma.sync's layout (MFMA keeps the
             // blocked path).
             if w.unit != Unit::MmaSync
                 || w.wn != 1
-                || super::ctx_int(ctx, o, "axis") != 1
+                || red.axis(ctx) != Some(1)
                 || rt.shape.len() != 1
             {
                 return false;
@@ -224,7 +227,8 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.reduces.insert(o, w);
             true
         }
-        Some(TileOp::Map(_)) if rt.shape.len() == 1 => {
+        Some(TileOp::Map(m)) if rt.shape.len() == 1 => {
+            let operands = m.inputs(ctx);
             let Some(w) = operands.first().and_then(|v| held.rows.get(v)).copied() else {
                 return false;
             };
@@ -235,17 +239,18 @@ pub(super) fn plan_row_op(ctx: &Context, o: Op, held: &mut Held, p: &mut Plan) -
             p.rows.maps.insert(o, w);
             true
         }
-        Some(TileOp::Broadcast(_)) => {
-            let Some(w) = held.rows.get(&operands[0]).copied() else {
+        Some(TileOp::Broadcast(b)) => {
+            let input = b.input(ctx);
+            let Some(w) = held.rows.get(&input).copied() else {
                 return false;
             };
-            let src = tile_type(ctx, operands[0]).expect("a row vector");
-            let dims = aic::constraints::i64_array_attr(ctx, o, "dims").unwrap_or_default();
+            let src = tile_type(ctx, input).expect("a row vector");
+            let dims = b.dims(ctx).unwrap_or_default();
             if dims != [0] || rt.shape.len() != 2 || rt.shape[0] != src.shape[0] {
                 return false;
             }
             held.bcast.insert(r, w);
-            p.rows.bcasts.insert(r, operands[0]);
+            p.rows.bcasts.insert(r, input);
             true
         }
         _ => false,
@@ -279,10 +284,14 @@ pub(super) fn carries(
         let Some(body) = ctx.regions(o).first().and_then(|r| ctx.entry_block(*r)) else {
             continue;
         };
-        let Some(y) = ctx.block_ops(body).last() else {
+        let Some(y) = ctx
+            .block_ops(body)
+            .last()
+            .and_then(|y| tile::Yield::of(ctx, y))
+        else {
             continue;
         };
-        for (i, v) in ctx.operands(y).iter().enumerate() {
+        for (i, v) in y.values(ctx).iter().enumerate() {
             let w = if carried.is_empty() {
                 rows_under(ctx, *v, held, 8)
             } else {
@@ -304,11 +313,11 @@ fn rows_under(ctx: &Context, v: Value, held: &Held, depth: usize) -> Option<Warp
     if let Some(w) = held.rows.get(&v) {
         return Some(*w);
     }
-    let d = ctx.defining_op(v).filter(|d| tile::Map::is(ctx, *d))?;
+    let m = tile::Map::defining(ctx, v)?;
     if depth == 0 {
         return None;
     }
-    ctx.operands(d)
+    m.inputs(ctx)
         .iter()
         .find_map(|x| rows_under(ctx, *x, held, depth - 1))
 }
@@ -319,11 +328,12 @@ fn rows_under(ctx: &Context, v: Value, held: &Held, depth: usize) -> Option<Warp
 pub(super) fn finish(ctx: &Context, ops: &[Op], held: &Held, p: &mut Plan) {
     for &o in ops {
         if let Some(w) = p.gemms.get(&o)
-            && let Some(a) = held.frag.get(&ctx.operands(o)[0])
+            && let Some(g) = tile::Gemm::of(ctx, o)
+            && let Some(a) = held.frag.get(&g.a(ctx))
             && a.same_rows(w)
             && w.wn == 1
             && w.unit == Unit::MmaSync
-            && tile_type(ctx, ctx.operands(o)[0])
+            && tile_type(ctx, g.a(ctx))
                 .is_some_and(|t| super::is_float(ctx, t.elem, aic::float::FloatKind::F16))
         {
             p.rows.a_regs.insert(o);
@@ -342,7 +352,8 @@ impl Lower<'_> {
     /// Lowers `op` if the plan keeps it on row vectors; `None` otherwise.
     pub(in crate::tile_to_gpu) fn lower_rows(&mut self, op: Op) -> Option<Result<(), Diagnostic>> {
         if let Some(w) = self.mma.rows.reduces.get(&op).copied() {
-            return Some(self.frag_reduce(op, w));
+            let red = tile::Reduce::of(self.ctx, op)?;
+            return Some(self.frag_reduce(red, w));
         }
         if let Some(w) = self.mma.rows.maps.get(&op).copied() {
             return Some(self.row_map(op, w));
@@ -356,16 +367,16 @@ impl Lower<'_> {
 
     /// A row reduction of a fragment: the lane folds its slots of each
     /// row, then its quad by butterfly shuffles (xor 2, 1).
-    fn frag_reduce(&mut self, op: Op, w: Warps) -> Result<(), Diagnostic> {
-        let src = self.ctx.operands(op)[0];
+    fn frag_reduce(&mut self, red: tile::Reduce, w: Warps) -> Result<(), Diagnostic> {
+        let (op, src) = (red.op(), red.input(self.ctx));
         let f: Frag = self
             .frags
             .get(&src)
             .cloned()
             .ok_or_else(|| err(self.ctx, op, "a row reduction of no fragment"))?;
-        let r = self.ctx.result(op, 0);
+        let r = red.result(self.ctx);
         let t = self.tile_of(op, r)?;
-        let kind = self.reduce_kind(op);
+        let kind = red.kind(self.ctx).unwrap_or(tile::ReduceKind::Sum);
         let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
         let (_, combine) = combiner(kind, float);
         let out = self.frag_alloca(w, &t);

@@ -11,7 +11,6 @@
 
 use crate::arith::{self, scalar::Bits};
 use crate::math::fold::libm;
-use aic::dialect::OpSpec;
 use aic::interp::{Buffer, Data, Elem, IResult, InterpError, Ints, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::{Signedness, Type};
@@ -269,7 +268,7 @@ pub(crate) fn at<B: Buffer + ?Sized>(v: &B, i: usize) -> B::Item {
 pub(crate) enum IntOp {
     /// arith's row for the op (see [`crate::arith::scalar`]), whose result,
     /// wrapped to the element type, is StableHLO's too.
-    Arith(&'static OpSpec),
+    Arith(&'static arith::scalar::IntRow),
     /// XLA's rule, on the element type's mathematical values ([`value`]).
     Xla(fn(Elem, i64, i64) -> i128),
 }
@@ -278,7 +277,7 @@ pub(crate) enum IntOp {
 #[derive(Clone, Copy)]
 pub(crate) enum FloatOp {
     /// arith's row for the op (see [`crate::arith::scalar`]).
-    Arith(&'static OpSpec),
+    Arith(&'static arith::scalar::FloatRow),
     /// A function of its own.
     Own(fn(f64, f64) -> f64),
 }
@@ -295,7 +294,7 @@ impl Binary {
     /// The integer function (element type, operands), resolved once.
     pub(crate) fn int(&self) -> Option<impl Fn(Elem, i64, i64) -> i128 + Copy> {
         let f = match self.int? {
-            IntOp::Arith(s) => Ok(arith::scalar::int_binary(s.name)?),
+            IntOp::Arith(r) => Ok(r.f),
             IntOp::Xla(f) => Err(f),
         };
         Some(move |e: Elem, a: i64, b: i64| match f {
@@ -309,7 +308,7 @@ impl Binary {
     /// The float function.
     pub(crate) fn float(&self) -> Option<fn(f64, f64) -> f64> {
         match self.float? {
-            FloatOp::Arith(s) => arith::scalar::float_binary(s.name).map(|(_, f)| f),
+            FloatOp::Arith(r) => Some(r.f),
             FloatOp::Own(f) => Some(f),
         }
     }
@@ -321,19 +320,19 @@ pub(crate) const ADD: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if is_bool(e) { x | y } else { x + y }
     })),
-    float: Some(FloatOp::Arith(&arith::ADDF)),
+    float: Some(FloatOp::Arith(&arith::scalar::ADDF)),
     complex: Some(|a, b| (a.0 + b.0, a.1 + b.1)),
 };
 /// `subtract`.
 pub(crate) const SUBTRACT: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::SUBI)),
-    float: Some(FloatOp::Arith(&arith::SUBF)),
+    int: Some(IntOp::Arith(&arith::scalar::SUBI)),
+    float: Some(FloatOp::Arith(&arith::scalar::SUBF)),
     complex: Some(|a, b| (a.0 - b.0, a.1 - b.1)),
 };
 /// `multiply`.
 pub(crate) const MULTIPLY: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::MULI)),
-    float: Some(FloatOp::Arith(&arith::MULF)),
+    int: Some(IntOp::Arith(&arith::scalar::MULI)),
+    float: Some(FloatOp::Arith(&arith::scalar::MULF)),
     complex: Some(c_mul),
 };
 /// `divide`: XLA's `x / 0` is -1 (all ones); `MIN / -1` wraps.
@@ -342,7 +341,7 @@ pub(crate) const DIVIDE: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if y == 0 { -1 } else { x / y }
     })),
-    float: Some(FloatOp::Arith(&arith::DIVF)),
+    float: Some(FloatOp::Arith(&arith::scalar::DIVF)),
     complex: Some(c_div),
 };
 /// `remainder`: XLA's `x % 0` is `x`; `MIN % -1` is 0.
@@ -351,7 +350,7 @@ pub(crate) const REMAINDER: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if y == 0 { x } else { x % y }
     })),
-    float: Some(FloatOp::Arith(&arith::REMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::REMF)),
     complex: None,
 };
 /// `power`: integer powers by squaring (wrapping); negative exponents give
@@ -398,13 +397,13 @@ pub(crate) const POWER: Binary = Binary {
 /// `maximum` (on the element type's values; NaN propagates).
 pub(crate) const MAXIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).max(value(e, b)))),
-    float: Some(FloatOp::Arith(&arith::MAXIMUMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::MAXIMUMF)),
     complex: None,
 };
 /// `minimum` (on the element type's values; NaN propagates).
 pub(crate) const MINIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).min(value(e, b)))),
-    float: Some(FloatOp::Arith(&arith::MINIMUMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::MINIMUMF)),
     complex: None,
 };
 /// `atan2`.
@@ -415,19 +414,19 @@ pub(crate) const ATAN2: Binary = Binary {
 };
 /// `and`.
 pub(crate) const AND: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::ANDI)),
+    int: Some(IntOp::Arith(&arith::scalar::ANDI)),
     float: None,
     complex: None,
 };
 /// `or`.
 pub(crate) const OR: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::ORI)),
+    int: Some(IntOp::Arith(&arith::scalar::ORI)),
     float: None,
     complex: None,
 };
 /// `xor`.
 pub(crate) const XOR: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::XORI)),
+    int: Some(IntOp::Arith(&arith::scalar::XORI)),
     float: None,
     complex: None,
 };

@@ -32,7 +32,7 @@ pub(super) const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
 pub enum Float {
     /// The arith op's scalar definition (`crate::arith::scalar`), where the
     /// graph op means the same.
-    Arith(&'static aic::dialect::OpSpec),
+    Arith(&'static crate::arith::scalar::FloatRow),
     /// A function of its own.
     Fn(fn(f64, f64) -> f64),
 }
@@ -41,7 +41,7 @@ impl Float {
     /// The function, if defined.
     pub fn function(self) -> Option<fn(f64, f64) -> f64> {
         match self {
-            Float::Arith(spec) => crate::arith::scalar::float_binary(spec.name).map(|(_, f)| f),
+            Float::Arith(row) => Some(row.f),
             Float::Fn(f) => Some(f),
         }
     }

@@ -193,14 +193,14 @@ macro_rules! binary_ops {
 const COMMUTATIVE: Traits = PURE.with(Traits::COMMUTATIVE);
 
 binary_ops! {
-    Add = ADD "add" "elementwise sum" COMMUTATIVE, Float::Arith(&crate::arith::ADDF), "add";
-    Sub = SUB "sub" "elementwise difference" PURE, Float::Arith(&crate::arith::SUBF), "subtract";
-    Mul = MUL "mul" "elementwise product" COMMUTATIVE, Float::Arith(&crate::arith::MULF), "multiply";
-    Div = DIV "div" "elementwise quotient" PURE, Float::Arith(&crate::arith::DIVF), "divide";
+    Add = ADD "add" "elementwise sum" COMMUTATIVE, Float::Arith(&crate::arith::scalar::ADDF), "add";
+    Sub = SUB "sub" "elementwise difference" PURE, Float::Arith(&crate::arith::scalar::SUBF), "subtract";
+    Mul = MUL "mul" "elementwise product" COMMUTATIVE, Float::Arith(&crate::arith::scalar::MULF), "multiply";
+    Div = DIV "div" "elementwise quotient" PURE, Float::Arith(&crate::arith::scalar::DIVF), "divide";
     Max = MAX "max" "elementwise maximum (NaN propagates)" COMMUTATIVE,
-        Float::Arith(&crate::arith::MAXIMUMF), "maximum";
+        Float::Arith(&crate::arith::scalar::MAXIMUMF), "maximum";
     Min = MIN "min" "elementwise minimum (NaN propagates)" COMMUTATIVE,
-        Float::Arith(&crate::arith::MINIMUMF), "minimum";
+        Float::Arith(&crate::arith::scalar::MINIMUMF), "minimum";
     Pow = POW "pow" "elementwise power" PURE, Float::Fn(|a, b| libm::pow(a, b)), "power";
 }
 

@@ -11,7 +11,6 @@
 
 use crate::arith::{self, scalar::Bits};
 use crate::math::fold::libm;
-use aic::dialect::OpSpec;
 use aic::interp::{Buffer, Data, Elem, IResult, InterpError, Ints, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::{Signedness, Type};
@@ -269,7 +268,7 @@ pub(crate) fn at<B: Buffer + ?Sized>(v: &B, i: usize) -> B::Item {
 pub(crate) enum IntOp {
     /// arith's row for the op (see [`crate::arith::scalar`]), whose result,
     /// wrapped to the element type, is StableHLO's too.
-    Arith(&'static OpSpec),
+    Arith(&'static arith::scalar::IntRow),
     /// XLA's rule, on the element type's mathematical values ([`value`]).
     Xla(fn(Elem, i64, i64) -> i128),
 }
@@ -278,7 +277,7 @@ pub(crate) enum IntOp {
 #[derive(Clone, Copy)]
 pub(crate) enum FloatOp {
     /// arith's row for the op (see [`crate::arith::scalar`]).
-    Arith(&'static OpSpec),
+    Arith(&'static arith::scalar::FloatRow),
     /// A function of its own.
     Own(fn(f64, f64) -> f64),
 }
@@ -295,7 +294,7 @@ impl Binary {
     /// The integer function (element type, operands), resolved once.
     pub(crate) fn int(&self) -> Option<impl Fn(Elem, i64, i64) -> i128 + Copy> {
         let f = match self.int? {
-            IntOp::Arith(s) => Ok(arith::scalar::int_binary(s.name)?),
+            IntOp::Arith(r) => Ok(r.f),
             IntOp::Xla(f) => Err(f),
         };
         Some(move |e: Elem, a: i64, b: i64| match f {
@@ -309,7 +308,7 @@ impl Binary {
     /// The float function.
     pub(crate) fn float(&self) -> Option<fn(f64, f64) -> f64> {
         match self.float? {
-            FloatOp::Arith(s) => arith::scalar::float_binary(s.name).map(|(_, f)| f),
+            FloatOp::Arith(r) => Some(r.f),
             FloatOp::Own(f) => Some(f),
         }
     }
@@ -321,19 +320,19 @@ pub(crate) const ADD: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if is_bool(e) { x | y } else { x + y }
     })),
-    float: Some(FloatOp::Arith(&arith::ADDF)),
+    float: Some(FloatOp::Arith(&arith::scalar::ADDF)),
     complex: Some(|a, b| (a.0 + b.0, a.1 + b.1)),
 };
 /// `subtract`.
 pub(crate) const SUBTRACT: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::SUBI)),
-    float: Some(FloatOp::Arith(&arith::SUBF)),
+    int: Some(IntOp::Arith(&arith::scalar::SUBI)),
+    float: Some(FloatOp::Arith(&arith::scalar::SUBF)),
     complex: Some(|a, b| (a.0 - b.0, a.1 - b.1)),
 };
 /// `multiply`.
 pub(crate) const MULTIPLY: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::MULI)),
-    float: Some(FloatOp::Arith(&arith::MULF)),
+    int: Some(IntOp::Arith(&arith::scalar::MULI)),
+    float: Some(FloatOp::Arith(&arith::scalar::MULF)),
     complex: Some(c_mul),
 };
 /// `divide`: XLA's `x / 0` is -1 (all ones); `MIN / -1` wraps.
@@ -342,7 +341,7 @@ pub(crate) const DIVIDE: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if y == 0 { -1 } else { x / y }
     })),
-    float: Some(FloatOp::Arith(&arith::DIVF)),
+    float: Some(FloatOp::Arith(&arith::scalar::DIVF)),
     complex: Some(c_div),
 };
 /// `remainder`: XLA's `x % 0` is `x`; `MIN % -1` is 0.
@@ -351,7 +350,7 @@ pub(crate) const REMAINDER: Binary = Binary {
         let (x, y) = (value(e, a), value(e, b));
         if y == 0 { x } else { x % y }
     })),
-    float: Some(FloatOp::Arith(&arith::REMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::REMF)),
     complex: None,
 };
 /// `power`: integer powers by squaring (wrapping); negative exponents give
@@ -398,13 +397,13 @@ pub(crate) const POWER: Binary = Binary {
 /// `maximum` (on the element type's values; NaN propagates).
 pub(crate) const MAXIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).max(value(e, b)))),
-    float: Some(FloatOp::Arith(&arith::MAXIMUMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::MAXIMUMF)),
     complex: None,
 };
 /// `minimum` (on the element type's values; NaN propagates).
 pub(crate) const MINIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).min(value(e, b)))),
-    float: Some(FloatOp::Arith(&arith::MINIMUMF)),
+    float: Some(FloatOp::Arith(&arith::scalar::MINIMUMF)),
     complex: None,
 };
 /// `atan2`.
@@ -415,19 +414,19 @@ pub(crate) const ATAN2: Binary = Binary {
 };
 /// `and`.
 pub(crate) const AND: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::ANDI)),
+    int: Some(IntOp::Arith(&arith::scalar::ANDI)),
     float: None,
     complex: None,
 };
 /// `or`.
 pub(crate) const OR: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::ORI)),
+    int: Some(IntOp::Arith(&arith::scalar::ORI)),
     float: None,
     complex: None,
 };
 /// `xor`.
 pub(crate) const XOR: Binary = Binary {
-    int: Some(IntOp::Arith(&arith::XORI)),
+    int: Some(IntOp::Arith(&arith::scalar::XORI)),
     float: None,
     complex: None,
 };
@@ -474,37 +473,23 @@ pub(crate) const SHIFT_RIGHT_ARITHMETIC: Binary = Binary {
     complex: None,
 };
 
-/// The binary ops by the words the graph interpreter's combiners use.
-const BY_WORD: &[(&str, &Binary)] = &[
-    ("add", &ADD),
-    ("subtract", &SUBTRACT),
-    ("multiply", &MULTIPLY),
-    ("divide", &DIVIDE),
-    ("remainder", &REMAINDER),
-    ("power", &POWER),
-    ("maximum", &MAXIMUM),
-    ("minimum", &MINIMUM),
-    ("atan2", &ATAN2),
-    ("and", &AND),
-    ("or", &OR),
-    ("xor", &XOR),
-    ("shift_left", &SHIFT_LEFT),
-    ("shift_right_arithmetic", &SHIFT_RIGHT_ARITHMETIC),
-    ("shift_right_logical", &SHIFT_RIGHT_LOGICAL),
-];
-
-fn by_word(short: &str) -> Option<&'static Binary> {
-    BY_WORD.iter().find(|(w, _)| *w == short).map(|(_, b)| *b)
-}
-
-/// Integer binary op `short` (a word of [`BY_WORD`]) on two elements of `e`.
-pub(crate) fn int_binary(short: &str, e: Elem, a: i64, b: i64) -> Option<i128> {
-    Some(by_word(short)?.int()?(e, a, b))
-}
-
-/// Float binary op `short` (a word of [`BY_WORD`]).
-pub(crate) fn float_binary(short: &str) -> Option<fn(f64, f64) -> f64> {
-    by_word(short)?.float()
+/// A reduction combiner with a typed fast path ([`fold_floats`], [`fold_ints`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Combiner {
+    /// [`ADD`].
+    Add,
+    /// [`MULTIPLY`].
+    Multiply,
+    /// [`MAXIMUM`].
+    Maximum,
+    /// [`MINIMUM`].
+    Minimum,
+    /// [`AND`].
+    And,
+    /// [`OR`].
+    Or,
+    /// [`XOR`].
+    Xor,
 }
 
 /// Operand dimension `k` of `a` becomes result dimension `dims[k]` (size 1
@@ -898,10 +883,10 @@ pub(crate) fn fold_groups<T: Copy, B: Buffer<Item = T> + ?Sized>(
     }
 }
 
-/// `fold_groups` with the float combiner `name` and rounding to `e`, chosen
+/// `fold_groups` with the float combiner `c` and rounding to `e`, chosen
 /// once outside the loops.
 pub(crate) fn fold_floats(
-    name: &str,
+    c: Combiner,
     e: Elem,
     groups: &Groups,
     v: &(impl Buffer<Item = f64> + ?Sized),
@@ -919,25 +904,27 @@ pub(crate) fn fold_floats(
             })
         }};
     }
-    match name {
-        "add" => with_round!(|a: f64, b: f64| a + b),
-        "multiply" => with_round!(|a: f64, b: f64| a * b),
-        "maximum" => with_round!(float_binary("maximum")?),
-        "minimum" => with_round!(float_binary("minimum")?),
+    match c {
+        Combiner::Add => with_round!(|a: f64, b: f64| a + b),
+        Combiner::Multiply => with_round!(|a: f64, b: f64| a * b),
+        Combiner::Maximum => with_round!(MAXIMUM.float()?),
+        Combiner::Minimum => with_round!(MINIMUM.float()?),
         _ => None,
     }
 }
 
-/// `fold_groups` with the integer combiner `name`, wrapping to `e`; `None`
+/// `fold_groups` with the integer combiner `c`, wrapping to `e`; `None`
 /// for predicates and unsigned 64-bit min/max (which take the general path).
 pub(crate) fn fold_ints(
-    name: &str,
+    c: Combiner,
     e: Elem,
     groups: &Groups,
     v: &(impl Buffer<Item = i64> + ?Sized),
     init: i64,
 ) -> Option<Vec<i64>> {
-    if is_bool(e) || (width(e) == 64 && is_unsigned(e) && matches!(name, "maximum" | "minimum")) {
+    if is_bool(e)
+        || (width(e) == 64 && is_unsigned(e) && matches!(c, Combiner::Maximum | Combiner::Minimum))
+    {
         return None;
     }
     macro_rules! with_wrap {
@@ -955,15 +942,14 @@ pub(crate) fn fold_ints(
             })
         }};
     }
-    match name {
-        "add" => with_wrap!(|a: i64, b: i64| a.wrapping_add(b)),
-        "multiply" => with_wrap!(|a: i64, b: i64| a.wrapping_mul(b)),
-        "maximum" => with_wrap!(|a: i64, b: i64| a.max(b)),
-        "minimum" => with_wrap!(|a: i64, b: i64| a.min(b)),
-        "and" => with_wrap!(|a: i64, b: i64| a & b),
-        "or" => with_wrap!(|a: i64, b: i64| a | b),
-        "xor" => with_wrap!(|a: i64, b: i64| a ^ b),
-        _ => None,
+    match c {
+        Combiner::Add => with_wrap!(|a: i64, b: i64| a.wrapping_add(b)),
+        Combiner::Multiply => with_wrap!(|a: i64, b: i64| a.wrapping_mul(b)),
+        Combiner::Maximum => with_wrap!(|a: i64, b: i64| a.max(b)),
+        Combiner::Minimum => with_wrap!(|a: i64, b: i64| a.min(b)),
+        Combiner::And => with_wrap!(|a: i64, b: i64| a & b),
+        Combiner::Or => with_wrap!(|a: i64, b: i64| a | b),
+        Combiner::Xor => with_wrap!(|a: i64, b: i64| a ^ b),
     }
 }
 
@@ -1012,13 +998,14 @@ mod tests {
             width: 32,
             signedness: Signedness::Signless,
         };
-        assert_eq!(int_binary("divide", i32e, 7, 0), Some(-1));
-        assert_eq!(int_binary("remainder", i32e, 7, 0), Some(7));
+        let int_binary = |b: &Binary, e, x, y| Some(b.int()?(e, x, y));
+        assert_eq!(int_binary(&DIVIDE, i32e, 7, 0), Some(-1));
+        assert_eq!(int_binary(&REMAINDER, i32e, 7, 0), Some(7));
         assert_eq!(
-            i32e.wrap(int_binary("divide", i32e, i64::from(i32::MIN), -1).unwrap()),
+            i32e.wrap(int_binary(&DIVIDE, i32e, i64::from(i32::MIN), -1).unwrap()),
             i64::from(i32::MIN)
         );
-        assert_eq!(int_binary("shift_left", i32e, 1, 32), Some(0));
-        assert_eq!(int_binary("power", i32e, 2, -1), Some(0));
+        assert_eq!(int_binary(&SHIFT_LEFT, i32e, 1, 32), Some(0));
+        assert_eq!(int_binary(&POWER, i32e, 2, -1), Some(0));
     }
 }

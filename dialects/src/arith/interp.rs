@@ -4,7 +4,7 @@
 //! wrap-around arithmetic, floats in `f64` rounded to the type.
 
 use super::fold::int::apply_cmpi;
-use super::scalar::{self, Bits};
+use super::scalar::{Bits, Cast, FloatRow, IntRow};
 use aic::interp::{
     Data, Elem, Floats, IResult, Interp, InterpError, Ints, Tensor, attr_of_tensor, tensor_of_attr,
 };
@@ -33,12 +33,15 @@ pub fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor
         .ok_or_else(|| InterpError::at(op, "unsupported constant"))
 }
 
-/// Integer binary ops (`addi` ... `shrui`, min/max, divisions).
-pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+/// Integer binary ops (`addi` ... `shrui`, min/max, divisions), by their row.
+pub fn int_binary(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: &[Tensor],
+    row: &IntRow,
+) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let name = ctx.op_name(op);
-    let f = scalar::int_binary(name)
-        .ok_or_else(|| InterpError::at(op, format!("unsupported op '{name}'")))?;
+    let f = row.f;
     let e = args[0].elem(ctx);
     let w = width(e);
     let (Data::Int(a), Data::Int(b)) = (&args[0].data, &args[1].data) else {
@@ -51,6 +54,7 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
         e.wrap(r.unwrap_or(0))
     });
     if undefined {
+        let name = ctx.op_name(op);
         return Err(InterpError::at(
             op,
             format!(
@@ -61,14 +65,16 @@ pub fn int_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
     Ok(vec![Tensor::new(ctx, args[0].ty, Data::Int(out))])
 }
 
-/// Float binary ops.
-pub fn float_binary(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+/// Float binary ops, by their row.
+pub fn float_binary(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: &[Tensor],
+    row: &FloatRow,
+) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let e = args[0].elem(ctx);
-    let name = ctx.op_name(op);
-    let Some((_, f)) = scalar::float_binary(name) else {
-        return Err(InterpError::at(op, format!("unsupported op '{name}'")));
-    };
+    let f = row.f;
     let (Data::Float(a), Data::Float(b)) = (&args[0].data, &args[1].data) else {
         return Err(InterpError::at(op, "float operands expected"));
     };
@@ -87,11 +93,9 @@ pub fn negf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
     Ok(vec![Tensor::new(it.ctx, args[0].ty, Data::Float(out))])
 }
 
-fn predicate(ctx: &Context, op: Op, spec: &aic::OpSpec) -> i128 {
-    match spec.attr(ctx, op, "predicate").map(|a| ctx.attr_kind(a)) {
-        Some(aic::AttrKind::Integer { value, .. }) => *value,
-        _ => 0,
-    }
+/// A comparison's predicate (`eq` / `false` when absent).
+fn predicate(p: Option<i64>) -> i128 {
+    i128::from(p.unwrap_or(0))
 }
 
 fn bools(ctx: &Context, op: Op, v: impl Iterator<Item = bool>) -> Tensor {
@@ -100,19 +104,10 @@ fn bools(ctx: &Context, op: Op, v: impl Iterator<Item = bool>) -> Tensor {
     Tensor::new(ctx, ty, Data::from_i64s(e, v.map(|b| -i64::from(b))))
 }
 
-/// `arith.cmpi` and `arith.cmpf`.
-pub fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    if it.ctx.op_name(op) == "arith.cmpi" {
-        cmpi(it, op, args)
-    } else {
-        cmpf(it, op, args)
-    }
-}
-
 /// `arith.cmpi`.
-fn cmpi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+pub fn cmpi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let pred = predicate(ctx, op, &super::CMPI);
+    let pred = predicate(super::CmpI(op).predicate(ctx));
     let w = width(args[0].elem(ctx));
     let (Data::Int(a), Data::Int(b)) = (&args[0].data, &args[1].data) else {
         return Err(InterpError::at(op, "integer operands expected"));
@@ -125,9 +120,9 @@ fn cmpi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
 }
 
 /// `arith.cmpf` (predicates in MLIR's order: false, oeq, ogt, ..., uno, true).
-fn cmpf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+pub fn cmpf(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
-    let pred = predicate(ctx, op, &super::CMPF);
+    let pred = predicate(super::CmpF(op).predicate(ctx));
     let (Data::Float(a), Data::Float(b)) = (&args[0].data, &args[1].data) else {
         return Err(InterpError::at(op, "float operands expected"));
     };
@@ -166,16 +161,18 @@ pub fn select(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tenso
 }
 
 /// The casts: integer width changes, index casts, int <-> float, float width
-/// changes and bitcasts.
-pub fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+/// changes and bitcasts, by their meaning `cast`.
+pub fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor], cast: Cast) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let to_ty = result_type(ctx, op, 0);
     let from = args[0].elem(ctx);
     let Some(to) = Elem::of(ctx, to_ty) else {
         return Err(InterpError::at(op, "unsupported cast target"));
     };
-    let name = ctx.op_name(op);
-    let unsigned_src = matches!(name, "arith.extui" | "arith.index_castui" | "arith.uitofp");
+    let unsigned_src = matches!(
+        cast,
+        Cast::Int { signed: false } | Cast::IntToFloat { signed: false }
+    );
     // Integers as the source reads them.
     let read = |x: i64| -> i128 {
         if unsigned_src {
@@ -189,25 +186,25 @@ pub fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
             x as i128
         }
     };
-    let data = match name {
-        "arith.extsi" | "arith.extui" | "arith.trunci" | "arith.index_cast"
-        | "arith.index_castui" => {
+    let data = match cast {
+        Cast::Int { .. } => {
             let Data::Int(a) = &args[0].data else {
                 return Err(InterpError::at(op, "integer operand expected"));
             };
             Data::from_i64s(to, a.iter().map(|x| to.wrap(read(x))))
         }
-        "arith.sitofp" | "arith.uitofp" => {
+        Cast::IntToFloat { .. } => {
             let Data::Int(a) = &args[0].data else {
                 return Err(InterpError::at(op, "integer operand expected"));
             };
             Data::from_f64s(to.float_kind(), a.iter().map(|x| read(x) as f64))
         }
-        "arith.fptosi" | "arith.fptoui" => {
+        Cast::FloatToInt { .. } => {
             let Data::Float(a) = &args[0].data else {
                 return Err(InterpError::at(op, "float operand expected"));
             };
             if a.iter().any(|x| !x.is_finite()) {
+                let name = ctx.op_name(op);
                 return Err(InterpError::at(
                     op,
                     format!("'{name}' of a non-finite value"),
@@ -215,19 +212,18 @@ pub fn cast(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>
             }
             Data::from_i64s(to, a.iter().map(|x| to.wrap(x.trunc() as i128)))
         }
-        "arith.extf" | "arith.truncf" => {
+        Cast::Float => {
             let Data::Float(a) = &args[0].data else {
                 return Err(InterpError::at(op, "float operand expected"));
             };
             Data::from_f64s(to.float_kind(), a.iter())
         }
-        "arith.bitcast" => {
+        Cast::Bits => {
             // Through the bit patterns the two types share.
             let t = attr_of_tensor(ctx, &args[0]);
             let bits = tensor_bits(ctx, t);
             return Ok(vec![from_bits(ctx, to_ty, to, &bits)]);
         }
-        n => return Err(InterpError::at(op, format!("unsupported op '{n}'"))),
     };
     Ok(vec![Tensor::new(ctx, to_ty, data)])
 }
@@ -268,44 +264,62 @@ fn from_bits(ctx: &Context, ty: Type, to: Elem, bits: &[u128]) -> Tensor {
     Tensor::new(ctx, ty, data)
 }
 
-/// `arith.addui_extended`, `arith.mulsi_extended`, `arith.mului_extended`.
-pub fn extended(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-    let ctx = it.ctx;
-    let e = args[0].elem(ctx);
-    let w = width(e);
-    let name = ctx.op_name(op);
-    let (mut lo, mut hi) = (Vec::new(), Vec::new());
-    let (Data::Int(xs), Data::Int(ys)) = (&args[0].data, &args[1].data) else {
-        return Err(InterpError::at(op, "integer operands expected"));
-    };
-    for (x, y) in xs.iter().zip(ys.iter()) {
-        let (a, b) = (Bits::new(x.into(), w), Bits::new(y.into(), w));
-        match name {
-            "arith.addui_extended" => {
-                let s = a.u.wrapping_add(b.u);
-                let sum = Bits::new(s as i128, w);
-                lo.push(e.wrap(sum.s));
-                hi.push(-i64::from(sum.u < a.u));
-            }
-            _ => {
-                let p: i128 = if name == "arith.mulsi_extended" {
-                    a.s.wrapping_mul(b.s)
-                } else {
-                    (a.u.wrapping_mul(b.u)) as i128
-                };
-                lo.push(e.wrap(p));
-                let high = if name == "arith.mulsi_extended" {
-                    p >> w
-                } else {
-                    ((p as u128) >> w) as i128
-                };
-                hi.push(e.wrap(high));
-            }
-        }
-    }
+/// The two results of an extended op, `lo` of the operands' type.
+fn pair(ctx: &Context, op: Op, e: Elem, lo: Vec<i64>, hi: Vec<i64>) -> Vec<Tensor> {
     let t1 = Tensor::new(ctx, result_type(ctx, op, 0), Data::from_i64s(e, lo));
     let ty1 = result_type(ctx, op, 1);
     let e1 = Elem::of(ctx, ty1).unwrap_or(e);
     let t2 = Tensor::new(ctx, ty1, Data::from_i64s(e1, hi));
-    Ok(vec![t1, t2])
+    vec![t1, t2]
+}
+
+/// `arith.addui_extended`: the sum and its carry.
+pub fn addui_extended(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let e = args[0].elem(ctx);
+    let w = width(e);
+    let (Data::Int(xs), Data::Int(ys)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "integer operands expected"));
+    };
+    let (mut lo, mut hi) = (Vec::new(), Vec::new());
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        let (a, b) = (Bits::new(x.into(), w), Bits::new(y.into(), w));
+        let sum = Bits::new(a.u.wrapping_add(b.u) as i128, w);
+        lo.push(e.wrap(sum.s));
+        hi.push(-i64::from(sum.u < a.u));
+    }
+    Ok(pair(ctx, op, e, lo, hi))
+}
+
+/// `arith.mulsi_extended` (`signed`) and `arith.mului_extended`: the low and
+/// high halves of the product.
+pub fn mul_extended(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: &[Tensor],
+    signed: bool,
+) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let e = args[0].elem(ctx);
+    let w = width(e);
+    let (Data::Int(xs), Data::Int(ys)) = (&args[0].data, &args[1].data) else {
+        return Err(InterpError::at(op, "integer operands expected"));
+    };
+    let (mut lo, mut hi) = (Vec::new(), Vec::new());
+    for (x, y) in xs.iter().zip(ys.iter()) {
+        let (a, b) = (Bits::new(x.into(), w), Bits::new(y.into(), w));
+        let p: i128 = if signed {
+            a.s.wrapping_mul(b.s)
+        } else {
+            (a.u.wrapping_mul(b.u)) as i128
+        };
+        lo.push(e.wrap(p));
+        let high = if signed {
+            p >> w
+        } else {
+            ((p as u128) >> w) as i128
+        };
+        hi.push(e.wrap(high));
+    }
+    Ok(pair(ctx, op, e, lo, hi))
 }

@@ -176,44 +176,111 @@ const OVERFLOW_FORMAT: &str =
 const EXACT_FORMAT: &str = "$lhs `,` $rhs (`exact` $isExact^)? attr-dict `:` type($result)";
 const FLOAT_FORMAT: &str = "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)";
 
+/// An op's folder and interpreter, both reading its scalar row
+/// ([`scalar`]): made by [`int_hooks!`] and [`float_hooks!`].
+struct Hooks {
+    fold: aic::rewrite::FoldFn,
+    interpret: aic::interp::InterpretFn,
+}
+
+/// The hooks of integer binary op `$h` with scalar row `$row` and,
+/// optionally, its folds through the operands' defining ops.
+macro_rules! int_hooks {
+    ($h:ident, $row:expr) => {
+        int_hooks!(@ $h, $row, None)
+    };
+    ($h:ident, $row:expr, $defs:expr) => {
+        int_hooks!(@ $h, $row, Some($defs))
+    };
+    (@ $h:ident, $row:expr, $defs:expr) => {
+        Hooks {
+            fold: |ctx, op, consts| {
+                let operands = [$h(op).lhs(ctx), $h(op).rhs(ctx)];
+                fold::int_binary(ctx, op, consts, operands, &$row, $defs)
+            },
+            interpret: |it, op, args| interp::int_binary(it, op, args, &$row),
+        }
+    };
+}
+
+/// The hooks of float binary op `$h` with scalar row `$row` and, optionally,
+/// a test of its right operand that folds the op to that operand.
+macro_rules! float_hooks {
+    ($h:ident, $row:expr) => {
+        float_hooks!(@ $h, $row, None)
+    };
+    ($h:ident, $row:expr, $absorbs:expr) => {
+        float_hooks!(@ $h, $row, Some($absorbs))
+    };
+    (@ $h:ident, $row:expr, $absorbs:expr) => {
+        Hooks {
+            fold: |ctx, op, consts| {
+                let operands = [$h(op).lhs(ctx), $h(op).rhs(ctx)];
+                fold::float_binary(ctx, op, consts, operands, &$row, $absorbs)
+            },
+            interpret: |it, op, args| interp::float_binary(it, op, args, &$row),
+        }
+    };
+}
+
 /// An integer binary op (`Arith_IntBinaryOp`).
-const fn int_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+const fn int_binary(
+    name: &'static str,
+    summary: &'static str,
+    traits: Traits,
+    hooks: Hooks,
+) -> OpSpec {
     OpSpec {
         summary,
         // Every arith op is free of memory effects (MLIR's `NoMemoryEffect`), even
         // those not speculatable (division).
         traits: traits.with(ARITH_SAME).with(Traits::NO_MEMORY_EFFECT),
         format: Some(BINARY_FORMAT),
-        fold: Some(fold::int_binary),
-        interpret: Some(interp::int_binary),
+        fold: Some(hooks.fold),
+        interpret: Some(hooks.interpret),
         ..OpSpec::new(name)
     }
 }
 
 /// An integer binary op with overflow flags (`Arith_IntBinaryOpWithOverflowFlags`).
-const fn int_overflow(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+const fn int_overflow(
+    name: &'static str,
+    summary: &'static str,
+    traits: Traits,
+    hooks: Hooks,
+) -> OpSpec {
     OpSpec {
         format: Some(OVERFLOW_FORMAT),
-        ..int_binary(name, summary, traits.with(Traits::PURE))
+        ..int_binary(name, summary, traits.with(Traits::PURE), hooks)
     }
 }
 
 /// An integer binary op with an `exact` flag (`Arith_IntBinaryOpWithExactFlag`).
-const fn int_exact(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+const fn int_exact(
+    name: &'static str,
+    summary: &'static str,
+    traits: Traits,
+    hooks: Hooks,
+) -> OpSpec {
     OpSpec {
         format: Some(EXACT_FORMAT),
-        ..int_binary(name, summary, traits)
+        ..int_binary(name, summary, traits, hooks)
     }
 }
 
 /// A float binary op with fast-math flags (`Arith_FloatBinaryOp`).
-const fn float_binary(name: &'static str, summary: &'static str, traits: Traits) -> OpSpec {
+const fn float_binary(
+    name: &'static str,
+    summary: &'static str,
+    traits: Traits,
+    hooks: Hooks,
+) -> OpSpec {
     OpSpec {
         summary,
         traits: traits.with(ARITH_SAME).with(Traits::PURE),
         format: Some(FLOAT_FORMAT),
-        fold: Some(fold::float_binary),
-        interpret: Some(interp::float_binary),
+        fold: Some(hooks.fold),
+        interpret: Some(hooks.interpret),
         ..OpSpec::new(name)
     }
 }
@@ -252,20 +319,20 @@ family! {
     /// `arith.addi`
     AddI = ADDI: OpSpec {
         canonicalize: canon::ADDI,
-        ..int_overflow("arith.addi", "integer addition operation", C)
+        ..int_overflow("arith.addi", "integer addition operation", C, int_hooks!(AddI, scalar::ADDI, fold::addi_defs))
     };
     /// `arith.subi`
     SubI = SUBI: OpSpec {
         canonicalize: canon::SUBI,
-        ..int_overflow("arith.subi", "Integer subtraction operation.", N)
+        ..int_overflow("arith.subi", "Integer subtraction operation.", N, int_hooks!(SubI, scalar::SUBI, fold::subi_defs))
     };
     /// `arith.muli`
     MulI = MULI: OpSpec {
         canonicalize: canon::MULI,
-        ..int_overflow("arith.muli", "Integer multiplication operation.", C)
+        ..int_overflow("arith.muli", "Integer multiplication operation.", C, int_hooks!(MulI, scalar::MULI))
     };
     /// `arith.shli`
-    ShLI = SHLI: int_overflow("arith.shli", "integer left-shift", N);
+    ShLI = SHLI: int_overflow("arith.shli", "integer left-shift", N, int_hooks!(ShLI, scalar::SHLI));
 }
 
 family! {
@@ -278,13 +345,13 @@ family! {
         attributes: [is_exact = "isExact": optional(ac::UNIT)],
     };
     /// `arith.divui`
-    DivUI = DIVUI: int_exact("arith.divui", "unsigned integer division operation", N);
+    DivUI = DIVUI: int_exact("arith.divui", "unsigned integer division operation", N, int_hooks!(DivUI, scalar::DIVUI, fold::divui_defs));
     /// `arith.divsi`
-    DivSI = DIVSI: int_exact("arith.divsi", "signed integer division operation", N);
+    DivSI = DIVSI: int_exact("arith.divsi", "signed integer division operation", N, int_hooks!(DivSI, scalar::DIVSI, fold::divsi_defs));
     /// `arith.shrui`
-    ShRUI = SHRUI: int_exact("arith.shrui", "unsigned integer right-shift", P);
+    ShRUI = SHRUI: int_exact("arith.shrui", "unsigned integer right-shift", P, int_hooks!(ShRUI, scalar::SHRUI));
     /// `arith.shrsi`
-    ShRSI = SHRSI: int_exact("arith.shrsi", "signed integer right-shift", P);
+    ShRSI = SHRSI: int_exact("arith.shrsi", "signed integer right-shift", P, int_hooks!(ShRSI, scalar::SHRSI));
 }
 
 family! {
@@ -299,56 +366,50 @@ family! {
     CeilDivUI = CEILDIVUI: int_binary(
         "arith.ceildivui",
         "unsigned ceil integer division operation",
-        N
-    );
+        N, int_hooks!(CeilDivUI, scalar::CEILDIVUI));
     /// `arith.ceildivsi`
     CeilDivSI = CEILDIVSI: int_binary(
         "arith.ceildivsi",
         "signed ceil integer division operation",
-        N
-    );
+        N, int_hooks!(CeilDivSI, scalar::CEILDIVSI));
     /// `arith.floordivsi`
     FloorDivSI = FLOORDIVSI: int_binary(
         "arith.floordivsi",
         "signed floor integer division operation",
-        N
-    );
+        N, int_hooks!(FloorDivSI, scalar::FLOORDIVSI));
     /// `arith.remui`
     RemUI = REMUI: int_binary(
         "arith.remui",
         "unsigned integer division remainder operation",
-        N
-    );
+        N, int_hooks!(RemUI, scalar::REMUI));
     /// `arith.remsi`
     RemSI = REMSI: int_binary(
         "arith.remsi",
         "signed integer division remainder operation",
-        N
-    );
+        N, int_hooks!(RemSI, scalar::REMSI));
     /// `arith.andi`
     AndI = ANDI: OpSpec {
         canonicalize: canon::ANDI,
-        fold: Some(fold::andi),
-        ..int_binary("arith.andi", "integer binary and", PC)
+        ..int_binary("arith.andi", "integer binary and", PC, int_hooks!(AndI, scalar::ANDI, fold::andi_defs))
     };
     /// `arith.ori`
     OrI = ORI: OpSpec {
         canonicalize: canon::ORI,
-        ..int_binary("arith.ori", "integer binary or", PC)
+        ..int_binary("arith.ori", "integer binary or", PC, int_hooks!(OrI, scalar::ORI, fold::ori_defs))
     };
     /// `arith.xori`
     XOrI = XORI: OpSpec {
         canonicalize: canon::XORI,
-        ..int_binary("arith.xori", "integer binary xor", PC)
+        ..int_binary("arith.xori", "integer binary xor", PC, int_hooks!(XOrI, scalar::XORI, fold::xori_defs))
     };
     /// `arith.maxsi`
-    MaxSI = MAXSI: int_binary("arith.maxsi", "signed integer maximum operation", PC);
+    MaxSI = MAXSI: int_binary("arith.maxsi", "signed integer maximum operation", PC, int_hooks!(MaxSI, scalar::MAXSI));
     /// `arith.maxui`
-    MaxUI = MAXUI: int_binary("arith.maxui", "unsigned integer maximum operation", PC);
+    MaxUI = MAXUI: int_binary("arith.maxui", "unsigned integer maximum operation", PC, int_hooks!(MaxUI, scalar::MAXUI));
     /// `arith.minsi`
-    MinSI = MINSI: int_binary("arith.minsi", "signed integer minimum operation", PC);
+    MinSI = MINSI: int_binary("arith.minsi", "signed integer minimum operation", PC, int_hooks!(MinSI, scalar::MINSI));
     /// `arith.minui`
-    MinUI = MINUI: int_binary("arith.minui", "unsigned integer minimum operation", PC);
+    MinUI = MINUI: int_binary("arith.minui", "unsigned integer minimum operation", PC, int_hooks!(MinUI, scalar::MINUI));
 }
 
 family! {
@@ -358,33 +419,32 @@ family! {
         attributes: [fastmath: defaulted(FASTMATH_ATTR, fastmath_none)],
     };
     /// `arith.addf`
-    AddF = ADDF: float_binary("arith.addf", "floating point addition operation", C);
+    AddF = ADDF: float_binary("arith.addf", "floating point addition operation", C, float_hooks!(AddF, scalar::ADDF));
     /// `arith.subf`
-    SubF = SUBF: float_binary("arith.subf", "floating point subtraction operation", N);
+    SubF = SUBF: float_binary("arith.subf", "floating point subtraction operation", N, float_hooks!(SubF, scalar::SUBF));
     /// `arith.mulf`
     MulF = MULF: OpSpec {
         canonicalize: canon::MULF,
-        ..float_binary("arith.mulf", "floating point multiplication operation", C)
+        ..float_binary("arith.mulf", "floating point multiplication operation", C, float_hooks!(MulF, scalar::MULF, fold::mulf_absorbs))
     };
     /// `arith.divf`
     DivF = DIVF: OpSpec {
         canonicalize: canon::DIVF,
-        ..float_binary("arith.divf", "floating point division operation", N)
+        ..float_binary("arith.divf", "floating point division operation", N, float_hooks!(DivF, scalar::DIVF))
     };
     /// `arith.remf`
     RemF = REMF: float_binary(
         "arith.remf",
         "floating point division remainder operation",
-        N
-    );
+        N, float_hooks!(RemF, scalar::REMF));
     /// `arith.maximumf`
-    MaximumF = MAXIMUMF: float_binary("arith.maximumf", "floating-point maximum operation", C);
+    MaximumF = MAXIMUMF: float_binary("arith.maximumf", "floating-point maximum operation", C, float_hooks!(MaximumF, scalar::MAXIMUMF));
     /// `arith.maxnumf`
-    MaxNumF = MAXNUMF: float_binary("arith.maxnumf", "floating-point maximum operation", C);
+    MaxNumF = MAXNUMF: float_binary("arith.maxnumf", "floating-point maximum operation", C, float_hooks!(MaxNumF, scalar::MAXNUMF));
     /// `arith.minimumf`
-    MinimumF = MINIMUMF: float_binary("arith.minimumf", "floating-point minimum operation", C);
+    MinimumF = MINIMUMF: float_binary("arith.minimumf", "floating-point minimum operation", C, float_hooks!(MinimumF, scalar::MINIMUMF));
     /// `arith.minnumf`
-    MinNumF = MINNUMF: float_binary("arith.minnumf", "floating-point minimum operation", C);
+    MinNumF = MINNUMF: float_binary("arith.minnumf", "floating-point minimum operation", C, float_hooks!(MinNumF, scalar::MINNUMF));
 }
 
 aic::op! {
@@ -397,7 +457,7 @@ aic::op! {
             summary: "floating point negation",
             traits: ARITH_SAME.with(Traits::PURE),
             format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
-            fold: Some(fold::negf),
+            fold: Some(|ctx, op, consts| fold::negf(ctx, op, NegF(op).operand(ctx), consts)),
             interpret: Some(interp::negf),
             ..OpSpec::new("arith.negf")
         },
@@ -418,22 +478,25 @@ aic::op! {
             traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
             format: Some("$lhs `,` $rhs attr-dict `:` type($sum) `,` type($overflow)"),
             verify: Some(verify_addui_extended),
-            fold: Some(fold::addui_extended),
-            interpret: Some(interp::extended),
+            fold: Some(|ctx, op, consts| {
+                fold::addui_extended(ctx, op, AddUIExtended(op).lhs(ctx), consts)
+            }),
+            interpret: Some(interp::addui_extended),
             result_names: Some(|_, _| vec![Some("sum".into()), Some("overflow".into())]),
             ..OpSpec::new("arith.addui_extended")
         },
     }
 }
 
-const fn mul_extended(name: &'static str, summary: &'static str) -> OpSpec {
+/// `arith.mulsi_extended` or `arith.mului_extended`, with the hooks of
+/// its signedness.
+const fn mul_extended(name: &'static str, summary: &'static str, hooks: Hooks) -> OpSpec {
     OpSpec {
         summary,
         traits: PC.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some("$lhs `,` $rhs attr-dict `:` type($lhs)"),
-        verify: Some(verify_mul_extended),
-        fold: Some(fold::mul_extended),
-        interpret: Some(interp::extended),
+        fold: Some(hooks.fold),
+        interpret: Some(hooks.interpret),
         infer_results: Some(|_, ops, _| Some(vec![*ops.first()?; 2])),
         result_names: Some(|_, _| vec![Some("low".into()), Some("high".into())]),
         ..OpSpec::new(name)
@@ -454,17 +517,37 @@ family! {
     /// `arith.mulsi_extended`
     MulSIExtended = MULSI_EXTENDED: OpSpec {
         canonicalize: canon::MULSI_EXTENDED,
+        verify: Some(|ctx, op| {
+            let h = MulSIExtended(op);
+            verify_mul_extended(ctx, op, [h.lhs(ctx), h.rhs(ctx), h.low(ctx), h.high(ctx)])
+        }),
         ..mul_extended(
             "arith.mulsi_extended",
             "extended signed integer multiplication operation",
+            Hooks {
+                fold: |ctx, op, consts| {
+                    fold::mul_extended(ctx, op, MulSIExtended(op).lhs(ctx), consts, true)
+                },
+                interpret: |it, op, args| interp::mul_extended(it, op, args, true),
+            },
         )
     };
     /// `arith.mului_extended`
     MulUIExtended = MULUI_EXTENDED: OpSpec {
         canonicalize: canon::MULUI_EXTENDED,
+        verify: Some(|ctx, op| {
+            let h = MulUIExtended(op);
+            verify_mul_extended(ctx, op, [h.lhs(ctx), h.rhs(ctx), h.low(ctx), h.high(ctx)])
+        }),
         ..mul_extended(
             "arith.mului_extended",
             "extended unsigned integer multiplication operation",
+            Hooks {
+                fold: |ctx, op, consts| {
+                    fold::mul_extended(ctx, op, MulUIExtended(op).lhs(ctx), consts, false)
+                },
+                interpret: |it, op, args| interp::mul_extended(it, op, args, false),
+            },
         )
     };
 }
@@ -494,15 +577,14 @@ const fn compare(
     name: &'static str,
     summary: &'static str,
     format: &'static str,
-    fold: aic::rewrite::FoldFn,
+    hooks: Hooks,
 ) -> OpSpec {
     OpSpec {
         summary,
         traits: P.with(ARITH).with(Traits::SAME_OPERANDS_TYPE),
         format: Some(format),
-        verify: Some(verify_compare),
-        fold: Some(fold),
-        interpret: Some(interp::compare),
+        fold: Some(hooks.fold),
+        interpret: Some(hooks.interpret),
         infer_results: Some(|u, ops, _| Some(vec![i1_same_shape(u, *ops.first()?)])),
         ..OpSpec::new(name)
     }
@@ -519,11 +601,15 @@ aic::op! {
         attributes: [predicate: required(CMPI_PREDICATE) as i64],
         spec: OpSpec {
             canonicalize: canon::CMPI,
+            verify: Some(|ctx, op| verify_compare(ctx, op, CmpI(op).lhs(ctx))),
             ..compare(
                 "arith.cmpi",
                 "integer comparison operation",
                 "$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)",
-                fold::cmpi,
+                Hooks {
+                    fold: fold::cmpi,
+                    interpret: interp::cmpi,
+                },
             )
         },
     }
@@ -538,12 +624,17 @@ aic::op! {
             predicate: required(CMPF_PREDICATE) as i64,
             fastmath: defaulted(FASTMATH_ATTR, fastmath_none),
         ],
-        spec: compare(
+        spec: OpSpec {
+            verify: Some(|ctx, op| verify_compare(ctx, op, CmpF(op).lhs(ctx))),
+            ..compare(
             "arith.cmpf",
             "floating-point comparison operation",
             "$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)",
-            fold::cmpf,
-        ),
+            Hooks {
+                fold: fold::cmpf,
+                interpret: interp::cmpf,
+            },
+        )},
     }
 }
 
@@ -585,14 +676,18 @@ enum CastRule {
 
 const CAST_FORMAT: &str = "$in attr-dict `:` type($in) `to` type($out)";
 
+/// Declares a cast: its handle and spec, its types, the [`CastRule`] its
+/// verifier checks, the [`scalar::Cast`] its folder and interpreter follow,
+/// its folder (given the op, its input, the constants and the cast) and
+/// its canonicalization patterns.
 macro_rules! cast_op {
-    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr) => {
-        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $fold, $canon, [], CAST_FORMAT);
+    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $cast:expr, $fold:expr, $canon:expr) => {
+        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $cast, $fold, $canon, [], CAST_FORMAT);
     };
-    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
-        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $fold, $canon, [$($attrs)*], $format);
+    ($handle:ident = $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $cast:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
+        cast_op!(@op $handle $id, $name, $summary, $from, $to, $rule, $cast, $fold, $canon, [$($attrs)*], $format);
     };
-    (@op $handle:ident $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
+    (@op $handle:ident $id:ident, $name:literal, $summary:literal, $from:expr, $to:expr, $rule:expr, $cast:expr, $fold:expr, $canon:expr, [$($attrs:tt)*], $format:expr) => {
         aic::op! {
             #[doc = concat!("`", $name, "`")]
             pub $handle = $id {
@@ -603,9 +698,11 @@ macro_rules! cast_op {
                     summary: $summary,
                     traits: P.with(ARITH),
                     format: Some($format),
-                    verify: Some(|ctx, op| verify_cast(ctx, op, $rule)),
-                    fold: Some($fold),
-                    interpret: Some(interp::cast),
+                    verify: Some(|ctx, op| verify_cast(ctx, op, $handle(op).in_(ctx), $rule)),
+                    fold: Some(|ctx, op, consts| {
+                        $fold(ctx, op, $handle(op).in_(ctx), consts, $cast)
+                    }),
+                    interpret: Some(|it, op, args| interp::cast(it, op, args, $cast)),
                     canonicalize: $canon,
                     ..OpSpec::new($name)
                 },
@@ -623,6 +720,7 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(true),
+    scalar::Cast::Int { signed: false },
     fold::extui,
     &[]
 );
@@ -633,6 +731,7 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(true),
+    scalar::Cast::Int { signed: true },
     fold::extsi,
     canon::EXTSI
 );
@@ -643,6 +742,7 @@ cast_op!(
     INT,
     INT,
     CastRule::Width(false),
+    scalar::Cast::Int { signed: false },
     fold::trunci,
     canon::TRUNCI,
     [overflow_flags = "overflowFlags": defaulted(OVERFLOW_ATTR, overflow_none)],
@@ -655,6 +755,7 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(true),
+    scalar::Cast::Float,
     fold::extf,
     &[],
     [fastmath: optional(FASTMATH_ATTR)],
@@ -667,6 +768,7 @@ cast_op!(
     FLOAT_LIKE,
     FLOAT_LIKE,
     CastRule::Width(false),
+    scalar::Cast::Float,
     fold::truncf,
     canon::TRUNCF,
     [roundingmode: optional(ROUNDING_MODE), fastmath: optional(FASTMATH_ATTR)],
@@ -679,7 +781,8 @@ cast_op!(
     INT,
     FLOAT_LIKE,
     CastRule::Any,
-    fold::uitofp,
+    scalar::Cast::IntToFloat { signed: false },
+    fold::constant_cast,
     &[]
 );
 cast_op!(
@@ -689,7 +792,8 @@ cast_op!(
     INT,
     FLOAT_LIKE,
     CastRule::Any,
-    fold::sitofp,
+    scalar::Cast::IntToFloat { signed: true },
+    fold::constant_cast,
     &[]
 );
 cast_op!(
@@ -699,7 +803,8 @@ cast_op!(
     FLOAT_LIKE,
     INT,
     CastRule::Any,
-    fold::fptoui,
+    scalar::Cast::FloatToInt { signed: false },
+    fold::constant_cast,
     &[]
 );
 cast_op!(
@@ -709,7 +814,8 @@ cast_op!(
     FLOAT_LIKE,
     INT,
     CastRule::Any,
-    fold::fptosi,
+    scalar::Cast::FloatToInt { signed: true },
+    fold::constant_cast,
     &[]
 );
 cast_op!(
@@ -719,7 +825,8 @@ cast_op!(
     INDEX_CAST_T,
     INDEX_CAST_T,
     CastRule::Index,
-    fold::index_cast,
+    scalar::Cast::Int { signed: true },
+    fold::constant_cast,
     canon::INDEX_CAST
 );
 cast_op!(
@@ -729,7 +836,8 @@ cast_op!(
     INDEX_CAST_T,
     INDEX_CAST_T,
     CastRule::Index,
-    fold::index_castui,
+    scalar::Cast::Int { signed: false },
+    fold::constant_cast,
     canon::INDEX_CASTUI
 );
 cast_op!(
@@ -739,6 +847,7 @@ cast_op!(
     BITCAST_T,
     BITCAST_T,
     CastRule::Bits,
+    scalar::Cast::Bits,
     fold::bitcast,
     canon::BITCAST
 );
@@ -893,23 +1002,20 @@ fn all_same_type(ctx: &Context, op: Op, values: &[aic::Value], names: &str) -> R
 }
 
 fn verify_addui_extended(ctx: &Context, op: Op) -> R<()> {
-    let vals = [ctx.operands(op)[0], ctx.operands(op)[1], ctx.result(op, 0)];
+    let h = AddUIExtended(op);
+    let vals = [h.lhs(ctx), h.rhs(ctx), h.sum(ctx)];
     all_same_type(ctx, op, &vals, "lhs, rhs, sum")
 }
 
-fn verify_mul_extended(ctx: &Context, op: Op) -> R<()> {
-    let vals = [
-        ctx.operands(op)[0],
-        ctx.operands(op)[1],
-        ctx.result(op, 0),
-        ctx.result(op, 1),
-    ];
+/// `vals`: the lhs, rhs, low and high of an extended multiplication.
+fn verify_mul_extended(ctx: &Context, op: Op, vals: [aic::Value; 4]) -> R<()> {
     all_same_type(ctx, op, &vals, "lhs, rhs, low, high")
 }
 
-fn verify_compare(ctx: &Context, op: Op) -> R<()> {
+/// A comparison whose left operand is `lhs`.
+fn verify_compare(ctx: &Context, op: Op, lhs: aic::Value) -> R<()> {
     let u = ctx.uniquer();
-    let lhs = ctx.value_type(ctx.operands(op)[0]);
+    let lhs = ctx.value_type(lhs);
     if ctx.value_type(ctx.result(op, 0)) != i1_same_shape(u, lhs) {
         return Err(op_error(
             ctx,
@@ -956,14 +1062,14 @@ fn verify_constant(ctx: &Context, op: Op) -> R<()> {
 
 fn verify_select(ctx: &Context, op: Op) -> R<()> {
     let u = ctx.uniquer();
-    let ops = ctx.operands(op);
+    let s = Select(op);
     all_same_type(
         ctx,
         op,
-        &[ops[1], ops[2], ctx.result(op, 0)],
+        &[s.true_value(ctx), s.false_value(ctx), s.result(ctx)],
         "true_value, false_value, result",
     )?;
-    let cond = u.type_kind(ctx.value_type(ops[0]));
+    let cond = u.type_kind(ctx.value_type(s.condition(ctx)));
     let result = u.type_kind(ctx.value_type(ctx.result(op, 0)));
     let is_i1 = matches!(
         cond,
@@ -985,9 +1091,9 @@ fn verify_select(ctx: &Context, op: Op) -> R<()> {
 
 /// The checks every arith cast makes, in MLIR's order: tensor dimensions, shapes
 /// (`SameOperandsAndResultShape`), then the op's `areCastCompatible`.
-fn verify_cast(ctx: &Context, op: Op, rule: CastRule) -> R<()> {
+fn verify_cast(ctx: &Context, op: Op, input: aic::Value, rule: CastRule) -> R<()> {
     let u = ctx.uniquer();
-    let from = ctx.value_type(ctx.operands(op)[0]);
+    let from = ctx.value_type(input);
     let to = ctx.value_type(ctx.result(op, 0));
     let (fk, tk) = (u.type_kind(from), u.type_kind(to));
     let tensor_dims = |k: &TypeKind| match k {

@@ -12,8 +12,8 @@ use super::{
     Rmsnorm, Slice, Softmax, Split, Transpose,
 };
 use crate::kernels::{
-    ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv, convert, count,
-    dot, fold_floats, fold_ints, for_each_index, int_binary, linear, offsets, out, permute,
+    Binary, Combiner, ConvDims, ConvWindow, DotDims, Groups, at, broadcast_to, concat_along, conv,
+    convert, count, dot, fold_floats, fold_ints, for_each_index, linear, offsets, out, permute,
     result_elem, result_shape, strided_slice, strides, take, unsupported,
 };
 use crate::math::fold::libm;
@@ -32,7 +32,7 @@ pub(super) const SQRT_2_OVER_PI: f64 = 0.797_884_560_802_865_4;
 pub enum Float {
     /// The arith op's scalar definition (`crate::arith::scalar`), where the
     /// graph op means the same.
-    Arith(&'static aic::dialect::OpSpec),
+    Arith(&'static crate::arith::scalar::FloatRow),
     /// A function of its own.
     Fn(fn(f64, f64) -> f64),
 }
@@ -41,7 +41,7 @@ impl Float {
     /// The function, if defined.
     pub fn function(self) -> Option<fn(f64, f64) -> f64> {
         match self {
-            Float::Arith(spec) => crate::arith::scalar::float_binary(spec.name).map(|(_, f)| f),
+            Float::Arith(row) => Some(row.f),
             Float::Fn(f) => Some(f),
         }
     }
@@ -64,7 +64,13 @@ pub(super) fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: fn(f64) -> 
 
 /// A binary elementwise op whose rank-0 operand broadcasts: `float` on float
 /// elements, StableHLO's `int` (XLA's rules) on integers.
-pub(super) fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor], float: Float, int: &str) -> Res {
+pub(super) fn binary(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: &[Tensor],
+    float: Float,
+    int: &Binary,
+) -> Res {
     let ctx = it.ctx;
     let er = result_elem(ctx, op, 0)?;
     let (x, y) = (&args[0], &args[1]);
@@ -78,9 +84,10 @@ pub(super) fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor], float: Float,
         }
         (Data::Int(p), Data::Int(q)) => {
             let e = x.elem(ctx);
+            let f = int.int();
             Data::from_i64s(
                 er,
-                (0..n).map(|i| er.wrap(int_binary(int, e, at(p, i), at(q, i)).unwrap_or(0))),
+                (0..n).map(|i| er.wrap(f.map_or(0, |f| f(e, at(p, i), at(q, i))))),
             )
         }
         _ => return Err(unsupported(op, ctx, "these operands")),
@@ -364,9 +371,9 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
     let n = inner.len();
     let groups = Groups::Product { outer, inner };
     let combiner = match kind {
-        ReduceKind::Max => "maximum",
-        ReduceKind::Min => "minimum",
-        _ => "add",
+        ReduceKind::Max => Combiner::Maximum,
+        ReduceKind::Min => Combiner::Minimum,
+        _ => Combiner::Add,
     };
     let e = x.elem(ctx);
     let data = match &x.data {

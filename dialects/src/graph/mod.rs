@@ -165,9 +165,9 @@ unary_ops! {
 
 /// Declares the binary elementwise ops: handle, spec constant, name,
 /// summary, traits, the meaning on float elements ([`Float`]) and StableHLO's
-/// name of the meaning on integer elements (`crate::kernels`' XLA rules).
+/// meaning on integer elements (a row of `crate::kernels`, XLA's rules).
 macro_rules! binary_ops {
-    ($($Handle:ident = $id:ident $name:literal $summary:literal $traits:expr, $float:expr, $int:literal;)*) => {
+    ($($Handle:ident = $id:ident $name:literal $summary:literal $traits:expr, $float:expr, $int:expr;)*) => {
         $(
             aic::op! {
                 #[doc = concat!("`graph.", $name, "`: ", $summary)]
@@ -193,15 +193,15 @@ macro_rules! binary_ops {
 const COMMUTATIVE: Traits = PURE.with(Traits::COMMUTATIVE);
 
 binary_ops! {
-    Add = ADD "add" "elementwise sum" COMMUTATIVE, Float::Arith(&crate::arith::ADDF), "add";
-    Sub = SUB "sub" "elementwise difference" PURE, Float::Arith(&crate::arith::SUBF), "subtract";
-    Mul = MUL "mul" "elementwise product" COMMUTATIVE, Float::Arith(&crate::arith::MULF), "multiply";
-    Div = DIV "div" "elementwise quotient" PURE, Float::Arith(&crate::arith::DIVF), "divide";
+    Add = ADD "add" "elementwise sum" COMMUTATIVE, Float::Arith(&crate::arith::scalar::ADDF), &crate::kernels::ADD;
+    Sub = SUB "sub" "elementwise difference" PURE, Float::Arith(&crate::arith::scalar::SUBF), &crate::kernels::SUBTRACT;
+    Mul = MUL "mul" "elementwise product" COMMUTATIVE, Float::Arith(&crate::arith::scalar::MULF), &crate::kernels::MULTIPLY;
+    Div = DIV "div" "elementwise quotient" PURE, Float::Arith(&crate::arith::scalar::DIVF), &crate::kernels::DIVIDE;
     Max = MAX "max" "elementwise maximum (NaN propagates)" COMMUTATIVE,
-        Float::Arith(&crate::arith::MAXIMUMF), "maximum";
+        Float::Arith(&crate::arith::scalar::MAXIMUMF), &crate::kernels::MAXIMUM;
     Min = MIN "min" "elementwise minimum (NaN propagates)" COMMUTATIVE,
-        Float::Arith(&crate::arith::MINIMUMF), "minimum";
-    Pow = POW "pow" "elementwise power" PURE, Float::Fn(|a, b| libm::pow(a, b)), "power";
+        Float::Arith(&crate::arith::scalar::MINIMUMF), &crate::kernels::MINIMUM;
+    Pow = POW "pow" "elementwise power" PURE, Float::Fn(|a, b| libm::pow(a, b)), &crate::kernels::POWER;
 }
 
 use crate::math::fold::libm;

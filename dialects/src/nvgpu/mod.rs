@@ -404,10 +404,15 @@ fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
 }
 
-/// The element type of `op`'s first operand, the `what` it reads: a memref
-/// in workgroup memory indexed by the remaining operands, one per dim.
-fn shared_matrix(ctx: &Context, op: Op, what: &str) -> Result<Type, String> {
-    let src = ctx.value_type(ctx.operands(op)[0]);
+/// The element type of `memref`, the `what` an op reads: a memref in
+/// workgroup memory indexed by `indices`, one per dim.
+fn shared_matrix(
+    ctx: &Context,
+    memref: aic::Value,
+    indices: &[aic::Value],
+    what: &str,
+) -> Result<Type, String> {
+    let src = ctx.value_type(memref);
     if !crate::gpu::is_shared(ctx, src) {
         return Err(format!(
             "the {what} must be a memref in #{}",
@@ -416,7 +421,7 @@ fn shared_matrix(ctx: &Context, op: Op, what: &str) -> Result<Type, String> {
     }
     let k = ctx.type_kind(src);
     let rank = k.shape().map_or(0, <[i64]>::len);
-    let indices = ctx.operands(op).len() - 1;
+    let indices = indices.len();
     if indices != rank {
         return Err(format!("{indices} indices for a memref of rank {rank}"));
     }
@@ -427,7 +432,8 @@ fn verify_ldmatrix(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
-    let elem = shared_matrix(ctx, op, "source").map_err(err)?;
+    let l = Ldmatrix(op);
+    let elem = shared_matrix(ctx, l.src_memref(ctx), l.indices(ctx), "source").map_err(err)?;
     if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
         return Err(err(format!(
             "loads 16-bit elements (f16, bf16), not {}",
@@ -500,7 +506,8 @@ fn verify_warpgroup_descriptor(ctx: &Context, op: Op) -> Result<(), Diagnostic> 
     verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
-    let elem = shared_matrix(ctx, op, "matrix").map_err(err)?;
+    let d = WarpgroupDescriptor(op);
+    let elem = shared_matrix(ctx, d.tensor(ctx), d.indices(ctx), "matrix").map_err(err)?;
     if !is_float(ctx, elem, FloatKind::F16) {
         return Err(err(format!("describes f16 matrices, not {}", text(elem))));
     }

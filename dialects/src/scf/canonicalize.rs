@@ -159,10 +159,8 @@ pub fn fold_if(ctx: &mut Context, op: Op, _consts: &[Option<Attr>]) -> Folded {
     let if_ = If(op);
     ctx.entry_block(if_.else_region(ctx))?;
     let cond = if_.condition(ctx);
-    let x = ctx
-        .defining_op(cond)
-        .filter(|d| ctx.op_name(*d) == "arith.xori")?;
-    let (lhs, rhs) = (ctx.operands(x)[0], ctx.operands(x)[1]);
+    let x = crate::arith::XOrI::defining(ctx, cond)?;
+    let (lhs, rhs) = (x.lhs(ctx), x.rhs(ctx));
     if const_int(ctx, rhs).is_none_or(|v| v & 1 == 0) {
         return None;
     }
@@ -186,10 +184,8 @@ fn in_region(ctx: &Context, op: Op, r: Region) -> bool {
 
 /// `%x` when `v` is `arith.xori %x, true`.
 fn negation_of(ctx: &Context, v: Value) -> Option<Value> {
-    let d = ctx
-        .defining_op(v)
-        .filter(|d| ctx.op_name(*d) == "arith.xori")?;
-    let (l, r) = (ctx.operands(d)[0], ctx.operands(d)[1]);
+    let d = crate::arith::XOrI::defining(ctx, v)?;
+    let (l, r) = (d.lhs(ctx), d.rhs(ctx));
     (const_int(ctx, r)? & 1 == 1).then_some(l)
 }
 

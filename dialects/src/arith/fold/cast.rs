@@ -4,17 +4,15 @@
 //! `truncf(extf x)`, ...), some of them in place by skipping the inner cast.
 
 use super::float::computable;
-use super::{Elem, Folded, def_op, elem_bits, fold_to_const, fold_to_value, mask, result_type};
+use super::{Elem, Folded, elem_bits, fold_to_const, fold_to_value, mask, result_type};
+use crate::arith::scalar::Cast;
+use crate::arith::{ExtF, ExtSI, ExtUI, TruncF, TruncI};
 use aic::attributes::Attr;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
 use aic::rewrite::FoldResult;
 use smallvec::smallvec;
-
-/// The cast's operand.
-fn input(ctx: &Context, op: Op) -> Value {
-    ctx.operands(op)[0]
-}
 
 /// A fold that updated `op` in place (its operand now skips an inner cast).
 fn in_place(ctx: &mut Context, op: Op, new_input: Value) -> Folded {
@@ -23,9 +21,14 @@ fn in_place(ctx: &mut Context, op: Op, new_input: Value) -> Folded {
 }
 
 /// The element bits of the constant operand and the input and result element kinds.
-fn operand(ctx: &Context, op: Op, consts: &[Option<Attr>]) -> Option<(u128, Elem, Elem)> {
+fn operand(
+    ctx: &Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+) -> Option<(u128, Elem, Elem)> {
     let bits = elem_bits(ctx, consts[0]?)?;
-    let from = Elem::of(ctx, ctx.value_type(input(ctx, op)))?;
+    let from = Elem::of(ctx, ctx.value_type(input))?;
     Some((bits, from, Elem::of(ctx, result_type(ctx, op))?))
 }
 
@@ -40,8 +43,8 @@ fn sext(v: u128, from: u32, to: u32) -> u128 {
 }
 
 /// An integer-to-integer cast: `signed` extension (or truncation) to the result width.
-fn int_cast(ctx: &Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Folded {
-    let (v, from, to) = operand(ctx, op, consts)?;
+fn int_cast(ctx: &Context, op: Op, input: Value, consts: &[Option<Attr>], signed: bool) -> Folded {
+    let (v, from, to) = operand(ctx, op, input, consts)?;
     let r = if signed {
         sext(v, from.width(), to.width())
     } else {
@@ -50,33 +53,73 @@ fn int_cast(ctx: &Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Fol
     fold_to_const(ctx, result_type(ctx, op), r)
 }
 
-/// `extui(extui x)` and `extsi(extsi x)` skip the inner cast; constants extend.
-fn ext(ctx: &mut Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Folded {
-    let name = ctx.op_name(op).to_string();
-    if let Some(inner) = def_op(ctx, input(ctx, op), &name) {
-        let x = input(ctx, inner);
+/// A cast of a constant by its meaning `cast`.
+pub fn constant_cast(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
+    match cast {
+        Cast::Int { signed } => int_cast(ctx, op, input, consts, signed),
+        Cast::IntToFloat { signed } => int_to_fp(ctx, op, input, consts, signed),
+        Cast::FloatToInt { signed } => fp_to_int(ctx, op, input, consts, signed),
+        Cast::Float => float_cast(ctx, op, input, consts),
+        Cast::Bits => {
+            let (v, _, _) = operand(ctx, op, input, consts)?;
+            fold_to_const(ctx, result_type(ctx, op), v)
+        }
+    }
+}
+
+/// `ext(ext x)`, the inner extension of the same kind taking `inner`, skips
+/// the inner cast; constants extend.
+fn ext(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    inner: Option<Value>,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
+    if let Some(x) = inner {
         return in_place(ctx, op, x);
     }
-    int_cast(ctx, op, consts, signed)
+    constant_cast(ctx, op, input, consts, cast)
 }
 
 /// `arith.extui`
-pub fn extui(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    ext(ctx, op, consts, false)
+pub fn extui(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
+    let inner = ExtUI::defining(ctx, input).map(|e| e.in_(ctx));
+    ext(ctx, op, input, inner, consts, cast)
 }
 
 /// `arith.extsi`
-pub fn extsi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    ext(ctx, op, consts, true)
+pub fn extsi(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
+    let inner = ExtSI::defining(ctx, input).map(|e| e.in_(ctx));
+    ext(ctx, op, input, inner, consts, cast)
 }
 
 /// `arith.trunci`: through an extension, truncate its source instead (or take it
 /// when it has the result's type); `trunci(trunci x)` truncates `x`; constants.
-pub fn trunci(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let x = input(ctx, op);
-    let inner = def_op(ctx, x, "arith.extui").or_else(|| def_op(ctx, x, "arith.extsi"));
-    if let Some(inner) = inner {
-        let src = input(ctx, inner);
+pub fn trunci(ctx: &mut Context, op: Op, x: Value, consts: &[Option<Attr>], cast: Cast) -> Folded {
+    let inner = ExtUI::defining(ctx, x)
+        .map(|e| e.in_(ctx))
+        .or_else(|| ExtSI::defining(ctx, x).map(|e| e.in_(ctx)));
+    if let Some(src) = inner {
         let u = ctx.uniquer();
         let src_elem = aic_elem(ctx, ctx.value_type(src));
         let dst_elem = aic_elem(ctx, result_type(ctx, op));
@@ -88,26 +131,16 @@ pub fn trunci(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
             return fold_to_value(src);
         }
     }
-    if let Some(inner) = def_op(ctx, x, "arith.trunci") {
-        let src = input(ctx, inner);
+    if let Some(inner) = TruncI::defining(ctx, x) {
+        let src = inner.in_(ctx);
         return in_place(ctx, op, src);
     }
-    int_cast(ctx, op, consts, false)
+    constant_cast(ctx, op, x, consts, cast)
 }
 
 /// The element type of `t` (or `t`).
 fn aic_elem(ctx: &Context, t: aic::Type) -> aic::Type {
     super::super::types::element_or_self(ctx.uniquer(), t)
-}
-
-/// `arith.index_cast`: constants sign-extend or truncate.
-pub fn index_cast(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    int_cast(ctx, op, consts, true)
-}
-
-/// `arith.index_castui`: constants zero-extend or truncate.
-pub fn index_castui(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    int_cast(ctx, op, consts, false)
 }
 
 /// The bits of the float nearest (ties to even) to the integer `-m` or `m`.
@@ -132,8 +165,8 @@ pub fn int_to_float(kind: FloatKind, neg: bool, m: u128) -> Option<u128> {
 }
 
 /// `arith.sitofp` and `arith.uitofp` on constants.
-fn int_to_fp(ctx: &Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Folded {
-    let (v, from, to) = operand(ctx, op, consts)?;
+fn int_to_fp(ctx: &Context, op: Op, input: Value, consts: &[Option<Attr>], signed: bool) -> Folded {
+    let (v, from, to) = operand(ctx, op, input, consts)?;
     let Elem::Float(kind) = to else { return None };
     let w = from.width();
     let (neg, m) = if signed && w > 0 && (v >> (w - 1)) & 1 == 1 {
@@ -142,16 +175,6 @@ fn int_to_fp(ctx: &Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Fo
         (false, v)
     };
     fold_to_const(ctx, result_type(ctx, op), int_to_float(kind, neg, m)?)
-}
-
-/// `arith.sitofp`
-pub fn sitofp(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    int_to_fp(ctx, op, consts, true)
-}
-
-/// `arith.uitofp`
-pub fn uitofp(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    int_to_fp(ctx, op, consts, false)
 }
 
 /// The `w`-bit integer a float truncates to (toward zero), `None` where APFloat's
@@ -179,24 +202,14 @@ pub fn float_to_int(kind: FloatKind, bits: u128, w: u32, signed: bool) -> Option
 }
 
 /// `arith.fptosi` and `arith.fptoui` on constants.
-fn fp_to_int(ctx: &Context, op: Op, consts: &[Option<Attr>], signed: bool) -> Folded {
-    let (v, from, to) = operand(ctx, op, consts)?;
+fn fp_to_int(ctx: &Context, op: Op, input: Value, consts: &[Option<Attr>], signed: bool) -> Folded {
+    let (v, from, to) = operand(ctx, op, input, consts)?;
     let Elem::Float(kind) = from else { return None };
     fold_to_const(
         ctx,
         result_type(ctx, op),
         float_to_int(kind, v, to.width(), signed)?,
     )
-}
-
-/// `arith.fptosi`
-pub fn fptosi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    fp_to_int(ctx, op, consts, true)
-}
-
-/// `arith.fptoui`
-pub fn fptoui(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    fp_to_int(ctx, op, consts, false)
 }
 
 /// `bits` of `from` converted to `to` when that loses nothing (MLIR's
@@ -228,14 +241,14 @@ pub fn convert_float(from: FloatKind, to: FloatKind, bits: u128) -> Option<u128>
     (to.to_f64(r).to_bits() == v.to_bits()).then_some(r)
 }
 
-/// The fast-math `contract` flag.
-fn contract(ctx: &Context, op: Op) -> bool {
-    super::flags(ctx, op, "fastmath", &crate::arith::FASTMATH) & 32 != 0
+/// Whether fast-math flags `fm` hold `contract`.
+fn contract(ctx: &Context, fm: Option<Attr>) -> bool {
+    super::flags(ctx, fm, &crate::arith::FASTMATH) & 32 != 0
 }
 
 /// Lossless float conversion of a constant operand.
-fn float_cast(ctx: &Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let (v, Elem::Float(from), Elem::Float(to)) = operand(ctx, op, consts)? else {
+fn float_cast(ctx: &Context, op: Op, input: Value, consts: &[Option<Attr>]) -> Folded {
+    let (v, Elem::Float(from), Elem::Float(to)) = operand(ctx, op, input, consts)? else {
         return None;
     };
     fold_to_const(ctx, result_type(ctx, op), convert_float(from, to, v)?)
@@ -243,25 +256,40 @@ fn float_cast(ctx: &Context, op: Op, consts: &[Option<Attr>]) -> Folded {
 
 /// `arith.extf`: `extf(truncf x)` is `x` when both carry `contract`; constants
 /// widen when exact.
-pub fn extf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    if let Some(t) = def_op(ctx, input(ctx, op), "arith.truncf") {
-        let x = input(ctx, t);
-        if ctx.value_type(x) == result_type(ctx, op) && contract(ctx, t) && contract(ctx, op) {
+pub fn extf(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
+    if let Some(t) = TruncF::defining(ctx, input) {
+        let x = t.in_(ctx);
+        if ctx.value_type(x) == result_type(ctx, op)
+            && contract(ctx, t.fastmath(ctx))
+            && contract(ctx, ExtF(op).fastmath(ctx))
+        {
             return fold_to_value(x);
         }
     }
-    float_cast(ctx, op, consts)
+    constant_cast(ctx, op, input, consts, cast)
 }
 
 /// `arith.truncf`: through an `extf` that lost nothing, truncate its source (or
 /// take it when it has the result type); constants narrow when exact.
-pub fn truncf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
+pub fn truncf(
+    ctx: &mut Context,
+    op: Op,
+    input: Value,
+    consts: &[Option<Attr>],
+    cast: Cast,
+) -> Folded {
     let res = Elem::of(ctx, result_type(ctx, op));
-    if let Some(e) = def_op(ctx, input(ctx, op), "arith.extf") {
-        let src = input(ctx, e);
+    if let Some(e) = ExtF::defining(ctx, input) {
+        let src = e.in_(ctx);
         let kinds = (
             Elem::of(ctx, ctx.value_type(src)),
-            Elem::of(ctx, result_type(ctx, e)),
+            Elem::of(ctx, ctx.value_type(e.out(ctx))),
             res,
         );
         if let (Some(Elem::Float(s)), Some(Elem::Float(mid)), Some(Elem::Float(r))) = kinds
@@ -275,16 +303,15 @@ pub fn truncf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
             }
         }
     }
-    float_cast(ctx, op, consts)
+    constant_cast(ctx, op, input, consts, cast)
 }
 
 /// `arith.bitcast` of a constant: the same bits, retyped. Otherwise a bitcast to
 /// its own type is its input (the fold every `CastOpInterface` op gets).
-pub fn bitcast(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    if let Some((v, _, _)) = operand(ctx, op, consts) {
-        return fold_to_const(ctx, result_type(ctx, op), v);
+pub fn bitcast(ctx: &mut Context, op: Op, x: Value, consts: &[Option<Attr>], cast: Cast) -> Folded {
+    if operand(ctx, op, x, consts).is_some() {
+        return constant_cast(ctx, op, x, consts, cast);
     }
-    let x = input(ctx, op);
     (ctx.value_type(x) == result_type(ctx, op))
         .then(|| fold_to_value(x))
         .flatten()

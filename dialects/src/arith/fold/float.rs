@@ -11,13 +11,13 @@
 //! `f80`, `f128` and the non-IEEE 8-bit formats are not constant-folded
 //! (their identities still are).
 
-use super::{
-    Elem, Folded, def_op, elem_bits, fold_to_const, fold_to_value, is_scalar, result_type,
-};
-use crate::arith::scalar::{self, NanRule};
+use super::{Elem, Folded, elem_bits, fold_to_const, fold_to_value, is_scalar, result_type};
+use crate::arith::scalar::{FloatRow, NanRule};
+use crate::arith::{CmpF, MulF, NegF};
 use aic::attributes::Attr;
 use aic::float::FloatKind;
-use aic::ir::{Context, Op};
+use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
 use std::cmp::Ordering;
 
 /// Whether `kind` has IEEE-style NaNs (a quiet bit) and is computed exactly
@@ -71,11 +71,11 @@ fn round(kind: FloatKind, r: f64) -> u128 {
 /// the type is not computed here: the op's scalar meaning
 /// ([`crate::arith::scalar`]) on non-NaN operands, rounded once into `kind`,
 /// and APFloat's rules for NaN operands.
-pub fn apply_binary(name: &str, kind: FloatKind, a: u128, b: u128) -> Option<u128> {
+pub fn apply_binary(row: &FloatRow, kind: FloatKind, a: u128, b: u128) -> Option<u128> {
     if !computable(kind) {
         return None;
     }
-    let (nan, f) = scalar::float_binary(name)?;
+    let (nan, f) = (row.nan, row.f);
     let (an, bn) = (kind.is_nan(a), kind.is_nan(b));
     Some(match nan {
         // APFloat returns the first NaN operand, quieted.
@@ -89,53 +89,53 @@ pub fn apply_binary(name: &str, kind: FloatKind, a: u128, b: u128) -> Option<u12
     })
 }
 
-/// What `op(x, c)` folds to for a constant right operand `c`: `true` for `x`.
-fn right_identity(name: &str, kind: FloatKind, c: u128) -> bool {
-    let is = |v: f64| c == kind.from_f64(v) && !kind.is_nan(c);
-    match name {
-        "arith.addf" => is(-0.0) && kind.to_f64(c).is_sign_negative(),
-        "arith.subf" => is(0.0) && !kind.to_f64(c).is_sign_negative(),
-        "arith.mulf" | "arith.divf" => is(1.0),
-        "arith.maximumf" => is(f64::NEG_INFINITY) && kind.is_inf(c),
-        "arith.minimumf" => is(f64::INFINITY) && kind.is_inf(c),
-        "arith.maxnumf" | "arith.minnumf" => kind.is_nan(c),
-        _ => false,
-    }
+/// `mulf(x, ±0)` is the `±0` given under `nnan` and `nsz`.
+pub fn mulf_absorbs(ctx: &Context, op: Op, kind: FloatKind, c: u128) -> bool {
+    let fm = super::flags(ctx, MulF(op).fastmath(ctx), &crate::arith::FASTMATH);
+    fm & 0b1010 == 0b1010 && kind.to_f64(c) == 0.0
 }
 
-/// The folding hook of the float binary ops.
-pub fn float_binary(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
+/// A test of a float op's constant right operand `c` (of `kind`): whether
+/// the op folds to that operand.
+pub type AbsorbsFn = fn(&Context, Op, FloatKind, u128) -> bool;
+
+/// The folding hook of the float binary ops: `row` is the op's scalar
+/// meaning and algebra, `absorbs` its own absorbing rule.
+pub fn float_binary(
+    ctx: &mut Context,
+    op: Op,
+    consts: &[Option<Attr>],
+    [lhs, rhs]: [Value; 2],
+    row: &FloatRow,
+    absorbs: Option<AbsorbsFn>,
+) -> Folded {
     let ty = result_type(ctx, op);
     let Some(Elem::Float(kind)) = Elem::of(ctx, ty) else {
         return None;
     };
-    let name = ctx.op_spec(op)?.name;
-    let (lhs, rhs) = (ctx.operands(op)[0], ctx.operands(op)[1]);
-    // min/max of a value with itself is the value (checked before the constants).
-    if lhs == rhs && (name.contains("max") || name.contains("min")) {
+    // An idempotent op of a value with itself is the value (checked before
+    // the constants).
+    if lhs == rhs && row.idempotent {
         return fold_to_value(rhs);
     }
     let b = consts[1].and_then(|c| elem_bits(ctx, c));
     if let Some(c) = b {
-        if right_identity(name, kind, c) {
+        if row.identity.is_some_and(|e| e.is(kind, c)) {
             return fold_to_value(lhs);
         }
-        // mulf(x, ±0) -> ±0 under nnan and nsz.
-        let fm = super::flags(ctx, op, "fastmath", &crate::arith::FASTMATH);
-        if name == "arith.mulf" && fm & 0b1010 == 0b1010 && kind.to_f64(c) == 0.0 {
+        if absorbs.is_some_and(|f| f(ctx, op, kind, c)) {
             return fold_to_value(rhs);
         }
     }
     let a = consts[0].and_then(|c| elem_bits(ctx, c))?;
-    fold_to_const(ctx, ty, apply_binary(name, kind, a, b?)?)
+    fold_to_const(ctx, ty, apply_binary(row, kind, a, b?)?)
 }
 
 /// `arith.negf`: `negf(negf(x))` is `x`; constants flip their sign bit (NaNs
 /// included, unquieted, as APFloat's negation does).
-pub fn negf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let x = ctx.operands(op)[0];
-    if let Some(inner) = def_op(ctx, x, "arith.negf") {
-        return fold_to_value(ctx.operands(inner)[0]);
+pub fn negf(ctx: &mut Context, op: Op, x: Value, consts: &[Option<Attr>]) -> Folded {
+    if let Some(inner) = NegF::defining(ctx, x) {
+        return fold_to_value(inner.operand(ctx));
     }
     let ty = result_type(ctx, op);
     let Some(Elem::Float(kind)) = Elem::of(ctx, ty) else {
@@ -174,8 +174,9 @@ pub fn apply_cmpf(pred: i128, ord: Option<Ordering>) -> bool {
 /// `arith.cmpf` of two scalar constants; a NaN on either side decides alone
 /// (MLIR folds `cmpf(NaN, x)` even for a non-constant `x`).
 pub fn cmpf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let pred = super::enum_attr(ctx, op, "predicate")?;
-    let Some(Elem::Float(kind)) = Elem::of(ctx, ctx.value_type(ctx.operands(op)[0])) else {
+    let c = CmpF(op);
+    let pred = i128::from(c.predicate(ctx)?);
+    let Some(Elem::Float(kind)) = Elem::of(ctx, ctx.value_type(c.lhs(ctx))) else {
         return None;
     };
     if matches!(kind, FloatKind::F80 | FloatKind::F128) {
@@ -202,6 +203,7 @@ pub fn cmpf(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arith::scalar;
 
     const F32: FloatKind = FloatKind::F32;
     fn f(v: f32) -> u128 {
@@ -212,32 +214,35 @@ mod tests {
     fn nan_rules_match_apfloat() {
         let (inf, snan, nnan) = (0x7F80_0000u128, 0x7F80_0001u128, 0xFFC0_0005u128);
         // Invalid operations: the positive default NaN.
-        assert_eq!(apply_binary("arith.subf", F32, inf, inf), Some(0x7FC0_0000));
         assert_eq!(
-            apply_binary("arith.mulf", F32, f(0.0), inf),
+            apply_binary(&scalar::SUBF, F32, inf, inf),
             Some(0x7FC0_0000)
         );
         assert_eq!(
-            apply_binary("arith.remf", F32, f(1.0), f(0.0)),
+            apply_binary(&scalar::MULF, F32, f(0.0), inf),
+            Some(0x7FC0_0000)
+        );
+        assert_eq!(
+            apply_binary(&scalar::REMF, F32, f(1.0), f(0.0)),
             Some(0x7FC0_0000)
         );
         // NaN operands propagate quieted, sign kept, left first.
         assert_eq!(
-            apply_binary("arith.addf", F32, f(1.0), snan),
+            apply_binary(&scalar::ADDF, F32, f(1.0), snan),
             Some(0x7FC0_0001)
         );
-        assert_eq!(apply_binary("arith.subf", F32, f(1.0), nnan), Some(nnan));
-        assert_eq!(apply_binary("arith.addf", F32, nnan, snan), Some(nnan));
+        assert_eq!(apply_binary(&scalar::SUBF, F32, f(1.0), nnan), Some(nnan));
+        assert_eq!(apply_binary(&scalar::ADDF, F32, nnan, snan), Some(nnan));
         assert_eq!(
-            apply_binary("arith.minimumf", F32, f(1.0), snan),
-            Some(0x7FC0_0001)
-        );
-        assert_eq!(
-            apply_binary("arith.minnumf", F32, snan, f(1.0)),
+            apply_binary(&scalar::MINIMUMF, F32, f(1.0), snan),
             Some(0x7FC0_0001)
         );
         assert_eq!(
-            apply_binary("arith.minnumf", F32, 0x7FC0_0000, f(1.0)),
+            apply_binary(&scalar::MINNUMF, F32, snan, f(1.0)),
+            Some(0x7FC0_0001)
+        );
+        assert_eq!(
+            apply_binary(&scalar::MINNUMF, F32, 0x7FC0_0000, f(1.0)),
             Some(f(1.0))
         );
     }
@@ -245,18 +250,18 @@ mod tests {
     #[test]
     fn signed_zeros_and_infinities() {
         let (z, nz) = (f(0.0), f(-0.0));
-        assert_eq!(apply_binary("arith.maxnumf", F32, z, nz), Some(z));
-        assert_eq!(apply_binary("arith.maxnumf", F32, nz, z), Some(z));
-        assert_eq!(apply_binary("arith.minimumf", F32, z, nz), Some(nz));
-        assert_eq!(apply_binary("arith.maximumf", F32, nz, z), Some(z));
-        assert_eq!(apply_binary("arith.remf", F32, nz, f(1.0)), Some(nz));
+        assert_eq!(apply_binary(&scalar::MAXNUMF, F32, z, nz), Some(z));
+        assert_eq!(apply_binary(&scalar::MAXNUMF, F32, nz, z), Some(z));
+        assert_eq!(apply_binary(&scalar::MINIMUMF, F32, z, nz), Some(nz));
+        assert_eq!(apply_binary(&scalar::MAXIMUMF, F32, nz, z), Some(z));
+        assert_eq!(apply_binary(&scalar::REMF, F32, nz, f(1.0)), Some(nz));
         assert_eq!(
-            apply_binary("arith.divf", F32, f(1.0), nz),
+            apply_binary(&scalar::DIVF, F32, f(1.0), nz),
             Some(f(f32::NEG_INFINITY))
         );
-        assert_eq!(apply_binary("arith.addf", F32, f(-1.0), f(1.0)), Some(z));
+        assert_eq!(apply_binary(&scalar::ADDF, F32, f(-1.0), f(1.0)), Some(z));
         assert_eq!(
-            apply_binary("arith.mulf", F32, f(f32::MAX), f(2.0)),
+            apply_binary(&scalar::MULF, F32, f(f32::MAX), f(2.0)),
             Some(f(f32::INFINITY))
         );
     }
@@ -265,29 +270,29 @@ mod tests {
     fn rounds_once_in_the_op_type() {
         // 1 + 2^-24 is a tie in f32: to even, 1.0; 1 + 3*2^-24 rounds up.
         let e = f32::EPSILON / 2.0;
-        assert_eq!(apply_binary("arith.addf", F32, f(1.0), f(e)), Some(f(1.0)));
+        assert_eq!(apply_binary(&scalar::ADDF, F32, f(1.0), f(e)), Some(f(1.0)));
         assert_eq!(
-            apply_binary("arith.addf", F32, f(1.0), f(3.0 * e)),
+            apply_binary(&scalar::ADDF, F32, f(1.0), f(3.0 * e)),
             Some(f(1.0 + 4.0 * e))
         );
         assert_eq!(
-            apply_binary("arith.divf", F32, f(1.0), f(3.0)),
+            apply_binary(&scalar::DIVF, F32, f(1.0), f(3.0)),
             Some(f(1.0 / 3.0))
         );
         // f16: 2049 is not representable; 2048 + 1 ties to 2048.
         let h = FloatKind::F16;
-        let r = apply_binary("arith.addf", h, h.from_f64(2048.0), h.from_f64(1.0)).unwrap();
+        let r = apply_binary(&scalar::ADDF, h, h.from_f64(2048.0), h.from_f64(1.0)).unwrap();
         assert_eq!(h.to_f64(r), 2048.0);
         // bf16 overflow goes to infinity.
         let b = FloatKind::BF16;
         let max = b.from_f64(3.3895313892515355e38);
-        let r = apply_binary("arith.mulf", b, max, b.from_f64(2.0)).unwrap();
+        let r = apply_binary(&scalar::MULF, b, max, b.from_f64(2.0)).unwrap();
         assert!(b.is_inf(r));
         // f64 natively.
         let d = FloatKind::F64;
-        let r = apply_binary("arith.addf", d, d.from_f64(0.1), d.from_f64(0.2)).unwrap();
+        let r = apply_binary(&scalar::ADDF, d, d.from_f64(0.1), d.from_f64(0.2)).unwrap();
         assert_eq!(d.to_f64(r), 0.1 + 0.2);
-        assert_eq!(apply_binary("arith.addf", FloatKind::F128, 0, 0), None);
+        assert_eq!(apply_binary(&scalar::ADDF, FloatKind::F128, 0, 0), None);
     }
 
     #[test]

@@ -4,234 +4,199 @@
 //! arithmetic ops. Division and shifts do not fold where MLIR refuses: by zero,
 //! signed overflow, shift amounts not below the width.
 
-use super::{
-    Elem, Folded, def_op, elem_bits, enum_attr, fold_to_const, fold_to_value, make_const, mask,
-    result_type,
-};
+use super::{Elem, Folded, elem_bits, fold_to_const, fold_to_value, make_const, mask, result_type};
+use crate::arith::scalar::{Absorbing, IntRow, SameOperands};
+use crate::arith::{AddI, AndI, CmpI, ExtSI, ExtUI, MulI, SubI, XOrI};
 use aic::attributes::{Attr, AttrKind};
 use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
 use aic::rewrite::FoldResult;
 use smallvec::smallvec;
 
 pub use crate::arith::scalar::Bits;
-use crate::arith::scalar::{self, signed_max};
 
-/// Constant-fold `name` on `a` and `b` by its scalar meaning
-/// ([`crate::arith::scalar`]); `None` where MLIR does not fold.
-pub(crate) fn fold_consts(name: &str, a: Bits, b: Bits) -> Option<i128> {
-    scalar::int_binary(name)?(a, b)
+/// What an integer binary op folds to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Right {
+    /// The left operand (`x + 0`).
+    Lhs,
+    /// The constant right operand itself (`x * 0` is the `0` given).
+    Rhs,
+    /// Another value (through defining ops: `(a - b) + b` is `a`).
+    Value(Value),
+    /// A constant.
+    Const(i128),
 }
 
-/// What `op(x, c)` folds to for a constant right operand `c`: the left operand
-/// (`Some(None)`), the constant operand itself when MLIR returns it (`Some(Some(c))`
-/// with `c` the operand's own value, see [`int_binary`]), another constant, or
-/// nothing.
-fn fold_right_identity(name: &str, c: Bits) -> Option<Option<i128>> {
-    let ones = c.u == Bits::new(-1, c.w).u;
-    match (name, c.u) {
-        ("arith.addi" | "arith.subi" | "arith.ori" | "arith.xori", 0) => Some(None),
-        ("arith.shli" | "arith.shrui" | "arith.shrsi", 0) => Some(None),
-        (
-            "arith.muli" | "arith.divsi" | "arith.divui" | "arith.ceildivsi" | "arith.ceildivui"
-            | "arith.floordivsi",
-            1,
-        ) => Some(None),
-        ("arith.muli" | "arith.andi", 0) => Some(Some(c.s)),
-        ("arith.remsi" | "arith.remui", 1) => Some(Some(0)),
-        ("arith.andi", _) if ones => Some(None),
-        ("arith.ori", _) if ones => Some(Some(c.s)),
-        // Extremes of the signed and unsigned orders.
-        ("arith.maxui" | "arith.minui", _) if c.u == 0 || ones => {
-            if (name == "arith.maxui") == (c.u == 0) {
-                Some(None)
-            } else {
-                Some(Some(c.s))
-            }
-        }
-        ("arith.maxsi" | "arith.minsi", _) if c.min_signed() || c.s == signed_max(c.w) => {
-            let is_max = c.s == signed_max(c.w);
-            if (name == "arith.minsi") == is_max {
-                Some(None)
-            } else {
-                Some(Some(c.s))
-            }
-        }
-        _ => None,
+/// What `op(x, c)` folds to for a constant right operand `c`, read off the
+/// op's row: its right identity, absorbing element or a zero.
+fn fold_right(row: &IntRow, c: Bits) -> Option<Right> {
+    if row.identity.is_some_and(|e| e.is(c)) {
+        return Some(Right::Lhs);
     }
-}
-
-/// What `op(x, x)` folds to: `x` (`Some(None)`) or a constant.
-fn fold_same_operands(name: &str) -> Option<Option<i128>> {
-    match name {
-        "arith.andi" | "arith.ori" | "arith.maxsi" | "arith.maxui" | "arith.minsi"
-        | "arith.minui" => Some(None),
-        "arith.subi" | "arith.xori" => Some(Some(0)),
-        _ => None,
+    match row.absorbing {
+        Some(Absorbing::Operand(a)) if a.is(c) => return Some(Right::Rhs),
+        Some(Absorbing::Attr(a)) if a.is(c) => return Some(Right::Const(c.s)),
+        _ => {}
     }
+    row.zero_by
+        .is_some_and(|z| z.is(c))
+        .then_some(Right::Const(0))
 }
 
-/// The folding hook of every integer binary op.
-pub fn int_binary(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
+/// What a fold through the operands' defining ops gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Through {
+    /// An existing value.
+    Value(Value),
+    /// Zero (`x & ~x`).
+    Zero,
+}
+
+/// An op's folds through its operands' defining ops, given `lhs` and `rhs`.
+pub type DefsFn = fn(&Context, Value, Value) -> Option<Through>;
+
+/// The folding hook of every integer binary op: `row` is its scalar
+/// meaning and algebra, `defs` its folds through defining ops.
+pub fn int_binary(
+    ctx: &mut Context,
+    op: Op,
+    consts: &[Option<Attr>],
+    [lhs, rhs]: [Value; 2],
+    row: &IntRow,
+    defs: Option<DefsFn>,
+) -> Folded {
     let ty = result_type(ctx, op);
     let Some(Elem::Int(w)) = Elem::of(ctx, ty) else {
         return None;
     };
-    let name = ctx.op_spec(op)?.name;
     let int = |a: Option<Attr>| Some(Bits::new(elem_bits(ctx, a?)? as i128, w));
     let (a, b) = (int(consts[0]), int(consts[1]));
-    let (lhs, rhs) = (ctx.operands(op)[0], ctx.operands(op)[1]);
     // As in MLIR's folders, identities on the right operand come first, then
     // folds through the operands' defining ops, then constant folding, then
     // `op(x, x)`.
-    // Where the identity yields the constant operand itself, MLIR's folders
-    // return that operand (`x * 0` is the `0` given), not a new constant.
-    if let Some(c) = b
-        && let Some(Some(v)) = fold_right_identity(name, c)
-        && v == c.s
-        // `ori` alone returns the attribute (MLIR's `adaptor.getRhs()`).
-        && name != "arith.ori"
-    {
-        return fold_to_value(rhs);
-    }
     let outcome = b
-        .and_then(|c| fold_right_identity(name, c))
-        .map(Ok)
-        .or_else(|| fold_through_defs(ctx, name, lhs, rhs).map(Err))
-        .or_else(|| match (a, b) {
-            (Some(a), Some(b)) => fold_consts(name, a, b).map(Some).map(Ok),
-            _ => None,
-        })
+        .and_then(|c| fold_right(row, c))
         .or_else(|| {
-            (lhs == rhs)
-                .then(|| fold_same_operands(name))
-                .flatten()
-                .map(Ok)
+            defs.and_then(|f| f(ctx, lhs, rhs)).map(|t| match t {
+                Through::Value(v) => Right::Value(v),
+                Through::Zero => Right::Const(0),
+            })
+        })
+        .or_else(|| Some(Right::Const((row.f)(a?, b?)?)))
+        .or_else(|| {
+            (lhs == rhs).then_some(row.same).flatten().map(|s| match s {
+                SameOperands::Operand => Right::Lhs,
+                SameOperands::Zero => Right::Const(0),
+            })
         })?;
     match outcome {
-        Ok(None) => fold_to_value(lhs),
-        Ok(Some(v)) => fold_to_const(ctx, ty, v as u128),
-        Err(v) => fold_to_value(v),
+        Right::Lhs => fold_to_value(lhs),
+        Right::Rhs => fold_to_value(rhs),
+        Right::Value(v) => fold_to_value(v),
+        Right::Const(v) => fold_to_const(ctx, ty, v as u128),
     }
 }
 
-/// The folds MLIR makes by looking at the operands' defining ops:
-/// `(a - b) + b`, `(a + b) - b`, `x & ~x`, `a & (a & b)`, `x | ~x`,
-/// `(x ^ a) ^ a`, and `(a * b) / b` when the multiplication cannot wrap.
-fn fold_through_defs(ctx: &Context, name: &str, lhs: Value, rhs: Value) -> Option<Value> {
-    let operands = |o: Op| (ctx.operands(o)[0], ctx.operands(o)[1]);
-    let is_ones = |v: Value| {
-        ctx.defining_op(v)
-            .and_then(|d| aic::rewrite::constant_value(ctx, d))
-            .and_then(|c| elem_bits(ctx, c))
-            .zip(Elem::of(ctx, ctx.value_type(v)))
-            .is_some_and(|(b, e)| b == mask(e.width()))
-    };
-    // `xori(x, -1)` with `x` = `of`: the `xori` op.
-    let not_of = |v: Value, of: Value| {
-        def_op(ctx, v, "arith.xori").filter(|x| {
-            let (a, b) = operands(*x);
-            a == of && is_ones(b)
-        })
-    };
-    match name {
-        "arith.addi" => {
-            if let Some(s) = def_op(ctx, lhs, "arith.subi")
-                && operands(s).1 == rhs
-            {
-                return Some(operands(s).0);
-            }
-            let s = def_op(ctx, rhs, "arith.subi")?;
-            (operands(s).1 == lhs).then(|| operands(s).0)
-        }
-        "arith.subi" => {
-            let a = def_op(ctx, lhs, "arith.addi")?;
-            let (x, y) = operands(a);
-            if y == rhs {
-                Some(x)
-            } else {
-                (x == rhs).then_some(y)
-            }
-        }
-        "arith.andi" => {
-            // `and(x, not x)` is zero: a constant, not a value; see `int_binary_defs_zero`.
-            for (prev, other) in [(lhs, rhs), (rhs, lhs)] {
-                if let Some(p) = def_op(ctx, prev, "arith.andi") {
-                    let (a, b) = operands(p);
-                    if other == a || other == b {
-                        return Some(prev);
-                    }
-                }
-            }
-            None
-        }
-        "arith.ori" => not_of(rhs, lhs)
-            .or_else(|| not_of(lhs, rhs))
-            .map(|x| operands(x).1),
-        "arith.xori" => {
-            if let Some(p) = def_op(ctx, lhs, "arith.xori") {
-                let (a, b) = operands(p);
-                if b == rhs {
-                    return Some(a);
-                }
-                if a == rhs {
-                    return Some(b);
-                }
-            }
-            let p = def_op(ctx, rhs, "arith.xori")?;
-            let (a, b) = operands(p);
-            if b == lhs {
-                Some(a)
-            } else {
-                (a == lhs).then_some(b)
-            }
-        }
-        "arith.divui" | "arith.divsi" => {
-            let m = def_op(ctx, lhs, "arith.muli")?;
-            let need = if name == "arith.divui" { 2 } else { 1 };
-            let have = super::flags(ctx, m, "overflowFlags", &crate::arith::OVERFLOW);
-            if have & need != need {
-                return None;
-            }
-            let (a, b) = operands(m);
-            if a == rhs {
-                Some(b)
-            } else {
-                (b == rhs).then_some(a)
-            }
-        }
-        _ => None,
+/// Whether `v` is a constant with every bit set.
+fn is_ones(ctx: &Context, v: Value) -> bool {
+    ctx.defining_op(v)
+        .and_then(|d| aic::rewrite::constant_value(ctx, d))
+        .and_then(|c| elem_bits(ctx, c))
+        .zip(Elem::of(ctx, ctx.value_type(v)))
+        .is_some_and(|(b, e)| b == mask(e.width()))
+}
+
+/// The `xori(of, -1)` defining `v`, if `v` is `not of`.
+fn not_of(ctx: &Context, v: Value, of: Value) -> Option<XOrI> {
+    XOrI::defining(ctx, v).filter(|x| x.lhs(ctx) == of && is_ones(ctx, x.rhs(ctx)))
+}
+
+/// `(a - b) + b` and `b + (a - b)` are `a`.
+pub fn addi_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    if let Some(s) = SubI::defining(ctx, lhs)
+        && s.rhs(ctx) == rhs
+    {
+        return Some(Through::Value(s.lhs(ctx)));
+    }
+    let s = SubI::defining(ctx, rhs)?;
+    (s.rhs(ctx) == lhs).then(|| Through::Value(s.lhs(ctx)))
+}
+
+/// `(x + y) - y` is `x`, `(x + y) - x` is `y`.
+pub fn subi_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    let a = AddI::defining(ctx, lhs)?;
+    let (x, y) = (a.lhs(ctx), a.rhs(ctx));
+    if y == rhs {
+        Some(Through::Value(x))
+    } else {
+        (x == rhs).then_some(Through::Value(y))
     }
 }
 
-/// `and(x, not x)` and `and(not x, x)`: zero (MLIR checks these between the
-/// identities and the other folds through defining ops).
-fn and_with_not(ctx: &Context, lhs: Value, rhs: Value) -> bool {
-    let is_not_of = |v: Value, of: Value| {
-        def_op(ctx, v, "arith.xori").is_some_and(|x| {
-            let (a, b) = (ctx.operands(x)[0], ctx.operands(x)[1]);
-            a == of
-                && ctx
-                    .defining_op(b)
-                    .and_then(|d| aic::rewrite::constant_value(ctx, d))
-                    .and_then(|c| elem_bits(ctx, c))
-                    .zip(Elem::of(ctx, ctx.value_type(b)))
-                    .is_some_and(|(bits, e)| bits == mask(e.width()))
-        })
-    };
-    is_not_of(rhs, lhs) || is_not_of(lhs, rhs)
+/// `x & ~x` and `~x & x` are zero (MLIR checks these right after the
+/// identities); `a & (a & b)` is `a & b`.
+pub fn andi_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    if not_of(ctx, rhs, lhs).is_some() || not_of(ctx, lhs, rhs).is_some() {
+        return Some(Through::Zero);
+    }
+    for (prev, other) in [(lhs, rhs), (rhs, lhs)] {
+        if let Some(p) = AndI::defining(ctx, prev)
+            && (other == p.lhs(ctx) || other == p.rhs(ctx))
+        {
+            return Some(Through::Value(prev));
+        }
+    }
+    None
 }
 
-/// The folding hook of `arith.andi`: as [`int_binary`], and
-/// `x & ~x` folds to zero.
-pub fn andi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let (lhs, rhs) = (ctx.operands(op)[0], ctx.operands(op)[1]);
-    let right_identity = consts[1].and_then(|c| elem_bits(ctx, c)).is_some_and(|b| {
-        b == 0 || Elem::of(ctx, ctx.value_type(rhs)).is_some_and(|e| b == mask(e.width()))
-    });
-    if !right_identity && and_with_not(ctx, lhs, rhs) {
-        return fold_to_const(ctx, result_type(ctx, op), 0);
+/// `x | ~x` and `~x | x` are all ones (the `-1` of the `not`).
+pub fn ori_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    not_of(ctx, rhs, lhs)
+        .or_else(|| not_of(ctx, lhs, rhs))
+        .map(|x| Through::Value(x.rhs(ctx)))
+}
+
+/// `(x ^ a) ^ a` is `x`, on either side.
+pub fn xori_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    let other = |x: XOrI, v: Value| {
+        let (a, b) = (x.lhs(ctx), x.rhs(ctx));
+        if b == v {
+            Some(a)
+        } else {
+            (a == v).then_some(b)
+        }
+    };
+    XOrI::defining(ctx, lhs)
+        .and_then(|x| other(x, rhs))
+        .or_else(|| other(XOrI::defining(ctx, rhs)?, lhs))
+        .map(Through::Value)
+}
+
+/// `(a * b) / b` is `a` when the multiplication carries the overflow flags
+/// `need` (`nuw` for unsigned division, `nsw` for signed).
+fn div_of_mul(ctx: &Context, lhs: Value, rhs: Value, need: u32) -> Option<Through> {
+    let m = MulI::defining(ctx, lhs)?;
+    let have = super::flags(ctx, m.overflow_flags(ctx), &crate::arith::OVERFLOW);
+    if have & need != need {
+        return None;
     }
-    int_binary(ctx, op, consts)
+    let (a, b) = (m.lhs(ctx), m.rhs(ctx));
+    if a == rhs {
+        Some(Through::Value(b))
+    } else {
+        (b == rhs).then_some(Through::Value(a))
+    }
+}
+
+/// `(a * b) / b` is `a` under `nuw`.
+pub fn divui_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    div_of_mul(ctx, lhs, rhs, 2)
+}
+
+/// `(a * b) / b` is `a` under `nsw`.
+pub fn divsi_defs(ctx: &Context, lhs: Value, rhs: Value) -> Option<Through> {
+    div_of_mul(ctx, lhs, rhs, 1)
 }
 
 /// MLIR's `arith.cmpi` predicates applied to two `w`-bit values.
@@ -265,8 +230,9 @@ fn swapped_cmpi(pred: i128) -> i128 {
 /// `arith.cmpi`: equal operands, `ext(i1) != 0`, `x != false` and `x == true` on
 /// i1, constants moved to the right (swapping the predicate), then constant folding.
 pub fn cmpi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let pred = enum_attr(ctx, op, "predicate")?;
-    let (lhs, rhs) = (ctx.operands(op)[0], ctx.operands(op)[1]);
+    let c = CmpI(op);
+    let pred = i128::from(c.predicate(ctx)?);
+    let (lhs, rhs) = (c.lhs(ctx), c.rhs(ctx));
     let ty = result_type(ctx, op);
     if lhs == rhs {
         return fold_to_const(ctx, ty, u128::from(matches!(pred, 0 | 3 | 5 | 7 | 9)));
@@ -276,19 +242,20 @@ pub fn cmpi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
     };
     let rhs_bits = consts[1].and_then(|c| elem_bits(ctx, c));
     if rhs_bits == Some(0) && pred == 1 {
-        for ext in ["arith.extsi", "arith.extui"] {
-            if let Some(e) = def_op(ctx, lhs, ext) {
-                let src = ctx.operands(e)[0];
-                // MLIR asks `getIntegerWidth`, which knows integers and vectors only.
-                let src_ty = ctx.value_type(src);
-                let is_i1 = match ctx.type_kind(src_ty) {
-                    aic::TypeKind::Integer { width: 1, .. } => true,
-                    aic::TypeKind::Vector { elem, .. } => ctx.int_type(1) == *elem,
-                    _ => false,
-                };
-                if is_i1 {
-                    return fold_to_value(src);
-                }
+        let exts = [
+            ExtSI::defining(ctx, lhs).map(|e| e.in_(ctx)),
+            ExtUI::defining(ctx, lhs).map(|e| e.in_(ctx)),
+        ];
+        for src in exts.into_iter().flatten() {
+            // MLIR asks `getIntegerWidth`, which knows integers and vectors only.
+            let src_ty = ctx.value_type(src);
+            let is_i1 = match ctx.type_kind(src_ty) {
+                aic::TypeKind::Integer { width: 1, .. } => true,
+                aic::TypeKind::Vector { elem, .. } => ctx.int_type(1) == *elem,
+                _ => false,
+            };
+            if is_i1 {
+                return fold_to_value(src);
             }
         }
         if w == 1 {
@@ -324,7 +291,8 @@ pub fn cmpi(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
 /// `arith.select`: equal branches, constant conditions, `select(c, true, false)`
 /// on i1, and `select(a == b, a, b)`-style selects through `cmpi eq/ne`.
 pub fn select(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
-    let [cond, t, f] = [0, 1, 2].map(|i| ctx.operands(op)[i]);
+    let s = crate::arith::Select(op);
+    let [cond, t, f] = [s.condition(ctx), s.true_value(ctx), s.false_value(ctx)];
     if t == f {
         return fold_to_value(t);
     }
@@ -338,9 +306,9 @@ pub fn select(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
     if ctx.type_kind(ty) == &aic::TypeKind::int(1) && bits(1) == Some(1) && bits(2) == Some(0) {
         return fold_to_value(cond);
     }
-    if let Some(cmp) = def_op(ctx, cond, "arith.cmpi") {
-        let pred = enum_attr(ctx, cmp, "predicate")?;
-        let (a, b) = (ctx.operands(cmp)[0], ctx.operands(cmp)[1]);
+    if let Some(cmp) = CmpI::defining(ctx, cond) {
+        let pred = cmp.predicate(ctx)?;
+        let (a, b) = (cmp.lhs(ctx), cmp.rhs(ctx));
         if (pred == 0 || pred == 1) && ((a == t && b == f) || (b == t && a == f)) {
             return fold_to_value(if pred == 1 { t } else { f });
         }
@@ -350,7 +318,7 @@ pub fn select(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
 
 /// `arith.addui_extended`: `x + 0` is `x` without overflow; constants fold to the
 /// sum and its carry.
-pub fn addui_extended(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
+pub fn addui_extended(ctx: &mut Context, op: Op, lhs: Value, consts: &[Option<Attr>]) -> Folded {
     let ty = result_type(ctx, op);
     let ovf_ty = ctx.value_type(ctx.result(op, 1));
     let Some(Elem::Int(w)) = Elem::of(ctx, ty) else {
@@ -358,7 +326,6 @@ pub fn addui_extended(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Fol
     };
     let b = consts[1].and_then(|c| elem_bits(ctx, c));
     if b == Some(0) {
-        let lhs = ctx.operands(op)[0];
         return Some(smallvec![
             FoldResult::Value(lhs),
             FoldResult::Attr(make_const(ctx, ovf_ty, 0)?)
@@ -372,22 +339,27 @@ pub fn addui_extended(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Fol
     ])
 }
 
-/// `arith.mulsi_extended` and `arith.mului_extended`: by zero (both results zero),
-/// by one (unsigned only: `x` and zero), and constant folding of the low and
-/// high halves.
-pub fn mul_extended(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
+/// `arith.mulsi_extended` (`signed`) and `arith.mului_extended`: by zero
+/// (both results zero), by one (unsigned only: `x` and zero), and constant
+/// folding of the low and high halves.
+pub fn mul_extended(
+    ctx: &mut Context,
+    op: Op,
+    lhs: Value,
+    consts: &[Option<Attr>],
+    signed: bool,
+) -> Folded {
     let ty = result_type(ctx, op);
     let Some(Elem::Int(w)) = Elem::of(ctx, ty) else {
         return None;
     };
-    let signed = ctx.op_name(op) == "arith.mulsi_extended";
     let b = consts[1].and_then(|c| elem_bits(ctx, c));
     let zero = || make_const(ctx, ty, 0).map(FoldResult::Attr);
     if b == Some(0) {
         return Some(smallvec![zero()?, zero()?]);
     }
     if b == Some(1) && !signed {
-        return Some(smallvec![FoldResult::Value(ctx.operands(op)[0]), zero()?]);
+        return Some(smallvec![FoldResult::Value(lhs), zero()?]);
     }
     let (a, b) = (
         Bits::new(consts[0].and_then(|c| elem_bits(ctx, c))? as i128, w),
@@ -445,22 +417,37 @@ fn wide_mul(a: Bits, b: Bits, signed: bool) -> (u128, u128) {
 mod tests {
     use super::*;
 
+    use crate::arith::scalar;
+
     #[test]
     fn wraps_and_refuses_like_mlir() {
         let b = |v| Bits::new(v, 8);
         assert_eq!(
-            fold_consts("arith.addi", b(127), b(1)).map(|v| Bits::new(v, 8).s),
+            (scalar::ADDI.f)(b(127), b(1)).map(|v| Bits::new(v, 8).s),
             Some(-128)
         );
-        assert_eq!(fold_consts("arith.divsi", b(-128), b(-1)), None);
-        assert_eq!(fold_consts("arith.divui", b(5), b(0)), None);
-        assert_eq!(fold_consts("arith.shli", b(1), b(8)), None);
-        assert_eq!(fold_consts("arith.floordivsi", b(-7), b(2)), Some(-4));
-        assert_eq!(fold_consts("arith.ceildivsi", b(7), b(2)), Some(4));
+        assert_eq!((scalar::DIVSI.f)(b(-128), b(-1)), None);
+        assert_eq!((scalar::DIVUI.f)(b(5), b(0)), None);
+        assert_eq!((scalar::SHLI.f)(b(1), b(8)), None);
+        assert_eq!((scalar::FLOORDIVSI.f)(b(-7), b(2)), Some(-4));
+        assert_eq!((scalar::CEILDIVSI.f)(b(7), b(2)), Some(4));
         assert_eq!(
-            fold_consts("arith.maxui", b(-1), b(1)).map(|v| Bits::new(v, 8).u),
+            (scalar::MAXUI.f)(b(-1), b(1)).map(|v| Bits::new(v, 8).u),
             Some(255)
         );
-        assert_eq!(fold_consts("arith.shrsi", b(-8), b(1)), Some(-4));
+        assert_eq!((scalar::SHRSI.f)(b(-8), b(1)), Some(-4));
+    }
+
+    #[test]
+    fn right_operands_fold_by_the_rows() {
+        let b = |v| Bits::new(v, 8);
+        assert_eq!(fold_right(&scalar::ADDI, b(0)), Some(Right::Lhs));
+        assert_eq!(fold_right(&scalar::ADDI, b(1)), None);
+        assert_eq!(fold_right(&scalar::MULI, b(0)), Some(Right::Rhs));
+        assert_eq!(fold_right(&scalar::ORI, b(-1)), Some(Right::Const(-1)));
+        assert_eq!(fold_right(&scalar::REMUI, b(1)), Some(Right::Const(0)));
+        assert_eq!(fold_right(&scalar::MAXSI, b(-128)), Some(Right::Lhs));
+        assert_eq!(fold_right(&scalar::MAXSI, b(127)), Some(Right::Rhs));
+        assert_eq!(fold_right(&scalar::MINUI, b(-1)), Some(Right::Lhs));
     }
 }

@@ -14,12 +14,12 @@ mod cast;
 pub(crate) mod float;
 pub(crate) mod int;
 
-pub use cast::{
-    bitcast, extf, extsi, extui, fptosi, fptoui, index_cast, index_castui, sitofp, truncf, trunci,
-    uitofp,
+pub use cast::{bitcast, constant_cast, extf, extsi, extui, truncf, trunci};
+pub use float::{cmpf, float_binary, mulf_absorbs, negf};
+pub use int::{
+    addi_defs, addui_extended, andi_defs, cmpi, divsi_defs, divui_defs, int_binary, mul_extended,
+    ori_defs, select, subi_defs, xori_defs,
 };
-pub use float::{cmpf, float_binary, negf};
-pub use int::{addui_extended, andi, cmpi, int_binary, mul_extended, select};
 
 use aic::attributes::{Attr, AttrKind, DenseData};
 use aic::float::FloatKind;
@@ -156,29 +156,13 @@ pub fn fold_to_value(v: Value) -> Folded {
     Some(smallvec::smallvec![FoldResult::Value(v)])
 }
 
-/// The op defining `v` when it is named `name`.
-pub fn def_op(ctx: &Context, v: Value, name: &str) -> Option<Op> {
-    ctx.defining_op(v).filter(|d| ctx.op_name(*d) == name)
-}
-
 /// The type of result 0 of `op`.
 pub fn result_type(ctx: &Context, op: Op) -> Type {
     ctx.value_type(ctx.result(op, 0))
 }
 
-/// A bit-enum attribute of `op` (fast-math, overflow flags) as its bits; absent
+/// A bit-enum attribute (fast-math, overflow flags) as its bits; absent
 /// attributes are the empty set.
-pub fn flags(ctx: &Context, op: Op, name: &str, e: &aic::dialect::BitEnum) -> u32 {
-    ctx.op_spec(op)
-        .and_then(|s| s.attr(ctx, op, name))
-        .and_then(|a| e.bits_of(ctx.attr_kind(a)))
-        .unwrap_or(0)
-}
-
-/// An integer enum attribute of `op` (comparison predicates) as its value.
-pub fn enum_attr(ctx: &Context, op: Op, name: &str) -> Option<i128> {
-    match ctx.attr_kind(ctx.op_spec(op)?.attr(ctx, op, name)?) {
-        AttrKind::Integer { value, .. } => Some(*value),
-        _ => None,
-    }
+pub fn flags(ctx: &Context, a: Option<Attr>, e: &aic::dialect::BitEnum) -> u32 {
+    a.and_then(|a| e.bits_of(ctx.attr_kind(a))).unwrap_or(0)
 }

@@ -5,7 +5,7 @@
 use super::elementwise::total_key;
 use super::{Res, need_ints};
 use crate::kernels::{
-    self, Binary, ConvWindow, Groups, concat_data, conv, convert, fold_floats, fold_ints,
+    self, Binary, Combiner, ConvWindow, Groups, concat_data, conv, convert, fold_floats, fold_ints,
     for_each_index, linear, offsets, out, remap, result_elem, result_shape, strides, take, to_f64,
     unsupported, value,
 };
@@ -113,21 +113,25 @@ fn scalar_type(ctx: &Context, t: Type) -> Type {
     })
 }
 
-/// The reduction bodies with a fast path: the op, its combiner word for
+/// The reduction bodies with a fast path: the op, its combiner for
 /// [`fold_floats`]/[`fold_ints`] and its scalar meaning.
-const COMBINERS: &[(&OpSpec, &str, &Binary)] = &[
-    (&super::super::ADD, "add", &kernels::ADD),
-    (&super::super::MULTIPLY, "multiply", &kernels::MULTIPLY),
-    (&super::super::MAXIMUM, "maximum", &kernels::MAXIMUM),
-    (&super::super::MINIMUM, "minimum", &kernels::MINIMUM),
-    (&super::super::AND, "and", &kernels::AND),
-    (&super::super::OR, "or", &kernels::OR),
-    (&super::super::XOR, "xor", &kernels::XOR),
+const COMBINERS: &[(&OpSpec, Combiner, &Binary)] = &[
+    (&super::super::ADD, Combiner::Add, &kernels::ADD),
+    (
+        &super::super::MULTIPLY,
+        Combiner::Multiply,
+        &kernels::MULTIPLY,
+    ),
+    (&super::super::MAXIMUM, Combiner::Maximum, &kernels::MAXIMUM),
+    (&super::super::MINIMUM, Combiner::Minimum, &kernels::MINIMUM),
+    (&super::super::AND, Combiner::And, &kernels::AND),
+    (&super::super::OR, Combiner::Or, &kernels::OR),
+    (&super::super::XOR, Combiner::Xor, &kernels::XOR),
 ];
 
 /// The known combiner of a region whose body is one binary op on its two
 /// arguments (`stablehlo.add`, ...), for the fast reduction path.
-fn simple_combiner(ctx: &Context, r: Region) -> Option<(&'static str, &'static Binary)> {
+fn simple_combiner(ctx: &Context, r: Region) -> Option<(Combiner, &'static Binary)> {
     let b = ctx.entry_block(r)?;
     let ops: Vec<Op> = ctx.block_ops(b).collect();
     let [inner, ret] = ops[..] else { return None };

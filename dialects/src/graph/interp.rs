@@ -319,7 +319,7 @@ pub(super) fn constant(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
 }
 
 /// The value of an `epsilon` attribute (1e-5 where absent).
-fn epsilon(ctx: &Context, eps: Option<Attr>) -> f64 {
+pub fn epsilon(ctx: &Context, eps: Option<Attr>) -> f64 {
     eps.and_then(|a| match ctx.attr_kind(a) {
         aic::attributes::AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
             aic::types::TypeKind::Float(k) => Some(k.to_f64(*bits)),

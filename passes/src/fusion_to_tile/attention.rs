@@ -48,79 +48,71 @@ fn recognise(
     known: (&[Value], &Views),
     yields: &[Value],
 ) -> Result<Attention, Skip> {
-    let mms: Vec<Op> = ops
+    let mms: Vec<graph::Matmul> = ops
         .iter()
-        .copied()
-        .filter(|o| is(ctx, *o, &graph::MATMUL))
+        .filter_map(|o| graph::Matmul::of(ctx, *o))
         .collect();
     let [mm1, mm2] = mms[..] else {
         return Err(NOT_MINE.into());
     };
     // P: the softmax's result, possibly through unit reshapes.
-    let mut p = ctx.operands(mm2)[0];
-    let mut taken = vec![mm1, mm2];
-    while let Some(o) = ctx.defining_op(p).filter(|o| is_unit_reshape(ctx, *o)) {
-        taken.push(o);
-        p = ctx.operands(o)[0];
-    }
-    let Some(sm) = ctx
+    let mut p = mm2.lhs(ctx);
+    let mut taken = vec![mm1.op(), mm2.op()];
+    while let Some((o, x)) = ctx
         .defining_op(p)
-        .filter(|o| is(ctx, *o, &graph::SOFTMAX) && ops.contains(o))
-    else {
+        .and_then(|o| Some((o, unit_reshape(ctx, o)?)))
+    {
+        taken.push(o);
+        p = x;
+    }
+    let Some(sm) = graph::Softmax::defining(ctx, p).filter(|s| ops.contains(&s.op())) else {
         return Err(NOT_MINE.into());
     };
-    let i1 = ops.iter().position(|o| *o == mm1).expect("an op");
-    let ism = ops.iter().position(|o| *o == sm).ok_or(NOT_MINE)?;
+    let i1 = ops.iter().position(|o| *o == mm1.op()).expect("an op");
+    let ism = ops.iter().position(|o| *o == sm.op()).ok_or(NOT_MINE)?;
     if ism < i1 {
         return Err(NOT_MINE.into());
     }
-    let mut q = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
-    let mut k = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
-    let mut v = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
+    let mut q = operand(ctx, mm1.lhs(ctx), known, &mut taken)?;
+    let mut k = operand(ctx, mm1.rhs(ctx), known, &mut taken)?;
+    let mut v = operand(ctx, mm2.rhs(ctx), known, &mut taken)?;
     let qk = matmul_problem(ctx, mm1)?;
     q.compose(&qk.a_view)?;
     k.compose(&qk.b_view)?;
-    let sshape = shape(ctx, ctx.result(mm1, 0));
+    let sshape = shape(ctx, mm1.result(ctx));
     let (scores, _, cur, used) = read_chain(
         ctx,
         &ops[i1..],
-        ctx.result(mm1, 0),
+        mm1.result(ctx),
         known,
         &sshape,
         false,
         &mut taken,
     )?;
-    if ops[i1..].get(used) != Some(&sm) || ctx.operands(sm)[0] != cur {
+    if ops[i1..].get(used) != Some(&sm.op()) || sm.x(ctx) != cur {
         return Err("the scores are not a chain into the softmax".into());
     }
     // The softmax over the keys.
     let cs = shape(ctx, cur);
-    if RowOp::of(ctx, sm, known, &cs, &mut taken)?.axes != [cs.len() - 1] {
+    if RowOp::of(ctx, sm.op(), known, &cs, &mut taken)?.axes != [cs.len() - 1] {
         return Err("a softmax not over the keys".into());
     }
-    taken.push(sm);
-    let vshape = shape(ctx, ctx.operands(mm2)[1]);
+    taken.push(sm.op());
+    let vshape = shape(ctx, mm2.rhs(ctx));
     let batched = qk.batch > 0;
-    if batched != (vshape.len() > 2) || has(ctx, mm2, "transpose_a") {
+    if batched != (vshape.len() > 2) || mm2.transpose_a(ctx).unwrap_or(false) {
         return Err("V's batch dims differ from the scores'".into());
     }
-    let v_view = matrix_view(&vshape, has(ctx, mm2, "transpose_b"), batched);
+    let v_view = matrix_view(&vshape, mm2.transpose_b(ctx).unwrap_or(false), batched);
     let dv = v_view.upper[v_view.upper.len() - 1];
     if v_view.upper[v_view.upper.len() - 2] != qk.n {
         return Err("V's rows are not the keys".into());
     }
     v.compose(&v_view)?;
-    let oshape = shape(ctx, ctx.result(mm2, 0));
+    let oshape = shape(ctx, mm2.result(ctx));
     let out_view = matrix_view(&oshape, false, batched);
-    let (epilogue, tail, cur, used) = read_chain(
-        ctx,
-        ops,
-        ctx.result(mm2, 0),
-        known,
-        &oshape,
-        true,
-        &mut taken,
-    )?;
+    let (epilogue, tail, cur, used) =
+        read_chain(ctx, ops, mm2.result(ctx), known, &oshape, true, &mut taken)?;
     if used < ops.len() {
         return Err(format!("{} is not an epilogue op", ctx.op_name(ops[used])));
     }
@@ -141,9 +133,9 @@ fn recognise(
         k,
         v,
         elems: [
-            float_elem(ctx, ctx.value_type(ctx.operands(mm1)[0]))?,
-            float_elem(ctx, ctx.value_type(ctx.operands(mm1)[1]))?,
-            float_elem(ctx, ctx.value_type(ctx.operands(mm2)[1]))?,
+            float_elem(ctx, ctx.value_type(mm1.lhs(ctx)))?,
+            float_elem(ctx, ctx.value_type(mm1.rhs(ctx)))?,
+            float_elem(ctx, ctx.value_type(mm2.rhs(ctx)))?,
         ],
     })
 }

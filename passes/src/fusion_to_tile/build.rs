@@ -226,11 +226,6 @@ impl Epilogue {
     }
 }
 
-/// Whether `o` is the graph op `spec`.
-pub(super) fn is(ctx: &Context, o: Op, spec: &OpSpec) -> bool {
-    ctx.op_name(o) == spec.name
-}
-
 /// A builder at the end of `block` (a loop or map body) with `b`'s context
 /// and location.
 pub(super) fn inside<'a>(b: &'a mut Builder<'_>, block: Block) -> Builder<'a> {
@@ -390,7 +385,7 @@ pub(super) fn read_chain(
         if !ctx.operands(o).contains(&cur) || taken.contains(&o) {
             continue;
         }
-        if views.is_empty() && ctx.operands(o)[0] == cur && is_unit_reshape(ctx, o) {
+        if views.is_empty() && unit_reshape(ctx, o) == Some(cur) {
             taken.push(o);
             cur = ctx.result(o, 0);
             ty = ctx.value_type(cur);
@@ -398,10 +393,10 @@ pub(super) fn read_chain(
             fwd = Some(Desc::reshape(&now, full));
             continue;
         }
-        if views_ok
-            && (is(ctx, o, &graph::RESHAPE) || is(ctx, o, &graph::TRANSPOSE))
-            && ctx.operands(o)[0] == cur
-        {
+        let viewed = graph::Reshape::of(ctx, o)
+            .map(|r| r.x(ctx))
+            .or_else(|| graph::Transpose::of(ctx, o).map(|t| t.x(ctx)));
+        if views_ok && viewed == Some(cur) {
             taken.push(o);
             views.push(o);
             cur = ctx.result(o, 0);

@@ -5,18 +5,76 @@
 //! reshapes/transposes as store addressing, and several GEMMs sharing A in
 //! one kernel (horizontal fusion: A is loaded once per K step).
 
-use super::rows::{RowOp, is_row_op};
+use super::rows::{RowOp, row_input};
 use super::*;
-use aic::dialect::OpSpec;
 use aic_dialects::arith::build as ab;
 use aic_dialects::graph;
 
-/// The ops the GEMM generator computes as GEMMs.
-const GEMM_OPS: &[&OpSpec] = &[&graph::MATMUL, &graph::CONV2D];
+/// An op the GEMM generator computes as a GEMM.
+#[derive(Clone, Copy)]
+enum GemmOp {
+    /// A matmul.
+    Matmul(graph::Matmul),
+    /// A convolution, an implicit GEMM.
+    Conv(graph::Conv2d),
+}
+
+impl GemmOp {
+    /// `o` as a GEMM, if it is one.
+    fn of(ctx: &Context, o: Op) -> Option<GemmOp> {
+        (graph::Matmul::of(ctx, o).map(GemmOp::Matmul))
+            .or_else(|| graph::Conv2d::of(ctx, o).map(GemmOp::Conv))
+    }
+
+    /// The op.
+    fn op(self) -> Op {
+        match self {
+            GemmOp::Matmul(m) => m.op(),
+            GemmOp::Conv(c) => c.op(),
+        }
+    }
+
+    /// Whether it is a convolution.
+    fn is_conv(self) -> bool {
+        matches!(self, GemmOp::Conv(_))
+    }
+
+    /// Its A: a matmul's lhs, a convolution's input.
+    fn a(self, ctx: &Context) -> Value {
+        match self {
+            GemmOp::Matmul(m) => m.lhs(ctx),
+            GemmOp::Conv(c) => c.input(ctx),
+        }
+    }
+
+    /// Its B: a matmul's rhs, a convolution's filter.
+    fn b(self, ctx: &Context) -> Value {
+        match self {
+            GemmOp::Matmul(m) => m.rhs(ctx),
+            GemmOp::Conv(c) => c.filter(ctx),
+        }
+    }
+
+    /// Its C.
+    fn result(self, ctx: &Context) -> Value {
+        match self {
+            GemmOp::Matmul(m) => m.result(ctx),
+            GemmOp::Conv(c) => c.result(ctx),
+        }
+    }
+
+    /// The GEMM it computes.
+    fn problem(self, ctx: &Context) -> Result<Problem, Skip> {
+        match self {
+            GemmOp::Matmul(m) => matmul_problem(ctx, m),
+            GemmOp::Conv(c) => conv_problem(ctx, c),
+        }
+    }
+}
 
 /// Whether `o` is an op the GEMM generator computes as a GEMM.
 pub(super) fn is_gemm_op(ctx: &Context, o: Op) -> bool {
-    GEMM_OPS.iter().any(|s| is(ctx, o, s))
+    GemmOp::of(ctx, o).is_some()
 }
 
 /// A GEMM as the kernel sees it: its sizes and how `[M, K]`, `[K, N]` and
@@ -83,10 +141,10 @@ pub(super) fn matrix_view(shape: &[i64], swap: bool, batched: bool) -> Desc {
 /// A matmul: transposed operands through transposing views; with a 2-d
 /// B, leading batch dims of A fold into M (the weights are shared); with
 /// equal batch dims on both, a batched GEMM.
-pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
-    let (av, bv) = (ctx.operands(mm)[0], ctx.operands(mm)[1]);
-    let (sa, sb) = (shape(ctx, av), shape(ctx, bv));
-    let (ta, tb) = (has(ctx, mm, "transpose_a"), has(ctx, mm, "transpose_b"));
+pub(super) fn matmul_problem(ctx: &Context, mm: graph::Matmul) -> Result<Problem, Skip> {
+    let (sa, sb) = (shape(ctx, mm.lhs(ctx)), shape(ctx, mm.rhs(ctx)));
+    let ta = mm.transpose_a(ctx).unwrap_or(false);
+    let tb = mm.transpose_b(ctx).unwrap_or(false);
     if sa.len() < 2 || sb.len() < 2 {
         return Err("a matmul of vectors".into());
     }
@@ -95,7 +153,7 @@ pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
     if batched && (sb.len() != sa.len() || sa[..nb] != sb[..nb]) {
         return Err("a batched matmul whose batch dims differ".into());
     }
-    let oshape = shape(ctx, ctx.result(mm, 0));
+    let oshape = shape(ctx, mm.result(ctx));
     let a_view = matrix_view(&sa, ta, batched);
     let b_view = matrix_view(&sb, tb, batched);
     let c_view = matrix_view(&oshape, false, batched);
@@ -116,17 +174,14 @@ pub(super) fn matmul_problem(ctx: &Context, mm: Op) -> Result<Problem, Skip> {
 /// (no buffer; padding reads as zero), B the filter, C the output, all
 /// through coordinate views (NHWC or NCHW); grouped (and depthwise)
 /// convolutions are batched GEMMs over the groups.
-fn conv_problem(ctx: &Context, conv: Op) -> Result<Problem, Skip> {
-    let (x, w) = (ctx.operands(conv)[0], ctx.operands(conv)[1]);
-    let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.inherent_attr(conv, i));
-    let groups = aic::constraints::int_attr(ctx, conv, "groups").unwrap_or(1);
-    let nchw = attr("layout").and_then(|a| aic_dialects::graph::ConvLayout::of(ctx, a))
-        == Some(aic_dialects::graph::ConvLayout::Nchw);
-    let (xs, ws) = (shape(ctx, x), shape(ctx, w));
+fn conv_problem(ctx: &Context, conv: graph::Conv2d) -> Result<Problem, Skip> {
+    let groups = conv.groups(ctx).unwrap_or(1);
+    let nchw = conv.layout(ctx) == Some(graph::ConvLayout::Nchw);
+    let (xs, ws) = (shape(ctx, conv.input(ctx)), shape(ctx, conv.filter(ctx)));
     let (st, di, pa) = (
-        i64_array_attr(ctx, conv, "strides").unwrap_or_default(),
-        i64_array_attr(ctx, conv, "dilations").unwrap_or_default(),
-        i64_array_attr(ctx, conv, "padding").unwrap_or_default(),
+        conv.strides(ctx).unwrap_or_default(),
+        conv.dilations(ctx).unwrap_or_default(),
+        conv.padding(ctx).unwrap_or_default(),
     );
     if xs.len() != 4 || ws.len() != 4 || st.len() != 2 || di.len() != 2 || pa.len() != 4 {
         return Err("a convolution of unexpected rank".into());
@@ -183,7 +238,7 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
     let mut cur = c_view.lower().map_err(|e| e.to_string())?;
     for &v in views {
         let to = shape(ctx, ctx.result(v, 0));
-        if is(ctx, v, &graph::RESHAPE) {
+        if graph::Reshape::is(ctx, v) {
             stages.push(vec![step(
                 coord::Transform::Unmerge,
                 (0..cur.len()).collect(),
@@ -195,7 +250,8 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
                 (0..to.len()).collect(),
             )]);
         } else {
-            let perm: Vec<usize> = i64_array_attr(ctx, v, "perm")
+            let perm: Vec<usize> = graph::Transpose::of(ctx, v)
+                .and_then(|t| t.perm(ctx))
                 .unwrap_or_default()
                 .into_iter()
                 .map(|p| p as usize)
@@ -238,28 +294,23 @@ struct Branch {
     store: Desc,
 }
 
-/// What follows GEMM `mm` among `ops`: an elementwise chain, possibly a
-/// row normalisation over the last dim and a chain after it, trailing
-/// views; and the last value.
+/// What follows a GEMM's result `r` among `ops`: an elementwise chain,
+/// possibly a row normalisation over the last dim and a chain after it,
+/// trailing views; and the last value.
 #[allow(clippy::type_complexity)]
 fn downstream(
     ctx: &Context,
-    mm: Op,
+    r: Value,
     ops: &[Op],
     known: (&[Value], &Views),
     taken: &mut Vec<Op>,
 ) -> Result<(Chain, Option<(RowOp, Chain)>, Vec<Op>, Value), Skip> {
-    let r = ctx.result(mm, 0);
     let oshape = shape(ctx, r);
     let (chain, mut tail, mut cur, used) = read_chain(ctx, ops, r, known, &oshape, true, taken)?;
     let mut row = None;
     if used < ops.len() {
         let red = ops[used];
-        if !is_row_op(ctx, red)
-            || ctx.operands(red)[0] != cur
-            || !tail.is_empty()
-            || shape(ctx, cur) != oshape
-        {
+        if row_input(ctx, red) != Some(cur) || !tail.is_empty() || shape(ctx, cur) != oshape {
             return Err(format!("{} is not an epilogue op", ctx.op_name(red)));
         }
         let op = RowOp::of(ctx, red, known, &oshape, taken)?;
@@ -293,19 +344,13 @@ pub(super) fn gemm(
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
     let (ops, known, yields) = (&body.ops, body.known(), &body.yields);
-    let mms: Vec<Op> = ops
-        .iter()
-        .copied()
-        .filter(|o| is_gemm_op(ctx, *o))
-        .collect();
+    let mms: Vec<GemmOp> = ops.iter().filter_map(|o| GemmOp::of(ctx, *o)).collect();
     let Some(&first) = mms.first() else {
         return Err(NOT_MINE.into());
     };
-    let a_val = ctx.operands(first)[0];
-    if let [mm1, mm2] = mms[..]
-        && ctx.operands(mm2)[0] != a_val
-        && is(ctx, mm1, &graph::MATMUL)
-        && is(ctx, mm2, &graph::MATMUL)
+    let a_val = first.a(ctx);
+    if let [GemmOp::Matmul(mm1), GemmOp::Matmul(mm2)] = mms[..]
+        && mm2.lhs(ctx) != a_val
     {
         let chain = gemm_chain(ctx, (mm1, mm2), &body, (target, cache))?;
         emit_chain_kernel(ctx, (group, func, n_kernel), &body.inputs, chain);
@@ -313,32 +358,24 @@ pub(super) fn gemm(
     }
     if mms
         .iter()
-        .any(|m| ctx.operands(*m)[0] != a_val || ctx.op_name(*m) != ctx.op_name(first))
+        .any(|m| m.a(ctx) != a_val || m.is_conv() != first.is_conv())
     {
         return Err("GEMMs that do not share their A operand".into());
     }
-    let conv = is(ctx, first, &graph::CONV2D);
-    let problem = |mm: Op| {
-        if conv {
-            conv_problem(ctx, mm)
-        } else {
-            matmul_problem(ctx, mm)
-        }
-    };
     // Ops computed on the fly as operands, and the GEMMs and epilogues.
-    let mut taken: Vec<Op> = mms.clone();
+    let mut taken: Vec<Op> = mms.iter().map(|m| m.op()).collect();
     let mut a = operand(ctx, a_val, known, &mut taken)?;
-    let mut p = problem(first)?;
+    let mut p = first.problem(ctx)?;
     a.compose(&p.a_view)?;
     let mut branches = Vec::new();
     for &mm in &mms {
-        let q = problem(mm)?;
+        let q = mm.problem(ctx)?;
         if (q.batch, q.m, q.k) != (p.batch, p.m, p.k) {
             return Err("sibling GEMMs of different shapes".into());
         }
-        let mut b = operand(ctx, ctx.operands(mm)[1], known, &mut taken)?;
+        let mut b = operand(ctx, mm.b(ctx), known, &mut taken)?;
         b.compose(&q.b_view)?;
-        let (chain, row, tail, cur) = downstream(ctx, mm, ops, known, &mut taken)?;
+        let (chain, row, tail, cur) = downstream(ctx, mm.result(ctx), ops, known, &mut taken)?;
         let result = yields
             .iter()
             .position(|y| *y == cur)
@@ -372,7 +409,7 @@ pub(super) fn gemm(
     let elem = float_elem(ctx, out_tys[0])?;
     let calc = compute_elem(ctx, elem);
     let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
-    let storage = (elem_of(a_val)?, elem_of(ctx.operands(first)[1])?);
+    let storage = (elem_of(a_val)?, elem_of(first.b(ctx))?);
     let f16 = |t: Type| {
         matches!(
             ctx.type_kind(t),
@@ -609,27 +646,27 @@ struct GemmChain {
 /// Recognise a GEMM chain among a group's `ops`.
 fn gemm_chain(
     ctx: &Context,
-    (mm1, mm2): (Op, Op),
+    (mm1, mm2): (graph::Matmul, graph::Matmul),
     body: &Body,
     (target, cache): (&str, &Cache),
 ) -> Result<GemmChain, Skip> {
     let (ops, known, yields) = (&body.ops, body.known(), &body.yields);
-    let mut taken = vec![mm1, mm2];
+    let mut taken = vec![mm1.op(), mm2.op()];
     let (p1, p2) = (matmul_problem(ctx, mm1)?, matmul_problem(ctx, mm2)?);
     if p1.batch > 0 || p2.batch > 0 || p2.m != p1.m || p2.k != p1.n {
         return Err("GEMMs in a row of unexpected shapes".into());
     }
-    let mut a = operand(ctx, ctx.operands(mm1)[0], known, &mut taken)?;
+    let mut a = operand(ctx, mm1.lhs(ctx), known, &mut taken)?;
     a.compose(&p1.a_view)?;
-    let mut b1 = operand(ctx, ctx.operands(mm1)[1], known, &mut taken)?;
+    let mut b1 = operand(ctx, mm1.rhs(ctx), known, &mut taken)?;
     b1.compose(&p1.b_view)?;
-    let mut b2 = operand(ctx, ctx.operands(mm2)[1], known, &mut taken)?;
+    let mut b2 = operand(ctx, mm2.rhs(ctx), known, &mut taken)?;
     b2.compose(&p2.b_view)?;
-    let (chain1, row1, tail1, h) = downstream(ctx, mm1, ops, known, &mut taken)?;
-    if h != ctx.operands(mm2)[0] || !tail1.is_empty() {
+    let (chain1, row1, tail1, h) = downstream(ctx, mm1.result(ctx), ops, known, &mut taken)?;
+    if h != mm2.lhs(ctx) || !tail1.is_empty() {
         return Err("GEMMs that neither share A nor follow each other".into());
     }
-    let (chain2, row2, tail2, cur) = downstream(ctx, mm2, ops, known, &mut taken)?;
+    let (chain2, row2, tail2, cur) = downstream(ctx, mm2.result(ctx), ops, known, &mut taken)?;
     if row2.is_some() {
         return Err("a row op after the second of two GEMMs".into());
     }
@@ -656,9 +693,9 @@ fn gemm_chain(
     let store = store_desc(ctx, &p2.c_view, &tail2)?;
     Ok(GemmChain {
         elems: [
-            el(ctx.operands(mm1)[0])?,
-            el(ctx.operands(mm1)[1])?,
-            el(ctx.operands(mm2)[1])?,
+            el(mm1.lhs(ctx))?,
+            el(mm1.rhs(ctx))?,
+            el(mm2.rhs(ctx))?,
             elem,
         ],
         p1,

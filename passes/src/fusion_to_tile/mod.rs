@@ -35,7 +35,6 @@
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
-use aic::constraints::i64_array_attr;
 use aic::ir::{Block, Builder, Context, InsertPoint, Op, Value};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
@@ -58,7 +57,7 @@ use elementwise::elementwise;
 use gemm::{gemm, is_gemm_op};
 use rows::{is_row_op, rows};
 pub use tuning::{Cache, Tuning, read_cache};
-use views::{Node, Operand, Views, is_unit_reshape, operand};
+use views::{Node, Operand, Views, operand, unit_reshape};
 
 /// The registered pass.
 pub static INFO: PassInfo = PassInfo {
@@ -203,12 +202,6 @@ fn shape(ctx: &Context, v: Value) -> Vec<i64> {
         .shape()
         .map(<[i64]>::to_vec)
         .unwrap_or_default()
-}
-
-fn has(ctx: &Context, op: Op, name: &str) -> bool {
-    ctx.find_ident(name)
-        .and_then(|i| ctx.inherent_attr(op, i))
-        .is_some()
 }
 
 /// The body block of a kernel for `group`: one memref buffer per group

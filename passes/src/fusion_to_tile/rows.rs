@@ -3,21 +3,22 @@
 //! with GEMMs whose epilogue normalises whole rows.
 
 use super::*;
-use aic::dialect::OpSpec;
 use aic_dialects::arith::{self, build as ab};
 use aic_dialects::{graph, math};
 
-/// The reductions the row generator handles (over the last dimension).
-const ROW_OPS: &[&OpSpec] = &[
-    &graph::SOFTMAX,
-    &graph::LAYERNORM,
-    &graph::RMSNORM,
-    &graph::REDUCE,
-];
+/// The rows row op `o` reduces or normalises (its input), if `o` is a
+/// row op the row generator handles: a softmax, layernorm, rmsnorm or
+/// reduction.
+pub(super) fn row_input(ctx: &Context, o: Op) -> Option<Value> {
+    (graph::Softmax::of(ctx, o).map(|s| s.x(ctx)))
+        .or_else(|| graph::Layernorm::of(ctx, o).map(|l| l.x(ctx)))
+        .or_else(|| graph::Rmsnorm::of(ctx, o).map(|r| r.x(ctx)))
+        .or_else(|| graph::Reduce::of(ctx, o).map(|r| r.x(ctx)))
+}
 
 /// Whether `o` is a row op the row generator handles.
 pub(super) fn is_row_op(ctx: &Context, o: Op) -> bool {
-    ROW_OPS.iter().any(|s| is(ctx, o, s))
+    row_input(ctx, o).is_some()
 }
 
 /// A row op over the last dimension, as a kernel computes it on a tile of
@@ -49,7 +50,6 @@ impl RowOp {
         let rank = full.len() as i64;
         let last = rank - 1;
         let n = *full.last().ok_or("a scalar input")?;
-        let attr = |a: &str| ctx.find_ident(a).and_then(|i| ctx.inherent_attr(red, i));
         let norm = |a: i64| -> Result<usize, Skip> {
             let a = if a < 0 { a + rank } else { a };
             usize::try_from(a)
@@ -59,59 +59,50 @@ impl RowOp {
         };
         let mut params = Vec::new();
         let mut axes = vec![last as usize];
-        let kind = if is(ctx, red, &graph::SOFTMAX) {
-            let axis = aic::constraints::int_attr(ctx, red, "axis").unwrap_or(-1);
-            axes = vec![norm(axis)?];
+        let mut eps = 1e-5;
+        // A normalisation's scale and shift vectors and its epsilon.
+        let mut norm_params = |vectors: &[Value], epsilon: Option<Attr>| -> Result<(), Skip> {
+            for p in vectors {
+                if shape(ctx, *p) != [n] {
+                    return Err(format!(
+                        "{name}'s scale is not a vector of the last dimension"
+                    ));
+                }
+                let mut o = operand(ctx, *p, known, taken)?;
+                o.compose(&Desc::broadcast(&[n], full, &[full.len() - 1]))?;
+                params.push(o);
+            }
+            eps = graph::interp::epsilon(ctx, epsilon);
+            Ok(())
+        };
+        let kind = if let Some(s) = graph::Softmax::of(ctx, red) {
+            axes = vec![norm(s.axis(ctx).unwrap_or(-1))?];
             "softmax".to_string()
-        } else if is(ctx, red, &graph::REDUCE) {
-            {
-                axes = i64_array_attr(ctx, red, "axes")
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(norm)
-                    .collect::<Result<_, _>>()?;
-                axes.sort_unstable();
-                axes.dedup();
-                if axes.is_empty() {
-                    return Err("a reduction over no dims".into());
-                }
-                attr("kind")
-                    .and_then(|a| aic_dialects::graph::ReduceKind::of(ctx, a))
-                    .ok_or("a reduction without a kind")?
-                    .keyword()
-                    .to_string()
+        } else if let Some(r) = graph::Reduce::of(ctx, red) {
+            axes = r
+                .axes(ctx)
+                .unwrap_or_default()
+                .into_iter()
+                .map(norm)
+                .collect::<Result<_, _>>()?;
+            axes.sort_unstable();
+            axes.dedup();
+            if axes.is_empty() {
+                return Err("a reduction over no dims".into());
             }
-        } else if is(ctx, red, &graph::LAYERNORM) || is(ctx, red, &graph::RMSNORM) {
-            {
-                for p in &ctx.operands(red)[1..] {
-                    if shape(ctx, *p) != [n] {
-                        return Err(format!(
-                            "{name}'s scale is not a vector of the last dimension"
-                        ));
-                    }
-                    let mut o = operand(ctx, *p, known, taken)?;
-                    o.compose(&Desc::broadcast(&[n], full, &[full.len() - 1]))?;
-                    params.push(o);
-                }
-                if is(ctx, red, &graph::LAYERNORM) {
-                    "layernorm"
-                } else {
-                    "rmsnorm"
-                }
+            r.kind(ctx)
+                .ok_or("a reduction without a kind")?
+                .keyword()
                 .to_string()
-            }
+        } else if let Some(l) = graph::Layernorm::of(ctx, red) {
+            norm_params(&[l.gamma(ctx), l.beta(ctx)], l.epsilon(ctx))?;
+            "layernorm".to_string()
+        } else if let Some(r) = graph::Rmsnorm::of(ctx, red) {
+            norm_params(&[r.gamma(ctx)], r.epsilon(ctx))?;
+            "rmsnorm".to_string()
         } else {
             return Err(format!("{name} is not a row op"));
         };
-        let eps = attr("epsilon")
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
-                    TypeKind::Float(k) => Some(k.to_f64(*bits)),
-                    _ => None,
-                },
-                _ => None,
-            })
-            .unwrap_or(1e-5);
         Ok(RowOp {
             kind,
             eps,
@@ -234,13 +225,15 @@ pub(super) fn rows(
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
     let ops = &body.ops;
-    let red = *ops.iter().find(|o| is_row_op(ctx, **o)).ok_or(NOT_MINE)?;
+    let (red, x0) = ops
+        .iter()
+        .find_map(|o| Some((*o, row_input(ctx, *o)?)))
+        .ok_or(NOT_MINE)?;
     if ctx.results(group).count() != 1 {
         return Err("a row reduction with several results".into());
     }
     let known = body.known();
     let mut taken = vec![red];
-    let x0 = ctx.operands(red)[0];
     let x = operand(ctx, x0, known, &mut taken)?;
     let full = shape(ctx, x0);
     if full.is_empty() {

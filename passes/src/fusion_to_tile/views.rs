@@ -22,38 +22,42 @@ pub(super) struct Views {
     of: HashMap<Value, Source>,
 }
 
-/// The descriptor of view op `o` from its result's index space to its
-/// operand's, if `o` is a view.
-pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<Desc> {
-    let x = *ctx.operands(o).first()?;
-    let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
-    let dims = |name: &str| -> Vec<usize> {
-        i64_array_attr(ctx, o, name)
-            .unwrap_or_default()
+/// The operand view op `o` reads and the descriptor from its result's
+/// index space to that operand's, if `o` is a view.
+pub(super) fn view_desc(ctx: &Context, o: Op) -> Option<(Value, Desc)> {
+    let usizes = |dims: Option<Vec<i64>>| -> Vec<usize> {
+        dims.unwrap_or_default()
             .into_iter()
             .map(|d| d as usize)
             .collect()
     };
-    let is = |spec| is(ctx, o, spec);
-    Some(if is(&graph::BROADCAST) {
-        Desc::broadcast(&from, &to, &dims("dims"))
-    } else if is(&graph::TRANSPOSE) {
-        Desc::transpose(&from, &dims("perm"))
-    } else if is(&graph::RESHAPE) {
-        Desc::reshape(&from, &to)
-    } else if is(&graph::CAST) && ctx.value_type(x) == ctx.value_type(ctx.result(o, 0)) {
+    if let Some(b) = graph::Broadcast::of(ctx, o) {
+        let (x, r) = (b.x(ctx), b.result(ctx));
+        let d = Desc::broadcast(&shape(ctx, x), &shape(ctx, r), &usizes(b.dims(ctx)));
+        Some((x, d))
+    } else if let Some(t) = graph::Transpose::of(ctx, o) {
+        let x = t.x(ctx);
+        Some((x, Desc::transpose(&shape(ctx, x), &usizes(t.perm(ctx)))))
+    } else if let Some(r) = graph::Reshape::of(ctx, o) {
+        let x = r.x(ctx);
+        Some((x, Desc::reshape(&shape(ctx, x), &shape(ctx, r.result(ctx)))))
+    } else if let Some(c) = graph::Cast::of(ctx, o)
+        && ctx.value_type(c.x(ctx)) == ctx.value_type(c.result(ctx))
+    {
         // A cast to the type it has is no computation.
-        Desc::identity(&to)
-    } else if is(&graph::SLICE) {
-        Desc::strided_slice(
-            &from,
-            &i64_array_attr(ctx, o, "start").unwrap_or_default(),
-            &i64_array_attr(ctx, o, "limit").unwrap_or_default(),
-            &i64_array_attr(ctx, o, "strides").unwrap_or_default(),
-        )
+        Some((c.x(ctx), Desc::identity(&shape(ctx, c.result(ctx)))))
+    } else if let Some(sl) = graph::Slice::of(ctx, o) {
+        let x = sl.x(ctx);
+        let d = Desc::strided_slice(
+            &shape(ctx, x),
+            &sl.start(ctx).unwrap_or_default(),
+            &sl.limit(ctx).unwrap_or_default(),
+            &sl.strides(ctx).unwrap_or_default(),
+        );
+        Some((x, d))
     } else {
-        return None;
-    })
+        None
+    }
 }
 
 impl Views {
@@ -62,22 +66,20 @@ impl Views {
     pub(super) fn of(ctx: &Context, ops: &[Op], inputs: &[Value]) -> Result<Views, Skip> {
         let mut v = Views::default();
         for &o in ops {
-            let Some(&x) = ctx.operands(o).first() else {
+            let Some((x, d)) = view_desc(ctx, o) else {
                 continue;
             };
             let Some(base) = v.source(ctx, inputs, x) else {
                 continue;
             };
-            if let Some(d) = view_desc(ctx, o) {
-                let desc = base.desc.compose(&d).map_err(|e| e.to_string())?;
-                v.of.insert(
-                    ctx.result(o, 0),
-                    Source {
-                        input: base.input,
-                        desc,
-                    },
-                );
-            }
+            let desc = base.desc.compose(&d).map_err(|e| e.to_string())?;
+            v.of.insert(
+                ctx.result(o, 0),
+                Source {
+                    input: base.input,
+                    desc,
+                },
+            );
         }
         Ok(v)
     }
@@ -99,26 +101,24 @@ impl Views {
     }
 }
 
-/// Whether `o` only renames dims: a reshape or broadcast whose shapes agree
-/// once dims of size 1 are dropped (elements stay in row-major order).
-pub(super) fn is_unit_reshape(ctx: &Context, o: Op) -> bool {
-    let broadcast = is(ctx, o, &graph::BROADCAST);
-    if !broadcast && !is(ctx, o, &graph::RESHAPE) {
-        return false;
-    }
-    let Some(&x) = ctx.operands(o).first() else {
-        return false;
-    };
+/// The operand of `o` if `o` only renames dims: a reshape or broadcast
+/// whose shapes agree once dims of size 1 are dropped (elements stay in
+/// row-major order).
+pub(super) fn unit_reshape(ctx: &Context, o: Op) -> Option<Value> {
     let squeeze = |s: Vec<i64>| -> Vec<i64> { s.into_iter().filter(|d| *d != 1).collect() };
-    let (from, to) = (shape(ctx, x), shape(ctx, ctx.result(o, 0)));
-    if broadcast {
+    let (x, r) = if let Some(b) = graph::Broadcast::of(ctx, o) {
         // Only new unit dims, the old ones kept in order.
-        let dims = i64_array_attr(ctx, o, "dims").unwrap_or_default();
-        if dims.windows(2).any(|w| w[0] >= w[1]) || from.len() != dims.len() {
-            return false;
+        let x = b.x(ctx);
+        let dims = b.dims(ctx).unwrap_or_default();
+        if dims.windows(2).any(|w| w[0] >= w[1]) || shape(ctx, x).len() != dims.len() {
+            return None;
         }
-    }
-    squeeze(from) == squeeze(to)
+        (x, b.result(ctx))
+    } else {
+        let r = graph::Reshape::of(ctx, o)?;
+        (r.x(ctx), r.result(ctx))
+    };
+    (squeeze(shape(ctx, x)) == squeeze(shape(ctx, r))).then_some(x)
 }
 
 /// An operand computed on the fly from group inputs: loads through
@@ -230,19 +230,19 @@ pub(super) fn operand(
     let p = ctx
         .defining_op(v)
         .ok_or_else(|| "an operand that is not computed in the group".to_string())?;
-    if let Some(d) = view_desc(ctx, p) {
-        let mut o = operand(ctx, ctx.operands(p)[0], known, taken)?;
+    if let Some((x, d)) = view_desc(ctx, p) {
+        let mut o = operand(ctx, x, known, taken)?;
         o.compose(&d)?;
         taken.push(p);
         return Ok(o);
     }
-    if is(ctx, p, &graph::CONCAT) {
-        let axis = usize::try_from(aic::constraints::int_attr(ctx, p, "axis").unwrap_or(-1))
+    if let Some(c) = graph::Concat::of(ctx, p) {
+        let axis = usize::try_from(c.axis(ctx).unwrap_or(-1))
             .map_err(|_| "a concat without an axis".to_string())?;
         let total = shape(ctx, v)[axis];
         let mut before = 0;
         let mut parts = Vec::new();
-        for x in ctx.operands(p).to_vec() {
+        for x in c.inputs(ctx).to_vec() {
             let s = shape(ctx, x);
             let mut o = operand(ctx, x, known, taken)?;
             o.compose(&Desc::concat_part(&s, axis, before, total))?;

@@ -16,7 +16,7 @@ use aic::ir::{Context, Op};
 use aic::types::{Signedness, Type};
 
 /// The dimension numbers of a `dot_general` (`#stablehlo.dot<...>`).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DotDims {
     /// Batch dimensions of the left operand.
     pub lhs_batch: Vec<i64>,
@@ -29,7 +29,7 @@ pub struct DotDims {
 }
 
 /// The dimension numbers of a convolution (`#stablehlo.conv<...>`).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ConvDims {
     /// Input batch dimension.
     pub in_batch: i64,

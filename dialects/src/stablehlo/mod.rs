@@ -9,7 +9,8 @@
 //! regions (dot_general, convolution, reduce, gather, scatter, sort, control flow).
 //!
 //! Dialect attributes (`#stablehlo<comparison_direction LT>`, `#stablehlo.dot<...>`,
-//! `#stablehlo.conv<...>`) are kept as opaque text and read by [`attrs`].
+//! `#stablehlo.conv<...>`) are typed values: the enums here, the struct
+//! attributes in [`attrs`].
 
 pub mod attrs;
 pub mod interp;
@@ -175,23 +176,20 @@ aic::dialect_enum! {
     }
 }
 
-/// The attributes of `stablehlo` as values: its enums (its struct attributes stay
-/// text, read by [`attrs`]).
+/// The attributes of `stablehlo` as values: its enums and its struct attributes
+/// (see [`attrs`]).
 pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "stablehlo",
     parse_type: None,
-    parse_attr: Some(|_, body| {
-        Ok(ComparisonDirection::parse_attr(body)
+    parse_attr: Some(|u, body| {
+        match ComparisonDirection::parse_attr(body)
             .or_else(|| ComparisonType::parse_attr(body))
-            .or_else(|| Precision::parse_attr(body)))
+            .or_else(|| Precision::parse_attr(body))
+        {
+            Some(v) => Ok(Some(v)),
+            None => attrs::parse_attr(u, body),
+        }
     }),
-};
-
-/// `#stablehlo.conv<...>`, `#stablehlo.dot<...>`, ... (read by [`attrs`]).
-pub const STRUCT_ATTR: AttrConstraint = AttrConstraint {
-    desc: "StableHLO struct attribute",
-    check: |a, _| matches!(a, aic::attributes::AttrKind::Opaque(_)),
-    syntax: AttrSyntax::Full,
 };
 
 // ---------------------------------------------------------------- directives

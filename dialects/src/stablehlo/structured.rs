@@ -6,9 +6,10 @@
 //! (reduce_window, gather, scatter, sort, if, case, map, ...) print in the
 //! generic form, as stablehlo-opt prints them.
 
+use super::attrs::{ConvDims, DotAlgorithm, DotDims, GatherDims, ScatterDims};
 use super::{
-    ANY_ATTR, BOOL_ARRAY, ELEMENTS_ATTR, INT_TENSOR, STRING_ATTR, STRUCT_ATTR, TENSOR, interp, op,
-    syntax, verify,
+    ANY_ATTR, BOOL_ARRAY, ELEMENTS_ATTR, INT_TENSOR, STRING_ATTR, TENSOR, interp, op, syntax,
+    verify,
 };
 use aic::constraints::{BOOL_ATTR, I32_ATTR, I64_ARRAY, I64_ATTR};
 use aic::dialect::{CustomAsm, Dialect, OpSpec, Traits, ac, tc};
@@ -19,9 +20,9 @@ aic::op! {
         operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
         results: [result: one(TENSOR)],
         attributes: [
-            dot_dimension_numbers: required(STRUCT_ATTR),
+            dot_dimension_numbers: required(DotDims::CONSTRAINT),
             precision_config: optional(ANY_ATTR),
-            algorithm: optional(ANY_ATTR),
+            algorithm: optional(DotAlgorithm::CONSTRAINT),
         ],
         spec: OpSpec {
             format: Some(
@@ -61,7 +62,7 @@ aic::op! {
             lhs_dilation: optional(I64_ARRAY) as Vec<i64>,
             rhs_dilation: optional(I64_ARRAY) as Vec<i64>,
             window_reversal: optional(BOOL_ARRAY),
-            dimension_numbers: required(STRUCT_ATTR),
+            dimension_numbers: required(ConvDims::CONSTRAINT),
             feature_group_count: required(I64_ATTR) as i64,
             batch_group_count: required(I64_ATTR) as i64,
             precision_config: optional(ANY_ATTR),
@@ -145,7 +146,7 @@ aic::op! {
         operands: [operand: one(TENSOR), start_indices: one(INT_TENSOR)],
         results: [result: one(TENSOR)],
         attributes: [
-            dimension_numbers: required(STRUCT_ATTR),
+            dimension_numbers: required(GatherDims::CONSTRAINT),
             slice_sizes: required(I64_ARRAY),
             indices_are_sorted: optional(BOOL_ATTR),
         ],
@@ -163,7 +164,7 @@ aic::op! {
         operands: [inputs_indices_updates: variadic(TENSOR)],
         results: [results: variadic(TENSOR)],
         attributes: [
-            scatter_dimension_numbers: required(STRUCT_ATTR),
+            scatter_dimension_numbers: required(ScatterDims::CONSTRAINT),
             indices_are_sorted: optional(BOOL_ATTR),
             unique_indices: optional(BOOL_ATTR),
         ],

@@ -3,7 +3,9 @@
 //! syntax of `constant`, `reduce` and `while`.
 
 use super::Precision;
-use super::attrs::{ConvDims, DotDims};
+use super::attrs::{
+    ConvDims, DotAlgorithm, DotAlgorithmField, DotAlgorithmFieldKind, DotDims, INVALID_CONV_DIMS,
+};
 use aic::Diagnostic;
 use aic::asm::{Directive, PrintSlots, Slots};
 use aic::attributes::{Attr, AttrKind, Ident};
@@ -351,14 +353,9 @@ pub const CONV_DIMS: Directive = Directive {
             }
         }
         let Some(d) = ConvDims::parse_compact(&text) else {
-            return Err(p.error_at(
-                at,
-                "invalid convolution dimension numbers: each of input/kernel/output needs its two non-spatial dimensions (b/f, i/o) once and spatial dimensions 0..n-1 once",
-            ));
+            return Err(p.error_at(at, INVALID_CONV_DIMS));
         };
-        let a = p.uniquer().attr(AttrKind::Opaque(
-            format!("stablehlo.conv<{}>", d.compact()).into(),
-        ));
+        let a = d.attr(&p.uniquer());
         s.set_attr(0, a);
         Ok(())
     },
@@ -592,51 +589,48 @@ pub const PRECISION_AND_ALGORITHM: Directive = Directive {
         print_precision(pr, a);
         if let Some(alg) = s.attr(pr, 1) {
             pr.out.push_str(", algorithm = ");
-            match pr.ctx().attr_kind(alg) {
-                AttrKind::Opaque(t) if t.starts_with("stablehlo.dot_algorithm") => {
-                    let body = t["stablehlo.dot_algorithm".len()..].to_string();
+            match DotAlgorithm::of(pr.ctx(), alg) {
+                Some(d) => {
+                    let body = d.body(pr.ctx());
                     pr.out.push_str(&body)
                 }
-                _ => pr.attr(alg),
+                None => pr.attr(alg),
             }
         }
     },
 };
 
 /// The body of `#stablehlo.dot_algorithm<lhs_precision_type = tf32, ...,
-/// allow_imprecise_accumulation = false>`: `key = value` fields whose values are
-/// types, integers or booleans, kept as the attribute's text.
+/// allow_imprecise_accumulation = false>`: `key = value` fields in any order,
+/// each once, whose values are types, integers or booleans (see [`DotAlgorithm`]).
 fn parse_dot_algorithm(p: &mut OpParser<'_, '_>) -> R<Attr> {
+    let start = p.pos();
     p.expect_token("<")?;
     let mut fields = Vec::new();
     loop {
         let at = p.pos();
-        let key = p.parse_bare_word().to_string();
+        let key = p.parse_bare_word();
         if key.is_empty() {
             return Err(p.error_at(at, "expected a dot algorithm field name"));
         }
+        let (k, kind) = DotAlgorithm::field(key).map_err(|m| p.error_at(at, m))?;
         p.expect_token("=")?;
-        let value = if p.eat_keyword("true") {
-            "true".to_string()
-        } else if p.eat_keyword("false") {
-            "false".to_string()
-        } else if p
-            .peek_byte()
-            .is_some_and(|b| b.is_ascii_digit() || b == b'-')
-        {
-            p.parse_integer()?.to_string()
-        } else {
-            let t = p.parse_type()?;
-            aic::printer::type_text(&p.uniquer(), t)
+        let at = p.pos();
+        let value = match kind {
+            DotAlgorithmFieldKind::Type => DotAlgorithmField::Type(p.parse_type()?),
+            DotAlgorithmFieldKind::Int => DotAlgorithmField::Int(p.parse_integer()?),
+            DotAlgorithmFieldKind::Bool if p.eat_keyword("true") => DotAlgorithmField::Bool(true),
+            DotAlgorithmFieldKind::Bool if p.eat_keyword("false") => DotAlgorithmField::Bool(false),
+            DotAlgorithmFieldKind::Bool => return Err(p.error_at(at, "expected true or false")),
         };
-        fields.push(format!("{key} = {value}"));
+        fields.push((k, value));
         if p.eat_token(">") {
             break;
         }
         p.expect_token(",")?;
     }
-    let text = format!("stablehlo.dot_algorithm<{}>", fields.join(", "));
-    Ok(p.uniquer().attr(AttrKind::Opaque(text.into())))
+    let d = DotAlgorithm::from_fields(&fields).map_err(|m| p.error_at(start, m))?;
+    Ok(p.uniquer().attr(AttrKind::dialect(d)))
 }
 
 /// `custom<DotDimensionNumbers>($dot_dimension_numbers)`:
@@ -657,7 +651,7 @@ pub const DOT_DIMS: Directive = Directive {
         d.lhs_contract = parse_int_list(p)?;
         p.expect_keyword("x")?;
         d.rhs_contract = parse_int_list(p)?;
-        let a = p.uniquer().attr(AttrKind::Opaque(d.text().into()));
+        let a = d.attr(&p.uniquer());
         s.set_attr(0, a);
         Ok(())
     },

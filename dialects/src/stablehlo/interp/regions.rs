@@ -24,7 +24,7 @@ pub fn dot_general(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .dot_dimension_numbers(ctx)
         .and_then(|a| DotDims::of(ctx, a))
         .ok_or_else(|| InterpError::at(op, "malformed dot_dimension_numbers"))?;
-    contract(it, op, args, &d)
+    contract(it, op, args, d)
 }
 
 /// `dot`: `dot_general` contracting the lhs's last dimension with the rhs's first.
@@ -87,7 +87,7 @@ pub fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         fgc,
         bgc,
     };
-    Ok(vec![out(ctx, op, 0, conv(ctx, x, k, &d, &w, &oshape, er))])
+    Ok(vec![out(ctx, op, 0, conv(ctx, x, k, d, &w, &oshape, er))])
 }
 
 // ---------------------------------------------------------------- regions

@@ -320,8 +320,54 @@ pub fn gather(ctx: &Context, op: Op) -> R<()> {
             "malformed dimension_numbers (expected #stablehlo.gather<...>)",
         ));
     };
-    let sizes = i64_array_attr(ctx, op, "slice_sizes").unwrap_or_default();
     let (r, ir) = (a.len(), ind.len());
+    let collapsed_batch = gather_dims_in_range(ctx, op, d, r, &ind)?;
+    let sizes = i64_array_attr(ctx, op, "slice_sizes").unwrap_or_default();
+    gather_slice_sizes(ctx, op, &sizes, &a, &collapsed_batch)?;
+    let ivd = d.index_vector_dim;
+    let batch: Vec<i64> = (0..ir)
+        .filter(|i| *i as i64 != ivd)
+        .map(|i| ind[i])
+        .collect();
+    let offsets: Vec<i64> = (0..r as i64)
+        .filter(|i| !collapsed_batch.contains(i))
+        .map(|i| sizes[i as usize])
+        .collect();
+    let rank = batch.len() + offsets.len();
+    if !in_range(&d.offset_dims, rank) {
+        return Err(op_error(
+            ctx,
+            op,
+            format!(
+                "offset_dims {} out of range [0, {rank}) (C5)",
+                list(&d.offset_dims)
+            ),
+        ));
+    }
+    let (mut bi, mut oi) = (batch.iter(), offsets.iter());
+    let inferred: Vec<i64> = (0..rank as i64)
+        .map(|i| {
+            if d.offset_dims.contains(&i) {
+                *oi.next().unwrap_or(&0)
+            } else {
+                *bi.next().unwrap_or(&0)
+            }
+        })
+        .collect();
+    expect_shape(ctx, op, &inferred, "C22")
+}
+
+/// `gather`'s dimension numbers against the operand rank `r` and the start
+/// indices' shape (C1-C4, C6, C8, C11, C14-C16, C18, C19); the collapsed and
+/// operand batching dimensions.
+fn gather_dims_in_range(
+    ctx: &Context,
+    op: Op,
+    d: &GatherDims,
+    r: usize,
+    ind: &[i64],
+) -> R<Vec<i64>> {
+    let ir = ind.len();
     let ivd = d.index_vector_dim;
     if d.offset_dims.len() + d.collapsed_slice_dims.len() + d.operand_batching_dims.len() != r {
         return Err(op_error(
@@ -438,6 +484,18 @@ pub fn gather(ctx: &Context, op: Op) -> R<()> {
             "start_index_map and operand_batching_dims must be unique (C18)",
         ));
     }
+    Ok(collapsed_batch)
+}
+
+/// `gather`'s slice sizes against the operand shape `a` (C9, C12, C20, C21).
+fn gather_slice_sizes(
+    ctx: &Context,
+    op: Op,
+    sizes: &[i64],
+    a: &[i64],
+    collapsed_batch: &[i64],
+) -> R<()> {
+    let r = a.len();
     if sizes.len() != r {
         return Err(op_error(
             ctx,
@@ -460,7 +518,7 @@ pub fn gather(ctx: &Context, op: Op) -> R<()> {
             ));
         }
     }
-    for c in &collapsed_batch {
+    for c in collapsed_batch {
         if sizes[*c as usize] > 1 {
             return Err(op_error(
                 ctx,
@@ -471,36 +529,7 @@ pub fn gather(ctx: &Context, op: Op) -> R<()> {
             ));
         }
     }
-    let batch: Vec<i64> = (0..ir)
-        .filter(|i| *i as i64 != ivd)
-        .map(|i| ind[i])
-        .collect();
-    let offsets: Vec<i64> = (0..r as i64)
-        .filter(|i| !collapsed_batch.contains(i))
-        .map(|i| sizes[i as usize])
-        .collect();
-    let rank = batch.len() + offsets.len();
-    if !in_range(&d.offset_dims, rank) {
-        return Err(op_error(
-            ctx,
-            op,
-            format!(
-                "offset_dims {} out of range [0, {rank}) (C5)",
-                list(&d.offset_dims)
-            ),
-        ));
-    }
-    let (mut bi, mut oi) = (batch.iter(), offsets.iter());
-    let inferred: Vec<i64> = (0..rank as i64)
-        .map(|i| {
-            if d.offset_dims.contains(&i) {
-                *oi.next().unwrap_or(&0)
-            } else {
-                *bi.next().unwrap_or(&0)
-            }
-        })
-        .collect();
-    expect_shape(ctx, op, &inferred, "C22")
+    Ok(())
 }
 
 /// `scatter`.

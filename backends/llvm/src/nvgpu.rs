@@ -176,7 +176,7 @@ fn from_elements<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ct
 }
 
 fn extract<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
-    let src = l.ir.operands(op)[0];
+    let src = <vector::Extract as aic::op_def::OpHandle>::wrap(op).source(l.ir);
     let shape =
         l.ir.type_kind(l.ir.value_type(src))
             .shape()

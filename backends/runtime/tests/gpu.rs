@@ -119,6 +119,8 @@ fn vadd_kernel(n: u32) -> KernelInfo {
             f32_param(n.into(), false),
             f32_param(n.into(), true),
         ],
+        kind: None,
+        flops: None,
     }
 }
 
@@ -192,6 +194,8 @@ fn large_dynamic_shared_memory_opts_in() {
         block: [128, 1, 1],
         shared_bytes: 100 * 1024,
         params: vec![f32_param(128, false), f32_param(128, true)],
+        kind: None,
+        flops: None,
     };
     let a: Vec<f32> = (0..128).map(|i| i as f32 * 3.0).collect();
     let mut buffers = vec![to_bytes(&a), Vec::new()];

@@ -173,6 +173,10 @@ impl Interval {
     }
 }
 
+/// Runs kernel launches on host buffers: given the kernel's manifest entry and one byte
+/// buffer per parameter (inputs filled, outputs zeroed), fills the outputs.
+pub type Launcher<'a> = dyn FnMut(&KernelInfo, &mut [Vec<u8>]) -> Result<(), String> + 'a;
+
 /// Rounds `n` up to a multiple of [`ARENA_ALIGN`], or `None` on overflow.
 fn align(n: u64) -> Option<u64> {
     n.checked_add(ARENA_ALIGN - 1)
@@ -488,7 +492,7 @@ impl Plan {
         &self,
         kernels: &[KernelInfo],
         inputs: &[&[u8]],
-        run: &mut dyn FnMut(&KernelInfo, &mut [Vec<u8>]) -> Result<(), String>,
+        run: &mut Launcher<'_>,
         on_launch: &mut dyn FnMut(usize),
     ) -> Result<Vec<Vec<u8>>, String> {
         self.check_inputs(inputs)?;
@@ -540,7 +544,7 @@ pub fn encode_hex(bytes: &[u8]) -> String {
 
 /// The bytes `hex` spells (see [`encode_hex`]).
 pub fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return Err("a constant's hex has an odd number of digits".into());
     }
     (0..hex.len())

@@ -1041,7 +1041,7 @@ fn with_context(e: CudaError, context: &str) -> CudaError {
 
 /// The median of `values` (the mean of the middle two for an even count); `values` is
 /// sorted in place and must not be empty.
-fn median(values: &mut [f64]) -> f64 {
+pub fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let n = values.len();
     if n % 2 == 1 {

@@ -173,7 +173,7 @@ mod tests {
             "{table}"
         );
         assert!(
-            lines[2].starts_with("gemm_0") && lines[2].contains("66.7%"),
+            lines[2].starts_with("gemm_0") && lines[2].contains("71.4%"),
             "{table}"
         );
         assert!(

@@ -193,12 +193,23 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                     })
                 })
                 .collect::<Result<_, String>>()?;
+            // What the passes may say of the kernel: its kind and its flops.
+            let attr = |n: &str| ctx.find_ident(n).and_then(|i| ctx.attr_of(k, i));
+            let kind = attr("aic.kind")
+                .and_then(|a| ctx.uniquer().attr_str(a))
+                .map(str::to_string);
+            let flops = attr("aic.flops").and_then(|a| match ctx.attr_kind(a) {
+                aic::AttrKind::Integer { value, .. } => u64::try_from(*value).ok(),
+                _ => None,
+            });
             Ok(KernelInfo {
                 name,
                 grid: dims("grid"),
                 block: dims("block"),
                 shared_bytes: shared,
                 params,
+                kind,
+                flops,
             })
         })
         .collect()
@@ -353,10 +364,7 @@ pub fn from_bytes(ctx: &Context, ty: Type, bytes: &[u8]) -> Tensor {
     Tensor::new(ctx.uniquer(), ty, data)
 }
 
-/// Runs kernel launches on buffers: given the kernel's manifest entry and
-/// one byte buffer per parameter (inputs filled, outputs zeroed), fills the
-/// outputs.
-pub type Launcher<'a> = dyn FnMut(&KernelInfo, &mut [Vec<u8>]) -> Result<(), String> + 'a;
+pub use aic_runtime::plan::Launcher;
 
 /// Calls `f` on `inputs` with the interpreter, every `gpu.launch` going to
 /// `launch` with the kernel's entry of `infos`.

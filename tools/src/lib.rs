@@ -1,8 +1,10 @@
 //! Shared pieces of aic's command-line tools.
 
+pub mod bench;
 pub mod compile;
 pub mod npy;
 pub mod output;
+pub mod plan;
 pub mod reproducer;
 pub mod verify_diagnostics;
 

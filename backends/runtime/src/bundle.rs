@@ -38,24 +38,37 @@
 //!               "params": [{"elem": "f32", "shape": [512], "bytes": 2048, "output": false},
 //!                          {"elem": "f32", "shape": [512], "bytes": 2048, "output": true}]}],
 //!  "host": "func.func @main(...) { ... }",
-//!  "launches": [{"func": "main", "kernel": "k0", "inputs": ["%arg0"], "outputs": ["%0"]}]}
+//!  "launches": [{"func": "main", "kernel": "k0", "inputs": ["%arg0"], "outputs": ["%0"]}],
+//!  "plans": [{"kind": "planned", "func": "main", "arena_bytes": 4096, "tensor_bytes": 4096,
+//!             "buffers": [{"offset": 0, "bytes": 2048, "elem": "f32", "shape": [512],
+//!                          "source": {"kind": "input", "arg": 0, "kept": false}},
+//!                         {"offset": 2048, "bytes": 2048, "elem": "f32", "shape": [512],
+//!                          "source": {"kind": "step"}}],
+//!             "steps": [{"kind": "launch", "kernel": "k0", "args": [0, 1]}],
+//!             "inputs": [0], "outputs": [1]}]}
 //! ```
+//!
+//! Version 2 added `plans` (see [`crate::plan`]) and the kernels' optional `kind` and
+//! `flops`; a version-1 manifest reads as one without plans.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::plan::FuncPlan;
+
 /// The eight bytes every bundle starts with; the trailing `1` is the layout version.
 pub const MAGIC: &[u8; 8] = b"AICBNDL1";
 
-/// The manifest version this runtime writes and reads.
-pub const MANIFEST_VERSION: u32 = 1;
+/// The manifest version this runtime writes; it reads this one and version 1 (which has
+/// no plans).
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// What a bundle holds and how to run it: the JSON half of a bundle.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// Manifest format version; [`MANIFEST_VERSION`] (1) today.
+    /// Manifest format version; [`MANIFEST_VERSION`] (2) today.
     pub version: u32,
     /// The code the binary holds: `"nvptx"`, `"amdgpu"` or `"host"`.
     pub target: String,
@@ -74,6 +87,10 @@ pub struct Manifest {
     /// check the kernels against the reference interpreter; empty when not kept.
     #[serde(default)]
     pub source: String,
+    /// One entry per host function: its executable plan, or the ops that keep it in the
+    /// interpreter (none in a version-1 manifest).
+    #[serde(default)]
+    pub plans: Vec<FuncPlan>,
 }
 
 /// One kernel in the binary: its symbol, launch geometry and arguments.
@@ -89,6 +106,14 @@ pub struct KernelInfo {
     pub shared_bytes: u32,
     /// The kernel's arguments in order; each is passed as one device pointer.
     pub params: Vec<Param>,
+    /// What kind of kernel it is (`gemm`, `attention`, `rows`, ...), from the kernel's
+    /// `aic.kind` attribute when the compiler set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The floating-point operations one launch performs, from the kernel's `aic.flops`
+    /// attribute when the compiler set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flops: Option<u64>,
 }
 
 /// One kernel argument: a buffer in device memory, passed as a pointer.
@@ -147,6 +172,8 @@ pub enum BundleError {
     BadJson(serde_json::Error),
     /// The manifest's version is not one this runtime reads.
     UnsupportedVersion(u32),
+    /// A plan of the manifest does not fit its kernels or its arena.
+    BadPlan(String),
     /// Reading or writing the file failed.
     Io {
         /// The bundle file.
@@ -177,8 +204,9 @@ impl fmt::Display for BundleError {
             BundleError::BadJson(e) => write!(f, "aic bundle has a malformed manifest: {e}"),
             BundleError::UnsupportedVersion(v) => write!(
                 f,
-                "aic bundle manifest version {v} is not supported (this runtime reads version {MANIFEST_VERSION})"
+                "aic bundle manifest version {v} is not supported (this runtime reads versions 1 to {MANIFEST_VERSION})"
             ),
+            BundleError::BadPlan(e) => write!(f, "aic bundle has a malformed {e}"),
             BundleError::Io { path, source } => write!(f, "{}: {source}", path.display()),
         }
     }
@@ -223,6 +251,22 @@ impl Manifest {
     /// The kernel named `name`, if the bundle has one.
     pub fn kernel(&self, name: &str) -> Option<&KernelInfo> {
         self.kernels.iter().find(|k| k.name == name)
+    }
+
+    /// What the manifest says of host function `func`: its plan, or why it has none
+    /// (`None`: the manifest says nothing, as a version-1 manifest never does).
+    pub fn plan(&self, func: &str) -> Option<&FuncPlan> {
+        self.plans.iter().find(|p| p.func() == func)
+    }
+
+    /// Checks every plan against the kernels (see [`crate::plan::Plan::validate`]).
+    pub fn validate_plans(&self) -> Result<(), String> {
+        for p in &self.plans {
+            if let FuncPlan::Planned(p) = p {
+                p.validate(&self.kernels)?;
+            }
+        }
+        Ok(())
     }
 }
 
@@ -289,9 +333,10 @@ impl Bundle {
             return Err(BundleError::TrailingBytes(r.rest.len() as u64));
         }
         let manifest: Manifest = serde_json::from_slice(manifest).map_err(BundleError::BadJson)?;
-        if manifest.version != MANIFEST_VERSION {
+        if !(1..=MANIFEST_VERSION).contains(&manifest.version) {
             return Err(BundleError::UnsupportedVersion(manifest.version));
         }
+        manifest.validate_plans().map_err(BundleError::BadPlan)?;
         Ok(Bundle {
             manifest,
             binary: binary.to_vec(),
@@ -319,11 +364,22 @@ impl Bundle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::{Buffer, Plan, Source, Step};
+
+    fn buffer(source: Source) -> Buffer {
+        Buffer {
+            offset: 0,
+            bytes: 2048,
+            elem: "f32".into(),
+            shape: vec![512],
+            source,
+        }
+    }
 
     fn sample() -> Bundle {
         Bundle {
             manifest: Manifest {
-                version: 1,
+                version: MANIFEST_VERSION,
                 target: "nvptx".into(),
                 arch: "sm_90".into(),
                 kernels: vec![KernelInfo {
@@ -345,6 +401,8 @@ mod tests {
                             output: true,
                         },
                     ],
+                    kind: Some("elementwise".into()),
+                    flops: Some(512),
                 }],
                 host: "func.func @main() { return }".into(),
                 launches: vec![Launch {
@@ -354,6 +412,25 @@ mod tests {
                     outputs: vec!["%0".into()],
                 }],
                 source: "func.func @main() { return }".into(),
+                plans: vec![FuncPlan::Planned(
+                    Plan::new(
+                        "main".into(),
+                        vec![
+                            buffer(Source::Input {
+                                arg: 0,
+                                kept: false,
+                            }),
+                            buffer(Source::Step),
+                        ],
+                        vec![Step::Launch {
+                            kernel: "add_k0".into(),
+                            args: vec![0, 1],
+                        }],
+                        vec![0],
+                        vec![1],
+                    )
+                    .unwrap(),
+                )],
             },
             binary: b".version 8.0\n.target sm_90\n".to_vec(),
         }
@@ -462,9 +539,42 @@ mod tests {
     #[test]
     fn unsupported_version() {
         let mut b = sample();
-        b.manifest.version = 2;
+        b.manifest.version = 3;
         let err = Bundle::from_bytes(&b.to_bytes()).unwrap_err();
-        assert!(matches!(err, BundleError::UnsupportedVersion(2)), "{err}");
+        assert!(matches!(err, BundleError::UnsupportedVersion(3)), "{err}");
+    }
+
+    #[test]
+    fn version_1_reads_without_plans_and_kernel_kinds() {
+        let mut json = serde_json::to_value(&sample().manifest).unwrap();
+        json["version"] = 1.into();
+        let obj = json.as_object_mut().unwrap();
+        obj.remove("plans");
+        for k in obj["kernels"].as_array_mut().unwrap() {
+            let k = k.as_object_mut().unwrap();
+            k.remove("kind");
+            k.remove("flops");
+        }
+        let text = serde_json::to_vec(&json).unwrap();
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&text);
+        bytes.extend_from_slice(&0u64.to_le_bytes());
+        let m = Bundle::from_bytes(&bytes).unwrap().manifest;
+        assert_eq!(m.version, 1);
+        assert!(m.plans.is_empty() && m.plan("main").is_none());
+        assert_eq!(m.kernels[0].kind, None);
+    }
+
+    #[test]
+    fn a_plan_that_does_not_fit_its_kernels_is_rejected() {
+        let mut b = sample();
+        if let FuncPlan::Planned(p) = &mut b.manifest.plans[0] {
+            p.buffers[1].offset = p.arena_bytes;
+        }
+        let err = Bundle::from_bytes(&b.to_bytes()).unwrap_err();
+        assert!(matches!(err, BundleError::BadPlan(_)), "{err}");
+        assert!(err.to_string().contains("outside the"), "{err}");
     }
 
     #[test]

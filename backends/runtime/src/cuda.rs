@@ -10,6 +10,14 @@
 //! neither `Send` nor `Sync` (it holds raw driver handles): it is meant to be used from
 //! the thread that loaded it. [`Module`]s and [`DeviceBuffer`]s borrow it, so they are
 //! always released before the context is.
+//!
+//! Plans run on one [`Stream`], their launch sequence captured once as a [`Graph`] and
+//! replayed (see [`crate::device`]). These bindings stay hand-written rather than move
+//! to `cudarc`: the runtime needs some twenty entry points, all resolved here by name
+//! with `_v2` fallbacks and errors that name the call (and carry the PTX JIT's log),
+//! while cudarc ties its dynamic loading to one `cuda-version` feature chosen at build
+//! time and would roughly double what this crate (built on GPU-less machines and carried
+//! as a binary to a GPU machine without a toolkit) compiles.
 
 use std::ffi::{CStr, CString, c_char, c_int, c_uint, c_void};
 use std::fmt;
@@ -70,6 +78,16 @@ type FnEventSynchronize = unsafe extern "C" fn(Handle) -> CuResult;
 type FnEventElapsedTime = unsafe extern "C" fn(*mut f32, Handle, Handle) -> CuResult;
 type FnEventDestroy = unsafe extern "C" fn(Handle) -> CuResult;
 type FnGetErrorString = unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult;
+type FnMemGetInfo = unsafe extern "C" fn(*mut usize, *mut usize) -> CuResult;
+type FnMemcpyHtoDAsync =
+    unsafe extern "C" fn(CuDevicePtr, *const c_void, usize, Handle) -> CuResult;
+type FnMemcpyDtoHAsync = unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, Handle) -> CuResult;
+type FnStreamCreate = unsafe extern "C" fn(*mut Handle, c_uint) -> CuResult;
+type FnHandle = unsafe extern "C" fn(Handle) -> CuResult;
+type FnStreamBeginCapture = unsafe extern "C" fn(Handle, c_int) -> CuResult;
+type FnStreamEndCapture = unsafe extern "C" fn(Handle, *mut Handle) -> CuResult;
+type FnGraphInstantiateWithFlags = unsafe extern "C" fn(*mut Handle, Handle, u64) -> CuResult;
+type FnGraphLaunch = unsafe extern "C" fn(Handle, Handle) -> CuResult;
 
 // Enumerators from cuda.h that the runtime passes.
 const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
@@ -79,6 +97,9 @@ const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
 const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 const CU_EVENT_DEFAULT: c_uint = 0;
+const CU_STREAM_NON_BLOCKING: c_uint = 1;
+/// Capture only this thread's work into the graph.
+const CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: c_int = 1;
 /// Dynamic shared memory a kernel may use without opting in.
 const DEFAULT_SHARED_LIMIT: u32 = 48 * 1024;
 /// Room for the PTX JIT's error log; its messages are a few lines per error.
@@ -176,6 +197,18 @@ struct Api {
     event_destroy: FnEventDestroy,
     get_error_string: FnGetErrorString,
     get_error_name: FnGetErrorString,
+    mem_get_info: FnMemGetInfo,
+    memcpy_htod_async: FnMemcpyHtoDAsync,
+    memcpy_dtoh_async: FnMemcpyDtoHAsync,
+    stream_create: FnStreamCreate,
+    stream_destroy: FnHandle,
+    stream_synchronize: FnHandle,
+    stream_begin_capture: FnStreamBeginCapture,
+    stream_end_capture: FnStreamEndCapture,
+    graph_instantiate: FnGraphInstantiateWithFlags,
+    graph_launch: FnGraphLaunch,
+    graph_destroy: FnHandle,
+    graph_exec_destroy: FnHandle,
 }
 
 /// Resolves the first of `names` the library exports. Later names are fallbacks: the
@@ -259,6 +292,18 @@ impl Cuda {
             event_destroy: symbol(&library, &["cuEventDestroy_v2", "cuEventDestroy"])?,
             get_error_string: symbol(&library, &["cuGetErrorString"])?,
             get_error_name: symbol(&library, &["cuGetErrorName"])?,
+            mem_get_info: symbol(&library, &["cuMemGetInfo_v2"])?,
+            memcpy_htod_async: symbol(&library, &["cuMemcpyHtoDAsync_v2"])?,
+            memcpy_dtoh_async: symbol(&library, &["cuMemcpyDtoHAsync_v2"])?,
+            stream_create: symbol(&library, &["cuStreamCreate"])?,
+            stream_destroy: symbol(&library, &["cuStreamDestroy_v2", "cuStreamDestroy"])?,
+            stream_synchronize: symbol(&library, &["cuStreamSynchronize"])?,
+            stream_begin_capture: symbol(&library, &["cuStreamBeginCapture_v2"])?,
+            stream_end_capture: symbol(&library, &["cuStreamEndCapture"])?,
+            graph_instantiate: symbol(&library, &["cuGraphInstantiateWithFlags"])?,
+            graph_launch: symbol(&library, &["cuGraphLaunch"])?,
+            graph_destroy: symbol(&library, &["cuGraphDestroy"])?,
+            graph_exec_destroy: symbol(&library, &["cuGraphExecDestroy"])?,
         };
 
         // Errors before the context exists are reported with the same wording as later
@@ -440,6 +485,19 @@ impl Cuda {
                 )));
             }
         }
+        let function = self.kernel_function(m, k)?;
+        let pointers: Vec<CuDevicePtr> = args.iter().map(|a| a.ptr).collect();
+        // SAFETY: every pointer is a live buffer at least as large as its param.
+        unsafe { self.launch_on(function, k, &pointers, None) }
+    }
+
+    /// Kernel `k`'s function in module `m`, opted in to the dynamic shared memory it
+    /// needs.
+    pub(crate) fn kernel_function(
+        &self,
+        m: &Module<'_>,
+        k: &KernelInfo,
+    ) -> Result<Function, CudaError> {
         let function = self.function(m, &k.name)?;
         if k.shared_bytes > DEFAULT_SHARED_LIMIT {
             let limit = self.max_shared_per_block_optin()?;
@@ -460,17 +518,33 @@ impl Cuda {
                 )
             })?;
         }
+        Ok(Function(function))
+    }
+
+    /// Enqueues kernel `k` on `stream` (the default stream for `None`) with device
+    /// addresses `pointers`, one per param.
+    ///
+    /// # Safety
+    /// Each pointer must address live device memory of at least its param's bytes.
+    pub(crate) unsafe fn launch_on(
+        &self,
+        function: Function,
+        k: &KernelInfo,
+        pointers: &[CuDevicePtr],
+        stream: Option<&Stream<'_>>,
+    ) -> Result<(), CudaError> {
+        let function = function.0;
         // kernelParams is an array of pointers to each argument's value; every argument
         // is a device pointer, so each entry points at one CUdeviceptr.
-        let mut pointers: Vec<CuDevicePtr> = args.iter().map(|a| a.ptr).collect();
+        let mut pointers = pointers.to_vec();
         let mut params: Vec<*mut c_void> = pointers
             .iter_mut()
             .map(|p| (p as *mut CuDevicePtr).cast())
             .collect();
         let [gx, gy, gz] = k.grid;
         let [bx, by, bz] = k.block;
-        // SAFETY: `params` has one entry per kernel parameter (checked above), each
-        // pointing at a live u64; the driver copies them before returning.
+        // SAFETY: `params` has one entry per kernel parameter, each pointing at a live
+        // u64; the driver copies them before returning.
         self.check("cuLaunchKernel", unsafe {
             (self.api.launch_kernel)(
                 function,
@@ -481,12 +555,132 @@ impl Cuda {
                 by,
                 bz,
                 k.shared_bytes,
-                std::ptr::null_mut(),
+                stream.map_or(std::ptr::null_mut(), |s| s.0),
                 params.as_mut_ptr(),
                 std::ptr::null_mut(),
             )
         })
         .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))
+    }
+
+    /// Device memory (free, total) in bytes.
+    pub fn mem_info(&self) -> Result<(u64, u64), CudaError> {
+        let (mut free, mut total) = (0usize, 0usize);
+        // SAFETY: both are live out-pointers.
+        self.check("cuMemGetInfo", unsafe {
+            (self.api.mem_get_info)(&mut free, &mut total)
+        })?;
+        Ok((free as u64, total as u64))
+    }
+
+    /// A new non-blocking stream, destroyed on drop.
+    pub fn stream(&self) -> Result<Stream<'_>, CudaError> {
+        let mut stream: Handle = std::ptr::null_mut();
+        // SAFETY: `stream` is a live out-pointer.
+        self.check("cuStreamCreate", unsafe {
+            (self.api.stream_create)(&mut stream, CU_STREAM_NON_BLOCKING)
+        })?;
+        Ok(Stream(stream, self))
+    }
+
+    /// Copies `data` to device address `ptr` in stream order.
+    ///
+    /// # Safety
+    /// `ptr` must address at least `data.len()` bytes of live device memory, and `data`
+    /// must stay alive until the stream has run the copy.
+    pub(crate) unsafe fn upload_async(
+        &self,
+        ptr: CuDevicePtr,
+        data: &[u8],
+        stream: &Stream<'_>,
+    ) -> Result<(), CudaError> {
+        if data.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees both ranges.
+        self.check("cuMemcpyHtoDAsync", unsafe {
+            (self.api.memcpy_htod_async)(ptr, data.as_ptr().cast(), data.len(), stream.0)
+        })
+    }
+
+    /// Copies device bytes at `ptr` into `out` in stream order.
+    ///
+    /// # Safety
+    /// `ptr` must address at least `out.len()` bytes of live device memory, and the
+    /// stream must be synchronized before `out` is read or dropped.
+    pub(crate) unsafe fn download_async(
+        &self,
+        ptr: CuDevicePtr,
+        out: &mut [u8],
+        stream: &Stream<'_>,
+    ) -> Result<(), CudaError> {
+        if out.is_empty() {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees both ranges.
+        self.check("cuMemcpyDtoHAsync", unsafe {
+            (self.api.memcpy_dtoh_async)(out.as_mut_ptr().cast(), ptr, out.len(), stream.0)
+        })
+    }
+
+    /// Starts capturing `stream`'s work into a graph instead of running it.
+    pub(crate) fn begin_capture(&self, stream: &Stream<'_>) -> Result<(), CudaError> {
+        // SAFETY: the stream is live.
+        self.check("cuStreamBeginCapture", unsafe {
+            (self.api.stream_begin_capture)(stream.0, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL)
+        })
+    }
+
+    /// Ends the capture `begin_capture` started and instantiates the graph.
+    pub(crate) fn end_capture(&self, stream: &Stream<'_>) -> Result<Graph<'_>, CudaError> {
+        let mut graph: Handle = std::ptr::null_mut();
+        // SAFETY: the stream is capturing; `graph` is a live out-pointer.
+        self.check("cuStreamEndCapture", unsafe {
+            (self.api.stream_end_capture)(stream.0, &mut graph)
+        })?;
+        let mut exec: Handle = std::ptr::null_mut();
+        // SAFETY: `graph` is the captured graph; `exec` is a live out-pointer.
+        let r = self.check("cuGraphInstantiate", unsafe {
+            (self.api.graph_instantiate)(&mut exec, graph, 0)
+        });
+        // SAFETY: the executable graph does not need the graph it came from.
+        unsafe { (self.api.graph_destroy)(graph) };
+        r?;
+        Ok(Graph(exec, self))
+    }
+
+    /// Enqueues one replay of `graph` on `stream`.
+    pub(crate) fn replay(&self, graph: &Graph<'_>, stream: &Stream<'_>) -> Result<(), CudaError> {
+        // SAFETY: both handles are live.
+        self.check("cuGraphLaunch", unsafe {
+            (self.api.graph_launch)(graph.0, stream.0)
+        })
+    }
+
+    /// Waits for everything enqueued on `stream`.
+    pub(crate) fn sync(&self, stream: &Stream<'_>) -> Result<(), CudaError> {
+        // SAFETY: the stream is live.
+        self.check("cuStreamSynchronize", unsafe {
+            (self.api.stream_synchronize)(stream.0)
+        })
+    }
+
+    /// Records `event` on `stream`.
+    pub(crate) fn record(&self, event: &Event<'_>, stream: &Stream<'_>) -> Result<(), CudaError> {
+        // SAFETY: both handles are live.
+        self.check("cuEventRecord", unsafe {
+            (self.api.event_record)(event.0, stream.0)
+        })
+    }
+
+    /// Milliseconds between two recorded events (the later one must have completed).
+    pub(crate) fn elapsed(&self, start: &Event<'_>, stop: &Event<'_>) -> Result<f64, CudaError> {
+        let mut ms: f32 = 0.0;
+        // SAFETY: both events are live; `ms` is a live out-pointer.
+        self.check("cuEventElapsedTime", unsafe {
+            (self.api.event_elapsed_time)(&mut ms, start.0, stop.0)
+        })?;
+        Ok(f64::from(ms))
     }
 
     /// Waits for all work in the context, reporting errors from earlier launches.
@@ -604,7 +798,7 @@ impl Cuda {
     }
 
     /// A new event, destroyed when the guard drops.
-    fn event(&self) -> Result<Event<'_>, CudaError> {
+    pub(crate) fn event(&self) -> Result<Event<'_>, CudaError> {
         let mut event: Handle = std::ptr::null_mut();
         // SAFETY: `event` is a live out-pointer.
         self.check("cuEventCreate", unsafe {
@@ -736,7 +930,35 @@ impl Drop for DeviceBuffer<'_> {
 }
 
 /// A CUDA event, destroyed on drop.
-struct Event<'c>(Handle, &'c Cuda);
+pub(crate) struct Event<'c>(Handle, &'c Cuda);
+
+/// A kernel's function handle; it lives as long as its module.
+#[derive(Clone, Copy)]
+pub(crate) struct Function(Handle);
+
+/// A CUDA stream, destroyed on drop (after the work on it completes).
+pub struct Stream<'c>(Handle, &'c Cuda);
+
+impl Drop for Stream<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from cuStreamCreate in the (still retained) context.
+        unsafe {
+            (self.1.api.stream_destroy)(self.0);
+        }
+    }
+}
+
+/// An instantiated CUDA graph (a captured launch sequence), destroyed on drop.
+pub struct Graph<'c>(Handle, &'c Cuda);
+
+impl Drop for Graph<'_> {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from cuGraphInstantiate in the (still retained) context.
+        unsafe {
+            (self.1.api.graph_exec_destroy)(self.0);
+        }
+    }
+}
 
 impl Drop for Event<'_> {
     fn drop(&mut self) {
@@ -819,7 +1041,7 @@ fn with_context(e: CudaError, context: &str) -> CudaError {
 
 /// The median of `values` (the mean of the middle two for an even count); `values` is
 /// sorted in place and must not be empty.
-fn median(values: &mut [f64]) -> f64 {
+pub fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     let n = values.len();
     if n % 2 == 1 {

@@ -119,6 +119,8 @@ fn vadd_kernel(n: u32) -> KernelInfo {
             f32_param(n.into(), false),
             f32_param(n.into(), true),
         ],
+        kind: None,
+        flops: None,
     }
 }
 
@@ -145,6 +147,7 @@ fn run_vadd_from_a_bundle() {
             host: String::new(),
             launches: vec![],
             source: String::new(),
+            plans: vec![],
         },
         binary: VADD.as_bytes().to_vec(),
     };
@@ -192,6 +195,8 @@ fn large_dynamic_shared_memory_opts_in() {
         block: [128, 1, 1],
         shared_bytes: 100 * 1024,
         params: vec![f32_param(128, false), f32_param(128, true)],
+        kind: None,
+        flops: None,
     };
     let a: Vec<f32> = (0..128).map(|i| i as f32 * 3.0).collect();
     let mut buffers = vec![to_bytes(&a), Vec::new()];
@@ -277,4 +282,69 @@ fn empty_buffers_are_allocated() {
     b.zero().unwrap();
     let msg = b.upload(&[1, 2]).unwrap_err().to_string();
     assert_eq!(msg, "cannot upload 2 bytes: the device buffer has 0 bytes");
+}
+
+/// A plan of two launches (c = a + b; d = c + a) runs as a captured graph, its
+/// intermediate in the arena, and a kept input stays in place across runs.
+#[test]
+fn run_a_plan_as_a_graph() {
+    use aic_runtime::DevicePlan;
+    use aic_runtime::plan::{Buffer, Plan, Source, Step};
+    let Some(cuda) = cuda() else { return };
+    let n = 1024u32;
+    let module = cuda.load_module(VADD.as_bytes()).unwrap();
+    let k = vadd_kernel(n);
+    let buf = |source| Buffer {
+        offset: 0,
+        bytes: u64::from(n) * 4,
+        elem: "f32".into(),
+        shape: vec![n.into()],
+        source,
+    };
+    let plan = Plan::new(
+        "main".into(),
+        vec![
+            buf(Source::Input {
+                arg: 0,
+                kept: false,
+            }),
+            buf(Source::Input { arg: 1, kept: true }),
+            buf(Source::Step),
+            buf(Source::Step),
+        ],
+        vec![
+            Step::Launch {
+                kernel: "vadd".into(),
+                args: vec![0, 1, 2],
+            },
+            Step::Launch {
+                kernel: "vadd".into(),
+                args: vec![2, 0, 3],
+            },
+        ],
+        vec![0, 1],
+        vec![3],
+    )
+    .unwrap();
+    let mut dp = DevicePlan::new(&cuda, &module, &plan, std::slice::from_ref(&k)).unwrap();
+    let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..n).map(|i| 0.5 * i as f32).collect();
+    let (ab, bb) = (to_bytes(&a), to_bytes(&b));
+    dp.upload(&[&ab, &bb], true).unwrap();
+    dp.run().unwrap();
+    let d = floats(&dp.outputs().unwrap()[0]);
+    assert!(d.iter().enumerate().all(|(i, v)| *v == 2.5 * i as f32));
+    // A second call passes only `a`; `b` is kept.
+    let a2: Vec<f32> = (0..n).map(|_| 1.0).collect();
+    let a2b = to_bytes(&a2);
+    dp.upload(&[&a2b, &bb], false).unwrap();
+    dp.run().unwrap();
+    let d = floats(&dp.outputs().unwrap()[0]);
+    assert!(
+        d.iter()
+            .enumerate()
+            .all(|(i, v)| *v == 2.0 + 0.5 * i as f32)
+    );
+    let t = dp.bench(&[&a2b, &bb], 1, 3).unwrap();
+    assert_eq!((t.runs.len(), t.launches.len(), t.trace.len()), (3, 2, 2));
 }

@@ -16,6 +16,14 @@
 //! `aic-translate --emit=bundle` (with `--target=cuda`: what a GPU machine
 //! without LLVM runs). `--check` compares the results with the reference
 //! interpreter on the source.
+//!
+//! A compiled function runs as its executable plan (see `aic_runtime::plan`): its
+//! tensors in one arena, its launches in order — on CUDA captured as one graph and
+//! replayed — and no interpreter. A function whose host program still holds tensor
+//! ops that are not kernels runs the old way, launches to kernels and those ops in the
+//! interpreter, with a warning naming them. `--bench[=N]` times N runs after warm-up
+//! (CUDA events around graph replays; a wall clock on the host) and each kernel;
+//! `--trace FILE` writes a Chrome-trace JSON of one run's kernels.
 
 use aic::interp::{Interp, Tensor, attr_of_tensor, tensor_of_attr};
 use aic::op_def::OpHandle;
@@ -23,6 +31,7 @@ use aic::printer::attr_text;
 use aic::syntax::{Aliases, parse_attribute, parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{AttrKind, Context, Op, SourceMap};
+use aic_runtime::{FuncPlan, KernelInfo, Plan, Timings};
 use aic_tools::npy;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -37,6 +46,9 @@ OPTIONS:
   --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90; sm_90a: GEMMs on wgmma)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
+  --bench[=N]               Time N runs of the plan (default 100) after warm-up: the median run,
+                            then each kernel's time, share and achieved TFLOP/s or GB/s
+  --trace=<file>            Write a Chrome-trace JSON of one run's kernels
   --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
   --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
@@ -76,9 +88,19 @@ struct Options {
     mma: Option<String>,
     tuning: Option<String>,
     max_steps: Option<i64>,
+    /// `--bench[=N]`: the runs to time.
+    bench: Option<u32>,
+    /// `--trace FILE`.
+    trace: Option<String>,
     /// `--max-memory`, or its default (see [`default_max_memory`]).
     max_memory: u64,
 }
+
+/// `--bench` without a count.
+const DEFAULT_BENCH_RUNS: u32 = 100;
+
+/// Untimed runs before `--bench` times any.
+const BENCH_WARMUP: u32 = 10;
 
 /// `--max-steps` without the flag.
 const DEFAULT_MAX_STEPS: u64 = 1_000_000_000;
@@ -120,6 +142,13 @@ fn parse_args() -> Result<Options, String> {
             "--target" => o.target = Some(value("--target")?),
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
+            "--bench" => {
+                o.bench = Some(match &inline {
+                    Some(n) => aic_tools::int_flag("--bench", n, 1, 1_000_000)? as u32,
+                    None => DEFAULT_BENCH_RUNS,
+                })
+            }
+            "--trace" => o.trace = Some(value("--trace")?),
             "--threads" => {
                 o.threads = Some(aic_tools::pass_option_flag(
                     &aic_passes::tile_to_gpu::INFO,
@@ -179,6 +208,9 @@ fn parse_args() -> Result<Options, String> {
     }
     if o.check && o.target.is_none() {
         return Err("--check needs --target".into());
+    }
+    if (o.bench.is_some() || o.trace.is_some()) && o.target.is_none() {
+        return Err("--bench and --trace need --target".into());
     }
     if o.entry.is_none() && (!o.inputs.is_empty() || o.args.is_some()) {
         return Err("--input and --args need --entry".into());
@@ -403,7 +435,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     let registry = Arc::new(aic_dialects::all_dialects());
     let mut ctx = Context::new(registry.clone());
     ctx.allow_unregistered = o.allow_unregistered;
-    let (source, m, infos, binary) = if bytes.starts_with(aic_runtime::bundle::MAGIC) {
+    let (source, m, infos, binary, plans) = if bytes.starts_with(aic_runtime::bundle::MAGIC) {
         let b = aic_runtime::Bundle::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
         if target != "cuda" || b.manifest.target != "nvptx" {
             return Err(format!(
@@ -412,7 +444,13 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             ));
         }
         let m = parse(&mut ctx, path, b.manifest.host.clone())?;
-        (b.manifest.source, m, b.manifest.kernels, Some(b.binary))
+        (
+            b.manifest.source,
+            m,
+            b.manifest.kernels,
+            Some(b.binary),
+            b.manifest.plans,
+        )
     } else {
         let text =
             String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text nor a bundle"))?;
@@ -438,15 +476,42 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         } else {
             None
         };
-        (text, m, infos, binary)
+        let plans = aic_tools::plan::plans(&ctx, m, &infos, &[])?;
+        (text, m, infos, binary, plans)
     };
     let f = entry_of(&ctx, m, &entry)?;
     let inputs = entry_inputs(&ctx, o, f)?;
-    let results = match binary {
-        Some(ptx) => run_cuda(&ctx, f, inputs, &infos, &ptx)?,
-        None => run_host(&ctx, m, f, inputs, &infos)?,
+    let plan = match plans.into_iter().find(|p| p.func() == entry) {
+        Some(FuncPlan::Planned(p)) => Some(p),
+        Some(FuncPlan::Interpreted(i)) => {
+            eprintln!(
+                "aic-run: warning: @{entry}: {}",
+                aic_tools::plan::host_ops_text(&i.ops)
+            );
+            None
+        }
+        None => {
+            eprintln!(
+                "aic-run: warning: @{entry} has no plan (a version-1 bundle): its host program runs on the host interpreter"
+            );
+            None
+        }
+    };
+    if plan.is_none() && (o.bench.is_some() || o.trace.is_some()) {
+        return Err(format!(
+            "--bench and --trace time a plan, and @{entry} has none"
+        ));
+    }
+    let (results, table) = match (plan, binary) {
+        (Some(p), Some(ptx)) => run_cuda_plan(&ctx, f, &p, inputs, &infos, &ptx, o)?,
+        (Some(p), None) => run_host_plan(&ctx, m, f, &p, inputs, &infos, o)?,
+        (None, Some(ptx)) => (run_cuda(&ctx, f, inputs, &infos, &ptx)?, None),
+        (None, None) => (run_host(&ctx, m, f, inputs, &infos)?, None),
     };
     emit_results(&ctx, o, &results)?;
+    if let Some(table) = table {
+        print!("{table}");
+    }
     if o.check {
         if source.is_empty() {
             return Err("--check: the bundle keeps no source".into());
@@ -474,6 +539,79 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The tensors `f` returns, from their bytes.
+fn results_of(ctx: &Context, f: Op, outs: Vec<Vec<u8>>) -> Vec<Tensor> {
+    let types = aic_dialects::func::function_type(ctx, f)
+        .map(|(_, outs)| outs)
+        .unwrap_or_default();
+    types
+        .iter()
+        .zip(outs)
+        .map(|(ty, b)| aic_tools::compile::from_bytes(ctx, *ty, &b))
+        .collect()
+}
+
+/// `--bench` and `--trace`: writes the trace, and returns the table to print after
+/// the results, for `what` ran.
+fn report(
+    o: &Options,
+    what: &str,
+    kernels: &[KernelInfo],
+    t: &Timings,
+) -> Result<Option<String>, String> {
+    if let Some(path) = &o.trace {
+        let json = aic_tools::bench::trace_json(kernels, t);
+        aic_tools::output::write_file(path, json.as_bytes())
+            .map_err(|e| format!("--trace: {e}"))?;
+    }
+    Ok(o.bench
+        .map(|_| aic_tools::bench::table(what, kernels, t, BENCH_WARMUP)))
+}
+
+/// A plan's results, and the `--bench` table to print after them.
+type PlanRun = (Vec<Tensor>, Option<String>);
+
+/// Runs `plan` on the GPU (then times it for `--bench`/`--trace`).
+fn run_cuda_plan(
+    ctx: &Context,
+    f: Op,
+    plan: &Plan,
+    inputs: Vec<Tensor>,
+    infos: &[KernelInfo],
+    ptx: &[u8],
+    o: &Options,
+) -> Result<PlanRun, String> {
+    let bytes: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|t| aic_tools::compile::to_bytes(ctx, t))
+        .collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    let cuda = aic_runtime::Cuda::load().map_err(|e| e.to_string())?;
+    let module = cuda.load_module(ptx).map_err(|e| e.to_string())?;
+    let mut dp =
+        aic_runtime::DevicePlan::new(&cuda, &module, plan, infos).map_err(|e| e.to_string())?;
+    let cu = |e: aic_runtime::CudaError| e.to_string();
+    dp.upload(&refs, true).map_err(cu)?;
+    dp.run().map_err(cu)?;
+    let outs = dp.outputs().map_err(cu)?;
+    let mut table = None;
+    if o.bench.is_some() || o.trace.is_some() {
+        let t = dp
+            .bench(&refs, BENCH_WARMUP, o.bench.unwrap_or(1))
+            .map_err(cu)?;
+        let kernels: Vec<KernelInfo> = dp.kernels().cloned().collect();
+        let what = format!(
+            "@{} on {} (a CUDA graph of {} launches, arena {} bytes)",
+            plan.func,
+            cuda.device_name().map_err(cu)?,
+            kernels.len(),
+            plan.arena_bytes
+        );
+        table = report(o, &what, &kernels, &t)?;
+    }
+    Ok((results_of(ctx, f, outs), table))
 }
 
 fn run_cuda(
@@ -518,6 +656,81 @@ fn run_host(
         hm.run(&k.name, &mut slices)
     })
     .map_err(|e| interp_error(ctx, e))
+}
+
+/// Runs `plan` over a host arena, its kernels JIT-compiled (then times it with a
+/// wall clock for `--bench`/`--trace`).
+#[cfg(feature = "llvm")]
+fn run_host_plan(
+    ctx: &Context,
+    m: Op,
+    f: Op,
+    plan: &Plan,
+    inputs: Vec<Tensor>,
+    infos: &[KernelInfo],
+    o: &Options,
+) -> Result<PlanRun, String> {
+    plan.validate(infos)?;
+    let bytes: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|t| aic_tools::compile::to_bytes(ctx, t))
+        .collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+    let hm = aic_llvm::HostModule::new(ctx, m)?;
+    let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+        let mut slices: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+        hm.run(&k.name, &mut slices)
+    };
+    let outs = plan.run_host(infos, &refs, &mut launch, &mut |_| {})?;
+    let mut table = None;
+    if o.bench.is_some() || o.trace.is_some() {
+        let kernels: Vec<KernelInfo> = plan.launches(infos).map(|(k, _)| k.clone()).collect();
+        for _ in 0..BENCH_WARMUP {
+            plan.run_host(infos, &refs, &mut launch, &mut |_| {})?;
+        }
+        let mut t = Timings {
+            runs: Vec::new(),
+            launches: vec![Vec::new(); kernels.len()],
+            trace: Vec::new(),
+        };
+        for _ in 0..o.bench.unwrap_or(1) {
+            let start = std::time::Instant::now();
+            let mut ends = Vec::with_capacity(kernels.len());
+            plan.run_host(infos, &refs, &mut launch, &mut |_| {
+                ends.push(start.elapsed().as_secs_f64() * 1e3)
+            })?;
+            t.runs.push(start.elapsed().as_secs_f64() * 1e3);
+            t.trace.clear();
+            let mut prev = 0.0;
+            for (i, end) in ends.iter().enumerate() {
+                t.launches[i].push(end - prev);
+                t.trace.push((prev, end - prev));
+                prev = *end;
+            }
+        }
+        let what = format!(
+            "@{} on the host (wall clock, {} launches, arena {} bytes)",
+            plan.func,
+            kernels.len(),
+            plan.arena_bytes
+        );
+        table = report(o, &what, &kernels, &t)?;
+    }
+    Ok((results_of(ctx, f, outs), table))
+}
+
+#[cfg(not(feature = "llvm"))]
+#[allow(clippy::too_many_arguments)]
+fn run_host_plan(
+    _: &Context,
+    _: Op,
+    _: Op,
+    _: &Plan,
+    _: Vec<Tensor>,
+    _: &[KernelInfo],
+    _: &Options,
+) -> Result<PlanRun, String> {
+    Err(NO_LLVM.into())
 }
 
 #[cfg(not(feature = "llvm"))]

@@ -6,6 +6,12 @@
 //! is the binary with its manifest (kernels, launch sizes, shared memory,
 //! buffers, the host-side program and the source), what `aic-run
 //! --target=cuda` runs on a machine without LLVM.
+//!
+//! A bundle also carries each host function's executable plan (its buffers in one
+//! arena planned by liveness, views as aliases, the launch steps), or, for a function
+//! that still holds tensor ops that are not kernels, the names and locations of those
+//! ops. `--verbose` reports each plan's arena against the sum of its tensors' bytes;
+//! `--weights=I,J,...` marks arguments uploaded once and kept between calls.
 
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
@@ -27,6 +33,8 @@ OPTIONS:
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
+  --weights=<i,j,...>  Arguments that are weights: a bundle's plan uploads them once and keeps them
+  --verbose         Report each host function's planned arena (remarks on standard error)
   --help            Show this help
 ";
 
@@ -39,11 +47,14 @@ struct Options {
     threads: Option<i64>,
     warp: Option<i64>,
     tuning: Option<String>,
+    weights: Vec<usize>,
+    verbose: bool,
 }
 
 fn parse_args() -> Result<Options, String> {
     let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
     let (mut threads, mut warp, mut tuning) = (None, None, None);
+    let (mut weights, mut verbose) = (Vec::new(), false);
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -65,6 +76,14 @@ fn parse_args() -> Result<Options, String> {
                 )?)
             }
             "--tuning" => tuning = Some(value("--tuning")?),
+            "--verbose" => verbose = true,
+            "--weights" => {
+                for w in value("--weights")?.split(',').filter(|w| !w.is_empty()) {
+                    weights.push(
+                        aic_tools::int_flag("--weights", w, 0, i64::from(u32::MAX))? as usize,
+                    );
+                }
+            }
             "--warp" => {
                 warp = Some(aic_tools::pass_option_flag(
                     &aic_passes::tile_to_gpu::INFO,
@@ -96,6 +115,8 @@ fn parse_args() -> Result<Options, String> {
         threads,
         warp,
         tuning,
+        weights,
+        verbose,
     })
 }
 
@@ -139,6 +160,12 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
             _ => Emit::Obj,
         },
     };
+    let plans = aic_tools::plan::plans(&ctx, m, &infos, &o.weights)?;
+    if o.verbose {
+        for p in &plans {
+            eprintln!("{}", aic_tools::plan::remark(p));
+        }
+    }
     let binary = aic_llvm::compile(&ctx, m, &target, emit)?;
     if o.emit != "bundle" {
         return Ok(binary);
@@ -153,6 +180,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
             host,
             launches: launches(&ctx, m),
             source: text,
+            plans,
         },
         binary,
     };

@@ -1,0 +1,974 @@
+//! The executable plan of a compiled function: every tensor of the host function is a
+//! buffer at an offset in one arena, and running the function is running a list of
+//! steps over that arena — no interpreter at run time.
+//!
+//! The compiler (`aic-tools`' `plan` module) turns the host function into [`Buffer`]s
+//! and [`Step`]s; [`Plan::new`] then plans the arena by liveness:
+//!
+//! - A buffer is live from the step that defines it to the last step that reads it.
+//!   Inputs the caller passes per call are defined before step 0; inputs kept between
+//!   calls (weights, uploaded once), constants and the function's results are live for
+//!   the whole run, so nothing ever overwrites them.
+//! - An [`Step::Alias`] (a reshape or bitcast of a buffer) defines no storage: the view
+//!   shares its source's bytes, and the source lives as long as any of its views.
+//! - Buffers whose lifetimes do not overlap may share bytes; every buffer starts at a
+//!   multiple of [`ARENA_ALIGN`]. Placement is greedy by size (largest first, each at the
+//!   lowest offset free over its lifetime), which is what TFLite's and XLA's arena
+//!   planners start from.
+//!
+//! No step copies: views alias, results are read from their offsets, and a kernel's
+//! outputs are fresh buffers. [`Plan::validate`] checks a plan read from an untrusted
+//! manifest before anything runs it, and [`Plan::run_host`] runs it over a host arena.
+
+use serde::{Deserialize, Serialize};
+
+use crate::bundle::KernelInfo;
+
+/// Every buffer's offset in the arena is a multiple of this many bytes (the alignment
+/// `cudaMalloc` guarantees, and more than any vector load needs).
+pub const ARENA_ALIGN: u64 = 256;
+
+/// What a compiled bundle says of one host function: a plan, or why there is none.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FuncPlan {
+    /// The function runs as its plan.
+    Planned(Plan),
+    /// The function still holds tensor ops that are not kernels: it runs in the
+    /// interpreter, these ops on the host.
+    Interpreted(Interpreted),
+}
+
+impl FuncPlan {
+    /// The host function this is about.
+    pub fn func(&self) -> &str {
+        match self {
+            FuncPlan::Planned(p) => &p.func,
+            FuncPlan::Interpreted(i) => &i.func,
+        }
+    }
+}
+
+/// A function without a plan, and the ops that keep it from having one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interpreted {
+    /// The host function.
+    pub func: String,
+    /// The ops that are not kernel launches, views, constants or the return.
+    pub ops: Vec<HostOp>,
+}
+
+/// An op of the host function that only the interpreter runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HostOp {
+    /// The op's name, e.g. `stablehlo.while`.
+    pub name: String,
+    /// Where it is, `file:line:col`, or empty when the op has no file location.
+    pub loc: String,
+}
+
+impl std::fmt::Display for HostOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.loc.is_empty() {
+            f.write_str(&self.name)
+        } else {
+            write!(f, "{} at {}", self.name, self.loc)
+        }
+    }
+}
+
+/// Where a buffer's contents come from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Source {
+    /// Argument `arg` of the function. A `kept` input is uploaded once and kept between
+    /// calls (weights); the others are uploaded for every call.
+    Input {
+        /// The argument's position.
+        arg: u32,
+        /// Whether it is uploaded once and kept.
+        kept: bool,
+    },
+    /// A constant of the host function: its bytes, as lowercase hex (uploaded once).
+    Constant {
+        /// The bytes, two hex digits each.
+        hex: String,
+    },
+    /// Written by a step: a kernel's output, or a view ([`Step::Alias`]).
+    Step,
+}
+
+/// One tensor of the host function.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Buffer {
+    /// Where it starts in the arena, in bytes; set by [`Plan::new`].
+    pub offset: u64,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Its element type, as [`crate::Param::elem`].
+    pub elem: String,
+    /// Its shape.
+    pub shape: Vec<i64>,
+    /// Where its contents come from.
+    pub source: Source,
+}
+
+/// One step of a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Step {
+    /// Launch `kernel` with these buffers as its arguments (inputs, then outputs).
+    Launch {
+        /// The kernel (a [`KernelInfo::name`]).
+        kernel: String,
+        /// One buffer per kernel parameter, by index into [`Plan::buffers`].
+        args: Vec<u32>,
+    },
+    /// Buffer `view` is `of`'s bytes seen with another shape: it takes `of`'s offset,
+    /// and nothing runs.
+    Alias {
+        /// The view.
+        view: u32,
+        /// The buffer it reinterprets.
+        of: u32,
+    },
+}
+
+/// A host function as buffers in one arena and the steps that fill them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    /// The host function.
+    pub func: String,
+    /// The arena's size in bytes: what running the plan allocates.
+    pub arena_bytes: u64,
+    /// The sum of every buffer's bytes (views included): what one allocation per
+    /// tensor would take.
+    pub tensor_bytes: u64,
+    /// Every tensor of the function.
+    pub buffers: Vec<Buffer>,
+    /// What runs, in order.
+    pub steps: Vec<Step>,
+    /// The buffer of each function argument, in order.
+    pub inputs: Vec<u32>,
+    /// The buffer of each function result, in order.
+    pub outputs: Vec<u32>,
+}
+
+/// A buffer's lifetime in steps (both ends included) and size: what arena planning
+/// places. Inputs and constants start at step 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interval {
+    /// The first step at which the buffer holds data.
+    pub start: usize,
+    /// The last step that reads it.
+    pub end: usize,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+impl Interval {
+    /// Whether two buffers are live at some step together.
+    pub fn overlaps(&self, o: &Interval) -> bool {
+        self.start <= o.end && o.start <= self.end
+    }
+}
+
+/// Runs kernel launches on host buffers: given the kernel's manifest entry and one byte
+/// buffer per parameter (inputs filled, outputs zeroed), fills the outputs.
+pub type Launcher<'a> = dyn FnMut(&KernelInfo, &mut [Vec<u8>]) -> Result<(), String> + 'a;
+
+/// Rounds `n` up to a multiple of [`ARENA_ALIGN`], or `None` on overflow.
+fn align(n: u64) -> Option<u64> {
+    n.checked_add(ARENA_ALIGN - 1)
+        .map(|v| v / ARENA_ALIGN * ARENA_ALIGN)
+}
+
+/// Places `intervals` in one arena: an offset for each (a multiple of [`ARENA_ALIGN`])
+/// such that no two whose lifetimes overlap share a byte, and the arena's size. Greedy
+/// by size: the largest first, each at the lowest offset free over its lifetime.
+/// `None` when the arena's size overflows `u64`.
+pub fn place(intervals: &[Interval]) -> Option<(Vec<u64>, u64)> {
+    let mut order: Vec<usize> = (0..intervals.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(intervals[i].bytes), intervals[i].start, i));
+    let mut offsets = vec![0u64; intervals.len()];
+    // Placed buffers: (offset, end offset, index).
+    let mut placed: Vec<(u64, u64, usize)> = Vec::new();
+    let mut arena = 0u64;
+    for i in order {
+        let me = intervals[i];
+        if me.bytes == 0 {
+            continue;
+        }
+        let mut busy: Vec<(u64, u64)> = placed
+            .iter()
+            .filter(|(_, _, j)| intervals[*j].overlaps(&me))
+            .map(|&(a, b, _)| (a, b))
+            .collect();
+        busy.sort_unstable();
+        let mut at = 0u64;
+        for (a, b) in busy {
+            if at.checked_add(me.bytes)? <= a {
+                break;
+            }
+            at = at.max(align(b)?);
+        }
+        let end = at.checked_add(me.bytes)?;
+        offsets[i] = at;
+        placed.push((at, end, i));
+        arena = arena.max(end);
+    }
+    Some((offsets, align(arena)?))
+}
+
+/// Union-find over buffers, for views that share their source's storage.
+fn root(of: &[usize], mut b: usize) -> usize {
+    while of[b] != b {
+        b = of[b];
+    }
+    b
+}
+
+impl Plan {
+    /// A plan of `buffers` (offsets not yet set) and `steps`, with the arena planned
+    /// by liveness. Errors name what is malformed (an index out of range, an alias
+    /// of a buffer to itself, a size that overflows).
+    pub fn new(
+        func: String,
+        buffers: Vec<Buffer>,
+        steps: Vec<Step>,
+        inputs: Vec<u32>,
+        outputs: Vec<u32>,
+    ) -> Result<Plan, String> {
+        let mut plan = Plan {
+            func,
+            arena_bytes: 0,
+            tensor_bytes: 0,
+            buffers,
+            steps,
+            inputs,
+            outputs,
+        };
+        plan.check_indices()?;
+        let (classes, intervals) = plan.liveness()?;
+        let (offsets, arena) = place(&intervals)
+            .ok_or_else(|| format!("@{}: the arena's size overflows", plan.func))?;
+        for (b, class) in classes.iter().enumerate() {
+            plan.buffers[b].offset = offsets[*class];
+        }
+        plan.arena_bytes = arena;
+        plan.tensor_bytes = plan
+            .buffers
+            .iter()
+            .try_fold(0u64, |acc, b| acc.checked_add(b.bytes))
+            .ok_or_else(|| format!("@{}: the tensors' sizes overflow", plan.func))?;
+        Ok(plan)
+    }
+
+    /// Every buffer index in steps, inputs and outputs is in range.
+    fn check_indices(&self) -> Result<(), String> {
+        let n = self.buffers.len();
+        let bad = |what: String| format!("plan of @{}: {what}", self.func);
+        let check = |b: u32, what: &str| {
+            if (b as usize) < n {
+                Ok(())
+            } else {
+                Err(bad(format!("{what} names buffer {b} of {n}")))
+            }
+        };
+        for (s, step) in self.steps.iter().enumerate() {
+            match step {
+                Step::Launch { args, .. } => {
+                    for a in args {
+                        check(*a, &format!("step {s}"))?;
+                    }
+                }
+                Step::Alias { view, of } => {
+                    check(*view, &format!("step {s}"))?;
+                    check(*of, &format!("step {s}"))?;
+                    if view == of {
+                        return Err(bad(format!(
+                            "step {s} makes buffer {view} a view of itself"
+                        )));
+                    }
+                }
+            }
+        }
+        for b in self.inputs.iter().chain(&self.outputs) {
+            check(*b, "the signature")?;
+        }
+        Ok(())
+    }
+
+    /// Each buffer's storage class (the root of its views) and each class's lifetime and
+    /// size, indexed by class root (non-roots get empty intervals).
+    fn liveness(&self) -> Result<(Vec<usize>, Vec<Interval>), String> {
+        let n = self.buffers.len();
+        let last = self.steps.len().saturating_sub(1);
+        let mut parent: Vec<usize> = (0..n).collect();
+        let mut start = vec![usize::MAX; n];
+        let mut end = vec![0usize; n];
+        let touch = |b: usize, s: usize, start: &mut Vec<usize>, end: &mut Vec<usize>| {
+            start[b] = start[b].min(s);
+            end[b] = end[b].max(s);
+        };
+        for (b, buf) in self.buffers.iter().enumerate() {
+            match buf.source {
+                Source::Input { kept: false, .. } => touch(b, 0, &mut start, &mut end),
+                Source::Input { kept: true, .. } | Source::Constant { .. } => {
+                    touch(b, 0, &mut start, &mut end);
+                    touch(b, last, &mut start, &mut end);
+                }
+                Source::Step => {}
+            }
+        }
+        for (s, step) in self.steps.iter().enumerate() {
+            match step {
+                Step::Launch { args, .. } => {
+                    for a in args {
+                        touch(*a as usize, s, &mut start, &mut end);
+                    }
+                }
+                Step::Alias { view, of } => {
+                    let (v, o) = (root(&parent, *view as usize), root(&parent, *of as usize));
+                    if v == o {
+                        return Err(format!(
+                            "plan of @{}: step {s} makes buffer {view} a view of itself",
+                            self.func
+                        ));
+                    }
+                    parent[v] = o;
+                    touch(*view as usize, s, &mut start, &mut end);
+                    touch(*of as usize, s, &mut start, &mut end);
+                }
+            }
+        }
+        for b in &self.outputs {
+            touch(*b as usize, last, &mut start, &mut end);
+        }
+        let classes: Vec<usize> = (0..n).map(|b| root(&parent, b)).collect();
+        let mut intervals = vec![
+            Interval {
+                start: usize::MAX,
+                end: 0,
+                bytes: 0
+            };
+            n
+        ];
+        for (b, &c) in classes.iter().enumerate() {
+            let i = &mut intervals[c];
+            // A buffer no step touches (an unused argument) lives at step 0.
+            let (s, e) = if start[b] == usize::MAX {
+                (0, 0)
+            } else {
+                (start[b], end[b])
+            };
+            i.start = i.start.min(s);
+            i.end = i.end.max(e);
+            i.bytes = i.bytes.max(self.buffers[b].bytes);
+        }
+        for i in &mut intervals {
+            if i.start == usize::MAX {
+                *i = Interval {
+                    start: 0,
+                    end: 0,
+                    bytes: 0,
+                };
+            }
+        }
+        Ok((classes, intervals))
+    }
+
+    /// Checks a plan read from a manifest against the bundle's kernels, so that running
+    /// it cannot touch memory outside the arena: indices in range, every buffer inside
+    /// the arena, every launch naming a kernel with as many parameters as arguments,
+    /// each argument as large as its parameter, and constants of their buffer's size.
+    pub fn validate(&self, kernels: &[KernelInfo]) -> Result<(), String> {
+        self.check_indices()?;
+        let bad = |what: String| Err(format!("plan of @{}: {what}", self.func));
+        for (i, b) in self.buffers.iter().enumerate() {
+            if b.offset
+                .checked_add(b.bytes)
+                .is_none_or(|e| e > self.arena_bytes)
+            {
+                return bad(format!(
+                    "buffer {i} ({} bytes at {}) lies outside the {}-byte arena",
+                    b.bytes, b.offset, self.arena_bytes
+                ));
+            }
+            if let Source::Constant { hex } = &b.source
+                && hex.len() as u64 != b.bytes.saturating_mul(2)
+            {
+                return bad(format!(
+                    "constant buffer {i} has {} hex digits for {} bytes",
+                    hex.len(),
+                    b.bytes
+                ));
+            }
+        }
+        for (s, step) in self.steps.iter().enumerate() {
+            let Step::Launch { kernel, args } = step else {
+                continue;
+            };
+            let Some(k) = kernels.iter().find(|k| &k.name == kernel) else {
+                return bad(format!(
+                    "step {s} launches '{kernel}', which is not in the bundle"
+                ));
+            };
+            if k.params.len() != args.len() {
+                return bad(format!(
+                    "step {s} passes {} buffers to {kernel}, which takes {}",
+                    args.len(),
+                    k.params.len()
+                ));
+            }
+            for (j, (a, p)) in args.iter().zip(&k.params).enumerate() {
+                let b = &self.buffers[*a as usize];
+                if b.bytes < p.bytes {
+                    return bad(format!(
+                        "step {s}: argument {j} of {kernel} is {} bytes, the kernel reads {}",
+                        b.bytes, p.bytes
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The launches of the plan, in order, with their kernels' manifest entries.
+    pub fn launches<'a>(
+        &'a self,
+        kernels: &'a [KernelInfo],
+    ) -> impl Iterator<Item = (&'a KernelInfo, &'a [u32])> + 'a {
+        self.steps.iter().filter_map(move |s| match s {
+            Step::Launch { kernel, args } => kernels
+                .iter()
+                .find(|k| &k.name == kernel)
+                .map(|k| (k, args.as_slice())),
+            Step::Alias { .. } => None,
+        })
+    }
+
+    /// Writes the constants' bytes into `arena` (once: they are never overwritten).
+    pub fn write_constants(&self, arena: &mut [u8]) -> Result<(), String> {
+        for b in &self.buffers {
+            if let Source::Constant { hex } = &b.source {
+                let bytes = decode_hex(hex)?;
+                let at = b.offset as usize;
+                arena[at..at + bytes.len()].copy_from_slice(&bytes);
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that `inputs` has one byte buffer of the right size per argument.
+    pub fn check_inputs(&self, inputs: &[&[u8]]) -> Result<(), String> {
+        if inputs.len() != self.inputs.len() {
+            return Err(format!(
+                "@{} takes {} arguments, {} given",
+                self.func,
+                self.inputs.len(),
+                inputs.len()
+            ));
+        }
+        for (i, (data, b)) in inputs.iter().zip(&self.inputs).enumerate() {
+            let want = self.buffers[*b as usize].bytes;
+            if data.len() as u64 != want {
+                return Err(format!(
+                    "argument {i} of @{} is {want} bytes, {} given",
+                    self.func,
+                    data.len()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the plan over a host arena of [`Plan::arena_bytes`] bytes: copies the
+    /// constants and `inputs` in, runs each launch through `run` (the kernel's entry
+    /// and one byte buffer per parameter, staged from and back into the arena), and
+    /// returns the results' bytes. `on_launch` is told each launch's index as it ends
+    /// (for timing). The plan must have passed [`Plan::validate`].
+    pub fn run_host(
+        &self,
+        kernels: &[KernelInfo],
+        inputs: &[&[u8]],
+        run: &mut Launcher<'_>,
+        on_launch: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Vec<u8>>, String> {
+        self.check_inputs(inputs)?;
+        let size = usize::try_from(self.arena_bytes)
+            .map_err(|_| format!("the arena of {} bytes does not fit", self.arena_bytes))?;
+        let mut arena = vec![0u8; size];
+        self.write_constants(&mut arena)?;
+        for (data, b) in inputs.iter().zip(&self.inputs) {
+            let at = self.buffers[*b as usize].offset as usize;
+            arena[at..at + data.len()].copy_from_slice(data);
+        }
+        for (n, (k, args)) in self.launches(kernels).enumerate() {
+            let mut staged: Vec<Vec<u8>> = args
+                .iter()
+                .zip(&k.params)
+                .map(|(a, p)| {
+                    let at = self.buffers[*a as usize].offset as usize;
+                    if p.output {
+                        vec![0; p.bytes as usize]
+                    } else {
+                        arena[at..at + p.bytes as usize].to_vec()
+                    }
+                })
+                .collect();
+            run(k, &mut staged)?;
+            for ((a, p), data) in args.iter().zip(&k.params).zip(&staged) {
+                if p.output {
+                    let at = self.buffers[*a as usize].offset as usize;
+                    arena[at..at + data.len()].copy_from_slice(data);
+                }
+            }
+            on_launch(n);
+        }
+        Ok(self
+            .outputs
+            .iter()
+            .map(|b| {
+                let b = &self.buffers[*b as usize];
+                arena[b.offset as usize..(b.offset + b.bytes) as usize].to_vec()
+            })
+            .collect())
+    }
+}
+
+/// `bytes` as lowercase hex, two digits a byte (how constants travel in a manifest).
+pub fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes `hex` spells (see [`encode_hex`]).
+pub fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
+    if !hex.len().is_multiple_of(2) {
+        return Err("a constant's hex has an odd number of digits".into());
+    }
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| {
+            hex.get(i..i + 2)
+                .and_then(|d| u8::from_str_radix(d, 16).ok())
+                .ok_or_else(|| format!("a constant's hex has a bad digit at {i}"))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bundle::Param;
+
+    fn buf(bytes: u64, source: Source) -> Buffer {
+        Buffer {
+            offset: 0,
+            bytes,
+            elem: "f32".into(),
+            shape: vec![(bytes / 4) as i64],
+            source,
+        }
+    }
+
+    fn input(arg: u32, bytes: u64) -> Buffer {
+        buf(bytes, Source::Input { arg, kept: false })
+    }
+
+    fn launch(kernel: &str, args: &[u32]) -> Step {
+        Step::Launch {
+            kernel: kernel.into(),
+            args: args.to_vec(),
+        }
+    }
+
+    /// Checks the invariant every plan keeps: aligned offsets inside the arena, and no
+    /// two buffers of different storage live at one step share a byte.
+    fn assert_no_overlap(p: &Plan) {
+        let (classes, intervals) = p.liveness().unwrap();
+        for (i, a) in p.buffers.iter().enumerate() {
+            assert_eq!(a.offset % ARENA_ALIGN, 0, "buffer {i} unaligned");
+            assert!(a.offset + a.bytes <= p.arena_bytes, "buffer {i} outside");
+            for (j, b) in p.buffers.iter().enumerate().skip(i + 1) {
+                let (ci, cj) = (classes[i], classes[j]);
+                if ci == cj || a.bytes == 0 || b.bytes == 0 {
+                    continue;
+                }
+                if intervals[ci].overlaps(&intervals[cj]) {
+                    assert!(
+                        a.offset + a.bytes <= b.offset || b.offset + b.bytes <= a.offset,
+                        "buffers {i} and {j} are live together and overlap: {p:#?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// x -> k0 -> t -> k1 -> u -> k2 -> y: t and y may share bytes, u may not share
+    /// with either neighbour.
+    #[test]
+    fn a_chain_reuses_dead_buffers() {
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                input(0, 1000),
+                buf(1000, Source::Step),
+                buf(1000, Source::Step),
+                buf(1000, Source::Step),
+            ],
+            vec![
+                launch("k0", &[0, 1]),
+                launch("k1", &[1, 2]),
+                launch("k2", &[2, 3]),
+            ],
+            vec![0],
+            vec![3],
+        )
+        .unwrap();
+        assert_no_overlap(&p);
+        assert_eq!(p.tensor_bytes, 4000);
+        // Two 1024-byte slots suffice: x/u and t/y alternate.
+        assert_eq!(p.arena_bytes, 2048);
+        assert_eq!(p.buffers[0].offset, p.buffers[2].offset);
+        assert_eq!(p.buffers[1].offset, p.buffers[3].offset);
+        assert_ne!(p.buffers[1].offset, p.buffers[2].offset);
+    }
+
+    #[test]
+    fn kept_inputs_constants_and_results_are_never_reused() {
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                buf(512, Source::Input { arg: 0, kept: true }),
+                buf(
+                    4,
+                    Source::Constant {
+                        hex: "0000803f".into(),
+                    },
+                ),
+                buf(512, Source::Step),
+                buf(512, Source::Step),
+                buf(512, Source::Step),
+            ],
+            vec![
+                launch("k0", &[0, 1, 2]),
+                launch("k1", &[2, 3]),
+                launch("k2", &[3, 4]),
+            ],
+            vec![0],
+            vec![2, 4],
+        )
+        .unwrap();
+        assert_no_overlap(&p);
+        let (_, iv) = p.liveness().unwrap();
+        assert_eq!(
+            (iv[0].start, iv[0].end),
+            (0, 2),
+            "a kept input lives throughout"
+        );
+        assert_eq!(
+            (iv[1].start, iv[1].end),
+            (0, 2),
+            "a constant lives throughout"
+        );
+        assert_eq!(
+            (iv[2].start, iv[2].end),
+            (0, 2),
+            "a result lives to the end"
+        );
+        assert_eq!((iv[3].start, iv[3].end), (1, 2));
+        // Nothing is dead while another buffer needs room: every buffer has its own slot.
+        assert_eq!(p.arena_bytes, 4 * 512 + 256);
+    }
+
+    #[test]
+    fn views_share_their_source_and_extend_its_life() {
+        // x -> k0 -> t; v = reshape t; k1(v) -> y. t must live until k1 reads v.
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                input(0, 256),
+                buf(256, Source::Step),
+                buf(256, Source::Step),
+                buf(256, Source::Step),
+            ],
+            vec![
+                launch("k0", &[0, 1]),
+                Step::Alias { view: 2, of: 1 },
+                launch("k1", &[2, 3]),
+            ],
+            vec![0],
+            vec![3],
+        )
+        .unwrap();
+        assert_no_overlap(&p);
+        assert_eq!(p.buffers[2].offset, p.buffers[1].offset);
+        assert_ne!(p.buffers[3].offset, p.buffers[1].offset);
+        let (classes, iv) = p.liveness().unwrap();
+        assert_eq!(classes[2], classes[1]);
+        assert_eq!((iv[classes[1]].start, iv[classes[1]].end), (0, 2));
+        // Views count in the tensors' sum, not in the arena.
+        assert_eq!(p.tensor_bytes, 1024);
+        assert_eq!(p.arena_bytes, 512);
+    }
+
+    #[test]
+    fn malformed_plans_are_errors() {
+        let err = Plan::new(
+            "f".into(),
+            vec![input(0, 4)],
+            vec![launch("k", &[0, 7])],
+            vec![0],
+            vec![0],
+        )
+        .unwrap_err();
+        assert!(err.contains("step 0 names buffer 7 of 1"), "{err}");
+        let err = Plan::new(
+            "f".into(),
+            vec![input(0, 4), buf(4, Source::Step)],
+            vec![
+                Step::Alias { view: 1, of: 0 },
+                Step::Alias { view: 0, of: 1 },
+            ],
+            vec![0],
+            vec![1],
+        )
+        .unwrap_err();
+        assert!(err.contains("a view of itself"), "{err}");
+    }
+
+    fn kernel(name: &str, sizes: &[(u64, bool)]) -> KernelInfo {
+        KernelInfo {
+            name: name.into(),
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            shared_bytes: 0,
+            params: sizes
+                .iter()
+                .map(|&(bytes, output)| Param {
+                    elem: "f32".into(),
+                    shape: vec![(bytes / 4) as i64],
+                    bytes,
+                    output,
+                })
+                .collect(),
+            kind: None,
+            flops: None,
+        }
+    }
+
+    #[test]
+    fn validate_rejects_plans_that_would_run_outside_the_arena() {
+        let mut p = Plan::new(
+            "f".into(),
+            vec![input(0, 8), buf(8, Source::Step)],
+            vec![launch("k", &[0, 1])],
+            vec![0],
+            vec![1],
+        )
+        .unwrap();
+        let ks = [kernel("k", &[(8, false), (8, true)])];
+        p.validate(&ks).unwrap();
+        assert!(p.validate(&[]).unwrap_err().contains("not in the bundle"));
+        let big = [kernel("k", &[(8, false), (16, true)])];
+        assert!(
+            p.validate(&big)
+                .unwrap_err()
+                .contains("the kernel reads 16")
+        );
+        p.buffers[1].offset = p.arena_bytes;
+        assert!(p.validate(&ks).unwrap_err().contains("outside the"));
+    }
+
+    #[test]
+    fn host_run_stages_kernels_over_the_arena() {
+        // y = (x + c) * 2, with c a constant and the kernels written in Rust.
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                input(0, 8),
+                buf(
+                    8,
+                    Source::Constant {
+                        hex: encode_hex(&[1, 2, 3, 4, 5, 6, 7, 8]),
+                    },
+                ),
+                buf(8, Source::Step),
+                buf(8, Source::Step),
+                buf(8, Source::Step),
+            ],
+            vec![
+                launch("add", &[0, 1, 2]),
+                Step::Alias { view: 3, of: 2 },
+                launch("dbl", &[3, 4]),
+            ],
+            vec![0],
+            vec![4],
+        )
+        .unwrap();
+        let ks = [
+            kernel("add", &[(8, false), (8, false), (8, true)]),
+            kernel("dbl", &[(8, false), (8, true)]),
+        ];
+        p.validate(&ks).unwrap();
+        let mut ran = Vec::new();
+        let out = p
+            .run_host(
+                &ks,
+                &[&[10; 8]],
+                &mut |k, bufs| {
+                    match k.name.as_str() {
+                        "add" => {
+                            bufs[2] = bufs[0].iter().zip(&bufs[1]).map(|(a, b)| a + b).collect()
+                        }
+                        _ => bufs[1] = bufs[0].iter().map(|a| a * 2).collect(),
+                    }
+                    Ok(())
+                },
+                &mut |n| ran.push(n),
+            )
+            .unwrap();
+        assert_eq!(out, vec![vec![22, 24, 26, 28, 30, 32, 34, 36]]);
+        assert_eq!(ran, vec![0, 1]);
+        let err = p.run_host(&ks, &[&[1; 4]], &mut |_, _| Ok(()), &mut |_| {});
+        assert!(err.unwrap_err().contains("is 8 bytes, 4 given"));
+    }
+
+    #[test]
+    fn hex_round_trip() {
+        let b = [0u8, 1, 0x7f, 0x80, 0xff];
+        assert_eq!(encode_hex(&b), "00017f80ff");
+        assert_eq!(decode_hex("00017f80ff").unwrap(), b);
+        assert!(decode_hex("0").is_err());
+        assert!(decode_hex("zz").is_err());
+    }
+
+    /// A small deterministic generator (xorshift), so the property test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n.max(1)
+        }
+    }
+
+    /// Random programs: random launches over earlier buffers, random views, random
+    /// kept inputs and constants; every plan keeps the invariant, never uses more than
+    /// one allocation per tensor would, and never less than the bytes live at any step.
+    #[test]
+    fn random_plans_never_overlap_live_buffers() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..500 {
+            let n_inputs = 1 + rng.below(4) as usize;
+            let mut buffers: Vec<Buffer> = (0..n_inputs)
+                .map(|a| {
+                    let kept = rng.below(2) == 0;
+                    buf(
+                        1 + rng.below(3000),
+                        Source::Input {
+                            arg: a as u32,
+                            kept,
+                        },
+                    )
+                })
+                .collect();
+            if rng.below(3) == 0 {
+                buffers.push(buf(
+                    4,
+                    Source::Constant {
+                        hex: "00".repeat(4),
+                    },
+                ));
+            }
+            let mut steps = Vec::new();
+            for _ in 0..rng.below(12) {
+                let have = buffers.len() as u64;
+                if rng.below(4) == 0 {
+                    let of = rng.below(have) as u32;
+                    let bytes = buffers[of as usize].bytes;
+                    buffers.push(buf(bytes, Source::Step));
+                    steps.push(Step::Alias {
+                        view: have as u32,
+                        of,
+                    });
+                } else {
+                    let mut args: Vec<u32> = (0..1 + rng.below(3))
+                        .map(|_| rng.below(have) as u32)
+                        .collect();
+                    for _ in 0..1 + rng.below(2) {
+                        args.push(buffers.len() as u32);
+                        buffers.push(buf(rng.below(5000), Source::Step));
+                    }
+                    steps.push(Step::Launch {
+                        kernel: "k".into(),
+                        args,
+                    });
+                }
+            }
+            let outputs: Vec<u32> = (0..1 + rng.below(2))
+                .map(|_| rng.below(buffers.len() as u64) as u32)
+                .collect();
+            let p = Plan::new(
+                format!("case{case}"),
+                buffers,
+                steps,
+                (0..n_inputs as u32).collect(),
+                outputs,
+            )
+            .unwrap();
+            assert_no_overlap(&p);
+            let aligned: u64 = p.buffers.iter().map(|b| align(b.bytes).unwrap()).sum();
+            assert!(p.arena_bytes <= aligned, "case {case}: {p:#?}");
+            let (_, iv) = p.liveness().unwrap();
+            for s in 0..p.steps.len() {
+                let live: u64 = iv
+                    .iter()
+                    .filter(|i| i.start <= s && s <= i.end)
+                    .map(|i| i.bytes)
+                    .sum();
+                assert!(p.arena_bytes >= live, "case {case}: step {s}");
+            }
+        }
+    }
+
+    #[test]
+    fn plans_round_trip_through_json() {
+        let p = Plan::new(
+            "f".into(),
+            vec![input(0, 4), buf(4, Source::Step)],
+            vec![Step::Alias { view: 1, of: 0 }],
+            vec![0],
+            vec![1],
+        )
+        .unwrap();
+        let fp = vec![
+            FuncPlan::Planned(p),
+            FuncPlan::Interpreted(Interpreted {
+                func: "g".into(),
+                ops: vec![HostOp {
+                    name: "stablehlo.while".into(),
+                    loc: "m.mlir:3:5".into(),
+                }],
+            }),
+        ];
+        let json = serde_json::to_string(&fp).unwrap();
+        assert!(json.contains(r#""kind":"planned""#), "{json}");
+        assert!(json.contains(r#""kind":"alias""#), "{json}");
+        let back: Vec<FuncPlan> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, fp);
+        assert_eq!(back[1].func(), "g");
+        assert_eq!(
+            match &back[1] {
+                FuncPlan::Interpreted(i) => i.ops[0].to_string(),
+                _ => String::new(),
+            },
+            "stablehlo.while at m.mlir:3:5"
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! The executable plan of a compiled module's host functions (see
+//! [`aic_runtime::plan`]): each tensor value becomes a buffer, each `gpu.launch` a
+//! launch step, each view (a reshape or bitcast) an alias of its source, each constant
+//! a buffer uploaded once; the runtime plans the arena by liveness.
+//!
+//! A function holding any other tensor op (code generation does not yet lower
+//! everything to kernels) gets no plan: the manifest lists those ops, and `aic-run`
+//! runs the function in the interpreter with a warning that names them.
+
+use aic::interp::tensor_of_attr;
+use aic::ir::{Context, Op, Value};
+use aic::op_def::OpHandle;
+use aic_dialects::{arith, func, gpu, graph, stablehlo};
+use aic_runtime::plan::{Buffer, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex};
+use aic_runtime::{KernelInfo, Param};
+use std::collections::HashMap;
+
+use crate::compile::{elem_name, launch_kernel, to_bytes, top_ops};
+
+/// What each host function of `m` runs as: its plan, or the ops that keep it in the
+/// interpreter. Arguments at positions in `kept` are uploaded once and kept between
+/// calls (weights); the others are passed per call.
+pub fn plans(
+    ctx: &Context,
+    m: Op,
+    kernels: &[KernelInfo],
+    kept: &[usize],
+) -> Result<Vec<FuncPlan>, String> {
+    top_ops::<func::Func>(ctx, m)
+        .into_iter()
+        .filter(|f| {
+            ctx.regions(f.op())
+                .first()
+                .and_then(|r| ctx.entry_block(*r))
+                .is_some()
+        })
+        .map(|f| plan_func(ctx, f.op(), kernels, kept))
+        .collect()
+}
+
+/// One line on a function's plan for `--verbose`: the planned arena against the sum
+/// of the tensors' bytes, or the ops that keep the function in the interpreter.
+pub fn remark(p: &FuncPlan) -> String {
+    match p {
+        FuncPlan::Planned(p) => {
+            let launches = p
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::Launch { .. }))
+                .count();
+            let share = if p.tensor_bytes == 0 {
+                100.0
+            } else {
+                100.0 * p.arena_bytes as f64 / p.tensor_bytes as f64
+            };
+            format!(
+                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {} aliases",
+                p.func,
+                p.arena_bytes,
+                p.tensor_bytes,
+                p.buffers.len(),
+                p.steps.len() - launches
+            )
+        }
+        FuncPlan::Interpreted(i) => {
+            format!("remark: @{}: no plan: {}", i.func, host_ops_text(&i.ops))
+        }
+    }
+}
+
+/// "N tensor ops run on the host interpreter: a at f:1:2, b at f:3:4".
+pub fn host_ops_text(ops: &[HostOp]) -> String {
+    let list: Vec<String> = ops.iter().map(|o| o.to_string()).collect();
+    format!(
+        "{} tensor op{} run{} on the host interpreter: {}",
+        ops.len(),
+        if ops.len() == 1 { "" } else { "s" },
+        if ops.len() == 1 { "s" } else { "" },
+        list.join(", ")
+    )
+}
+
+/// Where an op is, as `file:line:col` (empty without a file location).
+fn location(ctx: &Context, op: Op) -> String {
+    aic::diagnostics::file_line_col(ctx.uniquer(), ctx.op(op).loc)
+        .map(|(f, l, c)| format!("{f}:{l}:{c}"))
+        .unwrap_or_default()
+}
+
+/// Whether `op` only reinterprets its operand's bytes with another shape or element
+/// type of the same width.
+fn is_view(ctx: &Context, op: Op) -> bool {
+    graph::Reshape::is(ctx, op)
+        || stablehlo::Reshape::is(ctx, op)
+        || stablehlo::BitcastConvert::is(ctx, op)
+}
+
+/// Whether `op` is a constant the plan carries as bytes.
+fn is_constant(ctx: &Context, op: Op) -> bool {
+    graph::Constant::is(ctx, op) || stablehlo::Constant::is(ctx, op) || arith::Constant::is(ctx, op)
+}
+
+/// The buffers, in plan order, of one function, keyed by value.
+struct Buffers<'c> {
+    ctx: &'c Context,
+    list: Vec<Buffer>,
+    of: HashMap<Value, u32>,
+}
+
+impl Buffers<'_> {
+    /// A new buffer for `v`, or why `v` cannot have one.
+    fn add(&mut self, v: Value, source: Source) -> Result<u32, String> {
+        let ty = self.ctx.value_type(v);
+        let kd = self.ctx.type_kind(ty);
+        let text = || aic::printer::type_text(self.ctx, ty);
+        let (Some(elem), Some(shape)) = (kd.element_type(), kd.shape()) else {
+            return Err(format!("{} is not a tensor", text()));
+        };
+        let elem = elem_name(self.ctx, elem);
+        let elem_bytes = Param::elem_bytes(&elem)
+            .ok_or_else(|| format!("{}: no buffer layout for {elem}", text()))?;
+        let bytes = aic::shape::bytes(shape, elem_bytes)
+            .map_err(|_| format!("{} has no static size in bytes", text()))?;
+        let id = self.list.len() as u32;
+        self.list.push(Buffer {
+            offset: 0,
+            bytes: bytes as u64,
+            elem,
+            shape: shape.to_vec(),
+            source,
+        });
+        self.of.insert(v, id);
+        Ok(id)
+    }
+
+    /// The buffer of `v`, which an earlier op defined.
+    fn get(&self, v: Value) -> Result<u32, String> {
+        self.of
+            .get(&v)
+            .copied()
+            .ok_or_else(|| "an operand without a buffer".to_string())
+    }
+}
+
+/// The plan of function `f`, or the ops that keep it from having one.
+fn plan_func(
+    ctx: &Context,
+    f: Op,
+    kernels: &[KernelInfo],
+    kept: &[usize],
+) -> Result<FuncPlan, String> {
+    let name = aic::symbol::symbol_name(ctx, f)
+        .unwrap_or_default()
+        .to_string();
+    let body = ctx
+        .regions(f)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .expect("filtered to functions with bodies");
+    let mut bufs = Buffers {
+        ctx,
+        list: Vec::new(),
+        of: HashMap::new(),
+    };
+    let fail = |op: Op, why: String| {
+        format!(
+            "@{name}: {} at {}: {why}",
+            ctx.op_name(op),
+            location(ctx, op)
+        )
+    };
+    let mut inputs = Vec::new();
+    for (i, a) in ctx.block_args(body).iter().enumerate() {
+        let source = Source::Input {
+            arg: i as u32,
+            kept: kept.contains(&i),
+        };
+        match bufs.add(*a, source) {
+            Ok(b) => inputs.push(b),
+            // A function of non-tensor arguments (scalars, indices) stays interpreted.
+            Err(e) => {
+                return Ok(FuncPlan::Interpreted(Interpreted {
+                    func: name.clone(),
+                    ops: vec![HostOp {
+                        name: format!("argument {i} ({e})"),
+                        loc: location(ctx, f),
+                    }],
+                }));
+            }
+        }
+    }
+    let mut steps = Vec::new();
+    let mut outputs = Vec::new();
+    for op in ctx.block_ops(body) {
+        if let Some(l) = gpu::Launch::of(ctx, op) {
+            let kernel = launch_kernel(ctx, l.op());
+            let mut args = Vec::new();
+            for v in ctx.operands(op) {
+                args.push(bufs.get(*v).map_err(|e| fail(op, e))?);
+            }
+            for r in ctx.results(op) {
+                args.push(bufs.add(r, Source::Step).map_err(|e| fail(op, e))?);
+            }
+            if !kernels.iter().any(|k| k.name == kernel) {
+                return Err(fail(op, format!("no compiled kernel '{kernel}'")));
+            }
+            steps.push(Step::Launch { kernel, args });
+        } else if is_view(ctx, op) && ctx.operands(op).len() == 1 {
+            let of = bufs.get(ctx.operands(op)[0]).map_err(|e| fail(op, e))?;
+            let r = ctx.results(op).next().expect("a view has one result");
+            let view = bufs.add(r, Source::Step).map_err(|e| fail(op, e))?;
+            if bufs.list[view as usize].bytes != bufs.list[of as usize].bytes {
+                return Ok(interpreted(ctx, name, op));
+            }
+            steps.push(Step::Alias { view, of });
+        } else if is_constant(ctx, op) {
+            let r = ctx.results(op).next().expect("a constant has one result");
+            let ty = ctx.value_type(r);
+            let value = aic::rewrite::constant_value(ctx, op)
+                .and_then(|a| tensor_of_attr(ctx.uniquer(), a, ty));
+            let added = value.ok_or_else(String::new).and_then(|t| {
+                let hex = encode_hex(&to_bytes(ctx, &t));
+                bufs.add(r, Source::Constant { hex })
+            });
+            if added.is_err() {
+                return Ok(interpreted(ctx, name, op));
+            }
+        } else if func::Return::is(ctx, op) {
+            for v in ctx.operands(op) {
+                outputs.push(bufs.get(*v).map_err(|e| fail(op, e))?);
+            }
+        } else {
+            return Ok(interpreted(ctx, name, op));
+        }
+    }
+    Plan::new(name, bufs.list, steps, inputs, outputs).map(FuncPlan::Planned)
+}
+
+/// Function `func` without a plan: `first` and every later op of its block the plan
+/// cannot hold (not a launch, a view, a constant of known bytes nor the return) are
+/// what the interpreter runs.
+fn interpreted(ctx: &Context, func: String, first: Op) -> FuncPlan {
+    let mut ops = Vec::new();
+    let mut next = Some(first);
+    while let Some(op) = next {
+        let planned = gpu::Launch::is(ctx, op)
+            || (is_view(ctx, op) && op != first)
+            || (is_constant(ctx, op) && op != first)
+            || func::Return::is(ctx, op);
+        if !planned {
+            ops.push(HostOp {
+                name: ctx.op_name(op).to_string(),
+                loc: location(ctx, op),
+            });
+        }
+        next = ctx.next_op(op);
+    }
+    FuncPlan::Interpreted(Interpreted { func, ops })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::syntax::{parse_module, with_parser_stack};
+    use aic::{SourceMap, verifier::verify};
+    use std::sync::Arc;
+
+    /// `text` through the host target's pipeline, then planned.
+    fn compile(text: &str, kept: &[usize]) -> Vec<FuncPlan> {
+        let text = text.to_string();
+        let kept = kept.to_vec();
+        with_parser_stack(move || {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let id = sm.add("t.mlir", text);
+            let m = parse_module(&mut ctx, &sm, id).unwrap();
+            verify(&ctx, m).unwrap();
+            let p = crate::compile::default_pipeline("host", None, None).unwrap();
+            crate::compile::run_pipeline(&mut ctx, m, &p).unwrap();
+            let infos = crate::compile::kernel_infos(&ctx, m).unwrap();
+            plans(&ctx, m, &infos, &kept).unwrap()
+        })
+    }
+
+    #[test]
+    fn kernels_and_views_become_a_plan() {
+        let plans = compile(
+            r#"
+func.func @main(%x: tensor<32xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %r = graph.reshape %x : (tensor<32xf32>) -> tensor<4x8xf32>
+  %m = graph.matmul %r, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %s = graph.softmax %m, axis = 1 : tensor<4x8xf32>
+  return %s, %r : tensor<4x8xf32>, tensor<4x8xf32>
+}
+"#,
+            &[1],
+        );
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        assert_eq!(p.func, "main");
+        assert_eq!(p.inputs.len(), 2);
+        assert_eq!(p.buffers[1].source, Source::Input { arg: 1, kept: true });
+        let aliases: Vec<_> = p
+            .steps
+            .iter()
+            .filter_map(|s| match s {
+                Step::Alias { view, of } => Some((*view, *of)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(aliases.len(), 1, "{p:#?}");
+        let (view, of) = aliases[0];
+        assert_eq!(
+            p.buffers[view as usize].offset,
+            p.buffers[of as usize].offset
+        );
+        assert_eq!(p.buffers[view as usize].shape, vec![4, 8]);
+        assert_eq!(p.outputs.len(), 2);
+        // The returned view is read from its source's bytes: no copy.
+        assert_eq!(p.outputs[1], view);
+    }
+
+    #[test]
+    fn tensor_ops_left_on_the_host_are_named() {
+        let plans = compile(
+            r#"
+func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %r:2 = stablehlo.while(%i = %c, %v = %x) : tensor<i32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    %w = stablehlo.exponential %v : tensor<4xf32>
+    stablehlo.return %j, %w : tensor<i32>, tensor<4xf32>
+  }
+  return %r#1 : tensor<4xf32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Interpreted(i)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        assert_eq!(i.ops.len(), 1, "{i:#?}");
+        assert_eq!(i.ops[0].name, "stablehlo.while");
+        assert!(i.ops[0].loc.starts_with("t.mlir:4:"), "{:?}", i.ops[0]);
+    }
+}

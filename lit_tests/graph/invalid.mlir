@@ -142,3 +142,21 @@ func.func @f(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   }
   return %0 : tensor<2x3xf32>
 }
+// -----
+func.func @f(%p: tensor<2x3xi32>, %a: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error@+1 {{'graph.select' op requires an i1 predicate}}
+  %0 = graph.select %p, %a, %a : (tensor<2x3xi32>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}
+// -----
+func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf16>) -> tensor<2x3xi1> {
+  // expected-error@+1 {{'graph.compare' op requires the same element type for all operands and results}}
+  %0 = graph.compare EQ, %a, %b : (tensor<2x3xf32>, tensor<2x3xf16>) -> tensor<2x3xi1>
+  return %0 : tensor<2x3xi1>
+}
+// -----
+func.func @f(%p: tensor<2x3xi1>, %a: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error@+1 {{'graph.select' op operand shapes [2, 3], [2, 4] and [2, 4] must be equal (or of rank 0)}}
+  %0 = graph.select %p, %a, %a : (tensor<2x3xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

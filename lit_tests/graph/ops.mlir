@@ -131,3 +131,23 @@ func.func @fusion(%x: tensor<2x3xf32>, %w: tensor<3x4xf32>) -> (tensor<2x4xf32>,
   }
   return %0#0, %0#1 : tensor<2x4xf32>, tensor<2x3xf32>
 }
+
+// CHECK-LABEL: func.func @predicates(
+// CHECK-NEXT: %0 = graph.iota dim = 1 : tensor<2x3xi32>
+// CHECK-NEXT: %1 = graph.compare LT, %arg0, %arg1 : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+// CHECK-NEXT: %2 = graph.not %1 : tensor<2x3xi1>
+// CHECK-NEXT: %3 = graph.and %1, %2 : tensor<2x3xi1>
+// CHECK-NEXT: %4 = graph.select %3, %arg0, %arg1 : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK-NEXT: %5 = graph.rem %0, %0 : tensor<2x3xi32>
+// CHECK-NEXT: %6 = graph.sin %4 : tensor<2x3xf32>
+// CHECK-NEXT: return %6, %5
+func.func @predicates(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xi32>) {
+  %i = graph.iota dim = 1 : tensor<2x3xi32>
+  %c = graph.compare LT, %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
+  %n = graph.not %c : tensor<2x3xi1>
+  %k = graph.and %c, %n : tensor<2x3xi1>
+  %s = graph.select %k, %a, %b : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %r = graph.rem %i, %i : tensor<2x3xi32>
+  %t = graph.sin %s : tensor<2x3xf32>
+  return %t, %r : tensor<2x3xf32>, tensor<2x3xi32>
+}

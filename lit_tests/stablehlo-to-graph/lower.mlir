@@ -101,3 +101,44 @@ func.func @chlo(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf3
   %2 = chlo.square %x : tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// A causal mask as JAX writes it: iotas, a compare, a select; and the
+// remaining elementwise ops with graph counterparts. A comparison in total
+// order stays.
+// CHECK-LABEL: func.func @masks(
+// CHECK-NEXT: %0 = graph.iota dim = 0 : tensor<4x4xi32>
+// CHECK-NEXT: %1 = graph.iota dim = 1 : tensor<4x4xi32>
+// CHECK-NEXT: %2 = graph.compare GE, %0, %1 : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+// CHECK-NEXT: %3 = graph.select %2, %arg0, %arg1 : (tensor<4x4xi1>, tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT: %4 = graph.sin %3 : tensor<4x4xf32>
+// CHECK-NEXT: %5 = graph.cos %4 : tensor<4x4xf32>
+// CHECK-NEXT: %6 = graph.floor %5 : tensor<4x4xf32>
+// CHECK-NEXT: %7 = graph.ceil %6 : tensor<4x4xf32>
+// CHECK-NEXT: %8 = graph.log1p %7 : tensor<4x4xf32>
+// CHECK-NEXT: %9 = graph.expm1 %8 : tensor<4x4xf32>
+// CHECK-NEXT: %10 = graph.rem %9, %arg1 : tensor<4x4xf32>
+// CHECK-NEXT: %11 = graph.not %2 : tensor<4x4xi1>
+// CHECK-NEXT: %12 = graph.and %2, %11 : tensor<4x4xi1>
+// CHECK-NEXT: %13 = graph.or %12, %2 : tensor<4x4xi1>
+// CHECK-NEXT: %14 = graph.xor %13, %2 : tensor<4x4xi1>
+// CHECK-NEXT: %15 = stablehlo.compare LT, %10, %arg1, TOTALORDER : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+// CHECK-NEXT: return %10, %14, %15
+func.func @masks(%x: tensor<4x4xf32>, %y: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xi1>, tensor<4x4xi1>) {
+  %0 = stablehlo.iota dim = 0 : tensor<4x4xi32>
+  %1 = stablehlo.iota dim = 1 : tensor<4x4xi32>
+  %2 = stablehlo.compare GE, %0, %1, SIGNED : (tensor<4x4xi32>, tensor<4x4xi32>) -> tensor<4x4xi1>
+  %3 = stablehlo.select %2, %x, %y : tensor<4x4xi1>, tensor<4x4xf32>
+  %4 = stablehlo.sine %3 : tensor<4x4xf32>
+  %5 = stablehlo.cosine %4 : tensor<4x4xf32>
+  %6 = stablehlo.floor %5 : tensor<4x4xf32>
+  %7 = stablehlo.ceil %6 : tensor<4x4xf32>
+  %8 = stablehlo.log_plus_one %7 : tensor<4x4xf32>
+  %9 = stablehlo.exponential_minus_one %8 : tensor<4x4xf32>
+  %10 = stablehlo.remainder %9, %y : tensor<4x4xf32>
+  %11 = stablehlo.not %2 : tensor<4x4xi1>
+  %12 = stablehlo.and %2, %11 : tensor<4x4xi1>
+  %13 = stablehlo.or %12, %2 : tensor<4x4xi1>
+  %14 = stablehlo.xor %13, %2 : tensor<4x4xi1>
+  %15 = stablehlo.compare LT, %10, %y, TOTALORDER : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xi1>
+  return %10, %14, %15 : tensor<4x4xf32>, tensor<4x4xi1>, tensor<4x4xi1>
+}

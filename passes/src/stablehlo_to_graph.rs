@@ -6,7 +6,9 @@
 //! contracted dimension at the end or next to it) becomes `graph.matmul` with
 //! its transpose flags; 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout
 //! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
-//! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself.
+//! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself;
+//! `compare` (unless in total order), `select`, `iota` and the logical ops
+//! become their graph counterparts.
 //! Everything else stays as it is, so nothing is lost. The lowering is a
 //! partial conversion (`aic::conversion`), one pattern per op rooted at its
 //! handle. Raising idioms
@@ -126,7 +128,55 @@ one_for_one! {
     RESHAPE: shlo::Reshape => graph::RESHAPE, false;
     ERF: chlo::Erf => graph::ERF, true;
     ERFC: chlo::Erfc => graph::ERFC, true;
+    SINE: shlo::Sine => graph::SIN, true;
+    COSINE: shlo::Cosine => graph::COS, true;
+    FLOOR: shlo::Floor => graph::FLOOR, true;
+    CEIL: shlo::Ceil => graph::CEIL, true;
+    LOG_PLUS_ONE: shlo::LogPlusOne => graph::LOG1P, true;
+    EXPONENTIAL_MINUS_ONE: shlo::ExponentialMinusOne => graph::EXPM1, true;
+    REMAINDER: shlo::Remainder => graph::REM, false;
+    AND: shlo::And => graph::AND, false;
+    OR: shlo::Or => graph::OR, false;
+    XOR: shlo::Xor => graph::XOR, false;
+    NOT: shlo::Not => graph::NOT, false;
+    SELECT: shlo::Select => graph::SELECT, false;
 }
+
+/// `compare` with the comparison its operands' element type implies (the
+/// default type, or FLOAT/SIGNED/UNSIGNED agreeing with the elements) becomes
+/// `graph.compare`; TOTALORDER stays.
+static COMPARE: OpConversion<shlo::Compare> = OpConversion::new("compare", |rw, c, operands| {
+    use shlo::ComparisonType as T;
+    let ctx = &*rw.ctx;
+    let Some(dir) = c.comparison_direction(ctx) else {
+        return false;
+    };
+    let elem = ctx.type_kind(ctx.value_type(c.lhs(ctx))).element_type();
+    let implied = match elem.map(|e| ctx.type_kind(e)) {
+        Some(TypeKind::Float(_)) => T::Float,
+        Some(TypeKind::Integer { width: 1, .. })
+        | Some(TypeKind::Integer {
+            signedness: aic::types::Signedness::Unsigned,
+            ..
+        }) => T::Unsigned,
+        Some(TypeKind::Integer { .. }) => T::Signed,
+        _ => return false,
+    };
+    if c.compare_type(ctx).is_some_and(|t| t != implied) {
+        return false;
+    }
+    let d = Some(dir.attr(ctx.uniquer()));
+    replace(rw, c.op(), &graph::COMPARE, operands, &[("direction", d)])
+});
+
+/// `iota` becomes `graph.iota` along the same dimension.
+static IOTA: OpConversion<shlo::Iota> = OpConversion::new("iota", |rw, i, _| {
+    let Some(d) = i.iota_dimension(rw.ctx) else {
+        return false;
+    };
+    let dim = Some(i64_attr(rw.ctx, d));
+    replace(rw, i.op(), &graph::IOTA, &[], &[("dim", dim)])
+});
 
 static CONSTANT: OpConversion<shlo::Constant> = OpConversion::new("constant", |rw, c, _| {
     let Some(value) = c.value(rw.ctx) else {
@@ -422,6 +472,8 @@ impl Pass for StablehloToGraph {
             &REDUCE,
             &DOT_GENERAL,
             &CONVOLUTION,
+            &COMPARE,
+            &IOTA,
         ] {
             patterns.add(p);
         }

@@ -35,6 +35,8 @@ pub enum Float {
     Arith(&'static crate::arith::scalar::FloatRow),
     /// A function of its own.
     Fn(fn(f64, f64) -> f64),
+    /// No meaning on floats (a bitwise op).
+    None,
 }
 
 impl Float {
@@ -43,6 +45,7 @@ impl Float {
         match self {
             Float::Arith(row) => Some(row.f),
             Float::Fn(f) => Some(f),
+            Float::None => None,
         }
     }
 }
@@ -422,4 +425,34 @@ fn reduce_data(ctx: &Context, op: Op, x: &Tensor, er: Elem) -> IResult<Data> {
         _ => return Err(unsupported(op, ctx, "complex numbers")),
     };
     Ok(data)
+}
+
+/// `compare`: StableHLO's `compare` with its default comparison type.
+pub(super) fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let dir = super::Compare::wrap(op)
+        .direction(it.ctx)
+        .ok_or_else(|| InterpError::at(op, "missing direction"))?;
+    crate::stablehlo::interp::elementwise::compare_by(
+        it,
+        op,
+        args,
+        dir,
+        crate::stablehlo::ComparisonType::NoType,
+    )
+}
+
+/// `iota`: each element's index along `dim`.
+pub(super) fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let shape = result_shape(ctx, op, 0)?;
+    let d = super::Iota::wrap(op).dim(ctx).unwrap_or(0).max(0) as usize;
+    let e = result_elem(ctx, op, 0)?;
+    let n = count(&shape);
+    let size = shape.get(d).map_or(1, |s| (*s).max(1) as usize);
+    let stride = shape.get(d + 1..).map_or(1, count).max(1);
+    single(
+        ctx,
+        op,
+        Data::from_fn(e, n, |i| ((i / stride) % size) as f64),
+    )
 }

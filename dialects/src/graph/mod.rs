@@ -11,14 +11,17 @@
 //! models ask of it) are its row in [`SEMANTICS`], one row per op.
 
 pub mod interp;
+pub mod scalar;
 pub mod shapes;
 pub mod verify;
 
+use crate::math;
 use crate::stablehlo::{DIRECTIVES, TENSOR};
 use aic::constraints::{I64_ARRAY, I64_ATTR};
 use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeConstraint, ac};
 use aic::types::TypeKind;
 use interp::Float;
+use scalar::{self as s, ScalarFn};
 use shapes::ShapeFn;
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -161,6 +164,12 @@ unary_ops! {
         |x| x / (1.0 + libm::exp(-2.0 * (interp::SQRT_2_OVER_PI * (x + 0.044_715 * x * x * x))));
     Erf = ERF "erf" "error function of each element" |x| libm::erf(x);
     Erfc = ERFC "erfc" "complementary error function of each element" |x| libm::erfc(x);
+    Sin = SIN "sin" "sine of each element" |x| libm::sin(x);
+    Cos = COS "cos" "cosine of each element" |x| libm::cos(x);
+    Floor = FLOOR "floor" "largest integer not above each element" f64::floor;
+    Ceil = CEIL "ceil" "smallest integer not below each element" f64::ceil;
+    Log1p = LOG1P "log1p" "log(1 + x) of each element" |x| libm::log1p(x);
+    Expm1 = EXPM1 "expm1" "exp(x) - 1 of each element" |x| libm::expm1(x);
 }
 
 /// Declares the binary elementwise ops: handle, spec constant, name,
@@ -202,6 +211,11 @@ binary_ops! {
     Min = MIN "min" "elementwise minimum (NaN propagates)" COMMUTATIVE,
         Float::Arith(&crate::arith::scalar::MINIMUMF), &crate::kernels::MINIMUM;
     Pow = POW "pow" "elementwise power" PURE, Float::Fn(|a, b| libm::pow(a, b)), &crate::kernels::POWER;
+    Rem = REM "rem" "elementwise remainder (the sign of the dividend, as C's fmod and %)" PURE,
+        Float::Fn(|a, b| a % b), &crate::kernels::REMAINDER;
+    And = AND "and" "elementwise bitwise and (logical on i1)" COMMUTATIVE, Float::None, &crate::kernels::AND;
+    Or = OR "or" "elementwise bitwise or (logical on i1)" COMMUTATIVE, Float::None, &crate::kernels::OR;
+    Xor = XOR "xor" "elementwise bitwise exclusive or (logical on i1)" COMMUTATIVE, Float::None, &crate::kernels::XOR;
 }
 
 use crate::math::fold::libm;
@@ -465,6 +479,71 @@ aic::op! {
 }
 
 aic::op! {
+    /// `graph.not %x`: bitwise complement, logical negation on `i1`.
+    pub Not = NOT {
+        operands: [x: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            traits: PURE.with(Traits::ELEMENTWISE),
+            format: Some(UNARY_FMT),
+            interpret: Some(|it, op, args| {
+                crate::stablehlo::interp::elementwise::unary(it, op, args, &crate::stablehlo::interp::elementwise::NOT)
+            }),
+            ..op("graph.not", "elementwise complement")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.compare LT, %a, %b`: an `i1` tensor, StableHLO's `compare`
+    /// (floats compare as IEEE: NaN is unequal to everything; integers as
+    /// their signedness says, `i1` as unsigned).
+    pub Compare = COMPARE {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            direction: required(crate::stablehlo::ComparisonDirection::CONSTRAINT)
+                as crate::stablehlo::ComparisonDirection,
+        ],
+        spec: OpSpec {
+            traits: PURE.with(Traits::ELEMENTWISE),
+            format: Some("$direction `,` $lhs `,` $rhs attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::compare),
+            ..op("graph.compare", "elementwise comparison")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.select %pred, %a, %b`: `a` where `pred` holds, else `b` (a
+    /// rank-0 operand broadcasts).
+    pub Select = SELECT {
+        operands: [pred: one(TENSOR), on_true: one(TENSOR), on_false: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            traits: PURE.with(Traits::ELEMENTWISE),
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(crate::stablehlo::interp::elementwise::select),
+            ..op("graph.select", "elementwise choice")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.iota dim = 1 : tensor<4x8xi32>`: each element's index along
+    /// `dim`.
+    pub Iota = IOTA {
+        results: [result: one(TENSOR)],
+        attributes: [dim: required(I64_ATTR) as i64],
+        spec: OpSpec {
+            format: Some("`dim` `=` $dim attr-dict `:` type($result)"),
+            interpret: Some(interp::iota),
+            ..op("graph.iota", "indices along a dimension")
+        },
+    }
+}
+
+aic::op! {
     /// `graph.constant dense<...> : tensor<...>`.
     pub Constant = CONSTANT {
         results: [result: one(TENSOR)],
@@ -502,6 +581,10 @@ const OTHER_OPS: &[OpSpec] = &[
     CONCAT,
     SPLIT,
     CAST,
+    NOT,
+    COMPARE,
+    SELECT,
+    IOTA,
     CONSTANT,
 ];
 
@@ -540,6 +623,10 @@ pub struct Semantics {
     pub transcendental: bool,
     /// Its result shapes from its operand shapes and attributes.
     pub shapes: ShapeFn,
+    /// An elementwise op's meaning on one element as arith and math ops
+    /// ([`scalar`]), which kernel generators emit; `None` for the other
+    /// classes.
+    pub scalar: Option<ScalarFn>,
 }
 
 const fn row(spec: &'static OpSpec, class: Class, shapes: ShapeFn) -> Semantics {
@@ -548,6 +635,7 @@ const fn row(spec: &'static OpSpec, class: Class, shapes: ShapeFn) -> Semantics 
         class,
         transcendental: false,
         shapes,
+        scalar: None,
     }
 }
 
@@ -559,36 +647,62 @@ const fn heavy(spec: &'static OpSpec, class: Class, shapes: ShapeFn) -> Semantic
     }
 }
 
+/// A row of an elementwise op lowering on one element by `f`.
+const fn ew(spec: &'static OpSpec, shapes: ShapeFn, f: ScalarFn) -> Semantics {
+    Semantics {
+        scalar: Some(f),
+        ..row(spec, Elementwise, shapes)
+    }
+}
+
+/// [`ew`] of an op that evaluates a transcendental function per element.
+const fn ew_heavy(spec: &'static OpSpec, f: ScalarFn) -> Semantics {
+    Semantics {
+        transcendental: true,
+        ..ew(spec, shapes::same, f)
+    }
+}
+
 use Class::{Constant as Const, Contraction, Elementwise, Partition, Reduction, View};
 
 /// Every graph op's [`Semantics`], one row per op.
 pub static SEMANTICS: &[Semantics] = &[
-    heavy(&EXP, Elementwise, shapes::same),
-    heavy(&LOG, Elementwise, shapes::same),
-    heavy(&TANH, Elementwise, shapes::same),
-    row(&SQRT, Elementwise, shapes::same),
-    row(&RSQRT, Elementwise, shapes::same),
-    row(&NEG, Elementwise, shapes::same),
-    row(&ABS, Elementwise, shapes::same),
-    row(&RELU, Elementwise, shapes::same),
-    heavy(&SIGMOID, Elementwise, shapes::same),
-    heavy(&SILU, Elementwise, shapes::same),
-    heavy(&GELU, Elementwise, shapes::same),
-    heavy(&GELU_TANH, Elementwise, shapes::same),
-    heavy(&FAST_GELU, Elementwise, shapes::same),
-    row(&ERF, Elementwise, shapes::same),
-    row(&ERFC, Elementwise, shapes::same),
-    row(&ADD, Elementwise, shapes::binary),
-    row(&SUB, Elementwise, shapes::binary),
-    row(&MUL, Elementwise, shapes::binary),
-    row(&DIV, Elementwise, shapes::binary),
-    row(&MAX, Elementwise, shapes::binary),
-    row(&MIN, Elementwise, shapes::binary),
-    row(&POW, Elementwise, shapes::binary),
+    ew_heavy(&EXP, s::float_unary::<math::Exp>),
+    ew_heavy(&LOG, s::float_unary::<math::Log>),
+    ew_heavy(&TANH, s::float_unary::<math::Tanh>),
+    ew(&SQRT, shapes::same, s::float_unary::<math::Sqrt>),
+    ew(&RSQRT, shapes::same, s::float_unary::<math::Rsqrt>),
+    ew(&NEG, shapes::same, s::neg),
+    ew(&ABS, shapes::same, s::abs),
+    ew(&RELU, shapes::same, s::relu),
+    ew_heavy(&SIGMOID, s::sigmoid),
+    ew_heavy(&SILU, s::silu),
+    ew_heavy(&GELU, s::gelu),
+    ew_heavy(&GELU_TANH, s::gelu_tanh),
+    ew_heavy(&FAST_GELU, s::fast_gelu),
+    ew(&ERF, shapes::same, s::float_unary::<math::Erf>),
+    ew(&ERFC, shapes::same, s::float_unary::<math::Erfc>),
+    ew_heavy(&SIN, s::float_unary::<math::Sin>),
+    ew_heavy(&COS, s::float_unary::<math::Cos>),
+    ew(&FLOOR, shapes::same, s::float_unary::<math::Floor>),
+    ew(&CEIL, shapes::same, s::float_unary::<math::Ceil>),
+    ew_heavy(&LOG1P, s::float_unary::<math::Log1p>),
+    ew_heavy(&EXPM1, s::float_unary::<math::Expm1>),
+    ew(&ADD, shapes::binary, s::add),
+    ew(&SUB, shapes::binary, s::sub),
+    ew(&MUL, shapes::binary, s::mul),
+    ew(&DIV, shapes::binary, s::div),
+    ew(&MAX, shapes::binary, s::max),
+    ew(&MIN, shapes::binary, s::min),
+    ew(&POW, shapes::binary, s::pow),
+    ew(&REM, shapes::binary, s::rem),
+    ew(&AND, shapes::binary, s::AND),
+    ew(&OR, shapes::binary, s::OR),
+    ew(&XOR, shapes::binary, s::XOR),
     row(&MATMUL, Contraction, shapes::matmul),
     row(&BATCH_MATMUL, Contraction, shapes::batch_matmul),
     row(&CONV2D, Contraction, shapes::conv2d),
-    row(&BIAS_ADD, Elementwise, shapes::bias_add),
+    ew(&BIAS_ADD, shapes::bias_add, s::bias_add),
     heavy(&SOFTMAX, Reduction, shapes::softmax),
     heavy(&LAYERNORM, Reduction, shapes::norm),
     heavy(&RMSNORM, Reduction, shapes::norm),
@@ -599,7 +713,11 @@ pub static SEMANTICS: &[Semantics] = &[
     row(&SLICE, View, shapes::slice),
     row(&CONCAT, View, shapes::concat),
     row(&SPLIT, Partition, shapes::split),
-    row(&CAST, Elementwise, shapes::same),
+    ew(&CAST, shapes::same, s::cast),
+    ew(&NOT, shapes::same, s::not),
+    ew(&COMPARE, shapes::binary, s::compare),
+    ew(&SELECT, shapes::select, s::select),
+    row(&IOTA, Const, shapes::constant),
     row(&CONSTANT, Const, shapes::constant),
 ];
 

@@ -72,6 +72,21 @@ pub fn binary(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     }
 }
 
+/// `select`: the three operands of one shape, any of them of rank 0.
+pub fn select(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let full: Vec<&Vec<i64>> = shapes.iter().filter(|s| !s.is_empty()).collect();
+    match full.first() {
+        None => one(Vec::new()),
+        Some(first) if full.iter().all(|s| dims_compatible(first, s)) => one((*first).clone()),
+        Some(_) => Err(format!(
+            "operand shapes {}, {} and {} must be equal (or of rank 0)",
+            list(&shapes[0]),
+            list(&shapes[1]),
+            list(&shapes[2])
+        )),
+    }
+}
+
 /// `matmul`: `[..., M, K] x [..., K, N] -> [..., M, N]`, the rhs's batch dimensions optional.
 pub fn matmul(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     let (mut a, mut b) = (shapes[0].clone(), shapes[1].clone());

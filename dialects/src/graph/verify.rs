@@ -5,11 +5,11 @@
 //! by name.
 
 use super::shapes::{Query, Shapes};
-use super::{CAST, CONSTANT, Cast};
+use super::{CAST, CONSTANT, Cast, Compare, Select};
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
 use aic::constraints::op_attr as attr;
-use aic::ir::{Context, Op};
+use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic::verifier::{op_error, quoted_type};
@@ -70,20 +70,37 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
             }
         }
     }
-    // Every op but `cast` keeps the element type of its first operand.
-    if !Cast::is(ctx, op)
-        && let Some(first) = ctx.operands(op).first()
-    {
+    // Every op but `cast` keeps the element type of its first operand;
+    // `compare` gives `i1`, and `select` chooses by an `i1` predicate.
+    let ops = ctx.operands(op);
+    let (same, i1): (Vec<Value>, Vec<Value>) = if Cast::is(ctx, op) {
+        (Vec::new(), Vec::new())
+    } else if Compare::is(ctx, op) {
+        (ops.to_vec(), ctx.results(op).collect())
+    } else if Select::is(ctx, op) {
+        (
+            ops[1..].iter().copied().chain(ctx.results(op)).collect(),
+            ops[..1].to_vec(),
+        )
+    } else {
+        (
+            ops.iter().copied().chain(ctx.results(op)).collect(),
+            Vec::new(),
+        )
+    };
+    if let Some(first) = same.first() {
         let e = elem(ctx, ctx.value_type(*first));
-        for v in ctx.operands(op).iter().copied().chain(ctx.results(op)) {
-            if elem(ctx, ctx.value_type(v)) != e {
-                return Err(op_error(
-                    ctx,
-                    op,
-                    "requires the same element type for all operands and results",
-                ));
-            }
+        if same.iter().any(|v| elem(ctx, ctx.value_type(*v)) != e) {
+            return Err(op_error(
+                ctx,
+                op,
+                "requires the same element type for all operands and results",
+            ));
         }
+    }
+    let bool_ty = ctx.uniquer().int_type(1);
+    if i1.iter().any(|v| elem(ctx, ctx.value_type(*v)) != bool_ty) {
+        return Err(op_error(ctx, op, "requires an i1 predicate"));
     }
     Ok(())
 }

@@ -300,6 +300,19 @@ pub fn compare(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .comparison_direction(ctx)
         .ok_or_else(|| InterpError::at(op, "missing comparison_direction"))?;
     let ty = cmp.compare_type(ctx).unwrap_or(ComparisonType::NoType);
+    compare_by(it, op, args, dir, ty)
+}
+
+/// `compare` in direction `dir` under comparison type `ty` (also
+/// `graph.compare`'s meaning, with the default type).
+pub fn compare_by(
+    it: &mut Interp<'_>,
+    op: Op,
+    args: &[Tensor],
+    dir: Direction,
+    ty: ComparisonType,
+) -> Res {
+    let ctx = it.ctx;
     let (a, b) = (&args[0], &args[1]);
     let e = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;

@@ -26,6 +26,9 @@ pub fn dtype(e: Elem) -> Option<&'static str> {
         }
         Elem::Index => "<i8",
         Elem::Float(FloatKind::F16) => "<f2",
+        // NumPy has no bfloat16: `ml_dtypes`' bfloat16 arrays save as
+        // two-byte void elements, which is how aic reads and writes them.
+        Elem::Float(FloatKind::BF16) => "<V2",
         Elem::Float(FloatKind::F32) => "<f4",
         Elem::Float(FloatKind::F64) => "<f8",
         Elem::Complex(FloatKind::F32) => "<c8",
@@ -119,7 +122,11 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
     let descr = descr.as_str();
     let elem = Elem::of(ctx, ty).ok_or("unsupported argument type")?;
     let want = dtype(elem).ok_or("no .npy dtype for this element type")?;
-    let descr = if descr == "<b1" { "|b1" } else { descr };
+    let descr = match descr {
+        "<b1" => "|b1",
+        "|V2" => "<V2",
+        d => d,
+    };
     let same = descr == want
         || (descr.len() > 1 && want.len() > 1 && descr[1..] == want[1..] && item_size(want) == 1);
     if !same {
@@ -282,6 +289,39 @@ mod tests {
         assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
         let other = f32_tensor_type(&ctx, &[3, 2]);
         assert!(read(&ctx, &bytes, other).unwrap_err().contains("shape"));
+    }
+
+    #[test]
+    fn bfloat16_is_two_byte_void_as_ml_dtypes_saves_it() {
+        let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
+        let u = ctx.uniquer();
+        let ty = u.ty(TypeKind::Tensor {
+            shape: [3].into_iter().collect(),
+            elem: u.ty(TypeKind::Float(aic::float::FloatKind::BF16)),
+            encoding: None,
+        });
+        let t = Tensor::from_f64s(&ctx, ty, [1.0, -2.5, 0.15625]);
+        let bytes = write(&ctx, &t).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'descr': '<V2'"));
+        assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
+        // 1.0 in bfloat16 is 0x3f80, little-endian; '|V2' reads the same.
+        let one = npy(
+            "{'descr': '|V2', 'fortran_order': False, 'shape': (1,), }\n",
+            &[0x80, 0x3f],
+        );
+        let ty1 = u.ty(TypeKind::Tensor {
+            shape: [1].into_iter().collect(),
+            elem: u.ty(TypeKind::Float(aic::float::FloatKind::BF16)),
+            encoding: None,
+        });
+        let got = read(&ctx, &one, ty1).unwrap();
+        assert_eq!(got, Tensor::from_f64s(&ctx, ty1, [1.0]));
+        // An f16 file is not a bf16 argument.
+        let f16 = npy(
+            "{'descr': '<f2', 'fortran_order': False, 'shape': (1,), }\n",
+            &[0, 0x3c],
+        );
+        assert!(read(&ctx, &f16, ty1).unwrap_err().contains("dtype"));
     }
 
     /// `.npy` bytes (version 1.0) with header dictionary `dict` and `data`.

@@ -174,6 +174,30 @@ extern "C" fn aic_host_barrier() {
     }
 }
 
+/// The compiler-rt helper LLVM calls to round f32 to bfloat16 where the
+/// processor has no instruction for it (x86 without AVX512-BF16): code
+/// generation introduces the call (for a `select` of bfloat values, say),
+/// and Debian 12's libgcc has no such function, so the JIT maps it here.
+const TRUNC_SF_BF2: &str = "__truncsfbf2";
+
+/// f32 to bfloat16, rounding to nearest even (a NaN stays a quiet NaN). The
+/// bfloat16 is returned as `__bf16` is, in the low 16 bits of the float
+/// return register, so an `f32` whose low bits hold it serves.
+extern "C" fn aic_truncsfbf2(x: f32) -> f32 {
+    f32::from_bits(u32::from(bf16_bits(x)))
+}
+
+/// The bfloat16 bits nearest `x` (ties to even).
+fn bf16_bits(x: f32) -> u16 {
+    let b = x.to_bits();
+    let h = if x.is_nan() {
+        (b >> 16) | 0x40
+    } else {
+        (b + 0x7fff + ((b >> 16) & 1)) >> 16
+    };
+    h as u16
+}
+
 // ---------------------------------------------------------------- C library
 
 macro_rules! libm_table {
@@ -246,6 +270,13 @@ impl HostModule {
                 }
             }
             crate::optimize(&m, &tm)?;
+            // Declared so that the JIT can map it (see `TRUNC_SF_BF2`).
+            if m.get_function(TRUNC_SF_BF2).is_none() {
+                let ty = context
+                    .bf16_type()
+                    .fn_type(&[context.f32_type().into()], false);
+                m.add_function(TRUNC_SF_BF2, ty, Some(Linkage::External));
+            }
             let engine = m
                 .create_jit_execution_engine(OptimizationLevel::Aggressive)
                 .map_err(|e| format!("aic-llvm: cannot create the host JIT: {e}"))?;
@@ -291,6 +322,9 @@ impl HostModule {
             if name == HOST_BARRIER {
                 self.engine
                     .add_global_mapping(&f, aic_host_barrier as *const () as usize);
+            } else if name == TRUNC_SF_BF2 {
+                self.engine
+                    .add_global_mapping(&f, aic_truncsfbf2 as *const () as usize);
             } else if let Some((_, a)) = libm.iter().find(|(n, _)| *n == name) {
                 self.engine.add_global_mapping(&f, *a);
             }
@@ -397,5 +431,28 @@ impl Drop for HostModule {
                 self.context as *const LContext as *mut LContext,
             ));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bf16_bits;
+
+    #[test]
+    fn bfloat16_rounding_is_to_nearest_even() {
+        assert_eq!(bf16_bits(1.0), 0x3f80);
+        assert_eq!(bf16_bits(-2.5), 0xc020);
+        // 1 + 2^-8 is halfway between 1 and 1 + 2^-7: ties go to the even 1.
+        assert_eq!(bf16_bits(1.0 + 1.0 / 256.0), 0x3f80);
+        // Just above halfway rounds up.
+        assert_eq!(bf16_bits(f32::from_bits(0x3f80_8001)), 0x3f81);
+        // 1 + 3 * 2^-8 is halfway between odd 0x3f81 and even 0x3f82: up.
+        assert_eq!(bf16_bits(1.0 + 3.0 / 256.0), 0x3f82);
+        assert_eq!(bf16_bits(f32::INFINITY), 0x7f80);
+        let nan = bf16_bits(f32::NAN);
+        assert_eq!(nan & 0x7f80, 0x7f80);
+        assert_ne!(nan & 0x7f, 0);
+        // The largest finite f32 rounds to infinity, as IEEE says.
+        assert_eq!(bf16_bits(f32::MAX), 0x7f80);
     }
 }

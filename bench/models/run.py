@@ -4,6 +4,7 @@ on equivalent modules, in one process on the same seeded inputs, numerics first.
 
     python3 bench/models/run.py [--models a,b] [--size real] [--dtype float16,bfloat16]
                                 [--out FILE.json] [--no-compile]
+                                [--aic DIR --aic-run PATH]
 
 For each model, size and type: inputs are drawn on the GPU from a seeded
 generator (never zeros); a float32 JAX run on the upcast inputs is the reference;
@@ -12,11 +13,18 @@ each implementation's output is compared with it by ||out - ref|| / ||ref||
 `triton.testing.do_bench` (median ms, CUDA events), JAX as the median of
 back-to-back asynchronous calls with one synchronisation per 50 (JAX runs on its own
 stream, which torch's events do not see). Prints a table; `--out` keeps the rows.
+
+With `--aic DIR`, aic runs too: DIR holds `NAME.SIZE.DTYPE.bundle`, compiled on
+the build machine (`bench/models/build.sh`), and `--aic-run` the `aic-run` binary;
+the inputs are written as `.npy` (bfloat16 as two-byte void, as ml_dtypes saves
+it), `aic-run --target=cuda --bench=N` times the plan (CUDA events around graph
+replays, median) and its result is checked against the same f32 reference.
 """
 import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 
@@ -85,7 +93,73 @@ def bench_torch(f):
     return float(triton.testing.do_bench(f, warmup=50, rep=300, return_mode="median"))
 
 
-def run_one(name, size, dt, compile_, rows):
+NPY_DESCR = {torch.float16: "<f2", torch.bfloat16: "<V2", torch.float32: "<f4", torch.int32: "<i4"}
+
+
+def save_npy(path, t):
+    """`t` as .npy bytes, bfloat16 as two-byte void elements."""
+    t = t.contiguous().cpu()
+    raw = (t.view(torch.int16) if t.dtype == torch.bfloat16 else t).numpy().tobytes()
+    shape = str(tuple(t.shape))
+    hdr = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (NPY_DESCR[t.dtype], shape)
+    hdr += " " * ((64 - (10 + len(hdr) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(hdr).to_bytes(2, "little") + hdr.encode() + raw)
+
+
+def load_npy(path, dtype):
+    """A result .npy of aic-run as a float32 torch tensor."""
+    data = open(path, "rb").read()
+    n = int.from_bytes(data[8:10], "little")
+    hdr = data[10:10 + n].decode()
+    shape = tuple(int(x) for x in hdr.split("'shape': (")[1].split(")")[0].split(",") if x.strip())
+    raw = np.frombuffer(data[10 + n:], dtype=np.int16 if dtype == torch.bfloat16 else
+                        {torch.float16: np.float16, torch.float32: np.float32}[dtype])
+    t = torch.from_numpy(raw.copy()).reshape(shape)
+    return (t.view(torch.bfloat16) if dtype == torch.bfloat16 else t).float()
+
+
+def kernel_count(text):
+    """Launches in aic-run's per-kernel table (the lines between its header and total)."""
+    lines = text.splitlines()
+    start = next((i for i, l in enumerate(lines) if l.startswith("kernel ")), None)
+    if start is None:
+        return None
+    n = 0
+    for l in lines[start + 1:]:
+        if l.startswith("total") or not l.strip():
+            break
+        n += 1
+    return n
+
+
+def run_aic(key, acts, weights, ref, a, work):
+    """aic's median ms and error, or an error row's message."""
+    import subprocess
+    bundle = os.path.join(a.aic, key.replace(" ", ".") + ".bundle")
+    if not os.path.exists(bundle):
+        raise FileNotFoundError(bundle)
+    d = os.path.join(work, key.replace(" ", "."))
+    os.makedirs(d, exist_ok=True)
+    ins = []
+    for i, t in enumerate(list(acts) + list(weights)):
+        p = os.path.join(d, f"arg{i}.npy")
+        save_npy(p, t)
+        ins.append(f"--input={p}")
+    cmd = [a.aic_run, "--target=cuda", f"--bench={a.aic_reps}", "--entry=@main",
+           f"--output-dir={d}/out", *ins, bundle]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    text = r.stdout + r.stderr
+    with open(os.path.join(d, "aic-run.log"), "w") as f:
+        f.write(text)
+    m = re.search(r"median ([0-9.]+) ms a run", text)
+    if r.returncode != 0 or not m:
+        raise RuntimeError(text[-400:])
+    out = load_npy(os.path.join(d, "out", "result0.npy"), acts[0].dtype)
+    return float(m.group(1)), rel_err(out.cuda(), ref), text
+
+
+def run_one(name, size, dt, compile_, rows, a=None):
     fn, acts_sd, w_sd, c = M.spec(name, size, dt)
     g = torch.Generator(device="cuda").manual_seed(1234)
     acts = [draw(g, s, "activation") for s in acts_sd]
@@ -105,6 +179,14 @@ def run_one(name, size, dt, compile_, rows):
          "tflops": round(flops / ms / 1e9, 1), "rel_err": err})
     row("jax.jit", bench_jax(jf, *jargs[0], jargs[1]), rel_err(jout, ref))
     print(json.dumps(rows[-1]), flush=True)
+    if a is not None and a.aic:
+        try:
+            ms, err, text = run_aic(f"{name} {size} {dt}", acts, weights, ref, a, a.work)
+            row("aic", ms, err)
+            rows[-1]["kernels"] = kernel_count(text)
+        except Exception as e:
+            rows.append({"model": name, "size": size, "dtype": dt, "impl": "aic", "error": repr(e)[-400:]})
+        print(json.dumps(rows[-1]), flush=True)
 
     tf, tacts, tw, back = T.prepare(name, acts, weights, c)
     with torch.no_grad():
@@ -131,6 +213,10 @@ def main():
     ap.add_argument("--dtype", default="float16")
     ap.add_argument("--out")
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--aic", help="folder of NAME.SIZE.DTYPE.bundle files")
+    ap.add_argument("--aic-run", default="aic-run")
+    ap.add_argument("--aic-reps", type=int, default=50)
+    ap.add_argument("--work", default="/tmp/aic-models")
     a = ap.parse_args()
     print(json.dumps({"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                       "jax": jax.__version__, "jax_device": str(jax.devices()[0])}), flush=True)
@@ -138,7 +224,7 @@ def main():
     for name in a.models.split(","):
         for dt in a.dtype.split(","):
             try:
-                run_one(name, a.size, dt, not a.no_compile, rows)
+                run_one(name, a.size, dt, not a.no_compile, rows, a)
             except Exception as e:  # keep going: one model's failure is a row, not the end
                 rows.append({"model": name, "size": a.size, "dtype": dt, "error": repr(e)[:400]})
                 print(json.dumps(rows[-1]), flush=True)
@@ -148,7 +234,7 @@ def main():
     print(f"\n| model | size | dtype | impl | ms | TFLOP/s | rel. error |\n|---|---|---|---|---|---|---|")
     for r in rows:
         if "error" in r:
-            print(f"| {r['model']} | {r['size']} | {r['dtype']} | error | {r['error'][:80]} | | |")
+            print(f"| {r['model']} | {r['size']} | {r['dtype']} | {r.get('impl', '')} error | {r['error'][:80]} | | |")
         else:
             print(f"| {r['model']} | {r['size']} | {r['dtype']} | {r['impl']} | {r['ms']} | {r['tflops']} | {r['rel_err']:.1e} |")
 

@@ -184,6 +184,8 @@ def run_one(name, size, dt, compile_, rows, a=None):
             ms, err, text = run_aic(f"{name} {size} {dt}", acts, weights, ref, a, a.work)
             row("aic", ms, err)
             rows[-1]["kernels"] = kernel_count(text)
+            arena = re.search(r"arena ([0-9]+) bytes", text)
+            rows[-1]["arena_bytes"] = int(arena.group(1)) if arena else None
         except Exception as e:
             rows.append({"model": name, "size": size, "dtype": dt, "impl": "aic", "error": repr(e)[-400:]})
         print(json.dumps(rows[-1]), flush=True)

@@ -876,7 +876,11 @@ fn attention_as_written_equals_the_interpreter() {
             },
         );
         assert!(!ir.contains("fusion.group"), "{what}: a group left\n{ir}");
-        assert_eq!(ir.contains("arith.minsi"), causal, "{what}: causal bound\n{ir}");
+        assert_eq!(
+            ir.contains("arith.minsi"),
+            causal,
+            "{what}: causal bound\n{ir}"
+        );
         check(&what, &text, &shapes, "f16", seed);
     }
 }

@@ -793,3 +793,94 @@ fn jax_fixtures_compiled_for_the_host_equal_the_interpreter() {
         );
     }
 }
+
+/// Attention as JAX users write it (`b` batches, `h` query heads sharing
+/// `hk` K/V heads, `sq` queries, `sk` keys, width `d`, f16): K and V heads
+/// repeated by broadcast and reshape (grouped-query attention), the scores
+/// scaled by a constant (`div` or `mul`), an additive `[b, sk]` padding mask
+/// broadcast onto them, with `causal` a `select(compare(iota, iota), s,
+/// -inf)`, the softmax in f32 through casts and P cast back to f16.
+fn attention_as_written(
+    (b, h, hk, sq, sk, d): (i64, i64, i64, i64, i64, i64),
+    causal: bool,
+    div: bool,
+) -> (String, Vec<Vec<i64>>) {
+    let t = |s: &[i64], e: &str| ty(s, e);
+    let g = h / hk;
+    let (s16, s32) = (t(&[b, h, sq, sk], "f16"), t(&[b, h, sq, sk], "f32"));
+    let (kv, kv5, kvh) = (
+        t(&[b, hk, sk, d], "f16"),
+        t(&[b, hk, g, sk, d], "f16"),
+        t(&[b, h, sk, d], "f16"),
+    );
+    let q = t(&[b, h, sq, d], "f16");
+    let mut body = String::new();
+    for x in ["k", "v"] {
+        body += &format!(
+            "  %{x}b = graph.broadcast %{x}, dims = [0, 1, 3, 4] : ({kv}) -> {kv5}\n  %{x}r = graph.reshape %{x}b : ({kv5}) -> {kvh}\n"
+        );
+    }
+    let (op, c) = if div { ("div", "4.0") } else { ("mul", "0.25") };
+    body += &format!(
+        "  %s = graph.matmul %q, %kr transpose_b : ({q}, {kvh}) -> {s16}\n  %c = graph.constant dense<{c}> : tensor<f16>\n  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> {s16}\n  %x = graph.{op} %s, %cb : {s16}\n  %mb = graph.broadcast %m, dims = [0, 3] : ({}) -> {s16}\n  %y = graph.add %x, %mb : {s16}\n",
+        t(&[b, sk], "f16")
+    );
+    let scores = if causal {
+        let (i32t, i1t) = (t(&[sq, sk], "i32"), t(&[sq, sk], "i1"));
+        body += &format!(
+            "  %i = graph.iota dim = 0 : {i32t}\n  %j = graph.iota dim = 1 : {i32t}\n  %p = graph.compare GE, %i, %j : ({i32t}, {i32t}) -> {i1t}\n  %pb = graph.broadcast %p, dims = [2, 3] : ({i1t}) -> {}\n  %n = graph.constant dense<0xFC00> : tensor<f16>\n  %nb = graph.broadcast %n, dims = [] : (tensor<f16>) -> {s16}\n  %z = graph.select %pb, %y, %nb : ({}, {s16}, {s16}) -> {s16}\n",
+            t(&[b, h, sq, sk], "i1"),
+            t(&[b, h, sq, sk], "i1"),
+        );
+        "%z"
+    } else {
+        "%y"
+    };
+    body += &format!(
+        "  %zf = graph.cast {scores} : ({s16}) -> {s32}\n  %sm = graph.softmax %zf, axis = 3 : {s32}\n  %ph = graph.cast %sm : ({s32}) -> {s16}\n  %o = graph.matmul %ph, %vr : ({s16}, {kvh}) -> {q}\n  return %o : {q}\n"
+    );
+    let args = vec![
+        ("q", vec![b, h, sq, d]),
+        ("k", vec![b, hk, sk, d]),
+        ("v", vec![b, hk, sk, d]),
+        ("m", vec![b, sk]),
+    ];
+    let text = func(&args, &[b, h, sq, d], &body, "f16");
+    (text, args.into_iter().map(|a| a.1).collect())
+}
+
+/// Attention with each feature JAX programs use, lowered to the attention
+/// kernel (no group left to the interpreter), against the interpreter: a
+/// padding mask added, a causal select computed from indices in the kernel
+/// (key blocks past the block's queries skipped), softmax in f32 through
+/// casts, grouped-query K/V read from the shared head, ragged lengths.
+#[test]
+fn attention_as_written_equals_the_interpreter() {
+    let cases = [
+        ((1, 2, 2, 16, 16, 8), true, true),
+        ((2, 4, 2, 17, 17, 8), true, false),
+        ((1, 4, 1, 5, 70, 16), false, true),
+    ];
+    for (i, (dims, causal, div)) in cases.into_iter().enumerate() {
+        let (text, shapes) = attention_as_written(dims, causal, div);
+        let what = format!("attention {dims:?} causal {causal}");
+        let seed = 150 + i as u64;
+        let ir = gpu_ir(
+            &text,
+            seed,
+            &Lowering {
+                threads: 1,
+                warp: 0,
+                mma: None,
+                tuning: None,
+            },
+        );
+        assert!(!ir.contains("fusion.group"), "{what}: a group left\n{ir}");
+        assert_eq!(
+            ir.contains("arith.minsi"),
+            causal,
+            "{what}: causal bound\n{ir}"
+        );
+        check(&what, &text, &shapes, "f16", seed);
+    }
+}

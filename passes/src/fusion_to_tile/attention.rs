@@ -11,9 +11,12 @@
 
 use super::gemm::{Problem, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
+use super::views::{Source, view_desc};
 use super::*;
+use aic::interp::{Data, tensor_of_attr};
 use aic_dialects::arith::{self, build as ab};
-use aic_dialects::graph;
+use aic_dialects::graph::{self, scalar::compute_type};
+use aic_dialects::stablehlo::ComparisonDirection;
 
 /// What the generator needs of an attention group.
 struct Attention {
@@ -28,8 +31,13 @@ struct Attention {
     v: Operand,
     /// The element types Q, K and V are kept in.
     elems: [Type; 3],
-    /// The ops on the scores before the softmax (a scale, a mask).
-    scores: Chain,
+    /// The elementwise DAG on the scores before the softmax (a scale, an
+    /// additive mask, a causal select, casts), its last node the softmax's
+    /// input.
+    scores: Vec<Score>,
+    /// With a causal mask (keys past `query + c` score -inf), `c`: key
+    /// blocks past a block's last query are skipped.
+    causal: Option<i64>,
     /// Columns of the output.
     dv: i64,
     /// From `[(batch,) Sq, Dv]` to the output's logical shape.
@@ -46,6 +54,7 @@ fn recognise(
     ctx: &Context,
     ops: &[Op],
     known: (&[Value], &Views),
+    outer: &[Value],
     yields: &[Value],
 ) -> Result<Attention, Skip> {
     let mms: Vec<graph::Matmul> = ops
@@ -55,13 +64,20 @@ fn recognise(
     let [mm1, mm2] = mms[..] else {
         return Err(NOT_MINE.into());
     };
-    // P: the softmax's result, possibly through unit reshapes.
+    // P: the softmax's result, possibly through unit reshapes and a cast
+    // to V's type (f32 softmax, f16 P V).
     let mut p = mm2.lhs(ctx);
     let mut taken = vec![mm1.op(), mm2.op()];
-    while let Some((o, x)) = ctx
-        .defining_op(p)
-        .and_then(|o| Some((o, unit_reshape(ctx, o)?)))
-    {
+    let v_elem = float_elem(ctx, ctx.value_type(mm2.rhs(ctx)))?;
+    while let Some((o, x)) = ctx.defining_op(p).and_then(|o| {
+        let x = unit_reshape(ctx, o).or_else(|| {
+            let c = graph::Cast::of(ctx, o)?;
+            let to = float_elem(ctx, ctx.value_type(c.result(ctx))).ok()?;
+            float_elem(ctx, ctx.value_type(c.x(ctx))).ok()?;
+            (to == v_elem).then(|| c.x(ctx))
+        })?;
+        Some((o, x))
+    }) {
         taken.push(o);
         p = x;
     }
@@ -79,21 +95,36 @@ fn recognise(
     let qk = matmul_problem(ctx, mm1)?;
     q.compose(&qk.a_view)?;
     k.compose(&qk.b_view)?;
-    let sshape = shape(ctx, mm1.result(ctx));
-    let (scores, _, cur, used) = read_chain(
-        ctx,
-        &ops[i1..],
-        mm1.result(ctx),
-        known,
-        &sshape,
-        false,
-        &mut taken,
-    )?;
-    if ops[i1..].get(used) != Some(&sm.op()) || sm.x(ctx) != cur {
-        return Err("the scores are not a chain into the softmax".into());
-    }
-    // The softmax over the keys.
+    // The scores' DAG, in the softmax input's index space.
+    let cur = sm.x(ctx);
     let cs = shape(ctx, cur);
+    let s_view = matrix_view(&cs, false, qk.batch > 0);
+    if s_view.upper != qk.c_view.upper {
+        return Err("the softmax's input is not laid out as the scores".into());
+    }
+    let mut dag = ScoreReader {
+        ctx,
+        known,
+        outer,
+        mm: mm1.result(ctx),
+        full: cs.clone(),
+        nodes: Vec::new(),
+        memo: Vec::new(),
+    };
+    let ident: Vec<Option<usize>> = (0..cs.len()).map(Some).collect();
+    dag.visit(cur, &Desc::identity(&cs), Some(&ident), &mut taken)?;
+    let mut scores = dag.nodes;
+    for n in scores.iter_mut() {
+        if let Score::Load(src, _) = n {
+            src.desc = over(&src.desc, &s_view)?;
+        }
+    }
+    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(cur))?);
+    if compute_elem(ctx, float_elem(ctx, ctx.value_type(yields[0]))?) != calc {
+        return Err("scores computed in another type than the output".into());
+    }
+    let causal = causal_offset(ctx, &scores);
+    // The softmax over the keys.
     if RowOp::of(ctx, sm.op(), known, &cs, &mut taken)?.axes != [cs.len() - 1] {
         return Err("a softmax not over the keys".into());
     }
@@ -124,6 +155,7 @@ fn recognise(
     }
     Ok(Attention {
         scores,
+        causal,
         dv,
         store: store_desc(ctx, &out_view, &tail)?,
         out_view,
@@ -149,7 +181,8 @@ pub(super) fn attention(
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
-    let at = recognise(ctx, &body.ops, body.known(), &body.yields)?;
+    let outer = ctx.operands(group).to_vec();
+    let at = recognise(ctx, &body.ops, body.known(), &outer, &body.yields)?;
     let out_ty = ctx.value_type(body.yields[0]);
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
@@ -174,7 +207,7 @@ pub(super) fn attention(
         loc,
     };
     let k = Online::start(&mut e, &at, &buf, t, calc);
-    let [_, l_fin, acc_fin] = k.key_loop(&mut e);
+    let [_, l_fin, acc_fin] = k.key_loop(&mut e)?;
     // The output: the accumulator over the denominator, the epilogue.
     let lbc = spread(&mut e, l_fin, k.o_t, &[0]);
     let mut out = map(&mut e, &[acc_fin, lbc], k.o_t, calc, &mut |b, a| {
@@ -312,12 +345,21 @@ impl<'a> Online<'a> {
 
     /// The loop over the keys, `BN` at a time, carrying the row maxima, the
     /// denominators and the unnormalised output; gives their final values.
-    fn key_loop(&self, e: &mut Builder<'_>) -> [Value; 3] {
+    fn key_loop(&self, e: &mut Builder<'_>) -> Result<[Value; 3], Skip> {
         let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
         let m_init = spread(e, self.ninf, row_t, &[]);
         let l_init = spread(e, self.zero, row_t, &[]);
         let acc_init = spread(e, self.zero, o_t, &[]);
         let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
+        // Causal: no key past the block's last query `+ c` scores.
+        let hi = match self.at.causal {
+            Some(c) => {
+                let last = ab::index(e, self.t.bm + c);
+                let end = ab::binary::<arith::AddI>(e, self.m0, last);
+                ab::binary::<arith::MinSI>(e, end, csk)
+            }
+            None => csk,
+        };
         let index = e.ctx.uniquer().ty(TypeKind::Index);
         let lb = e.ctx.create_block(&[
             (index, Some(loc)),
@@ -328,19 +370,24 @@ impl<'a> Online<'a> {
         let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
         {
             let mut l = inside(e, lb);
-            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk);
+            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk)?;
             yield_(&mut l, &next);
         }
         let inits = [m_init, l_init, acc_init];
-        let lo = for_loop(e, (self.c0, csk, cbn), &inits, &[row_t, row_t, o_t], lb);
+        let lo = for_loop(e, (self.c0, hi, cbn), &inits, &[row_t, row_t, o_t], lb);
         let r = lo.results(e.ctx);
-        [r[0], r[1], r[2]]
+        Ok([r[0], r[1], r[2]])
     }
 
     /// One step of the key loop at key `j`, from the running maxima `m_i`,
     /// denominators `l_i` and output `acc` (`csk` the number of keys):
     /// their next values.
-    fn step(&self, l: &mut Builder<'_>, [j, m_i, l_i, acc]: [Value; 4], csk: Value) -> [Value; 3] {
+    fn step(
+        &self,
+        l: &mut Builder<'_>,
+        [j, m_i, l_i, acc]: [Value; 4],
+        csk: Value,
+    ) -> Result<[Value; 3], Skip> {
         let (at, t, calc) = (self.at, self.t, self.calc);
         let (s_t, row_t, o_t) = (self.s_t, self.row_t, self.o_t);
         let (bm, bn, d, sk) = (t.bm, t.bn, at.qk.k, at.qk.n);
@@ -348,16 +395,8 @@ impl<'a> Online<'a> {
         let kt = self.operand(l, &at.k, (d, sk), (self.c0, j), (d, bn), k_elem);
         let ks = stage(l, kt, &[d, bn], k_elem, t.stages);
         let z = spread(l, self.zero, s_t, &[]);
-        let mut s = block_gemm(l, self.qs, ks, z, s_t);
-        let s_at = self.origin(self.m0, j);
-        let r = At {
-            bufs: self.buf,
-            view: &at.qk.c_view,
-            at: &s_at,
-            shape: &[bm, bn],
-            calc,
-        };
-        s = emit_chain(l, &at.scores, s, &r);
+        let s = block_gemm(l, self.qs, ks, z, s_t);
+        let mut s = self.scores(l, s, j)?;
         if sk % bn != 0 {
             // Keys past the end score -inf: they add nothing to the softmax.
             let index = l.ctx.uniquer().ty(TypeKind::Index);
@@ -399,7 +438,390 @@ impl<'a> Online<'a> {
         let vs = stage(l, vt, &[bn, at.dv], v_elem, t.stages);
         let pv = convert(l, p, &[bm, bn], calc, v_elem);
         let acc_new = block_gemm(l, pv, vs, scaled, o_t);
-        [m_new, l_new, acc_new]
+        Ok([m_new, l_new, acc_new])
+    }
+
+    /// The scores' DAG on the tile `s` of `Q Kᵀ` at key `j`: one map per
+    /// op, each in its result's compute type (lowered by the op's
+    /// [`graph::SEMANTICS`] row); constants are literals, indices iotas.
+    fn scores(&self, l: &mut Builder<'_>, s: Value, j: Value) -> Result<Value, Skip> {
+        let (bm, bn) = (self.t.bm, self.t.bn);
+        let u = l.ctx.uniquer().clone();
+        let index = u.ty(TypeKind::Index);
+        let tile_of = |elem: Type| tile::plain_tile(&u, vec![bm, bn], elem, Space::Register);
+        let at = self.origin(self.m0, j);
+        // Each node's tile (none for a constant) and compute type.
+        let mut tiles: Vec<(Option<Value>, Type)> = Vec::new();
+        for n in &self.at.scores {
+            let t = match n {
+                Score::Scores => (Some(s), self.calc),
+                Score::Load(src, elem) => {
+                    let c = compute_type(&u, *elem);
+                    let buf = (self.buf)(src.input);
+                    (Some(load(l, buf, &at, &[bm, bn], &src.desc, c)), c)
+                }
+                Score::Const(_, elem) => (None, compute_type(&u, *elem)),
+                Score::Index { key, elem } => {
+                    let c = compute_type(&u, *elem);
+                    let io = iota(l, i64::from(*key), tile_of(index));
+                    let base = if *key { j } else { self.m0 };
+                    let t = map_typed(l, &[io], &[index], tile_of(c), &mut |b, a| {
+                        let x = ab::binary::<arith::AddI>(b, a[0], base);
+                        if c == index {
+                            x
+                        } else {
+                            ab::cast::<arith::IndexCast>(b, x, c)
+                        }
+                    });
+                    (Some(t), c)
+                }
+                Score::Op(op, args) => {
+                    let row = graph::semantics(l.ctx.op_name(*op))
+                        .and_then(|r| r.scalar)
+                        .expect("checked when read");
+                    let r_elem = float_or_int_elem(l.ctx, l.ctx.result(*op, 0));
+                    let c = compute_type(&u, r_elem);
+                    let (mut ins, mut elems) = (Vec::new(), Vec::new());
+                    for a in args {
+                        if let (Some(t), e) = tiles[*a] {
+                            ins.push(t);
+                            elems.push(e);
+                        }
+                    }
+                    let nodes = &self.at.scores;
+                    let mut failed = None;
+                    let t = map_typed(l, &ins, &elems, tile_of(c), &mut |b, xs| {
+                        let mut next = xs.iter();
+                        let vals: Vec<Value> = args
+                            .iter()
+                            .map(|a| match (&nodes[*a], tiles[*a]) {
+                                (Score::Const(v, _), (None, ty)) => v.emit(b, ty),
+                                _ => *next.next().expect("a tile a node"),
+                            })
+                            .collect();
+                        row(b, *op, &vals).unwrap_or_else(|why| {
+                            failed = Some(why);
+                            vals[0]
+                        })
+                    });
+                    if let Some(why) = failed {
+                        return Err(why);
+                    }
+                    (Some(t), c)
+                }
+            };
+            tiles.push(t);
+        }
+        match tiles.last() {
+            Some((Some(t), c)) if *c == self.calc => Ok(*t),
+            _ => Err("the scores' last value is not a tile of the compute type".into()),
+        }
+    }
+}
+
+/// The element type of value `v` (of a tensor, or `v`'s own type).
+fn float_or_int_elem(ctx: &Context, v: Value) -> Type {
+    let t = ctx.value_type(v);
+    ctx.type_kind(t).element_type().unwrap_or(t)
+}
+
+/// A scalar constant of the scores' DAG.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Num {
+    F(f64),
+    I(i64),
+}
+
+impl Num {
+    /// The constant as an `arith.constant` of `ty`.
+    fn emit(self, b: &mut Builder<'_>, ty: Type) -> Value {
+        let width = match b.ctx.type_kind(ty) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            _ => None,
+        };
+        match (self, width) {
+            (Num::I(v), Some(1)) => ab::int(b, i64::from(v != 0), ty),
+            (Num::I(v), Some(_)) => ab::int(b, v, ty),
+            (Num::I(v), None) => ab::number(b, v as f64, ty),
+            (Num::F(v), _) => ab::number(b, v, ty),
+        }
+    }
+}
+
+/// A node of the scores' elementwise DAG, in the index space of the
+/// softmax's input; nodes come after their operands.
+#[derive(Clone, Debug)]
+enum Score {
+    /// `Q Kᵀ` itself.
+    Scores,
+    /// A group input read through a descriptor (from `[(batch,) Sq, Sk]`
+    /// once read), of storage element type `elem`.
+    Load(Source, Type),
+    /// A single-element constant (a group input defined by
+    /// `graph.constant`), of storage element type `elem`.
+    Const(Num, Type),
+    /// The query (or, with `key`, the key) index: an iota along that dim.
+    Index { key: bool, elem: Type },
+    /// An elementwise graph op on earlier nodes.
+    Op(Op, Vec<usize>),
+}
+
+/// Reads the scores' DAG back from the softmax's input.
+struct ScoreReader<'a> {
+    ctx: &'a Context,
+    known: (&'a [Value], &'a Views),
+    /// The group's operands (what its inputs are outside it).
+    outer: &'a [Value],
+    /// `Q Kᵀ`.
+    mm: Value,
+    /// The softmax input's shape.
+    full: Vec<i64>,
+    nodes: Vec<Score>,
+    memo: Vec<((Value, Desc), usize)>,
+}
+
+/// For each dim of a view's operand, the dim of the scores' index space it
+/// follows (`None`: a unit dim, index 0), from those of the view's result
+/// (`dims`); `None` where the view mixes dims (a reshape that is not only
+/// of unit dims, a slice).
+fn view_dims(ctx: &Context, o: Op, dims: &[Option<usize>]) -> Option<Vec<Option<usize>>> {
+    if let Some(b) = graph::Broadcast::of(ctx, o) {
+        let (xs, rs) = (shape(ctx, b.x(ctx)), shape(ctx, b.result(ctx)));
+        let bd = b.dims(ctx)?;
+        if bd.len() != xs.len() {
+            return None;
+        }
+        let map = xs.iter().zip(&bd).map(|(n, j)| {
+            let j = usize::try_from(*j).ok()?;
+            Some(if *n == 1 && rs[j] != 1 { None } else { dims[j] })
+        });
+        map.collect()
+    } else if let Some(t) = graph::Transpose::of(ctx, o) {
+        let perm = t.perm(ctx)?;
+        let mut out = vec![None; perm.len()];
+        for (i, p) in perm.iter().enumerate() {
+            *out.get_mut(usize::try_from(*p).ok()?)? = dims[i];
+        }
+        Some(out)
+    } else if graph::Reshape::of(ctx, o).is_some() && unit_reshape(ctx, o).is_some() {
+        let (xs, rs) = (shape(ctx, ctx.operands(o)[0]), shape(ctx, ctx.result(o, 0)));
+        let mut big = rs.iter().zip(dims).filter(|(n, _)| **n != 1).map(|p| *p.1);
+        Some(
+            xs.iter()
+                .map(|n| if *n == 1 { None } else { big.next().flatten() })
+                .collect(),
+        )
+    } else if graph::Cast::of(ctx, o).is_some() {
+        Some(dims.to_vec())
+    } else {
+        None
+    }
+}
+
+impl ScoreReader<'_> {
+    /// The node of `v`, read at `to` (from the softmax input's index space
+    /// to `v`'s), whose dims follow those of the scores' as `dims` says.
+    fn visit(
+        &mut self,
+        v: Value,
+        to: &Desc,
+        dims: Option<&[Option<usize>]>,
+        taken: &mut Vec<Op>,
+    ) -> Result<usize, Skip> {
+        let key = (v, to.clone());
+        if let Some((_, i)) = self.memo.iter().find(|(k, _)| *k == key) {
+            return Ok(*i);
+        }
+        let ctx = self.ctx;
+        let rank = self.full.len();
+        let elem = float_or_int_elem(ctx, v);
+        let vs = shape(ctx, v);
+        let node = if v == self.mm {
+            // Q Kᵀ, in order: only unit dims added or dropped.
+            let d = dims.ok_or("the scores through a view that mixes dims")?;
+            let on: Vec<usize> = d.iter().flatten().copied().collect();
+            let covered = (0..rank).all(|t| self.full[t] == 1 || on.contains(&t));
+            let whole = vs.iter().zip(d).all(|(n, x)| *n == 1 || x.is_some());
+            if !on.windows(2).all(|w| w[0] < w[1]) || !covered || !whole {
+                return Err("the scores seen through a view that reorders them".into());
+            }
+            Score::Scores
+        } else if let Some(n) = self.leaf(v, elem, dims)? {
+            n
+        } else if let Some(p) = ctx.defining_op(v)
+            && let Some((x, d)) = view_desc(ctx, p)
+        {
+            let to = d.compose(to).map_err(|e| e.to_string())?;
+            let dims = dims.and_then(|ds| view_dims(ctx, p, ds));
+            taken.push(p);
+            let i = self.visit(x, &to, dims.as_deref(), taken)?;
+            self.memo.push((key, i));
+            return Ok(i);
+        } else if self.known.0.contains(&v) {
+            let desc = Desc::row_major(&vs)
+                .compose(to)
+                .map_err(|e| e.to_string())?;
+            Score::Load(Source { input: v, desc }, elem)
+        } else {
+            let p = ctx.defining_op(v).ok_or("scores from outside the group")?;
+            let name = ctx.op_name(p);
+            if graph::semantics(name).and_then(|r| r.scalar).is_none() {
+                return Err(format!("scores computed by {name}"));
+            }
+            let bias = graph::BiasAdd::is(ctx, p);
+            let mut args = Vec::new();
+            for (k, a) in ctx.operands(p).to_vec().into_iter().enumerate() {
+                let s = shape(ctx, a);
+                if bias && k == 1 && s != vs {
+                    let r = vs.len();
+                    let d = Desc::broadcast(&s, &vs, &[r.saturating_sub(1)]);
+                    let to = d.compose(to).map_err(|e| e.to_string())?;
+                    let dims: Option<Vec<Option<usize>>> =
+                        dims.map(|ds| vec![ds.last().copied().flatten()]);
+                    args.push(self.visit(a, &to, dims.as_deref(), taken)?);
+                } else if s != vs {
+                    return Err(format!("{name} of an operand of shape {s:?} on the scores"));
+                } else {
+                    args.push(self.visit(a, to, dims, taken)?);
+                }
+            }
+            if !taken.contains(&p) {
+                taken.push(p);
+            }
+            Score::Op(p, args)
+        };
+        self.nodes.push(node);
+        let i = self.nodes.len() - 1;
+        self.memo.push((key, i));
+        Ok(i)
+    }
+
+    /// `v` as a constant or an index, if it is a group input defined by (or
+    /// an op of the group that is) `graph.constant` of one element or
+    /// `graph.iota`.
+    fn leaf(
+        &self,
+        v: Value,
+        elem: Type,
+        dims: Option<&[Option<usize>]>,
+    ) -> Result<Option<Score>, Skip> {
+        let ctx = self.ctx;
+        let def = match self.known.0.iter().position(|x| *x == v) {
+            Some(i) => ctx.defining_op(self.outer[i]),
+            None => ctx.defining_op(v),
+        };
+        let Some(d) = def else { return Ok(None) };
+        if let Some(c) = graph::Constant::of(ctx, d) {
+            let value = aic::constraints::op_attr(ctx, c.op(), "value");
+            let t = value.and_then(|a| tensor_of_attr(ctx.uniquer(), a, ctx.value_type(v)));
+            return Ok(match t {
+                Some(t) if t.len() == 1 => match &t.data {
+                    Data::Float(f) => Some(Score::Const(Num::F(f.first()), elem)),
+                    Data::Int(n) => Some(Score::Const(Num::I(n.first()), elem)),
+                    _ => None,
+                },
+                _ => None,
+            });
+        }
+        if let Some(io) = graph::Iota::of(ctx, d) {
+            let dim = usize::try_from(io.dim(ctx).ok_or("an iota without a dim")?)
+                .map_err(|_| "an iota of a negative dim".to_string())?;
+            let d = dims.ok_or("an index through a view that mixes dims")?;
+            if !matches!(
+                ctx.type_kind(compute_type(ctx.uniquer(), elem)),
+                TypeKind::Integer { .. } | TypeKind::Index
+            ) {
+                return Err("an iota of floats on the scores".into());
+            }
+            let rank = self.full.len();
+            return Ok(Some(match d.get(dim).copied().flatten() {
+                None => Score::Const(Num::I(0), elem),
+                Some(t) if t + 1 == rank => Score::Index { key: true, elem },
+                Some(t) if t + 2 == rank => Score::Index { key: false, elem },
+                Some(_) => return Err("an index along a batch dim of the scores".into()),
+            }));
+        }
+        Ok(None)
+    }
+}
+
+/// `a·query + b·key + c` of an integer node, if it is one.
+fn linear(ctx: &Context, nodes: &[Score], i: usize) -> Option<[i64; 3]> {
+    match &nodes[i] {
+        Score::Index { key: false, .. } => Some([1, 0, 0]),
+        Score::Index { key: true, .. } => Some([0, 1, 0]),
+        Score::Const(Num::I(c), _) => Some([0, 0, *c]),
+        Score::Op(op, args) => {
+            let arg = |k: usize| linear(ctx, nodes, args[k]);
+            let both = |f: fn(i64, i64) -> i64| -> Option<[i64; 3]> {
+                let (x, y) = (arg(0)?, arg(1)?);
+                Some([f(x[0], y[0]), f(x[1], y[1]), f(x[2], y[2])])
+            };
+            if graph::Add::is(ctx, *op) {
+                both(|x, y| x + y)
+            } else if graph::Sub::is(ctx, *op) {
+                both(|x, y| x - y)
+            } else if graph::Cast::is(ctx, *op)
+                && matches!(
+                    ctx.type_kind(float_or_int_elem(ctx, ctx.result(*op, 0))),
+                    TypeKind::Integer { width, .. } if *width > 1
+                )
+            {
+                arg(0)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `a·query + b·key + c >= 0` of a predicate node, if it is one.
+fn half_plane(ctx: &Context, nodes: &[Score], i: usize) -> Option<[i64; 3]> {
+    let Score::Op(op, args) = &nodes[i] else {
+        return None;
+    };
+    if let Some(c) = graph::Compare::of(ctx, *op) {
+        let (x, y) = (linear(ctx, nodes, args[0])?, linear(ctx, nodes, args[1])?);
+        let d = [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
+        let neg = [-d[0], -d[1], -d[2]];
+        return match c.direction(ctx)? {
+            ComparisonDirection::Ge => Some(d),
+            ComparisonDirection::Gt => Some([d[0], d[1], d[2] - 1]),
+            ComparisonDirection::Le => Some(neg),
+            ComparisonDirection::Lt => Some([neg[0], neg[1], neg[2] - 1]),
+            _ => None,
+        };
+    }
+    if graph::Select::is(ctx, *op)
+        && matches!(nodes[args[1]], Score::Const(Num::I(t), _) if t != 0)
+        && matches!(nodes[args[2]], Score::Const(Num::I(0), _))
+    {
+        return half_plane(ctx, nodes, args[0]);
+    }
+    None
+}
+
+/// `c` if the scores' DAG ends (up to float casts) in `select(key <= query
+/// + c, x, -inf)` with `c >= 0` (every query keeps key 0, so skipping the
+/// keys past `query + c` drops only zeros from the softmax).
+fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
+    let mut i = nodes.len().checked_sub(1)?;
+    while let Score::Op(op, args) = &nodes[i]
+        && graph::Cast::is(ctx, *op)
+    {
+        i = args[0];
+    }
+    let Score::Op(op, args) = &nodes[i] else {
+        return None;
+    };
+    let lowest = matches!(nodes[*args.get(2)?], Score::Const(Num::F(v), _) if v <= -65504.0);
+    if !graph::Select::is(ctx, *op) || !lowest {
+        return None;
+    }
+    match half_plane(ctx, nodes, args[0])? {
+        [1, -1, c] if c >= 0 => Some(c),
+        _ => None,
     }
 }
 

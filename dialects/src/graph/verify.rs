@@ -5,7 +5,7 @@
 //! by name.
 
 use super::shapes::{Query, Shapes};
-use super::{CAST, CONSTANT, Cast, Compare, Select};
+use super::{CAST, COMPARE, CONSTANT, Cast, Compare, IOTA, SELECT, Select};
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
 use aic::constraints::op_attr as attr;
@@ -131,7 +131,8 @@ pub fn infer_type(
             .first()
             .copied();
     }
-    if sem.spec.name == CAST.name {
+    // A cast's and an iota's result type is not a function of their operands.
+    if sem.spec.name == CAST.name || sem.spec.name == IOTA.name {
         return None;
     }
     let shapes: Vec<Vec<i64>> = operands
@@ -144,9 +145,15 @@ pub fn infer_type(
         results: None,
     };
     let shape = (sem.shapes)(&q, &shapes).ok()??.into_iter().next()?;
-    let elem = operands
-        .first()
-        .and_then(|t| u.type_kind(*t).element_type())?;
+    // `compare` gives predicates; `select` the type of what it chooses from.
+    let elem = if sem.spec.name == COMPARE.name {
+        u.int_type(1)
+    } else {
+        let from = if sem.spec.name == SELECT.name { 1 } else { 0 };
+        operands
+            .get(from)
+            .and_then(|t| u.type_kind(*t).element_type())?
+    };
     Some(u.ty(TypeKind::Tensor {
         shape: shape.into_iter().collect(),
         elem,

@@ -1,229 +1,167 @@
 //! Building tile IR: the elementwise graph ops a kernel applies element by
-//! element (one [`Epilogue`] row per op, with its scalar computation),
-//! tile-level helpers over an [`aic::ir::Builder`], maps and elementwise
-//! chains. Ops are created through their typed handles (`tile::Map::build`,
+//! element (any graph op whose row in [`graph::SEMANTICS`] has a `scalar`
+//! lowering, emitted on values in their compute types), tile-level helpers
+//! over an [`aic::ir::Builder`], maps and elementwise chains. Ops are
+//! created through their typed handles (`tile::Map::build`,
 //! `arith::build::binary::<arith::AddF>`).
+//!
+//! Every value in a kernel keeps its own compute type
+//! ([`graph::scalar::compute_type`] of its storage element type): loads
+//! convert from storage to compute type, stores back, and a cast or compare
+//! changes the type of the values after it.
 
 use super::*;
-use aic::dialect::{OpSpec, Traits};
-use aic::op_def::OpHandle;
 use aic_dialects::arith::{self, build as ab};
+use aic_dialects::graph::scalar::{self, ScalarFn};
 use aic_dialects::{graph, math};
 
-/// A scalar builder of one operand.
-type Unary = fn(&mut Builder<'_>, Value) -> Value;
-/// A scalar builder of two operands, of the first one's type.
-type Binary = fn(&mut Builder<'_>, Value, Value) -> Value;
+/// The scalar lowering of `o`, if it is an elementwise graph op.
+pub(super) fn scalar_fn(ctx: &Context, o: Op) -> Option<ScalarFn> {
+    graph::semantics(ctx.op_name(o))?.scalar
+}
 
-/// How an epilogue op computes one element.
+/// Whether `o` is an elementwise graph op (one with a scalar lowering).
+pub(super) fn is_elementwise(ctx: &Context, o: Op) -> bool {
+    scalar_fn(ctx, o).is_some()
+}
+
+/// The element type of tile `t` (or of a tensor, or a scalar's type).
+pub(super) fn elem_of(ctx: &Context, t: Value) -> Type {
+    let ty = ctx.value_type(t);
+    let k = ctx.type_kind(ty);
+    k.dialect_value::<tile::TileType>()
+        .map(|t| t.elem)
+        .or_else(|| k.element_type())
+        .unwrap_or(ty)
+}
+
+/// The storage element type of tensor value `v` (of the graph).
+pub(super) fn storage_elem(ctx: &Context, v: Value) -> Type {
+    let ty = ctx.value_type(v);
+    ctx.type_kind(ty).element_type().unwrap_or(ty)
+}
+
+/// What an elementwise op reads for one operand inside a map body: a tile
+/// (a map input) or a literal (an `arith.constant` in the body).
 #[derive(Clone, Copy)]
-enum Scalar {
-    /// Of one operand (floats only).
-    Unary(Unary),
-    /// Of two operands: on floats, and on signless integers (signed
-    /// arithmetic) where the op applies to them.
-    Binary { float: Binary, int: Option<Binary> },
+pub(super) enum In {
+    /// A map input, a tile of values in their compute type.
+    Tile(Value),
+    /// A splat constant: its attribute and storage element type.
+    Lit(Attr, Type),
 }
 
-/// An elementwise graph op a kernel applies element by element: its spec
-/// and its scalar computation.
-pub(super) struct Epilogue {
-    /// The graph op.
-    pub(super) spec: &'static OpSpec,
-    scalar: Scalar,
-}
-
-impl std::fmt::Debug for Epilogue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.spec.name)
+/// The literal `a` (a splat constant of storage type `elem`) in its compute
+/// type, in a map body.
+pub(super) fn literal(b: &mut Builder<'_>, a: Attr, elem: Type) -> Value {
+    let u = b.ctx.uniquer().clone();
+    let ct = scalar::compute_type(&u, elem);
+    let t = aic::interp::tensor_of_attr(&u, a, elem).expect("a splat literal");
+    match u.type_kind(ct) {
+        TypeKind::Float(_) => ab::number(b, t.to_f64s()[0], ct),
+        TypeKind::Integer { width: 1, .. } => ab::number(b, f64::from(t.first_int() != 0), ct),
+        _ => ab::int(b, t.first_int(), ct),
     }
 }
 
-/// The arith or math op `H` of `x` and `y`.
-fn bin<H: OpHandle>(b: &mut Builder<'_>, x: Value, y: Value) -> Value {
-    ab::binary::<H>(b, x, y)
-}
-
-/// The arith or math op `H` of `x`.
-fn un<H: OpHandle>(b: &mut Builder<'_>, x: Value) -> Value {
-    ab::unary::<H>(b, x)
-}
-
-/// `max(x, 0)`.
-fn relu(b: &mut Builder<'_>, x: Value) -> Value {
-    let ty = b.ctx.value_type(x);
-    let z = ab::number(b, 0.0, ty);
-    ab::binary::<arith::MaximumF>(b, x, z)
-}
-
-/// `1 / (1 + exp(-x))`.
-fn sigmoid(b: &mut Builder<'_>, x: Value) -> Value {
-    let ty = b.ctx.value_type(x);
-    let n = ab::unary::<arith::NegF>(b, x);
-    let e = ab::unary::<math::Exp>(b, n);
-    let one = ab::number(b, 1.0, ty);
-    let d = ab::binary::<arith::AddF>(b, one, e);
-    ab::binary::<arith::DivF>(b, one, d)
-}
-
-/// `x * sigmoid(x)`.
-fn silu(b: &mut Builder<'_>, x: Value) -> Value {
-    let s = sigmoid(b, x);
-    ab::binary::<arith::MulF>(b, x, s)
-}
-
-/// `x * (1 + erf(x / sqrt(2))) / 2`.
-fn gelu(b: &mut Builder<'_>, x: Value) -> Value {
-    let ty = b.ctx.value_type(x);
-    let r = ab::number(b, std::f64::consts::FRAC_1_SQRT_2, ty);
-    let xs = ab::binary::<arith::MulF>(b, x, r);
-    let e = ab::unary::<math::Erf>(b, xs);
-    half_x_times_one_plus(b, x, e)
-}
-
-/// `x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2`.
-fn gelu_tanh(b: &mut Builder<'_>, x: Value) -> Value {
-    let ty = b.ctx.value_type(x);
-    let c = ab::number(b, (2.0 / std::f64::consts::PI).sqrt(), ty);
-    let k = ab::number(b, 0.044_715, ty);
-    let x2 = ab::binary::<arith::MulF>(b, x, x);
-    let x3 = ab::binary::<arith::MulF>(b, x2, x);
-    let kx3 = ab::binary::<arith::MulF>(b, k, x3);
-    let inner = ab::binary::<arith::AddF>(b, x, kx3);
-    let arg = ab::binary::<arith::MulF>(b, c, inner);
-    // The formula is itself an approximation (to 1e-3), so its tanh may be
-    // one too: targets pick a faster expansion.
-    let afn = arith::FASTMATH.attr(b.ctx.uniquer(), arith::FASTMATH_AFN);
-    let t = math::Tanh::build(b, arg, Some(afn), ty).result(b.ctx);
-    half_x_times_one_plus(b, x, t)
-}
-
-/// `(0.5 * x) * (1 + t)`, GeLU's last steps.
-fn half_x_times_one_plus(b: &mut Builder<'_>, x: Value, t: Value) -> Value {
-    let ty = b.ctx.value_type(x);
-    let one = ab::number(b, 1.0, ty);
-    let half = ab::number(b, 0.5, ty);
-    let p = ab::binary::<arith::AddF>(b, one, t);
-    let hx = ab::binary::<arith::MulF>(b, half, x);
-    ab::binary::<arith::MulF>(b, hx, p)
-}
-
-/// Signed integer division, masked lanes' zero divisors replaced by one:
-/// lanes past the edge read a zero divisor, and integer division by zero is
-/// undefined.
-fn divsi(b: &mut Builder<'_>, x: Value, y: Value) -> Value {
-    let ty = b.ctx.value_type(y);
-    let (zero, one) = (ab::int(b, 0, ty), ab::int(b, 1, ty));
-    let is_zero = ab::cmpi(b, ab::CmpIPredicate::Eq, y, zero);
-    let y = ab::select(b, is_zero, one, y);
-    ab::binary::<arith::DivSI>(b, x, y)
-}
-
-/// A row of [`EPILOGUE`] for an op of one operand.
-const fn unary(spec: &'static OpSpec, f: Unary) -> Epilogue {
-    Epilogue {
-        spec,
-        scalar: Scalar::Unary(f),
-    }
-}
-
-/// A row of [`EPILOGUE`] for an op of two operands.
-const fn binary(spec: &'static OpSpec, float: Binary, int: Option<Binary>) -> Epilogue {
-    Epilogue {
-        spec,
-        scalar: Scalar::Binary { float, int },
-    }
-}
-
-/// The epilogue ops a kernel applies element by element, one row per op.
-pub(super) static EPILOGUE: &[Epilogue] = &[
-    unary(&graph::RELU, relu),
-    unary(&graph::NEG, un::<arith::NegF>),
-    unary(&graph::ABS, un::<math::Absf>),
-    unary(&graph::EXP, un::<math::Exp>),
-    unary(&graph::LOG, un::<math::Log>),
-    unary(&graph::TANH, un::<math::Tanh>),
-    unary(&graph::SQRT, un::<math::Sqrt>),
-    unary(&graph::RSQRT, un::<math::Rsqrt>),
-    unary(&graph::SIGMOID, sigmoid),
-    unary(&graph::SILU, silu),
-    unary(&graph::GELU, gelu),
-    unary(&graph::GELU_TANH, gelu_tanh),
-    unary(&graph::ERF, un::<math::Erf>),
-    binary(&graph::ADD, bin::<arith::AddF>, Some(bin::<arith::AddI>)),
-    binary(&graph::SUB, bin::<arith::SubF>, Some(bin::<arith::SubI>)),
-    binary(&graph::MUL, bin::<arith::MulF>, Some(bin::<arith::MulI>)),
-    binary(&graph::DIV, bin::<arith::DivF>, Some(divsi)),
-    binary(
-        &graph::MAX,
-        bin::<arith::MaximumF>,
-        Some(bin::<arith::MaxSI>),
-    ),
-    binary(
-        &graph::MIN,
-        bin::<arith::MinimumF>,
-        Some(bin::<arith::MinSI>),
-    ),
-    binary(
-        &graph::BIAS_ADD,
-        bin::<arith::AddF>,
-        Some(bin::<arith::AddI>),
-    ),
-];
-
-impl Epilogue {
-    /// The row of `o`, if it is an epilogue op.
-    pub(super) fn of(ctx: &Context, o: Op) -> Option<&'static Epilogue> {
-        let name = ctx.op_name(o);
-        EPILOGUE.iter().find(|e| e.spec.name == name)
-    }
-
-    /// The op's name (for messages).
-    pub(super) fn name(&self) -> &'static str {
-        self.spec.name
-    }
-
-    /// Whether this is the graph op `spec`.
-    pub(super) fn is(&self, spec: &OpSpec) -> bool {
-        self.spec.name == spec.name
-    }
-
-    /// Whether it takes a second operand.
-    pub(super) fn binary(&self) -> bool {
-        matches!(self.scalar, Scalar::Binary { .. })
-    }
-
-    /// Whether its operands may be swapped.
-    pub(super) fn commutative(&self) -> bool {
-        self.spec.has(Traits::COMMUTATIVE)
-    }
-
-    /// Whether it also applies to integers.
-    pub(super) fn on_integers(&self) -> bool {
-        matches!(self.scalar, Scalar::Binary { int: Some(_), .. })
-    }
-
-    /// Its scalar computation in a map body, of `x` (and `y`), of `x`'s
-    /// type (on signless integers, signed arithmetic: only ops
-    /// [`Epilogue::on_integers`] take them).
-    pub(super) fn emit(&self, b: &mut Builder<'_>, x: Value, y: Option<Value>) -> Value {
-        let int = matches!(
-            b.ctx.type_kind(b.ctx.value_type(x)),
+/// Apply elementwise graph op `op` to `args` in a map body: its scalar
+/// lowering on values in their compute types. Integer division and
+/// remainder divide by one where the divisor is zero (lanes past a tile's
+/// edge read zeros, and integer division by zero is undefined).
+pub(super) fn apply(s: &mut Builder<'_>, op: Op, args: &[Value]) -> Value {
+    let f = scalar_fn(s.ctx, op).expect("an elementwise op");
+    let mut xs = args.to_vec();
+    let int = |s: &Builder<'_>, v: Value| {
+        matches!(
+            s.ctx.type_kind(s.ctx.value_type(v)),
             TypeKind::Integer { .. }
-        );
-        match self.scalar {
-            Scalar::Unary(f) => f(b, x),
-            Scalar::Binary { float, int: i } => {
-                let y = y.expect("a binary op has two operands");
-                let f = if int {
-                    i.expect("an op that applies to integers")
-                } else {
-                    float
-                };
-                f(b, x, y)
+        )
+    };
+    if (graph::Div::is(s.ctx, op) || graph::Rem::is(s.ctx, op)) && xs.len() == 2 && int(s, xs[1]) {
+        let ty = s.ctx.value_type(xs[1]);
+        let (zero, one) = (ab::int(s, 0, ty), ab::int(s, 1, ty));
+        let is_zero = ab::cmpi(s, ab::CmpIPredicate::Eq, xs[1], zero);
+        xs[1] = ab::select(s, is_zero, one, xs[1]);
+    }
+    // Checked when the group was read: every op given to a generator has
+    // a lowering on its elements.
+    f(s, op, &xs).expect("a scalar lowering")
+}
+
+/// Why elementwise op `o` has no lowering on its elements, if it has
+/// none: its lowering is tried on a scratch block, then dropped.
+pub(super) fn check_lowering(ctx: &mut Context, o: Op) -> Result<(), Skip> {
+    let f = scalar_fn(ctx, o).ok_or_else(|| format!("{} is not elementwise", ctx.op_name(o)))?;
+    let u = ctx.uniquer().clone();
+    let mut args = Vec::new();
+    for x in ctx.operands(o).to_vec() {
+        let e = storage_elem(ctx, x);
+        if !matches!(
+            u.type_kind(e),
+            TypeKind::Float(_) | TypeKind::Integer { .. }
+        ) {
+            return Err(format!(
+                "{} of elements of type {}",
+                ctx.op_name(o),
+                aic::printer::type_text(&u, e)
+            ));
+        }
+        args.push((scalar::compute_type(&u, e), None));
+    }
+    let blk = ctx.create_block(&args);
+    let xs = ctx.block_args(blk).to_vec();
+    let loc = ctx.op(o).loc;
+    let made = f(
+        &mut Builder {
+            ctx: &mut *ctx,
+            ip: InsertPoint::End(blk),
+            loc,
+        },
+        o,
+        &xs,
+    );
+    ctx.erase_blocks(&[blk]);
+    made.map(|_| ())
+        .map_err(|why| format!("{}: {why}", ctx.op_name(o)))
+}
+
+/// A tile of `shape` applying elementwise op `op` to `args` (tiles and
+/// literals), its result in the compute type of the op's result.
+pub(super) fn emit_op(e: &mut Builder<'_>, op: Op, args: &[In], shape: &[i64]) -> Value {
+    let u = e.ctx.uniquer().clone();
+    let out = scalar::compute_type(&u, storage_elem(e.ctx, e.ctx.result(op, 0)));
+    let ty = tile::plain_tile(&u, shape.to_vec(), out, Space::Register);
+    let tiles: Vec<Value> = args
+        .iter()
+        .filter_map(|a| match a {
+            In::Tile(t) => Some(*t),
+            In::Lit(..) => None,
+        })
+        .collect();
+    if tiles.is_empty() {
+        // Literals only: the value is one number, spread over the tile.
+        let mut xs = Vec::new();
+        for a in args {
+            if let In::Lit(c, el) = a {
+                xs.push(literal(e, *c, *el));
             }
         }
+        let v = apply(e, op, &xs);
+        return spread(e, v, ty, &[]);
     }
+    let elems: Vec<Type> = tiles.iter().map(|t| elem_of(e.ctx, *t)).collect();
+    let args = args.to_vec();
+    map_typed(e, &tiles, &elems, ty, &mut |s, m| {
+        let mut next = m.iter();
+        let xs: Vec<Value> = args
+            .iter()
+            .map(|a| match a {
+                In::Tile(_) => *next.next().expect("a map argument"),
+                In::Lit(c, el) => literal(s, *c, *el),
+            })
+            .collect();
+        apply(s, op, &xs)
+    })
 }
 
 /// A builder at the end of `block` (a loop or map body) with `b`'s context
@@ -343,25 +281,81 @@ pub(super) fn yield_(b: &mut Builder<'_>, values: &[Value]) {
     tile::Yield::build(b, values);
 }
 
-/// The other operand of a chain step.
+/// An operand of a chain step.
 #[derive(Clone, Debug)]
-pub(super) enum Other {
-    /// The running value itself (`x * x`).
-    Same,
+pub(super) enum Arg {
+    /// The running value itself.
+    Running,
     /// An operand read (or computed on the fly) in the running value's
     /// index space (a bias vector through a broadcast).
     Read(Operand),
 }
 
-/// An elementwise chain on a running value: each step's op and its other
-/// operand, if it has one.
-pub(super) type Chain = Vec<(&'static Epilogue, Option<Other>)>;
+/// One step of an elementwise chain: an elementwise graph op and its
+/// operands in order.
+#[derive(Clone, Debug)]
+pub(super) struct Step {
+    /// The graph op.
+    pub(super) op: Op,
+    /// Its operands.
+    pub(super) args: Vec<Arg>,
+}
+
+/// An elementwise chain on a running value.
+pub(super) type Chain = Vec<Step>;
+
+/// Elementwise op `o` as a step on the running value `cur` (of shape
+/// `now`; `fwd` the view from the chain's shape to `now`): its other
+/// operands computed from group inputs ([`operand`]), of the running shape,
+/// rank 0, or bias vectors over its last dimension. The running value comes
+/// first in a commutative op.
+pub(super) fn chain_step(
+    ctx: &Context,
+    o: Op,
+    cur: Value,
+    (now, fwd): (&[i64], Option<&Desc>),
+    known: (&[Value], &Views),
+    taken: &mut Vec<Op>,
+) -> Result<Step, Skip> {
+    let name = ctx.op_name(o);
+    let mut args = Vec::new();
+    for (k, x) in ctx.operands(o).to_vec().into_iter().enumerate() {
+        if x == cur {
+            args.push(Arg::Running);
+            continue;
+        }
+        let mut op = operand(ctx, x, known, taken)?;
+        let s = shape(ctx, x);
+        if s == now {
+        } else if s.is_empty() {
+            op.compose(&Desc::broadcast(&s, now, &[]))?;
+        } else if graph::BiasAdd::is(ctx, o) && k == 1 && now.last().is_some_and(|n| s == [*n]) {
+            op.compose(&Desc::broadcast(&s, now, &[now.len() - 1]))?;
+        } else {
+            return Err(format!("{name}'s other operand has shape {s:?}"));
+        }
+        if let Some(f) = fwd {
+            op.compose(f)?;
+        }
+        args.push(Arg::Read(op));
+    }
+    if !args.iter().any(|a| matches!(a, Arg::Running)) {
+        return Err(format!("{name} is not applied to the running value"));
+    }
+    let commutative = ctx
+        .op_spec(o)
+        .is_some_and(|s| s.has(aic::dialect::Traits::COMMUTATIVE));
+    if commutative && matches!(args[..], [Arg::Read(_), Arg::Running]) {
+        args.swap(0, 1);
+    }
+    Ok(Step { op: o, args })
+}
 
 /// Read the elementwise ops among `ops` (in program order) that apply in
 /// turn to `cur` (of shape `full`), skipping ops that do not read it; their
-/// other operands are computed from group inputs ([`operand`], the ops that
-/// takes added to `taken`), of the running shape or bias vectors over its
-/// last dimension. Reshapes that only add or drop unit dims are read
+/// other operands are computed from group inputs ([`chain_step`], the ops
+/// that takes added to `taken`). Casts and compares change the running
+/// value's type. Reshapes that only add or drop unit dims are read
 /// through; with `views_ok`, trailing reshapes and transposes too. Returns
 /// the chain, the trailing views, the last value and the index of the
 /// first op that reads `cur` and is not read (`ops.len()` when none).
@@ -374,7 +368,6 @@ pub(super) fn read_chain(
     views_ok: bool,
     taken: &mut Vec<Op>,
 ) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
-    let mut ty = ctx.value_type(cur);
     let mut chain = Chain::new();
     let mut views: Vec<Op> = Vec::new();
     // After reshapes that only add or drop unit dims, the running value's
@@ -388,7 +381,6 @@ pub(super) fn read_chain(
         if views.is_empty() && unit_reshape(ctx, o) == Some(cur) {
             taken.push(o);
             cur = ctx.result(o, 0);
-            ty = ctx.value_type(cur);
             now = shape(ctx, cur);
             fwd = Some(Desc::reshape(&now, full));
             continue;
@@ -402,43 +394,19 @@ pub(super) fn read_chain(
             cur = ctx.result(o, 0);
             continue;
         }
-        let Some(ep) = Epilogue::of(ctx, o) else {
+        if !is_elementwise(ctx, o) {
             return Ok((chain, views, cur, i));
-        };
-        let name = ep.name();
+        }
         if !views.is_empty() {
-            return Err(format!("{name} after a reshape or transpose of the result"));
+            return Err(format!(
+                "{} after a reshape or transpose of the result",
+                ctx.op_name(o)
+            ));
         }
-        if ctx.value_type(ctx.result(o, 0)) != ty {
-            return Err(format!("{name} changes the type"));
+        if shape(ctx, ctx.result(o, 0)) != now {
+            return Err(format!("{} broadcasts the running value", ctx.op_name(o)));
         }
-        match (ep.binary(), ctx.operands(o)) {
-            (false, [x]) if *x == cur => chain.push((ep, None)),
-            (true, [x, y]) if *x == cur || (*y == cur && !ep.is(&graph::BIAS_ADD)) => {
-                let other = if *x == cur { *y } else { *x };
-                if other == cur {
-                    chain.push((ep, Some(Other::Same)));
-                } else {
-                    // Non-commutative ops with the chain on the right keep their order.
-                    if *y == cur && !ep.commutative() {
-                        return Err(format!("{name} with the running value on the right"));
-                    }
-                    let mut op = operand(ctx, other, known, taken)?;
-                    let s = shape(ctx, other);
-                    let bias = ep.is(&graph::BIAS_ADD);
-                    if bias && now.last().is_some_and(|n| s == [*n]) {
-                        op.compose(&Desc::broadcast(&s, &now, &[now.len() - 1]))?;
-                    } else if s != now {
-                        return Err(format!("{name}'s other operand has shape {s:?}"));
-                    }
-                    if let Some(f) = &fwd {
-                        op.compose(f)?;
-                    }
-                    chain.push((ep, Some(Other::Read(op))));
-                }
-            }
-            _ => return Err(format!("{name} is not applied to the running value")),
-        }
+        chain.push(chain_step(ctx, o, cur, (&now, fwd.as_ref()), known, taken)?);
         taken.push(o);
         cur = ctx.result(o, 0);
     }
@@ -447,7 +415,8 @@ pub(super) fn read_chain(
 
 /// Where a generator reads operand tiles: the kernel's buffers (by group
 /// input), the tile's index space as a view of the operands' logical shape,
-/// the tile's origin and shape, and the element type computed in.
+/// the tile's origin and shape, and the element type the generator's own
+/// op computes in (operands are read in their own compute types).
 pub(super) struct At<'a> {
     /// The kernel buffer of a group input.
     pub(super) bufs: &'a dyn Fn(Value) -> Value,
@@ -457,25 +426,42 @@ pub(super) struct At<'a> {
     pub(super) at: &'a [Value],
     /// The tile's shape.
     pub(super) shape: &'a [i64],
-    /// The element type computed in.
+    /// The element type the generator's op computes in.
     pub(super) calc: Type,
 }
 
 impl At<'_> {
-    /// The register tile type of values computed here.
+    /// The register tile type of values computed here in `calc`.
     pub(super) fn ty(&self, u: &aic::ir::Uniquer) -> Type {
         tile::plain_tile(u, self.shape.to_vec(), self.calc, Space::Register)
     }
 
-    /// The tile of operand `o` here: loads through descriptors, chains as
-    /// maps, masks where a padding view says so, sums of parts.
+    /// Operand `o` as an elementwise op reads it: a literal where it is a
+    /// splat constant, its tile otherwise.
+    pub(super) fn input(&self, e: &mut Builder<'_>, o: &Operand) -> In {
+        match o {
+            Operand::Splat(c, el) => In::Lit(*c, *el),
+            _ => In::Tile(self.read(e, o)),
+        }
+    }
+
+    /// The tile of operand `o` here, in its compute type: loads through
+    /// descriptors, chains as maps, masks where a padding view says so,
+    /// sums of parts, literals spread.
     pub(super) fn read(&self, e: &mut Builder<'_>, o: &Operand) -> Value {
         let u = e.ctx.uniquer().clone();
-        let ty = self.ty(&u);
         match o {
             Operand::Load(s) => {
                 let d = over(&s.desc, self.view).expect("shapes agree");
-                load(e, (self.bufs)(s.input), self.at, self.shape, &d, self.calc)
+                let buf = (self.bufs)(s.input);
+                let calc = scalar::compute_type(&u, storage_elem(e.ctx, s.input));
+                load(e, buf, self.at, self.shape, &d, calc)
+            }
+            Operand::Splat(c, el) => {
+                let x = literal(e, *c, *el);
+                let ct = e.ctx.value_type(x);
+                let ty = tile::plain_tile(&u, self.shape.to_vec(), ct, Space::Register);
+                spread(e, x, ty, &[])
             }
             Operand::Chain(base, chain) => {
                 let t = self.read(e, base);
@@ -485,9 +471,10 @@ impl At<'_> {
                 let t = self.read(e, inner);
                 let d = over(m, self.view).expect("shapes agree");
                 let ok = valid(e, self.at, self.shape, &d);
-                let calc = self.calc;
-                map_typed(e, &[t, ok], &[calc, i1(&u)], ty, &mut |b, a| {
-                    let z = ab::number(b, 0.0, calc);
+                let el = elem_of(e.ctx, t);
+                let ty = e.ctx.value_type(t);
+                map_typed(e, &[t, ok], &[el, i1(&u)], ty, &mut |b, a| {
+                    let z = ab::number(b, 0.0, el);
                     ab::select(b, a[1], a[0], z)
                 })
             }
@@ -497,29 +484,38 @@ impl At<'_> {
                     let t = self.read(e, p);
                     acc = Some(match acc {
                         None => t,
-                        Some(a) => map(e, &[a, t], ty, self.calc, &mut |b, x| {
-                            ab::binary::<arith::AddF>(b, x[0], x[1])
-                        }),
+                        Some(a) => {
+                            let el = elem_of(e.ctx, a);
+                            let ty = e.ctx.value_type(a);
+                            let float = matches!(u.type_kind(el), TypeKind::Float(_));
+                            map(e, &[a, t], ty, el, &mut |b, x| {
+                                if float {
+                                    ab::binary::<arith::AddF>(b, x[0], x[1])
+                                } else {
+                                    ab::binary::<arith::AddI>(b, x[0], x[1])
+                                }
+                            })
+                        }
                     });
                 }
                 acc.expect("a concat has parts")
             }
             Operand::Dag(nodes) => {
-                let calc = self.calc;
-                let mut tiles: Vec<Value> = Vec::with_capacity(nodes.len());
+                let mut ins: Vec<In> = Vec::with_capacity(nodes.len());
                 for n in nodes {
                     let t = match n {
-                        Node::Leaf(o) => self.read(e, o),
-                        Node::Op(ep, args) => {
-                            let xs: Vec<Value> = args.iter().map(|i| tiles[*i]).collect();
-                            map(e, &xs, ty, calc, &mut |s, a| {
-                                ep.emit(s, a[0], a.get(1).copied())
-                            })
+                        Node::Leaf(o) => self.input(e, o),
+                        Node::Op(op, args) => {
+                            let xs: Vec<In> = args.iter().map(|i| ins[*i]).collect();
+                            In::Tile(emit_op(e, *op, &xs, self.shape))
                         }
                     };
-                    tiles.push(t);
+                    ins.push(t);
                 }
-                *tiles.last().expect("a DAG has nodes")
+                match *ins.last().expect("a DAG has nodes") {
+                    In::Tile(t) => t,
+                    In::Lit(c, el) => self.read(e, &Operand::Splat(c, el)),
+                }
             }
         }
     }
@@ -588,25 +584,22 @@ pub(super) fn convert(e: &mut Builder<'_>, t: Value, shape: &[i64], from: Type, 
 }
 
 /// Apply `chain` to the tile `value`, one map per op, reading other
-/// operands at `at`.
+/// operands at `at`; each result in its own compute type.
 pub(super) fn emit_chain(
     e: &mut Builder<'_>,
     chain: &Chain,
     mut value: Value,
     at: &At<'_>,
 ) -> Value {
-    let u = e.ctx.uniquer().clone();
-    let (ty, elem) = (at.ty(&u), at.calc);
-    for (ep, o) in chain {
-        let mut inputs = vec![value];
-        match o {
-            Some(Other::Same) => inputs.push(value),
-            Some(Other::Read(op)) => inputs.push(at.read(e, op)),
-            None => {}
+    for st in chain {
+        let mut ins = Vec::with_capacity(st.args.len());
+        for a in &st.args {
+            ins.push(match a {
+                Arg::Running => In::Tile(value),
+                Arg::Read(o) => at.input(e, o),
+            });
         }
-        value = map(e, &inputs, ty, elem, &mut |s, a| {
-            ep.emit(s, a[0], a.get(1).copied())
-        });
+        value = emit_op(e, st.op, &ins, at.shape);
     }
     value
 }
@@ -659,16 +652,11 @@ fn desc_prop(u: &aic::ir::Uniquer, bt: Type, desc: &Desc) -> Option<Attr> {
     (!own).then(|| coord::desc_attr(u, desc))
 }
 
-/// The element type kernels compute in for `elem`: f32 for narrower floats
-/// (accumulating f16 or bf16 loses too much), `elem` otherwise.
+/// The element type kernels compute in for `elem`
+/// ([`scalar::compute_type`]: f32 for narrower floats, accumulating f16 or
+/// bf16 loses too much).
 pub(super) fn compute_elem(ctx: &Context, elem: Type) -> Type {
-    let u = ctx.uniquer();
-    match u.type_kind(elem) {
-        TypeKind::Float(k) if k.bit_width() < 32 => {
-            u.ty(TypeKind::Float(aic::float::FloatKind::F32))
-        }
-        _ => elem,
-    }
+    scalar::compute_type(ctx.uniquer(), elem)
 }
 
 /// `exp2(fma(x, c, y))`: `exp(x - m)` as `exp2(x·log2 e - m·log2 e)`, with
@@ -677,90 +665,4 @@ pub(super) fn exp2_fma(b: &mut Builder<'_>, x: Value, c: Value, y: Value) -> Val
     let ty = b.ctx.value_type(x);
     let f = math::Fma::build(b, x, c, y, None, ty).result(b.ctx);
     ab::unary::<math::Exp2>(b, f)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use aic::op_printer::{PrintOptions, print_op};
-    use std::sync::Arc;
-
-    #[test]
-    fn every_epilogue_row_names_a_registered_graph_op_once() {
-        let reg = aic_dialects::all_dialects();
-        for (i, e) in EPILOGUE.iter().enumerate() {
-            assert!(reg.op(e.name()).is_some(), "{} is not registered", e.name());
-            assert!(e.name().starts_with("graph."), "{e:?}");
-            assert!(
-                EPILOGUE[..i].iter().all(|x| x.name() != e.name()),
-                "{e:?} twice"
-            );
-            // Only binary ops have an integer form, and the op's arity is
-            // its row's.
-            assert!(!e.on_integers() || e.binary(), "{e:?}");
-            assert_eq!(
-                e.spec.operands.len(),
-                if e.binary() { 2 } else { 1 },
-                "{e:?}"
-            );
-        }
-        assert!(EPILOGUE.iter().any(|e| e.is(&graph::BIAS_ADD)));
-        assert!(!EPILOGUE.iter().any(|e| e.is(&graph::POW)));
-    }
-
-    /// Each row's scalar computation on `ty`, in a module that verifies,
-    /// printed.
-    fn emitted(ty: impl Fn(&Context) -> Type, integers: bool) -> String {
-        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
-        let mut sm = aic::SourceMap::new();
-        let file = sm.add("empty.mlir", String::new());
-        let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("an empty module");
-        let block = ctx.entry_block(ctx.regions(m)[0]).expect("a body");
-        let ty = ty(&ctx);
-        let mut b = Builder::at_end(&mut ctx, block);
-        let (x, y) = (ab::number(&mut b, 3.0, ty), ab::number(&mut b, 2.0, ty));
-        for e in EPILOGUE.iter().filter(|e| !integers || e.on_integers()) {
-            let r = e.emit(&mut b, x, e.binary().then_some(y));
-            assert_eq!(b.ctx.value_type(r), ty, "{e:?}");
-        }
-        aic::verifier::verify(&ctx, m).expect("built ops verify");
-        print_op(&ctx, m, PrintOptions::default())
-    }
-
-    #[test]
-    fn epilogue_rows_build_verifying_float_ops() {
-        let text = emitted(|c| c.ty(TypeKind::Float(aic::float::FloatKind::F32)), false);
-        for want in [
-            "arith.maximumf %cst, %cst_1 : f32",
-            "arith.negf %cst : f32",
-            "math.absf %cst : f32",
-            "math.rsqrt %cst : f32",
-            "math.erf",
-            "math.tanh %",
-            "fastmath<afn> : f32",
-            "arith.minimumf %cst, %cst_0 : f32",
-            "arith.divf %cst, %cst_0 : f32",
-        ] {
-            assert!(text.contains(want), "no `{want}` in\n{text}");
-        }
-        assert!(!text.contains("arith.addi"), "{text}");
-    }
-
-    #[test]
-    fn epilogue_rows_on_integers_are_signed_and_divide_safely() {
-        let text = emitted(|c| c.int_type(32), true);
-        for want in [
-            "arith.addi %c3_i32, %c2_i32 : i32",
-            "arith.subi %c3_i32, %c2_i32 : i32",
-            "arith.muli %c3_i32, %c2_i32 : i32",
-            "arith.cmpi eq, %c2_i32, %c0_i32 : i32",
-            "arith.select",
-            "arith.divsi %c3_i32, ",
-            "arith.maxsi %c3_i32, %c2_i32 : i32",
-            "arith.minsi %c3_i32, %c2_i32 : i32",
-        ] {
-            assert!(text.contains(want), "no `{want}` in\n{text}");
-        }
-        assert!(!text.contains("arith.addf"), "{text}");
-    }
 }

@@ -29,41 +29,59 @@ pub(super) fn elementwise(
     let elem = ctx
         .type_kind(out_ty)
         .element_type()
-        .filter(|t| match ctx.type_kind(*t) {
-            TypeKind::Float(_) => true,
-            TypeKind::Integer { width, .. } => *width > 1,
-            _ => false,
+        .filter(|t| {
+            matches!(
+                ctx.type_kind(*t),
+                TypeKind::Float(_) | TypeKind::Integer { .. }
+            )
         })
         .ok_or("a result of neither floats nor integers")?;
-    let int = matches!(ctx.type_kind(elem), TypeKind::Integer { .. });
-    let calc = compute_elem(ctx, elem);
+    if !body.ops.iter().any(|o| ctx.result(*o, 0) == out) {
+        return Err("a result that is not computed".into());
+    }
     let as_rows = Desc::reshape(&full, &[rows_n, n]);
-    // Every value read from memory, once, with its buffer descriptor over `[R, N]`.
+    // Every value read from memory, once, with its buffer descriptor over
+    // `[R, N]`, or the literal it is.
     let mut reads: Vec<(Value, Value, Desc)> = Vec::new();
+    let mut literals: HashMap<Value, (Attr, Type)> = HashMap::new();
     for &o in &body.ops {
-        let Some(ep) = Epilogue::of(ctx, o)
-            .filter(|ep| !int || ep.on_integers())
-            .filter(|_| ctx.value_type(ctx.result(o, 0)) == out_ty)
-        else {
+        if !is_elementwise(ctx, o) {
+            return Err(format!("{} is not an elementwise op", ctx.op_name(o)));
+        }
+        if shape(ctx, ctx.result(o, 0)) != full {
             return Err(format!(
-                "{} is not an elementwise op of the result's type",
+                "{} of another shape than the result",
                 ctx.op_name(o)
             ));
-        };
-        for x in ctx.operands(o) {
-            if reads.iter().any(|(v, _, _)| v == x) {
+        }
+        for (k, x) in ctx.operands(o).iter().enumerate() {
+            if reads.iter().any(|(v, _, _)| v == x) || literals.contains_key(x) {
                 continue;
             }
             let Some(src) = body.views.source(ctx, &body.inputs, *x) else {
                 continue;
             };
+            if let Some(lit) = body.views.literal(src.input) {
+                literals.insert(*x, lit);
+                continue;
+            }
             let mut d = src.desc;
-            if shape(ctx, *x) != full {
-                // A bias vector is read along the last dim of every row.
-                if !ep.is(&aic_dialects::graph::BIAS_ADD) || shape(ctx, *x) != [n] {
-                    return Err(format!("{} reads an input of another shape", ep.name()));
-                }
-                let over = Desc::broadcast(&[n], &full, &[full.len() - 1]);
+            let s = shape(ctx, *x);
+            if s != full {
+                // A bias vector is read along the last dim of every row, a
+                // rank-0 operand everywhere.
+                let bias = aic_dialects::graph::BiasAdd::is(ctx, o) && k == 1 && s == [n];
+                let dims: &[usize] = if s.is_empty() {
+                    &[]
+                } else if bias {
+                    &[full.len() - 1]
+                } else {
+                    return Err(format!(
+                        "{} reads an input of another shape",
+                        ctx.op_name(o)
+                    ));
+                };
+                let over = Desc::broadcast(&s, &full, dims);
                 d = d.compose(&over).map_err(|e| e.to_string())?;
             }
             let d = d.compose(&as_rows).map_err(|e| e.to_string())?;
@@ -76,10 +94,8 @@ pub(super) fn elementwise(
     // grid axis, or a single block would walk all of it.
     let bn = n.min(BLOCK_ELEMENTS);
     let loc = ctx.op(group).loc;
-    let u = ctx.uniquer().clone();
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let out_buf = *bufs.last().expect("the output");
-    let row_t = tile::plain_tile(&u, vec![br, bn], calc, Space::Register);
     let mut e = Builder {
         ctx,
         ip: InsertPoint::End(kb),
@@ -91,22 +107,26 @@ pub(super) fn elementwise(
     } else {
         ab::index(&mut e, 0)
     };
-    let mut tiles: HashMap<Value, Value> = Default::default();
+    let mut tiles: HashMap<Value, In> = Default::default();
     for (v, src, d) in &reads {
         let buf = buffer(&body.inputs, &bufs, *src);
+        let calc = compute_elem(e.ctx, storage_elem(e.ctx, *src));
         let t = load(&mut e, buf, &[r0, c0], &[br, bn], d, calc);
-        tiles.insert(*v, t);
+        tiles.insert(*v, In::Tile(t));
+    }
+    for (v, (a, el)) in &literals {
+        tiles.insert(*v, In::Lit(*a, *el));
     }
     for &o in &body.ops {
         let res = e.ctx.result(o, 0);
-        let ep = Epilogue::of(e.ctx, o).expect("checked");
-        let xs: Vec<Value> = e.ctx.operands(o).iter().map(|x| tiles[x]).collect();
-        let t = map(&mut e, &xs, row_t, calc, &mut |s, a| {
-            ep.emit(s, a[0], a.get(1).copied())
-        });
-        tiles.insert(res, t);
+        let xs: Vec<In> = e.ctx.operands(o).iter().map(|x| tiles[x]).collect();
+        let t = emit_op(&mut e, o, &xs, &[br, bn]);
+        tiles.insert(res, In::Tile(t));
     }
-    let y = tiles[&out];
+    let In::Tile(y) = tiles[&out] else {
+        unreachable!("the result is computed by an op");
+    };
+    let calc = elem_of(e.ctx, y);
     let out_desc = Desc::row_major(&full)
         .compose(&as_rows)
         .map_err(|e| e.to_string())?

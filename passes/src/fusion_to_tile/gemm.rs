@@ -406,8 +406,8 @@ pub(super) fn gemm(
         return Err("row normalisations after sibling GEMMs of different widths".into());
     }
     let out_tys: Vec<Type> = yields.iter().map(|y| ctx.value_type(*y)).collect();
-    let elem = float_elem(ctx, out_tys[0])?;
-    let calc = compute_elem(ctx, elem);
+    // The accumulator: the compute type of the GEMM's result.
+    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(first.result(ctx)))?);
     let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
     let storage = (elem_of(a_val)?, elem_of(first.b(ctx))?);
     let f16 = |t: Type| {
@@ -470,7 +470,8 @@ pub(super) fn operand_tile(
         calc,
     };
     let t = r.read(e, o);
-    convert(e, t, shape, calc, store)
+    let own = elem_of(e.ctx, t);
+    convert(e, t, shape, own, store)
 }
 
 /// Build the kernel of a GEMM group and launch it.
@@ -529,6 +530,7 @@ fn emit(
             value = emit_chain(&mut e, after, value, &r);
         }
         let out = bufs[inputs.len() + br.result];
+        let own = elem_of(e.ctx, value);
         store(
             &mut e,
             value,
@@ -536,7 +538,7 @@ fn emit(
             &c_at,
             &c_shape,
             &br.store,
-            calc,
+            own,
             res_elems[br.result],
         );
     }
@@ -677,8 +679,8 @@ fn gemm_chain(
         return Err(format!("{} is not part of the GEMMs", ctx.op_name(*o)));
     }
     let out_ty = ctx.value_type(cur);
-    let elem = float_elem(ctx, out_ty)?;
-    let calc = compute_elem(ctx, elem);
+    let elem = storage_elem(ctx, cur);
+    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(mm1.result(ctx)))?);
     let el = |v: Value| float_elem(ctx, ctx.value_type(v));
     let mut tuning = cache
         .get(&format!(
@@ -761,7 +763,8 @@ fn emit_chain_kernel(
         h = op.emit(&mut e, h, &r1);
         h = emit_chain(&mut e, after, h, &r1);
     }
-    let h = convert(&mut e, h, &[bm, n1], g.calc, b2_elem);
+    let h_elem = elem_of(e.ctx, h);
+    let h = convert(&mut e, h, &[bm, n1], h_elem, b2_elem);
     let (cn2, cbn2) = (ab::index(&mut e, n2), ab::index(&mut e, bn2));
     let lb = e.ctx.create_block(&[(index, Some(loc))]);
     let n0 = e.ctx.block_args(lb)[0];
@@ -789,7 +792,8 @@ fn emit_chain_kernel(
             calc: g.calc,
         };
         let y = emit_chain(&mut l, &g.second, acc, &r2);
-        store(&mut l, y, out_buf, &at, &[bm, bn2], &g.store, g.calc, elem);
+        let y_elem = elem_of(l.ctx, y);
+        store(&mut l, y, out_buf, &at, &[bm, bn2], &g.store, y_elem, elem);
         yield_(&mut l, &[]);
     }
     for_loop(&mut e, (c0, cn2, cbn2), &[], &[], lb);

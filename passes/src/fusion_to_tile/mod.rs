@@ -159,8 +159,47 @@ struct Body {
     yields: Vec<Value>,
 }
 
+/// The splat constant `v` (a group operand) is, possibly through
+/// broadcasts and reshapes: its value attribute and element type.
+fn splat_constant(ctx: &Context, mut v: Value) -> Option<(Attr, Type)> {
+    use aic_dialects::graph;
+    loop {
+        let o = ctx.defining_op(v)?;
+        if let Some(b) = graph::Broadcast::of(ctx, o) {
+            v = b.x(ctx);
+        } else if let Some(r) = graph::Reshape::of(ctx, o) {
+            v = r.x(ctx);
+        } else {
+            let c = graph::Constant::of(ctx, o)?;
+            let a = c.value(ctx)?;
+            let one = match ctx.uniquer().attr_kind(a) {
+                AttrKind::DenseElements {
+                    data: aic::attributes::DenseData::Raw { splat, .. },
+                    ..
+                } => *splat || shape(ctx, v).iter().product::<i64>() == 1,
+                _ => false,
+            };
+            let elem = build::storage_elem(ctx, v);
+            let numeric = matches!(
+                ctx.type_kind(elem),
+                TypeKind::Float(_) | TypeKind::Integer { .. }
+            );
+            return (one && numeric).then_some((a, elem));
+        }
+    }
+}
+
+/// Whether kernel argument `i` of `group` is a literal in the kernel.
+fn literal_input(ctx: &Context, group: Op, i: usize) -> bool {
+    ctx.operands(group)
+        .get(i)
+        .is_some_and(|v| splat_constant(ctx, *v).is_some())
+}
+
 impl Body {
-    fn of(ctx: &Context, group: Op) -> Result<Body, Skip> {
+    /// The body of `group`; every elementwise op in it must have a lowering
+    /// on its elements (tried here).
+    fn of(ctx: &mut Context, group: Op) -> Result<Body, Skip> {
         let b = ctx
             .regions(group)
             .first()
@@ -175,7 +214,17 @@ impl Body {
                 all.push(o);
             }
         }
-        let views = Views::of(ctx, &all, &inputs)?;
+        for &o in &all {
+            if build::is_elementwise(ctx, o) {
+                build::check_lowering(ctx, o)?;
+            }
+        }
+        let mut views = Views::of(ctx, &all, &inputs)?;
+        for (i, x) in ctx.operands(group).to_vec().into_iter().enumerate() {
+            if let Some((a, elem)) = splat_constant(ctx, x) {
+                views.add_literal(inputs[i], a, elem);
+            }
+        }
         all.retain(|o| !views.is_view(ctx.result(*o, 0)));
         Ok(Body {
             inputs,
@@ -317,8 +366,8 @@ fn finish(
     out_tys: &[Type],
     loc: Attr,
 ) -> Op {
+    let (kb, args) = prune(ctx, group, kb);
     let kernel = add_kernel(ctx, func, kb, name, grid, loc);
-    let args = ctx.operands(group).to_vec();
     let launch = add_launch(ctx, group, &args, name, out_tys, loc);
     for i in 0..out_tys.len() {
         let (old, new) = (ctx.result(group, i), ctx.result(launch, i));
@@ -326,6 +375,49 @@ fn finish(
     }
     ctx.erase_op(group);
     kernel
+}
+
+/// Kernel body `kb` of `group` without the buffers of literal inputs
+/// (splat constants the kernel writes as numbers, so nothing reads the
+/// buffer), and the launch's arguments: the group's other operands.
+fn prune(ctx: &mut Context, group: Op, kb: Block) -> (Block, Vec<Value>) {
+    let ins = ctx.operands(group).to_vec();
+    let old = ctx.block_args(kb).to_vec();
+    let drop: Vec<bool> = (0..old.len())
+        .map(|i| i < ins.len() && literal_input(ctx, group, i) && ctx.uses(old[i]).is_empty())
+        .collect();
+    if !drop.contains(&true) {
+        return (kb, ins);
+    }
+    let loc = Some(ctx.op(group).loc);
+    let kept: Vec<(Type, Option<Attr>)> = old
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(v, _)| (ctx.value_type(*v), loc))
+        .collect();
+    let nb = ctx.create_block(&kept);
+    let new = ctx.block_args(nb).to_vec();
+    let mut next = new.iter();
+    let map: Vec<Value> = old
+        .iter()
+        .zip(&drop)
+        .map(|(v, d)| {
+            if *d {
+                *v
+            } else {
+                *next.next().expect("a kept argument")
+            }
+        })
+        .collect();
+    ctx.inline_block(kb, InsertPoint::End(nb), &map);
+    let args = ins
+        .iter()
+        .zip(&drop)
+        .filter(|(_, d)| !**d)
+        .map(|(v, _)| *v)
+        .collect();
+    (nb, args)
 }
 
 /// `tile.kernel @name grid` holding kernel body `kb`, before `func`.
@@ -376,7 +468,7 @@ impl Pass for FusionToTile {
             let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
             // Elementwise ops too (not those of rank 0: scalars are
             // arithmetic, not kernels).
-            let elementwise = Epilogue::of(ctx, o).is_some()
+            let elementwise = build::is_elementwise(ctx, o)
                 && ctx
                     .results(o)
                     .next()

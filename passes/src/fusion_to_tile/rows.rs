@@ -266,8 +266,9 @@ pub(super) fn rows(
         ));
     }
     let out_ty = ctx.value_type(cur);
-    let elem = float_elem(ctx, out_ty)?;
-    let calc = compute_elem(ctx, elem);
+    let elem = storage_elem(ctx, cur);
+    // The row op computes in its input's compute type.
+    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(x0))?);
     let br = rows_per_block(rows_n, n);
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
@@ -331,8 +332,9 @@ pub(super) fn rows(
         .compose(res_view)
         .map_err(|e| e.to_string())?;
     let out_desc = over(&Desc::row_major(&to), &to_result)?;
+    let y_elem = elem_of(e.ctx, y);
     store(
-        &mut e, y, out_buf, &res_at, &res_shape, &out_desc, calc, elem,
+        &mut e, y, out_buf, &res_at, &res_shape, &out_desc, y_elem, elem,
     );
     ret(&mut e);
     finish(
@@ -460,8 +462,8 @@ impl Split {
         ret(&mut e);
         let row_blocks = (self.rows_n + br - 1) / br;
         let first = format!("rows_{n_kernel}_parts");
+        let (kb, args) = prune(ctx, group, kb);
         add_kernel(ctx, func, kb, &first, &[row_blocks, self.parts], loc);
-        let args = ctx.operands(group).to_vec();
         let l1 = add_launch(ctx, group, &args, &first, &[part_ty], loc);
         let partials = ctx.result(l1, 0);
         // The second stage: each row's partials, the mean's scale, the
@@ -509,6 +511,7 @@ impl Split {
             .compose(as_reduced)
             .map_err(|e| e.to_string())?;
         let out_desc = over(&Desc::row_major(&to), &to_result)?;
+        let y_elem = elem_of(e.ctx, y);
         store(
             &mut e,
             y,
@@ -516,13 +519,13 @@ impl Split {
             &res_at,
             &[br],
             &out_desc,
-            calc,
+            y_elem,
             self.elem,
         );
         ret(&mut e);
         let second = format!("rows_{n_kernel}");
+        let (kb, mut args) = prune(ctx, group, kb);
         add_kernel(ctx, func, kb, &second, &[row_blocks], loc);
-        let mut args = ctx.operands(group).to_vec();
         args.push(partials);
         let l2 = add_launch(ctx, group, &args, &second, &[out_ty], loc);
         let (old, new) = (ctx.result(group, 0), ctx.result(l2, 0));

@@ -20,6 +20,9 @@ pub(super) struct Source {
 #[derive(Default)]
 pub(super) struct Views {
     of: HashMap<Value, Source>,
+    /// Group inputs that are splat constants: their value and storage
+    /// element type (read as literals, never loaded).
+    literals: HashMap<Value, (Attr, Type)>,
 }
 
 /// The operand view op `o` reads and the descriptor from its result's
@@ -84,6 +87,17 @@ impl Views {
         Ok(v)
     }
 
+    /// Record that group input `input` is the splat constant `value` (of
+    /// storage element type `elem`).
+    pub(super) fn add_literal(&mut self, input: Value, value: Attr, elem: Type) {
+        self.literals.insert(input, (value, elem));
+    }
+
+    /// The literal group input `input` is, if it is a splat constant.
+    pub(super) fn literal(&self, input: Value) -> Option<(Attr, Type)> {
+        self.literals.get(&input).copied()
+    }
+
     /// Whether `v` is a view.
     pub(super) fn is_view(&self, v: Value) -> bool {
         self.of.contains_key(&v)
@@ -130,6 +144,9 @@ pub(super) fn unit_reshape(ctx: &Context, o: Op) -> Option<Value> {
 pub(super) enum Operand {
     /// A tensor read through a descriptor (zero where it is invalid).
     Load(Source),
+    /// A splat constant (any view of it is the same number): its value and
+    /// storage element type, a literal in the kernel.
+    Splat(Attr, Type),
     /// An elementwise chain applied to an operand.
     Chain(Box<Operand>, Chain),
     /// An operand seen through a view that pads: zero where the view's
@@ -150,8 +167,8 @@ pub(super) enum Operand {
 pub(super) enum Node {
     /// An operand computed otherwise (a load, a chain, a concatenation).
     Leaf(Operand),
-    /// An elementwise op (of [`EPILOGUE`]) on earlier nodes.
-    Op(&'static Epilogue, Vec<usize>),
+    /// An elementwise graph op on earlier nodes (its operands in order).
+    Op(Op, Vec<usize>),
 }
 
 /// Whether view `d` leaves some indices invalid.
@@ -169,11 +186,14 @@ impl Operand {
         let c = |x: &Desc| x.compose(d).map_err(|e| e.to_string());
         match self {
             Operand::Load(s) => s.desc = c(&s.desc)?,
+            Operand::Splat(..) => {}
             Operand::Chain(base, chain) => {
                 base.compose(d)?;
-                for (_, other) in chain.iter_mut() {
-                    if let Some(Other::Read(o)) = other {
-                        o.compose(d)?;
+                for st in chain.iter_mut() {
+                    for a in &mut st.args {
+                        if let Arg::Read(o) = a {
+                            o.compose(d)?;
+                        }
                     }
                 }
                 if pads(d) {
@@ -225,6 +245,9 @@ pub(super) fn operand(
 ) -> Result<Operand, Skip> {
     let (inputs, views) = known;
     if let Some(root) = views.source(ctx, inputs, v) {
+        if let Some((c, el)) = views.literal(root.input) {
+            return Ok(Operand::Splat(c, el));
+        }
         return Ok(Operand::Load(root));
     }
     let p = ctx
@@ -252,7 +275,7 @@ pub(super) fn operand(
         taken.push(p);
         return Ok(Operand::Sum(parts));
     }
-    if Epilogue::of(ctx, p).is_none() {
+    if !is_elementwise(ctx, p) {
         return Err(format!("an operand computed by {}", ctx.op_name(p)));
     }
     // A chain on one running value where it is one, a DAG otherwise.
@@ -281,11 +304,9 @@ fn chain_operand(
 ) -> Result<Operand, Skip> {
     let (inputs, views) = known;
     let p = ctx.defining_op(v).expect("a computed value");
-    let name = ctx.op_name(p);
-    // A value read twice: its ops are taken, and a second chain through
-    // them would skip them (a DAG computes it once instead).
+    // A value read twice: its ops are taken (a DAG computes it once instead).
     if taken.contains(&p) {
-        return Err(format!("{name} read twice"));
+        return Err(format!("{} read twice", ctx.op_name(p)));
     }
     // The running value is the operand not read from memory as it is.
     let xs = ctx.operands(p).to_vec();
@@ -294,17 +315,19 @@ fn chain_operand(
         .copied()
         .find(|x| views.source(ctx, inputs, *x).is_none())
         .unwrap_or(xs[0]);
-    let base = operand(ctx, run, known, taken)?;
-    let (chain, _, _, used) = read_chain(ctx, &[p], run, known, &shape(ctx, run), false, taken)?;
-    if used != 1 {
-        return Err(format!("{name} on an operand"));
+    let now = shape(ctx, run);
+    if shape(ctx, v) != now {
+        return Err(format!("{} broadcasts its operand", ctx.op_name(p)));
     }
+    let base = operand(ctx, run, known, taken)?;
+    let step = chain_step(ctx, p, run, (&now, None), known, taken)?;
+    taken.push(p);
     Ok(match base {
         Operand::Chain(b, mut c) => {
-            c.extend(chain);
+            c.push(step);
             Operand::Chain(b, c)
         }
-        b => Operand::Chain(Box::new(b), chain),
+        b => Operand::Chain(Box::new(b), vec![step]),
     })
 }
 
@@ -332,24 +355,23 @@ impl Dag<'_> {
         let computed = ctx
             .defining_op(x)
             .filter(|_| views.source(ctx, inputs, x).is_none())
-            .and_then(|p| {
-                let ep = Epilogue::of(ctx, p)?;
-                (ctx.operands(p).len() == if ep.binary() { 2 } else { 1 }).then_some((p, ep))
-            })
+            .filter(|p| is_elementwise(ctx, *p))
             .filter(|_| shape(ctx, x) == self.full);
         let node = match computed {
-            Some((p, ep)) => {
+            Some(p) => {
                 let mut args = Vec::new();
                 for (k, a) in ctx.operands(p).to_vec().into_iter().enumerate() {
                     let s = shape(ctx, a);
-                    if ep.is(&graph::BIAS_ADD) && k == 1 && s != self.full {
+                    let bias = graph::BiasAdd::is(ctx, p) && k == 1;
+                    if s != self.full && (s.is_empty() || bias) {
                         let n = *self.full.last().ok_or("a scalar bias_add")?;
-                        if s != [n] {
+                        if !s.is_empty() && s != [n] {
                             return Err(format!("bias_add of a bias of shape {s:?}"));
                         }
                         let mut o = operand(ctx, a, self.known, taken)?;
                         let rank = self.full.len();
-                        o.compose(&Desc::broadcast(&s, &self.full, &[rank - 1]))?;
+                        let dims: &[usize] = if s.is_empty() { &[] } else { &[rank - 1] };
+                        o.compose(&Desc::broadcast(&s, &self.full, dims))?;
                         self.nodes.push(Node::Leaf(o));
                         args.push(self.nodes.len() - 1);
                     } else {
@@ -359,7 +381,7 @@ impl Dag<'_> {
                 if !taken.contains(&p) {
                     taken.push(p);
                 }
-                Node::Op(ep, args)
+                Node::Op(p, args)
             }
             None => {
                 let s = shape(ctx, x);

@@ -112,7 +112,10 @@ fn compose(ctx: &mut Context, op: Op) -> Folded {
         let inner = Cast::defining(ctx, c.x(ctx))?;
         let src = inner.x(ctx);
         let u = ctx.uniquer();
-        let (a, b) = (elem(u, ctx.value_type(src))?, elem(u, ctx.value_type(c.x(ctx)))?);
+        let (a, b) = (
+            elem(u, ctx.value_type(src))?,
+            elem(u, ctx.value_type(c.x(ctx)))?,
+        );
         if !exact(u, a, b) {
             return None;
         }
@@ -210,7 +213,7 @@ pub fn splat_bytes(u: &Uniquer, a: Attr) -> Option<Box<[u8]>> {
 
 /// The splat of type `ty` whose element has the bytes `bytes` (one element
 /// is not a splat, as the parser reads it).
-fn splat(u: &Uniquer, ty: Type, bytes: &[u8]) -> Attr {
+pub fn splat(u: &Uniquer, ty: Type, bytes: &[u8]) -> Attr {
     let n = elements(u, ty);
     u.attr(AttrKind::DenseElements {
         ty,
@@ -231,4 +234,99 @@ pub fn materialize_constant(ctx: &Context, value: Attr, ty: Type, loc: Attr) -> 
     st.result_types.push(ty);
     st.props = Some(ctx.dict_attr(vec![(ctx.ident("value"), value)]));
     Some(st)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx() -> Context {
+        Context::new(std::sync::Arc::new(crate::all_dialects()))
+    }
+
+    /// Which conversions keep every value.
+    #[test]
+    fn exact_conversions() {
+        let c = ctx();
+        let u = c.uniquer();
+        let f = |k| u.ty(TypeKind::Float(k));
+        let i = |width, signedness| u.ty(TypeKind::Integer { width, signedness });
+        use FloatKind::{BF16, F16, F32, F64};
+        use Signedness::{Signed, Signless, Unsigned};
+        let yes = [
+            (f(F16), f(F32)),
+            (f(BF16), f(F32)),
+            (f(F32), f(F64)),
+            (f(F16), f(F16)),
+            (i(8, Signless), i(32, Signless)),
+            (i(8, Unsigned), i(16, Signed)),
+            (i(1, Signless), i(8, Unsigned)),
+            (i(8, Signed), f(F16)),
+            (i(24, Signless), f(F32)),
+            (i(1, Signless), f(BF16)),
+        ];
+        let no = [
+            (f(F32), f(F16)),
+            (f(F16), f(BF16)),
+            (f(BF16), f(F16)),
+            (i(32, Signless), i(8, Signless)),
+            (i(8, Signless), i(16, Unsigned)),
+            (i(32, Signless), f(F32)),
+            (i(16, Signless), f(BF16)),
+            (f(F16), i(32, Signless)),
+        ];
+        for (a, b) in yes {
+            assert!(exact(u, a, b), "{a:?} -> {b:?}");
+        }
+        for (a, b) in no {
+            assert!(!exact(u, a, b), "{a:?} -> {b:?}");
+        }
+    }
+
+    /// A dense constant of equal elements is a splat whatever its flag; a
+    /// splat of one element is not flagged, as the parser reads it.
+    #[test]
+    fn splats() {
+        let c = ctx();
+        let u = c.uniquer();
+        let f32t = u.ty(TypeKind::Float(FloatKind::F32));
+        let t = |shape: &[i64]| {
+            u.ty(TypeKind::Tensor {
+                shape: shape.iter().copied().collect(),
+                elem: f32t,
+                encoding: None,
+            })
+        };
+        let one = 1.0f32.to_le_bytes();
+        let two = 2.0f32.to_le_bytes();
+        let dense = |ty, bytes: Vec<u8>| {
+            u.attr(AttrKind::DenseElements {
+                ty,
+                data: DenseData::Raw {
+                    splat: false,
+                    bytes: bytes.into(),
+                },
+            })
+        };
+        let same = dense(t(&[2]), [one, one].concat());
+        assert_eq!(splat_bytes(u, same).as_deref(), Some(&one[..]));
+        let mixed = dense(t(&[2]), [one, two].concat());
+        assert_eq!(splat_bytes(u, mixed), None);
+        let big = splat(u, t(&[4096, 4096]), &one);
+        assert!(
+            matches!(u.attr_kind(big), AttrKind::DenseElements { data: DenseData::Raw { splat: true, bytes }, .. } if bytes.len() == 4)
+        );
+        let single = splat(u, t(&[1]), &one);
+        assert!(matches!(
+            u.attr_kind(single),
+            AttrKind::DenseElements {
+                data: DenseData::Raw { splat: false, .. },
+                ..
+            }
+        ));
+        // A constant is materialised only for a value of the result's type.
+        let loc = c.unknown_loc();
+        assert!(materialize_constant(&c, big, t(&[4096, 4096]), loc).is_some());
+        assert!(materialize_constant(&c, big, t(&[4096]), loc).is_none());
+    }
 }

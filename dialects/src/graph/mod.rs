@@ -8,7 +8,9 @@
 //! Each op is declared with [`aic::op!`] (a typed handle: `Matmul::of`,
 //! `Matmul::build`, ...) next to its interpreter hook ([`interp`]); its shape
 //! rule ([`shapes`], which [`verify`] checks) and the class of work it does (what fusion and cost
-//! models ask of it) are its row in [`SEMANTICS`], one row per op.
+//! models ask of it) are its row in [`SEMANTICS`], one row per op. Every op folds
+//! through one hook ([`fold`]): ops of constants become `graph.constant`s,
+//! chains of broadcasts, reshapes and exact casts compose.
 
 pub mod fold;
 pub mod interp;

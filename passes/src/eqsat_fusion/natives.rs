@@ -313,12 +313,26 @@ fn splat_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         .filter_map(|n| eqsat::prop(u, n, "value"))
         .filter_map(|a| graph::fold::splat_bytes(u, a))
         .map(|bytes| graph::fold::splat(u, scalar_ty, &bytes))
-        .map(|value| node(g, &graph::CONSTANT, vec![("value", value)], &[], Some(scalar_ty)))
+        .map(|value| {
+            node(
+                g,
+                &graph::CONSTANT,
+                vec![("value", value)],
+                &[],
+                Some(scalar_ty),
+            )
+        })
         .collect();
     let mut out = Vec::new();
     for scalar in scalars {
         let c = g.add(scalar);
-        out.push(node(g, &graph::BROADCAST, vec![("dims", dims)], &[c], Some(ty)));
+        out.push(node(
+            g,
+            &graph::BROADCAST,
+            vec![("dims", dims)],
+            &[c],
+            Some(ty),
+        ));
     }
     out
 }

@@ -144,12 +144,54 @@ pub fn infer_type(
         results: None,
     };
     let shape = (sem.shapes)(&q, &shapes).ok()??.into_iter().next()?;
-    let elem = operands
-        .first()
-        .and_then(|t| u.type_kind(*t).element_type())?;
+    // A comparison gives truth values; a selection its chosen operands'
+    // type; the others their first operand's.
+    let elem = if sem.spec.name == super::COMPARE.name {
+        u.int_type(1)
+    } else {
+        let from = usize::from(sem.spec.name == super::SELECT.name);
+        operands
+            .get(from)
+            .and_then(|t| u.type_kind(*t).element_type())?
+    };
     Some(u.ty(TypeKind::Tensor {
         shape: shape.into_iter().collect(),
         elem,
         encoding: None,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::types::TypeKind;
+
+    /// A comparison infers truth values, a selection the type of what it
+    /// selects (e-graph classes hold these types).
+    #[test]
+    fn compare_and_select_infer_their_element_types() {
+        let ctx = Context::new(std::sync::Arc::new(crate::all_dialects()));
+        let u = ctx.uniquer();
+        let t = |elem| {
+            u.ty(TypeKind::Tensor {
+                shape: [2, 3].into_iter().collect(),
+                elem,
+                encoding: None,
+            })
+        };
+        let (i1, i32t) = (t(u.int_type(1)), t(u.int_type(32)));
+        let f32t = t(u.ty(TypeKind::Float(aic::float::FloatKind::F32)));
+        assert_eq!(
+            infer_type(u, super::super::COMPARE.name, None, &[i32t, i32t]),
+            Some(i1)
+        );
+        assert_eq!(
+            infer_type(u, super::super::SELECT.name, None, &[i1, f32t, f32t]),
+            Some(f32t)
+        );
+        assert_eq!(
+            infer_type(u, super::super::ADD.name, None, &[f32t, f32t]),
+            Some(f32t)
+        );
+    }
 }

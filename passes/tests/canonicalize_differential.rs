@@ -450,7 +450,11 @@ fn same_results(a: &[aic::interp::Tensor], b: &[aic::interp::Tensor]) -> bool {
 /// patterns against the interpreter's semantics, two independent
 /// implementations). Runs that hit undefined behaviour before the pass are
 /// skipped. Returns the number of runs compared, or a description of a mismatch.
-fn interpret_before_after(text: &str, seed: u64) -> Result<usize, String> {
+fn interpret_before_after(
+    text: &str,
+    seed: u64,
+    arg: fn(&Context, aic::Type, &mut Rng) -> aic::interp::Tensor,
+) -> Result<usize, String> {
     // The interpreter holds floats as `f64`, which cannot keep a signaling NaN
     // (loading one quiets it), while the folders see its bits: such functions
     // are left to the mlir-opt differential test.
@@ -471,7 +475,7 @@ fn interpret_before_after(text: &str, seed: u64) -> Result<usize, String> {
         let (ins, _) = aic_dialects::func::function_type(&ctx, f0).expect("signature");
         let mut rng = Rng(seed | 1);
         let arg_sets: Vec<Vec<aic::interp::Tensor>> = (0..6)
-            .map(|_| ins.iter().map(|t| arg_values(&ctx, *t, &mut rng)).collect())
+            .map(|_| ins.iter().map(|t| arg(&ctx, *t, &mut rng)).collect())
             .collect();
         let before: Vec<Option<Vec<aic::interp::Tensor>>> = arg_sets
             .iter()
@@ -514,7 +518,7 @@ fn canonicalize_preserves_interpreted_results() {
             2 => select_function(&mut rng),
             _ => cast_function(&mut rng),
         };
-        match interpret_before_after(&f, rng.next()) {
+        match interpret_before_after(&f, rng.next(), arg_values) {
             Ok(n) => runs += n,
             Err(e) => failures.push(e),
         }
@@ -528,6 +532,159 @@ fn canonicalize_preserves_interpreted_results() {
         failures
             .iter()
             .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+// ---- graph folds ----------------------------------------------------------
+
+/// Awkward values for every element of a tensor of type `t`.
+fn tensor_values(ctx: &Context, t: aic::Type, rng: &mut Rng) -> aic::interp::Tensor {
+    use aic::interp::{Data, Elem, Tensor};
+    let n = ctx
+        .type_kind(t)
+        .shape()
+        .map_or(1, |s| s.iter().product::<i64>() as usize);
+    let e = Elem::of(ctx, t).expect("tensor of a scalar type");
+    let floats = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.1,
+        2.5,
+        -7.0,
+        70000.0,
+        f64::INFINITY,
+        f64::NAN,
+    ];
+    let data = match e {
+        Elem::Float(k) => Data::from_f64s(k, (0..n).map(|_| *rng.pick(&floats))),
+        _ => Data::from_i64s(e, (0..n).map(|_| e.wrap(*rng.pick(&[0i128, 1, -1, 2, 7])))),
+    };
+    Tensor::new(ctx, t, data)
+}
+
+/// A random graph function over `tensor<2x3xE>` mixing arguments with
+/// constants reached through every fold: splats and small dense constants,
+/// broadcasts of scalars and rows, iotas, reshape and broadcast chains,
+/// transposes, slices, exact and inexact cast chains, elementwise ops,
+/// compares and selects.
+fn graph_function(rng: &mut Rng) -> String {
+    let e = *rng.pick(&["f32", "f16", "bf16"]);
+    let t = format!("tensor<2x3x{e}>");
+    let lit =
+        |rng: &mut Rng| *rng.pick(&["0.0", "-0.0", "1.0", "-1.0", "0.5", "2.5", "-7.0", "3.0e4"]);
+    let mut s = format!("func.func @f(%x: {t}, %y: {t}) -> {t} {{\n");
+    let mut vals: Vec<String> = vec!["%x".into(), "%y".into()];
+    for i in 0..10 {
+        let a = rng.pick(&vals).clone();
+        let b = rng.pick(&vals).clone();
+        let v = format!("%v{i}");
+        let line = match rng.next() % 14 {
+            0 => format!("  {v} = graph.constant dense<{}> : {t}\n", lit(rng)),
+            1 => {
+                let xs: Vec<&str> = (0..6).map(|_| lit(rng)).collect();
+                format!(
+                    "  {v} = graph.constant dense<[[{}], [{}]]> : {t}\n",
+                    xs[..3].join(", "),
+                    xs[3..].join(", ")
+                )
+            }
+            2 => format!(
+                "  {v}c = graph.constant dense<{}> : tensor<{e}>\n  {v} = graph.broadcast {v}c, dims = [] : (tensor<{e}>) -> {t}\n",
+                lit(rng)
+            ),
+            3 => format!(
+                "  {v}c = graph.constant dense<[{}, {}, {}]> : tensor<3x{e}>\n  {v}b = graph.broadcast {v}c, dims = [1] : (tensor<3x{e}>) -> tensor<1x3x{e}>\n  {v} = graph.broadcast {v}b, dims = [0, 1] : (tensor<1x3x{e}>) -> {t}\n",
+                lit(rng),
+                lit(rng),
+                lit(rng)
+            ),
+            4 => format!(
+                "  {v}i = graph.iota dim = {} : tensor<2x3xi32>\n  {v} = graph.cast {v}i : (tensor<2x3xi32>) -> {t}\n",
+                rng.next() % 2
+            ),
+            5 => format!(
+                "  {v}r = graph.reshape {a} : ({t}) -> tensor<6x{e}>\n  {v}s = graph.reshape {v}r : (tensor<6x{e}>) -> tensor<3x2x{e}>\n  {v} = graph.transpose {v}s, perm = [1, 0] : (tensor<3x2x{e}>) -> {t}\n"
+            ),
+            6 => format!(
+                "  {v}c = graph.constant dense<[{}, {}, {}, {}, {}, {}]> : tensor<6x{e}>\n  {v}b = graph.broadcast {v}c, dims = [1] : (tensor<6x{e}>) -> tensor<2x6x{e}>\n  {v} = graph.slice {v}b [0:2, 1:6:2] : (tensor<2x6x{e}>) -> {t}\n",
+                lit(rng),
+                lit(rng),
+                lit(rng),
+                lit(rng),
+                lit(rng),
+                lit(rng)
+            ),
+            // Exact (f16/bf16 through f32) or not (f32 through f16).
+            7 => {
+                let mid = if e == "f32" { "f16" } else { "f32" };
+                format!(
+                    "  {v}w = graph.cast {a} : ({t}) -> tensor<2x3x{mid}>\n  {v} = graph.cast {v}w : (tensor<2x3x{mid}>) -> {t}\n"
+                )
+            }
+            8 => format!(
+                "  {v} = graph.{} {a} : {t}\n",
+                rng.pick(&["neg", "abs", "exp", "tanh", "sqrt"])
+            ),
+            9 => format!(
+                "  {v}p = graph.compare {}, {a}, {b} : ({t}, {t}) -> tensor<2x3xi1>\n  {v} = graph.select {v}p, {a}, {b} : (tensor<2x3xi1>, {t}, {t}) -> {t}\n",
+                rng.pick(&["LT", "GE", "EQ", "NE"])
+            ),
+            10 => format!(
+                "  {v}c = graph.constant dense<{}> : tensor<{e}>\n  {v} = graph.mul {a}, {v}c : ({t}, tensor<{e}>) -> {t}\n",
+                lit(rng)
+            ),
+            _ => format!(
+                "  {v} = graph.{} {a}, {b} : {t}\n",
+                rng.pick(&["add", "sub", "mul", "div", "max", "min"])
+            ),
+        };
+        s += &line;
+        vals.push(v);
+    }
+    // Every value is returned, so an op that goes was folded, not dead.
+    let outs = &vals[2..];
+    let types = vec![t.as_str(); outs.len()].join(", ");
+    s = s.replacen(&format!("-> {t} {{"), &format!("-> ({types}) {{"), 1);
+    s += &format!("  return {} : {types}\n}}\n", outs.join(", "));
+    s
+}
+
+/// Canonicalisation (the graph folds: constants evaluated by the
+/// interpreter's hooks, chains composed) keeps what random graph programs
+/// compute, and folds something in most of them.
+#[test]
+fn graph_folds_preserve_interpreted_results() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut runs, mut folded, mut failures) = (0, 0, Vec::new());
+    for _ in 0..300 {
+        let f = graph_function(&mut rng);
+        let before = f.matches(" = graph.").count();
+        let after = aic_canonicalize(&format!("module {{\n{f}}}\n"))
+            .matches(" = graph.")
+            .count();
+        if after < before {
+            folded += 1;
+        }
+        match interpret_before_after(&f, rng.next(), tensor_values) {
+            Ok(n) => runs += n,
+            Err(e) => failures.push(e),
+        }
+    }
+    eprintln!("300 graph functions, {folded} folded, {runs} runs compared");
+    assert!(folded > 200, "too few functions folded: {folded}");
+    assert!(runs > 1500, "too few runs compared: {runs}");
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(3)
             .cloned()
             .collect::<Vec<_>>()
             .join("\n")

@@ -260,6 +260,11 @@ fn rows() -> Vec<Row> {
         "  %r = graph.broadcast %x, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>\n",
     ));
     rows.push(row(
+        "splat-broadcast",
+        "  %r = graph.constant dense<1.0> : tensor<2x4xf32>\n",
+        "  %r = graph.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>\n",
+    ));
+    rows.push(row(
         "matmul-transpose-a",
         "  %n = graph.transpose %at, perm = [1, 0] : (tensor<16x8xf32>) -> tensor<8x16xf32>\n  %r = graph.matmul %n, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",
         "  %n = graph.neg %a : tensor<8x16xf32>\n  %r = graph.matmul %n, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",

@@ -8,8 +8,11 @@
 //! Each op is declared with [`aic::op!`] (a typed handle: `Matmul::of`,
 //! `Matmul::build`, ...) next to its interpreter hook ([`interp`]); its shape
 //! rule ([`shapes`], which [`verify`] checks) and the class of work it does (what fusion and cost
-//! models ask of it) are its row in [`SEMANTICS`], one row per op.
+//! models ask of it) are its row in [`SEMANTICS`], one row per op. Every op folds
+//! through one hook ([`fold`]): ops of constants become `graph.constant`s,
+//! chains of broadcasts, reshapes and exact casts compose.
 
+pub mod fold;
 pub mod interp;
 pub mod scalar;
 pub mod shapes;
@@ -112,6 +115,7 @@ const fn op(name: &'static str, summary: &'static str) -> OpSpec {
         traits: PURE,
         directives: DIRECTIVES,
         verify: Some(verify::verify),
+        fold: Some(fold::fold),
         ..OpSpec::new(name)
     }
 }
@@ -734,7 +738,7 @@ pub static DIALECT: Dialect = Dialect {
     name: "graph",
     description: "AI operators on tensors, the level fusion works on",
     ops: UNARY_OPS,
-    materialize_constant: None,
+    materialize_constant: Some(fold::materialize_constant),
 };
 
 /// The `graph` dialect (binary elementwise ops).
@@ -742,7 +746,7 @@ pub static BINARY: Dialect = Dialect {
     name: "graph",
     description: "AI operators on tensors, the level fusion works on",
     ops: BINARY_OPS,
-    materialize_constant: None,
+    materialize_constant: Some(fold::materialize_constant),
 };
 
 /// The `graph` dialect (the other ops).
@@ -750,7 +754,7 @@ pub static OTHERS: Dialect = Dialect {
     name: "graph",
     description: "AI operators on tensors, the level fusion works on",
     ops: OTHER_OPS,
-    materialize_constant: None,
+    materialize_constant: Some(fold::materialize_constant),
 };
 
 #[cfg(test)]

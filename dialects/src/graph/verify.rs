@@ -160,3 +160,38 @@ pub fn infer_type(
         encoding: None,
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::types::TypeKind;
+
+    /// A comparison infers truth values, a selection the type of what it
+    /// selects (e-graph classes hold these types).
+    #[test]
+    fn compare_and_select_infer_their_element_types() {
+        let ctx = Context::new(std::sync::Arc::new(crate::all_dialects()));
+        let u = ctx.uniquer();
+        let t = |elem| {
+            u.ty(TypeKind::Tensor {
+                shape: [2, 3].into_iter().collect(),
+                elem,
+                encoding: None,
+            })
+        };
+        let (i1, i32t) = (t(u.int_type(1)), t(u.int_type(32)));
+        let f32t = t(u.ty(TypeKind::Float(aic::float::FloatKind::F32)));
+        assert_eq!(
+            infer_type(u, super::super::COMPARE.name, None, &[i32t, i32t]),
+            Some(i1)
+        );
+        assert_eq!(
+            infer_type(u, super::super::SELECT.name, None, &[i1, f32t, f32t]),
+            Some(f32t)
+        );
+        assert_eq!(
+            infer_type(u, super::super::ADD.name, None, &[f32t, f32t]),
+            Some(f32t)
+        );
+    }
+}

@@ -25,6 +25,7 @@ pub const NATIVES: Natives<'static> = Natives {
     preds: &[("const", is_const), ("integer", is_integer)],
     builders: &[
         native("compose_broadcasts", compose_broadcasts),
+        native("splat_broadcast", splat_broadcast),
         native("bias_add", bias_add),
         native("reduce_mean", reduce_mean),
         native("softmax", softmax),
@@ -285,6 +286,53 @@ fn compose_broadcasts(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 ));
             }
         }
+    }
+    out
+}
+
+/// A splat constant of rank above 0 (what canonicalisation folds a
+/// broadcast of a scalar constant to) is the broadcast of its rank-0
+/// constant: the form the raising rules match, and the one a kernel reads
+/// as one element.
+fn splat_broadcast(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let Some(ty) = g[class].data else {
+        return Vec::new();
+    };
+    let u = uniq(g);
+    let elem = match u.type_kind(ty) {
+        TypeKind::Tensor { shape, elem, .. } if !shape.is_empty() => *elem,
+        _ => return Vec::new(),
+    };
+    let scalar_ty = u.ty(TypeKind::Tensor {
+        shape: Default::default(),
+        elem,
+        encoding: None,
+    });
+    let dims = u.i64_array(&[]);
+    let scalars: Vec<Node> = ops(g, class, &graph::CONSTANT)
+        .filter_map(|n| eqsat::prop(u, n, "value"))
+        .filter_map(|a| graph::fold::splat_bytes(u, a))
+        .map(|bytes| graph::fold::splat(u, scalar_ty, &bytes))
+        .map(|value| {
+            node(
+                g,
+                &graph::CONSTANT,
+                vec![("value", value)],
+                &[],
+                Some(scalar_ty),
+            )
+        })
+        .collect();
+    let mut out = Vec::new();
+    for scalar in scalars {
+        let c = g.add(scalar);
+        out.push(node(
+            g,
+            &graph::BROADCAST,
+            vec![("dims", dims)],
+            &[c],
+            Some(ty),
+        ));
     }
     out
 }

@@ -108,6 +108,30 @@ tile.kernel @k grid = [1] {
 tile.kernel @k grid = [1] {
 ^bb0(%a: memref<8x8xf32>):
   %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op bad layout: [8, 48] is not rows of a multiple of 2 each a multiple of 32x1 elements}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x48xf32, warp_rows<32, 1, 2>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op bad layout: warp rows are for register tiles}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x64xf32, shared, warp_rows<32, 1, 2>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  // expected-error@+1 {{'tile.broadcast' op malformed tile type}}
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x64xf32, warp_rows<32, 0, 2>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
   // expected-error@+1 {{'tile.broadcast' op malformed tile type}}
   %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32, shared, blocked>
   tile.return

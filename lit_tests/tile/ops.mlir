@@ -119,6 +119,36 @@ func.func @layouts_change_no_value() {
   return
 }
 
+// Warp rows: each row of a register tile held by one warp (lanes, run,
+// warps); a row reduction and its broadcast back compute what they compute
+// without the layout.
+// ROUND-LABEL: tile.kernel @warp_rows grid = [1] {
+// ROUND: tile.load %{{.*}}[%{{.*}}, %{{.*}}] : memref<4x64xf32> -> !tile.tile<4x64xf32, warp_rows<8, 2, 2>>
+// ROUND: tile.reduce sum %{{.*}}, axis = 1 : !tile.tile<4x64xf32, warp_rows<8, 2, 2>> -> !tile.tile<4xf32>
+tile.kernel @warp_rows grid = [1] {
+^bb0(%x: memref<4x64xf32>, %y: memref<4x64xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<4x64xf32> -> !tile.tile<4x64xf32, warp_rows<8, 2, 2>>
+  %s = tile.reduce sum %t, axis = 1 : !tile.tile<4x64xf32, warp_rows<8, 2, 2>> -> !tile.tile<4xf32>
+  %b = tile.broadcast %s, dims = [0] : !tile.tile<4xf32> -> !tile.tile<4x64xf32, warp_rows<8, 2, 2>>
+  %d = tile.map %t, %b : (!tile.tile<4x64xf32, warp_rows<8, 2, 2>>, !tile.tile<4x64xf32, warp_rows<8, 2, 2>>) -> !tile.tile<4x64xf32, warp_rows<8, 2, 2>> {
+  ^bb0(%v: f32, %w: f32):
+    %q = arith.divf %v, %w : f32
+    tile.yield %q : f32
+  }
+  tile.store %d, %y[%c0, %c0] : !tile.tile<4x64xf32, warp_rows<8, 2, 2>>, memref<4x64xf32>
+  tile.return
+}
+
+// CHECK: PASS warp_rows_change_no_value
+func.func @warp_rows_change_no_value() {
+  %x = stablehlo.constant dense<2.0> : tensor<4x64xf32>
+  %y = tile.launch @warp_rows(%x) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  %ref = stablehlo.constant dense<0.015625> : tensor<4x64xf32>
+  check.expect_eq %y, %ref : tensor<4x64xf32>
+  return
+}
+
 // A causal mask from iotas, and a rank-2 tile read at (batch, row, col) of a
 // rank-3 buffer: the tile covers the trailing dims.
 // ROUND-LABEL: tile.kernel @causal grid = [2] {

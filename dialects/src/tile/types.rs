@@ -56,6 +56,18 @@ pub enum Layout {
         /// The shift.
         s: i64,
     },
+    /// The rows of a 2-D register tile each held by one warp,
+    /// `warp_rows<lanes, v, warps>`: lane `l` of warp `w` holds runs of `v`
+    /// neighbouring elements at columns `l * v`, `(lanes + l) * v`, ... of
+    /// rows `w`, `w + warps`, ..., so that a row reduces by shuffles alone.
+    WarpRows {
+        /// Lanes of a warp.
+        lanes: i64,
+        /// Elements of a run.
+        v: i64,
+        /// Warps of the block.
+        warps: i64,
+    },
 }
 
 impl Layout {
@@ -71,6 +83,9 @@ impl Layout {
             ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
                 Some(Layout::Swizzle { b, m, s })
             }
+            ("warp_rows", &[lanes, v, warps]) if lanes > 0 && v > 0 && warps > 0 => {
+                Some(Layout::WarpRows { lanes, v, warps })
+            }
             _ => None,
         }
     }
@@ -79,6 +94,7 @@ impl Layout {
         match self {
             Layout::Mma { m, n, k } => format!("mma<{m}, {n}, {k}>"),
             Layout::Swizzle { b, m, s } => format!("swizzle<{b}, {m}, {s}>"),
+            Layout::WarpRows { lanes, v, warps } => format!("warp_rows<{lanes}, {v}, {warps}>"),
         }
     }
 
@@ -95,6 +111,17 @@ impl Layout {
             }
             Layout::Swizzle { .. } => {
                 (space != Space::Shared).then(|| "a swizzle is for shared tiles".into())
+            }
+            Layout::WarpRows { lanes, v, warps } => {
+                if space != Space::Register {
+                    return Some("warp rows are for register tiles".into());
+                }
+                let fits = shape.len() == 2 && shape[0] % warps == 0 && shape[1] % (lanes * v) == 0;
+                (!fits).then(|| {
+                    format!(
+                        "{shape:?} is not rows of a multiple of {warps} each a multiple of {lanes}x{v} elements"
+                    )
+                })
             }
         }
     }
@@ -222,3 +249,29 @@ pub(super) const TILE: TypeConstraint = TypeConstraint {
     check: |t, _| t.dialect_value::<TileType>().is_some() || malformed_tile(t),
     build: None,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn warp_rows_read_print_and_fit() {
+        let l = Layout::parse("warp_rows<32, 8, 2>").expect("reads");
+        assert_eq!(
+            l,
+            Layout::WarpRows {
+                lanes: 32,
+                v: 8,
+                warps: 2
+            }
+        );
+        assert_eq!(l.text(), "warp_rows<32, 8, 2>");
+        assert_eq!(Layout::parse("warp_rows<32, 0, 2>"), None);
+        assert_eq!(Layout::parse("warp_rows<32, 8>"), None);
+        assert_eq!(l.misfit(&[4, 512], Space::Register), None);
+        assert!(l.misfit(&[3, 512], Space::Register).is_some());
+        assert!(l.misfit(&[4, 128], Space::Register).is_some());
+        assert!(l.misfit(&[2048], Space::Register).is_some());
+        assert!(l.misfit(&[4, 512], Space::Shared).is_some());
+    }
+}

@@ -25,7 +25,7 @@
 //! stores its rows 8 halves (16 bytes) apart more than their length, so
 //! that the eight rows of an 8x8 matrix fall in distinct banks.
 
-use super::{L, Lower, err};
+use super::{L, Lower, err, warp_rows};
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::float::FloatKind;
@@ -689,7 +689,7 @@ impl Lower<'_> {
     ) -> Result<(), Diagnostic> {
         self.barrier();
         let arr = self.alloca(n, t.elem);
-        self.each(n, &mut |s, j, e| {
+        self.each(n, None, &mut |s, j, e| {
             let x = mb::load(s, view, &[e]);
             mb::store(s, x, arr, &[j]);
             Ok(())
@@ -746,7 +746,7 @@ impl Lower<'_> {
             let shape = self.buffers[&buf].clone();
             let d = self.desc(load, &shape)?;
             self.barrier();
-            self.each(rows * cols, &mut |s, _, e| {
+            self.each(rows * cols, None, &mut |s, _, e| {
                 let c = ab::index(s, rows);
                 let row = ab::binary::<arith::RemUI>(s, e, c);
                 let col = ab::binary::<arith::DivUI>(s, e, c);
@@ -772,10 +772,10 @@ impl Lower<'_> {
             );
             return Ok(());
         }
-        let (l, _) = self.tiles[&src].clone();
+        let (l, st) = self.tiles[&src].clone();
         // Until every thread has read what the last transfer left here.
         self.barrier();
-        self.each(rows * cols, &mut |s, j, e| {
+        self.each(rows * cols, warp_rows::rows_of(&st), &mut |s, j, e| {
             let x = s.own(l, j, e);
             let c = ab::index(s, cols);
             let row = ab::binary::<arith::DivUI>(s, e, c);

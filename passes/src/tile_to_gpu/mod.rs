@@ -27,12 +27,12 @@
 //! through shared memory, and leaves the results in every thread
 //! (replicated), so that broadcasting them back needs no exchange.
 //!
-//! A kernel of whole rows whose blocked layout would spread a row over
-//! several warps (so that their partial results meet in shared memory,
-//! behind a barrier) lays its row tile out a warp per row instead, when the
-//! block's `W` warps divide its rows: warp `w` holds rows `w`, `w + W`, ...
-//! in runs of `v` at columns `l * v`, `(L + l) * v`, ... of its lane `l` (of
-//! `L`, from `gpu.lane_id`), and reduces them by shuffles alone.
+//! A row tile laid out `warp_rows<L, v, W>` (decided by [`warp_rows`],
+//! `tile-warp-rows`, which this pass runs itself on kernels whose tiles
+//! carry no layout yet) is held a warp per row: warp `w` holds rows `w`,
+//! `w + W`, ... in runs of `v` at columns `l * v`, `(L + l) * v`, ... of its
+//! lane `l` (of `L`, from `gpu.lane_id`), and reduces them by shuffles
+//! alone.
 //!
 //! With `threads=1` the result is the tile program run element by element,
 //! which the interpreter can execute; a backend runs any thread count.
@@ -48,6 +48,7 @@ mod mfma;
 mod mma;
 mod ops;
 mod reduce;
+pub mod warp_rows;
 mod wgmma;
 
 use aic::Diagnostic;
@@ -143,6 +144,10 @@ impl Pass for TileToGpu {
             aic::shape::check_values(ctx, *k, "tile-to-gpu")?;
             // A kernel whose tiles chose their block size keeps it.
             let threads = tile::Kernel::wrap(*k).threads(ctx).unwrap_or(self.threads);
+            if !warp_rows::has_layouts(ctx, *k) {
+                warp_rows::assign(ctx, *k, threads, self.warp);
+            }
+            warp_rows::check(ctx, *k, threads, self.warp)?;
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -198,8 +203,8 @@ enum L {
 /// of it in each of them; a thread's next row is `step` rows on.
 ///
 /// In the blocked layout a row is one run of each thread of its group
-/// (`per` 1, `step` the rows a block's threads cover at once); in a kernel
-/// of warp rows (see [`Lower::plan_warp_rows`]) a warp holds whole rows.
+/// (`per` 1, `step` the rows a block's threads cover at once); in a tile
+/// of warp rows (see [`warp_rows`]) a warp holds whole rows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Slice {
     n: i64,
@@ -234,8 +239,6 @@ struct Lower<'c> {
     transfer_at: HashMap<Op, i64>,
     /// The shared memory exchanges go through.
     scratch: Scratch,
-    /// The row tile of a kernel whose rows each lie in one warp.
-    warp_rows: Option<Slice>,
     /// The gemms tensor cores run.
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
@@ -372,11 +375,7 @@ fn lower_kernel(
         block: gb,
         entry: tid_op,
         threads,
-        warp: if warp > 1 && threads % warp == 0 {
-            warp
-        } else {
-            0
-        },
+        warp: warp_of(threads, warp),
         tid,
         tiles: HashMap::new(),
         map,
@@ -393,10 +392,8 @@ fn lower_kernel(
         mma: plan,
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
-        warp_rows: None,
         lowerings: Rc::new(ops::lowerings()),
     };
-    l.warp_rows = l.plan_warp_rows(k);
     l.block_ops(body)?;
     let sc = &l.scratch;
     let shared = sc.start + sc.most[0] + sc.most[1];
@@ -475,6 +472,44 @@ fn combiner(kind: tile::ReduceKind, float: bool) -> (f64, Combine) {
         (Max, false) => (i64::MIN as f64, Combine::MaxSI),
         (Min, false) => (i64::MAX as f64, Combine::MinSI),
     }
+}
+
+/// Threads of a warp when reductions may shuffle: `warp` when it divides
+/// `threads`, else 0.
+fn warp_of(threads: i64, warp: i64) -> i64 {
+    if warp > 1 && threads % warp == 0 {
+        warp
+    } else {
+        0
+    }
+}
+
+/// How many neighbouring elements of a tile of `n` a thread of `threads`
+/// owns together in the blocked layout: 8 (16 bytes of f16, which loads
+/// and stores move at once) when every thread gets whole runs of them, else
+/// fewer, down to 1.
+fn vector(threads: i64, n: i64) -> i64 {
+    [8, 4, 2]
+        .into_iter()
+        .find(|v| threads > 1 && n % (threads * v) == 0)
+        .unwrap_or(1)
+}
+
+/// How a reduction of rows of `len` of a tile of `n` in the blocked layout
+/// of `threads` threads (in warps of `warp`, 0 for none) leaves its results
+/// where its rows lie, if it can.
+fn blocked_slice(threads: i64, warp: i64, n: i64, len: i64) -> Option<Slice> {
+    let (t, v) = (threads, vector(threads, n));
+    let fits = warp > 0 && n % (t * v) == 0 && len % v == 0 && (t * v) % len == 0 && n > len;
+    let group = len / v.max(1);
+    (fits && group > 0 && group & (group - 1) == 0).then(|| Slice {
+        n,
+        v,
+        len,
+        group,
+        per: 1,
+        step: t * v / len,
+    })
 }
 
 fn tile_bytes(ctx: &Context, t: &TileType) -> i64 {
@@ -609,17 +644,18 @@ impl Lower<'_> {
     }
 
     /// For each element of a tile of `n` this thread owns: `f(j, e)` with
-    /// `j` its slot in the thread's array and `e` its row-major position.
+    /// `j` its slot in the thread's array and `e` its row-major position;
+    /// `rows` where the tile is laid out in warp rows, else blocked.
     fn each(
         &mut self,
         n: i64,
+        rows: Option<Slice>,
         f: &mut dyn FnMut(&mut Self, Value, Value) -> Result<(), Diagnostic>,
     ) -> Result<(), Diagnostic> {
         let t = self.threads;
         let per = (n + t - 1) / t;
         let tid = self.tid;
         let v = self.vector(n);
-        let rows = self.warp_rows.filter(|sl| sl.n == n);
         let mut body = |s: &mut Self, j: Value| -> Result<(), Diagnostic> {
             let e = if t == 1 {
                 j
@@ -706,14 +742,9 @@ impl Lower<'_> {
     }
 
     /// How many neighbouring elements of a tile of `n` a thread owns
-    /// together: 8 (16 bytes of f16, which loads and stores move at once)
-    /// when every thread gets whole runs of them, else fewer, down to 1.
+    /// together in the blocked layout (see [`vector`]).
     fn vector(&self, n: i64) -> i64 {
-        let t = self.threads;
-        [8, 4, 2]
-            .into_iter()
-            .find(|v| t > 1 && n % (t * v) == 0)
-            .unwrap_or(1)
+        vector(self.threads, n)
     }
 
     /// The index of position `e` along each dim of `shape`.
@@ -817,11 +848,18 @@ impl Lower<'_> {
         self.ravel(&at, src)
     }
 
-    /// Copies this thread's elements of a tile of `n` held as `l` into
+    /// Copies this thread's elements of a tile of type `t` held as `l` into
     /// `dst`: at their positions (a shared view every thread fills) or at
     /// their slots (the thread's own array).
-    fn copy_into(&mut self, l: L, n: i64, dst: Value, at_position: bool) -> Result<(), Diagnostic> {
-        self.each(n, &mut |s, j, e| {
+    fn copy_into(
+        &mut self,
+        l: L,
+        t: &TileType,
+        dst: Value,
+        at_position: bool,
+    ) -> Result<(), Diagnostic> {
+        let n: i64 = t.shape.iter().product();
+        self.each(n, warp_rows::rows_of(t), &mut |s, j, e| {
             let x = s.own(l, j, e);
             mb::store(s, x, dst, &[if at_position { e } else { j }]);
             Ok(())
@@ -886,7 +924,7 @@ impl Lower<'_> {
             L::Dist(_) | L::Repl(_) => {
                 let n: i64 = t.shape.iter().product();
                 let view = self.scratch_view(n, t.elem);
-                self.copy_into(l, n, view, true)?;
+                self.copy_into(l, &t, view, true)?;
                 self.barrier();
                 Ok((view, true))
             }
@@ -939,7 +977,7 @@ impl Lower<'_> {
         }
         self.barrier();
         let out = self.alloca(n, t.elem);
-        self.each(n, &mut |s, j, e| {
+        self.each(n, warp_rows::rows_of(&t), &mut |s, j, e| {
             let x = mb::load(s, view, &[e]);
             mb::store(s, x, out, &[j]);
             Ok(())
@@ -1052,7 +1090,7 @@ impl Lower<'_> {
         let t = self.tile_of(op, r)?;
         let n: i64 = t.shape.iter().product();
         let arr = self.alloca(n, t.elem);
-        self.each(n, &mut |s, j, e| {
+        self.each(n, warp_rows::rows_of(&t), &mut |s, j, e| {
             let x = f(s, j, e, &t)?;
             mb::store(s, x, arr, &[j]);
             Ok(())

@@ -7,7 +7,7 @@
 //! is in `Lower::tiles`; the plans (tensor-core gemms, padded and direct
 //! transfers, pipelines) decide which of an op's lowerings applies.
 
-use super::{Combine, L, Lower, Slice, TileType, body_of, combiner, err};
+use super::{Combine, L, Lower, Slice, TileType, body_of, combiner, err, warp_rows};
 use aic::Diagnostic;
 use aic::conversion::{Lowerings, OpLowering};
 use aic::ir::{Op, Value};
@@ -143,7 +143,7 @@ impl<'c> Lower<'c> {
         let d = self.desc(op, &shape)?;
         let (l, t) = self.tiles[&value].clone();
         let n: i64 = t.shape.iter().product();
-        self.each(n, &mut |s, j, e| {
+        self.each(n, warp_rows::rows_of(&t), &mut |s, j, e| {
             let idx = s.unravel(e, &t.shape);
             let (off, ok) = s.locate(&d, &origin, &idx);
             let x = s.own(l, j, e);
@@ -314,7 +314,7 @@ impl<'c> Lower<'c> {
         let input = tr.input(self.ctx);
         let r = tr.result(self.ctx);
         let t = self.tile_of(op, r)?;
-        let (l, _) = self.tiles[&input].clone();
+        let (l, it) = self.tiles[&input].clone();
         let n: i64 = t.shape.iter().product();
         match self.transfer_at.get(&op).copied() {
             Some(at) => {
@@ -322,7 +322,7 @@ impl<'c> Lower<'c> {
                 // Until every thread has read what the last transfer
                 // left here (the previous loop iteration's tile).
                 self.barrier();
-                self.copy_into(l, n, view, true)?;
+                self.copy_into(l, &it, view, true)?;
                 self.barrier();
                 self.tiles.insert(r, (L::Shared(view), t));
             }
@@ -347,7 +347,7 @@ impl<'c> Lower<'c> {
         let (a, b) = (self.tile_of(op, ga)?, self.tile_of(op, gb_)?);
         let r = g.result(self.ctx);
         let t = self.tile_of(op, r)?;
-        let (acc, _) = self.tiles[&gacc].clone();
+        let (acc, at) = self.tiles[&gacc].clone();
         let (av, ea) = self.readable(ga)?;
         let (bv, eb) = self.readable(gb_)?;
         let (kk, nn) = (a.shape[1], b.shape[1]);
@@ -361,10 +361,11 @@ impl<'c> Lower<'c> {
         // array while it walks k, reading A and B once per step.
         let n: i64 = t.shape.iter().product();
         let sums = self.alloca(n, t.elem);
-        self.copy_into(acc, n, sums, false)?;
+        self.copy_into(acc, &at, sums, false)?;
+        let rows = warp_rows::rows_of(&t);
         let (lo, hi, one) = (ab::index(self, 0), ab::index(self, kk), ab::index(self, 1));
         self.for_loop(lo, hi, one, &[], &mut |s, k, _| {
-            s.each(n, &mut |s, j, e| {
+            s.each(n, rows, &mut |s, j, e| {
                 let idx = s.unravel(e, &t.shape);
                 let (i, col) = (idx[0], idx[1]);
                 let ka = ab::index(s, kk);
@@ -493,7 +494,7 @@ impl<'c> Lower<'c> {
                 Some((l, t)) => {
                     let n: i64 = t.shape.iter().product();
                     let arr = self.alloca(n, t.elem);
-                    self.copy_into(l, n, arr, false)?;
+                    self.copy_into(l, &t, arr, false)?;
                     carried.push(Some((arr, t)));
                 }
                 None => {
@@ -540,8 +541,7 @@ impl<'c> Lower<'c> {
                             s.materialize(*v)?;
                             let (l, _) = s.tiles[v].clone();
                             if !matches!(l, L::Dist(a) if a == *arr) {
-                                let n: i64 = t.shape.iter().product();
-                                s.copy_into(l, n, *arr, false)?;
+                                s.copy_into(l, t, *arr, false)?;
                             }
                         }
                         None => yields.push(s.map.value(*v)),

@@ -1,8 +1,8 @@
 //! Reductions of spread tiles (by warp shuffles, sliced where their rows
 //! lie, by partials through shared memory) and the layouts they leave:
-//! replicated and sliced tiles, and the warp-row layout of a kernel.
+//! replicated and sliced tiles.
 
-use super::{Combine, ElementOf, L, Lower, REPLICATED, Slice, err};
+use super::{Combine, ElementOf, L, Lower, REPLICATED, Slice, blocked_slice, err, warp_rows};
 use aic::Diagnostic;
 use aic::ir::{Op, Value};
 use aic::op_def::OpHandle;
@@ -49,7 +49,7 @@ impl Lower<'_> {
                 Ok(Vec::new())
             })?;
         }
-        self.each(n, &mut |s, j, e| {
+        self.each(n, warp_rows::rows_of(src), &mut |s, j, e| {
             let x = mb::load(s, arr, &[j]);
             let mut idx = s.unravel(e, &src.shape);
             idx.remove(axis);
@@ -188,6 +188,7 @@ impl Lower<'_> {
         }
         let rt = TileType {
             shape: out_shape,
+            layout: None,
             ..src.clone()
         };
         self.tiles.insert(r, (L::Repl(res), rt));
@@ -226,7 +227,7 @@ impl Lower<'_> {
         let rows = n / len;
         let span = self.threads * self.vector(n);
         self.warp > 0
-            && self.warp_rows.is_none_or(|sl| sl.n != n)
+            && warp_rows::rows_of(src).is_none()
             && rows <= REPLICATED
             && rows < n
             && axis + 1 == src.shape.len()
@@ -241,95 +242,12 @@ impl Lower<'_> {
     pub(super) fn slice_of(&self, src: &TileType, axis: usize) -> Option<Slice> {
         let n: i64 = src.shape.iter().product();
         let len = src.shape[axis];
-        if let Some(sl) = self.warp_rows
-            && sl.n == n
-            && sl.len == len
-            && axis + 1 == src.shape.len()
-        {
-            return Some(sl);
-        }
-        self.blocked_slice(n, len)
-            .filter(|_| axis + 1 == src.shape.len())
-    }
-
-    /// How a reduction of rows of `len` of a spread tile of `n` in the
-    /// blocked layout leaves its results where its rows lie, if it can.
-    pub(super) fn blocked_slice(&self, n: i64, len: i64) -> Option<Slice> {
-        let t = self.threads;
-        let v = self.vector(n);
-        let fits =
-            self.warp > 0 && n % (t * v) == 0 && len % v == 0 && (t * v) % len == 0 && n > len;
-        let group = len / v.max(1);
-        (fits && group > 0 && group & (group - 1) == 0).then(|| Slice {
-            n,
-            v,
-            len,
-            group,
-            per: 1,
-            step: t * v / len,
-        })
-    }
-
-    /// The row tile `[R, N]` of kernel `k` if its rows are better each
-    /// held by one warp than spread in the blocked layout: every reduction
-    /// of `k` is one along the rows of `[R, N]`, the blocked layout would
-    /// spread a row over several warps (their results meeting in shared
-    /// memory, behind a barrier), the block's warps divide `R` and a warp's
-    /// runs of `v` divide `N`, and every tile of `R * N` elements is such
-    /// a tile. Each warp then holds rows `w`, `w + W`, ... and reduces them
-    /// by shuffles alone. Kernels with loops, gemms or shared tiles keep
-    /// the blocked layout.
-    pub(super) fn plan_warp_rows(&self, k: Op) -> Option<Slice> {
-        let (t, w) = (self.threads, self.warp);
-        if w == 0 {
+        if axis + 1 != src.shape.len() {
             return None;
         }
-        let ctx = &*self.ctx;
-        let u = ctx.uniquer();
-        let (mut row, mut simple) = (None::<Vec<i64>>, true);
-        let mut shapes = Vec::new();
-        ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            if tile::For::is(ctx, o) || tile::Gemm::is(ctx, o) || tile::Transfer::is(ctx, o) {
-                simple = false;
-            } else if let Some(red) = tile::Reduce::of(ctx, o) {
-                {
-                    let src = tile::tile_type(u, ctx.value_type(red.input(ctx)));
-                    let a = red.axis(ctx);
-                    match src {
-                        Some(s)
-                            if s.shape.len() == 2
-                                && a == Some(1)
-                                && row.as_ref().is_none_or(|r| *r == s.shape) =>
-                        {
-                            row = Some(s.shape.clone());
-                        }
-                        _ => simple = false,
-                    }
-                }
-            }
-            shapes.extend(
-                ctx.results(o)
-                    .filter_map(|r| tile::tile_type(u, ctx.value_type(r)))
-                    .map(|t| t.shape.clone()),
-            );
-        });
-        let shape = row.filter(|_| simple)?;
-        let (r, len) = (shape[0], shape[1]);
-        let n = r * len;
-        let v = self.vector(n);
-        let warps = t / w;
-        let spread = self.blocked_slice(n, len).is_none_or(|sl| sl.group > w);
-        let alike = shapes
-            .iter()
-            .all(|s| s.iter().product::<i64>() != n || *s == shape);
-        (spread && alike && r % warps == 0 && len % (w * v) == 0).then_some(Slice {
-            n,
-            v,
-            len,
-            group: w,
-            per: len / (w * v),
-            step: warps,
-        })
+        warp_rows::rows_of(src)
+            .filter(|sl| sl.len == len)
+            .or_else(|| blocked_slice(self.threads, self.warp, n, len))
     }
 
     /// The rows a thread holds part of (the slots of a sliced tile).
@@ -430,6 +348,7 @@ impl Lower<'_> {
         shape.pop();
         let rt = TileType {
             shape,
+            layout: None,
             ..src.clone()
         };
         self.tiles.insert(r, (L::Sliced(out, sl), rt));

@@ -327,6 +327,16 @@ fn program(r: &mut Rng, elem: &'static str, ops: usize) -> Program {
     for _ in 0..ops {
         p.grow(r);
     }
+    // A scalar result (groups of scalars stay host arithmetic) spread.
+    let v = p.values.len() - 1;
+    if p.shape(v).is_empty() {
+        let (x, t) = (p.name(v), p.t(v));
+        let o = ty(&[3], elem);
+        p.op(
+            format!("graph.broadcast {x}, dims = [] : ({t}) -> {o}"),
+            vec![3],
+        );
+    }
     // The last value, and sometimes an earlier computed one too.
     let last = p.values.len() - 1;
     p.results.push(last);

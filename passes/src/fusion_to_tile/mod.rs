@@ -271,8 +271,8 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
     })
 }
 
-/// Put a single op into a `fusion.group` of its own.
-fn wrap(ctx: &mut Context, op: Op) {
+/// Put a single op into a `fusion.group` of its own; gives the group.
+fn wrap(ctx: &mut Context, op: Op) -> Op {
     let loc = ctx.op(op).loc;
     let mut ins: Vec<Value> = Vec::new();
     for v in ctx.operands(op).to_vec() {
@@ -316,6 +316,7 @@ fn wrap(ctx: &mut Context, op: Op) {
         ctx.replace_all_uses(old, new);
     }
     ctx.erase_op(op);
+    g.op()
 }
 
 /// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
@@ -404,12 +405,20 @@ impl Pass for FusionToTile {
                 && !aic_dialects::graph::Reshape::is(ctx, o)
                 && ctx.num_results(o) > 0
                 && ctx.results(o).all(|r| !shape(ctx, r).is_empty());
-            if !inside && (is_gemm_op(ctx, o) || is_row_op(ctx, o) || elementwise || other) {
-                alone.push(o);
+            if !inside && (is_gemm_op(ctx, o) || is_row_op(ctx, o) || elementwise) {
+                alone.push((o, false));
+            } else if !inside && other {
+                alone.push((o, true));
             }
         });
-        for o in alone {
-            wrap(ctx, o);
+        // The ops only the general generator takes (views, casts, iota,
+        // ...) go straight to it.
+        let mut general_only = Vec::new();
+        for (o, general) in alone {
+            let g = wrap(ctx, o);
+            if general {
+                general_only.push(g);
+            }
         }
         let mut groups: Vec<(Op, Op)> = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
@@ -446,7 +455,7 @@ impl Pass for FusionToTile {
             // checked static and addressable first. Then each generator in
             // turn until one lowers it (the general generator, last, takes
             // what the specialised ones decline).
-            let generators = if self.general_only {
+            let generators = if self.general_only || general_only.contains(&g) {
                 &GENERATORS[GENERATORS.len() - 1..]
             } else {
                 GENERATORS

@@ -272,6 +272,9 @@ fn gather(k: i64, r: &[i64], s: &[i64], axes: &[usize], place: &[Option<usize>])
     }
 }
 
+/// A map body's computation on one element, which may fail.
+type ElemFn<'f> = dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<Value, Skip> + 'f;
+
 /// How a reduction combines.
 #[derive(Clone, Copy)]
 enum Combine {
@@ -309,7 +312,7 @@ impl Gen<'_> {
         xs: &[Value],
         elems: &[Type],
         elem: Type,
-        f: &mut dyn FnMut(&mut Builder<'_>, &[Value]) -> Result<Value, Skip>,
+        f: &mut ElemFn<'_>,
     ) -> Result<Value, Skip> {
         let ty = self.ty(b, elem);
         let mut failed = None;
@@ -929,9 +932,9 @@ fn matmul_side(
         return Err("a matrix product with more operand batch dims than the result's".into());
     }
     let mut steps = vec![step(Transform::Pass, vec![0], vec![kd])];
-    for i in 0..rb {
+    for (i, len) in rs[..rb].iter().enumerate() {
         match i.checked_sub(rb - nb) {
-            Some(j) if shape[j] == rs[i] => steps.push(step(Transform::Pass, vec![i + 1], vec![j])),
+            Some(j) if shape[j] == *len => steps.push(step(Transform::Pass, vec![i + 1], vec![j])),
             Some(j) => {
                 steps.push(step(Transform::Broadcast, vec![i + 1], vec![]));
                 steps.push(step(

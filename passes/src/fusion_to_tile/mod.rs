@@ -20,10 +20,16 @@
 //!   blocks of whole rows;
 //! - elementwise: a DAG of elementwise ops whose inputs enter directly or
 //!   through broadcasts, transposes, reshapes and slices (descriptors on
-//!   the loads).
+//!   the loads);
+//! - general (last, [`general`]): any other group, as a grid over its
+//!   output's elements evaluating the group's DAG at their indices (views as
+//!   descriptors, reductions and products as loops); `general-only=true`
+//!   lowers every group with it.
 //!
 //! A kernel-sized graph op on its own (a matmul, a softmax) is first put in
-//! a group of one.
+//! a group of one; any other graph op computing tensors (an iota, a
+//! transpose, a cast), but constants and reshapes, too, for the general
+//! generator.
 //!
 //! Tile sizes and pipelining depth come from per-target heuristics
 //! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning

@@ -398,7 +398,10 @@ impl Gen<'_> {
         // A group input: read through the view.
         if let Some(i) = self.inputs.iter().position(|x| *x == v) {
             // Read in order as the output is flattened, the buffer is flat.
-            let flat = *view == Desc::reshape(&vs, &view.upper).simplify();
+            let n: i64 = vs.iter().product();
+            let flat = view.upper.len() == 1
+                && view.upper[0] == n
+                && *view == Desc::reshape(&vs, &view.upper).simplify();
             let d = if flat {
                 Desc::row_major(&view.upper)
             } else {

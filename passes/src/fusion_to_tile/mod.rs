@@ -20,10 +20,16 @@
 //!   blocks of whole rows;
 //! - elementwise: a DAG of elementwise ops whose inputs enter directly or
 //!   through broadcasts, transposes, reshapes and slices (descriptors on
-//!   the loads).
+//!   the loads);
+//! - general (last, [`general`]): any other group, as a grid over its
+//!   output's elements evaluating the group's DAG at their indices (views as
+//!   descriptors, reductions and products as loops); `general-only=true`
+//!   lowers every group with it.
 //!
 //! A kernel-sized graph op on its own (a matmul, a softmax) is first put in
-//! a group of one.
+//! a group of one; any other graph op computing tensors (an iota, a
+//! transpose, a cast), but constants and reshapes, too, for the general
+//! generator.
 //!
 //! Tile sizes and pipelining depth come from per-target heuristics
 //! ([`Tuning::heuristic`]), clamped to the problem, unless the JSON tuning
@@ -47,6 +53,7 @@ mod attention;
 mod build;
 mod elementwise;
 mod gemm;
+mod general;
 mod rows;
 mod tuning;
 mod views;
@@ -55,6 +62,7 @@ use attention::attention;
 use build::*;
 use elementwise::elementwise;
 use gemm::{gemm, is_gemm_op};
+use general::general;
 use rows::{is_row_op, rows};
 pub use tuning::{Cache, Tuning, read_cache};
 use views::{Node, Operand, Views, operand, unit_reshape};
@@ -94,6 +102,13 @@ pub static INFO: PassInfo = PassInfo {
             range: Some((1, i32::MAX as i64)),
             help: "The fewest elements of a row one block of a split reduction reduces (a reduction to too few blocks spreads its rows over blocks and finishes in a second kernel)",
         },
+        OptSpec {
+            name: "general-only",
+            kind: OptKind::Bool,
+            default: "false",
+            range: None,
+            help: "Lower every group with the general code generator alone (loop nests over the output's elements), as tests of it do",
+        },
     ],
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
@@ -101,6 +116,7 @@ pub static INFO: PassInfo = PassInfo {
             tuning: o.str("tuning").to_string(),
             reduce_chunk: o.int("reduce-chunk").max(1),
             wgmma: o.bool("wgmma"),
+            general_only: o.bool("general-only"),
         })
     },
 };
@@ -110,6 +126,7 @@ struct FusionToTile {
     tuning: String,
     reduce_chunk: i64,
     wgmma: bool,
+    general_only: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -134,6 +151,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| gemm(c, g, f, (k.target, k.wgmma), k.cache, i),
     |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
     |c, g, f, _, i| elementwise(c, g, f, i),
+    |c, g, f, _, i| general(c, g, f, i),
 ];
 
 /// Why a group is left alone.
@@ -308,8 +326,8 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
     })
 }
 
-/// Put a single op into a `fusion.group` of its own.
-fn wrap(ctx: &mut Context, op: Op) {
+/// Put a single op into a `fusion.group` of its own; gives the group.
+fn wrap(ctx: &mut Context, op: Op) -> Op {
     let loc = ctx.op(op).loc;
     let mut ins: Vec<Value> = Vec::new();
     for v in ctx.operands(op).to_vec() {
@@ -329,13 +347,13 @@ fn wrap(ctx: &mut Context, op: Op) {
     }
     let inner = ctx.clone_op(op, &mut map);
     ctx.append_op(b, inner);
-    let res = ctx.result(inner, 0);
+    let res: Vec<Value> = ctx.results(inner).collect();
     let mut end = Builder {
         ctx: &mut *ctx,
         ip: InsertPoint::End(b),
         loc,
     };
-    fusion::Yield::build(&mut end, &[res]);
+    fusion::Yield::build(&mut end, &res);
     let kind = if is_gemm_op(ctx, op) {
         FusionKind::Vertical
     } else if is_row_op(ctx, op) {
@@ -344,13 +362,16 @@ fn wrap(ctx: &mut Context, op: Op) {
         FusionKind::Elementwise
     }
     .attr(ctx.uniquer());
-    let ty = ctx.value_type(ctx.result(op, 0));
-    let g = fusion::Group::build(&mut Builder::before(ctx, op), &ins, kind, None, &[ty]);
+    let tys: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
+    let g = fusion::Group::build(&mut Builder::before(ctx, op), &ins, kind, None, &tys);
     let r = g.body(ctx);
     ctx.append_block(r, b);
-    let (old, new) = (ctx.result(op, 0), g.results(ctx)[0]);
-    ctx.replace_all_uses(old, new);
+    for i in 0..tys.len() {
+        let (old, new) = (ctx.result(op, i), g.results(ctx)[i]);
+        ctx.replace_all_uses(old, new);
+    }
     ctx.erase_op(op);
+    g.op()
 }
 
 /// Wrap kernel body `kb` into `tile.kernel @name grid` before `func` and
@@ -473,12 +494,29 @@ impl Pass for FusionToTile {
                     .results(o)
                     .next()
                     .is_some_and(|r| !shape(ctx, r).is_empty());
+            // Any other graph op computing tensors of rank 1 and more (an
+            // iota, a transpose, a cast) gets a kernel from the general
+            // generator, but constants (data) and reshapes (aliases of
+            // their operand's buffer) stay.
+            let other = aic_dialects::graph::semantics(ctx.op_name(o)).is_some()
+                && !aic_dialects::graph::Constant::is(ctx, o)
+                && !aic_dialects::graph::Reshape::is(ctx, o)
+                && ctx.num_results(o) > 0
+                && ctx.results(o).all(|r| !shape(ctx, r).is_empty());
             if !inside && (is_gemm_op(ctx, o) || is_row_op(ctx, o) || elementwise) {
-                alone.push(o);
+                alone.push((o, false));
+            } else if !inside && other {
+                alone.push((o, true));
             }
         });
-        for o in alone {
-            wrap(ctx, o);
+        // The ops only the general generator takes (views, casts, iota,
+        // ...) go straight to it.
+        let mut general_only = Vec::new();
+        for (o, general) in alone {
+            let g = wrap(ctx, o);
+            if general {
+                general_only.push(g);
+            }
         }
         let mut groups: Vec<(Op, Op)> = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
@@ -513,16 +551,25 @@ impl Pass for FusionToTile {
             // Generators size buffers and descriptors from the group's
             // shapes with plain arithmetic: every shape in the group is
             // checked static and addressable first. Then each generator in
-            // turn; one that does not recognise the group says NOT_MINE.
+            // turn until one lowers it (the general generator, last, takes
+            // what the specialised ones decline).
+            let generators = if self.general_only || general_only.contains(&g) {
+                &GENERATORS[GENERATORS.len() - 1..]
+            } else {
+                GENERATORS
+            };
             let made = sized(ctx, g).and_then(|()| {
-                let mut made = Err(NOT_MINE.to_string());
-                for generate in GENERATORS {
-                    made = generate(ctx, g, f, &config, i);
-                    if !matches!(&made, Err(w) if w == NOT_MINE) {
-                        break;
+                // The last reason given (the general generator's) is the
+                // one reported.
+                let mut why = NOT_MINE.to_string();
+                for generate in generators {
+                    match generate(ctx, g, f, &config, i) {
+                        Ok(()) => return Ok(()),
+                        Err(w) if w == NOT_MINE => {}
+                        Err(w) => why = w,
                     }
                 }
-                made
+                Err(why)
             });
             match made {
                 Ok(()) => changed = true,

@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Compile the model suite to CUDA bundles for bench/models/run.py --aic:
 #   bash bench/models/build.sh OUT_DIR [SIZE] [ARCH]
-# (SIZE real or small, default real; ARCH default sm_90a). Uses target/release's
-# aic-translate when present, else target/debug's; a model that does not compile
-# is reported and skipped.
+# (SIZE real or small, default real; ARCH default sm_90a). Uses $AIC_TRANSLATE, else
+# the newer of target/release's and target/debug's aic-translate; a model that
+# does not compile is reported and skipped.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: build.sh OUT_DIR [SIZE] [ARCH]}
 size=${2:-real}
 arch=${3:-sm_90a}
-tr=target/release/aic-translate
-[ -x "$tr" ] || tr=target/debug/aic-translate
+tr=${AIC_TRANSLATE:-}
+if [ -z "$tr" ]; then
+  tr=target/debug/aic-translate
+  [ target/release/aic-translate -nt "$tr" ] && tr=target/release/aic-translate
+fi
 mkdir -p "$out"
 for f in bench/models/stablehlo/*."$size".*.mlir; do
   b="$out/$(basename "${f%.mlir}").bundle"

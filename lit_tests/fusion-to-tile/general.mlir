@@ -9,20 +9,22 @@
 // RUN: aic-opt %s --split-input-file --fusion-to-tile="general-only=true" | FileCheck %s --check-prefix=ONLY
 // RUN: aic-opt %s --split-input-file --fusion-to-tile --aic-remarks 2>&1 | FileCheck %s --check-prefix=REMARKS
 
-// A cast between element types inside an elementwise DAG (not an epilogue
-// op): f16 in, computed in f32, i32 out.
-// CHECK-LABEL: tile.kernel @general_0 grid = [4] {
-// CHECK: %[[P:.*]] = tile.program_id 0 : index
-// CHECK: %[[B:.*]] = arith.muli %[[P]], %c1024
-// CHECK: tile.load %{{.*}}[%[[B]]] through #coord.desc<[3500] | embed<3500: 1> [0] -> [0]> : memref<5x700xf16> -> !tile.tile<1024xf16>
-// CHECK: arith.extf
-// CHECK: tile.map
-// CHECK: math.exp
-// CHECK: tile.map
-// CHECK: arith.fptosi {{.*}} : f32 to i32
-// CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}] {{.*}}: !tile.tile<1024xi32>, memref<5x700xi32>
+// A cast between element types inside an elementwise DAG: the elementwise
+// generator takes it; alone, the general generator's kernel is f16 in,
+// computed in f32, i32 out.
+// ONLY-LABEL: tile.kernel @general_0 grid = [4] {
+// ONLY: %[[P:.*]] = tile.program_id 0 : index
+// ONLY: %[[B:.*]] = arith.muli %[[P]], %c1024
+// ONLY: tile.load %{{.*}}[%[[B]]] through #coord.desc<[3500] | embed<3500: 1> [0] -> [0]> : memref<5x700xf16> -> !tile.tile<1024xf16>
+// ONLY: arith.extf
+// ONLY: tile.map
+// ONLY: math.exp
+// ONLY: tile.map
+// ONLY: arith.fptosi {{.*}} : f32 to i32
+// ONLY: tile.store %{{.*}}, %{{.*}}[%{{.*}}] {{.*}}: !tile.tile<1024xi32>, memref<5x700xi32>
+// CHECK-LABEL: tile.kernel @elementwise_0
 // CHECK-LABEL: func.func @cast
-// CHECK: tile.launch @general_0
+// CHECK: tile.launch @elementwise_0
 // CHECK-NOT: fusion.group
 // REMARKS-NOT: left as it is
 func.func @cast(%x: tensor<5x700xf16>) -> tensor<5x700xi32> {

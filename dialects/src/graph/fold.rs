@@ -5,8 +5,10 @@
 //! evaluated by its own interpreter hook: to a splat of the result type when
 //! every operand is a splat (an elementwise op on one element, a view of a
 //! splat: no elements are materialised, however large the tensor), otherwise
-//! when the result has at most [`MAX_FOLD_ELEMENTS`] elements (an `iota`
-//! too). Chains compose: a broadcast of a broadcast is one broadcast, a
+//! when the result has at most [`MAX_FOLD_ELEMENTS`] elements. An `iota`
+//! stays an op, and so does what is computed from it (a causal mask): kernels
+//! compute it from their indices (attention skips the key blocks a causal
+//! mask hides), which a table of constants would hide. Chains compose: a broadcast of a broadcast is one broadcast, a
 //! reshape of a reshape one reshape, and a cast of a cast one cast where the
 //! inner cast is exact (it changes no value: `f16 -> f32 -> f16` is the
 //! identity; `f32 -> f16 -> f32` rounds, and stays).
@@ -35,7 +37,7 @@ pub fn fold(ctx: &mut Context, op: Op, consts: &[Option<Attr>]) -> Folded {
         return None;
     }
     let class = semantics(spec.name)?.class;
-    if matches!(class, Class::Elementwise | Class::View | Class::Constant)
+    if matches!(class, Class::Elementwise | Class::View)
         && let Some(all) = consts.iter().copied().collect::<Option<Vec<Attr>>>()
         && let Some(value) = fold_constants(ctx, op, spec.interpret?, class, &all)
     {

@@ -646,6 +646,10 @@ struct GemmChain {
 }
 
 /// Recognise a GEMM chain among a group's `ops`.
+/// The most shared memory a GEMM chain's block may need (an H100 block has
+/// 227 KB).
+const CHAIN_MAX_SHARED: i64 = 200 * 1024;
+
 fn gemm_chain(
     ctx: &Context,
     (mm1, mm2): (graph::Matmul, graph::Matmul),
@@ -689,7 +693,18 @@ fn gemm_chain(
         ))
         .copied()
         .unwrap_or_else(|| Tuning::heuristic(target, p1.m, p2.n, p1.k));
-    // The first GEMM's block holds whole rows (the second's K).
+    // The first GEMM's block holds whole rows (the second's K) in shared
+    // memory, and so do its staged B tiles and the second GEMM's B tile:
+    // no chain where they would not fit a block (a BERT encoder's
+    // FFN-to-next-layer chain needed 483 KB of the H100's 227 KB).
+    let bytes = aic::printer::scalar_bytes(ctx.uniquer(), storage_elem(ctx, mm2.lhs(ctx))) as i64;
+    let need = bytes.max(2) * p1.n * (tuning.bm + tuning.bk * tuning.stages.max(1) + tuning.bn);
+    if need > CHAIN_MAX_SHARED {
+        return Err(format!(
+            "GEMMs in a row whose {}-wide rows need {need} bytes of shared memory a block",
+            p1.n
+        ));
+    }
     let bn2 = tuning.bn;
     tuning.bn = p1.n;
     let store = store_desc(ctx, &p2.c_view, &tail2)?;

@@ -477,6 +477,75 @@ fn add_launch(
     tile::Launch::build(&mut b, args, sym, out_tys).op()
 }
 
+/// The groups under `root` with the function (a child of `root`) holding each.
+fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
+    let mut groups = Vec::new();
+    ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if fusion::Group::is(ctx, o) {
+            let mut f = o;
+            while let Some(p) = ctx.parent_op(f) {
+                if p == root {
+                    break;
+                }
+                f = p;
+            }
+            groups.push((o, f));
+        }
+    });
+    groups
+}
+
+impl FusionToTile {
+    /// Lower `groups`, numbering kernels from `n_kernel` on: each by the
+    /// first generator that takes it (the general generator alone with
+    /// `general`); a group none takes stays, with a remark.
+    fn generate(
+        &self,
+        ctx: &mut Context,
+        groups: Vec<(Op, Op)>,
+        general: bool,
+        config: &Config<'_>,
+        n_kernel: &mut usize,
+    ) -> bool {
+        let mut changed = false;
+        for (g, f) in groups {
+            let i = *n_kernel;
+            *n_kernel += 1;
+            // Generators size buffers and descriptors from the group's
+            // shapes with plain arithmetic: every shape in the group is
+            // checked static and addressable first. Then each generator in
+            // turn until one lowers it (the general generator, last, takes
+            // what the specialised ones decline).
+            let generators = if general {
+                &GENERATORS[GENERATORS.len() - 1..]
+            } else {
+                GENERATORS
+            };
+            let made = sized(ctx, g).and_then(|()| {
+                // The last reason given (the general generator's) is the
+                // one reported.
+                let mut why = NOT_MINE.to_string();
+                for generate in generators {
+                    match generate(ctx, g, f, config, i) {
+                        Ok(()) => return Ok(()),
+                        Err(w) if w == NOT_MINE => {}
+                        Err(w) => why = w,
+                    }
+                }
+                Err(why)
+            });
+            match made {
+                Ok(()) => changed = true,
+                Err(why) => ctx.remark(
+                    g,
+                    format_args!("group left as it is (the interpreter still runs it): {why}"),
+                ),
+            }
+        }
+        changed
+    }
+}
+
 impl Pass for FusionToTile {
     fn info(&self) -> &'static PassInfo {
         &INFO
@@ -510,28 +579,17 @@ impl Pass for FusionToTile {
             }
         });
         // The ops only the general generator takes (views, casts, iota,
-        // ...) go straight to it.
-        let mut general_only = Vec::new();
+        // ...) go straight to it, after the groups: a group's generator may
+        // read such an op as what it is (attention computes a causal mask's
+        // iotas from its indices), which a kernel in between would hide.
+        let mut later = Vec::new();
         for (o, general) in alone {
-            let g = wrap(ctx, o);
             if general {
-                general_only.push(g);
+                later.push(o);
+            } else {
+                wrap(ctx, o);
             }
         }
-        let mut groups: Vec<(Op, Op)> = Vec::new();
-        ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-            if fusion::Group::is(ctx, o) {
-                // The function (a child of the module) holding the group.
-                let mut f = o;
-                while let Some(p) = ctx.parent_op(f) {
-                    if p == root {
-                        break;
-                    }
-                    f = p;
-                }
-                groups.push((o, f));
-            }
-        });
         let cache = if self.tuning.is_empty() {
             Cache::new()
         } else {
@@ -547,38 +605,21 @@ impl Pass for FusionToTile {
             wgmma: self.wgmma,
         };
         let mut changed = false;
-        for (i, (g, f)) in groups.into_iter().enumerate() {
-            // Generators size buffers and descriptors from the group's
-            // shapes with plain arithmetic: every shape in the group is
-            // checked static and addressable first. Then each generator in
-            // turn until one lowers it (the general generator, last, takes
-            // what the specialised ones decline).
-            let generators = if self.general_only || general_only.contains(&g) {
-                &GENERATORS[GENERATORS.len() - 1..]
-            } else {
-                GENERATORS
-            };
-            let made = sized(ctx, g).and_then(|()| {
-                // The last reason given (the general generator's) is the
-                // one reported.
-                let mut why = NOT_MINE.to_string();
-                for generate in generators {
-                    match generate(ctx, g, f, &config, i) {
-                        Ok(()) => return Ok(()),
-                        Err(w) if w == NOT_MINE => {}
-                        Err(w) => why = w,
-                    }
-                }
-                Err(why)
-            });
-            match made {
-                Ok(()) => changed = true,
-                Err(why) => ctx.remark(
-                    g,
-                    format_args!("group left as it is (the interpreter still runs it): {why}"),
-                ),
+        let mut n_kernel = 0;
+        let groups = groups_of(ctx, root);
+        changed |= self.generate(ctx, groups, self.general_only, &config, &mut n_kernel);
+        // Then those ops, where something still reads them.
+        let mut general_only = Vec::new();
+        for o in later {
+            if ctx.results(o).any(|r| !ctx.uses(r).is_empty()) {
+                general_only.push(wrap(ctx, o));
             }
         }
+        let groups = groups_of(ctx, root)
+            .into_iter()
+            .filter(|(g, _)| general_only.contains(g))
+            .collect();
+        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel);
         Ok(changed)
     }
 }

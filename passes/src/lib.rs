@@ -8,6 +8,7 @@ pub mod cse;
 pub mod eqsat_fusion;
 pub mod fusion_to_tile;
 pub mod inline;
+pub mod legality;
 pub mod loop_invariant_code_motion;
 pub mod sccp;
 pub mod stablehlo_to_graph;

@@ -78,7 +78,7 @@ pub const MAX_STREAM_OPS: usize = 160;
 
 /// The rows of a GEMM's output one thread block owns, for the on-chip
 /// capacity of fused kernels ([`Body::on_chip_bytes`]).
-pub const TILE_M: i64 = 64;
+pub const TILE_M: i64 = crate::legality::ROW_BLOCK;
 
 /// The most ops of any kind a fused kernel may have.
 pub const MAX_OPS: usize = 40;
@@ -122,6 +122,8 @@ impl Body {
     /// the body, a thread block keeps whole rows of it, [`TILE_M`] rows of N
     /// fp32 accumulators. Other kernels stream fixed-size tiles and fit any
     /// target. (Any later such op counts, a conservative reading of "feeds".)
+    /// Rows too wide for a block's registers ([`crate::legality::whole_rows_fit`])
+    /// fit no target: infinite.
     pub fn on_chip_bytes(&self, u: &Uniquer) -> f64 {
         let mut worst: f64 = 0.0;
         for (i, o) in self.ops.iter().enumerate() {
@@ -148,6 +150,9 @@ impl Body {
                 }
                 _ => width(o.ty),
             };
+            if holds_rows && !crate::legality::whole_rows_fit(n) {
+                return f64::INFINITY;
+            }
             if holds_rows {
                 worst = worst.max((TILE_M * n * 4) as f64);
             }
@@ -155,13 +160,21 @@ impl Body {
         worst
     }
 
-    /// Whether the body ends in a softmax of a GEMM's result: the first half
-    /// of attention.
+    /// Whether the body ends in a softmax of a GEMM's result, possibly
+    /// followed by elementwise ops (the cast back to f16 of a softmax
+    /// computed in f32): the first half of attention.
     pub fn softmax_after_gemm(&self) -> bool {
-        self.ops
-            .last()
-            .is_some_and(|o| o.op.as_str() == graph::SOFTMAX.name)
-            && self.ops.iter().any(|o| role(o.op.as_str()) == Role::Gemm)
+        let Some(s) = self
+            .ops
+            .iter()
+            .rposition(|o| o.op.as_str() == graph::SOFTMAX.name)
+        else {
+            return false;
+        };
+        self.ops[..s].iter().any(|o| role(o.op.as_str()) == Role::Gemm)
+            && self.ops[s + 1..]
+                .iter()
+                .all(|o| role(o.op.as_str()) == Role::Elementwise)
     }
 
     /// Whether some GEMM of the body reads (directly or not) another's

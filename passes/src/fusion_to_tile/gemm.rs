@@ -430,6 +430,12 @@ pub(super) fn gemm(
                 Tuning::heuristic(target, p.m, p.n, p.k)
             }
         });
+    if whole_rows && !crate::legality::whole_rows_fit(p.n) {
+        return Err(format!(
+            "a row normalisation of {}-wide GEMM rows (a block's registers hold rows up to 256 wide)",
+            p.n
+        ));
+    }
     if whole_rows {
         // A block holds whole rows to normalise them.
         tuning.bn = p.n;
@@ -697,6 +703,12 @@ fn gemm_chain(
     // memory, and so do its staged B tiles and the second GEMM's B tile:
     // no chain where they would not fit a block (a BERT encoder's
     // FFN-to-next-layer chain needed 483 KB of the H100's 227 KB).
+    if !crate::legality::whole_rows_fit(p1.n) {
+        return Err(format!(
+            "GEMMs in a row whose first GEMM's {}-wide rows a block's registers cannot hold",
+            p1.n
+        ));
+    }
     let bytes = aic::printer::scalar_bytes(ctx.uniquer(), storage_elem(ctx, mm2.lhs(ctx))) as i64;
     let need = bytes.max(2) * p1.n * (tuning.bm + tuning.bk * tuning.stages.max(1) + tuning.bn);
     if need > CHAIN_MAX_SHARED {

@@ -160,6 +160,69 @@ impl Body {
         worst
     }
 
+    /// This body with its input `j` replaced by its own op `p`, which
+    /// computes the same value (extraction can fuse a value's producer into
+    /// one of its readers and leave another reader on the outer copy: a
+    /// GEMM would run twice). Inputs above `j` move down by one; ops are
+    /// reordered so each follows its operands. `None` where `p` itself
+    /// reads input `j`.
+    pub fn reuse_inner(&self, j: usize, p: usize) -> Option<Body> {
+        let target = |a: i64| -> i64 {
+            match usize::try_from(-1 - a) {
+                Ok(i) if a < 0 && i == j => p as i64,
+                Ok(i) if a < 0 && i > j => a + 1,
+                _ => a,
+            }
+        };
+        let args: Vec<Vec<i64>> = self
+            .ops
+            .iter()
+            .map(|o| o.args.iter().map(|a| target(*a)).collect())
+            .collect();
+        // Post-order from the root: operands first. `state` 1 on the
+        // stack, 2 placed; a cycle (p reading input j) gives up.
+        let n = self.ops.len();
+        let mut state = vec![0u8; n];
+        let mut order: Vec<usize> = Vec::with_capacity(n);
+        let mut stack: Vec<(usize, usize)> = vec![(n.checked_sub(1)?, 0)];
+        state[n - 1] = 1;
+        while let Some((o, k)) = stack.pop() {
+            match args[o].get(k).and_then(|a| usize::try_from(*a).ok()) {
+                Some(d) => {
+                    stack.push((o, k + 1));
+                    match state[d] {
+                        0 => {
+                            state[d] = 1;
+                            stack.push((d, 0));
+                        }
+                        1 => return None,
+                        _ => {}
+                    }
+                }
+                None if k < args[o].len() => stack.push((o, k + 1)),
+                None => {
+                    state[o] = 2;
+                    order.push(o);
+                }
+            }
+        }
+        let mut new_index = vec![0i64; n];
+        for (i, o) in order.iter().enumerate() {
+            new_index[*o] = i as i64;
+        }
+        let ops = order
+            .iter()
+            .map(|o| BodyOp {
+                args: args[*o]
+                    .iter()
+                    .map(|a| if *a >= 0 { new_index[*a as usize] } else { *a })
+                    .collect(),
+                ..self.ops[*o].clone()
+            })
+            .collect();
+        Some(Body { ops })
+    }
+
     /// Whether the body ends in a softmax of a GEMM's result, possibly
     /// followed by elementwise ops (the cast back to f16 of a softmax
     /// computed in f32): the first half of attention.
@@ -171,7 +234,9 @@ impl Body {
         else {
             return false;
         };
-        self.ops[..s].iter().any(|o| role(o.op.as_str()) == Role::Gemm)
+        self.ops[..s]
+            .iter()
+            .any(|o| role(o.op.as_str()) == Role::Gemm)
             && self.ops[s + 1..]
                 .iter()
                 .all(|o| role(o.op.as_str()) == Role::Elementwise)

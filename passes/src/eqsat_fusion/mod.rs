@@ -387,6 +387,18 @@ impl EqsatFusion {
         for &op in ops.iter().rev() {
             ctx.erase_op(op);
         }
+        // Built ops nothing reads (an outer copy of a value a group
+        // computes itself).
+        for (n, v) in expr.as_ref().iter().zip(&values).rev() {
+            if n.op.as_str() != eqsat::INPUT
+                && let Some(d) = ctx.defining_op(*v)
+                && !ctx.is_erased(d)
+                && !ops.contains(&d)
+                && ctx.results(d).all(|r| ctx.uses(r).is_empty())
+            {
+                ctx.erase_op(d);
+            }
+        }
         if fusing {
             let mut built: Vec<Op> = Vec::new();
             for (n, v) in expr.as_ref().iter().zip(&values) {
@@ -545,15 +557,33 @@ fn build(
         }
         let u = ctx.uniquer().clone();
         if n.op.as_str() == fuse::GROUP {
-            let body = fuse::Body::from_attr(&u, n.attrs?)?;
-            let kids: Vec<aic::Type> = args.iter().map(|v| ctx.value_type(*v)).collect();
-            let cost = model.kernel_time(&body, &kids);
-            let kid_classes: Vec<egg::Id> = n
+            let mut body = fuse::Body::from_attr(&u, n.attrs?)?;
+            let mut args = args;
+            let mut kid_classes: Vec<egg::Id> = n
                 .children
                 .iter()
                 .map(|c| classes[usize::from(*c)])
                 .collect();
-            let op_classes = origins.body_classes(&body, &kid_classes);
+            // An input the body also computes itself is read from the
+            // body's own copy (the outer one, now unread, is erased).
+            let mut op_classes = origins.body_classes(&body, &kid_classes);
+            while let Some((j, p)) = kid_classes.iter().enumerate().find_map(|(j, c)| {
+                let c = origins.egraph.find(*c);
+                let p = op_classes
+                    .iter()
+                    .position(|oc| oc.is_some_and(|oc| origins.egraph.find(oc) == c))?;
+                Some((j, p))
+            }) {
+                let Some(b) = body.reuse_inner(j, p) else {
+                    break;
+                };
+                body = b;
+                args.remove(j);
+                kid_classes.remove(j);
+                op_classes = origins.body_classes(&body, &kid_classes);
+            }
+            let kids: Vec<aic::Type> = args.iter().map(|v| ctx.value_type(*v)).collect();
+            let cost = model.kernel_time(&body, &kids);
             let op_locs: Vec<aic::Attr> = op_classes
                 .iter()
                 .map(|c| origins.of(&u, c.as_slice()))

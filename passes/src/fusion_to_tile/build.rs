@@ -286,6 +286,10 @@ pub(super) fn yield_(b: &mut Builder<'_>, values: &[Value]) {
 pub(super) enum Arg {
     /// The running value itself.
     Running,
+    /// An earlier value of the chain: 0 its start, `k` the result of its
+    /// step `k - 1` (an epilogue that reads a value twice, as GeLU's
+    /// `x * (1 + tanh(c * (x + a * x^3)))` does, is a DAG over its values).
+    Earlier(usize),
     /// An operand read (or computed on the fly) in the running value's
     /// index space (a bias vector through a broadcast).
     Read(Operand),
@@ -301,27 +305,34 @@ pub(super) struct Step {
     pub(super) args: Vec<Arg>,
 }
 
-/// An elementwise chain on a running value.
+/// An elementwise chain on a running value (each step may also read the
+/// chain's earlier values: a DAG in program order).
 pub(super) type Chain = Vec<Step>;
 
-/// Elementwise op `o` as a step on the running value `cur` (of shape
-/// `now`; `fwd` the view from the chain's shape to `now`): its other
+/// Elementwise op `o` as a step on the running value, the last of the
+/// chain's values `vals` (of shape `now`; `fwd` the view from the chain's
+/// shape to `now`): operands among `vals` read as they are, its other
 /// operands computed from group inputs ([`operand`]), of the running shape,
 /// rank 0, or bias vectors over its last dimension. The running value comes
 /// first in a commutative op.
 pub(super) fn chain_step(
     ctx: &Context,
     o: Op,
-    cur: Value,
+    vals: &[Value],
     (now, fwd): (&[i64], Option<&Desc>),
     known: (&[Value], &Views),
     taken: &mut Vec<Op>,
 ) -> Result<Step, Skip> {
     let name = ctx.op_name(o);
+    let cur = *vals.last().expect("a chain starts from a value");
     let mut args = Vec::new();
     for (k, x) in ctx.operands(o).to_vec().into_iter().enumerate() {
         if x == cur {
             args.push(Arg::Running);
+            continue;
+        }
+        if let Some(j) = vals.iter().position(|v| *v == x) {
+            args.push(Arg::Earlier(j));
             continue;
         }
         let mut op = operand(ctx, x, known, taken)?;
@@ -339,7 +350,10 @@ pub(super) fn chain_step(
         }
         args.push(Arg::Read(op));
     }
-    if !args.iter().any(|a| matches!(a, Arg::Running)) {
+    if !args
+        .iter()
+        .any(|a| matches!(a, Arg::Running | Arg::Earlier(_)))
+    {
         return Err(format!("{name} is not applied to the running value"));
     }
     let commutative = ctx
@@ -369,18 +383,37 @@ pub(super) fn read_chain(
     taken: &mut Vec<Op>,
 ) -> Result<(Chain, Vec<Op>, Value, usize), Skip> {
     let mut chain = Chain::new();
+    // The chain's values so far (its start, then each step's result).
+    let mut vals = vec![cur];
     let mut views: Vec<Op> = Vec::new();
     // After reshapes that only add or drop unit dims, the running value's
     // shape, and the view from `full` to it.
     let mut now = full.to_vec();
     let mut fwd: Option<Desc> = None;
     for (i, &o) in ops.iter().enumerate() {
-        if !ctx.operands(o).contains(&cur) || taken.contains(&o) {
+        if taken.contains(&o)
+            || !ctx
+                .operands(o)
+                .iter()
+                .any(|x| *x == cur || vals.contains(x))
+        {
             continue;
+        }
+        if !ctx.operands(o).contains(&cur) {
+            // A later op reads an earlier value of the chain: a DAG, whose
+            // values other than the last only its own steps may read.
+            if !views.is_empty() || !is_elementwise(ctx, o) {
+                return Err(format!(
+                    "{} reads an epilogue value that is not its last",
+                    ctx.op_name(o)
+                ));
+            }
         }
         if views.is_empty() && unit_reshape(ctx, o) == Some(cur) {
             taken.push(o);
             cur = ctx.result(o, 0);
+            // The same elements: the reshaped value is the same chain value.
+            *vals.last_mut().expect("a chain value") = cur;
             now = shape(ctx, cur);
             fwd = Some(Desc::reshape(&now, full));
             continue;
@@ -395,6 +428,7 @@ pub(super) fn read_chain(
             continue;
         }
         if !is_elementwise(ctx, o) {
+            inner_values_stay(ctx, &vals, &chain)?;
             return Ok((chain, views, cur, i));
         }
         if !views.is_empty() {
@@ -406,11 +440,41 @@ pub(super) fn read_chain(
         if shape(ctx, ctx.result(o, 0)) != now {
             return Err(format!("{} broadcasts the running value", ctx.op_name(o)));
         }
-        chain.push(chain_step(ctx, o, cur, (&now, fwd.as_ref()), known, taken)?);
+        chain.push(chain_step(
+            ctx,
+            o,
+            &vals,
+            (&now, fwd.as_ref()),
+            known,
+            taken,
+        )?);
         taken.push(o);
         cur = ctx.result(o, 0);
+        vals.push(cur);
     }
+    inner_values_stay(ctx, &vals, &chain)?;
     Ok((chain, views, cur, ops.len()))
+}
+
+/// The values of a chain other than its last are read by its own steps
+/// only (the kernel computes them in registers and stores only the last).
+fn inner_values_stay(ctx: &Context, vals: &[Value], chain: &Chain) -> Result<(), Skip> {
+    let inner = vals
+        .get(1..vals.len().saturating_sub(1))
+        .unwrap_or_default();
+    for v in inner {
+        if let Some(u) = ctx
+            .uses(*v)
+            .iter()
+            .find(|u| !chain.iter().any(|st| st.op == u.op))
+        {
+            return Err(format!(
+                "an epilogue value read by {} besides its last",
+                ctx.op_name(u.op)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Where a generator reads operand tiles: the kernel's buffers (by group
@@ -591,15 +655,18 @@ pub(super) fn emit_chain(
     mut value: Value,
     at: &At<'_>,
 ) -> Value {
+    let mut vals = vec![value];
     for st in chain {
         let mut ins = Vec::with_capacity(st.args.len());
         for a in &st.args {
             ins.push(match a {
                 Arg::Running => In::Tile(value),
+                Arg::Earlier(j) => In::Tile(vals[*j]),
                 Arg::Read(o) => at.input(e, o),
             });
         }
         value = emit_op(e, st.op, &ins, at.shape);
+        vals.push(value);
     }
     value
 }

@@ -525,11 +525,26 @@ impl FusionToTile {
                 // The last reason given (the general generator's) is the
                 // one reported.
                 let mut why = NOT_MINE.to_string();
-                for generate in generators {
+                // The first specialised generator's reason for declining a
+                // group the general generator then lowers: a remark, as
+                // loops are slower than the template would be.
+                let mut declined: Option<String> = None;
+                for (k, generate) in generators.iter().enumerate() {
                     match generate(ctx, g, f, config, i) {
-                        Ok(()) => return Ok(()),
+                        Ok(()) => {
+                            if let Some(w) = declined.filter(|_| k + 1 == generators.len()) {
+                                ctx.remark(
+                                    g,
+                                    format_args!("lowered by the general generator: {w}"),
+                                );
+                            }
+                            return Ok(());
+                        }
                         Err(w) if w == NOT_MINE => {}
-                        Err(w) => why = w,
+                        Err(w) => {
+                            declined.get_or_insert_with(|| w.clone());
+                            why = w;
+                        }
                     }
                 }
                 Err(why)

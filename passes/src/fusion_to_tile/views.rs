@@ -320,7 +320,7 @@ fn chain_operand(
         return Err(format!("{} broadcasts its operand", ctx.op_name(p)));
     }
     let base = operand(ctx, run, known, taken)?;
-    let step = chain_step(ctx, p, run, (&now, None), known, taken)?;
+    let step = chain_step(ctx, p, &[run], (&now, None), known, taken)?;
     taken.push(p);
     Ok(match base {
         Operand::Chain(b, mut c) => {

@@ -496,11 +496,11 @@ fn mma_sync_attention_equals_the_interpreter() {
         r#"{"cpu/attention/64x200x16": {"bm": 64, "bn": 64, "bk": 16, "stages": 2},
             "cpu/attention/32x64x32": {"bm": 32, "bn": 32, "bk": 16, "stages": 2}}"#,
     );
-    for (i, (b, sq, sk, d, threads)) in [(2, 64, 200, 16, 128), (1, 32, 64, 32, 64)]
-        .into_iter()
-        .enumerate()
-    {
-        let (text, shapes) = attention(b, sq, sk, d, "f16");
+    let shapes = [(2, 64, 200, 16, 128, "f16"), (1, 32, 64, 32, 64, "f16")];
+    // bf16 runs mma.sync's .bf16 form on the same fragments.
+    let bf16 = [(1, 32, 64, 32, 64, "bf16")];
+    for (i, (b, sq, sk, d, threads, elem)) in shapes.into_iter().chain(bf16).enumerate() {
+        let (text, shapes) = attention(b, sq, sk, d, elem);
         let how = Lowering {
             threads,
             warp: 32,
@@ -508,7 +508,7 @@ fn mma_sync_attention_equals_the_interpreter() {
             tuning: tuning.to_str(),
         };
         let seed = 130 + i as u64;
-        check_on("attention", &text, &shapes, "f16", seed, &how);
+        check_on("attention", &text, &shapes, elem, seed, &how);
         let ir = gpu_ir(&text, seed, &how);
         let body = &ir[ir.find("scf.for").expect("a loop over the keys")..];
         for want in [
@@ -521,6 +521,12 @@ fn mma_sync_attention_equals_the_interpreter() {
                 "attention {b}x{sq}x{sk}x{d}: no {want}\n{ir}"
             );
         }
+        assert!(
+            body.contains(&format!(
+                "(vector<4x2x{elem}>, vector<2x2x{elem}>, vector<2x2xf32>)"
+            )),
+            "attention {b}x{sq}x{sk}x{d}: no mma.sync of {elem}\n{ir}"
+        );
         // After the row reductions the second gemm reads V by transposing
         // ldmatrix and P from registers: no plain ldmatrix (an A from
         // shared memory) follows the last shuffle.

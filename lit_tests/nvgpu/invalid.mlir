@@ -55,8 +55,21 @@ gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {
   %h = arith.constant 0.0 : f16
   %a = vector.from_elements %h, %h, %h, %h, %h, %h, %h, %h : vector<4x2xf16>
   %b = vector.from_elements %h, %h, %h, %h : vector<2x2xf16>
-  // expected-error@+1 {{'nvgpu.mma.sync' op expects (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>, not (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>}}
+  // expected-error@+1 {{'nvgpu.mma.sync' op expects (vector<4x2xT>, vector<2x2xT>, vector<2x2xf32>) -> vector<2x2xf32> for T f16 or bf16, not (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>}}
   %d = nvgpu.mma.sync(%a, %b, %b) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf16>) -> vector<2x2xf16>
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  %h = arith.constant 0.0 : f16
+  %bh = arith.constant 0.0 : bf16
+  %z = arith.constant 0.0 : f32
+  %a = vector.from_elements %h, %h, %h, %h, %h, %h, %h, %h : vector<4x2xf16>
+  %b = vector.from_elements %bh, %bh, %bh, %bh : vector<2x2xbf16>
+  %c = vector.from_elements %z, %z, %z, %z : vector<2x2xf32>
+  // expected-error@+1 {{'nvgpu.mma.sync' op expects (vector<4x2xT>, vector<2x2xT>, vector<2x2xf32>) -> vector<2x2xf32> for T f16 or bf16, not (vector<4x2xf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>}}
+  %d = nvgpu.mma.sync(%a, %b, %c) {mmaShape = [16, 8, 16]} : (vector<4x2xf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>
   gpu.return
 }
 // -----

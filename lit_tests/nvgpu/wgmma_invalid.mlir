@@ -1,4 +1,4 @@
-// The verifiers of Hopper's warpgroup MMA ops: descriptors of f16 matrices
+// The verifiers of Hopper's warpgroup MMA ops: descriptors of f16 or bf16 matrices
 // in shared memory with 128-byte swizzling and 16-byte-aligned strides,
 // wgmma accumulators of N/2 f32 for N a multiple of 8 up to 256, and the
 // nvvm synchronisation ops inside kernels with the kinds aic translates.
@@ -16,7 +16,7 @@ gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 1024 {
 ^bb0(%g: memref<256xf16>):
   %c0 = arith.constant 0 : index
   %s = gpu.shared offset = 0 : memref<256xf32, #gpu.address_space<workgroup>>
-  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op describes f16 matrices, not f32}}
+  // expected-error@+1 {{'nvgpu.warpgroup.generate.descriptor' op describes f16 or bf16 matrices, not f32}}
   %d = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<256xf32, #gpu.address_space<workgroup>> -> i64
   gpu.return
 }
@@ -56,6 +56,16 @@ gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
   %c = vector.from_elements %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f, %f : vector<256xf32>
   // expected-error@+1 {{'nvgpu.warpgroup.mma' op expects an accumulator vector<Kxf32> of K = N/2 for N a multiple of 8 from 8 to 256, and a result of its type, not vector<256xf32> -> vector<256xf32>}}
   %d = nvgpu.warpgroup.mma %z, %z, %c : vector<256xf32> -> vector<256xf32>
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%g: memref<256xf16>):
+  %z = arith.constant 0 : i64
+  %f = arith.constant 0.0 : f32
+  %c = vector.from_elements %f, %f, %f, %f, %f, %f, %f, %f : vector<8xf32>
+  // expected-error@+1 {{'nvgpu.warpgroup.mma' op attribute 'abType' failed to satisfy constraint: type attribute of f16 or bf16}}
+  %d = nvgpu.warpgroup.mma %z, %z, %c {abType = f32} : vector<8xf32> -> vector<8xf32>
   gpu.return
 }
 // -----

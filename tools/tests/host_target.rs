@@ -48,11 +48,16 @@ fn literal(r: &mut Rng, shape: &[i64], elem: &str) -> String {
 }
 
 /// The values [`literal`] writes (from the same generator state), as an
-/// .npy file of f16 or f32.
+/// .npy file of f16, bf16 or f32.
 fn npy(r: &mut Rng, shape: &[i64], elem: &str) -> Vec<u8> {
     let n: i64 = shape.iter().product();
     let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
-    let descr = if elem == "f16" { "<f2" } else { "<f4" };
+    // bf16, which numpy lacks, as aic writes it: two-byte voids.
+    let descr = match elem {
+        "f16" => "<f2",
+        "bf16" => "<V2",
+        _ => "<f4",
+    };
     let mut head = format!(
         "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}), }}",
         dims.join(" ")
@@ -66,8 +71,12 @@ fn npy(r: &mut Rng, shape: &[i64], elem: &str) -> Vec<u8> {
     out.extend(head.as_bytes());
     for _ in 0..n {
         let v: f64 = format!("{:.3}", r.value()).parse().unwrap();
-        if elem == "f16" {
-            let bits = aic::float::FloatKind::F16.from_f64(v) as u16;
+        if let Some(k) = match elem {
+            "f16" => Some(aic::float::FloatKind::F16),
+            "bf16" => Some(aic::float::FloatKind::BF16),
+            _ => None,
+        } {
+            let bits = k.from_f64(v) as u16;
             out.extend(bits.to_le_bytes());
         } else {
             out.extend((v as f32).to_le_bytes());
@@ -428,6 +437,50 @@ fn mma_sync_gemms_equal_the_interpreter() {
     check_matrix_units(&cases, 32, "nvgpu", tuning.to_str(), 120);
 }
 
+/// bf16 GEMMs on NVIDIA's tensor cores, emulated on the host: mma.sync's
+/// and wgmma's `.bf16` forms read the fragments and shared layouts of f16
+/// (a bias + GeLU epilogue on mma.sync's fragments; a pipelined K loop on
+/// warpgroup MMA, tiles from a tuning cache).
+#[test]
+fn bf16_gemms_on_tensor_cores_equal_the_interpreter() {
+    let tuning = scratch_file(
+        "bf16",
+        "tuning.json",
+        r#"{"cpu/gemm/64x64x256": {"bm": 64, "bn": 64, "bk": 64, "stages": 3, "threads": 128}}"#,
+    );
+    let cases = [
+        (
+            "mma.sync, bias + gelu",
+            gemm(&[], 64, 96, 48, true, "bf16"),
+            "nvgpu",
+            None,
+            "(vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>) -> vector<2x2xf32>",
+        ),
+        (
+            "wgmma",
+            gemm(&[], 64, 64, 256, false, "bf16"),
+            "wgmma",
+            tuning.to_str(),
+            "nvgpu.warpgroup.mma %",
+        ),
+    ];
+    for (i, (what, (text, shapes), mma, tuning, want)) in cases.into_iter().enumerate() {
+        let how = Lowering {
+            threads: 128,
+            warp: 32,
+            mma: Some(mma),
+            tuning,
+        };
+        let seed = 125 + i as u64;
+        check_on(what, &text, &shapes, "bf16", seed, &how);
+        let ir = gpu_ir(&text, seed, &how);
+        assert!(ir.contains(want), "{what}: no {want}\n{ir}");
+        if mma == "wgmma" {
+            assert!(ir.contains("abType = bf16"), "{what}: not bf16\n{ir}");
+        }
+    }
+}
+
 /// Attention on NVIDIA's tensor cores, emulated on the host, in the blocks
 /// h100 takes (from a tuning cache: 64 or 32 queries over warps of 16
 /// rows, two cp.async stages of keys): the FlashAttention-2 loop, whose
@@ -443,11 +496,11 @@ fn mma_sync_attention_equals_the_interpreter() {
         r#"{"cpu/attention/64x200x16": {"bm": 64, "bn": 64, "bk": 16, "stages": 2},
             "cpu/attention/32x64x32": {"bm": 32, "bn": 32, "bk": 16, "stages": 2}}"#,
     );
-    for (i, (b, sq, sk, d, threads)) in [(2, 64, 200, 16, 128), (1, 32, 64, 32, 64)]
-        .into_iter()
-        .enumerate()
-    {
-        let (text, shapes) = attention(b, sq, sk, d, "f16");
+    let shapes = [(2, 64, 200, 16, 128, "f16"), (1, 32, 64, 32, 64, "f16")];
+    // bf16 runs mma.sync's .bf16 form on the same fragments.
+    let bf16 = [(1, 32, 64, 32, 64, "bf16")];
+    for (i, (b, sq, sk, d, threads, elem)) in shapes.into_iter().chain(bf16).enumerate() {
+        let (text, shapes) = attention(b, sq, sk, d, elem);
         let how = Lowering {
             threads,
             warp: 32,
@@ -455,7 +508,7 @@ fn mma_sync_attention_equals_the_interpreter() {
             tuning: tuning.to_str(),
         };
         let seed = 130 + i as u64;
-        check_on("attention", &text, &shapes, "f16", seed, &how);
+        check_on("attention", &text, &shapes, elem, seed, &how);
         let ir = gpu_ir(&text, seed, &how);
         let body = &ir[ir.find("scf.for").expect("a loop over the keys")..];
         for want in [
@@ -468,6 +521,12 @@ fn mma_sync_attention_equals_the_interpreter() {
                 "attention {b}x{sq}x{sk}x{d}: no {want}\n{ir}"
             );
         }
+        assert!(
+            body.contains(&format!(
+                "(vector<4x2x{elem}>, vector<2x2x{elem}>, vector<2x2xf32>)"
+            )),
+            "attention {b}x{sq}x{sk}x{d}: no mma.sync of {elem}\n{ir}"
+        );
         // After the row reductions the second gemm reads V by transposing
         // ldmatrix and P from registers: no plain ldmatrix (an A from
         // shared memory) follows the last shuffle.

@@ -8,11 +8,12 @@
 //! |---|---|
 //! | `nvgpu.ldmatrix` (numTiles 1, 2, 4; transpose) | `llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16.p3`, whose `i32`s are the fragment's pairs of halves |
 //! | `nvgpu.mma.sync` m16n8k16, f16 × f16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.f32.f32` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`) |
+//! | `nvgpu.mma.sync` m16n8k16, bf16 × bf16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.bf16`, A and B as `i32` pairs (PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`) |
 //! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
 //! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
 //! | `nvgpu.device_async_wait` | `llvm.nvvm.cp.async.wait.group` of `numGroups` |
 //! | `nvgpu.warpgroup.generate.descriptor` | the descriptor's bits computed from the shared address |
-//! | `nvgpu.warpgroup.mma` (sm_90a) | inline PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.f16.f16`, the accumulator's registers read and written (LLVM 22 has no intrinsic for it) |
+//! | `nvgpu.warpgroup.mma` (sm_90a) | inline PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T` (T `f16`, or `bf16` with `abType = bf16`), the accumulator's registers read and written (LLVM 22 has no intrinsic for it) |
 //! | `nvvm.wgmma.fence.aligned`, `.commit.group.sync.aligned`, `.wait.group.sync.aligned` (sm_90a) | `llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned` |
 //! | `nvvm.fence.proxy` async.shared, cta | `llvm.nvvm.fence.proxy.async.shared_cta` |
 //!
@@ -264,33 +265,67 @@ fn pairs<'ctx>(
         .collect()
 }
 
+/// The 16-bit float type of an `mma.sync`'s A and B fragments (f16 or
+/// bf16, `<8 x T>` and `<4 x T>`) with an f32 accumulator, if they are such.
+fn mma_halves<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    a: VectorValue<'ctx>,
+    b: VectorValue<'ctx>,
+    c: VectorValue<'ctx>,
+) -> Option<inkwell::types::FloatType<'ctx>> {
+    let fits = |t: inkwell::types::FloatType<'ctx>| {
+        a.get_type() == t.vec_type(8)
+            && b.get_type() == t.vec_type(4)
+            && c.get_type() == l.f32().vec_type(4)
+    };
+    [l.cx.f16_type(), l.cx.bf16_type()]
+        .into_iter()
+        .find(|t| fits(*t))
+}
+
+/// The `n` pairs of 16-bit elements of a fragment `<2n x T>`, as `i32` each.
+fn words<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+) -> Result<Vec<BasicValueEnum<'ctx>>, String> {
+    let n = v.get_type().get_size() / 2;
+    let w = l.b.build_bit_cast(v, l.i32().vec_type(n), "").llvm()?;
+    (0..n)
+        .map(|k| {
+            let at = l.i32().const_int(u64::from(k), false);
+            l.b.build_extract_element(w.into_vector_value(), at, "")
+                .llvm()
+        })
+        .collect()
+}
+
 fn mma_sync<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
-    let f16 = l.cx.f16_type();
     let f32 = l.f32();
-    if a.get_type() != f16.vec_type(8)
-        || b.get_type() != f16.vec_type(4)
-        || c.get_type() != f32.vec_type(4)
-    {
+    let Some(half) = mma_halves(l, a, b, c) else {
         return Err(l.err(
             op,
-            "nvgpu.mma.sync is translated for f16 fragments with an f32 accumulator only",
+            "nvgpu.mma.sync is translated for f16 or bf16 fragments with an f32 accumulator only",
         ));
-    }
-    let mut args = pairs(l, a)?;
-    args.extend(pairs(l, b)?);
+    };
+    // f16 pairs go as `<2 x half>`, bf16 pairs as the `i32` words LLVM's
+    // bf16 intrinsic takes.
+    let bf16 = half == l.cx.bf16_type();
+    let mut args = if bf16 { words(l, a)? } else { pairs(l, a)? };
+    args.extend(if bf16 { words(l, b)? } else { pairs(l, b)? });
     for k in 0..4 {
         let at = l.i32().const_int(k, false);
         args.push(l.b.build_extract_element(c, at, "").llvm()?);
     }
     let ret =
         l.cx.struct_type(&[f32.into(), f32.into(), f32.into(), f32.into()], false);
+    let name = if bf16 {
+        "llvm.nvvm.mma.m16n8k16.row.col.bf16"
+    } else {
+        "llvm.nvvm.mma.m16n8k16.row.col.f32.f32"
+    };
     let r = l
-        .call(
-            "llvm.nvvm.mma.m16n8k16.row.col.f32.f32",
-            Some(ret.as_basic_type_enum()),
-            &args,
-        )?
+        .call(name, Some(ret.as_basic_type_enum()), &args)?
         .ok_or_else(|| l.err(op, "mma returned nothing"))?
         .into_struct_value();
     let mut d = f32.vec_type(4).get_poison();
@@ -460,8 +495,13 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
     let f32 = l.f32();
     let regs: Vec<String> = (0..k).map(|i| format!("${i}")).collect();
     let tb = u8::from(aic_dialects::nvgpu::transpose_b(l.ir, op));
+    let ab = if aic_dialects::nvgpu::wgmma_bf16(l.ir, op) {
+        "bf16"
+    } else {
+        "f16"
+    };
     let asm = format!(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16 {{{}}}, ${k}, ${}, p, 1, 1, 0, {tb};\n}}",
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} {{{}}}, ${k}, ${}, p, 1, 1, 0, {tb};\n}}",
         regs.join(", "),
         k + 1
     );
@@ -576,16 +616,13 @@ fn host_ldmatrix<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum
 /// element `2·(k / 8) + k % 2`.
 fn host_mma_sync<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
-    let (f16, f32) = (l.cx.f16_type(), l.f32());
-    if a.get_type() != f16.vec_type(8)
-        || b.get_type() != f16.vec_type(4)
-        || c.get_type() != f32.vec_type(4)
-    {
+    let f32 = l.f32();
+    let Some(f16) = mma_halves(l, a, b, c) else {
         return Err(l.err(
             op,
-            "nvgpu.mma.sync is emulated for f16 fragments with an f32 accumulator only",
+            "nvgpu.mma.sync is emulated for f16 or bf16 fragments with an f32 accumulator only",
         ));
-    }
+    };
     let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
     let i32t = l.i32();
     let half = |k: u64| -> Vec<_> {
@@ -714,7 +751,12 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     let (da, db) = (da.into_int_value(), db.into_int_value());
     let trans_b = aic_dialects::nvgpu::transpose_b(l.ir, op);
     let i64t = l.cx.i64_type();
-    let (f16, f32) = (l.cx.f16_type(), l.f32());
+    let f32 = l.f32();
+    let f16 = if aic_dialects::nvgpu::wgmma_bf16(l.ir, op) {
+        l.cx.bf16_type()
+    } else {
+        l.cx.f16_type()
+    };
     let cst = |v: u64| i64t.const_int(v, false);
     let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
     let base = l.shared_base()?;

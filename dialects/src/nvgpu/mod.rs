@@ -37,7 +37,8 @@
 //! one index per dimension of its memref); the op is the same for a rank-1
 //! memref. Only the shapes and types the backend translates are accepted:
 //! `ldmatrix` of 1, 2 or 4 8x8 tiles of 16-bit elements from shared memory,
-//! and `mma.sync` of shape m16n8k16 on f16 with an f32 accumulator.
+//! and `mma.sync` of shape m16n8k16 on f16 or bf16 (A and B alike) with an
+//! f32 accumulator.
 //! Both are warp-collective (every lane of the warp runs them together), so
 //! the interpreter, which runs one thread, has no semantics for them.
 //!
@@ -63,7 +64,8 @@
 //! tensor map) and names the strides itself, so the op takes a shared
 //! view and an index and gives the descriptor as the `i64` the
 //! instruction reads. `warpgroup.mma` is one `wgmma.mma_async` of shape
-//! m64nNk16, f16 x f16 + f32 (N = 2 x the accumulator's length, a
+//! m64nNk16, f16 x f16 + f32, or bf16 x bf16 + f32 with `abType = bf16`
+//! (N = 2 x the accumulator's length, a
 //! multiple of 8 up to 256), A K-major, B K-major or N-major with
 //! `transposeB`; upstream's op spans a whole K loop of instructions on
 //! `!nvgpu.warpgroup.accumulator` values and synchronises itself, aic's
@@ -135,6 +137,14 @@ const INDEX_ATTR: AttrConstraint = AttrConstraint {
     desc: "index attribute",
     check: |a, u| matches!(a, AttrKind::Integer { ty, .. } if matches!(u.type_kind(*ty), TypeKind::Index)),
     syntax: AttrSyntax::WithoutType(index_type),
+};
+
+/// The element type of a warpgroup MMA's A and B, `abType = bf16` (absent:
+/// f16).
+const HALF_TYPE: AttrConstraint = AttrConstraint {
+    desc: "type attribute of f16 or bf16",
+    check: |a, u| matches!(a, AttrKind::Type(t) if matches!(u.type_kind(*t), TypeKind::Float(FloatKind::F16 | FloatKind::BF16))),
+    syntax: AttrSyntax::Full,
 };
 
 /// An array of integers, `[16, 8, 16]`.
@@ -254,7 +264,7 @@ aic::op! {
             swizzle: required(I64_ATTR),
         ],
         spec: OpSpec {
-            summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 matrix in shared memory",
+            summary: "the wgmma matrix descriptor of a 128-byte-swizzled f16 or bf16 matrix in shared memory",
             traits: Traits::PURE,
             format: Some("$tensor `[` $indices `]` attr-dict `:` type($tensor) `->` type($descriptor)"),
             verify: Some(verify_warpgroup_descriptor),
@@ -265,7 +275,7 @@ aic::op! {
 }
 
 aic::op! {
-    /// `nvgpu.warpgroup.mma %da, %db, %c {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
+    /// `nvgpu.warpgroup.mma %da, %db, %c {abType = bf16}? {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
     pub WarpgroupMma = WARPGROUP_MMA {
         operands: [
             descriptor_a = "descriptorA": one(I64),
@@ -273,7 +283,10 @@ aic::op! {
             matrix_c = "matrixC": one(VECTOR),
         ],
         results: [matrix_d = "matrixD": one(VECTOR)],
-        attributes: [transpose_b = "transposeB": optional(ac::UNIT)],
+        attributes: [
+            transpose_b = "transposeB": optional(ac::UNIT),
+            ab_type = "abType": optional(HALF_TYPE),
+        ],
         spec: OpSpec {
             summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate from shared memory",
             format: Some(
@@ -370,6 +383,12 @@ pub fn int(ctx: &Context, op: Op, name: &str) -> i64 {
 /// Whether a `warpgroup.mma` reads B N-major (`transposeB`).
 pub fn transpose_b(ctx: &Context, op: Op) -> bool {
     attr_kind(ctx, op, "transposeB").is_some()
+}
+
+/// Whether a `warpgroup.mma` multiplies bf16 matrices (`abType = bf16`),
+/// not f16 ones.
+pub fn wgmma_bf16(ctx: &Context, op: Op) -> bool {
+    matches!(attr_kind(ctx, op, "abType"), Some(AttrKind::Type(t)) if is_float(ctx, *t, FloatKind::BF16))
 }
 
 /// The N of a `warpgroup.mma` (twice its accumulator's length per thread).
@@ -508,8 +527,11 @@ fn verify_warpgroup_descriptor(ctx: &Context, op: Op) -> Result<(), Diagnostic> 
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     let d = WarpgroupDescriptor(op);
     let elem = shared_matrix(ctx, d.tensor(ctx), d.indices(ctx), "matrix").map_err(err)?;
-    if !is_float(ctx, elem, FloatKind::F16) {
-        return Err(err(format!("describes f16 matrices, not {}", text(elem))));
+    if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
+        return Err(err(format!(
+            "describes f16 or bf16 matrices, not {}",
+            text(elem)
+        )));
     }
     if int(ctx, op, "swizzle") != 128 {
         return Err(err(format!(
@@ -576,13 +598,13 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
         v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
     };
-    if !is(vector_of(ctx, t[0]), &[4, 2], FloatKind::F16)
-        || !is(vector_of(ctx, t[1]), &[2, 2], FloatKind::F16)
+    let ab = |k| is(vector_of(ctx, t[0]), &[4, 2], k) && is(vector_of(ctx, t[1]), &[2, 2], k);
+    if !(ab(FloatKind::F16) || ab(FloatKind::BF16))
         || !is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
         || t[2] != res
     {
         return Err(err(format!(
-            "expects (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>, not ({}, {}, {}) -> {}",
+            "expects (vector<4x2xT>, vector<2x2xT>, vector<2x2xf32>) -> vector<2x2xf32> for T f16 or bf16, not ({}, {}, {}) -> {}",
             text(t[0]),
             text(t[1]),
             text(t[2]),

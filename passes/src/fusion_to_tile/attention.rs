@@ -191,9 +191,10 @@ pub(super) fn attention(
         .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
         .copied()
         .unwrap_or_else(|| {
+            // f16 or bf16: tensor-core tiles.
             let f16 = matches!(
                 ctx.type_kind(at.elems[0]),
-                TypeKind::Float(aic::float::FloatKind::F16)
+                TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
             );
             heuristic(target, at.qk.batch, (sq, sk, d), f16)
         });

@@ -410,14 +410,15 @@ pub(super) fn gemm(
     let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(first.result(ctx)))?);
     let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
     let storage = (elem_of(a_val)?, elem_of(first.b(ctx))?);
-    let f16 = |t: Type| {
+    let half = |t: Type| {
         matches!(
             ctx.type_kind(t),
-            TypeKind::Float(aic::float::FloatKind::F16)
+            TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
         )
     };
-    // One f16 GEMM whose block holds only its accumulator: tensor-core tiles.
-    let mma_sized = f16(storage.0) && f16(storage.1) && branches.len() == 1 && !whole_rows;
+    // One f16 (or bf16) GEMM whose block holds only its accumulator:
+    // tensor-core tiles.
+    let mma_sized = half(storage.0) && storage.1 == storage.0 && branches.len() == 1 && !whole_rows;
     let mut tuning = cache
         .get(&format!("{target}/gemm/{}x{}x{}", p.m, p.n, p.k))
         .copied()

@@ -5,7 +5,9 @@
 //! here; only the instruction's [`Unit`] (its tile and lane layout) and
 //! the gemm itself differ.
 //!
-//! Which gemms: f16 x f16 -> f32 with M, N, K multiples of 16, 8 and 16, in
+//! Which gemms: f16 x f16 -> f32 or bf16 x bf16 -> f32 (mma.sync's .bf16
+//! form, the same fragment layouts; MFMA f16 only) with M, N, K multiples
+//! of 16, 8 and 16, in
 //! a block of whole warps that tile the accumulator (a grid of `wm x wn`
 //! warps, each owning a `M/wm x N/wn` block of `mt x nt` mma tiles). Any
 //! other gemm keeps the SIMT loops.
@@ -241,6 +243,7 @@ pub(super) struct MmaOperands {
     b_base: Vec<Value>,
     /// The fragment types: A's, B's, two B fragments', the accumulator's.
     types: [Type; 4],
+    /// A's and B's element type (f16 or bf16).
     f16: Type,
     f32: Type,
 }
@@ -273,7 +276,7 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
     if threads % 32 != 0 {
         return None;
     }
-    let (m, k, n) = f16_gemm_shape(ctx, gemm)?;
+    let (m, k, n, _) = half_gemm_shape(ctx, gemm)?;
     if m % 16 != 0 || n % 8 != 0 || k % 16 != 0 {
         return None;
     }
@@ -283,8 +286,16 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
 }
 
 /// `(M, K, N)` of a 2-D `tile.gemm` of f16 A (M x K) and B (K x N) into an
-/// f32 accumulator, the gemms matrix units run.
+/// f32 accumulator, the gemms AMD's matrix units run.
 pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)> {
+    let (m, k, n, half) = half_gemm_shape(ctx, gemm)?;
+    (half == FloatKind::F16).then_some((m, k, n))
+}
+
+/// `(M, K, N)` and the element type of a 2-D `tile.gemm` of A (M x K) and
+/// B (K x N) both f16 or both bf16 into an f32 accumulator, the gemms
+/// NVIDIA's tensor cores run.
+pub(super) fn half_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64, FloatKind)> {
     let g = tile::Gemm::of(ctx, gemm)?;
     let (a, b, c) = (
         tile_type(ctx, g.a(ctx))?,
@@ -292,13 +303,22 @@ pub(super) fn f16_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)>
         tile_type(ctx, g.acc(ctx))?,
     );
     let r = tile_type(ctx, g.result(ctx))?;
-    let f16 = |t: &TileType| is_float(ctx, t.elem, FloatKind::F16) && t.shape.len() == 2;
+    let half = half_kind(ctx, a.elem)?;
     let f32 = |t: &TileType| is_float(ctx, t.elem, FloatKind::F32) && t.shape.len() == 2;
-    if !(f16(&a) && f16(&b) && f32(&c) && f32(&r)) {
+    if !(a.shape.len() == 2 && b.shape.len() == 2 && b.elem == a.elem && f32(&c) && f32(&r)) {
         return None;
     }
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
-    (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n))
+    (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n, half))
+}
+
+/// The kind of `t` if it is a 16-bit float tensor cores multiply (f16 or
+/// bf16).
+pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
+    match ctx.type_kind(t) {
+        TypeKind::Float(f @ (FloatKind::F16 | FloatKind::BF16)) => Some(*f),
+        _ => None,
+    }
 }
 
 pub(super) use plan::{CHUNK, plan};
@@ -888,7 +908,11 @@ impl Lower<'_> {
         let (wm_rows, wn_cols) = (w.mt * 16, w.nt * 8);
         let sb = pb.stride;
         let u = self.ctx.uniquer().clone();
-        let f16 = u.ty(TypeKind::Float(FloatKind::F16));
+        // A's and B's element type (f16 or bf16), which the fragments hold.
+        let gb = tile::Gemm::of(self.ctx, op)
+            .ok_or_else(|| err(self.ctx, op, "a tensor-core gemm that is not a gemm"))?
+            .b(self.ctx);
+        let f16 = self.tile_of(op, gb)?.elem;
         let f32 = u.ty(TypeKind::Float(FloatKind::F32));
         let vec = |shape: &[i64], elem: Type| {
             u.ty(TypeKind::Vector {

@@ -94,7 +94,7 @@ pub static INFO: PassInfo = PassInfo {
             kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu", "wgmma"]),
             default: "false",
             range: None,
-            help: "Run f16 gemms on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later; wgmma: Hopper's nvgpu.warpgroup.mma where a pipelined loop's gemm qualifies, sm_90a) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
+            help: "Run f16 gemms (and bf16 ones on NVIDIA) on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later; wgmma: Hopper's nvgpu.warpgroup.mma where a pipelined loop's gemm qualifies, sm_90a) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
         },
     ],
     create: |o: &PassOptions| {

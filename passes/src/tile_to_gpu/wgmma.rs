@@ -4,7 +4,8 @@
 //! from the shared ring, with no fragment loads.
 //!
 //! Which gemms: those [`super::mma`] pipelines as a loop's only gemm
-//! (f16 x f16 -> f32, its operands the loop's staged transfers), in
+//! (f16 x f16 -> f32 or bf16 x bf16 -> f32, its operands the loop's
+//! staged transfers), in
 //! blocks of whole warpgroups (128 threads) stacked along M, one m64 row
 //! block each (M = 64 x warpgroups), N a multiple of 8 up to 256 (of 64
 //! when B is N-major), a K step a multiple of 64, 3 stages or more. Other
@@ -50,7 +51,7 @@ use aic_dialects::tile::{self, TileType};
 use aic_dialects::vector;
 use aic_dialects::{nvgpu, nvvm};
 
-/// Elements of a 128-byte swizzled run of f16 (one line of an atom).
+/// Elements of a 128-byte swizzled run of f16 or bf16 (one line of an atom).
 const RUN: i64 = 64;
 
 /// Bytes between the 8-line groups of an atom (its size).
@@ -166,6 +167,10 @@ impl Lower<'_> {
         let u = self.ctx.uniquer().clone();
         let i1 = u.int_type(1);
         let f32 = u.ty(TypeKind::Float(FloatKind::F32));
+        // bf16 matrices say so (`abType = bf16`); f16 is the default.
+        let elem = rings[ia].3.elem;
+        let ab_type = (super::mma::half_kind(self.ctx, elem) == Some(FloatKind::BF16))
+            .then(|| u.attr(AttrKind::Type(elem)));
         let len = w.slots();
         let vty = u.ty(TypeKind::Vector {
             shape: [len].as_slice().into(),
@@ -231,7 +236,8 @@ impl Lower<'_> {
                 let at_b = ab::binary::<arith::AddI>(s, base_b, at_b);
                 let db = s.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
                 let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
-                v = nvgpu::WarpgroupMma::build(s, da, db, v, transpose_b, vty).matrix_d(s.ctx);
+                v = nvgpu::WarpgroupMma::build(s, da, db, v, transpose_b, ab_type, vty)
+                    .matrix_d(s.ctx);
             }
             nvvm::WgmmaCommit::build(s);
             s.wgmma_wait(1);

@@ -5,7 +5,6 @@ use super::{CHUNK, MmaOperands, Padded, Pipe, Warps, int_attr, single_gemm};
 use crate::tile_to_gpu::{Lower, body_of, err};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::float::FloatKind;
 use aic::ir::{Op, Value};
 use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
@@ -297,7 +296,7 @@ impl Lower<'_> {
         let f16 = g.f16;
         let held = (w.mt * 8 + w.nt * 4) as usize;
         let stash = self.private(held as i64, f16);
-        self.stash_frags(&first, stash);
+        self.stash_frags(&first, stash, f16);
         let (lo, hi, one) = (
             ab::index(self, 0),
             ab::index(self, pipe.n),
@@ -315,7 +314,7 @@ impl Lower<'_> {
                 } else {
                     let (t, f) = turn(s, it, tok)?;
                     tok = t;
-                    s.stash_frags(&f, stash);
+                    s.stash_frags(&f, stash, f16);
                     f
                 };
                 s.mma_step(&g, &cur.0, &cur.1, acc);
@@ -329,8 +328,8 @@ impl Lower<'_> {
     }
 
     /// Fragments into private array `arr` (A's 8 halves each, then B's 4).
-    fn stash_frags(&mut self, (fa, fb): &(Vec<Value>, Vec<Value>), arr: Value) {
-        let f16 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F16));
+    /// `f16` is their element type (f16 or bf16).
+    fn stash_frags(&mut self, (fa, fb): &(Vec<Value>, Vec<Value>), arr: Value, f16: Type) {
         let mut at = 0;
         for (v, rows) in fa.iter().map(|v| (v, 4)).chain(fb.iter().map(|v| (v, 2))) {
             for e in 0..rows * 2 {

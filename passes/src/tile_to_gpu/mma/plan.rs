@@ -344,9 +344,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
                 let tt = tile_type(ctx, ctx.result(o, 0))?;
-                if !is_float(ctx, tt.elem, FloatKind::F16) {
-                    return None;
-                }
+                super::half_kind(ctx, tt.elem)?;
                 let (rows, cols) = (tt.shape[0], tt.shape[1]);
                 if (rows * cols / CHUNK) % threads != 0 {
                     return None;

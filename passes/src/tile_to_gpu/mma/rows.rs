@@ -333,8 +333,7 @@ pub(super) fn finish(ctx: &Context, ops: &[Op], held: &Held, p: &mut Plan) {
             && a.same_rows(w)
             && w.wn == 1
             && w.unit == Unit::MmaSync
-            && tile_type(ctx, g.a(ctx))
-                .is_some_and(|t| super::is_float(ctx, t.elem, aic::float::FloatKind::F16))
+            && tile_type(ctx, g.a(ctx)).is_some_and(|t| super::half_kind(ctx, t.elem).is_some())
         {
             p.rows.a_regs.insert(o);
         }

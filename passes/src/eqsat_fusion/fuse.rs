@@ -14,6 +14,7 @@ use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::graph::{self, Class};
 use egg::{Id, Symbol};
 use smallvec::SmallVec;
+use std::collections::HashMap;
 
 /// The op name of fused nodes.
 pub const GROUP: &str = fusion::GROUP.name;
@@ -386,6 +387,68 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     }
 }
 
+/// The program's readers of each value's e-class (the classes of the ops
+/// reading it; the class itself stands for readers beyond the run, as no
+/// consumer's body holds its own input), from the program as written:
+/// rewrites add other readers the extracted program need not keep.
+pub type Users = HashMap<Id, Vec<Id>>;
+
+/// Whether fusing `producer` (of class `kid`) into `consumer` (of class
+/// `c`, operand classes `kids`) would compute a GEMM or reduction twice:
+/// the producer's value has other readers than the consumer's own ops, each
+/// of which would need the value too. Elementwise producers may be
+/// recomputed (they are cheaper than a round trip through memory), as XLA
+/// duplicates them.
+pub fn duplicates_work(
+    egraph: &Graph,
+    (producer, kid): (&Body, Id),
+    (consumer, c, kids): (&Body, Id, &[Id]),
+    readers: &HashMap<Id, Vec<Id>>,
+) -> bool {
+    let (g, r) = producer.roles();
+    if g + r == 0 {
+        return false;
+    }
+    let Some(rs) = readers.get(&kid) else {
+        return false;
+    };
+    if rs.len() <= 1 {
+        return false;
+    }
+    let inside = body_classes(egraph, consumer, kids);
+    rs.iter()
+        .any(|x| *x != c && !inside.iter().any(|i| *i == Some(*x)))
+}
+
+/// The e-class of each op of `body` whose inputs are the classes `kids`
+/// (`None` where the op is not a node of the e-graph).
+pub fn body_classes(egraph: &Graph, body: &Body, kids: &[Id]) -> Vec<Option<Id>> {
+    let mut out: Vec<Option<Id>> = Vec::with_capacity(body.ops.len());
+    for o in &body.ops {
+        let args: Option<Vec<Id>> = o
+            .args
+            .iter()
+            .map(|a| match usize::try_from(*a) {
+                Ok(j) => out[j],
+                Err(_) => kids.get((-1 - *a) as usize).copied(),
+            })
+            .collect();
+        let class = args.and_then(|args| {
+            let lookup = |ty| {
+                egraph.lookup(Node {
+                    op: o.op,
+                    attrs: o.props,
+                    children: args.iter().copied().collect(),
+                    ty,
+                })
+            };
+            lookup(Some(o.ty)).or_else(|| lookup(None))
+        });
+        out.push(class);
+    }
+    out
+}
+
 /// The fused node of `consumer` (with operand classes `cons_kids`) with
 /// `producer` (operand classes `prod_kids`) substituted for external input `k`.
 pub fn merge(
@@ -565,6 +628,7 @@ pub fn grow(
     on_chip: f64,
     cost: &mut dyn FnMut(&Graph, &Node) -> f64,
     cache: &super::cost::Cache,
+    users: &Users,
 ) -> (usize, bool) {
     let u = egraph.analysis.uniquer.clone();
     let mut added = 0;
@@ -575,6 +639,20 @@ pub fn grow(
     let mut dirty: Option<std::collections::HashSet<Id>> = None;
     let mut last: std::collections::HashMap<Id, Node> = Default::default();
     for _ in 0..rounds {
+        // The program's readers of each class, by today's class ids.
+        let readers: HashMap<Id, Vec<Id>> = {
+            let mut m: HashMap<Id, Vec<Id>> = HashMap::new();
+            for (k, us) in users {
+                let e = m.entry(egraph.find(*k)).or_default();
+                for x in us {
+                    let x = egraph.find(*x);
+                    if !e.contains(&x) {
+                        e.push(x);
+                    }
+                }
+            }
+            m
+        };
         let choice = {
             let g: &Graph = egraph;
             aic::eqsat::best_nodes(g, &mut |n| cost(g, n))
@@ -638,7 +716,9 @@ pub fn grow(
                         let Some(pb) = body_of(egraph, kid, p, cache) else {
                             continue;
                         };
-                        if !fusible(&pb, &cb) {
+                        if !fusible(&pb, &cb)
+                            || duplicates_work(egraph, (&pb, kid), (&cb, c, &n.children), &readers)
+                        {
                             continue;
                         }
                         let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
@@ -673,7 +753,14 @@ pub fn grow(
                                 let Some(qb) = body_of(egraph, src, q, cache) else {
                                     continue;
                                 };
-                                if !fusible(&qb, &vb) {
+                                if !fusible(&qb, &vb)
+                                    || duplicates_work(
+                                        egraph,
+                                        (&qb, src),
+                                        (&vb, c, &vn.children),
+                                        &readers,
+                                    )
+                                {
                                     continue;
                                 }
                                 let (m, mb) = merge(&u, &vb, &vn.children, k2, &qb, &q.children);

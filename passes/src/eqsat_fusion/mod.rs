@@ -287,6 +287,23 @@ impl EqsatFusion {
             .run(rules);
         let mut runner = runner;
         let t_sat = start.elapsed();
+        // Who reads each value in the program as written.
+        let mut users = fuse::Users::new();
+        for &op in ops {
+            let r = ctx.result(op, 0);
+            let rc = fb.classes[&r];
+            for v in ctx.operands(op) {
+                if let Some(vc) = fb.classes.get(v) {
+                    let e = users.entry(*vc).or_default();
+                    if !e.contains(&rc) {
+                        e.push(rc);
+                    }
+                }
+            }
+            if ctx.uses(r).iter().any(|u| !in_run.contains(&u.op)) {
+                users.entry(rc).or_default().push(rc);
+            }
+        }
         if matches!(runner.stop_reason, Some(egg::StopReason::TimeLimit(_))) {
             // Work limits decide what is explored; only the time limit makes the
             // result depend on the machine, so it is told.
@@ -317,6 +334,7 @@ impl EqsatFusion {
                 target.on_chip_bytes,
                 &mut best,
                 &cache,
+                &users,
             )
         } else {
             (0, false)
@@ -641,30 +659,7 @@ impl Origins<'_> {
     /// The e-class of each op of a fused body whose inputs are the classes
     /// `kids` (empty where the op is not a node of the e-graph).
     fn body_classes(&self, body: &fuse::Body, kids: &[egg::Id]) -> Vec<Option<egg::Id>> {
-        let mut out: Vec<Option<egg::Id>> = Vec::with_capacity(body.ops.len());
-        for o in &body.ops {
-            let args: Option<Vec<egg::Id>> = o
-                .args
-                .iter()
-                .map(|a| match usize::try_from(*a) {
-                    Ok(j) => out[j],
-                    Err(_) => kids.get((-1 - *a) as usize).copied(),
-                })
-                .collect();
-            let class = args.and_then(|args| {
-                let lookup = |ty| {
-                    self.egraph.lookup(Node {
-                        op: o.op,
-                        attrs: o.props,
-                        children: args.iter().copied().collect(),
-                        ty,
-                    })
-                };
-                lookup(Some(o.ty)).or_else(|| lookup(None))
-            });
-            out.push(class);
-        }
-        out
+        fuse::body_classes(self.egraph, body, kids)
     }
 }
 

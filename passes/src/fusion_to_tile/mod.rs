@@ -48,6 +48,7 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
 use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::tile::{self, Space};
+use std::collections::HashSet;
 
 mod attention;
 mod build;
@@ -521,6 +522,16 @@ impl FusionToTile {
             } else {
                 GENERATORS
             };
+            // The kernels already there, to tell the new ones after.
+            let module = ctx.parent_block(f);
+            let before: HashSet<Op> = module
+                .map(|b| {
+                    ctx.block_ops(b)
+                        .filter(|o| tile::Kernel::is(ctx, *o))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let flops = group_flops(ctx, g);
             let made = sized(ctx, g).and_then(|()| {
                 // The last reason given (the general generator's) is the
                 // one reported.
@@ -550,7 +561,18 @@ impl FusionToTile {
                 Err(why)
             });
             match made {
-                Ok(()) => changed = true,
+                Ok(()) => {
+                    changed = true;
+                    if let Some(b) = module {
+                        let new: Vec<Op> = ctx
+                            .block_ops(b)
+                            .filter(|o| tile::Kernel::is(ctx, *o) && !before.contains(o))
+                            .collect();
+                        for k in new {
+                            mark_kernel(ctx, k, flops);
+                        }
+                    }
+                }
                 Err(why) => ctx.remark(
                     g,
                     format_args!("group left as it is (the interpreter still runs it): {why}"),
@@ -636,5 +658,44 @@ impl Pass for FusionToTile {
             .collect();
         changed |= self.generate(ctx, groups, true, &config, &mut n_kernel);
         Ok(changed)
+    }
+}
+
+/// The arithmetic of a group (or lone op) `g`: its graph ops' operations
+/// as the cost model counts them (`2·M·N·K` for a matrix product).
+fn group_flops(ctx: &Context, g: Op) -> f64 {
+    let u = ctx.uniquer().clone();
+    let flops_of = |o: Op| {
+        let kids: Vec<Type> = ctx.operands(o).iter().map(|v| ctx.value_type(*v)).collect();
+        let out = ctx.results(o).next().map(|r| ctx.value_type(r));
+        crate::eqsat_fusion::cost::op_flops(&u, ctx.op_name(o), &kids, out)
+    };
+    match fusion::Group::of(ctx, g) {
+        Some(grp) => {
+            let body = grp.body(ctx);
+            ctx.region_blocks(body)
+                .flat_map(|b| ctx.block_ops(b).collect::<Vec<_>>())
+                .map(flops_of)
+                .sum()
+        }
+        None => flops_of(g),
+    }
+}
+
+/// Say on kernel `k` what it is: its kind (its name without the number)
+/// and, where it does arithmetic, its operations.
+fn mark_kernel(ctx: &mut Context, k: Op, flops: f64) {
+    let u = ctx.uniquer().clone();
+    let name = aic::symbol::symbol_name(ctx, k).unwrap_or("").to_string();
+    let kind = name.split('_').next().unwrap_or("").to_string();
+    let i = ctx.ident(crate::tile_to_gpu::KIND_ATTR);
+    ctx.set_attr(k, i, u.string_attr(&kind));
+    if flops >= 1.0 {
+        let i = ctx.ident(crate::tile_to_gpu::FLOPS_ATTR);
+        let a = u.attr(AttrKind::Integer {
+            value: flops as i128,
+            ty: u.int_type(64),
+        });
+        ctx.set_attr(k, i, a);
     }
 }

@@ -427,9 +427,22 @@ fn lower_kernel(
     );
     let r = kernel.body(ctx);
     ctx.append_block(r, gb);
+    // What fusion-to-tile said of the kernel (its kind and arithmetic, for
+    // the bundle's per-kernel table) stays with it.
+    for n in [KIND_ATTR, FLOPS_ATTR] {
+        let i = ctx.ident(n);
+        if let Some(a) = ctx.attr_of(k, i) {
+            ctx.set_attr(kernel.op(), i, a);
+        }
+    }
     ctx.erase_op(k);
     Ok(())
 }
+
+/// A kernel's kind (`"gemm"`, `"attention"`, ...), set by fusion-to-tile.
+pub const KIND_ATTR: &str = "aic.kind";
+/// A kernel's arithmetic in operations, set by fusion-to-tile.
+pub const FLOPS_ATTR: &str = "aic.flops";
 
 /// The arith op combining two values: of a reduction, or a gemm's
 /// products and sums.

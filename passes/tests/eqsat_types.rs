@@ -82,7 +82,7 @@ fn rewrites_and_fusions_preserve_types() {
                     target.on_chip_bytes,
                     &mut best,
                     &cache,
-                    &fuse::Users::new(),
+                    &[],
                 );
                 assert!(!hit, "{name}: growth hit the node limit");
                 assert_eq!(

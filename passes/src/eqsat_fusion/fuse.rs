@@ -387,11 +387,41 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     }
 }
 
-/// The program's readers of each value's e-class (the classes of the ops
-/// reading it; the class itself stands for readers beyond the run, as no
-/// consumer's body holds its own input), from the program as written:
-/// rewrites add other readers the extracted program need not keep.
-pub type Users = HashMap<Id, Vec<Id>>;
+/// Who reads each class in the program extraction would build now (the
+/// best node of every class reachable from `roots`): the classes whose best
+/// node has it as an operand, and the class itself where the run's result
+/// is read beyond the run (no consumer's body holds its own input).
+pub fn live_readers(
+    egraph: &Graph,
+    choice: &HashMap<Id, (f64, Node)>,
+    roots: &[Id],
+) -> HashMap<Id, Vec<Id>> {
+    let mut out: HashMap<Id, Vec<Id>> = HashMap::new();
+    let mut seen: std::collections::HashSet<Id> = Default::default();
+    let mut stack: Vec<Id> = Vec::new();
+    for r in roots {
+        let r = egraph.find(*r);
+        out.entry(r).or_default().push(r);
+        stack.push(r);
+    }
+    while let Some(c) = stack.pop() {
+        if !seen.insert(c) {
+            continue;
+        }
+        let Some((_, n)) = choice.get(&c) else {
+            continue;
+        };
+        for k in &n.children {
+            let k = egraph.find(*k);
+            let e = out.entry(k).or_default();
+            if !e.contains(&c) {
+                e.push(c);
+            }
+            stack.push(k);
+        }
+    }
+    out
+}
 
 /// Whether fusing `producer` (of class `kid`) into `consumer` (of class
 /// `c`, operand classes `kids`) would compute a GEMM or reduction twice:
@@ -628,7 +658,7 @@ pub fn grow(
     on_chip: f64,
     cost: &mut dyn FnMut(&Graph, &Node) -> f64,
     cache: &super::cost::Cache,
-    users: &Users,
+    roots: &[Id],
 ) -> (usize, bool) {
     let u = egraph.analysis.uniquer.clone();
     let mut added = 0;
@@ -639,20 +669,6 @@ pub fn grow(
     let mut dirty: Option<std::collections::HashSet<Id>> = None;
     let mut last: std::collections::HashMap<Id, Node> = Default::default();
     for _ in 0..rounds {
-        // The program's readers of each class, by today's class ids.
-        let readers: HashMap<Id, Vec<Id>> = {
-            let mut m: HashMap<Id, Vec<Id>> = HashMap::new();
-            for (k, us) in users {
-                let e = m.entry(egraph.find(*k)).or_default();
-                for x in us {
-                    let x = egraph.find(*x);
-                    if !e.contains(&x) {
-                        e.push(x);
-                    }
-                }
-            }
-            m
-        };
         let choice = {
             let g: &Graph = egraph;
             aic::eqsat::best_nodes(g, &mut |n| cost(g, n))
@@ -664,6 +680,7 @@ pub fn grow(
                 }
             }
         }
+        let readers = live_readers(egraph, &choice, roots);
         let mut new: Vec<(Id, Node)> = Vec::new();
         let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
         classes.sort();

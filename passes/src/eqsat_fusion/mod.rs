@@ -287,23 +287,6 @@ impl EqsatFusion {
             .run(rules);
         let mut runner = runner;
         let t_sat = start.elapsed();
-        // Who reads each value in the program as written.
-        let mut users = fuse::Users::new();
-        for &op in ops {
-            let r = ctx.result(op, 0);
-            let rc = fb.classes[&r];
-            for v in ctx.operands(op) {
-                if let Some(vc) = fb.classes.get(v) {
-                    let e = users.entry(*vc).or_default();
-                    if !e.contains(&rc) {
-                        e.push(rc);
-                    }
-                }
-            }
-            if ctx.uses(r).iter().any(|u| !in_run.contains(&u.op)) {
-                users.entry(rc).or_default().push(rc);
-            }
-        }
         if matches!(runner.stop_reason, Some(egg::StopReason::TimeLimit(_))) {
             // Work limits decide what is explored; only the time limit makes the
             // result depend on the machine, so it is told.
@@ -334,7 +317,7 @@ impl EqsatFusion {
                 target.on_chip_bytes,
                 &mut best,
                 &cache,
-                &users,
+                &roots.iter().map(|r| r.1).collect::<Vec<_>>(),
             )
         } else {
             (0, false)

@@ -13,7 +13,7 @@
 // CHECK-NEXT: dense<{{\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00, 6.000000e+00]]> : tensor<2x3xf32>
 // CHECK-NEXT: bench: @dense on the host (wall clock, {{[0-9]+}} launches, arena {{[0-9]+}} bytes): 3 runs after 10 warm-up: median {{[0-9.]+}} ms a run
 // CHECK-NEXT: kernel{{ +}}kind{{ +}}time (us){{ +}}share  rate
-// CHECK-NEXT: gemm_0{{ +}}gemm{{ +}}{{[0-9.]+}}{{ *}}{{[0-9.]+}}%  {{[0-9.]+}} GB/s
+// CHECK-NEXT: gemm_0{{ +}}gemm{{ +}}{{[0-9.]+}}{{ *}}{{[0-9.]+}}%  {{[0-9.]+}} TFLOP/s
 // CHECK-NEXT: total{{ +}}{{[0-9.]+}}{{ +}}100.0%
 // CHECK: check: ok
 // TRACE: {"displayTimeUnit":"ms","traceEvents":[{"args":{"block":[1,1,1],"bytes":{{[0-9]+}},"flops":null,"grid":[{{[0-9,]+}}]},"cat":"gemm","dur":{{[0-9.e-]+}},"name":"gemm_0","ph":"X","pid":1,"tid":1,"ts":0.0}

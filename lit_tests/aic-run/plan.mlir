@@ -16,7 +16,7 @@
 // CHECK-NEXT: gemm_0{{ +}}gemm{{ +}}{{[0-9.]+}}{{ *}}{{[0-9.]+}}%  {{[0-9.]+}} TFLOP/s
 // CHECK-NEXT: total{{ +}}{{[0-9.]+}}{{ +}}100.0%
 // CHECK: check: ok
-// TRACE: {"displayTimeUnit":"ms","traceEvents":[{"args":{"block":[1,1,1],"bytes":{{[0-9]+}},"flops":null,"grid":[{{[0-9,]+}}]},"cat":"gemm","dur":{{[0-9.e-]+}},"name":"gemm_0","ph":"X","pid":1,"tid":1,"ts":0.0}
+// TRACE: {"displayTimeUnit":"ms","traceEvents":[{"args":{"block":[1,1,1],"bytes":{{[0-9]+}},"flops":{{[0-9]+}},"grid":[{{[0-9,]+}}]},"cat":"gemm","dur":{{[0-9.e-]+}},"name":"gemm_0","ph":"X","pid":1,"tid":1,"ts":0.0}
 // HOSTOPS: aic-run: warning: @looped: 1 tensor op runs on the host interpreter: stablehlo.while at {{.*}}plan.mlir:{{[0-9]+}}:{{[0-9]+}}
 // HOSTOPS: check: ok
 // NOPLAN: aic-run: --bench and --trace time a plan, and @looped has none

@@ -155,13 +155,23 @@ impl Body {
         worst
     }
 
-    /// Whether the body ends in a softmax of a GEMM's result: the first half
-    /// of attention.
+    /// Whether the body is the first half of attention: a GEMM, then a
+    /// softmax of its result, then at most elementwise ops (the cast of an
+    /// f32 softmax back to the operands' f16), no second GEMM yet.
     pub fn softmax_after_gemm(&self) -> bool {
-        self.ops
-            .last()
-            .is_some_and(|o| o.op.as_str() == graph::SOFTMAX.name)
-            && self.ops.iter().any(|o| role(o.op.as_str()) == Role::Gemm)
+        let Some(sm) = self
+            .ops
+            .iter()
+            .rposition(|o| o.op.as_str() == graph::SOFTMAX.name)
+        else {
+            return false;
+        };
+        self.ops[..sm]
+            .iter()
+            .any(|o| role(o.op.as_str()) == Role::Gemm)
+            && self.ops[sm + 1..]
+                .iter()
+                .all(|o| role(o.op.as_str()) == Role::Elementwise)
     }
 
     /// Whether some GEMM of the body reads (directly or not) another's

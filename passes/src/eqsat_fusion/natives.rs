@@ -94,17 +94,28 @@ fn scalar(g: &Graph, c: Id) -> Option<f64> {
 
 fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
     let u = uniq(g);
+    // Only the one element of a splat is decoded: a splat of a real-size
+    // shape (a mask's fill of 8x16x1024x1024) is millions of elements.
+    let one = g[c].data.and_then(|t| match u.type_kind(t) {
+        TypeKind::Tensor { elem, .. } => Some(u.ty(TypeKind::Tensor {
+            shape: Default::default(),
+            elem: *elem,
+            encoding: None,
+        })),
+        _ => None,
+    });
     for n in ops(g, c, &graph::CONSTANT) {
-        let t = eqsat::prop(u, n, "value").and_then(|a| tensor_of_attr(u, a, g[c].data?));
+        let t = one.and_then(|one| {
+            let bytes = graph::fold::splat_bytes(u, eqsat::prop(u, n, "value")?)?;
+            tensor_of_attr(u, graph::fold::splat(u, one, &bytes), one)
+        });
         if let Some(Tensor {
             data: Data::Float(v),
             ..
         }) = t
             && !v.is_empty()
-            && let x = v.get(0)
-            && v.iter().all(|y| y.to_bits() == x.to_bits())
         {
-            return Some(x);
+            return Some(v.get(0));
         }
     }
     if depth == 0 {
@@ -966,6 +977,35 @@ mod tests {
             names.dedup();
             names
         })
+    }
+
+    #[test]
+    fn huge_splat_constants_are_read_as_one_element() {
+        // A splat of 2^32 elements is one value to the rules' predicates:
+        // its one element is decoded, not gigabytes of them.
+        with_parser_stack(|| {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let id = sm.add(
+                "t.mlir",
+                "func.func @f() -> tensor<4096x1024x1024xf16> {
+  %n = graph.constant dense<6.400000e+01> : tensor<4096x1024x1024xf16>
+  return %n : tensor<4096x1024x1024xf16>
+}"
+                .to_string(),
+            );
+            let m = parse_module(&mut ctx, &sm, id).expect("parses");
+            let mut block = None;
+            ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+                if let Some(f) = aic_dialects::func::Func::of(&ctx, op) {
+                    block = ctx.entry_block(f.body(&ctx));
+                }
+            });
+            let b = block.expect("a function");
+            let n = ctx.result(ctx.block_ops(b).next().expect("an op"), 0);
+            let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
+            assert_eq!(scalar(&fb.egraph, fb.classes[&n]), Some(64.0));
+        });
     }
 
     #[test]

@@ -277,6 +277,26 @@ pub fn body_of(
     Some(std::rc::Rc::new(Body::of_op(node, egraph[class].data?)))
 }
 
+/// How many ops of a body are computation (index-only ops are addressing).
+fn compute_ops(b: &Body) -> usize {
+    b.ops
+        .iter()
+        .filter(|o| !is_index_only(o.op.as_str()))
+        .count()
+}
+
+/// Whether a body stays within the size limits of a kernel: [`MAX_BODY`]
+/// compute ops and [`MAX_OPS`] ops with a GEMM, [`MAX_STREAM_BODY`] and
+/// [`MAX_STREAM_OPS`] without.
+pub fn within_limits(b: &Body) -> bool {
+    let (max_compute, max_ops) = if b.roles().0 == 0 {
+        (MAX_STREAM_BODY, MAX_STREAM_OPS)
+    } else {
+        (MAX_BODY, MAX_OPS)
+    };
+    compute_ops(b) <= max_compute && b.ops.len() <= max_ops
+}
+
 /// Whether a producer body may be fused into a consumer body: at most one GEMM
 /// and one reduction per kernel, a reduction never feeds a GEMM's operands
 /// inside a kernel (except the attention pattern, a GEMM after a softmax), and
@@ -284,12 +304,7 @@ pub fn body_of(
 pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     let (pg, pr) = producer.roles();
     let (cg, cr) = consumer.roles();
-    let compute = |b: &Body| {
-        b.ops
-            .iter()
-            .filter(|o| !is_index_only(o.op.as_str()))
-            .count()
-    };
+    let compute = compute_ops;
     let (max_compute, max_ops) = if pg + cg == 0 {
         (MAX_STREAM_BODY, MAX_STREAM_OPS)
     } else {
@@ -570,10 +585,19 @@ pub fn grow(
                         let Some(pb) = body_of(egraph, kid, p, cache) else {
                             continue;
                         };
-                        if !fusible(&pb, &cb) {
-                            continue;
-                        }
-                        let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                        let (node, body) = if fusible(&pb, &cb) {
+                            merge(&u, &cb, &n.children, k, &pb, &p.children)
+                        } else {
+                            // A producer whose GEMM (or reduction) the consumer
+                            // already computes on another path (GeLU's two
+                            // reads of one GEMM) merges into one computation
+                            // of it.
+                            let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                            if body.roles() != cb.roles() || !within_limits(&body) {
+                                continue;
+                            }
+                            (node, body)
+                        };
                         if node.children.contains(&c) {
                             continue;
                         }

@@ -1103,6 +1103,35 @@ mod tests {
     }
 
     #[test]
+    fn f16_gelu_tanh_is_raised() {
+        // GeLU-tanh as JAX exports it in f16: its constants are sqrt(2/pi)
+        // and 0.044715 rounded to f16 (0.797852, 0.0447083).
+        let ops = ops_of_result(
+            "func.func @f(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %h = graph.constant dense<5.000000e-01> : tensor<f16>
+  %hb = graph.broadcast %h, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %o = graph.constant dense<1.000000e+00> : tensor<f16>
+  %ob = graph.broadcast %o, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %k = graph.constant dense<4.470830e-02> : tensor<f16>
+  %kb = graph.broadcast %k, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %c = graph.constant dense<7.978520e-01> : tensor<f16>
+  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %s = graph.mul %x, %x : tensor<4x8xf16>
+  %q = graph.mul %x, %s : tensor<4x8xf16>
+  %kq = graph.mul %kb, %q : tensor<4x8xf16>
+  %a = graph.add %x, %kq : tensor<4x8xf16>
+  %ca = graph.mul %cb, %a : tensor<4x8xf16>
+  %t = graph.tanh %ca : tensor<4x8xf16>
+  %u = graph.add %ob, %t : tensor<4x8xf16>
+  %v = graph.mul %hb, %u : tensor<4x8xf16>
+  %r = graph.mul %x, %v : tensor<4x8xf16>
+  return %r : tensor<4x8xf16>
+}",
+        );
+        assert!(ops.contains(&graph::GELU_TANH.name.to_string()), "{ops:?}");
+    }
+
+    #[test]
     fn gelu_erfc_is_raised() {
         let ops = ops_of_result(
             "func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {

@@ -80,6 +80,11 @@ pub const MAX_STREAM_OPS: usize = 160;
 /// capacity of fused kernels ([`Body::on_chip_bytes`]).
 pub const TILE_M: i64 = 64;
 
+/// The rows of f16 B tiles, N wide, a GEMM chain's block stages besides its
+/// rows of the first GEMM's result: the first GEMM's K steps (32 deep, 3
+/// stages) and the second GEMM's column block (64), fusion-to-tile's tiles.
+pub const CHAIN_STAGED_ROWS: i64 = 32 * 3 + 64;
+
 /// The most ops of any kind a fused kernel may have.
 pub const MAX_OPS: usize = 40;
 
@@ -120,7 +125,8 @@ impl Body {
     /// The on-chip bytes the kernel must hold: where a GEMM's result feeds a
     /// reduction (GEMM + layernorm, QK^T + softmax) or a second GEMM later in
     /// the body, a thread block keeps whole rows of it, [`TILE_M`] rows of N
-    /// fp32 accumulators. Other kernels stream fixed-size tiles and fit any
+    /// fp32 accumulators (a GEMM chain also its staged B tiles,
+    /// [`CHAIN_STAGED_ROWS`]). Other kernels stream fixed-size tiles and fit any
     /// target. (Any later such op counts, a conservative reading of "feeds".)
     pub fn on_chip_bytes(&self, u: &Uniquer) -> f64 {
         let mut worst: f64 = 0.0;
@@ -142,14 +148,19 @@ impl Body {
             // a block holds rows of the second GEMM's result, not the first's.
             let later = &self.ops[i + 1..];
             let next_gemm = later.iter().find(|l| role(l.op.as_str()) == Role::Gemm);
+            let online = later.iter().any(|l| l.op.as_str() == graph::SOFTMAX.name);
             let n = match next_gemm {
-                Some(g) if later.iter().any(|l| l.op.as_str() == graph::SOFTMAX.name) => {
-                    width(g.ty)
-                }
+                Some(g) if online => width(g.ty),
                 _ => width(o.ty),
             };
+            // A GEMM chain (no online softmax) also stages the rows' B tiles
+            // of both GEMMs, N wide, as the GEMM chain generator does.
+            let staged = match next_gemm {
+                Some(_) if !online => n * CHAIN_STAGED_ROWS * 2,
+                _ => 0,
+            };
             if holds_rows {
-                worst = worst.max((TILE_M * n * 4) as f64);
+                worst = worst.max((TILE_M * n * 4 + staged) as f64);
             }
         }
         worst

@@ -1,13 +1,14 @@
-// Fusion never computes a GEMM twice: a GEMM whose value two kernels read
-// (a fused QKV projection split three ways, RoPE's two halves) is written
-// once and read by both, not fused into each. Elementwise producers may be
-// recomputed in each reader. A GEMM + GeLU whose epilogue reads x several
-// times is still one kernel.
+// Fusion never computes a GEMM twice: a fused QKV projection split three
+// ways becomes three GEMMs on the weight's columns (slice-columns), never
+// three copies of the whole GEMM, each sliced. A GEMM + GeLU whose epilogue
+// reads x several times is still one kernel computing the GEMM once.
 // RUN: aic-opt %s --eqsat-fusion | FileCheck %s
 
 // CHECK-LABEL: func.func @split_qkv
-// CHECK-COUNT-1: graph.matmul
+// CHECK-NOT: -> tensor<256x192xf16>
+// CHECK-COUNT-3: graph.matmul {{.*}} -> tensor<256x64xf16>
 // CHECK-NOT: graph.matmul
+// CHECK: return
 func.func @split_qkv(%x: tensor<256x64xf16>, %w: tensor<64x192xf16>, %b: tensor<192xf16>) -> (tensor<256x64xf16>, tensor<256x64xf16>, tensor<256x64xf16>) {
   %m = graph.matmul %x, %w : (tensor<256x64xf16>, tensor<64x192xf16>) -> tensor<256x192xf16>
   %a = graph.bias_add %m, %b : (tensor<256x192xf16>, tensor<192xf16>) -> tensor<256x192xf16>
@@ -23,6 +24,7 @@ func.func @split_qkv(%x: tensor<256x64xf16>, %w: tensor<64x192xf16>, %b: tensor<
 // CHECK-LABEL: func.func @gemm_gelu
 // CHECK: %[[G:.*]] = fusion.group vertical
 // CHECK: graph.matmul
+// CHECK-NOT: graph.matmul
 // CHECK: graph.tanh
 // CHECK: fusion.yield
 // CHECK-NOT: fusion.group

@@ -354,6 +354,11 @@ fn rows() -> Vec<Row> {
         format!("{CONSTS}{}", bin("max", "x", "one")),
     ));
     rows.push(row(
+        "sigmoid",
+        format!("{CONSTS}  %n = graph.neg %x : {F}\n  %e = graph.exp %n : {F}\n  %d = graph.add %one, %e : {F}\n  %r = graph.div %one, %d : {F}\n"),
+        format!("{CONSTS}  %n = graph.neg %x : {F}\n  %e = graph.exp %n : {F}\n  %d = graph.add %two, %e : {F}\n  %r = graph.div %one, %d : {F}\n"),
+    ));
+    rows.push(row(
         "silu",
         format!("  %n = graph.sigmoid %x : {F}\n  %r = graph.mul %x, %n : {F}\n"),
         format!("  %n = graph.sigmoid %x : {F}\n  %r = graph.mul %y, %n : {F}\n"),
@@ -366,6 +371,11 @@ fn rows() -> Vec<Row> {
         "horizontal-gemm",
         "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.matmul %a, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",
         "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.matmul %a2, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",
+    ));
+    rows.push(row(
+        "slice-columns",
+        "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.slice %p [0:8, 16:32] : (tensor<8x32xf32>) -> tensor<8x16xf32>\n",
+        "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.slice %p [0:4, 0:32] : (tensor<8x32xf32>) -> tensor<4x32xf32>\n",
     ));
     rows
 }

@@ -963,6 +963,32 @@ fn attention_as_written_equals_the_interpreter() {
     }
 }
 
+/// Causal grouped-query attention past what a block holds of GEMM + softmax
+/// rows on an H100 (1000 keys: 64 x 1000 floats), the f32 softmax between
+/// casts: still ONE attention kernel (the mask's iotas computed from
+/// indices, no buffer of them), equal to the interpreter; at the host's 32
+/// queries and keys a block, most key blocks are skipped and the last is
+/// ragged (1000 = 31 x 32 + 8).
+#[test]
+fn long_causal_attention_is_one_kernel_equal_to_the_interpreter() {
+    let dims = (1, 2, 1, 1000, 1000, 8);
+    let (text, shapes) = attention_as_written(dims, true, true);
+    let what = format!("attention {dims:?} causal");
+    let seed = 160;
+    let ir = gpu_ir(&text, seed, &ONE_THREAD);
+    assert!(!ir.contains("fusion.group"), "{what}: a group left\n{ir}");
+    let kernels: Vec<&str> = ir
+        .lines()
+        .filter(|l| l.trim_start().starts_with("gpu.kernel @"))
+        .collect();
+    assert!(
+        kernels.len() == 1 && kernels[0].contains("@attention_"),
+        "{what}: kernels {kernels:?}"
+    );
+    assert!(ir.contains("arith.minsi"), "{what}: causal bound\n{ir}");
+    check_compiled(&what, &text, &shapes, "f16", seed);
+}
+
 /// A random elementwise DAG over the values `vals` (names and element
 /// types, all of `shape`) in `steps` ops: casts between f16, bf16, f32, i32
 /// and i1, compares, selects, integer and float arithmetic, unary float

@@ -81,6 +81,11 @@ pub const MAX_STREAM_OPS: usize = 160;
 /// capacity of fused kernels ([`Body::on_chip_bytes`]).
 pub const TILE_M: i64 = crate::legality::ROW_BLOCK;
 
+/// The rows of f16 B tiles, N wide, a GEMM chain's block stages besides its
+/// rows of the first GEMM's result: the first GEMM's K steps (32 deep, 3
+/// stages) and the second GEMM's column block (64), fusion-to-tile's tiles.
+pub const CHAIN_STAGED_ROWS: i64 = 32 * 3 + 64;
+
 /// The most ops of any kind a fused kernel may have.
 pub const MAX_OPS: usize = 40;
 
@@ -121,7 +126,8 @@ impl Body {
     /// The on-chip bytes the kernel must hold: where a GEMM's result feeds a
     /// reduction (GEMM + layernorm, QK^T + softmax) or a second GEMM later in
     /// the body, a thread block keeps whole rows of it, [`TILE_M`] rows of N
-    /// fp32 accumulators. Other kernels stream fixed-size tiles and fit any
+    /// fp32 accumulators (a GEMM chain also its staged B tiles,
+    /// [`CHAIN_STAGED_ROWS`]). Other kernels stream fixed-size tiles and fit any
     /// target. (Any later such op counts, a conservative reading of "feeds".)
     /// Rows too wide for a block's registers ([`crate::legality::whole_rows_fit`])
     /// fit no target: infinite.
@@ -145,17 +151,22 @@ impl Body {
             // a block holds rows of the second GEMM's result, not the first's.
             let later = &self.ops[i + 1..];
             let next_gemm = later.iter().find(|l| role(l.op.as_str()) == Role::Gemm);
+            let online = later.iter().any(|l| l.op.as_str() == graph::SOFTMAX.name);
             let n = match next_gemm {
-                Some(g) if later.iter().any(|l| l.op.as_str() == graph::SOFTMAX.name) => {
-                    width(g.ty)
-                }
+                Some(g) if online => width(g.ty),
                 _ => width(o.ty),
             };
             if holds_rows && !crate::legality::whole_rows_fit(n) {
                 return f64::INFINITY;
             }
+            // A GEMM chain (no online softmax) also stages the rows' B tiles
+            // of both GEMMs, N wide, as the GEMM chain generator does.
+            let staged = match next_gemm {
+                Some(_) if !online => n * CHAIN_STAGED_ROWS * 2,
+                _ => 0,
+            };
             if holds_rows {
-                worst = worst.max((TILE_M * n * 4) as f64);
+                worst = worst.max((TILE_M * n * 4 + staged) as f64);
             }
         }
         worst
@@ -224,21 +235,21 @@ impl Body {
         Some(Body { ops })
     }
 
-    /// Whether the body ends in a softmax of a GEMM's result, possibly
-    /// followed by elementwise ops (the cast back to f16 of a softmax
-    /// computed in f32): the first half of attention.
+    /// Whether the body is the first half of attention: a GEMM, then a
+    /// softmax of its result, then at most elementwise ops (the cast of an
+    /// f32 softmax back to the operands' f16), no second GEMM yet.
     pub fn softmax_after_gemm(&self) -> bool {
-        let Some(s) = self
+        let Some(sm) = self
             .ops
             .iter()
             .rposition(|o| o.op.as_str() == graph::SOFTMAX.name)
         else {
             return false;
         };
-        self.ops[..s]
+        self.ops[..sm]
             .iter()
             .any(|o| role(o.op.as_str()) == Role::Gemm)
-            && self.ops[s + 1..]
+            && self.ops[sm + 1..]
                 .iter()
                 .all(|o| role(o.op.as_str()) == Role::Elementwise)
     }
@@ -346,6 +357,26 @@ pub fn body_of(
     Some(std::rc::Rc::new(Body::of_op(node, egraph[class].data?)))
 }
 
+/// How many ops of a body are computation (index-only ops are addressing).
+fn compute_ops(b: &Body) -> usize {
+    b.ops
+        .iter()
+        .filter(|o| !is_index_only(o.op.as_str()))
+        .count()
+}
+
+/// Whether a body stays within the size limits of a kernel: [`MAX_BODY`]
+/// compute ops and [`MAX_OPS`] ops with a GEMM, [`MAX_STREAM_BODY`] and
+/// [`MAX_STREAM_OPS`] without.
+pub fn within_limits(b: &Body) -> bool {
+    let (max_compute, max_ops) = if b.roles().0 == 0 {
+        (MAX_STREAM_BODY, MAX_STREAM_OPS)
+    } else {
+        (MAX_BODY, MAX_OPS)
+    };
+    compute_ops(b) <= max_compute && b.ops.len() <= max_ops
+}
+
 /// Whether a producer body may be fused into a consumer body: at most one GEMM
 /// and one reduction per kernel, a reduction never feeds a GEMM's operands
 /// inside a kernel (except the attention pattern, a GEMM after a softmax), and
@@ -353,12 +384,7 @@ pub fn body_of(
 pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     let (pg, pr) = producer.roles();
     let (cg, cr) = consumer.roles();
-    let compute = |b: &Body| {
-        b.ops
-            .iter()
-            .filter(|o| !is_index_only(o.op.as_str()))
-            .count()
-    };
+    let compute = compute_ops;
     let (max_compute, max_ops) = if pg + cg == 0 {
         (MAX_STREAM_BODY, MAX_STREAM_OPS)
     } else {
@@ -733,12 +759,23 @@ pub fn grow(
                         let Some(pb) = body_of(egraph, kid, p, cache) else {
                             continue;
                         };
-                        if !fusible(&pb, &cb)
-                            || duplicates_work(egraph, (&pb, kid), (&cb, c, &n.children), &readers)
-                        {
-                            continue;
-                        }
-                        let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                        let (node, body) = if fusible(&pb, &cb) {
+                            if duplicates_work(egraph, (&pb, kid), (&cb, c, &n.children), &readers)
+                            {
+                                continue;
+                            }
+                            merge(&u, &cb, &n.children, k, &pb, &p.children)
+                        } else {
+                            // A producer whose GEMM (or reduction) the consumer
+                            // already computes on another path (GeLU's two
+                            // reads of one GEMM) merges into one computation
+                            // of it.
+                            let (node, body) = merge(&u, &cb, &n.children, k, &pb, &p.children);
+                            if body.roles() != cb.roles() || !within_limits(&body) {
+                                continue;
+                            }
+                            (node, body)
+                        };
                         if node.children.contains(&c) {
                             continue;
                         }

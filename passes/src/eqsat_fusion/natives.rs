@@ -37,6 +37,7 @@ pub const NATIVES: Natives<'static> = Natives {
         native("unfold_transpose", unfold_transpose),
         native("sink_broadcast", sink_broadcast),
         native("fold_constants", fold_constants),
+        native("slice_columns", slice_columns),
         Native {
             name: "horizontal_gemm",
             vars: &["?a", "?b", "?x"],
@@ -94,17 +95,28 @@ fn scalar(g: &Graph, c: Id) -> Option<f64> {
 
 fn scalar_at(g: &Graph, c: Id, depth: usize) -> Option<f64> {
     let u = uniq(g);
+    // Only the one element of a splat is decoded: a splat of a real-size
+    // shape (a mask's fill of 8x16x1024x1024) is millions of elements.
+    let one = g[c].data.and_then(|t| match u.type_kind(t) {
+        TypeKind::Tensor { elem, .. } => Some(u.ty(TypeKind::Tensor {
+            shape: Default::default(),
+            elem: *elem,
+            encoding: None,
+        })),
+        _ => None,
+    });
     for n in ops(g, c, &graph::CONSTANT) {
-        let t = eqsat::prop(u, n, "value").and_then(|a| tensor_of_attr(u, a, g[c].data?));
+        let t = one.and_then(|one| {
+            let bytes = graph::fold::splat_bytes(u, eqsat::prop(u, n, "value")?)?;
+            tensor_of_attr(u, graph::fold::splat(u, one, &bytes), one)
+        });
         if let Some(Tensor {
             data: Data::Float(v),
             ..
         }) = t
             && !v.is_empty()
-            && let x = v.get(0)
-            && v.iter().all(|y| y.to_bits() == x.to_bits())
         {
-            return Some(x);
+            return Some(v.get(0));
         }
     }
     if depth == 0 {
@@ -232,16 +244,25 @@ fn same_as(g: &Graph, x: Id) -> Node {
 // ---- predicates ------------------------------------------------------------
 
 /// `const(?c, v)`: class `?c` is a scalar constant (or a broadcast of one)
-/// equal to `v` up to float rounding (`-inf` and `inf` exactly).
+/// equal to `v` up to float rounding (`-inf` and `inf` exactly): to `v`
+/// rounded to the class's element type (GeLU's `0.7978845608` is
+/// `0.797852` in f16).
 fn is_const(g: &Graph, args: &[Arg]) -> bool {
     let [Arg::Class(c), Arg::Num(v)] = args else {
         return false;
+    };
+    let rounded = match g[*c].data.and_then(|t| Elem::of(uniq(g), t)) {
+        Some(Elem::Float(k)) => match Data::from_f64s(k, [*v]) {
+            Data::Float(f) => f.get(0),
+            _ => *v,
+        },
+        _ => *v,
     };
     scalar(g, *c).is_some_and(|x| {
         if v.is_infinite() {
             x == *v
         } else {
-            (x - v).abs() <= 1e-6 * v.abs().max(1.0)
+            (x - v).abs() <= 1e-6 * v.abs().max(1.0) || x == rounded
         }
     })
 }
@@ -836,6 +857,90 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
     out
 }
 
+/// The columns `from..to` a slice node of class `c` keeps of its operand
+/// (of shape `whole`): a unit-stride slice of the last dim alone.
+fn column_slice(g: &Graph, n: &Node, whole: &[i64]) -> Option<(i64, i64)> {
+    let (start, limit) = (ints(g, n, "start")?, ints(g, n, "limit")?);
+    let strides = ints(g, n, "strides").unwrap_or_else(|| vec![1; whole.len()]);
+    let r = whole.len();
+    let rest = (0..r.checked_sub(1)?).all(|d| start[d] == 0 && limit[d] == whole[d]);
+    (r >= 1 && rest && strides.iter().all(|s| *s == 1)).then(|| (start[r - 1], limit[r - 1]))
+}
+
+/// Columns of a GEMM (or of a bias add) are the GEMM of the weight's
+/// columns (the bias add of the columns and the bias's): `slice(matmul(x,
+/// w))[.., c0:c1]` is `matmul(x, w[.., c0:c1])` and `slice(bias_add(y,
+/// b))[.., c0:c1]` is `bias_add(y[.., c0:c1], b[c0:c1])`. The Q, K and V
+/// of one QKV projection are then three GEMMs of a third of the work each,
+/// not three kernels of the whole GEMM sliced.
+fn slice_columns(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let mut todo = Vec::new();
+    // Once per class, and never of the concatenated weights of
+    // `horizontal_gemm` (whose slices are already the sibling GEMMs): the
+    // two directions would feed each other.
+    let done = g[class]
+        .nodes
+        .iter()
+        .any(|n| n.op.as_str() == graph::MATMUL.name || n.op.as_str() == graph::BIAS_ADD.name);
+    if done {
+        return Vec::new();
+    }
+    for n in ops(g, class, &graph::SLICE) {
+        let src = g.find(n.children[0]);
+        let Some(whole) = shape(g, src) else {
+            continue;
+        };
+        let Some((c0, c1)) = column_slice(g, n, &whole) else {
+            continue;
+        };
+        for p in &g[src].nodes {
+            let concat = |c: Id| ops(g, c, &graph::CONCAT).next().is_some();
+            if p.op.as_str() == graph::MATMUL.name && !concat(p.children[1])
+                || p.op.as_str() == graph::BIAS_ADD.name
+            {
+                todo.push((p.clone(), c0, c1));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (p, c0, c1) in todo {
+        // The operand that holds the columns, and the axis they are on.
+        let (k, axis) = if p.op.as_str() == graph::MATMUL.name {
+            let Some(r) = shape(g, p.children[1]).map(|s| s.len()) else {
+                continue;
+            };
+            if r < 2 {
+                continue;
+            }
+            let transposed = eqsat::prop(uniq(g), &p, "transpose_b").is_some();
+            (1, if transposed { r - 2 } else { r - 1 })
+        } else {
+            (1, 0)
+        };
+        let Some(ws) = shape(g, p.children[k]) else {
+            continue;
+        };
+        if axis >= ws.len() {
+            continue;
+        }
+        let props = axis_slice(uniq(g), &ws, axis, c0, c1).to_vec();
+        let w = node(g, &graph::SLICE, props, &[p.children[k]], None);
+        let mut children = p.children.clone();
+        children[k] = g.add(w);
+        if p.op.as_str() == graph::BIAS_ADD.name {
+            let Some(ys) = shape(g, p.children[0]) else {
+                continue;
+            };
+            let props = axis_slice(uniq(g), &ys, ys.len() - 1, c0, c1).to_vec();
+            let y = node(g, &graph::SLICE, props, &[p.children[0]], None);
+            children[0] = g.add(y);
+        }
+        out.push(Node { children, ty, ..p });
+    }
+    out
+}
+
 /// The properties of the `graph.slice` of a tensor of `shape` that keeps
 /// `from..to` of dim `axis` and all of the others.
 pub fn axis_slice(
@@ -966,6 +1071,64 @@ mod tests {
             names.dedup();
             names
         })
+    }
+
+    #[test]
+    fn huge_splat_constants_are_read_as_one_element() {
+        // A splat of 2^32 elements is one value to the rules' predicates:
+        // its one element is decoded, not gigabytes of them.
+        with_parser_stack(|| {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let id = sm.add(
+                "t.mlir",
+                "func.func @f() -> tensor<4096x1024x1024xf16> {
+  %n = graph.constant dense<6.400000e+01> : tensor<4096x1024x1024xf16>
+  return %n : tensor<4096x1024x1024xf16>
+}"
+                .to_string(),
+            );
+            let m = parse_module(&mut ctx, &sm, id).expect("parses");
+            let mut block = None;
+            ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+                if let Some(f) = aic_dialects::func::Func::of(&ctx, op) {
+                    block = ctx.entry_block(f.body(&ctx));
+                }
+            });
+            let b = block.expect("a function");
+            let n = ctx.result(ctx.block_ops(b).next().expect("an op"), 0);
+            let fb = eqsat::from_block(&ctx, b, aic_dialects::graph::verify::infer_type);
+            assert_eq!(scalar(&fb.egraph, fb.classes[&n]), Some(64.0));
+        });
+    }
+
+    #[test]
+    fn f16_gelu_tanh_is_raised() {
+        // GeLU-tanh as JAX exports it in f16: its constants are sqrt(2/pi)
+        // and 0.044715 rounded to f16 (0.797852, 0.0447083).
+        let ops = ops_of_result(
+            "func.func @f(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %h = graph.constant dense<5.000000e-01> : tensor<f16>
+  %hb = graph.broadcast %h, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %o = graph.constant dense<1.000000e+00> : tensor<f16>
+  %ob = graph.broadcast %o, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %k = graph.constant dense<4.470830e-02> : tensor<f16>
+  %kb = graph.broadcast %k, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %c = graph.constant dense<7.978520e-01> : tensor<f16>
+  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> tensor<4x8xf16>
+  %s = graph.mul %x, %x : tensor<4x8xf16>
+  %q = graph.mul %x, %s : tensor<4x8xf16>
+  %kq = graph.mul %kb, %q : tensor<4x8xf16>
+  %a = graph.add %x, %kq : tensor<4x8xf16>
+  %ca = graph.mul %cb, %a : tensor<4x8xf16>
+  %t = graph.tanh %ca : tensor<4x8xf16>
+  %u = graph.add %ob, %t : tensor<4x8xf16>
+  %v = graph.mul %hb, %u : tensor<4x8xf16>
+  %r = graph.mul %x, %v : tensor<4x8xf16>
+  return %r : tensor<4x8xf16>
+}",
+        );
+        assert!(ops.contains(&graph::GELU_TANH.name.to_string()), "{ops:?}");
     }
 
     #[test]

@@ -208,13 +208,6 @@ fn splat_constant(ctx: &Context, mut v: Value) -> Option<(Attr, Type)> {
     }
 }
 
-/// Whether kernel argument `i` of `group` is a literal in the kernel.
-fn literal_input(ctx: &Context, group: Op, i: usize) -> bool {
-    ctx.operands(group)
-        .get(i)
-        .is_some_and(|v| splat_constant(ctx, *v).is_some())
-}
-
 impl Body {
     /// The body of `group`; every elementwise op in it must have a lowering
     /// on its elements (tried here).
@@ -399,14 +392,24 @@ fn finish(
     kernel
 }
 
-/// Kernel body `kb` of `group` without the buffers of literal inputs
-/// (splat constants the kernel writes as numbers, so nothing reads the
-/// buffer), and the launch's arguments: the group's other operands.
+/// Whether a kernel may compute input `v` rather than read it: a splat
+/// constant (a literal) or an iota (its indices).
+fn computed_input(ctx: &Context, v: Value) -> bool {
+    splat_constant(ctx, v).is_some()
+        || ctx
+            .defining_op(v)
+            .is_some_and(|o| aic_dialects::graph::Iota::is(ctx, o))
+}
+
+/// Kernel body `kb` of `group` without the buffers of inputs it computes
+/// and never reads (splat constants the kernel writes as numbers, a causal
+/// mask's iotas attention computes from its indices), and the launch's
+/// arguments: the group's other operands.
 fn prune(ctx: &mut Context, group: Op, kb: Block) -> (Block, Vec<Value>) {
     let ins = ctx.operands(group).to_vec();
     let old = ctx.block_args(kb).to_vec();
     let drop: Vec<bool> = (0..old.len())
-        .map(|i| i < ins.len() && literal_input(ctx, group, i) && ctx.uses(old[i]).is_empty())
+        .map(|i| i < ins.len() && computed_input(ctx, ins[i]) && ctx.uses(old[i]).is_empty())
         .collect();
     if !drop.contains(&true) {
         return (kb, ins);
@@ -645,11 +648,16 @@ impl Pass for FusionToTile {
         let mut n_kernel = 0;
         let groups = groups_of(ctx, root);
         changed |= self.generate(ctx, groups, self.general_only, &config, &mut n_kernel);
-        // Then those ops, where something still reads them.
+        // Then those ops, where something still reads them (last users
+        // first: an iota only attention kernels computed from their indices
+        // goes, as pure ops nothing reads do).
         let mut general_only = Vec::new();
-        for o in later {
+        for o in later.into_iter().rev() {
             if ctx.results(o).any(|r| !ctx.uses(r).is_empty()) {
                 general_only.push(wrap(ctx, o));
+            } else {
+                ctx.erase_op(o);
+                changed = true;
             }
         }
         let groups = groups_of(ctx, root)

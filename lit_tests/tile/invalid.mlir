@@ -136,3 +136,30 @@ tile.kernel @k grid = [1] {
   %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32, shared, blocked>
   tile.return
 }
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<16x16xf32>
+  // expected-error@+1 {{'tile.convert_layout' op the result must be the same tile in the same space, only its layout changed}}
+  %y = tile.convert_layout %x : !tile.tile<16x16xf32> -> !tile.tile<16x8xf32, mma<16, 8, 16>>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<16x16xf32>
+  // expected-error@+1 {{'tile.convert_layout' op the result must be the same tile in the same space, only its layout changed}}
+  %y = tile.convert_layout %x : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32, shared>
+  tile.return
+}
+// -----
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32>
+  // expected-error@+1 {{'tile.convert_layout' op bad layout: [8, 8] is not a whole number of 16x8 fragments}}
+  %y = tile.convert_layout %x : !tile.tile<8x8xf32> -> !tile.tile<8x8xf32, mma<16, 8, 16>>
+  tile.return
+}

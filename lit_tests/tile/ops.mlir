@@ -149,6 +149,32 @@ func.func @warp_rows_change_no_value() {
   return
 }
 
+// tile.convert_layout: the same tile in another layout, where a value leaves
+// the layout decided for it (here warp rows read back blocked, and a blocked
+// tile given mma fragments); it changes no value.
+// ROUND-LABEL: tile.kernel @convert grid = [1] {
+// ROUND: tile.convert_layout %{{.*}} : !tile.tile<4x64xf32, warp_rows<8, 2, 2>> -> !tile.tile<4x64xf32>
+// ROUND: tile.convert_layout %{{.*}} : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32, mma<16, 8, 16>>
+tile.kernel @convert grid = [1] {
+^bb0(%x: memref<4x64xf32>, %y: memref<4x64xf32>):
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : memref<4x64xf32> -> !tile.tile<4x64xf32, warp_rows<8, 2, 2>>
+  %b = tile.convert_layout %t : !tile.tile<4x64xf32, warp_rows<8, 2, 2>> -> !tile.tile<4x64xf32>
+  %z = arith.constant 0.0 : f32
+  %acc = tile.broadcast %z, dims = [] : f32 -> !tile.tile<16x16xf32>
+  %f = tile.convert_layout %acc : !tile.tile<16x16xf32> -> !tile.tile<16x16xf32, mma<16, 8, 16>>
+  tile.store %b, %y[%c0, %c0] : !tile.tile<4x64xf32>, memref<4x64xf32>
+  tile.return
+}
+
+// CHECK: PASS convert_layout_changes_no_value
+func.func @convert_layout_changes_no_value() {
+  %i = stablehlo.iota dim = 1 : tensor<4x64xf32>
+  %y = tile.launch @convert(%i) : (tensor<4x64xf32>) -> tensor<4x64xf32>
+  check.expect_eq %y, %i : tensor<4x64xf32>
+  return
+}
+
 // A causal mask from iotas, and a rank-2 tile read at (batch, row, col) of a
 // rank-3 buffer: the tile covers the trailing dims.
 // ROUND-LABEL: tile.kernel @causal grid = [2] {

@@ -5,8 +5,8 @@
 use super::ops::{desc_of, tile_of, written_desc};
 use super::types::tile_type;
 use super::{
-    Broadcast, For, Gemm, Iota, KERNEL, Launch, Load, Map, ProgramId, Reduce, ReduceKind, Store,
-    Transfer, Valid,
+    Broadcast, ConvertLayout, For, Gemm, Iota, KERNEL, Launch, Load, Map, ProgramId, Reduce,
+    ReduceKind, Store, Transfer, Valid,
 };
 use crate::coord::Desc;
 use crate::coord::desc::row_major_indices;
@@ -279,6 +279,16 @@ impl Run for Broadcast {
 }
 
 impl Run for Transfer {
+    fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+        let ty = it.ctx.value_type(self.result(it.ctx));
+        Ok(vec![Tensor {
+            ty,
+            ..args[0].clone()
+        }])
+    }
+}
+
+impl Run for ConvertLayout {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
         let ty = it.ctx.value_type(self.result(it.ctx));
         Ok(vec![Tensor {

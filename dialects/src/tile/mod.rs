@@ -25,7 +25,8 @@
 //! where the descriptor says an index is invalid. `tile.gemm` accumulates a
 //! product at an explicit level (block, warp or thread); `tile.map` carries
 //! elementwise epilogues; `tile.for` is the K loop; `tile.transfer` stages a
-//! tile into shared memory with a pipelining depth. `tile.launch` runs a
+//! tile into shared memory with a pipelining depth; `tile.convert_layout`
+//! marks where a value changes layout (see [`Layout`]). `tile.launch` runs a
 //! kernel on tensors: inputs become its first buffers, zeroed outputs the
 //! rest, and every grid point runs the body in turn (the interpreter's
 //! block-by-block execution).
@@ -75,8 +76,22 @@ pub static DIALECT: Dialect = Dialect {
     name: "tile",
     description: "tile kernels over a grid: loads and stores through descriptors, GEMM, map, reduce",
     ops: &[
-        KERNEL, RETURN, LAUNCH, PROGRAM_ID, IOTA, VALID, LOAD, STORE, GEMM, MAP, REDUCE, BROADCAST,
-        TRANSFER, FOR, YIELD,
+        KERNEL,
+        RETURN,
+        LAUNCH,
+        PROGRAM_ID,
+        IOTA,
+        VALID,
+        LOAD,
+        STORE,
+        GEMM,
+        MAP,
+        REDUCE,
+        BROADCAST,
+        TRANSFER,
+        CONVERT_LAYOUT,
+        FOR,
+        YIELD,
     ],
     materialize_constant: None,
 };
@@ -85,6 +100,6 @@ aic::op_kinds! {
     /// Every tile op as a typed handle, for lowerings that dispatch on the op.
     pub enum TileOp {
         Kernel, Return, Launch, ProgramId, Iota, Valid, Load, Store, Gemm, Map, Reduce,
-        Broadcast, Transfer, For, Yield,
+        Broadcast, Transfer, ConvertLayout, For, Yield,
     }
 }

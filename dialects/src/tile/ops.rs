@@ -635,6 +635,44 @@ impl TileOp for Transfer {
 }
 
 aic::op! {
+    /// `tile.convert_layout %t : tile -> tile`: the same elements in
+    /// another layout (Triton's `convert_layout`), where a value leaves the
+    /// layout a pass decided for it (an accumulator's fragments read
+    /// blocked, say); the lowering moves the data, the value stays.
+    pub ConvertLayout = CONVERT_LAYOUT {
+        operands: [input: one(TILE)],
+        results: [result: one(TILE)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$input attr-dict `:` type($input) `->` type($result)"),
+            ..op::<ConvertLayout>(
+                "tile.convert_layout",
+                "the same tile in another layout",
+            )
+        },
+    }
+}
+
+impl TileOp for ConvertLayout {
+    fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
+        let (Some(t), Some(r)) = (
+            tile_of(ctx, self.input(ctx)),
+            tile_of(ctx, self.result(ctx)),
+        ) else {
+            return Err(fail(ctx, self, "operand and result must be tiles"));
+        };
+        if t.shape != r.shape || t.elem != r.elem || t.space != r.space {
+            return Err(fail(
+                ctx,
+                self,
+                "the result must be the same tile in the same space, only its layout changed",
+            ));
+        }
+        Ok(())
+    }
+}
+
+aic::op! {
     /// `tile.for %lb to %ub step %s (iter_args(%init))? : types { ^bb0(%iv, iters): ... }`.
     pub For = FOR {
         operands: [

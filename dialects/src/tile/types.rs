@@ -35,8 +35,10 @@ pub struct TileType {
 /// backend follows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Layout {
-    /// Register fragments of an `m x n x k` matrix instruction (mma/wgmma on
-    /// NVIDIA, MFMA on AMD): `mma<16, 8, 16>`.
+    /// Register fragments of an `m x n x k` matrix instruction (mma.sync on
+    /// NVIDIA, MFMA on AMD) run by a `wm x wn` grid of warps, each owning a
+    /// block of `M/wm x N/wn` of the tile in whole fragments:
+    /// `mma<16, 8, 16, 2, 2>` (`mma<16, 8, 16>`: one warp).
     Mma {
         /// Rows of one fragment.
         m: i64,
@@ -44,6 +46,17 @@ pub enum Layout {
         n: i64,
         /// The instruction's depth.
         k: i64,
+        /// Warps along the rows.
+        wm: i64,
+        /// Warps along the columns.
+        wn: i64,
+    },
+    /// The accumulator of Hopper's warpgroup MMA, m64nNk16 per warpgroup
+    /// stacked along the rows: `wgmma<64, N, 16>` (N the tile's columns);
+    /// each warp holds 16 rows in mma.sync's m16n8 fragments, N/8 of them.
+    Wgmma {
+        /// The instruction's (and the tile's) columns.
+        n: i64,
     },
     /// Shared memory with CuTe's XOR swizzle, `swizzle<b, m, s>`: 2^b rows
     /// of 2^m-element units, the row bits shifted by s, to avoid bank
@@ -79,7 +92,17 @@ impl Layout {
             .map(|p| p.trim().parse().ok())
             .collect::<Option<_>>()?;
         match (name.trim(), nums.as_slice()) {
-            ("mma", &[m, n, k]) if m > 0 && n > 0 && k > 0 => Some(Layout::Mma { m, n, k }),
+            ("mma", &[m, n, k]) if m > 0 && n > 0 && k > 0 => Some(Layout::Mma {
+                m,
+                n,
+                k,
+                wm: 1,
+                wn: 1,
+            }),
+            ("mma", &[m, n, k, wm, wn]) if [m, n, k, wm, wn].iter().all(|x| *x > 0) => {
+                Some(Layout::Mma { m, n, k, wm, wn })
+            }
+            ("wgmma", &[64, n, 16]) if n > 0 && n % 8 == 0 => Some(Layout::Wgmma { n }),
             ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
                 Some(Layout::Swizzle { b, m, s })
             }
@@ -92,7 +115,15 @@ impl Layout {
 
     fn text(self) -> String {
         match self {
-            Layout::Mma { m, n, k } => format!("mma<{m}, {n}, {k}>"),
+            Layout::Mma {
+                m,
+                n,
+                k,
+                wm: 1,
+                wn: 1,
+            } => format!("mma<{m}, {n}, {k}>"),
+            Layout::Mma { m, n, k, wm, wn } => format!("mma<{m}, {n}, {k}, {wm}, {wn}>"),
+            Layout::Wgmma { n } => format!("wgmma<64, {n}, 16>"),
             Layout::Swizzle { b, m, s } => format!("swizzle<{b}, {m}, {s}>"),
             Layout::WarpRows { lanes, v, warps } => format!("warp_rows<{lanes}, {v}, {warps}>"),
         }
@@ -102,12 +133,27 @@ impl Layout {
     /// does not.
     pub fn misfit(self, shape: &[i64], space: Space) -> Option<String> {
         match self {
-            Layout::Mma { m, n, .. } => {
+            Layout::Mma { m, n, wm, wn, .. } => {
                 if space != Space::Register {
                     return Some("an mma layout is for register tiles".into());
                 }
                 let fits = shape.len() == 2 && shape[0] % m == 0 && shape[1] % n == 0;
-                (!fits).then(|| format!("{shape:?} is not a whole number of {m}x{n} fragments"))
+                if !fits {
+                    return Some(format!(
+                        "{shape:?} is not a whole number of {m}x{n} fragments"
+                    ));
+                }
+                let spread = shape[0] % (m * wm) == 0 && shape[1] % (n * wn) == 0;
+                (!spread).then(|| {
+                    format!("{shape:?} does not spread over {wm}x{wn} warps in {m}x{n} fragments")
+                })
+            }
+            Layout::Wgmma { n } => {
+                if space != Space::Register {
+                    return Some("a wgmma layout is for register tiles".into());
+                }
+                let fits = shape.len() == 2 && shape[0] % 64 == 0 && shape[1] == n;
+                (!fits).then(|| format!("{shape:?} is not rows of 64 by {n} columns"))
             }
             Layout::Swizzle { .. } => {
                 (space != Space::Shared).then(|| "a swizzle is for shared tiles".into())
@@ -253,6 +299,38 @@ pub(super) const TILE: TypeConstraint = TypeConstraint {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mma_layouts_read_print_and_fit() {
+        let one = Layout::parse("mma<16, 8, 16>").expect("reads");
+        assert_eq!(
+            one,
+            Layout::Mma {
+                m: 16,
+                n: 8,
+                k: 16,
+                wm: 1,
+                wn: 1
+            }
+        );
+        assert_eq!(one.text(), "mma<16, 8, 16>");
+        let grid = Layout::parse("mma<16, 8, 16, 2, 2>").expect("reads");
+        assert_eq!(grid.text(), "mma<16, 8, 16, 2, 2>");
+        assert_eq!(Layout::parse("mma<16, 8, 16, 0, 2>"), None);
+        assert_eq!(Layout::parse("mma<16, 8, 16, 2>"), None);
+        assert_eq!(grid.misfit(&[64, 32], Space::Register), None);
+        assert!(grid.misfit(&[16, 32], Space::Register).is_some());
+        assert!(grid.misfit(&[64, 8], Space::Register).is_some());
+        assert!(grid.misfit(&[64, 32], Space::Shared).is_some());
+        let wg = Layout::parse("wgmma<64, 128, 16>").expect("reads");
+        assert_eq!(wg, Layout::Wgmma { n: 128 });
+        assert_eq!(wg.text(), "wgmma<64, 128, 16>");
+        assert_eq!(Layout::parse("wgmma<64, 12, 16>"), None);
+        assert_eq!(Layout::parse("wgmma<32, 128, 16>"), None);
+        assert_eq!(wg.misfit(&[128, 128], Space::Register), None);
+        assert!(wg.misfit(&[96, 128], Space::Register).is_some());
+        assert!(wg.misfit(&[128, 64], Space::Register).is_some());
+    }
 
     #[test]
     fn warp_rows_read_print_and_fit() {

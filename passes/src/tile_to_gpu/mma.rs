@@ -39,7 +39,7 @@ use aic_dialects::arith::build as ab;
 use aic_dialects::coord::{Desc, Transform};
 use aic_dialects::memref::build as mb;
 use aic_dialects::nvgpu;
-use aic_dialects::tile::{self, Space, TileOp, TileType};
+use aic_dialects::tile::{self, Layout, Space, TileOp, TileType};
 use aic_dialects::vector;
 use std::collections::HashMap;
 
@@ -63,6 +63,18 @@ pub(super) enum Kind {
     /// gemms of pipelined loops that qualify ([`super::wgmma`]), NVIDIA
     /// tensor cores' mma.sync for the others.
     Wgmma,
+}
+
+impl Kind {
+    /// The kind an `mma` option names.
+    pub(super) fn parse(option: &str) -> Kind {
+        match option {
+            "true" | "nvgpu" => Kind::Nvgpu,
+            "amdgpu" => Kind::Amdgpu,
+            "wgmma" => Kind::Wgmma,
+            _ => Kind::Off,
+        }
+    }
 }
 
 /// The matrix instruction of a warp's tiles, and so its accumulator layout.
@@ -321,7 +333,103 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     }
 }
 
-pub(super) use plan::{CHUNK, plan};
+pub(super) use plan::{CHUNK, decide, plan};
+
+/// The layout of an accumulator in the fragments of `w`: wgmma's (of N
+/// `n`) where `wgmma`, else the instruction's with the warp grid.
+pub(super) fn layout_of(w: Warps, wgmma: bool, n: i64) -> Layout {
+    let (m, fn_) = w.unit.tile();
+    let k = match w.unit {
+        Unit::MmaSync => 16,
+        Unit::Mfma(t) => 256 / t,
+    };
+    if wgmma {
+        Layout::Wgmma { n }
+    } else {
+        Layout::Mma {
+            m,
+            n: fn_,
+            k,
+            wm: w.wm,
+            wn: w.wn,
+        }
+    }
+}
+
+/// The warp grid of `gemm`, on matrix units of `kind` in blocks of
+/// `threads`, as its result type's layout says (and whether it is
+/// wgmma's), `None` where it carries no matrix layout; an error where the
+/// layout does not fit the gemm, the block or the matrix units.
+pub(super) fn typed_warps(
+    ctx: &Context,
+    gemm: Op,
+    threads: i64,
+    kind: Kind,
+) -> Result<Option<(Warps, bool)>, Diagnostic> {
+    let Some(t) = tile_type(ctx, ctx.result(gemm, 0)) else {
+        return Ok(None);
+    };
+    let Some(l @ (Layout::Mma { .. } | Layout::Wgmma { .. })) = t.layout else {
+        return Ok(None);
+    };
+    let (rows, cols) = (t.shape[0], t.shape.get(1).copied().unwrap_or(0));
+    let nvidia = matches!(kind, Kind::Nvgpu | Kind::Wgmma);
+    let found = match l {
+        Layout::Mma {
+            m: 16,
+            n: 8,
+            k: 16,
+            wm,
+            wn,
+        } if nvidia && half_gemm_shape(ctx, gemm).is_some() && wm * wn * 32 == threads => Some((
+            Warps {
+                wm,
+                wn,
+                mt: rows / 16 / wm,
+                nt: cols / 8 / wn,
+                unit: Unit::MmaSync,
+            },
+            false,
+        )),
+        Layout::Mma { m, n, k, wm, wn }
+            if kind == Kind::Amdgpu
+                && m == n
+                && k == 256 / m
+                && aic_dialects::amdgpu::instruction(m, n, k).is_some()
+                && f16_gemm_shape(ctx, gemm).is_some()
+                && wm * wn * aic_dialects::amdgpu::WAVEFRONT == threads =>
+        {
+            Some((
+                Warps {
+                    wm,
+                    wn,
+                    mt: rows / m / wm,
+                    nt: cols / n / wn,
+                    unit: Unit::Mfma(m),
+                },
+                false,
+            ))
+        }
+        Layout::Wgmma { n }
+            if kind == Kind::Wgmma
+                && half_gemm_shape(ctx, gemm).is_some()
+                && threads % 128 == 0
+                && rows == 16 * (threads / 32) =>
+        {
+            Some((super::wgmma::warps(n, threads), true))
+        }
+        _ => None,
+    };
+    found.map(Some).ok_or_else(|| {
+        let mut text = String::new();
+        aic::printer::write_type(ctx.uniquer(), ctx.value_type(ctx.result(gemm, 0)), &mut text);
+        err(
+            ctx,
+            gemm,
+            format!("the gemm's layout ({text}) does not fit this gemm on these matrix units in blocks of {threads} threads"),
+        )
+    })
+}
 
 impl Plan {
     /// The bytes of transfer `t`'s shared region, if padded.
@@ -356,6 +464,17 @@ impl Plan {
     /// Whether `load` is left to the transfer that reads its tile.
     pub(super) fn is_direct(&self, load: Op) -> bool {
         self.direct.contains_key(&load)
+    }
+
+    /// The gemms on matrix units and their accumulators' layouts.
+    pub(super) fn gemm_layouts(&self, ctx: &Context) -> Vec<(Op, Layout)> {
+        self.gemms
+            .iter()
+            .map(|(g, w)| {
+                let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
+                (*g, layout_of(*w, self.wgmma.contains(g), n))
+            })
+            .collect()
     }
 
     /// Whether `gemm` runs on tensor cores.
@@ -1110,6 +1229,29 @@ impl Lower<'_> {
     }
 
     /// Records that `v` is held as fragments in `arr`.
+    /// A `tile.convert_layout` of fragments into a matrix layout: the same
+    /// fragments (a gemm reading them in another layout moves them itself);
+    /// whether `op` was one.
+    pub(super) fn convert_frag(&mut self, op: Op) -> bool {
+        let Some(c) = tile::ConvertLayout::of(self.ctx, op) else {
+            return false;
+        };
+        let (i, r) = (c.input(self.ctx), c.result(self.ctx));
+        let matrix = tile_type(self.ctx, r).is_some_and(|t| {
+            matches!(
+                t.layout,
+                Some(tile::Layout::Mma { .. } | tile::Layout::Wgmma { .. })
+            )
+        });
+        match self.frags.get(&i).cloned() {
+            Some(f) if matrix => {
+                self.frags.insert(r, f);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub(super) fn set_frag(&mut self, v: Value, arr: Value, w: Warps, t: &TileType) {
         let block = self.block;
         self.frags.insert(

@@ -46,6 +46,7 @@
 
 mod mfma;
 mod mma;
+pub mod mma_layout;
 mod ops;
 mod reduce;
 pub mod warp_rows;
@@ -101,12 +102,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
             warp: o.int("warp"),
-            mma: match o.str("mma") {
-                "true" | "nvgpu" => mma::Kind::Nvgpu,
-                "amdgpu" => mma::Kind::Amdgpu,
-                "wgmma" => mma::Kind::Wgmma,
-                _ => mma::Kind::Off,
-            },
+            mma: mma::Kind::parse(o.str("mma")),
         })
     },
 };
@@ -148,6 +144,9 @@ impl Pass for TileToGpu {
                 warp_rows::assign(ctx, *k, threads, self.warp);
             }
             warp_rows::check(ctx, *k, threads, self.warp)?;
+            if !mma_layout::has_layouts(ctx, *k) {
+                mma_layout::assign(ctx, *k, threads, self.mma);
+            }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -344,7 +343,7 @@ fn lower_kernel(
             transfers.push(o);
         }
     });
-    let plan = mma::plan(ctx, k, threads, mma);
+    let plan = mma::plan(ctx, k, threads, mma)?;
     for t in transfers {
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
@@ -1164,6 +1163,9 @@ impl Lower<'_> {
         }
         if let Some(w) = self.mma.epilogue(op) {
             return self.frag_map(op, w);
+        }
+        if self.convert_frag(op) {
+            return Ok(());
         }
         if let Some(r) = self.lower_rows(op) {
             return r;

@@ -34,6 +34,10 @@ pub(super) fn lowerings<'c>() -> Lowerings<'c, Lower<'c>> {
         .add(OpLowering::new("reduce", Lower::lower_reduce))
         .add(OpLowering::new("padded-transfer", Lower::lower_padded_transfer).with_benefit(2))
         .add(OpLowering::new("transfer", Lower::lower_transfer))
+        .add(OpLowering::new(
+            "convert-layout",
+            Lower::lower_convert_layout,
+        ))
         .add(OpLowering::new("mma-gemm", Lower::lower_mma_gemm).with_benefit(2))
         .add(OpLowering::new("gemm", Lower::lower_gemm))
         .add(OpLowering::new("pipelined-for", Lower::lower_pipelined_for).with_benefit(2))
@@ -329,6 +333,41 @@ impl<'c> Lower<'c> {
             None => self.fill(op, r, &mut |s, j, e, _| Ok(s.own(l, j, e)))?,
         }
         Ok(true)
+    }
+
+    /// `tile.convert_layout`: the input as it is where the result's
+    /// layout distributes its elements alike (the same warp rows, or
+    /// blocked; fragments the op reads were spread blocked before it), else
+    /// each thread reading its elements of the result from where every
+    /// thread can read the input. Shared tiles change layout only where
+    /// their lowering stores them alike.
+    fn lower_convert_layout(&mut self, c: tile::ConvertLayout) -> Result<bool, Diagnostic> {
+        let op = c.op();
+        let (input, r) = (c.input(self.ctx), c.result(self.ctx));
+        let (it, t) = (self.tile_of(op, input)?, self.tile_of(op, r)?);
+        let (l, _) = self.tiles[&input].clone();
+        let alike = warp_rows::rows_of(&it) == warp_rows::rows_of(&t);
+        match l {
+            L::Shared(_) if it.layout != t.layout => Err(err(
+                self.ctx,
+                op,
+                "converting a shared tile between layouts (use tile.transfer from registers)",
+            )),
+            L::Shared(_) | L::Repl(_) => {
+                self.tiles.insert(r, (l, t));
+                Ok(true)
+            }
+            L::Dist(_) | L::Sliced(..) if alike => {
+                self.tiles.insert(r, (l, t));
+                Ok(true)
+            }
+            L::Dist(_) | L::Sliced(..) => {
+                let (view, ex) = self.readable(input)?;
+                self.fill(op, r, &mut |s, _, e, _| Ok(mb::load(s, view, &[e])))?;
+                self.release(ex);
+                Ok(true)
+            }
+        }
     }
 
     /// A `tile.gemm` planned for tensor cores (see [`super::mma`]).

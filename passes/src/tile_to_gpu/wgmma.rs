@@ -57,11 +57,9 @@ const RUN: i64 = 64;
 /// Bytes between the 8-line groups of an atom (its size).
 const ATOM_BYTES: i64 = 1024;
 
-/// Records `gemm`, the single gemm of pipelined loop `pipe`, as a wgmma
-/// gemm of a block of `threads` if it qualifies (see the module's doc):
-/// its warp grid, and its operands' transfers swizzled, unpadded;
-/// whether it did.
-pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads: i64) -> bool {
+/// Whether `gemm`, the single gemm of pipelined loop `pipe`, can run as a
+/// wgmma gemm of a block of `threads` (see the module's doc).
+pub(super) fn fits(ctx: &Context, gemm: Op, pipe: &Pipe, threads: i64) -> bool {
     let Some(g) = tile::Gemm::of(ctx, gemm) else {
         return false;
     };
@@ -75,7 +73,7 @@ pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads:
     let (Some(ca), Some(cb)) = (copy(ga), copy(gb)) else {
         return false;
     };
-    let fits = threads % 128 == 0
+    threads % 128 == 0
         && pipe.depth >= 3
         && m == 16 * warps
         && n % 8 == 0
@@ -83,20 +81,44 @@ pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads:
         && k % RUN == 0
         && ca.transfer != cb.transfer
         && !ca.trans
-        && (cb.trans || n % RUN == 0);
-    if !fits {
+        && (cb.trans || n % RUN == 0)
+}
+
+/// The accumulator layout of a wgmma gemm of N `n` in a block of
+/// `threads`: mma.sync's fragments, the warps stacked along M.
+pub(super) fn warps(n: i64, threads: i64) -> Warps {
+    Warps {
+        wm: threads / 32,
+        wn: 1,
+        mt: 1,
+        nt: n / 8,
+        unit: Unit::MmaSync,
+    }
+}
+
+/// Records `gemm`, the single gemm of pipelined loop `pipe`, as a wgmma
+/// gemm of a block of `threads` if it qualifies ([`fits`]): its warp grid,
+/// and its operands' transfers swizzled, unpadded; whether it did.
+pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads: i64) -> bool {
+    let n = tile_type(ctx, ctx.result(gemm, 0)).map_or(0, |t| t.shape[1]);
+    if !fits(ctx, gemm, pipe, threads) {
         return false;
     }
-    p.set_wgmma(
-        gemm,
-        Warps {
-            wm: warps,
-            wn: 1,
-            mt: 1,
-            nt: n / 8,
-            unit: Unit::MmaSync,
-        },
-    );
+    p.set_wgmma(gemm, warps(n, threads));
+    swizzle_operands(ctx, gemm, pipe, p)
+}
+
+/// Records the transfers of wgmma gemm `gemm`'s A and B, copies of
+/// pipelined loop `pipe`, as stored swizzled, unpadded; whether they are
+/// such copies.
+pub(super) fn swizzle_operands(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan) -> bool {
+    let Some(g) = tile::Gemm::of(ctx, gemm) else {
+        return false;
+    };
+    let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
+    let (Some(ca), Some(cb)) = (copy(g.a(ctx)), copy(g.b(ctx))) else {
+        return false;
+    };
     for c in [ca, cb] {
         let t = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
         let len = if c.trans { t.shape[0] } else { t.shape[1] };

@@ -4,31 +4,87 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
-/// Which gemms of kernel `k` run on matrix units of `kind` and which
-/// transfers are padded for them.
-pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
+/// Decides which gemms of kernel `k` run on matrix units of `kind` and
+/// their warp grids, and plans the transfers, epilogues and pipelines
+/// around them: what [`crate::tile_to_gpu::mma_layout`] writes into the
+/// tile types.
+pub(in crate::tile_to_gpu) fn decide(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
     let mut p = Plan::default();
     if kind == Kind::Off {
         return p;
     }
-    let mut transfers = Vec::new();
-    ctx.walk(
-        k,
-        aic::ir::WalkOrder::PreOrder,
-        &mut |_, o| match TileOp::of(ctx, o) {
-            Some(TileOp::Gemm(_)) => {
-                if let Some(w) = mma_warps(ctx, o, threads, kind) {
-                    p.gemms.insert(o, w);
-                }
-            }
-            Some(TileOp::Transfer(t)) => transfers.push(t),
-            _ => {}
-        },
-    );
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if tile::Gemm::is(ctx, o)
+            && let Some(w) = mma_warps(ctx, o, threads, kind)
+        {
+            p.gemms.insert(o, w);
+        }
+    });
     // Quad shuffles read mma.sync's fragment layout (wgmma keeps it too).
     if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
         rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
     }
+    plan_around(ctx, k, threads, kind, &mut p, true);
+    p
+}
+
+/// The plan of kernel `k` on matrix units of `kind`: its gemms and their
+/// warp grids as their result types' layouts say ([`typed_warps`]), the
+/// transfers, epilogues and pipelines around them planned.
+pub(in crate::tile_to_gpu) fn plan(
+    ctx: &Context,
+    k: Op,
+    threads: i64,
+    kind: Kind,
+) -> Result<Plan, Diagnostic> {
+    let mut p = Plan::default();
+    if kind == Kind::Off {
+        return Ok(p);
+    }
+    let mut gemms = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if tile::Gemm::is(ctx, o) {
+            gemms.push(o);
+        }
+    });
+    for g in gemms {
+        if let Some((w, wgmma)) = typed_warps(ctx, g, threads, kind)? {
+            p.gemms.insert(g, w);
+            if wgmma {
+                p.wgmma.insert(g);
+            }
+        }
+    }
+    let swizzled = plan_around(ctx, k, threads, kind, &mut p, false);
+    if let Some(g) = p.wgmma.iter().find(|g| !swizzled.contains(g)) {
+        return Err(crate::tile_to_gpu::err(
+            ctx,
+            *g,
+            "a wgmma layout on a gemm that is not the one gemm of a pipelined loop",
+        ));
+    }
+    Ok(p)
+}
+
+/// Plans the transfers, epilogues and pipelines around the gemms of `p`;
+/// with `decide`, wgmma takes the gemms of pipelined loops that qualify,
+/// else those `p` names as wgmma get their operands swizzled; gives the
+/// wgmma gemms whose operands it swizzled.
+fn plan_around(
+    ctx: &Context,
+    k: Op,
+    threads: i64,
+    kind: Kind,
+    p: &mut Plan,
+    decide: bool,
+) -> Vec<Op> {
+    let mut swizzled = Vec::new();
+    let mut transfers = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if let Some(t) = tile::Transfer::of(ctx, o) {
+            transfers.push(t);
+        }
+    });
     for tr in transfers {
         let (t, r) = (tr.op(), tr.result(ctx));
         let Some(tt) = tile_type(ctx, r) else {
@@ -51,7 +107,7 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
         }
     }
     // Before the pipelines: which values loops carry as fragments.
-    plan_epilogue(ctx, k, &mut p);
+    plan_epilogue(ctx, k, p);
     let mut loops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         if tile::For::is(ctx, o) {
@@ -64,7 +120,7 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
         .into_iter()
         .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
     {
-        if let Some(pipe) = pipeline(ctx, l, &p, threads) {
+        if let Some(pipe) = pipeline(ctx, l, p, threads) {
             for c in &pipe.copies {
                 p.direct.remove(&c.load);
                 p.staged.insert(c.transfer, (pipe.depth, c.trans));
@@ -76,7 +132,17 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
             let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
             let single = body.and_then(|b| single_gemm(ctx, b, &pipe));
             if let Some(g) = single.filter(|_| kind == Kind::Wgmma) {
-                adopted |= crate::tile_to_gpu::wgmma::adopt(ctx, g, &pipe, &mut p, threads);
+                let took = if decide {
+                    crate::tile_to_gpu::wgmma::adopt(ctx, g, &pipe, p, threads)
+                } else {
+                    p.wgmma.contains(&g)
+                        && crate::tile_to_gpu::wgmma::fits(ctx, g, &pipe, threads)
+                        && crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, p)
+                };
+                if took {
+                    swizzled.push(g);
+                }
+                adopted |= took;
             }
             p.pipes.insert(l, pipe);
         }
@@ -84,9 +150,9 @@ pub(in crate::tile_to_gpu) fn plan(ctx: &Context, k: Op, threads: i64, kind: Kin
     // A gemm wgmma took has a new accumulator layout: the fragments read
     // from it are planned again.
     if adopted {
-        plan_epilogue(ctx, k, &mut p);
+        plan_epilogue(ctx, k, p);
     }
-    p
+    swizzled
 }
 
 /// Which maps and stores of a kernel run on the fragments of tensor-core

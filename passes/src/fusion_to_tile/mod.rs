@@ -109,6 +109,13 @@ pub static INFO: PassInfo = PassInfo {
             range: None,
             help: "Lower every group with the general code generator alone (loop nests over the output's elements), as tests of it do",
         },
+        OptSpec {
+            name: "total",
+            kind: OptKind::Bool,
+            default: "false",
+            range: None,
+            help: "Every tensor op must become a kernel (the compile pipelines' setting): a group or op no generator lowers is an error naming it and why, where without it the group stays, with a remark",
+        },
     ],
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
@@ -117,6 +124,7 @@ pub static INFO: PassInfo = PassInfo {
             reduce_chunk: o.int("reduce-chunk").max(1),
             wgmma: o.bool("wgmma"),
             general_only: o.bool("general-only"),
+            total: o.bool("total"),
         })
     },
 };
@@ -127,6 +135,7 @@ struct FusionToTile {
     reduce_chunk: i64,
     wgmma: bool,
     general_only: bool,
+    total: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -495,6 +504,98 @@ fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
     groups
 }
 
+/// The error of a group no generator lowers (with `total`): at its op
+/// when it holds one, naming the op and why.
+fn not_lowered(ctx: &Context, group: Op, why: &str) -> Diagnostic {
+    let ops: Vec<Op> = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .map(|b| {
+            ctx.block_ops(b)
+                .filter(|o| !fusion::Yield::is(ctx, *o))
+                .collect()
+        })
+        .unwrap_or_default();
+    match ops[..] {
+        [one] => aic::verifier::op_error(
+            ctx,
+            one,
+            format!("cannot be compiled: no kernel generator lowers it: {why}"),
+        ),
+        _ => {
+            let names: Vec<&str> = ops.iter().map(|o| ctx.op_name(*o)).collect();
+            aic::verifier::op_error(
+                ctx,
+                group,
+                format!(
+                    "cannot be compiled: no kernel generator lowers the group of {}: {why}",
+                    names.join(", ")
+                ),
+            )
+        }
+    }
+}
+
+/// Whether `op`, left in a host function after code generation, is the
+/// host program's (not a tensor op a kernel must compute): it computes no
+/// tensor of rank 1 or more, or it is a kernel launch, a constant, a view
+/// of its operand's bytes (a reshape or bitcast), a call, or control flow
+/// (a loop or conditional holding the host program).
+fn host_program_op(ctx: &Context, op: Op) -> bool {
+    use aic_dialects::{func, graph, stablehlo as shlo};
+    let tensors = ctx
+        .results(op)
+        .any(|r| !matches!(ctx.type_kind(ctx.value_type(r)).shape(), None | Some([])));
+    !tensors
+        || tile::Launch::is(ctx, op)
+        || graph::Constant::is(ctx, op)
+        || shlo::Constant::is(ctx, op)
+        || graph::Reshape::is(ctx, op)
+        || shlo::Reshape::is(ctx, op)
+        || shlo::BitcastConvert::is(ctx, op)
+        || func::Call::is(ctx, op)
+        || shlo::structured::While::is(ctx, op)
+        || shlo::structured::If::is(ctx, op)
+        || shlo::structured::Case::is(ctx, op)
+        || ctx.op_name(op).starts_with("scf.")
+}
+
+/// The errors of tensor ops left in the host functions under `root` that
+/// no generator lowered (with `total`): each names the op, where it is,
+/// and why.
+fn left_on_the_host(ctx: &Context, root: Op) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let body = ctx.regions(root).first().and_then(|r| ctx.entry_block(*r));
+    for f in body
+        .map(|b| ctx.block_ops(b).collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if !aic_dialects::func::Func::is(ctx, f) {
+            continue;
+        }
+        let Some(fb) = ctx.regions(f).first().and_then(|r| ctx.entry_block(*r)) else {
+            continue;
+        };
+        for op in ctx.block_ops(fb) {
+            if fusion::Group::is(ctx, op) || host_program_op(ctx, op) {
+                continue;
+            }
+            let why = if aic_dialects::graph::semantics(ctx.op_name(op)).is_some() {
+                "no generator takes it"
+            } else {
+                "no graph op expresses it (stablehlo-to-graph left it)"
+            };
+            errors.push(aic::verifier::op_error(
+                ctx,
+                op,
+                format!("cannot be compiled: no kernel generator lowers it: {why}"),
+            ));
+        }
+    }
+    errors
+}
+
 impl FusionToTile {
     /// Lower `groups`, numbering kernels from `n_kernel` on: each by the
     /// first generator that takes it (the general generator alone with
@@ -506,6 +607,7 @@ impl FusionToTile {
         general: bool,
         config: &Config<'_>,
         n_kernel: &mut usize,
+        failed: &mut Vec<Diagnostic>,
     ) -> bool {
         let mut changed = false;
         for (g, f) in groups {
@@ -536,6 +638,10 @@ impl FusionToTile {
             });
             match made {
                 Ok(()) => changed = true,
+                // Groups of scalars are the host program's arithmetic.
+                Err(why) if self.total && ctx.results(g).any(|r| !shape(ctx, r).is_empty()) => {
+                    failed.push(not_lowered(ctx, g, &why))
+                }
                 Err(why) => ctx.remark(
                     g,
                     format_args!("group left as it is (the interpreter still runs it): {why}"),
@@ -606,20 +712,38 @@ impl Pass for FusionToTile {
         };
         let mut changed = false;
         let mut n_kernel = 0;
+        let mut failed = Vec::new();
         let groups = groups_of(ctx, root);
-        changed |= self.generate(ctx, groups, self.general_only, &config, &mut n_kernel);
+        changed |= self.generate(
+            ctx,
+            groups,
+            self.general_only,
+            &config,
+            &mut n_kernel,
+            &mut failed,
+        );
         // Then those ops, where something still reads them.
         let mut general_only = Vec::new();
         for o in later {
             if ctx.results(o).any(|r| !ctx.uses(r).is_empty()) {
                 general_only.push(wrap(ctx, o));
+            } else if self.total {
+                // Nothing reads it: no kernel, and nothing for the host.
+                ctx.erase_op(o);
             }
         }
         let groups = groups_of(ctx, root)
             .into_iter()
             .filter(|(g, _)| general_only.contains(g))
             .collect();
-        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel);
+        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
+        if self.total {
+            failed.extend(left_on_the_host(ctx, root));
+        }
+        if let Some(mut first) = failed.first().cloned() {
+            first.notes.extend(failed.into_iter().skip(1));
+            return Err(first);
+        }
         Ok(changed)
     }
 }

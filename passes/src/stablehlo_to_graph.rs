@@ -8,7 +8,10 @@
 //! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
 //! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself;
 //! `compare` (unless in total order), `select`, `iota` and the logical ops
-//! become their graph counterparts.
+//! become their graph counterparts; `pad`, `dynamic_slice`,
+//! `dynamic_update_slice` and `gather` their graph ops of the same
+//! attributes, `reduce_window` with an `add`/`maximum`/`minimum` body and no
+//! base dilation `graph.reduce_window` (pooling, JAX's `cumsum`).
 //! Everything else stays as it is, so nothing is lost. The lowering is a
 //! partial conversion (`aic::conversion`), one pattern per op rooted at its
 //! handle. Raising idioms
@@ -31,7 +34,7 @@ use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
 use aic_dialects::graph::{ConvLayout, ReduceKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
-use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Reduce};
+use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Gather, Reduce, ReduceWindow};
 use aic_dialects::{chlo, graph, stablehlo as shlo};
 
 /// The registered pass.
@@ -321,6 +324,102 @@ fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(ReduceKind, Vec<i64>)> {
     Some((kind, r.dimensions(ctx)?))
 }
 
+/// `pad` becomes `graph.pad` with the same paddings.
+static PAD: OpConversion<shlo::Pad> = OpConversion::new("pad", |rw, p, operands| {
+    let op = p.op();
+    let names = ["edge_padding_low", "edge_padding_high", "interior_padding"];
+    let attrs: Vec<(&str, Option<Attr>)> = names
+        .iter()
+        .map(|n| (*n, aic::constraints::op_attr(rw.ctx, op, n)))
+        .collect();
+    if attrs.iter().any(|(_, a)| a.is_none()) {
+        return false;
+    }
+    replace(rw, op, &graph::PAD, operands, &attrs)
+});
+
+/// `dynamic_slice` becomes `graph.dynamic_slice`.
+static DYNAMIC_SLICE: OpConversion<shlo::DynamicSlice> =
+    OpConversion::new("dynamic_slice", |rw, d, operands| {
+        let sizes = aic::constraints::op_attr(rw.ctx, d.op(), "slice_sizes");
+        if sizes.is_none() {
+            return false;
+        }
+        replace(
+            rw,
+            d.op(),
+            &graph::DYNAMIC_SLICE,
+            operands,
+            &[("slice_sizes", sizes)],
+        )
+    });
+
+/// `dynamic_update_slice` becomes `graph.dynamic_update_slice`.
+static DYNAMIC_UPDATE_SLICE: OpConversion<shlo::DynamicUpdateSlice> =
+    OpConversion::new("dynamic_update_slice", |rw, d, operands| {
+        replace(rw, d.op(), &graph::DYNAMIC_UPDATE_SLICE, operands, &[])
+    });
+
+/// `gather` becomes `graph.gather` with the same dimension numbers.
+static GATHER: OpConversion<Gather> = OpConversion::new("gather", |rw, g, operands| {
+    let (dims, sizes) = (g.dimension_numbers(rw.ctx), g.slice_sizes(rw.ctx));
+    if dims.is_none() || sizes.is_none() {
+        return false;
+    }
+    let attrs = [("dimension_numbers", dims), ("slice_sizes", sizes)];
+    replace(rw, g.op(), &graph::GATHER, operands, &attrs)
+});
+
+/// `reduce_window` of one input with an `add`/`maximum`/`minimum` body and
+/// no base dilation becomes `graph.reduce_window` (its init any value).
+static REDUCE_WINDOW: OpConversion<ReduceWindow> =
+    OpConversion::new("reduce_window", |rw, r, operands| {
+        let ctx = &*rw.ctx;
+        let op = r.op();
+        let [x, init] = operands[..] else {
+            return false;
+        };
+        let Some(inner) = combiner(ctx, r.body(ctx)) else {
+            return false;
+        };
+        let kind = if shlo::Add::is(ctx, inner) {
+            ReduceKind::Sum
+        } else if shlo::Maximum::is(ctx, inner) {
+            ReduceKind::Max
+        } else if shlo::Minimum::is(ctx, inner) {
+            ReduceKind::Min
+        } else {
+            return false;
+        };
+        let Some(rank) = ctx.type_kind(ctx.value_type(x)).shape().map(<[i64]>::len) else {
+            return false;
+        };
+        let ints = |name: &str, default: i64, n: usize| {
+            i64_array_attr(ctx, op, name).unwrap_or_else(|| vec![default; n])
+        };
+        let Some(window) = i64_array_attr(ctx, op, "window_dimensions") else {
+            return false;
+        };
+        if ints("base_dilations", 1, rank).iter().any(|d| *d != 1) {
+            return false;
+        }
+        let u = ctx.uniquer();
+        let attrs = [
+            ("kind", Some(kind.attr(u))),
+            ("window_dimensions", Some(u.i64_array(&window))),
+            (
+                "window_strides",
+                Some(u.i64_array(&ints("window_strides", 1, rank))),
+            ),
+            (
+                "window_dilations",
+                Some(u.i64_array(&ints("window_dilations", 1, rank))),
+            ),
+            ("padding", Some(u.i64_array(&ints("padding", 0, 2 * rank)))),
+        ];
+        replace(rw, op, &graph::REDUCE_WINDOW, &[x, init], &attrs)
+    });
+
 /// `dot_general` in matrix-product form becomes `graph.matmul`.
 static DOT_GENERAL: OpConversion<DotGeneral> =
     OpConversion::new("dot_general", |rw, d, operands| {
@@ -474,6 +573,11 @@ impl Pass for StablehloToGraph {
             &CONVOLUTION,
             &COMPARE,
             &IOTA,
+            &PAD,
+            &DYNAMIC_SLICE,
+            &DYNAMIC_UPDATE_SLICE,
+            &GATHER,
+            &REDUCE_WINDOW,
         ] {
             patterns.add(p);
         }

@@ -456,3 +456,67 @@ pub(super) fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
         Data::from_fn(e, n, |i| ((i / stride) % size) as f64),
     )
 }
+
+/// `reduce_window`: each window's elements (the padding reads `init`)
+/// combined from `init`; sums accumulate in `f64` and round once.
+pub(super) fn reduce_window(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let rw = super::ReduceWindow(op);
+    let (x, init) = (&args[0], &args[1]);
+    let er = result_elem(ctx, op, 0)?;
+    let oshape = result_shape(ctx, op, 0)?;
+    let w = rw.window_dimensions(ctx).unwrap_or_default();
+    let s = rw.window_strides(ctx).unwrap_or_default();
+    let dil = rw.window_dilations(ctx).unwrap_or_default();
+    let pad = rw.padding(ctx).unwrap_or_default();
+    let r = x.shape.len();
+    if w.len() != r || s.len() != r || dil.len() != r || pad.len() != 2 * r {
+        return Err(InterpError::at(op, "malformed window attributes"));
+    }
+    let st = strides(&x.shape);
+    let mut lists = Vec::new();
+    for_each_index(&oshape, |o| {
+        let mut elems = Vec::new();
+        for_each_index(&w, |k| {
+            let mut lin = 0;
+            for d in 0..r {
+                let p = o[d] * s[d] + k[d] * dil[d] - pad[2 * d];
+                if p < 0 || p >= x.shape[d] {
+                    elems.push(None);
+                    return;
+                }
+                lin += p as usize * st[d];
+            }
+            elems.push(Some(lin));
+        });
+        lists.push(elems);
+    });
+    let groups = Groups::Lists(lists);
+    let kind = rw.kind(ctx).unwrap_or(ReduceKind::Sum);
+    let combiner = match kind {
+        ReduceKind::Max => Combiner::Maximum,
+        ReduceKind::Min => Combiner::Minimum,
+        _ => Combiner::Add,
+    };
+    let e = x.elem(ctx);
+    let data = match (&x.data, &init.data) {
+        (Data::Float(v), Data::Float(i)) => {
+            let acc = fold_floats(
+                combiner,
+                Elem::Float(aic::float::FloatKind::F64),
+                &groups,
+                v,
+                i.first(),
+            )
+            .ok_or_else(|| unsupported(op, ctx, "floats"))?;
+            Data::from_f64s(er.float_kind(), acc)
+        }
+        (Data::Int(v), Data::Int(i)) => {
+            let acc = fold_ints(combiner, e, &groups, v, i.first())
+                .ok_or_else(|| unsupported(op, ctx, "this integer type"))?;
+            Data::from_i64s(er, acc.into_iter().map(|a| er.wrap(i128::from(a))))
+        }
+        _ => return Err(unsupported(op, ctx, "these element types")),
+    };
+    single(ctx, op, data)
+}

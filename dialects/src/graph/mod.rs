@@ -568,6 +568,107 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `graph.pad %x, %value, low = [..], high = [..], interior = [..]`:
+    /// `x` with `interior` copies of the rank-0 `value` between neighbouring
+    /// elements of each dim and `low`/`high` at its edges (a negative edge
+    /// cuts elements off), StableHLO's `pad`.
+    pub Pad = PAD {
+        operands: [x: one(TENSOR), value: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            edge_padding_low: required(I64_ARRAY) as Vec<i64>,
+            edge_padding_high: required(I64_ARRAY) as Vec<i64>,
+            interior_padding: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$x `,` $value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(crate::stablehlo::interp::pad),
+            ..op("graph.pad", "pads at the edges and between elements")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.dynamic_slice %x, %i, %j, sizes = [..]`: the window of `sizes`
+    /// of `x` starting at the rank-0 integer starts, each clamped so that the
+    /// window fits (StableHLO's `dynamic_slice`).
+    pub DynamicSlice = DYNAMIC_SLICE {
+        operands: [x: one(TENSOR), start_indices: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [slice_sizes: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some(
+                "$x `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(crate::stablehlo::interp::dynamic_slice),
+            ..op("graph.dynamic_slice", "a window at computed starts")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.dynamic_update_slice %x, %update, %i, %j`: `x` with `update`
+    /// written at the rank-0 integer starts, each clamped so that it fits
+    /// (StableHLO's `dynamic_update_slice`).
+    pub DynamicUpdateSlice = DYNAMIC_UPDATE_SLICE {
+        operands: [x: one(TENSOR), update: one(TENSOR), start_indices: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(crate::stablehlo::interp::dynamic_update_slice),
+            ..op("graph.dynamic_update_slice", "writes a window at computed starts")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.gather %x, %indices {dimension_numbers = #stablehlo.gather<..>,
+    /// slice_sizes = array<i64: ..>}`: StableHLO's `gather` (slices of `x`
+    /// at starts read from `indices`, clamped to fit).
+    pub Gather = GATHER {
+        operands: [x: one(TENSOR), indices: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            dimension_numbers: required(crate::stablehlo::attrs::GatherDims::CONSTRAINT),
+            slice_sizes: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some("$x `,` $indices attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(crate::stablehlo::interp::gather),
+            ..op("graph.gather", "slices at starts read from a tensor")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.reduce_window sum|max|min %x, %init, window = [..], strides =
+    /// [..], dilations = [..], padding = [lo0, hi0, lo1, hi1, ..]`: each
+    /// window of `x` (padded with `init`) combined from the rank-0 `init`,
+    /// StableHLO's `reduce_window` with an `add`/`maximum`/`minimum` body
+    /// (pooling; JAX's `cumsum` on the CPU and GPU).
+    pub ReduceWindow = REDUCE_WINDOW {
+        operands: [x: one(TENSOR), init: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            kind: required(ReduceKind::CONSTRAINT) as ReduceKind,
+            window_dimensions: required(I64_ARRAY) as Vec<i64>,
+            window_strides: required(I64_ARRAY) as Vec<i64>,
+            window_dilations: required(I64_ARRAY) as Vec<i64>,
+            padding: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$kind $x `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` `dilations` `=` $window_dilations `,` `padding` `=` $padding attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::reduce_window),
+            ..op("graph.reduce_window", "a reduction over each window")
+        },
+    }
+}
+
 /// The graph ops that are neither unary nor binary elementwise.
 const OTHER_OPS: &[OpSpec] = &[
     MATMUL,
@@ -590,6 +691,11 @@ const OTHER_OPS: &[OpSpec] = &[
     SELECT,
     IOTA,
     CONSTANT,
+    PAD,
+    DYNAMIC_SLICE,
+    DYNAMIC_UPDATE_SLICE,
+    GATHER,
+    REDUCE_WINDOW,
 ];
 
 // ---------------------------------------------------------------- semantics
@@ -612,6 +718,10 @@ pub enum Class {
     Partition,
     /// A constant (`constant`).
     Constant,
+    /// Work fusion and the specialised generators do not model: padding,
+    /// data-dependent addressing (`gather`, the dynamic slices) and windows
+    /// (`reduce_window`); a kernel of its own, from the general generator.
+    Irregular,
 }
 
 /// One graph op's meaning besides its spec: its shape rule and its class.
@@ -667,7 +777,7 @@ const fn ew_heavy(spec: &'static OpSpec, f: ScalarFn) -> Semantics {
     }
 }
 
-use Class::{Constant as Const, Contraction, Elementwise, Partition, Reduction, View};
+use Class::{Constant as Const, Contraction, Elementwise, Irregular, Partition, Reduction, View};
 
 /// Every graph op's [`Semantics`], one row per op.
 pub static SEMANTICS: &[Semantics] = &[
@@ -723,6 +833,15 @@ pub static SEMANTICS: &[Semantics] = &[
     ew(&SELECT, shapes::select, s::select),
     row(&IOTA, Const, shapes::constant),
     row(&CONSTANT, Const, shapes::constant),
+    row(&PAD, Irregular, shapes::pad),
+    row(&DYNAMIC_SLICE, Irregular, shapes::dynamic_slice),
+    row(
+        &DYNAMIC_UPDATE_SLICE,
+        Irregular,
+        shapes::dynamic_update_slice,
+    ),
+    row(&GATHER, Irregular, shapes::gather),
+    row(&REDUCE_WINDOW, Irregular, shapes::reduce_window),
 ];
 
 static BY_NAME: LazyLock<HashMap<&'static str, &'static Semantics>> =

@@ -740,6 +740,11 @@ impl Pass for FusionToTile {
         if self.total {
             failed.extend(left_on_the_host(ctx, root));
         }
+        // In source order.
+        failed.sort_by_key(|d| match d.at {
+            aic::Where::Loc(l) => aic::diagnostics::file_line_col(ctx.uniquer(), l),
+            _ => None,
+        });
         if let Some(mut first) = failed.first().cloned() {
             first.notes.extend(failed.into_iter().skip(1));
             return Err(first);

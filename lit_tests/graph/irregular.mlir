@@ -1,0 +1,22 @@
+// The irregular graph ops (pad, dynamic slices, gather, reduce_window) in
+// their pretty syntax; the generic form parses too, and printing is stable.
+// RUN: aic-opt %s | FileCheck %s
+// RUN: aic-opt %s | aic-opt | FileCheck %s
+// RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s
+
+// CHECK-LABEL: func.func @irregular(
+// CHECK-NEXT: %0 = graph.pad %arg0, %arg2, low = [1, -1], high = [0, 2], interior = [1, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<10x8xf32>
+// CHECK-NEXT: %1 = graph.dynamic_slice %arg0, %arg3, %arg3, sizes = [2, 7] : (tensor<5x7xf32>, tensor<i32>, tensor<i32>) -> tensor<2x7xf32>
+// CHECK-NEXT: %2 = graph.dynamic_update_slice %arg0, %1, %arg3, %arg3 : (tensor<5x7xf32>, tensor<2x7xf32>, tensor<i32>, tensor<i32>) -> tensor<5x7xf32>
+// CHECK-NEXT: %3 = graph.gather %arg0, %arg1 {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>} : (tensor<5x7xf32>, tensor<3x1xi32>) -> tensor<3x7xf32>
+// CHECK-NEXT: %4 = graph.reduce_window sum %arg0, %arg2, window = [1, 7], strides = [1, 1], dilations = [1, 1], padding = [0, 0, 6, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+// CHECK-NEXT: %5 = graph.reduce_window max %arg0, %arg2, window = [2, 3], strides = [2, 2], dilations = [1, 2], padding = [1, 0, 0, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<3x2xf32>
+func.func @irregular(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %v: tensor<f32>, %s: tensor<i32>) -> (tensor<10x8xf32>, tensor<5x7xf32>, tensor<3x7xf32>, tensor<5x7xf32>, tensor<3x2xf32>) {
+  %p = graph.pad %a, %v, low = [1, -1], high = [0, 2], interior = [1, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<10x8xf32>
+  %d = graph.dynamic_slice %a, %s, %s, sizes = [2, 7] : (tensor<5x7xf32>, tensor<i32>, tensor<i32>) -> tensor<2x7xf32>
+  %u = graph.dynamic_update_slice %a, %d, %s, %s : (tensor<5x7xf32>, tensor<2x7xf32>, tensor<i32>, tensor<i32>) -> tensor<5x7xf32>
+  %g = graph.gather %a, %i {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>} : (tensor<5x7xf32>, tensor<3x1xi32>) -> tensor<3x7xf32>
+  %c = graph.reduce_window sum %a, %v, window = [1, 7], strides = [1, 1], dilations = [1, 1], padding = [0, 0, 6, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+  %m = graph.reduce_window max %a, %v, window = [2, 3], strides = [2, 2], dilations = [1, 2], padding = [1, 0, 0, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<3x2xf32>
+  return %p, %u, %g, %c, %m : tensor<10x8xf32>, tensor<5x7xf32>, tensor<3x7xf32>, tensor<5x7xf32>, tensor<3x2xf32>
+}

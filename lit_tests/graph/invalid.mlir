@@ -208,3 +208,15 @@ func.func @f(%a: tensor<5x7xf32>, %v: tensor<f32>) -> tensor<5x7xf32> {
   %0 = graph.reduce_window mean %a, %v, window = [1, 1], strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
   return %0 : tensor<5x7xf32>
 }
+// -----
+func.func @f(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<3x3xf32>) -> tensor<5x3xf32> {
+  // expected-error@+1 {{'graph.scatter' op the updates' scatter dims [3] differ from the indices' batch dims [4]}}
+  %0 = graph.scatter add %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<3x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+// -----
+func.func @f(%a: tensor<5x3xf32>, %i: tensor<4x1xf32>, %u: tensor<4x3xf32>) -> tensor<5x3xf32> {
+  // expected-error@+1 {{'graph.scatter' op requires integer indices}}
+  %0 = graph.scatter set %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}

@@ -20,3 +20,12 @@ func.func @irregular(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %v: tensor<f32>, 
   %m = graph.reduce_window max %a, %v, window = [2, 3], strides = [2, 2], dilations = [1, 2], padding = [1, 0, 0, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<3x2xf32>
   return %p, %u, %g, %c, %m : tensor<10x8xf32>, tensor<5x7xf32>, tensor<3x7xf32>, tensor<5x7xf32>, tensor<3x2xf32>
 }
+
+// CHECK-LABEL: func.func @scatter(
+// CHECK-NEXT: %0 = graph.scatter set %arg0, %arg1, %arg2 {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT: %1 = graph.scatter add %0, %arg1, %arg2 {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+func.func @scatter(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<4x3xf32>) -> tensor<5x3xf32> {
+  %s = graph.scatter set %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  %t = graph.scatter add %s, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return %t : tensor<5x3xf32>
+}

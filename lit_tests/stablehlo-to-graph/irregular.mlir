@@ -40,3 +40,27 @@ func.func @irregular(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>, %v: tensor<f32>, 
   }) : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
   return %p, %u, %g, %c, %m, %prod : tensor<10x8xf32>, tensor<5x7xf32>, tensor<3x7xf32>, tensor<5x7xf32>, tensor<3x2xf32>, tensor<5x7xf32>
 }
+
+// A scatter setting (JAX's .at[].set) or adding (.at[].add) becomes
+// graph.scatter; one with another body (a product) stays.
+// CHECK-LABEL: func.func @scatter(
+// CHECK-NEXT: %0 = graph.scatter set %arg0, %arg1, %arg2 {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT: %1 = graph.scatter add %0, %arg1, %arg2 {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+// CHECK-NEXT: %2 = "stablehlo.scatter"(%1, %arg1, %arg2)
+func.func @scatter(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<4x3xf32>) -> tensor<5x3xf32> {
+  %s = "stablehlo.scatter"(%a, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    stablehlo.return %y : tensor<f32>
+  }) : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  %t = "stablehlo.scatter"(%s, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %r = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %r : tensor<f32>
+  }) : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  %m = "stablehlo.scatter"(%t, %i, %u) <{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %r = stablehlo.multiply %x, %y : tensor<f32>
+    stablehlo.return %r : tensor<f32>
+  }) : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return %m : tensor<5x3xf32>
+}

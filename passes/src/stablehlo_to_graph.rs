@@ -9,7 +9,8 @@
 //! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself;
 //! `compare` (unless in total order), `select`, `iota` and the logical ops
 //! become their graph counterparts; `pad`, `dynamic_slice`,
-//! `dynamic_update_slice` and `gather` their graph ops of the same
+//! `dynamic_update_slice`, `gather` and `scatter` (of one input, setting or
+//! adding, maxing, minning) their graph ops of the same
 //! attributes, `reduce_window` with an `add`/`maximum`/`minimum` body and no
 //! base dilation `graph.reduce_window` (pooling, JAX's `cumsum`).
 //! Everything else stays as it is, so nothing is lost. The lowering is a
@@ -32,9 +33,11 @@ use aic::ir::{Context, Op, Region, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
-use aic_dialects::graph::{ConvLayout, ReduceKind};
+use aic_dialects::graph::{ConvLayout, ReduceKind, ScatterKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
-use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Gather, Reduce, ReduceWindow};
+use aic_dialects::stablehlo::structured::{
+    Convolution, DotGeneral, Gather, Reduce, ReduceWindow, Scatter,
+};
 use aic_dialects::{chlo, graph, stablehlo as shlo};
 
 /// The registered pass.
@@ -370,6 +373,38 @@ static GATHER: OpConversion<Gather> = OpConversion::new("gather", |rw, g, operan
     replace(rw, g.op(), &graph::GATHER, operands, &attrs)
 });
 
+/// `scatter` of one input whose body returns the update (`.at[].set`) or
+/// combines with `add`/`maximum`/`minimum` becomes `graph.scatter`.
+static SCATTER: OpConversion<Scatter> = OpConversion::new("scatter", |rw, sc, operands| {
+    let ctx = &*rw.ctx;
+    let [_, _, _] = operands[..] else {
+        return false;
+    };
+    let body = sc.update_computation(ctx);
+    let Some(b) = ctx.entry_block(body) else {
+        return false;
+    };
+    let args = ctx.block_args(b).to_vec();
+    let ops: Vec<Op> = ctx.block_ops(b).collect();
+    let kind = match (combiner(ctx, body), &ops[..]) {
+        (Some(inner), _) if shlo::Add::is(ctx, inner) => ScatterKind::Add,
+        (Some(inner), _) if shlo::Maximum::is(ctx, inner) => ScatterKind::Max,
+        (Some(inner), _) if shlo::Minimum::is(ctx, inner) => ScatterKind::Min,
+        (None, [ret]) if args.len() == 2 && ctx.operands(*ret) == [args[1]] => ScatterKind::Set,
+        _ => return false,
+    };
+    let dims = sc.scatter_dimension_numbers(ctx);
+    if dims.is_none() {
+        return false;
+    }
+    let u = ctx.uniquer();
+    let attrs = [
+        ("kind", Some(kind.attr(u))),
+        ("scatter_dimension_numbers", dims),
+    ];
+    replace(rw, sc.op(), &graph::SCATTER, operands, &attrs)
+});
+
 /// `reduce_window` of one input with an `add`/`maximum`/`minimum` body and
 /// no base dilation becomes `graph.reduce_window` (its init any value).
 static REDUCE_WINDOW: OpConversion<ReduceWindow> =
@@ -578,6 +613,7 @@ impl Pass for StablehloToGraph {
             &DYNAMIC_UPDATE_SLICE,
             &GATHER,
             &REDUCE_WINDOW,
+            &SCATTER,
         ] {
             patterns.add(p);
         }

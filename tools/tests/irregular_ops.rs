@@ -290,3 +290,64 @@ fn window_reductions_equal_the_interpreter() {
         }
     }
 }
+
+#[test]
+fn scatters_equal_the_interpreter() {
+    let mut r = Rng(0x5eed_5eed_1234_4321);
+    let body = |how: &str, e: &str| match how {
+        "set" => format!(
+            "  ^bb0(%a: tensor<{e}>, %b: tensor<{e}>):\n    stablehlo.return %b : tensor<{e}>\n"
+        ),
+        _ => format!(
+            "  ^bb0(%a: tensor<{e}>, %b: tensor<{e}>):\n    %c = stablehlo.{how} %a, %b : tensor<{e}>\n    stablehlo.return %c : tensor<{e}>\n"
+        ),
+    };
+    for (elem, rows, width, n) in [
+        ("f32", 5, 3, 4),
+        ("f16", 37, 7, 9),
+        ("i32", 3, 1, 6),
+        ("f32", 40, 33, 2),
+    ] {
+        for how in ["set", "add", "maximum", "minimum"] {
+            // Rows updated at [n, 1] indices (x.at[i].set(u) and friends),
+            // duplicates and out-of-range ones among them.
+            let (xt, it, ut) = (
+                ty(&[rows, width], elem),
+                ty(&[n, 1], "i32"),
+                ty(&[n, width], elem),
+            );
+            let text = func(
+                &[("x", xt.clone()), ("i", it.clone()), ("u", ut.clone())],
+                &format!(
+                    "  %s = \"stablehlo.scatter\"(%x, %i, %u) <{{scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>}}> ({{\n{}  }}) : ({xt}, {it}, {ut}) -> {xt}\n",
+                    body(how, elem)
+                ),
+                "%s",
+                &xt,
+            );
+            let args = [
+                literal(&mut r, &[rows, width], elem, (-50, 50)),
+                literal(&mut r, &[n, 1], "i32", (-1, rows)),
+                literal(&mut r, &[n, width], elem, (-50, 50)),
+            ];
+            check("row scatter", &text, &args);
+        }
+        // Single elements at [n, 2] index pairs (x.at[i, j].add(u)).
+        let (xt, it, ut) = (ty(&[rows, width], elem), ty(&[n, 2], "i32"), ty(&[n], elem));
+        let text = func(
+            &[("x", xt.clone()), ("i", it.clone()), ("u", ut.clone())],
+            &format!(
+                "  %s = \"stablehlo.scatter\"(%x, %i, %u) <{{scatter_dimension_numbers = #stablehlo.scatter<inserted_window_dims = [0, 1], scatter_dims_to_operand_dims = [0, 1], index_vector_dim = 1>}}> ({{\n{}  }}) : ({xt}, {it}, {ut}) -> {xt}\n",
+                body("add", elem)
+            ),
+            "%s",
+            &xt,
+        );
+        let args = [
+            literal(&mut r, &[rows, width], elem, (-50, 50)),
+            literal(&mut r, &[n, 2], "i32", (0, rows.min(width))),
+            literal(&mut r, &[n], elem, (-50, 50)),
+        ];
+        check("element scatter", &text, &args);
+    }
+}

@@ -520,3 +520,68 @@ pub(super) fn reduce_window(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res
     };
     single(ctx, op, data)
 }
+
+/// `scatter`: each update, in order, combined into the element it lands on
+/// (skipped out of bounds).
+pub(super) fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    use super::ScatterKind;
+    let ctx = it.ctx;
+    let (x, ind, upd) = (&args[0], &args[1], &args[2]);
+    let s = super::Scatter(op);
+    let d = s
+        .scatter_dimension_numbers(ctx)
+        .and_then(|a| crate::stablehlo::attrs::ScatterDims::of(ctx, a))
+        .ok_or_else(|| InterpError::at(op, "malformed scatter_dimension_numbers"))?;
+    let kind = s.kind(ctx).unwrap_or(ScatterKind::Set);
+    let (ie, e) = (ind.elem(ctx), x.elem(ctx));
+    let st = strides(&x.shape);
+    let mut dest = Vec::new();
+    for_each_index(&upd.shape, |ui| {
+        dest.push(
+            crate::stablehlo::interp::regions::scatter_destination(d, ind, ie, &x.shape, ui)
+                .map(|full| linear(&full, &st)),
+        );
+    });
+    let data = match (&x.data, &upd.data) {
+        (Data::Float(a), Data::Float(u)) => {
+            let mut v: Vec<f64> = (0..x.len()).map(|i| a.get(i)).collect();
+            for (k, t) in dest.iter().enumerate() {
+                if let Some(t) = t {
+                    let (cur, new) = (v[*t], u.get(k));
+                    v[*t] = match kind {
+                        ScatterKind::Set => new,
+                        ScatterKind::Add => e.round(cur + new),
+                        ScatterKind::Max => {
+                            crate::kernels::MAXIMUM.float().map_or(new, |f| f(cur, new))
+                        }
+                        ScatterKind::Min => {
+                            crate::kernels::MINIMUM.float().map_or(new, |f| f(cur, new))
+                        }
+                    };
+                }
+            }
+            Data::from_f64s(e.float_kind(), v)
+        }
+        (Data::Int(a), Data::Int(u)) => {
+            let mut v: Vec<i64> = (0..x.len()).map(|i| a.get(i)).collect();
+            for (k, t) in dest.iter().enumerate() {
+                if let Some(t) = t {
+                    let (cur, new) = (v[*t], u.get(k));
+                    v[*t] = match kind {
+                        ScatterKind::Set => new,
+                        ScatterKind::Add => e.wrap(i128::from(cur) + i128::from(new)),
+                        ScatterKind::Max => crate::kernels::MAXIMUM
+                            .int()
+                            .map_or(new, |f| e.wrap(f(e, cur, new))),
+                        ScatterKind::Min => crate::kernels::MINIMUM
+                            .int()
+                            .map_or(new, |f| e.wrap(f(e, cur, new))),
+                    };
+                }
+            }
+            Data::from_i64s(e, v)
+        }
+        _ => return Err(unsupported(op, ctx, "these element types")),
+    };
+    single(ctx, op, data)
+}

@@ -66,12 +66,30 @@ aic::dialect_enum! {
     }
 }
 
+aic::dialect_enum! {
+    /// How `graph.scatter` combines an update with the element it lands on,
+    /// `#graph<scatter add>`: `set` replaces it (JAX's `.at[].set`), the
+    /// others combine (`.at[].add`, `.max`, `.min`).
+    pub enum ScatterKind = "graph<scatter ", "scatter kind (set, add, max, min)" {
+        /// Replace.
+        Set = "set",
+        /// Add.
+        Add = "add",
+        /// The maximum.
+        Max = "max",
+        /// The minimum.
+        Min = "min",
+    }
+}
+
 /// The attributes of `graph` as values: its enums.
 pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "graph",
     parse_type: None,
     parse_attr: Some(|_, body| {
-        Ok(ReduceKind::parse_attr(body).or_else(|| ConvLayout::parse_attr(body)))
+        Ok(ReduceKind::parse_attr(body)
+            .or_else(|| ConvLayout::parse_attr(body))
+            .or_else(|| ScatterKind::parse_attr(body)))
     }),
 };
 const F32_ATTR: AttrConstraint = AttrConstraint {
@@ -669,6 +687,28 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `graph.scatter set|add|max|min %x, %indices, %updates
+    /// {scatter_dimension_numbers = #stablehlo.scatter<..>}`: `x` with each
+    /// update combined into the element it lands on, in order (StableHLO's
+    /// `scatter` of one input; updates out of bounds are skipped).
+    pub Scatter = SCATTER {
+        operands: [x: one(TENSOR), indices: one(TENSOR), updates: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            kind: required(ScatterKind::CONSTRAINT) as ScatterKind,
+            scatter_dimension_numbers: required(crate::stablehlo::attrs::ScatterDims::CONSTRAINT),
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$kind $x `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::scatter),
+            ..op("graph.scatter", "combines updates into elements at indices read from a tensor")
+        },
+    }
+}
+
 /// The graph ops that are neither unary nor binary elementwise.
 const OTHER_OPS: &[OpSpec] = &[
     MATMUL,
@@ -696,6 +736,7 @@ const OTHER_OPS: &[OpSpec] = &[
     DYNAMIC_UPDATE_SLICE,
     GATHER,
     REDUCE_WINDOW,
+    SCATTER,
 ];
 
 // ---------------------------------------------------------------- semantics
@@ -719,7 +760,7 @@ pub enum Class {
     /// A constant (`constant`).
     Constant,
     /// Work fusion and the specialised generators do not model: padding,
-    /// data-dependent addressing (`gather`, the dynamic slices) and windows
+    /// data-dependent addressing (`gather`, `scatter`, the dynamic slices) and windows
     /// (`reduce_window`); a kernel of its own, from the general generator.
     Irregular,
 }
@@ -842,6 +883,7 @@ pub static SEMANTICS: &[Semantics] = &[
     ),
     row(&GATHER, Irregular, shapes::gather),
     row(&REDUCE_WINDOW, Irregular, shapes::reduce_window),
+    row(&SCATTER, Irregular, shapes::scatter),
 ];
 
 static BY_NAME: LazyLock<HashMap<&'static str, &'static Semantics>> =

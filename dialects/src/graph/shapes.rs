@@ -610,3 +610,69 @@ pub fn reduce_window(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     }
     one(out)
 }
+
+/// `scatter`: the operand's shape; the updates' scatter dims those of the
+/// indices' batch, their window dims no longer than the operand's.
+pub fn scatter(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, ind, upd) = (&shapes[0], &shapes[1], &shapes[2]);
+    let d = (q.attr)("scatter_dimension_numbers")
+        .and_then(|a| crate::stablehlo::attrs::ScatterDims::of(q.u, a))
+        .ok_or("needs scatter dimension numbers")?;
+    let ivd = d.index_vector_dim;
+    if ivd < 0 || ivd as usize > ind.len() {
+        return Err(format!("index vector dim {ivd} is out of range"));
+    }
+    let n = if (ivd as usize) < ind.len() {
+        ind[ivd as usize]
+    } else {
+        1
+    };
+    if n != DYNAMIC && n != d.scatter_dims_to_operand_dims.len() as i64 {
+        return Err(format!(
+            "index vectors of {n} components for {} scattered dims",
+            d.scatter_dims_to_operand_dims.len()
+        ));
+    }
+    let in_range = |v: &[i64], r: usize| v.iter().all(|k| (0..r as i64).contains(k));
+    if !in_range(&d.scatter_dims_to_operand_dims, x.len())
+        || !in_range(&d.inserted_window_dims, x.len())
+        || !in_range(&d.input_batching_dims, x.len())
+        || !in_range(&d.update_window_dims, upd.len())
+    {
+        return Err("dims out of range in the dimension numbers".into());
+    }
+    let batch: Vec<i64> = (0..ind.len())
+        .filter(|k| *k as i64 != ivd)
+        .map(|k| ind[k])
+        .collect();
+    let scatter: Vec<i64> = (0..upd.len())
+        .filter(|k| !d.update_window_dims.contains(&(*k as i64)))
+        .map(|k| upd[k])
+        .collect();
+    if !dims_compatible(&batch, &scatter) {
+        return Err(format!(
+            "the updates' scatter dims {} differ from the indices' batch dims {}",
+            list(&scatter),
+            list(&batch)
+        ));
+    }
+    let window: Vec<i64> = (0..x.len())
+        .filter(|k| {
+            !d.inserted_window_dims.contains(&(*k as i64))
+                && !d.input_batching_dims.contains(&(*k as i64))
+        })
+        .map(|k| x[k])
+        .collect();
+    if window.len() != d.update_window_dims.len()
+        || d.update_window_dims
+            .iter()
+            .zip(&window)
+            .any(|(u, w)| *w != DYNAMIC && upd[*u as usize] != DYNAMIC && upd[*u as usize] > *w)
+    {
+        return Err(format!(
+            "the update windows must fit the operand {}",
+            list(x)
+        ));
+    }
+    one(x.clone())
+}

@@ -7,7 +7,7 @@
 use super::shapes::{Query, Shapes};
 use super::{
     CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather, IOTA, SELECT,
-    Select,
+    Scatter, Select,
 };
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
@@ -96,6 +96,20 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         (
             ops[1..].iter().copied().chain(ctx.results(op)).collect(),
             ops[..1].to_vec(),
+        )
+    } else if Scatter::is(ctx, op) {
+        if !matches!(
+            ctx.type_kind(elem(ctx, ctx.value_type(ops[1]))),
+            TypeKind::Integer { .. }
+        ) {
+            return Err(op_error(ctx, op, "requires integer indices"));
+        }
+        (
+            [ops[0], ops[2]]
+                .into_iter()
+                .chain(ctx.results(op))
+                .collect(),
+            Vec::new(),
         )
     } else if let Some(n) = indexed_from(ctx, op) {
         // Indices are integers of any width.

@@ -10,7 +10,9 @@
 //!   `gather`): each element's position along the indexed dims is computed
 //!   from the indices (an index tile), and a loop over those dims of the
 //!   source picks the element whose position it is (slow but total: no
-//!   load at computed addresses is needed).
+//!   load at computed addresses is needed);
+//! - `scatter`: a loop over the updates, in order, each combined into the
+//!   element it lands on (its position from the indices and its window).
 
 use super::*;
 
@@ -37,6 +39,9 @@ impl Gen<'_> {
         }
         if let Some(g) = graph::Gather::of(b.ctx, op) {
             return self.gather(b, sp, g, view);
+        }
+        if let Some(sc) = graph::Scatter::of(b.ctx, op) {
+            return self.scatter(b, sp, sc, view);
         }
         Err(format!("{} is not generated", b.ctx.op_name(op)))
     }
@@ -139,9 +144,37 @@ impl Gen<'_> {
         src: Value,
         d: &Desc,
     ) -> Result<Value, Skip> {
+        let index = b.ctx.uniquer().ty(TypeKind::Index);
+        let i1t = b.ctx.uniquer().int_type(1);
+        self.gather_loop(b, sp, k, init, src, d, None, &mut |g, ib, _, iv| {
+            g.map(ib, &[target], &[index], i1t, &mut |s, a| {
+                Ok(ab::cmpi(s, ab::CmpIPredicate::Eq, a[0], iv))
+            })
+        })
+    }
+
+    /// A loop over the `k` positions of `src` (read through `d`, from
+    /// `[k] ++` the space) combining, from `init`, the elements where
+    /// `hit` (an `i1` tile computed in the loop from the space inside and
+    /// the induction variable) holds: replacing the value (`how` `None`),
+    /// or combined with it.
+    #[allow(clippy::too_many_arguments)]
+    fn gather_loop(
+        &mut self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        k: i64,
+        init: Value,
+        src: Value,
+        d: &Desc,
+        how: Option<Combine>,
+        hit: &mut dyn FnMut(&mut Self, &mut Builder<'_>, &Iter, Value) -> Result<Value, Skip>,
+    ) -> Result<Value, Skip> {
         let calc = calc_of(b.ctx, elem_of(b.ctx, src));
+        let float = matches!(b.ctx.type_kind(calc), TypeKind::Float(_));
         let ty = self.ty(b, calc);
         let index = b.ctx.uniquer().ty(TypeKind::Index);
+        let i1t = b.ctx.uniquer().int_type(1);
         let loc = b.loc;
         let body = b.ctx.create_block(&[(index, Some(loc)), (ty, Some(loc))]);
         let (iv, acc) = (b.ctx.block_args(body)[0], b.ctx.block_args(body)[1]);
@@ -149,15 +182,19 @@ impl Gen<'_> {
         self.scopes.push(HashMap::new());
         let next = {
             let mut ib = inside(b, body);
-            let x = self.eval(&mut ib, &inner, src, d).and_then(|x| {
+            let x = hit(self, &mut ib, &inner, iv).and_then(|h| {
+                let x = self.eval(&mut ib, &inner, src, d)?;
                 self.map(
                     &mut ib,
-                    &[acc, x, target],
-                    &[calc, calc, index],
+                    &[acc, x, h],
+                    &[calc, calc, i1t],
                     calc,
                     &mut |s, a| {
-                        let hit = ab::cmpi(s, ab::CmpIPredicate::Eq, a[2], iv);
-                        Ok(ab::select(s, hit, a[1], a[0]))
+                        let new = match how {
+                            None => a[1],
+                            Some(c) => combine(s, c, float, a[0], a[1]),
+                        };
+                        Ok(ab::select(s, a[2], new, a[0]))
                     },
                 )
             });
@@ -171,6 +208,131 @@ impl Gen<'_> {
         let (lo, hi, one) = (ab::index(b, 0), ab::index(b, k), ab::index(b, 1));
         let l = for_loop(b, (lo, hi, one), &[init], &[ty], body);
         Ok(b.ctx.results(l.op()).next().expect("one result"))
+    }
+
+    /// `graph.scatter`: a loop over the updates, in order, combining those
+    /// that land on each element (out of bounds ones land nowhere).
+    fn scatter(
+        &mut self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        sc: graph::Scatter,
+        view: &Desc,
+    ) -> Result<Value, Skip> {
+        let (x, ind, upd) = (sc.x(b.ctx), sc.indices(b.ctx), sc.updates(b.ctx));
+        let (xs, is, us) = (shape(b.ctx, x), shape(b.ctx, ind), shape(b.ctx, upd));
+        let dims = sc
+            .scatter_dimension_numbers(b.ctx)
+            .and_then(|a| aic_dialects::stablehlo::attrs::ScatterDims::of(b.ctx.uniquer(), a))
+            .cloned()
+            .ok_or("a scatter without dimension numbers")?;
+        if !dims.input_batching_dims.is_empty() {
+            return Err("a scatter with input batching dims is not generated".into());
+        }
+        let how = match sc.kind(b.ctx).unwrap_or(graph::ScatterKind::Set) {
+            graph::ScatterKind::Set => None,
+            graph::ScatterKind::Add => Some(Combine::Sum),
+            graph::ScatterKind::Max => Some(Combine::Max),
+            graph::ScatterKind::Min => Some(Combine::Min),
+        };
+        let ivd = dims.index_vector_dim as usize;
+        let scatter: Vec<usize> = (0..us.len())
+            .filter(|d| !dims.update_window_dims.contains(&(*d as i64)))
+            .collect();
+        let ind_batch: Vec<usize> = (0..is.len()).filter(|d| *d != ivd).collect();
+        let window: Vec<usize> = (0..xs.len())
+            .filter(|d| !dims.inserted_window_dims.contains(&(*d as i64)))
+            .collect();
+        let all: Vec<usize> = (0..us.len()).collect();
+        let k: i64 = us.iter().product();
+        let here = Desc::row_major(&xs);
+        // Each element's own offset, and the update at each step.
+        let own = self.offsets(b, sp, &over(&here, view)?)?;
+        let lifted = lift(view, k);
+        let du = over(&gather(k, &xs, &us, &all, &vec![None; xs.len()]), &lifted)?;
+        let init = self.eval(b, sp, x, view)?;
+        let index = b.ctx.uniquer().ty(TypeKind::Index);
+        let i1t = b.ctx.uniquer().int_type(1);
+        let ity = calc_of(b.ctx, elem_of(b.ctx, ind));
+        if !matches!(b.ctx.type_kind(ity), TypeKind::Integer { .. }) {
+            return Err("indices that are not integers".into());
+        }
+        let strides = strides_of(&xs);
+        self.gather_loop(b, sp, k, init, upd, &du, how, &mut |g, ib, inner, _| {
+            // The operand position of the update: its start from the
+            // indices plus its window coordinate, per operand dim.
+            let mut parts: Vec<Option<Value>> = vec![None; xs.len()];
+            for (c, d) in dims.scatter_dims_to_operand_dims.iter().enumerate() {
+                let mut steps: Vec<Step> = (0..us.len())
+                    .map(|u| match scatter.iter().position(|s| *s == u) {
+                        Some(j) => step(Transform::Pass, vec![u], vec![ind_batch[j]]),
+                        None => step(Transform::Broadcast, vec![u], vec![]),
+                    })
+                    .collect();
+                if ivd < is.len() {
+                    steps.push(step(
+                        Transform::Freeze {
+                            value: c as i64,
+                            len: is[ivd],
+                        },
+                        vec![],
+                        vec![ivd],
+                    ));
+                }
+                let to_ind = Desc {
+                    upper: us.clone(),
+                    stages: vec![steps],
+                };
+                let v = g.eval(ib, inner, ind, &over(&to_ind, &du)?)?;
+                let t = g.map(ib, &[v], &[ity], index, &mut |s, a| {
+                    Ok(ab::cast::<arith::IndexCast>(s, a[0], index))
+                })?;
+                parts[*d as usize] = Some(t);
+            }
+            for (j, w) in dims.update_window_dims.iter().enumerate() {
+                let d = *window
+                    .get(j)
+                    .ok_or("a scatter of more window dims than the operand's")?;
+                let c = g.coord(ib, inner, &us, *w as usize, &du)?;
+                parts[d] = Some(match parts[d] {
+                    None => c,
+                    Some(p) => g.map(ib, &[p, c], &[index, index], index, &mut |s, a| {
+                        Ok(ab::binary::<arith::AddI>(s, a[0], a[1]))
+                    })?,
+                });
+            }
+            let mut ins = vec![own];
+            let mut used = Vec::new();
+            for (d, p) in parts.iter().enumerate() {
+                if let Some(p) = p {
+                    ins.push(*p);
+                    used.push(d);
+                }
+            }
+            let n = ins.len();
+            g.map(ib, &ins, &vec![index; n], i1t, &mut |s, a| {
+                let mut at = ab::index(s, 0);
+                let mut ok: Option<Value> = None;
+                for (t, d) in a[1..].iter().zip(&used) {
+                    let (zero, len) = (ab::index(s, 0), ab::index(s, xs[*d]));
+                    let ge = ab::cmpi(s, ab::CmpIPredicate::Sge, *t, zero);
+                    let lt = ab::cmpi(s, ab::CmpIPredicate::Slt, *t, len);
+                    let inb = ab::binary::<arith::AndI>(s, ge, lt);
+                    ok = Some(match ok {
+                        None => inb,
+                        Some(o) => ab::binary::<arith::AndI>(s, o, inb),
+                    });
+                    let st = ab::index(s, strides[*d]);
+                    let p = ab::binary::<arith::MulI>(s, *t, st);
+                    at = ab::binary::<arith::AddI>(s, at, p);
+                }
+                let same = ab::cmpi(s, ab::CmpIPredicate::Eq, at, a[0]);
+                Ok(match ok {
+                    Some(o) => ab::binary::<arith::AndI>(s, o, same),
+                    None => same,
+                })
+            })
+        })
     }
 
     /// `graph.pad`: the operand through the padding, the value elsewhere.

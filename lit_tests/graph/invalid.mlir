@@ -220,3 +220,15 @@ func.func @f(%a: tensor<5x3xf32>, %i: tensor<4x1xf32>, %u: tensor<4x3xf32>) -> t
   %0 = graph.scatter set %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
 }
+// -----
+func.func @f(%a: tensor<3x6xf32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{'graph.sort' op dim 2 is out of range for rank 2}}
+  %0 = graph.sort %a, dim = 2 : (tensor<3x6xf32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+// -----
+func.func @f(%a: tensor<3x6xf32>, %i: tensor<3x5xi32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{'graph.sort' op the operands must have one shape}}
+  %0:2 = graph.sort %a, %i, dim = 1 : (tensor<3x6xf32>, tensor<3x5xi32>) -> (tensor<3x6xf32>, tensor<3x5xi32>)
+  return %0#0 : tensor<3x6xf32>
+}

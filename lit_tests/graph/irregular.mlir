@@ -29,3 +29,12 @@ func.func @scatter(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<4x3xf32>
   %t = graph.scatter add %s, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
   return %t : tensor<5x3xf32>
 }
+
+// CHECK-LABEL: func.func @sort(
+// CHECK-NEXT: %0 = graph.sort %arg0, dim = 1 : (tensor<3x6xf32>) -> tensor<3x6xf32>
+// CHECK-NEXT: %1:2 = graph.sort %arg0, %arg1, dim = 0 descending : (tensor<3x6xf32>, tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>)
+func.func @sort(%a: tensor<3x6xf32>, %i: tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>) {
+  %s = graph.sort %a, dim = 1 : (tensor<3x6xf32>) -> tensor<3x6xf32>
+  %r:2 = graph.sort %a, %i, dim = 0 descending : (tensor<3x6xf32>, tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>)
+  return %s, %r#1 : tensor<3x6xf32>, tensor<3x6xi32>
+}

@@ -64,3 +64,35 @@ func.func @scatter(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<4x3xf32>
   }) : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<4x3xf32>) -> tensor<5x3xf32>
   return %m : tensor<5x3xf32>
 }
+
+// A sort by LT or GT of its first operand's pair in total order (jnp.sort,
+// jnp.argsort) becomes graph.sort; the operands swapped flip the order; a
+// float comparison that is not in total order (NaN unordered) stays.
+// CHECK-LABEL: func.func @sort(
+// CHECK-NEXT: %0 = graph.sort %arg0, dim = 1 : (tensor<3x6xf32>) -> tensor<3x6xf32>
+// CHECK-NEXT: %1:2 = graph.sort %arg0, %arg1, dim = 0 descending : (tensor<3x6xf32>, tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>)
+// CHECK-NEXT: %2 = graph.sort %arg1, dim = 1 descending : (tensor<3x6xi32>) -> tensor<3x6xi32>
+// CHECK-NEXT: %3 = "stablehlo.sort"(%arg0)
+func.func @sort(%a: tensor<3x6xf32>, %i: tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>, tensor<3x6xi32>, tensor<3x6xf32>) {
+  %s = "stablehlo.sort"(%a) <{dimension = 1 : i64}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %c = stablehlo.compare LT, %x, %y, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<3x6xf32>) -> tensor<3x6xf32>
+  %r:2 = "stablehlo.sort"(%a, %i) <{dimension = 0 : i64, is_stable = true}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>, %p: tensor<i32>, %q: tensor<i32>):
+    %c = stablehlo.compare GT, %x, %y, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<3x6xf32>, tensor<3x6xi32>) -> (tensor<3x6xf32>, tensor<3x6xi32>)
+  %t = "stablehlo.sort"(%i) <{dimension = -1 : i64}> ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %c = stablehlo.compare LT, %y, %x : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<3x6xi32>) -> tensor<3x6xi32>
+  %f = "stablehlo.sort"(%a) <{dimension = 1 : i64}> ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %c = stablehlo.compare LT, %x, %y : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) : (tensor<3x6xf32>) -> tensor<3x6xf32>
+  return %s, %r#1, %t, %f : tensor<3x6xf32>, tensor<3x6xi32>, tensor<3x6xi32>, tensor<3x6xf32>
+}

@@ -12,7 +12,9 @@
 //! `dynamic_update_slice`, `gather` and `scatter` (of one input, setting or
 //! adding, maxing, minning) their graph ops of the same
 //! attributes, `reduce_window` with an `add`/`maximum`/`minimum` body and no
-//! base dilation `graph.reduce_window` (pooling, JAX's `cumsum`).
+//! base dilation `graph.reduce_window` (pooling, JAX's `cumsum`), `sort`
+//! by an `LT`/`GT` comparator of its first operand (`jnp.sort`, `argsort`)
+//! `graph.sort`.
 //! Everything else stays as it is, so nothing is lost. The lowering is a
 //! partial conversion (`aic::conversion`), one pattern per op rooted at its
 //! handle. Raising idioms
@@ -36,7 +38,7 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::graph::{ConvLayout, ReduceKind, ScatterKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
 use aic_dialects::stablehlo::structured::{
-    Convolution, DotGeneral, Gather, Reduce, ReduceWindow, Scatter,
+    Convolution, DotGeneral, Gather, Reduce, ReduceWindow, Scatter, Sort as SortOp,
 };
 use aic_dialects::{chlo, graph, stablehlo as shlo};
 
@@ -405,6 +407,80 @@ static SCATTER: OpConversion<Scatter> = OpConversion::new("scatter", |rw, sc, op
     replace(rw, sc.op(), &graph::SCATTER, operands, &attrs)
 });
 
+/// `sort` whose comparator is `LT` or `GT` of the first operand's pair (in
+/// total order for floats, as `jnp.sort` and `jnp.argsort` export it)
+/// becomes `graph.sort`, stable (a valid order for an unstable sort too).
+static SORT: OpConversion<SortOp> = OpConversion::new("sort", |rw, so, operands| {
+    use shlo::{ComparisonDirection as D, ComparisonType as T};
+    let ctx = &*rw.ctx;
+    let Some(inner) = ctx
+        .entry_block(so.comparator(ctx))
+        .and_then(|b| ctx.block_ops(b).next())
+    else {
+        return false;
+    };
+    let Some(c) = shlo::Compare::of(ctx, inner) else {
+        return false;
+    };
+    let body = ctx
+        .entry_block(so.comparator(ctx))
+        .expect("a comparator block");
+    let args = ctx.block_args(body).to_vec();
+    let ops: Vec<Op> = ctx.block_ops(body).collect();
+    if ops.len() != 2 || ctx.operands(ops[1]) != [c.result(ctx)] || args.len() < 2 {
+        return false;
+    }
+    let (l, r) = (c.lhs(ctx), c.rhs(ctx));
+    let swapped = if (l, r) == (args[0], args[1]) {
+        false
+    } else if (l, r) == (args[1], args[0]) {
+        true
+    } else {
+        return false;
+    };
+    let descending = match c.comparison_direction(ctx) {
+        Some(D::Lt) => swapped,
+        Some(D::Gt) => !swapped,
+        _ => return false,
+    };
+    let elem = ctx.type_kind(ctx.value_type(l)).element_type();
+    let ok = match (elem.map(|e| ctx.type_kind(e)), c.compare_type(ctx)) {
+        (Some(TypeKind::Float(_)), Some(T::TotalOrder)) => true,
+        (
+            Some(TypeKind::Integer {
+                signedness: aic::types::Signedness::Unsigned,
+                ..
+            }),
+            t,
+        ) => matches!(t, None | Some(T::Unsigned)),
+        (Some(TypeKind::Integer { width, .. }), t) if *width > 1 => {
+            matches!(t, None | Some(T::Signed))
+        }
+        _ => false,
+    };
+    if !ok {
+        return false;
+    }
+    let Some(rank) = operands
+        .first()
+        .and_then(|v| ctx.type_kind(ctx.value_type(*v)).shape().map(<[i64]>::len))
+    else {
+        return false;
+    };
+    let mut dim = so
+        .dimension(ctx)
+        .and_then(|a| aic::constraints::int_value(ctx.uniquer(), a))
+        .unwrap_or(-1) as i64;
+    if dim < 0 {
+        dim += rank as i64;
+    }
+    let mut attrs = vec![("dimension", Some(i64_attr(ctx, dim)))];
+    if descending {
+        attrs.push(("descending", Some(ctx.uniquer().attr(AttrKind::Unit))));
+    }
+    replace(rw, so.op(), &graph::SORT, operands, &attrs)
+});
+
 /// `reduce_window` of one input with an `add`/`maximum`/`minimum` body and
 /// no base dilation becomes `graph.reduce_window` (its init any value).
 static REDUCE_WINDOW: OpConversion<ReduceWindow> =
@@ -614,6 +690,7 @@ impl Pass for StablehloToGraph {
             &GATHER,
             &REDUCE_WINDOW,
             &SCATTER,
+            &SORT,
         ] {
             patterns.add(p);
         }

@@ -351,3 +351,50 @@ fn scatters_equal_the_interpreter() {
         check("element scatter", &text, &args);
     }
 }
+
+#[test]
+fn sorts_equal_the_interpreter() {
+    let mut r = Rng(0xfeed_f00d_0123_4567);
+    let cmp = |e: &str, dir: &str| {
+        let total = if e.starts_with('i') {
+            ""
+        } else {
+            ", TOTALORDER"
+        };
+        format!(
+            "    %c = stablehlo.compare {dir}, %a, %b{total} : (tensor<{e}>, tensor<{e}>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>\n"
+        )
+    };
+    for (elem, xs, dim) in [
+        ("f32", vec![3, 7], 1),
+        ("f16", vec![5, 2, 4], 0),
+        ("i32", vec![1, 37], 1),
+        ("f32", vec![40, 33], 1),
+    ] {
+        for dir in ["LT", "GT"] {
+            // jnp.sort: the keys alone; jnp.argsort: the keys and an iota.
+            let (xt, it) = (ty(&xs, elem), ty(&xs, "i32"));
+            let text = func(
+                &[("x", xt.clone())],
+                &format!(
+                    "  %s = \"stablehlo.sort\"(%x) <{{dimension = {dim} : i64}}> ({{\n  ^bb0(%a: tensor<{elem}>, %b: tensor<{elem}>):\n{}  }}) : ({xt}) -> {xt}\n  %i = stablehlo.iota dim = {dim} : {it}\n  %r:2 = \"stablehlo.sort\"(%s, %i) <{{dimension = {dim} : i64, is_stable = true}}> ({{\n  ^bb0(%a: tensor<{elem}>, %b: tensor<{elem}>, %p: tensor<i32>, %q: tensor<i32>):\n{}  }}) : ({xt}, {it}) -> ({xt}, {it})\n",
+                    cmp(elem, dir),
+                    cmp(elem, dir)
+                ),
+                "%r#1",
+                &it,
+            );
+            // Few distinct keys: ties, which a stable sort keeps in order.
+            check("sort", &text, &[literal(&mut r, &xs, elem, (-3, 3))]);
+        }
+    }
+    // Infinities, NaNs and signed zeros in total order.
+    let text = func(
+        &[("x", ty(&[2, 6], "f32"))],
+        "  %s = \"stablehlo.sort\"(%x) <{dimension = 1 : i64}> ({\n  ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n    %c = stablehlo.compare LT, %a, %b, TOTALORDER : (tensor<f32>, tensor<f32>) -> tensor<i1>\n    stablehlo.return %c : tensor<i1>\n  }) : (tensor<2x6xf32>) -> tensor<2x6xf32>\n",
+        "%s",
+        &ty(&[2, 6], "f32"),
+    );
+    let args = ["dense<[[3.0, -1.0, 2.0, -0.0, 0.0, 2.0], [0x7FC00000, 1.0, 0xFF800000, 5.0, 0x7F800000, 0xFFC00000]]> : tensor<2x6xf32>".to_string()];
+    check("sort of non-finite keys", &text, &args);
+}

@@ -585,3 +585,47 @@ pub(super) fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     };
     single(ctx, op, data)
 }
+
+/// `sort`: each line along the dim ordered stably by the first operand in
+/// total order (descending: reversed comparisons, still stable), every
+/// operand permuted alike.
+pub(super) fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let s = super::Sort(op);
+    let keys = &args[0];
+    let dim = norm_axis(s.dimension(ctx).unwrap_or(0), keys.shape.len())
+        .ok_or_else(|| InterpError::at(op, "dim out of range"))?;
+    let descending = s.descending(ctx).unwrap_or(false);
+    // Keys in total order: floats by their IEEE total order, integers by value.
+    let cmp: Box<dyn Fn(usize, usize) -> std::cmp::Ordering> = match &keys.data {
+        Data::Float(v) => {
+            let k: Vec<f64> = (0..keys.len()).map(|i| v.get(i)).collect();
+            Box::new(move |a, b| k[a].total_cmp(&k[b]))
+        }
+        Data::Int(v) => {
+            let e = keys.elem(ctx);
+            let k: Vec<i128> = (0..keys.len())
+                .map(|i| crate::kernels::value(e, v.get(i)))
+                .collect();
+            Box::new(move |a, b| k[a].cmp(&k[b]))
+        }
+        _ => return Err(unsupported(op, ctx, "complex keys")),
+    };
+    let mut perm: Vec<usize> = (0..keys.len()).collect();
+    for line in lines(&keys.shape, dim) {
+        let mut order = line.clone();
+        order.sort_by(|a, b| {
+            let o = cmp(*a, *b);
+            if descending { o.reverse() } else { o }
+        });
+        for (dst, src) in line.iter().zip(order) {
+            perm[*dst] = src;
+        }
+    }
+    let idx: Vec<Option<usize>> = perm.into_iter().map(Some).collect();
+    Ok(args
+        .iter()
+        .enumerate()
+        .map(|(k, t)| out(ctx, op, k, take(&t.data, &idx, None)))
+        .collect())
+}

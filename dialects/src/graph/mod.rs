@@ -709,6 +709,29 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `graph.sort %keys, %values.., dim = 1 (descending)?`: every operand
+    /// reordered along `dim` as a stable sort of the first in IEEE total
+    /// order (`-NaN < -inf < .. < -0 < +0 < .. < inf < NaN`; integers signed)
+    /// orders it, ascending or descending (StableHLO's `sort` with a `LT` or
+    /// `GT` comparator of the first operand: `jnp.sort`, `jnp.argsort`).
+    pub Sort = SORT {
+        operands: [inputs: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            dimension: required(I64_ATTR) as i64,
+            descending: optional(ac::UNIT) as bool,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension (`descending` $descending^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::sort),
+            ..op("graph.sort", "a stable sort along a dim by the first operand")
+        },
+    }
+}
+
 /// The graph ops that are neither unary nor binary elementwise.
 const OTHER_OPS: &[OpSpec] = &[
     MATMUL,
@@ -737,6 +760,7 @@ const OTHER_OPS: &[OpSpec] = &[
     GATHER,
     REDUCE_WINDOW,
     SCATTER,
+    SORT,
 ];
 
 // ---------------------------------------------------------------- semantics
@@ -760,8 +784,9 @@ pub enum Class {
     /// A constant (`constant`).
     Constant,
     /// Work fusion and the specialised generators do not model: padding,
-    /// data-dependent addressing (`gather`, `scatter`, the dynamic slices) and windows
-    /// (`reduce_window`); a kernel of its own, from the general generator.
+    /// data-dependent addressing (`gather`, `scatter`, the dynamic slices),
+    /// windows (`reduce_window`) and sorts; a kernel of its own, from the
+    /// general generator.
     Irregular,
 }
 
@@ -884,6 +909,7 @@ pub static SEMANTICS: &[Semantics] = &[
     row(&GATHER, Irregular, shapes::gather),
     row(&REDUCE_WINDOW, Irregular, shapes::reduce_window),
     row(&SCATTER, Irregular, shapes::scatter),
+    row(&SORT, Irregular, shapes::sort),
 ];
 
 static BY_NAME: LazyLock<HashMap<&'static str, &'static Semantics>> =

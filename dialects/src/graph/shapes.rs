@@ -676,3 +676,19 @@ pub fn scatter(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     }
     one(x.clone())
 }
+
+/// `sort`: every operand of one shape, kept; the dim in range.
+pub fn sort(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let first = shapes.first().ok_or("needs at least one operand")?;
+    if norm_axis(q.integer("dimension", 0), first.len()).is_none() {
+        return Err(format!(
+            "dim {} is out of range for rank {}",
+            q.integer("dimension", 0),
+            first.len()
+        ));
+    }
+    if shapes.iter().any(|s| !dims_compatible(s, first)) {
+        return Err("the operands must have one shape".into());
+    }
+    Ok(Some(shapes.to_vec()))
+}

@@ -7,7 +7,7 @@
 use super::shapes::{Query, Shapes};
 use super::{
     CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather, IOTA, SELECT,
-    Scatter, Select,
+    Scatter, Select, Sort,
 };
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
@@ -97,6 +97,21 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
             ops[1..].iter().copied().chain(ctx.results(op)).collect(),
             ops[..1].to_vec(),
         )
+    } else if Sort::is(ctx, op) {
+        // Each result has its operand's type.
+        for (i, (o, r)) in ops.iter().zip(ctx.results(op)).enumerate() {
+            if elem(ctx, ctx.value_type(*o)) != elem(ctx, ctx.value_type(r)) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!("result #{i} must have the element type of operand #{i}"),
+                ));
+            }
+        }
+        if ops.len() != ctx.num_results(op) {
+            return Err(op_error(ctx, op, "needs one result per operand"));
+        }
+        (Vec::new(), Vec::new())
     } else if Scatter::is(ctx, op) {
         if !matches!(
             ctx.type_kind(elem(ctx, ctx.value_type(ops[1]))),

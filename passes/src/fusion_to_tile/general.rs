@@ -578,7 +578,7 @@ impl Gen<'_> {
             Class::Constant => self.constant(b, sp, op, view),
             Class::Reduction => self.reduction(b, sp, op, view),
             Class::Contraction => self.contraction(b, sp, op, view),
-            Class::Irregular => self.irregular(b, sp, op, view),
+            Class::Irregular => self.irregular(b, sp, v, view),
             _ => Err(format!("{name} is not generated")),
         }
     }

@@ -12,7 +12,10 @@
 //!   source picks the element whose position it is (slow but total: no
 //!   load at computed addresses is needed);
 //! - `scatter`: a loop over the updates, in order, each combined into the
-//!   element it lands on (its position from the indices and its window).
+//!   element it lands on (its position from the indices and its window);
+//! - `sort`: a loop over the line's positions picking the one whose rank
+//!   (a loop counting the keys before it in total order, ties by position)
+//!   is the element's index.
 
 use super::*;
 
@@ -22,9 +25,10 @@ impl Gen<'_> {
         &mut self,
         b: &mut Builder<'_>,
         sp: &Iter,
-        op: Op,
+        v: Value,
         view: &Desc,
     ) -> Result<Value, Skip> {
+        let op = b.ctx.defining_op(v).ok_or("a value of no op")?;
         if let Some(p) = graph::Pad::of(b.ctx, op) {
             return self.pad(b, sp, p, view);
         }
@@ -42,6 +46,14 @@ impl Gen<'_> {
         }
         if let Some(sc) = graph::Scatter::of(b.ctx, op) {
             return self.scatter(b, sp, sc, view);
+        }
+        if let Some(so) = graph::Sort::of(b.ctx, op) {
+            let k = b
+                .ctx
+                .results(op)
+                .position(|r| r == v)
+                .ok_or("a value of no result")?;
+            return self.sort(b, sp, so, k, view);
         }
         Err(format!("{} is not generated", b.ctx.op_name(op)))
     }
@@ -634,6 +646,82 @@ impl Gen<'_> {
         let zero = ab::number(b, 0.0, calc);
         let init = self.splat(b, zero);
         self.pick(b, sp, k, init, target, x, &d)
+    }
+}
+
+impl Gen<'_> {
+    /// Result `k` of `graph.sort`: along the dim, the operand's element at
+    /// the position whose key ranks at this element's index.
+    fn sort(
+        &mut self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        so: graph::Sort,
+        k: usize,
+        view: &Desc,
+    ) -> Result<Value, Skip> {
+        let inputs = so.inputs(b.ctx).to_vec();
+        let (keys, src) = (inputs[0], inputs[k]);
+        let xs = shape(b.ctx, keys);
+        let dim = norm_axis(so.dimension(b.ctx).unwrap_or(0), xs.len())?;
+        let descending = so.descending(b.ctx).unwrap_or(false);
+        let kc = calc_of(b.ctx, elem_of(b.ctx, keys));
+        let bits = match b.ctx.type_kind(kc) {
+            TypeKind::Float(f) => Some(f.bit_width()),
+            TypeKind::Integer { width, .. } if *width > 1 => None,
+            _ => return Err("a sort of keys that are not numbers".into()),
+        };
+        let n = xs[dim];
+        let index = b.ctx.uniquer().ty(TypeKind::Index);
+        let i1t = b.ctx.uniquer().int_type(1);
+        let i64t = b.ctx.uniquer().int_type(64);
+        // From `[n] ++` a space of the shape: the line's position `n` at
+        // `dim`, the other dims as they are (and a dim dropped after `n`).
+        let place: Vec<Option<usize>> = (0..xs.len()).map(|d| (d != dim).then_some(d)).collect();
+        let at_m = over(&gather(n, &xs, &xs, &[dim], &place), &lift(view, n))?;
+        let lifted = lift(view, n);
+        let rest = [&[n], &xs[..]].concat();
+        let place_t: Vec<Option<usize>> = std::iter::once(None).chain(place.clone()).collect();
+        let at_t = over(&gather(n, &rest, &xs, &[dim], &place_t), &lift(&lifted, n))?;
+        let j = self.coord(b, sp, &xs, dim, view)?;
+        let zero = ab::number(b, 0.0, calc_of(b.ctx, elem_of(b.ctx, src)));
+        let init = self.splat(b, zero);
+        // A key's bits as a signed integer ordered as the keys' total order.
+        let ordered = move |s: &mut Builder<'_>, x: Value| -> Value {
+            let Some(w) = bits else { return x };
+            let it = s.ctx.uniquer().int_type(w);
+            let raw = ab::cast::<arith::Bitcast>(s, x, it);
+            let sh = ab::int(s, i64::from(w) - 1, it);
+            let sign = ab::binary::<arith::ShRSI>(s, raw, sh);
+            let one = ab::int(s, 1, it);
+            let mask = ab::binary::<arith::ShRUI>(s, sign, one);
+            ab::binary::<arith::XOrI>(s, raw, mask)
+        };
+        self.gather_loop(b, sp, n, init, src, &at_m, None, &mut |g, ib, inner, m| {
+            let km = g.eval(ib, inner, keys, &at_m)?;
+            let rank = g.fold(ib, inner, n, i64t, Combine::Sum, &mut |g2, ib2, inner2| {
+                let t = inner2.origin[0];
+                let kt = g2.eval(ib2, inner2, keys, &at_t)?;
+                g2.map(ib2, &[kt, km], &[kc, kc], i64t, &mut |s, a| {
+                    let (x, y) = (ordered(s, a[0]), ordered(s, a[1]));
+                    let before = if descending {
+                        ab::cmpi(s, ab::CmpIPredicate::Sgt, x, y)
+                    } else {
+                        ab::cmpi(s, ab::CmpIPredicate::Slt, x, y)
+                    };
+                    let tie = ab::cmpi(s, ab::CmpIPredicate::Eq, x, y);
+                    let earlier = ab::cmpi(s, ab::CmpIPredicate::Slt, t, m);
+                    let tie = ab::binary::<arith::AndI>(s, tie, earlier);
+                    let counts = ab::binary::<arith::OrI>(s, before, tie);
+                    let (one, none) = (ab::int(s, 1, i64t), ab::int(s, 0, i64t));
+                    Ok(ab::select(s, counts, one, none))
+                })
+            })?;
+            g.map(ib, &[rank, j], &[i64t, index], i1t, &mut |s, a| {
+                let j = ab::cast::<arith::IndexCast>(s, a[1], i64t);
+                Ok(ab::cmpi(s, ab::CmpIPredicate::Eq, a[0], j))
+            })
+        })
     }
 }
 

@@ -599,7 +599,17 @@ pub(super) fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     // Keys in total order: floats by their IEEE total order, integers by value.
     let cmp: Box<dyn Fn(usize, usize) -> std::cmp::Ordering> = match &keys.data {
         Data::Float(v) => {
-            let k: Vec<f64> = (0..keys.len()).map(|i| v.get(i)).collect();
+            let canonical = s.canonical(ctx).unwrap_or(false);
+            let k: Vec<f64> = (0..keys.len())
+                .map(|i| {
+                    let x = v.get(i);
+                    match x {
+                        _ if canonical && x.is_nan() => f64::NAN.abs(),
+                        _ if canonical && x == 0.0 => 0.0,
+                        _ => x,
+                    }
+                })
+                .collect();
             Box::new(move |a, b| k[a].total_cmp(&k[b]))
         }
         Data::Int(v) => {

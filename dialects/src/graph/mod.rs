@@ -710,21 +710,24 @@ aic::op! {
 }
 
 aic::op! {
-    /// `graph.sort %keys, %values.., dim = 1 (descending)?`: every operand
-    /// reordered along `dim` as a stable sort of the first in IEEE total
-    /// order (`-NaN < -inf < .. < -0 < +0 < .. < inf < NaN`; integers signed)
-    /// orders it, ascending or descending (StableHLO's `sort` with a `LT` or
-    /// `GT` comparator of the first operand: `jnp.sort`, `jnp.argsort`).
+    /// `graph.sort %keys, %values.., dim = 1 (descending)? (canonical)?`:
+    /// every operand reordered along `dim` as a stable sort of the first in
+    /// IEEE total order (`-NaN < -inf < .. < -0 < +0 < .. < inf < NaN`;
+    /// integers signed) orders it, ascending or descending; `canonical`
+    /// compares float keys with `-0` as `+0` and every NaN as `+NaN`, as
+    /// JAX's comparator does (StableHLO's `sort` with a `LT` or `GT`
+    /// comparator of the first operand: `jnp.sort`, `jnp.argsort`).
     pub Sort = SORT {
         operands: [inputs: variadic(TENSOR)],
         results: [results: variadic(TENSOR)],
         attributes: [
             dimension: required(I64_ATTR) as i64,
             descending: optional(ac::UNIT) as bool,
+            canonical: optional(ac::UNIT) as bool,
         ],
         spec: OpSpec {
             format: Some(
-                "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension (`descending` $descending^)? attr-dict `:` functional-type(operands, results)",
+                "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension (`descending` $descending^)? (`canonical` $canonical^)? attr-dict `:` functional-type(operands, results)",
             ),
             interpret: Some(interp::sort),
             ..op("graph.sort", "a stable sort along a dim by the first operand")

@@ -19,7 +19,12 @@
 
 use super::*;
 
-impl Gen<'_> {
+/// Which elements a step of [`Gen::gather_loop`] reaches: an `i1` tile
+/// from the space inside the loop and its induction variable.
+type HitFn<'f, 'g> =
+    dyn FnMut(&mut Gen<'g>, &mut Builder<'_>, &Iter, Value) -> Result<Value, Skip> + 'f;
+
+impl<'g> Gen<'g> {
     /// An op of class `Irregular` at the indices `view` maps the space to.
     pub(super) fn irregular(
         &mut self,
@@ -180,7 +185,7 @@ impl Gen<'_> {
         src: Value,
         d: &Desc,
         how: Option<Combine>,
-        hit: &mut dyn FnMut(&mut Self, &mut Builder<'_>, &Iter, Value) -> Result<Value, Skip>,
+        hit: &mut HitFn<'_, 'g>,
     ) -> Result<Value, Skip> {
         let calc = calc_of(b.ctx, elem_of(b.ctx, src));
         let float = matches!(b.ctx.type_kind(calc), TypeKind::Float(_));
@@ -686,9 +691,22 @@ impl Gen<'_> {
         let j = self.coord(b, sp, &xs, dim, view)?;
         let zero = ab::number(b, 0.0, calc_of(b.ctx, elem_of(b.ctx, src)));
         let init = self.splat(b, zero);
-        // A key's bits as a signed integer ordered as the keys' total order.
+        let canonical = so.canonical(b.ctx).unwrap_or(false);
+        // A key's bits as a signed integer ordered as the keys' total order
+        // (canonical: -0 as +0, every NaN as +NaN first).
         let ordered = move |s: &mut Builder<'_>, x: Value| -> Value {
             let Some(w) = bits else { return x };
+            let x = if canonical {
+                let ty = s.ctx.value_type(x);
+                let zero = ab::number(s, 0.0, ty);
+                let nan = ab::number(s, f64::NAN, ty);
+                let z = ab::cmpf(s, ab::CmpFPredicate::Oeq, x, zero);
+                let x = ab::select(s, z, zero, x);
+                let n = ab::cmpf(s, ab::CmpFPredicate::Uno, x, x);
+                ab::select(s, n, nan, x)
+            } else {
+                x
+            };
             let it = s.ctx.uniquer().int_type(w);
             let raw = ab::cast::<arith::Bitcast>(s, x, it);
             let sh = ab::int(s, i64::from(w) - 1, it);

@@ -504,6 +504,85 @@ fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
     groups
 }
 
+/// Whether the ops of `group` that loop over elements (contractions,
+/// reductions, irregular ops) read, through the group's other ops, what
+/// another of them computes: loops the general generator would nest.
+fn nested_loops(ctx: &Context, group: Op) -> bool {
+    use aic_dialects::graph::{self, Class};
+    let Some(b) = ctx.regions(group).first().and_then(|r| ctx.entry_block(*r)) else {
+        return false;
+    };
+    let looping = |o: Op| {
+        graph::semantics(ctx.op_name(o)).is_some_and(|s| {
+            matches!(
+                s.class,
+                Class::Contraction | Class::Reduction | Class::Irregular
+            )
+        })
+    };
+    // The values computed, within the group, from a looping op.
+    let mut looped: std::collections::HashSet<Value> = Default::default();
+    for o in ctx.block_ops(b) {
+        let reads = ctx.operands(o).iter().any(|v| looped.contains(v));
+        if looping(o) && reads {
+            return true;
+        }
+        if looping(o) || reads {
+            looped.extend(ctx.results(o));
+        }
+    }
+    false
+}
+
+/// `group`'s ops back in its function, each computing tensors (but
+/// constants and reshapes, which stay the host's) in a group of its own;
+/// gives those groups with the function holding them.
+fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
+    let b = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .expect("a group has a body");
+    let ops: Vec<Op> = ctx
+        .block_ops(b)
+        .filter(|o| !fusion::Yield::is(ctx, *o))
+        .collect();
+    let args = ctx.operands(group).to_vec();
+    ctx.inline_block(b, InsertPoint::Before(group), &args);
+    // The yield came along: its operands are the group's results.
+    let y = ctx
+        .prev_op(group)
+        .filter(|o| fusion::Yield::is(ctx, *o))
+        .expect("the group's yield, inlined before it");
+    let ys = ctx.operands(y).to_vec();
+    for (i, v) in ys.into_iter().enumerate() {
+        let old = ctx.result(group, i);
+        ctx.replace_all_uses(old, v);
+    }
+    let func = {
+        let mut f = group;
+        while let Some(p) = ctx.parent_op(f) {
+            if aic_dialects::func::Func::is(ctx, p) {
+                f = p;
+                break;
+            }
+            f = p;
+        }
+        f
+    };
+    ctx.erase_op(y);
+    ctx.erase_op(group);
+    let kernels: Vec<Op> = ops
+        .into_iter()
+        .filter(|o| {
+            !aic_dialects::graph::Constant::is(ctx, *o)
+                && !aic_dialects::graph::Reshape::is(ctx, *o)
+                && ctx.results(*o).any(|r| !shape(ctx, r).is_empty())
+        })
+        .collect();
+    kernels.into_iter().map(|o| (wrap(ctx, o), func)).collect()
+}
+
 /// The error of a group no generator lowers (with `total`): at its op
 /// when it holds one, naming the op and why.
 fn not_lowered(ctx: &Context, group: Op, why: &str) -> Diagnostic {
@@ -627,7 +706,17 @@ impl FusionToTile {
                 // The last reason given (the general generator's) is the
                 // one reported.
                 let mut why = NOT_MINE.to_string();
-                for generate in generators {
+                let last = generators.len() - 1;
+                for (k, generate) in generators.iter().enumerate() {
+                    // A group only the general generator would take, whose
+                    // loops nest (a product over a normalisation over a
+                    // convolution), is split into its ops instead: each
+                    // element would recompute the inner loops.
+                    if k == last && !general && nested_loops(ctx, g) {
+                        let ops = split(ctx, g);
+                        changed |= self.generate(ctx, ops, false, config, n_kernel, failed);
+                        return Ok(());
+                    }
                     match generate(ctx, g, f, config, i) {
                         Ok(()) => return Ok(()),
                         Err(w) if w == NOT_MINE => {}

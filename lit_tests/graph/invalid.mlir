@@ -160,3 +160,75 @@ func.func @f(%p: tensor<2x3xi1>, %a: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %0 = graph.select %p, %a, %a : (tensor<2x3xi1>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+// -----
+func.func @f(%a: tensor<5x7xf32>, %v: tensor<f32>) -> tensor<5x7xf32> {
+  // expected-error@+1 {{'graph.pad' op interior padding -1 of dim 0 is negative}}
+  %0 = graph.pad %a, %v, low = [0, 0], high = [0, 0], interior = [-1, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %s: tensor<i32>) -> tensor<6x7xf32> {
+  // expected-error@+1 {{'graph.dynamic_slice' op slice sizes [6, 7] must fit the operand [5, 7]}}
+  %0 = graph.dynamic_slice %a, %s, %s, sizes = [6, 7] : (tensor<5x7xf32>, tensor<i32>, tensor<i32>) -> tensor<6x7xf32>
+  return %0 : tensor<6x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %s: tensor<f32>) -> tensor<2x7xf32> {
+  // expected-error@+1 {{'graph.dynamic_slice' op requires integer indices}}
+  %0 = graph.dynamic_slice %a, %s, %s, sizes = [2, 7] : (tensor<5x7xf32>, tensor<f32>, tensor<f32>) -> tensor<2x7xf32>
+  return %0 : tensor<2x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %u: tensor<2x7xf32>, %s: tensor<i32>) -> tensor<5x7xf32> {
+  // expected-error@+1 {{'graph.dynamic_update_slice' op needs 2 start indices of rank 0, one per dim}}
+  %0 = graph.dynamic_update_slice %a, %u, %s : (tensor<5x7xf32>, tensor<2x7xf32>, tensor<i32>) -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %i: tensor<3x2xi32>) -> tensor<3x7xf32> {
+  // expected-error@+1 {{'graph.gather' op index vectors of 2 components for a start index map of 1}}
+  %0 = graph.gather %a, %i {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>} : (tensor<5x7xf32>, tensor<3x2xi32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %i: tensor<3x1xi32>) -> tensor<3x7xf32> {
+  // expected-error@+1 {{'graph.gather' op inferred type 'tensor<3x1x7xf32>' of result #0 is incompatible with its type 'tensor<3x7xf32>'}}
+  %0 = graph.gather %a, %i {dimension_numbers = #stablehlo.gather<offset_dims = [1, 2], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 7>} : (tensor<5x7xf32>, tensor<3x1xi32>) -> tensor<3x7xf32>
+  return %0 : tensor<3x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %v: tensor<f32>) -> tensor<5x7xf32> {
+  // expected-error@+1 {{'graph.reduce_window' op window, strides and dilations need 2 entries, padding 4}}
+  %0 = graph.reduce_window sum %a, %v, window = [1, 7], strides = [1, 1], dilations = [1, 1], padding = [0, 6] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x7xf32>, %v: tensor<f32>) -> tensor<5x7xf32> {
+  // expected-error@+1 {{'graph.reduce_window' op a window reduction sums, or takes the max or min}}
+  %0 = graph.reduce_window mean %a, %v, window = [1, 1], strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<5x7xf32>, tensor<f32>) -> tensor<5x7xf32>
+  return %0 : tensor<5x7xf32>
+}
+// -----
+func.func @f(%a: tensor<5x3xf32>, %i: tensor<4x1xi32>, %u: tensor<3x3xf32>) -> tensor<5x3xf32> {
+  // expected-error@+1 {{'graph.scatter' op the updates' scatter dims [3] differ from the indices' batch dims [4]}}
+  %0 = graph.scatter add %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xi32>, tensor<3x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+// -----
+func.func @f(%a: tensor<5x3xf32>, %i: tensor<4x1xf32>, %u: tensor<4x3xf32>) -> tensor<5x3xf32> {
+  // expected-error@+1 {{'graph.scatter' op requires integer indices}}
+  %0 = graph.scatter set %a, %i, %u {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<5x3xf32>, tensor<4x1xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
+// -----
+func.func @f(%a: tensor<3x6xf32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{'graph.sort' op dim 2 is out of range for rank 2}}
+  %0 = graph.sort %a, dim = 2 : (tensor<3x6xf32>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}
+// -----
+func.func @f(%a: tensor<3x6xf32>, %i: tensor<3x5xi32>) -> tensor<3x6xf32> {
+  // expected-error@+1 {{'graph.sort' op the operands must have one shape}}
+  %0:2 = graph.sort %a, %i, dim = 1 : (tensor<3x6xf32>, tensor<3x5xi32>) -> (tensor<3x6xf32>, tensor<3x5xi32>)
+  return %0#0 : tensor<3x6xf32>
+}

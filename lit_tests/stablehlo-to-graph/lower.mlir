@@ -1,7 +1,9 @@
 // stablehlo-to-graph: the ops with a graph counterpart lower one for one
 // (reductions from their identity, dot_general in matrix-product form,
-// 2-d convolutions in NHWC or NCHW, chlo's erf, erfc and square); the others
-// stay, and so do the bodies of the StableHLO ops that stay.
+// 2-d convolutions in NHWC or NCHW, a result in the other layout through a
+// transpose, chlo's erf, erfc and square; integer abs as max(x, 0 - x));
+// the others (a convolution with an input dilation) stay, and so do the
+// bodies of the StableHLO ops that stay.
 // RUN: aic-opt %s --stablehlo-to-graph | FileCheck %s
 
 // CHECK-LABEL: func.func @elementwise(
@@ -10,10 +12,12 @@
 // CHECK-NEXT: %2 = graph.exp %1 : tensor<4x8xf32>
 // CHECK-NEXT: %3 = graph.sigmoid %2 : tensor<4x8xf32>
 // CHECK-NEXT: %4 = graph.neg %3 : tensor<4x8xf32>
-// CHECK-NEXT: %5 = stablehlo.abs %arg2 : tensor<4x8xi32>
-// CHECK-NEXT: %6 = graph.cast %4 : (tensor<4x8xf32>) -> tensor<4x8xf16>
-// CHECK-NEXT: %7 = graph.cast %6 : (tensor<4x8xf16>) -> tensor<4x8xf32>
-// CHECK-NEXT: return %7, %5 : tensor<4x8xf32>, tensor<4x8xi32>
+// CHECK-NEXT: %5 = graph.constant dense<0> : tensor<4x8xi32>
+// CHECK-NEXT: %6 = graph.sub %5, %arg2 : tensor<4x8xi32>
+// CHECK-NEXT: %7 = graph.max %arg2, %6 : tensor<4x8xi32>
+// CHECK-NEXT: %8 = graph.cast %4 : (tensor<4x8xf32>) -> tensor<4x8xf16>
+// CHECK-NEXT: %9 = graph.cast %8 : (tensor<4x8xf16>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %9, %7 : tensor<4x8xf32>, tensor<4x8xi32>
 func.func @elementwise(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>, %i: tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<4x8xi32>) {
   %0 = stablehlo.add %x, %y : tensor<4x8xf32>
   %1 = stablehlo.multiply %0, %y : tensor<4x8xf32>
@@ -81,13 +85,16 @@ func.func @matmuls(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %w: tensor<8x1
 // CHECK-LABEL: func.func @convolutions(
 // CHECK-NEXT: %0 = graph.conv2d %arg0, %arg1, layout = NHWC, strides = [2, 2], dilations = [1, 1], padding = [1, 1, 1, 1] : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
 // CHECK-NEXT: %1 = graph.conv2d %arg2, %arg3, layout = NCHW, strides = [1, 1], dilations = [1, 1], padding = [1, 1, 1, 1] : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x8x8xf32>
-// CHECK-NEXT: %2 = stablehlo.convolution(%arg2, %arg3) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x6x6x16xf32>
-// CHECK-NEXT: return %0, %1, %2 : tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>
-func.func @convolutions(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>, %n: tensor<1x3x8x8xf32>, %ko: tensor<16x3x3x3xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>) {
+// CHECK-NEXT: %2 = graph.conv2d %arg2, %arg3, layout = NCHW, strides = [1, 1], dilations = [1, 1], padding = [0, 0, 0, 0] : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x6x6xf32>
+// CHECK-NEXT: %3 = graph.transpose %2, perm = [0, 2, 3, 1] : (tensor<1x16x6x6xf32>) -> tensor<1x6x6x16xf32>
+// CHECK-NEXT: %4 = stablehlo.convolution(%arg2, %arg3) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x13x13xf32>
+// CHECK-NEXT: return %0, %1, %3, %4 : tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>, tensor<1x16x13x13xf32>
+func.func @convolutions(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x16xf32>, %n: tensor<1x3x8x8xf32>, %ko: tensor<16x3x3x3xf32>) -> (tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>, tensor<1x16x13x13xf32>) {
   %0 = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [2, 2], pad = [[1, 1], [1, 1]], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x8x8x3xf32>, tensor<3x3x3x16xf32>) -> tensor<1x4x4x16xf32>
   %1 = stablehlo.convolution(%n, %ko) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x8x8xf32>
   %2 = stablehlo.convolution(%n, %ko) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, 0, 1, f], window = {} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x6x6x16xf32>
-  return %0, %1, %2 : tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>
+  %3 = stablehlo.convolution(%n, %ko) dim_numbers = [b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1], window = {lhs_dilate = [2, 2]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x13x13xf32>
+  return %0, %1, %2, %3 : tensor<1x4x4x16xf32>, tensor<1x16x8x8xf32>, tensor<1x6x6x16xf32>, tensor<1x16x13x13xf32>
 }
 
 // CHECK-LABEL: func.func @chlo(

@@ -1,14 +1,23 @@
 //! `stablehlo-to-graph`: StableHLO ops become graph ops where the graph dialect
 //! has them one for one: the elementwise ops, constants, `broadcast_in_dim`,
 //! `reshape`, `transpose`, `slice`, `concatenate` and `convert`; `reduce` with
-//! an `add`/`maximum`/`minimum` body from its identity becomes `graph.reduce`;
-//! `dot_general` in matrix-product form (leading batch dimensions, one
+//! an `add`/`maximum`/`minimum` body from its identity becomes `graph.reduce`,
+//! one of values and their iota by JAX's `argmax`/`argmin` reducer two (the
+//! extreme, then the smallest index holding it); integer `abs` and `sign`
+//! become compares, selects and arithmetic; `dot_general` in matrix-product form (leading batch dimensions, one
 //! contracted dimension at the end or next to it) becomes `graph.matmul` with
 //! its transpose flags; 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout
-//! becomes `graph.conv2d`; `chlo.erf`, `chlo.erfc` and `chlo.square` become
+//! becomes `graph.conv2d` (a result in the other layout through a
+//! transpose); `chlo.erf`, `chlo.erfc` and `chlo.square` become
 //! `graph.erf`, `graph.erfc` and a `graph.mul` of the operand by itself;
 //! `compare` (unless in total order), `select`, `iota` and the logical ops
-//! become their graph counterparts.
+//! become their graph counterparts; `pad`, `dynamic_slice`,
+//! `dynamic_update_slice`, `gather` and `scatter` (of one input, setting or
+//! adding, maxing, minning) their graph ops of the same
+//! attributes, `reduce_window` with an `add`/`maximum`/`minimum` body and no
+//! base dilation `graph.reduce_window` (pooling, JAX's `cumsum`), `sort`
+//! by an `LT`/`GT` comparator of its first operand (`jnp.sort`, `argsort`)
+//! `graph.sort`.
 //! Everything else stays as it is, so nothing is lost. The lowering is a
 //! partial conversion (`aic::conversion`), one pattern per op rooted at its
 //! handle. Raising idioms
@@ -29,9 +38,11 @@ use aic::ir::{Context, Op, Region, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
-use aic_dialects::graph::{ConvLayout, ReduceKind};
+use aic_dialects::graph::{ConvLayout, ReduceKind, ScatterKind};
 use aic_dialects::stablehlo::attrs::{ConvDims, DotDims};
-use aic_dialects::stablehlo::structured::{Convolution, DotGeneral, Reduce};
+use aic_dialects::stablehlo::structured::{
+    Convolution, DotGeneral, Gather, Reduce, ReduceWindow, Scatter, Sort as SortOp,
+};
 use aic_dialects::{chlo, graph, stablehlo as shlo};
 
 /// The registered pass.
@@ -167,6 +178,114 @@ static COMPARE: OpConversion<shlo::Compare> = OpConversion::new("compare", |rw, 
     }
     let d = Some(dir.attr(ctx.uniquer()));
     replace(rw, c.op(), &graph::COMPARE, operands, &[("direction", d)])
+});
+
+/// A splat `graph.constant` of tensor type `ty` holding `v`, before `op`.
+fn splat_constant(rw: &mut ConversionRewriter<'_>, op: Op, ty: Type, v: i64) -> Value {
+    let u = rw.ctx.uniquer().clone();
+    let Some(elem) = u.type_kind(ty).element_type() else {
+        unreachable!("a constant of a tensor type");
+    };
+    let one = u.ty(TypeKind::Tensor {
+        shape: Default::default(),
+        elem,
+        encoding: None,
+    });
+    let t = if matches!(u.type_kind(elem), TypeKind::Float(_)) {
+        aic::interp::Tensor::from_f64s(&u, one, [v as f64])
+    } else {
+        aic::interp::Tensor::from_i64s(&u, one, [v])
+    };
+    let AttrKind::DenseElements {
+        data: aic::attributes::DenseData::Raw { bytes, .. },
+        ..
+    } = u.attr_kind(aic::interp::attr_of_tensor(&u, &t)).clone()
+    else {
+        unreachable!("a dense attribute of numbers");
+    };
+    let value = graph::fold::splat(&u, ty, &bytes);
+    let c = aic::op_def::build(
+        &mut rw.before(op),
+        &graph::CONSTANT,
+        &[],
+        &[("value", Some(value))],
+        &[&[ty]],
+    );
+    rw.ctx.result(c, 0)
+}
+
+/// The signless integer element type of `v`'s tensor type, if it has one.
+fn signless_elem(ctx: &Context, v: Value) -> Option<Type> {
+    let e = ctx.type_kind(ctx.value_type(v)).element_type()?;
+    matches!(
+        ctx.type_kind(e),
+        TypeKind::Integer { signedness: aic::types::Signedness::Signless, width } if *width > 1
+    )
+    .then_some(e)
+}
+
+/// `abs` of signless integers is `max(x, 0 - x)` (the most negative value
+/// stays itself, as StableHLO's wraps).
+static INT_ABS: OpConversion<shlo::Abs> = OpConversion::new("int_abs", |rw, a, operands| {
+    let op = a.op();
+    let Some(_) = signless_elem(rw.ctx, operands[0]) else {
+        return false;
+    };
+    let x = operands[0];
+    let t = rw.ctx.value_type(x);
+    let zero = splat_constant(rw, op, t, 0);
+    let neg = aic::op_def::build(&mut rw.before(op), &graph::SUB, &[&[zero, x]], &[], &[&[t]]);
+    let neg = rw.ctx.result(neg, 0);
+    replace(rw, op, &graph::MAX, &[x, neg], &[])
+});
+
+/// `sign` of floats and signless integers is `select(x > 0, 1, select(x <
+/// 0, -1, x))` (zeros and NaNs stay themselves).
+static SIGN: OpConversion<shlo::Sign> = OpConversion::new("sign", |rw, sg, operands| {
+    use shlo::ComparisonDirection as D;
+    let op = sg.op();
+    let x = operands[0];
+    let ctx = &*rw.ctx;
+    let t = ctx.value_type(x);
+    let Some(elem) = ctx.type_kind(t).element_type() else {
+        return false;
+    };
+    let float = matches!(ctx.type_kind(elem), TypeKind::Float(_));
+    if !float && signless_elem(ctx, x).is_none() {
+        return false;
+    }
+    let Some(shape) = ctx.type_kind(t).shape().map(<[i64]>::to_vec) else {
+        return false;
+    };
+    let u = ctx.uniquer().clone();
+    let pt = u.ty(TypeKind::Tensor {
+        shape: shape.into_iter().collect(),
+        elem: u.int_type(1),
+        encoding: None,
+    });
+    let zero = splat_constant(rw, op, t, 0);
+    let one = splat_constant(rw, op, t, 1);
+    let minus = splat_constant(rw, op, t, -1);
+    let cmp = |rw: &mut ConversionRewriter<'_>, d: D| {
+        let c = aic::op_def::build(
+            &mut rw.before(op),
+            &graph::COMPARE,
+            &[&[x, zero]],
+            &[("direction", Some(d.attr(&u)))],
+            &[&[pt]],
+        );
+        rw.ctx.result(c, 0)
+    };
+    let (pos, neg) = (cmp(rw, D::Gt), cmp(rw, D::Lt));
+    let inner = aic::op_def::build(
+        &mut rw.before(op),
+        &graph::SELECT,
+        &[&[neg, minus, x]],
+        &[],
+        &[&[t]],
+    );
+    let inner = rw.ctx.result(inner, 0);
+    replace(rw, op, &graph::SELECT, &[pos, one, inner], &[])
 });
 
 /// `iota` becomes `graph.iota` along the same dimension.
@@ -321,6 +440,415 @@ fn reduce_kind(ctx: &Context, r: Reduce) -> Option<(ReduceKind, Vec<i64>)> {
     Some((kind, r.dimensions(ctx)?))
 }
 
+/// `pad` becomes `graph.pad` with the same paddings.
+static PAD: OpConversion<shlo::Pad> = OpConversion::new("pad", |rw, p, operands| {
+    let op = p.op();
+    let names = ["edge_padding_low", "edge_padding_high", "interior_padding"];
+    let attrs: Vec<(&str, Option<Attr>)> = names
+        .iter()
+        .map(|n| (*n, aic::constraints::op_attr(rw.ctx, op, n)))
+        .collect();
+    if attrs.iter().any(|(_, a)| a.is_none()) {
+        return false;
+    }
+    replace(rw, op, &graph::PAD, operands, &attrs)
+});
+
+/// `dynamic_slice` becomes `graph.dynamic_slice`.
+static DYNAMIC_SLICE: OpConversion<shlo::DynamicSlice> =
+    OpConversion::new("dynamic_slice", |rw, d, operands| {
+        let sizes = aic::constraints::op_attr(rw.ctx, d.op(), "slice_sizes");
+        if sizes.is_none() {
+            return false;
+        }
+        replace(
+            rw,
+            d.op(),
+            &graph::DYNAMIC_SLICE,
+            operands,
+            &[("slice_sizes", sizes)],
+        )
+    });
+
+/// `dynamic_update_slice` becomes `graph.dynamic_update_slice`.
+static DYNAMIC_UPDATE_SLICE: OpConversion<shlo::DynamicUpdateSlice> =
+    OpConversion::new("dynamic_update_slice", |rw, d, operands| {
+        replace(rw, d.op(), &graph::DYNAMIC_UPDATE_SLICE, operands, &[])
+    });
+
+/// `gather` becomes `graph.gather` with the same dimension numbers.
+static GATHER: OpConversion<Gather> = OpConversion::new("gather", |rw, g, operands| {
+    let (dims, sizes) = (g.dimension_numbers(rw.ctx), g.slice_sizes(rw.ctx));
+    if dims.is_none() || sizes.is_none() {
+        return false;
+    }
+    let attrs = [("dimension_numbers", dims), ("slice_sizes", sizes)];
+    replace(rw, g.op(), &graph::GATHER, operands, &attrs)
+});
+
+/// `scatter` of one input whose body returns the update (`.at[].set`) or
+/// combines with `add`/`maximum`/`minimum` becomes `graph.scatter`.
+static SCATTER: OpConversion<Scatter> = OpConversion::new("scatter", |rw, sc, operands| {
+    let ctx = &*rw.ctx;
+    let [_, _, _] = operands[..] else {
+        return false;
+    };
+    let body = sc.update_computation(ctx);
+    let Some(b) = ctx.entry_block(body) else {
+        return false;
+    };
+    let args = ctx.block_args(b).to_vec();
+    let ops: Vec<Op> = ctx.block_ops(b).collect();
+    let kind = match (combiner(ctx, body), &ops[..]) {
+        (Some(inner), _) if shlo::Add::is(ctx, inner) => ScatterKind::Add,
+        (Some(inner), _) if shlo::Maximum::is(ctx, inner) => ScatterKind::Max,
+        (Some(inner), _) if shlo::Minimum::is(ctx, inner) => ScatterKind::Min,
+        (None, [ret]) if args.len() == 2 && ctx.operands(*ret) == [args[1]] => ScatterKind::Set,
+        _ => return false,
+    };
+    let dims = sc.scatter_dimension_numbers(ctx);
+    if dims.is_none() {
+        return false;
+    }
+    let u = ctx.uniquer();
+    let attrs = [
+        ("kind", Some(kind.attr(u))),
+        ("scatter_dimension_numbers", dims),
+    ];
+    replace(rw, sc.op(), &graph::SCATTER, operands, &attrs)
+});
+
+/// The value `v` canonicalises the way JAX's sort comparator does, if it
+/// does: `select(x != x, NaN, select(x == 0, 0, x))` of `x`.
+fn canonicalised(ctx: &Context, v: Value) -> Option<Value> {
+    use shlo::ComparisonDirection as D;
+    let constant = |v: Value| -> Option<f64> {
+        let c = shlo::Constant::defining(ctx, v)?;
+        let t = tensor_of_attr(ctx, c.value(ctx)?, ctx.value_type(v))?;
+        match &t.data {
+            Data::Float(f) if t.len() == 1 => Some(f.first()),
+            _ => None,
+        }
+    };
+    let outer = shlo::Select::defining(ctx, v)?;
+    let isnan = shlo::Compare::defining(ctx, outer.pred(ctx))?;
+    let x = isnan.lhs(ctx);
+    let is_nan = isnan.comparison_direction(ctx) == Some(D::Ne)
+        && isnan.rhs(ctx) == x
+        && constant(outer.on_true(ctx)).is_some_and(f64::is_nan);
+    let inner = shlo::Select::defining(ctx, outer.on_false(ctx))?;
+    let iszero = shlo::Compare::defining(ctx, inner.pred(ctx))?;
+    let is_zero = iszero.comparison_direction(ctx) == Some(D::Eq)
+        && iszero.lhs(ctx) == x
+        && constant(iszero.rhs(ctx)) == Some(0.0)
+        && constant(inner.on_true(ctx)) == Some(0.0)
+        && inner.on_false(ctx) == x;
+    (is_nan && is_zero).then_some(x)
+}
+
+/// `sort` whose comparator is `LT` or `GT` of the first operand's pair in
+/// total order (for floats; as `jnp.sort` and `jnp.argsort` export it, the
+/// keys canonicalised first) becomes `graph.sort`, stable (a valid order
+/// for an unstable sort too).
+static SORT: OpConversion<SortOp> = OpConversion::new("sort", |rw, so, operands| {
+    use shlo::{ComparisonDirection as D, ComparisonType as T};
+    let ctx = &*rw.ctx;
+    let Some(body) = ctx.entry_block(so.comparator(ctx)) else {
+        return false;
+    };
+    let args = ctx.block_args(body).to_vec();
+    let Some(ret) = ctx.block_ops(body).last() else {
+        return false;
+    };
+    let Some(c) = ctx
+        .operands(ret)
+        .first()
+        .and_then(|v| shlo::Compare::defining(ctx, *v))
+    else {
+        return false;
+    };
+    if ctx.operands(ret).len() != 1 || args.len() < 2 {
+        return false;
+    }
+    let (mut l, mut r) = (c.lhs(ctx), c.rhs(ctx));
+    let canonical = match (canonicalised(ctx, l), canonicalised(ctx, r)) {
+        (Some(a), Some(b)) => {
+            (l, r) = (a, b);
+            true
+        }
+        _ => false,
+    };
+    let swapped = if (l, r) == (args[0], args[1]) {
+        false
+    } else if (l, r) == (args[1], args[0]) {
+        true
+    } else {
+        return false;
+    };
+    let descending = match c.comparison_direction(ctx) {
+        Some(D::Lt) => swapped,
+        Some(D::Gt) => !swapped,
+        _ => return false,
+    };
+    let elem = ctx.type_kind(ctx.value_type(l)).element_type();
+    let ok = match (elem.map(|e| ctx.type_kind(e)), c.compare_type(ctx)) {
+        (Some(TypeKind::Float(_)), Some(T::TotalOrder)) => true,
+        (
+            Some(TypeKind::Integer {
+                signedness: aic::types::Signedness::Unsigned,
+                ..
+            }),
+            t,
+        ) => matches!(t, None | Some(T::Unsigned)),
+        (Some(TypeKind::Integer { width, .. }), t) if *width > 1 => {
+            matches!(t, None | Some(T::Signed))
+        }
+        _ => false,
+    };
+    if !ok {
+        return false;
+    }
+    let Some(rank) = operands
+        .first()
+        .and_then(|v| ctx.type_kind(ctx.value_type(*v)).shape().map(<[i64]>::len))
+    else {
+        return false;
+    };
+    let mut dim = so
+        .dimension(ctx)
+        .and_then(|a| aic::constraints::int_value(ctx.uniquer(), a))
+        .unwrap_or(-1);
+    if dim < 0 {
+        dim += rank as i64;
+    }
+    let mut attrs = vec![("dimension", Some(i64_attr(ctx, dim)))];
+    let unit = ctx.uniquer().attr(AttrKind::Unit);
+    if descending {
+        attrs.push(("descending", Some(unit)));
+    }
+    if canonical {
+        attrs.push(("canonical", Some(unit)));
+    }
+    replace(rw, so.op(), &graph::SORT, operands, &attrs)
+});
+
+/// `reduce_window` of one input with an `add`/`maximum`/`minimum` body and
+/// no base dilation becomes `graph.reduce_window` (its init any value).
+static REDUCE_WINDOW: OpConversion<ReduceWindow> =
+    OpConversion::new("reduce_window", |rw, r, operands| {
+        let ctx = &*rw.ctx;
+        let op = r.op();
+        let [x, init] = operands[..] else {
+            return false;
+        };
+        let Some(inner) = combiner(ctx, r.body(ctx)) else {
+            return false;
+        };
+        let kind = if shlo::Add::is(ctx, inner) {
+            ReduceKind::Sum
+        } else if shlo::Maximum::is(ctx, inner) {
+            ReduceKind::Max
+        } else if shlo::Minimum::is(ctx, inner) {
+            ReduceKind::Min
+        } else {
+            return false;
+        };
+        let Some(rank) = ctx.type_kind(ctx.value_type(x)).shape().map(<[i64]>::len) else {
+            return false;
+        };
+        let ints = |name: &str, default: i64, n: usize| {
+            i64_array_attr(ctx, op, name).unwrap_or_else(|| vec![default; n])
+        };
+        let Some(window) = i64_array_attr(ctx, op, "window_dimensions") else {
+            return false;
+        };
+        if ints("base_dilations", 1, rank).iter().any(|d| *d != 1) {
+            return false;
+        }
+        let u = ctx.uniquer();
+        let attrs = [
+            ("kind", Some(kind.attr(u))),
+            ("window_dimensions", Some(u.i64_array(&window))),
+            (
+                "window_strides",
+                Some(u.i64_array(&ints("window_strides", 1, rank))),
+            ),
+            (
+                "window_dilations",
+                Some(u.i64_array(&ints("window_dilations", 1, rank))),
+            ),
+            ("padding", Some(u.i64_array(&ints("padding", 0, 2 * rank)))),
+        ];
+        replace(rw, op, &graph::REDUCE_WINDOW, &[x, init], &attrs)
+    });
+
+/// Whether the two-input reducer `r` is JAX's `argmax` (`Gt`) or `argmin`
+/// (`Lt`): the value kept where it compares so with the other (or is NaN),
+/// the index kept there or, on ties, the smaller.
+fn arg_reducer(ctx: &Context, r: Region) -> Option<shlo::ComparisonDirection> {
+    use shlo::ComparisonDirection as D;
+    let b = ctx.entry_block(r)?;
+    let [l0, l1, r0, r1] = ctx.block_args(b)[..] else {
+        return None;
+    };
+    let ret = ctx.block_ops(b).last()?;
+    let [v0, v1] = ctx.operands(ret)[..] else {
+        return None;
+    };
+    let cmp = |v: Value, d: D, x: Value, y: Value| {
+        shlo::Compare::defining(ctx, v).is_some_and(|c| {
+            c.comparison_direction(ctx) == Some(d) && c.lhs(ctx) == x && c.rhs(ctx) == y
+        })
+    };
+    let both = |v: Value, f: &dyn Fn(Value, Value) -> bool, or: bool| -> bool {
+        let ops = match (shlo::Or::defining(ctx, v), shlo::And::defining(ctx, v)) {
+            (Some(o), _) if or => [o.lhs(ctx), o.rhs(ctx)],
+            (_, Some(a)) if !or => [a.lhs(ctx), a.rhs(ctx)],
+            _ => return false,
+        };
+        f(ops[0], ops[1]) || f(ops[1], ops[0])
+    };
+    let s0 = shlo::Select::defining(ctx, v0)?;
+    let s1 = shlo::Select::defining(ctx, v1)?;
+    if (
+        s0.on_true(ctx),
+        s0.on_false(ctx),
+        s1.on_true(ctx),
+        s1.on_false(ctx),
+    ) != (l0, r0, l1, r1)
+    {
+        return None;
+    }
+    let p = s0.pred(ctx);
+    let dir = [D::Gt, D::Lt].into_iter().find(|d| {
+        cmp(p, *d, l0, r0) || both(p, &|a, b| cmp(a, *d, l0, r0) && cmp(b, D::Ne, l0, l0), true)
+    })?;
+    let tie = |a: Value, b: Value| {
+        a == p
+            && both(
+                b,
+                &|e, l| cmp(e, D::Eq, l0, r0) && cmp(l, D::Lt, l1, r1),
+                false,
+            )
+    };
+    both(s1.pred(ctx), &tie, true).then_some(dir)
+}
+
+/// A `reduce` of values and their iota along one dim from (the identity,
+/// 0) by JAX's `argmax`/`argmin` reducer becomes the max (min) `graph.reduce`
+/// and the smallest index where the values equal it (or are NaN): a
+/// `graph.reduce min` of the iota selected there.
+static ARG_REDUCE: OpConversion<Reduce> = OpConversion::new("arg_reduce", |rw, r, operands| {
+    use shlo::ComparisonDirection as D;
+    let ctx = &*rw.ctx;
+    let op = r.op();
+    let [x, iota, init, zero] = operands[..] else {
+        return false;
+    };
+    let Some(dir) = arg_reducer(ctx, r.body(ctx)) else {
+        return false;
+    };
+    let Some(dims) = r.dimensions(ctx) else {
+        return false;
+    };
+    let [d] = dims[..] else { return false };
+    let along = |v: Value| {
+        shlo::Iota::defining(ctx, v).is_some_and(|i| i.iota_dimension(ctx) == Some(d))
+            || graph::Iota::defining(ctx, v).is_some_and(|i| i.dim(ctx) == Some(d))
+    };
+    let value = |v: Value| -> Option<aic::interp::Tensor> {
+        let a = if let Some(c) = shlo::Constant::defining(ctx, v) {
+            c.value(ctx)?
+        } else {
+            graph::Constant::defining(ctx, v)?.value(ctx)?
+        };
+        tensor_of_attr(ctx, a, ctx.value_type(v))
+    };
+    let (Some(i0), Some(z)) = (value(init), value(zero)) else {
+        return false;
+    };
+    let identity = match (&i0.data, dir) {
+        (Data::Float(v), D::Gt) => v.first() == f64::NEG_INFINITY,
+        (Data::Float(v), _) => v.first() == f64::INFINITY,
+        _ => false,
+    };
+    if !along(iota) || !identity || !matches!(&z.data, Data::Int(v) if v.first() == 0) {
+        return false;
+    }
+    let xt = ctx.value_type(x);
+    let Some(xs) = ctx.type_kind(xt).shape().map(<[i64]>::to_vec) else {
+        return false;
+    };
+    let n = xs.get(d as usize).copied().unwrap_or(1);
+    let (t0, t1) = (
+        ctx.value_type(ctx.result(op, 0)),
+        ctx.value_type(ctx.result(op, 1)),
+    );
+    let u = ctx.uniquer().clone();
+    let kind = if dir == D::Gt {
+        ReduceKind::Max
+    } else {
+        ReduceKind::Min
+    };
+    let axes = Some(u.i64_array(&[d]));
+    let kept: Vec<i64> = (0..xs.len() as i64).filter(|k| *k != d).collect();
+    let pt = u.ty(TypeKind::Tensor {
+        shape: xs.iter().copied().collect(),
+        elem: u.int_type(1),
+        encoding: None,
+    });
+    let build = |rw: &mut ConversionRewriter<'_>,
+                 spec: &'static OpSpec,
+                 ins: &[Value],
+                 attrs: &[(&str, Option<Attr>)],
+                 ty: Type| {
+        let o = aic::op_def::build(&mut rw.before(op), spec, &[ins], attrs, &[&[ty]]);
+        rw.ctx.result(o, 0)
+    };
+    let m = build(
+        rw,
+        &graph::REDUCE,
+        &[x],
+        &[("kind", Some(kind.attr(&u))), ("axes", axes)],
+        t0,
+    );
+    let mb = build(
+        rw,
+        &graph::BROADCAST,
+        &[m],
+        &[("dims", Some(u.i64_array(&kept)))],
+        xt,
+    );
+    let dirs = |d: D| Some(d.attr(&u));
+    let eq = build(
+        rw,
+        &graph::COMPARE,
+        &[x, mb],
+        &[("direction", dirs(D::Eq))],
+        pt,
+    );
+    let nan = build(
+        rw,
+        &graph::COMPARE,
+        &[x, x],
+        &[("direction", dirs(D::Ne))],
+        pt,
+    );
+    let hit = build(rw, &graph::OR, &[eq, nan], &[], pt);
+    let it_t = rw.ctx.value_type(iota);
+    let big = splat_constant(rw, op, it_t, n);
+    let sel = build(rw, &graph::SELECT, &[hit, iota, big], &[], it_t);
+    let idx = build(
+        rw,
+        &graph::REDUCE,
+        &[sel],
+        &[("kind", Some(ReduceKind::Min.attr(&u))), ("axes", axes)],
+        t1,
+    );
+    rw.replace_op(op, &[m, idx]);
+    true
+});
+
 /// `dot_general` in matrix-product form becomes `graph.matmul`.
 static DOT_GENERAL: OpConversion<DotGeneral> =
     OpConversion::new("dot_general", |rw, d, operands| {
@@ -372,21 +900,76 @@ fn matmul_transposes(ctx: &Context, dot: DotGeneral) -> Option<(bool, bool)> {
     (lhs_ok && rhs_ok).then_some((ta, tb))
 }
 
-/// 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout becomes `graph.conv2d`.
+/// 2-d `convolution` in NHWC/HWIO or NCHW/OIHW layout becomes `graph.conv2d`
+/// (its result in the other layout: transposed after, as ViT's patch
+/// embedding writes NCHW into NHWC).
 static CONVOLUTION: OpConversion<Convolution> =
     OpConversion::new("convolution", |rw, c, operands| {
-        let Some(attrs) = conv2d_attrs(rw.ctx, c) else {
+        let Some((attrs, out)) = conv2d_attrs(rw.ctx, c) else {
             return false;
         };
-        replace(rw, c.op(), &graph::CONV2D, operands, &attrs)
+        let op = c.op();
+        let Some(perm) = out else {
+            return replace(rw, op, &graph::CONV2D, operands, &attrs);
+        };
+        // The result in the conv's own layout, then transposed.
+        let r = rw.ctx.value_type(rw.ctx.result(op, 0));
+        let (Some(shape), Some(elem)) = (
+            rw.ctx.type_kind(r).shape().map(<[i64]>::to_vec),
+            rw.ctx.type_kind(r).element_type(),
+        ) else {
+            return false;
+        };
+        // Result dim `perm[i]` of the conv is dim `i` here.
+        let mut own = vec![0; shape.len()];
+        for (i, p) in perm.iter().enumerate() {
+            own[*p as usize] = shape[i];
+        }
+        let u = rw.ctx.uniquer().clone();
+        let t = u.ty(TypeKind::Tensor {
+            shape: own.into_iter().collect(),
+            elem,
+            encoding: None,
+        });
+        let conv = aic::op_def::build(
+            &mut rw.before(op),
+            &graph::CONV2D,
+            &[operands],
+            &attrs,
+            &[&[t]],
+        );
+        let x = rw.ctx.result(conv, 0);
+        let tr = aic::op_def::build(
+            &mut rw.before(op),
+            &graph::TRANSPOSE,
+            &[&[x]],
+            &[("perm", Some(u.i64_array(&perm)))],
+            &[&[r]],
+        );
+        let res = rw.ctx.result(tr, 0);
+        rw.replace_op(op, &[res]);
+        true
     });
 
-/// The attributes of the `graph.conv2d` that expresses `c`, if one does.
-fn conv2d_attrs(ctx: &Context, c: Convolution) -> Option<Vec<(&'static str, Option<Attr>)>> {
+/// The transpose from an NCHW result to NHWC.
+const NCHW_TO_NHWC: [i64; 4] = [0, 2, 3, 1];
+/// The transpose from an NHWC result to NCHW.
+const NHWC_TO_NCHW: [i64; 4] = [0, 3, 1, 2];
+
+/// The attributes of the `graph.conv2d` that expresses `c`, if one does,
+/// and the transpose of its result into `c`'s (where the result's layout is
+/// the other one).
+#[allow(clippy::type_complexity)]
+fn conv2d_attrs(
+    ctx: &Context,
+    c: Convolution,
+) -> Option<(Vec<(&'static str, Option<Attr>)>, Option<[i64; 4]>)> {
     let d = ConvDims::of(ctx, c.dimension_numbers(ctx)?)?;
-    let layout = match d.compact().as_str() {
-        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => ConvLayout::Nhwc,
-        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => ConvLayout::Nchw,
+    let (layout, out) = match d.compact().as_str() {
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]" => (ConvLayout::Nhwc, None),
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, f, 0, 1]" => (ConvLayout::Nchw, None),
+        "[b, 0, 1, f]x[0, 1, i, o]->[b, f, 0, 1]" => (ConvLayout::Nhwc, Some(NHWC_TO_NCHW)),
+        "[b, f, 0, 1]x[o, i, 0, 1]->[b, 0, 1, f]" => (ConvLayout::Nchw, Some(NCHW_TO_NHWC)),
         _ => return None,
     };
     let op = c.op();
@@ -416,7 +999,7 @@ fn conv2d_attrs(ctx: &Context, c: Convolution) -> Option<Vec<(&'static str, Opti
     if fgc != 1 {
         attrs.push(("groups", Some(i64_attr(ctx, fgc))));
     }
-    Some(attrs)
+    Some((attrs, out))
 }
 
 /// The dialect namespace of `op`.
@@ -464,16 +1047,26 @@ impl Pass for StablehloToGraph {
         }
         for p in [
             &CONSTANT as &dyn ConversionPattern,
+            &INT_ABS,
+            &SIGN,
             &SQUARE,
             &BROADCAST_IN_DIM,
             &TRANSPOSE,
             &SLICE,
             &CONCATENATE,
             &REDUCE,
+            &ARG_REDUCE,
             &DOT_GENERAL,
             &CONVOLUTION,
             &COMPARE,
             &IOTA,
+            &PAD,
+            &DYNAMIC_SLICE,
+            &DYNAMIC_UPDATE_SLICE,
+            &GATHER,
+            &REDUCE_WINDOW,
+            &SCATTER,
+            &SORT,
         ] {
             patterns.add(p);
         }

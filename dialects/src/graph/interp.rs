@@ -456,3 +456,186 @@ pub(super) fn iota(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
         Data::from_fn(e, n, |i| ((i / stride) % size) as f64),
     )
 }
+
+/// `reduce_window`: each window's elements (the padding reads `init`)
+/// combined from `init`; sums accumulate in `f64` and round once.
+pub(super) fn reduce_window(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let rw = super::ReduceWindow(op);
+    let (x, init) = (&args[0], &args[1]);
+    let er = result_elem(ctx, op, 0)?;
+    let oshape = result_shape(ctx, op, 0)?;
+    let w = rw.window_dimensions(ctx).unwrap_or_default();
+    let s = rw.window_strides(ctx).unwrap_or_default();
+    let dil = rw.window_dilations(ctx).unwrap_or_default();
+    let pad = rw.padding(ctx).unwrap_or_default();
+    let r = x.shape.len();
+    if w.len() != r || s.len() != r || dil.len() != r || pad.len() != 2 * r {
+        return Err(InterpError::at(op, "malformed window attributes"));
+    }
+    let st = strides(&x.shape);
+    let mut lists = Vec::new();
+    for_each_index(&oshape, |o| {
+        let mut elems = Vec::new();
+        for_each_index(&w, |k| {
+            let mut lin = 0;
+            for d in 0..r {
+                let p = o[d] * s[d] + k[d] * dil[d] - pad[2 * d];
+                if p < 0 || p >= x.shape[d] {
+                    elems.push(None);
+                    return;
+                }
+                lin += p as usize * st[d];
+            }
+            elems.push(Some(lin));
+        });
+        lists.push(elems);
+    });
+    let groups = Groups::Lists(lists);
+    let kind = rw.kind(ctx).unwrap_or(ReduceKind::Sum);
+    let combiner = match kind {
+        ReduceKind::Max => Combiner::Maximum,
+        ReduceKind::Min => Combiner::Minimum,
+        _ => Combiner::Add,
+    };
+    let e = x.elem(ctx);
+    let data = match (&x.data, &init.data) {
+        (Data::Float(v), Data::Float(i)) => {
+            let acc = fold_floats(
+                combiner,
+                Elem::Float(aic::float::FloatKind::F64),
+                &groups,
+                v,
+                i.first(),
+            )
+            .ok_or_else(|| unsupported(op, ctx, "floats"))?;
+            Data::from_f64s(er.float_kind(), acc)
+        }
+        (Data::Int(v), Data::Int(i)) => {
+            let acc = fold_ints(combiner, e, &groups, v, i.first())
+                .ok_or_else(|| unsupported(op, ctx, "this integer type"))?;
+            Data::from_i64s(er, acc.into_iter().map(|a| er.wrap(i128::from(a))))
+        }
+        _ => return Err(unsupported(op, ctx, "these element types")),
+    };
+    single(ctx, op, data)
+}
+
+/// `scatter`: each update, in order, combined into the element it lands on
+/// (skipped out of bounds).
+pub(super) fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    use super::ScatterKind;
+    let ctx = it.ctx;
+    let (x, ind, upd) = (&args[0], &args[1], &args[2]);
+    let s = super::Scatter(op);
+    let d = s
+        .scatter_dimension_numbers(ctx)
+        .and_then(|a| crate::stablehlo::attrs::ScatterDims::of(ctx, a))
+        .ok_or_else(|| InterpError::at(op, "malformed scatter_dimension_numbers"))?;
+    let kind = s.kind(ctx).unwrap_or(ScatterKind::Set);
+    let (ie, e) = (ind.elem(ctx), x.elem(ctx));
+    let st = strides(&x.shape);
+    let mut dest = Vec::new();
+    for_each_index(&upd.shape, |ui| {
+        dest.push(
+            crate::stablehlo::interp::regions::scatter_destination(d, ind, ie, &x.shape, ui)
+                .map(|full| linear(&full, &st)),
+        );
+    });
+    let data = match (&x.data, &upd.data) {
+        (Data::Float(a), Data::Float(u)) => {
+            let mut v: Vec<f64> = (0..x.len()).map(|i| a.get(i)).collect();
+            for (k, t) in dest.iter().enumerate() {
+                if let Some(t) = t {
+                    let (cur, new) = (v[*t], u.get(k));
+                    v[*t] = match kind {
+                        ScatterKind::Set => new,
+                        ScatterKind::Add => e.round(cur + new),
+                        ScatterKind::Max => {
+                            crate::kernels::MAXIMUM.float().map_or(new, |f| f(cur, new))
+                        }
+                        ScatterKind::Min => {
+                            crate::kernels::MINIMUM.float().map_or(new, |f| f(cur, new))
+                        }
+                    };
+                }
+            }
+            Data::from_f64s(e.float_kind(), v)
+        }
+        (Data::Int(a), Data::Int(u)) => {
+            let mut v: Vec<i64> = (0..x.len()).map(|i| a.get(i)).collect();
+            for (k, t) in dest.iter().enumerate() {
+                if let Some(t) = t {
+                    let (cur, new) = (v[*t], u.get(k));
+                    v[*t] = match kind {
+                        ScatterKind::Set => new,
+                        ScatterKind::Add => e.wrap(i128::from(cur) + i128::from(new)),
+                        ScatterKind::Max => crate::kernels::MAXIMUM
+                            .int()
+                            .map_or(new, |f| e.wrap(f(e, cur, new))),
+                        ScatterKind::Min => crate::kernels::MINIMUM
+                            .int()
+                            .map_or(new, |f| e.wrap(f(e, cur, new))),
+                    };
+                }
+            }
+            Data::from_i64s(e, v)
+        }
+        _ => return Err(unsupported(op, ctx, "these element types")),
+    };
+    single(ctx, op, data)
+}
+
+/// `sort`: each line along the dim ordered stably by the first operand in
+/// total order (descending: reversed comparisons, still stable), every
+/// operand permuted alike.
+pub(super) fn sort(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let s = super::Sort(op);
+    let keys = &args[0];
+    let dim = norm_axis(s.dimension(ctx).unwrap_or(0), keys.shape.len())
+        .ok_or_else(|| InterpError::at(op, "dim out of range"))?;
+    let descending = s.descending(ctx).unwrap_or(false);
+    // Keys in total order: floats by their IEEE total order, integers by value.
+    let cmp: Box<dyn Fn(usize, usize) -> std::cmp::Ordering> = match &keys.data {
+        Data::Float(v) => {
+            let canonical = s.canonical(ctx).unwrap_or(false);
+            let k: Vec<f64> = (0..keys.len())
+                .map(|i| {
+                    let x = v.get(i);
+                    match x {
+                        _ if canonical && x.is_nan() => f64::NAN.abs(),
+                        _ if canonical && x == 0.0 => 0.0,
+                        _ => x,
+                    }
+                })
+                .collect();
+            Box::new(move |a, b| k[a].total_cmp(&k[b]))
+        }
+        Data::Int(v) => {
+            let e = keys.elem(ctx);
+            let k: Vec<i128> = (0..keys.len())
+                .map(|i| crate::kernels::value(e, v.get(i)))
+                .collect();
+            Box::new(move |a, b| k[a].cmp(&k[b]))
+        }
+        _ => return Err(unsupported(op, ctx, "complex keys")),
+    };
+    let mut perm: Vec<usize> = (0..keys.len()).collect();
+    for line in lines(&keys.shape, dim) {
+        let mut order = line.clone();
+        order.sort_by(|a, b| {
+            let o = cmp(*a, *b);
+            if descending { o.reverse() } else { o }
+        });
+        for (dst, src) in line.iter().zip(order) {
+            perm[*dst] = src;
+        }
+    }
+    let idx: Vec<Option<usize>> = perm.into_iter().map(Some).collect();
+    Ok(args
+        .iter()
+        .enumerate()
+        .map(|(k, t)| out(ctx, op, k, take(&t.data, &idx, None)))
+        .collect())
+}

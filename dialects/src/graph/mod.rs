@@ -66,12 +66,30 @@ aic::dialect_enum! {
     }
 }
 
+aic::dialect_enum! {
+    /// How `graph.scatter` combines an update with the element it lands on,
+    /// `#graph<scatter add>`: `set` replaces it (JAX's `.at[].set`), the
+    /// others combine (`.at[].add`, `.max`, `.min`).
+    pub enum ScatterKind = "graph<scatter ", "scatter kind (set, add, max, min)" {
+        /// Replace.
+        Set = "set",
+        /// Add.
+        Add = "add",
+        /// The maximum.
+        Max = "max",
+        /// The minimum.
+        Min = "min",
+    }
+}
+
 /// The attributes of `graph` as values: its enums.
 pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "graph",
     parse_type: None,
     parse_attr: Some(|_, body| {
-        Ok(ReduceKind::parse_attr(body).or_else(|| ConvLayout::parse_attr(body)))
+        Ok(ReduceKind::parse_attr(body)
+            .or_else(|| ConvLayout::parse_attr(body))
+            .or_else(|| ScatterKind::parse_attr(body)))
     }),
 };
 const F32_ATTR: AttrConstraint = AttrConstraint {
@@ -568,6 +586,155 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `graph.pad %x, %value, low = [..], high = [..], interior = [..]`:
+    /// `x` with `interior` copies of the rank-0 `value` between neighbouring
+    /// elements of each dim and `low`/`high` at its edges (a negative edge
+    /// cuts elements off), StableHLO's `pad`.
+    pub Pad = PAD {
+        operands: [x: one(TENSOR), value: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            edge_padding_low: required(I64_ARRAY) as Vec<i64>,
+            edge_padding_high: required(I64_ARRAY) as Vec<i64>,
+            interior_padding: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$x `,` $value `,` `low` `=` $edge_padding_low `,` `high` `=` $edge_padding_high `,` `interior` `=` $interior_padding attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(crate::stablehlo::interp::pad),
+            ..op("graph.pad", "pads at the edges and between elements")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.dynamic_slice %x, %i, %j, sizes = [..]`: the window of `sizes`
+    /// of `x` starting at the rank-0 integer starts, each clamped so that the
+    /// window fits (StableHLO's `dynamic_slice`).
+    pub DynamicSlice = DYNAMIC_SLICE {
+        operands: [x: one(TENSOR), start_indices: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [slice_sizes: required(I64_ARRAY) as Vec<i64>],
+        spec: OpSpec {
+            format: Some(
+                "$x `,` custom<VariadicOperandWithAttribute>($start_indices) `sizes` `=` $slice_sizes attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(crate::stablehlo::interp::dynamic_slice),
+            ..op("graph.dynamic_slice", "a window at computed starts")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.dynamic_update_slice %x, %update, %i, %j`: `x` with `update`
+    /// written at the rank-0 integer starts, each clamped so that it fits
+    /// (StableHLO's `dynamic_update_slice`).
+    pub DynamicUpdateSlice = DYNAMIC_UPDATE_SLICE {
+        operands: [x: one(TENSOR), update: one(TENSOR), start_indices: variadic(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some("operands attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(crate::stablehlo::interp::dynamic_update_slice),
+            ..op("graph.dynamic_update_slice", "writes a window at computed starts")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.gather %x, %indices {dimension_numbers = #stablehlo.gather<..>,
+    /// slice_sizes = array<i64: ..>}`: StableHLO's `gather` (slices of `x`
+    /// at starts read from `indices`, clamped to fit).
+    pub Gather = GATHER {
+        operands: [x: one(TENSOR), indices: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            dimension_numbers: required(crate::stablehlo::attrs::GatherDims::CONSTRAINT),
+            slice_sizes: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some("$x `,` $indices attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(crate::stablehlo::interp::gather),
+            ..op("graph.gather", "slices at starts read from a tensor")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.reduce_window sum|max|min %x, %init, window = [..], strides =
+    /// [..], dilations = [..], padding = [lo0, hi0, lo1, hi1, ..]`: each
+    /// window of `x` (padded with `init`) combined from the rank-0 `init`,
+    /// StableHLO's `reduce_window` with an `add`/`maximum`/`minimum` body
+    /// (pooling; JAX's `cumsum` on the CPU and GPU).
+    pub ReduceWindow = REDUCE_WINDOW {
+        operands: [x: one(TENSOR), init: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            kind: required(ReduceKind::CONSTRAINT) as ReduceKind,
+            window_dimensions: required(I64_ARRAY) as Vec<i64>,
+            window_strides: required(I64_ARRAY) as Vec<i64>,
+            window_dilations: required(I64_ARRAY) as Vec<i64>,
+            padding: required(I64_ARRAY) as Vec<i64>,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$kind $x `,` $init `,` `window` `=` $window_dimensions `,` `strides` `=` $window_strides `,` `dilations` `=` $window_dilations `,` `padding` `=` $padding attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::reduce_window),
+            ..op("graph.reduce_window", "a reduction over each window")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.scatter set|add|max|min %x, %indices, %updates
+    /// {scatter_dimension_numbers = #stablehlo.scatter<..>}`: `x` with each
+    /// update combined into the element it lands on, in order (StableHLO's
+    /// `scatter` of one input; updates out of bounds are skipped).
+    pub Scatter = SCATTER {
+        operands: [x: one(TENSOR), indices: one(TENSOR), updates: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            kind: required(ScatterKind::CONSTRAINT) as ScatterKind,
+            scatter_dimension_numbers: required(crate::stablehlo::attrs::ScatterDims::CONSTRAINT),
+        ],
+        spec: OpSpec {
+            format: Some(
+                "$kind $x `,` $indices `,` $updates attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::scatter),
+            ..op("graph.scatter", "combines updates into elements at indices read from a tensor")
+        },
+    }
+}
+
+aic::op! {
+    /// `graph.sort %keys, %values.., dim = 1 (descending)? (canonical)?`:
+    /// every operand reordered along `dim` as a stable sort of the first in
+    /// IEEE total order (`-NaN < -inf < .. < -0 < +0 < .. < inf < NaN`;
+    /// integers signed) orders it, ascending or descending; `canonical`
+    /// compares float keys with `-0` as `+0` and every NaN as `+NaN`, as
+    /// JAX's comparator does (StableHLO's `sort` with a `LT` or `GT`
+    /// comparator of the first operand: `jnp.sort`, `jnp.argsort`).
+    pub Sort = SORT {
+        operands: [inputs: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            dimension: required(I64_ATTR) as i64,
+            descending: optional(ac::UNIT) as bool,
+            canonical: optional(ac::UNIT) as bool,
+        ],
+        spec: OpSpec {
+            format: Some(
+                "custom<VariadicOperandWithAttribute>($inputs) `dim` `=` $dimension (`descending` $descending^)? (`canonical` $canonical^)? attr-dict `:` functional-type(operands, results)",
+            ),
+            interpret: Some(interp::sort),
+            ..op("graph.sort", "a stable sort along a dim by the first operand")
+        },
+    }
+}
+
 /// The graph ops that are neither unary nor binary elementwise.
 const OTHER_OPS: &[OpSpec] = &[
     MATMUL,
@@ -590,6 +757,13 @@ const OTHER_OPS: &[OpSpec] = &[
     SELECT,
     IOTA,
     CONSTANT,
+    PAD,
+    DYNAMIC_SLICE,
+    DYNAMIC_UPDATE_SLICE,
+    GATHER,
+    REDUCE_WINDOW,
+    SCATTER,
+    SORT,
 ];
 
 // ---------------------------------------------------------------- semantics
@@ -612,6 +786,11 @@ pub enum Class {
     Partition,
     /// A constant (`constant`).
     Constant,
+    /// Work fusion and the specialised generators do not model: padding,
+    /// data-dependent addressing (`gather`, `scatter`, the dynamic slices),
+    /// windows (`reduce_window`) and sorts; a kernel of its own, from the
+    /// general generator.
+    Irregular,
 }
 
 /// One graph op's meaning besides its spec: its shape rule and its class.
@@ -667,7 +846,7 @@ const fn ew_heavy(spec: &'static OpSpec, f: ScalarFn) -> Semantics {
     }
 }
 
-use Class::{Constant as Const, Contraction, Elementwise, Partition, Reduction, View};
+use Class::{Constant as Const, Contraction, Elementwise, Irregular, Partition, Reduction, View};
 
 /// Every graph op's [`Semantics`], one row per op.
 pub static SEMANTICS: &[Semantics] = &[
@@ -723,6 +902,17 @@ pub static SEMANTICS: &[Semantics] = &[
     ew(&SELECT, shapes::select, s::select),
     row(&IOTA, Const, shapes::constant),
     row(&CONSTANT, Const, shapes::constant),
+    row(&PAD, Irregular, shapes::pad),
+    row(&DYNAMIC_SLICE, Irregular, shapes::dynamic_slice),
+    row(
+        &DYNAMIC_UPDATE_SLICE,
+        Irregular,
+        shapes::dynamic_update_slice,
+    ),
+    row(&GATHER, Irregular, shapes::gather),
+    row(&REDUCE_WINDOW, Irregular, shapes::reduce_window),
+    row(&SCATTER, Irregular, shapes::scatter),
+    row(&SORT, Irregular, shapes::sort),
 ];
 
 static BY_NAME: LazyLock<HashMap<&'static str, &'static Semantics>> =

@@ -401,3 +401,294 @@ pub fn constant(_: &Query<'_>, _: &[Vec<i64>]) -> Shapes {
 pub fn same(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     one(shapes.first().cloned().unwrap_or_default())
 }
+
+/// `pad`: each dim `low + n + (n - 1) * interior + high` long, the value of
+/// rank 0.
+pub fn pad(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let (lo, hi, int) = (
+        q.ints("edge_padding_low"),
+        q.ints("edge_padding_high"),
+        q.ints("interior_padding"),
+    );
+    if lo.len() != x.len() || hi.len() != x.len() || int.len() != x.len() {
+        return Err(format!("low, high and interior need {} entries", x.len()));
+    }
+    if !shapes[1].is_empty() {
+        return Err("the padding value must have rank 0".into());
+    }
+    let mut r = Vec::new();
+    for i in 0..x.len() {
+        if int[i] < 0 {
+            return Err(format!(
+                "interior padding {} of dim {i} is negative",
+                int[i]
+            ));
+        }
+        if x[i] == DYNAMIC {
+            r.push(DYNAMIC);
+            continue;
+        }
+        let n = lo[i] + hi[i] + x[i] + (x[i] - 1).max(0) * int[i];
+        if n < 0 {
+            return Err(format!("dim {i} padded to a negative size {n}"));
+        }
+        r.push(n);
+    }
+    one(r)
+}
+
+/// The start operands of the dynamic slices: one of rank 0 per dim of `x`.
+fn starts(x: &[i64], starts: &[Vec<i64>]) -> Result<(), String> {
+    if starts.len() != x.len() || starts.iter().any(|s| !s.is_empty()) {
+        return Err(format!(
+            "needs {} start indices of rank 0, one per dim",
+            x.len()
+        ));
+    }
+    Ok(())
+}
+
+/// `dynamic_slice`: the sizes, each at most its dim.
+pub fn dynamic_slice(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    starts(x, &shapes[1..])?;
+    let sizes = q.ints("slice_sizes");
+    if sizes.len() != x.len()
+        || sizes
+            .iter()
+            .zip(x)
+            .any(|(s, d)| *s < 0 || (*d != DYNAMIC && s > d))
+    {
+        return Err(format!(
+            "slice sizes {} must fit the operand {}",
+            list(&sizes),
+            list(x)
+        ));
+    }
+    one(sizes)
+}
+
+/// `dynamic_update_slice`: the operand's shape, the update fitting in it.
+pub fn dynamic_update_slice(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, u) = (&shapes[0], &shapes[1]);
+    starts(x, &shapes[2..])?;
+    if u.len() != x.len()
+        || u.iter()
+            .zip(x)
+            .any(|(a, b)| *a != DYNAMIC && *b != DYNAMIC && a > b)
+    {
+        return Err(format!(
+            "the update {} must fit the operand {}",
+            list(u),
+            list(x)
+        ));
+    }
+    one(x.clone())
+}
+
+/// `gather`: the batch dims of the indices (all but the index vector's),
+/// with the slice's dims not collapsed (nor batching) at the offset dims.
+pub fn gather(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, ind) = (&shapes[0], &shapes[1]);
+    let d = (q.attr)("dimension_numbers")
+        .and_then(|a| crate::stablehlo::attrs::GatherDims::of(q.u, a))
+        .ok_or("needs gather dimension numbers")?;
+    let sizes = q.ints("slice_sizes");
+    if sizes.len() != x.len() {
+        return Err(format!("slice sizes need {} entries", x.len()));
+    }
+    let ivd = d.index_vector_dim;
+    if ivd < 0 || ivd as usize > ind.len() {
+        return Err(format!("index vector dim {ivd} is out of range"));
+    }
+    let ivd = ivd as usize;
+    let n = if ivd < ind.len() { ind[ivd] } else { 1 };
+    if n != DYNAMIC && n != d.start_index_map.len() as i64 {
+        return Err(format!(
+            "index vectors of {n} components for a start index map of {}",
+            d.start_index_map.len()
+        ));
+    }
+    let in_range = |v: &[i64]| v.iter().all(|k| (0..x.len() as i64).contains(k));
+    if !in_range(&d.start_index_map)
+        || !in_range(&d.collapsed_slice_dims)
+        || !in_range(&d.operand_batching_dims)
+    {
+        return Err("operand dims out of range in the dimension numbers".into());
+    }
+    for (k, s) in sizes.iter().enumerate() {
+        let dropped = d.collapsed_slice_dims.contains(&(k as i64))
+            || d.operand_batching_dims.contains(&(k as i64));
+        if *s < 0 || (x[k] != DYNAMIC && *s > x[k]) || (dropped && *s > 1) {
+            return Err(format!(
+                "slice size {s} does not fit dim {k} of {}",
+                list(x)
+            ));
+        }
+    }
+    let offsets: Vec<i64> = (0..x.len())
+        .filter(|k| {
+            !d.collapsed_slice_dims.contains(&(*k as i64))
+                && !d.operand_batching_dims.contains(&(*k as i64))
+        })
+        .map(|k| sizes[k])
+        .collect();
+    if offsets.len() != d.offset_dims.len() {
+        return Err(format!(
+            "{} offset dims for {} slice dims kept",
+            d.offset_dims.len(),
+            offsets.len()
+        ));
+    }
+    let batch: Vec<i64> = (0..ind.len())
+        .filter(|k| *k != ivd)
+        .map(|k| ind[k])
+        .collect();
+    let rank = batch.len() + offsets.len();
+    if d.offset_dims.iter().any(|o| *o < 0 || *o as usize >= rank)
+        || !d.offset_dims.windows(2).all(|w| w[0] < w[1])
+    {
+        return Err(format!(
+            "offset dims {} must be sorted and in range for rank {rank}",
+            list(&d.offset_dims)
+        ));
+    }
+    let (mut b, mut o) = (batch.iter(), offsets.iter());
+    let r = (0..rank as i64)
+        .map(|k| {
+            if d.offset_dims.contains(&k) {
+                *o.next().unwrap_or(&0)
+            } else {
+                *b.next().unwrap_or(&0)
+            }
+        })
+        .collect();
+    one(r)
+}
+
+/// `reduce_window`: `(padded - span) / stride + 1` windows along each dim,
+/// where `span` is the dilated window; the init of rank 0.
+pub fn reduce_window(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    if !shapes[1].is_empty() {
+        return Err("the init value must have rank 0".into());
+    }
+    if (q.attr)("kind").and_then(|a| super::ReduceKind::of(q.u, a)) == Some(super::ReduceKind::Mean)
+    {
+        return Err("a window reduction sums, or takes the max or min".into());
+    }
+    let (w, s, dil, pad) = (
+        q.ints("window_dimensions"),
+        q.ints("window_strides"),
+        q.ints("window_dilations"),
+        q.ints("padding"),
+    );
+    let r = x.len();
+    if w.len() != r || s.len() != r || dil.len() != r || pad.len() != 2 * r {
+        return Err(format!(
+            "window, strides and dilations need {r} entries, padding {}",
+            2 * r
+        ));
+    }
+    if w.iter().chain(&s).chain(&dil).any(|v| *v <= 0) {
+        return Err("window sizes, strides and dilations must be positive".into());
+    }
+    let mut out = Vec::new();
+    for i in 0..r {
+        if x[i] == DYNAMIC {
+            out.push(DYNAMIC);
+            continue;
+        }
+        let padded = x[i] + pad[2 * i] + pad[2 * i + 1];
+        let span = (w[i] - 1) * dil[i] + 1;
+        out.push(if padded < span {
+            0
+        } else {
+            (padded - span) / s[i] + 1
+        });
+    }
+    one(out)
+}
+
+/// `scatter`: the operand's shape; the updates' scatter dims those of the
+/// indices' batch, their window dims no longer than the operand's.
+pub fn scatter(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let (x, ind, upd) = (&shapes[0], &shapes[1], &shapes[2]);
+    let d = (q.attr)("scatter_dimension_numbers")
+        .and_then(|a| crate::stablehlo::attrs::ScatterDims::of(q.u, a))
+        .ok_or("needs scatter dimension numbers")?;
+    let ivd = d.index_vector_dim;
+    if ivd < 0 || ivd as usize > ind.len() {
+        return Err(format!("index vector dim {ivd} is out of range"));
+    }
+    let n = if (ivd as usize) < ind.len() {
+        ind[ivd as usize]
+    } else {
+        1
+    };
+    if n != DYNAMIC && n != d.scatter_dims_to_operand_dims.len() as i64 {
+        return Err(format!(
+            "index vectors of {n} components for {} scattered dims",
+            d.scatter_dims_to_operand_dims.len()
+        ));
+    }
+    let in_range = |v: &[i64], r: usize| v.iter().all(|k| (0..r as i64).contains(k));
+    if !in_range(&d.scatter_dims_to_operand_dims, x.len())
+        || !in_range(&d.inserted_window_dims, x.len())
+        || !in_range(&d.input_batching_dims, x.len())
+        || !in_range(&d.update_window_dims, upd.len())
+    {
+        return Err("dims out of range in the dimension numbers".into());
+    }
+    let batch: Vec<i64> = (0..ind.len())
+        .filter(|k| *k as i64 != ivd)
+        .map(|k| ind[k])
+        .collect();
+    let scatter: Vec<i64> = (0..upd.len())
+        .filter(|k| !d.update_window_dims.contains(&(*k as i64)))
+        .map(|k| upd[k])
+        .collect();
+    if !dims_compatible(&batch, &scatter) {
+        return Err(format!(
+            "the updates' scatter dims {} differ from the indices' batch dims {}",
+            list(&scatter),
+            list(&batch)
+        ));
+    }
+    let window: Vec<i64> = (0..x.len())
+        .filter(|k| {
+            !d.inserted_window_dims.contains(&(*k as i64))
+                && !d.input_batching_dims.contains(&(*k as i64))
+        })
+        .map(|k| x[k])
+        .collect();
+    if window.len() != d.update_window_dims.len()
+        || d.update_window_dims
+            .iter()
+            .zip(&window)
+            .any(|(u, w)| *w != DYNAMIC && upd[*u as usize] != DYNAMIC && upd[*u as usize] > *w)
+    {
+        return Err(format!(
+            "the update windows must fit the operand {}",
+            list(x)
+        ));
+    }
+    one(x.clone())
+}
+
+/// `sort`: every operand of one shape, kept; the dim in range.
+pub fn sort(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let first = shapes.first().ok_or("needs at least one operand")?;
+    if norm_axis(q.integer("dimension", 0), first.len()).is_none() {
+        return Err(format!(
+            "dim {} is out of range for rank {}",
+            q.integer("dimension", 0),
+            first.len()
+        ));
+    }
+    if shapes.iter().any(|s| !dims_compatible(s, first)) {
+        return Err("the operands must have one shape".into());
+    }
+    Ok(Some(shapes.to_vec()))
+}

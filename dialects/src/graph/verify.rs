@@ -5,7 +5,10 @@
 //! by name.
 
 use super::shapes::{Query, Shapes};
-use super::{CAST, COMPARE, CONSTANT, Cast, Compare, IOTA, SELECT, Select};
+use super::{
+    CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather, IOTA, SELECT,
+    Scatter, Select, Sort,
+};
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
 use aic::constraints::op_attr as attr;
@@ -40,6 +43,18 @@ pub fn infer(ctx: &Context, op: Op) -> Shapes {
         results: ctx.results(op).map(|v| shape(ctx, v)).collect(),
     };
     (sem.shapes)(&q, &shapes)
+}
+
+/// Where the integer index operands of `op` begin, if it reads indices
+/// (the dynamic slices' starts, a gather's indices).
+fn indexed_from(ctx: &Context, op: Op) -> Option<usize> {
+    if DynamicSlice::is(ctx, op) || Gather::is(ctx, op) {
+        Some(1)
+    } else if DynamicUpdateSlice::is(ctx, op) {
+        Some(2)
+    } else {
+        None
+    }
 }
 
 /// The graph ops' verifier: the result types against the op's shape rule,
@@ -81,6 +96,49 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
         (
             ops[1..].iter().copied().chain(ctx.results(op)).collect(),
             ops[..1].to_vec(),
+        )
+    } else if Sort::is(ctx, op) {
+        // Each result has its operand's type.
+        for (i, (o, r)) in ops.iter().zip(ctx.results(op)).enumerate() {
+            if elem(ctx, ctx.value_type(*o)) != elem(ctx, ctx.value_type(r)) {
+                return Err(op_error(
+                    ctx,
+                    op,
+                    format!("result #{i} must have the element type of operand #{i}"),
+                ));
+            }
+        }
+        if ops.len() != ctx.num_results(op) {
+            return Err(op_error(ctx, op, "needs one result per operand"));
+        }
+        (Vec::new(), Vec::new())
+    } else if Scatter::is(ctx, op) {
+        if !matches!(
+            ctx.type_kind(elem(ctx, ctx.value_type(ops[1]))),
+            TypeKind::Integer { .. }
+        ) {
+            return Err(op_error(ctx, op, "requires integer indices"));
+        }
+        (
+            [ops[0], ops[2]]
+                .into_iter()
+                .chain(ctx.results(op))
+                .collect(),
+            Vec::new(),
+        )
+    } else if let Some(n) = indexed_from(ctx, op) {
+        // Indices are integers of any width.
+        if ops[n..].iter().any(|v| {
+            !matches!(
+                ctx.type_kind(elem(ctx, ctx.value_type(*v))),
+                TypeKind::Integer { .. }
+            )
+        }) {
+            return Err(op_error(ctx, op, "requires integer indices"));
+        }
+        (
+            ops[..n].iter().copied().chain(ctx.results(op)).collect(),
+            Vec::new(),
         )
     } else {
         (

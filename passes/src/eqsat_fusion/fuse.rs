@@ -59,7 +59,7 @@ pub fn role(op: &str) -> Role {
         Some(Class::Contraction) => Role::Gemm,
         Some(Class::Reduction) => Role::Reduction,
         Some(Class::Elementwise | Class::View | Class::Partition) => Role::Elementwise,
-        Some(Class::Constant) | None => Role::Opaque,
+        Some(Class::Constant | Class::Irregular) | None => Role::Opaque,
     }
 }
 

@@ -20,6 +20,8 @@
 //!
 //! Slow but total: every index a value is needed at is recomputed there.
 
+mod irregular;
+
 use super::*;
 use aic_dialects::arith::{self, build as ab};
 use aic_dialects::coord::{Step, Transform};
@@ -246,8 +248,8 @@ fn lift(view: &Desc, k: i64) -> Desc {
 }
 
 /// From `[K] ++ r` to a shape `s`: `K` delinearised over `s`'s dims
-/// `axes` (`K` is their element count), and `r`'s dim `i` giving `s`'s dim
-/// `place[i]` (or none: it is dropped).
+/// `axes` (`K` is their element count), `r`'s dim `i` giving `s`'s dim
+/// `place[i]` (or none: it is dropped), and any other dim of `s` at 0.
 fn gather(k: i64, r: &[i64], s: &[i64], axes: &[usize], place: &[Option<usize>]) -> Desc {
     let mut steps = vec![match axes {
         [] => step(Transform::Broadcast, vec![0], vec![]),
@@ -266,10 +268,74 @@ fn gather(k: i64, r: &[i64], s: &[i64], axes: &[usize], place: &[Option<usize>])
             None => step(Transform::Broadcast, vec![i + 1], vec![]),
         });
     }
+    // Dims of `s` nothing gives are at 0.
+    for (d, len) in s.iter().enumerate() {
+        if !axes.contains(&d) && !place.contains(&Some(d)) {
+            steps.push(step(
+                Transform::Freeze {
+                    value: 0,
+                    len: *len,
+                },
+                vec![],
+                vec![d],
+            ));
+        }
+    }
     Desc {
         upper: [&[k], r].concat(),
         stages: vec![steps],
     }
+}
+
+/// `x` and `y` combined as `how` says (floats or signless integers).
+fn combine(s: &mut Builder<'_>, how: Combine, float: bool, x: Value, y: Value) -> Value {
+    match (how, float) {
+        (Combine::Sum, true) => ab::binary::<arith::AddF>(s, x, y),
+        (Combine::Sum, false) => ab::binary::<arith::AddI>(s, x, y),
+        (Combine::Max, true) => ab::binary::<arith::MaximumF>(s, x, y),
+        (Combine::Max, false) => ab::binary::<arith::MaxSI>(s, x, y),
+        (Combine::Min, true) => ab::binary::<arith::MinimumF>(s, x, y),
+        (Combine::Min, false) => ab::binary::<arith::MinSI>(s, x, y),
+    }
+}
+
+/// From a shape `rs` to a shape `xs` with no loop dim: `rs`'s dim `i`
+/// gives `xs`'s dim `place[i]` (or none: it is dropped), every dim of `xs`
+/// no dim gives is frozen at 0.
+fn placed(rs: &[i64], xs: &[i64], place: &[Option<usize>]) -> Desc {
+    let mut steps: Vec<Step> = place
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match p {
+            Some(d) => step(Transform::Pass, vec![i], vec![*d]),
+            None => step(Transform::Broadcast, vec![i], vec![]),
+        })
+        .collect();
+    for (d, len) in xs.iter().enumerate() {
+        if !place.contains(&Some(d)) {
+            steps.push(step(
+                Transform::Freeze {
+                    value: 0,
+                    len: *len,
+                },
+                vec![],
+                vec![d],
+            ));
+        }
+    }
+    Desc {
+        upper: rs.to_vec(),
+        stages: vec![steps],
+    }
+}
+
+/// The row-major strides of `lens`.
+fn strides_of(lens: &[i64]) -> Vec<i64> {
+    let mut st = vec![1; lens.len()];
+    for i in (0..lens.len().saturating_sub(1)).rev() {
+        st[i] = st[i + 1] * lens[i + 1];
+    }
+    st
 }
 
 /// A map body's computation on one element, which may fail.
@@ -375,14 +441,60 @@ impl Gen<'_> {
         v: Value,
         view: &Desc,
     ) -> Result<Value, Skip> {
+        self.eval_filled(b, sp, v, view, None)
+    }
+
+    /// [`Gen::eval`] with `fill` (a tile of `v`'s compute type; zero if
+    /// `None`) where `view` is not valid (padding).
+    fn eval_filled(
+        &mut self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        v: Value,
+        view: &Desc,
+        fill: Option<Value>,
+    ) -> Result<Value, Skip> {
         let t = self.eval(b, sp, v, view)?;
         let calc = calc_of(b.ctx, elem_of(b.ctx, v));
         let ok = valid(b, &sp.origin, &[self.tile_len], &view.simplify());
         let i1t = b.ctx.uniquer().int_type(1);
-        self.map(b, &[ok, t], &[i1t, calc], calc, &mut |s, a| {
-            let z = ab::number(s, 0.0, calc);
-            Ok(ab::select(s, a[0], a[1], z))
-        })
+        match fill {
+            Some(f) => self.map(b, &[ok, t, f], &[i1t, calc, calc], calc, &mut |s, a| {
+                Ok(ab::select(s, a[0], a[1], a[2]))
+            }),
+            None => self.map(b, &[ok, t], &[i1t, calc], calc, &mut |s, a| {
+                let z = ab::number(s, 0.0, calc);
+                Ok(ab::select(s, a[0], a[1], z))
+            }),
+        }
+    }
+
+    /// The coordinate along dim `dim` of a value of shape `rs` seen
+    /// through `view`: an index tile (the offset in a space of that dim
+    /// alone).
+    fn coord(
+        &self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        rs: &[i64],
+        dim: usize,
+        view: &Desc,
+    ) -> Result<Value, Skip> {
+        let pick = Desc {
+            upper: rs.to_vec(),
+            stages: vec![
+                (0..rs.len())
+                    .map(|i| {
+                        if i == dim {
+                            step(Transform::Pass, vec![i], vec![0])
+                        } else {
+                            step(Transform::Broadcast, vec![i], vec![])
+                        }
+                    })
+                    .collect(),
+            ],
+        };
+        self.offsets(b, sp, &over(&pick, view)?)
     }
 
     fn compute(
@@ -466,6 +578,7 @@ impl Gen<'_> {
             Class::Constant => self.constant(b, sp, op, view),
             Class::Reduction => self.reduction(b, sp, op, view),
             Class::Contraction => self.contraction(b, sp, op, view),
+            Class::Irregular => self.irregular(b, sp, v, view),
             _ => Err(format!("{name} is not generated")),
         }
     }
@@ -547,23 +660,7 @@ impl Gen<'_> {
         };
         if let Some(io) = graph::Iota::of(b.ctx, op) {
             let dim = norm_axis(io.dim(b.ctx).unwrap_or(0), rs.len())?;
-            // The coordinate along `dim`: the offset in a space of that dim alone.
-            let pick = Desc {
-                upper: rs.clone(),
-                stages: vec![
-                    (0..rs.len())
-                        .map(|i| {
-                            if i == dim {
-                                step(Transform::Pass, vec![i], vec![0])
-                            } else {
-                                step(Transform::Broadcast, vec![i], vec![])
-                            }
-                        })
-                        .collect(),
-                ],
-            };
-            let d = over(&pick, view)?;
-            let at = self.offsets(b, sp, &d)?;
+            let at = self.coord(b, sp, &rs, dim, view)?;
             return self.map(b, &[at], &[index], calc, &mut |s, a| Ok(to_calc(s, a[0])));
         }
         let vals = constant_values(b.ctx, op).ok_or("a constant of no numbers")?;
@@ -630,14 +727,7 @@ impl Gen<'_> {
             let x = f(self, &mut ib, &inner);
             let x = x.and_then(|x| {
                 self.map(&mut ib, &[acc, x], &[calc, calc], calc, &mut |s, a| {
-                    Ok(match (how, float) {
-                        (Combine::Sum, true) => ab::binary::<arith::AddF>(s, a[0], a[1]),
-                        (Combine::Sum, false) => ab::binary::<arith::AddI>(s, a[0], a[1]),
-                        (Combine::Max, true) => ab::binary::<arith::MaximumF>(s, a[0], a[1]),
-                        (Combine::Max, false) => ab::binary::<arith::MaxSI>(s, a[0], a[1]),
-                        (Combine::Min, true) => ab::binary::<arith::MinimumF>(s, a[0], a[1]),
-                        (Combine::Min, false) => ab::binary::<arith::MinSI>(s, a[0], a[1]),
-                    })
+                    Ok(combine(s, how, float, a[0], a[1]))
                 })
             });
             if let Ok(n) = x {

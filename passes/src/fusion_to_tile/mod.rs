@@ -110,6 +110,13 @@ pub static INFO: PassInfo = PassInfo {
             range: None,
             help: "Lower every group with the general code generator alone (loop nests over the output's elements), as tests of it do",
         },
+        OptSpec {
+            name: "total",
+            kind: OptKind::Bool,
+            default: "false",
+            range: None,
+            help: "Every tensor op must become a kernel (the compile pipelines' setting): a group or op no generator lowers is an error naming it and why, where without it the group stays, with a remark",
+        },
     ],
     create: |o: &PassOptions| {
         Box::new(FusionToTile {
@@ -118,6 +125,7 @@ pub static INFO: PassInfo = PassInfo {
             reduce_chunk: o.int("reduce-chunk").max(1),
             wgmma: o.bool("wgmma"),
             general_only: o.bool("general-only"),
+            total: o.bool("total"),
         })
     },
 };
@@ -128,6 +136,7 @@ struct FusionToTile {
     reduce_chunk: i64,
     wgmma: bool,
     general_only: bool,
+    total: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -499,6 +508,177 @@ fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
     groups
 }
 
+/// Whether the ops of `group` that loop over elements (contractions,
+/// reductions, irregular ops) read, through the group's other ops, what
+/// another of them computes: loops the general generator would nest.
+fn nested_loops(ctx: &Context, group: Op) -> bool {
+    use aic_dialects::graph::{self, Class};
+    let Some(b) = ctx.regions(group).first().and_then(|r| ctx.entry_block(*r)) else {
+        return false;
+    };
+    let looping = |o: Op| {
+        graph::semantics(ctx.op_name(o)).is_some_and(|s| {
+            matches!(
+                s.class,
+                Class::Contraction | Class::Reduction | Class::Irregular
+            )
+        })
+    };
+    // The values computed, within the group, from a looping op.
+    let mut looped: std::collections::HashSet<Value> = Default::default();
+    for o in ctx.block_ops(b) {
+        let reads = ctx.operands(o).iter().any(|v| looped.contains(v));
+        if looping(o) && reads {
+            return true;
+        }
+        if looping(o) || reads {
+            looped.extend(ctx.results(o));
+        }
+    }
+    false
+}
+
+/// `group`'s ops back in its function, each computing tensors (but
+/// constants and reshapes, which stay the host's) in a group of its own;
+/// gives those groups with the function holding them.
+fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
+    let b = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .expect("a group has a body");
+    let ops: Vec<Op> = ctx
+        .block_ops(b)
+        .filter(|o| !fusion::Yield::is(ctx, *o))
+        .collect();
+    let args = ctx.operands(group).to_vec();
+    ctx.inline_block(b, InsertPoint::Before(group), &args);
+    // The yield came along: its operands are the group's results.
+    let y = ctx
+        .prev_op(group)
+        .filter(|o| fusion::Yield::is(ctx, *o))
+        .expect("the group's yield, inlined before it");
+    let ys = ctx.operands(y).to_vec();
+    for (i, v) in ys.into_iter().enumerate() {
+        let old = ctx.result(group, i);
+        ctx.replace_all_uses(old, v);
+    }
+    let func = {
+        let mut f = group;
+        while let Some(p) = ctx.parent_op(f) {
+            if aic_dialects::func::Func::is(ctx, p) {
+                f = p;
+                break;
+            }
+            f = p;
+        }
+        f
+    };
+    ctx.erase_op(y);
+    ctx.erase_op(group);
+    let kernels: Vec<Op> = ops
+        .into_iter()
+        .filter(|o| {
+            !aic_dialects::graph::Constant::is(ctx, *o)
+                && !aic_dialects::graph::Reshape::is(ctx, *o)
+                && ctx.results(*o).any(|r| !shape(ctx, r).is_empty())
+        })
+        .collect();
+    kernels.into_iter().map(|o| (wrap(ctx, o), func)).collect()
+}
+
+/// The error of a group no generator lowers (with `total`): at its op
+/// when it holds one, naming the op and why.
+fn not_lowered(ctx: &Context, group: Op, why: &str) -> Diagnostic {
+    let ops: Vec<Op> = ctx
+        .regions(group)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .map(|b| {
+            ctx.block_ops(b)
+                .filter(|o| !fusion::Yield::is(ctx, *o))
+                .collect()
+        })
+        .unwrap_or_default();
+    match ops[..] {
+        [one] => aic::verifier::op_error(
+            ctx,
+            one,
+            format!("cannot be compiled: no kernel generator lowers it: {why}"),
+        ),
+        _ => {
+            let names: Vec<&str> = ops.iter().map(|o| ctx.op_name(*o)).collect();
+            aic::verifier::op_error(
+                ctx,
+                group,
+                format!(
+                    "cannot be compiled: no kernel generator lowers the group of {}: {why}",
+                    names.join(", ")
+                ),
+            )
+        }
+    }
+}
+
+/// Whether `op`, left in a host function after code generation, is the
+/// host program's (not a tensor op a kernel must compute): it computes no
+/// tensor of rank 1 or more, or it is a kernel launch, a constant, a view
+/// of its operand's bytes (a reshape or bitcast), a call, or control flow
+/// (a loop or conditional holding the host program).
+fn host_program_op(ctx: &Context, op: Op) -> bool {
+    use aic_dialects::{func, graph, stablehlo as shlo};
+    let tensors = ctx
+        .results(op)
+        .any(|r| !matches!(ctx.type_kind(ctx.value_type(r)).shape(), None | Some([])));
+    !tensors
+        || tile::Launch::is(ctx, op)
+        || graph::Constant::is(ctx, op)
+        || shlo::Constant::is(ctx, op)
+        || graph::Reshape::is(ctx, op)
+        || shlo::Reshape::is(ctx, op)
+        || shlo::BitcastConvert::is(ctx, op)
+        || func::Call::is(ctx, op)
+        || shlo::structured::While::is(ctx, op)
+        || shlo::structured::If::is(ctx, op)
+        || shlo::structured::Case::is(ctx, op)
+        || ctx.op_name(op).starts_with("scf.")
+}
+
+/// The errors of tensor ops left in the host functions under `root` that
+/// no generator lowered (with `total`): each names the op, where it is,
+/// and why.
+fn left_on_the_host(ctx: &Context, root: Op) -> Vec<Diagnostic> {
+    let mut errors = Vec::new();
+    let body = ctx.regions(root).first().and_then(|r| ctx.entry_block(*r));
+    for f in body
+        .map(|b| ctx.block_ops(b).collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        if !aic_dialects::func::Func::is(ctx, f) {
+            continue;
+        }
+        let Some(fb) = ctx.regions(f).first().and_then(|r| ctx.entry_block(*r)) else {
+            continue;
+        };
+        for op in ctx.block_ops(fb) {
+            if fusion::Group::is(ctx, op) || host_program_op(ctx, op) {
+                continue;
+            }
+            let why = if aic_dialects::graph::semantics(ctx.op_name(op)).is_some() {
+                "no generator takes it"
+            } else {
+                "no graph op expresses it (stablehlo-to-graph left it)"
+            };
+            errors.push(aic::verifier::op_error(
+                ctx,
+                op,
+                format!("cannot be compiled: no kernel generator lowers it: {why}"),
+            ));
+        }
+    }
+    errors
+}
+
 impl FusionToTile {
     /// Lower `groups`, numbering kernels from `n_kernel` on: each by the
     /// first generator that takes it (the general generator alone with
@@ -510,6 +690,7 @@ impl FusionToTile {
         general: bool,
         config: &Config<'_>,
         n_kernel: &mut usize,
+        failed: &mut Vec<Diagnostic>,
     ) -> bool {
         let mut changed = false;
         for (g, f) in groups {
@@ -543,7 +724,17 @@ impl FusionToTile {
                 // group the general generator then lowers: a remark, as
                 // loops are slower than the template would be.
                 let mut declined: Option<String> = None;
+                let last = generators.len() - 1;
                 for (k, generate) in generators.iter().enumerate() {
+                    // A group only the general generator would take, whose
+                    // loops nest (a product over a normalisation over a
+                    // convolution), is split into its ops instead: each
+                    // element would recompute the inner loops.
+                    if k == last && !general && nested_loops(ctx, g) {
+                        let ops = split(ctx, g);
+                        changed |= self.generate(ctx, ops, false, config, n_kernel, failed);
+                        return Ok(true);
+                    }
                     match generate(ctx, g, f, config, i) {
                         Ok(()) => {
                             if let Some(w) = declined.filter(|_| k + 1 == generators.len()) {
@@ -552,7 +743,7 @@ impl FusionToTile {
                                     format_args!("lowered by the general generator: {w}"),
                                 );
                             }
-                            return Ok(());
+                            return Ok(false);
                         }
                         Err(w) if w == NOT_MINE => {}
                         Err(w) => {
@@ -564,7 +755,9 @@ impl FusionToTile {
                 Err(why)
             });
             match made {
-                Ok(()) => {
+                // Split into ops, each its own kernel marked as it was made.
+                Ok(true) => changed = true,
+                Ok(false) => {
                     changed = true;
                     if let Some(b) = module {
                         let new: Vec<Op> = ctx
@@ -575,6 +768,10 @@ impl FusionToTile {
                             mark_kernel(ctx, k, flops);
                         }
                     }
+                }
+                // Groups of scalars are the host program's arithmetic.
+                Err(why) if self.total && ctx.results(g).any(|r| !shape(ctx, r).is_empty()) => {
+                    failed.push(not_lowered(ctx, g, &why))
                 }
                 Err(why) => ctx.remark(
                     g,
@@ -646,8 +843,16 @@ impl Pass for FusionToTile {
         };
         let mut changed = false;
         let mut n_kernel = 0;
+        let mut failed = Vec::new();
         let groups = groups_of(ctx, root);
-        changed |= self.generate(ctx, groups, self.general_only, &config, &mut n_kernel);
+        changed |= self.generate(
+            ctx,
+            groups,
+            self.general_only,
+            &config,
+            &mut n_kernel,
+            &mut failed,
+        );
         // Then those ops, where something still reads them (last users
         // first: an iota only attention kernels computed from their indices
         // goes, as pure ops nothing reads do).
@@ -664,7 +869,19 @@ impl Pass for FusionToTile {
             .into_iter()
             .filter(|(g, _)| general_only.contains(g))
             .collect();
-        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel);
+        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
+        if self.total {
+            failed.extend(left_on_the_host(ctx, root));
+        }
+        // In source order.
+        failed.sort_by_key(|d| match d.at {
+            aic::Where::Loc(l) => aic::diagnostics::file_line_col(ctx.uniquer(), l),
+            _ => None,
+        });
+        if let Some(mut first) = failed.first().cloned() {
+            first.notes.extend(failed.into_iter().skip(1));
+            return Err(first);
+        }
         Ok(changed)
     }
 }

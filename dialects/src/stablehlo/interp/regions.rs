@@ -501,20 +501,9 @@ pub fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .and_then(|x| ScatterDims::of(ctx, x))
         .ok_or_else(|| InterpError::at(op, "malformed scatter_dimension_numbers"))?;
     let ie = ind.elem(ctx);
-    let ivd = d.index_vector_dim as usize;
     let a = &inputs[0];
     let st = strides(&a.shape);
     let ushape = updates[0].shape.clone();
-    let scatter_dims: Vec<usize> = (0..ushape.len())
-        .filter(|k| !d.update_window_dims.contains(&(*k as i64)))
-        .collect();
-    let window_operand_dims: Vec<usize> = (0..a.shape.len())
-        .filter(|k| {
-            !d.inserted_window_dims.contains(&(*k as i64))
-                && !d.input_batching_dims.contains(&(*k as i64))
-        })
-        .collect();
-    let ind_batch_dims: Vec<usize> = (0..ind.shape.len()).filter(|k| *k != ivd).collect();
     let body = ctx.regions(op)[0];
     let tys: Vec<Type> = inputs.iter().map(|t| scalar_type(ctx, t.ty)).collect();
     let mut result: Vec<Vec<Tensor>> = inputs
@@ -529,28 +518,12 @@ pub fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         if failure.is_some() {
             return;
         }
-        let batch: Vec<i64> = scatter_dims.iter().map(|k| ui[*k]).collect();
-        let start = index_vector(ind, ie, ivd, &batch);
-        let mut full = vec![0i64; a.shape.len()];
-        for (k, opd) in d.scatter_dims_to_operand_dims.iter().enumerate() {
-            full[*opd as usize] = start.get(k).copied().unwrap_or(0);
-        }
-        for (k, opd) in d.input_batching_dims.iter().enumerate() {
-            let idim = d.scatter_indices_batching_dims[k] as usize;
-            let pos = ind_batch_dims.iter().position(|x| *x == idim).unwrap_or(0);
-            full[*opd as usize] = batch.get(pos).copied().unwrap_or(0);
-        }
-        for (k, wd) in d.update_window_dims.iter().enumerate() {
-            if let Some(opd) = window_operand_dims.get(k) {
-                full[*opd] += ui[*wd as usize];
-            }
-        }
         let idx = u;
         u += 1;
         // Out-of-bounds updates are skipped, as the spec says.
-        if full.iter().zip(&a.shape).any(|(x, s)| *x < 0 || x >= s) {
+        let Some(full) = scatter_destination(d, ind, ie, &a.shape, ui) else {
             return;
-        }
+        };
         let dst = linear(&full, &st);
         if let (Some((_, f)), 1) = (fast, n) {
             let e = a.elem(ctx);
@@ -595,6 +568,49 @@ pub fn scatter(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
             out(ctx, op, k, concat_data(&parts))
         })
         .collect())
+}
+
+/// Where the update at index `ui` of a scatter of dimension numbers `d`
+/// lands in an operand of `shape`, the indices `ind` (of elements `ie`)
+/// giving its start; `None` out of bounds (the update is skipped).
+pub(crate) fn scatter_destination(
+    d: &ScatterDims,
+    ind: &Tensor,
+    ie: Elem,
+    shape: &[i64],
+    ui: &[i64],
+) -> Option<Vec<i64>> {
+    let ivd = d.index_vector_dim as usize;
+    let batch: Vec<i64> = (0..ui.len())
+        .filter(|k| !d.update_window_dims.contains(&(*k as i64)))
+        .map(|k| ui[k])
+        .collect();
+    let window_operand_dims: Vec<usize> = (0..shape.len())
+        .filter(|k| {
+            !d.inserted_window_dims.contains(&(*k as i64))
+                && !d.input_batching_dims.contains(&(*k as i64))
+        })
+        .collect();
+    let ind_batch_dims: Vec<usize> = (0..ind.shape.len()).filter(|k| *k != ivd).collect();
+    let start = index_vector(ind, ie, ivd, &batch);
+    let mut full = vec![0i64; shape.len()];
+    for (k, opd) in d.scatter_dims_to_operand_dims.iter().enumerate() {
+        full[*opd as usize] = start.get(k).copied().unwrap_or(0);
+    }
+    for (k, opd) in d.input_batching_dims.iter().enumerate() {
+        let idim = d.scatter_indices_batching_dims[k] as usize;
+        let pos = ind_batch_dims.iter().position(|x| *x == idim).unwrap_or(0);
+        full[*opd as usize] = batch.get(pos).copied().unwrap_or(0);
+    }
+    for (k, wd) in d.update_window_dims.iter().enumerate() {
+        if let Some(opd) = window_operand_dims.get(k) {
+            full[*opd] += ui[*wd as usize];
+        }
+    }
+    full.iter()
+        .zip(shape)
+        .all(|(x, s)| (0..*s).contains(x))
+        .then_some(full)
 }
 
 /// `sort`.

@@ -510,7 +510,9 @@ fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
 
 /// Whether the ops of `group` that loop over elements (contractions,
 /// reductions, irregular ops) read, through the group's other ops, what
-/// another of them computes: loops the general generator would nest.
+/// another of them computes, or spread a looped value over more elements,
+/// or hold a contraction among other ops: loops the general generator would
+/// nest (split, each op gets the kernel its own generator makes).
 fn nested_loops(ctx: &Context, group: Op) -> bool {
     use aic_dialects::graph::{self, Class};
     let Some(b) = ctx.regions(group).first().and_then(|r| ctx.entry_block(*r)) else {
@@ -526,9 +528,31 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
     };
     // The values computed, within the group, from a looping op.
     let mut looped: std::collections::HashSet<Value> = Default::default();
+    let elements = |v: Value| shape(ctx, v).iter().product::<i64>();
+    // A contraction among other ops: the general generator's loops would run
+    // it on scalars (a GEMM with a RoPE epilogue); alone, it is a GEMM kernel.
+    let contraction =
+        |o: Op| graph::semantics(ctx.op_name(o)).is_some_and(|s| s.class == Class::Contraction);
+    let computing = ctx
+        .block_ops(b)
+        .filter(|o| !fusion::Yield::is(ctx, *o))
+        .count();
+    if computing > 1 && ctx.block_ops(b).any(contraction) {
+        return true;
+    }
     for o in ctx.block_ops(b) {
         let reads = ctx.operands(o).iter().any(|v| looped.contains(v));
         if looping(o) && reads {
+            return true;
+        }
+        // A looped value spread over more elements (a group norm's
+        // statistics broadcast back over its groups): each element would
+        // redo the loop.
+        if reads
+            && graph::Broadcast::is(ctx, o)
+            && ctx.operands(o).first().map(|v| elements(*v))
+                < ctx.results(o).next().map(|r| elements(r))
+        {
             return true;
         }
         if looping(o) || reads {

@@ -25,7 +25,10 @@
 //! `ldmatrix.x4` (one 16x16 tile), B by `ldmatrix.x4.trans` (16x16, two n8
 //! tiles) or `.x2.trans`. A `tile.transfer` that only such gemms read
 //! stores its rows 8 halves (16 bytes) apart more than their length, so
-//! that the eight rows of an 8x8 matrix fall in distinct banks.
+//! that the eight rows of an 8x8 matrix fall in distinct banks: its type
+//! says so, `padded<N + 8>` (decided by [`plan_shared`] for
+//! [`super::shared_layout`], which also writes which K loops are
+//! pipelined, `stages = n`).
 
 use super::{L, Lower, err, warp_rows};
 use aic::Diagnostic;

@@ -39,7 +39,11 @@
 //!
 //! With `mma=true` or `mma=nvgpu` (NVIDIA sm_80 and later), the f16 gemms
 //! that tensor cores can run become warps' `nvgpu.mma.sync` on fragments
-//! (see [`mma`]); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
+//! (see [`mma`]; which ones, and their fragments, [`mma_layout`],
+//! `tile-mma-layout`, writes into their types; how the shared tiles they
+//! read are stored and which K loops cp.async pipelines,
+//! [`shared_layout`], `tile-shared-layout`, writes into the IR; this pass
+//! runs both itself on kernels that carry no such decision yet); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
 //! K loop becomes warpgroups' `nvgpu.warpgroup.mma` where it qualifies
 //! (see [`wgmma`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
 //! gfx942), wavefronts' `amdgpu.mfma` (see [`mfma`]).

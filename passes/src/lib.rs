@@ -31,6 +31,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&fusion_to_tile::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);
     reg.register(&tile_to_gpu::mma_layout::INFO);
+    reg.register(&tile_to_gpu::shared_layout::INFO);
     reg.register(&tile_to_gpu::INFO);
 }
 

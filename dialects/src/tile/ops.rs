@@ -673,7 +673,10 @@ impl TileOp for ConvertLayout {
 }
 
 aic::op! {
-    /// `tile.for %lb to %ub step %s (iter_args(%init))? : types { ^bb0(%iv, iters): ... }`.
+    /// `tile.for %lb to %ub step %s (iter_args(%init))? (stages = n)? : types { ^bb0(%iv, iters): ... }`:
+    /// `stages`, where a pass pipelined the loop, is how many iterations'
+    /// transfers are in flight at once (a ring of that many shared buffers
+    /// per transfer).
     pub For = FOR {
         operands: [
             lower: one(tc::INDEX),
@@ -682,11 +685,12 @@ aic::op! {
             inits: variadic(tc::ANY),
         ],
         results: [results: variadic(tc::ANY)],
+        attributes: [stages: optional(I64_ATTR) as i64],
         regions: [body: sized],
         spec: OpSpec {
             traits: Traits::SINGLE_BLOCK,
             format: Some(
-                "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? $body attr-dict",
+                "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? (`stages` `=` $stages^)? $body attr-dict",
             ),
             ..op::<For>("tile.for", "a loop carrying values (the K loop)")
         },
@@ -703,6 +707,11 @@ impl TileOp for For {
                 self,
                 "the body takes the induction variable and one value per result",
             ));
+        }
+        if let Some(s) = self.stages(ctx)
+            && s < 2
+        {
+            return Err(fail(ctx, self, format!("stages {s} must be at least 2")));
         }
         Ok(())
     }

@@ -60,7 +60,8 @@ pub enum Layout {
     },
     /// Shared memory with CuTe's XOR swizzle, `swizzle<b, m, s>`: 2^b rows
     /// of 2^m-element units, the row bits shifted by s, to avoid bank
-    /// conflicts.
+    /// conflicts; `swizzle<b, m, s, trans>` stores the tile transposed
+    /// (column after column, a column a line).
     Swizzle {
         /// Bits of the row index XOR-ed in.
         b: i64,
@@ -68,6 +69,18 @@ pub enum Layout {
         m: i64,
         /// The shift.
         s: i64,
+        /// Stored column after column.
+        trans: bool,
+    },
+    /// Shared memory whose lines (rows, or columns where `trans`) are `row`
+    /// elements apart, more than their length so that the lines of an 8x8
+    /// matrix ldmatrix reads fall in distinct banks: `padded<72>`,
+    /// `padded<40, trans>`.
+    Padded {
+        /// Elements from one line's start to the next's.
+        row: i64,
+        /// Stored column after column.
+        trans: bool,
     },
     /// The rows of a 2-D register tile each held by one warp,
     /// `warp_rows<lanes, v, warps>`: lane `l` of warp `w` holds runs of `v`
@@ -86,12 +99,22 @@ pub enum Layout {
 impl Layout {
     fn parse(text: &str) -> Option<Layout> {
         let (name, rest) = text.split_once('<')?;
-        let nums: Vec<i64> = rest
-            .strip_suffix('>')?
-            .split(',')
-            .map(|p| p.trim().parse().ok())
+        let mut parts: Vec<&str> = rest.strip_suffix('>')?.split(',').map(str::trim).collect();
+        // A shared layout's storage order, last.
+        let trans = parts.last() == Some(&"trans");
+        if trans {
+            parts.pop();
+        }
+        let nums: Vec<i64> = parts
+            .iter()
+            .map(|p| p.parse().ok())
             .collect::<Option<_>>()?;
         match (name.trim(), nums.as_slice()) {
+            ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
+                Some(Layout::Swizzle { b, m, s, trans })
+            }
+            ("padded", &[row]) if row > 0 => Some(Layout::Padded { row, trans }),
+            _ if trans => None,
             ("mma", &[m, n, k]) if m > 0 && n > 0 && k > 0 => Some(Layout::Mma {
                 m,
                 n,
@@ -103,9 +126,6 @@ impl Layout {
                 Some(Layout::Mma { m, n, k, wm, wn })
             }
             ("wgmma", &[64, n, 16]) if n > 0 && n % 8 == 0 => Some(Layout::Wgmma { n }),
-            ("swizzle", &[b, m, s]) if b >= 0 && m >= 0 && s >= 0 => {
-                Some(Layout::Swizzle { b, m, s })
-            }
             ("warp_rows", &[lanes, v, warps]) if lanes > 0 && v > 0 && warps > 0 => {
                 Some(Layout::WarpRows { lanes, v, warps })
             }
@@ -124,7 +144,15 @@ impl Layout {
             } => format!("mma<{m}, {n}, {k}>"),
             Layout::Mma { m, n, k, wm, wn } => format!("mma<{m}, {n}, {k}, {wm}, {wn}>"),
             Layout::Wgmma { n } => format!("wgmma<64, {n}, 16>"),
-            Layout::Swizzle { b, m, s } => format!("swizzle<{b}, {m}, {s}>"),
+            Layout::Swizzle { b, m, s, trans } => {
+                format!(
+                    "swizzle<{b}, {m}, {s}{}>",
+                    if trans { ", trans" } else { "" }
+                )
+            }
+            Layout::Padded { row, trans } => {
+                format!("padded<{row}{}>", if trans { ", trans" } else { "" })
+            }
             Layout::WarpRows { lanes, v, warps } => format!("warp_rows<{lanes}, {v}, {warps}>"),
         }
     }
@@ -155,8 +183,21 @@ impl Layout {
                 let fits = shape.len() == 2 && shape[0] % 64 == 0 && shape[1] == n;
                 (!fits).then(|| format!("{shape:?} is not rows of 64 by {n} columns"))
             }
-            Layout::Swizzle { .. } => {
-                (space != Space::Shared).then(|| "a swizzle is for shared tiles".into())
+            Layout::Swizzle { trans, .. } => {
+                if space != Space::Shared {
+                    return Some("a swizzle is for shared tiles".into());
+                }
+                (trans && shape.len() != 2).then(|| "a transposed tile has two dims".into())
+            }
+            Layout::Padded { row, trans } => {
+                if space != Space::Shared {
+                    return Some("padded rows are for shared tiles".into());
+                }
+                if shape.len() != 2 {
+                    return Some(format!("{shape:?} is not a tile of rows"));
+                }
+                let line = if trans { shape[0] } else { shape[1] };
+                (row < line).then(|| format!("lines {row} apart overlap lines of {line}"))
             }
             Layout::WarpRows { lanes, v, warps } => {
                 if space != Space::Register {
@@ -330,6 +371,54 @@ mod tests {
         assert_eq!(wg.misfit(&[128, 128], Space::Register), None);
         assert!(wg.misfit(&[96, 128], Space::Register).is_some());
         assert!(wg.misfit(&[128, 64], Space::Register).is_some());
+    }
+
+    #[test]
+    fn shared_layouts_read_print_and_fit() {
+        let p = Layout::parse("padded<72>").expect("reads");
+        assert_eq!(
+            p,
+            Layout::Padded {
+                row: 72,
+                trans: false
+            }
+        );
+        assert_eq!(p.text(), "padded<72>");
+        let t = Layout::parse("padded<40, trans>").expect("reads");
+        assert_eq!(
+            t,
+            Layout::Padded {
+                row: 40,
+                trans: true
+            }
+        );
+        assert_eq!(t.text(), "padded<40, trans>");
+        assert_eq!(Layout::parse("padded<0>"), None);
+        assert_eq!(Layout::parse("padded<72, 1>"), None);
+        assert_eq!(Layout::parse("mma<16, 8, 16, trans>"), None);
+        assert_eq!(p.misfit(&[64, 64], Space::Shared), None);
+        assert!(p.misfit(&[64, 80], Space::Shared).is_some());
+        assert!(p.misfit(&[64, 64], Space::Register).is_some());
+        assert!(p.misfit(&[4096], Space::Shared).is_some());
+        assert_eq!(t.misfit(&[32, 128], Space::Shared), None);
+        assert!(t.misfit(&[64, 16], Space::Shared).is_some());
+        let s = Layout::parse("swizzle<3, 3, 3, trans>").expect("reads");
+        assert_eq!(
+            s,
+            Layout::Swizzle {
+                b: 3,
+                m: 3,
+                s: 3,
+                trans: true
+            }
+        );
+        assert_eq!(s.text(), "swizzle<3, 3, 3, trans>");
+        let plain = Layout::parse("swizzle<3, 3, 3>").expect("reads");
+        assert_eq!(plain.text(), "swizzle<3, 3, 3>");
+        assert_eq!(s.misfit(&[64, 64], Space::Shared), None);
+        assert!(s.misfit(&[4096], Space::Shared).is_some());
+        assert_eq!(plain.misfit(&[4096], Space::Shared), None);
+        assert!(plain.misfit(&[64, 64], Space::Register).is_some());
     }
 
     #[test]

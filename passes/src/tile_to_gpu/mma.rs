@@ -25,7 +25,10 @@
 //! `ldmatrix.x4` (one 16x16 tile), B by `ldmatrix.x4.trans` (16x16, two n8
 //! tiles) or `.x2.trans`. A `tile.transfer` that only such gemms read
 //! stores its rows 8 halves (16 bytes) apart more than their length, so
-//! that the eight rows of an 8x8 matrix fall in distinct banks.
+//! that the eight rows of an 8x8 matrix fall in distinct banks: its type
+//! says so, `padded<N + 8>` (decided by [`plan_shared`] for
+//! [`super::shared_layout`], which also writes which K loops are
+//! pipelined, `stages = n`).
 
 use super::{L, Lower, err, warp_rows};
 use aic::Diagnostic;
@@ -159,22 +162,12 @@ impl Warps {
     }
 }
 
-/// What tensor cores run in a kernel, decided before lowering it.
+/// What tensor cores run in a kernel and the epilogue kept on their
+/// fragments, planned before lowering it.
 #[derive(Default)]
 pub(super) struct Plan {
     /// Gemms lowered to mma.sync and their warp grids.
     gemms: HashMap<Op, Warps>,
-    /// Transfers that only those gemms read, with their padded row length.
-    padded: HashMap<Op, i64>,
-    /// Loads of a padded transfer's tile contiguous in memory along the
-    /// tile's rows (a transposed operand): the transfer loads them itself,
-    /// consecutive threads reading consecutive elements.
-    direct: HashMap<Op, Op>,
-    /// `tile.for`s whose transfers are software-pipelined with cp.async.
-    pipes: HashMap<Op, Pipe>,
-    /// Transfers of those loops: their stages and whether their shared tile
-    /// is stored transposed.
-    staged: HashMap<Op, (i64, bool)>,
     /// Maps computed on fragments (an accumulator's layout `Warps`), their
     /// results fragments too: every tile operand a fragment of the same
     /// layout or a value computed per element ([`Plan::deferred`] or not).
@@ -189,8 +182,6 @@ pub(super) struct Plan {
     rows: rows::Rows,
     /// Gemms on Hopper's warpgroup MMA ([`super::wgmma`]).
     wgmma: std::collections::HashSet<Op>,
-    /// Transfers stored in wgmma's 128-byte-swizzled layout.
-    swizzled: std::collections::HashSet<Op>,
 }
 
 /// A `tile.for` whose loads of gemm operands run ahead of its gemms: a ring
@@ -333,7 +324,7 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     }
 }
 
-pub(super) use plan::{CHUNK, decide, plan};
+pub(super) use plan::{CHUNK, Shared, column_contiguous, decide, pipeline, plan, plan_shared};
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
 /// `n`) where `wgmma`, else the instruction's with the warp grid.
@@ -432,15 +423,6 @@ pub(super) fn typed_warps(
 }
 
 impl Plan {
-    /// The bytes of transfer `t`'s shared region, if padded.
-    pub(super) fn transfer_bytes(&self, ctx: &Context, t: Op) -> Option<i64> {
-        let stride = *self.padded.get(&t)?;
-        let tt = tile_type(ctx, ctx.result(t, 0))?;
-        let (depth, trans) = self.staged.get(&t).copied().unwrap_or((1, false));
-        let lines = if trans { tt.shape[1] } else { tt.shape[0] };
-        Some(depth * lines * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
-    }
-
     /// The fragment layout of map `op`, if it runs on fragments.
     pub(super) fn epilogue(&self, op: Op) -> Option<Warps> {
         self.epilogue.get(&op).copied()
@@ -454,16 +436,6 @@ impl Plan {
     /// Whether `op` is computed where fragment maps read it, not lowered.
     pub(super) fn is_deferred(&self, op: Op) -> bool {
         self.deferred.contains(&op)
-    }
-
-    /// The pipeline of loop `l`, if its transfers are pipelined.
-    pub(super) fn pipe(&self, l: Op) -> Option<Pipe> {
-        self.pipes.get(&l).cloned()
-    }
-
-    /// Whether `load` is left to the transfer that reads its tile.
-    pub(super) fn is_direct(&self, load: Op) -> bool {
-        self.direct.contains_key(&load)
     }
 
     /// The gemms on matrix units and their accumulators' layouts.
@@ -482,31 +454,15 @@ impl Plan {
         self.gemms.contains_key(&gemm)
     }
 
-    /// The padded row length of transfer `t`'s shared tile.
-    pub(super) fn padded(&self, t: Op) -> Option<i64> {
-        self.padded.get(&t).copied()
-    }
-
     /// Whether `gemm` runs on Hopper's warpgroup MMA.
     pub(super) fn is_wgmma(&self, gemm: Op) -> bool {
         self.wgmma.contains(&gemm)
-    }
-
-    /// Whether transfer `t`'s tile is stored 128-byte swizzled.
-    pub(super) fn is_swizzled(&self, t: Op) -> bool {
-        self.swizzled.contains(&t)
     }
 
     /// Records `gemm` as a wgmma gemm with accumulator layout `w`.
     pub(super) fn set_wgmma(&mut self, gemm: Op, w: Warps) {
         self.gemms.insert(gemm, w);
         self.wgmma.insert(gemm);
-    }
-
-    /// Records transfer `t` as stored swizzled, in lines of `len`.
-    pub(super) fn set_swizzled(&mut self, t: Op, len: i64) {
-        self.padded.insert(t, len);
-        self.swizzled.insert(t);
     }
 }
 
@@ -876,7 +832,8 @@ impl Lower<'_> {
         let src = tr.input(self.ctx);
         let (rows, cols) = (t.shape[0], t.shape[1]);
         let view = self.shared_view(at, rows * stride, t.elem);
-        let direct = tile::Load::defining(self.ctx, src).filter(|l| self.mma.is_direct(l.op()));
+        let direct = tile::Load::defining(self.ctx, src)
+            .filter(|l| super::shared_layout::is_direct(self.ctx, l.op()));
         if let Some(ld) = direct {
             // Straight from memory, thread t reading element t of a column.
             let load = ld.op();

@@ -39,7 +39,11 @@
 //!
 //! With `mma=true` or `mma=nvgpu` (NVIDIA sm_80 and later), the f16 gemms
 //! that tensor cores can run become warps' `nvgpu.mma.sync` on fragments
-//! (see [`mma`]); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
+//! (see [`mma`]; which ones, and their fragments, [`mma_layout`],
+//! `tile-mma-layout`, writes into their types; how the shared tiles they
+//! read are stored and which K loops cp.async pipelines,
+//! [`shared_layout`], `tile-shared-layout`, writes into the IR; this pass
+//! runs both itself on kernels that carry no such decision yet); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
 //! K loop becomes warpgroups' `nvgpu.warpgroup.mma` where it qualifies
 //! (see [`wgmma`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
 //! gfx942), wavefronts' `amdgpu.mfma` (see [`mfma`]).
@@ -49,6 +53,7 @@ mod mma;
 pub mod mma_layout;
 mod ops;
 mod reduce;
+pub mod shared_layout;
 pub mod warp_rows;
 mod wgmma;
 
@@ -147,6 +152,9 @@ impl Pass for TileToGpu {
             if !mma_layout::has_layouts(ctx, *k) {
                 mma_layout::assign(ctx, *k, threads, self.mma);
             }
+            if !shared_layout::has_layouts(ctx, *k) {
+                shared_layout::assign(ctx, *k, threads, self.mma)?;
+            }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
         for l in &launches {
@@ -238,6 +246,8 @@ struct Lower<'c> {
     transfer_at: HashMap<Op, i64>,
     /// The shared memory exchanges go through.
     scratch: Scratch,
+    /// The matrix units gemms may run on.
+    kind: mma::Kind,
     /// The gemms tensor cores run.
     mma: mma::Plan,
     /// Accumulators in the fragment layout of tensor cores.
@@ -344,18 +354,18 @@ fn lower_kernel(
         }
     });
     let plan = mma::plan(ctx, k, threads, mma)?;
+    shared_layout::check(ctx, k, &plan, threads, mma)?;
     for t in transfers {
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
         if tt.space == Space::Shared {
-            if plan.is_swizzled(t) {
+            if shared_layout::lines(ctx, t).is_some_and(|(_, _, swizzled)| swizzled) {
                 // A swizzle pattern's start (see wgmma).
                 top = (top + 1023) / 1024 * 1024;
             }
             transfer_at.insert(t, top);
-            let bytes = plan
-                .transfer_bytes(ctx, t)
-                .unwrap_or_else(|| tile_bytes(ctx, tt));
+            let bytes =
+                shared_layout::transfer_bytes(ctx, t).unwrap_or_else(|| tile_bytes(ctx, tt));
             top = align(top + bytes);
         }
     }
@@ -388,6 +398,7 @@ fn lower_kernel(
             dirty: [false; 2],
             second: Vec::new(),
         },
+        kind: mma,
         mma: plan,
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),

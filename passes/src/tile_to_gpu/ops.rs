@@ -96,7 +96,7 @@ impl<'c> Lower<'c> {
     /// A `tile.load` that a padded transfer reads straight from memory:
     /// nothing here, it lowers with the transfer.
     fn lower_direct_load(&mut self, l: tile::Load) -> Result<bool, Diagnostic> {
-        Ok(self.mma.is_direct(l.op()))
+        Ok(super::shared_layout::is_direct(self.ctx, l.op()))
     }
 
     /// `tile.load`: each element read where its index is in range, else
@@ -304,7 +304,7 @@ impl<'c> Lower<'c> {
     /// for ldmatrix.
     fn lower_padded_transfer(&mut self, tr: tile::Transfer) -> Result<bool, Diagnostic> {
         let op = tr.op();
-        let Some(stride) = self.mma.padded(op) else {
+        let Some((stride, _, _)) = super::shared_layout::lines(self.ctx, op) else {
             return Ok(false);
         };
         let at = self.transfer_at[&op];
@@ -429,9 +429,12 @@ impl<'c> Lower<'c> {
         Ok(true)
     }
 
-    /// A `tile.for` planned as a pipeline (see [`super::mma`]).
+    /// A `tile.for` of `stages` (see [`super::shared_layout`]): a pipeline
+    /// (see [`super::mma`]).
     fn lower_pipelined_for(&mut self, f: tile::For) -> Result<bool, Diagnostic> {
-        let Some(p) = self.mma.pipe(f.op()) else {
+        let pipe =
+            super::shared_layout::pipe_of(self.ctx, f.op(), &self.mma, self.threads, self.kind)?;
+        let Some(p) = pipe else {
             return Ok(false);
         };
         self.lower_pipelined(f.op(), &p)?;

@@ -36,7 +36,7 @@
 //! that group is in flight. The accumulator is a vector carried through
 //! the loop, in registers.
 
-use super::mma::{CHUNK, Pipe, Plan, Unit, Warps, tile_type};
+use super::mma::{CHUNK, Pipe, Shared, Unit, Warps, tile_type};
 use super::{Lower, err, int_attr};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -47,7 +47,7 @@ use aic::types::TypeKind;
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
-use aic_dialects::tile::{self, TileType};
+use aic_dialects::tile::{self, Layout, TileType};
 use aic_dialects::vector;
 use aic_dialects::{nvgpu, nvvm};
 
@@ -96,35 +96,28 @@ pub(super) fn warps(n: i64, threads: i64) -> Warps {
     }
 }
 
-/// Records `gemm`, the single gemm of pipelined loop `pipe`, as a wgmma
-/// gemm of a block of `threads` if it qualifies ([`fits`]): its warp grid,
-/// and its operands' transfers swizzled, unpadded; whether it did.
-pub(super) fn adopt(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan, threads: i64) -> bool {
-    let n = tile_type(ctx, ctx.result(gemm, 0)).map_or(0, |t| t.shape[1]);
-    if !fits(ctx, gemm, pipe, threads) {
-        return false;
+/// The swizzle of a shared tile wgmma reads: 128-byte runs (2^3 units
+/// of 8 halves) in 8-line groups, line `r`'s unit `c` stored at `c ^ (r %
+/// 8)`; `trans` where the tile is stored column after column.
+pub(super) fn swizzle(trans: bool) -> Layout {
+    Layout::Swizzle {
+        b: 3,
+        m: 3,
+        s: 3,
+        trans,
     }
-    p.set_wgmma(gemm, warps(n, threads));
-    swizzle_operands(ctx, gemm, pipe, p)
 }
 
 /// Records the transfers of wgmma gemm `gemm`'s A and B, copies of
-/// pipelined loop `pipe`, as stored swizzled, unpadded; whether they are
-/// such copies.
-pub(super) fn swizzle_operands(ctx: &Context, gemm: Op, pipe: &Pipe, p: &mut Plan) -> bool {
+/// pipelined loop `pipe`, as stored swizzled, unpadded.
+pub(super) fn swizzle_operands(ctx: &Context, gemm: Op, pipe: &Pipe, shared: &mut Shared) {
     let Some(g) = tile::Gemm::of(ctx, gemm) else {
-        return false;
+        return;
     };
     let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
-    let (Some(ca), Some(cb)) = (copy(g.a(ctx)), copy(g.b(ctx))) else {
-        return false;
-    };
-    for c in [ca, cb] {
-        let t = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
-        let len = if c.trans { t.shape[0] } else { t.shape[1] };
-        p.set_swizzled(c.transfer, len);
+    for c in [copy(g.a(ctx)), copy(g.b(ctx))].into_iter().flatten() {
+        shared.layouts.insert(c.transfer, swizzle(c.trans));
     }
-    true
 }
 
 impl Lower<'_> {

@@ -2,7 +2,7 @@
 //! stages while the current one's mma.sync run (see [`Lower::lower_pipelined`]).
 
 use super::{CHUNK, MmaOperands, Padded, Pipe, Warps, int_attr, single_gemm};
-use crate::tile_to_gpu::{Lower, body_of, err};
+use crate::tile_to_gpu::{Lower, body_of, err, shared_layout};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::ir::{Op, Value};
@@ -52,17 +52,16 @@ impl Lower<'_> {
             carried.push(c);
         }
         // Each transfer's ring of `depth` buffers.
-        let mut rings = Vec::new();
+        let (mut rings, mut swizzle) = (Vec::new(), Vec::new());
         for c in &pipe.copies {
             let t = self.tile_of(c.transfer, self.ctx.result(c.transfer, 0))?;
-            let stride = self
-                .mma
-                .padded(c.transfer)
-                .expect("a pipelined transfer is padded");
+            let (stride, _, swizzled) = shared_layout::lines(self.ctx, c.transfer)
+                .ok_or_else(|| err(self.ctx, c.transfer, "a staged tile no pass laid out"))?;
             let lines = if c.trans { t.shape[1] } else { t.shape[0] };
             let at = self.transfer_at[&c.transfer];
             let view = self.shared_view(at, pipe.depth * lines * stride, t.elem);
             rings.push((view, stride, lines * stride, t));
+            swizzle.push(swizzled);
         }
         let u = self.ctx.uniquer().clone();
         let token = aic_dialects::nvgpu::token_type(&u);
@@ -79,7 +78,9 @@ impl Lower<'_> {
             let ivv = ab::binary::<arith::MulI>(s, it, st);
             let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
             let mut tokens = Vec::new();
-            for (c, (view, stride, size, t)) in pipe.copies.iter().zip(&rings) {
+            for ((c, (view, stride, size, t)), swizzled) in
+                pipe.copies.iter().zip(&rings).zip(&swizzle)
+            {
                 let ld = tile::Load::wrap(c.load);
                 let buf = s.map.value(ld.buffer(s.ctx));
                 let origin: Vec<Value> = ld
@@ -112,7 +113,7 @@ impl Lower<'_> {
                     let zero = ab::index(s, 0);
                     let safe = ab::select(s, ok, off, zero);
                     let n = ab::select(s, ok, c8, zero);
-                    let at = if s.mma.is_swizzled(c.transfer) {
+                    let at = if *swizzled {
                         let lines = if c.trans { cols } else { rows };
                         s.swizzled_at(line, within, lines)
                     } else {

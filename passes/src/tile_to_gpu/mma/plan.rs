@@ -5,9 +5,9 @@
 #[allow(clippy::wildcard_imports)]
 use super::*;
 /// Decides which gemms of kernel `k` run on matrix units of `kind` and
-/// their warp grids, and plans the transfers, epilogues and pipelines
-/// around them: what [`crate::tile_to_gpu::mma_layout`] writes into the
-/// tile types.
+/// their warp grids (wgmma's taking the one gemm of a pipelined loop that
+/// qualifies, which needs the shared memory around them planned): what
+/// [`crate::tile_to_gpu::mma_layout`] writes into the tile types.
 pub(in crate::tile_to_gpu) fn decide(ctx: &Context, k: Op, threads: i64, kind: Kind) -> Plan {
     let mut p = Plan::default();
     if kind == Kind::Off {
@@ -24,13 +24,19 @@ pub(in crate::tile_to_gpu) fn decide(ctx: &Context, k: Op, threads: i64, kind: K
     if matches!(kind, Kind::Nvgpu | Kind::Wgmma) {
         rows::stack_row_gemms(ctx, k, &mut p.gemms, threads);
     }
-    plan_around(ctx, k, threads, kind, &mut p, true);
+    plan_epilogue(ctx, k, &mut p);
+    let (_, adopted) = plan_shared(ctx, k, threads, kind, &mut p, true);
+    // A gemm wgmma took has a new accumulator layout: the fragments read
+    // from it are planned again.
+    if !adopted.is_empty() {
+        plan_epilogue(ctx, k, &mut p);
+    }
     p
 }
 
 /// The plan of kernel `k` on matrix units of `kind`: its gemms and their
-/// warp grids as their result types' layouts say ([`typed_warps`]), the
-/// transfers, epilogues and pipelines around them planned.
+/// warp grids as their result types' layouts say ([`typed_warps`]) and
+/// the epilogues around them planned.
 pub(in crate::tile_to_gpu) fn plan(
     ctx: &Context,
     k: Op,
@@ -55,30 +61,41 @@ pub(in crate::tile_to_gpu) fn plan(
             }
         }
     }
-    let swizzled = plan_around(ctx, k, threads, kind, &mut p, false);
-    if let Some(g) = p.wgmma.iter().find(|g| !swizzled.contains(g)) {
-        return Err(crate::tile_to_gpu::err(
-            ctx,
-            *g,
-            "a wgmma layout on a gemm that is not the one gemm of a pipelined loop",
-        ));
-    }
+    plan_epilogue(ctx, k, &mut p);
     Ok(p)
 }
 
-/// Plans the transfers, epilogues and pipelines around the gemms of `p`;
-/// with `decide`, wgmma takes the gemms of pipelined loops that qualify,
-/// else those `p` names as wgmma get their operands swizzled; gives the
-/// wgmma gemms whose operands it swizzled.
-fn plan_around(
+/// The shared-memory decisions of a kernel: how the transfers matrix
+/// units read are stored and which loops pipeline them, what
+/// [`crate::tile_to_gpu::shared_layout`] writes into the IR.
+#[derive(Default)]
+pub(in crate::tile_to_gpu) struct Shared {
+    /// Transfers that only matrix-unit gemms read, and the layout of
+    /// their shared tiles (padded, or swizzled for wgmma).
+    pub(in crate::tile_to_gpu) layouts: HashMap<Op, Layout>,
+    /// `tile.for`s whose transfers are software-pipelined with cp.async,
+    /// and their stages.
+    pub(in crate::tile_to_gpu) stages: HashMap<Op, i64>,
+}
+
+/// Plans the shared tiles and pipelines around the gemms of `p` (its
+/// epilogue planned); with `adopt`, wgmma takes the gemms of pipelined
+/// loops that qualify, else those `p` names as wgmma get their operands
+/// swizzled where they qualify; gives the decisions and the wgmma gemms
+/// whose operands it swizzled.
+pub(in crate::tile_to_gpu) fn plan_shared(
     ctx: &Context,
     k: Op,
     threads: i64,
     kind: Kind,
     p: &mut Plan,
-    decide: bool,
-) -> Vec<Op> {
+    adopt: bool,
+) -> (Shared, Vec<Op>) {
+    let mut shared = Shared::default();
     let mut swizzled = Vec::new();
+    if kind == Kind::Off {
+        return (shared, swizzled);
+    }
     let mut transfers = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         if let Some(t) = tile::Transfer::of(ctx, o) {
@@ -95,64 +112,50 @@ fn plan_around(
             .iter()
             .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
         if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
-            p.padded.insert(t, tt.shape[1] + PAD);
-            let src = tr.input(ctx);
-            if let Some(l) = tile::Load::defining(ctx, src)
-                && ctx.uses(src).len() == 1
-                && ctx.parent_block(l.op()) == ctx.parent_block(t)
-                && column_contiguous(ctx, l)
-            {
-                p.direct.insert(l.op(), t);
-            }
+            let row = tt.shape[1] + PAD;
+            shared
+                .layouts
+                .insert(t, Layout::Padded { row, trans: false });
         }
     }
-    // Before the pipelines: which values loops carry as fragments.
-    plan_epilogue(ctx, k, p);
     let mut loops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         if tile::For::is(ctx, o) {
             loops.push(o);
         }
     });
-    let mut adopted = false;
     // cp.async is NVIDIA's.
     for l in loops
         .into_iter()
         .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
     {
-        if let Some(pipe) = pipeline(ctx, l, p, threads) {
-            for c in &pipe.copies {
-                p.direct.remove(&c.load);
-                p.staged.insert(c.transfer, (pipe.depth, c.trans));
-                if c.trans {
-                    let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
-                    p.padded.insert(c.transfer, tt.shape[0] + PAD);
-                }
+        let laid_out = |t: Op| shared.layouts.contains_key(&t);
+        let pipe = pipeline(ctx, l, p, &laid_out, threads).filter(|pipe| pipe.depth >= 2);
+        if let Some(pipe) = pipe {
+            for c in pipe.copies.iter().filter(|c| c.trans) {
+                let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
+                let row = tt.shape[0] + PAD;
+                shared
+                    .layouts
+                    .insert(c.transfer, Layout::Padded { row, trans: true });
             }
             let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
             let single = body.and_then(|b| single_gemm(ctx, b, &pipe));
             if let Some(g) = single.filter(|_| kind == Kind::Wgmma) {
-                let took = if decide {
-                    crate::tile_to_gpu::wgmma::adopt(ctx, g, &pipe, p, threads)
-                } else {
-                    p.wgmma.contains(&g)
-                        && crate::tile_to_gpu::wgmma::fits(ctx, g, &pipe, threads)
-                        && crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, p)
-                };
-                if took {
+                let fits = crate::tile_to_gpu::wgmma::fits(ctx, g, &pipe, threads);
+                if fits && (adopt || p.wgmma.contains(&g)) {
+                    if adopt {
+                        let n = tile_type(ctx, ctx.result(g, 0)).map_or(0, |t| t.shape[1]);
+                        p.set_wgmma(g, crate::tile_to_gpu::wgmma::warps(n, threads));
+                    }
+                    crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, &mut shared);
                     swizzled.push(g);
                 }
-                adopted |= took;
             }
-            p.pipes.insert(l, pipe);
+            shared.stages.insert(l, pipe.depth);
         }
     }
-    // A gemm wgmma took has a new accumulator layout: the fragments read
-    // from it are planned again.
-    if adopted {
-        plan_epilogue(ctx, k, p);
-    }
-    swizzled
+    (shared, swizzled)
 }
 
 /// Which maps and stores of a kernel run on the fragments of tensor-core
@@ -346,16 +349,18 @@ pub(in crate::tile_to_gpu) fn multiple_of(
 
 /// The pipeline of loop `l`, if it is one: constant bounds; a body with
 /// gemms on tensor cores, whose loads that transfers read are each read
-/// only by a padded transfer, yielding their accumulators or row vectors
+/// only by a transfer laid out for matrix units, yielding their accumulators or row vectors
 /// of fragments (any other op runs in the body as it would unpipelined);
 /// every load a transfer reads at an origin of the induction
 /// variable and values from outside, affine in memory with 16-byte runs
 /// along one of its tile's dims (the columns for A), its transfer of f16
-/// in whole chunks per thread; `depth` 2 or more.
+/// in whole chunks per thread. Its `depth` is the least its transfers ask
+/// for.
 pub(in crate::tile_to_gpu) fn pipeline(
     ctx: &Context,
     l: Op,
     p: &Plan,
+    laid_out: &dyn Fn(Op) -> bool,
     threads: i64,
 ) -> Option<Pipe> {
     let f = tile::For::of(ctx, l)?;
@@ -395,7 +400,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 let r = ctx.result(o, 0);
                 let uses = ctx.uses(r);
                 let transferred = uses.iter().any(|u| tile::Transfer::is(ctx, u.op));
-                if transferred && !matches!(uses[..], [u] if p.padded.contains_key(&u.op)) {
+                if transferred && !matches!(uses[..], [u] if laid_out(u.op)) {
                     return None;
                 }
             }
@@ -448,7 +453,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
             _ => {}
         }
     }
-    (gemms > 0 && !copies.is_empty() && depth >= 2 && depth != i64::MAX).then_some(Pipe {
+    (gemms > 0 && !copies.is_empty()).then_some(Pipe {
         depth,
         n,
         lb,

@@ -1,0 +1,99 @@
+// tile-to-gpu follows the shared layouts and stages written in the IR and
+// rejects those it cannot follow: stages on a loop cp.async cannot
+// pipeline (or on AMD's matrix units), a swizzled tile read by mma.sync,
+// a transposed tile no pipeline stages, a padded tile a gemm off matrix
+// units reads; a padded row shorter than the tile's, or fewer than 2
+// stages, is a verifier error.
+// RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=nvgpu threads=128" 2>&1 | FileCheck %s
+// RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=amdgpu threads=128" 2>&1 | FileCheck %s --check-prefix=AMD
+
+// CHECK: error: 'tile.for' op tile-to-gpu: a loop of 2 stages whose transfers cp.async cannot pipeline on these matrix units
+// AMD: error: 'tile.for' op tile-to-gpu: a loop of 2 stages whose transfers cp.async cannot pipeline on these matrix units
+tile.kernel @staged_f32 grid = [1] {
+^bb0(%a: memref<32x64xf32>, %out: memref<32x32xf32>):
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
+  %acc = tile.for %c0 to %c64 step %c32 iter_args(%init : !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> stages = 2 {
+  ^bb0(%kk: index, %c: !tile.tile<32x32xf32>):
+    %ta = tile.load %a[%c0, %kk] : memref<32x64xf32> -> !tile.tile<32x32xf32>
+    %sa = tile.transfer %ta to shared depth = 2 : !tile.tile<32x32xf32> -> !tile.tile<32x32xf32, shared>
+    %d = tile.gemm %sa, %sa, %c level = block : !tile.tile<32x32xf32, shared>, !tile.tile<32x32xf32, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+    tile.yield %d : !tile.tile<32x32xf32>
+  }
+  tile.store %acc, %out[%c0, %c0] : !tile.tile<32x32xf32>, memref<32x32xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.transfer' op tile-to-gpu: a laid-out shared tile read other than as A or B of wgmma gemms
+tile.kernel @swizzled_mma grid = [1] {
+^bb0(%a: memref<32x32xf16>, %out: memref<32x32xf32>):
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared, swizzle<3, 3, 3>>
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
+  %d = tile.gemm %sa, %sa, %init level = block : !tile.tile<32x32xf16, shared, swizzle<3, 3, 3>>, !tile.tile<32x32xf16, shared, swizzle<3, 3, 3>>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+  tile.store %d, %out[%c0, %c0] : !tile.tile<32x32xf32>, memref<32x32xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.transfer' op tile-to-gpu: a transposed or swizzled shared tile that no pipeline stages
+tile.kernel @trans_unstaged grid = [1] {
+^bb0(%a: memref<32x32xf16>, %out: memref<32x32xf32>):
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared, padded<40, trans>>
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
+  %d = tile.gemm %sa, %sa, %init level = block : !tile.tile<32x32xf16, shared, padded<40, trans>>, !tile.tile<32x32xf16, shared, padded<40, trans>>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+  tile.store %d, %out[%c0, %c0] : !tile.tile<32x32xf32>, memref<32x32xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.transfer' op tile-to-gpu: a laid-out shared tile read other than as A or B of matrix-unit gemms
+tile.kernel @padded_f32 grid = [1] {
+^bb0(%a: memref<32x32xf32>, %out: memref<32x32xf32>):
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf32> -> !tile.tile<32x32xf32>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf32> -> !tile.tile<32x32xf32, shared, padded<40>>
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
+  %d = tile.gemm %sa, %sa, %init level = block : !tile.tile<32x32xf32, shared, padded<40>>, !tile.tile<32x32xf32, shared, padded<40>>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+  tile.store %d, %out[%c0, %c0] : !tile.tile<32x32xf32>, memref<32x32xf32>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.transfer' op bad layout: lines 24 apart overlap lines of 32
+tile.kernel @short grid = [1] {
+^bb0(%a: memref<32x32xf16>):
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared, padded<24>>
+  tile.return
+}
+
+// -----
+
+// CHECK: error: 'tile.for' op stages 1 must be at least 2
+tile.kernel @one_stage grid = [1] {
+^bb0(%a: memref<32x64xf16>):
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  tile.for %c0 to %c64 step %c32 stages = 1 {
+  ^bb0(%kk: index):
+    tile.yield
+  }
+  tile.return
+}

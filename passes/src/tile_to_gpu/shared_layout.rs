@@ -1,0 +1,451 @@
+//! `tile-shared-layout`: the shared memory of gemm kernels, decided and
+//! written into the IR. A `tile.transfer` to shared memory that only
+//! matrix-unit gemms read (their accumulators laid out by
+//! [`super::mma_layout`]) gets its stored layout in its result type: rows
+//! padded by 8 halves for ldmatrix, `padded<N + 8>`; a K loop whose
+//! transfers cp.async can run ahead (see [`super::mma`]'s pipelines) gets
+//! `stages = n` (the least depth its transfers ask for), and those of its
+//! transfers that memory holds contiguous along the tile's rows are stored
+//! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
+//! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
+//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`). `tile-to-gpu`
+//! lowers the transfers and loops as the IR says (and runs this pass
+//! itself on kernels that carry no such decision yet).
+
+use super::mma::{self, Kind, Pipe, Plan};
+use super::{err, wgmma};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::ir::{Context, Op, WalkOrder};
+use aic::op_def::OpHandle;
+use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic_dialects::tile::{self, Layout, TileType};
+
+/// The registered pass.
+pub static INFO: PassInfo = PassInfo {
+    flag: "tile-shared-layout",
+    name: "TileSharedLayout",
+    summary: "Lay out the shared tiles matrix-unit gemms read (padded rows, transposed storage, wgmma's swizzle) and pipeline their K loops with cp.async (stages), written into the IR",
+    anchor: None,
+    options: &[
+        OptSpec {
+            name: "threads",
+            kind: OptKind::UInt,
+            default: "128",
+            range: Some((1, 1024)),
+            help: "Threads per block (a kernel's own threads attribute overrides it)",
+        },
+        OptSpec {
+            name: "mma",
+            kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu", "wgmma"]),
+            default: "false",
+            range: None,
+            help: "The matrix units, as tile-to-gpu's option of the name",
+        },
+    ],
+    create: |o: &PassOptions| {
+        Box::new(TileSharedLayout {
+            threads: o.int("threads").max(1),
+            mma: Kind::parse(o.str("mma")),
+        })
+    },
+};
+
+struct TileSharedLayout {
+    threads: i64,
+    mma: Kind,
+}
+
+impl Pass for TileSharedLayout {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
+        let mut kernels = Vec::new();
+        ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
+            if tile::Kernel::is(ctx, o) {
+                kernels.push(o);
+            }
+        });
+        let mut changed = false;
+        for k in kernels {
+            if has_layouts(ctx, k) {
+                continue;
+            }
+            let threads = tile::Kernel::wrap(k).threads(ctx).unwrap_or(self.threads);
+            changed |= assign(ctx, k, threads, self.mma)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// The stored layout of transfer `t`'s shared tile, if a pass laid it out
+/// for matrix units (padded or swizzled).
+pub(super) fn stored(ctx: &Context, t: Op) -> Option<Layout> {
+    let tt = mma::tile_type(ctx, ctx.result(t, 0))?;
+    match tt.layout {
+        Some(l @ (Layout::Padded { .. } | Layout::Swizzle { .. })) => Some(l),
+        _ => None,
+    }
+}
+
+/// Whether kernel `k` carries shared-memory decisions already: a laid-out
+/// transfer or a pipelined loop.
+pub(super) fn has_layouts(ctx: &Context, k: Op) -> bool {
+    let mut any = false;
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        any |= (tile::Transfer::is(ctx, o) && stored(ctx, o).is_some())
+            || tile::For::of(ctx, o).is_some_and(|f| f.stages(ctx).is_some());
+    });
+    any
+}
+
+/// Decides the shared tiles and pipelines of kernel `k` around the gemms
+/// its types put on matrix units of `kind` (blocks of `threads`) and
+/// writes them into the IR; whether it wrote any.
+pub(super) fn assign(
+    ctx: &mut Context,
+    k: Op,
+    threads: i64,
+    kind: Kind,
+) -> Result<bool, Diagnostic> {
+    let mut p = mma::plan(ctx, k, threads, kind)?;
+    let (shared, _) = mma::plan_shared(ctx, k, threads, kind, &mut p, false);
+    let changed = !shared.layouts.is_empty() || !shared.stages.is_empty();
+    for (t, layout) in shared.layouts {
+        let r = ctx.result(t, 0);
+        let Some(tt) = tile::tile_type(ctx.uniquer(), ctx.value_type(r)).cloned() else {
+            continue;
+        };
+        let ty = tile::make_tile(
+            ctx.uniquer(),
+            &TileType {
+                layout: Some(layout),
+                ..tt
+            },
+        );
+        ctx.set_value_type(r, ty);
+    }
+    let (u, name) = (ctx.uniquer().clone(), ctx.ident("stages"));
+    for (l, stages) in shared.stages {
+        let a = u.attr(AttrKind::Integer {
+            value: i128::from(stages),
+            ty: u.int_type(64),
+        });
+        ctx.set_inherent_attr(l, name, a);
+    }
+    Ok(changed)
+}
+
+/// Elements from one line of transfer `t`'s stored tile to the next (a row,
+/// or a column where stored transposed), whether stored transposed and
+/// whether swizzled; `None` where no pass laid it out.
+pub(super) fn lines(ctx: &Context, t: Op) -> Option<(i64, bool, bool)> {
+    let shape = mma::tile_type(ctx, ctx.result(t, 0))?.shape;
+    match stored(ctx, t)? {
+        Layout::Padded { row, trans } => Some((row, trans, false)),
+        Layout::Swizzle { trans, .. } => {
+            Some((if trans { shape[0] } else { shape[1] }, trans, true))
+        }
+        _ => None,
+    }
+}
+
+/// The stages of the pipelined loop transfer `t` is a copy of, if it is.
+fn stages_of(ctx: &Context, t: Op) -> Option<i64> {
+    let block = ctx.parent_block(t)?;
+    let l = ctx.region_parent(ctx.block_parent(block)?)?;
+    tile::For::of(ctx, l)?.stages(ctx)
+}
+
+/// The bytes of laid-out transfer `t`'s shared region (its ring, where a
+/// pipeline stages it).
+pub(super) fn transfer_bytes(ctx: &Context, t: Op) -> Option<i64> {
+    let (stride, trans, _) = lines(ctx, t)?;
+    let tt = mma::tile_type(ctx, ctx.result(t, 0))?;
+    let n = if trans { tt.shape[1] } else { tt.shape[0] };
+    let depth = stages_of(ctx, t).unwrap_or(1);
+    Some(depth * n * stride * aic_dialects::gpu::elem_bytes(ctx, tt.elem))
+}
+
+/// Whether `load` is left to the transfer that reads its tile: its one
+/// reader a padded transfer in its block that no pipeline stages, the
+/// memory contiguous along the tile's rows (a transposed operand).
+pub(super) fn is_direct(ctx: &Context, load: Op) -> bool {
+    let Some(l) = tile::Load::of(ctx, load) else {
+        return false;
+    };
+    let uses = ctx.uses(l.result(ctx));
+    let [u] = uses[..] else {
+        return false;
+    };
+    tile::Transfer::is(ctx, u.op)
+        && matches!(stored(ctx, u.op), Some(Layout::Padded { .. }))
+        && stages_of(ctx, u.op).is_none()
+        && ctx.parent_block(load) == ctx.parent_block(u.op)
+        && mma::column_contiguous(ctx, l)
+}
+
+/// The pipeline of loop `l` as the IR says (its `stages`, its transfers'
+/// stored layouts), if it has stages; an error where its transfers cannot
+/// be pipelined so.
+pub(super) fn pipe_of(
+    ctx: &Context,
+    l: Op,
+    p: &Plan,
+    threads: i64,
+    kind: Kind,
+) -> Result<Option<Pipe>, Diagnostic> {
+    let Some(stages) = tile::For::of(ctx, l).and_then(|f| f.stages(ctx)) else {
+        return Ok(None);
+    };
+    let laid_out = |t: Op| stored(ctx, t).is_some();
+    let pipe = matches!(kind, Kind::Nvgpu | Kind::Wgmma)
+        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads))
+        .flatten();
+    let Some(mut pipe) = pipe else {
+        return Err(err(
+            ctx,
+            l,
+            format!(
+                "a loop of {stages} stages whose transfers cp.async cannot pipeline on these matrix units"
+            ),
+        ));
+    };
+    for c in &pipe.copies {
+        if lines(ctx, c.transfer).is_some_and(|(_, trans, _)| trans != c.trans) {
+            let how = if c.trans { "columns" } else { "rows" };
+            return Err(err(
+                ctx,
+                c.transfer,
+                format!("a staged tile whose memory runs along its {how} is stored the other way"),
+            ));
+        }
+    }
+    pipe.depth = stages;
+    Ok(Some(pipe))
+}
+
+/// Checks that the shared layouts and stages of kernel `k` fit what they
+/// lay out: laid-out transfers read only as A or B of matrix-unit gemms,
+/// transposed or swizzled ones staged by a pipeline, swizzles wgmma's and
+/// read by wgmma gemms, every wgmma gemm the one gemm of a pipeline whose
+/// operands are swizzled.
+pub(super) fn check(
+    ctx: &Context,
+    k: Op,
+    p: &Plan,
+    threads: i64,
+    kind: Kind,
+) -> Result<(), Diagnostic> {
+    let mut ops = Vec::new();
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| ops.push(o));
+    for &o in &ops {
+        if tile::For::is(ctx, o) {
+            pipe_of(ctx, o, p, threads, kind)?;
+        }
+        let Some(l) = tile::Transfer::of(ctx, o).and_then(|_| stored(ctx, o)) else {
+            continue;
+        };
+        let r = ctx.result(o, 0);
+        let swizzled = matches!(l, Layout::Swizzle { .. });
+        let readers_fit = ctx
+            .uses(r)
+            .iter()
+            .all(|u| u.index < 2 && p.is_mma(u.op) && (!swizzled || p.is_wgmma(u.op)));
+        if !readers_fit || ctx.uses(r).is_empty() {
+            let what = if swizzled {
+                "wgmma gemms"
+            } else {
+                "matrix-unit gemms"
+            };
+            return Err(err(
+                ctx,
+                o,
+                format!("a laid-out shared tile read other than as A or B of {what}"),
+            ));
+        }
+        if let Layout::Swizzle { trans, .. } = l
+            && l != wgmma::swizzle(trans)
+        {
+            return Err(err(
+                ctx,
+                o,
+                "a swizzle other than wgmma's 128-byte swizzle<3, 3, 3>",
+            ));
+        }
+        let trans = lines(ctx, o).is_some_and(|(_, t, _)| t);
+        if (trans || swizzled) && stages_of(ctx, o).is_none() {
+            return Err(err(
+                ctx,
+                o,
+                "a transposed or swizzled shared tile that no pipeline stages",
+            ));
+        }
+    }
+    for &g in ops.iter().filter(|g| p.is_wgmma(**g)) {
+        let block = ctx.parent_block(g);
+        let l = block
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r));
+        let pipe = match l {
+            Some(l) => pipe_of(ctx, l, p, threads, kind)?,
+            None => None,
+        };
+        let ok = pipe.is_some_and(|pipe| {
+            let single = block.and_then(|b| mma::single_gemm(ctx, b, &pipe)) == Some(g);
+            let swizzled = pipe
+                .copies
+                .iter()
+                .all(|c| matches!(stored(ctx, c.transfer), Some(Layout::Swizzle { .. })));
+            single && swizzled && wgmma::fits(ctx, g, &pipe, threads)
+        });
+        if !ok {
+            return Err(err(
+                ctx,
+                g,
+                "a wgmma layout on a gemm that is not the one gemm of a pipelined loop",
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A K loop of one f16 gemm, B read through a descriptor contiguous
+    /// along K (so stored transposed when pipelined).
+    const KERNEL: &str = "tile.kernel @k grid = [1] {
+^bb0(%a: memref<64x128xf16>, %b: memref<64x128xf16>, %out: memref<64x64xf32>):
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<64x64xf32>
+  %acc = tile.for %c0 to %c128 step %c64 iter_args(%init : !tile.tile<64x64xf32>) -> !tile.tile<64x64xf32> {
+  ^bb0(%kk: index, %c: !tile.tile<64x64xf32>):
+    %ta = tile.load %a[%c0, %kk] : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sa = tile.transfer %ta to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %tb = tile.load %b[%kk, %c0] through #coord.desc<[128, 64] | embed<8192: 1, 128> [0, 1] -> [0]> : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sb = tile.transfer %tb to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
+    tile.yield %d : !tile.tile<64x64xf32>
+  }
+  tile.store %acc, %out[%c0, %c0] : !tile.tile<64x64xf32>, memref<64x64xf32>
+  tile.return
+}";
+
+    fn parse(ctx: &mut Context) -> Op {
+        let mut sm = aic::SourceMap::new();
+        let file = sm.add("t.mlir", KERNEL.to_string());
+        aic::syntax::parse_module(ctx, &sm, file).expect("parses")
+    }
+
+    fn ops(ctx: &Context, m: Op) -> (Op, Op, Vec<Op>) {
+        let (mut k, mut l, mut transfers) = (None, None, Vec::new());
+        ctx.walk(m, WalkOrder::PreOrder, &mut |_, o| {
+            if tile::Kernel::is(ctx, o) {
+                k = Some(o);
+            } else if tile::For::is(ctx, o) {
+                l = Some(o);
+            } else if tile::Transfer::is(ctx, o) {
+                transfers.push(o);
+            }
+        });
+        (k.expect("a kernel"), l.expect("a loop"), transfers)
+    }
+
+    #[test]
+    fn pipelined_operands_are_padded_transposed_or_swizzled() {
+        for (kind, a, b) in [
+            (
+                Kind::Nvgpu,
+                Layout::Padded {
+                    row: 72,
+                    trans: false,
+                },
+                Layout::Padded {
+                    row: 72,
+                    trans: true,
+                },
+            ),
+            (Kind::Wgmma, wgmma::swizzle(false), wgmma::swizzle(true)),
+        ] {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let m = parse(&mut ctx);
+            let (k, l, transfers) = ops(&ctx, m);
+            // Without matrix layouts on the gemms, nothing to decide.
+            assert!(!assign(&mut ctx, k, 128, kind).expect("assigns"));
+            assert!(!has_layouts(&ctx, k));
+            assert!(super::super::mma_layout::assign(&mut ctx, k, 128, kind));
+            assert!(assign(&mut ctx, k, 128, kind).expect("assigns"));
+            assert!(has_layouts(&ctx, k));
+            aic::verifier::verify(&ctx, m).expect("verifies");
+            assert_eq!(tile::For::wrap(l).stages(&ctx), Some(3));
+            assert_eq!(stored(&ctx, transfers[0]), Some(a));
+            assert_eq!(stored(&ctx, transfers[1]), Some(b));
+            // The lowering reads the pipeline back from the IR.
+            let p = mma::plan(&ctx, k, 128, kind).expect("plans");
+            check(&ctx, k, &p, 128, kind).expect("fits");
+            let pipe = pipe_of(&ctx, l, &p, 128, kind)
+                .expect("fits")
+                .expect("a pipe");
+            assert_eq!(pipe.depth, 3);
+            let trans: Vec<bool> = pipe.copies.iter().map(|c| c.trans).collect();
+            assert_eq!(trans, [false, true]);
+            // Stages are the IR's, not the transfers' depths.
+            let two = ctx.uniquer().attr(AttrKind::Integer {
+                value: 2,
+                ty: ctx.uniquer().int_type(64),
+            });
+            let name = ctx.ident("stages");
+            ctx.set_inherent_attr(l, name, two);
+            let pipe = pipe_of(&ctx, l, &p, 128, kind)
+                .expect("fits")
+                .expect("a pipe");
+            assert_eq!(pipe.depth, 2);
+            // B stored row after row, its memory running along its rows: an error.
+            let r = ctx.result(transfers[1], 0);
+            let tt = mma::tile_type(&ctx, r).expect("a tile");
+            let rows = tile::make_tile(
+                ctx.uniquer(),
+                &TileType {
+                    layout: Some(Layout::Padded {
+                        row: 72,
+                        trans: false,
+                    }),
+                    ..tt
+                },
+            );
+            ctx.set_value_type(r, rows);
+            assert!(pipe_of(&ctx, l, &p, 128, kind).is_err());
+        }
+    }
+
+    #[test]
+    fn amd_matrix_units_pad_without_pipelines() {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let m = parse(&mut ctx);
+        let (k, l, transfers) = ops(&ctx, m);
+        assert!(super::super::mma_layout::assign(
+            &mut ctx,
+            k,
+            128,
+            Kind::Amdgpu
+        ));
+        assert!(assign(&mut ctx, k, 128, Kind::Amdgpu).expect("assigns"));
+        assert_eq!(tile::For::wrap(l).stages(&ctx), None);
+        for t in transfers {
+            let padded = Layout::Padded {
+                row: 72,
+                trans: false,
+            };
+            assert_eq!(stored(&ctx, t), Some(padded));
+            assert_eq!(transfer_bytes(&ctx, t), Some(64 * 72 * 2));
+        }
+    }
+}

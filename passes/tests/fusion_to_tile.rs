@@ -221,6 +221,37 @@ fn groups_the_specialised_generators_decline_go_to_the_general_one() {
 }
 
 #[test]
+fn long_statistics_broadcast_back_and_gemms_among_other_ops_are_split() {
+    // A group norm's statistics over 512 elements each, broadcast back:
+    // the general generator would redo the sum for every element, so the
+    // group is split (a reduction kernel, then elementwise ones).
+    let norm = "func.func @main(%a0: tensor<2x512xf32>) -> tensor<2x512xf32> {\n  %s = graph.reduce sum %a0, axes = [1] : (tensor<2x512xf32>) -> tensor<2xf32>\n  %b = graph.broadcast %s, dims = [0] : (tensor<2xf32>) -> tensor<2x512xf32>\n  %d = graph.sub %a0, %b : tensor<2x512xf32>\n  %e = graph.exp %d : tensor<2x512xf32>\n  return %e : tensor<2x512xf32>\n}\n";
+    // A GEMM whose epilogue swaps its halves (RoPE's rotate-half): no
+    // template takes the group; split, the GEMM is a GEMM kernel, not
+    // scalar loops.
+    let rope = "func.func @main(%a0: tensor<8x16xf32>, %a1: tensor<16x8xf32>) -> tensor<8x8xf32> {\n  %m = graph.matmul %a0, %a1 : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>\n  %l = graph.slice %m [0:8, 0:4] : (tensor<8x8xf32>) -> tensor<8x4xf32>\n  %h = graph.slice %m [0:8, 4:8] : (tensor<8x8xf32>) -> tensor<8x4xf32>\n  %n = graph.neg %h : tensor<8x4xf32>\n  %c = graph.concat %n, %l, axis = 1 : (tensor<8x4xf32>, tensor<8x4xf32>) -> tensor<8x8xf32>\n  %y = graph.mul %m, %c : tensor<8x8xf32>\n  return %y : tensor<8x8xf32>\n}\n";
+    for (text, args, kernel) in [
+        (norm, vec![vec![2, 512]], "@rows_"),
+        (rope, vec![vec![8, 16], vec![16, 8]], "@gemm_"),
+    ] {
+        let (want, _) = run(text, "builtin.module()", &args, 5).expect("runs");
+        let (got, printed) = run(
+            text,
+            "builtin.module(eqsat-fusion,fusion-to-tile)",
+            &args,
+            5,
+        )
+        .expect("runs");
+        let launches = printed.matches("tile.launch").count();
+        assert!(
+            launches > 1 && printed.contains(kernel) && !printed.contains("fusion.group"),
+            "{printed}"
+        );
+        close(&got, &want, 1e-4, text);
+    }
+}
+
+#[test]
 fn trailing_reshapes_and_transposes_are_store_addressing() {
     // BERT's query projection: [2, 8, 32] x [32, 32] + bias, split into 4
     // heads of 8 and moved head-major: the kernel stores through a view.

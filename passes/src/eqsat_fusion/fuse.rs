@@ -472,8 +472,7 @@ pub fn duplicates_work(
         return false;
     }
     let inside = body_classes(egraph, consumer, kids);
-    rs.iter()
-        .any(|x| *x != c && !inside.iter().any(|i| *i == Some(*x)))
+    rs.iter().any(|x| *x != c && !inside.contains(&Some(*x)))
 }
 
 /// The e-class of each op of `body` whose inputs are the classes `kids`

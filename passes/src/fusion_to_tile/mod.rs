@@ -48,7 +48,7 @@ use aic::types::{Type, TypeKind};
 use aic_dialects::coord::{self, Conv, Desc};
 use aic_dialects::fusion::{self, FusionKind};
 use aic_dialects::tile::{self, Space};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 mod attention;
 mod build;
@@ -527,8 +527,10 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
         })
     };
     // The values computed, within the group, from a looping op.
-    let mut looped: std::collections::HashSet<Value> = Default::default();
-    let elements = |v: Value| shape(ctx, v).iter().product::<i64>();
+    // The values computed from a looping op, with the longest loop behind
+    // each (the elements a reduction folds into one).
+    let mut looped: HashMap<Value, i64> = HashMap::new();
+    let elements = |v: Value| shape(ctx, v).iter().product::<i64>().max(1);
     // A contraction among other ops: the general generator's loops would run
     // it on scalars (a GEMM with a RoPE epilogue); alone, it is a GEMM kernel.
     let contraction =
@@ -541,26 +543,43 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
         return true;
     }
     for o in ctx.block_ops(b) {
-        let reads = ctx.operands(o).iter().any(|v| looped.contains(v));
-        if looping(o) && reads {
+        let behind = ctx
+            .operands(o)
+            .iter()
+            .filter_map(|v| looped.get(v).copied())
+            .max();
+        if looping(o) && behind.is_some() {
             return true;
         }
-        // A looped value spread over more elements (a group norm's
-        // statistics broadcast back over its groups): each element would
-        // redo the loop.
-        if reads
+        // A long loop's result spread over more elements (a group norm's
+        // statistics over 40,960 elements, broadcast back over them): each
+        // element would redo the loop. Short ones (a 10-wide row) are
+        // cheaper recomputed than written.
+        if behind.is_some_and(|n| n > SPREAD_LOOP)
             && graph::Broadcast::is(ctx, o)
-            && ctx.operands(o).first().map(|v| elements(*v))
-                < ctx.results(o).next().map(|r| elements(r))
+            && ctx.operands(o).first().map(|v| elements(*v)) < ctx.results(o).next().map(elements)
         {
             return true;
         }
-        if looping(o) || reads {
-            looped.extend(ctx.results(o));
+        let own = if looping(o) {
+            let input = ctx.operands(o).first().map_or(1, |v| elements(*v));
+            let out = ctx.results(o).next().map_or(1, elements);
+            Some((input / out).max(1))
+        } else {
+            None
+        };
+        if let Some(n) = own.max(behind) {
+            for r in ctx.results(o) {
+                looped.insert(r, n);
+            }
         }
     }
     false
 }
+
+/// The longest loop whose result the general generator may recompute for
+/// every element it is broadcast to ([`nested_loops`]).
+const SPREAD_LOOP: i64 = 256;
 
 /// `group`'s ops back in its function, each computing tensors (but
 /// constants and reshapes, which stay the host's) in a group of its own;

@@ -262,15 +262,28 @@ fn gather(k: i64, r: &[i64], s: &[i64], axes: &[usize], place: &[Option<usize>])
             axes.to_vec(),
         ),
     }];
-    for (i, p) in place.iter().enumerate() {
-        steps.push(match p {
-            Some(d) => step(Transform::Pass, vec![i + 1], vec![*d]),
-            None => step(Transform::Broadcast, vec![i + 1], vec![]),
-        });
-    }
     // Dims of `s` nothing gives are at 0.
-    for (d, len) in s.iter().enumerate() {
-        if !axes.contains(&d) && !place.contains(&Some(d)) {
+    steps.extend(place_steps(s, place, 1, axes));
+    Desc {
+        upper: [&[k], r].concat(),
+        stages: vec![steps],
+    }
+}
+
+/// The steps placing upper dim `first + i` at dim `place[i]` of a shape
+/// `xs` (or dropping it), then freezing at 0 every dim of `xs` neither
+/// placed nor among `given` (dims earlier steps give).
+fn place_steps(xs: &[i64], place: &[Option<usize>], first: usize, given: &[usize]) -> Vec<Step> {
+    let mut steps: Vec<Step> = place
+        .iter()
+        .enumerate()
+        .map(|(i, p)| match p {
+            Some(d) => step(Transform::Pass, vec![first + i], vec![*d]),
+            None => step(Transform::Broadcast, vec![first + i], vec![]),
+        })
+        .collect();
+    for (d, len) in xs.iter().enumerate() {
+        if !given.contains(&d) && !place.contains(&Some(d)) {
             steps.push(step(
                 Transform::Freeze {
                     value: 0,
@@ -281,10 +294,7 @@ fn gather(k: i64, r: &[i64], s: &[i64], axes: &[usize], place: &[Option<usize>])
             ));
         }
     }
-    Desc {
-        upper: [&[k], r].concat(),
-        stages: vec![steps],
-    }
+    steps
 }
 
 /// `x` and `y` combined as `how` says (floats or signless integers).
@@ -303,29 +313,9 @@ fn combine(s: &mut Builder<'_>, how: Combine, float: bool, x: Value, y: Value) -
 /// gives `xs`'s dim `place[i]` (or none: it is dropped), every dim of `xs`
 /// no dim gives is frozen at 0.
 fn placed(rs: &[i64], xs: &[i64], place: &[Option<usize>]) -> Desc {
-    let mut steps: Vec<Step> = place
-        .iter()
-        .enumerate()
-        .map(|(i, p)| match p {
-            Some(d) => step(Transform::Pass, vec![i], vec![*d]),
-            None => step(Transform::Broadcast, vec![i], vec![]),
-        })
-        .collect();
-    for (d, len) in xs.iter().enumerate() {
-        if !place.contains(&Some(d)) {
-            steps.push(step(
-                Transform::Freeze {
-                    value: 0,
-                    len: *len,
-                },
-                vec![],
-                vec![d],
-            ));
-        }
-    }
     Desc {
         upper: rs.to_vec(),
-        stages: vec![steps],
+        stages: vec![place_steps(xs, place, 0, &[])],
     }
 }
 
@@ -359,7 +349,13 @@ struct Gen<'a> {
     scopes: Vec<HashMap<(Value, Desc), Value>>,
 }
 
-impl Gen<'_> {
+/// One step of [`Gen::carried_loop`]: the generator, the loop body's
+/// builder, the space inside, the induction variable and the carried value
+/// to the next value.
+type StepFn<'f, 'a> =
+    dyn FnMut(&mut Gen<'a>, &mut Builder<'_>, &Iter, Value, Value) -> Result<Value, Skip> + 'f;
+
+impl<'a> Gen<'a> {
     /// The register tile type of `[B]` elements of `elem`.
     fn ty(&self, b: &Builder<'_>, elem: Type) -> Type {
         tile::plain_tile(
@@ -716,27 +712,41 @@ impl Gen<'_> {
         };
         let init = self.splat(b, init);
         let ty = self.ty(b, calc);
+        self.carried_loop(b, sp, k, (init, ty), &mut |g, ib, inner, _, acc| {
+            let x = f(g, ib, inner)?;
+            g.map(ib, &[acc, x], &[calc, calc], calc, &mut |s, a| {
+                Ok(combine(s, how, float, a[0], a[1]))
+            })
+        })
+    }
+
+    /// A loop of `k` steps carrying a tile of type `ty` from `init`: `next`
+    /// computes each step's value from the space inside, the induction
+    /// variable and the carried value, its values scoped to the loop body.
+    pub(super) fn carried_loop(
+        &mut self,
+        b: &mut Builder<'_>,
+        sp: &Iter,
+        k: i64,
+        (init, ty): (Value, Type),
+        next: &mut StepFn<'_, 'a>,
+    ) -> Result<Value, Skip> {
         let index = b.ctx.uniquer().ty(TypeKind::Index);
         let loc = b.loc;
         let body = b.ctx.create_block(&[(index, Some(loc)), (ty, Some(loc))]);
         let (iv, acc) = (b.ctx.block_args(body)[0], b.ctx.block_args(body)[1]);
         let inner = sp.inner(k, iv);
         self.scopes.push(HashMap::new());
-        let next = {
+        let stepped = {
             let mut ib = inside(b, body);
-            let x = f(self, &mut ib, &inner);
-            let x = x.and_then(|x| {
-                self.map(&mut ib, &[acc, x], &[calc, calc], calc, &mut |s, a| {
-                    Ok(combine(s, how, float, a[0], a[1]))
-                })
-            });
+            let x = next(self, &mut ib, &inner, iv, acc);
             if let Ok(n) = x {
                 yield_(&mut ib, &[n]);
             }
             x
         };
         self.scopes.pop();
-        next?;
+        stepped?;
         let (lo, hi, one) = (ab::index(b, 0), ab::index(b, k), ab::index(b, 1));
         let l = for_loop(b, (lo, hi, one), &[init], &[ty], body);
         Ok(b.ctx.results(l.op()).next().expect("one result"))

@@ -15,7 +15,7 @@ use super::mma::{self, Kind};
 use aic::Diagnostic;
 use aic::ir::{Builder, Context, InsertPoint, Op, ValueDef, WalkOrder};
 use aic::op_def::OpHandle;
-use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
+use aic::pass::{Pass, PassInfo, PassOptions};
 use aic::types::Type;
 use aic_dialects::tile::{self, Layout, TileType};
 
@@ -25,22 +25,7 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileMmaLayout",
     summary: "Lay out the accumulators of gemms that matrix units run in their fragments (mma.sync, wgmma, MFMA), written into the tile types of the accumulator chain",
     anchor: None,
-    options: &[
-        OptSpec {
-            name: "threads",
-            kind: OptKind::UInt,
-            default: "128",
-            range: Some((1, 1024)),
-            help: "Threads per block (a kernel's own threads attribute overrides it)",
-        },
-        OptSpec {
-            name: "mma",
-            kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu", "wgmma"]),
-            default: "false",
-            range: None,
-            help: "The matrix units, as tile-to-gpu's option of the name",
-        },
-    ],
+    options: &[super::THREADS_OPTION, super::MMA_OPTION],
     create: |o: &PassOptions| {
         Box::new(TileMmaLayout {
             threads: o.int("threads").max(1),
@@ -60,18 +45,11 @@ impl Pass for TileMmaLayout {
     }
 
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        let mut kernels = Vec::new();
-        ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            if tile::Kernel::is(ctx, o) {
-                kernels.push(o);
-            }
-        });
         let mut changed = false;
-        for k in kernels {
+        for (k, threads) in super::kernels_and_threads(ctx, root, self.threads) {
             if has_layouts(ctx, k) {
                 continue;
             }
-            let threads = tile::Kernel::wrap(k).threads(ctx).unwrap_or(self.threads);
             changed |= assign(ctx, k, threads, self.mma);
         }
         Ok(changed)

@@ -124,6 +124,39 @@ struct TileToGpu {
     mma: mma::Kind,
 }
 
+/// The `threads` option of the layout passes.
+pub(crate) const THREADS_OPTION: OptSpec = OptSpec {
+    name: "threads",
+    kind: OptKind::UInt,
+    default: "128",
+    range: Some((1, 1024)),
+    help: "Threads per block (a kernel's own threads attribute overrides it)",
+};
+
+/// The `mma` option of the layout passes, read as tile-to-gpu's.
+pub(crate) const MMA_OPTION: OptSpec = OptSpec {
+    name: "mma",
+    kind: OptKind::Enum(&["false", "true", "nvgpu", "amdgpu", "wgmma"]),
+    default: "false",
+    range: None,
+    help: "The matrix units, as tile-to-gpu's option of the name",
+};
+
+/// Every `tile.kernel` under `root`, with its block's threads: its own
+/// `threads` attribute, else `default` (what the layout passes lay out for).
+pub(crate) fn kernels_and_threads(ctx: &Context, root: Op, default: i64) -> Vec<(Op, i64)> {
+    let mut kernels = Vec::new();
+    ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if tile::Kernel::is(ctx, o) {
+            kernels.push(o);
+        }
+    });
+    kernels
+        .into_iter()
+        .map(|k| (k, tile::Kernel::wrap(k).threads(ctx).unwrap_or(default)))
+        .collect()
+}
+
 impl Pass for TileToGpu {
     fn info(&self) -> &'static PassInfo {
         &INFO

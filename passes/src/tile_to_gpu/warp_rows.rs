@@ -22,13 +22,7 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Lay out the row tiles of row kernels a warp per row where the blocked layout would spread a row over several warps",
     anchor: None,
     options: &[
-        OptSpec {
-            name: "threads",
-            kind: OptKind::UInt,
-            default: "128",
-            range: Some((1, 1024)),
-            help: "Threads per block (a kernel's own threads attribute overrides it)",
-        },
+        super::THREADS_OPTION,
         OptSpec {
             name: "warp",
             kind: OptKind::UInt,
@@ -56,15 +50,8 @@ impl Pass for TileWarpRows {
     }
 
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        let mut kernels = Vec::new();
-        ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| {
-            if tile::Kernel::is(ctx, o) {
-                kernels.push(o);
-            }
-        });
         let mut changed = false;
-        for k in kernels {
-            let threads = tile::Kernel::wrap(k).threads(ctx).unwrap_or(self.threads);
+        for (k, threads) in super::kernels_and_threads(ctx, root, self.threads) {
             changed |= assign(ctx, k, threads, self.warp);
         }
         Ok(changed)

@@ -190,41 +190,18 @@ impl<'g> Gen<'g> {
         let calc = calc_of(b.ctx, elem_of(b.ctx, src));
         let float = matches!(b.ctx.type_kind(calc), TypeKind::Float(_));
         let ty = self.ty(b, calc);
-        let index = b.ctx.uniquer().ty(TypeKind::Index);
         let i1t = b.ctx.uniquer().int_type(1);
-        let loc = b.loc;
-        let body = b.ctx.create_block(&[(index, Some(loc)), (ty, Some(loc))]);
-        let (iv, acc) = (b.ctx.block_args(body)[0], b.ctx.block_args(body)[1]);
-        let inner = sp.inner(k, iv);
-        self.scopes.push(HashMap::new());
-        let next = {
-            let mut ib = inside(b, body);
-            let x = hit(self, &mut ib, &inner, iv).and_then(|h| {
-                let x = self.eval(&mut ib, &inner, src, d)?;
-                self.map(
-                    &mut ib,
-                    &[acc, x, h],
-                    &[calc, calc, i1t],
-                    calc,
-                    &mut |s, a| {
-                        let new = match how {
-                            None => a[1],
-                            Some(c) => combine(s, c, float, a[0], a[1]),
-                        };
-                        Ok(ab::select(s, a[2], new, a[0]))
-                    },
-                )
-            });
-            if let Ok(n) = x {
-                yield_(&mut ib, &[n]);
-            }
-            x
-        };
-        self.scopes.pop();
-        next?;
-        let (lo, hi, one) = (ab::index(b, 0), ab::index(b, k), ab::index(b, 1));
-        let l = for_loop(b, (lo, hi, one), &[init], &[ty], body);
-        Ok(b.ctx.results(l.op()).next().expect("one result"))
+        self.carried_loop(b, sp, k, (init, ty), &mut |g, ib, inner, iv, acc| {
+            let h = hit(g, ib, inner, iv)?;
+            let x = g.eval(ib, inner, src, d)?;
+            g.map(ib, &[acc, x, h], &[calc, calc, i1t], calc, &mut |s, a| {
+                let new = match how {
+                    None => a[1],
+                    Some(c) => combine(s, c, float, a[0], a[1]),
+                };
+                Ok(ab::select(s, a[2], new, a[0]))
+            })
+        })
     }
 
     /// `graph.scatter`: a loop over the updates, in order, combining those

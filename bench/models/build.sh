@@ -3,7 +3,8 @@
 #   bash bench/models/build.sh OUT_DIR [SIZE] [ARCH]
 # (SIZE real or small, default real; ARCH default sm_90a). Uses $AIC_TRANSLATE, else
 # the newer of target/release's and target/debug's aic-translate; a model that
-# does not compile is reported and skipped.
+# does not compile is reported and skipped. $TUNING names a tuning cache
+# (aic-tune's, e.g. bench/models/tuning/h100.json) the bundles are compiled with.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: build.sh OUT_DIR [SIZE] [ARCH]}
@@ -14,10 +15,12 @@ if [ -z "$tr" ]; then
   tr=target/debug/aic-translate
   [ target/release/aic-translate -nt "$tr" ] && tr=target/release/aic-translate
 fi
+tuning=()
+[ -n "${TUNING:-}" ] && tuning=(--tuning="$TUNING")
 mkdir -p "$out"
 for f in bench/models/stablehlo/*."$size".*.mlir; do
   b="$out/$(basename "${f%.mlir}").bundle"
-  if "$tr" --target=nvptx --arch="$arch" --emit=bundle "$f" -o "$b" 2>"$b.log"; then
+  if "$tr" --target=nvptx --arch="$arch" "${tuning[@]}" --emit=bundle "$f" -o "$b" 2>"$b.log"; then
     echo "built $b"
   else
     echo "FAILED $f (see $b.log)"

@@ -11,7 +11,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(cache) = aic_passes::fusion_to_tile::read_cache(text) {
-        for t in cache.values() {
+        // What it writes, it reads back the same.
+        let again = aic_passes::fusion_to_tile::read_cache(
+            &aic_passes::fusion_to_tile::write_cache(&cache),
+        );
+        assert_eq!(again.as_ref().map(|c| c.len()), Ok(cache.len()));
+        for e in cache.values() {
+            let t = e.tuning;
             assert!(t.bm >= 1 && t.bn >= 1 && t.bk >= 1 && t.stages >= 1 && t.threads >= 0);
         }
     }

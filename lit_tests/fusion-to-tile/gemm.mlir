@@ -51,7 +51,18 @@ func.func @rowmax(%x: tensor<4x10xf32>) -> tensor<4x10xf32> {
 // RUN: not aic-opt %s --eqsat-fusion --fusion-to-tile=tuning=%t.bad.json 2>&1 | FileCheck %s --check-prefix=BAD
 // TUNED: tile.kernel @gemm_0 grid = [2, 2]
 // TUNED: depth = 1
-// BAD: error: {{.*}}.bad.json: h100/gemm/2x2x3: needs bm, bn and bk
+// BAD: error: {{.*}}.bad.json: entry 'h100/gemm/2x2x3': needs bm, bn and bk
+// The kernel names its tuning-cache key: target, architecture (the pass's
+// `arch`, else the target's name) and signature (template, batch x M x N x
+// K, element types). An entry under that key is read before an older
+// cache's target/gemm/MxNxK entry.
+// RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s --check-prefix=KEY
+// RUN: aic-opt %s --eqsat-fusion '--fusion-to-tile=arch=sm_90a' | FileCheck %s --check-prefix=KEYARCH
+// KEY: aic.kind = "gemm", aic.tune = "h100/h100/gemm/0x2x2x3/f32"
+// KEYARCH: aic.kind = "gemm", aic.tune = "h100/sm_90a/gemm/0x2x2x3/f32"
+// RUN: printf '{"h100/sm_90a/gemm/0x2x2x3/f32": {"bm": 2, "bn": 1, "bk": 2}, "h100/gemm/2x2x3": {"bm": 1, "bn": 1, "bk": 2}}' > %t.key.json
+// RUN: aic-opt %s --eqsat-fusion '--fusion-to-tile=arch=sm_90a tuning=%t.key.json' | FileCheck %s --check-prefix=BYKEY
+// BYKEY: tile.kernel @gemm_0 grid = [1, 2]
 
 // CHECK: tile.kernel @rows_{{[0-9]+}} grid = [1] {
 // CHECK: tile.reduce max {{.*}}, axis = 1 : !tile.tile<4x10xf32> -> !tile.tile<4xf32>

@@ -45,7 +45,7 @@ pub fn tuned_pipeline(
     warp: Option<i64>,
     tuning: Option<&str>,
 ) -> Result<String, String> {
-    matrix_pipeline(target, block, warp, None, tuning)
+    matrix_pipeline(target, None, block, warp, None, tuning)
 }
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
@@ -65,6 +65,7 @@ pub fn arch_units(target: &str, arch: Option<&str>) -> Option<&'static str> {
 /// their lowering is tested without the GPU.
 pub fn matrix_pipeline(
     target: &str,
+    arch: Option<&str>,
     block: Option<i64>,
     warp: Option<i64>,
     mma: Option<&str>,
@@ -102,9 +103,23 @@ pub fn matrix_pipeline(
         format!(" mma={mma}")
     };
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
+    let arch = arch.unwrap_or(default_arch(target));
+    if !arch.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return Err(format!("unknown architecture '{arch}'"));
+    }
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
     ))
+}
+
+/// The architecture a target compiles for when none is named (what
+/// aic-llvm picks): `sm_90`, `gfx942`, `native` (the host).
+pub fn default_arch(target: &str) -> &'static str {
+    match target {
+        "nvptx" => "sm_90",
+        "amdgpu" => "gfx942",
+        _ => "native",
+    }
 }
 
 /// What shape errors of compiled modules name as what cannot size them.
@@ -211,6 +226,9 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 aic::AttrKind::Integer { value, .. } => u64::try_from(*value).ok(),
                 _ => None,
             });
+            let tune = attr("aic.tune")
+                .and_then(|a| ctx.uniquer().attr_str(a))
+                .map(str::to_string);
             Ok(KernelInfo {
                 name,
                 grid: dims("grid"),
@@ -219,6 +237,7 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 params,
                 kind,
                 flops,
+                tune,
             })
         })
         .collect()

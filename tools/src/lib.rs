@@ -6,6 +6,9 @@ pub mod npy;
 pub mod output;
 pub mod plan;
 pub mod reproducer;
+#[cfg(feature = "llvm")]
+pub mod translate;
+pub mod tune;
 pub mod verify_diagnostics;
 
 /// Command-line arguments read one at a time, as the tools take them:

@@ -208,6 +208,7 @@ fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
     let file = scratch_file(&seed.to_string(), "ir.mlir", text);
     let pipeline = aic_tools::compile::matrix_pipeline(
         "host",
+        None,
         Some(how.threads),
         Some(how.warp),
         how.mma,

@@ -114,6 +114,10 @@ pub struct KernelInfo {
     /// attribute when the compiler set one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub flops: Option<u64>,
+    /// The tuning-cache key its tile sizes come from (`aic-tune` varies and times
+    /// kernels by it), from the kernel's `aic.tune` attribute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<String>,
 }
 
 /// One kernel argument: a buffer in device memory, passed as a pointer.
@@ -403,6 +407,7 @@ mod tests {
                     ],
                     kind: Some("elementwise".into()),
                     flops: Some(512),
+                    tune: Some("h100/sm_90/gemm/0x4x4x4/f32".into()),
                 }],
                 host: "func.func @main() { return }".into(),
                 launches: vec![Launch {

@@ -122,6 +122,53 @@ pub fn op_flops(u: &aic::Uniquer, op: &str, kids: &[Type], out: Option<Type>) ->
     }
 }
 
+/// The columns (rows) of a GEMM's output one block computes: a prologue on
+/// its A (B) operand is recomputed once per block column (row).
+const PROLOGUE_BLOCK: f64 = 128.0;
+
+/// How many times a kernel computes each op of `body`: once, but for the
+/// elementwise ops a GEMM reads as an operand (its prologue), which every
+/// block along the other dim of the output computes again (a GeLU before a
+/// GEMM of N = 768 runs six times over; as the producing GEMM's epilogue it
+/// runs once, so the model prefers that).
+pub fn prologue_repeats(u: &aic::Uniquer, body: &super::fuse::Body) -> Vec<f64> {
+    use super::fuse::{Role, role};
+    let mut repeats = vec![1.0; body.ops.len()];
+    let dims = |t: Type| -> Vec<f64> {
+        u.type_kind(t)
+            .shape()
+            .map(|s| s.iter().map(|d| (*d).max(1) as f64).collect())
+            .unwrap_or_default()
+    };
+    for o in body
+        .ops
+        .iter()
+        .filter(|o| role(o.op.as_str()) == Role::Gemm)
+    {
+        let out = dims(o.ty);
+        let (m, n) = match out[..] {
+            [.., m, n] => (m, n),
+            _ => continue,
+        };
+        for (side, times) in [
+            (0, (n / PROLOGUE_BLOCK).ceil()),
+            (1, (m / PROLOGUE_BLOCK).ceil()),
+        ] {
+            let mut stack: Vec<i64> = o.args.get(side).copied().into_iter().collect();
+            while let Some(a) = stack.pop() {
+                let Ok(i) = usize::try_from(a) else { continue };
+                let Some(p) = body.ops.get(i) else { continue };
+                if role(p.op.as_str()) != Role::Elementwise || repeats[i] >= times {
+                    continue;
+                }
+                repeats[i] = times;
+                stack.extend(p.args.iter().copied());
+            }
+        }
+    }
+    repeats
+}
+
 /// Modelled seconds, for egg's extraction: every op is its own kernel.
 pub struct KernelTime<'a> {
     /// The e-graph (for the classes' types).
@@ -243,12 +290,14 @@ impl KernelTime<'_> {
                 body.ops.get(a as usize).map(|o| o.ty)
             }
         };
+        let repeats = prologue_repeats(&g.analysis.uniquer, body);
         let work: f64 = body
             .ops
             .iter()
-            .map(|o| {
+            .zip(&repeats)
+            .map(|(o, r)| {
                 let kids: Vec<Type> = o.args.iter().filter_map(|a| arg(*a)).collect();
-                flops(g, o.op.as_str(), &kids, Some(o.ty))
+                r * flops(g, o.op.as_str(), &kids, Some(o.ty))
             })
             .sum();
         // An input the kernel only slices is read only where sliced.

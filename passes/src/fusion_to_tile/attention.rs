@@ -189,7 +189,7 @@ pub(super) fn attention(
     let (sq, sk, d) = (at.qk.m, at.qk.n, at.qk.k);
     let t = cache
         .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
-        .copied()
+        .map(|e| e.tuning)
         .unwrap_or_else(|| {
             // f16 or bf16: tensor-core tiles.
             let f16 = matches!(

@@ -6,6 +6,7 @@
 //! one kernel (horizontal fusion: A is loaded once per K step).
 
 use super::rows::{RowOp, row_input};
+use super::tuning::Tuner;
 use super::*;
 use aic_dialects::arith::build as ab;
 use aic_dialects::graph;
@@ -338,8 +339,7 @@ pub(super) fn gemm(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    (target, wgmma): (&str, bool),
-    cache: &Cache,
+    tuner: &Tuner<'_>,
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -352,7 +352,7 @@ pub(super) fn gemm(
     if let [GemmOp::Matmul(mm1), GemmOp::Matmul(mm2)] = mms[..]
         && mm2.lhs(ctx) != a_val
     {
-        let chain = gemm_chain(ctx, (mm1, mm2), &body, (target, cache))?;
+        let chain = gemm_chain(ctx, (mm1, mm2), &body, tuner)?;
         emit_chain_kernel(ctx, (group, func, n_kernel), &body.inputs, chain);
         return Ok(());
     }
@@ -410,27 +410,26 @@ pub(super) fn gemm(
     let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(first.result(ctx)))?);
     let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
     let storage = (elem_of(a_val)?, elem_of(first.b(ctx))?);
-    let half = |t: Type| {
-        matches!(
-            ctx.type_kind(t),
-            TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
-        )
+    let elem = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    let sig = Signature {
+        template: if first.is_conv() {
+            Template::Conv
+        } else {
+            Template::Gemm
+        },
+        batch: p.batch,
+        m: p.m,
+        n: p.n,
+        k: p.k,
+        elem: if storage.0 == storage.1 {
+            elem(storage.0)
+        } else {
+            format!("{}x{}", elem(storage.0), elem(storage.1))
+        },
+        siblings: branches.len() as i64,
+        rows: whole_rows,
     };
-    // One f16 (or bf16) GEMM whose block holds only its accumulator:
-    // tensor-core tiles.
-    let mma_sized = half(storage.0) && storage.1 == storage.0 && branches.len() == 1 && !whole_rows;
-    let mut tuning = cache
-        .get(&format!("{target}/gemm/{}x{}x{}", p.m, p.n, p.k))
-        .copied()
-        .unwrap_or_else(|| {
-            if mma_sized && wgmma {
-                Tuning::heuristic_f16_gemm(target, p.batch, p.m, p.n, p.k).for_wgmma(p.k)
-            } else if mma_sized {
-                Tuning::heuristic_f16_gemm(target, p.batch, p.m, p.n, p.k)
-            } else {
-                Tuning::heuristic(target, p.m, p.n, p.k)
-            }
-        });
+    let (mut tuning, key) = tuner.pick(&sig);
     if whole_rows && !crate::legality::whole_rows_fit(p.n) {
         return Err(format!(
             "a row normalisation of {}-wide GEMM rows (a block's registers hold rows up to 256 wide)",
@@ -448,7 +447,7 @@ pub(super) fn gemm(
         &p,
         &a,
         &branches,
-        tuning,
+        (tuning, &key),
         (calc, storage, &out_tys),
     );
     Ok(())
@@ -490,7 +489,7 @@ fn emit(
     p: &Problem,
     a: &Operand,
     branches: &[Branch],
-    t: Tuning,
+    (t, key): (Tuning, &str),
     (calc, (a_elem, b_elem), out_tys): (Type, (Type, Type), &[Type]),
 ) {
     let loc = ctx.op(group).loc;
@@ -564,6 +563,7 @@ fn emit(
         out_tys,
         loc,
     );
+    mark_tuned(ctx, kernel, key);
     if t.threads > 0 {
         let n = u.attr(AttrKind::Integer {
             value: i128::from(t.threads),
@@ -645,6 +645,8 @@ struct GemmChain {
     store: Desc,
     /// The first GEMM's tiles (its block as wide as its rows).
     tuning: Tuning,
+    /// Its tuning-cache key.
+    key: String,
     /// The second GEMM's column block.
     bn2: i64,
     elems: [Type; 4],
@@ -661,7 +663,7 @@ fn gemm_chain(
     ctx: &Context,
     (mm1, mm2): (graph::Matmul, graph::Matmul),
     body: &Body,
-    (target, cache): (&str, &Cache),
+    tuner: &Tuner<'_>,
 ) -> Result<GemmChain, Skip> {
     let (ops, known, yields) = (&body.ops, body.known(), &body.yields);
     let mut taken = vec![mm1.op(), mm2.op()];
@@ -693,13 +695,17 @@ fn gemm_chain(
     let elem = storage_elem(ctx, cur);
     let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(mm1.result(ctx)))?);
     let el = |v: Value| float_elem(ctx, ctx.value_type(v));
-    let mut tuning = cache
-        .get(&format!(
-            "{target}/gemm_chain/{}x{}x{}x{}",
-            p1.m, p1.n, p1.k, p2.n
-        ))
-        .copied()
-        .unwrap_or_else(|| Tuning::heuristic(target, p1.m, p2.n, p1.k));
+    let sig = Signature {
+        template: Template::GemmChain { n2: p2.n },
+        batch: 0,
+        m: p1.m,
+        n: p1.n,
+        k: p1.k,
+        elem: aic::printer::type_text(ctx.uniquer(), elem),
+        siblings: 1,
+        rows: false,
+    };
+    let (mut tuning, key) = tuner.pick(&sig);
     // The first GEMM's block holds whole rows (the second's K) in shared
     // memory, and so do its staged B tiles and the second GEMM's B tile:
     // no chain where they would not fit a block (a BERT encoder's
@@ -737,6 +743,7 @@ fn gemm_chain(
         second: chain2,
         store,
         tuning,
+        key,
         bn2,
         calc,
         out_ty,
@@ -826,7 +833,7 @@ fn emit_chain_kernel(
     }
     for_loop(&mut e, (c0, cn2, cbn2), &[], &[], lb);
     ret(&mut e);
-    finish(
+    let kernel = finish(
         ctx,
         group,
         func,
@@ -836,4 +843,12 @@ fn emit_chain_kernel(
         &[g.out_ty],
         loc,
     );
+    mark_tuned(ctx, kernel, &g.key);
+}
+
+/// Say on `kernel` which tuning-cache entry its tiles come from.
+fn mark_tuned(ctx: &mut Context, kernel: Op, key: &str) {
+    let u = ctx.uniquer().clone();
+    let i = ctx.ident(crate::tile_to_gpu::TUNE_ATTR);
+    ctx.set_attr(kernel, i, u.string_attr(key));
 }

@@ -65,7 +65,7 @@ use elementwise::elementwise;
 use gemm::{gemm, is_gemm_op};
 use general::general;
 use rows::{is_row_op, rows};
-pub use tuning::{Cache, Tuning, read_cache};
+pub use tuning::{Cache, Entry, Signature, Template, Tuning, read_cache, write_cache};
 use views::{Node, Operand, Views, operand, unit_reshape};
 
 /// The registered pass.
@@ -88,6 +88,13 @@ pub static INFO: PassInfo = PassInfo {
             default: "",
             range: None,
             help: "A JSON tuning cache overriding the heuristics: {\"h100/gemm/MxNxK\": {\"bm\": 64, \"bn\": 64, \"bk\": 32, \"stages\": 3, \"threads\": 128}} (threads optional: the block size the kernel records)",
+        },
+        OptSpec {
+            name: "arch",
+            kind: OptKind::Str,
+            default: "",
+            range: None,
+            help: "The architecture compiled for (sm_90a, gfx942, host, ...): part of the tuning cache's keys (empty: the target's name)",
         },
         OptSpec {
             name: "wgmma",
@@ -122,6 +129,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(FusionToTile {
             target: o.str("target").to_string(),
             tuning: o.str("tuning").to_string(),
+            arch: o.str("arch").to_string(),
             reduce_chunk: o.int("reduce-chunk").max(1),
             wgmma: o.bool("wgmma"),
             general_only: o.bool("general-only"),
@@ -133,6 +141,7 @@ pub static INFO: PassInfo = PassInfo {
 struct FusionToTile {
     target: String,
     tuning: String,
+    arch: String,
     reduce_chunk: i64,
     wgmma: bool,
     general_only: bool,
@@ -145,8 +154,8 @@ struct Config<'a> {
     target: &'a str,
     cache: &'a Cache,
     reduce_chunk: i64,
-    /// GEMM tiles for Hopper's warpgroup MMA.
-    wgmma: bool,
+    /// How GEMM generators pick their tiles.
+    tuner: tuning::Tuner<'a>,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
@@ -158,7 +167,7 @@ type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| attention(c, g, f, (k.target, k.cache), i),
-    |c, g, f, k, i| gemm(c, g, f, (k.target, k.wgmma), k.cache, i),
+    |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
     |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
     |c, g, f, _, i| elementwise(c, g, f, i),
     |c, g, f, _, i| general(c, g, f, i),
@@ -882,7 +891,16 @@ impl Pass for FusionToTile {
             target: &self.target,
             cache: &cache,
             reduce_chunk: self.reduce_chunk,
-            wgmma: self.wgmma,
+            tuner: tuning::Tuner {
+                target: &self.target,
+                arch: if self.arch.is_empty() {
+                    &self.target
+                } else {
+                    &self.arch
+                },
+                wgmma: self.wgmma,
+                cache: &cache,
+            },
         };
         let mut changed = false;
         let mut n_kernel = 0;

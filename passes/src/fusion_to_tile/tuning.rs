@@ -1,131 +1,427 @@
 //! Tile sizes and pipelining: per-target heuristics, and the JSON tuning
 //! cache an autotuner fills.
 
-/// Tunings by key (`target/template/shape`), from a JSON tuning cache.
-pub type Cache = std::collections::HashMap<String, Tuning>;
+/// Tunings by key (`target/arch/signature`, see [`Signature`]; older caches'
+/// `target/template/shape` keys are still read), from a JSON tuning cache.
+pub type Cache = std::collections::HashMap<String, Entry>;
 
-/// Read a tuning cache: a JSON object from keys such as `h100/gemm/64x64x32`
-/// to objects with integer `bm`, `bn`, `bk`, and optionally `stages` and
-/// `threads` (the autotuner's output). Errors say where the text is wrong.
+/// One entry of a tuning cache: the tile sizes, and what the autotuner
+/// measured when it chose them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    /// The choice.
+    pub tuning: Tuning,
+    /// The kernel's time with it, in microseconds (the tuner's median).
+    pub us: Option<f64>,
+    /// The kernel's time with the built-in heuristic's choice.
+    pub heuristic_us: Option<f64>,
+    /// How many candidates the tuner measured.
+    pub tried: Option<i64>,
+}
+
+impl From<Tuning> for Entry {
+    fn from(tuning: Tuning) -> Entry {
+        Entry {
+            tuning,
+            us: None,
+            heuristic_us: None,
+            tried: None,
+        }
+    }
+}
+
+/// Read a tuning cache: a JSON object from keys such as
+/// `h100/sm_90a/gemm/1x4096x768x768/f16` to objects with integer `bm`, `bn`,
+/// `bk`, and optionally `stages` and `threads`, and what the autotuner
+/// measured (`us`, `heuristic_us`, `tried`). Errors name the entry and say
+/// what is wrong with it.
 pub fn read_cache(text: &str) -> Result<Cache, String> {
-    let mut r = Json {
-        s: text.as_bytes(),
-        at: 0,
+    let doc: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a JSON tuning cache: {e}"))?;
+    let serde_json::Value::Object(entries) = doc else {
+        return Err("not a tuning cache: expected a JSON object of entries".into());
     };
     let mut out = Cache::new();
-    r.expect(b'{')?;
-    if r.eat(b'}') {
-        return Ok(out);
-    }
-    loop {
-        let key = r.string()?;
-        r.expect(b':')?;
-        r.expect(b'{')?;
-        let (mut bm, mut bn, mut bk, mut stages, mut threads) =
-            (None, None, None, Some(1), Some(0));
-        if !r.eat(b'}') {
-            loop {
-                let f = r.string()?;
-                r.expect(b':')?;
-                let v = r.int()?;
-                match f.as_str() {
-                    "bm" => bm = Some(v),
-                    "bn" => bn = Some(v),
-                    "bk" => bk = Some(v),
-                    "stages" => stages = Some(v),
-                    "threads" => threads = Some(v),
-                    other => return Err(format!("{key}: unknown field '{other}'")),
-                }
-                if r.eat(b'}') {
-                    break;
-                }
-                r.expect(b',')?;
+    for (key, v) in entries {
+        let bad = |why: String| format!("entry '{key}': {why}");
+        if !is_key(&key) {
+            return Err(bad(
+                "not a tuning key (target/arch/template/shape/elements, or target/template/shape)"
+                    .into(),
+            ));
+        }
+        let serde_json::Value::Object(fields) = v else {
+            return Err(bad("expected an object of tile sizes".into()));
+        };
+        let (mut bm, mut bn, mut bk, mut stages, mut threads) = (None, None, None, 1, 0);
+        let mut e = Entry::from(Tuning {
+            bm: 0,
+            bn: 0,
+            bk: 0,
+            stages: 1,
+            threads: 0,
+        });
+        for (f, v) in &fields {
+            let int = || {
+                v.as_i64()
+                    .ok_or_else(|| bad(format!("'{f}' must be an integer")))
+            };
+            let num = || {
+                v.as_f64()
+                    .filter(|x| x.is_finite() && *x >= 0.0)
+                    .ok_or_else(|| bad(format!("'{f}' must be a non-negative number")))
+            };
+            match f.as_str() {
+                "bm" => bm = Some(int()?),
+                "bn" => bn = Some(int()?),
+                "bk" => bk = Some(int()?),
+                "stages" => stages = int()?,
+                "threads" => threads = int()?,
+                "us" => e.us = Some(num()?),
+                "heuristic_us" => e.heuristic_us = Some(num()?),
+                "tried" => e.tried = Some(int()?),
+                other => return Err(bad(format!("unknown field '{other}'"))),
             }
         }
-        let (Some(bm), Some(bn), Some(bk), Some(stages), Some(threads)) =
-            (bm, bn, bk, stages, threads)
-        else {
-            return Err(format!("{key}: needs bm, bn and bk"));
+        let (Some(bm), Some(bn), Some(bk)) = (bm, bn, bk) else {
+            return Err(bad("needs bm, bn and bk".into()));
         };
         if [bm, bn, bk, stages].iter().any(|v| *v < 1) || threads < 0 {
-            return Err(format!("{key}: sizes must be positive"));
+            return Err(bad("sizes must be positive".into()));
         }
-        out.insert(
-            key,
-            Tuning {
-                bm,
-                bn,
-                bk,
-                stages,
-                threads,
-            },
-        );
-        if r.eat(b'}') {
-            break;
+        if [bm, bn, bk].iter().any(|v| *v > 1 << 16) || stages > 16 || threads > 1024 {
+            return Err(bad(
+                "sizes out of range (tiles up to 65536, 16 stages, 1024 threads)".into(),
+            ));
         }
-        r.expect(b',')?;
-    }
-    r.ws();
-    if r.at != r.s.len() {
-        return Err(format!("unexpected text at byte {}", r.at));
+        e.tuning = Tuning {
+            bm,
+            bn,
+            bk,
+            stages,
+            threads,
+        };
+        out.insert(key, e);
     }
     Ok(out)
 }
 
-/// A reader for the small JSON subset of tuning caches.
-pub(super) struct Json<'a> {
-    s: &'a [u8],
-    at: usize,
+/// A tuning cache as JSON text, its keys sorted (what [`read_cache`] reads).
+pub fn write_cache(cache: &Cache) -> String {
+    let mut keys: Vec<&String> = cache.keys().collect();
+    keys.sort();
+    let mut out = String::from("{\n");
+    for (i, k) in keys.iter().enumerate() {
+        let e = &cache[*k];
+        let t = e.tuning;
+        let mut fields = format!(
+            "\"bm\": {}, \"bn\": {}, \"bk\": {}, \"stages\": {}, \"threads\": {}",
+            t.bm, t.bn, t.bk, t.stages, t.threads
+        );
+        if let Some(us) = e.us {
+            fields += &format!(", \"us\": {us:.3}");
+        }
+        if let Some(us) = e.heuristic_us {
+            fields += &format!(", \"heuristic_us\": {us:.3}");
+        }
+        if let Some(n) = e.tried {
+            fields += &format!(", \"tried\": {n}");
+        }
+        let sep = if i + 1 < keys.len() { "," } else { "" };
+        out += &format!(
+            "  {}: {{{fields}}}{sep}\n",
+            serde_json::Value::from(k.as_str())
+        );
+    }
+    out + "}\n"
 }
 
-impl Json<'_> {
-    pub(super) fn ws(&mut self) {
-        while self.s.get(self.at).is_some_and(u8::is_ascii_whitespace) {
-            self.at += 1;
+/// Whether `key` has the shape of a tuning key: `target/arch/template/…`
+/// or the older `target/template/shape`, in plain characters.
+fn is_key(key: &str) -> bool {
+    let parts: Vec<&str> = key.split('/').collect();
+    parts.len() >= 3
+        && parts.iter().all(|p| {
+            !p.is_empty()
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+        })
+}
+
+/// What kind of kernel a tuning is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Template {
+    /// GEMMs sharing A (one, or siblings), with prologues and epilogues.
+    Gemm,
+    /// A convolution as an implicit GEMM.
+    Conv,
+    /// Two GEMMs in a row, the first's rows kept on chip; `n2` is the
+    /// second's N.
+    GemmChain { n2: i64 },
+}
+
+/// What a kernel's tile sizes depend on: its template, problem size and
+/// element types, and how many GEMMs share its block. Printed, it is the
+/// tail of its tuning-cache key after `target/arch/`, for example
+/// `gemm/1x4096x768x768/f16`, `gemm/0x4096x768x768/f16/x3/rows`,
+/// `gemm_chain/64x64x64x64/f32`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    /// The template.
+    pub template: Template,
+    /// Batches (0: not batched).
+    pub batch: i64,
+    /// Rows of C.
+    pub m: i64,
+    /// Columns of C (the widest sibling's).
+    pub n: i64,
+    /// The reduction depth.
+    pub k: i64,
+    /// The storage element types of A and B: `f16`, or `f16xf32` when they
+    /// differ.
+    pub elem: String,
+    /// GEMMs sharing A (1: one).
+    pub siblings: i64,
+    /// Whether the block holds whole rows (a row normalisation follows).
+    pub rows: bool,
+}
+
+impl std::fmt::Display for Signature {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (b, m, n, k) = (self.batch, self.m, self.n, self.k);
+        match self.template {
+            Template::Gemm => write!(f, "gemm/{b}x{m}x{n}x{k}")?,
+            Template::Conv => write!(f, "conv/{b}x{m}x{n}x{k}")?,
+            Template::GemmChain { n2 } => write!(f, "gemm_chain/{m}x{n}x{k}x{n2}")?,
         }
-    }
-    pub(super) fn eat(&mut self, c: u8) -> bool {
-        self.ws();
-        if self.s.get(self.at) == Some(&c) {
-            self.at += 1;
-            true
-        } else {
-            false
+        write!(f, "/{}", self.elem)?;
+        if self.siblings > 1 {
+            write!(f, "/x{}", self.siblings)?;
         }
-    }
-    pub(super) fn expect(&mut self, c: u8) -> Result<(), String> {
-        if self.eat(c) {
-            Ok(())
-        } else {
-            Err(format!("expected '{}' at byte {}", c as char, self.at))
+        if self.rows {
+            write!(f, "/rows")?;
         }
-    }
-    pub(super) fn string(&mut self) -> Result<String, String> {
-        self.expect(b'"')?;
-        let start = self.at;
-        while self.s.get(self.at).is_some_and(|c| *c != b'"') {
-            self.at += 1;
-        }
-        let text = std::str::from_utf8(&self.s[start..self.at]).map_err(|e| e.to_string())?;
-        self.expect(b'"')?;
-        Ok(text.to_string())
-    }
-    pub(super) fn int(&mut self) -> Result<i64, String> {
-        self.ws();
-        let start = self.at;
-        while self
-            .s
-            .get(self.at)
-            .is_some_and(|c| c.is_ascii_digit() || *c == b'-')
-        {
-            self.at += 1;
-        }
-        std::str::from_utf8(&self.s[start..self.at])
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| format!("expected an integer at byte {start}"))
+        Ok(())
     }
 }
+
+impl std::str::FromStr for Signature {
+    type Err = String;
+    /// A signature from its printed form (what [`Signature`]'s `Display`
+    /// writes).
+    fn from_str(s: &str) -> Result<Signature, String> {
+        let bad = || format!("'{s}' is not a kernel signature (such as gemm/1x64x64x64/f16)");
+        let mut parts = s.split('/');
+        let (Some(template), Some(dims), Some(elem)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad());
+        };
+        let d: Vec<i64> = dims
+            .split('x')
+            .map(|t| t.parse::<i64>().ok().filter(|v| *v >= 0))
+            .collect::<Option<_>>()
+            .ok_or_else(bad)?;
+        let (template, batch, m, n, k) = match (template, &d[..]) {
+            ("gemm", &[b, m, n, k]) => (Template::Gemm, b, m, n, k),
+            ("conv", &[b, m, n, k]) => (Template::Conv, b, m, n, k),
+            ("gemm_chain", &[m, n, k, n2]) => (Template::GemmChain { n2 }, 0, m, n, k),
+            _ => return Err(bad()),
+        };
+        let mut sig = Signature {
+            template,
+            batch,
+            m,
+            n,
+            k,
+            elem: elem.to_string(),
+            siblings: 1,
+            rows: false,
+        };
+        for p in parts {
+            match p.strip_prefix('x').map(str::parse::<i64>) {
+                Some(Ok(x)) if x > 1 => sig.siblings = x,
+                _ if p == "rows" && !sig.rows => sig.rows = true,
+                _ => return Err(bad()),
+            }
+        }
+        if elem.is_empty() || !elem.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(bad());
+        }
+        Ok(sig)
+    }
+}
+
+impl Signature {
+    /// The tuning-cache key of this kernel on `target` (`h100`, …) and
+    /// `arch` (`sm_90a`, `gfx942`, `host`, …).
+    pub fn key(&self, target: &str, arch: &str) -> String {
+        format!("{target}/{arch}/{self}")
+    }
+
+    /// The key older caches used: `target/gemm/MxNxK`,
+    /// `target/gemm_chain/MxNxKxN2`.
+    pub fn legacy_key(&self, target: &str) -> String {
+        match self.template {
+            Template::GemmChain { n2 } => {
+                format!("{target}/gemm_chain/{}x{}x{}x{n2}", self.m, self.n, self.k)
+            }
+            _ => format!("{target}/gemm/{}x{}x{}", self.m, self.n, self.k),
+        }
+    }
+
+    /// Whether the kernel is one f16 (or bf16) GEMM whose block holds only
+    /// its accumulator: tensor-core tiles.
+    pub fn mma_sized(&self) -> bool {
+        matches!(self.elem.as_str(), "f16" | "bf16")
+            && self.siblings == 1
+            && !self.rows
+            && !matches!(self.template, Template::GemmChain { .. })
+    }
+
+    /// The built-in choice for this kernel on `target`, with GEMM tiles for
+    /// Hopper's warpgroup MMA where `wgmma`.
+    pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let mut t = match self.template {
+            Template::GemmChain { n2 } => Tuning::heuristic(target, m, n2, k),
+            _ if self.mma_sized() && wgmma => {
+                Tuning::heuristic_f16_gemm(target, self.batch, m, n, k).for_wgmma(k)
+            }
+            _ if self.mma_sized() => Tuning::heuristic_f16_gemm(target, self.batch, m, n, k),
+            _ => Tuning::heuristic(target, m, n, k),
+        };
+        if self.rows {
+            t.bn = n;
+        }
+        t
+    }
+
+    /// The configurations an autotuner should measure for this kernel on
+    /// `target` (with warpgroup-MMA tiles where `wgmma`): the heuristic's
+    /// choice first, then the target's other plausible block tiles, K
+    /// steps, stages and block sizes, none larger than the problem needs
+    /// (rounded up to a power of two) nor than a block's shared memory.
+    pub fn candidates(&self, target: &str, wgmma: bool) -> Vec<Tuning> {
+        let (m, n, k) = (self.m, self.n, self.k);
+        let first = self.heuristic(target, wgmma);
+        let mut out = vec![first];
+        let fits = |b: i64, d: i64| b <= fit(b, d).max(16) || b == 16;
+        let mut push = |t: Tuning| {
+            let bn_ok = self.rows || fits(t.bn, n);
+            if fits(t.bm, m) && bn_ok && fits(t.bk, k) && !out.contains(&t) {
+                out.push(t);
+            }
+        };
+        let shared = |t: &Tuning| 2 * (t.bm + t.bn) * t.bk * t.stages;
+        let bns = |list: &[i64]| -> Vec<i64> { if self.rows { vec![n] } else { list.to_vec() } };
+        match target {
+            "h100" if self.mma_sized() && wgmma => {
+                // Whole warpgroups of 64 rows; the ring unpadded.
+                for bm in [64, 128, 256] {
+                    for bn in bns(&[64, 128, 256]) {
+                        for stages in [3, 4, 5] {
+                            let t = Tuning {
+                                bm,
+                                bn,
+                                bk: fit(64, k),
+                                stages,
+                                threads: 2 * bm,
+                            };
+                            if shared(&t) <= H100_SHARED {
+                                push(t);
+                            }
+                        }
+                    }
+                }
+            }
+            "h100" if self.mma_sized() => {
+                for (bm, bn, threads) in [
+                    (64, 64, 128),
+                    (64, 128, 128),
+                    (128, 64, 128),
+                    (128, 128, 128),
+                    (128, 128, 256),
+                    (128, 256, 256),
+                ] {
+                    for bk in [32, 64] {
+                        for stages in [3, 4] {
+                            let t = Tuning {
+                                bm,
+                                bn,
+                                bk: fit(bk, k),
+                                stages,
+                                threads,
+                            };
+                            if shared(&t) <= H100_SHARED {
+                                push(t);
+                            }
+                        }
+                    }
+                }
+            }
+            "h100" | "mi300" => {
+                let bk = if target == "mi300" { 16 } else { 32 };
+                for bm in [32, 64, 128] {
+                    for bn in bns(&[32, 64, 128]) {
+                        for stages in [2, 3] {
+                            push(Tuning {
+                                bm,
+                                bn,
+                                bk: fit(bk, k),
+                                stages,
+                                threads: 0,
+                            });
+                        }
+                    }
+                }
+            }
+            _ => {
+                for bm in [16, 32, 64] {
+                    for bn in bns(&[16, 32, 64]) {
+                        for bk in [16, 32, 64] {
+                            push(Tuning {
+                                bm,
+                                bn,
+                                bk: fit(bk, k),
+                                stages: 1,
+                                threads: 0,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// How generators pick a kernel's tile sizes: the tuning cache's entry for
+/// its signature on this target and architecture (or an older cache's
+/// entry for its shape), else the built-in heuristic.
+pub(super) struct Tuner<'a> {
+    pub(super) target: &'a str,
+    pub(super) arch: &'a str,
+    /// GEMM tiles for Hopper's warpgroup MMA.
+    pub(super) wgmma: bool,
+    pub(super) cache: &'a Cache,
+}
+
+impl Tuner<'_> {
+    /// The tiles of a kernel of signature `sig`, and its tuning-cache key.
+    pub(super) fn pick(&self, sig: &Signature) -> (Tuning, String) {
+        let key = sig.key(self.target, self.arch);
+        let t = self
+            .cache
+            .get(&key)
+            .or_else(|| self.cache.get(&sig.legacy_key(self.target)))
+            .map(|e| e.tuning)
+            .unwrap_or_else(|| sig.heuristic(self.target, self.wgmma));
+        (t, key)
+    }
+}
+
+/// The shared memory an H100 block may have (227 KB).
+const H100_SHARED: i64 = 232_448;
 
 /// Tile sizes and pipelining of a GEMM kernel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -233,11 +529,13 @@ mod tests {
     fn tuning_caches_read_and_say_what_is_wrong() {
         let c = read_cache(
             r#"{ "h100/gemm/64x64x32": {"bm": 32, "bn": 64, "bk": 16, "stages": 4, "threads": 64},
-            "mi300/gemm/1x1x1": {"bm": 1, "bn": 1, "bk": 1} }"#,
+            "mi300/gemm/1x1x1": {"bm": 1, "bn": 1, "bk": 1},
+            "h100/sm_90a/gemm/1x64x64x64/f16": {"bm": 64, "bn": 64, "bk": 64, "stages": 3,
+              "threads": 128, "us": 12.5, "heuristic_us": 20, "tried": 7} }"#,
         )
         .unwrap();
         assert_eq!(
-            c["h100/gemm/64x64x32"],
+            c["h100/gemm/64x64x32"].tuning,
             Tuning {
                 bm: 32,
                 bn: 64,
@@ -246,34 +544,98 @@ mod tests {
                 threads: 64
             }
         );
-        assert_eq!(c["mi300/gemm/1x1x1"].stages, 1);
-        assert_eq!(c["mi300/gemm/1x1x1"].threads, 0);
+        assert_eq!(c["mi300/gemm/1x1x1"].tuning.stages, 1);
+        assert_eq!(c["mi300/gemm/1x1x1"].tuning.threads, 0);
+        let e = c["h100/sm_90a/gemm/1x64x64x64/f16"];
+        assert_eq!(
+            (e.us, e.heuristic_us, e.tried),
+            (Some(12.5), Some(20.0), Some(7))
+        );
+        // What it writes, it reads back.
+        assert_eq!(read_cache(&write_cache(&c)).unwrap(), c);
+        let err = |text: &str| read_cache(text).unwrap_err();
         assert!(
-            read_cache(r#"{"k": {"bm": 1, "bn": 1, "bk": 1, "threads": -1}}"#)
-                .unwrap_err()
-                .contains("positive")
+            err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "threads": -1}}"#).contains("positive")
         );
         assert!(read_cache("{}").unwrap().is_empty());
+        assert!(err(r#"{"a/b/c": {"bm": 1, "bn": 1}}"#).contains("entry 'a/b/c': needs"));
         assert!(
-            read_cache(r#"{"k": {"bm": 1, "bn": 1}}"#)
-                .unwrap_err()
-                .contains("needs")
+            err(r#"{"a/b/c": {"bm": "x", "bn": 1, "bk": 1}}"#).contains("'bm' must be an integer")
         );
+        assert!(err(r#"{"a/b/c": {"bq": 1}}"#).contains("unknown field 'bq'"));
+        assert!(err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1}} x"#).contains("not a JSON"));
         assert!(
-            read_cache(r#"{"k": {"bm": x}}"#)
-                .unwrap_err()
-                .contains("integer")
+            err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "us": -1}}"#).contains("non-negative")
         );
-        assert!(
-            read_cache(r#"{"k": {"bq": 1}}"#)
-                .unwrap_err()
-                .contains("unknown field")
+        assert!(err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 99999999}}"#).contains("out of range"));
+        // Another tool's JSON is not a tuning cache.
+        assert!(err(r#"[1, 2]"#).contains("expected a JSON object"));
+        assert!(err(r#"{"version": 2}"#).contains("entry 'version': not a tuning key"));
+        assert!(err(r#"{"a/b/c": [64]}"#).contains("expected an object"));
+    }
+
+    #[test]
+    fn signatures_print_and_parse_back() {
+        for s in [
+            "gemm/1x4096x768x768/f16",
+            "gemm/0x4096x2304x768/bf16/x3",
+            "gemm/0x4096x256x768/f16xf32/rows",
+            "conv/0x100352x64x576/f16",
+            "gemm_chain/64x64x64x32/f32",
+        ] {
+            let sig: Signature = s.parse().unwrap();
+            assert_eq!(sig.to_string(), s);
+        }
+        let sig: Signature = "gemm/2x64x32x16/f16/x2/rows".parse().unwrap();
+        assert_eq!((sig.batch, sig.m, sig.n, sig.k), (2, 64, 32, 16));
+        assert_eq!((sig.siblings, sig.rows), (2, true));
+        assert_eq!(
+            sig.key("h100", "sm_90a"),
+            "h100/sm_90a/gemm/2x64x32x16/f16/x2/rows"
         );
-        assert!(
-            read_cache(r#"{"k": {"bm": 1, "bn": 1, "bk": 1}} x"#)
-                .unwrap_err()
-                .contains("unexpected")
-        );
+        assert_eq!(sig.legacy_key("h100"), "h100/gemm/64x32x16");
+        for bad in [
+            "gemm/1x2x3/f16",
+            "gemm/1x2x3x4",
+            "mlp/1x2x3x4/f16",
+            "gemm/1x2x3x4/f16/x1",
+            "gemm/1x2x3x4/f16/rows/rows",
+            "gemm/1x-2x3x4/f16",
+            "gemm/1x2x3x4/f 16",
+        ] {
+            assert!(bad.parse::<Signature>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn candidates_start_with_the_heuristic_and_fit_the_problem() {
+        let sig: Signature = "gemm/0x4096x768x768/f16".parse().unwrap();
+        for (target, wgmma) in [
+            ("h100", true),
+            ("h100", false),
+            ("mi300", false),
+            ("cpu", false),
+        ] {
+            let c = sig.candidates(target, wgmma);
+            assert_eq!(c[0], sig.heuristic(target, wgmma), "{target}");
+            assert!(c.len() > 8, "{target}: {}", c.len());
+            for (i, t) in c.iter().enumerate() {
+                assert!(!c[..i].contains(t), "{target}: {t:?} twice");
+                assert!(2 * (t.bm + t.bn) * t.bk * t.stages <= H100_SHARED || target != "h100");
+            }
+        }
+        // Warpgroup tiles: whole warpgroups of 64 rows, K steps of 64.
+        for t in &sig.candidates("h100", true)[1..] {
+            assert_eq!((t.threads, t.bk), (2 * t.bm, 64));
+        }
+        // A small problem gets no tiles larger than it.
+        let small: Signature = "gemm/0x32x16x8/f32".parse().unwrap();
+        for t in small.candidates("cpu", false) {
+            assert!(t.bm <= 32 && t.bn <= 16 && t.bk <= 8, "{t:?}");
+        }
+        // A block holding whole rows keeps them.
+        let rows: Signature = "gemm/0x512x96x64/f16/rows".parse().unwrap();
+        assert!(rows.candidates("h100", true).iter().all(|t| t.bn == 96));
     }
 
     #[test]

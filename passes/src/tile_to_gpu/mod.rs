@@ -472,7 +472,7 @@ fn lower_kernel(
     ctx.append_block(r, gb);
     // What fusion-to-tile said of the kernel (its kind and arithmetic, for
     // the bundle's per-kernel table) stays with it.
-    for n in [KIND_ATTR, FLOPS_ATTR] {
+    for n in [KIND_ATTR, FLOPS_ATTR, TUNE_ATTR] {
         let i = ctx.ident(n);
         if let Some(a) = ctx.attr_of(k, i) {
             ctx.set_attr(kernel.op(), i, a);
@@ -486,6 +486,9 @@ fn lower_kernel(
 pub const KIND_ATTR: &str = "aic.kind";
 /// A kernel's arithmetic in operations, set by fusion-to-tile.
 pub const FLOPS_ATTR: &str = "aic.flops";
+/// The tuning-cache key a kernel's tile sizes come from (what an autotuner
+/// varies and measures it by), set by fusion-to-tile.
+pub const TUNE_ATTR: &str = "aic.tune";
 
 /// The arith op combining two values: of a reduction, or a gemm's
 /// products and sums.

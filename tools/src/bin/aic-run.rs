@@ -461,6 +461,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             m,
             &aic_tools::compile::matrix_pipeline(
                 llvm_target,
+                o.arch.as_deref(),
                 o.threads,
                 o.warp,
                 o.mma.as_deref().or(aic_tools::compile::arch_units(

@@ -13,15 +13,8 @@
 //! ops. `--verbose` reports each plan's arena against the sum of its tensors' bytes;
 //! `--weights=I,J,...` marks arguments uploaded once and kept between calls.
 
-use aic::syntax::{parse_module, with_parser_stack};
-use aic::verifier::verify;
-use aic::{Context, SourceMap};
-use aic_llvm::{Emit, Target};
-use aic_runtime::Bundle;
-use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
-use aic_tools::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
+use aic::syntax::with_parser_stack;
 use std::process::ExitCode;
-use std::sync::Arc;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
@@ -121,70 +114,17 @@ fn parse_args() -> Result<Options, String> {
 }
 
 fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
-    let target = Target::parse(&o.target, o.arch.as_deref())?;
-    let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
-    let mut sm = SourceMap::new();
-    let id = sm.add(&o.input, text.clone());
-    let m = parse_module(&mut ctx, &sm, id)
-        .and_then(|m| verify(&ctx, m).map(|()| m))
-        .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-    run_pipeline(
-        &mut ctx,
-        m,
-        &matrix_pipeline(
-            &o.target,
-            o.threads,
-            o.warp,
-            arch_units(&o.target, o.arch.as_deref()),
-            o.tuning.as_deref(),
-        )?,
-    )?;
-    let infos = kernel_infos(&ctx, m)?;
-    for k in &infos {
-        if u64::from(k.shared_bytes) > target.max_shared_bytes() {
-            return Err(format!(
-                "kernel '{}' needs {} bytes of shared memory but {} allows {} a block",
-                k.name,
-                k.shared_bytes,
-                target.arch(),
-                target.max_shared_bytes()
-            ));
-        }
+    aic_tools::translate::Translate {
+        target: o.target.clone(),
+        arch: o.arch.clone(),
+        emit: o.emit.clone(),
+        threads: o.threads,
+        warp: o.warp,
+        tuning: o.tuning.clone(),
+        weights: o.weights.clone(),
+        verbose: o.verbose,
     }
-    let emit = match o.emit.as_str() {
-        "llvm-ir" => Emit::LlvmIr,
-        "asm" => Emit::Asm,
-        "obj" => Emit::Obj,
-        _ => match o.target.as_str() {
-            "nvptx" => Emit::Asm,
-            _ => Emit::Obj,
-        },
-    };
-    let plans = aic_tools::plan::plans(&ctx, m, &infos, &o.weights)?;
-    if o.verbose {
-        for p in &plans {
-            eprintln!("{}", aic_tools::plan::remark(p));
-        }
-    }
-    let binary = aic_llvm::compile(&ctx, m, &target, emit)?;
-    if o.emit != "bundle" {
-        return Ok(binary);
-    }
-    let host = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
-    let bundle = Bundle {
-        manifest: Manifest {
-            version: MANIFEST_VERSION,
-            target: o.target.clone(),
-            arch: target.arch().to_string(),
-            kernels: infos,
-            host,
-            launches: launches(&ctx, m),
-            source: text,
-            plans,
-        },
-        binary,
-    };
-    Ok(bundle.to_bytes())
+    .run(&o.input, text)
 }
 
 fn main() -> ExitCode {

@@ -43,6 +43,8 @@ impl Desc {
             let before = d.clone();
             d.fold_frozen();
             d.cancel_merges();
+            d.merge_into_embeds();
+            d.split_common_prefix();
             d.fold_renames();
             d.sort_embeds();
             if d == before {
@@ -138,6 +140,113 @@ impl Desc {
         if let Some(next) = self.stages.get_mut(k + 1) {
             for s in next.iter_mut() {
                 s.upper.iter_mut().for_each(shift);
+            }
+        }
+    }
+
+    /// `unmerge [x0, x1..] -> [m]` then `merge<l0, l1..> [m] -> [y0, y1..]`
+    /// where `x0`'s length is `l0`: `x0` passes to `y0`, and the rest stays
+    /// an unmerge then a merge (a reshape that keeps its leading dims, such
+    /// as `[b, s, h·d]` to `[b, s, h, d]`, keeps them as dims of their own).
+    fn split_common_prefix(&mut self) {
+        for k in 0..self.stages.len().saturating_sub(1) {
+            loop {
+                let Ok(lens) = self.lens() else { return };
+                let ups = if k == 0 {
+                    self.upper.clone()
+                } else {
+                    lens[k - 1].clone()
+                };
+                let found = self.stages[k].iter().enumerate().find_map(|(i, s)| {
+                    if s.t != Transform::Unmerge || s.upper.len() < 2 {
+                        return None;
+                    }
+                    let j = self.stages[k + 1].iter().position(|n| {
+                        n.upper == s.lower
+                            && matches!(&n.t, Transform::Merge { lens } if lens.len() >= 2 && lens[0] == ups[s.upper[0]])
+                    })?;
+                    Some((i, j))
+                });
+                let Some((i, j)) = found else { break };
+                let width = lens[k].len();
+                let x0 = self.stages[k][i].upper.remove(0);
+                let g = &mut self.stages[k + 1][j];
+                let y0 = g.lower.remove(0);
+                if let Transform::Merge { lens } = &mut g.t {
+                    lens.remove(0);
+                }
+                let pass = |u: usize, l: usize| Step {
+                    t: Transform::Pass,
+                    upper: vec![u],
+                    lower: vec![l],
+                };
+                self.stages[k].push(pass(x0, width));
+                self.stages[k + 1].push(pass(width, y0));
+                // What is left of one dim each is a pass.
+                if self.stages[k][i].upper.len() == 1 {
+                    self.stages[k][i].t = Transform::Pass;
+                }
+                if self.stages[k + 1][j].lower.len() == 1 {
+                    self.stages[k + 1][j].t = Transform::Pass;
+                }
+            }
+        }
+    }
+
+    /// `merge<l0, .., ln> [a] -> [b0, .., bn]` whose dims only an embed
+    /// reads, with strides such that each is the next one's times its
+    /// length (`s_i = s_{i+1} * l_{i+1}`: the merged index walks memory
+    /// evenly, as rows of `[batch, seq]` viewed as one dim do), is the
+    /// embed reading `a` with the last stride: `sum b_i s_i = a s_n`.
+    fn merge_into_embeds(&mut self) {
+        for k in 0..self.stages.len().saturating_sub(1) {
+            let found = self.stages[k].iter().enumerate().find_map(|(i, s)| {
+                let Transform::Merge { lens } = &s.t else {
+                    return None;
+                };
+                let readers: Vec<usize> = self.stages[k + 1]
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| n.upper.iter().any(|u| s.lower.contains(u)))
+                    .map(|(j, _)| j)
+                    .collect();
+                let [j] = readers[..] else { return None };
+                let n = &self.stages[k + 1][j];
+                let Transform::Embed { strides, .. } = &n.t else {
+                    return None;
+                };
+                let stride = |d: usize| {
+                    let at = n.upper.iter().position(|u| *u == d)?;
+                    Some(strides[at])
+                };
+                let st: Vec<i64> = s.lower.iter().map(|d| stride(*d)).collect::<Option<_>>()?;
+                let even = (0..st.len() - 1).all(|t| st[t] == st[t + 1] * lens[t + 1]);
+                even.then_some((i, j, st[st.len() - 1]))
+            });
+            let Some((i, j, last)) = found else { continue };
+            let s = self.stages[k][i].clone();
+            self.stages[k][i] = Step {
+                t: Transform::Pass,
+                upper: s.upper.clone(),
+                lower: vec![s.lower[0]],
+            };
+            let n = &mut self.stages[k + 1][j];
+            if let Transform::Embed { strides, .. } = &mut n.t {
+                let mut terms: Vec<(usize, i64)> = Vec::new();
+                for (u, st) in n.upper.iter().zip(strides.iter()) {
+                    if *u == s.lower[0] {
+                        terms.push((*u, last));
+                    } else if !s.lower.contains(u) {
+                        terms.push((*u, *st));
+                    }
+                }
+                n.upper = terms.iter().map(|t| t.0).collect();
+                *strides = terms.iter().map(|t| t.1).collect();
+            }
+            let mut gone: Vec<usize> = s.lower[1..].to_vec();
+            gone.sort_unstable();
+            for d in gone.into_iter().rev() {
+                self.drop_dim(k, d);
             }
         }
     }

@@ -252,6 +252,29 @@ fn simplification_rules() {
         ),
         "[3, 4] | embed<12: 4, 1> [0, 1] -> [0]"
     );
+    // A merge of rows an embed walks evenly is one stride of the embed
+    // (a [8, 512, 768] activation read as [4096, 768]); an uneven one stays.
+    assert_eq!(
+        s(
+            "[4096, 768] | merge<8, 512> [0] -> [0, 1], pass [1] -> [2] | embed<3145728: 393216, 768, 1> [0, 1, 2] -> [0]"
+        ),
+        "[4096, 768] | embed<3145728: 768, 1> [0, 1] -> [0]"
+    );
+    assert_eq!(
+        s(
+            "[4096, 768] | merge<8, 512> [0] -> [0, 1], pass [1] -> [2] | embed<3670016: 458752, 768, 1> [0, 1, 2] -> [0]"
+        ),
+        "[4096, 768] | merge<8, 512> [0] -> [0, 1], pass [1] -> [2] | embed<3670016: 458752, 768, 1> [0, 1, 2] -> [0]"
+    );
+    // A reshape keeping its leading dims keeps them as dims of their own:
+    // attention's [b, h, s, d] output read as [b·s, h·d] rows is merges of
+    // each dim, then one embed (no unmerge of rows and columns together).
+    assert_eq!(
+        s(
+            "[4096, 768] | merge<8, 512> [0] -> [0, 1], pass [1] -> [2] | unmerge [0, 1, 2] -> [0] | merge<8, 512, 12, 64> [0] -> [0, 1, 2, 3] | embed<3145728: 393216, 64, 32768, 1> [0, 1, 2, 3] -> [0]"
+        ),
+        "[4096, 768] | merge<8, 512> [0] -> [0, 1], pass [1] -> [2] | merge<12, 64> [2] -> [2, 3], pass [0] -> [0], pass [1] -> [1] | embed<3145728: 393216, 64, 32768, 1> [0, 1, 2, 3] -> [0]"
+    );
     // A transpose stage folds into the embed it feeds.
     assert_eq!(
         s("[4, 3] | pass [0] -> [1], pass [1] -> [0] | embed<12: 4, 1> [0, 1] -> [0]"),

@@ -486,8 +486,11 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
             ) || (i == 0 && merges_lead(s))
         })
     });
-    if !affine || rank < 2 {
+    if rank < 2 {
         return None;
+    }
+    if !affine {
+        return separable_chunk_dim(&d.simplify());
     }
     let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
     let o = at(&vec![0; rank])?;
@@ -529,6 +532,54 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
             })
     });
     (ok && whole).then_some(cd)
+}
+
+/// [`chunk_dim`] for a descriptor that is not affine but separable: its
+/// stages but the last map each dim on its own (passes and merges reading
+/// one dim each) and its last is one embed, so the offset is a sum of one
+/// function per upper dim (rows of `[batch, seq]` and columns of `[heads,
+/// head_dim]`, as attention's output is read by the next GEMM). Memory is
+/// contiguous in aligned chunks along the dim whose function steps by 1
+/// when that function walks runs of [`CHUNK`] from aligned starts and every
+/// other moves by whole chunks, which is checked at every index of every
+/// dim (each up to 2^16).
+fn separable_chunk_dim(d: &Desc) -> Option<usize> {
+    let rank = d.upper.len();
+    let (last, rest) = d.stages.split_last()?;
+    let [e] = &last[..] else { return None };
+    let per_dim = rest
+        .iter()
+        .flatten()
+        .all(|s| s.upper.len() == 1 && matches!(s.t, Transform::Pass | Transform::Merge { .. }));
+    if !matches!(e.t, Transform::Embed { .. }) || !per_dim || d.upper.iter().any(|l| *l > 1 << 16) {
+        return None;
+    }
+    let zero = vec![0; rank];
+    let o = d.locate(&zero).ok()?.0;
+    let f = |k: usize, i: i64| {
+        let mut idx = zero.clone();
+        idx[k] = i;
+        d.locate(&idx).ok().map(|(x, _)| x - o)
+    };
+    let cd = (0..rank).find(|k| d.upper[*k] > 1 && f(*k, 1) == Some(1))?;
+    if o % CHUNK != 0 || d.upper[cd] % CHUNK != 0 {
+        return None;
+    }
+    for k in 0..rank {
+        for i in 0..d.upper[k] {
+            let v = f(k, i)?;
+            let ok = if k == cd {
+                let start = f(k, i - i % CHUNK)?;
+                start % CHUNK == 0 && v == start + i % CHUNK
+            } else {
+                v % CHUNK == 0
+            };
+            if !ok {
+                return None;
+            }
+        }
+    }
+    Some(cd)
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows

@@ -1,0 +1,107 @@
+//! Compiling a module for a target: what `aic-translate` writes and what
+//! `aic-tune` compiles each round of candidates with. Needs LLVM (the
+//! `llvm` feature).
+
+use aic::syntax::parse_module;
+use aic::verifier::verify;
+use aic::{Context, SourceMap};
+use aic_llvm::{Emit, Target};
+use aic_runtime::Bundle;
+use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
+use std::sync::Arc;
+
+use crate::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
+
+/// How to compile: the target and architecture, what to emit, block and
+/// warp sizes, the tuning cache, which arguments are weights.
+#[derive(Clone, Debug, Default)]
+pub struct Translate {
+    /// `nvptx`, `amdgpu` or `host`.
+    pub target: String,
+    /// `sm_90a`, `gfx942`, ... (`None`: the target's default).
+    pub arch: Option<String>,
+    /// `llvm-ir`, `asm`, `obj` or `bundle`.
+    pub emit: String,
+    /// Threads a block (`None`: the target's).
+    pub threads: Option<i64>,
+    /// Threads a warp (`None`: the target's).
+    pub warp: Option<i64>,
+    /// A JSON tuning cache's path.
+    pub tuning: Option<String>,
+    /// Arguments a bundle's plan uploads once and keeps.
+    pub weights: Vec<usize>,
+    /// Report each host function's plan on standard error.
+    pub verbose: bool,
+}
+
+impl Translate {
+    /// Compiles `text` (read from `name`, which diagnostics point into) and
+    /// gives the bytes to write: LLVM IR, assembly, an object, or a bundle.
+    pub fn run(&self, name: &str, text: String) -> Result<Vec<u8>, String> {
+        let target = Target::parse(&self.target, self.arch.as_deref())?;
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let id = sm.add(name, text.clone());
+        let m = parse_module(&mut ctx, &sm, id)
+            .and_then(|m| verify(&ctx, m).map(|()| m))
+            .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
+        run_pipeline(
+            &mut ctx,
+            m,
+            &matrix_pipeline(
+                &self.target,
+                Some(target.arch()),
+                self.threads,
+                self.warp,
+                arch_units(&self.target, self.arch.as_deref()),
+                self.tuning.as_deref(),
+            )?,
+        )?;
+        let infos = kernel_infos(&ctx, m)?;
+        for k in &infos {
+            if u64::from(k.shared_bytes) > target.max_shared_bytes() {
+                return Err(format!(
+                    "kernel '{}' needs {} bytes of shared memory but {} allows {} a block",
+                    k.name,
+                    k.shared_bytes,
+                    target.arch(),
+                    target.max_shared_bytes()
+                ));
+            }
+        }
+        let emit = match self.emit.as_str() {
+            "llvm-ir" => Emit::LlvmIr,
+            "asm" => Emit::Asm,
+            "obj" => Emit::Obj,
+            _ => match self.target.as_str() {
+                "nvptx" => Emit::Asm,
+                _ => Emit::Obj,
+            },
+        };
+        let plans = crate::plan::plans(&ctx, m, &infos, &self.weights)?;
+        if self.verbose {
+            for p in &plans {
+                eprintln!("{}", crate::plan::remark(p));
+            }
+        }
+        let binary = aic_llvm::compile(&ctx, m, &target, emit)?;
+        if self.emit != "bundle" {
+            return Ok(binary);
+        }
+        let host = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
+        let bundle = Bundle {
+            manifest: Manifest {
+                version: MANIFEST_VERSION,
+                target: self.target.clone(),
+                arch: target.arch().to_string(),
+                kernels: infos,
+                host,
+                launches: launches(&ctx, m),
+                source: text,
+                plans,
+            },
+            binary,
+        };
+        Ok(bundle.to_bytes())
+    }
+}

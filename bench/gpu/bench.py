@@ -314,6 +314,16 @@ def bench():
         if c.nbytes:
             row["gbps"] = round(c.nbytes / ms / 1e6, 1)
 
+    # The copy bandwidth of a large transfer (2 GiB each way, the figure the
+    # anchors quote), beside each memory-bound case's copy of its own bytes.
+    if not only or {"layernorm", "softmax"} & set(only):
+        x = torch.empty(1 << 30, dtype=torch.float16, device="cuda")
+        y = torch.empty_like(x)
+        ms = timed(lambda: y.copy_(x))
+        emit({"case": "copy_2GiB", "impl": "copy (device-to-device, 2 GiB)", "ms": round(ms, 4),
+              "gbps": round(2 * x.numel() * 2 / ms / 1e6, 1)})
+        del x, y
+        torch.cuda.empty_cache()
     for c in cases():
         if only and c.name not in only:
             continue

@@ -269,11 +269,7 @@ pub(super) fn rows(
     let elem = storage_elem(ctx, cur);
     // The row op computes in its input's compute type.
     let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(x0))?);
-    let br = if row.reduces() {
-        rows_per_block(rows_n, n)
-    } else {
-        norm_rows_per_block(rows_n, n)
-    };
+    let br = rows_per_block(rows_n, n);
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| buffer(&body.inputs, &bufs, v);
@@ -352,27 +348,6 @@ pub(super) fn rows(
         loc,
     );
     Ok(())
-}
-
-/// The warps of a row kernel's block at tile-to-gpu's default (128 threads
-/// in warps of 32).
-const BLOCK_WARPS: i64 = 4;
-
-/// Rows a block of a normalisation (softmax, layernorm, rmsnorm) holds:
-/// [`rows_per_block`]'s, raised to [`BLOCK_WARPS`] for rows of 768 or 1024
-/// (of which it gives 2): a warp of the default block then holds each row,
-/// 32 lanes in 16-byte runs of 8 halves (tile-warp-rows lays them out so),
-/// and reduces it by shuffles alone, with no shared memory and no barrier,
-/// where 2 rows spread over 4 warps meet twice a block in shared memory
-/// behind a barrier.
-fn norm_rows_per_block(rows: i64, n: i64) -> i64 {
-    let br = rows_per_block(rows, n);
-    let cap = (rows.max(1) as u64).next_power_of_two() as i64;
-    if n > 512 && n <= 1024 && n % 256 == 0 {
-        br.max(BLOCK_WARPS.min(cap))
-    } else {
-        br
-    }
 }
 
 /// How many blocks a reduction should run on at least: a few per
@@ -557,27 +532,5 @@ impl Split {
         ctx.replace_all_uses(old, new);
         ctx.erase_op(group);
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn rows_of_768_and_1024_go_a_warp_each() {
-        // Four rows a block, a warp each, where a block of 2048 elements
-        // would take two.
-        assert_eq!(norm_rows_per_block(32768, 1024), 4);
-        assert_eq!(norm_rows_per_block(100, 768), 4);
-        // At most the rows there are, rounded up to a power of two.
-        assert_eq!(norm_rows_per_block(3, 1024), 4);
-        assert_eq!(norm_rows_per_block(2, 1024), 2);
-        assert_eq!(norm_rows_per_block(1, 1024), 1);
-        // Other rows keep the 2048 elements a block.
-        assert_eq!(norm_rows_per_block(100, 512), 4);
-        assert_eq!(norm_rows_per_block(100, 1000), 2);
-        assert_eq!(norm_rows_per_block(100, 2048), 1);
-        assert_eq!(norm_rows_per_block(100, 64), 16);
     }
 }

@@ -21,6 +21,9 @@ import struct
 import sys
 
 MAGIC = b"AICBNDL1"
+# Manifest versions read here: 2 added `plans` and the kernels' optional `kind` and
+# `flops`, which this reader passes through untouched.
+SUPPORTED = (1, 2)
 
 
 def from_bytes(data):
@@ -45,8 +48,9 @@ def from_bytes(data):
     binary = take(binary_len, "binary")
     if pos != len(data):
         raise ValueError(f"malformed aic bundle: {len(data) - pos} unexpected bytes after the binary")
-    if manifest.get("version") != 1:
-        raise ValueError(f"aic bundle manifest version {manifest.get('version')} is not supported")
+    if manifest.get("version") not in SUPPORTED:
+        raise ValueError(f"aic bundle manifest version {manifest.get('version')} is not supported"
+                         f" (this reader reads versions {min(SUPPORTED)} to {max(SUPPORTED)})")
     return manifest, bytes(binary)
 
 

@@ -1,14 +1,20 @@
 """aic's kernels on the GPU next to PyTorch, in one run.
 
-    python3 bench/gpu/bench.py bench                 # the six cases: numerics and times
+    python3 bench/gpu/bench.py bench                 # the cases: numerics and times
+    python3 bench/gpu/bench.py table ROWS.json       # the markdown table of a run's rows
     python3 bench/gpu/bench.py compare OUTDIR FIXTURE # aic-run's result<i>.npy against FIXTURE.out<i>.npy
     python3 bench/gpu/bench.py math                  # accuracy of the GPU math expansions (ulp)
 
 `bench` loads each case's bundle (bench/gpu/build/<case>.bundle, made by
 build.sh), launches its kernels through CuPy in the order of the manifest's
-launches, checks the output against PyTorch, and times aic, PyTorch eager and
-torch.compile with triton's do_bench (median ms). Prints one JSON line per
-case and writes $OUT/bench.json. $BUNDLES names other folders of bundles
+launches, checks the output (poisoned with NaN first) against a float32
+truth, and times aic and each reference a user would compare with (SDPA's
+default and each backend forced, torch.compile of the form Inductor rewrites
+to SDPA, cuBLASLt's fused GeLU epilogue, the bare cuBLAS GEMM, torch.compile,
+a device-to-device copy of the same bytes for the memory-bound cases) with
+triton's do_bench (median ms, L2 flushed before each run). Prints one JSON
+line per (case, implementation), writes them to $OUT/bench.json as they
+come, and prints a markdown table last. $BUNDLES names other folders of bundles
 (comma-separated: variants built with other settings, each timed against
 the same PyTorch run) and $CASES a comma-separated subset of the cases.
 """
@@ -100,15 +106,57 @@ class Compiled:
         return run, finals
 
 
-def bench():
+def kernel_names(fn):
+    """The CUDA kernels one call of `fn` launches (PyTorch's profiler): which
+    library kernel a reference ran (cuDNN, FlashAttention, a cuBLASLt epilogue)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as p:
+            fn()
+            torch.cuda.synchronize()
+        names = []
+        for e in p.events():
+            if e.device_type == torch.autograd.DeviceType.CUDA and e.name not in names:
+                names.append(e.name)
+        return [n[:100] for n in names[:4]]
+    except Exception as e:  # the profiler is a nicety: report and go on
+        return [f"profiler failed: {e!r}"[:100]]
+
+
+def rel_err(got, want):
+    """Largest |got - want| / (1 + |want|), in f32 (NaN counts as infinite)."""
+    d = ((got.float() - want).abs() / (1 + want.abs())).max().item()
+    return float("inf") if math.isnan(d) else d
+
+
+class Case:
+    """One benchmark case: aic's bundle `name`, the inputs, a float32 truth
+    every implementation is checked against, and the references timed beside
+    aic (impl label, function of the same inputs, whether it computes the
+    whole case: a bare GEMM does not, so its error is not reported)."""
+
+    def __init__(self, name, label, make, truth, refs, flops=None, nbytes=None, tol=2e-2, copy=False):
+        self.name, self.label, self.make, self.truth, self.refs = name, label, make, truth, refs
+        self.flops, self.nbytes, self.tol, self.copy = flops, nbytes, tol, copy
+
+
+def cases():
+    """The cases: references chosen as a user would compare (issue 24, item 5)."""
     import torch
     import torch.nn.functional as F
-    from triton.testing import do_bench
-    torch.manual_seed(0)
+    from torch.nn.attention import SDPBackend, sdpa_kernel
     dev = "cuda"
-    out_dir = os.environ.get("OUT", "/tmp/aic-gpu")
-    os.makedirs(out_dir, exist_ok=True)
-    h = torch.float16
+    h, bf = torch.float16, torch.bfloat16
+
+    def compiled(fn):
+        return torch.compile(fn, dynamic=False)
+
+    def forced(backend, **kw):
+        def run(q, k, v, *_):
+            with sdpa_kernel(backend):
+                return F.scaled_dot_product_attention(q, k, v, **kw)
+        return run
 
     def giou(b1, b2):
         eps = 1e-7
@@ -132,68 +180,231 @@ def bench():
         sz = torch.randint(1, 256, (n, m, 2), device=dev).float()
         return torch.cat([tl, (tl + sz).clamp(max=255)], -1)
 
-    s = torch.tensor(0.125, dtype=h, device=dev)
-    cases = [
-        ("gemm_bias_gelu", "gemm_bias_gelu_4096x1024x4096_f16", lambda a, w, b: F.gelu(F.linear(a, w, b), approximate="tanh"),
-         lambda: (torch.randn(4096, 1024, dtype=h, device=dev), torch.randn(4096, 1024, dtype=h, device=dev) * 0.02, torch.randn(4096, dtype=h, device=dev)),
-         2 * 4096 * 4096 * 1024, None),
-        ("gemm_add_add_fastgelu", "gemm_add_add_fastgelu_3840x4096x4096_f16", lambda a, b, d0, d1: F.gelu(a @ b + d0 + d1, approximate="tanh"),
-         lambda: (torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(4096, 4096, dtype=h, device=dev) * 0.02,
-                  torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(3840, 4096, dtype=h, device=dev)),
-         2 * 3840 * 4096 * 4096, None),
-        ("attention", "attention_b4h16s4096d64_f16", lambda q, k, v, s: torch.softmax((q @ k.transpose(-1, -2)) * s, -1) @ v,
-         lambda: tuple(torch.randn(4, 16, 4096, 64, dtype=h, device=dev) for _ in range(3)) + (s,),
-         4 * 4 * 16 * 4096 * 4096 * 64, None),
-        ("layernorm", "layernorm_32768x1024_f16", lambda x, g, b: F.layer_norm(x, (1024,), g, b),
-         lambda: (torch.randn(32768, 1024, dtype=h, device=dev), torch.randn(1024, dtype=h, device=dev), torch.randn(1024, dtype=h, device=dev)),
-         None, 2 * 32768 * 1024 * 2),
-        ("softmax", "softmax_65536x1024_f16", lambda x: torch.softmax(x, -1),
-         lambda: (torch.randn(65536, 1024, dtype=h, device=dev),), None, 2 * 65536 * 1024 * 2),
-        ("giou", "giou_1024x256_f32", giou, lambda: (boxes(1024, 256), boxes(1024, 256)), None, (2 * 4 + 1) * 1024 * 256 * 4),
+    def f32(*xs):
+        return [x.float() for x in xs]
+
+    def gelu_bias(a, w, b):
+        return F.gelu(F.linear(a, w, b), approximate="tanh")
+
+    def ck(a, b, d0, d1):
+        return F.gelu(a @ b + d0 + d1, approximate="tanh")
+
+    out = [
+        Case("gemm_bias_gelu", "gemm_bias_gelu_4096x1024x4096_f16",
+             lambda: (torch.randn(4096, 1024, dtype=h, device=dev), torch.randn(4096, 1024, dtype=h, device=dev) * 0.02,
+                      torch.randn(4096, dtype=h, device=dev)),
+             lambda a, w, b: gelu_bias(*f32(a, w, b)),
+             [("cuBLASLt GELU_BIAS epilogue (torch._addmm_activation)", lambda a, w, b: torch._addmm_activation(b, a, w.t(), use_gelu=True), True),
+              ("cuBLAS GEMM alone (torch.mm, no bias/GeLU)", lambda a, w, b: torch.mm(a, w.t()), False),
+              ("eager", gelu_bias, True),
+              ("torch.compile", compiled(gelu_bias), True)],
+             flops=2 * 4096 * 4096 * 1024),
+        Case("gemm_add_add_fastgelu", "gemm_add_add_fastgelu_3840x4096x4096_f16",
+             lambda: (torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(4096, 4096, dtype=h, device=dev) * 0.02,
+                      torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(3840, 4096, dtype=h, device=dev)),
+             lambda *x: ck(*f32(*x)),
+             [("torch.compile", compiled(ck), True),
+              ("cuBLAS GEMM alone (torch.mm, no epilogue)", lambda a, b, d0, d1: torch.mm(a, b), False),
+              ("eager", ck, True)],
+             flops=2 * 3840 * 4096 * 4096),
     ]
-    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__}
+    for dt, tn in ((h, "f16"), (bf, "bf16")):
+        out.append(Case(f"gemm_8192_{tn}", f"gemm_8192x8192x8192_{tn}",
+                        lambda dt=dt: (torch.randn(8192, 8192, dtype=dt, device=dev), torch.randn(8192, 8192, dtype=dt, device=dev)),
+                        lambda a, b: a.float() @ b.float(),
+                        [("cuBLAS (torch.mm)", torch.mm, True)],
+                        flops=2 * 8192 ** 3))
+
+    def attn_truth(scale, causal):
+        def truth(q, k, v, *_):
+            o = torch.empty(q.shape, dtype=torch.float32, device=dev)
+            s = q.shape[-2]
+            mask = torch.ones(s, s, dtype=torch.bool, device=dev).tril() if causal else None
+            for b in range(q.shape[0]):  # one batch at a time: 16 x S x S floats
+                x = (q[b].float() @ k[b].float().transpose(-1, -2)) * scale
+                if causal:
+                    x = x.masked_fill(~mask, float("-inf"))
+                o[b] = torch.softmax(x, -1) @ v[b].float()
+            return o
+        return truth
+
+    for d in (64, 128):
+        # the case's scale: an f16 input s = 1/√d rounded to f16 (exactly 1/8 at d 64)
+        s = torch.tensor(1 / math.sqrt(d), dtype=h, device=dev)
+        sf = float(s)
+
+        def plain(q, k, v, s=None, d=d):
+            return torch.softmax(q @ k.transpose(-1, -2) / math.sqrt(d), -1) @ v
+
+        def tensor_scale(q, k, v, s):
+            return torch.softmax((q @ k.transpose(-1, -2)) * s, -1) @ v
+        refs = [("SDPA default", lambda q, k, v, s, sf=sf: F.scaled_dot_product_attention(q, k, v, scale=sf), True),
+                ("SDPA cuDNN", forced(SDPBackend.CUDNN_ATTENTION, scale=sf), True),
+                ("SDPA FlashAttention-2", forced(SDPBackend.FLASH_ATTENTION, scale=sf), True),
+                ("SDPA efficient", forced(SDPBackend.EFFICIENT_ATTENTION, scale=sf), True),
+                ("torch.compile of softmax(q@kT/sqrt(d))@v (Inductor -> SDPA)", compiled(plain), True),
+                ("eager math", plain, True)]
+        if d == 64:
+            refs.append(("extra: torch.compile, tensor scale (not rewritten to SDPA)", compiled(tensor_scale), True))
+        out.append(Case("attention" if d == 64 else f"attention_d{d}", f"attention_b4h16s4096d{d}_f16",
+                        lambda d=d, s=s: tuple(torch.randn(4, 16, 4096, d, dtype=h, device=dev) for _ in range(3)) + (s,),
+                        attn_truth(sf, False), refs, flops=4 * 4 * 16 * 4096 * 4096 * d))
+    for d in (64, 128):
+        # the case divides by √d rounded to f16 (8 and 11.3125)
+        sf = 1 / float(torch.tensor(math.sqrt(d), dtype=h))
+        refs = [("SDPA default", lambda q, k, v, sf=sf: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=sf), True),
+                ("SDPA cuDNN", forced(SDPBackend.CUDNN_ATTENTION, is_causal=True, scale=sf), True),
+                ("SDPA FlashAttention-2", forced(SDPBackend.FLASH_ATTENTION, is_causal=True, scale=sf), True),
+                ("SDPA efficient", forced(SDPBackend.EFFICIENT_ATTENTION, is_causal=True, scale=sf), True)]
+        # FLOPs of the unmasked half (the convention of FlashAttention's and cuDNN's figures)
+        out.append(Case(f"attention_causal_d{d}", f"attention_causal_b4h16s4096d{d}_f16",
+                        lambda d=d: tuple(torch.randn(4, 16, 4096, d, dtype=h, device=dev) for _ in range(3)),
+                        attn_truth(sf, True), refs, flops=4 * 4 * 16 * 4096 * 4096 * d // 2))
+
+    def ln(x, g, b):
+        return F.layer_norm(x, (1024,), g, b)
+
+    def sm(x):
+        return torch.softmax(x, -1)
+    out += [
+        Case("layernorm", "layernorm_32768x1024_f16",
+             lambda: (torch.randn(32768, 1024, dtype=h, device=dev), torch.randn(1024, dtype=h, device=dev), torch.randn(1024, dtype=h, device=dev)),
+             lambda *x: ln(*f32(*x)), [("eager", ln, True), ("torch.compile", compiled(ln), True)],
+             nbytes=2 * 32768 * 1024 * 2, copy=True),
+        Case("softmax", "softmax_65536x1024_f16", lambda: (torch.randn(65536, 1024, dtype=h, device=dev),),
+             lambda x: sm(x.float()), [("eager", sm, True), ("torch.compile", compiled(sm), True)],
+             nbytes=2 * 65536 * 1024 * 2, copy=True),
+        Case("giou", "giou_1024x256_f32", lambda: (boxes(1024, 256), boxes(1024, 256)), giou,
+             [("eager", giou, True), ("torch.compile", compiled(giou), True)], nbytes=(2 * 4 + 1) * 1024 * 256 * 4, tol=1e-4),
+    ]
+    return out
+
+
+def bench():
+    """Every case: aic's kernels and each reference, numerics against a float32
+    truth, median times (do_bench) in one process; one JSON row per (case,
+    implementation), then a table."""
+    import torch
+    from triton.testing import do_bench
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False  # the float32 truths in full f32
+    out_dir = os.environ.get("OUT", "/tmp/aic-gpu")
+    os.makedirs(out_dir, exist_ok=True)
+    info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+            "cudnn": torch.backends.cudnn.version(), "timing": "triton do_bench median, L2 flushed before each run"}
     print(json.dumps(info), flush=True)
     rows = [info]
     dirs = os.environ.get("BUNDLES", os.path.join(HERE, "build")).split(",")
     only = [c for c in os.environ.get("CASES", "").split(",") if c]
-    for name, case, fn, make, flops, nbytes in cases:
-        if only and name not in only:
+
+    def timed(fn):
+        fn()
+        torch.cuda.synchronize()
+        return do_bench(fn, warmup=10, rep=200, return_mode="median")
+
+    def emit(row):
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+        json.dump(rows, open(os.path.join(out_dir, "bench.json"), "w"), indent=1)
+
+    def rates(row, c, ms):
+        row["ms"] = round(ms, 4)
+        if c.flops:
+            row["tflops"] = round(c.flops / ms / 1e9, 1)
+        if c.nbytes:
+            row["gbps"] = round(c.nbytes / ms / 1e6, 1)
+
+    # The copy bandwidth of a large transfer (2 GiB each way, the figure the
+    # anchors quote), beside each memory-bound case's copy of its own bytes.
+    if not only or {"layernorm", "softmax"} & set(only):
+        x = torch.empty(1 << 30, dtype=torch.float16, device="cuda")
+        y = torch.empty_like(x)
+        ms = timed(lambda: y.copy_(x))
+        emit({"case": "copy_2GiB", "impl": "copy (device-to-device, 2 GiB)", "ms": round(ms, 4),
+              "gbps": round(2 * x.numel() * 2 / ms / 1e6, 1)})
+        del x, y
+        torch.cuda.empty_cache()
+    for c in cases():
+        if only and c.name not in only:
             continue
-        args = make()
-        ref = fn(*args)
-        t_eager = do_bench(lambda: fn(*args), warmup=10, rep=200)
-        cfn = torch.compile(fn, dynamic=False)
-        cfn(*args)
-        t_comp = do_bench(lambda: cfn(*args), warmup=10, rep=200)
+        args = c.make()
+        truth = c.truth(*args)
+        copy_gbps = None
+        if c.copy:
+            # copy bandwidth: a device-to-device copy of the case's input bytes
+            x = args[0]
+            y = torch.empty_like(x)
+            row = {"case": c.label, "impl": "copy (device-to-device, same bytes)"}
+            rates(row, c, timed(lambda: y.copy_(x)))
+            row["pct_of_copy"] = 100.0
+            copy_gbps = row["gbps"]
+            emit(row)
+            del y
+        aic_ms = None
         for d in dirs:
-            row = {"case": case}
-            if len(dirs) > 1:
-                row["bundles"] = os.path.basename(os.path.normpath(d))
+            row = {"case": c.label, "impl": "aic" if len(dirs) == 1 else f"aic [{os.path.basename(os.path.normpath(d))}]"}
             try:
-                c = Compiled(os.path.join(d, f"{name}.bundle"))
-                run, outs = c.prepare(list(args))
+                comp = Compiled(os.path.join(d, f"{c.name}.bundle"))
+                run, outs = comp.prepare(list(args))
+                for o in outs:
+                    o.fill_(float("nan"))  # poison: every element must be written
                 run()
                 torch.cuda.synchronize()
-                got = outs[0].reshape(ref.shape).float()
-                want = ref.float()
-                err = ((got - want).abs() / (1 + want.abs())).max().item()
-                tol = 2e-2 if ref.dtype == h else 1e-4
-                row["max_rel_err"] = err
-                row["numerics"] = "ok" if err <= tol else "MISMATCH"
-                t_aic = do_bench(run, warmup=10, rep=200)
-                row.update({"aic_ms": round(t_aic, 4), "eager_ms": round(t_eager, 4), "compile_ms": round(t_comp, 4),
-                            "eager/aic": round(t_eager / t_aic, 3), "compile/aic": round(t_comp / t_aic, 3),
-                            "kernels": len(c.man["launches"])})
-                if flops:
-                    row["aic_tflops"] = round(flops / t_aic / 1e9, 1)
-                if nbytes:
-                    row["aic_gbps"] = round(nbytes / t_aic / 1e6, 1)
+                err = rel_err(outs[0].reshape(truth.shape), truth)
+                row.update({"err": err, "numerics": "ok" if err <= c.tol else "MISMATCH"})
+                ms = timed(run)
+                rates(row, c, ms)
+                row["kernels"] = len(comp.man["launches"])
+                if aic_ms is None:
+                    aic_ms = ms
+                if copy_gbps:
+                    row["pct_of_copy"] = round(100 * row["gbps"] / copy_gbps, 1)
+                del outs, run, comp
             except Exception as e:  # report and go on with the next case
                 row["error"] = repr(e)[:400]
-            print(json.dumps(row), flush=True)
-            rows.append(row)
-    json.dump(rows, open(os.path.join(out_dir, "bench.json"), "w"), indent=1)
-    return all(r.get("numerics") == "ok" for r in rows[1:])
+            emit(row)
+        for impl, fn, whole in c.refs:
+            row = {"case": c.label, "impl": impl}
+            try:
+                got = fn(*args)
+                torch.cuda.synchronize()
+                if whole:
+                    row["err"] = rel_err(got.reshape(truth.shape), truth)
+                if "cuBLASLt" in impl:
+                    # which GeLU the epilogue computes: error against the erf form too
+                    a, w, b = (x.float() for x in args)
+                    row["err_vs_erf_gelu"] = rel_err(got, torch.nn.functional.gelu(torch.nn.functional.linear(a, w, b)))
+                del got
+                ms = timed(lambda: fn(*args))
+                rates(row, c, ms)
+                if aic_ms:
+                    row["ref/aic"] = round(ms / aic_ms, 3)
+                if copy_gbps:
+                    row["pct_of_copy"] = round(100 * row["gbps"] / copy_gbps, 1)
+                if not impl.startswith(("eager", "torch.compile", "extra")):
+                    row["device_kernels"] = kernel_names(lambda: fn(*args))
+            except Exception as e:  # a backend that refuses the shape: report, go on
+                row["error"] = repr(e)[:400]
+            emit(row)
+        args = truth = None  # free the case's tensors before the next
+        torch.cuda.empty_cache()
+    print_table(rows[1:])
+    return all(r.get("numerics") == "ok" for r in rows[1:] if r["impl"].startswith("aic"))
+
+
+def print_table(rows):
+    """A markdown table of the rows: ref/aic above 1 means aic is faster."""
+    print("\n| case | implementation | ms | rate | ref ms / aic ms | max error |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        if "error" in r:
+            print(f"| {r['case']} | {r['impl']} | failed: {r['error'][:80]} | | | |")
+            continue
+        rate = f"{r['tflops']} TFLOP/s" if "tflops" in r else f"{r.get('gbps')} GB/s"
+        if "pct_of_copy" in r:
+            rate += f" ({r['pct_of_copy']}% of copy)"
+        err = f"{r['err']:.1e}" if "err" in r else "—"
+        print(f"| {r['case']} | {r['impl']} | {r['ms']} | {rate} | {r.get('ref/aic', '')} | {err} |")
 
 
 # The functions build.sh compiles one bundle each of (math_<name>.bundle, f32
@@ -253,6 +464,9 @@ def math_accuracy():
 if __name__ == "__main__":
     if sys.argv[1:2] == ["math"]:
         math_accuracy()
+        sys.exit(0)
+    if sys.argv[1:2] == ["table"]:
+        print_table(json.load(open(sys.argv[2]))[1:])
         sys.exit(0)
     if sys.argv[1:2] == ["compare"]:
         sys.exit(0 if compare(sys.argv[2], sys.argv[3]) else 1)

@@ -4,7 +4,8 @@
 #    against the reference interpreter (--check) and against JAX's outputs;
 # 2. compute-sanitizer's memcheck runs each of them once more;
 # 3. bench.py math measures the GPU math expansions' errors in ulp;
-# 4. bench.py compares the six cases with PyTorch eager and torch.compile
+# 4. bench.py compares the cases with the references a user would pick (SDPA and its backends,
+#    cuBLAS(Lt), torch.compile, copy bandwidth)
 #    (numerics and times, in one run). Results go to $OUT (default /tmp/aic-gpu).
 set -uo pipefail
 cd "$(dirname "$0")/../.."

@@ -130,6 +130,7 @@ mod tests {
             }],
             kind: kind.map(str::to_string),
             flops,
+            tensor_maps: Vec::new(),
         }
     }
 

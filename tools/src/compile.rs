@@ -13,7 +13,7 @@ use aic::pass::{Instrumentation, PassRunner};
 use aic::shape::ShapeError;
 use aic::types::Type;
 use aic_dialects::{func, gpu};
-use aic_runtime::{KernelInfo, Launch, Param};
+use aic_runtime::{KernelInfo, Launch, Param, TensorMapInfo};
 
 /// The targets aic compiles for, with what each lowers with: the tile-size
 /// heuristics of `fusion-to-tile`, the threads a block has and the threads
@@ -45,8 +45,12 @@ pub fn tuned_pipeline(
     warp: Option<i64>,
     tuning: Option<&str>,
 ) -> Result<String, String> {
-    matrix_pipeline(target, block, warp, None, tuning)
+    matrix_pipeline(target, block, warp, None, tuning, None)
 }
+
+/// How pipelined wgmma loops may fill their shared rings (tile-to-gpu's
+/// `copy` option): cp.async, or Hopper's TMA.
+pub const RING_COPIES: &[&str] = &["cp_async", "tma"];
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
 pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu", "wgmma"];
@@ -62,14 +66,26 @@ pub fn arch_units(target: &str, arch: Option<&str>) -> Option<&'static str> {
 /// [`MATRIX_UNITS`]; `None`: the target's own, NVIDIA's tensor cores on
 /// `nvptx` and AMD's matrix cores on `amdgpu`). Another target's units
 /// run on the host through its emulation of their collective ops, so that
-/// their lowering is tested without the GPU.
+/// their lowering is tested without the GPU. `copy` (one of
+/// [`RING_COPIES`]) is how wgmma loops fill their rings where TMA can.
 pub fn matrix_pipeline(
     target: &str,
     block: Option<i64>,
     warp: Option<i64>,
     mma: Option<&str>,
     tuning: Option<&str>,
+    copy: Option<&str>,
 ) -> Result<String, String> {
+    let copy = match copy {
+        Some(c) if !RING_COPIES.contains(&c) => {
+            return Err(format!(
+                "unknown ring copy '{c}': expected one of {}",
+                RING_COPIES.join(", ")
+            ));
+        }
+        Some("tma") => " copy=tma",
+        _ => "",
+    };
     if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {
         return Err("a tuning cache path may not contain '}', ',' or spaces".into());
     }
@@ -103,7 +119,7 @@ pub fn matrix_pipeline(
     };
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 
@@ -211,6 +227,22 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 aic::AttrKind::Integer { value, .. } => u64::try_from(*value).ok(),
                 _ => None,
             });
+            let tensor_maps = aic_dialects::nvgpu::tensor_maps(ctx, k)
+                .into_iter()
+                .map(|(_, t)| {
+                    let t = t.ok_or_else(|| {
+                        format!("kernel @{name}: a malformed nvgpu.tma.create.descriptor")
+                    })?;
+                    Ok(TensorMapInfo {
+                        buffer: t.buffer as u32,
+                        shape: t.shape.map(|d| d as u64),
+                        row_stride: t.row_stride as u64,
+                        elem_bytes: t.elem_bytes as u32,
+                        box_shape: t.box_shape.map(|d| d as u32),
+                        swizzle: t.swizzle as u32,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
             Ok(KernelInfo {
                 name,
                 grid: dims("grid"),
@@ -219,6 +251,7 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 params,
                 kind,
                 flops,
+                tensor_maps,
             })
         })
         .collect()

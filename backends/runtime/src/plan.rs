@@ -755,6 +755,7 @@ mod tests {
                 .collect(),
             kind: None,
             flops: None,
+            tensor_maps: Vec::new(),
         }
     }
 

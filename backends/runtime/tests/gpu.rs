@@ -121,6 +121,7 @@ fn vadd_kernel(n: u32) -> KernelInfo {
         ],
         kind: None,
         flops: None,
+        tensor_maps: Vec::new(),
     }
 }
 
@@ -197,6 +198,7 @@ fn large_dynamic_shared_memory_opts_in() {
         params: vec![f32_param(128, false), f32_param(128, true)],
         kind: None,
         flops: None,
+        tensor_maps: Vec::new(),
     };
     let a: Vec<f32> = (0..128).map(|i| i as f32 * 3.0).collect();
     let mut buffers = vec![to_bytes(&a), Vec::new()];

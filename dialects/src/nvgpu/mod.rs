@@ -75,6 +75,9 @@
 //! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
 //! it, and the shared memory it reads must not change until then.
 
+mod tma;
+pub use tma::*;
+
 use crate::gpu::verify_in_kernel;
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -111,8 +114,12 @@ impl aic::types::DialectValue for AsyncToken {
 /// The types of `nvgpu` as values.
 pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "nvgpu",
-    parse_type: Some(|_, body| {
-        Ok((body == TOKEN_TYPE).then(|| aic::types::DialectObject::new(AsyncToken)))
+    parse_type: Some(|u, body| {
+        Ok(if body == TOKEN_TYPE {
+            Some(aic::types::DialectObject::new(AsyncToken))
+        } else {
+            tma::parse_type(u, body)
+        })
     }),
     parse_attr: None,
 };
@@ -311,6 +318,11 @@ pub static DIALECT: Dialect = Dialect {
         DEVICE_ASYNC_WAIT,
         WARPGROUP_DESCRIPTOR,
         WARPGROUP_MMA,
+        TMA_CREATE_DESCRIPTOR,
+        TMA_ASYNC_LOAD,
+        MBARRIER_INIT,
+        MBARRIER_ARRIVE_EXPECT_TX,
+        MBARRIER_TRY_WAIT_PARITY,
     ],
     materialize_constant: None,
 };

@@ -8,7 +8,9 @@
 //! transfers that memory holds contiguous along the tile's rows are stored
 //! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
 //! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
-//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`). `tile-to-gpu`
+//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`); with
+//! `copy=tma` such a loop whose loads TMA can copy gets `copy = tma` (see
+//! [`super::tma`]), its ring filled by bulk tensor copies. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
@@ -27,11 +29,12 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileSharedLayout",
     summary: "Lay out the shared tiles matrix-unit gemms read (padded rows, transposed storage, wgmma's swizzle) and pipeline their K loops with cp.async (stages), written into the IR",
     anchor: None,
-    options: &[super::THREADS_OPTION, super::MMA_OPTION],
+    options: &[super::THREADS_OPTION, super::MMA_OPTION, super::COPY_OPTION],
     create: |o: &PassOptions| {
         Box::new(TileSharedLayout {
             threads: o.int("threads").max(1),
             mma: Kind::parse(o.str("mma")),
+            tma: o.str("copy") == "tma",
         })
     },
 };
@@ -39,6 +42,8 @@ pub static INFO: PassInfo = PassInfo {
 struct TileSharedLayout {
     threads: i64,
     mma: Kind,
+    /// Whether TMA fills the rings of wgmma loops that it can (`copy=tma`).
+    tma: bool,
 }
 
 impl Pass for TileSharedLayout {
@@ -53,6 +58,9 @@ impl Pass for TileSharedLayout {
                 continue;
             }
             changed |= assign(ctx, k, threads, self.mma)?;
+            if self.tma {
+                changed |= super::tma::mark(ctx, k, threads, self.mma)?;
+            }
         }
         Ok(changed)
     }

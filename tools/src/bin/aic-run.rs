@@ -86,6 +86,7 @@ struct Options {
     threads: Option<i64>,
     warp: Option<i64>,
     mma: Option<String>,
+    copy: Option<String>,
     tuning: Option<String>,
     max_steps: Option<i64>,
     /// `--bench[=N]`: the runs to time.
@@ -164,6 +165,7 @@ fn parse_args() -> Result<Options, String> {
                 )?)
             }
             "--mma" => o.mma = Some(value("--mma")?),
+            "--copy" => o.copy = Some(value("--copy")?),
             "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
@@ -468,6 +470,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                     o.arch.as_deref(),
                 )),
                 o.tuning.as_deref(),
+                o.copy.as_deref(),
             )?,
         )?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m)?;

@@ -623,7 +623,11 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
             "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128}}"#,
     );
     let cases = [
-        ("N-major B, bias + gelu", gemm(&[], 128, 256, 128, true, "f16"), 256),
+        (
+            "N-major B, bias + gelu",
+            gemm(&[], 128, 256, 128, true, "f16"),
+            256,
+        ),
         ("partial blocks", gemm(&[], 200, 320, 96, false, "f16"), 256),
         ("K-major B", gemm_bt(64, 96, 256), 128),
     ];
@@ -646,7 +650,10 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
         ] {
             assert!(ir.contains(want), "{what}: no {want}\n{ir}");
         }
-        assert!(!ir.contains("nvgpu.device_async_copy"), "{what}: cp.async left\n{ir}");
+        assert!(
+            !ir.contains("nvgpu.device_async_copy"),
+            "{what}: cp.async left\n{ir}"
+        );
     }
 }
 

@@ -14,7 +14,9 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context as LContext;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{AnyType, BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType};
+use inkwell::types::{
+    AnyType, BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType,
+};
 use inkwell::values::{
     BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue,
     PointerValue,
@@ -537,7 +539,9 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             0
         };
         params.extend(vec![
-            BasicMetadataTypeEnum::from(cx.ptr_type(AddressSpace::default()));
+            BasicMetadataTypeEnum::from(
+                cx.ptr_type(AddressSpace::default())
+            );
             maps
         ]);
         if host {

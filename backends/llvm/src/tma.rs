@@ -38,7 +38,10 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
         Emit::Value(|l, op| create_descriptor(l, op)),
     ),
     (nvgpu::TMA_ASYNC_LOAD.name, Emit::Op(async_load)),
-    (nvgpu::MBARRIER_INIT.name, Emit::Op(|l, op| barrier_op(l, op, Bar::Init))),
+    (
+        nvgpu::MBARRIER_INIT.name,
+        Emit::Op(|l, op| barrier_op(l, op, Bar::Init)),
+    ),
     (
         nvgpu::MBARRIER_ARRIVE_EXPECT_TX.name,
         Emit::Op(|l, op| barrier_op(l, op, Bar::ExpectTx)),
@@ -135,7 +138,10 @@ fn asm<'ctx>(
 /// `tma.create.descriptor`: the tensor-map parameter (NVPTX), or on the
 /// host the buffer itself (the emulated load reads the tensor's shape
 /// from the op).
-fn create_descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+fn create_descriptor<'ctx>(
+    l: &mut Lower<'_, 'ctx>,
+    op: Op,
+) -> Result<BasicValueEnum<'ctx>, String> {
     if hopper(l, op)? {
         let d = nvgpu::TmaCreateDescriptor::wrap(op);
         return l.val_of(op, d.tensor(l.ir));
@@ -158,10 +164,9 @@ fn async_load(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
     let map = l.val_of(op, ld.tensor_map(ir))?;
     if !host {
         let (d, b) = (shared32(l, dst)?, shared32(l, bar)?);
-        let m = l
-            .b
-            .build_ptr_to_int(map.into_pointer_value(), l.cx.i64_type(), "")
-            .llvm()?;
+        let m =
+            l.b.build_ptr_to_int(map.into_pointer_value(), l.cx.i64_type(), "")
+                .llvm()?;
         let (c, r) = (to32(l, col)?, to32(l, row)?);
         return asm(
             l,
@@ -174,8 +179,8 @@ fn async_load(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
     let def = ir
         .defining_op(ld.tensor_map(ir))
         .ok_or_else(|| l.err(op, "a tensor map no tma.create.descriptor made"))?;
-    let spec = nvgpu::tensor_map_spec(ir, def)
-        .ok_or_else(|| l.err(op, "a malformed tensor map"))?;
+    let spec =
+        nvgpu::tensor_map_spec(ir, def).ok_or_else(|| l.err(op, "a malformed tensor map"))?;
     let i64t = l.cx.i64_type();
     let c = |v: i64| BasicMetadataValueEnum::from(i64t.const_int(v as u64, true));
     let shared = l.shared_base()?;
@@ -241,7 +246,12 @@ fn barrier_op(l: &mut Lower<'_, '_>, op: Op, which: Bar) -> Result<(), String> {
     let x = l.b.build_int_z_extend_or_bit_cast(x, i64t, "").llvm()?;
     let x = to32(l, x)?;
     match which {
-        Bar::Init => asm(l, "mbarrier.init.shared::cta.b64 [$0], $1;", "r,r", &[b.into(), x.into()]),
+        Bar::Init => asm(
+            l,
+            "mbarrier.init.shared::cta.b64 [$0], $1;",
+            "r,r",
+            &[b.into(), x.into()],
+        ),
         Bar::ExpectTx => asm(
             l,
             "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;",
@@ -267,12 +277,18 @@ fn barrier_op(l: &mut Lower<'_, '_>, op: Op, which: Bar) -> Result<(), String> {
 pub(crate) fn host_functions() -> [(&'static str, usize); 4] {
     [
         ("aic_host_tma_load", aic_host_tma_load as *const () as usize),
-        ("aic_host_mbarrier_init", aic_host_mbarrier_init as *const () as usize),
+        (
+            "aic_host_mbarrier_init",
+            aic_host_mbarrier_init as *const () as usize,
+        ),
         (
             "aic_host_mbarrier_arrive_expect_tx",
             aic_host_mbarrier_arrive_expect_tx as *const () as usize,
         ),
-        ("aic_host_mbarrier_wait", aic_host_mbarrier_wait as *const () as usize),
+        (
+            "aic_host_mbarrier_wait",
+            aic_host_mbarrier_wait as *const () as usize,
+        ),
     ]
 }
 
@@ -482,13 +498,31 @@ mod tests {
         aic_host_mbarrier_init(bar, 1);
         aic_host_mbarrier_arrive_expect_tx(bar, 8 * 64 * 2);
         let sp = shared.as_mut_ptr().cast::<u8>();
-        aic_host_tma_load(sp, sp, src.as_ptr().cast(), bar, 10, 64, 64, 2, 8, 64, 128, 4, 0);
+        aic_host_tma_load(
+            sp,
+            sp,
+            src.as_ptr().cast(),
+            bar,
+            10,
+            64,
+            64,
+            2,
+            8,
+            64,
+            128,
+            4,
+            0,
+        );
         assert_eq!(Mbar::of(w).phase, 1);
         for r in 0..8usize {
             for c in 0..64usize {
                 let chunk = (c / 8) ^ (r % 8);
                 let got = shared[r * 64 + chunk * 8 + c % 8];
-                let want = if r + 4 < 10 { ((r + 4) * 64 + c) as u16 } else { 0 };
+                let want = if r + 4 < 10 {
+                    ((r + 4) * 64 + c) as u16
+                } else {
+                    0
+                };
                 assert_eq!(got, want, "({r}, {c})");
             }
         }

@@ -570,7 +570,10 @@ impl Cuda {
             .map(|p| (p as *mut CuDevicePtr).cast())
             .collect();
         // Then the tensor maps, each passed by value (128 bytes).
-        params.extend(maps.iter_mut().map(|m| (m as *mut TensorMap).cast::<c_void>()));
+        params.extend(
+            maps.iter_mut()
+                .map(|m| (m as *mut TensorMap).cast::<c_void>()),
+        );
         let [gx, gy, gz] = k.grid;
         let [bx, by, bz] = k.block;
         // SAFETY: `params` has one entry per kernel parameter, each pointing at a live
@@ -611,9 +614,8 @@ impl Cuda {
         })?;
         let mut out = Vec::with_capacity(k.tensor_maps.len());
         for (j, t) in k.tensor_maps.iter().enumerate() {
-            let bad = |m: &str| {
-                CudaError::Invalid(format!("tensor map {j} of kernel {}: {m}", k.name))
-            };
+            let bad =
+                |m: &str| CudaError::Invalid(format!("tensor map {j} of kernel {}: {m}", k.name));
             let ptr = *pointers
                 .get(t.buffer as usize)
                 .ok_or_else(|| bad("names no buffer of the kernel"))?;

@@ -41,8 +41,8 @@ use crate::gpu::verify_in_kernel;
 use aic::Diagnostic;
 use aic::dialect::{OpSpec, TypeConstraint, tc};
 use aic::ir::{Context, Op, Uniquer, Value};
-use aic::types::{DialectObject, DialectValue, Type, TypeKind};
 use aic::op_def::OpHandle;
+use aic::types::{DialectObject, DialectValue, Type, TypeKind};
 use aic::verifier::op_error;
 
 use aic::constraints::{I64_ARRAY, MEMREF, i64_array_attr};
@@ -106,10 +106,8 @@ impl TensorMapDescriptor {
         let swizzle = [0, 32, 64, 128]
             .into_iter()
             .find(|s| swizzle_word(*s) == sw)?;
-        (tail == " l2promo = none, oob = zero, interleave = none").then_some(TensorMapDescriptor {
-            tensor,
-            swizzle,
-        })
+        (tail == " l2promo = none, oob = zero, interleave = none")
+            .then_some(TensorMapDescriptor { tensor, swizzle })
     }
 
     /// The type.
@@ -119,7 +117,9 @@ impl TensorMapDescriptor {
 
     /// The descriptor type `t` is, if it is one.
     pub fn of(ctx: &Context, t: Type) -> Option<TensorMapDescriptor> {
-        ctx.type_kind(t).dialect_value::<TensorMapDescriptor>().copied()
+        ctx.type_kind(t)
+            .dialect_value::<TensorMapDescriptor>()
+            .copied()
     }
 
     /// The box: rows and columns.
@@ -299,7 +299,7 @@ fn verify_create_descriptor(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let elem = ctx.type_kind(st).element_type();
     if map.elem(ctx) != elem {
         return Err(err(
-            "the box and the tensor have different element types".into(),
+            "the box and the tensor have different element types".into()
         ));
     }
     let eb = elem.map_or(0, |e| crate::gpu::elem_bytes(ctx, e));
@@ -353,9 +353,7 @@ fn verify_async_load(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         )));
     }
     if ctx.type_kind(dt).element_type() != map.elem(ctx) {
-        return Err(err(
-            "the destination's elements are not the box's".into(),
-        ));
+        return Err(err("the destination's elements are not the box's".into()));
     }
     Ok(())
 }
@@ -386,7 +384,10 @@ pub fn tensor_map_spec(ctx: &Context, op: Op) -> Option<TensorMapSpec> {
     let d = TmaCreateDescriptor::of(ctx, op)?;
     let k = crate::gpu::enclosing(ctx, op, crate::gpu::KERNEL.name)?;
     let body = ctx.regions(k).first().and_then(|r| ctx.entry_block(*r))?;
-    let buffer = ctx.block_args(body).iter().position(|a| *a == d.tensor(ctx))?;
+    let buffer = ctx
+        .block_args(body)
+        .iter()
+        .position(|a| *a == d.tensor(ctx))?;
     let map = TensorMapDescriptor::of(ctx, ctx.value_type(d.tensor_map(ctx)))?;
     let shape = i64_array_attr(ctx, op, "globalShape")?;
     let strides = i64_array_attr(ctx, op, "globalStrides")?;

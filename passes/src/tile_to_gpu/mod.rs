@@ -424,7 +424,10 @@ fn lower_kernel(
     let mut tma_loops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         let f = tile::For::of(ctx, o);
-        if let Some(stages) = f.filter(|f| f.copy(ctx) == Some(tile::CopyKind::Tma)).and_then(|f| f.stages(ctx)) {
+        if let Some(stages) = f
+            .filter(|f| f.copy(ctx) == Some(tile::CopyKind::Tma))
+            .and_then(|f| f.stages(ctx))
+        {
             tma_loops.push((o, stages));
         }
     });

@@ -14,7 +14,8 @@
 //! the tile's lines, a multiple of 8).
 //!
 //! The loop: before it, thread 0 initialises one mbarrier per stage (one
-//! arrival each) and, after a block barrier, starts stages 0 .. depth - 3;
+//! arrival each) and fences them for the async proxy, and, after a block
+//! barrier, starts stages 0 .. depth - 3;
 //! iteration `i` waits for the phase `i / depth` (parity `(i / depth) % 2`)
 //! of stage `i % depth`'s mbarrier, syncs the block (every warpgroup has
 //! waited for iteration `i - 2`'s wgmmas, so that stage is free), thread 0
@@ -33,6 +34,7 @@ use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::gpu::AddressSpace;
 use aic_dialects::nvgpu::{self, TensorMapDescriptor};
+use aic_dialects::nvvm;
 use aic_dialects::tile::{self, CopyKind, TileType};
 
 /// Elements of a box's row: 128 bytes of f16 or bf16.
@@ -68,10 +70,7 @@ pub(super) struct Ring {
 pub(super) fn global_of(ctx: &Context, c: &Copy) -> Option<Global> {
     let ld = tile::Load::of(ctx, c.load)?;
     let tt = tile_type(ctx, ld.result(ctx))?;
-    if ld.origin(ctx).len() != 2
-        || tt.shape.len() != 2
-        || mma::half_kind(ctx, tt.elem).is_none()
-    {
+    if ld.origin(ctx).len() != 2 || tt.shape.len() != 2 || mma::half_kind(ctx, tt.elem).is_none() {
         return None;
     }
     let d = &c.desc;
@@ -125,9 +124,9 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
         .parent_block(gemm)
         .and_then(|b| ctx.block_parent(b))
         .and_then(|r| ctx.region_parent(r));
-    let Some(l) = l.filter(|l| {
-        tile::For::of(ctx, *l).and_then(|f| f.copy(ctx)) == Some(CopyKind::Tma)
-    }) else {
+    let Some(l) =
+        l.filter(|l| tile::For::of(ctx, *l).and_then(|f| f.copy(ctx)) == Some(CopyKind::Tma))
+    else {
         return Ok(None);
     };
     let globals: Option<Vec<Global>> = pipe.copies.iter().map(|c| global_of(ctx, c)).collect();
@@ -232,6 +231,9 @@ impl Lower<'_> {
                 let i = ab::index(s, i);
                 nvgpu::MbarrierInit::build(s, bars, i, one);
             }
+            // The initialised barriers, for the copy engine's proxy.
+            let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
+            nvvm::FenceProxy::build(s, kind, Some(nvvm::SharedSpace::Cta.attr(&u)));
             Ok(())
         })?;
         self.barrier();

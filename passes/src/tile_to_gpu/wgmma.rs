@@ -261,7 +261,12 @@ impl Lower<'_> {
 
     /// Stores the loop's final accumulator `v` into the fragment array
     /// `acc` (layout `w`, tile `t`), the gemm's result.
-    pub(super) fn wgmma_finish(&mut self, v: Value, (acc, w, t): (Value, Warps, TileType), results: &[Value]) {
+    pub(super) fn wgmma_finish(
+        &mut self,
+        v: Value,
+        (acc, w, t): (Value, Warps, TileType),
+        results: &[Value],
+    ) {
         let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
         for s in 0..w.slots() {
             let x = self.extract(v, &[s], f32);

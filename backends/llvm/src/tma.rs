@@ -35,7 +35,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) const ROWS: &[(&str, Emit)] = &[
     (
         nvgpu::TMA_CREATE_DESCRIPTOR.name,
-        Emit::Value(|l, op| create_descriptor(l, op)),
+        Emit::Value(create_descriptor),
     ),
     (nvgpu::TMA_ASYNC_LOAD.name, Emit::Op(async_load)),
     (

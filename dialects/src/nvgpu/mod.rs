@@ -322,6 +322,7 @@ pub static DIALECT: Dialect = Dialect {
         TMA_ASYNC_LOAD,
         MBARRIER_INIT,
         MBARRIER_ARRIVE_EXPECT_TX,
+        MBARRIER_ARRIVE,
         MBARRIER_TRY_WAIT_PARITY,
     ],
     materialize_constant: None,

@@ -9,8 +9,9 @@
 //! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
 //! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
 //! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`); with
-//! `copy=tma` such a loop whose loads TMA can copy gets `copy = tma` (see
-//! [`super::tma`]), its ring filled by bulk tensor copies. `tile-to-gpu`
+//! `copy=tma` (`tma_empty`) such a loop whose loads TMA can copy gets
+//! `copy = tma` (`tma_empty`; see [`super::tma`]), its ring filled by bulk
+//! tensor copies. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
@@ -34,7 +35,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(TileSharedLayout {
             threads: o.int("threads").max(1),
             mma: Kind::parse(o.str("mma")),
-            tma: o.str("copy") == "tma",
+            copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
         })
     },
 };
@@ -42,8 +43,8 @@ pub static INFO: PassInfo = PassInfo {
 struct TileSharedLayout {
     threads: i64,
     mma: Kind,
-    /// Whether TMA fills the rings of wgmma loops that it can (`copy=tma`).
-    tma: bool,
+    /// How wgmma loops fill their rings where TMA can (`copy`).
+    copy: tile::CopyKind,
 }
 
 impl Pass for TileSharedLayout {
@@ -58,9 +59,7 @@ impl Pass for TileSharedLayout {
                 continue;
             }
             changed |= assign(ctx, k, threads, self.mma)?;
-            if self.tma {
-                changed |= super::tma::mark(ctx, k, threads, self.mma)?;
-            }
+            changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy)?;
         }
         Ok(changed)
     }

@@ -74,6 +74,11 @@
 //! asynchrony to upstream's `nvvm.wgmma.*` ops (see `nvvm`): its result
 //! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
 //! it, and the shared memory it reads must not change until then.
+//!
+//! Hopper's tensor memory accelerator (`tma.create.descriptor`,
+//! `tma.async.load`) and the mbarriers its copies complete on
+//! (`mbarrier.init`, `.arrive`, `.arrive.expect_tx`, `.try_wait.parity`)
+//! are in [`tma`]'s ops.
 
 mod tma;
 pub use tma::*;
@@ -309,7 +314,7 @@ aic::op! {
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvgpu",
-    description: "NVIDIA warp-level fragments (ldmatrix, mma.sync on tensor cores) and asynchronous copies to shared memory",
+    description: "NVIDIA warp-level fragments (ldmatrix, mma.sync on tensor cores), warpgroup MMA, asynchronous copies to shared memory (cp.async, TMA) and mbarriers",
     ops: &[
         LDMATRIX,
         MMA_SYNC,

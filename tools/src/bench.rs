@@ -131,6 +131,7 @@ mod tests {
             kind: kind.map(str::to_string),
             flops,
             tune: None,
+            tensor_maps: Vec::new(),
         }
     }
 

@@ -13,7 +13,7 @@ use aic::pass::{Instrumentation, PassRunner};
 use aic::shape::ShapeError;
 use aic::types::Type;
 use aic_dialects::{func, gpu};
-use aic_runtime::{KernelInfo, Launch, Param};
+use aic_runtime::{KernelInfo, Launch, Param, TensorMapInfo};
 
 /// The targets aic compiles for, with what each lowers with: the tile-size
 /// heuristics of `fusion-to-tile`, the threads a block has and the threads
@@ -45,8 +45,13 @@ pub fn tuned_pipeline(
     warp: Option<i64>,
     tuning: Option<&str>,
 ) -> Result<String, String> {
-    matrix_pipeline(target, None, block, warp, None, tuning)
+    matrix_pipeline(target, None, block, warp, None, tuning, None)
 }
+
+/// How pipelined wgmma loops may fill their shared rings (tile-to-gpu's
+/// `copy` option): cp.async, or Hopper's TMA (freeing stages by block
+/// barriers, or by empty mbarriers with `tma_empty`).
+pub const RING_COPIES: &[&str] = &["cp_async", "tma", "tma_empty"];
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
 pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu", "wgmma"];
@@ -62,7 +67,8 @@ pub fn arch_units(target: &str, arch: Option<&str>) -> Option<&'static str> {
 /// [`MATRIX_UNITS`]; `None`: the target's own, NVIDIA's tensor cores on
 /// `nvptx` and AMD's matrix cores on `amdgpu`). Another target's units
 /// run on the host through its emulation of their collective ops, so that
-/// their lowering is tested without the GPU.
+/// their lowering is tested without the GPU. `copy` (one of
+/// [`RING_COPIES`]) is how wgmma loops fill their rings where TMA can.
 pub fn matrix_pipeline(
     target: &str,
     arch: Option<&str>,
@@ -70,7 +76,18 @@ pub fn matrix_pipeline(
     warp: Option<i64>,
     mma: Option<&str>,
     tuning: Option<&str>,
+    copy: Option<&str>,
 ) -> Result<String, String> {
+    let copy = match copy {
+        Some(c) if !RING_COPIES.contains(&c) => {
+            return Err(format!(
+                "unknown ring copy '{c}': expected one of {}",
+                RING_COPIES.join(", ")
+            ));
+        }
+        Some(c @ ("tma" | "tma_empty")) => &format!(" copy={c}"),
+        _ => "",
+    };
     if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {
         return Err("a tuning cache path may not contain '}', ',' or spaces".into());
     }
@@ -108,7 +125,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 
@@ -229,6 +246,22 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
             let tune = attr("aic.tune")
                 .and_then(|a| ctx.uniquer().attr_str(a))
                 .map(str::to_string);
+            let tensor_maps = aic_dialects::nvgpu::tensor_maps(ctx, k)
+                .into_iter()
+                .map(|(_, t)| {
+                    let t = t.ok_or_else(|| {
+                        format!("kernel @{name}: a malformed nvgpu.tma.create.descriptor")
+                    })?;
+                    Ok(TensorMapInfo {
+                        buffer: t.buffer as u32,
+                        shape: t.shape.map(|d| d as u64),
+                        row_stride: t.row_stride as u64,
+                        elem_bytes: t.elem_bytes as u32,
+                        box_shape: t.box_shape.map(|d| d as u32),
+                        swizzle: t.swizzle as u32,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
             Ok(KernelInfo {
                 name,
                 grid: dims("grid"),
@@ -238,6 +271,7 @@ pub fn kernel_infos(ctx: &Context, m: Op) -> Result<Vec<KernelInfo>, String> {
                 kind,
                 flops,
                 tune,
+                tensor_maps,
             })
         })
         .collect()

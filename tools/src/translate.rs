@@ -28,6 +28,9 @@ pub struct Translate {
     pub warp: Option<i64>,
     /// A JSON tuning cache's path.
     pub tuning: Option<String>,
+    /// How wgmma loops fill their rings (one of
+    /// [`crate::compile::RING_COPIES`]; `None`: cp.async).
+    pub copy: Option<String>,
     /// Arguments a bundle's plan uploads once and keeps.
     pub weights: Vec<usize>,
     /// Report each host function's plan on standard error.
@@ -55,6 +58,7 @@ impl Translate {
                 self.warp,
                 arch_units(&self.target, self.arch.as_deref()),
                 self.tuning.as_deref(),
+                self.copy.as_deref(),
             )?,
         )?;
         let infos = kernel_infos(&ctx, m)?;

@@ -550,7 +550,7 @@ pub mod host {
         crate::compile::run_pipeline(
             &mut ctx,
             m,
-            &crate::compile::matrix_pipeline("host", None, None, None, None, Some(tuning))?,
+            &crate::compile::matrix_pipeline("host", None, None, None, None, Some(tuning), None)?,
         )?;
         let infos = crate::compile::kernel_infos(&ctx, m)?;
         let plans = crate::plan::plans(&ctx, m, &infos, &[])?;

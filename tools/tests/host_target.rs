@@ -110,6 +110,7 @@ fn check_with(
         warp,
         mma: None,
         tuning: None,
+        copy: None,
     };
     check_on(what, text, args, elem, seed, &how);
     if warp > 0 {
@@ -131,6 +132,8 @@ struct Lowering<'a> {
     warp: i64,
     mma: Option<&'a str>,
     tuning: Option<&'a str>,
+    /// How wgmma loops fill their rings (`--copy`; `None`: cp.async).
+    copy: Option<&'a str>,
 }
 
 /// Writes `text` to `name` in this process's scratch folder `tag` (made if
@@ -182,6 +185,7 @@ fn check_on(
         .arg(format!("--warp={}", how.warp))
         .args(how.mma.map(|m| format!("--mma={m}")))
         .args(how.tuning.map(|t| format!("--tuning={t}")))
+        .args(how.copy.map(|c| format!("--copy={c}")))
         .arg(format!("--output-dir={}", dir.join("out").display()))
         .output()
         .expect("aic-run runs");
@@ -213,6 +217,7 @@ fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
         Some(how.warp),
         how.mma,
         how.tuning,
+        how.copy,
     )
     .unwrap();
     let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
@@ -322,6 +327,7 @@ fn check_matrix_units(cases: &[UnitCase], warp: i64, mma: &str, tuning: Option<&
                 warp,
                 mma: Some(mma),
                 tuning,
+                copy: None,
             };
             check_on(what, text, shapes, "f16", seed, &how);
             let ir = gpu_ir(text, seed, &how);
@@ -383,6 +389,7 @@ fn mfma_gemms_equal_the_interpreter() {
             warp: 64,
             mma: Some("amdgpu"),
             tuning: None,
+            copy: None,
         };
         check_on(what, &text, &shapes, elem, 90 + i as u64, &how);
         let ir = gpu_ir(&text, 90 + i as u64, &how);
@@ -471,6 +478,7 @@ fn bf16_gemms_on_tensor_cores_equal_the_interpreter() {
             warp: 32,
             mma: Some(mma),
             tuning,
+            copy: None,
         };
         let seed = 125 + i as u64;
         check_on(what, &text, &shapes, "bf16", seed, &how);
@@ -507,6 +515,7 @@ fn mma_sync_attention_equals_the_interpreter() {
             warp: 32,
             mma: Some("nvgpu"),
             tuning: tuning.to_str(),
+            copy: None,
         };
         let seed = 130 + i as u64;
         check_on("attention", &text, &shapes, elem, seed, &how);
@@ -593,9 +602,65 @@ fn wgmma_gemms_equal_the_interpreter() {
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
+            copy: None,
         },
     );
     assert!(!ir.contains("transposeB"), "B is K-major\n{ir}");
+}
+
+/// The same wgmma gemms with their rings filled by TMA (`--copy=tma`):
+/// thread 0 starts bulk tensor copies of 64-column boxes into the
+/// swizzled stages and the block waits on each stage's mbarrier, which
+/// the host emulates (the copies land at once, swizzled, zeros outside
+/// the tensor; the mbarriers count arrivals and bytes). N-major B with
+/// bias + GeLU, partial blocks along M, N and K, and K-major B; each with
+/// stages freed by a block barrier (`tma`) and by empty mbarriers that
+/// every warp arrives on (`tma_empty`).
+#[test]
+fn tma_wgmma_gemms_equal_the_interpreter() {
+    let tuning = scratch_file(
+        "tma",
+        "tuning.json",
+        r#"{"cpu/gemm/128x256x128": {"bm": 128, "bn": 256, "bk": 64, "stages": 4, "threads": 256},
+            "cpu/gemm/200x320x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 3, "threads": 256},
+            "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128}}"#,
+    );
+    let cases = [
+        (
+            "N-major B, bias + gelu",
+            gemm(&[], 128, 256, 128, true, "f16"),
+            256,
+        ),
+        ("partial blocks", gemm(&[], 200, 320, 96, false, "f16"), 256),
+        ("K-major B", gemm_bt(64, 96, 256), 128),
+    ];
+    let runs = cases
+        .into_iter()
+        .flat_map(|c| ["tma", "tma_empty"].map(|copy| (c.clone(), copy)));
+    for (i, ((what, (text, shapes), threads), copy)) in runs.enumerate() {
+        let how = Lowering {
+            threads,
+            warp: 32,
+            mma: Some("wgmma"),
+            tuning: tuning.to_str(),
+            copy: Some(copy),
+        };
+        let seed = 160 + i as u64;
+        check_on(what, &text, &shapes, "f16", seed, &how);
+        let ir = gpu_ir(&text, seed, &how);
+        for want in [
+            "nvgpu.tma.create.descriptor",
+            "nvgpu.tma.async.load",
+            "nvgpu.mbarrier.try_wait.parity",
+            "nvgpu.warpgroup.mma",
+        ] {
+            assert!(ir.contains(want), "{what}: no {want}\n{ir}");
+        }
+        assert!(
+            !ir.contains("nvgpu.device_async_copy"),
+            "{what}: cp.async left\n{ir}"
+        );
+    }
 }
 
 /// Attention (scaled QK^T, softmax over the keys, times V) on `b` batches of
@@ -779,6 +844,7 @@ fn warp_row_reductions_equal_the_interpreter() {
                 warp,
                 mma: None,
                 tuning: None,
+                copy: None,
             };
             let ir = gpu_ir(&text, seed, &how);
             assert!(
@@ -952,6 +1018,7 @@ fn attention_as_written_equals_the_interpreter() {
                 warp: 0,
                 mma: None,
                 tuning: None,
+                copy: None,
             },
         );
         assert!(!ir.contains("fusion.group"), "{what}: a group left\n{ir}");
@@ -1273,6 +1340,7 @@ const ONE_THREAD: Lowering<'static> = Lowering {
     warp: 0,
     mma: None,
     tuning: None,
+    copy: None,
 };
 
 fn elem_static(e: &str) -> &'static str {

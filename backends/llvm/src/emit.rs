@@ -14,7 +14,9 @@ use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::builder::{Builder, BuilderError};
 use inkwell::context::Context as LContext;
 use inkwell::module::{Linkage, Module};
-use inkwell::types::{BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType};
+use inkwell::types::{
+    AnyType, BasicMetadataTypeEnum, BasicType, BasicTypeEnum, FloatType, IntType,
+};
 use inkwell::values::{
     BasicMetadataValueEnum, BasicValue, BasicValueEnum, FloatValue, FunctionValue, IntValue,
     PointerValue,
@@ -163,6 +165,9 @@ pub(crate) struct Lower<'a, 'ctx> {
     shared_bytes: u64,
     vals: HashMap<Value, BasicValueEnum<'ctx>>,
     shared_base: Option<PointerValue<'ctx>>,
+    /// The tensor-map parameter of each `nvgpu.tma.create.descriptor` of
+    /// the kernel (NVPTX).
+    pub(crate) tensor_maps: HashMap<Op, PointerValue<'ctx>>,
     host: Option<HostParams<'ctx>>,
 }
 
@@ -199,6 +204,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             shared_bytes: 0,
             vals: HashMap::new(),
             shared_base: None,
+            tensor_maps: HashMap::new(),
             host: None,
         }
     }
@@ -525,6 +531,19 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let n = k.info.buffers.len();
         let mut params: Vec<BasicMetadataTypeEnum> = vec![gptr.into(); n];
         let host = matches!(self.target, Target::Host);
+        // NVPTX: the TMA tensor maps, each a 128-byte parameter passed by
+        // value that the kernel reads in place (`nvvm.grid_constant`).
+        let maps = if matches!(self.target, Target::Nvptx { .. }) {
+            k.info.tensor_maps.len()
+        } else {
+            0
+        };
+        params.extend(vec![
+            BasicMetadataTypeEnum::from(
+                cx.ptr_type(AddressSpace::default())
+            );
+            maps
+        ]);
         if host {
             params.push(cx.ptr_type(AddressSpace::default()).into());
             params.extend([BasicMetadataTypeEnum::from(cx.i64_type()); 4]);
@@ -538,6 +557,22 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             // communicate through shared memory (which is never noalias), not
             // through these buffers, as with CUDA's __restrict__.
             f.add_attribute(AttributeLoc::Param(i as u32), noalias);
+        }
+        for j in 0..maps {
+            let at = AttributeLoc::Param((n + j) as u32);
+            let map = cx.i8_type().array_type(128).as_any_type_enum();
+            let byval = Attribute::get_named_enum_kind_id("byval");
+            f.add_attribute(at, cx.create_type_attribute(byval, map));
+            let align = Attribute::get_named_enum_kind_id("align");
+            f.add_attribute(at, cx.create_enum_attribute(align, 64));
+            f.add_attribute(at, cx.create_string_attribute("nvvm.grid_constant", ""));
+        }
+        self.tensor_maps.clear();
+        let creates = aic_dialects::nvgpu::tensor_maps(self.ir, k.op);
+        for (j, (o, _)) in creates.iter().enumerate().take(maps) {
+            let p = f.get_nth_param((n + j) as u32).expect("declared above");
+            p.set_name(&format!("tensor_map{j}"));
+            self.tensor_maps.insert(*o, p.into_pointer_value());
         }
         if self.target.is_gpu() {
             // Buffers are whole device allocations (aligned to at least 256

@@ -325,6 +325,11 @@ impl HostModule {
             } else if name == TRUNC_SF_BF2 {
                 self.engine
                     .add_global_mapping(&f, aic_truncsfbf2 as *const () as usize);
+            } else if let Some((_, a)) = crate::tma::host_functions()
+                .into_iter()
+                .find(|(n, _)| *n == name)
+            {
+                self.engine.add_global_mapping(&f, a);
             } else if let Some((_, a)) = libm.iter().find(|(n, _)| *n == name) {
                 self.engine.add_global_mapping(&f, *a);
             }

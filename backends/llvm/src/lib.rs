@@ -27,6 +27,7 @@ mod math;
 mod nvgpu;
 mod ops;
 mod target;
+mod tma;
 
 pub use host::HostModule;
 pub use ops::translated_ops;
@@ -75,6 +76,10 @@ pub struct KernelInfo {
     pub shared: u64,
     /// The buffers, in argument order.
     pub buffers: Vec<BufferInfo>,
+    /// The TMA tensor maps the kernel takes after its buffers (NVPTX:
+    /// each a `.param .align 64 .b8 [128]` the runtime encodes from the
+    /// buffer it names; the host reads the buffers directly).
+    pub tensor_maps: Vec<aic_dialects::nvgpu::TensorMapSpec>,
 }
 
 /// The kernels [`compile`] would translate, with their launch parameters,

@@ -18,6 +18,7 @@
 //! | `nvvm.fence.proxy` async.shared, cta | `llvm.nvvm.fence.proxy.async.shared_cta` |
 //!
 //! Tokens are `i32` zeros: the hardware counts a thread's groups itself.
+//! The TMA and mbarrier ops are [`crate::tma`]'s.
 //!
 //! They need sm_80 or later (every NVIDIA architecture aic-llvm knows). On
 //! the host they are emulated, so that a host run checks the fragment

@@ -29,6 +29,7 @@ fn rows() -> impl Iterator<Item = &'static (&'static str, Emit)> {
         crate::arith::ROWS,
         crate::math::ROWS,
         crate::nvgpu::ROWS,
+        crate::tma::ROWS,
         crate::amdgpu::ROWS,
     ]
     .into_iter()

@@ -118,6 +118,29 @@ pub struct KernelInfo {
     /// kernels by it), from the kernel's `aic.tune` attribute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<String>,
+    /// The TMA tensor maps the kernel takes after its buffers, each passed
+    /// by value (a 128-byte `CUtensorMap` the runtime encodes for the
+    /// buffer it names at launch); none for most kernels.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tensor_maps: Vec<TensorMapInfo>,
+}
+
+/// A TMA tensor map of a 2-D tensor in one of a kernel's buffers, boxes
+/// of `box_shape` (rows, columns; columns contiguous).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TensorMapInfo {
+    /// The kernel argument holding the tensor.
+    pub buffer: u32,
+    /// The tensor's rows and columns.
+    pub shape: [u64; 2],
+    /// Elements from one row to the next.
+    pub row_stride: u64,
+    /// Bytes per element.
+    pub elem_bytes: u32,
+    /// The box's rows and columns.
+    pub box_shape: [u32; 2],
+    /// The swizzle of the box's rows in shared memory, in bytes (0: none).
+    pub swizzle: u32,
 }
 
 /// One kernel argument: a buffer in device memory, passed as a pointer.
@@ -408,6 +431,7 @@ mod tests {
                     kind: Some("elementwise".into()),
                     flops: Some(512),
                     tune: Some("h100/sm_90/gemm/0x4x4x4/f32".into()),
+                    tensor_maps: Vec::new(),
                 }],
                 host: "func.func @main() { return }".into(),
                 launches: vec![Launch {

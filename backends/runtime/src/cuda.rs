@@ -88,6 +88,30 @@ type FnStreamBeginCapture = unsafe extern "C" fn(Handle, c_int) -> CuResult;
 type FnStreamEndCapture = unsafe extern "C" fn(Handle, *mut Handle) -> CuResult;
 type FnGraphInstantiateWithFlags = unsafe extern "C" fn(*mut Handle, Handle, u64) -> CuResult;
 type FnGraphLaunch = unsafe extern "C" fn(Handle, Handle) -> CuResult;
+#[allow(clippy::type_complexity)] // cuTensorMapEncodeTiled's signature is what it is
+type FnTensorMapEncodeTiled = unsafe extern "C" fn(
+    *mut TensorMap,
+    c_int,
+    c_uint,
+    *mut c_void,
+    *const u64,
+    *const u64,
+    *const c_uint,
+    *const c_uint,
+    c_int,
+    c_int,
+    c_int,
+    c_int,
+) -> CuResult;
+
+/// A `CUtensorMap`: 128 opaque bytes, 64-byte aligned, that the driver
+/// encodes and a kernel takes by value.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+pub(crate) struct TensorMap([u64; 16]);
+
+/// `CU_TENSOR_MAP_L2_PROMOTION_L2_128B`.
+const CU_TENSOR_MAP_L2_PROMOTION_L2_128B: c_int = 2;
 
 // Enumerators from cuda.h that the runtime passes.
 const CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: c_int = 75;
@@ -175,6 +199,8 @@ impl std::error::Error for CudaError {}
 /// The resolved driver entry points. The function pointers stay valid as long as the
 /// `Library` they came from is open, which [`Cuda`] guarantees by owning both.
 struct Api {
+    /// Absent from drivers before CUDA 12: only TMA kernels need it.
+    tensor_map_encode_tiled: Option<FnTensorMapEncodeTiled>,
     device_get_name: FnDeviceGetName,
     device_get_attribute: FnDeviceGetAttribute,
     primary_ctx_release: FnPrimaryCtxRelease,
@@ -267,6 +293,7 @@ impl Cuda {
         let primary_ctx_retain: FnPrimaryCtxRetain =
             symbol(&library, &["cuDevicePrimaryCtxRetain"])?;
         let api = Api {
+            tensor_map_encode_tiled: symbol(&library, &["cuTensorMapEncodeTiled"]).ok(),
             device_get_name: symbol(&library, &["cuDeviceGetName"])?,
             device_get_attribute: symbol(&library, &["cuDeviceGetAttribute"])?,
             primary_ctx_release: symbol(
@@ -537,10 +564,16 @@ impl Cuda {
         // kernelParams is an array of pointers to each argument's value; every argument
         // is a device pointer, so each entry points at one CUdeviceptr.
         let mut pointers = pointers.to_vec();
+        let mut maps = self.tensor_maps(k, &pointers)?;
         let mut params: Vec<*mut c_void> = pointers
             .iter_mut()
             .map(|p| (p as *mut CuDevicePtr).cast())
             .collect();
+        // Then the tensor maps, each passed by value (128 bytes).
+        params.extend(
+            maps.iter_mut()
+                .map(|m| (m as *mut TensorMap).cast::<c_void>()),
+        );
         let [gx, gy, gz] = k.grid;
         let [bx, by, bz] = k.block;
         // SAFETY: `params` has one entry per kernel parameter, each pointing at a live
@@ -561,6 +594,73 @@ impl Cuda {
             )
         })
         .map_err(|e| with_context(e, &format!("in kernel {}", k.name)))
+    }
+
+    /// The tensor maps kernel `k` takes after its buffers, encoded for
+    /// the buffers at `pointers` (see [`crate::bundle::TensorMapInfo`]).
+    fn tensor_maps(
+        &self,
+        k: &KernelInfo,
+        pointers: &[CuDevicePtr],
+    ) -> Result<Vec<TensorMap>, CudaError> {
+        if k.tensor_maps.is_empty() {
+            return Ok(Vec::new());
+        }
+        let encode = self.api.tensor_map_encode_tiled.ok_or_else(|| {
+            CudaError::Invalid(format!(
+                "kernel {} copies with TMA, but this driver has no cuTensorMapEncodeTiled (CUDA 12 or later)",
+                k.name
+            ))
+        })?;
+        let mut out = Vec::with_capacity(k.tensor_maps.len());
+        for (j, t) in k.tensor_maps.iter().enumerate() {
+            let bad =
+                |m: &str| CudaError::Invalid(format!("tensor map {j} of kernel {}: {m}", k.name));
+            let ptr = *pointers
+                .get(t.buffer as usize)
+                .ok_or_else(|| bad("names no buffer of the kernel"))?;
+            let data_type = match t.elem_bytes {
+                1 => 0, // UINT8
+                2 => 1, // UINT16
+                4 => 2, // UINT32
+                8 => 4, // UINT64
+                _ => return Err(bad("elements of 1, 2, 4 or 8 bytes only")),
+            };
+            let swizzle = match t.swizzle {
+                0 => 0,
+                32 => 1,
+                64 => 2,
+                128 => 3,
+                _ => return Err(bad("swizzle 0, 32, 64 or 128 bytes only")),
+            };
+            let dims = [t.shape[1], t.shape[0]];
+            let strides = [t.row_stride * u64::from(t.elem_bytes)];
+            let boxes = [t.box_shape[1], t.box_shape[0]];
+            let steps = [1 as c_uint, 1];
+            let mut map = TensorMap([0; 16]);
+            // SAFETY: every array has the rank's entries (strides one fewer),
+            // `map` is a live 64-byte-aligned CUtensorMap, and `ptr` is a live
+            // device buffer holding the tensor (the compiler checked its extent).
+            self.check("cuTensorMapEncodeTiled", unsafe {
+                encode(
+                    &mut map,
+                    data_type,
+                    2,
+                    ptr as *mut c_void,
+                    dims.as_ptr(),
+                    strides.as_ptr(),
+                    boxes.as_ptr(),
+                    steps.as_ptr(),
+                    0,
+                    swizzle,
+                    CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                    0,
+                )
+            })
+            .map_err(|e| with_context(e, &format!("tensor map {j} of kernel {}", k.name)))?;
+            out.push(map);
+        }
+        Ok(out)
     }
 
     /// Device memory (free, total) in bytes.

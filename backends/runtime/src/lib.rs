@@ -12,7 +12,9 @@ pub mod cuda;
 pub mod device;
 pub mod plan;
 
-pub use bundle::{Bundle, BundleError, KernelInfo, Launch, MANIFEST_VERSION, Manifest, Param};
+pub use bundle::{
+    Bundle, BundleError, KernelInfo, Launch, MANIFEST_VERSION, Manifest, Param, TensorMapInfo,
+};
 pub use cuda::{Cuda, CudaError, DeviceBuffer, Module};
 pub use device::{DevicePlan, Timings};
 pub use plan::{FuncPlan, Plan};

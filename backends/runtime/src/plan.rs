@@ -756,6 +756,7 @@ mod tests {
             kind: None,
             flops: None,
             tune: None,
+            tensor_maps: Vec::new(),
         }
     }
 

@@ -122,6 +122,7 @@ fn vadd_kernel(n: u32) -> KernelInfo {
         kind: None,
         flops: None,
         tune: None,
+        tensor_maps: Vec::new(),
     }
 }
 
@@ -199,6 +200,7 @@ fn large_dynamic_shared_memory_opts_in() {
         kind: None,
         flops: None,
         tune: None,
+        tensor_maps: Vec::new(),
     };
     let a: Vec<f32> = (0..128).map(|i| i as f32 * 3.0).collect();
     let mut buffers = vec![to_bytes(&a), Vec::new()];

@@ -74,6 +74,14 @@
 //! asynchrony to upstream's `nvvm.wgmma.*` ops (see `nvvm`): its result
 //! is settled only after a `nvvm.wgmma.wait.group.sync.aligned` covering
 //! it, and the shared memory it reads must not change until then.
+//!
+//! Hopper's tensor memory accelerator (`tma.create.descriptor`,
+//! `tma.async.load`) and the mbarriers its copies complete on
+//! (`mbarrier.init`, `.arrive`, `.arrive.expect_tx`, `.try_wait.parity`)
+//! are in [`tma`]'s ops.
+
+mod tma;
+pub use tma::*;
 
 use crate::gpu::verify_in_kernel;
 use aic::Diagnostic;
@@ -111,8 +119,12 @@ impl aic::types::DialectValue for AsyncToken {
 /// The types of `nvgpu` as values.
 pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "nvgpu",
-    parse_type: Some(|_, body| {
-        Ok((body == TOKEN_TYPE).then(|| aic::types::DialectObject::new(AsyncToken)))
+    parse_type: Some(|u, body| {
+        Ok(if body == TOKEN_TYPE {
+            Some(aic::types::DialectObject::new(AsyncToken))
+        } else {
+            tma::parse_type(u, body)
+        })
     }),
     parse_attr: None,
 };
@@ -302,7 +314,7 @@ aic::op! {
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvgpu",
-    description: "NVIDIA warp-level fragments (ldmatrix, mma.sync on tensor cores) and asynchronous copies to shared memory",
+    description: "NVIDIA warp-level fragments (ldmatrix, mma.sync on tensor cores), warpgroup MMA, asynchronous copies to shared memory (cp.async, TMA) and mbarriers",
     ops: &[
         LDMATRIX,
         MMA_SYNC,
@@ -311,6 +323,12 @@ pub static DIALECT: Dialect = Dialect {
         DEVICE_ASYNC_WAIT,
         WARPGROUP_DESCRIPTOR,
         WARPGROUP_MMA,
+        TMA_CREATE_DESCRIPTOR,
+        TMA_ASYNC_LOAD,
+        MBARRIER_INIT,
+        MBARRIER_ARRIVE_EXPECT_TX,
+        MBARRIER_ARRIVE,
+        MBARRIER_TRY_WAIT_PARITY,
     ],
     materialize_constant: None,
 };

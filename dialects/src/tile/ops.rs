@@ -3,7 +3,7 @@
 
 use super::interp::{self, Run};
 use super::types::{TILE, malformed_tile, tile_type};
-use super::{DESC, Level, ReduceKind, Space, TileType};
+use super::{CopyKind, DESC, Level, ReduceKind, Space, TileType};
 use crate::coord::{self, Desc};
 use crate::gpu::{enclosing, verify_launch};
 use aic::Diagnostic;
@@ -676,7 +676,8 @@ aic::op! {
     /// `tile.for %lb to %ub step %s (iter_args(%init))? (stages = n)? : types { ^bb0(%iv, iters): ... }`:
     /// `stages`, where a pass pipelined the loop, is how many iterations'
     /// transfers are in flight at once (a ring of that many shared buffers
-    /// per transfer).
+    /// per transfer); `copy`, where a pass chose how the ring is filled
+    /// (absent: cp.async), `tma` for Hopper's bulk tensor copies.
     pub For = FOR {
         operands: [
             lower: one(tc::INDEX),
@@ -685,12 +686,15 @@ aic::op! {
             inits: variadic(tc::ANY),
         ],
         results: [results: variadic(tc::ANY)],
-        attributes: [stages: optional(I64_ATTR) as i64],
+        attributes: [
+            stages: optional(I64_ATTR) as i64,
+            copy: optional(CopyKind::CONSTRAINT) as CopyKind,
+        ],
         regions: [body: sized],
         spec: OpSpec {
             traits: Traits::SINGLE_BLOCK,
             format: Some(
-                "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? (`stages` `=` $stages^)? $body attr-dict",
+                "$lower `to` $upper `step` $step (`iter_args` `(` $inits^ `:` type($inits) `)` `->` type($results))? (`stages` `=` $stages^)? (`copy` `=` $copy^)? $body attr-dict",
             ),
             ..op::<For>("tile.for", "a loop carrying values (the K loop)")
         },
@@ -712,6 +716,9 @@ impl TileOp for For {
             && s < 2
         {
             return Err(fail(ctx, self, format!("stages {s} must be at least 2")));
+        }
+        if self.copy(ctx).is_some() && self.stages(ctx).is_none() {
+            return Err(fail(ctx, self, "a ring copy kind on a loop without stages"));
         }
         Ok(())
     }

@@ -302,7 +302,8 @@ pub static SYNTAX: DialectSyntax = DialectSyntax {
     parse_attr: Some(|_, body| {
         Ok(super::Level::parse_attr(body)
             .or_else(|| Space::parse_attr(body))
-            .or_else(|| super::ReduceKind::parse_attr(body)))
+            .or_else(|| super::ReduceKind::parse_attr(body))
+            .or_else(|| super::CopyKind::parse_attr(body)))
     }),
 };
 

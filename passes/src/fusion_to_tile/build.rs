@@ -265,7 +265,7 @@ pub(super) fn for_loop(
     results: &[Type],
     body: Block,
 ) -> tile::For {
-    let f = tile::For::build(b, lo, hi, step, inits, None, results);
+    let f = tile::For::build(b, lo, hi, step, inits, None, None, results);
     let r = f.body(b.ctx);
     b.ctx.append_block(r, body);
     f

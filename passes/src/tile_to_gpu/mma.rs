@@ -192,8 +192,8 @@ pub(super) struct Pipe {
     pub(super) depth: i64,
     /// Iterations, and the loop's constant bounds.
     pub(super) n: i64,
-    lb: i64,
-    step: i64,
+    pub(super) lb: i64,
+    pub(super) step: i64,
     pub(super) copies: Vec<Copy>,
 }
 
@@ -210,13 +210,13 @@ impl Pipe {
 /// One transfer of a pipelined loop and the load it copies.
 #[derive(Clone)]
 pub(super) struct Copy {
-    load: Op,
+    pub(super) load: Op,
     pub(super) transfer: Op,
     /// Memory is contiguous along the tile's rows (dim 0), so the shared
     /// tile is stored transposed (column after column), each copy a run of
     /// 8 rows of one column.
     pub(super) trans: bool,
-    desc: Desc,
+    pub(super) desc: Desc,
 }
 
 /// A shared tile ldmatrix reads: its view, row length (of the stored

@@ -54,6 +54,7 @@ pub mod mma_layout;
 mod ops;
 mod reduce;
 pub mod shared_layout;
+mod tma;
 pub mod warp_rows;
 mod wgmma;
 
@@ -102,14 +103,26 @@ pub static INFO: PassInfo = PassInfo {
             range: None,
             help: "Run f16 gemms (and bf16 ones on NVIDIA) on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later; wgmma: Hopper's nvgpu.warpgroup.mma where a pipelined loop's gemm qualifies, sm_90a) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
         },
+        COPY_OPTION,
     ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
             threads: o.int("threads").max(1),
             warp: o.int("warp"),
             mma: mma::Kind::parse(o.str("mma")),
+            copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
         })
     },
+};
+
+/// The `copy` option of tile-to-gpu and tile-shared-layout: how the rings
+/// of pipelined wgmma loops are filled where no pass decided yet.
+pub(crate) const COPY_OPTION: OptSpec = OptSpec {
+    name: "copy",
+    kind: OptKind::Enum(&["cp_async", "tma", "tma_empty"]),
+    default: "cp_async",
+    range: None,
+    help: "How pipelined wgmma K loops fill their shared rings: cp.async by every thread, or tma (Hopper's bulk tensor copies on mbarriers, sm_90a) where their loads are boxes of 2-D tensors, tma_empty the same with stages freed through mbarriers instead of block barriers; written as the loop's copy attribute",
 };
 
 /// A thread's loops over at most this many of its elements are unrolled.
@@ -122,6 +135,8 @@ struct TileToGpu {
     threads: i64,
     warp: i64,
     mma: mma::Kind,
+    /// How wgmma loops fill their rings where no pass decided yet.
+    copy: tile::CopyKind,
 }
 
 /// The `threads` option of the layout passes.
@@ -187,6 +202,7 @@ impl Pass for TileToGpu {
             }
             if !shared_layout::has_layouts(ctx, *k) {
                 shared_layout::assign(ctx, *k, threads, self.mma)?;
+                tma::mark(ctx, *k, threads, self.mma, self.copy)?;
             }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
@@ -275,7 +291,8 @@ struct Lower<'c> {
     map: ValueMap,
     /// Buffers: the flat gpu buffer and the tile kernel's buffer shape.
     buffers: HashMap<Value, Vec<i64>>,
-    /// Where each transfer's shared region starts.
+    /// Where each transfer's shared region starts (and each TMA loop's
+    /// mbarriers, keyed by the loop).
     transfer_at: HashMap<Op, i64>,
     /// The shared memory exchanges go through.
     scratch: Scratch,
@@ -401,6 +418,25 @@ fn lower_kernel(
                 shared_layout::transfer_bytes(ctx, t).unwrap_or_else(|| tile_bytes(ctx, tt));
             top = align(top + bytes);
         }
+    }
+    // The mbarriers of loops whose rings TMA fills, one per stage (two
+    // where the warps free stages through mbarriers too).
+    let mut tma_loops = Vec::new();
+    ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        let f = tile::For::of(ctx, o);
+        let copy = f.and_then(|f| f.copy(ctx));
+        if let Some(stages) = f.filter(|_| tma::is_tma(copy)).and_then(|f| f.stages(ctx)) {
+            let sets = if copy == Some(tile::CopyKind::TmaEmpty) {
+                2
+            } else {
+                1
+            };
+            tma_loops.push((o, sets * stages));
+        }
+    });
+    for (l, bars) in tma_loops {
+        transfer_at.insert(l, top);
+        top = align(top + 8 * bars);
     }
     let tid = gpu::build::thread_id(
         &mut Builder {

@@ -8,7 +8,10 @@
 //! transfers that memory holds contiguous along the tile's rows are stored
 //! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
 //! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
-//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`). `tile-to-gpu`
+//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`); with
+//! `copy=tma` (`tma_empty`) such a loop whose loads TMA can copy gets
+//! `copy = tma` (`tma_empty`; see [`super::tma`]), its ring filled by bulk
+//! tensor copies. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
@@ -27,11 +30,12 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileSharedLayout",
     summary: "Lay out the shared tiles matrix-unit gemms read (padded rows, transposed storage, wgmma's swizzle) and pipeline their K loops with cp.async (stages), written into the IR",
     anchor: None,
-    options: &[super::THREADS_OPTION, super::MMA_OPTION],
+    options: &[super::THREADS_OPTION, super::MMA_OPTION, super::COPY_OPTION],
     create: |o: &PassOptions| {
         Box::new(TileSharedLayout {
             threads: o.int("threads").max(1),
             mma: Kind::parse(o.str("mma")),
+            copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
         })
     },
 };
@@ -39,6 +43,8 @@ pub static INFO: PassInfo = PassInfo {
 struct TileSharedLayout {
     threads: i64,
     mma: Kind,
+    /// How wgmma loops fill their rings where TMA can (`copy`).
+    copy: tile::CopyKind,
 }
 
 impl Pass for TileSharedLayout {
@@ -53,6 +59,7 @@ impl Pass for TileSharedLayout {
                 continue;
             }
             changed |= assign(ctx, k, threads, self.mma)?;
+            changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy)?;
         }
         Ok(changed)
     }

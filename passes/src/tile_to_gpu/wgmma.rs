@@ -146,7 +146,7 @@ impl Lower<'_> {
     }
 
     /// `nvvm.wgmma.wait.group.sync.aligned n`.
-    fn wgmma_wait(&mut self, n: i64) {
+    pub(super) fn wgmma_wait(&mut self, n: i64) {
         let u = self.ctx.uniquer().clone();
         let g = int_attr(&u, n, u.int_type(64));
         nvvm::WgmmaWait::build(self, g);
@@ -192,14 +192,15 @@ impl Lower<'_> {
             scalable: [false].as_slice().into(),
             elem: f32,
         });
-        // Stages 0 .. depth - 3 before the loop.
+        // Stages 0 .. depth - 3 before the loop (TMA's after its
+        // mbarriers are made).
         let mut group = None;
-        for it in 0..pipe.depth - 2 {
+        let tma = super::tma::ring_of(self.ctx, gemm, pipe)?.is_some();
+        for it in (0..pipe.depth - 2).filter(|_| !tma) {
             let itv = ab::index(self, it);
             let live = (it >= pipe.n).then(|| ab::int(self, 0, i1));
             group = Some(issue(self, itv, live)?);
         }
-        let group = group.expect("depth >= 3");
         let el: Vec<Value> = (0..len)
             .map(|s| {
                 let i = ab::index(self, s);
@@ -220,6 +221,22 @@ impl Lower<'_> {
             ab::index(self, pipe.n),
             ab::index(self, 1),
         );
+        let steps = Steps {
+            rings,
+            ia,
+            ib,
+            m,
+            kk,
+            n,
+            k_major_b,
+            a_rows,
+            ab_type,
+            vty,
+        };
+        if let Some(tma) = super::tma::ring_of(self.ctx, gemm, pipe)? {
+            return self.lower_wgmma_tma(pipe, &tma, &steps, (acc, w, t), v0, results);
+        }
+        let group = group.expect("depth >= 3");
         let out = self.for_loop(lo, hi, one, &[v0, group], &mut |s, it, args| {
             nvgpu::DeviceAsyncWait::build(s, args[1], Some(wait_n));
             nvvm::FenceProxy::build(s, proxy_kind, Some(proxy_space));
@@ -231,42 +248,82 @@ impl Lower<'_> {
             let tok = issue(s, next, Some(live))?;
             let d = ab::index(s, pipe.depth);
             let slot = ab::binary::<arith::RemUI>(s, it, d);
-            let (sa, sb) = (rings[ia].2, rings[ib].2);
-            let base_a = s.mul_add(slot, sa, a_rows);
-            let zero = ab::index(s, 0);
-            let base_b = s.mul_add(slot, sb, zero);
-            nvvm::WgmmaFence::build(s);
-            let mut v = args[0];
-            for k in (0..kk).step_by(16) {
-                let within = k % RUN;
-                let at_a = ab::index(s, (k / RUN) * m * RUN + within);
-                let at_a = ab::binary::<arith::AddI>(s, base_a, at_a);
-                let da = s.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
-                let (at_b, lbo) = if k_major_b {
-                    ((k / RUN) * n * RUN + within, 16)
-                } else {
-                    (k * RUN, kk * 2 * RUN)
-                };
-                let at_b = ab::index(s, at_b);
-                let at_b = ab::binary::<arith::AddI>(s, base_b, at_b);
-                let db = s.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
-                let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
-                v = nvgpu::WarpgroupMma::build(s, da, db, v, transpose_b, ab_type, vty)
-                    .matrix_d(s.ctx);
-            }
-            nvvm::WgmmaCommit::build(s);
+            let v = s.wgmma_steps(&steps, slot, args[0]);
             s.wgmma_wait(1);
             Ok(vec![v, tok])
         })?;
         self.wgmma_wait(0);
         let none = int_attr(&u, 0, u.int_type(32));
         nvgpu::DeviceAsyncWait::build(self, out[1], Some(none));
-        for s in 0..len {
-            let x = self.extract(out[0], &[s], f32);
+        self.wgmma_finish(out[0], (acc, w, t), results);
+        Ok(())
+    }
+
+    /// Stores the loop's final accumulator `v` into the fragment array
+    /// `acc` (layout `w`, tile `t`), the gemm's result.
+    pub(super) fn wgmma_finish(
+        &mut self,
+        v: Value,
+        (acc, w, t): (Value, Warps, TileType),
+        results: &[Value],
+    ) {
+        let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
+        for s in 0..w.slots() {
+            let x = self.extract(v, &[s], f32);
             let i = ab::index(self, s);
             mb::store(self, x, acc, &[i]);
         }
         self.set_frag(results[0], acc, w, &t);
-        Ok(())
     }
+
+    /// One iteration's wgmmas on ring stage `slot`: its k16 steps as one
+    /// committed group on accumulator `v`; gives the new accumulator.
+    pub(super) fn wgmma_steps(&mut self, st: &Steps<'_>, slot: Value, v: Value) -> Value {
+        let u = self.ctx.uniquer().clone();
+        let (rings, ia, ib) = (st.rings, st.ia, st.ib);
+        let (m, kk, n) = (st.m, st.kk, st.n);
+        let (sa, sb) = (rings[ia].2, rings[ib].2);
+        let k_major_b = st.k_major_b;
+        let base_a = self.mul_add(slot, sa, st.a_rows);
+        let zero = ab::index(self, 0);
+        let base_b = self.mul_add(slot, sb, zero);
+        nvvm::WgmmaFence::build(self);
+        let mut v = v;
+        for k in (0..kk).step_by(16) {
+            let within = k % RUN;
+            let at_a = ab::index(self, (k / RUN) * m * RUN + within);
+            let at_a = ab::binary::<arith::AddI>(self, base_a, at_a);
+            let da = self.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
+            let (at_b, lbo) = if k_major_b {
+                ((k / RUN) * n * RUN + within, 16)
+            } else {
+                (k * RUN, kk * 2 * RUN)
+            };
+            let at_b = ab::index(self, at_b);
+            let at_b = ab::binary::<arith::AddI>(self, base_b, at_b);
+            let db = self.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
+            let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
+            v = nvgpu::WarpgroupMma::build(self, da, db, v, transpose_b, st.ab_type, st.vty)
+                .matrix_d(self.ctx);
+        }
+        nvvm::WgmmaCommit::build(self);
+        v
+    }
+}
+
+/// What one iteration's wgmmas read ([`Lower::wgmma_steps`]): the rings
+/// (view, line length, stage size, tile), A's and B's among them, the
+/// gemm's M, K step and N, whether B is K-major, this warpgroup's first element of A in a
+/// stage, the element type attribute and the accumulator's vector type.
+pub(super) struct Steps<'a> {
+    pub(super) rings: &'a [(Value, i64, i64, TileType)],
+    pub(super) ia: usize,
+    pub(super) ib: usize,
+    pub(super) m: i64,
+    pub(super) kk: i64,
+    pub(super) n: i64,
+    pub(super) k_major_b: bool,
+    pub(super) a_rows: Value,
+    pub(super) ab_type: Option<aic::attributes::Attr>,
+    pub(super) vty: aic::types::Type,
 }

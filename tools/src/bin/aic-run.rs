@@ -52,6 +52,9 @@ OPTIONS:
   --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
   --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
+  --copy=<c>                How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's
+                            bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages
+                            also freed by mbarriers)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -86,6 +89,7 @@ struct Options {
     threads: Option<i64>,
     warp: Option<i64>,
     mma: Option<String>,
+    copy: Option<String>,
     tuning: Option<String>,
     max_steps: Option<i64>,
     /// `--bench[=N]`: the runs to time.
@@ -164,6 +168,7 @@ fn parse_args() -> Result<Options, String> {
                 )?)
             }
             "--mma" => o.mma = Some(value("--mma")?),
+            "--copy" => o.copy = Some(value("--copy")?),
             "--tuning" => o.tuning = Some(value("--tuning")?),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
@@ -469,6 +474,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                     o.arch.as_deref(),
                 )),
                 o.tuning.as_deref(),
+                o.copy.as_deref(),
             )?,
         )?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m)?;

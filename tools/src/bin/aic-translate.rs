@@ -18,11 +18,12 @@ use std::process::ExitCode;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
-USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma|tma_empty>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
   --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90; sm_90a runs f16 GEMMs on wgmma); gfx90a, gfx942 (amdgpu; default gfx942)
+  --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages also freed by mbarriers)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
@@ -35,6 +36,7 @@ struct Options {
     input: String,
     target: String,
     arch: Option<String>,
+    copy: Option<String>,
     emit: String,
     output: String,
     threads: Option<i64>,
@@ -48,6 +50,7 @@ fn parse_args() -> Result<Options, String> {
     let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
     let (mut threads, mut warp, mut tuning) = (None, None, None);
     let (mut weights, mut verbose) = (Vec::new(), false);
+    let mut copy = None;
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -59,6 +62,7 @@ fn parse_args() -> Result<Options, String> {
             }
             "--target" => target = Some(value("--target")?),
             "--arch" => arch = Some(value("--arch")?),
+            "--copy" => copy = Some(value("--copy")?),
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
             "--threads" => {
@@ -103,6 +107,7 @@ fn parse_args() -> Result<Options, String> {
         input: input.unwrap_or_else(|| "-".into()),
         target: target.ok_or("--target is required (nvptx, amdgpu or host)")?,
         arch,
+        copy,
         emit,
         output: output.unwrap_or_else(|| "-".into()),
         threads,
@@ -121,6 +126,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
         threads: o.threads,
         warp: o.warp,
         tuning: o.tuning.clone(),
+        copy: o.copy.clone(),
         weights: o.weights.clone(),
         verbose: o.verbose,
     }

@@ -152,6 +152,13 @@ pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<K
                 elem_bytes: bytes,
             });
         }
+        let mut tensor_maps = Vec::new();
+        for (o, spec) in aic_dialects::nvgpu::tensor_maps(ir, op) {
+            let at = loc_text(ir, o).map_or(String::new(), |l| format!(" (at {l})"));
+            tensor_maps.push(spec.ok_or_else(|| {
+                format!("aic-llvm: kernel @{name}: a malformed nvgpu.tma.create.descriptor{at}")
+            })?);
+        }
         out.push(Kernel {
             info: KernelInfo {
                 name,
@@ -159,6 +166,7 @@ pub(crate) fn kernels(ir: &Context, module: Op, target: &Target) -> Result<Vec<K
                 block,
                 shared,
                 buffers,
+                tensor_maps,
             },
             op,
         });

@@ -177,7 +177,7 @@ pub(super) fn attention(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    (target, cache): (&str, &Cache),
+    (target, wgmma, cache): (&str, bool, &Cache),
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -196,7 +196,12 @@ pub(super) fn attention(
                 ctx.type_kind(at.elems[0]),
                 TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
             );
-            heuristic(target, at.qk.batch, (sq, sk, d), f16)
+            let t = heuristic(target, at.qk.batch, (sq, sk, d), f16);
+            if wgmma && f16 {
+                for_wgmma(t, d, at.dv)
+            } else {
+                t
+            }
         });
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
@@ -230,7 +235,7 @@ pub(super) fn attention(
     if at.qk.batch > 0 {
         grid.push(at.qk.batch);
     }
-    finish(
+    let kernel = finish(
         ctx,
         group,
         func,
@@ -240,6 +245,15 @@ pub(super) fn attention(
         &[out_ty],
         loc,
     );
+    if t.threads > 0 {
+        let u = ctx.uniquer().clone();
+        let n = u.attr(aic::attributes::AttrKind::Integer {
+            value: i128::from(t.threads),
+            ty: u.int_type(64),
+        });
+        let threads = ctx.ident("threads");
+        ctx.set_inherent_attr(kernel, threads, n);
+    }
     Ok(())
 }
 
@@ -823,6 +837,24 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
     match half_plane(ctx, nodes, args[0])? {
         [1, -1, c] if c >= 0 => Some(c),
         _ => None,
+    }
+}
+
+/// The choice of [`heuristic`] for Hopper's warpgroup MMA (tile-to-gpu's
+/// `mma=wgmma`, sm_90a), where a warpgroup of 128 threads owns 64 query
+/// rows: a 128-query block takes two warpgroups (256 threads) and 128
+/// keys a step (the scores' and the output's accumulators, 64 and D/2
+/// registers a thread, fit beside P's), for head dims that are whole
+/// 128-byte swizzled rows (64, 128; 256 with 64 keys a step).
+fn for_wgmma(t: Tuning, d: i64, dv: i64) -> Tuning {
+    let whole = [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256);
+    if t.bm != 128 || !whole {
+        return t;
+    }
+    Tuning {
+        bn: if d.max(dv) <= 128 { 128 } else { 64 },
+        threads: 256,
+        ..t
     }
 }
 

@@ -56,6 +56,7 @@ mod reduce;
 pub mod shared_layout;
 pub mod warp_rows;
 mod wgmma;
+mod wgmma_attention;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};

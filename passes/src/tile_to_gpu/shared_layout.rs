@@ -13,7 +13,7 @@
 //! itself on kernels that carry no such decision yet).
 
 use super::mma::{self, Kind, Pipe, Plan};
-use super::{err, wgmma};
+use super::{err, wgmma, wgmma_attention};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::ir::{Context, Op, WalkOrder};
@@ -66,6 +66,17 @@ pub(super) fn stored(ctx: &Context, t: Op) -> Option<Layout> {
         Some(l @ (Layout::Padded { .. } | Layout::Swizzle { .. })) => Some(l),
         _ => None,
     }
+}
+
+/// Whether op `o` (a transfer, or a gemm whose B is one) stores its tile
+/// in wgmma's swizzle.
+fn stored_swizzled(ctx: &Context, o: Op) -> bool {
+    let t = match tile::Gemm::of(ctx, o) {
+        Some(g) => ctx.defining_op(g.b(ctx)),
+        None => Some(o),
+    };
+    t.and_then(|t| stored(ctx, t))
+        .is_some_and(|l| matches!(l, Layout::Swizzle { .. }))
 }
 
 /// Whether kernel `k` carries shared-memory decisions already: a laid-out
@@ -180,7 +191,7 @@ pub(super) fn pipe_of(
     };
     let laid_out = |t: Op| stored(ctx, t).is_some();
     let pipe = matches!(kind, Kind::Nvgpu | Kind::Wgmma)
-        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads))
+        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma))
         .flatten();
     let Some(mut pipe) = pipe else {
         return Err(err(
@@ -254,7 +265,9 @@ pub(super) fn check(
             ));
         }
         let trans = lines(ctx, o).is_some_and(|(_, t, _)| t);
-        if (trans || swizzled) && stages_of(ctx, o).is_none() {
+        // An attention's Q, staged once: wgmma reads it as A.
+        let wgmma_a = !trans && ctx.uses(r).iter().all(|u| u.index == 0 && p.is_wgmma(u.op));
+        if (trans || (swizzled && !wgmma_a)) && stages_of(ctx, o).is_none() {
             return Err(err(
                 ctx,
                 o,
@@ -272,6 +285,14 @@ pub(super) fn check(
             None => None,
         };
         let ok = pipe.is_some_and(|pipe| {
+            let attention = block
+                .and_then(|b| wgmma_attention::gemms(ctx, b, &pipe, p, threads))
+                .is_some_and(|at| {
+                    at[..2].contains(&g) && at.iter().all(|o| stored_swizzled(ctx, *o))
+                });
+            if attention {
+                return true;
+            }
             let single = block.and_then(|b| mma::single_gemm(ctx, b, &pipe)) == Some(g);
             let swizzled = pipe
                 .copies

@@ -52,7 +52,7 @@ use aic_dialects::vector;
 use aic_dialects::{nvgpu, nvvm};
 
 /// Elements of a 128-byte swizzled run of f16 or bf16 (one line of an atom).
-const RUN: i64 = 64;
+pub(super) const RUN: i64 = 64;
 
 /// Bytes between the 8-line groups of an atom (its size).
 const ATOM_BYTES: i64 = 1024;
@@ -145,8 +145,14 @@ impl Lower<'_> {
             .descriptor(self.ctx)
     }
 
+    /// A descriptor of the swizzled matrix at element `at` of `view`, its
+    /// leading byte offset `lbo`, 8-line groups an atom apart.
+    pub(super) fn wgmma_descriptor(&mut self, view: Value, at: Value, lbo: i64) -> Value {
+        self.descriptor(view, at, lbo, ATOM_BYTES)
+    }
+
     /// `nvvm.wgmma.wait.group.sync.aligned n`.
-    fn wgmma_wait(&mut self, n: i64) {
+    pub(super) fn wgmma_wait(&mut self, n: i64) {
         let u = self.ctx.uniquer().clone();
         let g = int_attr(&u, n, u.int_type(64));
         nvvm::WgmmaWait::build(self, g);

@@ -130,7 +130,18 @@ pub(in crate::tile_to_gpu) fn plan_shared(
         .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
     {
         let laid_out = |t: Op| shared.layouts.contains_key(&t);
-        let pipe = pipeline(ctx, l, p, &laid_out, threads).filter(|pipe| pipe.depth >= 2);
+        let attention = |pipe: &Pipe| {
+            let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+            body.and_then(|b| crate::tile_to_gpu::wgmma_attention::gemms(ctx, b, pipe, p, threads))
+                .is_some()
+        };
+        // Bounds known at run time only: a wgmma attention's loop.
+        let pipe = pipeline(ctx, l, p, &laid_out, threads, false)
+            .or_else(|| {
+                pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma)
+                    .filter(|pipe| attention(pipe))
+            })
+            .filter(|pipe| pipe.depth >= 2);
         if let Some(pipe) = pipe {
             for c in pipe.copies.iter().filter(|c| c.trans) {
                 let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
@@ -151,6 +162,21 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                     crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, &mut shared);
                     swizzled.push(g);
                 }
+            }
+            // Attention's two gemms, both on wgmma.
+            let attention = body
+                .filter(|_| kind == Kind::Wgmma && single.is_none())
+                .and_then(|b| crate::tile_to_gpu::wgmma_attention::gemms(ctx, b, &pipe, p, threads))
+                .filter(|[g1, g2, _]| adopt || (p.wgmma.contains(g1) && p.wgmma.contains(g2)));
+            if let Some(at) = attention {
+                for g in &at[..2] {
+                    if adopt {
+                        let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
+                        p.set_wgmma(*g, crate::tile_to_gpu::wgmma::warps(n, threads));
+                    }
+                    swizzled.push(*g);
+                }
+                crate::tile_to_gpu::wgmma_attention::swizzle_operands(ctx, at, &mut shared);
             }
             shared.stages.insert(l, pipe.depth);
         }
@@ -362,17 +388,19 @@ pub(in crate::tile_to_gpu) fn pipeline(
     p: &Plan,
     laid_out: &dyn Fn(Op) -> bool,
     threads: i64,
+    dynamic: bool,
 ) -> Option<Pipe> {
     let f = tile::For::of(ctx, l)?;
-    let (lb, ub, step) = (
-        const_int(ctx, f.lower(ctx))?,
-        const_int(ctx, f.upper(ctx))?,
-        const_int(ctx, f.step(ctx))?,
-    );
-    if step <= 0 || ub <= lb {
+    let (lb, step) = (const_int(ctx, f.lower(ctx))?, const_int(ctx, f.step(ctx))?);
+    // With `dynamic`, an upper bound known at run time only.
+    let (n, upper) = match const_int(ctx, f.upper(ctx)) {
+        Some(ub) if ub > lb => ((ub - lb + step - 1) / step, None),
+        None if dynamic => (0, Some(f.upper(ctx))),
+        _ => return None,
+    };
+    if step <= 0 {
         return None;
     }
-    let n = (ub - lb + step - 1) / step;
     let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r))?;
     let iv = ctx.block_args(body)[0];
     let inside = |v: Value| {
@@ -425,7 +453,8 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
-                let cd = chunk_dim(&desc)?;
+                let cd = chunk_dim(&desc)
+                    .or_else(|| dynamic.then(|| chunk_dim_probed(&desc)).flatten())?;
                 let rank = desc.upper.len();
                 // The tile's dims are the descriptor's last two.
                 let trans = match cd {
@@ -453,11 +482,14 @@ pub(in crate::tile_to_gpu) fn pipeline(
             _ => {}
         }
     }
-    (gemms > 0 && !copies.is_empty()).then_some(Pipe {
+    // A loop of one gemm pipelines its known trips only.
+    let trips_known = upper.is_none() || gemms > 1;
+    (gemms > 0 && !copies.is_empty() && trips_known).then_some(Pipe {
         depth,
         n,
         lb,
         step,
+        upper,
         copies,
     })
 }
@@ -529,6 +561,68 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
             })
     });
     (ok && whole).then_some(cd)
+}
+
+/// [`chunk_dim`] for any descriptor, checked by probing where its stages
+/// do not show it affine (the head reshape of grouped-query attention:
+/// heads merged, split and broadcast): the copies locate each chunk
+/// through the descriptor, so what must hold is that along one of the
+/// tile's dims (of whole chunks) every aligned run of [`CHUNK`] elements
+/// is contiguous and starts on a chunk, at every index of each dim (the
+/// others 0; up to 2^16 indices a dim) and at points mixing all dims.
+pub(in crate::tile_to_gpu) fn chunk_dim_probed(d: &Desc) -> Option<usize> {
+    let rank = d.upper.len();
+    if rank < 2 || d.upper.iter().any(|n| *n < 1 || *n > 1 << 16) {
+        return None;
+    }
+    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
+    let o = at(&vec![0; rank])?;
+    let cd = [rank - 1, rank - 2].into_iter().find(|k| {
+        let mut idx = vec![0; rank];
+        idx[*k] = 1;
+        d.upper[*k] > 1 && at(&idx) == Some(o + 1)
+    })?;
+    if d.upper[cd] % CHUNK != 0 {
+        return None;
+    }
+    // The chunk holding `idx` is contiguous and aligned.
+    let chunk_ok = |idx: &mut Vec<i64>| -> Option<bool> {
+        idx[cd] -= idx[cd] % CHUNK;
+        let base = at(idx)?;
+        let mut ok = base % CHUNK == 0;
+        for j in 1..CHUNK {
+            idx[cd] += 1;
+            ok &= at(idx)? == base + j;
+        }
+        Some(ok)
+    };
+    for k in 0..rank {
+        for i in 0..d.upper[k] {
+            let mut idx = vec![0; rank];
+            idx[k] = i;
+            if !chunk_ok(&mut idx)? {
+                return None;
+            }
+        }
+    }
+    // Points mixing the dims (a fixed pseudo-random walk).
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..256 {
+        let mut idx: Vec<i64> = d
+            .upper
+            .iter()
+            .map(|n| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((x >> 33) % *n as u64) as i64
+            })
+            .collect();
+        if !chunk_ok(&mut idx)? {
+            return None;
+        }
+    }
+    Some(cd)
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows

@@ -556,7 +556,9 @@ fn wgmma_attention_equals_the_interpreter() {
         r#"{"cpu/attention/64x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
             "cpu/attention/128x128x128": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
             "cpu/attention/64x64x64": {"bm": 64, "bn": 32, "bk": 16, "stages": 2, "threads": 128},
-            "cpu/attention/64x136x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128}}"#,
+            "cpu/attention/64x136x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/200x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256}}"#,
     );
     let mut cases: Vec<(String, (String, Vec<Vec<i64>>), &str)> = vec![
         ("d64 ragged".into(), attention(2, 64, 200, 64, "f16"), "f16"),
@@ -570,6 +572,8 @@ fn wgmma_attention_equals_the_interpreter() {
     for (dims, causal) in [
         ((1, 2, 2, 64, 136, 64), true),
         ((1, 4, 2, 64, 136, 64), false),
+        ((1, 2, 1, 200, 200, 64), true),
+        ((1, 2, 2, 256, 256, 64), true),
     ] {
         cases.push((
             format!("as written {dims:?} causal {causal}"),

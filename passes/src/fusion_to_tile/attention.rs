@@ -36,8 +36,9 @@ struct Attention {
     /// input.
     scores: Vec<Score>,
     /// With a causal mask (keys past `query + c` score -inf), `c`: key
-    /// blocks past a block's last query are skipped.
-    causal: Option<i64>,
+    /// blocks past a block's last query are skipped; and the mask's node
+    /// (the select).
+    causal: Option<(i64, usize)>,
     /// Columns of the output.
     dv: i64,
     /// From `[(batch,) Sq, Dv]` to the output's logical shape.
@@ -212,7 +213,9 @@ pub(super) fn attention(
         ip: InsertPoint::End(kb),
         loc,
     };
-    let k = Online::start(&mut e, &at, &buf, t, calc);
+    // Hopper's loop masks only the diagonal key blocks (opt-in with the
+    // wgmma tiles).
+    let k = Online::start(&mut e, &at, &buf, t, calc, wgmma);
     let [_, l_fin, acc_fin] = k.key_loop(&mut e)?;
     // The output: the accumulator over the denominator, the epilogue.
     let lbc = spread(&mut e, l_fin, k.o_t, &[0]);
@@ -289,6 +292,9 @@ struct Online<'a> {
     pb: Option<Value>,
     /// Q's tile, staged in shared memory.
     qs: Value,
+    /// Whether causal key blocks below the diagonal run in a loop of their
+    /// own, unmasked ([`Online::key_loop`]).
+    split: bool,
     /// The constants 0, -inf, log2 e and -log2 e of the compute type.
     zero: Value,
     ninf: Value,
@@ -304,6 +310,7 @@ impl<'a> Online<'a> {
         buf: &'a dyn Fn(Value) -> Value,
         t: Tuning,
         calc: Type,
+        split: bool,
     ) -> Online<'a> {
         let u = e.ctx.uniquer().clone();
         let reg = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
@@ -331,6 +338,7 @@ impl<'a> Online<'a> {
             c0,
             pb,
             qs: stage(e, q, &[t.bm, d], q_elem, 1),
+            split,
             ninf: ab::number(e, f64::NEG_INFINITY, calc),
             zero: ab::number(e, 0.0, calc),
             log2e: ab::number(e, std::f64::consts::LOG2_E, calc),
@@ -361,20 +369,52 @@ impl<'a> Online<'a> {
     /// The loop over the keys, `BN` at a time, carrying the row maxima, the
     /// denominators and the unnormalised output; gives their final values.
     fn key_loop(&self, e: &mut Builder<'_>) -> Result<[Value; 3], Skip> {
-        let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
+        let (row_t, o_t) = (self.row_t, self.o_t);
         let m_init = spread(e, self.ninf, row_t, &[]);
         let l_init = spread(e, self.zero, row_t, &[]);
         let acc_init = spread(e, self.zero, o_t, &[]);
         let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
         // Causal: no key past the block's last query `+ c` scores.
         let hi = match self.at.causal {
-            Some(c) => {
+            Some((c, _)) => {
                 let last = ab::index(e, self.t.bm + c);
                 let end = ab::binary::<arith::AddI>(e, self.m0, last);
                 ab::binary::<arith::MinSI>(e, end, csk)
             }
             None => csk,
         };
+        let mut carried = [m_init, l_init, acc_init];
+        let mut lo = self.c0;
+        // With `split`, the key blocks wholly below the block's first query
+        // `+ c` (and wholly before the end) first, without masks; then the
+        // rest, masked: only the diagonal blocks and a ragged last one.
+        if let (true, Some((c, _))) = (self.split, self.at.causal) {
+            let (bn, sk) = (self.t.bn, self.at.qk.n);
+            let first = ab::index(e, c + 1);
+            let keep = ab::binary::<arith::AddI>(e, self.m0, first);
+            let blocks = ab::binary::<arith::DivUI>(e, keep, cbn);
+            let mid = ab::binary::<arith::MulI>(e, blocks, cbn);
+            let whole = ab::index(e, sk / bn * bn);
+            let mid = ab::binary::<arith::MinSI>(e, mid, whole);
+            let mid = ab::binary::<arith::MinSI>(e, mid, hi);
+            carried = self.loop_over(e, (lo, mid), carried, false)?;
+            lo = mid;
+        }
+        self.loop_over(e, (lo, hi), carried, true)
+    }
+
+    /// The loop over keys `lo..hi`, `BN` at a time, from the carried
+    /// values; `masked`: the scores' masks applied (else no key block it
+    /// visits is masked).
+    fn loop_over(
+        &self,
+        e: &mut Builder<'_>,
+        (lo, hi): (Value, Value),
+        inits: [Value; 3],
+        masked: bool,
+    ) -> Result<[Value; 3], Skip> {
+        let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
+        let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
         let index = e.ctx.uniquer().ty(TypeKind::Index);
         let lb = e.ctx.create_block(&[
             (index, Some(loc)),
@@ -385,11 +425,10 @@ impl<'a> Online<'a> {
         let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
         {
             let mut l = inside(e, lb);
-            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk)?;
+            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk, masked)?;
             yield_(&mut l, &next);
         }
-        let inits = [m_init, l_init, acc_init];
-        let lo = for_loop(e, (self.c0, hi, cbn), &inits, &[row_t, row_t, o_t], lb);
+        let lo = for_loop(e, (lo, hi, cbn), &inits, &[row_t, row_t, o_t], lb);
         let r = lo.results(e.ctx);
         Ok([r[0], r[1], r[2]])
     }
@@ -402,6 +441,7 @@ impl<'a> Online<'a> {
         l: &mut Builder<'_>,
         [j, m_i, l_i, acc]: [Value; 4],
         csk: Value,
+        masked: bool,
     ) -> Result<[Value; 3], Skip> {
         let (at, t, calc) = (self.at, self.t, self.calc);
         let (s_t, row_t, o_t) = (self.s_t, self.row_t, self.o_t);
@@ -411,8 +451,8 @@ impl<'a> Online<'a> {
         let ks = stage(l, kt, &[d, bn], k_elem, t.stages);
         let z = spread(l, self.zero, s_t, &[]);
         let s = block_gemm(l, self.qs, ks, z, s_t);
-        let mut s = self.scores(l, s, j)?;
-        if sk % bn != 0 {
+        let mut s = self.scores(l, s, j, masked)?;
+        if sk % bn != 0 && masked {
             // Keys past the end score -inf: they add nothing to the softmax.
             let index = l.ctx.uniquer().ty(TypeKind::Index);
             let col_t = tile::plain_tile(l.ctx.uniquer(), vec![bm, bn], index, Space::Register);
@@ -459,7 +499,7 @@ impl<'a> Online<'a> {
     /// The scores' DAG on the tile `s` of `Q Kᵀ` at key `j`: one map per
     /// op, each in its result's compute type (lowered by the op's
     /// [`graph::SEMANTICS`] row); constants are literals, indices iotas.
-    fn scores(&self, l: &mut Builder<'_>, s: Value, j: Value) -> Result<Value, Skip> {
+    fn scores(&self, l: &mut Builder<'_>, s: Value, j: Value, masked: bool) -> Result<Value, Skip> {
         let (bm, bn) = (self.t.bm, self.t.bn);
         let u = l.ctx.uniquer().clone();
         let index = u.ty(TypeKind::Index);
@@ -467,8 +507,30 @@ impl<'a> Online<'a> {
         let at = self.origin(self.m0, j);
         // Each node's tile (none for a constant) and compute type.
         let mut tiles: Vec<(Option<Value>, Type)> = Vec::new();
-        for n in &self.at.scores {
+        // Unmasked, the causal select passes its scores through, and what
+        // only its predicate reads is not computed.
+        let skip = self.at.causal.filter(|_| !masked).map(|(_, i)| i);
+        let nodes = &self.at.scores;
+        let mut live = vec![false; nodes.len()];
+        if let Some(l) = live.last_mut() {
+            *l = true;
+        }
+        for i in (0..nodes.len()).rev() {
+            if let (true, Score::Op(_, args)) = (live[i], &nodes[i]) {
+                let read = if Some(i) == skip {
+                    &args[1..2]
+                } else {
+                    &args[..]
+                };
+                for a in read {
+                    live[*a] = true;
+                }
+            }
+        }
+        for (i, n) in nodes.iter().enumerate() {
             let t = match n {
+                _ if !live[i] => (None, self.calc),
+                Score::Op(_, args) if Some(i) == skip => tiles[args[1]],
                 Score::Scores => (Some(s), self.calc),
                 Score::Load(src, elem) => {
                     let c = compute_type(&u, *elem);
@@ -817,10 +879,11 @@ fn half_plane(ctx: &Context, nodes: &[Score], i: usize) -> Option<[i64; 3]> {
     None
 }
 
-/// `c` if the scores' DAG ends (up to float casts) in `select(key <= query
-/// + c, x, -inf)` with `c >= 0` (every query keeps key 0, so skipping the
-/// keys past `query + c` drops only zeros from the softmax).
-fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
+/// `c` and the select's node if the scores' DAG ends (up to float casts)
+/// in `select(key <= query + c, x, -inf)` with `c >= 0` (every query keeps
+/// key 0, so skipping the keys past `query + c` drops only zeros from the
+/// softmax).
+fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     let mut i = nodes.len().checked_sub(1)?;
     while let Score::Op(op, args) = &nodes[i]
         && graph::Cast::is(ctx, *op)
@@ -835,7 +898,7 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
         return None;
     }
     match half_plane(ctx, nodes, args[0])? {
-        [1, -1, c] if c >= 0 => Some(c),
+        [1, -1, c] if c >= 0 => Some((c, i)),
         _ => None,
     }
 }

@@ -196,8 +196,11 @@ pub(super) struct Pipe {
     lb: i64,
     step: i64,
     /// The loop's upper bound where it is not a constant (an attention
-    /// loop that skips causally masked key blocks).
+    /// loop that skips causally masked key blocks), and its lower bound
+    /// where that is not (the masked loop after the unmasked one; `lb` is
+    /// then 0).
     pub(super) upper: Option<Value>,
+    pub(super) lower: Option<Value>,
     pub(super) copies: Vec<Copy>,
 }
 

@@ -9,7 +9,8 @@
 //! [`super::mma::pipeline`]) of exactly two gemms and two staged
 //! transfers, where
 //! - the first, S = Q·Kᵀ, reads A from a shared tile staged once before
-//!   the loop (Q, `M x D`, only this gemm reads it) and B from the ring
+//!   the loop (Q, `M x D`, read only as such an A: the causal loop's
+//!   unmasked blocks and its diagonal are two loops) and B from the ring
 //!   of a transfer whose memory runs along D (K, a `D x BN` tile stored
 //!   column after column: K-major for this product);
 //! - the second, O += P·V, reads A from registers (P, the first
@@ -76,10 +77,13 @@ pub(super) fn gemms(
     let m = 16 * (threads / 32);
     let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
     let (k, v) = (copy(g1.b(ctx))?, copy(g2.b(ctx))?);
-    // Q: a shared tile transferred outside the loop, read only by S.
+    // Q: a shared tile transferred outside the loop, read only as the A
+    // of S's gemms (one a loop where the causal diagonal has its own).
     let q = tile::Transfer::defining(ctx, g1.a(ctx))?;
     let q_uses = ctx.uses(q.result(ctx));
-    let q_only = matches!(q_uses[..], [u] if u.op == g1.op() && u.index == 0);
+    let q_only = q_uses
+        .iter()
+        .all(|u| u.index == 0 && tile::Gemm::is(ctx, u.op));
     let outside = ctx.parent_block(q.op()) != Some(body);
     let (qt, kt, vt) = (
         tile_type(ctx, q.result(ctx))?,
@@ -122,6 +126,66 @@ pub(super) fn swizzle_operands(ctx: &Context, [g1, g2, q]: [Op; 3], shared: &mut
             shared.layouts.insert(t, swizzle(trans));
         }
     }
+}
+
+/// The staged transfers of a wgmma attention's loop (a loop whose gemms
+/// are wgmma's) that can take the shared region of their like in an
+/// earlier such loop of the same block, their rings' sizes alike (the
+/// causal diagonal's loop after the unmasked blocks'): each mapped to the
+/// earlier one, in `transfers` (program order). The later loop syncs the
+/// block before its first copies ([`Lower::lower_pipelined`]).
+pub(super) fn shared_rings(
+    ctx: &Context,
+    transfers: &[Op],
+    plan: &Plan,
+) -> std::collections::HashMap<Op, Op> {
+    use std::collections::HashMap;
+    // Each staged loop of wgmma gemms and its transfers, in order.
+    let mut loops: Vec<(Op, Vec<Op>)> = Vec::new();
+    for t in transfers {
+        let Some(l) = ctx
+            .parent_block(*t)
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r))
+            .filter(|l| tile::For::of(ctx, *l).is_some_and(|f| f.stages(ctx).is_some()))
+        else {
+            continue;
+        };
+        let wgmma = ctx
+            .regions(l)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .is_some_and(|b| ctx.block_ops(b).any(|o| plan.is_wgmma(o)));
+        if !wgmma {
+            continue;
+        }
+        match loops.last_mut() {
+            Some((last, ts)) if *last == l => ts.push(*t),
+            _ => loops.push((l, vec![*t])),
+        }
+    }
+    let like = |a: Op, b: Op| {
+        ctx.value_type(ctx.result(a, 0)) == ctx.value_type(ctx.result(b, 0))
+            && super::shared_layout::transfer_bytes(ctx, a)
+                == super::shared_layout::transfer_bytes(ctx, b)
+    };
+    let mut out = HashMap::new();
+    for i in 1..loops.len() {
+        let (l, ts) = &loops[i];
+        let earlier = loops[..i].iter().rev().find(|(e, es)| {
+            ctx.parent_block(*e) == ctx.parent_block(*l)
+                && es.len() == ts.len()
+                && es.iter().zip(ts).all(|(a, b)| like(*a, *b))
+        });
+        if let Some((_, es)) = earlier {
+            for (a, b) in es.iter().zip(ts) {
+                // The region's owner: the first loop's transfer.
+                let owner = out.get(a).copied().unwrap_or(*a);
+                out.insert(*b, owner);
+            }
+        }
+    }
+    out
 }
 
 impl Lower<'_> {

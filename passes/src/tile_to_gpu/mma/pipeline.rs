@@ -16,6 +16,15 @@ use aic_dialects::tile::{self, TileOp, TileType};
 use aic_dialects::vector;
 
 impl Lower<'_> {
+    /// Pipelined loop `pipe`'s lower bound: a constant, or the loop's own
+    /// run-time bound.
+    fn pipe_lower(&mut self, pipe: &Pipe) -> Value {
+        match pipe.lower {
+            Some(v) => self.map.value(v),
+            None => ab::index(self, pipe.lb),
+        }
+    }
+
     /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
     /// loop, copies for the first `depth - 1` iterations start, a group
     /// each; iteration `i` waits until its group has landed (at most
@@ -71,7 +80,7 @@ impl Lower<'_> {
         let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
             let (d, lb, st) = (
                 ab::index(s, pipe.depth),
-                ab::index(s, pipe.lb),
+                s.pipe_lower(pipe),
                 ab::index(s, pipe.step),
             );
             let slot = ab::binary::<arith::RemUI>(s, it, d);
@@ -137,16 +146,27 @@ impl Lower<'_> {
             }
             Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
         };
-        let single = single_gemm(self.ctx, body, pipe).filter(|_| pipe.upper.is_none());
+        let known = pipe.upper.is_none() && pipe.lower.is_none();
+        let single = single_gemm(self.ctx, body, pipe).filter(|_| known);
         if let Some(gemm) = single.filter(|g| self.mma.is_wgmma(*g)) {
             return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
         }
+        // wgmma gemms (an attention's) read the ring through the async
+        // proxy; their loops may share rings with an earlier one, whose
+        // last reads every thread has done after this barrier.
+        let wgmma = body_ops.iter().any(|o| self.mma.is_wgmma(*o));
+        if wgmma {
+            self.barrier();
+        }
         // The trips counted from a run-time bound.
-        let trips = match pipe.upper {
-            None => None,
-            Some(ub) => {
-                let ub = self.map.value(ub);
-                let (lb, st) = (ab::index(self, pipe.lb), ab::index(self, pipe.step));
+        let trips = match (pipe.lower, pipe.upper) {
+            (None, None) => None,
+            (_, ub) => {
+                let ub = match ub {
+                    Some(ub) => self.map.value(ub),
+                    None => ab::index(self, pipe.lb + pipe.n * pipe.step),
+                };
+                let (lb, st) = (self.pipe_lower(pipe), ab::index(self, pipe.step));
                 let span = ab::binary::<arith::SubI>(self, ub, lb);
                 let zero = ab::index(self, 0);
                 let span = ab::binary::<arith::MaxSI>(self, span, zero);
@@ -170,7 +190,7 @@ impl Lower<'_> {
             value: i128::from(pipe.depth - 2),
             ty: i32t,
         });
-        if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|_| pipe.upper.is_none()) {
+        if let Some(gemm) = single.filter(|_| known) {
             return self.lower_prefetched(
                 gemm,
                 pipe,
@@ -182,8 +202,6 @@ impl Lower<'_> {
         let lo = ab::index(self, 0);
         let hi = trips.unwrap_or_else(|| ab::index(self, pipe.n));
         let one = ab::index(self, 1);
-        // wgmma gemms (an attention's) read the ring through the async proxy.
-        let wgmma = body_ops.iter().any(|o| self.mma.is_wgmma(*o));
         let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
             nvgpu::DeviceAsyncWait::build(s, g[0], Some(wait_n));
             s.fence_for_wgmma(wgmma);
@@ -195,7 +213,7 @@ impl Lower<'_> {
             let g = issue(s, next, Some(live))?;
             let (d, lb, st) = (
                 ab::index(s, pipe.depth),
-                ab::index(s, pipe.lb),
+                s.pipe_lower(pipe),
                 ab::index(s, pipe.step),
             );
             let slot = ab::binary::<arith::RemUI>(s, it, d);

@@ -391,11 +391,16 @@ pub(in crate::tile_to_gpu) fn pipeline(
     dynamic: bool,
 ) -> Option<Pipe> {
     let f = tile::For::of(ctx, l)?;
-    let (lb, step) = (const_int(ctx, f.lower(ctx))?, const_int(ctx, f.step(ctx))?);
-    // With `dynamic`, an upper bound known at run time only.
+    let step = const_int(ctx, f.step(ctx))?;
+    // With `dynamic`, bounds known at run time only.
+    let (lb, lower) = match const_int(ctx, f.lower(ctx)) {
+        Some(lb) => (lb, None),
+        None if dynamic => (0, Some(f.lower(ctx))),
+        None => return None,
+    };
     let (n, upper) = match const_int(ctx, f.upper(ctx)) {
-        Some(ub) if ub > lb => ((ub - lb + step - 1) / step, None),
-        None if dynamic => (0, Some(f.upper(ctx))),
+        Some(ub) if ub > lb && lower.is_none() => ((ub - lb + step - 1) / step, None),
+        _ if dynamic => (0, Some(f.upper(ctx))),
         _ => return None,
     };
     if step <= 0 {
@@ -464,9 +469,11 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 };
                 let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
                 let ext = if trans { rows } else { cols };
+                // A run-time lower bound proves no multiple.
+                let lb_known = if lower.is_some() { 1 } else { lb };
                 if ext % CHUNK != 0
                     || (trans && used_as != 1)
-                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb, step))
+                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb_known, step))
                 {
                     return None;
                 }
@@ -483,13 +490,14 @@ pub(in crate::tile_to_gpu) fn pipeline(
         }
     }
     // A loop of one gemm pipelines its known trips only.
-    let trips_known = upper.is_none() || gemms > 1;
+    let trips_known = (upper.is_none() && lower.is_none()) || gemms > 1;
     (gemms > 0 && !copies.is_empty() && trips_known).then_some(Pipe {
         depth,
         n,
         lb,
         step,
         upper,
+        lower,
         copies,
     })
 }

@@ -39,6 +39,10 @@ struct Attention {
     /// blocks past a block's last query are skipped; and the mask's node
     /// (the select).
     causal: Option<(i64, usize)>,
+    /// A positive constant scale `c` of the scores (`Q Kᵀ · c` or `/ 1/c`)
+    /// that only order-preserving nodes follow (the causal select, widening
+    /// casts), and its node: what `exp2`'s fma can take instead.
+    scale: Option<(usize, f64)>,
     /// Columns of the output.
     dv: i64,
     /// From `[(batch,) Sq, Dv]` to the output's logical shape.
@@ -125,6 +129,7 @@ fn recognise(
         return Err("scores computed in another type than the output".into());
     }
     let causal = causal_offset(ctx, &scores);
+    let scale = folded_scale(ctx, &scores, causal.map(|(_, i)| i));
     // The softmax over the keys.
     if RowOp::of(ctx, sm.op(), known, &cs, &mut taken)?.axes != [cs.len() - 1] {
         return Err("a softmax not over the keys".into());
@@ -155,6 +160,7 @@ fn recognise(
         return Err(format!("{} is not part of the attention", ctx.op_name(*o)));
     }
     Ok(Attention {
+        scale,
         scores,
         causal,
         dv,
@@ -292,8 +298,11 @@ struct Online<'a> {
     pb: Option<Value>,
     /// Q's tile, staged in shared memory.
     qs: Value,
-    /// Whether causal key blocks below the diagonal run in a loop of their
-    /// own, unmasked ([`Online::key_loop`]).
+    /// Hopper's form (with the wgmma tiles): causal key blocks below the
+    /// diagonal run in a loop of their own, unmasked
+    /// ([`Online::key_loop`]), and a constant scale of the scores is
+    /// folded into `log2e` (`exp2(x·c·log2 e - m·c·log2 e)`, one fma a
+    /// score, the row maxima taken of the unscaled scores).
     split: bool,
     /// The constants 0, -inf, log2 e and -log2 e of the compute type.
     zero: Value,
@@ -314,6 +323,8 @@ impl<'a> Online<'a> {
     ) -> Online<'a> {
         let u = e.ctx.uniquer().clone();
         let reg = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
+        // The scale exp2's fma takes (Hopper's form), else 1.
+        let folded = at.scale.filter(|_| split).map_or(1.0, |(_, c)| c);
         let m0 = block_start(e, 0, t.bm);
         let pb = (at.qk.batch > 0).then(|| program_id(e, 2));
         let c0 = ab::index(e, 0);
@@ -341,8 +352,8 @@ impl<'a> Online<'a> {
             split,
             ninf: ab::number(e, f64::NEG_INFINITY, calc),
             zero: ab::number(e, 0.0, calc),
-            log2e: ab::number(e, std::f64::consts::LOG2_E, calc),
-            neg_log2e: ab::number(e, -std::f64::consts::LOG2_E, calc),
+            log2e: ab::number(e, std::f64::consts::LOG2_E * folded, calc),
+            neg_log2e: ab::number(e, -std::f64::consts::LOG2_E * folded, calc),
         }
     }
 
@@ -527,9 +538,15 @@ impl<'a> Online<'a> {
                 }
             }
         }
+        // Hopper's form scales in exp2's fma (Online::exp2_scale).
+        let folded = self.at.scale.filter(|_| self.split).map(|(i, _)| i);
         for (i, n) in nodes.iter().enumerate() {
             let t = match n {
                 _ if !live[i] => (None, self.calc),
+                Score::Op(_, args) if Some(i) == folded => {
+                    let s = args.iter().find(|a| matches!(nodes[**a], Score::Scores));
+                    tiles[*s.expect("the scores")]
+                }
                 Score::Op(_, args) if Some(i) == skip => tiles[args[1]],
                 Score::Scores => (Some(s), self.calc),
                 Score::Load(src, elem) => {
@@ -919,6 +936,51 @@ fn for_wgmma(t: Tuning, d: i64, dv: i64) -> Tuning {
         threads: 256,
         ..t
     }
+}
+
+/// The node multiplying the scores by a positive constant `c` (`x · c`,
+/// `c · x` or `x / (1/c)`), and `c`, if the scores are read by it alone and
+/// it reaches the softmax through order-preserving nodes only (`select`, the
+/// causal one at `causal`, of the scaled scores; casts to f32): the softmax
+/// of `c·x` is then `exp2(x·c·log2 e - max(x)·c·log2 e)` over the row.
+fn folded_scale(ctx: &Context, nodes: &[Score], causal: Option<usize>) -> Option<(usize, f64)> {
+    let s = nodes.iter().position(|n| matches!(n, Score::Scores))?;
+    let constant = |k: usize| match nodes[k] {
+        Score::Const(Num::F(c), _) if c.is_finite() && c > 0.0 => Some(c),
+        _ => None,
+    };
+    let (i, c) = nodes.iter().enumerate().find_map(|(i, n)| {
+        let Score::Op(op, args) = n else { return None };
+        match args[..] {
+            [a, b] if graph::Mul::is(ctx, *op) && a == s => Some((i, constant(b)?)),
+            [a, b] if graph::Mul::is(ctx, *op) && b == s => Some((i, constant(a)?)),
+            [a, b] if graph::Div::is(ctx, *op) && a == s => Some((i, 1.0 / constant(b)?)),
+            _ => None,
+        }
+    })?;
+    // What reads the scaled scores (or the scores) must preserve order.
+    let mut on = vec![false; nodes.len()];
+    on[i] = true;
+    for (j, n) in nodes.iter().enumerate().skip(i + 1) {
+        let Score::Op(op, args) = n else { continue };
+        if args.contains(&s) {
+            return None;
+        }
+        if !args.iter().any(|a| on[*a]) {
+            continue;
+        }
+        let widening = graph::Cast::is(ctx, *op)
+            && matches!(
+                ctx.type_kind(float_or_int_elem(ctx, ctx.result(*op, 0))),
+                TypeKind::Float(aic::float::FloatKind::F32)
+            );
+        let masks = Some(j) == causal && !on[args[0]] && on[args[1]] && !on[args[2]];
+        if !(widening || masks) {
+            return None;
+        }
+        on[j] = true;
+    }
+    on.last().copied().unwrap_or(false).then_some((i, c))
 }
 
 /// Blocks that H100's 132 SMs should get at least, two each, before an

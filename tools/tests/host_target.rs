@@ -560,7 +560,7 @@ fn wgmma_attention_equals_the_interpreter() {
             "cpu/attention/200x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
             "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256}}"#,
     );
-    let mut cases: Vec<(String, (String, Vec<Vec<i64>>), &str)> = vec![
+    let mut cases: Vec<(String, Program, &str)> = vec![
         ("d64 ragged".into(), attention(2, 64, 200, 64, "f16"), "f16"),
         (
             "d128, two warpgroups".into(),

@@ -194,21 +194,20 @@ pub(super) fn attention(
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
     let (sq, sk, d) = (at.qk.m, at.qk.n, at.qk.k);
+    // f16 or bf16: tensor-core tiles.
+    let f16 = matches!(
+        ctx.type_kind(at.elems[0]),
+        TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
+    );
+    // Hopper's form where wgmma can run both gemms (head dims of whole
+    // 128-byte rows).
+    let hopper = wgmma && f16 && whole_rows(d, at.dv);
     let t = cache
         .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
         .copied()
         .unwrap_or_else(|| {
-            // f16 or bf16: tensor-core tiles.
-            let f16 = matches!(
-                ctx.type_kind(at.elems[0]),
-                TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
-            );
             let t = heuristic(target, at.qk.batch, (sq, sk, d), f16);
-            if wgmma && f16 {
-                for_wgmma(t, d, at.dv)
-            } else {
-                t
-            }
+            if hopper { for_wgmma(t, d, at.dv) } else { t }
         });
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
@@ -221,7 +220,7 @@ pub(super) fn attention(
     };
     // Hopper's loop masks only the diagonal key blocks (opt-in with the
     // wgmma tiles).
-    let k = Online::start(&mut e, &at, &buf, t, calc, wgmma);
+    let k = Online::start(&mut e, &at, &buf, t, calc, hopper);
     let [_, l_fin, acc_fin] = k.key_loop(&mut e)?;
     // The output: the accumulator over the denominator, the epilogue.
     let lbc = spread(&mut e, l_fin, k.o_t, &[0]);
@@ -920,6 +919,12 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     }
 }
 
+/// Whether head dims `d` and `dv` are whole 128-byte swizzled rows of
+/// halves, as wgmma's attention needs (64, 128, 192, 256).
+fn whole_rows(d: i64, dv: i64) -> bool {
+    [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
+}
+
 /// The choice of [`heuristic`] for Hopper's warpgroup MMA (tile-to-gpu's
 /// `mma=wgmma`, sm_90a), where a warpgroup of 128 threads owns 64 query
 /// rows: a 128-query block takes two warpgroups (256 threads) and 128
@@ -927,8 +932,7 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
 /// registers a thread, fit beside P's), for head dims that are whole
 /// 128-byte swizzled rows (64, 128; 256 with 64 keys a step).
 fn for_wgmma(t: Tuning, d: i64, dv: i64) -> Tuning {
-    let whole = [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256);
-    if t.bm != 128 || !whole {
+    if t.bm != 128 || !whole_rows(d, dv) {
         return t;
     }
     Tuning {

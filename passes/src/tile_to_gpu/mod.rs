@@ -45,7 +45,8 @@
 //! [`shared_layout`], `tile-shared-layout`, writes into the IR; this pass
 //! runs both itself on kernels that carry no such decision yet); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
 //! K loop becomes warpgroups' `nvgpu.warpgroup.mma` where it qualifies
-//! (see [`wgmma`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
+//! (see [`wgmma`]), and so do both gemms of an attention's loop over the
+//! keys (see [`wgmma_attention`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
 //! gfx942), wavefronts' `amdgpu.mfma` (see [`mfma`]).
 
 mod mfma;

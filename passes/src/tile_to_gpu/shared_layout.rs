@@ -8,7 +8,10 @@
 //! transfers that memory holds contiguous along the tile's rows are stored
 //! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
 //! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
-//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`). `tile-to-gpu`
+//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`), and so are an
+//! attention loop's Q, K and V when both its gemms run on wgmma
+//! ([`super::wgmma_attention`]; its loop may then have bounds known at
+//! run time only, a causal attention's). `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
@@ -218,9 +221,10 @@ pub(super) fn pipe_of(
 
 /// Checks that the shared layouts and stages of kernel `k` fit what they
 /// lay out: laid-out transfers read only as A or B of matrix-unit gemms,
-/// transposed or swizzled ones staged by a pipeline, swizzles wgmma's and
-/// read by wgmma gemms, every wgmma gemm the one gemm of a pipeline whose
-/// operands are swizzled.
+/// transposed or swizzled ones staged by a pipeline (but an attention's
+/// Q, which wgmma reads as A), swizzles wgmma's and read by wgmma gemms,
+/// every wgmma gemm the one gemm of a pipeline whose operands are
+/// swizzled or one of a wgmma attention loop's two.
 pub(super) fn check(
     ctx: &Context,
     k: Op,

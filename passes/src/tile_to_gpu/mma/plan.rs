@@ -656,3 +656,40 @@ pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: tile::Load)
     let (o, r, c) = (at(None), at(Some(rank - 2)), at(Some(rank - 1)));
     matches!((o, r, c), (Some(o), Some(r), Some(c)) if r - o == 1 && c - o != 1)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// K of grouped-query attention as JAX writes it: 2 K heads broadcast
+    /// to 2 query heads each and reshaped to 4 heads. The stages (a merge
+    /// after an unmerge, a broadcast) do not show it affine; probing finds
+    /// whole contiguous chunks along the head dim. A view whose chunks
+    /// start off a chunk (a slice from column 4) or that has no contiguous
+    /// dim (every other column) has none.
+    #[test]
+    fn grouped_query_views_are_probed() {
+        let kv = [1, 2, 136, 64];
+        let kv5 = [1, 2, 2, 136, 64];
+        let heads = [1, 4, 136, 64];
+        let gqa = Desc::row_major(&kv)
+            .compose(&Desc::broadcast(&kv, &kv5, &[0, 1, 3, 4]))
+            .and_then(|d| d.compose(&Desc::reshape(&kv5, &heads)))
+            .expect("composes");
+        assert_eq!(chunk_dim(&gqa), None);
+        assert_eq!(chunk_dim_probed(&gqa), Some(3));
+        // Its transpose (K as a D x Sk tile): contiguous along the rows.
+        let t = gqa
+            .compose(&Desc::transpose(&heads, &[0, 1, 3, 2]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&t), Some(2));
+        let off = Desc::row_major(&kv)
+            .compose(&Desc::slice(&kv, &[0, 0, 0, 4], &[1, 2, 136, 56]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&off), None);
+        let every_other = Desc::row_major(&kv)
+            .compose(&Desc::strided_slice(&kv, &[0; 4], &kv, &[1, 1, 1, 2]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&every_other), None);
+    }
+}

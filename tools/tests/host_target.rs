@@ -543,11 +543,13 @@ fn mma_sync_attention_equals_the_interpreter() {
 /// (S = Q·Kᵀ from Q and K's swizzled shared tiles, O += P·V with P from
 /// registers, `nvgpu.warpgroup.mma.register_a`, V N-major), the online
 /// softmax on the accumulators' fragments; blocks of one and two
-/// warpgroups (64 and 128 queries), head dims 64 and 128, a ragged last
-/// key block (200 = 3·64 + 8, 136 = 2·64 + 8), f16 and bf16, and
-/// grouped-query attention as JAX writes it (K and V heads shared through
-/// broadcast and reshape, a padding mask, the softmax in f32 between
-/// casts).
+/// warpgroups (64 and 128 queries), head dims 64, 128 and 256, a ragged
+/// last key block (200 = 3·64 + 8, 136 = 2·64 + 8), f16 and bf16, and
+/// attention as JAX writes it (grouped-query K and V heads shared through
+/// broadcast and reshape, a padding mask, a constant scale folded into
+/// exp2, the softmax in f32 between casts), causal too: key blocks below
+/// the diagonal in an unmasked loop, the diagonal in a masked one, both
+/// pipelined with bounds known at run time and sharing their rings.
 #[test]
 fn wgmma_attention_equals_the_interpreter() {
     let tuning = scratch_file(
@@ -558,7 +560,8 @@ fn wgmma_attention_equals_the_interpreter() {
             "cpu/attention/64x64x64": {"bm": 64, "bn": 32, "bk": 16, "stages": 2, "threads": 128},
             "cpu/attention/64x136x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
             "cpu/attention/200x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
-            "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256}}"#,
+            "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
+            "cpu/attention/64x128x256": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128}}"#,
     );
     let mut cases: Vec<(String, Program, &str)> = vec![
         ("d64 ragged".into(), attention(2, 64, 200, 64, "f16"), "f16"),
@@ -568,6 +571,7 @@ fn wgmma_attention_equals_the_interpreter() {
             "f16",
         ),
         ("bf16".into(), attention(1, 64, 64, 64, "bf16"), "bf16"),
+        ("d256".into(), attention(1, 64, 128, 256, "f16"), "f16"),
     ];
     for (dims, causal) in [
         ((1, 2, 2, 64, 136, 64), true),

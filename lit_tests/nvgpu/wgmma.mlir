@@ -48,3 +48,32 @@ gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 16384 {
   memref.store %x, %g[%c0] : memref<64xf32>
   gpu.return
 }
+
+// The register-A form (aic's, FlashAttention-3's P·V): A as this thread's
+// mma.sync-layout fragment, four .b32 registers of two halves, then B's
+// descriptor; scale-d true, A and B unscaled, B N-major (transposeB): PTX's
+// form has no transpose immediate for A.
+// PTX-LABEL: .entry ra
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// PTX: wgmma.wait_group.sync.aligned 0;
+// CHECK-LABEL: gpu.kernel @ra
+// CHECK: %[[D:.*]] = nvgpu.warpgroup.mma.register_a %{{.*}}, %{{.*}}, %{{.*}} {abType = bf16, transposeB} : vector<4x2xbf16>, vector<32xf32> -> vector<32xf32>
+// CHECK: nvgpu.warpgroup.mma.register_a %{{.*}}, %{{.*}}, %[[D]] {abType = bf16} : vector<4x2xbf16>, vector<32xf32> -> vector<32xf32>
+gpu.kernel @ra grid = [1, 1, 1] block = [128, 1, 1] shared = 8192 {
+^bb0(%g: memref<32xf32>, %h: memref<8xbf16>):
+  %c0 = arith.constant 0 : index
+  %s = gpu.shared offset = 0 : memref<4096xbf16, #gpu.address_space<workgroup>>
+  %db = nvgpu.warpgroup.generate.descriptor %s[%c0] {leadingByteOffset = 8192 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<4096xbf16, #gpu.address_space<workgroup>> -> i64
+  %x = memref.load %h[%c0] : memref<8xbf16>
+  %a = vector.from_elements %x, %x, %x, %x, %x, %x, %x, %x : vector<4x2xbf16>
+  %z = arith.constant 0.0 : f32
+  %c = vector.from_elements %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z : vector<32xf32>
+  nvvm.wgmma.fence.aligned
+  %d = nvgpu.warpgroup.mma.register_a %a, %db, %c {abType = bf16, transposeB} : vector<4x2xbf16>, vector<32xf32> -> vector<32xf32>
+  %e = nvgpu.warpgroup.mma.register_a %a, %db, %d {abType = bf16} : vector<4x2xbf16>, vector<32xf32> -> vector<32xf32>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  %y = vector.extract %e[0] : f32 from vector<32xf32>
+  memref.store %y, %g[%c0] : memref<32xf32>
+  gpu.return
+}

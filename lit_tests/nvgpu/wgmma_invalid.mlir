@@ -88,3 +88,29 @@ gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
   nvvm.fence.proxy {kind = #nvvm.proxy_kind<alias>}
   gpu.return
 }
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%h: memref<8xf16>, %g: memref<32xf32>):
+  %c0 = arith.constant 0 : index
+  %x = memref.load %h[%c0] : memref<8xf16>
+  %a = vector.from_elements %x, %x, %x, %x, %x, %x, %x, %x : vector<4x2xf16>
+  %db = arith.constant 0 : i64
+  %z = memref.load %g[%c0] : memref<32xf32>
+  %c = vector.from_elements %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z : vector<32xf32>
+  // expected-error@+1 {{'nvgpu.warpgroup.mma.register_a' op expects A as vector<4x2xbf16> (abType), not vector<4x2xf16>}}
+  %d = nvgpu.warpgroup.mma.register_a %a, %db, %c {abType = bf16} : vector<4x2xf16>, vector<32xf32> -> vector<32xf32>
+  gpu.return
+}
+// -----
+gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 0 {
+^bb0(%h: memref<8xf16>, %g: memref<32xf32>):
+  %c0 = arith.constant 0 : index
+  %x = memref.load %h[%c0] : memref<8xf16>
+  %a = vector.from_elements %x, %x, %x, %x, %x, %x, %x, %x : vector<8xf16>
+  %db = arith.constant 0 : i64
+  %z = memref.load %g[%c0] : memref<32xf32>
+  %c = vector.from_elements %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z : vector<32xf32>
+  // expected-error@+1 {{'nvgpu.warpgroup.mma.register_a' op expects A as vector<4x2xf16> (abType), not vector<8xf16>}}
+  %d = nvgpu.warpgroup.mma.register_a %a, %db, %c : vector<8xf16>, vector<32xf32> -> vector<32xf32>
+  gpu.return
+}

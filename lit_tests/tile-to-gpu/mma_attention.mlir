@@ -14,9 +14,8 @@
 // vector.from_elements of 8 halves, no ldmatrix). K and V come through the
 // cp.async ring (3 stages; K stored N x K, read without .trans), Q once.
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s
-// On sm_90a (mma=wgmma) the loop of two gemms keeps this mma.sync structure.
-// RUN: aic-opt %s --tile-to-gpu=mma=wgmma | FileCheck %s
-// RUN: aic-translate --target=nvptx --arch=sm_90a --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
+// On sm_90a (mma=wgmma) both gemms run on warpgroup MMA instead: see
+// wgmma_attention.mlir.
 // RUN: aic-translate --target=nvptx --arch=sm_90 --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
 // RUN: aic-translate --target=nvptx --arch=sm_80 --emit=llvm-ir %s -o %t.ll
 // RUN: llc -march=nvptx64 -mcpu=sm_80 %t.ll -o - | FileCheck %s --check-prefix=PTX

@@ -478,13 +478,17 @@ fn result_elems(plan: &Plan) -> Vec<String> {
 /// timing a round).
 #[derive(Default)]
 pub struct Inputs {
-    made: Option<(Vec<(String, u64)>, Vec<Vec<u8>>)>,
+    /// The arguments' element types and sizes, and the bytes made for them.
+    made: Option<(Vec<Arg>, Vec<Vec<u8>>)>,
 }
+
+/// An argument's element type and size in bytes.
+type Arg = (String, u64);
 
 impl Inputs {
     /// The inputs of `plan`, made now or reused.
     pub fn of(&mut self, plan: &Plan) -> &[Vec<u8>] {
-        let args: Vec<(String, u64)> = plan
+        let args: Vec<Arg> = plan
             .inputs
             .iter()
             .map(|b| {
@@ -605,6 +609,7 @@ mod tests {
             kind: None,
             flops: None,
             tune: tune.map(str::to_string),
+            tensor_maps: Vec::new(),
         }
     }
 

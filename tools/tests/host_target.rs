@@ -548,6 +548,85 @@ fn mma_sync_attention_equals_the_interpreter() {
     }
 }
 
+/// Attention in FlashAttention-3's form on Hopper's warpgroup MMA,
+/// emulated on the host: both gemms of the loop over the keys as wgmma
+/// (S = Q·Kᵀ from Q and K's swizzled shared tiles, O += P·V with P from
+/// registers, `nvgpu.warpgroup.mma.register_a`, V N-major), the online
+/// softmax on the accumulators' fragments; blocks of one and two
+/// warpgroups (64 and 128 queries), head dims 64, 128 and 256, a ragged
+/// last key block (200 = 3·64 + 8, 136 = 2·64 + 8), f16 and bf16, and
+/// attention as JAX writes it (grouped-query K and V heads shared through
+/// broadcast and reshape, a padding mask, a constant scale folded into
+/// exp2, the softmax in f32 between casts), causal too: key blocks below
+/// the diagonal in an unmasked loop, the diagonal in a masked one, both
+/// pipelined with bounds known at run time and sharing their rings.
+#[test]
+fn wgmma_attention_equals_the_interpreter() {
+    let tuning = scratch_file(
+        "wgmma-attention",
+        "tuning.json",
+        r#"{"cpu/attention/64x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/128x128x128": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
+            "cpu/attention/64x64x64": {"bm": 64, "bn": 32, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/64x136x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/200x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
+            "cpu/attention/64x128x256": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128}}"#,
+    );
+    let mut cases: Vec<(String, Program, &str)> = vec![
+        ("d64 ragged".into(), attention(2, 64, 200, 64, "f16"), "f16"),
+        (
+            "d128, two warpgroups".into(),
+            attention(1, 128, 128, 128, "f16"),
+            "f16",
+        ),
+        ("bf16".into(), attention(1, 64, 64, 64, "bf16"), "bf16"),
+        ("d256".into(), attention(1, 64, 128, 256, "f16"), "f16"),
+    ];
+    for (dims, causal) in [
+        ((1, 2, 2, 64, 136, 64), true),
+        ((1, 4, 2, 64, 136, 64), false),
+        ((1, 2, 1, 200, 200, 64), true),
+        ((1, 2, 2, 256, 256, 64), true),
+    ] {
+        cases.push((
+            format!("as written {dims:?} causal {causal}"),
+            attention_as_written(dims, causal, false),
+            "f16",
+        ));
+    }
+    for (i, (what, (text, shapes), elem)) in cases.into_iter().enumerate() {
+        let how = Lowering {
+            threads: 128,
+            warp: 32,
+            mma: Some("wgmma"),
+            tuning: tuning.to_str(),
+            copy: None,
+        };
+        let seed = 900 + i as u64;
+        check_on(&what, &text, &shapes, elem, seed, &how);
+        let ir = gpu_ir(&text, seed, &how);
+        let body = &ir[ir.find("scf.for").expect("a loop over the keys")..];
+        for want in [
+            "nvgpu.device_async_copy",
+            "nvvm.fence.proxy",
+            "nvgpu.warpgroup.mma %",
+            "gpu.shuffle xor",
+            "nvgpu.warpgroup.mma.register_a",
+            "transposeB",
+        ] {
+            assert!(body.contains(want), "{what}: no {want}\n{ir}");
+        }
+        assert!(
+            !body.contains("nvgpu.mma.sync") && !body.contains("nvgpu.ldmatrix"),
+            "{what}: mma.sync left\n{ir}"
+        );
+        if elem == "bf16" {
+            assert!(ir.contains("abType = bf16"), "{what}: not bf16\n{ir}");
+        }
+    }
+}
+
 /// The same for Hopper's warpgroup MMA (`nvgpu.warpgroup.mma` m64nNk16 on
 /// shared tiles in the 128-byte-swizzled layout, read through matrix
 /// descriptors that the host decodes as the PTX ISA defines them), tiles

@@ -14,6 +14,7 @@
 //! | `nvgpu.device_async_wait` | `llvm.nvvm.cp.async.wait.group` of `numGroups` |
 //! | `nvgpu.warpgroup.generate.descriptor` | the descriptor's bits computed from the shared address |
 //! | `nvgpu.warpgroup.mma` (sm_90a) | inline PTX `wgmma.mma_async.sync.aligned.m64nNk16.f32.T.T` (T `f16`, or `bf16` with `abType = bf16`), the accumulator's registers read and written (LLVM 22 has no intrinsic for it) |
+//! | `nvgpu.warpgroup.mma.register_a` (sm_90a) | the same with A as `{a0, a1, a2, a3}`, its four `.b32` registers of two halves |
 //! | `nvvm.wgmma.fence.aligned`, `.commit.group.sync.aligned`, `.wait.group.sync.aligned` (sm_90a) | `llvm.nvvm.wgmma.{fence,commit_group,wait_group}.sync.aligned` |
 //! | `nvvm.fence.proxy` async.shared, cta | `llvm.nvvm.fence.proxy.async.shared_cta` |
 //!
@@ -94,6 +95,13 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
     ),
     (
         nvgpu::WARPGROUP_MMA.name,
+        Emit::Value(|l, op| match nvidia(l, op)? {
+            true => host_wgmma(l, op),
+            false => wgmma(l, op),
+        }),
+    ),
+    (
+        nvgpu::WARPGROUP_MMA_REGISTER_A.name,
         Emit::Value(|l, op| match nvidia(l, op)? {
             true => host_wgmma(l, op),
             false => wgmma(l, op),
@@ -478,13 +486,16 @@ fn descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
 /// `warpgroup.mma` as inline PTX: the accumulator's N/2 registers as
 /// outputs tied to the inputs (what "+f" means), then the descriptors;
 /// scale-d 1 (accumulate), A and B unscaled, A K-major, B N-major with
-/// `transposeB`.
+/// `transposeB`. `warpgroup.mma.register_a` passes A as its four
+/// registers of two halves each (`{a0, a1, a2, a3}`, PTX's form without
+/// A's transpose immediate).
 fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     if !sm90a(l) {
         return Err(l.err(
             op,
             format!(
-                "'nvgpu.warpgroup.mma' needs --arch=sm_90a, not {}",
+                "'{}' needs --arch=sm_90a, not {}",
+                l.ir.op_name(op),
                 l.target.arch()
             ),
         ));
@@ -492,8 +503,10 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
     let c = vector(l, op, 2)?;
     let k = c.get_type().get_size();
     let n = aic_dialects::nvgpu::wgmma_n(l.ir, op);
-    let (da, db) = (operand(l, op, 0)?, operand(l, op, 1)?);
+    let reg_a = aic_dialects::nvgpu::wgmma_register_a(l.ir, op);
+    let db = operand(l, op, 1)?;
     let f32 = l.f32();
+    let i32t = l.i32();
     let regs: Vec<String> = (0..k).map(|i| format!("${i}")).collect();
     let tb = u8::from(aic_dialects::nvgpu::transpose_b(l.ir, op));
     let ab = if aic_dialects::nvgpu::wgmma_bf16(l.ir, op) {
@@ -501,23 +514,45 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
     } else {
         "f16"
     };
+    // A's operands (four i32 pairs of halves, or the descriptor), then B's.
+    let mut a_args: Vec<inkwell::values::BasicMetadataValueEnum> = Vec::new();
+    let (a_text, a_cons, imm) = if reg_a {
+        let a = vector(l, op, 0)?;
+        let pairs = l.b.build_bit_cast(a, i32t.vec_type(4), "").llvm()?;
+        for i in 0..4u64 {
+            let at = i32t.const_int(i, false);
+            let x = l.b.build_extract_element(pairs.into_vector_value(), at, "");
+            a_args.push(x.llvm()?.into());
+        }
+        let text = format!("{{${}, ${}, ${}, ${}}}", k, k + 1, k + 2, k + 3);
+        (text, vec!["r"; 4], format!("{tb}"))
+    } else {
+        a_args.push(operand(l, op, 0)?.into());
+        (format!("${k}"), vec!["l"], format!("0, {tb}"))
+    };
+    let b_at = k + a_args.len() as u32;
     let asm = format!(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} {{{}}}, ${k}, ${}, p, 1, 1, 0, {tb};\n}}",
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} {{{}}}, {a_text}, ${b_at}, p, 1, 1, {imm};\n}}",
         regs.join(", "),
-        k + 1
     );
     let mut cons: Vec<String> = (0..k).map(|_| "=f".to_string()).collect();
-    cons.extend(["l".to_string(), "l".to_string()]);
+    cons.extend(a_cons.iter().map(|c| c.to_string()));
+    cons.push("l".to_string());
     cons.extend((0..k).map(|i| i.to_string()));
     let fields: Vec<BasicTypeEnum> = (0..k).map(|_| f32.into()).collect();
     let ret = l.cx.struct_type(&fields, false);
-    let mut params: Vec<inkwell::types::BasicMetadataTypeEnum> =
-        vec![l.cx.i64_type().into(), l.cx.i64_type().into()];
+    let mut params: Vec<inkwell::types::BasicMetadataTypeEnum> = if reg_a {
+        vec![i32t.into(); 4]
+    } else {
+        vec![l.cx.i64_type().into()]
+    };
+    params.push(l.cx.i64_type().into());
     params.extend((0..k).map(|_| inkwell::types::BasicMetadataTypeEnum::from(f32)));
     let fty = ret.fn_type(&params, false);
     let f =
         l.cx.create_inline_asm(fty, asm, cons.join(","), true, false, None, false);
-    let mut args: Vec<inkwell::values::BasicMetadataValueEnum> = vec![da.into(), db.into()];
+    let mut args = a_args;
+    args.push(db.into());
     for i in 0..k {
         let at = l.i32().const_int(u64::from(i), false);
         args.push(l.b.build_extract_element(c, at, "").llvm()?.into());
@@ -744,12 +779,22 @@ fn host_async_copy(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
 /// columns n run along the 128-byte rows, 64 to an atom, atoms `LBO`
 /// apart, k at `(k / 8)·SBO + (k % 8)·128`. The swizzle then moves the
 /// 16-byte chunk of each address: bits 4-6 are xor-ed with bits 7-9 (the
-/// row within the 1024-byte pattern).
+/// row within the 1024-byte pattern). `warpgroup.mma.register_a` reads
+/// A from its warp's registers instead, exchanged as `mma.sync`'s are
+/// ([`host_mma_sync`]): each thread leaves its 8 halves in its slots 0
+/// and 1, and A's `(r, k)` is element `2·(r % 16 / 8 + 2·(k / 8)) + k %
+/// 2` of lane `4·(r % 8) + (k % 8) / 2` of warp `r / 16` (this thread's).
 fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let c = vector(l, op, 2)?;
     let k = u64::from(c.get_type().get_size());
-    let (da, db) = (operand(l, op, 0)?, operand(l, op, 1)?);
-    let (da, db) = (da.into_int_value(), db.into_int_value());
+    let reg_a = aic_dialects::nvgpu::wgmma_register_a(l.ir, op);
+    let db = operand(l, op, 1)?.into_int_value();
+    // A register A's descriptor is unused: a zero stands in.
+    let da = if reg_a {
+        l.cx.i64_type().const_zero()
+    } else {
+        operand(l, op, 0)?.into_int_value()
+    };
     let trans_b = aic_dialects::nvgpu::transpose_b(l.ir, op);
     let i64t = l.cx.i64_type();
     let f32 = l.f32();
@@ -760,6 +805,20 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     };
     let cst = |v: u64| i64t.const_int(v, false);
     let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    if reg_a {
+        let a = vector(l, op, 0)?;
+        let i32t = l.i32();
+        for s in 0..2u64 {
+            let idx: Vec<_> = (4 * s..4 * s + 4)
+                .map(|i| i32t.const_int(i, false))
+                .collect();
+            let mask = inkwell::types::VectorType::const_vector(&idx);
+            let part = l.b.build_shuffle_vector(a, a, mask, "").llvm()?;
+            let mine = l.host_slot(s, tid)?;
+            l.b.build_store(mine, part).llvm()?;
+        }
+        l.barrier()?;
+    }
     let base = l.shared_base()?;
     // The accumulator in memory, updated element by element in a loop.
     let acc = l.allocas.build_alloca(c.get_type(), "").llvm()?;
@@ -852,8 +911,41 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     // SAFETY (LLVM semantics): i < k, the accumulator's length.
     let slot = unsafe { l.b.build_in_bounds_gep(f32, acc, &[iv], "").llvm()? };
     let mut sum = l.b.build_load(f32, slot, "").llvm()?.into_float_value();
+    // Register A: the first lane of this row's quad group in its warp.
+    let quad = if reg_a {
+        let g4 = bin(l, "*", g, cst(4))?;
+        let first = l.b.build_int_sub(tid, lane, "").llvm()?;
+        Some(bin(l, "+", first, g4)?)
+    } else {
+        None
+    };
     for kk in 0..16u64 {
         let a_at = bin(l, "+", a_row, cst((kk / 8) * 16 + (kk % 8) * 2))?;
+        let x = match quad {
+            Some(first) => {
+                // Element 2·(q + 2·(k / 8)) + k % 2, q = 1 for rows g + 8.
+                let ev = bin(l, "*", q, cst(2))?;
+                let ev = bin(l, "+", ev, cst(4 * (kk / 8) + kk % 2))?;
+                let src = bin(l, "+", first, cst((kk % 8) / 2))?;
+                let slot = l.b.build_int_unsigned_div(ev, cst(4), "").llvm()?;
+                let within = bin(l, "%", ev, cst(4))?;
+                let (p0, p1) = (l.host_slot(0, src)?, l.host_slot(1, src)?);
+                let one =
+                    l.b.build_int_compare(inkwell::IntPredicate::NE, slot, cst(0), "")
+                        .llvm()?;
+                let p =
+                    l.b.build_select(one, p1, p0, "")
+                        .llvm()?
+                        .into_pointer_value();
+                // SAFETY (LLVM semantics): a slot holds four halves.
+                let p = unsafe { l.b.build_in_bounds_gep(f16, p, &[within], "").llvm()? };
+                l.b.build_load(f16, p, "").llvm()?.into_float_value()
+            }
+            None => {
+                let pa = swizzled(l, a_at)?;
+                l.b.build_load(f16, pa, "").llvm()?.into_float_value()
+            }
+        };
         let b_at = if trans_b {
             let kb = bin(l, "*", cst(kk / 8), sbo_b)?;
             let kb = bin(l, "+", kb, cst((kk % 8) * 128))?;
@@ -861,8 +953,7 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
         } else {
             bin(l, "+", b_line, cst((kk / 8) * 16 + (kk % 8) * 2))?
         };
-        let (pa, pb) = (swizzled(l, a_at)?, swizzled(l, b_at)?);
-        let x = l.b.build_load(f16, pa, "").llvm()?.into_float_value();
+        let pb = swizzled(l, b_at)?;
         let y = l.b.build_load(f16, pb, "").llvm()?.into_float_value();
         let x = l.b.build_float_ext(x, f32, "").llvm()?;
         let y = l.b.build_float_ext(y, f32, "").llvm()?;
@@ -878,5 +969,10 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     i.add_incoming(&[(&next, end)]);
     l.b.build_conditional_branch(more, head, done).llvm()?;
     l.b.position_at_end(done);
-    l.b.build_load(c.get_type(), acc, "").llvm()
+    let d = l.b.build_load(c.get_type(), acc, "").llvm()?;
+    if reg_a {
+        // Every thread has read its warp's A before a slot changes again.
+        l.barrier()?;
+    }
+    Ok(d)
 }

@@ -79,6 +79,21 @@
 //! `tma.async.load`) and the mbarriers its copies complete on
 //! (`mbarrier.init`, `.arrive`, `.arrive.expect_tx`, `.try_wait.parity`)
 //! are in [`tma`]'s ops.
+//!
+//! `warpgroup.mma.register_a` is aic's own variant, PTX's wgmma with A
+//! from registers (upstream's `nvgpu.warpgroup.mma` reads A through a
+//! descriptor only): A is each thread's `vector<4x2xT>` (T f16, or bf16
+//! with `abType = bf16`), the m16k16 A fragment of mma.sync for its
+//! warp's 16 rows of the 64 (row `16·w + l/4 + 8·(i % 2)`, column
+//! `2·(l % 4) + 8·(i / 2) + j` for element `[i][j]` of lane `l` of warp
+//! `w`), B as in `warpgroup.mma`. FlashAttention-3 feeds the softmax's
+//! probabilities to the second GEMM so, straight from the first one's
+//! accumulator. The registers of A must not change until the wait either.
+//!
+//! ```mlir
+//! %d = nvgpu.warpgroup.mma.register_a %a, %db, %c {transposeB}
+//!     : vector<4x2xf16>, vector<32xf32> -> vector<32xf32>
+//! ```
 
 mod tma;
 pub use tma::*;
@@ -90,6 +105,7 @@ use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, TypeCons
 use aic::float::FloatKind;
 use aic::interp::{IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
+use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic::verifier::op_error;
 
@@ -311,6 +327,31 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `nvgpu.warpgroup.mma.register_a %a, %db, %c {abType = bf16}? {transposeB}? : vector<4x2xT>, vector<Kxf32> -> vector<Kxf32>`.
+    pub WarpgroupMmaRegisterA = WARPGROUP_MMA_REGISTER_A {
+        operands: [
+            matrix_a = "matrixA": one(VECTOR),
+            descriptor_b = "descriptorB": one(I64),
+            matrix_c = "matrixC": one(VECTOR),
+        ],
+        results: [matrix_d = "matrixD": one(VECTOR)],
+        attributes: [
+            transpose_b = "transposeB": optional(ac::UNIT),
+            ab_type = "abType": optional(HALF_TYPE),
+        ],
+        spec: OpSpec {
+            summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate, A from registers, B from shared memory",
+            format: Some(
+                "$matrixA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixA) `,` type($matrixC) `->` type($matrixD)",
+            ),
+            verify: Some(verify_warpgroup_mma),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.warpgroup.mma.register_a")
+        },
+    }
+}
+
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvgpu",
@@ -329,6 +370,7 @@ pub static DIALECT: Dialect = Dialect {
         MBARRIER_ARRIVE_EXPECT_TX,
         MBARRIER_ARRIVE,
         MBARRIER_TRY_WAIT_PARITY,
+        WARPGROUP_MMA_REGISTER_A,
     ],
     materialize_constant: None,
 };
@@ -409,9 +451,16 @@ pub fn wgmma_bf16(ctx: &Context, op: Op) -> bool {
     matches!(attr_kind(ctx, op, "abType"), Some(AttrKind::Type(t)) if is_float(ctx, *t, FloatKind::BF16))
 }
 
-/// The N of a `warpgroup.mma` (twice its accumulator's length per thread).
+/// Whether a warpgroup MMA reads A from registers
+/// (`warpgroup.mma.register_a`), not through a descriptor.
+pub fn wgmma_register_a(ctx: &Context, op: Op) -> bool {
+    WarpgroupMmaRegisterA::is(ctx, op)
+}
+
+/// The N of a `warpgroup.mma` or `warpgroup.mma.register_a` (twice its accumulator's length per thread).
 pub fn wgmma_n(ctx: &Context, op: Op) -> i64 {
-    let t = ctx.value_type(WarpgroupMma(op).matrix_c(ctx));
+    // matrixC is operand 2 of both forms.
+    let t = ctx.value_type(ctx.operands(op)[2]);
     vector_of(ctx, t).map_or(0, |(s, _)| 2 * s.iter().product::<i64>())
 }
 
@@ -572,10 +621,30 @@ fn verify_warpgroup_mma(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     verify_in_kernel(ctx, op)?;
     let err = |m: String| op_error(ctx, op, m);
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
-    let mma = WarpgroupMma(op);
-    let c = ctx.value_type(mma.matrix_c(ctx));
-    let d = ctx.value_type(mma.matrix_d(ctx));
+    let c = ctx.value_type(ctx.operands(op)[2]);
+    let d = ctx.value_type(ctx.result(op, 0));
     let n = wgmma_n(ctx, op);
+    if let Some(a) = WarpgroupMmaRegisterA::of(ctx, op) {
+        // A's fragment: this thread's 8 elements of its warp's m16k16
+        // slice, in mma.sync's A layout, of abType (f16 by default).
+        let t = ctx.value_type(a.matrix_a(ctx));
+        let want = if wgmma_bf16(ctx, op) {
+            FloatKind::BF16
+        } else {
+            FloatKind::F16
+        };
+        if !vector_of(ctx, t).is_some_and(|(s, e)| s == [4, 2] && is_float(ctx, e, want)) {
+            return Err(err(format!(
+                "expects A as vector<4x2x{}> (abType), not {}",
+                if want == FloatKind::BF16 {
+                    "bf16"
+                } else {
+                    "f16"
+                },
+                text(t)
+            )));
+        }
+    }
     let f32 =
         vector_of(ctx, c).is_some_and(|(s, e)| s.len() == 1 && is_float(ctx, e, FloatKind::F32));
     if !f32 || n % 8 != 0 || !(8..=256).contains(&n) || c != d {

@@ -36,8 +36,13 @@ struct Attention {
     /// input.
     scores: Vec<Score>,
     /// With a causal mask (keys past `query + c` score -inf), `c`: key
-    /// blocks past a block's last query are skipped.
-    causal: Option<i64>,
+    /// blocks past a block's last query are skipped; and the mask's node
+    /// (the select).
+    causal: Option<(i64, usize)>,
+    /// A positive constant scale `c` of the scores (`Q Kᵀ · c` or `/ 1/c`)
+    /// that only order-preserving nodes follow (the causal select, widening
+    /// casts), and its node: what `exp2`'s fma can take instead.
+    scale: Option<(usize, f64)>,
     /// Columns of the output.
     dv: i64,
     /// From `[(batch,) Sq, Dv]` to the output's logical shape.
@@ -124,6 +129,7 @@ fn recognise(
         return Err("scores computed in another type than the output".into());
     }
     let causal = causal_offset(ctx, &scores);
+    let scale = folded_scale(ctx, &scores, causal.map(|(_, i)| i));
     // The softmax over the keys.
     if RowOp::of(ctx, sm.op(), known, &cs, &mut taken)?.axes != [cs.len() - 1] {
         return Err("a softmax not over the keys".into());
@@ -154,6 +160,7 @@ fn recognise(
         return Err(format!("{} is not part of the attention", ctx.op_name(*o)));
     }
     Ok(Attention {
+        scale,
         scores,
         causal,
         dv,
@@ -177,7 +184,7 @@ pub(super) fn attention(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    (target, cache): (&str, &Cache),
+    (target, wgmma, cache): (&str, bool, &Cache),
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -187,16 +194,20 @@ pub(super) fn attention(
     let elem = float_elem(ctx, out_ty)?;
     let calc = compute_elem(ctx, elem);
     let (sq, sk, d) = (at.qk.m, at.qk.n, at.qk.k);
+    // f16 or bf16: tensor-core tiles.
+    let f16 = matches!(
+        ctx.type_kind(at.elems[0]),
+        TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
+    );
+    // Hopper's form where wgmma can run both gemms (head dims of whole
+    // 128-byte rows).
+    let hopper = wgmma && f16 && whole_rows(d, at.dv);
     let t = cache
         .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
         .map(|e| e.tuning)
         .unwrap_or_else(|| {
-            // f16 or bf16: tensor-core tiles.
-            let f16 = matches!(
-                ctx.type_kind(at.elems[0]),
-                TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
-            );
-            heuristic(target, at.qk.batch, (sq, sk, d), f16)
+            let t = heuristic(target, at.qk.batch, (sq, sk, d), f16);
+            if hopper { for_wgmma(t, d, at.dv) } else { t }
         });
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
@@ -207,7 +218,9 @@ pub(super) fn attention(
         ip: InsertPoint::End(kb),
         loc,
     };
-    let k = Online::start(&mut e, &at, &buf, t, calc);
+    // Hopper's loop masks only the diagonal key blocks (opt-in with the
+    // wgmma tiles).
+    let k = Online::start(&mut e, &at, &buf, t, calc, hopper);
     let [_, l_fin, acc_fin] = k.key_loop(&mut e)?;
     // The output: the accumulator over the denominator, the epilogue.
     let lbc = spread(&mut e, l_fin, k.o_t, &[0]);
@@ -230,7 +243,7 @@ pub(super) fn attention(
     if at.qk.batch > 0 {
         grid.push(at.qk.batch);
     }
-    finish(
+    let kernel = finish(
         ctx,
         group,
         func,
@@ -240,6 +253,15 @@ pub(super) fn attention(
         &[out_ty],
         loc,
     );
+    if t.threads > 0 {
+        let u = ctx.uniquer().clone();
+        let n = u.attr(aic::attributes::AttrKind::Integer {
+            value: i128::from(t.threads),
+            ty: u.int_type(64),
+        });
+        let threads = ctx.ident("threads");
+        ctx.set_inherent_attr(kernel, threads, n);
+    }
     Ok(())
 }
 
@@ -275,6 +297,12 @@ struct Online<'a> {
     pb: Option<Value>,
     /// Q's tile, staged in shared memory.
     qs: Value,
+    /// Hopper's form (with the wgmma tiles): causal key blocks below the
+    /// diagonal run in a loop of their own, unmasked
+    /// ([`Online::key_loop`]), and a constant scale of the scores is
+    /// folded into `log2e` (`exp2(x·c·log2 e - m·c·log2 e)`, one fma a
+    /// score, the row maxima taken of the unscaled scores).
+    split: bool,
     /// The constants 0, -inf, log2 e and -log2 e of the compute type.
     zero: Value,
     ninf: Value,
@@ -290,9 +318,12 @@ impl<'a> Online<'a> {
         buf: &'a dyn Fn(Value) -> Value,
         t: Tuning,
         calc: Type,
+        split: bool,
     ) -> Online<'a> {
         let u = e.ctx.uniquer().clone();
         let reg = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
+        // The scale exp2's fma takes (Hopper's form), else 1.
+        let folded = at.scale.filter(|_| split).map_or(1.0, |(_, c)| c);
         let m0 = block_start(e, 0, t.bm);
         let pb = (at.qk.batch > 0).then(|| program_id(e, 2));
         let c0 = ab::index(e, 0);
@@ -317,10 +348,11 @@ impl<'a> Online<'a> {
             c0,
             pb,
             qs: stage(e, q, &[t.bm, d], q_elem, 1),
+            split,
             ninf: ab::number(e, f64::NEG_INFINITY, calc),
             zero: ab::number(e, 0.0, calc),
-            log2e: ab::number(e, std::f64::consts::LOG2_E, calc),
-            neg_log2e: ab::number(e, -std::f64::consts::LOG2_E, calc),
+            log2e: ab::number(e, std::f64::consts::LOG2_E * folded, calc),
+            neg_log2e: ab::number(e, -std::f64::consts::LOG2_E * folded, calc),
         }
     }
 
@@ -347,20 +379,52 @@ impl<'a> Online<'a> {
     /// The loop over the keys, `BN` at a time, carrying the row maxima, the
     /// denominators and the unnormalised output; gives their final values.
     fn key_loop(&self, e: &mut Builder<'_>) -> Result<[Value; 3], Skip> {
-        let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
+        let (row_t, o_t) = (self.row_t, self.o_t);
         let m_init = spread(e, self.ninf, row_t, &[]);
         let l_init = spread(e, self.zero, row_t, &[]);
         let acc_init = spread(e, self.zero, o_t, &[]);
         let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
         // Causal: no key past the block's last query `+ c` scores.
         let hi = match self.at.causal {
-            Some(c) => {
+            Some((c, _)) => {
                 let last = ab::index(e, self.t.bm + c);
                 let end = ab::binary::<arith::AddI>(e, self.m0, last);
                 ab::binary::<arith::MinSI>(e, end, csk)
             }
             None => csk,
         };
+        let mut carried = [m_init, l_init, acc_init];
+        let mut lo = self.c0;
+        // With `split`, the key blocks wholly below the block's first query
+        // `+ c` (and wholly before the end) first, without masks; then the
+        // rest, masked: only the diagonal blocks and a ragged last one.
+        if let (true, Some((c, _))) = (self.split, self.at.causal) {
+            let (bn, sk) = (self.t.bn, self.at.qk.n);
+            let first = ab::index(e, c + 1);
+            let keep = ab::binary::<arith::AddI>(e, self.m0, first);
+            let blocks = ab::binary::<arith::DivUI>(e, keep, cbn);
+            let mid = ab::binary::<arith::MulI>(e, blocks, cbn);
+            let whole = ab::index(e, sk / bn * bn);
+            let mid = ab::binary::<arith::MinSI>(e, mid, whole);
+            let mid = ab::binary::<arith::MinSI>(e, mid, hi);
+            carried = self.loop_over(e, (lo, mid), carried, false)?;
+            lo = mid;
+        }
+        self.loop_over(e, (lo, hi), carried, true)
+    }
+
+    /// The loop over keys `lo..hi`, `BN` at a time, from the carried
+    /// values; `masked`: the scores' masks applied (else no key block it
+    /// visits is masked).
+    fn loop_over(
+        &self,
+        e: &mut Builder<'_>,
+        (lo, hi): (Value, Value),
+        inits: [Value; 3],
+        masked: bool,
+    ) -> Result<[Value; 3], Skip> {
+        let (row_t, o_t, loc) = (self.row_t, self.o_t, e.loc);
+        let (csk, cbn) = (ab::index(e, self.at.qk.n), ab::index(e, self.t.bn));
         let index = e.ctx.uniquer().ty(TypeKind::Index);
         let lb = e.ctx.create_block(&[
             (index, Some(loc)),
@@ -371,11 +435,10 @@ impl<'a> Online<'a> {
         let la: Vec<Value> = e.ctx.block_args(lb).to_vec();
         {
             let mut l = inside(e, lb);
-            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk)?;
+            let next = self.step(&mut l, [la[0], la[1], la[2], la[3]], csk, masked)?;
             yield_(&mut l, &next);
         }
-        let inits = [m_init, l_init, acc_init];
-        let lo = for_loop(e, (self.c0, hi, cbn), &inits, &[row_t, row_t, o_t], lb);
+        let lo = for_loop(e, (lo, hi, cbn), &inits, &[row_t, row_t, o_t], lb);
         let r = lo.results(e.ctx);
         Ok([r[0], r[1], r[2]])
     }
@@ -388,6 +451,7 @@ impl<'a> Online<'a> {
         l: &mut Builder<'_>,
         [j, m_i, l_i, acc]: [Value; 4],
         csk: Value,
+        masked: bool,
     ) -> Result<[Value; 3], Skip> {
         let (at, t, calc) = (self.at, self.t, self.calc);
         let (s_t, row_t, o_t) = (self.s_t, self.row_t, self.o_t);
@@ -397,8 +461,8 @@ impl<'a> Online<'a> {
         let ks = stage(l, kt, &[d, bn], k_elem, t.stages);
         let z = spread(l, self.zero, s_t, &[]);
         let s = block_gemm(l, self.qs, ks, z, s_t);
-        let mut s = self.scores(l, s, j)?;
-        if sk % bn != 0 {
+        let mut s = self.scores(l, s, j, masked)?;
+        if sk % bn != 0 && masked {
             // Keys past the end score -inf: they add nothing to the softmax.
             let index = l.ctx.uniquer().ty(TypeKind::Index);
             let col_t = tile::plain_tile(l.ctx.uniquer(), vec![bm, bn], index, Space::Register);
@@ -445,7 +509,7 @@ impl<'a> Online<'a> {
     /// The scores' DAG on the tile `s` of `Q Kᵀ` at key `j`: one map per
     /// op, each in its result's compute type (lowered by the op's
     /// [`graph::SEMANTICS`] row); constants are literals, indices iotas.
-    fn scores(&self, l: &mut Builder<'_>, s: Value, j: Value) -> Result<Value, Skip> {
+    fn scores(&self, l: &mut Builder<'_>, s: Value, j: Value, masked: bool) -> Result<Value, Skip> {
         let (bm, bn) = (self.t.bm, self.t.bn);
         let u = l.ctx.uniquer().clone();
         let index = u.ty(TypeKind::Index);
@@ -453,8 +517,36 @@ impl<'a> Online<'a> {
         let at = self.origin(self.m0, j);
         // Each node's tile (none for a constant) and compute type.
         let mut tiles: Vec<(Option<Value>, Type)> = Vec::new();
-        for n in &self.at.scores {
+        // Unmasked, the causal select passes its scores through, and what
+        // only its predicate reads is not computed.
+        let skip = self.at.causal.filter(|_| !masked).map(|(_, i)| i);
+        let nodes = &self.at.scores;
+        let mut live = vec![false; nodes.len()];
+        if let Some(l) = live.last_mut() {
+            *l = true;
+        }
+        for i in (0..nodes.len()).rev() {
+            if let (true, Score::Op(_, args)) = (live[i], &nodes[i]) {
+                let read = if Some(i) == skip {
+                    &args[1..2]
+                } else {
+                    &args[..]
+                };
+                for a in read {
+                    live[*a] = true;
+                }
+            }
+        }
+        // Hopper's form scales in exp2's fma (Online::exp2_scale).
+        let folded = self.at.scale.filter(|_| self.split).map(|(i, _)| i);
+        for (i, n) in nodes.iter().enumerate() {
             let t = match n {
+                _ if !live[i] => (None, self.calc),
+                Score::Op(_, args) if Some(i) == folded => {
+                    let s = args.iter().find(|a| matches!(nodes[**a], Score::Scores));
+                    tiles[*s.expect("the scores")]
+                }
+                Score::Op(_, args) if Some(i) == skip => tiles[args[1]],
                 Score::Scores => (Some(s), self.calc),
                 Score::Load(src, elem) => {
                     let c = compute_type(&u, *elem);
@@ -803,10 +895,11 @@ fn half_plane(ctx: &Context, nodes: &[Score], i: usize) -> Option<[i64; 3]> {
     None
 }
 
-/// `c` if the scores' DAG ends (up to float casts) in `select(key <= query
-/// + c, x, -inf)` with `c >= 0` (every query keeps key 0, so skipping the
-/// keys past `query + c` drops only zeros from the softmax).
-fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
+/// `c` and the select's node if the scores' DAG ends (up to float casts)
+/// in `select(key <= query + c, x, -inf)` with `c >= 0` (every query keeps
+/// key 0, so skipping the keys past `query + c` drops only zeros from the
+/// softmax).
+fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     let mut i = nodes.len().checked_sub(1)?;
     while let Score::Op(op, args) = &nodes[i]
         && graph::Cast::is(ctx, *op)
@@ -821,9 +914,77 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<i64> {
         return None;
     }
     match half_plane(ctx, nodes, args[0])? {
-        [1, -1, c] if c >= 0 => Some(c),
+        [1, -1, c] if c >= 0 => Some((c, i)),
         _ => None,
     }
+}
+
+/// Whether head dims `d` and `dv` are whole 128-byte swizzled rows of
+/// halves, as wgmma's attention needs (64, 128, 192, 256).
+fn whole_rows(d: i64, dv: i64) -> bool {
+    [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
+}
+
+/// The choice of [`heuristic`] for Hopper's warpgroup MMA (tile-to-gpu's
+/// `mma=wgmma`, sm_90a), where a warpgroup of 128 threads owns 64 query
+/// rows: a 128-query block takes two warpgroups (256 threads) and 128
+/// keys a step (the scores' and the output's accumulators, 64 and D/2
+/// registers a thread, fit beside P's), for head dims that are whole
+/// 128-byte swizzled rows (64, 128; 256 with 64 keys a step).
+fn for_wgmma(t: Tuning, d: i64, dv: i64) -> Tuning {
+    if t.bm != 128 || !whole_rows(d, dv) {
+        return t;
+    }
+    Tuning {
+        bn: if d.max(dv) <= 128 { 128 } else { 64 },
+        threads: 256,
+        ..t
+    }
+}
+
+/// The node multiplying the scores by a positive constant `c` (`x · c`,
+/// `c · x` or `x / (1/c)`), and `c`, if the scores are read by it alone and
+/// it reaches the softmax through order-preserving nodes only (`select`, the
+/// causal one at `causal`, of the scaled scores; casts to f32): the softmax
+/// of `c·x` is then `exp2(x·c·log2 e - max(x)·c·log2 e)` over the row.
+fn folded_scale(ctx: &Context, nodes: &[Score], causal: Option<usize>) -> Option<(usize, f64)> {
+    let s = nodes.iter().position(|n| matches!(n, Score::Scores))?;
+    let constant = |k: usize| match nodes[k] {
+        Score::Const(Num::F(c), _) if c.is_finite() && c > 0.0 => Some(c),
+        _ => None,
+    };
+    let (i, c) = nodes.iter().enumerate().find_map(|(i, n)| {
+        let Score::Op(op, args) = n else { return None };
+        match args[..] {
+            [a, b] if graph::Mul::is(ctx, *op) && a == s => Some((i, constant(b)?)),
+            [a, b] if graph::Mul::is(ctx, *op) && b == s => Some((i, constant(a)?)),
+            [a, b] if graph::Div::is(ctx, *op) && a == s => Some((i, 1.0 / constant(b)?)),
+            _ => None,
+        }
+    })?;
+    // What reads the scaled scores (or the scores) must preserve order.
+    let mut on = vec![false; nodes.len()];
+    on[i] = true;
+    for (j, n) in nodes.iter().enumerate().skip(i + 1) {
+        let Score::Op(op, args) = n else { continue };
+        if args.contains(&s) {
+            return None;
+        }
+        if !args.iter().any(|a| on[*a]) {
+            continue;
+        }
+        let widening = graph::Cast::is(ctx, *op)
+            && matches!(
+                ctx.type_kind(float_or_int_elem(ctx, ctx.result(*op, 0))),
+                TypeKind::Float(aic::float::FloatKind::F32)
+            );
+        let masks = Some(j) == causal && !on[args[0]] && on[args[1]] && !on[args[2]];
+        if !(widening || masks) {
+            return None;
+        }
+        on[j] = true;
+    }
+    on.last().copied().unwrap_or(false).then_some((i, c))
 }
 
 /// Blocks that H100's 132 SMs should get at least, two each, before an

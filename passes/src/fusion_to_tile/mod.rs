@@ -166,7 +166,7 @@ type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip
 
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
-    |c, g, f, k, i| attention(c, g, f, (k.target, k.cache), i),
+    |c, g, f, k, i| attention(c, g, f, (k.target, k.tuner.wgmma, k.cache), i),
     |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
     |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
     |c, g, f, _, i| elementwise(c, g, f, i),

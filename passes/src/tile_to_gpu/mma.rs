@@ -190,10 +190,17 @@ pub(super) struct Plan {
 #[derive(Clone)]
 pub(super) struct Pipe {
     pub(super) depth: i64,
-    /// Iterations, and the loop's constant bounds.
+    /// Iterations, and the loop's constant bounds (`n` is 0 where the
+    /// upper bound is `upper`, known at run time only).
     pub(super) n: i64,
     pub(super) lb: i64,
     pub(super) step: i64,
+    /// The loop's upper bound where it is not a constant (an attention
+    /// loop that skips causally masked key blocks), and its lower bound
+    /// where that is not (the masked loop after the unmasked one; `lb` is
+    /// then 0).
+    pub(super) upper: Option<Value>,
+    pub(super) lower: Option<Value>,
     pub(super) copies: Vec<Copy>,
 }
 
@@ -457,6 +464,17 @@ impl Plan {
     /// Whether `gemm` runs on Hopper's warpgroup MMA.
     pub(super) fn is_wgmma(&self, gemm: Op) -> bool {
         self.wgmma.contains(&gemm)
+    }
+
+    /// The warp grid of `gemm`'s accumulator, if tensor cores run it.
+    pub(super) fn warps(&self, gemm: Op) -> Option<Warps> {
+        self.gemms.get(&gemm).copied()
+    }
+
+    /// Whether `gemm` reads its A from registers (fragments with its
+    /// rows, as attention's P).
+    pub(super) fn reads_a_from_registers(&self, gemm: Op) -> bool {
+        self.rows.a_regs.contains(&gemm)
     }
 
     /// Records `gemm` as a wgmma gemm with accumulator layout `w`.
@@ -832,6 +850,20 @@ impl Lower<'_> {
         let src = tr.input(self.ctx);
         let (rows, cols) = (t.shape[0], t.shape[1]);
         let view = self.shared_view(at, rows * stride, t.elem);
+        // wgmma's A (an attention's Q) in its swizzle, rows the lines.
+        let swizzled =
+            super::shared_layout::lines(self.ctx, op).is_some_and(|(_, _, swizzled)| swizzled);
+        let place = |s: &mut Self, row: Value, col: Value| {
+            if swizzled {
+                // The chunk's start, then the element within it.
+                let chunk = s.swizzled_at(row, col, rows);
+                let c8 = ab::index(s, CHUNK);
+                let within = ab::binary::<arith::RemUI>(s, col, c8);
+                ab::binary::<arith::AddI>(s, chunk, within)
+            } else {
+                s.mul_add(row, stride, col)
+            }
+        };
         let direct = tile::Load::defining(self.ctx, src)
             .filter(|l| super::shared_layout::is_direct(self.ctx, l.op()));
         if let Some(ld) = direct {
@@ -852,10 +884,11 @@ impl Lower<'_> {
                 let x = mb::load(s, buf, &[safe]);
                 let z = ab::number(s, 0.0, t.elem);
                 let x = ab::select(s, ok, x, z);
-                let at = s.mul_add(row, stride, col);
+                let at = place(s, row, col);
                 mb::store(s, x, view, &[at]);
                 Ok(())
             })?;
+            self.fence_for_wgmma(swizzled);
             self.barrier();
             self.padded_tiles.insert(
                 r,
@@ -876,10 +909,11 @@ impl Lower<'_> {
             let c = ab::index(s, cols);
             let row = ab::binary::<arith::DivUI>(s, e, c);
             let col = ab::binary::<arith::RemUI>(s, e, c);
-            let at = s.mul_add(row, stride, col);
+            let at = place(s, row, col);
             mb::store(s, x, view, &[at]);
             Ok(())
         })?;
+        self.fence_for_wgmma(swizzled);
         self.barrier();
         self.padded_tiles.insert(
             r,
@@ -891,6 +925,18 @@ impl Lower<'_> {
             },
         );
         Ok(())
+    }
+
+    /// Where wgmma reads what this block's threads wrote to shared memory
+    /// (`swizzled`): each thread's writes fenced for the async proxy
+    /// (`nvvm.fence.proxy async.shared, cta`) before the barrier.
+    pub(super) fn fence_for_wgmma(&mut self, swizzled: bool) {
+        if swizzled {
+            let u = self.ctx.uniquer().clone();
+            let kind = aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u);
+            let space = aic_dialects::nvvm::SharedSpace::Cta.attr(&u);
+            aic_dialects::nvvm::FenceProxy::build(self, kind, Some(space));
+        }
     }
 
     /// A shared view of gemm operand `v` (row-major, rows `stride` apart)
@@ -910,6 +956,13 @@ impl Lower<'_> {
         Ok((p, ex))
     }
 
+    /// Records fragment array `arr` (layout `w`, type `t`), made in this
+    /// block, as value `r`'s.
+    pub(super) fn add_frag(&mut self, r: Value, arr: Value, w: Warps, t: TileType) {
+        let block = self.block;
+        self.frags.insert(r, Frag { arr, w, t, block });
+    }
+
     /// A new fragment array for an accumulator of type `t`.
     pub(super) fn frag_alloca(&mut self, w: Warps, t: &TileType) -> Value {
         self.private(w.slots_of(t), t.elem)
@@ -917,6 +970,11 @@ impl Lower<'_> {
 
     /// `tile.gemm` on tensor cores.
     pub(super) fn mma_gemm(&mut self, op: Op) -> Result<(), Diagnostic> {
+        // The one gemm of a pipelined wgmma loop is lowered with its loop;
+        // those lowered here are an attention loop's.
+        if self.mma.is_wgmma(op) {
+            return self.wgmma_attention_gemm(op);
+        }
         let w = self.mma.gemms[&op];
         if let Unit::Mfma(_) = w.unit {
             return self.mfma_gemm(op, w);

@@ -7,7 +7,9 @@
 //! from (a scalar broadcast takes the layout itself; anything else is read
 //! through a `tile.convert_layout`). mma.sync's fragments by a `wm x wn`
 //! grid of warps are `mma<16, 8, 16, wm, wn>`, MFMA's `mma<T, T, 256/T,
-//! wm, wn>`, Hopper's warpgroup MMA's `wgmma<64, N, 16>`. `tile-to-gpu`
+//! wm, wn>`, Hopper's warpgroup MMA's `wgmma<64, N, 16>` (the one gemm of
+//! a pipelined K loop, or both of an attention loop's,
+//! [`super::wgmma_attention`]). `tile-to-gpu`
 //! runs each gemm as its layout says (and decides it itself, running this
 //! pass, for kernels whose gemms carry no matrix layout yet).
 

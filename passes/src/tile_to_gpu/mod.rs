@@ -45,7 +45,8 @@
 //! [`shared_layout`], `tile-shared-layout`, writes into the IR; this pass
 //! runs both itself on kernels that carry no such decision yet); with `mma=wgmma` (sm_90a), the one gemm of a pipelined
 //! K loop becomes warpgroups' `nvgpu.warpgroup.mma` where it qualifies
-//! (see [`wgmma`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
+//! (see [`wgmma`]), and so do both gemms of an attention's loop over the
+//! keys (see [`wgmma_attention`]), the others mma.sync; with `mma=amdgpu` (gfx90a,
 //! gfx942), wavefronts' `amdgpu.mfma` (see [`mfma`]).
 
 mod mfma;
@@ -57,6 +58,7 @@ pub mod shared_layout;
 mod tma;
 pub mod warp_rows;
 mod wgmma;
+mod wgmma_attention;
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
@@ -405,10 +407,18 @@ fn lower_kernel(
     });
     let plan = mma::plan(ctx, k, threads, mma)?;
     shared_layout::check(ctx, k, &plan, threads, mma)?;
+    // A wgmma attention's loops share their rings (see wgmma_attention).
+    let shared_with = wgmma_attention::shared_rings(ctx, &transfers, &plan);
     for t in transfers {
         let r = ctx.result(t, 0);
         let tt = tile::tile_type(&u, ctx.value_type(r)).ok_or_else(|| err(ctx, t, "not a tile"))?;
-        if tt.space == Space::Shared {
+        if let Some(at) = shared_with
+            .get(&t)
+            .and_then(|e| transfer_at.get(e))
+            .copied()
+        {
+            transfer_at.insert(t, at);
+        } else if tt.space == Space::Shared {
             if shared_layout::lines(ctx, t).is_some_and(|(_, _, swizzled)| swizzled) {
                 // A swizzle pattern's start (see wgmma).
                 top = (top + 1023) / 1024 * 1024;

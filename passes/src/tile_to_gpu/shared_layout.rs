@@ -8,15 +8,17 @@
 //! transfers that memory holds contiguous along the tile's rows are stored
 //! transposed, `padded<M + 8, trans>`; the A and B of the one gemm of such
 //! a loop on Hopper's warpgroup MMA are stored in wgmma's 128-byte
-//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`); with
-//! `copy=tma` (`tma_empty`) such a loop whose loads TMA can copy gets
-//! `copy = tma` (`tma_empty`; see [`super::tma`]), its ring filled by bulk
-//! tensor copies. `tile-to-gpu`
+//! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`), and so are an
+//! attention loop's Q, K and V when both its gemms run on wgmma
+//! ([`super::wgmma_attention`]; its loop may then have bounds known at
+//! run time only, a causal attention's); with `copy=tma` (`tma_empty`) a
+//! GEMM loop whose loads TMA can copy gets `copy = tma` (`tma_empty`; see
+//! [`super::tma`]), its ring filled by bulk tensor copies. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
 use super::mma::{self, Kind, Pipe, Plan};
-use super::{err, wgmma};
+use super::{err, wgmma, wgmma_attention};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
 use aic::ir::{Context, Op, WalkOrder};
@@ -73,6 +75,17 @@ pub(super) fn stored(ctx: &Context, t: Op) -> Option<Layout> {
         Some(l @ (Layout::Padded { .. } | Layout::Swizzle { .. })) => Some(l),
         _ => None,
     }
+}
+
+/// Whether op `o` (a transfer, or a gemm whose B is one) stores its tile
+/// in wgmma's swizzle.
+fn stored_swizzled(ctx: &Context, o: Op) -> bool {
+    let t = match tile::Gemm::of(ctx, o) {
+        Some(g) => ctx.defining_op(g.b(ctx)),
+        None => Some(o),
+    };
+    t.and_then(|t| stored(ctx, t))
+        .is_some_and(|l| matches!(l, Layout::Swizzle { .. }))
 }
 
 /// Whether kernel `k` carries shared-memory decisions already: a laid-out
@@ -187,7 +200,7 @@ pub(super) fn pipe_of(
     };
     let laid_out = |t: Op| stored(ctx, t).is_some();
     let pipe = matches!(kind, Kind::Nvgpu | Kind::Wgmma)
-        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads))
+        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma))
         .flatten();
     let Some(mut pipe) = pipe else {
         return Err(err(
@@ -214,9 +227,10 @@ pub(super) fn pipe_of(
 
 /// Checks that the shared layouts and stages of kernel `k` fit what they
 /// lay out: laid-out transfers read only as A or B of matrix-unit gemms,
-/// transposed or swizzled ones staged by a pipeline, swizzles wgmma's and
-/// read by wgmma gemms, every wgmma gemm the one gemm of a pipeline whose
-/// operands are swizzled.
+/// transposed or swizzled ones staged by a pipeline (but an attention's
+/// Q, which wgmma reads as A), swizzles wgmma's and read by wgmma gemms,
+/// every wgmma gemm the one gemm of a pipeline whose operands are
+/// swizzled or one of a wgmma attention loop's two.
 pub(super) fn check(
     ctx: &Context,
     k: Op,
@@ -261,7 +275,9 @@ pub(super) fn check(
             ));
         }
         let trans = lines(ctx, o).is_some_and(|(_, t, _)| t);
-        if (trans || swizzled) && stages_of(ctx, o).is_none() {
+        // An attention's Q, staged once: wgmma reads it as A.
+        let wgmma_a = !trans && ctx.uses(r).iter().all(|u| u.index == 0 && p.is_wgmma(u.op));
+        if (trans || (swizzled && !wgmma_a)) && stages_of(ctx, o).is_none() {
             return Err(err(
                 ctx,
                 o,
@@ -279,6 +295,14 @@ pub(super) fn check(
             None => None,
         };
         let ok = pipe.is_some_and(|pipe| {
+            let attention = block
+                .and_then(|b| wgmma_attention::gemms(ctx, b, &pipe, p, threads))
+                .is_some_and(|at| {
+                    at[..2].contains(&g) && at.iter().all(|o| stored_swizzled(ctx, *o))
+                });
+            if attention {
+                return true;
+            }
             let single = block.and_then(|b| mma::single_gemm(ctx, b, &pipe)) == Some(g);
             let swizzled = pipe
                 .copies

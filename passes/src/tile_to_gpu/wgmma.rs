@@ -52,7 +52,7 @@ use aic_dialects::vector;
 use aic_dialects::{nvgpu, nvvm};
 
 /// Elements of a 128-byte swizzled run of f16 or bf16 (one line of an atom).
-const RUN: i64 = 64;
+pub(super) const RUN: i64 = 64;
 
 /// Bytes between the 8-line groups of an atom (its size).
 const ATOM_BYTES: i64 = 1024;
@@ -143,6 +143,12 @@ impl Lower<'_> {
         let a = |v: i64| int_attr(&u, v, i64t);
         nvgpu::WarpgroupDescriptor::build(self, view, &[at], a(lbo), a(sbo), a(128), i64t)
             .descriptor(self.ctx)
+    }
+
+    /// A descriptor of the swizzled matrix at element `at` of `view`, its
+    /// leading byte offset `lbo`, 8-line groups an atom apart.
+    pub(super) fn wgmma_descriptor(&mut self, view: Value, at: Value, lbo: i64) -> Value {
+        self.descriptor(view, at, lbo, ATOM_BYTES)
     }
 
     /// `nvvm.wgmma.wait.group.sync.aligned n`.

@@ -16,6 +16,15 @@ use aic_dialects::tile::{self, TileOp, TileType};
 use aic_dialects::vector;
 
 impl Lower<'_> {
+    /// Pipelined loop `pipe`'s lower bound: a constant, or the loop's own
+    /// run-time bound.
+    fn pipe_lower(&mut self, pipe: &Pipe) -> Value {
+        match pipe.lower {
+            Some(v) => self.map.value(v),
+            None => ab::index(self, pipe.lb),
+        }
+    }
+
     /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
     /// loop, copies for the first `depth - 1` iterations start, a group
     /// each; iteration `i` waits until its group has landed (at most
@@ -71,7 +80,7 @@ impl Lower<'_> {
         let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<Value, Diagnostic> {
             let (d, lb, st) = (
                 ab::index(s, pipe.depth),
-                ab::index(s, pipe.lb),
+                s.pipe_lower(pipe),
                 ab::index(s, pipe.step),
             );
             let slot = ab::binary::<arith::RemUI>(s, it, d);
@@ -137,16 +146,42 @@ impl Lower<'_> {
             }
             Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
         };
-        if let Some(gemm) = single_gemm(self.ctx, body, pipe).filter(|g| self.mma.is_wgmma(*g)) {
+        let known = pipe.upper.is_none() && pipe.lower.is_none();
+        let single = single_gemm(self.ctx, body, pipe).filter(|_| known);
+        if let Some(gemm) = single.filter(|g| self.mma.is_wgmma(*g)) {
             return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
         }
+        // wgmma gemms (an attention's) read the ring through the async
+        // proxy; their loops may share rings with an earlier one, whose
+        // last reads every thread has done after this barrier.
+        let wgmma = body_ops.iter().any(|o| self.mma.is_wgmma(*o));
+        if wgmma {
+            self.barrier();
+        }
+        // The trips counted from a run-time bound.
+        let trips = match (pipe.lower, pipe.upper) {
+            (None, None) => None,
+            (_, ub) => {
+                let ub = match ub {
+                    Some(ub) => self.map.value(ub),
+                    None => ab::index(self, pipe.lb + pipe.n * pipe.step),
+                };
+                let (lb, st) = (self.pipe_lower(pipe), ab::index(self, pipe.step));
+                let span = ab::binary::<arith::SubI>(self, ub, lb);
+                let zero = ab::index(self, 0);
+                let span = ab::binary::<arith::MaxSI>(self, span, zero);
+                let up = ab::index(self, pipe.step - 1);
+                let span = ab::binary::<arith::AddI>(self, span, up);
+                Some(ab::binary::<arith::DivUI>(self, span, st))
+            }
+        };
         let mut group = None;
         for it in 0..(pipe.depth - 1) {
             let itv = ab::index(self, it);
-            let live = if it < pipe.n {
-                None
-            } else {
-                Some(ab::int(self, 0, u.int_type(1)))
+            let live = match trips {
+                Some(n) => Some(ab::cmpi(self, CmpIPredicate::Ult, itv, n)),
+                None if it < pipe.n => None,
+                None => Some(ab::int(self, 0, u.int_type(1))),
             };
             group = Some(issue(self, itv, live)?);
         }
@@ -155,7 +190,7 @@ impl Lower<'_> {
             value: i128::from(pipe.depth - 2),
             ty: i32t,
         });
-        if let Some(gemm) = single_gemm(self.ctx, body, pipe) {
+        if let Some(gemm) = single.filter(|_| known) {
             return self.lower_prefetched(
                 gemm,
                 pipe,
@@ -164,22 +199,21 @@ impl Lower<'_> {
                 &issue,
             );
         }
-        let (lo, hi, one) = (
-            ab::index(self, 0),
-            ab::index(self, pipe.n),
-            ab::index(self, 1),
-        );
+        let lo = ab::index(self, 0);
+        let hi = trips.unwrap_or_else(|| ab::index(self, pipe.n));
+        let one = ab::index(self, 1);
         let out = self.for_loop(lo, hi, one, &[group], &mut |s, it, g| {
             nvgpu::DeviceAsyncWait::build(s, g[0], Some(wait_n));
+            s.fence_for_wgmma(wgmma);
             s.barrier();
             let ahead = ab::index(s, pipe.depth - 1);
             let next = ab::binary::<arith::AddI>(s, it, ahead);
-            let n = ab::index(s, pipe.n);
+            let n = trips.unwrap_or_else(|| ab::index(s, pipe.n));
             let live = ab::cmpi(s, CmpIPredicate::Ult, next, n);
             let g = issue(s, next, Some(live))?;
             let (d, lb, st) = (
                 ab::index(s, pipe.depth),
-                ab::index(s, pipe.lb),
+                s.pipe_lower(pipe),
                 ab::index(s, pipe.step),
             );
             let slot = ab::binary::<arith::RemUI>(s, it, d);

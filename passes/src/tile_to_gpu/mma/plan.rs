@@ -130,7 +130,18 @@ pub(in crate::tile_to_gpu) fn plan_shared(
         .filter(|_| matches!(kind, Kind::Nvgpu | Kind::Wgmma))
     {
         let laid_out = |t: Op| shared.layouts.contains_key(&t);
-        let pipe = pipeline(ctx, l, p, &laid_out, threads).filter(|pipe| pipe.depth >= 2);
+        let attention = |pipe: &Pipe| {
+            let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+            body.and_then(|b| crate::tile_to_gpu::wgmma_attention::gemms(ctx, b, pipe, p, threads))
+                .is_some()
+        };
+        // Bounds known at run time only: a wgmma attention's loop.
+        let pipe = pipeline(ctx, l, p, &laid_out, threads, false)
+            .or_else(|| {
+                pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma)
+                    .filter(|pipe| attention(pipe))
+            })
+            .filter(|pipe| pipe.depth >= 2);
         if let Some(pipe) = pipe {
             for c in pipe.copies.iter().filter(|c| c.trans) {
                 let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
@@ -151,6 +162,21 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                     crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, &mut shared);
                     swizzled.push(g);
                 }
+            }
+            // Attention's two gemms, both on wgmma.
+            let attention = body
+                .filter(|_| kind == Kind::Wgmma && single.is_none())
+                .and_then(|b| crate::tile_to_gpu::wgmma_attention::gemms(ctx, b, &pipe, p, threads))
+                .filter(|[g1, g2, _]| adopt || (p.wgmma.contains(g1) && p.wgmma.contains(g2)));
+            if let Some(at) = attention {
+                for g in &at[..2] {
+                    if adopt {
+                        let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
+                        p.set_wgmma(*g, crate::tile_to_gpu::wgmma::warps(n, threads));
+                    }
+                    swizzled.push(*g);
+                }
+                crate::tile_to_gpu::wgmma_attention::swizzle_operands(ctx, at, &mut shared);
             }
             shared.stages.insert(l, pipe.depth);
         }
@@ -362,17 +388,24 @@ pub(in crate::tile_to_gpu) fn pipeline(
     p: &Plan,
     laid_out: &dyn Fn(Op) -> bool,
     threads: i64,
+    dynamic: bool,
 ) -> Option<Pipe> {
     let f = tile::For::of(ctx, l)?;
-    let (lb, ub, step) = (
-        const_int(ctx, f.lower(ctx))?,
-        const_int(ctx, f.upper(ctx))?,
-        const_int(ctx, f.step(ctx))?,
-    );
-    if step <= 0 || ub <= lb {
+    let step = const_int(ctx, f.step(ctx))?;
+    // With `dynamic`, bounds known at run time only.
+    let (lb, lower) = match const_int(ctx, f.lower(ctx)) {
+        Some(lb) => (lb, None),
+        None if dynamic => (0, Some(f.lower(ctx))),
+        None => return None,
+    };
+    let (n, upper) = match const_int(ctx, f.upper(ctx)) {
+        Some(ub) if ub > lb && lower.is_none() => ((ub - lb + step - 1) / step, None),
+        _ if dynamic => (0, Some(f.upper(ctx))),
+        _ => return None,
+    };
+    if step <= 0 {
         return None;
     }
-    let n = (ub - lb + step - 1) / step;
     let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r))?;
     let iv = ctx.block_args(body)[0];
     let inside = |v: Value| {
@@ -425,7 +458,8 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
-                let cd = chunk_dim(&desc)?;
+                let cd = chunk_dim(&desc)
+                    .or_else(|| dynamic.then(|| chunk_dim_probed(&desc)).flatten())?;
                 let rank = desc.upper.len();
                 // The tile's dims are the descriptor's last two.
                 let trans = match cd {
@@ -435,9 +469,11 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 };
                 let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
                 let ext = if trans { rows } else { cols };
+                // A run-time lower bound proves no multiple.
+                let lb_known = if lower.is_some() { 1 } else { lb };
                 if ext % CHUNK != 0
                     || (trans && used_as != 1)
-                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb, step))
+                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb_known, step))
                 {
                     return None;
                 }
@@ -453,11 +489,15 @@ pub(in crate::tile_to_gpu) fn pipeline(
             _ => {}
         }
     }
-    (gemms > 0 && !copies.is_empty()).then_some(Pipe {
+    // A loop of one gemm pipelines its known trips only.
+    let trips_known = (upper.is_none() && lower.is_none()) || gemms > 1;
+    (gemms > 0 && !copies.is_empty() && trips_known).then_some(Pipe {
         depth,
         n,
         lb,
         step,
+        upper,
+        lower,
         copies,
     })
 }
@@ -582,6 +622,68 @@ fn separable_chunk_dim(d: &Desc) -> Option<usize> {
     Some(cd)
 }
 
+/// [`chunk_dim`] for any descriptor, checked by probing where its stages
+/// do not show it affine (the head reshape of grouped-query attention:
+/// heads merged, split and broadcast): the copies locate each chunk
+/// through the descriptor, so what must hold is that along one of the
+/// tile's dims (of whole chunks) every aligned run of [`CHUNK`] elements
+/// is contiguous and starts on a chunk, at every index of each dim (the
+/// others 0; up to 2^16 indices a dim) and at points mixing all dims.
+pub(in crate::tile_to_gpu) fn chunk_dim_probed(d: &Desc) -> Option<usize> {
+    let rank = d.upper.len();
+    if rank < 2 || d.upper.iter().any(|n| *n < 1 || *n > 1 << 16) {
+        return None;
+    }
+    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
+    let o = at(&vec![0; rank])?;
+    let cd = [rank - 1, rank - 2].into_iter().find(|k| {
+        let mut idx = vec![0; rank];
+        idx[*k] = 1;
+        d.upper[*k] > 1 && at(&idx) == Some(o + 1)
+    })?;
+    if d.upper[cd] % CHUNK != 0 {
+        return None;
+    }
+    // The chunk holding `idx` is contiguous and aligned.
+    let chunk_ok = |idx: &mut Vec<i64>| -> Option<bool> {
+        idx[cd] -= idx[cd] % CHUNK;
+        let base = at(idx)?;
+        let mut ok = base % CHUNK == 0;
+        for j in 1..CHUNK {
+            idx[cd] += 1;
+            ok &= at(idx)? == base + j;
+        }
+        Some(ok)
+    };
+    for k in 0..rank {
+        for i in 0..d.upper[k] {
+            let mut idx = vec![0; rank];
+            idx[k] = i;
+            if !chunk_ok(&mut idx)? {
+                return None;
+            }
+        }
+    }
+    // Points mixing the dims (a fixed pseudo-random walk).
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    for _ in 0..256 {
+        let mut idx: Vec<i64> = d
+            .upper
+            .iter()
+            .map(|n| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((x >> 33) % *n as u64) as i64
+            })
+            .collect();
+        if !chunk_ok(&mut idx)? {
+            return None;
+        }
+    }
+    Some(cd)
+}
+
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
 /// (its dim 0), not its columns.
 pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: tile::Load) -> bool {
@@ -604,4 +706,41 @@ pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: tile::Load)
     };
     let (o, r, c) = (at(None), at(Some(rank - 2)), at(Some(rank - 1)));
     matches!((o, r, c), (Some(o), Some(r), Some(c)) if r - o == 1 && c - o != 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// K of grouped-query attention as JAX writes it: 2 K heads broadcast
+    /// to 2 query heads each and reshaped to 4 heads. The stages (a merge
+    /// after an unmerge, a broadcast) do not show it affine; probing finds
+    /// whole contiguous chunks along the head dim. A view whose chunks
+    /// start off a chunk (a slice from column 4) or that has no contiguous
+    /// dim (every other column) has none.
+    #[test]
+    fn grouped_query_views_are_probed() {
+        let kv = [1, 2, 136, 64];
+        let kv5 = [1, 2, 2, 136, 64];
+        let heads = [1, 4, 136, 64];
+        let gqa = Desc::row_major(&kv)
+            .compose(&Desc::broadcast(&kv, &kv5, &[0, 1, 3, 4]))
+            .and_then(|d| d.compose(&Desc::reshape(&kv5, &heads)))
+            .expect("composes");
+        assert_eq!(chunk_dim(&gqa), None);
+        assert_eq!(chunk_dim_probed(&gqa), Some(3));
+        // Its transpose (K as a D x Sk tile): contiguous along the rows.
+        let t = gqa
+            .compose(&Desc::transpose(&heads, &[0, 1, 3, 2]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&t), Some(2));
+        let off = Desc::row_major(&kv)
+            .compose(&Desc::slice(&kv, &[0, 0, 0, 4], &[1, 2, 136, 56]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&off), None);
+        let every_other = Desc::row_major(&kv)
+            .compose(&Desc::strided_slice(&kv, &[0; 4], &kv, &[1, 1, 1, 2]))
+            .expect("composes");
+        assert_eq!(chunk_dim_probed(&every_other), None);
+    }
 }

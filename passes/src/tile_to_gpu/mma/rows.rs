@@ -541,7 +541,13 @@ impl Lower<'_> {
     /// A gemm's A fragment (m16k16, `vector<4x2xf16>`) for m16 tile `mi`
     /// and k16 step `ks` from fragment `a`: registers 0-1 are n8 tile
     /// `2·ks`'s slots, 2-3 tile `2·ks + 1`'s.
-    pub(super) fn a_from_regs(&mut self, a: &Frag, mi: i64, ks: i64, ty: Type) -> Value {
+    pub(in crate::tile_to_gpu) fn a_from_regs(
+        &mut self,
+        a: &Frag,
+        mi: i64,
+        ks: i64,
+        ty: Type,
+    ) -> Value {
         let mut el = Vec::new();
         for ni in [2 * ks, 2 * ks + 1] {
             for c in 0..4 {

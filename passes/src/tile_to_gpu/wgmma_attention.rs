@@ -1,0 +1,296 @@
+//! Attention's inner loop on Hopper's warpgroup MMA
+//! (`tile-to-gpu{mma=wgmma}`, sm_90a), FlashAttention-3's form of the
+//! FlashAttention-2 loop [`super::mma`] runs on mma.sync: both gemms of a
+//! pipelined loop over the keys run as `nvgpu.warpgroup.mma` m64nNk16
+//! instructions, in blocks of whole warpgroups (128 threads), one m64 row
+//! block of queries each.
+//!
+//! Which loops: a cp.async-pipelined `tile.for` (see
+//! [`super::mma::pipeline`]) of exactly two gemms and two staged
+//! transfers, where
+//! - the first, S = Q·Kᵀ, reads A from a shared tile staged once before
+//!   the loop (Q, `M x D`, read only as such an A: the causal loop's
+//!   unmasked blocks and its diagonal are two loops) and B from the ring
+//!   of a transfer whose memory runs along D (K, a `D x BN` tile stored
+//!   column after column: K-major for this product);
+//! - the second, O += P·V, reads A from registers (P, the first
+//!   accumulator's fragments converted to f16 or bf16, which
+//!   [`super::mma`]'s row planning already feeds mma.sync so) and B from
+//!   the other ring, stored row after row (V, `BN x Dv`: N-major B,
+//!   `transposeB`);
+//!
+//! with M = 16 x the block's warps, D and Dv multiples of 64 up to 256,
+//! BN a multiple of 16 up to 256, A and B of one half type. Other loops
+//! keep mma.sync.
+//!
+//! Shared tiles are wgmma's 128-byte swizzle ([`super::wgmma`]): the
+//! rings of K and V as the single-gemm loop stores its B, Q as its A
+//! (`swizzle<3, 3, 3>`), Q written by the block's threads before the loop
+//! and fenced for the async proxy. Each gemm is one group of k16 steps:
+//! the first reads Q and K through descriptors
+//! (`nvgpu.warpgroup.mma`), the second P from registers, a k16 step of P
+//! being the A fragment two neighbouring n8 accumulator tiles make
+//! (`nvgpu.warpgroup.mma.register_a`), and V N-major. The accumulators
+//! are mma.sync's m16n8 fragments repeated along N ([`super::wgmma`]'s
+//! layout; [`super::mma_layout`] writes `wgmma<64, N, 16>` into their
+//! types), so the online softmax between the gemms (row maxima and sums
+//! by quad shuffles, exp2 with the scale folded in, the rescaling of O)
+//! is the mma.sync loop's, on the same fragments. Each iteration waits
+//! for its stage's copies, fences them for the async proxy and syncs the
+//! block before its first wgmma.
+
+use super::Lower;
+use super::mma::{Pipe, Plan, Shared, tile_type};
+use super::wgmma::{RUN, swizzle};
+use aic::Diagnostic;
+use aic::attributes::AttrKind;
+use aic::float::FloatKind;
+use aic::ir::{Block, Context, Op, Value};
+use aic::op_def::OpHandle;
+use aic::types::TypeKind;
+use aic_dialects::arith::{self, build as ab};
+use aic_dialects::memref::build as mb;
+use aic_dialects::tile::{self, Space};
+use aic_dialects::{nvgpu, nvvm, vector};
+
+/// The two gemms of attention loop body `body` pipelined as `pipe`, and
+/// Q's transfer, if wgmma can run them in blocks of `threads` (see the
+/// module's doc); `p` plans the gemms on tensor cores, P read from
+/// registers.
+pub(super) fn gemms(
+    ctx: &Context,
+    body: Block,
+    pipe: &Pipe,
+    p: &Plan,
+    threads: i64,
+) -> Option<[Op; 3]> {
+    let gemms: Vec<tile::Gemm> = ctx
+        .block_ops(body)
+        .filter_map(|o| tile::Gemm::of(ctx, o))
+        .collect();
+    let [g1, g2] = gemms[..] else {
+        return None;
+    };
+    if threads % 128 != 0 || pipe.copies.len() != 2 || !p.is_mma(g1.op()) || !p.is_mma(g2.op()) {
+        return None;
+    }
+    let m = 16 * (threads / 32);
+    let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
+    let (k, v) = (copy(g1.b(ctx))?, copy(g2.b(ctx))?);
+    // Q: a shared tile transferred outside the loop, read only as the A
+    // of S's gemms (one a loop where the causal diagonal has its own).
+    let q = tile::Transfer::defining(ctx, g1.a(ctx))?;
+    let q_uses = ctx.uses(q.result(ctx));
+    let q_only = q_uses
+        .iter()
+        .all(|u| u.index == 0 && tile::Gemm::is(ctx, u.op));
+    let outside = ctx.parent_block(q.op()) != Some(body);
+    let (qt, kt, vt) = (
+        tile_type(ctx, q.result(ctx))?,
+        tile_type(ctx, g1.b(ctx))?,
+        tile_type(ctx, g2.b(ctx))?,
+    );
+    let pt = tile_type(ctx, g2.a(ctx))?;
+    let half = super::mma::half_kind(ctx, qt.elem)?;
+    let same = [kt.elem, vt.elem, pt.elem]
+        .iter()
+        .all(|e| super::mma::half_kind(ctx, *e) == Some(half));
+    let (d, bn, dv) = (qt.shape[1], kt.shape[1], vt.shape[1]);
+    let fits = |x: i64| x % RUN == 0 && x <= 256;
+    let shapes = qt.shape[0] == m
+        && pt.shape == [m, bn]
+        && kt.shape[0] == d
+        && vt.shape[0] == bn
+        && fits(d)
+        && fits(dv)
+        && bn % 16 == 0
+        && bn <= 256;
+    (q_only
+        && outside
+        && qt.space == Space::Shared
+        && same
+        && shapes
+        && k.trans
+        && !v.trans
+        && p.reads_a_from_registers(g2.op()))
+    .then_some([g1.op(), g2.op(), q.op()])
+}
+
+/// Records the tiles attention loop `gemms` (S's and O's gemms and Q's
+/// transfer) reads from shared memory as stored in wgmma's swizzle: Q
+/// and K's ring as A and K-major B, V's ring N-major.
+pub(super) fn swizzle_operands(ctx: &Context, [g1, g2, q]: [Op; 3], shared: &mut Shared) {
+    shared.layouts.insert(q, swizzle(false));
+    for (g, trans) in [(g1, true), (g2, false)] {
+        if let Some(t) = tile::Gemm::of(ctx, g).and_then(|g| ctx.defining_op(g.b(ctx))) {
+            shared.layouts.insert(t, swizzle(trans));
+        }
+    }
+}
+
+/// The staged transfers of a wgmma attention's loop (a loop whose gemms
+/// are wgmma's) that can take the shared region of their like in an
+/// earlier such loop of the same block, their rings' sizes alike (the
+/// causal diagonal's loop after the unmasked blocks'): each mapped to the
+/// earlier one, in `transfers` (program order). The later loop syncs the
+/// block before its first copies ([`Lower::lower_pipelined`]).
+pub(super) fn shared_rings(
+    ctx: &Context,
+    transfers: &[Op],
+    plan: &Plan,
+) -> std::collections::HashMap<Op, Op> {
+    use std::collections::HashMap;
+    // Each staged loop of wgmma gemms and its transfers, in order.
+    let mut loops: Vec<(Op, Vec<Op>)> = Vec::new();
+    for t in transfers {
+        let Some(l) = ctx
+            .parent_block(*t)
+            .and_then(|b| ctx.block_parent(b))
+            .and_then(|r| ctx.region_parent(r))
+            .filter(|l| tile::For::of(ctx, *l).is_some_and(|f| f.stages(ctx).is_some()))
+        else {
+            continue;
+        };
+        let wgmma = ctx
+            .regions(l)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .is_some_and(|b| ctx.block_ops(b).any(|o| plan.is_wgmma(o)));
+        if !wgmma {
+            continue;
+        }
+        match loops.last_mut() {
+            Some((last, ts)) if *last == l => ts.push(*t),
+            _ => loops.push((l, vec![*t])),
+        }
+    }
+    let like = |a: Op, b: Op| {
+        ctx.value_type(ctx.result(a, 0)) == ctx.value_type(ctx.result(b, 0))
+            && super::shared_layout::transfer_bytes(ctx, a)
+                == super::shared_layout::transfer_bytes(ctx, b)
+    };
+    let mut out = HashMap::new();
+    for i in 1..loops.len() {
+        let (l, ts) = &loops[i];
+        let earlier = loops[..i].iter().rev().find(|(e, es)| {
+            ctx.parent_block(*e) == ctx.parent_block(*l)
+                && es.len() == ts.len()
+                && es.iter().zip(ts).all(|(a, b)| like(*a, *b))
+        });
+        if let Some((_, es)) = earlier {
+            for (a, b) in es.iter().zip(ts) {
+                // The region's owner: the first loop's transfer.
+                let owner = out.get(a).copied().unwrap_or(*a);
+                out.insert(*b, owner);
+            }
+        }
+    }
+    out
+}
+
+impl Lower<'_> {
+    /// A gemm of an attention loop on wgmma (see the module's doc): one
+    /// group of k16 steps on the accumulator as a vector, waited for
+    /// before its result is read.
+    pub(super) fn wgmma_attention_gemm(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let ctx = &*self.ctx;
+        let g = tile::Gemm::of(ctx, op)
+            .ok_or_else(|| super::err(ctx, op, "a wgmma gemm that is not a gemm"))?;
+        let (ga, gb, gacc, r) = (g.a(ctx), g.b(ctx), g.acc(ctx), g.result(ctx));
+        let w = self.mma.warps(op).expect("a tensor-core gemm");
+        let t = self.tile_of(op, r)?;
+        let at = self.tile_of(op, ga)?;
+        let (m, kk, n) = (at.shape[0], at.shape[1], t.shape[1]);
+        let out = self.frag_alloca(w, &t);
+        self.write_frag(gacc, w, &t, out)?;
+        let a_regs = if self.mma.reads_a_from_registers(op) {
+            let f = self.frags.get(&ga).cloned();
+            Some(f.ok_or_else(|| super::err(self.ctx, op, "P is not in registers"))?)
+        } else {
+            None
+        };
+        let pa = match a_regs {
+            Some(_) => None,
+            None => Some(self.gemm_operand(ga)?.0),
+        };
+        let pb = self.gemm_operand(gb)?.0;
+        let u = self.ctx.uniquer().clone();
+        let f32 = u.ty(TypeKind::Float(FloatKind::F32));
+        let bt = self.tile_of(op, gb)?;
+        let ab_type = (super::mma::half_kind(self.ctx, bt.elem) == Some(FloatKind::BF16))
+            .then(|| u.attr(AttrKind::Type(bt.elem)));
+        let len = w.slots();
+        let vty = u.ty(TypeKind::Vector {
+            shape: [len].as_slice().into(),
+            scalable: [false].as_slice().into(),
+            elem: f32,
+        });
+        let a_ty = u.ty(TypeKind::Vector {
+            shape: [4, 2].as_slice().into(),
+            scalable: [false, false].as_slice().into(),
+            elem: bt.elem,
+        });
+        let el: Vec<Value> = (0..len)
+            .map(|s| {
+                let i = ab::index(self, s);
+                mb::load(self, out, &[i])
+            })
+            .collect();
+        let mut v = vector::FromElements::build(self, &el, vty).result(self.ctx);
+        // This warpgroup's 64 rows of A (Q).
+        let zero = ab::index(self, 0);
+        let a_rows = match pa {
+            Some(_) => {
+                let c128 = ab::index(self, 128);
+                let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
+                self.mul_add(wg, 64 * RUN, zero)
+            }
+            None => zero,
+        };
+        let base = |s: &mut Self, b: Option<Value>, at: i64| {
+            let c = ab::index(s, at);
+            match b {
+                Some(b) => ab::binary::<arith::AddI>(s, b, c),
+                None => c,
+            }
+        };
+        // K-major B (K stored N x K) or N-major B (V stored K x N).
+        let k_major_b = pb.trans;
+        let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
+        let kb = bt.shape[0];
+        nvvm::WgmmaFence::build(self);
+        for k in (0..kk).step_by(16) {
+            let (at_b, lbo) = if k_major_b {
+                ((k / RUN) * n * RUN + k % RUN, 16)
+            } else {
+                (k * RUN, kb * 2 * RUN)
+            };
+            let at_b = base(self, pb.base, at_b);
+            let db = self.wgmma_descriptor(pb.view, at_b, lbo);
+            v = match (&a_regs, pa) {
+                (Some(f), _) => {
+                    let a = self.a_from_regs(f, 0, k / 16, a_ty);
+                    nvgpu::WarpgroupMmaRegisterA::build(self, a, db, v, transpose_b, ab_type, vty)
+                        .matrix_d(self.ctx)
+                }
+                (None, Some(pa)) => {
+                    let at_a = base(self, pa.base, (k / RUN) * m * RUN + k % RUN);
+                    let at_a = ab::binary::<arith::AddI>(self, at_a, a_rows);
+                    let da = self.wgmma_descriptor(pa.view, at_a, 16);
+                    nvgpu::WarpgroupMma::build(self, da, db, v, transpose_b, ab_type, vty)
+                        .matrix_d(self.ctx)
+                }
+                (None, None) => unreachable!("A is in registers or shared"),
+            };
+        }
+        nvvm::WgmmaCommit::build(self);
+        self.wgmma_wait(0);
+        for s in 0..len {
+            let x = self.extract(v, &[s], f32);
+            let i = ab::index(self, s);
+            mb::store(self, x, out, &[i]);
+        }
+        self.add_frag(r, out, w, t);
+        Ok(())
+    }
+}

@@ -2,7 +2,8 @@
 // (the GPU) differ: --emit-rounds compiles one bundle a round and
 // rounds.json (the candidates of each kernel signature, the heuristic's
 // first, and each round's picks); --measure times them where the GPU is. On
-// sm_90a an f16 GEMM's candidates are warpgroup tiles (threads = 2 x bm).
+// sm_90a an f16 GEMM's candidates are warpgroup tiles (threads = 2 x bm), the
+// heuristic's 128 x 256 x 64 in 4 stages first.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: aic-tune %s --target=cuda --arch=sm_90a --emit-rounds=%t/rounds 2> %t/progress.txt
 // RUN: FileCheck %s --check-prefix=PROGRESS < %t/progress.txt
@@ -15,11 +16,11 @@
 // ROUNDS: "h100/sm_90a/gemm/0x256x256x128/f16": {
 // ROUNDS-NEXT: "candidates": [
 // ROUNDS-NEXT: [
+// ROUNDS-NEXT: 128,
+// ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 64,
-// ROUNDS-NEXT: 64,
-// ROUNDS-NEXT: 32,
-// ROUNDS-NEXT: 3,
-// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 256
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 64,

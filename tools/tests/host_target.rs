@@ -157,7 +157,10 @@ fn check_on(
     seed: u64,
     how: &Lowering,
 ) -> String {
-    let file = scratch_file(&seed.to_string(), "t.mlir", text);
+    // Tests run in parallel and may share a seed: a folder each check.
+    static CHECKS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = CHECKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = scratch_file(&format!("{seed}-{n}"), "t.mlir", text);
     let dir = file.parent().unwrap();
     let mut r = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let lits: Vec<String> = args.iter().map(|s| literal(&mut r, s, elem)).collect();
@@ -209,7 +212,9 @@ fn check_compiled(what: &str, text: &str, args: &[Vec<i64>], elem: &str, seed: u
 
 /// `text` lowered for the host down to gpu kernels, as `check_on` compiles it.
 fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
-    let file = scratch_file(&seed.to_string(), "ir.mlir", text);
+    static IRS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = IRS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = scratch_file(&format!("ir-{seed}-{n}"), "ir.mlir", text);
     let pipeline = aic_tools::compile::matrix_pipeline(
         "host",
         None,

@@ -284,9 +284,7 @@ impl Signature {
         let (m, n, k) = (self.m, self.n, self.k);
         let mut t = match self.template {
             Template::GemmChain { n2 } => Tuning::heuristic(target, m, n2, k),
-            _ if self.mma_sized() && wgmma => {
-                Tuning::heuristic_f16_gemm(target, self.batch, m, n, k).for_wgmma(k)
-            }
+            _ if self.mma_sized() && wgmma => Tuning::heuristic_wgmma(target, self.batch, m, n, k),
             _ if self.mma_sized() => Tuning::heuristic_f16_gemm(target, self.batch, m, n, k),
             _ => Tuning::heuristic(target, m, n, k),
         };
@@ -502,6 +500,29 @@ impl Tuning {
         }
     }
 
+    /// The built-in choice for one f16 GEMM on Hopper's warpgroup MMA
+    /// (sm_90a): 128-row blocks of two warpgroups, 256 columns wide where
+    /// the problem has them (else 128), a K step of 64 and 4 stages, even
+    /// where the grid leaves SMs idle; elsewhere, and for fewer than 128
+    /// rows, [`Tuning::heuristic_f16_gemm`] made fit for wgmma. Measured by
+    /// aic-tune on an H100 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt):
+    /// BERT's 4096x768x768 GEMM 21.4 us at 128x256 against 43.5 at the
+    /// mma.sync heuristic's 64x64, 4096x768x3072 45.3 against 148.3, GPT-2's
+    /// 8192x1024x1024 50.0 against 54.6 at 128x128.
+    pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
+        let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
+        if target != "h100" || m < 128 || n < 128 {
+            return base.for_wgmma(k);
+        }
+        Tuning {
+            bm: 128,
+            bn: if n >= 256 { 256 } else { 128 },
+            bk: fit(64, k),
+            stages: 4,
+            threads: 256,
+        }
+    }
+
     /// This choice for Hopper's warpgroup MMA (sm_90a), where a warpgroup
     /// of 128 threads owns 64 rows: a 128-row block takes two warpgroups
     /// (256 threads), a K step of 64 (a 128-byte swizzled row) where `k`
@@ -673,6 +694,24 @@ mod tests {
         assert_eq!(
             Tuning::heuristic_f16_gemm("cpu", 1, 4096, 4096, 4096),
             Tuning::heuristic("cpu", 4096, 4096, 4096)
+        );
+    }
+
+    #[test]
+    fn wgmma_tiles_are_128_rows_by_256_columns_where_the_problem_has_them() {
+        let t = |m, n| {
+            let t = Tuning::heuristic_wgmma("h100", 0, m, n, 768);
+            (t.bm, t.bn, t.bk, t.stages, t.threads)
+        };
+        // Even where 96 blocks leave SMs idle (BERT's 4096 x 768).
+        assert_eq!(t(4096, 768), (128, 256, 64, 4, 256));
+        assert_eq!(t(4096, 192), (128, 128, 64, 4, 256));
+        let small = Tuning::heuristic_f16_gemm("h100", 0, 64, 768, 768).for_wgmma(768);
+        assert_eq!(Tuning::heuristic_wgmma("h100", 0, 64, 768, 768), small);
+        let sig: Signature = "gemm/0x4096x768x768/f16".parse().unwrap();
+        assert_eq!(
+            sig.heuristic("h100", true),
+            Tuning::heuristic_wgmma("h100", 0, 4096, 768, 768)
         );
     }
 

@@ -144,6 +144,18 @@ impl Desc {
         }
     }
 
+    /// Every stage's lower lengths, and the lengths stage `k` reads (the
+    /// upper ones for the first); none for a malformed descriptor.
+    fn stage_lens(&self, k: usize) -> Option<(Vec<Vec<i64>>, Vec<i64>)> {
+        let lens = self.lens().ok()?;
+        let ups = if k == 0 {
+            self.upper.clone()
+        } else {
+            lens[k - 1].clone()
+        };
+        Some((lens, ups))
+    }
+
     /// `unmerge [x0, x1..] -> [m]` then `merge<l0, l1..> [m] -> [y0, y1..]`
     /// where `x0`'s length is `l0`: `x0` passes to `y0`, and the rest stays
     /// an unmerge then a merge (a reshape that keeps its leading dims, such
@@ -151,11 +163,8 @@ impl Desc {
     fn split_common_prefix(&mut self) {
         for k in 0..self.stages.len().saturating_sub(1) {
             loop {
-                let Ok(lens) = self.lens() else { return };
-                let ups = if k == 0 {
-                    self.upper.clone()
-                } else {
-                    lens[k - 1].clone()
+                let Some((lens, ups)) = self.stage_lens(k) else {
+                    return;
                 };
                 let found = self.stages[k].iter().enumerate().find_map(|(i, s)| {
                     if s.t != Transform::Unmerge || s.upper.len() < 2 {
@@ -257,11 +266,8 @@ impl Desc {
     /// lengths, is `pass` of each `x` to its `y`.
     fn cancel_merges(&mut self) {
         for k in 0..self.stages.len().saturating_sub(1) {
-            let Ok(lens) = self.lens() else { return };
-            let ups = if k == 0 {
-                self.upper.clone()
-            } else {
-                lens[k - 1].clone()
+            let Some((lens, ups)) = self.stage_lens(k) else {
+                return;
             };
             let found = self.stages[k].iter().enumerate().find_map(|(i, s)| {
                 let j = self.stages[k + 1].iter().position(|n| {

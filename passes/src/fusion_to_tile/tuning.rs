@@ -325,7 +325,7 @@ impl Signature {
                                 stages,
                                 threads: 2 * bm,
                             };
-                            if shared(&t) <= H100_SHARED {
+                            if shared(&t) <= H100_SHARED && registers_fit(&t) {
                                 push(t);
                             }
                         }
@@ -416,6 +416,17 @@ impl Tuner<'_> {
             .unwrap_or_else(|| sig.heuristic(self.target, self.wgmma));
         (t, key)
     }
+}
+
+/// Whether a warpgroup-MMA block's accumulator fits its threads' registers:
+/// each thread holds `bn / 2` f32 of it, and the 64K registers of an SM
+/// shared by the block's threads leave each at most 255 (128 at 512
+/// threads), of which the addressing and the pipeline take about 48. (On an
+/// H100, ptxas rejected every 256 x 256 block of four warpgroups aic-tune
+/// tried: 128 registers cannot hold the 128-float accumulator.)
+fn registers_fit(t: &Tuning) -> bool {
+    let per_thread = (65_536 / t.threads.max(1)).min(255);
+    t.bn / 2 + 48 <= per_thread
 }
 
 /// The shared memory an H100 block may have (227 KB).
@@ -645,10 +656,22 @@ mod tests {
                 assert!(2 * (t.bm + t.bn) * t.bk * t.stages <= H100_SHARED || target != "h100");
             }
         }
-        // Warpgroup tiles: whole warpgroups of 64 rows, K steps of 64.
+        // Warpgroup tiles: whole warpgroups of 64 rows, K steps of 64, an
+        // accumulator the registers hold (no 256 x 256 of 512 threads).
         for t in &sig.candidates("h100", true)[1..] {
             assert_eq!((t.threads, t.bk), (2 * t.bm, 64));
+            assert!(registers_fit(t), "{t:?}");
         }
+        assert!(
+            !sig.candidates("h100", true)
+                .iter()
+                .any(|t| (t.bm, t.bn) == (256, 256))
+        );
+        assert!(
+            sig.candidates("h100", true)
+                .iter()
+                .any(|t| (t.bm, t.bn) == (256, 128))
+        );
         // A small problem gets no tiles larger than it.
         let small: Signature = "gemm/0x32x16x8/f32".parse().unwrap();
         for t in small.candidates("cpu", false) {

@@ -298,7 +298,8 @@ impl Signature {
     /// `target` (with warpgroup-MMA tiles where `wgmma`): the heuristic's
     /// choice first, then the target's other plausible block tiles, K
     /// steps, stages and block sizes, none larger than the problem needs
-    /// (rounded up to a power of two) nor than a block's shared memory.
+    /// (rounded up to a power of two) nor than a block's shared memory, and
+    /// no warpgroup block whose accumulator its registers cannot hold.
     pub fn candidates(&self, target: &str, wgmma: bool) -> Vec<Tuning> {
         let (m, n, k) = (self.m, self.n, self.k);
         let first = self.heuristic(target, wgmma);

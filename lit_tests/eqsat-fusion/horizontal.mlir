@@ -76,3 +76,25 @@ func.func @sibling_layernorms(%x: tensor<64x256xf32>, %y: tensor<64x256xf32>, %g
   %c = graph.layernorm %y, %g, %b : (tensor<64x256xf32>, tensor<256xf32>, tensor<256xf32>) -> tensor<64x256xf32>
   return %a, %c : tensor<64x256xf32>, tensor<64x256xf32>
 }
+
+// -----
+
+// Siblings each of which fills the H100 on its own (4096 x 768 outputs,
+// BERT-base's Q/K/V) stay apart: a joint kernel would run them on smaller
+// tiles, without the single GEMM's matrix-unit pipeline. On a target where
+// nothing was measured (mi300) they still join.
+// RUN: aic-opt %s --split-input-file --eqsat-fusion=target=mi300 | FileCheck %s --check-prefix=MI300
+// CHECK-LABEL: func.func @bert_qkv
+// CHECK-NOT: fusion.group horizontal
+// CHECK: return
+// MI300-LABEL: func.func @bert_qkv
+// MI300: fusion.group horizontal
+func.func @bert_qkv(%x: tensor<4096x768xf16>, %wq: tensor<768x768xf16>, %bq: tensor<768xf16>, %wk: tensor<768x768xf16>, %bk: tensor<768xf16>, %wv: tensor<768x768xf16>, %bv: tensor<768xf16>) -> (tensor<4096x768xf16>, tensor<4096x768xf16>, tensor<4096x768xf16>) {
+  %q = graph.matmul %x, %wq : (tensor<4096x768xf16>, tensor<768x768xf16>) -> tensor<4096x768xf16>
+  %qb = graph.bias_add %q, %bq : (tensor<4096x768xf16>, tensor<768xf16>) -> tensor<4096x768xf16>
+  %k = graph.matmul %x, %wk : (tensor<4096x768xf16>, tensor<768x768xf16>) -> tensor<4096x768xf16>
+  %kb = graph.bias_add %k, %bk : (tensor<4096x768xf16>, tensor<768xf16>) -> tensor<4096x768xf16>
+  %v = graph.matmul %x, %wv : (tensor<4096x768xf16>, tensor<768x768xf16>) -> tensor<4096x768xf16>
+  %vb = graph.bias_add %v, %bv : (tensor<4096x768xf16>, tensor<768xf16>) -> tensor<4096x768xf16>
+  return %qb, %kb, %vb : tensor<4096x768xf16>, tensor<4096x768xf16>, tensor<4096x768xf16>
+}

@@ -20,6 +20,16 @@ pub struct Target {
     pub launch_s: f64,
     /// On-chip memory a fused kernel may hold (shared memory / SBUF), bytes.
     pub on_chip_bytes: f64,
+    /// The output elements from which a GEMM fills the device on its own
+    /// and is not joined with its siblings (horizontal fusion): the joint
+    /// kernel holds several accumulators, so it gets neither the large
+    /// tiles nor the single-GEMM pipelines of the matrix units, and saves
+    /// only a launch and a re-read of the shared operand. On the H100, 132
+    /// SMs of 128 x 128 blocks: aic-tune measured BERT's Q/K/V as one joint
+    /// kernel at 85.6 us against 21.4 us for each GEMM alone, GPT-2's at
+    /// 215 against 50.0 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt).
+    /// Infinite (always join) where nothing was measured.
+    pub gemm_alone_elems: f64,
 }
 
 /// The targets of the `target` option (vendor peak figures: dense bf16/fp16
@@ -31,6 +41,7 @@ pub const TARGETS: &[Target] = &[
         flops_per_s: 989e12,
         launch_s: 3e-6,
         on_chip_bytes: 228.0 * 1024.0,
+        gemm_alone_elems: 132.0 * 128.0 * 128.0,
     },
     Target {
         name: "mi300",
@@ -38,6 +49,7 @@ pub const TARGETS: &[Target] = &[
         flops_per_s: 1307e12,
         launch_s: 4e-6,
         on_chip_bytes: 64.0 * 1024.0,
+        gemm_alone_elems: f64::INFINITY,
     },
     Target {
         name: "trn1",
@@ -45,6 +57,7 @@ pub const TARGETS: &[Target] = &[
         flops_per_s: 190e12,
         launch_s: 10e-6,
         on_chip_bytes: 24.0 * 1024.0 * 1024.0,
+        gemm_alone_elems: f64::INFINITY,
     },
     Target {
         name: "cpu",
@@ -52,6 +65,7 @@ pub const TARGETS: &[Target] = &[
         flops_per_s: 2e12,
         launch_s: 0.0,
         on_chip_bytes: 32.0 * 1024.0 * 1024.0,
+        gemm_alone_elems: f64::INFINITY,
     },
 ];
 

@@ -39,10 +39,11 @@ fn body_ops(ctx: &Context, op: Op) -> Vec<Op> {
 }
 
 /// The kernel `op` as a candidate: one GEMM and no reduction, its first
-/// operand an input of the kernel (Q/K/V projections); or no GEMM and
-/// reductions that all read one input of the kernel (the statistics of one
-/// tensor, sibling normalisations).
-fn candidate(ctx: &Context, op: Op) -> Option<Candidate> {
+/// operand an input of the kernel (Q/K/V projections), its output too
+/// small to fill `target` alone ([`Target::gemm_alone_elems`]); or no GEMM
+/// and reductions that all read one input of the kernel (the statistics of
+/// one tensor, sibling normalisations).
+fn candidate(ctx: &Context, op: Op, target: &Target) -> Option<Candidate> {
     let ops = body_ops(ctx, op);
     let of_role = |r: Role| -> Vec<Op> {
         ops.iter()
@@ -52,7 +53,18 @@ fn candidate(ctx: &Context, op: Op) -> Option<Candidate> {
     };
     let (gemms, reductions) = (of_role(Role::Gemm), of_role(Role::Reduction));
     let (read, anchor) = match (gemms.as_slice(), reductions.as_slice()) {
-        ([g], []) => (*ctx.operands(*g).first()?, Role::Gemm),
+        ([g], []) => {
+            let out = ctx.results(*g).next()?;
+            let elems = ctx
+                .uniquer()
+                .type_kind(ctx.value_type(out))
+                .shape()
+                .map_or(0.0, |s| s.iter().map(|d| (*d).max(1) as f64).product());
+            if elems >= target.gemm_alone_elems {
+                return None;
+            }
+            (*ctx.operands(*g).first()?, Role::Gemm)
+        }
         ([], [r, rest @ ..]) => {
             let x = *ctx.operands(*r).first()?;
             if rest.iter().any(|o| ctx.operands(*o).first() != Some(&x)) {
@@ -111,7 +123,7 @@ pub fn fuse(ctx: &mut Context, ops: &[Op], target: &Target) -> Vec<Joined> {
     let mut buckets: Vec<((Value, Role), Vec<Op>)> = Vec::new();
     let mut reductions: Vec<Op> = Vec::new();
     for &op in ops {
-        if let Some(c) = candidate(ctx, op) {
+        if let Some(c) = candidate(ctx, op, target) {
             if c.anchor == Role::Reduction {
                 reductions.push(op);
             }

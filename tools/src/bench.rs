@@ -3,7 +3,8 @@
 //! Chrome-trace JSON of one run's kernels.
 
 use aic_runtime::cuda::median;
-use aic_runtime::{KernelInfo, Timings};
+use aic_runtime::plan::Launcher;
+use aic_runtime::{KernelInfo, Plan, Timings};
 
 /// A kernel's kind: its manifest `kind` when the compiler set one, otherwise its name
 /// without the `_N` suffix code generation numbers kernels with (`gemm_3` → `gemm`).
@@ -46,17 +47,7 @@ pub fn table(what: &str, kernels: &[KernelInfo], t: &Timings, warmup: u32) -> St
     } else {
         median(&mut runs)
     };
-    let per: Vec<f64> = t
-        .launches
-        .iter()
-        .map(|v| {
-            if v.is_empty() {
-                0.0
-            } else {
-                median(&mut v.clone())
-            }
-        })
-        .collect();
+    let per = per_launch(t);
     let sum: f64 = per.iter().sum();
     let mut out = format!(
         "bench: {what}: {} runs after {warmup} warm-up: median {whole:.4} ms a run\n",
@@ -86,6 +77,59 @@ pub fn table(what: &str, kernels: &[KernelInfo], t: &Timings, warmup: u32) -> St
         kernels.len()
     );
     out
+}
+
+/// Each launch's median time in milliseconds, in plan order (0 for one
+/// never timed).
+pub fn per_launch(t: &Timings) -> Vec<f64> {
+    t.launches
+        .iter()
+        .map(|v| {
+            if v.is_empty() {
+                0.0
+            } else {
+                median(&mut v.clone())
+            }
+        })
+        .collect()
+}
+
+/// Times `plan` on the host: `warmup` untimed runs, then `reps` runs with
+/// each launch timed by the wall clock (the launch sequence has no events
+/// to time on the host). Gives every run's time, each launch's, and the
+/// last run's trace.
+pub fn time_host_plan(
+    plan: &Plan,
+    kernels: &[KernelInfo],
+    inputs: &[&[u8]],
+    launch: &mut Launcher<'_>,
+    (warmup, reps): (u32, u32),
+) -> Result<Timings, String> {
+    let n = plan.launches(kernels).count();
+    for _ in 0..warmup {
+        plan.run_host(kernels, inputs, launch, &mut |_| {})?;
+    }
+    let mut t = Timings {
+        runs: Vec::new(),
+        launches: vec![Vec::new(); n],
+        trace: Vec::new(),
+    };
+    for _ in 0..reps.max(1) {
+        let start = std::time::Instant::now();
+        let mut ends = Vec::with_capacity(n);
+        plan.run_host(kernels, inputs, launch, &mut |_| {
+            ends.push(start.elapsed().as_secs_f64() * 1e3)
+        })?;
+        t.runs.push(start.elapsed().as_secs_f64() * 1e3);
+        t.trace.clear();
+        let mut prev = 0.0;
+        for (i, end) in ends.iter().enumerate() {
+            t.launches[i].push(end - prev);
+            t.trace.push((prev, end - prev));
+            prev = *end;
+        }
+    }
+    Ok(t)
 }
 
 /// A Chrome-trace JSON (`chrome://tracing`, Perfetto) of one run: one complete event

@@ -2,12 +2,13 @@
 //! `aic-tune` compiles each round of candidates with. Needs LLVM (the
 //! `llvm` feature).
 
+use aic::ir::Op;
 use aic::syntax::parse_module;
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
 use aic_llvm::{Emit, Target};
-use aic_runtime::Bundle;
 use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
+use aic_runtime::{Bundle, KernelInfo};
 use std::sync::Arc;
 
 use crate::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
@@ -38,13 +39,14 @@ pub struct Translate {
 }
 
 impl Translate {
-    /// Compiles `text` (read from `name`, which diagnostics point into) and
-    /// gives the bytes to write: LLVM IR, assembly, an object, or a bundle.
-    pub fn run(&self, name: &str, text: String) -> Result<Vec<u8>, String> {
+    /// Parses and verifies `text` (read from `name`, which diagnostics
+    /// point into) and runs the default pipeline down to kernels: the
+    /// context, the module and its kernels.
+    pub fn lower(&self, name: &str, text: &str) -> Result<(Context, Op, Vec<KernelInfo>), String> {
         let target = Target::parse(&self.target, self.arch.as_deref())?;
         let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
         let mut sm = SourceMap::new();
-        let id = sm.add(name, text.clone());
+        let id = sm.add(name, text.to_string());
         let m = parse_module(&mut ctx, &sm, id)
             .and_then(|m| verify(&ctx, m).map(|()| m))
             .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
@@ -62,6 +64,14 @@ impl Translate {
             )?,
         )?;
         let infos = kernel_infos(&ctx, m)?;
+        Ok((ctx, m, infos))
+    }
+
+    /// Compiles `text` (read from `name`, which diagnostics point into) and
+    /// gives the bytes to write: LLVM IR, assembly, an object, or a bundle.
+    pub fn run(&self, name: &str, text: String) -> Result<Vec<u8>, String> {
+        let target = Target::parse(&self.target, self.arch.as_deref())?;
+        let (ctx, m, infos) = self.lower(name, &text)?;
         for k in &infos {
             if u64::from(k.shared_bytes) > target.max_shared_bytes() {
                 return Err(format!(

@@ -15,7 +15,7 @@
 //! but the host target's rounds ([`host`]).
 
 use aic_passes::fusion_to_tile::{Cache, Entry, Signature, Tuning};
-use aic_runtime::{Bundle, FuncPlan, KernelInfo, Plan, Timings};
+use aic_runtime::{Bundle, FuncPlan, KernelInfo, Plan};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -393,20 +393,6 @@ pub fn entry_plan(bundle: &Bundle, entry: &str) -> Result<Plan, String> {
     }
 }
 
-/// Each launch's median time in milliseconds, in plan order.
-pub fn per_launch(t: &Timings) -> Vec<f64> {
-    t.launches
-        .iter()
-        .map(|v| {
-            if v.is_empty() {
-                0.0
-            } else {
-                aic_runtime::cuda::median(&mut v.clone())
-            }
-        })
-        .collect()
-}
-
 /// What timing a round gives: its kernels in launch order, each launch's
 /// median time (ms), and the results with their element types.
 pub type Timed = (Vec<KernelInfo>, Vec<f64>, Vec<(String, Vec<u8>)>);
@@ -524,15 +510,13 @@ pub fn time_cuda(
     let t = dp.bench(&refs, 3, reps).map_err(cu)?;
     let kernels: Vec<KernelInfo> = dp.kernels().cloned().collect();
     let results = result_elems(&plan).into_iter().zip(outs).collect();
-    Ok((kernels, per_launch(&t), results))
+    Ok((kernels, crate::bench::per_launch(&t), results))
 }
 
 /// The host target: compiling a round and timing it in this process.
 #[cfg(feature = "llvm")]
 pub mod host {
     use super::*;
-    use aic::ir::Context;
-    use std::sync::Arc;
 
     /// Compiles `text` for the host with the tuning cache at `tuning` and
     /// times `entry`'s plan: `reps` runs after one warm-up, each launch by
@@ -545,18 +529,12 @@ pub mod host {
         tuning: &str,
         reps: u32,
     ) -> Result<Timed, String> {
-        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
-        let mut sm = aic::SourceMap::new();
-        let id = sm.add(name, text.to_string());
-        let m = aic::syntax::parse_module(&mut ctx, &sm, id)
-            .and_then(|m| aic::verifier::verify(&ctx, m).map(|()| m))
-            .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-        crate::compile::run_pipeline(
-            &mut ctx,
-            m,
-            &crate::compile::matrix_pipeline("host", None, None, None, None, Some(tuning), None)?,
-        )?;
-        let infos = crate::compile::kernel_infos(&ctx, m)?;
+        let (ctx, m, infos) = crate::translate::Translate {
+            target: "host".into(),
+            tuning: Some(tuning.into()),
+            ..Default::default()
+        }
+        .lower(name, text)?;
         let plans = crate::plan::plans(&ctx, m, &infos, &[])?;
         let plan = match plans.into_iter().find(|p| p.func() == entry) {
             Some(FuncPlan::Planned(p)) => p,
@@ -571,27 +549,11 @@ pub mod host {
             hm.run(&k.name, &mut slices)
         };
         let kernels: Vec<KernelInfo> = plan.launches(&infos).map(|(k, _)| k.clone()).collect();
+        // The first run gives the results and warms the caches up.
         let outs = plan.run_host(&infos, &refs, &mut launch, &mut |_| {})?;
-        let mut launches = vec![Vec::new(); kernels.len()];
-        for _ in 0..reps.max(1) {
-            let start = std::time::Instant::now();
-            let mut ends = Vec::with_capacity(kernels.len());
-            plan.run_host(&infos, &refs, &mut launch, &mut |_| {
-                ends.push(start.elapsed().as_secs_f64() * 1e3)
-            })?;
-            let mut prev = 0.0;
-            for (i, end) in ends.iter().enumerate() {
-                launches[i].push(end - prev);
-                prev = *end;
-            }
-        }
-        let t = Timings {
-            runs: Vec::new(),
-            launches,
-            trace: Vec::new(),
-        };
+        let t = crate::bench::time_host_plan(&plan, &infos, &refs, &mut launch, (0, reps))?;
         let results = result_elems(&plan).into_iter().zip(outs).collect();
-        Ok((kernels, per_launch(&t), results))
+        Ok((kernels, crate::bench::per_launch(&t), results))
     }
 }
 

@@ -710,29 +710,13 @@ fn run_host_plan(
     let mut table = None;
     if o.bench.is_some() || o.trace.is_some() {
         let kernels: Vec<KernelInfo> = plan.launches(infos).map(|(k, _)| k.clone()).collect();
-        for _ in 0..BENCH_WARMUP {
-            plan.run_host(infos, &refs, &mut launch, &mut |_| {})?;
-        }
-        let mut t = Timings {
-            runs: Vec::new(),
-            launches: vec![Vec::new(); kernels.len()],
-            trace: Vec::new(),
-        };
-        for _ in 0..o.bench.unwrap_or(1) {
-            let start = std::time::Instant::now();
-            let mut ends = Vec::with_capacity(kernels.len());
-            plan.run_host(infos, &refs, &mut launch, &mut |_| {
-                ends.push(start.elapsed().as_secs_f64() * 1e3)
-            })?;
-            t.runs.push(start.elapsed().as_secs_f64() * 1e3);
-            t.trace.clear();
-            let mut prev = 0.0;
-            for (i, end) in ends.iter().enumerate() {
-                t.launches[i].push(end - prev);
-                t.trace.push((prev, end - prev));
-                prev = *end;
-            }
-        }
+        let t = aic_tools::bench::time_host_plan(
+            plan,
+            infos,
+            &refs,
+            &mut launch,
+            (BENCH_WARMUP, o.bench.unwrap_or(1)),
+        )?;
         let what = format!(
             "@{} on the host (wall clock, {} launches, arena {} bytes)",
             plan.func,

@@ -197,6 +197,8 @@ fn check_on(
         out.status.success() && err.contains("check: ok"),
         "{what} ({elem}, {how:?}): {err}\n{text}"
     );
+    // Kept when the check fails (the assertion above), for a look.
+    let _ = std::fs::remove_dir_all(dir);
     err.into_owned()
 }
 
@@ -230,6 +232,7 @@ fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
         .arg(format!("--pass-pipeline={pipeline}"))
         .output()
         .expect("aic-opt runs");
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
     String::from_utf8_lossy(&ir.stdout).into_owned()
 }
 

@@ -2,7 +2,7 @@
 // boxes of a 256 x 128 f16 tensor (a kernel parameter), an mbarrier made,
 // armed for the box's 8192 bytes, a bulk tensor copy into the
 // 128-byte-swizzled shared tile completing on it, and the wait for its
-// phase 0; round trip in pretty and generic form, and the PTX.
+// phase 0, then an arrival; round trip in pretty and generic form, and the PTX.
 // RUN: aic-opt %s | FileCheck %s
 // RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s
 // RUN: aic-translate --target=nvptx --arch=sm_90a --emit=llvm-ir %s -o %t.ll
@@ -18,6 +18,7 @@
 // PTX: cvta.param.u64
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%r{{[0-9]+}}], [%rd{{[0-9]+}}, {%r{{[0-9]+}}, %r{{[0-9]+}}}], [%r{{[0-9]+}}];
 // PTX: mbarrier.try_wait.parity.shared::cta.b64 aic_done, [%r{{[0-9]+}}], %r{{[0-9]+}}, %r{{[0-9]+}};
+// PTX: mbarrier.arrive.shared::cta.b64 _, [%r{{[0-9]+}}];
 
 // CHECK-LABEL: gpu.kernel @k
 // CHECK: %[[M:.*]] = nvgpu.tma.create.descriptor %{{.*}} {globalShape = array<i64: 256, 128>, globalStrides = array<i64: 128, 1>} : memref<32768xf16> -> !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>
@@ -26,6 +27,7 @@
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %[[B]][%{{.*}}], %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.tma.async.load %[[M]][%{{.*}}, %{{.*}}], %[[B]][%{{.*}}] to %{{.*}}[%{{.*}}] : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, memref<1xi64, #gpu.address_space<workgroup>> -> memref<4096xf16, #gpu.address_space<workgroup>>
 // CHECK: nvgpu.mbarrier.try_wait.parity %[[B]][%{{.*}}], %{{.*}}, %{{.*}} : memref<1xi64, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.arrive %[[B]][%{{.*}}] : memref<1xi64, #gpu.address_space<workgroup>>
 gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 8208 {
 ^bb0(%g: memref<32768xf16>):
   %c0 = arith.constant 0 : index
@@ -41,5 +43,6 @@ gpu.kernel @k grid = [1, 1, 1] block = [128, 1, 1] shared = 8208 {
   nvgpu.mbarrier.arrive.expect_tx %bar[%c0], %bytes : memref<1xi64, #gpu.address_space<workgroup>>
   nvgpu.tma.async.load %map[%c64, %c0], %bar[%c0] to %s[%c0] : !nvgpu.tensormap.descriptor<tensor = memref<64x64xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b, l2promo = none, oob = zero, interleave = none>, memref<1xi64, #gpu.address_space<workgroup>> -> memref<4096xf16, #gpu.address_space<workgroup>>
   nvgpu.mbarrier.try_wait.parity %bar[%c0], %false, %ticks : memref<1xi64, #gpu.address_space<workgroup>>
+  nvgpu.mbarrier.arrive %bar[%c0] : memref<1xi64, #gpu.address_space<workgroup>>
   gpu.return
 }

@@ -12,6 +12,7 @@
 // RUN: aic-opt %s --tile-to-gpu="mma=wgmma threads=128 copy=tma" -o %t.whole
 // RUN: diff %t.split %t.whole
 // RUN: FileCheck %s --check-prefix=GPU < %t.whole
+// RUN: aic-opt %s --tile-to-gpu="mma=wgmma threads=128 copy=tma_empty" | FileCheck %s --check-prefix=EMPTY
 
 // CHECK-LABEL: tile.kernel @bt
 // CHECK: tile.for {{.*}} -> !tile.tile<64x64xf32, wgmma<64, 64, 16>> stages = 3 copy = tma {
@@ -39,6 +40,26 @@
 // GPU-NOT: nvgpu.device_async_copy
 // GPU-LABEL: gpu.kernel @k32
 // GPU: nvgpu.device_async_copy
+
+// tma_empty: 3 full and 3 empty mbarriers, the empty ones for the 4 warps;
+// thread 0 waits on a stage's empty mbarrier before refilling it, lane 0
+// of each warp arrives on it once the stage's wgmmas are done, and no
+// block barrier runs in the loop.
+// EMPTY-LABEL: gpu.kernel @bt
+// EMPTY: %[[BARS:.*]] = gpu.shared offset = {{[0-9]+}} : memref<6xi64, #gpu.address_space<workgroup>>
+// EMPTY-COUNT-3: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c1
+// EMPTY-COUNT-3: nvgpu.mbarrier.init %[[BARS]][%{{.*}}], %c4
+// EMPTY: scf.for
+// EMPTY: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// EMPTY-NOT: gpu.barrier
+// EMPTY: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// EMPTY-NOT: gpu.barrier
+// EMPTY: nvgpu.tma.async.load
+// EMPTY-NOT: gpu.barrier
+// EMPTY: nvgpu.warpgroup.mma
+// EMPTY-NOT: gpu.barrier
+// EMPTY: nvgpu.mbarrier.arrive %[[BARS]][%{{.*}}] : memref<6xi64, #gpu.address_space<workgroup>>
+// EMPTY: scf.yield
 
 // out = A B with B given as 64x128 (N x K).
 tile.kernel @bt grid = [1] {

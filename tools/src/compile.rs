@@ -49,8 +49,9 @@ pub fn tuned_pipeline(
 }
 
 /// How pipelined wgmma loops may fill their shared rings (tile-to-gpu's
-/// `copy` option): cp.async, or Hopper's TMA.
-pub const RING_COPIES: &[&str] = &["cp_async", "tma"];
+/// `copy` option): cp.async, or Hopper's TMA (freeing stages by block
+/// barriers, or by empty mbarriers with `tma_empty`).
+pub const RING_COPIES: &[&str] = &["cp_async", "tma", "tma_empty"];
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
 pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu", "wgmma"];
@@ -84,7 +85,7 @@ pub fn matrix_pipeline(
                 RING_COPIES.join(", ")
             ));
         }
-        Some("tma") => " copy=tma",
+        Some(c @ ("tma" | "tma_empty")) => &format!(" copy={c}"),
         _ => "",
     };
     if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {

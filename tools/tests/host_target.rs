@@ -700,7 +700,9 @@ fn wgmma_gemms_equal_the_interpreter() {
 /// swizzled stages and the block waits on each stage's mbarrier, which
 /// the host emulates (the copies land at once, swizzled, zeros outside
 /// the tensor; the mbarriers count arrivals and bytes). N-major B with
-/// bias + GeLU, partial blocks along M, N and K, and K-major B.
+/// bias + GeLU, partial blocks along M, N and K, and K-major B; each with
+/// stages freed by a block barrier (`tma`) and by empty mbarriers that
+/// every warp arrives on (`tma_empty`).
 #[test]
 fn tma_wgmma_gemms_equal_the_interpreter() {
     let tuning = scratch_file(
@@ -719,13 +721,16 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
         ("partial blocks", gemm(&[], 200, 320, 96, false, "f16"), 256),
         ("K-major B", gemm_bt(64, 96, 256), 128),
     ];
-    for (i, (what, (text, shapes), threads)) in cases.into_iter().enumerate() {
+    let runs = cases
+        .into_iter()
+        .flat_map(|c| ["tma", "tma_empty"].map(|copy| (c.clone(), copy)));
+    for (i, ((what, (text, shapes), threads), copy)) in runs.enumerate() {
         let how = Lowering {
             threads,
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
-            copy: Some("tma"),
+            copy: Some(copy),
         };
         let seed = 160 + i as u64;
         check_on(what, &text, &shapes, "f16", seed, &how);

@@ -43,6 +43,10 @@ const AMDGPU_KERNEL: u32 = 91;
 const NVPTX_SHARED: &str = "aic_shared";
 /// The host's barrier, resolved by the JIT to a Rust function.
 pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
+/// The host's barrier of a warpgroup (128 threads, or the whole block when
+/// it is smaller or not made of warpgroups): what `.sync.aligned` wgmma
+/// waits imply on the GPU, where a warpgroup's threads run them together.
+pub(crate) const HOST_WARPGROUP_BARRIER: &str = "aic_host_warpgroup_barrier";
 
 /// The scf, gpu and memref ops this module translates ([`crate::ops`]).
 pub(crate) const ROWS: &[(&str, Emit)] = &[
@@ -159,7 +163,7 @@ pub(crate) struct Lower<'a, 'ctx> {
     /// Per kernel.
     kernel: String,
     kernel_op: Option<Op>,
-    threads: u64,
+    pub(crate) threads: u64,
     block: [u64; 3],
     grid: [u64; 3],
     shared_bytes: u64,

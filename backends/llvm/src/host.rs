@@ -7,7 +7,7 @@
 //! [`HostModule`] compiles them with LLVM's MCJIT and runs them.
 
 use crate::KernelInfo;
-use crate::emit::{HOST_BARRIER, Kernel, Llvm, Lower};
+use crate::emit::{HOST_BARRIER, HOST_WARPGROUP_BARRIER, Kernel, Llvm, Lower};
 use crate::target::Target;
 use aic::ir::{Context, Op};
 use inkwell::OptimizationLevel;
@@ -163,12 +163,26 @@ impl HostBarrier {
 thread_local! {
     /// The barrier of the block the current thread runs in.
     static BARRIER: RefCell<Option<Arc<HostBarrier>>> = const { RefCell::new(None) };
+    /// The barrier of the current thread's warpgroup.
+    static WARPGROUP: RefCell<Option<Arc<HostBarrier>>> = const { RefCell::new(None) };
 }
+
+/// Threads of a warpgroup.
+const WARPGROUP_THREADS: usize = 128;
 
 /// `aic_host_barrier`, called by JIT-compiled kernels: waits for the other
 /// threads of the calling thread's block.
 extern "C" fn aic_host_barrier() {
     let b = BARRIER.with(|c| c.borrow().clone());
+    if let Some(b) = b {
+        b.wait();
+    }
+}
+
+/// `aic_host_warpgroup_barrier`: waits for the other threads of the
+/// calling thread's warpgroup.
+extern "C" fn aic_host_warpgroup_barrier() {
+    let b = WARPGROUP.with(|c| c.borrow().clone());
     if let Some(b) = b {
         b.wait();
     }
@@ -322,6 +336,9 @@ impl HostModule {
             if name == HOST_BARRIER {
                 self.engine
                     .add_global_mapping(&f, aic_host_barrier as *const () as usize);
+            } else if name == HOST_WARPGROUP_BARRIER {
+                self.engine
+                    .add_global_mapping(&f, aic_host_warpgroup_barrier as *const () as usize);
             } else if name == TRUNC_SF_BF2 {
                 self.engine
                     .add_global_mapping(&f, aic_truncsfbf2 as *const () as usize);
@@ -394,6 +411,15 @@ impl HostModule {
             return Ok(());
         }
         let barrier = Arc::new(HostBarrier::new(threads));
+        // Warpgroups where the block is made of them, else the block.
+        let groups: Vec<Arc<HostBarrier>> = if threads.is_multiple_of(WARPGROUP_THREADS) {
+            (0..threads / WARPGROUP_THREADS)
+                .map(|_| Arc::new(HostBarrier::new(WARPGROUP_THREADS)))
+                .collect()
+        } else {
+            vec![Arc::new(HostBarrier::new(threads))]
+        };
+        let group_threads = threads.div_ceil(groups.len());
         // Raw pointers are not Send; the buffers outlive the scoped threads
         // and each thread touches what the kernel's program says.
         let (argv_at, shared_at) = (argv.as_ptr() as usize, shared.as_mut_ptr() as usize);
@@ -401,16 +427,20 @@ impl HostModule {
         std::thread::scope(|s| {
             for tx in 0..threads {
                 let b = barrier.clone();
+                let g = groups[tx / group_threads].clone();
                 let spawned = std::thread::Builder::new()
                     .name(format!("aic-{name}-{tx}"))
                     .spawn_scoped(s, move || {
                         BARRIER.with(|c| *c.borrow_mut() = Some(b));
+                        WARPGROUP.with(|c| *c.borrow_mut() = Some(g));
                         grid(argv_at as *const *mut u8, shared_at as *mut u8, tx as i64);
                         BARRIER.with(|c| *c.borrow_mut() = None);
+                        WARPGROUP.with(|c| *c.borrow_mut() = None);
                     });
                 if let Err(e) = spawned {
                     // Release the threads already waiting for this one.
                     barrier.break_all();
+                    groups.iter().for_each(|g| g.break_all());
                     failed = Some(format!(
                         "aic-llvm: kernel @{name}: cannot start thread {tx} of {threads}: {e}"
                     ));

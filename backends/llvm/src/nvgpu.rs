@@ -424,9 +424,16 @@ enum Sync {
     FenceProxy,
 }
 
-/// A wgmma synchronisation op or the proxy fence; nothing on the host.
+/// A wgmma synchronisation op or the proxy fence; on the host, a wait is
+/// a barrier of the warpgroup and the others are nothing.
 fn wgmma_sync(l: &mut Lower<'_, '_>, op: Op, s: Sync) -> Result<(), String> {
     if nvidia(l, op)? {
+        // The threads of a warpgroup leave a wait together, as on the GPU
+        // (`.sync.aligned`): what one thread does after it (an mbarrier
+        // arrival for its warp, say) may speak for the others.
+        if s == Sync::Wait && l.threads > 1 {
+            l.host_barrier(crate::emit::HOST_WARPGROUP_BARRIER)?;
+        }
         return Ok(());
     }
     if s != Sync::FenceProxy && !sm90a(l) {

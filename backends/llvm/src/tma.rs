@@ -6,6 +6,7 @@
 //! | `nvgpu.tma.async.load` | inline PTX `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes` (coordinates column first) |
 //! | `nvgpu.mbarrier.init` | inline PTX `mbarrier.init.shared::cta.b64` |
 //! | `nvgpu.mbarrier.arrive.expect_tx` | inline PTX `mbarrier.arrive.expect_tx.shared::cta.b64` |
+//! | `nvgpu.mbarrier.arrive` | inline PTX `mbarrier.arrive.shared::cta.b64` |
 //! | `nvgpu.mbarrier.try_wait.parity` | inline PTX: a loop on `mbarrier.try_wait.parity.shared::cta.b64` with the suspend-time hint `ticks` |
 //!
 //! Shared addresses go to PTX as 32-bit offsets in the shared window.
@@ -46,6 +47,7 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
         nvgpu::MBARRIER_ARRIVE_EXPECT_TX.name,
         Emit::Op(|l, op| barrier_op(l, op, Bar::ExpectTx)),
     ),
+    (nvgpu::MBARRIER_ARRIVE.name, Emit::Op(arrive)),
     (
         nvgpu::MBARRIER_TRY_WAIT_PARITY.name,
         Emit::Op(|l, op| barrier_op(l, op, Bar::Wait)),
@@ -227,6 +229,23 @@ enum Bar {
     Wait,
 }
 
+/// `mbarrier.arrive`.
+fn arrive(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    let host = hopper(l, op)?;
+    let ops = l.ir.operands(op).to_vec();
+    let bar = element(l, op, ops[0], ops[1])?;
+    if host {
+        return host_call(l, "aic_host_mbarrier_arrive", &[bar.into()]);
+    }
+    let b = shared32(l, bar)?;
+    asm(
+        l,
+        "mbarrier.arrive.shared::cta.b64 _, [$0];",
+        "r",
+        &[b.into()],
+    )
+}
+
 fn barrier_op(l: &mut Lower<'_, '_>, op: Op, which: Bar) -> Result<(), String> {
     let host = hopper(l, op)?;
     let ops = l.ir.operands(op).to_vec();
@@ -274,8 +293,12 @@ fn barrier_op(l: &mut Lower<'_, '_>, op: Op, which: Bar) -> Result<(), String> {
 // ------------------------------------------------------------ host emulation
 
 /// The host functions the module may call, by name, with their addresses.
-pub(crate) fn host_functions() -> [(&'static str, usize); 4] {
+pub(crate) fn host_functions() -> [(&'static str, usize); 5] {
     [
+        (
+            "aic_host_mbarrier_arrive",
+            aic_host_mbarrier_arrive as *const () as usize,
+        ),
         ("aic_host_tma_load", aic_host_tma_load as *const () as usize),
         (
             "aic_host_mbarrier_init",
@@ -374,6 +397,11 @@ extern "C" fn aic_host_mbarrier_arrive_expect_tx(bar: *mut u64, tx: i64) {
         }
         .settle())
     });
+}
+
+/// `mbarrier.arrive`: one arrival.
+extern "C" fn aic_host_mbarrier_arrive(bar: *mut u64) {
+    aic_host_mbarrier_arrive_expect_tx(bar, 0);
 }
 
 /// Completes `bytes` transaction bytes on the mbarrier.
@@ -486,6 +514,12 @@ mod tests {
         assert_eq!((m.phase, m.pending, m.tx), (1, 1, 0));
         // Waiting on the completed phase's parity returns at once.
         aic_host_mbarrier_wait(bar, 0);
+        // Two arrivals a phase: the second completes it.
+        aic_host_mbarrier_init(bar, 2);
+        aic_host_mbarrier_arrive(bar);
+        assert_eq!(Mbar::of(w).phase, 0);
+        aic_host_mbarrier_arrive(bar);
+        assert_eq!(Mbar::of(w).phase, 1);
     }
 
     #[test]

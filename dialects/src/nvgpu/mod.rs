@@ -368,6 +368,7 @@ pub static DIALECT: Dialect = Dialect {
         TMA_ASYNC_LOAD,
         MBARRIER_INIT,
         MBARRIER_ARRIVE_EXPECT_TX,
+        MBARRIER_ARRIVE,
         MBARRIER_TRY_WAIT_PARITY,
         WARPGROUP_MMA_REGISTER_A,
     ],

@@ -33,7 +33,8 @@
 //! a shared `memref<Nxi64>` view and an index (upstream's
 //! `!nvgpu.mbarrier.group` from `nvgpu.mbarrier.create` is that memory);
 //! the destination of a load is a shared view and an index like
-//! `ldmatrix`'s. `mbarrier.try_wait.parity` waits until the barrier's
+//! `ldmatrix`'s; `mbarrier.arrive` gives no token (nothing reads one).
+//! `mbarrier.try_wait.parity` waits until the barrier's
 //! phase of that parity completes (upstream's lowering loops on the PTX
 //! instruction too); `ticks` is the time hint of each try.
 
@@ -229,6 +230,21 @@ aic::op! {
             verify: Some(verify_barrier_op),
             interpret: Some(super::interpret),
             ..OpSpec::new("nvgpu.mbarrier.arrive.expect_tx")
+        },
+    }
+}
+
+aic::op! {
+    /// `nvgpu.mbarrier.arrive %bars[%i] : memref<Nxi64, workgroup>`.
+    pub MbarrierArrive = MBARRIER_ARRIVE {
+        operands: [barriers: one(MEMREF), mbar_id = "mbarId": one(tc::INDEX)],
+        results: [],
+        spec: OpSpec {
+            summary: "arrives on an mbarrier",
+            format: Some("$barriers `[` $mbarId `]` attr-dict `:` type($barriers)"),
+            verify: Some(verify_barrier_op),
+            interpret: Some(super::interpret),
+            ..OpSpec::new("nvgpu.mbarrier.arrive")
         },
     }
 }

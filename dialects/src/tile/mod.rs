@@ -69,12 +69,17 @@ aic::dialect_enum! {
     /// How a pipelined `tile.for` fills its shared ring, `#tile<copy tma>`:
     /// every thread's 16-byte `cp.async` copies (the default), or Hopper's
     /// tensor memory accelerator, one bulk tensor copy per tile and stage
-    /// waited on through mbarriers (sm_90).
-    pub enum CopyKind = "tile<copy ", "ring copy (cp_async, tma)" {
+    /// waited on through mbarriers (sm_90); `tma_empty` also frees each
+    /// stage through an mbarrier of its own that the warps arrive on once
+    /// they are done reading it, in place of a block barrier each
+    /// iteration.
+    pub enum CopyKind = "tile<copy ", "ring copy (cp_async, tma, tma_empty)" {
         /// Asynchronous 16-byte copies by every thread.
         CpAsync = "cp_async",
         /// Bulk tensor copies (TMA) with mbarriers.
         Tma = "tma",
+        /// TMA with full and empty mbarriers per stage.
+        TmaEmpty = "tma_empty",
     }
 }
 

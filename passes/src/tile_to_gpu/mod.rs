@@ -112,7 +112,7 @@ pub static INFO: PassInfo = PassInfo {
             threads: o.int("threads").max(1),
             warp: o.int("warp"),
             mma: mma::Kind::parse(o.str("mma")),
-            tma: o.str("copy") == "tma",
+            copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
         })
     },
 };
@@ -121,10 +121,10 @@ pub static INFO: PassInfo = PassInfo {
 /// of pipelined wgmma loops are filled where no pass decided yet.
 pub(crate) const COPY_OPTION: OptSpec = OptSpec {
     name: "copy",
-    kind: OptKind::Enum(&["cp_async", "tma"]),
+    kind: OptKind::Enum(&["cp_async", "tma", "tma_empty"]),
     default: "cp_async",
     range: None,
-    help: "How pipelined wgmma K loops fill their shared rings: cp.async by every thread, or tma (Hopper's bulk tensor copies on mbarriers, sm_90a) where their loads are boxes of 2-D tensors; written as the loop's copy attribute",
+    help: "How pipelined wgmma K loops fill their shared rings: cp.async by every thread, or tma (Hopper's bulk tensor copies on mbarriers, sm_90a) where their loads are boxes of 2-D tensors, tma_empty the same with stages freed through mbarriers instead of block barriers; written as the loop's copy attribute",
 };
 
 /// A thread's loops over at most this many of its elements are unrolled.
@@ -137,7 +137,8 @@ struct TileToGpu {
     threads: i64,
     warp: i64,
     mma: mma::Kind,
-    tma: bool,
+    /// How wgmma loops fill their rings where no pass decided yet.
+    copy: tile::CopyKind,
 }
 
 /// The `threads` option of the layout passes.
@@ -203,9 +204,7 @@ impl Pass for TileToGpu {
             }
             if !shared_layout::has_layouts(ctx, *k) {
                 shared_layout::assign(ctx, *k, threads, self.mma)?;
-                if self.tma {
-                    tma::mark(ctx, *k, threads, self.mma)?;
-                }
+                tma::mark(ctx, *k, threads, self.mma, self.copy)?;
             }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }
@@ -430,20 +429,24 @@ fn lower_kernel(
             top = align(top + bytes);
         }
     }
-    // The mbarriers of loops whose rings TMA fills, one per stage.
+    // The mbarriers of loops whose rings TMA fills, one per stage (two
+    // where the warps free stages through mbarriers too).
     let mut tma_loops = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
         let f = tile::For::of(ctx, o);
-        if let Some(stages) = f
-            .filter(|f| f.copy(ctx) == Some(tile::CopyKind::Tma))
-            .and_then(|f| f.stages(ctx))
-        {
-            tma_loops.push((o, stages));
+        let copy = f.and_then(|f| f.copy(ctx));
+        if let Some(stages) = f.filter(|_| tma::is_tma(copy)).and_then(|f| f.stages(ctx)) {
+            let sets = if copy == Some(tile::CopyKind::TmaEmpty) {
+                2
+            } else {
+                1
+            };
+            tma_loops.push((o, sets * stages));
         }
     });
-    for (l, stages) in tma_loops {
+    for (l, bars) in tma_loops {
         transfer_at.insert(l, top);
-        top = align(top + 8 * stages);
+        top = align(top + 8 * bars);
     }
     let tid = gpu::build::thread_id(
         &mut Builder {

@@ -11,8 +11,8 @@
 //! swizzle, `swizzle<3, 3, 3>` (`swizzle<3, 3, 3, trans>`), and so are an
 //! attention loop's Q, K and V when both its gemms run on wgmma
 //! ([`super::wgmma_attention`]; its loop may then have bounds known at
-//! run time only, a causal attention's); with `copy=tma` a GEMM loop whose
-//! loads TMA can copy gets `copy = tma` (see
+//! run time only, a causal attention's); with `copy=tma` (`tma_empty`) a
+//! GEMM loop whose loads TMA can copy gets `copy = tma` (`tma_empty`; see
 //! [`super::tma`]), its ring filled by bulk tensor copies. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
@@ -37,7 +37,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(TileSharedLayout {
             threads: o.int("threads").max(1),
             mma: Kind::parse(o.str("mma")),
-            tma: o.str("copy") == "tma",
+            copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
         })
     },
 };
@@ -45,8 +45,8 @@ pub static INFO: PassInfo = PassInfo {
 struct TileSharedLayout {
     threads: i64,
     mma: Kind,
-    /// Whether TMA fills the rings of wgmma loops that it can (`copy=tma`).
-    tma: bool,
+    /// How wgmma loops fill their rings where TMA can (`copy`).
+    copy: tile::CopyKind,
 }
 
 impl Pass for TileSharedLayout {
@@ -61,9 +61,7 @@ impl Pass for TileSharedLayout {
                 continue;
             }
             changed |= assign(ctx, k, threads, self.mma)?;
-            if self.tma {
-                changed |= super::tma::mark(ctx, k, threads, self.mma)?;
-            }
+            changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy)?;
         }
         Ok(changed)
     }

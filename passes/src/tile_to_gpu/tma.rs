@@ -22,6 +22,12 @@
 //! arrives on the mbarrier of iteration `i + depth - 2`'s stage expecting
 //! the stage's bytes and starts its copies, and the warpgroups run their
 //! wgmmas as [`super::wgmma`] does. Out-of-bounds boxes read zeros.
+//!
+//! With `copy = tma_empty` no block barrier frees the stages: each stage
+//! has an empty mbarrier too (one arrival per warp), on which lane 0 of
+//! each warp arrives once its wgmmas of the stage have completed (after
+//! the next iteration's `wgmma.wait_group 1`), and thread 0 waits on it
+//! before refilling the stage; the warps only wait on full mbarriers.
 
 use super::mma::{self, Copy, Kind, Pipe, Warps, tile_type};
 use super::wgmma::Steps;
@@ -63,6 +69,14 @@ pub(super) struct Ring {
     pub(super) globals: Vec<Global>,
     /// The loop.
     pub(super) l: Op,
+    /// Whether the warps free stages through empty mbarriers
+    /// (`tma_empty`) rather than a block barrier each iteration.
+    pub(super) empty: bool,
+}
+
+/// Whether a loop's `copy` says TMA fills its ring.
+pub(super) fn is_tma(copy: Option<CopyKind>) -> bool {
+    matches!(copy, Some(CopyKind::Tma | CopyKind::TmaEmpty))
 }
 
 /// The 2-D tensor TMA reads copy `c`'s tile from, if it can (see the
@@ -124,14 +138,16 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
         .parent_block(gemm)
         .and_then(|b| ctx.block_parent(b))
         .and_then(|r| ctx.region_parent(r));
-    let Some(l) =
-        l.filter(|l| tile::For::of(ctx, *l).and_then(|f| f.copy(ctx)) == Some(CopyKind::Tma))
-    else {
+    let Some((l, copy)) = l.and_then(|l| Some((l, tile::For::of(ctx, l)?.copy(ctx)))) else {
         return Ok(None);
     };
+    if !is_tma(copy) {
+        return Ok(None);
+    }
+    let empty = copy == Some(CopyKind::TmaEmpty);
     let globals: Option<Vec<Global>> = pipe.copies.iter().map(|c| global_of(ctx, c)).collect();
     match globals {
-        Some(globals) => Ok(Some(Ring { globals, l })),
+        Some(globals) => Ok(Some(Ring { globals, l, empty })),
         None => Err(err(
             ctx,
             l,
@@ -140,11 +156,17 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
     }
 }
 
-/// Writes `copy = tma` on the pipelined loops of kernel `k` (blocks of
-/// `threads`, matrix units `kind`) whose one gemm runs on wgmma and whose
-/// copies TMA can run; whether it wrote any.
-pub(super) fn mark(ctx: &mut Context, k: Op, threads: i64, kind: Kind) -> Result<bool, Diagnostic> {
-    if kind != Kind::Wgmma {
+/// Writes `copy` (a TMA kind) on the pipelined loops of kernel `k`
+/// (blocks of `threads`, matrix units `kind`) whose one gemm runs on wgmma
+/// and whose copies TMA can run; whether it wrote any.
+pub(super) fn mark(
+    ctx: &mut Context,
+    k: Op,
+    threads: i64,
+    kind: Kind,
+    copy: CopyKind,
+) -> Result<bool, Diagnostic> {
+    if kind != Kind::Wgmma || !is_tma(Some(copy)) {
         return Ok(false);
     }
     let p = mma::plan(ctx, k, threads, kind)?;
@@ -169,7 +191,7 @@ pub(super) fn mark(ctx: &mut Context, k: Op, threads: i64, kind: Kind) -> Result
     }
     let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
     for l in &marked {
-        ctx.set_inherent_attr(*l, name, CopyKind::Tma.attr(&u));
+        ctx.set_inherent_attr(*l, name, copy.attr(&u));
     }
     Ok(!marked.is_empty())
 }
@@ -221,15 +243,24 @@ impl Lower<'_> {
             .transfer_at
             .get(&ring.l)
             .ok_or_else(|| err(self.ctx, ring.l, "a TMA loop without mbarriers"))?;
-        let bars = self.shared_view(at, pipe.depth, i64t);
+        // Full mbarriers, then (tma_empty) empty ones.
+        let sets = if ring.empty { 2 } else { 1 };
+        let bars = self.shared_view(at, sets * pipe.depth, i64t);
         let zero = ab::index(self, 0);
         let first = ab::cmpi(self, CmpIPredicate::Eq, self.tid, zero);
         let depth = pipe.depth;
+        let warps = self.threads / 32;
         self.when(first, &mut |s| {
             let one = ab::index(s, 1);
             for i in 0..depth {
                 let i = ab::index(s, i);
                 nvgpu::MbarrierInit::build(s, bars, i, one);
+            }
+            // An empty stage: every warp has arrived.
+            let nw = ab::index(s, warps);
+            for i in (0..depth).filter(|_| ring.empty) {
+                let i = ab::index(s, depth + i);
+                nvgpu::MbarrierInit::build(s, bars, i, nw);
             }
             // The initialised barriers, for the copy engine's proxy.
             let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
@@ -251,6 +282,22 @@ impl Lower<'_> {
                     ab::index(s, pipe.step),
                 );
                 let slot = ab::binary::<arith::RemUI>(s, it, d);
+                if ring.empty {
+                    // The stage is free once every warp has read it, the
+                    // iteration `depth` before (phase it / depth - 1).
+                    let used = ab::cmpi(s, CmpIPredicate::Uge, it, d);
+                    s.when(used, &mut |s| {
+                        let d = ab::index(s, depth);
+                        let phase = ab::binary::<arith::DivUI>(s, it, d);
+                        let one = ab::index(s, 1);
+                        let phase = ab::binary::<arith::SubI>(s, phase, one);
+                        let parity = s.parity(phase);
+                        let at = ab::binary::<arith::AddI>(s, slot, d);
+                        let ticks = ab::index(s, WAIT_TICKS);
+                        nvgpu::MbarrierTryWaitParity::build(s, bars, at, parity, ticks);
+                        Ok(())
+                    })?;
+                }
                 let ivv = ab::binary::<arith::MulI>(s, it, step);
                 let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
                 let bytes = ab::index(s, stage_bytes);
@@ -296,13 +343,12 @@ impl Lower<'_> {
             let d = ab::index(s, pipe.depth);
             let slot = ab::binary::<arith::RemUI>(s, it, d);
             let phase = ab::binary::<arith::DivUI>(s, it, d);
-            let two = ab::index(s, 2);
-            let parity = ab::binary::<arith::RemUI>(s, phase, two);
-            let zero = ab::index(s, 0);
-            let parity = ab::cmpi(s, CmpIPredicate::Ne, parity, zero);
+            let parity = s.parity(phase);
             let ticks = ab::index(s, WAIT_TICKS);
             nvgpu::MbarrierTryWaitParity::build(s, bars, slot, parity, ticks);
-            s.barrier();
+            if !ring.empty {
+                s.barrier();
+            }
             let ahead = ab::index(s, pipe.depth - 2);
             let next = ab::binary::<arith::AddI>(s, it, ahead);
             let nn = ab::index(s, pipe.n);
@@ -310,10 +356,34 @@ impl Lower<'_> {
             issue(s, next, Some(live))?;
             let v = s.wgmma_steps(st, slot, args[0]);
             s.wgmma_wait(1);
+            if ring.empty {
+                // Iteration it - 1's wgmmas are done: lane 0 of each warp
+                // frees its stage.
+                let (c32, zero, one) = (ab::index(s, 32), ab::index(s, 0), ab::index(s, 1));
+                let lane = ab::binary::<arith::RemUI>(s, s.tid, c32);
+                let lane0 = ab::cmpi(s, CmpIPredicate::Eq, lane, zero);
+                let after = ab::cmpi(s, CmpIPredicate::Uge, it, one);
+                let go = ab::binary::<arith::AndI>(s, lane0, after);
+                s.when(go, &mut |s| {
+                    let (d, one) = (ab::index(s, depth), ab::index(s, 1));
+                    let prev = ab::binary::<arith::SubI>(s, it, one);
+                    let slot = ab::binary::<arith::RemUI>(s, prev, d);
+                    let at = ab::binary::<arith::AddI>(s, slot, d);
+                    nvgpu::MbarrierArrive::build(s, bars, at);
+                    Ok(())
+                })?;
+            }
             Ok(vec![v])
         })?;
         self.wgmma_wait(0);
         self.wgmma_finish(out[0], carried, results);
         Ok(())
+    }
+
+    /// Whether phase `phase` (an index) is odd, as an `i1`.
+    fn parity(&mut self, phase: Value) -> Value {
+        let (two, zero) = (ab::index(self, 2), ab::index(self, 0));
+        let p = ab::binary::<arith::RemUI>(self, phase, two);
+        ab::cmpi(self, CmpIPredicate::Ne, p, zero)
     }
 }

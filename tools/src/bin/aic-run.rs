@@ -52,8 +52,9 @@ OPTIONS:
   --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
   --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
-  --copy=<cp_async|tma>     How wgmma K loops fill their shared rings (default cp_async; tma: Hopper's
-                            bulk tensor copies on mbarriers, where the loads allow)
+  --copy=<c>                How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's
+                            bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages
+                            also freed by mbarriers)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)

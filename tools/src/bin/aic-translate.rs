@@ -18,12 +18,12 @@ use std::process::ExitCode;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
-USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma|tma_empty>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
   --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90; sm_90a runs f16 GEMMs on wgmma); gfx90a, gfx942 (amdgpu; default gfx942)
-  --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default) or tma (Hopper's bulk tensor copies on mbarriers, where the loads allow)
+  --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages also freed by mbarriers)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK

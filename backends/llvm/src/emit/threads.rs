@@ -385,26 +385,29 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 self.call("llvm.amdgcn.s.barrier", None, &[])?;
                 self.fence(inkwell::AtomicOrdering::Acquire)?;
             }
-            Target::Host => {
-                let f = match self.m.get_function(HOST_BARRIER) {
-                    Some(f) => f,
-                    None => {
-                        let f = self.m.add_function(
-                            HOST_BARRIER,
-                            self.cx.void_type().fn_type(&[], false),
-                            None,
-                        );
-                        let conv = Attribute::get_named_enum_kind_id("convergent");
-                        f.add_attribute(
-                            AttributeLoc::Function,
-                            self.cx.create_enum_attribute(conv, 0),
-                        );
-                        f
-                    }
-                };
-                self.b.build_call(f, &[], "").llvm()?;
-            }
+            Target::Host => self.host_barrier(HOST_BARRIER)?,
         }
+        Ok(())
+    }
+
+    /// A call of the host's barrier function `name` (convergent: LLVM may
+    /// not move it across control flow), declared on first use.
+    pub(crate) fn host_barrier(&mut self, name: &str) -> Result<(), String> {
+        let f = match self.m.get_function(name) {
+            Some(f) => f,
+            None => {
+                let f = self
+                    .m
+                    .add_function(name, self.cx.void_type().fn_type(&[], false), None);
+                let conv = Attribute::get_named_enum_kind_id("convergent");
+                f.add_attribute(
+                    AttributeLoc::Function,
+                    self.cx.create_enum_attribute(conv, 0),
+                );
+                f
+            }
+        };
+        self.b.build_call(f, &[], "").llvm()?;
         Ok(())
     }
 

@@ -292,6 +292,24 @@ fn gemm_bt(m: i64, n: i64, k: i64) -> Program {
     (func(&args, &[m, n], &body, "f16"), shapes)
 }
 
+/// A 3x3 convolution of an NHWC `[n, h, w, ci]` input by an HWIO filter
+/// to `co` channels, padded by 1 (an implicit GEMM whose A, the im2col
+/// view, reads zeros around the image).
+fn conv3x3(n: i64, h: i64, w: i64, ci: i64, co: i64) -> Program {
+    let f16 = |s: &[i64]| ty(s, "f16");
+    let (x, f, y) = (
+        f16(&[n, h, w, ci]),
+        f16(&[3, 3, ci, co]),
+        f16(&[n, h, w, co]),
+    );
+    let body = format!(
+        "  %y = stablehlo.convolution(%x, %f) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]}} {{batch_group_count = 1 : i64, feature_group_count = 1 : i64}} : ({x}, {f}) -> {y}\n  return %y : {y}\n"
+    );
+    let args = vec![("x", vec![n, h, w, ci]), ("f", vec![3, 3, ci, co])];
+    let shapes = args.iter().map(|a| a.1.clone()).collect();
+    (func(&args, &[n, h, w, co], &body, "f16"), shapes)
+}
+
 /// A GEMM case for matrix units: what it is, its program, and the block
 /// sizes it runs at with the op that must appear at each.
 type UnitCase<'a> = (&'a str, Program, Vec<(i64, &'a str)>);
@@ -643,8 +661,9 @@ fn wgmma_attention_equals_the_interpreter() {
 /// partial along M, N and K (200 x 320 x 96 with B N-major, 200 x 300 x
 /// 96 with B K-major: `transpose_b`, an N x K buffer, whose rows of 96
 /// cp.async can copy where a K x 300 B's cannot); one warpgroup with B
-/// K-major over several K steps; and a K step of 32, which keeps
-/// mma.sync.
+/// K-major over several K steps; a K step of 32, which keeps mma.sync;
+/// and a padded 3x3 convolution, its im2col chunks copied by cp.async,
+/// zero-filled where they fall in the padding.
 #[test]
 fn wgmma_gemms_equal_the_interpreter() {
     let tuning = scratch_file(
@@ -654,7 +673,8 @@ fn wgmma_gemms_equal_the_interpreter() {
             "cpu/gemm/200x320x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 3, "threads": 256},
             "cpu/gemm/200x300x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
-            "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128}}"#,
+            "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128},
+            "cpu/native/conv/0x240x128x576/f16": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256}}"#,
     );
     let wg = "nvgpu.warpgroup.mma";
     let cases = [
@@ -678,6 +698,11 @@ fn wgmma_gemms_equal_the_interpreter() {
             "a K step of 32",
             gemm(&[], 64, 64, 64, false, "f16"),
             vec![(128, "nvgpu.mma.sync")],
+        ),
+        (
+            "a padded 3x3 convolution, partial along M",
+            conv3x3(2, 10, 12, 64, 128),
+            vec![(256, wg)],
         ),
     ];
     check_matrix_units(&cases, 32, "wgmma", tuning.to_str(), 140);

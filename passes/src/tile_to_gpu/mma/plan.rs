@@ -458,8 +458,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
-                let cd = chunk_dim(&desc)
-                    .or_else(|| dynamic.then(|| chunk_dim_probed(&desc)).flatten())?;
+                let cd = chunk_dim(&desc).or_else(|| chunk_dim_probed(&desc))?;
                 let rank = desc.upper.len();
                 // The tile's dims are the descriptor's last two.
                 let trans = match cd {
@@ -624,64 +623,106 @@ fn separable_chunk_dim(d: &Desc) -> Option<usize> {
 
 /// [`chunk_dim`] for any descriptor, checked by probing where its stages
 /// do not show it affine (the head reshape of grouped-query attention:
-/// heads merged, split and broadcast): the copies locate each chunk
-/// through the descriptor, so what must hold is that along one of the
+/// heads merged, split and broadcast; a convolution's im2col view, padded):
+/// the copies locate each chunk through the descriptor and zero-fill the
+/// chunks it marks invalid, so what must hold is that along one of the
 /// tile's dims (of whole chunks) every aligned run of [`CHUNK`] elements
-/// is contiguous and starts on a chunk, at every index of each dim (the
-/// others 0; up to 2^16 indices a dim) and at points mixing all dims.
+/// is wholly invalid (padding) or wholly valid, contiguous and starting on
+/// a chunk, at every index of each dim (the others 0; 2^14 indices of a
+/// longer dim, its ends and evenly between) and at points mixing all dims.
 pub(in crate::tile_to_gpu) fn chunk_dim_probed(d: &Desc) -> Option<usize> {
+    // The planning asks again for the same views: a pure function's
+    // answers, remembered (a bounded memo, not a decision).
+    thread_local! {
+        static PROBED: std::cell::RefCell<HashMap<Desc, Option<usize>>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(cd) = PROBED.with(|m| m.borrow().get(d).copied()) {
+        return cd;
+    }
+    let cd = probe_chunk_dim(d);
+    PROBED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1024 {
+            m.clear();
+        }
+        m.insert(d.clone(), cd);
+    });
+    cd
+}
+
+/// [`chunk_dim_probed`] without the memo.
+fn probe_chunk_dim(d: &Desc) -> Option<usize> {
     let rank = d.upper.len();
-    if rank < 2 || d.upper.iter().any(|n| *n < 1 || *n > 1 << 16) {
+    if rank < 2 || d.upper.iter().any(|n| *n < 1 || *n > 1 << 24) {
         return None;
     }
-    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
-    let o = at(&vec![0; rank])?;
-    let cd = [rank - 1, rank - 2].into_iter().find(|k| {
-        let mut idx = vec![0; rank];
-        idx[*k] = 1;
-        d.upper[*k] > 1 && at(&idx) == Some(o + 1)
-    })?;
-    if d.upper[cd] % CHUNK != 0 {
-        return None;
-    }
-    // The chunk holding `idx` is contiguous and aligned.
-    let chunk_ok = |idx: &mut Vec<i64>| -> Option<bool> {
+    // The indices of a dim of `n` probed: all of them up to 2^14, else
+    // the first and last 2^11 and 2^13 spread evenly between.
+    let probes = |n: i64| -> Vec<i64> {
+        const ALL: i64 = 1 << 14;
+        const ENDS: i64 = 1 << 11;
+        if n <= ALL {
+            return (0..n).collect();
+        }
+        let mid = ALL - 2 * ENDS;
+        (0..ENDS)
+            .chain((0..mid).map(|i| ENDS + i * (n - 2 * ENDS) / mid))
+            .chain(n - ENDS..n)
+            .collect()
+    };
+    // Where an element is, `None` where it is padding.
+    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, ok)| ok.then_some(o));
+    // Whether the chunk holding `idx` along `cd` is padding (`Some(false)`)
+    // or contiguous and aligned (`Some(true)`); `None`: neither.
+    let chunk = |cd: usize, idx: &mut Vec<i64>| -> Option<bool> {
         idx[cd] -= idx[cd] % CHUNK;
-        let base = at(idx)?;
-        let mut ok = base % CHUNK == 0;
+        let Some(base) = at(idx)? else {
+            for _ in 1..CHUNK {
+                idx[cd] += 1;
+                at(idx)?.is_none().then_some(())?;
+            }
+            return Some(false);
+        };
         for j in 1..CHUNK {
             idx[cd] += 1;
-            ok &= at(idx)? == base + j;
+            (at(idx)? == Some(base + j)).then_some(())?;
         }
-        Some(ok)
+        (base % CHUNK == 0).then_some(true)
     };
-    for k in 0..rank {
-        for i in 0..d.upper[k] {
-            let mut idx = vec![0; rank];
-            idx[k] = i;
-            if !chunk_ok(&mut idx)? {
-                return None;
-            }
-        }
-    }
-    // Points mixing the dims (a fixed pseudo-random walk).
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    for _ in 0..256 {
-        let mut idx: Vec<i64> = d
-            .upper
-            .iter()
-            .map(|n| {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                ((x >> 33) % *n as u64) as i64
-            })
-            .collect();
-        if !chunk_ok(&mut idx)? {
+    // Every probe a whole chunk, at least one of them memory.
+    let fits = |cd: usize| -> Option<()> {
+        if d.upper[cd] % CHUNK != 0 {
             return None;
         }
-    }
-    Some(cd)
+        let mut any = false;
+        for k in 0..rank {
+            for i in probes(d.upper[k]) {
+                let mut idx = vec![0; rank];
+                idx[k] = i;
+                any |= chunk(cd, &mut idx)?;
+            }
+        }
+        // Points mixing the dims (a fixed pseudo-random walk).
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        for _ in 0..256 {
+            let mut idx: Vec<i64> = d
+                .upper
+                .iter()
+                .map(|n| {
+                    x = x
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    ((x >> 33) % *n as u64) as i64
+                })
+                .collect();
+            any |= chunk(cd, &mut idx)?;
+        }
+        any.then_some(())
+    };
+    [rank - 1, rank - 2]
+        .into_iter()
+        .find(|cd| fits(*cd).is_some())
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
@@ -742,5 +783,33 @@ mod tests {
             .compose(&Desc::strided_slice(&kv, &[0; 4], &kv, &[1, 1, 1, 2]))
             .expect("composes");
         assert_eq!(chunk_dim_probed(&every_other), None);
+    }
+
+    /// A padded 3x3 convolution's A (im2col of an NHWC input, `[M, K]`
+    /// with K = (kh, kw, c)): padding breaks the affine stages, but along
+    /// K each chunk of 8 channels is wholly padding or contiguous while
+    /// the channels are whole chunks; with 12 channels a chunk straddles
+    /// two filter taps, and there is no chunk dim.
+    #[test]
+    fn padded_im2col_views_are_probed() {
+        let a = |c: i64| {
+            let conv = aic_dialects::coord::Conv {
+                nchw: false,
+                input: [2, 5, 6, c],
+                filter: [3, 3],
+                out_channels: 16,
+                strides: [1, 1],
+                dilations: [1, 1],
+                pads: [1, 1, 1, 1],
+                groups: 1,
+            };
+            Desc::conv_a_view(&conv, 0)
+        };
+        let padded = a(16);
+        assert_eq!(padded.upper, vec![60, 144]);
+        assert!(padded.locate(&[0, 0]).is_ok_and(|(_, ok)| !ok));
+        assert_eq!(chunk_dim(&padded), None);
+        assert_eq!(chunk_dim_probed(&padded), Some(1));
+        assert_eq!(chunk_dim_probed(&a(12)), None);
     }
 }

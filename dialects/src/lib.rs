@@ -35,9 +35,12 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::BINARY);
     registry.register(&stablehlo::SHAPE);
     registry.register(&stablehlo::structured::STRUCTURED);
+    registry.register(&stablehlo::linalg::LINALG);
+    registry.register(&stablehlo::dynamic::DYNAMIC_OPS);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
     registry.register(&check::DIALECT);
+    registry.register(&check::interpreter::DIALECT);
     registry.register(&graph::DIALECT);
     registry.register(&graph::BINARY);
     registry.register(&graph::OTHERS);

@@ -244,6 +244,24 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `chlo.mulhi`: the high half of each integer product (the width's
+    /// upper bits of the double-width product, signed or unsigned).
+    pub Mulhi = MULHI {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            traits: Traits::PURE.with(Traits::ELEMENTWISE).with(Traits::SAME_OPERANDS_AND_RESULT_TYPE),
+            interpret: Some(interp::mulhi),
+            ..binary(
+                "chlo.mulhi",
+                "Returns the high bits of the product of two integers",
+                "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type(results)",
+            )
+        },
+    }
+}
+
 /// The `chlo` dialect (elementwise ops).
 pub static DIALECT: Dialect = Dialect {
     name: "chlo",
@@ -256,7 +274,7 @@ pub static DIALECT: Dialect = Dialect {
 pub static OTHERS: Dialect = Dialect {
     name: "chlo",
     description: "client HLO ops JAX emits alongside StableHLO",
-    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA],
+    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA, MULHI],
     materialize_constant: None,
 };
 

@@ -13,7 +13,9 @@
 //! attributes in [`attrs`].
 
 pub mod attrs;
+pub mod dynamic;
 pub mod interp;
+pub mod linalg;
 pub mod structured;
 pub mod syntax;
 pub mod verify;
@@ -185,6 +187,8 @@ pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
         match ComparisonDirection::parse_attr(body)
             .or_else(|| ComparisonType::parse_attr(body))
             .or_else(|| Precision::parse_attr(body))
+            .or_else(|| linalg::FftType::parse_attr(body))
+            .or_else(|| linalg::Transpose::parse_attr(body))
         {
             Some(v) => Ok(Some(v)),
             None => attrs::parse_attr(u, body),

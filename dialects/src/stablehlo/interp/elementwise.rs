@@ -4,8 +4,8 @@
 
 use super::Res;
 use crate::kernels::{
-    self, Binary, C, at, bits, c_div, c_exp, c_log, concat_data, convert as convert_data, is_bool,
-    is_unsigned, out, result_elem, unsupported, value, width,
+    self, Binary, C, at, bits, c_div, c_exp, c_log, c_sqrt, concat_data, convert as convert_data,
+    is_bool, is_unsigned, out, result_elem, unsupported, value, width,
 };
 use crate::math::fold::libm;
 use crate::stablehlo::{Compare, ComparisonDirection as Direction, ComparisonType};
@@ -52,13 +52,6 @@ impl Unary {
             int: Some(f),
         }
     }
-}
-
-fn c_sqrt(a: C) -> C {
-    let r = a.0.hypot(a.1);
-    let re = ((r + a.0) / 2.0).sqrt();
-    let im = ((r - a.0) / 2.0).sqrt().copysign(a.1);
-    (re, im)
 }
 
 fn c_sin(a: C) -> C {
@@ -181,6 +174,11 @@ pub const SIGN: Unary = Unary {
         },
     )
 };
+
+/// `chlo.mulhi`: the high half of each integer product.
+pub fn mulhi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    binary(it, op, args, &kernels::MULHI)
+}
 
 /// A unary elementwise op with scalar functions `f`.
 pub fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: &Unary) -> Res {

@@ -51,7 +51,18 @@ fn contract(it: &mut Interp<'_>, op: Op, args: &[Tensor], d: &DotDims) -> Res {
 
 /// `convolution`.
 pub fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
+    let padding = i64_array_attr(it.ctx, op, "padding");
+    convolution_padded(it.ctx, op, args, padding)
+}
+
+/// `convolution` and `dynamic_conv`: the window attributes from `op`, the
+/// padding (`[lo, hi]` per spatial dimension, flattened) given.
+pub fn convolution_padded(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    padding: Option<Vec<i64>>,
+) -> Res {
     let (x, k) = (&args[0], &args[1]);
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|a| ConvDims::of(ctx, a))
@@ -64,7 +75,7 @@ pub fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let lhs_dil = get("lhs_dilation", 1);
     let rhs_dil = get("rhs_dilation", 1);
     let rev = get("window_reversal", 0);
-    let padding = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * ns]);
+    let padding = padding.unwrap_or_else(|| vec![0; 2 * ns]);
     let fgc = op_attr(ctx, op, "feature_group_count")
         .and_then(|a| int_value(ctx, a))
         .unwrap_or(1)
@@ -437,12 +448,17 @@ fn index_vector(ind: &Tensor, e: Elem, ivd: usize, batch: &[i64]) -> Vec<i64> {
 
 /// `gather`.
 pub fn gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
+    let sizes = need_ints(it.ctx, op, "slice_sizes")?;
+    gather_sized(it.ctx, op, args, &sizes)
+}
+
+/// `gather` and `dynamic_gather`: the dimension numbers from `op`, the slice
+/// sizes given.
+pub fn gather_sized(ctx: &Context, op: Op, args: &[Tensor], sizes: &[i64]) -> Res {
     let (a, ind) = (&args[0], &args[1]);
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|x| GatherDims::of(ctx, x))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
-    let sizes = need_ints(ctx, op, "slice_sizes")?;
     let ie = ind.elem(ctx);
     let ivd = d.index_vector_dim as usize;
     let st = strides(&a.shape);

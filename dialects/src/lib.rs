@@ -37,6 +37,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::structured::STRUCTURED);
     registry.register(&stablehlo::linalg::LINALG);
     registry.register(&stablehlo::dynamic::DYNAMIC_OPS);
+    registry.register(&stablehlo::collective::COLLECTIVES);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
     registry.register(&check::DIALECT);

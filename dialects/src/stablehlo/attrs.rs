@@ -35,6 +35,7 @@ pub fn parse_attr(u: &Uniquer, text: &str) -> R<Option<DialectAttr>> {
         "stablehlo.gather" => DialectObject::new(GatherDims::parse_body(body()?)?),
         "stablehlo.scatter" => DialectObject::new(ScatterDims::parse_body(body()?)?),
         "stablehlo.dot_algorithm" => DialectObject::new(DotAlgorithm::parse_body(u, body()?)?),
+        "stablehlo.channel_handle" => DialectObject::new(ChannelHandle::parse_body(body()?)?),
         _ => return Ok(None),
     }))
 }
@@ -414,6 +415,47 @@ impl DialectValue for GatherDims {
             ],
             &[(GATHER_KEYS[5], self.index_vector_dim)],
         );
+    }
+}
+
+const CHANNEL_KEYS: [&str; 2] = ["handle", "type"];
+
+/// `#stablehlo.channel_handle<handle = 1, type = 0>`: which channel a
+/// collective or send/recv uses; a handle above 0 makes collectives work
+/// across partitions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChannelHandle {
+    /// The channel's id.
+    pub handle: i64,
+    /// The channel's kind (0 invalid, 1 device to device, 2 device to host,
+    /// 3 host to device).
+    pub kind: i64,
+}
+
+impl ChannelHandle {
+    /// The constraint of an attribute holding a channel handle.
+    pub const CONSTRAINT: AttrConstraint =
+        constraint::<ChannelHandle>("two 64-bit integers 'handle' and 'type'");
+    /// The handle `a` holds, if it is a `#stablehlo.channel_handle<...>`.
+    pub fn of(u: &Uniquer, a: Attr) -> Option<&ChannelHandle> {
+        u.dialect_attr(a)
+    }
+    /// Read the body of `#stablehlo.channel_handle<BODY>`.
+    pub fn parse_body(body: &str) -> R<ChannelHandle> {
+        let f = struct_fields("channel_handle", body, &CHANNEL_KEYS)?;
+        Ok(ChannelHandle {
+            handle: opt_int(CHANNEL_KEYS[0], f[0])?,
+            kind: opt_int(CHANNEL_KEYS[1], f[1])?,
+        })
+    }
+}
+
+impl DialectValue for ChannelHandle {
+    fn print(&self, _: &Uniquer, out: &mut String) {
+        out.push_str(&format!(
+            "stablehlo.channel_handle<handle = {}, type = {}>",
+            self.handle, self.kind
+        ));
     }
 }
 

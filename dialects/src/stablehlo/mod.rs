@@ -13,6 +13,7 @@
 //! attributes in [`attrs`].
 
 pub mod attrs;
+pub mod collective;
 pub mod dynamic;
 pub mod interp;
 pub mod linalg;

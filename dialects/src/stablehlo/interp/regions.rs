@@ -791,6 +791,58 @@ pub fn map(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     Ok(vec![out(ctx, op, 0, data)])
 }
 
+/// The operands of several processes (`parts[j]`: process `j`'s, one tensor
+/// per operand, all of one shape) combined element by element with the
+/// reduction `body`, in process order: `body(body(p0, p1), p2) ...`, as the
+/// cross-process reductions (`all_reduce`, `reduce_scatter`) define it.
+pub(crate) fn combine_processes(
+    it: &mut Interp<'_>,
+    op: Op,
+    body: Region,
+    parts: &[Vec<Tensor>],
+) -> Res {
+    let ctx = it.ctx;
+    let Some((first, rest)) = parts.split_first() else {
+        return Err(InterpError::at(op, "a reduction over no processes"));
+    };
+    if rest.is_empty() {
+        return Ok(first.clone());
+    }
+    let n = first.len();
+    let tys: Vec<Type> = first.iter().map(|t| scalar_type(ctx, t.ty)).collect();
+    let mut outs: Vec<Vec<Tensor>> = vec![Vec::new(); n];
+    for i in 0..first.first().map_or(0, Tensor::len) {
+        let mut acc: Vec<Tensor> = (0..n)
+            .map(|k| scalar_at(ctx, &first[k], i, tys[k]))
+            .collect();
+        for p in rest {
+            let mut a = acc;
+            a.extend((0..n).map(|k| scalar_at(ctx, &p[k], i, tys[k])));
+            acc = run(it, op, body, a, n)?;
+        }
+        for (k, v) in acc.into_iter().enumerate() {
+            outs[k].push(v);
+        }
+    }
+    Ok(first
+        .iter()
+        .zip(outs)
+        .map(|(t, vals)| {
+            let parts: Vec<&Data> = vals.iter().map(|v| &v.data).collect();
+            let data = if parts.is_empty() {
+                t.data.clone()
+            } else {
+                concat_data(&parts)
+            };
+            Tensor {
+                ty: t.ty,
+                shape: t.shape.clone(),
+                data,
+            }
+        })
+        .collect())
+}
+
 /// `composite`.
 pub fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;

@@ -16,7 +16,7 @@
 
 mod process;
 mod store;
-pub use process::{Extensions, Grid, Process};
+pub use process::{Extensions, Grid, Process, Queue};
 pub use store::{Buffer, Complexes, Floats, IntLane, Ints};
 
 use crate::attributes::{Attr, AttrKind, DenseData};

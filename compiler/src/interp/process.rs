@@ -11,7 +11,7 @@
 use super::{IResult, InterpError, Tensor};
 use crate::ir::Op;
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -52,6 +52,50 @@ impl Default for Process {
 pub struct Grid {
     slots: Mutex<HashMap<(Op, Vec<usize>, u64), Slot>>,
     arrived: Condvar,
+    queues: Mutex<HashMap<Queue, VecDeque<Tensor>>>,
+    pushed: Condvar,
+}
+
+/// A first-in first-out queue of values between the processes of a grid and
+/// the host: a channel (`send`/`recv`), or the infeed and outfeed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Queue {
+    /// A channel, by its id.
+    Channel(i64),
+    /// Values the host feeds in.
+    Infeed,
+    /// Values the processes feed out.
+    Outfeed,
+}
+
+impl Grid {
+    /// Append `t` to `q`.
+    pub fn push(&self, q: Queue, t: Tensor) {
+        let mut qs = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        qs.entry(q).or_default().push_back(t);
+        self.pushed.notify_all();
+    }
+    /// The oldest value of `q`, waiting for one (an error at `op` after the
+    /// wait limit).
+    pub fn pop(&self, op: Op, q: Queue) -> IResult<Tensor> {
+        let mut qs = self.queues.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            if let Some(t) = qs.get_mut(&q).and_then(VecDeque::pop_front) {
+                return Ok(t);
+            }
+            let (g, timeout) = self
+                .pushed
+                .wait_timeout(qs, WAIT)
+                .unwrap_or_else(|e| e.into_inner());
+            qs = g;
+            if timeout.timed_out() {
+                return Err(InterpError::at(
+                    op,
+                    format!("waited {} s for a value on {q:?}", WAIT.as_secs()),
+                ));
+            }
+        }
+    }
 }
 
 /// One exchange: the values handed in so far and how many members took the

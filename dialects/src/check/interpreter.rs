@@ -21,7 +21,7 @@ use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::I64_ATTR;
 use aic::dialect::{Dialect, OpSpec, Traits, ac, tc};
-use aic::interp::{Grid, IResult, Interp, InterpError, Process, Tensor, attr_of_tensor};
+use aic::interp::{Grid, IResult, Interp, InterpError, Process, Queue, Tensor, attr_of_tensor};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 use std::collections::HashMap;
@@ -174,6 +174,34 @@ fn run_parallel(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<Ten
         ));
     }
     let grid = Arc::new(Grid::default());
+    // `infeed = [@f, ...]`: each function's results, in turn, are what the
+    // programs' `infeed` ops read.
+    if let Some(a) = RunParallel(op).infeed(ctx) {
+        let AttrKind::Array(fs) = ctx.attr_kind(a) else {
+            return Err(InterpError::at(
+                op,
+                "'infeed' must be an array of symbol references",
+            ));
+        };
+        for sym in fs.iter() {
+            let f = it
+                .symbols
+                .lookup_nearest_symbol_from(ctx, op, *sym)
+                .ok_or_else(|| InterpError::at(op, "'infeed' names an unknown function"))?;
+            let values = it.call(f, Vec::new())?;
+            let ty = values
+                .first()
+                .map_or_else(|| ctx.value_type(ctx.result(op, 0)), |t| t.ty);
+            grid.push(
+                Queue::Infeed,
+                Tensor {
+                    ty,
+                    shape: Vec::new(),
+                    data: aic::interp::Data::Tuple(values),
+                },
+            );
+        }
+    }
     let (budget, max_bytes) = (it.budget, it.max_bytes);
     let outs: Vec<IResult<Vec<Tensor>>> = std::thread::scope(|s| {
         let handles: Vec<_> = jobs

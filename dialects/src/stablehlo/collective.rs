@@ -17,9 +17,9 @@ use super::interp::combine_processes;
 use super::verify::{R, shape};
 use super::{ELEMENTS_ATTR, TENSOR, op};
 use crate::kernels::{concat_data, count, map_indices, strides, take};
-use aic::constraints::I64_ATTR;
-use aic::dialect::{Dialect, OpSpec, Traits, ac};
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor, tensor_of_attr};
+use aic::constraints::{BOOL_ATTR, I64_ATTR};
+use aic::dialect::{Dialect, OpSpec, Traits, ac, tc};
+use aic::interp::{Data, IResult, Interp, InterpError, Queue, Tensor, tensor_of_attr};
 use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 use std::collections::HashMap;
@@ -170,6 +170,66 @@ aic::op! {
             traits: Traits::SAME_OPERANDS_AND_RESULT_TYPE,
             interpret: Some(collective_reduce),
             ..collective("stablehlo.collective_reduce", "CollectiveReduce operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.send`: the inputs onto the channel, after the token.
+    pub SendOp = SEND {
+        operands: [inputs: variadic(tc::ANY), token: one(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        attributes: [
+            channel_handle: required(ChannelHandle::CONSTRAINT),
+            is_host_transfer: optional(BOOL_ATTR) as bool,
+            source_target_pairs: optional(ELEMENTS_ATTR),
+        ],
+        spec: OpSpec {
+            interpret: Some(send),
+            ..collective("stablehlo.send", "Send operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.recv`: values off the channel, then a token.
+    pub RecvOp = RECV {
+        operands: [token: one(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [
+            channel_handle: required(ChannelHandle::CONSTRAINT),
+            is_host_transfer: optional(BOOL_ATTR) as bool,
+            source_target_pairs: optional(ELEMENTS_ATTR),
+        ],
+        spec: OpSpec {
+            interpret: Some(recv),
+            ..collective("stablehlo.recv", "Recv operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.infeed`: the next infeed values, then a token.
+    pub Infeed = INFEED {
+        operands: [token: one(tc::ANY)],
+        results: [results: variadic(tc::ANY)],
+        attributes: [infeed_config: optional(ac::STRING), layout: optional(ac::ANY)],
+        spec: OpSpec {
+            interpret: Some(infeed),
+            ..collective("stablehlo.infeed", "Infeed operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.outfeed`: the inputs to the outfeed, after the token.
+    pub Outfeed = OUTFEED {
+        operands: [inputs: variadic(tc::ANY), token: one(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        attributes: [outfeed_config: optional(ac::STRING)],
+        spec: OpSpec {
+            interpret: Some(outfeed),
+            ..collective("stablehlo.outfeed", "Outfeed operation")
         },
     }
 }
@@ -718,8 +778,94 @@ fn collective_reduce(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     Ok(vec![as_result(ctx, op, 0, t)])
 }
 
+/// The grid of this run, for ops that talk to other processes or the host.
+fn grid<'a>(it: &'a Interp<'_>, op: Op) -> IResult<&'a aic::interp::Grid> {
+    it.process.grid.as_deref().ok_or_else(|| {
+        InterpError::at(
+            op,
+            "no other process or host to talk to (run it under interpreter.run_parallel)",
+        )
+    })
+}
+
+/// The channel of a send or recv.
+fn channel(ctx: &Context, op: Op) -> Queue {
+    let h = ctx
+        .op_spec(op)
+        .and_then(|s| s.attr(ctx, op, "channel_handle"))
+        .and_then(|a| ChannelHandle::of(ctx, a))
+        .map_or(0, |c| c.handle);
+    Queue::Channel(h)
+}
+
+/// A token (no elements) of result `i`'s type.
+fn token(ctx: &Context, op: Op, i: usize) -> Tensor {
+    Tensor {
+        ty: ctx.value_type(ctx.result(op, i)),
+        shape: Vec::new(),
+        data: Data::Int(aic::interp::Ints::I64(Vec::new())),
+    }
+}
+
+/// The inputs (all but the trailing token) as one queued value.
+fn packed(ctx: &Context, op: Op, inputs: &[Tensor]) -> Tensor {
+    Tensor {
+        ty: ctx.value_type(ctx.result(op, 0)),
+        shape: Vec::new(),
+        data: Data::Tuple(inputs.to_vec()),
+    }
+}
+
+/// The queued value's tensors as the results but the trailing token.
+fn unpacked(ctx: &Context, op: Op, t: Tensor) -> Res {
+    let n = ctx.results(op).len();
+    let Data::Tuple(mut v) = t.data else {
+        return Err(InterpError::at(op, "a malformed queued value"));
+    };
+    if v.len() + 1 != n {
+        return Err(InterpError::at(
+            op,
+            format!("{} values arrived for {} results", v.len(), n - 1),
+        ));
+    }
+    for (k, x) in v.iter_mut().enumerate() {
+        x.ty = ctx.value_type(ctx.result(op, k));
+    }
+    v.push(token(ctx, op, n - 1));
+    Ok(v)
+}
+
+fn send(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let value = packed(ctx, op, &args[..args.len() - 1]);
+    grid(it, op)?.push(channel(ctx, op), value);
+    Ok(vec![token(ctx, op, 0)])
+}
+
+fn recv(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let t = grid(it, op)?.pop(op, channel(ctx, op))?;
+    unpacked(ctx, op, t)
+}
+
+fn infeed(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+    let t = grid(it, op)?.pop(op, Queue::Infeed)?;
+    unpacked(it.ctx, op, t)
+}
+
+fn outfeed(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let value = packed(ctx, op, &args[..args.len() - 1]);
+    grid(it, op)?.push(Queue::Outfeed, value);
+    Ok(vec![token(ctx, op, 0)])
+}
+
 /// StableHLO's collective ops.
 pub const OPS: &[OpSpec] = &[
+    SEND,
+    RECV,
+    INFEED,
+    OUTFEED,
     ALL_GATHER,
     ALL_REDUCE,
     REDUCE_SCATTER,

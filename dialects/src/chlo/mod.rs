@@ -262,6 +262,65 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `chlo.scan(%xs) inits(%cs) dimension = d { body } : (...) -> (...)`:
+    /// a prefix computation along one dimension with carries (see
+    /// `stablehlo::interp::scan`).
+    pub Scan = SCAN {
+        operands: [inputs: variadic(TENSOR), inits: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            dimension: required(I64_ATTR) as i64,
+            is_reverse: optional(BOOL_ATTR) as bool,
+            is_associative: optional(BOOL_ATTR) as bool,
+        ],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            format: Some(
+                "`(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension attr-dict-with-keyword $body `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify_scan),
+            interpret: Some(|it, op, args| {
+                let s = Scan(op);
+                let ctx = it.ctx;
+                let n = s.inputs(ctx).len();
+                let dim = s.dimension(ctx).unwrap_or(0).max(0) as usize;
+                let reverse = s.is_reverse(ctx).unwrap_or(false);
+                interp::scan(it, op, s.body(ctx), args.split_at(n), dim, reverse)
+            }),
+            ..op("chlo.scan", "Scan operation")
+        },
+    }
+}
+
+/// `chlo.scan`: an input, the dimension within its rank, and as many results
+/// as region returns beyond the carries.
+fn verify_scan(ctx: &aic::Context, op: aic::ir::Op) -> Result<(), aic::Diagnostic> {
+    let s = Scan(op);
+    let err = |m: String| Err(aic::verifier::op_error(ctx, op, m));
+    let Some(first) = s.inputs(ctx).first() else {
+        return err("expects at least one input".into());
+    };
+    let d = s.dimension(ctx).unwrap_or(0);
+    if let Some(shape) = ctx.type_kind(ctx.value_type(*first)).shape()
+        && (d < 0 || d as usize >= shape.len())
+    {
+        return err(format!(
+            "dimension {d} is out of range [0, {})",
+            shape.len()
+        ));
+    }
+    if s.results(ctx).len() < s.inits(ctx).len() {
+        return err(format!(
+            "{} results cannot hold {} carries",
+            s.results(ctx).len(),
+            s.inits(ctx).len()
+        ));
+    }
+    Ok(())
+}
+
 /// The `chlo` dialect (elementwise ops).
 pub static DIALECT: Dialect = Dialect {
     name: "chlo",
@@ -274,7 +333,7 @@ pub static DIALECT: Dialect = Dialect {
 pub static OTHERS: Dialect = Dialect {
     name: "chlo",
     description: "client HLO ops JAX emits alongside StableHLO",
-    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA, MULHI],
+    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA, MULHI, SCAN],
     materialize_constant: None,
 };
 

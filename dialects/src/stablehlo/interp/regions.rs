@@ -5,9 +5,9 @@
 use super::elementwise::total_key;
 use super::{Res, need_ints};
 use crate::kernels::{
-    self, Binary, Combiner, ConvWindow, Groups, concat_data, conv, convert, fold_floats, fold_ints,
-    for_each_index, linear, offsets, out, remap, result_elem, result_shape, strides, take, to_f64,
-    unsupported, value,
+    self, Binary, Combiner, ConvWindow, Groups, concat_data, conv, convert, count, fold_floats,
+    fold_ints, for_each_index, linear, map_indices, offsets, out, remap, result_elem, result_shape,
+    strides, take, to_f64, unsupported, value,
 };
 use crate::stablehlo::attrs::{ConvDims, DotDims, GatherDims, ScatterDims};
 use crate::stablehlo::structured::DotGeneral;
@@ -850,6 +850,107 @@ pub fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .and_then(|c| aic::symbol::lookup_nearest_symbol_from(ctx, op, c))
         .ok_or_else(|| InterpError::at(op, "composite with an unknown decomposition"))?;
     it.call(f, args.to_vec())
+}
+
+/// `chlo.scan`: `inputs` sliced along `dim`, step by step (from the end when
+/// `reverse`), each step's slices and the carries (starting at `inits`) given
+/// to `body`, which returns that step's outputs then the new carries. The
+/// results: each output's slices stacked along `dim`, then the last carries.
+pub fn scan(
+    it: &mut Interp<'_>,
+    op: Op,
+    body: Region,
+    (inputs, inits): (&[Tensor], &[Tensor]),
+    dim: usize,
+    reverse: bool,
+) -> Res {
+    let ctx = it.ctx;
+    let Some(first) = inputs.first() else {
+        return Err(InterpError::at(op, "a scan needs an input"));
+    };
+    if dim >= first.shape.len() || inputs.iter().any(|t| t.shape != first.shape) {
+        return Err(InterpError::at(
+            op,
+            format!("inputs must share one shape with a dimension {dim}"),
+        ));
+    }
+    let len = first.shape[dim];
+    let mut inner_shape = first.shape.clone();
+    inner_shape.remove(dim);
+    let st = strides(&first.shape);
+    // The linear indices of the slice at position `s` along `dim`.
+    let slice_idx = |s: i64| -> Vec<Option<usize>> {
+        map_indices(&inner_shape, |i| {
+            let mut full = i.to_vec();
+            full.insert(dim, s);
+            Some(linear(&full, &st))
+        })
+        .collect()
+    };
+    let slice_tys: Vec<Type> = inputs
+        .iter()
+        .map(|t| {
+            let elem = ctx.type_kind(t.ty).element_type().unwrap_or(t.ty);
+            ctx.uniquer().ty(TypeKind::Tensor {
+                shape: inner_shape.iter().copied().collect(),
+                elem,
+                encoding: None,
+            })
+        })
+        .collect();
+    let n_results = ctx.results(op).len();
+    let n_out = n_results
+        .checked_sub(inits.len())
+        .ok_or_else(|| InterpError::at(op, "fewer results than carries"))?;
+    let mut carries = inits.to_vec();
+    let mut steps: Vec<Option<Vec<Tensor>>> = vec![None; len.max(0) as usize];
+    let order: Vec<i64> = if reverse {
+        (0..len).rev().collect()
+    } else {
+        (0..len).collect()
+    };
+    for s in order {
+        let idx = slice_idx(s);
+        let mut args: Vec<Tensor> = inputs
+            .iter()
+            .zip(&slice_tys)
+            .map(|(t, ty)| Tensor {
+                ty: *ty,
+                shape: inner_shape.clone(),
+                data: take(&t.data, &idx, None),
+            })
+            .collect();
+        args.extend(carries);
+        let mut out = run(it, op, body, args, n_results)?;
+        carries = out.split_off(n_out);
+        steps[s as usize] = Some(out);
+    }
+    let steps: Vec<Vec<Tensor>> = steps.into_iter().flatten().collect();
+    let mut results = Vec::with_capacity(n_results);
+    for j in 0..n_out {
+        let parts: Vec<&Data> = steps.iter().map(|o| &o[j].data).collect();
+        let slice_len = count(&inner_shape);
+        let shape = result_shape(ctx, op, j)?;
+        let data = if parts.is_empty() {
+            Data::empty(result_elem(ctx, op, j)?)
+        } else {
+            let all = concat_data(&parts);
+            let ist = strides(&inner_shape);
+            let idx: Vec<Option<usize>> = map_indices(&shape, |i| {
+                let mut rest = i.to_vec();
+                let step = rest.remove(dim) as usize;
+                Some(step * slice_len + linear(&rest, &ist))
+            })
+            .collect();
+            take(&all, &idx, None)
+        };
+        results.push(out(ctx, op, j, data));
+    }
+    results.extend(carries.into_iter().enumerate().map(|(k, mut t)| {
+        t.ty = ctx.value_type(ctx.result(op, n_out + k));
+        t
+    }));
+    Ok(results)
 }
 
 /// `top_k`.

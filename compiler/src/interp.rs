@@ -63,6 +63,8 @@ impl Elem {
                 TypeKind::Float(k) => Elem::Complex(*k),
                 _ => return None,
             },
+            // A quantized element is kept as its storage integer.
+            TypeKind::Dialect(d) => return Elem::of(ctx, d.storage_type()?),
             _ => return None,
         })
     }

@@ -16,6 +16,7 @@ pub mod math;
 pub mod memref;
 pub mod nvgpu;
 pub mod nvvm;
+pub mod quant;
 pub mod scf;
 pub mod stablehlo;
 pub mod tile;
@@ -38,6 +39,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::linalg::LINALG);
     registry.register(&stablehlo::dynamic::DYNAMIC_OPS);
     registry.register(&stablehlo::collective::COLLECTIVES);
+    registry.register(&stablehlo::quantize::QUANTIZATION);
+    registry.add_syntax(&quant::SYNTAX);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
     registry.register(&check::DIALECT);

@@ -8,6 +8,7 @@ use crate::kernels::{
     is_bool, is_unsigned, out, result_elem, unsupported, value, width,
 };
 use crate::math::fold::libm;
+use crate::stablehlo::quantize;
 use crate::stablehlo::{Compare, ComparisonDirection as Direction, ComparisonType};
 use aic::interp::{Complexes, Data, Elem, Floats, Interp, InterpError, Ints, Tensor};
 use aic::ir::Op;
@@ -183,6 +184,12 @@ pub fn mulhi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 /// A unary elementwise op with scalar functions `f`.
 pub fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: &Unary) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        let g = f
+            .float
+            .ok_or_else(|| unsupported(op, ctx, "quantized values"))?;
+        return quantize::dequantize_op_quantize(ctx, op, args, |x| g(x[0]));
+    }
     let a = &args[0];
     let ea = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;
@@ -221,6 +228,13 @@ pub fn predicate(it: &mut Interp<'_>, op: Op, args: &[Tensor], p: fn(f64) -> boo
 /// `convert`.
 pub fn convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        return Err(unsupported(
+            op,
+            ctx,
+            "quantized values (use uniform_dequantize)",
+        ));
+    }
     let a = &args[0];
     let er = result_elem(ctx, op, 0)?;
     Ok(vec![out(
@@ -234,6 +248,12 @@ pub fn convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 /// A binary elementwise op with scalar functions `f` (rank-0 operands broadcast).
 pub(crate) fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: &Binary) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        let g = f
+            .float()
+            .ok_or_else(|| unsupported(op, ctx, "quantized values"))?;
+        return quantize::dequantize_op_quantize(ctx, op, args, |x| g(x[0], x[1]));
+    }
     let (a, b) = (&args[0], &args[1]);
     let e = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;

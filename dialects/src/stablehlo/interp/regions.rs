@@ -43,6 +43,9 @@ pub fn dot(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn contract(it: &mut Interp<'_>, op: Op, args: &[Tensor], d: &DotDims) -> Res {
+    if crate::stablehlo::quantize::is_quantized(it.ctx, op) {
+        return Err(unsupported(op, it.ctx, "quantized values"));
+    }
     let ctx = it.ctx;
     let er = result_elem(ctx, op, 0)?;
     let data = kernels::dot(ctx, &args[0], &args[1], d, er);
@@ -64,6 +67,9 @@ pub fn convolution_padded(
     padding: Option<Vec<i64>>,
 ) -> Res {
     let (x, k) = (&args[0], &args[1]);
+    if crate::stablehlo::quantize::is_quantized(ctx, op) {
+        return Err(unsupported(op, ctx, "quantized values"));
+    }
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|a| ConvDims::of(ctx, a))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;

@@ -250,3 +250,51 @@ func.func @send_then_recv() {
   check.expect_eq_const %r#1, dense<[5, 6]> : tensor<2xi32>
   return
 }
+
+// CHECK: PASS quantize_and_dequantize
+func.func @quantize_and_dequantize() {
+  %x = stablehlo.constant dense<[1.0, -2.2, 100.0, 0.25]> : tensor<4xf32>
+  // x / 0.5 - 3, rounded to even (-2.5 to -2), clamped to 127.
+  %q = stablehlo.uniform_quantize %x : (tensor<4xf32>) -> tensor<4x!quant.uniform<i8:f32, 0.5:-3>>
+  %s = stablehlo.bitcast_convert %q : (tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<4xi8>
+  check.expect_eq_const %s, dense<[-1, -7, 127, -2]> : tensor<4xi8>
+  %d = stablehlo.uniform_dequantize %q : (tensor<4x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<4xf32>
+  check.expect_eq_const %d, dense<[1.0, -2.0, 65.0, 0.5]> : tensor<4xf32>
+  %m = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>
+  %p = stablehlo.uniform_quantize %m : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0,2.0:1}>>
+  %ps = stablehlo.bitcast_convert %p : (tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0,2.0:1}>>) -> tensor<2x2xi8>
+  check.expect_eq_const %ps, dense<[[2, 2], [6, 3]]> : tensor<2x2xi8>
+  return
+}
+
+// CHECK: PASS quantized_elementwise
+func.func @quantized_elementwise() {
+  %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>>
+  %m = stablehlo.multiply %q, %q : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2x!quant.uniform<i8:f32, 0.25:0>>
+  %s = stablehlo.bitcast_convert %m : (tensor<2x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<2xi8>
+  check.expect_eq_const %s, dense<[9, 16]> : tensor<2xi8>
+  return
+}
+
+// CHECK: FAIL quantized_dot_unsupported: 'stablehlo.dot_general' is not defined on quantized values
+func.func @quantized_dot_unsupported() {
+  %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>>
+  %d = stablehlo.dot_general %q, %q, contracting_dims = [0] x [0] : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<!quant.uniform<i32:f32, 0.25:0>>
+  return
+}
+
+// CHECK: PASS scan_reverse_along_rows
+func.func @scan_reverse_along_rows() {
+  %x = stablehlo.constant dense<[[1, 2, 3], [4, 5, 6]]> : tensor<2x3xi32>
+  %c = stablehlo.constant dense<0> : tensor<2xi32>
+  %r:2 = chlo.scan(%x) inits(%c) dimension = 1 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<2xi32>, %acc: tensor<2xi32>):
+    %s = stablehlo.add %a, %acc : tensor<2xi32>
+    stablehlo.return %s, %s : tensor<2xi32>, tensor<2xi32>
+  } : (tensor<2x3xi32>, tensor<2xi32>) -> (tensor<2x3xi32>, tensor<2xi32>)
+  check.expect_eq_const %r#0, dense<[[6, 5, 3], [15, 11, 6]]> : tensor<2x3xi32>
+  check.expect_eq_const %r#1, dense<[6, 15]> : tensor<2xi32>
+  return
+}

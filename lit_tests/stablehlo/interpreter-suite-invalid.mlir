@@ -104,3 +104,41 @@ func.func @f() {
 func.func private @g() {
   return
 }
+// -----
+func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  // expected-error@+1 {{'stablehlo.uniform_dequantize' op expects a quantized operand (C1)}}
+  %0 = stablehlo.uniform_dequantize %x : (tensor<2xf32>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+// -----
+func.func @f(%x: tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2xf64> {
+  // expected-error@+1 {{'stablehlo.uniform_dequantize' op the result's element type must be the operand's expressed type (C2)}}
+  %0 = stablehlo.uniform_dequantize %x : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2xf64>
+  return %0 : tensor<2xf64>
+}
+// -----
+func.func @f(%x: tensor<2xf32>) -> tensor<2xi8> {
+  // expected-error@+1 {{'stablehlo.uniform_quantize' op expects a float or quantized operand and a quantized result (C1)}}
+  %0 = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2xi8>
+  return %0 : tensor<2xi8>
+}
+// -----
+func.func @f(%a: tensor<2x!quant.uniform<i8:f32, 0.5:0>>, %b: tensor<2x!quant.uniform<i16:f32, 0.5:0>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>> {
+  // expected-error@+1 {{'stablehlo.add' op requires the same element type for all operands and results}}
+  %0 = "stablehlo.add"(%a, %b) : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x!quant.uniform<i16:f32, 0.5:0>>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>>
+  return %0 : tensor<2x!quant.uniform<i8:f32, 0.5:0>>
+}
+// -----
+// expected-error@+1 {{malformed !quant.uniform<i8:f32, 0.0:0>: scales must be positive and finite}}
+func.func @f(%x: tensor<2x!quant.uniform<i8:f32, 0.0:0>>) {
+  return
+}
+// -----
+func.func @f(%x: tensor<4xi32>, %c: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
+  // expected-error@+1 {{'chlo.scan' op dimension 1 is out of range [0, 1)}}
+  %0:2 = chlo.scan(%x) inits(%c) dimension = 1 {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    stablehlo.return %a, %b : tensor<i32>, tensor<i32>
+  } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
+  return %0#0, %0#1 : tensor<4xi32>, tensor<i32>
+}

@@ -1,7 +1,8 @@
 // The StableHLO ops that StableHLO's interpreter suite needs beyond the
 // common set: fft, triangular_solve, the dynamic ops, the collectives,
 // send/recv, infeed/outfeed, after_all, chlo.mulhi, and the interpreter test
-// dialect (run_parallel, probe, print) with check.expect_serialized_eq.
+// dialect (run_parallel, probe, print) with check.expect_serialized_eq,
+// quantized types with uniform_quantize/uniform_dequantize, and chlo.scan.
 // Pretty where StableHLO has a pretty form, generic otherwise; the generic
 // form parses back to the same.
 // RUN: aic-opt %s | FileCheck %s
@@ -105,4 +106,26 @@ func.func @test_dialect(%x: tensor<3xi32>) -> tensor<3xi32> {
 }
 func.func private @id(%x: tensor<3xi32>) -> tensor<3xi32> {
   return %x : tensor<3xi32>
+}
+
+// CHECK-LABEL: func.func @q(
+// CHECK-NEXT: %0 = stablehlo.uniform_quantize %arg0 : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>
+// CHECK-NEXT: %1 = stablehlo.uniform_quantize %0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2x3x!quant.uniform<u8<1:254>:f32:1, {0.25:10,1.0:1,2.5:3}>>
+// CHECK-NEXT: %2 = stablehlo.add %0, %0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.25:0>>
+// CHECK-NEXT: %3 = stablehlo.uniform_dequantize %2 : (tensor<2x3x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<2x3xf32>
+// CHECK-NEXT: %4:2 = chlo.scan(%arg0) inits(%3) dimension = 0 attributes {is_reverse = true} {
+// CHECK-NEXT: ^bb0(%arg1: tensor<3xf32>, %arg2: tensor<2x3xf32>):
+// CHECK-NEXT: stablehlo.return %arg1, %arg2 : tensor<3xf32>, tensor<2x3xf32>
+// CHECK-NEXT: } : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+// CHECK-NEXT: return %3 : tensor<2x3xf32>
+func.func @q(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %0 = stablehlo.uniform_quantize %x : (tensor<2x3xf32>) -> tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>
+  %1 = stablehlo.uniform_quantize %0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2x3x!quant.uniform<u8<1:254>:f32:1, {0.25:10,1.0:1,2.5:3}>>
+  %2 = stablehlo.add %0, %0 : (tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>, tensor<2x3x!quant.uniform<i8:f32, 0.5:-3>>) -> tensor<2x3x!quant.uniform<i8:f32, 0.25:0>>
+  %3 = stablehlo.uniform_dequantize %2 : (tensor<2x3x!quant.uniform<i8:f32, 0.25:0>>) -> tensor<2x3xf32>
+  %4:2 = chlo.scan(%x) inits(%3) dimension = 0 attributes {is_reverse = true} {
+  ^bb0(%a: tensor<3xf32>, %c: tensor<2x3xf32>):
+    stablehlo.return %a, %c : tensor<3xf32>, tensor<2x3xf32>
+  } : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
+  return %3 : tensor<2x3xf32>
 }

@@ -60,7 +60,7 @@ impl UniformQuantized {
             .enumerate()
             .map(|(i, x)| {
                 let (s, z) = self.params(shape, i);
-                let q = (x / s).round_ties_even() + z as f64;
+                let q = (x / s + z as f64).round_ties_even();
                 if q.is_nan() {
                     0
                 } else {
@@ -256,7 +256,8 @@ mod tests {
         assert_eq!(s, "quant.uniform<i8:f32:0, {0.1:-30,0.5:-20}>");
         assert_eq!(q.quantize(&[2], &[4.0, 15.0]), vec![10, 10]);
         assert_eq!(q.dequantize(&[2], &[10, 10]), vec![4.0, 15.0]);
-        let r = UniformQuantized::parse_body(&u, "u8<1:200>:f32, 2.0").unwrap();
+        let r = UniformQuantized::parse_body(&u, "u8<1:200>:f32, 2.0:1").unwrap();
+        // 3 / 2 + 1 = 2.5 rounds to even.
         assert_eq!(r.quantize(&[3], &[-5.0, 3.0, 1e9]), vec![1, 2, 200]);
         assert!(UniformQuantized::parse_body(&u, "i8:f32, -1.0:0").is_err());
         assert!(UniformQuantized::parse_body(&u, "i8:i32, 1.0:0").is_err());

@@ -50,7 +50,7 @@ impl Default for Process {
 /// exchange, until every member of the group has given its own.
 #[derive(Debug, Default)]
 pub struct Grid {
-    slots: Mutex<HashMap<(Op, Vec<usize>, u64), Slot>>,
+    slots: Mutex<HashMap<ExchangeKey, Slot>>,
     arrived: Condvar,
     queues: Mutex<HashMap<Queue, VecDeque<Tensor>>>,
     pushed: Condvar,
@@ -97,6 +97,9 @@ impl Grid {
         }
     }
 }
+
+/// Which exchange: the op, its group (flat ids) and the op's run number.
+type ExchangeKey = (Op, Vec<usize>, u64);
 
 /// One exchange: the values handed in so far and how many members took the
 /// result (the last one removes the slot).

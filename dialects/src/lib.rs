@@ -43,6 +43,7 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.add_syntax(&quant::SYNTAX);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
+    registry.add_syntax(&chlo::SYNTAX);
     registry.register(&check::DIALECT);
     registry.register(&check::interpreter::DIALECT);
     registry.register(&graph::DIALECT);

@@ -298,3 +298,18 @@ func.func @scan_reverse_along_rows() {
   check.expect_eq_const %r#1, dense<[6, 15]> : tensor<2xi32>
   return
 }
+
+// CHECK: PASS ragged_dot_groups_of_rows
+func.func @ragged_dot_groups_of_rows() {
+  %l = stablehlo.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  // Group 0 picks the first column, group 1 the second.
+  %r = stablehlo.constant dense<[[[1.0], [0.0]], [[0.0], [1.0]]]> : tensor<2x2x1xf32>
+  %g = stablehlo.constant dense<[2, 1]> : tensor<2xi64>
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  check.expect_eq_const %0, dense<[[1.0], [3.0], [6.0]]> : tensor<3x1xf32>
+  // Rows beyond the groups are 0.
+  %h = stablehlo.constant dense<[1, 1]> : tensor<2xi64>
+  %1 = "chlo.ragged_dot"(%l, %r, %h) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>} : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  check.expect_eq_const %1, dense<[[1.0], [4.0], [0.0]]> : tensor<3x1xf32>
+  return
+}

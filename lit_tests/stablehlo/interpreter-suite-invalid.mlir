@@ -142,3 +142,15 @@ func.func @f(%x: tensor<4xi32>, %c: tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
   } : (tensor<4xi32>, tensor<i32>) -> (tensor<4xi32>, tensor<i32>)
   return %0#0, %0#1 : tensor<4xi32>, tensor<i32>
 }
+// -----
+func.func @f(%l: tensor<3x2xf32>, %r: tensor<2x2x1xf32>, %g: tensor<2xi64>) -> tensor<3x1xf32> {
+  // expected-error@+1 {{'chlo.ragged_dot' op rhs dimension 3 is out of range [0, 3)}}
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [3]>} : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  return %0 : tensor<3x1xf32>
+}
+// -----
+func.func @f(%l: tensor<3x2xf32>, %r: tensor<2x2x1xf32>, %g: tensor<2xi64>) -> tensor<3x1xf32> {
+  // expected-error@+1 {{unknown field 'lhs_ragged_dims' in #chlo.ragged_dot<...>}}
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_ragged_dims = [0]>} : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  return %0 : tensor<3x1xf32>
+}

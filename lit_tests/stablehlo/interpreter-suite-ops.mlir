@@ -2,7 +2,8 @@
 // common set: fft, triangular_solve, the dynamic ops, the collectives,
 // send/recv, infeed/outfeed, after_all, chlo.mulhi, and the interpreter test
 // dialect (run_parallel, probe, print) with check.expect_serialized_eq,
-// quantized types with uniform_quantize/uniform_dequantize, and chlo.scan.
+// quantized types with uniform_quantize/uniform_dequantize, chlo.scan and
+// chlo.ragged_dot.
 // Pretty where StableHLO has a pretty form, generic otherwise; the generic
 // form parses back to the same.
 // RUN: aic-opt %s | FileCheck %s
@@ -128,4 +129,12 @@ func.func @q(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
     stablehlo.return %a, %c : tensor<3xf32>, tensor<2x3xf32>
   } : (tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<2x3xf32>)
   return %3 : tensor<2x3xf32>
+}
+
+// CHECK-LABEL: func.func @ragged(
+// CHECK-NEXT: %0 = "chlo.ragged_dot"(%arg0, %arg1, %arg2) <{precision_config = [#chlo<precision DEFAULT>, #chlo<precision HIGHEST>], ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>}> : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+// CHECK-NEXT: return %0 : tensor<3x1xf32>
+func.func @ragged(%l: tensor<3x2xf32>, %r: tensor<2x2x1xf32>, %g: tensor<2xi64>) -> tensor<3x1xf32> {
+  %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [], rhs_batching_dimensions = [], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0], rhs_group_dimensions = [0]>, precision_config = [#chlo<precision DEFAULT>, #chlo<precision HIGHEST>]} : (tensor<3x2xf32>, tensor<2x2x1xf32>, tensor<2xi64>) -> tensor<3x1xf32>
+  return %0 : tensor<3x1xf32>
 }

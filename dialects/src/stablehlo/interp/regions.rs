@@ -959,6 +959,72 @@ pub fn scan(
     Ok(results)
 }
 
+/// `chlo.ragged_dot` with the ragged dimension among the lhs's free
+/// dimensions (the mode CHLO calls 1): the lhs is split along `ragged` into
+/// consecutive groups of `group_sizes`, group `g` multiplied by the rhs's
+/// `group`-th dimension's slice `g` (`d` names the rhs's dimensions with that
+/// dimension dropped); rows beyond the groups are 0.
+pub fn ragged_dot_free(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    d: &DotDims,
+    ragged: i64,
+    group: i64,
+) -> Res {
+    let (lhs, rhs, sizes) = (&args[0], &args[1], args[2].to_i64s());
+    let er = result_elem(ctx, op, 0)?;
+    let oshape = result_shape(ctx, op, 0)?;
+    let g_dim = group as usize;
+    let groups = rhs.shape.get(g_dim).copied().unwrap_or(0);
+    if sizes.len() as i64 != groups || sizes.iter().any(|s| *s < 0) {
+        return Err(InterpError::at(
+            op,
+            format!("group_sizes {sizes:?} must be {groups} sizes, none negative"),
+        ));
+    }
+    // Where the ragged dimension lands in the result: after the batch
+    // dimensions, among the lhs's free dimensions.
+    let free: Vec<i64> = (0..lhs.shape.len() as i64)
+        .filter(|i| !d.lhs_batch.contains(i) && !d.lhs_contract.contains(i))
+        .collect();
+    let pos = d.lhs_batch.len()
+        + free.iter().position(|x| *x == ragged).ok_or_else(|| {
+            InterpError::at(op, "the ragged dimension must be a free lhs dimension")
+        })?;
+    let mut rshape = rhs.shape.clone();
+    rshape.remove(g_dim);
+    let rst = strides(&rhs.shape);
+    let mut result = Data::from_fn(er, count(&oshape), |_| 0.0);
+    let mut start = 0i64;
+    for (g, size) in sizes.iter().enumerate() {
+        // The rhs's slice `g` along its group dimension.
+        let idx: Vec<Option<usize>> = map_indices(&rshape, |i| {
+            let mut full = i.to_vec();
+            full.insert(g_dim, g as i64);
+            Some(linear(&full, &rst))
+        })
+        .collect();
+        let slice = Tensor {
+            ty: rhs.ty,
+            shape: rshape.clone(),
+            data: take(&rhs.data, &idx, None),
+        };
+        let full = kernels::dot(ctx, lhs, &slice, d, er);
+        // This group's rows from `full`, the others as they were.
+        let n = count(&oshape);
+        let both = concat_data(&[&result, &full]);
+        let pick: Vec<Option<usize>> =
+            map_indices(&oshape, |i| (start..start + size).contains(&i[pos]))
+                .enumerate()
+                .map(|(k, mine)| Some(if mine { n + k } else { k }))
+                .collect();
+        result = take(&both, &pick, None);
+        start += size;
+    }
+    Ok(vec![out(ctx, op, 0, result)])
+}
+
 /// `top_k`.
 pub fn top_k(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;

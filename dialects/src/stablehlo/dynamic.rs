@@ -6,8 +6,10 @@
 //! Their interpreter semantics read that operand at run time and reuse the
 //! static op's kernel; where the result type has `?` dimensions the runtime
 //! shape fills them, and a static dimension must agree with it. Compilation
-//! of dynamic shapes is another matter (the graph lowering needs static
-//! shapes), so these ops stay interpreted.
+//! of dynamic shapes is another matter: `stablehlo-to-graph` lowers
+//! `dynamic_iota`, `dynamic_reshape` and `dynamic_broadcast_in_dim` only where
+//! every shape is static (they are then their static namesakes); the rest
+//! stay interpreted.
 
 use super::attrs::{ConvDims, GatherDims};
 use super::interp::{convolution_padded, gather_sized, pad_by};

@@ -1019,6 +1019,31 @@ pub(crate) fn remap_to(
     shaped(ctx, op, shape, data)
 }
 
+/// That a result of the runtime `shape` (sizes an operand gave, not its
+/// type) with elements of `e` may be made: no negative size, no overflow, and
+/// within the interpreter's memory budget `max_bytes`.
+pub(crate) fn check_shape(op: Op, shape: &[i64], e: Elem, max_bytes: Option<u64>) -> IResult<()> {
+    let bad = |why: String| {
+        Err(InterpError::at(
+            op,
+            format!("a result of shape {shape:?} {why}"),
+        ))
+    };
+    if shape.iter().any(|d| *d < 0) {
+        return bad("has a negative size".into());
+    }
+    let bytes = shape
+        .iter()
+        .try_fold(e.storage_bytes(), |acc, d| acc.checked_mul(*d as u64));
+    match (bytes, max_bytes) {
+        (None, _) => bad("is too large".into()),
+        (Some(b), Some(limit)) if b > limit => bad(format!(
+            "needs {b} bytes, more than the interpreter's limit of {limit} bytes (--max-memory)"
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Result 0 of `op` with `data` of the runtime `shape`: its type's static
 /// dimensions must agree with it.
 pub(crate) fn shaped(ctx: &Context, op: Op, shape: &[i64], data: Data) -> IResult<Tensor> {

@@ -313,3 +313,57 @@ func.func @ragged_dot_groups_of_rows() {
   check.expect_eq_const %1, dense<[[1.0], [4.0], [0.0]]> : tensor<3x1xf32>
   return
 }
+
+// CHECK: FAIL dynamic_iota_negative_size: output_shape holds a negative size -2
+func.func @dynamic_iota_negative_size() {
+  %shape = stablehlo.constant dense<[-2, 3]> : tensor<2xi64>
+  %i = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<?x3xi32>
+  return
+}
+
+// CHECK: FAIL dynamic_iota_too_large: a result of shape [4611686018427387904, 4] is too large
+func.func @dynamic_iota_too_large() {
+  %shape = stablehlo.constant dense<[4611686018427387904, 4]> : tensor<2xi64>
+  %i = stablehlo.dynamic_iota %shape, dim = 0 : (tensor<2xi64>) -> tensor<?x?xi32>
+  return
+}
+
+// CHECK: FAIL dynamic_pad_overflow: padding [9223372036854775807], [1], [0] gives no valid shape for [2]
+func.func @dynamic_pad_overflow() {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %lo = stablehlo.constant dense<[9223372036854775807]> : tensor<1xi64>
+  %hi = stablehlo.constant dense<[1]> : tensor<1xi64>
+  %in = stablehlo.constant dense<[0]> : tensor<1xi64>
+  %p = stablehlo.dynamic_pad %x, %z, %lo, %hi, %in : (tensor<2xi32>, tensor<i32>, tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi32>
+  return
+}
+
+func.func private @gather_len2(%x: tensor<2xi32>) -> tensor<4xi32> {
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2xi32>) -> tensor<4xi32>
+  return %g : tensor<4xi32>
+}
+
+func.func private @gather_len3(%x: tensor<3xi32>) -> tensor<6xi32> {
+  %g = "stablehlo.all_gather"(%x) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xi32>) -> tensor<6xi32>
+  return %g : tensor<6xi32>
+}
+
+// CHECK: FAIL collective_of_unlike_values: the processes of group [0, 1] hand in values of different shapes or types
+func.func @collective_of_unlike_values() {
+  %a = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %b = stablehlo.constant dense<[1, 2, 3]> : tensor<3xi32>
+  %r:2 = "interpreter.run_parallel"(%a, %b) {programs = [[@gather_len2], [@gather_len3]]} : (tensor<2xi32>, tensor<3xi32>) -> (tensor<4xi32>, tensor<6xi32>)
+  return
+}
+
+// CHECK: FAIL scan_output_not_a_slice: the body's output 0 is not a slice of []
+func.func @scan_output_not_a_slice() {
+  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>
+  %c = stablehlo.constant dense<[0, 0]> : tensor<2xi32>
+  %r:2 = chlo.scan(%x) inits(%c) dimension = 0 {
+  ^bb0(%a: tensor<i32>, %acc: tensor<2xi32>):
+    stablehlo.return %acc, %acc : tensor<2xi32>, tensor<2xi32>
+  } : (tensor<2xi32>, tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  return
+}

@@ -98,8 +98,10 @@ impl Grid {
     }
 }
 
-/// Which exchange: the op, its group (flat ids) and the op's run number.
-type ExchangeKey = (Op, Vec<usize>, u64);
+/// Which exchange: the group (flat ids) and how many exchanges the group
+/// had before (its processes may run different programs, so the op is no
+/// part of it: the group's collectives meet in order).
+type ExchangeKey = (Vec<usize>, u64);
 
 /// One exchange: the values handed in so far and how many members took the
 /// result (the last one removes the slot).
@@ -119,8 +121,9 @@ impl Process {
         self.replicas * self.partitions
     }
     /// The values every process of `group` (flat ids, this one among them)
-    /// hands in at its `seq`-th run of `op`, in the group's order. Waits for
-    /// the others; a run of one process exchanges with itself only.
+    /// hands in at the group's `seq`-th exchange, in the group's order (`op`
+    /// is where errors are reported). Waits for the others; a run of one
+    /// process exchanges with itself only.
     pub fn exchange(
         &self,
         op: Op,
@@ -144,7 +147,7 @@ impl Process {
                 ),
             ));
         };
-        let key = (op, group.to_vec(), seq);
+        let key = (group.to_vec(), seq);
         let mut slots = grid.slots.lock().unwrap_or_else(|e| e.into_inner());
         let entry = slots.entry(key.clone()).or_insert_with(|| Slot {
             values: vec![None; group.len()],

@@ -494,10 +494,10 @@ fn channel_grouping(ctx: &Context, op: Op) -> Grouping {
     }
 }
 
-/// How often each collective op ran in this process: the exchange of its
-/// `n`-th run meets the others' `n`-th.
+/// How many exchanges this process had with each group: its `n`-th meets
+/// the other members' `n`-th, whichever op (or program) they run.
 #[derive(Default)]
-struct Runs(HashMap<Op, u64>);
+struct Runs(HashMap<Vec<usize>, u64>);
 
 /// The operands of every process of `group` (this one's being `mine`), in
 /// the group's order.
@@ -508,7 +508,7 @@ fn exchange(
     mine: Vec<Tensor>,
 ) -> IResult<Vec<Vec<Tensor>>> {
     let runs = it.extensions.get_mut::<Runs>();
-    let seq = runs.0.entry(op).or_default();
+    let seq = runs.0.entry(group.to_vec()).or_default();
     let n = *seq;
     *seq += 1;
     let ty = it.ctx.value_type(it.ctx.result(op, 0));
@@ -518,13 +518,32 @@ fn exchange(
         data: Data::Tuple(mine),
     };
     let all = it.process.exchange(op, n, group, packed)?;
-    Ok(all
+    let all: Vec<Vec<Tensor>> = all
         .into_iter()
         .map(|t| match t.data {
             Data::Tuple(v) => v,
             _ => Vec::new(),
         })
-        .collect())
+        .collect();
+    // The processes of a group must hand in alike values (they may run
+    // different programs).
+    let me = &all[group
+        .iter()
+        .position(|g| *g == it.process.flat_id())
+        .unwrap_or(0)];
+    let alike = |v: &Vec<Tensor>| {
+        v.len() == me.len()
+            && v.iter()
+                .zip(me)
+                .all(|(a, b)| a.shape == b.shape && a.elem(it.ctx) == b.elem(it.ctx))
+    };
+    if !all.iter().all(alike) {
+        return Err(InterpError::at(
+            op,
+            format!("the processes of group {group:?} hand in values of different shapes or types"),
+        ));
+    }
+    Ok(all)
 }
 
 /// The group of the op's `replica_groups` this process is in (itself alone

@@ -15,7 +15,7 @@ use super::attrs::{ConvDims, GatherDims};
 use super::interp::{convolution_padded, gather_sized, pad_by};
 use super::verify::{R, shape};
 use super::{ANY_ATTR, BOOL_ARRAY, INT_TENSOR, TENSOR, op};
-use crate::kernels::{broadcast_onto, count, result_elem, shaped};
+use crate::kernels::{broadcast_onto, check_shape, count, result_elem, shaped};
 use aic::constraints::{BOOL_ATTR, I64_ARRAY, I64_ATTR};
 use aic::dialect::{Dialect, OpSpec};
 use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
@@ -327,6 +327,7 @@ fn dynamic_iota(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let shape = sizes(op, &args[0], "output_shape")?;
     let d = DynamicIota(op).iota_dimension(ctx).unwrap_or(0).max(0) as usize;
     let e = result_elem(ctx, op, 0)?;
+    check_shape(op, &shape, e, it.max_bytes)?;
     let n = count(&shape);
     let size = shape.get(d).map_or(1, |s| (*s).max(1) as usize);
     let stride = shape.get(d + 1..).map_or(1, count).max(1);
@@ -352,8 +353,19 @@ fn dynamic_broadcast_in_dim(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res
         .broadcast_dimensions(ctx)
         .unwrap_or_default();
     let a = &args[0];
+    check_shape(op, &shape, a.elem(ctx), it.max_bytes)?;
+    if dims.len() != a.shape.len() {
+        return Err(InterpError::at(
+            op,
+            "one broadcast dimension per operand dimension is needed",
+        ));
+    }
     for (k, d) in dims.iter().enumerate() {
-        let t = shape.get(*d as usize).copied().unwrap_or(-1);
+        let t = usize::try_from(*d)
+            .ok()
+            .and_then(|d| shape.get(d))
+            .copied()
+            .unwrap_or(-1);
         if a.shape[k] != 1 && a.shape[k] != t {
             return Err(InterpError::at(
                 op,
@@ -369,7 +381,7 @@ fn dynamic_broadcast_in_dim(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res
 
 fn dynamic_pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let (lo, hi, interior) = (args[2].to_i64s(), args[3].to_i64s(), args[4].to_i64s());
-    pad_by(it.ctx, op, &args[..2], &lo, &hi, &interior)
+    pad_by(it.ctx, op, &args[..2], (&lo, &hi, &interior), it.max_bytes)
 }
 
 fn dynamic_gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
@@ -385,6 +397,12 @@ fn dynamic_gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 fn dynamic_conv(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let padding = args[2].to_i64s();
+    if padding.len() != 2 * args[0].shape.len().saturating_sub(2) {
+        return Err(InterpError::at(
+            op,
+            "padding needs a [low, high] pair per spatial dimension",
+        ));
+    }
     convolution_padded(it.ctx, op, &args[..2], Some(padding))
 }
 

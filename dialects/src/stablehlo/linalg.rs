@@ -14,7 +14,7 @@ use super::{FP_COMPLEX_TENSOR, op};
 use crate::kernels::{C, c_div, c_mul, count, out, result_elem, result_shape, unsupported};
 use aic::constraints::{BOOL_ATTR, I64_ARRAY};
 use aic::dialect::{Dialect, OpSpec};
-use aic::interp::{Data, IResult, Interp, Tensor};
+use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::{DYNAMIC, TypeKind};
 use aic::verifier::op_error;
@@ -279,6 +279,32 @@ fn fft(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let axes = rank - len.len().min(rank)..rank;
     let out_shape = result_shape(ctx, op, 0)?;
     let er = result_elem(ctx, op, 0)?;
+    // The innermost sizes the transform expects (the verifier saw only the
+    // static ones).
+    let half = |n: i64| if n == 0 { 0 } else { n / 2 + 1 };
+    let mut want_in = len.clone();
+    let mut want_out = len.clone();
+    match kind {
+        FftType::Rfft => *want_out.last_mut().unwrap_or(&mut 0) = half(len[len.len() - 1]),
+        FftType::Irfft => *want_in.last_mut().unwrap_or(&mut 0) = half(len[len.len() - 1]),
+        _ => {}
+    }
+    if len.is_empty()
+        || rank < len.len()
+        || out_shape.len() != rank
+        || x.shape[axes.start..] != want_in[..]
+        || out_shape[axes.start..] != want_out[..]
+        || x.shape[..axes.start] != out_shape[..axes.start]
+    {
+        return Err(InterpError::at(
+            op,
+            format!(
+                "shapes {:?} -> {out_shape:?} do not fit {} with fft_length {len:?}",
+                x.shape,
+                kind.keyword()
+            ),
+        ));
+    }
     let mut v = complexes(op, ctx, x)?;
     let shape = x.shape.clone();
     match kind {
@@ -335,9 +361,21 @@ fn triangular_solve(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let unit = t.unit_diagonal(ctx).unwrap_or(false);
     let how = t.transpose_a(ctx).unwrap_or(Transpose::No);
     let (a, b) = (complexes(op, ctx, &args[0])?, complexes(op, ctx, &args[1])?);
-    let r = args[0].shape.len();
-    let m = args[0].shape[r - 1] as usize;
-    let (rows, cols) = (args[1].shape[r - 2] as usize, args[1].shape[r - 1] as usize);
+    let (sa, sb) = (&args[0].shape, &args[1].shape);
+    let r = sa.len();
+    let fits = r >= 2
+        && sb.len() == r
+        && sa[r - 2] == sa[r - 1]
+        && sa[..r - 2] == sb[..r - 2]
+        && sa[r - 1] == if left { sb[r - 2] } else { sb[r - 1] };
+    if !fits {
+        return Err(InterpError::at(
+            op,
+            format!("b {sb:?} does not fit a {sa:?}"),
+        ));
+    }
+    let m = sa[r - 1] as usize;
+    let (rows, cols) = (sb[r - 2] as usize, sb[r - 1] as usize);
     let batches = count(&args[0].shape[..r - 2]).max(1);
     let mut x = vec![(0.0, 0.0); b.len()];
     for g in 0..batches {

@@ -24,9 +24,9 @@ pub use elementwise::{Unary, clamp, compare, complex, convert, mulhi, predicate,
 pub use regions::*;
 
 use crate::kernels::{
-    C, bits, broadcast_to, concat_along, concat_data, count, for_each_index, linear, out, permute,
-    remap, remap_to, result_elem, result_shape, result_type, strided_slice, strides, take,
-    unsupported, value,
+    C, bits, broadcast_to, check_shape, concat_along, concat_data, count, for_each_index, linear,
+    out, permute, remap, remap_to, result_elem, result_shape, result_type, strided_slice, strides,
+    take, unsupported, value,
 };
 use aic::constraints::{i64_array_attr, int_value, op_attr};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Ints, Tensor};
@@ -236,7 +236,7 @@ pub fn pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let lo = need_ints(ctx, op, "edge_padding_low")?;
     let hi = need_ints(ctx, op, "edge_padding_high")?;
     let interior = need_ints(ctx, op, "interior_padding")?;
-    pad_by(ctx, op, args, &lo, &hi, &interior)
+    pad_by(ctx, op, args, (&lo, &hi, &interior), it.max_bytes)
 }
 
 /// `pad` and `dynamic_pad`: `args[0]` padded with `args[1]` by the given
@@ -246,9 +246,8 @@ pub fn pad_by(
     ctx: &Context,
     op: Op,
     args: &[Tensor],
-    lo: &[i64],
-    hi: &[i64],
-    interior: &[i64],
+    (lo, hi, interior): (&[i64], &[i64], &[i64]),
+    max_bytes: Option<u64>,
 ) -> Res {
     let a = &args[0];
     let rank = a.shape.len();
@@ -262,14 +261,26 @@ pub fn pad_by(
         return Err(InterpError::at(op, "interior padding must not be negative"));
     }
     let shape: Vec<i64> = (0..rank)
-        .map(|k| lo[k] + hi[k] + a.shape[k] + (a.shape[k] - 1).max(0) * interior[k])
+        .map(|k| {
+            (a.shape[k] - 1)
+                .max(0)
+                .checked_mul(interior[k])
+                .and_then(|x| x.checked_add(a.shape[k]))
+                .and_then(|x| x.checked_add(lo[k]))
+                .and_then(|x| x.checked_add(hi[k]))
+                .unwrap_or(-1)
+        })
         .collect();
     if shape.iter().any(|d| *d < 0) {
         return Err(InterpError::at(
             op,
-            format!("padding gives a negative size: {shape:?}"),
+            format!(
+                "padding {lo:?}, {hi:?}, {interior:?} gives no valid shape for {:?}",
+                a.shape
+            ),
         ));
     }
+    check_shape(op, &shape, a.elem(ctx), max_bytes)?;
     let st = strides(&a.shape);
     Ok(vec![remap_to(ctx, op, &shape, a, Some(&args[1]), |i| {
         let mut lin = 0;

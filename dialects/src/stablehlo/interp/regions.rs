@@ -929,6 +929,12 @@ pub fn scan(
         args.extend(carries);
         let mut out = run(it, op, body, args, n_results)?;
         carries = out.split_off(n_out);
+        if let Some(bad) = out.iter().position(|o| o.len() != count(&inner_shape)) {
+            return Err(InterpError::at(
+                op,
+                format!("the body's output {bad} is not a slice of {inner_shape:?}"),
+            ));
+        }
         steps[s as usize] = Some(out);
     }
     let steps: Vec<Vec<Tensor>> = steps.into_iter().flatten().collect();
@@ -937,6 +943,14 @@ pub fn scan(
         let parts: Vec<&Data> = steps.iter().map(|o| &o[j].data).collect();
         let slice_len = count(&inner_shape);
         let shape = result_shape(ctx, op, j)?;
+        let mut expect = inner_shape.clone();
+        expect.insert(dim, len);
+        if shape != expect {
+            return Err(InterpError::at(
+                op,
+                format!("result {j} has shape {shape:?}, the scan makes {expect:?}"),
+            ));
+        }
         let data = if parts.is_empty() {
             Data::empty(result_elem(ctx, op, j)?)
         } else {
@@ -975,6 +989,43 @@ pub fn ragged_dot_free(
     let (lhs, rhs, sizes) = (&args[0], &args[1], args[2].to_i64s());
     let er = result_elem(ctx, op, 0)?;
     let oshape = result_shape(ctx, op, 0)?;
+    // Paired dimensions agree and the result is the product's shape.
+    let (ls, mut rs) = (&lhs.shape, rhs.shape.clone());
+    if (group as usize) < rs.len() {
+        rs.remove(group as usize);
+    }
+    let size = |s: &[i64], d: i64| usize::try_from(d).ok().and_then(|d| s.get(d)).copied();
+    let paired = |a: &[i64], b: &[i64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| size(ls, *x).is_some() && size(ls, *x) == size(&rs, *y))
+    };
+    let free = |s: &[i64], skip: &[&[i64]]| -> Vec<i64> {
+        (0..s.len() as i64)
+            .filter(|i| skip.iter().all(|k| !k.contains(i)))
+            .map(|i| s[i as usize])
+            .collect()
+    };
+    let product: Vec<i64> = d
+        .lhs_batch
+        .iter()
+        .filter_map(|x| size(ls, *x))
+        .chain(free(ls, &[&d.lhs_batch, &d.lhs_contract]))
+        .chain(free(&rs, &[&d.rhs_batch, &d.rhs_contract]))
+        .collect();
+    if !paired(&d.lhs_batch, &d.rhs_batch)
+        || !paired(&d.lhs_contract, &d.rhs_contract)
+        || product != oshape
+    {
+        return Err(InterpError::at(
+            op,
+            format!(
+                "lhs {ls:?} and rhs {:?} do not make a {oshape:?} ragged product",
+                rhs.shape
+            ),
+        ));
+    }
     let g_dim = group as usize;
     let groups = rhs.shape.get(g_dim).copied().unwrap_or(0);
     if sizes.len() as i64 != groups || sizes.iter().any(|s| *s < 0) {

@@ -20,3 +20,7 @@ cargo test --workspace
 cargo build -p aic-tools --bins
 # lit ships no __main__; call its entry point directly.
 python3 -c 'import sys; from lit.main import main; sys.exit(main())' -sv lit_tests
+# StableHLO's interpreter suite, only where a checkout of openxla/stablehlo is given.
+if [ -n "${STABLEHLO_DIR:-}" ]; then
+    bash scripts/stablehlo_interpret.sh "$STABLEHLO_DIR"
+fi

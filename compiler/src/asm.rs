@@ -593,6 +593,15 @@ fn parse_var<'s>(p: &mut OpParser<'s, '_>, spec: &OpSpec, v: Var, out: &mut Pars
             let a = &spec.attributes[i];
             let at = p.pos();
             let attr = match a.constraint.syntax {
+                // A string in an op's syntax takes no type (`probe_id = "a" : t`),
+                // as MLIR's formats parse a `StrAttr`.
+                AttrSyntax::Full if p.peek_byte() == Some(b'"') => {
+                    let value = p.parse_string()?;
+                    p.uniquer().attr(AttrKind::String {
+                        value: value.into(),
+                        ty: None,
+                    })
+                }
                 AttrSyntax::Full => p.parse_attribute(None)?,
                 AttrSyntax::WithoutType(ty) => {
                     let u = p.uniquer();

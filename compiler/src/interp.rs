@@ -14,7 +14,9 @@
 //! operation: computing in `f64` and rounding once is exact for `+ - * /`
 //! and square root of every narrower format), and pairs of `f64`.
 
+mod process;
 mod store;
+pub use process::{Extensions, Grid, Process, Queue};
 pub use store::{Buffer, Complexes, Floats, IntLane, Ints};
 
 use crate::attributes::{Attr, AttrKind, DenseData};
@@ -61,6 +63,8 @@ impl Elem {
                 TypeKind::Float(k) => Elem::Complex(*k),
                 _ => return None,
             },
+            // A quantized element is kept as its storage integer.
+            TypeKind::Dialect(d) => return Elem::of(ctx, d.storage_type()?),
             _ => return None,
         })
     }
@@ -381,6 +385,11 @@ pub struct Interp<'c> {
     /// Symbol tables for ops that look symbols up as they run (`func.call`):
     /// the IR does not change during a run, so each table is indexed once.
     pub symbols: crate::symbol::SymbolTables,
+    /// Which process this run is (see [`Process`]): replica 0 of 1 unless
+    /// a dialect's op (StableHLO's `interpreter.run_parallel`) starts several.
+    pub process: Process,
+    /// Per-run state of dialects' ops, one value per type.
+    pub extensions: Extensions,
 }
 
 /// Where the values defined in one block (its arguments and the results of
@@ -475,6 +484,8 @@ impl<'c> Interp<'c> {
             steps: 0,
             liveness: HashMap::new(),
             symbols: crate::symbol::SymbolTables::default(),
+            process: Process::default(),
+            extensions: Extensions::default(),
         }
     }
 

@@ -93,6 +93,14 @@ impl FromAttr for bool {
         match ctx.attr_kind(a) {
             AttrKind::Bool(b) => Some(*b),
             AttrKind::Unit => Some(true),
+            AttrKind::Integer { value, ty }
+                if matches!(
+                    ctx.type_kind(*ty),
+                    crate::types::TypeKind::Integer { width: 1, .. }
+                ) =>
+            {
+                Some(*value != 0)
+            }
             _ => None,
         }
     }

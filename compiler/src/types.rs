@@ -106,6 +106,12 @@ pub trait DialectValue: Any + Eq + Hash + fmt::Debug + Send + Sync {
     /// Append the text after `!` or `#` (`tile.tile<16xf32>`), which the dialect's
     /// registered parser reads back to an equal value.
     fn print(&self, u: &Uniquer, out: &mut String);
+    /// For a type whose values are stored as another type's (a quantized type
+    /// as its storage integer): that type, which the interpreter keeps
+    /// elements as. `None` for the rest.
+    fn storage_type(&self) -> Option<Type> {
+        None
+    }
 }
 
 /// [`DialectValue`] made object-safe, for storing values of any dialect behind one
@@ -119,6 +125,8 @@ pub trait DynDialectValue: fmt::Debug + Send + Sync {
     fn dyn_hash(&self, state: &mut dyn Hasher);
     /// See [`DialectValue::print`].
     fn print(&self, u: &Uniquer, out: &mut String);
+    /// See [`DialectValue::storage_type`].
+    fn storage_type(&self) -> Option<Type>;
 }
 
 impl<T: DialectValue> DynDialectValue for T {
@@ -134,6 +142,9 @@ impl<T: DialectValue> DynDialectValue for T {
     }
     fn print(&self, u: &Uniquer, out: &mut String) {
         DialectValue::print(self, u, out)
+    }
+    fn storage_type(&self) -> Option<Type> {
+        DialectValue::storage_type(self)
     }
 }
 
@@ -155,6 +166,10 @@ impl DialectObject {
     /// Append the value's text (after `!` or `#`).
     pub fn print(&self, u: &Uniquer, out: &mut String) {
         self.0.print(u, out)
+    }
+    /// See [`DialectValue::storage_type`].
+    pub fn storage_type(&self) -> Option<Type> {
+        self.0.storage_type()
     }
 }
 

@@ -398,20 +398,46 @@ pub(crate) const POWER: Binary = Binary {
 pub(crate) const MAXIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).max(value(e, b)))),
     float: Some(FloatOp::Arith(&arith::scalar::MAXIMUMF)),
-    complex: None,
+    complex: Some(|a, b| if c_less(a, b) { b } else { a }),
 };
 /// `minimum` (on the element type's values; NaN propagates).
 pub(crate) const MINIMUM: Binary = Binary {
     int: Some(IntOp::Xla(|e, a, b| value(e, a).min(value(e, b)))),
     float: Some(FloatOp::Arith(&arith::scalar::MINIMUMF)),
-    complex: None,
+    complex: Some(|a, b| if c_less(b, a) { b } else { a }),
 };
 /// `atan2`.
 pub(crate) const ATAN2: Binary = Binary {
     int: None,
     float: Some(FloatOp::Own(|a, b| libm::atan2(a, b))),
+    complex: Some(c_atan2),
+};
+
+/// `chlo.mulhi`: the upper half of the double-width product.
+pub(crate) const MULHI: Binary = Binary {
+    int: Some(IntOp::Xla(|e, a, b| {
+        (value(e, a) * value(e, b)) >> width(e)
+    })),
+    float: None,
     complex: None,
 };
+
+/// The spec's order on complex numbers: by real part, then imaginary part (a
+/// NaN component compares false, so the first operand is kept).
+fn c_less(a: C, b: C) -> bool {
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+/// `atan2(y, x)` on complex numbers: `-i log((x + iy) / sqrt(x² + y²))`.
+fn c_atan2(y: C, x: C) -> C {
+    let i_y = (-y.1, y.0);
+    let z = (x.0 + i_y.0, x.1 + i_y.1);
+    let x2 = c_mul(x, x);
+    let y2 = c_mul(y, y);
+    let r = c_sqrt((x2.0 + y2.0, x2.1 + y2.1));
+    let l = c_log(c_div(z, r));
+    (l.1, -l.0)
+}
 /// `and`.
 pub(crate) const AND: Binary = Binary {
     int: Some(IntOp::Arith(&arith::scalar::ANDI)),
@@ -495,8 +521,20 @@ pub(crate) enum Combiner {
 /// Operand dimension `k` of `a` becomes result dimension `dims[k]` (size 1
 /// stretches): `broadcast_in_dim`'s and `graph.broadcast`'s meaning.
 pub(crate) fn broadcast_to(ctx: &Context, op: Op, a: &Tensor, dims: &[i64]) -> IResult<Tensor> {
+    let shape = result_shape(ctx, op, 0)?;
+    broadcast_onto(ctx, op, a, dims, &shape)
+}
+
+/// [`broadcast_to`] onto a given shape (`dynamic_broadcast_in_dim`'s).
+pub(crate) fn broadcast_onto(
+    ctx: &Context,
+    op: Op,
+    a: &Tensor,
+    dims: &[i64],
+    shape: &[i64],
+) -> IResult<Tensor> {
     let st = strides(&a.shape);
-    remap(ctx, op, a, None, |i| {
+    remap_to(ctx, op, shape, a, None, |i| {
         Some(
             dims.iter()
                 .enumerate()
@@ -959,13 +997,75 @@ pub(crate) fn remap(
     op: Op,
     src: &Tensor,
     fill: Option<&Tensor>,
-    mut f: impl FnMut(&[i64]) -> Option<usize>,
+    f: impl FnMut(&[i64]) -> Option<usize>,
 ) -> IResult<Tensor> {
     let shape = result_shape(ctx, op, 0)?;
+    remap_to(ctx, op, &shape, src, fill, f)
+}
+
+/// [`remap`] onto `shape` (result 0's, or its runtime shape where the type
+/// has dynamic dimensions; a static type must agree).
+pub(crate) fn remap_to(
+    ctx: &Context,
+    op: Op,
+    shape: &[i64],
+    src: &Tensor,
+    fill: Option<&Tensor>,
+    mut f: impl FnMut(&[i64]) -> Option<usize>,
+) -> IResult<Tensor> {
     let data = src
         .data
-        .take(map_indices(&shape, &mut f), fill.map(|t| &t.data));
-    Ok(out(ctx, op, 0, data))
+        .take(map_indices(shape, &mut f), fill.map(|t| &t.data));
+    shaped(ctx, op, shape, data)
+}
+
+/// That a result of the runtime `shape` (sizes an operand gave, not its
+/// type) with elements of `e` may be made: no negative size, no overflow, and
+/// within the interpreter's memory budget `max_bytes`.
+pub(crate) fn check_shape(op: Op, shape: &[i64], e: Elem, max_bytes: Option<u64>) -> IResult<()> {
+    let bad = |why: String| {
+        Err(InterpError::at(
+            op,
+            format!("a result of shape {shape:?} {why}"),
+        ))
+    };
+    if shape.iter().any(|d| *d < 0) {
+        return bad("has a negative size".into());
+    }
+    let bytes = shape
+        .iter()
+        .try_fold(e.storage_bytes(), |acc, d| acc.checked_mul(*d as u64));
+    match (bytes, max_bytes) {
+        (None, _) => bad("is too large".into()),
+        (Some(b), Some(limit)) if b > limit => bad(format!(
+            "needs {b} bytes, more than the interpreter's limit of {limit} bytes (--max-memory)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Result 0 of `op` with `data` of the runtime `shape`: its type's static
+/// dimensions must agree with it.
+pub(crate) fn shaped(ctx: &Context, op: Op, shape: &[i64], data: Data) -> IResult<Tensor> {
+    let ty = result_type(ctx, op, 0);
+    let declared = ctx
+        .type_kind(ty)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    let fits =
+        declared.len() == shape.len() && declared.iter().zip(shape).all(|(d, s)| *d < 0 || d == s);
+    if !fits {
+        return Err(InterpError::at(
+            op,
+            format!("the result's shape is {shape:?}, its type says {declared:?}"),
+        ));
+    }
+    Ok(Tensor {
+        ty,
+        shape: shape.to_vec(),
+        data,
+    })
 }
 
 pub(crate) type C = (f64, f64);
@@ -982,6 +1082,13 @@ pub(crate) fn c_div(a: C, b: C) -> C {
 pub(crate) fn c_exp(a: C) -> C {
     let m = a.0.exp();
     (m * a.1.cos(), m * a.1.sin())
+}
+
+pub(crate) fn c_sqrt(a: C) -> C {
+    let r = a.0.hypot(a.1);
+    let re = ((r + a.0) / 2.0).sqrt();
+    let im = ((r - a.0) / 2.0).sqrt().copysign(a.1);
+    (re, im)
 }
 
 pub(crate) fn c_log(a: C) -> C {

@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// The dialects MLIR has, whose Rust twins must not know ours.
 const UPSTREAM: &[&str] = &[
-    "func", "arith", "math", "scf", "memref", "vector", "gpu", "nvgpu", "nvvm", "amdgpu",
+    "func", "arith", "math", "scf", "memref", "vector", "gpu", "nvgpu", "nvvm", "amdgpu", "quant",
 ];
 
 /// Each module of the crate and the modules it may import, besides itself and
@@ -30,6 +30,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("nvgpu", &["gpu"]),
     ("nvvm", &["gpu"]),
     ("amdgpu", &["gpu"]),
+    ("quant", &[]),
     // The interpreter's shared tensor kernels: upstream only.
     ("kernels", &[]),
     // Ours, top to bottom.

@@ -297,6 +297,57 @@ static IOTA: OpConversion<shlo::Iota> = OpConversion::new("iota", |rw, i, _| {
     replace(rw, i.op(), &graph::IOTA, &[], &[("dim", dim)])
 });
 
+/// Whether every operand and result of `op` has a static shape: a dynamic op
+/// whose shapes are all known is its static namesake (its shape operand
+/// says what the types already say).
+fn all_static(ctx: &Context, op: Op) -> bool {
+    ctx.operands(op)
+        .iter()
+        .copied()
+        .chain(ctx.results(op))
+        .all(|v| {
+            ctx.type_kind(ctx.value_type(v))
+                .shape()
+                .is_some_and(|s| s.iter().all(|d| *d >= 0))
+        })
+}
+
+/// `dynamic_iota` with a static result becomes `graph.iota`.
+static DYNAMIC_IOTA: OpConversion<shlo::dynamic::DynamicIota> =
+    OpConversion::new("dynamic_iota", |rw, i, _| {
+        let (Some(d), true) = (i.iota_dimension(rw.ctx), all_static(rw.ctx, i.op())) else {
+            return false;
+        };
+        let dim = Some(i64_attr(rw.ctx, d));
+        replace(rw, i.op(), &graph::IOTA, &[], &[("dim", dim)])
+    });
+
+/// `dynamic_reshape` with static shapes becomes `graph.reshape`.
+static DYNAMIC_RESHAPE: OpConversion<shlo::dynamic::DynamicReshape> =
+    OpConversion::new("dynamic_reshape", |rw, r, operands| {
+        if !all_static(rw.ctx, r.op()) {
+            return false;
+        }
+        replace(rw, r.op(), &graph::RESHAPE, &operands[..1], &[])
+    });
+
+/// `dynamic_broadcast_in_dim` with static shapes becomes `graph.broadcast`.
+static DYNAMIC_BROADCAST_IN_DIM: OpConversion<shlo::dynamic::DynamicBroadcastInDim> =
+    OpConversion::new("dynamic_broadcast_in_dim", |rw, b, operands| {
+        let (Some(dims), true) = (b.broadcast_dimensions(rw.ctx), all_static(rw.ctx, b.op()))
+        else {
+            return false;
+        };
+        let dims = rw.ctx.uniquer().i64_array(&dims);
+        replace(
+            rw,
+            b.op(),
+            &graph::BROADCAST,
+            &operands[..1],
+            &[("dims", Some(dims))],
+        )
+    });
+
 static CONSTANT: OpConversion<shlo::Constant> = OpConversion::new("constant", |rw, c, _| {
     let Some(value) = c.value(rw.ctx) else {
         return false;
@@ -1060,6 +1111,9 @@ impl Pass for StablehloToGraph {
             &CONVOLUTION,
             &COMPARE,
             &IOTA,
+            &DYNAMIC_IOTA,
+            &DYNAMIC_RESHAPE,
+            &DYNAMIC_BROADCAST_IN_DIM,
             &PAD,
             &DYNAMIC_SLICE,
             &DYNAMIC_UPDATE_SLICE,

@@ -13,6 +13,8 @@ use aic::op_printer::OpPrinter;
 use aic::syntax::parser::OpParser;
 use aic::types::Type;
 
+pub mod interpreter;
+
 type R<T> = Result<T, Diagnostic>;
 
 const ELEMENTS: AttrConstraint = AttrConstraint {
@@ -154,6 +156,7 @@ pub static DIALECT: Dialect = Dialect {
         EXPECT_ALMOST_EQ,
         EXPECT_ALMOST_EQ_CONST,
         EXPECT_CLOSE,
+        interpreter::EXPECT_SERIALIZED_EQ,
     ],
     materialize_constant: None,
 };
@@ -284,7 +287,6 @@ fn number(ctx: &aic::Context, a: Option<Attr>, default: f64) -> f64 {
 fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor], form: &Form) -> IResult<Vec<Tensor>> {
     let ctx = it.ctx;
     let spec = ctx.op_spec(op).expect("registered");
-    let name = spec.name;
     let actual = &args[0];
     let expected = if form.constant {
         let v = spec.attr(ctx, op, "value").expect("verified");
@@ -293,6 +295,21 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor], form: &Form) -> IResult<
     } else {
         args[1].clone()
     };
+    compare(ctx, op, form, actual, &expected)?;
+    Ok(Vec::new())
+}
+
+/// Compares `actual` with `expected` as `form` says, failing at `op` with the
+/// first mismatching element.
+fn compare(
+    ctx: &aic::Context,
+    op: Op,
+    form: &Form,
+    actual: &Tensor,
+    expected: &Tensor,
+) -> IResult<()> {
+    let spec = ctx.op_spec(op).expect("registered");
+    let name = spec.name;
     if actual.shape != expected.shape {
         return Err(InterpError::at(
             op,
@@ -349,7 +366,7 @@ fn expect(it: &mut Interp<'_>, op: Op, args: &[Tensor], form: &Form) -> IResult<
         }
         _ => return Err(InterpError::at(op, "operands of different element kinds")),
     }
-    Ok(Vec::new())
+    Ok(())
 }
 
 /// How many values of the element format lie between `a` and `b`; `Some(0)`

@@ -5,10 +5,14 @@
 //! specs, through StableHLO's elementwise hooks.
 
 use crate::math::fold::libm;
+use crate::stablehlo::attrs::{join, opt_ints, struct_fields};
 use crate::stablehlo::interp::{self, Unary, elementwise};
 use crate::stablehlo::{TENSOR, op};
+use aic::attributes::Attr;
 use aic::constraints::{BOOL_ATTR, I64_ATTR};
-use aic::dialect::{Dialect, OpSpec, Traits};
+use aic::dialect::{AttrConstraint, AttrSyntax, Dialect, OpSpec, Traits, ac};
+use aic::ir::Uniquer;
+use aic::types::{DialectObject, DialectValue};
 
 const UNARY_FMT: &str = "$operand attr-dict `:` type($operand) `->` type($result)";
 
@@ -244,6 +248,256 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `chlo.mulhi`: the high half of each integer product (the width's
+    /// upper bits of the double-width product, signed or unsigned).
+    pub Mulhi = MULHI {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            traits: Traits::PURE.with(Traits::ELEMENTWISE).with(Traits::SAME_OPERANDS_AND_RESULT_TYPE),
+            interpret: Some(interp::mulhi),
+            ..binary(
+                "chlo.mulhi",
+                "Returns the high bits of the product of two integers",
+                "$lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type(results)",
+            )
+        },
+    }
+}
+
+aic::op! {
+    /// `chlo.scan(%xs) inits(%cs) dimension = d { body } : (...) -> (...)`:
+    /// a prefix computation along one dimension with carries (see
+    /// `stablehlo::interp::scan`).
+    pub Scan = SCAN {
+        operands: [inputs: variadic(TENSOR), inits: variadic(TENSOR)],
+        results: [results: variadic(TENSOR)],
+        attributes: [
+            dimension: required(I64_ATTR) as i64,
+            is_reverse: optional(BOOL_ATTR) as bool,
+            is_associative: optional(BOOL_ATTR) as bool,
+        ],
+        regions: [body: sized],
+        spec: OpSpec {
+            traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+            format: Some(
+                "`(` $inputs `)` `inits` `(` $inits `)` `dimension` `=` $dimension attr-dict-with-keyword $body `:` functional-type(operands, results)",
+            ),
+            verify: Some(verify_scan),
+            interpret: Some(|it, op, args| {
+                let s = Scan(op);
+                let ctx = it.ctx;
+                let n = s.inputs(ctx).len();
+                let dim = s.dimension(ctx).unwrap_or(0).max(0) as usize;
+                let reverse = s.is_reverse(ctx).unwrap_or(false);
+                interp::scan(it, op, s.body(ctx), args.split_at(n), dim, reverse)
+            }),
+            ..op("chlo.scan", "Scan operation")
+        },
+    }
+}
+
+/// `chlo.scan`: an input, the dimension within its rank, and as many results
+/// as region returns beyond the carries.
+fn verify_scan(ctx: &aic::Context, op: aic::ir::Op) -> Result<(), aic::Diagnostic> {
+    let s = Scan(op);
+    let err = |m: String| Err(aic::verifier::op_error(ctx, op, m));
+    let Some(first) = s.inputs(ctx).first() else {
+        return err("expects at least one input".into());
+    };
+    let d = s.dimension(ctx).unwrap_or(0);
+    if let Some(shape) = ctx.type_kind(ctx.value_type(*first)).shape()
+        && (d < 0 || d as usize >= shape.len())
+    {
+        return err(format!(
+            "dimension {d} is out of range [0, {})",
+            shape.len()
+        ));
+    }
+    if s.results(ctx).len() < s.inits(ctx).len() {
+        return err(format!(
+            "{} results cannot hold {} carries",
+            s.results(ctx).len(),
+            s.inits(ctx).len()
+        ));
+    }
+    Ok(())
+}
+
+aic::dialect_enum! {
+    /// `#chlo<precision HIGH>`, an operand's precision in `chlo.ragged_dot`.
+    pub enum Precision = "chlo<precision ", "Precision config" {
+        /// The backend's default.
+        Default = "DEFAULT",
+        /// Higher.
+        High = "HIGH",
+        /// The highest.
+        Highest = "HIGHEST",
+    }
+}
+
+const RAGGED_KEYS: [&str; 6] = [
+    "lhs_batching_dimensions",
+    "rhs_batching_dimensions",
+    "lhs_contracting_dimensions",
+    "rhs_contracting_dimensions",
+    "lhs_ragged_dimensions",
+    "rhs_group_dimensions",
+];
+
+/// `#chlo.ragged_dot<...>`: `chlo.ragged_dot`'s dimension numbers.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RaggedDotDims {
+    /// The dimensions in [`RAGGED_KEYS`]' order.
+    pub dims: [Vec<i64>; 6],
+}
+
+impl RaggedDotDims {
+    /// The constraint of an attribute holding ragged-dot dimension numbers.
+    pub const CONSTRAINT: AttrConstraint = AttrConstraint {
+        desc: "Attribute that models the dimension information for ragged dot",
+        check: |a, _| a.dialect_value::<RaggedDotDims>().is_some(),
+        syntax: AttrSyntax::Full,
+    };
+    /// The dimension numbers `a` holds, if it is a `#chlo.ragged_dot<...>`.
+    pub fn of(u: &Uniquer, a: Attr) -> Option<&RaggedDotDims> {
+        u.dialect_attr(a)
+    }
+    fn parse_body(body: &str) -> Result<RaggedDotDims, String> {
+        let f = struct_fields("chlo.ragged_dot", body, &RAGGED_KEYS)?;
+        let mut dims: [Vec<i64>; 6] = Default::default();
+        for (k, d) in dims.iter_mut().enumerate() {
+            *d = opt_ints(RAGGED_KEYS[k], f[k])?;
+        }
+        Ok(RaggedDotDims { dims })
+    }
+}
+
+impl DialectValue for RaggedDotDims {
+    fn print(&self, _: &Uniquer, out: &mut String) {
+        let parts: Vec<String> = RAGGED_KEYS
+            .iter()
+            .zip(&self.dims)
+            .map(|(k, d)| format!("{k} = [{}]", join(d)))
+            .collect();
+        out.push_str(&format!("chlo.ragged_dot<{}>", parts.join(", ")));
+    }
+}
+
+/// The attributes of `chlo`: its precision keyword and ragged-dot dimensions.
+pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
+    dialect: "chlo",
+    parse_type: None,
+    parse_attr: Some(|_, body| {
+        if let Some(v) = Precision::parse_attr(body) {
+            return Ok(Some(v));
+        }
+        match body
+            .strip_prefix("chlo.ragged_dot<")
+            .and_then(|b| b.strip_suffix('>'))
+        {
+            Some(b) => RaggedDotDims::parse_body(b).map(|d| Some(DialectObject::new(d))),
+            None => Ok(None),
+        }
+    }),
+};
+
+aic::op! {
+    /// `chlo.ragged_dot`: a dot product whose lhs is split into groups along
+    /// one dimension, each group multiplied by its own rhs slice (generic
+    /// syntax). The interpreter runs the mode where the ragged dimension is
+    /// a free lhs dimension.
+    pub RaggedDot = RAGGED_DOT {
+        operands: [lhs: one(TENSOR), rhs: one(TENSOR), group_sizes: one(TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [
+            ragged_dot_dimension_numbers: required(RaggedDotDims::CONSTRAINT),
+            precision_config: optional(ac::ANY),
+        ],
+        spec: OpSpec {
+            verify: Some(verify_ragged_dot),
+            interpret: Some(ragged_dot),
+            ..op("chlo.ragged_dot", "Computes a matmul over a single ragged dimension")
+        },
+    }
+}
+
+fn ragged_dims(ctx: &aic::Context, op: aic::ir::Op) -> Option<&RaggedDotDims> {
+    RaggedDot(op)
+        .ragged_dot_dimension_numbers(ctx)
+        .and_then(|a| RaggedDotDims::of(ctx, a))
+}
+
+fn verify_ragged_dot(ctx: &aic::Context, op: aic::ir::Op) -> Result<(), aic::Diagnostic> {
+    let r = RaggedDot(op);
+    let err = |m: String| Err(aic::verifier::op_error(ctx, op, m));
+    let Some(d) = ragged_dims(ctx, op) else {
+        return err("malformed ragged_dot_dimension_numbers".into());
+    };
+    let [lb, rb, lc, rc, lr, rg] = &d.dims;
+    if lb.len() != rb.len() || lc.len() != rc.len() {
+        return err("batching and contracting dimensions must pair up".into());
+    }
+    if lr.len() != 1 || rg.len() > 1 {
+        return err(format!(
+            "one lhs ragged dimension and at most one rhs group dimension, got {} and {}",
+            lr.len(),
+            rg.len()
+        ));
+    }
+    let rank = |v| ctx.type_kind(ctx.value_type(v)).shape().map(<[i64]>::len);
+    for (dims, v, what) in [
+        (lb.iter().chain(lc).chain(lr), r.lhs(ctx), "lhs"),
+        (rb.iter().chain(rc).chain(rg), r.rhs(ctx), "rhs"),
+    ] {
+        if let Some(n) = rank(v) {
+            for x in dims {
+                if *x < 0 || *x as usize >= n {
+                    return err(format!("{what} dimension {x} is out of range [0, {n})"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn ragged_dot(
+    it: &mut aic::interp::Interp<'_>,
+    op: aic::ir::Op,
+    args: &[aic::interp::Tensor],
+) -> aic::interp::IResult<Vec<aic::interp::Tensor>> {
+    let ctx = it.ctx;
+    let d = ragged_dims(ctx, op)
+        .ok_or_else(|| aic::interp::InterpError::at(op, "malformed dimension numbers"))?;
+    let [lb, rb, lc, rc, lr, rg] = &d.dims;
+    let (ragged, Some(group)) = (lr[0], rg.first().copied()) else {
+        return Err(aic::interp::InterpError::at(
+            op,
+            "ragged_dot without an rhs group dimension (ragged contracting or batch dimensions) is not supported by the interpreter",
+        ));
+    };
+    if lc.contains(&ragged) || lb.contains(&ragged) {
+        return Err(aic::interp::InterpError::at(
+            op,
+            "ragged_dot along a contracting or batch dimension is not supported by the interpreter",
+        ));
+    }
+    // The rhs's dimensions once its group dimension is dropped.
+    let shift = |v: &Vec<i64>| -> Vec<i64> {
+        v.iter()
+            .map(|x| if *x > group { x - 1 } else { *x })
+            .collect()
+    };
+    let dims = crate::stablehlo::attrs::DotDims {
+        lhs_batch: lb.clone(),
+        rhs_batch: shift(rb),
+        lhs_contract: lc.clone(),
+        rhs_contract: shift(rc),
+    };
+    interp::ragged_dot_free(ctx, op, args, &dims, ragged, group)
+}
+
 /// The `chlo` dialect (elementwise ops).
 pub static DIALECT: Dialect = Dialect {
     name: "chlo",
@@ -256,7 +510,7 @@ pub static DIALECT: Dialect = Dialect {
 pub static OTHERS: Dialect = Dialect {
     name: "chlo",
     description: "client HLO ops JAX emits alongside StableHLO",
-    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA],
+    ops: &[TOP_K, NEXT_AFTER, POLYGAMMA, ZETA, MULHI, SCAN, RAGGED_DOT],
     materialize_constant: None,
 };
 

@@ -35,6 +35,7 @@ pub fn parse_attr(u: &Uniquer, text: &str) -> R<Option<DialectAttr>> {
         "stablehlo.gather" => DialectObject::new(GatherDims::parse_body(body()?)?),
         "stablehlo.scatter" => DialectObject::new(ScatterDims::parse_body(body()?)?),
         "stablehlo.dot_algorithm" => DialectObject::new(DotAlgorithm::parse_body(u, body()?)?),
+        "stablehlo.channel_handle" => DialectObject::new(ChannelHandle::parse_body(body()?)?),
         _ => return Ok(None),
     }))
 }
@@ -53,7 +54,11 @@ const fn constraint<T: DialectValue>(desc: &'static str) -> AttrConstraint {
 /// The values of the `key = value` fields of a struct body (`offset_dims = [1],
 /// index_vector_dim = 1`), one per key of `keys` (`None` where absent), as
 /// StableHLO's `parseStruct` reads them: any order, each key at most once.
-fn struct_fields<'a>(name: &str, body: &'a str, keys: &[&str]) -> R<Vec<Option<&'a str>>> {
+pub(crate) fn struct_fields<'a>(
+    name: &str,
+    body: &'a str,
+    keys: &[&str],
+) -> R<Vec<Option<&'a str>>> {
     let mut values = vec![None; keys.len()];
     if body.trim().is_empty() {
         return Ok(values);
@@ -61,19 +66,19 @@ fn struct_fields<'a>(name: &str, body: &'a str, keys: &[&str]) -> R<Vec<Option<&
     for item in split_top_level(body) {
         let Some((key, value)) = item.split_once('=') else {
             return Err(format!(
-                "expected 'key = value' in #stablehlo.{name}<...>, got '{}'",
+                "expected 'key = value' in #{name}<...>, got '{}'",
                 item.trim()
             ));
         };
         let key = key.trim();
         let Some(k) = keys.iter().position(|x| *x == key) else {
             return Err(format!(
-                "unknown field '{key}' in #stablehlo.{name}<...>; expected one of: {}",
+                "unknown field '{key}' in #{name}<...>; expected one of: {}",
                 keys.join(", ")
             ));
         };
         if values[k].replace(value.trim()).is_some() {
-            return Err(format!("duplicate field '{key}' in #stablehlo.{name}<...>"));
+            return Err(format!("duplicate field '{key}' in #{name}<...>"));
         }
     }
     Ok(values)
@@ -126,11 +131,11 @@ fn opt_int(key: &str, value: Option<&str>) -> R<i64> {
 }
 
 /// An optional integer list field (empty when absent).
-fn opt_ints(key: &str, value: Option<&str>) -> R<Vec<i64>> {
+pub(crate) fn opt_ints(key: &str, value: Option<&str>) -> R<Vec<i64>> {
     value.map_or(Ok(Vec::new()), |v| ints_field(key, v))
 }
 
-fn join(v: &[i64]) -> String {
+pub(crate) fn join(v: &[i64]) -> String {
     v.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
 }
 
@@ -174,7 +179,7 @@ impl DotDims {
     }
     /// Read the body of `#stablehlo.dot<BODY>`.
     pub fn parse_body(body: &str) -> R<DotDims> {
-        let f = struct_fields("dot", body, &DOT_KEYS)?;
+        let f = struct_fields("stablehlo.dot", body, &DOT_KEYS)?;
         Ok(DotDims {
             lhs_batch: opt_ints(DOT_KEYS[0], f[0])?,
             rhs_batch: opt_ints(DOT_KEYS[1], f[1])?,
@@ -284,7 +289,7 @@ impl ConvDims {
         let body = body.trim();
         let d = match body.strip_prefix("raw") {
             Some(raw) if raw.starts_with(char::is_whitespace) => {
-                let f = struct_fields("conv", raw, &CONV_RAW_KEYS)?;
+                let f = struct_fields("stablehlo.conv", raw, &CONV_RAW_KEYS)?;
                 let int = |k: usize| opt_int(CONV_RAW_KEYS[k], f[k]);
                 let ints = |k: usize| opt_ints(CONV_RAW_KEYS[k], f[k]);
                 ConvDims {
@@ -387,7 +392,7 @@ impl GatherDims {
     }
     /// Read the body of `#stablehlo.gather<BODY>`.
     pub fn parse_body(body: &str) -> R<GatherDims> {
-        let f = struct_fields("gather", body, &GATHER_KEYS)?;
+        let f = struct_fields("stablehlo.gather", body, &GATHER_KEYS)?;
         let ints = |k: usize| opt_ints(GATHER_KEYS[k], f[k]);
         Ok(GatherDims {
             offset_dims: ints(0)?,
@@ -414,6 +419,47 @@ impl DialectValue for GatherDims {
             ],
             &[(GATHER_KEYS[5], self.index_vector_dim)],
         );
+    }
+}
+
+const CHANNEL_KEYS: [&str; 2] = ["handle", "type"];
+
+/// `#stablehlo.channel_handle<handle = 1, type = 0>`: which channel a
+/// collective or send/recv uses; a handle above 0 makes collectives work
+/// across partitions.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ChannelHandle {
+    /// The channel's id.
+    pub handle: i64,
+    /// The channel's kind (0 invalid, 1 device to device, 2 device to host,
+    /// 3 host to device).
+    pub kind: i64,
+}
+
+impl ChannelHandle {
+    /// The constraint of an attribute holding a channel handle.
+    pub const CONSTRAINT: AttrConstraint =
+        constraint::<ChannelHandle>("two 64-bit integers 'handle' and 'type'");
+    /// The handle `a` holds, if it is a `#stablehlo.channel_handle<...>`.
+    pub fn of(u: &Uniquer, a: Attr) -> Option<&ChannelHandle> {
+        u.dialect_attr(a)
+    }
+    /// Read the body of `#stablehlo.channel_handle<BODY>`.
+    pub fn parse_body(body: &str) -> R<ChannelHandle> {
+        let f = struct_fields("stablehlo.channel_handle", body, &CHANNEL_KEYS)?;
+        Ok(ChannelHandle {
+            handle: opt_int(CHANNEL_KEYS[0], f[0])?,
+            kind: opt_int(CHANNEL_KEYS[1], f[1])?,
+        })
+    }
+}
+
+impl DialectValue for ChannelHandle {
+    fn print(&self, _: &Uniquer, out: &mut String) {
+        out.push_str(&format!(
+            "stablehlo.channel_handle<handle = {}, type = {}>",
+            self.handle, self.kind
+        ));
     }
 }
 
@@ -453,7 +499,7 @@ impl ScatterDims {
     }
     /// Read the body of `#stablehlo.scatter<BODY>`.
     pub fn parse_body(body: &str) -> R<ScatterDims> {
-        let f = struct_fields("scatter", body, &SCATTER_KEYS)?;
+        let f = struct_fields("stablehlo.scatter", body, &SCATTER_KEYS)?;
         let ints = |k: usize| opt_ints(SCATTER_KEYS[k], f[k]);
         Ok(ScatterDims {
             update_window_dims: ints(0)?,
@@ -604,7 +650,7 @@ impl DotAlgorithm {
     }
     /// Read the body of `#stablehlo.dot_algorithm<BODY>`.
     pub fn parse_body(u: &Uniquer, body: &str) -> R<DotAlgorithm> {
-        let f = struct_fields("dot_algorithm", body, &DOT_ALGORITHM_KEYS)?;
+        let f = struct_fields("stablehlo.dot_algorithm", body, &DOT_ALGORITHM_KEYS)?;
         let mut fields = Vec::new();
         for (k, v) in f.into_iter().enumerate() {
             let Some(v) = v else { continue };

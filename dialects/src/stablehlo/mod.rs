@@ -13,7 +13,11 @@
 //! attributes in [`attrs`].
 
 pub mod attrs;
+pub mod collective;
+pub mod dynamic;
 pub mod interp;
+pub mod linalg;
+pub mod quantize;
 pub mod structured;
 pub mod syntax;
 pub mod verify;
@@ -63,6 +67,12 @@ fn is_complex(k: &TypeKind) -> bool {
     matches!(k, TypeKind::Complex(_))
 }
 
+/// A quantized integer (`!quant.uniform<...>`).
+fn is_quant(k: &TypeKind) -> bool {
+    k.dialect_value::<crate::quant::UniformQuantized>()
+        .is_some()
+}
+
 macro_rules! tensor_of {
     ($desc:expr, $($pred:ident)|+) => {
         TypeConstraint {
@@ -76,7 +86,7 @@ macro_rules! tensor_of {
 /// Any StableHLO tensor.
 pub const TENSOR: TypeConstraint = tensor_of!(
     "tensor of pred (AKA boolean or 1-bit integer), integer, floating-point or complex values",
-    is_pred | is_int | is_float | is_complex
+    is_pred | is_int | is_float | is_complex | is_quant
 );
 const FP_TENSOR: TypeConstraint = tensor_of!("tensor of floating-point values", is_float);
 const FP_COMPLEX_TENSOR: TypeConstraint = tensor_of!(
@@ -185,6 +195,8 @@ pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
         match ComparisonDirection::parse_attr(body)
             .or_else(|| ComparisonType::parse_attr(body))
             .or_else(|| Precision::parse_attr(body))
+            .or_else(|| linalg::FftType::parse_attr(body))
+            .or_else(|| linalg::Transpose::parse_attr(body))
         {
             Some(v) => Ok(Some(v)),
             None => attrs::parse_attr(u, body),

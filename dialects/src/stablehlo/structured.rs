@@ -381,7 +381,7 @@ aic::op! {
         results: [result: one(tc::ANY)],
         spec: OpSpec {
             format: Some("attr-dict `:` type(results)"),
-            interpret: Some(interp::process_id),
+            interpret: Some(interp::replica_id),
             ..op("stablehlo.replica_id", "ReplicaId operation")
         },
     }
@@ -393,7 +393,7 @@ aic::op! {
         results: [result: one(tc::ANY)],
         spec: OpSpec {
             format: Some("attr-dict `:` type(results)"),
-            interpret: Some(interp::process_id),
+            interpret: Some(interp::partition_id),
             ..op("stablehlo.partition_id", "PartitionId operation")
         },
     }
@@ -407,6 +407,24 @@ aic::op! {
             format: Some("attr-dict `:` type(results)"),
             interpret: Some(interp::create_token),
             ..op("stablehlo.create_token", "CreateToken operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.after_all %a, %b : !stablehlo.token`: a token after all of its operands'.
+    pub AfterAll = AFTER_ALL {
+        operands: [inputs: variadic(tc::ANY)],
+        results: [result: one(tc::ANY)],
+        spec: OpSpec {
+            format: Some("$inputs attr-dict `:` type($result)"),
+            // The operands are tokens, of the result's type.
+            infer_operand: Some(|_, g, given| {
+                let t = given.get(1)?.as_ref()?.first().copied();
+                if g == 0 { t } else { None }
+            }),
+            interpret: Some(interp::create_token),
+            ..op("stablehlo.after_all", "AfterAll operation")
         },
     }
 }
@@ -435,6 +453,7 @@ pub const OPS: &[OpSpec] = &[
     REPLICA_ID,
     PARTITION_ID,
     CREATE_TOKEN,
+    AFTER_ALL,
 ];
 
 /// The second part of the `stablehlo` dialect.

@@ -265,6 +265,18 @@ impl<'s> OpParser<'s, '_> {
             Ok(inner.as_str().to_string())
         }
     }
+    /// A string literal `"..."`, escapes decoded; unlike a string attribute,
+    /// no `: type` follows (a `:` after it belongs to the op).
+    pub fn parse_string(&mut self) -> R<Vec<u8>> {
+        if self.peek() != Some(b'"') {
+            return Err(self.error_here("expected string literal"));
+        }
+        let start = self.pos;
+        let p = self.rule(Rule::string)?;
+        let low = Lowerer::new(self.ctx.uniquer(), &self.aliases, self.file, start)
+            .with_registry(self.ctx.registry());
+        low.string_bytes(&p)
+    }
     /// The unit attribute.
     pub fn unit_attr(&self) -> Attr {
         self.ctx.attr(AttrKind::Unit)

@@ -4,10 +4,11 @@
 
 use super::Res;
 use crate::kernels::{
-    self, Binary, C, at, bits, c_div, c_exp, c_log, concat_data, convert as convert_data, is_bool,
-    is_unsigned, out, result_elem, unsupported, value, width,
+    self, Binary, C, at, bits, c_div, c_exp, c_log, c_sqrt, concat_data, convert as convert_data,
+    is_bool, is_unsigned, out, result_elem, unsupported, value, width,
 };
 use crate::math::fold::libm;
+use crate::stablehlo::quantize;
 use crate::stablehlo::{Compare, ComparisonDirection as Direction, ComparisonType};
 use aic::interp::{Complexes, Data, Elem, Floats, Interp, InterpError, Ints, Tensor};
 use aic::ir::Op;
@@ -52,13 +53,6 @@ impl Unary {
             int: Some(f),
         }
     }
-}
-
-fn c_sqrt(a: C) -> C {
-    let r = a.0.hypot(a.1);
-    let re = ((r + a.0) / 2.0).sqrt();
-    let im = ((r - a.0) / 2.0).sqrt().copysign(a.1);
-    (re, im)
 }
 
 fn c_sin(a: C) -> C {
@@ -182,9 +176,20 @@ pub const SIGN: Unary = Unary {
     )
 };
 
+/// `chlo.mulhi`: the high half of each integer product.
+pub fn mulhi(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    binary(it, op, args, &kernels::MULHI)
+}
+
 /// A unary elementwise op with scalar functions `f`.
 pub fn unary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: &Unary) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        let g = f
+            .float
+            .ok_or_else(|| unsupported(op, ctx, "quantized values"))?;
+        return quantize::dequantize_op_quantize(ctx, op, args, |x| g(x[0]));
+    }
     let a = &args[0];
     let ea = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;
@@ -223,6 +228,13 @@ pub fn predicate(it: &mut Interp<'_>, op: Op, args: &[Tensor], p: fn(f64) -> boo
 /// `convert`.
 pub fn convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        return Err(unsupported(
+            op,
+            ctx,
+            "quantized values (use uniform_dequantize)",
+        ));
+    }
     let a = &args[0];
     let er = result_elem(ctx, op, 0)?;
     Ok(vec![out(
@@ -236,6 +248,12 @@ pub fn convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 /// A binary elementwise op with scalar functions `f` (rank-0 operands broadcast).
 pub(crate) fn binary(it: &mut Interp<'_>, op: Op, args: &[Tensor], f: &Binary) -> Res {
     let ctx = it.ctx;
+    if quantize::is_quantized(ctx, op) {
+        let g = f
+            .float()
+            .ok_or_else(|| unsupported(op, ctx, "quantized values"))?;
+        return quantize::dequantize_op_quantize(ctx, op, args, |x| g(x[0], x[1]));
+    }
     let (a, b) = (&args[0], &args[1]);
     let e = a.elem(ctx);
     let er = result_elem(ctx, op, 0)?;

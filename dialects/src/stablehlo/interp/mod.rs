@@ -20,13 +20,13 @@ pub mod elementwise;
 pub mod regions;
 
 pub(crate) use elementwise::binary;
-pub use elementwise::{Unary, clamp, compare, complex, convert, predicate, select, unary};
+pub use elementwise::{Unary, clamp, compare, complex, convert, mulhi, predicate, select, unary};
 pub use regions::*;
 
 use crate::kernels::{
-    C, bits, broadcast_to, concat_along, concat_data, count, for_each_index, linear, out, permute,
-    remap, result_elem, result_shape, result_type, strided_slice, strides, take, unsupported,
-    value,
+    C, bits, broadcast_to, check_shape, concat_along, concat_data, count, for_each_index, linear,
+    out, permute, remap, remap_to, result_elem, result_shape, result_type, strided_slice, strides,
+    take, unsupported, value,
 };
 use aic::constraints::{i64_array_attr, int_value, op_attr};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Ints, Tensor};
@@ -118,10 +118,18 @@ pub fn get_tuple_element(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     }
 }
 
-/// `replica_id` and `partition_id`: a single process.
-pub fn process_id(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+/// `replica_id`: this process's replica (0 outside `interpreter.run_parallel`).
+pub fn replica_id(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
     let e = result_elem(it.ctx, op, 0)?;
-    Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [0]))])
+    let id = it.process.replica as i64;
+    Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [id]))])
+}
+
+/// `partition_id`: this process's partition (0 outside `interpreter.run_parallel`).
+pub fn partition_id(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+    let e = result_elem(it.ctx, op, 0)?;
+    let id = it.process.partition as i64;
+    Ok(vec![out(it.ctx, op, 0, Data::from_i64s(e, [id]))])
 }
 
 /// `create_token`.
@@ -226,10 +234,55 @@ pub fn concatenate(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 pub fn pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
     let lo = need_ints(ctx, op, "edge_padding_low")?;
+    let hi = need_ints(ctx, op, "edge_padding_high")?;
     let interior = need_ints(ctx, op, "interior_padding")?;
+    pad_by(ctx, op, args, (&lo, &hi, &interior), it.max_bytes)
+}
+
+/// `pad` and `dynamic_pad`: `args[0]` padded with `args[1]` by the given
+/// amounts; the result's shape follows from them (a dynamic result type
+/// takes it).
+pub fn pad_by(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    (lo, hi, interior): (&[i64], &[i64], &[i64]),
+    max_bytes: Option<u64>,
+) -> Res {
     let a = &args[0];
+    let rank = a.shape.len();
+    if lo.len() != rank || hi.len() != rank || interior.len() != rank {
+        return Err(InterpError::at(
+            op,
+            format!("padding amounts must have {rank} entries"),
+        ));
+    }
+    if interior.iter().any(|i| *i < 0) {
+        return Err(InterpError::at(op, "interior padding must not be negative"));
+    }
+    let shape: Vec<i64> = (0..rank)
+        .map(|k| {
+            (a.shape[k] - 1)
+                .max(0)
+                .checked_mul(interior[k])
+                .and_then(|x| x.checked_add(a.shape[k]))
+                .and_then(|x| x.checked_add(lo[k]))
+                .and_then(|x| x.checked_add(hi[k]))
+                .unwrap_or(-1)
+        })
+        .collect();
+    if shape.iter().any(|d| *d < 0) {
+        return Err(InterpError::at(
+            op,
+            format!(
+                "padding {lo:?}, {hi:?}, {interior:?} gives no valid shape for {:?}",
+                a.shape
+            ),
+        ));
+    }
+    check_shape(op, &shape, a.elem(ctx), max_bytes)?;
     let st = strides(&a.shape);
-    Ok(vec![remap(ctx, op, a, Some(&args[1]), |i| {
+    Ok(vec![remap_to(ctx, op, &shape, a, Some(&args[1]), |i| {
         let mut lin = 0;
         for k in 0..i.len() {
             let p = i[k] - lo[k];
@@ -335,10 +388,12 @@ pub fn bitcast_convert(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 /// `x` rounded to a float with `e` exponent and `m` mantissa bits (ties to
-/// even; overflow to infinity, values below the normal range to zero).
+/// even; overflow to infinity, values below the normal range to zero). A NaN
+/// stays a NaN unless no mantissa bits are left to hold it: then it is an
+/// infinity of its sign, as in XLA.
 pub fn reduce_precision_value(x: f64, e: u32, m: u32) -> f64 {
     if x.is_nan() {
-        return x;
+        return if m == 0 { f64::INFINITY.copysign(x) } else { x };
     }
     let mut b = x.to_bits();
     if m < 52 {

@@ -5,9 +5,9 @@
 use super::elementwise::total_key;
 use super::{Res, need_ints};
 use crate::kernels::{
-    self, Binary, Combiner, ConvWindow, Groups, concat_data, conv, convert, fold_floats, fold_ints,
-    for_each_index, linear, offsets, out, remap, result_elem, result_shape, strides, take, to_f64,
-    unsupported, value,
+    self, Binary, Combiner, ConvWindow, Groups, concat_data, conv, convert, count, fold_floats,
+    fold_ints, for_each_index, linear, map_indices, offsets, out, remap, result_elem, result_shape,
+    strides, take, to_f64, unsupported, value,
 };
 use crate::stablehlo::attrs::{ConvDims, DotDims, GatherDims, ScatterDims};
 use crate::stablehlo::structured::DotGeneral;
@@ -43,6 +43,9 @@ pub fn dot(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn contract(it: &mut Interp<'_>, op: Op, args: &[Tensor], d: &DotDims) -> Res {
+    if crate::stablehlo::quantize::is_quantized(it.ctx, op) {
+        return Err(unsupported(op, it.ctx, "quantized values"));
+    }
     let ctx = it.ctx;
     let er = result_elem(ctx, op, 0)?;
     let data = kernels::dot(ctx, &args[0], &args[1], d, er);
@@ -51,8 +54,22 @@ fn contract(it: &mut Interp<'_>, op: Op, args: &[Tensor], d: &DotDims) -> Res {
 
 /// `convolution`.
 pub fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
+    let padding = i64_array_attr(it.ctx, op, "padding");
+    convolution_padded(it.ctx, op, args, padding)
+}
+
+/// `convolution` and `dynamic_conv`: the window attributes from `op`, the
+/// padding (`[lo, hi]` per spatial dimension, flattened) given.
+pub fn convolution_padded(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    padding: Option<Vec<i64>>,
+) -> Res {
     let (x, k) = (&args[0], &args[1]);
+    if crate::stablehlo::quantize::is_quantized(ctx, op) {
+        return Err(unsupported(op, ctx, "quantized values"));
+    }
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|a| ConvDims::of(ctx, a))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
@@ -64,7 +81,7 @@ pub fn convolution(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let lhs_dil = get("lhs_dilation", 1);
     let rhs_dil = get("rhs_dilation", 1);
     let rev = get("window_reversal", 0);
-    let padding = i64_array_attr(ctx, op, "padding").unwrap_or_else(|| vec![0; 2 * ns]);
+    let padding = padding.unwrap_or_else(|| vec![0; 2 * ns]);
     let fgc = op_attr(ctx, op, "feature_group_count")
         .and_then(|a| int_value(ctx, a))
         .unwrap_or(1)
@@ -437,12 +454,17 @@ fn index_vector(ind: &Tensor, e: Elem, ivd: usize, batch: &[i64]) -> Vec<i64> {
 
 /// `gather`.
 pub fn gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
-    let ctx = it.ctx;
+    let sizes = need_ints(it.ctx, op, "slice_sizes")?;
+    gather_sized(it.ctx, op, args, &sizes)
+}
+
+/// `gather` and `dynamic_gather`: the dimension numbers from `op`, the slice
+/// sizes given.
+pub fn gather_sized(ctx: &Context, op: Op, args: &[Tensor], sizes: &[i64]) -> Res {
     let (a, ind) = (&args[0], &args[1]);
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|x| GatherDims::of(ctx, x))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
-    let sizes = need_ints(ctx, op, "slice_sizes")?;
     let ie = ind.elem(ctx);
     let ivd = d.index_vector_dim as usize;
     let st = strides(&a.shape);
@@ -775,6 +797,58 @@ pub fn map(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     Ok(vec![out(ctx, op, 0, data)])
 }
 
+/// The operands of several processes (`parts[j]`: process `j`'s, one tensor
+/// per operand, all of one shape) combined element by element with the
+/// reduction `body`, in process order: `body(body(p0, p1), p2) ...`, as the
+/// cross-process reductions (`all_reduce`, `reduce_scatter`) define it.
+pub(crate) fn combine_processes(
+    it: &mut Interp<'_>,
+    op: Op,
+    body: Region,
+    parts: &[Vec<Tensor>],
+) -> Res {
+    let ctx = it.ctx;
+    let Some((first, rest)) = parts.split_first() else {
+        return Err(InterpError::at(op, "a reduction over no processes"));
+    };
+    if rest.is_empty() {
+        return Ok(first.clone());
+    }
+    let n = first.len();
+    let tys: Vec<Type> = first.iter().map(|t| scalar_type(ctx, t.ty)).collect();
+    let mut outs: Vec<Vec<Tensor>> = vec![Vec::new(); n];
+    for i in 0..first.first().map_or(0, Tensor::len) {
+        let mut acc: Vec<Tensor> = (0..n)
+            .map(|k| scalar_at(ctx, &first[k], i, tys[k]))
+            .collect();
+        for p in rest {
+            let mut a = acc;
+            a.extend((0..n).map(|k| scalar_at(ctx, &p[k], i, tys[k])));
+            acc = run(it, op, body, a, n)?;
+        }
+        for (k, v) in acc.into_iter().enumerate() {
+            outs[k].push(v);
+        }
+    }
+    Ok(first
+        .iter()
+        .zip(outs)
+        .map(|(t, vals)| {
+            let parts: Vec<&Data> = vals.iter().map(|v| &v.data).collect();
+            let data = if parts.is_empty() {
+                t.data.clone()
+            } else {
+                concat_data(&parts)
+            };
+            Tensor {
+                ty: t.ty,
+                shape: t.shape.clone(),
+                data,
+            }
+        })
+        .collect())
+}
+
 /// `composite`.
 pub fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let ctx = it.ctx;
@@ -782,6 +856,224 @@ pub fn composite(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .and_then(|c| aic::symbol::lookup_nearest_symbol_from(ctx, op, c))
         .ok_or_else(|| InterpError::at(op, "composite with an unknown decomposition"))?;
     it.call(f, args.to_vec())
+}
+
+/// `chlo.scan`: `inputs` sliced along `dim`, step by step (from the end when
+/// `reverse`), each step's slices and the carries (starting at `inits`) given
+/// to `body`, which returns that step's outputs then the new carries. The
+/// results: each output's slices stacked along `dim`, then the last carries.
+pub fn scan(
+    it: &mut Interp<'_>,
+    op: Op,
+    body: Region,
+    (inputs, inits): (&[Tensor], &[Tensor]),
+    dim: usize,
+    reverse: bool,
+) -> Res {
+    let ctx = it.ctx;
+    let Some(first) = inputs.first() else {
+        return Err(InterpError::at(op, "a scan needs an input"));
+    };
+    if dim >= first.shape.len() || inputs.iter().any(|t| t.shape != first.shape) {
+        return Err(InterpError::at(
+            op,
+            format!("inputs must share one shape with a dimension {dim}"),
+        ));
+    }
+    let len = first.shape[dim];
+    let mut inner_shape = first.shape.clone();
+    inner_shape.remove(dim);
+    let st = strides(&first.shape);
+    // The linear indices of the slice at position `s` along `dim`.
+    let slice_idx = |s: i64| -> Vec<Option<usize>> {
+        map_indices(&inner_shape, |i| {
+            let mut full = i.to_vec();
+            full.insert(dim, s);
+            Some(linear(&full, &st))
+        })
+        .collect()
+    };
+    let slice_tys: Vec<Type> = inputs
+        .iter()
+        .map(|t| {
+            let elem = ctx.type_kind(t.ty).element_type().unwrap_or(t.ty);
+            ctx.uniquer().ty(TypeKind::Tensor {
+                shape: inner_shape.iter().copied().collect(),
+                elem,
+                encoding: None,
+            })
+        })
+        .collect();
+    let n_results = ctx.results(op).len();
+    let n_out = n_results
+        .checked_sub(inits.len())
+        .ok_or_else(|| InterpError::at(op, "fewer results than carries"))?;
+    let mut carries = inits.to_vec();
+    let mut steps: Vec<Option<Vec<Tensor>>> = vec![None; len.max(0) as usize];
+    let order: Vec<i64> = if reverse {
+        (0..len).rev().collect()
+    } else {
+        (0..len).collect()
+    };
+    for s in order {
+        let idx = slice_idx(s);
+        let mut args: Vec<Tensor> = inputs
+            .iter()
+            .zip(&slice_tys)
+            .map(|(t, ty)| Tensor {
+                ty: *ty,
+                shape: inner_shape.clone(),
+                data: take(&t.data, &idx, None),
+            })
+            .collect();
+        args.extend(carries);
+        let mut out = run(it, op, body, args, n_results)?;
+        carries = out.split_off(n_out);
+        if let Some(bad) = out.iter().position(|o| o.len() != count(&inner_shape)) {
+            return Err(InterpError::at(
+                op,
+                format!("the body's output {bad} is not a slice of {inner_shape:?}"),
+            ));
+        }
+        steps[s as usize] = Some(out);
+    }
+    let steps: Vec<Vec<Tensor>> = steps.into_iter().flatten().collect();
+    let mut results = Vec::with_capacity(n_results);
+    for j in 0..n_out {
+        let parts: Vec<&Data> = steps.iter().map(|o| &o[j].data).collect();
+        let slice_len = count(&inner_shape);
+        let shape = result_shape(ctx, op, j)?;
+        let mut expect = inner_shape.clone();
+        expect.insert(dim, len);
+        if shape != expect {
+            return Err(InterpError::at(
+                op,
+                format!("result {j} has shape {shape:?}, the scan makes {expect:?}"),
+            ));
+        }
+        let data = if parts.is_empty() {
+            Data::empty(result_elem(ctx, op, j)?)
+        } else {
+            let all = concat_data(&parts);
+            let ist = strides(&inner_shape);
+            let idx: Vec<Option<usize>> = map_indices(&shape, |i| {
+                let mut rest = i.to_vec();
+                let step = rest.remove(dim) as usize;
+                Some(step * slice_len + linear(&rest, &ist))
+            })
+            .collect();
+            take(&all, &idx, None)
+        };
+        results.push(out(ctx, op, j, data));
+    }
+    results.extend(carries.into_iter().enumerate().map(|(k, mut t)| {
+        t.ty = ctx.value_type(ctx.result(op, n_out + k));
+        t
+    }));
+    Ok(results)
+}
+
+/// `chlo.ragged_dot` with the ragged dimension among the lhs's free
+/// dimensions (the mode CHLO calls 1): the lhs is split along `ragged` into
+/// consecutive groups of `group_sizes`, group `g` multiplied by the rhs's
+/// `group`-th dimension's slice `g` (`d` names the rhs's dimensions with that
+/// dimension dropped); rows beyond the groups are 0.
+pub fn ragged_dot_free(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    d: &DotDims,
+    ragged: i64,
+    group: i64,
+) -> Res {
+    let (lhs, rhs, sizes) = (&args[0], &args[1], args[2].to_i64s());
+    let er = result_elem(ctx, op, 0)?;
+    let oshape = result_shape(ctx, op, 0)?;
+    // Paired dimensions agree and the result is the product's shape.
+    let (ls, mut rs) = (&lhs.shape, rhs.shape.clone());
+    if (group as usize) < rs.len() {
+        rs.remove(group as usize);
+    }
+    let size = |s: &[i64], d: i64| usize::try_from(d).ok().and_then(|d| s.get(d)).copied();
+    let paired = |a: &[i64], b: &[i64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| size(ls, *x).is_some() && size(ls, *x) == size(&rs, *y))
+    };
+    let free = |s: &[i64], skip: &[&[i64]]| -> Vec<i64> {
+        (0..s.len() as i64)
+            .filter(|i| skip.iter().all(|k| !k.contains(i)))
+            .map(|i| s[i as usize])
+            .collect()
+    };
+    let product: Vec<i64> = d
+        .lhs_batch
+        .iter()
+        .filter_map(|x| size(ls, *x))
+        .chain(free(ls, &[&d.lhs_batch, &d.lhs_contract]))
+        .chain(free(&rs, &[&d.rhs_batch, &d.rhs_contract]))
+        .collect();
+    if !paired(&d.lhs_batch, &d.rhs_batch)
+        || !paired(&d.lhs_contract, &d.rhs_contract)
+        || product != oshape
+    {
+        return Err(InterpError::at(
+            op,
+            format!(
+                "lhs {ls:?} and rhs {:?} do not make a {oshape:?} ragged product",
+                rhs.shape
+            ),
+        ));
+    }
+    let g_dim = group as usize;
+    let groups = rhs.shape.get(g_dim).copied().unwrap_or(0);
+    if sizes.len() as i64 != groups || sizes.iter().any(|s| *s < 0) {
+        return Err(InterpError::at(
+            op,
+            format!("group_sizes {sizes:?} must be {groups} sizes, none negative"),
+        ));
+    }
+    // Where the ragged dimension lands in the result: after the batch
+    // dimensions, among the lhs's free dimensions.
+    let free: Vec<i64> = (0..lhs.shape.len() as i64)
+        .filter(|i| !d.lhs_batch.contains(i) && !d.lhs_contract.contains(i))
+        .collect();
+    let pos = d.lhs_batch.len()
+        + free.iter().position(|x| *x == ragged).ok_or_else(|| {
+            InterpError::at(op, "the ragged dimension must be a free lhs dimension")
+        })?;
+    let mut rshape = rhs.shape.clone();
+    rshape.remove(g_dim);
+    let rst = strides(&rhs.shape);
+    let mut result = Data::from_fn(er, count(&oshape), |_| 0.0);
+    let mut start = 0i64;
+    for (g, size) in sizes.iter().enumerate() {
+        // The rhs's slice `g` along its group dimension.
+        let idx: Vec<Option<usize>> = map_indices(&rshape, |i| {
+            let mut full = i.to_vec();
+            full.insert(g_dim, g as i64);
+            Some(linear(&full, &rst))
+        })
+        .collect();
+        let slice = Tensor {
+            ty: rhs.ty,
+            shape: rshape.clone(),
+            data: take(&rhs.data, &idx, None),
+        };
+        let full = kernels::dot(ctx, lhs, &slice, d, er);
+        // This group's rows from `full`, the others as they were.
+        let n = count(&oshape);
+        let both = concat_data(&[&result, &full]);
+        let pick: Vec<Option<usize>> =
+            map_indices(&oshape, |i| (start..start + size).contains(&i[pos]))
+                .enumerate()
+                .map(|(k, mine)| Some(if mine { n + k } else { k }))
+                .collect();
+        result = take(&both, &pick, None);
+        start += size;
+    }
+    Ok(vec![out(ctx, op, 0, result)])
 }
 
 /// `top_k`.

@@ -14,6 +14,7 @@ use super::{
     BitcastConvert, BroadcastInDim, DynamicUpdateSlice, GetDimensionSize, Iota, Pad, Reshape,
     Reverse, Select, Slice, Transpose,
 };
+use crate::quant::UniformQuantized;
 use aic::Diagnostic;
 use aic::constraints::{i64_array_attr, int_attr};
 use aic::dialect::Traits;
@@ -356,7 +357,16 @@ fn same_shapes(ctx: &Context, op: Op, scalar_ok: bool) -> R<Vec<Type>> {
     let same_element = ctx
         .op_spec(op)
         .is_some_and(|s| s.has(Traits::SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE));
-    if same_element && types.windows(2).any(|w| w[0] != w[1]) {
+    // Quantized types agree when their storage and expressed types do (their
+    // scales and zero points may differ).
+    let compatible = |a: Type, b: Type| {
+        a == b
+            || matches!(
+                (ctx.dialect_type::<UniformQuantized>(a), ctx.dialect_type::<UniformQuantized>(b)),
+                (Some(x), Some(y)) if x.storage == y.storage && x.expressed == y.expressed
+            )
+    };
+    if same_element && types.windows(2).any(|w| !compatible(w[0], w[1])) {
         return Err(op_error(
             ctx,
             op,
@@ -723,6 +733,7 @@ pub(super) fn elem_bits(ctx: &Context, t: Type) -> u32 {
         TypeKind::Index => 64,
         TypeKind::Float(k) => k.bit_width(),
         TypeKind::Complex(e) => 2 * elem_bits(ctx, *e),
+        TypeKind::Dialect(d) => d.storage_type().map_or(0, |s| elem_bits(ctx, s)),
         _ => 0,
     }
 }

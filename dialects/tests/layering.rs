@@ -39,6 +39,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("graph", &["stablehlo", "kernels"]),
     ("fusion", &["graph"]),
     ("tile", &["coord"]),
+    ("nki", &["coord"]),
     ("coord", &[]),
 ];
 

@@ -250,7 +250,7 @@ fn binary(op: Alu, a: &Tensor, b: &Tensor) -> Vec<f64> {
 
 impl Run for TensorTensor {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-        let op = self.op(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
+        let op = self.kind(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
         let out = binary(op, &args[0], &args[1]);
         Ok(vec![tile(it, self, self.result(it.ctx), out)?])
     }
@@ -259,7 +259,7 @@ impl Run for TensorTensor {
 impl Run for TensorScalar {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
         let ctx = it.ctx;
-        let op = self.op(ctx).ok_or_else(|| fail(self, "no operator"))?;
+        let op = self.kind(ctx).ok_or_else(|| fail(self, "no operator"))?;
         let s = self.scalar(ctx).map_or(0.0, |s| s.0);
         let reverse = self.reverse(ctx).is_some_and(|f| f.0);
         let out = values(&args[0])
@@ -283,7 +283,7 @@ fn fold32(op: ReduceOp, xs: impl Iterator<Item = f64>) -> f64 {
 
 impl Run for TensorReduce {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-        let op = self.op(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
+        let op = self.kind(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
         let x = &args[0];
         let f = free(x);
         let out = (0..x.shape[0] as usize)
@@ -295,7 +295,7 @@ impl Run for TensorReduce {
 
 impl Run for PartitionReduce {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
-        let op = self.op(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
+        let op = self.kind(it.ctx).ok_or_else(|| fail(self, "no operator"))?;
         let x = &args[0];
         let f = free(x);
         let out = (0..f)

@@ -31,6 +31,7 @@
 
 mod interp;
 mod ops;
+pub mod sim;
 mod types;
 
 pub use ops::*;

@@ -824,7 +824,7 @@ aic::op! {
         operands: [lhs: one(TILE), rhs: one(TILE)],
         results: [result: one(TILE)],
         attributes: [
-            op: required(Alu::CONSTRAINT) as Alu,
+            kind = "op": required(Alu::CONSTRAINT) as Alu,
             engine: optional(Engine::CONSTRAINT) as Engine,
         ],
         spec: OpSpec {
@@ -858,7 +858,7 @@ aic::op! {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
         attributes: [
-            op: required(Alu::CONSTRAINT) as Alu,
+            kind = "op": required(Alu::CONSTRAINT) as Alu,
             scalar: required(IMM) as Imm,
             reverse: optional(aic::constraints::BOOL_ATTR) as Flag,
             engine: optional(Engine::CONSTRAINT) as Engine,
@@ -909,7 +909,7 @@ aic::op! {
     pub TensorReduce = TENSOR_REDUCE {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [op: required(ReduceOp::CONSTRAINT) as ReduceOp],
+        attributes: [kind = "op": required(ReduceOp::CONSTRAINT) as ReduceOp],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$op $input attr-dict `:` type($input) `->` type($result)"),
@@ -932,7 +932,7 @@ aic::op! {
     pub PartitionReduce = PARTITION_REDUCE {
         operands: [input: one(TILE)],
         results: [result: one(TILE)],
-        attributes: [op: required(ReduceOp::CONSTRAINT) as ReduceOp],
+        attributes: [kind = "op": required(ReduceOp::CONSTRAINT) as ReduceOp],
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some("$op $input attr-dict `:` type($input) `->` type($result)"),

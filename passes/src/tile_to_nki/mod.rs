@@ -160,6 +160,8 @@ struct Lower<'c> {
     /// Rank-1 tile values read as rows across partitions (`[1, n]`) or as
     /// columns (`[n, 1]`), where a reader decided.
     wants: HashMap<Value, Form>,
+    /// The kernel's entry block, where constants go.
+    entry: Block,
     zero: Option<Value>,
 }
 
@@ -203,7 +205,12 @@ fn lower_kernel(ctx: &mut Context, k: Op, arch: Arch) -> Result<Op, Diagnostic> 
         ctx.set_attr(nk.op(), n, a);
     }
     let mut map = ValueMap::default();
-    for (a, na) in ctx.block_args(tb).to_vec().into_iter().zip(ctx.block_args(nb).to_vec()) {
+    for (a, na) in ctx
+        .block_args(tb)
+        .to_vec()
+        .into_iter()
+        .zip(ctx.block_args(nb).to_vec())
+    {
         map.values.insert(a, na);
     }
     let mut l = Lower {
@@ -214,6 +221,7 @@ fn lower_kernel(ctx: &mut Context, k: Op, arch: Arch) -> Result<Op, Diagnostic> 
         tiles: HashMap::new(),
         psum: HashSet::new(),
         wants: HashMap::new(),
+        entry: nb,
         zero: None,
     };
     l.plan(k);
@@ -307,7 +315,13 @@ impl Lower<'_> {
     }
 
     /// The nki tile type of tile value `v` in `form`.
-    fn nki_type(&self, at: Op, v: Value, form: Form, elem: Option<Type>) -> Result<Type, Diagnostic> {
+    fn nki_type(
+        &self,
+        at: Op,
+        v: Value,
+        form: Form,
+        elem: Option<Type>,
+    ) -> Result<Type, Diagnostic> {
         let ctx = &*self.ctx;
         let t = tile_type(ctx.uniquer(), ctx.value_type(v))
             .ok_or_else(|| self.err(at, "not a tile"))?;
@@ -339,7 +353,11 @@ impl Lower<'_> {
                 signedness: aic::types::Signedness::Signless,
             });
         }
-        let space = if self.psum.contains(&v) { Space::Psum } else { Space::Sbuf };
+        let space = if self.psum.contains(&v) {
+            Space::Psum
+        } else {
+            Space::Sbuf
+        };
         Ok(make_nki_tile(ctx.uniquer(), shape, elem, space))
     }
 
@@ -363,8 +381,8 @@ impl Lower<'_> {
         if let Some(z) = self.zero {
             return z;
         }
-        let first = self.ctx.block_ops(self.block).next();
-        let ip = first.map_or(InsertPoint::End(self.block), InsertPoint::Before);
+        let first = self.ctx.block_ops(self.entry).next();
+        let ip = first.map_or(InsertPoint::End(self.entry), InsertPoint::Before);
         let mut b = Builder {
             ctx: &mut *self.ctx,
             ip,
@@ -378,7 +396,9 @@ impl Lower<'_> {
     /// `nt` in SBUF (copied out of PSUM if it is there).
     fn in_sbuf(&mut self, nt: Nt) -> Nt {
         let ty = self.ctx.value_type(nt.v);
-        let t = nki::nki_tile(self.ctx.uniquer(), ty).expect("an nki tile").clone();
+        let t = nki::nki_tile(self.ctx.uniquer(), ty)
+            .expect("an nki tile")
+            .clone();
         if t.space == Space::Sbuf {
             return nt;
         }
@@ -487,7 +507,13 @@ impl Lower<'_> {
                 let form = self.default_form(r);
                 let ty = self.nki_type(o, r, form, None)?;
                 let dim = i.dim(self.ctx).unwrap_or(0);
-                let dim = if form == Form::Col { 0 } else if form == Form::Row { 1 } else { dim };
+                let dim = if form == Form::Col {
+                    0
+                } else if form == Form::Row {
+                    1
+                } else {
+                    dim
+                };
                 let d = i64_attr(self.ctx.uniquer(), dim);
                 let v = nki::Iota::build(&mut self.b(), d, ty).result(self.ctx);
                 self.tiles.insert(r, Nt { v, form });
@@ -520,7 +546,9 @@ impl Lower<'_> {
 
     /// `ty` in SBUF.
     fn sbuf(&self, ty: Type) -> Type {
-        let t = nki::nki_tile(self.ctx.uniquer(), ty).expect("an nki tile").clone();
+        let t = nki::nki_tile(self.ctx.uniquer(), ty)
+            .expect("an nki tile")
+            .clone();
         make_nki_tile(self.ctx.uniquer(), t.shape, t.elem, Space::Sbuf)
     }
 
@@ -587,7 +615,9 @@ impl Lower<'_> {
         let it = nki::nki_tile(self.ctx.uniquer(), self.ctx.value_type(nt.v))
             .expect("a tile")
             .clone();
-        let rt = nki::nki_tile(self.ctx.uniquer(), ty).expect("a tile").clone();
+        let rt = nki::nki_tile(self.ctx.uniquer(), ty)
+            .expect("a tile")
+            .clone();
         let mut v = nt.v;
         if it.partitions() != rt.partitions() {
             if it.partitions() != 1 {
@@ -686,13 +716,23 @@ impl Lower<'_> {
         let accty = make_nki_tile(&u, vec![m, n], f32t, Space::Psum);
         let acc = self.as_type(acc, accty);
         let v = nki::Matmul::build(&mut self.b(), s, b.v, acc.v, accty).result(self.ctx);
-        let nt = self.to_space(o, r, Nt { v, form: Form::Matrix })?;
+        let nt = self.to_space(
+            o,
+            r,
+            Nt {
+                v,
+                form: Form::Matrix,
+            },
+        )?;
         self.tiles.insert(r, nt);
         Ok(())
     }
 
     fn for_loop(&mut self, o: Op, f: tile::For) -> Result<(), Diagnostic> {
-        let bound = |v: Value| self.constant(self.map.value(v)).or_else(|| self.constant(v));
+        let bound = |v: Value| {
+            self.constant(self.map.value(v))
+                .or_else(|| self.constant(v))
+        };
         let (lo, hi, st) = (
             bound(f.lower(self.ctx)),
             bound(f.upper(self.ctx)),
@@ -737,7 +777,13 @@ impl Lower<'_> {
         self.ctx.append_block(r, nb);
         self.map.values.insert(targs[0], nargs[0]);
         for (k, nt) in nts.iter().enumerate() {
-            self.tiles.insert(targs[k + 1], Nt { v: nargs[k + 1], form: nt.form });
+            self.tiles.insert(
+                targs[k + 1],
+                Nt {
+                    v: nargs[k + 1],
+                    form: nt.form,
+                },
+            );
         }
         let outer = self.block;
         self.block = nb;
@@ -759,7 +805,13 @@ impl Lower<'_> {
         self.block = outer;
         for (k, res) in results.iter().enumerate() {
             let v = self.ctx.result(sr.op(), k);
-            self.tiles.insert(*res, Nt { v, form: nts[k].form });
+            self.tiles.insert(
+                *res,
+                Nt {
+                    v,
+                    form: nts[k].form,
+                },
+            );
         }
         Ok(())
     }
@@ -843,8 +895,15 @@ impl Lower<'_> {
                 Arg::Tile(nt) => {
                     let u = self.ctx.uniquer().clone();
                     let fa = f.attr(&u);
-                    let v = nki::Activation::build(&mut self.b(), nt.v, fa, imm(&u, scale), imm(&u, 0.0), ty)
-                        .result(self.ctx);
+                    let v = nki::Activation::build(
+                        &mut self.b(),
+                        nt.v,
+                        fa,
+                        imm(&u, scale),
+                        imm(&u, 0.0),
+                        ty,
+                    )
+                    .result(self.ctx);
                     Arg::Tile(Nt { v, form: nt.form })
                 }
             });
@@ -862,7 +921,9 @@ impl Lower<'_> {
                 tiles.push(match a {
                     Arg::Tile(nt) => self.in_sbuf(*nt).v,
                     Arg::Imm(x) => {
-                        let t = nki::nki_tile(self.ctx.uniquer(), ty).expect("a tile").clone();
+                        let t = nki::nki_tile(self.ctx.uniquer(), ty)
+                            .expect("a tile")
+                            .clone();
                         let ety = if tiles.is_empty() {
                             make_nki_tile(self.ctx.uniquer(), t.shape, t.elem, Space::Sbuf)
                         } else {

@@ -10,7 +10,7 @@
 use super::ops::{desc_of, tile_of};
 use super::{
     Activation, AffineRange, AffineSelect, Alu, Copy, FreeBroadcast, Iota, KERNEL, Launch, Load,
-    Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp, Select,
+    Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp, Select,
     SequentialRange, Store, TensorReduce, TensorScalar, TensorTensor, Transpose,
 };
 use crate::coord::Desc;
@@ -379,6 +379,21 @@ impl Run for AffineSelect {
                     fill
                 }
             })
+            .collect();
+        Ok(vec![tile(it, self, self.result(ctx), out)?])
+    }
+}
+
+impl Run for Mask {
+    fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+        let ctx = it.ctx;
+        let t = tile_of(ctx, self.result(ctx)).ok_or_else(|| fail(self, "not a tile"))?;
+        let d = desc_of(ctx, self.desc(ctx), self.result(ctx)).map_err(|e| fail(self, e))?;
+        let origin: Vec<i64> = args.iter().map(Tensor::first_int).collect();
+        let out = locate_tile(&d, &origin, &t.shape)
+            .map_err(|e| fail(self, e))?
+            .into_iter()
+            .map(|(_, ok)| f64::from(u8::from(ok)))
             .collect();
         Ok(vec![tile(it, self, self.result(ctx), out)?])
     }

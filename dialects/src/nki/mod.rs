@@ -20,7 +20,8 @@
 //! queues (`load`, `store`), Tensor (`matmul`, `transpose`), Scalar
 //! (`activation`), Vector (`tensor_reduce`; `tensor_tensor`,
 //! `tensor_scalar`, `copy`, `memset`, `select` also on GpSimd), GpSimd
-//! (`partition_reduce`, `partition_broadcast`, `iota`, `affine_select`).
+//! (`partition_reduce`, `partition_broadcast`, `iota`, `affine_select`,
+//! `mask`).
 //! Verifiers enforce the hardware's limits (partitions, matmul free sizes,
 //! a PSUM bank per accumulator, SBUF and PSUM capacity of the kernel's
 //! [`Arch`]); the interpreter computes every instruction in f64 from its
@@ -282,6 +283,7 @@ pub static DIALECT: Dialect = Dialect {
         IOTA,
         SELECT,
         AFFINE_SELECT,
+        MASK,
         COPY,
         MEMSET,
     ],
@@ -293,7 +295,7 @@ aic::op_kinds! {
     pub enum NkiOp {
         Kernel, Return, Launch, ProgramId, AffineRange, SequentialRange, Yield, Load, Store,
         Matmul, Transpose, Activation, TensorTensor, TensorScalar, TensorReduce,
-        PartitionReduce, PartitionBroadcast, FreeBroadcast, Iota, Select, AffineSelect, Copy,
+        PartitionReduce, PartitionBroadcast, FreeBroadcast, Iota, Select, AffineSelect, Mask, Copy,
         Memset,
     }
 }
@@ -308,9 +310,11 @@ pub fn engine_of(ctx: &Context, op: Op) -> Option<Engine> {
         K::Matmul(_) | K::Transpose(_) => Some(Engine::Tensor),
         K::Activation(_) => Some(Engine::Scalar),
         K::TensorReduce(_) | K::FreeBroadcast(_) => Some(Engine::Vector),
-        K::PartitionReduce(_) | K::PartitionBroadcast(_) | K::Iota(_) | K::AffineSelect(_) => {
-            Some(Engine::GpSimd)
-        }
+        K::PartitionReduce(_)
+        | K::PartitionBroadcast(_)
+        | K::Iota(_)
+        | K::AffineSelect(_)
+        | K::Mask(_) => Some(Engine::GpSimd),
         K::TensorTensor(o) => chosen(o.engine(ctx), Engine::Vector),
         K::TensorScalar(o) => chosen(o.engine(ctx), Engine::Vector),
         K::Select(o) => chosen(o.engine(ctx), Engine::Vector),

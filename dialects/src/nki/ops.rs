@@ -1109,6 +1109,43 @@ impl NkiCheck for AffineSelect {
 }
 
 aic::op! {
+    /// `nki.mask %origin through #coord.desc : tile`: 1 where a DMA of the
+    /// tile at `origin` through the descriptor reads in bounds, else 0 (the
+    /// predicate NKI's `mask=` expressions compute from iotas and the
+    /// program's indices, on GpSimd).
+    pub Mask = MASK {
+        operands: [origin: variadic(tc::INDEX)],
+        results: [result: one(TILE)],
+        attributes: [desc: required(DESC)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$origin `through` $desc attr-dict `:` type($result)"),
+            ..op::<Mask>("nki.mask", "which elements of an access pattern are in bounds")
+        },
+    }
+}
+
+impl NkiCheck for Mask {
+    fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
+        let err = |m: String| fail(ctx, self, m);
+        let r = tile_of(ctx, self.result(ctx))
+            .ok_or_else(|| err("the result must be a tile".into()))?;
+        let d = desc_of(ctx, self.desc(ctx), self.result(ctx))
+            .map_err(|e| err(format!("bad descriptor: {e}")))?;
+        d.lower().map_err(|e| err(format!("bad descriptor: {e}")))?;
+        let n = self.origin(ctx).len();
+        if n != d.upper.len() || r.shape.len() > n || r.space != Space::Sbuf {
+            return Err(err(format!(
+                "an SBUF tile of rank {} at an origin of {n} indices under a descriptor of rank {}",
+                r.shape.len(),
+                d.upper.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+aic::op! {
     /// `nki.copy %x : T -> R` (`nisa.tensor_copy`): the same elements in
     /// another element type or memory (PSUM to SBUF).
     pub Copy = COPY {

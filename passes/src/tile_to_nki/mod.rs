@@ -29,8 +29,9 @@
 //!   transfers and layout changes are the same tile; index arithmetic is
 //!   copied.
 //!
+//! A validity mask (`tile.valid`) is an `nki.mask` over the same view.
 //! Anything else (tiles of rank 3 or more, a vector both as a row and a
-//! column, validity masks, a scalar computed at run time inside a map, a
+//! column, a scalar computed at run time inside a map, a
 //! matmul over more than 128 rows or 512 columns) is an error at the op.
 //! Each kernel is verified as it is made, so tiles that do not fit SBUF or
 //! PSUM are reported there.
@@ -162,6 +163,9 @@ struct Lower<'c> {
     wants: HashMap<Value, Form>,
     /// The kernel's entry block, where constants go.
     entry: Block,
+    /// In a kernel of single rows (`[1, N]` tiles, a GPU generator's row
+    /// reduction), each row spread over the partitions: `[128, N / 128]`.
+    split: Option<i64>,
     zero: Option<Value>,
 }
 
@@ -222,6 +226,7 @@ fn lower_kernel(ctx: &mut Context, k: Op, arch: Arch) -> Result<Op, Diagnostic> 
         psum: HashSet::new(),
         wants: HashMap::new(),
         entry: nb,
+        split: None,
         zero: None,
     };
     l.plan(k);
@@ -293,6 +298,7 @@ impl Lower<'_> {
             }
             work.extend(also);
         }
+        self.split = single_rows(ctx, &ops);
         for o in &ops {
             if let Some(bc) = tile::Broadcast::of(ctx, *o) {
                 let dims = bc.dims(ctx).unwrap_or_default();
@@ -326,6 +332,9 @@ impl Lower<'_> {
         let t = tile_type(ctx.uniquer(), ctx.value_type(v))
             .ok_or_else(|| self.err(at, "not a tile"))?;
         let shape = match (t.shape.as_slice(), form) {
+            ([1, c], Form::Matrix) if self.split.is_some_and(|f| f * nki::PARTITIONS == *c) => {
+                vec![nki::PARTITIONS, *c / nki::PARTITIONS]
+            }
             ([r, c], Form::Matrix) => vec![*r, *c],
             ([n], Form::Row) => vec![1, *n],
             ([n], Form::Col) => vec![*n, 1],
@@ -427,7 +436,7 @@ impl Lower<'_> {
         buffer: Value,
     ) -> Result<(Vec<Value>, Option<Attr>), Diagnostic> {
         let mut o: Vec<Value> = origin.iter().map(|v| self.map.value(*v)).collect();
-        if form == Form::Matrix {
+        if form == Form::Matrix && self.split.is_none() {
             return Ok((o, desc));
         }
         let d = match desc {
@@ -443,7 +452,18 @@ impl Lower<'_> {
         let n = *upper.last().ok_or_else(|| self.err(at, "a rank-0 view"))?;
         let mut split = upper[..upper.len() - 1].to_vec();
         let z = self.zero();
-        if form == Form::Row {
+        if form == Form::Matrix {
+            // A row of the split kernel: the last dim as [n / f, f], the
+            // origin's column divided by f.
+            let f = self.split.expect("a split kernel");
+            split.extend([n / f, f]);
+            let last = o.pop().expect("an origin");
+            let ity = self.ctx.value_type(last);
+            let mut b = self.b();
+            let fv = arith::build::index(&mut b, f);
+            let q = arith::DivUI::build(&mut b, last, fv, None, ity).result(b.ctx);
+            o.extend([q, z]);
+        } else if form == Form::Row {
             split.extend([1, n]);
             o.insert(o.len() - 1, z);
         } else {
@@ -531,11 +551,18 @@ impl Lower<'_> {
                 }
                 nki::Yield::build(&mut self.b(), &out);
             }
-            TileOp::Valid(_) => {
-                return Err(self.err(
-                    o,
-                    "validity masks of padded or concatenated views are not lowered yet",
-                ));
+            TileOp::Valid(va) => {
+                let r = va.result(self.ctx);
+                let form = self.default_form(r);
+                let ty = self.nki_type(o, r, form, None)?;
+                let ty = self.sbuf(ty);
+                let origin = va.origin(self.ctx).to_vec();
+                let desc = va.desc(self.ctx);
+                let (origin, desc) = self.dma_view(o, form, &origin, desc, r)?;
+                let desc =
+                    desc.ok_or_else(|| self.err(o, "a validity mask without a descriptor"))?;
+                let v = nki::Mask::build(&mut self.b(), &origin, desc, ty).result(self.ctx);
+                self.tiles.insert(r, Nt { v, form });
             }
             TileOp::Kernel(_) | TileOp::Launch(_) => {
                 return Err(self.err(o, "a kernel or launch inside a kernel"));
@@ -657,7 +684,25 @@ impl Lower<'_> {
             _ => ReduceOp::Add,
         };
         let k = kind.attr(self.ctx.uniquer());
-        let (form, v) = if rd.axis(self.ctx) == Some(1) {
+        let (form, v) = if rd.axis(self.ctx) == Some(1) && self.split.is_some() {
+            // The row's partials per partition, then across partitions.
+            let t = nki::nki_tile(self.ctx.uniquer(), self.ctx.value_type(x.v))
+                .expect("a tile")
+                .clone();
+            let mid = make_nki_tile(
+                self.ctx.uniquer(),
+                vec![t.partitions(), 1],
+                t.elem,
+                Space::Sbuf,
+            );
+            let part = nki::TensorReduce::build(&mut self.b(), x.v, k, mid).result(self.ctx);
+            let ty = self.nki_type(o, r, Form::Row, None)?;
+            let ty = self.sbuf(ty);
+            (
+                Form::Row,
+                nki::PartitionReduce::build(&mut self.b(), part, k, ty).result(self.ctx),
+            )
+        } else if rd.axis(self.ctx) == Some(1) {
             let ty = self.nki_type(o, r, Form::Col, None)?;
             let ty = self.sbuf(ty);
             (
@@ -987,6 +1032,66 @@ impl Lower<'_> {
         };
         Ok(Arg::Tile(Nt { v, form }))
     }
+}
+
+/// The free size per partition a kernel of single rows spreads them at:
+/// where every matrix tile is one row of the same `N` (a multiple of 128,
+/// at least 256), no GEMM, iota or reduction across rows reads them, and
+/// every access puts the row's first column at a multiple of `N` (a block
+/// start), so the row splits into 128 runs of `N / 128`.
+fn single_rows(ctx: &Context, ops: &[Op]) -> Option<i64> {
+    let mut n = None;
+    for o in ops {
+        for v in ctx.results(*o).chain(ctx.operands(*o).iter().copied()) {
+            let Some(t) = tile_type(ctx.uniquer(), ctx.value_type(v)) else {
+                continue;
+            };
+            match t.shape.as_slice() {
+                [1, c] if n.is_none_or(|m| m == *c) => n = Some(*c),
+                [1] => {}
+                _ => return None,
+            }
+        }
+        let matrix = |v: Value| {
+            tile_type(ctx.uniquer(), ctx.value_type(v)).is_some_and(|t| t.shape.len() == 2)
+        };
+        let column = match TileOp::of(ctx, *o) {
+            Some(TileOp::Gemm(_) | TileOp::Iota(_)) => return None,
+            Some(TileOp::Reduce(r)) if r.axis(ctx) != Some(1) => return None,
+            Some(TileOp::Load(l)) if matrix(l.result(ctx)) => l.origin(ctx).last().copied(),
+            Some(TileOp::Store(s)) if matrix(s.value(ctx)) => s.origin(ctx).last().copied(),
+            Some(TileOp::Valid(v)) if matrix(v.result(ctx)) => v.origin(ctx).last().copied(),
+            _ => None,
+        };
+        if let (Some(c), Some(n)) = (column, n)
+            && !block_start(ctx, c, n)
+        {
+            return None;
+        }
+    }
+    let n = n?;
+    (n % nki::PARTITIONS == 0 && n >= 2 * nki::PARTITIONS).then_some(n / nki::PARTITIONS)
+}
+
+/// Whether index `v` is a multiple of `n`: a constant one, or a product
+/// with a constant multiple of `n`.
+fn block_start(ctx: &Context, v: Value, n: i64) -> bool {
+    let konst = |v: Value| {
+        arith::Constant::defining(ctx, v)
+            .and_then(|c| c.value(ctx))
+            .and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+                _ => None,
+            })
+    };
+    if let Some(c) = konst(v) {
+        return c % n == 0;
+    }
+    arith::MulI::defining(ctx, v).is_some_and(|m| {
+        [m.lhs(ctx), m.rhs(ctx)]
+            .iter()
+            .any(|x| konst(*x).is_some_and(|c| c % n == 0))
+    })
 }
 
 /// The `i64` attribute `v`.

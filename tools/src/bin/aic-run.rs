@@ -49,6 +49,7 @@ OPTIONS:
                             nki dialect's semantics, and a MODELLED time per engine on stderr)
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90; sm_90a: GEMMs on wgmma)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
+  --model-only              With --target=nki-sim: only the modelled schedule, no run (large problems)
   --bench[=N]               Time N runs of the plan (default 100) after warm-up: the median run,
                             then each kernel's time, share and achieved TFLOP/s or GB/s
   --trace=<file>            Write a Chrome-trace JSON of one run's kernels
@@ -88,6 +89,8 @@ struct Options {
     target: Option<String>,
     arch: Option<String>,
     check: bool,
+    /// `--model-only`: nki-sim's modelled schedule without running the kernels.
+    model_only: bool,
     threads: Option<i64>,
     warp: Option<i64>,
     mma: Option<String>,
@@ -148,6 +151,7 @@ fn parse_args() -> Result<Options, String> {
             "--target" => o.target = Some(value("--target")?),
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
+            "--model-only" => o.model_only = true,
             "--bench" => {
                 o.bench = Some(match &inline {
                     Some(n) => aic_tools::int_flag("--bench", n, 1, 1_000_000)? as u32,
@@ -214,6 +218,12 @@ fn parse_args() -> Result<Options, String> {
         }
     } else if !o.interpret {
         return Err("nothing to do: pass --interpret or --target (see --help)".into());
+    }
+    if o.model_only && o.target.as_deref() != Some("nki-sim") {
+        return Err("--model-only needs --target=nki-sim".into());
+    }
+    if o.model_only && (o.check || o.output_dir.is_some()) {
+        return Err("--model-only runs nothing to check or write".into());
     }
     if o.check && o.target.is_none() {
         return Err("--check needs --target".into());
@@ -562,11 +572,16 @@ fn run_nki_sim(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     let pipeline = aic_tools::compile::nki_pipeline(o.arch.as_deref(), o.tuning.as_deref())?;
     aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
     let f = entry_of(&ctx, m, &entry)?;
-    let inputs = entry_inputs(&ctx, o, f)?;
-    let results = interp(&ctx, o)
-        .call(f, inputs)
-        .map_err(|e| interp_error(&ctx, e))?;
-    emit_results(&ctx, o, &results)?;
+    let results = if o.model_only {
+        Vec::new()
+    } else {
+        let inputs = entry_inputs(&ctx, o, f)?;
+        let results = interp(&ctx, o)
+            .call(f, inputs)
+            .map_err(|e| interp_error(&ctx, e))?;
+        emit_results(&ctx, o, &results)?;
+        results
+    };
     let arch = if o.arch.as_deref() == Some("trn2") {
         aic_dialects::nki::Arch::Trn2
     } else {

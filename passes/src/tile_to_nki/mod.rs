@@ -1038,7 +1038,8 @@ impl Lower<'_> {
 /// where every matrix tile is one row of the same `N` (a multiple of 128,
 /// at least 256), no GEMM, iota or reduction across rows reads them, and
 /// every access puts the row's first column at a multiple of `N` (a block
-/// start), so the row splits into 128 runs of `N / 128`.
+/// start) of a view whose rows are whole runs of `N / 128`, so the row
+/// splits into 128 runs of `N / 128`.
 fn single_rows(ctx: &Context, ops: &[Op]) -> Option<i64> {
     let mut n = None;
     for o in ops {
@@ -1055,18 +1056,39 @@ fn single_rows(ctx: &Context, ops: &[Op]) -> Option<i64> {
         let matrix = |v: Value| {
             tile_type(ctx.uniquer(), ctx.value_type(v)).is_some_and(|t| t.shape.len() == 2)
         };
-        let column = match TileOp::of(ctx, *o) {
+        // An access's column origin and the length of its view's rows.
+        let access = |origin: &[Value], desc: Option<Attr>, buffer: Value| {
+            let len = match desc {
+                Some(a) => coord::desc_of(ctx.uniquer(), a)
+                    .ok()
+                    .and_then(|d| d.upper.last().copied()),
+                None => ctx
+                    .type_kind(ctx.value_type(buffer))
+                    .shape()
+                    .and_then(|s| s.last().copied()),
+            };
+            (origin.last().copied(), len)
+        };
+        let (column, len) = match TileOp::of(ctx, *o) {
             Some(TileOp::Gemm(_) | TileOp::Iota(_)) => return None,
             Some(TileOp::Reduce(r)) if r.axis(ctx) != Some(1) => return None,
-            Some(TileOp::Load(l)) if matrix(l.result(ctx)) => l.origin(ctx).last().copied(),
-            Some(TileOp::Store(s)) if matrix(s.value(ctx)) => s.origin(ctx).last().copied(),
-            Some(TileOp::Valid(v)) if matrix(v.result(ctx)) => v.origin(ctx).last().copied(),
-            _ => None,
+            Some(TileOp::Load(l)) if matrix(l.result(ctx)) => {
+                access(l.origin(ctx), l.desc(ctx), l.buffer(ctx))
+            }
+            Some(TileOp::Store(s)) if matrix(s.value(ctx)) => {
+                access(s.origin(ctx), s.desc(ctx), s.buffer(ctx))
+            }
+            Some(TileOp::Valid(v)) if matrix(v.result(ctx)) => {
+                access(v.origin(ctx), v.desc(ctx), v.result(ctx))
+            }
+            _ => (None, None),
         };
-        if let (Some(c), Some(n)) = (column, n)
-            && !block_start(ctx, c, n)
-        {
-            return None;
+        if let (Some(c), Some(n)) = (column, n) {
+            let f = n / nki::PARTITIONS;
+            let rows_split = len.is_some_and(|l| f > 0 && l % f == 0);
+            if !block_start(ctx, c, n) || !rows_split {
+                return None;
+            }
         }
     }
     let n = n?;

@@ -92,11 +92,10 @@ impl Pass for TileToNki {
                 launches.push(o);
             }
         });
+        let mut made = Vec::new();
         for k in &kernels {
             aic::shape::check_values(ctx, *k, "tile-to-nki")?;
-            let new = lower_kernel(ctx, *k, self.arch)?;
-            aic::verifier::verify(ctx, new)?;
-            ctx.erase_op(*k);
+            made.push(lower_kernel(ctx, *k, self.arch)?);
         }
         for l in &launches {
             let launch = tile::Launch::wrap(*l);
@@ -118,6 +117,14 @@ impl Pass for TileToNki {
                 ctx.replace_all_uses(a, b);
             }
             ctx.erase_op(*l);
+        }
+        for k in &kernels {
+            ctx.erase_op(*k);
+        }
+        // Each kernel's tiles fit the arch (checked here to name the op
+        // that overflows rather than the pipeline's step).
+        for k in made {
+            aic::verifier::verify(ctx, k)?;
         }
         Ok(!kernels.is_empty() || !launches.is_empty())
     }

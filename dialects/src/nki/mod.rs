@@ -145,6 +145,8 @@ aic::dialect_enum! {
         Reciprocal = "reciprocal",
         /// -x
         Negative = "negative",
+        /// The error function.
+        Erf = "erf",
     }
 }
 
@@ -167,6 +169,7 @@ impl Act {
             Act::Square => x * x,
             Act::Reciprocal => 1.0 / x,
             Act::Negative => -x,
+            Act::Erf => crate::math::fold::libm::erf(x),
         }
     }
 }

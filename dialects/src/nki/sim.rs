@@ -380,7 +380,6 @@ impl Sched<'_> {
         let d: Desc = super::ops::desc_of(ctx, desc, buffer)?;
         let eb = elem_bytes(ctx, t.elem) as f64;
         let lead = origin - t.shape.len();
-        let mut runs = 0.0;
         let mut bytes = 0.0;
         let mut prev: Option<i64> = None;
         let mut run = 0.0;
@@ -393,7 +392,6 @@ impl Sched<'_> {
             let next = ok && prev.is_some_and(|p| p + 1 == off);
             if !next && run > 0.0 {
                 bytes += f64::max(run * eb, self.costs.dma_min_run_bytes);
-                runs += 1.0;
                 run = 0.0;
             }
             if ok {
@@ -406,7 +404,6 @@ impl Sched<'_> {
         if run > 0.0 {
             bytes += f64::max(run * eb, self.costs.dma_min_run_bytes);
         }
-        let _ = runs;
         Ok(bytes)
     }
 }
@@ -474,5 +471,85 @@ impl Report {
             );
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    const TEXT: &str = "nki.kernel @k grid = [3] arch = trn1 {
+^bb0(%x: memref<384x512xbf16>, %w: memref<128x128xbf16>, %y: memref<384x512xf32>):
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %p = nki.program_id 0 : index
+  %r = arith.muli %p, %c128 : index
+  %z = nki.memset 0.0 : f32 : !nki.tile<128x512xf32, psum>
+  %s = nki.load %w[%c0, %c0] : memref<128x128xbf16> -> !nki.tile<128x128xbf16, sbuf>
+  %acc = nki.sequential_range 0 to 4 step 1 iter_args(%z : !nki.tile<128x512xf32, psum>) -> !nki.tile<128x512xf32, psum> {
+  ^bb0(%i: index, %a: !nki.tile<128x512xf32, psum>):
+    %m = nki.load %x[%r, %c0] : memref<384x512xbf16> -> !nki.tile<128x512xbf16, sbuf>
+    %o = nki.matmul %s, %m, %a : !nki.tile<128x128xbf16, sbuf>, !nki.tile<128x512xbf16, sbuf>, !nki.tile<128x512xf32, psum> -> !nki.tile<128x512xf32, psum>
+    nki.yield %o : !nki.tile<128x512xf32, psum>
+  }
+  %e = nki.activation exp %acc scale = 1.0 : f32 bias = 0.0 : f32 : !nki.tile<128x512xf32, psum> -> !nki.tile<128x512xf32, sbuf>
+  nki.store %e, %y[%r, %c0] : !nki.tile<128x512xf32, sbuf>, memref<384x512xf32>
+  nki.return
+}
+func.func @main(%x: tensor<384x512xbf16>, %w: tensor<128x128xbf16>) -> tensor<384x512xf32> {
+  %y = nki.launch @k(%x, %w) : (tensor<384x512xbf16>, tensor<128x128xbf16>) -> tensor<384x512xf32>
+  return %y : tensor<384x512xf32>
+}";
+
+    fn modelled(arch: super::super::Arch) -> Report {
+        let mut ctx = Context::new(Arc::new(crate::all_dialects()));
+        let mut sm = aic::SourceMap::new();
+        let file = sm.add("t.mlir", TEXT.to_string());
+        let m = aic::syntax::parse_module(&mut ctx, &sm, file).expect("parses");
+        aic::verifier::verify(&ctx, m).expect("verifies");
+        let mut f = None;
+        ctx.walk(m, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if crate::func::Func::is(&ctx, o) {
+                f = Some(o);
+            }
+        });
+        model(&ctx, f.expect("a function"), Costs::of(arch)).expect("models")
+    }
+
+    #[test]
+    fn every_instruction_of_every_program_and_iteration_is_scheduled() {
+        let r = modelled(super::super::Arch::Trn1);
+        let count = |e: Engine| r.engines[e as usize].instructions;
+        // Per program: a weight load, 4 loads and 4 matmuls, a memset, an
+        // activation, a store; 3 programs.
+        assert_eq!(count(Engine::Tensor), 12);
+        assert_eq!(count(Engine::Dma), 3 * 6);
+        assert_eq!(count(Engine::Scalar), 3);
+        assert_eq!(count(Engine::Vector), 3);
+        assert_eq!(r.flops, 12.0 * 2.0 * 128.0 * 128.0 * 512.0);
+        assert_eq!(r.programs, 3);
+        // The engines overlap: the time is at least the busiest engine's
+        // and less than all engines' work one after another plus every
+        // DMA's latency.
+        let busiest = r.engines.iter().map(|u| u.busy_s).fold(0.0, f64::max);
+        let serial: f64 = r.engines.iter().map(|u| u.busy_s).sum::<f64>() + 18.0 * 2e-6;
+        assert!(r.time_s >= busiest && r.time_s < serial, "{r:?}");
+    }
+
+    #[test]
+    fn the_archs_differ_where_their_numbers_do() {
+        let (a, b) = (
+            modelled(super::super::Arch::Trn1),
+            modelled(super::super::Arch::Trn2),
+        );
+        let t = Engine::Tensor as usize;
+        // trn2's core has less of its chip's peak (667/8 < 190/2).
+        assert!(b.engines[t].busy_s > a.engines[t].busy_s);
+        assert_eq!(a.hbm_bytes, b.hbm_bytes);
+        assert!(
+            a.text(&Costs::of(super::super::Arch::Trn1))
+                .contains("MODELLED")
+        );
     }
 }

@@ -306,6 +306,14 @@ impl Lower<'_> {
             work.extend(also);
         }
         self.split = single_rows(ctx, &ops);
+        // How each vector sits: a reduction's result as its axis says, a
+        // broadcast's input as the broadcast reads it; then the same form
+        // for the vectors a map combines and a loop carries (its init,
+        // argument, yielded value and result), until nothing changes.
+        let vector = |v: Value| {
+            tile_type(ctx.uniquer(), ctx.value_type(v)).is_some_and(|t| t.shape.len() == 1)
+        };
+        let mut groups: Vec<Vec<Value>> = Vec::new();
         for o in &ops {
             if let Some(bc) = tile::Broadcast::of(ctx, *o) {
                 let dims = bc.dims(ctx).unwrap_or_default();
@@ -314,6 +322,47 @@ impl Lower<'_> {
                     let form = if dims[0] == 0 { Form::Col } else { Form::Row };
                     self.wants.insert(bc.input(ctx), form);
                 }
+            } else if let Some(rd) = tile::Reduce::of(ctx, *o) {
+                let form = if rd.axis(ctx) == Some(1) {
+                    Form::Col
+                } else {
+                    Form::Row
+                };
+                self.wants.insert(rd.result(ctx), form);
+            } else if let Some(m) = tile::Map::of(ctx, *o) {
+                let mut g: Vec<Value> = m.inputs(ctx).to_vec();
+                g.push(m.result(ctx));
+                groups.push(g);
+            } else if let Some(f) = tile::For::of(ctx, *o) {
+                let body = ctx.entry_block(f.body(ctx));
+                let yielded = body
+                    .and_then(|b| ctx.block_ops(b).last())
+                    .map(|y| ctx.operands(y).to_vec())
+                    .unwrap_or_default();
+                for (i, init) in f.inits(ctx).iter().enumerate() {
+                    let mut g = vec![*init, ctx.result(f.op(), i)];
+                    g.extend(body.map(|b| ctx.block_args(b)[i + 1]));
+                    g.extend(yielded.get(i).copied());
+                    groups.push(g);
+                }
+            }
+        }
+        loop {
+            let mut changed = false;
+            for g in &groups {
+                let g: Vec<Value> = g.iter().copied().filter(|v| vector(*v)).collect();
+                let Some(f) = g.iter().find_map(|v| self.wants.get(v).copied()) else {
+                    continue;
+                };
+                for v in g {
+                    if let std::collections::hash_map::Entry::Vacant(e) = self.wants.entry(v) {
+                        e.insert(f);
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
             }
         }
     }
@@ -452,7 +501,7 @@ impl Lower<'_> {
                 .map_err(|e| self.err(at, e))?,
             None => {
                 let s = self.ctx.type_kind(self.ctx.value_type(buffer)).shape();
-                Desc::row_major(&s.ok_or_else(|| self.err(at, "an unshaped buffer"))?)
+                Desc::row_major(s.ok_or_else(|| self.err(at, "an unshaped buffer"))?)
             }
         };
         let upper = d.upper.clone();
@@ -509,7 +558,7 @@ impl Lower<'_> {
                 let buf = self.map.value(l.buffer(self.ctx));
                 let v = nki::Load::build(&mut self.b(), buf, &origin, desc, ty).result(self.ctx);
                 let nt = Nt { v, form };
-                let nt = self.to_space(o, r, nt)?;
+                let nt = self.placed(o, r, nt)?;
                 self.tiles.insert(r, nt);
             }
             TileOp::Store(s) => {
@@ -587,7 +636,7 @@ impl Lower<'_> {
     }
 
     /// `nt` moved into the memory tile value `v` of the tile kernel lives in.
-    fn to_space(&mut self, at: Op, v: Value, nt: Nt) -> Result<Nt, Diagnostic> {
+    fn placed(&mut self, at: Op, v: Value, nt: Nt) -> Result<Nt, Diagnostic> {
         let want = self.nki_type(at, v, nt.form, None)?;
         Ok(self.as_type(nt, want))
     }
@@ -674,7 +723,7 @@ impl Lower<'_> {
             }
             v = nki::FreeBroadcast::build(&mut self.b(), v, ty).result(self.ctx);
         }
-        let nt = self.to_space(o, r, Nt { v, form })?;
+        let nt = self.placed(o, r, Nt { v, form })?;
         self.tiles.insert(r, nt);
         Ok(())
     }
@@ -725,7 +774,7 @@ impl Lower<'_> {
                 nki::PartitionReduce::build(&mut self.b(), x.v, k, ty).result(self.ctx),
             )
         };
-        let nt = self.to_space(o, r, Nt { v, form })?;
+        let nt = self.placed(o, r, Nt { v, form })?;
         self.tiles.insert(r, nt);
         Ok(())
     }
@@ -768,7 +817,7 @@ impl Lower<'_> {
         let accty = make_nki_tile(&u, vec![m, n], f32t, Space::Psum);
         let acc = self.as_type(acc, accty);
         let v = nki::Matmul::build(&mut self.b(), s, b.v, acc.v, accty).result(self.ctx);
-        let nt = self.to_space(
+        let nt = self.placed(
             o,
             r,
             Nt {
@@ -1139,10 +1188,13 @@ fn round_to(ctx: &Context, elem: Type, x: f64) -> f64 {
     }
 }
 
+/// Whether an op is of a kind (a handle's `is`).
+type IsOp = fn(&Context, Op) -> bool;
+
 /// The Vector engine operator of a binary map op, if it is one.
 fn binary_alu(ctx: &Context, o: Op) -> Option<Alu> {
     use arith::build::CmpFPredicate as P;
-    let table: [(fn(&Context, Op) -> bool, Alu); 12] = [
+    let table: [(IsOp, Alu); 12] = [
         (arith::AddF::is, Alu::Add),
         (arith::SubF::is, Alu::Subtract),
         (arith::MulF::is, Alu::Multiply),
@@ -1195,7 +1247,8 @@ fn binary_alu(ctx: &Context, o: Op) -> Option<Alu> {
 
 /// The Scalar engine function (and input scale) of a unary map op.
 fn activation(ctx: &Context, o: Op) -> Option<(Act, f64)> {
-    let table: [(fn(&Context, Op) -> bool, Act, f64); 9] = [
+    let table: [(IsOp, Act, f64); 10] = [
+        (math::Erf::is, Act::Erf, 1.0),
         (math::Exp::is, Act::Exp, 1.0),
         (math::Exp2::is, Act::Exp, std::f64::consts::LN_2),
         (math::Log::is, Act::Log, 1.0),

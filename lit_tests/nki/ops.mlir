@@ -79,6 +79,7 @@ func.func @matmul_accumulates() {
 
 // ROUND-LABEL: nki.kernel @gpsimd grid = [1] arch = trn1 {
 // ROUND: nki.iota dim = 0 : !nki.tile<4x4xf32, sbuf>
+// ROUND: nki.tensor_scalar add %{{.*}}, 0.000000e+00 : f32 plus %{{.*}} : !nki.tile<4x4xf32, sbuf> -> !nki.tile<4x4xf32, sbuf>
 // ROUND: nki.affine_select %{{.*}} where [1, -1, 0] else -1.000000e+04 : f32
 // ROUND: nki.partition_reduce add %{{.*}} : !nki.tile<4x4xf32, sbuf> -> !nki.tile<1x4xf32, sbuf>
 // ROUND: nki.partition_broadcast %{{.*}} : !nki.tile<1x4xf32, sbuf> -> !nki.tile<4x4xf32, sbuf>
@@ -87,7 +88,8 @@ func.func @matmul_accumulates() {
 nki.kernel @gpsimd grid = [1] arch = trn1 {
 ^bb0(%y: memref<4x4xf32>, %z: memref<4x4xf32>):
   %c0 = arith.constant 0 : index
-  %i = nki.iota dim = 0 : !nki.tile<4x4xf32, sbuf>
+  %i0 = nki.iota dim = 0 : !nki.tile<4x4xf32, sbuf>
+  %i = nki.tensor_scalar add %i0, 0.0 : f32 plus %c0 : !nki.tile<4x4xf32, sbuf> -> !nki.tile<4x4xf32, sbuf>
   %m = nki.affine_select %i where [1, -1, 0] else -10000.0 : f32 : !nki.tile<4x4xf32, sbuf> -> !nki.tile<4x4xf32, sbuf>
   %s = nki.partition_reduce add %m : !nki.tile<4x4xf32, sbuf> -> !nki.tile<1x4xf32, sbuf>
   %b = nki.partition_broadcast %s : !nki.tile<1x4xf32, sbuf> -> !nki.tile<4x4xf32, sbuf>

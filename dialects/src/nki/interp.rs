@@ -260,7 +260,8 @@ impl Run for TensorScalar {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
         let ctx = it.ctx;
         let op = self.kind(ctx).ok_or_else(|| fail(self, "no operator"))?;
-        let s = self.scalar(ctx).map_or(0.0, |s| s.0);
+        let dynamic = args.get(1).map_or(0.0, |t| t.first_int() as f64);
+        let s = self.scalar(ctx).map_or(0.0, |s| s.0) + dynamic;
         let reverse = self.reverse(ctx).is_some_and(|f| f.0);
         let out = values(&args[0])
             .into_iter()

@@ -851,11 +851,12 @@ impl NkiCheck for TensorTensor {
 }
 
 aic::op! {
-    /// `nki.tensor_scalar multiply %x, 2.0 : f32 : T -> R`
-    /// (`nisa.tensor_scalar`): `x op scalar`, or `scalar op x` with
-    /// `{reverse = true}`.
+    /// `nki.tensor_scalar multiply %x, 2.0 : f32 (plus %i)? : T -> R`
+    /// (`nisa.tensor_scalar`): `x op s`, or `s op x` with
+    /// `{reverse = true}`, where `s` is the immediate plus, if given, an
+    /// index the program computed (a loop's or program's position).
     pub TensorScalar = TENSOR_SCALAR {
-        operands: [input: one(TILE)],
+        operands: [input: one(TILE), dynamic: optional(tc::INDEX)],
         results: [result: one(TILE)],
         attributes: [
             kind = "op": required(Alu::CONSTRAINT) as Alu,
@@ -866,9 +867,9 @@ aic::op! {
         spec: OpSpec {
             traits: Traits::PURE,
             format: Some(
-                "$op $input `,` $scalar (`engine` `=` $engine^)? attr-dict `:` type($input) `->` type($result)",
+                "$op $input `,` $scalar (`plus` $dynamic^)? (`engine` `=` $engine^)? attr-dict `:` type($input) `->` type($result)",
             ),
-            ..op::<TensorScalar>("nki.tensor_scalar", "an elementwise operator of a tile and an immediate")
+            ..op::<TensorScalar>("nki.tensor_scalar", "an elementwise operator of a tile and a scalar")
         },
     }
 }

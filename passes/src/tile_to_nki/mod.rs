@@ -153,6 +153,8 @@ struct Nt {
 enum Arg {
     Tile(Nt),
     Imm(f64),
+    /// An index the program computed (outside the map), in the nki kernel.
+    Index(Value),
 }
 
 struct Lower<'c> {
@@ -947,6 +949,7 @@ impl Lower<'_> {
                         v: self.memset(ty, x),
                         form,
                     },
+                    Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
                 };
                 self.tiles.insert(r, nt);
                 return Ok(());
@@ -964,9 +967,14 @@ impl Lower<'_> {
         if let Some(a) = env.get(&v) {
             return Ok(*a);
         }
-        self.constant(v)
-            .map(Arg::Imm)
-            .ok_or_else(|| self.err(at, "a map reading a scalar computed at run time"))
+        if let Some(c) = self.constant(v) {
+            return Ok(Arg::Imm(c));
+        }
+        let index = matches!(self.ctx.type_kind(self.ctx.value_type(v)), TypeKind::Index);
+        match self.map.values.get(&v) {
+            Some(n) if index => Ok(Arg::Index(*n)),
+            _ => Err(self.err(at, "a map reading a scalar computed at run time")),
+        }
     }
 
     /// One scalar op of a map body on whole tiles of the map's result `r`.
@@ -992,6 +1000,7 @@ impl Lower<'_> {
         }
         if let Some((f, scale)) = activation(ctx, bo) {
             return Ok(match args[0] {
+                Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
                 Arg::Imm(x) => Arg::Imm(f.apply(x * scale)),
                 Arg::Tile(nt) => {
                     let u = self.ctx.uniquer().clone();
@@ -1020,6 +1029,7 @@ impl Lower<'_> {
             let mut tiles = Vec::new();
             for a in &args {
                 tiles.push(match a {
+                    Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
                     Arg::Tile(nt) => self.in_sbuf(*nt).v,
                     Arg::Imm(x) => {
                         let t = nki::nki_tile(self.ctx.uniquer(), ty)
@@ -1044,6 +1054,7 @@ impl Lower<'_> {
             || arith::IndexCast::is(ctx, bo);
         if conversion {
             return Ok(match args[0] {
+                Arg::Index(i) => Arg::Index(i),
                 Arg::Imm(x) => Arg::Imm(round_to(ctx, res_elem, x)),
                 Arg::Tile(nt) => Arg::Tile(self.as_type(nt, ty)),
             });
@@ -1065,12 +1076,54 @@ impl Lower<'_> {
                 return Ok(Arg::Imm(round_to(self.ctx, elem, op.apply(x, y))));
             }
             (Arg::Tile(x), Arg::Imm(y)) => (
-                nki::TensorScalar::build(&mut self.b(), x.v, o, imm(&u, y), None, None, ty)
+                nki::TensorScalar::build(&mut self.b(), x.v, None, o, imm(&u, y), None, None, ty)
                     .result(self.ctx),
                 x.form,
             ),
+            (Arg::Tile(x), Arg::Index(i)) => (
+                nki::TensorScalar::build(
+                    &mut self.b(),
+                    x.v,
+                    Some(i),
+                    o,
+                    imm(&u, 0.0),
+                    None,
+                    None,
+                    ty,
+                )
+                .result(self.ctx),
+                x.form,
+            ),
+            (Arg::Index(i), Arg::Tile(y)) => {
+                let t = nki::TensorScalar::build(
+                    &mut self.b(),
+                    y.v,
+                    Some(i),
+                    o,
+                    imm(&u, 0.0),
+                    None,
+                    None,
+                    ty,
+                );
+                let flag = u.attr(AttrKind::Bool(true));
+                let name = u.ident("reverse");
+                self.ctx.set_attr(OpHandle::op(t), name, flag);
+                (t.result(self.ctx), y.form)
+            }
+            (Arg::Index(_), _) | (_, Arg::Index(_)) => {
+                return Err(self.err(at, "an operator of two scalars computed at run time"));
+            }
             (Arg::Imm(x), Arg::Tile(y)) => {
-                let t = nki::TensorScalar::build(&mut self.b(), y.v, o, imm(&u, x), None, None, ty);
+                let t = nki::TensorScalar::build(
+                    &mut self.b(),
+                    y.v,
+                    None,
+                    o,
+                    imm(&u, x),
+                    None,
+                    None,
+                    ty,
+                );
                 let flag = u.attr(AttrKind::Bool(true));
                 let name = u.ident("reverse");
                 self.ctx.set_attr(OpHandle::op(t), name, flag);
@@ -1171,6 +1224,10 @@ fn block_start(ctx: &Context, v: Value, n: i64) -> bool {
             .any(|x| konst(*x).is_some_and(|c| c % n == 0))
     })
 }
+
+/// Why a map's value that is a run-time scalar cannot be used where a
+/// whole tile is.
+const RUN_TIME_TILE: &str = "a scalar computed at run time used as a whole tile";
 
 /// The `i64` attribute `v`.
 fn i64_attr(u: &aic::ir::Uniquer, v: i64) -> Attr {

@@ -207,7 +207,7 @@ fn parse_args() -> Result<Options, String> {
     if let Some(t) = &o.target {
         if t != "host" && t != "cuda" && t != "nki-sim" {
             return Err(format!(
-                "unsupported target '{t}': expected host, cuda or nki-sim"
+                "unsupported target '{t}': expected host or cuda, or nki-sim"
             ));
         }
         if o.interpret {

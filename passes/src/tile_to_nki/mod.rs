@@ -14,8 +14,8 @@
 //!   before it is stored;
 //! - a `tile.map` body becomes one instruction per scalar op on whole
 //!   tiles: arithmetic and comparisons on the Vector engine
-//!   (`tensor_tensor`, or `tensor_scalar` with an immediate or a
-//!   per-partition column), functions on the Scalar engine (`activation`,
+//!   (`tensor_tensor`, or `tensor_scalar` with an immediate, an index the
+//!   program computed, or a per-partition column), functions on the Scalar engine (`activation`,
 //!   `exp2` as `exp` with scale ln 2), `select`, conversions as copies;
 //! - `tile.reduce` along the columns is a Vector `tensor_reduce`, along the
 //!   rows a GpSimd `partition_reduce`; broadcasts of a column along the
@@ -31,10 +31,10 @@
 //!
 //! A validity mask (`tile.valid`) is an `nki.mask` over the same view.
 //! Anything else (tiles of rank 3 or more, a vector both as a row and a
-//! column, a scalar computed at run time inside a map, a
+//! column, two scalars computed at run time combined inside a map, a
 //! matmul over more than 128 rows or 512 columns) is an error at the op.
-//! Each kernel is verified as it is made, so tiles that do not fit SBUF or
-//! PSUM are reported there.
+//! Each kernel is verified once the launches are converted, so tiles that
+//! do not fit SBUF or PSUM are reported at the op that overflows.
 
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};

@@ -14,6 +14,7 @@ pub mod graph;
 mod kernels;
 pub mod math;
 pub mod memref;
+pub mod nki;
 pub mod nvgpu;
 pub mod nvvm;
 pub mod quant;
@@ -56,6 +57,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.add_syntax(&coord::SYNTAX);
     registry.register(&tile::DIALECT);
     registry.add_syntax(&tile::SYNTAX);
+    registry.register(&nki::DIALECT);
+    registry.add_syntax(&nki::SYNTAX);
     registry.register(&memref::DIALECT);
     registry.register(&gpu::DIALECT);
     registry.add_syntax(&gpu::SYNTAX);

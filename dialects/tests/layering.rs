@@ -40,6 +40,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("graph", &["stablehlo", "kernels"]),
     ("fusion", &["graph"]),
     ("tile", &["coord"]),
+    ("nki", &["coord"]),
     ("coord", &[]),
 ];
 

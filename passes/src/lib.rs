@@ -14,6 +14,7 @@ pub mod sccp;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
 pub mod tile_to_gpu;
+pub mod tile_to_nki;
 
 use aic::pass::PassRegistry;
 
@@ -33,6 +34,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&tile_to_gpu::mma_layout::INFO);
     reg.register(&tile_to_gpu::shared_layout::INFO);
     reg.register(&tile_to_gpu::INFO);
+    reg.register(&tile_to_nki::INFO);
 }
 
 /// A registry with every pass of this crate.

@@ -129,6 +129,30 @@ pub fn matrix_pipeline(
     ))
 }
 
+/// The NeuronCore generations `--target=nki-sim` and `aic-translate
+/// --target=nki` compile for.
+pub const NKI_ARCHS: &[&str] = &["trn1", "trn2"];
+
+/// The pipeline to NKI kernels for `arch` (trn1 or trn2): the GPU
+/// pipeline's fusion with the trn1 cost model and tile sizes, then
+/// `tile-to-nki`.
+pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, String> {
+    let arch = arch.unwrap_or("trn1");
+    if !NKI_ARCHS.contains(&arch) {
+        return Err(format!(
+            "unknown NeuronCore architecture '{arch}': expected one of {}",
+            NKI_ARCHS.join(", ")
+        ));
+    }
+    if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {
+        return Err("a tuning cache path may not contain '}', ',' or spaces".into());
+    }
+    let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
+    Ok(format!(
+        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
+    ))
+}
+
 /// The architecture a target compiles for when none is named (what
 /// aic-llvm picks): `sm_90`, `gfx942`, `native` (the host).
 pub fn default_arch(target: &str) -> &'static str {

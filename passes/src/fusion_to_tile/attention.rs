@@ -998,10 +998,17 @@ const H100_BLOCKS: i64 = 2 * 132;
 /// scores and the output then fill a lane's registers), else 64 (b4 h16
 /// s4096 d64 on an H100: 0.954 ms at 128 x 128, 1.006 at 128 x 64 (1.039
 /// in 3 stages), 1.193 at 64 x 64 in 3 stages); elsewhere
-/// [`Tuning::heuristic`].
+/// [`Tuning::heuristic`], on trn1 with key blocks of at most 128 (P·V
+/// contracts over the keys, which a NeuronCore matmul takes on its 128
+/// partitions).
 fn heuristic(target: &str, batch: i64, (sq, sk, d): (i64, i64, i64), f16: bool) -> Tuning {
     let base = Tuning::heuristic(target, sq, sk, d);
-    if target == "h100" && f16 && batch.max(1) * ((sq + 127) / 128) >= H100_BLOCKS {
+    if target == "trn1" {
+        Tuning {
+            bn: base.bn.min(128),
+            ..base
+        }
+    } else if target == "h100" && f16 && batch.max(1) * ((sq + 127) / 128) >= H100_BLOCKS {
         Tuning {
             bm: 128,
             bn: if d <= 64 { 128 } else { 64 },

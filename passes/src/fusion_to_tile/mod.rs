@@ -168,7 +168,7 @@ type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip
 const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| attention(c, g, f, (k.target, k.tuner.wgmma, k.cache), i),
     |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
-    |c, g, f, k, i| rows(c, g, f, k.reduce_chunk, i),
+    |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| elementwise(c, g, f, i),
     |c, g, f, _, i| general(c, g, f, i),
 ];
@@ -318,6 +318,13 @@ fn rows_per_block(rows: i64, row: i64) -> i64 {
     let fit = (BLOCK_ELEMENTS / row.max(1)).clamp(1, 16) as u64;
     let fit = 1i64 << (63 - fit.leading_zeros());
     fit.min((rows.max(1) as u64).next_power_of_two() as i64)
+}
+
+/// Rows per block of the row generator on a NeuronCore (`trn1`): one per
+/// partition, 128, or as many as there are (a power of two), whatever the
+/// row's length (it is all in SBUF either way).
+fn partition_rows(rows: i64) -> i64 {
+    128.min((rows.max(1) as u64).next_power_of_two() as i64)
 }
 
 /// The elements a block of the row and elementwise generators aims at.

@@ -220,7 +220,7 @@ pub(super) fn rows(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    reduce_chunk: i64,
+    (reduce_chunk, target): (i64, &str),
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -269,7 +269,11 @@ pub(super) fn rows(
     let elem = storage_elem(ctx, cur);
     // The row op computes in its input's compute type.
     let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(x0))?);
-    let br = rows_per_block(rows_n, n);
+    let br = if target == "trn1" {
+        partition_rows(rows_n)
+    } else {
+        rows_per_block(rows_n, n)
+    };
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| buffer(&body.inputs, &bufs, v);

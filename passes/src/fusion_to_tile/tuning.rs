@@ -455,7 +455,10 @@ impl Tuning {
     pub fn heuristic(target: &str, m: i64, n: i64, k: i64) -> Tuning {
         let (bm, bn, bk, stages) = match target {
             "mi300" => (64, 64, 16, 2),
-            "trn1" => (128, 128, 32, 2),
+            // A NeuronCore matmul: 128 rows (the stationary operand's
+            // free size), 512 columns (the moving one's, one fp32 PSUM
+            // bank) and a depth of 128 partitions.
+            "trn1" => (128, 512, 128, 2),
             "cpu" => (32, 32, 32, 1),
             _ => (64, 64, 32, 3),
         };

@@ -40,12 +40,16 @@ const HELP: &str = "OVERVIEW: aic reference interpreter
 
 USAGE: aic-run --interpret [options] <input file>
        aic-run --target=host|cuda [--arch=sm_90] [--check] --entry=@name [options] <input file or bundle>
+       aic-run --target=nki-sim [--arch=trn1|trn2] [--check] --entry=@name [options] <input file>
 
 OPTIONS:
   --interpret               Run the file with the reference interpreter
-  --target=<host|cuda>      Run compiled kernels: JIT on the host, or PTX through the CUDA driver
+  --target=<host|cuda|nki-sim>  Run compiled kernels: JIT on the host, PTX through the CUDA driver,
+                            or NKI kernels on aic's NeuronCore simulator (--arch=trn1|trn2: the
+                            nki dialect's semantics, and a MODELLED time per engine on stderr)
   --arch=<sm_90|...>        The GPU to compile for (cuda; default sm_90; sm_90a: GEMMs on wgmma)
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
+  --model-only              With --target=nki-sim: only the modelled schedule, no run (large problems)
   --bench[=N]               Time N runs of the plan (default 100) after warm-up: the median run,
                             then each kernel's time, share and achieved TFLOP/s or GB/s
   --trace=<file>            Write a Chrome-trace JSON of one run's kernels
@@ -86,6 +90,8 @@ struct Options {
     target: Option<String>,
     arch: Option<String>,
     check: bool,
+    /// `--model-only`: nki-sim's modelled schedule without running the kernels.
+    model_only: bool,
     threads: Option<i64>,
     warp: Option<i64>,
     mma: Option<String>,
@@ -146,6 +152,7 @@ fn parse_args() -> Result<Options, String> {
             "--target" => o.target = Some(value("--target")?),
             "--arch" => o.arch = Some(value("--arch")?),
             "--check" => o.check = true,
+            "--model-only" => o.model_only = true,
             "--bench" => {
                 o.bench = Some(match &inline {
                     Some(n) => aic_tools::int_flag("--bench", n, 1, 1_000_000)? as u32,
@@ -199,8 +206,10 @@ fn parse_args() -> Result<Options, String> {
         }
     }
     if let Some(t) = &o.target {
-        if t != "host" && t != "cuda" {
-            return Err(format!("unsupported target '{t}': expected host or cuda"));
+        if t != "host" && t != "cuda" && t != "nki-sim" {
+            return Err(format!(
+                "unsupported target '{t}': expected host or cuda, or nki-sim"
+            ));
         }
         if o.interpret {
             return Err("--interpret and --target exclude each other".into());
@@ -210,6 +219,12 @@ fn parse_args() -> Result<Options, String> {
         }
     } else if !o.interpret {
         return Err("nothing to do: pass --interpret or --target (see --help)".into());
+    }
+    if o.model_only && o.target.as_deref() != Some("nki-sim") {
+        return Err("--model-only needs --target=nki-sim".into());
+    }
+    if o.model_only && (o.check || o.output_dir.is_some()) {
+        return Err("--model-only runs nothing to check or write".into());
     }
     if o.check && o.target.is_none() {
         return Err("--check needs --target".into());
@@ -544,6 +559,60 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     Ok(())
 }
 
+/// `--target=nki-sim`: compile to NKI kernels for `--arch` (trn1 or trn2),
+/// run them with the nki dialect's semantics, report the cost model's
+/// modelled time per engine, and with `--check` compare with the
+/// reference interpreter of the source.
+fn run_nki_sim(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
+    let entry = o.entry.clone().expect("checked");
+    let registry = Arc::new(aic_dialects::all_dialects());
+    let mut ctx = Context::new(registry.clone());
+    ctx.allow_unregistered = o.allow_unregistered;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text"))?;
+    let m = parse(&mut ctx, path, text.clone())?;
+    let pipeline = aic_tools::compile::nki_pipeline(o.arch.as_deref(), o.tuning.as_deref())?;
+    aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
+    let f = entry_of(&ctx, m, &entry)?;
+    let results = if o.model_only {
+        Vec::new()
+    } else {
+        let inputs = entry_inputs(&ctx, o, f)?;
+        let results = interp(&ctx, o)
+            .call(f, inputs)
+            .map_err(|e| interp_error(&ctx, e))?;
+        emit_results(&ctx, o, &results)?;
+        results
+    };
+    let arch = if o.arch.as_deref() == Some("trn2") {
+        aic_dialects::nki::Arch::Trn2
+    } else {
+        aic_dialects::nki::Arch::Trn1
+    };
+    let costs = aic_dialects::nki::sim::Costs::of(arch);
+    let report = aic_dialects::nki::sim::model(&ctx, f, costs)?;
+    eprint!("{}", report.text(&costs));
+    if o.check {
+        let mut rctx = Context::new(registry);
+        rctx.allow_unregistered = o.allow_unregistered;
+        let rm = parse(&mut rctx, path, text)?;
+        let rf = entry_of(&rctx, rm, &entry)?;
+        let rin = entry_inputs(&rctx, o, rf)?;
+        let want = interp(&rctx, o)
+            .call(rf, rin)
+            .map_err(|e| interp_error(&rctx, e))?;
+        let (err, out, at) = aic_tools::compile::max_error(&results, &want);
+        let tol = check_tolerance(&ctx, &results);
+        let verdict = if err <= tol { "ok" } else { "MISMATCH" };
+        eprintln!(
+            "check: {verdict}: largest difference {err:.3e} (relative to 1 + |reference|; tolerance {tol:e}) at result {out}, element {at}"
+        );
+        if err > tol {
+            return Err("the NKI kernels differ from the reference interpreter".into());
+        }
+    }
+    Ok(())
+}
+
 /// The tensors `f` returns, from their bytes.
 fn results_of(ctx: &Context, f: Op, outs: Vec<Vec<u8>>) -> Vec<Tensor> {
     let types = aic_dialects::func::function_type(ctx, f)
@@ -772,8 +841,16 @@ fn main() -> ExitCode {
     };
     let path = o.input.clone().unwrap_or_else(|| "-".into());
     if o.target.is_some() {
-        let r = aic_tools::read_bytes(&path)
-            .and_then(|b| with_parser_stack(move || run_target(&o, &path, b)));
+        let nki = o.target.as_deref() == Some("nki-sim");
+        let r = aic_tools::read_bytes(&path).and_then(|b| {
+            with_parser_stack(move || {
+                if nki {
+                    run_nki_sim(&o, &path, b)
+                } else {
+                    run_target(&o, &path, b)
+                }
+            })
+        });
         return match r {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

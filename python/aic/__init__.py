@@ -31,6 +31,7 @@ contiguous; also a :class:`ValueError`) and :class:`RunError`; all derive from
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -173,9 +174,12 @@ class Function:
 
     def __init__(self, native: "_aic.Compiled", out_tree: Any = None) -> None:
         self._native = native
+        self._thread = threading.get_ident()
         self._out_tree = out_tree
         self._inputs = [(e, tuple(s)) for e, s in native.inputs]
-        self._outputs = [(_result_dtype(e), tuple(s)) for e, s in native.outputs]
+        self._outputs = [(e, tuple(s)) for e, s in native.outputs]
+        self._results = [(_result_dtype(e), s) for e, s in self._outputs]
+        self._info = {k: getattr(native, k) for k in ("entry", "target", "arch", "kernels", "unplanned", "host_ir")}
 
     @property
     def inputs(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -185,48 +189,58 @@ class Function:
     @property
     def outputs(self) -> list[tuple[str, tuple[int, ...]]]:
         """The results: (aic element type, shape) each."""
-        return [(e, tuple(s)) for e, s in self._native.outputs]
+        return list(self._outputs)
 
     @property
     def entry(self) -> str:
         """The MLIR function that runs (``main`` for JAX's exports)."""
-        return self._native.entry
+        return self._info["entry"]
 
     @property
     def target(self) -> str:
         """``host`` or ``cuda``."""
-        return self._native.target
+        return self._info["target"]
 
     @property
     def arch(self) -> str:
         """The architecture compiled for (``native``, ``sm_90``, ...)."""
-        return self._native.arch
+        return self._info["arch"]
 
     @property
     def kernels(self) -> list[str]:
         """The compiled kernels' names."""
-        return self._native.kernels
+        return list(self._info["kernels"])
 
     @property
     def unplanned(self) -> Optional[str]:
         """None when the function runs as its executable plan (kernels only);
         otherwise which ops still run on the host interpreter."""
-        return self._native.unplanned
+        return self._info["unplanned"]
 
     @property
     def host_ir(self) -> str:
         """The compiled module's host program (MLIR text)."""
-        return self._native.host_ir
+        return self._info["host_ir"]
+
+    def _owned(self) -> "_aic.Compiled":
+        """The native module, which only the thread that made it may use (LLVM's
+        JIT and the CUDA context are bound to it)."""
+        if threading.get_ident() != self._thread:
+            raise RunError(
+                f"@{self.entry} was compiled or loaded on another thread: a compiled function "
+                "runs on the thread that made it (compile or load it again on this one)"
+            )
+        return self._native
 
     def to_bytes(self) -> bytes:
         """The compiled bundle's bytes (what :meth:`save` writes)."""
-        return self._native.to_bytes()
+        return self._owned().to_bytes()
 
     def save(self, path: Union[str, os.PathLike]) -> None:
         """Writes the compiled bundle to ``path`` (read it back with :func:`load`).
         A JAX function's output pytree is not saved: the loaded function returns
         one array or a tuple."""
-        self._native.save(os.fspath(path))
+        self._owned().save(os.fspath(path))
 
     def check_args(self, *args: Any) -> list[np.ndarray]:
         """``args`` as the arrays the native module takes, or :class:`ArgumentError`."""
@@ -238,13 +252,11 @@ class Function:
         ]
 
     def __call__(self, *args: Any) -> Any:
-        outs = self._native.run(self.check_args(*args))
-        if any(dt is None for dt, _ in self._outputs):
-            elems = [e for e, _ in self._native.outputs]
+        outs = self._owned().run(self.check_args(*args))
+        if any(dt is None for dt, _ in self._results):
+            elems = [e for e, _ in self._outputs]
             raise RunError(f"@{self.entry} returns element types {elems}, some of which NumPy cannot hold")
-        arrays = [
-            np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, self._outputs)
-        ]
+        arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, self._results)]
         if self._out_tree is not None:
             import jax
 
@@ -397,7 +409,7 @@ def eqsat_report(text: str, pipeline: str = FUSION_PIPELINE) -> str:
     """What every ``eqsat-fusion`` run of ``pipeline`` on ``text`` reports (as
     ``aic-opt --eqsat-report`` prints it): e-graph size, why it stopped, kernels
     and HBM bytes before and after, each chosen fusion."""
-    return _aic.opt(text, pipeline, True)[1]
+    return _aic.opt(text, pipeline, True)[2]
 
 
 def default_pipeline(target: str = "host", arch: Optional[str] = None) -> str:

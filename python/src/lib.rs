@@ -574,9 +574,9 @@ fn load(data: &[u8], entry: Option<String>) -> PyResult<Compiled> {
 }
 
 /// Parses and verifies `text`, runs pass `pipeline` on it (`aic-opt`'s
-/// `--pass-pipeline` syntax) and returns the printed result, with the
-/// optimisation remarks of the passes (eqsat-fusion's report among them with
-/// `eqsat_report`), rendered as `aic-opt` prints them.
+/// `--pass-pipeline` syntax) and returns the printed result, the optimisation
+/// remarks of the passes (rendered as `aic-opt --aic-remarks` prints them) and,
+/// with `eqsat_report`, what every eqsat-fusion run reports (`--eqsat-report`).
 #[pyfunction]
 #[pyo3(signature = (text, pipeline, eqsat_report = false, name = "<input>"))]
 fn opt(
@@ -584,7 +584,7 @@ fn opt(
     pipeline: String,
     eqsat_report: bool,
     name: &str,
-) -> PyResult<(String, String)> {
+) -> PyResult<(String, String, String)> {
     let name = name.to_string();
     guarded("optimising", || {
         with_parser_stack(move || {
@@ -599,14 +599,18 @@ fn opt(
             let m = parse_module(&mut ctx, &sm, f)
                 .and_then(|m| verify(&ctx, m).map(|()| m))
                 .map_err(|d| render(&ctx, &d).trim_end().to_string())?;
-            let was = aic_passes::eqsat_fusion::REPORT
-                .swap(eqsat_report, std::sync::atomic::Ordering::Relaxed);
-            let r = aic::pass::PassRunner::new(
-                &aic::pass::Instrumentation::default(),
-                &mut std::io::sink(),
-            )
-            .run(&pm, &mut ctx, m);
-            aic_passes::eqsat_fusion::REPORT.store(was, std::sync::atomic::Ordering::Relaxed);
+            let run = |ctx: &mut Context| {
+                aic::pass::PassRunner::new(
+                    &aic::pass::Instrumentation::default(),
+                    &mut std::io::sink(),
+                )
+                .run(&pm, ctx, m)
+            };
+            let (r, report) = if eqsat_report {
+                aic_passes::eqsat_fusion::capture_report(|| run(&mut ctx))
+            } else {
+                (run(&mut ctx), String::new())
+            };
             let remarks: String = ctx.take_remarks().iter().map(|d| render(&ctx, d)).collect();
             r.map_err(|d| {
                 format!("{remarks}{}", render(&ctx, &d))
@@ -614,7 +618,7 @@ fn opt(
                     .to_string()
             })?;
             let out = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
-            Ok::<_, String>((out, remarks))
+            Ok::<_, String>((out, remarks, report))
         })
         .map_err(CompileError::new_err)
     })

@@ -150,8 +150,7 @@ def _host_array(x: Any, what: str) -> np.ndarray:
 
 
 def _check(a: np.ndarray, elem: str, shape: Sequence[int], what: str) -> np.ndarray:
-    """``a`` checked against the element type and shape of one argument: the
-    array to hand the native module (a bf16 array as its bytes)."""
+    """``a`` checked against the element type and shape of one argument."""
     want = _numpy_dtype(elem)
     if a.dtype != want:
         raise ArgumentError(f"{what} has dtype {a.dtype}, the compiled function takes {want} ({elem})")
@@ -162,8 +161,6 @@ def _check(a: np.ndarray, elem: str, shape: Sequence[int], what: str) -> np.ndar
             f"{what} is not C-contiguous (strides {a.strides}): pass np.ascontiguousarray(x), "
             "tensor.contiguous(), ..."
         )
-    if a.dtype.kind == "V" or elem == "bf16":
-        return a.reshape(-1).view(np.uint8)
     return a
 
 
@@ -179,6 +176,10 @@ class Function:
         self._inputs = [(e, tuple(s)) for e, s in native.inputs]
         self._outputs = [(e, tuple(s)) for e, s in native.outputs]
         self._results = [(_result_dtype(e), s) for e, s in self._outputs]
+        self._unreadable = any(dt is None for dt, _ in self._results)
+        # Per argument: its dtype and shape (None where NumPy has no dtype for it,
+        # which _check then reports) and whether it travels as raw bytes (bf16).
+        self._specs = [(_result_dtype(e), s, e == "bf16") for e, s in self._inputs]
         self._info = {k: getattr(native, k) for k in ("entry", "target", "arch", "kernels", "unplanned", "host_ir")}
 
     @property
@@ -246,16 +247,19 @@ class Function:
         """``args`` as the arrays the native module takes, or :class:`ArgumentError`."""
         if len(args) != len(self._inputs):
             raise ArgumentError(f"@{self.entry} takes {len(self._inputs)} arguments, {len(args)} given")
-        return [
-            _check(_host_array(x, f"argument {i}"), e, s, f"argument {i}")
-            for i, (x, (e, s)) in enumerate(zip(args, self._inputs))
-        ]
+        arrays = []
+        for i, (x, (dt, shape, raw)) in enumerate(zip(args, self._specs)):
+            a = x if type(x) is np.ndarray else _host_array(x, f"argument {i}")
+            if a.dtype != dt or a.shape != shape or not a.flags.c_contiguous:
+                elem, shape = self._inputs[i]
+                _check(a, elem, shape, f"argument {i}")
+            arrays.append(a.reshape(-1).view(np.uint8) if raw else a)
+        return arrays
 
     def __call__(self, *args: Any) -> Any:
         outs = self._owned().run(self.check_args(*args))
-        if any(dt is None for dt, _ in self._results):
-            elems = [e for e, _ in self._outputs]
-            raise RunError(f"@{self.entry} returns element types {elems}, some of which NumPy cannot hold")
+        if self._unreadable:
+            raise RunError(f"@{self.entry} returns element types {[e for e, _ in self._outputs]}, some of which NumPy cannot hold")
         arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, self._results)]
         if self._out_tree is not None:
             import jax

@@ -134,7 +134,12 @@ def _host_array(x: Any, what: str) -> np.ndarray:
         try:
             return np.from_dlpack(x)
         except Exception as e:  # noqa: BLE001 - any producer error becomes ours
-            # NumPy has no bfloat16: JAX arrays of it still convert through __array__.
+            # NumPy has no bfloat16: a PyTorch bf16 tensor crosses as int16 bits,
+            # JAX arrays of it convert through __array__ (to ml_dtypes' bfloat16).
+            if str(getattr(x, "dtype", "")) == "torch.bfloat16":
+                import torch
+
+                return np.from_dlpack(x.view(torch.int16)).view(_numpy_dtype("bf16"))
             if hasattr(x, "__array__"):
                 try:
                     return np.asarray(x)

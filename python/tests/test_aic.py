@@ -188,6 +188,31 @@ def test_torch_errors(add):
         add(g, g)
 
 
+BF16 = """
+func.func @main(%a: tensor<2x3xbf16>) -> tensor<2x3xbf16> {
+  %c = stablehlo.add %a, %a : tensor<2x3xbf16>
+  return %c : tensor<2x3xbf16>
+}
+"""
+
+
+def test_bf16_from_numpy_jax_and_torch():
+    import jax.numpy as jnp
+    import ml_dtypes
+
+    f = aic.compile(BF16)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    want = (2 * a).astype(ml_dtypes.bfloat16)
+    r = f(a.astype(ml_dtypes.bfloat16))
+    assert r.dtype == want.dtype and np.array_equal(r, want)
+    assert np.array_equal(f(jnp.asarray(a, dtype=jnp.bfloat16)), want)
+    with pytest.raises(aic.ArgumentError, match="dtype float32"):
+        f(a)
+    torch = _torch()
+    t = torch.from_numpy(a).to(torch.bfloat16)
+    assert np.array_equal(f(t), want)
+
+
 def test_wrong_shape_dtype_count_and_kind(add):
     a = np.ones((2, 3), np.float32)
     with pytest.raises(aic.ArgumentError, match=r"argument 1 has shape \(3, 2\), the compiled function takes \(2, 3\)"):

@@ -10,10 +10,15 @@
 # tests skip and say why.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VENV=${AIC_PYTHON_VENV:-$HOME/.cache/aic/python-venv}
+VENV=${AIC_PYTHON_VENV:-${HOME:-/root}/.cache/aic/python-venv}
 if [ ! -x "$VENV/bin/python" ]; then
     mkdir -p "$(dirname "$VENV")"
-    python3 -m venv "$VENV"
+    # Debian's own python3 makes virtualenvs only with python3-venv installed.
+    if ! python3 -m venv "$VENV"; then
+        rm -rf "$VENV"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv >/dev/null
+        python3 -m venv "$VENV"
+    fi
 fi
 PY="$VENV/bin/python"
 "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.5,<2" pytest numpy "jax[cpu]"

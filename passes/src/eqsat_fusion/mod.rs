@@ -760,3 +760,47 @@ impl Pass for EqsatFusion {
         Ok(changed)
     }
 }
+
+#[cfg(test)]
+mod report_tests {
+    use aic::pass::pipeline::parse_pipeline;
+    use aic::pass::{Instrumentation, PassRunner};
+    use aic::syntax::parse_module;
+    use aic::{Context, SourceMap};
+    use std::sync::Arc;
+
+    /// Runs eqsat-fusion on a matmul with a bias and a relu.
+    fn fuse() {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let f = sm.add(
+            "t.mlir",
+            r#"
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %m = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %bb = graph.broadcast %b, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+  %a = graph.add %m, %bb : tensor<4x16xf32>
+  %r = graph.relu %a : tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+"#
+            .to_string(),
+        );
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let reg = crate::all_passes();
+        let pm = parse_pipeline("builtin.module(eqsat-fusion)", &reg).expect("pipeline");
+        PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+            .run(&pm, &mut ctx, m)
+            .expect("fuses");
+    }
+
+    #[test]
+    fn a_captured_report_is_returned_and_reporting_ends_with_it() {
+        let ((), text) = super::capture_report(fuse);
+        assert!(text.starts_with("eqsat-fusion: 4 ops"), "{text}");
+        assert!(text.contains("kernels: "), "{text}");
+        assert!(!super::REPORT.load(std::sync::atomic::Ordering::Relaxed));
+        let ((), none) = super::capture_report(|| ());
+        assert_eq!(none, "");
+    }
+}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of the workspace: formatting, lints, unit and integration tests,
-# and the lit/FileCheck tests in lit_tests/. Installs what is missing first, so it
-# works on a fresh Debian 12 machine as root.
+# the lit/FileCheck tests in lit_tests/, and the Python package's pytest suite.
+# Installs what is missing first, so it works on a fresh Debian 12 machine as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,3 +24,5 @@ python3 -c 'import sys; from lit.main import main; sys.exit(main())' -sv lit_tes
 if [ -n "${STABLEHLO_DIR:-}" ]; then
     bash scripts/stablehlo_interpret.sh "$STABLEHLO_DIR"
 fi
+# The Python package, built into a virtualenv, and its pytest suite.
+bash scripts/python.sh

@@ -8,7 +8,7 @@ use aic::verifier::verify;
 use aic::{Context, SourceMap};
 use aic_llvm::{Emit, Target};
 use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
-use aic_runtime::{Bundle, KernelInfo};
+use aic_runtime::{Bundle, FuncPlan, KernelInfo};
 use std::sync::Arc;
 
 use crate::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
@@ -70,9 +70,28 @@ impl Translate {
     /// Compiles `text` (read from `name`, which diagnostics point into) and
     /// gives the bytes to write: LLVM IR, assembly, an object, or a bundle.
     pub fn run(&self, name: &str, text: String) -> Result<Vec<u8>, String> {
-        let target = Target::parse(&self.target, self.arch.as_deref())?;
         let (ctx, m, infos) = self.lower(name, &text)?;
-        for k in &infos {
+        let plans = self.plans(&ctx, m, &infos)?;
+        let binary = self.binary(&ctx, m)?;
+        if self.emit != "bundle" {
+            return Ok(binary);
+        }
+        Ok(self
+            .package(&ctx, m, infos, plans, text, binary)?
+            .to_bytes())
+    }
+
+    /// The plans of a module [`Translate::lower`] gave (reported on standard
+    /// error with `verbose`), once every kernel's shared memory fits the
+    /// architecture.
+    pub fn plans(
+        &self,
+        ctx: &Context,
+        m: Op,
+        infos: &[KernelInfo],
+    ) -> Result<Vec<FuncPlan>, String> {
+        let target = Target::parse(&self.target, self.arch.as_deref())?;
+        for k in infos {
             if u64::from(k.shared_bytes) > target.max_shared_bytes() {
                 return Err(format!(
                     "kernel '{}' needs {} bytes of shared memory but {} allows {} a block",
@@ -83,6 +102,19 @@ impl Translate {
                 ));
             }
         }
+        let plans = crate::plan::plans(ctx, m, infos, &self.weights)?;
+        if self.verbose {
+            for p in &plans {
+                eprintln!("{}", crate::plan::remark(p));
+            }
+        }
+        Ok(plans)
+    }
+
+    /// What LLVM makes of a lowered module: what `emit` names (a bundle holds
+    /// the target's assembly for `nvptx`, an object otherwise).
+    pub fn binary(&self, ctx: &Context, m: Op) -> Result<Vec<u8>, String> {
+        let target = Target::parse(&self.target, self.arch.as_deref())?;
         let emit = match self.emit.as_str() {
             "llvm-ir" => Emit::LlvmIr,
             "asm" => Emit::Asm,
@@ -92,30 +124,34 @@ impl Translate {
                 _ => Emit::Obj,
             },
         };
-        let plans = crate::plan::plans(&ctx, m, &infos, &self.weights)?;
-        if self.verbose {
-            for p in &plans {
-                eprintln!("{}", crate::plan::remark(p));
-            }
-        }
-        let binary = aic_llvm::compile(&ctx, m, &target, emit)?;
-        if self.emit != "bundle" {
-            return Ok(binary);
-        }
-        let host = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
-        let bundle = Bundle {
+        aic_llvm::compile(ctx, m, &target, emit)
+    }
+
+    /// The bundle of a lowered module: its kernels, host program, launches,
+    /// plans and `source` (the text it was compiled from), with `binary`.
+    pub fn package(
+        &self,
+        ctx: &Context,
+        m: Op,
+        kernels: Vec<KernelInfo>,
+        plans: Vec<FuncPlan>,
+        source: String,
+        binary: Vec<u8>,
+    ) -> Result<Bundle, String> {
+        let target = Target::parse(&self.target, self.arch.as_deref())?;
+        let host = aic::op_printer::print_op(ctx, m, aic::op_printer::PrintOptions::default());
+        Ok(Bundle {
             manifest: Manifest {
                 version: MANIFEST_VERSION,
                 target: self.target.clone(),
                 arch: target.arch().to_string(),
-                kernels: infos,
+                kernels,
                 host,
-                launches: launches(&ctx, m),
-                source: text,
+                launches: launches(ctx, m),
+                source,
                 plans,
             },
             binary,
-        };
-        Ok(bundle.to_bytes())
+        })
     }
 }

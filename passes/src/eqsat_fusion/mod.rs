@@ -35,6 +35,33 @@ use std::time::Duration;
 /// its `report` option.
 pub static REPORT: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Where reports go while [`capture_report`] runs (standard error otherwise).
+static CAPTURED: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+
+/// Runs `f` with every `eqsat-fusion` run reporting (as with `--eqsat-report`)
+/// into the returned text instead of standard error: what aic's Python package
+/// gives back as the report. Process-wide, as `REPORT` is.
+pub fn capture_report<T>(f: impl FnOnce() -> T) -> (T, String) {
+    let lock = || CAPTURED.lock().unwrap_or_else(|e| e.into_inner());
+    let was = REPORT.swap(true, std::sync::atomic::Ordering::Relaxed);
+    *lock() = Some(String::new());
+    let r = f();
+    let text = lock().take().unwrap_or_default();
+    REPORT.store(was, std::sync::atomic::Ordering::Relaxed);
+    (r, text)
+}
+
+/// One line of a report, to standard error or the text [`capture_report`] collects.
+fn report_line(line: std::fmt::Arguments<'_>) {
+    match CAPTURED.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+        Some(text) => {
+            text.push_str(&line.to_string());
+            text.push('\n');
+        }
+        None => eprintln!("{line}"),
+    }
+}
+
 /// The algebraic rule set.
 pub const ALGEBRAIC: &str = include_str!("algebraic.rules");
 
@@ -420,7 +447,7 @@ impl EqsatFusion {
             }
         }
         if report {
-            eprintln!(
+            report_line(format_args!(
                 "eqsat-fusion: {} ops, {} iterations, {} e-nodes ({} fused alternatives), {} e-classes, stop: {}{}, {:.3} ms (saturate {:.3}, fuse {:.3}); modelled time on {}: {:.3} us before, {:.3} us after; kernels: {} before, {} after; HBM bytes: {} before, {} after; rules fired: {}",
                 ops.len(),
                 runner.iterations.len(),
@@ -444,9 +471,9 @@ impl EqsatFusion {
                 before.bytes,
                 after.bytes,
                 eqsat::rules_fired_words(&runner.iterations),
-            );
+            ));
             for line in chosen {
-                eprintln!("  {line}");
+                report_line(format_args!("  {line}"));
             }
         }
         true
@@ -731,5 +758,49 @@ impl Pass for EqsatFusion {
             changed |= self.run_one(ctx, &run, &rules);
         }
         Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod report_tests {
+    use aic::pass::pipeline::parse_pipeline;
+    use aic::pass::{Instrumentation, PassRunner};
+    use aic::syntax::parse_module;
+    use aic::{Context, SourceMap};
+    use std::sync::Arc;
+
+    /// Runs eqsat-fusion on a matmul with a bias and a relu.
+    fn fuse() {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let f = sm.add(
+            "t.mlir",
+            r#"
+func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>) -> tensor<4x16xf32> {
+  %m = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  %bb = graph.broadcast %b, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+  %a = graph.add %m, %bb : tensor<4x16xf32>
+  %r = graph.relu %a : tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+"#
+            .to_string(),
+        );
+        let m = parse_module(&mut ctx, &sm, f).expect("parses");
+        let reg = crate::all_passes();
+        let pm = parse_pipeline("builtin.module(eqsat-fusion)", &reg).expect("pipeline");
+        PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+            .run(&pm, &mut ctx, m)
+            .expect("fuses");
+    }
+
+    #[test]
+    fn a_captured_report_is_returned_and_reporting_ends_with_it() {
+        let ((), text) = super::capture_report(fuse);
+        assert!(text.starts_with("eqsat-fusion: 4 ops"), "{text}");
+        assert!(text.contains("kernels: "), "{text}");
+        assert!(!super::REPORT.load(std::sync::atomic::Ordering::Relaxed));
+        let ((), none) = super::capture_report(|| ());
+        assert_eq!(none, "");
     }
 }

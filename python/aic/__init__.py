@@ -1,0 +1,426 @@
+"""aic: compile StableHLO (or a JAX function) and call it on your arrays.
+
+Quick start::
+
+    import aic, jax.numpy as jnp, numpy as np
+
+    def mlp(x, w):
+        return jnp.maximum(x @ w, 0.0)
+
+    x = np.ones((4, 8), np.float32)
+    w = np.ones((8, 16), np.float32)
+    f = aic.compile(mlp, x, w)             # or aic.compile(stablehlo_text)
+    y = f(x, w)                            # a NumPy array (it implements __dlpack__)
+
+    @aic.jit                               # compiled per argument shape and dtype
+    def g(x, w):
+        return jnp.tanh(x @ w)
+
+Arguments are anything that speaks DLPack (``__dlpack__``): NumPy arrays,
+PyTorch CPU tensors, JAX arrays, ... in host memory and C-contiguous, of the
+dtype and shape the function was compiled for; results are NumPy arrays, which
+``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy.
+
+Errors: :class:`CompileError` (the compiler's diagnostics, with file, line and
+column), :class:`ExportError` (JAX could not export the function),
+:class:`ArgumentError` (an argument of the wrong dtype, shape or device, or not
+contiguous; also a :class:`ValueError`) and :class:`RunError`; all derive from
+:class:`Error`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _aic
+from ._aic import CompileError, Error, RunError
+
+__all__ = [
+    "ArgumentError",
+    "CompileError",
+    "Error",
+    "ExportError",
+    "Function",
+    "RunError",
+    "compile",
+    "default_pipeline",
+    "eqsat_report",
+    "export_jax",
+    "jit",
+    "load",
+    "opt",
+]
+
+__version__ = "0.1.0"
+
+
+class ArgumentError(Error, ValueError):
+    """An argument the compiled function cannot take: not an array, of the wrong
+    dtype or shape, on a device other than the host, or not C-contiguous."""
+
+
+class ExportError(Error):
+    """JAX could not export the function to StableHLO (or JAX is not installed)."""
+
+
+#: Fusion up to eqsat-fusion: what :func:`eqsat_report` runs by default.
+FUSION_PIPELINE = "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion)"
+
+_DTYPES = {
+    "i1": np.dtype(np.bool_),
+    "i8": np.dtype(np.int8),
+    "i16": np.dtype(np.int16),
+    "i32": np.dtype(np.int32),
+    "i64": np.dtype(np.int64),
+    "ui8": np.dtype(np.uint8),
+    "ui16": np.dtype(np.uint16),
+    "ui32": np.dtype(np.uint32),
+    "ui64": np.dtype(np.uint64),
+    "f16": np.dtype(np.float16),
+    "f32": np.dtype(np.float32),
+    "f64": np.dtype(np.float64),
+}
+
+# DLPack device types that are host memory: CPU, CUDA pinned host, ROCm host.
+_HOST_DEVICES = {1, 3, 11}
+_DEVICE_NAMES = {2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi", 10: "rocm", 13: "cuda_managed", 14: "oneapi"}
+
+
+def _numpy_dtype(elem: str) -> np.dtype:
+    """The NumPy dtype of aic's element type ``elem`` (``bf16`` needs ml_dtypes,
+    which JAX installs)."""
+    if elem in _DTYPES:
+        return _DTYPES[elem]
+    if elem == "bf16":
+        try:
+            import ml_dtypes
+        except ImportError as e:  # pragma: no cover - JAX brings ml_dtypes
+            raise ArgumentError("bf16 arrays need the ml_dtypes package (pip install ml_dtypes)") from e
+        return np.dtype(ml_dtypes.bfloat16)
+    raise ArgumentError(f"aic's Python package has no NumPy dtype for element type {elem}")
+
+
+def _result_dtype(elem: str) -> Optional[np.dtype]:
+    """The NumPy dtype of a result of element type ``elem`` (None: none, which
+    calling the function reports)."""
+    try:
+        return _numpy_dtype(elem)
+    except ArgumentError:
+        return None
+
+
+def _host_array(x: Any, what: str) -> np.ndarray:
+    """``x`` as a NumPy array in host memory, through DLPack where it is not one."""
+    if isinstance(x, np.ndarray):
+        return x
+    if isinstance(x, (bool, int, float, np.generic)):
+        return np.asarray(x)
+    if hasattr(x, "__dlpack_device__"):
+        try:
+            dev, ordinal = x.__dlpack_device__()
+        except Exception:  # noqa: BLE001 - a producer's own failure: let __dlpack__ say
+            dev, ordinal = 1, 0
+        if int(dev) not in _HOST_DEVICES:
+            name = _DEVICE_NAMES.get(int(dev), f"DLPack device type {int(dev)}")
+            raise ArgumentError(
+                f"{what} lives on {name}:{ordinal}; aic's compiled functions take arrays in "
+                "host memory (copy it first: tensor.cpu(), jax.device_get(x), ...)"
+            )
+    if hasattr(x, "__dlpack__"):
+        try:
+            return np.from_dlpack(x)
+        except Exception as e:  # noqa: BLE001 - any producer error becomes ours
+            # NumPy has no bfloat16: a PyTorch bf16 tensor crosses as int16 bits,
+            # JAX arrays of it convert through __array__ (to ml_dtypes' bfloat16).
+            if str(getattr(x, "dtype", "")) == "torch.bfloat16":
+                import torch
+
+                return np.from_dlpack(x.view(torch.int16)).view(_numpy_dtype("bf16"))
+            if hasattr(x, "__array__"):
+                try:
+                    return np.asarray(x)
+                except Exception:  # noqa: BLE001
+                    pass
+            raise ArgumentError(f"{what}: cannot read {type(x).__name__} through DLPack: {e}") from e
+    if hasattr(x, "__array__"):
+        return np.asarray(x)
+    raise ArgumentError(
+        f"{what} is a {type(x).__name__}, not an array: pass NumPy arrays, PyTorch tensors, "
+        "JAX arrays or anything else that implements __dlpack__"
+    )
+
+
+def _check(a: np.ndarray, elem: str, shape: Sequence[int], what: str) -> np.ndarray:
+    """``a`` checked against the element type and shape of one argument."""
+    want = _numpy_dtype(elem)
+    if a.dtype != want:
+        raise ArgumentError(f"{what} has dtype {a.dtype}, the compiled function takes {want} ({elem})")
+    if tuple(a.shape) != tuple(shape):
+        raise ArgumentError(f"{what} has shape {tuple(a.shape)}, the compiled function takes {tuple(shape)}")
+    if not a.flags.c_contiguous:
+        raise ArgumentError(
+            f"{what} is not C-contiguous (strides {a.strides}): pass np.ascontiguousarray(x), "
+            "tensor.contiguous(), ..."
+        )
+    return a
+
+
+class Function:
+    """A compiled function: call it on arrays (anything with ``__dlpack__`` in host
+    memory) to run it on aic's runtime. One result comes back as a NumPy array,
+    several as a tuple (or the pytree a JAX function returned)."""
+
+    def __init__(self, native: "_aic.Compiled", out_tree: Any = None) -> None:
+        self._native = native
+        self._thread = threading.get_ident()
+        self._out_tree = out_tree
+        self._inputs = [(e, tuple(s)) for e, s in native.inputs]
+        self._outputs = [(e, tuple(s)) for e, s in native.outputs]
+        self._results = [(_result_dtype(e), s) for e, s in self._outputs]
+        self._unreadable = any(dt is None for dt, _ in self._results)
+        # Per argument: its dtype and shape (None where NumPy has no dtype for it,
+        # which _check then reports) and whether it travels as raw bytes (bf16).
+        self._specs = [(_result_dtype(e), s, e == "bf16") for e, s in self._inputs]
+        self._info = {k: getattr(native, k) for k in ("entry", "target", "arch", "kernels", "unplanned", "host_ir")}
+
+    @property
+    def inputs(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The arguments: (aic element type, shape) each."""
+        return list(self._inputs)
+
+    @property
+    def outputs(self) -> list[tuple[str, tuple[int, ...]]]:
+        """The results: (aic element type, shape) each."""
+        return list(self._outputs)
+
+    @property
+    def entry(self) -> str:
+        """The MLIR function that runs (``main`` for JAX's exports)."""
+        return self._info["entry"]
+
+    @property
+    def target(self) -> str:
+        """``host`` or ``cuda``."""
+        return self._info["target"]
+
+    @property
+    def arch(self) -> str:
+        """The architecture compiled for (``native``, ``sm_90``, ...)."""
+        return self._info["arch"]
+
+    @property
+    def kernels(self) -> list[str]:
+        """The compiled kernels' names."""
+        return list(self._info["kernels"])
+
+    @property
+    def unplanned(self) -> Optional[str]:
+        """None when the function runs as its executable plan (kernels only);
+        otherwise which ops still run on the host interpreter."""
+        return self._info["unplanned"]
+
+    @property
+    def host_ir(self) -> str:
+        """The compiled module's host program (MLIR text)."""
+        return self._info["host_ir"]
+
+    def _owned(self) -> "_aic.Compiled":
+        """The native module, which only the thread that made it may use (LLVM's
+        JIT and the CUDA context are bound to it)."""
+        if threading.get_ident() != self._thread:
+            raise RunError(
+                f"@{self.entry} was compiled or loaded on another thread: a compiled function "
+                "runs on the thread that made it (compile or load it again on this one)"
+            )
+        return self._native
+
+    def to_bytes(self) -> bytes:
+        """The compiled bundle's bytes (what :meth:`save` writes)."""
+        return self._owned().to_bytes()
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the compiled bundle to ``path`` (read it back with :func:`load`).
+        A JAX function's output pytree is not saved: the loaded function returns
+        one array or a tuple."""
+        self._owned().save(os.fspath(path))
+
+    def check_args(self, *args: Any) -> list[np.ndarray]:
+        """``args`` as the arrays the native module takes, or :class:`ArgumentError`."""
+        if len(args) != len(self._inputs):
+            raise ArgumentError(f"@{self.entry} takes {len(self._inputs)} arguments, {len(args)} given")
+        arrays = []
+        for i, (x, (dt, shape, raw)) in enumerate(zip(args, self._specs)):
+            a = x if type(x) is np.ndarray else _host_array(x, f"argument {i}")
+            if a.dtype != dt or a.shape != shape or not a.flags.c_contiguous:
+                elem, shape = self._inputs[i]
+                _check(a, elem, shape, f"argument {i}")
+            arrays.append(a.reshape(-1).view(np.uint8) if raw else a)
+        return arrays
+
+    def __call__(self, *args: Any) -> Any:
+        outs = self._owned().run(self.check_args(*args))
+        if self._unreadable:
+            raise RunError(f"@{self.entry} returns element types {[e for e, _ in self._outputs]}, some of which NumPy cannot hold")
+        arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, self._results)]
+        if self._out_tree is not None:
+            import jax
+
+            return jax.tree_util.tree_unflatten(self._out_tree, arrays)
+        return arrays[0] if len(arrays) == 1 else tuple(arrays)
+
+    def __repr__(self) -> str:
+        sig = ", ".join(f"{e}{list(s)}" for e, s in self._inputs)
+        return f"<aic.Function @{self.entry}({sig}) on {self.target}/{self.arch}, {len(self.kernels)} kernels>"
+
+
+def export_jax(fun: Callable[..., Any], *example_args: Any) -> Tuple[str, Any]:
+    """``fun`` exported by ``jax.jit(fun, keep_unused=True).lower(*example_args)``:
+    its StableHLO text and the pytree of its outputs. Example arguments may be
+    arrays or ``jax.ShapeDtypeStruct``s; pytrees of them are flattened into
+    ``@main``'s arguments in order."""
+    try:
+        import jax
+    except ImportError as e:
+        raise ExportError("compiling a Python function needs JAX (pip install 'jax[cpu]')") from e
+    name = getattr(fun, "__name__", type(fun).__name__)
+    try:
+        specs = jax.tree_util.tree_map(_spec, example_args)
+        lowered = jax.jit(fun, keep_unused=True).lower(*specs)
+        return lowered.as_text(), lowered.out_tree
+    except Exception as e:  # noqa: BLE001 - whatever JAX raises, say it was the export
+        raise ExportError(f"JAX could not export {name}: {type(e).__name__}: {e}") from e
+
+
+def _spec(x: Any) -> Any:
+    """An example argument as JAX's ``ShapeDtypeStruct`` (arrays through DLPack)."""
+    import jax
+
+    if isinstance(x, jax.ShapeDtypeStruct):
+        return x
+    a = _host_array(x, "an example argument")
+    return jax.ShapeDtypeStruct(a.shape, a.dtype)
+
+
+def compile(
+    source: Union[str, os.PathLike, Callable[..., Any]],
+    *example_args: Any,
+    target: str = "host",
+    arch: Optional[str] = None,
+    tuning: Optional[Union[str, os.PathLike]] = None,
+    entry: Optional[str] = None,
+) -> Function:
+    """Compiles ``source`` for ``target`` and returns the callable :class:`Function`.
+
+    ``source`` is MLIR text (StableHLO as JAX exports it, or any level of aic's
+    lowering), a path to such a file, or a JAX-traceable Python function, which
+    is exported with ``example_args`` (arrays or ``jax.ShapeDtypeStruct``s) first.
+    ``target``: ``"host"`` (LLVM JIT on this CPU) or ``"cuda"`` (PTX in a bundle,
+    run through the CUDA driver at the first call; ``arch`` such as ``"sm_90a"``).
+    ``tuning``: a JSON tuning cache written by ``aic-tune``. ``entry``: the
+    function to run (default ``main``, or the only public one).
+
+    Raises :class:`CompileError` with the compiler's diagnostics,
+    :class:`ExportError` when JAX cannot export the function, and
+    :class:`ArgumentError` when example arguments do not fit a text module.
+    """
+    tuning = os.fspath(tuning) if tuning is not None else None
+    out_tree = None
+    if callable(source) and not isinstance(source, (str, os.PathLike)):
+        text, out_tree = export_jax(source, *example_args)
+        name = f"<jax:{getattr(source, '__name__', 'function')}>"
+    elif isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and source.endswith(".mlir") and os.path.isfile(source)
+    ):
+        name = os.fspath(source)
+        with open(name, encoding="utf-8") as fh:
+            text = fh.read()
+    elif isinstance(source, str):
+        text, name = source, "<input>"
+    else:
+        raise TypeError(f"aic.compile takes MLIR text, a path or a JAX function, not {type(source).__name__}")
+    fn = Function(_aic.compile(text, target, arch, tuning, entry, name), out_tree)
+    if example_args and out_tree is None:
+        fn.check_args(*example_args)
+    return fn
+
+
+def load(path_or_bytes: Union[str, os.PathLike, bytes], entry: Optional[str] = None) -> Function:
+    """Loads a bundle that :meth:`Function.save` (or ``aic-translate
+    --emit=bundle``) wrote: a path or the bundle's bytes."""
+    if isinstance(path_or_bytes, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_bytes)
+    else:
+        with open(os.fspath(path_or_bytes), "rb") as fh:
+            data = fh.read()
+    return Function(_aic.load(data, entry))
+
+
+class _Jit:
+    """A JAX function compiled by aic on first call for each argument signature."""
+
+    def __init__(self, fun: Callable[..., Any], target: str, arch: Optional[str], tuning: Any) -> None:
+        self._fun = fun
+        self._options = dict(target=target, arch=arch, tuning=tuning)
+        self._cache: dict[Any, Function] = {}
+        self.__wrapped__ = fun
+        self.__name__ = getattr(fun, "__name__", "function")
+        self.__doc__ = getattr(fun, "__doc__", None)
+
+    def lower(self, *args: Any) -> Function:
+        """The compiled function for ``args`` (compiled now if not yet)."""
+        import jax
+
+        leaves, tree = jax.tree_util.tree_flatten(args)
+        arrays = [_host_array(x, f"argument {i}") for i, x in enumerate(leaves)]
+        key = (tree, tuple((a.shape, a.dtype.str) for a in arrays))
+        fn = self._cache.get(key)
+        if fn is None:
+            example = jax.tree_util.tree_unflatten(tree, arrays)
+            fn = compile(self._fun, *example, **self._options)
+            self._cache[key] = fn
+        return fn
+
+    def __call__(self, *args: Any) -> Any:
+        import jax
+
+        return self.lower(*args)(*jax.tree_util.tree_leaves(args))
+
+
+def jit(
+    fun: Optional[Callable[..., Any]] = None,
+    *,
+    target: str = "host",
+    arch: Optional[str] = None,
+    tuning: Optional[Union[str, os.PathLike]] = None,
+) -> Any:
+    """Decorates a JAX function so that calls run it compiled by aic: the first
+    call with each set of argument shapes and dtypes exports it
+    (``jax.jit(f).lower``) and compiles it, later ones reuse that. Use as
+    ``@aic.jit`` or ``@aic.jit(target="cuda", arch="sm_90a")``. Arguments are
+    arrays (or pytrees of them); other values should be closed over."""
+    if fun is None:
+        return lambda f: _Jit(f, target, arch, tuning)
+    return _Jit(fun, target, arch, tuning)
+
+
+def opt(text: str, pipeline: str) -> str:
+    """Runs pass ``pipeline`` (``aic-opt``'s ``--pass-pipeline`` syntax, e.g.
+    ``"builtin.module(stablehlo-to-graph,canonicalize)"``) on MLIR ``text`` and
+    returns the printed result. Raises :class:`CompileError` with the diagnostics."""
+    return _aic.opt(text, pipeline, False)[0]
+
+
+def eqsat_report(text: str, pipeline: str = FUSION_PIPELINE) -> str:
+    """What every ``eqsat-fusion`` run of ``pipeline`` on ``text`` reports (as
+    ``aic-opt --eqsat-report`` prints it): e-graph size, why it stopped, kernels
+    and HBM bytes before and after, each chosen fusion."""
+    return _aic.opt(text, pipeline, True)[2]
+
+
+def default_pipeline(target: str = "host", arch: Optional[str] = None) -> str:
+    """The pass pipeline :func:`compile` runs for ``target``."""
+    return _aic.default_pipeline(target, arch)

@@ -1,0 +1,52 @@
+"""Typed stubs of aic's native module (built from python/src/lib.rs by maturin).
+Use the ``aic`` package's wrappers; these are what they call."""
+
+from typing import Optional
+
+class Error(Exception):
+    """Any error of aic: the base of CompileError and RunError."""
+
+class CompileError(Error):
+    """The compiler rejected the module: the message holds its diagnostics."""
+
+class RunError(Error):
+    """A compiled function could not run (no CUDA driver, a kernel failed, ...)."""
+
+class Compiled:
+    """A compiled module, ready to run one function. Only the thread that
+    compiled or loaded it may run it."""
+
+    @property
+    def inputs(self) -> list[tuple[str, list[int]]]: ...
+    @property
+    def outputs(self) -> list[tuple[str, list[int]]]: ...
+    @property
+    def entry(self) -> str: ...
+    @property
+    def target(self) -> str: ...
+    @property
+    def arch(self) -> str: ...
+    @property
+    def kernels(self) -> list[str]: ...
+    @property
+    def unplanned(self) -> Optional[str]: ...
+    @property
+    def host_ir(self) -> str: ...
+    def run(self, args: list[object]) -> list[bytearray]:
+        """Runs the function on one C-contiguous buffer per argument (exactly
+        its bytes) and returns each result's bytes."""
+    def to_bytes(self) -> bytes: ...
+    def save(self, path: str) -> None: ...
+
+def compile(
+    text: str,
+    target: str = "host",
+    arch: Optional[str] = None,
+    tuning: Optional[str] = None,
+    entry: Optional[str] = None,
+    name: str = "<input>",
+) -> Compiled: ...
+def load(data: bytes, entry: Optional[str] = None) -> Compiled: ...
+def opt(text: str, pipeline: str, eqsat_report: bool = False, name: str = "<input>") -> tuple[str, str, str]:
+    """The printed module, the passes' remarks, and the eqsat report."""
+def default_pipeline(target: str = "host", arch: Optional[str] = None) -> str: ...

@@ -1,0 +1,656 @@
+//! `aic._aic`: the native half of aic's Python package.
+//!
+//! The Python half (`python/aic/__init__.py`) takes arrays through DLPack, checks
+//! them against the compiled signature and hands this module one C-contiguous
+//! buffer per argument; this module compiles (the same [`Translate`] pipeline as
+//! `aic-translate --emit=bundle`), keeps the compiled module as its bundle, and runs
+//! it on the runtime `aic-run --target` uses: the function's executable plan over a
+//! host arena with JIT-compiled kernels, or over a CUDA arena replayed as a graph.
+//! A function without a plan (a host program that still holds tensor ops, such as a
+//! `stablehlo.while`) runs as `aic-run` runs it: its launches on the kernels, the
+//! rest on the interpreter.
+//!
+//! Every error a caller can cause is a Python exception (`aic.CompileError` with
+//! the compiler's diagnostics, `aic.RunError`); a panic inside the compiler is
+//! caught and raised as `aic.Error`, never unwinding into Python.
+
+use aic::interp::Tensor;
+use aic::op_def::OpHandle;
+use aic::syntax::{parse_module, with_parser_stack};
+use aic::verifier::verify;
+use aic::{Context, Op, SourceMap};
+use aic_dialects::func;
+use aic_llvm::HostModule;
+use aic_runtime::{Bundle, Cuda, DevicePlan, FuncPlan, KernelInfo, Plan};
+use aic_tools::translate::Translate;
+use pyo3::create_exception;
+use pyo3::exceptions::PyException;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+create_exception!(
+    _aic,
+    Error,
+    PyException,
+    "Any error of aic: the base of CompileError and RunError."
+);
+create_exception!(
+    _aic,
+    CompileError,
+    Error,
+    "The compiler rejected the module: the message holds its diagnostics."
+);
+create_exception!(
+    _aic,
+    RunError,
+    Error,
+    "A compiled function could not run (no CUDA driver, a kernel failed, ...)."
+);
+
+/// Runs `f`, turning a panic into `aic.Error` (an internal error: a bug of aic).
+fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
+        let why = p
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| p.downcast_ref::<&str>().copied())
+            .unwrap_or("a panic");
+        Err(Error::new_err(format!(
+            "internal error of aic while {what}: {why} (please report it)"
+        )))
+    })
+}
+
+/// The LLVM target a Python target names.
+fn llvm_target(target: &str) -> PyResult<&'static str> {
+    match target {
+        "host" => Ok("host"),
+        "cuda" => Ok("nvptx"),
+        t => Err(CompileError::new_err(format!(
+            "unsupported target '{t}': expected 'host' or 'cuda'"
+        ))),
+    }
+}
+
+/// Parses and verifies `text` as module `name`.
+fn parse(ctx: &mut Context, name: &str, text: String) -> Result<Op, String> {
+    let mut sm = SourceMap::new();
+    let f = sm.add(name, text);
+    parse_module(ctx, &sm, f)
+        .and_then(|m| verify(ctx, m).map(|()| m))
+        .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())
+}
+
+/// The public functions with bodies of module `m`, by name.
+fn functions(ctx: &Context, m: Op) -> Vec<(String, Op)> {
+    aic_tools::compile::top_ops::<func::Func>(ctx, m)
+        .into_iter()
+        .map(|f| f.op())
+        .filter(|f| {
+            aic::symbol::visibility(ctx, *f) != Some(aic::symbol::Visibility::Private)
+                && ctx
+                    .regions(*f)
+                    .first()
+                    .is_some_and(|r| ctx.entry_block(*r).is_some())
+        })
+        .filter_map(|f| Some((aic::symbol::symbol_name(ctx, f)?.to_string(), f)))
+        .collect()
+}
+
+/// The element type names and shapes of `tys` (tensors; a scalar has shape `[]`).
+fn signature(ctx: &Context, tys: &[aic::Type]) -> Vec<(String, Vec<i64>)> {
+    tys.iter()
+        .map(|t| {
+            let kd = ctx.type_kind(*t);
+            let elem = kd.element_type().unwrap_or(*t);
+            (
+                aic_tools::compile::elem_name(ctx, elem),
+                kd.shape().map(<[i64]>::to_vec).unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// How a loaded module's kernels run.
+enum Kernels {
+    /// JIT-compiled for this CPU.
+    Host(HostModule),
+    /// PTX on the GPU, loaded at the first call (so that compiling for CUDA needs
+    /// no GPU).
+    Cuda(Option<CudaKernels>),
+}
+
+/// The GPU side of a module: fields drop in order, the plan's arena and graph
+/// before the module that holds its functions.
+struct CudaKernels {
+    plan: Option<DevicePlan<'static>>,
+    module: aic_runtime::Module<'static>,
+    cuda: &'static Cuda,
+}
+
+thread_local! {
+    /// The CUDA driver, opened once per thread that runs a CUDA module (a
+    /// module is bound to the thread that loaded it) and kept for the process.
+    static CUDA: std::cell::OnceCell<&'static Cuda> = const { std::cell::OnceCell::new() };
+}
+
+/// The CUDA driver and device 0's context, opened on first use.
+fn cuda() -> Result<&'static Cuda, String> {
+    CUDA.with(|c| {
+        if let Some(c) = c.get() {
+            return Ok(*c);
+        }
+        let opened: &'static Cuda = Box::leak(Box::new(Cuda::load().map_err(|e| {
+            format!("cannot run a CUDA module: {e} (compile with target='host' to run on the CPU)")
+        })?));
+        Ok(*c.get_or_init(|| opened))
+    })
+}
+
+/// A compiled module, ready to run one of its functions.
+///
+/// Not `Send` (LLVM's JIT and the CUDA context belong to the thread that made
+/// them): Python may call it only from the thread that compiled or loaded it.
+#[pyclass(unsendable, module = "aic._aic")]
+struct Compiled {
+    bundle: Bundle,
+    ctx: Context,
+    func: Op,
+    entry: String,
+    target: String,
+    plan: Option<Plan>,
+    /// Why the function has no plan (the ops the interpreter runs).
+    unplanned: Option<String>,
+    inputs: Vec<(String, Vec<i64>)>,
+    outputs: Vec<(String, Vec<i64>)>,
+    kernels: Kernels,
+}
+
+impl Compiled {
+    /// Makes `bundle`'s function `entry` (or `main`, or the only public function)
+    /// runnable; `lowered` is the bundle's host module when the caller holds it
+    /// already (otherwise it is parsed from the manifest).
+    fn load(
+        bundle: Bundle,
+        lowered: Option<(Context, Op)>,
+        entry: Option<String>,
+    ) -> Result<Compiled, String> {
+        let target = match bundle.manifest.target.as_str() {
+            "host" => "host",
+            "nvptx" => "cuda",
+            t => {
+                return Err(format!(
+                    "the bundle is for target '{t}': aic's Python package runs host and nvptx bundles"
+                ));
+            }
+        };
+        bundle.manifest.validate_plans()?;
+        let (ctx, m) = match lowered {
+            Some(l) => l,
+            None => {
+                let host = bundle.manifest.host.clone();
+                with_parser_stack(move || {
+                    let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+                    parse(&mut ctx, "<bundle>", host).map(|m| (ctx, m))
+                })?
+            }
+        };
+        let funcs = functions(&ctx, m);
+        let (entry, func) = match entry {
+            Some(e) => {
+                let e = e.trim_start_matches('@').to_string();
+                let f = funcs.iter().find(|(n, _)| *n == e).map(|(_, f)| *f);
+                let f = f.ok_or_else(|| {
+                    let names: Vec<String> = funcs.iter().map(|(n, _)| format!("@{n}")).collect();
+                    format!(
+                        "no public function named '@{e}' (the module has: {})",
+                        names.join(", ")
+                    )
+                })?;
+                (e, f)
+            }
+            None => match funcs.iter().find(|(n, _)| n == "main") {
+                Some((n, f)) => (n.clone(), *f),
+                None if funcs.len() == 1 => funcs[0].clone(),
+                None => {
+                    return Err(format!(
+                        "the module has {} public functions and none is @main: name one with entry=",
+                        funcs.len()
+                    ));
+                }
+            },
+        };
+        let (ins, outs) = func::function_type(&ctx, func)
+            .ok_or_else(|| format!("@{entry} has no function type"))?;
+        let (plan, unplanned) = match bundle.manifest.plan(&entry) {
+            Some(FuncPlan::Planned(p)) => {
+                p.validate(&bundle.manifest.kernels)?;
+                (Some(p.clone()), None)
+            }
+            Some(FuncPlan::Interpreted(i)) => (None, Some(aic_tools::plan::host_ops_text(&i.ops))),
+            None => (None, Some("the bundle has no plan for it".to_string())),
+        };
+        let kernels = match target {
+            "host" => Kernels::Host(HostModule::new(&ctx, m)?),
+            _ => Kernels::Cuda(None),
+        };
+        Ok(Compiled {
+            inputs: signature(&ctx, &ins),
+            outputs: signature(&ctx, &outs),
+            bundle,
+            ctx,
+            func,
+            entry,
+            target: target.to_string(),
+            plan,
+            unplanned,
+            kernels,
+        })
+    }
+
+    /// Runs the function on `inputs` (one buffer of the right size per argument,
+    /// checked by the caller and again here): the results' bytes.
+    fn run_bytes(&mut self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, String> {
+        if inputs.len() != self.inputs.len() {
+            return Err(format!(
+                "@{} takes {} arguments, {} given",
+                self.entry,
+                self.inputs.len(),
+                inputs.len()
+            ));
+        }
+        let infos = &self.bundle.manifest.kernels;
+        let (ctx, func) = (&self.ctx, self.func);
+        let tensors = || {
+            let tys = func::function_type(ctx, func)
+                .map(|(ins, _)| ins)
+                .unwrap_or_default();
+            tensors_of(ctx, &tys, &self.inputs, inputs)
+        };
+        match (&mut self.kernels, &self.plan) {
+            (Kernels::Host(hm), Some(plan)) => {
+                let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+                    let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                    hm.run(&k.name, &mut s)
+                };
+                plan.run_host(infos, inputs, &mut launch, &mut |_| {})
+            }
+            (Kernels::Host(hm), None) => {
+                let outs = aic_tools::compile::run_compiled(
+                    ctx,
+                    func,
+                    tensors()?,
+                    infos,
+                    &mut |k, bufs| {
+                        let mut s: Vec<&mut [u8]> =
+                            bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                        hm.run(&k.name, &mut s)
+                    },
+                )
+                .map_err(|e| interp_error(ctx, e))?;
+                Ok(outs
+                    .iter()
+                    .map(|t| aic_tools::compile::to_bytes(ctx, t))
+                    .collect())
+            }
+            (Kernels::Cuda(slot), plan) => {
+                if slot.is_none() {
+                    let cuda = cuda()?;
+                    let module = cuda
+                        .load_module(&self.bundle.binary)
+                        .map_err(|e| e.to_string())?;
+                    let dp = match plan {
+                        Some(p) => Some(
+                            DevicePlan::new(cuda, &module, p, infos).map_err(|e| e.to_string())?,
+                        ),
+                        None => None,
+                    };
+                    *slot = Some(CudaKernels {
+                        plan: dp,
+                        module,
+                        cuda,
+                    });
+                }
+                let ck = slot.as_mut().expect("loaded above");
+                let cu = |e: aic_runtime::CudaError| e.to_string();
+                match &mut ck.plan {
+                    Some(dp) => {
+                        dp.upload(inputs, true).map_err(cu)?;
+                        dp.run().map_err(cu)?;
+                        dp.outputs().map_err(cu)
+                    }
+                    None => {
+                        let (cuda, module) = (ck.cuda, &ck.module);
+                        let outs = aic_tools::compile::run_compiled(
+                            ctx,
+                            func,
+                            tensors()?,
+                            infos,
+                            &mut |k, bufs| cuda.run_kernel(module, k, bufs).map_err(cu),
+                        )
+                        .map_err(|e| interp_error(ctx, e))?;
+                        Ok(outs
+                            .iter()
+                            .map(|t| aic_tools::compile::to_bytes(ctx, t))
+                            .collect())
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `inputs` as tensors of types `tys` (whose element types and shapes are
+/// `sig`), each checked for its size in bytes.
+fn tensors_of(
+    ctx: &Context,
+    tys: &[aic::Type],
+    sig: &[(String, Vec<i64>)],
+    inputs: &[&[u8]],
+) -> Result<Vec<Tensor>, String> {
+    tys.iter()
+        .zip(sig)
+        .zip(inputs)
+        .enumerate()
+        .map(|(i, ((ty, (elem, shape)), b))| {
+            let want = aic_runtime::Param {
+                elem: elem.clone(),
+                shape: shape.clone(),
+                bytes: 0,
+                output: false,
+            }
+            .dense_bytes();
+            if want != Some(b.len() as u64) {
+                return Err(format!(
+                    "argument {i} is {} bytes, {} takes {}",
+                    b.len(),
+                    aic::printer::type_text(ctx, *ty),
+                    want.map_or("an unknown number of".into(), |w| w.to_string())
+                ));
+            }
+            Ok(aic_tools::compile::from_bytes(ctx, *ty, b))
+        })
+        .collect()
+}
+
+/// An interpreter error, with the op it stopped at.
+fn interp_error(ctx: &Context, e: aic::interp::InterpError) -> String {
+    let at =
+        e.op.map(|o| format!(" (at '{}')", ctx.op_name(o)))
+            .unwrap_or_default();
+    format!("{}{at}", e.message)
+}
+
+/// A buffer of a Python object (NumPy array, `bytes`, ...) seen as C-contiguous
+/// bytes, released on drop.
+struct Bytes {
+    view: Box<pyo3::ffi::Py_buffer>,
+}
+
+impl Bytes {
+    /// The bytes of `obj`, which must export a C-contiguous buffer.
+    fn of(obj: &Bound<'_, PyAny>, i: usize) -> PyResult<Bytes> {
+        let mut view: Box<pyo3::ffi::Py_buffer> = Box::new(unsafe { std::mem::zeroed() });
+        // SAFETY: `view` is a zeroed Py_buffer that Python fills; on success it is
+        // released exactly once, in `drop`.
+        let rc = unsafe {
+            pyo3::ffi::PyObject_GetBuffer(obj.as_ptr(), &mut *view, pyo3::ffi::PyBUF_C_CONTIGUOUS)
+        };
+        if rc != 0 {
+            let cause = PyErr::take(obj.py());
+            let e = pyo3::exceptions::PyValueError::new_err(format!(
+                "argument {i}: not a C-contiguous buffer"
+            ));
+            e.set_cause(obj.py(), cause);
+            return Err(e);
+        }
+        Ok(Bytes { view })
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        if self.view.len == 0 {
+            return &[];
+        }
+        // SAFETY: a successful PyObject_GetBuffer gives `len` readable bytes at
+        // `buf`, alive until the buffer is released.
+        unsafe { std::slice::from_raw_parts(self.view.buf as *const u8, self.view.len as usize) }
+    }
+}
+
+impl Drop for Bytes {
+    fn drop(&mut self) {
+        // SAFETY: the buffer was obtained by `of` and is released once; the GIL is
+        // held (Bytes never leaves the call that made it).
+        unsafe { pyo3::ffi::PyBuffer_Release(&mut *self.view) };
+    }
+}
+
+#[pymethods]
+impl Compiled {
+    /// Runs the function on `args` (objects exporting C-contiguous buffers of
+    /// exactly each argument's bytes: the Python wrapper checks dtypes and shapes)
+    /// and returns each result's bytes.
+    fn run<'py>(
+        &mut self,
+        py: Python<'py>,
+        args: Vec<Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyByteArray>>> {
+        let held: Vec<Bytes> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Bytes::of(a, i))
+            .collect::<PyResult<_>>()?;
+        let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
+        let outs = guarded("running a compiled function", || {
+            self.run_bytes(&slices).map_err(RunError::new_err)
+        })?;
+        Ok(outs.iter().map(|o| PyByteArray::new(py, o)).collect())
+    }
+
+    /// The function's arguments: (element type, shape) each.
+    #[getter]
+    fn inputs(&self) -> Vec<(String, Vec<i64>)> {
+        self.inputs.clone()
+    }
+
+    /// The function's results: (element type, shape) each.
+    #[getter]
+    fn outputs(&self) -> Vec<(String, Vec<i64>)> {
+        self.outputs.clone()
+    }
+
+    /// The function that runs.
+    #[getter]
+    fn entry(&self) -> String {
+        self.entry.clone()
+    }
+
+    /// `host` or `cuda`.
+    #[getter]
+    fn target(&self) -> String {
+        self.target.clone()
+    }
+
+    /// The architecture compiled for (`native`, `sm_90`, ...).
+    #[getter]
+    fn arch(&self) -> String {
+        self.bundle.manifest.arch.clone()
+    }
+
+    /// The kernels' names, as compiled.
+    #[getter]
+    fn kernels(&self) -> Vec<String> {
+        self.bundle
+            .manifest
+            .kernels
+            .iter()
+            .map(|k| k.name.clone())
+            .collect()
+    }
+
+    /// Why the function runs partly on the interpreter (the ops that are not
+    /// kernels), or None when it runs as its plan.
+    #[getter]
+    fn unplanned(&self) -> Option<String> {
+        self.unplanned.clone()
+    }
+
+    /// The module's host program after compilation (MLIR text).
+    #[getter]
+    fn host_ir(&self) -> String {
+        self.bundle.manifest.host.clone()
+    }
+
+    /// The bundle's bytes, as `aic-translate --emit=bundle` writes them.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.bundle.to_bytes())
+    }
+
+    /// Writes the bundle to `path` (atomically: a temporary file renamed over it).
+    fn save(&self, path: std::path::PathBuf) -> PyResult<()> {
+        aic_tools::output::write_file(&path.to_string_lossy(), &self.bundle.to_bytes())
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))
+    }
+}
+
+/// Compiles MLIR `text` (StableHLO as JAX exports it, or any level of aic's
+/// lowering) for `target` (`host` or `cuda`) and loads function `entry`.
+#[pyfunction]
+#[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>"))]
+fn compile(
+    text: String,
+    target: &str,
+    arch: Option<String>,
+    tuning: Option<String>,
+    entry: Option<String>,
+    name: &str,
+) -> PyResult<Compiled> {
+    let llvm = llvm_target(target)?;
+    if let Some(t) = &tuning
+        && !std::path::Path::new(t).is_file()
+    {
+        return Err(CompileError::new_err(format!(
+            "tuning cache '{t}': no such file"
+        )));
+    }
+    guarded("compiling", || {
+        let t = Translate {
+            target: llvm.to_string(),
+            arch,
+            emit: "bundle".into(),
+            tuning,
+            ..Translate::default()
+        };
+        let name = name.to_string();
+        let (bundle, lowered) = with_parser_stack(move || {
+            let (ctx, m, infos) = t.lower(&name, &text)?;
+            let plans = t.plans(&ctx, m, &infos)?;
+            // Host kernels are JIT-compiled when loaded, from the host module
+            // the manifest keeps: the bundle needs no object.
+            let binary = if llvm == "nvptx" {
+                t.binary(&ctx, m)?
+            } else {
+                Vec::new()
+            };
+            let b = t.package(&ctx, m, infos, plans, text, binary)?;
+            Ok::<_, String>((b, (ctx, m)))
+        })
+        .map_err(CompileError::new_err)?;
+        Compiled::load(bundle, Some(lowered), entry).map_err(CompileError::new_err)
+    })
+}
+
+/// Loads a bundle (its bytes) that `Compiled.save`/`to_bytes` or
+/// `aic-translate --emit=bundle` wrote, and function `entry` of it.
+#[pyfunction]
+#[pyo3(signature = (data, entry = None))]
+fn load(data: &[u8], entry: Option<String>) -> PyResult<Compiled> {
+    guarded("loading a bundle", || {
+        let b = Bundle::from_bytes(data).map_err(|e| CompileError::new_err(e.to_string()))?;
+        Compiled::load(b, None, entry).map_err(CompileError::new_err)
+    })
+}
+
+/// Parses and verifies `text`, runs pass `pipeline` on it (`aic-opt`'s
+/// `--pass-pipeline` syntax) and returns the printed result, the optimisation
+/// remarks of the passes (rendered as `aic-opt --aic-remarks` prints them) and,
+/// with `eqsat_report`, what every eqsat-fusion run reports (`--eqsat-report`).
+#[pyfunction]
+#[pyo3(signature = (text, pipeline, eqsat_report = false, name = "<input>"))]
+fn opt(
+    text: String,
+    pipeline: String,
+    eqsat_report: bool,
+    name: &str,
+) -> PyResult<(String, String, String)> {
+    let name = name.to_string();
+    guarded("optimising", || {
+        with_parser_stack(move || {
+            let reg = aic_passes::all_passes();
+            let pm = aic::pass::pipeline::parse_pipeline(&pipeline, &reg)
+                .map_err(|e| format!("invalid pipeline '{pipeline}': {e:?}"))?;
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            ctx.set_remarks(aic::pass::PassFilter::All);
+            let mut sm = SourceMap::new();
+            let f = sm.add(&name, text);
+            let render = |ctx: &Context, d: &aic::Diagnostic| sm.render(ctx.uniquer(), d);
+            let m = parse_module(&mut ctx, &sm, f)
+                .and_then(|m| verify(&ctx, m).map(|()| m))
+                .map_err(|d| render(&ctx, &d).trim_end().to_string())?;
+            let run = |ctx: &mut Context| {
+                aic::pass::PassRunner::new(
+                    &aic::pass::Instrumentation::default(),
+                    &mut std::io::sink(),
+                )
+                .run(&pm, ctx, m)
+            };
+            let (r, report) = if eqsat_report {
+                aic_passes::eqsat_fusion::capture_report(|| run(&mut ctx))
+            } else {
+                (run(&mut ctx), String::new())
+            };
+            let remarks: String = ctx.take_remarks().iter().map(|d| render(&ctx, d)).collect();
+            r.map_err(|d| {
+                format!("{remarks}{}", render(&ctx, &d))
+                    .trim_end()
+                    .to_string()
+            })?;
+            let out = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
+            Ok::<_, String>((out, remarks, report))
+        })
+        .map_err(CompileError::new_err)
+    })
+}
+
+/// The default pipeline `compile` runs for `target` (`host` or `cuda`).
+#[pyfunction]
+#[pyo3(signature = (target = "host", arch = None))]
+fn default_pipeline(target: &str, arch: Option<String>) -> PyResult<String> {
+    let llvm = llvm_target(target)?;
+    aic_tools::compile::matrix_pipeline(
+        llvm,
+        arch.as_deref(),
+        None,
+        None,
+        aic_tools::compile::arch_units(llvm, arch.as_deref()),
+        None,
+        None,
+    )
+    .map_err(CompileError::new_err)
+}
+
+/// The native module.
+#[pymodule]
+fn _aic(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("Error", m.py().get_type::<Error>())?;
+    m.add("CompileError", m.py().get_type::<CompileError>())?;
+    m.add("RunError", m.py().get_type::<RunError>())?;
+    m.add_class::<Compiled>()?;
+    m.add_function(wrap_pyfunction!(compile, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(opt, m)?)?;
+    m.add_function(wrap_pyfunction!(default_pipeline, m)?)?;
+    Ok(())
+}

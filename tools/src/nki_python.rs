@@ -459,9 +459,17 @@ impl<'c> Emitter<'c> {
         let ctx = self.ctx;
         let mut carried = Vec::new();
         for (i, r) in o.inits(ctx).to_vec().into_iter().zip(ctx.results(o.op())) {
-            let init = self.name(o.op(), i)?;
+            let init_name = self.name(o.op(), i)?;
             let n = self.bind(r, "acc");
-            self.line(&format!("{n} = {init}"));
+            // A matmul adds into its accumulator in place: an init that
+            // anything else reads is copied.
+            if ctx.uses(i).len() > 1 && nki::nki_tile(ctx.uniquer(), ctx.value_type(i)).is_some() {
+                let t = self.tile(o.op(), i)?;
+                let d = self.dtype(o.op(), t.elem)?;
+                self.line(&format!("{n} = nisa.tensor_copy({init_name}, dtype={d})"));
+            } else {
+                self.line(&format!("{n} = {init_name}"));
+            }
             carried.push(n);
         }
         let b = Self::bounds(o.lower(ctx), o.upper(ctx), o.step(ctx));
@@ -666,24 +674,32 @@ impl<'c> Emitter<'c> {
         )
     }
 
-    /// `nki.matmul`: `acc += nisa.nc_matmul(stationary, moving)`, the
-    /// result taking the accumulator's PSUM tile (its only use).
+    /// `nki.matmul`: `acc += nisa.nc_matmul(stationary, moving)`. The
+    /// result takes the accumulator's PSUM tile where the matmul is its
+    /// only use, in the block that defines it; otherwise the accumulator is
+    /// copied first (a zeroed tile a loop starts from each iteration).
     fn matmul(&mut self, o: Matmul) -> Result<(), Diagnostic> {
         let ctx = self.ctx;
         let acc = o.acc(ctx);
-        if ctx.uses(acc).len() != 1 {
-            return Err(fail(
-                ctx,
-                o.op(),
-                "the accumulator is used again after the matmul adds into it",
-            ));
-        }
+        let home = match ctx.value_def(acc) {
+            aic::ir::ValueDef::Result(d, _) => ctx.parent_block(d),
+            aic::ir::ValueDef::Arg(b, _) => Some(b),
+            aic::ir::ValueDef::Placeholder => None,
+        };
+        let alone = ctx.uses(acc).len() == 1 && home == ctx.parent_block(o.op());
         let (s, m, a) = (
             self.name(o.op(), o.stationary(ctx))?,
             self.name(o.op(), o.moving(ctx))?,
             self.name(o.op(), acc)?,
         );
-        self.names.insert(o.result(ctx), a.clone());
+        let a = if alone {
+            self.names.insert(o.result(ctx), a.clone());
+            a
+        } else {
+            let (n, d) = self.result(o.op(), o.result(ctx))?;
+            self.line(&format!("{n} = nisa.tensor_copy({a}, dtype={d})"));
+            n
+        };
         self.emit_line(o.op(), format!("{a} += nisa.nc_matmul({s}, {m})"))
     }
 

@@ -15,7 +15,7 @@
 //! (`tools/tests/nki_numpy/`).
 
 use aic::Diagnostic;
-use aic::attributes::AttrKind;
+use aic::attributes::{AttrKind, LocKind};
 use aic::diagnostics::file_line_col;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};
@@ -40,6 +40,7 @@ pub fn emit(ctx: &Context, m: Op) -> Result<String, Diagnostic> {
         out: String::new(),
         depth: 0,
         next: 0,
+        kernel_loc: String::new(),
     };
     e.line("# NKI kernels written by aic-translate --target=nki --emit=python.");
     e.line("# Nothing here has run on Trainium: aic checks it with a NumPy");
@@ -71,6 +72,9 @@ struct Emitter<'c> {
     out: String,
     depth: usize,
     next: usize,
+    /// The location comment of the kernel being written: its ops' own
+    /// are written only where they differ.
+    kernel_loc: String,
 }
 
 fn fail(ctx: &Context, op: Op, m: impl std::fmt::Display) -> Diagnostic {
@@ -164,11 +168,36 @@ impl<'c> Emitter<'c> {
             .ok_or_else(|| fail(self.ctx, op, "uses a value defined outside what was emitted"))
     }
 
-    /// `# file:line:col` of `op`, where it came from.
+    /// `# file:line:col` of `op`: where it came from, every source op of a
+    /// fused location (the ops fusion merged into it) named once.
     fn loc(&self, op: Op) -> String {
-        match file_line_col(self.ctx.uniquer(), self.ctx.op(op).loc) {
-            Some((f, l, c)) => format!("  # {f}:{l}:{c}"),
-            None => String::new(),
+        let u = self.ctx.uniquer();
+        let mut found: Vec<String> = Vec::new();
+        let mut todo = vec![self.ctx.op(op).loc];
+        while let Some(l) = todo.pop() {
+            match u.attr_kind(l) {
+                AttrKind::Location(LocKind::Fused { locs, .. }) => {
+                    todo.extend(locs.iter().rev().copied());
+                }
+                _ => {
+                    if let Some((f, line, col)) = file_line_col(u, l) {
+                        let first = found.is_empty();
+                        let text = if first {
+                            format!("{f}:{line}:{col}")
+                        } else {
+                            format!("{line}:{col}")
+                        };
+                        if !found.contains(&text) && found.len() < 8 {
+                            found.push(text);
+                        }
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            String::new()
+        } else {
+            format!("  # {}", found.join(", "))
         }
     }
 
@@ -224,13 +253,21 @@ impl<'c> Emitter<'c> {
             .collect();
         let grid = k.grid(ctx).unwrap_or_default();
         let arch = k.arch(ctx).map_or("trn1", |a| a.keyword());
+        self.kernel_loc = self.loc(k.op());
+        let from = self.kernel_loc.trim_start_matches("  # ").to_string();
         self.line("@nki.jit");
-        self.line(&format!("def {name}({}):{}", args.join(", "), self.loc(k.op())));
+        self.line(&format!("def {name}({}):", args.join(", ")));
         self.depth += 1;
         self.line(&format!(
-            "\"\"\"Kernel {name} for {arch}, launched over a grid of {grid:?} programs.\"\"\""
+            "\"\"\"Kernel {name} for {arch}, launched over a grid of {grid:?} programs."
         ));
+        if !from.is_empty() {
+            self.line("");
+            self.line(&format!("The fused source ops: {from}."));
+        }
+        self.line("\"\"\"");
         self.region(body)?;
+        self.kernel_loc.clear();
         self.depth -= 1;
         self.line("");
         self.line("");
@@ -329,7 +366,10 @@ impl<'c> Emitter<'c> {
     }
 
     fn emit_line(&mut self, op: Op, s: String) -> Result<(), Diagnostic> {
-        let l = self.loc(op);
+        let mut l = self.loc(op);
+        if l == self.kernel_loc {
+            l.clear();
+        }
         self.line(&format!("{s}{l}"));
         Ok(())
     }
@@ -552,8 +592,20 @@ impl<'c> Emitter<'c> {
                         self.line(&format!("{t} = {}", up[0].text()));
                         let mut outs = Vec::new();
                         let mut div = 1i64;
-                        for l in lens.iter().rev() {
-                            outs.push(Ix::Code(format!("({t} // {div}) % {l}")));
+                        for (k, l) in lens.iter().enumerate().rev() {
+                            let q = if div == 1 {
+                                t.clone()
+                            } else {
+                                format!("({t} // {div})")
+                            };
+                            outs.push(match (*l, k) {
+                                (1, _) => Ix::Const(0),
+                                // The outermost needs no remainder: the
+                                // upper index is within the product.
+                                (_, 0) if div == 1 => Ix::Code(t.clone()),
+                                (_, 0) => Ix::Code(q),
+                                _ => Ix::Code(format!("{q} % {l}")),
+                            });
                             div *= l;
                         }
                         outs.reverse();

@@ -103,6 +103,15 @@ fn float(v: f64) -> String {
     }
 }
 
+/// The `nl` operator a reduction names.
+fn reduce_name(op: ReduceOp) -> &'static str {
+    match op {
+        ReduceOp::Add => "nl.add",
+        ReduceOp::Max => "nl.max",
+        ReduceOp::Min => "nl.min",
+    }
+}
+
 /// An index expression: a constant, or Python code.
 #[derive(Clone)]
 enum Ix {
@@ -355,12 +364,8 @@ impl<'c> Emitter<'c> {
         if let Some(o) = Memset::of(ctx, op) {
             return self.memset(o);
         }
-        if PartitionReduce::is(ctx, op) {
-            return Err(fail(
-                ctx,
-                op,
-                "a reduction across partitions has no emitter yet (nki-sim runs it)",
-            ));
+        if let Some(o) = PartitionReduce::of(ctx, op) {
+            return self.partition_reduce(o);
         }
         self.index_op(op)
     }
@@ -412,16 +417,19 @@ impl<'c> Emitter<'c> {
             binary(&|a, b| format!("{a} - {b}"))
         } else if arith::MulI::is(ctx, op) {
             binary(&|a, b| format!("{a} * {b}"))
-        } else if arith::DivSI::is(ctx, op) || arith::FloorDivSI::is(ctx, op) {
+        } else if arith::DivSI::is(ctx, op)
+            || arith::DivUI::is(ctx, op)
+            || arith::FloorDivSI::is(ctx, op)
+        {
             // Indices are not negative here: truncation is flooring.
             binary(&|a, b| format!("{a} // {b}"))
-        } else if arith::CeilDivSI::is(ctx, op) {
+        } else if arith::CeilDivSI::is(ctx, op) || arith::CeilDivUI::is(ctx, op) {
             binary(&|a, b| format!("-((-{a}) // {b})"))
-        } else if arith::RemSI::is(ctx, op) {
+        } else if arith::RemSI::is(ctx, op) || arith::RemUI::is(ctx, op) {
             binary(&|a, b| format!("{a} % {b}"))
-        } else if arith::MinSI::is(ctx, op) {
+        } else if arith::MinSI::is(ctx, op) || arith::MinUI::is(ctx, op) {
             binary(&|a, b| format!("min({a}, {b})"))
-        } else if arith::MaxSI::is(ctx, op) {
+        } else if arith::MaxSI::is(ctx, op) || arith::MaxUI::is(ctx, op) {
             binary(&|a, b| format!("max({a}, {b})"))
         } else {
             return Err(fail(
@@ -902,15 +910,45 @@ impl<'c> Emitter<'c> {
                 "a reduction of a tile of several free axes to one column",
             ));
         }
-        let f = match op {
-            ReduceOp::Add => "nl.add",
-            ReduceOp::Max => "nl.max",
-            ReduceOp::Min => "nl.min",
-        };
+        let f = reduce_name(op);
         let (n, d) = self.result(o.op(), o.result(ctx))?;
         self.emit_line(
             o.op(),
             format!("{n} = nisa.tensor_reduce(op={f}, data={x}, axis=(1,), dtype={d}, keepdims=True)"),
+        )
+    }
+
+    /// `nki.partition_reduce`: the tile transposed on the Tensor engine,
+    /// reduced along the free axis (in partition order, in fp32), and
+    /// transposed back to one partition.
+    fn partition_reduce(&mut self, o: PartitionReduce) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let op = o
+            .kind(ctx)
+            .ok_or_else(|| fail(ctx, o.op(), "no operator"))?;
+        let t = self.tile(o.op(), o.input(ctx))?;
+        if t.shape.len() != 2 || t.shape[1] > nki::PARTITIONS {
+            return Err(fail(
+                ctx,
+                o.op(),
+                format!(
+                    "a reduction across partitions of a {:?} tile: NKI transposes at most {} columns",
+                    t.shape,
+                    nki::PARTITIONS
+                ),
+            ));
+        }
+        let x = self.name(o.op(), o.input(ctx))?;
+        let f = reduce_name(op);
+        let (tt, col) = (self.fresh("t"), self.fresh("t"));
+        self.line(&format!("{tt} = nisa.nc_transpose({x})"));
+        self.line(&format!(
+            "{col} = nisa.tensor_reduce(op={f}, data={tt}, axis=(1,), dtype=nl.float32, keepdims=True)"
+        ));
+        let (n, d) = self.result(o.op(), o.result(ctx))?;
+        self.emit_line(
+            o.op(),
+            format!("{n} = nisa.tensor_copy(nisa.nc_transpose({col}), dtype={d})"),
         )
     }
 

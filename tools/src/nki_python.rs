@@ -97,7 +97,12 @@ fn float(v: f64) -> String {
     if v.is_nan() {
         "float('nan')".into()
     } else if v.is_infinite() {
-        if v > 0.0 { "float('inf')" } else { "-float('inf')" }.into()
+        if v > 0.0 {
+            "float('inf')"
+        } else {
+            "-float('inf')"
+        }
+        .into()
     } else {
         format!("{v:?}")
     }
@@ -171,10 +176,13 @@ impl<'c> Emitter<'c> {
     }
 
     fn name(&self, op: Op, v: Value) -> Result<String, Diagnostic> {
-        self.names
-            .get(&v)
-            .cloned()
-            .ok_or_else(|| fail(self.ctx, op, "uses a value defined outside what was emitted"))
+        self.names.get(&v).cloned().ok_or_else(|| {
+            fail(
+                self.ctx,
+                op,
+                "uses a value defined outside what was emitted",
+            )
+        })
     }
 
     /// `# file:line:col` of `op`: where it came from, every source op of a
@@ -541,13 +549,17 @@ impl<'c> Emitter<'c> {
     ) -> Result<(String, Vec<String>), Diagnostic> {
         let ctx = self.ctx;
         let bad = |m: String| fail(ctx, op, m);
-        let lens = desc.lens().map_err(|e| bad(format!("bad descriptor: {e}")))?;
+        let lens = desc
+            .lens()
+            .map_err(|e| bad(format!("bad descriptor: {e}")))?;
         let rank = shape.len();
         let lead = origin.len() - rank;
         let mut aranges = Vec::new();
         for (j, n) in shape.iter().enumerate() {
             let v = self.fresh("ix");
-            let slots: Vec<&str> = (0..rank).map(|k| if k == j { ":" } else { "None" }).collect();
+            let slots: Vec<&str> = (0..rank)
+                .map(|k| if k == j { ":" } else { "None" })
+                .collect();
             self.line(&format!("{v} = nl.arange({n})[{}]", slots.join(", ")));
             aranges.push(v);
         }
@@ -727,10 +739,7 @@ impl<'c> Emitter<'c> {
         let v = self.name(o.op(), o.value(ctx))?;
         self.emit_line(
             o.op(),
-            format!(
-                "nl.store({dst}[{ix}], value={v}{})",
-                Self::mask_arg(&valid)
-            ),
+            format!("nl.store({dst}[{ix}], value={v}{})", Self::mask_arg(&valid)),
         )
     }
 
@@ -914,7 +923,9 @@ impl<'c> Emitter<'c> {
         let (n, d) = self.result(o.op(), o.result(ctx))?;
         self.emit_line(
             o.op(),
-            format!("{n} = nisa.tensor_reduce(op={f}, data={x}, axis=(1,), dtype={d}, keepdims=True)"),
+            format!(
+                "{n} = nisa.tensor_reduce(op={f}, data={x}, axis=(1,), dtype={d}, keepdims=True)"
+            ),
         )
     }
 
@@ -975,7 +986,9 @@ impl<'c> Emitter<'c> {
             .iter()
             .enumerate()
             .map(|(k, n)| {
-                let slots: Vec<&str> = (0..rank).map(|j| if j == k { ":" } else { "None" }).collect();
+                let slots: Vec<&str> = (0..rank)
+                    .map(|j| if j == k { ":" } else { "None" })
+                    .collect();
                 let c = if k == dim { "" } else { "0 * " };
                 format!("{c}nl.arange({n})[{}]", slots.join(", "))
             })
@@ -1005,7 +1018,11 @@ impl<'c> Emitter<'c> {
         let ctx = self.ctx;
         let t = self.tile(o.op(), o.input(ctx))?;
         if t.shape.len() != 2 {
-            return Err(fail(ctx, o.op(), "an affine select of a tile of rank over 2"));
+            return Err(fail(
+                ctx,
+                o.op(),
+                "an affine select of a tile of rank over 2",
+            ));
         }
         let c = o.coeffs(ctx).unwrap_or_default();
         let x = self.name(o.op(), o.input(ctx))?;
@@ -1094,9 +1111,15 @@ impl<'c> Emitter<'c> {
                 n
             })
             .collect();
-        self.line(&format!("def {name}({}):{}", args.join(", "), self.loc(f.op())));
+        self.line(&format!(
+            "def {name}({}):{}",
+            args.join(", "),
+            self.loc(f.op())
+        ));
         self.depth += 1;
-        self.line("\"\"\"The host side: allocates outputs in HBM and runs the kernels in order.\"\"\"");
+        self.line(
+            "\"\"\"The host side: allocates outputs in HBM and runs the kernels in order.\"\"\"",
+        );
         let ops: Vec<Op> = ctx.block_ops(b).collect();
         for op in ops {
             if let Some(l) = Launch::of(ctx, op) {
@@ -1164,13 +1187,22 @@ impl<'c> Emitter<'c> {
                 TypeKind::Float(FloatKind::F16) => "np.float16",
                 TypeKind::Float(FloatKind::BF16) => "BF16",
                 TypeKind::Integer { width: 32, .. } => "np.int32",
-                _ => return Err(fail(ctx, op, "an output of a dtype the host cannot allocate")),
+                _ => {
+                    return Err(fail(
+                        ctx,
+                        op,
+                        "an output of a dtype the host cannot allocate",
+                    ));
+                }
             };
             let n = self.bind(r, "out");
             self.line(&format!("{n} = np.zeros({}, dtype={d})", tuple(&shape)));
             names.push(n);
         }
         let g: Vec<String> = grid.iter().map(i64::to_string).collect();
-        self.emit_line(op, format!("{kname}[{}]({})", g.join(", "), names.join(", ")))
+        self.emit_line(
+            op,
+            format!("{kname}[{}]({})", g.join(", "), names.join(", ")),
+        )
     }
 }

@@ -136,8 +136,7 @@ impl Translate {
         let m = parse_module(&mut ctx, &sm, id)
             .and_then(|m| verify(&ctx, m).map(|()| m))
             .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-        let pipeline =
-            crate::compile::nki_pipeline(self.arch.as_deref(), self.tuning.as_deref())?;
+        let pipeline = crate::compile::nki_pipeline(self.arch.as_deref(), self.tuning.as_deref())?;
         run_pipeline(&mut ctx, m, &pipeline)?;
         let python =
             crate::nki_python::emit(&ctx, m).map_err(|d| crate::compile::located(&ctx, &d))?;

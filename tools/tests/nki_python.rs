@@ -117,11 +117,7 @@ fn emitted_python_equals_interpreter(
         .arg(format!("--output-dir={}", want.display()))
         .output()
         .expect("aic-run runs");
-    assert!(
-        r.status.success(),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
-    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let mut expect: Vec<PathBuf> = std::fs::read_dir(&want)
         .unwrap()
         .map(|e| e.unwrap().path())

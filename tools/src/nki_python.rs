@@ -144,6 +144,9 @@ impl Ix {
             Ix::Const(a) => Ix::Const(a * c),
             _ if c == 0 => Ix::Const(0),
             x if c == 1 => x.clone(),
+            Ix::Code(s) if s.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_') => {
+                Ix::Code(format!("{s} * {c}"))
+            }
             Ix::Code(s) => Ix::Code(format!("({s}) * {c}")),
         }
     }
@@ -564,6 +567,8 @@ impl<'c> Emitter<'c> {
             aranges.push(v);
         }
         let mut valid = Vec::new();
+        // The temporaries named on the way: (name, its expression).
+        let mut temps: Vec<(String, String)> = Vec::new();
         let mut cur: Vec<Ix> = Vec::new();
         for (k, o) in origin.iter().enumerate() {
             let base = self.name(op, *o)?;
@@ -593,6 +598,7 @@ impl<'c> Emitter<'c> {
                         let len = low_lens[s.lower[0]];
                         let t = self.fresh("pad");
                         self.line(&format!("{t} = {}", l.text()));
+                        temps.push((t.clone(), l.text()));
                         valid.push(format!("{t} >= 0"));
                         valid.push(format!("{t} < {len}"));
                         vec![Ix::Code(t)]
@@ -610,13 +616,15 @@ impl<'c> Emitter<'c> {
                     Transform::Merge { lens } => {
                         let t = self.fresh("m");
                         self.line(&format!("{t} = {}", up[0].text()));
+                        temps.push((t.clone(), up[0].text()));
                         let mut outs = Vec::new();
                         let mut div = 1i64;
                         for (k, l) in lens.iter().enumerate().rev() {
                             let q = if div == 1 {
                                 t.clone()
                             } else {
-                                format!("({t} // {div})")
+                                // `//` and `%` bind alike, left to right.
+                                format!("{t} // {div}")
                             };
                             outs.push(match (*l, k) {
                                 (1, _) => Ix::Const(0),
@@ -659,12 +667,21 @@ impl<'c> Emitter<'c> {
         // A dim every index reads the same element of still takes the
         // tile's shape: broadcast the offset to it.
         let text = flat.text();
-        let used: Vec<&str> = text
-            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
-            .collect();
+        let words = |t: &str| -> Vec<String> {
+            t.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .map(str::to_string)
+                .collect()
+        };
+        // The names the offset reads, through the temporaries it names.
+        let mut used = words(&text);
+        for (name, expr) in temps.iter().rev() {
+            if used.contains(name) {
+                used.extend(words(expr));
+            }
+        }
         let zeros: Vec<String> = aranges
             .iter()
-            .filter(|a| !used.contains(&a.as_str()))
+            .filter(|a| !used.contains(a))
             .map(|a| format!("0 * {a}"))
             .collect();
         let flat = if zeros.is_empty() {

@@ -180,7 +180,7 @@ pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), Stri
 
 /// Diagnostic `d` as one line per diagnostic (its notes after it), each
 /// prefixed with `file:line:col: ` where it points into a file.
-fn located(ctx: &Context, d: &aic::Diagnostic) -> String {
+pub fn located(ctx: &Context, d: &aic::Diagnostic) -> String {
     let at = match d.at {
         aic::Where::Loc(l) => aic::diagnostics::file_line_col(ctx.uniquer(), l)
             .map(|(f, line, col)| format!("{f}:{line}:{col}: ")),

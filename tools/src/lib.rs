@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod compile;
+pub mod nki_python;
 pub mod npy;
 pub mod output;
 pub mod plan;

@@ -3,6 +3,7 @@
 //! `llvm` feature).
 
 use aic::ir::Op;
+use aic::op_def::OpHandle;
 use aic::syntax::parse_module;
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
@@ -70,6 +71,9 @@ impl Translate {
     /// Compiles `text` (read from `name`, which diagnostics point into) and
     /// gives the bytes to write: LLVM IR, assembly, an object, or a bundle.
     pub fn run(&self, name: &str, text: String) -> Result<Vec<u8>, String> {
+        if self.target == "nki" {
+            return self.nki(name, &text);
+        }
         let (ctx, m, infos) = self.lower(name, &text)?;
         let plans = self.plans(&ctx, m, &infos)?;
         let binary = self.binary(&ctx, m)?;
@@ -153,5 +157,51 @@ impl Translate {
             },
             binary,
         })
+    }
+}
+
+impl Translate {
+    /// `--target=nki`: the module through `tile-to-nki` for `--arch`
+    /// (trn1 or trn2), then NKI Python (`--emit=python`), or with
+    /// `--emit=bundle` a JSON manifest holding the Python, the kernels and
+    /// their grids in launch order.
+    pub fn nki(&self, name: &str, text: &str) -> Result<Vec<u8>, String> {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let id = sm.add(name, text.to_string());
+        let m = parse_module(&mut ctx, &sm, id)
+            .and_then(|m| verify(&ctx, m).map(|()| m))
+            .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
+        let pipeline = crate::compile::nki_pipeline(self.arch.as_deref(), self.tuning.as_deref())?;
+        run_pipeline(&mut ctx, m, &pipeline)?;
+        let python =
+            crate::nki_python::emit(&ctx, m).map_err(|d| crate::compile::located(&ctx, &d))?;
+        match self.emit.as_str() {
+            "python" => Ok(python.into_bytes()),
+            "bundle" => {
+                let kernels: Vec<serde_json::Value> =
+                    crate::compile::top_ops::<aic_dialects::nki::Kernel>(&ctx, m)
+                        .into_iter()
+                        .map(|k| {
+                            serde_json::json!({
+                                "name": aic::symbol::symbol_name(&ctx, k.op()).unwrap_or_default(),
+                                "grid": k.grid(&ctx).unwrap_or_default(),
+                            })
+                        })
+                        .collect();
+                let manifest = serde_json::json!({
+                    "target": "nki",
+                    "arch": self.arch.clone().unwrap_or_else(|| "trn1".into()),
+                    "note": "NKI Python written by aic; nothing of it has run on Trainium",
+                    "kernels": kernels,
+                    "python": python,
+                    "source": text,
+                });
+                serde_json::to_vec_pretty(&manifest).map_err(|e| e.to_string())
+            }
+            e => Err(format!(
+                "unsupported --emit '{e}' for --target=nki: expected python or bundle"
+            )),
+        }
     }
 }

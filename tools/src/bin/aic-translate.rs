@@ -19,9 +19,10 @@ use std::process::ExitCode;
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
 USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma|tma_empty>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+       aic-translate --target=nki [--arch=trn1|trn2] --emit=<python|bundle> <input file> -o <output file>
 
 OPTIONS:
-  --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU)
+  --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU); nki (NKI Python for NeuronCores, --arch=trn1|trn2)
   --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90; sm_90a runs f16 GEMMs on wgmma); gfx90a, gfx942 (amdgpu; default gfx942)
   --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages also freed by mbarriers)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
@@ -98,7 +99,13 @@ fn parse_args() -> Result<Options, String> {
         }
     }
     let emit = emit.unwrap_or_else(|| "asm".into());
-    if !["llvm-ir", "asm", "obj", "bundle"].contains(&emit.as_str()) {
+    if target.as_deref() == Some("nki") {
+        if !["python", "bundle"].contains(&emit.as_str()) {
+            return Err(format!(
+                "unsupported --emit '{emit}' for --target=nki: expected python or bundle"
+            ));
+        }
+    } else if !["llvm-ir", "asm", "obj", "bundle"].contains(&emit.as_str()) {
         return Err(format!(
             "unsupported --emit '{emit}': expected llvm-ir, asm, obj or bundle"
         ));

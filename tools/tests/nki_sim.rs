@@ -24,35 +24,25 @@ fn ty(shape: &[i64], elem: &str) -> String {
     format!("tensor<{}{elem}>", dims.concat())
 }
 
-/// An .npy file of `shape` holding random values of `elem` (f32, f16, or
-/// bf16 as two-byte voids, as aic writes it).
+/// An .npy file of `shape` holding random values of `elem` (f32, f16 or
+/// bf16), written by aic's own .npy writer.
 fn npy(r: &mut Rng, shape: &[i64], elem: &str) -> Vec<u8> {
-    let dims: Vec<String> = shape.iter().map(|d| format!("{d},")).collect();
-    let descr = match elem {
-        "f16" => "<f2",
-        "bf16" => "<V2",
-        _ => "<f4",
+    let ctx = aic::Context::new(std::sync::Arc::new(aic_dialects::all_dialects()));
+    let u = ctx.uniquer();
+    let kind = match elem {
+        "f16" => aic::float::FloatKind::F16,
+        "bf16" => aic::float::FloatKind::BF16,
+        _ => aic::float::FloatKind::F32,
     };
-    let mut head = format!(
-        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({}), }}",
-        dims.join(" ")
-    );
-    while (10 + head.len() + 1) % 64 != 0 {
-        head.push(' ');
-    }
-    head.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((head.len() as u16).to_le_bytes());
-    out.extend(head.as_bytes());
-    for _ in 0..shape.iter().product::<i64>() {
-        let v = r.value();
-        match elem {
-            "f16" => out.extend((aic::float::FloatKind::F16.from_f64(v) as u16).to_le_bytes()),
-            "bf16" => out.extend((aic::float::FloatKind::BF16.from_f64(v) as u16).to_le_bytes()),
-            _ => out.extend((v as f32).to_le_bytes()),
-        }
-    }
-    out
+    let ty = u.ty(aic::types::TypeKind::Tensor {
+        shape: shape.iter().copied().collect(),
+        elem: u.ty(aic::types::TypeKind::Float(kind)),
+        encoding: None,
+    });
+    let n: i64 = shape.iter().product();
+    let values: Vec<f64> = (0..n).map(|_| r.value()).collect();
+    let t = aic::interp::Tensor::from_f64s(u, ty, values);
+    aic_tools::npy::write(&ctx, &t).expect("an .npy of floats")
 }
 
 /// A scratch folder of this process for check `tag`.

@@ -538,23 +538,8 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         if source.is_empty() {
             return Err("--check: the bundle keeps no source".into());
         }
-        let mut rctx = Context::new(registry);
-        rctx.allow_unregistered = o.allow_unregistered;
-        let rm = parse(&mut rctx, path, source)?;
-        let rf = entry_of(&rctx, rm, &entry)?;
-        let rin = entry_inputs(&rctx, o, rf)?;
-        let want = interp(&rctx, o)
-            .call(rf, rin)
-            .map_err(|e| interp_error(&rctx, e))?;
-        let (err, out, at) = aic_tools::compile::max_error(&results, &want);
-        let tol = check_tolerance(&ctx, &results);
-        let verdict = if err <= tol { "ok" } else { "MISMATCH" };
-        eprintln!(
-            "check: {verdict}: largest difference {err:.3e} (relative to 1 + |reference|; tolerance {tol:e}) at result {out}, element {at}"
-        );
-        if err > tol {
-            return Err("the compiled kernels differ from the reference interpreter".into());
-        }
+        let what = "the compiled kernels";
+        check_against_source(o, registry, path, source, &entry, &ctx, &results, what)?;
     }
     Ok(())
 }
@@ -592,23 +577,42 @@ fn run_nki_sim(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     let report = aic_dialects::nki::sim::model(&ctx, f, costs)?;
     eprint!("{}", report.text(&costs));
     if o.check {
-        let mut rctx = Context::new(registry);
-        rctx.allow_unregistered = o.allow_unregistered;
-        let rm = parse(&mut rctx, path, text)?;
-        let rf = entry_of(&rctx, rm, &entry)?;
-        let rin = entry_inputs(&rctx, o, rf)?;
-        let want = interp(&rctx, o)
-            .call(rf, rin)
-            .map_err(|e| interp_error(&rctx, e))?;
-        let (err, out, at) = aic_tools::compile::max_error(&results, &want);
-        let tol = check_tolerance(&ctx, &results);
-        let verdict = if err <= tol { "ok" } else { "MISMATCH" };
-        eprintln!(
-            "check: {verdict}: largest difference {err:.3e} (relative to 1 + |reference|; tolerance {tol:e}) at result {out}, element {at}"
-        );
-        if err > tol {
-            return Err("the NKI kernels differ from the reference interpreter".into());
-        }
+        let what = "the NKI kernels";
+        check_against_source(o, registry, path, text, &entry, &ctx, &results, what)?;
+    }
+    Ok(())
+}
+
+/// `--check`: runs `entry` of `source` (parsed afresh) in the reference
+/// interpreter and compares with `results`, computed in `ctx` by `what`;
+/// prints the verdict, an error where they differ beyond the tolerance.
+#[allow(clippy::too_many_arguments)]
+fn check_against_source(
+    o: &Options,
+    registry: Arc<aic::DialectRegistry>,
+    path: &str,
+    source: String,
+    entry: &str,
+    ctx: &Context,
+    results: &[Tensor],
+    what: &str,
+) -> Result<(), String> {
+    let mut rctx = Context::new(registry);
+    rctx.allow_unregistered = o.allow_unregistered;
+    let rm = parse(&mut rctx, path, source)?;
+    let rf = entry_of(&rctx, rm, entry)?;
+    let rin = entry_inputs(&rctx, o, rf)?;
+    let want = interp(&rctx, o)
+        .call(rf, rin)
+        .map_err(|e| interp_error(&rctx, e))?;
+    let (err, out, at) = aic_tools::compile::max_error(results, &want);
+    let tol = check_tolerance(ctx, results);
+    let verdict = if err <= tol { "ok" } else { "MISMATCH" };
+    eprintln!(
+        "check: {verdict}: largest difference {err:.3e} (relative to 1 + |reference|; tolerance {tol:e}) at result {out}, element {at}"
+    );
+    if err > tol {
+        return Err(format!("{what} differ from the reference interpreter"));
     }
     Ok(())
 }

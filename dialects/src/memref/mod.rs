@@ -225,6 +225,29 @@ pub fn get(data: &Data, i: usize) -> f64 {
     }
 }
 
+/// Writes element `k` of `src` to offset `places[k].0` of `buf` (of element
+/// kind `elem`) where `places[k].1` says it is valid: a tile's store through
+/// a descriptor. An error for element kinds other than floats and integers.
+pub fn scatter(
+    buf: &mut Data,
+    elem: Option<Elem>,
+    places: Vec<(i64, bool)>,
+    src: &Data,
+) -> Result<(), &'static str> {
+    for (k, (off, ok)) in places.into_iter().enumerate() {
+        if !ok {
+            continue;
+        }
+        let x = get(src, k);
+        match (&mut *buf, elem) {
+            (Data::Float(v), Some(_)) => v.set(off as usize, x),
+            (Data::Int(v), Some(e)) => v.set(off as usize, e.wrap(x as i128)),
+            _ => return Err("unsupported element type"),
+        }
+    }
+    Ok(())
+}
+
 /// `values` stored as `elem` (rounded, or truncated to integers).
 pub fn store_as(u: &Uniquer, elem: Type, values: impl IntoIterator<Item = f64>) -> Data {
     match Elem::of(u, elem).unwrap_or(Elem::Index) {

@@ -13,11 +13,10 @@ use super::{
     Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp, Select,
     SequentialRange, Store, TensorReduce, TensorScalar, TensorTensor, Transpose,
 };
-use crate::coord::Desc;
 use crate::coord::desc::row_major_indices;
 use crate::gpu::{PROGRAM, kernel_of, run_grid};
-use crate::memref::{get, store_as};
-use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
+use crate::memref::{get, scatter, store_as};
+use aic::interp::{Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::Value;
 use aic::op_def::OpHandle;
 use aic::types::TypeKind;
@@ -67,22 +66,6 @@ fn values(t: &Tensor) -> Vec<f64> {
 /// Elements per partition of `t`.
 fn free(t: &Tensor) -> usize {
     t.shape[1..].iter().product::<i64>() as usize
-}
-
-/// Where each element of a tile of `shape` at `origin` is under `d`: its
-/// offset and whether it is valid. The tile covers the trailing dims.
-fn locate_tile(d: &Desc, origin: &[i64], shape: &[i64]) -> Result<Vec<(i64, bool)>, String> {
-    let lead = origin.len() - shape.len();
-    row_major_indices(shape)
-        .iter()
-        .map(|e| {
-            let mut at = origin.to_vec();
-            for (a, i) in at[lead..].iter_mut().zip(e) {
-                *a += i;
-            }
-            d.locate(&at)
-        })
-        .collect()
 }
 
 impl Run for ProgramId {
@@ -145,7 +128,9 @@ impl Run for Load {
         let buffer = self.buffer(ctx);
         let d = desc_of(ctx, self.desc(ctx), buffer).map_err(|e| fail(self, e))?;
         let origin: Vec<i64> = args[1..].iter().map(Tensor::first_int).collect();
-        let places = locate_tile(&d, &origin, &t.shape).map_err(|e| fail(self, e))?;
+        let places = d
+            .locate_tile(&origin, &t.shape)
+            .map_err(|e| fail(self, e))?;
         let buf = it
             .value_ref(buffer)
             .ok_or_else(|| fail(self, "a tensor that was not computed"))?;
@@ -171,22 +156,14 @@ impl Run for Store {
         let t = tile_of(ctx, self.value(ctx)).ok_or_else(|| fail(self, "not a tile"))?;
         let d = desc_of(ctx, self.desc(ctx), buffer).map_err(|e| fail(self, e))?;
         let origin: Vec<i64> = args[2..].iter().map(Tensor::first_int).collect();
-        let places = locate_tile(&d, &origin, &t.shape).map_err(|e| fail(self, e))?;
+        let places = d
+            .locate_tile(&origin, &t.shape)
+            .map_err(|e| fail(self, e))?;
         let buf = it
             .value_mut(buffer)
             .ok_or_else(|| fail(self, "a tensor that was not computed"))?;
         let e = Elem::of(&u, ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem));
-        for (k, (off, ok)) in places.into_iter().enumerate() {
-            if !ok {
-                continue;
-            }
-            let x = get(&args[0].data, k);
-            match (&mut buf.data, e) {
-                (Data::Float(v), Some(_)) => v.set(off as usize, x),
-                (Data::Int(v), Some(e)) => v.set(off as usize, e.wrap(x as i128)),
-                _ => return Err(fail(self, "unsupported element type")),
-            }
-        }
+        scatter(&mut buf.data, e, places, &args[0].data).map_err(|m| fail(self, m))?;
         Ok(Vec::new())
     }
 }
@@ -391,7 +368,8 @@ impl Run for Mask {
         let t = tile_of(ctx, self.result(ctx)).ok_or_else(|| fail(self, "not a tile"))?;
         let d = desc_of(ctx, self.desc(ctx), self.result(ctx)).map_err(|e| fail(self, e))?;
         let origin: Vec<i64> = args.iter().map(Tensor::first_int).collect();
-        let out = locate_tile(&d, &origin, &t.shape)
+        let out = d
+            .locate_tile(&origin, &t.shape)
             .map_err(|e| fail(self, e))?
             .into_iter()
             .map(|(_, ok)| f64::from(u8::from(ok)))

@@ -8,10 +8,9 @@ use super::{
     Broadcast, ConvertLayout, For, Gemm, Iota, KERNEL, Launch, Load, Map, ProgramId, Reduce,
     ReduceKind, Store, Transfer, Valid,
 };
-use crate::coord::Desc;
 use crate::coord::desc::row_major_indices;
 use crate::gpu::{PROGRAM, kernel_of, run_grid};
-use crate::memref::{get, row_major_offset, store_as};
+use crate::memref::{get, row_major_offset, scatter, store_as};
 use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op, Uniquer, Value};
 use aic::op_def::OpHandle;
@@ -39,23 +38,6 @@ fn index_of(shape: &[i64], idx: &[i64]) -> usize {
 
 fn idx(t: &Tensor) -> i64 {
     t.first_int()
-}
-
-/// Where each element of a tile of `shape` at `origin` is under `d`, in
-/// row-major order: its offset and whether it is valid. A tile of lower rank
-/// covers the trailing dims.
-fn locate_tile(d: &Desc, origin: &[i64], shape: &[i64]) -> Result<Vec<(i64, bool)>, String> {
-    let lead = origin.len() - shape.len();
-    row_major_indices(shape)
-        .iter()
-        .map(|e| {
-            let mut at = origin.to_vec();
-            for (a, i) in at[lead..].iter_mut().zip(e) {
-                *a += i;
-            }
-            d.locate(&at)
-        })
-        .collect()
 }
 
 fn tile_value(ty: Type, shape: Vec<i64>, data: Data) -> Tensor {
@@ -107,7 +89,8 @@ impl Run for Valid {
             .ok_or_else(|| fail(self, "no descriptor"))?
             .map_err(|e| fail(self, e))?;
         let origin: Vec<i64> = args.iter().map(idx).collect();
-        let out = locate_tile(&d, &origin, &t.shape)
+        let out = d
+            .locate_tile(&origin, &t.shape)
             .map_err(|e| fail(self, e))?
             .into_iter()
             .map(|(_, ok)| i64::from(ok));
@@ -126,7 +109,8 @@ impl Run for Load {
         let buf = it
             .value_ref(buffer)
             .ok_or_else(|| fail(self, "a buffer that was not computed"))?;
-        let out = locate_tile(&d, &origin, &t.shape)
+        let out = d
+            .locate_tile(&origin, &t.shape)
             .map_err(|e| fail(self, e))?
             .into_iter()
             .map(|(off, ok)| {
@@ -149,22 +133,14 @@ impl Run for Store {
         let t = tile_of(ctx, self.value(ctx)).ok_or_else(|| fail(self, "not a tile"))?;
         let d = desc_of(ctx, self.desc(ctx), buffer).map_err(|e| fail(self, e))?;
         let origin: Vec<i64> = args[2..].iter().map(idx).collect();
-        let places = locate_tile(&d, &origin, &t.shape).map_err(|e| fail(self, e))?;
+        let places = d
+            .locate_tile(&origin, &t.shape)
+            .map_err(|e| fail(self, e))?;
         let buf = it
             .value_mut(buffer)
             .ok_or_else(|| fail(self, "a buffer that was not computed"))?;
         let e = Elem::of(&u, ctx.type_kind(buf.ty).element_type().unwrap_or(t.elem));
-        for (k, (off, ok)) in places.into_iter().enumerate() {
-            if !ok {
-                continue;
-            }
-            let x = get(&args[0].data, k);
-            match (&mut buf.data, e) {
-                (Data::Float(v), Some(_)) => v.set(off as usize, x),
-                (Data::Int(v), Some(e)) => v.set(off as usize, e.wrap(x as i128)),
-                _ => return Err(fail(self, "unsupported element type")),
-            }
-        }
+        scatter(&mut buf.data, e, places, &args[0].data).map_err(|m| fail(self, m))?;
         Ok(Vec::new())
     }
 }

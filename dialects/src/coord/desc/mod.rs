@@ -385,6 +385,23 @@ impl Desc {
         self.locate(idx).ok()
     }
 
+    /// Where each element of a tile of `shape` at `origin` is (row-major
+    /// order): its offset and whether it is valid ([`Desc::locate`]). The
+    /// tile covers the trailing dims of `origin`.
+    pub fn locate_tile(&self, origin: &[i64], shape: &[i64]) -> Result<Vec<(i64, bool)>, String> {
+        let lead = origin.len() - shape.len();
+        row_major_indices(shape)
+            .iter()
+            .map(|e| {
+                let mut at = origin.to_vec();
+                for (a, i) in at[lead..].iter_mut().zip(e) {
+                    *a += i;
+                }
+                self.locate(&at)
+            })
+            .collect()
+    }
+
     /// The offset the transforms compute for `idx`, and whether it is valid:
     /// inside the upper lengths and in no padding. Indices outside the
     /// upper lengths (a boundary tile's) still get the formula's offset.

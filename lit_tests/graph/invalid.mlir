@@ -232,3 +232,21 @@ func.func @f(%a: tensor<3x6xf32>, %i: tensor<3x5xi32>) -> tensor<3x6xf32> {
   %0:2 = graph.sort %a, %i, dim = 1 : (tensor<3x6xf32>, tensor<3x5xi32>) -> (tensor<3x6xf32>, tensor<3x5xi32>)
   return %0#0 : tensor<3x6xf32>
 }
+// -----
+func.func @f(%x: tensor<2x4x4x12xf32>, %g: tensor<12xf32>) -> tensor<2x4x4x12xf32> {
+  // expected-error@+1 {{'graph.groupnorm' op 5 groups do not divide the 12 channels of [2, 4, 4, 12]}}
+  %0 = graph.groupnorm %x, %g, %g, groups = 5 : (tensor<2x4x4x12xf32>, tensor<12xf32>, tensor<12xf32>) -> tensor<2x4x4x12xf32>
+  return %0 : tensor<2x4x4x12xf32>
+}
+// -----
+func.func @f(%x: tensor<2x4x4x12xf32>, %g: tensor<4xf32>) -> tensor<2x4x4x12xf32> {
+  // expected-error@+1 {{'graph.groupnorm' op scale and shift [4] must be vectors of the 12 channels}}
+  %0 = graph.groupnorm %x, %g, %g, groups = 3 : (tensor<2x4x4x12xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x4x12xf32>
+  return %0 : tensor<2x4x4x12xf32>
+}
+// -----
+func.func @f(%x: tensor<12xf32>, %g: tensor<12xf32>) -> tensor<12xf32> {
+  // expected-error@+1 {{'graph.groupnorm' op the input [12] must have a batch and a channel dimension}}
+  %0 = graph.groupnorm %x, %g, %g, groups = 3 : (tensor<12xf32>, tensor<12xf32>, tensor<12xf32>) -> tensor<12xf32>
+  return %0 : tensor<12xf32>
+}

@@ -124,6 +124,28 @@ const LAYERNORM: &str = "
   %r = graph.add %25, %27 : tensor<4x16xf32>
 ";
 
+/// A group norm of `%q` as `[N, C]` = `[4, 16]` in 4 groups of 4 channels,
+/// its statistics over `AXES` of the grouped `[4, 4, 4]` (kept as `KEPT`).
+const GROUPNORM: &str = "
+  %x5 = graph.reshape %q : (tensor<4x16xf32>) -> tensor<4x4x4xf32>
+  %5 = graph.reduce mean %x5, axes = AXES keep_dims : (tensor<4x4x4xf32>) -> KEPT
+  %6 = graph.broadcast %5, dims = [0, 1, 2] : (KEPT) -> tensor<4x4x4xf32>
+  %7 = graph.sub %x5, %6 : tensor<4x4x4xf32>
+  %8 = graph.mul %7, %7 : tensor<4x4x4xf32>
+  %14 = graph.reduce mean %8, axes = AXES keep_dims : (tensor<4x4x4xf32>) -> KEPT
+  %17 = graph.constant dense<9.99999974E-6> : tensor<f32>
+  %18 = graph.broadcast %17, dims = [] : (tensor<f32>) -> KEPT
+  %19 = graph.add %14, %18 : KEPT
+  %20 = graph.rsqrt %19 : KEPT
+  %21 = graph.broadcast %20, dims = [0, 1, 2] : (KEPT) -> tensor<4x4x4xf32>
+  %22 = graph.mul %7, %21 : tensor<4x4x4xf32>
+  %23 = graph.reshape %22 : (tensor<4x4x4xf32>) -> tensor<4x16xf32>
+  %24 = graph.broadcast %g, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+  %25 = graph.mul %23, %24 : tensor<4x16xf32>
+  %27 = graph.broadcast %h, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
+  %r = graph.add %25, %27 : tensor<4x16xf32>
+";
+
 const RMSNORM: &str = "
   %sq = graph.mul %q, %q : tensor<4x16xf32>
   %mn = graph.reduce mean %sq, axes = [1] keep_dims : (tensor<4x16xf32>) -> tensor<4x1xf32>
@@ -332,6 +354,16 @@ fn rows() -> Vec<Row> {
             "%27 = graph.broadcast %h, dims = [1] : (tensor<16xf32>)",
             "%27 = graph.broadcast %x, dims = [0] : (tensor<4xf32>)",
         ),
+    ));
+    // Statistics over the groups (axis 1) instead of within them.
+    rows.push(row(
+        "groupnorm",
+        GROUPNORM
+            .replace("AXES", "[2]")
+            .replace("KEPT", "tensor<4x4x1xf32>"),
+        GROUPNORM
+            .replace("AXES", "[1]")
+            .replace("KEPT", "tensor<4x1x4xf32>"),
     ));
     rows.push(row(
         "rmsnorm",

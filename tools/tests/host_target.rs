@@ -968,6 +968,43 @@ fn warp_row_reductions_equal_the_interpreter() {
 }
 
 #[test]
+fn group_norms_equal_the_interpreter() {
+    // Group norms with a prologue (a residual add) and an epilogue (SiLU,
+    // then an add): rows of 32·24 positions x 8 channels a group split into
+    // chunks of 2048 (statistics combined from three partials), and an odd
+    // shape whose rows stay whole (5·7 positions x 4 channels); f16
+    // computes in f32.
+    let cases: [(&[i64], i64); 2] = [(&[1, 32, 24, 16], 2), (&[2, 5, 7, 12], 3)];
+    for (i, (s, groups)) in cases.into_iter().enumerate() {
+        let c = *s.last().unwrap();
+        for elem in ["f32", "f16"] {
+            let (x, v) = (ty(s, elem), ty(&[c], elem));
+            let body = format!(
+                "  %p = graph.add %x, %y : {x}\n  %n = graph.groupnorm %p, %g, %b, groups = {groups} : ({x}, {v}, {v}) -> {x}\n  %a = graph.silu %n : {x}\n  %r = graph.add %a, %y : {x}\n  return %r : {x}\n"
+            );
+            let args = vec![
+                ("x", s.to_vec()),
+                ("y", s.to_vec()),
+                ("g", vec![c]),
+                ("b", vec![c]),
+            ];
+            let text = func(&args, s, &body, elem);
+            let shapes: Vec<Vec<i64>> = args.iter().map(|(_, s)| s.clone()).collect();
+            check("group norm", &text, &shapes, elem, 70 + i as u64);
+            if i == 0 {
+                // Whole warps shuffling the long rows' sums.
+                check_with("group norm", &text, &shapes, elem, 70, 128, 32);
+            }
+            let ir = gpu_ir(&text, 70, &ONE_THREAD);
+            assert!(
+                ir.contains("groupnorm_0_stats") && !ir.contains("general_"),
+                "group norm not lowered by its generator:\n{ir}"
+            );
+        }
+    }
+}
+
+#[test]
 fn split_reductions_equal_the_interpreter() {
     // Reductions to a few values over rows longer than a block's chunk of
     // 1024 columns run as partial results over many blocks and a second

@@ -209,6 +209,48 @@ pub(super) fn rmsnorm(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     normalise(it.ctx, op, args, eps, false)
 }
 
+/// `groupnorm`: each batch element's group of channels centred and scaled to
+/// unit variance over all its elements, then each channel scaled by `gamma`
+/// and shifted by `beta`.
+pub(super) fn groupnorm(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let ctx = it.ctx;
+    let g = super::Groupnorm(op);
+    let x = &args[0];
+    let Data::Float(v) = &x.data else {
+        return Err(unsupported(op, ctx, "non-float tensors"));
+    };
+    let (gamma, beta) = (args[1].to_f64s(), args[2].to_f64s());
+    let eps = epsilon(ctx, g.epsilon(ctx));
+    let groups = usize::try_from(g.groups(ctx).unwrap_or(1))
+        .unwrap_or(1)
+        .max(1);
+    let c = gamma.len().max(1);
+    let cg = (c / groups).max(1);
+    let all = v.to_vec();
+    let batch = *x.shape.first().unwrap_or(&1) as usize;
+    let per = all.len() / batch.max(1);
+    let mut o = v.clone();
+    for b in 0..batch {
+        let part = &all[b * per..(b + 1) * per];
+        for k in 0..groups {
+            // The group's elements: channels k*cg.. of every position.
+            let idx = || (0..per / c).flat_map(move |p| (0..cg).map(move |j| p * c + k * cg + j));
+            let n = (per / c * cg) as f64;
+            let mean = idx().map(|i| part[i]).sum::<f64>() / n;
+            let var = idx()
+                .map(|i| (part[i] - mean) * (part[i] - mean))
+                .sum::<f64>()
+                / n;
+            let inv = 1.0 / (var + eps).sqrt();
+            for i in idx() {
+                let ch = i % c;
+                o.set(b * per + i, (part[i] - mean) * inv * gamma[ch] + beta[ch]);
+            }
+        }
+    }
+    single(ctx, op, Data::Float(o))
+}
+
 /// The normalisations over the trailing dimensions `gamma` spans; `centre`
 /// subtracts the mean first (layernorm); `eps` is the `epsilon` attribute.
 fn normalise(ctx: &Context, op: Op, args: &[Tensor], eps: Option<Attr>, centre: bool) -> Res {

@@ -360,6 +360,24 @@ aic::op! {
 }
 
 aic::op! {
+    /// `graph.groupnorm`: `x` of shape `[N, ..., C]` (channels last) with its
+    /// `C` channels in `groups` groups of consecutive channels; each group of
+    /// each batch element is normalised over all its elements (every dim but
+    /// the first and the channels outside the group), then each channel is
+    /// scaled by `gamma` and shifted by `beta` (vectors of `C`).
+    pub Groupnorm = GROUPNORM {
+        operands: [x: one(FLOAT_TENSOR), gamma: one(FLOAT_TENSOR), beta: one(FLOAT_TENSOR)],
+        results: [result: one(TENSOR)],
+        attributes: [groups: required(I64_ATTR) as i64, epsilon: defaulted(F32_ATTR, epsilon_default)],
+        spec: OpSpec {
+            format: Some("$x `,` $gamma `,` $beta `,` `groups` `=` $groups attr-dict `:` functional-type(operands, results)"),
+            interpret: Some(interp::groupnorm),
+            ..op("graph.groupnorm", "group normalisation (channels last)")
+        },
+    }
+}
+
+aic::op! {
     /// `graph.rmsnorm`: `x / sqrt(mean(x^2) + epsilon) * gamma` over the trailing
     /// dimensions `gamma` spans.
     pub Rmsnorm = RMSNORM {
@@ -743,6 +761,7 @@ const OTHER_OPS: &[OpSpec] = &[
     BIAS_ADD,
     SOFTMAX,
     LAYERNORM,
+    GROUPNORM,
     RMSNORM,
     REDUCE,
     TRANSPOSE,
@@ -888,6 +907,7 @@ pub static SEMANTICS: &[Semantics] = &[
     ew(&BIAS_ADD, shapes::bias_add, s::bias_add),
     heavy(&SOFTMAX, Reduction, shapes::softmax),
     heavy(&LAYERNORM, Reduction, shapes::norm),
+    heavy(&GROUPNORM, Reduction, shapes::groupnorm),
     heavy(&RMSNORM, Reduction, shapes::norm),
     row(&REDUCE, Reduction, shapes::reduce),
     row(&TRANSPOSE, View, shapes::transpose),

@@ -229,6 +229,34 @@ pub fn norm(_: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     one(x.clone())
 }
 
+/// `groupnorm`: `x` is `[N, ..., C]` with `C` a multiple of `groups`; scale
+/// and shift are vectors of `C`.
+pub fn groupnorm(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
+    let x = &shapes[0];
+    let groups = q.integer("groups", 0);
+    let Some(&c) = x.last().filter(|_| x.len() >= 2) else {
+        return Err(format!(
+            "the input {} must have a batch and a channel dimension",
+            list(x)
+        ));
+    };
+    if groups <= 0 || (c >= 0 && c % groups != 0) {
+        return Err(format!(
+            "{groups} groups do not divide the {c} channels of {}",
+            list(x)
+        ));
+    }
+    for p in &shapes[1..] {
+        if !dims_compatible(p, &[c]) {
+            return Err(format!(
+                "scale and shift {} must be vectors of the {c} channels",
+                list(p)
+            ));
+        }
+    }
+    one(x.clone())
+}
+
 /// `reduce`: the reduced axes dropped, or kept as 1 with `keep_dims`.
 pub fn reduce(q: &Query<'_>, shapes: &[Vec<i64>]) -> Shapes {
     let x = &shapes[0];

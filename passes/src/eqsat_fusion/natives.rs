@@ -31,6 +31,7 @@ pub const NATIVES: Natives<'static> = Natives {
         native("softmax", softmax),
         native("layernorm", layernorm),
         native("rmsnorm", rmsnorm),
+        native("groupnorm", groupnorm),
         native("transposes", transposes),
         native("reshapes", reshapes),
         native("fold_transpose", fold_transpose),
@@ -425,7 +426,22 @@ fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
         let Some(rank) = shape(g, s).map(|s| s.len()) else {
             continue;
         };
-        for axes in (0..rank).map(|a| vec![a]).chain([(0..rank).collect()]) {
+        // The axes a sum kept by a broadcast was over: one axis, all of
+        // them, or those the broadcasts in `s` put back (a group norm's
+        // `(1, 2, 4)`).
+        let mut candidates: Vec<Vec<usize>> = (0..rank)
+            .map(|a| vec![a])
+            .chain([(0..rank).collect()])
+            .collect();
+        for b in ops(g, s, &graph::BROADCAST) {
+            if let Some(dims) = ints(g, b, "dims") {
+                let axes: Vec<usize> = (0..rank).filter(|a| !dims.contains(&(*a as i64))).collect();
+                if !axes.is_empty() && !candidates.contains(&axes) {
+                    candidates.push(axes);
+                }
+            }
+        }
+        for axes in candidates {
             for m in spread(g, s, &axes) {
                 for x in reduced(g, m, ReduceKind::Sum, &axes) {
                     if shape(g, x).map(|s| s.len()) == Some(rank) && count(x, &axes) == Some(n) {
@@ -545,6 +561,75 @@ fn layernorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                                     let props = vec![("epsilon", f32_attr(uniq(g), eps))];
                                     let kids = [x, gamma, beta];
                                     out.push(node(g, &graph::LAYERNORM, props, &kids, ty));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `reshape((x5 - mean(x5)) / sqrt(mean((x5 - mean(x5))^2) + eps)) * gamma +
+/// beta`, where `x5` is `x` (`[N, ..., C]`) reshaped to `[N, ..., G, C/G]`
+/// and the means are over every dim but the batch and the group, with
+/// `gamma` and `beta` vectors of the channels, is `groupnorm(x, gamma, beta)`
+/// with `G` groups (how JAX and Flax write a channels-last group norm).
+fn groupnorm(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
+    let ty = g[class].data;
+    let Some(full) = shape(g, class) else {
+        return Vec::new();
+    };
+    let r = full.len();
+    if r < 2 {
+        return Vec::new();
+    }
+    let c = full[r - 1];
+    let last = [r - 1];
+    let mut out = Vec::new();
+    for (p, bb) in pairs(g, class, &graph::ADD) {
+        for beta in along(g, bb, &last) {
+            for (q, gb) in pairs(g, p, &graph::MUL) {
+                for gamma in along(g, gb, &last) {
+                    let grouped: Vec<Id> = ops(g, q, &graph::RESHAPE)
+                        .map(|n| g.find(n.children[0]))
+                        .collect();
+                    for y5 in grouped {
+                        let Some(s5) = shape(g, y5) else { continue };
+                        if s5.len() != r + 1
+                            || s5[..r - 1] != full[..r - 1]
+                            || s5[r - 1] * s5[r] != c
+                        {
+                            continue;
+                        }
+                        let groups = s5[r - 1];
+                        let axes: Vec<usize> = (1..r - 1).chain([r]).collect();
+                        for (xc, eps) in normalised(g, y5, &axes) {
+                            for (x5, mb) in pairs(g, xc, &graph::SUB) {
+                                let centred = spread(g, mb, &axes)
+                                    .into_iter()
+                                    .any(|m| reduces(g, m, ReduceKind::Mean, x5, &axes));
+                                if !centred {
+                                    continue;
+                                }
+                                let xs: Vec<Id> = ops(g, x5, &graph::RESHAPE)
+                                    .map(|n| g.find(n.children[0]))
+                                    .filter(|x| shape(g, *x).as_ref() == Some(&full))
+                                    .collect();
+                                for x in xs {
+                                    let props = vec![
+                                        ("groups", i64_attr(uniq(g), groups)),
+                                        ("epsilon", f32_attr(uniq(g), eps)),
+                                    ];
+                                    out.push(node(
+                                        g,
+                                        &graph::GROUPNORM,
+                                        props,
+                                        &[x, gamma, beta],
+                                        ty,
+                                    ));
                                 }
                             }
                         }

@@ -55,6 +55,7 @@ mod build;
 mod elementwise;
 mod gemm;
 mod general;
+mod groupnorm;
 mod rows;
 mod tuning;
 mod views;
@@ -64,6 +65,7 @@ use build::*;
 use elementwise::elementwise;
 use gemm::{gemm, is_gemm_op};
 use general::general;
+use groupnorm::groupnorm;
 use rows::{is_row_op, rows};
 pub use tuning::{Cache, Entry, Signature, Template, Tuning, read_cache, write_cache};
 use views::{Node, Operand, Views, operand, unit_reshape};
@@ -169,6 +171,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| attention(c, g, f, (k.target, k.tuner.wgmma, k.cache), i),
     |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
+    |c, g, f, _, i| groupnorm(c, g, f, i),
     |c, g, f, _, i| elementwise(c, g, f, i),
     |c, g, f, _, i| general(c, g, f, i),
 ];
@@ -555,7 +558,13 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
         .block_ops(b)
         .filter(|o| !fusion::Yield::is(ctx, *o))
         .count();
-    if computing > 1 && ctx.block_ops(b).any(contraction) {
+    // Nor group norms: their generator takes them with an elementwise
+    // prologue and epilogue, the general generator not at all.
+    if computing > 1
+        && ctx
+            .block_ops(b)
+            .any(|o| contraction(o) || graph::Groupnorm::is(ctx, o))
+    {
         return true;
     }
     for o in ctx.block_ops(b) {

@@ -16,9 +16,10 @@ pub(super) fn row_input(ctx: &Context, o: Op) -> Option<Value> {
         .or_else(|| graph::Reduce::of(ctx, o).map(|r| r.x(ctx)))
 }
 
-/// Whether `o` is a row op the row generator handles.
+/// Whether `o` is a row op: one the row generator handles, or a group norm
+/// (whose generator splits its rows).
 pub(super) fn is_row_op(ctx: &Context, o: Op) -> bool {
-    row_input(ctx, o).is_some()
+    row_input(ctx, o).is_some() || graph::Groupnorm::is(ctx, o)
 }
 
 /// A row op over the last dimension, as a kernel computes it on a tile of

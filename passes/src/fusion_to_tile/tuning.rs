@@ -282,6 +282,9 @@ impl Signature {
     /// Hopper's warpgroup MMA where `wgmma`.
     pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
         let (m, n, k) = (self.m, self.n, self.k);
+        if let Some(t) = self.tiny_m(target) {
+            return t;
+        }
         let mut t = match self.template {
             Template::GemmChain { n2 } => Tuning::heuristic(target, m, n2, k),
             _ if self.mma_sized() && wgmma => Tuning::heuristic_wgmma(target, self.batch, m, n, k),
@@ -292,6 +295,26 @@ impl Signature {
             t.bn = n;
         }
         t
+    }
+
+    /// A GEMM of a few rows on an H100 (a diffusion model's time embedding,
+    /// 2x1280 by 1280x320): a matrix-vector product in all but name, bound by
+    /// the latency of reading B. Long K steps (each a few loads in flight per
+    /// thread) and narrow columns (more blocks streaming B) instead of the
+    /// square tiles' 40 short steps on 5 blocks.
+    fn tiny_m(&self, target: &str) -> Option<Tuning> {
+        (target == "h100"
+            && self.m <= TINY_M
+            && self.k >= TINY_M_K
+            && self.mma_sized()
+            && self.template == Template::Gemm)
+            .then(|| Tuning {
+                bm: fit(16, self.m),
+                bn: fit(32, self.n),
+                bk: fit(256, self.k),
+                stages: 2,
+                threads: 0,
+            })
     }
 
     /// The configurations an autotuner should measure for this kernel on
@@ -314,6 +337,21 @@ impl Signature {
         let shared = |t: &Tuning| 2 * (t.bm + t.bn) * t.bk * t.stages;
         let bns = |list: &[i64]| -> Vec<i64> { if self.rows { vec![n] } else { list.to_vec() } };
         match target {
+            "h100" if self.tiny_m(target).is_some() => {
+                for bn in [16, 32, 64] {
+                    for bk in [64, 128, 256, 512] {
+                        for stages in [2, 3] {
+                            push(Tuning {
+                                bm: fit(16, m),
+                                bn: fit(bn, n),
+                                bk: fit(bk, k),
+                                stages,
+                                threads: 0,
+                            });
+                        }
+                    }
+                }
+            }
             "h100" if self.mma_sized() && wgmma => {
                 // Whole warpgroups of 64 rows; the ring unpadded.
                 for bm in [64, 128, 256] {
@@ -477,6 +515,14 @@ impl Tuning {
 fn fit(b: i64, d: i64) -> i64 {
     b.min((d.max(1) as u64).next_power_of_two() as i64).max(1)
 }
+
+/// The most rows of a GEMM [`Signature::tiny_m`] takes as a matrix-vector
+/// product.
+const TINY_M: i64 = 8;
+
+/// The shortest K for which [`Signature::tiny_m`]'s long steps pay (shorter
+/// ones take the usual tiles).
+const TINY_M_K: i64 = 512;
 
 /// Blocks that H100's 132 SMs should get at least, two each, for a
 /// GEMM to take its larger tiles.
@@ -684,6 +730,27 @@ mod tests {
         // A block holding whole rows keeps them.
         let rows: Signature = "gemm/0x512x96x64/f16/rows".parse().unwrap();
         assert!(rows.candidates("h100", true).iter().all(|t| t.bn == 96));
+    }
+
+    #[test]
+    fn gemms_of_a_few_rows_take_long_k_steps_on_h100() {
+        // SD's time embedding: 2 rows, K of 1280.
+        let temb: Signature = "gemm/0x2x320x1280/f16".parse().unwrap();
+        let t = temb.heuristic("h100", true);
+        assert_eq!((t.bm, t.bn, t.bk, t.stages), (2, 32, 256, 2));
+        let c = temb.candidates("h100", true);
+        assert!(c.len() > 8, "{c:?}");
+        assert!(c.iter().all(|t| t.bm == 2 && t.bk >= 64 && t.bn <= 64));
+        // Not for short K, f32, other targets or many rows.
+        for (sig, target) in [
+            ("gemm/0x2x320x256/f16", "h100"),
+            ("gemm/0x2x320x1280/f32", "h100"),
+            ("gemm/0x2x320x1280/f16", "mi300"),
+            ("gemm/0x64x320x1280/f16", "h100"),
+        ] {
+            let s: Signature = sig.parse().unwrap();
+            assert!(s.tiny_m(target).is_none(), "{sig} on {target}");
+        }
     }
 
     #[test]

@@ -656,7 +656,8 @@ fn wgmma_attention_equals_the_interpreter() {
 /// The same for Hopper's warpgroup MMA (`nvgpu.warpgroup.mma` m64nNk16 on
 /// shared tiles in the 128-byte-swizzled layout, read through matrix
 /// descriptors that the host decodes as the PTX ISA defines them), tiles
-/// from a tuning cache: two warpgroups on 128 x 256 blocks with bias +
+/// from a tuning cache: two warpgroups on 128 x 192 blocks (m64n192k16)
+/// and on 128 x 256 blocks with bias +
 /// GeLU on the fragments and B N-major (`transposeB`); 128 x 128 blocks
 /// partial along M, N and K (200 x 320 x 96 with B N-major, 200 x 300 x
 /// 96 with B K-major: `transpose_b`, an N x K buffer, whose rows of 96
@@ -674,10 +675,16 @@ fn wgmma_gemms_equal_the_interpreter() {
             "cpu/gemm/200x300x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
             "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128},
-            "cpu/native/conv/0x240x128x576/f16": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256}}"#,
+            "cpu/native/conv/0x240x128x576/f16": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
+            "cpu/gemm/200x384x128": {"bm": 128, "bn": 192, "bk": 64, "stages": 4, "threads": 256}}"#,
     );
     let wg = "nvgpu.warpgroup.mma";
     let cases = [
+        (
+            "192 columns a block (one wave of BERT's 4096 x 768), partial along M",
+            gemm(&[], 200, 384, 128, true, "f16"),
+            vec![(256, "{transposeB} : vector<96xf32>")],
+        ),
         (
             "N-major B, bias + gelu",
             gemm(&[], 128, 256, 128, true, "f16"),
@@ -707,7 +714,7 @@ fn wgmma_gemms_equal_the_interpreter() {
     ];
     check_matrix_units(&cases, 32, "wgmma", tuning.to_str(), 140);
     let ir = gpu_ir(
-        &cases[3].1.0,
+        &cases[4].1.0,
         1,
         &Lowering {
             threads: 128,
@@ -735,12 +742,18 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
         "tuning.json",
         r#"{"cpu/gemm/128x256x128": {"bm": 128, "bn": 256, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/200x320x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 3, "threads": 256},
-            "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128}}"#,
+            "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
+            "cpu/gemm/200x384x128": {"bm": 128, "bn": 192, "bk": 64, "stages": 4, "threads": 256}}"#,
     );
     let cases = [
         (
             "N-major B, bias + gelu",
             gemm(&[], 128, 256, 128, true, "f16"),
+            256,
+        ),
+        (
+            "192 columns a block, partial along M",
+            gemm(&[], 200, 384, 128, true, "f16"),
             256,
         ),
         ("partial blocks", gemm(&[], 200, 320, 96, false, "f16"), 256),

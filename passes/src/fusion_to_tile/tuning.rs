@@ -298,10 +298,12 @@ impl Signature {
     }
 
     /// A GEMM of a few rows on an H100 (a diffusion model's time embedding,
-    /// 2x1280 by 1280x320): a matrix-vector product in all but name, bound by
-    /// the latency of reading B. Long K steps (each a few loads in flight per
-    /// thread) and narrow columns (more blocks streaming B) instead of the
-    /// square tiles' 40 short steps on 5 blocks.
+    /// 2x1280 by 1280x320): a matrix-vector product in all but name. Its
+    /// rows padded to 16 so that mma.sync's tensor cores do the arithmetic
+    /// (a block GEMM of 2 rows runs on the SIMT cores, each thread's
+    /// products one after another: 46.5 us at 2 x 64 x 32 tiles, aic-tune's
+    /// best 2 x 64 x 64 36.1), long K steps and narrow columns (more blocks
+    /// streaming B).
     fn tiny_m(&self, target: &str) -> Option<Tuning> {
         (target == "h100"
             && self.m <= TINY_M
@@ -309,11 +311,11 @@ impl Signature {
             && self.mma_sized()
             && self.template == Template::Gemm)
             .then(|| Tuning {
-                bm: fit(16, self.m),
+                bm: 16,
                 bn: fit(32, self.n),
                 bk: fit(256, self.k),
                 stages: 2,
-                threads: 0,
+                threads: 128,
             })
     }
 
@@ -342,11 +344,11 @@ impl Signature {
                     for bk in [64, 128, 256, 512] {
                         for stages in [2, 3] {
                             push(Tuning {
-                                bm: fit(16, m),
+                                bm: 16,
                                 bn: fit(bn, n),
                                 bk: fit(bk, k),
                                 stages,
-                                threads: 0,
+                                threads: 128,
                             });
                         }
                     }
@@ -355,7 +357,7 @@ impl Signature {
             "h100" if self.mma_sized() && wgmma => {
                 // Whole warpgroups of 64 rows; the ring unpadded.
                 for bm in [64, 128, 256] {
-                    for bn in bns(&[64, 128, 256]) {
+                    for bn in bns(&[64, 128, 192, 256]) {
                         for stages in [3, 4, 5] {
                             let t = Tuning {
                                 bm,
@@ -510,6 +512,38 @@ impl Tuning {
     }
 }
 
+/// The columns of 128-row wgmma blocks for an `m x n` output on H100's 132
+/// SMs: 256 unless its last wave of blocks leaves more than a sixth of the
+/// SMs idle, then 192 or 128 where that fills the last wave clearly better
+/// (BERT's 4096 x 768 is 128 blocks of 192 columns, one wave, where 256
+/// leaves 96 blocks and 128 makes 192, a wave and a half). `n` below 256
+/// keeps 128.
+fn wave_columns(m: i64, n: i64) -> i64 {
+    if n < 256 {
+        return 128;
+    }
+    let fill = |bn: i64| {
+        let blocks = ((m + 127) / 128) * ((n + bn - 1) / bn);
+        let waves = (blocks + H100_SMS - 1) / H100_SMS;
+        blocks as f64 / (waves * H100_SMS) as f64
+    };
+    // The widest blocks unless their last wave leaves a sixth of the SMs
+    // idle and a narrower width fills it better.
+    if fill(256) >= 0.85 {
+        return 256;
+    }
+    [192, 128]
+        .into_iter()
+        .fold((256, fill(256)), |(best, f), bn| {
+            let g = fill(bn);
+            if g > f + 0.05 { (bn, g) } else { (best, f) }
+        })
+        .0
+}
+
+/// H100's multiprocessors.
+const H100_SMS: i64 = 132;
+
 /// Block size `b` along a dim of `d`, shrunk to a power of two where the
 /// dim is smaller.
 fn fit(b: i64, d: i64) -> i64 {
@@ -562,8 +596,9 @@ impl Tuning {
     }
 
     /// The built-in choice for one f16 GEMM on Hopper's warpgroup MMA
-    /// (sm_90a): 128-row blocks of two warpgroups, 256 columns wide where
-    /// the problem has them (else 128), a K step of 64 and 4 stages, even
+    /// (sm_90a): 128-row blocks of two warpgroups, 256, 192 or 128 columns
+    /// wide, whichever fills the last wave best ([`wave_columns`]), a K
+    /// step of 64 and 4 stages, even
     /// where the grid leaves SMs idle; elsewhere, and for fewer than 128
     /// rows, [`Tuning::heuristic_f16_gemm`] made fit for wgmma. Measured by
     /// aic-tune on an H100 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt):
@@ -577,7 +612,7 @@ impl Tuning {
         }
         Tuning {
             bm: 128,
-            bn: if n >= 256 { 256 } else { 128 },
+            bn: wave_columns(batch.max(1) * m, n),
             bk: fit(64, k),
             stages: 4,
             threads: 256,
@@ -733,14 +768,25 @@ mod tests {
     }
 
     #[test]
+    fn wgmma_columns_fill_the_last_wave() {
+        // BERT's projections: one wave of 128 x 192 blocks.
+        assert_eq!(wave_columns(4096, 768), 192);
+        // Its FFN: 384 blocks of 256 columns fill 2.9 waves, as well as
+        // narrower ones would.
+        assert_eq!(wave_columns(4096, 3072), 256);
+        assert_eq!(wave_columns(4096, 320), 128);
+        assert_eq!(wave_columns(8192, 8192), 256);
+    }
+
+    #[test]
     fn gemms_of_a_few_rows_take_long_k_steps_on_h100() {
         // SD's time embedding: 2 rows, K of 1280.
         let temb: Signature = "gemm/0x2x320x1280/f16".parse().unwrap();
         let t = temb.heuristic("h100", true);
-        assert_eq!((t.bm, t.bn, t.bk, t.stages), (2, 32, 256, 2));
+        assert_eq!((t.bm, t.bn, t.bk, t.stages), (16, 32, 256, 2));
         let c = temb.candidates("h100", true);
         assert!(c.len() > 8, "{c:?}");
-        assert!(c.iter().all(|t| t.bm == 2 && t.bk >= 64 && t.bn <= 64));
+        assert!(c.iter().all(|t| t.bm == 16 && t.bk >= 64 && t.bn <= 64));
         // Not for short K, f32, other targets or many rows.
         for (sig, target) in [
             ("gemm/0x2x320x256/f16", "h100"),
@@ -792,13 +838,14 @@ mod tests {
     }
 
     #[test]
-    fn wgmma_tiles_are_128_rows_by_256_columns_where_the_problem_has_them() {
+    fn wgmma_tiles_are_128_rows_as_wide_as_the_last_wave_allows() {
         let t = |m, n| {
             let t = Tuning::heuristic_wgmma("h100", 0, m, n, 768);
             (t.bm, t.bn, t.bk, t.stages, t.threads)
         };
-        // Even where 96 blocks leave SMs idle (BERT's 4096 x 768).
-        assert_eq!(t(4096, 768), (128, 256, 64, 4, 256));
+        // BERT's 4096 x 768: 128 blocks of 192 columns, one wave.
+        assert_eq!(t(4096, 768), (128, 192, 64, 4, 256));
+        assert_eq!(t(4096, 3072), (128, 256, 64, 4, 256));
         assert_eq!(t(4096, 192), (128, 128, 64, 4, 256));
         let small = Tuning::heuristic_f16_gemm("h100", 0, 64, 768, 768).for_wgmma(768);
         assert_eq!(Tuning::heuristic_wgmma("h100", 0, 64, 768, 768), small);

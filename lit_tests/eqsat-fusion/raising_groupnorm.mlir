@@ -13,14 +13,16 @@
 // CHECK-NEXT: %[[G:.*]] = graph.groupnorm %[[X]], %arg1, %arg2, groups = 4 {epsilon = 9.99999997E-7 : f32} : (tensor<1x2x2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x2x2x8xf32>
 // CHECK-NEXT: %[[Y:.*]] = graph.cast %[[G]] : (tensor<1x2x2x8xf32>) -> tensor<1x2x2x8xf16>
 // CHECK-NEXT: return %[[Y]]
-// TILE-LABEL: tile.kernel @groupnorm_0_stats grid = [4, 1]
-// TILE: tile.reduce sum %{{.*}}, axis = 1 : !tile.tile<1x8xf32> -> !tile.tile<1xf32>
-// TILE-LABEL: tile.kernel @groupnorm_0 grid = [4, 1]
+// TILE-LABEL: tile.kernel @groupnorm_0_stats grid = [1, 1]
+// TILE: tile.reduce sum %{{.*}}, axis = 0 : !tile.tile<4x8xf32> -> !tile.tile<8xf32>
+// TILE-LABEL: tile.kernel @groupnorm_0_scale grid = [1, 4]
 // TILE: math.rsqrt
-// TILE: tile.store %{{.*}} : !tile.tile<1x8xf16>, memref<1x2x2x8xf16>
+// TILE-LABEL: tile.kernel @groupnorm_0 grid = [1, 1]
+// TILE: tile.store %{{.*}} : !tile.tile<4x8xf16>, memref<1x2x2x8xf16>
 // TILE: func.func @groupnorm
 // TILE-NEXT: %[[S:.*]]:2 = tile.launch @groupnorm_0_stats(%arg0, %arg1, %arg2)
-// TILE-NEXT: tile.launch @groupnorm_0(%arg0, %arg1, %arg2, %[[S]]#0, %[[S]]#1)
+// TILE-NEXT: %[[C:.*]]:2 = tile.launch @groupnorm_0_scale(%arg0, %arg1, %arg2, %[[S]]#0, %[[S]]#1)
+// TILE-NEXT: tile.launch @groupnorm_0(%arg0, %arg1, %arg2, %[[C]]#0, %[[C]]#1)
 func.func @groupnorm(%arg0: tensor<1x2x2x8xf16>, %arg1: tensor<8xf32>, %arg2: tensor<8xf32>) -> tensor<1x2x2x8xf16> {
   %2 = graph.constant dense<9.99999997E-7> : tensor<1x1x1x4x1xf32>
   %3 = graph.constant dense<8.000000e+00> : tensor<1x1x1x4x1xf32>

@@ -333,6 +333,13 @@ fn downstream(
     Ok((chain, row, tail, cur))
 }
 
+/// The most rows of a GEMM that does not take a prologue on A when its K
+/// loop is at least [`LONG_K`] long.
+const FEW_ROWS: i64 = 8;
+
+/// See [`FEW_ROWS`].
+const LONG_K: i64 = 512;
+
 /// Lower one GEMM group: the kernel (inserted before `func`) and the launch
 /// replacing the group.
 pub(super) fn gemm(
@@ -366,6 +373,17 @@ pub(super) fn gemm(
     let mut taken: Vec<Op> = mms.iter().map(|m| m.op()).collect();
     let mut a = operand(ctx, a_val, known, &mut taken)?;
     let mut p = first.problem(ctx)?;
+    // A GEMM of a few rows streams B and little else; a prologue on A keeps
+    // its K loop from pipelining (A goes through registers), which costs
+    // it more than a kernel of its own for the tiny A costs (SD's time
+    // embedding, silu(2x1280) @ 1280x320: 25.7 us at best with its
+    // prologue). Declined, the group is split into its ops
+    // ([`super::nested_loops`]), each op a kernel.
+    if p.batch.max(1) * p.m <= FEW_ROWS && p.k >= LONG_K && a.as_load().is_none() {
+        return Err(format!(
+            "a prologue on a GEMM of at most {FEW_ROWS} rows and a long K loop (it would not pipeline)"
+        ));
+    }
     a.compose(&p.a_view)?;
     let mut branches = Vec::new();
     for &mm in &mms {

@@ -501,7 +501,7 @@ struct Runs(HashMap<Vec<usize>, u64>);
 
 /// The operands of every process of `group` (this one's being `mine`), in
 /// the group's order.
-fn exchange(
+pub(crate) fn exchange(
     it: &mut Interp<'_>,
     op: Op,
     group: &[usize],

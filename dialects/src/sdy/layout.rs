@@ -22,6 +22,11 @@ use aic::types::{Type, TypeKind};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// The unit attribute of a module that `spmd-partition` made per-device:
+/// its functions take and return each device's slices, their arguments' and
+/// results' `sdy.sharding` saying which.
+pub const PARTITIONED: &str = "aic.partitioned";
+
 /// Which axes count.
 pub type Keep<'a> = &'a dyn Fn(&AxisRef) -> bool;
 
@@ -184,11 +189,11 @@ pub fn unshard(
     })
 }
 
+/// A manual computation's mesh, in and out shardings and manual axes.
+type Manual = (Mesh, Vec<Sharding>, Vec<Sharding>, Vec<String>);
+
 /// The mesh of a manual computation (its shardings all name one).
-fn manual_mesh(
-    ctx: &Context,
-    op: Op,
-) -> IResult<(Mesh, Vec<Sharding>, Vec<Sharding>, Vec<String>)> {
+fn manual_mesh(ctx: &Context, op: Op) -> IResult<Manual> {
     let mc = ManualComputation(op);
     let (Some(ins), Some(outs), Some(manual)) = (
         mc.in_shardings(ctx),
@@ -321,4 +326,230 @@ pub fn interpret_manual_computation(
     let group: Vec<usize> = pos.iter().map(|q| ids[*q as usize] as usize).collect();
     let parts = crate::stablehlo::collective::exchange(it, op, &group, mine)?;
     gather(parts, &pos)
+}
+
+/// The number of devices a partitioned module runs on (`None`: the module
+/// is not partitioned).
+pub fn partitioned_devices(ctx: &Context, module: Op) -> Option<i64> {
+    ctx.find_ident(PARTITIONED)
+        .and_then(|n| ctx.attr_of(module, n))?;
+    let n = ctx
+        .find_ident("mhlo.num_partitions")
+        .and_then(|n| ctx.attr_of(module, n))?;
+    match ctx.attr_kind(n) {
+        aic::attributes::AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// The sharding of each argument (`res = false`) or result of `func`, from
+/// its `sdy.sharding` attributes (`None`: replicated).
+pub fn signature_shardings(ctx: &Context, func: Op, res: bool) -> Vec<Option<Sharding>> {
+    let name = if res { "res_attrs" } else { "arg_attrs" };
+    let key = ctx.find_ident("sdy.sharding");
+    let Some(a) = aic::constraints::op_attr(ctx, func, name) else {
+        return Vec::new();
+    };
+    let aic::attributes::AttrKind::Array(dicts) = ctx.attr_kind(a) else {
+        return Vec::new();
+    };
+    dicts
+        .iter()
+        .map(|d| {
+            let k = key?;
+            ctx.dict_entries(*d)
+                .iter()
+                .find(|(n, _)| *n == k)
+                .and_then(|(_, s)| Sharding::of(ctx, *s).cloned())
+        })
+        .collect()
+}
+
+/// Run the per-device function `func` of a partitioned module on `devices`
+/// processes: each argument (a global value) split by its sharding, one
+/// process per mesh position (partition = that position's device id), the
+/// results joined from the devices' slices. `inputs` are global values;
+/// `at` is where errors are reported.
+pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let mut top = func;
+    while let Some(p) = ctx.parent_op(top) {
+        top = p;
+    }
+    let devices = partitioned_devices(ctx, top)
+        .ok_or_else(|| fail(func, "not a partitioned module (run spmd-partition first)"))?;
+    let args = ctx
+        .regions(func)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .map(|b| ctx.block_args(b).to_vec())
+        .unwrap_or_default();
+    if args.len() != inputs.len() {
+        return Err(fail(
+            func,
+            format!("{} inputs for {} arguments", inputs.len(), args.len()),
+        ));
+    }
+    let arg_sh = signature_shardings(ctx, func, false);
+    let res_sh = signature_shardings(ctx, func, true);
+    let mesh_for = |s: &Option<Sharding>| -> IResult<Option<(Sharding, Mesh)>> {
+        let Some(s) = s else { return Ok(None) };
+        let m = mesh_of(ctx, func, &s.mesh).ok_or_else(|| fail(func, "unknown mesh"))?;
+        if m.devices() != devices {
+            return Err(fail(
+                func,
+                format!(
+                    "a mesh of {} devices in a module partitioned for {devices}",
+                    m.devices()
+                ),
+            ));
+        }
+        Ok(Some((s.clone(), m)))
+    };
+    let all = |_: &AxisRef| true;
+    let mut per_device: Vec<Vec<Tensor>> = vec![Vec::new(); devices as usize];
+    let mut ids: Vec<i64> = (0..devices).collect();
+    for (k, (t, a)) in inputs.iter().zip(&args).enumerate() {
+        let ty = ctx.value_type(*a);
+        match mesh_for(&arg_sh.get(k).cloned().flatten())? {
+            Some((s, m)) => {
+                ids = m.ids();
+                let want = local_shape(&t.shape, &s, &m, &all)
+                    .map_err(|e| fail(func, format!("argument #{k}: {e}")))?;
+                let have = match ctx.type_kind(ty) {
+                    TypeKind::Tensor { shape, .. } => shape.to_vec(),
+                    _ => Vec::new(),
+                };
+                if want != have {
+                    return Err(fail(
+                        func,
+                        format!(
+                            "argument #{k}: a global shape {:?} whose slices {want:?} are not the argument's {have:?}",
+                            t.shape
+                        ),
+                    ));
+                }
+                for (p, dev) in per_device.iter_mut().enumerate() {
+                    dev.push(shard(t, ty, &s, &m, &all, p as i64));
+                }
+            }
+            None => {
+                for dev in per_device.iter_mut() {
+                    dev.push(t.clone());
+                }
+            }
+        }
+    }
+    let grid = Arc::new(Grid::default());
+    let (budget, max_bytes) = (it.budget, it.max_bytes);
+    let outs: Vec<IResult<Vec<Tensor>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = per_device
+            .into_iter()
+            .enumerate()
+            .map(|(p, inputs)| {
+                let grid = grid.clone();
+                let partition = ids[p] as usize;
+                std::thread::Builder::new()
+                    .stack_size(PROCESS_STACK)
+                    .spawn_scoped(s, move || {
+                        let mut sub = Interp::new(ctx);
+                        sub.budget = budget;
+                        sub.max_bytes = max_bytes;
+                        sub.process = Process {
+                            replica: 0,
+                            partition,
+                            replicas: 1,
+                            partitions: devices as usize,
+                            grid: Some(grid),
+                        };
+                        sub.call(func, inputs)
+                    })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err(InterpError::at(func, "a device's process panicked"))),
+                Err(e) => Err(InterpError::at(
+                    func,
+                    format!("cannot start a process: {e}"),
+                )),
+            })
+            .collect()
+    });
+    let parts: Vec<Vec<Tensor>> = outs.into_iter().collect::<IResult<_>>()?;
+    let pos: Vec<i64> = (0..devices).collect();
+    let n = parts.first().map_or(0, Vec::len);
+    (0..n)
+        .map(|k| {
+            let slices: Vec<Tensor> = parts.iter().map(|p| p[k].clone()).collect();
+            match mesh_for(&res_sh.get(k).cloned().flatten())? {
+                Some((s, m)) => {
+                    let local = &slices[0];
+                    let global: Vec<i64> = local
+                        .shape
+                        .iter()
+                        .zip(shard_counts(&s, &m, &all))
+                        .map(|(n, c)| n * c)
+                        .collect();
+                    let ty = match ctx.type_kind(local.ty) {
+                        TypeKind::Tensor { elem, encoding, .. } => {
+                            ctx.uniquer().ty(TypeKind::Tensor {
+                                shape: global.iter().copied().collect(),
+                                elem: *elem,
+                                encoding: *encoding,
+                            })
+                        }
+                        _ => local.ty,
+                    };
+                    unshard(&slices, &pos, ty, &global, &s, &m, &all).ok_or_else(|| {
+                        fail(func, format!("result #{k} has shards no device holds"))
+                    })
+                }
+                None => Ok(slices[0].clone()),
+            }
+        })
+        .collect()
+}
+
+/// The global type of each argument of a partitioned function: its local
+/// type with each dimension times its shards.
+pub fn global_arg_types(ctx: &Context, func: Op) -> Vec<Type> {
+    let Some(block) = ctx.regions(func).first().and_then(|r| ctx.entry_block(*r)) else {
+        return Vec::new();
+    };
+    let shardings = signature_shardings(ctx, func, false);
+    let all = |_: &AxisRef| true;
+    ctx.block_args(block)
+        .iter()
+        .enumerate()
+        .map(|(k, a)| {
+            let ty = ctx.value_type(*a);
+            let Some(s) = shardings.get(k).cloned().flatten() else {
+                return ty;
+            };
+            let (
+                Some(m),
+                TypeKind::Tensor {
+                    shape,
+                    elem,
+                    encoding,
+                },
+            ) = (mesh_of(ctx, func, &s.mesh), ctx.type_kind(ty))
+            else {
+                return ty;
+            };
+            if shape.len() != s.dims.len() {
+                return ty;
+            }
+            let counts = shard_counts(&s, &m, &all);
+            ctx.uniquer().ty(TypeKind::Tensor {
+                shape: shape.iter().zip(counts).map(|(n, c)| n * c).collect(),
+                elem: *elem,
+                encoding: *encoding,
+            })
+        })
+        .collect()
 }

@@ -286,7 +286,13 @@ fn run_tests(ctx: &Context, m: Op, o: &Options) -> (usize, usize) {
 }
 
 fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String> {
-    let types = arg_types(ctx, f);
+    // A partitioned module's entry takes each device's slices: its inputs are
+    // the global values.
+    let types = if partitioned(ctx, f).is_some() {
+        aic_dialects::sdy::layout::global_arg_types(ctx, f)
+    } else {
+        arg_types(ctx, f)
+    };
     for (i, ty) in types.iter().enumerate() {
         aic::shape::check_type(ctx, *ty, "aic-run's arguments")
             .map_err(|e| format!("argument {i}: {e}"))?;
@@ -354,8 +360,23 @@ fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String
     let f = entry_of(ctx, m, name)?;
     let inputs = entry_inputs(ctx, o, f)?;
     let mut it = interp(ctx, o);
-    let results = it.call(f, inputs).map_err(|e| interp_error(ctx, e))?;
+    let results = if partitioned(ctx, f).is_some() {
+        aic_dialects::sdy::layout::run_partitioned(&it, f, inputs)
+    } else {
+        it.call(f, inputs)
+    }
+    .map_err(|e| interp_error(ctx, e))?;
     emit_results(ctx, o, &results)
+}
+
+/// The devices of the module holding `f`, if `spmd-partition` made it
+/// per-device.
+fn partitioned(ctx: &Context, f: Op) -> Option<i64> {
+    let mut top = f;
+    while let Some(p) = ctx.parent_op(top) {
+        top = p;
+    }
+    aic_dialects::sdy::layout::partitioned_devices(ctx, top)
 }
 
 /// Prints results, or writes them as `result<i>.npy` into `--output-dir`.

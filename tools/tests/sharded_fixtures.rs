@@ -88,6 +88,25 @@ fn collectives(ctx: &Context, m: Op) -> Vec<String> {
 /// partitioned program's collectives.
 type Runs = (Vec<Tensor>, Vec<Tensor>, Vec<Tensor>, Vec<String>);
 
+/// The partitioned module of fixture `name`, as text.
+fn partitioned_text(name: &str) -> String {
+    let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
+    let name = name.to_string();
+    with_parser_stack(move || {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let file = sm.add(&name, text);
+        let m = parse_module(&mut ctx, &sm, file).unwrap();
+        aic_tools::compile::run_pipeline(
+            &mut ctx,
+            m,
+            "builtin.module(inline,spmd-partition,canonicalize)",
+        )
+        .unwrap();
+        aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default())
+    })
+}
+
 fn run(name: &str) -> Result<Runs, String> {
     let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
     let name = name.to_string();
@@ -179,4 +198,47 @@ fn a_wrong_partition_is_caught() {
         f.set(3, x + 1.0);
     }
     assert!(mismatch(&sharded[0], &want[0]).is_some());
+}
+
+#[test]
+fn the_host_target_runs_partitioned_plans_with_in_memory_collectives() {
+    // Compiled kernels, one arena per device, the all-reduces as plan steps.
+    let tmp = std::env::temp_dir().join(format!("aic-sharded-host-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    for name in ["llama_mlp_tp2", "gpt_block_tp4", "gpt_block_shmap_tp4"] {
+        let src = tmp.join(format!("{name}.mlir"));
+        std::fs::write(&src, partitioned_text(name)).unwrap();
+        let out = tmp.join(name);
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_aic-run"));
+        cmd.arg("--target=host").arg("--entry=@main");
+        for p in npys(name, "in") {
+            cmd.arg(format!("--input={}", p.display()));
+        }
+        cmd.arg(format!("--output-dir={}", out.display())).arg(&src);
+        let r = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&r.stderr);
+        assert!(r.status.success(), "{name}: {stderr}");
+        assert!(
+            !stderr.contains("warning"),
+            "{name} ran without a plan: {stderr}"
+        );
+        // The global result types, from the unpartitioned fixture.
+        let text = std::fs::read_to_string(dir().join(format!("{name}.mlir"))).unwrap();
+        let (ctx, outs) = with_parser_stack(move || {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let file = sm.add("fixture", text);
+            let m = parse_module(&mut ctx, &sm, file).unwrap();
+            let f = main_fn(&ctx, m);
+            let outs = aic_dialects::func::function_type(&ctx, f).unwrap().1;
+            (ctx, outs)
+        });
+        for (k, (want, ty)) in npys(name, "out").iter().zip(&outs).enumerate() {
+            let w = aic_tools::npy::read(&ctx, &std::fs::read(want).unwrap(), *ty).unwrap();
+            let got = std::fs::read(out.join(format!("result{k}.npy"))).unwrap();
+            let g = aic_tools::npy::read(&ctx, &got, *ty).unwrap();
+            assert!(mismatch(&g, &w).is_none(), "{name}: {:?}", mismatch(&g, &w));
+        }
+    }
+    std::fs::remove_dir_all(&tmp).ok();
 }

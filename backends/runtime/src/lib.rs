@@ -8,6 +8,7 @@
 //! a GPU and runs as a plain binary on one with only the NVIDIA driver installed.
 
 pub mod bundle;
+pub mod collective;
 pub mod cuda;
 pub mod device;
 pub mod plan;

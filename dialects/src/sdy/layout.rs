@@ -365,19 +365,63 @@ pub fn signature_shardings(ctx: &Context, func: Op, res: bool) -> Vec<Option<Sha
         .collect()
 }
 
-/// Run the per-device function `func` of a partitioned module on `devices`
-/// processes: each argument (a global value) split by its sharding, one
-/// process per mesh position (partition = that position's device id), the
-/// results joined from the devices' slices. `inputs` are global values;
-/// `at` is where errors are reported.
-pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResult<Vec<Tensor>> {
-    let ctx = it.ctx;
+/// A partitioned function's mesh positions: the device id of each (in
+/// position order) and the number of devices.
+fn devices_of(ctx: &Context, func: Op) -> IResult<(i64, Vec<i64>)> {
     let mut top = func;
     while let Some(p) = ctx.parent_op(top) {
         top = p;
     }
     let devices = partitioned_devices(ctx, top)
         .ok_or_else(|| fail(func, "not a partitioned module (run spmd-partition first)"))?;
+    let ids = signature_shardings(ctx, func, false)
+        .into_iter()
+        .chain(signature_shardings(ctx, func, true))
+        .flatten()
+        .find_map(|s| mesh_of(ctx, func, &s.mesh))
+        .map_or_else(|| (0..devices).collect(), |m| m.ids());
+    if ids.len() as i64 != devices {
+        return Err(fail(
+            func,
+            format!(
+                "a mesh of {} devices in a module partitioned for {devices}",
+                ids.len()
+            ),
+        ));
+    }
+    Ok((devices, ids))
+}
+
+/// The sharding and mesh of `s`, checked against the partition count.
+fn sharding_mesh(
+    ctx: &Context,
+    func: Op,
+    s: Option<Sharding>,
+    devices: i64,
+) -> IResult<Option<(Sharding, Mesh)>> {
+    let Some(s) = s else { return Ok(None) };
+    let m = mesh_of(ctx, func, &s.mesh).ok_or_else(|| fail(func, "unknown mesh"))?;
+    if m.devices() != devices {
+        return Err(fail(
+            func,
+            format!(
+                "a mesh of {} devices in a module partitioned for {devices}",
+                m.devices()
+            ),
+        ));
+    }
+    Ok(Some((s, m)))
+}
+
+/// The arguments of each mesh position (in position order) for the global
+/// `inputs` of the partitioned function `func`, each split by its sharding,
+/// and the device id of each position.
+pub fn split_inputs(
+    ctx: &Context,
+    func: Op,
+    inputs: &[Tensor],
+) -> IResult<(Vec<Vec<Tensor>>, Vec<i64>)> {
+    let (devices, ids) = devices_of(ctx, func)?;
     let args = ctx
         .regions(func)
         .first()
@@ -391,29 +435,12 @@ pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResul
         ));
     }
     let arg_sh = signature_shardings(ctx, func, false);
-    let res_sh = signature_shardings(ctx, func, true);
-    let mesh_for = |s: &Option<Sharding>| -> IResult<Option<(Sharding, Mesh)>> {
-        let Some(s) = s else { return Ok(None) };
-        let m = mesh_of(ctx, func, &s.mesh).ok_or_else(|| fail(func, "unknown mesh"))?;
-        if m.devices() != devices {
-            return Err(fail(
-                func,
-                format!(
-                    "a mesh of {} devices in a module partitioned for {devices}",
-                    m.devices()
-                ),
-            ));
-        }
-        Ok(Some((s.clone(), m)))
-    };
     let all = |_: &AxisRef| true;
     let mut per_device: Vec<Vec<Tensor>> = vec![Vec::new(); devices as usize];
-    let mut ids: Vec<i64> = (0..devices).collect();
     for (k, (t, a)) in inputs.iter().zip(&args).enumerate() {
         let ty = ctx.value_type(*a);
-        match mesh_for(&arg_sh.get(k).cloned().flatten())? {
+        match sharding_mesh(ctx, func, arg_sh.get(k).cloned().flatten(), devices)? {
             Some((s, m)) => {
-                ids = m.ids();
                 let want = local_shape(&t.shape, &s, &m, &all)
                     .map_err(|e| fail(func, format!("argument #{k}: {e}")))?;
                 let have = match ctx.type_kind(ty) {
@@ -440,52 +467,22 @@ pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResul
             }
         }
     }
-    let grid = Arc::new(Grid::default());
-    let (budget, max_bytes) = (it.budget, it.max_bytes);
-    let outs: Vec<IResult<Vec<Tensor>>> = std::thread::scope(|s| {
-        let handles: Vec<_> = per_device
-            .into_iter()
-            .enumerate()
-            .map(|(p, inputs)| {
-                let grid = grid.clone();
-                let partition = ids[p] as usize;
-                std::thread::Builder::new()
-                    .stack_size(PROCESS_STACK)
-                    .spawn_scoped(s, move || {
-                        let mut sub = Interp::new(ctx);
-                        sub.budget = budget;
-                        sub.max_bytes = max_bytes;
-                        sub.process = Process {
-                            replica: 0,
-                            partition,
-                            replicas: 1,
-                            partitions: devices as usize,
-                            grid: Some(grid),
-                        };
-                        sub.call(func, inputs)
-                    })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| match h {
-                Ok(h) => h
-                    .join()
-                    .unwrap_or_else(|_| Err(InterpError::at(func, "a device's process panicked"))),
-                Err(e) => Err(InterpError::at(
-                    func,
-                    format!("cannot start a process: {e}"),
-                )),
-            })
-            .collect()
-    });
-    let parts: Vec<Vec<Tensor>> = outs.into_iter().collect::<IResult<_>>()?;
+    Ok((per_device, ids))
+}
+
+/// The global results of the partitioned function `func` from each mesh
+/// position's results (in position order), joined by their shardings (a
+/// result without one is replicated: position 0's).
+pub fn join_results(ctx: &Context, func: Op, parts: Vec<Vec<Tensor>>) -> IResult<Vec<Tensor>> {
+    let (devices, _) = devices_of(ctx, func)?;
+    let res_sh = signature_shardings(ctx, func, true);
+    let all = |_: &AxisRef| true;
     let pos: Vec<i64> = (0..devices).collect();
     let n = parts.first().map_or(0, Vec::len);
     (0..n)
         .map(|k| {
             let slices: Vec<Tensor> = parts.iter().map(|p| p[k].clone()).collect();
-            match mesh_for(&res_sh.get(k).cloned().flatten())? {
+            match sharding_mesh(ctx, func, res_sh.get(k).cloned().flatten(), devices)? {
                 Some((s, m)) => {
                     let local = &slices[0];
                     let global: Vec<i64> = local
@@ -512,6 +509,57 @@ pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResul
             }
         })
         .collect()
+}
+
+/// Run the per-device function `func` of a partitioned module in the
+/// interpreter: its global `inputs` split ([`split_inputs`]), one process
+/// per mesh position (partition = that position's device id) meeting in one
+/// [`Grid`], the results joined ([`join_results`]).
+pub fn run_partitioned(it: &Interp<'_>, func: Op, inputs: Vec<Tensor>) -> IResult<Vec<Tensor>> {
+    let ctx = it.ctx;
+    let (per_device, ids) = split_inputs(ctx, func, &inputs)?;
+    let devices = ids.len();
+    let grid = Arc::new(Grid::default());
+    let (budget, max_bytes) = (it.budget, it.max_bytes);
+    let outs: Vec<IResult<Vec<Tensor>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = per_device
+            .into_iter()
+            .enumerate()
+            .map(|(p, inputs)| {
+                let grid = grid.clone();
+                let partition = ids[p] as usize;
+                std::thread::Builder::new()
+                    .stack_size(PROCESS_STACK)
+                    .spawn_scoped(s, move || {
+                        let mut sub = Interp::new(ctx);
+                        sub.budget = budget;
+                        sub.max_bytes = max_bytes;
+                        sub.process = Process {
+                            replica: 0,
+                            partition,
+                            replicas: 1,
+                            partitions: devices,
+                            grid: Some(grid),
+                        };
+                        sub.call(func, inputs)
+                    })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h
+                    .join()
+                    .unwrap_or_else(|_| Err(InterpError::at(func, "a device's process panicked"))),
+                Err(e) => Err(InterpError::at(
+                    func,
+                    format!("cannot start a process: {e}"),
+                )),
+            })
+            .collect()
+    });
+    let parts: Vec<Vec<Tensor>> = outs.into_iter().collect::<IResult<_>>()?;
+    join_results(ctx, func, parts)
 }
 
 /// The global type of each argument of a partitioned function: its local

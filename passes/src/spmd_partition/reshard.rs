@@ -370,6 +370,25 @@ impl Partitioner<'_> {
                 return ctx.result(op, 0);
             }
         }
+        // So is a splat constant.
+        if let Some(c) = Constant::defining(ctx, v)
+            && let Some(t) = aic::rewrite::constant_value(ctx, c.op())
+                .and_then(|a| aic::interp::tensor_of_attr(ctx.uniquer(), a, ctx.value_type(v)))
+            && let Some(first) = (!t.data.is_empty()).then(|| t.data.f64_at(0))
+            && (0..t.data.len()).all(|i| t.data.f64_at(i).to_bits() == first.to_bits())
+        {
+            let u = ctx.uniquer().clone();
+            let n: i64 = next.local(self.mesh).iter().product();
+            let local = Tensor {
+                ty,
+                shape: next.local(self.mesh),
+                data: t.data.take((0..n as usize).map(|_| Some(0)), None),
+            };
+            let a = attr_of_tensor(&u, &local);
+            let mut b = Builder::before(ctx, at);
+            let op = Constant::build(&mut b, a, ty).0;
+            return ctx.result(op, 0);
+        }
         let pid = self.partition(ctx);
         let mesh = self.mesh;
         let axes = &next.dims[d];

@@ -540,6 +540,11 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             None
         }
     };
+    if plan.is_none() && partitioned(&ctx, f).is_some() {
+        return Err(format!(
+            "@{entry} is partitioned for several devices, which compiled code runs only as a plan, and it has none (see the warning above); --interpret runs it"
+        ));
+    }
     if plan.is_none() && (o.bench.is_some() || o.trace.is_some()) {
         return Err(format!(
             "--bench and --trace time a plan, and @{entry} has none"
@@ -791,16 +796,27 @@ fn run_host_plan(
     o: &Options,
 ) -> Result<PlanRun, String> {
     plan.validate(infos)?;
-    let bytes: Vec<Vec<u8>> = inputs
-        .iter()
-        .map(|t| aic_tools::compile::to_bytes(ctx, t))
-        .collect();
-    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
     let hm = aic_llvm::HostModule::new(ctx, m)?;
     let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
         let mut slices: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
         hm.run(&k.name, &mut slices)
     };
+    if plan.devices > 1 {
+        // A partitioned plan: every device of the mesh in one process, the
+        // collectives in memory.
+        if o.bench.is_some() || o.trace.is_some() {
+            return Err(
+                "--bench and --trace time one device's plan; this one is partitioned".into(),
+            );
+        }
+        let results = aic_tools::compile::run_host_spmd(ctx, f, plan, infos, inputs, &mut launch)?;
+        return Ok((results, None));
+    }
+    let bytes: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|t| aic_tools::compile::to_bytes(ctx, t))
+        .collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
     let outs = plan.run_host(infos, &refs, &mut launch, &mut |_| {})?;
     let mut table = None;
     if o.bench.is_some() || o.trace.is_some() {

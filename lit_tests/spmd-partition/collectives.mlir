@@ -131,3 +131,22 @@ func.func @manual(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, 
   } : (tensor<8x8xf32>) -> tensor<4x8xf32>
   return %0 : tensor<4x8xf32>
 }
+
+// -----
+
+// Calls are inlined first (JAX keeps custom-JVP functions such as relu as
+// calls), then partitioned.
+// CHECK-LABEL: func.func @calls(
+// CHECK-NOT: func.call
+// CHECK: stablehlo.maximum %arg0, %{{.*}} : tensor<4xf32>
+// CHECK: return {{.*}} : tensor<4xf32>
+sdy.mesh @m = <["x"=2]>
+func.func private @relu(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<8xf32>
+  %r = stablehlo.maximum %a, %z : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+func.func @calls(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) -> (tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) {
+  %0 = func.call @relu(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -9,18 +9,6 @@ func.func @f(%a: tensor<6xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) -> t
 
 // -----
 
-// CHECK: error: 'func.call' op spmd-partition needs calls inlined first (run 'inline' before it)
-sdy.mesh @m = <["x"=2]>
-func.func private @g(%a: tensor<8xf32>) -> tensor<8xf32> {
-  return %a : tensor<8xf32>
-}
-func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}]>}) -> tensor<8xf32> {
-  %0 = func.call @g(%a) : (tensor<8xf32>) -> tensor<8xf32>
-  return %0 : tensor<8xf32>
-}
-
-// -----
-
 // CHECK: error: 'func.func' op argument #0: sub-axis "x":(1)2 is not supported yet by spmd-partition
 sdy.mesh @m = <["x"=4]>
 func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x":(1)2}]>}) -> tensor<8xf32> {

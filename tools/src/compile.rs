@@ -125,7 +125,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 
@@ -149,7 +149,7 @@ pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, 
     }
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
     ))
 }
 

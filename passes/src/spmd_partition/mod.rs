@@ -83,6 +83,11 @@ impl Pass for SpmdPartition {
         let Some(mesh) = module_mesh(ctx, module)? else {
             return Ok(false);
         };
+        // Partitioned code is straight-line: calls (JAX keeps custom-JVP
+        // functions such as `relu` as calls) are inlined first.
+        let options =
+            PassOptions::new(crate::inline::INFO.options, &[]).map_err(|m| fail(ctx, module, m))?;
+        (crate::inline::INFO.create)(&options).run(ctx, module)?;
         let funcs: Vec<Op> = module_ops(ctx, module)
             .into_iter()
             .filter(|o| func::Func::is(ctx, *o))
@@ -403,7 +408,7 @@ impl Partitioner<'_> {
                 return Err(fail(
                     ctx,
                     op,
-                    "spmd-partition needs calls inlined first (run 'inline' before it)",
+                    "spmd-partition cannot partition a call it could not inline",
                 ));
             } else {
                 self.op(ctx, op)?;

@@ -601,3 +601,41 @@ pub fn global_arg_types(ctx: &Context, func: Op) -> Vec<Type> {
         })
         .collect()
 }
+
+/// The global type of each result of a partitioned function (as
+/// [`global_arg_types`]).
+pub fn global_result_types(ctx: &Context, func: Op) -> Vec<Type> {
+    let Some((_, outs)) = crate::func::function_type(ctx, func) else {
+        return Vec::new();
+    };
+    let shardings = signature_shardings(ctx, func, true);
+    let all = |_: &AxisRef| true;
+    outs.iter()
+        .enumerate()
+        .map(|(k, ty)| {
+            let Some(s) = shardings.get(k).cloned().flatten() else {
+                return *ty;
+            };
+            let (
+                Some(m),
+                TypeKind::Tensor {
+                    shape,
+                    elem,
+                    encoding,
+                },
+            ) = (mesh_of(ctx, func, &s.mesh), ctx.type_kind(*ty))
+            else {
+                return *ty;
+            };
+            if shape.len() != s.dims.len() {
+                return *ty;
+            }
+            let counts = shard_counts(&s, &m, &all);
+            ctx.uniquer().ty(TypeKind::Tensor {
+                shape: shape.iter().zip(counts).map(|(n, c)| n * c).collect(),
+                elem: *elem,
+                encoding: *encoding,
+            })
+        })
+        .collect()
+}

@@ -19,6 +19,7 @@ pub mod nvgpu;
 pub mod nvvm;
 pub mod quant;
 pub mod scf;
+pub mod sdy;
 pub mod stablehlo;
 pub mod tile;
 pub mod vector;
@@ -42,6 +43,8 @@ pub fn register_all(registry: &mut DialectRegistry) {
     registry.register(&stablehlo::collective::COLLECTIVES);
     registry.register(&stablehlo::quantize::QUANTIZATION);
     registry.add_syntax(&quant::SYNTAX);
+    registry.register(&sdy::DIALECT);
+    registry.add_syntax(&sdy::SYNTAX);
     registry.register(&chlo::DIALECT);
     registry.register(&chlo::OTHERS);
     registry.add_syntax(&chlo::SYNTAX);

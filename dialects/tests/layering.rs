@@ -38,6 +38,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
     ("chlo", &["stablehlo"]),
     ("stablehlo", &["kernels"]),
     ("graph", &["stablehlo", "kernels"]),
+    ("sdy", &["stablehlo", "kernels"]),
     ("fusion", &["graph"]),
     ("tile", &["coord"]),
     ("nki", &["coord"]),

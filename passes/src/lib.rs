@@ -11,6 +11,7 @@ pub mod inline;
 pub mod legality;
 pub mod loop_invariant_code_motion;
 pub mod sccp;
+pub mod spmd_partition;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
 pub mod tile_to_gpu;
@@ -27,6 +28,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
     reg.register(&stablehlo_to_graph::INFO);
+    reg.register(&spmd_partition::INFO);
     reg.register(&eqsat_fusion::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);

@@ -277,19 +277,28 @@ class Function:
         return f"<aic.Function @{self.entry}({sig}) on {self.target}/{self.arch}, {len(self.kernels)} kernels>"
 
 
-def export_jax(fun: Callable[..., Any], *example_args: Any) -> Tuple[str, Any]:
+def export_jax(
+    fun: Callable[..., Any], *example_args: Any, in_shardings: Any = None, out_shardings: Any = None
+) -> Tuple[str, Any]:
     """``fun`` exported by ``jax.jit(fun, keep_unused=True).lower(*example_args)``:
     its StableHLO text and the pytree of its outputs. Example arguments may be
-    arrays or ``jax.ShapeDtypeStruct``s; pytrees of them are flattened into
+    arrays or ``jax.ShapeDtypeStruct``s (with a ``sharding``, or give
+    ``in_shardings``/``out_shardings`` as ``jax.jit`` takes them: the export then
+    carries Shardy shardings over the mesh); pytrees of them are flattened into
     ``@main``'s arguments in order."""
     try:
         import jax
     except ImportError as e:
         raise ExportError("compiling a Python function needs JAX (pip install 'jax[cpu]')") from e
     name = getattr(fun, "__name__", type(fun).__name__)
+    kw = {}
+    if in_shardings is not None:
+        kw["in_shardings"] = in_shardings
+    if out_shardings is not None:
+        kw["out_shardings"] = out_shardings
     try:
         specs = jax.tree_util.tree_map(_spec, example_args)
-        lowered = jax.jit(fun, keep_unused=True).lower(*specs)
+        lowered = jax.jit(fun, keep_unused=True, **kw).lower(*specs)
         return lowered.as_text(), lowered.out_tree
     except Exception as e:  # noqa: BLE001 - whatever JAX raises, say it was the export
         raise ExportError(f"JAX could not export {name}: {type(e).__name__}: {e}") from e
@@ -312,6 +321,8 @@ def compile(
     arch: Optional[str] = None,
     tuning: Optional[Union[str, os.PathLike]] = None,
     entry: Optional[str] = None,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
 ) -> Function:
     """Compiles ``source`` for ``target`` and returns the callable :class:`Function`.
 
@@ -322,6 +333,11 @@ def compile(
     run through the CUDA driver at the first call; ``arch`` such as ``"sm_90a"``).
     ``tuning``: a JSON tuning cache written by ``aic-tune``. ``entry``: the
     function to run (default ``main``, or the only public one).
+    ``in_shardings``/``out_shardings`` (a JAX function only): ``NamedSharding``s
+    over a ``Mesh``, as ``jax.jit`` takes them. The export is then partitioned
+    (``spmd-partition``) into one program per device with collectives; on the
+    host every device of the mesh runs in this process and the function still
+    takes and returns whole arrays.
 
     Raises :class:`CompileError` with the compiler's diagnostics,
     :class:`ExportError` when JAX cannot export the function, and
@@ -330,7 +346,9 @@ def compile(
     tuning = os.fspath(tuning) if tuning is not None else None
     out_tree = None
     if callable(source) and not isinstance(source, (str, os.PathLike)):
-        text, out_tree = export_jax(source, *example_args)
+        text, out_tree = export_jax(
+            source, *example_args, in_shardings=in_shardings, out_shardings=out_shardings
+        )
         name = f"<jax:{getattr(source, '__name__', 'function')}>"
     elif isinstance(source, os.PathLike) or (
         isinstance(source, str) and "\n" not in source and source.endswith(".mlir") and os.path.isfile(source)
@@ -342,6 +360,8 @@ def compile(
         text, name = source, "<input>"
     else:
         raise TypeError(f"aic.compile takes MLIR text, a path or a JAX function, not {type(source).__name__}")
+    if out_tree is None and (in_shardings is not None or out_shardings is not None):
+        raise TypeError("in_shardings and out_shardings apply to a JAX function, not to MLIR text")
     fn = Function(_aic.compile(text, target, arch, tuning, entry, name), out_tree)
     if example_args and out_tree is None:
         fn.check_args(*example_args)

@@ -224,6 +224,17 @@ impl Compiled {
         };
         let (ins, outs) = func::function_type(&ctx, func)
             .ok_or_else(|| format!("@{entry} has no function type"))?;
+        // A partitioned function (spmd-partition) takes and returns the global
+        // values; each device's slices stay inside.
+        let partitioned = aic_dialects::sdy::layout::partitioned_devices(&ctx, m).is_some();
+        let (ins, outs) = if partitioned {
+            (
+                aic_dialects::sdy::layout::global_arg_types(&ctx, func),
+                aic_dialects::sdy::layout::global_result_types(&ctx, func),
+            )
+        } else {
+            (ins, outs)
+        };
         let (plan, unplanned) = match bundle.manifest.plan(&entry) {
             Some(FuncPlan::Planned(p)) => {
                 p.validate(&bundle.manifest.kernels)?;
@@ -250,6 +261,52 @@ impl Compiled {
         })
     }
 
+    /// Whether the function is partitioned for several devices.
+    fn partitioned(&self) -> bool {
+        let mut top = self.func;
+        while let Some(p) = self.ctx.parent_op(top) {
+            top = p;
+        }
+        aic_dialects::sdy::layout::partitioned_devices(&self.ctx, top).is_some()
+    }
+
+    /// Runs a partitioned function: on the host, every device of its mesh in
+    /// this process with in-memory collectives; on GPUs, not yet from Python.
+    fn run_partitioned(&mut self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, String> {
+        let (ctx, func) = (&self.ctx, self.func);
+        let (Kernels::Host(hm), Some(plan)) = (&self.kernels, &self.plan) else {
+            return Err(match (&self.kernels, &self.unplanned) {
+                (Kernels::Cuda(_), _) => format!(
+                    "@{} is partitioned for several GPUs: run it with aic-run --target=cuda --devices=... (aic's Python package runs partitioned programs on the host only, yet)",
+                    self.entry
+                ),
+                (_, why) => format!(
+                    "@{} is partitioned for several devices, which compiled code runs only as a plan, and it has none: {}",
+                    self.entry,
+                    why.clone().unwrap_or_default()
+                ),
+            });
+        };
+        let tys = aic_dialects::sdy::layout::global_arg_types(ctx, func);
+        let ts = tensors_of(ctx, &tys, &self.inputs, inputs)?;
+        let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+            let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+            hm.run(&k.name, &mut s)
+        };
+        let outs = aic_tools::compile::run_host_spmd(
+            ctx,
+            func,
+            plan,
+            &self.bundle.manifest.kernels,
+            ts,
+            &mut launch,
+        )?;
+        Ok(outs
+            .iter()
+            .map(|t| aic_tools::compile::to_bytes(ctx, t))
+            .collect())
+    }
+
     /// Runs the function on `inputs` (one buffer of the right size per argument,
     /// checked by the caller and again here): the results' bytes.
     fn run_bytes(&mut self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, String> {
@@ -269,6 +326,9 @@ impl Compiled {
                 .unwrap_or_default();
             tensors_of(ctx, &tys, &self.inputs, inputs)
         };
+        if self.plan.as_ref().is_some_and(|p| p.devices > 1) || self.partitioned() {
+            return self.run_partitioned(inputs);
+        }
         match (&mut self.kernels, &self.plan) {
             (Kernels::Host(hm), Some(plan)) => {
                 let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {

@@ -125,7 +125,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 
@@ -149,7 +149,7 @@ pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, 
     }
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
     ))
 }
 
@@ -523,4 +523,44 @@ pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
         }
     }
     worst
+}
+
+/// Run the partitioned `plan` of function `f` on the host, every device of
+/// its mesh in lockstep with in-memory collectives
+/// ([`aic_runtime::Plan::run_host_spmd`]): the global `inputs` split by the
+/// arguments' shardings, each device's results joined by the results'.
+pub fn run_host_spmd(
+    ctx: &Context,
+    f: Op,
+    plan: &aic_runtime::Plan,
+    kernels: &[aic_runtime::KernelInfo],
+    inputs: Vec<Tensor>,
+    launch: &mut aic_runtime::plan::Launcher<'_>,
+) -> Result<Vec<Tensor>, String> {
+    let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
+    let (per_position, ids) =
+        aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs).map_err(located_interp)?;
+    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); ids.len()];
+    for (p, ins) in per_position.iter().enumerate() {
+        per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
+    }
+    let refs: Vec<Vec<&[u8]>> = per_device
+        .iter()
+        .map(|d| d.iter().map(Vec::as_slice).collect())
+        .collect();
+    let outs = plan.run_host_spmd(kernels, &refs, launch, &mut |_| {})?;
+    let types = aic_dialects::func::function_type(ctx, f)
+        .map(|(_, outs)| outs)
+        .unwrap_or_default();
+    let parts: Vec<Vec<Tensor>> = ids
+        .iter()
+        .map(|id| {
+            types
+                .iter()
+                .zip(&outs[*id as usize])
+                .map(|(ty, b)| from_bytes(ctx, *ty, b))
+                .collect()
+        })
+        .collect();
+    aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(located_interp)
 }

@@ -11,6 +11,7 @@ use aic::interp::tensor_of_attr;
 use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::{arith, func, gpu, graph, stablehlo};
+use aic_runtime::collective::{Collective, Reduction};
 use aic_runtime::plan::{Buffer, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex};
 use aic_runtime::{KernelInfo, Param};
 use std::collections::HashMap;
@@ -26,6 +27,9 @@ pub fn plans(
     kernels: &[KernelInfo],
     kept: &[usize],
 ) -> Result<Vec<FuncPlan>, String> {
+    // A partitioned module's functions run on every device of its mesh.
+    let devices = aic_dialects::sdy::layout::partitioned_devices(ctx, m).unwrap_or(1);
+    let devices = u32::try_from(devices).map_err(|_| format!("{devices} devices"))?;
     top_ops::<func::Func>(ctx, m)
         .into_iter()
         .filter(|f| {
@@ -34,7 +38,7 @@ pub fn plans(
                 .and_then(|r| ctx.entry_block(*r))
                 .is_some()
         })
-        .map(|f| plan_func(ctx, f.op(), kernels, kept))
+        .map(|f| plan_func(ctx, f.op(), kernels, kept, devices))
         .collect()
 }
 
@@ -48,18 +52,31 @@ pub fn remark(p: &FuncPlan) -> String {
                 .iter()
                 .filter(|s| matches!(s, Step::Launch { .. }))
                 .count();
+            let collectives = p
+                .steps
+                .iter()
+                .filter(|s| matches!(s, Step::Collective { .. }))
+                .count();
             let share = if p.tensor_bytes == 0 {
                 100.0
             } else {
                 100.0 * p.arena_bytes as f64 / p.tensor_bytes as f64
             };
             format!(
-                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {} aliases",
+                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {} aliases{}",
                 p.func,
                 p.arena_bytes,
                 p.tensor_bytes,
                 p.buffers.len(),
-                p.steps.len() - launches
+                p.steps.len() - launches - collectives,
+                if p.devices > 1 {
+                    format!(
+                        ", {collectives} collectives on each of {} devices",
+                        p.devices
+                    )
+                } else {
+                    String::new()
+                }
             )
         }
         FuncPlan::Interpreted(i) => {
@@ -148,6 +165,7 @@ fn plan_func(
     f: Op,
     kernels: &[KernelInfo],
     kept: &[usize],
+    devices: u32,
 ) -> Result<FuncPlan, String> {
     let name = aic::symbol::symbol_name(ctx, f)
         .unwrap_or_default()
@@ -229,11 +247,99 @@ fn plan_func(
             for v in ctx.operands(op) {
                 outputs.push(bufs.get(*v).map_err(|e| fail(op, e))?);
             }
+        } else if let Some((c, groups)) = collective(ctx, op, devices) {
+            let input = bufs.get(ctx.operands(op)[0]).map_err(|e| fail(op, e))?;
+            let r = ctx.result(op, 0);
+            let output = bufs.add(r, Source::Step).map_err(|e| fail(op, e))?;
+            steps.push(Step::Collective {
+                op: c,
+                input,
+                output,
+                groups,
+            });
         } else {
             return Ok(interpreted(ctx, name, op));
         }
     }
-    Plan::new(name, bufs.list, steps, inputs, outputs).map(FuncPlan::Planned)
+    Plan::new_spmd(name, bufs.list, steps, inputs, outputs, devices).map(FuncPlan::Planned)
+}
+
+/// A StableHLO collective of one operand among the partitions of a
+/// partitioned program (`channel_handle` set; `use_global_device_ids` where
+/// the op has it, so its groups name devices) as a plan step, with its
+/// groups (all devices when `replica_groups` is empty); `None` for any
+/// other op or form.
+fn collective(ctx: &Context, op: Op, devices: u32) -> Option<(Collective, Vec<Vec<u32>>)> {
+    use stablehlo::collective::{AllGather, AllReduce, AllToAll, CollectivePermute, ReduceScatter};
+    if ctx.operands(op).len() != 1 || ctx.num_results(op) != 1 {
+        return None;
+    }
+    let attr = |n: &str| aic::constraints::op_attr(ctx, op, n);
+    attr("channel_handle")?;
+    let global = attr("use_global_device_ids").is_some();
+    let int = |n: &str| match attr(n).map(|a| ctx.attr_kind(a)) {
+        Some(aic::attributes::AttrKind::Integer { value, .. }) => u32::try_from(*value).ok(),
+        _ => None,
+    };
+    // A dense integer attribute's shape and elements.
+    let ints = |n: &str| -> Option<(Vec<i64>, Vec<i64>)> {
+        let a = attr(n)?;
+        let aic::attributes::AttrKind::DenseElements { ty, .. } = ctx.attr_kind(a) else {
+            return None;
+        };
+        let t = tensor_of_attr(ctx.uniquer(), a, *ty)?;
+        Some((t.shape.clone(), t.to_i64s()))
+    };
+    let reduction = || {
+        let block = ctx.entry_block(*ctx.regions(op).first()?)?;
+        let ops: Vec<Op> = ctx.block_ops(block).collect();
+        let [inner, _] = ops[..] else { return None };
+        Some(match ctx.op_name(inner) {
+            "stablehlo.add" => Reduction::Sum,
+            "stablehlo.maximum" => Reduction::Max,
+            "stablehlo.minimum" => Reduction::Min,
+            _ => return None,
+        })
+    };
+    let c = if AllReduce::is(ctx, op) && global {
+        Collective::AllReduce {
+            reduction: reduction()?,
+        }
+    } else if AllGather::is(ctx, op) && global {
+        Collective::AllGather {
+            dim: int("all_gather_dim")?,
+        }
+    } else if ReduceScatter::is(ctx, op) && global {
+        Collective::ReduceScatter {
+            dim: int("scatter_dimension")?,
+            reduction: reduction()?,
+        }
+    } else if AllToAll::is(ctx, op) {
+        Collective::AllToAll {
+            split_dim: int("split_dimension")?,
+            concat_dim: int("concat_dimension")?,
+        }
+    } else if CollectivePermute::is(ctx, op) {
+        let (_, flat) = ints("source_target_pairs")?;
+        let pairs = flat
+            .chunks_exact(2)
+            .map(|p| Some([u32::try_from(p[0]).ok()?, u32::try_from(p[1]).ok()?]))
+            .collect::<Option<Vec<_>>>()?;
+        let all: Vec<u32> = (0..devices).collect();
+        return Some((Collective::CollectivePermute { pairs }, vec![all]));
+    } else {
+        return None;
+    };
+    let (shape, flat) = ints("replica_groups")?;
+    let groups: Vec<Vec<u32>> = if flat.is_empty() {
+        vec![(0..devices).collect()]
+    } else {
+        let width = usize::try_from(*shape.get(1)?).ok()?;
+        flat.chunks(width)
+            .map(|g| g.iter().map(|d| u32::try_from(*d).ok()).collect())
+            .collect::<Option<_>>()?
+    };
+    Some((c, groups))
 }
 
 /// Function `func` without a plan: `first` and every later op of its block the plan

@@ -31,7 +31,7 @@ type CuDevice = c_int;
 /// An address in device memory.
 type CuDevicePtr = u64;
 /// An opaque driver handle (context, module, function, stream, event).
-type Handle = *mut c_void;
+pub(crate) type Handle = *mut c_void;
 
 // The driver's C entry points, as declared in cuda.h. `size_t` is `usize` on every
 // platform the driver ships for.
@@ -358,6 +358,15 @@ impl Cuda {
                 _library: library,
             })
         }
+    }
+
+    /// Makes this device's primary context current on the calling thread (a
+    /// thread driving several devices calls it before each device's work).
+    pub fn make_current(&self) -> Result<(), CudaError> {
+        // SAFETY: the context is retained for as long as `self` lives.
+        self.check("cuCtxSetCurrent", unsafe {
+            (self.api.ctx_set_current)(self._context)
+        })
     }
 
     /// Turns a driver status into a `Result`, naming the call.
@@ -1039,6 +1048,13 @@ pub(crate) struct Function(Handle);
 /// A CUDA stream, destroyed on drop (after the work on it completes).
 pub struct Stream<'c>(Handle, &'c Cuda);
 
+impl Stream<'_> {
+    /// The `CUstream` handle (what NCCL takes as its `cudaStream_t`).
+    pub(crate) fn raw(&self) -> Handle {
+        self.0
+    }
+}
+
 impl Drop for Stream<'_> {
     fn drop(&mut self) {
         // SAFETY: the handle came from cuStreamCreate in the (still retained) context.
@@ -1067,6 +1083,23 @@ impl Drop for Event<'_> {
             (self.1.api.event_destroy)(self.0);
         }
     }
+}
+
+/// How many CUDA devices this process sees (`CUDA_VISIBLE_DEVICES` applies).
+pub fn device_count() -> Result<i32, CudaError> {
+    type FnDeviceGetCount = unsafe extern "C" fn(*mut c_int) -> CuResult;
+    let library = open_driver()?;
+    let init: FnInit = symbol(&library, &["cuInit"])?;
+    let count: FnDeviceGetCount = symbol(&library, &["cuDeviceGetCount"])?;
+    let mut n: c_int = 0;
+    // SAFETY: the driver's entry points with cuda.h's signatures; `n` is a live local.
+    let (a, b) = unsafe { (init(0), count(&mut n)) };
+    if a != 0 || b != 0 {
+        return Err(CudaError::Invalid(format!(
+            "the CUDA driver could not count the devices (cuInit {a}, cuDeviceGetCount {b})"
+        )));
+    }
+    Ok(n)
 }
 
 /// Opens the driver library under the first name that works.

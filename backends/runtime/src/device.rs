@@ -48,6 +48,12 @@ impl<'c> DevicePlan<'c> {
         kernels: &[KernelInfo],
     ) -> Result<DevicePlan<'c>, CudaError> {
         plan.validate(kernels).map_err(CudaError::Invalid)?;
+        if plan.devices > 1 {
+            return Err(CudaError::Invalid(format!(
+                "@{} is partitioned for {} devices: it runs on several GPUs with NCCL (`aic-run --target=cuda --devices=...`), not as one device's plan",
+                plan.func, plan.devices
+            )));
+        }
         let (free, total) = cuda.mem_info()?;
         if plan.arena_bytes > free {
             return Err(CudaError::Invalid(format!(

@@ -8,8 +8,11 @@
 //! a GPU and runs as a plain binary on one with only the NVIDIA driver installed.
 
 pub mod bundle;
+pub mod collective;
 pub mod cuda;
 pub mod device;
+pub mod multi;
+pub mod nccl;
 pub mod plan;
 
 pub use bundle::{
@@ -17,4 +20,6 @@ pub use bundle::{
 };
 pub use cuda::{Cuda, CudaError, DeviceBuffer, Module};
 pub use device::{DevicePlan, Timings};
+pub use multi::{MultiDevicePlan, MultiError, MultiTimings};
+pub use nccl::{Nccl, NcclError};
 pub use plan::{FuncPlan, Plan};

@@ -23,6 +23,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::bundle::KernelInfo;
+use crate::collective::{Collective, exchange};
 
 /// Every buffer's offset in the arena is a multiple of this many bytes (the alignment
 /// `cudaMalloc` guarantees, and more than any vector load needs).
@@ -132,6 +133,19 @@ pub enum Step {
         /// The buffer it reinterprets.
         of: u32,
     },
+    /// A collective among the devices of a partitioned program (see
+    /// [`crate::collective`]): `output` is what the op makes of every
+    /// group member's `input`.
+    Collective {
+        /// What it computes.
+        op: Collective,
+        /// The buffer each device hands in.
+        input: u32,
+        /// The buffer it gets back.
+        output: u32,
+        /// Device ids, one list per group; every device is in one.
+        groups: Vec<Vec<u32>>,
+    },
 }
 
 /// A host function as buffers in one arena and the steps that fill them.
@@ -152,6 +166,14 @@ pub struct Plan {
     pub inputs: Vec<u32>,
     /// The buffer of each function result, in order.
     pub outputs: Vec<u32>,
+    /// How many devices run the plan, each on its own slices, meeting at
+    /// its collective steps (1: an unpartitioned function).
+    #[serde(default = "one_device")]
+    pub devices: u32,
+}
+
+fn one_device() -> u32 {
+    1
 }
 
 /// A buffer's lifetime in steps (both ends included) and size: what arena planning
@@ -239,6 +261,19 @@ impl Plan {
         inputs: Vec<u32>,
         outputs: Vec<u32>,
     ) -> Result<Plan, String> {
+        Plan::new_spmd(func, buffers, steps, inputs, outputs, 1)
+    }
+
+    /// [`Plan::new`] for a plan that `devices` devices run, each on its own
+    /// slices (a partitioned program).
+    pub fn new_spmd(
+        func: String,
+        buffers: Vec<Buffer>,
+        steps: Vec<Step>,
+        inputs: Vec<u32>,
+        outputs: Vec<u32>,
+        devices: u32,
+    ) -> Result<Plan, String> {
         let mut plan = Plan {
             func,
             arena_bytes: 0,
@@ -247,6 +282,7 @@ impl Plan {
             steps,
             inputs,
             outputs,
+            devices: devices.max(1),
         };
         plan.check_indices()?;
         let (classes, intervals) = plan.liveness()?;
@@ -288,6 +324,40 @@ impl Plan {
                     if view == of {
                         return Err(bad(format!(
                             "step {s} makes buffer {view} a view of itself"
+                        )));
+                    }
+                }
+                Step::Collective {
+                    input,
+                    output,
+                    groups,
+                    ..
+                } => {
+                    check(*input, &format!("step {s}"))?;
+                    check(*output, &format!("step {s}"))?;
+                    if input == output {
+                        return Err(bad(format!("step {s} writes its own input")));
+                    }
+                    let mut seen = vec![false; self.devices as usize];
+                    for d in groups.iter().flatten() {
+                        match seen.get_mut(*d as usize) {
+                            Some(x) if !*x => *x = true,
+                            Some(_) => {
+                                return Err(bad(format!("step {s} names device {d} twice")));
+                            }
+                            None => {
+                                return Err(bad(format!(
+                                    "step {s} names device {d} of {}",
+                                    self.devices
+                                )));
+                            }
+                        }
+                    }
+                    if seen.iter().any(|x| !x) || groups.iter().any(|g| g.len() != groups[0].len())
+                    {
+                        return Err(bad(format!(
+                            "step {s}: the groups must cover all {} devices in groups of one size",
+                            self.devices
                         )));
                     }
                 }
@@ -339,6 +409,10 @@ impl Plan {
                     parent[v] = o;
                     touch(*view as usize, s, &mut start, &mut end);
                     touch(*of as usize, s, &mut start, &mut end);
+                }
+                Step::Collective { input, output, .. } => {
+                    touch(*input as usize, s, &mut start, &mut end);
+                    touch(*output as usize, s, &mut start, &mut end);
                 }
             }
         }
@@ -406,6 +480,38 @@ impl Plan {
             }
         }
         for (s, step) in self.steps.iter().enumerate() {
+            if let Step::Collective {
+                op,
+                input,
+                output,
+                groups,
+            } = step
+            {
+                let (i, o) = (
+                    &self.buffers[*input as usize],
+                    &self.buffers[*output as usize],
+                );
+                let g = groups.first().map_or(1, Vec::len) as u64;
+                let rank = i.shape.len() as u32;
+                let (ok, dims) = match op {
+                    Collective::AllReduce { .. } | Collective::CollectivePermute { .. } => {
+                        (o.bytes == i.bytes, vec![])
+                    }
+                    Collective::AllGather { dim } => (o.bytes == i.bytes * g, vec![*dim]),
+                    Collective::ReduceScatter { dim, .. } => (i.bytes == o.bytes * g, vec![*dim]),
+                    Collective::AllToAll {
+                        split_dim,
+                        concat_dim,
+                    } => (o.bytes == i.bytes, vec![*split_dim, *concat_dim]),
+                };
+                if !ok || i.elem != o.elem || dims.iter().any(|d| *d >= rank) {
+                    return bad(format!(
+                        "step {s}: a {op:?} of {} {} bytes into {} {} bytes over groups of {g}",
+                        i.bytes, i.elem, o.bytes, o.elem
+                    ));
+                }
+                continue;
+            }
             let Step::Launch { kernel, args } = step else {
                 continue;
             };
@@ -444,7 +550,7 @@ impl Plan {
                 .iter()
                 .find(|k| &k.name == kernel)
                 .map(|k| (k, args.as_slice())),
-            Step::Alias { .. } => None,
+            Step::Alias { .. } | Step::Collective { .. } => None,
         })
     }
 
@@ -487,7 +593,8 @@ impl Plan {
     /// constants and `inputs` in, runs each launch through `run` (the kernel's entry
     /// and one byte buffer per parameter, staged from and back into the arena), and
     /// returns the results' bytes. `on_launch` is told each launch's index as it ends
-    /// (for timing). The plan must have passed [`Plan::validate`].
+    /// (for timing). The plan must have passed [`Plan::validate`]; a plan of several
+    /// devices runs with [`Plan::run_host_spmd`].
     pub fn run_host(
         &self,
         kernels: &[KernelInfo],
@@ -495,43 +602,119 @@ impl Plan {
         run: &mut Launcher<'_>,
         on_launch: &mut dyn FnMut(usize),
     ) -> Result<Vec<Vec<u8>>, String> {
-        self.check_inputs(inputs)?;
+        let mut outs = self.run_host_spmd(kernels, &[inputs.to_vec()], run, on_launch)?;
+        Ok(outs.remove(0))
+    }
+
+    /// Runs a partitioned plan on the host for each of its [`Plan::devices`]
+    /// (`inputs[d]`: device `d`'s arguments), one arena per device, in lockstep:
+    /// each launch runs on every device in turn, and each collective step
+    /// combines the devices' buffers in memory ([`crate::collective::exchange`]).
+    /// Returns each device's results.
+    pub fn run_host_spmd(
+        &self,
+        kernels: &[KernelInfo],
+        inputs: &[Vec<&[u8]>],
+        run: &mut Launcher<'_>,
+        on_launch: &mut dyn FnMut(usize),
+    ) -> Result<Vec<Vec<Vec<u8>>>, String> {
+        if inputs.len() != self.devices as usize {
+            return Err(format!(
+                "@{} runs on {} devices, {} given inputs",
+                self.func,
+                self.devices,
+                inputs.len()
+            ));
+        }
         let size = usize::try_from(self.arena_bytes)
             .map_err(|_| format!("the arena of {} bytes does not fit", self.arena_bytes))?;
-        let mut arena = vec![0u8; size];
-        self.write_constants(&mut arena)?;
-        for (data, b) in inputs.iter().zip(&self.inputs) {
-            let at = self.buffers[*b as usize].offset as usize;
-            arena[at..at + data.len()].copy_from_slice(data);
+        let mut arenas = Vec::with_capacity(inputs.len());
+        for ins in inputs {
+            self.check_inputs(ins)?;
+            let mut arena = vec![0u8; size];
+            self.write_constants(&mut arena)?;
+            for (data, b) in ins.iter().zip(&self.inputs) {
+                let at = self.buffers[*b as usize].offset as usize;
+                arena[at..at + data.len()].copy_from_slice(data);
+            }
+            arenas.push(arena);
         }
-        for (n, (k, args)) in self.launches(kernels).enumerate() {
-            let mut staged: Vec<Vec<u8>> = args
-                .iter()
-                .zip(&k.params)
-                .map(|(a, p)| {
-                    let at = self.buffers[*a as usize].offset as usize;
-                    if p.output {
-                        vec![0; p.bytes as usize]
-                    } else {
-                        arena[at..at + p.bytes as usize].to_vec()
+        let range = |b: u32| {
+            let b = &self.buffers[b as usize];
+            b.offset as usize..(b.offset + b.bytes) as usize
+        };
+        let mut n = 0;
+        for step in &self.steps {
+            match step {
+                Step::Alias { .. } => {}
+                Step::Launch { kernel, args } => {
+                    let k = kernels
+                        .iter()
+                        .find(|k| &k.name == kernel)
+                        .ok_or_else(|| format!("no kernel '{kernel}'"))?;
+                    for arena in arenas.iter_mut() {
+                        let mut staged: Vec<Vec<u8>> = args
+                            .iter()
+                            .zip(&k.params)
+                            .map(|(a, p)| {
+                                let at = self.buffers[*a as usize].offset as usize;
+                                if p.output {
+                                    vec![0; p.bytes as usize]
+                                } else {
+                                    arena[at..at + p.bytes as usize].to_vec()
+                                }
+                            })
+                            .collect();
+                        run(k, &mut staged)?;
+                        for ((a, p), data) in args.iter().zip(&k.params).zip(&staged) {
+                            if p.output {
+                                let at = self.buffers[*a as usize].offset as usize;
+                                arena[at..at + data.len()].copy_from_slice(data);
+                            }
+                        }
                     }
-                })
-                .collect();
-            run(k, &mut staged)?;
-            for ((a, p), data) in args.iter().zip(&k.params).zip(&staged) {
-                if p.output {
-                    let at = self.buffers[*a as usize].offset as usize;
-                    arena[at..at + data.len()].copy_from_slice(data);
+                    on_launch(n);
+                    n += 1;
+                }
+                Step::Collective {
+                    op,
+                    input,
+                    output,
+                    groups,
+                } => {
+                    let b = &self.buffers[*input as usize];
+                    let mut results = Vec::new();
+                    for g in groups {
+                        let ins: Vec<&[u8]> = g
+                            .iter()
+                            .map(|d| &arenas[*d as usize][range(*input)])
+                            .collect();
+                        for me in 0..g.len() {
+                            results.push((g[me], exchange(op, &b.elem, &b.shape, &ins, g, me)?));
+                        }
+                    }
+                    for (d, data) in results {
+                        let r = range(*output);
+                        if data.len() != r.len() {
+                            return Err(format!(
+                                "@{}: a collective made {} bytes for a {}-byte buffer",
+                                self.func,
+                                data.len(),
+                                r.len()
+                            ));
+                        }
+                        arenas[d as usize][r].copy_from_slice(&data);
+                    }
                 }
             }
-            on_launch(n);
         }
-        Ok(self
-            .outputs
+        Ok(arenas
             .iter()
-            .map(|b| {
-                let b = &self.buffers[*b as usize];
-                arena[b.offset as usize..(b.offset + b.bytes) as usize].to_vec()
+            .map(|arena| {
+                self.outputs
+                    .iter()
+                    .map(|b| arena[range(*b)].to_vec())
+                    .collect()
             })
             .collect())
     }
@@ -972,5 +1155,57 @@ mod tests {
             },
             "stablehlo.while at m.mlir:3:5"
         );
+    }
+
+    /// Two devices: each all-gathers its input, then all-reduces; a plan of
+    /// groups that miss a device is refused.
+    #[test]
+    fn partitioned_plans_run_every_device_in_lockstep() {
+        use crate::collective::{Collective, Reduction};
+        let bufs = vec![input(0, 8), buf(16, Source::Step), buf(16, Source::Step)];
+        let steps = vec![
+            Step::Collective {
+                op: Collective::AllGather { dim: 0 },
+                input: 0,
+                output: 1,
+                groups: vec![vec![0, 1]],
+            },
+            Step::Collective {
+                op: Collective::AllReduce {
+                    reduction: Reduction::Sum,
+                },
+                input: 1,
+                output: 2,
+                groups: vec![vec![0, 1]],
+            },
+        ];
+        let p =
+            Plan::new_spmd("f".into(), bufs.clone(), steps.clone(), vec![0], vec![2], 2).unwrap();
+        assert_no_overlap(&p);
+        p.validate(&[]).unwrap();
+        let f = |v: &[f32]| v.iter().flat_map(|x| x.to_le_bytes()).collect::<Vec<u8>>();
+        let (a, b) = (f(&[1.0, 2.0]), f(&[3.0, 4.0]));
+        let mut never = |_: &KernelInfo, _: &mut [Vec<u8>]| -> Result<(), String> {
+            unreachable!("no launches")
+        };
+        let outs = p
+            .run_host_spmd(&[], &[vec![&a], vec![&b]], &mut never, &mut |_| {})
+            .unwrap();
+        let want = f(&[2.0, 4.0, 6.0, 8.0]);
+        assert_eq!(outs, vec![vec![want.clone()], vec![want]]);
+        // One device's run of a two-device plan is refused.
+        assert!(p.run_host(&[], &[&a], &mut never, &mut |_| {}).is_err());
+        // Groups must cover every device once.
+        let mut bad = steps.clone();
+        if let Step::Collective { groups, .. } = &mut bad[0] {
+            *groups = vec![vec![0, 0]];
+        }
+        assert!(Plan::new_spmd("f".into(), bufs.clone(), bad, vec![0], vec![2], 2).is_err());
+        // Sizes must fit the op: an all-gather into a buffer of the input's size.
+        let mut bad = steps;
+        if let Step::Collective { output, .. } = &mut bad[0] {
+            *output = 0;
+        }
+        assert!(Plan::new_spmd("f".into(), bufs, bad, vec![0], vec![2], 2).is_err());
     }
 }

@@ -26,6 +26,18 @@ use std::collections::HashMap;
 
 type Res = IResult<Vec<Tensor>>;
 
+/// Whether `op` is one of the collectives a launch plan runs as a step
+/// between devices (`all_reduce`, `all_gather`, `reduce_scatter`,
+/// `all_to_all`, `collective_permute`).
+pub fn is_collective(ctx: &Context, op: Op) -> bool {
+    use aic::op_def::OpHandle;
+    AllReduce::is(ctx, op)
+        || AllGather::is(ctx, op)
+        || ReduceScatter::is(ctx, op)
+        || AllToAll::is(ctx, op)
+        || CollectivePermute::is(ctx, op)
+}
+
 /// Collectives have effects across processes: not pure, so that nothing
 /// folds, moves or drops them.
 const fn collective(name: &'static str, summary: &'static str) -> OpSpec {
@@ -501,7 +513,7 @@ struct Runs(HashMap<Vec<usize>, u64>);
 
 /// The operands of every process of `group` (this one's being `mine`), in
 /// the group's order.
-fn exchange(
+pub(crate) fn exchange(
     it: &mut Interp<'_>,
     op: Op,
     group: &[usize],

@@ -691,7 +691,8 @@ fn not_lowered(ctx: &Context, group: Op, why: &str) -> Diagnostic {
 /// Whether `op`, left in a host function after code generation, is the
 /// host program's (not a tensor op a kernel must compute): it computes no
 /// tensor of rank 1 or more, or it is a kernel launch, a constant, a view
-/// of its operand's bytes (a reshape or bitcast), a call, or control flow
+/// of its operand's bytes (a reshape or bitcast), a collective (a step of
+/// the launch plan between devices), a call, or control flow
 /// (a loop or conditional holding the host program).
 fn host_program_op(ctx: &Context, op: Op) -> bool {
     use aic_dialects::{func, graph, stablehlo as shlo};
@@ -706,6 +707,7 @@ fn host_program_op(ctx: &Context, op: Op) -> bool {
         || shlo::Reshape::is(ctx, op)
         || shlo::BitcastConvert::is(ctx, op)
         || func::Call::is(ctx, op)
+        || shlo::collective::is_collective(ctx, op)
         || shlo::structured::While::is(ctx, op)
         || shlo::structured::If::is(ctx, op)
         || shlo::structured::Case::is(ctx, op)

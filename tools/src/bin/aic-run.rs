@@ -62,6 +62,8 @@ OPTIONS:
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
+  --devices=<0,1,...>       The CUDA devices a partitioned program (spmd-partition) runs on, one per
+                            device of its mesh, with NCCL (default: 0 to the mesh's size - 1)
   --input=<file.npy>        An argument of the entry function (repeatable)
   --args=<[attr, ...]>      The arguments as MLIR literals: \"[dense<1> : tensor<2xi32>]\"
   --output-dir=<dir>        Write result i as result<i>.npy there instead of printing:
@@ -104,6 +106,8 @@ struct Options {
     trace: Option<String>,
     /// `--max-memory`, or its default (see [`default_max_memory`]).
     max_memory: u64,
+    /// `--devices=0,1`: the CUDA devices a partitioned program runs on.
+    devices: Option<Vec<i32>>,
 }
 
 /// `--bench` without a count.
@@ -137,6 +141,7 @@ fn default_max_memory() -> u64 {
 fn parse_args() -> Result<Options, String> {
     let mut o = Options {
         max_memory: default_max_memory(),
+        devices: None,
         ..Options::default()
     };
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
@@ -180,6 +185,20 @@ fn parse_args() -> Result<Options, String> {
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
+            "--devices" => {
+                let text = value("--devices")?;
+                let list = text
+                    .split(',')
+                    .map(|d| aic_tools::int_flag("--devices", d.trim(), 0, 1023).map(|v| v as i32))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let mut sorted = list.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                if sorted.len() != list.len() {
+                    return Err(format!("--devices={text} names a device twice"));
+                }
+                o.devices = Some(list);
+            }
             "--input" => o.inputs.push(value("--input")?),
             "--args" => o.args = Some(value("--args")?),
             "--output-dir" => o.output_dir = Some(value("--output-dir")?),
@@ -286,7 +305,13 @@ fn run_tests(ctx: &Context, m: Op, o: &Options) -> (usize, usize) {
 }
 
 fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String> {
-    let types = arg_types(ctx, f);
+    // A partitioned module's entry takes each device's slices: its inputs are
+    // the global values.
+    let types = if partitioned(ctx, f).is_some() {
+        aic_dialects::sdy::layout::global_arg_types(ctx, f)
+    } else {
+        arg_types(ctx, f)
+    };
     for (i, ty) in types.iter().enumerate() {
         aic::shape::check_type(ctx, *ty, "aic-run's arguments")
             .map_err(|e| format!("argument {i}: {e}"))?;
@@ -354,8 +379,23 @@ fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String
     let f = entry_of(ctx, m, name)?;
     let inputs = entry_inputs(ctx, o, f)?;
     let mut it = interp(ctx, o);
-    let results = it.call(f, inputs).map_err(|e| interp_error(ctx, e))?;
+    let results = if partitioned(ctx, f).is_some() {
+        aic_dialects::sdy::layout::run_partitioned(&it, f, inputs)
+    } else {
+        it.call(f, inputs)
+    }
+    .map_err(|e| interp_error(ctx, e))?;
     emit_results(ctx, o, &results)
+}
+
+/// The devices of the module holding `f`, if `spmd-partition` made it
+/// per-device.
+fn partitioned(ctx: &Context, f: Op) -> Option<i64> {
+    let mut top = f;
+    while let Some(p) = ctx.parent_op(top) {
+        top = p;
+    }
+    aic_dialects::sdy::layout::partitioned_devices(ctx, top)
 }
 
 /// Prints results, or writes them as `result<i>.npy` into `--output-dir`.
@@ -519,12 +559,29 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             None
         }
     };
+    if plan.is_none() && partitioned(&ctx, f).is_some() {
+        return Err(format!(
+            "@{entry} is partitioned for several devices, which compiled code runs only as a plan, and it has none (see the warning above); --interpret runs it"
+        ));
+    }
     if plan.is_none() && (o.bench.is_some() || o.trace.is_some()) {
         return Err(format!(
             "--bench and --trace time a plan, and @{entry} has none"
         ));
     }
+    if o.devices.is_some()
+        && !plan
+            .as_ref()
+            .is_some_and(|p| p.devices > 1 && binary.is_some())
+    {
+        return Err(
+            "--devices runs a partitioned program (spmd-partition) with --target=cuda".into(),
+        );
+    }
     let (results, table) = match (plan, binary) {
+        (Some(p), Some(ptx)) if p.devices > 1 => {
+            run_cuda_devices(&ctx, f, &p, inputs, &infos, &ptx, o)?
+        }
         (Some(p), Some(ptx)) => run_cuda_plan(&ctx, f, &p, inputs, &infos, &ptx, o)?,
         (Some(p), None) => run_host_plan(&ctx, m, f, &p, inputs, &infos, o)?,
         (None, Some(ptx)) => (run_cuda(&ctx, f, inputs, &infos, &ptx)?, None),
@@ -690,6 +747,93 @@ fn run_cuda_plan(
     Ok((results_of(ctx, f, outs), table))
 }
 
+/// Runs the partitioned `plan` on one GPU per device of its mesh (`--devices`,
+/// or the first ones), its collectives through NCCL; `--bench` reports the
+/// median run and the share of it in collectives.
+fn run_cuda_devices(
+    ctx: &Context,
+    f: Op,
+    plan: &Plan,
+    inputs: Vec<Tensor>,
+    infos: &[KernelInfo],
+    ptx: &[u8],
+    o: &Options,
+) -> Result<PlanRun, String> {
+    let n = plan.devices as usize;
+    let ordinals = match &o.devices {
+        Some(d) if d.len() != n => {
+            return Err(format!(
+                "@{} is partitioned over a mesh of {n} devices, --devices names {}",
+                plan.func,
+                d.len()
+            ));
+        }
+        Some(d) => d.clone(),
+        None => (0..n as i32).collect(),
+    };
+    let present = aic_runtime::cuda::device_count().map_err(|e| e.to_string())?;
+    if let Some(missing) = ordinals.iter().find(|d| **d >= present) {
+        return Err(format!(
+            "@{} needs {n} GPUs (its mesh has {n} devices), but CUDA device {missing} is not present: this machine has {present}",
+            plan.func
+        ));
+    }
+    let nccl = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
+    let cudas = ordinals
+        .iter()
+        .map(|d| aic_runtime::Cuda::load_device(*d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let modules = cudas
+        .iter()
+        .map(|c| {
+            c.make_current()?;
+            c.load_module(ptx)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let (per_position, ids) = aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs)
+        .map_err(|e| interp_error(ctx, e))?;
+    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
+    for (p, ins) in per_position.iter().enumerate() {
+        per_device[ids[p] as usize] = ins
+            .iter()
+            .map(|t| aic_tools::compile::to_bytes(ctx, t))
+            .collect();
+    }
+    let refs: Vec<Vec<&[u8]>> = per_device
+        .iter()
+        .map(|d| d.iter().map(Vec::as_slice).collect())
+        .collect();
+    let mp = aic_runtime::MultiDevicePlan::new(&cudas, &modules, &ordinals, &nccl, plan, infos)
+        .map_err(|e| e.to_string())?;
+    mp.upload(&refs).map_err(|e| e.to_string())?;
+    mp.run().map_err(|e| e.to_string())?;
+    let outs = mp.outputs().map_err(|e| e.to_string())?;
+    let parts: Vec<Vec<Tensor>> = ids
+        .iter()
+        .map(|id| results_of(ctx, f, outs[*id as usize].clone()))
+        .collect();
+    let results =
+        aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(|e| interp_error(ctx, e))?;
+    let mut table = None;
+    if o.bench.is_some() {
+        let mut t = mp
+            .bench(&refs, BENCH_WARMUP, o.bench.unwrap_or(1))
+            .map_err(|e| e.to_string())?;
+        let run = aic_runtime::cuda::median(&mut t.runs);
+        let coll = aic_runtime::cuda::median(&mut t.collectives);
+        table = Some(format!(
+            "@{} on {n} GPUs (CUDA devices {ordinals:?}, NCCL {} from {}): median {run:.4} ms a run, {coll:.4} ms ({:.1}%) in collectives on device 0\n",
+            plan.func,
+            nccl.version,
+            nccl.path,
+            if run > 0.0 { 100.0 * coll / run } else { 0.0 }
+        ));
+    }
+    Ok((results, table))
+}
+
 /// How far compiled results may be from the interpreter's, relative to
 /// 1 + |reference|: 1e-4 for f32 and wider; for narrower results, a few
 /// units in the last place of the coarsest format among them (the interpreter
@@ -770,16 +914,27 @@ fn run_host_plan(
     o: &Options,
 ) -> Result<PlanRun, String> {
     plan.validate(infos)?;
-    let bytes: Vec<Vec<u8>> = inputs
-        .iter()
-        .map(|t| aic_tools::compile::to_bytes(ctx, t))
-        .collect();
-    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
     let hm = aic_llvm::HostModule::new(ctx, m)?;
     let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
         let mut slices: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
         hm.run(&k.name, &mut slices)
     };
+    if plan.devices > 1 {
+        // A partitioned plan: every device of the mesh in one process, the
+        // collectives in memory.
+        if o.bench.is_some() || o.trace.is_some() {
+            return Err(
+                "--bench and --trace time one device's plan; this one is partitioned".into(),
+            );
+        }
+        let results = aic_tools::compile::run_host_spmd(ctx, f, plan, infos, inputs, &mut launch)?;
+        return Ok((results, None));
+    }
+    let bytes: Vec<Vec<u8>> = inputs
+        .iter()
+        .map(|t| aic_tools::compile::to_bytes(ctx, t))
+        .collect();
+    let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
     let outs = plan.run_host(infos, &refs, &mut launch, &mut |_| {})?;
     let mut table = None;
     if o.bench.is_some() || o.trace.is_some() {

@@ -129,6 +129,55 @@ pub fn matrix_pipeline(
     ))
 }
 
+/// `pipeline` (a `builtin.module(...)` pipeline) with `dynamic-dims` first
+/// when the module `m` has a public function with `?` dimensions or `bounds`
+/// (`NAME=N` items, `--dim-bounds`) are given. Each bound is rounded up to a
+/// power of two, the size *bucket* the kernels are compiled (and tuning-cache
+/// entries keyed) for. Static modules without bounds keep `pipeline` as it
+/// is.
+pub fn with_dim_bounds(
+    ctx: &Context,
+    m: Op,
+    pipeline: &str,
+    bounds: &[String],
+) -> Result<String, String> {
+    let dynamic = top_ops::<aic_dialects::func::Func>(ctx, m).iter().any(|f| {
+        aic_dialects::func::function_type(ctx, f.op()).is_some_and(|(ins, outs)| {
+            ins.iter().chain(&outs).any(|t| {
+                ctx.type_kind(*t)
+                    .shape()
+                    .is_some_and(|s| s.contains(&aic::types::DYNAMIC))
+            })
+        })
+    });
+    if !dynamic && bounds.is_empty() {
+        return Ok(pipeline.to_string());
+    }
+    let parsed = aic_passes::dynamic_dims::parse_assignments(bounds, "--dim-bounds")?;
+    let mut items = Vec::new();
+    for (name, n) in parsed {
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            return Err(format!("--dim-bounds: bad name '{name}'"));
+        }
+        let bucket = u64::try_from(n)
+            .ok()
+            .and_then(u64::checked_next_power_of_two)
+            .and_then(|b| i64::try_from(b).ok())
+            .ok_or_else(|| format!("--dim-bounds: {name}={n} is too large"))?;
+        items.push(format!("{name}={bucket}"));
+    }
+    let rest = pipeline
+        .strip_prefix("builtin.module(")
+        .ok_or_else(|| format!("not a module pipeline: {pipeline}"))?;
+    Ok(format!(
+        "builtin.module(dynamic-dims{{bounds={}}},{rest}",
+        items.join(",")
+    ))
+}
+
 /// The NeuronCore generations `--target=nki-sim` and `aic-translate
 /// --target=nki` compile for.
 pub const NKI_ARCHS: &[&str] = &["trn1", "trn2"];
@@ -167,11 +216,27 @@ pub fn default_arch(target: &str) -> &'static str {
 const CODEGEN: &str = "code generation";
 
 /// Runs `pipeline` on module `m`, whose shapes must be static and
-/// addressable (compiled code sizes every buffer from its type).
+/// addressable (compiled code sizes every buffer from its type) once a
+/// leading `dynamic-dims` pass (see [`with_dim_bounds`]) has run.
 pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), String> {
-    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d))?;
     let reg = aic_passes::all_passes();
-    let pm = parse_pipeline(pipeline, &reg).map_err(|e| format!("{e:?}"))?;
+    let mut pipeline = pipeline.to_string();
+    if let Some(rest) = pipeline.strip_prefix("builtin.module(dynamic-dims{")
+        && let Some(end) = rest.find('}')
+    {
+        let first = format!("builtin.module(dynamic-dims{{{}}})", &rest[..end]);
+        let pm = parse_pipeline(&first, &reg).map_err(|e| format!("{e:?}"))?;
+        PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+            .run(&pm, ctx, m)
+            .map_err(|d| located(ctx, &d))?;
+        let after = rest[end + 1..].trim_start_matches(',');
+        if after == ")" {
+            return aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d));
+        }
+        pipeline = format!("builtin.module({after}");
+    }
+    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d))?;
+    let pm = parse_pipeline(&pipeline, &reg).map_err(|e| format!("{e:?}"))?;
     PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
         .run(&pm, ctx, m)
         .map_err(|d| located(ctx, &d))?;

@@ -11,7 +11,9 @@ use aic::interp::tensor_of_attr;
 use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::{arith, func, gpu, graph, stablehlo};
-use aic_runtime::plan::{Buffer, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex};
+use aic_runtime::plan::{
+    Buffer, DimExpr, Dynamic, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex,
+};
 use aic_runtime::{KernelInfo, Param};
 use std::collections::HashMap;
 
@@ -233,7 +235,33 @@ fn plan_func(
             return Ok(interpreted(ctx, name, op));
         }
     }
-    Plan::new(name, bufs.list, steps, inputs, outputs).map(FuncPlan::Planned)
+    let mut plan = Plan::new(name, bufs.list, steps, inputs, outputs)?;
+    plan.dynamic = dynamic_of(ctx, f)?;
+    Ok(FuncPlan::Planned(plan))
+}
+
+/// The dynamic dimensions `dynamic-dims` recorded on function `f`, if any.
+fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
+    let Some((bounds, args, results)) = aic_passes::dynamic_dims::signature(ctx, f)? else {
+        return Ok(None);
+    };
+    let conv = |all: Vec<Vec<aic_passes::dynamic_dims::Dim>>| -> Vec<Vec<DimExpr>> {
+        all.into_iter()
+            .map(|ds| {
+                ds.into_iter()
+                    .map(|d| DimExpr {
+                        coef: d.coef,
+                        syms: d.syms,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    Ok(Some(Dynamic {
+        bounds: bounds.into_iter().collect(),
+        args: conv(args),
+        results: conv(results),
+    }))
 }
 
 /// Function `func` without a plan: `first` and every later op of its block the plan

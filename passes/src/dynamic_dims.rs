@@ -1191,10 +1191,16 @@ impl Analysis {
                 None => true,
             };
             if !holds {
-                let m = op_attr(ctx, *o, "error_message")
+                let mut m = op_attr(ctx, *o, "error_message")
                     .and_then(|a| ctx.attr_str(a))
                     .unwrap_or("shape assertion failed")
                     .to_string();
+                // `{k}`: the k-th operand after the predicate, as JAX writes it.
+                for (k, v) in ctx.operands(*o).iter().skip(1).enumerate() {
+                    if let Some(n) = side(*v) {
+                        m = m.replace(&format!("{{{k}}}"), &n.to_string());
+                    }
+                }
                 return Err(op_error(ctx, *o, m));
             }
         }

@@ -167,7 +167,10 @@ fn bert_layer_with_a_dynamic_batch() {
 fn sizes_outside_the_bounds_are_errors() {
     let (ok, err, _) = run("mlp", "b=16", &mlp_args(17), "over");
     assert!(!ok);
-    assert!(err.contains("dimension 0 ('b') is 17, above its bound 16"), "{err}");
+    assert!(
+        err.contains("dimension 0 ('b') is 17, above its bound 16"),
+        "{err}"
+    );
     let mut bad = mlp_args(3);
     bad[1] = vec![15, 32];
     let (ok, err, _) = run("mlp", "b=16", &bad, "static");
@@ -188,5 +191,8 @@ fn a_dynamic_sequence_in_attention_is_an_error() {
     args[0] = vec![2, 5, 32];
     let (ok, err, _) = run("attention_seq", "s=8", &args, "seq");
     assert!(!ok);
-    assert!(err.contains("only leading dimensions may be dynamic"), "{err}");
+    assert!(
+        err.contains("only leading dimensions may be dynamic"),
+        "{err}"
+    );
 }

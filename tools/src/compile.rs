@@ -131,7 +131,8 @@ pub fn matrix_pipeline(
 
 /// `pipeline` (a `builtin.module(...)` pipeline) with `dynamic-dims` first
 /// when the module `m` has a public function with `?` dimensions or `bounds`
-/// (`NAME=N` items, `--dim-bounds`) are given. Each bound is rounded up to a
+/// (`NAME=N` items, `--dim-bounds`; `*=N` bounds every dim not named) are
+/// given. Each bound is rounded up to a
 /// power of two, the size *bucket* the kernels are compiled (and tuning-cache
 /// entries keyed) for. Static modules without bounds keep `pipeline` as it
 /// is.
@@ -155,7 +156,16 @@ pub fn with_dim_bounds(
     }
     let parsed = aic_passes::dynamic_dims::parse_assignments(bounds, "--dim-bounds")?;
     let mut items = Vec::new();
+    let mut default = String::new();
     for (name, n) in parsed {
+        if name == "*" {
+            let bucket = u64::try_from(n)
+                .ok()
+                .and_then(u64::checked_next_power_of_two)
+                .ok_or_else(|| format!("--dim-bounds: *={n} is too large"))?;
+            default = format!(" default-bound={bucket}");
+            continue;
+        }
         if !name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
@@ -172,10 +182,11 @@ pub fn with_dim_bounds(
     let rest = pipeline
         .strip_prefix("builtin.module(")
         .ok_or_else(|| format!("not a module pipeline: {pipeline}"))?;
-    Ok(format!(
-        "builtin.module(dynamic-dims{{bounds={}}},{rest}",
-        items.join(",")
-    ))
+    let opts = match items.is_empty() {
+        true => default.trim_start().to_string(),
+        false => format!("bounds={}{default}", items.join(",")),
+    };
+    Ok(format!("builtin.module(dynamic-dims{{{opts}}},{rest}"))
 }
 
 /// The NeuronCore generations `--target=nki-sim` and `aic-translate

@@ -723,9 +723,7 @@ impl Analysis {
             );
         }
         if pred_in {
-            return fail(format!(
-                "reads a comparison of dynamic sizes: only a shape_assertion may"
-            ));
+            return fail("reads a comparison of dynamic sizes: only a shape_assertion may".into());
         }
         if let Some(c) = func::Call::of(ctx, o) {
             return self.call(ctx, c);
@@ -1135,10 +1133,10 @@ impl Analysis {
         };
         if joint && !self.refine {
             for (k, dims) in out.iter().enumerate() {
-                let p = leading(dims).map_err(|m| fail(m))?;
+                let p = leading(dims).map_err(&fail)?;
                 for (x, map) in &maps {
                     let xd = self.dims(ctx, *x);
-                    let px = leading(&xd).map_err(|m| fail(m))?;
+                    let px = leading(&xd).map_err(&fail)?;
                     if px == 0 {
                         continue;
                     }

@@ -594,19 +594,18 @@ impl Plan {
                 })
                 .collect()
         };
-        let (bounds, args, results): (BTreeMap<String, i64>, Vec<Vec<DimExpr>>, Vec<Vec<DimExpr>>) =
-            match &self.dynamic {
-                Some(d) => (
-                    d.bounds.iter().cloned().collect(),
-                    d.args.clone(),
-                    d.results.clone(),
-                ),
-                None => (
-                    BTreeMap::new(),
-                    self.inputs.iter().map(|b| fixed(*b)).collect(),
-                    self.outputs.iter().map(|b| fixed(*b)).collect(),
-                ),
-            };
+        let (bounds, args, results) = match &self.dynamic {
+            Some(d) => (
+                d.bounds.iter().cloned().collect::<BTreeMap<String, i64>>(),
+                d.args.clone(),
+                d.results.clone(),
+            ),
+            None => (
+                BTreeMap::new(),
+                self.inputs.iter().map(|b| fixed(*b)).collect(),
+                self.outputs.iter().map(|b| fixed(*b)).collect(),
+            ),
+        };
         if args.len() != self.inputs.len() || results.len() != self.outputs.len() {
             return Err(format!(
                 "plan of @{f}: the dynamic signature does not match"

@@ -105,8 +105,10 @@ def test_sizes_outside_the_bounds_and_wrong_static_dims_raise():
 
 def test_mlir_text_with_dynamic_dims_needs_bounds():
     text = "func.func @main(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {\n  %b = stablehlo.add %a, %a : tensor<?x4xf32>\n  return %b : tensor<?x4xf32>\n}\n"
-    with pytest.raises(aic.CompileError, match="has no bound"):
+    with pytest.raises(aic.CompileError, match="dim_bounds"):
         aic.compile(text)
+    with pytest.raises(aic.CompileError, match="dynamic dimension 'arg0.0' has no bound"):
+        aic.compile(text, dim_bounds={"b": 4})
     f = aic.compile(text, dim_bounds={"arg0.0": 5})
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.testing.assert_array_equal(f(x), x + x)

@@ -130,28 +130,12 @@ pub fn matrix_pipeline(
 }
 
 /// `pipeline` (a `builtin.module(...)` pipeline) with `dynamic-dims` first
-/// when the module `m` has a public function with `?` dimensions or `bounds`
-/// (`NAME=N` items, `--dim-bounds`; `*=N` bounds every dim not named) are
-/// given. Each bound is rounded up to a
+/// when `bounds` (`NAME=N` items, `--dim-bounds`; `*=N` bounds every dim not
+/// named) are given (then a `?` dim without one is an error naming it). Each bound is rounded up to a
 /// power of two, the size *bucket* the kernels are compiled (and tuning-cache
-/// entries keyed) for. Static modules without bounds keep `pipeline` as it
-/// is.
-pub fn with_dim_bounds(
-    ctx: &Context,
-    m: Op,
-    pipeline: &str,
-    bounds: &[String],
-) -> Result<String, String> {
-    let dynamic = top_ops::<aic_dialects::func::Func>(ctx, m).iter().any(|f| {
-        aic_dialects::func::function_type(ctx, f.op()).is_some_and(|(ins, outs)| {
-            ins.iter().chain(&outs).any(|t| {
-                ctx.type_kind(*t)
-                    .shape()
-                    .is_some_and(|s| s.contains(&aic::types::DYNAMIC))
-            })
-        })
-    });
-    if !dynamic && bounds.is_empty() {
+/// entries keyed) for. Without bounds `pipeline` is kept as it is.
+pub fn with_dim_bounds(pipeline: &str, bounds: &[String]) -> Result<String, String> {
+    if bounds.iter().all(|b| b.trim().is_empty()) {
         return Ok(pipeline.to_string());
     }
     let parsed = aic_passes::dynamic_dims::parse_assignments(bounds, "--dim-bounds")?;
@@ -226,6 +210,20 @@ pub fn default_arch(target: &str) -> &'static str {
 /// What shape errors of compiled modules name as what cannot size them.
 const CODEGEN: &str = "code generation";
 
+/// Whether a public function of `m` has `?` dimensions in its signature.
+pub fn has_dynamic_signature(ctx: &Context, m: Op) -> bool {
+    top_ops::<aic_dialects::func::Func>(ctx, m).iter().any(|f| {
+        aic::symbol::visibility(ctx, f.op()) == Some(aic::symbol::Visibility::Public)
+            && aic_dialects::func::function_type(ctx, f.op()).is_some_and(|(ins, outs)| {
+                ins.iter().chain(&outs).any(|t| {
+                    ctx.type_kind(*t)
+                        .shape()
+                        .is_some_and(|s| s.contains(&aic::types::DYNAMIC))
+                })
+            })
+    })
+}
+
 /// Runs `pipeline` on module `m`, whose shapes must be static and
 /// addressable (compiled code sizes every buffer from its type) once a
 /// leading `dynamic-dims` pass (see [`with_dim_bounds`]) has run.
@@ -246,7 +244,16 @@ pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), Stri
         }
         pipeline = format!("builtin.module({after}");
     }
-    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d))?;
+    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| {
+        let d = match has_dynamic_signature(ctx, m) {
+            true => d.with_note(
+                "a public function has dynamic (`?`) dimensions: give each a bound (--dim-bounds=NAME=N; aic.compile(..., dim_bounds=...)) to compile it once for every size up to it",
+                aic::Where::Nowhere,
+            ),
+            false => d,
+        };
+        located(ctx, &d)
+    })?;
     let pm = parse_pipeline(&pipeline, &reg).map_err(|e| format!("{e:?}"))?;
     PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
         .run(&pm, ctx, m)

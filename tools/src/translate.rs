@@ -65,7 +65,7 @@ impl Translate {
             self.tuning.as_deref(),
             self.copy.as_deref(),
         )?;
-        let pipeline = with_dim_bounds(&ctx, m, &pipeline, &self.dim_bounds)?;
+        let pipeline = with_dim_bounds(&pipeline, &self.dim_bounds)?;
         run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = kernel_infos(&ctx, m)?;
         Ok((ctx, m, infos))

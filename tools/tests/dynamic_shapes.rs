@@ -65,7 +65,7 @@ fn run(name: &str, bounds: &str, args: &[Vec<i64>], tag: &str) -> (bool, String,
     let out_dir = dir.join("out");
     let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
         .arg("--target=host")
-        .arg(format!("--dim-bounds={bounds}"))
+        .args((!bounds.is_empty()).then(|| format!("--dim-bounds={bounds}")))
         .arg(fixture(name))
         .arg("--entry=@main")
         .args(inputs)
@@ -183,6 +183,12 @@ fn a_missing_bound_is_an_error() {
     let (ok, err, _) = run("mlp", "s=4", &mlp_args(3), "nobound");
     assert!(!ok);
     assert!(err.contains("dynamic dimension 'b' has no bound"), "{err}");
+    let (ok, err, _) = run("mlp", "", &mlp_args(3), "nobounds");
+    assert!(!ok);
+    assert!(
+        err.contains("give each a bound (--dim-bounds=NAME=N"),
+        "{err}"
+    );
 }
 
 #[test]

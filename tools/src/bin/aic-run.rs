@@ -359,22 +359,6 @@ fn dynamic_arg_types(ctx: &Context, f: Op, d: &aic_runtime::plan::Dynamic) -> Ve
         .collect()
 }
 
-/// Whether function `entry` of module text `source` has `?` dimensions in its
-/// signature.
-fn source_is_dynamic(registry: &Arc<aic::DialectRegistry>, source: &str, entry: &str) -> bool {
-    let mut ctx = Context::new(registry.clone());
-    ctx.allow_unregistered = true;
-    let mut sm = SourceMap::new();
-    let id = sm.add("source", source.to_string());
-    let Ok(m) = parse_module(&mut ctx, &sm, id) else {
-        return false;
-    };
-    entry_of(&ctx, m, entry).is_ok_and(|f| {
-        let (ins, outs) = aic_dialects::func::function_type(&ctx, f).unwrap_or_default();
-        ins.iter().chain(&outs).any(|t| has_dynamic_dims(&ctx, *t))
-    })
-}
-
 fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String> {
     entry_inputs_of(ctx, o, &arg_types(ctx, f))
 }
@@ -588,7 +572,7 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             o.tuning.as_deref(),
             o.copy.as_deref(),
         )?;
-        let pipeline = aic_tools::compile::with_dim_bounds(&ctx, m, &pipeline, &o.dim_bounds)?;
+        let pipeline = aic_tools::compile::with_dim_bounds(&pipeline, &o.dim_bounds)?;
         aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m)?;
         let binary = if target == "cuda" {
@@ -624,7 +608,8 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     // A plan of dynamic dims takes its arguments at their own shapes, padded
     // to the bounds it was compiled for, and gives its results cut to theirs.
     let dynamic = plan.as_ref().and_then(|p| p.dynamic.clone());
-    if dynamic.is_none() && source_is_dynamic(&registry, &source, &entry) {
+    if dynamic.is_none() && aic_passes::dynamic_dims::signature(&ctx, f).is_ok_and(|s| s.is_some())
+    {
         return Err(format!(
             "@{entry} has dynamic dimensions and no plan: they run only as a plan"
         ));

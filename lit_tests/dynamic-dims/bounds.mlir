@@ -67,3 +67,32 @@ module {
     return %y : tensor<?x?x32xf32>
   }
 }
+
+// -----
+
+// One private function called twice with the same dims (JAX calls one
+// `@relu` per use) is analysed once; called with other dims it is an error
+// (see invalid.mlir).
+// CHECK-LABEL: func.func public @twice(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: call @relu(%arg0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: call @relu(%{{.*}}) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: func.func private @relu(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
+// TILE-LABEL: func.func public @twice(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32>
+module {
+  func.func public @twice(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %a = call @relu(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    %b = call @relu(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    return %b : tensor<?x4xf32>
+  }
+  func.func private @relu(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<1x4xf32>
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+    %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+    %shape = stablehlo.concatenate %n1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %zz = stablehlo.dynamic_broadcast_in_dim %zb, %shape, dims = [0, 1] : (tensor<1x4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+    %y = stablehlo.maximum %x, %zz : tensor<?x4xf32>
+    return %y : tensor<?x4xf32>
+  }
+}

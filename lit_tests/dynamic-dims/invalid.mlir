@@ -67,3 +67,17 @@ func.func @broadcast_along_one_of_two(%x: tensor<?xf32>, %y: tensor<?x?xf32>) ->
   %r = stablehlo.dynamic_broadcast_in_dim %x, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// -----
+
+module {
+  func.func public @other_dims(%x: tensor<?x4xf32>, %y: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %a = call @id(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    // expected-error@+1 {{'func.call' op a function with dynamic dimensions is called with other dims than before: inline it first}}
+    %b = call @id(%y) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    return %b : tensor<?x4xf32>
+  }
+  func.func private @id(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    return %x : tensor<?x4xf32>
+  }
+}

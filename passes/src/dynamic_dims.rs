@@ -512,6 +512,10 @@ fn text(dims: &[Dim]) -> String {
         .join(", ")
 }
 
+/// What a call passes a callee: per operand, its dims (a dynamic tensor) and
+/// the sizes it holds (a size tensor).
+type Seeds = Vec<(Option<Vec<Dim>>, Option<Vec<Dim>>)>;
+
 struct Analysis {
     refine: bool,
     /// Tensor values with a dynamic dim.
@@ -522,7 +526,7 @@ struct Analysis {
     /// the direction and both sides.
     preds: HashSet<Value>,
     /// Callees analysed, with the dims of their results.
-    done: HashMap<Op, Vec<Vec<Dim>>>,
+    done: HashMap<Op, (Seeds, Vec<Vec<Dim>>)>,
     /// Ops to erase after the rewrite (shape assertions).
     erase: Vec<Op>,
     module: Op,
@@ -812,12 +816,29 @@ impl Analysis {
         let callee = op_attr(ctx, o, "callee")
             .and_then(|a| aic::symbol::lookup_nearest_symbol_from(ctx, o, a))
             .ok_or_else(|| op_error(ctx, o, "the callee is not found"))?;
-        if self.done.contains_key(&callee) {
-            return Err(op_error(
-                ctx,
-                o,
-                "a function with dynamic dimensions is called twice: inline it first",
-            ));
+        // What the call passes: each operand's dims and sizes.
+        let seeds: Seeds = ctx
+            .operands(o)
+            .iter()
+            .map(|x| (self.shapes.get(x).cloned(), self.scalars.get(x).cloned()))
+            .collect();
+        if let Some((before, results)) = self.done.get(&callee) {
+            // Called again (JAX calls one `@relu` per use): the same dims
+            // give the same results; other dims would need a copy of it.
+            if *before != seeds {
+                return Err(op_error(
+                    ctx,
+                    o,
+                    "a function with dynamic dimensions is called with other dims than before: inline it first",
+                ));
+            }
+            let results = results.clone();
+            for (r, d) in ctx.results(o).zip(&results) {
+                if d.iter().any(Dim::is_dynamic) {
+                    self.shapes.insert(r, d.clone());
+                }
+            }
+            return Ok(());
         }
         let block = body(ctx, callee).ok_or_else(|| op_error(ctx, o, "the callee has no body"))?;
         let params: Vec<Value> = ctx.block_args(block).to_vec();
@@ -835,8 +856,7 @@ impl Analysis {
                 self.shapes.insert(r, d.clone());
             }
         }
-        self.done.insert(callee, results);
-        let _ = self.module;
+        self.done.insert(callee, (seeds, results));
         Ok(())
     }
 

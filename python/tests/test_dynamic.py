@@ -50,6 +50,26 @@ def test_mlp_compiles_once_and_runs_batch_1_3_8():
         close(got, np.asarray(jax.jit(mlp)(x, w1, w2)))
 
 
+def test_two_relu_layers_share_jaxs_one_relu_function():
+    (b,) = export.symbolic_shape("b")
+
+    def f(x, w1, w2):
+        return jax.nn.relu(jax.nn.relu(x @ w1) @ w2)
+
+    g = aic.compile(
+        f,
+        jax.ShapeDtypeStruct((b, 8), jnp.float32),
+        jax.ShapeDtypeStruct((8, 8), jnp.float32),
+        jax.ShapeDtypeStruct((8, 4), jnp.float32),
+        dim_bounds={"b": 16},
+    )
+    rng = np.random.default_rng(3)
+    w1, w2 = rand(rng, 8, 8), rand(rng, 8, 4)
+    for n in (1, 5, 16):
+        x = rand(rng, n, 8)
+        close(g(x, w1, w2), np.asarray(jax.jit(f)(x, w1, w2)))
+
+
 def test_layernorm_with_batch_and_sequence_bounds():
     b, s = export.symbolic_shape("b, s")
 

@@ -849,6 +849,78 @@ mod tests {
         }
     }
 
+    /// A plan of dynamic dims binds sizes from the arguments' shapes (static
+    /// dims must match, sizes stay within their bounds and agree), pads each
+    /// argument to its bound's buffer and cuts the results to their shapes.
+    #[test]
+    fn dynamic_plans_bind_pad_and_trim() {
+        let shaped = |shape: Vec<i64>, source: Source| Buffer {
+            offset: 0,
+            bytes: shape.iter().product::<i64>() as u64 * 4,
+            elem: "f32".into(),
+            shape,
+            source,
+        };
+        let mut p = Plan::new(
+            "f".into(),
+            vec![
+                shaped(
+                    vec![8, 4],
+                    Source::Input {
+                        arg: 0,
+                        kept: false,
+                    },
+                ),
+                shaped(
+                    vec![4],
+                    Source::Input {
+                        arg: 1,
+                        kept: false,
+                    },
+                ),
+                shaped(vec![8, 2], Source::Step),
+            ],
+            vec![launch("k", &[0, 1, 2])],
+            vec![0, 1],
+            vec![2],
+        )
+        .unwrap();
+        let d = |c: i64, s: &[&str]| DimExpr {
+            coef: c,
+            syms: s.iter().map(|x| x.to_string()).collect(),
+        };
+        p.dynamic = Some(Dynamic {
+            bounds: vec![("b".into(), 8)],
+            args: vec![vec![d(1, &["b"]), d(4, &[])], vec![d(4, &[])]],
+            results: vec![vec![d(1, &["b"]), d(2, &[])]],
+        });
+        let b = p.bind(&[vec![3, 4], vec![4]]).unwrap();
+        assert_eq!(b.sizes["b"], 3);
+        assert_eq!(b.input_bytes, vec![48, 16]);
+        assert_eq!(b.output_shapes, vec![vec![3, 2]]);
+        let x = vec![1u8; 48];
+        let w = vec![2u8; 16];
+        let (padded, b) = p.pad_inputs(&[&x, &w], &[vec![3, 4], vec![4]]).unwrap();
+        assert_eq!(padded[0].len(), 128);
+        assert!(padded[0][..48].iter().all(|v| *v == 1));
+        assert!(padded[0][48..].iter().all(|v| *v == 0));
+        assert_eq!(b.trim_outputs(vec![vec![7u8; 64]]), vec![vec![7u8; 24]]);
+        let err = p.bind(&[vec![9, 4], vec![4]]).unwrap_err();
+        assert!(err.contains("is 9, above its bound 8"), "{err}");
+        let err = p.bind(&[vec![3, 5], vec![4]]).unwrap_err();
+        assert!(err.contains("expected [b, 4]"), "{err}");
+        let err = p.bind(&[vec![0, 4], vec![4]]).unwrap_err();
+        assert!(err.contains("expected [b, 4]"), "{err}");
+        assert!(
+            p.pad_inputs(&[&x[..40], &w], &[vec![3, 4], vec![4]])
+                .is_err()
+        );
+        // A static plan binds to its own shapes only.
+        p.dynamic = None;
+        assert!(p.bind(&[vec![8, 4], vec![4]]).is_ok());
+        assert!(p.bind(&[vec![3, 4], vec![4]]).is_err());
+    }
+
     /// x -> k0 -> t -> k1 -> u -> k2 -> y: t and y may share bytes, u may not share
     /// with either neighbour.
     #[test]

@@ -5,6 +5,7 @@
 pub mod canonicalize;
 pub mod coord_to_arith;
 pub mod cse;
+pub mod dynamic_dims;
 pub mod eqsat_fusion;
 pub mod fusion_to_tile;
 pub mod inline;
@@ -27,6 +28,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&loop_invariant_code_motion::INFO);
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
+    reg.register(&dynamic_dims::INFO);
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&spmd_partition::INFO);
     reg.register(&eqsat_fusion::INFO);

@@ -67,6 +67,9 @@ class ExportError(Error):
     """JAX could not export the function to StableHLO (or JAX is not installed)."""
 
 
+#: The bound of a dynamic dimension ``dim_bounds`` does not name.
+DEFAULT_DIM_BOUND = 1024
+
 #: Fusion up to eqsat-fusion: what :func:`eqsat_report` runs by default.
 FUSION_PIPELINE = "builtin.module(stablehlo-to-graph,inline,canonicalize,eqsat-fusion)"
 
@@ -186,6 +189,14 @@ class Function:
         # which _check then reports) and whether it travels as raw bytes (bf16).
         self._specs = [(_result_dtype(e), s, e == "bf16") for e, s in self._inputs]
         self._info = {k: getattr(native, k) for k in ("entry", "target", "arch", "kernels", "unplanned", "host_ir")}
+        # Dynamic dimensions: per argument, which dims are sizes (None: static).
+        self._dynamic = native.dynamic
+        if self._dynamic is not None:
+            _, arg_dims, _ = self._dynamic
+            self._specs = [
+                (dt, tuple(None if not d.isdigit() else n for d, n in zip(dims, s)), raw)
+                for (dt, s, raw), dims in zip(self._specs, arg_dims)
+            ]
 
     @property
     def inputs(self) -> list[tuple[str, tuple[int, ...]]]:
@@ -196,6 +207,16 @@ class Function:
     def outputs(self) -> list[tuple[str, tuple[int, ...]]]:
         """The results: (aic element type, shape) each."""
         return list(self._outputs)
+
+    @property
+    def dynamic(self) -> Optional[dict[str, Any]]:
+        """None for static shapes; else ``{"bounds": {name: bound}, "args": [[dim, ...], ...],
+        "results": [...]}``, each dim a size's name (``"b"``), a number or a product
+        (``"4*b"``). Such a function takes any sizes from 1 to their bounds."""
+        if self._dynamic is None:
+            return None
+        bounds, args, results = self._dynamic
+        return {"bounds": dict(bounds), "args": args, "results": results}
 
     @property
     def entry(self) -> str:
@@ -250,22 +271,45 @@ class Function:
 
     def check_args(self, *args: Any) -> list[np.ndarray]:
         """``args`` as the arrays the native module takes, or :class:`ArgumentError`."""
+        return self._arrays(args)[0]
+
+    def _arrays(self, args: Sequence[Any]) -> tuple[list[np.ndarray], list[list[int]]]:
+        """The arrays the native module takes and the arguments' shapes; a function
+        of dynamic dimensions takes each size up to its bound."""
         if len(args) != len(self._inputs):
             raise ArgumentError(f"@{self.entry} takes {len(self._inputs)} arguments, {len(args)} given")
-        arrays = []
+        arrays, shapes = [], []
         for i, (x, (dt, shape, raw)) in enumerate(zip(args, self._specs)):
             a = x if type(x) is np.ndarray else _host_array(x, f"argument {i}")
-            if a.dtype != dt or a.shape != shape or not a.flags.c_contiguous:
+            if self._dynamic is not None:
+                # Sizes (None in `shape`) are checked against the bounds below.
+                elem, _ = self._inputs[i]
+                dims = self._dynamic[1][i]
+                fits = len(a.shape) == len(shape) and all(n is None or n == m for n, m in zip(shape, a.shape))
+                _check(a, elem, a.shape if fits else [d if n is None else n for d, n in zip(dims, shape)], f"argument {i}")
+            elif a.dtype != dt or a.shape != shape or not a.flags.c_contiguous:
                 elem, shape = self._inputs[i]
                 _check(a, elem, shape, f"argument {i}")
+            shapes.append(list(a.shape))
             arrays.append(a.reshape(-1).view(np.uint8) if raw else a)
-        return arrays
+        if self._dynamic is not None:
+            try:
+                self._native.bind(shapes)
+            except RunError as e:
+                raise ArgumentError(str(e)) from e
+        return arrays, shapes
 
     def __call__(self, *args: Any) -> Any:
-        outs = self._owned().run(self.check_args(*args))
+        arrays, shapes = self._arrays(args)
         if self._unreadable:
             raise RunError(f"@{self.entry} returns element types {[e for e, _ in self._outputs]}, some of which NumPy cannot hold")
-        arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, self._results)]
+        if self._dynamic is not None:
+            outs, out_shapes = self._owned().run_shaped(arrays, shapes)
+            results = [(dt, tuple(s)) for (dt, _), s in zip(self._results, out_shapes)]
+        else:
+            outs = self._owned().run(arrays)
+            results = self._results
+        arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, results)]
         if self._out_tree is not None:
             import jax
 
@@ -275,6 +319,22 @@ class Function:
     def __repr__(self) -> str:
         sig = ", ".join(f"{e}{list(s)}" for e, s in self._inputs)
         return f"<aic.Function @{self.entry}({sig}) on {self.target}/{self.arch}, {len(self.kernels)} kernels>"
+
+
+def jax_specs(example_args: Sequence[Any]) -> Any:
+    """The example arguments as ``jax.ShapeDtypeStruct``s."""
+    import jax
+
+    return jax.tree_util.tree_map(_spec, tuple(example_args))
+
+
+def _symbolic(specs: Any) -> bool:
+    """Whether any ``jax.ShapeDtypeStruct`` among ``specs`` has a symbolic dim."""
+    import jax
+
+    return any(
+        not isinstance(d, int) for s in jax.tree_util.tree_leaves(specs) for d in getattr(s, "shape", ())
+    )
 
 
 def export_jax(
@@ -298,6 +358,11 @@ def export_jax(
         kw["out_shardings"] = out_shardings
     try:
         specs = jax.tree_util.tree_map(_spec, example_args)
+        if _symbolic(specs):
+            # Symbolic dims (jax.export.symbolic_shape): jax.export's module,
+            # whose @main takes the arrays only and computes the sizes.
+            exported = jax.export.export(jax.jit(fun, keep_unused=True, **kw))(*specs)
+            return exported.mlir_module(), exported.out_tree
         lowered = jax.jit(fun, keep_unused=True, **kw).lower(*specs)
         return lowered.as_text(), lowered.out_tree
     except Exception as e:  # noqa: BLE001 - whatever JAX raises, say it was the export
@@ -323,6 +388,7 @@ def compile(
     entry: Optional[str] = None,
     in_shardings: Any = None,
     out_shardings: Any = None,
+    dim_bounds: Optional[dict[str, int]] = None,
 ) -> Function:
     """Compiles ``source`` for ``target`` and returns the callable :class:`Function`.
 
@@ -338,6 +404,14 @@ def compile(
     (``spmd-partition``) into one program per device with collectives; on the
     host every device of the mesh runs in this process and the function still
     takes and returns whole arrays.
+
+    Dynamic shapes: ``jax.ShapeDtypeStruct``s with symbolic dims
+    (``b, = jax.export.symbolic_shape("b")``; ``?`` dims in MLIR text) compile
+    once into kernels for every size up to the dim's bound: ``dim_bounds``
+    (``{"b": 64}``; each rounded up to a power of two, the tuning bucket; for a
+    JAX function, :data:`DEFAULT_DIM_BOUND` for dims it does not name, while
+    MLIR text must name every bound). The function then takes arguments of any
+    sizes up to the bounds.
 
     Raises :class:`CompileError` with the compiler's diagnostics,
     :class:`ExportError` when JAX cannot export the function, and
@@ -362,7 +436,10 @@ def compile(
         raise TypeError(f"aic.compile takes MLIR text, a path or a JAX function, not {type(source).__name__}")
     if out_tree is None and (in_shardings is not None or out_shardings is not None):
         raise TypeError("in_shardings and out_shardings apply to a JAX function, not to MLIR text")
-    fn = Function(_aic.compile(text, target, arch, tuning, entry, name), out_tree)
+    bounds = [f"{k}={int(v)}" for k, v in (dim_bounds or {}).items()]
+    if out_tree is not None and _symbolic(jax_specs(example_args)):
+        bounds.append(f"*={DEFAULT_DIM_BOUND}")
+    fn = Function(_aic.compile(text, target, arch, tuning, entry, name, bounds), out_tree)
     if example_args and out_tree is None:
         fn.check_args(*example_args)
     return fn

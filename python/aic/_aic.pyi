@@ -35,6 +35,16 @@ class Compiled:
     def run(self, args: list[object]) -> list[bytearray]:
         """Runs the function on one C-contiguous buffer per argument (exactly
         its bytes) and returns each result's bytes."""
+    @property
+    def dynamic(self) -> Optional[tuple[list[tuple[str, int]], list[list[str]], list[list[str]]]]:
+        """None, or the dynamic dimensions: each size's (name, bound), each
+        argument's and result's dims as text (``"b"``, ``"16"``, ``"4*b*s"``)."""
+    def bind(self, shapes: list[list[int]]) -> list[list[int]]:
+        """The results' shapes for arguments of ``shapes``; RunError when a
+        static dim differs or a size is outside 1..bound."""
+    def run_shaped(self, args: list[object], shapes: list[list[int]]) -> tuple[list[bytearray], list[list[int]]]:
+        """Runs a function of dynamic dimensions on buffers of ``shapes``:
+        each result's bytes and shape."""
     def to_bytes(self) -> bytes: ...
     def save(self, path: str) -> None: ...
 
@@ -45,6 +55,7 @@ def compile(
     tuning: Optional[str] = None,
     entry: Optional[str] = None,
     name: str = "<input>",
+    dim_bounds: Optional[list[str]] = None,
 ) -> Compiled: ...
 def load(data: bytes, entry: Optional[str] = None) -> Compiled: ...
 def opt(text: str, pipeline: str, eqsat_report: bool = False, name: str = "<input>") -> tuple[str, str, str]:

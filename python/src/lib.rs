@@ -509,6 +509,68 @@ impl Compiled {
         Ok(outs.iter().map(|o| PyByteArray::new(py, o)).collect())
     }
 
+    /// Runs a function of dynamic dimensions on `args` of `shapes`: each
+    /// argument padded to its bound's buffer, the results cut to their
+    /// shapes; the results' bytes and shapes.
+    #[allow(clippy::type_complexity)]
+    fn run_shaped<'py>(
+        &mut self,
+        py: Python<'py>,
+        args: Vec<Bound<'py, PyAny>>,
+        shapes: Vec<Vec<i64>>,
+    ) -> PyResult<(Vec<Bound<'py, PyByteArray>>, Vec<Vec<i64>>)> {
+        let held: Vec<Bytes> = args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Bytes::of(a, i))
+            .collect::<PyResult<_>>()?;
+        let slices: Vec<&[u8]> = held.iter().map(Bytes::as_slice).collect();
+        let (outs, shapes) = guarded("running a compiled function", || {
+            let plan = self
+                .plan
+                .as_ref()
+                .ok_or_else(|| RunError::new_err(format!("@{} has no plan", self.entry)))?;
+            let (padded, binding) = plan
+                .pad_inputs(&slices, &shapes)
+                .map_err(RunError::new_err)?;
+            let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
+            let outs = self.run_bytes(&refs).map_err(RunError::new_err)?;
+            Ok((binding.trim_outputs(outs), binding.output_shapes))
+        })?;
+        Ok((
+            outs.iter().map(|o| PyByteArray::new(py, o)).collect(),
+            shapes,
+        ))
+    }
+
+    /// The results' shapes for arguments of `shapes` (checked against the
+    /// dims: static ones equal, each size from 1 to its bound); an error
+    /// (`RunError`) naming the argument and dim otherwise.
+    fn bind(&self, shapes: Vec<Vec<i64>>) -> PyResult<Vec<Vec<i64>>> {
+        let plan = self
+            .plan
+            .as_ref()
+            .ok_or_else(|| RunError::new_err(format!("@{} has no plan", self.entry)))?;
+        plan.bind(&shapes)
+            .map(|b| b.output_shapes)
+            .map_err(RunError::new_err)
+    }
+
+    /// The dynamic dimensions of the function, or `None`: each size's bound
+    /// (by name), and each argument's and result's dims (`"b"`, `"16"`,
+    /// `"4*b*s"`).
+    #[getter]
+    #[allow(clippy::type_complexity)]
+    fn dynamic(&self) -> Option<(Vec<(String, i64)>, Vec<Vec<String>>, Vec<Vec<String>>)> {
+        let d = self.plan.as_ref()?.dynamic.as_ref()?;
+        let text = |all: &[Vec<aic_runtime::plan::DimExpr>]| {
+            all.iter()
+                .map(|ds| ds.iter().map(|d| d.to_string()).collect())
+                .collect()
+        };
+        Some((d.bounds.clone(), text(&d.args), text(&d.results)))
+    }
+
     /// The function's arguments: (element type, shape) each.
     #[getter]
     fn inputs(&self) -> Vec<(String, Vec<i64>)> {
@@ -578,7 +640,7 @@ impl Compiled {
 /// Compiles MLIR `text` (StableHLO as JAX exports it, or any level of aic's
 /// lowering) for `target` (`host` or `cuda`) and loads function `entry`.
 #[pyfunction]
-#[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>"))]
+#[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>", dim_bounds = None))]
 fn compile(
     text: String,
     target: &str,
@@ -586,6 +648,7 @@ fn compile(
     tuning: Option<String>,
     entry: Option<String>,
     name: &str,
+    dim_bounds: Option<Vec<String>>,
 ) -> PyResult<Compiled> {
     let llvm = llvm_target(target)?;
     if let Some(t) = &tuning
@@ -601,6 +664,7 @@ fn compile(
             arch,
             emit: "bundle".into(),
             tuning,
+            dim_bounds: dim_bounds.unwrap_or_default(),
             ..Translate::default()
         };
         let name = name.to_string();

@@ -129,6 +129,50 @@ pub fn matrix_pipeline(
     ))
 }
 
+/// `pipeline` (a `builtin.module(...)` pipeline) with `dynamic-dims` first
+/// when `bounds` (`NAME=N` items, `--dim-bounds`; `*=N` bounds every dim not
+/// named) are given (then a `?` dim without one is an error naming it). Each bound is rounded up to a
+/// power of two, the size *bucket* the kernels are compiled (and tuning-cache
+/// entries keyed) for. Without bounds `pipeline` is kept as it is.
+pub fn with_dim_bounds(pipeline: &str, bounds: &[String]) -> Result<String, String> {
+    if bounds.iter().all(|b| b.trim().is_empty()) {
+        return Ok(pipeline.to_string());
+    }
+    let parsed = aic_passes::dynamic_dims::parse_assignments(bounds, "--dim-bounds")?;
+    let mut items = Vec::new();
+    let mut default = String::new();
+    for (name, n) in parsed {
+        if name == "*" {
+            let bucket = u64::try_from(n)
+                .ok()
+                .and_then(u64::checked_next_power_of_two)
+                .ok_or_else(|| format!("--dim-bounds: *={n} is too large"))?;
+            default = format!(" default-bound={bucket}");
+            continue;
+        }
+        if !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        {
+            return Err(format!("--dim-bounds: bad name '{name}'"));
+        }
+        let bucket = u64::try_from(n)
+            .ok()
+            .and_then(u64::checked_next_power_of_two)
+            .and_then(|b| i64::try_from(b).ok())
+            .ok_or_else(|| format!("--dim-bounds: {name}={n} is too large"))?;
+        items.push(format!("{name}={bucket}"));
+    }
+    let rest = pipeline
+        .strip_prefix("builtin.module(")
+        .ok_or_else(|| format!("not a module pipeline: {pipeline}"))?;
+    let opts = match items.is_empty() {
+        true => default.trim_start().to_string(),
+        false => format!("bounds={}{default}", items.join(",")),
+    };
+    Ok(format!("builtin.module(dynamic-dims{{{opts}}},{rest}"))
+}
+
 /// The NeuronCore generations `--target=nki-sim` and `aic-translate
 /// --target=nki` compile for.
 pub const NKI_ARCHS: &[&str] = &["trn1", "trn2"];
@@ -166,12 +210,51 @@ pub fn default_arch(target: &str) -> &'static str {
 /// What shape errors of compiled modules name as what cannot size them.
 const CODEGEN: &str = "code generation";
 
+/// Whether a public function of `m` has `?` dimensions in its signature.
+pub fn has_dynamic_signature(ctx: &Context, m: Op) -> bool {
+    top_ops::<aic_dialects::func::Func>(ctx, m).iter().any(|f| {
+        aic::symbol::visibility(ctx, f.op()) == Some(aic::symbol::Visibility::Public)
+            && aic_dialects::func::function_type(ctx, f.op()).is_some_and(|(ins, outs)| {
+                ins.iter().chain(&outs).any(|t| {
+                    ctx.type_kind(*t)
+                        .shape()
+                        .is_some_and(|s| s.contains(&aic::types::DYNAMIC))
+                })
+            })
+    })
+}
+
 /// Runs `pipeline` on module `m`, whose shapes must be static and
-/// addressable (compiled code sizes every buffer from its type).
+/// addressable (compiled code sizes every buffer from its type) once a
+/// leading `dynamic-dims` pass (see [`with_dim_bounds`]) has run.
 pub fn run_pipeline(ctx: &mut Context, m: Op, pipeline: &str) -> Result<(), String> {
-    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d))?;
     let reg = aic_passes::all_passes();
-    let pm = parse_pipeline(pipeline, &reg).map_err(|e| format!("{e:?}"))?;
+    let mut pipeline = pipeline.to_string();
+    if let Some(rest) = pipeline.strip_prefix("builtin.module(dynamic-dims{")
+        && let Some(end) = rest.find('}')
+    {
+        let first = format!("builtin.module(dynamic-dims{{{}}})", &rest[..end]);
+        let pm = parse_pipeline(&first, &reg).map_err(|e| format!("{e:?}"))?;
+        PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+            .run(&pm, ctx, m)
+            .map_err(|d| located(ctx, &d))?;
+        let after = rest[end + 1..].trim_start_matches(',');
+        if after == ")" {
+            return aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| located(ctx, &d));
+        }
+        pipeline = format!("builtin.module({after}");
+    }
+    aic::shape::check_values(ctx, m, CODEGEN).map_err(|d| {
+        let d = match has_dynamic_signature(ctx, m) {
+            true => d.with_note(
+                "a public function has dynamic (`?`) dimensions: give each a bound (--dim-bounds=NAME=N; aic.compile(..., dim_bounds=...)) to compile it once for every size up to it",
+                aic::Where::Nowhere,
+            ),
+            false => d,
+        };
+        located(ctx, &d)
+    })?;
+    let pm = parse_pipeline(&pipeline, &reg).map_err(|e| format!("{e:?}"))?;
     PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
         .run(&pm, ctx, m)
         .map_err(|d| located(ctx, &d))?;

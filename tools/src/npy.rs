@@ -139,9 +139,23 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
         .shape()
         .map(<[i64]>::to_vec)
         .unwrap_or_default();
-    if shape != want_shape {
+    // A dynamic dimension (`?`) takes the file's size.
+    let fits = shape.len() == want_shape.len()
+        && shape
+            .iter()
+            .zip(&want_shape)
+            .all(|(s, w)| s == w || *w == aic::types::DYNAMIC);
+    if !fits {
+        let text: Vec<String> = want_shape
+            .iter()
+            .map(|d| match *d {
+                aic::types::DYNAMIC => "?".to_string(),
+                d => d.to_string(),
+            })
+            .collect();
         return Err(format!(
-            "shape {shape:?} does not match the argument's shape {want_shape:?}"
+            "shape {shape:?} does not match the argument's shape [{}]",
+            text.join(", ")
         ));
     }
     let size = if want == "|b1" { 1 } else { item_size(want) };
@@ -180,6 +194,17 @@ pub fn read(ctx: &Context, bytes: &[u8], ty: Type) -> Result<Tensor, String> {
         }
     };
     let _ = size;
+    // The tensor's type is static: the file's shape where `ty` has `?`.
+    let ty = match ctx.type_kind(ty) {
+        aic::types::TypeKind::Tensor { elem, encoding, .. } if want_shape != shape => {
+            ctx.uniquer().ty(aic::types::TypeKind::Tensor {
+                shape: shape.iter().copied().collect(),
+                elem: *elem,
+                encoding: *encoding,
+            })
+        }
+        _ => ty,
+    };
     Ok(Tensor::new(ctx, ty, d))
 }
 

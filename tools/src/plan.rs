@@ -12,7 +12,9 @@ use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::{arith, func, gpu, graph, stablehlo};
 use aic_runtime::collective::{Collective, Reduction};
-use aic_runtime::plan::{Buffer, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex};
+use aic_runtime::plan::{
+    Buffer, DimExpr, Dynamic, FuncPlan, HostOp, Interpreted, Plan, Source, Step, encode_hex,
+};
 use aic_runtime::{KernelInfo, Param};
 use std::collections::HashMap;
 
@@ -261,7 +263,33 @@ fn plan_func(
             return Ok(interpreted(ctx, name, op));
         }
     }
-    Plan::new_spmd(name, bufs.list, steps, inputs, outputs, devices).map(FuncPlan::Planned)
+    let mut plan = Plan::new_spmd(name, bufs.list, steps, inputs, outputs, devices)?;
+    plan.dynamic = dynamic_of(ctx, f)?;
+    Ok(FuncPlan::Planned(plan))
+}
+
+/// The dynamic dimensions `dynamic-dims` recorded on function `f`, if any.
+fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
+    let Some((bounds, args, results)) = aic_passes::dynamic_dims::signature(ctx, f)? else {
+        return Ok(None);
+    };
+    let conv = |all: Vec<Vec<aic_passes::dynamic_dims::Dim>>| -> Vec<Vec<DimExpr>> {
+        all.into_iter()
+            .map(|ds| {
+                ds.into_iter()
+                    .map(|d| DimExpr {
+                        coef: d.coef,
+                        syms: d.syms,
+                    })
+                    .collect()
+            })
+            .collect()
+    };
+    Ok(Some(Dynamic {
+        bounds: bounds.into_iter().collect(),
+        args: conv(args),
+        results: conv(results),
+    }))
 }
 
 /// A StableHLO collective of one operand among the partitions of a

@@ -12,7 +12,9 @@ use aic_runtime::bundle::{MANIFEST_VERSION, Manifest};
 use aic_runtime::{Bundle, FuncPlan, KernelInfo};
 use std::sync::Arc;
 
-use crate::compile::{arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline};
+use crate::compile::{
+    arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline, with_dim_bounds,
+};
 
 /// How to compile: the target and architecture, what to emit, block and
 /// warp sizes, the tuning cache, which arguments are weights.
@@ -37,6 +39,9 @@ pub struct Translate {
     pub weights: Vec<usize>,
     /// Report each host function's plan on standard error.
     pub verbose: bool,
+    /// Bounds of dynamic dimensions, `NAME=N` (see
+    /// [`crate::compile::with_dim_bounds`]).
+    pub dim_bounds: Vec<String>,
 }
 
 impl Translate {
@@ -51,19 +56,17 @@ impl Translate {
         let m = parse_module(&mut ctx, &sm, id)
             .and_then(|m| verify(&ctx, m).map(|()| m))
             .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
-        run_pipeline(
-            &mut ctx,
-            m,
-            &matrix_pipeline(
-                &self.target,
-                Some(target.arch()),
-                self.threads,
-                self.warp,
-                arch_units(&self.target, self.arch.as_deref()),
-                self.tuning.as_deref(),
-                self.copy.as_deref(),
-            )?,
+        let pipeline = matrix_pipeline(
+            &self.target,
+            Some(target.arch()),
+            self.threads,
+            self.warp,
+            arch_units(&self.target, self.arch.as_deref()),
+            self.tuning.as_deref(),
+            self.copy.as_deref(),
         )?;
+        let pipeline = with_dim_bounds(&pipeline, &self.dim_bounds)?;
+        run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = kernel_infos(&ctx, m)?;
         Ok((ctx, m, infos))
     }

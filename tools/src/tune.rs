@@ -528,10 +528,12 @@ pub mod host {
         entry: &str,
         tuning: &str,
         reps: u32,
+        dim_bounds: &[String],
     ) -> Result<Timed, String> {
         let (ctx, m, infos) = crate::translate::Translate {
             target: "host".into(),
             tuning: Some(tuning.into()),
+            dim_bounds: dim_bounds.to_vec(),
             ..Default::default()
         }
         .lower(name, text)?;

@@ -170,10 +170,90 @@ pub struct Plan {
     /// its collective steps (1: an unpartitioned function).
     #[serde(default = "one_device")]
     pub devices: u32,
+    /// The dynamic dimensions of a function compiled at their bounds (see
+    /// [`Dynamic`]); `None` for a static one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dynamic: Option<Dynamic>,
 }
 
 fn one_device() -> u32 {
     1
+}
+
+/// A dimension as a product of a constant and named sizes (`16`, `b`,
+/// `4*b*s`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DimExpr {
+    /// The constant factor.
+    pub coef: i64,
+    /// The sizes multiplied, by name.
+    pub syms: Vec<String>,
+}
+
+impl DimExpr {
+    /// Its value at `sizes`, or `None` (a name missing, an overflow).
+    pub fn eval(&self, sizes: &std::collections::BTreeMap<String, i64>) -> Option<i64> {
+        self.syms
+            .iter()
+            .try_fold(self.coef, |acc, s| acc.checked_mul(*sizes.get(s)?))
+    }
+}
+
+impl std::fmt::Display for DimExpr {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.syms.is_empty() || self.coef != 1 {
+            write!(f, "{}", self.coef)?;
+            for s in &self.syms {
+                write!(f, "*{s}")?;
+            }
+            Ok(())
+        } else {
+            f.write_str(&self.syms.join("*"))
+        }
+    }
+}
+
+/// The dynamic dimensions of a plan. The compiler made the function static at
+/// each size's bound, and its kernels keep the rows of the dynamic leading
+/// dimensions apart; so the plan's buffers (sized at the bounds) hold a run at
+/// any smaller sizes as a prefix: inputs are copied in at the front, results
+/// read from the front, and the padding rows computed past them are never read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dynamic {
+    /// Each size's name and bound, sorted by name.
+    pub bounds: Vec<(String, i64)>,
+    /// Each argument's dims.
+    pub args: Vec<Vec<DimExpr>>,
+    /// Each result's dims.
+    pub results: Vec<Vec<DimExpr>>,
+}
+
+/// A dynamic plan bound to the shapes of one call's arguments: each size, and
+/// the shapes and bytes of arguments and results.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Binding {
+    /// Each size by name.
+    pub sizes: std::collections::BTreeMap<String, i64>,
+    /// Each argument's bytes at these sizes.
+    pub input_bytes: Vec<u64>,
+    /// Each result's shape at these sizes.
+    pub output_shapes: Vec<Vec<i64>>,
+    /// Each result's bytes at these sizes.
+    pub output_bytes: Vec<u64>,
+}
+
+impl Binding {
+    /// The results of a run on padded arguments ([`Plan::pad_inputs`]) cut
+    /// to their shapes: each result's front.
+    pub fn trim_outputs(&self, outs: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        outs.into_iter()
+            .zip(&self.output_bytes)
+            .map(|(mut o, n)| {
+                o.truncate(*n as usize);
+                o
+            })
+            .collect()
+    }
 }
 
 /// A buffer's lifetime in steps (both ends included) and size: what arena planning
@@ -283,6 +363,7 @@ impl Plan {
             inputs,
             outputs,
             devices: devices.max(1),
+            dynamic: None,
         };
         plan.check_indices()?;
         let (classes, intervals) = plan.liveness()?;
@@ -589,6 +670,169 @@ impl Plan {
         Ok(())
     }
 
+    /// The bytes per element of buffer `b` (its bytes over its element count).
+    fn elem_bytes(&self, b: u32) -> u64 {
+        let buf = &self.buffers[b as usize];
+        let n: i64 = buf.shape.iter().product();
+        if n <= 0 { 0 } else { buf.bytes / n as u64 }
+    }
+
+    /// Binds a dynamic plan to its arguments' `shapes`: each static dim must
+    /// match, each size be one value from 1 to its bound. A static plan binds
+    /// to its own shapes only. Errors name the argument, the dim and why.
+    pub fn bind(&self, shapes: &[Vec<i64>]) -> Result<Binding, String> {
+        use std::collections::BTreeMap;
+        let f = &self.func;
+        if shapes.len() != self.inputs.len() {
+            return Err(format!(
+                "@{f} takes {} arguments, {} given",
+                self.inputs.len(),
+                shapes.len()
+            ));
+        }
+        let fixed = |b: u32| -> Vec<DimExpr> {
+            self.buffers[b as usize]
+                .shape
+                .iter()
+                .map(|n| DimExpr {
+                    coef: *n,
+                    syms: Vec::new(),
+                })
+                .collect()
+        };
+        let (bounds, args, results) = match &self.dynamic {
+            Some(d) => (
+                d.bounds.iter().cloned().collect::<BTreeMap<String, i64>>(),
+                d.args.clone(),
+                d.results.clone(),
+            ),
+            None => (
+                BTreeMap::new(),
+                self.inputs.iter().map(|b| fixed(*b)).collect(),
+                self.outputs.iter().map(|b| fixed(*b)).collect(),
+            ),
+        };
+        if args.len() != self.inputs.len() || results.len() != self.outputs.len() {
+            return Err(format!(
+                "plan of @{f}: the dynamic signature does not match"
+            ));
+        }
+        let show = |ds: &[DimExpr]| {
+            ds.iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut sizes: BTreeMap<String, i64> = BTreeMap::new();
+        for (i, (shape, dims)) in shapes.iter().zip(&args).enumerate() {
+            if shape.len() != dims.len() {
+                return Err(format!(
+                    "argument {i} of @{f} has shape {shape:?}, expected [{}]",
+                    show(dims)
+                ));
+            }
+            for (k, (n, d)) in shape.iter().zip(dims).enumerate() {
+                let ok = match d.syms.as_slice() {
+                    [] => *n == d.coef,
+                    [s] if d.coef >= 1 && *n >= 1 && n % d.coef == 0 => {
+                        let v = n / d.coef;
+                        let bound = bounds.get(s).copied().unwrap_or(0);
+                        if v > bound {
+                            return Err(format!(
+                                "argument {i} of @{f}: dimension {k} ('{d}') is {n}, above its bound {}: compile with a larger bound (--dim-bounds={s}=N)",
+                                d.coef * bound
+                            ));
+                        }
+                        match sizes.insert(s.clone(), v) {
+                            Some(old) if old != v => {
+                                return Err(format!(
+                                    "argument {i} of @{f}: dimension {k} makes '{s}' {v}, an earlier argument made it {old}"
+                                ));
+                            }
+                            _ => true,
+                        }
+                    }
+                    _ => false,
+                };
+                if !ok {
+                    return Err(format!(
+                        "argument {i} of @{f} has shape {shape:?}, expected [{}]",
+                        show(dims)
+                    ));
+                }
+            }
+        }
+        let eval = |ds: &[DimExpr], what: &str| -> Result<Vec<i64>, String> {
+            ds.iter()
+                .map(|d| {
+                    d.eval(&sizes)
+                        .ok_or_else(|| format!("{what} of @{f}: dimension '{d}' has no size"))
+                })
+                .collect()
+        };
+        let bytes_of = |shape: &[i64], b: u32| -> u64 {
+            shape.iter().product::<i64>() as u64 * self.elem_bytes(b)
+        };
+        let mut input_bytes = Vec::new();
+        for (i, (shape, b)) in shapes.iter().zip(&self.inputs).enumerate() {
+            let n = bytes_of(shape, *b);
+            if n > self.buffers[*b as usize].bytes {
+                return Err(format!("argument {i} of @{f} does not fit its buffer"));
+            }
+            input_bytes.push(n);
+        }
+        let mut output_shapes = Vec::new();
+        let mut output_bytes = Vec::new();
+        for (j, (ds, b)) in results.iter().zip(&self.outputs).enumerate() {
+            let shape = eval(ds, &format!("result {j}"))?;
+            let n = bytes_of(&shape, *b);
+            if n > self.buffers[*b as usize].bytes {
+                return Err(format!("result {j} of @{f} does not fit its buffer"));
+            }
+            output_bytes.push(n);
+            output_shapes.push(shape);
+        }
+        Ok(Binding {
+            sizes,
+            input_bytes,
+            output_shapes,
+            output_bytes,
+        })
+    }
+
+    /// The arguments of a call at `shapes` (see [`Plan::bind`]) as the
+    /// plan's buffers take them: each copied to the front of a zeroed buffer
+    /// of its bound's bytes; with the binding, whose
+    /// [`Binding::trim_outputs`] cuts the results back to their shapes.
+    /// Any runner of the plan (host or device) runs the padded arguments.
+    pub fn pad_inputs(
+        &self,
+        inputs: &[&[u8]],
+        shapes: &[Vec<i64>],
+    ) -> Result<(Vec<Vec<u8>>, Binding), String> {
+        let b = self.bind(shapes)?;
+        let mut padded = Vec::with_capacity(inputs.len());
+        for (i, ((data, n), buf)) in inputs
+            .iter()
+            .zip(&b.input_bytes)
+            .zip(&self.inputs)
+            .enumerate()
+        {
+            if data.len() as u64 != *n {
+                return Err(format!(
+                    "argument {i} of @{} is {n} bytes at shape {:?}, {} given",
+                    self.func,
+                    shapes[i],
+                    data.len()
+                ));
+            }
+            let mut v = vec![0u8; self.buffers[*buf as usize].bytes as usize];
+            v[..data.len()].copy_from_slice(data);
+            padded.push(v);
+        }
+        Ok((padded, b))
+    }
+
     /// Runs the plan over a host arena of [`Plan::arena_bytes`] bytes: copies the
     /// constants and `inputs` in, runs each launch through `run` (the kernel's entry
     /// and one byte buffer per parameter, staged from and back into the arena), and
@@ -786,6 +1030,78 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A plan of dynamic dims binds sizes from the arguments' shapes (static
+    /// dims must match, sizes stay within their bounds and agree), pads each
+    /// argument to its bound's buffer and cuts the results to their shapes.
+    #[test]
+    fn dynamic_plans_bind_pad_and_trim() {
+        let shaped = |shape: Vec<i64>, source: Source| Buffer {
+            offset: 0,
+            bytes: shape.iter().product::<i64>() as u64 * 4,
+            elem: "f32".into(),
+            shape,
+            source,
+        };
+        let mut p = Plan::new(
+            "f".into(),
+            vec![
+                shaped(
+                    vec![8, 4],
+                    Source::Input {
+                        arg: 0,
+                        kept: false,
+                    },
+                ),
+                shaped(
+                    vec![4],
+                    Source::Input {
+                        arg: 1,
+                        kept: false,
+                    },
+                ),
+                shaped(vec![8, 2], Source::Step),
+            ],
+            vec![launch("k", &[0, 1, 2])],
+            vec![0, 1],
+            vec![2],
+        )
+        .unwrap();
+        let d = |c: i64, s: &[&str]| DimExpr {
+            coef: c,
+            syms: s.iter().map(|x| x.to_string()).collect(),
+        };
+        p.dynamic = Some(Dynamic {
+            bounds: vec![("b".into(), 8)],
+            args: vec![vec![d(1, &["b"]), d(4, &[])], vec![d(4, &[])]],
+            results: vec![vec![d(1, &["b"]), d(2, &[])]],
+        });
+        let b = p.bind(&[vec![3, 4], vec![4]]).unwrap();
+        assert_eq!(b.sizes["b"], 3);
+        assert_eq!(b.input_bytes, vec![48, 16]);
+        assert_eq!(b.output_shapes, vec![vec![3, 2]]);
+        let x = vec![1u8; 48];
+        let w = vec![2u8; 16];
+        let (padded, b) = p.pad_inputs(&[&x, &w], &[vec![3, 4], vec![4]]).unwrap();
+        assert_eq!(padded[0].len(), 128);
+        assert!(padded[0][..48].iter().all(|v| *v == 1));
+        assert!(padded[0][48..].iter().all(|v| *v == 0));
+        assert_eq!(b.trim_outputs(vec![vec![7u8; 64]]), vec![vec![7u8; 24]]);
+        let err = p.bind(&[vec![9, 4], vec![4]]).unwrap_err();
+        assert!(err.contains("is 9, above its bound 8"), "{err}");
+        let err = p.bind(&[vec![3, 5], vec![4]]).unwrap_err();
+        assert!(err.contains("expected [b, 4]"), "{err}");
+        let err = p.bind(&[vec![0, 4], vec![4]]).unwrap_err();
+        assert!(err.contains("expected [b, 4]"), "{err}");
+        assert!(
+            p.pad_inputs(&[&x[..40], &w], &[vec![3, 4], vec![4]])
+                .is_err()
+        );
+        // A static plan binds to its own shapes only.
+        p.dynamic = None;
+        assert!(p.bind(&[vec![8, 4], vec![4]]).is_ok());
+        assert!(p.bind(&[vec![3, 4], vec![4]]).is_err());
     }
 
     /// x -> k0 -> t -> k1 -> u -> k2 -> y: t and y may share bytes, u may not share

@@ -59,6 +59,9 @@ OPTIONS:
   --copy=<c>                How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's
                             bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages
                             also freed by mbarriers)
+  --dim-bounds=<NAME=N,...>  Bounds of the dynamic (`?`) dimensions (compiled runs): kernels compiled
+                            once for every size up to N (rounded up to a power of two); each run takes
+                            its arguments' own sizes
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -99,6 +102,8 @@ struct Options {
     mma: Option<String>,
     copy: Option<String>,
     tuning: Option<String>,
+    /// `--dim-bounds`: bounds of dynamic dims, `NAME=N`.
+    dim_bounds: Vec<String>,
     max_steps: Option<i64>,
     /// `--bench[=N]`: the runs to time.
     bench: Option<u32>,
@@ -182,6 +187,9 @@ fn parse_args() -> Result<Options, String> {
             "--mma" => o.mma = Some(value("--mma")?),
             "--copy" => o.copy = Some(value("--copy")?),
             "--tuning" => o.tuning = Some(value("--tuning")?),
+            "--dim-bounds" => o
+                .dim_bounds
+                .extend(value("--dim-bounds")?.split(',').map(str::to_string)),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
@@ -304,6 +312,72 @@ fn run_tests(ctx: &Context, m: Op, o: &Options) -> (usize, usize) {
     (pass, fail)
 }
 
+/// An entry function `f` with `?` dimensions refined to its `inputs`' shapes
+/// (`dynamic-dims{shapes=...}`), so the interpreter runs it static.
+fn refine(ctx: &mut Context, m: Op, f: Op, inputs: &[Tensor]) -> Result<(), String> {
+    if !arg_types(ctx, f).iter().any(|t| has_dynamic_dims(ctx, *t)) {
+        return Ok(());
+    }
+    let shapes: Vec<String> = inputs
+        .iter()
+        .map(|t| match t.shape.as_slice() {
+            [] => "()".to_string(),
+            s => s.iter().map(i64::to_string).collect::<Vec<_>>().join("x"),
+        })
+        .collect();
+    let pipeline = format!(
+        "builtin.module(dynamic-dims{{shapes={}}})",
+        shapes.join(",")
+    );
+    aic_tools::compile::run_pipeline(ctx, m, &pipeline)
+}
+
+/// Whether shaped type `ty` has a `?` dimension.
+fn has_dynamic_dims(ctx: &Context, ty: aic::types::Type) -> bool {
+    ctx.type_kind(ty)
+        .shape()
+        .is_some_and(|s| s.contains(&aic::types::DYNAMIC))
+}
+
+/// Shaped type `ty` with `shape`.
+fn with_shape(ctx: &Context, ty: aic::Type, shape: &[i64]) -> aic::Type {
+    match ctx.type_kind(ty) {
+        aic::types::TypeKind::Tensor { elem, encoding, .. } => {
+            ctx.uniquer().ty(aic::types::TypeKind::Tensor {
+                shape: shape.iter().copied().collect(),
+                elem: *elem,
+                encoding: *encoding,
+            })
+        }
+        _ => ty,
+    }
+}
+
+/// The argument types of compiled `f` with `?` where `d` has a dynamic dim.
+fn dynamic_arg_types(ctx: &Context, f: Op, d: &aic_runtime::plan::Dynamic) -> Vec<aic::Type> {
+    arg_types(ctx, f)
+        .iter()
+        .zip(&d.args)
+        .map(|(t, dims)| {
+            let shape: Vec<i64> = ctx
+                .type_kind(*t)
+                .shape()
+                .unwrap_or_default()
+                .iter()
+                .zip(dims)
+                .map(|(n, e)| {
+                    if e.syms.is_empty() {
+                        *n
+                    } else {
+                        aic::types::DYNAMIC
+                    }
+                })
+                .collect();
+            with_shape(ctx, *t, &shape)
+        })
+        .collect()
+}
+
 fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String> {
     // A partitioned module's entry takes each device's slices: its inputs are
     // the global values.
@@ -312,7 +386,16 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
     } else {
         arg_types(ctx, f)
     };
+    entry_inputs_of(ctx, o, &types)
+}
+
+fn entry_inputs_of(ctx: &Context, o: &Options, types: &[aic::Type]) -> Result<Vec<Tensor>, String> {
+    let types = types.to_vec();
     for (i, ty) in types.iter().enumerate() {
+        // A dynamic dimension takes its size from the `--input` file.
+        if has_dynamic_dims(ctx, *ty) && o.args.is_none() {
+            continue;
+        }
         aic::shape::check_type(ctx, *ty, "aic-run's arguments")
             .map_err(|e| format!("argument {i}: {e}"))?;
     }
@@ -375,9 +458,11 @@ fn entry_inputs(ctx: &Context, o: &Options, f: Op) -> Result<Vec<Tensor>, String
     Ok(out)
 }
 
-fn run_entry(ctx: &Context, m: Op, o: &Options, name: &str) -> Result<(), String> {
+fn run_entry(ctx: &mut Context, m: Op, o: &Options, name: &str) -> Result<(), String> {
     let f = entry_of(ctx, m, name)?;
     let inputs = entry_inputs(ctx, o, f)?;
+    refine(ctx, m, f, &inputs)?;
+    let ctx = &*ctx;
     let mut it = interp(ctx, o);
     let results = if partitioned(ctx, f).is_some() {
         aic_dialects::sdy::layout::run_partitioned(&it, f, inputs)
@@ -516,22 +601,20 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             String::from_utf8(bytes).map_err(|_| format!("{path}: not UTF-8 text nor a bundle"))?;
         let m = parse(&mut ctx, path, text.clone())?;
         let llvm_target = if target == "cuda" { "nvptx" } else { "host" };
-        aic_tools::compile::run_pipeline(
-            &mut ctx,
-            m,
-            &aic_tools::compile::matrix_pipeline(
+        let pipeline = aic_tools::compile::matrix_pipeline(
+            llvm_target,
+            o.arch.as_deref(),
+            o.threads,
+            o.warp,
+            o.mma.as_deref().or(aic_tools::compile::arch_units(
                 llvm_target,
                 o.arch.as_deref(),
-                o.threads,
-                o.warp,
-                o.mma.as_deref().or(aic_tools::compile::arch_units(
-                    llvm_target,
-                    o.arch.as_deref(),
-                )),
-                o.tuning.as_deref(),
-                o.copy.as_deref(),
-            )?,
+            )),
+            o.tuning.as_deref(),
+            o.copy.as_deref(),
         )?;
+        let pipeline = aic_tools::compile::with_dim_bounds(&pipeline, &o.dim_bounds)?;
+        aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m)?;
         let binary = if target == "cuda" {
             Some(compile_ptx(&ctx, m, o.arch.as_deref())?)
@@ -542,7 +625,6 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         (text, m, infos, binary, plans)
     };
     let f = entry_of(&ctx, m, &entry)?;
-    let inputs = entry_inputs(&ctx, o, f)?;
     let plan = match plans.into_iter().find(|p| p.func() == entry) {
         Some(FuncPlan::Planned(p)) => Some(p),
         Some(FuncPlan::Interpreted(i)) => {
@@ -578,6 +660,35 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             "--devices runs a partitioned program (spmd-partition) with --target=cuda".into(),
         );
     }
+    // A plan of dynamic dims takes its arguments at their own shapes, padded
+    // to the bounds it was compiled for, and gives its results cut to theirs.
+    let dynamic = plan.as_ref().and_then(|p| p.dynamic.clone());
+    if dynamic.is_none() && aic_passes::dynamic_dims::signature(&ctx, f).is_ok_and(|s| s.is_some())
+    {
+        return Err(format!(
+            "@{entry} has dynamic dimensions and no plan: they run only as a plan"
+        ));
+    }
+    let (inputs, binding) = match (&dynamic, &plan) {
+        (Some(d), Some(p)) => {
+            let ty = dynamic_arg_types(&ctx, f, d);
+            let inputs = entry_inputs_of(&ctx, o, &ty)?;
+            let bytes: Vec<Vec<u8>> = inputs
+                .iter()
+                .map(|t| aic_tools::compile::to_bytes(&ctx, t))
+                .collect();
+            let refs: Vec<&[u8]> = bytes.iter().map(Vec::as_slice).collect();
+            let shapes: Vec<Vec<i64>> = inputs.iter().map(|t| t.shape.clone()).collect();
+            let (padded, binding) = p.pad_inputs(&refs, &shapes)?;
+            let padded = arg_types(&ctx, f)
+                .iter()
+                .zip(&padded)
+                .map(|(t, b)| aic_tools::compile::from_bytes(&ctx, *t, b))
+                .collect();
+            (padded, Some(binding))
+        }
+        _ => (entry_inputs(&ctx, o, f)?, None),
+    };
     let (results, table) = match (plan, binary) {
         (Some(p), Some(ptx)) if p.devices > 1 => {
             run_cuda_devices(&ctx, f, &p, inputs, &infos, &ptx, o)?
@@ -586,6 +697,24 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         (Some(p), None) => run_host_plan(&ctx, m, f, &p, inputs, &infos, o)?,
         (None, Some(ptx)) => (run_cuda(&ctx, f, inputs, &infos, &ptx)?, None),
         (None, None) => (run_host(&ctx, m, f, inputs, &infos)?, None),
+    };
+    let results = match binding {
+        Some(b) => {
+            let bytes = results
+                .iter()
+                .map(|t| aic_tools::compile::to_bytes(&ctx, t))
+                .collect();
+            b.trim_outputs(bytes)
+                .iter()
+                .zip(&b.output_shapes)
+                .zip(&results)
+                .map(|((bytes, shape), t)| {
+                    let ty = with_shape(&ctx, t.ty, shape);
+                    aic_tools::compile::from_bytes(&ctx, ty, bytes)
+                })
+                .collect()
+        }
+        None => results,
     };
     emit_results(&ctx, o, &results)?;
     if let Some(table) = table {
@@ -659,6 +788,7 @@ fn check_against_source(
     let rm = parse(&mut rctx, path, source)?;
     let rf = entry_of(&rctx, rm, entry)?;
     let rin = entry_inputs(&rctx, o, rf)?;
+    refine(&mut rctx, rm, rf, &rin)?;
     let want = interp(&rctx, o)
         .call(rf, rin)
         .map_err(|e| interp_error(&rctx, e))?;
@@ -1050,7 +1180,7 @@ fn main() -> ExitCode {
                 }
             };
             match &o.entry {
-                Some(e) => run_entry(&ctx, m, o, e).map(|()| (0, 0)).map_err(|e| {
+                Some(e) => run_entry(&mut ctx, m, o, e).map(|()| (0, 0)).map_err(|e| {
                     eprintln!("aic-run: {e}");
                 }),
                 None => Ok(run_tests(&ctx, m, o)),

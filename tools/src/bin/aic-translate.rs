@@ -30,6 +30,7 @@ OPTIONS:
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
   --weights=<i,j,...>  Arguments that are weights: a bundle's plan uploads them once and keeps them
   --verbose         Report each host function's planned arena (remarks on standard error)
+  --dim-bounds=<NAME=N,...>  Bounds of the dynamic (`?`) dimensions: kernels compiled once, for every size up to N rounded up to a power of two
   --help            Show this help
 ";
 
@@ -45,6 +46,7 @@ struct Options {
     tuning: Option<String>,
     weights: Vec<usize>,
     verbose: bool,
+    dim_bounds: Vec<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -52,6 +54,7 @@ fn parse_args() -> Result<Options, String> {
     let (mut threads, mut warp, mut tuning) = (None, None, None);
     let (mut weights, mut verbose) = (Vec::new(), false);
     let mut copy = None;
+    let mut dim_bounds = Vec::new();
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -75,6 +78,9 @@ fn parse_args() -> Result<Options, String> {
             }
             "--tuning" => tuning = Some(value("--tuning")?),
             "--verbose" => verbose = true,
+            "--dim-bounds" => {
+                dim_bounds.extend(value("--dim-bounds")?.split(',').map(str::to_string))
+            }
             "--weights" => {
                 for w in value("--weights")?.split(',').filter(|w| !w.is_empty()) {
                     weights.push(
@@ -122,6 +128,7 @@ fn parse_args() -> Result<Options, String> {
         tuning,
         weights,
         verbose,
+        dim_bounds,
     })
 }
 
@@ -136,6 +143,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
         copy: o.copy.clone(),
         weights: o.weights.clone(),
         verbose: o.verbose,
+        dim_bounds: o.dim_bounds.clone(),
     }
     .run(&o.input, text)
 }

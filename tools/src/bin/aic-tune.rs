@@ -29,6 +29,8 @@ OPTIONS:
   --budget=<s>        Stop starting rounds after this many seconds (default 600)
   --reps=<n>          Timed runs a round (default 20; the median counts)
   --retune            Tune kernels the cache already holds
+  --dim-bounds=<NAME=N,...>  Bounds of dynamic (`?`) dimensions: kernels are tuned at the bound's bucket
+                      (N rounded up to a power of two), so entries are keyed by bucket
   --emit-rounds=<dir> Only compile the rounds: bundles and rounds.json into <dir> (new or empty),
                       for --measure on a machine with the GPU
   --measure=<dir>     Only time the rounds --emit-rounds wrote (needs no LLVM)
@@ -46,6 +48,7 @@ struct Options {
     retune: bool,
     emit_rounds: Option<String>,
     measure: Option<String>,
+    dim_bounds: Vec<String>,
 }
 
 fn parse_args() -> Result<Option<Options>, String> {
@@ -60,6 +63,7 @@ fn parse_args() -> Result<Option<Options>, String> {
         retune: false,
         emit_rounds: None,
         measure: None,
+        dim_bounds: Vec::new(),
     };
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
@@ -73,6 +77,11 @@ fn parse_args() -> Result<Option<Options>, String> {
                 o.target = Some(t);
             }
             "--arch" => o.arch = Some(args.value("--arch", inline)?),
+            "--dim-bounds" => o.dim_bounds.extend(
+                args.value("--dim-bounds", inline)?
+                    .split(',')
+                    .map(str::to_string),
+            ),
             "-o" => o.output = Some(args.value("-o", inline)?),
             "--entry" => {
                 let e = args.value("--entry", inline)?;
@@ -287,6 +296,7 @@ fn tune(o: &Options) -> Result<(), String> {
         arch: cuda.then(|| arch.clone()),
         emit: "bundle".into(),
         tuning: Some(tuning.into()),
+        dim_bounds: o.dim_bounds.clone(),
         ..Translate::default()
     };
     // The module as the heuristics (and the cache) compile it: its kernels.
@@ -325,7 +335,14 @@ fn tune(o: &Options) -> Result<(), String> {
                 let b = aic_runtime::Bundle::from_bytes(&b).map_err(|e| e.to_string())?;
                 aic_tools::tune::time_cuda(&b, &rs.entry, o.reps, &mut inputs)?
             } else {
-                aic_tools::tune::host::time(input, &text, &rs.entry, &tmp.path(), o.reps)?
+                aic_tools::tune::host::time(
+                    input,
+                    &text,
+                    &rs.entry,
+                    &tmp.path(),
+                    o.reps,
+                    &o.dim_bounds,
+                )?
             };
             check(&mut reference, r, &t.2)?;
             Ok(t)

@@ -86,11 +86,26 @@ pub fn retype_all(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
         .collect())
 }
 
-/// `custom_call`: reported unsupported, naming its target.
-pub fn custom_call(it: &mut Interp<'_>, op: Op, _: &[Tensor]) -> Res {
+/// `custom_call`: JAX's `shape_assertion` (a predicate over dimension
+/// sizes: an error with its `error_message`, `{k}` standing for the `k`-th
+/// operand after the predicate, when false); any other target is reported
+/// unsupported, naming it.
+pub fn custom_call(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let target = op_attr(it.ctx, op, "call_target_name")
         .and_then(|a| it.ctx.attr_str(a).map(str::to_string))
         .unwrap_or_default();
+    if target == "shape_assertion" && !args.is_empty() {
+        if args[0].data.f64_at(0) != 0.0 {
+            return Ok(Vec::new());
+        }
+        let mut m = op_attr(it.ctx, op, "error_message")
+            .and_then(|a| it.ctx.attr_str(a).map(str::to_string))
+            .unwrap_or_else(|| "shape assertion failed".into());
+        for (k, a) in args[1..].iter().enumerate() {
+            m = m.replace(&format!("{{{k}}}"), &a.data.f64_at(0).to_string());
+        }
+        return Err(InterpError::at(op, m));
+    }
     Err(InterpError::at(
         op,
         format!("unsupported op 'stablehlo.custom_call' (call target '{target}')"),

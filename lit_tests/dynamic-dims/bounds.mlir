@@ -1,0 +1,98 @@
+// dynamic-dims: `?` dims of a public function become their bounds; the
+// function records each dim by name (`aic.arg_dims`, `aic.result_dims`) and
+// the bounds (`aic.dim_bounds`). Unnamed dims are `argI.D`; JAX's names come
+// from the `jax.global_constant` parameters their sizes are passed to, and
+// shape assertions of equal sizes make two dims one. get_dimension_size,
+// the shape arithmetic and dynamic_broadcast_in_dim/dynamic_reshape/
+// dynamic_iota follow the sizes; the dynamic ops become their static
+// namesakes and the assertions go. The rest of the pipeline down to tile
+// kernels then sees a static program of the bounds' sizes.
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(dynamic-dims{bounds=b=8,s=4,arg0.0=4})' | FileCheck %s
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(dynamic-dims{default-bound=8},stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{target=cpu total=true})' | FileCheck %s --check-prefix=TILE
+
+// CHECK-LABEL: func.func @rows(%arg0: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK-SAME: aic.arg_dims = {{\[\[}}"arg0.0", "16"]], aic.dim_bounds = ["arg0.0=4"], aic.result_dims = {{\[\[}}"arg0.0", "16"]]
+// CHECK: stablehlo.reduce{{.*}} -> tensor<4xf32>
+// CHECK: stablehlo.broadcast_in_dim %{{.*}}, dims = [0] : (tensor<4xf32>) -> tensor<4x16xf32>
+// CHECK-NOT: dynamic_broadcast_in_dim
+// CHECK-NOT: get_dimension_size
+// TILE-LABEL: func.func @rows(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32>
+// TILE: tile.launch @{{.*}}(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
+func.func @rows(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x16xf32>, tensor<f32>) -> tensor<?xf32>
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x16xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c = stablehlo.constant dense<16> : tensor<1xi32>
+  %shape = stablehlo.concatenate %n1, %c, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %b = stablehlo.dynamic_broadcast_in_dim %s, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x16xf32>
+  %y = stablehlo.divide %x, %b : tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// -----
+
+// JAX's form: @main passes the sizes to the wrapped function, whose
+// parameters name them; `b * s` rows reshaped and multiplied by a matrix.
+// CHECK-LABEL: func.func public @main(%arg0: tensor<8x4x16xf32>, %arg1: tensor<16x32xf32>) -> tensor<8x4x32xf32>
+// CHECK-SAME: aic.arg_dims = {{\[\[}}"b", "s", "16"], ["16", "32"]], aic.dim_bounds = ["b=8", "s=4"], aic.result_dims = {{\[\[}}"b", "s", "32"]]
+// CHECK-NOT: shape_assertion
+// CHECK-LABEL: func.func private @wrapped
+// CHECK: stablehlo.reshape %{{.*}} : (tensor<8x4x16xf32>) -> tensor<32x16xf32>
+// CHECK: stablehlo.dot_general{{.*}} -> tensor<32x32xf32>
+// CHECK: stablehlo.reshape %{{.*}} : (tensor<32x32xf32>) -> tensor<8x4x32xf32>
+// TILE-LABEL: func.func public @main(%arg0: tensor<8x8x16xf32>, %arg1: tensor<16x32xf32>) -> tensor<8x8x32xf32>
+// TILE: tile.launch @gemm_0(%arg0, %arg1) : (tensor<8x8x16xf32>, tensor<16x32xf32>) -> tensor<8x8x32xf32>
+module {
+  func.func public @main(%x: tensor<?x?x16xf32>, %w: tensor<16x32xf32>) -> tensor<?x?x32xf32> {
+    %c1 = stablehlo.constant dense<1> : tensor<i32>
+    %b = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x?x16xf32>) -> tensor<i32>
+    %s = stablehlo.get_dimension_size %x, dim = 1 : (tensor<?x?x16xf32>) -> tensor<i32>
+    %ok = stablehlo.compare GE, %b, %c1, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.custom_call @shape_assertion(%ok, %b) {error_message = "b >= 1", has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()
+    %y = call @wrapped(%b, %s, %x, %w) : (tensor<i32>, tensor<i32>, tensor<?x?x16xf32>, tensor<16x32xf32>) -> tensor<?x?x32xf32>
+    return %y : tensor<?x?x32xf32>
+  }
+  func.func private @wrapped(%b: tensor<i32> {jax.global_constant = "b"}, %s: tensor<i32> {jax.global_constant = "s"}, %x: tensor<?x?x16xf32>, %w: tensor<16x32xf32>) -> tensor<?x?x32xf32> {
+    %b1 = stablehlo.reshape %b : (tensor<i32>) -> tensor<1xi32>
+    %s1 = stablehlo.reshape %s : (tensor<i32>) -> tensor<1xi32>
+    %bs = stablehlo.multiply %b1, %s1 : tensor<1xi32>
+    %c16 = stablehlo.constant dense<16> : tensor<1xi32>
+    %c32 = stablehlo.constant dense<32> : tensor<1xi32>
+    %shape = stablehlo.concatenate %bs, %c16, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %rows = stablehlo.dynamic_reshape %x, %shape : (tensor<?x?x16xf32>, tensor<2xi32>) -> tensor<?x16xf32>
+    %p = stablehlo.dot_general %rows, %w, contracting_dims = [1] x [0] : (tensor<?x16xf32>, tensor<16x32xf32>) -> tensor<?x32xf32>
+    %back = stablehlo.concatenate %b1, %s1, %c32, dim = 0 : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+    %y = stablehlo.dynamic_reshape %p, %back : (tensor<?x32xf32>, tensor<3xi32>) -> tensor<?x?x32xf32>
+    return %y : tensor<?x?x32xf32>
+  }
+}
+
+// -----
+
+// One private function called twice with the same dims (JAX calls one
+// `@relu` per use) is analysed once; called with other dims it is an error
+// (see invalid.mlir).
+// CHECK-LABEL: func.func public @twice(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: call @relu(%arg0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: call @relu(%{{.*}}) : (tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: func.func private @relu(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
+// TILE-LABEL: func.func public @twice(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32>
+module {
+  func.func public @twice(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %a = call @relu(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    %b = call @relu(%a) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    return %b : tensor<?x4xf32>
+  }
+  func.func private @relu(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+    %z = stablehlo.constant dense<0.0> : tensor<f32>
+    %zb = stablehlo.broadcast_in_dim %z, dims = [] : (tensor<f32>) -> tensor<1x4xf32>
+    %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x4xf32>) -> tensor<i32>
+    %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+    %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+    %shape = stablehlo.concatenate %n1, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+    %zz = stablehlo.dynamic_broadcast_in_dim %zb, %shape, dims = [0, 1] : (tensor<1x4xf32>, tensor<2xi32>) -> tensor<?x4xf32>
+    %y = stablehlo.maximum %x, %zz : tensor<?x4xf32>
+    return %y : tensor<?x4xf32>
+  }
+}

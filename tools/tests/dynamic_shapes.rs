@@ -1,0 +1,204 @@
+//! Dynamic shapes on the host target: StableHLO that `jax.export` wrote for
+//! symbolic batch (and sequence) dimensions (tools/tests/fixtures/jax_dynamic),
+//! compiled for bounds (`--dim-bounds`) and run by `aic-run --target=host
+//! --check` at several sizes, awkward ones included (1, 3, 17, 129; the bound
+//! itself), each against the reference interpreter run at that size; and the
+//! errors: a size above its bound, a missing bound, a static dim that does not
+//! match, an op that would mix rows of a dynamic dim. Runs the binary, so that
+//! this test links no LLVM itself.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn value(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % 2001) as f64 / 1000.0 - 1.0
+    }
+}
+
+/// An .npy file of `shape` holding random f32 values scaled by `scale`,
+/// written by aic's own .npy writer.
+fn npy(r: &mut Rng, shape: &[i64], scale: f64) -> Vec<u8> {
+    let ctx = aic::Context::new(std::sync::Arc::new(aic_dialects::all_dialects()));
+    let u = ctx.uniquer();
+    let ty = u.ty(aic::types::TypeKind::Tensor {
+        shape: shape.iter().copied().collect(),
+        elem: u.ty(aic::types::TypeKind::Float(aic::float::FloatKind::F32)),
+        encoding: None,
+    });
+    let n: i64 = shape.iter().product();
+    let values: Vec<f64> = (0..n).map(|_| r.value() * scale).collect();
+    let t = aic::interp::Tensor::from_f64s(u, ty, values);
+    aic_tools::npy::write(&ctx, &t).expect("an .npy of floats")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/jax_dynamic")
+        .join(format!("{name}.mlir"))
+}
+
+/// Runs `@main` of fixture `name` compiled for `bounds` on random inputs of
+/// `args`' shapes with `--check`; aic-run's status, standard error, and the
+/// shape of the first result.
+fn run(name: &str, bounds: &str, args: &[Vec<i64>], tag: &str) -> (bool, String, Vec<i64>) {
+    let dir = std::env::temp_dir().join(format!("aic-dyn-{}-{name}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15 ^ (tag.len() as u64 * 977) | 1);
+    let inputs: Vec<String> = args
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let path = dir.join(format!("arg{i}.npy"));
+            // Weights small, so that deep models stay in range.
+            let scale = if i == 0 { 1.0 } else { 0.2 };
+            std::fs::write(&path, npy(&mut r, s, scale)).unwrap();
+            format!("--input={}", path.display())
+        })
+        .collect();
+    let out_dir = dir.join("out");
+    let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
+        .arg("--target=host")
+        .args((!bounds.is_empty()).then(|| format!("--dim-bounds={bounds}")))
+        .arg(fixture(name))
+        .arg("--entry=@main")
+        .args(inputs)
+        .arg("--check")
+        .arg(format!("--output-dir={}", out_dir.display()))
+        .output()
+        .expect("aic-run runs");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let shape = std::fs::read(out_dir.join("result0.npy"))
+        .ok()
+        .map(|b| npy_shape(&b))
+        .unwrap_or_default();
+    let _ = std::fs::remove_dir_all(&dir);
+    (out.status.success(), err, shape)
+}
+
+/// The shape in an .npy header.
+fn npy_shape(b: &[u8]) -> Vec<i64> {
+    let head = String::from_utf8_lossy(&b[10..b.len().min(200)]);
+    let s = head.split("'shape': (").nth(1).unwrap_or("");
+    s.split(')')
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .filter_map(|x| x.trim().parse().ok())
+        .collect()
+}
+
+fn check(name: &str, bounds: &str, args: &[Vec<i64>], want: &[i64]) {
+    let tag = format!("{:?}", args[0]);
+    let (ok, err, shape) = run(name, bounds, args, &tag);
+    assert!(ok, "{name} at {:?}: {err}", args[0]);
+    assert!(err.contains("check: ok"), "{name}: {err}");
+    assert_eq!(shape, want, "{name} at {:?}: result shape", args[0]);
+}
+
+fn mlp_args(b: i64) -> Vec<Vec<i64>> {
+    vec![vec![b, 16], vec![16, 32], vec![32], vec![32, 8], vec![8]]
+}
+
+#[test]
+fn mlp_at_several_batches_of_one_bound() {
+    for b in [1, 3, 17, 129, 256] {
+        check("mlp", "b=256", &mlp_args(b), &[b, 8]);
+    }
+}
+
+#[test]
+fn softmax_rows_at_several_batches() {
+    for b in [1, 3, 17, 129] {
+        check("softmax", "b=200", &[vec![b, 10]], &[b, 10]);
+    }
+}
+
+#[test]
+fn layernorm_with_batch_and_sequence() {
+    for (b, s) in [(1, 1), (3, 5), (2, 17), (4, 32)] {
+        check(
+            "layernorm",
+            "b=4,s=32",
+            &[vec![b, s, 16], vec![16], vec![16]],
+            &[b, s, 16],
+        );
+    }
+}
+
+fn attention_args(b: i64) -> Vec<Vec<i64>> {
+    let mut a = vec![vec![b, 8, 32]];
+    for _ in 0..4 {
+        a.push(vec![32, 32]);
+        a.push(vec![32]);
+    }
+    a
+}
+
+#[test]
+fn attention_with_a_dynamic_batch() {
+    for b in [1, 3, 5] {
+        check("attention", "b=8", &attention_args(b), &[b, 8, 32]);
+    }
+}
+
+#[test]
+fn bert_layer_with_a_dynamic_batch() {
+    let mut args = vec![vec![0, 8, 32]];
+    for _ in 0..4 {
+        args.push(vec![32, 32]);
+        args.push(vec![32]);
+    }
+    args.extend([vec![32], vec![32], vec![32, 64], vec![64], vec![64, 32]]);
+    args.extend([vec![32], vec![32], vec![32]]);
+    for b in [1, 3] {
+        args[0] = vec![b, 8, 32];
+        check("bert_layer", "b=4", &args, &[b, 8, 32]);
+    }
+}
+
+#[test]
+fn sizes_outside_the_bounds_are_errors() {
+    let (ok, err, _) = run("mlp", "b=16", &mlp_args(17), "over");
+    assert!(!ok);
+    assert!(
+        err.contains("dimension 0 ('b') is 17, above its bound 16"),
+        "{err}"
+    );
+    let mut bad = mlp_args(3);
+    bad[1] = vec![15, 32];
+    let (ok, err, _) = run("mlp", "b=16", &bad, "static");
+    assert!(!ok);
+    assert!(err.contains("15"), "{err}");
+}
+
+#[test]
+fn a_missing_bound_is_an_error() {
+    let (ok, err, _) = run("mlp", "s=4", &mlp_args(3), "nobound");
+    assert!(!ok);
+    assert!(err.contains("dynamic dimension 'b' has no bound"), "{err}");
+    let (ok, err, _) = run("mlp", "", &mlp_args(3), "nobounds");
+    assert!(!ok);
+    assert!(
+        err.contains("give each a bound (--dim-bounds=NAME=N"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_dynamic_sequence_in_attention_is_an_error() {
+    let mut args = attention_args(2);
+    args[0] = vec![2, 5, 32];
+    let (ok, err, _) = run("attention_seq", "s=8", &args, "seq");
+    assert!(!ok);
+    assert!(
+        err.contains("only leading dimensions may be dynamic"),
+        "{err}"
+    );
+}

@@ -2,6 +2,7 @@
 //! `aic-opt` flag (`cse`, `symbol-dce`, later `canonicalize`, `stablehlo-to-graph`, ...).
 //! Each module declares a [`aic::pass::PassInfo`]; [`register_all`] makes them known.
 
+pub mod auto_mixed_precision;
 pub mod canonicalize;
 pub mod coord_to_arith;
 pub mod cse;
@@ -28,6 +29,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&symbol_dce::INFO);
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&eqsat_fusion::INFO);
+    reg.register(&auto_mixed_precision::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);

@@ -14,6 +14,7 @@
 
 pub mod fold;
 pub mod interp;
+pub mod precision;
 pub mod scalar;
 pub mod shapes;
 pub mod verify;

@@ -11,6 +11,7 @@ pub mod fusion_to_tile;
 pub mod inline;
 pub mod legality;
 pub mod loop_invariant_code_motion;
+pub mod quantize;
 pub mod sccp;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
@@ -30,6 +31,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&eqsat_fusion::INFO);
     reg.register(&auto_mixed_precision::INFO);
+    reg.register(&quantize::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);

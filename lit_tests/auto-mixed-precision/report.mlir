@@ -13,3 +13,7 @@ func.func @main(%x: tensor<64x128xf32>, %w: tensor<128x256xf32>) -> tensor<64x25
   %s = graph.softmax %r : tensor<64x256xf32>
   return %s : tensor<64x256xf32>
 }
+
+// A program too large to interpret for the report is not measured, and says so.
+// RUN: aic-opt %s --pass-pipeline='builtin.module(auto-mixed-precision{report=true report-flops=1000})' 2>&1 >/dev/null | FileCheck %s --check-prefix=LIMIT
+// LIMIT: auto-mixed-precision: @main: accuracy not measured ({{.*}} operations, over report-flops=1000)

@@ -5,6 +5,7 @@
 //! here so that the report is the same on every machine and the pass needs
 //! no random-number crate.
 
+use crate::eqsat_fusion::cost::op_flops;
 use aic::interp::{Interp, Tensor};
 use aic::ir::{Context, Op, WalkOrder};
 use aic::op_def::OpHandle;
@@ -88,10 +89,34 @@ pub fn errors(got: &[Tensor], want: &[Tensor]) -> (f64, f64) {
     (abs, if scale > 0.0 { abs / scale } else { abs })
 }
 
+/// The operations of the ops of `f` as the cost model counts them.
+pub fn flops(ctx: &Context, f: Op) -> f64 {
+    let mut total = 0.0;
+    ctx.walk(f, WalkOrder::PreOrder, &mut |_, op| {
+        if ctx.num_results(op) == 1 {
+            let kids: Vec<Type> = ctx
+                .operands(op)
+                .iter()
+                .map(|v| ctx.value_type(*v))
+                .collect();
+            let out = ctx.value_type(ctx.result(op, 0));
+            total += op_flops(ctx.uniquer(), ctx.op_name(op), &kids, Some(out));
+        }
+    });
+    total
+}
+
 /// The report line of function `f` (in `ctx`, after the pass) against
-/// `orig` (its f32 copy, alone in `octx`), on inputs drawn from `seed`.
-pub fn compare(ctx: &Context, f: Op, octx: &Context, orig: Op, seed: u64) -> String {
+/// `orig` (its f32 copy, alone in `octx`), on inputs drawn from `seed`;
+/// not measured where the f32 program does more than `limit` operations.
+pub fn compare(ctx: &Context, f: Op, octx: &Context, orig: Op, seed: u64, limit: f64) -> String {
     let name = aic::symbol::symbol_name(ctx, f).unwrap_or("?").to_string();
+    let work = flops(octx, orig);
+    if work > limit {
+        return format!(
+            "auto-mixed-precision: @{name}: accuracy not measured ({work:.3e} operations, over report-flops={limit:.0})"
+        );
+    }
     let Some((ins, _)) = func::function_type(ctx, f) else {
         return format!("auto-mixed-precision: @{name}: no signature");
     };

@@ -70,6 +70,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Print each run's choice and each function's error against the f32 program to standard error",
         },
         OptSpec {
+            name: "report-flops",
+            kind: OptKind::UInt,
+            default: "1000000000",
+            range: Some((0, i64::MAX)),
+            help: "Measure the report's accuracy only for functions of at most this many operations (the interpreter runs both programs)",
+        },
+        OptSpec {
             name: "seed",
             kind: OptKind::UInt,
             default: "0",
@@ -87,6 +94,7 @@ pub static INFO: PassInfo = PassInfo {
             model: Model::of(o.str("target")),
             report: o.bool("report"),
             seed: o.int("seed") as u64,
+            report_flops: o.int("report-flops") as f64,
         })
     },
 };
@@ -96,6 +104,7 @@ struct AutoMixedPrecision {
     model: Model,
     report: bool,
     seed: u64,
+    report_flops: f64,
 }
 
 /// Whether `t` is a ranked tensor of `k`.
@@ -361,7 +370,7 @@ impl Pass for AutoMixedPrecision {
         for (f, (octx, of)) in originals {
             report_line(format_args!(
                 "{}",
-                accuracy::compare(ctx, f, &octx, of, self.seed)
+                accuracy::compare(ctx, f, &octx, of, self.seed, self.report_flops)
             ));
         }
         Ok(changed)

@@ -32,10 +32,13 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     (&BATCH_MATMUL, Reduced),
     (&CONV2D, Reduced),
     // Gray: elementwise arithmetic that loses nothing beyond the rounding
-    // of its result, the activations, and views.
+    // of its result (division too: it is correctly rounded, as JAX's
+    // reduced-precision models scale attention scores), the activations,
+    // views, and select (it only picks).
     (&ADD, Follow),
     (&SUB, Follow),
     (&MUL, Follow),
+    (&DIV, Follow),
     (&MAX, Follow),
     (&MIN, Follow),
     (&NEG, Follow),
@@ -53,6 +56,7 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     (&BROADCAST, Follow),
     (&SLICE, Follow),
     (&CONCAT, Follow),
+    (&SELECT, Follow),
     // Black: statistics and reductions (softmax, the normalisations,
     // sums), functions whose error grows with their argument, and ops that
     // are not float arithmetic.
@@ -65,7 +69,6 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     (&LOG1P, F32),
     (&EXPM1, F32),
     (&POW, F32),
-    (&DIV, F32),
     (&REM, F32),
     (&SQRT, F32),
     (&RSQRT, F32),
@@ -81,7 +84,6 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     (&NOT, F32),
     (&CAST, F32),
     (&COMPARE, F32),
-    (&SELECT, F32),
     (&SPLIT, F32),
     (&IOTA, F32),
     (&CONSTANT, F32),

@@ -13,6 +13,7 @@ pub mod legality;
 pub mod loop_invariant_code_motion;
 pub mod quantize;
 pub mod sccp;
+pub mod stablehlo_legalize_quant_to_math;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
 pub mod tile_to_gpu;
@@ -28,6 +29,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&loop_invariant_code_motion::INFO);
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
+    reg.register(&stablehlo_legalize_quant_to_math::INFO);
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&eqsat_fusion::INFO);
     reg.register(&auto_mixed_precision::INFO);

@@ -78,6 +78,7 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     (&COS, F32),
     (&FLOOR, F32),
     (&CEIL, F32),
+    (&ROUND_EVEN, F32),
     (&AND, F32),
     (&OR, F32),
     (&XOR, F32),

@@ -13,6 +13,7 @@ pub mod legality;
 pub mod loop_invariant_code_motion;
 pub mod quantize;
 pub mod sccp;
+pub mod sparsify;
 pub mod stablehlo_legalize_quant_to_math;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
@@ -34,6 +35,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&eqsat_fusion::INFO);
     reg.register(&auto_mixed_precision::INFO);
     reg.register(&quantize::INFO);
+    reg.register(&sparsify::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);

@@ -90,7 +90,7 @@ fn program(r: &mut SplitMix) -> (String, Vec<Vec<i64>>) {
         cur = format!("%v{i}");
     }
     let mut result = ty(&shape);
-    if r.next_u64() % 3 == 0 {
+    if r.next_u64().is_multiple_of(3) {
         body += &format!(
             "  %sum = graph.reduce sum {cur}, axes = [1] : ({result}) -> {}\n",
             ty(&[shape[0]])

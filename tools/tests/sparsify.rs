@@ -18,20 +18,21 @@ use std::sync::Arc;
 /// `x[m, k] @ w` with `w` a random 2:4 constant (`[k, n]`, or `[n, k]`
 /// transposed); a group may hold fewer than two nonzeros.
 fn program(r: &mut SplitMix, m: usize, k: usize, n: usize, tb: bool, elem: &str) -> String {
-    let mut w = vec![vec![0.0f64; n]; k];
+    // [k, n] row-major.
+    let mut w = vec![0.0f64; k * n];
     for g in 0..k / 4 {
         for c in 0..n {
             let keep = (r.next_u64() % 3) as usize;
             for _ in 0..keep {
                 let p = (r.next_u64() % 4) as usize;
-                w[4 * g + p][c] = (r.unit() * 1000.0).round() / 1000.0;
+                w[(4 * g + p) * n + c] = (r.unit() * 1000.0).round() / 1000.0;
             }
         }
     }
     let rows: Vec<Vec<f64>> = if tb {
-        (0..n).map(|c| (0..k).map(|i| w[i][c]).collect()).collect()
+        (0..n).map(|c| (0..k).map(|i| w[i * n + c]).collect()).collect()
     } else {
-        w
+        w.chunks(n).map(<[f64]>::to_vec).collect()
     };
     let text: Vec<String> = rows
         .iter()

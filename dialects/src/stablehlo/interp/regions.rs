@@ -105,7 +105,7 @@ pub fn convolution_padded(
     };
     if crate::stablehlo::quantize::is_quantized(ctx, op) {
         return crate::stablehlo::quantize::dequantize_contract(ctx, op, args, |x, k, e| {
-            conv(ctx, x, k, &d, &w, &oshape, e)
+            conv(ctx, x, k, d, &w, &oshape, e)
         });
     }
     Ok(vec![out(ctx, op, 0, conv(ctx, x, k, d, &w, &oshape, er))])

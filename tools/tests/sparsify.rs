@@ -30,7 +30,9 @@ fn program(r: &mut SplitMix, m: usize, k: usize, n: usize, tb: bool, elem: &str)
         }
     }
     let rows: Vec<Vec<f64>> = if tb {
-        (0..n).map(|c| (0..k).map(|i| w[i * n + c]).collect()).collect()
+        (0..n)
+            .map(|c| (0..k).map(|i| w[i * n + c]).collect())
+            .collect()
     } else {
         w.chunks(n).map(<[f64]>::to_vec).collect()
     };

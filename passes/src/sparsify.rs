@@ -349,7 +349,7 @@ mod tests {
         assert_eq!(z.values, vec![2.0, 1.0, -4.0, -3.0, 5.0, 0.0, 0.0, 6.0]);
         assert_eq!(z.meta, vec![1, 0, 3, 1, 0, 0, 1, 2]);
         assert_eq!(z.pruned, 1);
-        assert!((z.pruned_norm - (0.25f64 / 99.5).sqrt()).abs() < 1e-12);
+        assert!((z.pruned_norm - (0.25f64 / 91.25).sqrt()).abs() < 1e-12);
         // Expanding gives the pruned weight.
         for g in 0..2 {
             for c in 0..2 {

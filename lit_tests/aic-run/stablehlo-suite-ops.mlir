@@ -277,11 +277,57 @@ func.func @quantized_elementwise() {
   return
 }
 
-// CHECK: FAIL quantized_dot_unsupported: 'stablehlo.dot_general' is not defined on quantized values
-func.func @quantized_dot_unsupported() {
+// Quantized contractions mean the spec's dequantize_op_quantize: the
+// operands' values contracted, the result quantized to its type
+// (1.5 * 1.5 + (-2) * (-2) = 6.25 = 25 * 0.25), or kept as floats for a
+// hybrid op (float activations, quantized weights, as JAX exports
+// weight-only quantization).
+// CHECK: PASS quantized_dot
+func.func @quantized_dot() {
   %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
   %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>>
   %d = stablehlo.dot_general %q, %q, contracting_dims = [0] x [0] : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>, tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<!quant.uniform<i32:f32, 0.25:0>>
+  %s = stablehlo.bitcast_convert %d : (tensor<!quant.uniform<i32:f32, 0.25:0>>) -> tensor<i32>
+  check.expect_eq_const %s, dense<25> : tensor<i32>
+  return
+}
+
+// CHECK: PASS hybrid_quantized_dot
+func.func @hybrid_quantized_dot() {
+  %x = stablehlo.constant dense<[[1.0, 2.0]]> : tensor<1x2xf32>
+  %w = stablehlo.constant dense<[[0.5, -1.0], [1.5, 2.0]]> : tensor<2x2xf32>
+  %q = stablehlo.uniform_quantize %w : (tensor<2x2xf32>) -> tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0,0.25:0}>>
+  %d = stablehlo.dot_general %x, %q, contracting_dims = [1] x [0] : (tensor<1x2xf32>, tensor<2x2x!quant.uniform<i8:f32:1, {0.5:0,0.25:0}>>) -> tensor<1x2xf32>
+  check.expect_eq_const %d, dense<[[3.5, 3.0]]> : tensor<1x2xf32>
+  return
+}
+
+// CHECK: PASS quantized_convolution
+func.func @quantized_convolution() {
+  %x = stablehlo.constant dense<[[[[1.0], [2.0], [3.0]]]]> : tensor<1x1x3x1xf32>
+  %k = stablehlo.constant dense<[[[[0.5]], [[1.0]]]]> : tensor<1x2x1x1xf32>
+  %qx = stablehlo.uniform_quantize %x : (tensor<1x1x3x1xf32>) -> tensor<1x1x3x1x!quant.uniform<i8:f32, 0.5:0>>
+  %qk = stablehlo.uniform_quantize %k : (tensor<1x2x1x1xf32>) -> tensor<1x2x1x1x!quant.uniform<i8:f32, 0.5:0>>
+  %c = stablehlo.convolution(%qx, %qk) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x1x3x1x!quant.uniform<i8:f32, 0.5:0>>, tensor<1x2x1x1x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<1x1x2x1x!quant.uniform<i32:f32, 0.25:0>>
+  %s = stablehlo.bitcast_convert %c : (tensor<1x1x2x1x!quant.uniform<i32:f32, 0.25:0>>) -> tensor<1x1x2x1xi32>
+  // [1*0.5 + 2*1, 2*0.5 + 3*1] = [2.5, 4] = [10, 16] * 0.25
+  check.expect_eq_const %s, dense<[[[[10], [16]]]]> : tensor<1x1x2x1xi32>
+  return
+}
+
+// A reduction over quantized values requantizes after every step, as its
+// body's op does, instead of summing storage integers:
+// 0 + 1.5 = 1.5, 1.5 - 2.0 = -0.5 (storage -1 + zero point 1 = 0 would be
+// 0.5 if the integers 4, -3 and 1 were summed).
+// CHECK: PASS quantized_reduce
+func.func @quantized_reduce() {
+  %x = stablehlo.constant dense<[1.5, -2.0]> : tensor<2xf32>
+  %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:1>>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %zq = stablehlo.uniform_quantize %z : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
+  %r = stablehlo.reduce(%q init: %zq) applies stablehlo.add across dimensions = [0] : (tensor<2x!quant.uniform<i8:f32, 0.5:1>>, tensor<!quant.uniform<i8:f32, 0.5:1>>) -> tensor<!quant.uniform<i8:f32, 0.5:1>>
+  %d = stablehlo.uniform_dequantize %r : (tensor<!quant.uniform<i8:f32, 0.5:1>>) -> tensor<f32>
+  check.expect_eq_const %d, dense<-0.5> : tensor<f32>
   return
 }
 

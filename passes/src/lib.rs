@@ -2,6 +2,7 @@
 //! `aic-opt` flag (`cse`, `symbol-dce`, later `canonicalize`, `stablehlo-to-graph`, ...).
 //! Each module declares a [`aic::pass::PassInfo`]; [`register_all`] makes them known.
 
+pub mod auto_mixed_precision;
 pub mod canonicalize;
 pub mod coord_to_arith;
 pub mod cse;
@@ -11,8 +12,11 @@ pub mod fusion_to_tile;
 pub mod inline;
 pub mod legality;
 pub mod loop_invariant_code_motion;
+pub mod quantize;
 pub mod sccp;
 pub mod spmd_partition;
+pub mod sparsify;
+pub mod stablehlo_legalize_quant_to_math;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
 pub mod tile_to_gpu;
@@ -29,9 +33,13 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&sccp::INFO);
     reg.register(&symbol_dce::INFO);
     reg.register(&dynamic_dims::INFO);
+    reg.register(&stablehlo_legalize_quant_to_math::INFO);
     reg.register(&stablehlo_to_graph::INFO);
     reg.register(&spmd_partition::INFO);
     reg.register(&eqsat_fusion::INFO);
+    reg.register(&auto_mixed_precision::INFO);
+    reg.register(&quantize::INFO);
+    reg.register(&sparsify::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);

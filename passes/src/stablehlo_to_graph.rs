@@ -142,6 +142,7 @@ one_for_one! {
     SINE: shlo::Sine => graph::SIN, true;
     COSINE: shlo::Cosine => graph::COS, true;
     FLOOR: shlo::Floor => graph::FLOOR, true;
+    ROUND_NEAREST_EVEN: shlo::RoundNearestEven => graph::ROUND_EVEN, true;
     CEIL: shlo::Ceil => graph::CEIL, true;
     LOG_PLUS_ONE: shlo::LogPlusOne => graph::LOG1P, true;
     EXPONENTIAL_MINUS_ONE: shlo::ExponentialMinusOne => graph::EXPM1, true;

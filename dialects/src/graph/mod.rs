@@ -14,6 +14,7 @@
 
 pub mod fold;
 pub mod interp;
+pub mod precision;
 pub mod scalar;
 pub mod shapes;
 pub mod verify;
@@ -190,6 +191,7 @@ unary_ops! {
     Cos = COS "cos" "cosine of each element" |x| libm::cos(x);
     Floor = FLOOR "floor" "largest integer not above each element" f64::floor;
     Ceil = CEIL "ceil" "smallest integer not below each element" f64::ceil;
+    RoundEven = ROUND_EVEN "round_even" "nearest integer to each element, halfway cases to even" f64::round_ties_even;
     Log1p = LOG1P "log1p" "log(1 + x) of each element" |x| libm::log1p(x);
     Expm1 = EXPM1 "expm1" "exp(x) - 1 of each element" |x| libm::expm1(x);
 }
@@ -888,6 +890,7 @@ pub static SEMANTICS: &[Semantics] = &[
     ew_heavy(&COS, s::float_unary::<math::Cos>),
     ew(&FLOOR, shapes::same, s::float_unary::<math::Floor>),
     ew(&CEIL, shapes::same, s::float_unary::<math::Ceil>),
+    ew(&ROUND_EVEN, shapes::same, s::float_unary::<math::Roundeven>),
     ew_heavy(&LOG1P, s::float_unary::<math::Log1p>),
     ew_heavy(&EXPM1, s::float_unary::<math::Expm1>),
     ew(&ADD, shapes::binary, s::add),

@@ -9,10 +9,11 @@
 
 use super::verify::R;
 use super::{TENSOR, op};
-use crate::kernels::{result_elem, shaped};
+use crate::kernels::{result_elem, result_shape, shaped};
 use crate::quant::UniformQuantized;
 use aic::dialect::{Dialect, OpSpec};
-use aic::interp::{Data, IResult, Interp, InterpError, Tensor};
+use aic::float::FloatKind;
+use aic::interp::{Data, Elem, IResult, Interp, InterpError, Tensor};
 use aic::ir::{Context, Op};
 use aic::types::{Type, TypeKind};
 use aic::verifier::op_error;
@@ -162,6 +163,34 @@ pub(crate) fn dequantize_op_quantize(
         })
         .collect();
     Ok(vec![to_result(ctx, op, &args[0].shape, &out)?])
+}
+
+/// A contraction (`dot_general`, `convolution`) with quantized operands or
+/// result: the spec's `dequantize_op_quantize`, `f` computing on the
+/// operands' values in f64 and the result quantized to its type (or rounded
+/// to its float type, for a hybrid op with a float result).
+pub(crate) fn dequantize_contract(
+    ctx: &Context,
+    op: Op,
+    args: &[Tensor],
+    f: impl Fn(&Tensor, &Tensor, Elem) -> Data,
+) -> Res {
+    let u = ctx.uniquer();
+    let f64t = u.ty(TypeKind::Float(FloatKind::F64));
+    let expressed = |t: &Tensor| -> IResult<Tensor> {
+        let v = values(ctx, t)
+            .ok_or_else(|| InterpError::at(op, "quantized ops take quantized or float operands"))?;
+        let ty = u.ty(TypeKind::Tensor {
+            shape: t.shape.iter().copied().collect(),
+            elem: f64t,
+            encoding: None,
+        });
+        Ok(Tensor::new(u, ty, Data::from_f64s(FloatKind::F64, v)))
+    };
+    let (a, b) = (expressed(&args[0])?, expressed(&args[1])?);
+    let data = f(&a, &b, Elem::Float(FloatKind::F64));
+    let vals: Vec<f64> = (0..data.len()).map(|i| data.f64_at(i)).collect();
+    Ok(vec![to_result(ctx, op, &result_shape(ctx, op, 0)?, &vals)?])
 }
 
 fn uniform_quantize(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {

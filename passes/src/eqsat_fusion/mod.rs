@@ -52,7 +52,7 @@ pub fn capture_report<T>(f: impl FnOnce() -> T) -> (T, String) {
 }
 
 /// One line of a report, to standard error or the text [`capture_report`] collects.
-fn report_line(line: std::fmt::Arguments<'_>) {
+pub(crate) fn report_line(line: std::fmt::Arguments<'_>) {
     match CAPTURED.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
         Some(text) => {
             text.push_str(&line.to_string());
@@ -243,7 +243,7 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
 }
 
 /// The maximal runs of consecutive node ops in the bodies under `root`.
-fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
+pub(crate) fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
     let mut out = Vec::new();
     ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
         for &r in ctx.regions(op) {

@@ -43,10 +43,12 @@ pub fn dot(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 }
 
 fn contract(it: &mut Interp<'_>, op: Op, args: &[Tensor], d: &DotDims) -> Res {
-    if crate::stablehlo::quantize::is_quantized(it.ctx, op) {
-        return Err(unsupported(op, it.ctx, "quantized values"));
-    }
     let ctx = it.ctx;
+    if crate::stablehlo::quantize::is_quantized(ctx, op) {
+        return crate::stablehlo::quantize::dequantize_contract(ctx, op, args, |a, b, e| {
+            kernels::dot(ctx, a, b, d, e)
+        });
+    }
     let er = result_elem(ctx, op, 0)?;
     let data = kernels::dot(ctx, &args[0], &args[1], d, er);
     Ok(vec![out(ctx, op, 0, data)])
@@ -67,9 +69,6 @@ pub fn convolution_padded(
     padding: Option<Vec<i64>>,
 ) -> Res {
     let (x, k) = (&args[0], &args[1]);
-    if crate::stablehlo::quantize::is_quantized(ctx, op) {
-        return Err(unsupported(op, ctx, "quantized values"));
-    }
     let d = op_attr(ctx, op, "dimension_numbers")
         .and_then(|a| ConvDims::of(ctx, a))
         .ok_or_else(|| InterpError::at(op, "malformed dimension_numbers"))?;
@@ -104,6 +103,11 @@ pub fn convolution_padded(
         fgc,
         bgc,
     };
+    if crate::stablehlo::quantize::is_quantized(ctx, op) {
+        return crate::stablehlo::quantize::dequantize_contract(ctx, op, args, |x, k, e| {
+            conv(ctx, x, k, d, &w, &oshape, e)
+        });
+    }
     Ok(vec![out(ctx, op, 0, conv(ctx, x, k, d, &w, &oshape, er))])
 }
 
@@ -160,6 +164,11 @@ fn simple_combiner(ctx: &Context, r: Region) -> Option<(Combiner, &'static Binar
     if o.len() != 2
         || !((o[0] == args[0] && o[1] == args[1]) || (o[0] == args[1] && o[1] == args[0]))
     {
+        return None;
+    }
+    // On quantized values the body requantizes after every step (the
+    // spec's dequantize_op_quantize), which the integer loops would skip.
+    if crate::stablehlo::quantize::is_quantized(ctx, inner) {
         return None;
     }
     let name = ctx.op_name(inner);

@@ -118,8 +118,8 @@ enum Kernels {
     /// JIT-compiled for this CPU.
     Host(HostModule),
     /// PTX on the GPU, loaded at the first call (so that compiling for CUDA needs
-    /// no GPU).
-    Cuda(Option<CudaKernels>),
+    /// no GPU); boxed, as a loaded plan is several times a host module's size.
+    Cuda(Option<Box<CudaKernels>>),
 }
 
 /// The GPU side of a module: fields drop in order, the plan's arena and graph
@@ -367,11 +367,11 @@ impl Compiled {
                         ),
                         None => None,
                     };
-                    *slot = Some(CudaKernels {
+                    *slot = Some(Box::new(CudaKernels {
                         plan: dp,
                         module,
                         cuda,
-                    });
+                    }));
                 }
                 let ck = slot.as_mut().expect("loaded above");
                 let cu = |e: aic_runtime::CudaError| e.to_string();

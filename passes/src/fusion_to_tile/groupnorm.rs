@@ -204,8 +204,7 @@ pub(super) fn groupnorm(
                 &[batch, groups, parts, cg],
                 &[batch * groups, pieces],
             ))
-        })
-        .map_err(|e| -> Skip { e })?;
+        })?;
     let row_t = tile_of(vec![1, pieces]);
     let one_t = tile_of(vec![1]);
     let pm = load(&mut e, mean_buf, &[ng, zero], &[1, pieces], &as_group, calc);

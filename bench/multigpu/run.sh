@@ -28,7 +28,13 @@ for n in gpt_block llama_mlp; do
     grep -h "median" "$OUT/${n}_1.txt" "$OUT/${n}_tp$TP.txt" | sed "s/^/aic $n: /"
     python3 - "$OUT/${n}_1" "$OUT/${n}_tp$TP" <<'PY' || status=1
 import sys, numpy as np
-a, b = (np.load(f"{d}/result0.npy").astype(np.float64) for d in sys.argv[1:])
+def load(p):
+    a = np.load(p)
+    if a.dtype.kind == "V" and a.dtype.itemsize == 2:  # bf16 as ml_dtypes saves it
+        import ml_dtypes
+        a = a.view(ml_dtypes.bfloat16)
+    return a.astype(np.float64)
+a, b = (load(f"{d}/result0.npy") for d in sys.argv[1:])
 err = float(np.max(np.abs(a - b)) / (np.max(np.abs(a)) + 1e-30))
 print(f"  {sys.argv[2]} against 1 GPU: max relative difference {err:.2e}")
 sys.exit(0 if err < 1e-2 else 1)

@@ -419,6 +419,8 @@ impl<'c> MultiDevicePlan<'c> {
             .iter()
             .filter(|s| matches!(s, Step::Collective { .. }))
             .count();
+        // Events belong to the context current when they are made: device 0's.
+        dev0.cuda.make_current()?;
         let events = (0..2 * ncoll)
             .map(|_| dev0.cuda.event())
             .collect::<Result<Vec<_>, CudaError>>()?;

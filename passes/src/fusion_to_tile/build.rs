@@ -216,8 +216,19 @@ pub(super) fn reduce_rows(
     kind: tile::ReduceKind,
     ty: Type,
 ) -> Value {
+    reduce_axis(b, t, kind, 1, ty)
+}
+
+/// `tile.reduce kind t, axis = axis` to the tile type `ty`.
+pub(super) fn reduce_axis(
+    b: &mut Builder<'_>,
+    t: Value,
+    kind: tile::ReduceKind,
+    axis: i64,
+    ty: Type,
+) -> Value {
     let kind = kind.attr(b.ctx.uniquer());
-    let axis = i64_attr(b.ctx.uniquer(), 1);
+    let axis = i64_attr(b.ctx.uniquer(), axis);
     tile::Reduce::build(b, t, kind, axis, ty).result(b.ctx)
 }
 

@@ -42,19 +42,6 @@ fn positions(s: i64, c: i64, cg: i64) -> i64 {
         .unwrap_or(s)
 }
 
-/// `tile.reduce kind t, axis = axis` to the tile type `ty`.
-fn reduce_axis(
-    b: &mut Builder<'_>,
-    t: Value,
-    kind: tile::ReduceKind,
-    axis: i64,
-    ty: Type,
-) -> Value {
-    let kind = kind.attr(b.ctx.uniquer());
-    let axis = i64_attr(b.ctx.uniquer(), axis);
-    tile::Reduce::build(b, t, kind, axis, ty).result(b.ctx)
-}
-
 /// Lower a group holding one `graph.groupnorm` (its input possibly computed
 /// by elementwise ops and views of group inputs, its result possibly
 /// followed by an elementwise epilogue) as the three kernels above.

@@ -6,11 +6,13 @@
 //! printer: printing, re-parsing and printing again gives the same text, in the
 //! pretty and the generic form.
 
+mod common;
 use aic::interp::{Data, Interp, Tensor};
 use aic::op_printer::{PrintOptions, print_op};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
+use common::main_fn;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -22,22 +24,11 @@ fn dir() -> PathBuf {
 }
 
 fn fixtures() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir())
-        .expect("fixture directory")
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            (p.extension()? == "mlir").then(|| p.file_stem()?.to_str().map(str::to_string))?
-        })
-        .collect();
-    names.sort();
-    names
+    common::fixture_names(&dir())
 }
 
 fn npys(name: &str, kind: &str) -> Vec<PathBuf> {
-    (0..)
-        .map(|i| dir().join(format!("{name}.{kind}{i}.npy")))
-        .take_while(|p| p.exists())
-        .collect()
+    common::npys(&dir(), name, kind)
 }
 
 fn parse(ctx: &mut Context, name: &str, text: String) -> aic::ir::Op {
@@ -47,13 +38,6 @@ fn parse(ctx: &mut Context, name: &str, text: String) -> aic::ir::Op {
         Ok(m) => m,
         Err(d) => panic!("{name}: {}", sm.render(ctx.uniquer(), &d)),
     }
-}
-
-fn main_fn(ctx: &Context, m: aic::ir::Op) -> aic::ir::Op {
-    let body = ctx.entry_block(ctx.regions(m)[0]).expect("module body");
-    ctx.block_ops(body)
-        .find(|f| aic::symbol::symbol_name(ctx, *f) == Some("main"))
-        .expect("a @main function")
 }
 
 /// The largest violation of the tolerance (0 when within it), and where.

@@ -7,11 +7,13 @@
 //! outputs; the partitioned programs hold the collectives Megatron-style
 //! tensor parallelism needs and no more.
 
+mod common;
 use aic::SourceMap;
 use aic::interp::{Data, Interp, Tensor};
 use aic::ir::{Context, Op, WalkOrder};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
+use common::main_fn;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -23,22 +25,11 @@ fn dir() -> PathBuf {
 }
 
 fn fixtures() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir())
-        .expect("fixture directory")
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            (p.extension()? == "mlir").then(|| p.file_stem()?.to_str().map(str::to_string))?
-        })
-        .collect();
-    names.sort();
-    names
+    common::fixture_names(&dir())
 }
 
 fn npys(name: &str, kind: &str) -> Vec<PathBuf> {
-    (0..)
-        .map(|i| dir().join(format!("{name}.{kind}{i}.npy")))
-        .take_while(|p| p.exists())
-        .collect()
+    common::npys(&dir(), name, kind)
 }
 
 fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
@@ -54,13 +45,6 @@ fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
         }
         _ => Some("not floats".into()),
     }
-}
-
-fn main_fn(ctx: &Context, m: Op) -> Op {
-    let body = ctx.entry_block(ctx.regions(m)[0]).expect("module body");
-    ctx.block_ops(body)
-        .find(|f| aic::symbol::symbol_name(ctx, *f) == Some("main"))
-        .expect("a @main function")
 }
 
 /// Collectives in the partitioned program, by name.

@@ -197,23 +197,40 @@ impl Pass for Quantize {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
-        let mut gemms = Vec::new();
-        ctx.walk(root, WalkOrder::PreOrder, &mut |_, op| {
-            if let Some(m) = graph::Matmul::of(ctx, op) {
-                gemms.push(m);
-            }
-        });
-        let mut changed = false;
-        for mm in gemms {
-            if let Some(line) = self.weight(ctx, mm)? {
-                changed = true;
-                if self.report {
-                    eprintln!("{line}");
-                }
+        rewrite_matmuls(ctx, root, self.report, &mut |ctx, mm| self.weight(ctx, mm))
+    }
+}
+
+/// A rewrite of one matmul's weight: its report line where it changed it.
+pub(crate) type WeightRewrite<'a> =
+    dyn FnMut(&mut Context, graph::Matmul) -> Result<Option<String>, Diagnostic> + 'a;
+
+/// Apply `rewrite` to every matmul under `root` (collected first, so that
+/// it may change the IR): it gives a report line where it changed one,
+/// printed with `report`. Whether any changed. `quantize` and `sparsify`
+/// rewrite their weights so.
+pub(crate) fn rewrite_matmuls(
+    ctx: &mut Context,
+    root: Op,
+    report: bool,
+    rewrite: &mut WeightRewrite<'_>,
+) -> Result<bool, Diagnostic> {
+    let mut gemms = Vec::new();
+    ctx.walk(root, WalkOrder::PreOrder, &mut |_, op| {
+        if let Some(m) = graph::Matmul::of(ctx, op) {
+            gemms.push(m);
+        }
+    });
+    let mut changed = false;
+    for mm in gemms {
+        if let Some(line) = rewrite(ctx, mm)? {
+            changed = true;
+            if report {
+                eprintln!("{line}");
             }
         }
-        Ok(changed)
     }
+    Ok(changed)
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@
 //! yet run faster.
 
 use aic::interp::{Tensor, attr_of_tensor, tensor_of_attr};
-use aic::ir::{Builder, Context, Op, Value, WalkOrder};
+use aic::ir::{Builder, Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
@@ -306,22 +306,9 @@ impl Pass for Sparsify {
         &INFO
     }
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, aic::Diagnostic> {
-        let mut gemms = Vec::new();
-        ctx.walk(root, WalkOrder::PreOrder, &mut |_, op| {
-            if let Some(m) = graph::Matmul::of(ctx, op) {
-                gemms.push(m);
-            }
-        });
-        let mut changed = false;
-        for mm in gemms {
-            if let Some(line) = self.weight(ctx, mm)? {
-                changed = true;
-                if self.report {
-                    eprintln!("{line}");
-                }
-            }
-        }
-        Ok(changed)
+        crate::quantize::rewrite_matmuls(ctx, root, self.report, &mut |ctx, mm| {
+            self.weight(ctx, mm)
+        })
     }
 }
 

@@ -322,12 +322,15 @@ fn collective(ctx: &Context, op: Op, devices: u32) -> Option<(Collective, Vec<Ve
         let block = ctx.entry_block(*ctx.regions(op).first()?)?;
         let ops: Vec<Op> = ctx.block_ops(block).collect();
         let [inner, _] = ops[..] else { return None };
-        Some(match ctx.op_name(inner) {
-            "stablehlo.add" => Reduction::Sum,
-            "stablehlo.maximum" => Reduction::Max,
-            "stablehlo.minimum" => Reduction::Min,
-            _ => return None,
-        })
+        if stablehlo::Add::is(ctx, inner) {
+            Some(Reduction::Sum)
+        } else if stablehlo::Maximum::is(ctx, inner) {
+            Some(Reduction::Max)
+        } else if stablehlo::Minimum::is(ctx, inner) {
+            Some(Reduction::Min)
+        } else {
+            None
+        }
     };
     let c = if AllReduce::is(ctx, op) && global {
         Collective::AllReduce {

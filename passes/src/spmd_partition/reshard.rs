@@ -27,14 +27,18 @@ pub enum Reduction {
 }
 
 impl Reduction {
-    /// The reduction a binary op computes, if it is one of these.
-    pub fn of_op(name: &str) -> Option<Reduction> {
-        Some(match name {
-            "stablehlo.add" => Reduction::Sum,
-            "stablehlo.maximum" => Reduction::Max,
-            "stablehlo.minimum" => Reduction::Min,
-            _ => return None,
-        })
+    /// The reduction binary op `op` computes, if it is one of these.
+    pub fn of_op(ctx: &Context, op: Op) -> Option<Reduction> {
+        use aic_dialects::stablehlo::{Add, Maximum, Minimum};
+        if Add::is(ctx, op) {
+            Some(Reduction::Sum)
+        } else if Maximum::is(ctx, op) {
+            Some(Reduction::Max)
+        } else if Minimum::is(ctx, op) {
+            Some(Reduction::Min)
+        } else {
+            None
+        }
     }
 }
 

@@ -38,7 +38,7 @@ fn reduction_of(ctx: &Context, op: Op) -> Option<Reduction> {
     if ctx.operands(inner) != args || ctx.operands(ret) != [ctx.result(inner, 0)] {
         return None;
     }
-    Reduction::of_op(ctx.op_name(inner))
+    Reduction::of_op(ctx, inner)
 }
 
 fn factors(ctx: &Context, op: Op, shapes: &[Vec<i64>], outs: &[Vec<i64>]) -> Option<Vec<Factor>> {

@@ -200,3 +200,34 @@ nki.kernel @k grid = [1] arch = trn1 {
   %z = nki.tensor_reduce add %x : !nki.tile<8x8xf32, sbuf> -> !nki.tile<1x8xf32, sbuf>
   nki.return
 }
+// -----
+nki.kernel @k grid = [1] arch = trn1 {
+^bb0(%a: memref<8x8xf32>):
+  %x = nki.memset 1.0 : f32 : !nki.tile<8x8xf32, sbuf>
+  // expected-error@+1 {{'nki.tensor_scalar' op bitwise_and needs integer tiles, not f32}}
+  %y = nki.tensor_scalar bitwise_and %x, 1.0 : f32 : !nki.tile<8x8xf32, sbuf> -> !nki.tile<8x8xf32, sbuf>
+  nki.return
+}
+// -----
+nki.kernel @k grid = [1] arch = trn1 {
+^bb0(%a: memref<8x8xf32>):
+  %x = nki.memset 1.0 : f32 : !nki.tile<8x8xi32, sbuf>
+  // expected-error@+1 {{'nki.tensor_scalar' op an integer operator's immediate must be a whole number}}
+  %y = nki.tensor_scalar left_shift %x, 1.5 : f32 : !nki.tile<8x8xi32, sbuf> -> !nki.tile<8x8xi32, sbuf>
+  nki.return
+}
+// -----
+nki.kernel @k grid = [1] arch = trn1 {
+^bb0(%a: memref<8x8xf32>):
+  %x = nki.memset 1.0 : f32 : !nki.tile<8x8xf32, sbuf>
+  // expected-error@+1 {{'nki.bitcast' op a bitcast is between element types of one width}}
+  %y = nki.bitcast %x : !nki.tile<8x8xf32, sbuf> -> !nki.tile<8x8xi16, sbuf>
+  nki.return
+}
+// -----
+nki.kernel @k grid = [1] arch = trn1 {
+^bb0(%a: memref<8x8xf32>):
+  // expected-error@+1 {{'nki.memset' op tile elements are NKI dtypes (f32, f16, bf16, fp8, integers of 8, 16 or 32 bits, i1), not i64}}
+  %x = nki.memset 1.0 : f32 : !nki.tile<8x8xi64, sbuf>
+  nki.return
+}

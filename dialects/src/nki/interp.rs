@@ -8,15 +8,16 @@
 //! element by element.
 
 use super::ops::{desc_of, tile_of};
+use super::types::nki_tile;
 use super::{
-    Activation, AffineRange, AffineSelect, Alu, Copy, FreeBroadcast, Iota, KERNEL, Launch, Load,
-    Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp, Select,
+    Activation, AffineRange, AffineSelect, Alu, Bitcast, Copy, FreeBroadcast, Iota, KERNEL, Launch,
+    Load, Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp, Select,
     SequentialRange, Store, TensorReduce, TensorScalar, TensorTensor, Transpose,
 };
 use crate::coord::desc::row_major_indices;
 use crate::gpu::{PROGRAM, kernel_of, run_grid};
 use crate::memref::{get, scatter, store_as};
-use aic::interp::{Elem, IResult, Interp, InterpError, Tensor};
+use aic::interp::{Data, Elem, IResult, Interp, InterpError, Ints, Tensor};
 use aic::ir::Value;
 use aic::op_def::OpHandle;
 use aic::types::TypeKind;
@@ -28,13 +29,39 @@ pub(super) trait Run: OpHandle {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>>;
 }
 
-/// The interpreter hook of nki op `H`.
+/// The interpreter hook of nki op `H`. Booleans (`i1` tiles and buffers)
+/// are bytes of 0 or 1 to the instructions, as NKI's `bool_` is, where the
+/// interpreter's signless `i1` reads true as -1: such tiles are handed
+/// over as 0/1 (and `load` reads an `i1` buffer so).
 pub(super) fn run<H: Run>(
     it: &mut Interp<'_>,
     op: aic::ir::Op,
     args: &[Tensor],
 ) -> IResult<Vec<Tensor>> {
-    H::wrap(op).run(it, args)
+    let ctx = it.ctx;
+    let is_bool = |t: &Tensor| {
+        let elem = nki_tile(ctx.uniquer(), t.ty).map(|n| n.elem);
+        elem.is_some_and(|e| matches!(ctx.type_kind(e), TypeKind::Integer { width: 1, .. }))
+    };
+    if !args.iter().any(is_bool) {
+        return H::wrap(op).run(it, args);
+    }
+    let args: Vec<Tensor> = args
+        .iter()
+        .map(|t| {
+            if !is_bool(t) {
+                return t.clone();
+            }
+            let n = t.shape.iter().product::<i64>() as usize;
+            let bytes = (0..n).map(|i| u8::from(get(&t.data, i) != 0.0)).collect();
+            Tensor {
+                ty: t.ty,
+                shape: t.shape.clone(),
+                data: Data::Int(Ints::U8(bytes)),
+            }
+        })
+        .collect();
+    H::wrap(op).run(it, &args)
 }
 
 fn fail(op: impl OpHandle, m: impl Into<String>) -> InterpError {
@@ -381,6 +408,23 @@ impl Run for Mask {
 impl Run for Copy {
     fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
         Ok(vec![tile(it, self, self.result(it.ctx), values(&args[0]))?])
+    }
+}
+
+impl Run for Bitcast {
+    fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+        let ctx = it.ctx;
+        let (x, r) = (
+            tile_of(ctx, self.input(ctx)).ok_or_else(|| fail(self, "not a tile"))?,
+            tile_of(ctx, self.result(ctx)).ok_or_else(|| fail(self, "not a tile"))?,
+        );
+        let (from, to) = (ctx.type_kind(x.elem).clone(), ctx.type_kind(r.elem).clone());
+        let out = values(&args[0])
+            .into_iter()
+            .map(|v| super::reinterpret(&from, &to, v))
+            .collect::<Option<Vec<f64>>>()
+            .ok_or_else(|| fail(self, "a bitcast between types of different widths"))?;
+        Ok(vec![tile(it, self, self.result(ctx), out)?])
     }
 }
 

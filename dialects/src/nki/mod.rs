@@ -40,6 +40,7 @@ pub use types::{NkiTile, SYNTAX, Space, make_nki_tile, nki_tile};
 
 use aic::dialect::Dialect;
 use aic::ir::{Context, Op};
+use aic::types::{Signedness, TypeKind};
 
 aic::dialect_enum! {
     /// The engine that runs an instruction, `#nki<engine vector>`.
@@ -87,6 +88,16 @@ aic::dialect_enum! {
         IsLe = "is_le",
         /// a ^ b
         Pow = "pow",
+        /// a & b on integers (`logical_and` on booleans)
+        BitwiseAnd = "bitwise_and",
+        /// a | b on integers
+        BitwiseOr = "bitwise_or",
+        /// a xor b on integers
+        BitwiseXor = "bitwise_xor",
+        /// a << b on integers
+        LeftShift = "left_shift",
+        /// a >> b on integers, sign-extending
+        RightShift = "right_shift",
     }
 }
 
@@ -110,6 +121,17 @@ impl Alu {
             Alu::IsLt => flag(a < b),
             Alu::IsLe => flag(a <= b),
             Alu::Pow => a.powf(b),
+            // Integer operators see the operands' integer values (integer
+            // tiles hold whole numbers; a shift of 64 or more gives 0 or -1).
+            Alu::BitwiseAnd => ((a as i64) & (b as i64)) as f64,
+            Alu::BitwiseOr => ((a as i64) | (b as i64)) as f64,
+            Alu::BitwiseXor => ((a as i64) ^ (b as i64)) as f64,
+            Alu::LeftShift => (a as i64).checked_shl(b as u32).unwrap_or(0) as f64,
+            Alu::RightShift => {
+                let x = a as i64;
+                x.checked_shr(b as u32)
+                    .unwrap_or(if x < 0 { -1 } else { 0 }) as f64
+            }
         }
     }
 }
@@ -288,6 +310,7 @@ pub static DIALECT: Dialect = Dialect {
         AFFINE_SELECT,
         MASK,
         COPY,
+        BITCAST,
         MEMSET,
     ],
     materialize_constant: None,
@@ -299,7 +322,39 @@ aic::op_kinds! {
         Kernel, Return, Launch, ProgramId, AffineRange, SequentialRange, Yield, Load, Store,
         Matmul, Transpose, Activation, TensorTensor, TensorScalar, TensorReduce,
         PartitionReduce, PartitionBroadcast, FreeBroadcast, Iota, Select, AffineSelect, Mask, Copy,
-        Memset,
+        Bitcast, Memset,
+    }
+}
+
+/// The value whose bits as `to` are those of `v` as `from` (two's
+/// complement for integers).
+pub fn reinterpret(from: &TypeKind, to: &TypeKind, v: f64) -> Option<f64> {
+    let (bits, width) = match from {
+        TypeKind::Float(k) => (k.from_f64(v), k.bit_width()),
+        TypeKind::Integer { width, .. } => (v as i128 as u128, *width),
+        _ => return None,
+    };
+    let mask = if width >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << width) - 1
+    };
+    let bits = bits & mask;
+    match to {
+        TypeKind::Float(k) if k.bit_width() == width => Some(k.to_f64(bits)),
+        TypeKind::Integer {
+            width: w,
+            signedness,
+        } if *w == width => {
+            let unsigned = matches!(signedness, Signedness::Unsigned) || width == 1;
+            let negative = !unsigned && bits >> (width - 1) & 1 == 1;
+            Some(if negative {
+                (bits as i128 - (1i128 << width)) as f64
+            } else {
+                bits as f64
+            })
+        }
+        _ => None,
     }
 }
 
@@ -324,5 +379,43 @@ pub fn engine_of(ctx: &Context, op: Op) -> Option<Engine> {
         K::Copy(o) => chosen(o.engine(ctx), Engine::Vector),
         K::Memset(o) => chosen(o.engine(ctx), Engine::Vector),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aic::float::FloatKind;
+
+    #[test]
+    fn integer_operators_see_whole_numbers() {
+        assert_eq!(Alu::BitwiseAnd.apply(12.0, 10.0), 8.0);
+        assert_eq!(Alu::BitwiseOr.apply(12.0, 10.0), 14.0);
+        assert_eq!(Alu::BitwiseXor.apply(-1.0, 2147483647.0), -2147483648.0);
+        assert_eq!(Alu::LeftShift.apply(3.0, 4.0), 48.0);
+        assert_eq!(Alu::RightShift.apply(-8.0, 1.0), -4.0);
+        // Shifting everything out leaves the sign.
+        assert_eq!(Alu::RightShift.apply(-8.0, 70.0), -1.0);
+        assert_eq!(Alu::RightShift.apply(8.0, 70.0), 0.0);
+        assert_eq!(Alu::LeftShift.apply(1.0, 64.0), 0.0);
+    }
+
+    #[test]
+    fn bitcasts_reinterpret_bits() {
+        let f32t = TypeKind::Float(FloatKind::F32);
+        let i32t = TypeKind::Integer {
+            width: 32,
+            signedness: Signedness::Signless,
+        };
+        let u16t = TypeKind::Integer {
+            width: 16,
+            signedness: Signedness::Unsigned,
+        };
+        let f16t = TypeKind::Float(FloatKind::F16);
+        assert_eq!(reinterpret(&f32t, &i32t, 1.0), Some(1065353216.0));
+        assert_eq!(reinterpret(&f32t, &i32t, -1.0), Some(-1082130432.0));
+        assert_eq!(reinterpret(&i32t, &f32t, 1065353216.0), Some(1.0));
+        assert_eq!(reinterpret(&f16t, &u16t, -2.0), Some(49152.0));
+        assert_eq!(reinterpret(&f32t, &u16t, 1.0), None, "widths differ");
     }
 }

@@ -24,17 +24,26 @@ const DESC: AttrConstraint = AttrConstraint {
     syntax: AttrSyntax::Full,
 };
 
-/// An fp32 immediate (a scale, a bias, a scalar operand, a fill value).
+/// An immediate (a scale, a bias, a scalar operand, a fill value): fp32,
+/// or a 32-bit integer where an integer tile needs one fp32 cannot hold.
 pub(super) const IMM: AttrConstraint = AttrConstraint {
-    desc: "32-bit float attribute",
-    check: |a, u| {
-        matches!(a, AttrKind::Float { ty, .. }
-            if matches!(u.type_kind(*ty), TypeKind::Float(aic::float::FloatKind::F32)))
+    desc: "32-bit float or integer attribute",
+    check: |a, u| match a {
+        AttrKind::Float { ty, .. } => {
+            matches!(
+                u.type_kind(*ty),
+                TypeKind::Float(aic::float::FloatKind::F32)
+            )
+        }
+        AttrKind::Integer { ty, .. } => {
+            matches!(u.type_kind(*ty), TypeKind::Integer { width: 32, .. })
+        }
+        _ => false,
     },
     syntax: AttrSyntax::Full,
 };
 
-/// The value of an fp32 immediate attribute.
+/// The value of an immediate attribute.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Imm(pub f64);
 
@@ -45,6 +54,7 @@ impl FromAttr for Imm {
                 TypeKind::Float(k) => Some(Imm(k.to_f64(*bits))),
                 _ => None,
             },
+            AttrKind::Integer { value, .. } => Some(Imm(*value as f64)),
             _ => None,
         }
     }
@@ -63,6 +73,26 @@ impl FromAttr for Flag {
             _ => None,
         }
     }
+}
+
+/// The immediate attribute for a tile of `elem` holding `v`: an `i32` one
+/// where `elem` is an integer type and `v` a whole number fp32 would round
+/// (beyond 2^24), else fp32.
+pub fn imm_for(u: &Uniquer, elem: Type, v: f64) -> Attr {
+    let exact_in_f32 = f64::from(v as f32) == v;
+    let int = matches!(u.type_kind(elem), TypeKind::Integer { .. });
+    let in_i32 = v >= f64::from(i32::MIN) && v <= f64::from(i32::MAX);
+    if int && !exact_in_f32 && v.fract() == 0.0 && in_i32 {
+        let i32t = u.ty(TypeKind::Integer {
+            width: 32,
+            signedness: aic::types::Signedness::Signless,
+        });
+        return u.attr(AttrKind::Integer {
+            value: v as i128,
+            ty: i32t,
+        });
+    }
+    imm(u, v)
 }
 
 /// The fp32 immediate attribute holding `v` (rounded to fp32).
@@ -92,6 +122,20 @@ pub fn arch_of(ctx: &Context, op: Op) -> Arch {
     };
     k.and_then(|k| Kernel::wrap(k).arch(ctx))
         .unwrap_or(Arch::Trn1)
+}
+
+/// Whether `t` is an element type NKI has a dtype for (`nl.float32`,
+/// `nl.bfloat16`, `nl.float8_e4m3`, `nl.int32`, `nl.uint16`, `nl.bool_`, ...).
+pub fn is_dtype(ctx: &Context, t: Type) -> bool {
+    use aic::float::FloatKind as F;
+    match ctx.type_kind(t) {
+        TypeKind::Float(k) => matches!(
+            k,
+            F::F32 | F::F16 | F::BF16 | F::F8E4M3 | F::F8E4M3FN | F::F8E5M2
+        ),
+        TypeKind::Integer { width, .. } => matches!(width, 1 | 8 | 16 | 32),
+        _ => false,
+    }
 }
 
 /// The verifier of nki op `H`: it sits inside a kernel (unless it is one or
@@ -124,11 +168,11 @@ fn verify<H: NkiCheck>(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
                 t.partitions()
             )));
         }
-        if !matches!(
-            ctx.type_kind(t.elem),
-            TypeKind::Float(_) | TypeKind::Integer { .. }
-        ) {
-            return Err(err("tile elements are floats or integers".into()));
+        if !is_dtype(ctx, t.elem) {
+            return Err(err(format!(
+                "tile elements are NKI dtypes (f32, f16, bf16, fp8, integers of 8, 16 or 32 bits, i1), not {}",
+                aic::printer::type_text(ctx.uniquer(), t.elem)
+            )));
         }
         if gpsimd && t.space == Space::Psum {
             return Err(err("the GpSimd engine cannot access PSUM".into()));
@@ -840,6 +884,8 @@ aic::op! {
 impl NkiCheck for TensorTensor {
     fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
         vector_or_gpsimd(ctx, self, self.engine(ctx))?;
+        let values = [self.lhs(ctx), self.rhs(ctx), self.result(ctx)];
+        check_integer_alu(ctx, self, self.kind(ctx), &values, None)?;
         check_elementwise(
             ctx,
             self,
@@ -877,8 +923,51 @@ aic::op! {
 impl NkiCheck for TensorScalar {
     fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
         vector_or_gpsimd(ctx, self, self.engine(ctx))?;
+        let values = [self.input(ctx), self.result(ctx)];
+        let scalar = self.scalar(ctx).map(|s| s.0);
+        check_integer_alu(ctx, self, self.kind(ctx), &values, scalar)?;
         check_elementwise(ctx, self, &[self.input(ctx)], self.result(ctx), false)
     }
+}
+
+/// The dtype rule of the integer operators (bitwise logic and shifts): the
+/// tiles hold integers (or booleans) and an immediate is a whole number.
+fn check_integer_alu(
+    ctx: &Context,
+    op: impl OpHandle,
+    alu: Option<Alu>,
+    values: &[Value],
+    scalar: Option<f64>,
+) -> Result<(), Diagnostic> {
+    let integer_op = matches!(
+        alu,
+        Some(Alu::BitwiseAnd | Alu::BitwiseOr | Alu::BitwiseXor | Alu::LeftShift | Alu::RightShift)
+    );
+    if !integer_op {
+        return Ok(());
+    }
+    for v in values {
+        let t = tile_of(ctx, *v);
+        if t.is_some_and(|t| !matches!(ctx.type_kind(t.elem), TypeKind::Integer { .. })) {
+            return Err(fail(
+                ctx,
+                op,
+                format!(
+                    "{} needs integer tiles, not {}",
+                    alu.map(|a| a.keyword()).unwrap_or_default(),
+                    aic::printer::type_text(ctx.uniquer(), t.expect("a tile").elem)
+                ),
+            ));
+        }
+    }
+    if scalar.is_some_and(|s| s.fract() != 0.0) {
+        return Err(fail(
+            ctx,
+            op,
+            "an integer operator's immediate must be a whole number",
+        ));
+    }
+    Ok(())
 }
 
 /// The checks of a reduction of `input` to `result` whose shape is `want`.
@@ -1177,6 +1266,59 @@ impl NkiCheck for Copy {
             }
         }
         check_elementwise(ctx, self, &[self.input(ctx)], self.result(ctx), false)
+    }
+}
+
+aic::op! {
+    /// `nki.bitcast %x : T -> R` (`tile.view(dtype)`): the same bits seen
+    /// as another element type of the same width, in place; no engine
+    /// runs it.
+    pub Bitcast = BITCAST {
+        operands: [input: one(TILE)],
+        results: [result: one(TILE)],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some("$input attr-dict `:` type($input) `->` type($result)"),
+            ..op::<Bitcast>("nki.bitcast", "a tile's bits as another element type")
+        },
+    }
+}
+
+impl NkiCheck for Bitcast {
+    fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
+        let [x, r] = tiles(
+            ctx,
+            self,
+            &[self.input(ctx), self.result(ctx)],
+            "operand and result",
+        )?[..] else {
+            unreachable!("two values")
+        };
+        if x.shape != r.shape || x.space != r.space {
+            return Err(fail(
+                ctx,
+                self,
+                "a bitcast keeps the tile's shape and memory",
+            ));
+        }
+        let (a, b) = (elem_bits(ctx, x.elem), elem_bits(ctx, r.elem));
+        if a.is_none() || a != b {
+            return Err(fail(
+                ctx,
+                self,
+                "a bitcast is between element types of one width",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The width of a scalar element type in bits.
+fn elem_bits(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.type_kind(t) {
+        TypeKind::Float(k) => Some(k.bit_width()),
+        TypeKind::Integer { width, .. } => Some(*width),
+        _ => None,
     }
 }
 

@@ -193,7 +193,7 @@ pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, 
     }
     let tuning = tuning.map(|t| format!(" tuning={t}")).unwrap_or_default();
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,tile-to-nki{{arch={arch}}})"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true}},canonicalize,cse,coord-to-arith,canonicalize,tile-to-nki{{arch={arch}}})"
     ))
 }
 

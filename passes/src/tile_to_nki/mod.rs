@@ -414,7 +414,12 @@ impl Lower<'_> {
             ));
         }
         let mut elem = elem.unwrap_or(t.elem);
-        if matches!(ctx.type_kind(elem), TypeKind::Index) {
+        // NKI's integers are 32 bits at most: indices and 64-bit integers
+        // (counts, positions) are computed in i32.
+        if matches!(
+            ctx.type_kind(elem),
+            TypeKind::Index | TypeKind::Integer { width: 64, .. }
+        ) {
             elem = ctx.uniquer().ty(TypeKind::Integer {
                 width: 32,
                 signedness: aic::types::Signedness::Signless,
@@ -670,8 +675,35 @@ impl Lower<'_> {
     }
 
     fn memset(&mut self, ty: Type, value: f64) -> Value {
-        let a = imm(self.ctx.uniquer(), value);
+        let elem = nki::nki_tile(self.ctx.uniquer(), ty).expect("a tile").elem;
+        let a = nki::imm_for(self.ctx.uniquer(), elem, value);
         nki::Memset::build(&mut self.b(), a, None, ty).result(self.ctx)
+    }
+
+    /// The element type of nki tile value `v`.
+    fn elem(&self, v: Value) -> Type {
+        nki::nki_tile(self.ctx.uniquer(), self.ctx.value_type(v))
+            .expect("an nki tile")
+            .elem
+    }
+
+    /// A tile of `ty` holding the index `i` the program computed: zeros
+    /// plus `i` on the Vector engine.
+    fn filled(&mut self, ty: Type, i: Value) -> Value {
+        let zero = self.memset(ty, 0.0);
+        let u = self.ctx.uniquer().clone();
+        let add = Alu::Add.attr(&u);
+        nki::TensorScalar::build(
+            &mut self.b(),
+            zero,
+            Some(i),
+            add,
+            imm(&u, 0.0),
+            None,
+            None,
+            ty,
+        )
+        .result(self.ctx)
     }
 
     fn broadcast(&mut self, o: Op, bc: tile::Broadcast) -> Result<(), Diagnostic> {
@@ -949,7 +981,13 @@ impl Lower<'_> {
                         v: self.memset(ty, x),
                         form,
                     },
-                    Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
+                    Arg::Index(i) => {
+                        let ty = self.sbuf(ty);
+                        Nt {
+                            v: self.filled(ty, i),
+                            form,
+                        }
+                    }
                 };
                 self.tiles.insert(r, nt);
                 return Ok(());
@@ -992,6 +1030,11 @@ impl Lower<'_> {
         for v in &operands {
             args.push(self.arg(bo, env, *v)?);
         }
+        let runtime_scalar = args.iter().any(|a| matches!(a, Arg::Index(_)))
+            && !args.iter().any(|a| matches!(a, Arg::Tile(_)));
+        if runtime_scalar {
+            return self.index_scalar_op(bo, &operands, &args);
+        }
         let ty = self.nki_type(bo, r, form, Some(res_elem))?;
         let ty = self.sbuf(ty);
         let alu = binary_alu(ctx, bo);
@@ -1021,6 +1064,45 @@ impl Lower<'_> {
         if arith::NegF::is(ctx, bo) {
             return self.binary(bo, Alu::Multiply, args[0], Arg::Imm(-1.0), ty);
         }
+        if let Some(c) = arith::CmpF::of(ctx, bo) {
+            // The predicates IEEE comparisons do not give directly: the
+            // unordered ones are `uno | ordered`, `one` is `ord & ne`, where
+            // `uno` is `x != x | y != y` (NaN is unequal to itself).
+            use arith::build::CmpFPredicate as P;
+            let p = c.predicate(ctx).unwrap_or(-1);
+            let is = |q: P| p == q as i64;
+            let (nan_test, join) = if is(P::Ord) || is(P::One) {
+                (Alu::IsEqual, Alu::Min)
+            } else {
+                (Alu::NotEqual, Alu::Max)
+            };
+            let x = self.binary(bo, nan_test, args[0], args[0], ty)?;
+            let y = self.binary(bo, nan_test, args[1], args[1], ty)?;
+            let nan = self.binary(bo, join, x, y, ty)?;
+            let ordered = [
+                (P::Ueq, Alu::IsEqual),
+                (P::Ugt, Alu::IsGt),
+                (P::Uge, Alu::IsGe),
+                (P::Ult, Alu::IsLt),
+                (P::Ule, Alu::IsLe),
+                (P::One, Alu::NotEqual),
+            ];
+            if is(P::Uno) || is(P::Ord) {
+                return Ok(nan);
+            }
+            if let Some((_, alu)) = ordered.iter().find(|(q, _)| is(*q)) {
+                let cmp = self.binary(bo, *alu, args[0], args[1], ty)?;
+                return self.binary(bo, join, nan, cmp, ty);
+            }
+            return Err(self.err(bo, "a float comparison nki has no instruction for"));
+        }
+        if arith::RemSI::is(ctx, bo) {
+            // a - b·trunc(a / b): the quotient truncates in the integer
+            // result type, as remsi's sign follows the dividend.
+            let q = self.binary(bo, Alu::Divide, args[0], args[1], ty)?;
+            let p = self.binary(bo, Alu::Multiply, q, args[1], ty)?;
+            return self.binary(bo, Alu::Subtract, args[0], p, ty);
+        }
         if math::Fma::is(ctx, bo) {
             let p = self.binary(bo, Alu::Multiply, args[0], args[1], ty)?;
             return self.binary(bo, Alu::Add, p, args[2], ty);
@@ -1029,9 +1111,8 @@ impl Lower<'_> {
             let mut tiles = Vec::new();
             for a in &args {
                 tiles.push(match a {
-                    Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
                     Arg::Tile(nt) => self.in_sbuf(*nt).v,
-                    Arg::Imm(x) => {
+                    Arg::Imm(_) | Arg::Index(_) => {
                         let t = nki::nki_tile(self.ctx.uniquer(), ty)
                             .expect("a tile")
                             .clone();
@@ -1040,7 +1121,11 @@ impl Lower<'_> {
                         } else {
                             ty
                         };
-                        self.memset(ety, *x)
+                        match a {
+                            Arg::Imm(x) => self.memset(ety, *x),
+                            Arg::Index(i) => self.filled(ety, *i),
+                            Arg::Tile(_) => unreachable!("handled above"),
+                        }
                     }
                 });
             }
@@ -1048,9 +1133,65 @@ impl Lower<'_> {
                 .result(self.ctx);
             return Ok(Arg::Tile(Nt { v, form }));
         }
+        if arith::Bitcast::is(ctx, bo) {
+            let from = ctx.value_type(operands[0]);
+            return Ok(match args[0] {
+                Arg::Index(_) => return Err(self.err(bo, RUN_TIME_TILE)),
+                Arg::Imm(x) => Arg::Imm(
+                    nki::reinterpret(ctx.type_kind(from), ctx.type_kind(res_elem), x)
+                        .ok_or_else(|| self.err(bo, "a bitcast between widths"))?,
+                ),
+                Arg::Tile(nt) => {
+                    let x = self.in_sbuf(nt).v;
+                    let v = nki::Bitcast::build(&mut self.b(), x, ty).result(self.ctx);
+                    Arg::Tile(Nt { v, form: nt.form })
+                }
+            });
+        }
+        let width = |t: Type| match ctx.type_kind(t) {
+            TypeKind::Integer { width, .. } => Some(*width),
+            _ => None,
+        };
+        if arith::ShRUI::is(ctx, bo) {
+            // A logical shift by a constant s of a w-bit integer: the
+            // arithmetic shift with the top s bits cleared.
+            let (Some(w), Arg::Imm(s)) = (width(res_elem), args[1]) else {
+                return Err(self.err(bo, "a logical shift by an amount computed at run time"));
+            };
+            if s <= 0.0 {
+                return Ok(args[0]);
+            }
+            if s >= f64::from(w) {
+                return Ok(Arg::Imm(0.0));
+            }
+            let shifted = self.binary(bo, Alu::RightShift, args[0], args[1], ty)?;
+            let mask = ((1u64 << (w - s as u32)) - 1) as f64;
+            return self.binary(bo, Alu::BitwiseAnd, shifted, Arg::Imm(mask), ty);
+        }
+        if arith::ExtUI::is(ctx, bo) || arith::UIToFP::is(ctx, bo) {
+            // The operand's bits as an unsigned number: kept by a mask of
+            // its width (booleans are 0 or 1 already).
+            let src = ctx.value_type(operands[0]);
+            let w = width(src).unwrap_or(1);
+            let x = if w > 1 && w < 53 {
+                let int_ty = self.nki_type(bo, r, form, Some(src))?;
+                let int_ty = self.sbuf(int_ty);
+                let mask = Arg::Imm(((1u64 << w) - 1) as f64);
+                self.binary(bo, Alu::BitwiseAnd, args[0], mask, int_ty)?
+            } else {
+                args[0]
+            };
+            return Ok(match x {
+                Arg::Index(i) => Arg::Index(i),
+                Arg::Imm(x) => Arg::Imm(round_to(self.ctx, res_elem, x)),
+                Arg::Tile(nt) => Arg::Tile(self.as_type(nt, ty)),
+            });
+        }
         let conversion = arith::ExtF::is(ctx, bo)
             || arith::TruncF::is(ctx, bo)
             || arith::SIToFP::is(ctx, bo)
+            || arith::ExtSI::is(ctx, bo)
+            || arith::FPToSI::is(ctx, bo)
             || arith::IndexCast::is(ctx, bo);
         if conversion {
             return Ok(match args[0] {
@@ -1065,6 +1206,46 @@ impl Lower<'_> {
         ))
     }
 
+    /// A map body op on scalars the program computed (loop positions and
+    /// the like) and constants, computed once as index arithmetic beside
+    /// the instructions; a comparison's flag becomes an index of 0 or 1.
+    fn index_scalar_op(
+        &mut self,
+        bo: Op,
+        operands: &[Value],
+        args: &[Arg],
+    ) -> Result<Arg, Diagnostic> {
+        let index = self.ctx.uniquer().ty(TypeKind::Index);
+        let all_index = operands
+            .iter()
+            .all(|v| *self.ctx.type_kind(self.ctx.value_type(*v)) == TypeKind::Index);
+        let name = self.ctx.op_name(bo);
+        if !all_index || !name.starts_with("arith.") || !self.ctx.regions(bo).is_empty() {
+            return Err(self.err(bo, "an operator of two scalars computed at run time"));
+        }
+        let mut map = ValueMap::default();
+        for (v, a) in operands.iter().zip(args) {
+            let nv = match a {
+                Arg::Index(i) => *i,
+                Arg::Imm(x) => arith::build::index(&mut self.b(), *x as i64),
+                Arg::Tile(_) => unreachable!("no tiles here"),
+            };
+            map.values.insert(*v, nv);
+        }
+        let n = self.ctx.clone_op(bo, &mut map);
+        self.ctx.insert_op(InsertPoint::End(self.block), n);
+        let res = self.ctx.result(n, 0);
+        Ok(Arg::Index(
+            match self.ctx.type_kind(self.ctx.value_type(res)) {
+                TypeKind::Index => res,
+                TypeKind::Integer { width: 1, .. } => {
+                    arith::build::cast::<arith::IndexCastUI>(&mut self.b(), res, index)
+                }
+                _ => return Err(self.err(bo, "an operator of two scalars computed at run time")),
+            },
+        ))
+    }
+
     /// `a op b` as a Vector instruction (`tensor_tensor`, or `tensor_scalar`
     /// with an immediate), or folded where both are immediates.
     fn binary(&mut self, at: Op, op: Alu, a: Arg, b: Arg, ty: Type) -> Result<Arg, Diagnostic> {
@@ -1075,11 +1256,14 @@ impl Lower<'_> {
                 let elem = nki::nki_tile(&u, ty).expect("a tile").elem;
                 return Ok(Arg::Imm(round_to(self.ctx, elem, op.apply(x, y))));
             }
-            (Arg::Tile(x), Arg::Imm(y)) => (
-                nki::TensorScalar::build(&mut self.b(), x.v, None, o, imm(&u, y), None, None, ty)
-                    .result(self.ctx),
-                x.form,
-            ),
+            (Arg::Tile(x), Arg::Imm(y)) => {
+                let s = nki::imm_for(&u, self.elem(x.v), y);
+                (
+                    nki::TensorScalar::build(&mut self.b(), x.v, None, o, s, None, None, ty)
+                        .result(self.ctx),
+                    x.form,
+                )
+            }
             (Arg::Tile(x), Arg::Index(i)) => (
                 nki::TensorScalar::build(
                     &mut self.b(),
@@ -1114,16 +1298,8 @@ impl Lower<'_> {
                 return Err(self.err(at, "an operator of two scalars computed at run time"));
             }
             (Arg::Imm(x), Arg::Tile(y)) => {
-                let t = nki::TensorScalar::build(
-                    &mut self.b(),
-                    y.v,
-                    None,
-                    o,
-                    imm(&u, x),
-                    None,
-                    None,
-                    ty,
-                );
+                let s = nki::imm_for(&u, self.elem(y.v), x);
+                let t = nki::TensorScalar::build(&mut self.b(), y.v, None, o, s, None, None, ty);
                 let flag = u.attr(AttrKind::Bool(true));
                 let name = u.ident("reverse");
                 self.ctx.set_attr(OpHandle::op(t), name, flag);
@@ -1241,6 +1417,7 @@ fn i64_attr(u: &aic::ir::Uniquer, v: i64) -> Attr {
 fn round_to(ctx: &Context, elem: Type, x: f64) -> f64 {
     match ctx.type_kind(elem) {
         TypeKind::Float(k) => k.to_f64(k.from_f64(x)),
+        TypeKind::Integer { .. } => x.trunc(),
         _ => x,
     }
 }
@@ -1251,7 +1428,7 @@ type IsOp = fn(&Context, Op) -> bool;
 /// The Vector engine operator of a binary map op, if it is one.
 fn binary_alu(ctx: &Context, o: Op) -> Option<Alu> {
     use arith::build::CmpFPredicate as P;
-    let table: [(IsOp, Alu); 12] = [
+    let table: [(IsOp, Alu); 20] = [
         (arith::AddF::is, Alu::Add),
         (arith::SubF::is, Alu::Subtract),
         (arith::MulF::is, Alu::Multiply),
@@ -1264,25 +1441,30 @@ fn binary_alu(ctx: &Context, o: Op) -> Option<Alu> {
         (arith::AddI::is, Alu::Add),
         (arith::SubI::is, Alu::Subtract),
         (arith::MulI::is, Alu::Multiply),
+        (arith::AndI::is, Alu::BitwiseAnd),
+        (arith::OrI::is, Alu::BitwiseOr),
+        (arith::XOrI::is, Alu::BitwiseXor),
+        (arith::ShLI::is, Alu::LeftShift),
+        (arith::ShRSI::is, Alu::RightShift),
+        (arith::MaxSI::is, Alu::Max),
+        (arith::MinSI::is, Alu::Min),
+        // An integer result truncates the quotient toward zero, as divsi.
+        (arith::DivSI::is, Alu::Divide),
     ];
     if let Some((_, a)) = table.iter().find(|(is, _)| is(ctx, o)) {
         return Some(*a);
     }
     if let Some(c) = arith::CmpF::of(ctx, o) {
         let p = c.predicate(ctx)?;
+        // Those an IEEE comparison gives as it is (false with a NaN, but
+        // `une` true); the others are composed in `scalar_op`.
         let ps = [
             (P::Oeq, Alu::IsEqual),
-            (P::Ueq, Alu::IsEqual),
-            (P::One, Alu::NotEqual),
             (P::Une, Alu::NotEqual),
             (P::Ogt, Alu::IsGt),
-            (P::Ugt, Alu::IsGt),
             (P::Oge, Alu::IsGe),
-            (P::Uge, Alu::IsGe),
             (P::Olt, Alu::IsLt),
-            (P::Ult, Alu::IsLt),
             (P::Ole, Alu::IsLe),
-            (P::Ule, Alu::IsLe),
         ];
         return ps.iter().find(|(q, _)| *q as i64 == p).map(|(_, a)| *a);
     }

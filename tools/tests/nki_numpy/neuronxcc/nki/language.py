@@ -271,6 +271,32 @@ def power(a, b):
     return np.power(_f64(a), _f64(b))
 
 
+def _i64(t):
+    return np.asarray(t).astype(np.int64)
+
+
+def bitwise_and(a, b):
+    return np.bitwise_and(_i64(a), _i64(b))
+
+
+def bitwise_or(a, b):
+    return np.bitwise_or(_i64(a), _i64(b))
+
+
+def bitwise_xor(a, b):
+    return np.bitwise_xor(_i64(a), _i64(b))
+
+
+def left_shift(a, b):
+    s = _i64(b)
+    return np.where(s < 64, np.left_shift(_i64(a), np.minimum(s, 63)), 0)
+
+
+def right_shift(a, b):
+    x, s = _i64(a), _i64(b)
+    return np.where(s < 64, np.right_shift(x, np.minimum(s, 63)), np.where(x < 0, -1, 0))
+
+
 # Reductions named as NKI names them (nl.max / nl.min as reduce ops).
 def max(x, axis, keepdims=False):  # noqa: A001
     return np.max(_f64(x), axis=axis, keepdims=keepdims)

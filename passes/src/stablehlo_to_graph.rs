@@ -905,7 +905,7 @@ static ARG_REDUCE: OpConversion<Reduce> = OpConversion::new("arg_reduce", |rw, r
 static DOT_GENERAL: OpConversion<DotGeneral> =
     OpConversion::new("dot_general", |rw, d, operands| {
         let Some((ta, tb)) = matmul_transposes(rw.ctx, d) else {
-            return false;
+            return vector_dot(rw, d, operands);
         };
         let unit = rw.ctx.uniquer().attr(AttrKind::Unit);
         let mut attrs = Vec::new();
@@ -917,6 +917,105 @@ static DOT_GENERAL: OpConversion<DotGeneral> =
         }
         replace(rw, d.op(), &graph::MATMUL, operands, &attrs)
     });
+
+/// A `dot_general` without batch dimensions with a vector operand
+/// (matrix-vector, vector-matrix, or a dot product), contracting one
+/// dimension: the vector reshaped to a matrix of one row or column, a
+/// `graph.matmul`, and its result reshaped to the dot's.
+fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
+    let ctx = &*rw.ctx;
+    let Some(dims) = d
+        .dot_dimension_numbers(ctx)
+        .and_then(|a| DotDims::of(ctx, a))
+    else {
+        return false;
+    };
+    let shape = |v: Value| {
+        ctx.type_kind(ctx.value_type(v))
+            .shape()
+            .map(<[i64]>::to_vec)
+    };
+    let (Some(ls), Some(rs)) = (shape(operands[0]), shape(operands[1])) else {
+        return false;
+    };
+    let (lr, rr) = (ls.len(), rs.len());
+    let plain = dims.lhs_batch.is_empty()
+        && dims.rhs_batch.is_empty()
+        && dims.lhs_contract.len() == 1
+        && dims.rhs_contract.len() == 1
+        && (lr == 1 || rr == 1)
+        && lr <= 2
+        && rr <= 2;
+    if !plain {
+        return false;
+    }
+    let (lc, rc) = (dims.lhs_contract[0] as usize, dims.rhs_contract[0] as usize);
+    let op = d.op();
+    let r = ctx.value_type(ctx.result(op, 0));
+    let Some(elem) = ctx.type_kind(r).element_type() else {
+        return false;
+    };
+    let u = rw.ctx.uniquer().clone();
+    let tensor = |shape: Vec<i64>, e: Type| {
+        u.ty(TypeKind::Tensor {
+            shape: shape.into_iter().collect(),
+            elem: e,
+            encoding: None,
+        })
+    };
+    let elem_of = |v: Value| rw.ctx.type_kind(rw.ctx.value_type(v)).element_type();
+    let (Some(le), Some(re)) = (elem_of(operands[0]), elem_of(operands[1])) else {
+        return false;
+    };
+    // lhs as [M, K] (a vector is one row), rhs as [K, N] (a column).
+    let (a, ta, m) = if lr == 1 {
+        let t = tensor(vec![1, ls[0]], le);
+        let v = aic::op_def::build(
+            &mut rw.before(op),
+            &graph::RESHAPE,
+            &[&operands[..1]],
+            &[],
+            &[&[t]],
+        );
+        (rw.ctx.result(v, 0), false, 1)
+    } else {
+        (operands[0], lc == 0, ls[1 - lc])
+    };
+    let (b, tb, n) = if rr == 1 {
+        let t = tensor(vec![rs[0], 1], re);
+        let v = aic::op_def::build(
+            &mut rw.before(op),
+            &graph::RESHAPE,
+            &[&operands[1..]],
+            &[],
+            &[&[t]],
+        );
+        (rw.ctx.result(v, 0), false, 1)
+    } else {
+        (operands[1], rc == 1, rs[1 - rc])
+    };
+    let unit = u.attr(AttrKind::Unit);
+    let mut attrs = Vec::new();
+    if ta {
+        attrs.push(("transpose_a", Some(unit)));
+    }
+    if tb {
+        attrs.push(("transpose_b", Some(unit)));
+    }
+    let mm_t = tensor(vec![m, n], elem);
+    let mm = aic::op_def::build(
+        &mut rw.before(op),
+        &graph::MATMUL,
+        &[&[a, b]],
+        &attrs,
+        &[&[mm_t]],
+    );
+    let x = rw.ctx.result(mm, 0);
+    let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
+    let res = rw.ctx.result(back, 0);
+    rw.replace_op(op, &[res]);
+    true
+}
 
 /// Whether `graph.matmul` expresses `d`, and with which transpose flags.
 fn matmul_transposes(ctx: &Context, dot: DotGeneral) -> Option<(bool, bool)> {
@@ -1069,12 +1168,22 @@ fn graph_ops(ctx: &Context, root: Op) -> usize {
     n
 }
 
-/// Ops nested in a StableHLO op's regions (reduction bodies, comparators,
-/// loop bodies) are legal: they belong to the op that holds them. Others
-/// are offered to the patterns and stay where none converts them.
+/// Ops nested in a StableHLO op's regions (reduction bodies, comparators)
+/// are legal: they belong to the op that holds them. The bodies of control
+/// flow (`while`, `if`, `case`) are program like a function's, converted
+/// as it is, but for their terminators. Others are offered to the patterns
+/// and stay where none converts them.
 fn inside_stablehlo(ctx: &Context, op: Op) -> Option<bool> {
+    let control = |q: Op| {
+        shlo::structured::While::is(ctx, q)
+            || shlo::structured::If::is(ctx, q)
+            || shlo::structured::Case::is(ctx, q)
+    };
     let mut p = ctx.parent_op(op);
     while let Some(q) = p {
+        if control(q) {
+            return shlo::structured::Return::is(ctx, op).then_some(true);
+        }
         if dialect(ctx, q) == shlo::DIALECT.name {
             return Some(true);
         }

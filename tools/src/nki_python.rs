@@ -20,14 +20,14 @@ use aic::diagnostics::file_line_col;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Region, Value};
 use aic::op_def::OpHandle;
-use aic::types::{Type, TypeKind};
+use aic::types::{Signedness, Type, TypeKind};
 use aic::verifier::op_error;
 use aic_dialects::coord::desc::Transform;
 use aic_dialects::nki::{
-    self, Act, Activation, AffineRange, AffineSelect, Alu, Copy, FreeBroadcast, Iota, Kernel,
-    Launch, Load, Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId, ReduceOp,
-    Select, SequentialRange, Space, Store, TensorReduce, TensorScalar, TensorTensor, Transpose,
-    Yield,
+    self, Act, Activation, AffineRange, AffineSelect, Alu, Bitcast, Copy, FreeBroadcast, Iota,
+    Kernel, Launch, Load, Mask, Matmul, Memset, PartitionBroadcast, PartitionReduce, ProgramId,
+    ReduceOp, Select, SequentialRange, Space, Store, TensorReduce, TensorScalar, TensorTensor,
+    Transpose, Yield,
 };
 use aic_dialects::{arith, func, graph};
 use std::collections::HashMap;
@@ -41,6 +41,7 @@ pub fn emit(ctx: &Context, m: Op) -> Result<String, Diagnostic> {
         depth: 0,
         next: 0,
         kernel_loc: String::new(),
+        helpers_written: false,
     };
     e.line("# NKI kernels written by aic-translate --target=nki --emit=python.");
     e.line("# Nothing here has run on Trainium: aic checks it with a NumPy");
@@ -75,6 +76,8 @@ struct Emitter<'c> {
     /// The location comment of the kernel being written: its ops' own
     /// are written only where they differ.
     kernel_loc: String,
+    /// Whether the host helpers (`_host_div`, ...) are written.
+    helpers_written: bool,
 }
 
 fn fail(ctx: &Context, op: Op, m: impl std::fmt::Display) -> Diagnostic {
@@ -90,6 +93,41 @@ fn tuple(xs: &[i64]) -> String {
             xs.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
         ),
     }
+}
+
+/// Whether an op is of a kind (a handle's `is`).
+type IsOp = fn(&Context, Op) -> bool;
+
+/// The NumPy dtype the host holds elements of `t` in.
+fn host_dtype(ctx: &Context, t: Type) -> Option<&'static str> {
+    Some(match ctx.type_kind(t) {
+        TypeKind::Float(FloatKind::F32) => "np.float32",
+        TypeKind::Float(FloatKind::F64) => "np.float64",
+        TypeKind::Float(FloatKind::F16) => "np.float16",
+        TypeKind::Float(FloatKind::BF16) => "BF16",
+        TypeKind::Integer { width: 1, .. } => "np.bool_",
+        TypeKind::Integer {
+            width: 8,
+            signedness: Signedness::Unsigned,
+        } => "np.uint8",
+        TypeKind::Integer { width: 8, .. } => "np.int8",
+        TypeKind::Integer { width: 16, .. } => "np.int16",
+        TypeKind::Integer {
+            width: 32,
+            signedness: Signedness::Unsigned,
+        } => "np.uint32",
+        TypeKind::Integer { width: 32, .. } => "np.int32",
+        TypeKind::Integer { width: 64, .. } => "np.int64",
+        _ => return None,
+    })
+}
+
+/// Whether host block `b` (or a block under it) holds ops other than
+/// launches, reshapes and returns: arithmetic the emitted host computes.
+fn computes_on_host(ctx: &Context, b: aic::ir::Block) -> bool {
+    ctx.block_ops(b).any(|op| {
+        !(Launch::is(ctx, op) || graph::Reshape::is(ctx, op) || func::Return::is(ctx, op))
+    })
 }
 
 /// A Python float literal of `v`.
@@ -375,6 +413,11 @@ impl<'c> Emitter<'c> {
         if let Some(o) = Memset::of(ctx, op) {
             return self.memset(o);
         }
+        if let Some(o) = Bitcast::of(ctx, op) {
+            let x = self.name(o.op(), o.input(ctx))?;
+            let (n, d) = self.result(o.op(), o.result(ctx))?;
+            return self.emit_line(o.op(), format!("{n} = {x}.view({d})"));
+        }
         if let Some(o) = PartitionReduce::of(ctx, op) {
             return self.partition_reduce(o);
         }
@@ -442,6 +485,20 @@ impl<'c> Emitter<'c> {
             binary(&|a, b| format!("min({a}, {b})"))
         } else if arith::MaxSI::is(ctx, op) || arith::MaxUI::is(ctx, op) {
             binary(&|a, b| format!("max({a}, {b})"))
+        } else if let Some(c) = arith::CmpI::of(ctx, op) {
+            // A flag as the integer 0 or 1 (what index_castui then keeps).
+            let sign = match c.predicate(ctx) {
+                Some(0) => "==",
+                Some(1) => "!=",
+                Some(2 | 6) => "<",
+                Some(3 | 7) => "<=",
+                Some(4 | 8) => ">",
+                Some(5 | 9) => ">=",
+                _ => return Err(fail(ctx, op, "an unknown arith.cmpi predicate")),
+            };
+            binary(&|a, b| format!("int({a} {sign} {b})"))
+        } else if arith::IndexCastUI::is(ctx, op) || arith::IndexCast::is(ctx, op) {
+            operands.first().and_then(|a| self.names.get(a)).cloned()
         } else {
             return Err(fail(
                 ctx,
@@ -831,6 +888,11 @@ impl<'c> Emitter<'c> {
             Alu::IsLt => "nl.less",
             Alu::IsLe => "nl.less_equal",
             Alu::Pow => "nl.power",
+            Alu::BitwiseAnd => "nl.bitwise_and",
+            Alu::BitwiseOr => "nl.bitwise_or",
+            Alu::BitwiseXor => "nl.bitwise_xor",
+            Alu::LeftShift => "nl.left_shift",
+            Alu::RightShift => "nl.right_shift",
         }
     }
 
@@ -1128,6 +1190,9 @@ impl<'c> Emitter<'c> {
                 n
             })
             .collect();
+        if !self.helpers_written && computes_on_host(ctx, b) {
+            self.host_helpers();
+        }
         self.line(&format!(
             "def {name}({}):{}",
             args.join(", "),
@@ -1137,6 +1202,19 @@ impl<'c> Emitter<'c> {
         self.line(
             "\"\"\"The host side: allocates outputs in HBM and runs the kernels in order.\"\"\"",
         );
+        self.host_block(b)?;
+        self.depth -= 1;
+        self.line("");
+        self.line("");
+        Ok(())
+    }
+
+    /// The ops of host block `b` (a function's, a loop's or a branch's);
+    /// gives the names of what its terminator (other than `func.return`,
+    /// written as the return) yields.
+    fn host_block(&mut self, b: aic::ir::Block) -> Result<Vec<String>, Diagnostic> {
+        use aic_dialects::stablehlo::structured as control;
+        let ctx = self.ctx;
         let ops: Vec<Op> = ctx.block_ops(b).collect();
         for op in ops {
             if let Some(l) = Launch::of(ctx, op) {
@@ -1151,31 +1229,277 @@ impl<'c> Emitter<'c> {
                 let n = self.bind(r.result(ctx), "h");
                 self.emit_line(op, format!("{n} = {x}.reshape({})", tuple(&shape)))?;
             } else if func::Return::is(ctx, op) {
-                let vs: Vec<String> = ctx
-                    .operands(op)
-                    .iter()
-                    .map(|v| self.name(op, *v))
-                    .collect::<Result<_, _>>()?;
+                let vs = self.names_of(op, ctx.operands(op))?;
                 let text = match &vs[..] {
                     [v] => v.clone(),
                     _ => format!("({})", vs.join(", ")),
                 };
                 self.line(&format!("return {text}"));
+            } else if control::Return::is(ctx, op) || aic_dialects::fusion::Yield::is(ctx, op) {
+                return self.names_of(op, ctx.operands(op));
+            } else if let Some(w) = control::While::of(ctx, op) {
+                self.host_while(w)?;
+            } else if control::If::is(ctx, op) || control::Case::is(ctx, op) {
+                self.host_branches(op)?;
+            } else if aic_dialects::fusion::Group::is(ctx, op) {
+                // A group the host computes (scalars): its body, inline.
+                let body = ctx
+                    .regions(op)
+                    .first()
+                    .and_then(|r| ctx.entry_block(*r))
+                    .ok_or_else(|| fail(ctx, op, "a group without a body"))?;
+                for (a, v) in ctx
+                    .block_args(body)
+                    .to_vec()
+                    .into_iter()
+                    .zip(ctx.operands(op).to_vec())
+                {
+                    let n = self.name(op, v)?;
+                    self.names.insert(a, n);
+                }
+                let outs = self.host_block(body)?;
+                for (r, n) in ctx.results(op).zip(outs) {
+                    self.names.insert(r, n);
+                }
             } else {
-                return Err(fail(
-                    ctx,
-                    op,
-                    format!(
-                        "{} on the host: only kernel launches and reshapes are emitted",
-                        ctx.op_name(op)
-                    ),
-                ));
+                self.host_op(op)?;
             }
         }
+        Ok(Vec::new())
+    }
+
+    fn names_of(&self, op: Op, vs: &[Value]) -> Result<Vec<String>, Diagnostic> {
+        vs.iter().map(|v| self.name(op, *v)).collect()
+    }
+
+    /// `stablehlo.while`: the carried values in names the condition and the
+    /// body share, `while True:` with the condition's test and the body's
+    /// new values.
+    fn host_while(
+        &mut self,
+        w: aic_dialects::stablehlo::structured::While,
+    ) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let op = w.op();
+        let blocks: Vec<aic::ir::Block> = ctx
+            .regions(op)
+            .iter()
+            .filter_map(|r| ctx.entry_block(*r))
+            .collect();
+        let [cond, body] = blocks[..] else {
+            return Err(fail(ctx, op, "a while without a condition and a body"));
+        };
+        let inits = self.names_of(op, ctx.operands(op))?;
+        let carried: Vec<String> = (0..inits.len()).map(|_| self.fresh("w")).collect();
+        for (c, i) in carried.iter().zip(&inits) {
+            self.emit_line(op, format!("{c} = {i}"))?;
+        }
+        for b in [cond, body] {
+            for (a, c) in ctx.block_args(b).iter().zip(&carried) {
+                self.names.insert(*a, c.clone());
+            }
+        }
+        self.line("while True:");
+        self.depth += 1;
+        let test = self.host_block(cond)?;
+        let [t] = &test[..] else {
+            return Err(fail(ctx, op, "a while condition yields one flag"));
+        };
+        self.line(&format!("if not bool({t}):"));
+        self.line("    break");
+        let next = self.host_block(body)?;
+        if next.len() != carried.len() {
+            return Err(fail(ctx, op, "a while body yields its carried values"));
+        }
+        if !carried.is_empty() {
+            self.line(&format!("{} = {}", carried.join(", "), next.join(", ")));
+        }
         self.depth -= 1;
-        self.line("");
-        self.line("");
+        for (r, c) in ctx.results(op).zip(carried) {
+            self.names.insert(r, c);
+        }
         Ok(())
+    }
+
+    /// `stablehlo.if` and `stablehlo.case`: one Python branch per region,
+    /// each binding the op's results (case's index out of range takes the
+    /// last branch, as StableHLO says).
+    fn host_branches(&mut self, op: Op) -> Result<(), Diagnostic> {
+        use aic_dialects::stablehlo::structured as control;
+        let ctx = self.ctx;
+        let x = self.name(op, ctx.operands(op)[0])?;
+        let regions = ctx.regions(op).to_vec();
+        let results: Vec<String> = ctx.results(op).map(|_| self.fresh("c")).collect();
+        let last = regions.len().saturating_sub(1);
+        for (k, r) in regions.iter().enumerate() {
+            let head = if control::If::is(ctx, op) {
+                if k == 0 {
+                    format!("if bool({x}):")
+                } else {
+                    "else:".to_string()
+                }
+            } else if k == last {
+                "else:".to_string()
+            } else {
+                format!("{} int({x}) == {k}:", if k == 0 { "if" } else { "elif" })
+            };
+            if regions.len() == 1 {
+                self.line("if True:");
+            } else {
+                self.line(&head);
+            }
+            self.depth += 1;
+            let b = ctx
+                .entry_block(*r)
+                .ok_or_else(|| fail(ctx, op, "a branch without a block"))?;
+            let outs = self.host_block(b)?;
+            for (n, o) in results.iter().zip(&outs) {
+                self.line(&format!("{n} = {o}"));
+            }
+            if results.is_empty() {
+                self.line("pass");
+            }
+            self.depth -= 1;
+        }
+        for (r, n) in ctx.results(op).zip(results) {
+            self.names.insert(r, n);
+        }
+        Ok(())
+    }
+
+    /// A graph op on the host (scalar arithmetic, a constant) as NumPy,
+    /// its result held in its own dtype.
+    fn host_op(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let ctx = self.ctx;
+        let unsupported = || {
+            fail(
+                ctx,
+                op,
+                format!(
+                    "{} on the host: kernel launches, views, constants, scalar arithmetic and control flow are emitted",
+                    ctx.op_name(op)
+                ),
+            )
+        };
+        let [r] = ctx.results(op).collect::<Vec<_>>()[..] else {
+            return Err(unsupported());
+        };
+        let rt = ctx.value_type(r);
+        let d = ctx
+            .type_kind(rt)
+            .element_type()
+            .and_then(|e| host_dtype(ctx, e))
+            .ok_or_else(unsupported)?;
+        let expr = if let Some(c) = graph::Constant::of(ctx, op) {
+            let t = c
+                .value(ctx)
+                .and_then(|a| aic::interp::tensor_of_attr(ctx.uniquer(), a, rt))
+                .ok_or_else(unsupported)?;
+            let n = t.shape.iter().product::<i64>() as usize;
+            let vals: Vec<String> = (0..n)
+                .map(|i| {
+                    let v = t.data.f64_at(i);
+                    if d == "np.bool_" {
+                        if v != 0.0 {
+                            "True".into()
+                        } else {
+                            "False".into()
+                        }
+                    } else if d.starts_with("np.int") || d.starts_with("np.uint") {
+                        format!("{}", v as i64)
+                    } else {
+                        float(v)
+                    }
+                })
+                .collect();
+            match &vals[..] {
+                [v] if t.shape.is_empty() => v.clone(),
+                _ => format!(
+                    "np.array([{}]).reshape({})",
+                    vals.join(", "),
+                    tuple(&t.shape)
+                ),
+            }
+        } else {
+            let xs = self.names_of(op, ctx.operands(op))?;
+            let unary: &[(IsOp, &str)] = &[
+                (graph::Exp::is, "np.exp"),
+                (graph::Log::is, "np.log"),
+                (graph::Tanh::is, "np.tanh"),
+                (graph::Sqrt::is, "np.sqrt"),
+                (graph::Neg::is, "np.negative"),
+                (graph::Abs::is, "np.abs"),
+                (graph::Floor::is, "np.floor"),
+                (graph::Ceil::is, "np.ceil"),
+                (graph::Sin::is, "np.sin"),
+                (graph::Cos::is, "np.cos"),
+                (graph::Not::is, "np.invert"),
+            ];
+            let binary: &[(IsOp, &str)] = &[
+                (graph::Add::is, "np.add"),
+                (graph::Sub::is, "np.subtract"),
+                (graph::Mul::is, "np.multiply"),
+                (graph::Div::is, "_host_div"),
+                (graph::Rem::is, "_host_rem"),
+                (graph::Max::is, "np.maximum"),
+                (graph::Min::is, "np.minimum"),
+                (graph::Pow::is, "np.power"),
+                (graph::And::is, "np.bitwise_and"),
+                (graph::Or::is, "np.bitwise_or"),
+                (graph::Xor::is, "np.bitwise_xor"),
+            ];
+            if let Some((_, f)) = unary.iter().find(|(is, _)| is(ctx, op)) {
+                format!("{f}({})", xs[0])
+            } else if let Some((_, f)) = binary.iter().find(|(is, _)| is(ctx, op)) {
+                format!("{f}({}, {})", xs[0], xs[1])
+            } else if let Some(c) = graph::Compare::of(ctx, op) {
+                use aic_dialects::stablehlo::ComparisonDirection as D;
+                let f = match c.direction(ctx).ok_or_else(unsupported)? {
+                    D::Eq => "np.equal",
+                    D::Ne => "np.not_equal",
+                    D::Ge => "np.greater_equal",
+                    D::Gt => "np.greater",
+                    D::Le => "np.less_equal",
+                    D::Lt => "np.less",
+                };
+                format!("{f}({}, {})", xs[0], xs[1])
+            } else if graph::Select::is(ctx, op) {
+                format!("np.where({}, {}, {})", xs[0], xs[1], xs[2])
+            } else if graph::Cast::is(ctx, op) {
+                xs[0].clone()
+            } else {
+                return Err(unsupported());
+            }
+        };
+        let n = self.bind(r, "h");
+        self.emit_line(op, format!("{n} = np.asarray({expr}).astype({d})"))
+    }
+
+    /// The host's helpers for what NumPy writes otherwise than StableHLO
+    /// means: integer division truncating toward zero, and its remainder.
+    fn host_helpers(&mut self) {
+        self.helpers_written = true;
+        for l in [
+            "def _host_div(a, b):",
+            "    \"\"\"a / b as StableHLO divides: integers truncate toward zero.\"\"\"",
+            "    a, b = np.asarray(a), np.asarray(b)",
+            "    if np.issubdtype(a.dtype, np.integer):",
+            "        q = np.abs(a) // np.abs(b)",
+            "        return np.where((a < 0) != (b < 0), -q, q)",
+            "    return a / b",
+            "",
+            "",
+            "def _host_rem(a, b):",
+            "    \"\"\"The remainder of _host_div, with the dividend's sign.\"\"\"",
+            "    a, b = np.asarray(a), np.asarray(b)",
+            "    if np.issubdtype(a.dtype, np.integer):",
+            "        return a - _host_div(a, b) * b",
+            "    return np.fmod(a, b)",
+            "",
+            "",
+        ] {
+            self.line(l);
+        }
     }
 
     /// One `nki.launch`: zeroed outputs, then `kernel[grid](inputs, outputs)`.
@@ -1199,19 +1523,8 @@ impl<'c> Emitter<'c> {
             let elem = k
                 .element_type()
                 .ok_or_else(|| fail(ctx, op, "an output without an element type"))?;
-            let d = match ctx.type_kind(elem) {
-                TypeKind::Float(FloatKind::F32) => "np.float32",
-                TypeKind::Float(FloatKind::F16) => "np.float16",
-                TypeKind::Float(FloatKind::BF16) => "BF16",
-                TypeKind::Integer { width: 32, .. } => "np.int32",
-                _ => {
-                    return Err(fail(
-                        ctx,
-                        op,
-                        "an output of a dtype the host cannot allocate",
-                    ));
-                }
-            };
+            let d = host_dtype(ctx, elem)
+                .ok_or_else(|| fail(ctx, op, "an output of a dtype the host cannot allocate"))?;
             let n = self.bind(r, "out");
             self.line(&format!("{n} = np.zeros({}, dtype={d})", tuple(&shape)));
             names.push(n);

@@ -715,8 +715,8 @@ fn host_program_op(ctx: &Context, op: Op) -> bool {
 }
 
 /// The errors of tensor ops left in the host functions under `root` that
-/// no generator lowered (with `total`): each names the op, where it is,
-/// and why.
+/// no generator lowered (with `total`), in the functions' bodies and the
+/// bodies of their control flow: each names the op, where it is, and why.
 fn left_on_the_host(ctx: &Context, root: Op) -> Vec<Diagnostic> {
     let mut errors = Vec::new();
     let body = ctx.regions(root).first().and_then(|r| ctx.entry_block(*r));
@@ -724,29 +724,45 @@ fn left_on_the_host(ctx: &Context, root: Op) -> Vec<Diagnostic> {
         .map(|b| ctx.block_ops(b).collect::<Vec<_>>())
         .unwrap_or_default()
     {
-        if !aic_dialects::func::Func::is(ctx, f) {
-            continue;
-        }
-        let Some(fb) = ctx.regions(f).first().and_then(|r| ctx.entry_block(*r)) else {
-            continue;
-        };
-        for op in ctx.block_ops(fb) {
-            if fusion::Group::is(ctx, op) || host_program_op(ctx, op) {
-                continue;
-            }
-            let why = if aic_dialects::graph::semantics(ctx.op_name(op)).is_some() {
-                "no generator takes it"
-            } else {
-                "no graph op expresses it (stablehlo-to-graph left it)"
-            };
-            errors.push(aic::verifier::op_error(
-                ctx,
-                op,
-                format!("cannot be compiled: no kernel generator lowers it: {why}"),
-            ));
+        if aic_dialects::func::Func::is(ctx, f) {
+            left_in(ctx, f, &mut errors);
         }
     }
     errors
+}
+
+/// [`left_on_the_host`] for the blocks of `holder` (a function or a loop or
+/// conditional of the host program).
+fn left_in(ctx: &Context, holder: Op, errors: &mut Vec<Diagnostic>) {
+    use aic_dialects::stablehlo::structured as control;
+    for &r in ctx.regions(holder) {
+        for b in ctx.region_blocks(r) {
+            for op in ctx.block_ops(b) {
+                let flow = control::While::is(ctx, op)
+                    || control::If::is(ctx, op)
+                    || control::Case::is(ctx, op);
+                if flow {
+                    left_in(ctx, op, errors);
+                }
+                if fusion::Group::is(ctx, op)
+                    || host_program_op(ctx, op)
+                    || control::Return::is(ctx, op)
+                {
+                    continue;
+                }
+                let why = if aic_dialects::graph::semantics(ctx.op_name(op)).is_some() {
+                    "no generator takes it"
+                } else {
+                    "no graph op expresses it (stablehlo-to-graph left it)"
+                };
+                errors.push(aic::verifier::op_error(
+                    ctx,
+                    op,
+                    format!("cannot be compiled: no kernel generator lowers it: {why}"),
+                ));
+            }
+        }
+    }
 }
 
 impl FusionToTile {

@@ -46,7 +46,7 @@
 // RUN: not aic-tune %s --target=host -o %t/x.json 2>&1 | FileCheck %s --check-prefix=NOENTRY
 // NOENTRY: aic-tune: the bundle has no plan for @main
 // RUN: not aic-tune %s -o %t/x.json 2>&1 | FileCheck %s --check-prefix=NOTARGET
-// NOTARGET: aic-tune: --target is required (cuda or host)
+// NOTARGET: aic-tune: --target is required (cuda, host or nki-sim)
 // RUN: not aic-tune %s --target=host --emit-rounds=%t/rounds 2>&1 | FileCheck %s --check-prefix=EMITHOST
 // EMITHOST: aic-tune: --emit-rounds is for --target=cuda
 // RUN: not aic-tune --measure=%t/nowhere -o %t/x.json 2>&1 | FileCheck %s --check-prefix=NOROUNDS

@@ -559,6 +559,81 @@ pub mod host {
     }
 }
 
+/// Tuning for NeuronCores: candidates timed by the NeuronCore simulator's
+/// cost model (`aic-run --target=nki-sim`'s), nothing run.
+pub mod nki {
+    use super::*;
+    use aic::ir::{Context, Op};
+    use aic::op_def::OpHandle;
+    use aic::syntax::parse_module;
+    use aic::{SourceMap, verifier::verify};
+    use aic_dialects::nki;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    /// Compiles `text` for NeuronCore `arch` (`trn1`, `trn2`) with the
+    /// tuning cache at `tuning` and models `entry`: gives each launch's
+    /// kernel (with its tuning-cache key) and modelled time (ms), in order.
+    /// The model computes no values: the results are empty.
+    pub fn time(
+        name: &str,
+        text: &str,
+        entry: &str,
+        tuning: &str,
+        arch: &str,
+    ) -> Result<Timed, String> {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let id = sm.add(name, text.to_string());
+        let m = parse_module(&mut ctx, &sm, id)
+            .and_then(|m| verify(&ctx, m).map(|()| m))
+            .map_err(|d| sm.render(ctx.uniquer(), &d).trim_end().to_string())?;
+        let pipeline = crate::compile::nki_pipeline(Some(arch), Some(tuning))?;
+        crate::compile::run_pipeline(&mut ctx, m, &pipeline)?;
+        let f = crate::compile::top_ops::<aic_dialects::func::Func>(&ctx, m)
+            .into_iter()
+            .find(|f| aic::symbol::symbol_name(&ctx, f.op()) == Some(entry))
+            .ok_or_else(|| format!("no function @{entry}"))?;
+        let a = if arch == "trn2" {
+            nki::Arch::Trn2
+        } else {
+            nki::Arch::Trn1
+        };
+        let report = nki::sim::model(&ctx, f.op(), nki::sim::Costs::of(a))?;
+        let kernels: HashMap<String, Op> = crate::compile::top_ops::<nki::Kernel>(&ctx, m)
+            .into_iter()
+            .filter_map(|k| {
+                let n = aic::symbol::symbol_name(&ctx, k.op())?.to_string();
+                Some((n, k.op()))
+            })
+            .collect();
+        let tune_of = |k: &str| {
+            let op = kernels.get(k)?;
+            let a = ctx
+                .find_ident("aic.tune")
+                .and_then(|i| ctx.attr_of(*op, i))?;
+            ctx.uniquer().attr_str(a).map(str::to_string)
+        };
+        let infos = report
+            .launch_times
+            .iter()
+            .map(|(k, _)| KernelInfo {
+                name: k.clone(),
+                grid: [1, 1, 1],
+                block: [1, 1, 1],
+                shared_bytes: 0,
+                params: Vec::new(),
+                kind: None,
+                flops: None,
+                tune: tune_of(k),
+                tensor_maps: Vec::new(),
+            })
+            .collect();
+        let ms = report.launch_times.iter().map(|(_, s)| s * 1e3).collect();
+        Ok((infos, ms, Vec::new()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

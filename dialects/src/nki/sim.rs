@@ -106,6 +106,9 @@ pub struct Report {
     pub hbm_bytes: f64,
     /// Launches and programs run.
     pub launches: usize,
+    /// Each launch's kernel and modelled seconds, in order (what aic-tune
+    /// compares candidates by).
+    pub launch_times: Vec<(String, f64)>,
     /// Programs over all launches.
     pub programs: u64,
 }
@@ -186,6 +189,10 @@ impl Sched<'_> {
         let end = ends.iter().copied().fold(start, f64::max);
         self.gate = end;
         self.report.time_s = self.report.time_s.max(end);
+        let name = aic::symbol::symbol_name(ctx, k)
+            .unwrap_or_default()
+            .to_string();
+        self.report.launch_times.push((name, end - start));
         Ok(())
     }
 
@@ -241,6 +248,12 @@ impl Sched<'_> {
                     }
                 }
                 NkiOp::ProgramId(_) | NkiOp::Return(_) | NkiOp::Kernel(_) | NkiOp::Launch(_) => {}
+                // A view of the same bits: ready when its operand is.
+                NkiOp::Bitcast(c) => {
+                    if let Some(i) = env.get(&c.input(ctx)).copied() {
+                        env.insert(c.result(ctx), i);
+                    }
+                }
                 _ => {
                     let deps: Vec<usize> = ctx
                         .operands(o)

@@ -414,6 +414,27 @@ impl Signature {
                     }
                 }
             }
+            "trn1" => {
+                // NeuronCore matmuls: the stationary operand's free size
+                // (rows) at most 128, the moving one's (columns) at most
+                // 512 (one fp32 PSUM bank), a depth of at most 128
+                // partitions; one or two buffers of each operand.
+                for bm in [32, 64, 128] {
+                    for bn in bns(&[128, 256, 512]) {
+                        for bk in [64, 128] {
+                            for stages in [1, 2] {
+                                push(Tuning {
+                                    bm: fit(bm, m),
+                                    bn: if self.rows { bn } else { fit(bn, n) },
+                                    bk: fit(bk, k),
+                                    stages,
+                                    threads: 0,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
             _ => {
                 for bm in [16, 32, 64] {
                     for bn in bns(&[16, 32, 64]) {
@@ -765,6 +786,26 @@ mod tests {
         // A block holding whole rows keeps them.
         let rows: Signature = "gemm/0x512x96x64/f16/rows".parse().unwrap();
         assert!(rows.candidates("h100", true).iter().all(|t| t.bn == 96));
+    }
+
+    #[test]
+    fn neuroncore_candidates_keep_to_the_matmul_limits() {
+        // Rows at most the stationary free size (128), columns the moving
+        // one's (512), depth the partitions (128); the heuristic first.
+        let sig: Signature = "gemm/0x4096x4096x1024/bf16".parse().unwrap();
+        let c = sig.candidates("trn1", false);
+        assert_eq!(c[0], sig.heuristic("trn1", false));
+        assert_eq!((c[0].bm, c[0].bn, c[0].bk), (128, 512, 128));
+        assert!(c.len() >= 24, "{}", c.len());
+        for t in &c {
+            assert!(t.bm <= 128 && t.bn <= 512 && t.bk <= 128, "{t:?}");
+            assert!(t.bn >= 128 && (1..=2).contains(&t.stages), "{t:?}");
+        }
+        // Smaller problems, smaller tiles.
+        let small: Signature = "gemm/0x4x32x16/f32".parse().unwrap();
+        for t in small.candidates("trn1", false) {
+            assert!(t.bm <= 4 && t.bn <= 32 && t.bk <= 16, "{t:?}");
+        }
     }
 
     #[test]

@@ -1,28 +1,29 @@
-//! `aic-tune FILE --target=cuda|host [--arch=ARCH] -o cache.json`: measures
-//! candidate tile sizes for every tunable kernel of a module and writes the
-//! fastest to a JSON tuning cache that `aic-translate`/`aic-run --tuning`
-//! read. See [`aic_tools::tune`] for how rounds of candidates are compiled and
+//! `aic-tune FILE --target=cuda|host|nki-sim [--arch=ARCH] -o cache.json`:
+//! measures candidate tile sizes for every tunable kernel of a module (or,
+//! for NeuronCores, models them with the simulator's cost model) and writes
+//! the fastest to a JSON tuning cache that `aic-translate`/`aic-run
+//! --tuning` read. See [`aic_tools::tune`] for how rounds of candidates are compiled and
 //! timed; `--emit-rounds`/`--measure` split the compiling (LLVM) from the
 //! timing (the GPU) where they are different machines.
 
 use aic_passes::fusion_to_tile::{Cache, write_cache};
-#[cfg(feature = "llvm")]
-use aic_tools::tune::{Attempt, Timed};
-use aic_tools::tune::{Rounds, read_cache_file};
-#[cfg(feature = "llvm")]
+use aic_tools::tune::{Attempt, Rounds, Timed, read_cache_file};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Instant;
 
 const HELP: &str = "OVERVIEW: aic autotuner: times candidate tile sizes of a module's kernels and keeps the fastest
 
-USAGE: aic-tune <file> --target=<cuda|host> [--arch=<arch>] -o <cache.json> [options]
+USAGE: aic-tune <file> --target=<cuda|host|nki-sim> [--arch=<arch>] -o <cache.json> [options]
        aic-tune <file> --target=cuda --arch=<arch> --emit-rounds=<dir> [-o <cache.json>]
        aic-tune --measure=<dir> -o <cache.json> [--reps=<n>] [--budget=<s>]
 
 OPTIONS:
-  --target=<t>        cuda (NVIDIA GPU; compile with LLVM, time with CUDA events) or host (this CPU)
-  --arch=<a>          sm_80 ... sm_90a for cuda (default sm_90; sm_90a: wgmma tiles)
+  --target=<t>        cuda (NVIDIA GPU; compile with LLVM, time with CUDA events), host (this CPU),
+                      or nki-sim (NeuronCores: candidates compared by the simulator's MODELLED
+                      time, nothing run; needs no LLVM)
+  --arch=<a>          sm_80 ... sm_90a for cuda (default sm_90; sm_90a: wgmma tiles); trn1 or trn2
+                      for nki-sim (default trn1); entries are keyed by it
   -o <file>           The tuning cache to write. Its entries are kept; a kernel it already
                       holds a measured entry for is not tuned again (unless --retune)
   --entry=<@f>        The function to time (default @main)
@@ -71,8 +72,10 @@ fn parse_args() -> Result<Option<Options>, String> {
             "--help" | "-h" => return Ok(None),
             "--target" => {
                 let t = args.value("--target", inline)?;
-                if !["cuda", "host"].contains(&t.as_str()) {
-                    return Err(format!("--target: expected cuda or host, got '{t}'"));
+                if !["cuda", "host", "nki-sim"].contains(&t.as_str()) {
+                    return Err(format!(
+                        "--target: expected cuda, host or nki-sim, got '{t}'"
+                    ));
                 }
                 o.target = Some(t);
             }
@@ -119,7 +122,7 @@ fn parse_args() -> Result<Option<Options>, String> {
             return Err("no input file (aic-tune --help)".into());
         }
         if o.target.is_none() {
-            return Err("--target is required (cuda or host)".into());
+            return Err("--target is required (cuda, host or nki-sim)".into());
         }
         if o.emit_rounds.is_none() && o.output.is_none() {
             return Err("-o <cache.json> is required".into());
@@ -141,10 +144,8 @@ fn write_result(path: &str, best: &Cache) -> Result<(), String> {
 }
 
 /// A temporary tuning-cache file of this run (removed when dropped).
-#[cfg(feature = "llvm")]
 struct TempCache(std::path::PathBuf);
 
-#[cfg(feature = "llvm")]
 impl TempCache {
     fn new(tag: &str, cache: &Cache) -> Result<TempCache, String> {
         let p = std::env::temp_dir().join(format!("aic-tune-{}-{tag}.json", std::process::id()));
@@ -156,7 +157,6 @@ impl TempCache {
     }
 }
 
-#[cfg(feature = "llvm")]
 impl Drop for TempCache {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
@@ -217,6 +217,53 @@ fn check(
         }
         None => Ok(()),
     }
+}
+
+/// `--target=nki-sim`: every round compiled for the NeuronCore `--arch` and
+/// its launches modelled; the candidate of the least modelled time is kept.
+fn tune_nki(o: &Options) -> Result<(), String> {
+    let start = Instant::now();
+    let input = o.input.as_deref().expect("checked");
+    let text = aic_tools::read_text(input)?;
+    let arch = o.arch.clone().unwrap_or_else(|| "trn1".into());
+    if !aic_tools::compile::NKI_ARCHS.contains(&arch.as_str()) {
+        return Err(format!(
+            "--arch: expected trn1 or trn2 for nki-sim, got '{arch}'"
+        ));
+    }
+    let base = match &o.output {
+        Some(p) => read_cache_file(p, true)?,
+        None => Cache::new(),
+    };
+    let time = |cache: &Cache, tag: &str| -> Attempt<Timed> {
+        let tmp = TempCache::new(tag, cache)?;
+        aic_tools::tune::nki::time(input, &text, &o.entry, &tmp.path(), &arch)
+    };
+    let (kernels, _, _) = time(&base, "base")?;
+    let mut rounds = Rounds::new(("trn1", &arch, false), &o.entry, &kernels, &base, o.retune)?;
+    eprintln!(
+        "aic-tune: {} launches, {} signatures to tune, {} rounds (modelled by nki-sim, {arch})",
+        kernels.len(),
+        rounds.keys.len(),
+        rounds.rounds.len()
+    );
+    let mut done = 0;
+    for r in 0..rounds.rounds.len() {
+        if start.elapsed().as_secs_f64() > o.budget {
+            break;
+        }
+        done += 1;
+        let mut attempt = |rs: &Rounds, picks: &BTreeMap<String, usize>| -> Attempt<Timed> {
+            time(&rs.cache_for(&base, picks), &format!("r{r}"))
+        };
+        if let Some((kernels, ms, _)) = rounds.isolate(r, &mut attempt) {
+            rounds.record(r, &kernels, &ms);
+            progress(r, &rounds, "modelled", start);
+        } else {
+            progress(r, &rounds, "no candidate of it compiled", start);
+        }
+    }
+    finish(o, &rounds, &base, done)
 }
 
 /// `--measure DIR`: times the rounds compiled elsewhere.
@@ -411,6 +458,7 @@ fn main() -> ExitCode {
     };
     let r = aic::syntax::with_parser_stack(move || match o.measure.clone() {
         Some(dir) => measure(&o, &dir),
+        None if o.target.as_deref() == Some("nki-sim") => tune_nki(&o),
         None => tune(&o),
     });
     match r {

@@ -70,6 +70,10 @@ impl Traits {
     /// All operands and results have one element type (MLIR's
     /// `SameOperandsAndResultElementType`).
     pub const SAME_OPERANDS_AND_RESULT_ELEMENT_TYPE: Traits = Traits(1 << 20);
+    /// Only reads memory (MLIR's `MemRead` as its sole effect): two
+    /// identical reads with no possible write between them give the same
+    /// value (CSE merges them within a block).
+    pub const READ_ONLY: Traits = Traits(1 << 21);
     /// Whether every trait in `other` is present.
     pub const fn has(self, other: Traits) -> bool {
         self.0 & other.0 == other.0

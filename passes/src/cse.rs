@@ -1,6 +1,10 @@
 //! `cse`: common subexpression elimination. An op without side effects (the `Pure`
 //! trait), regions or successors is replaced by an identical op that dominates it:
-//! same name, operands, result types, properties and attributes.
+//! same name, operands, result types, properties and attributes. An op that only
+//! reads memory (`ReadOnly`, a tile load) is replaced by an identical read
+//! earlier in its own block with no op between them that may write (any op
+//! neither pure, effect-free nor read-only, or holding regions), as MLIR's CSE
+//! does with reads.
 //!
 //! Scopes follow dominance conservatively: a block sees the ops before it in its
 //! block and, through its region's parent op, in the enclosing blocks; each block of
@@ -31,9 +35,32 @@ type Key = Vec<u32>;
 /// The default inherent attributes of each op kind, as (name, value) ids.
 type Defaults = HashMap<&'static str, Vec<(u32, u32)>>;
 
+/// Whether `op` may write memory (what ends a block's run of reusable reads):
+/// an unregistered op, one with effects, or one whose regions' ops may.
+fn may_write(ctx: &Context, op: Op) -> bool {
+    let Some(s) = ctx.op_spec(op) else {
+        return true;
+    };
+    if s.has(Traits::PURE) || s.has(Traits::NO_MEMORY_EFFECT) {
+        return false;
+    }
+    if s.has(Traits::READ_ONLY) {
+        return !ctx.regions(op).is_empty();
+    }
+    if s.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
+        return ctx.regions(op).iter().any(|r| {
+            ctx.region_blocks(*r)
+                .any(|b| ctx.block_ops(b).any(|o| may_write(ctx, o)))
+        });
+    }
+    true
+}
+
 fn key(ctx: &Context, op: Op, defaults: &mut Defaults) -> Option<Key> {
     let spec = ctx.op_spec(op)?;
-    if !(spec.has(Traits::PURE) || spec.has(Traits::NO_MEMORY_EFFECT))
+    let effects_ok =
+        spec.has(Traits::PURE) || spec.has(Traits::NO_MEMORY_EFFECT) || spec.has(Traits::READ_ONLY);
+    if !effects_ok
         || !ctx.regions(op).is_empty()
         || !ctx.successors(op).is_empty()
         || ctx.num_results(op) == 0
@@ -110,13 +137,15 @@ impl Scoped {
     }
 }
 
-/// A block being walked: its ops, the next one, and how to restore the table.
+/// A block being walked: its ops, the next one, and how to restore the table;
+/// the reads available since the block's last possible write.
 struct Frame {
     ops: Vec<Op>,
     next: usize,
     mark: usize,
     fresh: bool,
     started: bool,
+    reads: HashMap<Key, Op>,
 }
 
 impl Pass for Cse {
@@ -147,6 +176,7 @@ impl Pass for Cse {
                         mark,
                         fresh,
                         started: false,
+                        reads: HashMap::new(),
                     });
                 }
             };
@@ -178,7 +208,19 @@ impl Pass for Cse {
                 changed = true;
                 continue;
             }
-            if let Some(k) = key(ctx, o, &mut defaults) {
+            let read = ctx.op_spec(o).is_some_and(|s| s.has(Traits::READ_ONLY));
+            if may_write(ctx, o) {
+                f.reads.clear();
+            }
+            if read && let Some(k) = key(ctx, o, &mut defaults) {
+                if let Some(&existing) = f.reads.get(&k) {
+                    let new: Vec<Value> = ctx.results(existing).collect();
+                    ctx.replace_op(o, &new);
+                    changed = true;
+                    continue;
+                }
+                f.reads.insert(k, o);
+            } else if let Some(k) = key(ctx, o, &mut defaults) {
                 let table = tables.last_mut().expect("a scope");
                 if let Some(&existing) = table.map.get(&k) {
                     let new: Vec<Value> = ctx.results(existing).collect();

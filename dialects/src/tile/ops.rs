@@ -305,6 +305,7 @@ aic::op! {
         results: [result: one(TILE)],
         attributes: [desc: optional(DESC)],
         spec: OpSpec {
+            traits: Traits::READ_ONLY,
             format: Some(
                 "$buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($buffer) `->` type($result)",
             ),

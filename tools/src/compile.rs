@@ -195,7 +195,7 @@ pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, 
     // A split reduction's blocks reduce at least 8192 elements ([128, 64]
     // tiles): each instruction's fixed cost is paid over 64 columns, not 8.
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target=trn1}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true reduce-chunk=8192}},canonicalize,cse,coord-to-arith,canonicalize,tile-to-nki{{arch={arch}}})"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target={arch}}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true reduce-chunk=8192}},canonicalize,cse,coord-to-arith,canonicalize,tile-to-nki{{arch={arch}}})"
     ))
 }
 

@@ -60,6 +60,14 @@ pub const TARGETS: &[Target] = &[
         gemm_alone_elems: f64::INFINITY,
     },
     Target {
+        name: "trn2",
+        bytes_per_s: 2.9e12,
+        flops_per_s: 667e12,
+        launch_s: 10e-6,
+        on_chip_bytes: 28.0 * 1024.0 * 1024.0,
+        gemm_alone_elems: f64::INFINITY,
+    },
+    Target {
         name: "cpu",
         bytes_per_s: 100e9,
         flops_per_s: 2e12,

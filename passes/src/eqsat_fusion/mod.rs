@@ -114,10 +114,10 @@ pub static INFO: PassInfo = PassInfo {
         },
         OptSpec {
             name: "target",
-            kind: OptKind::Enum(&["h100", "mi300", "trn1", "cpu"]),
+            kind: OptKind::Enum(&["h100", "mi300", "trn1", "trn2", "cpu"]),
             default: "h100",
             range: None,
-            help: "Cost model: h100, mi300, trn1 or cpu",
+            help: "Cost model: h100, mi300, trn1, trn2 or cpu",
         },
         OptSpec {
             name: "rules",

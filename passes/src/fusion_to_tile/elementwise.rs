@@ -14,6 +14,7 @@ pub(super) fn elementwise(
     ctx: &mut Context,
     group: Op,
     func: Op,
+    target: &str,
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -88,11 +89,16 @@ pub(super) fn elementwise(
             reads.push((*x, src.input, d.simplify()));
         }
     }
-    let br = rows_per_block(rows_n, n);
+    // On a NeuronCore a block is a row a partition (128) of up to 512
+    // columns: each instruction's fixed cost is paid over the 128 lanes.
+    let (br, bn) = if target == "trn1" {
+        (partition_rows(rows_n), n.min(PARTITION_COLUMNS))
+    } else {
+        (rows_per_block(rows_n, n), n.min(BLOCK_ELEMENTS))
+    };
     // Elementwise rows need not stay whole: a row longer than a block's
     // share (a 1-D tensor is one row) spreads over blocks along a second
     // grid axis, or a single block would walk all of it.
-    let bn = n.min(BLOCK_ELEMENTS);
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let out_buf = *bufs.last().expect("the output");

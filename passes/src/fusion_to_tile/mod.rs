@@ -172,7 +172,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| groupnorm(c, g, f, i),
-    |c, g, f, _, i| elementwise(c, g, f, i),
+    |c, g, f, k, i| elementwise(c, g, f, k.target, i),
     |c, g, f, _, i| general(c, g, f, i),
 ];
 
@@ -332,6 +332,10 @@ fn partition_rows(rows: i64) -> i64 {
 
 /// The elements a block of the row and elementwise generators aims at.
 const BLOCK_ELEMENTS: i64 = 2048;
+
+/// The columns of an elementwise block on a NeuronCore (of 128 rows): 2 KiB
+/// of f32 a partition per tile, so that a group's live tiles fit SBUF.
+const PARTITION_COLUMNS: i64 = 512;
 
 /// The memref type of a tensor type.
 fn memref_of(ctx: &Context, t: Type) -> Type {

@@ -610,6 +610,114 @@ pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
     worst
 }
 
+/// What [`run_cuda_spmd`] ran: the joined results, on which CUDA devices
+/// with which NCCL, and with `bench` the median run and the median time in
+/// collectives on the first device (ms).
+pub struct CudaSpmdRun {
+    pub results: Vec<Tensor>,
+    pub ordinals: Vec<i32>,
+    pub nccl: String,
+    pub bench: Option<(f64, f64)>,
+}
+
+/// Run the partitioned `plan` of function `f` on one GPU per device of its
+/// mesh (`devices`, or CUDA devices `0..n`), each loading `ptx`, the
+/// collectives through NCCL ([`aic_runtime::MultiDevicePlan`]): the global
+/// `inputs` split by the arguments' shardings, each device's results
+/// joined by the results'. With `bench` (warm-up runs, timed runs), also
+/// times the whole step. What aic-run's `--devices` and the Python
+/// package's CUDA calls share.
+pub fn run_cuda_spmd(
+    ctx: &Context,
+    f: Op,
+    plan: &aic_runtime::Plan,
+    kernels: &[aic_runtime::KernelInfo],
+    ptx: &[u8],
+    inputs: Vec<Tensor>,
+    devices: Option<&[i32]>,
+    bench: Option<(u32, u32)>,
+) -> Result<CudaSpmdRun, String> {
+    let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
+    let n = plan.devices as usize;
+    let ordinals: Vec<i32> = match devices {
+        Some(d) if d.len() != n => {
+            return Err(format!(
+                "@{} is partitioned over a mesh of {n} devices, but {} devices were named",
+                plan.func,
+                d.len()
+            ));
+        }
+        Some(d) => d.to_vec(),
+        None => (0..n as i32).collect(),
+    };
+    let present = aic_runtime::cuda::device_count().map_err(|e| e.to_string())?;
+    if let Some(missing) = ordinals.iter().find(|d| **d >= present) {
+        return Err(format!(
+            "@{} needs {n} GPUs (its mesh has {n} devices), but CUDA device {missing} is not present: this machine has {present}",
+            plan.func
+        ));
+    }
+    let nccl = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
+    let cudas = ordinals
+        .iter()
+        .map(|d| aic_runtime::Cuda::load_device(*d))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let modules = cudas
+        .iter()
+        .map(|c| {
+            c.make_current()?;
+            c.load_module(ptx)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    let (per_position, ids) =
+        aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs).map_err(located_interp)?;
+    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
+    for (p, ins) in per_position.iter().enumerate() {
+        per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
+    }
+    let refs: Vec<Vec<&[u8]>> = per_device
+        .iter()
+        .map(|d| d.iter().map(Vec::as_slice).collect())
+        .collect();
+    let mp = aic_runtime::MultiDevicePlan::new(&cudas, &modules, &ordinals, &nccl, plan, kernels)
+        .map_err(|e| e.to_string())?;
+    mp.upload(&refs).map_err(|e| e.to_string())?;
+    mp.run().map_err(|e| e.to_string())?;
+    let outs = mp.outputs().map_err(|e| e.to_string())?;
+    let types = aic_dialects::func::function_type(ctx, f)
+        .map(|(_, outs)| outs)
+        .unwrap_or_default();
+    let parts: Vec<Vec<Tensor>> = ids
+        .iter()
+        .map(|id| {
+            types
+                .iter()
+                .zip(&outs[*id as usize])
+                .map(|(ty, b)| from_bytes(ctx, *ty, b))
+                .collect()
+        })
+        .collect();
+    let results = aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(located_interp)?;
+    let bench = match bench {
+        Some((warmup, reps)) => {
+            let mut t = mp.bench(&refs, warmup, reps).map_err(|e| e.to_string())?;
+            Some((
+                aic_runtime::cuda::median(&mut t.runs),
+                aic_runtime::cuda::median(&mut t.collectives),
+            ))
+        }
+        None => None,
+    };
+    Ok(CudaSpmdRun {
+        results,
+        ordinals,
+        nccl: format!("NCCL {} from {}", nccl.version, nccl.path),
+        bench,
+    })
+}
+
 /// Run the partitioned `plan` of function `f` on the host, every device of
 /// its mesh in lockstep with in-memory collectives
 /// ([`aic_runtime::Plan::run_host_spmd`]): the global `inputs` split by the

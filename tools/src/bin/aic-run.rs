@@ -889,79 +889,27 @@ fn run_cuda_devices(
     ptx: &[u8],
     o: &Options,
 ) -> Result<PlanRun, String> {
-    let n = plan.devices as usize;
-    let ordinals = match &o.devices {
-        Some(d) if d.len() != n => {
-            return Err(format!(
-                "@{} is partitioned over a mesh of {n} devices, --devices names {}",
-                plan.func,
-                d.len()
-            ));
-        }
-        Some(d) => d.clone(),
-        None => (0..n as i32).collect(),
-    };
-    let present = aic_runtime::cuda::device_count().map_err(|e| e.to_string())?;
-    if let Some(missing) = ordinals.iter().find(|d| **d >= present) {
-        return Err(format!(
-            "@{} needs {n} GPUs (its mesh has {n} devices), but CUDA device {missing} is not present: this machine has {present}",
-            plan.func
-        ));
-    }
-    let nccl = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
-    let cudas = ordinals
-        .iter()
-        .map(|d| aic_runtime::Cuda::load_device(*d))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let modules = cudas
-        .iter()
-        .map(|c| {
-            c.make_current()?;
-            c.load_module(ptx)
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
-    let (per_position, ids) = aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs)
-        .map_err(|e| interp_error(ctx, e))?;
-    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
-    for (p, ins) in per_position.iter().enumerate() {
-        per_device[ids[p] as usize] = ins
-            .iter()
-            .map(|t| aic_tools::compile::to_bytes(ctx, t))
-            .collect();
-    }
-    let refs: Vec<Vec<&[u8]>> = per_device
-        .iter()
-        .map(|d| d.iter().map(Vec::as_slice).collect())
-        .collect();
-    let mp = aic_runtime::MultiDevicePlan::new(&cudas, &modules, &ordinals, &nccl, plan, infos)
-        .map_err(|e| e.to_string())?;
-    mp.upload(&refs).map_err(|e| e.to_string())?;
-    mp.run().map_err(|e| e.to_string())?;
-    let outs = mp.outputs().map_err(|e| e.to_string())?;
-    let parts: Vec<Vec<Tensor>> = ids
-        .iter()
-        .map(|id| results_of(ctx, f, outs[*id as usize].clone()))
-        .collect();
-    let results =
-        aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(|e| interp_error(ctx, e))?;
-    let mut table = None;
-    if o.bench.is_some() {
-        let mut t = mp
-            .bench(&refs, BENCH_WARMUP, o.bench.unwrap_or(1))
-            .map_err(|e| e.to_string())?;
-        let run = aic_runtime::cuda::median(&mut t.runs);
-        let coll = aic_runtime::cuda::median(&mut t.collectives);
-        table = Some(format!(
-            "@{} on {n} GPUs (CUDA devices {ordinals:?}, NCCL {} from {}): median {run:.4} ms a run, {coll:.4} ms ({:.1}%) in collectives on device 0\n",
+    let run = aic_tools::compile::run_cuda_spmd(
+        ctx,
+        f,
+        plan,
+        infos,
+        ptx,
+        inputs,
+        o.devices.as_deref(),
+        o.bench.map(|reps| (BENCH_WARMUP, reps.max(1))),
+    )?;
+    let table = run.bench.map(|(ms, coll)| {
+        format!(
+            "@{} on {} GPUs (CUDA devices {:?}, {}): median {ms:.4} ms a run, {coll:.4} ms ({:.1}%) in collectives on device 0\n",
             plan.func,
-            nccl.version,
-            nccl.path,
-            if run > 0.0 { 100.0 * coll / run } else { 0.0 }
-        ));
-    }
-    Ok((results, table))
+            run.ordinals.len(),
+            run.ordinals,
+            run.nccl,
+            if ms > 0.0 { 100.0 * coll / ms } else { 0.0 }
+        )
+    });
+    Ok((run.results, table))
 }
 
 /// How far compiled results may be from the interpreter's, relative to

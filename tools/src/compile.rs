@@ -621,7 +621,8 @@ pub struct CudaSpmdRun {
 }
 
 /// Run the partitioned `plan` of function `f` on one GPU per device of its
-/// mesh (`devices`, or CUDA devices `0..n`), each loading `ptx`, the
+/// mesh (`devices`, or CUDA devices `0..n`), each loading `ptx` (whose
+/// kernels are `kernels`), the
 /// collectives through NCCL ([`aic_runtime::MultiDevicePlan`]): the global
 /// `inputs` split by the arguments' shardings, each device's results
 /// joined by the results'. With `bench` (warm-up runs, timed runs), also
@@ -631,8 +632,7 @@ pub fn run_cuda_spmd(
     ctx: &Context,
     f: Op,
     plan: &aic_runtime::Plan,
-    kernels: &[aic_runtime::KernelInfo],
-    ptx: &[u8],
+    (kernels, ptx): (&[aic_runtime::KernelInfo], &[u8]),
     inputs: Vec<Tensor>,
     devices: Option<&[i32]>,
     bench: Option<(u32, u32)>,

@@ -274,33 +274,31 @@ impl Compiled {
     /// this process with in-memory collectives; on GPUs, not yet from Python.
     fn run_partitioned(&mut self, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, String> {
         let (ctx, func) = (&self.ctx, self.func);
-        let (Kernels::Host(hm), Some(plan)) = (&self.kernels, &self.plan) else {
-            return Err(match (&self.kernels, &self.unplanned) {
-                (Kernels::Cuda(_), _) => format!(
-                    "@{} is partitioned for several GPUs: run it with aic-run --target=cuda --devices=... (aic's Python package runs partitioned programs on the host only, yet)",
-                    self.entry
-                ),
-                (_, why) => format!(
-                    "@{} is partitioned for several devices, which compiled code runs only as a plan, and it has none: {}",
-                    self.entry,
-                    why.clone().unwrap_or_default()
-                ),
-            });
+        let Some(plan) = &self.plan else {
+            return Err(format!(
+                "@{} is partitioned for several devices, which compiled code runs only as a plan, and it has none: {}",
+                self.entry,
+                self.unplanned.clone().unwrap_or_default()
+            ));
         };
         let tys = aic_dialects::sdy::layout::global_arg_types(ctx, func);
         let ts = tensors_of(ctx, &tys, &self.inputs, inputs)?;
-        let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
-            let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
-            hm.run(&k.name, &mut s)
+        let infos = &self.bundle.manifest.kernels;
+        let outs = match &self.kernels {
+            Kernels::Host(hm) => {
+                let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+                    let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                    hm.run(&k.name, &mut s)
+                };
+                aic_tools::compile::run_host_spmd(ctx, func, plan, infos, ts, &mut launch)?
+            }
+            // One GPU per device of the mesh (CUDA devices 0..n), the
+            // collectives through NCCL, as aic-run --devices runs it.
+            Kernels::Cuda(_) => {
+                let binary = (infos.as_slice(), self.bundle.binary.as_slice());
+                aic_tools::compile::run_cuda_spmd(ctx, func, plan, binary, ts, None, None)?.results
+            }
         };
-        let outs = aic_tools::compile::run_host_spmd(
-            ctx,
-            func,
-            plan,
-            &self.bundle.manifest.kernels,
-            ts,
-            &mut launch,
-        )?;
         Ok(outs
             .iter()
             .map(|t| aic_tools::compile::to_bytes(ctx, t))

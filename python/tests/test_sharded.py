@@ -1,8 +1,9 @@
-"""Sharded programs through aic's Python package on the host target: JAX's
-sharded exports (jit over a mesh with NamedShardings, and shard_map) compiled
-from their saved text, and a JAX function compiled with in_shardings, each
-partitioned into per-device programs whose devices all run in this process,
-against JAX's outputs.
+"""Sharded programs through aic's Python package: JAX's sharded exports (jit
+over a mesh with NamedShardings, and shard_map) compiled from their saved
+text, and a JAX function compiled with in_shardings, each partitioned into
+per-device programs, against JAX's outputs; on the host target every device
+runs in this process, on the cuda target one GPU per device of the mesh
+(where the GPUs are; elsewhere the call's error is checked).
 
 Run: ``bash scripts/python.sh``.
 """
@@ -33,6 +34,29 @@ def test_sharded_fixture_text_equals_jax(name):
     assert got.shape == want.shape
     err = np.abs(np.asarray(got, np.float64) - want) / (1 + np.abs(want))
     assert err.max() <= 1e-4, err.max()
+
+
+def _gpus():
+    return len([d for d in os.listdir("/dev") if d.startswith("nvidia") and d[6:].isdigit()]) if os.path.isdir("/dev") else 0
+
+
+@pytest.mark.parametrize("name", ["llama_mlp_tp2", "gpt_block_tp4"])
+def test_sharded_fixture_on_gpus_equals_jax(name):
+    # One GPU per device of the mesh, collectives through NCCL; without the
+    # GPUs the call says what is missing.
+    fn = aic.compile(SHARDED / f"{name}.mlir", target="cuda", arch="sm_90")
+    ins = [np.load(SHARDED / f"{name}.in{k}.npy") for k in range(len(list(SHARDED.glob(f"{name}.in*.npy"))))]
+    need = 2 if name.endswith("tp2") else 4
+    if _gpus() < need:
+        with pytest.raises(aic.RunError, match="CUDA|GPU|NCCL"):
+            fn(*ins)
+        return
+    got = fn(*ins)
+    want = np.load(SHARDED / f"{name}.out0.npy")
+    got = got[0] if isinstance(got, tuple) else got
+    assert got.shape == want.shape
+    err = np.abs(np.asarray(got, np.float64) - want) / (1 + np.abs(want))
+    assert err.max() <= 1e-3, err.max()
 
 
 def test_jax_function_with_in_shardings():

@@ -41,6 +41,7 @@
 //! [`aic_dialects::sdy::layout`] splits inputs and joins results) and the
 //! `sdy.mesh` stays.
 
+mod propagate;
 mod reshard;
 mod rules;
 
@@ -80,7 +81,7 @@ impl Pass for SpmdPartition {
         if ctx.attr_of(module, u.ident(PARTITIONED)).is_some() {
             return Ok(false);
         }
-        let Some(mesh) = module_mesh(ctx, module)? else {
+        let Some((mesh_name, mesh)) = module_mesh(ctx, module)? else {
             return Ok(false);
         };
         // Partitioned code is straight-line: calls (JAX keeps custom-JVP
@@ -100,6 +101,8 @@ impl Pass for SpmdPartition {
             let entry = ctx.entry_block(ctx.regions(f)[0]).expect("checked above");
             let mut p = Partitioner {
                 mesh: &mesh,
+                mesh_name: &mesh_name,
+                found: HashMap::new(),
                 dist: HashMap::new(),
                 cache: HashMap::new(),
                 channels,
@@ -132,8 +135,8 @@ fn module_ops(ctx: &Context, module: Op) -> Vec<Op> {
 }
 
 /// The one mesh of the module (all meshes must agree), if it has one with
-/// more than one device.
-fn module_mesh(ctx: &Context, module: Op) -> Result<Option<Mesh>, Diagnostic> {
+/// more than one device, and its name.
+fn module_mesh(ctx: &Context, module: Op) -> Result<Option<(String, Mesh)>, Diagnostic> {
     let mut found: Option<(Op, Mesh)> = None;
     for o in module_ops(ctx, module) {
         let Some(m) = MeshOp::of(ctx, o).and_then(|m| m.mesh(ctx)) else {
@@ -154,7 +157,14 @@ fn module_mesh(ctx: &Context, module: Op) -> Result<Option<Mesh>, Diagnostic> {
             }
         }
     }
-    Ok(found.map(|f| f.1))
+    Ok(found.map(|(o, m)| {
+        let name = MeshOp(o)
+            .sym_name(ctx)
+            .and_then(|a| ctx.attr_str(a))
+            .unwrap_or_default()
+            .to_string();
+        (name, m)
+    }))
 }
 
 /// How a value is laid out over the devices: the global shape, the axes
@@ -268,6 +278,10 @@ pub fn with_shape(ctx: &Context, t: Type, shape: &[i64]) -> Type {
 /// The state of partitioning one function.
 pub(crate) struct Partitioner<'m> {
     pub(crate) mesh: &'m Mesh,
+    /// The mesh's symbol, for the shardings written on arguments.
+    mesh_name: &'m str,
+    /// What propagation found for the values of the function.
+    found: propagate::Found,
     /// Layout of the values of partitioned code (absent: replicated, unchanged).
     pub(crate) dist: HashMap<Value, Dist>,
     /// Reshards already made: (value, target dims) to the local value.
@@ -311,19 +325,24 @@ impl Partitioner<'_> {
             .expect("checked by the caller");
         let arg_dicts = arg_dicts(ctx, f, "arg_attrs");
         let res_dicts = arg_dicts_res(ctx, f);
-        let all = |_: &AxisRef| true;
-        // Arguments: local types by their shardings.
+        self.found = propagate::propagate(ctx, f, block, self.mesh, &arg_dicts, &res_dicts)?;
+        // Arguments: local types by their propagated shardings, which the
+        // signature then records.
         let args: Vec<Value> = ctx.block_args(block).to_vec();
+        let mut dicts = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let ty = ctx.value_type(*a);
+            let dict = arg_dicts.get(i).copied().flatten();
             let Some(global) = static_shape(ctx, ty) else {
+                dicts.push(dict);
                 continue;
             };
-            let dims = match sharding_in(ctx, arg_dicts.get(i).copied().flatten()) {
-                Some(s) => dims_of(self.mesh, &s, &global, &all)
-                    .map_err(|m| fail(ctx, f, format!("argument #{i}: {m}")))?,
-                None => vec![Vec::new(); global.len()],
-            };
+            let dims = self
+                .found
+                .get(a)
+                .cloned()
+                .unwrap_or_else(|| vec![Vec::new(); global.len()]);
+            dicts.push(self.record(ctx, dict, &dims));
             let d = Dist {
                 global,
                 dims,
@@ -332,6 +351,16 @@ impl Partitioner<'_> {
             let local = with_shape(ctx, ty, &d.local(self.mesh));
             ctx.set_value_type(*a, local);
             self.dist.insert(*a, d);
+        }
+        if dicts.iter().any(Option::is_some) {
+            let u = ctx.uniquer().clone();
+            let empty = u.dict_attr(Vec::new());
+            let list: Vec<Attr> = dicts.iter().map(|d| d.unwrap_or(empty)).collect();
+            ctx.set_inherent_attr(
+                f,
+                u.ident("arg_attrs"),
+                u.attr(AttrKind::Array(list.into())),
+            );
         }
         self.block(ctx, block, true, &res_dicts)?;
         // The signature follows the arguments and the returned values.
@@ -348,6 +377,37 @@ impl Partitioner<'_> {
             u.attr(AttrKind::Type(u.function_type(&ins, &outs))),
         );
         Ok(())
+    }
+
+    /// `dict` (an argument's attributes) with its `sdy.sharding` saying
+    /// `dims` when propagation sharded an argument the user left open.
+    fn record(&self, ctx: &Context, dict: Option<Attr>, dims: &[Vec<String>]) -> Option<Attr> {
+        let declared = sharding_in(ctx, dict);
+        let same = declared.as_ref().is_some_and(|s| {
+            s.dims
+                .iter()
+                .zip(dims)
+                .all(|(d, axes)| d.axes.iter().map(|a| &a.name).eq(axes.iter()))
+        });
+        if same || (declared.is_none() && dims.iter().all(Vec::is_empty)) {
+            return dict;
+        }
+        let u = ctx.uniquer();
+        let mut s = declared.unwrap_or_else(|| {
+            Sharding::replicated(MeshRef::Symbol(self.mesh_name.to_string()), dims.len())
+        });
+        for (d, axes) in s.dims.iter_mut().zip(dims) {
+            d.axes = axes.iter().map(|a| AxisRef::axis(a)).collect();
+        }
+        let key = u.ident("sdy.sharding");
+        let mut entries: Vec<(aic::attributes::Ident, Attr)> = dict
+            .map(|d| ctx.dict_entries(d).to_vec())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(k, _)| *k != key)
+            .collect();
+        entries.push((key, s.attr(u)));
+        Some(u.dict_attr(entries))
     }
 
     /// Partition the ops of `block` (`auto`: partitioned code; otherwise a
@@ -384,7 +444,10 @@ impl Partitioner<'_> {
                 };
                 ctx.replace_all_uses(out, new);
                 ctx.erase_op(op);
-            } else if sdy::ShardingGroup::is(ctx, op) {
+            } else if let Some(g) = sdy::ShardingGroup::of(ctx, op) {
+                if auto {
+                    self.group(ctx, op, g.input(ctx))?;
+                }
                 ctx.erase_op(op);
             } else if ManualComputation::is(ctx, op) {
                 self.manual(ctx, op, auto)?;
@@ -505,6 +568,31 @@ impl Partitioner<'_> {
         Ok(())
     }
 
+    /// A member of a sharding group takes the group's sharding from here on.
+    fn group(&mut self, ctx: &mut Context, op: Op, v: Value) -> Result<(), Diagnostic> {
+        let Some(want) = self.found.get(&v).cloned() else {
+            return Ok(());
+        };
+        let new = self.reshard(ctx, op, v, &want)?;
+        if new == v {
+            return Ok(());
+        }
+        let mut later = Vec::new();
+        let mut next = ctx.next_op(op);
+        while let Some(o) = next {
+            ctx.walk(o, aic::ir::WalkOrder::PreOrder, &mut |_, x| later.push(x));
+            next = ctx.next_op(o);
+        }
+        for o in later {
+            for (i, x) in ctx.operands(o).to_vec().into_iter().enumerate() {
+                if x == v {
+                    ctx.set_operand(o, i, new);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The layout of `v` (replicated if partitioning never saw it).
     pub(crate) fn dist_of(&self, ctx: &Context, v: Value) -> Dist {
         self.dist.get(&v).cloned().unwrap_or_else(|| {
@@ -524,7 +612,12 @@ impl Partitioner<'_> {
             || aic_dialects::stablehlo::structured::Reduce::is(ctx, op)
         {
             let dists: Vec<Dist> = operands.iter().map(|v| self.dist_of(ctx, *v)).collect();
-            rules::plan(ctx, op, self.mesh, &dists)
+            let hints: Vec<Option<Vec<Vec<String>>>> = operands
+                .iter()
+                .chain(&results)
+                .map(|v| self.found.get(v).cloned())
+                .collect();
+            rules::plan(ctx, op, self.mesh, &dists, &hints)
         } else {
             None
         };

@@ -12,7 +12,7 @@
 
 use crate::bundle::KernelInfo;
 use crate::cuda::{Cuda, CudaError, DeviceBuffer, Event, Function, Graph, Module, Stream};
-use crate::plan::{Plan, Source, decode_hex};
+use crate::plan::{Plan, Source};
 
 /// A plan ready to run on one device.
 pub struct DevicePlan<'c> {
@@ -90,16 +90,7 @@ impl<'c> DevicePlan<'c> {
             launches,
             graph: None,
         };
-        let constants = me
-            .plan
-            .buffers
-            .iter()
-            .filter_map(|b| match &b.source {
-                Source::Constant { hex } => Some(decode_hex(hex).map(|d| (b.offset, d))),
-                _ => None,
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(CudaError::Invalid)?;
+        let constants = me.plan.arena_constants(0).map_err(CudaError::Invalid)?;
         for (offset, data) in &constants {
             // SAFETY: validate checked the constant lies inside the arena; `constants`
             // outlives the synchronization below.

@@ -18,7 +18,7 @@ use crate::bundle::{KernelInfo, Param};
 use crate::collective::Collective;
 use crate::cuda::{Cuda, CudaError, DeviceBuffer, Function, Module, Stream};
 use crate::nccl::{Comms, Nccl, NcclError};
-use crate::plan::{Plan, Source, Step, decode_hex};
+use crate::plan::{Plan, Step};
 
 /// The most send/receive pieces one collective step may take.
 pub const MAX_PIECES: usize = 4096;
@@ -109,15 +109,6 @@ impl<'c> MultiDevicePlan<'c> {
                 cudas.len()
             )));
         }
-        let constants = plan
-            .buffers
-            .iter()
-            .filter_map(|b| match &b.source {
-                Source::Constant { hex } => Some(decode_hex(hex).map(|d| (b.offset, d))),
-                _ => None,
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(MultiError::Invalid)?;
         let mut devices = Vec::with_capacity(n);
         for (d, (cuda, module)) in cudas.iter().zip(modules).enumerate() {
             cuda.make_current()?;
@@ -143,6 +134,10 @@ impl<'c> MultiDevicePlan<'c> {
                 })
                 .collect::<Result<Vec<_>, CudaError>>()?;
             let stream = cuda.stream()?;
+            // The constants, and this device's partition id.
+            let constants = plan
+                .arena_constants(d as u32)
+                .map_err(MultiError::Invalid)?;
             for (offset, data) in &constants {
                 // SAFETY: the constant lies inside the arena (validated).
                 unsafe { cuda.upload_async(base + offset, data, &stream)? };

@@ -517,7 +517,10 @@ func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}
         // Each device's arena starts with its own id there.
         for d in 0..2u32 {
             let c = p.arena_constants(d).unwrap();
-            assert!(c.contains(&(ids[0].offset, d.to_le_bytes().to_vec())), "{c:?}");
+            assert!(
+                c.contains(&(ids[0].offset, d.to_le_bytes().to_vec())),
+                "{c:?}"
+            );
         }
     }
 

@@ -41,6 +41,7 @@
 //! [`aic_dialects::sdy::layout`] splits inputs and joins results) and the
 //! `sdy.mesh` stays.
 
+mod gspmd;
 mod propagate;
 mod reshard;
 mod rules;
@@ -81,6 +82,8 @@ impl Pass for SpmdPartition {
         if ctx.attr_of(module, u.ident(PARTITIONED)).is_some() {
             return Ok(false);
         }
+        // A GSPMD export (`mhlo.sharding` strings) is read as a Shardy one.
+        gspmd::import(ctx, module)?;
         let Some((mesh_name, mesh)) = module_mesh(ctx, module)? else {
             return Ok(false);
         };

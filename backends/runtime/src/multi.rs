@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use crate::bundle::{KernelInfo, Param};
 use crate::collective::Collective;
-use crate::cuda::{Cuda, CudaError, DeviceBuffer, Function, Module, Stream};
+use crate::cuda::{Cuda, CudaError, Module};
 use crate::nccl::{Comms, Nccl, NcclError};
 use crate::plan::{Plan, Step};
 
@@ -58,14 +58,8 @@ impl From<NcclError> for MultiError {
     }
 }
 
-/// One device's part of the run.
-struct Device<'c> {
-    cuda: &'c Cuda,
-    arena: DeviceBuffer<'c>,
-    stream: Stream<'c>,
-    /// The launches, in plan order.
-    launches: Vec<(KernelInfo, Function, Vec<u64>)>,
-}
+/// One device's part of the run (set up as a one-device plan's is).
+type Device<'c> = crate::device::Resident<'c>;
 
 /// A partitioned plan ready to run on several GPUs.
 pub struct MultiDevicePlan<'c> {
@@ -111,44 +105,12 @@ impl<'c> MultiDevicePlan<'c> {
         }
         let mut devices = Vec::with_capacity(n);
         for (d, (cuda, module)) in cudas.iter().zip(modules).enumerate() {
-            cuda.make_current()?;
-            let (free, _) = cuda.mem_info()?;
-            if plan.arena_bytes > free {
-                return Err(MultiError::Invalid(format!(
-                    "@{} needs {} bytes of memory on device {d} (CUDA device {}), which has {free} free",
-                    plan.func, plan.arena_bytes, ordinals[d]
-                )));
-            }
-            let arena = cuda.alloc(plan.arena_bytes)?;
-            arena.zero()?;
-            let base = arena.device_ptr();
-            let launches = plan
-                .launches(kernels)
-                .map(|(k, args)| {
-                    let f = cuda.kernel_function(module, k)?;
-                    let ptrs = args
-                        .iter()
-                        .map(|a| base + plan.buffers[*a as usize].offset)
-                        .collect();
-                    Ok((k.clone(), f, ptrs))
-                })
-                .collect::<Result<Vec<_>, CudaError>>()?;
-            let stream = cuda.stream()?;
-            // The constants, and this device's partition id.
-            let constants = plan
-                .arena_constants(d as u32)
-                .map_err(MultiError::Invalid)?;
-            for (offset, data) in &constants {
-                // SAFETY: the constant lies inside the arena (validated).
-                unsafe { cuda.upload_async(base + offset, data, &stream)? };
-            }
-            cuda.sync(&stream)?;
-            devices.push(Device {
-                cuda,
-                arena,
-                stream,
-                launches,
-            });
+            let name = format!(
+                "device {d} (CUDA device {}, {})",
+                ordinals[d],
+                cuda.device_name()?
+            );
+            devices.push(Device::new(cuda, module, plan, kernels, d as u32, &name)?);
         }
         let mut comms = HashMap::new();
         for step in &plan.steps {

@@ -4,29 +4,34 @@
 //! explicit StableHLO collectives, as Shardy's propagation and partitioner
 //! (and GSPMD before them) make it for the shardings real models use.
 //!
-//! **Propagation** runs forward through the function in program order, op by
-//! op, with each op's dimensions grouped into *factors* (Shardy's sharding
-//! rules; [`rules`]): an elementwise op's dimension `i` is one factor across
-//! its operands and result, a `dot_general` has batch, free and contracting
+//! **Propagation** ([`propagate`]) runs first, as Shardy's: each op's
+//! dimensions are grouped into *factors* (Shardy's sharding rules;
+//! [`rules`]): an elementwise op's dimension `i` is one factor across its
+//! operands and result, a `dot_general` has batch, free and contracting
 //! factors, a `reduce` kept and reduced ones, a `transpose` or
 //! `broadcast_in_dim` maps dimensions, and a `reshape` maps the major
 //! dimension of each group of dimensions whose sizes multiply alike (so heads
-//! split out of a sharded hidden dimension stay sharded). Each factor takes
-//! the axes of the first operand that shards it, if no other factor of the
-//! op took them and they divide the dimension. Ops without a rule run
-//! replicated.
+//! split out of a sharded hidden dimension stay sharded). Shardings move
+//! along factors in both directions (to users, and back to producers and to
+//! the arguments the user left open) under Shardy's user and op priorities
+//! until nothing changes; `sdy.sharding_group` members share one sharding.
+//! Ops without a rule run replicated. A GSPMD export (`mhlo.sharding`
+//! strings) is read as a Shardy one before ([`gspmd`]).
 //!
-//! **Partitioning** then makes the op local: each operand is *resharded* to
-//! what the factors ask of it ([`reshard`]): a pending partial sum (a
-//! contracting or reduced factor that was sharded) becomes an `all_reduce`,
+//! **Partitioning** then makes each op local: each factor takes the axes of
+//! the first operand that shards it, if no other factor of the op took them
+//! and they divide the dimension, else what propagation found for it; each
+//! operand is *resharded* to what the factors ask of it ([`reshard`]): a
+//! pending partial sum (a contracting or reduced factor that was sharded)
+//! becomes an `all_reduce`,
 //! or a `reduce_scatter` when the target shards a dimension along the same
 //! axes; axes moving from one dimension to another an `all_to_all`; axes a
 //! dimension loses an `all_gather`; axes it gains a local `dynamic_slice` at
 //! this device's offset (read from a table by `partition_id`; a
 //! `broadcast_in_dim` is re-made at the local shape instead). The op's result
 //! types become local. Results are resharded to the function's declared
-//! result shardings (replicated where none is declared), constraints to
-//! theirs.
+//! result shardings (replicated where none is declared), constraints and
+//! sharding group members to theirs.
 //!
 //! A `sdy.manual_computation`'s operands are resharded to its in-shardings
 //! along the manual axes, its body is inlined as it is (it is per-device code
@@ -36,7 +41,8 @@
 //!
 //! The module gets `mhlo.num_partitions` (the mesh's devices),
 //! `mhlo.num_replicas = 1` and the unit attribute `aic.partitioned`; the
-//! functions keep their arguments' and results' `sdy.sharding` (now saying
+//! functions keep their arguments' and results' `sdy.sharding` (an open
+//! argument's as propagation found it; now saying
 //! which slice of the global value each device holds, which is how
 //! [`aic_dialects::sdy::layout`] splits inputs and joins results) and the
 //! `sdy.mesh` stays.

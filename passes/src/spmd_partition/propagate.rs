@@ -97,7 +97,8 @@ impl State<'_> {
         t
     }
 
-    /// A tensor holding user sharding `s` (axes filtered by `keep`) over `dims`.
+    /// A tensor holding user sharding `s`, whose axes per dimension (those the
+    /// caller keeps) are `dims`.
     fn user(
         &mut self,
         v: Option<Value>,

@@ -34,8 +34,9 @@ func.func @gather(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, 
 
 // -----
 
-// A replicated argument returned sharded: each device slices its part at the
-// offset a table gives for its partition id.
+// A replicated argument (closed: propagation may not shard it) returned
+// sharded: each device slices its part at the offset a table gives for its
+// partition id.
 // CHECK-LABEL: func.func @slice(
 // CHECK-NEXT: %0 = stablehlo.partition_id : tensor<ui32>
 // CHECK-NEXT: %1 = stablehlo.convert %0 : (tensor<ui32>) -> tensor<i32>
@@ -44,7 +45,7 @@ func.func @gather(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, 
 // CHECK: %[[S:.*]] = stablehlo.dynamic_slice %arg0, {{.*}} sizes = [8, 4] : (tensor<8x8xf32>, tensor<i32>, tensor<i32>) -> tensor<8x4xf32>
 // CHECK-NEXT: return %[[S]] : tensor<8x4xf32>
 sdy.mesh @m = <["x"=2, "y"=2]>
-func.func @slice(%a: tensor<8x8xf32>) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {"y"}]>}) {
+func.func @slice(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {"y"}]>}) {
   return %a : tensor<8x8xf32>
 }
 

@@ -107,11 +107,29 @@ fn location(ctx: &Context, op: Op) -> String {
 }
 
 /// Whether `op` only reinterprets its operand's bytes with another shape or element
-/// type of the same width.
+/// type of the same width (a cast between integers of one width keeps the bits).
 fn is_view(ctx: &Context, op: Op) -> bool {
     graph::Reshape::is(ctx, op)
         || stablehlo::Reshape::is(ctx, op)
         || stablehlo::BitcastConvert::is(ctx, op)
+        || ((graph::Cast::is(ctx, op) || stablehlo::Convert::is(ctx, op))
+            && same_width_integers(ctx, op))
+}
+
+/// Whether `op`'s one operand and one result hold integers of one width.
+fn same_width_integers(ctx: &Context, op: Op) -> bool {
+    let width = |v: Value| match ctx
+        .type_kind(ctx.value_type(v))
+        .element_type()
+        .map(|e| ctx.type_kind(e))
+    {
+        Some(aic::types::TypeKind::Integer { width, .. }) => Some(*width),
+        _ => None,
+    };
+    match (ctx.operands(op), ctx.results(op).next()) {
+        ([a], Some(r)) => width(*a).is_some() && width(*a) == width(r),
+        _ => false,
+    }
 }
 
 /// Whether `op` is a constant the plan carries as bytes.
@@ -245,6 +263,18 @@ fn plan_func(
             if added.is_err() {
                 return Ok(interpreted(ctx, name, op));
             }
+        } else if stablehlo::structured::PartitionId::is(ctx, op) {
+            // A per-device constant each runner writes into its arena (its
+            // `ui32` bytes as the `i32` the plan's buffers know).
+            let r = ctx.result(op, 0);
+            bufs.of.insert(r, bufs.list.len() as u32);
+            bufs.list.push(Buffer {
+                offset: 0,
+                bytes: 4,
+                elem: "i32".into(),
+                shape: Vec::new(),
+                source: Source::PartitionId,
+            });
         } else if func::Return::is(ctx, op) {
             for v in ctx.operands(op) {
                 outputs.push(bufs.get(*v).map_err(|e| fail(op, e))?);
@@ -381,6 +411,7 @@ fn interpreted(ctx: &Context, func: String, first: Op) -> FuncPlan {
     let mut next = Some(first);
     while let Some(op) = next {
         let planned = gpu::Launch::is(ctx, op)
+            || stablehlo::structured::PartitionId::is(ctx, op)
             || (is_view(ctx, op) && op != first)
             || (is_constant(ctx, op) && op != first)
             || func::Return::is(ctx, op);
@@ -456,6 +487,41 @@ func.func @main(%x: tensor<32xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, te
         assert_eq!(p.outputs.len(), 2);
         // The returned view is read from its source's bytes: no copy.
         assert_eq!(p.outputs[1], view);
+    }
+
+    #[test]
+    fn a_partition_id_is_a_per_device_constant_of_the_plan() {
+        // A replicated argument returned sharded: each device slices its
+        // part at an offset read by its partition id.
+        let plans = compile(
+            r#"
+sdy.mesh @m = <["x"=2]>
+func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}) -> (tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{"x"}, {}]>}) {
+  %e = stablehlo.exponential %a : tensor<8x4xf32>
+  return %e : tensor<8x4xf32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        assert_eq!(p.devices, 2);
+        let ids: Vec<&Buffer> = p
+            .buffers
+            .iter()
+            .filter(|b| b.source == Source::PartitionId)
+            .collect();
+        assert_eq!(ids.len(), 1, "{p:#?}");
+        assert_eq!((ids[0].bytes, ids[0].elem.as_str()), (4, "i32"));
+        // Each device's arena starts with its own id there.
+        for d in 0..2u32 {
+            let c = p.arena_constants(d).unwrap();
+            assert!(
+                c.contains(&(ids[0].offset, d.to_le_bytes().to_vec())),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@
 
 use crate::bundle::KernelInfo;
 use crate::cuda::{Cuda, CudaError, DeviceBuffer, Event, Function, Graph, Module, Stream};
-use crate::plan::{Plan, Source, decode_hex};
+use crate::plan::{Plan, Source};
 
 /// A plan ready to run on one device.
 pub struct DevicePlan<'c> {
@@ -38,30 +38,39 @@ pub struct Timings {
     pub trace: Vec<(f64, f64)>,
 }
 
-impl<'c> DevicePlan<'c> {
-    /// Prepares `plan` (validated against `kernels`, which `module` holds) on `cuda`'s
-    /// device: the arena allocated and zeroed, the constants uploaded.
-    pub fn new(
+/// One device's part of a plan: its arena (allocated once, zeroed, holding
+/// the constants and the device's partition id), a stream, and each launch
+/// resolved to a function and its buffers' addresses. [`DevicePlan`] holds
+/// one; [`crate::MultiDevicePlan`] one per device.
+pub(crate) struct Resident<'c> {
+    pub(crate) cuda: &'c Cuda,
+    pub(crate) arena: DeviceBuffer<'c>,
+    pub(crate) stream: Stream<'c>,
+    /// Each launch: its kernel, function and argument addresses.
+    pub(crate) launches: Vec<(KernelInfo, Function, Vec<u64>)>,
+}
+
+impl<'c> Resident<'c> {
+    /// Sets up `plan` (already validated against `kernels`, which `module`
+    /// holds) on `cuda`'s device as device `device` of the plan; `name`
+    /// names the device in the error when the arena does not fit its free
+    /// memory (checked before anything is allocated).
+    pub(crate) fn new(
         cuda: &'c Cuda,
         module: &Module<'c>,
         plan: &Plan,
         kernels: &[KernelInfo],
-    ) -> Result<DevicePlan<'c>, CudaError> {
-        plan.validate(kernels).map_err(CudaError::Invalid)?;
-        if plan.devices > 1 {
-            return Err(CudaError::Invalid(format!(
-                "@{} is partitioned for {} devices: it runs on several GPUs with NCCL (`aic-run --target=cuda --devices=...`), not as one device's plan",
-                plan.func, plan.devices
-            )));
-        }
+        device: u32,
+        name: &str,
+    ) -> Result<Resident<'c>, CudaError> {
+        cuda.make_current()?;
         let (free, total) = cuda.mem_info()?;
         if plan.arena_bytes > free {
             return Err(CudaError::Invalid(format!(
-                "@{} needs {} bytes ({:.2} GiB) of device memory for its planned arena, but {} has {} bytes ({:.2} GiB) free of {}",
+                "@{} needs {} bytes ({:.2} GiB) of device memory for its planned arena, but {name} has {} bytes ({:.2} GiB) free of {}",
                 plan.func,
                 plan.arena_bytes,
                 gib(plan.arena_bytes),
-                cuda.device_name()?,
                 free,
                 gib(free),
                 total
@@ -82,31 +91,52 @@ impl<'c> DevicePlan<'c> {
             })
             .collect::<Result<Vec<_>, CudaError>>()?;
         let stream = cuda.stream()?;
-        let me = DevicePlan {
+        let constants = plan.arena_constants(device).map_err(CudaError::Invalid)?;
+        for (offset, data) in &constants {
+            // SAFETY: validate checked the constant lies inside the arena; `constants`
+            // outlives the synchronization below.
+            unsafe { cuda.upload_async(base + offset, data, &stream)? };
+        }
+        cuda.sync(&stream)?;
+        Ok(Resident {
+            cuda,
+            arena,
+            stream,
+            launches,
+        })
+    }
+}
+
+impl<'c> DevicePlan<'c> {
+    /// Prepares `plan` (validated against `kernels`, which `module` holds) on `cuda`'s
+    /// device: the arena allocated and zeroed, the constants uploaded.
+    pub fn new(
+        cuda: &'c Cuda,
+        module: &Module<'c>,
+        plan: &Plan,
+        kernels: &[KernelInfo],
+    ) -> Result<DevicePlan<'c>, CudaError> {
+        plan.validate(kernels).map_err(CudaError::Invalid)?;
+        if plan.devices > 1 {
+            return Err(CudaError::Invalid(format!(
+                "@{} is partitioned for {} devices: it runs on several GPUs with NCCL (`aic-run --target=cuda --devices=...`), not as one device's plan",
+                plan.func, plan.devices
+            )));
+        }
+        let Resident {
+            cuda,
+            arena,
+            stream,
+            launches,
+        } = Resident::new(cuda, module, plan, kernels, 0, &cuda.device_name()?)?;
+        Ok(DevicePlan {
             cuda,
             plan: plan.clone(),
             arena,
             stream,
             launches,
             graph: None,
-        };
-        let constants = me
-            .plan
-            .buffers
-            .iter()
-            .filter_map(|b| match &b.source {
-                Source::Constant { hex } => Some(decode_hex(hex).map(|d| (b.offset, d))),
-                _ => None,
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(CudaError::Invalid)?;
-        for (offset, data) in &constants {
-            // SAFETY: validate checked the constant lies inside the arena; `constants`
-            // outlives the synchronization below.
-            unsafe { cuda.upload_async(me.arena.device_ptr() + offset, data, &me.stream)? };
-        }
-        cuda.sync(&me.stream)?;
-        Ok(me)
+        })
     }
 
     /// The plan this runs.

@@ -16,9 +16,9 @@ use std::collections::HashMap;
 
 use crate::bundle::{KernelInfo, Param};
 use crate::collective::Collective;
-use crate::cuda::{Cuda, CudaError, DeviceBuffer, Function, Module, Stream};
+use crate::cuda::{Cuda, CudaError, Module};
 use crate::nccl::{Comms, Nccl, NcclError};
-use crate::plan::{Plan, Source, Step, decode_hex};
+use crate::plan::{Plan, Step};
 
 /// The most send/receive pieces one collective step may take.
 pub const MAX_PIECES: usize = 4096;
@@ -58,14 +58,8 @@ impl From<NcclError> for MultiError {
     }
 }
 
-/// One device's part of the run.
-struct Device<'c> {
-    cuda: &'c Cuda,
-    arena: DeviceBuffer<'c>,
-    stream: Stream<'c>,
-    /// The launches, in plan order.
-    launches: Vec<(KernelInfo, Function, Vec<u64>)>,
-}
+/// One device's part of the run (set up as a one-device plan's is).
+type Device<'c> = crate::device::Resident<'c>;
 
 /// A partitioned plan ready to run on several GPUs.
 pub struct MultiDevicePlan<'c> {
@@ -109,51 +103,14 @@ impl<'c> MultiDevicePlan<'c> {
                 cudas.len()
             )));
         }
-        let constants = plan
-            .buffers
-            .iter()
-            .filter_map(|b| match &b.source {
-                Source::Constant { hex } => Some(decode_hex(hex).map(|d| (b.offset, d))),
-                _ => None,
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map_err(MultiError::Invalid)?;
         let mut devices = Vec::with_capacity(n);
         for (d, (cuda, module)) in cudas.iter().zip(modules).enumerate() {
-            cuda.make_current()?;
-            let (free, _) = cuda.mem_info()?;
-            if plan.arena_bytes > free {
-                return Err(MultiError::Invalid(format!(
-                    "@{} needs {} bytes of memory on device {d} (CUDA device {}), which has {free} free",
-                    plan.func, plan.arena_bytes, ordinals[d]
-                )));
-            }
-            let arena = cuda.alloc(plan.arena_bytes)?;
-            arena.zero()?;
-            let base = arena.device_ptr();
-            let launches = plan
-                .launches(kernels)
-                .map(|(k, args)| {
-                    let f = cuda.kernel_function(module, k)?;
-                    let ptrs = args
-                        .iter()
-                        .map(|a| base + plan.buffers[*a as usize].offset)
-                        .collect();
-                    Ok((k.clone(), f, ptrs))
-                })
-                .collect::<Result<Vec<_>, CudaError>>()?;
-            let stream = cuda.stream()?;
-            for (offset, data) in &constants {
-                // SAFETY: the constant lies inside the arena (validated).
-                unsafe { cuda.upload_async(base + offset, data, &stream)? };
-            }
-            cuda.sync(&stream)?;
-            devices.push(Device {
-                cuda,
-                arena,
-                stream,
-                launches,
-            });
+            let name = format!(
+                "device {d} (CUDA device {}, {})",
+                ordinals[d],
+                cuda.device_name()?
+            );
+            devices.push(Device::new(cuda, module, plan, kernels, d as u32, &name)?);
         }
         let mut comms = HashMap::new();
         for step in &plan.steps {

@@ -97,6 +97,11 @@ pub enum Source {
     },
     /// Written by a step: a kernel's output, or a view ([`Step::Alias`]).
     Step,
+    /// This device's partition id (`stablehlo.partition_id`: the device's
+    /// index among the plan's [`Plan::devices`], 0 for an unpartitioned
+    /// plan) as a little-endian 32-bit integer: a per-device constant, written
+    /// once when the device's arena is set up ([`Plan::arena_constants`]).
+    PartitionId,
 }
 
 /// One tensor of the host function.
@@ -465,7 +470,9 @@ impl Plan {
         for (b, buf) in self.buffers.iter().enumerate() {
             match buf.source {
                 Source::Input { kept: false, .. } => touch(b, 0, &mut start, &mut end),
-                Source::Input { kept: true, .. } | Source::Constant { .. } => {
+                Source::Input { kept: true, .. }
+                | Source::Constant { .. }
+                | Source::PartitionId => {
                     touch(b, 0, &mut start, &mut end);
                     touch(b, last, &mut start, &mut end);
                 }
@@ -559,6 +566,12 @@ impl Plan {
                     b.bytes
                 ));
             }
+            if b.source == Source::PartitionId && b.bytes != 4 {
+                return bad(format!(
+                    "partition id buffer {i} has {} bytes, not 4",
+                    b.bytes
+                ));
+            }
         }
         for (s, step) in self.steps.iter().enumerate() {
             if let Step::Collective {
@@ -635,14 +648,26 @@ impl Plan {
         })
     }
 
-    /// Writes the constants' bytes into `arena` (once: they are never overwritten).
-    pub fn write_constants(&self, arena: &mut [u8]) -> Result<(), String> {
-        for b in &self.buffers {
-            if let Source::Constant { hex } = &b.source {
-                let bytes = decode_hex(hex)?;
-                let at = b.offset as usize;
-                arena[at..at + bytes.len()].copy_from_slice(&bytes);
-            }
+    /// What a fresh arena of `device` holds before the first run, as
+    /// (offset, bytes): the constants, and the device's partition id
+    /// ([`Source::PartitionId`]). Every runner (host, one GPU, several)
+    /// writes these once; nothing overwrites them.
+    pub fn arena_constants(&self, device: u32) -> Result<Vec<(u64, Vec<u8>)>, String> {
+        self.buffers
+            .iter()
+            .filter_map(|b| match &b.source {
+                Source::Constant { hex } => Some(decode_hex(hex).map(|d| (b.offset, d))),
+                Source::PartitionId => Some(Ok((b.offset, device.to_le_bytes().to_vec()))),
+                Source::Input { .. } | Source::Step => None,
+            })
+            .collect()
+    }
+
+    /// Writes `device`'s [`Plan::arena_constants`] into `arena`.
+    pub fn write_constants(&self, arena: &mut [u8], device: u32) -> Result<(), String> {
+        for (at, bytes) in self.arena_constants(device)? {
+            let at = at as usize;
+            arena[at..at + bytes.len()].copy_from_slice(&bytes);
         }
         Ok(())
     }
@@ -873,10 +898,10 @@ impl Plan {
         let size = usize::try_from(self.arena_bytes)
             .map_err(|_| format!("the arena of {} bytes does not fit", self.arena_bytes))?;
         let mut arenas = Vec::with_capacity(inputs.len());
-        for ins in inputs {
+        for (device, ins) in (0u32..).zip(inputs) {
             self.check_inputs(ins)?;
             let mut arena = vec![0u8; size];
-            self.write_constants(&mut arena)?;
+            self.write_constants(&mut arena, device)?;
             for (data, b) in ins.iter().zip(&self.inputs) {
                 let at = self.buffers[*b as usize].offset as usize;
                 arena[at..at + data.len()].copy_from_slice(data);

@@ -13,6 +13,7 @@
 //! one.
 
 pub mod attrs;
+pub mod gspmd;
 pub mod layout;
 mod syntax;
 

@@ -4,29 +4,34 @@
 //! explicit StableHLO collectives, as Shardy's propagation and partitioner
 //! (and GSPMD before them) make it for the shardings real models use.
 //!
-//! **Propagation** runs forward through the function in program order, op by
-//! op, with each op's dimensions grouped into *factors* (Shardy's sharding
-//! rules; [`rules`]): an elementwise op's dimension `i` is one factor across
-//! its operands and result, a `dot_general` has batch, free and contracting
+//! **Propagation** ([`propagate`]) runs first, as Shardy's: each op's
+//! dimensions are grouped into *factors* (Shardy's sharding rules;
+//! [`rules`]): an elementwise op's dimension `i` is one factor across its
+//! operands and result, a `dot_general` has batch, free and contracting
 //! factors, a `reduce` kept and reduced ones, a `transpose` or
 //! `broadcast_in_dim` maps dimensions, and a `reshape` maps the major
 //! dimension of each group of dimensions whose sizes multiply alike (so heads
-//! split out of a sharded hidden dimension stay sharded). Each factor takes
-//! the axes of the first operand that shards it, if no other factor of the
-//! op took them and they divide the dimension. Ops without a rule run
-//! replicated.
+//! split out of a sharded hidden dimension stay sharded). Shardings move
+//! along factors in both directions (to users, and back to producers and to
+//! the arguments the user left open) under Shardy's user and op priorities
+//! until nothing changes; `sdy.sharding_group` members share one sharding.
+//! Ops without a rule run replicated. A GSPMD export (`mhlo.sharding`
+//! strings) is read as a Shardy one before ([`gspmd`]).
 //!
-//! **Partitioning** then makes the op local: each operand is *resharded* to
-//! what the factors ask of it ([`reshard`]): a pending partial sum (a
-//! contracting or reduced factor that was sharded) becomes an `all_reduce`,
+//! **Partitioning** then makes each op local: each factor takes the axes of
+//! the first operand that shards it, if no other factor of the op took them
+//! and they divide the dimension, else what propagation found for it; each
+//! operand is *resharded* to what the factors ask of it ([`reshard`]): a
+//! pending partial sum (a contracting or reduced factor that was sharded)
+//! becomes an `all_reduce`,
 //! or a `reduce_scatter` when the target shards a dimension along the same
 //! axes; axes moving from one dimension to another an `all_to_all`; axes a
 //! dimension loses an `all_gather`; axes it gains a local `dynamic_slice` at
 //! this device's offset (read from a table by `partition_id`; a
 //! `broadcast_in_dim` is re-made at the local shape instead). The op's result
 //! types become local. Results are resharded to the function's declared
-//! result shardings (replicated where none is declared), constraints to
-//! theirs.
+//! result shardings (replicated where none is declared), constraints and
+//! sharding group members to theirs.
 //!
 //! A `sdy.manual_computation`'s operands are resharded to its in-shardings
 //! along the manual axes, its body is inlined as it is (it is per-device code
@@ -36,11 +41,14 @@
 //!
 //! The module gets `mhlo.num_partitions` (the mesh's devices),
 //! `mhlo.num_replicas = 1` and the unit attribute `aic.partitioned`; the
-//! functions keep their arguments' and results' `sdy.sharding` (now saying
+//! functions keep their arguments' and results' `sdy.sharding` (an open
+//! argument's as propagation found it; now saying
 //! which slice of the global value each device holds, which is how
 //! [`aic_dialects::sdy::layout`] splits inputs and joins results) and the
 //! `sdy.mesh` stays.
 
+mod gspmd;
+mod propagate;
 mod reshard;
 mod rules;
 
@@ -80,7 +88,9 @@ impl Pass for SpmdPartition {
         if ctx.attr_of(module, u.ident(PARTITIONED)).is_some() {
             return Ok(false);
         }
-        let Some(mesh) = module_mesh(ctx, module)? else {
+        // A GSPMD export (`mhlo.sharding` strings) is read as a Shardy one.
+        gspmd::import(ctx, module)?;
+        let Some((mesh_name, mesh)) = module_mesh(ctx, module)? else {
             return Ok(false);
         };
         // Partitioned code is straight-line: calls (JAX keeps custom-JVP
@@ -100,6 +110,8 @@ impl Pass for SpmdPartition {
             let entry = ctx.entry_block(ctx.regions(f)[0]).expect("checked above");
             let mut p = Partitioner {
                 mesh: &mesh,
+                mesh_name: &mesh_name,
+                found: HashMap::new(),
                 dist: HashMap::new(),
                 cache: HashMap::new(),
                 channels,
@@ -132,8 +144,8 @@ fn module_ops(ctx: &Context, module: Op) -> Vec<Op> {
 }
 
 /// The one mesh of the module (all meshes must agree), if it has one with
-/// more than one device.
-fn module_mesh(ctx: &Context, module: Op) -> Result<Option<Mesh>, Diagnostic> {
+/// more than one device, and its name.
+fn module_mesh(ctx: &Context, module: Op) -> Result<Option<(String, Mesh)>, Diagnostic> {
     let mut found: Option<(Op, Mesh)> = None;
     for o in module_ops(ctx, module) {
         let Some(m) = MeshOp::of(ctx, o).and_then(|m| m.mesh(ctx)) else {
@@ -154,7 +166,14 @@ fn module_mesh(ctx: &Context, module: Op) -> Result<Option<Mesh>, Diagnostic> {
             }
         }
     }
-    Ok(found.map(|f| f.1))
+    Ok(found.map(|(o, m)| {
+        let name = MeshOp(o)
+            .sym_name(ctx)
+            .and_then(|a| ctx.attr_str(a))
+            .unwrap_or_default()
+            .to_string();
+        (name, m)
+    }))
 }
 
 /// How a value is laid out over the devices: the global shape, the axes
@@ -268,6 +287,10 @@ pub fn with_shape(ctx: &Context, t: Type, shape: &[i64]) -> Type {
 /// The state of partitioning one function.
 pub(crate) struct Partitioner<'m> {
     pub(crate) mesh: &'m Mesh,
+    /// The mesh's symbol, for the shardings written on arguments.
+    mesh_name: &'m str,
+    /// What propagation found for the values of the function.
+    found: propagate::Found,
     /// Layout of the values of partitioned code (absent: replicated, unchanged).
     pub(crate) dist: HashMap<Value, Dist>,
     /// Reshards already made: (value, target dims) to the local value.
@@ -311,19 +334,24 @@ impl Partitioner<'_> {
             .expect("checked by the caller");
         let arg_dicts = arg_dicts(ctx, f, "arg_attrs");
         let res_dicts = arg_dicts_res(ctx, f);
-        let all = |_: &AxisRef| true;
-        // Arguments: local types by their shardings.
+        self.found = propagate::propagate(ctx, f, block, self.mesh, &arg_dicts, &res_dicts)?;
+        // Arguments: local types by their propagated shardings, which the
+        // signature then records.
         let args: Vec<Value> = ctx.block_args(block).to_vec();
+        let mut dicts = Vec::new();
         for (i, a) in args.iter().enumerate() {
             let ty = ctx.value_type(*a);
+            let dict = arg_dicts.get(i).copied().flatten();
             let Some(global) = static_shape(ctx, ty) else {
+                dicts.push(dict);
                 continue;
             };
-            let dims = match sharding_in(ctx, arg_dicts.get(i).copied().flatten()) {
-                Some(s) => dims_of(self.mesh, &s, &global, &all)
-                    .map_err(|m| fail(ctx, f, format!("argument #{i}: {m}")))?,
-                None => vec![Vec::new(); global.len()],
-            };
+            let dims = self
+                .found
+                .get(a)
+                .cloned()
+                .unwrap_or_else(|| vec![Vec::new(); global.len()]);
+            dicts.push(self.record(ctx, dict, &dims));
             let d = Dist {
                 global,
                 dims,
@@ -332,6 +360,16 @@ impl Partitioner<'_> {
             let local = with_shape(ctx, ty, &d.local(self.mesh));
             ctx.set_value_type(*a, local);
             self.dist.insert(*a, d);
+        }
+        if dicts.iter().any(Option::is_some) {
+            let u = ctx.uniquer().clone();
+            let empty = u.dict_attr(Vec::new());
+            let list: Vec<Attr> = dicts.iter().map(|d| d.unwrap_or(empty)).collect();
+            ctx.set_inherent_attr(
+                f,
+                u.ident("arg_attrs"),
+                u.attr(AttrKind::Array(list.into())),
+            );
         }
         self.block(ctx, block, true, &res_dicts)?;
         // The signature follows the arguments and the returned values.
@@ -348,6 +386,37 @@ impl Partitioner<'_> {
             u.attr(AttrKind::Type(u.function_type(&ins, &outs))),
         );
         Ok(())
+    }
+
+    /// `dict` (an argument's attributes) with its `sdy.sharding` saying
+    /// `dims` when propagation sharded an argument the user left open.
+    fn record(&self, ctx: &Context, dict: Option<Attr>, dims: &[Vec<String>]) -> Option<Attr> {
+        let declared = sharding_in(ctx, dict);
+        let same = declared.as_ref().is_some_and(|s| {
+            s.dims
+                .iter()
+                .zip(dims)
+                .all(|(d, axes)| d.axes.iter().map(|a| &a.name).eq(axes.iter()))
+        });
+        if same || (declared.is_none() && dims.iter().all(Vec::is_empty)) {
+            return dict;
+        }
+        let u = ctx.uniquer();
+        let mut s = declared.unwrap_or_else(|| {
+            Sharding::replicated(MeshRef::Symbol(self.mesh_name.to_string()), dims.len())
+        });
+        for (d, axes) in s.dims.iter_mut().zip(dims) {
+            d.axes = axes.iter().map(|a| AxisRef::axis(a)).collect();
+        }
+        let key = u.ident("sdy.sharding");
+        let mut entries: Vec<(aic::attributes::Ident, Attr)> = dict
+            .map(|d| ctx.dict_entries(d).to_vec())
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(k, _)| *k != key)
+            .collect();
+        entries.push((key, s.attr(u)));
+        Some(u.dict_attr(entries))
     }
 
     /// Partition the ops of `block` (`auto`: partitioned code; otherwise a
@@ -384,7 +453,10 @@ impl Partitioner<'_> {
                 };
                 ctx.replace_all_uses(out, new);
                 ctx.erase_op(op);
-            } else if sdy::ShardingGroup::is(ctx, op) {
+            } else if let Some(g) = sdy::ShardingGroup::of(ctx, op) {
+                if auto {
+                    self.group(ctx, op, g.input(ctx))?;
+                }
                 ctx.erase_op(op);
             } else if ManualComputation::is(ctx, op) {
                 self.manual(ctx, op, auto)?;
@@ -505,6 +577,31 @@ impl Partitioner<'_> {
         Ok(())
     }
 
+    /// A member of a sharding group takes the group's sharding from here on.
+    fn group(&mut self, ctx: &mut Context, op: Op, v: Value) -> Result<(), Diagnostic> {
+        let Some(want) = self.found.get(&v).cloned() else {
+            return Ok(());
+        };
+        let new = self.reshard(ctx, op, v, &want)?;
+        if new == v {
+            return Ok(());
+        }
+        let mut later = Vec::new();
+        let mut next = ctx.next_op(op);
+        while let Some(o) = next {
+            ctx.walk(o, aic::ir::WalkOrder::PreOrder, &mut |_, x| later.push(x));
+            next = ctx.next_op(o);
+        }
+        for o in later {
+            for (i, x) in ctx.operands(o).to_vec().into_iter().enumerate() {
+                if x == v {
+                    ctx.set_operand(o, i, new);
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The layout of `v` (replicated if partitioning never saw it).
     pub(crate) fn dist_of(&self, ctx: &Context, v: Value) -> Dist {
         self.dist.get(&v).cloned().unwrap_or_else(|| {
@@ -524,7 +621,12 @@ impl Partitioner<'_> {
             || aic_dialects::stablehlo::structured::Reduce::is(ctx, op)
         {
             let dists: Vec<Dist> = operands.iter().map(|v| self.dist_of(ctx, *v)).collect();
-            rules::plan(ctx, op, self.mesh, &dists)
+            let hints: Vec<Option<Vec<Vec<String>>>> = operands
+                .iter()
+                .chain(&results)
+                .map(|v| self.found.get(v).cloned())
+                .collect();
+            rules::plan(ctx, op, self.mesh, &dists, &hints)
         } else {
             None
         };

@@ -187,7 +187,12 @@ fn reshape_groups(
     Some(out)
 }
 
-fn reshape_plan(mesh: &Mesh, d: &Dist, out: &[i64]) -> Option<Plan> {
+fn reshape_plan(
+    mesh: &Mesh,
+    d: &Dist,
+    out: &[i64],
+    hints: &[Option<Vec<Vec<String>>>],
+) -> Option<Plan> {
     let a = &d.global;
     let groups = reshape_groups(a, out)?;
     let mut want = vec![Vec::new(); a.len()];
@@ -199,11 +204,20 @@ fn reshape_plan(mesh: &Mesh, d: &Dist, out: &[i64]) -> Option<Plan> {
         let Some(mb) = rb.clone().find(|k| out[*k] > 1) else {
             continue;
         };
-        let axes = &d.dims[ma];
-        let k = shards(mesh, axes);
-        if !axes.is_empty() && a[ma] % k == 0 && out[mb] % k == 0 {
+        // The operand's axes, else what propagation found for either side.
+        let hinted = [(0, ma), (1, mb)]
+            .into_iter()
+            .filter_map(|(k, dim)| Some(hints.get(k)?.as_ref()?[dim].clone()));
+        let fits = |axes: &Vec<String>| {
+            let k = shards(mesh, axes);
+            !axes.is_empty() && a[ma] % k == 0 && out[mb] % k == 0
+        };
+        if let Some(axes) = std::iter::once(d.dims[ma].clone())
+            .chain(hinted)
+            .find(|axes| fits(axes))
+        {
             want[ma] = axes.clone();
-            res[mb] = axes.clone();
+            res[mb] = axes;
         }
     }
     Some(Plan {
@@ -216,15 +230,62 @@ fn reshape_plan(mesh: &Mesh, d: &Dist, out: &[i64]) -> Option<Plan> {
     })
 }
 
+/// The factors of `op` for propagation (see [`super::propagate`]): per
+/// factor, its dimension in each operand and then each result; and whether
+/// the op passes shardings through unchanged (elementwise ops and reshapes,
+/// which Shardy's op-priority propagation visits first). `None`: the op has
+/// no rule (it runs replicated).
+pub(crate) fn op_factors(ctx: &Context, op: Op) -> Option<(Vec<Vec<Option<usize>>>, bool)> {
+    let ty = |v| static_shape(ctx, ctx.value_type(v));
+    let shapes: Vec<Vec<i64>> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ty(*v))
+        .collect::<Option<_>>()?;
+    let outs: Vec<Vec<i64>> = ctx.results(op).map(ty).collect::<Option<_>>()?;
+    if !ctx.regions(op).is_empty() && !Reduce::is(ctx, op) {
+        return None;
+    }
+    if Reshape::is(ctx, op) {
+        let (a, b) = (shapes.first()?, outs.first()?);
+        let groups = reshape_groups(a, b)?;
+        let fs = groups
+            .into_iter()
+            .filter_map(|(ra, rb)| {
+                let ma = ra.clone().find(|k| a[*k] > 1)?;
+                let mb = rb.clone().find(|k| b[*k] > 1)?;
+                Some(vec![Some(ma), Some(mb)])
+            })
+            .collect();
+        return Some((fs, true));
+    }
+    let fs = factors(ctx, op, &shapes, &outs)?;
+    let through = ctx.op_spec(op).is_some_and(|s| s.has(Traits::ELEMENTWISE));
+    let table = fs
+        .into_iter()
+        .map(|f| f.operands.into_iter().chain(f.results).collect())
+        .collect();
+    Some((table, through))
+}
+
 /// The plan of `op` given its operands' layouts, or `None` to run it
-/// replicated.
-pub(crate) fn plan(ctx: &Context, op: Op, mesh: &Mesh, dists: &[Dist]) -> Option<Plan> {
+/// replicated. `hints` are the propagated axes per dimension of each operand
+/// and then each result (see [`super::propagate`]): a factor no operand
+/// shards (and that is not a contraction or reduction) takes the first
+/// hint's axes that are free and divide it.
+pub(crate) fn plan(
+    ctx: &Context,
+    op: Op,
+    mesh: &Mesh,
+    dists: &[Dist],
+    hints: &[Option<Vec<Vec<String>>>],
+) -> Option<Plan> {
     let outs: Vec<Vec<i64>> = ctx
         .results(op)
         .map(|v| static_shape(ctx, ctx.value_type(v)))
         .collect::<Option<_>>()?;
     if Reshape::is(ctx, op) {
-        return reshape_plan(mesh, &dists[0], &outs[0]);
+        return reshape_plan(mesh, &dists[0], &outs[0], hints);
     }
     let shapes: Vec<Vec<i64>> = dists.iter().map(|d| d.global.clone()).collect();
     let fs = factors(ctx, op, &shapes, &outs)?;
@@ -259,6 +320,27 @@ pub(crate) fn plan(ctx: &Context, op: Op, mesh: &Mesh, dists: &[Dist]) -> Option
             p.0.extend(pick.iter().cloned());
         }
         chosen.push(pick);
+    }
+    // Factors no operand shards take what propagation found for them.
+    for (f, pick) in fs.iter().zip(chosen.iter_mut()) {
+        if !pick.is_empty() || f.results.iter().all(Option::is_none) {
+            continue;
+        }
+        let dims = f.operands.iter().chain(&f.results);
+        for (hint, dim) in hints.iter().zip(dims) {
+            let (Some(h), Some(d)) = (hint, dim) else {
+                continue;
+            };
+            let axes = &h[*d];
+            if !axes.is_empty()
+                && axes.iter().all(|a| !used.contains(a))
+                && f.size % shards(mesh, axes) == 0
+            {
+                used.extend(axes.iter().cloned());
+                *pick = axes.clone();
+                break;
+            }
+        }
     }
     let operands = shapes
         .iter()

@@ -88,12 +88,16 @@ pub fn retype_all(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
 
 /// `custom_call`: JAX's `shape_assertion` (a predicate over dimension
 /// sizes: an error with its `error_message`, `{k}` standing for the `k`-th
-/// operand after the predicate, when false); any other target is reported
-/// unsupported, naming it.
+/// operand after the predicate, when false) and GSPMD's `Sharding` (a
+/// sharding annotation, the identity on values); any other target is
+/// reported unsupported, naming it.
 pub fn custom_call(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let target = op_attr(it.ctx, op, "call_target_name")
         .and_then(|a| it.ctx.attr_str(a).map(str::to_string))
         .unwrap_or_default();
+    if target == "Sharding" && args.len() == 1 && it.ctx.num_results(op) == 1 {
+        return Ok(args.to_vec());
+    }
     if target == "shape_assertion" && !args.is_empty() {
         if args[0].data.f64_at(0) != 0.0 {
             return Ok(Vec::new());

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds aic's Python package as one wheel that runs where no LLVM is installed:
 # LLVM's static libraries (Debian's /usr/lib/llvm-22/lib/libLLVM*.a) linked
-# into the extension (aic-python's cargo feature `static-llvm`), release
+# into the extension (aic-python's cargo feature `llvm-static`), release
 # profile, stripped, for CPython's stable ABI from 3.11 on (abi3). The CUDA
 # driver is opened at run time, as aic-run opens it, so the wheel needs no CUDA
 # either. Then checks the module: no libLLVM among what it needs.
@@ -36,7 +36,7 @@ fi
 mkdir -p "$OUT"
 # The tag says plain linux_x86_64: the module needs the C++ runtime of the
 # machine that built it (a manylinux repair would want an older one).
-(cd python && "$MATURIN" build --release --strip --no-default-features --features static-llvm \
+(cd python && "$MATURIN" build --release --strip --no-default-features --features llvm-static \
     --auditwheel skip -o "$OUT")
 whl=$(ls -t "$OUT"/aic-*-abi3-*.whl | head -1)
 tmp=$(mktemp -d)

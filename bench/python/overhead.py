@@ -66,6 +66,9 @@ import sys
 import tempfile
 import time
 
+# JAX would otherwise take most of the GPU's memory at its first use there.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tools" / "tests" / "fixtures" / "jax"
 MODELS = ROOT / "bench" / "models"

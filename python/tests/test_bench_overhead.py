@@ -34,7 +34,7 @@ def test_overhead_script_host_parts(tmp_path):
         assert "error" not in c, c
         assert c["python_us"]["numpy"] > 0, c
         if aic_run.is_file():
-            assert c["rust_call_us"] > 0 and "overhead_us" in c, c
+            assert c.get("rust_call_us", 0) > 0 and "overhead_us" in c, c
     cuda = [c for c in res["calls"] if c["target"] == "cuda"]
     if not _has_gpu():
         assert len(cuda) == 1 and "CUDA driver" in cuda[0]["skipped"], cuda

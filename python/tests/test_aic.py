@@ -352,6 +352,24 @@ def test_cuda_compiles_without_a_gpu():
             f(np.ones((2, 3), np.float32), np.ones((2, 3), np.float32))
 
 
+def test_cuda_sm_90a_bundle_saves_loads_and_runs_or_says_why(tmp_path):
+    """What the wheel is for: a Hopper bundle compiled here, saved, loaded back
+    (aic.load) and run. Without a GPU each call raises RunError naming the CUDA
+    driver, and the module keeps working (the next call says the same)."""
+    f = aic.compile(ADD, target="cuda", arch="sm_90a")
+    assert f.arch == "sm_90a" and b".target sm_90a" in f.to_bytes()
+    f.save(tmp_path / "add.bundle")
+    g = aic.load(tmp_path / "add.bundle")
+    assert (g.target, g.arch, g.inputs) == ("cuda", "sm_90a", [("f32", (2, 3))] * 2)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for fn in (f, g, g):
+        if _has_gpu():
+            close(fn(a, a), 2 * a)
+        else:
+            with pytest.raises(aic.RunError, match=r"cannot run a CUDA module: .*target='host'"):
+                fn(a, a)
+
+
 @pytest.mark.skipif(not _has_gpu(), reason="no NVIDIA GPU on this machine")
 @pytest.mark.parametrize("name", NAMES)
 def test_cuda_fixture_equals_saved_jax_outputs(name):

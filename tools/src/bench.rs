@@ -4,7 +4,7 @@
 
 use aic_runtime::cuda::median;
 use aic_runtime::plan::Launcher;
-use aic_runtime::{KernelInfo, Plan, Timings};
+use aic_runtime::{CudaError, DevicePlan, KernelInfo, Plan, Timings};
 
 /// A kernel's kind: its manifest `kind` when the compiler set one, otherwise its name
 /// without the `_N` suffix code generation numbers kernels with (`gemm_3` → `gemm`).
@@ -130,6 +130,39 @@ pub fn time_host_plan(
         }
     }
     Ok(t)
+}
+
+/// The median wall-clock milliseconds of one whole call of `dp` from the host,
+/// as a caller of the bundle waits for it (what `aic.Function` does on CUDA):
+/// every input copied in, the graph replayed, the results copied back; after
+/// `warmup` untimed calls.
+pub fn time_device_calls(
+    dp: &mut DevicePlan<'_>,
+    inputs: &[&[u8]],
+    (warmup, reps): (u32, u32),
+) -> Result<f64, CudaError> {
+    let call = |dp: &mut DevicePlan<'_>| {
+        dp.upload(inputs, true)?;
+        dp.run()?;
+        dp.outputs()
+    };
+    for _ in 0..warmup {
+        call(dp)?;
+    }
+    let mut runs = Vec::with_capacity(reps.max(1) as usize);
+    for _ in 0..reps.max(1) {
+        let start = std::time::Instant::now();
+        std::hint::black_box(call(dp)?);
+        runs.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    Ok(median(&mut runs))
+}
+
+/// The line `--bench` adds for a CUDA plan: [`time_device_calls`]'s median.
+pub fn call_line(ms: f64) -> String {
+    format!(
+        "call: median {ms:.4} ms a call from the host (inputs copied in, graph replayed, results copied back)\n"
+    )
 }
 
 /// A Chrome-trace JSON (`chrome://tracing`, Perfetto) of one run: one complete event

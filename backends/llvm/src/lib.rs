@@ -19,6 +19,13 @@
 //! the workspace's `.cargo/config.toml`). AMDGPU objects are linked with
 //! `ld.lld` (`$AIC_LD_LLD`, `$LLVM_SYS_221_PREFIX/bin/ld.lld`, or on `PATH`).
 
+// llvm-sys prefers a static LLVM when neither is on: say which to choose
+// instead (both on, llvm-sys's build script says they exclude each other).
+#[cfg(not(any(feature = "llvm-dynamic", feature = "llvm-static")))]
+compile_error!(
+    "aic-llvm links LLVM as chosen by one of its features: `llvm-dynamic` (the default) or `llvm-static`"
+);
+
 mod amdgpu;
 mod arith;
 mod emit;

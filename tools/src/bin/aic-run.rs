@@ -51,7 +51,8 @@ OPTIONS:
   --check                   Also run the reference interpreter and compare (exit 1 on a mismatch)
   --model-only              With --target=nki-sim: only the modelled schedule, no run (large problems)
   --bench[=N]               Time N runs of the plan (default 100) after warm-up: the median run,
-                            then each kernel's time, share and achieved TFLOP/s or GB/s
+                            then each kernel's time, share and achieved TFLOP/s or GB/s; on CUDA
+                            also a whole call's median (inputs in, graph, results out)
   --trace=<file>            Write a Chrome-trace JSON of one run's kernels
   --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)
@@ -873,6 +874,11 @@ fn run_cuda_plan(
             plan.arena_bytes
         );
         table = report(o, &what, &kernels, &t)?;
+        if let (Some(table), Some(n)) = (&mut table, o.bench) {
+            let ms = aic_tools::bench::time_device_calls(&mut dp, &refs, (BENCH_WARMUP, n))
+                .map_err(cu)?;
+            table.push_str(&aic_tools::bench::call_line(ms));
+        }
     }
     Ok((results_of(ctx, f, outs), table))
 }

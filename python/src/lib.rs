@@ -166,6 +166,67 @@ struct Compiled {
     inputs: Vec<(String, Vec<i64>)>,
     outputs: Vec<(String, Vec<i64>)>,
     kernels: Kernels,
+    /// A partitioned function's plan on the GPUs of its mesh, loaded at its
+    /// first CUDA call and kept.
+    mesh: Option<Box<CudaMesh>>,
+}
+
+/// A partitioned function on the GPUs of its mesh: the plan (its arenas,
+/// streams and NCCL communicators) drops before the modules that hold its
+/// kernels.
+struct CudaMesh {
+    plan: aic_runtime::MultiDevicePlan<'static>,
+    _modules: Vec<aic_runtime::Module<'static>>,
+}
+
+thread_local! {
+    /// Contexts of each set of CUDA devices a mesh ran on, and NCCL, opened
+    /// once per thread and kept for the process (as [`cuda`]'s device 0).
+    static DEVICES: std::cell::RefCell<std::collections::HashMap<Vec<i32>, &'static [Cuda]>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    static NCCL: std::cell::OnceCell<&'static aic_runtime::Nccl> = const { std::cell::OnceCell::new() };
+}
+
+impl CudaMesh {
+    /// `plan` loaded on CUDA devices `0..n` of its mesh, `ptx` in each.
+    fn load(plan: &Plan, ptx: &[u8], kernels: &[KernelInfo]) -> Result<CudaMesh, String> {
+        let ordinals = aic_tools::compile::mesh_devices(plan, None)?;
+        let cudas = DEVICES.with(|d| -> Result<&'static [Cuda], String> {
+            if let Some(c) = d.borrow().get(&ordinals) {
+                return Ok(*c);
+            }
+            let opened = ordinals
+                .iter()
+                .map(|o| Cuda::load_device(*o))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| e.to_string())?;
+            let leaked: &'static [Cuda] = Box::leak(opened.into_boxed_slice());
+            d.borrow_mut().insert(ordinals.clone(), leaked);
+            Ok(leaked)
+        })?;
+        let nccl = NCCL.with(|n| -> Result<&'static aic_runtime::Nccl, String> {
+            if let Some(n) = n.get() {
+                return Ok(*n);
+            }
+            let opened = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
+            Ok(*n.get_or_init(|| Box::leak(Box::new(opened))))
+        })?;
+        let modules = cudas
+            .iter()
+            .map(|c| {
+                c.make_current()?;
+                c.load_module(ptx)
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let plan =
+            aic_runtime::MultiDevicePlan::new(cudas, &modules, &ordinals, nccl, plan, kernels)
+                .map_err(|e| e.to_string())?;
+        Ok(CudaMesh {
+            plan,
+            _modules: modules,
+        })
+    }
 }
 
 impl Compiled {
@@ -258,6 +319,7 @@ impl Compiled {
             plan,
             unplanned,
             kernels,
+            mesh: None,
         })
     }
 
@@ -293,10 +355,24 @@ impl Compiled {
                 aic_tools::compile::run_host_spmd(ctx, func, plan, infos, ts, &mut launch)?
             }
             // One GPU per device of the mesh (CUDA devices 0..n), the
-            // collectives through NCCL, as aic-run --devices runs it.
+            // collectives through NCCL, as aic-run --devices runs it; the
+            // plan is loaded at the first call and kept.
             Kernels::Cuda(_) => {
-                let binary = (infos.as_slice(), self.bundle.binary.as_slice());
-                aic_tools::compile::run_cuda_spmd(ctx, func, plan, binary, ts, None, None)?.results
+                if self.mesh.is_none() {
+                    let m = CudaMesh::load(plan, &self.bundle.binary, infos)?;
+                    self.mesh = Some(Box::new(m));
+                }
+                let mesh = self.mesh.as_ref().expect("loaded above");
+                let (per_device, ids) = aic_tools::compile::split_for_devices(ctx, func, &ts)?;
+                let refs: Vec<Vec<&[u8]>> = per_device
+                    .iter()
+                    .map(|d| d.iter().map(Vec::as_slice).collect())
+                    .collect();
+                let e = |e: aic_runtime::MultiError| e.to_string();
+                mesh.plan.upload(&refs).map_err(e)?;
+                mesh.plan.run().map_err(e)?;
+                let outs = mesh.plan.outputs().map_err(e)?;
+                aic_tools::compile::join_from_devices(ctx, func, &ids, &outs)?
             }
         };
         Ok(outs

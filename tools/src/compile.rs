@@ -610,6 +610,75 @@ pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
     worst
 }
 
+/// The global `inputs` of partitioned function `f` split by its arguments'
+/// shardings: each device's argument bytes, by device id, and the device id
+/// of each mesh position (what [`join_from_devices`] takes back).
+pub fn split_for_devices(
+    ctx: &Context,
+    f: Op,
+    inputs: &[Tensor],
+) -> Result<(Vec<Vec<Vec<u8>>>, Vec<i64>), String> {
+    let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
+    let (per_position, ids) =
+        aic_dialects::sdy::layout::split_inputs(ctx, f, inputs).map_err(located_interp)?;
+    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); ids.len()];
+    for (p, ins) in per_position.iter().enumerate() {
+        per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
+    }
+    Ok((per_device, ids))
+}
+
+/// Each device's result bytes `outs` (by device id) of partitioned function
+/// `f` joined by its results' shardings into the global results.
+pub fn join_from_devices(
+    ctx: &Context,
+    f: Op,
+    ids: &[i64],
+    outs: &[Vec<Vec<u8>>],
+) -> Result<Vec<Tensor>, String> {
+    let types = aic_dialects::func::function_type(ctx, f)
+        .map(|(_, outs)| outs)
+        .unwrap_or_default();
+    let parts: Vec<Vec<Tensor>> = ids
+        .iter()
+        .map(|id| {
+            types
+                .iter()
+                .zip(&outs[*id as usize])
+                .map(|(ty, b)| from_bytes(ctx, *ty, b))
+                .collect()
+        })
+        .collect();
+    aic_dialects::sdy::layout::join_results(ctx, f, parts)
+        .map_err(|e| located(ctx, &e.diagnostic(ctx)))
+}
+
+/// The CUDA devices a plan partitioned over `plan.devices` runs on:
+/// `devices`, or `0..n`; an error where their number differs from the
+/// mesh's or one is not present.
+pub fn mesh_devices(plan: &aic_runtime::Plan, devices: Option<&[i32]>) -> Result<Vec<i32>, String> {
+    let n = plan.devices as usize;
+    let ordinals: Vec<i32> = match devices {
+        Some(d) if d.len() != n => {
+            return Err(format!(
+                "@{} is partitioned over a mesh of {n} devices, but {} devices were named",
+                plan.func,
+                d.len()
+            ));
+        }
+        Some(d) => d.to_vec(),
+        None => (0..n as i32).collect(),
+    };
+    let present = aic_runtime::cuda::device_count().map_err(|e| e.to_string())?;
+    if let Some(missing) = ordinals.iter().find(|d| **d >= present) {
+        return Err(format!(
+            "@{} needs {n} GPUs (its mesh has {n} devices), but CUDA device {missing} is not present: this machine has {present}",
+            plan.func
+        ));
+    }
+    Ok(ordinals)
+}
+
 /// What [`run_cuda_spmd`] ran: the joined results, on which CUDA devices
 /// with which NCCL, and with `bench` the median run and the median time in
 /// collectives on the first device (ms).
@@ -637,26 +706,7 @@ pub fn run_cuda_spmd(
     devices: Option<&[i32]>,
     bench: Option<(u32, u32)>,
 ) -> Result<CudaSpmdRun, String> {
-    let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
-    let n = plan.devices as usize;
-    let ordinals: Vec<i32> = match devices {
-        Some(d) if d.len() != n => {
-            return Err(format!(
-                "@{} is partitioned over a mesh of {n} devices, but {} devices were named",
-                plan.func,
-                d.len()
-            ));
-        }
-        Some(d) => d.to_vec(),
-        None => (0..n as i32).collect(),
-    };
-    let present = aic_runtime::cuda::device_count().map_err(|e| e.to_string())?;
-    if let Some(missing) = ordinals.iter().find(|d| **d >= present) {
-        return Err(format!(
-            "@{} needs {n} GPUs (its mesh has {n} devices), but CUDA device {missing} is not present: this machine has {present}",
-            plan.func
-        ));
-    }
+    let ordinals = mesh_devices(plan, devices)?;
     let nccl = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
     let cudas = ordinals
         .iter()
@@ -671,12 +721,7 @@ pub fn run_cuda_spmd(
         })
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let (per_position, ids) =
-        aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs).map_err(located_interp)?;
-    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); n];
-    for (p, ins) in per_position.iter().enumerate() {
-        per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
-    }
+    let (per_device, ids) = split_for_devices(ctx, f, &inputs)?;
     let refs: Vec<Vec<&[u8]>> = per_device
         .iter()
         .map(|d| d.iter().map(Vec::as_slice).collect())
@@ -686,20 +731,7 @@ pub fn run_cuda_spmd(
     mp.upload(&refs).map_err(|e| e.to_string())?;
     mp.run().map_err(|e| e.to_string())?;
     let outs = mp.outputs().map_err(|e| e.to_string())?;
-    let types = aic_dialects::func::function_type(ctx, f)
-        .map(|(_, outs)| outs)
-        .unwrap_or_default();
-    let parts: Vec<Vec<Tensor>> = ids
-        .iter()
-        .map(|id| {
-            types
-                .iter()
-                .zip(&outs[*id as usize])
-                .map(|(ty, b)| from_bytes(ctx, *ty, b))
-                .collect()
-        })
-        .collect();
-    let results = aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(located_interp)?;
+    let results = join_from_devices(ctx, f, &ids, &outs)?;
     let bench = match bench {
         Some((warmup, reps)) => {
             let mut t = mp.bench(&refs, warmup, reps).map_err(|e| e.to_string())?;
@@ -730,30 +762,11 @@ pub fn run_host_spmd(
     inputs: Vec<Tensor>,
     launch: &mut aic_runtime::plan::Launcher<'_>,
 ) -> Result<Vec<Tensor>, String> {
-    let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
-    let (per_position, ids) =
-        aic_dialects::sdy::layout::split_inputs(ctx, f, &inputs).map_err(located_interp)?;
-    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); ids.len()];
-    for (p, ins) in per_position.iter().enumerate() {
-        per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
-    }
+    let (per_device, ids) = split_for_devices(ctx, f, &inputs)?;
     let refs: Vec<Vec<&[u8]>> = per_device
         .iter()
         .map(|d| d.iter().map(Vec::as_slice).collect())
         .collect();
     let outs = plan.run_host_spmd(kernels, &refs, launch, &mut |_| {})?;
-    let types = aic_dialects::func::function_type(ctx, f)
-        .map(|(_, outs)| outs)
-        .unwrap_or_default();
-    let parts: Vec<Vec<Tensor>> = ids
-        .iter()
-        .map(|id| {
-            types
-                .iter()
-                .zip(&outs[*id as usize])
-                .map(|(ty, b)| from_bytes(ctx, *ty, b))
-                .collect()
-        })
-        .collect();
-    aic_dialects::sdy::layout::join_results(ctx, f, parts).map_err(located_interp)
+    join_from_devices(ctx, f, &ids, &outs)
 }

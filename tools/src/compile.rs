@@ -610,6 +610,9 @@ pub fn max_error(got: &[Tensor], want: &[Tensor]) -> (f64, usize, usize) {
     worst
 }
 
+/// Each device's buffers' bytes, by device id.
+pub type PerDevice = Vec<Vec<Vec<u8>>>;
+
 /// The global `inputs` of partitioned function `f` split by its arguments'
 /// shardings: each device's argument bytes, by device id, and the device id
 /// of each mesh position (what [`join_from_devices`] takes back).
@@ -617,11 +620,11 @@ pub fn split_for_devices(
     ctx: &Context,
     f: Op,
     inputs: &[Tensor],
-) -> Result<(Vec<Vec<Vec<u8>>>, Vec<i64>), String> {
+) -> Result<(PerDevice, Vec<i64>), String> {
     let located_interp = |e: aic::interp::InterpError| located(ctx, &e.diagnostic(ctx));
     let (per_position, ids) =
         aic_dialects::sdy::layout::split_inputs(ctx, f, inputs).map_err(located_interp)?;
-    let mut per_device: Vec<Vec<Vec<u8>>> = vec![Vec::new(); ids.len()];
+    let mut per_device: PerDevice = vec![Vec::new(); ids.len()];
     for (p, ins) in per_position.iter().enumerate() {
         per_device[ids[p] as usize] = ins.iter().map(|t| to_bytes(ctx, t)).collect();
     }

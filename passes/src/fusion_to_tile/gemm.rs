@@ -384,6 +384,28 @@ pub(super) fn gemm(
             "a prologue on a GEMM of at most {FEW_ROWS} rows and a long K loop (it would not pipeline)"
         ));
     }
+    // The same for a warpgroup-MMA GEMM: A reaches shared memory by TMA or
+    // cp.async only as a plain load, so a prologue (a norm's scale on A)
+    // routes A through registers and unpipelines the K loop: a GPT block's
+    // 2048x4096x4096 bf16 projections ran at 62 TFLOP/s so. Declined, the
+    // prologue's ops become kernels of their own and the GEMM pipelines.
+    let half = |v: Value| {
+        ctx.type_kind(ctx.value_type(v))
+            .element_type()
+            .is_some_and(|e| {
+                matches!(
+                    ctx.type_kind(e),
+                    TypeKind::Float(aic::float::FloatKind::F16 | aic::float::FloatKind::BF16)
+                )
+            })
+    };
+    let wgmma_sized = tuner.wgmma && !first.is_conv() && half(first.result(ctx));
+    if wgmma_sized && p.k >= LONG_K && a.as_load().is_none() {
+        return Err(
+            "a prologue on A of a warpgroup-MMA GEMM with a long K loop (it would not pipeline)"
+                .into(),
+        );
+    }
     a.compose(&p.a_view)?;
     let mut branches = Vec::new();
     for &mm in &mms {

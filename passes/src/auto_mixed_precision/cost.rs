@@ -30,8 +30,9 @@ pub struct Peaks {
 
 /// Vendor figures (dense): H100 SXM (67 TFLOP/s f32 on the CUDA cores, 989
 /// f16/bf16 on the tensor cores, 134 f16x2), MI300X (163.4 f32 matrix, 1307
-/// f16/bf16 matrix), Trainium 1 (47.5 f32, 190 bf16/f16), and a CPU that
-/// gains nothing from narrower floats but their bytes.
+/// f16/bf16 matrix), Trainium 1 (47.5 f32, 190 bf16/f16), Trainium 2 (181
+/// f32, 667 bf16/f16), and a CPU that gains nothing from narrower floats but
+/// their bytes.
 pub const PEAKS: &[Peaks] = &[
     Peaks {
         target: "h100",
@@ -53,6 +54,13 @@ pub const PEAKS: &[Peaks] = &[
         reduced_matrix: 190e12,
         f32_vector: 47.5e12,
         reduced_vector: 47.5e12,
+    },
+    Peaks {
+        target: "trn2",
+        f32_matrix: 181e12,
+        reduced_matrix: 667e12,
+        f32_vector: 181e12,
+        reduced_vector: 181e12,
     },
     Peaks {
         target: "cpu",

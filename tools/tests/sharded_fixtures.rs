@@ -33,18 +33,7 @@ fn npys(name: &str, kind: &str) -> Vec<PathBuf> {
 }
 
 fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
-    if got.shape != want.shape {
-        return Some(format!("shape {:?} != {:?}", got.shape, want.shape));
-    }
-    match (&got.data, &want.data) {
-        (Data::Float(a), Data::Float(b)) => {
-            a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
-                let ok = (x - y).abs() <= ATOL + RTOL * y.abs();
-                (!ok).then(|| format!("element {i}: {x} != {y}"))
-            })
-        }
-        _ => Some("not floats".into()),
-    }
+    common::mismatch(got, want, RTOL, ATOL)
 }
 
 /// Collectives in the partitioned program, by name.

@@ -9,7 +9,7 @@
 //! device, collectives in memory, no interpreter fallback). All three must
 //! agree.
 
-// Only `main_fn` of the fixture tests' shared module is needed here.
+// Only `main_fn` and `mismatch` of the fixture tests' shared module are needed here.
 #[allow(dead_code)]
 mod common;
 use aic::SourceMap;
@@ -24,18 +24,7 @@ const RTOL: f64 = 1e-4;
 const ATOL: f64 = 1e-5;
 
 fn mismatch(got: &Tensor, want: &Tensor) -> Option<String> {
-    if got.shape != want.shape {
-        return Some(format!("shape {:?} != {:?}", got.shape, want.shape));
-    }
-    match (&got.data, &want.data) {
-        (Data::Float(a), Data::Float(b)) => {
-            a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
-                let ok = (x - y).abs() <= ATOL + RTOL * y.abs();
-                (!ok).then(|| format!("element {i}: {x} != {y}"))
-            })
-        }
-        _ => Some("not floats".into()),
-    }
+    common::mismatch(got, want, RTOL, ATOL)
 }
 
 /// Random floats in [-1, 1) for each of `tys`.

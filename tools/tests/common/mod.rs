@@ -1,6 +1,7 @@
 //! What the fixture tests share: the fixtures of a folder (`NAME.mlir` with
 //! its `NAME.inK.npy` / `NAME.outK.npy`) and the `@main` of a module.
 
+use aic::interp::{Data, Tensor};
 use aic::ir::{Context, Op};
 use std::path::{Path, PathBuf};
 
@@ -31,4 +32,23 @@ pub fn main_fn(ctx: &Context, m: Op) -> Op {
     ctx.block_ops(body)
         .find(|f| aic::symbol::symbol_name(ctx, *f) == Some("main"))
         .expect("a @main function")
+}
+
+/// Where float tensor `got` differs from `want` by more than `atol + rtol ·
+/// |want|` (or in shape, or is not floats), said; `None` where it agrees.
+/// (Not every test crate including this module compares tensors.)
+#[allow(dead_code)]
+pub fn mismatch(got: &Tensor, want: &Tensor, rtol: f64, atol: f64) -> Option<String> {
+    if got.shape != want.shape {
+        return Some(format!("shape {:?} != {:?}", got.shape, want.shape));
+    }
+    match (&got.data, &want.data) {
+        (Data::Float(a), Data::Float(b)) => {
+            a.iter().zip(b.iter()).enumerate().find_map(|(i, (x, y))| {
+                let ok = (x - y).abs() <= atol + rtol * y.abs();
+                (!ok).then(|| format!("element {i}: {x} != {y}"))
+            })
+        }
+        _ => Some("not floats".into()),
+    }
 }

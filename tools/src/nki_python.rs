@@ -1385,33 +1385,22 @@ impl<'c> Emitter<'c> {
             return Err(unsupported());
         };
         let rt = ctx.value_type(r);
-        let d = ctx
-            .type_kind(rt)
-            .element_type()
-            .and_then(|e| host_dtype(ctx, e))
-            .ok_or_else(unsupported)?;
+        let elem = ctx.type_kind(rt).element_type().ok_or_else(unsupported)?;
+        let d = host_dtype(ctx, elem).ok_or_else(unsupported)?;
         let expr = if let Some(c) = graph::Constant::of(ctx, op) {
             let t = c
                 .value(ctx)
                 .and_then(|a| aic::interp::tensor_of_attr(ctx.uniquer(), a, rt))
                 .ok_or_else(unsupported)?;
             let n = t.shape.iter().product::<i64>() as usize;
-            let vals: Vec<String> = (0..n)
-                .map(|i| {
-                    let v = t.data.f64_at(i);
-                    if d == "np.bool_" {
-                        if v != 0.0 {
-                            "True".into()
-                        } else {
-                            "False".into()
-                        }
-                    } else if d.starts_with("np.int") || d.starts_with("np.uint") {
-                        format!("{}", v as i64)
-                    } else {
-                        float(v)
-                    }
-                })
-                .collect();
+            let literal = |v: f64| match ctx.type_kind(elem) {
+                TypeKind::Integer { width: 1, .. } => {
+                    if v != 0.0 { "True" } else { "False" }.to_string()
+                }
+                TypeKind::Integer { .. } => format!("{}", v as i64),
+                _ => float(v),
+            };
+            let vals: Vec<String> = (0..n).map(|i| literal(t.data.f64_at(i))).collect();
             match &vals[..] {
                 [v] if t.shape.is_empty() => v.clone(),
                 _ => format!(

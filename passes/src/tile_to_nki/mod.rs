@@ -650,8 +650,8 @@ impl Lower<'_> {
 
     /// Index arithmetic and constants, copied.
     fn copy_scalar_op(&mut self, o: Op) -> Result<(), Diagnostic> {
-        let name = self.ctx.op_name(o);
-        if !name.starts_with("arith.") || !self.ctx.regions(o).is_empty() {
+        if !scalar_arith(self.ctx, o) {
+            let name = self.ctx.op_name(o);
             return Err(self.err(o, format!("{name} has no nki lowering")));
         }
         let n = self.ctx.clone_op(o, &mut self.map);
@@ -1219,8 +1219,7 @@ impl Lower<'_> {
         let all_index = operands
             .iter()
             .all(|v| *self.ctx.type_kind(self.ctx.value_type(*v)) == TypeKind::Index);
-        let name = self.ctx.op_name(bo);
-        if !all_index || !name.starts_with("arith.") || !self.ctx.regions(bo).is_empty() {
+        if !all_index || !scalar_arith(self.ctx, bo) {
             return Err(self.err(bo, "an operator of two scalars computed at run time"));
         }
         let mut map = ValueMap::default();
@@ -1420,6 +1419,14 @@ fn round_to(ctx: &Context, elem: Type, x: f64) -> f64 {
         TypeKind::Integer { .. } => x.trunc(),
         _ => x,
     }
+}
+
+/// Whether `o` is an `arith` op without regions: scalar arithmetic the nki
+/// kernel computes as it is (copied beside the instructions).
+fn scalar_arith(ctx: &Context, o: Op) -> bool {
+    ctx.op_spec(o)
+        .is_some_and(|s| s.dialect() == arith::DIALECT.name)
+        && ctx.regions(o).is_empty()
 }
 
 /// Whether an op is of a kind (a handle's `is`).

@@ -211,14 +211,7 @@ impl CudaMesh {
             let opened = aic_runtime::Nccl::load().map_err(|e| e.to_string())?;
             Ok(*n.get_or_init(|| Box::leak(Box::new(opened))))
         })?;
-        let modules = cudas
-            .iter()
-            .map(|c| {
-                c.make_current()?;
-                c.load_module(ptx)
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| e.to_string())?;
+        let modules = aic_tools::compile::load_on_devices(cudas, ptx)?;
         let plan =
             aic_runtime::MultiDevicePlan::new(cudas, &modules, &ordinals, nccl, plan, kernels)
                 .map_err(|e| e.to_string())?;
@@ -364,15 +357,7 @@ impl Compiled {
                 }
                 let mesh = self.mesh.as_ref().expect("loaded above");
                 let (per_device, ids) = aic_tools::compile::split_for_devices(ctx, func, &ts)?;
-                let refs: Vec<Vec<&[u8]>> = per_device
-                    .iter()
-                    .map(|d| d.iter().map(Vec::as_slice).collect())
-                    .collect();
-                let e = |e: aic_runtime::MultiError| e.to_string();
-                mesh.plan.upload(&refs).map_err(e)?;
-                mesh.plan.run().map_err(e)?;
-                let outs = mesh.plan.outputs().map_err(e)?;
-                aic_tools::compile::join_from_devices(ctx, func, &ids, &outs)?
+                aic_tools::compile::run_on_mesh(ctx, func, &mesh.plan, &per_device, &ids)?
             }
         };
         Ok(outs

@@ -682,6 +682,41 @@ pub fn mesh_devices(plan: &aic_runtime::Plan, devices: Option<&[i32]>) -> Result
     Ok(ordinals)
 }
 
+/// `ptx` loaded on each of `cudas`, each made current in turn.
+pub fn load_on_devices<'c>(
+    cudas: &'c [aic_runtime::Cuda],
+    ptx: &[u8],
+) -> Result<Vec<aic_runtime::Module<'c>>, String> {
+    cudas
+        .iter()
+        .map(|c| {
+            c.make_current()?;
+            c.load_module(ptx)
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())
+}
+
+/// One step of partitioned function `f` on the loaded plan `mp`: each
+/// device's inputs `per_device` (from [`split_for_devices`], whose `ids`
+/// these are) uploaded, the plan run, the results joined.
+pub fn run_on_mesh(
+    ctx: &Context,
+    f: Op,
+    mp: &aic_runtime::MultiDevicePlan<'_>,
+    per_device: &PerDevice,
+    ids: &[i64],
+) -> Result<Vec<Tensor>, String> {
+    let refs: Vec<Vec<&[u8]>> = per_device
+        .iter()
+        .map(|d| d.iter().map(Vec::as_slice).collect())
+        .collect();
+    mp.upload(&refs).map_err(|e| e.to_string())?;
+    mp.run().map_err(|e| e.to_string())?;
+    let outs = mp.outputs().map_err(|e| e.to_string())?;
+    join_from_devices(ctx, f, ids, &outs)
+}
+
 /// What [`run_cuda_spmd`] ran: the joined results, on which CUDA devices
 /// with which NCCL, and with `bench` the median run and the median time in
 /// collectives on the first device (ms).
@@ -716,25 +751,15 @@ pub fn run_cuda_spmd(
         .map(|d| aic_runtime::Cuda::load_device(*d))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-    let modules = cudas
-        .iter()
-        .map(|c| {
-            c.make_current()?;
-            c.load_module(ptx)
-        })
-        .collect::<Result<Vec<_>, _>>()
+    let modules = load_on_devices(&cudas, ptx)?;
+    let mp = aic_runtime::MultiDevicePlan::new(&cudas, &modules, &ordinals, &nccl, plan, kernels)
         .map_err(|e| e.to_string())?;
     let (per_device, ids) = split_for_devices(ctx, f, &inputs)?;
+    let results = run_on_mesh(ctx, f, &mp, &per_device, &ids)?;
     let refs: Vec<Vec<&[u8]>> = per_device
         .iter()
         .map(|d| d.iter().map(Vec::as_slice).collect())
         .collect();
-    let mp = aic_runtime::MultiDevicePlan::new(&cudas, &modules, &ordinals, &nccl, plan, kernels)
-        .map_err(|e| e.to_string())?;
-    mp.upload(&refs).map_err(|e| e.to_string())?;
-    mp.run().map_err(|e| e.to_string())?;
-    let outs = mp.outputs().map_err(|e| e.to_string())?;
-    let results = join_from_devices(ctx, f, &ids, &outs)?;
     let bench = match bench {
         Some((warmup, reps)) => {
             let mut t = mp.bench(&refs, warmup, reps).map_err(|e| e.to_string())?;

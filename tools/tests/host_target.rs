@@ -339,6 +339,29 @@ fn gemm(b: &[i64], m: i64, n: i64, k: i64, epilogue: bool, elem: &str) -> Progra
     (func(&args, &o, &body, elem), shapes)
 }
 
+/// Two GEMMs sharing A (a K and a V projection, `m x k` by `k x n`), each
+/// result viewed as heads of 32 (`n/32 x m x 32`): the horizontal group
+/// eqsat-fusion forms of them.
+fn siblings(m: i64, n: i64, k: i64) -> Program {
+    let t = |s: &[i64]| ty(s, "f16");
+    let (c, r, h) = (t(&[m, n]), t(&[m, n / 32, 32]), t(&[n / 32, m, 32]));
+    let mut body = String::new();
+    for (w, o) in [("wk", "k"), ("wv", "v")] {
+        body += &format!(
+            "  %{o} = graph.matmul %x, %{w} : ({}, {}) -> {c}\n  %{o}r = graph.reshape %{o} : ({c}) -> {r}\n  %{o}t = graph.transpose %{o}r, perm = [1, 0, 2] : ({r}) -> {h}\n",
+            t(&[m, k]),
+            t(&[k, n])
+        );
+    }
+    let text = format!(
+        "func.func @main(%x: {}, %wk: {}, %wv: {}) -> ({h}, {h}) {{\n{body}  return %kt, %vt : {h}, {h}\n}}\n",
+        t(&[m, k]),
+        t(&[k, n]),
+        t(&[k, n])
+    );
+    (text, vec![vec![m, k], vec![k, n], vec![k, n]])
+}
+
 /// GEMMs of f16 on matrix units, their warp-collective ops emulated on the
 /// host lane by lane through memory, so that the lane layouts of A, B and
 /// the accumulator the lowering assumes are checked against the
@@ -675,6 +698,7 @@ fn wgmma_gemms_equal_the_interpreter() {
             "cpu/gemm/200x300x96": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/64x96x256": {"bm": 64, "bn": 96, "bk": 64, "stages": 3, "threads": 128},
             "cpu/gemm/64x64x64": {"bm": 64, "bn": 64, "bk": 32, "stages": 3, "threads": 128},
+            "cpu/gemm/96x128x64": {"bm": 64, "bn": 128, "bk": 64, "stages": 3, "threads": 128},
             "cpu/native/conv/0x240x128x576/f16": {"bm": 128, "bn": 128, "bk": 64, "stages": 4, "threads": 256},
             "cpu/gemm/200x384x128": {"bm": 128, "bn": 192, "bk": 64, "stages": 4, "threads": 256}}"#,
     );
@@ -710,6 +734,11 @@ fn wgmma_gemms_equal_the_interpreter() {
             "a padded 3x3 convolution, partial along M",
             conv3x3(2, 10, 12, 64, 128),
             vec![(256, wg)],
+        ),
+        (
+            "sibling GEMMs sharing A, a warpgroup-MMA kernel each",
+            siblings(96, 128, 64),
+            vec![(128, wg)],
         ),
     ];
     check_matrix_units(&cases, 32, "wgmma", tuning.to_str(), 140);

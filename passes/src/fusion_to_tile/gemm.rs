@@ -406,6 +406,15 @@ pub(super) fn gemm(
                 .into(),
         );
     }
+    // Sibling GEMMs run on generic tiles (no warpgroup-MMA layout holds
+    // several accumulators): a Llama block's K and V projections took 171 us
+    // so, against about 60 as two warpgroup-MMA GEMMs reading A twice.
+    // Declined, the group is split into one GEMM (with its epilogue) each.
+    if wgmma_sized && mms.len() > 1 {
+        return Err(
+            "sibling GEMMs on warpgroup MMA (each runs faster as a GEMM of its own)".into(),
+        );
+    }
     a.compose(&p.a_view)?;
     let mut branches = Vec::new();
     for &mm in &mms {

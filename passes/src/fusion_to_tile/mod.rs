@@ -57,6 +57,7 @@ mod gemm;
 mod general;
 mod groupnorm;
 mod rows;
+mod split;
 mod tuning;
 mod views;
 
@@ -821,7 +822,12 @@ impl FusionToTile {
                     // convolution), is split into its ops instead: each
                     // element would recompute the inner loops.
                     if k == last && !general && nested_loops(ctx, g) {
-                        let ops = split(ctx, g);
+                        // Around its contractions where it holds any (see
+                        // [`split`]), else into its ops.
+                        let ops = match split::split_levels(ctx, g) {
+                            Some(parts) => parts.into_iter().map(|p| (p, f)).collect(),
+                            None => split(ctx, g),
+                        };
                         changed |= self.generate(ctx, ops, false, config, n_kernel, failed);
                         return Ok(true);
                     }

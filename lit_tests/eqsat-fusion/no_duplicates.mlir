@@ -1,13 +1,15 @@
 // Fusion never computes a GEMM twice: a fused QKV projection split three
-// ways becomes three GEMMs on the weight's columns (slice-columns), never
-// three copies of the whole GEMM, each sliced. A GEMM + GeLU whose epilogue
-// reads x several times is still one kernel computing the GEMM once.
+// ways stays one GEMM (with its bias) whose three readers take their slices
+// as views, never three copies of the whole GEMM, each sliced (nor three
+// GEMMs of the weight's columns, which run slower). A GEMM + GeLU whose
+// epilogue reads x several times is still one kernel computing the GEMM once.
 // RUN: aic-opt %s --eqsat-fusion | FileCheck %s
 
 // CHECK-LABEL: func.func @split_qkv
-// CHECK-NOT: -> tensor<256x192xf16>
-// CHECK-COUNT-3: graph.matmul {{.*}} -> tensor<256x64xf16>
+// CHECK: %[[G:.*]] = fusion.group vertical
+// CHECK-NEXT: graph.matmul {{.*}} -> tensor<256x192xf16>
 // CHECK-NOT: graph.matmul
+// CHECK-COUNT-3: graph.slice %{{.*}} : (tensor<256x192xf16>) -> tensor<256x64xf16>
 // CHECK: return
 func.func @split_qkv(%x: tensor<256x64xf16>, %w: tensor<64x192xf16>, %b: tensor<192xf16>) -> (tensor<256x64xf16>, tensor<256x64xf16>, tensor<256x64xf16>) {
   %m = graph.matmul %x, %w : (tensor<256x64xf16>, tensor<64x192xf16>) -> tensor<256x192xf16>

@@ -404,11 +404,6 @@ fn rows() -> Vec<Row> {
         "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.matmul %a, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",
         "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.matmul %a2, %w : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n",
     ));
-    rows.push(row(
-        "slice-columns",
-        "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.slice %p [0:8, 16:32] : (tensor<8x32xf32>) -> tensor<8x16xf32>\n",
-        "  %p = graph.matmul %a, %b : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>\n  %r = graph.slice %p [0:4, 0:32] : (tensor<8x32xf32>) -> tensor<4x32xf32>\n",
-    ));
     rows
 }
 

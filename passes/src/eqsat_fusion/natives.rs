@@ -38,7 +38,6 @@ pub const NATIVES: Natives<'static> = Natives {
         native("unfold_transpose", unfold_transpose),
         native("sink_broadcast", sink_broadcast),
         native("fold_constants", fold_constants),
-        native("slice_columns", slice_columns),
         Native {
             name: "horizontal_gemm",
             vars: &["?a", "?b", "?x"],
@@ -938,90 +937,6 @@ fn horizontal_gemm(g: &mut Graph, _: Id, b: &Bound) -> Vec<Node> {
             g.union(bb, second);
         }
         out.push(slice(g, 0, na, g[a].data));
-    }
-    out
-}
-
-/// The columns `from..to` a slice node of class `c` keeps of its operand
-/// (of shape `whole`): a unit-stride slice of the last dim alone.
-fn column_slice(g: &Graph, n: &Node, whole: &[i64]) -> Option<(i64, i64)> {
-    let (start, limit) = (ints(g, n, "start")?, ints(g, n, "limit")?);
-    let strides = ints(g, n, "strides").unwrap_or_else(|| vec![1; whole.len()]);
-    let r = whole.len();
-    let rest = (0..r.checked_sub(1)?).all(|d| start[d] == 0 && limit[d] == whole[d]);
-    (r >= 1 && rest && strides.iter().all(|s| *s == 1)).then(|| (start[r - 1], limit[r - 1]))
-}
-
-/// Columns of a GEMM (or of a bias add) are the GEMM of the weight's
-/// columns (the bias add of the columns and the bias's): `slice(matmul(x,
-/// w))[.., c0:c1]` is `matmul(x, w[.., c0:c1])` and `slice(bias_add(y,
-/// b))[.., c0:c1]` is `bias_add(y[.., c0:c1], b[c0:c1])`. The Q, K and V
-/// of one QKV projection are then three GEMMs of a third of the work each,
-/// not three kernels of the whole GEMM sliced.
-fn slice_columns(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
-    let ty = g[class].data;
-    let mut todo = Vec::new();
-    // Once per class, and never of the concatenated weights of
-    // `horizontal_gemm` (whose slices are already the sibling GEMMs): the
-    // two directions would feed each other.
-    let done = g[class]
-        .nodes
-        .iter()
-        .any(|n| n.op.as_str() == graph::MATMUL.name || n.op.as_str() == graph::BIAS_ADD.name);
-    if done {
-        return Vec::new();
-    }
-    for n in ops(g, class, &graph::SLICE) {
-        let src = g.find(n.children[0]);
-        let Some(whole) = shape(g, src) else {
-            continue;
-        };
-        let Some((c0, c1)) = column_slice(g, n, &whole) else {
-            continue;
-        };
-        for p in &g[src].nodes {
-            let concat = |c: Id| ops(g, c, &graph::CONCAT).next().is_some();
-            if p.op.as_str() == graph::MATMUL.name && !concat(p.children[1])
-                || p.op.as_str() == graph::BIAS_ADD.name
-            {
-                todo.push((p.clone(), c0, c1));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    for (p, c0, c1) in todo {
-        // The operand that holds the columns, and the axis they are on.
-        let (k, axis) = if p.op.as_str() == graph::MATMUL.name {
-            let Some(r) = shape(g, p.children[1]).map(|s| s.len()) else {
-                continue;
-            };
-            if r < 2 {
-                continue;
-            }
-            let transposed = eqsat::prop(uniq(g), &p, "transpose_b").is_some();
-            (1, if transposed { r - 2 } else { r - 1 })
-        } else {
-            (1, 0)
-        };
-        let Some(ws) = shape(g, p.children[k]) else {
-            continue;
-        };
-        if axis >= ws.len() {
-            continue;
-        }
-        let props = axis_slice(uniq(g), &ws, axis, c0, c1).to_vec();
-        let w = node(g, &graph::SLICE, props, &[p.children[k]], None);
-        let mut children = p.children.clone();
-        children[k] = g.add(w);
-        if p.op.as_str() == graph::BIAS_ADD.name {
-            let Some(ys) = shape(g, p.children[0]) else {
-                continue;
-            };
-            let props = axis_slice(uniq(g), &ys, ys.len() - 1, c0, c1).to_vec();
-            let y = node(g, &graph::SLICE, props, &[p.children[0]], None);
-            children[0] = g.add(y);
-        }
-        out.push(Node { children, ty, ..p });
     }
     out
 }

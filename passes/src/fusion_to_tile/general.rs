@@ -55,11 +55,6 @@ pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -
     for v in inputs.iter().chain(&yields) {
         storable(ctx, ctx.value_type(*v))?;
     }
-    // Scalars are the host program's arithmetic (loop counters and
-    // conditions), not kernels.
-    if yields.iter().all(|y| shape(ctx, *y).is_empty()) {
-        return Err("a group of scalars (the host program's arithmetic)".into());
-    }
     // Results of one element count share a kernel.
     let mut parts: Vec<(i64, Vec<usize>)> = Vec::new();
     for (i, y) in yields.iter().enumerate() {

@@ -22,7 +22,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::KernelInfo;
+use crate::bundle::{KernelInfo, Param};
 use crate::collective::{Collective, exchange};
 
 /// Every buffer's offset in the arena is a multiple of this many bytes (the alignment
@@ -137,6 +137,39 @@ pub enum Step {
         view: u32,
         /// The buffer it reinterprets.
         of: u32,
+    },
+    /// Buffer `to` gets a copy of `from`'s bytes (as many as both have): a
+    /// loop-carried value's next value, a loop's initial value, or a branch's
+    /// result. The only step that writes a buffer another step defined.
+    Copy {
+        /// The buffer read.
+        from: u32,
+        /// The buffer written.
+        to: u32,
+    },
+    /// A loop (`stablehlo.while`): run `cond`, read the one-element buffer
+    /// `pred` (nonzero: go on), run `body`, and again, until `pred` reads
+    /// zero. The carried values are buffers the loop's initial [`Step::Copy`]s
+    /// (before it) and the body's last copies write; the loop's results are
+    /// those buffers.
+    While {
+        /// The steps computing the loop test.
+        cond: Vec<Step>,
+        /// The test: a buffer of one integer element `cond` writes.
+        pred: u32,
+        /// One iteration.
+        body: Vec<Step>,
+    },
+    /// A choice (`stablehlo.case`, `stablehlo.if`): read the one-element
+    /// integer buffer `index` and run `branches[index]`, the last branch for
+    /// an index out of range (StableHLO's clamp; an `if` is its false
+    /// branch then its true branch). Each branch ends copying its results
+    /// into the buffers the choice's results are.
+    Case {
+        /// The branch number: a buffer of one integer element.
+        index: u32,
+        /// Each branch's steps.
+        branches: Vec<Vec<Step>>,
     },
     /// A collective among the devices of a partitioned program (see
     /// [`crate::collective`]): `output` is what the op makes of every
@@ -335,6 +368,91 @@ fn root(of: &[usize], mut b: usize) -> usize {
     b
 }
 
+/// The deepest nesting of loops and choices a plan may hold: a manifest
+/// nesting deeper is refused before anything recurses into it.
+pub const MAX_NESTING: usize = 32;
+
+impl Step {
+    /// The step lists this step holds: a loop's test and body, a choice's
+    /// branches (none for the other steps).
+    pub fn nested(&self) -> Vec<&[Step]> {
+        match self {
+            Step::While { cond, body, .. } => vec![cond.as_slice(), body.as_slice()],
+            Step::Case { branches, .. } => branches.iter().map(Vec::as_slice).collect(),
+            Step::Launch { .. } | Step::Alias { .. } | Step::Copy { .. } | Step::Collective { .. } => {
+                Vec::new()
+            }
+        }
+    }
+
+    /// Whether the step is a loop or a choice.
+    pub fn is_control(&self) -> bool {
+        matches!(self, Step::While { .. } | Step::Case { .. })
+    }
+
+    /// How many steps this is: itself and every step nested in it.
+    fn size(&self) -> usize {
+        1 + self
+            .nested()
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(Step::size)
+            .sum::<usize>()
+    }
+}
+
+/// Every step of `steps` in program order, each nested list right after
+/// the step holding it (a loop's test, then its body; a choice's branches in
+/// order); an error naming the depth when lists nest deeper than
+/// [`MAX_NESTING`]. Iterative: a hostile manifest cannot exhaust the stack.
+pub fn preorder(steps: &[Step]) -> Result<Vec<&Step>, String> {
+    let mut out = Vec::new();
+    // Lists still to walk, innermost last, with their depth.
+    let mut todo: Vec<(std::slice::Iter<'_, Step>, usize)> = vec![(steps.iter(), 0)];
+    while let Some((it, depth)) = todo.last_mut() {
+        let depth = *depth;
+        let Some(step) = it.next() else {
+            todo.pop();
+            continue;
+        };
+        out.push(step);
+        let nested = step.nested();
+        if !nested.is_empty() && depth + 1 > MAX_NESTING {
+            return Err(format!(
+                "loops and choices nest deeper than {MAX_NESTING} levels"
+            ));
+        }
+        // Pushed last first, so that the first list is walked first.
+        for l in nested.into_iter().rev() {
+            todo.push((l.iter(), depth + 1));
+        }
+    }
+    Ok(out)
+}
+
+/// The value of a loop test or branch number: the one element of a buffer
+/// of integer type `elem` (`i1` reads as 0 or 1), from its little-endian
+/// `bytes`; `None` for another type or size.
+pub fn selector(elem: &str, bytes: &[u8]) -> Option<i64> {
+    Some(match (elem, bytes) {
+        ("i1", [b]) => i64::from(*b != 0),
+        ("i8", [b]) => i64::from(*b as i8),
+        ("i16", [a, b]) => i64::from(i16::from_le_bytes([*a, *b])),
+        ("i32", b) => i64::from(i32::from_le_bytes(b.try_into().ok()?)),
+        ("i64", b) => i64::from_le_bytes(b.try_into().ok()?),
+        _ => return None,
+    })
+}
+
+/// The branch of `n` that branch number `index` selects: itself when in
+/// range, else the last (StableHLO's `case` clamps).
+pub fn branch(index: i64, n: usize) -> usize {
+    match usize::try_from(index) {
+        Ok(i) if i < n => i,
+        _ => n.saturating_sub(1),
+    }
+}
+
 impl Plan {
     /// A plan of `buffers` (offsets not yet set) and `steps`, with the arena planned
     /// by liveness. Errors name what is malformed (an index out of range, an alias
@@ -397,11 +515,26 @@ impl Plan {
                 Err(bad(format!("{what} names buffer {b} of {n}")))
             }
         };
-        for (s, step) in self.steps.iter().enumerate() {
+        let steps = preorder(&self.steps).map_err(bad)?;
+        for (s, step) in steps.into_iter().enumerate() {
             match step {
                 Step::Launch { args, .. } => {
                     for a in args {
                         check(*a, &format!("step {s}"))?;
+                    }
+                }
+                Step::Copy { from, to } => {
+                    check(*from, &format!("step {s}"))?;
+                    check(*to, &format!("step {s}"))?;
+                    if from == to {
+                        return Err(bad(format!("step {s} copies buffer {to} onto itself")));
+                    }
+                }
+                Step::While { pred, .. } => check(*pred, &format!("step {s}"))?,
+                Step::Case { index, branches } => {
+                    check(*index, &format!("step {s}"))?;
+                    if branches.is_empty() {
+                        return Err(bad(format!("step {s} chooses among no branches")));
                     }
                 }
                 Step::Alias { view, of } => {
@@ -457,15 +590,32 @@ impl Plan {
 
     /// Each buffer's storage class (the root of its views) and each class's lifetime and
     /// size, indexed by class root (non-roots get empty intervals).
+    ///
+    /// Steps are numbered in [`preorder`]. A buffer any step inside a loop
+    /// touches is live over the whole loop (its test, body and every
+    /// iteration): so a loop's carried buffers and whatever it reads from
+    /// outside never share bytes with what its body writes.
     fn liveness(&self) -> Result<(Vec<usize>, Vec<Interval>), String> {
         let n = self.buffers.len();
-        let last = self.steps.len().saturating_sub(1);
+        let flat = preorder(&self.steps).map_err(|e| format!("plan of @{}: {e}", self.func))?;
+        let last = flat.len().saturating_sub(1);
+        // The outermost loop around each step, as its first and last step.
+        let mut outer: Vec<Option<(usize, usize)>> = vec![None; flat.len()];
+        for (p, step) in flat.iter().enumerate() {
+            if matches!(step, Step::While { .. }) && outer[p].is_none() {
+                let end = p + step.size() - 1;
+                for o in &mut outer[p..=end] {
+                    *o = Some((p, end));
+                }
+            }
+        }
         let mut parent: Vec<usize> = (0..n).collect();
         let mut start = vec![usize::MAX; n];
         let mut end = vec![0usize; n];
         let touch = |b: usize, s: usize, start: &mut Vec<usize>, end: &mut Vec<usize>| {
-            start[b] = start[b].min(s);
-            end[b] = end[b].max(s);
+            let (a, z) = outer.get(s).copied().flatten().unwrap_or((s, s));
+            start[b] = start[b].min(a);
+            end[b] = end[b].max(z);
         };
         for (b, buf) in self.buffers.iter().enumerate() {
             match buf.source {
@@ -479,12 +629,19 @@ impl Plan {
                 Source::Step => {}
             }
         }
-        for (s, step) in self.steps.iter().enumerate() {
+        for (s, step) in flat.into_iter().enumerate() {
             match step {
                 Step::Launch { args, .. } => {
                     for a in args {
                         touch(*a as usize, s, &mut start, &mut end);
                     }
+                }
+                Step::Copy { from, to } => {
+                    touch(*from as usize, s, &mut start, &mut end);
+                    touch(*to as usize, s, &mut start, &mut end);
+                }
+                Step::While { pred: b, .. } | Step::Case { index: b, .. } => {
+                    touch(*b as usize, s, &mut start, &mut end);
                 }
                 Step::Alias { view, of } => {
                     let (v, o) = (root(&parent, *view as usize), root(&parent, *of as usize));
@@ -573,7 +730,38 @@ impl Plan {
                 ));
             }
         }
-        for (s, step) in self.steps.iter().enumerate() {
+        let steps = preorder(&self.steps).map_err(|e| format!("plan of @{}: {e}", self.func))?;
+        for (s, step) in steps.into_iter().enumerate() {
+            match step {
+                Step::Copy { from, to } => {
+                    let (f, t) = (&self.buffers[*from as usize], &self.buffers[*to as usize]);
+                    if f.bytes != t.bytes || t.source != Source::Step {
+                        return bad(format!(
+                            "step {s} copies {} bytes into buffer {to} ({} bytes), which no step defines",
+                            f.bytes, t.bytes
+                        ));
+                    }
+                    if f.offset < t.offset + t.bytes && t.offset < f.offset + f.bytes {
+                        return bad(format!(
+                            "step {s} copies buffer {from} onto bytes it shares with buffer {to}"
+                        ));
+                    }
+                    continue;
+                }
+                Step::While { pred: b, .. } | Step::Case { index: b, .. } => {
+                    let buf = &self.buffers[*b as usize];
+                    if Param::elem_bytes(&buf.elem) != Some(buf.bytes)
+                        || selector(&buf.elem, &vec![0; buf.bytes as usize]).is_none()
+                    {
+                        return bad(format!(
+                            "step {s} chooses by buffer {b}, which is not one integer ({} bytes of {})",
+                            buf.bytes, buf.elem
+                        ));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             if let Step::Collective {
                 op,
                 input,
@@ -634,18 +822,30 @@ impl Plan {
         Ok(())
     }
 
-    /// The launches of the plan, in order, with their kernels' manifest entries.
+    /// The launches of the plan, in [`preorder`] (each launch of a loop or a
+    /// branch once, however often it runs), with their kernels' manifest
+    /// entries. A launch's position here is its launch number, what
+    /// [`Plan::run_host`]'s `on_launch` is told.
     pub fn launches<'a>(
         &'a self,
         kernels: &'a [KernelInfo],
     ) -> impl Iterator<Item = (&'a KernelInfo, &'a [u32])> + 'a {
-        self.steps.iter().filter_map(move |s| match s {
-            Step::Launch { kernel, args } => kernels
-                .iter()
-                .find(|k| &k.name == kernel)
-                .map(|k| (k, args.as_slice())),
-            Step::Alias { .. } | Step::Collective { .. } => None,
-        })
+        preorder(&self.steps)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(move |s| match s {
+                Step::Launch { kernel, args } => kernels
+                    .iter()
+                    .find(|k| &k.name == kernel)
+                    .map(|k| (k, args.as_slice())),
+                _ => None,
+            })
+    }
+
+    /// Whether the plan holds loops or choices (a runner cannot replay it
+    /// as one fixed sequence of launches).
+    pub fn has_control_flow(&self) -> bool {
+        self.steps.iter().any(Step::is_control)
     }
 
     /// What a fresh arena of `device` holds before the first run, as
@@ -908,14 +1108,82 @@ impl Plan {
             }
             arenas.push(arena);
         }
+        self.exec(&self.steps, 0, kernels, &mut arenas, run, on_launch)?;
         let range = |b: u32| {
             let b = &self.buffers[b as usize];
             b.offset as usize..(b.offset + b.bytes) as usize
         };
-        let mut n = 0;
-        for step in &self.steps {
+        Ok(arenas
+            .iter()
+            .map(|arena| {
+                self.outputs
+                    .iter()
+                    .map(|b| arena[range(*b)].to_vec())
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Runs `steps` over every device's arena (see [`Plan::run_host_spmd`]);
+    /// `first` is the launch number ([`Plan::launches`]) of the first launch
+    /// in them. Loops and choices read their test or branch number from the
+    /// arenas, which must agree on it.
+    fn exec(
+        &self,
+        steps: &[Step],
+        first: usize,
+        kernels: &[KernelInfo],
+        arenas: &mut [Vec<u8>],
+        run: &mut Launcher<'_>,
+        on_launch: &mut dyn FnMut(usize),
+    ) -> Result<(), String> {
+        let range = |b: u32| {
+            let b = &self.buffers[b as usize];
+            b.offset as usize..(b.offset + b.bytes) as usize
+        };
+        // The one value every device's arena holds in buffer `b`.
+        let read = |arenas: &[Vec<u8>], b: u32, what: &str| -> Result<i64, String> {
+            let elem = &self.buffers[b as usize].elem;
+            let mut value = None;
+            for arena in arenas {
+                let v = selector(elem, &arena[range(b)])
+                    .ok_or_else(|| format!("@{}: {what} is not one integer", self.func))?;
+                if value.is_some_and(|w| w != v) {
+                    return Err(format!("@{}: the devices disagree on {what}", self.func));
+                }
+                value = Some(v);
+            }
+            Ok(value.unwrap_or(0))
+        };
+        let mut n = first;
+        for step in steps {
             match step {
                 Step::Alias { .. } => {}
+                Step::Copy { from, to } => {
+                    let (f, t) = (range(*from), range(*to));
+                    for arena in arenas.iter_mut() {
+                        arena.copy_within(f.clone(), t.start);
+                    }
+                }
+                Step::While { cond, pred, body } => {
+                    let in_cond = cond.iter().map(launch_count).sum::<usize>();
+                    loop {
+                        self.exec(cond, n, kernels, arenas, run, on_launch)?;
+                        if read(arenas, *pred, "a loop test")? == 0 {
+                            break;
+                        }
+                        self.exec(body, n + in_cond, kernels, arenas, run, on_launch)?;
+                    }
+                }
+                Step::Case { index, branches } => {
+                    let i = branch(read(arenas, *index, "a branch number")?, branches.len());
+                    let before: usize = branches[..i]
+                        .iter()
+                        .flat_map(|b| b.iter())
+                        .map(launch_count)
+                        .sum();
+                    self.exec(&branches[i], n + before, kernels, arenas, run, on_launch)?;
+                }
                 Step::Launch { kernel, args } => {
                     let k = kernels
                         .iter()
@@ -943,7 +1211,6 @@ impl Plan {
                         }
                     }
                     on_launch(n);
-                    n += 1;
                 }
                 Step::Collective {
                     op,
@@ -976,16 +1243,22 @@ impl Plan {
                     }
                 }
             }
+            n += launch_count(step);
         }
-        Ok(arenas
+        Ok(())
+    }
+}
+
+/// How many launches `step` holds, itself and nested (each once).
+pub fn launch_count(step: &Step) -> usize {
+    match step {
+        Step::Launch { .. } => 1,
+        _ => step
+            .nested()
             .iter()
-            .map(|arena| {
-                self.outputs
-                    .iter()
-                    .map(|b| arena[range(*b)].to_vec())
-                    .collect()
-            })
-            .collect())
+            .flat_map(|l| l.iter())
+            .map(launch_count)
+            .sum(),
     }
 }
 
@@ -1012,7 +1285,6 @@ pub fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::Param;
 
     fn buf(bytes: u64, source: Source) -> Buffer {
         Buffer {

@@ -49,28 +49,30 @@ pub fn plans(
 pub fn remark(p: &FuncPlan) -> String {
     match p {
         FuncPlan::Planned(p) => {
-            let launches = p
-                .steps
-                .iter()
-                .filter(|s| matches!(s, Step::Launch { .. }))
-                .count();
-            let collectives = p
-                .steps
-                .iter()
-                .filter(|s| matches!(s, Step::Collective { .. }))
-                .count();
+            let all = aic_runtime::plan::preorder(&p.steps).unwrap_or_default();
+            let count = |f: fn(&Step) -> bool| all.iter().filter(|s| f(s)).count();
+            let launches = count(|s| matches!(s, Step::Launch { .. }));
+            let collectives = count(|s| matches!(s, Step::Collective { .. }));
+            let aliases = count(|s| matches!(s, Step::Alias { .. }));
+            let copies = count(|s| matches!(s, Step::Copy { .. }));
+            let loops = count(|s| matches!(s, Step::While { .. }));
+            let choices = count(|s| matches!(s, Step::Case { .. }));
+            let flow = if loops + choices + copies > 0 {
+                format!(", {copies} copies, {loops} loops, {choices} choices")
+            } else {
+                String::new()
+            };
             let share = if p.tensor_bytes == 0 {
                 100.0
             } else {
                 100.0 * p.arena_bytes as f64 / p.tensor_bytes as f64
             };
             format!(
-                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {} aliases{}",
+                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {aliases} aliases{flow}{}",
                 p.func,
                 p.arena_bytes,
                 p.tensor_bytes,
                 p.buffers.len(),
-                p.steps.len() - launches - collectives,
                 if p.devices > 1 {
                     format!(
                         ", {collectives} collectives on each of {} devices",

@@ -889,7 +889,6 @@ impl Pass for FusionToTile {
         // A kernel-sized graph op left on its own (a matmul, a softmax, an
         // add of tensors) is a group of one.
         let mut alone = Vec::new();
-        let mut scalars = Vec::new();
         ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
             let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
             // Elementwise ops too (not those of rank 0: scalars are
@@ -908,21 +907,10 @@ impl Pass for FusionToTile {
                 && !aic_dialects::graph::Reshape::is(ctx, o)
                 && ctx.num_results(o) > 0
                 && ctx.results(o).all(|r| !shape(ctx, r).is_empty());
-            // With `total`, any graph op computing scalars only (a loop
-            // counter's add, a condition's compare) gets a one-element
-            // kernel too, after everything else (so that the other kernels
-            // keep their numbers).
-            let scalar = aic_dialects::graph::semantics(ctx.op_name(o)).is_some()
-                && !aic_dialects::graph::Constant::is(ctx, o)
-                && !aic_dialects::graph::Reshape::is(ctx, o)
-                && ctx.num_results(o) > 0
-                && ctx.results(o).all(|r| shape(ctx, r).is_empty());
             if !inside && (is_gemm_op(ctx, o) || is_row_op(ctx, o) || elementwise) {
                 alone.push((o, false));
             } else if !inside && other {
                 alone.push((o, true));
-            } else if !inside && scalar && self.total {
-                scalars.push(o);
             }
         });
         // The ops only the general generator takes (views, casts, iota,
@@ -989,7 +977,26 @@ impl Pass for FusionToTile {
             .filter(|(g, _)| general_only.contains(g))
             .collect();
         changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
-        // Then the lone scalar ops (with `total`), in program order.
+        // Then, with `total`, every graph op left computing scalars only (a
+        // loop counter's add, a condition's compare, a split group's final
+        // reduction) gets a one-element kernel too, in program order and
+        // numbered after everything else (so that the other kernels keep
+        // their numbers).
+        let mut scalars = Vec::new();
+        if self.total {
+            ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+                let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
+                if !inside
+                    && aic_dialects::graph::semantics(ctx.op_name(o)).is_some()
+                    && !aic_dialects::graph::Constant::is(ctx, o)
+                    && !aic_dialects::graph::Reshape::is(ctx, o)
+                    && ctx.num_results(o) > 0
+                    && ctx.results(o).all(|r| shape(ctx, r).is_empty())
+                {
+                    scalars.push(o);
+                }
+            });
+        }
         let scalar_groups: Vec<Op> = scalars.into_iter().map(|o| wrap(ctx, o)).collect();
         let groups = groups_of(ctx, root)
             .into_iter()

@@ -1633,6 +1633,301 @@ mod tests {
         assert!(err.unwrap_err().contains("is 8 bytes, 4 given"));
     }
 
+    fn int(source: Source) -> Buffer {
+        Buffer {
+            offset: 0,
+            bytes: 4,
+            elem: "i32".into(),
+            shape: Vec::new(),
+            source,
+        }
+    }
+
+    fn i32_kernel(name: &str, ins: usize) -> KernelInfo {
+        let mut k = kernel(name, &vec![(4, false); ins]);
+        k.params.push(Param {
+            elem: "i32".into(),
+            shape: Vec::new(),
+            bytes: 4,
+            output: true,
+        });
+        for p in &mut k.params {
+            p.elem = "i32".into();
+            p.shape = Vec::new();
+        }
+        k
+    }
+
+    fn i32_of(b: &[u8]) -> i32 {
+        i32::from_le_bytes(b[..4].try_into().unwrap())
+    }
+
+    /// Host kernels of one `i32` each: `lt` (a < b), `inc` (a + 1), `add`
+    /// (a + b), `k7` and `k9` (constants).
+    fn run_i32(k: &KernelInfo, bufs: &mut [Vec<u8>]) -> Result<(), String> {
+        let a = bufs.first().map_or(0, |b| i32_of(b));
+        let b = bufs.get(1).map_or(0, |b| i32_of(b));
+        let v = match k.name.as_str() {
+            "lt" => i32::from(a < b),
+            "inc" => a + 1,
+            "add" => a + b,
+            "k7" => 7,
+            "k9" => 9,
+            other => return Err(format!("no kernel {other}")),
+        };
+        *bufs.last_mut().unwrap() = v.to_le_bytes().to_vec();
+        Ok(())
+    }
+
+    /// `acc = 0; for i in 0..n { acc += x }`, returning `acc` and `i`: the
+    /// counter and the sum carried, `x` read by the body's second launch,
+    /// `t` written by it.
+    fn counted_loop() -> (Plan, Vec<KernelInfo>) {
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                int(Source::Input {
+                    arg: 0,
+                    kept: false,
+                }),
+                int(Source::Constant {
+                    hex: encode_hex(&0i32.to_le_bytes()),
+                }),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Input {
+                    arg: 1,
+                    kept: false,
+                }),
+                int(Source::Step),
+            ],
+            vec![
+                Step::Copy { from: 1, to: 2 },
+                Step::Copy { from: 1, to: 5 },
+                Step::While {
+                    cond: vec![launch("lt", &[2, 0, 3])],
+                    pred: 3,
+                    body: vec![
+                        launch("inc", &[2, 4]),
+                        launch("add", &[5, 6, 7]),
+                        Step::Copy { from: 4, to: 2 },
+                        Step::Copy { from: 7, to: 5 },
+                    ],
+                },
+            ],
+            vec![0, 6],
+            vec![5, 2],
+        )
+        .unwrap();
+        let ks = vec![i32_kernel("lt", 2), i32_kernel("inc", 1), i32_kernel("add", 2)];
+        (p, ks)
+    }
+
+    #[test]
+    fn a_buffer_touched_in_a_loop_lives_across_the_whole_loop() {
+        let (p, ks) = counted_loop();
+        p.validate(&ks).unwrap();
+        assert_no_overlap(&p);
+        // `x` (6) is last read before `t` (7) is first written within an
+        // iteration, but the next iteration reads it again: they may not
+        // share bytes; nor may the carried sum (5) and `t`, nor the counter
+        // (2) and its next value (4).
+        let o = |b: usize| p.buffers[b].offset;
+        for (a, b) in [(6, 7), (5, 7), (2, 4), (0, 7), (3, 4)] {
+            assert_ne!(o(a), o(b), "buffers {a} and {b} share bytes: {p:#?}");
+        }
+        for (n, x, want) in [(3, 5, [15, 3]), (0, 5, [0, 0]), (-2, 5, [0, 0]), (1, -4, [-4, 1])] {
+            let mut ran = Vec::new();
+            let out = p
+                .run_host(
+                    &ks,
+                    &[&i32::to_le_bytes(n), &i32::to_le_bytes(x)],
+                    &mut run_i32,
+                    &mut |i| ran.push(i),
+                )
+                .unwrap();
+            assert_eq!([i32_of(&out[0]), i32_of(&out[1])], want, "n = {n}");
+            // The test runs n + 1 times, the body n times; each launch is
+            // reported by its launch number.
+            let trips = n.max(0) as usize;
+            let mut want_ran = Vec::new();
+            for _ in 0..trips {
+                want_ran.extend([0, 1, 2]);
+            }
+            want_ran.push(0);
+            assert_eq!(ran, want_ran);
+        }
+        let launches: Vec<&str> = p.launches(&ks).map(|(k, _)| k.name.as_str()).collect();
+        assert_eq!(launches, ["lt", "inc", "add"]);
+    }
+
+    /// A choice among three branches by an `i32` argument, each branch
+    /// launching a kernel and copying its result out.
+    fn three_way() -> (Plan, Vec<KernelInfo>) {
+        let branch = |k: &str, t: u32| vec![launch(k, &[t]), Step::Copy { from: t, to: 1 }];
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                int(Source::Input {
+                    arg: 0,
+                    kept: false,
+                }),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+            ],
+            vec![Step::Case {
+                index: 0,
+                branches: vec![branch("k7", 2), branch("k9", 3), branch("k7", 4)],
+            }],
+            vec![0],
+            vec![1],
+        )
+        .unwrap();
+        let ks = vec![i32_kernel("k7", 0), i32_kernel("k9", 0)];
+        (p, ks)
+    }
+
+    #[test]
+    fn a_case_runs_one_branch_and_clamps_its_index() {
+        let (p, ks) = three_way();
+        p.validate(&ks).unwrap();
+        assert_no_overlap(&p);
+        // Branches never run together: their temporaries may share bytes.
+        assert_eq!(p.buffers[2].offset, p.buffers[3].offset);
+        for (index, want, launch) in [
+            (0, 7, 0),
+            (1, 9, 1),
+            (2, 7, 2),
+            (3, 7, 2),
+            (-1, 7, 2),
+            (i32::MAX, 7, 2),
+        ] {
+            let mut ran = Vec::new();
+            let out = p
+                .run_host(&ks, &[&i32::to_le_bytes(index)], &mut run_i32, &mut |i| {
+                    ran.push(i)
+                })
+                .unwrap();
+            assert_eq!(i32_of(&out[0]), want, "index {index}");
+            assert_eq!(ran, vec![launch], "index {index}");
+        }
+    }
+
+    #[test]
+    fn selectors_read_one_integer() {
+        assert_eq!(selector("i1", &[1]), Some(1));
+        assert_eq!(selector("i1", &[2]), Some(1));
+        assert_eq!(selector("i8", &[0xff]), Some(-1));
+        assert_eq!(selector("i32", &(-5i32).to_le_bytes()), Some(-5));
+        assert_eq!(selector("i64", &7i64.to_le_bytes()), Some(7));
+        assert_eq!(selector("f32", &[0; 4]), None);
+        assert_eq!(selector("i32", &[0; 8]), None);
+        assert_eq!((branch(-1, 3), branch(1, 3), branch(3, 3)), (2, 1, 2));
+    }
+
+    #[test]
+    fn control_flow_plans_round_trip_through_json() {
+        let (p, _) = counted_loop();
+        let text = serde_json::to_string(&p).unwrap();
+        assert!(text.contains(r#""kind":"while""#), "{text}");
+        let back: Plan = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, p);
+        let (c, _) = three_way();
+        let back: Plan = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn hostile_control_flow_is_refused() {
+        let (good, ks) = counted_loop();
+        let refused = |p: &Plan, want: &str| {
+            let e = p.validate(&ks).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        };
+        fn body(p: &mut Plan) -> &mut Vec<Step> {
+            match &mut p.steps[2] {
+                Step::While { body, .. } => body,
+                _ => unreachable!(),
+            }
+        }
+        // A bad index deep inside the loop.
+        let mut p = good.clone();
+        body(&mut p).push(launch("inc", &[2, 99]));
+        refused(&p, "names buffer 99");
+        let mut p = good.clone();
+        if let Step::While { pred, .. } = &mut p.steps[2] {
+            *pred = 8;
+        }
+        refused(&p, "names buffer 8");
+        // A kernel the bundle lacks, nested.
+        let mut p = good.clone();
+        body(&mut p).push(launch("nope", &[2, 4]));
+        refused(&p, "not in the bundle");
+        // Copies onto themselves, into an argument, of another size, onto
+        // overlapping bytes.
+        let mut p = good.clone();
+        body(&mut p).push(Step::Copy { from: 4, to: 4 });
+        refused(&p, "onto itself");
+        let mut p = good.clone();
+        body(&mut p).push(Step::Copy { from: 4, to: 6 });
+        refused(&p, "which no step defines");
+        let mut p = good.clone();
+        p.buffers.push(Buffer {
+            bytes: 2,
+            ..int(Source::Step)
+        });
+        body(&mut p).push(Step::Copy { from: 8, to: 7 });
+        refused(&p, "copies 2 bytes");
+        let mut p = good.clone();
+        p.buffers[7].offset = p.buffers[4].offset;
+        body(&mut p).push(Step::Copy { from: 4, to: 7 });
+        refused(&p, "shares with");
+        // A test that is not one integer.
+        let mut p = good.clone();
+        p.buffers[3].elem = "f32".into();
+        refused(&p, "not one integer");
+        // A choice of no branches.
+        let mut p = good.clone();
+        p.steps.push(Step::Case {
+            index: 0,
+            branches: vec![],
+        });
+        refused(&p, "no branches");
+        // Nesting past the limit: refused without recursing (a manifest
+        // of any depth is walked iteratively).
+        let mut deep = vec![launch("inc", &[2, 4])];
+        for _ in 0..MAX_NESTING + 1 {
+            deep = vec![Step::Case {
+                index: 0,
+                branches: vec![deep],
+            }];
+        }
+        let mut p = good.clone();
+        p.steps.extend(deep);
+        refused(&p, "nest deeper");
+        let mut flat = good.clone();
+        flat.steps.push(launch("inc", &[2, 4]));
+        flat.validate(&ks).unwrap();
+        // And Plan::new refuses what validate would.
+        let e = Plan::new(
+            "f".into(),
+            good.buffers.clone(),
+            vec![Step::While {
+                cond: vec![],
+                pred: 42,
+                body: vec![],
+            }],
+            vec![],
+            vec![],
+        )
+        .unwrap_err();
+        assert!(e.contains("names buffer 42"), "{e}");
+    }
+
     #[test]
     fn hex_round_trip() {
         let b = [0u8, 1, 0x7f, 0x80, 0xff];

@@ -668,6 +668,33 @@ func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}
 
     #[test]
     fn tensor_ops_left_on_the_host_are_named() {
+        // A scalar op no graph op expresses is the host program's: the
+        // function gets no plan, and the op is named.
+        let plans = compile(
+            r#"
+func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
+  %e = stablehlo.exponential %x : tensor<4xf32>
+  %c = stablehlo.custom_call @foo(%n) : (tensor<i32>) -> tensor<i32>
+  return %e, %c : tensor<4xf32>, tensor<i32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Interpreted(i)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        assert_eq!(i.ops.len(), 1, "{i:#?}");
+        assert_eq!(i.ops[0].name, "stablehlo.custom_call");
+        assert!(i.ops[0].loc.starts_with("t.mlir:4:"), "{:?}", i.ops[0]);
+    }
+
+    /// Every step of `p`, nested ones included.
+    fn all_steps(p: &Plan) -> Vec<&Step> {
+        aic_runtime::plan::preorder(&p.steps).unwrap()
+    }
+
+    #[test]
+    fn loops_become_plan_steps_with_kernels_for_their_scalars() {
         let plans = compile(
             r#"
 func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
@@ -687,11 +714,107 @@ func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
 "#,
             &[],
         );
-        let [FuncPlan::Interpreted(i)] = plans.as_slice() else {
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
             panic!("{plans:#?}")
         };
-        assert_eq!(i.ops.len(), 1, "{i:#?}");
-        assert_eq!(i.ops[0].name, "stablehlo.while");
-        assert!(i.ops[0].loc.starts_with("t.mlir:4:"), "{:?}", i.ops[0]);
+        // The initial values copied into the carried buffers, then the loop.
+        let [
+            Step::Copy { from: i0, to: i },
+            Step::Copy { from: x, to: v },
+            Step::While { cond, pred, body },
+        ] = p.steps.as_slice()
+        else {
+            panic!("{p:#?}")
+        };
+        assert_eq!(*x, p.inputs[0]);
+        assert!(matches!(p.buffers[*i0 as usize].source, Source::Constant { .. }));
+        // The compare is a kernel writing the test; the counter's add and
+        // the exponential are kernels, their results copied back.
+        let [Step::Launch { args, .. }] = cond.as_slice() else {
+            panic!("{cond:#?}")
+        };
+        assert_eq!(args.last(), Some(pred));
+        assert_eq!(p.buffers[*pred as usize].elem, "i1");
+        let launches = body
+            .iter()
+            .filter(|s| matches!(s, Step::Launch { .. }))
+            .count();
+        assert_eq!(launches, 2, "{body:#?}");
+        let copied: Vec<u32> = body
+            .iter()
+            .filter_map(|s| match s {
+                Step::Copy { to, .. } => Some(*to),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(copied, vec![*i, *v]);
+        assert_eq!(p.outputs, vec![*v]);
+    }
+
+    #[test]
+    fn swapped_carried_values_go_through_a_temporary() {
+        // (a, b) = (b, a): copying b into a first would lose a.
+        let plans = compile(
+            r#"
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c, %x = %a, %y = %b) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %j, %y, %x : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        let Some(Step::While { body, .. }) = p.steps.last() else {
+            panic!("{p:#?}")
+        };
+        let copies: Vec<(u32, u32)> = body
+            .iter()
+            .filter_map(|s| match s {
+                Step::Copy { from, to } => Some((*from, *to)),
+                _ => None,
+            })
+            .collect();
+        let [x, y] = p.outputs[..] else { panic!() };
+        // Both swapped values saved first, then the three carried buffers
+        // written.
+        assert_eq!(copies.len(), 5, "{copies:?}");
+        let (t1, t2) = (copies[0].1, copies[1].1);
+        assert_eq!(copies[0].0, y);
+        assert_eq!(copies[1].0, x);
+        assert_eq!(&copies[3..], &[(t1, x), (t2, y)]);
+        assert!(all_steps(p).len() > copies.len());
+    }
+
+    #[test]
+    fn the_control_flow_fixture_is_planned() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/jax/control_flow.mlir"),
+        )
+        .unwrap();
+        let plans = compile(&text, &[]);
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        let steps = all_steps(p);
+        let count = |f: fn(&Step) -> bool| steps.iter().filter(|s| f(s)).count();
+        assert_eq!(count(|s| matches!(s, Step::While { .. })), 1);
+        assert_eq!(count(|s| matches!(s, Step::Case { .. })), 1);
+        // The loop's compare and scalar adds, the case index's compare and
+        // cast: kernels like the rest.
+        assert_eq!(count(|s| matches!(s, Step::Launch { .. })), 8, "{p:#?}");
+        let r = remark(&plans[0]);
+        assert!(r.contains("8 launches") && r.contains("1 loops, 1 choices"), "{r}");
     }
 }

@@ -124,6 +124,16 @@ pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -
     Ok(())
 }
 
+/// Whether the general generator takes `op` alone: an op it evaluates
+/// element by element, of operands and results it stores.
+pub(super) fn takes(ctx: &Context, op: Op) -> bool {
+    supported(ctx, op).is_ok()
+        && ctx
+            .operands(op)
+            .iter()
+            .all(|v| storable(ctx, ctx.value_type(*v)).is_ok())
+}
+
 /// Why `op` cannot be evaluated element by element, if it cannot.
 fn supported(ctx: &Context, op: Op) -> Result<(), Skip> {
     let name = ctx.op_name(op);

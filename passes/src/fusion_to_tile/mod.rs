@@ -979,9 +979,11 @@ impl Pass for FusionToTile {
         changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
         // Then, with `total`, every graph op left computing scalars only (a
         // loop counter's add, a condition's compare, a split group's final
-        // reduction) gets a one-element kernel too, in program order and
-        // numbered after everything else (so that the other kernels keep
-        // their numbers).
+        // reduction) that the general generator takes gets a one-element
+        // kernel too, in program order and numbered after everything else
+        // (so that the other kernels keep their numbers). One it does not
+        // take stays as it was (the cast of a partition id's ui32 to i32 is
+        // a view in the plan).
         let mut scalars = Vec::new();
         if self.total {
             ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
@@ -992,6 +994,7 @@ impl Pass for FusionToTile {
                     && !aic_dialects::graph::Reshape::is(ctx, o)
                     && ctx.num_results(o) > 0
                     && ctx.results(o).all(|r| shape(ctx, r).is_empty())
+                    && general::takes(ctx, o)
                 {
                     scalars.push(o);
                 }

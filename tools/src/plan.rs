@@ -727,7 +727,10 @@ func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
             panic!("{p:#?}")
         };
         assert_eq!(*x, p.inputs[0]);
-        assert!(matches!(p.buffers[*i0 as usize].source, Source::Constant { .. }));
+        assert!(matches!(
+            p.buffers[*i0 as usize].source,
+            Source::Constant { .. }
+        ));
         // The compare is a kernel writing the test; the counter's add and
         // the exponential are kernels, their results copied back.
         let [Step::Launch { args, .. }] = cond.as_slice() else {
@@ -815,6 +818,9 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>, %n: tensor<i32>) -> (tenso
         // cast: kernels like the rest.
         assert_eq!(count(|s| matches!(s, Step::Launch { .. })), 8, "{p:#?}");
         let r = remark(&plans[0]);
-        assert!(r.contains("8 launches") && r.contains("1 loops, 1 choices"), "{r}");
+        assert!(
+            r.contains("8 launches") && r.contains("1 loops, 1 choices"),
+            "{r}"
+        );
     }
 }

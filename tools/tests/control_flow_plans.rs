@@ -8,15 +8,15 @@
 #![cfg(feature = "llvm")]
 
 mod common;
+use aic::SourceMap;
 use aic::interp::{Data, Interp, Tensor};
 use aic::ir::{Context, Op};
-use aic::types::Type;
 use aic::syntax::{parse_module, with_parser_stack};
+use aic::types::Type;
 use aic::verifier::verify;
-use aic::SourceMap;
+use aic_runtime::KernelInfo;
 use aic_runtime::bundle::Bundle;
 use aic_runtime::plan::{FuncPlan, Plan, Step, preorder};
-use aic_runtime::KernelInfo;
 use aic_tools::compile::{from_bytes, to_bytes};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -247,10 +247,7 @@ fn differential(name: &str, text: &'static str, n: (i64, i64), k: (i64, i64), dr
             let args: Vec<Tensor> = ins
                 .iter()
                 .map(|ty| {
-                    let count: i64 = ctx
-                        .type_kind(*ty)
-                        .shape()
-                        .map_or(1, |s| s.iter().product());
+                    let count: i64 = ctx.type_kind(*ty).shape().map_or(1, |s| s.iter().product());
                     if ctx.type_kind(*ty).shape().is_some_and(|s| s.is_empty()) {
                         let (lo, hi) = ints.next().expect("two integer arguments");
                         Tensor::from_i64s(&ctx, *ty, [rng.int(lo, hi)])
@@ -286,7 +283,13 @@ fn differential(name: &str, text: &'static str, n: (i64, i64), k: (i64, i64), dr
 fn loops_and_choices_equal_the_interpreter_on_random_trip_counts_and_branches() {
     // Trip counts from none (and negative) to 7; branch numbers from -3
     // (out of range: the last branch) to 5 (out of range too).
-    differential("loop_and_choices.mlir", LOOP_AND_CHOICES, (-2, 7), (-3, 5), 24);
+    differential(
+        "loop_and_choices.mlir",
+        LOOP_AND_CHOICES,
+        (-2, 7),
+        (-3, 5),
+        24,
+    );
 }
 
 #[test]
@@ -312,4 +315,32 @@ fn a_wrong_result_is_caught() {
         let j = Tensor::from_i64s(&ctx, outs[2], [4]);
         assert!(differs(&i, &j, 1e-5, 1e-6).is_some());
     });
+}
+
+#[test]
+fn aic_run_runs_the_control_flow_and_scalar_loss_fixtures_with_no_interpreter() {
+    // JAX's loop and switch, and a data-parallel loss whose all-reduced sum
+    // is divided on one element: both plans, no op left to the interpreter.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for (dir, name) in [
+        ("jax", "control_flow"),
+        ("sharded", "data_parallel_loss_dp4"),
+    ] {
+        let dir = root.join(dir);
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_aic-run"));
+        cmd.arg("--target=host")
+            .arg(dir.join(format!("{name}.mlir")))
+            .arg("--entry=@main")
+            .arg("--check");
+        for p in common::npys(&dir, name, "in") {
+            cmd.arg(format!("--input={}", p.display()));
+        }
+        let out = cmd.output().expect("aic-run runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            out.status.success() && err.contains("check: ok"),
+            "{name}: {err}"
+        );
+        assert!(!err.contains("interpreter"), "{name}: {err}");
+    }
 }

@@ -95,11 +95,12 @@ impl<'c> MultiDevicePlan<'c> {
         kernels: &[KernelInfo],
     ) -> Result<MultiDevicePlan<'c>, MultiError> {
         plan.validate(kernels).map_err(MultiError::Invalid)?;
-        if plan
-            .steps
-            .iter()
-            .any(|s| matches!(s, Step::Copy { .. } | Step::While { .. } | Step::Case { .. }))
-        {
+        if plan.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::Copy { .. } | Step::While { .. } | Step::Case { .. }
+            )
+        }) {
             return Err(MultiError::Invalid(format!(
                 "@{} holds loops or choices: a partitioned plan with control flow runs on the host target only",
                 plan.func
@@ -193,7 +194,8 @@ impl<'c> MultiDevicePlan<'c> {
         for (s, step) in self.plan.steps.iter().enumerate() {
             match step {
                 // Refused in `new`.
-                Step::Alias { .. } | Step::Copy { .. } | Step::While { .. } | Step::Case { .. } => {}
+                Step::Alias { .. } | Step::Copy { .. } | Step::While { .. } | Step::Case { .. } => {
+                }
                 Step::Launch { .. } => {
                     for dev in &self.devices {
                         let (k, f, ptrs) = &dev.launches[launch];

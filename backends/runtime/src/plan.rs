@@ -379,9 +379,10 @@ impl Step {
         match self {
             Step::While { cond, body, .. } => vec![cond.as_slice(), body.as_slice()],
             Step::Case { branches, .. } => branches.iter().map(Vec::as_slice).collect(),
-            Step::Launch { .. } | Step::Alias { .. } | Step::Copy { .. } | Step::Collective { .. } => {
-                Vec::new()
-            }
+            Step::Launch { .. }
+            | Step::Alias { .. }
+            | Step::Copy { .. }
+            | Step::Collective { .. } => Vec::new(),
         }
     }
 
@@ -1721,7 +1722,11 @@ mod tests {
             vec![5, 2],
         )
         .unwrap();
-        let ks = vec![i32_kernel("lt", 2), i32_kernel("inc", 1), i32_kernel("add", 2)];
+        let ks = vec![
+            i32_kernel("lt", 2),
+            i32_kernel("inc", 1),
+            i32_kernel("add", 2),
+        ];
         (p, ks)
     }
 
@@ -1738,7 +1743,12 @@ mod tests {
         for (a, b) in [(6, 7), (5, 7), (2, 4), (0, 7), (3, 4)] {
             assert_ne!(o(a), o(b), "buffers {a} and {b} share bytes: {p:#?}");
         }
-        for (n, x, want) in [(3, 5, [15, 3]), (0, 5, [0, 0]), (-2, 5, [0, 0]), (1, -4, [-4, 1])] {
+        for (n, x, want) in [
+            (3, 5, [15, 3]),
+            (0, 5, [0, 0]),
+            (-2, 5, [0, 0]),
+            (1, -4, [-4, 1]),
+        ] {
             let mut ran = Vec::new();
             let out = p
                 .run_host(

@@ -36,8 +36,16 @@ const BLOCK: i64 = 1024;
 const SMALL_CONSTANT: i64 = 64;
 
 /// Lower `group` as one kernel per distinct output element count, each a
-/// grid of blocks of consecutive output elements.
-pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
+/// grid of blocks of consecutive output elements. A group of scalars only
+/// with `scalars` (a one-element kernel), else it is left to the host
+/// program.
+pub(super) fn general(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    n_kernel: usize,
+    scalars: bool,
+) -> Result<(), Skip> {
     let b = ctx
         .regions(group)
         .first()
@@ -54,6 +62,12 @@ pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -
     }
     for v in inputs.iter().chain(&yields) {
         storable(ctx, ctx.value_type(*v))?;
+    }
+    // Scalars are the host program's arithmetic (loop counters and
+    // conditions), not kernels, unless every tensor op must be one (so
+    // that a plan holds no tensor op the interpreter would run).
+    if !scalars && yields.iter().all(|y| shape(ctx, *y).is_empty()) {
+        return Err("a group of scalars (the host program's arithmetic)".into());
     }
     // Results of one element count share a kernel.
     let mut parts: Vec<(i64, Vec<usize>)> = Vec::new();

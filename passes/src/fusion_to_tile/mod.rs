@@ -158,6 +158,9 @@ struct Config<'a> {
     reduce_chunk: i64,
     /// How GEMM generators pick their tiles.
     tuner: tuning::Tuner<'a>,
+    /// Whether every tensor op must become a kernel (the pass's `total`):
+    /// then the general generator takes groups of scalars too.
+    total: bool,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
@@ -173,7 +176,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| groupnorm(c, g, f, i),
     |c, g, f, k, i| elementwise(c, g, f, k.target, i),
-    |c, g, f, _, i| general(c, g, f, i),
+    |c, g, f, k, i| general(c, g, f, i, k.total),
 ];
 
 /// Why a group is left alone.
@@ -806,15 +809,7 @@ impl FusionToTile {
                 })
                 .unwrap_or_default();
             let flops = group_flops(ctx, g);
-            // Without `total`, scalars are the host program's arithmetic
-            // (loop counters and conditions); with it, they are kernels too
-            // (one element each), so that a plan holds no tensor op the
-            // interpreter would run.
-            let scalars = !self.total && ctx.results(g).all(|r| shape(ctx, r).is_empty());
             let made = sized(ctx, g).and_then(|()| {
-                if scalars {
-                    return Err("a group of scalars (the host program's arithmetic)".to_string());
-                }
                 // The last reason given (the general generator's) is the
                 // one reported.
                 let mut why = NOT_MINE.to_string();
@@ -937,6 +932,7 @@ impl Pass for FusionToTile {
             target: &self.target,
             cache: &cache,
             reduce_chunk: self.reduce_chunk,
+            total: self.total,
             tuner: tuning::Tuner {
                 target: &self.target,
                 arch: if self.arch.is_empty() {

@@ -64,8 +64,8 @@ pub(super) fn general(
         storable(ctx, ctx.value_type(*v))?;
     }
     // Scalars are the host program's arithmetic (loop counters and
-    // conditions), not kernels, unless every tensor op must be one (so
-    // that a plan holds no tensor op the interpreter would run).
+    // conditions), not kernels, unless asked for (so that a plan holds no
+    // tensor op the interpreter would run).
     if !scalars && yields.iter().all(|y| shape(ctx, *y).is_empty()) {
         return Err("a group of scalars (the host program's arithmetic)".into());
     }

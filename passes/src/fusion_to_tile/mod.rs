@@ -120,6 +120,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Lower every group with the general code generator alone (loop nests over the output's elements), as tests of it do",
         },
         OptSpec {
+            name: "scalars",
+            kind: OptKind::Bool,
+            default: "false",
+            range: None,
+            help: "Lower groups of scalars and graph ops computing scalars (loop tests and counters, branch numbers) to one-element kernels of the general generator, as executable plans need, where without it they stay the host program's arithmetic",
+        },
+        OptSpec {
             name: "total",
             kind: OptKind::Bool,
             default: "false",
@@ -136,6 +143,7 @@ pub static INFO: PassInfo = PassInfo {
             wgmma: o.bool("wgmma"),
             general_only: o.bool("general-only"),
             total: o.bool("total"),
+            scalars: o.bool("scalars"),
         })
     },
 };
@@ -148,6 +156,7 @@ struct FusionToTile {
     wgmma: bool,
     general_only: bool,
     total: bool,
+    scalars: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -158,9 +167,9 @@ struct Config<'a> {
     reduce_chunk: i64,
     /// How GEMM generators pick their tiles.
     tuner: tuning::Tuner<'a>,
-    /// Whether every tensor op must become a kernel (the pass's `total`):
-    /// then the general generator takes groups of scalars too.
-    total: bool,
+    /// Whether the general generator takes groups of scalars too (the
+    /// pass's `scalars`).
+    scalars: bool,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
@@ -176,7 +185,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| groupnorm(c, g, f, i),
     |c, g, f, k, i| elementwise(c, g, f, k.target, i),
-    |c, g, f, k, i| general(c, g, f, i, k.total),
+    |c, g, f, k, i| general(c, g, f, i, k.scalars),
 ];
 
 /// Why a group is left alone.
@@ -932,7 +941,7 @@ impl Pass for FusionToTile {
             target: &self.target,
             cache: &cache,
             reduce_chunk: self.reduce_chunk,
-            total: self.total,
+            scalars: self.scalars,
             tuner: tuning::Tuner {
                 target: &self.target,
                 arch: if self.arch.is_empty() {
@@ -973,7 +982,7 @@ impl Pass for FusionToTile {
             .filter(|(g, _)| general_only.contains(g))
             .collect();
         changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
-        // Then, with `total`, every graph op left computing scalars only (a
+        // Then, with `scalars`, every graph op left computing scalars only (a
         // loop counter's add, a condition's compare, a split group's final
         // reduction) that the general generator takes gets a one-element
         // kernel too, in program order and numbered after everything else
@@ -981,7 +990,7 @@ impl Pass for FusionToTile {
         // take stays as it was (the cast of a partition id's ui32 to i32 is
         // a view in the plan).
         let mut scalars = Vec::new();
-        if self.total {
+        if self.scalars {
             ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
                 let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
                 if !inside

@@ -1,11 +1,13 @@
 //! The executable plan of a compiled module's host functions (see
 //! [`aic_runtime::plan`]): each tensor value becomes a buffer, each `gpu.launch` a
 //! launch step, each view (a reshape or bitcast) an alias of its source, each constant
-//! a buffer uploaded once; the runtime plans the arena by liveness.
+//! a buffer uploaded once, each `stablehlo.while` a loop step and each
+//! `stablehlo.case` or `stablehlo.if` a choice step, their regions nested step lists
+//! (carried values and branch results copied between buffers); the runtime plans the
+//! arena by liveness.
 //!
-//! A function holding any other tensor op (code generation does not yet lower
-//! everything to kernels) gets no plan: the manifest lists those ops, and `aic-run`
-//! runs the function in the interpreter with a warning that names them.
+//! A function holding any other tensor op gets no plan: the manifest lists those ops,
+//! and `aic-run` runs the function in the interpreter with a warning that names them.
 
 use aic::interp::tensor_of_attr;
 use aic::ir::{Block, Context, Op, Value};

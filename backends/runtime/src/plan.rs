@@ -16,9 +16,13 @@
 //!   lowest offset free over its lifetime), which is what TFLite's and XLA's arena
 //!   planners start from.
 //!
-//! No step copies: views alias, results are read from their offsets, and a kernel's
-//! outputs are fresh buffers. [`Plan::validate`] checks a plan read from an untrusted
-//! manifest before anything runs it, and [`Plan::run_host`] runs it over a host arena.
+//! Straight-line code never copies: views alias, results are read from their offsets,
+//! and a kernel's outputs are fresh buffers. Loops and choices ([`Step::While`],
+//! [`Step::Case`]) hold nested step lists; their carried values and branch results
+//! move between buffers by explicit [`Step::Copy`]s, and a buffer any step inside a
+//! loop touches lives across the whole loop. [`Plan::validate`] checks a plan read
+//! from an untrusted manifest before anything runs it (walking nested lists
+//! iteratively, to a bounded depth), and [`Plan::run_host`] runs it over a host arena.
 
 use serde::{Deserialize, Serialize};
 

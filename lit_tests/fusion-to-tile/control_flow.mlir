@@ -1,15 +1,17 @@
 // Kernels inside control flow: the bodies of a while and of a case get
 // their groups lowered and launched where they are, the host program keeps
-// the loop, its scalar counter and the branch; with total=true a tensor op
+// the loop and the branch; with scalars=true (as the compile pipelines run
+// it) the loop's scalar test and counter become one-element kernels too (so
+// that a plan runs them, not the interpreter); with total=true a tensor op
 // no generator lowers inside a loop's body is an error at the op.
-// RUN: aic-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(stablehlo-to-graph,eqsat-fusion,fusion-to-tile{total=true})' | FileCheck %s
+// RUN: aic-opt %s --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(stablehlo-to-graph,eqsat-fusion,fusion-to-tile{total=true scalars=true})' | FileCheck %s
 
 // CHECK-LABEL: func.func @loop(
 // CHECK: stablehlo.while
 // CHECK: cond {
-// CHECK: graph.compare LT
+// CHECK: tile.launch @general_{{[0-9]+}}(%{{.*}}, %{{.*}}) : (tensor<i32>, tensor<i32>) -> tensor<i1>
 // CHECK: } do {
-// CHECK: graph.add %{{.*}}, %{{.*}} : tensor<i32>
+// CHECK: tile.launch @general_{{[0-9]+}}(%{{.*}}, %{{.*}}) : (tensor<i32>, tensor<i32>) -> tensor<i32>
 // CHECK: tile.launch @{{.*}}(%{{.*}}) : (tensor<4xf32>) -> tensor<4xf32>
 // CHECK: stablehlo.return
 // CHECK: "stablehlo.case"

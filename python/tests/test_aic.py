@@ -302,9 +302,25 @@ def test_save_and_load(add, tmp_path):
         aic.load(bytes(data[: len(data) // 2]))
 
 
-def test_unplanned_function_runs_on_the_interpreter():
+def test_loops_and_switches_run_as_plans():
+    # The loop and the switch are steps of the plan, their scalar tests
+    # kernels: nothing is left to the interpreter.
     f = aic.compile(FIXTURES / "control_flow.mlir")
-    assert f.unplanned is not None and "stablehlo.while" in f.unplanned
+    assert f.unplanned is None
+    got = as_tuple(f(*saved("control_flow", "in")))
+    for g, w in zip(got, saved("control_flow", "out")):
+        close(g, w)
+
+
+def test_unplanned_function_names_its_host_ops():
+    f = aic.compile(
+        "func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {\n"
+        "  %e = stablehlo.exponential %x : tensor<4xf32>\n"
+        "  %c = stablehlo.custom_call @mystery(%n) : (tensor<i32>) -> tensor<i32>\n"
+        "  return %e, %c : tensor<4xf32>, tensor<i32>\n"
+        "}\n"
+    )
+    assert f.unplanned is not None and "stablehlo.custom_call" in f.unplanned
 
 
 def test_opt_and_eqsat_report():

@@ -116,17 +116,28 @@ pub fn time_host_plan(
     };
     for _ in 0..reps.max(1) {
         let start = std::time::Instant::now();
+        // Each launch run, by its launch number, and when it ended.
         let mut ends = Vec::with_capacity(n);
-        plan.run_host(kernels, inputs, launch, &mut |_| {
-            ends.push(start.elapsed().as_secs_f64() * 1e3)
+        plan.run_host(kernels, inputs, launch, &mut |i| {
+            ends.push((i, start.elapsed().as_secs_f64() * 1e3))
         })?;
         t.runs.push(start.elapsed().as_secs_f64() * 1e3);
-        t.trace.clear();
+        // A launch in a loop runs many times: its time is the sum over the
+        // run, its trace entry its first start and that sum.
+        let mut sum = vec![0.0; n];
+        let mut first: Vec<Option<f64>> = vec![None; n];
         let mut prev = 0.0;
-        for (i, end) in ends.iter().enumerate() {
-            t.launches[i].push(end - prev);
-            t.trace.push((prev, end - prev));
-            prev = *end;
+        for (i, end) in ends {
+            if let Some(s) = sum.get_mut(i) {
+                *s += end - prev;
+                first[i].get_or_insert(prev);
+            }
+            prev = end;
+        }
+        t.trace.clear();
+        for (i, times) in t.launches.iter_mut().enumerate() {
+            times.push(sum[i]);
+            t.trace.push((first[i].unwrap_or(0.0), sum[i]));
         }
     }
     Ok(t)

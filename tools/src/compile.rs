@@ -125,7 +125,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

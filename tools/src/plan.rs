@@ -1,14 +1,16 @@
 //! The executable plan of a compiled module's host functions (see
 //! [`aic_runtime::plan`]): each tensor value becomes a buffer, each `gpu.launch` a
 //! launch step, each view (a reshape or bitcast) an alias of its source, each constant
-//! a buffer uploaded once; the runtime plans the arena by liveness.
+//! a buffer uploaded once, each `stablehlo.while` a loop step and each
+//! `stablehlo.case` or `stablehlo.if` a choice step, their regions nested step lists
+//! (carried values and branch results copied between buffers); the runtime plans the
+//! arena by liveness.
 //!
-//! A function holding any other tensor op (code generation does not yet lower
-//! everything to kernels) gets no plan: the manifest lists those ops, and `aic-run`
-//! runs the function in the interpreter with a warning that names them.
+//! A function holding any other tensor op gets no plan: the manifest lists those ops,
+//! and `aic-run` runs the function in the interpreter with a warning that names them.
 
 use aic::interp::tensor_of_attr;
-use aic::ir::{Context, Op, Value};
+use aic::ir::{Block, Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic_dialects::{arith, func, gpu, graph, stablehlo};
 use aic_runtime::collective::{Collective, Reduction};
@@ -49,28 +51,30 @@ pub fn plans(
 pub fn remark(p: &FuncPlan) -> String {
     match p {
         FuncPlan::Planned(p) => {
-            let launches = p
-                .steps
-                .iter()
-                .filter(|s| matches!(s, Step::Launch { .. }))
-                .count();
-            let collectives = p
-                .steps
-                .iter()
-                .filter(|s| matches!(s, Step::Collective { .. }))
-                .count();
+            let all = aic_runtime::plan::preorder(&p.steps).unwrap_or_default();
+            let count = |f: fn(&Step) -> bool| all.iter().filter(|s| f(s)).count();
+            let launches = count(|s| matches!(s, Step::Launch { .. }));
+            let collectives = count(|s| matches!(s, Step::Collective { .. }));
+            let aliases = count(|s| matches!(s, Step::Alias { .. }));
+            let copies = count(|s| matches!(s, Step::Copy { .. }));
+            let loops = count(|s| matches!(s, Step::While { .. }));
+            let choices = count(|s| matches!(s, Step::Case { .. }));
+            let flow = if loops + choices + copies > 0 {
+                format!(", {copies} copies, {loops} loops, {choices} choices")
+            } else {
+                String::new()
+            };
             let share = if p.tensor_bytes == 0 {
                 100.0
             } else {
                 100.0 * p.arena_bytes as f64 / p.tensor_bytes as f64
             };
             format!(
-                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {} aliases{}",
+                "remark: @{}: planned arena {} bytes for {} bytes of tensors ({share:.1}%): {} buffers, {launches} launches, {aliases} aliases{flow}{}",
                 p.func,
                 p.arena_bytes,
                 p.tensor_bytes,
                 p.buffers.len(),
-                p.steps.len() - launches - collectives,
                 if p.devices > 1 {
                     format!(
                         ", {collectives} collectives on each of {} devices",
@@ -142,9 +146,24 @@ struct Buffers<'c> {
     ctx: &'c Context,
     list: Vec<Buffer>,
     of: HashMap<Value, u32>,
+    /// Each view's storage: the buffer it aliases, through every view.
+    root: HashMap<u32, u32>,
 }
 
 impl Buffers<'_> {
+    /// The buffer whose bytes `b` is: `b`, or what its views alias.
+    fn root_of(&self, b: u32) -> u32 {
+        self.root.get(&b).copied().unwrap_or(b)
+    }
+
+    /// A new buffer of `b`'s size, type and shape, a step writes.
+    fn add_like(&mut self, b: u32) -> u32 {
+        let mut like = self.list[b as usize].clone();
+        like.source = Source::Step;
+        self.list.push(like);
+        (self.list.len() - 1) as u32
+    }
+
     /// A new buffer for `v`, or why `v` cannot have one.
     fn add(&mut self, v: Value, source: Source) -> Result<u32, String> {
         let ty = self.ctx.value_type(v);
@@ -199,13 +218,7 @@ fn plan_func(
         ctx,
         list: Vec::new(),
         of: HashMap::new(),
-    };
-    let fail = |op: Op, why: String| {
-        format!(
-            "@{name}: {} at {}: {why}",
-            ctx.op_name(op),
-            location(ctx, op)
-        )
+        root: HashMap::new(),
     };
     let mut inputs = Vec::new();
     for (i, a) in ctx.block_args(body).iter().enumerate() {
@@ -228,8 +241,36 @@ fn plan_func(
         }
     }
     let mut steps = Vec::new();
-    let mut outputs = Vec::new();
-    for op in ctx.block_ops(body) {
+    let outputs = match plan_block(ctx, body, &mut bufs, &mut steps, kernels, devices, &name)? {
+        Ok(outputs) => outputs,
+        Err(op) => return Ok(interpreted(ctx, f, name, op, devices)),
+    };
+    let mut plan = Plan::new_spmd(name, bufs.list, steps, inputs, outputs, devices)?;
+    plan.dynamic = dynamic_of(ctx, f)?;
+    Ok(FuncPlan::Planned(plan))
+}
+
+/// Appends the steps of `block` (a function's body, or a region of its
+/// control flow) to `steps`: the buffers its terminator returns, or the
+/// first op the plan cannot hold.
+fn plan_block(
+    ctx: &Context,
+    block: Block,
+    bufs: &mut Buffers<'_>,
+    steps: &mut Vec<Step>,
+    kernels: &[KernelInfo],
+    devices: u32,
+    name: &str,
+) -> Result<Result<Vec<u32>, Op>, String> {
+    use stablehlo::structured::{Case, If, Return, While};
+    let fail = |op: Op, why: String| {
+        format!(
+            "@{name}: {} at {}: {why}",
+            ctx.op_name(op),
+            location(ctx, op)
+        )
+    };
+    for op in ctx.block_ops(block) {
         if let Some(l) = gpu::Launch::of(ctx, op) {
             let kernel = launch_kernel(ctx, l.op());
             let mut args = Vec::new();
@@ -248,8 +289,9 @@ fn plan_func(
             let r = ctx.results(op).next().expect("a view has one result");
             let view = bufs.add(r, Source::Step).map_err(|e| fail(op, e))?;
             if bufs.list[view as usize].bytes != bufs.list[of as usize].bytes {
-                return Ok(interpreted(ctx, name, op));
+                return Ok(Err(op));
             }
+            bufs.root.insert(view, bufs.root_of(of));
             steps.push(Step::Alias { view, of });
         } else if is_constant(ctx, op) {
             let r = ctx.results(op).next().expect("a constant has one result");
@@ -261,7 +303,7 @@ fn plan_func(
                 bufs.add(r, Source::Constant { hex })
             });
             if added.is_err() {
-                return Ok(interpreted(ctx, name, op));
+                return Ok(Err(op));
             }
         } else if stablehlo::structured::PartitionId::is(ctx, op) {
             // A per-device constant each runner writes into its arena (its
@@ -275,10 +317,74 @@ fn plan_func(
                 shape: Vec::new(),
                 source: Source::PartitionId,
             });
-        } else if func::Return::is(ctx, op) {
+        } else if func::Return::is(ctx, op) || Return::is(ctx, op) {
+            let mut yields = Vec::new();
             for v in ctx.operands(op) {
-                outputs.push(bufs.get(*v).map_err(|e| fail(op, e))?);
+                yields.push(bufs.get(*v).map_err(|e| fail(op, e))?);
             }
+            return Ok(Ok(yields));
+        } else if let Some(w) = While::of(ctx, op) {
+            // The carried values are the loop's results' buffers: the
+            // initial values copied in, the test and the body reading them
+            // as their arguments, the body's results copied back.
+            let mut carried = Vec::new();
+            for (init, r) in ctx.operands(op).iter().zip(ctx.results(op)) {
+                let from = bufs.get(*init).map_err(|e| fail(op, e))?;
+                let to = bufs.add(r, Source::Step).map_err(|e| fail(op, e))?;
+                steps.push(Step::Copy { from, to });
+                carried.push(to);
+            }
+            let mut regions = Vec::new();
+            for region in [w.cond(ctx), w.body(ctx)] {
+                let b = ctx
+                    .entry_block(region)
+                    .ok_or_else(|| fail(op, "a region without a block".into()))?;
+                for (a, c) in ctx.block_args(b).iter().zip(&carried) {
+                    bufs.of.insert(*a, *c);
+                }
+                let mut inner = Vec::new();
+                match plan_block(ctx, b, bufs, &mut inner, kernels, devices, name)? {
+                    Ok(yields) => regions.push((inner, yields)),
+                    Err(host) => return Ok(Err(host)),
+                }
+            }
+            let (body, yields) = regions.pop().expect("two regions");
+            let (cond, test) = regions.pop().expect("two regions");
+            let [pred] = test[..] else {
+                return Err(fail(op, "a loop test of more than one value".into()));
+            };
+            let mut body = body;
+            carry(bufs, &mut body, &yields, &carried);
+            steps.push(Step::While { cond, pred, body });
+        } else if If::is(ctx, op) || Case::is(ctx, op) {
+            // Each branch copies its results into the choice's result
+            // buffers; an `if` is a choice by its predicate (0 or 1) of its
+            // false branch, then its true branch.
+            let index = bufs.get(ctx.operands(op)[0]).map_err(|e| fail(op, e))?;
+            let mut results = Vec::new();
+            for r in ctx.results(op) {
+                results.push(bufs.add(r, Source::Step).map_err(|e| fail(op, e))?);
+            }
+            let regions: Vec<aic::ir::Region> = match If::of(ctx, op) {
+                Some(i) => vec![i.false_branch(ctx), i.true_branch(ctx)],
+                None => ctx.regions(op).to_vec(),
+            };
+            let mut branches = Vec::new();
+            for region in regions {
+                let b = ctx
+                    .entry_block(region)
+                    .ok_or_else(|| fail(op, "a branch without a block".into()))?;
+                let mut inner = Vec::new();
+                let yields = match plan_block(ctx, b, bufs, &mut inner, kernels, devices, name)? {
+                    Ok(yields) => yields,
+                    Err(host) => return Ok(Err(host)),
+                };
+                for (from, to) in yields.into_iter().zip(&results) {
+                    inner.push(Step::Copy { from, to: *to });
+                }
+                branches.push(inner);
+            }
+            steps.push(Step::Case { index, branches });
         } else if let Some((c, groups)) = collective(ctx, op, devices) {
             let input = bufs.get(ctx.operands(op)[0]).map_err(|e| fail(op, e))?;
             let r = ctx.result(op, 0);
@@ -290,12 +396,36 @@ fn plan_func(
                 groups,
             });
         } else {
-            return Ok(interpreted(ctx, name, op));
+            return Ok(Err(op));
         }
     }
-    let mut plan = Plan::new_spmd(name, bufs.list, steps, inputs, outputs, devices)?;
-    plan.dynamic = dynamic_of(ctx, f)?;
-    Ok(FuncPlan::Planned(plan))
+    Err(format!("@{name}: a block without a terminator"))
+}
+
+/// Appends to a loop's `body` the copies of its results (`yields`) into
+/// the `carried` buffers, as one parallel assignment: a result that is
+/// (a view of) its own carried buffer needs none; one that is (a view of)
+/// another carried buffer goes through a temporary first, so that no copy
+/// overwrites what a later one reads.
+fn carry(bufs: &mut Buffers<'_>, body: &mut Vec<Step>, yields: &[u32], carried: &[u32]) {
+    let mut sources = Vec::new();
+    for (y, c) in yields.iter().zip(carried) {
+        let root = bufs.root_of(*y);
+        if root == *c {
+            sources.push(None);
+        } else if carried.contains(&root) {
+            let tmp = bufs.add_like(*c);
+            body.push(Step::Copy { from: *y, to: tmp });
+            sources.push(Some(tmp));
+        } else {
+            sources.push(Some(*y));
+        }
+    }
+    for (from, to) in sources.into_iter().zip(carried) {
+        if let Some(from) = from {
+            body.push(Step::Copy { from, to: *to });
+        }
+    }
 }
 
 /// The dynamic dimensions `dynamic-dims` recorded on function `f`, if any.
@@ -403,26 +533,40 @@ fn collective(ctx: &Context, op: Op, devices: u32) -> Option<(Collective, Vec<Ve
     Some((c, groups))
 }
 
-/// Function `func` without a plan: `first` and every later op of its block the plan
-/// cannot hold (not a launch, a view, a constant of known bytes nor the return) are
-/// what the interpreter runs.
-fn interpreted(ctx: &Context, func: String, first: Op) -> FuncPlan {
-    let mut ops = Vec::new();
-    let mut next = Some(first);
-    while let Some(op) = next {
-        let planned = gpu::Launch::is(ctx, op)
-            || stablehlo::structured::PartitionId::is(ctx, op)
-            || (is_view(ctx, op) && op != first)
-            || (is_constant(ctx, op) && op != first)
-            || func::Return::is(ctx, op);
-        if !planned {
-            ops.push(HostOp {
-                name: ctx.op_name(op).to_string(),
-                loc: location(ctx, op),
-            });
+/// Function `f` (named `func`) without a plan: `first` and every op of its
+/// body or of its loops' and choices' regions the plan cannot hold (not a
+/// launch, a view, a constant of known bytes, a collective, control flow nor
+/// a return) are what the interpreter runs.
+fn interpreted(ctx: &Context, f: Op, func: String, first: Op, devices: u32) -> FuncPlan {
+    use stablehlo::structured::{Case, If, Return, While};
+    fn walk(ctx: &Context, holder: Op, first: Op, devices: u32, ops: &mut Vec<HostOp>) {
+        for &r in ctx.regions(holder) {
+            for b in ctx.region_blocks(r) {
+                for op in ctx.block_ops(b) {
+                    let flow = While::is(ctx, op) || If::is(ctx, op) || Case::is(ctx, op);
+                    let planned = gpu::Launch::is(ctx, op)
+                        || stablehlo::structured::PartitionId::is(ctx, op)
+                        || is_view(ctx, op)
+                        || is_constant(ctx, op)
+                        || func::Return::is(ctx, op)
+                        || Return::is(ctx, op)
+                        || flow
+                        || collective(ctx, op, devices).is_some();
+                    if op == first || !planned {
+                        ops.push(HostOp {
+                            name: ctx.op_name(op).to_string(),
+                            loc: location(ctx, op),
+                        });
+                    }
+                    if flow {
+                        walk(ctx, op, first, devices, ops);
+                    }
+                }
+            }
         }
-        next = ctx.next_op(op);
     }
+    let mut ops = Vec::new();
+    walk(ctx, f, first, devices, &mut ops);
     FuncPlan::Interpreted(Interpreted { func, ops })
 }
 
@@ -526,6 +670,33 @@ func.func @main(%a: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@m, [{}, {}]>}
 
     #[test]
     fn tensor_ops_left_on_the_host_are_named() {
+        // A scalar op no graph op expresses is the host program's: the
+        // function gets no plan, and the op is named.
+        let plans = compile(
+            r#"
+func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<i32>) {
+  %e = stablehlo.exponential %x : tensor<4xf32>
+  %c = stablehlo.custom_call @foo(%n) : (tensor<i32>) -> tensor<i32>
+  return %e, %c : tensor<4xf32>, tensor<i32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Interpreted(i)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        assert_eq!(i.ops.len(), 1, "{i:#?}");
+        assert_eq!(i.ops[0].name, "stablehlo.custom_call");
+        assert!(i.ops[0].loc.starts_with("t.mlir:4:"), "{:?}", i.ops[0]);
+    }
+
+    /// Every step of `p`, nested ones included.
+    fn all_steps(p: &Plan) -> Vec<&Step> {
+        aic_runtime::plan::preorder(&p.steps).unwrap()
+    }
+
+    #[test]
+    fn loops_become_plan_steps_with_kernels_for_their_scalars() {
         let plans = compile(
             r#"
 func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
@@ -545,11 +716,113 @@ func.func @main(%x: tensor<4xf32>, %n: tensor<i32>) -> tensor<4xf32> {
 "#,
             &[],
         );
-        let [FuncPlan::Interpreted(i)] = plans.as_slice() else {
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
             panic!("{plans:#?}")
         };
-        assert_eq!(i.ops.len(), 1, "{i:#?}");
-        assert_eq!(i.ops[0].name, "stablehlo.while");
-        assert!(i.ops[0].loc.starts_with("t.mlir:4:"), "{:?}", i.ops[0]);
+        // The initial values copied into the carried buffers, then the loop.
+        let [
+            Step::Copy { from: i0, to: i },
+            Step::Copy { from: x, to: v },
+            Step::While { cond, pred, body },
+        ] = p.steps.as_slice()
+        else {
+            panic!("{p:#?}")
+        };
+        assert_eq!(*x, p.inputs[0]);
+        assert!(matches!(
+            p.buffers[*i0 as usize].source,
+            Source::Constant { .. }
+        ));
+        // The compare is a kernel writing the test; the counter's add and
+        // the exponential are kernels, their results copied back.
+        let [Step::Launch { args, .. }] = cond.as_slice() else {
+            panic!("{cond:#?}")
+        };
+        assert_eq!(args.last(), Some(pred));
+        assert_eq!(p.buffers[*pred as usize].elem, "i1");
+        let launches = body
+            .iter()
+            .filter(|s| matches!(s, Step::Launch { .. }))
+            .count();
+        assert_eq!(launches, 2, "{body:#?}");
+        let copied: Vec<u32> = body
+            .iter()
+            .filter_map(|s| match s {
+                Step::Copy { to, .. } => Some(*to),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(copied, vec![*i, *v]);
+        assert_eq!(p.outputs, vec![*v]);
+    }
+
+    #[test]
+    fn swapped_carried_values_go_through_a_temporary() {
+        // (a, b) = (b, a): copying b into a first would lose a.
+        let plans = compile(
+            r#"
+func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>, %n: tensor<i32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %c = stablehlo.constant dense<0> : tensor<i32>
+  %r:3 = stablehlo.while(%i = %c, %x = %a, %y = %b) : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  cond {
+    %p = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    stablehlo.return %p : tensor<i1>
+  } do {
+    %one = stablehlo.constant dense<1> : tensor<i32>
+    %j = stablehlo.add %i, %one : tensor<i32>
+    stablehlo.return %j, %y, %x : tensor<i32>, tensor<4xf32>, tensor<4xf32>
+  }
+  return %r#1, %r#2 : tensor<4xf32>, tensor<4xf32>
+}
+"#,
+            &[],
+        );
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        let Some(Step::While { body, .. }) = p.steps.last() else {
+            panic!("{p:#?}")
+        };
+        let copies: Vec<(u32, u32)> = body
+            .iter()
+            .filter_map(|s| match s {
+                Step::Copy { from, to } => Some((*from, *to)),
+                _ => None,
+            })
+            .collect();
+        let [x, y] = p.outputs[..] else { panic!() };
+        // Both swapped values saved first, then the three carried buffers
+        // written.
+        assert_eq!(copies.len(), 5, "{copies:?}");
+        let (t1, t2) = (copies[0].1, copies[1].1);
+        assert_eq!(copies[0].0, y);
+        assert_eq!(copies[1].0, x);
+        assert_eq!(&copies[3..], &[(t1, x), (t2, y)]);
+        assert!(all_steps(p).len() > copies.len());
+    }
+
+    #[test]
+    fn the_control_flow_fixture_is_planned() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/fixtures/jax/control_flow.mlir"),
+        )
+        .unwrap();
+        let plans = compile(&text, &[]);
+        let [FuncPlan::Planned(p)] = plans.as_slice() else {
+            panic!("{plans:#?}")
+        };
+        let steps = all_steps(p);
+        let count = |f: fn(&Step) -> bool| steps.iter().filter(|s| f(s)).count();
+        assert_eq!(count(|s| matches!(s, Step::While { .. })), 1);
+        assert_eq!(count(|s| matches!(s, Step::Case { .. })), 1);
+        // The loop's compare and scalar adds, the case index's compare and
+        // cast: kernels like the rest.
+        assert_eq!(count(|s| matches!(s, Step::Launch { .. })), 8, "{p:#?}");
+        let r = remark(&plans[0]);
+        assert!(
+            r.contains("8 launches") && r.contains("1 loops, 1 choices"),
+            "{r}"
+        );
     }
 }

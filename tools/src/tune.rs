@@ -385,12 +385,25 @@ pub fn plan_inputs(plan: &Plan) -> Vec<Vec<u8>> {
 /// The plan of `entry` in a bundle's manifest.
 pub fn entry_plan(bundle: &Bundle, entry: &str) -> Result<Plan, String> {
     match bundle.manifest.plans.iter().find(|p| p.func() == entry) {
-        Some(FuncPlan::Planned(p)) => Ok(p.clone()),
+        Some(FuncPlan::Planned(p)) => timeable(p).map(|()| p.clone()),
         Some(FuncPlan::Interpreted(_)) => Err(format!(
             "@{entry} still runs tensor ops on the host interpreter: nothing to time"
         )),
         None => Err(format!("the bundle has no plan for @{entry}")),
     }
+}
+
+/// Whether aic-tune can time `plan` on made-up inputs: not when it holds
+/// loops or choices, whose trip counts and branches depend on the inputs
+/// (a loop bound read from made-up bytes may not end).
+fn timeable(plan: &Plan) -> Result<(), String> {
+    if plan.has_control_flow() {
+        return Err(format!(
+            "@{} holds loops or choices, which depend on its inputs: aic-tune does not time it",
+            plan.func
+        ));
+    }
+    Ok(())
 }
 
 /// What timing a round gives: its kernels in launch order, each launch's
@@ -542,6 +555,7 @@ pub mod host {
             Some(FuncPlan::Planned(p)) => p,
             _ => return Err(format!("@{entry} has no plan to time")),
         };
+        timeable(&plan)?;
         plan.validate(&infos)?;
         let inputs = plan_inputs(&plan);
         let refs: Vec<&[u8]> = inputs.iter().map(Vec::as_slice).collect();

@@ -1111,7 +1111,7 @@ fn jax_fixtures_compiled_for_the_host_equal_the_interpreter() {
         "bert_layer",
         "resnet_bottleneck",
         "vit_block",
-        // No kernels at all: the interpreter runs the whole program.
+        // A loop and a switch: a plan with control flow.
         "control_flow",
     ] {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_aic-run"));

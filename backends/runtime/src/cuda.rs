@@ -82,6 +82,7 @@ type FnMemGetInfo = unsafe extern "C" fn(*mut usize, *mut usize) -> CuResult;
 type FnMemcpyHtoDAsync =
     unsafe extern "C" fn(CuDevicePtr, *const c_void, usize, Handle) -> CuResult;
 type FnMemcpyDtoHAsync = unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, Handle) -> CuResult;
+type FnMemcpyDtoDAsync = unsafe extern "C" fn(CuDevicePtr, CuDevicePtr, usize, Handle) -> CuResult;
 type FnStreamCreate = unsafe extern "C" fn(*mut Handle, c_uint) -> CuResult;
 type FnHandle = unsafe extern "C" fn(Handle) -> CuResult;
 type FnStreamBeginCapture = unsafe extern "C" fn(Handle, c_int) -> CuResult;
@@ -226,6 +227,7 @@ struct Api {
     mem_get_info: FnMemGetInfo,
     memcpy_htod_async: FnMemcpyHtoDAsync,
     memcpy_dtoh_async: FnMemcpyDtoHAsync,
+    memcpy_dtod_async: FnMemcpyDtoDAsync,
     stream_create: FnStreamCreate,
     stream_destroy: FnHandle,
     stream_synchronize: FnHandle,
@@ -322,6 +324,7 @@ impl Cuda {
             mem_get_info: symbol(&library, &["cuMemGetInfo_v2"])?,
             memcpy_htod_async: symbol(&library, &["cuMemcpyHtoDAsync_v2"])?,
             memcpy_dtoh_async: symbol(&library, &["cuMemcpyDtoHAsync_v2"])?,
+            memcpy_dtod_async: symbol(&library, &["cuMemcpyDtoDAsync_v2"])?,
             stream_create: symbol(&library, &["cuStreamCreate"])?,
             stream_destroy: symbol(&library, &["cuStreamDestroy_v2", "cuStreamDestroy"])?,
             stream_synchronize: symbol(&library, &["cuStreamSynchronize"])?,
@@ -729,6 +732,28 @@ impl Cuda {
         // SAFETY: the caller guarantees both ranges.
         self.check("cuMemcpyDtoHAsync", unsafe {
             (self.api.memcpy_dtoh_async)(out.as_mut_ptr().cast(), ptr, out.len(), stream.0)
+        })
+    }
+
+    /// Copies `bytes` device bytes from `src` to `dst` in stream order (a
+    /// copy node when the stream is capturing).
+    ///
+    /// # Safety
+    /// Both addresses must start `bytes` bytes of live device memory, the
+    /// ranges not overlapping.
+    pub(crate) unsafe fn copy_async(
+        &self,
+        dst: CuDevicePtr,
+        src: CuDevicePtr,
+        bytes: u64,
+        stream: &Stream<'_>,
+    ) -> Result<(), CudaError> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees both ranges.
+        self.check("cuMemcpyDtoDAsync", unsafe {
+            (self.api.memcpy_dtod_async)(dst, src, bytes as usize, stream.0)
         })
     }
 

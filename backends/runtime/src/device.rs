@@ -9,10 +9,17 @@
 //! ones when the kept ones are in place) and results downloaded after
 //! ([`DevicePlan::outputs`]). [`DevicePlan::bench`] times graph replays and each launch
 //! with CUDA events.
+//!
+//! A plan with loops or choices ([`Step::While`], [`Step::Case`]) cannot be one
+//! graph: its straight-line stretches (launches and copies) are segments, each
+//! captured as a graph on its first run and replayed after; at a loop test or a
+//! choice the host waits for the stream, downloads the one-element test or
+//! branch number and decides. A plan without them is one segment: one graph,
+//! as before.
 
 use crate::bundle::KernelInfo;
 use crate::cuda::{Cuda, CudaError, DeviceBuffer, Event, Function, Graph, Module, Stream};
-use crate::plan::{Plan, Source};
+use crate::plan::{Plan, Source, Step, branch, selector};
 
 /// A plan ready to run on one device.
 pub struct DevicePlan<'c> {
@@ -22,7 +29,121 @@ pub struct DevicePlan<'c> {
     stream: Stream<'c>,
     /// Each launch: its kernel, function and argument addresses.
     launches: Vec<(KernelInfo, Function, Vec<u64>)>,
-    graph: Option<Graph<'c>>,
+    /// The steps as the device runs them.
+    nodes: Vec<Node<'c>>,
+    /// Whether a run has captured the graphs (of the segments it reached).
+    captured: bool,
+}
+
+/// A plan's steps as one device runs them.
+enum Node<'c> {
+    /// Straight-line work, captured as one graph on its first run and
+    /// replayed after.
+    Segment {
+        items: Vec<Item>,
+        graph: Option<Graph<'c>>,
+    },
+    /// A loop ([`Step::While`]): its test's nodes, the test, its body's.
+    While {
+        cond: Vec<Node<'c>>,
+        pred: Scalar,
+        body: Vec<Node<'c>>,
+    },
+    /// A choice ([`Step::Case`]): the branch number and each branch's nodes.
+    Case {
+        index: Scalar,
+        branches: Vec<Vec<Node<'c>>>,
+    },
+}
+
+/// One piece of straight-line work.
+enum Item {
+    /// The launch of this number ([`Plan::launches`]).
+    Launch(usize),
+    /// A device-to-device copy ([`Step::Copy`]).
+    Copy { dst: u64, src: u64, bytes: u64 },
+}
+
+/// A one-element buffer the host reads to decide: its address, size and
+/// element type.
+struct Scalar {
+    ptr: u64,
+    bytes: usize,
+    elem: String,
+}
+
+/// `steps` as nodes over an arena at `base`; `next` is the number of the
+/// first launch in them, and is left past the last.
+fn nodes<'c>(plan: &Plan, steps: &[Step], base: u64, next: &mut usize) -> Vec<Node<'c>> {
+    let at = |b: u32| base + plan.buffers[b as usize].offset;
+    let scalar = |b: u32| {
+        let buf = &plan.buffers[b as usize];
+        Scalar {
+            ptr: at(b),
+            bytes: buf.bytes as usize,
+            elem: buf.elem.clone(),
+        }
+    };
+    let mut out = Vec::new();
+    let mut items = Vec::new();
+    let flush = |items: &mut Vec<Item>, out: &mut Vec<Node<'c>>| {
+        if !items.is_empty() {
+            out.push(Node::Segment {
+                items: std::mem::take(items),
+                graph: None,
+            });
+        }
+    };
+    for step in steps {
+        match step {
+            Step::Launch { .. } => {
+                items.push(Item::Launch(*next));
+                *next += 1;
+            }
+            Step::Copy { from, to } => items.push(Item::Copy {
+                dst: at(*to),
+                src: at(*from),
+                bytes: plan.buffers[*to as usize].bytes,
+            }),
+            Step::While { cond, pred, body } => {
+                flush(&mut items, &mut out);
+                let cond = nodes(plan, cond, base, next);
+                let body = nodes(plan, body, base, next);
+                out.push(Node::While {
+                    cond,
+                    pred: scalar(*pred),
+                    body,
+                });
+            }
+            Step::Case { index, branches } => {
+                flush(&mut items, &mut out);
+                let branches = branches
+                    .iter()
+                    .map(|b| nodes(plan, b, base, next))
+                    .collect();
+                out.push(Node::Case {
+                    index: scalar(*index),
+                    branches,
+                });
+            }
+            // Views run nothing; a one-device plan's collectives are its
+            // identity.
+            Step::Alias { .. } | Step::Collective { .. } => {}
+        }
+    }
+    flush(&mut items, &mut out);
+    out
+}
+
+/// How [`DevicePlan::exec`] runs straight-line work: each segment's graph,
+/// or launch by launch between events (for timing: `events[2j]` and
+/// `events[2j + 1]` around the `j`th launch run, `ran[j]` its number).
+enum Mode<'a, 'c> {
+    Graphs,
+    Timed {
+        events: &'a mut Vec<Event<'c>>,
+        ran: &'a mut Vec<usize>,
+    },
 }
 
 /// What [`DevicePlan::bench`] measured, in milliseconds.
@@ -129,13 +250,15 @@ impl<'c> DevicePlan<'c> {
             stream,
             launches,
         } = Resident::new(cuda, module, plan, kernels, 0, &cuda.device_name()?)?;
+        let nodes = nodes(plan, &plan.steps, arena.device_ptr(), &mut 0);
         Ok(DevicePlan {
             cuda,
             plan: plan.clone(),
             arena,
             stream,
             launches,
-            graph: None,
+            nodes,
+            captured: false,
         })
     }
 
@@ -168,29 +291,102 @@ impl<'c> DevicePlan<'c> {
         self.cuda.sync(&self.stream)
     }
 
-    /// Enqueues every launch on the plan's stream.
-    fn enqueue(&self) -> Result<(), CudaError> {
-        for (k, f, ptrs) in &self.launches {
-            // SAFETY: validate checked every argument lies in the arena and is as large
-            // as its param.
-            unsafe { self.cuda.launch_on(*f, k, ptrs, Some(&self.stream))? };
+    /// Enqueues `items` on the plan's stream (launches, as many events
+    /// around each as `mode` asks for).
+    fn enqueue(&self, items: &[Item], mode: &mut Mode<'_, 'c>) -> Result<(), CudaError> {
+        for item in items {
+            match *item {
+                Item::Launch(i) => {
+                    let (k, f, ptrs) = &self.launches[i];
+                    if let Mode::Timed { events, ran } = mode {
+                        let j = ran.len();
+                        while events.len() < 2 * j + 2 {
+                            events.push(self.cuda.event()?);
+                        }
+                        self.cuda.record(&events[2 * j], &self.stream)?;
+                        // SAFETY: validate checked every argument lies in the arena and
+                        // is as large as its param.
+                        unsafe { self.cuda.launch_on(*f, k, ptrs, Some(&self.stream))? };
+                        self.cuda.record(&events[2 * j + 1], &self.stream)?;
+                        ran.push(i);
+                    } else {
+                        // SAFETY: as above.
+                        unsafe { self.cuda.launch_on(*f, k, ptrs, Some(&self.stream))? };
+                    }
+                }
+                Item::Copy { dst, src, bytes } => {
+                    // SAFETY: validate checked both buffers lie in the arena, of
+                    // one size, not overlapping.
+                    unsafe { self.cuda.copy_async(dst, src, bytes, &self.stream)? };
+                }
+            }
         }
         Ok(())
     }
 
-    /// Enqueues one replay of the launch sequence, captured as a graph the first time.
+    /// Waits for the stream and reads a test or branch number.
+    fn read(&self, s: &Scalar) -> Result<i64, CudaError> {
+        let mut bytes = vec![0u8; s.bytes];
+        // SAFETY: validate checked the buffer lies in the arena; `bytes`
+        // outlives the synchronization below.
+        unsafe { self.cuda.download_async(s.ptr, &mut bytes, &self.stream)? };
+        self.cuda
+            .sync(&self.stream)
+            .map_err(|e| with_func(e, &self.plan.func))?;
+        selector(&s.elem, &bytes).ok_or_else(|| {
+            CudaError::Invalid(format!(
+                "@{}: a loop test or branch number is not one integer",
+                self.plan.func
+            ))
+        })
+    }
+
+    /// Runs `nodes`: segments by `mode`, loops and choices decided on the
+    /// host from the values their kernels left in the arena.
+    fn exec(&self, nodes: &mut [Node<'c>], mode: &mut Mode<'_, 'c>) -> Result<(), CudaError> {
+        for node in nodes {
+            match node {
+                Node::Segment { items, graph } => {
+                    if let Mode::Timed { .. } = mode {
+                        self.enqueue(items, mode)?;
+                        continue;
+                    }
+                    if graph.is_none() {
+                        self.cuda.begin_capture(&self.stream)?;
+                        let enqueued = self.enqueue(items, mode);
+                        let captured = self.cuda.end_capture(&self.stream);
+                        enqueued?;
+                        *graph = Some(captured?);
+                    }
+                    if let Some(g) = graph {
+                        self.cuda.replay(g, &self.stream)?;
+                    }
+                }
+                Node::While { cond, pred, body } => loop {
+                    self.exec(cond, mode)?;
+                    if self.read(pred)? == 0 {
+                        break;
+                    }
+                    self.exec(body, mode)?;
+                },
+                Node::Case { index, branches } => {
+                    let i = branch(self.read(index)?, branches.len());
+                    self.exec(&mut branches[i], mode)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Enqueues one run of the plan: each segment's graph (captured the first
+    /// time it runs), loops and choices decided on the host.
     fn replay(&mut self) -> Result<(), CudaError> {
-        if self.graph.is_none() {
-            self.cuda.begin_capture(&self.stream)?;
-            let enqueued = self.enqueue();
-            let graph = self.cuda.end_capture(&self.stream);
-            enqueued?;
-            self.graph = Some(graph?);
-        }
-        match &self.graph {
-            Some(g) => self.cuda.replay(g, &self.stream),
-            None => Ok(()),
-        }
+        let mut nodes = std::mem::take(&mut self.nodes);
+        let r = self.exec(&mut nodes, &mut Mode::Graphs);
+        self.nodes = nodes;
+        r?;
+        self.captured = true;
+        Ok(())
     }
 
     /// Runs the plan once (a replay of its graph) and waits for it.
@@ -240,7 +436,7 @@ impl<'c> DevicePlan<'c> {
         let mut runs = Vec::with_capacity(reps as usize);
         for _ in 0..reps {
             self.upload(inputs, false)?;
-            if self.graph.is_none() {
+            if !self.captured {
                 self.run()?;
             }
             self.cuda.record(&start, &self.stream)?;
@@ -250,6 +446,9 @@ impl<'c> DevicePlan<'c> {
                 .sync(&self.stream)
                 .map_err(|e| with_func(e, &self.plan.func))?;
             runs.push(self.cuda.elapsed(&start, &stop)?);
+        }
+        if self.plan.has_control_flow() {
+            return self.bench_launches_with_control_flow(inputs, reps, runs);
         }
         let events: Vec<Event<'_>> = (0..=self.launches.len())
             .map(|_| self.cuda.event())
@@ -274,6 +473,63 @@ impl<'c> DevicePlan<'c> {
                 trace.push((self.cuda.elapsed(&events[0], &events[i])?, dur));
             }
         }
+        Ok(Timings {
+            runs,
+            launches,
+            trace,
+        })
+    }
+}
+
+impl<'c> DevicePlan<'c> {
+    /// [`DevicePlan::bench`]'s launch-by-launch pass for a plan with loops or
+    /// choices: each run follows the control flow with events around every
+    /// launch it makes; a launch's time is the sum over the run (every
+    /// iteration), its trace entry its first start and that sum.
+    fn bench_launches_with_control_flow(
+        &mut self,
+        inputs: &[&[u8]],
+        reps: u32,
+        runs: Vec<f64>,
+    ) -> Result<Timings, CudaError> {
+        let n = self.launches.len();
+        let mut launches = vec![Vec::with_capacity(reps as usize); n];
+        let mut trace = Vec::new();
+        let mut events: Vec<Event<'c>> = Vec::new();
+        let mut nodes = std::mem::take(&mut self.nodes);
+        for _ in 0..reps {
+            let mut ran = Vec::new();
+            let r = self.upload(inputs, false).and_then(|()| {
+                self.exec(
+                    &mut nodes,
+                    &mut Mode::Timed {
+                        events: &mut events,
+                        ran: &mut ran,
+                    },
+                )?;
+                self.cuda
+                    .sync(&self.stream)
+                    .map_err(|e| with_func(e, &self.plan.func))
+            });
+            if let Err(e) = r {
+                self.nodes = nodes;
+                return Err(e);
+            }
+            let mut sum = vec![0.0; n];
+            let mut first: Vec<Option<f64>> = vec![None; n];
+            for (j, i) in ran.iter().enumerate() {
+                sum[*i] += self.cuda.elapsed(&events[2 * j], &events[2 * j + 1])?;
+                if first[*i].is_none() {
+                    first[*i] = Some(self.cuda.elapsed(&events[0], &events[2 * j])?);
+                }
+            }
+            trace.clear();
+            for (i, times) in launches.iter_mut().enumerate() {
+                times.push(sum[i]);
+                trace.push((first[i].unwrap_or(0.0), sum[i]));
+            }
+        }
+        self.nodes = nodes;
         Ok(Timings {
             runs,
             launches,

@@ -95,6 +95,17 @@ impl<'c> MultiDevicePlan<'c> {
         kernels: &[KernelInfo],
     ) -> Result<MultiDevicePlan<'c>, MultiError> {
         plan.validate(kernels).map_err(MultiError::Invalid)?;
+        if plan.steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::Copy { .. } | Step::While { .. } | Step::Case { .. }
+            )
+        }) {
+            return Err(MultiError::Invalid(format!(
+                "@{} holds loops or choices: a partitioned plan with control flow runs on the host target only",
+                plan.func
+            )));
+        }
         let n = plan.devices as usize;
         if cudas.len() != n || modules.len() != n || ordinals.len() != n {
             return Err(MultiError::Invalid(format!(
@@ -182,7 +193,9 @@ impl<'c> MultiDevicePlan<'c> {
         let mut launch = 0;
         for (s, step) in self.plan.steps.iter().enumerate() {
             match step {
-                Step::Alias { .. } => {}
+                // Refused in `new`.
+                Step::Alias { .. } | Step::Copy { .. } | Step::While { .. } | Step::Case { .. } => {
+                }
                 Step::Launch { .. } => {
                     for dev in &self.devices {
                         let (k, f, ptrs) = &dev.launches[launch];

@@ -16,13 +16,17 @@
 //!   lowest offset free over its lifetime), which is what TFLite's and XLA's arena
 //!   planners start from.
 //!
-//! No step copies: views alias, results are read from their offsets, and a kernel's
-//! outputs are fresh buffers. [`Plan::validate`] checks a plan read from an untrusted
-//! manifest before anything runs it, and [`Plan::run_host`] runs it over a host arena.
+//! Straight-line code never copies: views alias, results are read from their offsets,
+//! and a kernel's outputs are fresh buffers. Loops and choices ([`Step::While`],
+//! [`Step::Case`]) hold nested step lists; their carried values and branch results
+//! move between buffers by explicit [`Step::Copy`]s, and a buffer any step inside a
+//! loop touches lives across the whole loop. [`Plan::validate`] checks a plan read
+//! from an untrusted manifest before anything runs it (walking nested lists
+//! iteratively, to a bounded depth), and [`Plan::run_host`] runs it over a host arena.
 
 use serde::{Deserialize, Serialize};
 
-use crate::bundle::KernelInfo;
+use crate::bundle::{KernelInfo, Param};
 use crate::collective::{Collective, exchange};
 
 /// Every buffer's offset in the arena is a multiple of this many bytes (the alignment
@@ -137,6 +141,39 @@ pub enum Step {
         view: u32,
         /// The buffer it reinterprets.
         of: u32,
+    },
+    /// Buffer `to` gets a copy of `from`'s bytes (as many as both have): a
+    /// loop-carried value's next value, a loop's initial value, or a branch's
+    /// result. The only step that writes a buffer another step defined.
+    Copy {
+        /// The buffer read.
+        from: u32,
+        /// The buffer written.
+        to: u32,
+    },
+    /// A loop (`stablehlo.while`): run `cond`, read the one-element buffer
+    /// `pred` (nonzero: go on), run `body`, and again, until `pred` reads
+    /// zero. The carried values are buffers the loop's initial [`Step::Copy`]s
+    /// (before it) and the body's last copies write; the loop's results are
+    /// those buffers.
+    While {
+        /// The steps computing the loop test.
+        cond: Vec<Step>,
+        /// The test: a buffer of one integer element `cond` writes.
+        pred: u32,
+        /// One iteration.
+        body: Vec<Step>,
+    },
+    /// A choice (`stablehlo.case`, `stablehlo.if`): read the one-element
+    /// integer buffer `index` and run `branches[index]`, the last branch for
+    /// an index out of range (StableHLO's clamp; an `if` is its false
+    /// branch then its true branch). Each branch ends copying its results
+    /// into the buffers the choice's results are.
+    Case {
+        /// The branch number: a buffer of one integer element.
+        index: u32,
+        /// Each branch's steps.
+        branches: Vec<Vec<Step>>,
     },
     /// A collective among the devices of a partitioned program (see
     /// [`crate::collective`]): `output` is what the op makes of every
@@ -335,6 +372,92 @@ fn root(of: &[usize], mut b: usize) -> usize {
     b
 }
 
+/// The deepest nesting of loops and choices a plan may hold: a manifest
+/// nesting deeper is refused before anything recurses into it.
+pub const MAX_NESTING: usize = 32;
+
+impl Step {
+    /// The step lists this step holds: a loop's test and body, a choice's
+    /// branches (none for the other steps).
+    pub fn nested(&self) -> Vec<&[Step]> {
+        match self {
+            Step::While { cond, body, .. } => vec![cond.as_slice(), body.as_slice()],
+            Step::Case { branches, .. } => branches.iter().map(Vec::as_slice).collect(),
+            Step::Launch { .. }
+            | Step::Alias { .. }
+            | Step::Copy { .. }
+            | Step::Collective { .. } => Vec::new(),
+        }
+    }
+
+    /// Whether the step is a loop or a choice.
+    pub fn is_control(&self) -> bool {
+        matches!(self, Step::While { .. } | Step::Case { .. })
+    }
+
+    /// How many steps this is: itself and every step nested in it.
+    fn size(&self) -> usize {
+        1 + self
+            .nested()
+            .iter()
+            .flat_map(|l| l.iter())
+            .map(Step::size)
+            .sum::<usize>()
+    }
+}
+
+/// Every step of `steps` in program order, each nested list right after
+/// the step holding it (a loop's test, then its body; a choice's branches in
+/// order); an error naming the depth when lists nest deeper than
+/// [`MAX_NESTING`]. Iterative: a hostile manifest cannot exhaust the stack.
+pub fn preorder(steps: &[Step]) -> Result<Vec<&Step>, String> {
+    let mut out = Vec::new();
+    // Lists still to walk, innermost last, with their depth.
+    let mut todo: Vec<(std::slice::Iter<'_, Step>, usize)> = vec![(steps.iter(), 0)];
+    while let Some((it, depth)) = todo.last_mut() {
+        let depth = *depth;
+        let Some(step) = it.next() else {
+            todo.pop();
+            continue;
+        };
+        out.push(step);
+        let nested = step.nested();
+        if !nested.is_empty() && depth + 1 > MAX_NESTING {
+            return Err(format!(
+                "loops and choices nest deeper than {MAX_NESTING} levels"
+            ));
+        }
+        // Pushed last first, so that the first list is walked first.
+        for l in nested.into_iter().rev() {
+            todo.push((l.iter(), depth + 1));
+        }
+    }
+    Ok(out)
+}
+
+/// The value of a loop test or branch number: the one element of a buffer
+/// of integer type `elem` (`i1` reads as 0 or 1), from its little-endian
+/// `bytes`; `None` for another type or size.
+pub fn selector(elem: &str, bytes: &[u8]) -> Option<i64> {
+    Some(match (elem, bytes) {
+        ("i1", [b]) => i64::from(*b != 0),
+        ("i8", [b]) => i64::from(*b as i8),
+        ("i16", [a, b]) => i64::from(i16::from_le_bytes([*a, *b])),
+        ("i32", b) => i64::from(i32::from_le_bytes(b.try_into().ok()?)),
+        ("i64", b) => i64::from_le_bytes(b.try_into().ok()?),
+        _ => return None,
+    })
+}
+
+/// The branch of `n` that branch number `index` selects: itself when in
+/// range, else the last (StableHLO's `case` clamps).
+pub fn branch(index: i64, n: usize) -> usize {
+    match usize::try_from(index) {
+        Ok(i) if i < n => i,
+        _ => n.saturating_sub(1),
+    }
+}
+
 impl Plan {
     /// A plan of `buffers` (offsets not yet set) and `steps`, with the arena planned
     /// by liveness. Errors name what is malformed (an index out of range, an alias
@@ -397,11 +520,26 @@ impl Plan {
                 Err(bad(format!("{what} names buffer {b} of {n}")))
             }
         };
-        for (s, step) in self.steps.iter().enumerate() {
+        let steps = preorder(&self.steps).map_err(bad)?;
+        for (s, step) in steps.into_iter().enumerate() {
             match step {
                 Step::Launch { args, .. } => {
                     for a in args {
                         check(*a, &format!("step {s}"))?;
+                    }
+                }
+                Step::Copy { from, to } => {
+                    check(*from, &format!("step {s}"))?;
+                    check(*to, &format!("step {s}"))?;
+                    if from == to {
+                        return Err(bad(format!("step {s} copies buffer {to} onto itself")));
+                    }
+                }
+                Step::While { pred, .. } => check(*pred, &format!("step {s}"))?,
+                Step::Case { index, branches } => {
+                    check(*index, &format!("step {s}"))?;
+                    if branches.is_empty() {
+                        return Err(bad(format!("step {s} chooses among no branches")));
                     }
                 }
                 Step::Alias { view, of } => {
@@ -457,15 +595,32 @@ impl Plan {
 
     /// Each buffer's storage class (the root of its views) and each class's lifetime and
     /// size, indexed by class root (non-roots get empty intervals).
+    ///
+    /// Steps are numbered in [`preorder`]. A buffer any step inside a loop
+    /// touches is live over the whole loop (its test, body and every
+    /// iteration): so a loop's carried buffers and whatever it reads from
+    /// outside never share bytes with what its body writes.
     fn liveness(&self) -> Result<(Vec<usize>, Vec<Interval>), String> {
         let n = self.buffers.len();
-        let last = self.steps.len().saturating_sub(1);
+        let flat = preorder(&self.steps).map_err(|e| format!("plan of @{}: {e}", self.func))?;
+        let last = flat.len().saturating_sub(1);
+        // The outermost loop around each step, as its first and last step.
+        let mut outer: Vec<Option<(usize, usize)>> = vec![None; flat.len()];
+        for (p, step) in flat.iter().enumerate() {
+            if matches!(step, Step::While { .. }) && outer[p].is_none() {
+                let end = p + step.size() - 1;
+                for o in &mut outer[p..=end] {
+                    *o = Some((p, end));
+                }
+            }
+        }
         let mut parent: Vec<usize> = (0..n).collect();
         let mut start = vec![usize::MAX; n];
         let mut end = vec![0usize; n];
         let touch = |b: usize, s: usize, start: &mut Vec<usize>, end: &mut Vec<usize>| {
-            start[b] = start[b].min(s);
-            end[b] = end[b].max(s);
+            let (a, z) = outer.get(s).copied().flatten().unwrap_or((s, s));
+            start[b] = start[b].min(a);
+            end[b] = end[b].max(z);
         };
         for (b, buf) in self.buffers.iter().enumerate() {
             match buf.source {
@@ -479,12 +634,19 @@ impl Plan {
                 Source::Step => {}
             }
         }
-        for (s, step) in self.steps.iter().enumerate() {
+        for (s, step) in flat.into_iter().enumerate() {
             match step {
                 Step::Launch { args, .. } => {
                     for a in args {
                         touch(*a as usize, s, &mut start, &mut end);
                     }
+                }
+                Step::Copy { from, to } => {
+                    touch(*from as usize, s, &mut start, &mut end);
+                    touch(*to as usize, s, &mut start, &mut end);
+                }
+                Step::While { pred: b, .. } | Step::Case { index: b, .. } => {
+                    touch(*b as usize, s, &mut start, &mut end);
                 }
                 Step::Alias { view, of } => {
                     let (v, o) = (root(&parent, *view as usize), root(&parent, *of as usize));
@@ -573,7 +735,38 @@ impl Plan {
                 ));
             }
         }
-        for (s, step) in self.steps.iter().enumerate() {
+        let steps = preorder(&self.steps).map_err(|e| format!("plan of @{}: {e}", self.func))?;
+        for (s, step) in steps.into_iter().enumerate() {
+            match step {
+                Step::Copy { from, to } => {
+                    let (f, t) = (&self.buffers[*from as usize], &self.buffers[*to as usize]);
+                    if f.bytes != t.bytes || t.source != Source::Step {
+                        return bad(format!(
+                            "step {s} copies {} bytes into buffer {to} ({} bytes), which no step defines",
+                            f.bytes, t.bytes
+                        ));
+                    }
+                    if f.offset < t.offset + t.bytes && t.offset < f.offset + f.bytes {
+                        return bad(format!(
+                            "step {s} copies buffer {from} onto bytes it shares with buffer {to}"
+                        ));
+                    }
+                    continue;
+                }
+                Step::While { pred: b, .. } | Step::Case { index: b, .. } => {
+                    let buf = &self.buffers[*b as usize];
+                    if Param::elem_bytes(&buf.elem) != Some(buf.bytes)
+                        || selector(&buf.elem, &vec![0; buf.bytes as usize]).is_none()
+                    {
+                        return bad(format!(
+                            "step {s} chooses by buffer {b}, which is not one integer ({} bytes of {})",
+                            buf.bytes, buf.elem
+                        ));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
             if let Step::Collective {
                 op,
                 input,
@@ -634,18 +827,30 @@ impl Plan {
         Ok(())
     }
 
-    /// The launches of the plan, in order, with their kernels' manifest entries.
+    /// The launches of the plan, in [`preorder`] (each launch of a loop or a
+    /// branch once, however often it runs), with their kernels' manifest
+    /// entries. A launch's position here is its launch number, what
+    /// [`Plan::run_host`]'s `on_launch` is told.
     pub fn launches<'a>(
         &'a self,
         kernels: &'a [KernelInfo],
     ) -> impl Iterator<Item = (&'a KernelInfo, &'a [u32])> + 'a {
-        self.steps.iter().filter_map(move |s| match s {
-            Step::Launch { kernel, args } => kernels
-                .iter()
-                .find(|k| &k.name == kernel)
-                .map(|k| (k, args.as_slice())),
-            Step::Alias { .. } | Step::Collective { .. } => None,
-        })
+        preorder(&self.steps)
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(move |s| match s {
+                Step::Launch { kernel, args } => kernels
+                    .iter()
+                    .find(|k| &k.name == kernel)
+                    .map(|k| (k, args.as_slice())),
+                _ => None,
+            })
+    }
+
+    /// Whether the plan holds loops or choices (a runner cannot replay it
+    /// as one fixed sequence of launches).
+    pub fn has_control_flow(&self) -> bool {
+        self.steps.iter().any(Step::is_control)
     }
 
     /// What a fresh arena of `device` holds before the first run, as
@@ -908,14 +1113,82 @@ impl Plan {
             }
             arenas.push(arena);
         }
+        self.exec(&self.steps, 0, kernels, &mut arenas, run, on_launch)?;
         let range = |b: u32| {
             let b = &self.buffers[b as usize];
             b.offset as usize..(b.offset + b.bytes) as usize
         };
-        let mut n = 0;
-        for step in &self.steps {
+        Ok(arenas
+            .iter()
+            .map(|arena| {
+                self.outputs
+                    .iter()
+                    .map(|b| arena[range(*b)].to_vec())
+                    .collect()
+            })
+            .collect())
+    }
+
+    /// Runs `steps` over every device's arena (see [`Plan::run_host_spmd`]);
+    /// `first` is the launch number ([`Plan::launches`]) of the first launch
+    /// in them. Loops and choices read their test or branch number from the
+    /// arenas, which must agree on it.
+    fn exec(
+        &self,
+        steps: &[Step],
+        first: usize,
+        kernels: &[KernelInfo],
+        arenas: &mut [Vec<u8>],
+        run: &mut Launcher<'_>,
+        on_launch: &mut dyn FnMut(usize),
+    ) -> Result<(), String> {
+        let range = |b: u32| {
+            let b = &self.buffers[b as usize];
+            b.offset as usize..(b.offset + b.bytes) as usize
+        };
+        // The one value every device's arena holds in buffer `b`.
+        let read = |arenas: &[Vec<u8>], b: u32, what: &str| -> Result<i64, String> {
+            let elem = &self.buffers[b as usize].elem;
+            let mut value = None;
+            for arena in arenas {
+                let v = selector(elem, &arena[range(b)])
+                    .ok_or_else(|| format!("@{}: {what} is not one integer", self.func))?;
+                if value.is_some_and(|w| w != v) {
+                    return Err(format!("@{}: the devices disagree on {what}", self.func));
+                }
+                value = Some(v);
+            }
+            Ok(value.unwrap_or(0))
+        };
+        let mut n = first;
+        for step in steps {
             match step {
                 Step::Alias { .. } => {}
+                Step::Copy { from, to } => {
+                    let (f, t) = (range(*from), range(*to));
+                    for arena in arenas.iter_mut() {
+                        arena.copy_within(f.clone(), t.start);
+                    }
+                }
+                Step::While { cond, pred, body } => {
+                    let in_cond = cond.iter().map(launch_count).sum::<usize>();
+                    loop {
+                        self.exec(cond, n, kernels, arenas, run, on_launch)?;
+                        if read(arenas, *pred, "a loop test")? == 0 {
+                            break;
+                        }
+                        self.exec(body, n + in_cond, kernels, arenas, run, on_launch)?;
+                    }
+                }
+                Step::Case { index, branches } => {
+                    let i = branch(read(arenas, *index, "a branch number")?, branches.len());
+                    let before: usize = branches[..i]
+                        .iter()
+                        .flat_map(|b| b.iter())
+                        .map(launch_count)
+                        .sum();
+                    self.exec(&branches[i], n + before, kernels, arenas, run, on_launch)?;
+                }
                 Step::Launch { kernel, args } => {
                     let k = kernels
                         .iter()
@@ -943,7 +1216,6 @@ impl Plan {
                         }
                     }
                     on_launch(n);
-                    n += 1;
                 }
                 Step::Collective {
                     op,
@@ -976,16 +1248,22 @@ impl Plan {
                     }
                 }
             }
+            n += launch_count(step);
         }
-        Ok(arenas
+        Ok(())
+    }
+}
+
+/// How many launches `step` holds, itself and nested (each once).
+pub fn launch_count(step: &Step) -> usize {
+    match step {
+        Step::Launch { .. } => 1,
+        _ => step
+            .nested()
             .iter()
-            .map(|arena| {
-                self.outputs
-                    .iter()
-                    .map(|b| arena[range(*b)].to_vec())
-                    .collect()
-            })
-            .collect())
+            .flat_map(|l| l.iter())
+            .map(launch_count)
+            .sum(),
     }
 }
 
@@ -1012,7 +1290,6 @@ pub fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bundle::Param;
 
     fn buf(bytes: u64, source: Source) -> Buffer {
         Buffer {
@@ -1359,6 +1636,310 @@ mod tests {
         assert_eq!(ran, vec![0, 1]);
         let err = p.run_host(&ks, &[&[1; 4]], &mut |_, _| Ok(()), &mut |_| {});
         assert!(err.unwrap_err().contains("is 8 bytes, 4 given"));
+    }
+
+    fn int(source: Source) -> Buffer {
+        Buffer {
+            offset: 0,
+            bytes: 4,
+            elem: "i32".into(),
+            shape: Vec::new(),
+            source,
+        }
+    }
+
+    fn i32_kernel(name: &str, ins: usize) -> KernelInfo {
+        let mut k = kernel(name, &vec![(4, false); ins]);
+        k.params.push(Param {
+            elem: "i32".into(),
+            shape: Vec::new(),
+            bytes: 4,
+            output: true,
+        });
+        for p in &mut k.params {
+            p.elem = "i32".into();
+            p.shape = Vec::new();
+        }
+        k
+    }
+
+    fn i32_of(b: &[u8]) -> i32 {
+        i32::from_le_bytes(b[..4].try_into().unwrap())
+    }
+
+    /// Host kernels of one `i32` each: `lt` (a < b), `inc` (a + 1), `add`
+    /// (a + b), `k7` and `k9` (constants).
+    fn run_i32(k: &KernelInfo, bufs: &mut [Vec<u8>]) -> Result<(), String> {
+        let a = bufs.first().map_or(0, |b| i32_of(b));
+        let b = bufs.get(1).map_or(0, |b| i32_of(b));
+        let v = match k.name.as_str() {
+            "lt" => i32::from(a < b),
+            "inc" => a + 1,
+            "add" => a + b,
+            "k7" => 7,
+            "k9" => 9,
+            other => return Err(format!("no kernel {other}")),
+        };
+        *bufs.last_mut().unwrap() = v.to_le_bytes().to_vec();
+        Ok(())
+    }
+
+    /// `acc = 0; for i in 0..n { acc += x }`, returning `acc` and `i`: the
+    /// counter and the sum carried, `x` read by the body's second launch,
+    /// `t` written by it.
+    fn counted_loop() -> (Plan, Vec<KernelInfo>) {
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                int(Source::Input {
+                    arg: 0,
+                    kept: false,
+                }),
+                int(Source::Constant {
+                    hex: encode_hex(&0i32.to_le_bytes()),
+                }),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Input {
+                    arg: 1,
+                    kept: false,
+                }),
+                int(Source::Step),
+            ],
+            vec![
+                Step::Copy { from: 1, to: 2 },
+                Step::Copy { from: 1, to: 5 },
+                Step::While {
+                    cond: vec![launch("lt", &[2, 0, 3])],
+                    pred: 3,
+                    body: vec![
+                        launch("inc", &[2, 4]),
+                        launch("add", &[5, 6, 7]),
+                        Step::Copy { from: 4, to: 2 },
+                        Step::Copy { from: 7, to: 5 },
+                    ],
+                },
+            ],
+            vec![0, 6],
+            vec![5, 2],
+        )
+        .unwrap();
+        let ks = vec![
+            i32_kernel("lt", 2),
+            i32_kernel("inc", 1),
+            i32_kernel("add", 2),
+        ];
+        (p, ks)
+    }
+
+    #[test]
+    fn a_buffer_touched_in_a_loop_lives_across_the_whole_loop() {
+        let (p, ks) = counted_loop();
+        p.validate(&ks).unwrap();
+        assert_no_overlap(&p);
+        // `x` (6) is last read before `t` (7) is first written within an
+        // iteration, but the next iteration reads it again: they may not
+        // share bytes; nor may the carried sum (5) and `t`, nor the counter
+        // (2) and its next value (4).
+        let o = |b: usize| p.buffers[b].offset;
+        for (a, b) in [(6, 7), (5, 7), (2, 4), (0, 7), (3, 4)] {
+            assert_ne!(o(a), o(b), "buffers {a} and {b} share bytes: {p:#?}");
+        }
+        for (n, x, want) in [
+            (3, 5, [15, 3]),
+            (0, 5, [0, 0]),
+            (-2, 5, [0, 0]),
+            (1, -4, [-4, 1]),
+        ] {
+            let mut ran = Vec::new();
+            let out = p
+                .run_host(
+                    &ks,
+                    &[&i32::to_le_bytes(n), &i32::to_le_bytes(x)],
+                    &mut run_i32,
+                    &mut |i| ran.push(i),
+                )
+                .unwrap();
+            assert_eq!([i32_of(&out[0]), i32_of(&out[1])], want, "n = {n}");
+            // The test runs n + 1 times, the body n times; each launch is
+            // reported by its launch number.
+            let trips = n.max(0) as usize;
+            let mut want_ran = Vec::new();
+            for _ in 0..trips {
+                want_ran.extend([0, 1, 2]);
+            }
+            want_ran.push(0);
+            assert_eq!(ran, want_ran);
+        }
+        let launches: Vec<&str> = p.launches(&ks).map(|(k, _)| k.name.as_str()).collect();
+        assert_eq!(launches, ["lt", "inc", "add"]);
+    }
+
+    /// A choice among three branches by an `i32` argument, each branch
+    /// launching a kernel and copying its result out.
+    fn three_way() -> (Plan, Vec<KernelInfo>) {
+        let branch = |k: &str, t: u32| vec![launch(k, &[t]), Step::Copy { from: t, to: 1 }];
+        let p = Plan::new(
+            "f".into(),
+            vec![
+                int(Source::Input {
+                    arg: 0,
+                    kept: false,
+                }),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+                int(Source::Step),
+            ],
+            vec![Step::Case {
+                index: 0,
+                branches: vec![branch("k7", 2), branch("k9", 3), branch("k7", 4)],
+            }],
+            vec![0],
+            vec![1],
+        )
+        .unwrap();
+        let ks = vec![i32_kernel("k7", 0), i32_kernel("k9", 0)];
+        (p, ks)
+    }
+
+    #[test]
+    fn a_case_runs_one_branch_and_clamps_its_index() {
+        let (p, ks) = three_way();
+        p.validate(&ks).unwrap();
+        assert_no_overlap(&p);
+        // Branches never run together: their temporaries may share bytes.
+        assert_eq!(p.buffers[2].offset, p.buffers[3].offset);
+        for (index, want, launch) in [
+            (0, 7, 0),
+            (1, 9, 1),
+            (2, 7, 2),
+            (3, 7, 2),
+            (-1, 7, 2),
+            (i32::MAX, 7, 2),
+        ] {
+            let mut ran = Vec::new();
+            let out = p
+                .run_host(&ks, &[&i32::to_le_bytes(index)], &mut run_i32, &mut |i| {
+                    ran.push(i)
+                })
+                .unwrap();
+            assert_eq!(i32_of(&out[0]), want, "index {index}");
+            assert_eq!(ran, vec![launch], "index {index}");
+        }
+    }
+
+    #[test]
+    fn selectors_read_one_integer() {
+        assert_eq!(selector("i1", &[1]), Some(1));
+        assert_eq!(selector("i1", &[2]), Some(1));
+        assert_eq!(selector("i8", &[0xff]), Some(-1));
+        assert_eq!(selector("i32", &(-5i32).to_le_bytes()), Some(-5));
+        assert_eq!(selector("i64", &7i64.to_le_bytes()), Some(7));
+        assert_eq!(selector("f32", &[0; 4]), None);
+        assert_eq!(selector("i32", &[0; 8]), None);
+        assert_eq!((branch(-1, 3), branch(1, 3), branch(3, 3)), (2, 1, 2));
+    }
+
+    #[test]
+    fn control_flow_plans_round_trip_through_json() {
+        let (p, _) = counted_loop();
+        let text = serde_json::to_string(&p).unwrap();
+        assert!(text.contains(r#""kind":"while""#), "{text}");
+        let back: Plan = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, p);
+        let (c, _) = three_way();
+        let back: Plan = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+        assert_eq!(back, c);
+    }
+
+    #[test]
+    fn hostile_control_flow_is_refused() {
+        let (good, ks) = counted_loop();
+        let refused = |p: &Plan, want: &str| {
+            let e = p.validate(&ks).unwrap_err();
+            assert!(e.contains(want), "{e}");
+        };
+        fn body(p: &mut Plan) -> &mut Vec<Step> {
+            match &mut p.steps[2] {
+                Step::While { body, .. } => body,
+                _ => unreachable!(),
+            }
+        }
+        // A bad index deep inside the loop.
+        let mut p = good.clone();
+        body(&mut p).push(launch("inc", &[2, 99]));
+        refused(&p, "names buffer 99");
+        let mut p = good.clone();
+        if let Step::While { pred, .. } = &mut p.steps[2] {
+            *pred = 8;
+        }
+        refused(&p, "names buffer 8");
+        // A kernel the bundle lacks, nested.
+        let mut p = good.clone();
+        body(&mut p).push(launch("nope", &[2, 4]));
+        refused(&p, "not in the bundle");
+        // Copies onto themselves, into an argument, of another size, onto
+        // overlapping bytes.
+        let mut p = good.clone();
+        body(&mut p).push(Step::Copy { from: 4, to: 4 });
+        refused(&p, "onto itself");
+        let mut p = good.clone();
+        body(&mut p).push(Step::Copy { from: 4, to: 6 });
+        refused(&p, "which no step defines");
+        let mut p = good.clone();
+        p.buffers.push(Buffer {
+            bytes: 2,
+            ..int(Source::Step)
+        });
+        body(&mut p).push(Step::Copy { from: 8, to: 7 });
+        refused(&p, "copies 2 bytes");
+        let mut p = good.clone();
+        p.buffers[7].offset = p.buffers[4].offset;
+        body(&mut p).push(Step::Copy { from: 4, to: 7 });
+        refused(&p, "shares with");
+        // A test that is not one integer.
+        let mut p = good.clone();
+        p.buffers[3].elem = "f32".into();
+        refused(&p, "not one integer");
+        // A choice of no branches.
+        let mut p = good.clone();
+        p.steps.push(Step::Case {
+            index: 0,
+            branches: vec![],
+        });
+        refused(&p, "no branches");
+        // Nesting past the limit: refused without recursing (a manifest
+        // of any depth is walked iteratively).
+        let mut deep = vec![launch("inc", &[2, 4])];
+        for _ in 0..MAX_NESTING + 1 {
+            deep = vec![Step::Case {
+                index: 0,
+                branches: vec![deep],
+            }];
+        }
+        let mut p = good.clone();
+        p.steps.extend(deep);
+        refused(&p, "nest deeper");
+        let mut flat = good.clone();
+        flat.steps.push(launch("inc", &[2, 4]));
+        flat.validate(&ks).unwrap();
+        // And Plan::new refuses what validate would.
+        let e = Plan::new(
+            "f".into(),
+            good.buffers.clone(),
+            vec![Step::While {
+                cond: vec![],
+                pred: 42,
+                body: vec![],
+            }],
+            vec![],
+            vec![],
+        )
+        .unwrap_err();
+        assert!(e.contains("names buffer 42"), "{e}");
     }
 
     #[test]

@@ -352,3 +352,204 @@ fn run_a_plan_as_a_graph() {
     let t = dp.bench(&[&a2b, &bb], 1, 3).unwrap();
     assert_eq!((t.runs.len(), t.launches.len(), t.trace.len()), (3, 2, 2));
 }
+
+/// `vadd` and two one-thread `i32` kernels: `ilt` (`c = a < b`) and `iinc`
+/// (`c = a + 1`), for plans with loops.
+const LOOP_KERNELS: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry vadd(.param .u64 pa, .param .u64 pb, .param .u64 pc)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<8>;
+    .reg .f32 %f<4>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pc];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    cvta.to.global.u64 %rd3, %rd3;
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.s32 %r4, %r1, %r2, %r3;
+    mul.wide.s32 %rd4, %r4, 4;
+    add.s64 %rd5, %rd1, %rd4;
+    add.s64 %rd6, %rd2, %rd4;
+    add.s64 %rd7, %rd3, %rd4;
+    ld.global.f32 %f1, [%rd5];
+    ld.global.f32 %f2, [%rd6];
+    add.f32 %f3, %f1, %f2;
+    st.global.f32 [%rd7], %f3;
+    ret;
+}
+
+.visible .entry ilt(.param .u64 pa, .param .u64 pb, .param .u64 pc)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pb];
+    ld.param.u64 %rd3, [pc];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    cvta.to.global.u64 %rd3, %rd3;
+    ld.global.u32 %r1, [%rd1];
+    ld.global.u32 %r2, [%rd2];
+    setp.lt.s32 %p1, %r1, %r2;
+    selp.b32 %r3, 1, 0, %p1;
+    st.global.u32 [%rd3], %r3;
+    ret;
+}
+
+.visible .entry iinc(.param .u64 pa, .param .u64 pc)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [pa];
+    ld.param.u64 %rd2, [pc];
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    ld.global.u32 %r1, [%rd1];
+    add.s32 %r2, %r1, 1;
+    st.global.u32 [%rd2], %r2;
+    ret;
+}
+"#;
+
+/// A one-thread kernel of `ins` `i32` inputs and one `i32` output.
+fn i32_kernel(name: &str, ins: usize) -> KernelInfo {
+    let int = |output| Param {
+        elem: "i32".into(),
+        shape: Vec::new(),
+        bytes: 4,
+        output,
+    };
+    let mut params = vec![int(false); ins];
+    params.push(int(true));
+    KernelInfo {
+        name: name.into(),
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        shared_bytes: 0,
+        params,
+        kind: None,
+        flops: None,
+        tune: None,
+        tensor_maps: Vec::new(),
+    }
+}
+
+#[test]
+fn run_a_plan_with_a_loop_and_a_choice() {
+    // acc = x; for _ in 0..count { acc = acc + x }; then by `count` (0:
+    // branch 0, else the last, as an out-of-range case index):
+    // chosen = acc + acc or acc + x. Segments replayed as graphs, the loop
+    // test and the branch number read back on the host.
+    use aic_runtime::DevicePlan;
+    use aic_runtime::plan::{Buffer, Plan, Source, Step};
+    let Some(cuda) = cuda() else { return };
+    let n = 256u32;
+    let module = cuda.load_module(LOOP_KERNELS.as_bytes()).unwrap();
+    let kernels = [vadd_kernel(n), i32_kernel("ilt", 2), i32_kernel("iinc", 1)];
+    let floats_buf = |source| Buffer {
+        offset: 0,
+        bytes: u64::from(n) * 4,
+        elem: "f32".into(),
+        shape: vec![n.into()],
+        source,
+    };
+    let int_buf = |source| Buffer {
+        offset: 0,
+        bytes: 4,
+        elem: "i32".into(),
+        shape: Vec::new(),
+        source,
+    };
+    let launch = |kernel: &str, args: &[u32]| Step::Launch {
+        kernel: kernel.into(),
+        args: args.to_vec(),
+    };
+    let plan = Plan::new(
+        "main".into(),
+        vec![
+            floats_buf(Source::Input {
+                arg: 0,
+                kept: false,
+            }),
+            int_buf(Source::Input {
+                arg: 1,
+                kept: false,
+            }),
+            int_buf(Source::Constant {
+                hex: "00000000".into(),
+            }),
+            int_buf(Source::Step),
+            floats_buf(Source::Step),
+            int_buf(Source::Step),
+            int_buf(Source::Step),
+            floats_buf(Source::Step),
+            floats_buf(Source::Step),
+            floats_buf(Source::Step),
+            floats_buf(Source::Step),
+        ],
+        vec![
+            Step::Copy { from: 2, to: 3 },
+            Step::Copy { from: 0, to: 4 },
+            Step::While {
+                cond: vec![launch("ilt", &[3, 1, 5])],
+                pred: 5,
+                body: vec![
+                    launch("iinc", &[3, 6]),
+                    launch("vadd", &[4, 0, 7]),
+                    Step::Copy { from: 6, to: 3 },
+                    Step::Copy { from: 7, to: 4 },
+                ],
+            },
+            Step::Case {
+                index: 1,
+                branches: vec![
+                    vec![launch("vadd", &[4, 4, 8]), Step::Copy { from: 8, to: 9 }],
+                    vec![launch("vadd", &[4, 0, 10]), Step::Copy { from: 10, to: 9 }],
+                ],
+            },
+        ],
+        vec![0, 1],
+        vec![4, 3, 9],
+    )
+    .unwrap();
+    let mut dp = DevicePlan::new(&cuda, &module, &plan, &kernels).unwrap();
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let xb = to_bytes(&x);
+    for count in [3i32, 0, 1, -2, 5] {
+        let cb = count.to_le_bytes();
+        dp.upload(&[&xb, &cb], true).unwrap();
+        dp.run().unwrap();
+        let outs = dp.outputs().unwrap();
+        let trips = count.max(0);
+        let acc = floats(&outs[0]);
+        assert!(
+            acc.iter()
+                .enumerate()
+                .all(|(i, v)| *v == (trips + 1) as f32 * i as f32),
+            "count {count}"
+        );
+        assert_eq!(i32::from_le_bytes(outs[1][..4].try_into().unwrap()), trips);
+        let chosen = floats(&outs[2]);
+        let want = |i: usize| {
+            let a = (trips + 1) as f32 * i as f32;
+            if count == 0 { a + a } else { a + i as f32 }
+        };
+        assert!(
+            chosen.iter().enumerate().all(|(i, v)| *v == want(i)),
+            "count {count}"
+        );
+    }
+    // Timing follows the control flow: every launch of the plan has a time.
+    let cb = 2i32.to_le_bytes();
+    let t = dp.bench(&[&xb, &cb], 1, 3).unwrap();
+    assert_eq!((t.runs.len(), t.launches.len(), t.trace.len()), (3, 5, 5));
+}

@@ -36,8 +36,16 @@ const BLOCK: i64 = 1024;
 const SMALL_CONSTANT: i64 = 64;
 
 /// Lower `group` as one kernel per distinct output element count, each a
-/// grid of blocks of consecutive output elements.
-pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -> Result<(), Skip> {
+/// grid of blocks of consecutive output elements. A group of scalars only
+/// with `scalars` (a one-element kernel), else it is left to the host
+/// program.
+pub(super) fn general(
+    ctx: &mut Context,
+    group: Op,
+    func: Op,
+    n_kernel: usize,
+    scalars: bool,
+) -> Result<(), Skip> {
     let b = ctx
         .regions(group)
         .first()
@@ -56,8 +64,9 @@ pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -
         storable(ctx, ctx.value_type(*v))?;
     }
     // Scalars are the host program's arithmetic (loop counters and
-    // conditions), not kernels.
-    if yields.iter().all(|y| shape(ctx, *y).is_empty()) {
+    // conditions), not kernels, unless asked for (so that a plan holds no
+    // tensor op the interpreter would run).
+    if !scalars && yields.iter().all(|y| shape(ctx, *y).is_empty()) {
         return Err("a group of scalars (the host program's arithmetic)".into());
     }
     // Results of one element count share a kernel.
@@ -127,6 +136,16 @@ pub(super) fn general(ctx: &mut Context, group: Op, func: Op, n_kernel: usize) -
     }
     ctx.erase_op(group);
     Ok(())
+}
+
+/// Whether the general generator takes `op` alone: an op it evaluates
+/// element by element, of operands and results it stores.
+pub(super) fn takes(ctx: &Context, op: Op) -> bool {
+    supported(ctx, op).is_ok()
+        && ctx
+            .operands(op)
+            .iter()
+            .all(|v| storable(ctx, ctx.value_type(*v)).is_ok())
 }
 
 /// Why `op` cannot be evaluated element by element, if it cannot.

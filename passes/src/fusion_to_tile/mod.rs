@@ -121,6 +121,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Lower every group with the general code generator alone (loop nests over the output's elements), as tests of it do",
         },
         OptSpec {
+            name: "scalars",
+            kind: OptKind::Bool,
+            default: "false",
+            range: None,
+            help: "Lower groups of scalars and graph ops computing scalars (loop tests and counters, branch numbers) to one-element kernels of the general generator, as executable plans need, where without it they stay the host program's arithmetic",
+        },
+        OptSpec {
             name: "total",
             kind: OptKind::Bool,
             default: "false",
@@ -137,6 +144,7 @@ pub static INFO: PassInfo = PassInfo {
             wgmma: o.bool("wgmma"),
             general_only: o.bool("general-only"),
             total: o.bool("total"),
+            scalars: o.bool("scalars"),
         })
     },
 };
@@ -149,6 +157,7 @@ struct FusionToTile {
     wgmma: bool,
     general_only: bool,
     total: bool,
+    scalars: bool,
 }
 
 /// What generators are configured with: the target, the tuning cache, and
@@ -159,6 +168,9 @@ struct Config<'a> {
     reduce_chunk: i64,
     /// How GEMM generators pick their tiles.
     tuner: tuning::Tuner<'a>,
+    /// Whether the general generator takes groups of scalars too (the
+    /// pass's `scalars`).
+    scalars: bool,
 }
 
 /// What a generator says of a group whose shape it does not recognise.
@@ -174,7 +186,7 @@ const GENERATORS: &[Generator] = &[
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| groupnorm(c, g, f, i),
     |c, g, f, k, i| elementwise(c, g, f, k.target, i),
-    |c, g, f, _, i| general(c, g, f, i),
+    |c, g, f, k, i| general(c, g, f, i, k.scalars),
 ];
 
 /// Why a group is left alone.
@@ -935,6 +947,7 @@ impl Pass for FusionToTile {
             target: &self.target,
             cache: &cache,
             reduce_chunk: self.reduce_chunk,
+            scalars: self.scalars,
             tuner: tuning::Tuner {
                 target: &self.target,
                 arch: if self.arch.is_empty() {
@@ -973,6 +986,35 @@ impl Pass for FusionToTile {
         let groups = groups_of(ctx, root)
             .into_iter()
             .filter(|(g, _)| general_only.contains(g))
+            .collect();
+        changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
+        // Then, with `scalars`, every graph op left computing scalars only (a
+        // loop counter's add, a condition's compare, a split group's final
+        // reduction) that the general generator takes gets a one-element
+        // kernel too, in program order and numbered after everything else
+        // (so that the other kernels keep their numbers). One it does not
+        // take stays as it was (the cast of a partition id's ui32 to i32 is
+        // a view in the plan).
+        let mut scalars = Vec::new();
+        if self.scalars {
+            ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+                let inside = ctx.parent_op(o).is_some_and(|p| fusion::Group::is(ctx, p));
+                if !inside
+                    && aic_dialects::graph::semantics(ctx.op_name(o)).is_some()
+                    && !aic_dialects::graph::Constant::is(ctx, o)
+                    && !aic_dialects::graph::Reshape::is(ctx, o)
+                    && ctx.num_results(o) > 0
+                    && ctx.results(o).all(|r| shape(ctx, r).is_empty())
+                    && general::takes(ctx, o)
+                {
+                    scalars.push(o);
+                }
+            });
+        }
+        let scalar_groups: Vec<Op> = scalars.into_iter().map(|o| wrap(ctx, o)).collect();
+        let groups = groups_of(ctx, root)
+            .into_iter()
+            .filter(|(g, _)| scalar_groups.contains(g))
             .collect();
         changed |= self.generate(ctx, groups, true, &config, &mut n_kernel, &mut failed);
         if self.total {

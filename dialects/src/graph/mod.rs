@@ -277,6 +277,23 @@ aic::op! {
     }
 }
 
+/// The wider element type a matrix product of `operand` elements may give
+/// (beside `operand` itself): `i32` for `i8` operands (exact integer
+/// accumulation, `mma.sync`'s s8 form), `f32` for the fp8 formats
+/// `f8E4M3FN` and `f8E5M2` (wgmma's e4m3/e5m2 forms accumulate in f32).
+/// The one rule of mixed-width products: the verifier, the e-graph's type
+/// inference and the GEMM lowerings read it.
+pub fn widened_product(u: &aic::ir::Uniquer, operand: aic::Type) -> Option<aic::Type> {
+    use aic::float::FloatKind;
+    match u.type_kind(operand) {
+        TypeKind::Integer { width: 8, .. } => Some(u.int_type(32)),
+        TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => {
+            Some(u.ty(TypeKind::Float(FloatKind::F32)))
+        }
+        _ => None,
+    }
+}
+
 aic::op! {
     /// `graph.batch_matmul`: `graph.matmul` on rank-3 operands with one batch dimension.
     pub BatchMatmul = BATCH_MATMUL {

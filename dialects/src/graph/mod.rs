@@ -278,7 +278,7 @@ aic::op! {
 }
 
 /// The wider element type a matrix product of `operand` elements may give
-/// (beside `operand` itself): `i32` for `i8` operands (exact integer
+/// (beside `operand` itself): `i32` for signed (or signless) `i8` operands (exact integer
 /// accumulation, `mma.sync`'s s8 form), `f32` for the fp8 formats
 /// `f8E4M3FN` and `f8E5M2` (wgmma's e4m3/e5m2 forms accumulate in f32).
 /// The one rule of mixed-width products: the verifier, the e-graph's type
@@ -286,7 +286,10 @@ aic::op! {
 pub fn widened_product(u: &aic::ir::Uniquer, operand: aic::Type) -> Option<aic::Type> {
     use aic::float::FloatKind;
     match u.type_kind(operand) {
-        TypeKind::Integer { width: 8, .. } => Some(u.int_type(32)),
+        TypeKind::Integer {
+            width: 8,
+            signedness: aic::types::Signedness::Signless | aic::types::Signedness::Signed,
+        } => Some(u.int_type(32)),
         TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => {
             Some(u.ty(TypeKind::Float(FloatKind::F32)))
         }

@@ -618,8 +618,10 @@ fn nested_in(ctx: &Context, ops: &[Op]) -> bool {
 const SPREAD_LOOP: i64 = 256;
 
 /// `group`'s ops back in its function, in groups of consecutive ops whose
-/// loops do not nest ([`nested_in`]; constants and reshapes stay the
-/// host's); gives those groups with the function holding them. A reduction
+/// loops do not nest ([`nested_in`]) where the group holds only
+/// reductions, elementwise ops and views, else each op in a group of its
+/// own (constants and reshapes stay the host's); gives those groups with
+/// the function holding them. A reduction
 /// broadcast back over its rows and used there (int8-dynamic's per-row
 /// scales, an unraised softmax over long rows) so becomes a rows kernel
 /// and an elementwise kernel after it, where each op alone would be a
@@ -697,6 +699,20 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
             at = ctx.next_op(o);
         }
     }
+    // Stages only of reductions, elementwise ops and views: a group holding
+    // a contraction, a group norm or an irregular op splits into its ops,
+    // each the kernel of its own generator, as before stages.
+    let staged = order.iter().all(|o| {
+        aic_dialects::graph::semantics(ctx.op_name(*o)).is_some_and(|s| {
+            matches!(
+                s.class,
+                aic_dialects::graph::Class::Reduction
+                    | aic_dialects::graph::Class::Elementwise
+                    | aic_dialects::graph::Class::View
+                    | aic_dialects::graph::Class::Constant
+            )
+        }) && !aic_dialects::graph::Groupnorm::is(ctx, *o)
+    });
     let mut stages: Vec<Vec<Op>> = Vec::new();
     let mut cur: Vec<Op> = Vec::new();
     for o in order {
@@ -707,6 +723,10 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
             continue;
         }
         cur.push(o);
+        if !staged {
+            stages.push(std::mem::take(&mut cur));
+            continue;
+        }
         if cur.len() > 1 && nested_in(ctx, &cur) {
             cur.pop();
             stages.push(std::mem::replace(&mut cur, vec![o]));

@@ -344,8 +344,16 @@ fn int8_dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
     let f32 = u.ty(TypeKind::Float(FloatKind::F32));
     let (x, r) = (mm.lhs(ctx), mm.result(ctx));
     let (xt, rt) = (ctx.value_type(x), ctx.value_type(r));
-    let xs = ctx.type_kind(xt).shape().map(<[i64]>::to_vec).unwrap_or_default();
-    let rs = ctx.type_kind(rt).shape().map(<[i64]>::to_vec).unwrap_or_default();
+    let xs = ctx
+        .type_kind(xt)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    let rs = ctx
+        .type_kind(rt)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
     let rank = xs.len();
     let ta = mm.transpose_a(ctx).is_some();
     let tb = mm.transpose_b(ctx).is_some();

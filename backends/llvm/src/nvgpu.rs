@@ -360,7 +360,12 @@ fn i32_words<'ctx>(
     l: &Lower<'_, 'ctx>,
     v: VectorValue<'ctx>,
 ) -> Result<Vec<BasicValueEnum<'ctx>>, String> {
-    let bytes = v.get_type().get_size() * v.get_type().get_element_type().into_int_type().get_bit_width() / 8;
+    let bytes = v.get_type().get_size()
+        * v.get_type()
+            .get_element_type()
+            .into_int_type()
+            .get_bit_width()
+        / 8;
     let n = bytes / 4;
     let w = l.b.build_bit_cast(v, l.i32().vec_type(n), "").llvm()?;
     (0..n)
@@ -403,10 +408,7 @@ fn mma_sync_s8<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>
 /// that hold them by the fragment tables (`nvgpu::fragments`). The tables
 /// move with the lane's group: A's row `r + g` and D's are held `4·g`
 /// lanes on from row `r`'s, B's column `n + 2·t` `8·t` lanes on.
-fn host_mma_sync_s8<'ctx>(
-    l: &mut Lower<'_, 'ctx>,
-    op: Op,
-) -> Result<BasicValueEnum<'ctx>, String> {
+fn host_mma_sync_s8<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     use aic_dialects::nvgpu::fragments::{S8_A, S8_B, S32_C};
     let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
     let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
@@ -435,20 +437,24 @@ fn host_mma_sync_s8<'ctx>(
     let t8 = l.b.build_int_mul(t, c8, "").llvm()?;
     let t8 = l.b.build_int_add(warp, t8, "").llvm()?;
     // Byte `e` of the fragment that lane `src` keeps from slot `s` on, as i32.
-    let element = |l: &mut Lower<'_, 'ctx>, s: u64, src, e: u64| -> Result<IntValue<'ctx>, String> {
-        let p = l.host_slot(s + e / 8, src)?;
-        // SAFETY (LLVM semantics): a slot holds eight bytes.
-        let p = unsafe {
-            l.b.build_in_bounds_gep(i8t, p, &[i64t.const_int(e % 8, false)], "")
-                .llvm()?
+    let element =
+        |l: &mut Lower<'_, 'ctx>, s: u64, src, e: u64| -> Result<IntValue<'ctx>, String> {
+            let p = l.host_slot(s + e / 8, src)?;
+            // SAFETY (LLVM semantics): a slot holds eight bytes.
+            let p = unsafe {
+                l.b.build_in_bounds_gep(i8t, p, &[i64t.const_int(e % 8, false)], "")
+                    .llvm()?
+            };
+            let x = l.b.build_load(i8t, p, "").llvm()?.into_int_value();
+            l.b.build_int_s_extend(x, i32t, "").llvm()
         };
-        let x = l.b.build_load(i8t, p, "").llvm()?.into_int_value();
-        l.b.build_int_s_extend(x, i32t, "").llvm()
-    };
     let mut d = c;
     for ci in 0..S32_C.elems.len() {
         let at = i32t.const_int(ci as u64, false);
-        let mut acc = l.b.build_extract_element(c, at, "").llvm()?.into_int_value();
+        let mut acc =
+            l.b.build_extract_element(c, at, "")
+                .llvm()?
+                .into_int_value();
         // Lane 0's element (group 0, t = 0); this lane's is g rows and 2t
         // columns on.
         let (r, n) = S32_C.at(0, ci);

@@ -6,8 +6,8 @@
 
 use super::shapes::{Query, Shapes};
 use super::{
-    BatchMatmul, Matmul, CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather, IOTA, SELECT,
-    Scatter, Select, Sort,
+    BatchMatmul, CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather,
+    IOTA, Matmul, SELECT, Scatter, Select, Sort,
 };
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;

@@ -127,9 +127,13 @@ mod tests {
         // The PTX ISA's examples: lane 5 (g = 1, t = 1) holds A's (1, 4),
         // (9, 4) and (1, 20) as a0, a4, a8; B's (4, 1) and (20, 1) as b0,
         // b4; D's (1, 2) and (9, 3) as d0, d3.
-        assert_eq!((S8_A.at(5, 0), S8_A.at(5, 4), S8_A.at(5, 8)), ((1, 4), (9, 4), (1, 20)));
+        assert_eq!(
+            (S8_A.at(5, 0), S8_A.at(5, 4), S8_A.at(5, 8)),
+            ((1, 4), (9, 4), (1, 20))
+        );
         assert_eq!((S8_B.at(5, 0), S8_B.at(5, 4)), ((4, 1), (20, 1)));
         assert_eq!((S32_C.at(5, 0), S32_C.at(5, 3)), ((1, 2), (9, 3)));
-        assert_eq!(S8_A.holder(9, 21), Some((4 * 1 + 1, 13)));
+        // A's (9, 21): row g + 8 of group 1, column 16 + 4t + 1 of t = 1: lane 5, a13.
+        assert_eq!(S8_A.holder(9, 21), Some((5, 13)));
     }
 }

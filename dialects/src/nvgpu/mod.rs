@@ -684,7 +684,8 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         // The integer form, s8 x s8 into s32 (see [`fragments`]).
         let int = |v: Option<(Vec<i64>, Type)>, s: &[i64], w: u32| {
             v.is_some_and(|(sh, e)| {
-                sh == s && matches!(ctx.type_kind(e), TypeKind::Integer { width, .. } if *width == w)
+                sh == s
+                    && matches!(ctx.type_kind(e), TypeKind::Integer { width, .. } if *width == w)
             })
         };
         if !(int(vector_of(ctx, t[0]), &[4, 4], 8)

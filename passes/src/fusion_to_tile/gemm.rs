@@ -494,7 +494,12 @@ pub(super) fn gemm(
 /// A GEMM's accumulator type (the compute type of its result) and A's and
 /// B's storage types: float products, or a widened product of
 /// [`graph::widened_product`] (i8 x i8 into i32, accumulated exactly).
-fn gemm_elems(ctx: &Context, result: Value, a: Value, b: Value) -> Result<(Type, (Type, Type)), Skip> {
+fn gemm_elems(
+    ctx: &Context,
+    result: Value,
+    a: Value,
+    b: Value,
+) -> Result<(Type, (Type, Type)), Skip> {
     let elem = |v: Value| storage_elem(ctx, v);
     let (r, ea, eb) = (elem(result), elem(a), elem(b));
     if ea == eb && graph::widened_product(ctx.uniquer(), ea) == Some(r) {

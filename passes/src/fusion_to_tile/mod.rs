@@ -677,7 +677,11 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
         if !aic_dialects::graph::Broadcast::is(ctx, o) || !from_before {
             continue;
         }
-        let users: Vec<Op> = ctx.results(o).flat_map(|r| ctx.uses(r)).map(|u| u.op).collect();
+        let users: Vec<Op> = ctx
+            .results(o)
+            .flat_map(|r| ctx.uses(r))
+            .map(|u| u.op)
+            .collect();
         let first = ops.iter().copied().find(|x| users.contains(x));
         if let Some(f) = first
             && users.iter().all(|u| inside.contains(u))
@@ -691,7 +695,10 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
     if let Some(&first) = ops.first() {
         let mut at = Some(first);
         // The first of them in the block: walk back while inside.
-        while let Some(p) = at.and_then(|o| ctx.prev_op(o)).filter(|p| inside.contains(p)) {
+        while let Some(p) = at
+            .and_then(|o| ctx.prev_op(o))
+            .filter(|p| inside.contains(p))
+        {
             at = Some(p);
         }
         while let Some(o) = at.filter(|o| inside.contains(o)) {

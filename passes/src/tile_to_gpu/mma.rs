@@ -473,7 +473,10 @@ impl Plan {
             .iter()
             .map(|(g, w)| {
                 let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
-                (*g, layout_of(*w, self.wgmma.contains(g), n, mma_depth(ctx, *g)))
+                (
+                    *g,
+                    layout_of(*w, self.wgmma.contains(g), n, mma_depth(ctx, *g)),
+                )
             })
             .collect()
     }

@@ -10,6 +10,14 @@ as arguments (nothing large on disk):
   weight, with the weight passed as an argument.
 - `llama_mlp.f16.mlir` / `llama_mlp.int8w.mlir`: Llama's MLP
   `down(silu(gate(x)) * up(x))`, tokens T = 4096, hidden 4096, FFN 14336, in both forms.
+- `gemm.int8.mlir`: xq[M,K] i8 @ wq[K,N] i8 -> i32, the bare int8 x int8 GEMM
+  (`mma.sync` s8), against `torch._int_mm`.
+- `gemm.int8dyn.mlir` / `llama_mlp.int8dyn.mlir`: dynamic int8, the program
+  `quantize{mode=int8-dynamic}` makes of constant weights, the i8 weights and
+  their f32 per-channel scales passed as arguments: x quantized per row at run
+  time (`s = max(max|x_row|, 1e-5) / 127`, round half to even, clamp to
+  [-127, 127]), the i8 x i8 -> i32 GEMM, `cast(acc) * s_row * s_col` in f32,
+  cast to f16.
 """
 import os
 import sys
@@ -69,11 +77,78 @@ def mlp(int8):
     return f"func.func @main({', '.join(ps)}) -> {th} {{\n" + "\n".join(body) + f"\n  return %y : {th}\n}}\n"
 
 
+def dynamic_linear(x, rows, k, n, w, lines):
+    """Lines of the int8-dynamic product of f16 `x` ([rows, k]) by argument
+    weight `w` (`%{w}q` [k, n] i8, `%{w}s` [n] f32); gives the f16 result's name."""
+    f32, f16 = (lambda s: t(s, "f32")), (lambda s: t(s, "f16"))
+    p = f"%{w}_"
+    lines += [
+        f"  {p}x = graph.cast {x} : ({f16([rows, k])}) -> {f32([rows, k])}",
+        f"  {p}abs = graph.abs {p}x : {f32([rows, k])}",
+        f"  {p}amax = graph.reduce max {p}abs, axes = [1] : ({f32([rows, k])}) -> {f32([rows])}",
+        f"  {p}eps = graph.constant dense<1.0e-05> : {f32([rows])}",
+        f"  {p}am = graph.max {p}amax, {p}eps : {f32([rows])}",
+        f"  {p}levels = graph.constant dense<127.0> : {f32([rows])}",
+        f"  {p}s = graph.div {p}am, {p}levels : {f32([rows])}",
+        f"  {p}sb = graph.broadcast {p}s, dims = [0] : ({f32([rows])}) -> {f32([rows, k])}",
+        f"  {p}d = graph.div {p}x, {p}sb : {f32([rows, k])}",
+        f"  {p}r = graph.round_even {p}d : {f32([rows, k])}",
+        f"  {p}lo = graph.constant dense<-127.0> : {f32([rows, k])}",
+        f"  {p}hi = graph.constant dense<127.0> : {f32([rows, k])}",
+        f"  {p}c1 = graph.max {p}r, {p}lo : {f32([rows, k])}",
+        f"  {p}c2 = graph.min {p}c1, {p}hi : {f32([rows, k])}",
+        f"  {p}q = graph.cast {p}c2 : ({f32([rows, k])}) -> {t([rows, k], 'i8')}",
+        f"  {p}acc = graph.matmul {p}q, %{w}q : ({t([rows, k], 'i8')}, {t([k, n], 'i8')}) -> {t([rows, n], 'i32')}",
+        f"  {p}f = graph.cast {p}acc : ({t([rows, n], 'i32')}) -> {f32([rows, n])}",
+        f"  {p}br = graph.broadcast {p}s, dims = [0] : ({f32([rows])}) -> {f32([rows, n])}",
+        f"  {p}bc = graph.broadcast %{w}s, dims = [1] : ({f32([n])}) -> {f32([rows, n])}",
+        f"  {p}m1 = graph.mul {p}f, {p}br : {f32([rows, n])}",
+        f"  {p}m2 = graph.mul {p}m1, {p}bc : {f32([rows, n])}",
+        f"  {p}y = graph.cast {p}m2 : ({f32([rows, n])}) -> {f16([rows, n])}",
+    ]
+    return f"{p}y"
+
+
+def dyn_params(ws):
+    out = []
+    for name, k, n in ws:
+        out += [f"%{name}q: {t([k, n], 'i8')}", f"%{name}s: {t([n], 'f32')}"]
+    return out
+
+
+def gemm_int8():
+    a, b, c = t([M, K], "i8"), t([K, N], "i8"), t([M, N], "i32")
+    return (f"func.func @main(%xq: {a}, %wq: {b}) -> {c} {{\n"
+            f"  %y = graph.matmul %xq, %wq : ({a}, {b}) -> {c}\n  return %y : {c}\n}}\n")
+
+
+def gemm_int8dyn():
+    lines = []
+    y = dynamic_linear("%x", M, K, N, "w", lines)
+    ps = [f"%x: {t([M, K], 'f16')}"] + dyn_params([("w", K, N)])
+    return f"func.func @main({', '.join(ps)}) -> {t([M, N], 'f16')} {{\n" + "\n".join(lines) + \
+        f"\n  return {y} : {t([M, N], 'f16')}\n}}\n"
+
+
+def mlp_int8dyn():
+    ws = [("g", H, F), ("u", H, F), ("d", F, H)]
+    ps = [f"%x: {t([T, H], 'f16')}"] + dyn_params(ws)
+    lines = []
+    a = dynamic_linear("%x", T, H, F, "g", lines)
+    b = dynamic_linear("%x", T, H, F, "u", lines)
+    tf, th = t([T, F], 'f16'), t([T, H], 'f16')
+    lines += [f"  %s = graph.silu {a} : {tf}", f"  %p = graph.mul %s, {b} : {tf}"]
+    y = dynamic_linear("%p", T, F, H, "d", lines)
+    return f"func.func @main({', '.join(ps)}) -> {th} {{\n" + "\n".join(lines) + f"\n  return {y} : {th}\n}}\n"
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for name, text in [("gemm.f16", gemm(False)), ("gemm.int8w", gemm(True)),
-                       ("llama_mlp.f16", mlp(False)), ("llama_mlp.int8w", mlp(True))]:
+                       ("llama_mlp.f16", mlp(False)), ("llama_mlp.int8w", mlp(True)),
+                       ("gemm.int8", gemm_int8()), ("gemm.int8dyn", gemm_int8dyn()),
+                       ("llama_mlp.int8dyn", mlp_int8dyn())]:
         with open(os.path.join(out, name + ".mlir"), "w") as f:
             f.write(text)
         print("wrote", os.path.join(out, name + ".mlir"))

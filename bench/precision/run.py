@@ -13,14 +13,18 @@ seeded inputs, numerics first:
 - gemm: 4096^3 against an f32 product of the same f16 inputs: cuBLAS f16,
   torch._int_mm (int8 x int8 -> int32, per-row activation and per-channel weight
   scales applied after), torch._scaled_mm fp8 e4m3 (per-tensor and per-row scales,
-  cuBLASLt), aic f16 and aic weight-only int8 (gemm.f16 / gemm.int8w bundles).
+  cuBLASLt), aic f16, aic weight-only int8 and aic dynamic int8 (gemm.f16 /
+  gemm.int8w / gemm.int8dyn bundles); and the bare int8 x int8 -> int32 GEMM,
+  aic's (mma.sync s8, gemm.int8) against torch._int_mm alone on the same bytes,
+  whose result it must equal exactly.
 - mlp: Llama's MLP down(silu(gate(x)) * up(x)), 4096 tokens, hidden 4096, FFN
-  14336, in the same forms (llama_mlp.f16 / llama_mlp.int8w bundles).
+  14336, in the same forms (llama_mlp.f16 / llama_mlp.int8w / llama_mlp.int8dyn
+  bundles).
 - sparse: a 2:4-pruned f16 weight, 4096^3: dense cuBLAS against PyTorch's
   to_sparse_semi_structured (cuSPARSELt / CUTLASS sparse tensor cores).
 
-aic's int8 x int8 and fp8 GEMMs and its 2:4 sparse GEMMs are not built yet
-(issue 25, parts 2 and 3): their rows say so instead of a time.
+aic's fp8 GEMMs and its 2:4 sparse GEMMs are not built yet (issue 25): their
+rows say so instead of a time.
 
 Errors: the largest absolute difference from the reference, that difference
 relative to the reference's largest magnitude, and ||out - ref|| / ||ref||.
@@ -99,7 +103,22 @@ def aic_run(a, name, inputs, out_dtype):
     m = re.search(r"median ([0-9.]+) ms a run", text)
     if r.returncode != 0 or not m:
         raise RuntimeError(text[-400:])
-    return float(m.group(1)), R.load_npy(os.path.join(d, "out", "result0.npy"), out_dtype).cuda()
+    out = os.path.join(d, "out", "result0.npy")
+    if out_dtype == torch.int32:
+        return float(m.group(1)), load_i32(out).cuda()
+    return float(m.group(1)), R.load_npy(out, out_dtype).cuda()
+
+
+def load_i32(path):
+    """An int32 result .npy of aic-run as a torch tensor (bench/models/run.py's
+    load_npy reads floats)."""
+    import numpy as np
+    data = open(path, "rb").read()
+    n = int.from_bytes(data[8:10], "little")
+    hdr = data[10:10 + n].decode()
+    assert "<i4" in hdr, hdr
+    shape = tuple(int(x) for x in hdr.split("'shape': (")[1].split(")")[0].split(",") if x.strip())
+    return torch.from_numpy(np.frombuffer(data[10 + n:], dtype=np.int32).copy()).reshape(shape)
 
 
 def with_aic(rows, a, section, case, impl, name, inputs, out_dtype, ref, flops):
@@ -140,8 +159,10 @@ def models(a, rows):
 
 
 def quantize_rows(x):
-    """Per-row symmetric int8 of x (activations): int8 values and f32 scales [rows, 1]."""
-    s = (x.float().abs().amax(1, keepdim=True) / 127.0).clamp(min=1e-12)
+    """Per-row symmetric int8 of x (activations): int8 values and f32 scales
+    [rows, 1], torchao's per-token scheme (amax clamped at 1e-5, / 127, round
+    half to even), which quantize{mode=int8-dynamic} computes too."""
+    s = x.float().abs().amax(1, keepdim=True).clamp(min=1e-5) / 127.0
     return (x.float() / s).round().clamp(-127, 127).to(torch.int8), s
 
 
@@ -206,8 +227,20 @@ def gemm(a, rows):
     with_aic(rows, a, "gemm", case, "aic f16", "gemm.f16", [x, w], torch.float16, ref, flops)
     with_aic(rows, a, "gemm", case, "aic int8 weight-only", "gemm.int8w", [x, wq, sw.reshape(-1).half()],
              torch.float16, ref, flops)
-    for impl in ("aic int8 x int8 (mma.sync s8)", "aic fp8 e4m3 (wgmma)"):
-        rows.add("gemm", case, impl, note=NOT_BUILT)
+    with_aic(rows, a, "gemm", case, "aic dynamic int8 (mma.sync s8)", "gemm.int8dyn",
+             [x, wq, sw.reshape(-1).float()], torch.float16, ref, flops)
+    # The bare int8 x int8 -> int32 product: aic's must equal torch._int_mm's
+    # exactly (the error columns are against _int_mm's result).
+    try:
+        xq, _ = quantize_rows(x)
+        exact = torch._int_mm(xq, wq)
+        with_aic(rows, a, "gemm", case + " int8 x int8 -> int32", "aic int8 x int8 (mma.sync s8)", "gemm.int8",
+                 [xq, wq], torch.int32, exact.float(), flops)
+        rows.add("gemm", case + " int8 x int8 -> int32", "torch._int_mm alone",
+                 R.bench_torch(lambda: torch._int_mm(xq, wq)), flops, exact, exact.float())
+    except Exception as e:
+        rows.fail("gemm", case + " int8 x int8 -> int32", "aic int8 x int8", e)
+    rows.add("gemm", case, "aic fp8 e4m3 (wgmma)", note=NOT_BUILT)
 
 
 def mlp(a, rows):
@@ -244,8 +277,12 @@ def mlp(a, rows):
     for wq, s in q:
         ins += [wq, s.reshape(-1).half()]
     with_aic(rows, a, "mlp", case, "aic int8 weight-only", "llama_mlp.int8w", ins, torch.float16, ref, flops)
-    for impl in ("aic int8 x int8 (mma.sync s8)", "aic fp8 e4m3 (wgmma)"):
-        rows.add("mlp", case, impl, note=NOT_BUILT)
+    ins = [x]
+    for wq, s in q:
+        ins += [wq, s.reshape(-1).float()]
+    with_aic(rows, a, "mlp", case, "aic dynamic int8 (mma.sync s8)", "llama_mlp.int8dyn", ins, torch.float16,
+             ref, flops)
+    rows.add("mlp", case, "aic fp8 e4m3 (wgmma)", note=NOT_BUILT)
 
 
 def prune_2_4(w):

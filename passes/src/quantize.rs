@@ -1,26 +1,44 @@
-//! `quantize{mode=int8-weight}`: weight-only int8 quantization of the
-//! constant weights of graph matrix products.
+//! `quantize{mode=int8-weight|int8-dynamic}`: int8 quantization of the
+//! constant weights of graph matrix products, and with `int8-dynamic` of
+//! their activations at run time.
 //!
 //! A `graph.matmul` whose right operand is a float `graph.constant` of rank 2
 //! (`[K, N]`, or `[N, K]` under `transpose_b`) with at least `min-elements`
 //! elements gets that weight as an i8 constant with one scale per output
 //! channel (`max |w[:, n]| / 127`, symmetric, rounded to nearest even;
-//! an all-zero channel gets scale 1), dequantized where the product reads
-//! it: `cast(q) * broadcast(scale)`, in the weight's float type. Fusion
-//! makes that the GEMM's prologue, so the kernel reads a quarter (f32) or
-//! half (f16, bf16) of the weight's bytes. A weight holding NaN or an
-//! infinity has no scale and is an error at its constant.
+//! an all-zero channel gets scale 1). A weight holding NaN or an infinity
+//! has no scale and is an error at its constant.
+//!
+//! `int8-weight` dequantizes the weight where the product reads it:
+//! `cast(q) * broadcast(scale)`, in the weight's float type. Fusion makes
+//! that the GEMM's prologue, so the kernel reads a quarter (f32) or half
+//! (f16, bf16) of the weight's bytes; the product itself stays float.
+//!
+//! `int8-dynamic` quantizes the activation too, per row at run time, and
+//! runs the product in integers: `s_row = max(max |a_row|, 1e-5) / 127`
+//! (a row reduction), `q = clamp(round_even(a / s_row), -127, 127)` as i8
+//! (elementwise), then the i8 x i8 -> i32 `graph.matmul` (tensor cores'
+//! `mma.sync` s8 form) and `cast(acc) * s_row * s_col` in f32, cast to the
+//! product's float type (the GEMM's epilogue). The scales and the
+//! dequantization are f32 whatever the float type, as torchao computes
+//! them. These are `torch.ao`'s (torchao's) dynamic int8 numerics, the
+//! scheme of `int8_dynamic_activation_int8_weight` that Segment Anything's
+//! acceleration used: symmetric, per-row (per-token) activation scales
+//! clamped below at 1e-5 and levels -127..127 (`quantize_activation_per_token_absmax`),
+//! per-output-channel weight scales `amax / 127` (`quantize_weight_per_channel_absmax`),
+//! rounding half to even (`torch.round`), an i32 product (`torch._int_mm`)
+//! scaled by both. A product under `transpose_a` quantizes its activation
+//! along its contracted dimension all the same.
 //!
 //! With `report`, one line per weight: its shape, bytes before and after,
 //! and the largest error of the dequantized weight.
 //!
-//! Not built yet (issue 25): dynamic int8 (`int8-dynamic`: per-row
-//! activation scales, s8 x s8 -> s32 GEMMs on `mma.sync`) and fp8 (e4m3 /
-//! e5m2 on wgmma); graph products take one element type, so both need
-//! mixed-type GEMMs first.
+//! Not built yet (issue 25): fp8 (e4m3 / e5m2 on wgmma). Graph products
+//! of fp8 operands into f32 verify (`graph::widened_product`), but no
+//! matrix unit runs them.
 
 use aic::interp::{Tensor, attr_of_tensor, tensor_of_attr};
-use aic::ir::{Builder, Context, Op, WalkOrder};
+use aic::ir::{Builder, Context, Op, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
 use aic::types::{Type, TypeKind};
@@ -31,15 +49,15 @@ use aic_dialects::graph;
 pub static INFO: PassInfo = PassInfo {
     flag: "quantize",
     name: "Quantize",
-    summary: "Quantize the constant weights of graph matrix products to int8 with per-channel scales, dequantized in the product's prologue",
+    summary: "Quantize the constant weights of graph matrix products to int8 with per-channel scales (dequantized in the product's prologue), or weights and activations (per row, at run time) into an int8 product",
     anchor: None,
     options: &[
         OptSpec {
             name: "mode",
-            kind: OptKind::Enum(&["int8-weight"]),
+            kind: OptKind::Enum(&["int8-weight", "int8-dynamic"]),
             default: "int8-weight",
             range: None,
-            help: "int8-weight: weight-only int8, one scale per output channel",
+            help: "int8-weight: weight-only int8, one scale per output channel; int8-dynamic: also the activations per row at run time, an i8 x i8 -> i32 product",
         },
         OptSpec {
             name: "min-elements",
@@ -58,15 +76,83 @@ pub static INFO: PassInfo = PassInfo {
     ],
     create: |o: &PassOptions| {
         Box::new(Quantize {
+            mode: match o.str("mode") {
+                "int8-dynamic" => Mode::Int8Dynamic,
+                _ => Mode::Int8Weight,
+            },
             min_elements: o.int("min-elements") as usize,
             report: o.bool("report"),
         })
     },
 };
 
+/// What `quantize` makes of a product (its `mode`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Mode {
+    /// The weight in int8, dequantized before a float product.
+    Int8Weight,
+    /// Weight and activation in int8, an integer product.
+    Int8Dynamic,
+}
+
 struct Quantize {
+    mode: Mode,
     min_elements: usize,
     report: bool,
+}
+
+/// Activation scales are at least this over 127 (torchao's clamp), so an
+/// all-zero row quantizes to zeros.
+pub const ACTIVATION_EPS: f64 = 1e-5;
+
+/// The largest int8 level of the symmetric schemes (-127..127).
+const LEVELS: f64 = 127.0;
+
+/// A matmul's weight, quantized per output channel.
+struct Quantized {
+    /// The i8 constant (the weight's shape) and the per-channel scales.
+    q: Value,
+    scales: Value,
+    /// The channel axis of the weight (0: rows, under `transpose_b`).
+    axis: usize,
+    /// The weight's float type (tensor) and element kind.
+    ty: Type,
+    kind: FloatKind,
+    /// `[rows, cols]`, the channels, the largest error and the largest |w|.
+    shape: (usize, usize),
+    channels: usize,
+    err: f64,
+    amax: f64,
+}
+
+/// A splat constant of tensor type `ty` holding `v`.
+fn splat(b: &mut Builder<'_>, ty: Type, v: f64) -> Value {
+    let u = b.ctx.uniquer().clone();
+    let elem = u.type_kind(ty).element_type().unwrap_or(ty);
+    let one = u.ty(TypeKind::Tensor {
+        shape: Default::default(),
+        elem,
+        encoding: None,
+    });
+    let t = Tensor::from_f64s(&u, one, [v]);
+    let bytes = match u.attr_kind(attr_of_tensor(&u, &t)) {
+        aic::attributes::AttrKind::DenseElements {
+            data: aic::attributes::DenseData::Raw { bytes, .. },
+            ..
+        } => bytes.clone(),
+        _ => unreachable!("a dense attribute of numbers"),
+    };
+    let value = aic_dialects::graph::fold::splat(&u, ty, &bytes);
+    graph::Constant::build(b, value, ty).result(b.ctx)
+}
+
+/// `ty` (a tensor type) with element type `elem` and shape `shape`.
+fn tensor(u: &aic::ir::Uniquer, shape: &[i64], elem: Type) -> Type {
+    u.ty(TypeKind::Tensor {
+        shape: shape.iter().copied().collect(),
+        elem,
+        encoding: None,
+    })
 }
 
 /// Symmetric int8 of `w` (`[rows, cols]`, row-major) with one scale per
@@ -119,8 +205,13 @@ fn float_tensor(ctx: &Context, t: Type) -> Option<(Vec<i64>, FloatKind, Type)> {
 }
 
 impl Quantize {
-    /// Quantize the weight of `mm` if it qualifies; its report line.
-    fn weight(&self, ctx: &mut Context, mm: graph::Matmul) -> Result<Option<String>, Diagnostic> {
+    /// The weight of `mm` quantized, if it qualifies: its i8 constant and
+    /// scales are built before `mm` (nothing reads them yet).
+    fn quantize_weight(
+        &self,
+        ctx: &mut Context,
+        mm: graph::Matmul,
+    ) -> Result<Option<Quantized>, Diagnostic> {
         let rhs = mm.rhs(ctx);
         let Some(c) = graph::Constant::defining(ctx, rhs) else {
             return Ok(None);
@@ -132,6 +223,9 @@ impl Quantize {
         let [rows, cols] = shape[..] else {
             return Ok(None);
         };
+        if rows < 0 || cols < 0 {
+            return Ok(None);
+        }
         let (rows, cols) = (rows as usize, cols as usize);
         if rows.saturating_mul(cols) < self.min_elements {
             return Ok(None);
@@ -145,7 +239,8 @@ impl Quantize {
         };
         // The output channels: columns of [K, N], rows of a transposed [N, K].
         let axis = if mm.transpose_b(ctx).is_some() { 0 } else { 1 };
-        let Some((q, scales, err)) = quantize_per_channel(&t.to_f64s(), rows, cols, axis) else {
+        let w = t.to_f64s();
+        let Some((q, scales, err)) = quantize_per_channel(&w, rows, cols, axis) else {
             return Err(aic::verifier::op_error(
                 ctx,
                 c.op(),
@@ -153,43 +248,176 @@ impl Quantize {
             ));
         };
         let loc = ctx.op(mm.op()).loc;
-        let i8t = u.int_type(8);
-        let qty = u.ty(TypeKind::Tensor {
-            shape: shape.iter().copied().collect(),
-            elem: i8t,
-            encoding: None,
-        });
-        let sty = u.ty(TypeKind::Tensor {
-            shape: [scales.len() as i64].into_iter().collect(),
-            elem,
-            encoding: None,
-        });
+        // Dynamic products scale in f32 (see the module's comment).
+        let scale_elem = match self.mode {
+            Mode::Int8Weight => elem,
+            Mode::Int8Dynamic => u.ty(TypeKind::Float(FloatKind::F32)),
+        };
+        let qty = tensor(&u, &shape, u.int_type(8));
+        let sty = tensor(&u, &[scales.len() as i64], scale_elem);
         let qattr = attr_of_tensor(&u, &Tensor::from_i64s(&u, qty, q));
         let sattr = attr_of_tensor(&u, &Tensor::from_f64s(&u, sty, scales.iter().copied()));
-        let dims = u.i64_array(&[axis as i64]);
         let mut b = Builder::before(ctx, mm.op());
         b.loc = loc;
         let qc = graph::Constant::build(&mut b, qattr, qty).result(b.ctx);
         let sc = graph::Constant::build(&mut b, sattr, sty).result(b.ctx);
-        let wf = graph::Cast::build(&mut b, qc, ty).result(b.ctx);
-        let sb = graph::Broadcast::build(&mut b, sc, dims, ty).result(b.ctx);
-        let w = graph::Mul::build(&mut b, wf, sb, ty).result(b.ctx);
-        ctx.set_operand(mm.op(), 1, w);
-        if ctx.uses(rhs).is_empty() {
+        Ok(Some(Quantized {
+            q: qc,
+            scales: sc,
+            axis,
+            ty,
+            kind,
+            shape: (rows, cols),
+            channels: scales.len(),
+            err,
+            amax: w.iter().fold(0.0f64, |m, x| m.max(x.abs())),
+        }))
+    }
+
+    /// Quantize the weight of `mm` (and with `int8-dynamic` its
+    /// activation) if it qualifies; its report line.
+    fn weight(&self, ctx: &mut Context, mm: graph::Matmul) -> Result<Option<String>, Diagnostic> {
+        // A dynamic product needs its activation's shape.
+        let lhs_shape = ctx
+            .type_kind(ctx.value_type(mm.lhs(ctx)))
+            .shape()
+            .map(<[i64]>::to_vec);
+        if self.mode == Mode::Int8Dynamic
+            && !lhs_shape.is_some_and(|s| s.len() >= 2 && s.iter().all(|d| *d >= 0))
+        {
+            return Ok(None);
+        }
+        let rhs = mm.rhs(ctx);
+        let Some(qw) = self.quantize_weight(ctx, mm)? else {
+            return Ok(None);
+        };
+        match self.mode {
+            Mode::Int8Weight => int8_weight(ctx, mm, &qw),
+            Mode::Int8Dynamic => int8_dynamic(ctx, mm, &qw),
+        }
+        if ctx.uses(rhs).is_empty()
+            && let Some(c) = graph::Constant::defining(ctx, rhs)
+        {
             ctx.erase_op(c.op());
         }
-        let amax = t.to_f64s().iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let width = f64::from(kind.bit_width()) / 8.0;
+        let (rows, cols) = qw.shape;
+        let width = f64::from(qw.kind.bit_width()) / 8.0;
+        let scale_width = match self.mode {
+            Mode::Int8Weight => width,
+            Mode::Int8Dynamic => 4.0,
+        };
         let elems = (rows * cols) as f64;
+        let what = match self.mode {
+            Mode::Int8Weight => "",
+            Mode::Int8Dynamic => ", activations per row at run time, an int8 product",
+        };
         Ok(Some(format!(
-            "quantize: {rows}x{cols}x{} weight of a matmul to int8 with {} per-channel scales: {} bytes before, {} after; largest error {err:.3e} ({:.3e} of the largest weight)",
-            kind.keyword(),
-            scales.len(),
+            "quantize: {rows}x{cols}x{} weight of a matmul to int8 with {} per-channel scales{what}: {} bytes before, {} after; largest error {:.3e} ({:.3e} of the largest weight)",
+            qw.kind.keyword(),
+            qw.channels,
             elems * width,
-            elems + scales.len() as f64 * width,
-            if amax > 0.0 { err / amax } else { 0.0 }
+            elems + qw.channels as f64 * scale_width,
+            qw.err,
+            if qw.amax > 0.0 { qw.err / qw.amax } else { 0.0 }
         )))
     }
+}
+
+/// `int8-weight`: `mm` reads `cast(q) * broadcast(scale)`.
+fn int8_weight(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
+    let u = ctx.uniquer().clone();
+    let dims = u.i64_array(&[qw.axis as i64]);
+    let loc = ctx.op(mm.op()).loc;
+    let mut b = Builder::before(ctx, mm.op());
+    b.loc = loc;
+    let wf = graph::Cast::build(&mut b, qw.q, qw.ty).result(b.ctx);
+    let sb = graph::Broadcast::build(&mut b, qw.scales, dims, qw.ty).result(b.ctx);
+    let w = graph::Mul::build(&mut b, wf, sb, qw.ty).result(b.ctx);
+    ctx.set_operand(mm.op(), 1, w);
+}
+
+/// `int8-dynamic`: `mm` becomes the product of its activation quantized
+/// per row and the i8 weight, into i32, scaled back by both scales in
+/// f32 and cast to its float type; its uses read that.
+fn int8_dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
+    let u = ctx.uniquer().clone();
+    let f32 = u.ty(TypeKind::Float(FloatKind::F32));
+    let (x, r) = (mm.lhs(ctx), mm.result(ctx));
+    let (xt, rt) = (ctx.value_type(x), ctx.value_type(r));
+    let xs = ctx
+        .type_kind(xt)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    let rs = ctx
+        .type_kind(rt)
+        .shape()
+        .map(<[i64]>::to_vec)
+        .unwrap_or_default();
+    let rank = xs.len();
+    let ta = mm.transpose_a(ctx).is_some();
+    let tb = mm.transpose_b(ctx).is_some();
+    // The activation's contracted axis; its rows are the others.
+    let kax = if ta { rank - 2 } else { rank - 1 };
+    let rows: Vec<i64> = (0..rank as i64).filter(|d| *d != kax as i64).collect();
+    let row_shape: Vec<i64> = rows.iter().map(|d| xs[*d as usize]).collect();
+    let loc = ctx.op(mm.op()).loc;
+    let mut b = Builder::before(ctx, mm.op());
+    b.loc = loc;
+    let x32t = tensor(&u, &xs, f32);
+    let x32 = if xt == x32t {
+        x
+    } else {
+        graph::Cast::build(&mut b, x, x32t).result(b.ctx)
+    };
+    // s_row = max(max |x_row|, eps) / 127.
+    let rowt = tensor(&u, &row_shape, f32);
+    let ax = graph::Abs::build(&mut b, x32, x32t).result(b.ctx);
+    let kind = graph::ReduceKind::Max.attr(&u);
+    let axes = u.i64_array(&[kax as i64]);
+    let amax = graph::Reduce::build(&mut b, ax, kind, axes, None, rowt).result(b.ctx);
+    let eps = splat(&mut b, rowt, ACTIVATION_EPS);
+    let amax = graph::Max::build(&mut b, amax, eps, rowt).result(b.ctx);
+    let levels = splat(&mut b, rowt, LEVELS);
+    let s_row = graph::Div::build(&mut b, amax, levels, rowt).result(b.ctx);
+    // q = clamp(round_even(x / s_row), -127, 127) as i8.
+    let rows_attr = u.i64_array(&rows);
+    let sx = graph::Broadcast::build(&mut b, s_row, rows_attr, x32t).result(b.ctx);
+    let d = graph::Div::build(&mut b, x32, sx, x32t).result(b.ctx);
+    let q = graph::RoundEven::build(&mut b, d, x32t).result(b.ctx);
+    let lo = splat(&mut b, x32t, -LEVELS);
+    let hi = splat(&mut b, x32t, LEVELS);
+    let q = graph::Max::build(&mut b, q, lo, x32t).result(b.ctx);
+    let q = graph::Min::build(&mut b, q, hi, x32t).result(b.ctx);
+    let q = graph::Cast::build(&mut b, q, tensor(&u, &xs, u.int_type(8))).result(b.ctx);
+    // The integer product, then cast(acc) * s_row * s_col.
+    let unit = u.attr(aic::attributes::AttrKind::Unit);
+    let acc_t = tensor(&u, &rs, u.int_type(32));
+    let acc = graph::Matmul::build(
+        &mut b,
+        q,
+        qw.q,
+        ta.then_some(unit),
+        tb.then_some(unit),
+        acc_t,
+    )
+    .result(b.ctx);
+    let r32t = tensor(&u, &rs, f32);
+    let accf = graph::Cast::build(&mut b, acc, r32t).result(b.ctx);
+    let out_rows: Vec<i64> = (0..rs.len() as i64 - 1).collect();
+    let out_rows = u.i64_array(&out_rows);
+    let sr = graph::Broadcast::build(&mut b, s_row, out_rows, r32t).result(b.ctx);
+    let col = u.i64_array(&[rs.len() as i64 - 1]);
+    let sc = graph::Broadcast::build(&mut b, qw.scales, col, r32t).result(b.ctx);
+    let y = graph::Mul::build(&mut b, accf, sr, r32t).result(b.ctx);
+    let y = graph::Mul::build(&mut b, y, sc, r32t).result(b.ctx);
+    let y = if rt == r32t {
+        y
+    } else {
+        graph::Cast::build(&mut b, y, rt).result(b.ctx)
+    };
+    ctx.replace_all_uses(r, y);
+    ctx.erase_op(mm.op());
 }
 
 impl Pass for Quantize {

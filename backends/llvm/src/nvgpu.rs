@@ -8,6 +8,7 @@
 //! |---|---|
 //! | `nvgpu.ldmatrix` (numTiles 1, 2, 4; transpose) | `llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16.p3`, whose `i32`s are the fragment's pairs of halves |
 //! | `nvgpu.mma.sync` m16n8k16, f16 × f16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.f32.f32` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`) |
+//! | `nvgpu.mma.sync` m16n8k32, s8 × s8 + s32 | `llvm.nvvm.mma.m16n8k32.row.col.s8`, A, B and C as `i32`s of four bytes or one element (PTX `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`) |
 //! | `nvgpu.mma.sync` m16n8k16, bf16 × bf16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.bf16`, A and B as `i32` pairs (PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`) |
 //! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
 //! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
@@ -81,9 +82,11 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
     ),
     (
         nvgpu::MMA_SYNC.name,
-        Emit::Value(|l, op| match nvidia(l, op)? {
-            true => host_mma_sync(l, op),
-            false => mma_sync(l, op),
+        Emit::Value(|l, op| match (nvidia(l, op)?, s8_mma(l, op)) {
+            (true, true) => host_mma_sync_s8(l, op),
+            (true, false) => host_mma_sync(l, op),
+            (false, true) => mma_sync_s8(l, op),
+            (false, false) => mma_sync(l, op),
         }),
     ),
     (
@@ -343,6 +346,133 @@ fn mma_sync<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, S
         let at = l.i32().const_int(u64::from(k), false);
         d = l.b.build_insert_element(d, x, at, "").llvm()?;
     }
+    Ok(d.as_basic_value_enum())
+}
+
+/// Whether `op` is `mma.sync`'s integer form, m16n8k32 s8 x s8 + s32 (the
+/// verifier admits no other shape of it).
+fn s8_mma(l: &Lower<'_, '_>, op: Op) -> bool {
+    aic_dialects::nvgpu::mma_shape(l.ir, op) == [16, 8, 32]
+}
+
+/// The 32-bit words of `v` (a fragment of bytes or of 32-bit integers).
+fn i32_words<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+) -> Result<Vec<BasicValueEnum<'ctx>>, String> {
+    let bytes = v.get_type().get_size()
+        * v.get_type()
+            .get_element_type()
+            .into_int_type()
+            .get_bit_width()
+        / 8;
+    let n = bytes / 4;
+    let w = l.b.build_bit_cast(v, l.i32().vec_type(n), "").llvm()?;
+    (0..n)
+        .map(|k| {
+            let at = l.i32().const_int(u64::from(k), false);
+            l.b.build_extract_element(w.into_vector_value(), at, "")
+                .llvm()
+        })
+        .collect()
+}
+
+/// `mma.sync` m16n8k32 s8: A's four words, B's two, C's four elements.
+fn mma_sync_s8<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
+    let i32t = l.i32();
+    let mut args = i32_words(l, a)?;
+    args.extend(i32_words(l, b)?);
+    args.extend(i32_words(l, c)?);
+    let ret = l.cx.struct_type(&[i32t.into(); 4], false);
+    let r = l
+        .call(
+            "llvm.nvvm.mma.m16n8k32.row.col.s8",
+            Some(ret.as_basic_type_enum()),
+            &args,
+        )?
+        .ok_or_else(|| l.err(op, "mma returned nothing"))?
+        .into_struct_value();
+    let mut d = i32t.vec_type(4).get_poison();
+    for k in 0..4 {
+        let x = l.b.build_extract_value(r, k, "").llvm()?;
+        let at = i32t.const_int(u64::from(k), false);
+        d = l.b.build_insert_element(d, x, at, "").llvm()?;
+    }
+    Ok(d.as_basic_value_enum())
+}
+
+/// `mma.sync` m16n8k32 s8 on the host: each lane leaves A's 16 bytes in
+/// its slots 0 and 1 and B's 8 in slot 2; lane `l` then sums its elements
+/// of D over k < 32 in i32, reading A's and B's elements from the lanes
+/// that hold them by the fragment tables (`nvgpu::fragments`). The tables
+/// move with the lane's group: A's row `r + g` and D's are held `4·g`
+/// lanes on from row `r`'s, B's column `n + 2·t` `8·t` lanes on.
+fn host_mma_sync_s8<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    use aic_dialects::nvgpu::fragments::{S8_A, S8_B, S32_C};
+    let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
+    let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
+    let i32t = l.i32();
+    let i8t = l.cx.i8_type();
+    let part = |k: u64| -> Vec<_> {
+        (8 * k..8 * k + 8)
+            .map(|i| i32t.const_int(i, false))
+            .collect()
+    };
+    for (k, v, idx) in [(0, a, part(0)), (1, a, part(1)), (2, b, part(0))] {
+        let mask = inkwell::types::VectorType::const_vector(&idx);
+        let p = l.b.build_shuffle_vector(v, v, mask, "").llvm()?;
+        let mine = l.host_slot(k, tid)?;
+        l.b.build_store(mine, p).llvm()?;
+    }
+    l.barrier()?;
+    let (lane, warp) = host_lane(l, op)?;
+    let i64t = l.cx.i64_type();
+    let c4 = i64t.const_int(4, false);
+    let t = l.b.build_int_unsigned_rem(lane, c4, "").llvm()?;
+    // 4·g (this lane's group's first lane) and 8·t, from the warp's start.
+    let group = l.b.build_int_sub(lane, t, "").llvm()?;
+    let group = l.b.build_int_add(warp, group, "").llvm()?;
+    let c8 = i64t.const_int(8, false);
+    let t8 = l.b.build_int_mul(t, c8, "").llvm()?;
+    let t8 = l.b.build_int_add(warp, t8, "").llvm()?;
+    // Byte `e` of the fragment that lane `src` keeps from slot `s` on, as i32.
+    let element =
+        |l: &mut Lower<'_, 'ctx>, s: u64, src, e: u64| -> Result<IntValue<'ctx>, String> {
+            let p = l.host_slot(s + e / 8, src)?;
+            // SAFETY (LLVM semantics): a slot holds eight bytes.
+            let p = unsafe {
+                l.b.build_in_bounds_gep(i8t, p, &[i64t.const_int(e % 8, false)], "")
+                    .llvm()?
+            };
+            let x = l.b.build_load(i8t, p, "").llvm()?.into_int_value();
+            l.b.build_int_s_extend(x, i32t, "").llvm()
+        };
+    let mut d = c;
+    for ci in 0..S32_C.elems.len() {
+        let at = i32t.const_int(ci as u64, false);
+        let mut acc =
+            l.b.build_extract_element(c, at, "")
+                .llvm()?
+                .into_int_value();
+        // Lane 0's element (group 0, t = 0); this lane's is g rows and 2t
+        // columns on.
+        let (r, n) = S32_C.at(0, ci);
+        for k in 0..S8_A.cols {
+            let holders = S8_A.holder(r, k).zip(S8_B.holder(k, n));
+            let Some(((la, ea), (lb, eb))) = holders else {
+                return Err(l.err(op, "an mma.sync fragment table does not cover its tile"));
+            };
+            let src_a = add(l, group, la as u64)?;
+            let x = element(l, 0, src_a, ea as u64)?;
+            let src_b = add(l, t8, lb as u64)?;
+            let y = element(l, 2, src_b, eb as u64)?;
+            let p = l.b.build_int_mul(x, y, "").llvm()?;
+            acc = l.b.build_int_add(acc, p, "").llvm()?;
+        }
+        d = l.b.build_insert_element(d, acc, at, "").llvm()?;
+    }
+    l.barrier()?;
     Ok(d.as_basic_value_enum())
 }
 

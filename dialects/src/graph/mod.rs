@@ -277,6 +277,26 @@ aic::op! {
     }
 }
 
+/// The wider element type a matrix product of `operand` elements may give
+/// (beside `operand` itself): `i32` for signed (or signless) `i8` operands (exact integer
+/// accumulation, `mma.sync`'s s8 form), `f32` for the fp8 formats
+/// `f8E4M3FN` and `f8E5M2` (wgmma's e4m3/e5m2 forms accumulate in f32).
+/// The one rule of mixed-width products: the verifier, the e-graph's type
+/// inference and the GEMM lowerings read it.
+pub fn widened_product(u: &aic::ir::Uniquer, operand: aic::Type) -> Option<aic::Type> {
+    use aic::float::FloatKind;
+    match u.type_kind(operand) {
+        TypeKind::Integer {
+            width: 8,
+            signedness: aic::types::Signedness::Signless | aic::types::Signedness::Signed,
+        } => Some(u.int_type(32)),
+        TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => {
+            Some(u.ty(TypeKind::Float(FloatKind::F32)))
+        }
+        _ => None,
+    }
+}
+
 aic::op! {
     /// `graph.batch_matmul`: `graph.matmul` on rank-3 operands with one batch dimension.
     pub BatchMatmul = BATCH_MATMUL {
@@ -989,6 +1009,82 @@ mod tests {
         assert_eq!(semantics(MATMUL.name).map(|s| s.class), Some(Contraction));
         assert_eq!(semantics(SLICE.name).map(|s| s.class), Some(View));
         assert!(semantics("arith.addf").is_none());
+    }
+
+    /// The widened products: i8 (signless, signed) into i32, e4m3 and e5m2
+    /// into f32, nothing else.
+    #[test]
+    fn widened_products() {
+        use aic::float::FloatKind as K;
+        use aic::types::Signedness as S;
+        let u = aic::ir::Uniquer::default();
+        let int = |width, signedness| u.ty(TypeKind::Integer { width, signedness });
+        let float = |k| u.ty(TypeKind::Float(k));
+        let (i32t, f32t) = (int(32, S::Signless), float(K::F32));
+        assert_eq!(widened_product(&u, int(8, S::Signless)), Some(i32t));
+        assert_eq!(widened_product(&u, int(8, S::Signed)), Some(i32t));
+        assert_eq!(widened_product(&u, int(8, S::Unsigned)), None);
+        assert_eq!(widened_product(&u, int(4, S::Signless)), None);
+        assert_eq!(widened_product(&u, int(16, S::Signless)), None);
+        assert_eq!(widened_product(&u, float(K::F8E4M3FN)), Some(f32t));
+        assert_eq!(widened_product(&u, float(K::F8E5M2)), Some(f32t));
+        assert_eq!(widened_product(&u, float(K::F8E4M3FNUZ)), None);
+        assert_eq!(widened_product(&u, float(K::F16)), None);
+    }
+
+    /// The interpreter's i8 x i8 -> i32 product is exact: random bytes
+    /// against an i64 product, the extremes included, plain and transposed.
+    #[test]
+    fn int8_products_interpret_exactly() {
+        use aic::interp::{Interp, Tensor};
+        let (m, k, n) = (5usize, 67usize, 3usize);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut byte = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            match seed % 8 {
+                0 => -128i64,
+                1 => 127,
+                _ => (seed >> 8) as u8 as i8 as i64,
+            }
+        };
+        let a: Vec<i64> = (0..m * k).map(|_| byte()).collect();
+        let b: Vec<i64> = (0..k * n).map(|_| byte()).collect();
+        let src = format!(
+            "func.func @f(%a: tensor<{m}x{k}xi8>, %b: tensor<{k}x{n}xi8>, %bt: tensor<{n}x{k}xi8>) -> (tensor<{m}x{n}xi32>, tensor<{m}x{n}xi32>) {{
+  %0 = graph.matmul %a, %b : (tensor<{m}x{k}xi8>, tensor<{k}x{n}xi8>) -> tensor<{m}x{n}xi32>
+  %1 = graph.matmul %a, %bt transpose_b : (tensor<{m}x{k}xi8>, tensor<{n}x{k}xi8>) -> tensor<{m}x{n}xi32>
+  return %0, %1 : tensor<{m}x{n}xi32>, tensor<{m}x{n}xi32>
+}}"
+        );
+        let (ia, ib) = (a.clone(), b.clone());
+        let got = aic::syntax::with_parser_stack(move || {
+            let mut ctx = aic::Context::new(std::sync::Arc::new(crate::all_dialects()));
+            let mut sm = aic::SourceMap::new();
+            let file = sm.add("s.mlir", src);
+            let md = aic::syntax::parse_module(&mut ctx, &sm, file).expect("parses");
+            aic::verifier::verify(&ctx, md).expect("verifies");
+            let f = ctx
+                .block_ops(ctx.entry_block(ctx.regions(md)[0]).unwrap())
+                .next()
+                .unwrap();
+            let (ins, _) = crate::func::function_type(&ctx, f).expect("signature");
+            let u = ctx.uniquer().clone();
+            let bt: Vec<i64> = (0..n * k).map(|e| ib[(e % k) * n + e / k]).collect();
+            let args = vec![
+                Tensor::from_i64s(&u, ins[0], ia),
+                Tensor::from_i64s(&u, ins[1], ib),
+                Tensor::from_i64s(&u, ins[2], bt),
+            ];
+            let r = Interp::new(&ctx).call(f, args).expect("runs");
+            (r[0].to_i64s(), r[1].to_i64s())
+        });
+        let want: Vec<i64> = (0..m * n)
+            .map(|e| (0..k).map(|t| a[(e / n) * k + t] * b[t * n + e % n]).sum())
+            .collect();
+        assert_eq!(got.0, want);
+        assert_eq!(got.1, want);
     }
 
     /// Handles read their groups by name, typed attributes included, and

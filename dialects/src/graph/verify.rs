@@ -6,8 +6,8 @@
 
 use super::shapes::{Query, Shapes};
 use super::{
-    CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather, IOTA, SELECT,
-    Scatter, Select, Sort,
+    BatchMatmul, CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather,
+    IOTA, Matmul, SELECT, Scatter, Select, Sort,
 };
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
@@ -126,6 +126,40 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
                 .collect(),
             Vec::new(),
         )
+    } else if Matmul::is(ctx, op) || BatchMatmul::is(ctx, op) {
+        // Operands of one element type; the result of it, or of the
+        // widened type of `widened_product` (i8 x i8 -> i32, fp8 -> f32).
+        let (l, r) = (
+            elem(ctx, ctx.value_type(ops[0])),
+            elem(ctx, ctx.value_type(ops[1])),
+        );
+        let res = elem(ctx, ctx.value_type(ctx.result(op, 0)));
+        if l != r {
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "requires operands of one element type, but got {} and {}",
+                    quoted_type(ctx, l),
+                    quoted_type(ctx, r)
+                ),
+            ));
+        }
+        if res != l && super::widened_product(ctx.uniquer(), l) != Some(res) {
+            let wide = super::widened_product(ctx.uniquer(), l)
+                .map(|w| format!(" or {}", quoted_type(ctx, w)))
+                .unwrap_or_default();
+            return Err(op_error(
+                ctx,
+                op,
+                format!(
+                    "result element type {} must be the operands' {}{wide}",
+                    quoted_type(ctx, res),
+                    quoted_type(ctx, l)
+                ),
+            ));
+        }
+        (Vec::new(), Vec::new())
     } else if let Some(n) = indexed_from(ctx, op) {
         // Indices are integers of any width.
         if ops[n..].iter().any(|v| {
@@ -189,8 +223,17 @@ pub fn infer_type(
             .first()
             .copied();
     }
-    // A cast's and an iota's result type is not a function of their operands.
+    // A cast's and an iota's result type is not a function of their operands,
+    // nor a product's whose operands may widen (i8 x i8 -> i8 or i32).
     if sem.spec.name == CAST.name || sem.spec.name == IOTA.name {
+        return None;
+    }
+    if (sem.spec.name == super::MATMUL.name || sem.spec.name == super::BATCH_MATMUL.name)
+        && operands
+            .first()
+            .and_then(|t| u.type_kind(*t).element_type())
+            .is_some_and(|e| super::widened_product(u, e).is_some())
+    {
         return None;
     }
     let shapes: Vec<Vec<i64>> = operands

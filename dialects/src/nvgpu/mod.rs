@@ -38,7 +38,9 @@
 //! memref. Only the shapes and types the backend translates are accepted:
 //! `ldmatrix` of 1, 2 or 4 8x8 tiles of 16-bit elements from shared memory,
 //! and `mma.sync` of shape m16n8k16 on f16 or bf16 (A and B alike) with an
-//! f32 accumulator.
+//! f32 accumulator, or of shape m16n8k32 on i8 (signed) with an i32
+//! accumulator (`vector<4x4xi8>`, `vector<2x4xi8>`, `vector<2x2xi32>`; lane
+//! layouts in [`fragments`]).
 //! Both are warp-collective (every lane of the warp runs them together), so
 //! the interpreter, which runs one thread, has no semantics for them.
 //!
@@ -95,6 +97,7 @@
 //!     : vector<4x2xf16>, vector<32xf32> -> vector<32xf32>
 //! ```
 
+pub mod fragments;
 mod tma;
 pub use tma::*;
 
@@ -671,17 +674,40 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let err = |m: String| op_error(ctx, op, m);
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     let shape = mma_shape(ctx, op);
-    if shape != [16, 8, 16] {
-        return Err(err(format!(
-            "mmaShape {shape:?} is not supported: only [16, 8, 16]"
-        )));
-    }
     let t: Vec<Type> = ctx
         .operands(op)
         .iter()
         .map(|v| ctx.value_type(*v))
         .collect();
     let res = ctx.value_type(ctx.result(op, 0));
+    if shape == [16, 8, 32] {
+        // The integer form, s8 x s8 into s32 (see [`fragments`]).
+        let int = |v: Option<(Vec<i64>, Type)>, s: &[i64], w: u32| {
+            v.is_some_and(|(sh, e)| {
+                sh == s
+                    && matches!(ctx.type_kind(e), TypeKind::Integer { width, .. } if *width == w)
+            })
+        };
+        if !(int(vector_of(ctx, t[0]), &[4, 4], 8)
+            && int(vector_of(ctx, t[1]), &[2, 4], 8)
+            && int(vector_of(ctx, t[2]), &[2, 2], 32)
+            && t[2] == res)
+        {
+            return Err(err(format!(
+                "mmaShape [16, 8, 32] expects (vector<4x4xi8>, vector<2x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>, not ({}, {}, {}) -> {}",
+                text(t[0]),
+                text(t[1]),
+                text(t[2]),
+                text(res)
+            )));
+        }
+        return Ok(());
+    }
+    if shape != [16, 8, 16] {
+        return Err(err(format!(
+            "mmaShape {shape:?} is not supported: only [16, 8, 16] (f16, bf16) and [16, 8, 32] (i8)"
+        )));
+    }
     let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
         v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
     };

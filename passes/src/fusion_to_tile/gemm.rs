@@ -456,9 +456,7 @@ pub(super) fn gemm(
     }
     let out_tys: Vec<Type> = yields.iter().map(|y| ctx.value_type(*y)).collect();
     // The accumulator: the compute type of the GEMM's result.
-    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(first.result(ctx)))?);
-    let elem_of = |v: Value| float_elem(ctx, ctx.value_type(v));
-    let storage = (elem_of(a_val)?, elem_of(first.b(ctx))?);
+    let (calc, storage) = gemm_elems(ctx, first.result(ctx), a_val, first.b(ctx))?;
     let elem = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     let sig = Signature {
         template: if first.is_conv() {
@@ -500,6 +498,28 @@ pub(super) fn gemm(
         (calc, storage, &out_tys),
     );
     Ok(())
+}
+
+/// A GEMM's accumulator type (the compute type of its result) and A's and
+/// B's storage types: float products, or a widened product of
+/// [`graph::widened_product`] (i8 x i8 into i32, accumulated exactly).
+fn gemm_elems(
+    ctx: &Context,
+    result: Value,
+    a: Value,
+    b: Value,
+) -> Result<(Type, (Type, Type)), Skip> {
+    let elem = |v: Value| storage_elem(ctx, v);
+    let (r, ea, eb) = (elem(result), elem(a), elem(b));
+    if ea == eb && graph::widened_product(ctx.uniquer(), ea) == Some(r) {
+        return Ok((compute_elem(ctx, r), (ea, eb)));
+    }
+    let calc = compute_elem(ctx, float_elem(ctx, ctx.value_type(result))?);
+    let storage = (
+        float_elem(ctx, ctx.value_type(a))?,
+        float_elem(ctx, ctx.value_type(b))?,
+    );
+    Ok((calc, storage))
 }
 
 /// The tile of `o` (precomposed to the tile's index space) at `at`, in the

@@ -1107,7 +1107,8 @@ fn convert_to(
 }
 
 /// `x` widened to `ty` when it is a narrower float (products of mixed
-/// operands), else as it is.
+/// operands) or a narrower integer (sign-extended: i8 products into i32),
+/// else as it is.
 fn widen(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
     let from = b.ctx.value_type(x);
     match (b.ctx.type_kind(from), b.ctx.type_kind(ty)) {
@@ -1116,6 +1117,10 @@ fn widen(b: &mut Builder<'_>, x: Value, ty: Type) -> Value {
         }
         (TypeKind::Float(a), TypeKind::Float(c)) if a.bit_width() > c.bit_width() => {
             ab::cast::<arith::TruncF>(b, x, ty)
+        }
+        // A widened product's i8 operands (signed) into its i32 sums.
+        (TypeKind::Integer { width: a, .. }, TypeKind::Integer { width: c, .. }) if a < c => {
+            ab::cast::<arith::ExtSI>(b, x, ty)
         }
         _ => x,
     }

@@ -550,10 +550,20 @@ fn groups_of(ctx: &Context, root: Op) -> Vec<(Op, Op)> {
 /// or hold a contraction among other ops: loops the general generator would
 /// nest (split, each op gets the kernel its own generator makes).
 fn nested_loops(ctx: &Context, group: Op) -> bool {
-    use aic_dialects::graph::{self, Class};
     let Some(b) = ctx.regions(group).first().and_then(|r| ctx.entry_block(*r)) else {
         return false;
     };
+    let ops: Vec<Op> = ctx
+        .block_ops(b)
+        .filter(|o| !fusion::Yield::is(ctx, *o))
+        .collect();
+    nested_in(ctx, &ops)
+}
+
+/// [`nested_loops`] of the ops `ops` (in program order; what they read
+/// from elsewhere is their input).
+fn nested_in(ctx: &Context, ops: &[Op]) -> bool {
+    use aic_dialects::graph::{self, Class};
     let looping = |o: Op| {
         graph::semantics(ctx.op_name(o)).is_some_and(|s| {
             matches!(
@@ -571,20 +581,17 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
     // it on scalars (a GEMM with a RoPE epilogue); alone, it is a GEMM kernel.
     let contraction =
         |o: Op| graph::semantics(ctx.op_name(o)).is_some_and(|s| s.class == Class::Contraction);
-    let computing = ctx
-        .block_ops(b)
-        .filter(|o| !fusion::Yield::is(ctx, *o))
-        .count();
+    let computing = ops.len();
     // Nor group norms: their generator takes them with an elementwise
     // prologue and epilogue, the general generator not at all.
     if computing > 1
-        && ctx
-            .block_ops(b)
-            .any(|o| contraction(o) || graph::Groupnorm::is(ctx, o))
+        && ops
+            .iter()
+            .any(|o| contraction(*o) || graph::Groupnorm::is(ctx, *o))
     {
         return true;
     }
-    for o in ctx.block_ops(b) {
+    for &o in ops {
         let behind = ctx
             .operands(o)
             .iter()
@@ -623,9 +630,16 @@ fn nested_loops(ctx: &Context, group: Op) -> bool {
 /// every element it is broadcast to ([`nested_loops`]).
 const SPREAD_LOOP: i64 = 256;
 
-/// `group`'s ops back in its function, each computing tensors (but
-/// constants and reshapes, which stay the host's) in a group of its own;
-/// gives those groups with the function holding them.
+/// `group`'s ops back in its function, in groups of consecutive ops whose
+/// loops do not nest ([`nested_in`]) where the group holds only
+/// reductions, elementwise ops and views, else each op in a group of its
+/// own (constants and reshapes stay the host's); gives those groups with
+/// the function holding them. A reduction
+/// broadcast back over its rows and used there (int8-dynamic's per-row
+/// scales, an unraised softmax over long rows) so becomes a rows kernel
+/// and an elementwise kernel after it, where each op alone would be a
+/// kernel. Broadcasts of the group's inputs (splat constants) move to
+/// their first use first, so that they join the stage that reads them.
 fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
     let b = ctx
         .regions(group)
@@ -661,15 +675,159 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
     };
     ctx.erase_op(y);
     ctx.erase_op(group);
-    let kernels: Vec<Op> = ops
+    let host = |ctx: &Context, o: Op| {
+        aic_dialects::graph::Constant::is(ctx, o)
+            || aic_dialects::graph::Reshape::is(ctx, o)
+            || ctx.results(o).all(|r| shape(ctx, r).is_empty())
+    };
+    // Broadcasts of values from before the group move to their first user.
+    let inside: HashSet<Op> = ops.iter().copied().collect();
+    for &o in &ops {
+        let from_before = ctx
+            .operands(o)
+            .iter()
+            .all(|v| ctx.defining_op(*v).is_none_or(|d| !inside.contains(&d)));
+        if !aic_dialects::graph::Broadcast::is(ctx, o) || !from_before {
+            continue;
+        }
+        let users: Vec<Op> = ctx
+            .results(o)
+            .flat_map(|r| ctx.uses(r))
+            .map(|u| u.op)
+            .collect();
+        let first = ops.iter().copied().find(|x| users.contains(x));
+        if let Some(f) = first
+            && users.iter().all(|u| inside.contains(u))
+        {
+            ctx.detach_op(o);
+            ctx.insert_op(InsertPoint::Before(f), o);
+        }
+    }
+    // The ops in their order now, cut into stages.
+    let mut order: Vec<Op> = Vec::new();
+    if let Some(&first) = ops.first() {
+        let mut at = Some(first);
+        // The first of them in the block: walk back while inside.
+        while let Some(p) = at
+            .and_then(|o| ctx.prev_op(o))
+            .filter(|p| inside.contains(p))
+        {
+            at = Some(p);
+        }
+        while let Some(o) = at.filter(|o| inside.contains(o)) {
+            order.push(o);
+            at = ctx.next_op(o);
+        }
+    }
+    // Stages only of reductions, elementwise ops and views: a group holding
+    // a contraction, a group norm or an irregular op splits into its ops,
+    // each the kernel of its own generator, as before stages.
+    let staged = order.iter().all(|o| {
+        aic_dialects::graph::semantics(ctx.op_name(*o)).is_some_and(|s| {
+            matches!(
+                s.class,
+                aic_dialects::graph::Class::Reduction
+                    | aic_dialects::graph::Class::Elementwise
+                    | aic_dialects::graph::Class::View
+                    | aic_dialects::graph::Class::Constant
+            )
+        }) && !aic_dialects::graph::Groupnorm::is(ctx, *o)
+    });
+    let mut stages: Vec<Vec<Op>> = Vec::new();
+    let mut cur: Vec<Op> = Vec::new();
+    for o in order {
+        if host(ctx, o) {
+            if !cur.is_empty() {
+                stages.push(std::mem::take(&mut cur));
+            }
+            continue;
+        }
+        cur.push(o);
+        if !staged {
+            stages.push(std::mem::take(&mut cur));
+            continue;
+        }
+        if cur.len() > 1 && nested_in(ctx, &cur) {
+            cur.pop();
+            stages.push(std::mem::replace(&mut cur, vec![o]));
+        }
+    }
+    if !cur.is_empty() {
+        stages.push(cur);
+    }
+    stages
         .into_iter()
-        .filter(|o| {
-            !aic_dialects::graph::Constant::is(ctx, *o)
-                && !aic_dialects::graph::Reshape::is(ctx, *o)
-                && ctx.results(*o).any(|r| !shape(ctx, r).is_empty())
+        .map(|st| {
+            let g = match st[..] {
+                [one] => wrap(ctx, one),
+                _ => wrap_ops(ctx, &st),
+            };
+            (g, func)
         })
+        .collect()
+}
+
+/// The consecutive ops `ops` of a function in a group of their own (its
+/// inputs what they read from before them, its results what is read after
+/// them), replacing them; gives the group.
+fn wrap_ops(ctx: &mut Context, ops: &[Op]) -> Op {
+    let first = ops[0];
+    let loc = ctx.op(first).loc;
+    let set: HashSet<Op> = ops.iter().copied().collect();
+    let mut ins: Vec<Value> = Vec::new();
+    for &o in ops {
+        for v in ctx.operands(o).to_vec() {
+            if ctx.defining_op(v).is_none_or(|d| !set.contains(&d)) && !ins.contains(&v) {
+                ins.push(v);
+            }
+        }
+    }
+    let outs: Vec<Value> = ops
+        .iter()
+        .flat_map(|o| ctx.results(*o).collect::<Vec<_>>())
+        .filter(|r| ctx.uses(*r).iter().any(|u| !set.contains(&u.op)))
         .collect();
-    kernels.into_iter().map(|o| (wrap(ctx, o), func)).collect()
+    let types: Vec<(Type, Option<Attr>)> = ins
+        .iter()
+        .map(|v| (ctx.value_type(*v), Some(loc)))
+        .collect();
+    let b = ctx.create_block(&types);
+    let args = ctx.block_args(b).to_vec();
+    let mut map = aic::ir::ValueMap::default();
+    for (v, a) in ins.iter().zip(&args) {
+        map.values.insert(*v, *a);
+    }
+    for &o in ops {
+        let c = ctx.clone_op(o, &mut map);
+        ctx.append_op(b, c);
+    }
+    let res: Vec<Value> = outs.iter().map(|v| map.value(*v)).collect();
+    let mut end = Builder {
+        ctx: &mut *ctx,
+        ip: InsertPoint::End(b),
+        loc,
+    };
+    fusion::Yield::build(&mut end, &res);
+    let kind = if ops.iter().any(|o| is_gemm_op(ctx, *o)) {
+        FusionKind::Vertical
+    } else if ops.iter().any(|o| is_row_op(ctx, *o)) {
+        FusionKind::Reduction
+    } else {
+        FusionKind::Elementwise
+    }
+    .attr(ctx.uniquer());
+    let tys: Vec<Type> = outs.iter().map(|r| ctx.value_type(*r)).collect();
+    let g = fusion::Group::build(&mut Builder::before(ctx, first), &ins, kind, None, &tys);
+    let r = g.body(ctx);
+    ctx.append_block(r, b);
+    for (i, old) in outs.iter().enumerate() {
+        let new = g.results(ctx)[i];
+        ctx.replace_all_uses(*old, new);
+    }
+    for &o in ops.iter().rev() {
+        ctx.erase_op(o);
+    }
+    g.op()
 }
 
 /// The error of a group no generator lowers (with `total`): at its op

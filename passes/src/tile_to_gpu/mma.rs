@@ -49,6 +49,9 @@ use std::collections::HashMap;
 mod pipeline;
 mod plan;
 mod rows;
+mod s8;
+
+pub(super) use s8::{mma_depth, s8_gemm_shape};
 
 /// Halves added to a row of a shared tile that ldmatrix reads.
 const PAD: i64 = 8;
@@ -286,8 +289,10 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
     if threads % 32 != 0 {
         return None;
     }
-    let (m, k, n, _) = half_gemm_shape(ctx, gemm)?;
-    if m % 16 != 0 || n % 8 != 0 || k % 16 != 0 {
+    let (m, k, n) = half_gemm_shape(ctx, gemm)
+        .map(|(m, k, n, _)| (m, k, n))
+        .or_else(|| s8_gemm_shape(ctx, gemm))?;
+    if m % 16 != 0 || n % 8 != 0 || k % mma_depth(ctx, gemm) != 0 {
         return None;
     }
     let w = Warps::choose(m, n, threads / 32, Unit::MmaSync)?;
@@ -334,11 +339,12 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 pub(super) use plan::{CHUNK, Shared, column_contiguous, decide, pipeline, plan, plan_shared};
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
-/// `n`) where `wgmma`, else the instruction's with the warp grid.
-pub(super) fn layout_of(w: Warps, wgmma: bool, n: i64) -> Layout {
+/// `n`) where `wgmma`, else the instruction's (mma.sync's of depth
+/// `depth`: 16, or 32 for i8) with the warp grid.
+pub(super) fn layout_of(w: Warps, wgmma: bool, n: i64, depth: i64) -> Layout {
     let (m, fn_) = w.unit.tile();
     let k = match w.unit {
-        Unit::MmaSync => 16,
+        Unit::MmaSync => depth,
         Unit::Mfma(t) => 256 / t,
     };
     if wgmma {
@@ -380,6 +386,22 @@ pub(super) fn typed_warps(
             wm,
             wn,
         } if nvidia && half_gemm_shape(ctx, gemm).is_some() && wm * wn * 32 == threads => Some((
+            Warps {
+                wm,
+                wn,
+                mt: rows / 16 / wm,
+                nt: cols / 8 / wn,
+                unit: Unit::MmaSync,
+            },
+            false,
+        )),
+        Layout::Mma {
+            m: 16,
+            n: 8,
+            k: 32,
+            wm,
+            wn,
+        } if nvidia && s8_gemm_shape(ctx, gemm).is_some() && wm * wn * 32 == threads => Some((
             Warps {
                 wm,
                 wn,
@@ -451,7 +473,10 @@ impl Plan {
             .iter()
             .map(|(g, w)| {
                 let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
-                (*g, layout_of(*w, self.wgmma.contains(g), n))
+                (
+                    *g,
+                    layout_of(*w, self.wgmma.contains(g), n, mma_depth(ctx, *g)),
+                )
             })
             .collect()
     }
@@ -978,6 +1003,9 @@ impl Lower<'_> {
         let w = self.mma.gemms[&op];
         if let Unit::Mfma(_) = w.unit {
             return self.mfma_gemm(op, w);
+        }
+        if s8_gemm_shape(self.ctx, op).is_some() {
+            return self.s8_gemm(op, w);
         }
         let g = tile::Gemm::of(self.ctx, op)
             .ok_or_else(|| err(self.ctx, op, "a tensor-core gemm that is not a gemm"))?;

@@ -466,7 +466,8 @@ impl<'c> Lower<'c> {
         Ok(())
     }
 
-    /// `x` as `ty` (float extension or truncation; integers kept).
+    /// `x` as `ty` (float extension or truncation, integer sign extension;
+    /// other integers kept).
     fn convert(&mut self, x: Value, ty: Type) -> Value {
         let from = self.ctx.value_type(x);
         if from == ty {
@@ -477,6 +478,10 @@ impl<'c> Lower<'c> {
                 ab::cast::<arith::ExtF>(self, x, ty)
             }
             (TypeKind::Float(_), TypeKind::Float(_)) => ab::cast::<arith::TruncF>(self, x, ty),
+            // A widened product's i8 operands, signed, into its i32 sums.
+            (TypeKind::Integer { width: a, .. }, TypeKind::Integer { width: b, .. }) if a < b => {
+                ab::cast::<arith::ExtSI>(self, x, ty)
+            }
             _ => x,
         }
     }

@@ -367,13 +367,36 @@ fn memref_of(ctx: &Context, t: Type) -> Type {
 
 /// Put a single op into a `fusion.group` of its own; gives the group.
 fn wrap(ctx: &mut Context, op: Op) -> Op {
-    let loc = ctx.op(op).loc;
     let mut ins: Vec<Value> = Vec::new();
     for v in ctx.operands(op).to_vec() {
         if !ins.contains(&v) {
             ins.push(v);
         }
     }
+    let outs: Vec<Value> = ctx.results(op).collect();
+    let g = group_of(ctx, &[op], &ins, &ins, &outs, op);
+    for (i, old) in outs.iter().enumerate() {
+        let new = ctx.result(g, i);
+        ctx.replace_all_uses(*old, new);
+    }
+    ctx.erase_op(op);
+    g
+}
+
+/// A `fusion.group` inserted before `at` holding copies of `ops` (in
+/// order): the values `ins` they read from elsewhere are its block's
+/// arguments, its operands `operands` (one each), and it yields the copies
+/// of `outs`; its kind is that of its ops (vertical with a GEMM, reduction
+/// with a row op). Gives the group; the ops themselves stay.
+fn group_of(
+    ctx: &mut Context,
+    ops: &[Op],
+    ins: &[Value],
+    operands: &[Value],
+    outs: &[Value],
+    at: Op,
+) -> Op {
+    let loc = ctx.op(ops[0]).loc;
     let types: Vec<(Type, Option<Attr>)> = ins
         .iter()
         .map(|v| (ctx.value_type(*v), Some(loc)))
@@ -384,32 +407,29 @@ fn wrap(ctx: &mut Context, op: Op) -> Op {
     for (v, a) in ins.iter().zip(&args) {
         map.values.insert(*v, *a);
     }
-    let inner = ctx.clone_op(op, &mut map);
-    ctx.append_op(b, inner);
-    let res: Vec<Value> = ctx.results(inner).collect();
+    for &o in ops {
+        let c = ctx.clone_op(o, &mut map);
+        ctx.append_op(b, c);
+    }
+    let res: Vec<Value> = outs.iter().map(|v| map.value(*v)).collect();
     let mut end = Builder {
         ctx: &mut *ctx,
         ip: InsertPoint::End(b),
         loc,
     };
     fusion::Yield::build(&mut end, &res);
-    let kind = if is_gemm_op(ctx, op) {
+    let kind = if ops.iter().any(|o| is_gemm_op(ctx, *o)) {
         FusionKind::Vertical
-    } else if is_row_op(ctx, op) {
+    } else if ops.iter().any(|o| is_row_op(ctx, *o)) {
         FusionKind::Reduction
     } else {
         FusionKind::Elementwise
     }
     .attr(ctx.uniquer());
-    let tys: Vec<Type> = ctx.results(op).map(|r| ctx.value_type(r)).collect();
-    let g = fusion::Group::build(&mut Builder::before(ctx, op), &ins, kind, None, &tys);
+    let tys: Vec<Type> = outs.iter().map(|r| ctx.value_type(*r)).collect();
+    let g = fusion::Group::build(&mut Builder::before(ctx, at), operands, kind, None, &tys);
     let r = g.body(ctx);
     ctx.append_block(r, b);
-    for i in 0..tys.len() {
-        let (old, new) = (ctx.result(op, i), g.results(ctx)[i]);
-        ctx.replace_all_uses(old, new);
-    }
-    ctx.erase_op(op);
     g.op()
 }
 
@@ -771,8 +791,6 @@ fn split(ctx: &mut Context, group: Op) -> Vec<(Op, Op)> {
 /// inputs what they read from before them, its results what is read after
 /// them), replacing them; gives the group.
 fn wrap_ops(ctx: &mut Context, ops: &[Op]) -> Op {
-    let first = ops[0];
-    let loc = ctx.op(first).loc;
     let set: HashSet<Op> = ops.iter().copied().collect();
     let mut ins: Vec<Value> = Vec::new();
     for &o in ops {
@@ -787,47 +805,15 @@ fn wrap_ops(ctx: &mut Context, ops: &[Op]) -> Op {
         .flat_map(|o| ctx.results(*o).collect::<Vec<_>>())
         .filter(|r| ctx.uses(*r).iter().any(|u| !set.contains(&u.op)))
         .collect();
-    let types: Vec<(Type, Option<Attr>)> = ins
-        .iter()
-        .map(|v| (ctx.value_type(*v), Some(loc)))
-        .collect();
-    let b = ctx.create_block(&types);
-    let args = ctx.block_args(b).to_vec();
-    let mut map = aic::ir::ValueMap::default();
-    for (v, a) in ins.iter().zip(&args) {
-        map.values.insert(*v, *a);
-    }
-    for &o in ops {
-        let c = ctx.clone_op(o, &mut map);
-        ctx.append_op(b, c);
-    }
-    let res: Vec<Value> = outs.iter().map(|v| map.value(*v)).collect();
-    let mut end = Builder {
-        ctx: &mut *ctx,
-        ip: InsertPoint::End(b),
-        loc,
-    };
-    fusion::Yield::build(&mut end, &res);
-    let kind = if ops.iter().any(|o| is_gemm_op(ctx, *o)) {
-        FusionKind::Vertical
-    } else if ops.iter().any(|o| is_row_op(ctx, *o)) {
-        FusionKind::Reduction
-    } else {
-        FusionKind::Elementwise
-    }
-    .attr(ctx.uniquer());
-    let tys: Vec<Type> = outs.iter().map(|r| ctx.value_type(*r)).collect();
-    let g = fusion::Group::build(&mut Builder::before(ctx, first), &ins, kind, None, &tys);
-    let r = g.body(ctx);
-    ctx.append_block(r, b);
+    let g = group_of(ctx, ops, &ins, &ins, &outs, ops[0]);
     for (i, old) in outs.iter().enumerate() {
-        let new = g.results(ctx)[i];
+        let new = ctx.result(g, i);
         ctx.replace_all_uses(*old, new);
     }
     for &o in ops.iter().rev() {
         ctx.erase_op(o);
     }
-    g.op()
+    g
 }
 
 /// The error of a group no generator lowers (with `total`): at its op

@@ -189,7 +189,6 @@ fn rebuild(ctx: &mut Context, group: Op, ops: &[Op], parts: &[Vec<usize>]) -> Ve
         .first()
         .and_then(|r| ctx.entry_block(*r))
         .expect("a group has a body");
-    let loc = ctx.op(group).loc;
     // Values of the old body as values outside it.
     let mut outer: HashMap<Value, Value> = HashMap::new();
     for (a, v) in ctx
@@ -229,50 +228,12 @@ fn rebuild(ctx: &mut Context, group: Op, ops: &[Op], parts: &[Vec<usize>]) -> Ve
                 }
             }
         }
-        let types: Vec<(Type, Option<Attr>)> = ins
-            .iter()
-            .map(|v| (ctx.value_type(*v), Some(loc)))
-            .collect();
-        let body = ctx.create_block(&types);
-        let args = ctx.block_args(body).to_vec();
-        let mut map = aic::ir::ValueMap::default();
-        for (v, a) in ins.iter().zip(&args) {
-            map.values.insert(*v, *a);
-        }
-        for &o in &mine {
-            let c = ctx.clone_op(o, &mut map);
-            ctx.append_op(body, c);
-        }
-        let yields: Vec<Value> = outs.iter().map(|v| map.values[v]).collect();
-        let mut end = Builder {
-            ctx: &mut *ctx,
-            ip: InsertPoint::End(body),
-            loc,
-        };
-        fusion::Yield::build(&mut end, &yields);
-        let kind = if mine.iter().any(|o| heavy(ctx, *o)) {
-            FusionKind::Vertical
-        } else if mine.iter().any(|o| is_row_op(ctx, *o)) {
-            FusionKind::Reduction
-        } else {
-            FusionKind::Elementwise
-        }
-        .attr(ctx.uniquer());
-        let ins_outer: Vec<Value> = ins.iter().map(|v| outer[v]).collect();
-        let tys: Vec<Type> = outs.iter().map(|v| ctx.value_type(*v)).collect();
-        let g = fusion::Group::build(
-            &mut Builder::before(ctx, group),
-            &ins_outer,
-            kind,
-            None,
-            &tys,
-        );
-        let r = g.body(ctx);
-        ctx.append_block(r, body);
+        let operands: Vec<Value> = ins.iter().map(|v| outer[v]).collect();
+        let g = group_of(ctx, &mine, &ins, &operands, &outs, group);
         for (i, v) in outs.iter().enumerate() {
-            outer.insert(*v, g.results(ctx)[i]);
+            outer.insert(*v, ctx.result(g, i));
         }
-        made.push(g.op());
+        made.push(g);
     }
     let y = ctx
         .block_ops(b)

@@ -866,8 +866,15 @@ fn run_cuda_plan(
             .bench(&refs, BENCH_WARMUP, o.bench.unwrap_or(1))
             .map_err(cu)?;
         let kernels: Vec<KernelInfo> = dp.kernels().cloned().collect();
+        // A plan with loops or branches replays a graph per straight-line
+        // stretch, choosing on the host between them.
+        let how = if plan.has_control_flow() {
+            "CUDA graphs of its straight stretches, loops and branches on the host"
+        } else {
+            "a CUDA graph"
+        };
         let what = format!(
-            "@{} on {} (a CUDA graph of {} launches, arena {} bytes)",
+            "@{} on {} ({how} of {} kernels, arena {} bytes)",
             plan.func,
             cuda.device_name().map_err(cu)?,
             kernels.len(),

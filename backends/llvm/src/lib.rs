@@ -29,6 +29,7 @@ compile_error!(
 mod amdgpu;
 mod arith;
 mod emit;
+mod fp8;
 mod host;
 mod math;
 mod nvgpu;

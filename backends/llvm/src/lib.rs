@@ -99,6 +99,17 @@ pub fn kernels(ctx: &Context, module: Op, target: &Target) -> Result<Vec<KernelI
         .collect())
 }
 
+/// Whether `module` holds an fp8 `nvgpu.mma.sync` (which needs PTX ISA 8.4).
+fn has_fp8_mma(ctx: &Context, module: Op) -> bool {
+    let mut found = false;
+    ctx.walk(module, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        use aic::op_def::OpHandle;
+        found |= aic_dialects::nvgpu::MmaSync::is(ctx, o)
+            && aic_dialects::nvgpu::mma_fp8(ctx, o).is_some();
+    });
+    found
+}
+
 /// Translates every `gpu.kernel` of `module` (the `builtin.module` op) for
 /// `target` and returns the bytes `emit` asks for: LLVM IR text after
 /// optimisation, assembly (one PTX file with every kernel for NVPTX), or an
@@ -110,7 +121,12 @@ pub fn compile(ctx: &Context, module: Op, target: &Target, emit: Emit) -> Result
     }
     let kernels = emit::kernels(ctx, module, target)?;
     // Host objects may be linked into shared libraries.
-    let tm = target.machine(matches!(target, Target::Host))?;
+    let pic = matches!(target, Target::Host);
+    let tm = if has_fp8_mma(ctx, module) {
+        target.machine_with(pic, &target.fp8_mma_features()?)?
+    } else {
+        target.machine(pic)?
+    };
     let cx = LContext::create();
     let m = new_module(&cx, &tm, "aic");
     {

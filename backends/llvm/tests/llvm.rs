@@ -746,7 +746,11 @@ fn fp8_conversions_on_the_host_match_the_float_module_bit_for_bit() {
         ]);
         while xs.len() < 4096 {
             let e = rng.uniform(-22.0, 18.0);
-            let s = if rng.next().is_multiple_of(2) { 1.0 } else { -1.0 };
+            let s = if rng.next().is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
             xs.push((s * 2f64.powf(e)) as f32);
         }
         let n = xs.len();

@@ -4,7 +4,7 @@
 // module, and on the host (with the warp's mma.sync emulated, and without
 // tensor cores) equals the reference interpreter.
 // RUN: aic-translate --target=nvptx --arch=sm_90 --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
-// RUN: aic-run --target=host --mma=nvgpu --entry=@main --check %s 2>&1 | FileCheck %s --check-prefix=EXEC
+// RUN: aic-run --target=host --mma=nvgpu --threads=128 --entry=@main --check %s 2>&1 | FileCheck %s --check-prefix=EXEC
 // RUN: aic-run --target=host --mma=false --entry=@main --check %s 2>&1 | FileCheck %s --check-prefix=EXEC
 
 // PTX: .version 8.4

@@ -442,7 +442,7 @@ fn fp8_mlp_equals_a_float64_reference_of_its_scheme() {
             let data = run_host(
                 &file,
                 std::slice::from_ref(&xin),
-                &[format!("--mma={mma}")],
+                &[format!("--mma={mma}"), "--threads=128".to_string()],
                 "<f4",
                 true,
             );

@@ -12,7 +12,9 @@
 //! anything else is an error naming the op and its location.
 //!
 //! Types: `index` is i64, `iN` is iN (up to 64 bits), f16, bf16, f32 and f64
-//! keep their formats (the 16-bit ones are computed in f32). In memory an `i1`
+//! keep their formats (the 16-bit ones are computed in f32); f8E4M3FN and
+//! f8E5M2 values are their bytes, converted by `extf`/`truncf` (see the
+//! `fp8` module). In memory an `i1`
 //! takes one byte (0 or 1), every other element its natural little-endian size.
 //!
 //! Building needs LLVM 22: `LLVM_SYS_221_PREFIX` (set to `/usr/lib/llvm-22` by

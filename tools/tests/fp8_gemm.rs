@@ -168,7 +168,7 @@ fn fp8_values(r: &mut SplitMix, kind: FloatKind, n: usize) -> Vec<f64> {
                     _ => kind.to_f64((r.next_u64() % 256) as u128),
                 };
                 // Keep the sums' magnitudes readable: most values are small.
-                if v.is_finite() && (v.abs() <= 64.0 || r.next_u64() % 8 == 0) {
+                if v.is_finite() && (v.abs() <= 64.0 || r.next_u64().is_multiple_of(8)) {
                     break v;
                 }
             }

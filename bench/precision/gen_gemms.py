@@ -18,6 +18,13 @@ as arguments (nothing large on disk):
   time (`s = max(max|x_row|, 1e-5) / 127`, round half to even, clamp to
   [-127, 127]), the i8 x i8 -> i32 GEMM, `cast(acc) * s_row * s_col` in f32,
   cast to f16.
+- `gemm.fp8.mlir`: xq[M,K] f8E4M3FN @ wq[K,N] f8E4M3FN -> f32, the bare fp8 GEMM
+  (`mma.sync` e4m3, sm_89+), against `torch._scaled_mm` with unit scales.
+- `gemm.fp8dyn.mlir` / `llama_mlp.fp8.mlir`: the program `quantize{mode=fp8}`
+  makes of constant weights, the e4m3 weights and their f32 scales (one
+  per-tensor value, repeated per channel) passed as arguments: x quantized per
+  row at run time (`s = max(max|x_row|, 1e-5) / 448`, clamped to [-448, 448],
+  cast to e4m3), the e4m3 x e4m3 -> f32 GEMM, `acc * s_row * s_w`, cast to f16.
 """
 import os
 import sys
@@ -109,6 +116,73 @@ def dynamic_linear(x, rows, k, n, w, lines):
     return f"{p}y"
 
 
+def fp8_linear(x, rows, k, n, w, lines):
+    """Lines of the fp8 product `quantize{mode=fp8}` makes of f16 `x` ([rows, k])
+    by argument weight `w` (`%{w}q` [k, n] f8E4M3FN, `%{w}s` [n] f32, the
+    per-tensor scale repeated): x quantized per row at run time
+    (`s = max(max|x_row|, 1e-5) / 448`, clamp to [-448, 448], cast to e4m3,
+    which rounds to nearest even), the e4m3 x e4m3 -> f32 GEMM, `acc * s_row *
+    s_w` in f32, cast to f16; gives the f16 result's name."""
+    f32, f16, e4 = (lambda s: t(s, "f32")), (lambda s: t(s, "f16")), (lambda s: t(s, "f8E4M3FN"))
+    p = f"%{w}_"
+    lines += [
+        f"  {p}x = graph.cast {x} : ({f16([rows, k])}) -> {f32([rows, k])}",
+        f"  {p}abs = graph.abs {p}x : {f32([rows, k])}",
+        f"  {p}amax = graph.reduce max {p}abs, axes = [1] : ({f32([rows, k])}) -> {f32([rows])}",
+        f"  {p}eps = graph.constant dense<1.0e-05> : {f32([rows])}",
+        f"  {p}am = graph.max {p}amax, {p}eps : {f32([rows])}",
+        f"  {p}levels = graph.constant dense<448.0> : {f32([rows])}",
+        f"  {p}s = graph.div {p}am, {p}levels : {f32([rows])}",
+        f"  {p}sb = graph.broadcast {p}s, dims = [0] : ({f32([rows])}) -> {f32([rows, k])}",
+        f"  {p}d = graph.div {p}x, {p}sb : {f32([rows, k])}",
+        f"  {p}lo = graph.constant dense<-448.0> : {f32([rows, k])}",
+        f"  {p}hi = graph.constant dense<448.0> : {f32([rows, k])}",
+        f"  {p}c1 = graph.max {p}d, {p}lo : {f32([rows, k])}",
+        f"  {p}c2 = graph.min {p}c1, {p}hi : {f32([rows, k])}",
+        f"  {p}q = graph.cast {p}c2 : ({f32([rows, k])}) -> {e4([rows, k])}",
+        f"  {p}acc = graph.matmul {p}q, %{w}q : ({e4([rows, k])}, {e4([k, n])}) -> {f32([rows, n])}",
+        f"  {p}br = graph.broadcast {p}s, dims = [0] : ({f32([rows])}) -> {f32([rows, n])}",
+        f"  {p}bc = graph.broadcast %{w}s, dims = [1] : ({f32([n])}) -> {f32([rows, n])}",
+        f"  {p}m1 = graph.mul {p}acc, {p}br : {f32([rows, n])}",
+        f"  {p}m2 = graph.mul {p}m1, {p}bc : {f32([rows, n])}",
+        f"  {p}y = graph.cast {p}m2 : ({f32([rows, n])}) -> {f16([rows, n])}",
+    ]
+    return f"{p}y"
+
+
+def fp8_params(ws):
+    out = []
+    for name, k, n in ws:
+        out += [f"%{name}q: {t([k, n], 'f8E4M3FN')}", f"%{name}s: {t([n], 'f32')}"]
+    return out
+
+
+def gemm_fp8():
+    a, b, c = t([M, K], "f8E4M3FN"), t([K, N], "f8E4M3FN"), t([M, N], "f32")
+    return (f"func.func @main(%xq: {a}, %wq: {b}) -> {c} {{\n"
+            f"  %y = graph.matmul %xq, %wq : ({a}, {b}) -> {c}\n  return %y : {c}\n}}\n")
+
+
+def gemm_fp8dyn():
+    lines = []
+    y = fp8_linear("%x", M, K, N, "w", lines)
+    ps = [f"%x: {t([M, K], 'f16')}"] + fp8_params([("w", K, N)])
+    return f"func.func @main({', '.join(ps)}) -> {t([M, N], 'f16')} {{\n" + "\n".join(lines) + \
+        f"\n  return {y} : {t([M, N], 'f16')}\n}}\n"
+
+
+def mlp_fp8():
+    ws = [("g", H, F), ("u", H, F), ("d", F, H)]
+    ps = [f"%x: {t([T, H], 'f16')}"] + fp8_params(ws)
+    lines = []
+    a = fp8_linear("%x", T, H, F, "g", lines)
+    b = fp8_linear("%x", T, H, F, "u", lines)
+    tf, th = t([T, F], 'f16'), t([T, H], 'f16')
+    lines += [f"  %s = graph.silu {a} : {tf}", f"  %p = graph.mul %s, {b} : {tf}"]
+    y = fp8_linear("%p", T, F, H, "d", lines)
+    return f"func.func @main({', '.join(ps)}) -> {th} {{\n" + "\n".join(lines) + f"\n  return {y} : {th}\n}}\n"
+
+
 def dyn_params(ws):
     out = []
     for name, k, n in ws:
@@ -148,7 +222,8 @@ def main():
     for name, text in [("gemm.f16", gemm(False)), ("gemm.int8w", gemm(True)),
                        ("llama_mlp.f16", mlp(False)), ("llama_mlp.int8w", mlp(True)),
                        ("gemm.int8", gemm_int8()), ("gemm.int8dyn", gemm_int8dyn()),
-                       ("llama_mlp.int8dyn", mlp_int8dyn())]:
+                       ("llama_mlp.int8dyn", mlp_int8dyn()), ("gemm.fp8", gemm_fp8()),
+                       ("gemm.fp8dyn", gemm_fp8dyn()), ("llama_mlp.fp8", mlp_fp8())]:
         with open(os.path.join(out, name + ".mlir"), "w") as f:
             f.write(text)
         print("wrote", os.path.join(out, name + ".mlir"))

@@ -23,8 +23,10 @@ seeded inputs, numerics first:
 - sparse: a 2:4-pruned f16 weight, 4096^3: dense cuBLAS against PyTorch's
   to_sparse_semi_structured (cuSPARSELt / CUTLASS sparse tensor cores).
 
-aic's fp8 GEMMs and its 2:4 sparse GEMMs are not built yet (issue 25): their
-rows say so instead of a time.
+aic's fp8 GEMMs run on mma.sync e4m3 (gemm.fp8 / gemm.fp8dyn / llama_mlp.fp8
+bundles, quantize{mode=fp8}'s scheme) and are compared with torch._scaled_mm
+with the same scales; wgmma e4m3 and aic's 2:4 sparse GEMMs are not built yet
+(issue 25): their rows say so instead of a time.
 
 Errors: the largest absolute difference from the reference, that difference
 relative to the reference's largest magnitude, and ||out - ref|| / ||ref||.
@@ -82,6 +84,19 @@ class Rows:
         self.add(section, case, impl, error=repr(e)[-400:])
 
 
+def save_npy(path, t):
+    """bench/models/run.py's save_npy, and fp8 tensors as their bytes in
+    one-byte void elements (how ml_dtypes saves float8 and aic reads it)."""
+    if t.dtype != F8:
+        return R.save_npy(path, t)
+    t = t.contiguous().cpu()
+    raw = t.view(torch.int8).numpy().tobytes()
+    hdr = "{'descr': '|V1', 'fortran_order': False, 'shape': %s, }" % (tuple(t.shape),)
+    hdr += " " * ((64 - (10 + len(hdr) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(hdr).to_bytes(2, "little") + hdr.encode() + raw)
+
+
 def aic_run(a, name, inputs, out_dtype):
     """aic's median ms and result 0 (float32, on the GPU) for bundle `name`."""
     bundle = os.path.join(a.aic, name + ".bundle")
@@ -92,7 +107,7 @@ def aic_run(a, name, inputs, out_dtype):
     args = []
     for i, t in enumerate(inputs):
         p = os.path.join(d, f"arg{i}.npy")
-        R.save_npy(p, t)
+        save_npy(p, t)
         args.append(f"--input={p}")
     cmd = [a.aic_run, "--target=cuda", f"--bench={a.aic_reps}", "--entry=@main",
            f"--output-dir={d}/out", *args, bundle]
@@ -199,6 +214,15 @@ def fp8_mm(x, wf8, sw, rowwise):
     return torch._scaled_mm(xf8, wf8, scale_a=sx, scale_b=sw, out_dtype=torch.bfloat16)
 
 
+def fp8_mm_rowwise_a(x, wf8, sw_row):
+    """quantize{mode=fp8}'s scheme in torch: x scaled to e4m3 per row
+    (max(amax, 1e-5) / 448, saturated), the weight's per-tensor scale as a
+    [1, N] rowwise scale_b."""
+    sx = (x.float().abs().amax(1, keepdim=True).clamp(min=1e-5) / F8_MAX).float()
+    xf8 = (x.float() / sx).clamp(-F8_MAX, F8_MAX).to(F8)
+    return torch._scaled_mm(xf8, wf8, scale_a=sx, scale_b=sw_row, out_dtype=torch.bfloat16)
+
+
 def gemm(a, rows):
     m = n = k = 4096
     flops = 2 * m * n * k
@@ -240,7 +264,29 @@ def gemm(a, rows):
                  R.bench_torch(lambda: torch._int_mm(xq, wq)), flops, exact, exact.float())
     except Exception as e:
         rows.fail("gemm", case + " int8 x int8 -> int32", "aic int8 x int8", e)
-    rows.add("gemm", case, "aic fp8 e4m3 (wgmma)", note=NOT_BUILT)
+    # fp8: quantize{mode=fp8}'s scheme (per-row activation scales at run time,
+    # one per-tensor weight scale) against torch._scaled_mm with the same
+    # scales (rowwise scale_a, the weight's scale repeated as scale_b), and
+    # the bare e4m3 x e4m3 -> f32 product, aic's (mma.sync e4m3) against
+    # _scaled_mm's with unit scales on the same bytes.
+    try:
+        wf8, s8 = fp8_weight(w, False)
+        sw_row = s8.reshape(1, 1).expand(1, n).contiguous()
+        same = lambda: fp8_mm_rowwise_a(x, wf8, sw_row)
+        rows.add("gemm", case, "torch._scaled_mm fp8 e4m3 (aic's scales)", R.bench_torch(same), flops, same(), ref)
+        with_aic(rows, a, "gemm", case, "aic fp8 e4m3 (mma.sync e4m3)", "gemm.fp8dyn",
+                 [x, wf8.contiguous(), sw_row.reshape(-1).float()], torch.float16, ref, flops)
+        xf8 = (x.float() / (x.float().abs().max() / F8_MAX)).to(F8)
+        one = torch.ones((), device="cuda")
+        bare = lambda: torch._scaled_mm(xf8, wf8, scale_a=one, scale_b=one, out_dtype=torch.float32)
+        exact = bare()
+        rows.add("gemm", case + " e4m3 x e4m3 -> f32", "torch._scaled_mm alone",
+                 R.bench_torch(bare), flops, exact, exact)
+        with_aic(rows, a, "gemm", case + " e4m3 x e4m3 -> f32", "aic e4m3 x e4m3 (mma.sync e4m3)", "gemm.fp8",
+                 [xf8, wf8.contiguous()], torch.float32, exact, flops)
+    except Exception as e:
+        rows.fail("gemm", case, "fp8 e4m3", e)
+    rows.add("gemm", case, "aic fp8 e4m3 (wgmma)", note="wgmma e4m3 not built yet (needs K-major shared operands)")
 
 
 def mlp(a, rows):
@@ -282,7 +328,16 @@ def mlp(a, rows):
         ins += [wq, s.reshape(-1).float()]
     with_aic(rows, a, "mlp", case, "aic dynamic int8 (mma.sync s8)", "llama_mlp.int8dyn", ins, torch.float16,
              ref, flops)
-    rows.add("mlp", case, "aic fp8 e4m3 (wgmma)", note=NOT_BUILT)
+    try:
+        f8t = [fp8_weight(w, False) for w in (wg, wu, wd)]
+        ins = [x]
+        for wf8, s8 in f8t:
+            ins += [wf8.contiguous(), s8.reshape(1).expand(wf8.shape[1]).contiguous().float()]
+        with_aic(rows, a, "mlp", case, "aic fp8 e4m3 (mma.sync e4m3)", "llama_mlp.fp8", ins, torch.float16,
+                 ref, flops)
+    except Exception as e:
+        rows.fail("mlp", case, "aic fp8", e)
+    rows.add("mlp", case, "aic fp8 e4m3 (wgmma)", note="wgmma e4m3 not built yet (needs K-major shared operands)")
 
 
 def prune_2_4(w):

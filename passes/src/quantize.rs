@@ -1,6 +1,6 @@
-//! `quantize{mode=int8-weight|int8-dynamic}`: int8 quantization of the
-//! constant weights of graph matrix products, and with `int8-dynamic` of
-//! their activations at run time.
+//! `quantize{mode=int8-weight|int8-dynamic|fp8}`: int8 (or fp8 e4m3)
+//! quantization of the constant weights of graph matrix products, and with
+//! `int8-dynamic` and `fp8` of their activations at run time.
 //!
 //! A `graph.matmul` whose right operand is a float `graph.constant` of rank 2
 //! (`[K, N]`, or `[N, K]` under `transpose_b`) with at least `min-elements`
@@ -33,9 +33,20 @@
 //! With `report`, one line per weight: its shape, bytes before and after,
 //! and the largest error of the dequantized weight.
 //!
-//! Not built yet (issue 25): fp8 (e4m3 / e5m2 on wgmma). Graph products
-//! of fp8 operands into f32 verify (`graph::widened_product`), but no
-//! matrix unit runs them.
+//! `fp8` is `torch._scaled_mm`'s e4m3 scheme with a per-tensor weight
+//! scale and per-row activation scales: the weight becomes an `f8E4M3FN`
+//! constant `w / s_w` with `s_w = amax(|w|) / 448` (rounded to f32; 1 for
+//! an all-zero weight), rounded to nearest even and saturated to +-448;
+//! the activation is quantized per row at run time like `int8-dynamic`'s
+//! (`s_row = max(max |a_row|, 1e-5) / 448`, a row reduction), but with no
+//! rounding step: `clamp(a / s_row, -448, 448)` cast to `f8E4M3FN` (the
+//! cast rounds to nearest even; the clamp saturates, NaN stays NaN). The
+//! product is e4m3 x e4m3 -> f32 (`mma.sync`'s fp8 form on sm_89+) and
+//! the epilogue `acc * s_row * s_w` in f32, cast to the product's type;
+//! `s_w` is kept as a per-channel vector of one value, so the epilogue is
+//! `int8-dynamic`'s. (Per-tensor activation scales would need a reduction
+//! over the whole activation before the GEMM; per-row ones are
+//! `_scaled_mm`'s "rowwise" form and follow outliers more closely.)
 
 use aic::interp::{Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::{Builder, Context, Op, Value, WalkOrder};
@@ -54,10 +65,10 @@ pub static INFO: PassInfo = PassInfo {
     options: &[
         OptSpec {
             name: "mode",
-            kind: OptKind::Enum(&["int8-weight", "int8-dynamic"]),
+            kind: OptKind::Enum(&["int8-weight", "int8-dynamic", "fp8"]),
             default: "int8-weight",
             range: None,
-            help: "int8-weight: weight-only int8, one scale per output channel; int8-dynamic: also the activations per row at run time, an i8 x i8 -> i32 product",
+            help: "int8-weight: weight-only int8, one scale per output channel; int8-dynamic: also the activations per row at run time, an i8 x i8 -> i32 product; fp8: an e4m3 weight with one scale per tensor, e4m3 activations with per-row scales at run time, an fp8 x fp8 -> f32 product",
         },
         OptSpec {
             name: "min-elements",
@@ -78,6 +89,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(Quantize {
             mode: match o.str("mode") {
                 "int8-dynamic" => Mode::Int8Dynamic,
+                "fp8" => Mode::Fp8,
                 _ => Mode::Int8Weight,
             },
             min_elements: o.int("min-elements") as usize,
@@ -93,6 +105,46 @@ enum Mode {
     Int8Weight,
     /// Weight and activation in int8, an integer product.
     Int8Dynamic,
+    /// Weight (per tensor) and activation (per row) in `f8E4M3FN`, an
+    /// fp8 x fp8 -> f32 product.
+    Fp8,
+}
+
+impl Mode {
+    /// Whether the activation is quantized at run time too.
+    fn dynamic(self) -> bool {
+        self != Mode::Int8Weight
+    }
+}
+
+/// The largest finite `f8E4M3FN` (the fp8 scheme's levels: -448..448).
+pub const E4M3_MAX: f64 = 448.0;
+
+/// Per-tensor `f8E4M3FN` of `w`: the scale `amax / 448` (1 for an
+/// all-zero weight) rounded to f32, the values `w / scale` rounded to
+/// nearest even (saturated to +-448), and the largest absolute error of
+/// `q * scale`; `None` if an element is NaN or infinite.
+pub fn quantize_fp8_per_tensor(w: &[f64]) -> Option<(Vec<f64>, f64, f64)> {
+    if w.iter().any(|x| !x.is_finite()) {
+        return None;
+    }
+    let amax = w.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+    let scale = if amax > 0.0 {
+        f64::from((amax / E4M3_MAX) as f32)
+    } else {
+        1.0
+    };
+    let k = FloatKind::F8E4M3FN;
+    let mut err = 0.0f64;
+    let q = w
+        .iter()
+        .map(|x| {
+            let q = k.to_f64(k.from_f64((x / scale).clamp(-E4M3_MAX, E4M3_MAX)));
+            err = err.max((q * scale - x).abs());
+            q
+        })
+        .collect();
+    Some((q, scale, err))
 }
 
 struct Quantize {
@@ -240,7 +292,15 @@ impl Quantize {
         // The output channels: columns of [K, N], rows of a transposed [N, K].
         let axis = if mm.transpose_b(ctx).is_some() { 0 } else { 1 };
         let w = t.to_f64s();
-        let Some((q, scales, err)) = quantize_per_channel(&w, rows, cols, axis) else {
+        let quantized = if self.mode == Mode::Fp8 {
+            // One scale for the tensor, repeated per output channel so that
+            // the epilogue is int8-dynamic's.
+            let channels = if axis == 0 { rows } else { cols };
+            quantize_fp8_per_tensor(&w).map(|(q, s, e)| (Levels::Fp8(q), vec![s; channels], e))
+        } else {
+            quantize_per_channel(&w, rows, cols, axis).map(|(q, s, e)| (Levels::Int(q), s, e))
+        };
+        let Some((q, scales, err)) = quantized else {
             return Err(aic::verifier::op_error(
                 ctx,
                 c.op(),
@@ -251,11 +311,20 @@ impl Quantize {
         // Dynamic products scale in f32 (see the module's comment).
         let scale_elem = match self.mode {
             Mode::Int8Weight => elem,
-            Mode::Int8Dynamic => u.ty(TypeKind::Float(FloatKind::F32)),
+            Mode::Int8Dynamic | Mode::Fp8 => u.ty(TypeKind::Float(FloatKind::F32)),
         };
-        let qty = tensor(&u, &shape, u.int_type(8));
+        let (qty, qt) = match q {
+            Levels::Int(q) => {
+                let qty = tensor(&u, &shape, u.int_type(8));
+                (qty, Tensor::from_i64s(&u, qty, q))
+            }
+            Levels::Fp8(q) => {
+                let qty = tensor(&u, &shape, u.ty(TypeKind::Float(FloatKind::F8E4M3FN)));
+                (qty, Tensor::from_f64s(&u, qty, q))
+            }
+        };
         let sty = tensor(&u, &[scales.len() as i64], scale_elem);
-        let qattr = attr_of_tensor(&u, &Tensor::from_i64s(&u, qty, q));
+        let qattr = attr_of_tensor(&u, &qt);
         let sattr = attr_of_tensor(&u, &Tensor::from_f64s(&u, sty, scales.iter().copied()));
         let mut b = Builder::before(ctx, mm.op());
         b.loc = loc;
@@ -282,7 +351,7 @@ impl Quantize {
             .type_kind(ctx.value_type(mm.lhs(ctx)))
             .shape()
             .map(<[i64]>::to_vec);
-        if self.mode == Mode::Int8Dynamic
+        if self.mode.dynamic()
             && !lhs_shape.is_some_and(|s| s.len() >= 2 && s.iter().all(|d| *d >= 0))
         {
             return Ok(None);
@@ -293,7 +362,8 @@ impl Quantize {
         };
         match self.mode {
             Mode::Int8Weight => int8_weight(ctx, mm, &qw),
-            Mode::Int8Dynamic => int8_dynamic(ctx, mm, &qw),
+            Mode::Int8Dynamic => dynamic(ctx, mm, &qw, Scheme::INT8),
+            Mode::Fp8 => dynamic(ctx, mm, &qw, Scheme::FP8),
         }
         if ctx.uses(rhs).is_empty()
             && let Some(c) = graph::Constant::defining(ctx, rhs)
@@ -302,14 +372,24 @@ impl Quantize {
         }
         let (rows, cols) = qw.shape;
         let width = f64::from(qw.kind.bit_width()) / 8.0;
+        let elems = (rows * cols) as f64;
+        if self.mode == Mode::Fp8 {
+            return Ok(Some(format!(
+                "quantize: {rows}x{cols}x{} weight of a matmul to f8E4M3FN with one per-tensor scale, activations per row at run time, an fp8 product: {} bytes before, {} after; largest error {:.3e} ({:.3e} of the largest weight)",
+                qw.kind.keyword(),
+                elems * width,
+                elems + 4.0,
+                qw.err,
+                if qw.amax > 0.0 { qw.err / qw.amax } else { 0.0 }
+            )));
+        }
         let scale_width = match self.mode {
             Mode::Int8Weight => width,
-            Mode::Int8Dynamic => 4.0,
+            Mode::Int8Dynamic | Mode::Fp8 => 4.0,
         };
-        let elems = (rows * cols) as f64;
         let what = match self.mode {
             Mode::Int8Weight => "",
-            Mode::Int8Dynamic => ", activations per row at run time, an int8 product",
+            Mode::Int8Dynamic | Mode::Fp8 => ", activations per row at run time, an int8 product",
         };
         Ok(Some(format!(
             "quantize: {rows}x{cols}x{} weight of a matmul to int8 with {} per-channel scales{what}: {} bytes before, {} after; largest error {:.3e} ({:.3e} of the largest weight)",
@@ -336,10 +416,41 @@ fn int8_weight(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
     ctx.set_operand(mm.op(), 1, w);
 }
 
-/// `int8-dynamic`: `mm` becomes the product of its activation quantized
-/// per row and the i8 weight, into i32, scaled back by both scales in
-/// f32 and cast to its float type; its uses read that.
-fn int8_dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
+/// A weight's quantized values: int8 levels or `f8E4M3FN` values.
+enum Levels {
+    Int(Vec<i64>),
+    Fp8(Vec<f64>),
+}
+
+/// How a dynamic scheme quantizes its activation and multiplies.
+#[derive(Clone, Copy)]
+struct Scheme {
+    /// The largest level (+-).
+    levels: f64,
+    /// Round to an integer (int8) before the cast; fp8's cast rounds.
+    round: bool,
+    /// Whether the quantized type is int8 (else `f8E4M3FN`, into f32).
+    int: bool,
+}
+
+impl Scheme {
+    const INT8: Scheme = Scheme {
+        levels: LEVELS,
+        round: true,
+        int: true,
+    };
+    const FP8: Scheme = Scheme {
+        levels: E4M3_MAX,
+        round: false,
+        int: false,
+    };
+}
+
+/// `int8-dynamic` and `fp8`: `mm` becomes the product of its activation
+/// quantized per row and the quantized weight (i8 into i32, or e4m3 into
+/// f32), scaled back by both scales in f32 and cast to its float type;
+/// its uses read that.
+fn dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized, scheme: Scheme) {
     let u = ctx.uniquer().clone();
     let f32 = u.ty(TypeKind::Float(FloatKind::F32));
     let (x, r) = (mm.lhs(ctx), mm.result(ctx));
@@ -378,21 +489,32 @@ fn int8_dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
     let amax = graph::Reduce::build(&mut b, ax, kind, axes, None, rowt).result(b.ctx);
     let eps = splat(&mut b, rowt, ACTIVATION_EPS);
     let amax = graph::Max::build(&mut b, amax, eps, rowt).result(b.ctx);
-    let levels = splat(&mut b, rowt, LEVELS);
+    let levels = splat(&mut b, rowt, scheme.levels);
     let s_row = graph::Div::build(&mut b, amax, levels, rowt).result(b.ctx);
-    // q = clamp(round_even(x / s_row), -127, 127) as i8.
+    // q = clamp(round_even(x / s_row), -127, 127) as i8, or
+    // clamp(x / s_row, -448, 448) as f8E4M3FN (the cast rounds to even;
+    // the clamp saturates, NaN stays NaN).
     let rows_attr = u.i64_array(&rows);
     let sx = graph::Broadcast::build(&mut b, s_row, rows_attr, x32t).result(b.ctx);
     let d = graph::Div::build(&mut b, x32, sx, x32t).result(b.ctx);
-    let q = graph::RoundEven::build(&mut b, d, x32t).result(b.ctx);
-    let lo = splat(&mut b, x32t, -LEVELS);
-    let hi = splat(&mut b, x32t, LEVELS);
+    let q = if scheme.round {
+        graph::RoundEven::build(&mut b, d, x32t).result(b.ctx)
+    } else {
+        d
+    };
+    let lo = splat(&mut b, x32t, -scheme.levels);
+    let hi = splat(&mut b, x32t, scheme.levels);
     let q = graph::Max::build(&mut b, q, lo, x32t).result(b.ctx);
     let q = graph::Min::build(&mut b, q, hi, x32t).result(b.ctx);
-    let q = graph::Cast::build(&mut b, q, tensor(&u, &xs, u.int_type(8))).result(b.ctx);
+    let q_elem = if scheme.int {
+        u.int_type(8)
+    } else {
+        u.ty(TypeKind::Float(FloatKind::F8E4M3FN))
+    };
+    let q = graph::Cast::build(&mut b, q, tensor(&u, &xs, q_elem)).result(b.ctx);
     // The integer product, then cast(acc) * s_row * s_col.
     let unit = u.attr(aic::attributes::AttrKind::Unit);
-    let acc_t = tensor(&u, &rs, u.int_type(32));
+    let acc_t = tensor(&u, &rs, if scheme.int { u.int_type(32) } else { f32 });
     let acc = graph::Matmul::build(
         &mut b,
         q,
@@ -403,7 +525,11 @@ fn int8_dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
     )
     .result(b.ctx);
     let r32t = tensor(&u, &rs, f32);
-    let accf = graph::Cast::build(&mut b, acc, r32t).result(b.ctx);
+    let accf = if acc_t == r32t {
+        acc
+    } else {
+        graph::Cast::build(&mut b, acc, r32t).result(b.ctx)
+    };
     let out_rows: Vec<i64> = (0..rs.len() as i64 - 1).collect();
     let out_rows = u.i64_array(&out_rows);
     let sr = graph::Broadcast::build(&mut b, s_row, out_rows, r32t).result(b.ctx);
@@ -481,5 +607,24 @@ mod tests {
         assert_eq!(s, vec![1.0 / 127.0, 2.0 / 127.0]);
         assert!(quantize_per_channel(&[1.0, f64::NAN], 1, 2, 1).is_none());
         assert!(quantize_per_channel(&[1.0, f64::INFINITY], 1, 2, 1).is_none());
+    }
+
+    #[test]
+    fn fp8_per_tensor_scale_saturates_and_rounds_to_even() {
+        // amax 896: scale 2; 896 / 2 = 448 (the largest e4m3), 17 / 2 = 8.5
+        // lies between the levels 8 and 9: ties to the even mantissa, 8.
+        let (q, s, err) = quantize_fp8_per_tensor(&[896.0, -17.0, 0.0, 0.3]).expect("finite");
+        assert_eq!(s, 2.0);
+        assert_eq!(q[..3], [448.0, -8.0, 0.0]);
+        // 0.15 -> the nearest e4m3 (0.15625 = 5 / 32).
+        assert_eq!(q[3], 0.15625);
+        assert!((err - 1.0).abs() < 1e-12, "{err}");
+        // Every value is an e4m3 level.
+        let k = FloatKind::F8E4M3FN;
+        assert!(q.iter().all(|v| k.to_f64(k.from_f64(*v)) == *v));
+        // An all-zero weight has scale 1; NaN and infinity none.
+        assert_eq!(quantize_fp8_per_tensor(&[0.0, 0.0]).unwrap().1, 1.0);
+        assert!(quantize_fp8_per_tensor(&[1.0, f64::NAN]).is_none());
+        assert!(quantize_fp8_per_tensor(&[f64::NEG_INFINITY]).is_none());
     }
 }

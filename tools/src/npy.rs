@@ -29,6 +29,9 @@ pub fn dtype(e: Elem) -> Option<&'static str> {
         // NumPy has no bfloat16: `ml_dtypes`' bfloat16 arrays save as
         // two-byte void elements, which is how aic reads and writes them.
         Elem::Float(FloatKind::BF16) => "<V2",
+        // Nor fp8: `ml_dtypes`' float8_e4m3fn / float8_e5m2 arrays save as
+        // one-byte void elements (the format's bytes).
+        Elem::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => "|V1",
         Elem::Float(FloatKind::F32) => "<f4",
         Elem::Float(FloatKind::F64) => "<f8",
         Elem::Complex(FloatKind::F32) => "<c8",
@@ -347,6 +350,27 @@ mod tests {
             &[0, 0x3c],
         );
         assert!(read(&ctx, &f16, ty1).unwrap_err().contains("dtype"));
+    }
+
+    #[test]
+    fn fp8_is_one_byte_void_as_ml_dtypes_saves_it() {
+        let ctx = Context::new(Arc::new(aic::DialectRegistry::new()));
+        let u = ctx.uniquer();
+        let ty = u.ty(TypeKind::Tensor {
+            shape: [3].into_iter().collect(),
+            elem: u.ty(TypeKind::Float(aic::float::FloatKind::F8E4M3FN)),
+            encoding: None,
+        });
+        let t = Tensor::from_f64s(&ctx, ty, [1.0, -2.5, 448.0]);
+        let bytes = write(&ctx, &t).unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("'descr': '|V1'"));
+        assert_eq!(read(&ctx, &bytes, ty).unwrap(), t);
+        // 1.0 in e4m3 is 0x38, 448 is 0x7e; torch's int8 view, saved as '|V1'.
+        let raw = npy(
+            "{'descr': '|V1', 'fortran_order': False, 'shape': (3,), }\n",
+            &[0x38, 0xc2, 0x7e],
+        );
+        assert_eq!(read(&ctx, &raw, ty).unwrap(), t);
     }
 
     /// `.npy` bytes (version 1.0) with header dictionary `dict` and `data`.

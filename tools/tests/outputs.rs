@@ -116,10 +116,10 @@ fn split_input_failure_in_a_later_chunk_keeps_the_old_output() {
     fs::remove_dir_all(&d).unwrap();
 }
 
-const TWO_RESULTS: &str = "func.func @f() -> (tensor<2xf32>, tensor<2xf8E4M3FN>) {
+const TWO_RESULTS: &str = "func.func @f() -> (tensor<2xf32>, tensor<2xf8E4M3FNUZ>) {
   %a = arith.constant dense<[1.0, 2.0]> : tensor<2xf32>
-  %b = arith.constant dense<[1.0, 2.0]> : tensor<2xf8E4M3FN>
-  return %a, %b : tensor<2xf32>, tensor<2xf8E4M3FN>
+  %b = arith.constant dense<[1.0, 2.0]> : tensor<2xf8E4M3FNUZ>
+  return %a, %b : tensor<2xf32>, tensor<2xf8E4M3FNUZ>
 }
 func.func @g() -> tensor<2xf32> {
   %a = arith.constant dense<[3.0, 4.0]> : tensor<2xf32>
@@ -149,7 +149,7 @@ fn aic_run_output_dir_is_all_or_none() {
     fs::write(out.join("result1.npy"), "old1").unwrap();
     fs::write(out.join("result2.npy"), "old2").unwrap();
     fs::write(out.join("notes.txt"), "mine").unwrap();
-    // The f8E4M3FN second result has no .npy dtype: nothing changes.
+    // The f8E4M3FNUZ second result has no .npy dtype: nothing changes.
     assert!(!aic_run(&input, "f", &out));
     assert_eq!(
         names(&out),

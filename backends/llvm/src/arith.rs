@@ -3,6 +3,7 @@
 //! op is adding a row (and, for a new kind of instruction, a descriptor).
 
 use crate::emit::{Llvm, Lower};
+use crate::fp8;
 use crate::ops::Emit;
 use aic::attributes::AttrKind;
 use aic::ir::Op;
@@ -218,9 +219,11 @@ pub(crate) fn emit<'ctx>(l: &Lower<'_, 'ctx>, op: Op, a: Arith) -> V<'ctx> {
             {
                 return Err(l.err(op, "arith.truncf rounds only to nearest even here"));
             }
-            let x = l.float_operand(op, 0)?;
-            let to = l.ty(op, l.result_type(op)?)?.into_float_type();
-            Ok(float_cast(l, x, to)?.into())
+            fp8_cast(l, op).transpose().unwrap_or_else(|| {
+                let x = l.float_operand(op, 0)?;
+                let to = l.ty(op, l.result_type(op)?)?.into_float_type();
+                Ok(float_cast(l, x, to)?.into())
+            })
         }
         Arith::IntToFloat { signed } => int_to_float(l, op, signed),
         Arith::FloatToInt { signed } => {
@@ -259,6 +262,12 @@ fn constant<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> V<'ctx> {
                 (*value as u64) & ((1u64 << w) - 1)
             };
             Ok(it.const_int(bits, false).into())
+        }
+        // fp8 constants are their bytes (crate::fp8).
+        (AttrKind::Float { bits, .. }, BasicTypeEnum::IntType(it))
+            if fp8::format(l.ir, t).is_some() =>
+        {
+            Ok(it.const_int(*bits as u64 & 0xff, false).into())
         }
         (AttrKind::Float { bits, ty: at }, BasicTypeEnum::FloatType(ft)) => {
             let TypeKind::Float(k) = l.ir.type_kind(*at) else {
@@ -413,6 +422,32 @@ fn int_to_float<'ctx>(l: &Lower<'_, 'ctx>, op: Op, signed: bool) -> V<'ctx> {
         l.b.build_unsigned_int_to_float(x, mid, "").llvm()?
     };
     Ok(l.narrow(f, Some(to))?.into())
+}
+
+/// `extf` from or `truncf` to an fp8 format, through f32 (crate::fp8);
+/// `None` if neither side is fp8.
+fn fp8_cast<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<Option<BasicValueEnum<'ctx>>, String> {
+    let from_t = l.ir.value_type(l.ir.operands(op)[0]);
+    let to_t = l.result_type(op)?;
+    let (from, to) = (fp8::format(l.ir, from_t), fp8::format(l.ir, to_t));
+    if from.is_none() && to.is_none() {
+        return Ok(None);
+    }
+    let x = match from {
+        Some(f) => fp8::decode(l, f, l.int_operand(op, 0)?)?,
+        None => {
+            let (x, _) = l.widen(l.float_operand(op, 0)?)?;
+            if x.get_type() == l.f32() {
+                x
+            } else {
+                l.b.build_float_trunc(x, l.f32(), "").llvm()?
+            }
+        }
+    };
+    Ok(Some(match to {
+        Some(f) => fp8::encode(l, f, x)?.into(),
+        None => float_cast(l, x, l.ty(op, to_t)?.into_float_type())?.into(),
+    }))
 }
 
 /// A float format change (`extf`/`truncf`), the 16-bit formats going

@@ -251,6 +251,8 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 cx.f16_type().into()
             }
             TypeKind::Float(FloatKind::BF16) => cx.bf16_type().into(),
+            // fp8 values are their bytes (LLVM has no 8-bit float): crate::fp8.
+            TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => cx.i8_type().into(),
             TypeKind::Float(FloatKind::F32) => cx.f32_type().into(),
             TypeKind::Float(FloatKind::F64) => cx.f64_type().into(),
             // nvgpu's asynchronous-copy tokens name nothing at run time
@@ -274,7 +276,7 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 return Err(self.err(
                     op,
                     format!(
-                        "type '{}' is not supported (integers up to 64 bits, index, f16, bf16, f32, f64)",
+                        "type '{}' is not supported (integers up to 64 bits, index, f8E4M3FN, f8E5M2, f16, bf16, f32, f64)",
                         aic::printer::type_text(self.ir.uniquer(), t)
                     ),
                 ));

@@ -12,7 +12,9 @@
 //! anything else is an error naming the op and its location.
 //!
 //! Types: `index` is i64, `iN` is iN (up to 64 bits), f16, bf16, f32 and f64
-//! keep their formats (the 16-bit ones are computed in f32). In memory an `i1`
+//! keep their formats (the 16-bit ones are computed in f32); f8E4M3FN and
+//! f8E5M2 values are their bytes, converted by `extf`/`truncf` (see the
+//! `fp8` module). In memory an `i1`
 //! takes one byte (0 or 1), every other element its natural little-endian size.
 //!
 //! Building needs LLVM 22: `LLVM_SYS_221_PREFIX` (set to `/usr/lib/llvm-22` by
@@ -29,6 +31,7 @@ compile_error!(
 mod amdgpu;
 mod arith;
 mod emit;
+mod fp8;
 mod host;
 mod math;
 mod nvgpu;
@@ -98,6 +101,17 @@ pub fn kernels(ctx: &Context, module: Op, target: &Target) -> Result<Vec<KernelI
         .collect())
 }
 
+/// Whether `module` holds an fp8 `nvgpu.mma.sync` (which needs PTX ISA 8.4).
+fn has_fp8_mma(ctx: &Context, module: Op) -> bool {
+    let mut found = false;
+    ctx.walk(module, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        use aic::op_def::OpHandle;
+        found |= aic_dialects::nvgpu::MmaSync::is(ctx, o)
+            && aic_dialects::nvgpu::mma_fp8(ctx, o).is_some();
+    });
+    found
+}
+
 /// Translates every `gpu.kernel` of `module` (the `builtin.module` op) for
 /// `target` and returns the bytes `emit` asks for: LLVM IR text after
 /// optimisation, assembly (one PTX file with every kernel for NVPTX), or an
@@ -109,7 +123,12 @@ pub fn compile(ctx: &Context, module: Op, target: &Target, emit: Emit) -> Result
     }
     let kernels = emit::kernels(ctx, module, target)?;
     // Host objects may be linked into shared libraries.
-    let tm = target.machine(matches!(target, Target::Host))?;
+    let pic = matches!(target, Target::Host);
+    let tm = if has_fp8_mma(ctx, module) {
+        target.machine_with(pic, &target.fp8_mma_features()?)?
+    } else {
+        target.machine(pic)?
+    };
     let cx = LContext::create();
     let m = new_module(&cx, &tm, "aic");
     {

@@ -9,6 +9,7 @@
 //! | `nvgpu.ldmatrix` (numTiles 1, 2, 4; transpose) | `llvm.nvvm.ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16.p3`, whose `i32`s are the fragment's pairs of halves |
 //! | `nvgpu.mma.sync` m16n8k16, f16 × f16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.f32.f32` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`) |
 //! | `nvgpu.mma.sync` m16n8k32, s8 × s8 + s32 | `llvm.nvvm.mma.m16n8k32.row.col.s8`, A, B and C as `i32`s of four bytes or one element (PTX `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`) |
+//! | `nvgpu.mma.sync` m16n8k32, fp8 × fp8 + f32 (sm_89+) | `llvm.nvvm.mma.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`, A and B as s8's `i32` words of four bytes, C four floats (PTX `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32`; the module is then PTX ISA 8.4) |
 //! | `nvgpu.mma.sync` m16n8k16, bf16 × bf16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.bf16`, A and B as `i32` pairs (PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`) |
 //! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
 //! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
@@ -36,8 +37,10 @@
 //! AMDGPU `nvgpu` and `nvvm` ops are errors.
 
 use crate::emit::{Llvm, Lower};
+use crate::fp8::Fp8;
 use crate::ops::Emit;
 use crate::target::Target;
+use aic::float::FloatKind;
 use aic::ir::Op;
 use aic_dialects::{nvgpu, nvvm, vector};
 use inkwell::AddressSpace;
@@ -85,6 +88,7 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
         Emit::Value(|l, op| match (nvidia(l, op)?, s8_mma(l, op)) {
             (true, true) => host_mma_sync_s8(l, op),
             (true, false) => host_mma_sync(l, op),
+            (false, true) if fp8_mma(l, op).is_some() => mma_sync_fp8(l, op),
             (false, true) => mma_sync_s8(l, op),
             (false, false) => mma_sync(l, op),
         }),
@@ -402,7 +406,56 @@ fn mma_sync_s8<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>
     Ok(d.as_basic_value_enum())
 }
 
-/// `mma.sync` m16n8k32 s8 on the host: each lane leaves A's 16 bytes in
+/// The fp8 formats of an fp8 `mma.sync` (m16n8k32 on e4m3/e5m2 bytes).
+fn fp8_mma(l: &Lower<'_, '_>, op: Op) -> Option<(Fp8, Fp8)> {
+    let (a, b) = aic_dialects::nvgpu::mma_fp8(l.ir, op)?;
+    let f = |k| match k {
+        FloatKind::F8E5M2 => Fp8::E5M2,
+        _ => Fp8::E4M3FN,
+    };
+    Some((f(a), f(b)))
+}
+
+/// `mma.sync` m16n8k32 on fp8 (sm_89+): A's four words and B's two, as
+/// s8's, and C's four f32 elements (PTX
+/// `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32` and its e5m2 forms).
+fn mma_sync_fp8<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
+    let (fa, fb) = fp8_mma(l, op).ok_or_else(|| l.err(op, "not an fp8 mma.sync"))?;
+    let name = |f| match f {
+        Fp8::E4M3FN => "e4m3",
+        Fp8::E5M2 => "e5m2",
+    };
+    let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
+    let f32t = l.f32();
+    let mut args = i32_words(l, a)?;
+    args.extend(i32_words(l, b)?);
+    for k in 0..4 {
+        let at = l.i32().const_int(k, false);
+        args.push(l.b.build_extract_element(c, at, "").llvm()?);
+    }
+    let ret = l.cx.struct_type(&[f32t.into(); 4], false);
+    let r = l
+        .call(
+            &format!(
+                "llvm.nvvm.mma.m16n8k32.row.col.f32.{}.{}.f32",
+                name(fa),
+                name(fb)
+            ),
+            Some(ret.as_basic_type_enum()),
+            &args,
+        )?
+        .ok_or_else(|| l.err(op, "mma returned nothing"))?
+        .into_struct_value();
+    let mut d = f32t.vec_type(4).get_poison();
+    for k in 0..4 {
+        let x = l.b.build_extract_value(r, k, "").llvm()?;
+        let at = l.i32().const_int(u64::from(k), false);
+        d = l.b.build_insert_element(d, x, at, "").llvm()?;
+    }
+    Ok(d.as_basic_value_enum())
+}
+
+/// `mma.sync` m16n8k32 s8 (or fp8) on the host: each lane leaves A's 16 bytes in
 /// its slots 0 and 1 and B's 8 in slot 2; lane `l` then sums its elements
 /// of D over k < 32 in i32, reading A's and B's elements from the lanes
 /// that hold them by the fragment tables (`nvgpu::fragments`). The tables
@@ -436,25 +489,33 @@ fn host_mma_sync_s8<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueE
     let c8 = i64t.const_int(8, false);
     let t8 = l.b.build_int_mul(t, c8, "").llvm()?;
     let t8 = l.b.build_int_add(warp, t8, "").llvm()?;
-    // Byte `e` of the fragment that lane `src` keeps from slot `s` on, as i32.
-    let element =
-        |l: &mut Lower<'_, 'ctx>, s: u64, src, e: u64| -> Result<IntValue<'ctx>, String> {
-            let p = l.host_slot(s + e / 8, src)?;
-            // SAFETY (LLVM semantics): a slot holds eight bytes.
-            let p = unsafe {
-                l.b.build_in_bounds_gep(i8t, p, &[i64t.const_int(e % 8, false)], "")
-                    .llvm()?
-            };
-            let x = l.b.build_load(i8t, p, "").llvm()?.into_int_value();
-            l.b.build_int_s_extend(x, i32t, "").llvm()
+    // fp8: the bytes decode to f32 and the products add up in f32 (in k
+    // order; the tensor cores' order of addition is unspecified).
+    let fp8 = fp8_mma(l, op);
+    // Byte `e` of the fragment that lane `src` keeps from slot `s` on, as
+    // i32 (s8) or as the f32 it encodes (fp8 format `f`).
+    let element = |l: &mut Lower<'_, 'ctx>,
+                   s: u64,
+                   src,
+                   e: u64,
+                   f: Option<Fp8>|
+     -> Result<BasicValueEnum<'ctx>, String> {
+        let p = l.host_slot(s + e / 8, src)?;
+        // SAFETY (LLVM semantics): a slot holds eight bytes.
+        let p = unsafe {
+            l.b.build_in_bounds_gep(i8t, p, &[i64t.const_int(e % 8, false)], "")
+                .llvm()?
         };
+        let x = l.b.build_load(i8t, p, "").llvm()?.into_int_value();
+        Ok(match f {
+            Some(f) => crate::fp8::decode(l, f, x)?.into(),
+            None => l.b.build_int_s_extend(x, i32t, "").llvm()?.into(),
+        })
+    };
     let mut d = c;
     for ci in 0..S32_C.elems.len() {
         let at = i32t.const_int(ci as u64, false);
-        let mut acc =
-            l.b.build_extract_element(c, at, "")
-                .llvm()?
-                .into_int_value();
+        let mut acc = l.b.build_extract_element(c, at, "").llvm()?;
         // Lane 0's element (group 0, t = 0); this lane's is g rows and 2t
         // columns on.
         let (r, n) = S32_C.at(0, ci);
@@ -464,11 +525,24 @@ fn host_mma_sync_s8<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueE
                 return Err(l.err(op, "an mma.sync fragment table does not cover its tile"));
             };
             let src_a = add(l, group, la as u64)?;
-            let x = element(l, 0, src_a, ea as u64)?;
+            let x = element(l, 0, src_a, ea as u64, fp8.map(|f| f.0))?;
             let src_b = add(l, t8, lb as u64)?;
-            let y = element(l, 2, src_b, eb as u64)?;
-            let p = l.b.build_int_mul(x, y, "").llvm()?;
-            acc = l.b.build_int_add(acc, p, "").llvm()?;
+            let y = element(l, 2, src_b, eb as u64, fp8.map(|f| f.1))?;
+            acc = if fp8.is_some() {
+                let p =
+                    l.b.build_float_mul(x.into_float_value(), y.into_float_value(), "")
+                        .llvm()?;
+                l.b.build_float_add(acc.into_float_value(), p, "")
+                    .llvm()?
+                    .into()
+            } else {
+                let p =
+                    l.b.build_int_mul(x.into_int_value(), y.into_int_value(), "")
+                        .llvm()?;
+                l.b.build_int_add(acc.into_int_value(), p, "")
+                    .llvm()?
+                    .into()
+            };
         }
         d = l.b.build_insert_element(d, acc, at, "").llvm()?;
     }

@@ -154,6 +154,26 @@ impl Target {
     /// An LLVM target machine for this target, optimising aggressively;
     /// `pic` asks for position-independent code (host objects).
     pub(crate) fn machine(&self, pic: bool) -> Result<TargetMachine, String> {
+        self.machine_with(pic, &self.features())
+    }
+
+    /// The feature string for a module with fp8 `mma.sync`s: PTX ISA 8.4,
+    /// the first with `mma...e4m3`/`e5m2` (sm_89 and newer only). Other
+    /// modules keep [`Target::features`]' lowest version.
+    pub(crate) fn fp8_mma_features(&self) -> Result<String, String> {
+        match self {
+            Target::Nvptx { arch } if matches!(arch.as_str(), "sm_89" | "sm_90" | "sm_90a") => {
+                Ok("+ptx84".into())
+            }
+            Target::Nvptx { arch } => Err(format!(
+                "aic-llvm: fp8 mma.sync needs sm_89 or newer, not {arch}"
+            )),
+            _ => Ok(self.features()),
+        }
+    }
+
+    /// [`Target::machine`] with the LLVM feature string `features`.
+    pub(crate) fn machine_with(&self, pic: bool, features: &str) -> Result<TargetMachine, String> {
         let config = InitializationConfig::default();
         match self {
             Target::Nvptx { .. } => LlvmTarget::initialize_nvptx(&config),
@@ -178,7 +198,7 @@ impl Target {
             .create_target_machine(
                 &triple,
                 &self.cpu(),
-                &self.features(),
+                features,
                 OptimizationLevel::Aggressive,
                 reloc,
                 CodeModel::Default,

@@ -648,3 +648,189 @@ fn emission_table_rows_name_registered_ops_once() {
         assert!(seen.contains(n), "no row for '{n}'");
     }
 }
+
+/// Every byte of fp8 format `t`: decoded to f32 and to f16/bf16 (`d`, `h`,
+/// `g`), re-encoded from the f32 and from the bf16 (`r`, `rb`); and `n` f32
+/// values encoded (`e`).
+fn fp8_kernel(t: &str, n: usize) -> String {
+    format!(
+        r#"
+gpu.kernel @bytes grid = [1, 1, 1] block = [1, 1, 1] shared = 0 {{
+^bb0(%x: memref<256x{t}>, %d: memref<256xf32>, %h: memref<256xf16>, %g: memref<256xbf16>, %r: memref<256x{t}>, %rb: memref<256x{t}>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  scf.for %i = %c0 to %c256 step %c1 {{
+    %v = memref.load %x[%i] : memref<256x{t}>
+    %f = arith.extf %v : {t} to f32
+    %vh = arith.extf %v : {t} to f16
+    %vg = arith.extf %v : {t} to bf16
+    %back = arith.truncf %f : f32 to {t}
+    %backg = arith.truncf %vg : bf16 to {t}
+    memref.store %f, %d[%i] : memref<256xf32>
+    memref.store %vh, %h[%i] : memref<256xf16>
+    memref.store %vg, %g[%i] : memref<256xbf16>
+    memref.store %back, %r[%i] : memref<256x{t}>
+    memref.store %backg, %rb[%i] : memref<256x{t}>
+  }}
+  gpu.return
+}}
+gpu.kernel @encode grid = [1, 1, 1] block = [1, 1, 1] shared = 0 {{
+^bb0(%x: memref<{n}xf32>, %e: memref<{n}x{t}>):
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cn = arith.constant {n} : index
+  scf.for %i = %c0 to %cn step %c1 {{
+    %v = memref.load %x[%i] : memref<{n}xf32>
+    %q = arith.truncf %v : f32 to {t}
+    memref.store %q, %e[%i] : memref<{n}x{t}>
+  }}
+  gpu.return
+}}
+"#
+    )
+}
+
+#[test]
+fn fp8_conversions_on_the_host_match_the_float_module_bit_for_bit() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    for (name, kind) in [
+        ("f8E4M3FN", FloatKind::F8E4M3FN),
+        ("f8E5M2", FloatKind::F8E5M2),
+    ] {
+        // Edge f32 values: every byte's value and the midpoints between
+        // neighbours (ties to even), a hair either side of them, overflow,
+        // the subnormal range, infinities, NaNs, f32 subnormals; then random.
+        let mut xs: Vec<f32> = Vec::new();
+        let finite: Vec<f64> = (0..=255u128)
+            .map(|b| kind.to_f64(b))
+            .filter(|v| v.is_finite())
+            .collect();
+        let mut sorted = finite.clone();
+        sorted.sort_by(f64::total_cmp);
+        for w in sorted.windows(2) {
+            let mid = ((w[0] + w[1]) / 2.0) as f32;
+            xs.extend([
+                mid,
+                f32::from_bits(mid.to_bits() + 1),
+                f32::from_bits(mid.to_bits().wrapping_sub(1)),
+            ]);
+        }
+        xs.extend(finite.iter().map(|v| *v as f32));
+        xs.extend([
+            448.0,
+            464.0,
+            464.001,
+            480.0,
+            500.0,
+            57344.0,
+            61439.0,
+            61440.0,
+            65536.0,
+            1e30,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::from_bits(0x7fa0_0000),
+            f32::from_bits(0x7fe0_0000),
+            f32::from_bits(0xff80_0001),
+            1e-40,
+            -1e-45,
+            0.0,
+            -0.0,
+            2f32.powi(-10),
+            2f32.powi(-17),
+            3.0 * 2f32.powi(-11),
+        ]);
+        while xs.len() < 4096 {
+            let e = rng.uniform(-22.0, 18.0);
+            let s = if rng.next().is_multiple_of(2) {
+                1.0
+            } else {
+                -1.0
+            };
+            xs.push((s * 2f64.powf(e)) as f32);
+        }
+        let n = xs.len();
+        let (ctx, m) = parse(&fp8_kernel(name, n));
+        let hm = HostModule::new(&ctx, m).expect("compiles for the host");
+        let mut x: Vec<u8> = (0..=255).collect();
+        let (mut d, mut h, mut g, mut r, mut rb) = (
+            vec![0u8; 1024],
+            vec![0u8; 512],
+            vec![0u8; 512],
+            vec![0u8; 256],
+            vec![0u8; 256],
+        );
+        hm.run(
+            "bytes",
+            &mut [&mut x, &mut d, &mut h, &mut g, &mut r, &mut rb],
+        )
+        .expect("runs");
+        let d = bytes_f32(&d);
+        for byte in 0..=255u8 {
+            let i = usize::from(byte);
+            let want = kind.to_f64(u128::from(byte));
+            let got = f64::from(d[i]);
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "{name} {byte:#04x}: decoded {got}, float module {want}"
+            );
+            for (fmt, buf) in [(FloatKind::F16, &h), (FloatKind::BF16, &g)] {
+                let got = fmt.to_f64(u128::from(u16::from_le_bytes([buf[2 * i], buf[2 * i + 1]])));
+                assert!(
+                    got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                    "{name} {byte:#04x}: as {fmt:?} {got}, float module {want}"
+                );
+            }
+            // NaNs stay NaN (the float module's `to_f64` does not keep
+            // their sign; the kernel does); everything else is the same byte.
+            if want.is_nan() {
+                assert!(kind.is_nan(u128::from(r[i])) && kind.is_nan(u128::from(rb[i])));
+                assert_eq!(r[i] & 0x80, byte & 0x80, "{name} {byte:#04x}: NaN sign");
+                continue;
+            }
+            let again = kind.from_f64(want) as u8;
+            assert_eq!(r[i], again, "{name} {byte:#04x}: re-encoded from f32");
+            assert_eq!(r[i], byte, "{name} {byte:#04x}: round trip");
+            assert_eq!(rb[i], again, "{name} {byte:#04x}: re-encoded from bf16");
+        }
+        let mut xb = f32_bytes(&xs);
+        let mut e = vec![0u8; n];
+        hm.run("encode", &mut [&mut xb, &mut e]).expect("runs");
+        for (v, got) in xs.iter().zip(&e) {
+            let want = kind.from_f64(f64::from(*v)) as u8;
+            assert_eq!(*got, want, "{name}: {v:e} ({:#010x}) encoded", v.to_bits());
+        }
+        // The interpreter agrees (it is the float module's too).
+        // The interpreter agrees (NaN signs aside: its tensors read back
+        // through `to_f64`, which does not keep them).
+        let interp = interpret_kernel_bytes(name, &xs);
+        for (i, (w, g)) in interp.iter().zip(&e).enumerate() {
+            let nan = kind.is_nan(u128::from(*w)) && kind.is_nan(u128::from(*g));
+            assert!(
+                nan || w == g,
+                "{name}: x[{i}] = {:e}: interpreter {w:#04x}, host {g:#04x}",
+                xs[i]
+            );
+        }
+    }
+}
+
+/// `@encode` run by the reference interpreter through a launching function.
+fn interpret_kernel_bytes(name: &str, xs: &[f32]) -> Vec<u8> {
+    let n = xs.len();
+    let text = format!(
+        "{}\nfunc.func @main(%x: tensor<{n}xf32>) -> tensor<{n}x{name}> {{\n  %e = gpu.launch @encode(%x) : (tensor<{n}xf32>) -> tensor<{n}x{name}>\n  return %e : tensor<{n}x{name}>\n}}\n",
+        fp8_kernel(name, n)
+    );
+    let (ctx, m) = parse(&text);
+    let r = interpret(&ctx, m, vec![xs.iter().map(|v| f64::from(*v)).collect()]);
+    let kind = FloatKind::from_keyword(name).unwrap();
+    r[0].to_f64s()
+        .iter()
+        .map(|v| kind.from_f64(*v) as u8)
+        .collect()
+}

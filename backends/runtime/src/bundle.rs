@@ -254,7 +254,7 @@ impl Param {
     /// element type. `i1` is stored as one byte per element.
     pub fn elem_bytes(elem: &str) -> Option<u64> {
         Some(match elem {
-            "i1" | "i8" => 1,
+            "i1" | "i8" | "f8E4M3FN" | "f8E5M2" => 1,
             "f16" | "bf16" | "i16" => 2,
             "f32" | "i32" => 4,
             "f64" | "i64" => 8,
@@ -619,6 +619,8 @@ mod tests {
         assert_eq!(Param::elem_bytes("bf16"), Some(2));
         assert_eq!(Param::elem_bytes("f64"), Some(8));
         assert_eq!(Param::elem_bytes("f8"), None);
+        assert_eq!(Param::elem_bytes("f8E4M3FN"), Some(1));
+        assert_eq!(Param::elem_bytes("f8E5M2"), Some(1));
         let p = &sample().manifest.kernels[0].params[0];
         assert_eq!(p.dense_bytes(), Some(p.bytes));
         let dynamic = Param {

@@ -13,7 +13,9 @@
 //! rows (k) `4t..4t+3` and `16 + 4t..` of column `g`; the s32 accumulator
 //! has f32's m16n8 layout (rows `g`, `g + 8`, columns `2t`, `2t + 1`).
 //! f16's m16n8k16 A and B are the same with two halves to a register
-//! instead of four bytes.
+//! instead of four bytes. The fp8 form, m16n8k32 `.f32.e4m3.e4m3.f32` (and
+//! e5m2), has exactly these A and B byte layouts and f32's accumulator in
+//! `S32_C`'s places: one table per layout serves both.
 
 /// Where the elements of one lane's fragment lie in an operand's tile.
 #[derive(Clone, Copy, Debug)]

@@ -40,7 +40,9 @@
 //! and `mma.sync` of shape m16n8k16 on f16 or bf16 (A and B alike) with an
 //! f32 accumulator, or of shape m16n8k32 on i8 (signed) with an i32
 //! accumulator (`vector<4x4xi8>`, `vector<2x4xi8>`, `vector<2x2xi32>`; lane
-//! layouts in [`fragments`]).
+//! layouts in [`fragments`]), or m16n8k32 on fp8 (`f8E4M3FN` / `f8E5M2`,
+//! A and B each either, in the s8 byte layout) with an f32 accumulator
+//! (`vector<2x2xf32>`; sm_89 and newer, PTX ISA 8.4).
 //! Both are warp-collective (every lane of the warp runs them together), so
 //! the interpreter, which runs one thread, has no semantics for them.
 //!
@@ -481,6 +483,19 @@ pub fn mma_shape(ctx: &Context, op: Op) -> Vec<i64> {
     }
 }
 
+/// The fp8 formats of an `mma.sync`'s A and B when it is the fp8 form
+/// (m16n8k32, `f8E4M3FN` or `f8E5M2` each, f32 accumulator; sm_89+).
+pub fn mma_fp8(ctx: &Context, op: Op) -> Option<(FloatKind, FloatKind)> {
+    let fp8 = |i: usize| {
+        let (_, e) = vector_of(ctx, ctx.value_type(*ctx.operands(op).get(i)?))?;
+        match ctx.type_kind(e) {
+            TypeKind::Float(k @ (FloatKind::F8E4M3FN | FloatKind::F8E5M2)) => Some(*k),
+            _ => None,
+        }
+    };
+    Some((fp8(0)?, fp8(1)?))
+}
+
 /// The shape and element of a vector type.
 fn vector_of(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
     match ctx.type_kind(t) {
@@ -680,6 +695,38 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
         .map(|v| ctx.value_type(*v))
         .collect();
     let res = ctx.value_type(ctx.result(op, 0));
+    let fp8_a = vector_of(ctx, t[0])
+        .is_some_and(|(_, e)| matches!(ctx.type_kind(e), TypeKind::Float(k) if k.bit_width() == 8));
+    if shape == [16, 8, 32] && fp8_a {
+        // The fp8 form: A and B in s8's byte layout, each e4m3 or e5m2;
+        // C and D f32 in the m16n8 layout (see [`fragments`]).
+        let fp8 = |v: Option<(Vec<i64>, Type)>, s: &[i64]| {
+            v.is_some_and(|(sh, e)| {
+                sh == s
+                    && matches!(
+                        ctx.type_kind(e),
+                        TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2)
+                    )
+            })
+        };
+        let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
+            v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
+        };
+        if !(fp8(vector_of(ctx, t[0]), &[4, 4])
+            && fp8(vector_of(ctx, t[1]), &[2, 4])
+            && is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
+            && t[2] == res)
+        {
+            return Err(err(format!(
+                "mmaShape [16, 8, 32] on floats expects (vector<4x4xT>, vector<2x4xU>, vector<2x2xf32>) -> vector<2x2xf32> for T, U f8E4M3FN or f8E5M2, not ({}, {}, {}) -> {}",
+                text(t[0]),
+                text(t[1]),
+                text(t[2]),
+                text(res)
+            )));
+        }
+        return Ok(());
+    }
     if shape == [16, 8, 32] {
         // The integer form, s8 x s8 into s32 (see [`fragments`]).
         let int = |v: Option<(Vec<i64>, Type)>, s: &[i64], w: u32| {
@@ -705,7 +752,7 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     }
     if shape != [16, 8, 16] {
         return Err(err(format!(
-            "mmaShape {shape:?} is not supported: only [16, 8, 16] (f16, bf16) and [16, 8, 32] (i8)"
+            "mmaShape {shape:?} is not supported: only [16, 8, 16] (f16, bf16) and [16, 8, 32] (i8), or fp8 at [16, 8, 32]"
         )));
     }
     let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {

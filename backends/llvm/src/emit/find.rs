@@ -15,6 +15,7 @@ pub(super) fn elem_bytes(ir: &Context, t: Type) -> Option<u64> {
     match ir.type_kind(t) {
         TypeKind::Index => Some(8),
         TypeKind::Integer { width, .. } if *width <= 64 => Some(u64::from(width.div_ceil(8))),
+        TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => Some(1),
         TypeKind::Float(FloatKind::F16 | FloatKind::BF16) => Some(2),
         TypeKind::Float(FloatKind::F32) => Some(4),
         TypeKind::Float(FloatKind::F64) => Some(8),
@@ -48,7 +49,7 @@ pub(super) fn flat_memref(ir: &Context, t: Type) -> Result<(u64, Type), String> 
             }
             if elem_bytes(ir, *elem).is_none() {
                 return Err(format!(
-                    "'{text}' has an element type aic-llvm does not support (integers up to 64 bits, index, f16, bf16, f32, f64)"
+                    "'{text}' has an element type aic-llvm does not support (integers up to 64 bits, index, f8E4M3FN, f8E5M2, f16, bf16, f32, f64)"
                 ));
             }
             Ok((shape[0] as u64, *elem))

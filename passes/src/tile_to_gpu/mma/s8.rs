@@ -8,12 +8,20 @@
 //! `ldmatrix` moves 16-bit elements and has no transposed byte form, so B
 //! (K x N) could not be loaded by it anyway. Each k32 step is one mma per
 //! m16 x n8 tile of the warp.
+//!
+//! The fp8 form, `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32`
+//! (and e5m2; sm_89+), has exactly these byte layouts for A and B and
+//! f32's accumulator, so fp8 gemms (`f8E4M3FN`/`f8E5M2` A and B into f32)
+//! take this path too, element types aside. Hopper's wgmma e4m3 would
+//! double the rate again but needs K-major operands in shared memory: the
+//! next step, not built.
 
 use super::*;
 use aic_dialects::nvgpu::fragments::{Fragment, S8_A, S8_B};
 
 /// `(M, K, N)` of a 2-D `tile.gemm` of i8 A (M x K) and B (K x N) into an
-/// i32 accumulator, the gemms mma.sync's s8 form runs.
+/// i32 accumulator, the gemms mma.sync's s8 form runs, or of fp8 A and B
+/// (`f8E4M3FN` / `f8E5M2`, each either) into f32, its fp8 form's.
 pub(in super::super) fn s8_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i64, i64)> {
     let g = tile::Gemm::of(ctx, gemm)?;
     let (a, b, c) = (
@@ -26,14 +34,25 @@ pub(in super::super) fn s8_gemm_shape(ctx: &Context, gemm: Op) -> Option<(i64, i
         t.shape.len() == 2
             && matches!(ctx.type_kind(t.elem), TypeKind::Integer { width, .. } if *width == w)
     };
-    if !(int(&a, 8) && int(&b, 8) && int(&c, 32) && int(&r, 32)) {
+    let fp8 = |t: &TileType| {
+        t.shape.len() == 2
+            && matches!(
+                ctx.type_kind(t.elem),
+                TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2)
+            )
+    };
+    let f32 = |t: &TileType| {
+        t.shape.len() == 2 && matches!(ctx.type_kind(t.elem), TypeKind::Float(FloatKind::F32))
+    };
+    let s8 = int(&a, 8) && int(&b, 8) && int(&c, 32) && int(&r, 32);
+    if !(s8 || (fp8(&a) && fp8(&b) && f32(&c) && f32(&r))) {
         return None;
     }
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
     (b.shape[0] == k && c.shape == [m, n] && r.shape == [m, n]).then_some((m, k, n))
 }
 
-/// The depth of one mma.sync of `gemm`: 32 for i8, 16 for f16 and bf16.
+/// The depth of one mma.sync of `gemm`: 32 for i8 and fp8, 16 for f16 and bf16.
 pub(in super::super) fn mma_depth(ctx: &Context, gemm: Op) -> i64 {
     if s8_gemm_shape(ctx, gemm).is_some() {
         S8_A.cols
@@ -56,7 +75,12 @@ impl Lower<'_> {
         let (pa, ea) = self.gemm_operand(ga)?;
         let (pb, eb) = self.gemm_operand(gb)?;
         let u = self.ctx.uniquer().clone();
-        let (i8t, i32t) = (u.int_type(8), u.int_type(32));
+        // i8 / i8 / i32, or the fp8 formats of A and B and f32.
+        let (ta, tb, tc) = (
+            self.tile_of(op, ga)?.elem,
+            self.tile_of(op, gb)?.elem,
+            t.elem,
+        );
         let vec = |shape: &[i64], elem: Type| {
             u.ty(TypeKind::Vector {
                 shape: shape.into(),
@@ -64,7 +88,7 @@ impl Lower<'_> {
                 elem,
             })
         };
-        let (va, vb, vc) = (vec(&[4, 4], i8t), vec(&[2, 4], i8t), vec(&[2, 2], i32t));
+        let (va, vb, vc) = (vec(&[4, 4], ta), vec(&[2, 4], tb), vec(&[2, 2], tc));
         let Lane { lane, wy, wx } = self.lane(w);
         let c4 = ab::index(self, 4);
         let group = ab::binary::<arith::DivUI>(self, lane, c4);
@@ -85,10 +109,10 @@ impl Lower<'_> {
         for ks in 0..kk / S8_A.cols {
             let k = ks * S8_A.cols;
             let fa: Vec<Value> = (0..w.mt)
-                .map(|mi| self.gather(&S8_A, &pa, a0, (16 * mi, k), va, i8t))
+                .map(|mi| self.gather(&S8_A, &pa, a0, (16 * mi, k), va, ta))
                 .collect();
             let fb: Vec<Value> = (0..w.nt)
-                .map(|ni| self.gather(&S8_B, &pb, b0, (k, 8 * ni), vb, i8t))
+                .map(|ni| self.gather(&S8_B, &pb, b0, (k, 8 * ni), vb, tb))
                 .collect();
             for (mi, a) in fa.iter().enumerate() {
                 for (ni, b) in fb.iter().enumerate() {
@@ -99,7 +123,7 @@ impl Lower<'_> {
                     let d = nvgpu::MmaSync::build(self, *a, *b, c, shape, vc).res(self.ctx);
                     for (e, i) in idx.iter().enumerate() {
                         let e = e as i64;
-                        let x = self.extract(d, &[e / 2, e % 2], i32t);
+                        let x = self.extract(d, &[e / 2, e % 2], tc);
                         mb::store(self, x, out, &[*i]);
                     }
                 }

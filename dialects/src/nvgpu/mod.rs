@@ -98,6 +98,7 @@
 //! ```
 
 pub mod fragments;
+pub mod sparse;
 mod tma;
 pub use tma::*;
 

@@ -20,6 +20,84 @@
 //! (low half) and `g + 8` (high half), T1 groups 4..7; T2 and T3 hold none.
 
 use super::fragments::Fragment;
+use super::{INT_ARRAY, interpret, is_float, mma_shape, vector_of};
+use crate::gpu::verify_in_kernel;
+use aic::Diagnostic;
+use aic::constraints::VECTOR;
+use aic::dialect::{OpSpec, Traits, TypeConstraint};
+use aic::float::FloatKind;
+use aic::ir::{Context, Op};
+use aic::types::{Type, TypeKind};
+use aic::verifier::op_error;
+
+const I32: TypeConstraint = TypeConstraint {
+    desc: "i32",
+    check: |t, _| matches!(t, TypeKind::Integer { width: 32, .. }),
+    build: Some(|u| u.int_type(32)),
+};
+
+aic::op! {
+    /// `nvgpu.mma.sp.sync(%a, %b, %c) metadata(%e) {mmaShape = [16, 8, 32]} :
+    /// (vector<4x2xT>, vector<4x2xT>, vector<2x2xf32>) -> vector<2x2xf32>`:
+    /// `mma.sp.sync.aligned.m16n8k32.row.col.f32.T.T.f32` with sparsity
+    /// selector 0, T `f16` or `bf16`; `%e` is the lane's `.b32` metadata
+    /// register ([`pack_metadata`]).
+    pub MmaSpSync = MMA_SP_SYNC {
+        operands: [
+            matrix_a = "matrixA": one(VECTOR),
+            matrix_b = "matrixB": one(VECTOR),
+            matrix_c = "matrixC": one(VECTOR),
+            metadata = "sparseMetadata": one(I32),
+        ],
+        results: [res: one(VECTOR)],
+        attributes: [mma_shape = "mmaShape": required(INT_ARRAY)],
+        spec: OpSpec {
+            summary: "a warp's 2:4-sparse matrix multiply-accumulate on tensor cores (A compressed, with metadata)",
+            traits: Traits::PURE,
+            format: Some(
+                "`(` $matrixA `,` $matrixB `,` $matrixC `)` `metadata` `(` $sparseMetadata `)` attr-dict `:` `(` type($matrixA) `,` type($matrixB) `,` type($matrixC) `)` `->` type($res)",
+            ),
+            verify: Some(verify_mma_sp_sync),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvgpu.mma.sp.sync")
+        },
+    }
+}
+
+fn verify_mma_sp_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let err = |m: String| op_error(ctx, op, m);
+    let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
+    let shape = mma_shape(ctx, op);
+    if shape != [16, 8, 32] {
+        return Err(err(format!(
+            "mmaShape {shape:?} is not supported: only [16, 8, 32] (f16, bf16)"
+        )));
+    }
+    let t: Vec<Type> = ctx
+        .operands(op)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let res = ctx.value_type(ctx.result(op, 0));
+    let is = |v: Option<(Vec<i64>, Type)>, s: &[i64], k: FloatKind| {
+        v.is_some_and(|(sh, e)| sh == s && is_float(ctx, e, k))
+    };
+    let ab = |k| is(vector_of(ctx, t[0]), &[4, 2], k) && is(vector_of(ctx, t[1]), &[4, 2], k);
+    if !(ab(FloatKind::F16) || ab(FloatKind::BF16))
+        || !is(vector_of(ctx, t[2]), &[2, 2], FloatKind::F32)
+        || t[2] != res
+    {
+        return Err(err(format!(
+            "expects (vector<4x2xT>, vector<4x2xT>, vector<2x2xf32>) -> vector<2x2xf32> for T f16 or bf16, not ({}, {}, {}) -> {}",
+            text(t[0]),
+            text(t[1]),
+            text(t[2]),
+            text(res)
+        )));
+    }
+    Ok(())
+}
 
 /// The compressed A of `mma.sp` m16n8k32 f16/bf16: 16 x 16 (two kept values
 /// of each group of four), 8 per lane (`vector<4x2xT>`, register `j` holding

@@ -8,7 +8,8 @@
 #   NAME.SIZE.float32.amp-f16  after auto-mixed-precision{dtype=f16},
 #   NAME.SIZE.float32.amp-bf16 after auto-mixed-precision{dtype=bf16},
 # and the GEMM programs of gen_gemms.py (f16, weight-only int8 and dynamic int8
-# GEMM 4096^3 and Llama MLP, and the bare int8 x int8 -> int32 GEMM). Uses
+# GEMM 4096^3 and Llama MLP, the bare int8 x int8 -> int32 GEMM and the 2:4
+# sparse GEMM, graph.sparse_matmul of a compressed weight). Uses
 # $AIC_TRANSLATE / $AIC_OPT, else the newer of target/release's
 # and target/debug's; a program that does not compile is reported and skipped.
 set -uo pipefail
@@ -49,6 +50,6 @@ for m in bert_layer gpt2_block; do
     fi
   done
 done
-for g in gemm.f16 gemm.int8w gemm.int8 gemm.int8dyn llama_mlp.f16 llama_mlp.int8w llama_mlp.int8dyn; do
+for g in gemm.f16 gemm.int8w gemm.int8 gemm.int8dyn gemm.sparse24 llama_mlp.f16 llama_mlp.int8w llama_mlp.int8dyn; do
   bundle "$g" "$out/src/$g.mlir"
 done

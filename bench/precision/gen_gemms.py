@@ -18,6 +18,10 @@ as arguments (nothing large on disk):
   time (`s = max(max|x_row|, 1e-5) / 127`, round half to even, clamp to
   [-127, 127]), the i8 x i8 -> i32 GEMM, `cast(acc) * s_row * s_col` in f32,
   cast to f16.
+- `gemm.sparse24.mlir`: x[M,K] f16 times a 2:4-sparse weight given compressed as
+  `sparsify` stores it: `graph.sparse_matmul %x, %v, %m transpose_b` with values
+  v[N, K/2] f16 and positions m[N, K/2] i8 (the rows of W^T, mma.sp's A) as
+  arguments.
 """
 import os
 import sys
@@ -142,13 +146,20 @@ def mlp_int8dyn():
     return f"func.func @main({', '.join(ps)}) -> {th} {{\n" + "\n".join(lines) + f"\n  return {y} : {th}\n}}\n"
 
 
+def gemm_sparse24():
+    x, v, m, y = t([M, K], "f16"), t([N, K // 2], "f16"), t([N, K // 2], "i8"), t([M, N], "f16")
+    return (f"func.func @main(%x: {x}, %v: {v}, %m: {m}) -> {y} {{\n"
+            f"  %y = graph.sparse_matmul %x, %v, %m transpose_b : ({x}, {v}, {m}) -> {y}\n"
+            f"  return %y : {y}\n}}\n")
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
     for name, text in [("gemm.f16", gemm(False)), ("gemm.int8w", gemm(True)),
                        ("llama_mlp.f16", mlp(False)), ("llama_mlp.int8w", mlp(True)),
                        ("gemm.int8", gemm_int8()), ("gemm.int8dyn", gemm_int8dyn()),
-                       ("llama_mlp.int8dyn", mlp_int8dyn())]:
+                       ("llama_mlp.int8dyn", mlp_int8dyn()), ("gemm.sparse24", gemm_sparse24())]:
         with open(os.path.join(out, name + ".mlir"), "w") as f:
             f.write(text)
         print("wrote", os.path.join(out, name + ".mlir"))

@@ -189,7 +189,9 @@ pub fn emulate(
         for chunk in 0..8 {
             let (i0, i1) = unpack_metadata(meta, r, chunk);
             for (j, p) in [i0, i1].into_iter().enumerate() {
-                let (l, e) = SP_A.holder(r as i64, (2 * chunk + j) as i64).expect("covers");
+                let (l, e) = SP_A
+                    .holder(r as i64, (2 * chunk + j) as i64)
+                    .expect("covers");
                 row[4 * chunk + p as usize] += a[l as usize][e];
             }
         }
@@ -280,7 +282,9 @@ mod tests {
     fn emulation_is_the_dense_product() {
         let mut s = 12345u64;
         let mut next = move || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             s >> 33
         };
         let mut dense = [[0.0f64; 32]; 16];
@@ -309,8 +313,8 @@ mod tests {
                 let (k, n) = SP_B.at(l, i);
                 b[l as usize][i] = bm[k as usize][n as usize];
             }
-            for i in 0..4 {
-                c[l as usize][i] = (l * 4 + i as i64) as f64;
+            for (i, x) in c[l as usize].iter_mut().enumerate() {
+                *x = (l * 4 + i as i64) as f64;
             }
         }
         let meta = pack_metadata(&pos).expect("valid");

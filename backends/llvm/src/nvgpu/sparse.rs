@@ -18,10 +18,7 @@ use inkwell::IntPredicate;
 use inkwell::values::{BasicValue, BasicValueEnum, FloatValue};
 
 /// The PTX element type of the op's A and B (`f16` or `bf16`).
-fn ab_type<'ctx>(
-    l: &Lower<'_, 'ctx>,
-    op: Op,
-) -> Result<inkwell::types::FloatType<'ctx>, String> {
+fn ab_type<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<inkwell::types::FloatType<'ctx>, String> {
     let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
     mma_halves_of(l, a, b, c, 8).ok_or_else(|| {
         l.err(
@@ -37,7 +34,11 @@ pub(super) fn mma_sp_sync<'ctx>(
     op: Op,
 ) -> Result<BasicValueEnum<'ctx>, String> {
     let half = ab_type(l, op)?;
-    let t = if half == l.cx.bf16_type() { "bf16" } else { "f16" };
+    let t = if half == l.cx.bf16_type() {
+        "bf16"
+    } else {
+        "f16"
+    };
     let (a, b, c) = (vector(l, op, 0)?, vector(l, op, 1)?, vector(l, op, 2)?);
     let e = super::operand(l, op, 3)?;
     let f32 = l.f32();
@@ -60,9 +61,8 @@ pub(super) fn mma_sp_sync<'ctx>(
     params.extend([inkwell::types::BasicMetadataTypeEnum::from(f32); 4]);
     params.push(i32t.into());
     let fty = ret.fn_type(&params, false);
-    let f = l
-        .cx
-        .create_inline_asm(fty, asm, cons.to_string(), true, false, None, false);
+    let f =
+        l.cx.create_inline_asm(fty, asm, cons.to_string(), true, false, None, false);
     let r =
         l.b.build_indirect_call(fty, f, &args, "")
             .llvm()?
@@ -116,17 +116,16 @@ pub(super) fn host_mma_sp_sync<'ctx>(
     let group = l.b.build_int_sub(lane, t, "").llvm()?;
     let group = l.b.build_int_add(warp, group, "").llvm()?;
     // Element `e` (of eight) of the halves lane `src` left in slots 0 and 1, in f32.
-    let element =
-        |l: &mut Lower<'_, 'ctx>, src, e: u64| -> Result<FloatValue<'ctx>, String> {
-            let p = l.host_slot(e / 4, src)?;
-            // SAFETY (LLVM semantics): a slot holds four halves.
-            let p = unsafe {
-                l.b.build_in_bounds_gep(half, p, &[i64t.const_int(e % 4, false)], "")
-                    .llvm()?
-            };
-            let x = l.b.build_load(half, p, "").llvm()?.into_float_value();
-            l.b.build_float_ext(x, f32, "").llvm()
+    let element = |l: &mut Lower<'_, 'ctx>, src, e: u64| -> Result<FloatValue<'ctx>, String> {
+        let p = l.host_slot(e / 4, src)?;
+        // SAFETY (LLVM semantics): a slot holds four halves.
+        let p = unsafe {
+            l.b.build_in_bounds_gep(half, p, &[i64t.const_int(e % 4, false)], "")
+                .llvm()?
         };
+        let x = l.b.build_load(half, p, "").llvm()?.into_float_value();
+        l.b.build_float_ext(x, f32, "").llvm()
+    };
     let zero = f32.const_float(0.0);
     let c3 = i32t.const_int(3, false);
     // dense[h][k]: row g + 8·h of the dense A, k < 32.
@@ -157,7 +156,9 @@ pub(super) fn host_mma_sp_sync<'ctx>(
                 let is1 = l.b.build_int_compare(IntPredicate::EQ, i1, at, "").llvm()?;
                 let x1 = l.b.build_select(is1, v[1], zero, "").llvm()?;
                 let is0 = l.b.build_int_compare(IntPredicate::EQ, i0, at, "").llvm()?;
-                let x = l.b.build_select(is0, v[0], x1.into_float_value(), "").llvm()?;
+                let x =
+                    l.b.build_select(is0, v[0], x1.into_float_value(), "")
+                        .llvm()?;
                 row.push(x.into_float_value());
             }
         }

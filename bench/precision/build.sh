@@ -8,7 +8,8 @@
 #   NAME.SIZE.float32.amp-f16  after auto-mixed-precision{dtype=f16},
 #   NAME.SIZE.float32.amp-bf16 after auto-mixed-precision{dtype=bf16},
 # and the GEMM programs of gen_gemms.py (f16, weight-only int8 and dynamic int8
-# GEMM 4096^3 and Llama MLP, the bare int8 x int8 -> int32 GEMM, and fp8: the
+# GEMM 4096^3 and Llama MLP, the bare int8 x int8 -> int32 GEMM, the 2:4
+# sparse GEMM (graph.sparse_matmul of a compressed weight), and fp8: the
 # bare e4m3 x e4m3 -> f32 GEMM, quantize{mode=fp8}'s GEMM and Llama MLP; these
 # need sm_89 or newer, which the default sm_90a is). Uses
 # $AIC_TRANSLATE / $AIC_OPT, else the newer of target/release's
@@ -51,7 +52,7 @@ for m in bert_layer gpt2_block; do
     fi
   done
 done
-for g in gemm.f16 gemm.int8w gemm.int8 gemm.int8dyn llama_mlp.f16 llama_mlp.int8w llama_mlp.int8dyn \
+for g in gemm.f16 gemm.int8w gemm.int8 gemm.int8dyn gemm.sparse24 llama_mlp.f16 llama_mlp.int8w llama_mlp.int8dyn \
     gemm.fp8 gemm.fp8dyn llama_mlp.fp8; do
   bundle "$g" "$out/src/$g.mlir"
 done

@@ -25,6 +25,10 @@ as arguments (nothing large on disk):
   per-tensor value, repeated per channel) passed as arguments: x quantized per
   row at run time (`s = max(max|x_row|, 1e-5) / 448`, clamped to [-448, 448],
   cast to e4m3), the e4m3 x e4m3 -> f32 GEMM, `acc * s_row * s_w`, cast to f16.
+- `gemm.sparse24.mlir`: x[M,K] f16 times a 2:4-sparse weight given compressed as
+  `sparsify` stores it: `graph.sparse_matmul %x, %v, %m transpose_b` with values
+  v[N, K/2] f16 and positions m[N, K/2] i8 (the rows of W^T, mma.sp's A) as
+  arguments.
 """
 import os
 import sys
@@ -216,6 +220,13 @@ def mlp_int8dyn():
     return f"func.func @main({', '.join(ps)}) -> {th} {{\n" + "\n".join(lines) + f"\n  return {y} : {th}\n}}\n"
 
 
+def gemm_sparse24():
+    x, v, m, y = t([M, K], "f16"), t([N, K // 2], "f16"), t([N, K // 2], "i8"), t([M, N], "f16")
+    return (f"func.func @main(%x: {x}, %v: {v}, %m: {m}) -> {y} {{\n"
+            f"  %y = graph.sparse_matmul %x, %v, %m transpose_b : ({x}, {v}, {m}) -> {y}\n"
+            f"  return %y : {y}\n}}\n")
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
@@ -223,7 +234,8 @@ def main():
                        ("llama_mlp.f16", mlp(False)), ("llama_mlp.int8w", mlp(True)),
                        ("gemm.int8", gemm_int8()), ("gemm.int8dyn", gemm_int8dyn()),
                        ("llama_mlp.int8dyn", mlp_int8dyn()), ("gemm.fp8", gemm_fp8()),
-                       ("gemm.fp8dyn", gemm_fp8dyn()), ("llama_mlp.fp8", mlp_fp8())]:
+                       ("gemm.fp8dyn", gemm_fp8dyn()), ("llama_mlp.fp8", mlp_fp8()),
+                       ("gemm.sparse24", gemm_sparse24())]:
         with open(os.path.join(out, name + ".mlir"), "w") as f:
             f.write(text)
         print("wrote", os.path.join(out, name + ".mlir"))

@@ -10,12 +10,18 @@
 //! largest magnitudes of each group are kept and the report (`report=true`)
 //! tells how many elements were pruned and the relative norm they carried.
 //!
-//! Until the matrix-unit lowering has `mma.sp`, the compressed weight is
-//! expanded before the product: for each position `p` of a group,
-//! `select(meta0 == p, value0, select(meta1 == p, value1, 0))` (today an
-//! elementwise kernel of its own, not the GEMM's prologue), and the GEMM
-//! computes densely: the program stores the compressed form, it does not
-//! yet run faster.
+//! The product becomes a `graph.sparse_matmul` of the activations with the
+//! compressed weight, stored as `[N, K/2]` (`transpose_b`) whatever the
+//! weight's layout: NVIDIA's sparse MMA takes the sparse operand as A,
+//! row-major M x K with 2:4 along K, and W^T (N x K) is that operand, so a
+//! tensor-core GEMM computes `C^T = W^T . X^T` reading the stored rows as
+//! they are (X, row-major `[M, K]`, is B in `.col` layout as it stands).
+//! Transposing a constant at compile time costs nothing at run time.
+//!
+//! [`expand_sparse_matmuls`] is the dense path: `eqsat-fusion` runs it first,
+//! so until the GEMM generator lowers the op to `mma.sp` the compressed
+//! weight is expanded before a dense `graph.matmul` (the program stores the
+//! compressed form; it does not yet run faster).
 
 use aic::interp::{Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::{Builder, Context, Op, Value};
@@ -165,6 +171,9 @@ impl Sparsify {
         mm: graph::Matmul,
     ) -> Result<Option<String>, aic::Diagnostic> {
         let rhs = mm.rhs(ctx);
+        if mm.transpose_a(ctx).is_some() {
+            return Ok(None);
+        }
         let Some(c) = graph::Constant::defining(ctx, rhs) else {
             return Ok(None);
         };
@@ -218,79 +227,35 @@ impl Sparsify {
         };
         let loc = ctx.op(mm.op()).loc;
         let i8t = u.int_type(8);
-        let i1t = u.int_type(1);
-        let (kq, k2) = (k as i64 / 4, k as i64 / 2);
-        let n = n as i64;
-        // Stored as [K/2, N] (or [N, K/2] for a transposed weight).
-        let (vals, meta, stored): (Vec<f64>, Vec<i64>, Vec<i64>) = if tb {
-            let tr = |x: &[f64]| -> Vec<f64> {
-                (0..(k2 * n) as usize)
-                    .map(|i| x[(i % k2 as usize) * n as usize + i / k2 as usize])
-                    .collect()
-            };
-            let m: Vec<f64> = z.meta.iter().map(|x| *x as f64).collect();
-            (
-                tr(&z.values),
-                tr(&m).iter().map(|x| *x as i64).collect(),
-                vec![n, k2],
-            )
-        } else {
-            (z.values.clone(), z.meta.clone(), vec![k2, n])
+        let (k2, n) = (k as i64 / 2, n as i64);
+        // Stored as [N, K/2] whatever the weight's layout: the rows of W^T,
+        // 2:4 along K, which is what `mma.sp`'s sparse operand A reads.
+        let tr = |x: &[f64]| -> Vec<f64> {
+            (0..(k2 * n) as usize)
+                .map(|i| x[(i % k2 as usize) * n as usize + i / k2 as usize])
+                .collect()
         };
+        let m: Vec<f64> = z.meta.iter().map(|x| *x as f64).collect();
+        let (vals, meta) = (
+            tr(&z.values),
+            tr(&m).iter().map(|x| *x as i64).collect::<Vec<_>>(),
+        );
+        let stored = [n, k2];
         let vty = tensor(&u, &stored, elem);
         let mty = tensor(&u, &stored, i8t);
         let vattr = attr_of_tensor(&u, &Tensor::from_f64s(&u, vty, vals));
         let mattr = attr_of_tensor(&u, &Tensor::from_i64s(&u, mty, meta));
-        // Groups as [K/4, 2, N] (or [N, K/4, 2]), expanded to [K/4, 4, N].
-        let (grouped, one, four, axis): (Vec<i64>, Vec<i64>, Vec<i64>, usize) = if tb {
-            (vec![n, kq, 2], vec![n, kq, 1], vec![n, kq, 4], 2)
-        } else {
-            (vec![kq, 2, n], vec![kq, 1, n], vec![kq, 4, n], 1)
-        };
+        let out = ctx.result(mm.op(), 0);
+        let rty = ctx.value_type(out);
+        let lhs = mm.lhs(ctx);
         let mut b = Builder::before(ctx, mm.op());
         b.loc = loc;
         let v = graph::Constant::build(&mut b, vattr, vty).result(b.ctx);
         let m = graph::Constant::build(&mut b, mattr, mty).result(b.ctx);
-        let v = graph::Reshape::build(&mut b, v, tensor(&u, &grouped, elem)).result(b.ctx);
-        let m = graph::Reshape::build(&mut b, m, tensor(&u, &grouped, i8t)).result(b.ctx);
-        let all: Vec<i64> = (0..3).collect();
-        let part = |b: &mut Builder<'_>, x: Value, j: i64, e: Type| -> Value {
-            let mut start = vec![0i64; 3];
-            let mut limit = grouped.clone();
-            start[axis] = j;
-            limit[axis] = j + 1;
-            let s = graph::Slice::build(
-                b,
-                x,
-                u.i64_array(&start),
-                u.i64_array(&limit),
-                u.i64_array(&[1, 1, 1]),
-                tensor(&u, &one, e),
-            )
-            .result(b.ctx);
-            graph::Broadcast::build(b, s, u.i64_array(&all), tensor(&u, &four, e)).result(b.ctx)
-        };
-        let (v0, v1) = (part(&mut b, v, 0, elem), part(&mut b, v, 1, elem));
-        let (m0, m1) = (part(&mut b, m, 0, i8t), part(&mut b, m, 1, i8t));
-        let dim = u.attr(aic::AttrKind::Integer {
-            value: axis as i128,
-            ty: u.int_type(64),
-        });
-        let pos = graph::Iota::build(&mut b, dim, tensor(&u, &four, i8t)).result(b.ctx);
-        let fty = tensor(&u, &four, elem);
-        let zero = attr_of_tensor(
-            &u,
-            &Tensor::from_f64s(&u, fty, std::iter::repeat_n(0.0, (4 * kq * n) as usize)),
-        );
-        let zero = graph::Constant::build(&mut b, zero, fty).result(b.ctx);
-        let bty = tensor(&u, &four, i1t);
-        let eq = ComparisonDirection::Eq.attr(&u);
-        let at1 = graph::Compare::build(&mut b, m1, pos, eq, bty).result(b.ctx);
-        let at0 = graph::Compare::build(&mut b, m0, pos, eq, bty).result(b.ctx);
-        let w1 = graph::Select::build(&mut b, at1, v1, zero, fty).result(b.ctx);
-        let w0 = graph::Select::build(&mut b, at0, v0, w1, fty).result(b.ctx);
-        let dense = graph::Reshape::build(&mut b, w0, ty).result(b.ctx);
-        ctx.set_operand(mm.op(), 1, dense);
+        let unit = u.attr(aic::attributes::AttrKind::Unit);
+        let y = graph::SparseMatmul::build(&mut b, lhs, v, m, Some(unit), rty).result(b.ctx);
+        ctx.replace_all_uses(out, y);
+        ctx.erase_op(mm.op());
         if ctx.uses(rhs).is_empty() {
             ctx.erase_op(c.op());
         }
@@ -299,6 +264,103 @@ impl Sparsify {
             stored[0], stored[1], z.pruned, z.pruned_norm
         )))
     }
+}
+
+/// The dense fallback of `graph.sparse_matmul` (for targets and shapes the
+/// sparse tensor-core path does not take): the weight expanded before a
+/// `graph.matmul`, for each position `p` of a group
+/// `select(meta0 == p, value0, select(meta1 == p, value1, 0))` (an
+/// elementwise kernel of its own, not the GEMM's prologue).
+pub fn expand_sparse_matmuls(ctx: &mut Context, root: Op) -> bool {
+    let mut found = Vec::new();
+    ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+        if let Some(s) = graph::SparseMatmul::of(ctx, op) {
+            found.push(s);
+        }
+    });
+    let changed = !found.is_empty();
+    for s in found {
+        expand_one(ctx, s);
+    }
+    changed
+}
+
+fn expand_one(ctx: &mut Context, sm: graph::SparseMatmul) {
+    let u = ctx.uniquer().clone();
+    let (x, v, m) = (sm.lhs(ctx), sm.values(ctx), sm.meta(ctx));
+    let tb = sm.transpose_b(ctx).is_some();
+    let vt = ctx.value_type(v);
+    let (stored, elem) = match ctx.type_kind(vt) {
+        TypeKind::Tensor { shape, elem, .. } => (shape.to_vec(), *elem),
+        _ => return,
+    };
+    let (k2, n) = if tb {
+        (stored[1], stored[0])
+    } else {
+        (stored[0], stored[1])
+    };
+    let kq = k2 / 2;
+    let ty = if tb {
+        tensor(&u, &[n, 2 * k2], elem)
+    } else {
+        tensor(&u, &[2 * k2, n], elem)
+    };
+    let i8t = u.int_type(8);
+    let i1t = u.int_type(1);
+    let out = ctx.result(sm.op(), 0);
+    let rty = ctx.value_type(out);
+    let loc = ctx.op(sm.op()).loc;
+    // Groups as [K/4, 2, N] (or [N, K/4, 2]), expanded to [K/4, 4, N].
+    let (grouped, one, four, axis): (Vec<i64>, Vec<i64>, Vec<i64>, usize) = if tb {
+        (vec![n, kq, 2], vec![n, kq, 1], vec![n, kq, 4], 2)
+    } else {
+        (vec![kq, 2, n], vec![kq, 1, n], vec![kq, 4, n], 1)
+    };
+    let mut b = Builder::before(ctx, sm.op());
+    b.loc = loc;
+    let v = graph::Reshape::build(&mut b, v, tensor(&u, &grouped, elem)).result(b.ctx);
+    let m = graph::Reshape::build(&mut b, m, tensor(&u, &grouped, i8t)).result(b.ctx);
+    let all: Vec<i64> = (0..3).collect();
+    let part = |b: &mut Builder<'_>, x: Value, j: i64, e: Type| -> Value {
+        let mut start = vec![0i64; 3];
+        let mut limit = grouped.clone();
+        start[axis] = j;
+        limit[axis] = j + 1;
+        let s = graph::Slice::build(
+            b,
+            x,
+            u.i64_array(&start),
+            u.i64_array(&limit),
+            u.i64_array(&[1, 1, 1]),
+            tensor(&u, &one, e),
+        )
+        .result(b.ctx);
+        graph::Broadcast::build(b, s, u.i64_array(&all), tensor(&u, &four, e)).result(b.ctx)
+    };
+    let (v0, v1) = (part(&mut b, v, 0, elem), part(&mut b, v, 1, elem));
+    let (m0, m1) = (part(&mut b, m, 0, i8t), part(&mut b, m, 1, i8t));
+    let dim = u.attr(aic::AttrKind::Integer {
+        value: axis as i128,
+        ty: u.int_type(64),
+    });
+    let pos = graph::Iota::build(&mut b, dim, tensor(&u, &four, i8t)).result(b.ctx);
+    let fty = tensor(&u, &four, elem);
+    let zero = attr_of_tensor(
+        &u,
+        &Tensor::from_f64s(&u, fty, std::iter::repeat_n(0.0, (4 * kq * n) as usize)),
+    );
+    let zero = graph::Constant::build(&mut b, zero, fty).result(b.ctx);
+    let bty = tensor(&u, &four, i1t);
+    let eq = ComparisonDirection::Eq.attr(&u);
+    let at1 = graph::Compare::build(&mut b, m1, pos, eq, bty).result(b.ctx);
+    let at0 = graph::Compare::build(&mut b, m0, pos, eq, bty).result(b.ctx);
+    let w1 = graph::Select::build(&mut b, at1, v1, zero, fty).result(b.ctx);
+    let w0 = graph::Select::build(&mut b, at0, v0, w1, fty).result(b.ctx);
+    let dense = graph::Reshape::build(&mut b, w0, ty).result(b.ctx);
+    let unit = u.attr(aic::attributes::AttrKind::Unit);
+    let y = graph::Matmul::build(&mut b, x, dense, None, tb.then_some(unit), rty).result(b.ctx);
+    ctx.replace_all_uses(out, y);
+    ctx.erase_op(sm.op());
 }
 
 impl Pass for Sparsify {

@@ -1,6 +1,6 @@
 //! `sparsify{pattern=2:4}` on random GEMMs with 2:4 constant weights
 //! (awkward M and N, K a multiple of 4, plain and transposed, f32 and f16):
-//! the compressed program computes exactly what the dense one does (the
+//! the compressed program (one `graph.sparse_matmul`) computes exactly what the dense one does (the
 //! expansion restores every element), interpreted and compiled for the host
 //! (`aic-run --target=host --check`, the binary).
 
@@ -83,7 +83,7 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
                 verify(&ctx, module).expect("verifies");
                 let mut meta = 0;
                 ctx.walk(module, WalkOrder::PreOrder, &mut |_, op| {
-                    if ctx.op_name(op) == "graph.iota" {
+                    if ctx.op_name(op) == "graph.sparse_matmul" {
                         meta += 1;
                     }
                 });
@@ -103,7 +103,7 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
                 (printed, meta, got == want)
             })
         };
-        assert_eq!(meta, 1, "case {i}: one expansion\n{sparse}");
+        assert_eq!(meta, 1, "case {i}: one sparse product\n{sparse}");
         assert!(
             same,
             "case {i}: the compressed program differs\n{text}\n{sparse}"

@@ -10,6 +10,7 @@
 //! | `nvgpu.mma.sync` m16n8k16, f16 × f16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.f32.f32` (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`) |
 //! | `nvgpu.mma.sync` m16n8k32, s8 × s8 + s32 | `llvm.nvvm.mma.m16n8k32.row.col.s8`, A, B and C as `i32`s of four bytes or one element (PTX `mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32`) |
 //! | `nvgpu.mma.sync` m16n8k32, fp8 × fp8 + f32 (sm_89+) | `llvm.nvvm.mma.m16n8k32.row.col.f32.{e4m3,e5m2}.{e4m3,e5m2}.f32`, A and B as s8's `i32` words of four bytes, C four floats (PTX `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32`; the module is then PTX ISA 8.4) |
+//! | `nvgpu.mma.sp.sync` m16n8k32, f16/bf16 (2:4 A) + f32 | inline PTX `mma.sp.sync.aligned.m16n8k32.row.col.f32.T.T.f32`, sparsity selector 0 ([`sparse`]) |
 //! | `nvgpu.mma.sync` m16n8k16, bf16 × bf16 + f32 | `llvm.nvvm.mma.m16n8k16.row.col.bf16`, A and B as `i32` pairs (PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`) |
 //! | `nvgpu.device_async_copy` of 4, 8 or 16 bytes | `llvm.nvvm.cp.async.{ca,cg}.shared.global.{4,8,16}.s` (PTX `cp.async`; `cg`, which bypasses L1, for 16 bytes with `bypassL1`), the source size `srcElements` bytes or all |
 //! | `nvgpu.device_async_create_group` | `llvm.nvvm.cp.async.commit.group` |
@@ -35,6 +36,8 @@
 //! shared memory its descriptors name, decoded as the PTX ISA defines
 //! them ([`host_wgmma`]); the fences and waits have nothing to order. On
 //! AMDGPU `nvgpu` and `nvvm` ops are errors.
+
+mod sparse;
 
 use crate::emit::{Llvm, Lower};
 use crate::fp8::Fp8;
@@ -91,6 +94,13 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
             (false, true) if fp8_mma(l, op).is_some() => mma_sync_fp8(l, op),
             (false, true) => mma_sync_s8(l, op),
             (false, false) => mma_sync(l, op),
+        }),
+    ),
+    (
+        nvgpu::sparse::MMA_SP_SYNC.name,
+        Emit::Value(|l, op| match nvidia(l, op)? {
+            true => sparse::host_mma_sp_sync(l, op),
+            false => sparse::mma_sp_sync(l, op),
         }),
     ),
     (
@@ -289,9 +299,20 @@ fn mma_halves<'ctx>(
     b: VectorValue<'ctx>,
     c: VectorValue<'ctx>,
 ) -> Option<inkwell::types::FloatType<'ctx>> {
+    mma_halves_of(l, a, b, c, 4)
+}
+
+/// [`mma_halves`] with B of `b_elems` halves (8 for `mma.sp`'s k32).
+fn mma_halves_of<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    a: VectorValue<'ctx>,
+    b: VectorValue<'ctx>,
+    c: VectorValue<'ctx>,
+    b_elems: u32,
+) -> Option<inkwell::types::FloatType<'ctx>> {
     let fits = |t: inkwell::types::FloatType<'ctx>| {
         a.get_type() == t.vec_type(8)
-            && b.get_type() == t.vec_type(4)
+            && b.get_type() == t.vec_type(b_elems)
             && c.get_type() == l.f32().vec_type(4)
     };
     [l.cx.f16_type(), l.cx.bf16_type()]

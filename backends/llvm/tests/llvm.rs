@@ -834,3 +834,115 @@ fn interpret_kernel_bytes(name: &str, xs: &[f32]) -> Vec<u8> {
         .map(|v| kind.from_f64(*v) as u8)
         .collect()
 }
+
+
+/// A kernel of one warp running `nvgpu.mma.sp.sync` on the lanes' fragments
+/// read from buffers (A's eight kept values and B's eight per lane, as f32
+/// truncated to `elem`; the metadata word per lane; C's four) and storing
+/// D's four.
+fn mma_sp_kernel(elem: &str) -> String {
+    let mut body = String::new();
+    for (name, buf) in [("a", "%ga"), ("b", "%gb")] {
+        for i in 0..8 {
+            body += &format!(
+                "  %{name}i{i} = arith.addi %base8, %c{i} : index\n  %{name}f{i} = memref.load {buf}[%{name}i{i}] : memref<256xf32>\n  %{name}{i} = arith.truncf %{name}f{i} : f32 to {elem}\n"
+            );
+        }
+        let xs: Vec<String> = (0..8).map(|i| format!("%{name}{i}")).collect();
+        body += &format!(
+            "  %{name} = vector.from_elements {} : vector<4x2x{elem}>\n",
+            xs.join(", ")
+        );
+    }
+    let consts: String = (0..9)
+        .map(|i| format!("  %c{i} = arith.constant {i} : index\n"))
+        .collect();
+    let mut out = String::new();
+    for (i, (r, c)) in [(0, 0), (0, 1), (1, 0), (1, 1)].iter().enumerate() {
+        out += &format!(
+            "  %d{i} = vector.extract %d[{r}, {c}] : f32 from vector<2x2xf32>\n  %o{i} = arith.addi %base4, %c{i} : index\n  memref.store %d{i}, %gd[%o{i}] : memref<128xf32>\n"
+        );
+    }
+    let mut cin = String::new();
+    for i in 0..4 {
+        cin += &format!(
+            "  %ci{i} = arith.addi %base4, %c{i} : index\n  %x{i} = memref.load %gc[%ci{i}] : memref<128xf32>\n"
+        );
+    }
+    format!(
+        r#"gpu.kernel @sp grid = [1, 1, 1] block = [32, 1, 1] shared = 0 {{
+^bb0(%ga: memref<256xf32>, %gb: memref<256xf32>, %ge: memref<32xi32>, %gc: memref<128xf32>, %gd: memref<128xf32>):
+  %t = gpu.thread_id x
+{consts}  %base8 = arith.muli %t, %c8 : index
+  %base4 = arith.muli %t, %c4 : index
+{body}  %e = memref.load %ge[%t] : memref<32xi32>
+{cin}  %c = vector.from_elements %x0, %x1, %x2, %x3 : vector<2x2xf32>
+  %d = nvgpu.mma.sp.sync(%a, %b, %c) metadata(%e) {{mmaShape = [16, 8, 32]}} : (vector<4x2x{elem}>, vector<4x2x{elem}>, vector<2x2xf32>) -> vector<2x2xf32>
+{out}  gpu.return
+}}
+"#
+    )
+}
+
+/// `nvgpu.mma.sp.sync`'s host emulation on random 2:4 tiles (f16 and bf16,
+/// small integers: exact in both and in f32) equals the dense product
+/// A·B + C, with A's values, B and C given to the lanes by the PTX ISA's
+/// fragment tables and the metadata packed as the ISA lays it out
+/// (`aic_dialects::nvgpu::sparse`).
+#[test]
+fn mma_sp_on_the_host_is_the_dense_product() {
+    use aic_dialects::nvgpu::fragments::S32_C;
+    use aic_dialects::nvgpu::sparse::{SP_A, SP_B, pack_metadata};
+    for (round, elem) in ["f16", "bf16", "f16"].into_iter().enumerate() {
+        let (ctx, m) = parse(&mma_sp_kernel(elem));
+        let hm = HostModule::new(&ctx, m).expect("compiles for the host");
+        let mut r = Rng(0x5eed + round as u64);
+        let mut dense = [[0.0f32; 32]; 16];
+        let mut vals = [[0.0f32; 16]; 16];
+        let mut pos = [[(0u32, 1u32); 8]; 16];
+        for row in 0..16 {
+            for g in 0..8 {
+                let i0 = (r.next() % 3) as u32;
+                let i1 = i0 + 1 + (r.next() % u64::from(3 - i0)) as u32;
+                pos[row][g] = (i0, i1);
+                for (j, p) in [i0, i1].into_iter().enumerate() {
+                    let v = (r.next() % 15) as f32 - 7.0;
+                    vals[row][2 * g + j] = v;
+                    dense[row][4 * g + p as usize] = v;
+                }
+            }
+        }
+        let bm: Vec<Vec<f32>> = (0..32)
+            .map(|_| (0..8).map(|_| (r.next() % 9) as f32 - 4.0).collect())
+            .collect();
+        let (mut a, mut b, mut c) = (vec![0.0f32; 256], vec![0.0f32; 256], vec![0.0f32; 128]);
+        for l in 0..32 {
+            for i in 0..8 {
+                let (row, k) = SP_A.at(l, i);
+                a[l as usize * 8 + i] = vals[row as usize][k as usize];
+                let (k, n) = SP_B.at(l, i);
+                b[l as usize * 8 + i] = bm[k as usize][n as usize];
+            }
+            for i in 0..4 {
+                c[l as usize * 4 + i] = (r.next() % 5) as f32;
+            }
+        }
+        let meta = pack_metadata(&pos).expect("valid positions");
+        let mut e: Vec<u8> = meta.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let (mut ga, mut gb, mut gc) = (f32_bytes(&a), f32_bytes(&b), f32_bytes(&c));
+        let mut gd = vec![0u8; 512];
+        hm.run("sp", &mut [&mut ga, &mut gb, &mut e, &mut gc, &mut gd])
+            .expect("runs");
+        let d = bytes_f32(&gd);
+        for l in 0..32i64 {
+            for i in 0..4 {
+                let (row, n) = S32_C.at(l, i);
+                let want = c[l as usize * 4 + i]
+                    + (0..32)
+                        .map(|k| dense[row as usize][k] * bm[k][n as usize])
+                        .sum::<f32>();
+                assert_eq!(d[l as usize * 4 + i], want, "{elem}: lane {l} element {i}");
+            }
+        }
+    }
+}

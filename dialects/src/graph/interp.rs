@@ -51,7 +51,7 @@ impl Float {
 }
 
 /// The single result of `op` holding `data`.
-fn single(ctx: &Context, op: Op, data: Data) -> Res {
+pub(super) fn single(ctx: &Context, op: Op, data: Data) -> Res {
     Ok(vec![out(ctx, op, 0, data)])
 }
 

@@ -17,6 +17,7 @@ pub mod interp;
 pub mod precision;
 pub mod scalar;
 pub mod shapes;
+pub mod sparse;
 pub mod verify;
 
 use crate::math;
@@ -27,6 +28,7 @@ use aic::types::TypeKind;
 use interp::Float;
 use scalar::{self as s, ScalarFn};
 use shapes::ShapeFn;
+pub use sparse::{SPARSE_MATMUL, SparseMatmul};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
@@ -779,6 +781,7 @@ aic::op! {
 const OTHER_OPS: &[OpSpec] = &[
     MATMUL,
     BATCH_MATMUL,
+    SPARSE_MATMUL,
     CONV2D,
     BIAS_ADD,
     SOFTMAX,
@@ -926,6 +929,7 @@ pub static SEMANTICS: &[Semantics] = &[
     ew(&XOR, shapes::binary, s::XOR),
     row(&MATMUL, Contraction, shapes::matmul),
     row(&BATCH_MATMUL, Contraction, shapes::batch_matmul),
+    row(&SPARSE_MATMUL, Contraction, sparse::shapes),
     row(&CONV2D, Contraction, shapes::conv2d),
     ew(&BIAS_ADD, shapes::bias_add, s::bias_add),
     heavy(&SOFTMAX, Reduction, shapes::softmax),

@@ -30,6 +30,7 @@ pub static PRECISION: &[(&OpSpec, Precision)] = &[
     // White: the matrix units.
     (&MATMUL, Reduced),
     (&BATCH_MATMUL, Reduced),
+    (&SPARSE_MATMUL, Reduced),
     (&CONV2D, Reduced),
     // Gray: elementwise arithmetic that loses nothing beyond the rounding
     // of its result (division too: it is correctly rounded, as JAX's

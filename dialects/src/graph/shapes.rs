@@ -43,7 +43,7 @@ impl Query<'_> {
     fn layout(&self) -> Option<super::ConvLayout> {
         super::ConvLayout::of(self.u, (self.attr)("layout")?)
     }
-    fn has(&self, name: &str) -> bool {
+    pub(super) fn has(&self, name: &str) -> bool {
         (self.attr)(name).is_some()
     }
     fn result(&self, i: usize) -> Option<Vec<i64>> {

@@ -7,7 +7,7 @@
 use super::shapes::{Query, Shapes};
 use super::{
     BatchMatmul, CAST, COMPARE, CONSTANT, Cast, Compare, DynamicSlice, DynamicUpdateSlice, Gather,
-    IOTA, Matmul, SELECT, Scatter, Select, Sort,
+    IOTA, Matmul, SELECT, Scatter, Select, Sort, SparseMatmul,
 };
 use crate::stablehlo::verify::{dims_compatible, elem, shape};
 use aic::Diagnostic;
@@ -126,6 +126,17 @@ pub fn verify(ctx: &Context, op: Op) -> R<()> {
                 .collect(),
             Vec::new(),
         )
+    } else if SparseMatmul::is(ctx, op) {
+        // Floats of one type for the lhs, values and result; i8 metadata.
+        let i8t = ctx.uniquer().int_type(8);
+        if elem(ctx, ctx.value_type(ops[2])) != i8t {
+            return Err(op_error(ctx, op, "requires i8 metadata"));
+        }
+        let e = elem(ctx, ctx.value_type(ops[0]));
+        if !matches!(ctx.type_kind(e), TypeKind::Float(_)) {
+            return Err(op_error(ctx, op, "requires floating-point operands"));
+        }
+        (vec![ops[0], ops[1], ctx.result(op, 0)], Vec::new())
     } else if Matmul::is(ctx, op) || BatchMatmul::is(ctx, op) {
         // Operands of one element type; the result of it, or of the
         // widened type of `widened_product` (i8 x i8 -> i32, fp8 -> f32).

@@ -100,6 +100,7 @@
 //! ```
 
 pub mod fragments;
+pub mod sparse;
 mod tma;
 pub use tma::*;
 
@@ -181,7 +182,7 @@ const HALF_TYPE: AttrConstraint = AttrConstraint {
 };
 
 /// An array of integers, `[16, 8, 16]`.
-const INT_ARRAY: AttrConstraint = AttrConstraint {
+pub(crate) const INT_ARRAY: AttrConstraint = AttrConstraint {
     desc: "array of integers",
     check: |a, u| matches!(a, AttrKind::Array(xs) if xs.iter().all(|x| matches!(u.attr_kind(*x), AttrKind::Integer { .. }))),
     syntax: AttrSyntax::Full,
@@ -364,6 +365,7 @@ pub static DIALECT: Dialect = Dialect {
     ops: &[
         LDMATRIX,
         MMA_SYNC,
+        sparse::MMA_SP_SYNC,
         DEVICE_ASYNC_COPY,
         DEVICE_ASYNC_CREATE_GROUP,
         DEVICE_ASYNC_WAIT,
@@ -497,14 +499,14 @@ pub fn mma_fp8(ctx: &Context, op: Op) -> Option<(FloatKind, FloatKind)> {
 }
 
 /// The shape and element of a vector type.
-fn vector_of(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
+pub(crate) fn vector_of(ctx: &Context, t: Type) -> Option<(Vec<i64>, Type)> {
     match ctx.type_kind(t) {
         TypeKind::Vector { shape, elem, .. } => Some((shape.to_vec(), *elem)),
         _ => None,
     }
 }
 
-fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
+pub(crate) fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
 }
 
@@ -774,7 +776,7 @@ fn verify_mma_sync(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     Ok(())
 }
 
-fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
+pub(crate) fn interpret(_: &mut Interp<'_>, op: Op, _: &[Tensor]) -> IResult<Vec<Tensor>> {
     Err(InterpError::at(
         op,
         "nvgpu ops are warp-collective or asynchronous and the interpreter runs one thread: compile for nvptx",

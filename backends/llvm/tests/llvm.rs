@@ -835,7 +835,6 @@ fn interpret_kernel_bytes(name: &str, xs: &[f32]) -> Vec<u8> {
         .collect()
 }
 
-
 /// A kernel of one warp running `nvgpu.mma.sp.sync` on the lanes' fragments
 /// read from buffers (A's eight kept values and B's eight per lane, as f32
 /// truncated to `elem`; the metadata word per lane; C's four) and storing

@@ -536,6 +536,11 @@ pub(super) fn operand_tile(
     if let Some(src) = o.as_load() {
         return load(e, bufs(src.input), at, shape, &src.desc.simplify(), store);
     }
+    // A computed operand is zero outside its bounds (a load in it reads
+    // zero there, but a splat or `exp` of it does not): a K tail where both
+    // operands are nonzero would add to the product.
+    let masked = Operand::Masked(Box::new(o.clone()), Desc::identity(upper));
+    let o = &masked;
     let view = Desc::identity(upper);
     let r = At {
         bufs,

@@ -6,6 +6,7 @@
 
 use aic::interp::Interp;
 use aic::ir::WalkOrder;
+use aic::op_def::OpHandle;
 use aic::pass::pipeline::parse_pipeline;
 use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
@@ -83,7 +84,7 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
                 verify(&ctx, module).expect("verifies");
                 let mut meta = 0;
                 ctx.walk(module, WalkOrder::PreOrder, &mut |_, op| {
-                    if ctx.op_name(op) == "graph.sparse_matmul" {
+                    if aic_dialects::graph::SparseMatmul::is(&ctx, op) {
                         meta += 1;
                     }
                 });

@@ -379,38 +379,32 @@ pub(super) fn typed_warps(
     let (rows, cols) = (t.shape[0], t.shape.get(1).copied().unwrap_or(0));
     let nvidia = matches!(kind, Kind::Nvgpu | Kind::Wgmma);
     let found = match l {
+        // mma.sync m16n8: k16 for f16/bf16, k32 for byte elements.
         Layout::Mma {
             m: 16,
             n: 8,
-            k: 16,
+            k,
             wm,
             wn,
-        } if nvidia && half_gemm_shape(ctx, gemm).is_some() && wm * wn * 32 == threads => Some((
-            Warps {
-                wm,
-                wn,
-                mt: rows / 16 / wm,
-                nt: cols / 8 / wn,
-                unit: Unit::MmaSync,
-            },
-            false,
-        )),
-        Layout::Mma {
-            m: 16,
-            n: 8,
-            k: 32,
-            wm,
-            wn,
-        } if nvidia && s8_gemm_shape(ctx, gemm).is_some() && wm * wn * 32 == threads => Some((
-            Warps {
-                wm,
-                wn,
-                mt: rows / 16 / wm,
-                nt: cols / 8 / wn,
-                unit: Unit::MmaSync,
-            },
-            false,
-        )),
+        } if nvidia
+            && wm * wn * 32 == threads
+            && match k {
+                16 => half_gemm_shape(ctx, gemm).is_some(),
+                32 => s8_gemm_shape(ctx, gemm).is_some(),
+                _ => false,
+            } =>
+        {
+            Some((
+                Warps {
+                    wm,
+                    wn,
+                    mt: rows / 16 / wm,
+                    nt: cols / 8 / wn,
+                    unit: Unit::MmaSync,
+                },
+                false,
+            ))
+        }
         Layout::Mma { m, n, k, wm, wn }
             if kind == Kind::Amdgpu
                 && m == n

@@ -1050,27 +1050,129 @@ fn relax(
 /// as one that reads it. Starting from that choice, each round makes the
 /// values the current program computes free to their consumers and chooses
 /// again; a round is kept only if the program it gives (an acyclic one) is
-/// cheaper counting each node once.
+/// cheaper counting each node once. The choice is then improved by
+/// [`swap_nodes`].
 pub fn best_nodes_shared(
     egraph: &Graph,
     cost: &mut dyn FnMut(&Node) -> f64,
     roots: &[Id],
     rounds: usize,
 ) -> HashMap<Id, (f64, Node)> {
-    let mut best = best_nodes(egraph, cost);
-    let Some((mut total, mut used)) = dag_cost(egraph, &best, roots, cost) else {
+    // Every node's cost once: the rounds and the swaps price nodes again and again.
+    let mut memo: HashMap<Node, f64> = HashMap::new();
+    let mut cost = |n: &Node| match memo.get(n) {
+        Some(c) => *c,
+        None => *memo.entry(n.clone()).or_insert(cost(n)),
+    };
+    let mut best = best_nodes(egraph, &mut cost);
+    let Some((mut total, mut used)) = dag_cost(egraph, &best, roots, &mut cost) else {
         return best;
     };
     for _ in 0..rounds {
-        let next = best_nodes_paid(egraph, cost, &used);
-        match dag_cost(egraph, &next, roots, cost) {
+        let next = best_nodes_paid(egraph, &mut cost, &used);
+        match dag_cost(egraph, &next, roots, &mut cost) {
             Some((t, u)) if t < total * (1.0 - 1e-9) => {
                 (best, total, used) = (next, t, u);
             }
             _ => break,
         }
     }
+    swap_nodes(egraph, &mut cost, roots, &mut best, total, used);
     best
+}
+
+/// The most programs [`swap_nodes`] prices.
+const SWAP_TRIES: usize = 20_000;
+
+/// Improves the choice `best` (of program cost `total`, computing the
+/// classes `used`) one class at a time: a class of the program takes
+/// another of its nodes where the program that gives, each node counted
+/// once, is cheaper. The rounds of [`best_nodes_shared`] reprice every
+/// class against what the current program computes, so they keep a value
+/// that only the current program needs: a bias added by a kernel of its
+/// own to a GEMM's result, which both readers of the sum would rather take
+/// from one GEMM that adds it, costs a kernel more than choosing that GEMM
+/// for the sum, after which nothing reads the bare GEMM. Sweeps until no
+/// swap helps, at most [`SWAP_TRIES`] programs priced. Only a class whose
+/// node reads a computed value nothing else reads is tried: a swap
+/// elsewhere drops no value, and one that is cheaper by itself the rounds
+/// have taken already.
+fn swap_nodes(
+    egraph: &Graph,
+    cost: &mut dyn FnMut(&Node) -> f64,
+    roots: &[Id],
+    best: &mut HashMap<Id, (f64, Node)>,
+    mut total: f64,
+    mut used: std::collections::HashSet<Id>,
+) {
+    let mut tries = 0;
+    loop {
+        let mut improved = false;
+        // How many classes of the program read each class (roots once more).
+        let mut readers: HashMap<Id, usize> = HashMap::new();
+        for r in roots {
+            *readers.entry(egraph.find(*r)).or_default() += 1;
+        }
+        for c in &used {
+            if let Some((_, n)) = best.get(c) {
+                let mut kids: Vec<Id> = n.children.iter().map(|k| egraph.find(*k)).collect();
+                kids.sort();
+                kids.dedup();
+                for k in kids {
+                    *readers.entry(k).or_default() += 1;
+                }
+            }
+        }
+        let mut classes: Vec<Id> = used
+            .iter()
+            .copied()
+            .filter(|c| {
+                best.get(c).is_some_and(|(_, n)| {
+                    n.children.iter().any(|k| {
+                        let k = egraph.find(*k);
+                        readers.get(&k) == Some(&1)
+                            && best.get(&k).is_some_and(|(_, kn)| !kn.children.is_empty())
+                    })
+                })
+            })
+            .collect();
+        classes.sort();
+        for c in classes {
+            if !used.contains(&c) {
+                continue;
+            }
+            let Some((keep_total, keep)) = best.get(&c).cloned() else {
+                continue;
+            };
+            for n in &egraph[c].nodes {
+                if *n == keep
+                    || n.children
+                        .iter()
+                        .any(|k| !best.contains_key(&egraph.find(*k)))
+                {
+                    continue;
+                }
+                if tries >= SWAP_TRIES {
+                    return;
+                }
+                tries += 1;
+                best.insert(c, (keep_total, n.clone()));
+                match dag_cost(egraph, best, roots, cost) {
+                    Some((t, u)) if t < total * (1.0 - 1e-9) => {
+                        (total, used) = (t, u);
+                        improved = true;
+                        break;
+                    }
+                    _ => {
+                        best.insert(c, (keep_total, keep.clone()));
+                    }
+                }
+            }
+        }
+        if !improved {
+            return;
+        }
+    }
 }
 
 /// The cost of the program `best` chooses for `roots`, each class counted
@@ -1410,6 +1512,52 @@ mod tests {
         };
         assert_eq!(total(&tree, &mut cost), 21.5);
         assert_eq!(total(&shared, &mut cost), 12.0);
+    }
+
+    #[test]
+    fn swaps_drop_a_value_only_the_current_choice_reads() {
+        // `s` is `t.cheap(m)` (3 on top of `m`, 10) or `t.fused(x)` (10.01),
+        // and `r` reads it. Started where the program computes `m` and
+        // `t.cheap`, repricing with `m` already paid keeps `t.cheap` (3
+        // against 10.01); taking `t.fused` drops `m`, 14 -> 11.01. `m`'s
+        // other node reads `s`: choosing it would close a cycle.
+        let (mut g, x, _) = graph();
+        let m = g.add(Node::from_op_str("t.costly", &[x]));
+        let s = g.add(Node::from_op_str("t.cheap", &[m]));
+        let fused = g.add(Node::from_op_str("t.fused", &[x]));
+        g.union(s, fused);
+        let back = g.add(Node::from_op_str("t.back", &[s]));
+        g.union(m, back);
+        let r = g.add(Node::from_op_str("t.use", &[s]));
+        g.rebuild();
+        let mut cost = |n: &Node| match n.op.as_str() {
+            "t.costly" => 10.0,
+            "t.cheap" => 3.0,
+            "t.fused" => 10.01,
+            "t.back" => 0.5,
+            INPUT => 0.0,
+            _ => 1.0,
+        };
+        let (x, m, s, r) = (g.find(x), g.find(m), g.find(s), g.find(r));
+        let node = |op: &str, kids: &[Id]| Node::from_op_str(op, kids);
+        let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
+        best.insert(x, (0.0, g[x].nodes[0].clone()));
+        best.insert(m, (10.0, node("t.costly", &[x])));
+        best.insert(s, (13.0, node("t.cheap", &[m])));
+        best.insert(r, (14.0, node("t.use", &[s])));
+        let (total, used) = dag_cost(&g, &best, &[r], &mut cost).unwrap();
+        assert_eq!(total, 14.0);
+        // The rounds alone stay: with `m` paid, `t.cheap` is the cheaper node of `s`.
+        let paid = best_nodes_paid(&g, &mut cost, &used);
+        assert_eq!(paid[&s].1.op.as_str(), "t.cheap");
+        swap_nodes(&g, &mut cost, &[r], &mut best, total, used);
+        assert_eq!(best[&s].1.op.as_str(), "t.fused");
+        let (after, used) = dag_cost(&g, &best, &[r], &mut cost).unwrap();
+        assert!((after - 11.01).abs() < 1e-9, "{after}");
+        assert!(
+            !used.contains(&m),
+            "nothing reads the costly value any more"
+        );
     }
 
     #[test]

@@ -4,14 +4,22 @@
 // stops after the block's last query (min(m0 + BM, Sk)): fully masked key
 // blocks are skipped. The scale is a literal, the softmax runs in f32 (the
 // casts), P is rounded to f16 before P V, and the grouped K/V heads are read
-// from the shared head through the broadcast's descriptor.
+// from the shared head through the broadcast's descriptor. Blocks run the
+// heaviest query blocks first: the L-th block of the grid (L = z * blocks + x)
+// takes query block blocks - 1 - L / heads of head L % heads.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 
 // CHECK-LABEL: tile.kernel @attention_{{[0-9]+}}
-// CHECK: %[[M0:.*]] = arith.muli
+// CHECK: %[[Z:.*]] = tile.program_id 2
+// CHECK: %[[ZL:.*]] = arith.muli %[[Z]], %c1
+// CHECK: %[[L:.*]] = arith.addi %[[ZL]]
+// CHECK: %[[STEP:.*]] = arith.divui %[[L]], %c4
+// CHECK: %[[Q:.*]] = arith.subi %c0, %[[STEP]]
+// CHECK: %[[M0:.*]] = arith.muli %[[Q]], %c64
+// CHECK: arith.remui %[[L]], %c4
 // CHECK: %[[END:.*]] = arith.addi %[[M0]], %c{{[0-9]+}}
 // CHECK: %[[HI:.*]] = arith.minsi %[[END]], %c40
-// CHECK: tile.for %c0 to %[[HI]] step
+// CHECK: tile.for %c0{{(_[0-9]+)?}} to %[[HI]] step
 // CHECK: tile.gemm
 // CHECK: tile.iota dim = 0 : !tile.tile<{{.*}}xindex>
 // CHECK: arith.index_cast

@@ -310,6 +310,38 @@ struct Online<'a> {
     neg_log2e: Value,
 }
 
+/// The block's first query row and its batch. Under a causal mask the
+/// query blocks' work grows with their rows, so the blocks run heaviest
+/// first (as FlashAttention orders them), the short ones filling the last
+/// wave: the `L`-th block of the grid (`L = z · blocks + x`, the order the
+/// hardware starts them in) takes query block `blocks - 1 - L / batch` of
+/// batch `L % batch`. Otherwise block `x` of batch `z`.
+fn block_origin(e: &mut Builder<'_>, at: &Attention, bm: i64) -> (Value, Option<Value>) {
+    if at.causal.is_none() {
+        let m0 = block_start(e, 0, bm);
+        return (m0, (at.qk.batch > 0).then(|| program_id(e, 2)));
+    }
+    let blocks = (at.qk.m + bm - 1) / bm;
+    let x = program_id(e, 0);
+    let last = ab::index(e, blocks - 1);
+    let bmc = ab::index(e, bm);
+    if at.qk.batch <= 1 {
+        let q = ab::binary::<arith::SubI>(e, last, x);
+        let m0 = ab::binary::<arith::MulI>(e, q, bmc);
+        return (m0, (at.qk.batch > 0).then(|| program_id(e, 2)));
+    }
+    let z = program_id(e, 2);
+    let nb = ab::index(e, blocks);
+    let nbatch = ab::index(e, at.qk.batch);
+    let zl = ab::binary::<arith::MulI>(e, z, nb);
+    let l = ab::binary::<arith::AddI>(e, zl, x);
+    let step = ab::binary::<arith::DivUI>(e, l, nbatch);
+    let q = ab::binary::<arith::SubI>(e, last, step);
+    let m0 = ab::binary::<arith::MulI>(e, q, bmc);
+    let b = ab::binary::<arith::RemUI>(e, l, nbatch);
+    (m0, Some(b))
+}
+
 impl<'a> Online<'a> {
     /// The block's position, Q's tile staged, and the constants.
     fn start(
@@ -324,8 +356,7 @@ impl<'a> Online<'a> {
         let reg = |shape: Vec<i64>| tile::plain_tile(&u, shape, calc, Space::Register);
         // The scale exp2's fma takes (Hopper's form), else 1.
         let folded = at.scale.filter(|_| split).map_or(1.0, |(_, c)| c);
-        let m0 = block_start(e, 0, t.bm);
-        let pb = (at.qk.batch > 0).then(|| program_id(e, 2));
+        let (m0, pb) = block_origin(e, at, t.bm);
         let c0 = ab::index(e, 0);
         let (d, q_elem) = (at.qk.k, at.elems[0]);
         let q = operand_tile(

@@ -585,6 +585,36 @@ impl Lower<'_> {
         )
     }
 
+    /// Whether `v`, a pointwise value (not a fragment), is the same at
+    /// every row of a column: a load through a view that ignores the
+    /// tile's rows, an iota along the columns, a broadcast scalar, or a map
+    /// of such values.
+    fn row_free(&self, v: Value) -> bool {
+        if self.frags.contains_key(&v) {
+            return false;
+        }
+        let Some(d) = self.ctx.defining_op(v) else {
+            return false;
+        };
+        match TileOp::of(self.ctx, d) {
+            Some(TileOp::Load(l)) => {
+                let buf = self.map.value(l.buffer(self.ctx));
+                let Some(shape) = self.buffers.get(&buf) else {
+                    return false;
+                };
+                let rank = l.origin(self.ctx).len();
+                rank >= 2
+                    && self
+                        .desc(d, shape)
+                        .is_ok_and(|desc| plan::ignores_dim(&desc, rank - 2))
+            }
+            Some(TileOp::Iota(i)) => i.dim(self.ctx).unwrap_or(0) == 1,
+            Some(TileOp::Broadcast(b)) => tile_type(self.ctx, b.input(self.ctx)).is_none(),
+            Some(TileOp::Map(m)) => m.inputs(self.ctx).iter().all(|x| self.row_free(*x)),
+            _ => false,
+        }
+    }
+
     /// Element (`row`, `col`) of `v`, a fragment (its slot `slot`) or a
     /// pointwise value the plan allows computing anywhere.
     fn point(&mut self, v: Value, slot: i64, row: Value, col: Value) -> Result<Value, Diagnostic> {
@@ -690,11 +720,32 @@ impl Lower<'_> {
         let t = self.tile_of(op, r)?;
         let arr = self.frag_alloca(w, &t);
         let origin = self.frag_origin(w);
+        // Operands that are the same down a column (a bias along the keys
+        // broadcast over the queries) are computed once a column, at the
+        // lane's first row: the slots of its other rows reuse them. A row
+        // past the tensor's end then sees its column's value where a load
+        // would give zero, which nothing reads: such rows are never stored,
+        // and fragments reduce along rows only.
+        let free: Vec<bool> = ops.iter().map(|v| self.row_free(*v)).collect();
+        let mut columns: HashMap<(Value, i64), Value> = HashMap::new();
         for s in 0..w.slots() {
             let (row, col) = self.slot_coords(w, origin, s);
+            let dc = slot_at(w, s).1;
             let mut args = Vec::new();
-            for v in &ops {
-                args.push(self.point(*v, s, row, col)?);
+            for (v, free) in ops.iter().zip(&free) {
+                if !*free {
+                    args.push(self.point(*v, s, row, col)?);
+                    continue;
+                }
+                let x = match columns.get(&(*v, dc)) {
+                    Some(x) => *x,
+                    None => {
+                        let x = self.point(*v, s, origin.0, col)?;
+                        columns.insert((*v, dc), x);
+                        x
+                    }
+                };
+                args.push(x);
             }
             let x = self.map_body(op, &args)?;
             let i = ab::index(self, s);

@@ -725,6 +725,79 @@ fn probe_chunk_dim(d: &Desc) -> Option<usize> {
         .find(|cd| fits(*cd).is_some())
 }
 
+/// Whether the view `d` reads the same element (and the same padding)
+/// whatever its index along `dim`: a bias along the keys broadcast over an
+/// attention's queries, a row of a mask. Probed like [`chunk_dim_probed`]:
+/// every index of `dim` (2^14 spread over a longer one) against index 0 at
+/// the ends and a fixed walk of the other dims, and mixed points.
+pub(in crate::tile_to_gpu) fn ignores_dim(d: &Desc, dim: usize) -> bool {
+    thread_local! {
+        static PROBED: std::cell::RefCell<HashMap<(Desc, usize), bool>> =
+            std::cell::RefCell::new(HashMap::new());
+    }
+    if let Some(b) = PROBED.with(|m| m.borrow().get(&(d.clone(), dim)).copied()) {
+        return b;
+    }
+    let b = probe_ignores_dim(d, dim);
+    PROBED.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= 1024 {
+            m.clear();
+        }
+        m.insert((d.clone(), dim), b);
+    });
+    b
+}
+
+/// [`ignores_dim`] without the memo.
+fn probe_ignores_dim(d: &Desc, dim: usize) -> bool {
+    let rank = d.upper.len();
+    if dim >= rank || d.upper.iter().any(|n| *n < 1 || *n > 1 << 24) {
+        return false;
+    }
+    let same = |idx: &mut Vec<i64>| -> bool {
+        let here = d.locate(idx).ok();
+        let i = idx[dim];
+        idx[dim] = 0;
+        let first = d.locate(idx).ok();
+        idx[dim] = i;
+        here.is_some() && here == first
+    };
+    let n = d.upper[dim];
+    let along: Vec<i64> = if n <= 1 << 14 {
+        (0..n).collect()
+    } else {
+        (0..1 << 14).map(|i| i * n / (1 << 14)).collect()
+    };
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut walk = |upper: &[i64]| -> Vec<i64> {
+        upper
+            .iter()
+            .map(|n| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((x >> 33) % *n as u64) as i64
+            })
+            .collect()
+    };
+    // Along `dim` at the other dims' first and last indices and at a walk.
+    let mut bases = vec![vec![0; rank], d.upper.iter().map(|n| n - 1).collect()];
+    for _ in 0..8 {
+        bases.push(walk(&d.upper));
+    }
+    for base in &bases {
+        for &i in &along {
+            let mut idx = base.clone();
+            idx[dim] = i;
+            if !same(&mut idx) {
+                return false;
+            }
+        }
+    }
+    (0..256).all(|_| same(&mut walk(&d.upper)))
+}
+
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows
 /// (its dim 0), not its columns.
 pub(in crate::tile_to_gpu) fn column_contiguous(ctx: &Context, load: tile::Load) -> bool {
@@ -783,6 +856,35 @@ mod tests {
             .compose(&Desc::strided_slice(&kv, &[0; 4], &kv, &[1, 1, 1, 2]))
             .expect("composes");
         assert_eq!(chunk_dim_probed(&every_other), None);
+    }
+
+    /// BERT's padding mask, `[B, S]` broadcast to the scores `[B·H, Sq,
+    /// Sk]`, is the same at every query (dim 1) but not at every key; a
+    /// bias of N broadcast over a GEMM's rows likewise; a row-major
+    /// tensor reads another element at each row, and a slice of a
+    /// broadcast that pads its first row (rows past the tensor read
+    /// padding, the others memory) is not the same at every row.
+    #[test]
+    fn broadcast_rows_are_ignored_dims() {
+        let mask = [8, 512];
+        let scores = [8, 12, 512, 512];
+        let d = Desc::row_major(&mask)
+            .compose(&Desc::broadcast(&mask, &scores, &[0, 3]))
+            .and_then(|d| d.compose(&Desc::reshape(&scores, &[96, 512, 512])))
+            .expect("composes");
+        assert!(ignores_dim(&d, 1));
+        assert!(!ignores_dim(&d, 2));
+        assert!(!ignores_dim(&d, 0));
+        let bias = Desc::row_major(&[768])
+            .compose(&Desc::broadcast(&[768], &[4096, 768], &[1]))
+            .expect("composes");
+        assert!(ignores_dim(&bias, 0));
+        assert!(!ignores_dim(&bias, 1));
+        assert!(!ignores_dim(&Desc::row_major(&[64, 64]), 0));
+        let padded = bias
+            .compose(&Desc::concat_part(&[4096, 768], 0, 1, 4097))
+            .expect("composes");
+        assert!(!ignores_dim(&padded, 0));
     }
 
     /// A padded 3x3 convolution's A (im2col of an NHWC input, `[M, K]`

@@ -498,7 +498,8 @@ fn host_ir(file: &Path, mma: &str, threads: i64, tuning: &Path) -> String {
 #[test]
 fn fp8_wgmma_gemms_on_the_host_match_an_f64_product() {
     // (m, k, n, transpose_b, format, tuning: bm, bn, bk, stages, threads)
-    let cases: &[(usize, usize, usize, bool, FloatKind, [usize; 5])] = &[
+    type Case = (usize, usize, usize, bool, FloatKind, [usize; 5]);
+    let cases: &[Case] = &[
         (
             100,
             272,

@@ -4,12 +4,20 @@
 //! from the shared ring, with no fragment loads.
 //!
 //! Which gemms: those [`super::mma`] pipelines as a loop's only gemm
-//! (f16 x f16 -> f32 or bf16 x bf16 -> f32, its operands the loop's
+//! (f16 x f16 -> f32 or bf16 x bf16 -> f32, or fp8 x fp8 -> f32 with
+//! `f8E4M3FN`/`f8E5M2` each either, its operands the loop's
 //! staged transfers), in
 //! blocks of whole warpgroups (128 threads) stacked along M, one m64 row
 //! block each (M = 64 x warpgroups), N a multiple of 8 up to 256 (of 64
-//! when B is N-major), a K step a multiple of 64, 3 stages or more. Other
-//! gemms keep mma.sync.
+//! when B is N-major), a K step a multiple of a 128-byte run (64 halves,
+//! 128 bytes), 3 stages or more. PTX's 8-bit forms (m64nNk32) take no
+//! transpose, so an fp8 B must be K-major (`Copy::trans`: memory
+//! contiguous along K). Other gemms keep mma.sync.
+//!
+//! An fp8 gemm is the f16 one in bytes: 16-byte copies of 16 elements,
+//! 128-element runs (`swizzle<3, 4, 3>`), four k32 steps a run, the
+//! descriptors' strides in bytes alike; `abType` names A's format and
+//! `bType` B's where it differs.
 //!
 //! Shared tiles are stored in the 128-byte-swizzled layout the wgmma
 //! descriptors describe: a tile of `lines` lines (A's rows; B's columns

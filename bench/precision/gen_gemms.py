@@ -18,11 +18,14 @@ as arguments (nothing large on disk):
   time (`s = max(max|x_row|, 1e-5) / 127`, round half to even, clamp to
   [-127, 127]), the i8 x i8 -> i32 GEMM, `cast(acc) * s_row * s_col` in f32,
   cast to f16.
-- `gemm.fp8.mlir`: xq[M,K] f8E4M3FN @ wq[K,N] f8E4M3FN -> f32, the bare fp8 GEMM
-  (`mma.sync` e4m3, sm_89+), against `torch._scaled_mm` with unit scales.
+- `gemm.fp8.mlir`: xq[M,K] f8E4M3FN @ wq f8E4M3FN -> f32, the bare fp8 GEMM, the
+  weight given as wq[N,K] under `transpose_b` (K-major: torch._scaled_mm's
+  column-major B; what wgmma e4m3 on sm_90a needs, mma.sync e4m3 elsewhere),
+  against `torch._scaled_mm` with unit scales.
 - `gemm.fp8dyn.mlir` / `llama_mlp.fp8.mlir`: the program `quantize{mode=fp8}`
-  makes of constant weights, the e4m3 weights and their f32 scales (one
-  per-tensor value, repeated per channel) passed as arguments: x quantized per
+  makes of constant weights, the e4m3 weights ([N, K], `transpose_b`, as the
+  pass stores them) and their f32 scales (one per-tensor value, repeated per
+  channel) passed as arguments: x quantized per
   row at run time (`s = max(max|x_row|, 1e-5) / 448`, clamped to [-448, 448],
   cast to e4m3), the e4m3 x e4m3 -> f32 GEMM, `acc * s_row * s_w`, cast to f16.
 - `gemm.sparse24.mlir`: x[M,K] f16 times a 2:4-sparse weight given compressed as
@@ -122,7 +125,7 @@ def dynamic_linear(x, rows, k, n, w, lines):
 
 def fp8_linear(x, rows, k, n, w, lines):
     """Lines of the fp8 product `quantize{mode=fp8}` makes of f16 `x` ([rows, k])
-    by argument weight `w` (`%{w}q` [k, n] f8E4M3FN, `%{w}s` [n] f32, the
+    by argument weight `w` (`%{w}q` [n, k] f8E4M3FN under transpose_b, `%{w}s` [n] f32, the
     per-tensor scale repeated): x quantized per row at run time
     (`s = max(max|x_row|, 1e-5) / 448`, clamp to [-448, 448], cast to e4m3,
     which rounds to nearest even), the e4m3 x e4m3 -> f32 GEMM, `acc * s_row *
@@ -144,7 +147,7 @@ def fp8_linear(x, rows, k, n, w, lines):
         f"  {p}c1 = graph.max {p}d, {p}lo : {f32([rows, k])}",
         f"  {p}c2 = graph.min {p}c1, {p}hi : {f32([rows, k])}",
         f"  {p}q = graph.cast {p}c2 : ({f32([rows, k])}) -> {e4([rows, k])}",
-        f"  {p}acc = graph.matmul {p}q, %{w}q : ({e4([rows, k])}, {e4([k, n])}) -> {f32([rows, n])}",
+        f"  {p}acc = graph.matmul {p}q, %{w}q transpose_b : ({e4([rows, k])}, {e4([n, k])}) -> {f32([rows, n])}",
         f"  {p}br = graph.broadcast {p}s, dims = [0] : ({f32([rows])}) -> {f32([rows, n])}",
         f"  {p}bc = graph.broadcast %{w}s, dims = [1] : ({f32([n])}) -> {f32([rows, n])}",
         f"  {p}m1 = graph.mul {p}acc, {p}br : {f32([rows, n])}",
@@ -157,14 +160,14 @@ def fp8_linear(x, rows, k, n, w, lines):
 def fp8_params(ws):
     out = []
     for name, k, n in ws:
-        out += [f"%{name}q: {t([k, n], 'f8E4M3FN')}", f"%{name}s: {t([n], 'f32')}"]
+        out += [f"%{name}q: {t([n, k], 'f8E4M3FN')}", f"%{name}s: {t([n], 'f32')}"]
     return out
 
 
 def gemm_fp8():
-    a, b, c = t([M, K], "f8E4M3FN"), t([K, N], "f8E4M3FN"), t([M, N], "f32")
+    a, b, c = t([M, K], "f8E4M3FN"), t([N, K], "f8E4M3FN"), t([M, N], "f32")
     return (f"func.func @main(%xq: {a}, %wq: {b}) -> {c} {{\n"
-            f"  %y = graph.matmul %xq, %wq : ({a}, {b}) -> {c}\n  return %y : {c}\n}}\n")
+            f"  %y = graph.matmul %xq, %wq transpose_b : ({a}, {b}) -> {c}\n  return %y : {c}\n}}\n")
 
 
 def gemm_fp8dyn():

@@ -26,9 +26,9 @@ seeded inputs, numerics first:
   graph.sparse_matmul of it compressed (gemm.sparse24: values and positions
   [N, K/2], as sparsify stores them).
 
-aic's fp8 GEMMs run on mma.sync e4m3 (gemm.fp8 / gemm.fp8dyn / llama_mlp.fp8
+aic's fp8 GEMMs run on wgmma e4m3 on sm_90a (mma.sync e4m3 elsewhere; gemm.fp8 / gemm.fp8dyn / llama_mlp.fp8
 bundles, quantize{mode=fp8}'s scheme) and are compared with torch._scaled_mm
-with the same scales; wgmma e4m3 is not built yet (issue 25). aic's 2:4
+with the same scales; their weights are [N, K] under transpose_b. aic's 2:4
 product compiles, but its GEMM generator does not lower it to mma.sp yet:
 eqsat-fusion expands the weight and a dense GEMM runs (the row says so).
 
@@ -278,19 +278,20 @@ def gemm(a, rows):
         sw_row = s8.reshape(1, 1).expand(1, n).contiguous()
         same = lambda: fp8_mm_rowwise_a(x, wf8, sw_row)
         rows.add("gemm", case, "torch._scaled_mm fp8 e4m3 (aic's scales)", R.bench_torch(same), flops, same(), ref)
-        with_aic(rows, a, "gemm", case, "aic fp8 e4m3 (mma.sync e4m3)", "gemm.fp8dyn",
-                 [x, wf8.contiguous(), sw_row.reshape(-1).float()], torch.float16, ref, flops)
+        # aic's fp8 weights are [N, K] under transpose_b (K-major, as
+        # quantize{mode=fp8} stores them): wf8's column-major [K, N] bytes.
+        with_aic(rows, a, "gemm", case, "aic fp8 e4m3 (wgmma e4m3 on sm_90a)", "gemm.fp8dyn",
+                 [x, wf8.t().contiguous(), sw_row.reshape(-1).float()], torch.float16, ref, flops)
         xf8 = (x.float() / (x.float().abs().max() / F8_MAX)).to(F8)
         one = torch.ones((), device="cuda")
         bare = lambda: torch._scaled_mm(xf8, wf8, scale_a=one, scale_b=one, out_dtype=torch.float32)
         exact = bare()
         rows.add("gemm", case + " e4m3 x e4m3 -> f32", "torch._scaled_mm alone",
                  R.bench_torch(bare), flops, exact, exact)
-        with_aic(rows, a, "gemm", case + " e4m3 x e4m3 -> f32", "aic e4m3 x e4m3 (mma.sync e4m3)", "gemm.fp8",
-                 [xf8, wf8.contiguous()], torch.float32, exact, flops)
+        with_aic(rows, a, "gemm", case + " e4m3 x e4m3 -> f32", "aic e4m3 x e4m3 (wgmma e4m3 on sm_90a)", "gemm.fp8",
+                 [xf8, wf8.t().contiguous()], torch.float32, exact, flops)
     except Exception as e:
         rows.fail("gemm", case, "fp8 e4m3", e)
-    rows.add("gemm", case, "aic fp8 e4m3 (wgmma)", note="wgmma e4m3 not built yet (needs K-major shared operands)")
 
 
 def mlp(a, rows):
@@ -336,8 +337,8 @@ def mlp(a, rows):
         f8t = [fp8_weight(w, False) for w in (wg, wu, wd)]
         ins = [x]
         for wf8, s8 in f8t:
-            ins += [wf8.contiguous(), s8.reshape(1).expand(wf8.shape[1]).contiguous().float()]
-        with_aic(rows, a, "mlp", case, "aic fp8 e4m3 (mma.sync e4m3)", "llama_mlp.fp8", ins, torch.float16,
+            ins += [wf8.t().contiguous(), s8.reshape(1).expand(wf8.shape[1]).contiguous().float()]
+        with_aic(rows, a, "mlp", case, "aic fp8 e4m3 (wgmma e4m3 on sm_90a)", "llama_mlp.fp8", ins, torch.float16,
                  ref, flops)
     except Exception as e:
         rows.fail("mlp", case, "aic fp8", e)

@@ -1,5 +1,6 @@
 // Hopper's warpgroup MMA: descriptors of 128-byte-swizzled shared matrices
-// and wgmma m64nNk16 on them, round trip in pretty and generic form.
+// and wgmma m64nNk16 on them (m64nNk32 on fp8), round trip in pretty and
+// generic form.
 // RUN: aic-opt %s | FileCheck %s
 // RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s
 // RUN: aic-translate --target=nvptx --arch=sm_90a --emit=llvm-ir %s -o %t.ll
@@ -75,5 +76,37 @@ gpu.kernel @ra grid = [1, 1, 1] block = [128, 1, 1] shared = 8192 {
   nvvm.wgmma.wait.group.sync.aligned 0
   %y = vector.extract %e[0] : f32 from vector<32xf32>
   memref.store %y, %g[%c0] : memref<32xf32>
+  gpu.return
+}
+
+// The 8-bit forms: fp8 matrices (abType, and bType where B's format
+// differs) of k32, both K-major (no transpose immediates in PTX's form).
+// PTX-LABEL: .entry fp8
+// PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e5m2 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// PTX: wgmma.mma_async.sync.aligned.m64n128k32.f32.e5m2.e5m2 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1;
+// CHECK-LABEL: gpu.kernel @fp8
+// CHECK: %[[DA:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}[%{{.*}}] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<16384xf8E4M3FN, #gpu.address_space<workgroup>> -> i64
+// CHECK: %[[DB:.*]] = nvgpu.warpgroup.generate.descriptor %{{.*}}[%{{.*}}] {{.*}} : memref<16384xf8E5M2, #gpu.address_space<workgroup>> -> i64
+// CHECK: %[[D:.*]] = nvgpu.warpgroup.mma %[[DA]], %[[DA]], %{{.*}} {abType = f8E4M3FN} : vector<64xf32> -> vector<64xf32>
+// CHECK: %[[E:.*]] = nvgpu.warpgroup.mma %[[DA]], %[[DB]], %[[D]] {abType = f8E4M3FN, bType = f8E5M2} : vector<64xf32> -> vector<64xf32>
+// CHECK: nvgpu.warpgroup.mma %[[DB]], %[[DB]], %[[E]] {abType = f8E5M2} : vector<64xf32> -> vector<64xf32>
+gpu.kernel @fp8 grid = [1, 1, 1] block = [128, 1, 1] shared = 32768 {
+^bb0(%g: memref<64xf32>):
+  %c0 = arith.constant 0 : index
+  %sa = gpu.shared offset = 0 : memref<16384xf8E4M3FN, #gpu.address_space<workgroup>>
+  %sb = gpu.shared offset = 16384 : memref<16384xf8E5M2, #gpu.address_space<workgroup>>
+  %da = nvgpu.warpgroup.generate.descriptor %sa[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<16384xf8E4M3FN, #gpu.address_space<workgroup>> -> i64
+  %db = nvgpu.warpgroup.generate.descriptor %sb[%c0] {leadingByteOffset = 16 : i64, strideByteOffset = 1024 : i64, swizzle = 128 : i64} : memref<16384xf8E5M2, #gpu.address_space<workgroup>> -> i64
+  %z = arith.constant 0.0 : f32
+  %c = vector.from_elements %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z, %z : vector<64xf32>
+  nvvm.wgmma.fence.aligned
+  %d = nvgpu.warpgroup.mma %da, %da, %c {abType = f8E4M3FN} : vector<64xf32> -> vector<64xf32>
+  %e = nvgpu.warpgroup.mma %da, %db, %d {abType = f8E4M3FN, bType = f8E5M2} : vector<64xf32> -> vector<64xf32>
+  %f = nvgpu.warpgroup.mma %db, %db, %e {abType = f8E5M2} : vector<64xf32> -> vector<64xf32>
+  nvvm.wgmma.commit.group.sync.aligned
+  nvvm.wgmma.wait.group.sync.aligned 0
+  %x = vector.extract %f[0] : f32 from vector<64xf32>
+  memref.store %x, %g[%c0] : memref<64xf32>
   gpu.return
 }

@@ -4,14 +4,16 @@
 // at run time: s_row = max(max |x_row|, 1e-5) / 448, q = clamp(x / s_row,
 // -448, 448) cast to f8E4M3FN (rounding to nearest even, saturated; NaN
 // stays NaN); the product is e4m3 x e4m3 -> f32 (mma.sync's fp8 form),
-// scaled back by both scales in f32 and cast to the product's type.
+// scaled back by both scales in f32 and cast to the product's type. The
+// weight is stored K-major, [N, K], read under transpose_b (as
+// torch._scaled_mm's column-major B, and wgmma's 8-bit forms need).
 // RUN: aic-opt %s "--quantize=mode=fp8 min-elements=1" | FileCheck %s
 // RUN: aic-opt %s "--quantize=mode=fp8 min-elements=1 report=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: aic-opt %s "--quantize=mode=fp8 min-elements=1" | aic-run --interpret - | FileCheck %s --check-prefix=EXEC
 // RUN: aic-opt %s "--quantize=mode=fp8 min-elements=1" | aic-translate --target=nvptx --arch=sm_90 --emit=asm - -o - | FileCheck %s --check-prefix=PTX
 
 // CHECK-LABEL: func.func @plain
-// CHECK-DAG: %[[Q:.*]] = graph.constant dense<{{.*}}> : tensor<64x32xf8E4M3FN>
+// CHECK-DAG: %[[Q:.*]] = graph.constant dense<{{.*}}> : tensor<32x64xf8E4M3FN>
 // CHECK-DAG: %[[SC:.*]] = graph.constant dense<{{.*}}> : tensor<32xf32>
 // CHECK: %[[X:.*]] = graph.cast %arg0 : (tensor<48x64xf16>) -> tensor<48x64xf32>
 // CHECK: %[[ABS:.*]] = graph.abs %[[X]] : tensor<48x64xf32>
@@ -27,7 +29,7 @@
 // CHECK: %[[C1:.*]] = graph.max %[[D]], %[[LO]] : tensor<48x64xf32>
 // CHECK: %[[C2:.*]] = graph.min %[[C1]], %[[HI]] : tensor<48x64xf32>
 // CHECK: %[[QX:.*]] = graph.cast %[[C2]] : (tensor<48x64xf32>) -> tensor<48x64xf8E4M3FN>
-// CHECK: %[[ACC:.*]] = graph.matmul %[[QX]], %[[Q]] : (tensor<48x64xf8E4M3FN>, tensor<64x32xf8E4M3FN>) -> tensor<48x32xf32>
+// CHECK: %[[ACC:.*]] = graph.matmul %[[QX]], %[[Q]] transpose_b : (tensor<48x64xf8E4M3FN>, tensor<32x64xf8E4M3FN>) -> tensor<48x32xf32>
 // CHECK-NOT: graph.cast %[[ACC]]
 // CHECK: %[[BR:.*]] = graph.broadcast %[[SR]], dims = [0] : (tensor<48xf32>) -> tensor<48x32xf32>
 // CHECK: %[[BC:.*]] = graph.broadcast %[[SC]], dims = [1] : (tensor<32xf32>) -> tensor<48x32xf32>

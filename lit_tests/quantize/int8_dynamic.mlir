@@ -4,14 +4,17 @@
 // clamp(round_even(x / s_row), -127, 127) as i8; the product is i8 x i8 ->
 // i32, scaled back by both scales in f32 and cast to the product's type.
 // A batched activation keeps its batch dims; under transpose_b the
-// channels are the weight's rows. --quantize=report=true tells the bytes.
+// channels are the weight's rows. The quantized weight is stored K-major,
+// [N, K] (a [K, N] weight transposed: column n of w is row n of q), and
+// the product reads it under transpose_b. --quantize=report=true tells
+// the bytes.
 // RUN: aic-opt %s "--quantize=mode=int8-dynamic min-elements=1" | FileCheck %s
 // RUN: aic-opt %s "--quantize=mode=int8-dynamic min-elements=1 report=true" 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: aic-opt %s "--quantize=mode=int8-dynamic min-elements=1" | aic-run --interpret - | FileCheck %s --check-prefix=EXEC
 // RUN: aic-opt %s "--quantize=mode=int8-dynamic" | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func @plain
-// CHECK-DAG: %[[Q:.*]] = graph.constant dense<{{.*}}> : tensor<4x3xi8>
+// CHECK-DAG: %[[Q:.*]] = graph.constant dense<{{\[}}[127, 32, -127, 64], [-32, 127, 32, -127], [0, 0, 0, 0]]> : tensor<3x4xi8>
 // CHECK-DAG: %[[SC:.*]] = graph.constant dense<{{.*}}> : tensor<3xf32>
 // CHECK: %[[X:.*]] = graph.cast %arg0 : (tensor<2x4xf16>) -> tensor<2x4xf32>
 // CHECK: %[[ABS:.*]] = graph.abs %[[X]] : tensor<2x4xf32>
@@ -28,7 +31,7 @@
 // CHECK: %[[C1:.*]] = graph.max %[[R]], %[[LO]] : tensor<2x4xf32>
 // CHECK: %[[C2:.*]] = graph.min %[[C1]], %[[HI]] : tensor<2x4xf32>
 // CHECK: %[[QX:.*]] = graph.cast %[[C2]] : (tensor<2x4xf32>) -> tensor<2x4xi8>
-// CHECK: %[[ACC:.*]] = graph.matmul %[[QX]], %[[Q]] : (tensor<2x4xi8>, tensor<4x3xi8>) -> tensor<2x3xi32>
+// CHECK: %[[ACC:.*]] = graph.matmul %[[QX]], %[[Q]] transpose_b : (tensor<2x4xi8>, tensor<3x4xi8>) -> tensor<2x3xi32>
 // CHECK: %[[F:.*]] = graph.cast %[[ACC]] : (tensor<2x3xi32>) -> tensor<2x3xf32>
 // CHECK: %[[BR:.*]] = graph.broadcast %[[SR]], dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>
 // CHECK: %[[BC:.*]] = graph.broadcast %[[SC]], dims = [1] : (tensor<3xf32>) -> tensor<2x3xf32>

@@ -2,8 +2,8 @@
 // rejects those it cannot follow: stages on a loop cp.async cannot
 // pipeline (or on AMD's matrix units), a swizzled tile read by mma.sync,
 // a transposed tile no pipeline stages, a padded tile a gemm off matrix
-// units reads; a padded row shorter than the tile's, or fewer than 2
-// stages, is a verifier error.
+// units reads, a loop staging byte tiles for a gemm not on wgmma; a padded
+// row shorter than the tile's, or fewer than 2 stages, is a verifier error.
 // RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=nvgpu threads=128" 2>&1 | FileCheck %s
 // RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=amdgpu threads=128" 2>&1 | FileCheck %s --check-prefix=AMD
 
@@ -95,5 +95,30 @@ tile.kernel @one_stage grid = [1] {
   ^bb0(%kk: index):
     tile.yield
   }
+  tile.return
+}
+
+// -----
+
+// Byte tiles (fp8, i8) are staged only for a wgmma gemm: mma.sync gathers
+// its byte fragments from unpipelined tiles.
+// CHECK: error: 'tile.for' op tile-to-gpu: a pipelined loop of 8-bit tiles whose one gemm is not on wgmma
+tile.kernel @staged_bytes_mma grid = [1] {
+^bb0(%arg0: memref<64x256xf8E4M3FN>, %arg1: memref<64x256xf8E5M2>, %arg2: memref<64x64xf32>):
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tile.broadcast %cst, dims = [] : f32 -> !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>
+  %1 = tile.for %c0 to %c256 step %c128 iter_args(%0 : !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>) -> !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>> stages = 3 {
+  ^bb0(%arg3: index, %arg4: !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>):
+    %2 = tile.load %arg0[%c0, %arg3] : memref<64x256xf8E4M3FN> -> !tile.tile<64x128xf8E4M3FN>
+    %3 = tile.transfer %2 to shared depth = 3 : !tile.tile<64x128xf8E4M3FN> -> !tile.tile<64x128xf8E4M3FN, shared, padded<136>>
+    %4 = tile.load %arg1[%arg3, %c0] through #coord.desc<[256, 64] | embed<16384: 1, 256> [0, 1] -> [0]> : memref<64x256xf8E5M2> -> !tile.tile<128x64xf8E5M2>
+    %5 = tile.transfer %4 to shared depth = 3 : !tile.tile<128x64xf8E5M2> -> !tile.tile<128x64xf8E5M2, shared, padded<136, trans>>
+    %6 = tile.gemm %3, %5, %arg4 level = block : !tile.tile<64x128xf8E4M3FN, shared, padded<136>>, !tile.tile<128x64xf8E5M2, shared, padded<136, trans>>, !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>> -> !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>
+    tile.yield %6 : !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>
+  }
+  tile.store %1, %arg2[%c0, %c0] : !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>, memref<64x64xf32>
   tile.return
 }

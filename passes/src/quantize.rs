@@ -30,6 +30,13 @@
 //! scaled by both. A product under `transpose_a` quantizes its activation
 //! along its contracted dimension all the same.
 //!
+//! The dynamic schemes (`int8-dynamic`, `fp8`) store the quantized weight
+//! K-major, `[N, K]`, and multiply under `transpose_b`: a `[K, N]` weight
+//! is transposed when it is quantized (at compile time, a constant), as
+//! cuBLASLt's int8/fp8 GEMMs and `torch._scaled_mm` (column-major B) want
+//! it, and as Hopper's 8-bit wgmma needs it (both operands K-major in
+//! shared memory), so B's transfers are contiguous along K.
+//!
 //! With `report`, one line per weight: its shape, bytes before and after,
 //! and the largest error of the dequantized weight.
 //!
@@ -167,6 +174,9 @@ struct Quantized {
     scales: Value,
     /// The channel axis of the weight (0: rows, under `transpose_b`).
     axis: usize,
+    /// Whether `q` is stored `[N, K]` though the weight was `[K, N]` (the
+    /// dynamic schemes': their product then reads it under `transpose_b`).
+    transposed: bool,
     /// The weight's float type (tensor) and element kind.
     ty: Type,
     kind: FloatKind,
@@ -313,13 +323,28 @@ impl Quantize {
             Mode::Int8Weight => elem,
             Mode::Int8Dynamic | Mode::Fp8 => u.ty(TypeKind::Float(FloatKind::F32)),
         };
+        // The integer and fp8 products read the weight K-major, `[N, K]`
+        // under `transpose_b` (what cuBLASLt's and torch._scaled_mm's fp8
+        // GEMMs and wgmma's 8-bit forms require: B's runs contiguous along
+        // K): a `[K, N]` weight is stored transposed.
+        let transposed = self.mode.dynamic() && axis == 1;
+        let q = match q {
+            Levels::Int(q) if transposed => Levels::Int(transpose(&q, rows, cols)),
+            Levels::Fp8(q) if transposed => Levels::Fp8(transpose(&q, rows, cols)),
+            q => q,
+        };
+        let qshape = if transposed {
+            vec![shape[1], shape[0]]
+        } else {
+            shape.clone()
+        };
         let (qty, qt) = match q {
             Levels::Int(q) => {
-                let qty = tensor(&u, &shape, u.int_type(8));
+                let qty = tensor(&u, &qshape, u.int_type(8));
                 (qty, Tensor::from_i64s(&u, qty, q))
             }
             Levels::Fp8(q) => {
-                let qty = tensor(&u, &shape, u.ty(TypeKind::Float(FloatKind::F8E4M3FN)));
+                let qty = tensor(&u, &qshape, u.ty(TypeKind::Float(FloatKind::F8E4M3FN)));
                 (qty, Tensor::from_f64s(&u, qty, q))
             }
         };
@@ -334,6 +359,7 @@ impl Quantize {
             q: qc,
             scales: sc,
             axis,
+            transposed,
             ty,
             kind,
             shape: (rows, cols),
@@ -403,6 +429,13 @@ impl Quantize {
     }
 }
 
+/// The `cols x rows` transpose of row-major `rows x cols` values `v`.
+fn transpose<T: Copy>(v: &[T], rows: usize, cols: usize) -> Vec<T> {
+    (0..cols)
+        .flat_map(|c| (0..rows).map(move |r| v[r * cols + c]))
+        .collect()
+}
+
 /// `int8-weight`: `mm` reads `cast(q) * broadcast(scale)`.
 fn int8_weight(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized) {
     let u = ctx.uniquer().clone();
@@ -467,7 +500,8 @@ fn dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized, scheme: Scheme)
         .unwrap_or_default();
     let rank = xs.len();
     let ta = mm.transpose_a(ctx).is_some();
-    let tb = mm.transpose_b(ctx).is_some();
+    // The weight is `[N, K]`: given so, or stored transposed.
+    let tb = mm.transpose_b(ctx).is_some() || qw.transposed;
     // The activation's contracted axis; its rows are the others.
     let kax = if ta { rank - 2 } else { rank - 1 };
     let rows: Vec<i64> = (0..rank as i64).filter(|d| *d != kax as i64).collect();

@@ -459,3 +459,145 @@ fn fp8_mlp_equals_a_float64_reference_of_its_scheme() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+/// The IR `aic-opt` makes of `file` with the host's matrix pipeline on
+/// `mma` in blocks of `threads`, tiles from `tuning`.
+fn host_ir(file: &Path, mma: &str, threads: i64, tuning: &Path) -> String {
+    let tuning = tuning.to_str().unwrap();
+    let pipeline = aic_tools::compile::matrix_pipeline(
+        "host",
+        None,
+        Some(threads),
+        Some(32),
+        Some(mma),
+        Some(tuning),
+        None,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
+        .arg(file)
+        .arg(format!("--pass-pipeline={pipeline}"))
+        .output()
+        .expect("aic-opt runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// fp8 GEMMs on Hopper's warpgroup MMA, emulated on the host
+/// (`--mma=wgmma`: wgmma m64nNk32 reading 128-byte-swizzled byte tiles
+/// through descriptors the host decodes): fp8 A and B given as bytes
+/// (.npy `|V1`), B as `[N, K]` with `transpose_b` (K-major, what the 8-bit
+/// forms need), at awkward shapes (M and K partial blocks, N not a
+/// multiple of 64), one and two warpgroups, against an f64 product within
+/// f32 summation error; each compiled onto `nvgpu.warpgroup.mma` (checked
+/// in its IR). B given `[K, N]` (N-major) keeps mma.sync, and is as right.
+#[test]
+fn fp8_wgmma_gemms_on_the_host_match_an_f64_product() {
+    // (m, k, n, transpose_b, format, tuning: bm, bn, bk, stages, threads)
+    type Case = (usize, usize, usize, bool, FloatKind, [usize; 5]);
+    let cases: &[Case] = &[
+        (
+            100,
+            272,
+            80,
+            true,
+            FloatKind::F8E4M3FN,
+            [64, 80, 128, 3, 128],
+        ),
+        (
+            150,
+            256,
+            96,
+            true,
+            FloatKind::F8E5M2,
+            [128, 96, 128, 4, 256],
+        ),
+        (
+            64,
+            384,
+            64,
+            false,
+            FloatKind::F8E4M3FN,
+            [64, 64, 128, 3, 128],
+        ),
+    ];
+    for (i, &(m, k, n, tb, kind, [bm, bn, bk, stages, threads])) in cases.iter().enumerate() {
+        let name = if kind == FloatKind::F8E4M3FN {
+            "f8E4M3FN"
+        } else {
+            "f8E5M2"
+        };
+        let sb = if tb { [n, k] } else { [k, n] };
+        let text = format!(
+            "func.func @main(%a: {ta}, %b: {tb_}) -> {tc} {{\n  %y = graph.matmul %a, %b{t} : ({ta}, {tb_}) -> {tc}\n  return %y : {tc}\n}}\n",
+            ta = ty(&[m, k], name),
+            tb_ = ty(&sb, name),
+            tc = ty(&[m, n], "f32"),
+            t = if tb { " transpose_b" } else { "" },
+        );
+        let mut r = SplitMix(2300 + i as u64);
+        let a = fp8_values(&mut r, kind, m * k);
+        let b = fp8_values(&mut r, kind, k * n);
+        let mut want = Vec::new();
+        let mut bound = Vec::new();
+        for row in 0..m {
+            for col in 0..n {
+                let terms: Vec<f64> = (0..k)
+                    .map(|kk| {
+                        let y = if tb { b[col * k + kk] } else { b[kk * n + col] };
+                        a[row * k + kk] * y
+                    })
+                    .collect();
+                want.push(terms.iter().sum::<f64>());
+                let mag: f64 = terms.iter().map(|t| t.abs()).sum();
+                bound.push(k as f64 * 2f64.powi(-24) * mag);
+            }
+        }
+        let dir = scratch(&format!("wgmma{i}"));
+        let file = dir.join("g.mlir");
+        std::fs::write(&file, &text).unwrap();
+        let tuning = dir.join("tuning.json");
+        std::fs::write(
+            &tuning,
+            format!(
+                r#"{{"cpu/gemm/{m}x{n}x{k}": {{"bm": {bm}, "bn": {bn}, "bk": {bk}, "stages": {stages}, "threads": {threads}}}}}"#
+            ),
+        )
+        .unwrap();
+        let bytes = |v: &[f64]| -> Vec<u8> { v.iter().map(|x| kind.from_f64(*x) as u8).collect() };
+        let inputs = vec![dir.join("a.npy"), dir.join("b.npy")];
+        std::fs::write(&inputs[0], npy(&[m, k], "|V1", &bytes(&a))).unwrap();
+        std::fs::write(&inputs[1], npy(&sb, "|V1", &bytes(&b))).unwrap();
+        let ir = host_ir(&file, "wgmma", threads as i64, &tuning);
+        let on_wgmma = ir.contains("nvgpu.warpgroup.mma");
+        assert_eq!(
+            on_wgmma, tb,
+            "case {i}: wgmma only where B is K-major\n{ir}"
+        );
+        if tb {
+            assert!(ir.contains(&format!("abType = {name}")), "case {i}\n{ir}");
+        }
+        let extra = vec![
+            "--mma=wgmma".to_string(),
+            format!("--threads={threads}"),
+            format!("--tuning={}", tuning.display()),
+        ];
+        let data = run_host(&file, &inputs, &extra, "<f4", false);
+        let host: Vec<f64> = data
+            .chunks(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+            .collect();
+        assert_eq!(host.len(), want.len());
+        for (e, ((h, w), bd)) in host.iter().zip(&want).zip(&bound).enumerate() {
+            assert!(
+                (h - w).abs() <= *bd,
+                "case {i} {name}: element {e} = {h}, f64 {w}, bound {bd}\n{text}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -741,10 +741,15 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
     let i32t = l.i32();
     let regs: Vec<String> = (0..k).map(|i| format!("${i}")).collect();
     let tb = u8::from(aic_dialects::nvgpu::transpose_b(l.ir, op));
-    let ab = if aic_dialects::nvgpu::wgmma_bf16(l.ir, op) {
-        "bf16"
-    } else {
-        "f16"
+    // The types of A and B (fp8's k32 form, or f16/bf16's k16).
+    let name = |f: FloatKind| match f {
+        FloatKind::F8E5M2 => "e5m2",
+        _ => "e4m3",
+    };
+    let (kk, type_a, type_b) = match aic_dialects::nvgpu::wgmma_fp8(l.ir, op) {
+        Some((a, b)) => (32, name(a), name(b)),
+        None if aic_dialects::nvgpu::wgmma_bf16(l.ir, op) => (16, "bf16", "bf16"),
+        None => (16, "f16", "f16"),
     };
     // A's operands (four i32 pairs of halves, or the descriptor), then B's.
     let mut a_args: Vec<inkwell::values::BasicMetadataValueEnum> = Vec::new();
@@ -757,14 +762,20 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
             a_args.push(x.llvm()?.into());
         }
         let text = format!("{{${}, ${}, ${}, ${}}}", k, k + 1, k + 2, k + 3);
-        (text, vec!["r"; 4], format!("{tb}"))
+        (text, vec!["r"; 4], format!(", {tb}"))
     } else {
         a_args.push(operand(l, op, 0)?.into());
-        (format!("${k}"), vec!["l"], format!("0, {tb}"))
+        // The 8-bit forms take no transpose immediates.
+        let imm = if kk == 32 {
+            String::new()
+        } else {
+            format!(", 0, {tb}")
+        };
+        (format!("${k}"), vec!["l"], imm)
     };
     let b_at = k + a_args.len() as u32;
     let asm = format!(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k16.f32.{ab}.{ab} {{{}}}, {a_text}, ${b_at}, p, 1, 1, {imm};\n}}",
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k{kk}.f32.{type_a}.{type_b} {{{}}}, {a_text}, ${b_at}, p, 1, 1{imm};\n}}",
         regs.join(", "),
     );
     let mut cons: Vec<String> = (0..k).map(|_| "=f".to_string()).collect();
@@ -1035,6 +1046,19 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     } else {
         l.cx.f16_type()
     };
+    // fp8 (k32): bytes decoded to f32; else k16 of 2-byte halves.
+    let fp8 = aic_dialects::nvgpu::wgmma_fp8(l.ir, op).map(|(a, b)| {
+        let f = |k| match k {
+            FloatKind::F8E5M2 => Fp8::E5M2,
+            _ => Fp8::E4M3FN,
+        };
+        (f(a), f(b))
+    });
+    let (depth, bytes) = if fp8.is_some() {
+        (32u64, 1u64)
+    } else {
+        (16, 2)
+    };
     let cst = |v: u64| i64t.const_int(v, false);
     let tid = l.host_thread().ok_or_else(|| l.err(op, "no host thread"))?;
     if reg_a {
@@ -1130,7 +1154,8 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     };
     let a_row = k_major(l, start_a, row, sbo_a)?;
     let b_line = if trans_b {
-        // Column n: atom n / 64 (LBO apart), byte 2·(n % 64) of a row.
+        // Column n: atom n / 64 (LBO apart), byte 2·(n % 64) of a row
+        // (16-bit types only: the 8-bit forms have no transposeB).
         let atom = bin(l, "/", col, cst(64))?;
         let at = bin(l, "*", atom, lbo_b)?;
         let at = bin(l, "+", start_b, at)?;
@@ -1151,8 +1176,25 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     } else {
         None
     };
-    for kk in 0..16u64 {
-        let a_at = bin(l, "+", a_row, cst((kk / 8) * 16 + (kk % 8) * 2))?;
+    // An element's value as f32: a half widened, an fp8 byte decoded.
+    let load = |l: &mut Lower<'_, 'ctx>, p, which: usize| -> Result<FloatValue<'ctx>, String> {
+        match fp8 {
+            Some((fa, fb)) => {
+                let f = if which == 0 { fa } else { fb };
+                let x =
+                    l.b.build_load(l.cx.i8_type(), p, "")
+                        .llvm()?
+                        .into_int_value();
+                crate::fp8::decode(l, f, x)
+            }
+            None => {
+                let x = l.b.build_load(f16, p, "").llvm()?.into_float_value();
+                l.b.build_float_ext(x, f32, "").llvm()
+            }
+        }
+    };
+    for kk in 0..depth {
+        let a_at = bin(l, "+", a_row, cst(kk * bytes))?;
         let x = match quad {
             Some(first) => {
                 // Element 2·(q + 2·(k / 8)) + k % 2, q = 1 for rows g + 8.
@@ -1171,11 +1213,12 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
                         .into_pointer_value();
                 // SAFETY (LLVM semantics): a slot holds four halves.
                 let p = unsafe { l.b.build_in_bounds_gep(f16, p, &[within], "").llvm()? };
-                l.b.build_load(f16, p, "").llvm()?.into_float_value()
+                let x = l.b.build_load(f16, p, "").llvm()?.into_float_value();
+                l.b.build_float_ext(x, f32, "").llvm()?
             }
             None => {
                 let pa = swizzled(l, a_at)?;
-                l.b.build_load(f16, pa, "").llvm()?.into_float_value()
+                load(l, pa, 0)?
             }
         };
         let b_at = if trans_b {
@@ -1183,12 +1226,10 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
             let kb = bin(l, "+", kb, cst((kk % 8) * 128))?;
             bin(l, "+", b_line, kb)?
         } else {
-            bin(l, "+", b_line, cst((kk / 8) * 16 + (kk % 8) * 2))?
+            bin(l, "+", b_line, cst(kk * bytes))?
         };
         let pb = swizzled(l, b_at)?;
-        let y = l.b.build_load(f16, pb, "").llvm()?.into_float_value();
-        let x = l.b.build_float_ext(x, f32, "").llvm()?;
-        let y = l.b.build_float_ext(y, f32, "").llvm()?;
+        let y = load(l, pb, 1)?;
         let p = l.b.build_float_mul(x, y, "").llvm()?;
         sum = l.b.build_float_add(sum, p, "").llvm()?;
     }

@@ -174,10 +174,23 @@ const INDEX_ATTR: AttrConstraint = AttrConstraint {
 };
 
 /// The element type of a warpgroup MMA's A and B, `abType = bf16` (absent:
-/// f16).
+/// f16), or an 8-bit float (`f8E4M3FN`, `f8E5M2`) of the k32 form.
 const HALF_TYPE: AttrConstraint = AttrConstraint {
-    desc: "type attribute of f16 or bf16",
-    check: |a, u| matches!(a, AttrKind::Type(t) if matches!(u.type_kind(*t), TypeKind::Float(FloatKind::F16 | FloatKind::BF16))),
+    desc: "type attribute of f16, bf16, f8E4M3FN or f8E5M2",
+    check: |a, u| {
+        matches!(a, AttrKind::Type(t) if matches!(
+            u.type_kind(*t),
+            TypeKind::Float(FloatKind::F16 | FloatKind::BF16 | FloatKind::F8E4M3FN | FloatKind::F8E5M2)
+        ))
+    },
+    syntax: AttrSyntax::Full,
+};
+
+/// B's element type of an 8-bit warpgroup MMA where it differs from A's
+/// (`bType = f8E5M2` with `abType = f8E4M3FN`).
+const FP8_TYPE: AttrConstraint = AttrConstraint {
+    desc: "type attribute of f8E4M3FN or f8E5M2",
+    check: |a, u| matches!(a, AttrKind::Type(t) if matches!(u.type_kind(*t), TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2))),
     syntax: AttrSyntax::Full,
 };
 
@@ -309,7 +322,7 @@ aic::op! {
 }
 
 aic::op! {
-    /// `nvgpu.warpgroup.mma %da, %db, %c {abType = bf16}? {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
+    /// `nvgpu.warpgroup.mma %da, %db, %c {abType = T}? {bType = T}? {transposeB}? : vector<Kxf32> -> vector<Kxf32>`.
     pub WarpgroupMma = WARPGROUP_MMA {
         operands: [
             descriptor_a = "descriptorA": one(I64),
@@ -320,9 +333,10 @@ aic::op! {
         attributes: [
             transpose_b = "transposeB": optional(ac::UNIT),
             ab_type = "abType": optional(HALF_TYPE),
+            b_type = "bType": optional(FP8_TYPE),
         ],
         spec: OpSpec {
-            summary: "a warpgroup's asynchronous m64nNk16 matrix multiply-accumulate from shared memory",
+            summary: "a warpgroup's asynchronous m64nNk16 (k32 on fp8) matrix multiply-accumulate from shared memory",
             format: Some(
                 "$descriptorA `,` $descriptorB `,` $matrixC attr-dict `:` type($matrixC) `->` type($matrixD)",
             ),
@@ -456,6 +470,26 @@ pub fn transpose_b(ctx: &Context, op: Op) -> bool {
 /// not f16 ones.
 pub fn wgmma_bf16(ctx: &Context, op: Op) -> bool {
     matches!(attr_kind(ctx, op, "abType"), Some(AttrKind::Type(t)) if is_float(ctx, *t, FloatKind::BF16))
+}
+
+/// The fp8 formats of A and B of an 8-bit `warpgroup.mma` (m64nNk32:
+/// `abType` f8E4M3FN or f8E5M2, B's `bType` where it differs), `None` for
+/// the 16-bit forms.
+pub fn wgmma_fp8(ctx: &Context, op: Op) -> Option<(FloatKind, FloatKind)> {
+    let kind = |name: &str| match attr_kind(ctx, op, name) {
+        Some(AttrKind::Type(t)) => match ctx.type_kind(*t) {
+            TypeKind::Float(f @ (FloatKind::F8E4M3FN | FloatKind::F8E5M2)) => Some(*f),
+            _ => None,
+        },
+        _ => None,
+    };
+    let a = kind("abType")?;
+    Some((a, kind("bType").unwrap_or(a)))
+}
+
+/// The K of one `warpgroup.mma`: 32 bytes of fp8, 16 halves otherwise.
+pub fn wgmma_k(ctx: &Context, op: Op) -> i64 {
+    if wgmma_fp8(ctx, op).is_some() { 32 } else { 16 }
 }
 
 /// Whether a warpgroup MMA reads A from registers
@@ -614,9 +648,10 @@ fn verify_warpgroup_descriptor(ctx: &Context, op: Op) -> Result<(), Diagnostic> 
     let text = |t: Type| aic::printer::type_text(ctx.uniquer(), t);
     let d = WarpgroupDescriptor(op);
     let elem = shared_matrix(ctx, d.tensor(ctx), d.indices(ctx), "matrix").map_err(err)?;
-    if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) {
+    let fp8 = is_float(ctx, elem, FloatKind::F8E4M3FN) || is_float(ctx, elem, FloatKind::F8E5M2);
+    if !is_float(ctx, elem, FloatKind::F16) && !is_float(ctx, elem, FloatKind::BF16) && !fp8 {
         return Err(err(format!(
-            "describes f16 or bf16 matrices, not {}",
+            "describes f16, bf16 or fp8 (f8E4M3FN, f8E5M2) matrices, not {}",
             text(elem)
         )));
     }
@@ -644,6 +679,20 @@ fn verify_warpgroup_mma(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     let c = ctx.value_type(ctx.operands(op)[2]);
     let d = ctx.value_type(ctx.result(op, 0));
     let n = wgmma_n(ctx, op);
+    // The 8-bit forms read both matrices K-major (no transpose for 8-bit
+    // types) and A from shared memory; bType only beside an fp8 abType.
+    let fp8 = wgmma_fp8(ctx, op).is_some();
+    if fp8 && transpose_b(ctx, op) {
+        return Err(err(
+            "reads 8-bit B K-major only: transposeB is for 16-bit types".into(),
+        ));
+    }
+    if fp8 && WarpgroupMmaRegisterA::is(ctx, op) {
+        return Err(err("takes A from registers in 16-bit types only".into()));
+    }
+    if !fp8 && attr_kind(ctx, op, "bType").is_some() {
+        return Err(err("bType needs an fp8 abType".into()));
+    }
     if let Some(a) = WarpgroupMmaRegisterA::of(ctx, op) {
         // A's fragment: this thread's 8 elements of its warp's m16k16
         // slice, in mma.sync's A layout, of abType (f16 by default).

@@ -399,7 +399,21 @@ pub(super) fn gemm(
                 )
             })
     };
-    let wgmma_sized = tuner.wgmma && !first.is_conv() && half(first.result(ctx));
+    // fp8 GEMMs (e4m3/e5m2 A into f32) run on wgmma's k32 form too.
+    let fp8 = |v: Value| {
+        ctx.type_kind(ctx.value_type(v))
+            .element_type()
+            .is_some_and(|e| {
+                matches!(
+                    ctx.type_kind(e),
+                    TypeKind::Float(
+                        aic::float::FloatKind::F8E4M3FN | aic::float::FloatKind::F8E5M2
+                    )
+                )
+            })
+    };
+    let wgmma_sized =
+        tuner.wgmma && !first.is_conv() && (half(first.result(ctx)) || fp8(first.a(ctx)));
     if wgmma_sized && p.k >= LONG_K && a.as_load().is_none() {
         return Err(
             "a prologue on A of a warpgroup-MMA GEMM with a long K loop (it would not pipeline)"

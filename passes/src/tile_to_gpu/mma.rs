@@ -227,6 +227,9 @@ pub(super) struct Copy {
     /// 8 rows of one column.
     pub(super) trans: bool,
     pub(super) desc: Desc,
+    /// Elements of one 16-byte copy: [`CHUNK`] of f16 or bf16, 16 of a
+    /// byte type.
+    pub(super) chunk: i64,
 }
 
 /// A shared tile ldmatrix reads: its view, row length (of the stored
@@ -336,7 +339,9 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
     }
 }
 
-pub(super) use plan::{CHUNK, Shared, column_contiguous, decide, pipeline, plan, plan_shared};
+pub(super) use plan::{
+    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, decide, pipeline, plan, plan_shared,
+};
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
 /// `n`) where `wgmma`, else the instruction's (mma.sync's of depth
@@ -426,7 +431,7 @@ pub(super) fn typed_warps(
         }
         Layout::Wgmma { n }
             if kind == Kind::Wgmma
-                && half_gemm_shape(ctx, gemm).is_some()
+                && super::wgmma::gemm_types(ctx, gemm).is_some()
                 && threads % 128 == 0
                 && rows == 16 * (threads / 32) =>
         {
@@ -926,7 +931,7 @@ impl Lower<'_> {
         let place = |s: &mut Self, row: Value, col: Value| {
             if swizzled {
                 // The chunk's start, then the element within it.
-                let chunk = s.swizzled_at(row, col, rows);
+                let chunk = s.swizzled_at(row, col, rows, CHUNK);
                 let c8 = ab::index(s, CHUNK);
                 let within = ab::binary::<arith::RemUI>(s, col, c8);
                 ab::binary::<arith::AddI>(s, chunk, within)

@@ -221,6 +221,18 @@ pub(super) fn pipe_of(
             ));
         }
     }
+    // Byte tiles are staged for the loop's one gemm on wgmma only.
+    if mma::byte_pipe(&pipe) {
+        let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+        let single = body.and_then(|b| mma::single_gemm(ctx, b, &pipe));
+        if !single.is_some_and(|g| p.is_wgmma(g)) {
+            return Err(err(
+                ctx,
+                l,
+                "a pipelined loop of 8-bit tiles whose one gemm is not on wgmma",
+            ));
+        }
+    }
     pipe.depth = stages;
     Ok(Some(pipe))
 }
@@ -265,13 +277,15 @@ pub(super) fn check(
                 format!("a laid-out shared tile read other than as A or B of {what}"),
             ));
         }
+        // 16-byte units: 8 halves (swizzle<3, 3, 3>), 16 bytes (<3, 4, 3>).
+        let chunk = mma::tile_type(ctx, r).and_then(|t| mma::chunk_of(ctx, t.elem));
         if let Layout::Swizzle { trans, .. } = l
-            && l != wgmma::swizzle(trans)
+            && chunk.is_none_or(|c| l != wgmma::swizzle(trans, c))
         {
             return Err(err(
                 ctx,
                 o,
-                "a swizzle other than wgmma's 128-byte swizzle<3, 3, 3>",
+                "a swizzle other than wgmma's 128-byte swizzle (<3, 3, 3> of 16-bit elements, <3, 4, 3> of 8-bit ones)",
             ));
         }
         let trans = lines(ctx, o).is_some_and(|(_, t, _)| t);
@@ -382,7 +396,11 @@ mod tests {
                     trans: true,
                 },
             ),
-            (Kind::Wgmma, wgmma::swizzle(false), wgmma::swizzle(true)),
+            (
+                Kind::Wgmma,
+                wgmma::swizzle(false, mma::CHUNK),
+                wgmma::swizzle(true, mma::CHUNK),
+            ),
         ] {
             let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
             let m = parse(&mut ctx);

@@ -4,12 +4,20 @@
 //! from the shared ring, with no fragment loads.
 //!
 //! Which gemms: those [`super::mma`] pipelines as a loop's only gemm
-//! (f16 x f16 -> f32 or bf16 x bf16 -> f32, its operands the loop's
+//! (f16 x f16 -> f32 or bf16 x bf16 -> f32, or fp8 x fp8 -> f32 with
+//! `f8E4M3FN`/`f8E5M2` each either, its operands the loop's
 //! staged transfers), in
 //! blocks of whole warpgroups (128 threads) stacked along M, one m64 row
 //! block each (M = 64 x warpgroups), N a multiple of 8 up to 256 (of 64
-//! when B is N-major), a K step a multiple of 64, 3 stages or more. Other
-//! gemms keep mma.sync.
+//! when B is N-major), a K step a multiple of a 128-byte run (64 halves,
+//! 128 bytes), 3 stages or more. PTX's 8-bit forms (m64nNk32) take no
+//! transpose, so an fp8 B must be K-major (`Copy::trans`: memory
+//! contiguous along K). Other gemms keep mma.sync.
+//!
+//! An fp8 gemm is the f16 one in bytes: 16-byte copies of 16 elements,
+//! 128-element runs (`swizzle<3, 4, 3>`), four k32 steps a run, the
+//! descriptors' strides in bytes alike; `abType` names A's format and
+//! `bType` B's where it differs.
 //!
 //! Shared tiles are stored in the 128-byte-swizzled layout the wgmma
 //! descriptors describe: a tile of `lines` lines (A's rows; B's columns
@@ -43,7 +51,7 @@ use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Context, Op, Value};
 use aic::op_def::OpHandle;
-use aic::types::TypeKind;
+use aic::types::{Type, TypeKind};
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::memref::build as mb;
@@ -53,6 +61,26 @@ use aic_dialects::{nvgpu, nvvm};
 
 /// Elements of a 128-byte swizzled run of f16 or bf16 (one line of an atom).
 pub(super) const RUN: i64 = 64;
+
+/// The element types a wgmma gemm multiplies, if `gemm` is one wgmma
+/// runs: f16 or bf16 (both alike, k16), or fp8 (`f8E4M3FN` / `f8E5M2`,
+/// each either, k32), into f32; with the elements of a 16-byte chunk (8
+/// or 16).
+pub(super) fn gemm_types(ctx: &Context, gemm: Op) -> Option<(Type, Type, i64)> {
+    let g = tile::Gemm::of(ctx, gemm)?;
+    let (a, b) = (tile_type(ctx, g.a(ctx))?, tile_type(ctx, g.b(ctx))?);
+    if super::mma::half_gemm_shape(ctx, gemm).is_some() {
+        return Some((a.elem, b.elem, CHUNK));
+    }
+    let fp8 = |t: Type| {
+        matches!(
+            ctx.type_kind(t),
+            TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2)
+        )
+    };
+    (super::mma::s8_gemm_shape(ctx, gemm).is_some() && fp8(a.elem) && fp8(b.elem))
+        .then_some((a.elem, b.elem, 16))
+}
 
 /// Bytes between the 8-line groups of an atom (its size).
 const ATOM_BYTES: i64 = 1024;
@@ -73,15 +101,21 @@ pub(super) fn fits(ctx: &Context, gemm: Op, pipe: &Pipe, threads: i64) -> bool {
     let (Some(ca), Some(cb)) = (copy(ga), copy(gb)) else {
         return false;
     };
+    let Some((_, _, chunk)) = gemm_types(ctx, gemm) else {
+        return false;
+    };
+    // 128-byte runs: 64 halves or 128 bytes; 8-bit B K-major only.
+    let run = 8 * chunk;
+    let byte = chunk != CHUNK;
     threads % 128 == 0
         && pipe.depth >= 3
         && m == 16 * warps
         && n % 8 == 0
         && n <= 256
-        && k % RUN == 0
+        && k % run == 0
         && ca.transfer != cb.transfer
         && !ca.trans
-        && (cb.trans || n % RUN == 0)
+        && (cb.trans || (!byte && n % run == 0))
 }
 
 /// The accumulator layout of a wgmma gemm of N `n` in a block of
@@ -97,12 +131,14 @@ pub(super) fn warps(n: i64, threads: i64) -> Warps {
 }
 
 /// The swizzle of a shared tile wgmma reads: 128-byte runs (2^3 units
-/// of 8 halves) in 8-line groups, line `r`'s unit `c` stored at `c ^ (r %
-/// 8)`; `trans` where the tile is stored column after column.
-pub(super) fn swizzle(trans: bool) -> Layout {
+/// of 16 bytes: 8 halves, `swizzle<3, 3, 3>`, or 16 bytes of an 8-bit
+/// type, `swizzle<3, 4, 3>`; `chunk` the unit's elements) in 8-line
+/// groups, line `r`'s unit `c` stored at `c ^ (r % 8)`; `trans` where the
+/// tile is stored column after column.
+pub(super) fn swizzle(trans: bool, chunk: i64) -> Layout {
     Layout::Swizzle {
         b: 3,
-        m: 3,
+        m: if chunk == CHUNK { 3 } else { 4 },
         s: 3,
         trans,
     }
@@ -116,24 +152,36 @@ pub(super) fn swizzle_operands(ctx: &Context, gemm: Op, pipe: &Pipe, shared: &mu
     };
     let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
     for c in [copy(g.a(ctx)), copy(g.b(ctx))].into_iter().flatten() {
-        shared.layouts.insert(c.transfer, swizzle(c.trans));
+        shared.layouts.insert(c.transfer, swizzle(c.trans, c.chunk));
     }
 }
 
 impl Lower<'_> {
     /// The element offset, in a swizzled tile of `lines` lines, of the
-    /// 8-element chunk starting at element `within` of line `line`.
-    pub(super) fn swizzled_at(&mut self, line: Value, within: Value, lines: i64) -> Value {
-        let (run, c8) = (ab::index(self, RUN), ab::index(self, CHUNK));
+    /// 16-byte chunk (of `chunk` elements: 8 halves, 16 bytes) starting at
+    /// element `within` of line `line`.
+    pub(super) fn swizzled_at(
+        &mut self,
+        line: Value,
+        within: Value,
+        lines: i64,
+        chunk: i64,
+    ) -> Value {
+        let run_len = 8 * chunk;
+        let (run, cc, c8) = (
+            ab::index(self, run_len),
+            ab::index(self, chunk),
+            ab::index(self, 8),
+        );
         let block = ab::binary::<arith::DivUI>(self, within, run);
         let w = ab::binary::<arith::RemUI>(self, within, run);
-        let chunk = ab::binary::<arith::DivUI>(self, w, c8);
+        let unit = ab::binary::<arith::DivUI>(self, w, cc);
         let r8 = ab::binary::<arith::RemUI>(self, line, c8);
-        let chunk = ab::binary::<arith::XOrI>(self, chunk, r8);
+        let unit = ab::binary::<arith::XOrI>(self, unit, r8);
         let zero = ab::index(self, 0);
-        let at = self.mul_add(block, lines * RUN, zero);
-        let at = self.mul_add(line, RUN, at);
-        self.mul_add(chunk, CHUNK, at)
+        let at = self.mul_add(block, lines * run_len, zero);
+        let at = self.mul_add(line, run_len, at);
+        self.mul_add(unit, chunk, at)
     }
 
     /// A descriptor of the swizzled matrix at element `at` of `view`.
@@ -188,10 +236,15 @@ impl Lower<'_> {
         let u = self.ctx.uniquer().clone();
         let i1 = u.int_type(1);
         let f32 = u.ty(TypeKind::Float(FloatKind::F32));
-        // bf16 matrices say so (`abType = bf16`); f16 is the default.
-        let elem = rings[ia].3.elem;
-        let ab_type = (super::mma::half_kind(self.ctx, elem) == Some(FloatKind::BF16))
+        // bf16 matrices say so (`abType = bf16`); f16 is the default;
+        // fp8 ones name A's format and B's where it differs (`bType`).
+        let (elem, elem_b) = (rings[ia].3.elem, rings[ib].3.elem);
+        let chunk = super::mma::chunk_of(self.ctx, elem).unwrap_or(CHUNK);
+        let byte = chunk != CHUNK;
+        let ab_type = (byte || super::mma::half_kind(self.ctx, elem) == Some(FloatKind::BF16))
             .then(|| u.attr(AttrKind::Type(elem)));
+        let b_type = (byte && elem_b != elem).then(|| u.attr(AttrKind::Type(elem_b)));
+        let run = 8 * chunk;
         let len = w.slots();
         let vty = u.ty(TypeKind::Vector {
             shape: [len].as_slice().into(),
@@ -218,7 +271,7 @@ impl Lower<'_> {
         let c128 = ab::index(self, 128);
         let g = ab::binary::<arith::DivUI>(self, self.tid, c128);
         let zero = ab::index(self, 0);
-        let a_rows = self.mul_add(g, 64 * RUN, zero);
+        let a_rows = self.mul_add(g, 64 * run, zero);
         let proxy_kind = aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u);
         let proxy_space = aic_dialects::nvvm::SharedSpace::Cta.attr(&u);
         let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
@@ -237,6 +290,8 @@ impl Lower<'_> {
             k_major_b,
             a_rows,
             ab_type,
+            b_type,
+            run,
             vty,
         };
         if let Some(tma) = super::tma::ring_of(self.ctx, gemm, pipe)? {
@@ -282,8 +337,9 @@ impl Lower<'_> {
         self.set_frag(results[0], acc, w, &t);
     }
 
-    /// One iteration's wgmmas on ring stage `slot`: its k16 steps as one
-    /// committed group on accumulator `v`; gives the new accumulator.
+    /// One iteration's wgmmas on ring stage `slot`: its k16 steps (k32
+    /// of fp8) as one committed group on accumulator `v`; gives the new
+    /// accumulator.
     pub(super) fn wgmma_steps(&mut self, st: &Steps<'_>, slot: Value, v: Value) -> Value {
         let u = self.ctx.uniquer().clone();
         let (rings, ia, ib) = (st.rings, st.ia, st.ib);
@@ -295,13 +351,16 @@ impl Lower<'_> {
         let base_b = self.mul_add(slot, sb, zero);
         nvvm::WgmmaFence::build(self);
         let mut v = v;
-        for k in (0..kk).step_by(16) {
-            let within = k % RUN;
-            let at_a = ab::index(self, (k / RUN) * m * RUN + within);
+        let run = st.run;
+        // One instruction: 32 bytes of K (16 halves, 32 fp8 elements).
+        let depth = if run == RUN { 16 } else { 32 };
+        for k in (0..kk).step_by(depth as usize) {
+            let within = k % run;
+            let at_a = ab::index(self, (k / run) * m * run + within);
             let at_a = ab::binary::<arith::AddI>(self, base_a, at_a);
             let da = self.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
             let (at_b, lbo) = if k_major_b {
-                ((k / RUN) * n * RUN + within, 16)
+                ((k / run) * n * run + within, 16)
             } else {
                 (k * RUN, kk * 2 * RUN)
             };
@@ -309,8 +368,17 @@ impl Lower<'_> {
             let at_b = ab::binary::<arith::AddI>(self, base_b, at_b);
             let db = self.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
             let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
-            v = nvgpu::WarpgroupMma::build(self, da, db, v, transpose_b, st.ab_type, st.vty)
-                .matrix_d(self.ctx);
+            v = nvgpu::WarpgroupMma::build(
+                self,
+                da,
+                db,
+                v,
+                transpose_b,
+                st.ab_type,
+                st.b_type,
+                st.vty,
+            )
+            .matrix_d(self.ctx);
         }
         nvvm::WgmmaCommit::build(self);
         v
@@ -331,5 +399,9 @@ pub(super) struct Steps<'a> {
     pub(super) k_major_b: bool,
     pub(super) a_rows: Value,
     pub(super) ab_type: Option<aic::attributes::Attr>,
+    /// B's fp8 format where it differs from A's.
+    pub(super) b_type: Option<aic::attributes::Attr>,
+    /// Elements of a 128-byte run (64 halves, 128 bytes).
+    pub(super) run: i64,
     pub(super) vty: aic::types::Type,
 }

@@ -40,7 +40,7 @@
 //! block before its first wgmma.
 
 use super::Lower;
-use super::mma::{Pipe, Plan, Shared, tile_type};
+use super::mma::{CHUNK, Pipe, Plan, Shared, tile_type};
 use super::wgmma::{RUN, swizzle};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -120,10 +120,10 @@ pub(super) fn gemms(
 /// transfer) reads from shared memory as stored in wgmma's swizzle: Q
 /// and K's ring as A and K-major B, V's ring N-major.
 pub(super) fn swizzle_operands(ctx: &Context, [g1, g2, q]: [Op; 3], shared: &mut Shared) {
-    shared.layouts.insert(q, swizzle(false));
+    shared.layouts.insert(q, swizzle(false, CHUNK));
     for (g, trans) in [(g1, true), (g2, false)] {
         if let Some(t) = tile::Gemm::of(ctx, g).and_then(|g| ctx.defining_op(g.b(ctx))) {
-            shared.layouts.insert(t, swizzle(trans));
+            shared.layouts.insert(t, swizzle(trans, CHUNK));
         }
     }
 }
@@ -277,7 +277,7 @@ impl Lower<'_> {
                     let at_a = base(self, pa.base, (k / RUN) * m * RUN + k % RUN);
                     let at_a = ab::binary::<arith::AddI>(self, at_a, a_rows);
                     let da = self.wgmma_descriptor(pa.view, at_a, 16);
-                    nvgpu::WarpgroupMma::build(self, da, db, v, transpose_b, ab_type, vty)
+                    nvgpu::WarpgroupMma::build(self, da, db, v, transpose_b, ab_type, None, vty)
                         .matrix_d(self.ctx)
                 }
                 (None, None) => unreachable!("A is in registers or shared"),

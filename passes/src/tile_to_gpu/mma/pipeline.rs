@@ -1,7 +1,7 @@
 //! Pipelined K loops on tensor cores: asynchronous copies of the next
 //! stages while the current one's mma.sync run (see [`Lower::lower_pipelined`]).
 
-use super::{CHUNK, MmaOperands, Padded, Pipe, Warps, int_attr, single_gemm};
+use super::{MmaOperands, Padded, Pipe, Warps, int_attr, single_gemm};
 use crate::tile_to_gpu::{Lower, body_of, err, shared_layout};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
@@ -100,15 +100,16 @@ impl Lower<'_> {
                 let csize = ab::index(s, *size);
                 let base = ab::binary::<arith::MulI>(s, slot, csize);
                 let (rows, cols) = (t.shape[0], t.shape[1]);
-                let runs = if c.trans { rows / CHUNK } else { cols / CHUNK };
-                let per = rows * cols / CHUNK / s.threads;
+                let chunk = c.chunk;
+                let runs = if c.trans { rows / chunk } else { cols / chunk };
+                let per = rows * cols / chunk / s.threads;
                 for j in 0..per {
                     let cj = ab::index(s, j * s.threads);
                     let ch = ab::binary::<arith::AddI>(s, s.tid, cj);
                     let cr = ab::index(s, runs);
                     let line = ab::binary::<arith::DivUI>(s, ch, cr);
                     let q = ab::binary::<arith::RemUI>(s, ch, cr);
-                    let c8 = ab::index(s, CHUNK);
+                    let c8 = ab::index(s, chunk);
                     let within = ab::binary::<arith::MulI>(s, q, c8);
                     let (row, col) = if c.trans {
                         (within, line)
@@ -124,7 +125,7 @@ impl Lower<'_> {
                     let n = ab::select(s, ok, c8, zero);
                     let at = if *swizzled {
                         let lines = if c.trans { cols } else { rows };
-                        s.swizzled_at(line, within, lines)
+                        s.swizzled_at(line, within, lines, chunk)
                     } else {
                         s.mul_add(line, *stride, within)
                     };
@@ -136,7 +137,7 @@ impl Lower<'_> {
                         *view,
                         &[at],
                         Some(n),
-                        int_attr(&u, CHUNK, u.ty(TypeKind::Index)),
+                        int_attr(&u, chunk, u.ty(TypeKind::Index)),
                         Some(u.attr(AttrKind::Unit)),
                         token,
                     )

@@ -142,6 +142,19 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                     .filter(|pipe| attention(pipe))
             })
             .filter(|pipe| pipe.depth >= 2);
+        // Byte transfers are staged for wgmma only (mma.sync gathers its
+        // byte fragments from unpipelined tiles).
+        let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
+        let pipe = pipe.filter(|pipe| {
+            !byte_pipe(pipe)
+                || (kind == Kind::Wgmma
+                    && body
+                        .and_then(|b| single_gemm(ctx, b, pipe))
+                        .is_some_and(|g| {
+                            crate::tile_to_gpu::wgmma::fits(ctx, g, pipe, threads)
+                                && (adopt || p.wgmma.contains(&g))
+                        }))
+        });
         if let Some(pipe) = pipe {
             for c in pipe.copies.iter().filter(|c| c.trans) {
                 let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
@@ -182,6 +195,12 @@ pub(in crate::tile_to_gpu) fn plan_shared(
         }
     }
     (shared, swizzled)
+}
+
+/// Whether pipeline `pipe` stages byte tiles (fp8 or i8), which only a
+/// wgmma gemm reads from a ring.
+pub(in crate::tile_to_gpu) fn byte_pipe(pipe: &Pipe) -> bool {
+    pipe.copies.iter().any(|c| c.chunk != CHUNK)
 }
 
 /// Which maps and stores of a kernel run on the fragments of tensor-core
@@ -335,6 +354,20 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
 /// Elements an asynchronous copy moves (16 bytes of f16).
 pub(in crate::tile_to_gpu) const CHUNK: i64 = 8;
 
+/// Elements of type `t` a 16-byte asynchronous copy moves, for the types
+/// pipelines stage: 8 of f16 or bf16, 16 of fp8 (`f8E4M3FN`, `f8E5M2`)
+/// or i8.
+pub(in crate::tile_to_gpu) fn chunk_of(ctx: &Context, t: Type) -> Option<i64> {
+    if super::half_kind(ctx, t).is_some() {
+        return Some(CHUNK);
+    }
+    match ctx.type_kind(t) {
+        TypeKind::Float(FloatKind::F8E4M3FN | FloatKind::F8E5M2) => Some(16),
+        TypeKind::Integer { width: 8, .. } => Some(16),
+        _ => None,
+    }
+}
+
 pub(in crate::tile_to_gpu) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
     let a = arith::Constant::defining(ctx, v)?.value(ctx)?;
     match ctx.attr_kind(a) {
@@ -448,9 +481,9 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
                 let tt = tile_type(ctx, ctx.result(o, 0))?;
-                super::half_kind(ctx, tt.elem)?;
+                let chunk = chunk_of(ctx, tt.elem)?;
                 let (rows, cols) = (tt.shape[0], tt.shape[1]);
-                if (rows * cols / CHUNK) % threads != 0 {
+                if (rows * cols / chunk) % threads != 0 {
                     return None;
                 }
                 let buf_shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();
@@ -458,7 +491,12 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
                     None => Desc::row_major(&buf_shape),
                 };
-                let cd = chunk_dim(&desc).or_else(|| chunk_dim_probed(&desc))?;
+                // Byte chunks: affine views only.
+                let cd = if chunk == CHUNK {
+                    chunk_dim(&desc).or_else(|| chunk_dim_probed(&desc))?
+                } else {
+                    affine_chunk_dim(&desc, chunk)?
+                };
                 let rank = desc.upper.len();
                 // The tile's dims are the descriptor's last two.
                 let trans = match cd {
@@ -470,9 +508,9 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 let ext = if trans { rows } else { cols };
                 // A run-time lower bound proves no multiple.
                 let lb_known = if lower.is_some() { 1 } else { lb };
-                if ext % CHUNK != 0
+                if ext % chunk != 0
                     || (trans && used_as != 1)
-                    || !multiple_of(ctx, origin[cd], CHUNK, (iv, lb_known, step))
+                    || !multiple_of(ctx, origin[cd], chunk, (iv, lb_known, step))
                 {
                     return None;
                 }
@@ -482,6 +520,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     transfer: o,
                     trans,
                     desc,
+                    chunk,
                 });
             }
             Some(TileOp::For(_)) => return None,
@@ -508,6 +547,18 @@ pub(in crate::tile_to_gpu) fn pipeline(
 /// stride and the base offset multiples of the chunk, its length whole
 /// chunks (so a chunk is wholly inside or outside).
 pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
+    chunk_dim_by(d, CHUNK, true)
+}
+
+/// [`chunk_dim`] for chunks of `chunk` elements (16 of a byte type),
+/// affine descriptors only.
+fn affine_chunk_dim(d: &Desc, chunk: i64) -> Option<usize> {
+    chunk_dim_by(d, chunk, false)
+}
+
+/// [`chunk_dim`] in chunks of `chunk` elements; `separable`: a
+/// descriptor that is not affine may still be separable (in [`CHUNK`]s).
+fn chunk_dim_by(d: &Desc, chunk: i64, separable: bool) -> Option<usize> {
     let rank = d.upper.len();
     let lead = rank.saturating_sub(2);
     let merges_lead = |s: &aic_dialects::coord::Step| {
@@ -529,7 +580,9 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
         return None;
     }
     if !affine {
-        return separable_chunk_dim(&d.simplify());
+        return separable
+            .then(|| separable_chunk_dim(&d.simplify()))
+            .flatten();
     }
     let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
     let o = at(&vec![0; rank])?;
@@ -545,15 +598,15 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
         .map(|k| (k as i64 + 2).min(d.upper[k] - 1).max(0))
         .collect();
     let lin: i64 = o + probe.iter().zip(&strides).map(|(i, s)| i * s).sum::<i64>();
-    if at(&probe)? != lin || o % CHUNK != 0 {
+    if at(&probe)? != lin || o % chunk != 0 {
         return None;
     }
     let cd = strides.iter().position(|s| *s == 1)?;
     let ok = strides
         .iter()
         .enumerate()
-        .all(|(k, s)| k == cd || s % CHUNK == 0)
-        && d.upper[cd] % CHUNK == 0;
+        .all(|(k, s)| k == cd || s % chunk == 0)
+        && d.upper[cd] % chunk == 0;
     // A merged leading dim is affine piecewise only: every one of its
     // indices must move by whole chunks.
     let merged = d
@@ -567,7 +620,7 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
             && (0..d.upper[k]).all(|v| {
                 let mut idx = vec![0; rank];
                 idx[k] = v;
-                at(&idx).is_some_and(|x| (x - o) % CHUNK == 0)
+                at(&idx).is_some_and(|x| (x - o) % chunk == 0)
             })
     });
     (ok && whole).then_some(cd)

@@ -12,9 +12,12 @@
 //! The fp8 form, `mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32`
 //! (and e5m2; sm_89+), has exactly these byte layouts for A and B and
 //! f32's accumulator, so fp8 gemms (`f8E4M3FN`/`f8E5M2` A and B into f32)
-//! take this path too, element types aside. Hopper's wgmma e4m3 would
-//! double the rate again but needs K-major operands in shared memory: the
-//! next step, not built.
+//! take this path too, element types aside. On sm_90a (`mma=wgmma`) an
+//! fp8 gemm whose B is K-major (memory contiguous along K) and that is a
+//! pipelined loop's one gemm runs on wgmma's k32 form instead, at twice
+//! the rate ([`crate::tile_to_gpu::wgmma`]); an N-major B stays here, as do
+//! i8 gemms (wgmma's s8 form would need an i32 accumulator the wgmma path
+//! does not carry).
 
 use super::*;
 use aic_dialects::nvgpu::fragments::{Fragment, S8_A, S8_B};

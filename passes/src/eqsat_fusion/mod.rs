@@ -754,8 +754,11 @@ impl Pass for EqsatFusion {
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         let rules = self.rewrites(ctx.registry()).map_err(Diagnostic::error)?;
         let mut changed = splits_to_slices(ctx, root);
-        // The dense path of 2:4-sparse products (no mma.sp lowering yet).
-        changed |= crate::sparsify::expand_sparse_matmuls(ctx, root);
+        // 2:4-sparse products stay compressed where the target's GEMMs take
+        // them (`tile.sparse_gemm`); elsewhere they run densely.
+        if !self.target.sparse_gemm {
+            changed |= crate::sparsify::expand_sparse_matmuls(ctx, root);
+        }
         for run in runs(ctx, root) {
             changed |= self.run_one(ctx, &run, &rules);
         }

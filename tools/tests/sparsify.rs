@@ -166,8 +166,10 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
 /// multiples of the GEMM's tiles, K a multiple of 4), a bias and ReLU
 /// epilogue: the sparse product stays compressed through eqsat-fusion and
 /// fusion-to-tile (one kernel: a `tile.sparse_gemm` K loop with the
-/// epilogue, no dense `tile.gemm`), and the host run, with tensor cores
-/// (`--mma=nvgpu`, emulated) and without, matches the interpreter.
+/// epilogue, no dense `tile.gemm`), and the host run matches the
+/// interpreter: without matrix units (the compressed kernel, SIMT) and with
+/// emulated tensor cores (`--mma=nvgpu`, where the compile pipeline expands
+/// the product to a dense one: no `mma.sp` lowering yet).
 #[test]
 fn sparse_gemms_run_compressed_on_the_host() {
     let cases: &[(usize, usize, usize, bool, &str)] = &[

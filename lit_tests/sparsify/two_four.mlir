@@ -1,12 +1,16 @@
 // sparsify{pattern=2:4}: a 2:4 weight (two nonzeros in every four along K)
 // is stored as values and metadata ([N, K/2] each: the rows of W^T, the
 // sparse operand A of mma.sp) read by a graph.sparse_matmul; a transposed
-// weight groups along its columns. The host run takes the dense path (the
-// weight expanded before a graph.matmul, by eqsat-fusion).
+// weight groups along its columns. eqsat-fusion keeps the sparse product
+// where the target's GEMMs take it compressed (the H100 and the host: a
+// tile.sparse_gemm K loop) and expands it to a dense graph.matmul
+// elsewhere (trn1); the host run takes the sparse path.
 // RUN: aic-opt %s --sparsify | FileCheck %s
 // RUN: aic-opt %s --sparsify=report=true 2>&1 >/dev/null | FileCheck %s --check-prefix=REPORT
 // RUN: aic-opt %s --sparsify > %t.mlir
-// RUN: aic-opt %t.mlir --eqsat-fusion | FileCheck %s --check-prefix=DENSE
+// RUN: aic-opt %t.mlir --eqsat-fusion=target=trn1 | FileCheck %s --check-prefix=DENSE
+// RUN: aic-opt %t.mlir --eqsat-fusion | FileCheck %s --check-prefix=KEEP
+// RUN: aic-opt %t.mlir --eqsat-fusion --fusion-to-tile | FileCheck %s --check-prefix=TILE
 // RUN: aic-run --target=host --check %t.mlir --entry=@plain --args='[dense<0.5> : tensor<4x64xf32>]' 2>&1 | FileCheck %s --check-prefix=HOST
 
 // CHECK-LABEL: func.func @plain
@@ -18,6 +22,17 @@
 // DENSE-NOT: graph.sparse_matmul
 // DENSE: graph.iota
 // DENSE: graph.matmul
+// KEEP-LABEL: func.func @plain
+// KEEP-NOT: graph.matmul
+// KEEP: graph.sparse_matmul %arg0, %{{.*}}, %{{.*}} transpose_b
+// KEEP-NOT: graph.iota
+// TILE-LABEL: tile.kernel @gemm_0
+// TILE: tile.for
+// TILE: arith.divui
+// TILE: tile.load %arg1[{{.*}}] through #coord.desc<[32, 64] | embed<2048: 1, 32> [0, 1] -> [0]> : memref<64x32xf32> -> !tile.tile<[[H:[0-9]+]]x[[N:[0-9]+]]xf32>
+// TILE: tile.load %arg2[{{.*}}] through #coord.desc<[32, 64] | embed<2048: 1, 32> [0, 1] -> [0]> : memref<64x32xi8> -> !tile.tile<[[H]]x[[N]]xi8>
+// TILE: tile.sparse_gemm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} level = block : !tile.tile<{{[0-9]+}}x{{[0-9]+}}xf32, shared>, !tile.tile<[[H]]x[[N]]xf32, shared>, !tile.tile<[[H]]x[[N]]xi8, shared>
+// TILE-NOT: tile.gemm
 // REPORT: sparsify: 64x64 weight of a matmul compressed to 2:4 (64x32 values and metadata); 0 elements pruned (0.000e0 of its norm)
 // HOST: check: ok
 func.func @plain(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {

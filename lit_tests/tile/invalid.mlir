@@ -163,3 +163,27 @@ tile.kernel @k grid = [1] {
   %y = tile.convert_layout %x : !tile.tile<8x8xf32> -> !tile.tile<8x8xf32, mma<16, 8, 16>>
   tile.return
 }
+// -----
+
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %i = arith.constant 0 : i8
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32>
+  %v = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32>
+  %m = tile.broadcast %i, dims = [] : i8 -> !tile.tile<8x8xi8>
+  // expected-error@+1 {{'tile.sparse_gemm' op shapes [8, 8] x 2:4[8, 8] + [8, 8] do not form a 2:4-sparse matrix product}}
+  %r = tile.sparse_gemm %x, %v, %m, %x level = block : !tile.tile<8x8xf32>, !tile.tile<8x8xf32>, !tile.tile<8x8xi8>, !tile.tile<8x8xf32> -> !tile.tile<8x8xf32>
+  tile.return
+}
+// -----
+
+tile.kernel @k grid = [1] {
+^bb0(%a: memref<8x8xf32>):
+  %z = arith.constant 0.0 : f32
+  %x = tile.broadcast %z, dims = [] : f32 -> !tile.tile<8x8xf32>
+  %v = tile.broadcast %z, dims = [] : f32 -> !tile.tile<4x8xf32>
+  // expected-error@+1 {{'tile.sparse_gemm' op the metadata must be an integer tile of the values' shape}}
+  %r = tile.sparse_gemm %x, %v, %v, %x level = block : !tile.tile<8x8xf32>, !tile.tile<4x8xf32>, !tile.tile<4x8xf32>, !tile.tile<8x8xf32> -> !tile.tile<8x8xf32>
+  tile.return
+}

@@ -21,6 +21,15 @@ pub fn whole_rows_fit(n: i64) -> bool {
     ROW_BLOCK * n <= ACC_ELEMS
 }
 
+/// Whether a kernel of `gemms` GEMMs, `sparse` of them 2:4-sparse products
+/// (`graph.sparse_matmul`), is one the GEMM generator takes: a sparse
+/// product anchors a kernel of its own (with a prologue on A and an
+/// epilogue), never beside or before another GEMM (no horizontal siblings,
+/// GEMM chains or attention around it).
+pub fn sparse_gemms_fit(gemms: usize, sparse: usize) -> bool {
+    sparse == 0 || gemms <= 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -31,5 +40,12 @@ mod tests {
         assert!(whole_rows_fit(256));
         assert!(!whole_rows_fit(257));
         assert!(!whole_rows_fit(768));
+    }
+
+    #[test]
+    fn a_sparse_product_fuses_alone() {
+        assert!(sparse_gemms_fit(1, 1));
+        assert!(sparse_gemms_fit(2, 0));
+        assert!(!sparse_gemms_fit(2, 1));
     }
 }

@@ -112,6 +112,10 @@ pub fn matrix_pipeline(
         None if target == "amdgpu" => "amdgpu",
         None => "false",
     };
+    // 2:4-sparse products run compressed (tile.sparse_gemm) on SIMT lanes
+    // only: on matrix units the dense product of the expanded weight is
+    // faster until tile-to-gpu lowers tile.sparse_gemm onto mma.sp.
+    let sparse = if mma == "false" { "true" } else { "false" };
     // Wgmma's tiles are fusion-to-tile's choice too.
     let wgmma = if mma == "wgmma" { " wgmma=true" } else { "" };
     let mma = if mma == "false" {
@@ -125,7 +129,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -6,7 +6,7 @@ use super::ops::{desc_of, tile_of, written_desc};
 use super::types::tile_type;
 use super::{
     Broadcast, ConvertLayout, For, Gemm, Iota, KERNEL, Launch, Load, Map, ProgramId, Reduce,
-    ReduceKind, Store, Transfer, Valid,
+    ReduceKind, SparseGemm, Store, Transfer, Valid,
 };
 use crate::coord::desc::row_major_indices;
 use crate::gpu::{PROGRAM, kernel_of, run_grid};
@@ -157,6 +157,49 @@ impl Run for Gemm {
                 let mut s = get(&acc.data, (i * n + j) as usize);
                 for t in 0..k {
                     s += get(&a.data, (i * k + t) as usize) * get(&b.data, (t * n + j) as usize);
+                }
+                out.push(s);
+            }
+        }
+        Ok(vec![tile_value(
+            acc.ty,
+            acc.shape.clone(),
+            store_as(ctx.uniquer(), elem, out),
+        )])
+    }
+}
+
+/// Each kept value at its position: `acc[i, j] + sum over groups g and
+/// their two rows r of a[i, 4g + meta[r, j]] * values[r, j]`. For metadata
+/// `graph.sparse_matmul` accepts (two increasing positions a group) this is
+/// the product with `graph::sparse::expand`'s weight; a tile's padding (zero
+/// values at position 0) adds nothing. A position outside 0..4 is an error.
+impl Run for SparseGemm {
+    fn run(self, it: &mut Interp<'_>, args: &[Tensor]) -> IResult<Vec<Tensor>> {
+        let ctx = it.ctx;
+        let (a, v, meta, acc) = (&args[0], &args[1], &args[2], &args[3]);
+        let (m, k, n) = (a.shape[0], a.shape[1], v.shape[1]);
+        let pos = meta.to_i64s();
+        if let Some(at) = pos.iter().position(|p| !(0..4).contains(p)) {
+            return Err(fail(
+                self,
+                format!(
+                    "metadata {} at [{}, {}] is not a position in a group of four",
+                    pos[at],
+                    at as i64 / n,
+                    at as i64 % n
+                ),
+            ));
+        }
+        let elem = tile_of(ctx, self.acc(ctx)).expect("verified").elem;
+        let mut out = Vec::with_capacity((m * n) as usize);
+        for i in 0..m {
+            for j in 0..n {
+                let mut s = get(&acc.data, (i * n + j) as usize);
+                for r in 0..k / 2 {
+                    let at = (r * n + j) as usize;
+                    let col = 4 * (r / 2) + pos[at];
+                    s += get(&a.data, (i * k + col) as usize) * get(&v.data, at);
                 }
                 out.push(s);
             }

@@ -103,6 +103,7 @@ pub static DIALECT: Dialect = Dialect {
         LOAD,
         STORE,
         GEMM,
+        SPARSE_GEMM,
         MAP,
         REDUCE,
         BROADCAST,
@@ -117,7 +118,7 @@ pub static DIALECT: Dialect = Dialect {
 aic::op_kinds! {
     /// Every tile op as a typed handle, for lowerings that dispatch on the op.
     pub enum TileOp {
-        Kernel, Return, Launch, ProgramId, Iota, Valid, Load, Store, Gemm, Map, Reduce,
+        Kernel, Return, Launch, ProgramId, Iota, Valid, Load, Store, Gemm, SparseGemm, Map, Reduce,
         Broadcast, Transfer, ConvertLayout, For, Yield,
     }
 }

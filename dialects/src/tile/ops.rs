@@ -455,6 +455,74 @@ impl TileOp for Gemm {
 }
 
 aic::op! {
+    /// `tile.sparse_gemm %a, %values, %meta, %acc level = block : A, V, M, C
+    /// -> C`: `acc + a x w` with `w` (`[K, N]`) 2:4 sparse along K, given as
+    /// its kept `values` (`[K/2, N]`, rows `2g` and `2g + 1` group `g`'s two)
+    /// and their positions in the group (`meta`, integers 0 to 3, of the same
+    /// shape): `graph.sparse_matmul`'s compressed weight, a tile of it.
+    pub SparseGemm = SPARSE_GEMM {
+        operands: [a: one(TILE), values: one(TILE), meta: one(TILE), acc: one(TILE)],
+        results: [result: one(TILE)],
+        attributes: [level: required(Level::CONSTRAINT) as Level],
+        spec: OpSpec {
+            traits: Traits::PURE,
+            format: Some(
+                "$a `,` $values `,` $meta `,` $acc `level` `=` $level attr-dict `:` type($a) `,` type($values) `,` type($meta) `,` type($acc) `->` type($result)",
+            ),
+            ..op::<SparseGemm>(
+                "tile.sparse_gemm",
+                "acc + a x w, w 2:4 sparse along K given as values and positions",
+            )
+        },
+    }
+}
+
+impl TileOp for SparseGemm {
+    fn check(self, ctx: &Context) -> Result<(), Diagnostic> {
+        let tiles = (
+            tile_of(ctx, self.a(ctx)),
+            tile_of(ctx, self.values(ctx)),
+            tile_of(ctx, self.meta(ctx)),
+            tile_of(ctx, self.acc(ctx)),
+            tile_of(ctx, self.result(ctx)),
+        );
+        let (Some(a), Some(v), Some(m), Some(acc), Some(r)) = tiles else {
+            return Err(fail(ctx, self, "operands and result must be tiles"));
+        };
+        let ok = a.shape.len() == 2
+            && v.shape.len() == 2
+            && a.shape[1] % 4 == 0
+            && a.shape[1] == 2 * v.shape[0]
+            && acc.shape == [a.shape[0], v.shape[1]];
+        if !ok {
+            return Err(fail(
+                ctx,
+                self,
+                format!(
+                    "shapes {:?} x 2:4{:?} + {:?} do not form a 2:4-sparse matrix product (A's K a multiple of 4, twice the values' rows)",
+                    a.shape, v.shape, acc.shape
+                ),
+            ));
+        }
+        if m.shape != v.shape || !matches!(ctx.type_kind(m.elem), TypeKind::Integer { .. }) {
+            return Err(fail(
+                ctx,
+                self,
+                "the metadata must be an integer tile of the values' shape",
+            ));
+        }
+        if r != acc || acc.space != Space::Register {
+            return Err(fail(
+                ctx,
+                self,
+                "the accumulator and result must be the same register tile",
+            ));
+        }
+        Ok(())
+    }
+}
+
+aic::op! {
     /// `tile.map %tiles : (tiles) -> tile { ^bb0(scalars): ... tile.yield }`.
     pub Map = MAP {
         operands: [inputs: variadic(TILE)],

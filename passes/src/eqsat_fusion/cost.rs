@@ -30,6 +30,11 @@ pub struct Target {
     /// 215 against 50.0 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt).
     /// Infinite (always join) where nothing was measured.
     pub gemm_alone_elems: f64,
+    /// Whether its GEMMs take a 2:4-sparse weight compressed
+    /// (`graph.sparse_matmul` kept, `tile.sparse_gemm` in the kernel: NVIDIA's
+    /// `mma.sp`, and the host); elsewhere the product is expanded to a dense
+    /// one first.
+    pub sparse_gemm: bool,
 }
 
 /// The targets of the `target` option (vendor peak figures: dense bf16/fp16
@@ -42,6 +47,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 3e-6,
         on_chip_bytes: 228.0 * 1024.0,
         gemm_alone_elems: 132.0 * 128.0 * 128.0,
+        sparse_gemm: true,
     },
     Target {
         name: "mi300",
@@ -50,6 +56,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 4e-6,
         on_chip_bytes: 64.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        sparse_gemm: false,
     },
     Target {
         name: "trn1",
@@ -58,6 +65,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 10e-6,
         on_chip_bytes: 24.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        sparse_gemm: false,
     },
     Target {
         name: "trn2",
@@ -66,6 +74,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 10e-6,
         on_chip_bytes: 28.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        sparse_gemm: false,
     },
     Target {
         name: "cpu",
@@ -74,6 +83,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 0.0,
         on_chip_bytes: 32.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        sparse_gemm: true,
     },
 ];
 

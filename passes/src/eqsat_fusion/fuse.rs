@@ -395,6 +395,15 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
     {
         return false;
     }
+    let sparse = |b: &Body| {
+        b.ops
+            .iter()
+            .filter(|o| o.op.as_str() == graph::SPARSE_MATMUL.name)
+            .count()
+    };
+    if !crate::legality::sparse_gemms_fit(pg + cg, sparse(producer) + sparse(consumer)) {
+        return false;
+    }
     let root = role(consumer.ops.last().map_or("", |o| o.op.as_str()));
     // An elementwise producer is a prologue of any kernel: it runs where
     // the consumer loads its operand.

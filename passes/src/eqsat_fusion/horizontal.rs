@@ -54,6 +54,11 @@ fn candidate(ctx: &Context, op: Op, target: &Target) -> Option<Candidate> {
     let (gemms, reductions) = (of_role(Role::Gemm), of_role(Role::Reduction));
     let (read, anchor) = match (gemms.as_slice(), reductions.as_slice()) {
         ([g], []) => {
+            // A sparse product has no siblings (see `legality`).
+            let sparse = usize::from(aic_dialects::graph::SparseMatmul::is(ctx, *g));
+            if !crate::legality::sparse_gemms_fit(2, sparse) {
+                return None;
+            }
             let out = ctx.results(*g).next()?;
             let elems = ctx
                 .uniquer()

@@ -120,6 +120,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Cost model: h100, mi300, trn1, trn2 or cpu",
         },
         OptSpec {
+            name: "sparse-gemm",
+            kind: OptKind::Enum(&["auto", "true", "false"]),
+            default: "auto",
+            range: None,
+            help: "Keep 2:4-sparse products compressed for tile.sparse_gemm (true), expand them to dense matmuls (false), or as the target does (auto)",
+        },
+        OptSpec {
             name: "rules",
             kind: OptKind::StrList,
             default: "algebraic,raising,fusion",
@@ -142,15 +149,21 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     create: |o: &PassOptions| {
+        let target = TARGETS
+            .iter()
+            .copied()
+            .find(|t| t.name == o.str("target"))
+            .unwrap_or(TARGETS[0]);
         Box::new(EqsatFusion {
             node_limit: o.int("node-limit") as usize,
             iter_limit: o.int("iter-limit") as usize,
             time_limit: Duration::from_millis(o.int("time-limit-ms") as u64),
-            target: TARGETS
-                .iter()
-                .copied()
-                .find(|t| t.name == o.str("target"))
-                .unwrap_or(TARGETS[0]),
+            sparse_gemm: match o.str("sparse-gemm") {
+                "true" => true,
+                "false" => false,
+                _ => target.sparse_gemm,
+            },
+            target,
             rules: o.list("rules").to_vec(),
             rule_files: o
                 .list("rule-files")
@@ -172,6 +185,7 @@ pub fn raise(ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         node_limit: 100_000,
         iter_limit: 30,
         time_limit: Duration::from_millis(60_000),
+        sparse_gemm: TARGETS[0].sparse_gemm,
         target: TARGETS[0],
         rules: vec!["algebraic".into(), "raising".into()],
         rule_files: Vec::new(),
@@ -184,6 +198,8 @@ struct EqsatFusion {
     node_limit: usize,
     iter_limit: usize,
     time_limit: Duration,
+    /// Whether 2:4-sparse products stay compressed (see [`Target::sparse_gemm`]).
+    sparse_gemm: bool,
     target: Target,
     rules: Vec<String>,
     rule_files: Vec<String>,
@@ -754,8 +770,11 @@ impl Pass for EqsatFusion {
     fn run(&self, ctx: &mut Context, root: Op) -> Result<bool, Diagnostic> {
         let rules = self.rewrites(ctx.registry()).map_err(Diagnostic::error)?;
         let mut changed = splits_to_slices(ctx, root);
-        // The dense path of 2:4-sparse products (no mma.sp lowering yet).
-        changed |= crate::sparsify::expand_sparse_matmuls(ctx, root);
+        // 2:4-sparse products stay compressed where the target's GEMMs take
+        // them (`tile.sparse_gemm`); elsewhere they run densely.
+        if !self.sparse_gemm {
+            changed |= crate::sparsify::expand_sparse_matmuls(ctx, root);
+        }
         for run in runs(ctx, root) {
             changed |= self.run_one(ctx, &run, &rules);
         }

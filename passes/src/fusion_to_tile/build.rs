@@ -238,6 +238,18 @@ pub(super) fn block_gemm(b: &mut Builder<'_>, x: Value, y: Value, acc: Value, ty
     tile::Gemm::build(b, x, y, acc, level, ty).result(b.ctx)
 }
 
+/// `tile.sparse_gemm x, values, meta, acc` at the block level.
+pub(super) fn block_sparse_gemm(
+    b: &mut Builder<'_>,
+    x: Value,
+    (values, meta): (Value, Value),
+    acc: Value,
+    ty: Type,
+) -> Value {
+    let level = tile::Level::Block.attr(b.ctx.uniquer());
+    tile::SparseGemm::build(b, x, values, meta, acc, level, ty).result(b.ctx)
+}
+
 /// `tile` (of `shape` and `elem`) staged into shared memory, `depth` deep.
 pub(super) fn stage(
     b: &mut Builder<'_>,

@@ -8,6 +8,7 @@
 use super::rows::{RowOp, row_input};
 use super::tuning::Tuner;
 use super::*;
+use aic_dialects::arith;
 use aic_dialects::arith::build as ab;
 use aic_dialects::graph;
 
@@ -18,6 +19,9 @@ enum GemmOp {
     Matmul(graph::Matmul),
     /// A convolution, an implicit GEMM.
     Conv(graph::Conv2d),
+    /// A matmul with a 2:4-sparse weight given compressed (values and
+    /// positions): a K loop of `tile.sparse_gemm`.
+    Sparse(graph::SparseMatmul),
 }
 
 impl GemmOp {
@@ -25,6 +29,7 @@ impl GemmOp {
     fn of(ctx: &Context, o: Op) -> Option<GemmOp> {
         (graph::Matmul::of(ctx, o).map(GemmOp::Matmul))
             .or_else(|| graph::Conv2d::of(ctx, o).map(GemmOp::Conv))
+            .or_else(|| graph::SparseMatmul::of(ctx, o).map(GemmOp::Sparse))
     }
 
     /// The op.
@@ -32,6 +37,7 @@ impl GemmOp {
         match self {
             GemmOp::Matmul(m) => m.op(),
             GemmOp::Conv(c) => c.op(),
+            GemmOp::Sparse(s) => s.op(),
         }
     }
 
@@ -45,14 +51,25 @@ impl GemmOp {
         match self {
             GemmOp::Matmul(m) => m.lhs(ctx),
             GemmOp::Conv(c) => c.input(ctx),
+            GemmOp::Sparse(s) => s.lhs(ctx),
         }
     }
 
-    /// Its B: a matmul's rhs, a convolution's filter.
+    /// Its B: a matmul's rhs, a convolution's filter, a sparse product's
+    /// kept values (`[K/2, N]` through its view).
     fn b(self, ctx: &Context) -> Value {
         match self {
             GemmOp::Matmul(m) => m.rhs(ctx),
             GemmOp::Conv(c) => c.filter(ctx),
+            GemmOp::Sparse(s) => s.values(ctx),
+        }
+    }
+
+    /// A sparse product's positions (through B's view).
+    fn meta(self, ctx: &Context) -> Option<Value> {
+        match self {
+            GemmOp::Sparse(s) => Some(s.meta(ctx)),
+            _ => None,
         }
     }
 
@@ -61,6 +78,7 @@ impl GemmOp {
         match self {
             GemmOp::Matmul(m) => m.result(ctx),
             GemmOp::Conv(c) => c.result(ctx),
+            GemmOp::Sparse(s) => s.result(ctx),
         }
     }
 
@@ -69,6 +87,7 @@ impl GemmOp {
         match self {
             GemmOp::Matmul(m) => matmul_problem(ctx, m),
             GemmOp::Conv(c) => conv_problem(ctx, c),
+            GemmOp::Sparse(s) => sparse_problem(ctx, s),
         }
     }
 }
@@ -162,6 +181,33 @@ pub(super) fn matmul_problem(ctx: &Context, mm: graph::Matmul) -> Result<Problem
     let ((m, k), n) = ((dims(&a_view)[0], dims(&a_view)[1]), dims(&b_view)[1]);
     Ok(Problem {
         batch: if batched { a_view.upper[0] } else { 0 },
+        m,
+        n,
+        k,
+        a_view,
+        b_view,
+        c_view,
+    })
+}
+
+/// A 2:4-sparse product: A the lhs (leading dims folded into M), B its
+/// compressed weight's values and positions, both through one view `[K/2,
+/// N]` (transposing where they are stored `[N, K/2]`).
+fn sparse_problem(ctx: &Context, sm: graph::SparseMatmul) -> Result<Problem, Skip> {
+    let (sa, sv) = (shape(ctx, sm.lhs(ctx)), shape(ctx, sm.values(ctx)));
+    if sa.len() < 2 || sv.len() != 2 {
+        return Err("a sparse product of vectors".into());
+    }
+    let tb = sm.transpose_b(ctx).is_some();
+    let a_view = matrix_view(&sa, false, false);
+    let b_view = matrix_view(&sv, tb, false);
+    let c_view = matrix_view(&shape(ctx, sm.result(ctx)), false, false);
+    let (m, k, n) = (a_view.upper[0], a_view.upper[1], b_view.upper[1]);
+    if k != 2 * b_view.upper[0] || k % 4 != 0 {
+        return Err("a sparse product whose K is not twice its values' rows".into());
+    }
+    Ok(Problem {
+        batch: 0,
         m,
         n,
         k,
@@ -281,8 +327,11 @@ pub(super) fn store_desc(ctx: &Context, c_view: &Desc, views: &[Op]) -> Result<D
 struct Branch {
     /// Which operand of the group's yield it computes.
     result: usize,
-    /// The GEMM's B, over `[(batch,) K, N]`.
+    /// The GEMM's B, over `[(batch,) K, N]` (a sparse product's values,
+    /// over `[K/2, N]`).
     b: Operand,
+    /// A sparse product's positions (over `[K/2, N]`) and their type.
+    meta: Option<(Operand, Type)>,
     /// Columns of its C.
     n: i64,
     /// The elementwise epilogue.
@@ -369,6 +418,10 @@ pub(super) fn gemm(
     {
         return Err("GEMMs that do not share their A operand".into());
     }
+    let sparse = mms.iter().filter(|m| m.meta(ctx).is_some()).count();
+    if !crate::legality::sparse_gemms_fit(mms.len(), sparse) {
+        return Err("a 2:4-sparse product beside another GEMM".into());
+    }
     // Ops computed on the fly as operands, and the GEMMs and epilogues.
     let mut taken: Vec<Op> = mms.iter().map(|m| m.op()).collect();
     let mut a = operand(ctx, a_val, known, &mut taken)?;
@@ -438,6 +491,14 @@ pub(super) fn gemm(
         }
         let mut b = operand(ctx, mm.b(ctx), known, &mut taken)?;
         b.compose(&q.b_view)?;
+        let meta = match mm.meta(ctx) {
+            Some(v) => {
+                let mut o = operand(ctx, v, known, &mut taken)?;
+                o.compose(&q.b_view)?;
+                Some((o, storage_elem(ctx, v)))
+            }
+            None => None,
+        };
         let (chain, row, tail, cur) = downstream(ctx, mm.result(ctx), ops, known, &mut taken)?;
         let result = yields
             .iter()
@@ -446,6 +507,7 @@ pub(super) fn gemm(
         branches.push(Branch {
             result,
             b,
+            meta,
             n: q.n,
             chain,
             row,
@@ -500,6 +562,12 @@ pub(super) fn gemm(
     if whole_rows {
         // A block holds whole rows to normalise them.
         tuning.bn = p.n;
+    }
+    if sparse > 0 && tuning.bk % 4 != 0 {
+        return Err(format!(
+            "a 2:4-sparse product on K steps of {} (not whole groups of four)",
+            tuning.bk
+        ));
     }
     emit(
         ctx,
@@ -597,7 +665,10 @@ fn emit(
     let n0 = block_start(&mut e, 1, t.bn);
     let pb = (p.batch > 0).then(|| program_id(&mut e, 2));
     let at = |i: Value, j: Value| -> Vec<Value> { pb.into_iter().chain([i, j]).collect() };
-    let bs: Vec<(&Operand, i64)> = branches.iter().map(|b| (&b.b, b.n)).collect();
+    let bs: Vec<BOperand<'_>> = branches
+        .iter()
+        .map(|b| (&b.b, b.meta.as_ref().map(|(o, t)| (o, *t)), b.n))
+        .collect();
     let accs = k_loop(
         &mut e,
         &buf,
@@ -662,16 +733,21 @@ fn emit(
     }
 }
 
+/// A GEMM's B as the K loop reads it: its operand, a sparse product's
+/// positions (and their type), and its columns.
+type BOperand<'a> = (&'a Operand, Option<(&'a Operand, Type)>, i64);
+
 /// The K loop of GEMMs sharing A: per K step, A's tile loaded (and
 /// computed) once and staged into shared memory, then each B's tile and a
-/// block GEMM into its accumulator. Gives the accumulators (`BM x BN`, in
-/// `calc`).
+/// block GEMM into its accumulator; a sparse product's B is its values'
+/// and positions' tiles (`BK/2 x BN` each) and a `tile.sparse_gemm`. Gives
+/// the accumulators (`BM x BN`, in `calc`).
 fn k_loop(
     e: &mut Builder<'_>,
     buf: &dyn Fn(Value) -> Value,
     (p, t): (&Problem, Tuning),
     a: &Operand,
-    bs: &[(&Operand, i64)],
+    bs: &[BOperand<'_>],
     (pb, m0, n0): (Option<Value>, Value, Value),
     (calc, a_elem, b_elem): (Type, Type, Type),
 ) -> Vec<Value> {
@@ -698,7 +774,28 @@ fn k_loop(
         let a_tile = operand_tile(&mut l, buf, a, (&a_space, &a_at, &a_shape), calc, a_elem);
         let sa = stage(&mut l, a_tile, &a_shape, a_elem, t.stages);
         let mut accs = Vec::new();
-        for (i, (b, n)) in bs.iter().enumerate() {
+        for (i, (b, meta, n)) in bs.iter().enumerate() {
+            if let Some((meta, meta_elem)) = meta {
+                // K/2 rows of values and positions from K step kv on.
+                let two = ab::index(&mut l, 2);
+                let kh = ab::binary::<arith::DivUI>(&mut l, kv, two);
+                let h_shape = [t.bk / 2, t.bn];
+                let h_space = space(p.k / 2, *n);
+                let h_at = at(kh, n0);
+                let vt = operand_tile(&mut l, buf, b, (&h_space, &h_at, &h_shape), calc, b_elem);
+                let sv = stage(&mut l, vt, &h_shape, b_elem, t.stages);
+                let mt = operand_tile(
+                    &mut l,
+                    buf,
+                    meta,
+                    (&h_space, &h_at, &h_shape),
+                    *meta_elem,
+                    *meta_elem,
+                );
+                let sm = stage(&mut l, mt, &h_shape, *meta_elem, t.stages);
+                accs.push(block_sparse_gemm(&mut l, sa, (sv, sm), la[i + 1], acc_t));
+                continue;
+            }
             let b_shape = [t.bk, t.bn];
             let b_space = space(p.k, *n);
             let bt = operand_tile(
@@ -869,7 +966,7 @@ fn emit_chain_kernel(
         &buf,
         (&g.p1, t),
         &g.a,
-        &[(&g.b1, n1)],
+        &[(&g.b1, None, n1)],
         (None, m0, c0),
         (g.calc, a_elem, b1_elem),
     );

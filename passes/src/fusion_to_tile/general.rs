@@ -963,6 +963,9 @@ impl<'a> Gen<'a> {
         op: Op,
         view: &Desc,
     ) -> Result<Value, Skip> {
+        if graph::SparseMatmul::is(b.ctx, op) {
+            return Err("a 2:4-sparse product (the GEMM generator's alone)".into());
+        }
         let r = b.ctx.result(op, 0);
         let rs = shape(b.ctx, r);
         let rr = rs.len();

@@ -40,6 +40,7 @@ pub(super) fn lowerings<'c>() -> Lowerings<'c, Lower<'c>> {
         ))
         .add(OpLowering::new("mma-gemm", Lower::lower_mma_gemm).with_benefit(2))
         .add(OpLowering::new("gemm", Lower::lower_gemm))
+        .add(OpLowering::new("sparse-gemm", Lower::lower_sparse_gemm))
         .add(OpLowering::new("pipelined-for", Lower::lower_pipelined_for).with_benefit(2))
         .add(OpLowering::new("for", Lower::lower_tile_for));
     l
@@ -426,6 +427,75 @@ impl<'c> Lower<'c> {
         })?;
         self.tiles.insert(r, (L::Dist(sums), t));
         self.release(ea || eb);
+        Ok(true)
+    }
+
+    /// `tile.sparse_gemm`: each thread's sums over the kept values, K/2
+    /// steps from shared memory, each reading A at its value's position
+    /// (`4 (r / 2) + meta[r, col]`).
+    fn lower_sparse_gemm(&mut self, g: tile::SparseGemm) -> Result<bool, Diagnostic> {
+        let op = g.op();
+        let (ga, gv, gm, gacc) = (
+            g.a(self.ctx),
+            g.values(self.ctx),
+            g.meta(self.ctx),
+            g.acc(self.ctx),
+        );
+        let (a, v) = (self.tile_of(op, ga)?, self.tile_of(op, gv)?);
+        let r = g.result(self.ctx);
+        let t = self.tile_of(op, r)?;
+        let (acc, at) = self.tiles[&gacc].clone();
+        let (av, ea) = self.readable(ga)?;
+        let (vv, ev) = self.readable(gv)?;
+        let (mv, em) = self.readable(gm)?;
+        let (kk, half, nn) = (a.shape[1], v.shape[0], v.shape[1]);
+        let float = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_));
+        let (mul, add) = if float {
+            (Combine::MulF, Combine::AddF)
+        } else {
+            (Combine::MulI, Combine::AddI)
+        };
+        let n: i64 = t.shape.iter().product();
+        let sums = self.alloca(n, t.elem);
+        self.copy_into(acc, &at, sums, false)?;
+        let rows = warp_rows::rows_of(&t);
+        let index = self.ctx.uniquer().ty(TypeKind::Index);
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, half),
+            ab::index(self, 1),
+        );
+        self.for_loop(lo, hi, one, &[], &mut |s, h, _| {
+            s.each(n, rows, &mut |s, j, e| {
+                let idx = s.unravel(e, &t.shape);
+                let (i, col) = (idx[0], idx[1]);
+                let na = ab::index(s, nn);
+                let iv = ab::binary::<arith::MulI>(s, h, na);
+                let iv = ab::binary::<arith::AddI>(s, iv, col);
+                let y = mb::load(s, vv, &[iv]);
+                let p = mb::load(s, mv, &[iv]);
+                let p = ab::cast::<arith::IndexCast>(s, p, index);
+                // Group h / 2 starts at K index 4 (h / 2) = 2 (h - h % 2).
+                let two = ab::index(s, 2);
+                let odd = ab::binary::<arith::RemUI>(s, h, two);
+                let even = ab::binary::<arith::SubI>(s, h, odd);
+                let base = ab::binary::<arith::MulI>(s, even, two);
+                let kcol = ab::binary::<arith::AddI>(s, base, p);
+                let ka = ab::index(s, kk);
+                let ia = ab::binary::<arith::MulI>(s, i, ka);
+                let ia = ab::binary::<arith::AddI>(s, ia, kcol);
+                let x = mb::load(s, av, &[ia]);
+                let (x, y) = (s.convert(x, t.elem), s.convert(y, t.elem));
+                let prod = mul.apply(s, x, y);
+                let sum = mb::load(s, sums, &[j]);
+                let sum = add.apply(s, sum, prod);
+                mb::store(s, sum, sums, &[j]);
+                Ok(())
+            })?;
+            Ok(Vec::new())
+        })?;
+        self.tiles.insert(r, (L::Dist(sums), t));
+        self.release(ea || ev || em);
         Ok(true)
     }
 

@@ -605,6 +605,12 @@ impl Lower<'_> {
             TileOp::Reduce(rd) => self.reduce(o, rd)?,
             TileOp::Map(m) => self.map_op(o, m)?,
             TileOp::Gemm(g) => self.gemm(o, g)?,
+            TileOp::SparseGemm(_) => {
+                return Err(self.err(
+                    o,
+                    "a 2:4-sparse GEMM on a NeuronCore (its tensor engine has no sparse form)",
+                ));
+            }
             TileOp::For(f) => self.for_loop(o, f)?,
             TileOp::Yield(y) => {
                 let vals = y.values(self.ctx).to_vec();
@@ -1354,7 +1360,7 @@ fn single_rows(ctx: &Context, ops: &[Op]) -> Option<i64> {
             (origin.last().copied(), len)
         };
         let (column, len) = match TileOp::of(ctx, *o) {
-            Some(TileOp::Gemm(_) | TileOp::Iota(_)) => return None,
+            Some(TileOp::Gemm(_) | TileOp::SparseGemm(_) | TileOp::Iota(_)) => return None,
             Some(TileOp::Reduce(r)) if r.axis(ctx) != Some(1) => return None,
             Some(TileOp::Load(l)) if matrix(l.result(ctx)) => {
                 access(l.origin(ctx), l.desc(ctx), l.buffer(ctx))

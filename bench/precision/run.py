@@ -342,7 +342,6 @@ def mlp(a, rows):
                  ref, flops)
     except Exception as e:
         rows.fail("mlp", case, "aic fp8", e)
-    rows.add("mlp", case, "aic fp8 e4m3 (wgmma)", note="wgmma e4m3 not built yet (needs K-major shared operands)")
 
 
 def prune_2_4(w):

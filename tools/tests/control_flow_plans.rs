@@ -18,6 +18,7 @@ use aic_runtime::KernelInfo;
 use aic_runtime::bundle::Bundle;
 use aic_runtime::plan::{FuncPlan, Plan, Step, preorder};
 use aic_tools::compile::{from_bytes, to_bytes};
+use common::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -207,22 +208,6 @@ func.func @main(%v0: tensor<2x3xf32>, %w: tensor<2x3xf32>, %n: tensor<i32>, %k: 
   return %r#1, %r#2 : tensor<2x3xf32>, tensor<i32>
 }
 "#;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-}
 
 /// `text`'s plan against the interpreter on `draws` random calls: float
 /// arguments in [-2, 2), the first integer argument in `n` and the second

@@ -7,20 +7,11 @@
 //! match, an op that would mix rows of a dynamic dim. Runs the binary, so that
 //! this test links no LLVM itself.
 
+#[allow(dead_code)]
+mod common;
+use common::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn value(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % 2001) as f64 / 1000.0 - 1.0
-    }
-}
 
 /// An .npy file of `shape` holding random f32 values scaled by `scale`,
 /// written by aic's own .npy writer.

@@ -8,42 +8,12 @@
 //! host (`aic-run --target=host`, blocks of 1 and 32 threads) and its
 //! results compared with the interpreter's on the group as written.
 
+#[allow(dead_code)]
+mod common;
+use common::rng::{Rng, ty};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-
-    fn value(&mut self) -> f64 {
-        (self.next() % 2001) as f64 / 1000.0 - 1.0
-    }
-}
-
-fn ty(shape: &[i64], elem: &str) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    if dims.is_empty() {
-        format!("tensor<{elem}>")
-    } else {
-        format!("tensor<{}x{elem}>", dims.join("x"))
-    }
-}
 
 fn ints(xs: &[i64]) -> String {
     let s: Vec<String> = xs.iter().map(|x| x.to_string()).collect();

@@ -5,33 +5,11 @@
 //! `aic-run --target=host` (LLVM JIT) and checked with `--check` on random
 //! inputs. Runs the binary, so that this test links no LLVM itself.
 
+#[allow(dead_code)]
+mod common;
+use common::rng::{Rng, ty};
 use std::path::Path;
 use std::process::Command;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn value(&mut self) -> f64 {
-        (self.next() % 2001) as f64 / 1000.0 - 1.0
-    }
-}
-
-fn ty(shape: &[i64], elem: &str) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    if dims.is_empty() {
-        format!("tensor<{elem}>")
-    } else {
-        format!("tensor<{}x{elem}>", dims.join("x"))
-    }
-}
 
 /// A literal of `shape` with random values.
 fn literal(r: &mut Rng, shape: &[i64], elem: &str) -> String {

@@ -8,33 +8,10 @@
 //! kernel: the compile pipeline refuses anything else) and checked with
 //! `--check` on random inputs, at 1 and 32 threads a block.
 
+#[allow(dead_code)]
+mod common;
+use common::rng::{Rng, ty};
 use std::process::Command;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// An integer in `[lo, hi]`.
-    fn int(&mut self, lo: i64, hi: i64) -> i64 {
-        lo + (self.next() % (hi - lo + 1) as u64) as i64
-    }
-}
-
-fn ty(shape: &[i64], elem: &str) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    if dims.is_empty() {
-        format!("tensor<{elem}>")
-    } else {
-        format!("tensor<{}x{elem}>", dims.join("x"))
-    }
-}
 
 fn ints(xs: &[i64]) -> String {
     let s: Vec<String> = xs.iter().map(|x| x.to_string()).collect();

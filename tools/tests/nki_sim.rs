@@ -5,24 +5,10 @@
 //! (partition counts that are not multiples of 128, free sizes over 512),
 //! on trn1 and trn2; and the errors of what does not fit.
 
+#[allow(dead_code)]
+mod common;
+use common::rng::{Rng, ty};
 use std::process::Command;
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn value(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % 2001) as f64 / 1000.0 - 1.0
-    }
-}
-
-fn ty(shape: &[i64], elem: &str) -> String {
-    let dims: Vec<String> = shape.iter().map(|d| format!("{d}x")).collect();
-    format!("tensor<{}{elem}>", dims.concat())
-}
 
 /// An .npy file of `shape` holding random values of `elem` (f32, f16 or
 /// bf16), written by aic's own .npy writer.

@@ -52,3 +52,6 @@ pub fn mismatch(got: &Tensor, want: &Tensor, rtol: f64, atol: f64) -> Option<Str
         _ => Some("not floats".into()),
     }
 }
+/// Seeded random numbers and tensor types (not every test uses them).
+#[allow(dead_code)]
+pub mod rng;

@@ -757,19 +757,9 @@ fn probe_chunk_dim(d: &Desc) -> Option<usize> {
             }
         }
         // Points mixing the dims (a fixed pseudo-random walk).
-        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut walk = Walk::default();
         for _ in 0..256 {
-            let mut idx: Vec<i64> = d
-                .upper
-                .iter()
-                .map(|n| {
-                    x = x
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1_442_695_040_888_963_407);
-                    ((x >> 33) % *n as u64) as i64
-                })
-                .collect();
-            any |= chunk(cd, &mut idx)?;
+            any |= chunk(cd, &mut walk.point(&d.upper))?;
         }
         any.then_some(())
     };
@@ -822,22 +812,11 @@ fn probe_ignores_dim(d: &Desc, dim: usize) -> bool {
     } else {
         (0..1 << 14).map(|i| i * n / (1 << 14)).collect()
     };
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut walk = |upper: &[i64]| -> Vec<i64> {
-        upper
-            .iter()
-            .map(|n| {
-                x = x
-                    .wrapping_mul(6_364_136_223_846_793_005)
-                    .wrapping_add(1_442_695_040_888_963_407);
-                ((x >> 33) % *n as u64) as i64
-            })
-            .collect()
-    };
+    let mut walk = Walk::default();
     // Along `dim` at the other dims' first and last indices and at a walk.
     let mut bases = vec![vec![0; rank], d.upper.iter().map(|n| n - 1).collect()];
     for _ in 0..8 {
-        bases.push(walk(&d.upper));
+        bases.push(walk.point(&d.upper));
     }
     for base in &bases {
         for &i in &along {
@@ -848,7 +827,34 @@ fn probe_ignores_dim(d: &Desc, dim: usize) -> bool {
             }
         }
     }
-    (0..256).all(|_| same(&mut walk(&d.upper)))
+    (0..256).all(|_| same(&mut walk.point(&d.upper)))
+}
+
+/// The fixed pseudo-random walk over a view's indices that the probes
+/// ([`chunk_dim_probed`], [`ignores_dim`]) mix the dims with: an LCG, the
+/// same points every run.
+struct Walk(u64);
+
+impl Default for Walk {
+    fn default() -> Walk {
+        Walk(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl Walk {
+    /// The next index into a view of extents `upper`.
+    fn point(&mut self, upper: &[i64]) -> Vec<i64> {
+        upper
+            .iter()
+            .map(|n| {
+                self.0 = self
+                    .0
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                ((self.0 >> 33) % *n as u64) as i64
+            })
+            .collect()
+    }
 }
 
 /// Whether a 2-d `tile.load` reads memory contiguous along the tile's rows

@@ -25,7 +25,7 @@ use inkwell::{AddressSpace, FloatPredicate, IntPredicate};
 use std::collections::HashMap;
 
 use crate::ops::Emit;
-use aic_dialects::{gpu, memref, scf};
+use aic_dialects::{gpu, memref, scf, vector};
 
 mod find;
 mod memory;
@@ -70,6 +70,8 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
     (memref::ALLOCA.name, Emit::Op(|l, op| l.alloca(op))),
     (memref::LOAD.name, Emit::Op(|l, op| l.load(op))),
     (memref::STORE.name, Emit::Op(|l, op| l.store(op))),
+    (vector::LOAD.name, Emit::Op(|l, op| l.vector_load(op))),
+    (vector::STORE.name, Emit::Op(|l, op| l.vector_store(op))),
 ];
 
 /// Turns an inkwell builder error (a misuse of the builder, so a bug here,

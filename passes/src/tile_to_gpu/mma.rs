@@ -340,7 +340,8 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, decide, pipeline, plan, plan_shared,
+    CHUNK, Shared, byte_pipe, chunk_dim, chunk_dim_probed, chunk_of, column_contiguous, decide,
+    multiple_of, pipeline, plan, plan_shared,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
@@ -775,15 +776,41 @@ impl Lower<'_> {
         let shape = self.buffers[&buf].clone();
         let d = self.desc(op, &shape)?;
         let origin = self.frag_origin(f.w);
-        for s in 0..f.w.slots() {
+        let paired = paired_store(self.ctx, st, &d, f.w);
+        let u = self.ctx.uniquer().clone();
+        let pair = u.ty(TypeKind::Vector {
+            shape: vec![2].into(),
+            scalable: vec![false].into(),
+            elem: f.t.elem,
+        });
+        let bytes = 2 * super::elem_bytes(self.ctx, f.t.elem);
+        let align = int_attr(&u, bytes, u.int_type(64));
+        let mut s = 0;
+        while s < f.w.slots() {
             let (row, col) = self.slot_coords(f.w, origin, s);
             let (off, ok) = self.locate(&d, &at, &[row, col]);
-            let i = ab::index(self, s);
-            let x = mb::load(self, f.arr, &[i]);
-            self.when(ok, &mut |s| {
-                mb::store(s, x, buf, &[off]);
+            let (r0, c0) = slot_at(f.w, s);
+            let n = if paired && s + 1 < f.w.slots() && slot_at(f.w, s + 1) == (r0, c0 + 1) {
+                2
+            } else {
+                1
+            };
+            let xs: Vec<Value> = (s..s + n)
+                .map(|k| {
+                    let i = ab::index(self, k);
+                    mb::load(self, f.arr, &[i])
+                })
+                .collect();
+            self.when(ok, &mut |b| {
+                if let [x] = xs[..] {
+                    mb::store(b, x, buf, &[off]);
+                } else {
+                    let v = vector::FromElements::build(b, &xs, pair).result(b.ctx);
+                    vector::Store::build(b, v, buf, &[off], Some(align));
+                }
                 Ok(())
             })?;
+            s += n;
         }
         Ok(())
     }
@@ -1393,6 +1420,26 @@ pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op>
         && gemm.acc(ctx) == args[1]
         && y.values(ctx) == [gemm.result(ctx)];
     ok.then_some(gemm.op())
+}
+
+/// Whether store `st` of fragments of layout `w` through view `d` may
+/// write a lane's two neighbouring columns (mma.sync's and wgmma's `c0,
+/// c1`, at an even column) as one aligned two-element vector: memory is
+/// contiguous in aligned runs of [`CHUNK`] along the tile's columns (the
+/// view's last dim; [`plan::chunk_dim`], or probed) and the store's origin
+/// there is even, so each pair lies in one run at an even offset.
+fn paired_store(ctx: &Context, st: tile::Store, d: &Desc, w: Warps) -> bool {
+    let rank = d.upper.len();
+    let origin = st.origin(ctx);
+    let Some(&col) = origin.last() else {
+        return false;
+    };
+    let not_a_loop = (st.buffer(ctx), 1, 1);
+    w.unit == Unit::MmaSync
+        && rank >= 2
+        && origin.len() == rank
+        && plan::chunk_dim(d).or_else(|| plan::chunk_dim_probed(d)) == Some(rank - 1)
+        && plan::multiple_of(ctx, col, 2, not_a_loop)
 }
 
 /// The offset of slot `s` from slot 0 in a row-major `_ x n` tile.

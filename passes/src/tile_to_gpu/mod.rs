@@ -804,6 +804,129 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// The type of a vector of `v` elements of `elem` and the alignment
+    /// attribute of its accesses (its size in bytes).
+    fn vector_of(&self, v: i64, elem: Type) -> (Type, Attr) {
+        let u = self.ctx.uniquer();
+        let t = u.ty(TypeKind::Vector {
+            shape: vec![v].into(),
+            scalable: vec![false].into(),
+            elem,
+        });
+        let bytes = v * elem_bytes(self.ctx, elem);
+        let a = u.attr(aic::attributes::AttrKind::Integer {
+            value: i128::from(bytes),
+            ty: u.int_type(64),
+        });
+        (t, a)
+    }
+
+    /// `j + k`, folded where `j` is a constant.
+    fn plus(&mut self, j: Value, k: i64) -> Value {
+        match self.const_index(j) {
+            Some(c) => ab::index(self, c + k),
+            None if k == 0 => j,
+            None => {
+                let kc = ab::index(self, k);
+                ab::binary::<arith::AddI>(self, j, kc)
+            }
+        }
+    }
+
+    /// The width of the runs of neighbouring elements a thread owns of a
+    /// tile of `n` in its layout (`rows`, or blocked) that [`Self::each_run`]
+    /// walks: 2, 4 or 8 (a 16-byte access of f16 at most), or `None` where
+    /// the threads' slots are not whole runs.
+    fn run_width(&self, n: i64, rows: Option<Slice>) -> Option<i64> {
+        let t = self.threads;
+        let v = match rows {
+            Some(sl) => sl.v,
+            None => self.vector(n),
+        };
+        (t > 1 && n % t == 0 && matches!(v, 2 | 4 | 8) && (n / t) % v == 0).then_some(v)
+    }
+
+    /// For each run of `v` ([`Self::run_width`]) neighbouring elements this
+    /// thread owns of a tile of `n` in its layout: `f(j, e)` with the
+    /// run's first slot `j` and position `e` (slots `j + k` are positions
+    /// `e + k`).
+    fn each_run(
+        &mut self,
+        n: i64,
+        rows: Option<Slice>,
+        v: i64,
+        f: &mut dyn FnMut(&mut Self, Value, Value) -> Result<(), Diagnostic>,
+    ) -> Result<(), Diagnostic> {
+        let (t, runs) = (self.threads, n / self.threads / v);
+        let tid = self.tid;
+        let mut body = |s: &mut Self, q: Value| -> Result<(), Diagnostic> {
+            let j = match s.const_index(q) {
+                Some(q) => ab::index(s, q * v),
+                None => {
+                    let vc = ab::index(s, v);
+                    ab::binary::<arith::MulI>(s, q, vc)
+                }
+            };
+            let e = match rows {
+                Some(sl) => s.row_position(sl, j),
+                None => {
+                    // (q * t + tid) * v, the constant part folded.
+                    let vc = ab::index(s, v);
+                    let base = ab::binary::<arith::MulI>(s, tid, vc);
+                    let k = match s.const_index(q) {
+                        Some(q) => ab::index(s, q * t * v),
+                        None => {
+                            let tv = ab::index(s, t * v);
+                            ab::binary::<arith::MulI>(s, q, tv)
+                        }
+                    };
+                    ab::binary::<arith::AddI>(s, base, k)
+                }
+            };
+            f(s, j, e)
+        };
+        if runs <= UNROLL {
+            for q in 0..runs {
+                let q = ab::index(self, q);
+                body(self, q)?;
+            }
+            return Ok(());
+        }
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, runs),
+            ab::index(self, 1),
+        );
+        self.for_loop(lo, hi, one, &[], &mut |s, q, _| {
+            body(s, q)?;
+            Ok(Vec::new())
+        })?;
+        Ok(())
+    }
+
+    /// The width of the vector accesses a load or store of tile `t` from
+    /// or to `buffer` at `origin` (the last dim's) through view `d` may make: the run width of
+    /// the tile's layout ([`Self::run_width`]) where memory is contiguous in
+    /// aligned runs of [`mma::CHUNK`] along the tile's last dim (the view's
+    /// last; [`mma::chunk_dim`], or probed), the tile's rows are whole runs,
+    /// the origin along it a multiple of the width, and the elements whole
+    /// bytes. Each run then lies inside one aligned chunk, at an offset
+    /// that is a multiple of the width.
+    fn vector_width(&self, buffer: Value, origin: Value, d: &Desc, t: &TileType) -> Option<i64> {
+        let rank = d.upper.len();
+        let n: i64 = t.shape.iter().product();
+        let v = self.run_width(n, warp_rows::rows_of(t))?;
+        let last = *t.shape.last()?;
+        let bytes = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_))
+            || matches!(self.ctx.type_kind(t.elem), TypeKind::Integer { width, .. } if width % 8 == 0);
+        let contiguous = rank >= 1
+            && t.shape.len() <= rank
+            && mma::chunk_dim(d).or_else(|| mma::chunk_dim_probed(d)) == Some(rank - 1);
+        // No loop's induction variable: the buffer is never an origin.
+        let aligned = mma::multiple_of(self.ctx, origin, v, (buffer, 1, 1));
+        (bytes && contiguous && last % v == 0 && aligned).then_some(v)
+    }
+
     /// The position of slot `j` of this thread in the row tile of a kernel
     /// of warp rows `sl`: run `j / v` is run `p` of the thread's row slot
     /// `s`; lane `l` of warp `w` holds row `s * step + w`, columns from

@@ -17,7 +17,7 @@ use aic_dialects::arith;
 use aic_dialects::arith::build as ab;
 use aic_dialects::gpu::build as gb;
 use aic_dialects::memref::build as mb;
-use aic_dialects::tile;
+use aic_dialects::{tile, vector};
 
 /// How tile ops lower: one row per way, the planned ways first.
 pub(super) fn lowerings<'c>() -> Lowerings<'c, Lower<'c>> {
@@ -105,7 +105,51 @@ impl<'c> Lower<'c> {
     fn lower_load(&mut self, l: tile::Load) -> Result<bool, Diagnostic> {
         let buf = self.map.value(l.buffer(self.ctx));
         let origin = self.scalars(l.origin(self.ctx));
+        if self.vector_load(l, buf, &origin)? {
+            return Ok(true);
+        }
         self.masked(l.op(), l.result(self.ctx), Some(buf), origin)?;
+        Ok(true)
+    }
+
+    /// `tile.load` by runs of one aligned vector each, where
+    /// [`Lower::vector_width`] allows (a run is wholly inside the buffer's
+    /// range or wholly outside, so one test masks it); whether it was.
+    fn vector_load(
+        &mut self,
+        l: tile::Load,
+        buf: Value,
+        origin: &[Value],
+    ) -> Result<bool, Diagnostic> {
+        let (op, r) = (l.op(), l.result(self.ctx));
+        let shape = self.buffers[&buf].clone();
+        let d = self.desc(op, &shape)?;
+        let t = self.tile_of(op, r)?;
+        let last = l.origin(self.ctx).last().copied();
+        let Some(v) = last.and_then(|o| self.vector_width(l.buffer(self.ctx), o, &d, &t)) else {
+            return Ok(false);
+        };
+        let n: i64 = t.shape.iter().product();
+        let arr = self.alloca(n, t.elem);
+        let (vt, align) = self.vector_of(v, t.elem);
+        let u = self.ctx.uniquer().clone();
+        self.each_run(n, warp_rows::rows_of(&t), v, &mut |s, j, e| {
+            let idx = s.unravel(e, &t.shape);
+            let (off, ok) = s.locate(&d, origin, &idx);
+            let zero = ab::index(s, 0);
+            let safe = ab::select(s, ok, off, zero);
+            let x = vector::Load::build(s, buf, &[safe], Some(align), vt).result(s.ctx);
+            let z = ab::number(s, 0.0, t.elem);
+            for k in 0..v {
+                let at = u.i64_array(&[k]);
+                let xk = vector::Extract::build(s, x, at, t.elem).result(s.ctx);
+                let y = ab::select(s, ok, xk, z);
+                let jk = s.plus(j, k);
+                mb::store(s, y, arr, &[jk]);
+            }
+            Ok(())
+        })?;
+        self.tiles.insert(r, (L::Dist(arr), t));
         Ok(true)
     }
 
@@ -148,6 +192,28 @@ impl<'c> Lower<'c> {
         let d = self.desc(op, &shape)?;
         let (l, t) = self.tiles[&value].clone();
         let n: i64 = t.shape.iter().product();
+        let last = st.origin(self.ctx).last().copied();
+        let width = last.and_then(|o| self.vector_width(st.buffer(self.ctx), o, &d, &t));
+        if let (L::Dist(arr), Some(v)) = (l, width) {
+            // Runs of `v` stored as one aligned vector each.
+            let (vt, align) = self.vector_of(v, t.elem);
+            self.each_run(n, warp_rows::rows_of(&t), v, &mut |s, j, e| {
+                let idx = s.unravel(e, &t.shape);
+                let (off, ok) = s.locate(&d, &origin, &idx);
+                let xs: Vec<Value> = (0..v)
+                    .map(|k| {
+                        let jk = s.plus(j, k);
+                        mb::load(s, arr, &[jk])
+                    })
+                    .collect();
+                s.when(ok, &mut |s| {
+                    let x = vector::FromElements::build(s, &xs, vt).result(s.ctx);
+                    vector::Store::build(s, x, buf, &[off], Some(align));
+                    Ok(())
+                })
+            })?;
+            return Ok(true);
+        }
         self.each(n, warp_rows::rows_of(&t), &mut |s, j, e| {
             let idx = s.unravel(e, &t.shape);
             let (off, ok) = s.locate(&d, &origin, &idx);

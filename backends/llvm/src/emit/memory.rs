@@ -194,4 +194,50 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
         let _ = s.set_alignment(align);
         Ok(())
     }
+
+    /// The pointer, vector type and alignment of a `vector.load` (value
+    /// operand `m` = 0) or `vector.store` (`m` = 1): the first element's
+    /// address, aligned as the op's `alignment` promises on GPUs (the
+    /// host's buffers promise nothing).
+    fn vector_access(
+        &self,
+        op: Op,
+        m: usize,
+        vector: Type,
+    ) -> Result<(PointerValue<'ctx>, BasicTypeEnum<'ctx>, u32), String> {
+        let (p, elem, st, align) = self.element(op, m, m + 1)?;
+        if st != self.ty(op, elem)? {
+            return Err(self.err(op, "vectors of i1 are not loaded or stored whole"));
+        }
+        let vt = self.ty(op, vector)?;
+        let promised = int_attr(self.ir, op, "alignment")
+            .and_then(|a| u32::try_from(a).ok())
+            .unwrap_or(align);
+        let align = if self.target.is_gpu() {
+            promised.max(align)
+        } else {
+            1
+        };
+        Ok((p, vt, align))
+    }
+
+    pub(crate) fn vector_load(&mut self, op: Op) -> Result<(), String> {
+        let t = self.ir.value_type(self.ir.result(op, 0));
+        let (p, vt, align) = self.vector_access(op, 0, t)?;
+        let v = self.b.build_load(vt, p, "").llvm()?;
+        if let Some(i) = v.as_instruction_value() {
+            let _ = i.set_alignment(align);
+        }
+        self.set(op, v);
+        Ok(())
+    }
+
+    pub(crate) fn vector_store(&mut self, op: Op) -> Result<(), String> {
+        let t = self.ir.value_type(self.ir.operands(op)[0]);
+        let (p, _, align) = self.vector_access(op, 1, t)?;
+        let v = self.operand(op, 0)?;
+        let s = self.b.build_store(p, v).llvm()?;
+        let _ = s.set_alignment(align);
+        Ok(())
+    }
 }

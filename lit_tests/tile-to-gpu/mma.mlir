@@ -3,8 +3,7 @@
 // they keep as mma fragments across the K loop; ldmatrix reads A (x4) and B
 // (x4.trans) from shared tiles whose rows are padded by 8 halves (32x40);
 // the epilogue (tanh, truncf, store) runs on the fragments, each lane
-// storing its elements where they go, its two neighbouring columns as one
-// aligned two-element vector (mma_epilogue.mlir has more). The two
+// storing its elements where they go (mma_epilogue.mlir has more). The two
 // k16 steps of a K step are unrolled (2 x 2 mma.sync a warp). (depth = 1:
 // copies are not pipelined; mma_pipeline.mlir has the
 // cp.async pipeline.) An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
@@ -35,8 +34,7 @@
 // CHECK: math.tanh
 // CHECK: arith.truncf
 // CHECK: scf.if
-// CHECK: vector.from_elements %{{.*}}, %{{.*}} : vector<2xf16>
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<1024xf16>, vector<2xf16>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
 // CHECK-NOT: gpu.barrier
 // CHECK: gpu.return
 // CHECK-LABEL: gpu.kernel @gemm_f32

@@ -6,8 +6,7 @@
 // vector loaded through a broadcasting descriptor) and the residual are
 // loaded there, not in the blocked layout first. A store of a fragment
 // writes each slot where it goes, masked. No shared round trip, no barrier
-// between the last mma.sync and the stores; a lane's two neighbouring
-// columns go as one 4-byte store. An op that is not a map or a
+// between the last mma.sync and the stores. An op that is not a map or a
 // store (a reduction) still reads the accumulator in the blocked layout
 // through shared memory. (The K step's two k16 steps are unrolled: 2 x 2
 // mma.sync a warp.)
@@ -30,7 +29,7 @@
 // CHECK: math.tanh
 // CHECK: arith.truncf
 // CHECK: scf.if
-// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<1024xf16>, vector<2xf16>
+// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: gpu.shared
 // CHECK: gpu.return
@@ -45,7 +44,7 @@
 
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: bar.sync
-// PTX: st.global.b32
+// PTX: st.global
 // PTX-NOT: bar.sync
 // PTX: ret;
 // PTX: .entry gemm_rowsum

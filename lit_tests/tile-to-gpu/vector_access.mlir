@@ -6,7 +6,10 @@
 // layout of 64 threads, and a tensor-core accumulator's neighbouring
 // column pair (4 bytes) through a head-splitting view. A transposing view
 // (columns 64 elements apart), or an origin that is not a multiple of the
-// run, keeps element accesses. The PTX has the 16-byte accesses.
+// run, keeps element accesses; so does a fragment stored through a plain
+// row-major view, whose neighbouring stores LLVM merges itself (keeping
+// each by the arithmetic that computes it). The PTX has the 16-byte
+// accesses.
 // RUN: aic-opt %s --tile-to-gpu=threads=64 | FileCheck %s
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s --check-prefix=MMA
 // RUN: aic-translate --target=nvptx --arch=sm_90 --threads=64 --emit=asm %s -o - | FileCheck %s --check-prefix=PTX
@@ -24,6 +27,11 @@
 // MMA-LABEL: gpu.kernel @gemm_heads
 // MMA: nvgpu.mma.sync
 // MMA: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<1024xf16>, vector<2xf16>
+// MMA-LABEL: gpu.kernel @gemm_rows
+// MMA: nvgpu.mma.sync
+// MMA-NOT: vector.store
+// MMA: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
+// MMA: gpu.return
 
 // PTX-LABEL: .entry rows_copy
 // PTX: ld.global.nc.v4.b32
@@ -88,5 +96,30 @@ tile.kernel @gemm_heads grid = [1] {
     tile.yield %t : f16
   }
   tile.store %h, %out[%c0, %c0] through #coord.desc<[32, 32] | pass [0] -> [0], merge<2, 16> [1] -> [1, 2] | embed<1024: 16, 512, 1> [0, 1, 2] -> [0]> : !tile.tile<32x32xf16>, memref<2x32x16xf16>
+  tile.return
+}
+
+// The same product stored row-major.
+tile.kernel @gemm_rows grid = [1] {
+^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>):
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
+  %acc = tile.for %c0 to %c32 step %c32 iter_args(%init : !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> {
+  ^bb0(%kk: index, %c: !tile.tile<32x32xf32>):
+    %ta = tile.load %a[%c0, %kk] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+    %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+    %tb = tile.load %b[%kk, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+    %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+    tile.yield %d : !tile.tile<32x32xf32>
+  }
+  %h = tile.map %acc : (!tile.tile<32x32xf32>) -> !tile.tile<32x32xf16> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.store %h, %out[%c0, %c0] : !tile.tile<32x32xf16>, memref<32x32xf16>
   tile.return
 }

@@ -552,7 +552,7 @@ pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
 
 /// [`chunk_dim`] for chunks of `chunk` elements (16 of a byte type),
 /// affine descriptors only.
-fn affine_chunk_dim(d: &Desc, chunk: i64) -> Option<usize> {
+pub(in crate::tile_to_gpu) fn affine_chunk_dim(d: &Desc, chunk: i64) -> Option<usize> {
     chunk_dim_by(d, chunk, false)
 }
 

@@ -909,22 +909,32 @@ impl Lower<'_> {
     /// the tile's layout ([`Self::run_width`]) where memory is contiguous in
     /// aligned runs of [`mma::CHUNK`] along the tile's last dim (the view's
     /// last; [`mma::chunk_dim`], or probed), the tile's rows are whole runs,
-    /// the origin along it a multiple of the width, and the elements whole
-    /// bytes. Each run then lies inside one aligned chunk, at an offset
-    /// that is a multiple of the width.
+    /// the origin along it a multiple of the width, the elements whole
+    /// bytes and the buffer at least a run long. Each run then lies inside
+    /// one aligned chunk, at an offset that is a multiple of the width.
     fn vector_width(&self, buffer: Value, origin: Value, d: &Desc, t: &TileType) -> Option<i64> {
         let rank = d.upper.len();
         let n: i64 = t.shape.iter().product();
         let v = self.run_width(n, warp_rows::rows_of(t))?;
         let last = *t.shape.last()?;
-        let bytes = matches!(self.ctx.type_kind(t.elem), TypeKind::Float(_))
-            || matches!(self.ctx.type_kind(t.elem), TypeKind::Integer { width, .. } if width % 8 == 0);
+        let bytes = match self.ctx.type_kind(t.elem) {
+            TypeKind::Float(k) => k.bit_width() % 8 == 0,
+            TypeKind::Integer { width, .. } => width % 8 == 0,
+            _ => false,
+        };
+        // A masked-off run reads at offset 0 instead, which must hold a
+        // whole run (a padding view may be wider than its buffer).
+        let held = self
+            .ctx
+            .type_kind(self.ctx.value_type(buffer))
+            .shape()
+            .is_some_and(|s| s.iter().product::<i64>() >= v);
         let contiguous = rank >= 1
             && t.shape.len() <= rank
             && mma::chunk_dim(d).or_else(|| mma::chunk_dim_probed(d)) == Some(rank - 1);
         // No loop's induction variable: the buffer is never an origin.
         let aligned = mma::multiple_of(self.ctx, origin, v, (buffer, 1, 1));
-        (bytes && contiguous && last % v == 0 && aligned).then_some(v)
+        (bytes && held && contiguous && last % v == 0 && aligned).then_some(v)
     }
 
     /// The position of slot `j` of this thread in the row tile of a kernel

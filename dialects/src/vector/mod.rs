@@ -290,7 +290,7 @@ fn span(op: Op, shape: &[i64], idx: &[Tensor], n: i64) -> IResult<std::ops::Rang
             format!("a vector of {n} at {at:?} is out of bounds of {shape:?}"),
         ));
     }
-    let first = crate::memref::row_major_offset(shape, &at) as usize;
+    let first = at.iter().zip(shape).fold(0, |a, (i, l)| a * l + i) as usize;
     Ok(first..first + n as usize)
 }
 
@@ -315,11 +315,17 @@ fn interpret_load(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<T
         .type_kind(ty)
         .element_type()
         .ok_or_else(|| InterpError::at(op, "no element type"))?;
-    let values: Vec<f64> = r.map(|i| crate::memref::get(&m.data, i)).collect();
+    if !matches!(m.data, Data::Float(_) | Data::Int(_)) {
+        return Err(InterpError::at(op, "unsupported element type"));
+    }
+    let values: Vec<f64> = r.map(|i| m.data.f64_at(i)).collect();
     Ok(vec![Tensor::new(
         &u,
         ty,
-        crate::memref::store_as(&u, elem, values),
+        match Elem::of(&u, elem).unwrap_or(Elem::Index) {
+            Elem::Float(k) => Data::from_f64s(k, values),
+            e => Data::from_i64s(e, values.into_iter().map(|v| v as i64)),
+        },
     )])
 }
 
@@ -342,8 +348,11 @@ fn interpret_store(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> IResult<Vec<
         ));
     };
     let r = span(op, &m.shape.clone(), &args[2..], n)?;
+    if !matches!(args[0].data, Data::Float(_) | Data::Int(_)) {
+        return Err(InterpError::at(op, "unsupported element type"));
+    }
     for (k, at) in r.enumerate() {
-        let x = crate::memref::get(&args[0].data, k);
+        let x = args[0].data.f64_at(k);
         match (&mut m.data, elem) {
             (Data::Float(v), Some(_)) => v.set(at, x),
             (Data::Int(v), Some(e)) => v.set(at, e.wrap(x as i128)),

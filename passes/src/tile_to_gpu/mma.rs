@@ -30,9 +30,9 @@
 //! [`super::shared_layout`], which also writes which K loops are
 //! pipelined, `stages = n`).
 
-use super::{L, Lower, err, warp_rows};
+use super::{L, Lower, err, int_attr, warp_rows};
 use aic::Diagnostic;
-use aic::attributes::{Attr, AttrKind};
+use aic::attributes::AttrKind;
 use aic::float::FloatKind;
 use aic::ir::{Block, Context, Op, Value};
 use aic::op_def::OpHandle;
@@ -340,8 +340,8 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, byte_pipe, chunk_dim, chunk_dim_probed, chunk_of, column_contiguous, decide,
-    multiple_of, pipeline, plan, plan_shared,
+    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, contiguous_dim, decide, multiple_of,
+    pipeline, plan, plan_shared,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
@@ -507,13 +507,6 @@ impl Plan {
         self.gemms.insert(gemm, w);
         self.wgmma.insert(gemm);
     }
-}
-
-fn int_attr(u: &aic::ir::Uniquer, v: i64, ty: Type) -> Attr {
-    u.attr(AttrKind::Integer {
-        value: i128::from(v),
-        ty,
-    })
 }
 
 /// A lane's coordinates: its lane, and its warp's row and column in the grid.
@@ -777,14 +770,6 @@ impl Lower<'_> {
         let d = self.desc(op, &shape)?;
         let origin = self.frag_origin(f.w);
         let paired = paired_store(self.ctx, st, &d, f.w);
-        let u = self.ctx.uniquer().clone();
-        let pair = u.ty(TypeKind::Vector {
-            shape: vec![2].into(),
-            scalable: vec![false].into(),
-            elem: f.t.elem,
-        });
-        let bytes = 2 * super::elem_bytes(self.ctx, f.t.elem);
-        let align = int_attr(&u, bytes, u.int_type(64));
         let mut s = 0;
         while s < f.w.slots() {
             let (row, col) = self.slot_coords(f.w, origin, s);
@@ -801,15 +786,7 @@ impl Lower<'_> {
                     mb::load(self, f.arr, &[i])
                 })
                 .collect();
-            self.when(ok, &mut |b| {
-                if let [x] = xs[..] {
-                    mb::store(b, x, buf, &[off]);
-                } else {
-                    let v = vector::FromElements::build(b, &xs, pair).result(b.ctx);
-                    vector::Store::build(b, v, buf, &[off], Some(align));
-                }
-                Ok(())
-            })?;
+            self.store_run(ok, &xs, buf, off)?;
             s += n;
         }
         Ok(())
@@ -1426,7 +1403,7 @@ pub(super) fn single_gemm(ctx: &Context, body: Block, pipe: &Pipe) -> Option<Op>
 /// writes a lane's two neighbouring columns (mma.sync's and wgmma's `c0,
 /// c1`, at an even column) as one aligned two-element vector: memory is
 /// contiguous in aligned runs of [`CHUNK`] along the tile's columns (the
-/// view's last dim; [`plan::chunk_dim`], or probed) and the store's origin
+/// view's last dim; [`plan::contiguous_dim`]) and the store's origin
 /// there is even, so each pair lies in one run at an even offset; and the
 /// view is not affine. Through an affine view (a plain row-major result)
 /// LLVM sees the pair's addresses consecutive and aligned and merges the
@@ -1446,7 +1423,7 @@ fn paired_store(ctx: &Context, st: tile::Store, d: &Desc, w: Warps) -> bool {
         && rank >= 2
         && origin.len() == rank
         && plan::affine_chunk_dim(d, CHUNK).is_none()
-        && plan::chunk_dim(d).or_else(|| plan::chunk_dim_probed(d)) == Some(rank - 1)
+        && plan::contiguous_dim(d) == Some(rank - 1)
         && plan::multiple_of(ctx, col, 2, not_a_loop)
 }
 

@@ -814,11 +814,30 @@ impl Lower<'_> {
             elem,
         });
         let bytes = v * elem_bytes(self.ctx, elem);
-        let a = u.attr(aic::attributes::AttrKind::Integer {
-            value: i128::from(bytes),
-            ty: u.int_type(64),
-        });
-        (t, a)
+        (t, int_attr(u, bytes, u.int_type(64)))
+    }
+
+    /// Stores `xs`, neighbouring elements, into `buf` from `off` where
+    /// `ok`: one element, or one vector aligned to its size (the caller
+    /// knows the run lies in one aligned chunk).
+    fn store_run(
+        &mut self,
+        ok: Value,
+        xs: &[Value],
+        buf: Value,
+        off: Value,
+    ) -> Result<(), Diagnostic> {
+        self.when(ok, &mut |s| {
+            if let [x] = xs[..] {
+                mb::store(s, x, buf, &[off]);
+            } else {
+                let elem = s.ctx.value_type(xs[0]);
+                let (vt, align) = s.vector_of(xs.len() as i64, elem);
+                let x = aic_dialects::vector::FromElements::build(s, xs, vt).result(s.ctx);
+                aic_dialects::vector::Store::build(s, x, buf, &[off], Some(align));
+            }
+            Ok(())
+        })
     }
 
     /// `j + k`, folded where `j` is a constant.
@@ -908,7 +927,7 @@ impl Lower<'_> {
     /// or to `buffer` at `origin` (the last dim's) through view `d` may make: the run width of
     /// the tile's layout ([`Self::run_width`]) where memory is contiguous in
     /// aligned runs of [`mma::CHUNK`] along the tile's last dim (the view's
-    /// last; [`mma::chunk_dim`], or probed), the tile's rows are whole runs,
+    /// last; [`mma::contiguous_dim`]), the tile's rows are whole runs,
     /// the origin along it a multiple of the width, the elements whole
     /// bytes and the buffer at least a run long. Each run then lies inside
     /// one aligned chunk, at an offset that is a multiple of the width.
@@ -929,9 +948,8 @@ impl Lower<'_> {
             .type_kind(self.ctx.value_type(buffer))
             .shape()
             .is_some_and(|s| s.iter().product::<i64>() >= v);
-        let contiguous = rank >= 1
-            && t.shape.len() <= rank
-            && mma::chunk_dim(d).or_else(|| mma::chunk_dim_probed(d)) == Some(rank - 1);
+        let contiguous =
+            rank >= 1 && t.shape.len() <= rank && mma::contiguous_dim(d) == Some(rank - 1);
         // No loop's induction variable: the buffer is never an origin.
         let aligned = mma::multiple_of(self.ctx, origin, v, (buffer, 1, 1));
         (bytes && held && contiguous && last % v == 0 && aligned).then_some(v)

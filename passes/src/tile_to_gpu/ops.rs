@@ -196,7 +196,6 @@ impl<'c> Lower<'c> {
         let width = last.and_then(|o| self.vector_width(st.buffer(self.ctx), o, &d, &t));
         if let (L::Dist(arr), Some(v)) = (l, width) {
             // Runs of `v` stored as one aligned vector each.
-            let (vt, align) = self.vector_of(v, t.elem);
             self.each_run(n, warp_rows::rows_of(&t), v, &mut |s, j, e| {
                 let idx = s.unravel(e, &t.shape);
                 let (off, ok) = s.locate(&d, &origin, &idx);
@@ -206,11 +205,7 @@ impl<'c> Lower<'c> {
                         mb::load(s, arr, &[jk])
                     })
                     .collect();
-                s.when(ok, &mut |s| {
-                    let x = vector::FromElements::build(s, &xs, vt).result(s.ctx);
-                    vector::Store::build(s, x, buf, &[off], Some(align));
-                    Ok(())
-                })
+                s.store_run(ok, &xs, buf, off)
             })?;
             return Ok(true);
         }

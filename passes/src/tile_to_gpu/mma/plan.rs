@@ -493,7 +493,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 };
                 // Byte chunks: affine views only.
                 let cd = if chunk == CHUNK {
-                    chunk_dim(&desc).or_else(|| chunk_dim_probed(&desc))?
+                    contiguous_dim(&desc)?
                 } else {
                     affine_chunk_dim(&desc, chunk)?
                 };
@@ -548,6 +548,12 @@ pub(in crate::tile_to_gpu) fn pipeline(
 /// chunks (so a chunk is wholly inside or outside).
 pub(in crate::tile_to_gpu) fn chunk_dim(d: &Desc) -> Option<usize> {
     chunk_dim_by(d, CHUNK, true)
+}
+
+/// The dim along which memory is contiguous in aligned runs of [`CHUNK`]:
+/// [`chunk_dim`] where the stages show it, else [`chunk_dim_probed`].
+pub(in crate::tile_to_gpu) fn contiguous_dim(d: &Desc) -> Option<usize> {
+    chunk_dim(d).or_else(|| chunk_dim_probed(d))
 }
 
 /// [`chunk_dim`] for chunks of `chunk` elements (16 of a byte type),

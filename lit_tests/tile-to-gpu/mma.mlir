@@ -2,8 +2,9 @@
 // The block's 4 warps each own a 16x16 block of the 32x32 accumulator, which
 // they keep as mma fragments across the K loop; ldmatrix reads A (x4) and B
 // (x4.trans) from shared tiles whose rows are padded by 8 halves (32x40);
-// the epilogue (tanh, truncf, store) runs on the fragments, each lane
-// storing its elements where they go (mma_epilogue.mlir has more). The two
+// the epilogue (tanh, truncf) runs on the fragments, and the store goes
+// through the shared rings, free after the loop, in 16-byte runs
+// (mma_epilogue.mlir and staged_store.mlir have more). The two
 // k16 steps of a K step are unrolled (2 x 2 mma.sync a warp). (depth = 1:
 // copies are not pipelined; mma_pipeline.mlir has the
 // cp.async pipeline.) An f32 gemm, or mma=false, keeps the SIMT loops. aic-translate
@@ -33,10 +34,15 @@
 // CHECK-NOT: gpu.shared
 // CHECK: math.tanh
 // CHECK: arith.truncf
+// CHECK: gpu.barrier
+// CHECK: gpu.shared offset = 0 : memref<1280xf16, #gpu.address_space<workgroup>>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<1280xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CHECK: gpu.barrier
+// CHECK: vector.load
 // CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
-// CHECK-NOT: gpu.barrier
-// CHECK: gpu.return
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return
 // CHECK-LABEL: gpu.kernel @gemm_f32
 // CHECK-NOT: nvgpu
 // CHECK: gpu.return

@@ -4,9 +4,10 @@
 // same shape, broadcast scalars, maps of those), give fragments; the lane
 // computes each of its slots at the slot's (row, col): the bias (a row
 // vector loaded through a broadcasting descriptor) and the residual are
-// loaded there, not in the blocked layout first. A store of a fragment
-// writes each slot where it goes, masked. No shared round trip, no barrier
-// between the last mma.sync and the stores. An op that is not a map or a
+// loaded there, not in the blocked layout first: no shared round trip
+// and no barrier between the last mma.sync and the epilogue's arithmetic.
+// The store of the result then goes through shared memory in 16-byte
+// runs, masked (staged_store.mlir). An op that is not a map or a
 // store (a reduction) still reads the accumulator in the blocked layout
 // through shared memory. (The K step's two k16 steps are unrolled: 2 x 2
 // mma.sync a warp.)
@@ -28,10 +29,10 @@
 // CHECK: arith.addf
 // CHECK: math.tanh
 // CHECK: arith.truncf
+// CHECK: gpu.barrier
+// CHECK: gpu.shared offset = 0
 // CHECK: scf.if
-// CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
-// CHECK-NOT: gpu.barrier
-// CHECK-NOT: gpu.shared
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1024xf16>, vector<8xf16>
 // CHECK: gpu.return
 
 // The row sums read the scaled accumulator in the blocked layout.
@@ -44,8 +45,12 @@
 
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // PTX-NOT: bar.sync
-// PTX: st.global
-// PTX-NOT: bar.sync
+// PTX: div.rn.f32
+// PTX: bar.sync
+// PTX: st.shared.b32
+// PTX: bar.sync
+// PTX: ld.shared.v4.b32
+// PTX: st.global.v4.b32
 // PTX: ret;
 // PTX: .entry gemm_rowsum
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

@@ -78,18 +78,13 @@ tile.kernel @odd_origin grid = [1] {
 tile.kernel @gemm_heads grid = [1] {
 ^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<2x32x16xf16>):
   %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
   %zero = arith.constant 0.0 : f32
   %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
-  %acc = tile.for %c0 to %c32 step %c32 iter_args(%init : !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> {
-  ^bb0(%kk: index, %c: !tile.tile<32x32xf32>):
-    %ta = tile.load %a[%c0, %kk] : memref<32x32xf16> -> !tile.tile<32x32xf16>
-    %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
-    %tb = tile.load %b[%kk, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
-    %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
-    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
-    tile.yield %d : !tile.tile<32x32xf32>
-  }
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+  %tb = tile.load %b[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+  %acc = tile.gemm %sa, %sb, %init level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
   %h = tile.map %acc : (!tile.tile<32x32xf32>) -> !tile.tile<32x32xf16> {
   ^bb0(%x: f32):
     %t = arith.truncf %x : f32 to f16
@@ -103,18 +98,13 @@ tile.kernel @gemm_heads grid = [1] {
 tile.kernel @gemm_rows grid = [1] {
 ^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>):
   %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
   %zero = arith.constant 0.0 : f32
   %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
-  %acc = tile.for %c0 to %c32 step %c32 iter_args(%init : !tile.tile<32x32xf32>) -> !tile.tile<32x32xf32> {
-  ^bb0(%kk: index, %c: !tile.tile<32x32xf32>):
-    %ta = tile.load %a[%c0, %kk] : memref<32x32xf16> -> !tile.tile<32x32xf16>
-    %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
-    %tb = tile.load %b[%kk, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
-    %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
-    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
-    tile.yield %d : !tile.tile<32x32xf32>
-  }
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+  %tb = tile.load %b[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared>
+  %acc = tile.gemm %sa, %sb, %init level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
   %h = tile.map %acc : (!tile.tile<32x32xf32>) -> !tile.tile<32x32xf16> {
   ^bb0(%x: f32):
     %t = arith.truncf %x : f32 to f16

@@ -732,6 +732,22 @@ fn wgmma_gemms_equal_the_interpreter() {
         },
     );
     assert!(!ir.contains("transposeB"), "B is K-major\n{ir}");
+    // The accumulators reach memory through the rings, free after the K
+    // loop, in 16-byte runs (lit_tests/tile-to-gpu/staged_store.mlir):
+    // 128 rows of 192 + 8 halves, partial along M here.
+    let ir = gpu_ir(
+        &cases[0].1.0,
+        1,
+        &Lowering {
+            threads: 256,
+            warp: 32,
+            mma: Some("wgmma"),
+            tuning: tuning.to_str(),
+            copy: None,
+        },
+    );
+    let staged = "memref<25600xf16, #gpu.address_space<workgroup>>, vector<8xf16>";
+    assert!(ir.contains(staged), "no staged store\n{ir}");
 }
 
 /// The same wgmma gemms with their rings filled by TMA (`--copy=tma`):

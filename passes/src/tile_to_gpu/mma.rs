@@ -768,6 +768,9 @@ impl Lower<'_> {
         let at = self.scalars(st.origin(self.ctx));
         let shape = self.buffers[&buf].clone();
         let d = self.desc(op, &shape)?;
+        if self.staged_store(st, &f, (buf, &at), &d)? {
+            return Ok(());
+        }
         let origin = self.frag_origin(f.w);
         let paired = paired_store(self.ctx, st, &d, f.w);
         let mut s = 0;
@@ -790,6 +793,128 @@ impl Lower<'_> {
             s += n;
         }
         Ok(())
+    }
+
+    /// `tile.store` of a fragment through shared memory, where that makes
+    /// its global stores whole 16-byte vectors: the lanes write their
+    /// neighbouring column pairs into a row-major staging tile whose rows
+    /// are padded by one run (the eight rows a warp's pairs fall in then
+    /// hit distinct banks), and after a barrier each thread copies runs of
+    /// 16 bytes to global memory, consecutive threads consecutive runs.
+    /// A fragment's own stores write a lane's pairs of 4 bytes, eight rows
+    /// apart, and held BERT's short-K GEMMs in their epilogues (the load-
+    /// store queue full, `stall_lg`). Taken where the store vectorises as a
+    /// blocked tile ([`Lower::vector_width`]), the staging tile fits in the
+    /// transfers' shared regions, and these are free
+    /// ([`Lower::rings_free_at`]); whether it was.
+    fn staged_store(
+        &mut self,
+        st: tile::Store,
+        f: &Frag,
+        (buf, at): (Value, &[Value]),
+        d: &Desc,
+    ) -> Result<bool, Diagnostic> {
+        let op = st.op();
+        let [m, n] = f.t.shape[..] else {
+            return Ok(false);
+        };
+        let eb = aic_dialects::gpu::elem_bytes(self.ctx, f.t.elem);
+        let blocked = TileType {
+            layout: None,
+            ..f.t.clone()
+        };
+        let last = st.origin(self.ctx).last().copied();
+        let Some(w) = last.and_then(|o| self.vector_width(st.buffer(self.ctx), o, d, &blocked))
+        else {
+            return Ok(false);
+        };
+        let v = w.min(16 / eb.max(1));
+        let stride = n + v;
+        let fits = matches!(eb, 2 | 4)
+            && v * eb == 16
+            && n % v == 0
+            && (m * n) % (self.threads * v) == 0
+            && m * stride * eb <= self.scratch.start;
+        if f.w.unit != Unit::MmaSync || !fits || !self.rings_free_at(op) {
+            return Ok(false);
+        }
+        // Every thread is past its last read of the rings.
+        self.barrier();
+        let view = self.shared_view(0, m * stride, f.t.elem);
+        let (origin, slots) = (self.frag_origin(f.w), f.w.slots());
+        let mut s = 0;
+        while s < slots {
+            let (row, col) = self.slot_coords(f.w, origin, s);
+            let (r0, c0) = slot_at(f.w, s);
+            let k = if s + 1 < slots && slot_at(f.w, s + 1) == (r0, c0 + 1) {
+                2
+            } else {
+                1
+            };
+            let xs: Vec<Value> = (s..s + k)
+                .map(|k| {
+                    let i = ab::index(self, k);
+                    mb::load(self, f.arr, &[i])
+                })
+                .collect();
+            let off = self.row_offset(row, stride, col);
+            self.put_run(&xs, view, off);
+            s += k;
+        }
+        self.barrier();
+        let (vt, align) = self.vector_of(v, f.t.elem);
+        let shape = [m, n];
+        self.each_run(m * n, None, v, &mut |s, _, e| {
+            let idx = s.unravel(e, &shape);
+            let soff = s.row_offset(idx[0], stride, idx[1]);
+            let x = vector::Load::build(s, view, &[soff], Some(align), vt).result(s.ctx);
+            let xs: Vec<Value> = (0..v).map(|k| s.extract(x, &[k], f.t.elem)).collect();
+            let (off, ok) = s.locate(d, at, &idx);
+            s.store_run(ok, &xs, buf, off)
+        })?;
+        // The staging tile is read before anything reuses the rings.
+        self.barrier();
+        Ok(true)
+    }
+
+    /// `row * stride + col`.
+    fn row_offset(&mut self, row: Value, stride: i64, col: Value) -> Value {
+        let sc = ab::index(self, stride);
+        let r = ab::binary::<arith::MulI>(self, row, sc);
+        ab::binary::<arith::AddI>(self, r, col)
+    }
+
+    /// Whether the transfers' shared regions are free at `op`: it lies in
+    /// the kernel's own block after every loop holding a transfer (a
+    /// pipelined loop waits for its copies past the last iteration before
+    /// it ends), no transfer lies outside a loop, and no loop's ring is
+    /// filled by TMA (whose mbarriers sit beside the rings).
+    pub(super) fn rings_free_at(&self, op: Op) -> bool {
+        let ctx = &*self.ctx;
+        let Some(top) = ctx.parent_block(op) else {
+            return false;
+        };
+        if !ctx.parent_op(op).is_some_and(|k| tile::Kernel::is(ctx, k)) {
+            return false;
+        }
+        let order: Vec<Op> = ctx.block_ops(top).collect();
+        let Some(here) = order.iter().position(|o| *o == op) else {
+            return false;
+        };
+        self.transfer_at.keys().all(|t| {
+            if tile::For::is(ctx, *t) {
+                return false;
+            }
+            // The transfer's ancestor in the kernel's block, a loop.
+            let mut a = *t;
+            while ctx.parent_block(a) != Some(top) {
+                match ctx.parent_op(a) {
+                    Some(p) => a = p,
+                    None => return false,
+                }
+            }
+            a != *t && order.iter().position(|o| *o == a).is_some_and(|i| i < here)
+        })
     }
 
     /// layout of `w`.

@@ -828,16 +828,22 @@ impl Lower<'_> {
         off: Value,
     ) -> Result<(), Diagnostic> {
         self.when(ok, &mut |s| {
-            if let [x] = xs[..] {
-                mb::store(s, x, buf, &[off]);
-            } else {
-                let elem = s.ctx.value_type(xs[0]);
-                let (vt, align) = s.vector_of(xs.len() as i64, elem);
-                let x = aic_dialects::vector::FromElements::build(s, xs, vt).result(s.ctx);
-                aic_dialects::vector::Store::build(s, x, buf, &[off], Some(align));
-            }
+            s.put_run(xs, buf, off);
             Ok(())
         })
+    }
+
+    /// Stores `xs`, neighbouring elements, into `buf` from `off`: one
+    /// element, or one vector aligned to its size.
+    fn put_run(&mut self, xs: &[Value], buf: Value, off: Value) {
+        if let [x] = xs[..] {
+            mb::store(self, x, buf, &[off]);
+        } else {
+            let elem = self.ctx.value_type(xs[0]);
+            let (vt, align) = self.vector_of(xs.len() as i64, elem);
+            let x = aic_dialects::vector::FromElements::build(self, xs, vt).result(self.ctx);
+            aic_dialects::vector::Store::build(self, x, buf, &[off], Some(align));
+        }
     }
 
     /// `j + k`, folded where `j` is a constant.

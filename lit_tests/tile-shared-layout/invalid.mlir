@@ -2,7 +2,8 @@
 // rejects those it cannot follow: stages on a loop cp.async cannot
 // pipeline (or on AMD's matrix units), a swizzled tile read by mma.sync,
 // a transposed tile no pipeline stages, a padded tile a gemm off matrix
-// units reads, a loop staging byte tiles for a gemm not on wgmma; a padded
+// units reads, a loop staging byte tiles for a gemm not on wgmma, a staged
+// store whose rings are in use; a padded
 // row shorter than the tile's, or fewer than 2 stages, is a verifier error.
 // RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=nvgpu threads=128" 2>&1 | FileCheck %s
 // RUN: not aic-opt %s --split-input-file --tile-to-gpu="mma=amdgpu threads=128" 2>&1 | FileCheck %s --check-prefix=AMD
@@ -120,5 +121,29 @@ tile.kernel @staged_bytes_mma grid = [1] {
     tile.yield %6 : !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>
   }
   tile.store %1, %arg2[%c0, %c0] : !tile.tile<64x64xf32, mma<16, 8, 32, 2, 2>>, memref<64x64xf32>
+  tile.return
+}
+
+// -----
+
+// A staged store whose rings are still in use (A and B transferred
+// outside any loop, their regions live for the kernel's whole run).
+// CHECK: error: 'tile.store' op tile-to-gpu: a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops do not hold
+tile.kernel @staged_rings_in_use grid = [1] {
+^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>):
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>
+  %ta = tile.load %a[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared, padded<40>>
+  %tb = tile.load %b[%c0, %c0] : memref<32x32xf16> -> !tile.tile<32x32xf16>
+  %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<32x32xf16> -> !tile.tile<32x32xf16, shared, padded<40>>
+  %d = tile.gemm %sa, %sb, %init level = block : !tile.tile<32x32xf16, shared, padded<40>>, !tile.tile<32x32xf16, shared, padded<40>>, !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>> -> !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>
+  %h = tile.map %d : (!tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>) -> !tile.tile<32x32xf16> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.store %h, %out[%c0, %c0] staged : !tile.tile<32x32xf16>, memref<32x32xf16>
   tile.return
 }

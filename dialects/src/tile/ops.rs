@@ -372,13 +372,16 @@ fn check_access(
 }
 
 aic::op! {
-    /// `tile.store %t, %buf[%origin] (through #coord.desc)? : tile, memref`.
+    /// `tile.store %t, %buf[%origin] (through #coord.desc)? (staged)? : tile, memref`.
+    /// `staged`, where a pass decided it (`tile-shared-layout`), says a
+    /// matrix unit's accumulator reaches memory through the shared rings
+    /// of the kernel's finished K loops, in 16-byte runs.
     pub Store = STORE {
         operands: [value: one(TILE), buffer: one(MEMREF), origin: variadic(tc::INDEX)],
-        attributes: [desc: optional(DESC)],
+        attributes: [desc: optional(DESC), staged: optional(ac::UNIT) as bool],
         spec: OpSpec {
             format: Some(
-                "$value `,` $buffer `[` $origin `]` (`through` $desc^)? attr-dict `:` type($value) `,` type($buffer)",
+                "$value `,` $buffer `[` $origin `]` (`through` $desc^)? (`staged` $staged^)? attr-dict `:` type($value) `,` type($buffer)",
             ),
             ..op::<Store>(
                 "tile.store",

@@ -729,7 +729,7 @@ pub(super) fn store(
     let u = e.ctx.uniquer().clone();
     let v = convert(e, value, shape, calc, elem);
     let bt = e.ctx.value_type(buf);
-    tile::Store::build(e, v, buf, at, desc_prop(&u, bt, desc));
+    tile::Store::build(e, v, buf, at, desc_prop(&u, bt, desc), None);
 }
 
 /// The `desc` attribute of a load or store of a buffer of type `bt`: none

@@ -795,18 +795,14 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// `tile.store` of a fragment through shared memory, where that makes
-    /// its global stores whole 16-byte vectors: the lanes write their
-    /// neighbouring column pairs into a row-major staging tile whose rows
-    /// are padded by one run (the eight rows a warp's pairs fall in then
-    /// hit distinct banks), and after a barrier each thread copies runs of
-    /// 16 bytes to global memory, consecutive threads consecutive runs.
-    /// A fragment's own stores write a lane's pairs of 4 bytes, eight rows
-    /// apart, and held BERT's short-K GEMMs in their epilogues (the load-
-    /// store queue full, `stall_lg`). Taken where the store vectorises as a
-    /// blocked tile ([`Lower::vector_width`]), the staging tile fits in the
-    /// transfers' shared regions, and these are free
-    /// ([`Lower::rings_free_at`]); whether it was.
+    /// A `staged` `tile.store` of a fragment (`tile-shared-layout` decided
+    /// it, [`super::shared_layout::stage_stores`]): after a barrier (every
+    /// thread past its last read of the finished loops' rings) the lanes
+    /// write their neighbouring column pairs into a row-major staging tile
+    /// at the rings' offset 0, rows padded by one run so that the eight
+    /// rows of a warp's pairs hit distinct banks; after a second barrier
+    /// each thread copies runs of 16 bytes to memory, consecutive threads
+    /// consecutive runs. Whether `st` was staged.
     fn staged_store(
         &mut self,
         st: tile::Store,
@@ -814,31 +810,18 @@ impl Lower<'_> {
         (buf, at): (Value, &[Value]),
         d: &Desc,
     ) -> Result<bool, Diagnostic> {
-        let op = st.op();
-        let [m, n] = f.t.shape[..] else {
-            return Ok(false);
-        };
-        let eb = aic_dialects::gpu::elem_bytes(self.ctx, f.t.elem);
-        let blocked = TileType {
-            layout: None,
-            ..f.t.clone()
-        };
-        let last = st.origin(self.ctx).last().copied();
-        let Some(w) = last.and_then(|o| self.vector_width(st.buffer(self.ctx), o, d, &blocked))
-        else {
-            return Ok(false);
-        };
-        let v = w.min(16 / eb.max(1));
-        let stride = n + v;
-        let fits = matches!(eb, 2 | 4)
-            && v * eb == 16
-            && n % v == 0
-            && (m * n) % (self.threads * v) == 0
-            && m * stride * eb <= self.scratch.start;
-        if f.w.unit != Unit::MmaSync || !fits || !self.rings_free_at(op) {
+        if st.staged(self.ctx).is_none() {
             return Ok(false);
         }
-        // Every thread is past its last read of the rings.
+        let run = super::shared_layout::staged_run(self.ctx, st, self.threads);
+        let (Some(v), &[m, n], Unit::MmaSync) = (run, &f.t.shape[..], f.w.unit) else {
+            return Err(err(
+                self.ctx,
+                st.op(),
+                "a staged store of fragments other than tensor cores' whose memory takes 16-byte runs",
+            ));
+        };
+        let stride = n + v;
         self.barrier();
         let view = self.shared_view(0, m * stride, f.t.elem);
         let (origin, slots) = (self.frag_origin(f.w), f.w.slots());
@@ -882,39 +865,6 @@ impl Lower<'_> {
         let sc = ab::index(self, stride);
         let r = ab::binary::<arith::MulI>(self, row, sc);
         ab::binary::<arith::AddI>(self, r, col)
-    }
-
-    /// Whether the transfers' shared regions are free at `op`: it lies in
-    /// the kernel's own block after every loop holding a transfer (a
-    /// pipelined loop waits for its copies past the last iteration before
-    /// it ends), no transfer lies outside a loop, and no loop's ring is
-    /// filled by TMA (whose mbarriers sit beside the rings).
-    pub(super) fn rings_free_at(&self, op: Op) -> bool {
-        let ctx = &*self.ctx;
-        let Some(top) = ctx.parent_block(op) else {
-            return false;
-        };
-        if !ctx.parent_op(op).is_some_and(|k| tile::Kernel::is(ctx, k)) {
-            return false;
-        }
-        let order: Vec<Op> = ctx.block_ops(top).collect();
-        let Some(here) = order.iter().position(|o| *o == op) else {
-            return false;
-        };
-        self.transfer_at.keys().all(|t| {
-            if tile::For::is(ctx, *t) {
-                return false;
-            }
-            // The transfer's ancestor in the kernel's block, a loop.
-            let mut a = *t;
-            while ctx.parent_block(a) != Some(top) {
-                match ctx.parent_op(a) {
-                    Some(p) => a = p,
-                    None => return false,
-                }
-            }
-            a != *t && order.iter().position(|o| *o == a).is_some_and(|i| i < here)
-        })
     }
 
     /// layout of `w`.

@@ -205,6 +205,7 @@ impl Pass for TileToGpu {
             if !shared_layout::has_layouts(ctx, *k) {
                 shared_layout::assign(ctx, *k, threads, self.mma)?;
                 tma::mark(ctx, *k, threads, self.mma, self.copy)?;
+                shared_layout::stage_stores(ctx, *k, threads);
             }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
         }

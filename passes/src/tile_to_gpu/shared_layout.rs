@@ -13,7 +13,12 @@
 //! ([`super::wgmma_attention`]; its loop may then have bounds known at
 //! run time only, a causal attention's); with `copy=tma` (`tma_empty`) a
 //! GEMM loop whose loads TMA can copy gets `copy = tma` (`tma_empty`; see
-//! [`super::tma`]), its ring filled by bulk tensor copies. `tile-to-gpu`
+//! [`super::tma`]), its ring filled by bulk tensor copies. A store of a
+//! tensor-core accumulator (mma.sync's or wgmma's fragments, or maps of
+//! them) through memory that takes 16-byte runs along its rows, after the
+//! K loops, gets `staged` ([`stage_stores`]): the lanes' 4-byte column
+//! pairs, eight rows apart, go through the loops' rings, free by then, and
+//! leave as whole runs. `tile-to-gpu`
 //! lowers the transfers and loops as the IR says (and runs this pass
 //! itself on kernels that carry no such decision yet).
 
@@ -21,9 +26,11 @@ use super::mma::{self, Kind, Pipe, Plan};
 use super::{err, wgmma, wgmma_attention};
 use aic::Diagnostic;
 use aic::attributes::AttrKind;
-use aic::ir::{Context, Op, WalkOrder};
+use aic::ir::{Context, Op, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{Pass, PassInfo, PassOptions};
+use aic_dialects::coord::Desc;
+use aic_dialects::gpu::elem_bytes;
 use aic_dialects::tile::{self, Layout, TileType};
 
 /// The registered pass.
@@ -62,6 +69,7 @@ impl Pass for TileSharedLayout {
             }
             changed |= assign(ctx, k, threads, self.mma)?;
             changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy)?;
+            changed |= stage_stores(ctx, k, threads);
         }
         Ok(changed)
     }
@@ -134,6 +142,146 @@ pub(super) fn assign(
         ctx.set_inherent_attr(l, name, a);
     }
     Ok(changed)
+}
+
+/// Marks the stores of kernel `k` (blocks of `threads`) that go through
+/// the rings of its finished K loops (`staged`): a tensor-core
+/// accumulator's ([`from_tensor_cores`]) whose memory takes runs of 16
+/// bytes ([`staged_run`]), where the rings are free ([`rings_free_at`])
+/// and hold the staging tile (its rows padded by a run); whether it marked
+/// any. A fragment's own stores write each lane's 4-byte column pairs
+/// eight rows apart, and the load-store queue held BERT's short-K GEMMs in
+/// their epilogues so (ncu: `stall_lg` on `STG.E`).
+pub(super) fn stage_stores(ctx: &mut Context, k: Op, threads: i64) -> bool {
+    let mut stores = Vec::new();
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        if let Some(st) = tile::Store::of(ctx, o)
+            && st.staged(ctx).is_none()
+            && from_tensor_cores(ctx, st.value(ctx), 8)
+            && staging_fits(ctx, k, st, threads)
+        {
+            stores.push(o);
+        }
+    });
+    let (unit, name) = (ctx.uniquer().attr(AttrKind::Unit), ctx.ident("staged"));
+    for &o in &stores {
+        ctx.set_inherent_attr(o, name, unit);
+    }
+    !stores.is_empty()
+}
+
+/// Whether `v` is an accumulator of NVIDIA's tensor cores (mma.sync's
+/// `mma<16, 8, ...>` or wgmma's fragments), or a map of one (an epilogue),
+/// looking `depth` maps back: what `tile-to-gpu` holds as fragments.
+fn from_tensor_cores(ctx: &Context, v: Value, depth: usize) -> bool {
+    let tensor_cores = mma::tile_type(ctx, v).is_some_and(|t| {
+        matches!(
+            t.layout,
+            Some(Layout::Wgmma { .. } | Layout::Mma { m: 16, n: 8, .. })
+        )
+    });
+    tensor_cores
+        || depth > 0
+            && ctx
+                .defining_op(v)
+                .filter(|o| tile::Map::is(ctx, *o))
+                .is_some_and(|o| {
+                    ctx.operands(o)
+                        .iter()
+                        .any(|x| from_tensor_cores(ctx, *x, depth - 1))
+                })
+}
+
+/// Elements of the runs a staged store `st` copies, 16 bytes (8 halves,
+/// 4 floats), where memory takes them: `st`'s descriptor contiguous in
+/// aligned chunks along its last dim, the origin there a multiple of the
+/// run, the tile's rows whole runs, the runs shared evenly by `threads`,
+/// and the buffer at least a run long (a masked-off run is read at 0).
+pub(super) fn staged_run(ctx: &Context, st: tile::Store, threads: i64) -> Option<i64> {
+    let t = mma::tile_type(ctx, st.value(ctx))?;
+    let [m, n] = t.shape[..] else {
+        return None;
+    };
+    let eb = elem_bytes(ctx, t.elem);
+    let v = 16 / eb;
+    let buf = st.buffer(ctx);
+    let shape = ctx.type_kind(ctx.value_type(buf)).shape()?.to_vec();
+    let d = match st.desc(ctx) {
+        Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
+        None => Desc::row_major(&shape),
+    };
+    let rank = d.upper.len();
+    let last = *st.origin(ctx).last()?;
+    let fits = matches!(eb, 2 | 4)
+        && rank >= 2
+        && mma::contiguous_dim(&d) == Some(rank - 1)
+        && mma::multiple_of(ctx, last, v, (buf, 1, 1))
+        && n % v == 0
+        && (m * n) % (threads * v) == 0
+        && shape.iter().product::<i64>() >= v;
+    fits.then_some(v)
+}
+
+/// Whether staged store `st` of kernel `k` may stage: memory takes its
+/// runs ([`staged_run`]), the rings are free ([`rings_free_at`]) and hold
+/// its staging tile, rows padded by a run (the lanes' pairs of eight rows
+/// then fall in distinct banks).
+pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) -> bool {
+    let (Some(v), Some(t)) = (
+        staged_run(ctx, st, threads),
+        mma::tile_type(ctx, st.value(ctx)),
+    ) else {
+        return false;
+    };
+    let mut rings = 0;
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        if tile::Transfer::is(ctx, o) {
+            rings += transfer_bytes(ctx, o).unwrap_or_else(|| {
+                mma::tile_type(ctx, ctx.result(o, 0)).map_or(0, |t| {
+                    t.shape.iter().product::<i64>() * elem_bytes(ctx, t.elem)
+                })
+            });
+        }
+    });
+    let staging = t.shape[0] * (t.shape[1] + v) * elem_bytes(ctx, t.elem);
+    staging <= rings && rings_free_at(ctx, st.op())
+}
+
+/// Whether the shared regions of the transfers are free at `op`: it lies
+/// in its kernel's own block after every loop holding a transfer (a
+/// pipelined loop waits for its copies past the last iteration before it
+/// ends), no transfer lies outside a loop, and no loop's ring is filled
+/// by TMA (whose mbarriers the rings' region does not include).
+pub(super) fn rings_free_at(ctx: &Context, op: Op) -> bool {
+    let Some(top) = ctx.parent_block(op) else {
+        return false;
+    };
+    let Some(k) = ctx.parent_op(op).filter(|k| tile::Kernel::is(ctx, *k)) else {
+        return false;
+    };
+    let order: Vec<Op> = ctx.block_ops(top).collect();
+    let Some(here) = order.iter().position(|o| *o == op) else {
+        return false;
+    };
+    let mut free = true;
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        if tile::For::of(ctx, o).is_some_and(|f| super::tma::is_tma(f.copy(ctx))) {
+            free = false;
+        }
+        if !tile::Transfer::is(ctx, o) {
+            return;
+        }
+        // The transfer's ancestor in the kernel's block: a loop before `op`.
+        let mut a = o;
+        while ctx.parent_block(a) != Some(top) {
+            match ctx.parent_op(a) {
+                Some(p) => a = p,
+                None => break,
+            }
+        }
+        free &= a != o && order.iter().position(|x| *x == a).is_some_and(|i| i < here);
+    });
+    free
 }
 
 /// Elements from one line of transfer `t`'s stored tile to the next (a row,
@@ -255,6 +403,15 @@ pub(super) fn check(
     for &o in &ops {
         if tile::For::is(ctx, o) {
             pipe_of(ctx, o, p, threads, kind)?;
+        }
+        if let Some(st) = tile::Store::of(ctx, o).filter(|st| st.staged(ctx).is_some())
+            && !staging_fits(ctx, k, st, threads)
+        {
+            return Err(err(
+                ctx,
+                o,
+                "a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops do not hold",
+            ));
         }
         let Some(l) = tile::Transfer::of(ctx, o).and_then(|_| stored(ctx, o)) else {
             continue;

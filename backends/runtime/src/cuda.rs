@@ -818,7 +818,7 @@ impl Cuda {
     }
 
     /// Waits for all work in the context, reporting errors from earlier launches.
-    fn synchronize(&self) -> Result<(), CudaError> {
+    pub(crate) fn synchronize(&self) -> Result<(), CudaError> {
         // SAFETY: no arguments; the context is current.
         self.check("cuCtxSynchronize", unsafe { (self.api.ctx_synchronize)() })
     }

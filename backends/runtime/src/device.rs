@@ -420,7 +420,11 @@ impl<'c> DevicePlan<'c> {
     /// Times the plan: `warmup` untimed replays, then `reps` replays each between two
     /// events, then `reps` launch-by-launch runs with an event between launches.
     /// `inputs` (the per-call ones) are uploaded before every repetition, untimed, since
-    /// a run may reuse their bytes after their last reader.
+    /// a run may reuse their bytes after their last reader. Every timed run
+    /// starts from a cold cache: [`FLUSH_BYTES`] written first (untimed), as
+    /// `triton.testing.do_bench` does for the PyTorch rows it is compared
+    /// with, so that a model whose weights fit in L2 is not timed reading
+    /// them from there.
     pub fn bench(
         &mut self,
         inputs: &[&[u8]],
@@ -432,6 +436,7 @@ impl<'c> DevicePlan<'c> {
             self.upload(inputs, false)?;
             self.run()?;
         }
+        let flush = self.cuda.alloc(FLUSH_BYTES)?;
         let (start, stop) = (self.cuda.event()?, self.cuda.event()?);
         let mut runs = Vec::with_capacity(reps as usize);
         for _ in 0..reps {
@@ -439,6 +444,7 @@ impl<'c> DevicePlan<'c> {
             if !self.captured {
                 self.run()?;
             }
+            self.cold(&flush)?;
             self.cuda.record(&start, &self.stream)?;
             self.replay()?;
             self.cuda.record(&stop, &self.stream)?;
@@ -448,6 +454,7 @@ impl<'c> DevicePlan<'c> {
             runs.push(self.cuda.elapsed(&start, &stop)?);
         }
         if self.plan.has_control_flow() {
+            drop(flush);
             return self.bench_launches_with_control_flow(inputs, reps, runs);
         }
         let events: Vec<Event<'_>> = (0..=self.launches.len())
@@ -457,6 +464,7 @@ impl<'c> DevicePlan<'c> {
         let mut trace = Vec::new();
         for _ in 0..reps {
             self.upload(inputs, false)?;
+            self.cold(&flush)?;
             self.cuda.record(&events[0], &self.stream)?;
             for (i, (k, f, ptrs)) in self.launches.iter().enumerate() {
                 // SAFETY: as in `enqueue`.
@@ -482,6 +490,14 @@ impl<'c> DevicePlan<'c> {
 }
 
 impl<'c> DevicePlan<'c> {
+    /// Evicts the plan's buffers from the GPU's caches: writes `flush`
+    /// and waits for the whole context (the write goes on the legacy
+    /// stream, which the plan's non-blocking stream does not wait for).
+    fn cold(&self, flush: &DeviceBuffer<'_>) -> Result<(), CudaError> {
+        flush.zero()?;
+        self.cuda.synchronize()
+    }
+
     /// [`DevicePlan::bench`]'s launch-by-launch pass for a plan with loops or
     /// choices: each run follows the control flow with events around every
     /// launch it makes; a launch's time is the sum over the run (every
@@ -537,6 +553,11 @@ impl<'c> DevicePlan<'c> {
         })
     }
 }
+
+/// The bytes [`DevicePlan::bench`] writes before each timed run to empty
+/// the caches: 256 MiB, as `triton.testing.do_bench` writes, five times
+/// the H100's 50 MB L2.
+pub const FLUSH_BYTES: u64 = 256 << 20;
 
 /// Bytes in GiB, for messages.
 fn gib(bytes: u64) -> f64 {

@@ -52,7 +52,8 @@ OPTIONS:
   --model-only              With --target=nki-sim: only the modelled schedule, no run (large problems)
   --bench[=N]               Time N runs of the plan (default 100) after warm-up: the median run,
                             then each kernel's time, share and achieved TFLOP/s or GB/s; on CUDA
-                            also a whole call's median (inputs in, graph, results out)
+                            each run from a cold cache (256 MiB written first, as triton's
+                            do_bench does), and a whole call's median (inputs in, graph, results out)
   --trace=<file>            Write a Chrome-trace JSON of one run's kernels
   --mma=<false|nvgpu|amdgpu|wgmma>  GEMMs on these matrix units (default: the target's; on the host,
                             another target's, their warp-collective ops emulated)

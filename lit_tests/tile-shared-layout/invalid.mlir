@@ -126,11 +126,11 @@ tile.kernel @staged_bytes_mma grid = [1] {
 
 // -----
 
-// A staged store whose rings are still in use (A and B transferred
-// outside any loop, their regions live for the kernel's whole run).
+// A staged store whose rings are still in use (A and B read again after
+// it).
 // CHECK: error: 'tile.store' op tile-to-gpu: a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops do not hold
 tile.kernel @staged_rings_in_use grid = [1] {
-^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>):
+^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>, %out2: memref<32x32xf32>):
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>
@@ -145,5 +145,7 @@ tile.kernel @staged_rings_in_use grid = [1] {
     tile.yield %t : f16
   }
   tile.store %h, %out[%c0, %c0] staged : !tile.tile<32x32xf16>, memref<32x32xf16>
+  %e = tile.gemm %sa, %sb, %d level = block : !tile.tile<32x32xf16, shared, padded<40>>, !tile.tile<32x32xf16, shared, padded<40>>, !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>> -> !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>
+  tile.store %e, %out2[%c0, %c0] : !tile.tile<32x32xf32, mma<16, 8, 16, 2, 2>>, memref<32x32xf32>
   tile.return
 }

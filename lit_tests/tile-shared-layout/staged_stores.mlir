@@ -5,8 +5,10 @@
 // columns), the origin there is a multiple of the run, the rings of the
 // finished loops are free and hold the staging tile: tile-to-gpu then
 // copies it through them in whole runs (tile-to-gpu/staged_store.mlir).
-// Through a transposing view, where a tile was transferred outside any
-// loop, on AMD's matrix cores or without matrix units nothing is staged.
+// A tile transferred outside any loop frees its region after its last
+// reader (an attention's Q after its key loop). Through a transposing
+// view, before a shared tile's last reader, on AMD's matrix cores or
+// without matrix units nothing is staged.
 // tile-to-gpu follows the IR: run after the layout passes it gives what it
 // gives deciding them itself.
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | FileCheck %s
@@ -25,8 +27,10 @@
 // CHECK-LABEL: tile.kernel @transposed
 // CHECK-NOT: staged
 // CHECK-LABEL: tile.kernel @once
-// CHECK-NOT: staged
-// CHECK: tile.return
+// CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] staged : !tile.tile<64x64xf16>, memref<64x64xf16>
+// CHECK-LABEL: tile.kernel @reread
+// CHECK: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : !tile.tile<64x64xf16>, memref<64x64xf16>
+// CHECK: tile.gemm
 
 // NONE-NOT: staged
 
@@ -108,7 +112,7 @@ tile.kernel @transposed grid = [1] {
   tile.return
 }
 
-// A and B transferred once, outside any loop: their regions stay in use.
+// A and B transferred once, outside any loop, and read before the store.
 tile.kernel @once grid = [1] {
 ^bb0(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %out: memref<64x64xf16>):
   %c0 = arith.constant 0 : index
@@ -129,3 +133,28 @@ tile.kernel @once grid = [1] {
   tile.store %h, %out[%c0, %c0] : !tile.tile<64x64xf16>, memref<64x64xf16>
   tile.return
 }
+
+// A and B read again after the first store: their regions are in use.
+tile.kernel @reread grid = [1] {
+^bb0(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %out: memref<64x64xf16>, %out2: memref<64x64xf32>):
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : memref<64x128xf16> -> !tile.tile<64x64xf16>
+  %sa = tile.transfer %ta to shared depth = 1 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+  %tb = tile.load %b[%c0, %c0] : memref<128x64xf16> -> !tile.tile<64x64xf16>
+  %sb = tile.transfer %tb to shared depth = 1 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+  %acc = tile.gemm %sa, %sb, %init level = block : !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
+  %h = tile.map %acc : (!tile.tile<64x64xf32>) -> !tile.tile<64x64xf16> {
+  ^bb0(%x: f32):
+    %t = arith.truncf %x : f32 to f16
+    tile.yield %t : f16
+  }
+  tile.store %h, %out[%c0, %c0] : !tile.tile<64x64xf16>, memref<64x64xf16>
+  %e = tile.gemm %sa, %sb, %acc level = block : !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
+  tile.store %e, %out2[%c0, %c0] : !tile.tile<64x64xf32>, memref<64x64xf32>
+  tile.return
+}
+

@@ -8,7 +8,9 @@
 // vectors (a lane's two rows per m16 tile); exp(s - m), the rescaling of the
 // output by exp(m_old - m_new) and the division at the end are maps on
 // fragments with the row vectors broadcast slot by slot: no shared memory
-// and no barrier between the copies' barrier and the loop's end. P (the f16
+// and no barrier between the copies' barrier and the loop's end; the
+// output reaches memory through the freed rings in 16-byte runs
+// (staged_store.mlir). P (the f16
 // truncation of the scores) is the second gemm's A straight from registers
 // (two neighbouring n8 accumulator tiles are one m16k16 A fragment:
 // vector.from_elements of 8 halves, no ldmatrix). K and V come through the
@@ -61,7 +63,8 @@
 // CHECK-NOT: gpu.barrier
 // CHECK-NOT: gpu.shared
 // CHECK: arith.divf
-// CHECK-NOT: gpu.barrier
+// CHECK: gpu.barrier
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<{{.*}}xf16>, vector<8xf16>
 // CHECK: gpu.return
 
 // Keys of two heads merged into the grid's batch axis (merge<1, 2>: cp.async
@@ -100,7 +103,10 @@
 // PTX-NOT: st.shared
 // PTX-NOT: bar.sync
 // PTX: cp.async.wait_group 0;
-// PTX-NOT: bar.sync
+// PTX: bar.sync
+// PTX: st.shared.b32
+// PTX: bar.sync
+// PTX: st.global.v4.b32
 // PTX: ret;
 
 // Without tensor cores the scores are spread over the threads as before.

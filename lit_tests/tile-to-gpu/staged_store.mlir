@@ -6,8 +6,8 @@
 // a second barrier each thread copies runs of 8 halves (4 floats) from it
 // to memory as one aligned vector, consecutive threads consecutive runs.
 // Through a view that splits the columns into heads the runs stay inside
-// a head. Where the rings may still be in use (a tile transferred outside
-// any loop), where the runs straddle aligned ones (an odd origin), or
+// a head. Where the rings are still in use (a shared tile read again
+// after the store), where the runs straddle aligned ones (an odd origin), or
 // where a transposing view scatters the columns, the lanes store their
 // elements themselves. The PTX has the staging and the 16-byte stores.
 // RUN: aic-opt %s --tile-to-gpu=mma=true | FileCheck %s
@@ -33,7 +33,7 @@
 // CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1152xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1024xf32>, vector<4xf32>
 
-// CHECK-LABEL: gpu.kernel @outside_loop
+// CHECK-LABEL: gpu.kernel @reread
 // CHECK: nvgpu.mma.sync
 // CHECK-NOT: vector.load
 // CHECK: memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1024xf16>
@@ -121,9 +121,9 @@ tile.kernel @floats grid = [1] {
   tile.return
 }
 
-// A's tile transferred once, outside any loop: its region stays in use.
-tile.kernel @outside_loop grid = [1] {
-^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>):
+// A and B read again after the first store: their regions are in use.
+tile.kernel @reread grid = [1] {
+^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>, %out2: memref<32x32xf32>):
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
   %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<32x32xf32>
@@ -138,6 +138,8 @@ tile.kernel @outside_loop grid = [1] {
     tile.yield %t : f16
   }
   tile.store %h, %out[%c0, %c0] : !tile.tile<32x32xf16>, memref<32x32xf16>
+  %e = tile.gemm %sa, %sb, %d level = block : !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf16, shared>, !tile.tile<32x32xf32> -> !tile.tile<32x32xf32>
+  tile.store %e, %out2[%c0, %c0] : !tile.tile<32x32xf32>, memref<32x32xf32>
   tile.return
 }
 

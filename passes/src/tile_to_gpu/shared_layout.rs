@@ -250,8 +250,9 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
 /// Whether the shared regions of the transfers are free at `op`: it lies
 /// in its kernel's own block after every loop holding a transfer (a
 /// pipelined loop waits for its copies past the last iteration before it
-/// ends), no transfer lies outside a loop, and no loop's ring is filled
-/// by TMA (whose mbarriers the rings' region does not include).
+/// ends) and after every reader of a transfer outside loops (an
+/// attention's Q, read in its key loop), and no loop's ring is filled by
+/// TMA (whose mbarriers the rings' region does not include).
 pub(super) fn rings_free_at(ctx: &Context, op: Op) -> bool {
     let Some(top) = ctx.parent_block(op) else {
         return false;
@@ -271,15 +272,23 @@ pub(super) fn rings_free_at(ctx: &Context, op: Op) -> bool {
         if !tile::Transfer::is(ctx, o) {
             return;
         }
-        // The transfer's ancestor in the kernel's block: a loop before `op`.
-        let mut a = o;
-        while ctx.parent_block(a) != Some(top) {
-            match ctx.parent_op(a) {
-                Some(p) => a = p,
-                None => break,
+        // The op of the kernel's block holding `x` (`x` itself there).
+        let outer = |x: Op| {
+            let mut a = x;
+            while ctx.parent_block(a) != Some(top) {
+                a = ctx.parent_op(a)?;
             }
-        }
-        free &= a != o && order.iter().position(|x| *x == a).is_some_and(|i| i < here);
+            Some(a)
+        };
+        let before = |x: Op| {
+            outer(x).is_some_and(|a| order.iter().position(|y| *y == a).is_some_and(|i| i < here))
+        };
+        // A loop's transfer dies with its loop; another with its last reader.
+        free &= match outer(o) {
+            Some(a) if a != o => before(a),
+            Some(_) => ctx.uses(ctx.result(o, 0)).iter().all(|u| before(u.op)),
+            None => false,
+        };
     });
     free
 }

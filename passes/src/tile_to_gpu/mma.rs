@@ -340,8 +340,8 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, contiguous_dim, decide, multiple_of,
-    pipeline, plan, plan_shared,
+    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, decide, pipeline, plan, plan_shared,
+    takes_runs,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
@@ -771,26 +771,43 @@ impl Lower<'_> {
         if self.staged_store(st, &f, (buf, &at), &d)? {
             return Ok(());
         }
-        let origin = self.frag_origin(f.w);
         let paired = paired_store(self.ctx, st, &d, f.w);
+        self.frag_runs(&f, paired, &mut |s, (row, col), xs| {
+            let (off, ok) = s.locate(&d, &at, &[row, col]);
+            let xs = xs(s);
+            s.store_run(ok, &xs, buf, off)
+        })
+    }
+
+    /// For each of this lane's runs of fragment `f`'s slots (a pair of
+    /// neighbouring columns where `pairs`, else one slot): `put` with the
+    /// run's (row, col) in the tile and a loader of its values.
+    fn frag_runs(
+        &mut self,
+        f: &Frag,
+        pairs: bool,
+        put: &mut PutRun<'_, Self>,
+    ) -> Result<(), Diagnostic> {
+        let (origin, slots) = (self.frag_origin(f.w), f.w.slots());
         let mut s = 0;
-        while s < f.w.slots() {
-            let (row, col) = self.slot_coords(f.w, origin, s);
-            let (off, ok) = self.locate(&d, &at, &[row, col]);
+        while s < slots {
+            let at = self.slot_coords(f.w, origin, s);
             let (r0, c0) = slot_at(f.w, s);
-            let n = if paired && s + 1 < f.w.slots() && slot_at(f.w, s + 1) == (r0, c0 + 1) {
+            let k = if pairs && s + 1 < slots && slot_at(f.w, s + 1) == (r0, c0 + 1) {
                 2
             } else {
                 1
             };
-            let xs: Vec<Value> = (s..s + n)
-                .map(|k| {
-                    let i = ab::index(self, k);
-                    mb::load(self, f.arr, &[i])
-                })
-                .collect();
-            self.store_run(ok, &xs, buf, off)?;
-            s += n;
+            let load = |l: &mut Self| -> Vec<Value> {
+                (s..s + k)
+                    .map(|i| {
+                        let i = ab::index(l, i);
+                        mb::load(l, f.arr, &[i])
+                    })
+                    .collect()
+            };
+            put(self, at, &load)?;
+            s += k;
         }
         Ok(())
     }
@@ -824,26 +841,12 @@ impl Lower<'_> {
         let stride = n + v;
         self.barrier();
         let view = self.shared_view(0, m * stride, f.t.elem);
-        let (origin, slots) = (self.frag_origin(f.w), f.w.slots());
-        let mut s = 0;
-        while s < slots {
-            let (row, col) = self.slot_coords(f.w, origin, s);
-            let (r0, c0) = slot_at(f.w, s);
-            let k = if s + 1 < slots && slot_at(f.w, s + 1) == (r0, c0 + 1) {
-                2
-            } else {
-                1
-            };
-            let xs: Vec<Value> = (s..s + k)
-                .map(|k| {
-                    let i = ab::index(self, k);
-                    mb::load(self, f.arr, &[i])
-                })
-                .collect();
-            let off = self.row_offset(row, stride, col);
-            self.put_run(&xs, view, off);
-            s += k;
-        }
+        self.frag_runs(f, true, &mut |s, (row, col), xs| {
+            let xs = xs(s);
+            let off = s.row_offset(row, stride, col);
+            s.put_run(&xs, view, off);
+            Ok(())
+        })?;
         self.barrier();
         let (vt, align) = self.vector_of(v, f.t.elem);
         let shape = [m, n];
@@ -1451,6 +1454,11 @@ impl Lower<'_> {
         self.write_frag(v, w, t, arr)
     }
 }
+
+/// What [`Lower::frag_runs`] calls for each run of a lane's slots: with
+/// the run's (row, col) in the tile and a loader of its values.
+type PutRun<'a, S> =
+    dyn FnMut(&mut S, (Value, Value), &dyn Fn(&mut S) -> Vec<Value>) -> Result<(), Diagnostic> + 'a;
 
 /// The one gemm of pipelined loop `body`, if it is all the loop computes:
 /// its A and B the pipe's transfers, its accumulator the loop's only

@@ -934,32 +934,21 @@ impl Lower<'_> {
     /// or to `buffer` at `origin` (the last dim's) through view `d` may make: the run width of
     /// the tile's layout ([`Self::run_width`]) where memory is contiguous in
     /// aligned runs of [`mma::CHUNK`] along the tile's last dim (the view's
-    /// last; [`mma::contiguous_dim`]), the tile's rows are whole runs,
+    /// last; [`mma::takes_runs`]), the tile's rows are whole runs,
     /// the origin along it a multiple of the width, the elements whole
     /// bytes and the buffer at least a run long. Each run then lies inside
     /// one aligned chunk, at an offset that is a multiple of the width.
     fn vector_width(&self, buffer: Value, origin: Value, d: &Desc, t: &TileType) -> Option<i64> {
-        let rank = d.upper.len();
         let n: i64 = t.shape.iter().product();
         let v = self.run_width(n, warp_rows::rows_of(t))?;
-        let last = *t.shape.last()?;
         let bytes = match self.ctx.type_kind(t.elem) {
             TypeKind::Float(k) => k.bit_width() % 8 == 0,
             TypeKind::Integer { width, .. } => width % 8 == 0,
             _ => false,
         };
-        // A masked-off run reads at offset 0 instead, which must hold a
-        // whole run (a padding view may be wider than its buffer).
-        let held = self
-            .ctx
-            .type_kind(self.ctx.value_type(buffer))
-            .shape()
-            .is_some_and(|s| s.iter().product::<i64>() >= v);
-        let contiguous =
-            rank >= 1 && t.shape.len() <= rank && mma::contiguous_dim(d) == Some(rank - 1);
-        // No loop's induction variable: the buffer is never an origin.
-        let aligned = mma::multiple_of(self.ctx, origin, v, (buffer, 1, 1));
-        (bytes && held && contiguous && last % v == 0 && aligned).then_some(v)
+        let runs = t.shape.len() <= d.upper.len()
+            && mma::takes_runs(self.ctx, (buffer, origin), d, *t.shape.last()?, v);
+        (bytes && runs).then_some(v)
     }
 
     /// The position of slot `j` of this thread in the row tile of a kernel

@@ -193,10 +193,8 @@ fn from_tensor_cores(ctx: &Context, v: Value, depth: usize) -> bool {
 }
 
 /// Elements of the runs a staged store `st` copies, 16 bytes (8 halves,
-/// 4 floats), where memory takes them: `st`'s descriptor contiguous in
-/// aligned chunks along its last dim, the origin there a multiple of the
-/// run, the tile's rows whole runs, the runs shared evenly by `threads`,
-/// and the buffer at least a run long (a masked-off run is read at 0).
+/// 4 floats), where memory takes them ([`mma::takes_runs`]) and the
+/// tile's runs are shared evenly by `threads`.
 pub(super) fn staged_run(ctx: &Context, st: tile::Store, threads: i64) -> Option<i64> {
     let t = mma::tile_type(ctx, st.value(ctx))?;
     let [m, n] = t.shape[..] else {
@@ -205,20 +203,15 @@ pub(super) fn staged_run(ctx: &Context, st: tile::Store, threads: i64) -> Option
     let eb = elem_bytes(ctx, t.elem);
     let v = 16 / eb;
     let buf = st.buffer(ctx);
-    let shape = ctx.type_kind(ctx.value_type(buf)).shape()?.to_vec();
     let d = match st.desc(ctx) {
         Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
-        None => Desc::row_major(&shape),
+        None => Desc::row_major(ctx.type_kind(ctx.value_type(buf)).shape()?),
     };
-    let rank = d.upper.len();
     let last = *st.origin(ctx).last()?;
     let fits = matches!(eb, 2 | 4)
-        && rank >= 2
-        && mma::contiguous_dim(&d) == Some(rank - 1)
-        && mma::multiple_of(ctx, last, v, (buf, 1, 1))
-        && n % v == 0
+        && d.upper.len() >= 2
         && (m * n) % (threads * v) == 0
-        && shape.iter().product::<i64>() >= v;
+        && mma::takes_runs(ctx, (buf, last), &d, n, v);
     fits.then_some(v)
 }
 

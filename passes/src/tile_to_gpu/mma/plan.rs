@@ -376,6 +376,32 @@ pub(in crate::tile_to_gpu) fn const_int(ctx: &Context, v: Value) -> Option<i64> 
     }
 }
 
+/// Whether `buffer` through view `d` takes aligned runs of `v` elements of
+/// a tile whose rows are `last` long, stored or loaded at `origin` along
+/// the view's last dim: memory contiguous in aligned chunks along that dim
+/// ([`contiguous_dim`]), the origin a multiple of `v`, the rows whole runs,
+/// and the buffer at least a run long (a masked-off run is read at offset
+/// 0 instead). Each run then lies inside one aligned chunk.
+pub(in crate::tile_to_gpu) fn takes_runs(
+    ctx: &Context,
+    (buffer, origin): (Value, Value),
+    d: &Desc,
+    last: i64,
+    v: i64,
+) -> bool {
+    let rank = d.upper.len();
+    let held = ctx
+        .type_kind(ctx.value_type(buffer))
+        .shape()
+        .is_some_and(|s| s.iter().product::<i64>() >= v);
+    rank >= 1
+        && contiguous_dim(d) == Some(rank - 1)
+        && last % v == 0
+        && held
+        // No loop's induction variable: the buffer is never an origin.
+        && multiple_of(ctx, origin, v, (buffer, 1, 1))
+}
+
 /// Whether index `v` is a multiple of `m` whatever its run-time value
 /// (`iv`, the loop's induction variable, stepping from `lb` by `step`).
 pub(in crate::tile_to_gpu) fn multiple_of(

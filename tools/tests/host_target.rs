@@ -720,32 +720,22 @@ fn wgmma_gemms_equal_the_interpreter() {
         ),
     ];
     check_matrix_units(&cases, 32, "wgmma", tuning.to_str(), 140);
-    let ir = gpu_ir(
-        &cases[4].1.0,
-        1,
-        &Lowering {
-            threads: 128,
+    let wgmma_ir = |case: usize, threads: i64| {
+        let how = Lowering {
+            threads,
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
             copy: None,
-        },
-    );
+        };
+        gpu_ir(&cases[case].1.0, 1, &how)
+    };
+    let ir = wgmma_ir(4, 128);
     assert!(!ir.contains("transposeB"), "B is K-major\n{ir}");
     // The accumulators reach memory through the rings, free after the K
     // loop, in 16-byte runs (lit_tests/tile-to-gpu/staged_store.mlir):
     // 128 rows of 192 + 8 halves, partial along M here.
-    let ir = gpu_ir(
-        &cases[0].1.0,
-        1,
-        &Lowering {
-            threads: 256,
-            warp: 32,
-            mma: Some("wgmma"),
-            tuning: tuning.to_str(),
-            copy: None,
-        },
-    );
+    let ir = wgmma_ir(0, 256);
     let staged = "memref<25600xf16, #gpu.address_space<workgroup>>, vector<8xf16>";
     assert!(ir.contains(staged), "no staged store\n{ir}");
 }

@@ -454,8 +454,7 @@ impl<'c> DevicePlan<'c> {
             runs.push(self.cuda.elapsed(&start, &stop)?);
         }
         if self.plan.has_control_flow() {
-            drop(flush);
-            return self.bench_launches_with_control_flow(inputs, reps, runs);
+            return self.bench_launches_with_control_flow(inputs, reps, runs, &flush);
         }
         let events: Vec<Event<'_>> = (0..=self.launches.len())
             .map(|_| self.cuda.event())
@@ -507,6 +506,7 @@ impl<'c> DevicePlan<'c> {
         inputs: &[&[u8]],
         reps: u32,
         runs: Vec<f64>,
+        flush: &DeviceBuffer<'_>,
     ) -> Result<Timings, CudaError> {
         let n = self.launches.len();
         let mut launches = vec![Vec::with_capacity(reps as usize); n];
@@ -516,6 +516,7 @@ impl<'c> DevicePlan<'c> {
         for _ in 0..reps {
             let mut ran = Vec::new();
             let r = self.upload(inputs, false).and_then(|()| {
+                self.cold(flush)?;
                 self.exec(
                     &mut nodes,
                     &mut Mode::Timed {

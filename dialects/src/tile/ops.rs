@@ -375,7 +375,9 @@ aic::op! {
     /// `tile.store %t, %buf[%origin] (through #coord.desc)? (staged)? : tile, memref`.
     /// `staged`, where a pass decided it (`tile-shared-layout`), says a
     /// matrix unit's accumulator reaches memory through the shared rings
-    /// of the kernel's finished K loops, in 16-byte runs.
+    /// of the kernel's finished K loops, in 16-byte runs (a tile the
+    /// lowering does not hold as fragments is stored as it would be
+    /// without it).
     pub Store = STORE {
         operands: [value: one(TILE), buffer: one(MEMREF), origin: variadic(tc::INDEX)],
         attributes: [desc: optional(DESC), staged: optional(ac::UNIT) as bool],

@@ -230,9 +230,7 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
         if tile::Transfer::is(ctx, o) {
             rings += transfer_bytes(ctx, o).unwrap_or_else(|| {
-                mma::tile_type(ctx, ctx.result(o, 0)).map_or(0, |t| {
-                    t.shape.iter().product::<i64>() * elem_bytes(ctx, t.elem)
-                })
+                mma::tile_type(ctx, ctx.result(o, 0)).map_or(0, |t| super::tile_bytes(ctx, &t))
             });
         }
     });

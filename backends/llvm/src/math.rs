@@ -21,7 +21,10 @@
 //! (The AMDGPU column was compiled and checked with LLVM's tools, not run.)
 //! f16 and bf16 are computed in f32 and rounded back; on NVPTX their
 //! divisions, and those of ops marked `fastmath<afn>`, are `div.approx.f32`
-//! (see `Lower::fdiv`; tanh and erf within about 2 more ulp). f64 has only the
+//! (see `Lower::fdiv`; tanh and erf within about 2 more ulp). Kernel
+//! generators mark `afn` the f32 functions of ops the program declares on
+//! f16 or bf16 (`graph::scalar::lower`), as exact GeLU's erf in a GEMM
+//! epilogue whose accumulator stays f32. f64 has only the
 //! exactly rounded operations on GPUs (sqrt, fma, abs, rounding, copysign):
 //! its transcendental functions are errors there.
 

@@ -12,7 +12,7 @@
 //! the values f16 arithmetic would where the program casts.
 
 use crate::arith::build::{self as ab, CmpFPredicate, CmpIPredicate};
-use crate::arith::{self, FASTMATH, FASTMATH_AFN};
+use crate::arith::{self, FASTMATH, FASTMATH_AFN, FASTMATH_ARCP};
 use crate::math;
 use crate::stablehlo::ComparisonDirection;
 use aic::ir::{Builder, Op, Value};
@@ -36,6 +36,82 @@ pub fn compute_type(u: &aic::ir::Uniquer, elem: Type) -> Type {
             u.int_type(*width)
         }
         _ => elem,
+    }
+}
+
+/// Op `op` on one element: its scalar lowering ([`super::Semantics::scalar`])
+/// applied to `xs` (its operands in their compute types), at `b`'s insertion
+/// point. Integer division and remainder divide by one where the divisor is
+/// zero (lanes past a tile's edge read zeros, and integer division by zero
+/// traps or is undefined).
+///
+/// An op the program declares on a narrow float (its result f16, bf16 or an
+/// f8 format) is computed here in f32, so only the narrow type's precision is
+/// asked of it: its math functions are marked `fastmath<afn>` and its
+/// divisions `fastmath<arcp>`, which targets may expand with approximate
+/// quotients (NVPTX's `div.approx.f32`, within 2 f32 ulp where the narrow
+/// type rounds at 2^-11 or coarser). An op declared in f32 keeps its flags.
+pub fn lower(b: &mut Builder<'_>, op: Op, xs: &[Value]) -> Result<Value, String> {
+    let f = super::semantics(b.ctx.op_name(op))
+        .and_then(|s| s.scalar)
+        .ok_or_else(|| format!("{} is not elementwise", b.ctx.op_name(op)))?;
+    let mut xs = xs.to_vec();
+    let int = |b: &Builder<'_>, v: Value| {
+        matches!(
+            b.ctx.type_kind(b.ctx.value_type(v)),
+            TypeKind::Integer { .. }
+        )
+    };
+    if (super::Div::is(b.ctx, op) || super::Rem::is(b.ctx, op)) && xs.len() == 2 && int(b, xs[1]) {
+        let ty = b.ctx.value_type(xs[1]);
+        let (zero, one) = (ab::int(b, 0, ty), ab::int(b, 1, ty));
+        let is_zero = ab::cmpi(b, CmpIPredicate::Eq, xs[1], zero);
+        xs[1] = ab::select(b, is_zero, one, xs[1]);
+    }
+    let r = f(b, op, &xs)?;
+    let narrow = matches!(
+        b.ctx.type_kind(result_elem(b, op)),
+        TypeKind::Float(k) if k.bit_width() < 32
+    );
+    if narrow {
+        relax(b, r, &xs);
+    }
+    Ok(r)
+}
+
+/// Marks the math functions computing `r` from `xs` `afn` and its float
+/// divisions `arcp` (see [`lower`]), keeping their other flags.
+fn relax(b: &mut Builder<'_>, r: Value, xs: &[Value]) {
+    let name = b.ctx.ident("fastmath");
+    let mut todo = vec![r];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = todo.pop() {
+        if xs.contains(&v) {
+            continue;
+        }
+        let Some(o) = b.ctx.defining_op(v) else {
+            continue;
+        };
+        if !seen.insert(o) {
+            continue;
+        }
+        todo.extend(b.ctx.operands(o).iter().copied());
+        let spec = b.ctx.op_spec(o);
+        let bit = if spec.is_some_and(|s| math::DIALECT.ops.iter().any(|m| std::ptr::eq(m, s))) {
+            FASTMATH_AFN
+        } else if arith::DivF::is(b.ctx, o) {
+            FASTMATH_ARCP
+        } else {
+            continue;
+        };
+        let u = b.ctx.uniquer().clone();
+        let old = b
+            .ctx
+            .inherent_attr(o, name)
+            .and_then(|a| FASTMATH.bits_of(u.attr_kind(a)))
+            .unwrap_or(0);
+        b.ctx
+            .set_inherent_attr(o, name, FASTMATH.attr(&u, old | bit));
     }
 }
 

@@ -65,27 +65,11 @@ pub(super) fn literal(b: &mut Builder<'_>, a: Attr, elem: Type) -> Value {
 }
 
 /// Apply elementwise graph op `op` to `args` in a map body: its scalar
-/// lowering on values in their compute types. Integer division and
-/// remainder divide by one where the divisor is zero (lanes past a tile's
-/// edge read zeros, and integer division by zero is undefined).
+/// lowering on values in their compute types ([`scalar::lower`]).
 pub(super) fn apply(s: &mut Builder<'_>, op: Op, args: &[Value]) -> Value {
-    let f = scalar_fn(s.ctx, op).expect("an elementwise op");
-    let mut xs = args.to_vec();
-    let int = |s: &Builder<'_>, v: Value| {
-        matches!(
-            s.ctx.type_kind(s.ctx.value_type(v)),
-            TypeKind::Integer { .. }
-        )
-    };
-    if (graph::Div::is(s.ctx, op) || graph::Rem::is(s.ctx, op)) && xs.len() == 2 && int(s, xs[1]) {
-        let ty = s.ctx.value_type(xs[1]);
-        let (zero, one) = (ab::int(s, 0, ty), ab::int(s, 1, ty));
-        let is_zero = ab::cmpi(s, ab::CmpIPredicate::Eq, xs[1], zero);
-        xs[1] = ab::select(s, is_zero, one, xs[1]);
-    }
     // Checked when the group was read: every op given to a generator has
     // a lowering on its elements.
-    f(s, op, &xs).expect("a scalar lowering")
+    scalar::lower(s, op, args).expect("a scalar lowering")
 }
 
 /// Why elementwise op `o` has no lowering on its elements, if it has

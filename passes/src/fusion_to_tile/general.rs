@@ -608,9 +608,9 @@ impl<'a> Gen<'a> {
         view: &Desc,
     ) -> Result<Value, Skip> {
         let name = b.ctx.op_name(op).to_string();
-        let f = graph::semantics(&name)
-            .and_then(|s| s.scalar)
-            .ok_or_else(|| format!("{name} has no scalar lowering"))?;
+        if graph::semantics(&name).and_then(|s| s.scalar).is_none() {
+            return Err(format!("{name} has no scalar lowering"));
+        }
         let r = b.ctx.result(op, 0);
         let rs = shape(b.ctx, r);
         let mut xs = Vec::new();
@@ -634,19 +634,8 @@ impl<'a> Gen<'a> {
             elems.push(calc_of(b.ctx, elem_of(b.ctx, x)));
         }
         let calc = calc_of(b.ctx, elem_of(b.ctx, r));
-        // Integer division by zero traps on some targets: lanes past the
-        // edge read zero divisors.
-        let guard = (graph::Div::is(b.ctx, op) || graph::Rem::is(b.ctx, op))
-            && matches!(b.ctx.type_kind(elems[1]), TypeKind::Integer { .. });
         self.map(b, &xs, &elems, calc, &mut |s, a| {
-            let mut a = a.to_vec();
-            if guard {
-                let ty = s.ctx.value_type(a[1]);
-                let (zero, one) = (ab::int(s, 0, ty), ab::int(s, 1, ty));
-                let z = ab::cmpi(s, ab::CmpIPredicate::Eq, a[1], zero);
-                a[1] = ab::select(s, z, one, a[1]);
-            }
-            f(s, op, &a)
+            graph::scalar::lower(s, op, a)
         })
     }
 

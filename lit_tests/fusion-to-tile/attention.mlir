@@ -3,7 +3,8 @@
 // a block of query rows, a loop over key blocks carrying the running row
 // maximum, denominator and output, keys past the end (70 is not a multiple
 // of 64) masked to -inf, P V accumulated into the rescaled output, one
-// division at the end, a masked store. exp(x - m) is exp2(fma(x, log2 e,
+// reciprocal of the denominator a row at the end and a product per
+// element, a masked store. exp(x - m) is exp2(fma(x, log2 e,
 // -m log2 e)), -m log2 e computed once a row.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 
@@ -28,7 +29,10 @@
 // CHECK: tile.reduce sum
 // CHECK: tile.gemm {{.*}} : !tile.tile<8x64xf32>, !tile.tile<64x3xf32, shared>, !tile.tile<8x3xf32> -> !tile.tile<8x3xf32>
 // CHECK: tile.yield
-// CHECK: arith.divf
+// CHECK: tile.map %{{.*}} : (!tile.tile<8xf32>) -> !tile.tile<8xf32>
+// CHECK: arith.divf %cst{{.*}}, %{{.*}} : f32
+// CHECK: tile.broadcast %{{.*}}, dims = [0] : !tile.tile<8xf32> -> !tile.tile<8x3xf32>
+// CHECK: arith.mulf
 // CHECK: tile.store
 // CHECK-LABEL: func.func @attn
 // CHECK: tile.launch @attention_0

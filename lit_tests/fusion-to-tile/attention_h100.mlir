@@ -15,6 +15,13 @@
 // WGMMA: tile.transfer {{.*}} to shared depth = 2 : !tile.tile<64x128xf16>
 // WGMMA: tile.gemm {{.*}} -> !tile.tile<128x128xf32>
 // WGMMA-LABEL: tile.kernel @attention_1 grid = [64, 1, 64] {
+// Over at most 512 keys (head dim 64) a block is one warpgroup: 64 queries,
+// 128 threads, 128 keys a step.
+// WGMMA-LABEL: tile.kernel @attention_2 grid = [8, 1, 96] threads = 128 {
+// WGMMA: tile.transfer {{.*}} to shared depth = 1 : !tile.tile<64x64xf16>
+// WGMMA: tile.for
+// WGMMA: tile.transfer {{.*}} to shared depth = 2 : !tile.tile<64x128xf16>
+// WGMMA: tile.gemm {{.*}} -> !tile.tile<64x128xf32>
 
 // CHECK-LABEL: tile.kernel @attention_0 grid = [32, 1, 64] {
 // CHECK: tile.load {{.*}} -> !tile.tile<128x64xf16>
@@ -37,4 +44,11 @@ func.func @attn_f32(%q: tensor<4x16x4096x64xf32>, %k: tensor<4x16x4096x64xf32>, 
   %p = graph.softmax %qk, axis = 3 : tensor<4x16x4096x4096xf32>
   %o = graph.matmul %p, %v : (tensor<4x16x4096x4096xf32>, tensor<4x16x4096x64xf32>) -> tensor<4x16x4096x64xf32>
   return %o : tensor<4x16x4096x64xf32>
+}
+
+func.func @attn_short(%q: tensor<8x12x512x64xf16>, %k: tensor<8x12x512x64xf16>, %v: tensor<8x12x512x64xf16>) -> tensor<8x12x512x64xf16> {
+  %qk = graph.matmul %q, %k transpose_b : (tensor<8x12x512x64xf16>, tensor<8x12x512x64xf16>) -> tensor<8x12x512x512xf16>
+  %p = graph.softmax %qk, axis = 3 : tensor<8x12x512x512xf16>
+  %o = graph.matmul %p, %v : (tensor<8x12x512x512xf16>, tensor<8x12x512x64xf16>) -> tensor<8x12x512x64xf16>
+  return %o : tensor<8x12x512x64xf16>
 }

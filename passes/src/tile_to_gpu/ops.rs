@@ -132,21 +132,23 @@ impl<'c> Lower<'c> {
         let n: i64 = t.shape.iter().product();
         let arr = self.alloca(n, t.elem);
         let (vt, align) = self.vector_of(v, t.elem);
-        let u = self.ctx.uniquer().clone();
+        // The thread's array is aligned to its elements only.
+        let (_, elem_align) = self.vector_of(1, t.elem);
         self.each_run(n, warp_rows::rows_of(&t), v, &mut |s, j, e| {
             let idx = s.unravel(e, &t.shape);
             let (off, ok) = s.locate(&d, origin, &idx);
             let zero = ab::index(s, 0);
             let safe = ab::select(s, ok, off, zero);
             let x = vector::Load::build(s, buf, &[safe], Some(align), vt).result(s.ctx);
+            // The run masked and kept whole: a vector load read only by
+            // element extracts is split into scalar loads by LLVM's
+            // vector combining, which then cannot prove the pieces'
+            // alignment (an attention's Q tile read 2 bytes a load).
             let z = ab::number(s, 0.0, t.elem);
-            for k in 0..v {
-                let at = u.i64_array(&[k]);
-                let xk = vector::Extract::build(s, x, at, t.elem).result(s.ctx);
-                let y = ab::select(s, ok, xk, z);
-                let jk = s.plus(j, k);
-                mb::store(s, y, arr, &[jk]);
-            }
+            let zs = vec![z; v as usize];
+            let zv = vector::FromElements::build(s, &zs, vt).result(s.ctx);
+            let y = ab::select(s, ok, x, zv);
+            vector::Store::build(s, y, arr, &[j], Some(elem_align));
             Ok(())
         })?;
         self.tiles.insert(r, (L::Dist(arr), t));

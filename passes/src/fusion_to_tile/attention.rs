@@ -9,8 +9,9 @@
 //! NVPTX); `m·log2 e` is rounded once a row, an error common to the row that
 //! the normalisation cancels.
 
-use super::gemm::{Problem, matmul_problem, matrix_view, operand_tile, store_desc};
+use super::gemm::{Problem, mark_tuned, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
+use super::tuning::{Signature, Template, Tuner, whole_rows};
 use super::views::{Source, view_desc};
 use super::*;
 use aic::interp::{Data, tensor_of_attr};
@@ -184,7 +185,7 @@ pub(super) fn attention(
     ctx: &mut Context,
     group: Op,
     func: Op,
-    (target, wgmma, cache): (&str, bool, &Cache),
+    tuner: &Tuner<'_>,
     n_kernel: usize,
 ) -> Result<(), Skip> {
     let body = Body::of(ctx, group)?;
@@ -201,18 +202,21 @@ pub(super) fn attention(
     );
     // Hopper's form where wgmma can run both gemms (head dims of whole
     // 128-byte rows).
-    let hopper = wgmma && f16 && whole_rows(d, at.dv);
-    let t = cache
-        .get(&format!("{target}/attention/{sq}x{sk}x{d}"))
-        .map(|e| e.tuning)
-        .unwrap_or_else(|| {
-            let t = heuristic(target, at.qk.batch, (sq, sk, d), f16);
-            if hopper {
-                for_wgmma(t, d, at.dv, sk)
-            } else {
-                t
-            }
-        });
+    let hopper = tuner.wgmma && f16 && whole_rows(d, at.dv);
+    let sig = Signature {
+        template: Template::Attention {
+            dv: at.dv,
+            causal: at.causal.is_some(),
+        },
+        batch: at.qk.batch,
+        m: sq,
+        n: sk,
+        k: d,
+        elem: aic::printer::type_text(ctx.uniquer(), at.elems[0]),
+        siblings: 1,
+        rows: false,
+    };
+    let (t, key) = tuner.pick(&sig);
     let loc = ctx.op(group).loc;
     let (kb, bufs) = kernel_block(ctx, group, &[out_ty], loc);
     let buf = |v: Value| buffer(&body.inputs, &bufs, v);
@@ -264,6 +268,7 @@ pub(super) fn attention(
         &[out_ty],
         loc,
     );
+    mark_tuned(ctx, kernel, &key);
     if t.threads > 0 {
         let u = ctx.uniquer().clone();
         let n = u.attr(aic::attributes::AttrKind::Integer {
@@ -961,52 +966,6 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     }
 }
 
-/// Whether head dims `d` and `dv` are whole 128-byte swizzled rows of
-/// halves, as wgmma's attention needs (64, 128, 192, 256).
-fn whole_rows(d: i64, dv: i64) -> bool {
-    [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
-}
-
-/// The choice of [`heuristic`] for Hopper's warpgroup MMA (tile-to-gpu's
-/// `mma=wgmma`, sm_90a), where a warpgroup of 128 threads owns 64 query
-/// rows: a 128-query block takes two warpgroups (256 threads) and 128
-/// keys a step (the scores' and the output's accumulators, 64 and D/2
-/// registers a thread, fit beside P's), for head dims that are whole
-/// 128-byte swizzled rows (64, 128; 256 with 64 keys a step). Head dim 64
-/// over at most 2048 keys takes 64 keys a step: more, shorter steps for
-/// the two stages to overlap, and less of a causal diagonal masked (on the
-/// H100: BERT's 512 keys 48.9 -> 40.0 us, GPT-2's causal 1024 101.7 ->
-/// 86.1; Llama's head dim 128 over 2048 keys keeps 128, 122 against 139).
-/// Head dim 64 over at most 512 keys takes blocks of one warpgroup, 64
-/// queries, and 128 keys a step: the loop is short, so twice the blocks,
-/// each alone on its warpgroup, hide one another's softmax and fills
-/// better than two warpgroups in step (on the H100, against 128 x 64:
-/// BERT's 512 keys 35.6 -> 33.4 us, ViT's 197 36.9 -> 32.3; 64 x 64 gave
-/// 34.0 and 34.1, 128 x 128 47 and 40).
-fn for_wgmma(t: Tuning, d: i64, dv: i64, sk: i64) -> Tuning {
-    if t.bm != 128 || !whole_rows(d, dv) {
-        return t;
-    }
-    if sk <= 512 && d.max(dv) == 64 {
-        return Tuning {
-            bm: 64,
-            bn: 128,
-            threads: 128,
-            ..t
-        };
-    }
-    let bn = match d.max(dv) {
-        64 if sk <= 2048 => 64,
-        x if x <= 128 => 128,
-        _ => 64,
-    };
-    Tuning {
-        bn,
-        threads: 256,
-        ..t
-    }
-}
-
 /// The node multiplying the scores by a positive constant `c` (`x · c`,
 /// `c · x` or `x / (1/c)`), and `c`, if the scores are read by it alone and
 /// it reaches the softmax through order-preserving nodes only (`select`, the
@@ -1050,37 +1009,4 @@ fn folded_scale(ctx: &Context, nodes: &[Score], causal: Option<usize>) -> Option
         on[j] = true;
     }
     on.last().copied().unwrap_or(false).then_some((i, c))
-}
-
-/// Blocks that H100's 132 SMs should get at least, two each, before an
-/// attention takes 128 queries a block.
-const H100_BLOCKS: i64 = 2 * 132;
-
-/// The built-in choice for an attention of `batch` heads, `sq` queries, `sk`
-/// keys and head dim `d` (Q in f16 or not): on h100 with f16 (the
-/// tensor-core loop), 128 queries a block in 2 stages where the grid still
-/// gives every SM two blocks, 128 keys a step for head dims up to 64 (the
-/// scores and the output then fill a lane's registers), else 64 (b4 h16
-/// s4096 d64 on an H100: 0.954 ms at 128 x 128, 1.006 at 128 x 64 (1.039
-/// in 3 stages), 1.193 at 64 x 64 in 3 stages); elsewhere
-/// [`Tuning::heuristic`], on trn1 with key blocks of at most 128 (P·V
-/// contracts over the keys, which a NeuronCore matmul takes on its 128
-/// partitions).
-fn heuristic(target: &str, batch: i64, (sq, sk, d): (i64, i64, i64), f16: bool) -> Tuning {
-    let base = Tuning::heuristic(target, sq, sk, d);
-    if target == "trn1" {
-        Tuning {
-            bn: base.bn.min(128),
-            ..base
-        }
-    } else if target == "h100" && f16 && batch.max(1) * ((sq + 127) / 128) >= H100_BLOCKS {
-        Tuning {
-            bm: 128,
-            bn: if d <= 64 { 128 } else { 64 },
-            stages: 2,
-            ..base
-        }
-    } else {
-        base
-    }
 }

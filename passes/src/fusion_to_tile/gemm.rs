@@ -1032,7 +1032,7 @@ fn emit_chain_kernel(
 }
 
 /// Say on `kernel` which tuning-cache entry its tiles come from.
-fn mark_tuned(ctx: &mut Context, kernel: Op, key: &str) {
+pub(super) fn mark_tuned(ctx: &mut Context, kernel: Op, key: &str) {
     let u = ctx.uniquer().clone();
     let i = ctx.ident(crate::tile_to_gpu::TUNE_ATTR);
     ctx.set_attr(kernel, i, u.string_attr(key));

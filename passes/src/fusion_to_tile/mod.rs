@@ -160,13 +160,13 @@ struct FusionToTile {
     scalars: bool,
 }
 
-/// What generators are configured with: the target, the tuning cache, and
-/// the fewest row elements a block of a split reduction reduces.
+/// What generators are configured with: the target, the fewest row
+/// elements a block of a split reduction reduces, and the tuner (the
+/// tuning cache, the heuristics).
 struct Config<'a> {
     target: &'a str,
-    cache: &'a Cache,
     reduce_chunk: i64,
-    /// How GEMM generators pick their tiles.
+    /// How GEMM and attention generators pick their tiles.
     tuner: tuning::Tuner<'a>,
     /// Whether the general generator takes groups of scalars too (the
     /// pass's `scalars`).
@@ -181,7 +181,7 @@ type Generator = fn(&mut Context, Op, Op, &Config<'_>, usize) -> Result<(), Skip
 
 /// The generators, tried in order.
 const GENERATORS: &[Generator] = &[
-    |c, g, f, k, i| attention(c, g, f, (k.target, k.tuner.wgmma, k.cache), i),
+    |c, g, f, k, i| attention(c, g, f, &k.tuner, i),
     |c, g, f, k, i| gemm(c, g, f, &k.tuner, i),
     |c, g, f, k, i| rows(c, g, f, (k.reduce_chunk, k.target), i),
     |c, g, f, _, i| groupnorm(c, g, f, i),
@@ -1089,7 +1089,6 @@ impl Pass for FusionToTile {
         };
         let config = Config {
             target: &self.target,
-            cache: &cache,
             reduce_chunk: self.reduce_chunk,
             scalars: self.scalars,
             tuner: tuning::Tuner {

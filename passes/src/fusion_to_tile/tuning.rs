@@ -158,13 +158,17 @@ pub enum Template {
     /// Two GEMMs in a row, the first's rows kept on chip; `n2` is the
     /// second's N.
     GemmChain { n2: i64 },
+    /// FlashAttention: `m` queries by `n` keys of head dim `k`, values of
+    /// head dim `dv`, under a causal mask or not.
+    Attention { dv: i64, causal: bool },
 }
 
 /// What a kernel's tile sizes depend on: its template, problem size and
 /// element types, and how many GEMMs share its block. Printed, it is the
 /// tail of its tuning-cache key after `target/arch/`, for example
 /// `gemm/1x4096x768x768/f16`, `gemm/0x4096x768x768/f16/x3/rows`,
-/// `gemm_chain/64x64x64x64/f32`.
+/// `gemm_chain/64x64x64x64/f32`, `attention/96x512x512x64x64/f16`,
+/// `attention/128x1024x1024x64x64/f16/causal`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Signature {
     /// The template.
@@ -193,8 +197,12 @@ impl std::fmt::Display for Signature {
             Template::Gemm => write!(f, "gemm/{b}x{m}x{n}x{k}")?,
             Template::Conv => write!(f, "conv/{b}x{m}x{n}x{k}")?,
             Template::GemmChain { n2 } => write!(f, "gemm_chain/{m}x{n}x{k}x{n2}")?,
+            Template::Attention { dv, .. } => write!(f, "attention/{b}x{m}x{n}x{k}x{dv}")?,
         }
         write!(f, "/{}", self.elem)?;
+        if let Template::Attention { causal: true, .. } = self.template {
+            write!(f, "/causal")?;
+        }
         if self.siblings > 1 {
             write!(f, "/x{}", self.siblings)?;
         }
@@ -225,6 +233,9 @@ impl std::str::FromStr for Signature {
             ("gemm", &[b, m, n, k]) => (Template::Gemm, b, m, n, k),
             ("conv", &[b, m, n, k]) => (Template::Conv, b, m, n, k),
             ("gemm_chain", &[m, n, k, n2]) => (Template::GemmChain { n2 }, 0, m, n, k),
+            ("attention", &[b, m, n, k, dv]) => {
+                (Template::Attention { dv, causal: false }, b, m, n, k)
+            }
             _ => return Err(bad()),
         };
         let mut sig = Signature {
@@ -241,6 +252,10 @@ impl std::str::FromStr for Signature {
             match p.strip_prefix('x').map(str::parse::<i64>) {
                 Some(Ok(x)) if x > 1 => sig.siblings = x,
                 _ if p == "rows" && !sig.rows => sig.rows = true,
+                _ if p == "causal" => match &mut sig.template {
+                    Template::Attention { causal, .. } if !*causal => *causal = true,
+                    _ => return Err(bad()),
+                },
                 _ => return Err(bad()),
             }
         }
@@ -259,23 +274,31 @@ impl Signature {
     }
 
     /// The key older caches used: `target/gemm/MxNxK`,
-    /// `target/gemm_chain/MxNxKxN2`.
+    /// `target/gemm_chain/MxNxKxN2`, `target/attention/SQxSKxD`.
     pub fn legacy_key(&self, target: &str) -> String {
         match self.template {
             Template::GemmChain { n2 } => {
                 format!("{target}/gemm_chain/{}x{}x{}x{n2}", self.m, self.n, self.k)
             }
+            Template::Attention { .. } => {
+                format!("{target}/attention/{}x{}x{}", self.m, self.n, self.k)
+            }
             _ => format!("{target}/gemm/{}x{}x{}", self.m, self.n, self.k),
         }
+    }
+
+    /// Whether A and B are f16 or bf16 (tensor-core operands).
+    fn half(&self) -> bool {
+        matches!(self.elem.as_str(), "f16" | "bf16")
     }
 
     /// Whether the kernel is one f16 (or bf16) GEMM whose block holds only
     /// its accumulator: tensor-core tiles.
     pub fn mma_sized(&self) -> bool {
-        matches!(self.elem.as_str(), "f16" | "bf16")
+        self.half()
             && self.siblings == 1
             && !self.rows
-            && !matches!(self.template, Template::GemmChain { .. })
+            && matches!(self.template, Template::Gemm | Template::Conv)
     }
 
     /// Whether the kernel is one fp8 GEMM (`f8E4M3FN` / `f8E5M2` A and B)
@@ -291,6 +314,9 @@ impl Signature {
     /// Hopper's warpgroup MMA where `wgmma`.
     pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
         let (m, n, k) = (self.m, self.n, self.k);
+        if let Template::Attention { dv, .. } = self.template {
+            return attention_heuristic(target, wgmma, self.batch, (m, n, k, dv), self.half());
+        }
         if let Some(t) = self.tiny_m(target) {
             return t;
         }
@@ -340,6 +366,9 @@ impl Signature {
     pub fn candidates(&self, target: &str, wgmma: bool) -> Vec<Tuning> {
         let (m, n, k) = (self.m, self.n, self.k);
         let first = self.heuristic(target, wgmma);
+        if let Template::Attention { dv, .. } = self.template {
+            return attention_candidates(target, wgmma, (m, n, k, dv), self.half(), first);
+        }
         let mut out = vec![first];
         let fits = |b: i64, d: i64| b <= fit(b, d).max(16) || b == 16;
         let mut push = |t: Tuning| {
@@ -490,6 +519,140 @@ impl Tuner<'_> {
             .unwrap_or_else(|| sig.heuristic(self.target, self.wgmma));
         (t, key)
     }
+}
+
+/// Whether head dims `d` and `dv` are whole 128-byte swizzled rows of
+/// halves, as Hopper's attention needs (64, 128, 192, 256).
+pub(super) fn whole_rows(d: i64, dv: i64) -> bool {
+    [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
+}
+
+/// The built-in tiles of an attention of `sq` queries by `sk` keys, head
+/// dims `d` and `dv`, on `target` (`half`: f16 or bf16 operands, tensor
+/// cores; `wgmma`: Hopper's warpgroup MMA). `bm` queries a block and `bn`
+/// keys a step, in `stages`; `bk` is unused.
+///
+/// On h100, an f16 attention (the tensor-core loop) whose grid still gives
+/// every SM two blocks of 128 queries takes them in 2 stages, 128 keys a
+/// step for head dims up to 64 (the scores and the output then fill a
+/// lane's registers), else 64 (b4 h16 s4096 d64 on an H100: 0.954 ms at
+/// 128 x 128, 1.006 at 128 x 64 (1.039 in 3 stages), 1.193 at 64 x 64 in 3
+/// stages); other attentions keep [`Tuning::heuristic`], on trn1 with key
+/// blocks of at most 128 (P·V contracts over the keys, which a NeuronCore
+/// matmul takes on its 128 partitions).
+/// Under wgmma, with head dims of whole 128-byte rows, a 128-query block
+/// is two warpgroups (256 threads), 128 keys a step (the scores' and the
+/// output's accumulators, 64 and D/2 registers a thread, fit beside P's)
+/// except head dim 64 over at most 2048 keys, which takes 64: more, shorter
+/// steps for the two stages to overlap, and less of a causal diagonal
+/// masked (on the H100: BERT's 512 keys 48.9 -> 40.0 us, GPT-2's causal
+/// 1024 101.7 -> 86.1; Llama's head dim 128 over 2048 keys keeps 128, 122
+/// against 139). Head dim 64 over at most 512 keys takes blocks of one
+/// warpgroup, 64 queries, and 128 keys a step: the loop is short, so twice
+/// the blocks, each alone on its warpgroup, hide one another's softmax and
+/// fills better than two warpgroups in step (against 128 x 64: BERT's 512
+/// keys 35.6 -> 33.4 us, ViT's 197 36.9 -> 32.3; 64 x 64 gave 34.0 and
+/// 34.1, 128 x 128 47 and 40).
+fn attention_heuristic(
+    target: &str,
+    wgmma: bool,
+    batch: i64,
+    (sq, sk, d, dv): (i64, i64, i64, i64),
+    half: bool,
+) -> Tuning {
+    let base = Tuning::heuristic(target, sq, sk, d);
+    let t = if target == "trn1" {
+        Tuning {
+            bn: base.bn.min(128),
+            ..base
+        }
+    } else if target == "h100" && half && batch.max(1) * ((sq + 127) / 128) >= H100_BLOCKS {
+        Tuning {
+            bm: 128,
+            bn: if d <= 64 { 128 } else { 64 },
+            stages: 2,
+            ..base
+        }
+    } else {
+        base
+    };
+    if !(wgmma && half && whole_rows(d, dv)) || t.bm != 128 {
+        return t;
+    }
+    if sk <= 512 && d.max(dv) == 64 {
+        return Tuning {
+            bm: 64,
+            bn: 128,
+            threads: 128,
+            ..t
+        };
+    }
+    let bn = match d.max(dv) {
+        64 if sk <= 2048 => 64,
+        x if x <= 128 => 128,
+        _ => 64,
+    };
+    Tuning {
+        bn,
+        threads: 256,
+        ..t
+    }
+}
+
+/// The tiles an autotuner should measure for an attention (see
+/// [`attention_heuristic`]), `first` first: on h100 with tensor cores,
+/// blocks of 64 or 128 queries (whole warpgroups, 2 threads a query row,
+/// under wgmma with whole-row head dims), 64 or 128 keys a step, 2 or 3
+/// stages, where the shared tiles (Q once, K and V staged) fit a block and
+/// a warpgroup's accumulators its registers; elsewhere blocks of 32 or 64
+/// queries and keys. None larger than the problem needs.
+fn attention_candidates(
+    target: &str,
+    wgmma: bool,
+    (sq, sk, d, dv): (i64, i64, i64, i64),
+    half: bool,
+    first: Tuning,
+) -> Vec<Tuning> {
+    let mut out = vec![first];
+    let mut push = |t: Tuning| {
+        if t.bm <= fit(t.bm, sq).max(16) && t.bn <= fit(t.bn, sk).max(16) && !out.contains(&t) {
+            out.push(t);
+        }
+    };
+    let hopper = wgmma && half && whole_rows(d, dv);
+    if target == "h100" && half {
+        for bm in [64, 128] {
+            for bn in [64, 128] {
+                for stages in [2, 3] {
+                    let t = Tuning {
+                        bm,
+                        bn,
+                        bk: first.bk,
+                        stages,
+                        threads: if hopper { 2 * bm } else { 0 },
+                    };
+                    let shared = 2 * (bm * d + stages * bn * (d + dv));
+                    // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
+                    // output (dv/2) beside the addressing.
+                    let regs = bn / 2 + bn / 4 + dv / 2 + 48;
+                    if shared <= H100_SHARED && (!hopper || regs <= 255) {
+                        push(t);
+                    }
+                }
+            }
+        }
+    } else {
+        for bm in [32, 64] {
+            for bn in [32, 64] {
+                push(Tuning {
+                    bm: fit(bm, sq),
+                    bn: fit(bn, sk),
+                    ..first
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Whether a warpgroup-MMA block's accumulator fits its threads' registers:
@@ -745,10 +908,22 @@ mod tests {
             "gemm/0x4096x256x768/f16xf32/rows",
             "conv/0x100352x64x576/f16",
             "gemm_chain/64x64x64x32/f32",
+            "attention/96x512x512x64x64/f16",
+            "attention/128x1024x1024x64x64/bf16/causal",
         ] {
             let sig: Signature = s.parse().unwrap();
             assert_eq!(sig.to_string(), s);
         }
+        let att: Signature = "attention/32x2048x2048x128x128/f16/causal".parse().unwrap();
+        assert_eq!(
+            att.template,
+            Template::Attention {
+                dv: 128,
+                causal: true
+            }
+        );
+        assert_eq!((att.batch, att.m, att.n, att.k), (32, 2048, 2048, 128));
+        assert_eq!(att.legacy_key("h100"), "h100/attention/2048x2048x128");
         let sig: Signature = "gemm/2x64x32x16/f16/x2/rows".parse().unwrap();
         assert_eq!((sig.batch, sig.m, sig.n, sig.k), (2, 64, 32, 16));
         assert_eq!((sig.siblings, sig.rows), (2, true));
@@ -765,6 +940,9 @@ mod tests {
             "gemm/1x2x3x4/f16/rows/rows",
             "gemm/1x-2x3x4/f16",
             "gemm/1x2x3x4/f 16",
+            "attention/1x2x3x4/f16",
+            "attention/1x2x3x4x5/f16/causal/causal",
+            "gemm/1x2x3x4/f16/causal",
         ] {
             assert!(bad.parse::<Signature>().is_err(), "{bad}");
         }
@@ -811,6 +989,49 @@ mod tests {
         // A block holding whole rows keeps them.
         let rows: Signature = "gemm/0x512x96x64/f16/rows".parse().unwrap();
         assert!(rows.candidates("h100", true).iter().all(|t| t.bn == 96));
+    }
+
+    #[test]
+    fn attention_tiles_follow_the_keys_and_candidates_fit_a_block() {
+        let bert: Signature = "attention/96x512x512x64x64/f16".parse().unwrap();
+        let gpt2: Signature = "attention/128x1024x1024x64x64/f16/causal".parse().unwrap();
+        let llama: Signature = "attention/32x2048x2048x128x128/f16/causal".parse().unwrap();
+        let t = |bm, bn, stages, threads| Tuning {
+            bm,
+            bn,
+            bk: 32,
+            stages,
+            threads,
+        };
+        // Hopper: one warpgroup over at most 512 keys, two over more.
+        assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
+        assert_eq!(gpt2.heuristic("h100", true), t(128, 64, 2, 256));
+        assert_eq!(llama.heuristic("h100", true), t(128, 128, 2, 256));
+        // mma.sync: 128 queries, 128 keys a step at head dim 64.
+        assert_eq!(bert.heuristic("h100", false), t(128, 128, 2, 0));
+        assert_eq!(llama.heuristic("h100", false).bn, 64);
+        for sig in [&bert, &gpt2, &llama] {
+            let Template::Attention { dv, .. } = sig.template else {
+                unreachable!()
+            };
+            for wgmma in [true, false] {
+                let c = sig.candidates("h100", wgmma);
+                assert_eq!(c[0], sig.heuristic("h100", wgmma));
+                assert!(c.len() >= 6, "{sig}: {c:?}");
+                for x in &c {
+                    let shared = 2 * (x.bm * sig.k + x.stages * x.bn * (sig.k + dv));
+                    assert!(shared <= H100_SHARED, "{sig}: {x:?}");
+                    assert!([64, 128].contains(&x.bm) && [64, 128].contains(&x.bn));
+                    // Hopper's blocks are whole warpgroups of 64 queries.
+                    assert_eq!(x.threads, if wgmma { 2 * x.bm } else { 0 }, "{x:?}");
+                }
+            }
+        }
+        // Elsewhere the target's blocks, none larger than the problem.
+        let small: Signature = "attention/4x48x40x16x16/f32".parse().unwrap();
+        let c = small.candidates("cpu", false);
+        assert_eq!(c[0], small.heuristic("cpu", false));
+        assert!(c.len() > 1 && c.iter().all(|x| x.bm <= 64 && x.bn <= 64));
     }
 
     #[test]

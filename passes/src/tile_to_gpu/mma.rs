@@ -830,15 +830,15 @@ impl Lower<'_> {
         if st.staged(self.ctx).is_none() {
             return Ok(false);
         }
-        let run = super::shared_layout::staged_run(self.ctx, st, self.threads);
-        let (Some(v), &[m, n], Unit::MmaSync) = (run, &f.t.shape[..], f.w.unit) else {
+        let sg = super::shared_layout::staging(self.ctx, st, self.threads);
+        let (Some(sg), &[m, n], Unit::MmaSync) = (sg, &f.t.shape[..], f.w.unit) else {
             return Err(err(
                 self.ctx,
                 st.op(),
                 "a staged store of fragments other than tensor cores' whose memory takes 16-byte runs",
             ));
         };
-        let stride = n + v;
+        let (v, stride) = (sg.run, sg.stride);
         self.barrier();
         let view = self.shared_view(0, m * stride, f.t.elem);
         self.frag_runs(f, true, &mut |s, (row, col), xs| {

@@ -215,13 +215,33 @@ pub(super) fn staged_run(ctx: &Context, st: tile::Store, threads: i64) -> Option
     fits.then_some(v)
 }
 
+/// The shared tile a staged store goes through: `rows` of the stored
+/// tile's, `stride` elements apart, copied out in runs of `run`.
+pub(super) struct Staging {
+    pub(super) run: i64,
+    pub(super) rows: i64,
+    pub(super) stride: i64,
+}
+
+/// The staging tile of staged store `st` ([`staged_run`]'s runs): its rows
+/// padded by a run, so that the lanes' pairs of eight rows fall in
+/// distinct banks.
+pub(super) fn staging(ctx: &Context, st: tile::Store, threads: i64) -> Option<Staging> {
+    let run = staged_run(ctx, st, threads)?;
+    let t = mma::tile_type(ctx, st.value(ctx))?;
+    Some(Staging {
+        run,
+        rows: t.shape[0],
+        stride: t.shape[1] + run,
+    })
+}
+
 /// Whether staged store `st` of kernel `k` may stage: memory takes its
 /// runs ([`staged_run`]), the rings are free ([`rings_free_at`]) and hold
-/// its staging tile, rows padded by a run (the lanes' pairs of eight rows
-/// then fall in distinct banks).
+/// its staging tile ([`staging`]).
 pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) -> bool {
-    let (Some(v), Some(t)) = (
-        staged_run(ctx, st, threads),
+    let (Some(sg), Some(t)) = (
+        staging(ctx, st, threads),
         mma::tile_type(ctx, st.value(ctx)),
     ) else {
         return false;
@@ -234,8 +254,8 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
             });
         }
     });
-    let staging = t.shape[0] * (t.shape[1] + v) * elem_bytes(ctx, t.elem);
-    staging <= rings && rings_free_at(ctx, st.op())
+    let bytes = sg.rows * sg.stride * elem_bytes(ctx, t.elem);
+    bytes <= rings && rings_free_at(ctx, st.op())
 }
 
 /// Whether the shared regions of the transfers are free at `op`: it lies

@@ -96,8 +96,15 @@ fn relax(b: &mut Builder<'_>, r: Value, xs: &[Value]) {
             continue;
         }
         todo.extend(b.ctx.operands(o).iter().copied());
-        let spec = b.ctx.op_spec(o);
-        let bit = if spec.is_some_and(|s| math::DIALECT.ops.iter().any(|m| std::ptr::eq(m, s))) {
+        // Only ops whose spec has the flags (not math's integer ops).
+        let Some(spec) = b
+            .ctx
+            .op_spec(o)
+            .filter(|s| s.attributes.iter().any(|a| a.name == "fastmath"))
+        else {
+            continue;
+        };
+        let bit = if math::DIALECT.ops.iter().any(|m| std::ptr::eq(m, spec)) {
             FASTMATH_AFN
         } else if arith::DivF::is(b.ctx, o) {
             FASTMATH_ARCP

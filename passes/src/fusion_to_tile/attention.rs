@@ -11,7 +11,7 @@
 
 use super::gemm::{Problem, mark_tuned, matmul_problem, matrix_view, operand_tile, store_desc};
 use super::rows::RowOp;
-use super::tuning::{Signature, Template, Tuner, whole_rows};
+use super::tuning::{Signature, Template, Tuner, hopper_attention};
 use super::views::{Source, view_desc};
 use super::*;
 use aic::interp::{Data, tensor_of_attr};
@@ -202,7 +202,7 @@ pub(super) fn attention(
     );
     // Hopper's form where wgmma can run both gemms (head dims of whole
     // 128-byte rows).
-    let hopper = tuner.wgmma && f16 && whole_rows(d, at.dv);
+    let hopper = hopper_attention(tuner.wgmma, f16, d, at.dv);
     let sig = Signature {
         template: Template::Attention {
             dv: at.dv,

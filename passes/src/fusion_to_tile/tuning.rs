@@ -370,10 +370,9 @@ impl Signature {
             return attention_candidates(target, wgmma, (m, n, k, dv), self.half(), first);
         }
         let mut out = vec![first];
-        let fits = |b: i64, d: i64| b <= fit(b, d).max(16) || b == 16;
         let mut push = |t: Tuning| {
-            let bn_ok = self.rows || fits(t.bn, n);
-            if fits(t.bm, m) && bn_ok && fits(t.bk, k) && !out.contains(&t) {
+            let bn_ok = self.rows || within(t.bn, n);
+            if within(t.bm, m) && bn_ok && within(t.bk, k) && !out.contains(&t) {
                 out.push(t);
             }
         };
@@ -521,10 +520,11 @@ impl Tuner<'_> {
     }
 }
 
-/// Whether head dims `d` and `dv` are whole 128-byte swizzled rows of
-/// halves, as Hopper's attention needs (64, 128, 192, 256).
-pub(super) fn whole_rows(d: i64, dv: i64) -> bool {
-    [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
+/// Whether an attention of head dims `d` and `dv` takes Hopper's form
+/// under `wgmma`: f16 or bf16 operands (`half`) and head dims of whole
+/// 128-byte swizzled rows of halves (64, 128, 192, 256).
+pub(super) fn hopper_attention(wgmma: bool, half: bool, d: i64, dv: i64) -> bool {
+    wgmma && half && [d, dv].iter().all(|x| x % 64 == 0 && *x <= 256)
 }
 
 /// The built-in tiles of an attention of `sq` queries by `sk` keys, head
@@ -576,7 +576,7 @@ fn attention_heuristic(
     } else {
         base
     };
-    if !(wgmma && half && whole_rows(d, dv)) || t.bm != 128 {
+    if !hopper_attention(wgmma, half, d, dv) || t.bm != 128 {
         return t;
     }
     if sk <= 512 && d.max(dv) == 64 {
@@ -615,11 +615,11 @@ fn attention_candidates(
 ) -> Vec<Tuning> {
     let mut out = vec![first];
     let mut push = |t: Tuning| {
-        if t.bm <= fit(t.bm, sq).max(16) && t.bn <= fit(t.bn, sk).max(16) && !out.contains(&t) {
+        if within(t.bm, sq) && within(t.bn, sk) && !out.contains(&t) {
             out.push(t);
         }
     };
-    let hopper = wgmma && half && whole_rows(d, dv);
+    let hopper = hopper_attention(wgmma, half, d, dv);
     if target == "h100" && half {
         for bm in [64, 128] {
             for bn in [64, 128] {
@@ -739,6 +739,12 @@ fn wave_columns(m: i64, n: i64) -> i64 {
 
 /// H100's multiprocessors.
 const H100_SMS: i64 = 132;
+
+/// Whether a candidate's block `b` along a dim of `d` is no larger than
+/// the dim needs (rounded up to a power of two; 16 always).
+fn within(b: i64, d: i64) -> bool {
+    b <= fit(b, d).max(16)
+}
 
 /// Block size `b` along a dim of `d`, shrunk to a power of two where the
 /// dim is smaller.

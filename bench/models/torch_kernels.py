@@ -74,6 +74,11 @@ def main():
     ap.add_argument("--dtype", default="float16")
     ap.add_argument("--reps", type=int, default=50)
     a = ap.parse_args()
+    for name in a.models.split(","):
+        if name not in M.SIZES or a.size not in M.SIZES[name]:
+            ap.error(f"no model {name!r} of size {a.size!r} (models: {', '.join(M.SIZES)})")
+    if a.reps < 1:
+        ap.error("--reps must be at least 1")
     print(torch.cuda.get_device_name(), torch.__version__)
     for name in a.models.split(","):
         cg = captured(name, a.size, a.dtype)

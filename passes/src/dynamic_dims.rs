@@ -216,6 +216,11 @@ pub const BOUNDS_ATTR: &str = "aic.dim_bounds";
 pub const ARG_DIMS_ATTR: &str = "aic.arg_dims";
 /// The function attribute with each result's dims.
 pub const RESULT_DIMS_ATTR: &str = "aic.result_dims";
+/// The function attribute naming the sizes its trailing `tensor<i32>`
+/// arguments hold (`["b", "s"]`): arguments the compiler added, which the
+/// run time fills from the call's shapes. Kernels read them to mask what
+/// lies past the sizes.
+pub const SIZE_ARGS_ATTR: &str = "aic.size_args";
 
 /// `NAME=N` items as a map, or what is wrong with one.
 pub fn parse_assignments(items: &[String], what: &str) -> Result<BTreeMap<String, i64>, String> {
@@ -258,12 +263,22 @@ pub fn parse_shapes(items: &[String]) -> Result<Vec<Vec<i64>>, String> {
         .collect()
 }
 
-/// The dynamic signature a function records: each symbol's bound, each
-/// argument's and result's dims. `None` for a function without them.
-pub type Signature = (BTreeMap<String, i64>, Vec<Vec<Dim>>, Vec<Vec<Dim>>);
+/// The dynamic signature a function records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    /// Each symbol's bound.
+    pub bounds: BTreeMap<String, i64>,
+    /// Each of the caller's arguments' dims (the size arguments excluded).
+    pub args: Vec<Vec<Dim>>,
+    /// Each result's dims.
+    pub results: Vec<Vec<Dim>>,
+    /// The symbols the function's trailing size arguments hold, in order
+    /// (after `args`), each a `tensor<i32>`.
+    pub sizes: Vec<String>,
+}
 
-/// Reads the [`BOUNDS_ATTR`], [`ARG_DIMS_ATTR`] and [`RESULT_DIMS_ATTR`] of
-/// function `f`.
+/// Reads the [`BOUNDS_ATTR`], [`ARG_DIMS_ATTR`], [`RESULT_DIMS_ATTR`] and
+/// [`SIZE_ARGS_ATTR`] of function `f`; `None` for a function without them.
 pub fn signature(ctx: &Context, f: Op) -> Result<Option<Signature>, String> {
     let Some(b) = op_attr(ctx, f, BOUNDS_ATTR) else {
         return Ok(None);
@@ -297,11 +312,19 @@ pub fn signature(ctx: &Context, f: Op) -> Result<Option<Signature>, String> {
             })
             .collect()
     };
-    Ok(Some((
+    let sizes = match op_attr(ctx, f, SIZE_ARGS_ATTR) {
+        Some(a) => strings(a)?,
+        None => Vec::new(),
+    };
+    if let Some(s) = sizes.iter().find(|s| !bounds.contains_key(*s)) {
+        return Err(format!("{SIZE_ARGS_ATTR}: '{s}' has no bound"));
+    }
+    Ok(Some(Signature {
         bounds,
-        dims(ARG_DIMS_ATTR)?,
-        dims(RESULT_DIMS_ATTR)?,
-    )))
+        args: dims(ARG_DIMS_ATTR)?,
+        results: dims(RESULT_DIMS_ATTR)?,
+        sizes,
+    }))
 }
 
 impl Pass for DynamicDims {

@@ -430,7 +430,7 @@ fn carry(bufs: &mut Buffers<'_>, body: &mut Vec<Step>, yields: &[u32], carried: 
 
 /// The dynamic dimensions `dynamic-dims` recorded on function `f`, if any.
 fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
-    let Some((bounds, args, results)) = aic_passes::dynamic_dims::signature(ctx, f)? else {
+    let Some(sig) = aic_passes::dynamic_dims::signature(ctx, f)? else {
         return Ok(None);
     };
     let conv = |all: Vec<Vec<aic_passes::dynamic_dims::Dim>>| -> Vec<Vec<DimExpr>> {
@@ -446,9 +446,10 @@ fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
             .collect()
     };
     Ok(Some(Dynamic {
-        bounds: bounds.into_iter().collect(),
-        args: conv(args),
-        results: conv(results),
+        bounds: sig.bounds.into_iter().collect(),
+        args: conv(sig.args),
+        results: conv(sig.results),
+        sizes: sig.sizes,
     }))
 }
 

@@ -268,6 +268,11 @@ pub struct Dynamic {
     pub args: Vec<Vec<DimExpr>>,
     /// Each result's dims.
     pub results: Vec<Vec<DimExpr>>,
+    /// The sizes the plan's trailing inputs hold (after `args`), each an
+    /// i32 the run time writes from the call's shapes (absent in bundles
+    /// made before kernels read sizes: none).
+    #[serde(default)]
+    pub sizes: Vec<String>,
 }
 
 /// A dynamic plan bound to the shapes of one call's arguments: each size, and
@@ -1378,6 +1383,7 @@ mod tests {
             bounds: vec![("b".into(), 8)],
             args: vec![vec![d(1, &["b"]), d(4, &[])], vec![d(4, &[])]],
             results: vec![vec![d(1, &["b"]), d(2, &[])]],
+            sizes: Vec::new(),
         });
         let b = p.bind(&[vec![3, 4], vec![4]]).unwrap();
         assert_eq!(b.sizes["b"], 3);

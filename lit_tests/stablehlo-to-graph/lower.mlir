@@ -71,8 +71,13 @@ func.func @reductions(%x: tensor<4x8xf32>) -> (tensor<4xf32>, tensor<8xf32>, ten
 // CHECK-NEXT: %1 = graph.matmul %arg0, %arg2 : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
 // CHECK-NEXT: %2 = graph.matmul %arg0, %arg3 transpose_b : (tensor<2x4x8xf32>, tensor<16x8xf32>) -> tensor<2x4x16xf32>
 // CHECK-NEXT: %3 = graph.matmul %arg0, %arg0 transpose_a : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
-// CHECK-NEXT: %4 = stablehlo.dot_general %arg4, %arg4, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>) -> tensor<2x3x4x4xf32>
-// CHECK-NEXT: return %0, %1, %2, %3, %4 : tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x8x8xf32>, tensor<2x3x4x4xf32>
+// Any other dot_general (einsum's bqhd,bkhd->bhqk, batch dims that do not
+// lead): both operands transposed to batch-major matrices, the rhs kept
+// K-innermost under transpose_b, so that each transpose is a cheap view.
+// CHECK-NEXT: %4 = graph.transpose %arg4, perm = [0, 2, 1, 3] : (tensor<2x4x3x8xf32>) -> tensor<2x3x4x8xf32>
+// CHECK-NEXT: %5 = graph.transpose %arg4, perm = [0, 2, 1, 3] : (tensor<2x4x3x8xf32>) -> tensor<2x3x4x8xf32>
+// CHECK-NEXT: %6 = graph.matmul %4, %5 transpose_b : (tensor<2x3x4x8xf32>, tensor<2x3x4x8xf32>) -> tensor<2x3x4x4xf32>
+// CHECK-NEXT: return %0, %1, %2, %3, %6 : tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x8x8xf32>, tensor<2x3x4x4xf32>
 func.func @matmuls(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %w: tensor<8x16xf32>, %wt: tensor<16x8xf32>, %q: tensor<2x4x3x8xf32>) -> (tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x8x8xf32>, tensor<2x3x4x4xf32>) {
   %0 = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
   %1 = stablehlo.dot_general %a, %w, contracting_dims = [2] x [0] : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
@@ -80,6 +85,22 @@ func.func @matmuls(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>, %w: tensor<8x1
   %3 = stablehlo.dot_general %a, %a, batching_dims = [0] x [0], contracting_dims = [1] x [1] : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x8x8xf32>
   %4 = stablehlo.dot_general %q, %q, batching_dims = [0, 2] x [0, 2], contracting_dims = [3] x [3] : (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>) -> tensor<2x3x4x4xf32>
   return %0, %1, %2, %3, %4 : tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x4x16xf32>, tensor<2x8x8xf32>, tensor<2x3x4x4xf32>
+}
+
+// einsum's bhqk,bkhd->bqhd (P V with V's heads inside) and a contraction of
+// two dims at once: the free and contracted dims each merged by a reshape,
+// and the product reshaped back to the dot's result.
+// CHECK-LABEL: func.func @einsums(
+// CHECK-NEXT: %0 = graph.transpose %arg1, perm = [0, 2, 1, 3] : (tensor<2x5x3x8xf32>) -> tensor<2x3x5x8xf32>
+// CHECK-NEXT: %1 = graph.matmul %arg0, %0 : (tensor<2x3x4x5xf32>, tensor<2x3x5x8xf32>) -> tensor<2x3x4x8xf32>
+// CHECK-NEXT: %2 = graph.reshape %arg2 : (tensor<4x3x8xf32>) -> tensor<4x24xf32>
+// CHECK-NEXT: %3 = graph.reshape %arg3 : (tensor<3x8x6xf32>) -> tensor<24x6xf32>
+// CHECK-NEXT: %4 = graph.matmul %2, %3 : (tensor<4x24xf32>, tensor<24x6xf32>) -> tensor<4x6xf32>
+// CHECK-NEXT: return %1, %4
+func.func @einsums(%p: tensor<2x3x4x5xf32>, %v: tensor<2x5x3x8xf32>, %x: tensor<4x3x8xf32>, %w: tensor<3x8x6xf32>) -> (tensor<2x3x4x8xf32>, tensor<4x6xf32>) {
+  %0 = stablehlo.dot_general %p, %v, batching_dims = [0, 1] x [0, 2], contracting_dims = [3] x [1] : (tensor<2x3x4x5xf32>, tensor<2x5x3x8xf32>) -> tensor<2x3x4x8xf32>
+  %1 = stablehlo.dot_general %x, %w, contracting_dims = [1, 2] x [0, 1] : (tensor<4x3x8xf32>, tensor<3x8x6xf32>) -> tensor<4x6xf32>
+  return %0, %1 : tensor<2x3x4x8xf32>, tensor<4x6xf32>
 }
 
 // CHECK-LABEL: func.func @convolutions(

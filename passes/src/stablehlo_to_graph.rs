@@ -905,7 +905,7 @@ static ARG_REDUCE: OpConversion<Reduce> = OpConversion::new("arg_reduce", |rw, r
 static DOT_GENERAL: OpConversion<DotGeneral> =
     OpConversion::new("dot_general", |rw, d, operands| {
         let Some((ta, tb)) = matmul_transposes(rw.ctx, d) else {
-            return vector_dot(rw, d, operands);
+            return vector_dot(rw, d, operands) || general_dot(rw, d, operands);
         };
         let unit = rw.ctx.uniquer().attr(AttrKind::Unit);
         let mut attrs = Vec::new();
@@ -1014,6 +1014,160 @@ fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]
     let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
     let res = rw.ctx.result(back, 0);
     rw.replace_op(op, &[res]);
+    true
+}
+
+/// Any other `dot_general` (einsum's `bqhd,bkhd->bhqk`: batch dims that do
+/// not lead, several free or contracted dims): the lhs transposed to
+/// `[batch, free, contracted]` and the rhs to `[batch, contracted, free]`,
+/// each reshaped to one matrix a batch, a batched `graph.matmul`, and its
+/// `[batch, M, N]` reshaped to the dot's result (batch, lhs free, rhs free:
+/// the same order). Fusion takes the transposes and reshapes as views of
+/// the GEMM's operands.
+fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
+    let ctx = &*rw.ctx;
+    let Some(dims) = d
+        .dot_dimension_numbers(ctx)
+        .and_then(|a| DotDims::of(ctx, a))
+        .cloned()
+    else {
+        return false;
+    };
+    let shape = |v: Value| {
+        ctx.type_kind(ctx.value_type(v))
+            .shape()
+            .map(<[i64]>::to_vec)
+    };
+    let (Some(ls), Some(rs)) = (shape(operands[0]), shape(operands[1])) else {
+        return false;
+    };
+    let op = d.op();
+    let r = ctx.value_type(ctx.result(op, 0));
+    let elem_of = |v: Value| ctx.type_kind(ctx.value_type(v)).element_type();
+    let (Some(elem), Some(le), Some(re)) = (
+        elem_of(ctx.result(op, 0)),
+        elem_of(operands[0]),
+        elem_of(operands[1]),
+    ) else {
+        return false;
+    };
+    let free = |n: usize, batch: &[i64], con: &[i64]| -> Vec<i64> {
+        (0..n as i64)
+            .filter(|x| !batch.contains(x) && !con.contains(x))
+            .collect()
+    };
+    let lf = free(ls.len(), &dims.lhs_batch, &dims.lhs_contract);
+    let rf = free(rs.len(), &dims.rhs_batch, &dims.rhs_contract);
+    let size = |s: &[i64], ds: &[i64]| ds.iter().map(|x| s[*x as usize]).product::<i64>();
+    let batch: Vec<i64> = dims.lhs_batch.iter().map(|x| ls[*x as usize]).collect();
+    let (m, k, n) = (
+        size(&ls, &lf),
+        size(&ls, &dims.lhs_contract),
+        size(&rs, &rf),
+    );
+    if k != size(&rs, &dims.rhs_contract) {
+        return false;
+    }
+    let u = rw.ctx.uniquer().clone();
+    let tensor = |shape: Vec<i64>, e: Type| {
+        u.ty(TypeKind::Tensor {
+            shape: shape.into_iter().collect(),
+            elem: e,
+            encoding: None,
+        })
+    };
+    // `x` permuted by `perm` and reshaped to `to`, each step only if needed.
+    let arrange = |rw: &mut ConversionRewriter<'_>,
+                   x: Value,
+                   s: &[i64],
+                   perm: Vec<i64>,
+                   to: Vec<i64>,
+                   e: Type| {
+        let mut v = x;
+        if perm.iter().enumerate().any(|(i, p)| *p != i as i64) {
+            let ps: Vec<i64> = perm.iter().map(|p| s[*p as usize]).collect();
+            let t = tensor(ps, e);
+            let o = aic::op_def::build(
+                &mut rw.before(op),
+                &graph::TRANSPOSE,
+                &[&[v]],
+                &[("perm", Some(u.i64_array(&perm)))],
+                &[&[t]],
+            );
+            v = rw.ctx.result(o, 0);
+        }
+        if rw.ctx.type_kind(rw.ctx.value_type(v)).shape() != Some(to.as_slice()) {
+            let t = tensor(to, e);
+            let o = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[v]], &[], &[&[t]]);
+            v = rw.ctx.result(o, 0);
+        }
+        v
+    };
+    let with = |head: &[i64], tail: &[i64]| [head, tail].concat();
+    // Each operand as a matrix either way round (a transpose flag for the
+    // other): the way that needs no transpose, else the one that keeps the
+    // innermost dim innermost (a cheap view), else the plain one.
+    let pick = |rank: usize, batch: &[i64], plain: [&[i64]; 2], flipped: [&[i64]; 2]| {
+        let p = [batch, plain[0], plain[1]].concat();
+        let q = [batch, flipped[0], flipped[1]].concat();
+        let identity = |x: &[i64]| x.iter().enumerate().all(|(i, v)| *v == i as i64);
+        let inner = |x: &[i64]| x.last() == Some(&(rank as i64 - 1));
+        if identity(&p) || (!identity(&q) && (inner(&p) || !inner(&q))) {
+            (p, false)
+        } else {
+            (q, true)
+        }
+    };
+    let (lp, ta) = pick(
+        ls.len(),
+        &dims.lhs_batch,
+        [&lf, &dims.lhs_contract],
+        [&dims.lhs_contract, &lf],
+    );
+    let (rp, tb) = pick(
+        rs.len(),
+        &dims.rhs_batch,
+        [&dims.rhs_contract, &rf],
+        [&rf, &dims.rhs_contract],
+    );
+    let a = arrange(
+        rw,
+        operands[0],
+        &ls,
+        lp,
+        with(&batch, &if ta { [k, m] } else { [m, k] }),
+        le,
+    );
+    let b = arrange(
+        rw,
+        operands[1],
+        &rs,
+        rp,
+        with(&batch, &if tb { [n, k] } else { [k, n] }),
+        re,
+    );
+    let mm_t = tensor(with(&batch, &[m, n]), elem);
+    let unit = u.attr(AttrKind::Unit);
+    let mut attrs = Vec::new();
+    if ta {
+        attrs.push(("transpose_a", Some(unit)));
+    }
+    if tb {
+        attrs.push(("transpose_b", Some(unit)));
+    }
+    let mm = aic::op_def::build(
+        &mut rw.before(op),
+        &graph::MATMUL,
+        &[&[a, b]],
+        &attrs,
+        &[&[mm_t]],
+    );
+    let mut x = rw.ctx.result(mm, 0);
+    if mm_t != r {
+        let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
+        x = rw.ctx.result(back, 0);
+    }
+    rw.replace_op(op, &[x]);
     true
 }
 

@@ -7,16 +7,17 @@
 // dynamic_iota follow the sizes; the dynamic ops become their static
 // namesakes and the assertions go. The rest of the pipeline down to tile
 // kernels then sees a static program of the bounds' sizes.
-// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(dynamic-dims{bounds=b=8,s=4,arg0.0=4})' | FileCheck %s
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(dynamic-dims{bounds=b=8,s=4,arg0.0=4,arg0.1=4})' | FileCheck %s
 // RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(dynamic-dims{default-bound=8},stablehlo-to-graph,inline,canonicalize,eqsat-fusion,fusion-to-tile{target=cpu total=true})' | FileCheck %s --check-prefix=TILE
 
-// CHECK-LABEL: func.func @rows(%arg0: tensor<4x16xf32>) -> tensor<4x16xf32>
-// CHECK-SAME: aic.arg_dims = {{\[\[}}"arg0.0", "16"]], aic.dim_bounds = ["arg0.0=4"], aic.result_dims = {{\[\[}}"arg0.0", "16"]]
+// CHECK-LABEL: func.func @rows(%arg0: tensor<4x16xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<4x16xf32>
+// CHECK-SAME: aic.arg_dims = {{\[\[}}"arg0.0", "16"]], aic.dim_bounds = ["arg0.0=4"], aic.result_dims = {{\[\[}}"arg0.0", "16"]], aic.size_args = ["arg0.0"]
+// CHECK-NOT: aic.dim_layout
 // CHECK: stablehlo.reduce{{.*}} -> tensor<4xf32>
 // CHECK: stablehlo.broadcast_in_dim %{{.*}}, dims = [0] : (tensor<4xf32>) -> tensor<4x16xf32>
 // CHECK-NOT: dynamic_broadcast_in_dim
 // CHECK-NOT: get_dimension_size
-// TILE-LABEL: func.func @rows(%arg0: tensor<8x16xf32>) -> tensor<8x16xf32>
+// TILE-LABEL: func.func @rows(%arg0: tensor<8x16xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<8x16xf32>
 // TILE: tile.launch @{{.*}}(%arg0) : (tensor<8x16xf32>) -> tensor<8x16xf32>
 func.func @rows(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %z = stablehlo.constant dense<0.0> : tensor<f32>
@@ -34,14 +35,16 @@ func.func @rows(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
 
 // JAX's form: @main passes the sizes to the wrapped function, whose
 // parameters name them; `b * s` rows reshaped and multiplied by a matrix.
-// CHECK-LABEL: func.func public @main(%arg0: tensor<8x4x16xf32>, %arg1: tensor<16x32xf32>) -> tensor<8x4x32xf32>
-// CHECK-SAME: aic.arg_dims = {{\[\[}}"b", "s", "16"], ["16", "32"]], aic.dim_bounds = ["b=8", "s=4"], aic.result_dims = {{\[\[}}"b", "s", "32"]]
+// CHECK-LABEL: func.func public @main(%arg0: tensor<8x4x16xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<i32> {aic.size = "b"}, %arg3: tensor<i32> {aic.size = "s"}) -> tensor<8x4x32xf32>
+// CHECK-SAME: aic.arg_dims = {{\[\[}}"b", "s", "16"], ["16", "32"]], aic.dim_bounds = ["b=8", "s=4"], aic.result_dims = {{\[\[}}"b", "s", "32"]], aic.size_args = ["b", "s"]
+// CHECK-NOT: aic.dim_layout
+// CHECK: call @wrapped(%arg2, %arg3, %arg0, %arg1)
 // CHECK-NOT: shape_assertion
 // CHECK-LABEL: func.func private @wrapped
 // CHECK: stablehlo.reshape %{{.*}} : (tensor<8x4x16xf32>) -> tensor<32x16xf32>
 // CHECK: stablehlo.dot_general{{.*}} -> tensor<32x32xf32>
 // CHECK: stablehlo.reshape %{{.*}} : (tensor<32x32xf32>) -> tensor<8x4x32xf32>
-// TILE-LABEL: func.func public @main(%arg0: tensor<8x8x16xf32>, %arg1: tensor<16x32xf32>) -> tensor<8x8x32xf32>
+// TILE-LABEL: func.func public @main(%arg0: tensor<8x8x16xf32>, %arg1: tensor<16x32xf32>, %arg2: tensor<i32> {aic.size = "b"}, %arg3: tensor<i32> {aic.size = "s"}) -> tensor<8x8x32xf32>
 // TILE: tile.launch @gemm_0(%arg0, %arg1) : (tensor<8x8x16xf32>, tensor<16x32xf32>) -> tensor<8x8x32xf32>
 module {
   func.func public @main(%x: tensor<?x?x16xf32>, %w: tensor<16x32xf32>) -> tensor<?x?x32xf32> {
@@ -73,11 +76,11 @@ module {
 // One private function called twice with the same dims (JAX calls one
 // `@relu` per use) is analysed once; called with other dims it is an error
 // (see invalid.mlir).
-// CHECK-LABEL: func.func public @twice(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK-LABEL: func.func public @twice(%arg0: tensor<4x4xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<4x4xf32>
 // CHECK: call @relu(%arg0) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: call @relu(%{{.*}}) : (tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK: func.func private @relu(%arg0: tensor<4x4xf32>) -> tensor<4x4xf32>
-// TILE-LABEL: func.func public @twice(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32>
+// TILE-LABEL: func.func public @twice(%arg0: tensor<8x4xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<8x4xf32>
 module {
   func.func public @twice(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
     %a = call @relu(%x) : (tensor<?x4xf32>) -> tensor<?x4xf32>
@@ -95,4 +98,82 @@ module {
     %y = stablehlo.maximum %x, %zz : tensor<?x4xf32>
     return %y : tensor<?x4xf32>
   }
+}
+
+// -----
+
+// A reduction over a dynamic dim reads its operand masked to the size (the
+// compiler's size argument against an iota, the init value past it), and
+// the tensors are padded in place in each dim (aic.dim_layout).
+// CHECK-LABEL: func.func @sum_over_rows(%arg0: tensor<4x16xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<16xf32>
+// CHECK-SAME: aic.dim_layout = "in-place"
+// CHECK: %[[IOTA:.*]] = stablehlo.iota dim = 0 : tensor<4x16xi32>
+// CHECK: %[[N:.*]] = stablehlo.broadcast_in_dim %arg1, dims = [] : (tensor<i32>) -> tensor<4x16xi32>
+// CHECK: %[[IN:.*]] = stablehlo.compare LT, %[[IOTA]], %[[N]], SIGNED
+// CHECK: %[[ZERO:.*]] = stablehlo.broadcast_in_dim %{{.*}}, dims = [] : (tensor<f32>) -> tensor<4x16xf32>
+// CHECK: %[[X:.*]] = stablehlo.select %[[IN]], %arg0, %[[ZERO]]
+// CHECK: stablehlo.reduce(%[[X]] init:
+// The kernels read the size: the reduction's takes the size argument.
+// TILE-LABEL: func.func @sum_over_rows(
+// TILE: tile.launch @rows_0(%{{.*}}, %arg1, %arg0)
+func.func @sum_over_rows(%x: tensor<?x16xf32>) -> tensor<16xf32> {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %s = stablehlo.reduce(%x init: %z) applies stablehlo.add across dimensions = [0] : (tensor<?x16xf32>, tensor<f32>) -> tensor<16xf32>
+  return %s : tensor<16xf32>
+}
+
+// -----
+
+// A dynamic dim after a static one: padded in place.
+// CHECK-LABEL: func.func @inner(%arg0: tensor<4x4xf32>, %arg1: tensor<i32> {aic.size = "arg0.1"}) -> tensor<4x4xf32>
+// CHECK-SAME: aic.dim_layout = "in-place"
+func.func @inner(%x: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %y = stablehlo.exponential %x : tensor<4x?xf32>
+  return %y : tensor<4x?xf32>
+}
+
+// -----
+
+// A size read as a value is the size argument.
+// CHECK-LABEL: func.func @size_as_value(%arg0: tensor<4x16xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"}) -> tensor<i32>
+// CHECK-NEXT: %0 = stablehlo.add %arg1, %arg1 : tensor<i32>
+// CHECK-NEXT: return %0
+func.func @size_as_value(%x: tensor<?x16xf32>) -> tensor<i32> {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x16xf32>) -> tensor<i32>
+  %m = stablehlo.add %n, %n : tensor<i32>
+  return %m : tensor<i32>
+}
+
+// -----
+
+// Softmax attention over a dynamic number of keys: the scores are masked
+// with -inf once, where they are made; exp(-inf - max) = 0 past the size,
+// so the sum and P need no mask of their own; V is masked with zeros for the
+// contraction (its padding may hold anything, NaN included).
+// CHECK-LABEL: func.func @softmax_attention(%arg0: tensor<4x4xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<i32> {aic.size = "arg0.1"})
+// CHECK: %[[V:.*]] = stablehlo.select %{{.*}}, %arg1, %{{.*}} : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK: %[[S:.*]] = stablehlo.select %{{.*}}, %arg0, %{{.*}} : tensor<4x4xi1>, tensor<4x4xf32>
+// CHECK: stablehlo.reduce(%[[S]] init:
+// CHECK-NOT: stablehlo.select
+// CHECK: %[[D:.*]] = stablehlo.subtract %[[S]],
+// CHECK: stablehlo.dot_general %{{.*}}, %[[V]], contracting_dims = [1] x [0]
+func.func @softmax_attention(%s: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor<4x8xf32> {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<4x?xf32>, tensor<f32>) -> tensor<4xf32>
+  %k = stablehlo.get_dimension_size %s, dim = 1 : (tensor<4x?xf32>) -> tensor<i32>
+  %kv = stablehlo.get_dimension_size %v, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %eq = stablehlo.compare EQ, %k, %kv, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%eq) {error_message = "keys", has_side_effect = true} : (tensor<i1>) -> ()
+  %k1 = stablehlo.reshape %k : (tensor<i32>) -> tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %shape = stablehlo.concatenate %c4, %k1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %mb = stablehlo.dynamic_broadcast_in_dim %m, %shape, dims = [0] : (tensor<4xf32>, tensor<2xi32>) -> tensor<4x?xf32>
+  %d = stablehlo.subtract %s, %mb : tensor<4x?xf32>
+  %e = stablehlo.exponential %d : tensor<4x?xf32>
+  %t = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x?xf32>, tensor<f32>) -> tensor<4xf32>
+  %tb = stablehlo.dynamic_broadcast_in_dim %t, %shape, dims = [0] : (tensor<4xf32>, tensor<2xi32>) -> tensor<4x?xf32>
+  %p = stablehlo.divide %e, %tb : tensor<4x?xf32>
+  %o = stablehlo.dot_general %p, %v, contracting_dims = [1] x [0] : (tensor<4x?xf32>, tensor<?x8xf32>) -> tensor<4x8xf32>
+  return %o : tensor<4x8xf32>
 }

@@ -37,7 +37,7 @@
 use aic::Diagnostic;
 use aic::attributes::{Attr, AttrKind};
 use aic::constraints::op_attr;
-use aic::interp::tensor_of_attr;
+use aic::interp::{Tensor, attr_of_tensor, tensor_of_attr};
 use aic::ir::{Builder, Context, InsertPoint, Op, Value};
 use aic::op_def::OpHandle;
 use aic::pass::{OptKind, OptSpec, Pass, PassInfo, PassOptions};
@@ -216,6 +216,12 @@ pub const BOUNDS_ATTR: &str = "aic.dim_bounds";
 pub const ARG_DIMS_ATTR: &str = "aic.arg_dims";
 /// The function attribute with each result's dims.
 pub const RESULT_DIMS_ATTR: &str = "aic.result_dims";
+/// The function attribute saying how tensors hold a run at sizes below the
+/// bounds: absent, packed at the front (row-major, the dynamic dims
+/// leading); [`IN_PLACE`], padded in place in each dynamic dim.
+pub const LAYOUT_ATTR: &str = "aic.dim_layout";
+/// [`LAYOUT_ATTR`]'s value for tensors padded in place.
+pub const IN_PLACE: &str = "in-place";
 /// The function attribute naming the sizes its trailing `tensor<i32>`
 /// arguments hold (`["b", "s"]`): arguments the compiler added, which the
 /// run time fills from the call's shapes. Kernels read them to mask what
@@ -275,6 +281,9 @@ pub struct Signature {
     /// The symbols the function's trailing size arguments hold, in order
     /// (after `args`), each a `tensor<i32>`.
     pub sizes: Vec<String>,
+    /// Whether tensors are padded in place in each dynamic dim (else the
+    /// dynamic dims lead and a run's data is packed at the front).
+    pub in_place: bool,
 }
 
 /// Reads the [`BOUNDS_ATTR`], [`ARG_DIMS_ATTR`], [`RESULT_DIMS_ATTR`] and
@@ -324,6 +333,7 @@ pub fn signature(ctx: &Context, f: Op) -> Result<Option<Signature>, String> {
         args: dims(ARG_DIMS_ATTR)?,
         results: dims(RESULT_DIMS_ATTR)?,
         sizes,
+        in_place: op_attr(ctx, f, LAYOUT_ATTR).and_then(|a| ctx.attr_str(a)) == Some(IN_PLACE),
     }))
 }
 
@@ -352,6 +362,12 @@ impl Pass for DynamicDims {
                 preds: HashSet::new(),
                 done: HashMap::new(),
                 erase: Vec::new(),
+                needs: Vec::new(),
+                in_place: None,
+                packed: Default::default(),
+                size_ops: Vec::new(),
+                dim_values: HashMap::new(),
+                masks: HashMap::new(),
                 module: root,
             };
             let names = a.name_dims(ctx, f);
@@ -369,15 +385,32 @@ impl Pass for DynamicDims {
                         n => Dim::fixed(n),
                     })
                     .collect();
-                if !refine && dims.iter().any(Dim::is_dynamic) {
-                    leading(&dims).map_err(|m| op_error(ctx, f, format!("argument {i}: {m}")))?;
-                }
                 if dims.iter().any(Dim::is_dynamic) {
+                    a.note_layout(f, &dims);
                     a.shapes.insert(*v, dims.clone());
                 }
                 arg_dims.push(dims);
             }
             let results = a.function(ctx, f)?;
+            let packed = a.packed.borrow().clone();
+            let in_place = match (&a.in_place, &packed) {
+                (Some((o, why)), Some((p, packed))) if !refine => {
+                    let at = format!(
+                        "'{}' at {}",
+                        ctx.op_name(*o),
+                        aic::printer::location_text(ctx.uniquer(), ctx.op(*o).loc)
+                    );
+                    return Err(op_error(
+                        ctx,
+                        *p,
+                        format!(
+                            "{packed}, which needs the dynamic dimensions packed at the front of each tensor, while another op ({at}) {why}, which needs them padded in place: aic compiles one layout a function"
+                        ),
+                    ));
+                }
+                (Some(_), _) => true,
+                _ => false,
+            };
             // Each symbol's value: its exact size or its bound.
             let mut syms: Vec<String> = names.values().cloned().collect();
             syms.sort();
@@ -453,6 +486,7 @@ impl Pass for DynamicDims {
             }
             a.rewrite(ctx, &value)?;
             if !refine {
+                a.materialize(ctx, f, &syms)?;
                 let u = ctx.uniquer().clone();
                 let strings = |xs: Vec<String>| {
                     let items: Vec<Attr> = xs.iter().map(|s| u.string_attr(s)).collect();
@@ -471,6 +505,10 @@ impl Pass for DynamicDims {
                 ctx.set_attr(f, u.ident(BOUNDS_ATTR), b);
                 ctx.set_attr(f, u.ident(ARG_DIMS_ATTR), ad);
                 ctx.set_attr(f, u.ident(RESULT_DIMS_ATTR), rd);
+                ctx.set_attr(f, u.ident(SIZE_ARGS_ATTR), strings(syms.clone()));
+                if in_place {
+                    ctx.set_attr(f, u.ident(LAYOUT_ATTR), u.string_attr(IN_PLACE));
+                }
             }
         }
         Ok(true)
@@ -515,17 +553,69 @@ fn body(ctx: &Context, f: Op) -> Option<aic::ir::Block> {
         .and_then(|r| ctx.region_blocks(*r).next())
 }
 
-/// How many leading dims are dynamic, or the error when a dynamic dim
-/// follows a static one.
-fn leading(dims: &[Dim]) -> Result<usize, String> {
-    let p = dims.iter().take_while(|d| d.is_dynamic()).count();
-    if let Some(d) = dims[p..].iter().find(|d| d.is_dynamic()) {
-        return Err(format!(
-            "dynamic dimension '{d}' follows a static one in [{}]: only leading dimensions may be dynamic",
-            text(dims)
-        ));
+/// Whether a reshape of `from` into `to` keeps the elements inside the
+/// sizes inside them, each tensor padded in each dim to its bound: each
+/// group of dims it merges or splits must hold its dynamic factor in the
+/// group's first dim on both sides (`[b, 16] -> [16*b]` does; `[16, b] ->
+/// [16*b]` or `[b, s] -> [b*s]` interleave padding with data). Unit dims
+/// join any group.
+fn reshape_keeps_padding(from: &[Dim], to: &[Dim]) -> Result<(), String> {
+    let one = Dim::fixed(1);
+    let a: Vec<&Dim> = from.iter().filter(|d| **d != one).collect();
+    let b: Vec<&Dim> = to.iter().filter(|d| **d != one).collect();
+    let bad = || {
+        format!(
+            "reshapes [{}] to [{}]: merging or splitting a dynamic dimension with one before it would interleave its padding with data",
+            text(from),
+            text(to)
+        )
+    };
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() || j < b.len() {
+        let (gi, gj) = (i, j);
+        let (Some(p0), Some(q0)) = (a.get(i), b.get(j)) else {
+            return Err(bad());
+        };
+        let (mut p, mut q) = ((*p0).clone(), (*q0).clone());
+        i += 1;
+        j += 1;
+        while p != q {
+            if q.div(&p).is_some() && i < a.len() {
+                p = p.mul(a[i]).ok_or_else(bad)?;
+                i += 1;
+            } else if p.div(&q).is_some() && j < b.len() {
+                q = q.mul(b[j]).ok_or_else(bad)?;
+                j += 1;
+            } else {
+                return Err(bad());
+            }
+        }
+        let rest_static = |g: &[&Dim]| g.iter().skip(1).all(|d| !d.is_dynamic());
+        if !rest_static(&a[gi..i]) || !rest_static(&b[gj..j]) {
+            return Err(bad());
+        }
     }
-    Ok(p)
+    Ok(())
+}
+
+/// What a reduction or contraction over a dynamic dimension needs: operand
+/// `operand` of `op` masked along `dims` (each index and its dim), elements
+/// past the sizes replaced by `fill`.
+#[derive(Clone, Debug)]
+struct Need {
+    op: Op,
+    operand: usize,
+    dims: Vec<(usize, Dim)>,
+    fill: Fill,
+}
+
+/// What a mask fills the padding with.
+#[derive(Clone, Copy, Debug)]
+enum Fill {
+    /// The reduction's init value, its operand at this index (a constant).
+    Init(usize),
+    /// Zero, for a contraction.
+    Zero,
 }
 
 fn text(dims: &[Dim]) -> String {
@@ -552,10 +642,57 @@ struct Analysis {
     done: HashMap<Op, (Seeds, Vec<Vec<Dim>>)>,
     /// Ops to erase after the rewrite (shape assertions).
     erase: Vec<Op>,
+    /// Masks reductions and contractions over dynamic dims need, in
+    /// program order.
+    needs: Vec<Need>,
+    /// The first op (and why) that needs tensors padded in place in each
+    /// dynamic dim: a dynamic dim after a static one, a reduction or
+    /// contraction over one.
+    in_place: Option<(Op, String)>,
+    /// The first op (and why) that needs the dynamic leading dims packed at
+    /// the front: a reshape merging two of them.
+    packed: std::cell::RefCell<Option<(Op, String)>>,
+    /// `get_dimension_size` ops of dynamic dims, with the dim.
+    size_ops: Vec<(Op, Dim)>,
+    /// Each function's value of each dim (`tensor<i32>`).
+    dim_values: HashMap<(Op, String), Value>,
+    /// The masks built: each mask's value, the dims it masks and its fill
+    /// (the attribute and its value).
+    masks: HashMap<Value, (Vec<usize>, Attr, f64)>,
     module: Op,
 }
 
 impl Analysis {
+    /// Notes that `o` needs tensors padded in place (the first such op).
+    fn note_in_place(&mut self, o: Op, why: String) {
+        if self.in_place.is_none() && !self.refine {
+            self.in_place = Some((o, why));
+        }
+    }
+
+    /// Notes that `o` needs the dynamic leading dims packed at the front.
+    fn note_packed(&self, o: Op, why: String) {
+        let mut p = self.packed.borrow_mut();
+        if p.is_none() && !self.refine {
+            *p = Some((o, why));
+        }
+    }
+
+    /// A tensor of `dims` made by `o`: a dynamic dim after a static one
+    /// needs tensors padded in place.
+    fn note_layout(&mut self, o: Op, dims: &[Dim]) {
+        let lead = dims.iter().take_while(|d| d.is_dynamic()).count();
+        if let Some(d) = dims[lead..].iter().find(|d| d.is_dynamic()) {
+            self.note_in_place(
+                o,
+                format!(
+                    "has dynamic dimension '{d}' after a static one in [{}]",
+                    text(dims)
+                ),
+            );
+        }
+    }
+
     /// The symbol of each `?` dim of `f`'s arguments, `(argument, dim)`.
     fn name_dims(&self, ctx: &Context, f: Op) -> HashMap<(usize, usize), String> {
         let mut names = HashMap::new();
@@ -678,21 +815,12 @@ impl Analysis {
             .copied()
             .filter(|v| self.shapes.contains_key(v))
             .collect();
-        let size_in: Vec<Value> = operands
-            .iter()
-            .copied()
-            .filter(|v| {
-                self.scalars
-                    .get(v)
-                    .is_some_and(|s| s.iter().any(Dim::is_dynamic))
-            })
-            .collect();
-        let pred_in = operands.iter().any(|v| self.preds.contains(v));
         let dyn_out = ctx
             .results(o)
             .any(|r| is_dynamic_type(ctx, ctx.value_type(r)));
         let sizes_of = shlo::GetDimensionSize::is(ctx, o);
         let size_any = operands.iter().any(|v| self.scalars.contains_key(v));
+        let pred_in = operands.iter().any(|v| self.preds.contains(v));
         if dyn_in.is_empty() && !size_any && !pred_in && !dyn_out && !sizes_of {
             return Ok(());
         }
@@ -703,6 +831,9 @@ impl Analysis {
             let Some(dim) = dims.get(d) else {
                 return fail(format!("dimension {d} is out of range"));
             };
+            if dim.is_dynamic() {
+                self.size_ops.push((o, dim.clone()));
+            }
             self.scalars.insert(ctx.result(o, 0), vec![dim.clone()]);
             return Ok(());
         }
@@ -743,24 +874,25 @@ impl Analysis {
         if size_any && self.size_arith(ctx, o)? {
             return Ok(());
         }
-        if !size_in.is_empty() && !self.refine {
-            return fail(
-                "uses the size of a dynamic dimension as a value: aic compiles sizes used only as shapes"
-                    .into(),
-            );
-        }
-        if pred_in {
-            return fail("reads a comparison of dynamic sizes: only a shape_assertion may".into());
-        }
+        // A size read as a value (a mean's count, a mask's length) is one:
+        // the rewrite gives it the run time's size.
         if let Some(c) = func::Call::of(ctx, o) {
             return self.call(ctx, c);
         }
-        let out = self.infer(ctx, o)?;
+        let (out, needs) = self.infer(ctx, o)?;
+        if let Some(n) = needs.first() {
+            self.note_in_place(
+                o,
+                format!(
+                    "reduces or contracts over dynamic dimension '{}'",
+                    n.dims[0].1
+                ),
+            );
+        }
+        self.needs.extend(needs);
         for (r, dims) in ctx.results(o).zip(out) {
             if dims.iter().any(Dim::is_dynamic) {
-                if !self.refine {
-                    leading(&dims).map_err(|m| op_error(ctx, o, m))?;
-                }
+                self.note_layout(o, &dims);
                 self.shapes.insert(r, dims);
             }
         }
@@ -811,12 +943,11 @@ impl Analysis {
             || shlo::dynamic::DynamicReshape::is(ctx, o)
             || shlo::dynamic::DynamicIota::is(ctx, o)
         {
-            let out = self.infer(ctx, o)?;
+            let (out, needs) = self.infer(ctx, o)?;
+            self.needs.extend(needs);
             for (r, dims) in ctx.results(o).zip(out) {
                 if dims.iter().any(Dim::is_dynamic) {
-                    if !self.refine {
-                        leading(&dims).map_err(|m| op_error(ctx, o, m))?;
-                    }
+                    self.note_layout(o, &dims);
                     self.shapes.insert(r, dims);
                 }
             }
@@ -883,9 +1014,11 @@ impl Analysis {
         Ok(())
     }
 
-    /// The dims of `o`'s results, checking (when compiling) that each result
-    /// row comes from the same rows of its operands.
-    fn infer(&self, ctx: &Context, o: Op) -> Result<Vec<Vec<Dim>>, Diagnostic> {
+    /// The dims of `o`'s results, checking (when compiling) that each
+    /// result element inside the sizes comes from operand elements inside
+    /// them, and the masks that makes so: a reduction or contraction over a
+    /// dynamic dimension reads its operands' padding unless it is masked.
+    fn infer(&self, ctx: &Context, o: Op) -> Result<(Vec<Vec<Dim>>, Vec<Need>), Diagnostic> {
         let fail = |m: String| op_error(ctx, o, m);
         let operands: Vec<Value> = ctx.operands(o).to_vec();
         let res_shape = |k: usize| shape_of_type(ctx, ctx.value_type(ctx.result(o, k)));
@@ -1004,8 +1137,14 @@ impl Analysis {
                     text(&dims)
                 )));
             }
-            // A reshape keeps the row-major order: padding at the end stays
-            // at the end, so it needs only both sides leading.
+            // Padded in each dim, a reshape keeps the elements inside the
+            // sizes inside them where each group of dims it merges or splits
+            // has its dynamic factor in the group's first dim on both sides.
+            if !self.refine
+                && let Err(m) = reshape_keeps_padding(&xd, &dims)
+            {
+                self.note_packed(o, m);
+            }
             (vec![dims], Vec::new(), false)
         } else if shlo::Transpose::is(ctx, o) {
             let x = operands[0];
@@ -1043,6 +1182,14 @@ impl Analysis {
                     .filter(|d| !batch.contains(&(*d as i64)) && !con.contains(&(*d as i64)))
                     .collect()
             };
+            for (a, b) in dd.lhs_contract.iter().zip(&dd.rhs_contract) {
+                let (a, b) = (&ld[*a as usize], &rd[*b as usize]);
+                if a != b && (a.is_dynamic() || b.is_dynamic()) {
+                    return Err(fail(format!(
+                        "contracts dimension '{a}' with '{b}': dynamic dimensions of different names cannot meet"
+                    )));
+                }
+            }
             let lf = free(ld.len(), &dd.lhs_batch, &dd.lhs_contract);
             let rf = free(rd.len(), &dd.rhs_batch, &dd.rhs_contract);
             let nb = dd.lhs_batch.len();
@@ -1145,16 +1292,13 @@ impl Analysis {
                 op_attr(ctx, o, "iota_dimension").ok_or_else(|| fail("has no dimension".into()))?,
             )
             .unwrap_or(0) as usize;
-            let p = dims.iter().take_while(|x| x.is_dynamic()).count();
-            if !self.refine && d < p && (p > 1 || d > 0) {
-                return Err(fail(format!(
-                    "counts along dynamic dimension '{}' among several: its values would depend on the bounds",
-                    dims[d]
-                )));
-            }
+            // Padded in each dim, an iota holds the same values inside the
+            // sizes at any bound.
+            let _ = d;
             (vec![dims], Vec::new(), false)
-        } else if self.refine {
-            // Refining: an op aic cannot follow must have static results.
+        } else if self.refine || operands.iter().all(|v| !self.shapes.contains_key(v)) {
+            // Refining, or reading no dynamic tensor (a size as a value): an
+            // op aic cannot follow must have static results.
             let outs: Vec<Vec<Dim>> = (0..ctx.num_results(o))
                 .map(|k| from_type(k, &|_| None))
                 .collect::<Result<_, _>>()?;
@@ -1174,29 +1318,52 @@ impl Analysis {
                 }
             )));
         };
+        let mut needs = Vec::new();
         if joint && !self.refine {
-            for (k, dims) in out.iter().enumerate() {
-                let p = leading(dims).map_err(&fail)?;
-                for (x, map) in &maps {
-                    let xd = self.dims(ctx, *x);
-                    let px = leading(&xd).map_err(&fail)?;
-                    if px == 0 {
+            let reduce = Reduce::is(ctx, o);
+            let dot = DotGeneral::is(ctx, o);
+            for (x, map) in &maps {
+                let xd = self.dims(ctx, *x);
+                let Some(operand) = operands.iter().position(|v| v == x) else {
+                    continue;
+                };
+                let mut masked = Vec::new();
+                for (k, d) in xd.iter().enumerate() {
+                    if !d.is_dynamic() {
                         continue;
                     }
-                    let keeps = px == p
-                        && (0..p)
-                            .all(|j| map.get(j).copied().flatten() == Some(j) && xd[j] == dims[j]);
-                    if !keeps {
+                    let kept = out.iter().any(|dims| {
+                        map.iter()
+                            .enumerate()
+                            .any(|(j, m)| *m == Some(k) && dims.get(j) == Some(d))
+                    });
+                    if kept {
+                        continue;
+                    }
+                    if !(reduce || dot) {
                         return Err(fail(format!(
-                            "mixes the rows of dynamic dimensions [{}] (result {k} [{}]): aic compiles ops that keep each row of the dynamic leading dimensions apart (a reduction, contraction or broadcast along them is not one)",
-                            text(&xd[..px]),
-                            text(dims)
+                            "moves elements along dynamic dimension '{d}' of [{}]: aic compiles ops that keep each element's place in the dynamic dimensions, or reduce or contract over them",
+                            text(&xd)
                         )));
                     }
+                    masked.push((k, d.clone()));
+                }
+                if !masked.is_empty() {
+                    let fill = if reduce {
+                        Fill::Init(operands.len() / 2 + operand)
+                    } else {
+                        Fill::Zero
+                    };
+                    needs.push(Need {
+                        op: o,
+                        operand,
+                        dims: masked,
+                        fill,
+                    });
                 }
             }
         }
-        Ok(out)
+        Ok((out, needs))
     }
 
     /// Refining: each shape assertion evaluated at the sizes.
@@ -1360,28 +1527,443 @@ impl Analysis {
             }
         }
         for f in touched_funcs {
-            let Some(block) = body(ctx, f) else {
-                continue;
-            };
-            let ins: Vec<Type> = ctx
-                .block_args(block)
-                .iter()
-                .map(|v| ctx.value_type(*v))
-                .collect();
-            let outs: Vec<Type> = ctx
-                .block_ops(block)
-                .last()
-                .map(|r| ctx.operands(r).iter().map(|v| ctx.value_type(*v)).collect())
-                .unwrap_or_default();
-            let u = ctx.uniquer().clone();
-            let ft = u.ty(TypeKind::Function {
-                inputs: ins.into(),
-                results: outs.into(),
-            });
-            ctx.set_inherent_attr(f, u.ident("function_type"), u.attr(AttrKind::Type(ft)));
+            update_function_type(ctx, f);
         }
         Ok(())
     }
+
+    /// Compiling: the entry `f` takes each size as a trailing `tensor<i32>`
+    /// argument (`syms`, in order); sizes read as values become those
+    /// arguments' values; and each reduction or contraction over a dynamic
+    /// dim reads its operand masked to the sizes.
+    fn materialize(&mut self, ctx: &mut Context, f: Op, syms: &[String]) -> Result<(), Diagnostic> {
+        let block = body(ctx, f).ok_or_else(|| op_error(ctx, f, "a function without a body"))?;
+        let u = ctx.uniquer().clone();
+        let i32t = tensor_type(ctx, &[], u.int_type(32));
+        let mut attrs = arg_attrs(ctx, f);
+        for s in syms {
+            let v = ctx.add_block_arg(block, i32t, None);
+            self.dim_values.insert((f, Dim::sym(s).to_string()), v);
+            attrs.push(u.dict_attr(vec![(u.ident("aic.size"), u.string_attr(s))]));
+        }
+        set_arg_attrs(ctx, f, attrs);
+        for (o, dim) in std::mem::take(&mut self.size_ops) {
+            if ctx.is_erased(o) {
+                continue;
+            }
+            let g = enclosing_func(ctx, o).ok_or_else(|| op_error(ctx, o, "outside a function"))?;
+            let v = self.dim_value(ctx, g, &dim)?;
+            let r = ctx.result(o, 0);
+            if ctx.value_type(r) != ctx.value_type(v) {
+                return Err(op_error(
+                    ctx,
+                    o,
+                    "a dimension size that is not a tensor<i32>",
+                ));
+            }
+            ctx.replace_all_uses(r, v);
+            ctx.erase_op(o);
+        }
+        for need in std::mem::take(&mut self.needs) {
+            self.mask(ctx, &need)?;
+        }
+        let mut funcs = Vec::new();
+        ctx.walk(self.module, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if func::Func::is(ctx, o) {
+                funcs.push(o);
+            }
+        });
+        for g in funcs {
+            update_function_type(ctx, g);
+        }
+        Ok(())
+    }
+
+    /// Function `g`'s value of `dim`: an entry's size argument, a JAX
+    /// `jax.global_constant` parameter of that name, or a parameter added to
+    /// `g` (and passed by each of its callers); products computed at the
+    /// start of `g`.
+    fn dim_value(&mut self, ctx: &mut Context, g: Op, dim: &Dim) -> Result<Value, Diagnostic> {
+        let key = (g, dim.to_string());
+        if let Some(v) = self.dim_values.get(&key) {
+            return Ok(*v);
+        }
+        let block = body(ctx, g).ok_or_else(|| op_error(ctx, g, "a function without a body"))?;
+        let u = ctx.uniquer().clone();
+        let i32t = tensor_type(ctx, &[], u.int_type(32));
+        let v = if let [s] = dim.syms.as_slice()
+            && dim.coef == 1
+        {
+            let params = arg_attrs(ctx, g);
+            let named = params.iter().position(|a| {
+                u.dict_entries(*a).iter().any(|(k, v)| {
+                    u.str(*k) == "jax.global_constant" && u.attr_str(*v) == Some(s.as_str())
+                })
+            });
+            let args: Vec<Value> = ctx.block_args(block).to_vec();
+            match named.and_then(|i| args.get(i).copied()) {
+                Some(p) if ctx.value_type(p) == i32t => p,
+                _ => {
+                    // A parameter of its own, passed by every caller.
+                    let p = ctx.add_block_arg(block, i32t, None);
+                    let mut attrs = params;
+                    attrs.resize(args.len(), u.dict_attr(Vec::new()));
+                    attrs.push(u.dict_attr(vec![(u.ident("aic.size"), u.string_attr(s))]));
+                    set_arg_attrs(ctx, g, attrs);
+                    self.dim_values.insert(key.clone(), p);
+                    for call in calls_of(ctx, self.module, g) {
+                        let caller = enclosing_func(ctx, call)
+                            .ok_or_else(|| op_error(ctx, call, "outside a function"))?;
+                        let x = self.dim_value(ctx, caller, dim)?;
+                        let mut ops = ctx.operands(call).to_vec();
+                        ops.push(x);
+                        ctx.set_operands(call, &ops);
+                    }
+                    p
+                }
+            }
+        } else {
+            let mut acc: Option<Value> = None;
+            for s in dim.syms.clone() {
+                let x = self.dim_value(ctx, g, &Dim::sym(&s))?;
+                acc = Some(match acc {
+                    None => x,
+                    Some(a) => emit(
+                        ctx,
+                        at_start(ctx, block),
+                        &shlo::MULTIPLY,
+                        &[a, x],
+                        &[],
+                        i32t,
+                    ),
+                });
+            }
+            let coef = constant(ctx, at_start(ctx, block), i32t, dim.coef as f64);
+            match acc {
+                Some(a) if dim.coef != 1 => emit(
+                    ctx,
+                    at_start(ctx, block),
+                    &shlo::MULTIPLY,
+                    &[a, coef],
+                    &[],
+                    i32t,
+                ),
+                Some(a) => a,
+                None => coef,
+            }
+        };
+        self.dim_values.insert(key, v);
+        Ok(v)
+    }
+
+    /// The value the elements past the sizes of `v` along its dim `k` are
+    /// known to hold, if any: a mask's fill, carried through what keeps it
+    /// (`exp(-inf) = 0`, `-inf - m`, `0 * m` and `0 / m` for `m` the same
+    /// along `k`, conversions).
+    fn pad(&self, ctx: &Context, v: Value, k: usize) -> Option<f64> {
+        if let Some((dims, _, fill)) = self.masks.get(&v) {
+            return dims.contains(&k).then_some(*fill);
+        }
+        let o = ctx.defining_op(v)?;
+        let ops = ctx.operands(o);
+        let along = |x: Value| flat_along(ctx, x, k);
+        if shlo::Convert::is(ctx, o) {
+            self.pad(ctx, ops[0], k)
+        } else if shlo::Exponential::is(ctx, o) {
+            (self.pad(ctx, ops[0], k) == Some(f64::NEG_INFINITY)).then_some(0.0)
+        } else if shlo::Subtract::is(ctx, o) {
+            (self.pad(ctx, ops[0], k) == Some(f64::NEG_INFINITY) && along(ops[1]))
+                .then_some(f64::NEG_INFINITY)
+        } else if shlo::Multiply::is(ctx, o) || shlo::Divide::is(ctx, o) {
+            let zero = |a: Value, b: Value| self.pad(ctx, a, k) == Some(0.0) && along(b);
+            (zero(ops[0], ops[1]) || (shlo::Multiply::is(ctx, o) && zero(ops[1], ops[0])))
+                .then_some(0.0)
+        } else {
+            None
+        }
+    }
+
+    /// Masks `need`'s operand: where the reduced value is made, so that
+    /// every reader sees the fill past the sizes (they are padding to all
+    /// of them), or at the use when that value is already masked with
+    /// another fill. Nothing when the padding already holds the fill.
+    fn mask(&mut self, ctx: &mut Context, need: &Need) -> Result<(), Diagnostic> {
+        let o = need.op;
+        let x = ctx.operands(o)[need.operand];
+        let u = ctx.uniquer().clone();
+        let xt = ctx.value_type(x);
+        let elem = ctx
+            .type_kind(xt)
+            .element_type()
+            .ok_or_else(|| op_error(ctx, o, "reduces a value that is not a tensor"))?;
+        let scalar = tensor_type(ctx, &[], elem);
+        let fill = match need.fill {
+            Fill::Init(i) => {
+                let init = ctx.operands(o).get(i).copied();
+                let c = init.and_then(|v| shlo::Constant::defining(ctx, v));
+                match c.and_then(|c| op_attr(ctx, c.op(), "value")) {
+                    Some(a) => a,
+                    None => {
+                        return Err(op_error(
+                            ctx,
+                            o,
+                            format!(
+                                "reduces over dynamic dimension '{}' from an init value that is not a constant: aic masks the padding with the init value",
+                                need.dims[0].1
+                            ),
+                        ));
+                    }
+                }
+            }
+            Fill::Zero => {
+                let t = if ctx.type_kind(elem).is_float() {
+                    Tensor::from_f64s(&u, scalar, [0.0])
+                } else {
+                    Tensor::from_i64s(&u, scalar, [0])
+                };
+                attr_of_tensor(&u, &t)
+            }
+        };
+        let fill_value = tensor_of_attr(&u, fill, scalar)
+            .and_then(|t| t.to_f64s().first().copied())
+            .unwrap_or(f64::NAN);
+        let ks: Vec<usize> = need.dims.iter().map(|(k, _)| *k).collect();
+        if let Some((dims, a, _)) = self.masks.get(&x)
+            && *a == fill
+            && ks.iter().all(|k| dims.contains(k))
+        {
+            return Ok(());
+        }
+        if !fill_value.is_nan() && ks.iter().all(|k| self.pad(ctx, x, *k) == Some(fill_value)) {
+            return Ok(());
+        }
+        let g = enclosing_func(ctx, o).ok_or_else(|| op_error(ctx, o, "outside a function"))?;
+        // Where the value is made, unless it is a mask of another fill.
+        let whole = !self.masks.contains_key(&x);
+        let anchor = match (whole, ctx.value_def(x)) {
+            (true, aic::ir::ValueDef::Result(d, _)) => ctx.next_op(d).unwrap_or(o),
+            (true, aic::ir::ValueDef::Arg(b, _)) => ctx.first_op(b).unwrap_or(o),
+            _ => o,
+        };
+        let mut sizes = Vec::new();
+        for (_, d) in &need.dims {
+            sizes.push(self.dim_value(ctx, g, d)?);
+        }
+        let shape = shape_of_type(ctx, xt);
+        let i32s = tensor_type(ctx, &shape, u.int_type(32));
+        let i1s = tensor_type(ctx, &shape, u.int_type(1));
+        let at = InsertPoint::Before(anchor);
+        let mut pred: Option<Value> = None;
+        for ((k, _), n) in need.dims.iter().zip(sizes) {
+            let dim = u.attr(AttrKind::Integer {
+                value: *k as i128,
+                ty: u.int_type(64),
+            });
+            let iota = emit(ctx, at, &shlo::IOTA, &[], &[("iota_dimension", dim)], i32s);
+            let bn = emit(
+                ctx,
+                at,
+                &shlo::BROADCAST_IN_DIM,
+                &[n],
+                &[("broadcast_dimensions", u.i64_array(&[]))],
+                i32s,
+            );
+            let lt = emit(
+                ctx,
+                at,
+                &shlo::COMPARE,
+                &[iota, bn],
+                &[
+                    (
+                        "comparison_direction",
+                        shlo::ComparisonDirection::Lt.attr(&u),
+                    ),
+                    ("compare_type", shlo::ComparisonType::Signed.attr(&u)),
+                ],
+                i1s,
+            );
+            pred = Some(match pred {
+                None => lt,
+                Some(p) => emit(ctx, at, &shlo::AND, &[p, lt], &[], i1s),
+            });
+        }
+        let pred = pred.ok_or_else(|| op_error(ctx, o, "a mask of no dimension"))?;
+        let c = emit(ctx, at, &shlo::CONSTANT, &[], &[("value", fill)], scalar);
+        let splat = emit(
+            ctx,
+            at,
+            &shlo::BROADCAST_IN_DIM,
+            &[c],
+            &[("broadcast_dimensions", u.i64_array(&[]))],
+            xt,
+        );
+        let masked = emit(ctx, at, &shlo::SELECT, &[pred, x, splat], &[], xt);
+        if whole {
+            let sel = ctx.defining_op(masked).expect("a select");
+            ctx.replace_all_uses(x, masked);
+            ctx.set_operand(sel, 1, x);
+        } else {
+            ctx.set_operand(o, need.operand, masked);
+        }
+        if let Some(d) = self.shapes.get(&x).cloned() {
+            self.shapes.insert(masked, d);
+        }
+        self.masks.insert(masked, (ks, fill, fill_value));
+        Ok(())
+    }
+}
+
+/// A ranked tensor type.
+fn tensor_type(ctx: &Context, shape: &[i64], elem: Type) -> Type {
+    ctx.uniquer().ty(TypeKind::Tensor {
+        shape: shape.iter().copied().collect(),
+        elem,
+        encoding: None,
+    })
+}
+
+/// Builds one op of one result at `at`.
+fn emit(
+    ctx: &mut Context,
+    at: InsertPoint,
+    spec: &'static aic::dialect::OpSpec,
+    operands: &[Value],
+    attrs: &[(&str, Attr)],
+    ty: Type,
+) -> Value {
+    let loc = ctx.uniquer().unknown_loc();
+    let mut b = Builder { ctx, ip: at, loc };
+    let attrs: Vec<(&str, Option<Attr>)> = attrs.iter().map(|(n, a)| (*n, Some(*a))).collect();
+    let op = aic::op_def::build(&mut b, spec, &[operands], &attrs, &[&[ty]]);
+    b.ctx.result(op, 0)
+}
+
+/// A splat constant of type `ty`.
+fn constant(ctx: &mut Context, at: InsertPoint, ty: Type, v: f64) -> Value {
+    let u = ctx.uniquer().clone();
+    let float = ctx
+        .type_kind(ty)
+        .element_type()
+        .is_some_and(|e| ctx.type_kind(e).is_float());
+    let t = if float {
+        Tensor::from_f64s(&u, ty, [v])
+    } else {
+        Tensor::from_i64s(&u, ty, [v as i64])
+    };
+    emit(
+        ctx,
+        at,
+        &shlo::CONSTANT,
+        &[],
+        &[("value", attr_of_tensor(&u, &t))],
+        ty,
+    )
+}
+
+/// Before the first op of `block`.
+fn at_start(ctx: &Context, block: aic::ir::Block) -> InsertPoint {
+    match ctx.first_op(block) {
+        Some(o) => InsertPoint::Before(o),
+        None => InsertPoint::End(block),
+    }
+}
+
+/// Whether `x` is the same along its dim `k`: a constant splat, or a
+/// broadcast whose operand has no dim there (or one of size 1).
+fn flat_along(ctx: &Context, x: Value, k: usize) -> bool {
+    let Some(o) = ctx.defining_op(x) else {
+        return false;
+    };
+    if shlo::Constant::is(ctx, o) {
+        return op_attr(ctx, o, "value")
+            .and_then(|a| tensor_of_attr(ctx.uniquer(), a, ctx.value_type(x)))
+            .is_some_and(|t| {
+                let v = t.to_f64s();
+                v.iter().all(|e| e.to_bits() == v[0].to_bits())
+            });
+    }
+    if shlo::Convert::is(ctx, o) {
+        return flat_along(ctx, ctx.operands(o)[0], k);
+    }
+    if shlo::BroadcastInDim::is(ctx, o) {
+        let y = ctx.operands(o)[0];
+        let ys = shape_of_type(ctx, ctx.value_type(y));
+        let bd =
+            aic::constraints::i64_array_attr(ctx, o, "broadcast_dimensions").unwrap_or_default();
+        return match bd.iter().position(|d| *d == k as i64) {
+            None => true,
+            Some(i) => ys.get(i) == Some(&1),
+        };
+    }
+    false
+}
+
+/// The function holding `o`.
+fn enclosing_func(ctx: &Context, o: Op) -> Option<Op> {
+    let mut p = ctx.parent_op(o);
+    while let Some(x) = p {
+        if func::Func::is(ctx, x) {
+            return Some(x);
+        }
+        p = ctx.parent_op(x);
+    }
+    None
+}
+
+/// The calls of function `g` in `module`.
+fn calls_of(ctx: &Context, module: Op, g: Op) -> Vec<Op> {
+    let mut out = Vec::new();
+    ctx.walk(module, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+        if func::Call::is(ctx, o)
+            && op_attr(ctx, o, "callee")
+                .and_then(|a| aic::symbol::lookup_nearest_symbol_from(ctx, o, a))
+                == Some(g)
+        {
+            out.push(o);
+        }
+    });
+    out
+}
+
+/// Function `f`'s argument attributes, one dictionary per argument.
+fn arg_attrs(ctx: &Context, f: Op) -> Vec<Attr> {
+    let n = body(ctx, f).map_or(0, |b| ctx.block_args(b).len());
+    let empty = ctx.uniquer().dict_attr(Vec::new());
+    let mut out = match op_attr(ctx, f, "arg_attrs").map(|a| ctx.attr_kind(a)) {
+        Some(AttrKind::Array(items)) => items.to_vec(),
+        _ => Vec::new(),
+    };
+    out.resize(n, empty);
+    out
+}
+
+fn set_arg_attrs(ctx: &mut Context, f: Op, attrs: Vec<Attr>) {
+    let u = ctx.uniquer().clone();
+    let a = u.attr(AttrKind::Array(attrs.into()));
+    ctx.set_inherent_attr(f, u.ident("arg_attrs"), a);
+}
+
+/// `f`'s function type from its block's arguments and its return.
+fn update_function_type(ctx: &mut Context, f: Op) {
+    let Some(block) = body(ctx, f) else {
+        return;
+    };
+    let ins: Vec<Type> = ctx
+        .block_args(block)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let outs: Vec<Type> = ctx
+        .block_ops(block)
+        .last()
+        .map(|r| ctx.operands(r).iter().map(|v| ctx.value_type(*v)).collect())
+        .unwrap_or_default();
+    let u = ctx.uniquer().clone();
+    let ft = u.ty(TypeKind::Function {
+        inputs: ins.into(),
+        results: outs.into(),
+    });
+    ctx.set_inherent_attr(f, u.ident("function_type"), u.attr(AttrKind::Type(ft)));
 }
 
 fn call_target(ctx: &Context, o: Op) -> String {
@@ -1413,12 +1995,30 @@ mod tests {
     }
 
     #[test]
-    fn leading_dims_only() {
+    fn reshapes_keep_padding_in_first_dims() {
         let d = |s: &str| s.parse::<Dim>().unwrap();
-        assert_eq!(leading(&[d("b"), d("s"), d("16")]), Ok(2));
-        assert!(leading(&[d("16"), d("b")]).is_err());
+        let ds = |x: &str| x.split(',').map(|s| d(s.trim())).collect::<Vec<_>>();
         assert_eq!(d("4*b*s").div(&d("b")), Some(d("4*s")));
         assert_eq!(d("4*b").div(&d("s")), None);
+        for (from, to) in [
+            ("b, 16", "16*b"),
+            ("16*b", "b, 4, 4"),
+            ("b, s, 12, 64", "b, s, 768"),
+            ("b, s, 768", "b, 1, s, 12, 64"),
+            ("b, 8", "b, 2, 4"),
+        ] {
+            assert_eq!(
+                reshape_keeps_padding(&ds(from), &ds(to)),
+                Ok(()),
+                "{from} -> {to}"
+            );
+        }
+        for (from, to) in [("16, b", "16*b"), ("b, s", "b*s"), ("b, 6", "2, 3*b")] {
+            assert!(
+                reshape_keeps_padding(&ds(from), &ds(to)).is_err(),
+                "{from} -> {to}"
+            );
+        }
     }
 
     #[test]

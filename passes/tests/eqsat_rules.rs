@@ -249,9 +249,9 @@ fn rows() -> Vec<Row> {
         format!("  %n = graph.abs %y : {F}\n  %r = graph.sub %x, %n : {F}\n"),
     ));
     rows.push(row(
-        "sub-neg-rev",
+        "add-neg",
         bin("add", "x", "y"),
-        bin("sub", "x", "y"),
+        "  %r = graph.add %i, %j : tensor<4xi32>\n",
     ));
     rows.push(row(
         "neg-sub",

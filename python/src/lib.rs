@@ -630,10 +630,17 @@ impl Compiled {
         Some((d.bounds.clone(), text(&d.args), text(&d.results)))
     }
 
-    /// The function's arguments: (element type, shape) each.
+    /// The function's arguments: (element type, shape) each; not the size
+    /// arguments a function of dynamic dimensions takes after them, which
+    /// the run fills from the arguments' shapes.
     #[getter]
     fn inputs(&self) -> Vec<(String, Vec<i64>)> {
-        self.inputs.clone()
+        let sizes = self
+            .plan
+            .as_ref()
+            .and_then(|p| p.dynamic.as_ref())
+            .map_or(0, |d| d.sizes.len());
+        self.inputs[..self.inputs.len().saturating_sub(sizes)].to_vec()
     }
 
     /// The function's results: (element type, shape) each.

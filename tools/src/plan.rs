@@ -450,6 +450,7 @@ fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
         args: conv(sig.args),
         results: conv(sig.results),
         sizes: sig.sizes,
+        in_place: sig.in_place,
     }))
 }
 

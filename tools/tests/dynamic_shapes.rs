@@ -4,7 +4,8 @@
 //! --check` at several sizes, awkward ones included (1, 3, 17, 129; the bound
 //! itself), each against the reference interpreter run at that size; and the
 //! errors: a size above its bound, a missing bound, a static dim that does not
-//! match, an op that would mix rows of a dynamic dim. Runs the binary, so that
+//! match. Sequence dims (attention over them, causal masks, a mean over one)
+//! run padded in place with masked reductions. Runs the binary, so that
 //! this test links no LLVM itself.
 
 #[allow(dead_code)]
@@ -182,14 +183,45 @@ fn a_missing_bound_is_an_error() {
     );
 }
 
+/// Attention over a dynamic sequence: tensors padded in place, the keys
+/// past the sequence's length masked in the softmax and the P V product.
 #[test]
-fn a_dynamic_sequence_in_attention_is_an_error() {
-    let mut args = attention_args(2);
-    args[0] = vec![2, 5, 32];
-    let (ok, err, _) = run("attention_seq", "s=8", &args, "seq");
-    assert!(!ok);
-    assert!(
-        err.contains("only leading dimensions may be dynamic"),
-        "{err}"
-    );
+fn attention_over_a_dynamic_sequence() {
+    for t in [1, 5, 8, 13] {
+        let mut args = attention_args(2);
+        args[0] = vec![2, t, 32];
+        check("attention_seq", "s=16", &args, &[2, t, 32]);
+    }
+}
+
+/// A BERT layer of dynamic batch and sequence, at sizes of each below and
+/// at the bounds.
+#[test]
+fn bert_layer_with_a_dynamic_batch_and_sequence() {
+    let mut args = vec![vec![0, 0, 32]];
+    for _ in 0..4 {
+        args.push(vec![32, 32]);
+        args.push(vec![32]);
+    }
+    args.extend([vec![32], vec![32], vec![32, 64], vec![64], vec![64, 32]]);
+    args.extend([vec![32], vec![32], vec![32]]);
+    for (b, t) in [(1, 1), (3, 5), (2, 7), (4, 8)] {
+        args[0] = vec![b, t, 32];
+        check("bert_layer_seq", "b=4,s=8", &args, &[b, t, 32]);
+    }
+}
+
+/// Causal attention written with einsums over [B, S, heads, d], a causal
+/// mask of iotas, and a mean over the sequence (its length as a value).
+#[test]
+fn causal_einsum_attention_with_a_dynamic_sequence() {
+    let w = vec![16, 16];
+    for (b, t) in [(1, 1), (2, 3), (3, 8), (1, 11)] {
+        check(
+            "causal_seq",
+            "b=4,s=16",
+            &[vec![b, t, 16], w.clone(), w.clone(), w.clone()],
+            &[b, t, 16],
+        );
+    }
 }

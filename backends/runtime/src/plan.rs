@@ -256,10 +256,16 @@ impl std::fmt::Display for DimExpr {
 }
 
 /// The dynamic dimensions of a plan. The compiler made the function static at
-/// each size's bound, and its kernels keep the rows of the dynamic leading
-/// dimensions apart; so the plan's buffers (sized at the bounds) hold a run at
-/// any smaller sizes as a prefix: inputs are copied in at the front, results
-/// read from the front, and the padding rows computed past them are never read.
+/// each size's bound, and elements inside the sizes are computed only from
+/// elements inside them; so the plan's buffers (at the bounds) hold a run at
+/// any smaller sizes, in one of two layouts: packed at the front (the dynamic
+/// dims lead every tensor, and each input is copied to the front of its
+/// zeroed buffer, each result read from the front of its own) or, with
+/// `in_place`, padded in place in each dim (each input copied into the
+/// corner of its buffer, each result read from the corner of its own), where
+/// reductions and contractions over a dynamic dimension mask what lies past
+/// its size. Kernels read the sizes from the plan's trailing size inputs; the
+/// padding computed past them is never read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Dynamic {
     /// Each size's name and bound, sorted by name.
@@ -273,6 +279,10 @@ pub struct Dynamic {
     /// made before kernels read sizes: none).
     #[serde(default)]
     pub sizes: Vec<String>,
+    /// Tensors padded in place in each dynamic dim, rather than packed at
+    /// the front (older bundles: packed).
+    #[serde(default)]
+    pub in_place: bool,
 }
 
 /// A dynamic plan bound to the shapes of one call's arguments: each size, and
@@ -287,17 +297,82 @@ pub struct Binding {
     pub output_shapes: Vec<Vec<i64>>,
     /// Each result's bytes at these sizes.
     pub output_bytes: Vec<u64>,
+    /// Each result buffer's shape (at the bounds) and bytes per element.
+    pub output_buffers: Vec<(Vec<i64>, u64)>,
+    /// Results padded in place (read from each buffer's corner), else
+    /// packed at the front.
+    pub in_place: bool,
+    /// The values of the plan's trailing size inputs, in order.
+    pub size_inputs: Vec<i32>,
+}
+
+/// Calls `f(small, big, bytes)` for each innermost row of a tensor of shape
+/// `small` laid in the corner of one of shape `big` (each dim at least
+/// `small`'s), both row-major with `elem` bytes an element: the row's byte
+/// offsets in each and its bytes.
+fn corner_rows(small: &[i64], big: &[i64], elem: u64, f: &mut dyn FnMut(usize, usize, usize)) {
+    let r = small.len();
+    if r == 0 {
+        f(0, 0, elem as usize);
+        return;
+    }
+    if small.contains(&0) {
+        return;
+    }
+    let row = (small[r - 1] as u64 * elem) as usize;
+    let mut idx = vec![0i64; r - 1];
+    loop {
+        let (mut so, mut bo) = (0i64, 0i64);
+        for d in 0..r - 1 {
+            so = so * small[d] + idx[d];
+            bo = bo * big[d] + idx[d];
+        }
+        f(
+            (so * small[r - 1]) as usize * elem as usize,
+            (bo * big[r - 1]) as usize * elem as usize,
+            row,
+        );
+        let mut d = r - 1;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            idx[d] += 1;
+            if idx[d] < small[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
 }
 
 impl Binding {
     /// The results of a run on padded arguments ([`Plan::pad_inputs`]) cut
-    /// to their shapes: each result's front.
+    /// to their shapes: each result's corner of its buffer, or its front.
     pub fn trim_outputs(&self, outs: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+        if !self.in_place {
+            return outs
+                .into_iter()
+                .zip(&self.output_bytes)
+                .map(|(mut o, n)| {
+                    o.truncate(*n as usize);
+                    o
+                })
+                .collect();
+        }
         outs.into_iter()
-            .zip(&self.output_bytes)
-            .map(|(mut o, n)| {
-                o.truncate(*n as usize);
-                o
+            .zip(&self.output_shapes)
+            .zip(&self.output_buffers)
+            .map(|((o, shape), (big, elem))| {
+                let n: i64 = shape.iter().product();
+                let mut out = vec![0u8; (n.max(0) as u64 * elem) as usize];
+                corner_rows(shape, big, *elem, &mut |s, b, len| {
+                    if let (Some(dst), Some(src)) = (out.get_mut(s..s + len), o.get(b..b + len)) {
+                        dst.copy_from_slice(src);
+                    }
+                });
+                out
             })
             .collect()
     }
@@ -912,16 +987,18 @@ impl Plan {
         if n <= 0 { 0 } else { buf.bytes / n as u64 }
     }
 
-    /// Binds a dynamic plan to its arguments' `shapes`: each static dim must
-    /// match, each size be one value from 1 to its bound. A static plan binds
-    /// to its own shapes only. Errors name the argument, the dim and why.
+    /// Binds a dynamic plan to its arguments' `shapes` (the caller's: not
+    /// the size inputs): each static dim must match, each size be one value
+    /// from 1 to its bound. A static plan binds to its own shapes only.
+    /// Errors name the argument, the dim and why.
     pub fn bind(&self, shapes: &[Vec<i64>]) -> Result<Binding, String> {
         use std::collections::BTreeMap;
         let f = &self.func;
-        if shapes.len() != self.inputs.len() {
+        let size_names: &[String] = self.dynamic.as_ref().map_or(&[], |d| &d.sizes);
+        let given = self.inputs.len().saturating_sub(size_names.len());
+        if shapes.len() != given {
             return Err(format!(
-                "@{f} takes {} arguments, {} given",
-                self.inputs.len(),
+                "@{f} takes {given} arguments, {} given",
                 shapes.len()
             ));
         }
@@ -947,7 +1024,7 @@ impl Plan {
                 self.outputs.iter().map(|b| fixed(*b)).collect(),
             ),
         };
-        if args.len() != self.inputs.len() || results.len() != self.outputs.len() {
+        if args.len() != given || results.len() != self.outputs.len() {
             return Err(format!(
                 "plan of @{f}: the dynamic signature does not match"
             ));
@@ -1018,34 +1095,61 @@ impl Plan {
         }
         let mut output_shapes = Vec::new();
         let mut output_bytes = Vec::new();
+        let mut output_buffers = Vec::new();
         for (j, (ds, b)) in results.iter().zip(&self.outputs).enumerate() {
             let shape = eval(ds, &format!("result {j}"))?;
             let n = bytes_of(&shape, *b);
-            if n > self.buffers[*b as usize].bytes {
+            let big = &self.buffers[*b as usize].shape;
+            if n > self.buffers[*b as usize].bytes
+                || big.len() != shape.len()
+                || shape.iter().zip(big).any(|(s, g)| s > g)
+            {
                 return Err(format!("result {j} of @{f} does not fit its buffer"));
             }
             output_bytes.push(n);
             output_shapes.push(shape);
+            output_buffers.push((big.clone(), self.elem_bytes(*b)));
+        }
+        let mut size_inputs = Vec::new();
+        for s in size_names {
+            let v = sizes
+                .get(s)
+                .copied()
+                .ok_or_else(|| format!("@{f}: size '{s}' is given by no argument"))?;
+            size_inputs
+                .push(i32::try_from(v).map_err(|_| format!("@{f}: size '{s}' = {v} exceeds i32"))?);
         }
         Ok(Binding {
             sizes,
             input_bytes,
             output_shapes,
             output_bytes,
+            output_buffers,
+            size_inputs,
+            in_place: self.dynamic.as_ref().is_some_and(|d| d.in_place),
         })
     }
 
     /// The arguments of a call at `shapes` (see [`Plan::bind`]) as the
-    /// plan's buffers take them: each copied to the front of a zeroed buffer
-    /// of its bound's bytes; with the binding, whose
-    /// [`Binding::trim_outputs`] cuts the results back to their shapes.
-    /// Any runner of the plan (host or device) runs the padded arguments.
+    /// plan's buffers take them: each copied into the corner of a zeroed
+    /// buffer of its bounds' shape, then the size inputs; with the binding,
+    /// whose [`Binding::trim_outputs`] cuts the results back to their
+    /// shapes. Any runner of the plan (host or device) runs the padded
+    /// arguments.
     pub fn pad_inputs(
         &self,
         inputs: &[&[u8]],
         shapes: &[Vec<i64>],
     ) -> Result<(Vec<Vec<u8>>, Binding), String> {
         let b = self.bind(shapes)?;
+        if inputs.len() != shapes.len() {
+            return Err(format!(
+                "@{}: {} arguments for {} shapes",
+                self.func,
+                inputs.len(),
+                shapes.len()
+            ));
+        }
         let mut padded = Vec::with_capacity(inputs.len());
         for (i, ((data, n), buf)) in inputs
             .iter()
@@ -1061,9 +1165,37 @@ impl Plan {
                     data.len()
                 ));
             }
-            let mut v = vec![0u8; self.buffers[*buf as usize].bytes as usize];
-            v[..data.len()].copy_from_slice(data);
+            let big = &self.buffers[*buf as usize];
+            if big.shape.len() != shapes[i].len()
+                || shapes[i].iter().zip(&big.shape).any(|(s, g)| s > g)
+            {
+                return Err(format!(
+                    "argument {i} of @{}: shape {:?} does not fit its buffer {:?}",
+                    self.func, shapes[i], big.shape
+                ));
+            }
+            let mut v = vec![0u8; big.bytes as usize];
+            if b.in_place {
+                let elem = self.elem_bytes(*buf);
+                corner_rows(&shapes[i], &big.shape, elem, &mut |s, g, len| {
+                    if let (Some(dst), Some(src)) = (v.get_mut(g..g + len), data.get(s..s + len)) {
+                        dst.copy_from_slice(src);
+                    }
+                });
+            } else {
+                v[..data.len()].copy_from_slice(data);
+            }
             padded.push(v);
+        }
+        let sized = &self.inputs[inputs.len()..];
+        if sized.len() != b.size_inputs.len() {
+            return Err(format!("@{}: the size inputs do not match", self.func));
+        }
+        for (n, buf) in b.size_inputs.iter().zip(sized) {
+            if self.buffers[*buf as usize].bytes != 4 {
+                return Err(format!("@{}: a size input is not one i32", self.func));
+            }
+            padded.push(n.to_le_bytes().to_vec());
         }
         Ok((padded, b))
     }
@@ -1384,6 +1516,7 @@ mod tests {
             args: vec![vec![d(1, &["b"]), d(4, &[])], vec![d(4, &[])]],
             results: vec![vec![d(1, &["b"]), d(2, &[])]],
             sizes: Vec::new(),
+            in_place: false,
         });
         let b = p.bind(&[vec![3, 4], vec![4]]).unwrap();
         assert_eq!(b.sizes["b"], 3);
@@ -1410,6 +1543,78 @@ mod tests {
         p.dynamic = None;
         assert!(p.bind(&[vec![8, 4], vec![4]]).is_ok());
         assert!(p.bind(&[vec![3, 4], vec![4]]).is_err());
+    }
+
+    /// Dynamic dims that do not lead (`[b, 2, s]`) are padded in each dim:
+    /// an argument lands in the corner of its buffer, a result is read from
+    /// the corner of its own, and the size inputs follow the arguments.
+    #[test]
+    fn dynamic_plans_pad_each_dim_and_pass_sizes() {
+        let shaped = |shape: Vec<i64>, elem: &str, source: Source| Buffer {
+            offset: 0,
+            bytes: shape.iter().product::<i64>() as u64 * 4,
+            elem: elem.into(),
+            shape,
+            source,
+        };
+        let input = |arg| Source::Input { arg, kept: false };
+        let mut p = Plan::new(
+            "f".into(),
+            vec![
+                shaped(vec![4, 2, 8], "f32", input(0)),
+                shaped(vec![], "i32", input(1)),
+                shaped(vec![], "i32", input(2)),
+                shaped(vec![4, 8], "f32", Source::Step),
+            ],
+            vec![launch("k", &[0, 1, 2, 3])],
+            vec![0, 1, 2],
+            vec![3],
+        )
+        .unwrap();
+        let d = |c: i64, s: &[&str]| DimExpr {
+            coef: c,
+            syms: s.iter().map(|x| x.to_string()).collect(),
+        };
+        p.dynamic = Some(Dynamic {
+            bounds: vec![("b".into(), 4), ("s".into(), 8)],
+            args: vec![vec![d(1, &["b"]), d(2, &[]), d(1, &["s"])]],
+            results: vec![vec![d(1, &["b"]), d(1, &["s"])]],
+            sizes: vec!["b".into(), "s".into()],
+            in_place: true,
+        });
+        // x[i, j, k] = 100 i + 10 j + k, as f32 bytes, at b = 3, s = 5.
+        let x: Vec<u8> = (0..3)
+            .flat_map(|i| {
+                (0..2).flat_map(move |j| (0..5).map(move |k| (100 * i + 10 * j + k) as f32))
+            })
+            .flat_map(f32::to_le_bytes)
+            .collect();
+        let (padded, b) = p.pad_inputs(&[&x], &[vec![3, 2, 5]]).unwrap();
+        assert_eq!(padded.len(), 3);
+        let at = |i: usize, j: usize, k: usize| {
+            let o = ((i * 2 + j) * 8 + k) * 4;
+            f32::from_le_bytes(padded[0][o..o + 4].try_into().unwrap())
+        };
+        assert_eq!(at(2, 1, 4), 214.0);
+        assert_eq!(at(1, 0, 3), 103.0);
+        assert_eq!(at(1, 0, 5), 0.0);
+        assert_eq!(at(3, 0, 0), 0.0);
+        assert_eq!(padded[1], 3i32.to_le_bytes());
+        assert_eq!(padded[2], 5i32.to_le_bytes());
+        assert_eq!(b.size_inputs, vec![3, 5]);
+        // A result [b, s] read from the corner of its [4, 8] buffer.
+        let y: Vec<u8> = (0..32).flat_map(|e| (e as f32).to_le_bytes()).collect();
+        let out = b.trim_outputs(vec![y]);
+        let got: Vec<f32> = out[0]
+            .chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let want: Vec<f32> = (0..3)
+            .flat_map(|i| (0..5).map(move |k| (i * 8 + k) as f32))
+            .collect();
+        assert_eq!(got, want);
+        // The caller passes no sizes: three arguments are one too many.
+        assert!(p.bind(&[vec![3, 2, 5], vec![], vec![]]).is_err());
     }
 
     /// x -> k0 -> t -> k1 -> u -> k2 -> y: t and y may share bytes, u may not share

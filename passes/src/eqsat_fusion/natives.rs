@@ -22,7 +22,11 @@ use egg::{Id, Symbol};
 
 /// The predicates and natives the pass's rule sets are read with.
 pub const NATIVES: Natives<'static> = Natives {
-    preds: &[("const", is_const), ("integer", is_integer)],
+    preds: &[
+        ("const", is_const),
+        ("integer", is_integer),
+        ("float", is_float),
+    ],
     builders: &[
         native("compose_broadcasts", compose_broadcasts),
         native("splat_broadcast", splat_broadcast),
@@ -276,6 +280,17 @@ fn is_integer(g: &Graph, args: &[Arg]) -> bool {
         .data
         .and_then(|t| Elem::of(uniq(g), t))
         .is_some_and(|e| matches!(e, Elem::Int { .. } | Elem::Index))
+}
+
+/// `float(?x)`: class `?x` holds floating-point values.
+fn is_float(g: &Graph, args: &[Arg]) -> bool {
+    let [Arg::Class(c)] = args else {
+        return false;
+    };
+    g[*c]
+        .data
+        .and_then(|t| Elem::of(uniq(g), t))
+        .is_some_and(|e| matches!(e, Elem::Float(_)))
 }
 
 // ---- raising ---------------------------------------------------------------

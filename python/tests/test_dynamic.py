@@ -134,15 +134,39 @@ def test_mlir_text_with_dynamic_dims_needs_bounds():
     np.testing.assert_array_equal(f(x), x + x)
 
 
-def test_a_dynamic_dim_attention_reduces_over_is_a_compile_error():
-    (s,) = export.symbolic_shape("s")
+def test_attention_over_a_dynamic_sequence_compiles_once_and_runs_each_length():
+    b, s = export.symbolic_shape("b, s")
 
-    def attn(q, k):
-        return jax.nn.softmax(q @ k.T, axis=-1)
+    def attn(x, wq, wk, wv):
+        q, k, v = x @ wq, x @ wk, x @ wv
+        scores = jnp.einsum("bqd,bkd->bqk", q, k) / 4.0
+        causal = jnp.arange(x.shape[1])[:, None] >= jnp.arange(x.shape[1])[None, :]
+        p = jax.nn.softmax(jnp.where(causal, scores, -jnp.inf), axis=-1)
+        return p @ v + x.mean(axis=1, keepdims=True)
 
-    with pytest.raises(aic.CompileError, match="only leading dimensions may be dynamic|mixes the rows"):
+    w = jax.ShapeDtypeStruct((16, 16), jnp.float32)
+    f = aic.compile(attn, jax.ShapeDtypeStruct((b, s, 16), jnp.float32), w, w, w, dim_bounds={"b": 4, "s": 32})
+    assert f.dynamic["bounds"] == {"b": 4, "s": 32}
+    # The sizes the kernels read are the compiler's arguments, not the caller's.
+    assert len(f.inputs) == 4
+    rng = np.random.default_rng(4)
+    ws = [rand(rng, 16, 16, scale=0.3) for _ in range(3)]
+    for bs in ((1, 1), (2, 7), (4, 32), (3, 19)):
+        x = rand(rng, *bs, 16)
+        close(f(x, *ws), np.asarray(jax.jit(attn)(x, *ws)))
+
+
+def test_a_function_needing_both_dynamic_layouts_is_a_compile_error():
+    b, s = export.symbolic_shape("b, s")
+
+    def f(x, w):
+        rows = x.reshape(-1, 16) @ w
+        return jax.nn.softmax(x, axis=1), rows
+
+    with pytest.raises(aic.CompileError, match="packed at the front"):
         aic.compile(
-            attn,
-            jax.ShapeDtypeStruct((s, 16), jnp.float32),
-            jax.ShapeDtypeStruct((s, 16), jnp.float32),
+            f,
+            jax.ShapeDtypeStruct((b, s, 16), jnp.float32),
+            jax.ShapeDtypeStruct((16, 16), jnp.float32),
+            dim_bounds={"b": 4, "s": 8},
         )

@@ -138,6 +138,27 @@ def model_causal_seq():
     return f, [spec((b, s, heads * d)), w, w, w]
 
 
+def _suite(name):
+    # The model suite's small size (bench/models/jax_models.py) in f32, batch
+    # and sequence symbolic: fused QKV split by slices (real_dynamic_slice),
+    # causal masks, RoPE positions and grouped-query attention over them.
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bench", "models"))
+    import jax_models as M
+
+    fn, acts, weights, _ = M.spec(name, "small", "float32")
+    b, s = export.symbolic_shape("b, s")
+    acts = [spec((b, s) + tuple(a.shape[2:])) for a in acts]
+    return (lambda x, *w: fn(x, list(w))), acts + [spec(w.shape) for w in weights]
+
+
+def model_gpt2_block_seq():
+    return _suite("gpt2_block")
+
+
+def model_llama_block_seq():
+    return _suite("llama_block")
+
+
 MODELS = {
     "mlp": model_mlp,
     "softmax": model_softmax,
@@ -147,6 +168,8 @@ MODELS = {
     "attention_seq": model_attention_seq,
     "bert_layer_seq": model_bert_layer_seq,
     "causal_seq": model_causal_seq,
+    "gpt2_block_seq": model_gpt2_block_seq,
+    "llama_block_seq": model_llama_block_seq,
 }
 
 

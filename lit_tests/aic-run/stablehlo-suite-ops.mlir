@@ -99,6 +99,13 @@ func.func @dynamic_ops() {
   %pad = stablehlo.constant dense<[[1, 0], [0, 0]]> : tensor<2x2xi64>
   %c = "stablehlo.dynamic_conv"(%img, %k, %pad) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64} : (tensor<1x2x2x1xf32>, tensor<2x2x1x1xf32>, tensor<2x2xi64>) -> tensor<1x2x1x1xf32>
   check.expect_almost_eq_const %c, dense<[[[[3.0]], [[10.0]]]]> : tensor<1x2x1x1xf32>
+  // real_dynamic_slice: rows 1..3 of every other column, as [2, 2].
+  %m = stablehlo.constant dense<[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]]> : tensor<3x4xi32>
+  %s0 = stablehlo.constant dense<[1, 0]> : tensor<2xi64>
+  %s1 = stablehlo.constant dense<[3, 4]> : tensor<2xi64>
+  %s2 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %rds = stablehlo.real_dynamic_slice %m, %s0, %s1, %s2 : (tensor<3x4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2x2xi32>
+  check.expect_eq_const %rds, dense<[[5, 7], [9, 11]]> : tensor<2x2xi32>
   return
 }
 
@@ -411,5 +418,15 @@ func.func @scan_output_not_a_slice() {
   ^bb0(%a: tensor<i32>, %acc: tensor<2xi32>):
     stablehlo.return %acc, %acc : tensor<2xi32>, tensor<2xi32>
   } : (tensor<2xi32>, tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>)
+  return
+}
+
+// CHECK: FAIL real_dynamic_slice_past_the_end: dimension 0: start 1, limit 4 and stride 1 do not slice a dimension of 3
+func.func @real_dynamic_slice_past_the_end() {
+  %m = stablehlo.constant dense<0> : tensor<3x4xi32>
+  %s0 = stablehlo.constant dense<[1, 0]> : tensor<2xi64>
+  %s1 = stablehlo.constant dense<[4, 4]> : tensor<2xi64>
+  %s2 = stablehlo.constant dense<[1, 1]> : tensor<2xi64>
+  %r = stablehlo.real_dynamic_slice %m, %s0, %s1, %s2 : (tensor<3x4xi32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xi32>
   return
 }

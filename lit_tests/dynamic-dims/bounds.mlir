@@ -177,3 +177,34 @@ func.func @softmax_attention(%s: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor
   %o = stablehlo.dot_general %p, %v, contracting_dims = [1] x [0] : (tensor<4x?xf32>, tensor<?x8xf32>) -> tensor<4x8xf32>
   return %o : tensor<4x8xf32>
 }
+
+// -----
+
+// jnp.split and x[..., :k] of symbolic shapes: real_dynamic_slice with bounds
+// computed from the sizes, and a dynamic_gather of the slice form (constant
+// starts, every dim an offset dim), each a static slice that keeps the
+// dynamic dims whole.
+// CHECK-LABEL: func.func @slices(%arg0: tensor<4x12xf32>, %arg1: tensor<i32> {aic.size = "arg0.0"})
+// CHECK-NOT: dynamic
+// CHECK: %[[A:.*]] = stablehlo.slice %arg0 [0:4, 4:8] : (tensor<4x12xf32>) -> tensor<4x4xf32>
+// CHECK-NOT: dynamic
+// CHECK: %[[B:.*]] = stablehlo.slice %arg0 [0:4, 6:8] : (tensor<4x12xf32>) -> tensor<4x2xf32>
+// CHECK-NEXT: return %[[A]], %[[B]]
+func.func @slices(%x: tensor<?x12xf32>) -> (tensor<?x4xf32>, tensor<?x2xf32>) {
+  %n = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x12xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c0 = stablehlo.constant dense<0> : tensor<1xi32>
+  %c1 = stablehlo.constant dense<1> : tensor<1xi32>
+  %c2 = stablehlo.constant dense<2> : tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %c8 = stablehlo.constant dense<8> : tensor<1xi32>
+  %start = stablehlo.concatenate %c0, %c4, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %limit = stablehlo.concatenate %n1, %c8, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %step = stablehlo.concatenate %c1, %c1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %a = stablehlo.real_dynamic_slice %x, %start, %limit, %step : (tensor<?x12xf32>, tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) -> tensor<?x4xf32>
+  %k = stablehlo.constant dense<6> : tensor<i32>
+  %i = stablehlo.broadcast_in_dim %k, dims = [] : (tensor<i32>) -> tensor<1xi32>
+  %sizes = stablehlo.concatenate %n1, %c2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %b = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [1]>, indices_are_sorted = true}> : (tensor<?x12xf32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
+  return %a, %b : tensor<?x4xf32>, tensor<?x2xf32>
+}

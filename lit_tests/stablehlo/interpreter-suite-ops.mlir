@@ -23,6 +23,7 @@
 // CHECK-NEXT: %3 = stablehlo.dynamic_pad %arg0, %arg2, %arg3, %arg3, %arg3 : (tensor<?x4xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
 // CHECK-NEXT: %4 = "stablehlo.dynamic_gather"(%arg0, %arg4, %arg5) <{dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>}> : (tensor<?x4xf32>, tensor<3x2xi64>, tensor<2xi64>) -> tensor<3x4xf32>
 // CHECK-NEXT: %5 = "stablehlo.dynamic_conv"(%arg8, %arg6, %arg7) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64}> : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x4x4x1xf32>
+// CHECK-NEXT: %6 = stablehlo.real_dynamic_slice %arg0, %arg3, %arg1, %arg1 : (tensor<?x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
 // CHECK-NEXT: return
 // CHECK-LABEL: func.func @collectives(
 // CHECK-NEXT: %0 = "stablehlo.all_gather"(%arg0) <{all_gather_dim = 1 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 0>, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> : (tensor<2x4xf32>) -> tensor<2x8xf32>
@@ -71,6 +72,7 @@ func.func @dynamic(%x: tensor<?x4xf32>, %s: tensor<2xi64>, %p: tensor<f32>, %lo:
   %3 = stablehlo.dynamic_pad %x, %p, %lo, %lo, %lo : (tensor<?x4xf32>, tensor<f32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
   %4 = "stablehlo.dynamic_gather"(%x, %i, %sz) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>} : (tensor<?x4xf32>, tensor<3x2xi64>, tensor<2xi64>) -> tensor<3x4xf32>
   %5 = "stablehlo.dynamic_conv"(%img, %k, %pad) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 1 : i64} : (tensor<1x4x4x1xf32>, tensor<3x3x1x1xf32>, tensor<2x2xi64>) -> tensor<1x4x4x1xf32>
+  %6 = stablehlo.real_dynamic_slice %x, %lo, %s, %s : (tensor<?x4xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<?x?xf32>
   return
 }
 func.func @collectives(%x: tensor<2x4xf32>, %t: !stablehlo.token) -> !stablehlo.token {

@@ -795,11 +795,56 @@ impl Analysis {
         })
     }
 
+    /// A slice's start, limit and stride per dim: `real_dynamic_slice`'s
+    /// operands, or a `dynamic_gather` that is a slice (what `x[..., :k]`
+    /// of a symbolic shape exports: constant starts, every dim an offset
+    /// dim, nothing collapsed), its starts clamped as gather clamps them.
+    fn slice_bounds(&self, ctx: &Context, o: Op) -> Option<[Vec<Dim>; 3]> {
+        let ops = ctx.operands(o);
+        let rank = shape_of_type(ctx, ctx.value_type(ops[0])).len();
+        if shlo::dynamic::RealDynamicSlice::is(ctx, o) {
+            let get = |k: usize| self.sizes(ctx, ops[k]).filter(|v| v.len() == rank);
+            return Some([get(1)?, get(2)?, get(3)?]);
+        }
+        let g = gather_slice(ctx, o)?;
+        let xd = self.dims(ctx, ops[0]);
+        let sizes = self.sizes(ctx, ops[2]).filter(|v| v.len() == rank)?;
+        let mut start = vec![Dim::fixed(0); rank];
+        let mut limit = sizes.clone();
+        for (d, s0) in g {
+            let (n, size) = (&xd[d], &sizes[d]);
+            if n.is_dynamic() || size.is_dynamic() {
+                if s0 != 0 && n != size {
+                    return None;
+                }
+                continue;
+            }
+            let s0 = s0.clamp(0, (n.coef - size.coef).max(0));
+            start[d] = Dim::fixed(s0);
+            limit[d] = Dim::fixed(s0 + size.coef);
+        }
+        Some([start, limit, vec![Dim::fixed(1); rank]])
+    }
+
     /// The sizes integer tensor `v` holds (a constant, or computed from
     /// sizes).
     fn sizes(&self, ctx: &Context, v: Value) -> Option<Vec<Dim>> {
         if let Some(s) = self.scalars.get(&v) {
             return Some(s.clone());
+        }
+        // Shape arithmetic on constants alone (JAX's slice bounds) was not
+        // followed as sizes: evaluate it here.
+        let o = ctx.defining_op(v)?;
+        if shlo::Concatenate::is(ctx, o) {
+            let parts: Option<Vec<Vec<Dim>>> = ctx
+                .operands(o)
+                .iter()
+                .map(|x| self.sizes(ctx, *x))
+                .collect();
+            return parts.map(|p| p.concat());
+        }
+        if shlo::Reshape::is(ctx, o) || shlo::Convert::is(ctx, o) {
+            return self.sizes(ctx, ctx.operands(o)[0]);
         }
         let c = shlo::Constant::defining(ctx, v)?;
         let a = op_attr(ctx, c.op(), "value")?;
@@ -942,6 +987,7 @@ impl Analysis {
         } else if shlo::dynamic::DynamicBroadcastInDim::is(ctx, o)
             || shlo::dynamic::DynamicReshape::is(ctx, o)
             || shlo::dynamic::DynamicIota::is(ctx, o)
+            || is_dynamic_slice(ctx, o)
         {
             let (out, needs) = self.infer(ctx, o)?;
             self.needs.extend(needs);
@@ -1243,6 +1289,42 @@ impl Analysis {
                 })
                 .collect();
             (vec![dims], maps, true)
+        } else if is_dynamic_slice(ctx, o) {
+            let x = operands[0];
+            let xd = self.dims(ctx, x);
+            let [start, limit, step] = self
+                .slice_bounds(ctx, o)
+                .ok_or_else(|| fail("has slice bounds aic cannot follow".into()))?;
+            let mut dims = Vec::new();
+            let mut map = Vec::new();
+            for j in 0..xd.len() {
+                let whole =
+                    start[j] == Dim::fixed(0) && step[j] == Dim::fixed(1) && limit[j] == xd[j];
+                if whole {
+                    dims.push(xd[j].clone());
+                    map.push(Some(j));
+                } else if let (false, false, false) = (
+                    start[j].is_dynamic(),
+                    limit[j].is_dynamic(),
+                    step[j].is_dynamic(),
+                ) {
+                    let (s0, l, t) = (start[j].coef, limit[j].coef, step[j].coef.max(1));
+                    if xd[j].is_dynamic() && !self.refine {
+                        return Err(fail(format!(
+                            "changes dynamic dimension '{}': aic slices, pads and reverses static dimensions only",
+                            xd[j]
+                        )));
+                    }
+                    dims.push(Dim::fixed((l - s0 + t - 1) / t));
+                    map.push(None);
+                } else {
+                    return Err(fail(format!(
+                        "slices dimension {j} from '{}' to '{}': aic slices a dynamic dimension only whole",
+                        start[j], limit[j]
+                    )));
+                }
+            }
+            (vec![dims], vec![(x, map)], true)
         } else if shlo::Slice::is(ctx, o) || shlo::Pad::is(ctx, o) || shlo::Reverse::is(ctx, o) {
             let x = operands[0];
             let xd = self.dims(ctx, x);
@@ -1457,6 +1539,7 @@ impl Analysis {
             if shlo::dynamic::DynamicBroadcastInDim::is(ctx, o)
                 || shlo::dynamic::DynamicReshape::is(ctx, o)
                 || shlo::dynamic::DynamicIota::is(ctx, o)
+                || is_dynamic_slice(ctx, o)
             {
                 dynamic_ops.push(o);
             }
@@ -1471,12 +1554,37 @@ impl Analysis {
             }
             let loc = ctx.op(o).loc;
             let x = ctx.operands(o)[0];
+            // A slice's bounds at these sizes.
+            let bounds: Option<Vec<Vec<i64>>> = is_dynamic_slice(ctx, o)
+                .then(|| {
+                    self.slice_bounds(ctx, o)?
+                        .iter()
+                        .map(|v| v.iter().map(|d| d.eval(&at)).collect::<Option<Vec<i64>>>())
+                        .collect::<Option<Vec<_>>>()
+                })
+                .flatten();
+            if is_dynamic_slice(ctx, o) && bounds.is_none() {
+                return Err(op_error(ctx, o, "has slice bounds aic cannot follow"));
+            }
             let mut b = Builder {
                 ctx,
                 ip: InsertPoint::Before(o),
                 loc,
             };
-            let new = if shlo::dynamic::DynamicBroadcastInDim::is(b.ctx, o) {
+            let new = if let Some(bs) = &bounds {
+                let u = b.ctx.uniquer().clone();
+                aic::op_def::build(
+                    &mut b,
+                    &shlo::SLICE,
+                    &[&[x]],
+                    &[
+                        ("start_indices", Some(u.i64_array(&bs[0]))),
+                        ("limit_indices", Some(u.i64_array(&bs[1]))),
+                        ("strides", Some(u.i64_array(&bs[2]))),
+                    ],
+                    &[&[ty]],
+                )
+            } else if shlo::dynamic::DynamicBroadcastInDim::is(b.ctx, o) {
                 let dims = op_attr(b.ctx, o, "broadcast_dimensions");
                 aic::op_def::build(
                     &mut b,
@@ -1811,6 +1919,64 @@ impl Analysis {
         self.masks.insert(masked, (ks, fill, fill_value));
         Ok(())
     }
+}
+
+/// Whether `o` is a slice given by operands: `real_dynamic_slice`, or a
+/// `dynamic_gather` of the slice form ([`gather_slice`]).
+fn is_dynamic_slice(ctx: &Context, o: Op) -> bool {
+    shlo::dynamic::RealDynamicSlice::is(ctx, o) || gather_slice(ctx, o).is_some()
+}
+
+/// A `dynamic_gather` that is a slice: every result dim an offset dim,
+/// nothing collapsed or batched, one constant start index vector. Each
+/// started operand dim with its start.
+fn gather_slice(ctx: &Context, o: Op) -> Option<Vec<(usize, i64)>> {
+    let g = shlo::dynamic::DynamicGather::of(ctx, o)?;
+    let dn = shlo::attrs::GatherDims::of(ctx.uniquer(), g.dimension_numbers(ctx)?)?;
+    let rank = shape_of_type(ctx, ctx.value_type(g.operand(ctx))).len() as i64;
+    let idx = g.start_indices(ctx);
+    let ishape = shape_of_type(ctx, ctx.value_type(idx));
+    let plain = dn.offset_dims == (0..rank).collect::<Vec<_>>()
+        && dn.collapsed_slice_dims.is_empty()
+        && dn.operand_batching_dims.is_empty()
+        && dn.start_indices_batching_dims.is_empty()
+        && ishape == [dn.start_index_map.len() as i64]
+        && dn.index_vector_dim == 0;
+    if !plain {
+        return None;
+    }
+    let starts = const_ints(ctx, idx)?;
+    Some(
+        dn.start_index_map
+            .iter()
+            .zip(starts)
+            .map(|(d, s)| (*d as usize, s))
+            .collect(),
+    )
+}
+
+/// The integers `v` holds where they are constants: a constant, a splat
+/// of one (`broadcast_in_dim` of a scalar), or a reshape or conversion of
+/// those.
+fn const_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    let o = ctx.defining_op(v)?;
+    if let Some(c) = shlo::Constant::of(ctx, o) {
+        let t = tensor_of_attr(
+            ctx.uniquer(),
+            op_attr(ctx, c.op(), "value")?,
+            ctx.value_type(v),
+        )?;
+        return Some(t.to_i64s());
+    }
+    if shlo::Reshape::is(ctx, o) || shlo::Convert::is(ctx, o) {
+        return const_ints(ctx, ctx.operands(o)[0]);
+    }
+    if shlo::BroadcastInDim::is(ctx, o) {
+        let x = const_ints(ctx, ctx.operands(o)[0])?;
+        let n: i64 = shape_of_type(ctx, ctx.value_type(v)).iter().product();
+        return (x.len() == 1).then(|| vec![x[0]; n.max(0) as usize]);
+    }
+    None
 }
 
 /// A ranked tensor type.

@@ -225,3 +225,30 @@ fn causal_einsum_attention_with_a_dynamic_sequence() {
         );
     }
 }
+
+/// The model suite's GPT-2 block (small, f32) with a dynamic batch and
+/// sequence: its fused QKV split by `real_dynamic_slice`, causal attention.
+#[test]
+fn gpt2_block_with_a_dynamic_batch_and_sequence() {
+    let mut args = vec![vec![0, 0, 64], vec![64], vec![64], vec![64, 192], vec![192]];
+    args.extend([vec![64, 64], vec![64], vec![64], vec![64]]);
+    args.extend([vec![64, 128], vec![128], vec![128, 64], vec![64]]);
+    for (b, t) in [(1, 1), (2, 5), (3, 16)] {
+        args[0] = vec![b, t, 64];
+        check("gpt2_block_seq", "b=4,s=16", &args, &[b, t, 64]);
+    }
+}
+
+/// The model suite's Llama block (small, f32): RoPE's halves sliced by
+/// `dynamic_gather`s of the slice form, positions from an iota over the
+/// sequence, grouped-query attention, SwiGLU.
+#[test]
+fn llama_block_with_a_dynamic_batch_and_sequence() {
+    let mut args = vec![vec![0, 0, 128], vec![128], vec![128, 128], vec![128, 64]];
+    args.extend([vec![128, 64], vec![128, 128], vec![128], vec![128, 192]]);
+    args.extend([vec![128, 192], vec![192, 128]]);
+    for (b, t) in [(1, 1), (1, 7), (2, 16)] {
+        args[0] = vec![b, t, 128];
+        check("llama_block_seq", "b=4,s=16", &args, &[b, t, 128]);
+    }
+}

@@ -1,7 +1,8 @@
 //! StableHLO's dynamic ops: `dynamic_iota`, `dynamic_reshape`,
-//! `dynamic_broadcast_in_dim`, `dynamic_pad`, `dynamic_gather` and
-//! `dynamic_conv`, each its static namesake with one attribute (the output
-//! shape, the padding, the slice sizes) given as a tensor operand instead.
+//! `dynamic_broadcast_in_dim`, `dynamic_pad`, `dynamic_gather`,
+//! `dynamic_conv` and `real_dynamic_slice`, each its static namesake with one
+//! attribute (the output shape, the padding, the slice sizes, the slice's
+//! bounds) given as a tensor operand instead.
 //!
 //! Their interpreter semantics read that operand at run time and reuse the
 //! static op's kernel; where the result type has `?` dimensions the runtime
@@ -91,6 +92,27 @@ aic::op! {
             verify: Some(verify_dynamic_pad),
             interpret: Some(dynamic_pad),
             ..op("stablehlo.dynamic_pad", "DynamicPad operation")
+        },
+    }
+}
+
+aic::op! {
+    /// `stablehlo.real_dynamic_slice`: `slice` with its start and limit
+    /// indices and strides operands (what `jnp.split` of a symbolic shape
+    /// exports).
+    pub RealDynamicSlice = REAL_DYNAMIC_SLICE {
+        operands: [
+            operand: one(TENSOR),
+            start_indices: one(INT_TENSOR),
+            limit_indices: one(INT_TENSOR),
+            strides: one(INT_TENSOR),
+        ],
+        results: [result: one(TENSOR)],
+        spec: OpSpec {
+            format: Some(FN_TYPE),
+            verify: Some(verify_real_dynamic_slice),
+            interpret: Some(real_dynamic_slice),
+            ..op("stablehlo.real_dynamic_slice", "RealDynamicSlice operation")
         },
     }
 }
@@ -279,6 +301,28 @@ fn verify_dynamic_pad(ctx: &Context, op: Op) -> R<()> {
     Ok(())
 }
 
+fn verify_real_dynamic_slice(ctx: &Context, op: Op) -> R<()> {
+    let d = RealDynamicSlice(op);
+    let r = rank(ctx, d.operand(ctx));
+    for (v, what) in [
+        (d.start_indices(ctx), "start_indices"),
+        (d.limit_indices(ctx), "limit_indices"),
+        (d.strides(ctx), "strides"),
+    ] {
+        shape_operand(ctx, op, v, what, r)?;
+    }
+    if let (Some(a), Some(b)) = (r, rank(ctx, d.result(ctx)))
+        && a != b
+    {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("operand rank {a} and result rank {b} differ"),
+        ));
+    }
+    Ok(())
+}
+
 fn verify_dynamic_gather(ctx: &Context, op: Op) -> R<()> {
     let g = DynamicGather(op);
     shape_operand(
@@ -384,6 +428,47 @@ fn dynamic_pad(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     pad_by(it.ctx, op, &args[..2], (&lo, &hi, &interior), it.max_bytes)
 }
 
+fn real_dynamic_slice(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
+    let a = &args[0];
+    let (start, limit, step) = (args[1].to_i64s(), args[2].to_i64s(), args[3].to_i64s());
+    let r = a.shape.len();
+    if start.len() != r || limit.len() != r || step.len() != r {
+        return Err(InterpError::at(
+            op,
+            "start, limit and strides need one index per operand dimension",
+        ));
+    }
+    let mut shape = Vec::with_capacity(r);
+    for k in 0..r {
+        let (s, l, t) = (start[k], limit[k], step[k]);
+        if t <= 0 || s < 0 || l < s || l > a.shape[k] {
+            return Err(InterpError::at(
+                op,
+                format!(
+                    "dimension {k}: start {s}, limit {l} and stride {t} do not slice a dimension of {}",
+                    a.shape[k]
+                ),
+            ));
+        }
+        shape.push((l - s + t - 1) / t);
+    }
+    let st = crate::kernels::strides(&a.shape);
+    Ok(vec![crate::kernels::remap_to(
+        it.ctx,
+        op,
+        &shape,
+        a,
+        None,
+        |i| {
+            Some(
+                (0..i.len())
+                    .map(|k| (start[k] + i[k] * step[k]) as usize * st[k])
+                    .sum(),
+            )
+        },
+    )?])
+}
+
 fn dynamic_gather(it: &mut Interp<'_>, op: Op, args: &[Tensor]) -> Res {
     let sizes = sizes(op, &args[2], "slice_sizes")?;
     if sizes.len() != args[0].shape.len() {
@@ -414,6 +499,7 @@ pub const OPS: &[OpSpec] = &[
     DYNAMIC_PAD,
     DYNAMIC_GATHER,
     DYNAMIC_CONV,
+    REAL_DYNAMIC_SLICE,
 ];
 
 /// The `stablehlo` dialect's dynamic ops.

@@ -208,3 +208,4 @@ func.func @slices(%x: tensor<?x12xf32>) -> (tensor<?x4xf32>, tensor<?x2xf32>) {
   %b = "stablehlo.dynamic_gather"(%x, %i, %sizes) <{dimension_numbers = #stablehlo.gather<offset_dims = [0, 1], start_index_map = [1]>, indices_are_sorted = true}> : (tensor<?x12xf32>, tensor<1xi32>, tensor<2xi32>) -> tensor<?x2xf32>
   return %a, %b : tensor<?x4xf32>, tensor<?x2xf32>
 }
+

@@ -72,6 +72,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Bound of dynamic dims `bounds` does not name (0: each must be named)",
         },
         OptSpec {
+            name: "buckets",
+            kind: OptKind::StrList,
+            default: "",
+            range: None,
+            help: "Smaller bounds to compile too, NAME=N each: one copy of each public function per combination, which the run time picks for the sizes of a call",
+        },
+        OptSpec {
             name: "shapes",
             kind: OptKind::StrList,
             default: "",
@@ -83,6 +90,7 @@ pub static INFO: PassInfo = PassInfo {
         Box::new(DynamicDims {
             bounds: o.list("bounds").to_vec(),
             default_bound: o.int("default-bound"),
+            buckets: o.list("buckets").to_vec(),
             shapes: o.list("shapes").to_vec(),
         })
     },
@@ -91,6 +99,7 @@ pub static INFO: PassInfo = PassInfo {
 struct DynamicDims {
     bounds: Vec<String>,
     default_bound: i64,
+    buckets: Vec<String>,
     shapes: Vec<String>,
 }
 
@@ -222,6 +231,9 @@ pub const RESULT_DIMS_ATTR: &str = "aic.result_dims";
 pub const LAYOUT_ATTR: &str = "aic.dim_layout";
 /// [`LAYOUT_ATTR`]'s value for tensors padded in place.
 pub const IN_PLACE: &str = "in-place";
+/// The entry's attribute listing its buckets: per bucket, the public copy
+/// compiled for it and its bounds (`[["main__s128", "s=128"]]`).
+pub const BUCKETS_ATTR: &str = "aic.dim_buckets";
 /// The function attribute naming the sizes its trailing `tensor<i32>`
 /// arguments hold (`["b", "s"]`): arguments the compiler added, which the
 /// run time fills from the call's shapes. Kernels read them to mask what
@@ -284,6 +296,8 @@ pub struct Signature {
     /// Whether tensors are padded in place in each dynamic dim (else the
     /// dynamic dims lead and a run's data is packed at the front).
     pub in_place: bool,
+    /// The copies compiled for smaller bounds: each one's name and bounds.
+    pub buckets: Vec<(String, BTreeMap<String, i64>)>,
 }
 
 /// Reads the [`BOUNDS_ATTR`], [`ARG_DIMS_ATTR`], [`RESULT_DIMS_ATTR`] and
@@ -328,12 +342,26 @@ pub fn signature(ctx: &Context, f: Op) -> Result<Option<Signature>, String> {
     if let Some(s) = sizes.iter().find(|s| !bounds.contains_key(*s)) {
         return Err(format!("{SIZE_ARGS_ATTR}: '{s}' has no bound"));
     }
+    let mut buckets = Vec::new();
+    if let Some(a) = op_attr(ctx, f, BUCKETS_ATTR) {
+        let AttrKind::Array(rows) = ctx.attr_kind(a) else {
+            return Err(format!("{BUCKETS_ATTR}: expected an array"));
+        };
+        for r in rows.iter() {
+            let items = strings(*r)?;
+            let (name, rest) = items
+                .split_first()
+                .ok_or_else(|| format!("{BUCKETS_ATTR}: an empty bucket"))?;
+            buckets.push((name.clone(), parse_assignments(rest, BUCKETS_ATTR)?));
+        }
+    }
     Ok(Some(Signature {
         bounds,
         args: dims(ARG_DIMS_ATTR)?,
         results: dims(RESULT_DIMS_ATTR)?,
         sizes,
         in_place: op_attr(ctx, f, LAYOUT_ATTR).and_then(|a| ctx.attr_str(a)) == Some(IN_PLACE),
+        buckets,
     }))
 }
 
@@ -354,22 +382,97 @@ impl Pass for DynamicDims {
         if entries.is_empty() {
             return Ok(false);
         }
+        // Buckets: a copy of each entry (and what it calls) per combination
+        // of smaller bounds, compiled at those bounds.
+        let mut ladders: BTreeMap<String, Vec<i64>> = BTreeMap::new();
+        for item in &self.buckets {
+            let one = parse_assignments(std::slice::from_ref(item), "dynamic-dims buckets")
+                .map_err(|m| op_error(ctx, root, m))?;
+            for (k, v) in one {
+                ladders.entry(k).or_default().push(v);
+            }
+        }
+        let mut work: Vec<(Op, Option<BTreeMap<String, i64>>)> = Vec::new();
         for f in entries {
-            let mut a = Analysis {
-                refine,
-                shapes: HashMap::new(),
-                scalars: HashMap::new(),
-                preds: HashSet::new(),
-                done: HashMap::new(),
-                erase: Vec::new(),
-                needs: Vec::new(),
-                in_place: None,
-                packed: Default::default(),
-                size_ops: Vec::new(),
-                dim_values: HashMap::new(),
-                masks: HashMap::new(),
-                module: root,
+            work.push((f, None));
+            if refine || ladders.is_empty() {
+                continue;
+            }
+            let probe = Analysis::new(refine, root);
+            let mut syms: Vec<String> = probe.name_dims(ctx, f).into_values().collect();
+            syms.sort();
+            syms.dedup();
+            let mut combos: Vec<BTreeMap<String, i64>> = vec![BTreeMap::new()];
+            for s in &syms {
+                let Some(top) = bounds
+                    .get(s)
+                    .copied()
+                    .or((self.default_bound > 0).then_some(self.default_bound))
+                else {
+                    // No bound: the entry's own analysis says so.
+                    combos.clear();
+                    break;
+                };
+                let mut ladder: Vec<i64> = ladders
+                    .get(s)
+                    .map(|l| l.iter().copied().filter(|v| *v < top).collect())
+                    .unwrap_or_default();
+                ladder.push(top);
+                ladder.sort();
+                ladder.dedup();
+                combos = combos
+                    .iter()
+                    .flat_map(|c| {
+                        ladder.iter().map(move |v| {
+                            let mut c = c.clone();
+                            c.insert(s.clone(), *v);
+                            c
+                        })
+                    })
+                    .collect();
+            }
+            if let Some(s) = ladders.keys().find(|k| !syms.contains(k)) {
+                return Err(op_error(
+                    ctx,
+                    f,
+                    format!(
+                        "dynamic-dims buckets name '{s}', which is not a dynamic dimension of the function"
+                    ),
+                ));
+            }
+            let full = |c: &BTreeMap<String, i64>| {
+                c.iter()
+                    .all(|(s, v)| bounds.get(s).copied().unwrap_or(self.default_bound) == *v)
             };
+            let mut table = Vec::new();
+            for c in combos.into_iter().filter(|c| !full(c)) {
+                let tag: Vec<String> = c.iter().map(|(k, v)| format!("{k}{v}")).collect();
+                let suffix = format!("__{}", tag.join("_").replace('.', "_"));
+                let g = clone_closure(ctx, root, f, &suffix);
+                let name = aic::symbol::symbol_name(ctx, g)
+                    .unwrap_or_default()
+                    .to_string();
+                let mut item = vec![name];
+                item.extend(c.iter().map(|(k, v)| format!("{k}={v}")));
+                table.push(item);
+                work.push((g, Some(c)));
+            }
+            let u = ctx.uniquer().clone();
+            let rows: Vec<Attr> = table
+                .iter()
+                .map(|r| {
+                    let items: Vec<Attr> = r.iter().map(|x| u.string_attr(x)).collect();
+                    u.attr(AttrKind::Array(items.into()))
+                })
+                .collect();
+            ctx.set_attr(
+                f,
+                u.ident(BUCKETS_ATTR),
+                u.attr(AttrKind::Array(rows.into())),
+            );
+        }
+        for (f, forced) in work {
+            let mut a = Analysis::new(refine, root);
             let names = a.name_dims(ctx, f);
             let block =
                 body(ctx, f).ok_or_else(|| op_error(ctx, f, "a function without a body"))?;
@@ -456,6 +559,8 @@ impl Pass for DynamicDims {
             for s in &syms {
                 let v = if refine {
                     sizes.get(s).copied()
+                } else if let Some(c) = &forced {
+                    c.get(s).copied()
                 } else {
                     bounds
                         .get(s)
@@ -513,6 +618,73 @@ impl Pass for DynamicDims {
         }
         Ok(true)
     }
+}
+
+/// A copy of function `f` and of every function it calls (transitively),
+/// each named with `suffix` and placed after its original, the copies'
+/// calls retargeted to the copies: `f`'s copy.
+fn clone_closure(ctx: &mut Context, root: Op, f: Op, suffix: &str) -> Op {
+    let mut closure = vec![f];
+    let mut i = 0;
+    while i < closure.len() {
+        let g = closure[i];
+        let mut callees = Vec::new();
+        ctx.walk(g, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if func::Call::is(ctx, o)
+                && let Some(c) = op_attr(ctx, o, "callee")
+                    .and_then(|a| aic::symbol::lookup_nearest_symbol_from(ctx, o, a))
+            {
+                callees.push(c);
+            }
+        });
+        for c in callees {
+            if !closure.contains(&c) {
+                closure.push(c);
+            }
+        }
+        i += 1;
+    }
+    let _ = root;
+    let u = ctx.uniquer().clone();
+    let mut renamed: HashMap<String, String> = HashMap::new();
+    let mut copies = Vec::new();
+    for g in &closure {
+        let name = aic::symbol::symbol_name(ctx, *g)
+            .unwrap_or_default()
+            .to_string();
+        let new_name = format!("{name}{suffix}");
+        let copy = ctx.clone_op(*g, &mut aic::ir::ValueMap::default());
+        let at = match ctx.next_op(*g) {
+            Some(n) => InsertPoint::Before(n),
+            None => InsertPoint::End(ctx.parent_block(*g).expect("a function in a module")),
+        };
+        ctx.insert_op(at, copy);
+        ctx.set_inherent_attr(copy, u.ident("sym_name"), u.string_attr(&new_name));
+        renamed.insert(name, new_name);
+        copies.push(copy);
+    }
+    for c in &copies {
+        let mut calls = Vec::new();
+        ctx.walk(*c, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
+            if func::Call::is(ctx, o) {
+                calls.push(o);
+            }
+        });
+        for o in calls {
+            let target = op_attr(ctx, o, "callee").and_then(|a| match ctx.attr_kind(a) {
+                AttrKind::SymbolRef { root, .. } => Some(u.str(*root).to_string()),
+                _ => None,
+            });
+            if let Some(n) = target.and_then(|t| renamed.get(&t)) {
+                let sym = u.attr(AttrKind::SymbolRef {
+                    root: u.ident(n),
+                    nested: Default::default(),
+                });
+                ctx.set_inherent_attr(o, u.ident("callee"), sym);
+            }
+        }
+    }
+    copies[0]
 }
 
 fn public_functions(ctx: &Context, root: Op) -> Vec<Op> {
@@ -663,6 +835,24 @@ struct Analysis {
 }
 
 impl Analysis {
+    fn new(refine: bool, module: Op) -> Analysis {
+        Analysis {
+            refine,
+            shapes: HashMap::new(),
+            scalars: HashMap::new(),
+            preds: HashSet::new(),
+            done: HashMap::new(),
+            erase: Vec::new(),
+            needs: Vec::new(),
+            in_place: None,
+            packed: Default::default(),
+            size_ops: Vec::new(),
+            dim_values: HashMap::new(),
+            masks: HashMap::new(),
+            module,
+        }
+    }
+
     /// Notes that `o` needs tensors padded in place (the first such op).
     fn note_in_place(&mut self, o: Op, why: String) {
         if self.in_place.is_none() && !self.refine {

@@ -389,6 +389,7 @@ def compile(
     in_shardings: Any = None,
     out_shardings: Any = None,
     dim_bounds: Optional[dict[str, int]] = None,
+    dim_buckets: Optional[dict[str, Sequence[int]]] = None,
 ) -> Function:
     """Compiles ``source`` for ``target`` and returns the callable :class:`Function`.
 
@@ -411,7 +412,11 @@ def compile(
     (``{"b": 64}``; each rounded up to a power of two, the tuning bucket; for a
     JAX function, :data:`DEFAULT_DIM_BOUND` for dims it does not name, while
     MLIR text must name every bound). The function then takes arguments of any
-    sizes up to the bounds.
+    sizes up to the bounds. The kernels run the bounds' grids (masking what lies
+    past the sizes), so a call far below them pays for the bounds:
+    ``dim_buckets`` (``{"s": [128, 256]}``) compiles copies for smaller bounds
+    too, one per combination with the bounds, in the same compiled function,
+    and each call runs the smallest copy its sizes fit.
 
     Raises :class:`CompileError` with the compiler's diagnostics,
     :class:`ExportError` when JAX cannot export the function, and
@@ -439,7 +444,8 @@ def compile(
     bounds = [f"{k}={int(v)}" for k, v in (dim_bounds or {}).items()]
     if out_tree is not None and _symbolic(jax_specs(example_args)):
         bounds.append(f"*={DEFAULT_DIM_BOUND}")
-    fn = Function(_aic.compile(text, target, arch, tuning, entry, name, bounds), out_tree)
+    buckets = [f"{k}={int(v)}" for k, vs in (dim_buckets or {}).items() for v in vs]
+    fn = Function(_aic.compile(text, target, arch, tuning, entry, name, bounds, buckets), out_tree)
     if example_args and out_tree is None:
         fn.check_args(*example_args)
     return fn

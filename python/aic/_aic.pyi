@@ -56,6 +56,7 @@ def compile(
     entry: Optional[str] = None,
     name: str = "<input>",
     dim_bounds: Optional[list[str]] = None,
+    dim_buckets: Optional[list[str]] = None,
 ) -> Compiled: ...
 def load(data: bytes, entry: Optional[str] = None) -> Compiled: ...
 def opt(text: str, pipeline: str, eqsat_report: bool = False, name: str = "<input>") -> tuple[str, str, str]:

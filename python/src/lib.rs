@@ -126,6 +126,8 @@ enum Kernels {
 /// before the module that holds its functions.
 struct CudaKernels {
     plan: Option<DevicePlan<'static>>,
+    /// The buckets' plans on the device, each prepared at its first call.
+    buckets: Vec<Option<DevicePlan<'static>>>,
     module: aic_runtime::Module<'static>,
     cuda: &'static Cuda,
 }
@@ -161,6 +163,9 @@ struct Compiled {
     entry: String,
     target: String,
     plan: Option<Plan>,
+    /// A function of dynamic dims' copies compiled for smaller bounds: each
+    /// one's plan, in the order of its plan's `dynamic.buckets`.
+    buckets: Vec<Plan>,
     /// Why the function has no plan (the ops the interpreter runs).
     unplanned: Option<String>,
     inputs: Vec<(String, Vec<i64>)>,
@@ -301,7 +306,22 @@ impl Compiled {
             "host" => Kernels::Host(HostModule::new(&ctx, m)?),
             _ => Kernels::Cuda(None),
         };
+        let mut buckets = Vec::new();
+        for (name, _) in plan
+            .iter()
+            .flat_map(|p| p.dynamic.iter())
+            .flat_map(|d| &d.buckets)
+        {
+            match bundle.manifest.plan(name) {
+                Some(FuncPlan::Planned(p)) => {
+                    p.validate(&bundle.manifest.kernels)?;
+                    buckets.push(p.clone());
+                }
+                _ => return Err(format!("@{entry}'s bucket @{name} has no plan")),
+            }
+        }
         Ok(Compiled {
+            buckets,
             inputs: signature(&ctx, &ins),
             outputs: signature(&ctx, &outs),
             bundle,
@@ -428,6 +448,7 @@ impl Compiled {
                     };
                     *slot = Some(Box::new(CudaKernels {
                         plan: dp,
+                        buckets: Vec::new(),
                         module,
                         cuda,
                     }));
@@ -456,6 +477,51 @@ impl Compiled {
                             .collect())
                     }
                 }
+            }
+        }
+    }
+}
+
+impl Compiled {
+    /// Runs bucket `k` (a copy compiled for smaller bounds, see
+    /// [`Plan::bucket_for`]) on `inputs`, padded to its buffers: the results'
+    /// bytes.
+    fn run_bucket(&mut self, k: usize, inputs: &[&[u8]]) -> Result<Vec<Vec<u8>>, String> {
+        let plan = self.buckets.get(k).ok_or("no such bucket")?;
+        plan.check_inputs(inputs)?;
+        let infos = &self.bundle.manifest.kernels;
+        match &mut self.kernels {
+            Kernels::Host(hm) => {
+                let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+                    let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+                    hm.run(&k.name, &mut s)
+                };
+                plan.run_host(infos, inputs, &mut launch, &mut |_| {})
+            }
+            Kernels::Cuda(slot) => {
+                let cu = |e: aic_runtime::CudaError| e.to_string();
+                if slot.is_none() {
+                    let cuda = cuda()?;
+                    let module = cuda.load_module(&self.bundle.binary).map_err(cu)?;
+                    *slot = Some(Box::new(CudaKernels {
+                        plan: None,
+                        buckets: Vec::new(),
+                        module,
+                        cuda,
+                    }));
+                }
+                let ck = slot.as_mut().expect("loaded above");
+                if ck.buckets.len() < self.buckets.len() {
+                    ck.buckets.resize_with(self.buckets.len(), || None);
+                }
+                if ck.buckets[k].is_none() {
+                    let dp = DevicePlan::new(ck.cuda, &ck.module, plan, infos).map_err(cu)?;
+                    ck.buckets[k] = Some(dp);
+                }
+                let dp = ck.buckets[k].as_mut().expect("prepared above");
+                dp.upload(inputs, true).map_err(cu)?;
+                dp.run().map_err(cu)?;
+                dp.outputs().map_err(cu)
             }
         }
     }
@@ -589,11 +655,22 @@ impl Compiled {
                 .plan
                 .as_ref()
                 .ok_or_else(|| RunError::new_err(format!("@{} has no plan", self.entry)))?;
+            // The smallest bucket the sizes fit, else the function itself.
+            let bucket = plan
+                .bucket_for(&shapes)
+                .map_err(RunError::new_err)?
+                .map(str::to_string);
+            let k = bucket.and_then(|n| self.buckets.iter().position(|p| p.func == n));
+            let plan = k.map_or(plan, |k| &self.buckets[k]);
             let (padded, binding) = plan
                 .pad_inputs(&slices, &shapes)
                 .map_err(RunError::new_err)?;
             let refs: Vec<&[u8]> = padded.iter().map(Vec::as_slice).collect();
-            let outs = self.run_bytes(&refs).map_err(RunError::new_err)?;
+            let outs = match k {
+                Some(k) => self.run_bucket(k, &refs),
+                None => self.run_bytes(&refs),
+            }
+            .map_err(RunError::new_err)?;
             Ok((binding.trim_outputs(outs), binding.output_shapes))
         })?;
         Ok((
@@ -706,7 +783,7 @@ impl Compiled {
 /// Compiles MLIR `text` (StableHLO as JAX exports it, or any level of aic's
 /// lowering) for `target` (`host` or `cuda`) and loads function `entry`.
 #[pyfunction]
-#[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>", dim_bounds = None))]
+#[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>", dim_bounds = None, dim_buckets = None))]
 fn compile(
     text: String,
     target: &str,
@@ -715,6 +792,7 @@ fn compile(
     entry: Option<String>,
     name: &str,
     dim_bounds: Option<Vec<String>>,
+    dim_buckets: Option<Vec<String>>,
 ) -> PyResult<Compiled> {
     let llvm = llvm_target(target)?;
     if let Some(t) = &tuning
@@ -731,6 +809,7 @@ fn compile(
             emit: "bundle".into(),
             tuning,
             dim_bounds: dim_bounds.unwrap_or_default(),
+            dim_buckets: dim_buckets.unwrap_or_default(),
             ..Translate::default()
         };
         let name = name.to_string();

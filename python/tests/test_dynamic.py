@@ -156,6 +156,26 @@ def test_attention_over_a_dynamic_sequence_compiles_once_and_runs_each_length():
         close(f(x, *ws), np.asarray(jax.jit(attn)(x, *ws)))
 
 
+def test_buckets_run_the_smallest_copy_the_sizes_fit_and_survive_a_save(tmp_path):
+    b, s = export.symbolic_shape("b, s")
+
+    def f(x, w):
+        return jax.nn.softmax(x @ w, axis=1)
+
+    specs = (jax.ShapeDtypeStruct((b, s, 8), jnp.float32), jax.ShapeDtypeStruct((8, 8), jnp.float32))
+    g = aic.compile(f, *specs, dim_bounds={"b": 4, "s": 64}, dim_buckets={"s": [8, 16]})
+    # Three copies (s <= 8, 16, 64), all behind one function.
+    assert sum(1 for k in g.kernels if k.startswith("general") or k.startswith("rows")) >= 3
+    rng = np.random.default_rng(5)
+    w = rand(rng, 8, 8)
+    h = aic.load(g.to_bytes())
+    for bs in ((1, 3), (2, 8), (4, 9), (3, 16), (2, 40), (4, 64)):
+        x = rand(rng, *bs, 8)
+        want = np.asarray(jax.jit(f)(x, w))
+        close(g(x, w), want)
+        close(h(x, w), want)
+
+
 def test_a_function_needing_both_dynamic_layouts_is_a_compile_error():
     b, s = export.symbolic_shape("b, s")
 

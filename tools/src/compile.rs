@@ -139,7 +139,22 @@ pub fn matrix_pipeline(
 /// power of two, the size *bucket* the kernels are compiled (and tuning-cache
 /// entries keyed) for. Without bounds `pipeline` is kept as it is.
 pub fn with_dim_bounds(pipeline: &str, bounds: &[String]) -> Result<String, String> {
+    with_dim_buckets(pipeline, bounds, &[])
+}
+
+/// [`with_dim_bounds`] with `buckets` too (`NAME=N` items,
+/// `--dim-buckets`): smaller bounds each public function is also compiled
+/// for, one copy per combination, which the run time picks by the sizes of
+/// a call (each rounded up to a power of two like the bounds).
+pub fn with_dim_buckets(
+    pipeline: &str,
+    bounds: &[String],
+    buckets: &[String],
+) -> Result<String, String> {
     if bounds.iter().all(|b| b.trim().is_empty()) {
+        if buckets.iter().any(|b| !b.trim().is_empty()) {
+            return Err("--dim-buckets needs --dim-bounds".into());
+        }
         return Ok(pipeline.to_string());
     }
     let parsed = aic_passes::dynamic_dims::parse_assignments(bounds, "--dim-bounds")?;
@@ -170,11 +185,35 @@ pub fn with_dim_bounds(pipeline: &str, bounds: &[String]) -> Result<String, Stri
     let rest = pipeline
         .strip_prefix("builtin.module(")
         .ok_or_else(|| format!("not a module pipeline: {pipeline}"))?;
-    let opts = match items.is_empty() {
+    let mut opts = match items.is_empty() {
         true => default.trim_start().to_string(),
         false => format!("bounds={}{default}", items.join(",")),
     };
-    Ok(format!("builtin.module(dynamic-dims{{{opts}}},{rest}"))
+    let mut ladder = Vec::new();
+    for b in buckets.iter().filter(|b| !b.trim().is_empty()) {
+        for (name, n) in
+            aic_passes::dynamic_dims::parse_assignments(std::slice::from_ref(b), "--dim-buckets")?
+        {
+            if !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            {
+                return Err(format!("--dim-buckets: bad name '{name}'"));
+            }
+            let bucket = u64::try_from(n)
+                .ok()
+                .and_then(u64::checked_next_power_of_two)
+                .ok_or_else(|| format!("--dim-buckets: {name}={n} is too large"))?;
+            ladder.push(format!("{name}={bucket}"));
+        }
+    }
+    if !ladder.is_empty() {
+        opts = format!("{opts} buckets={}", ladder.join(","));
+    }
+    Ok(format!(
+        "builtin.module(dynamic-dims{{{}}},{rest}",
+        opts.trim()
+    ))
 }
 
 /// The NeuronCore generations `--target=nki-sim` and `aic-translate

@@ -429,7 +429,7 @@ fn carry(bufs: &mut Buffers<'_>, body: &mut Vec<Step>, yields: &[u32], carried: 
 }
 
 /// The dynamic dimensions `dynamic-dims` recorded on function `f`, if any.
-fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
+fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Box<Dynamic>>, String> {
     let Some(sig) = aic_passes::dynamic_dims::signature(ctx, f)? else {
         return Ok(None);
     };
@@ -445,13 +445,18 @@ fn dynamic_of(ctx: &Context, f: Op) -> Result<Option<Dynamic>, String> {
             })
             .collect()
     };
-    Ok(Some(Dynamic {
+    Ok(Some(Box::new(Dynamic {
         bounds: sig.bounds.into_iter().collect(),
         args: conv(sig.args),
         results: conv(sig.results),
         sizes: sig.sizes,
         in_place: sig.in_place,
-    }))
+        buckets: sig
+            .buckets
+            .into_iter()
+            .map(|(f, b)| (f, b.into_iter().collect()))
+            .collect(),
+    })))
 }
 
 /// A StableHLO collective of one operand among the partitions of a

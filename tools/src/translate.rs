@@ -13,7 +13,7 @@ use aic_runtime::{Bundle, FuncPlan, KernelInfo};
 use std::sync::Arc;
 
 use crate::compile::{
-    arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline, with_dim_bounds,
+    arch_units, kernel_infos, launches, matrix_pipeline, run_pipeline, with_dim_buckets,
 };
 
 /// How to compile: the target and architecture, what to emit, block and
@@ -42,6 +42,9 @@ pub struct Translate {
     /// Bounds of dynamic dimensions, `NAME=N` (see
     /// [`crate::compile::with_dim_bounds`]).
     pub dim_bounds: Vec<String>,
+    /// Smaller bounds to compile copies for (see
+    /// [`crate::compile::with_dim_buckets`]).
+    pub dim_buckets: Vec<String>,
 }
 
 impl Translate {
@@ -65,7 +68,7 @@ impl Translate {
             self.tuning.as_deref(),
             self.copy.as_deref(),
         )?;
-        let pipeline = with_dim_bounds(&pipeline, &self.dim_bounds)?;
+        let pipeline = with_dim_buckets(&pipeline, &self.dim_bounds, &self.dim_buckets)?;
         run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = kernel_infos(&ctx, m)?;
         Ok((ctx, m, infos))

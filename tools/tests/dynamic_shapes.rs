@@ -40,6 +40,17 @@ fn fixture(name: &str) -> PathBuf {
 /// `args`' shapes with `--check`; aic-run's status, standard error, and the
 /// shape of the first result.
 fn run(name: &str, bounds: &str, args: &[Vec<i64>], tag: &str) -> (bool, String, Vec<i64>) {
+    run_with(name, bounds, "", args, tag)
+}
+
+/// [`run`] with `--dim-buckets` too (none when empty).
+fn run_with(
+    name: &str,
+    bounds: &str,
+    buckets: &str,
+    args: &[Vec<i64>],
+    tag: &str,
+) -> (bool, String, Vec<i64>) {
     let dir = std::env::temp_dir().join(format!("aic-dyn-{}-{name}-{tag}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let mut r = Rng(0x9E37_79B9_7F4A_7C15 ^ (tag.len() as u64 * 977) | 1);
@@ -58,6 +69,7 @@ fn run(name: &str, bounds: &str, args: &[Vec<i64>], tag: &str) -> (bool, String,
     let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
         .arg("--target=host")
         .args((!bounds.is_empty()).then(|| format!("--dim-bounds={bounds}")))
+        .args((!buckets.is_empty()).then(|| format!("--dim-buckets={buckets}")))
         .arg(fixture(name))
         .arg("--entry=@main")
         .args(inputs)
@@ -250,5 +262,36 @@ fn llama_block_with_a_dynamic_batch_and_sequence() {
     for (b, t) in [(1, 1), (1, 7), (2, 16)] {
         args[0] = vec![b, t, 128];
         check("llama_block_seq", "b=4,s=16", &args, &[b, t, 128]);
+    }
+}
+
+/// Buckets: the layer norm compiled for b <= 4, s <= 32 and copies for
+/// b <= 1 and s <= 8; each call runs the smallest copy its sizes fit, which
+/// aic-run names, and equals the interpreter.
+#[test]
+fn buckets_run_the_smallest_copy_the_sizes_fit() {
+    for (b, t, copy) in [
+        (1, 3, Some("main__b1_s8")),
+        (1, 17, Some("main__b1_s32")),
+        (3, 8, Some("main__b4_s8")),
+        (2, 30, None),
+    ] {
+        let args = [vec![b, t, 16], vec![16], vec![16]];
+        let (ok, err, shape) = run_with(
+            "layernorm",
+            "b=4,s=32",
+            "b=1,s=8",
+            &args,
+            &format!("bk{b}x{t}"),
+        );
+        assert!(ok && err.contains("check: ok"), "{b}x{t}: {err}");
+        assert_eq!(shape, vec![b, t, 16]);
+        match copy {
+            Some(c) => assert!(
+                err.contains(&format!("runs as bucket @{c}")),
+                "{b}x{t}: {err}"
+            ),
+            None => assert!(!err.contains("runs as bucket"), "{b}x{t}: {err}"),
+        }
     }
 }

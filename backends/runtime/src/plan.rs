@@ -215,7 +215,7 @@ pub struct Plan {
     /// The dynamic dimensions of a function compiled at their bounds (see
     /// [`Dynamic`]); `None` for a static one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dynamic: Option<Dynamic>,
+    pub dynamic: Option<Box<Dynamic>>,
 }
 
 fn one_device() -> u32 {
@@ -283,6 +283,12 @@ pub struct Dynamic {
     /// the front (older bundles: packed).
     #[serde(default)]
     pub in_place: bool,
+    /// Copies compiled for smaller bounds (other functions of the bundle,
+    /// with plans of their own): each one's function and bounds, sorted by
+    /// name. A call runs the smallest whose bounds its sizes fit
+    /// ([`Plan::bucket_for`]).
+    #[serde(default)]
+    pub buckets: Vec<(String, Vec<(String, i64)>)>,
 }
 
 /// A dynamic plan bound to the shapes of one call's arguments: each size, and
@@ -1130,6 +1136,34 @@ impl Plan {
         })
     }
 
+    /// The function to run a call at `shapes` (see [`Plan::bind`]): the
+    /// bucket of the fewest elements ([`Dynamic::buckets`], each the product
+    /// of its bounds) whose every bound holds the call's size, or `None` for
+    /// this plan's own function.
+    pub fn bucket_for(&self, shapes: &[Vec<i64>]) -> Result<Option<&str>, String> {
+        let b = self.bind(shapes)?;
+        let Some(d) = &self.dynamic else {
+            return Ok(None);
+        };
+        let volume = |bounds: &[(String, i64)]| -> i128 {
+            bounds.iter().map(|(_, n)| i128::from(*n)).product()
+        };
+        let own = volume(&d.bounds);
+        let fits = |bounds: &[(String, i64)]| {
+            b.sizes.iter().all(|(s, n)| {
+                bounds
+                    .iter()
+                    .find(|(k, _)| k == s)
+                    .is_none_or(|(_, m)| n <= m)
+            })
+        };
+        Ok(d.buckets
+            .iter()
+            .filter(|(_, bounds)| fits(bounds) && volume(bounds) < own)
+            .min_by_key(|(_, bounds)| volume(bounds))
+            .map(|(f, _)| f.as_str()))
+    }
+
     /// The arguments of a call at `shapes` (see [`Plan::bind`]) as the
     /// plan's buffers take them: each copied into the corner of a zeroed
     /// buffer of its bounds' shape, then the size inputs; with the binding,
@@ -1511,13 +1545,23 @@ mod tests {
             coef: c,
             syms: s.iter().map(|x| x.to_string()).collect(),
         };
-        p.dynamic = Some(Dynamic {
+        p.dynamic = Some(Box::new(Dynamic {
             bounds: vec![("b".into(), 8)],
             args: vec![vec![d(1, &["b"]), d(4, &[])], vec![d(4, &[])]],
             results: vec![vec![d(1, &["b"]), d(2, &[])]],
             sizes: Vec::new(),
             in_place: false,
-        });
+            buckets: vec![
+                ("f__b2".into(), vec![("b".into(), 2)]),
+                ("f__b4".into(), vec![("b".into(), 4)]),
+            ],
+        }));
+        // The smallest bucket the sizes fit, or the plan's own bounds.
+        assert_eq!(p.bucket_for(&[vec![1, 4], vec![4]]), Ok(Some("f__b2")));
+        assert_eq!(p.bucket_for(&[vec![3, 4], vec![4]]), Ok(Some("f__b4")));
+        assert_eq!(p.bucket_for(&[vec![4, 4], vec![4]]), Ok(Some("f__b4")));
+        assert_eq!(p.bucket_for(&[vec![5, 4], vec![4]]), Ok(None));
+        assert!(p.bucket_for(&[vec![9, 4], vec![4]]).is_err());
         let b = p.bind(&[vec![3, 4], vec![4]]).unwrap();
         assert_eq!(b.sizes["b"], 3);
         assert_eq!(b.input_bytes, vec![48, 16]);
@@ -1575,13 +1619,14 @@ mod tests {
             coef: c,
             syms: s.iter().map(|x| x.to_string()).collect(),
         };
-        p.dynamic = Some(Dynamic {
+        p.dynamic = Some(Box::new(Dynamic {
             bounds: vec![("b".into(), 4), ("s".into(), 8)],
             args: vec![vec![d(1, &["b"]), d(2, &[]), d(1, &["s"])]],
             results: vec![vec![d(1, &["b"]), d(1, &["s"])]],
             sizes: vec!["b".into(), "s".into()],
             in_place: true,
-        });
+            buckets: Vec::new(),
+        }));
         // x[i, j, k] = 100 i + 10 j + k, as f32 bytes, at b = 3, s = 5.
         let x: Vec<u8> = (0..3)
             .flat_map(|i| {

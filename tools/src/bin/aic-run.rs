@@ -64,6 +64,8 @@ OPTIONS:
   --dim-bounds=<NAME=N,...>  Bounds of the dynamic (`?`) dimensions (compiled runs): kernels compiled
                             once for every size up to N (rounded up to a power of two); each run takes
                             its arguments' own sizes
+  --dim-buckets=<NAME=N,...>  Smaller bounds to compile copies for too (compiled runs); a call runs the
+                    smallest copy its sizes fit (named on standard error)
   --split-input-file        Run each '// -----' chunk separately
   --entry=@name             Run this function (otherwise: every public function
                             without arguments, as a test)
@@ -106,6 +108,8 @@ struct Options {
     tuning: Option<String>,
     /// `--dim-bounds`: bounds of dynamic dims, `NAME=N`.
     dim_bounds: Vec<String>,
+    /// `--dim-buckets`: smaller bounds compiled too, `NAME=N`.
+    dim_buckets: Vec<String>,
     max_steps: Option<i64>,
     /// `--bench[=N]`: the runs to time.
     bench: Option<u32>,
@@ -192,6 +196,9 @@ fn parse_args() -> Result<Options, String> {
             "--dim-bounds" => o
                 .dim_bounds
                 .extend(value("--dim-bounds")?.split(',').map(str::to_string)),
+            "--dim-buckets" => o
+                .dim_buckets
+                .extend(value("--dim-buckets")?.split(',').map(str::to_string)),
             "--split-input-file" => o.split = true,
             "--allow-unregistered-dialect" => o.allow_unregistered = true,
             "--entry" => o.entry = Some(value("--entry")?.trim_start_matches('@').to_string()),
@@ -615,7 +622,8 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             o.tuning.as_deref(),
             o.copy.as_deref(),
         )?;
-        let pipeline = aic_tools::compile::with_dim_bounds(&pipeline, &o.dim_bounds)?;
+        let pipeline =
+            aic_tools::compile::with_dim_buckets(&pipeline, &o.dim_bounds, &o.dim_buckets)?;
         aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
         let infos = aic_tools::compile::kernel_infos(&ctx, m)?;
         let binary = if target == "cuda" {
@@ -626,7 +634,14 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
         let plans = aic_tools::plan::plans(&ctx, m, &infos, &[])?;
         (text, m, infos, binary, plans)
     };
-    let f = entry_of(&ctx, m, &entry)?;
+    let mut f = entry_of(&ctx, m, &entry)?;
+    let mut planned: Vec<aic_runtime::plan::Plan> = plans
+        .iter()
+        .filter_map(|p| match p {
+            FuncPlan::Planned(p) => Some(p.clone()),
+            _ => None,
+        })
+        .collect();
     let plan = match plans.into_iter().find(|p| p.func() == entry) {
         Some(FuncPlan::Planned(p)) => Some(p),
         Some(FuncPlan::Interpreted(i)) => {
@@ -671,10 +686,28 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             "@{entry} has dynamic dimensions and no plan: they run only as a plan"
         ));
     }
+    let mut plan = plan;
     let (inputs, binding) = match (&dynamic, &plan) {
         (Some(d), Some(p)) => {
             let ty = dynamic_arg_types(&ctx, f, d);
             let inputs = entry_inputs_of(&ctx, o, &ty)?;
+            // A bucket compiled for smaller bounds that the sizes fit runs
+            // instead: its plan and its function.
+            let shapes: Vec<Vec<i64>> = inputs.iter().map(|t| t.shape.clone()).collect();
+            let p = match p.bucket_for(&shapes)? {
+                Some(name) => {
+                    let name = name.to_string();
+                    let i = planned
+                        .iter()
+                        .position(|q| q.func == name)
+                        .ok_or_else(|| format!("@{entry}'s bucket @{name} has no plan"))?;
+                    eprintln!("aic-run: @{entry} runs as bucket @{name}");
+                    f = entry_of(&ctx, m, &name)?;
+                    plan = Some(planned.swap_remove(i));
+                    plan.as_ref().expect("just set")
+                }
+                None => p,
+            };
             let bytes: Vec<Vec<u8>> = inputs
                 .iter()
                 .map(|t| aic_tools::compile::to_bytes(&ctx, t))

@@ -31,6 +31,7 @@ OPTIONS:
   --weights=<i,j,...>  Arguments that are weights: a bundle's plan uploads them once and keeps them
   --verbose         Report each host function's planned arena (remarks on standard error)
   --dim-bounds=<NAME=N,...>  Bounds of the dynamic (`?`) dimensions: kernels compiled once, for every size up to N rounded up to a power of two
+  --dim-buckets=<NAME=N,...>  Smaller bounds to compile copies for too (every combination with the bounds); a call runs the smallest copy its sizes fit
   --help            Show this help
 ";
 
@@ -47,6 +48,7 @@ struct Options {
     weights: Vec<usize>,
     verbose: bool,
     dim_bounds: Vec<String>,
+    dim_buckets: Vec<String>,
 }
 
 fn parse_args() -> Result<Options, String> {
@@ -55,6 +57,7 @@ fn parse_args() -> Result<Options, String> {
     let (mut weights, mut verbose) = (Vec::new(), false);
     let mut copy = None;
     let mut dim_bounds = Vec::new();
+    let mut dim_buckets = Vec::new();
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
     while let Some((flag, inline)) = args.next_arg() {
         let a = flag.clone();
@@ -80,6 +83,9 @@ fn parse_args() -> Result<Options, String> {
             "--verbose" => verbose = true,
             "--dim-bounds" => {
                 dim_bounds.extend(value("--dim-bounds")?.split(',').map(str::to_string))
+            }
+            "--dim-buckets" => {
+                dim_buckets.extend(value("--dim-buckets")?.split(',').map(str::to_string))
             }
             "--weights" => {
                 for w in value("--weights")?.split(',').filter(|w| !w.is_empty()) {
@@ -129,6 +135,7 @@ fn parse_args() -> Result<Options, String> {
         weights,
         verbose,
         dim_bounds,
+        dim_buckets,
     })
 }
 
@@ -144,6 +151,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
         weights: o.weights.clone(),
         verbose: o.verbose,
         dim_bounds: o.dim_bounds.clone(),
+        dim_buckets: o.dim_buckets.clone(),
     }
     .run(&o.input, text)
 }

@@ -784,6 +784,7 @@ impl Compiled {
 /// lowering) for `target` (`host` or `cuda`) and loads function `entry`.
 #[pyfunction]
 #[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>", dim_bounds = None, dim_buckets = None))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments, each optional
 fn compile(
     text: String,
     target: &str,

@@ -64,7 +64,9 @@ def aic_run(a, bundle, arrays, work, tag):
     m = re.search(r"median ([0-9.]+) ms a run", text)
     if r.returncode != 0 or not m:
         raise RuntimeError(text[-600:])
-    return float(m.group(1)), load_npy(os.path.join(d, "out", "result0.npy"), arrays[0].dtype)
+    bucket = re.search(r"runs as bucket @(\S+)", text)
+    out = load_npy(os.path.join(d, "out", "result0.npy"), arrays[0].dtype)
+    return float(m.group(1)), out, bucket.group(1) if bucket else "(bounds)"
 
 
 def main():
@@ -100,22 +102,22 @@ def main():
                    "jax_ms": round(bench_jax(jf, *jargs[0], jargs[1]), 4),
                    "jax_first_call_ms": round(first, 1), "jax_err": rel_err(jout, ref)}
             try:
-                ms, out = aic_run(a, dyn, acts + weights, a.work, f"{name}.{b}x{s}")
-                row.update(aic_ms=round(ms, 4), aic_err=rel_err(out.cuda(), ref), shape=list(out.shape))
+                ms, out, bucket = aic_run(a, dyn, acts + weights, a.work, f"{name}.{b}x{s}")
+                row.update(aic_ms=round(ms, 4), aic_err=rel_err(out.cuda(), ref), shape=list(out.shape), bucket=bucket)
             except Exception as e:  # noqa: BLE001
                 row["aic_error"] = repr(e)[-600:]
             if os.path.exists(static) and (b, s) == tuple(M.SIZES[name]["real"][k] for k in ("b", "s")):
                 try:
-                    ms, out = aic_run(a, static, acts + weights, a.work, f"{name}.static")
+                    ms, out, _ = aic_run(a, static, acts + weights, a.work, f"{name}.static")
                     row.update(aic_static_ms=round(ms, 4), aic_static_err=rel_err(out.cuda(), ref))
                 except Exception as e:  # noqa: BLE001
                     row["aic_static_error"] = repr(e)[-600:]
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print("| model | b x s | aic (one bundle) | jax.jit | jax.jit first call | aic static | aic err | jax err |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| model | b x s | aic (one bundle) | copy run | jax.jit | jax.jit first call | aic static | aic err | jax err |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['model']} | {r['b']}x{r['s']} | {r.get('aic_ms', r.get('aic_error', '')[:40])} | {r['jax_ms']} | "
+        print(f"| {r['model']} | {r['b']}x{r['s']} | {r.get('aic_ms', r.get('aic_error', '')[:40])} | {r.get('bucket', '')} | {r['jax_ms']} | "
               f"{r['jax_first_call_ms']} | {r.get('aic_static_ms', '')} | {r.get('aic_err', '')} | {r['jax_err']:.2e} |")
     if a.out:
         with open(a.out, "w") as f:

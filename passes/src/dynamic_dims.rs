@@ -1825,7 +1825,7 @@ impl Analysis {
             }
         }
         for f in touched_funcs {
-            update_function_type(ctx, f);
+            func::sync_function_type(ctx, f);
         }
         Ok(())
     }
@@ -1872,7 +1872,7 @@ impl Analysis {
             }
         });
         for g in funcs {
-            update_function_type(ctx, g);
+            func::sync_function_type(ctx, g);
         }
         Ok(())
     }
@@ -2297,29 +2297,6 @@ fn set_arg_attrs(ctx: &mut Context, f: Op, attrs: Vec<Attr>) {
     let u = ctx.uniquer().clone();
     let a = u.attr(AttrKind::Array(attrs.into()));
     ctx.set_inherent_attr(f, u.ident("arg_attrs"), a);
-}
-
-/// `f`'s function type from its block's arguments and its return.
-fn update_function_type(ctx: &mut Context, f: Op) {
-    let Some(block) = body(ctx, f) else {
-        return;
-    };
-    let ins: Vec<Type> = ctx
-        .block_args(block)
-        .iter()
-        .map(|v| ctx.value_type(*v))
-        .collect();
-    let outs: Vec<Type> = ctx
-        .block_ops(block)
-        .last()
-        .map(|r| ctx.operands(r).iter().map(|v| ctx.value_type(*v)).collect())
-        .unwrap_or_default();
-    let u = ctx.uniquer().clone();
-    let ft = u.ty(TypeKind::Function {
-        inputs: ins.into(),
-        results: outs.into(),
-    });
-    ctx.set_inherent_attr(f, u.ident("function_type"), u.attr(AttrKind::Type(ft)));
 }
 
 fn call_target(ctx: &Context, o: Op) -> String {

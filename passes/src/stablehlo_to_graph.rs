@@ -922,20 +922,24 @@ static DOT_GENERAL: OpConversion<DotGeneral> =
 /// (matrix-vector, vector-matrix, or a dot product), contracting one
 /// dimension: the vector reshaped to a matrix of one row or column, a
 /// `graph.matmul`, and its result reshaped to the dot's.
-fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
-    let ctx = &*rw.ctx;
-    let Some(dims) = d
-        .dot_dimension_numbers(ctx)
-        .and_then(|a| DotDims::of(ctx, a))
-    else {
-        return false;
-    };
+/// A `dot_general`'s dimension numbers and its operands' shapes.
+fn dot_shapes(
+    ctx: &Context,
+    d: DotGeneral,
+    operands: &[Value],
+) -> Option<(DotDims, Vec<i64>, Vec<i64>)> {
+    let dims = DotDims::of(ctx, d.dot_dimension_numbers(ctx)?)?.clone();
     let shape = |v: Value| {
         ctx.type_kind(ctx.value_type(v))
             .shape()
             .map(<[i64]>::to_vec)
     };
-    let (Some(ls), Some(rs)) = (shape(operands[0]), shape(operands[1])) else {
+    Some((dims, shape(operands[0])?, shape(operands[1])?))
+}
+
+fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
+    let ctx = &*rw.ctx;
+    let Some((dims, ls, rs)) = dot_shapes(ctx, d, operands) else {
         return false;
     };
     let (lr, rr) = (ls.len(), rs.len());
@@ -1026,19 +1030,7 @@ fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]
 /// the GEMM's operands.
 fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
     let ctx = &*rw.ctx;
-    let Some(dims) = d
-        .dot_dimension_numbers(ctx)
-        .and_then(|a| DotDims::of(ctx, a))
-        .cloned()
-    else {
-        return false;
-    };
-    let shape = |v: Value| {
-        ctx.type_kind(ctx.value_type(v))
-            .shape()
-            .map(<[i64]>::to_vec)
-    };
-    let (Some(ls), Some(rs)) = (shape(operands[0]), shape(operands[1])) else {
+    let Some((dims, ls, rs)) = dot_shapes(ctx, d, operands) else {
         return false;
     };
     let op = d.op();

@@ -100,6 +100,32 @@ pub fn function_type(ctx: &Context, f: Op) -> Option<(Vec<Type>, Vec<Type>)> {
     }
 }
 
+/// Sets function `f`'s `function_type` to its entry block's argument types
+/// and the types its (single block's) terminator returns: after a pass has
+/// changed the arguments or the values returned.
+pub fn sync_function_type(ctx: &mut Context, f: Op) {
+    let Some(block) = ctx
+        .regions(f)
+        .first()
+        .and_then(|r| ctx.region_blocks(*r).next())
+    else {
+        return;
+    };
+    let ins: Vec<Type> = ctx
+        .block_args(block)
+        .iter()
+        .map(|v| ctx.value_type(*v))
+        .collect();
+    let outs: Vec<Type> = ctx
+        .block_ops(block)
+        .last()
+        .map(|r| ctx.operands(r).iter().map(|v| ctx.value_type(*v)).collect())
+        .unwrap_or_default();
+    let u = ctx.uniquer().clone();
+    let ft = u.attr(AttrKind::Type(u.function_type(&ins, &outs)));
+    ctx.set_inherent_attr(f, u.ident("function_type"), ft);
+}
+
 /// The `sym_name` of an op, if it has one.
 fn sym_name(ctx: &Context, op: Op) -> Option<&str> {
     let id = ctx.find_ident("sym_name")?;

@@ -274,22 +274,20 @@ fn verify_dynamic_broadcast_in_dim(ctx: &Context, op: Op) -> R<()> {
     Ok(())
 }
 
-fn verify_dynamic_pad(ctx: &Context, op: Op) -> R<()> {
-    let p = DynamicPad(op);
-    let r = rank(ctx, p.operand(ctx));
-    for (v, what) in [
-        (p.edge_padding_low(ctx), "edge_padding_low"),
-        (p.edge_padding_high(ctx), "edge_padding_high"),
-        (p.interior_padding(ctx), "interior_padding"),
-    ] {
+/// That each of `indices` holds one index per dimension of `operand` and
+/// that `result` has `operand`'s rank (a padding's or slice's operands).
+fn per_dim_operands(
+    ctx: &Context,
+    op: Op,
+    operand: Value,
+    indices: [(Value, &str); 3],
+    result: Value,
+) -> R<()> {
+    let r = rank(ctx, operand);
+    for (v, what) in indices {
         shape_operand(ctx, op, v, what, r)?;
     }
-    if let Some(s) = shape(ctx, p.padding_value(ctx))
-        && !s.is_empty()
-    {
-        return Err(op_error(ctx, op, "padding_value must be a 0-D tensor (C1)"));
-    }
-    if let (Some(a), Some(b)) = (r, rank(ctx, p.result(ctx)))
+    if let (Some(a), Some(b)) = (r, rank(ctx, result))
         && a != b
     {
         return Err(op_error(
@@ -301,26 +299,40 @@ fn verify_dynamic_pad(ctx: &Context, op: Op) -> R<()> {
     Ok(())
 }
 
-fn verify_real_dynamic_slice(ctx: &Context, op: Op) -> R<()> {
-    let d = RealDynamicSlice(op);
-    let r = rank(ctx, d.operand(ctx));
-    for (v, what) in [
-        (d.start_indices(ctx), "start_indices"),
-        (d.limit_indices(ctx), "limit_indices"),
-        (d.strides(ctx), "strides"),
-    ] {
-        shape_operand(ctx, op, v, what, r)?;
-    }
-    if let (Some(a), Some(b)) = (r, rank(ctx, d.result(ctx)))
-        && a != b
+fn verify_dynamic_pad(ctx: &Context, op: Op) -> R<()> {
+    let p = DynamicPad(op);
+    per_dim_operands(
+        ctx,
+        op,
+        p.operand(ctx),
+        [
+            (p.edge_padding_low(ctx), "edge_padding_low"),
+            (p.edge_padding_high(ctx), "edge_padding_high"),
+            (p.interior_padding(ctx), "interior_padding"),
+        ],
+        p.result(ctx),
+    )?;
+    if let Some(s) = shape(ctx, p.padding_value(ctx))
+        && !s.is_empty()
     {
-        return Err(op_error(
-            ctx,
-            op,
-            format!("operand rank {a} and result rank {b} differ"),
-        ));
+        return Err(op_error(ctx, op, "padding_value must be a 0-D tensor (C1)"));
     }
     Ok(())
+}
+
+fn verify_real_dynamic_slice(ctx: &Context, op: Op) -> R<()> {
+    let d = RealDynamicSlice(op);
+    per_dim_operands(
+        ctx,
+        op,
+        d.operand(ctx),
+        [
+            (d.start_indices(ctx), "start_indices"),
+            (d.limit_indices(ctx), "limit_indices"),
+            (d.strides(ctx), "strides"),
+        ],
+        d.result(ctx),
+    )
 }
 
 fn verify_dynamic_gather(ctx: &Context, op: Op) -> R<()> {

@@ -373,18 +373,7 @@ impl Partitioner<'_> {
         }
         self.block(ctx, block, true, &res_dicts)?;
         // The signature follows the arguments and the returned values.
-        let ins: Vec<Type> = args.iter().map(|a| ctx.value_type(*a)).collect();
-        let outs: Vec<Type> = ctx
-            .block_ops(block)
-            .last()
-            .map(|r| ctx.operands(r).iter().map(|v| ctx.value_type(*v)).collect())
-            .unwrap_or_default();
-        let u = ctx.uniquer().clone();
-        ctx.set_inherent_attr(
-            f,
-            u.ident("function_type"),
-            u.attr(AttrKind::Type(u.function_type(&ins, &outs))),
-        );
+        func::sync_function_type(ctx, f);
         Ok(())
     }
 

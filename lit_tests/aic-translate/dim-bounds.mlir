@@ -10,7 +10,7 @@
 // RUN: not aic-translate --target=host --emit=bundle --dim-bounds=s=4 %S/../../tools/tests/fixtures/jax_dynamic/softmax.mlir -o - 2>&1 | FileCheck %s --check-prefix=UNNAMED
 // RUN: not aic-translate --target=host --emit=bundle --dim-bounds=b=x %S/../../tools/tests/fixtures/jax_dynamic/softmax.mlir -o - 2>&1 | FileCheck %s --check-prefix=BAD
 
-// CHECK: "dynamic":{"bounds":{{\[\[}}"b",128]],"args":{{\[\[}}{"coef":1,"syms":["b"]},{"coef":10,"syms":[]}]],"results":{{\[\[}}{"coef":1,"syms":["b"]},{"coef":10,"syms":[]}]],"sizes":["b"],"in_place":false}
+// CHECK: "dynamic":{"bounds":{{\[\[}}"b",128]],"args":{{\[\[}}{"coef":1,"syms":["b"]},{"coef":10,"syms":[]}]],"results":{{\[\[}}{"coef":1,"syms":["b"]},{"coef":10,"syms":[]}]],"sizes":["b"],"in_place":false,"buckets":[]}
 // NOBOUND: aic-translate: dynamic dimensions are not supported yet by code generation (tensor<?x10xf32>)
 // NOBOUND-NEXT: a public function has dynamic (`?`) dimensions: give each a bound (--dim-bounds=NAME=N;
 // BAD: --dim-bounds: 'b=x': N must be an integer

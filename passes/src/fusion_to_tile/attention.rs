@@ -945,7 +945,8 @@ fn half_plane(ctx: &Context, nodes: &[Score], i: usize) -> Option<[i64; 3]> {
 /// `c` and the select's node if the scores' DAG ends (up to float casts)
 /// in `select(key <= query + c, x, -inf)` with `c >= 0` (every query keeps
 /// key 0, so skipping the keys past `query + c` drops only zeros from the
-/// softmax).
+/// softmax), possibly inside other selects to -inf (a dynamic sequence's
+/// key mask, which the skipped keys would only drop again).
 fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     let mut i = nodes.len().checked_sub(1)?;
     while let Score::Op(op, args) = &nodes[i]
@@ -960,9 +961,11 @@ fn causal_offset(ctx: &Context, nodes: &[Score]) -> Option<(i64, usize)> {
     if !graph::Select::is(ctx, *op) || !lowest {
         return None;
     }
-    match half_plane(ctx, nodes, args[0])? {
-        [1, -1, c] if c >= 0 => Some((c, i)),
-        _ => None,
+    match half_plane(ctx, nodes, args[0]) {
+        Some([1, -1, c]) if c >= 0 => Some((c, i)),
+        // Another mask to -inf around it (a dynamic sequence's keys past its
+        // length): what the causal select drops stays dropped, so look inside.
+        _ => causal_offset(ctx, &nodes[..=args[1]]),
     }
 }
 

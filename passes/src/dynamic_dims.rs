@@ -448,7 +448,7 @@ impl Pass for DynamicDims {
             for c in combos.into_iter().filter(|c| !full(c)) {
                 let tag: Vec<String> = c.iter().map(|(k, v)| format!("{k}{v}")).collect();
                 let suffix = format!("__{}", tag.join("_").replace('.', "_"));
-                let g = clone_closure(ctx, root, f, &suffix);
+                let g = clone_closure(ctx, f, &suffix);
                 let name = aic::symbol::symbol_name(ctx, g)
                     .unwrap_or_default()
                     .to_string();
@@ -623,7 +623,7 @@ impl Pass for DynamicDims {
 /// A copy of function `f` and of every function it calls (transitively),
 /// each named with `suffix` and placed after its original, the copies'
 /// calls retargeted to the copies: `f`'s copy.
-fn clone_closure(ctx: &mut Context, root: Op, f: Op, suffix: &str) -> Op {
+fn clone_closure(ctx: &mut Context, f: Op, suffix: &str) -> Op {
     let mut closure = vec![f];
     let mut i = 0;
     while i < closure.len() {
@@ -644,7 +644,6 @@ fn clone_closure(ctx: &mut Context, root: Op, f: Op, suffix: &str) -> Op {
         }
         i += 1;
     }
-    let _ = root;
     let u = ctx.uniquer().clone();
     let mut renamed: HashMap<String, String> = HashMap::new();
     let mut copies = Vec::new();
@@ -1036,10 +1035,7 @@ impl Analysis {
         if shlo::Reshape::is(ctx, o) || shlo::Convert::is(ctx, o) {
             return self.sizes(ctx, ctx.operands(o)[0]);
         }
-        let c = shlo::Constant::defining(ctx, v)?;
-        let a = op_attr(ctx, c.op(), "value")?;
-        let t = tensor_of_attr(ctx.uniquer(), a, ctx.value_type(v))?;
-        Some(t.to_i64s().into_iter().map(Dim::fixed).collect())
+        Some(constant_ints(ctx, v)?.into_iter().map(Dim::fixed).collect())
     }
 
     fn op(&mut self, ctx: &Context, o: Op) -> Result<(), Diagnostic> {
@@ -1559,14 +1555,8 @@ impl Analysis {
                     .ok_or_else(|| fail("has a shape aic cannot follow".into()))?,
                 false => from_type(0, &|_| None)?,
             };
-            let d = aic::constraints::int_value(
-                ctx.uniquer(),
-                op_attr(ctx, o, "iota_dimension").ok_or_else(|| fail("has no dimension".into()))?,
-            )
-            .unwrap_or(0) as usize;
             // Padded in each dim, an iota holds the same values inside the
-            // sizes at any bound.
-            let _ = d;
+            // sizes at any bound, along whichever dim it counts.
             (vec![dims], Vec::new(), false)
         } else if self.refine || operands.iter().all(|v| !self.shapes.contains_key(v)) {
             // Refining, or reading no dynamic tensor (a size as a value): an
@@ -1837,7 +1827,7 @@ impl Analysis {
     fn materialize(&mut self, ctx: &mut Context, f: Op, syms: &[String]) -> Result<(), Diagnostic> {
         let block = body(ctx, f).ok_or_else(|| op_error(ctx, f, "a function without a body"))?;
         let u = ctx.uniquer().clone();
-        let i32t = tensor_type(ctx, &[], u.int_type(32));
+        let i32t = u.tensor_type(&[], u.int_type(32));
         let mut attrs = arg_attrs(ctx, f);
         for s in syms {
             let v = ctx.add_block_arg(block, i32t, None);
@@ -1888,7 +1878,7 @@ impl Analysis {
         }
         let block = body(ctx, g).ok_or_else(|| op_error(ctx, g, "a function without a body"))?;
         let u = ctx.uniquer().clone();
-        let i32t = tensor_type(ctx, &[], u.int_type(32));
+        let i32t = u.tensor_type(&[], u.int_type(32));
         let v = if let [s] = dim.syms.as_slice()
             && dim.coef == 1
         {
@@ -1994,7 +1984,7 @@ impl Analysis {
             .type_kind(xt)
             .element_type()
             .ok_or_else(|| op_error(ctx, o, "reduces a value that is not a tensor"))?;
-        let scalar = tensor_type(ctx, &[], elem);
+        let scalar = u.tensor_type(&[], elem);
         let fill = match need.fill {
             Fill::Init(i) => {
                 let init = ctx.operands(o).get(i).copied();
@@ -2048,8 +2038,8 @@ impl Analysis {
             sizes.push(self.dim_value(ctx, g, d)?);
         }
         let shape = shape_of_type(ctx, xt);
-        let i32s = tensor_type(ctx, &shape, u.int_type(32));
-        let i1s = tensor_type(ctx, &shape, u.int_type(1));
+        let i32s = u.tensor_type(&shape, u.int_type(32));
+        let i1s = u.tensor_type(&shape, u.int_type(1));
         let at = InsertPoint::Before(anchor);
         let mut pred: Option<Value> = None;
         for ((k, _), n) in need.dims.iter().zip(sizes) {
@@ -2145,18 +2135,24 @@ fn gather_slice(ctx: &Context, o: Op) -> Option<Vec<(usize, i64)>> {
     )
 }
 
+/// The integers of `v` where a `stablehlo.constant` defines it.
+fn constant_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
+    let c = shlo::Constant::defining(ctx, v)?;
+    let t = tensor_of_attr(
+        ctx.uniquer(),
+        op_attr(ctx, c.op(), "value")?,
+        ctx.value_type(v),
+    )?;
+    Some(t.to_i64s())
+}
+
 /// The integers `v` holds where they are constants: a constant, a splat
 /// of one (`broadcast_in_dim` of a scalar), or a reshape or conversion of
 /// those.
 fn const_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
     let o = ctx.defining_op(v)?;
-    if let Some(c) = shlo::Constant::of(ctx, o) {
-        let t = tensor_of_attr(
-            ctx.uniquer(),
-            op_attr(ctx, c.op(), "value")?,
-            ctx.value_type(v),
-        )?;
-        return Some(t.to_i64s());
+    if let Some(x) = constant_ints(ctx, v) {
+        return Some(x);
     }
     if shlo::Reshape::is(ctx, o) || shlo::Convert::is(ctx, o) {
         return const_ints(ctx, ctx.operands(o)[0]);
@@ -2167,15 +2163,6 @@ fn const_ints(ctx: &Context, v: Value) -> Option<Vec<i64>> {
         return (x.len() == 1).then(|| vec![x[0]; n.max(0) as usize]);
     }
     None
-}
-
-/// A ranked tensor type.
-fn tensor_type(ctx: &Context, shape: &[i64], elem: Type) -> Type {
-    ctx.uniquer().ty(TypeKind::Tensor {
-        shape: shape.iter().copied().collect(),
-        elem,
-        encoding: None,
-    })
 }
 
 /// Builds one op of one result at `at`.

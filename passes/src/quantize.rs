@@ -208,15 +208,6 @@ fn splat(b: &mut Builder<'_>, ty: Type, v: f64) -> Value {
     graph::Constant::build(b, value, ty).result(b.ctx)
 }
 
-/// `ty` (a tensor type) with element type `elem` and shape `shape`.
-fn tensor(u: &aic::ir::Uniquer, shape: &[i64], elem: Type) -> Type {
-    u.ty(TypeKind::Tensor {
-        shape: shape.iter().copied().collect(),
-        elem,
-        encoding: None,
-    })
-}
-
 /// Symmetric int8 of `w` (`[rows, cols]`, row-major) with one scale per
 /// channel along `axis` (0: rows, 1: columns): the i8 values, the scales,
 /// and the largest absolute error of the dequantized weight; `None` if an
@@ -340,15 +331,15 @@ impl Quantize {
         };
         let (qty, qt) = match q {
             Levels::Int(q) => {
-                let qty = tensor(&u, &qshape, u.int_type(8));
+                let qty = u.tensor_type(&qshape, u.int_type(8));
                 (qty, Tensor::from_i64s(&u, qty, q))
             }
             Levels::Fp8(q) => {
-                let qty = tensor(&u, &qshape, u.ty(TypeKind::Float(FloatKind::F8E4M3FN)));
+                let qty = u.tensor_type(&qshape, u.ty(TypeKind::Float(FloatKind::F8E4M3FN)));
                 (qty, Tensor::from_f64s(&u, qty, q))
             }
         };
-        let sty = tensor(&u, &[scales.len() as i64], scale_elem);
+        let sty = u.tensor_type(&[scales.len() as i64], scale_elem);
         let qattr = attr_of_tensor(&u, &qt);
         let sattr = attr_of_tensor(&u, &Tensor::from_f64s(&u, sty, scales.iter().copied()));
         let mut b = Builder::before(ctx, mm.op());
@@ -509,14 +500,14 @@ fn dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized, scheme: Scheme)
     let loc = ctx.op(mm.op()).loc;
     let mut b = Builder::before(ctx, mm.op());
     b.loc = loc;
-    let x32t = tensor(&u, &xs, f32);
+    let x32t = u.tensor_type(&xs, f32);
     let x32 = if xt == x32t {
         x
     } else {
         graph::Cast::build(&mut b, x, x32t).result(b.ctx)
     };
     // s_row = max(max |x_row|, eps) / 127.
-    let rowt = tensor(&u, &row_shape, f32);
+    let rowt = u.tensor_type(&row_shape, f32);
     let ax = graph::Abs::build(&mut b, x32, x32t).result(b.ctx);
     let kind = graph::ReduceKind::Max.attr(&u);
     let axes = u.i64_array(&[kax as i64]);
@@ -545,10 +536,10 @@ fn dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized, scheme: Scheme)
     } else {
         u.ty(TypeKind::Float(FloatKind::F8E4M3FN))
     };
-    let q = graph::Cast::build(&mut b, q, tensor(&u, &xs, q_elem)).result(b.ctx);
+    let q = graph::Cast::build(&mut b, q, u.tensor_type(&xs, q_elem)).result(b.ctx);
     // The integer product, then cast(acc) * s_row * s_col.
     let unit = u.attr(aic::attributes::AttrKind::Unit);
-    let acc_t = tensor(&u, &rs, if scheme.int { u.int_type(32) } else { f32 });
+    let acc_t = u.tensor_type(&rs, if scheme.int { u.int_type(32) } else { f32 });
     let acc = graph::Matmul::build(
         &mut b,
         q,
@@ -558,7 +549,7 @@ fn dynamic(ctx: &mut Context, mm: graph::Matmul, qw: &Quantized, scheme: Scheme)
         acc_t,
     )
     .result(b.ctx);
-    let r32t = tensor(&u, &rs, f32);
+    let r32t = u.tensor_type(&rs, f32);
     let accf = if acc_t == r32t {
         acc
     } else {

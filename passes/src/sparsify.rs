@@ -155,14 +155,6 @@ pub fn compress_2_4(
     })
 }
 
-fn tensor(u: &aic::Uniquer, shape: &[i64], elem: Type) -> Type {
-    u.ty(TypeKind::Tensor {
-        shape: shape.iter().copied().collect(),
-        elem,
-        encoding: None,
-    })
-}
-
 impl Sparsify {
     /// Compress the weight of `mm` if it qualifies; its report line.
     fn weight(
@@ -241,8 +233,8 @@ impl Sparsify {
             tr(&m).iter().map(|x| *x as i64).collect::<Vec<_>>(),
         );
         let stored = [n, k2];
-        let vty = tensor(&u, &stored, elem);
-        let mty = tensor(&u, &stored, i8t);
+        let vty = u.tensor_type(&stored, elem);
+        let mty = u.tensor_type(&stored, i8t);
         let vattr = attr_of_tensor(&u, &Tensor::from_f64s(&u, vty, vals));
         let mattr = attr_of_tensor(&u, &Tensor::from_i64s(&u, mty, meta));
         let out = ctx.result(mm.op(), 0);
@@ -301,9 +293,9 @@ fn expand_one(ctx: &mut Context, sm: graph::SparseMatmul) {
     };
     let kq = k2 / 2;
     let ty = if tb {
-        tensor(&u, &[n, 2 * k2], elem)
+        u.tensor_type(&[n, 2 * k2], elem)
     } else {
-        tensor(&u, &[2 * k2, n], elem)
+        u.tensor_type(&[2 * k2, n], elem)
     };
     let i8t = u.int_type(8);
     let i1t = u.int_type(1);
@@ -318,8 +310,8 @@ fn expand_one(ctx: &mut Context, sm: graph::SparseMatmul) {
     };
     let mut b = Builder::before(ctx, sm.op());
     b.loc = loc;
-    let v = graph::Reshape::build(&mut b, v, tensor(&u, &grouped, elem)).result(b.ctx);
-    let m = graph::Reshape::build(&mut b, m, tensor(&u, &grouped, i8t)).result(b.ctx);
+    let v = graph::Reshape::build(&mut b, v, u.tensor_type(&grouped, elem)).result(b.ctx);
+    let m = graph::Reshape::build(&mut b, m, u.tensor_type(&grouped, i8t)).result(b.ctx);
     let all: Vec<i64> = (0..3).collect();
     let part = |b: &mut Builder<'_>, x: Value, j: i64, e: Type| -> Value {
         let mut start = vec![0i64; 3];
@@ -332,10 +324,10 @@ fn expand_one(ctx: &mut Context, sm: graph::SparseMatmul) {
             u.i64_array(&start),
             u.i64_array(&limit),
             u.i64_array(&[1, 1, 1]),
-            tensor(&u, &one, e),
+            u.tensor_type(&one, e),
         )
         .result(b.ctx);
-        graph::Broadcast::build(b, s, u.i64_array(&all), tensor(&u, &four, e)).result(b.ctx)
+        graph::Broadcast::build(b, s, u.i64_array(&all), u.tensor_type(&four, e)).result(b.ctx)
     };
     let (v0, v1) = (part(&mut b, v, 0, elem), part(&mut b, v, 1, elem));
     let (m0, m1) = (part(&mut b, m, 0, i8t), part(&mut b, m, 1, i8t));
@@ -343,14 +335,14 @@ fn expand_one(ctx: &mut Context, sm: graph::SparseMatmul) {
         value: axis as i128,
         ty: u.int_type(64),
     });
-    let pos = graph::Iota::build(&mut b, dim, tensor(&u, &four, i8t)).result(b.ctx);
-    let fty = tensor(&u, &four, elem);
+    let pos = graph::Iota::build(&mut b, dim, u.tensor_type(&four, i8t)).result(b.ctx);
+    let fty = u.tensor_type(&four, elem);
     let zero = attr_of_tensor(
         &u,
         &Tensor::from_f64s(&u, fty, std::iter::repeat_n(0.0, (4 * kq * n) as usize)),
     );
     let zero = graph::Constant::build(&mut b, zero, fty).result(b.ctx);
-    let bty = tensor(&u, &four, i1t);
+    let bty = u.tensor_type(&four, i1t);
     let eq = ComparisonDirection::Eq.attr(&u);
     let at1 = graph::Compare::build(&mut b, m1, pos, eq, bty).result(b.ctx);
     let at0 = graph::Compare::build(&mut b, m0, pos, eq, bty).result(b.ctx);

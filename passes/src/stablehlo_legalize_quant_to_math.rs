@@ -28,7 +28,7 @@ use aic::interp::{Tensor, attr_of_tensor};
 use aic::ir::{Builder, Context, Op, OpState, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::pass::{Pass, PassInfo, PassOptions};
-use aic::types::{Type, TypeKind};
+use aic::types::Type;
 use aic::verifier::op_error;
 use aic_dialects::quant::UniformQuantized;
 use aic_dialects::{func, stablehlo as shlo};
@@ -70,14 +70,6 @@ fn quant_of(ctx: &Context, t: Type) -> Option<Quant> {
     Some(Quant { q, shape })
 }
 
-fn tensor(ctx: &Context, shape: &[i64], elem: Type) -> Type {
-    ctx.uniquer().ty(TypeKind::Tensor {
-        shape: shape.iter().copied().collect(),
-        elem,
-        encoding: None,
-    })
-}
-
 /// Builds the arithmetic before one op.
 struct Emit<'a> {
     b: Builder<'a>,
@@ -108,10 +100,10 @@ impl Emit<'_> {
         } else {
             values.to_vec()
         };
-        let cty = tensor(self.b.ctx, &cshape, elem);
+        let cty = self.b.ctx.uniquer().tensor_type(&cshape, elem);
         let value = attr_of_tensor(&u, &Tensor::from_f64s(&u, cty, vals));
         let c = self.op(&shlo::CONSTANT, &[], &[("value", Some(value))], cty);
-        let ty = tensor(self.b.ctx, shape, elem);
+        let ty = self.b.ctx.uniquer().tensor_type(shape, elem);
         let dims = u.i64_array(&dims);
         self.op(
             &shlo::BROADCAST_IN_DIM,
@@ -137,7 +129,7 @@ impl Emit<'_> {
 
     /// `(convert(v) - zero_point) * scale`.
     fn dequantize(&mut self, v: Value, q: &Quant) -> Value {
-        let fty = tensor(self.b.ctx, &q.shape, q.q.expressed);
+        let fty = self.b.ctx.uniquer().tensor_type(&q.shape, q.q.expressed);
         let mut f = self.op(&shlo::CONVERT, &[v], &[], fty);
         if let Some(z) = self.zero_points(q) {
             f = self.op(&shlo::SUBTRACT, &[f, z], &[], fty);
@@ -149,7 +141,7 @@ impl Emit<'_> {
     /// `convert(clamp(round_nearest_even(x / scale + zero_point)))` of a
     /// float `x` (of `q`'s expressed type).
     fn quantize(&mut self, x: Value, q: &Quant) -> Value {
-        let fty = tensor(self.b.ctx, &q.shape, q.q.expressed);
+        let fty = self.b.ctx.uniquer().tensor_type(&q.shape, q.q.expressed);
         let x = if self.b.ctx.value_type(x) == fty {
             x
         } else {
@@ -165,7 +157,7 @@ impl Emit<'_> {
         let hi = self.broadcast(&[q.q.range.1 as f64], None, &q.shape, q.q.expressed);
         y = self.op(&shlo::MAXIMUM, &[y, lo], &[], fty);
         y = self.op(&shlo::MINIMUM, &[y, hi], &[], fty);
-        let sty = tensor(self.b.ctx, &q.shape, q.q.storage);
+        let sty = self.b.ctx.uniquer().tensor_type(&q.shape, q.q.storage);
         self.op(&shlo::CONVERT, &[y], &[], sty)
     }
 }
@@ -195,7 +187,7 @@ fn legalize(ctx: &mut Context, f: Op) -> Result<bool, Diagnostic> {
     for a in ctx.block_args(entry).to_vec() {
         if let Some(q) = quant_of(ctx, ctx.value_type(a)) {
             unsigned(ctx, f, &q)?;
-            let st = tensor(ctx, &q.shape, q.q.storage);
+            let st = ctx.uniquer().tensor_type(&q.shape, q.q.storage);
             ctx.set_value_type(a, st);
             held.insert(a, q);
             changed = true;
@@ -251,7 +243,7 @@ fn legalize(ctx: &mut Context, f: Op) -> Result<bool, Diagnostic> {
         {
             for (r, q) in results.iter().zip(out_q) {
                 let q = q.expect("checked");
-                let st = tensor(ctx, &q.shape, q.q.storage);
+                let st = ctx.uniquer().tensor_type(&q.shape, q.q.storage);
                 ctx.set_value_type(*r, st);
                 held.insert(*r, q);
             }
@@ -294,7 +286,7 @@ fn legalize(ctx: &mut Context, f: Op) -> Result<bool, Diagnostic> {
                 .iter()
                 .zip(&out_q)
                 .map(|(r, q)| match q {
-                    Some(q) => tensor(e.b.ctx, &q.shape, q.q.expressed),
+                    Some(q) => e.b.ctx.uniquer().tensor_type(&q.shape, q.q.expressed),
                     None => e.b.ctx.value_type(*r),
                 })
                 .collect();

@@ -133,6 +133,15 @@ impl Uniquer {
     pub fn int_type(&self, width: u32) -> Type {
         self.ty(TypeKind::int(width))
     }
+    /// A ranked tensor type of `shape` and element type `elem`, without an
+    /// encoding.
+    pub fn tensor_type(&self, shape: &[i64], elem: Type) -> Type {
+        self.ty(TypeKind::Tensor {
+            shape: shape.iter().copied().collect(),
+            elem,
+            encoding: None,
+        })
+    }
     /// A function type.
     pub fn function_type(&self, inputs: &[Type], results: &[Type]) -> Type {
         self.ty(TypeKind::Function {

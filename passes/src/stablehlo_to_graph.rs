@@ -907,21 +907,48 @@ static DOT_GENERAL: OpConversion<DotGeneral> =
         let Some((ta, tb)) = matmul_transposes(rw.ctx, d) else {
             return vector_dot(rw, d, operands) || general_dot(rw, d, operands);
         };
-        let unit = rw.ctx.uniquer().attr(AttrKind::Unit);
-        let mut attrs = Vec::new();
-        if ta {
-            attrs.push(("transpose_a", Some(unit)));
-        }
-        if tb {
-            attrs.push(("transpose_b", Some(unit)));
-        }
+        let attrs = transpose_flags(rw.ctx.uniquer(), ta, tb);
         replace(rw, d.op(), &graph::MATMUL, operands, &attrs)
     });
 
-/// A `dot_general` without batch dimensions with a vector operand
-/// (matrix-vector, vector-matrix, or a dot product), contracting one
-/// dimension: the vector reshaped to a matrix of one row or column, a
-/// `graph.matmul`, and its result reshaped to the dot's.
+/// `graph.matmul`'s transpose attributes.
+fn transpose_flags(u: &aic::ir::Uniquer, ta: bool, tb: bool) -> Vec<(&'static str, Option<Attr>)> {
+    let unit = u.attr(AttrKind::Unit);
+    [("transpose_a", ta), ("transpose_b", tb)]
+        .into_iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| (name, Some(unit)))
+        .collect()
+}
+
+/// Replaces the `dot_general` `op` by `graph.matmul(a, b)` (with the
+/// transpose flags) of result type `mm_t`, reshaped to `op`'s result type
+/// where that differs.
+fn matmul_into(
+    rw: &mut ConversionRewriter<'_>,
+    op: Op,
+    (a, b): (Value, Value),
+    (ta, tb): (bool, bool),
+    mm_t: Type,
+) -> bool {
+    let attrs = transpose_flags(rw.ctx.uniquer(), ta, tb);
+    let mm = aic::op_def::build(
+        &mut rw.before(op),
+        &graph::MATMUL,
+        &[&[a, b]],
+        &attrs,
+        &[&[mm_t]],
+    );
+    let mut x = rw.ctx.result(mm, 0);
+    let r = rw.ctx.value_type(rw.ctx.result(op, 0));
+    if mm_t != r {
+        let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
+        x = rw.ctx.result(back, 0);
+    }
+    rw.replace_op(op, &[x]);
+    true
+}
+
 /// A `dot_general`'s dimension numbers and its operands' shapes.
 fn dot_shapes(
     ctx: &Context,
@@ -937,6 +964,10 @@ fn dot_shapes(
     Some((dims, shape(operands[0])?, shape(operands[1])?))
 }
 
+/// A `dot_general` without batch dimensions with a vector operand
+/// (matrix-vector, vector-matrix, or a dot product), contracting one
+/// dimension: the vector reshaped to a matrix of one row or column, a
+/// `graph.matmul`, and its result reshaped to the dot's.
 fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]) -> bool {
     let ctx = &*rw.ctx;
     let Some((dims, ls, rs)) = dot_shapes(ctx, d, operands) else {
@@ -960,20 +991,13 @@ fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]
         return false;
     };
     let u = rw.ctx.uniquer().clone();
-    let tensor = |shape: Vec<i64>, e: Type| {
-        u.ty(TypeKind::Tensor {
-            shape: shape.into_iter().collect(),
-            elem: e,
-            encoding: None,
-        })
-    };
     let elem_of = |v: Value| rw.ctx.type_kind(rw.ctx.value_type(v)).element_type();
     let (Some(le), Some(re)) = (elem_of(operands[0]), elem_of(operands[1])) else {
         return false;
     };
     // lhs as [M, K] (a vector is one row), rhs as [K, N] (a column).
     let (a, ta, m) = if lr == 1 {
-        let t = tensor(vec![1, ls[0]], le);
+        let t = u.tensor_type(&[1, ls[0]], le);
         let v = aic::op_def::build(
             &mut rw.before(op),
             &graph::RESHAPE,
@@ -986,7 +1010,7 @@ fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]
         (operands[0], lc == 0, ls[1 - lc])
     };
     let (b, tb, n) = if rr == 1 {
-        let t = tensor(vec![rs[0], 1], re);
+        let t = u.tensor_type(&[rs[0], 1], re);
         let v = aic::op_def::build(
             &mut rw.before(op),
             &graph::RESHAPE,
@@ -998,27 +1022,7 @@ fn vector_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value]
     } else {
         (operands[1], rc == 1, rs[1 - rc])
     };
-    let unit = u.attr(AttrKind::Unit);
-    let mut attrs = Vec::new();
-    if ta {
-        attrs.push(("transpose_a", Some(unit)));
-    }
-    if tb {
-        attrs.push(("transpose_b", Some(unit)));
-    }
-    let mm_t = tensor(vec![m, n], elem);
-    let mm = aic::op_def::build(
-        &mut rw.before(op),
-        &graph::MATMUL,
-        &[&[a, b]],
-        &attrs,
-        &[&[mm_t]],
-    );
-    let x = rw.ctx.result(mm, 0);
-    let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
-    let res = rw.ctx.result(back, 0);
-    rw.replace_op(op, &[res]);
-    true
+    matmul_into(rw, op, (a, b), (ta, tb), u.tensor_type(&[m, n], elem))
 }
 
 /// Any other `dot_general` (einsum's `bqhd,bkhd->bhqk`: batch dims that do
@@ -1034,7 +1038,6 @@ fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value
         return false;
     };
     let op = d.op();
-    let r = ctx.value_type(ctx.result(op, 0));
     let elem_of = |v: Value| ctx.type_kind(ctx.value_type(v)).element_type();
     let (Some(elem), Some(le), Some(re)) = (
         elem_of(ctx.result(op, 0)),
@@ -1061,13 +1064,6 @@ fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value
         return false;
     }
     let u = rw.ctx.uniquer().clone();
-    let tensor = |shape: Vec<i64>, e: Type| {
-        u.ty(TypeKind::Tensor {
-            shape: shape.into_iter().collect(),
-            elem: e,
-            encoding: None,
-        })
-    };
     // `x` permuted by `perm` and reshaped to `to`, each step only if needed.
     let arrange = |rw: &mut ConversionRewriter<'_>,
                    x: Value,
@@ -1078,7 +1074,7 @@ fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value
         let mut v = x;
         if perm.iter().enumerate().any(|(i, p)| *p != i as i64) {
             let ps: Vec<i64> = perm.iter().map(|p| s[*p as usize]).collect();
-            let t = tensor(ps, e);
+            let t = u.tensor_type(&ps, e);
             let o = aic::op_def::build(
                 &mut rw.before(op),
                 &graph::TRANSPOSE,
@@ -1089,7 +1085,7 @@ fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value
             v = rw.ctx.result(o, 0);
         }
         if rw.ctx.type_kind(rw.ctx.value_type(v)).shape() != Some(to.as_slice()) {
-            let t = tensor(to, e);
+            let t = u.tensor_type(&to, e);
             let o = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[v]], &[], &[&[t]]);
             v = rw.ctx.result(o, 0);
         }
@@ -1138,29 +1134,8 @@ fn general_dot(rw: &mut ConversionRewriter<'_>, d: DotGeneral, operands: &[Value
         with(&batch, &if tb { [n, k] } else { [k, n] }),
         re,
     );
-    let mm_t = tensor(with(&batch, &[m, n]), elem);
-    let unit = u.attr(AttrKind::Unit);
-    let mut attrs = Vec::new();
-    if ta {
-        attrs.push(("transpose_a", Some(unit)));
-    }
-    if tb {
-        attrs.push(("transpose_b", Some(unit)));
-    }
-    let mm = aic::op_def::build(
-        &mut rw.before(op),
-        &graph::MATMUL,
-        &[&[a, b]],
-        &attrs,
-        &[&[mm_t]],
-    );
-    let mut x = rw.ctx.result(mm, 0);
-    if mm_t != r {
-        let back = aic::op_def::build(&mut rw.before(op), &graph::RESHAPE, &[&[x]], &[], &[&[r]]);
-        x = rw.ctx.result(back, 0);
-    }
-    rw.replace_op(op, &[x]);
-    true
+    let mm_t = u.tensor_type(&with(&batch, &[m, n]), elem);
+    matmul_into(rw, op, (a, b), (ta, tb), mm_t)
 }
 
 /// Whether `graph.matmul` expresses `d`, and with which transpose flags.

@@ -132,6 +132,50 @@ struct CudaKernels {
     cuda: &'static Cuda,
 }
 
+impl CudaKernels {
+    /// The module of `binary` on the GPU, loaded at the first CUDA call
+    /// (the function's own plan, `plan`, prepared beside it, whichever of
+    /// the function and its buckets runs first) and kept.
+    fn loaded<'s>(
+        slot: &'s mut Option<Box<CudaKernels>>,
+        binary: &[u8],
+        plan: Option<&Plan>,
+        infos: &[KernelInfo],
+    ) -> Result<&'s mut CudaKernels, String> {
+        if slot.is_none() {
+            let cuda = cuda()?;
+            let module = cuda.load_module(binary).map_err(|e| e.to_string())?;
+            let dp = match plan {
+                Some(p) => {
+                    Some(DevicePlan::new(cuda, &module, p, infos).map_err(|e| e.to_string())?)
+                }
+                None => None,
+            };
+            *slot = Some(Box::new(CudaKernels {
+                plan: dp,
+                buckets: Vec::new(),
+                module,
+                cuda,
+            }));
+        }
+        Ok(slot.as_mut().expect("loaded above"))
+    }
+}
+
+/// Runs `plan` on the host, its launches on `hm`'s JIT-compiled kernels.
+fn run_host_plan(
+    hm: &mut HostModule,
+    plan: &Plan,
+    infos: &[KernelInfo],
+    inputs: &[&[u8]],
+) -> Result<Vec<Vec<u8>>, String> {
+    let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
+        let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
+        hm.run(&k.name, &mut s)
+    };
+    plan.run_host(infos, inputs, &mut launch, &mut |_| {})
+}
+
 thread_local! {
     /// The CUDA driver, opened once per thread that runs a CUDA module (a
     /// module is bound to the thread that loaded it) and kept for the process.
@@ -409,13 +453,7 @@ impl Compiled {
             return self.run_partitioned(inputs);
         }
         match (&mut self.kernels, &self.plan) {
-            (Kernels::Host(hm), Some(plan)) => {
-                let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
-                    let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
-                    hm.run(&k.name, &mut s)
-                };
-                plan.run_host(infos, inputs, &mut launch, &mut |_| {})
-            }
+            (Kernels::Host(hm), Some(plan)) => run_host_plan(hm, plan, infos, inputs),
             (Kernels::Host(hm), None) => {
                 let outs = aic_tools::compile::run_compiled(
                     ctx,
@@ -435,25 +473,7 @@ impl Compiled {
                     .collect())
             }
             (Kernels::Cuda(slot), plan) => {
-                if slot.is_none() {
-                    let cuda = cuda()?;
-                    let module = cuda
-                        .load_module(&self.bundle.binary)
-                        .map_err(|e| e.to_string())?;
-                    let dp = match plan {
-                        Some(p) => Some(
-                            DevicePlan::new(cuda, &module, p, infos).map_err(|e| e.to_string())?,
-                        ),
-                        None => None,
-                    };
-                    *slot = Some(Box::new(CudaKernels {
-                        plan: dp,
-                        buckets: Vec::new(),
-                        module,
-                        cuda,
-                    }));
-                }
-                let ck = slot.as_mut().expect("loaded above");
+                let ck = CudaKernels::loaded(slot, &self.bundle.binary, plan.as_ref(), infos)?;
                 let cu = |e: aic_runtime::CudaError| e.to_string();
                 match &mut ck.plan {
                     Some(dp) => {
@@ -491,26 +511,11 @@ impl Compiled {
         plan.check_inputs(inputs)?;
         let infos = &self.bundle.manifest.kernels;
         match &mut self.kernels {
-            Kernels::Host(hm) => {
-                let mut launch = |k: &KernelInfo, bufs: &mut [Vec<u8>]| {
-                    let mut s: Vec<&mut [u8]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
-                    hm.run(&k.name, &mut s)
-                };
-                plan.run_host(infos, inputs, &mut launch, &mut |_| {})
-            }
+            Kernels::Host(hm) => run_host_plan(hm, plan, infos, inputs),
             Kernels::Cuda(slot) => {
                 let cu = |e: aic_runtime::CudaError| e.to_string();
-                if slot.is_none() {
-                    let cuda = cuda()?;
-                    let module = cuda.load_module(&self.bundle.binary).map_err(cu)?;
-                    *slot = Some(Box::new(CudaKernels {
-                        plan: None,
-                        buckets: Vec::new(),
-                        module,
-                        cuda,
-                    }));
-                }
-                let ck = slot.as_mut().expect("loaded above");
+                let main = self.plan.as_ref();
+                let ck = CudaKernels::loaded(slot, &self.bundle.binary, main, infos)?;
                 if ck.buckets.len() < self.buckets.len() {
                     ck.buckets.resize_with(self.buckets.len(), || None);
                 }

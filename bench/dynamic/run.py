@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
@@ -30,7 +29,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 import torch  # noqa: E402
 import jax  # noqa: E402
 import jax_models as M  # noqa: E402
-from run import bench_jax, draw, load_npy, rel_err, save_npy, to_jax, to_torch  # noqa: E402
+from run import bench_bundle, bench_jax, draw, load_npy, rel_err, to_jax, to_torch  # noqa: E402
 
 
 # Per model: its real size first (the bound), then shorter batches and sequences,
@@ -49,24 +48,12 @@ def specs_at(name, dt, b, s):
 
 
 def aic_run(a, bundle, arrays, work, tag):
+    """aic's median ms, result 0 and the copy (bucket) aic-run ran."""
     d = os.path.join(work, tag)
-    os.makedirs(d, exist_ok=True)
-    ins = []
-    for i, t in enumerate(arrays):
-        p = os.path.join(d, f"arg{i}.npy")
-        save_npy(p, t)
-        ins.append(f"--input={p}")
-    cmd = [a.aic_run, "--target=cuda", f"--bench={a.reps}", "--entry=@main", f"--output-dir={d}/out", *ins, bundle]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    text = r.stdout + r.stderr
-    with open(os.path.join(d, "aic-run.log"), "w") as f:
-        f.write(text)
-    m = re.search(r"median ([0-9.]+) ms a run", text)
-    if r.returncode != 0 or not m:
-        raise RuntimeError(text[-600:])
+    ms, text = bench_bundle(a.aic_run, bundle, arrays, d, a.reps)
     bucket = re.search(r"runs as bucket @(\S+)", text)
     out = load_npy(os.path.join(d, "out", "result0.npy"), arrays[0].dtype)
-    return float(m.group(1)), out, bucket.group(1) if bucket else "(bounds)"
+    return ms, out, bucket.group(1) if bucket else "(bounds)"
 
 
 def main():

@@ -135,30 +135,39 @@ def kernel_count(text):
     return n
 
 
-def run_aic(key, acts, weights, ref, a, work):
-    """aic's median ms and error, or an error row's message."""
+def bench_bundle(aic_run, bundle, arrays, d, reps, save=None, timeout=600):
+    """`aic-run --target=cuda --bench=REPS` of `bundle`'s @main on `arrays`,
+    written as .npy into directory `d` (by `save`, default `save_npy`): the
+    median ms a run and aic-run's output (kept in `d/aic-run.log`; results in
+    `d/out`). A failed run raises RuntimeError with the output's tail."""
     import subprocess
-    bundle = os.path.join(a.aic, key.replace(" ", ".") + ".bundle")
-    if not os.path.exists(bundle):
-        raise FileNotFoundError(bundle)
-    d = os.path.join(work, key.replace(" ", "."))
     os.makedirs(d, exist_ok=True)
     ins = []
-    for i, t in enumerate(list(acts) + list(weights)):
+    for i, t in enumerate(arrays):
         p = os.path.join(d, f"arg{i}.npy")
-        save_npy(p, t)
+        (save or save_npy)(p, t)
         ins.append(f"--input={p}")
-    cmd = [a.aic_run, "--target=cuda", f"--bench={a.aic_reps}", "--entry=@main",
+    cmd = [aic_run, "--target=cuda", f"--bench={reps}", "--entry=@main",
            f"--output-dir={d}/out", *ins, bundle]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     text = r.stdout + r.stderr
     with open(os.path.join(d, "aic-run.log"), "w") as f:
         f.write(text)
     m = re.search(r"median ([0-9.]+) ms a run", text)
     if r.returncode != 0 or not m:
         raise RuntimeError(text[-400:])
+    return float(m.group(1)), text
+
+
+def run_aic(key, acts, weights, ref, a, work):
+    """aic's median ms and error, or an error row's message."""
+    bundle = os.path.join(a.aic, key.replace(" ", ".") + ".bundle")
+    if not os.path.exists(bundle):
+        raise FileNotFoundError(bundle)
+    d = os.path.join(work, key.replace(" ", "."))
+    ms, text = bench_bundle(a.aic_run, bundle, list(acts) + list(weights), d, a.aic_reps)
     out = load_npy(os.path.join(d, "out", "result0.npy"), acts[0].dtype)
-    return float(m.group(1)), rel_err(out.cuda(), ref), text
+    return ms, rel_err(out.cuda(), ref), text
 
 
 def run_one(name, size, dt, compile_, rows, a=None):

@@ -42,8 +42,6 @@ import argparse
 import json
 import math
 import os
-import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -107,25 +105,11 @@ def aic_run(a, name, inputs, out_dtype):
     if not os.path.exists(bundle):
         raise FileNotFoundError(bundle)
     d = os.path.join(a.work, name)
-    os.makedirs(d, exist_ok=True)
-    args = []
-    for i, t in enumerate(inputs):
-        p = os.path.join(d, f"arg{i}.npy")
-        save_npy(p, t)
-        args.append(f"--input={p}")
-    cmd = [a.aic_run, "--target=cuda", f"--bench={a.aic_reps}", "--entry=@main",
-           f"--output-dir={d}/out", *args, bundle]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
-    text = r.stdout + r.stderr
-    with open(os.path.join(d, "aic-run.log"), "w") as f:
-        f.write(text)
-    m = re.search(r"median ([0-9.]+) ms a run", text)
-    if r.returncode != 0 or not m:
-        raise RuntimeError(text[-400:])
+    ms, _ = R.bench_bundle(a.aic_run, bundle, inputs, d, a.aic_reps, save=save_npy, timeout=900)
     out = os.path.join(d, "out", "result0.npy")
     if out_dtype == torch.int32:
-        return float(m.group(1)), load_i32(out).cuda()
-    return float(m.group(1)), R.load_npy(out, out_dtype).cuda()
+        return ms, load_i32(out).cuda()
+    return ms, R.load_npy(out, out_dtype).cuda()
 
 
 def load_i32(path):

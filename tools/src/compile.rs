@@ -169,18 +169,7 @@ pub fn with_dim_buckets(
             default = format!(" default-bound={bucket}");
             continue;
         }
-        if !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-        {
-            return Err(format!("--dim-bounds: bad name '{name}'"));
-        }
-        let bucket = u64::try_from(n)
-            .ok()
-            .and_then(u64::checked_next_power_of_two)
-            .and_then(|b| i64::try_from(b).ok())
-            .ok_or_else(|| format!("--dim-bounds: {name}={n} is too large"))?;
-        items.push(format!("{name}={bucket}"));
+        items.push(format!("{name}={}", bucket_of("--dim-bounds", &name, n)?));
     }
     let rest = pipeline
         .strip_prefix("builtin.module(")
@@ -194,17 +183,7 @@ pub fn with_dim_buckets(
         for (name, n) in
             aic_passes::dynamic_dims::parse_assignments(std::slice::from_ref(b), "--dim-buckets")?
         {
-            if !name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            {
-                return Err(format!("--dim-buckets: bad name '{name}'"));
-            }
-            let bucket = u64::try_from(n)
-                .ok()
-                .and_then(u64::checked_next_power_of_two)
-                .ok_or_else(|| format!("--dim-buckets: {name}={n} is too large"))?;
-            ladder.push(format!("{name}={bucket}"));
+            ladder.push(format!("{name}={}", bucket_of("--dim-buckets", &name, n)?));
         }
     }
     if !ladder.is_empty() {
@@ -214,6 +193,22 @@ pub fn with_dim_buckets(
         "builtin.module(dynamic-dims{{{}}},{rest}",
         opts.trim()
     ))
+}
+
+/// `NAME=N` of `flag` as the pass takes it: N rounded up to a power of two
+/// (the bucket), or an error naming a bad name or a bound too large.
+fn bucket_of(flag: &str, name: &str, n: i64) -> Result<i64, String> {
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+    {
+        return Err(format!("{flag}: bad name '{name}'"));
+    }
+    u64::try_from(n)
+        .ok()
+        .and_then(u64::checked_next_power_of_two)
+        .and_then(|b| i64::try_from(b).ok())
+        .ok_or_else(|| format!("{flag}: {name}={n} is too large"))
 }
 
 /// The NeuronCore generations `--target=nki-sim` and `aic-translate

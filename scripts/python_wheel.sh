@@ -17,7 +17,9 @@ if [ $# -ne 1 ]; then
     echo "usage: $0 OUT_DIR (the folder the wheel is written to)" >&2
     exit 2
 fi
-OUT=$1
+# Absolute: maturin runs from python/, and a relative OUT_DIR means the caller's.
+mkdir -p "$1"
+OUT=$(cd "$1" && pwd)
 cd "$(dirname "$0")/.."
 LLVM=${LLVM_SYS_221_PREFIX:-/usr/lib/llvm-22}
 if [ ! -f "$LLVM/lib/libLLVMCore.a" ]; then

@@ -10,9 +10,9 @@ Writes one JSON object to ``--out`` (and a readable summary to stdout):
   then JAX fixtures whose ``@main`` runs as its plan), the median of
   ``--calls`` calls of the compiled ``aic.Function`` on NumPy arrays, PyTorch
   CPU tensors, JAX arrays on JAX's CPU device, and, where a GPU is there,
-  PyTorch CUDA tensors and JAX GPU arrays taken through host memory (aic's
-  functions take host arrays: a device array raises ``aic.ArgumentError``,
-  recorded as ``device_arrays``), against ``aic-run --bench`` on the bundle
+  PyTorch CUDA tensors and JAX GPU arrays, both as they are (read in place,
+  results left on the GPU: ``torch_cuda``, ``jax_gpu``) and through host
+  memory (``*_via_host``), against ``aic-run --bench`` on the bundle
   the function saves (Rust: on the host, the plan's median run over its arena;
   on CUDA, its median whole call: inputs copied in, the graph replayed,
   results copied back, which is what the Python call does). ``overhead_us`` is
@@ -187,20 +187,24 @@ def check(got, want, what):
             raise RuntimeError(f"{what}: results differ from the expected ones")
 
 
-def array_kinds(gpu):
+def array_kinds(gpu, target):
     """Per kind of array: (how to make the arguments from NumPy ones, how to call,
-    what to wait for), for those installed."""
+    what to wait for), for those installed. On CUDA, device arrays twice: passed
+    as they are (read in place, results on the GPU) and through host memory (a
+    caller copying them out and back)."""
     import numpy as np
 
     kinds = {"numpy": (lambda xs: xs, None, None)}
+    device = gpu and target == "cuda"
     try:
         import torch
 
         kinds["torch_cpu"] = (lambda xs: [torch.from_numpy(x) for x in xs], None, None)
-        if gpu and torch.cuda.is_available():
-            # What a caller with CUDA tensors does today: through host memory.
+        if device and torch.cuda.is_available():
+            cuda = lambda xs: [torch.from_numpy(x).cuda() for x in xs]  # noqa: E731
+            kinds["torch_cuda"] = (cuda, None, lambda r: torch.cuda.synchronize())
             kinds["torch_cuda_via_host"] = (
-                lambda xs: [torch.from_numpy(x).cuda() for x in xs],
+                cuda,
                 lambda f: lambda *a: torch.from_dlpack(f(*[t.cpu() for t in a])).cuda(),
                 lambda r: torch.cuda.synchronize(),
             )
@@ -211,38 +215,24 @@ def array_kinds(gpu):
 
         cpu = jax.devices("cpu")[0]
         kinds["jax_cpu"] = (lambda xs: [jax.device_put(x, cpu) for x in xs], None, None)
-        gpus = [d for d in jax.devices() if d.platform == "gpu"] if gpu else []
+        gpus = [d for d in jax.devices() if d.platform == "gpu"] if device else []
         if gpus:
+            put = lambda xs: [jax.device_put(x, gpus[0]) for x in xs]  # noqa: E731
+            ready = lambda r: jax.block_until_ready(r)  # noqa: E731
+            kinds["jax_gpu"] = (put, None, ready)
             kinds["jax_gpu_via_host"] = (
-                lambda xs: [jax.device_put(x, gpus[0]) for x in xs],
+                put,
                 lambda f: lambda *a: jax.device_put(f(*[np.asarray(t) for t in a]), gpus[0]),
-                lambda r: r.block_until_ready(),
+                ready,
             )
     except Exception:  # noqa: BLE001 - optional
         pass
     return kinds
 
 
-def device_arrays(f, xs):
-    """What passing device arrays directly does (an ArgumentError today)."""
-    seen = {}
-    try:
-        import torch
-
-        if torch.cuda.is_available():
-            try:
-                f(*[torch.from_numpy(x).cuda() for x in xs])
-                seen["torch_cuda"] = "accepted"
-            except Exception as e:  # noqa: BLE001
-                seen["torch_cuda"] = why(e)
-    except Exception:  # noqa: BLE001 - optional
-        pass
-    return seen
-
-
 def calls_for(target, o, aic_run, gpu):
     rows = []
-    kinds = array_kinds(gpu)
+    kinds = array_kinds(gpu, target)
     for name in o.programs.split(","):
         row = {"program": name, "target": target}
         rows.append(row)
@@ -269,13 +259,11 @@ def one(row, name, target, o, aic_run, gpu, kinds, tmp):
         try:
             args = make(ins)
             fn = wrap(f) if wrap else f
-            check(fn(*args) if not wrap else tuple(_np(fn(*args))), want, f"{name} with {kind}")
+            check(tuple(_np(fn(*args))), want, f"{name} with {kind}")
             us[kind] = round(per_call(fn, args, o.calls, sync) * 1e6, 2)
         except Exception as e:  # noqa: BLE001
             us[kind] = why(e)
     row["python_us"] = us
-    if gpu:
-        row["device_arrays"] = device_arrays(f, ins)
     if not aic_run:
         row["rust_error"] = "no aic-run found: give --aic-run (or $AIC_RUN)"
         return

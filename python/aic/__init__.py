@@ -17,9 +17,13 @@ Quick start::
         return jnp.tanh(x @ w)
 
 Arguments are anything that speaks DLPack (``__dlpack__``): NumPy arrays,
-PyTorch CPU tensors, JAX arrays, ... in host memory and C-contiguous, of the
-dtype and shape the function was compiled for; results are NumPy arrays, which
-``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy.
+PyTorch tensors, JAX arrays, CuPy arrays, ... C-contiguous, of the dtype and
+shape the function was compiled for. Host arrays give NumPy results, which
+``torch.from_dlpack`` and ``jax.numpy.from_dlpack`` take without a copy. A
+function compiled for ``target="cuda"`` also takes arrays in CUDA memory
+(PyTorch CUDA tensors, JAX GPU arrays, CuPy arrays) without a copy through the
+host, and then returns its results on the GPU in the same library's type
+(a :class:`DeviceArray` for other producers).
 
 Errors: :class:`CompileError` (the compiler's diagnostics, with file, line and
 column), :class:`ExportError` (JAX could not export the function),
@@ -37,11 +41,12 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _aic
-from ._aic import CompileError, Error, RunError
+from ._aic import CompileError, DeviceArray, Error, RunError
 
 __all__ = [
     "ArgumentError",
     "CompileError",
+    "DeviceArray",
     "Error",
     "ExportError",
     "Function",
@@ -90,6 +95,8 @@ _DTYPES = {
 
 # DLPack device types that are host memory: CPU, CUDA pinned host, ROCm host.
 _HOST_DEVICES = {1, 3, 11}
+# kDLCUDA: a CUDA device's memory, which functions compiled for CUDA read in place.
+_CUDA_DEVICE = 2
 _DEVICE_NAMES = {2: "cuda", 4: "opencl", 7: "vulkan", 8: "metal", 9: "vpi", 10: "rocm", 13: "cuda_managed", 14: "oneapi"}
 
 
@@ -116,23 +123,39 @@ def _result_dtype(elem: str) -> Optional[np.dtype]:
         return None
 
 
+def _dlpack_device(x: Any) -> Optional[Tuple[int, int]]:
+    """The DLPack device of ``x`` (type, ordinal), or None where it has none."""
+    if not hasattr(x, "__dlpack_device__"):
+        return None
+    try:
+        dev, ordinal = x.__dlpack_device__()
+    except Exception:  # noqa: BLE001 - a producer's own failure: let __dlpack__ say
+        return None
+    return int(dev), int(ordinal)
+
+
+def _on_cuda(x: Any) -> bool:
+    """Whether ``x`` lives in CUDA memory (by DLPack)."""
+    if type(x) is np.ndarray:
+        return False
+    dev = _dlpack_device(x)
+    return dev is not None and dev[0] == _CUDA_DEVICE
+
+
 def _host_array(x: Any, what: str) -> np.ndarray:
     """``x`` as a NumPy array in host memory, through DLPack where it is not one."""
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, (bool, int, float, np.generic)):
         return np.asarray(x)
-    if hasattr(x, "__dlpack_device__"):
-        try:
-            dev, ordinal = x.__dlpack_device__()
-        except Exception:  # noqa: BLE001 - a producer's own failure: let __dlpack__ say
-            dev, ordinal = 1, 0
-        if int(dev) not in _HOST_DEVICES:
-            name = _DEVICE_NAMES.get(int(dev), f"DLPack device type {int(dev)}")
-            raise ArgumentError(
-                f"{what} lives on {name}:{ordinal}; aic's compiled functions take arrays in "
-                "host memory (copy it first: tensor.cpu(), jax.device_get(x), ...)"
-            )
+    dev = _dlpack_device(x)
+    if dev is not None and dev[0] not in _HOST_DEVICES:
+        name = _DEVICE_NAMES.get(dev[0], f"DLPack device type {dev[0]}")
+        where = "functions compiled for the host take" if dev[0] == _CUDA_DEVICE else "aic's compiled functions take"
+        raise ArgumentError(
+            f"{what} lives on {name}:{dev[1]}; {where} arrays in host memory "
+            "(copy it first: tensor.cpu(), jax.device_get(x), ...; or compile with target='cuda')"
+        )
     if hasattr(x, "__dlpack__"):
         try:
             return np.from_dlpack(x)
@@ -170,6 +193,44 @@ def _check(a: np.ndarray, elem: str, shape: Sequence[int], what: str) -> np.ndar
             "tensor.contiguous(), ..."
         )
     return a
+
+
+def _torch_stream(t: Any) -> int:
+    """The ``CUstream`` handle PyTorch's work on ``t``'s device goes to now (0:
+    the legacy default stream)."""
+    import torch
+
+    dev = t.get_device()
+    get = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return int(get(dev)) if get is not None else int(torch.cuda.current_stream(dev).cuda_stream)
+
+
+def _torch_capsule(t: Any) -> Any:
+    """A DLPack capsule of PyTorch tensor ``t``, taken without ordering any
+    stream (the caller waits for :func:`_torch_stream` instead)."""
+    import torch.utils.dlpack
+
+    return torch.utils.dlpack.to_dlpack(t)
+
+
+def _like(model: Any, out: "DeviceArray") -> Any:
+    """``out`` as an array of ``model``'s library, without a copy: a PyTorch
+    tensor, a JAX array or a CuPy array; a :class:`DeviceArray` otherwise.
+    ``out`` is ready (the call waited for it), so no stream need wait."""
+    lib = type(model).__module__.split(".")[0]
+    if lib == "torch":
+        import torch
+
+        return torch.from_dlpack(out.__dlpack__())
+    if lib in ("jax", "jaxlib"):
+        import jax.numpy as jnp
+
+        return jnp.from_dlpack(out)
+    if lib == "cupy":
+        import cupy
+
+        return cupy.from_dlpack(out)
+    return out
 
 
 class Function:
@@ -273,13 +334,24 @@ class Function:
         """``args`` as the arrays the native module takes, or :class:`ArgumentError`."""
         return self._arrays(args)[0]
 
-    def _arrays(self, args: Sequence[Any]) -> tuple[list[np.ndarray], list[list[int]]]:
+    def _arrays(self, args: Sequence[Any], on_cuda: Optional[Sequence[bool]] = None) -> tuple[list[Any], list[list[int]]]:
         """The arrays the native module takes and the arguments' shapes; a function
-        of dynamic dimensions takes each size up to its bound."""
+        of dynamic dimensions takes each size up to its bound. Arguments in CUDA
+        memory (``on_cuda``) stay as they are (their dtypes are checked by the
+        native module, through DLPack)."""
         if len(args) != len(self._inputs):
             raise ArgumentError(f"@{self.entry} takes {len(self._inputs)} arguments, {len(args)} given")
         arrays, shapes = [], []
         for i, (x, (dt, shape, raw)) in enumerate(zip(args, self._specs)):
+            if on_cuda is not None and on_cuda[i]:
+                # Sizes (None in `shape`) are checked against the bounds below.
+                got = tuple(int(n) for n in x.shape)
+                if len(got) != len(shape) or any(n is not None and n != m for n, m in zip(shape, got)):
+                    want = self._dynamic[1][i] if self._dynamic is not None else shape
+                    raise ArgumentError(f"argument {i} has shape {got}, the compiled function takes {tuple(want)}")
+                shapes.append(list(got))
+                arrays.append(x)
+                continue
             a = x if type(x) is np.ndarray else _host_array(x, f"argument {i}")
             if self._dynamic is not None:
                 # Sizes (None in `shape`) are checked against the bounds below.
@@ -300,6 +372,10 @@ class Function:
         return arrays, shapes
 
     def __call__(self, *args: Any) -> Any:
+        if self._info["target"] == "cuda":
+            on_cuda = [_on_cuda(x) for x in args]
+            if any(on_cuda):
+                return self._call_device(args, on_cuda)
         arrays, shapes = self._arrays(args)
         if self._unreadable:
             raise RunError(f"@{self.entry} returns element types {[e for e, _ in self._outputs]}, some of which NumPy cannot hold")
@@ -310,6 +386,34 @@ class Function:
             outs = self._owned().run(arrays)
             results = self._results
         arrays = [np.frombuffer(b, dtype=dt).reshape(shape) for b, (dt, shape) in zip(outs, results)]
+        return self._tree(arrays)
+
+    def _call_device(self, args: Sequence[Any], on_cuda: Sequence[bool]) -> Any:
+        """A call with arrays in CUDA memory (``on_cuda``): they are read in
+        place, host arguments uploaded, and the results come back on the GPU as
+        arrays of the first device argument's library (PyTorch, JAX, CuPy;
+        otherwise :class:`DeviceArray`)."""
+        arrays, shapes = self._arrays(args, on_cuda)
+        first = next(a for a, d in zip(arrays, on_cuda) if d)
+        # PyTorch tensors cross as capsules (``to_dlpack``, no stream logic),
+        # with the streams they are written on: its ``__dlpack__(stream=...)``
+        # costs several times the call's own overhead.
+        streams: list[int] = []
+        for i, d in enumerate(on_cuda):
+            if d and type(arrays[i]).__module__ == "torch":
+                s = _torch_stream(arrays[i])
+                if s not in streams:
+                    streams.append(s)
+                arrays[i] = _torch_capsule(arrays[i])
+        try:
+            outs = self._owned().run_device(arrays, list(on_cuda), shapes, streams)
+        except (ValueError, TypeError) as e:
+            raise ArgumentError(str(e)) from e
+        return self._tree([_like(first, o) for o in outs])
+
+    def _tree(self, arrays: list[Any]) -> Any:
+        """The results as the function returns them: its JAX pytree, one array, or
+        a tuple."""
         if self._out_tree is not None:
             import jax
 

@@ -1,7 +1,7 @@
 """Typed stubs of aic's native module (built from python/src/lib.rs by maturin).
 Use the ``aic`` package's wrappers; these are what they call."""
 
-from typing import Optional
+from typing import Any, Optional
 
 class Error(Exception):
     """Any error of aic: the base of CompileError and RunError."""
@@ -11,6 +11,29 @@ class CompileError(Error):
 
 class RunError(Error):
     """A compiled function could not run (no CUDA driver, a kernel failed, ...)."""
+
+class DeviceArray:
+    """A result in CUDA memory that aic allocated. ``torch.from_dlpack``,
+    ``jax.numpy.from_dlpack`` and ``cupy.from_dlpack`` take it without a copy;
+    ``numpy()`` (or ``np.asarray``) copies it to the host."""
+
+    @property
+    def shape(self) -> list[int]: ...
+    @property
+    def elem(self) -> str:
+        """aic's element type (``f16``, ``f32``, ...)."""
+    def __dlpack__(
+        self,
+        *,
+        stream: Optional[int] = None,
+        max_version: Optional[tuple[int, int]] = None,
+        dl_device: Optional[tuple[int, int]] = None,
+        copy: Optional[bool] = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+    def to_bytes(self) -> bytearray: ...
+    def numpy(self) -> Any: ...
+    def __array__(self, dtype: Any = None, copy: Optional[bool] = None) -> Any: ...
 
 class Compiled:
     """A compiled module, ready to run one function. Only the thread that
@@ -45,6 +68,14 @@ class Compiled:
     def run_shaped(self, args: list[object], shapes: list[list[int]]) -> tuple[list[bytearray], list[list[int]]]:
         """Runs a function of dynamic dimensions on buffers of ``shapes``:
         each result's bytes and shape."""
+    def run_device(
+        self, args: list[object], on_device: list[bool], shapes: list[list[int]], streams: list[int] = ...
+    ) -> list[DeviceArray]:
+        """Runs the function on the GPU with each argument where it is: read
+        through DLPack in CUDA memory where ``on_device`` (an object with
+        ``__dlpack__``, or a capsule whose writes are on ``streams``), else a
+        host buffer; the results stay on the GPU. ValueError for an argument
+        it cannot take."""
     def to_bytes(self) -> bytes: ...
     def save(self, path: str) -> None: ...
 

@@ -28,6 +28,8 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes};
 use std::panic::{AssertUnwindSafe, catch_unwind};
+
+mod dlpack;
 use std::sync::Arc;
 
 create_exception!(
@@ -159,6 +161,26 @@ impl CudaKernels {
             }));
         }
         Ok(slot.as_mut().expect("loaded above"))
+    }
+
+    /// The device plan of bucket `k` of `plans` (the function's copies for
+    /// smaller bounds), prepared at its first call.
+    fn bucket(
+        &mut self,
+        k: usize,
+        plans: &[Plan],
+        infos: &[KernelInfo],
+    ) -> Result<&mut DevicePlan<'static>, String> {
+        let plan = plans.get(k).ok_or("no such bucket")?;
+        if self.buckets.len() < plans.len() {
+            self.buckets.resize_with(plans.len(), || None);
+        }
+        if self.buckets[k].is_none() {
+            let dp =
+                DevicePlan::new(self.cuda, &self.module, plan, infos).map_err(|e| e.to_string())?;
+            self.buckets[k] = Some(dp);
+        }
+        Ok(self.buckets[k].as_mut().expect("prepared above"))
     }
 }
 
@@ -516,14 +538,7 @@ impl Compiled {
                 let cu = |e: aic_runtime::CudaError| e.to_string();
                 let main = self.plan.as_ref();
                 let ck = CudaKernels::loaded(slot, &self.bundle.binary, main, infos)?;
-                if ck.buckets.len() < self.buckets.len() {
-                    ck.buckets.resize_with(self.buckets.len(), || None);
-                }
-                if ck.buckets[k].is_none() {
-                    let dp = DevicePlan::new(ck.cuda, &ck.module, plan, infos).map_err(cu)?;
-                    ck.buckets[k] = Some(dp);
-                }
-                let dp = ck.buckets[k].as_mut().expect("prepared above");
+                let dp = ck.bucket(k, &self.buckets, infos)?;
                 dp.upload(inputs, true).map_err(cu)?;
                 dp.run().map_err(cu)?;
                 dp.outputs().map_err(cu)
@@ -682,6 +697,110 @@ impl Compiled {
             outs.iter().map(|o| PyByteArray::new(py, o)).collect(),
             shapes,
         ))
+    }
+
+    /// Runs the function on the CUDA device with its arguments where they
+    /// are: `args[i]` is a device tensor read through DLPack where
+    /// `on_device[i]` (no copy through the host), else a host buffer; the
+    /// results stay on the device, as `DeviceArray`s. A device argument is
+    /// an object with `__dlpack__` (asked to order its writes before the
+    /// legacy default stream, which the call then waits for) or a DLPack
+    /// capsule the caller took, having put the streams its writes are on in
+    /// `streams` (`CUstream` handles; 0: the legacy default stream). `shapes`
+    /// are the arguments' shapes (a function of dynamic dimensions runs the
+    /// bucket they fit). An argument the function cannot take is a
+    /// `ValueError`.
+    #[pyo3(signature = (args, on_device, shapes, streams = Vec::new()))]
+    fn run_device<'py>(
+        &mut self,
+        py: Python<'py>,
+        args: Vec<Bound<'py, PyAny>>,
+        on_device: Vec<bool>,
+        shapes: Vec<Vec<i64>>,
+        streams: Vec<u64>,
+    ) -> PyResult<Vec<Bound<'py, dlpack::DeviceArray>>> {
+        let (outs, out_shapes) = guarded("running a compiled function", || {
+            let run_err = |e: String| RunError::new_err(e);
+            let Some(main) = self.plan.as_ref() else {
+                return Err(RunError::new_err(format!(
+                    "@{} runs partly on the interpreter ({}), which takes host arrays only",
+                    self.entry,
+                    self.unplanned.as_deref().unwrap_or("no plan")
+                )));
+            };
+            if args.len() != on_device.len() || args.len() != shapes.len() {
+                return Err(RunError::new_err("one flag and one shape per argument"));
+            }
+            let Kernels::Cuda(slot) = &mut self.kernels else {
+                return Err(RunError::new_err(format!(
+                    "@{} is compiled for the host: device arrays need target='cuda'",
+                    self.entry
+                )));
+            };
+            let dynamic = main.dynamic.is_some();
+            let k = if dynamic {
+                let name = main.bucket_for(&shapes).map_err(run_err)?;
+                name.and_then(|n| self.buckets.iter().position(|p| p.func == n))
+            } else {
+                None
+            };
+            let infos = &self.bundle.manifest.kernels;
+            let ck = CudaKernels::loaded(slot, &self.bundle.binary, Some(main), infos)
+                .map_err(run_err)?;
+            let dp = match k {
+                Some(k) => ck.bucket(k, &self.buckets, infos).map_err(run_err)?,
+                None => ck
+                    .plan
+                    .as_mut()
+                    .ok_or_else(|| run_err("no device plan".into()))?,
+            };
+            let mut streams = streams;
+            let mut host = Vec::new();
+            let mut borrowed = Vec::new();
+            for (i, (a, dev)) in args.iter().zip(&on_device).enumerate() {
+                if *dev {
+                    let elem = self.inputs.get(i).map_or("", |(e, _)| e.as_str());
+                    let (b, on_default) = dlpack::borrow(a, i, elem, 0)?;
+                    if on_default && !streams.contains(&0) {
+                        streams.push(0);
+                    }
+                    if b.shape != shapes[i] {
+                        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                            "argument {i}: DLPack gives shape {:?}, its .shape says {:?}",
+                            b.shape, shapes[i]
+                        )));
+                    }
+                    borrowed.push((i, b));
+                } else {
+                    host.push((i, Bytes::of(a, i)?));
+                }
+            }
+            let mut placed: Vec<Option<aic_runtime::Arg<'_>>> =
+                (0..args.len()).map(|_| None).collect();
+            for (i, b) in &borrowed {
+                placed[*i] = Some(aic_runtime::Arg::Device(b.ptr));
+            }
+            for (i, b) in &host {
+                placed[*i] = Some(aic_runtime::Arg::Host(b.as_slice()));
+            }
+            let placed: Vec<aic_runtime::Arg<'_>> = placed.into_iter().flatten().collect();
+            // SAFETY: the streams are the producers' own (the caller's word,
+            // or the legacy default stream).
+            unsafe { dp.follow_streams(&streams) }.map_err(|e| RunError::new_err(e.to_string()))?;
+            // SAFETY: each device address is a DLPack tensor of the checked shape
+            // and dtype, kept alive by its capsule (in `borrowed`) until after
+            // the call, which waits for its copies.
+            let r = unsafe { dp.call(&placed, dynamic.then_some(shapes.as_slice())) };
+            drop(borrowed);
+            r.map_err(|e| RunError::new_err(e.to_string()))
+        })?;
+        outs.into_iter()
+            .zip(out_shapes)
+            .zip(&self.outputs)
+            .map(|((b, shape), (elem, _))| {
+                Bound::new(py, dlpack::DeviceArray::new(b, shape, elem.clone(), 0))
+            })
+            .collect()
     }
 
     /// The results' shapes for arguments of `shapes` (checked against the
@@ -923,6 +1042,7 @@ fn _aic(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CompileError", m.py().get_type::<CompileError>())?;
     m.add("RunError", m.py().get_type::<RunError>())?;
     m.add_class::<Compiled>()?;
+    m.add_class::<dlpack::DeviceArray>()?;
     m.add_function(wrap_pyfunction!(compile, m)?)?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(opt, m)?)?;

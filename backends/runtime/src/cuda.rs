@@ -83,6 +83,8 @@ type FnMemcpyHtoDAsync =
     unsafe extern "C" fn(CuDevicePtr, *const c_void, usize, Handle) -> CuResult;
 type FnMemcpyDtoHAsync = unsafe extern "C" fn(*mut c_void, CuDevicePtr, usize, Handle) -> CuResult;
 type FnMemcpyDtoDAsync = unsafe extern "C" fn(CuDevicePtr, CuDevicePtr, usize, Handle) -> CuResult;
+type FnMemsetD8Async = unsafe extern "C" fn(CuDevicePtr, u8, usize, Handle) -> CuResult;
+type FnStreamWaitEvent = unsafe extern "C" fn(Handle, Handle, u32) -> CuResult;
 type FnStreamCreate = unsafe extern "C" fn(*mut Handle, c_uint) -> CuResult;
 type FnHandle = unsafe extern "C" fn(Handle) -> CuResult;
 type FnStreamBeginCapture = unsafe extern "C" fn(Handle, c_int) -> CuResult;
@@ -122,6 +124,8 @@ const CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
 const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
 const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
 const CU_EVENT_DEFAULT: c_uint = 0;
+/// `CU_EVENT_DISABLE_TIMING`: an event only for ordering work.
+const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 const CU_STREAM_NON_BLOCKING: c_uint = 1;
 /// Capture only this thread's work into the graph.
 const CU_STREAM_CAPTURE_MODE_THREAD_LOCAL: c_int = 1;
@@ -228,6 +232,8 @@ struct Api {
     memcpy_htod_async: FnMemcpyHtoDAsync,
     memcpy_dtoh_async: FnMemcpyDtoHAsync,
     memcpy_dtod_async: FnMemcpyDtoDAsync,
+    memset_d8_async: FnMemsetD8Async,
+    stream_wait_event: FnStreamWaitEvent,
     stream_create: FnStreamCreate,
     stream_destroy: FnHandle,
     stream_synchronize: FnHandle,
@@ -325,6 +331,8 @@ impl Cuda {
             memcpy_htod_async: symbol(&library, &["cuMemcpyHtoDAsync_v2"])?,
             memcpy_dtoh_async: symbol(&library, &["cuMemcpyDtoHAsync_v2"])?,
             memcpy_dtod_async: symbol(&library, &["cuMemcpyDtoDAsync_v2"])?,
+            memset_d8_async: symbol(&library, &["cuMemsetD8Async"])?,
+            stream_wait_event: symbol(&library, &["cuStreamWaitEvent"])?,
             stream_create: symbol(&library, &["cuStreamCreate"])?,
             stream_destroy: symbol(&library, &["cuStreamDestroy_v2", "cuStreamDestroy"])?,
             stream_synchronize: symbol(&library, &["cuStreamSynchronize"])?,
@@ -757,6 +765,25 @@ impl Cuda {
         })
     }
 
+    /// Sets `bytes` device bytes at `ptr` to zero in stream order.
+    ///
+    /// # Safety
+    /// `ptr` must start `bytes` bytes of live device memory.
+    pub(crate) unsafe fn zero_async(
+        &self,
+        ptr: CuDevicePtr,
+        bytes: u64,
+        stream: &Stream<'_>,
+    ) -> Result<(), CudaError> {
+        if bytes == 0 {
+            return Ok(());
+        }
+        // SAFETY: the caller guarantees the range.
+        self.check("cuMemsetD8Async", unsafe {
+            (self.api.memset_d8_async)(ptr, 0, bytes as usize, stream.0)
+        })
+    }
+
     /// Starts capturing `stream`'s work into a graph instead of running it.
     pub(crate) fn begin_capture(&self, stream: &Stream<'_>) -> Result<(), CudaError> {
         // SAFETY: the stream is live.
@@ -933,12 +960,43 @@ impl Cuda {
 
     /// A new event, destroyed when the guard drops.
     pub(crate) fn event(&self) -> Result<Event<'_>, CudaError> {
+        self.event_with(CU_EVENT_DEFAULT)
+    }
+
+    fn event_with(&self, flags: u32) -> Result<Event<'_>, CudaError> {
         let mut event: Handle = std::ptr::null_mut();
         // SAFETY: `event` is a live out-pointer.
         self.check("cuEventCreate", unsafe {
-            (self.api.event_create)(&mut event, CU_EVENT_DEFAULT)
+            (self.api.event_create)(&mut event, flags)
         })?;
         Ok(Event(event, self))
+    }
+
+    /// An event for ordering streams only (no timing, which makes it cheaper).
+    pub(crate) fn order_event(&self) -> Result<Event<'_>, CudaError> {
+        self.event_with(CU_EVENT_DISABLE_TIMING)
+    }
+
+    /// Makes `stream`'s later work wait for the work enqueued so far on
+    /// `other` (a `CUstream` handle of this context; 0: the legacy default
+    /// stream), through `event`, recorded there, without blocking the host.
+    ///
+    /// # Safety
+    /// `other` must be 0 or a live stream of this context.
+    pub(crate) unsafe fn follow_stream(
+        &self,
+        stream: &Stream<'_>,
+        other: u64,
+        event: &Event<'_>,
+    ) -> Result<(), CudaError> {
+        // SAFETY: the event and stream are live; the caller vouches for `other`.
+        self.check("cuEventRecord", unsafe {
+            (self.api.event_record)(event.0, other as Handle)
+        })?;
+        // SAFETY: as above.
+        self.check("cuStreamWaitEvent", unsafe {
+            (self.api.stream_wait_event)(stream.0, event.0, 0)
+        })
     }
 }
 

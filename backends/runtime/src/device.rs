@@ -33,6 +33,17 @@ pub struct DevicePlan<'c> {
     nodes: Vec<Node<'c>>,
     /// Whether a run has captured the graphs (of the segments it reached).
     captured: bool,
+    /// The event [`DevicePlan::follow_streams`] orders with, made at
+    /// its first use.
+    order: Option<Event<'c>>,
+}
+
+/// One argument of [`DevicePlan::call`]: bytes in host memory, or the
+/// device address of another library's buffer (a DLPack tensor's data),
+/// borrowed for the call.
+pub enum Arg<'a> {
+    Host(&'a [u8]),
+    Device(u64),
 }
 
 /// A plan's steps as one device runs them.
@@ -259,6 +270,7 @@ impl<'c> DevicePlan<'c> {
             launches,
             nodes,
             captured: false,
+            order: None,
         })
     }
 
@@ -415,6 +427,166 @@ impl<'c> DevicePlan<'c> {
         }
         self.cuda.sync(&self.stream)?;
         Ok(outs)
+    }
+
+    /// Makes the plan's next work wait for what is enqueued so far on each
+    /// of `streams` (`CUstream` handles of this context; 0: the legacy
+    /// default stream), without blocking the host: how a caller orders the
+    /// writes of the arrays it passes to [`DevicePlan::call`] before the
+    /// call reads them.
+    ///
+    /// # Safety
+    /// Each handle must be 0 or a live stream of this context.
+    pub unsafe fn follow_streams(&mut self, streams: &[u64]) -> Result<(), CudaError> {
+        if self.order.is_none() {
+            self.order = Some(self.cuda.order_event()?);
+        }
+        let event = self.order.as_ref().expect("made above");
+        for s in streams {
+            // SAFETY: the caller vouches for the handle.
+            unsafe { self.cuda.follow_stream(&self.stream, *s, event)? };
+        }
+        Ok(())
+    }
+
+    /// Runs the plan on `args` where they already are, and returns each
+    /// result in a device buffer of its own (with its shape), all in one
+    /// pass over the plan's stream: the arguments copied into the arena
+    /// (host ones uploaded, device ones copied device to device), the
+    /// graph replayed, the results copied out, then one wait.
+    ///
+    /// `shapes` binds a plan of dynamic dimensions ([`Plan::bind`]): each
+    /// argument is placed in its buffer's corner by [`Plan::input_runs`]
+    /// (over zeros where it is smaller), the size inputs are appended, and
+    /// each result is cut to its shape by [`crate::plan::Binding::output_runs`].
+    /// `None` runs a static plan, whose host arguments must be exactly
+    /// their buffers' bytes.
+    ///
+    /// # Safety
+    /// Each [`Arg::Device`] address must start the argument's bytes (at
+    /// its shape) of live device memory this context can read, left
+    /// unwritten until the call returns.
+    pub unsafe fn call(
+        &mut self,
+        args: &[Arg<'_>],
+        shapes: Option<&[Vec<i64>]>,
+    ) -> Result<(Vec<DeviceBuffer<'c>>, Vec<Vec<i64>>), CudaError> {
+        let inv = CudaError::Invalid;
+        let binding = shapes.map(|s| self.plan.bind(s)).transpose().map_err(inv)?;
+        let sizes = match &binding {
+            Some(b) => self.plan.size_inputs(b).map_err(inv)?,
+            None => Vec::new(),
+        };
+        if args.len() + sizes.len() != self.plan.inputs.len() {
+            return Err(CudaError::Invalid(format!(
+                "@{} takes {} arguments, {} given",
+                self.plan.func,
+                self.plan.inputs.len() - sizes.len(),
+                args.len()
+            )));
+        }
+        let mut placed = Vec::with_capacity(args.len());
+        for (i, arg) in args.iter().enumerate() {
+            let buf = &self.plan.buffers[self.plan.inputs[i] as usize];
+            let runs = match (&binding, shapes) {
+                (Some(b), Some(s)) => self.plan.input_runs(b, i, &s[i]).map_err(inv)?,
+                _ => vec![(0, 0, buf.bytes as usize)],
+            };
+            let needed = runs.iter().map(|(s, _, n)| s + n).max().unwrap_or(0);
+            if let Arg::Host(data) = arg
+                && data.len() < needed
+            {
+                return Err(CudaError::Invalid(format!(
+                    "argument {i} of @{} is {} bytes, {needed} needed",
+                    self.plan.func,
+                    data.len()
+                )));
+            }
+            placed.push((buf.offset, buf.bytes, runs));
+        }
+        let base = self.arena.device_ptr();
+        let mut outs = Vec::with_capacity(self.plan.outputs.len());
+        let mut out_shapes = Vec::with_capacity(self.plan.outputs.len());
+        for (o, b) in self.plan.outputs.iter().enumerate() {
+            let buf = &self.plan.buffers[*b as usize];
+            let (shape, bytes, runs) = match &binding {
+                Some(bd) => (
+                    bd.output_shapes[o].clone(),
+                    bd.output_bytes[o],
+                    bd.output_runs(o),
+                ),
+                None => (
+                    buf.shape.clone(),
+                    buf.bytes,
+                    vec![(0, 0, buf.bytes as usize)],
+                ),
+            };
+            outs.push((self.cuda.alloc(bytes)?, buf.offset, runs));
+            out_shapes.push(shape);
+        }
+        // Everything below is enqueued; the wait at the end runs even after an
+        // error, so no copy outlives the host bytes it reads.
+        let enqueued = (|| -> Result<(), CudaError> {
+            for (arg, (offset, bytes, runs)) in args.iter().zip(&placed) {
+                let dst = base + offset;
+                let whole = runs.len() == 1 && runs[0] == (0, 0, *bytes as usize);
+                if !whole {
+                    // SAFETY: validate checked the buffer lies in the arena.
+                    unsafe { self.cuda.zero_async(dst, *bytes, &self.stream)? };
+                }
+                for &(s, g, len) in runs {
+                    match arg {
+                        // SAFETY: the run lies in the buffer (input_runs) and in
+                        // `data` (checked above); the wait below outlives it.
+                        Arg::Host(data) => unsafe {
+                            self.cuda.upload_async(
+                                dst + g as u64,
+                                &data[s..s + len],
+                                &self.stream,
+                            )?
+                        },
+                        // SAFETY: the caller vouches for the source range.
+                        Arg::Device(src) => unsafe {
+                            self.cuda.copy_async(
+                                dst + g as u64,
+                                src + s as u64,
+                                len as u64,
+                                &self.stream,
+                            )?
+                        },
+                    }
+                }
+            }
+            for (n, b) in sizes.iter().zip(&self.plan.inputs[args.len()..]) {
+                let dst = base + self.plan.buffers[*b as usize].offset;
+                // SAFETY: size_inputs checked the buffer is 4 bytes; `sizes`
+                // outlives the wait below.
+                unsafe { self.cuda.upload_async(dst, n, &self.stream)? };
+            }
+            self.replay()?;
+            for (out, offset, runs) in &outs {
+                for &(s, b, len) in runs {
+                    // SAFETY: the run lies in the result's buffer (in the
+                    // arena) and in `out`, which was allocated for it.
+                    unsafe {
+                        self.cuda.copy_async(
+                            out.device_ptr() + s as u64,
+                            base + offset + b as u64,
+                            len as u64,
+                            &self.stream,
+                        )?
+                    };
+                }
+            }
+            Ok(())
+        })();
+        let waited = self
+            .cuda
+            .sync(&self.stream)
+            .map_err(|e| with_func(e, &self.plan.func));
+        enqueued?;
+        waited?;
+        Ok((outs.into_iter().map(|(b, ..)| b).collect(), out_shapes))
     }
 
     /// Times the plan: `warmup` untimed replays, then `reps` replays each between two

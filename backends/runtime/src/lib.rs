@@ -19,7 +19,7 @@ pub use bundle::{
     Bundle, BundleError, KernelInfo, Launch, MANIFEST_VERSION, Manifest, Param, TensorMapInfo,
 };
 pub use cuda::{Cuda, CudaError, DeviceBuffer, Module};
-pub use device::{DevicePlan, Timings};
+pub use device::{Arg, DevicePlan, Timings};
 pub use multi::{MultiDevicePlan, MultiError, MultiTimings};
 pub use nccl::{Nccl, NcclError};
 pub use plan::{FuncPlan, Plan};

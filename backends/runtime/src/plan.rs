@@ -353,31 +353,39 @@ fn corner_rows(small: &[i64], big: &[i64], elem: u64, f: &mut dyn FnMut(usize, u
     }
 }
 
+/// Where a tensor's bytes lie in a larger buffer: each run's byte offset in
+/// the tensor, byte offset in the buffer, and bytes.
+pub type Runs = Vec<(usize, usize, usize)>;
+
 impl Binding {
+    /// Where result `o` lies in its buffer at these sizes: the rows of its
+    /// corner, or one run at the front (packed).
+    pub fn output_runs(&self, o: usize) -> Runs {
+        let n = self.output_bytes.get(o).copied().unwrap_or(0) as usize;
+        match self.output_buffers.get(o) {
+            Some((big, elem)) if self.in_place => {
+                let mut runs = Vec::new();
+                corner_rows(&self.output_shapes[o], big, *elem, &mut |s, b, len| {
+                    runs.push((s, b, len))
+                });
+                runs
+            }
+            _ => vec![(0, 0, n)],
+        }
+    }
+
     /// The results of a run on padded arguments ([`Plan::pad_inputs`]) cut
     /// to their shapes: each result's corner of its buffer, or its front.
     pub fn trim_outputs(&self, outs: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
-        if !self.in_place {
-            return outs
-                .into_iter()
-                .zip(&self.output_bytes)
-                .map(|(mut o, n)| {
-                    o.truncate(*n as usize);
-                    o
-                })
-                .collect();
-        }
         outs.into_iter()
-            .zip(&self.output_shapes)
-            .zip(&self.output_buffers)
-            .map(|((o, shape), (big, elem))| {
-                let n: i64 = shape.iter().product();
-                let mut out = vec![0u8; (n.max(0) as u64 * elem) as usize];
-                corner_rows(shape, big, *elem, &mut |s, b, len| {
-                    if let (Some(dst), Some(src)) = (out.get_mut(s..s + len), o.get(b..b + len)) {
+            .enumerate()
+            .map(|(o, big)| {
+                let mut out = vec![0u8; self.output_bytes[o] as usize];
+                for (s, b, len) in self.output_runs(o) {
+                    if let (Some(dst), Some(src)) = (out.get_mut(s..s + len), big.get(b..b + len)) {
                         dst.copy_from_slice(src);
                     }
-                });
+                }
                 out
             })
             .collect()
@@ -1164,12 +1172,60 @@ impl Plan {
             .map(|(f, _)| f.as_str()))
     }
 
+    /// Where argument `i` of a call bound as `b` (its shape `shape`) lies in
+    /// its buffer: the rows of the buffer's corner, or one run at the front
+    /// (packed); an error where the shape does not fit the buffer.
+    pub fn input_runs(&self, b: &Binding, i: usize, shape: &[i64]) -> Result<Runs, String> {
+        let buf = self
+            .inputs
+            .get(i)
+            .ok_or_else(|| format!("@{} has no argument {i}", self.func))?;
+        let big = &self.buffers[*buf as usize];
+        if big.shape.len() != shape.len() || shape.iter().zip(&big.shape).any(|(s, g)| s > g) {
+            return Err(format!(
+                "argument {i} of @{}: shape {shape:?} does not fit its buffer {:?}",
+                self.func, big.shape
+            ));
+        }
+        if !b.in_place {
+            return Ok(vec![(0, 0, b.input_bytes[i] as usize)]);
+        }
+        let mut runs = Vec::new();
+        corner_rows(
+            shape,
+            &big.shape,
+            self.elem_bytes(*buf),
+            &mut |s, g, len| runs.push((s, g, len)),
+        );
+        Ok(runs)
+    }
+
+    /// The values of the size inputs of a call bound as `b`, one `i32`
+    /// each, checked against the plan's trailing size inputs.
+    pub fn size_inputs(&self, b: &Binding) -> Result<Vec<[u8; 4]>, String> {
+        let sized = &self.inputs[self.inputs.len().saturating_sub(b.size_inputs.len())..];
+        if sized.len() != b.size_inputs.len() {
+            return Err(format!("@{}: the size inputs do not match", self.func));
+        }
+        b.size_inputs
+            .iter()
+            .zip(sized)
+            .map(|(n, buf)| {
+                if self.buffers[*buf as usize].bytes != 4 {
+                    return Err(format!("@{}: a size input is not one i32", self.func));
+                }
+                Ok(n.to_le_bytes())
+            })
+            .collect()
+    }
+
     /// The arguments of a call at `shapes` (see [`Plan::bind`]) as the
     /// plan's buffers take them: each copied into the corner of a zeroed
     /// buffer of its bounds' shape, then the size inputs; with the binding,
     /// whose [`Binding::trim_outputs`] cuts the results back to their
     /// shapes. Any runner of the plan (host or device) runs the padded
-    /// arguments.
+    /// arguments; [`crate::DevicePlan::call`] places them on the device
+    /// itself, by the same runs.
     pub fn pad_inputs(
         &self,
         inputs: &[&[u8]],
@@ -1184,13 +1240,8 @@ impl Plan {
                 shapes.len()
             ));
         }
-        let mut padded = Vec::with_capacity(inputs.len());
-        for (i, ((data, n), buf)) in inputs
-            .iter()
-            .zip(&b.input_bytes)
-            .zip(&self.inputs)
-            .enumerate()
-        {
+        let mut padded = Vec::with_capacity(inputs.len() + b.size_inputs.len());
+        for (i, (data, n)) in inputs.iter().zip(&b.input_bytes).enumerate() {
             if data.len() as u64 != *n {
                 return Err(format!(
                     "argument {i} of @{} is {n} bytes at shape {:?}, {} given",
@@ -1199,38 +1250,15 @@ impl Plan {
                     data.len()
                 ));
             }
-            let big = &self.buffers[*buf as usize];
-            if big.shape.len() != shapes[i].len()
-                || shapes[i].iter().zip(&big.shape).any(|(s, g)| s > g)
-            {
-                return Err(format!(
-                    "argument {i} of @{}: shape {:?} does not fit its buffer {:?}",
-                    self.func, shapes[i], big.shape
-                ));
-            }
-            let mut v = vec![0u8; big.bytes as usize];
-            if b.in_place {
-                let elem = self.elem_bytes(*buf);
-                corner_rows(&shapes[i], &big.shape, elem, &mut |s, g, len| {
-                    if let (Some(dst), Some(src)) = (v.get_mut(g..g + len), data.get(s..s + len)) {
-                        dst.copy_from_slice(src);
-                    }
-                });
-            } else {
-                v[..data.len()].copy_from_slice(data);
+            let mut v = vec![0u8; self.buffers[self.inputs[i] as usize].bytes as usize];
+            for (s, g, len) in self.input_runs(&b, i, &shapes[i])? {
+                if let (Some(dst), Some(src)) = (v.get_mut(g..g + len), data.get(s..s + len)) {
+                    dst.copy_from_slice(src);
+                }
             }
             padded.push(v);
         }
-        let sized = &self.inputs[inputs.len()..];
-        if sized.len() != b.size_inputs.len() {
-            return Err(format!("@{}: the size inputs do not match", self.func));
-        }
-        for (n, buf) in b.size_inputs.iter().zip(sized) {
-            if self.buffers[*buf as usize].bytes != 4 {
-                return Err(format!("@{}: a size input is not one i32", self.func));
-            }
-            padded.push(n.to_le_bytes().to_vec());
-        }
+        padded.extend(self.size_inputs(&b)?.iter().map(|n| n.to_vec()));
         Ok((padded, b))
     }
 
@@ -1647,6 +1675,14 @@ mod tests {
         assert_eq!(padded[1], 3i32.to_le_bytes());
         assert_eq!(padded[2], 5i32.to_le_bytes());
         assert_eq!(b.size_inputs, vec![3, 5]);
+        // What a device call copies: one run per row of the corner (3 x 2 rows
+        // of 5 floats, each at its row of 8 in the buffer), a result's rows back.
+        let runs = p.input_runs(&b, 0, &[3, 2, 5]).unwrap();
+        assert_eq!(runs.len(), 6);
+        assert_eq!(runs[0], (0, 0, 20));
+        assert_eq!(runs[5], (5 * 20, (2 * 2 + 1) * 32, 20));
+        assert!(p.input_runs(&b, 0, &[3, 2, 9]).is_err());
+        assert_eq!(b.output_runs(0)[2], (2 * 20, 2 * 32, 20));
         // A result [b, s] read from the corner of its [4, 8] buffer.
         let y: Vec<u8> = (0..32).flat_map(|e| (e as f32).to_le_bytes()).collect();
         let out = b.trim_outputs(vec![y]);

@@ -286,7 +286,7 @@ class Function:
 
     @property
     def target(self) -> str:
-        """``host`` or ``cuda``."""
+        """``host``, ``cuda``, ``amdgpu`` or ``nki-sim``."""
         return self._info["target"]
 
     @property
@@ -309,6 +309,13 @@ class Function:
     def host_ir(self) -> str:
         """The compiled module's host program (MLIR text)."""
         return self._info["host_ir"]
+
+    @property
+    def nki_model(self) -> Optional[str]:
+        """For ``target="nki-sim"``: the cost model's schedule of one run on the
+        NeuronCore compiled for (modelled time per engine and kernel, what
+        ``aic-run --target=nki-sim`` prints); None for other targets."""
+        return self._owned().nki_model
 
     def _owned(self) -> "_aic.Compiled":
         """The native module, which only the thread that made it may use (LLVM's
@@ -500,8 +507,14 @@ def compile(
     ``source`` is MLIR text (StableHLO as JAX exports it, or any level of aic's
     lowering), a path to such a file, or a JAX-traceable Python function, which
     is exported with ``example_args`` (arrays or ``jax.ShapeDtypeStruct``s) first.
-    ``target``: ``"host"`` (LLVM JIT on this CPU) or ``"cuda"`` (PTX in a bundle,
-    run through the CUDA driver at the first call; ``arch`` such as ``"sm_90a"``).
+    ``target``: ``"host"`` (LLVM JIT on this CPU), ``"cuda"`` (PTX in a bundle,
+    run through the CUDA driver at the first call; ``arch`` such as ``"sm_90a"``),
+    ``"amdgpu"`` (an HSACO code object for ``arch`` ``"gfx942"`` or
+    ``"gfx90a"``, saved for a HIP host: aic's runtime drives no AMD GPU, so
+    calling it raises :class:`RunError`) or ``"nki-sim"`` (NKI kernels for
+    AWS Trainium, ``arch`` ``"trn1"`` or ``"trn2"``, run on aic's NeuronCore
+    simulator; :attr:`Function.nki_model` is the cost model's schedule and the
+    bundle holds the NKI Python).
     ``tuning``: a JSON tuning cache written by ``aic-tune``. ``entry``: the
     function to run (default ``main``, or the only public one).
     ``in_shardings``/``out_shardings`` (a JAX function only): ``NamedSharding``s

@@ -55,6 +55,9 @@ class Compiled:
     def unplanned(self) -> Optional[str]: ...
     @property
     def host_ir(self) -> str: ...
+    @property
+    def nki_model(self) -> Optional[str]:
+        """For target nki-sim, the cost model's schedule; else None."""
     def run(self, args: list[object]) -> list[bytearray]:
         """Runs the function on one C-contiguous buffer per argument (exactly
         its bytes) and returns each result's bytes."""

@@ -65,15 +65,59 @@ fn guarded<T>(what: &str, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     })
 }
 
-/// The LLVM target a Python target names.
-fn llvm_target(target: &str) -> PyResult<&'static str> {
+/// The bundle target a Python target names: an LLVM target (`host`,
+/// `nvptx`, `amdgpu`), or `nki-sim` (NKI kernels on aic's NeuronCore
+/// simulator).
+fn bundle_target(target: &str) -> PyResult<&'static str> {
     match target {
         "host" => Ok("host"),
         "cuda" => Ok("nvptx"),
+        "amdgpu" => Ok("amdgpu"),
+        "nki-sim" => Ok("nki-sim"),
         t => Err(CompileError::new_err(format!(
-            "unsupported target '{t}': expected 'host' or 'cuda'"
+            "unsupported target '{t}': expected 'host', 'cuda', 'amdgpu' or 'nki-sim'"
         ))),
     }
+}
+
+/// The bundle of `text` compiled for NKI (`--arch` trn1 or trn2) and run on
+/// the simulator: its host program holds the `nki.kernel`s themselves (the
+/// nki dialect's semantics are the simulator), its binary the NKI Python
+/// that `aic-translate --target=nki` writes; no plans, no LLVM kernels.
+fn nki_bundle(
+    name: &str,
+    text: String,
+    arch: Option<&str>,
+    tuning: Option<&str>,
+) -> Result<(Bundle, (Context, Op)), String> {
+    let arch = arch.unwrap_or("trn1");
+    if arch != "trn1" && arch != "trn2" {
+        return Err(format!(
+            "unsupported arch '{arch}' for target 'nki-sim': expected trn1 or trn2"
+        ));
+    }
+    let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+    let m = parse(&mut ctx, name, text.clone())?;
+    let pipeline = aic_tools::compile::nki_pipeline(Some(arch), tuning)?;
+    aic_tools::compile::run_pipeline(&mut ctx, m, &pipeline)?;
+    let python =
+        aic_tools::nki_python::emit(&ctx, m).map_err(|d| aic_tools::compile::located(&ctx, &d))?;
+    let host = aic::op_printer::print_op(&ctx, m, aic::op_printer::PrintOptions::default());
+    let manifest = aic_runtime::bundle::Manifest {
+        version: aic_runtime::bundle::MANIFEST_VERSION,
+        target: "nki-sim".into(),
+        arch: arch.into(),
+        kernels: Vec::new(),
+        host,
+        launches: Vec::new(),
+        source: text,
+        plans: Vec::new(),
+    };
+    let bundle = Bundle {
+        manifest,
+        binary: python.into_bytes(),
+    };
+    Ok((bundle, (ctx, m)))
 }
 
 /// Parses and verifies `text` as module `name`.
@@ -122,6 +166,12 @@ enum Kernels {
     /// PTX on the GPU, loaded at the first call (so that compiling for CUDA needs
     /// no GPU); boxed, as a loaded plan is several times a host module's size.
     Cuda(Option<Box<CudaKernels>>),
+    /// An AMD GPU code object: compiled and saved, run nowhere (aic's runtime
+    /// drives no AMD GPU).
+    Amdgpu,
+    /// NKI kernels, run by the nki dialect's semantics (the simulator) in the
+    /// interpreter, with the cost model's schedule for this architecture.
+    NkiSim(aic_dialects::nki::Arch),
 }
 
 /// The GPU side of a module: fields drop in order, the plan's arena and graph
@@ -305,9 +355,11 @@ impl Compiled {
         let target = match bundle.manifest.target.as_str() {
             "host" => "host",
             "nvptx" => "cuda",
+            "amdgpu" => "amdgpu",
+            "nki-sim" => "nki-sim",
             t => {
                 return Err(format!(
-                    "the bundle is for target '{t}': aic's Python package runs host and nvptx bundles"
+                    "the bundle is for target '{t}': aic's Python package loads host, nvptx, amdgpu and nki-sim bundles"
                 ));
             }
         };
@@ -370,6 +422,11 @@ impl Compiled {
         };
         let kernels = match target {
             "host" => Kernels::Host(HostModule::new(&ctx, m)?),
+            "amdgpu" => Kernels::Amdgpu,
+            "nki-sim" if bundle.manifest.arch == "trn2" => {
+                Kernels::NkiSim(aic_dialects::nki::Arch::Trn2)
+            }
+            "nki-sim" => Kernels::NkiSim(aic_dialects::nki::Arch::Trn1),
             _ => Kernels::Cuda(None),
         };
         let mut buckets = Vec::new();
@@ -445,6 +502,12 @@ impl Compiled {
                 let (per_device, ids) = aic_tools::compile::split_for_devices(ctx, func, &ts)?;
                 aic_tools::compile::run_on_mesh(ctx, func, &mesh.plan, &per_device, &ids)?
             }
+            Kernels::Amdgpu | Kernels::NkiSim(_) => {
+                return Err(format!(
+                    "@{} is partitioned for several devices, which the {} target does not run",
+                    self.entry, self.target
+                ));
+            }
         };
         Ok(outs
             .iter()
@@ -471,6 +534,21 @@ impl Compiled {
                 .unwrap_or_default();
             tensors_of(ctx, &tys, &self.inputs, inputs)
         };
+        match self.kernels {
+            Kernels::Amdgpu => return Err(amdgpu_cannot_run(&self.entry)),
+            // The NKI kernels run by their dialect's semantics, in the
+            // interpreter that runs the host program around them.
+            Kernels::NkiSim(_) if !self.partitioned() => {
+                let outs = aic::interp::Interp::new(ctx)
+                    .call(func, tensors()?)
+                    .map_err(|e| interp_error(ctx, e))?;
+                return Ok(outs
+                    .iter()
+                    .map(|t| aic_tools::compile::to_bytes(ctx, t))
+                    .collect());
+            }
+            _ => {}
+        }
         if self.plan.as_ref().is_some_and(|p| p.devices > 1) || self.partitioned() {
             return self.run_partitioned(inputs);
         }
@@ -494,6 +572,7 @@ impl Compiled {
                     .map(|t| aic_tools::compile::to_bytes(ctx, t))
                     .collect())
             }
+            (Kernels::Amdgpu | Kernels::NkiSim(_), _) => unreachable!("run above"),
             (Kernels::Cuda(slot), plan) => {
                 let ck = CudaKernels::loaded(slot, &self.bundle.binary, plan.as_ref(), infos)?;
                 let cu = |e: aic_runtime::CudaError| e.to_string();
@@ -534,6 +613,10 @@ impl Compiled {
         let infos = &self.bundle.manifest.kernels;
         match &mut self.kernels {
             Kernels::Host(hm) => run_host_plan(hm, plan, infos, inputs),
+            Kernels::Amdgpu | Kernels::NkiSim(_) => Err(format!(
+                "@{}: the {} target compiles no bucketed copies",
+                self.entry, self.target
+            )),
             Kernels::Cuda(slot) => {
                 let cu = |e: aic_runtime::CudaError| e.to_string();
                 let main = self.plan.as_ref();
@@ -545,6 +628,13 @@ impl Compiled {
             }
         }
     }
+}
+
+/// Why an amdgpu function does not run here.
+fn amdgpu_cannot_run(entry: &str) -> String {
+    format!(
+        "@{entry} is compiled for an AMD GPU (an HSACO code object in the bundle), which aic's runtime does not drive: save it (Function.save) for a HIP host, or compile with target='host' or 'cuda' to run it"
+    )
 }
 
 /// `inputs` as tensors of types `tys` (whose element types and shapes are
@@ -892,6 +982,21 @@ impl Compiled {
         self.bundle.manifest.host.clone()
     }
 
+    /// For target `nki-sim`: the cost model's schedule of one run of the
+    /// function's NKI kernels on the NeuronCore it was compiled for (modelled
+    /// time per engine and per kernel, as `aic-run --target=nki-sim` prints);
+    /// `None` for other targets.
+    #[getter]
+    fn nki_model(&self) -> PyResult<Option<String>> {
+        let Kernels::NkiSim(arch) = self.kernels else {
+            return Ok(None);
+        };
+        let costs = aic_dialects::nki::sim::Costs::of(arch);
+        aic_dialects::nki::sim::model(&self.ctx, self.func, costs)
+            .map(|r| Some(r.text(&costs)))
+            .map_err(RunError::new_err)
+    }
+
     /// The bundle's bytes, as `aic-translate --emit=bundle` writes them.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, &self.bundle.to_bytes())
@@ -905,7 +1010,8 @@ impl Compiled {
 }
 
 /// Compiles MLIR `text` (StableHLO as JAX exports it, or any level of aic's
-/// lowering) for `target` (`host` or `cuda`) and loads function `entry`.
+/// lowering) for `target` (`host`, `cuda`, `amdgpu` or `nki-sim`) and loads
+/// function `entry`.
 #[pyfunction]
 #[pyo3(signature = (text, target = "host", arch = None, tuning = None, entry = None, name = "<input>", dim_bounds = None, dim_buckets = None))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments, each optional
@@ -919,13 +1025,28 @@ fn compile(
     dim_bounds: Option<Vec<String>>,
     dim_buckets: Option<Vec<String>>,
 ) -> PyResult<Compiled> {
-    let llvm = llvm_target(target)?;
+    let llvm = bundle_target(target)?;
     if let Some(t) = &tuning
         && !std::path::Path::new(t).is_file()
     {
         return Err(CompileError::new_err(format!(
             "tuning cache '{t}': no such file"
         )));
+    }
+    if llvm == "nki-sim" {
+        if dim_bounds.as_ref().is_some_and(|b| !b.is_empty()) {
+            return Err(CompileError::new_err(
+                "target 'nki-sim' compiles static shapes only: dynamic dimensions need target 'host' or 'cuda'",
+            ));
+        }
+        return guarded("compiling", || {
+            let name = name.to_string();
+            let (bundle, lowered) = with_parser_stack(move || {
+                nki_bundle(&name, text, arch.as_deref(), tuning.as_deref())
+            })
+            .map_err(CompileError::new_err)?;
+            Compiled::load(bundle, Some(lowered), entry).map_err(CompileError::new_err)
+        });
     }
     guarded("compiling", || {
         let t = Translate {
@@ -942,11 +1063,12 @@ fn compile(
             let (ctx, m, infos) = t.lower(&name, &text)?;
             let plans = t.plans(&ctx, m, &infos)?;
             // Host kernels are JIT-compiled when loaded, from the host module
-            // the manifest keeps: the bundle needs no object.
-            let binary = if llvm == "nvptx" {
-                t.binary(&ctx, m)?
-            } else {
+            // the manifest keeps: the bundle needs no object. PTX for CUDA,
+            // a linked code object for an AMD GPU.
+            let binary = if llvm == "host" {
                 Vec::new()
+            } else {
+                t.binary(&ctx, m)?
             };
             let b = t.package(&ctx, m, infos, plans, text, binary)?;
             Ok::<_, String>((b, (ctx, m)))
@@ -1018,11 +1140,16 @@ fn opt(
     })
 }
 
-/// The default pipeline `compile` runs for `target` (`host` or `cuda`).
+/// The default pipeline `compile` runs for `target` (`host`, `cuda`,
+/// `amdgpu` or `nki-sim`).
 #[pyfunction]
 #[pyo3(signature = (target = "host", arch = None))]
 fn default_pipeline(target: &str, arch: Option<String>) -> PyResult<String> {
-    let llvm = llvm_target(target)?;
+    let llvm = bundle_target(target)?;
+    if llvm == "nki-sim" {
+        return aic_tools::compile::nki_pipeline(arch.as_deref(), None)
+            .map_err(CompileError::new_err);
+    }
     aic_tools::compile::matrix_pipeline(
         llvm,
         arch.as_deref(),

@@ -257,7 +257,7 @@ def test_compile_errors_carry_diagnostics():
     assert "<input>:2:" in msg and "error" in msg, msg
     with pytest.raises(aic.CompileError, match=r"error: expected non-function type\n  --> <input>:1:18"):
         aic.compile("func.func @main( {")
-    with pytest.raises(aic.CompileError, match="unsupported target 'tpu'"):
+    with pytest.raises(aic.CompileError, match="unsupported target 'tpu': expected 'host', 'cuda', 'amdgpu' or 'nki-sim'"):
         aic.compile(ADD, target="tpu")
     with pytest.raises(aic.CompileError, match="no public function named '@nope'"):
         aic.compile(ADD, entry="nope")
@@ -393,3 +393,47 @@ def test_cuda_fixture_equals_saved_jax_outputs(name):
     ins, outs = saved(name, "in"), saved(name, "out")
     for g, w in zip(as_tuple(f(*ins)), outs):
         close(g, w)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_nki_sim_fixture_equals_saved_jax_outputs(name):
+    """target='nki-sim': NKI kernels for Trainium, run by the nki dialect's
+    semantics (the simulator), equal to JAX; the cost model's schedule comes
+    with it."""
+    f = aic.compile(FIXTURES / f"{name}.mlir", target="nki-sim")
+    assert (f.target, f.arch, f.kernels) == ("nki-sim", "trn1", [])
+    ins, outs = saved(name, "in"), saved(name, "out")
+    got = as_tuple(f(*ins))
+    assert len(got) == len(outs)
+    for g, w in zip(got, outs):
+        close(g, w)
+    assert f.nki_model.startswith("nki-sim (trn1): MODELLED time")
+
+
+def test_nki_sim_bundle_holds_the_nki_python_and_loads_back(tmp_path):
+    f = aic.compile(FIXTURES / "mlp.mlir", target="nki-sim", arch="trn2")
+    assert f.arch == "trn2" and b"import neuronxcc.nki" in f.to_bytes()
+    f.save(tmp_path / "mlp.bundle")
+    g = aic.load(tmp_path / "mlp.bundle")
+    assert (g.target, g.arch) == ("nki-sim", "trn2")
+    assert g.nki_model.startswith("nki-sim (trn2)")
+    ins, outs = saved("mlp", "in"), saved("mlp", "out")
+    close(g(*ins), outs[0])
+    assert aic.compile(ADD).nki_model is None
+    with pytest.raises(aic.CompileError, match="unsupported arch 'trn9' for target 'nki-sim'"):
+        aic.compile(ADD, target="nki-sim", arch="trn9")
+    assert "tile-to-nki" in aic.default_pipeline("nki-sim")
+
+
+def test_amdgpu_compiles_a_code_object_saves_it_and_says_why_it_does_not_run(tmp_path):
+    f = aic.compile(FIXTURES / "mlp.mlir", target="amdgpu", arch="gfx90a")
+    assert (f.target, f.arch) == ("amdgpu", "gfx90a") and f.kernels
+    data = f.to_bytes()
+    assert b"\x7fELF" in data and b"amdgpu" in data
+    f.save(tmp_path / "mlp.hsaco.bundle")
+    g = aic.load(tmp_path / "mlp.hsaco.bundle")
+    assert (g.target, g.arch, g.kernels) == ("amdgpu", "gfx90a", f.kernels)
+    for fn in (f, g):
+        with pytest.raises(aic.RunError, match="compiled for an AMD GPU .* which aic's runtime does not drive"):
+            fn(*saved("mlp", "in"))
+    assert "mma=amdgpu" in aic.default_pipeline("amdgpu", "gfx942")

@@ -6,6 +6,7 @@ pub mod auto_mixed_precision;
 pub mod canonicalize;
 pub mod coord_to_arith;
 pub mod cse;
+pub mod dedup_kernels;
 pub mod dynamic_dims;
 pub mod eqsat_fusion;
 pub mod fusion_to_tile;
@@ -42,6 +43,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&sparsify::INFO);
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
+    reg.register(&dedup_kernels::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);
     reg.register(&tile_to_gpu::mma_layout::INFO);
     reg.register(&tile_to_gpu::shared_layout::INFO);

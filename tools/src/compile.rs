@@ -129,7 +129,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},dedup-kernels,tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 
@@ -233,7 +233,7 @@ pub fn nki_pipeline(arch: Option<&str>, tuning: Option<&str>) -> Result<String, 
     // A split reduction's blocks reduce at least 8192 elements ([128, 64]
     // tiles): each instruction's fixed cost is paid over 64 columns, not 8.
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target={arch}}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true reduce-chunk=8192}},canonicalize,cse,coord-to-arith,canonicalize,tile-to-nki{{arch={arch}}})"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{target={arch}}},fusion-to-tile{{target=trn1 arch={arch}{tuning} total=true reduce-chunk=8192}},dedup-kernels,canonicalize,cse,coord-to-arith,canonicalize,tile-to-nki{{arch={arch}}})"
     ))
 }
 

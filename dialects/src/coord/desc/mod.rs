@@ -17,6 +17,7 @@
 //! is the transpose of a row-major 4x6 buffer.
 
 use crate::memref::row_major_offset;
+use smallvec::SmallVec;
 
 mod simplify;
 mod text;
@@ -390,14 +391,15 @@ impl Desc {
     /// tile covers the trailing dims of `origin`.
     pub fn locate_tile(&self, origin: &[i64], shape: &[i64]) -> Result<Vec<(i64, bool)>, String> {
         let lead = origin.len() - shape.len();
+        let loc = self.locator()?;
+        let mut at = origin.to_vec();
         row_major_indices(shape)
             .iter()
             .map(|e| {
-                let mut at = origin.to_vec();
-                for (a, i) in at[lead..].iter_mut().zip(e) {
-                    *a += i;
+                for ((a, o), i) in at[lead..].iter_mut().zip(&origin[lead..]).zip(e) {
+                    *a = o + i;
                 }
-                self.locate(&at)
+                loc.locate(&at)
             })
             .collect()
     }
@@ -405,37 +407,18 @@ impl Desc {
     /// The offset the transforms compute for `idx`, and whether it is valid:
     /// inside the upper lengths and in no padding. Indices outside the
     /// upper lengths (a boundary tile's) still get the formula's offset.
+    /// (A caller locating many indices takes a [`Desc::locator`] once.)
     pub fn locate(&self, idx: &[i64]) -> Result<(i64, bool), String> {
-        let lens = self.lens()?;
-        if idx.len() != self.upper.len() {
-            return Err(format!(
-                "{} indices for an upper rank of {}",
-                idx.len(),
-                self.upper.len()
-            ));
-        }
-        let mut valid = idx
-            .iter()
-            .zip(&self.upper)
-            .all(|(i, l)| (0..*l).contains(i));
-        let mut cur = idx.to_vec();
-        let mut cur_lens = self.upper.clone();
-        for (stage, low_lens) in self.stages.iter().zip(&lens) {
-            let mut next = vec![0; low_lens.len()];
-            for s in stage {
-                let up: Vec<i64> = s.upper.iter().map(|d| cur[*d]).collect();
-                let ul: Vec<i64> = s.upper.iter().map(|d| cur_lens[*d]).collect();
-                let ll: Vec<i64> = s.lower.iter().map(|d| low_lens[*d]).collect();
-                let (low, ok) = s.t.apply(&up, &ul, &ll);
-                valid &= ok;
-                for (d, v) in s.lower.iter().zip(low) {
-                    next[*d] = v;
-                }
-            }
-            cur = next;
-            cur_lens = low_lens.clone();
-        }
-        Ok((row_major_offset(&cur_lens, &cur), valid))
+        self.locator()?.locate(idx)
+    }
+
+    /// The descriptor ready to locate many indices: every stage's lengths
+    /// ([`Desc::lens`]) computed once, not at each index.
+    pub fn locator(&self) -> Result<Locator<'_>, String> {
+        Ok(Locator {
+            desc: self,
+            lens: self.lens()?,
+        })
     }
 
     /// `self` viewed through `top`, whose lower space is `self`'s upper one.
@@ -453,6 +436,53 @@ impl Desc {
             upper: top.upper.clone(),
             stages,
         })
+    }
+}
+
+/// A [`Desc`] with its stages' lengths computed ([`Desc::locator`]): what
+/// probing a descriptor at many indices (the GPU lowering's contiguity
+/// checks, the interpreters' tiles) locates with.
+pub struct Locator<'d> {
+    desc: &'d Desc,
+    lens: Vec<Vec<i64>>,
+}
+
+impl Locator<'_> {
+    /// [`Desc::locate`] of `idx`.
+    pub fn locate(&self, idx: &[i64]) -> Result<(i64, bool), String> {
+        let d = self.desc;
+        if idx.len() != d.upper.len() {
+            return Err(format!(
+                "{} indices for an upper rank of {}",
+                idx.len(),
+                d.upper.len()
+            ));
+        }
+        let mut valid = idx.iter().zip(&d.upper).all(|(i, l)| (0..*l).contains(i));
+        let mut cur: SmallVec<[i64; 8]> = SmallVec::from_slice(idx);
+        let mut cur_lens: &[i64] = &d.upper;
+        let mut up: SmallVec<[i64; 8]> = SmallVec::new();
+        let mut ul: SmallVec<[i64; 8]> = SmallVec::new();
+        let mut ll: SmallVec<[i64; 8]> = SmallVec::new();
+        for (stage, low_lens) in d.stages.iter().zip(&self.lens) {
+            let mut next: SmallVec<[i64; 8]> = SmallVec::from_elem(0, low_lens.len());
+            for s in stage {
+                up.clear();
+                up.extend(s.upper.iter().map(|k| cur[*k]));
+                ul.clear();
+                ul.extend(s.upper.iter().map(|k| cur_lens[*k]));
+                ll.clear();
+                ll.extend(s.lower.iter().map(|k| low_lens[*k]));
+                let (low, ok) = s.t.apply(&up, &ul, &ll);
+                valid &= ok;
+                for (k, v) in s.lower.iter().zip(low) {
+                    next[*k] = v;
+                }
+            }
+            cur = next;
+            cur_lens = low_lens;
+        }
+        Ok((row_major_offset(cur_lens, &cur), valid))
     }
 }
 

@@ -616,7 +616,8 @@ fn chunk_dim_by(d: &Desc, chunk: i64, separable: bool) -> Option<usize> {
             .then(|| separable_chunk_dim(&d.simplify()))
             .flatten();
     }
-    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, _)| o);
+    let loc = d.locator().ok()?;
+    let at = |idx: &[i64]| loc.locate(idx).ok().map(|(o, _)| o);
     let o = at(&vec![0; rank])?;
     let strides: Vec<i64> = (0..rank)
         .map(|k| {
@@ -679,11 +680,12 @@ fn separable_chunk_dim(d: &Desc) -> Option<usize> {
         return None;
     }
     let zero = vec![0; rank];
-    let o = d.locate(&zero).ok()?.0;
+    let loc = d.locator().ok()?;
+    let o = loc.locate(&zero).ok()?.0;
     let f = |k: usize, i: i64| {
         let mut idx = zero.clone();
         idx[k] = i;
-        d.locate(&idx).ok().map(|(x, _)| x - o)
+        loc.locate(&idx).ok().map(|(x, _)| x - o)
     };
     let cd = (0..rank).find(|k| d.upper[*k] > 1 && f(*k, 1) == Some(1))?;
     if o % CHUNK != 0 || d.upper[cd] % CHUNK != 0 {
@@ -757,7 +759,8 @@ fn probe_chunk_dim(d: &Desc) -> Option<usize> {
             .collect()
     };
     // Where an element is, `None` where it is padding.
-    let at = |idx: &[i64]| d.locate(idx).ok().map(|(o, ok)| ok.then_some(o));
+    let loc = d.locator().ok()?;
+    let at = |idx: &[i64]| loc.locate(idx).ok().map(|(o, ok)| ok.then_some(o));
     // Whether the chunk holding `idx` along `cd` is padding (`Some(false)`)
     // or contiguous and aligned (`Some(true)`); `None`: neither.
     let chunk = |cd: usize, idx: &mut Vec<i64>| -> Option<bool> {
@@ -830,11 +833,14 @@ fn probe_ignores_dim(d: &Desc, dim: usize) -> bool {
     if dim >= rank || d.upper.iter().any(|n| *n < 1 || *n > 1 << 24) {
         return false;
     }
+    let Ok(loc) = d.locator() else {
+        return false;
+    };
     let same = |idx: &mut Vec<i64>| -> bool {
-        let here = d.locate(idx).ok();
+        let here = loc.locate(idx).ok();
         let i = idx[dim];
         idx[dim] = 0;
-        let first = d.locate(idx).ok();
+        let first = loc.locate(idx).ok();
         idx[dim] = i;
         here.is_some() && here == first
     };

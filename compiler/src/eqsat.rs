@@ -21,11 +21,12 @@
 //! bound subterms up by hash and miss them).
 
 use crate::attributes::{Attr, AttrKind};
+use crate::intern::FxBuild;
 use crate::ir::{Block, Context, InsertPoint, Op, OpState, Uniquer, Value};
 use crate::types::Type;
 use egg::{Applier, DidMerge, EGraph, Id, Language, PatternAst, RecExpr, Rewrite, Symbol};
 use smallvec::SmallVec;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::Arc;
 
@@ -972,23 +973,27 @@ pub fn to_ops(
     Ok(values)
 }
 
+/// An extraction's choice: each class's best total and node. Hashed with
+/// [`FxBuild`]: extraction looks classes up millions of times on a large
+/// model, and SipHash was a fifth of its time.
+pub type Choice = HashMap<Id, (f64, Node), FxBuild>;
+
+/// A set of classes, hashed as [`Choice`] is.
+pub type IdSet = HashSet<Id, FxBuild>;
+
 /// The cheapest node of every class and its total cost (its own `cost` plus
 /// its operands' totals), by a worklist that revisits a class only when one of
 /// its operands got cheaper: linear in the graph for acyclic choices, where a
 /// pass-until-stable extraction is quadratic in its depth. `cost` must be
 /// positive; on a tie the first node in class order wins.
-pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> HashMap<Id, (f64, Node)> {
-    best_nodes_paid(egraph, cost, &std::collections::HashSet::new())
+pub fn best_nodes(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64) -> Choice {
+    best_nodes_paid(egraph, cost, &IdSet::default())
 }
 
 /// [`best_nodes`] where the classes in `paid` cost their consumers nothing
 /// (their values are computed anyway).
-fn best_nodes_paid(
-    egraph: &Graph,
-    cost: &mut dyn FnMut(&Node) -> f64,
-    paid: &std::collections::HashSet<Id>,
-) -> HashMap<Id, (f64, Node)> {
-    let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
+fn best_nodes_paid(egraph: &Graph, cost: &mut dyn FnMut(&Node) -> f64, paid: &IdSet) -> Choice {
+    let mut best: Choice = Choice::default();
     let mut classes: Vec<Id> = egraph.classes().map(|c| c.id).collect();
     classes.sort();
     relax(egraph, cost, paid, &mut best, classes);
@@ -1000,14 +1005,14 @@ fn best_nodes_paid(
 fn relax(
     egraph: &Graph,
     cost: &mut dyn FnMut(&Node) -> f64,
-    paid: &std::collections::HashSet<Id>,
-    best: &mut HashMap<Id, (f64, Node)>,
+    paid: &IdSet,
+    best: &mut Choice,
     start: Vec<Id>,
 ) {
     let mut queue: std::collections::VecDeque<Id> = start.iter().copied().collect();
-    let mut queued: std::collections::HashSet<Id> = start.into_iter().collect();
+    let mut queued: IdSet = start.into_iter().collect();
     // Each node's own cost, computed once however often its class is visited.
-    let mut own: HashMap<Id, Vec<f64>> = HashMap::new();
+    let mut own: HashMap<Id, Vec<f64>, FxBuild> = HashMap::default();
     while let Some(c) = queue.pop_front() {
         queued.remove(&c);
         let class = &egraph[c];
@@ -1057,9 +1062,9 @@ pub fn best_nodes_shared(
     cost: &mut dyn FnMut(&Node) -> f64,
     roots: &[Id],
     rounds: usize,
-) -> HashMap<Id, (f64, Node)> {
+) -> Choice {
     // Every node's cost once: the rounds and the swaps price nodes again and again.
-    let mut memo: HashMap<Node, f64> = HashMap::new();
+    let mut memo: HashMap<Node, f64, FxBuild> = HashMap::default();
     let mut cost = |n: &Node| match memo.get(n) {
         Some(c) => *c,
         None => *memo.entry(n.clone()).or_insert(cost(n)),
@@ -1101,15 +1106,15 @@ fn swap_nodes(
     egraph: &Graph,
     cost: &mut dyn FnMut(&Node) -> f64,
     roots: &[Id],
-    best: &mut HashMap<Id, (f64, Node)>,
+    best: &mut Choice,
     mut total: f64,
-    mut used: std::collections::HashSet<Id>,
+    mut used: IdSet,
 ) {
     let mut tries = 0;
     loop {
         let mut improved = false;
         // How many classes of the program read each class (roots once more).
-        let mut readers: HashMap<Id, usize> = HashMap::new();
+        let mut readers: HashMap<Id, usize, FxBuild> = HashMap::default();
         for r in roots {
             *readers.entry(egraph.find(*r)).or_default() += 1;
         }
@@ -1180,12 +1185,12 @@ fn swap_nodes(
 /// misses a class.
 fn dag_cost(
     egraph: &Graph,
-    best: &HashMap<Id, (f64, Node)>,
+    best: &Choice,
     roots: &[Id],
     cost: &mut dyn FnMut(&Node) -> f64,
-) -> Option<(f64, std::collections::HashSet<Id>)> {
+) -> Option<(f64, IdSet)> {
     // 1: on the current path, 2: done.
-    let mut state: HashMap<Id, u8> = HashMap::new();
+    let mut state: HashMap<Id, u8, FxBuild> = HashMap::default();
     let mut total = 0.0;
     for &root in roots {
         let mut stack = vec![(egraph.find(root), false)];
@@ -1229,11 +1234,11 @@ pub struct Extracted {
 
 /// Extract the best term (by [`best_nodes`]' choice) of each class in `roots`
 /// into one [`RecExpr`] that shares common subterms.
-pub fn extract_all(egraph: &Graph, best: &HashMap<Id, (f64, Node)>, roots: &[Id]) -> Extracted {
+pub fn extract_all(egraph: &Graph, best: &Choice, roots: &[Id]) -> Extracted {
     let mut expr = RecExpr::default();
     let mut types = Vec::new();
     let mut classes = Vec::new();
-    let mut memo: HashMap<Id, Id> = HashMap::new();
+    let mut memo: HashMap<Id, Id, FxBuild> = HashMap::default();
     // Iterative post-order over classes, so deep graphs cannot overflow the stack.
     let mut at = Vec::with_capacity(roots.len());
     for &root in roots {
@@ -1507,7 +1512,7 @@ mod tests {
         assert_eq!(tree[&b].1.op.as_str(), "t.fused");
         let shared = best_nodes_shared(&g, &mut cost, &[b, c], 4);
         assert_eq!(shared[&b].1.op.as_str(), "t.use");
-        let total = |best: &HashMap<Id, (f64, Node)>, cost: &mut dyn FnMut(&Node) -> f64| {
+        let total = |best: &Choice, cost: &mut dyn FnMut(&Node) -> f64| {
             dag_cost(&g, best, &[b, c], cost).unwrap().0
         };
         assert_eq!(total(&tree, &mut cost), 21.5);
@@ -1540,7 +1545,7 @@ mod tests {
         };
         let (x, m, s, r) = (g.find(x), g.find(m), g.find(s), g.find(r));
         let node = |op: &str, kids: &[Id]| Node::from_op_str(op, kids);
-        let mut best: HashMap<Id, (f64, Node)> = HashMap::new();
+        let mut best: Choice = Choice::default();
         best.insert(x, (0.0, g[x].nodes[0].clone()));
         best.insert(m, (10.0, node("t.costly", &[x])));
         best.insert(s, (13.0, node("t.cheap", &[m])));

@@ -428,7 +428,7 @@ pub fn fusible(producer: &Body, consumer: &Body) -> bool {
 /// is read beyond the run (no consumer's body holds its own input).
 pub fn live_readers(
     egraph: &Graph,
-    choice: &HashMap<Id, (f64, Node)>,
+    choice: &aic::eqsat::Choice,
     roots: &[Id],
 ) -> HashMap<Id, Vec<Id>> {
     let mut out: HashMap<Id, Vec<Id>> = HashMap::new();

@@ -8,18 +8,13 @@ ArgumentError. Without a GPU only the checks before any device work run (a
 fake CUDA producer): the rest is skipped.
 """
 
-import os
-import pathlib
 
 import numpy as np
 import pytest
 
 import aic
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "tools" / "tests" / "fixtures" / "jax"
-NAMES = sorted(p.stem for p in FIXTURES.glob("*.mlir"))
-TOL = 1e-4
+from fixtures_common import FIXTURES, NAMES, as_tuple, close, has_gpu, saved  # noqa: E402
 
 ADD = """func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %c = stablehlo.add %a, %b : tensor<2x3xf32>
@@ -28,28 +23,7 @@ ADD = """func.func @main(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>) -> tensor<2x3
 """
 
 
-def _has_gpu():
-    return os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
-
-
-def close(got, want):
-    got, want = np.asarray(got), np.asarray(want)
-    assert got.shape == want.shape, (got.shape, want.shape)
-    assert got.dtype == want.dtype, (got.dtype, want.dtype)
-    if want.dtype.kind in "iub":
-        np.testing.assert_array_equal(got, want)
-    else:
-        err = np.abs(got.astype(np.float64) - want) / (1 + np.abs(want.astype(np.float64)))
-        assert np.nanmax(err, initial=0.0) <= TOL, f"largest relative error {np.nanmax(err)}"
-
-
-def saved(name, kind):
-    files = sorted(FIXTURES.glob(f"{name}.{kind}*.npy"), key=lambda p: int(p.stem.split(kind)[-1]))
-    return [np.load(p) for p in files]
-
-
-def as_tuple(r):
-    return r if isinstance(r, tuple) else (r,)
+_has_gpu = has_gpu
 
 
 class FakeCuda:

@@ -148,15 +148,14 @@ func.func @size_as_value(%x: tensor<?x16xf32>) -> tensor<i32> {
 
 // Softmax attention over a dynamic number of keys: the scores are masked
 // with -inf once, where they are made; exp(-inf - max) = 0 past the size,
-// so the sum and P need no mask of their own; V is masked with zeros for the
-// contraction (its padding may hold anything, NaN included).
+// so the sum and P need no mask of their own; nor does V, an argument (zero
+// past the size, so finite): each product past the size is 0 * finite.
 // CHECK-LABEL: func.func @softmax_attention(%arg0: tensor<4x4xf32>, %arg1: tensor<4x8xf32>, %arg2: tensor<i32> {aic.size = "arg0.1"})
-// CHECK: %[[V:.*]] = stablehlo.select %{{.*}}, %arg1, %{{.*}} : tensor<4x8xi1>, tensor<4x8xf32>
 // CHECK: %[[S:.*]] = stablehlo.select %{{.*}}, %arg0, %{{.*}} : tensor<4x4xi1>, tensor<4x4xf32>
 // CHECK: stablehlo.reduce(%[[S]] init:
 // CHECK-NOT: stablehlo.select
 // CHECK: %[[D:.*]] = stablehlo.subtract %[[S]],
-// CHECK: stablehlo.dot_general %{{.*}}, %[[V]], contracting_dims = [1] x [0]
+// CHECK: stablehlo.dot_general %{{.*}}, %arg1, contracting_dims = [1] x [0]
 func.func @softmax_attention(%s: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor<4x8xf32> {
   %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
   %z = stablehlo.constant dense<0.0> : tensor<f32>
@@ -176,6 +175,63 @@ func.func @softmax_attention(%s: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> tensor
   %p = stablehlo.divide %e, %tb : tensor<4x?xf32>
   %o = stablehlo.dot_general %p, %v, contracting_dims = [1] x [0] : (tensor<4x?xf32>, tensor<?x8xf32>) -> tensor<4x8xf32>
   return %o : tensor<4x8xf32>
+}
+
+// -----
+
+// The same with V's padding not known finite (a log of an argument, -inf
+// at the zeros past the size): V is masked with zeros for the contraction.
+// A layer norm's (x - mean) * rsqrt(var + eps) with a positive epsilon is
+// known finite, and needs none.
+// CHECK-LABEL: func.func @softmax_attention_log_v(
+// CHECK: %[[L:.*]] = stablehlo.log %arg1
+// CHECK: %[[V:.*]] = stablehlo.select %{{.*}}, %[[L]], %{{.*}} : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK: stablehlo.dot_general %{{.*}}, %[[V]], contracting_dims = [1] x [0]
+// CHECK: %[[R:.*]] = stablehlo.rsqrt
+// CHECK-NEXT: %[[N:.*]] = stablehlo.multiply %{{.*}}, %[[R]] : tensor<4x8xf32>
+// CHECK-NOT: stablehlo.select
+// CHECK: stablehlo.dot_general %{{.*}}, %[[N]], contracting_dims = [1] x [0]
+func.func @softmax_attention_log_v(%s: tensor<4x?xf32>, %v: tensor<?x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %m = stablehlo.reduce(%s init: %ninf) applies stablehlo.maximum across dimensions = [1] : (tensor<4x?xf32>, tensor<f32>) -> tensor<4xf32>
+  %k = stablehlo.get_dimension_size %s, dim = 1 : (tensor<4x?xf32>) -> tensor<i32>
+  %kv = stablehlo.get_dimension_size %v, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %eq = stablehlo.compare EQ, %k, %kv, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+  stablehlo.custom_call @shape_assertion(%eq) {error_message = "keys", has_side_effect = true} : (tensor<i1>) -> ()
+  %k1 = stablehlo.reshape %k : (tensor<i32>) -> tensor<1xi32>
+  %c4 = stablehlo.constant dense<4> : tensor<1xi32>
+  %shape = stablehlo.concatenate %c4, %k1, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %mb = stablehlo.dynamic_broadcast_in_dim %m, %shape, dims = [0] : (tensor<4xf32>, tensor<2xi32>) -> tensor<4x?xf32>
+  %d = stablehlo.subtract %s, %mb : tensor<4x?xf32>
+  %e = stablehlo.exponential %d : tensor<4x?xf32>
+  %t = stablehlo.reduce(%e init: %z) applies stablehlo.add across dimensions = [1] : (tensor<4x?xf32>, tensor<f32>) -> tensor<4xf32>
+  %tb = stablehlo.dynamic_broadcast_in_dim %t, %shape, dims = [0] : (tensor<4xf32>, tensor<2xi32>) -> tensor<4x?xf32>
+  %p = stablehlo.divide %e, %tb : tensor<4x?xf32>
+  %lv = stablehlo.log %v : tensor<?x8xf32>
+  %o = stablehlo.dot_general %p, %lv, contracting_dims = [1] x [0] : (tensor<4x?xf32>, tensor<?x8xf32>) -> tensor<4x8xf32>
+  // A layer norm over the static dim of each row of V.
+  %sum = stablehlo.reduce(%v init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x8xf32>, tensor<f32>) -> tensor<?xf32>
+  %n = stablehlo.get_dimension_size %v, dim = 0 : (tensor<?x8xf32>) -> tensor<i32>
+  %n1 = stablehlo.reshape %n : (tensor<i32>) -> tensor<1xi32>
+  %c8 = stablehlo.constant dense<8> : tensor<1xi32>
+  %vshape = stablehlo.concatenate %n1, %c8, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %eight = stablehlo.constant dense<8.0> : tensor<f32>
+  %eightb = stablehlo.dynamic_broadcast_in_dim %eight, %vshape, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x8xf32>
+  %sumb = stablehlo.dynamic_broadcast_in_dim %sum, %vshape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x8xf32>
+  %mean = stablehlo.divide %sumb, %eightb : tensor<?x8xf32>
+  %c = stablehlo.subtract %v, %mean : tensor<?x8xf32>
+  %sq = stablehlo.multiply %c, %c : tensor<?x8xf32>
+  %ss = stablehlo.reduce(%sq init: %z) applies stablehlo.add across dimensions = [1] : (tensor<?x8xf32>, tensor<f32>) -> tensor<?xf32>
+  %ssb = stablehlo.dynamic_broadcast_in_dim %ss, %vshape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x8xf32>
+  %var = stablehlo.divide %ssb, %eightb : tensor<?x8xf32>
+  %eps = stablehlo.constant dense<1.0e-5> : tensor<f32>
+  %epsb = stablehlo.dynamic_broadcast_in_dim %eps, %vshape, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x8xf32>
+  %ve = stablehlo.add %var, %epsb : tensor<?x8xf32>
+  %r = stablehlo.rsqrt %ve : tensor<?x8xf32>
+  %normed = stablehlo.multiply %c, %r : tensor<?x8xf32>
+  %o2 = stablehlo.dot_general %p, %normed, contracting_dims = [1] x [0] : (tensor<4x?xf32>, tensor<?x8xf32>) -> tensor<4x8xf32>
+  return %o, %o2 : tensor<4x8xf32>, tensor<4x8xf32>
 }
 
 // -----

@@ -89,6 +89,23 @@ func.func @means(%x: tensor<4x16xf32>) -> (tensor<4xf32>, tensor<4x1xf32>, tenso
 
 // -----
 
+// A sum broadcast back over the whole row, then divided by the count, is the
+// mean's broadcast, not a mean with its axes kept (whose axis has extent 1):
+// it stays (a square shape once made it a mean of the wrong type).
+// CHECK-LABEL: func.func @spread_mean
+// CHECK-NOT: graph.reduce mean
+// CHECK: graph.div
+func.func @spread_mean(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = graph.reduce sum %x, axes = [1] : (tensor<8x8xf32>) -> tensor<8xf32>
+  %b = graph.broadcast %s, dims = [0] : (tensor<8xf32>) -> tensor<8x8xf32>
+  %n = graph.constant dense<8.000000e+00> : tensor<f32>
+  %nb = graph.broadcast %n, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+  %m = graph.div %b, %nb : tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
 // JAX's layer normalisation (flax.linen.LayerNorm) over the last dimension;
 // its epsilon, 1e-5, is the default and not printed.
 // CHECK-LABEL: func.func @layernorm

@@ -830,7 +830,22 @@ struct Analysis {
     /// The masks built: each mask's value, the dims it masks and its fill
     /// (the attribute and its value).
     masks: HashMap<Value, (Vec<usize>, Attr, f64)>,
+    /// [`Analysis::sign`] of each value asked (None while being asked:
+    /// a call cycle proves nothing).
+    signs: std::cell::RefCell<HashMap<Value, Option<Sign>>>,
     module: Op,
+}
+
+/// What is known of the values a tensor holds past the sizes, given
+/// finite arguments: finite, also at least zero, or also above zero (each
+/// implies the ones before). Overflow is not modelled: a product of finite
+/// values counts as finite, as the values inside the sizes would overflow
+/// alike.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Sign {
+    Finite,
+    NonNeg,
+    Positive,
 }
 
 impl Analysis {
@@ -848,8 +863,153 @@ impl Analysis {
             size_ops: Vec::new(),
             dim_values: HashMap::new(),
             masks: HashMap::new(),
+            signs: Default::default(),
             module,
         }
+    }
+
+    /// What `v` is known to hold past the sizes when the public function's
+    /// arguments are finite ([`Sign`]; `None`: it may be infinite or NaN
+    /// there). The arguments are zero past the sizes (the runtime pads
+    /// them so), and what they pass on keeps its sign through the
+    /// arithmetic a layer norm or a projection does: `x * x`, sums and
+    /// means, `var + eps` with a positive epsilon, `rsqrt` of a positive
+    /// value, products and contractions.
+    fn sign(&self, ctx: &Context, v: Value) -> Option<Sign> {
+        if let Some(s) = self.signs.borrow().get(&v) {
+            return *s;
+        }
+        self.signs.borrow_mut().insert(v, None);
+        let s = self.sign_of(ctx, v);
+        self.signs.borrow_mut().insert(v, s);
+        s
+    }
+
+    fn sign_of(&self, ctx: &Context, v: Value) -> Option<Sign> {
+        use Sign::{Finite, NonNeg, Positive};
+        let ty = ctx.value_type(v);
+        let float = ctx
+            .type_kind(ty)
+            .element_type()
+            .is_some_and(|e| ctx.type_kind(e).is_float());
+        let o = match ctx.value_def(v) {
+            aic::ir::ValueDef::Result(o, _) => o,
+            aic::ir::ValueDef::Arg(b, i) => {
+                if !float {
+                    return Some(Finite);
+                }
+                let f = ctx
+                    .block_parent(b)
+                    .and_then(|r| ctx.region_parent(r))
+                    .filter(|f| func::Func::is(ctx, *f))?;
+                if aic::symbol::visibility(ctx, f) != Some(aic::symbol::Visibility::Private) {
+                    return Some(Finite);
+                }
+                let calls = calls_of(ctx, self.module, f);
+                return calls
+                    .iter()
+                    .map(|c| {
+                        ctx.operands(*c)
+                            .get(i as usize)
+                            .and_then(|a| self.sign(ctx, *a))
+                    })
+                    .min()
+                    .flatten()
+                    .filter(|_| !calls.is_empty());
+            }
+            _ => return None,
+        };
+        if !float {
+            return Some(Finite);
+        }
+        let ops = ctx.operands(o);
+        let of = |i: usize| ops.get(i).and_then(|x| self.sign(ctx, *x));
+        let all = || ops.iter().map(|x| self.sign(ctx, *x)).min().flatten();
+        if shlo::Constant::is(ctx, o) {
+            let t = op_attr(ctx, o, "value").and_then(|a| tensor_of_attr(ctx.uniquer(), a, ty))?;
+            let vals = t.to_f64s();
+            return if vals.iter().all(|x| *x > 0.0) {
+                Some(Positive)
+            } else if vals.iter().all(|x| *x >= 0.0) {
+                Some(NonNeg)
+            } else {
+                vals.iter().all(|x| x.is_finite()).then_some(Finite)
+            };
+        }
+        if shlo::Iota::is(ctx, o) {
+            return Some(NonNeg);
+        }
+        let view = shlo::Convert::is(ctx, o)
+            || shlo::BroadcastInDim::is(ctx, o)
+            || shlo::dynamic::DynamicBroadcastInDim::is(ctx, o)
+            || shlo::Reshape::is(ctx, o)
+            || shlo::dynamic::DynamicReshape::is(ctx, o)
+            || shlo::Transpose::is(ctx, o)
+            || shlo::Slice::is(ctx, o)
+            || shlo::Reverse::is(ctx, o);
+        if view {
+            return of(0);
+        }
+        if shlo::Concatenate::is(ctx, o) || shlo::Minimum::is(ctx, o) {
+            return all();
+        }
+        if shlo::Select::is(ctx, o) {
+            return of(1).min(of(2));
+        }
+        if shlo::Negate::is(ctx, o) || shlo::Subtract::is(ctx, o) {
+            return all().map(|_| Finite);
+        }
+        if shlo::Abs::is(ctx, o) {
+            return of(0).map(|s| s.max(NonNeg));
+        }
+        if shlo::Tanh::is(ctx, o) {
+            return of(0).map(|_| Finite);
+        }
+        if shlo::Logistic::is(ctx, o) {
+            return of(0).map(|_| NonNeg);
+        }
+        if shlo::Rsqrt::is(ctx, o) {
+            return (of(0) == Some(Positive)).then_some(Positive);
+        }
+        if shlo::Sqrt::is(ctx, o) {
+            return of(0).filter(|s| *s >= NonNeg);
+        }
+        if shlo::Add::is(ctx, o) {
+            let (a, b) = (of(0)?, of(1)?);
+            return Some(if a >= NonNeg && b >= NonNeg {
+                a.max(b)
+            } else {
+                Finite
+            });
+        }
+        if shlo::Maximum::is(ctx, o) {
+            let (a, b) = (of(0)?, of(1)?);
+            return Some(a.max(b));
+        }
+        if shlo::Multiply::is(ctx, o) {
+            if ops.len() == 2 && ops[0] == ops[1] {
+                return of(0).map(|s| s.max(NonNeg));
+            }
+            let (a, b) = (of(0)?, of(1)?);
+            return Some(a.min(b));
+        }
+        if shlo::Divide::is(ctx, o) {
+            let (a, b) = (of(0)?, of(1)?);
+            return (b == Positive).then_some(a);
+        }
+        if DotGeneral::is(ctx, o) {
+            return all().map(|_| Finite);
+        }
+        if Reduce::is(ctx, o) {
+            // A sum, maximum or minimum of its operands and inits.
+            let body = ctx.regions(o).first().and_then(|g| ctx.entry_block(*g))?;
+            let combine = ctx.block_ops(body).next()?;
+            let kept = shlo::Add::is(ctx, combine)
+                || shlo::Maximum::is(ctx, combine)
+                || shlo::Minimum::is(ctx, combine);
+            return kept.then(all).flatten().map(|s| s.min(NonNeg));
+        }
+        None
     }
 
     /// Notes that `o` needs tensors padded in place (the first such op).
@@ -1971,6 +2131,31 @@ impl Analysis {
         }
     }
 
+    /// Whether `need` is a contraction's operand whose partner is zero past
+    /// the sizes along every dim masked (softmax's P against V): each
+    /// product there is zero whatever the operand holds, if it is finite.
+    fn partner_zero(&self, ctx: &Context, need: &Need) -> bool {
+        let Some(dot) = DotGeneral::of(ctx, need.op) else {
+            return false;
+        };
+        let Some(dd) = dot
+            .dot_dimension_numbers(ctx)
+            .and_then(|a| DotDims::of(ctx, a).cloned())
+        else {
+            return false;
+        };
+        let (mine, theirs, other) = match need.operand {
+            0 => (&dd.lhs_contract, &dd.rhs_contract, dot.rhs(ctx)),
+            1 => (&dd.rhs_contract, &dd.lhs_contract, dot.lhs(ctx)),
+            _ => return false,
+        };
+        need.dims.iter().all(|(k, _)| {
+            mine.iter()
+                .position(|d| *d as usize == *k)
+                .is_some_and(|i| self.pad(ctx, other, theirs[i] as usize) == Some(0.0))
+        })
+    }
+
     /// Masks `need`'s operand: where the reduced value is made, so that
     /// every reader sees the fill past the sizes (they are padding to all
     /// of them), or at the use when that value is already masked with
@@ -2023,6 +2208,9 @@ impl Analysis {
             return Ok(());
         }
         if !fill_value.is_nan() && ks.iter().all(|k| self.pad(ctx, x, *k) == Some(fill_value)) {
+            return Ok(());
+        }
+        if self.partner_zero(ctx, need) && self.sign(ctx, x).is_some() {
             return Ok(());
         }
         let g = enclosing_func(ctx, o).ok_or_else(|| op_error(ctx, o, "outside a function"))?;

@@ -455,7 +455,18 @@ fn reduce_mean(g: &mut Graph, class: Id, _: &Bound) -> Vec<Node> {
                 }
             }
         }
+        let kept = shape(g, class);
         for axes in candidates {
+            // A mean with its axes kept has extent 1 there: a sum broadcast
+            // back to the full shape (mean = sum / n spread over the rows)
+            // is not that mean but its broadcast, which this rule does not
+            // build.
+            if !kept
+                .as_ref()
+                .is_some_and(|k| axes.iter().all(|a| k.get(*a) == Some(&1)))
+            {
+                continue;
+            }
             for m in spread(g, s, &axes) {
                 for x in reduced(g, m, ReduceKind::Sum, &axes) {
                     if shape(g, x).map(|s| s.len()) == Some(rank) && count(x, &axes) == Some(n) {

@@ -845,43 +845,47 @@ impl Compiled {
                     .ok_or_else(|| run_err("no device plan".into()))?,
             };
             let mut streams = streams;
-            let mut host = Vec::new();
-            let mut borrowed = Vec::new();
+            // Each argument held for the call: a device tensor's capsule, or
+            // a host array's buffer.
+            enum Held<'py> {
+                Device(dlpack::Borrowed<'py>),
+                Host(Bytes),
+            }
+            let mut held = Vec::with_capacity(args.len());
             for (i, (a, dev)) in args.iter().zip(&on_device).enumerate() {
-                if *dev {
-                    let elem = self.inputs.get(i).map_or("", |(e, _)| e.as_str());
-                    let (b, on_default) = dlpack::borrow(a, i, elem, 0)?;
-                    if on_default && !streams.contains(&0) {
-                        streams.push(0);
-                    }
-                    if b.shape != shapes[i] {
-                        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                            "argument {i}: DLPack gives shape {:?}, its .shape says {:?}",
-                            b.shape, shapes[i]
-                        )));
-                    }
-                    borrowed.push((i, b));
-                } else {
-                    host.push((i, Bytes::of(a, i)?));
+                if !*dev {
+                    held.push(Held::Host(Bytes::of(a, i)?));
+                    continue;
                 }
+                let elem = self.inputs.get(i).map_or("", |(e, _)| e.as_str());
+                let (b, on_default) = dlpack::borrow(a, i, elem, 0)?;
+                if on_default && !streams.contains(&0) {
+                    streams.push(0);
+                }
+                if b.shape != shapes[i] {
+                    return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                        "argument {i}: DLPack gives shape {:?}, its .shape says {:?}",
+                        b.shape, shapes[i]
+                    )));
+                }
+                held.push(Held::Device(b));
             }
-            let mut placed: Vec<Option<aic_runtime::Arg<'_>>> =
-                (0..args.len()).map(|_| None).collect();
-            for (i, b) in &borrowed {
-                placed[*i] = Some(aic_runtime::Arg::Device(b.ptr));
-            }
-            for (i, b) in &host {
-                placed[*i] = Some(aic_runtime::Arg::Host(b.as_slice()));
-            }
-            let placed: Vec<aic_runtime::Arg<'_>> = placed.into_iter().flatten().collect();
+            let placed: Vec<aic_runtime::Arg<'_>> = held
+                .iter()
+                .map(|h| match h {
+                    Held::Device(b) => aic_runtime::Arg::Device(b.ptr),
+                    Held::Host(b) => aic_runtime::Arg::Host(b.as_slice()),
+                })
+                .collect();
             // SAFETY: the streams are the producers' own (the caller's word,
             // or the legacy default stream).
             unsafe { dp.follow_streams(&streams) }.map_err(|e| RunError::new_err(e.to_string()))?;
             // SAFETY: each device address is a DLPack tensor of the checked shape
-            // and dtype, kept alive by its capsule (in `borrowed`) until after
-            // the call, which waits for its copies.
+            // and dtype, kept alive by its capsule (in `held`) until after the
+            // call, which waits for its copies.
             let r = unsafe { dp.call(&placed, dynamic.then_some(shapes.as_slice())) };
-            drop(borrowed);
+            drop(placed);
+            drop(held);
             r.map_err(|e| RunError::new_err(e.to_string()))
         })?;
         outs.into_iter()

@@ -379,9 +379,16 @@ impl Binding {
     pub fn trim_outputs(&self, outs: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
         outs.into_iter()
             .enumerate()
-            .map(|(o, big)| {
+            .map(|(o, mut big)| {
+                let runs = self.output_runs(o);
+                // A result at the front of its buffer (packed) is the
+                // buffer cut short: no copy.
+                if let [(0, 0, n)] = runs[..] {
+                    big.truncate(n);
+                    return big;
+                }
                 let mut out = vec![0u8; self.output_bytes[o] as usize];
-                for (s, b, len) in self.output_runs(o) {
+                for (s, b, len) in runs {
                     if let (Some(dst), Some(src)) = (out.get_mut(s..s + len), big.get(b..b + len)) {
                         dst.copy_from_slice(src);
                     }

@@ -396,12 +396,13 @@ impl Sched<'_> {
         let mut bytes = 0.0;
         let mut prev: Option<i64> = None;
         let mut run = 0.0;
+        let loc = d.locator()?;
+        let mut at = vec![0; origin];
         for e in row_major_indices(&t.shape) {
-            let mut at = vec![0; origin];
             for (a, i) in at[lead..].iter_mut().zip(&e) {
                 *a = *i;
             }
-            let (off, ok) = d.locate(&at)?;
+            let (off, ok) = loc.locate(&at)?;
             let next = ok && prev.is_some_and(|p| p + 1 == off);
             if !next && run > 0.0 {
                 bytes += f64::max(run * eb, self.costs.dma_min_run_bytes);

@@ -534,20 +534,14 @@ impl Compiled {
                 .unwrap_or_default();
             tensors_of(ctx, &tys, &self.inputs, inputs)
         };
-        match self.kernels {
-            Kernels::Amdgpu => return Err(amdgpu_cannot_run(&self.entry)),
-            // The NKI kernels run by their dialect's semantics, in the
-            // interpreter that runs the host program around them.
-            Kernels::NkiSim(_) if !self.partitioned() => {
-                let outs = aic::interp::Interp::new(ctx)
-                    .call(func, tensors()?)
-                    .map_err(|e| interp_error(ctx, e))?;
-                return Ok(outs
-                    .iter()
-                    .map(|t| aic_tools::compile::to_bytes(ctx, t))
-                    .collect());
-            }
-            _ => {}
+        // Results the interpreter computed, as bytes.
+        let bytes = |outs: Vec<Tensor>| -> Vec<Vec<u8>> {
+            outs.iter()
+                .map(|t| aic_tools::compile::to_bytes(ctx, t))
+                .collect()
+        };
+        if let Kernels::Amdgpu = self.kernels {
+            return Err(amdgpu_cannot_run(&self.entry));
         }
         if self.plan.as_ref().is_some_and(|p| p.devices > 1) || self.partitioned() {
             return self.run_partitioned(inputs);
@@ -567,12 +561,17 @@ impl Compiled {
                     },
                 )
                 .map_err(|e| interp_error(ctx, e))?;
-                Ok(outs
-                    .iter()
-                    .map(|t| aic_tools::compile::to_bytes(ctx, t))
-                    .collect())
+                Ok(bytes(outs))
             }
-            (Kernels::Amdgpu | Kernels::NkiSim(_), _) => unreachable!("run above"),
+            // The NKI kernels run by their dialect's semantics, in the
+            // interpreter that runs the host program around them.
+            (Kernels::NkiSim(_), _) => {
+                let outs = aic::interp::Interp::new(ctx)
+                    .call(func, tensors()?)
+                    .map_err(|e| interp_error(ctx, e))?;
+                Ok(bytes(outs))
+            }
+            (Kernels::Amdgpu, _) => Err(amdgpu_cannot_run(&self.entry)),
             (Kernels::Cuda(slot), plan) => {
                 let ck = CudaKernels::loaded(slot, &self.bundle.binary, plan.as_ref(), infos)?;
                 let cu = |e: aic_runtime::CudaError| e.to_string();
@@ -592,10 +591,7 @@ impl Compiled {
                             &mut |k, bufs| cuda.run_kernel(module, k, bufs).map_err(cu),
                         )
                         .map_err(|e| interp_error(ctx, e))?;
-                        Ok(outs
-                            .iter()
-                            .map(|t| aic_tools::compile::to_bytes(ctx, t))
-                            .collect())
+                        Ok(bytes(outs))
                     }
                 }
             }

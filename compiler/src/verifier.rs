@@ -870,8 +870,7 @@ impl Verifier<'_> {
                     r => format!("in {r}"),
                 };
                 let loc = ctx
-                    .block_parent(b)
-                    .and_then(|r| ctx.region_parent(r))
+                    .block_owner(b)
                     .map_or(Where::Nowhere, |p| Where::Loc(ctx.op(p).loc));
                 d.with_note(
                     format!("operand defined as a block argument (block #{index} {rel})"),

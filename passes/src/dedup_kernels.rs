@@ -10,9 +10,9 @@
 //! named them name it.
 
 use aic::Diagnostic;
-use aic::attributes::AttrKind;
+use aic::attributes::Attr;
 use aic::ir::{Context, Op, WalkOrder};
-use aic::op_def::OpHandle;
+use aic::op_def::{FromAttr, OpHandle};
 use aic::pass::{Pass, PassInfo, PassOptions};
 use aic_dialects::tile;
 use std::collections::HashMap;
@@ -42,9 +42,11 @@ impl Pass for DedupKernels {
             .block_ops(body)
             .filter(|o| tile::Kernel::is(ctx, *o))
             .collect();
-        // Each kernel's text without its name, to the first kernel printing so.
-        let mut first: HashMap<String, String> = HashMap::new();
-        let mut renamed: HashMap<String, String> = HashMap::new();
+        // Each kernel's text without its name, to the first kernel printing
+        // so; each other kernel's name, to a reference to that first one.
+        let u = ctx.uniquer().clone();
+        let mut first: HashMap<String, Attr> = HashMap::new();
+        let mut renamed: HashMap<String, Attr> = HashMap::new();
         let mut dead = Vec::new();
         for k in kernels {
             let Some(name) = aic::symbol::symbol_name(ctx, k).map(str::to_string) else {
@@ -54,11 +56,11 @@ impl Pass for DedupKernels {
             let key = text.replacen(&format!("@{name}"), "@", 1);
             match first.get(&key) {
                 Some(keep) => {
-                    renamed.insert(name, keep.clone());
+                    renamed.insert(name, *keep);
                     dead.push(k);
                 }
                 None => {
-                    first.insert(key, name);
+                    first.insert(key, u.flat_symbol_ref(&name));
                 }
             }
         }
@@ -67,25 +69,15 @@ impl Pass for DedupKernels {
         }
         let mut ops = Vec::new();
         ctx.walk(root, WalkOrder::PreOrder, &mut |_, o| ops.push(o));
-        let u = ctx.uniquer().clone();
         let attr = ctx.ident("kernel");
         for o in ops {
-            let Some(l) = tile::Launch::of(ctx, o) else {
-                continue;
-            };
-            let named = l.kernel(ctx).and_then(|k| match ctx.attr_kind(k) {
-                AttrKind::SymbolRef { root, .. } => renamed.get(ctx.str(*root)).cloned(),
-                _ => None,
-            });
-            let Some(keep) = named else {
-                continue;
-            };
-            let root = ctx.ident(&keep);
-            let symref = u.attr(AttrKind::SymbolRef {
-                root,
-                nested: Box::new([]),
-            });
-            ctx.set_inherent_attr(o, attr, symref);
+            let keep = tile::Launch::of(ctx, o)
+                .and_then(|l| l.kernel(ctx))
+                .and_then(|k| String::from_attr(ctx, k))
+                .and_then(|name| renamed.get(&name).copied());
+            if let Some(keep) = keep {
+                ctx.set_inherent_attr(o, attr, keep);
+            }
         }
         for k in dead {
             ctx.erase_op(k);

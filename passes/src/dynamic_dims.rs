@@ -675,11 +675,7 @@ fn clone_closure(ctx: &mut Context, f: Op, suffix: &str) -> Op {
                 _ => None,
             });
             if let Some(n) = target.and_then(|t| renamed.get(&t)) {
-                let sym = u.attr(AttrKind::SymbolRef {
-                    root: u.ident(n),
-                    nested: Default::default(),
-                });
-                ctx.set_inherent_attr(o, u.ident("callee"), sym);
+                ctx.set_inherent_attr(o, u.ident("callee"), u.flat_symbol_ref(n));
             }
         }
     }
@@ -892,16 +888,13 @@ impl Analysis {
             .type_kind(ty)
             .element_type()
             .is_some_and(|e| ctx.type_kind(e).is_float());
+        if !float {
+            return Some(Finite);
+        }
         let o = match ctx.value_def(v) {
             aic::ir::ValueDef::Result(o, _) => o,
             aic::ir::ValueDef::Arg(b, i) => {
-                if !float {
-                    return Some(Finite);
-                }
-                let f = ctx
-                    .block_parent(b)
-                    .and_then(|r| ctx.region_parent(r))
-                    .filter(|f| func::Func::is(ctx, *f))?;
+                let f = ctx.block_owner(b).filter(|f| func::Func::is(ctx, *f))?;
                 if aic::symbol::visibility(ctx, f) != Some(aic::symbol::Visibility::Private) {
                     return Some(Finite);
                 }
@@ -919,9 +912,6 @@ impl Analysis {
             }
             _ => return None,
         };
-        if !float {
-            return Some(Finite);
-        }
         let ops = ctx.operands(o);
         let of = |i: usize| ops.get(i).and_then(|x| self.sign(ctx, *x));
         let all = || ops.iter().map(|x| self.sign(ctx, *x)).min().flatten();

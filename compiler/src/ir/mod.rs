@@ -588,7 +588,10 @@ impl Context {
     }
     /// The op that (transitively) holds `op`, one level up.
     pub fn parent_op(&self, op: Op) -> Option<Op> {
-        let b = self.ops[op.index()].parent?;
+        self.block_owner(self.ops[op.index()].parent?)
+    }
+    /// The op whose region holds block `b`.
+    pub fn block_owner(&self, b: Block) -> Option<Op> {
         self.blocks[b.index()]
             .parent
             .and_then(|r| self.regions[r.index()].parent)
@@ -931,10 +934,7 @@ impl Context {
     pub fn is_defined_outside(&self, v: Value, op: Op) -> bool {
         match self.value_def(v) {
             ValueDef::Result(d, _) => !self.is_ancestor(op, d),
-            ValueDef::Arg(b, _) => self
-                .block_parent(b)
-                .and_then(|r| self.region_parent(r))
-                .is_none_or(|p| !self.is_ancestor(op, p)),
+            ValueDef::Arg(b, _) => self.block_owner(b).is_none_or(|p| !self.is_ancestor(op, p)),
             ValueDef::Placeholder => true,
         }
     }

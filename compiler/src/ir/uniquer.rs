@@ -156,6 +156,13 @@ impl Uniquer {
             values: values.iter().map(|x| *x as u64).collect(),
         })
     }
+    /// A flat symbol reference attribute, `@name`.
+    pub fn flat_symbol_ref(&self, name: &str) -> Attr {
+        self.attr(AttrKind::SymbolRef {
+            root: self.ident(name),
+            nested: Default::default(),
+        })
+    }
     /// A string attribute.
     pub fn string_attr(&self, s: &str) -> Attr {
         self.attr(AttrKind::String {

@@ -534,10 +534,7 @@ fn add_launch(
     loc: Attr,
 ) -> Op {
     let u = ctx.uniquer().clone();
-    let sym = u.attr(AttrKind::SymbolRef {
-        root: u.ident(name),
-        nested: Default::default(),
-    });
+    let sym = u.flat_symbol_ref(name);
     let mut b = Builder {
         ctx: &mut *ctx,
         ip: InsertPoint::Before(at),

@@ -173,8 +173,7 @@ fn give(ctx: &mut Context, user: Op, i: usize, ty: Type) {
     }
     let carried = match ctx.value_def(v) {
         ValueDef::Arg(b, a) if a > 0 => ctx
-            .block_parent(b)
-            .and_then(|r| ctx.region_parent(r))
+            .block_owner(b)
             .filter(|f| tile::For::is(ctx, *f))
             .map(|f| (f, a as usize - 1)),
         ValueDef::Result(d, r) if tile::For::is(ctx, d) => Some((d, r as usize)),

@@ -478,9 +478,7 @@ pub(super) fn check(
     }
     for &g in ops.iter().filter(|g| p.is_wgmma(**g)) {
         let block = ctx.parent_block(g);
-        let l = block
-            .and_then(|b| ctx.block_parent(b))
-            .and_then(|r| ctx.region_parent(r));
+        let l = ctx.parent_op(g);
         let pipe = match l {
             Some(l) => pipe_of(ctx, l, p, threads, kind)?,
             None => None,

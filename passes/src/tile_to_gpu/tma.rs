@@ -134,10 +134,7 @@ pub(super) fn global_of(ctx: &Context, c: &Copy) -> Option<Global> {
 /// says TMA fills its ring, with the tensors it reads; an error where it
 /// says so of a loop TMA cannot copy.
 pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Ring>, Diagnostic> {
-    let l = ctx
-        .parent_block(gemm)
-        .and_then(|b| ctx.block_parent(b))
-        .and_then(|r| ctx.region_parent(r));
+    let l = ctx.parent_op(gemm);
     let Some((l, copy)) = l.and_then(|l| Some((l, tile::For::of(ctx, l)?.copy(ctx)))) else {
         return Ok(None);
     };

@@ -144,9 +144,7 @@ pub(super) fn shared_rings(
     let mut loops: Vec<(Op, Vec<Op>)> = Vec::new();
     for t in transfers {
         let Some(l) = ctx
-            .parent_block(*t)
-            .and_then(|b| ctx.block_parent(b))
-            .and_then(|r| ctx.region_parent(r))
+            .parent_op(*t)
             .filter(|l| tile::For::of(ctx, *l).is_some_and(|f| f.stages(ctx).is_some()))
         else {
             continue;

@@ -296,10 +296,7 @@ impl Lower<'_> {
                 }
             }
             if let aic::ir::ValueDef::Arg(blk, i) = ctx.value(v).def
-                && let Some(f) = ctx
-                    .block_parent(blk)
-                    .and_then(|r| ctx.region_parent(r))
-                    .and_then(|p| tile::For::of(ctx, p))
+                && let Some(f) = ctx.block_owner(blk).and_then(|p| tile::For::of(ctx, p))
                 && i > 0
             {
                 also.push(f.inits(ctx)[i as usize - 1]);

@@ -13,7 +13,8 @@
 # bare e4m3 x e4m3 -> f32 GEMM, quantize{mode=fp8}'s GEMM and Llama MLP; these
 # need sm_89 or newer, which the default sm_90a is). Uses
 # $AIC_TRANSLATE / $AIC_OPT, else the newer of target/release's
-# and target/debug's; a program that does not compile is reported and skipped.
+# and target/debug's, and $TUNING (a tuning cache, as bench/models/build.sh
+# takes) where set; a program that does not compile is reported and skipped.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: build.sh OUT_DIR [SIZE] [ARCH]}
@@ -33,7 +34,7 @@ mkdir -p "$out/src"
 python3 bench/precision/gen_gemms.py "$out/src" >/dev/null
 bundle() {  # bundle NAME SOURCE
   local b="$out/$1.bundle"
-  if "$tr" --target=nvptx --arch="$arch" --emit=bundle "$2" -o "$b" 2>"$b.log"; then
+  if "$tr" --target=nvptx --arch="$arch" ${TUNING:+--tuning="$TUNING"} --emit=bundle "$2" -o "$b" 2>"$b.log"; then
     echo "built $b"
   else
     echo "FAILED $1 (see $b.log)"

@@ -1,12 +1,15 @@
 // A warpgroup-MMA GEMM (f16/bf16 on sm_90a) with a long K loop takes no
-// prologue on A: A reaches shared memory by TMA or cp.async only as a plain
-// load, and a prologue (a norm's scale) would route it through registers and
-// unpipeline the loop (a GPT block's projections ran at 62 TFLOP/s so). The
-// group is split: the prologue's ops are kernels of their own, the GEMM
-// reads A as it lies. Without warpgroup MMA (wgmma=false) or with a short K
-// loop the prologue stays fused.
+// prologue on A, nor on B when it has more than a few rows: operands reach
+// shared memory by TMA or cp.async only as plain loads, and a prologue (a
+// norm's scale, auto-mixed-precision's cast of an f32 weight) would route
+// them through registers and unpipeline the loop (a GPT block's projections
+// ran at 62 TFLOP/s so). eqsat-fusion leaves the prologue a kernel of its
+// own (legality::prologue_fits); given such a group whole, fusion-to-tile
+// splits it. Without warpgroup MMA (wgmma=false) or with a short K loop
+// the prologue stays fused.
 // RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(eqsat-fusion,fusion-to-tile{target=h100 arch=sm_90a wgmma=true total=true})' | FileCheck %s
-// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(eqsat-fusion,fusion-to-tile{target=h100 arch=sm_80 total=true})' | FileCheck %s --check-prefix=MMA
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(eqsat-fusion{wgmma=false},fusion-to-tile{target=h100 arch=sm_80 total=true})' | FileCheck %s --check-prefix=MMA
+// RUN: aic-opt %s --split-input-file --pass-pipeline='builtin.module(fusion-to-tile{target=h100 arch=sm_90a wgmma=true total=true})' | FileCheck %s --check-prefix=SPLIT
 
 // CHECK-LABEL: tile.kernel @elementwise_
 // CHECK: arith.mulf
@@ -40,4 +43,44 @@ func.func @short_k(%x: tensor<512x256xbf16>, %g: tensor<256xbf16>, %w: tensor<25
   %0 = graph.mul %x, %gb : tensor<512x256xbf16>
   %1 = graph.matmul %0, %w : (tensor<512x256xbf16>, tensor<256x1024xbf16>) -> tensor<512x1024xbf16>
   return %1 : tensor<512x1024xbf16>
+}
+
+// -----
+
+// auto-mixed-precision's form: an f32 weight cast to bf16 on B. The cast is a
+// kernel of its own (the weight written once in bf16), the GEMM pipelines.
+// CHECK-LABEL: tile.kernel @elementwise_
+// CHECK: arith.truncf
+// CHECK-LABEL: tile.kernel @gemm_
+// CHECK-NOT: 1024x1024xf32
+// CHECK: aic.tune = "h100/sm_90a/gemm/0x512x1024x1024/bf16"
+// CHECK-LABEL: func.func @cast_weight
+// CHECK: tile.launch @elementwise_{{.*}}(%arg1)
+// CHECK: tile.launch @gemm_
+// MMA-LABEL: tile.kernel @gemm_0
+// MMA: arith.truncf
+// MMA-LABEL: func.func @cast_weight
+// MMA-NEXT: tile.launch @gemm_0
+func.func @cast_weight(%x: tensor<512x1024xbf16>, %w: tensor<1024x1024xf32>) -> tensor<512x1024xbf16> {
+  %0 = graph.cast %w : (tensor<1024x1024xf32>) -> tensor<1024x1024xbf16>
+  %1 = graph.matmul %x, %0 : (tensor<512x1024xbf16>, tensor<1024x1024xbf16>) -> tensor<512x1024xbf16>
+  return %1 : tensor<512x1024xbf16>
+}
+
+// -----
+
+// The same group given to fusion-to-tile whole is split around the GEMM.
+// SPLIT-LABEL: tile.kernel @elementwise_
+// SPLIT: arith.truncf
+// SPLIT-LABEL: tile.kernel @gemm_
+// SPLIT-NOT: 1024x1024xf32
+// SPLIT: aic.tune = "h100/sm_90a/gemm/0x512x1024x1024/bf16"
+// SPLIT-LABEL: func.func @cast_weight_group
+func.func @cast_weight_group(%x: tensor<512x1024xbf16>, %w: tensor<1024x1024xf32>) -> tensor<512x1024xbf16> {
+  %0 = fusion.group vertical (%a = %x, %b = %w) : (tensor<512x1024xbf16>, tensor<1024x1024xf32>) -> tensor<512x1024xbf16> {
+    %1 = graph.cast %b : (tensor<1024x1024xf32>) -> tensor<1024x1024xbf16>
+    %2 = graph.matmul %a, %1 : (tensor<512x1024xbf16>, tensor<1024x1024xbf16>) -> tensor<512x1024xbf16>
+    fusion.yield %2 : tensor<512x1024xbf16>
+  }
+  return %0 : tensor<512x1024xbf16>
 }

@@ -30,9 +30,68 @@ pub fn sparse_gemms_fit(gemms: usize, sparse: usize) -> bool {
     sparse == 0 || gemms <= 1
 }
 
+/// The most output rows (batch included) of a GEMM that streams B and
+/// little else: a prologue on its A keeps the K loop from pipelining and
+/// costs more than a kernel of its own for the tiny A (SD's time embedding,
+/// silu(2x1280) @ 1280x320: 25.7 us at best with its prologue).
+pub const FEW_ROWS: i64 = 8;
+
+/// The shortest K loop whose pipelining a prologue's loss costs more than a
+/// kernel of the prologue's own.
+pub const LONG_K: i64 = 512;
+
+/// A GEMM operand: the left (A, rows) or the right (B, columns).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The left operand, `M x K`.
+    A,
+    /// The right operand, `K x N`.
+    B,
+}
+
+/// Whether a GEMM of `rows` output rows (batch included) and a K loop of
+/// `k` runs well with an elementwise prologue (a cast, a scale, a
+/// dequantisation: anything but a plain load through views) computing its
+/// `side` operand, `wgmma` telling whether it runs on warpgroup MMA. Only
+/// plain loads reach shared memory through the copy ring (cp.async or TMA),
+/// so a computed operand goes through registers and the K loop does not
+/// pipeline: a GPT block's 2048x4096x4096 bf16 projections ran at 62
+/// TFLOP/s with a norm's scale on A, and an f32 BERT layer after
+/// `auto-mixed-precision` (casts of the f32 weights on B) at a quarter of
+/// the f16 layer's speed. Where it does not fit, the prologue is a kernel of
+/// its own (its result written once, in the GEMM's element type) and the
+/// GEMM pipelines; a short K loop has little to pipeline, and a GEMM of
+/// [`FEW_ROWS`] rows streams B at HBM speed either way.
+pub fn prologue_fits(side: Side, rows: i64, k: i64, wgmma: bool) -> bool {
+    if k < LONG_K {
+        return true;
+    }
+    match side {
+        Side::A => rows > FEW_ROWS && !wgmma,
+        Side::B => rows <= FEW_ROWS || !wgmma,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prologues_fit_short_k_loops_only_on_warpgroup_mma() {
+        // Short K loops take any prologue.
+        assert!(prologue_fits(Side::A, 4096, 256, true));
+        assert!(prologue_fits(Side::B, 4096, 256, true));
+        // A long K loop on warpgroup MMA takes none on many rows...
+        assert!(!prologue_fits(Side::A, 4096, 768, true));
+        assert!(!prologue_fits(Side::B, 4096, 768, true));
+        // ... but a dequantised B on a few rows streams either way.
+        assert!(prologue_fits(Side::B, 8, 4096, true));
+        assert!(!prologue_fits(Side::A, 8, 4096, true));
+        // On mma.sync a few rows decline A's prologue.
+        assert!(prologue_fits(Side::A, 4096, 4096, false));
+        assert!(!prologue_fits(Side::A, 8, 4096, false));
+        assert!(prologue_fits(Side::B, 4096, 4096, false));
+    }
 
     #[test]
     fn rows_up_to_256_wide_fit() {

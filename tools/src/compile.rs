@@ -118,6 +118,8 @@ pub fn matrix_pipeline(
     let sparse = if mma == "false" { "true" } else { "false" };
     // Wgmma's tiles are fusion-to-tile's choice too.
     let wgmma = if mma == "wgmma" { " wgmma=true" } else { "" };
+    // eqsat-fusion forms only the groups those units run well.
+    let eq_wgmma = mma == "wgmma";
     let mma = if mma == "false" {
         String::new()
     } else {
@@ -129,7 +131,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},dedup-kernels,tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse} wgmma={eq_wgmma}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},dedup-kernels,tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -35,6 +35,10 @@ pub struct Target {
     /// `mma.sp`, and the host); elsewhere the product is expanded to a dense
     /// one first.
     pub sparse_gemm: bool,
+    /// Whether its f16/bf16 and fp8 matrix products run on warpgroup MMA
+    /// (Hopper's wgmma), which pipelines plain loads only
+    /// ([`crate::legality::prologue_fits`]).
+    pub wgmma: bool,
 }
 
 /// The targets of the `target` option (vendor peak figures: dense bf16/fp16
@@ -47,6 +51,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 3e-6,
         on_chip_bytes: 228.0 * 1024.0,
         gemm_alone_elems: 132.0 * 128.0 * 128.0,
+        wgmma: true,
         sparse_gemm: true,
     },
     Target {
@@ -56,6 +61,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 4e-6,
         on_chip_bytes: 64.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        wgmma: false,
         sparse_gemm: false,
     },
     Target {
@@ -65,6 +71,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 10e-6,
         on_chip_bytes: 24.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        wgmma: false,
         sparse_gemm: false,
     },
     Target {
@@ -74,6 +81,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 10e-6,
         on_chip_bytes: 28.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        wgmma: false,
         sparse_gemm: false,
     },
     Target {
@@ -83,6 +91,7 @@ pub const TARGETS: &[Target] = &[
         launch_s: 0.0,
         on_chip_bytes: 32.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
+        wgmma: false,
         sparse_gemm: true,
     },
 ];
@@ -199,6 +208,82 @@ pub fn prologue_repeats(u: &aic::Uniquer, body: &super::fuse::Body) -> Vec<f64> 
         }
     }
     repeats
+}
+
+/// Whether value `a` of `body` (an op's index, or `-1 - k` for input `k`)
+/// is computed from the kernel's inputs by elementwise ops (a prologue:
+/// `Some(true)`), or read from them through views only (`Some(false)`);
+/// `None` where it depends on a contraction or reduction of the body (a
+/// GEMM chain's, an attention's operand), which its own template reads.
+fn computed(body: &super::fuse::Body, a: i64) -> Option<bool> {
+    let Ok(i) = usize::try_from(a) else {
+        return Some(false);
+    };
+    let o = body.ops.get(i)?;
+    let op = o.op.as_str();
+    let class = graph::semantics(op).map(|s| s.class);
+    let own = match class {
+        Some(Class::Constant) => return Some(false),
+        // A concatenation or a padding view is a sum or a masked read, not
+        // a load the copy ring takes.
+        Some(Class::View | Class::Partition) => op == graph::CONCAT.name || op == graph::PAD.name,
+        Some(Class::Elementwise) => true,
+        _ => return None,
+    };
+    let mut any = own;
+    for &k in &o.args {
+        any |= computed(body, k)?;
+    }
+    Some(any)
+}
+
+/// Whether every GEMM of `body` takes the prologues its operands have as
+/// the GEMM generator runs them well ([`crate::legality::prologue_fits`]):
+/// on `target`'s warpgroup MMA, a computed operand of a long K loop would
+/// route it through registers and unpipeline the loop, so the prologue is
+/// better a kernel of its own. `arg` gives a body value's type.
+fn prologues_fit(
+    u: &aic::Uniquer,
+    target: &Target,
+    body: &super::fuse::Body,
+    arg: &dyn Fn(i64) -> Option<Type>,
+) -> bool {
+    use crate::legality::{Side, prologue_fits};
+    let elem = |t: Option<Type>| -> Option<aic::float::FloatKind> {
+        let e = u.type_kind(t?).element_type()?;
+        match u.type_kind(e) {
+            TypeKind::Float(k) => Some(*k),
+            _ => None,
+        }
+    };
+    body.ops.iter().all(|o| {
+        let op = o.op.as_str();
+        if super::fuse::role(op) != super::fuse::Role::Gemm
+            || op == graph::CONV2D.name
+            || o.args.len() < 2
+        {
+            return true;
+        }
+        let out: Vec<i64> = u
+            .type_kind(o.ty)
+            .shape()
+            .map(|s| s.iter().map(|d| (*d).max(1)).collect())
+            .unwrap_or_default();
+        let Some((_, lead)) = out.split_last() else {
+            return true;
+        };
+        let rows: i64 = lead.iter().product();
+        let kids: Vec<Type> = o.args.iter().filter_map(|a| arg(*a)).collect();
+        let n_out: f64 = out.iter().map(|d| *d as f64).product();
+        let k = (op_flops(u, op, &kids, Some(o.ty)) / (2.0 * n_out)).round() as i64;
+        use aic::float::FloatKind as F;
+        let wgmma = target.wgmma
+            && (matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16))
+                || matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)));
+        [(Side::A, o.args[0]), (Side::B, o.args[1])]
+            .into_iter()
+            .all(|(side, a)| computed(body, a) != Some(true) || prologue_fits(side, rows, k, wgmma))
+    })
 }
 
 /// Modelled seconds, for egg's extraction: every op is its own kernel.
@@ -348,9 +433,11 @@ impl KernelTime<'_> {
                 }
             })
             .sum();
-        // A body that does not fit on chip is a step of the search, never a
-        // kernel.
-        if body.on_chip_bytes(&g.analysis.uniquer) > t.on_chip_bytes {
+        // A body that does not fit on chip, or whose GEMM would lose its
+        // pipeline to a prologue, is a step of the search, never a kernel.
+        if body.on_chip_bytes(&g.analysis.uniquer) > t.on_chip_bytes
+            || !prologues_fit(&g.analysis.uniquer, t, body, &arg)
+        {
             return f64::INFINITY;
         }
         let moved = read + body.ops.last().map_or(0.0, |o| bytes(g, o.ty));

@@ -127,6 +127,13 @@ pub static INFO: PassInfo = PassInfo {
             help: "Keep 2:4-sparse products compressed for tile.sparse_gemm (true), expand them to dense matmuls (false), or as the target does (auto)",
         },
         OptSpec {
+            name: "wgmma",
+            kind: OptKind::Enum(&["auto", "true", "false"]),
+            default: "auto",
+            range: None,
+            help: "Whether f16/bf16/fp8 GEMMs run on warpgroup MMA, which pipelines plain operand loads only (fusion-to-tile's wgmma), or as the target does (auto: h100 yes)",
+        },
+        OptSpec {
             name: "rules",
             kind: OptKind::StrList,
             default: "algebraic,raising,fusion",
@@ -149,11 +156,16 @@ pub static INFO: PassInfo = PassInfo {
         },
     ],
     create: |o: &PassOptions| {
-        let target = TARGETS
+        let mut target = TARGETS
             .iter()
             .copied()
             .find(|t| t.name == o.str("target"))
             .unwrap_or(TARGETS[0]);
+        match o.str("wgmma") {
+            "true" => target.wgmma = true,
+            "false" => target.wgmma = false,
+            _ => {}
+        }
         Box::new(EqsatFusion {
             node_limit: o.int("node-limit") as usize,
             iter_limit: o.int("iter-limit") as usize,
@@ -258,10 +270,19 @@ fn splits_to_slices(ctx: &mut Context, root: Op) -> bool {
     changed
 }
 
-/// The maximal runs of consecutive node ops in the bodies under `root`.
+/// The maximal runs of consecutive node ops in the bodies under `root`,
+/// outside fusion groups (a group already formed, by an earlier run or by
+/// hand, is one kernel; fusing inside it again would nest groups no
+/// generator lowers).
 pub(crate) fn runs(ctx: &Context, root: Op) -> Vec<Vec<Op>> {
     let mut out = Vec::new();
     ctx.walk(root, aic::ir::WalkOrder::PreOrder, &mut |_, op| {
+        let grouped = |o: Op| {
+            std::iter::successors(Some(o), |o| ctx.parent_op(*o)).any(|o| fusion::Group::is(ctx, o))
+        };
+        if grouped(op) {
+            return;
+        }
         for &r in ctx.regions(op) {
             for b in ctx.region_blocks(r) {
                 let mut cur = Vec::new();

@@ -8,6 +8,7 @@
 use super::rows::{RowOp, row_input};
 use super::tuning::Tuner;
 use super::*;
+use crate::legality::{self, Side};
 use aic_dialects::arith;
 use aic_dialects::arith::build as ab;
 use aic_dialects::graph;
@@ -382,13 +383,6 @@ fn downstream(
     Ok((chain, row, tail, cur))
 }
 
-/// The most rows of a GEMM that does not take a prologue on A when its K
-/// loop is at least [`LONG_K`] long.
-const FEW_ROWS: i64 = 8;
-
-/// See [`FEW_ROWS`].
-const LONG_K: i64 = 512;
-
 /// Lower one GEMM group: the kernel (inserted before `func`) and the launch
 /// replacing the group.
 pub(super) fn gemm(
@@ -419,29 +413,13 @@ pub(super) fn gemm(
         return Err("GEMMs that do not share their A operand".into());
     }
     let sparse = mms.iter().filter(|m| m.meta(ctx).is_some()).count();
-    if !crate::legality::sparse_gemms_fit(mms.len(), sparse) {
+    if !legality::sparse_gemms_fit(mms.len(), sparse) {
         return Err("a 2:4-sparse product beside another GEMM".into());
     }
     // Ops computed on the fly as operands, and the GEMMs and epilogues.
     let mut taken: Vec<Op> = mms.iter().map(|m| m.op()).collect();
     let mut a = operand(ctx, a_val, known, &mut taken)?;
     let mut p = first.problem(ctx)?;
-    // A GEMM of a few rows streams B and little else; a prologue on A keeps
-    // its K loop from pipelining (A goes through registers), which costs
-    // it more than a kernel of its own for the tiny A costs (SD's time
-    // embedding, silu(2x1280) @ 1280x320: 25.7 us at best with its
-    // prologue). Declined, the group is split into its ops
-    // ([`super::nested_loops`]), each op a kernel.
-    if p.batch.max(1) * p.m <= FEW_ROWS && p.k >= LONG_K && a.as_load().is_none() {
-        return Err(format!(
-            "a prologue on a GEMM of at most {FEW_ROWS} rows and a long K loop (it would not pipeline)"
-        ));
-    }
-    // The same for a warpgroup-MMA GEMM: A reaches shared memory by TMA or
-    // cp.async only as a plain load, so a prologue (a norm's scale on A)
-    // routes A through registers and unpipelines the K loop: a GPT block's
-    // 2048x4096x4096 bf16 projections ran at 62 TFLOP/s so. Declined, the
-    // prologue's ops become kernels of their own and the GEMM pipelines.
     let half = |v: Value| {
         ctx.type_kind(ctx.value_type(v))
             .element_type()
@@ -467,11 +445,21 @@ pub(super) fn gemm(
     };
     let wgmma_sized =
         tuner.wgmma && !first.is_conv() && (half(first.result(ctx)) || fp8(first.a(ctx)));
-    if wgmma_sized && p.k >= LONG_K && a.as_load().is_none() {
-        return Err(
-            "a prologue on A of a warpgroup-MMA GEMM with a long K loop (it would not pipeline)"
-                .into(),
-        );
+    // A prologue routes its operand through registers and unpipelines the
+    // K loop ([`legality::prologue_fits`]). Declined, the group is split
+    // ([`super::split`]): the prologue's ops become kernels of their own
+    // and the GEMM pipelines.
+    let rows = p.batch.max(1) * p.m;
+    if a.as_load().is_none() && !legality::prologue_fits(Side::A, rows, p.k, wgmma_sized) {
+        return Err(format!(
+            "a prologue on A of a GEMM of {rows} rows and a K loop of {} ({}; it would not pipeline)",
+            p.k,
+            if wgmma_sized {
+                "warpgroup MMA"
+            } else {
+                "a few rows"
+            }
+        ));
     }
     // Sibling GEMMs run on generic tiles (no warpgroup-MMA layout holds
     // several accumulators): a Llama block's K and V projections took 171 us
@@ -490,6 +478,12 @@ pub(super) fn gemm(
             return Err("sibling GEMMs of different shapes".into());
         }
         let mut b = operand(ctx, mm.b(ctx), known, &mut taken)?;
+        if b.as_load().is_none() && !legality::prologue_fits(Side::B, rows, q.k, wgmma_sized) {
+            return Err(format!(
+                "a prologue on B of a warpgroup-MMA GEMM of {rows} rows and a K loop of {} (it would not pipeline)",
+                q.k
+            ));
+        }
         b.compose(&q.b_view)?;
         let meta = match mm.meta(ctx) {
             Some(v) => {

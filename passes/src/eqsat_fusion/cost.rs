@@ -14,8 +14,17 @@ pub struct Target {
     pub name: &'static str,
     /// HBM (or DRAM) bandwidth, bytes per second.
     pub bytes_per_s: f64,
-    /// Peak arithmetic, operations per second.
+    /// Peak arithmetic of its matrix units (contractions), operations per
+    /// second.
     pub flops_per_s: f64,
+    /// Peak of its vector lanes, where every other op runs: about one
+    /// instruction an element per op (the cost model's count), so the FMA
+    /// rate (on the H100, 67 TFLOP/s of f32 non-tensor FMAs: 33.5e12 a
+    /// second). A prologue recomputed by every block column of a GEMM costs
+    /// this, not the tensor cores' rate (an int8 GEMM's per-row quantisation
+    /// of A, 6 ops an element recomputed 32 times, took 0.5 ms as its
+    /// prologue against 25 us as a kernel of its own).
+    pub vector_ops_per_s: f64,
     /// Launch overhead of one kernel, seconds.
     pub launch_s: f64,
     /// On-chip memory a fused kernel may hold (shared memory / SBUF), bytes.
@@ -41,6 +50,18 @@ pub struct Target {
     pub wgmma: bool,
 }
 
+impl Target {
+    /// Operations a second `op` runs at: the matrix units' rate for a
+    /// contraction, the vector lanes' for anything else.
+    pub fn rate(&self, op: &str) -> f64 {
+        if graph::semantics(op).is_some_and(|s| s.class == Class::Contraction) {
+            self.flops_per_s
+        } else {
+            self.vector_ops_per_s
+        }
+    }
+}
+
 /// The targets of the `target` option (vendor peak figures: dense bf16/fp16
 /// tensor throughput, HBM bandwidth).
 pub const TARGETS: &[Target] = &[
@@ -48,6 +69,7 @@ pub const TARGETS: &[Target] = &[
         name: "h100",
         bytes_per_s: 3.35e12,
         flops_per_s: 989e12,
+        vector_ops_per_s: 33.5e12,
         launch_s: 3e-6,
         on_chip_bytes: 228.0 * 1024.0,
         gemm_alone_elems: 132.0 * 128.0 * 128.0,
@@ -58,6 +80,7 @@ pub const TARGETS: &[Target] = &[
         name: "mi300",
         bytes_per_s: 5.3e12,
         flops_per_s: 1307e12,
+        vector_ops_per_s: 81.7e12,
         launch_s: 4e-6,
         on_chip_bytes: 64.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
@@ -68,6 +91,7 @@ pub const TARGETS: &[Target] = &[
         name: "trn1",
         bytes_per_s: 0.82e12,
         flops_per_s: 190e12,
+        vector_ops_per_s: 190e12,
         launch_s: 10e-6,
         on_chip_bytes: 24.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
@@ -78,6 +102,7 @@ pub const TARGETS: &[Target] = &[
         name: "trn2",
         bytes_per_s: 2.9e12,
         flops_per_s: 667e12,
+        vector_ops_per_s: 667e12,
         launch_s: 10e-6,
         on_chip_bytes: 28.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
@@ -88,6 +113,7 @@ pub const TARGETS: &[Target] = &[
         name: "cpu",
         bytes_per_s: 100e9,
         flops_per_s: 2e12,
+        vector_ops_per_s: 2e12,
         launch_s: 0.0,
         on_chip_bytes: 32.0 * 1024.0 * 1024.0,
         gemm_alone_elems: f64::INFINITY,
@@ -239,9 +265,10 @@ fn computed(body: &super::fuse::Body, a: i64) -> Option<bool> {
 
 /// Whether every GEMM of `body` takes the prologues its operands have as
 /// the GEMM generator runs them well ([`crate::legality::prologue_fits`]):
-/// on `target`'s warpgroup MMA, a computed operand of a long K loop would
-/// route it through registers and unpipeline the loop, so the prologue is
-/// better a kernel of its own. `arg` gives a body value's type.
+/// where `target`'s GEMMs fill a copy ring (warpgroup MMA, convolutions), a
+/// computed operand of a long K loop would route it through registers and
+/// unpipeline the loop, so the prologue is better computed elsewhere. `arg`
+/// gives a body value's type.
 fn prologues_fit(
     u: &aic::Uniquer,
     target: &Target,
@@ -258,10 +285,7 @@ fn prologues_fit(
     };
     body.ops.iter().all(|o| {
         let op = o.op.as_str();
-        if super::fuse::role(op) != super::fuse::Role::Gemm
-            || op == graph::CONV2D.name
-            || o.args.len() < 2
-        {
+        if super::fuse::role(op) != super::fuse::Role::Gemm || o.args.len() < 2 {
             return true;
         }
         let out: Vec<i64> = u
@@ -277,12 +301,15 @@ fn prologues_fit(
         let n_out: f64 = out.iter().map(|d| *d as f64).product();
         let k = (op_flops(u, op, &kids, Some(o.ty)) / (2.0 * n_out)).round() as i64;
         use aic::float::FloatKind as F;
-        let wgmma = target.wgmma
-            && (matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16))
+        // Warpgroup-MMA products (f16/bf16 results, fp8 operands) and
+        // convolutions fill their K loops through copy rings.
+        let ring = target.wgmma
+            && (op == graph::CONV2D.name
+                || matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16))
                 || matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)));
         [(Side::A, o.args[0]), (Side::B, o.args[1])]
             .into_iter()
-            .all(|(side, a)| computed(body, a) != Some(true) || prologue_fits(side, rows, k, wgmma))
+            .all(|(side, a)| computed(body, a) != Some(true) || prologue_fits(side, rows, k, ring))
     })
 }
 
@@ -336,7 +363,7 @@ pub fn standalone_time(
 ) -> f64 {
     let moved: f64 =
         kids.iter().map(|t| type_bytes(u, *t)).sum::<f64>() + out.map_or(0.0, |t| type_bytes(u, t));
-    target.launch_s + moved / target.bytes_per_s + op_flops(u, op, kids, out) / target.flops_per_s
+    target.launch_s + moved / target.bytes_per_s + op_flops(u, op, kids, out) / target.rate(op)
 }
 
 impl KernelTime<'_> {
@@ -378,7 +405,14 @@ impl KernelTime<'_> {
         if super::fuse::is_index_only(node.op.as_str()) {
             return VIEW_S;
         }
-        let out = (g.analysis.infer)(&g.analysis.uniquer, node.op.as_str(), node.attrs, &kids);
+        // The node's own type where it came from the IR: a cast's or a
+        // widened product's (i8 x i8 -> i32, e4m3 x e4m3 -> f32) does not
+        // follow from its operands, and without it the op would be priced as
+        // writing nothing (an fp8 GEMM at a tenth of its time, so extraction
+        // kept its dequantising epilogue apart).
+        let out = node.ty.or_else(|| {
+            (g.analysis.infer)(&g.analysis.uniquer, node.op.as_str(), node.attrs, &kids)
+        });
         self.op_time(node.op.as_str(), &kids, out)
     }
 
@@ -408,13 +442,14 @@ impl KernelTime<'_> {
             }
         };
         let repeats = prologue_repeats(&g.analysis.uniquer, body);
+        // Seconds of arithmetic, each op at its units' rate.
         let work: f64 = body
             .ops
             .iter()
             .zip(&repeats)
             .map(|(o, r)| {
                 let kids: Vec<Type> = o.args.iter().filter_map(|a| arg(*a)).collect();
-                r * flops(g, o.op.as_str(), &kids, Some(o.ty))
+                r * flops(g, o.op.as_str(), &kids, Some(o.ty)) / t.rate(o.op.as_str())
             })
             .sum();
         // An input the kernel only slices is read only where sliced.
@@ -441,6 +476,6 @@ impl KernelTime<'_> {
             return f64::INFINITY;
         }
         let moved = read + body.ops.last().map_or(0.0, |o| bytes(g, o.ty));
-        t.launch_s + moved / t.bytes_per_s + work / t.flops_per_s + 1e-15
+        t.launch_s + moved / t.bytes_per_s + work + 1e-15
     }
 }

@@ -449,16 +449,14 @@ pub(super) fn gemm(
     // K loop ([`legality::prologue_fits`]). Declined, the group is split
     // ([`super::split`]): the prologue's ops become kernels of their own
     // and the GEMM pipelines.
+    // Convolutions on tensor cores fill a copy ring too.
+    let ring = wgmma_sized || (tuner.wgmma && first.is_conv());
     let rows = p.batch.max(1) * p.m;
-    if a.as_load().is_none() && !legality::prologue_fits(Side::A, rows, p.k, wgmma_sized) {
+    if a.as_load().is_none() && !legality::prologue_fits(Side::A, rows, p.k, ring) {
         return Err(format!(
             "a prologue on A of a GEMM of {rows} rows and a K loop of {} ({}; it would not pipeline)",
             p.k,
-            if wgmma_sized {
-                "warpgroup MMA"
-            } else {
-                "a few rows"
-            }
+            if ring { "a copy ring" } else { "a few rows" }
         ));
     }
     // Sibling GEMMs run on generic tiles (no warpgroup-MMA layout holds
@@ -478,9 +476,9 @@ pub(super) fn gemm(
             return Err("sibling GEMMs of different shapes".into());
         }
         let mut b = operand(ctx, mm.b(ctx), known, &mut taken)?;
-        if b.as_load().is_none() && !legality::prologue_fits(Side::B, rows, q.k, wgmma_sized) {
+        if b.as_load().is_none() && !legality::prologue_fits(Side::B, rows, q.k, ring) {
             return Err(format!(
-                "a prologue on B of a warpgroup-MMA GEMM of {rows} rows and a K loop of {} (it would not pipeline)",
+                "a prologue on B of a GEMM of {rows} rows and a K loop of {} on a copy ring (it would not pipeline)",
                 q.k
             ));
         }

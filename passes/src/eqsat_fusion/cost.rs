@@ -283,10 +283,12 @@ fn prologues_fit(
             _ => None,
         }
     };
-    body.ops.iter().all(|o| {
+    // Each GEMM's operands, output rows, K loop and whether it fills a ring.
+    let mut gemms: Vec<(i64, i64, i64, i64, bool)> = Vec::new();
+    for o in &body.ops {
         let op = o.op.as_str();
         if super::fuse::role(op) != super::fuse::Role::Gemm || o.args.len() < 2 {
-            return true;
+            continue;
         }
         let out: Vec<i64> = u
             .type_kind(o.ty)
@@ -294,7 +296,7 @@ fn prologues_fit(
             .map(|s| s.iter().map(|d| (*d).max(1)).collect())
             .unwrap_or_default();
         let Some((_, lead)) = out.split_last() else {
-            return true;
+            continue;
         };
         let rows: i64 = lead.iter().product();
         let kids: Vec<Type> = o.args.iter().filter_map(|a| arg(*a)).collect();
@@ -307,9 +309,18 @@ fn prologues_fit(
             && (op == graph::CONV2D.name
                 || matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16))
                 || matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)));
-        [(Side::A, o.args[0]), (Side::B, o.args[1])]
-            .into_iter()
-            .all(|(side, a)| computed(body, a) != Some(true) || prologue_fits(side, rows, k, ring))
+        gemms.push((o.args[0], o.args[1], rows, k, ring));
+    }
+    gemms.iter().enumerate().all(|(i, &(a, b, rows, k, ring))| {
+        // A GEMM that a later one of the kernel reads (attention's Q K^T,
+        // a GEMM chain's first) streams its B along the later one's K loop
+        // (attention's keys): a RoPE computed on K inside attention would
+        // unpipeline the key loop (and, staged as parts, overflow shared
+        // memory: a Llama block after auto-mixed-precision asked 240128
+        // bytes of 232448).
+        let b_loop = gemms[i + 1..].iter().map(|g| g.3).fold(k, i64::max);
+        (computed(body, a) != Some(true) || prologue_fits(Side::A, rows, k, ring))
+            && (computed(body, b) != Some(true) || prologue_fits(Side::B, rows, b_loop, ring))
     })
 }
 

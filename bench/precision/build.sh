@@ -2,7 +2,7 @@
 # Build the precision benchmark's aic bundles for bench/precision/run.py --aic:
 #   bash bench/precision/build.sh OUT_DIR [SIZE] [ARCH]
 # (SIZE real or small, default real; ARCH default sm_90a). Exports the f32 BERT
-# layer and GPT block with bench/models/export.py (needs JAX: the
+# layer, GPT block and Llama block with bench/models/export.py (needs JAX: the
 # virtualenv of scripts/python.sh, or $PYTHON), then compiles each
 #   NAME.SIZE.float32          the f32 program as it is,
 #   NAME.SIZE.float32.amp-f16  after auto-mixed-precision{dtype=f16},
@@ -30,7 +30,7 @@ opt=${AIC_OPT:-$(pick aic-opt)}
 py=${PYTHON:-${HOME:-/root}/.cache/aic/python-venv/bin/python}
 mkdir -p "$out/src"
 "$py" bench/models/export.py "$out/src" --size "$size" --dtype float32 \
-  --models bert_layer,gpt2_block || { echo "export failed (JAX?)"; exit 1; }
+  --models bert_layer,gpt2_block,llama_block || { echo "export failed (JAX?)"; exit 1; }
 python3 bench/precision/gen_gemms.py "$out/src" >/dev/null
 bundle() {  # bundle NAME SOURCE
   local b="$out/$1.bundle"
@@ -40,7 +40,7 @@ bundle() {  # bundle NAME SOURCE
     echo "FAILED $1 (see $b.log)"
   fi
 }
-for m in bert_layer gpt2_block; do
+for m in bert_layer gpt2_block llama_block; do
   f="$out/src/$m.$size.float32.mlir"
   bundle "$m.$size.float32" "$f"
   for dt in f16 bf16; do

@@ -3,10 +3,10 @@
 seeded inputs, numerics first:
 
     python3 bench/precision/run.py [--sections models,gemm,mlp,sparse] [--size real]
-                                   [--models bert_layer,gpt2_block] [--out FILE.json]
+                                   [--models bert_layer,gpt2_block,llama_block] [--out FILE.json]
                                    [--aic DIR --aic-run PATH]
 
-- models: the f32 BERT layer and GPT block (bench/models/jax_models.py): jax.jit in
+- models: the f32 BERT layer, GPT block and Llama block (bench/models/jax_models.py): jax.jit in
   f32 (the reference), aic on the f32 program, aic after auto-mixed-precision f16
   and bf16 (bundles NAME.SIZE.float32[.amp-f16|.amp-bf16] of build.sh), and
   jax.jit of the same model in bf16 on the inputs cast to bf16.
@@ -375,7 +375,7 @@ def sparse(a, rows):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sections", default="models,gemm,mlp,sparse")
-    ap.add_argument("--models", default="bert_layer,gpt2_block")
+    ap.add_argument("--models", default="bert_layer,gpt2_block,llama_block")
     ap.add_argument("--size", default="real")
     ap.add_argument("--out")
     ap.add_argument("--aic", help="folder of the bundles bench/precision/build.sh made")

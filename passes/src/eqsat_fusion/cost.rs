@@ -236,31 +236,38 @@ pub fn prologue_repeats(u: &aic::Uniquer, body: &super::fuse::Body) -> Vec<f64> 
     repeats
 }
 
-/// Whether value `a` of `body` (an op's index, or `-1 - k` for input `k`)
-/// is computed from the kernel's inputs by elementwise ops (a prologue:
-/// `Some(true)`), or read from them through views only (`Some(false)`);
-/// `None` where it depends on a contraction or reduction of the body (a
-/// GEMM chain's, an attention's operand), which its own template reads.
-fn computed(body: &super::fuse::Body, a: i64) -> Option<bool> {
-    let Ok(i) = usize::try_from(a) else {
-        return Some(false);
-    };
-    let o = body.ops.get(i)?;
-    let op = o.op.as_str();
-    let class = graph::semantics(op).map(|s| s.class);
-    let own = match class {
-        Some(Class::Constant) => return Some(false),
-        // A concatenation or a padding view is a sum or a masked read, not
-        // a load the copy ring takes.
-        Some(Class::View | Class::Partition) => op == graph::CONCAT.name || op == graph::PAD.name,
-        Some(Class::Elementwise) => true,
-        _ => return None,
-    };
-    let mut any = own;
-    for &k in &o.args {
-        any |= computed(body, k)?;
+/// For each op of `body`, whether its value is computed from the kernel's
+/// inputs by elementwise ops (a prologue: `Some(true)`), or read from them
+/// through views only (`Some(false)`); `None` where it depends on a
+/// contraction or reduction of the body (a GEMM chain's, an attention's
+/// operand), which its own template reads. One pass in body order (ops
+/// follow their operands), so shared values are visited once.
+fn computed_values(body: &super::fuse::Body) -> Vec<Option<bool>> {
+    let mut out: Vec<Option<bool>> = Vec::with_capacity(body.ops.len());
+    for o in &body.ops {
+        let op = o.op.as_str();
+        let own = match graph::semantics(op).map(|s| s.class) {
+            Some(Class::Constant) => Some(false),
+            // A concatenation or a padding view is a sum or a masked read,
+            // not a load the copy ring takes.
+            Some(Class::View | Class::Partition) => {
+                Some(op == graph::CONCAT.name || op == graph::PAD.name)
+            }
+            Some(Class::Elementwise) => Some(true),
+            _ => None,
+        };
+        let v = own.and_then(|own| {
+            o.args.iter().try_fold(own, |any, &k| {
+                let arg = match usize::try_from(k) {
+                    Ok(j) => *out.get(j)?,
+                    Err(_) => Some(false),
+                };
+                Some(any | arg?)
+            })
+        });
+        out.push(v);
     }
-    Some(any)
+    out
 }
 
 /// Whether every GEMM of `body` takes the prologues its operands have as
@@ -311,6 +318,9 @@ fn prologues_fit(
                 || matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)));
         gemms.push((o.args[0], o.args[1], rows, k, ring));
     }
+    let values = computed_values(body);
+    let computed =
+        |a: i64| usize::try_from(a).map_or(Some(false), |i| values.get(i).copied().flatten());
     gemms.iter().enumerate().all(|(i, &(a, b, rows, k, ring))| {
         // A GEMM that a later one of the kernel reads (attention's Q K^T,
         // a GEMM chain's first) streams its B along the later one's K loop
@@ -319,8 +329,8 @@ fn prologues_fit(
         // memory: a Llama block after auto-mixed-precision asked 240128
         // bytes of 232448).
         let b_loop = gemms[i + 1..].iter().map(|g| g.3).fold(k, i64::max);
-        (computed(body, a) != Some(true) || prologue_fits(Side::A, rows, k, ring))
-            && (computed(body, b) != Some(true) || prologue_fits(Side::B, rows, b_loop, ring))
+        (computed(a) != Some(true) || prologue_fits(Side::A, rows, k, ring))
+            && (computed(b) != Some(true) || prologue_fits(Side::B, rows, b_loop, ring))
     })
 }
 

@@ -49,6 +49,14 @@ pub enum Side {
     B,
 }
 
+/// Whether a GEMM's K loop fills shared memory through a copy ring, on a
+/// target with warpgroup MMA (`wgmma`): a convolution's implicit GEMM, or a
+/// product with an f16/bf16 result (`half_result`) or fp8 operands
+/// (`fp8_operands`), which run on warpgroup MMA.
+pub fn fills_ring(wgmma: bool, conv: bool, half_result: bool, fp8_operands: bool) -> bool {
+    wgmma && (conv || half_result || fp8_operands)
+}
+
 /// Whether a GEMM of `rows` output rows (batch included) and a K loop of
 /// `k` runs well with an elementwise prologue (a cast, a scale, a
 /// dequantisation, a ReLU: anything but a plain load through views)
@@ -79,6 +87,15 @@ pub fn prologue_fits(side: Side, rows: i64, k: i64, ring: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rings_are_warpgroup_products_and_convolutions() {
+        assert!(fills_ring(true, true, false, false));
+        assert!(fills_ring(true, false, true, false));
+        assert!(fills_ring(true, false, false, true));
+        assert!(!fills_ring(true, false, false, false));
+        assert!(!fills_ring(false, true, true, true));
+    }
 
     #[test]
     fn prologues_fit_short_k_loops_only_on_copy_rings() {

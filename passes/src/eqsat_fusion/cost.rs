@@ -310,12 +310,12 @@ fn prologues_fit(
         let n_out: f64 = out.iter().map(|d| *d as f64).product();
         let k = (op_flops(u, op, &kids, Some(o.ty)) / (2.0 * n_out)).round() as i64;
         use aic::float::FloatKind as F;
-        // Warpgroup-MMA products (f16/bf16 results, fp8 operands) and
-        // convolutions fill their K loops through copy rings.
-        let ring = target.wgmma
-            && (op == graph::CONV2D.name
-                || matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16))
-                || matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)));
+        let ring = crate::legality::fills_ring(
+            target.wgmma,
+            op == graph::CONV2D.name,
+            matches!(elem(Some(o.ty)), Some(F::F16 | F::BF16)),
+            matches!(elem(arg(o.args[0])), Some(F::F8E4M3FN | F::F8E5M2)),
+        );
         gemms.push((o.args[0], o.args[1], rows, k, ring));
     }
     let values = computed_values(body);

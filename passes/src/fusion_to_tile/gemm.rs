@@ -443,14 +443,13 @@ pub(super) fn gemm(
                 )
             })
     };
-    let wgmma_sized =
-        tuner.wgmma && !first.is_conv() && (half(first.result(ctx)) || fp8(first.a(ctx)));
+    let (half_result, fp8_a) = (half(first.result(ctx)), fp8(first.a(ctx)));
+    let wgmma_sized = tuner.wgmma && !first.is_conv() && (half_result || fp8_a);
     // A prologue routes its operand through registers and unpipelines the
-    // K loop ([`legality::prologue_fits`]). Declined, the group is split
-    // ([`super::split`]): the prologue's ops become kernels of their own
-    // and the GEMM pipelines.
-    // Convolutions on tensor cores fill a copy ring too.
-    let ring = wgmma_sized || (tuner.wgmma && first.is_conv());
+    // K loop of a copy ring ([`legality::prologue_fits`]). Declined, the
+    // group is split ([`super::split`]): the prologue's ops become kernels
+    // of their own and the GEMM pipelines.
+    let ring = legality::fills_ring(tuner.wgmma, first.is_conv(), half_result, fp8_a);
     let rows = p.batch.max(1) * p.m;
     if a.as_load().is_none() && !legality::prologue_fits(Side::A, rows, p.k, ring) {
         return Err(format!(

@@ -24,7 +24,7 @@ seeded inputs, numerics first:
   to_sparse_semi_structured (cuSPARSELt / CUTLASS sparse tensor cores), aic's
   dense f16 GEMM of the same pruned weight (gemm.f16) and aic's
   graph.sparse_matmul of it compressed (gemm.sparse24: values and positions
-  [N, K/2], as sparsify stores them).
+  [N, K/2], as sparsify stores them), run on sparse tensor cores (mma.sp).
 
 aic's fp8 GEMMs run on wgmma e4m3 on sm_90a (mma.sync e4m3 elsewhere; gemm.fp8 / gemm.fp8dyn / llama_mlp.fp8
 bundles, quantize{mode=fp8}'s scheme) and are compared with torch._scaled_mm
@@ -368,7 +368,7 @@ def sparse(a, rows):
     with_aic(rows, a, "sparse", case, "aic dense f16", "gemm.f16", [x, w.t().contiguous()], torch.float16,
              ref_t, flops)
     v, m = compress_2_4(w)
-    with_aic(rows, a, "sparse", case, "aic graph.sparse_matmul (dense path: no mma.sp lowering yet)",
+    with_aic(rows, a, "sparse", case, "aic graph.sparse_matmul (mma.sp)",
              "gemm.sparse24", [x, v, m], torch.float16, ref_t, flops)
 
 

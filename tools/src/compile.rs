@@ -112,10 +112,11 @@ pub fn matrix_pipeline(
         None if target == "amdgpu" => "amdgpu",
         None => "false",
     };
-    // 2:4-sparse products run compressed (tile.sparse_gemm) on SIMT lanes
-    // only: on matrix units the dense product of the expanded weight is
-    // faster until tile-to-gpu lowers tile.sparse_gemm onto mma.sp.
-    let sparse = if mma == "false" { "true" } else { "false" };
+    // 2:4-sparse products run compressed (tile.sparse_gemm): on NVIDIA's
+    // sparse tensor cores (mma.sp) or SIMT lanes; AMD's matrix cores have
+    // no sparse form, so there the dense product of the expanded weight
+    // runs.
+    let sparse = if mma == "amdgpu" { "false" } else { "true" };
     // Wgmma's tiles are fusion-to-tile's choice too.
     let wgmma = if mma == "wgmma" { " wgmma=true" } else { "" };
     // eqsat-fusion forms only the groups those units run well.

@@ -167,9 +167,8 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
 /// epilogue: the sparse product stays compressed through eqsat-fusion and
 /// fusion-to-tile (one kernel: a `tile.sparse_gemm` K loop with the
 /// epilogue, no dense `tile.gemm`), and the host run matches the
-/// interpreter: without matrix units (the compressed kernel, SIMT) and with
-/// emulated tensor cores (`--mma=nvgpu`, where the compile pipeline expands
-/// the product to a dense one: no `mma.sp` lowering yet).
+/// interpreter (one thread a block: the compressed kernel on SIMT lanes,
+/// with or without `--mma`).
 #[test]
 fn sparse_gemms_run_compressed_on_the_host() {
     let cases: &[(usize, usize, usize, bool, &str)] = &[
@@ -244,6 +243,126 @@ fn sparse_gemms_run_compressed_on_the_host() {
             assert!(
                 out.status.success() && stderr.contains("check: ok"),
                 "case {i} mma={mma}: {stderr}\n{sparse}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The kernels of `file` after the host pipeline's passes with tensor
+/// cores (`--mma=nvgpu`, blocks of 128 threads, `tuning`): how many
+/// `nvgpu.mma.sp.sync` ops they hold, and whether any reads the positions
+/// as 32-bit words (a shared view of i32, the pipelined layout).
+fn sparse_mma_ops(file: &std::path::Path, tuning: Option<&std::path::Path>) -> (usize, bool) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let tuning = tuning.map(|t| format!(" tuning={}", t.display()));
+    with_parser_stack(move || {
+        let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+        let mut sm = SourceMap::new();
+        let id = sm.add("s.mlir", text);
+        let module = parse_module(&mut ctx, &sm, id).expect("parses");
+        let reg = aic_passes::all_passes();
+        let p = format!(
+            "builtin.module(eqsat-fusion,fusion-to-tile{{target=cpu arch=native{} total=true scalars=true}},tile-to-gpu{{threads=128 warp=32 mma=nvgpu}})",
+            tuning.unwrap_or_default()
+        );
+        let pm = parse_pipeline(&p, &reg).expect("pipeline");
+        PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+            .run(&pm, &mut ctx, module)
+            .expect("lowers");
+        let (mut n, mut words) = (0, false);
+        ctx.walk(module, WalkOrder::PreOrder, &mut |_, op| {
+            n += usize::from(aic_dialects::nvgpu::sparse::MmaSpSync::is(&ctx, op));
+            if aic_dialects::gpu::Shared::is(&ctx, op) {
+                let t = ctx.value_type(ctx.result(op, 0));
+                words |= aic::printer::type_text(ctx.uniquer(), t).contains("xi32,");
+            }
+        });
+        (n, words)
+    })
+}
+
+/// 2:4-sparse GEMMs of f16 and bf16 on NVIDIA's sparse tensor cores
+/// (`mma.sp`, the weight as the instruction's sparse A, each warp computing
+/// the product transposed), emulated on the host (`--mma=nvgpu`, blocks of
+/// 128 threads) at awkward shapes (M, N, K not multiples of the tiles, K a
+/// multiple of 4 but not of mma.sp's 32, the tails zero-filled), plain and
+/// transposed weights: with the host's own tiles (the positions read byte
+/// by byte from unpipelined shared tiles) and with a tuning cache of
+/// 64 x 64 x 64 blocks, three stages (cp.async rings, the positions stored
+/// column after column and read as words where the weight is stored
+/// transposed, `[N, K/2]`, as `sparsify` stores it). The kernels hold mma.sp ops and
+/// the host run matches the interpreter (a wrong position code moves a
+/// value to another row of the product: errors of the order of the values,
+/// far above the tolerance of the f16 result's rounding).
+#[test]
+fn sparse_gemms_run_on_emulated_sparse_tensor_cores() {
+    let cases: &[(usize, usize, usize, bool, &str)] = &[
+        (70, 96, 48, true, "f16"),
+        (33, 164, 80, false, "f16"),
+        (100, 128, 72, true, "bf16"),
+        (9, 64, 40, true, "f16"),
+    ];
+    for (i, &(m, k, n, tb, elem)) in cases.iter().enumerate() {
+        let mut r = SplitMix(800 + i as u64);
+        let text = program_with(&mut r, (m, k, n), tb, elem, true);
+        let sparse = with_parser_stack(move || {
+            let mut ctx = Context::new(Arc::new(aic_dialects::all_dialects()));
+            let mut sm = SourceMap::new();
+            let id = sm.add("s.mlir", text);
+            let module = parse_module(&mut ctx, &sm, id).expect("parses");
+            let reg = aic_passes::all_passes();
+            let pm =
+                parse_pipeline("builtin.module(sparsify{min-elements=1})", &reg).expect("pipeline");
+            PassRunner::new(&Instrumentation::default(), &mut std::io::sink())
+                .run(&pm, &mut ctx, module)
+                .expect("compresses");
+            aic::op_printer::print_op(&ctx, module, aic::op_printer::PrintOptions::default())
+        });
+        let dir = std::env::temp_dir().join(format!("aic-mma-sp-{}-{i}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("s.mlir");
+        std::fs::write(&file, &sparse).unwrap();
+        let tuning = dir.join("tuning.json");
+        std::fs::write(
+            &tuning,
+            format!(
+                "{{\"cpu/native/sparse_gemm/0x{m}x{n}x{k}/{elem}\": {{\"bm\": 64, \"bn\": 64, \"bk\": 64, \"stages\": 3, \"threads\": 128}}}}"
+            ),
+        )
+        .unwrap();
+        let rows: Vec<String> = (0..m)
+            .map(|_| {
+                let row: Vec<String> = (0..k)
+                    .map(|_| format!("{:.3}", r.unit() * 2.0 - 1.0))
+                    .collect();
+                format!("[{}]", row.join(", "))
+            })
+            .collect();
+        for tuned in [false, true] {
+            let (ops, words) = sparse_mma_ops(&file, tuned.then_some(tuning.as_path()));
+            assert!(ops > 0, "case {i} tuned={tuned}: no mma.sp\n{sparse}");
+            // Staged column after column: a weight stored [N, K/2].
+            assert_eq!(words, tuned && tb, "case {i}: positions read as words");
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_aic-run"));
+            cmd.args(["--target=host", "--mma=nvgpu", "--threads=128", "--warp=32"]);
+            if tuned {
+                cmd.arg(format!("--tuning={}", tuning.display()));
+            }
+            let out = cmd
+                .arg(&file)
+                .arg("--entry=@main")
+                .arg(format!(
+                    "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
+                    rows.join(", ")
+                ))
+                .arg("--check")
+                .output()
+                .expect("aic-run runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                out.status.success() && stderr.contains("check: ok"),
+                "case {i} tuned={tuned}: {stderr}\n{sparse}"
             );
         }
         let _ = std::fs::remove_dir_all(&dir);

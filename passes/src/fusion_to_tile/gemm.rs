@@ -528,6 +528,8 @@ pub(super) fn gemm(
     let sig = Signature {
         template: if first.is_conv() {
             Template::Conv
+        } else if sparse > 0 {
+            Template::SparseGemm
         } else {
             Template::Gemm
         },

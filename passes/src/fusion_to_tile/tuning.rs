@@ -155,6 +155,9 @@ pub enum Template {
     Gemm,
     /// A convolution as an implicit GEMM.
     Conv,
+    /// A GEMM of a 2:4-sparse weight given compressed (`graph.sparse_matmul`):
+    /// K steps of whole k32 groups (sparse tensor cores' `mma.sp`).
+    SparseGemm,
     /// Two GEMMs in a row, the first's rows kept on chip; `n2` is the
     /// second's N.
     GemmChain { n2: i64 },
@@ -196,6 +199,7 @@ impl std::fmt::Display for Signature {
         match self.template {
             Template::Gemm => write!(f, "gemm/{b}x{m}x{n}x{k}")?,
             Template::Conv => write!(f, "conv/{b}x{m}x{n}x{k}")?,
+            Template::SparseGemm => write!(f, "sparse_gemm/{b}x{m}x{n}x{k}")?,
             Template::GemmChain { n2 } => write!(f, "gemm_chain/{m}x{n}x{k}x{n2}")?,
             Template::Attention { dv, .. } => write!(f, "attention/{b}x{m}x{n}x{k}x{dv}")?,
         }
@@ -232,6 +236,7 @@ impl std::str::FromStr for Signature {
         let (template, batch, m, n, k) = match (template, &d[..]) {
             ("gemm", &[b, m, n, k]) => (Template::Gemm, b, m, n, k),
             ("conv", &[b, m, n, k]) => (Template::Conv, b, m, n, k),
+            ("sparse_gemm", &[b, m, n, k]) => (Template::SparseGemm, b, m, n, k),
             ("gemm_chain", &[m, n, k, n2]) => (Template::GemmChain { n2 }, 0, m, n, k),
             ("attention", &[b, m, n, k, dv]) => {
                 (Template::Attention { dv, causal: false }, b, m, n, k)
@@ -283,6 +288,10 @@ impl Signature {
             Template::Attention { .. } => {
                 format!("{target}/attention/{}x{}x{}", self.m, self.n, self.k)
             }
+            // Newer than the old keys: its own.
+            Template::SparseGemm => {
+                format!("{target}/sparse_gemm/{}x{}x{}", self.m, self.n, self.k)
+            }
             _ => format!("{target}/gemm/{}x{}x{}", self.m, self.n, self.k),
         }
     }
@@ -299,6 +308,12 @@ impl Signature {
             && self.siblings == 1
             && !self.rows
             && matches!(self.template, Template::Gemm | Template::Conv)
+    }
+
+    /// Whether the kernel is one f16 (or bf16) GEMM of a 2:4-sparse weight:
+    /// sparse tensor cores' tiles (mma.sync's blocks, whole k32 K steps).
+    pub fn sparse_sized(&self) -> bool {
+        self.half() && self.siblings == 1 && !self.rows && self.template == Template::SparseGemm
     }
 
     /// Whether the kernel is one fp8 GEMM (`f8E4M3FN` / `f8E5M2` A and B)
@@ -327,6 +342,13 @@ impl Signature {
                 Tuning::heuristic_wgmma_fp8(target, self.batch, m, n, k)
             }
             _ if self.mma_sized() => Tuning::heuristic_f16_gemm(target, self.batch, m, n, k),
+            _ if self.sparse_sized() => {
+                let t = Tuning::heuristic_f16_gemm(target, self.batch, m, n, k);
+                Tuning {
+                    bk: fit(t.bk.max(32), k),
+                    ..t
+                }
+            }
             _ => Tuning::heuristic(target, m, n, k),
         };
         if self.rows {
@@ -413,7 +435,7 @@ impl Signature {
                     }
                 }
             }
-            "h100" if self.mma_sized() => {
+            "h100" if self.mma_sized() || self.sparse_sized() => {
                 for (bm, bn, threads) in [
                     (64, 64, 128),
                     (64, 128, 128),
@@ -907,12 +929,28 @@ mod tests {
     }
 
     #[test]
+    fn sparse_gemms_have_their_own_key_and_whole_k32_steps() {
+        let sig: Signature = "sparse_gemm/0x4096x4096x4096/f16".parse().unwrap();
+        let dense: Signature = "gemm/0x4096x4096x4096/f16".parse().unwrap();
+        assert_ne!(sig.key("h100", "sm_90a"), dense.key("h100", "sm_90a"));
+        assert_ne!(sig.legacy_key("h100"), dense.legacy_key("h100"));
+        // mma.sync's blocks (no wgmma: sparse tensor cores are mma.sp's).
+        let t = sig.heuristic("h100", true);
+        assert_eq!(t, sig.heuristic("h100", false));
+        assert_eq!(t.bk % 32, 0, "{t:?}");
+        let small: Signature = "sparse_gemm/0x64x64x64/f16".parse().unwrap();
+        assert_eq!(small.heuristic("h100", false).bk % 32, 0);
+        assert!(sig.candidates("h100", true).iter().all(|c| c.bk % 32 == 0));
+    }
+
+    #[test]
     fn signatures_print_and_parse_back() {
         for s in [
             "gemm/1x4096x768x768/f16",
             "gemm/0x4096x2304x768/bf16/x3",
             "gemm/0x4096x256x768/f16xf32/rows",
             "conv/0x100352x64x576/f16",
+            "sparse_gemm/0x4096x4096x4096/f16",
             "gemm_chain/64x64x64x32/f32",
             "attention/96x512x512x64x64/f16",
             "attention/128x1024x1024x64x64/bf16/causal",

@@ -50,8 +50,10 @@ mod pipeline;
 mod plan;
 mod rows;
 mod s8;
+mod sp;
 
 pub(super) use s8::{mma_depth, s8_gemm_shape};
+pub(super) use sp::sparse_gemm_shape;
 
 /// Halves added to a row of a shared tile that ldmatrix reads.
 const PAD: i64 = 8;
@@ -92,13 +94,18 @@ pub(super) enum Unit {
     /// `mfma` TxTx(256/T) (64 lanes): lane `l` holds element `c` of a TxT
     /// tile at `(4·(l/T) + 8·(c/4) + c%4, l%T)`.
     Mfma(i64),
+    /// `mma.sp` m16n8k32 with its operands swapped (32 lanes,
+    /// [`sp`]): the 2:4-sparse weight is the instruction's A, so it
+    /// computes the accumulator transposed and lane `l` holds element `c`
+    /// of an m8n16 tile at `(2·(l%4) + c%2, l/4 + 8·(c/2))`.
+    SparseT,
 }
 
 impl Unit {
     /// Lanes of a warp (wavefront).
     pub(super) fn lanes(self) -> i64 {
         match self {
-            Unit::MmaSync => 32,
+            Unit::MmaSync | Unit::SparseT => 32,
             Unit::Mfma(_) => aic_dialects::amdgpu::WAVEFRONT,
         }
     }
@@ -108,6 +115,7 @@ impl Unit {
         match self {
             Unit::MmaSync => (16, 8),
             Unit::Mfma(t) => (t, t),
+            Unit::SparseT => (8, 16),
         }
     }
 
@@ -122,6 +130,7 @@ impl Unit {
         match self {
             Unit::MmaSync => (8 * (c / 2), c % 2),
             Unit::Mfma(_) => (8 * (c / 4) + c % 4, 0),
+            Unit::SparseT => (c % 2, 8 * (c / 2)),
         }
     }
 }
@@ -292,6 +301,9 @@ fn mma_warps(ctx: &Context, gemm: Op, threads: i64, kind: Kind) -> Option<Warps>
     if threads % 32 != 0 {
         return None;
     }
+    if tile::SparseGemm::is(ctx, gemm) {
+        return sp::sparse_warps(ctx, gemm, threads);
+    }
     let (m, k, n) = half_gemm_shape(ctx, gemm)
         .map(|(m, k, n, _)| (m, k, n))
         .or_else(|| s8_gemm_shape(ctx, gemm))?;
@@ -340,8 +352,8 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, byte_pipe, chunk_of, column_contiguous, decide, pipeline, plan, plan_shared,
-    takes_runs,
+    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, decide, is_gemm,
+    operands_read, pipeline, plan, plan_shared, takes_runs,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
@@ -352,6 +364,7 @@ pub(super) fn layout_of(w: Warps, wgmma: bool, n: i64, depth: i64) -> Layout {
     let k = match w.unit {
         Unit::MmaSync => depth,
         Unit::Mfma(t) => 256 / t,
+        Unit::SparseT => sp::DEPTH,
     };
     if wgmma {
         Layout::Wgmma { n }
@@ -411,6 +424,23 @@ pub(super) fn typed_warps(
                 false,
             ))
         }
+        // mma.sp with the sparse weight as its A: m8n16 of the tile.
+        Layout::Mma {
+            m: 8,
+            n: 16,
+            k: sp::DEPTH,
+            wm,
+            wn,
+        } if nvidia && wm * wn * 32 == threads && sparse_gemm_shape(ctx, gemm).is_some() => Some((
+            Warps {
+                wm,
+                wn,
+                mt: rows / 8 / wm,
+                nt: cols / 16 / wn,
+                unit: Unit::SparseT,
+            },
+            false,
+        )),
         Layout::Mma { m, n, k, wm, wn }
             if kind == Kind::Amdgpu
                 && m == n
@@ -547,12 +577,12 @@ impl Lower<'_> {
     fn frag_origin(&mut self, w: Warps) -> (Value, Value) {
         let Lane { lane, wy, wx } = self.lane(w);
         let (tm, tn) = w.unit.tile();
-        // The lane's row and column within its first tile: (l/4, 2·(l%4))
-        // or (4·(l/T), l%T).
+        // The lane's row and column within its first tile: (l/4, 2·(l%4)),
+        // (4·(l/T), l%T) or, mma.sp's transposed, (2·(l%4), l/4).
         let d = ab::index(
             self,
             match w.unit {
-                Unit::MmaSync => 4,
+                Unit::MmaSync | Unit::SparseT => 4,
                 Unit::Mfma(t) => t,
             },
         );
@@ -564,11 +594,13 @@ impl Lower<'_> {
                 let c4 = ab::index(self, 4);
                 ab::binary::<arith::MulI>(self, q, c4)
             }
+            Unit::SparseT => ab::binary::<arith::AddI>(self, m, m),
         };
         let row = self.mul_add(wy, w.mt * tm, r);
         let c = match w.unit {
             Unit::MmaSync => ab::binary::<arith::AddI>(self, m, m),
             Unit::Mfma(_) => m,
+            Unit::SparseT => q,
         };
         let col = self.mul_add(wx, w.nt * tn, c);
         (row, col)
@@ -976,7 +1008,8 @@ impl Lower<'_> {
         // A tensor-core gemm reads its accumulator (and A, when the plan
         // says so) as fragments.
         let (mma, a_regs) = (self.mma.is_mma(op), self.mma.rows.a_regs.contains(&op));
-        let skip = |i: usize| mma && (i == 2 || (i == 0 && a_regs));
+        let acc = acc_operand(self.ctx, op);
+        let skip = |i: usize| mma && (i == acc || (i == 0 && a_regs));
         let mut temporary = Vec::new();
         for (i, v) in self.ctx.operands(op).to_vec().into_iter().enumerate() {
             if skip(i) || self.tiles.contains_key(&v) {
@@ -1540,5 +1573,21 @@ mod tests {
         assert_eq!(frag_offset(w, 64, 0), 0);
         assert_eq!(frag_offset(w, 64, 3), 8 * 64 + 1);
         assert_eq!(frag_offset(w, 64, 5), 8 + 1);
+    }
+
+    #[test]
+    fn sparse_fragments_are_mma_sync_transposed() {
+        // mma.sp's D (16 x 8) is an 8 x 16 tile of C: lane l's element c of
+        // D at (l/4 + 8(c/2), 2(l%4) + c%2) is C's at the transpose.
+        let w = Warps::choose(64, 64, 4, Unit::SparseT).unwrap();
+        assert_eq!((w.wm, w.wn, w.mt, w.nt), (2, 2, 4, 2));
+        for c in 0..4 {
+            let (dr, dc) = Unit::MmaSync.element_at(c);
+            assert_eq!(Unit::SparseT.element_at(c), (dc, dr));
+        }
+        assert_eq!(frag_offset(w, 64, 2), 8);
+        assert_eq!(frag_offset(w, 64, 4), 16);
+        assert_eq!(frag_offset(w, 64, 8), 8 * 64);
+        assert!(Warps::choose(8, 32, 4, Unit::SparseT).is_none());
     }
 }

@@ -62,9 +62,9 @@ impl Pass for TileMmaLayout {
 pub(super) fn has_layouts(ctx: &Context, k: Op) -> bool {
     let mut any = false;
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
-        if let Some(g) = tile::Gemm::of(ctx, o) {
+        if mma::is_gemm(ctx, o) {
             any |= matches!(
-                tile::tile_type(ctx.uniquer(), ctx.value_type(g.result(ctx)))
+                tile::tile_type(ctx.uniquer(), ctx.value_type(ctx.result(o, 0)))
                     .and_then(|t| t.layout),
                 Some(Layout::Mma { .. } | Layout::Wgmma { .. })
             );
@@ -97,7 +97,7 @@ pub(super) fn assign(ctx: &mut Context, k: Op, threads: i64, kind: Kind) -> bool
             },
         );
         ctx.set_value_type(r, ty);
-        give(ctx, *g, 2, ty);
+        give(ctx, *g, mma::acc_operand(ctx, *g), ty);
     }
     // A loop yielding fragments for a value it carries otherwise carries
     // them (from its start on), where it carries no other fragments.
@@ -130,8 +130,12 @@ pub(super) fn assign(ctx: &mut Context, k: Op, threads: i64, kind: Kind) -> bool
     // it is read through a conversion.
     let mut ties = Vec::new();
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
-        if let Some(g) = tile::Gemm::of(ctx, o) {
-            ties.push((o, 2, ctx.value_type(g.result(ctx))));
+        if mma::is_gemm(ctx, o) {
+            ties.push((
+                o,
+                mma::acc_operand(ctx, o),
+                ctx.value_type(ctx.result(o, 0)),
+            ));
         } else if let Some(f) = tile::For::of(ctx, o)
             && let Some(y) = ctx
                 .entry_block(f.body(ctx))
@@ -181,7 +185,7 @@ fn give(ctx: &mut Context, user: Op, i: usize, ty: Type) {
     };
     let computed = ctx
         .defining_op(v)
-        .is_some_and(|d| !tile::Gemm::is(ctx, d) && !tile::For::is(ctx, d));
+        .is_some_and(|d| !mma::is_gemm(ctx, d) && !tile::For::is(ctx, d));
     if fragments(ctx, had) || !(carried.is_some() || computed) {
         let loc = ctx.op(user).loc;
         let mut b = Builder {

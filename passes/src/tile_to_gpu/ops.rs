@@ -498,6 +498,10 @@ impl<'c> Lower<'c> {
     /// (`4 (r / 2) + meta[r, col]`).
     fn lower_sparse_gemm(&mut self, g: tile::SparseGemm) -> Result<bool, Diagnostic> {
         let op = g.op();
+        if self.mma.is_mma(op) {
+            self.sparse_mma_gemm(op)?;
+            return Ok(true);
+        }
         let (ga, gv, gm, gacc) = (
             g.a(self.ctx),
             g.values(self.ctx),

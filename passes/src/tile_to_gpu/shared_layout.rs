@@ -390,7 +390,7 @@ pub(super) fn pipe_of(
         }
     }
     // Byte tiles are staged for the loop's one gemm on wgmma only.
-    if mma::byte_pipe(&pipe) {
+    if mma::byte_pipe(ctx, &pipe) {
         let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
         let single = body.and_then(|b| mma::single_gemm(ctx, b, &pipe));
         if !single.is_some_and(|g| p.is_wgmma(g)) {
@@ -438,10 +438,11 @@ pub(super) fn check(
         };
         let r = ctx.result(o, 0);
         let swizzled = matches!(l, Layout::Swizzle { .. });
-        let readers_fit = ctx
-            .uses(r)
-            .iter()
-            .all(|u| u.index < 2 && p.is_mma(u.op) && (!swizzled || p.is_wgmma(u.op)));
+        let readers_fit = ctx.uses(r).iter().all(|u| {
+            u.index < mma::operands_read(ctx, u.op)
+                && p.is_mma(u.op)
+                && (!swizzled || p.is_wgmma(u.op))
+        });
         if !readers_fit || ctx.uses(r).is_empty() {
             let what = if swizzled {
                 "wgmma gemms"
@@ -451,7 +452,9 @@ pub(super) fn check(
             return Err(err(
                 ctx,
                 o,
-                format!("a laid-out shared tile read other than as A or B of {what}"),
+                format!(
+                    "a laid-out shared tile read other than as A or B of {what} (or a sparse gemm's values and positions)"
+                ),
             ));
         }
         // 16-byte units: 8 halves (swizzle<3, 3, 3>), 16 bytes (<3, 4, 3>).

@@ -92,20 +92,38 @@ impl Lower<'_> {
             {
                 let ld = tile::Load::wrap(c.load);
                 let buf = s.map.value(ld.buffer(s.ctx));
-                let origin: Vec<Value> = ld
-                    .origin(s.ctx)
-                    .iter()
-                    .map(|v| if *v == bargs[0] { ivv } else { s.map.value(*v) })
-                    .collect();
+                // The origin at iteration `it`: the induction variable
+                // (or a multiple or quotient of it, plan::scaled_iv) there.
+                let mut origin = Vec::new();
+                for v in ld.origin(s.ctx).to_vec() {
+                    origin.push(match super::plan::scaled_iv(s.ctx, v, bargs[0]) {
+                        Some((1, 1)) => ivv,
+                        Some((mul, div)) => {
+                            let m = ab::index(s, mul);
+                            let x = ab::binary::<arith::MulI>(s, ivv, m);
+                            let d = ab::index(s, div);
+                            ab::binary::<arith::DivUI>(s, x, d)
+                        }
+                        None => s.map.value(v),
+                    });
+                }
                 let csize = ab::index(s, *size);
                 let base = ab::binary::<arith::MulI>(s, slot, csize);
                 let (rows, cols) = (t.shape[0], t.shape[1]);
                 let chunk = c.chunk;
                 let runs = if c.trans { rows / chunk } else { cols / chunk };
-                let per = rows * cols / chunk / s.threads;
+                // The last round may be partial (a sparse gemm's positions,
+                // plan::pipeline): threads past the tile's last chunk copy it
+                // again, the same bytes to the same place.
+                let total = rows * cols / chunk;
+                let per = (total + s.threads - 1) / s.threads;
                 for j in 0..per {
                     let cj = ab::index(s, j * s.threads);
-                    let ch = ab::binary::<arith::AddI>(s, s.tid, cj);
+                    let mut ch = ab::binary::<arith::AddI>(s, s.tid, cj);
+                    if (j + 1) * s.threads > total {
+                        let last = ab::index(s, total - 1);
+                        ch = ab::binary::<arith::MinUI>(s, ch, last);
+                    }
                     let cr = ab::index(s, runs);
                     let line = ab::binary::<arith::DivUI>(s, ch, cr);
                     let q = ab::binary::<arith::RemUI>(s, ch, cr);

@@ -14,7 +14,7 @@ pub(in crate::tile_to_gpu) fn decide(ctx: &Context, k: Op, threads: i64, kind: K
         return p;
     }
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        if tile::Gemm::is(ctx, o)
+        if is_gemm(ctx, o)
             && let Some(w) = mma_warps(ctx, o, threads, kind)
         {
             p.gemms.insert(o, w);
@@ -49,7 +49,7 @@ pub(in crate::tile_to_gpu) fn plan(
     }
     let mut gemms = Vec::new();
     ctx.walk(k, aic::ir::WalkOrder::PreOrder, &mut |_, o| {
-        if tile::Gemm::is(ctx, o) {
+        if is_gemm(ctx, o) {
             gemms.push(o);
         }
     });
@@ -110,9 +110,9 @@ pub(in crate::tile_to_gpu) fn plan_shared(
         let only_mma = ctx
             .uses(r)
             .iter()
-            .all(|u| u.index < 2 && p.gemms.contains_key(&u.op));
+            .all(|u| u.index < operands_read(ctx, u.op) && p.gemms.contains_key(&u.op));
         if tt.space == Space::Shared && tt.shape.len() == 2 && only_mma && !ctx.uses(r).is_empty() {
-            let row = tt.shape[1] + PAD;
+            let row = tt.shape[1] + pad(ctx, t);
             shared
                 .layouts
                 .insert(t, Layout::Padded { row, trans: false });
@@ -143,10 +143,11 @@ pub(in crate::tile_to_gpu) fn plan_shared(
             })
             .filter(|pipe| pipe.depth >= 2);
         // Byte transfers are staged for wgmma only (mma.sync gathers its
-        // byte fragments from unpipelined tiles).
+        // byte fragments from unpipelined tiles), but for the positions of
+        // sparse gemms.
         let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
         let pipe = pipe.filter(|pipe| {
-            !byte_pipe(pipe)
+            !byte_pipe(ctx, pipe)
                 || (kind == Kind::Wgmma
                     && body
                         .and_then(|b| single_gemm(ctx, b, pipe))
@@ -158,7 +159,7 @@ pub(in crate::tile_to_gpu) fn plan_shared(
         if let Some(pipe) = pipe {
             for c in pipe.copies.iter().filter(|c| c.trans) {
                 let tt = tile_type(ctx, ctx.result(c.transfer, 0)).expect("a tile");
-                let row = tt.shape[0] + PAD;
+                let row = tt.shape[0] + pad(ctx, c.transfer);
                 shared
                     .layouts
                     .insert(c.transfer, Layout::Padded { row, trans: true });
@@ -197,10 +198,49 @@ pub(in crate::tile_to_gpu) fn plan_shared(
     (shared, swizzled)
 }
 
-/// Whether pipeline `pipe` stages byte tiles (fp8 or i8), which only a
-/// wgmma gemm reads from a ring.
-pub(in crate::tile_to_gpu) fn byte_pipe(pipe: &Pipe) -> bool {
-    pipe.copies.iter().any(|c| c.chunk != CHUNK)
+/// Whether pipeline `pipe` stages byte tiles (fp8 or i8) other than a
+/// sparse gemm's positions: operands only a wgmma gemm reads from a ring.
+pub(in crate::tile_to_gpu) fn byte_pipe(ctx: &Context, pipe: &Pipe) -> bool {
+    pipe.copies.iter().any(|c| {
+        let positions = ctx
+            .uses(ctx.result(c.transfer, 0))
+            .iter()
+            .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
+        c.chunk != CHUNK && !positions
+    })
+}
+
+/// Whether `op` is a gemm matrix units may run: `tile.gemm` or
+/// `tile.sparse_gemm`.
+pub(in crate::tile_to_gpu) fn is_gemm(ctx: &Context, op: Op) -> bool {
+    tile::Gemm::is(ctx, op) || tile::SparseGemm::is(ctx, op)
+}
+
+/// How many leading operands of gemm `op` it reads from shared memory
+/// (A and B; a sparse gemm's A, values and positions).
+pub(in crate::tile_to_gpu) fn operands_read(ctx: &Context, op: Op) -> u32 {
+    if tile::SparseGemm::is(ctx, op) { 3 } else { 2 }
+}
+
+/// The operand index of gemm `op`'s accumulator.
+pub(in crate::tile_to_gpu) fn acc_operand(ctx: &Context, op: Op) -> usize {
+    operands_read(ctx, op) as usize
+}
+
+/// Elements added to a row of transfer `t`'s padded shared tile: [`PAD`]
+/// (16 bytes of f16), or 16 bytes of a sparse gemm's positions, so that
+/// their rows stay 16-byte aligned for cp.async (mma.sync's byte operands
+/// are never staged: their rows need no alignment).
+fn pad(ctx: &Context, t: Op) -> i64 {
+    let r = ctx.result(t, 0);
+    let positions = ctx
+        .uses(r)
+        .iter()
+        .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
+    match tile_type(ctx, r).and_then(|tt| chunk_of(ctx, tt.elem)) {
+        Some(c) if positions => c,
+        _ => PAD,
+    }
 }
 
 /// Which maps and stores of a kernel run on the fragments of tensor-core
@@ -238,7 +278,7 @@ pub(in crate::tile_to_gpu) fn plan_epilogue(ctx: &Context, k: Op, p: &mut Plan) 
             }
             let operands = ctx.operands(o);
             match TileOp::of(ctx, o) {
-                Some(TileOp::Gemm(_)) => {
+                Some(TileOp::Gemm(_) | TileOp::SparseGemm(_)) => {
                     if let Some(w) = p.gemms.get(&o) {
                         held.frag.insert(ctx.result(o, 0), *w);
                     }
@@ -402,6 +442,33 @@ pub(in crate::tile_to_gpu) fn takes_runs(
         && multiple_of(ctx, origin, v, (buffer, 1, 1))
 }
 
+/// `v` as `iv · mul / div` for loop induction variable `iv` (itself, or
+/// one `arith.muli` or `arith.divui` of it by a constant): an origin a
+/// pipeline's copies compute from the iteration they fetch.
+pub(in crate::tile_to_gpu) fn scaled_iv(ctx: &Context, v: Value, iv: Value) -> Option<(i64, i64)> {
+    if v == iv {
+        return Some((1, 1));
+    }
+    let d = ctx.defining_op(v)?;
+    if let Some(div) = arith::DivUI::of(ctx, d)
+        && div.lhs(ctx) == iv
+    {
+        return const_int(ctx, div.rhs(ctx))
+            .filter(|c| *c > 0)
+            .map(|c| (1, c));
+    }
+    let mul = arith::MulI::of(ctx, d)?;
+    let (x, y) = (mul.lhs(ctx), mul.rhs(ctx));
+    let c = if x == iv {
+        const_int(ctx, y)
+    } else if y == iv {
+        const_int(ctx, x)
+    } else {
+        None
+    };
+    c.map(|c| (c, 1))
+}
+
 /// Whether index `v` is a multiple of `m` whatever its run-time value
 /// (`iv`, the loop's induction variable, stepping from `lb` by `step`).
 pub(in crate::tile_to_gpu) fn multiple_of(
@@ -419,6 +486,11 @@ pub(in crate::tile_to_gpu) fn multiple_of(
     let Some(d) = ctx.defining_op(v) else {
         return false;
     };
+    if let Some(div) = arith::DivUI::of(ctx, d)
+        && let Some(c) = const_int(ctx, div.rhs(ctx)).filter(|c| *c > 0)
+    {
+        return multiple_of(ctx, div.lhs(ctx), m * c, iv);
+    }
     if let Some(mul) = arith::MulI::of(ctx, d) {
         [mul.lhs(ctx), mul.rhs(ctx)]
             .iter()
@@ -477,7 +549,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
     let mut gemms = 0;
     for o in ctx.block_ops(body) {
         match TileOp::of(ctx, o) {
-            Some(TileOp::Gemm(_)) if p.gemms.contains_key(&o) => gemms += 1,
+            Some(TileOp::Gemm(_) | TileOp::SparseGemm(_)) if p.gemms.contains_key(&o) => gemms += 1,
             Some(TileOp::Yield(y)) => {
                 let carried = y.values(ctx).iter().enumerate().all(|(i, v)| {
                     ctx.defining_op(*v)
@@ -503,13 +575,23 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     return None;
                 }
                 let (buffer, origin) = (ld.buffer(ctx), ld.origin(ctx));
-                if inside(buffer) || origin.iter().any(|v| *v != iv && inside(*v)) {
+                if inside(buffer)
+                    || origin
+                        .iter()
+                        .any(|v| inside(*v) && scaled_iv(ctx, *v, iv).is_none())
+                {
                     return None;
                 }
                 let tt = tile_type(ctx, ctx.result(o, 0))?;
                 let chunk = chunk_of(ctx, tt.elem)?;
                 let (rows, cols) = (tt.shape[0], tt.shape[1]);
-                if (rows * cols / chunk) % threads != 0 {
+                // A sparse gemm's positions (a quarter of its values' bytes)
+                // may be fewer chunks than a round of threads.
+                let positions = ctx
+                    .uses(ctx.result(o, 0))
+                    .iter()
+                    .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
+                if (rows * cols / chunk) % threads != 0 && !positions {
                     return None;
                 }
                 let buf_shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();
@@ -531,11 +613,16 @@ pub(in crate::tile_to_gpu) fn pipeline(
                     _ => return None,
                 };
                 let used_as = ctx.uses(ctx.result(o, 0)).iter().map(|u| u.index).max()?;
+                // A sparse gemm reads any of its operands stored transposed.
+                let sparse = ctx
+                    .uses(ctx.result(o, 0))
+                    .iter()
+                    .all(|u| tile::SparseGemm::is(ctx, u.op));
                 let ext = if trans { rows } else { cols };
                 // A run-time lower bound proves no multiple.
                 let lb_known = if lower.is_some() { 1 } else { lb };
                 if ext % chunk != 0
-                    || (trans && used_as != 1)
+                    || (trans && used_as != 1 && !sparse)
                     || !multiple_of(ctx, origin[cd], chunk, (iv, lb_known, step))
                 {
                     return None;

@@ -342,13 +342,7 @@ impl Signature {
                 Tuning::heuristic_wgmma_fp8(target, self.batch, m, n, k)
             }
             _ if self.mma_sized() => Tuning::heuristic_f16_gemm(target, self.batch, m, n, k),
-            _ if self.sparse_sized() => {
-                let t = Tuning::heuristic_f16_gemm(target, self.batch, m, n, k);
-                Tuning {
-                    bk: fit(t.bk.max(32), k),
-                    ..t
-                }
-            }
+            _ if self.sparse_sized() => Tuning::heuristic_sparse_gemm(target, self.batch, m, n, k),
             _ => Tuning::heuristic(target, m, n, k),
         };
         if self.rows {
@@ -816,6 +810,29 @@ impl Tuning {
             }
         } else {
             base
+        }
+    }
+
+    /// The built-in choice for one GEMM of a 2:4-sparse f16 weight on
+    /// sparse tensor cores (mma.sp's k32 steps): the mma.sync choice
+    /// ([`Tuning::heuristic_f16_gemm`]) with whole k32 steps, and on a grid
+    /// of 128 x 256 blocks that fills the H100, K steps of 128 and two
+    /// stages (four mma.sp steps between barriers). Measured on an H100
+    /// (bench/precision/results/h100-2026-11-27-sparse-tiles.txt), 4096^3:
+    /// 0.413 ms at 128 x 256 x 128, 2 stages (256 x 128 x 128: 0.416),
+    /// against 0.44 to 0.52 at K steps of 64 or 3 stages.
+    pub fn heuristic_sparse_gemm(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
+        let t = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
+        if target == "h100" && (t.bm, t.bn) == (128, 256) {
+            return Tuning {
+                bk: fit(128, k),
+                stages: 2,
+                ..t
+            };
+        }
+        Tuning {
+            bk: fit(t.bk.max(32), k),
+            ..t
         }
     }
 

@@ -193,38 +193,47 @@ impl Lower<'_> {
             let tr = u.attr(AttrKind::Bool(trans));
             nvgpu::Ldmatrix::build(s, view, &[at], int_attr(&u, 4, i32t), tr, vf).res(s.ctx)
         };
-        for ks in 0..kk / DEPTH {
+        // One k32 step's fragments: the weight's (one per n16 tile), a's
+        // (one per m8 tile) and the metadata registers (one per n16 tile).
+        let load = |s: &mut Self, ks: i64| -> [Vec<Value>; 3] {
             let (k, h) = (ks * DEPTH, ks * DEPTH / 2);
-            // The weight's fragments, one per n16 tile.
-            let fw: Vec<Value> = (0..w.nt)
+            let fw = (0..w.nt)
                 .map(|ni| {
                     let at = if pv.trans {
                         16 * ni * pv.stride + h
                     } else {
                         h * pv.stride + 16 * ni
                     };
-                    ldm(self, pv.view, at, v0, !pv.trans)
+                    ldm(s, pv.view, at, v0, !pv.trans)
                 })
                 .collect();
-            // a's fragments, one per m8 tile.
-            let fa: Vec<Value> = (0..w.mt)
+            let fa = (0..w.mt)
                 .map(|mi| {
                     let at = if pa.trans {
                         k * pa.stride + 8 * mi
                     } else {
                         8 * mi * pa.stride + k
                     };
-                    ldm(self, pa.view, at, a0, pa.trans)
+                    ldm(s, pa.view, at, a0, pa.trans)
                 })
                 .collect();
-            let meta: Vec<Value> = (0..w.nt)
+            let meta = (0..w.nt)
                 .map(|ni| match words {
-                    Some((view, start)) => {
-                        self.metadata_words(view, start, pm.stride, (16 * ni, h))
-                    }
-                    None => self.metadata(&pm, meta0, (16 * ni, h)),
+                    Some((view, start)) => s.metadata_words(view, start, pm.stride, (16 * ni, h)),
+                    None => s.metadata(&pm, meta0, (16 * ni, h)),
                 })
                 .collect();
+            [fw, fa, meta]
+        };
+        // Each step's fragments load before the previous step's mma.sp
+        // issue, so that the shared-memory latency hides behind them.
+        let steps = kk / DEPTH;
+        let mut next = Some(load(self, 0));
+        for ks in 0..steps {
+            let [fw, fa, meta] = next.take().expect("loaded a step ahead");
+            if ks + 1 < steps {
+                next = Some(load(self, ks + 1));
+            }
             for (mi, b) in fa.iter().enumerate() {
                 for (ni, a) in fw.iter().enumerate() {
                     let slot = (mi as i64 * w.nt + ni as i64) * 4;

@@ -101,9 +101,9 @@ tile.kernel @one_stage grid = [1] {
 
 // -----
 
-// Byte tiles (fp8, i8) are staged only for a wgmma gemm: mma.sync gathers
-// its byte fragments from unpipelined tiles.
-// CHECK: error: 'tile.for' op tile-to-gpu: a pipelined loop of 8-bit tiles whose one gemm is not on wgmma
+// Byte tiles (fp8, i8) staged for mma.sync's gathers need lines of whole
+// 16-byte copies: padded<136> rows of bytes are 8 bytes off.
+// CHECK: error: 'tile.transfer' op tile-to-gpu: a staged tile whose lines (136 elements) are not whole 16-byte copies of 16 elements
 tile.kernel @staged_bytes_mma grid = [1] {
 ^bb0(%arg0: memref<64x256xf8E4M3FN>, %arg1: memref<64x256xf8E5M2>, %arg2: memref<64x64xf32>):
   %c0 = arith.constant 0 : index

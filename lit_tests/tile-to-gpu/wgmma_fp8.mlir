@@ -6,8 +6,9 @@
 // (swizzle<3, 4, 3>: 128-element lines, 16-element units), each K step of
 // 128 four m64n64k32 wgmmas naming A's format and B's where it differs.
 // B N-major (a K x N buffer) has no 8-bit wgmma (PTX's 8-bit forms take
-// no transpose): that gemm keeps mma.sync, its K loop unpipelined (its fp8
-// form makes the module PTX ISA 8.4; wgmma e4m3 alone needs 8.0).
+// no transpose): that gemm keeps mma.sync, its K loop a cp.async pipeline
+// whose rings its fragments are gathered from (its fp8 form makes the
+// module PTX ISA 8.4; wgmma e4m3 alone needs 8.0).
 // RUN: aic-opt %s --tile-to-gpu="mma=wgmma threads=128" | FileCheck %s
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | FileCheck %s --check-prefix=LAYOUT
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" --tile-to-gpu="mma=wgmma threads=128" -o %t.split
@@ -22,7 +23,8 @@
 // LAYOUT: tile.gemm {{.*}} -> !tile.tile<64x64xf32, wgmma<64, 64, 16>>
 // LAYOUT-LABEL: tile.kernel @fp8_b
 // LAYOUT-NOT: swizzle
-// LAYOUT-NOT: stages
+// LAYOUT: tile.for {{.*}} stages = 3
+// LAYOUT-NOT: swizzle
 // LAYOUT: tile.gemm {{.*}} -> !tile.tile<64x64xf32, mma<16, 8, 32, {{.*}}>>
 
 // CHECK-LABEL: gpu.kernel @fp8_bt grid = [1, 1, 1] block = [128, 1, 1] shared = 49152
@@ -41,7 +43,8 @@
 // CHECK-NEXT: nvvm.wgmma.commit.group.sync.aligned
 // CHECK-LABEL: gpu.kernel @fp8_b
 // CHECK-NOT: nvgpu.warpgroup.mma
-// CHECK-NOT: nvgpu.device_async_copy
+// CHECK: nvgpu.device_async_copy
+// CHECK-NOT: nvgpu.warpgroup.mma
 // CHECK: nvgpu.mma.sync
 
 // PTX: .version 8.4

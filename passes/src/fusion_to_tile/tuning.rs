@@ -316,6 +316,16 @@ impl Signature {
         self.half() && self.siblings == 1 && !self.rows && self.template == Template::SparseGemm
     }
 
+    /// Whether the kernel is one GEMM of byte operands (i8, or fp8 off
+    /// wgmma) whose block holds only its accumulator: mma.sync's k32 byte
+    /// forms, fed by cp.async rings of whole 64-byte K steps.
+    pub fn byte_sized(&self) -> bool {
+        matches!(self.elem.as_str(), "i8" | "f8E4M3FN" | "f8E5M2")
+            && self.siblings == 1
+            && !self.rows
+            && self.template == Template::Gemm
+    }
+
     /// Whether the kernel is one fp8 GEMM (`f8E4M3FN` / `f8E5M2` A and B)
     /// whose block holds only its accumulator: wgmma's k32 tiles.
     pub fn fp8_sized(&self) -> bool {
@@ -343,6 +353,13 @@ impl Signature {
             }
             _ if self.mma_sized() => Tuning::heuristic_f16_gemm(target, self.batch, m, n, k),
             _ if self.sparse_sized() => Tuning::heuristic_sparse_gemm(target, self.batch, m, n, k),
+            _ if self.byte_sized() => {
+                let t = Tuning::heuristic_f16_gemm(target, self.batch, m, n, k);
+                Tuning {
+                    bk: fit(t.bk.max(64), k),
+                    ..t
+                }
+            }
             _ => Tuning::heuristic(target, m, n, k),
         };
         if self.rows {
@@ -429,7 +446,7 @@ impl Signature {
                     }
                 }
             }
-            "h100" if self.mma_sized() || self.sparse_sized() => {
+            "h100" if self.mma_sized() || self.sparse_sized() || self.byte_sized() => {
                 for (bm, bn, threads) in [
                     (64, 64, 128),
                     (64, 128, 128),

@@ -380,6 +380,19 @@ pub(super) fn pipe_of(
         ));
     };
     for c in &pipe.copies {
+        // Each row (or column) of a ring starts on a 16-byte copy.
+        if let Some((stride, _, false)) = lines(ctx, c.transfer)
+            && stride % c.chunk != 0
+        {
+            return Err(err(
+                ctx,
+                c.transfer,
+                format!(
+                    "a staged tile whose lines ({stride} elements) are not whole 16-byte copies of {} elements",
+                    c.chunk
+                ),
+            ));
+        }
         if lines(ctx, c.transfer).is_some_and(|(_, trans, _)| trans != c.trans) {
             let how = if c.trans { "columns" } else { "rows" };
             return Err(err(
@@ -389,7 +402,8 @@ pub(super) fn pipe_of(
             ));
         }
     }
-    // Byte tiles are staged for the loop's one gemm on wgmma only.
+    // Byte tiles only wgmma reads are staged for the loop's one gemm on
+    // wgmma only.
     if mma::byte_pipe(ctx, &pipe) {
         let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
         let single = body.and_then(|b| mma::single_gemm(ctx, b, &pipe));

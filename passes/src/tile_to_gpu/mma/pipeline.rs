@@ -166,7 +166,11 @@ impl Lower<'_> {
             Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
         };
         let known = pipe.upper.is_none() && pipe.lower.is_none();
-        let single = single_gemm(self.ctx, body, pipe).filter(|_| known);
+        // mma.sync's byte gemms gather their fragments in the body's
+        // lowering (the prefetched loop loads f16 fragments by ldmatrix).
+        let single = single_gemm(self.ctx, body, pipe).filter(|g| {
+            known && (self.mma.is_wgmma(*g) || super::s8_gemm_shape(self.ctx, *g).is_none())
+        });
         if let Some(gemm) = single.filter(|g| self.mma.is_wgmma(*g)) {
             return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
         }

@@ -142,9 +142,7 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                     .filter(|pipe| attention(pipe))
             })
             .filter(|pipe| pipe.depth >= 2);
-        // Byte transfers are staged for wgmma only (mma.sync gathers its
-        // byte fragments from unpipelined tiles), but for the positions of
-        // sparse gemms.
+        // Byte transfers that only wgmma can read are staged for it only.
         let body = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r));
         let pipe = pipe.filter(|pipe| {
             !byte_pipe(ctx, pipe)
@@ -198,16 +196,27 @@ pub(in crate::tile_to_gpu) fn plan_shared(
     (shared, swizzled)
 }
 
-/// Whether pipeline `pipe` stages byte tiles (fp8 or i8) other than a
-/// sparse gemm's positions: operands only a wgmma gemm reads from a ring.
+/// Whether pipeline `pipe` stages byte tiles (fp8 or i8) that only a wgmma
+/// gemm can read from a ring: byte tiles other than the A and B of byte
+/// gemms mma.sync gathers element by element (which read any shared view,
+/// a ring's included) and a sparse gemm's positions.
 pub(in crate::tile_to_gpu) fn byte_pipe(ctx: &Context, pipe: &Pipe) -> bool {
-    pipe.copies.iter().any(|c| {
-        let positions = ctx
-            .uses(ctx.result(c.transfer, 0))
-            .iter()
-            .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
-        c.chunk != CHUNK && !positions
-    })
+    pipe.copies
+        .iter()
+        .any(|c| c.chunk != CHUNK && !gathered_bytes(ctx, c.transfer))
+}
+
+/// Whether transfer `t`'s tile is read only where bytes are gathered or
+/// loaded as words from any shared view: as A or B of byte gemms
+/// (mma.sync's s8 and fp8 forms, [`super::s8_gemm_shape`]) or as a sparse
+/// gemm's positions.
+pub(in crate::tile_to_gpu) fn gathered_bytes(ctx: &Context, t: Op) -> bool {
+    let uses = ctx.uses(ctx.result(t, 0));
+    !uses.is_empty()
+        && uses.iter().all(|u| {
+            (u.index == 2 && tile::SparseGemm::is(ctx, u.op))
+                || (u.index < 2 && s8_gemm_shape(ctx, u.op).is_some())
+        })
 }
 
 /// Whether `op` is a gemm matrix units may run: `tile.gemm` or
@@ -228,17 +237,12 @@ pub(in crate::tile_to_gpu) fn acc_operand(ctx: &Context, op: Op) -> usize {
 }
 
 /// Elements added to a row of transfer `t`'s padded shared tile: [`PAD`]
-/// (16 bytes of f16), or 16 bytes of a sparse gemm's positions, so that
-/// their rows stay 16-byte aligned for cp.async (mma.sync's byte operands
-/// are never staged: their rows need no alignment).
+/// (16 bytes of f16), or 16 bytes of a byte tile that is gathered
+/// ([`gathered_bytes`]), so that rows stay 16-byte aligned for cp.async.
 fn pad(ctx: &Context, t: Op) -> i64 {
     let r = ctx.result(t, 0);
-    let positions = ctx
-        .uses(r)
-        .iter()
-        .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
     match tile_type(ctx, r).and_then(|tt| chunk_of(ctx, tt.elem)) {
-        Some(c) if positions => c,
+        Some(c) if gathered_bytes(ctx, t) => c,
         _ => PAD,
     }
 }

@@ -75,6 +75,32 @@ fn program_with(
     )
 }
 
+/// Runs `@main` of `file` on the host (`aic-run --target=host`, with
+/// `extra` flags) on one `[m, k]` argument of `elem` whose rows are `rows`,
+/// checked against the interpreter: whether it ran and matched, and what
+/// aic-run said.
+fn host_check(
+    file: &std::path::Path,
+    extra: &[String],
+    rows: &[String],
+    (m, k, elem): (usize, usize, &str),
+) -> (bool, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
+        .arg("--target=host")
+        .args(extra)
+        .arg(file)
+        .arg("--entry=@main")
+        .arg(format!(
+            "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
+            rows.join(", ")
+        ))
+        .arg("--check")
+        .output()
+        .expect("aic-run runs");
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    (out.status.success() && stderr.contains("check: ok"), stderr)
+}
+
 #[test]
 fn two_four_weights_compress_exactly_and_compile_for_the_host() {
     let cases: &[(usize, usize, usize, bool, &str)] = &[
@@ -142,22 +168,8 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
                 format!("[{}]", row.join(", "))
             })
             .collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
-            .arg("--target=host")
-            .arg(&file)
-            .arg("--entry=@main")
-            .arg(format!(
-                "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
-                rows.join(", ")
-            ))
-            .arg("--check")
-            .output()
-            .expect("aic-run runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stderr.contains("check: ok"),
-            "case {i}: {stderr}\n{sparse}"
-        );
+        let (ok, stderr) = host_check(&file, &[], &rows, (m, k, elem));
+        assert!(ok, "case {i}: {stderr}\n{sparse}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -227,23 +239,8 @@ fn sparse_gemms_run_compressed_on_the_host() {
             })
             .collect();
         for mma in ["false", "nvgpu"] {
-            let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
-                .arg("--target=host")
-                .arg(format!("--mma={mma}"))
-                .arg(&file)
-                .arg("--entry=@main")
-                .arg(format!(
-                    "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
-                    rows.join(", ")
-                ))
-                .arg("--check")
-                .output()
-                .expect("aic-run runs");
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.success() && stderr.contains("check: ok"),
-                "case {i} mma={mma}: {stderr}\n{sparse}"
-            );
+            let (ok, stderr) = host_check(&file, &[format!("--mma={mma}")], &rows, (m, k, elem));
+            assert!(ok, "case {i} mma={mma}: {stderr}\n{sparse}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -344,26 +341,14 @@ fn sparse_gemms_run_on_emulated_sparse_tensor_cores() {
             assert!(ops > 0, "case {i} tuned={tuned}: no mma.sp\n{sparse}");
             // Staged column after column: a weight stored [N, K/2].
             assert_eq!(words, tuned && tb, "case {i}: positions read as words");
-            let mut cmd = Command::new(env!("CARGO_BIN_EXE_aic-run"));
-            cmd.args(["--target=host", "--mma=nvgpu", "--threads=128", "--warp=32"]);
+            let mut extra: Vec<String> = ["--mma=nvgpu", "--threads=128", "--warp=32"]
+                .map(String::from)
+                .to_vec();
             if tuned {
-                cmd.arg(format!("--tuning={}", tuning.display()));
+                extra.push(format!("--tuning={}", tuning.display()));
             }
-            let out = cmd
-                .arg(&file)
-                .arg("--entry=@main")
-                .arg(format!(
-                    "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
-                    rows.join(", ")
-                ))
-                .arg("--check")
-                .output()
-                .expect("aic-run runs");
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                out.status.success() && stderr.contains("check: ok"),
-                "case {i} tuned={tuned}: {stderr}\n{sparse}"
-            );
+            let (ok, stderr) = host_check(&file, &extra, &rows, (m, k, elem));
+            assert!(ok, "case {i} tuned={tuned}: {stderr}\n{sparse}");
         }
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -398,49 +398,26 @@ pub(super) fn typed_warps(
     let (rows, cols) = (t.shape[0], t.shape.get(1).copied().unwrap_or(0));
     let nvidia = matches!(kind, Kind::Nvgpu | Kind::Wgmma);
     let found = match l {
-        // mma.sync m16n8: k16 for f16/bf16, k32 for byte elements.
-        Layout::Mma {
-            m: 16,
-            n: 8,
-            k,
-            wm,
-            wn,
-        } if nvidia
-            && wm * wn * 32 == threads
-            && match k {
-                16 => half_gemm_shape(ctx, gemm).is_some(),
-                32 => s8_gemm_shape(ctx, gemm).is_some(),
-                _ => false,
-            } =>
-        {
-            Some((
-                Warps {
+        // mma.sync m16n8: k16 for f16/bf16, k32 for byte elements; mma.sp
+        // with the sparse weight as its A: m8n16 of the tile, k32.
+        Layout::Mma { m, n, k, wm, wn } if nvidia && wm * wn * 32 == threads => {
+            let unit = match (m, n, k) {
+                (16, 8, 16) if half_gemm_shape(ctx, gemm).is_some() => Some(Unit::MmaSync),
+                (16, 8, 32) if s8_gemm_shape(ctx, gemm).is_some() => Some(Unit::MmaSync),
+                (8, 16, sp::DEPTH) if sparse_gemm_shape(ctx, gemm).is_some() => Some(Unit::SparseT),
+                _ => None,
+            };
+            unit.map(|unit| {
+                let warps = Warps {
                     wm,
                     wn,
-                    mt: rows / 16 / wm,
-                    nt: cols / 8 / wn,
-                    unit: Unit::MmaSync,
-                },
-                false,
-            ))
+                    mt: rows / m / wm,
+                    nt: cols / n / wn,
+                    unit,
+                };
+                (warps, false)
+            })
         }
-        // mma.sp with the sparse weight as its A: m8n16 of the tile.
-        Layout::Mma {
-            m: 8,
-            n: 16,
-            k: sp::DEPTH,
-            wm,
-            wn,
-        } if nvidia && wm * wn * 32 == threads && sparse_gemm_shape(ctx, gemm).is_some() => Some((
-            Warps {
-                wm,
-                wn,
-                mt: rows / 8 / wm,
-                nt: cols / 16 / wn,
-                unit: Unit::SparseT,
-            },
-            false,
-        )),
         Layout::Mma { m, n, k, wm, wn }
             if kind == Kind::Amdgpu
                 && m == n

@@ -252,6 +252,18 @@ pub(super) struct Padded {
     pub(super) trans: bool,
 }
 
+impl Padded {
+    /// How far the element at (`row`, `col`) of the tile lies from its
+    /// element (0, 0) in the view.
+    pub(super) fn offset(&self, row: i64, col: i64) -> i64 {
+        if self.trans {
+            col * self.stride + row
+        } else {
+            row * self.stride + col
+        }
+    }
+}
+
 /// What a lane loads a tensor-core gemm's fragments with
 /// ([`Lower::mma_operands`]).
 pub(super) struct MmaOperands {
@@ -1348,27 +1360,62 @@ impl Lower<'_> {
 
     /// One k16 step of every mma tile of this lane's warp into `out`.
     fn mma_step(&mut self, g: &MmaOperands, fa: &[Value], fb: &[Value], out: Value) {
-        let u = self.ctx.uniquer().clone();
-        let shape = u.attr(AttrKind::Array(
-            [16, 8, 16]
-                .iter()
-                .map(|v| int_attr(&u, *v, u.int_type(64)))
-                .collect(),
-        ));
+        let shape = self.mma_shape(16);
         let vc = g.types[3];
         for (mi, a) in fa.iter().enumerate() {
             for (ni, b) in fb.iter().enumerate() {
-                let slot = (mi as i64 * g.w.nt + ni as i64) * 4;
-                let idx: Vec<Value> = (0..4).map(|c| ab::index(self, slot + c)).collect();
-                let c: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
-                let c = vector::FromElements::build(self, &c, vc).result(self.ctx);
-                let d = nvgpu::MmaSync::build(self, *a, *b, c, shape, vc).res(self.ctx);
-                for (e, i) in idx.iter().enumerate() {
-                    let e = e as i64;
-                    let x = self.extract(d, &[e / 2, e % 2], g.f32);
-                    mb::store(self, x, out, &[*i]);
-                }
+                let tile = mi as i64 * g.w.nt + ni as i64;
+                self.mma_on_slots(out, tile, (vc, g.f32), &mut |s, c| {
+                    nvgpu::MmaSync::build(s, *a, *b, c, shape, vc).res(s.ctx)
+                });
             }
+        }
+    }
+
+    /// The `mmaShape` attribute `[16, 8, k]` of NVIDIA's warp MMAs.
+    pub(super) fn mma_shape(&self, k: i64) -> aic::attributes::Attr {
+        let u = self.ctx.uniquer();
+        u.attr(AttrKind::Array(
+            [16, 8, k]
+                .iter()
+                .map(|v| int_attr(u, *v, u.int_type(64)))
+                .collect(),
+        ))
+    }
+
+    /// One warp MMA on m16n8 tile `tile` of accumulator array `out` (its
+    /// slots `4·tile ..`): the four slots read as `vc` (a `vector<2x2x>` of
+    /// `elem`), `mma` building the instruction on them, its result written
+    /// back.
+    pub(super) fn mma_on_slots(
+        &mut self,
+        out: Value,
+        tile: i64,
+        (vc, elem): (Type, Type),
+        mma: &mut dyn FnMut(&mut Self, Value) -> Value,
+    ) {
+        let idx: Vec<Value> = (0..4).map(|c| ab::index(self, 4 * tile + c)).collect();
+        let c: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
+        let c = vector::FromElements::build(self, &c, vc).result(self.ctx);
+        let d = mma(self, c);
+        for (e, i) in idx.iter().enumerate() {
+            let e = e as i64;
+            let x = self.extract(d, &[e / 2, e % 2], elem);
+            mb::store(self, x, out, &[*i]);
+        }
+    }
+
+    /// The offset in `p`'s view of the element at (`row`, `col`) of its
+    /// tile, the view's base (a ring's stage) included.
+    pub(super) fn padded_at(&mut self, p: &Padded, row: Value, col: Value) -> Value {
+        let at = if p.trans {
+            self.mul_add(col, p.stride, row)
+        } else {
+            self.mul_add(row, p.stride, col)
+        };
+        match p.base {
+            Some(b) => ab::binary::<arith::AddI>(self, at, b),
+            None => at,
         }
     }
 

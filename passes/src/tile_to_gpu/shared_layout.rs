@@ -380,10 +380,11 @@ pub(super) fn pipe_of(
         ));
     };
     for c in &pipe.copies {
+        let Some((stride, trans, swizzled)) = lines(ctx, c.transfer) else {
+            continue;
+        };
         // Each row (or column) of a ring starts on a 16-byte copy.
-        if let Some((stride, _, false)) = lines(ctx, c.transfer)
-            && stride % c.chunk != 0
-        {
+        if !swizzled && stride % c.chunk != 0 {
             return Err(err(
                 ctx,
                 c.transfer,
@@ -393,7 +394,7 @@ pub(super) fn pipe_of(
                 ),
             ));
         }
-        if lines(ctx, c.transfer).is_some_and(|(_, trans, _)| trans != c.trans) {
+        if trans != c.trans {
             let how = if c.trans { "columns" } else { "rows" };
             return Err(err(
                 ctx,

@@ -214,9 +214,14 @@ pub(in crate::tile_to_gpu) fn gathered_bytes(ctx: &Context, t: Op) -> bool {
     let uses = ctx.uses(ctx.result(t, 0));
     !uses.is_empty()
         && uses.iter().all(|u| {
-            (u.index == 2 && tile::SparseGemm::is(ctx, u.op))
+            reads_positions(ctx, u.op, u.index)
                 || (u.index < 2 && s8_gemm_shape(ctx, u.op).is_some())
         })
+}
+
+/// Whether operand `index` of `op` is a sparse gemm's positions.
+fn reads_positions(ctx: &Context, op: Op, index: u32) -> bool {
+    index == 2 && tile::SparseGemm::is(ctx, op)
 }
 
 /// Whether `op` is a gemm matrix units may run: `tile.gemm` or
@@ -594,7 +599,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 let positions = ctx
                     .uses(ctx.result(o, 0))
                     .iter()
-                    .all(|u| u.index == 2 && tile::SparseGemm::is(ctx, u.op));
+                    .all(|u| reads_positions(ctx, u.op, u.index));
                 if (rows * cols / chunk) % threads != 0 && !positions {
                     return None;
                 }

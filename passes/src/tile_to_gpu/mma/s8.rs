@@ -103,12 +103,7 @@ impl Lower<'_> {
         let a0 = self.frag_start(&S8_A, &pa, (group, thread), (a_row, z));
         let b_col = self.mul_add(wx, w.nt * 8, z);
         let b0 = self.frag_start(&S8_B, &pb, (group, thread), (z, b_col));
-        let shape = u.attr(AttrKind::Array(
-            [16, 8, S8_A.cols]
-                .iter()
-                .map(|v| int_attr(&u, *v, u.int_type(64)))
-                .collect(),
-        ));
+        let shape = self.mma_shape(S8_A.cols);
         for ks in 0..kk / S8_A.cols {
             let k = ks * S8_A.cols;
             let fa: Vec<Value> = (0..w.mt)
@@ -119,16 +114,10 @@ impl Lower<'_> {
                 .collect();
             for (mi, a) in fa.iter().enumerate() {
                 for (ni, b) in fb.iter().enumerate() {
-                    let slot = (mi as i64 * w.nt + ni as i64) * 4;
-                    let idx: Vec<Value> = (0..4).map(|c| ab::index(self, slot + c)).collect();
-                    let c: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
-                    let c = vector::FromElements::build(self, &c, vc).result(self.ctx);
-                    let d = nvgpu::MmaSync::build(self, *a, *b, c, shape, vc).res(self.ctx);
-                    for (e, i) in idx.iter().enumerate() {
-                        let e = e as i64;
-                        let x = self.extract(d, &[e / 2, e % 2], tc);
-                        mb::store(self, x, out, &[*i]);
-                    }
+                    let tile = mi as i64 * w.nt + ni as i64;
+                    self.mma_on_slots(out, tile, (vc, tc), &mut |s, c| {
+                        nvgpu::MmaSync::build(s, *a, *b, c, shape, vc).res(s.ctx)
+                    });
                 }
             }
         }
@@ -159,15 +148,7 @@ impl Lower<'_> {
         let r = self.mul_add(thread, f.thread.0, r);
         let c = self.mul_add(group, f.group.1, col);
         let c = self.mul_add(thread, f.thread.1, c);
-        let at = if p.trans {
-            self.mul_add(c, p.stride, r)
-        } else {
-            self.mul_add(r, p.stride, c)
-        };
-        match p.base {
-            Some(b) => ab::binary::<arith::AddI>(self, at, b),
-            None => at,
-        }
+        self.padded_at(p, r, c)
     }
 
     /// This lane's fragment `f` of the operand tile `(dr, dc)` on from the
@@ -185,13 +166,7 @@ impl Lower<'_> {
             .elems
             .iter()
             .map(|(r, c)| {
-                let (r, c) = (dr + r, dc + c);
-                let off = if p.trans {
-                    c * p.stride + r
-                } else {
-                    r * p.stride + c
-                };
-                let off = ab::index(self, off);
+                let off = ab::index(self, p.offset(dr + r, dc + c));
                 let at = ab::binary::<arith::AddI>(self, start, off);
                 let x = mb::load(self, p.view, &[at]);
                 debug_assert_eq!(self.ctx.value_type(x), elem);

@@ -116,11 +116,11 @@ impl Lower<'_> {
         // tile: row m0 + l%8 at k 8·(l/8) (row-major), or row k = l at
         // column m0 (column after column).
         let a0 = if pa.trans {
-            self.mul_add(lane, pa.stride, m0)
+            self.padded_at(&pa, m0, lane)
         } else {
             let row = ab::binary::<arith::AddI>(self, m0, l8);
             let k = ab::binary::<arith::MulI>(self, j, c8);
-            self.mul_add(row, pa.stride, k)
+            self.padded_at(&pa, row, k)
         };
         // The values' ldmatrix address at h = 0 of the warp's first n16
         // tile: column n0 + l%16 at h 8·(l/16) (stored column after column),
@@ -129,13 +129,13 @@ impl Lower<'_> {
         let v0 = if pv.trans {
             let n = ab::binary::<arith::AddI>(self, n0, l16);
             let h = ab::binary::<arith::MulI>(self, hi, c8);
-            self.mul_add(n, pv.stride, h)
+            self.padded_at(&pv, h, n)
         } else {
             let h = self.mul_add(hi, 8, l8);
             let c2 = c(self, 2);
             let odd = ab::binary::<arith::RemUI>(self, j, c2);
             let n = self.mul_add(odd, 8, n0);
-            self.mul_add(h, pv.stride, n)
+            self.padded_at(&pv, h, n)
         };
         // The positions this lane packs: columns n0 + g and n0 + g + 8, at
         // h 8·(t%2) on (groups 4·(t%2) ..).
@@ -144,23 +144,7 @@ impl Lower<'_> {
         let tpair = ab::binary::<arith::RemUI>(self, thread, c2);
         let hm = ab::binary::<arith::MulI>(self, tpair, c8);
         let nm = ab::binary::<arith::AddI>(self, n0, group);
-        let m_at = |s: &mut Self, n: Value, h: Value| {
-            if pm.trans {
-                s.mul_add(n, pm.stride, h)
-            } else {
-                s.mul_add(h, pm.stride, n)
-            }
-        };
-        let meta0 = m_at(self, nm, hm);
-        let with_base = |s: &mut Self, p: &Padded, at: Value| match p.base {
-            Some(b) => ab::binary::<arith::AddI>(s, at, b),
-            None => at,
-        };
-        let (a0, v0, meta0) = (
-            with_base(self, &pa, a0),
-            with_base(self, &pv, v0),
-            with_base(self, &pm, meta0),
-        );
+        let meta0 = self.padded_at(&pm, hm, nm);
         // Positions stored column after column, rows a multiple of four
         // bytes long: read as 32-bit words (four positions each) through
         // a word view of the transfer's region.
@@ -181,12 +165,7 @@ impl Lower<'_> {
             let c4 = ab::index(self, 4);
             (view, ab::binary::<arith::DivUI>(self, meta0, c4))
         });
-        let shape = u.attr(AttrKind::Array(
-            [16, 8, DEPTH]
-                .iter()
-                .map(|v| int_attr(&u, *v, u.int_type(64)))
-                .collect(),
-        ));
+        let shape = self.mma_shape(DEPTH);
         let ldm = |s: &mut Self, view: Value, at: i64, base: Value, trans: bool| {
             let off = ab::index(s, at);
             let at = ab::binary::<arith::AddI>(s, base, off);
@@ -198,28 +177,14 @@ impl Lower<'_> {
         let load = |s: &mut Self, ks: i64| -> [Vec<Value>; 3] {
             let (k, h) = (ks * DEPTH, ks * DEPTH / 2);
             let fw = (0..w.nt)
-                .map(|ni| {
-                    let at = if pv.trans {
-                        16 * ni * pv.stride + h
-                    } else {
-                        h * pv.stride + 16 * ni
-                    };
-                    ldm(s, pv.view, at, v0, !pv.trans)
-                })
+                .map(|ni| ldm(s, pv.view, pv.offset(h, 16 * ni), v0, !pv.trans))
                 .collect();
             let fa = (0..w.mt)
-                .map(|mi| {
-                    let at = if pa.trans {
-                        k * pa.stride + 8 * mi
-                    } else {
-                        8 * mi * pa.stride + k
-                    };
-                    ldm(s, pa.view, at, a0, pa.trans)
-                })
+                .map(|mi| ldm(s, pa.view, pa.offset(8 * mi, k), a0, pa.trans))
                 .collect();
             let meta = (0..w.nt)
                 .map(|ni| match words {
-                    Some((view, start)) => s.metadata_words(view, start, pm.stride, (16 * ni, h)),
+                    Some((view, start)) => s.metadata_words(view, start, &pm, (16 * ni, h)),
                     None => s.metadata(&pm, meta0, (16 * ni, h)),
                 })
                 .collect();
@@ -236,17 +201,11 @@ impl Lower<'_> {
             }
             for (mi, b) in fa.iter().enumerate() {
                 for (ni, a) in fw.iter().enumerate() {
-                    let slot = (mi as i64 * w.nt + ni as i64) * 4;
-                    let idx: Vec<Value> = (0..4).map(|c| ab::index(self, slot + c)).collect();
-                    let acc: Vec<Value> = idx.iter().map(|i| mb::load(self, out, &[*i])).collect();
-                    let acc = vector::FromElements::build(self, &acc, vc).result(self.ctx);
-                    let d = nvgpu::sparse::MmaSpSync::build(self, *a, *b, acc, meta[ni], shape, vc)
-                        .res(self.ctx);
-                    for (e, i) in idx.iter().enumerate() {
-                        let e = e as i64;
-                        let x = self.extract(d, &[e / 2, e % 2], f32);
-                        mb::store(self, x, out, &[*i]);
-                    }
+                    let tile = mi as i64 * w.nt + ni as i64;
+                    self.mma_on_slots(out, tile, (vc, f32), &mut |s, acc| {
+                        nvgpu::sparse::MmaSpSync::build(s, *a, *b, acc, meta[ni], shape, vc)
+                            .res(s.ctx)
+                    });
                 }
             }
         }
@@ -256,8 +215,8 @@ impl Lower<'_> {
     }
 
     /// [`Lower::metadata`] from positions stored column after column, read
-    /// as words: `view` the word view, `start` this lane's first word,
-    /// `stride` bytes a column. Each word holds the positions of two groups
+    /// as words: `view` the word view, `start` this lane's first word, `p`
+    /// the positions' tile (stored column after column). Each word holds the positions of two groups
     /// (bytes `p0 p1 p2 p3`, each 0 to 3): `t = w | w >> 6` puts `p0 | p1 <<
     /// 2` in bits 0-3 and `p2 | p3 << 2` in bits 16-19; masked and folded
     /// (`t | t >> 12`) they are the byte of two codes.
@@ -265,7 +224,7 @@ impl Lower<'_> {
         &mut self,
         view: Value,
         start: Value,
-        stride: i64,
+        p: &Padded,
         (dn, h): (i64, i64),
     ) -> Value {
         let i32t = self.ctx.uniquer().int_type(32);
@@ -274,7 +233,7 @@ impl Lower<'_> {
         for half in 0..2 {
             let mut codes: Option<Value> = None;
             for word in 0..2 {
-                let off = ((dn + 8 * half) * stride + h) / 4 + word;
+                let off = p.offset(h, dn + 8 * half) / 4 + word;
                 let off = ab::index(self, off);
                 let at = ab::binary::<arith::AddI>(self, start, off);
                 let w = mb::load(self, view, &[at]);
@@ -315,13 +274,7 @@ impl Lower<'_> {
         for half in 0..2 {
             for q in 0..8 {
                 // Kept value q of this lane's eight in column n0 + g + 8·half.
-                let (n, hh) = (dn + 8 * half, h + q);
-                let off = if p.trans {
-                    n * p.stride + hh
-                } else {
-                    hh * p.stride + n
-                };
-                let off = ab::index(self, off);
+                let off = ab::index(self, p.offset(h + q, dn + 8 * half));
                 let at = ab::binary::<arith::AddI>(self, start, off);
                 let x = mb::load(self, p.view, &[at]);
                 let x = ab::cast::<arith::ExtUI>(self, x, i32t);

@@ -47,6 +47,8 @@ pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
 /// it is smaller or not made of warpgroups): what `.sync.aligned` wgmma
 /// waits imply on the GPU, where a warpgroup's threads run them together.
 pub(crate) const HOST_WARPGROUP_BARRIER: &str = "aic_host_warpgroup_barrier";
+/// The host's named barriers (`nvvm.barrier`): `(id: i32, threads: i32)`.
+pub(crate) const HOST_NAMED_BARRIER: &str = "aic_host_named_barrier";
 
 /// The scf, gpu and memref ops this module translates ([`crate::ops`]).
 pub(crate) const ROWS: &[(&str, Emit)] = &[

@@ -7,7 +7,7 @@
 //! [`HostModule`] compiles them with LLVM's MCJIT and runs them.
 
 use crate::KernelInfo;
-use crate::emit::{HOST_BARRIER, HOST_WARPGROUP_BARRIER, Kernel, Llvm, Lower};
+use crate::emit::{HOST_BARRIER, HOST_NAMED_BARRIER, HOST_WARPGROUP_BARRIER, Kernel, Llvm, Lower};
 use crate::target::Target;
 use aic::ir::{Context, Op};
 use inkwell::OptimizationLevel;
@@ -18,6 +18,7 @@ use inkwell::types::BasicMetadataTypeEnum;
 use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
 use inkwell::{AddressSpace, IntPredicate};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::mem::ManuallyDrop;
 use std::sync::{Arc, Condvar, Mutex};
 
@@ -118,21 +119,27 @@ pub(crate) fn wrapper<'ctx>(
 // ---------------------------------------------------------------- the barrier
 
 /// A barrier that a failed thread start can break, so that the threads
-/// already waiting return instead of waiting forever.
+/// already waiting return instead of waiting forever. A thread that has
+/// finished the kernel leaves it (as a warp that has exited no longer
+/// counts at a GPU's block barrier): a warp-specialised kernel's producer
+/// warpgroup ends before its consumers meet.
 struct HostBarrier {
-    threads: usize,
-    /// (threads arrived, generation, broken)
-    state: Mutex<(usize, u64, bool)>,
+    /// (threads arrived, generation, broken, threads still running)
+    state: Mutex<(usize, u64, bool, usize)>,
     cv: Condvar,
 }
 
 impl HostBarrier {
     fn new(threads: usize) -> Self {
         HostBarrier {
-            threads,
-            state: Mutex::new((0, 0, false)),
+            state: Mutex::new((0, 0, false, threads)),
             cv: Condvar::new(),
         }
+    }
+
+    /// The threads it waits for.
+    fn threads(&self) -> usize {
+        self.state.lock().unwrap_or_else(|e| e.into_inner()).3
     }
 
     fn wait(&self) {
@@ -141,7 +148,7 @@ impl HostBarrier {
             return;
         }
         s.0 += 1;
-        if s.0 == self.threads {
+        if s.0 >= s.3 {
             s.0 = 0;
             s.1 += 1;
             self.cv.notify_all();
@@ -153,10 +160,43 @@ impl HostBarrier {
         }
     }
 
+    /// The calling thread has finished: the barrier no longer waits for
+    /// it, and releases the others if they were waiting only for it.
+    fn leave(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        s.3 = s.3.saturating_sub(1);
+        if s.0 > 0 && s.0 >= s.3 {
+            s.0 = 0;
+            s.1 += 1;
+            self.cv.notify_all();
+        }
+    }
+
     fn break_all(&self) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.2 = true;
         self.cv.notify_all();
+    }
+}
+
+/// A block's named barriers (`nvvm.barrier id = .. number_of_threads =
+/// ..`), made on first use with the thread count the first arrival gives.
+#[derive(Default)]
+struct NamedBarriers {
+    barriers: Mutex<HashMap<i32, Arc<HostBarrier>>>,
+}
+
+impl NamedBarriers {
+    fn get(&self, id: i32, threads: usize) -> Arc<HostBarrier> {
+        let mut m = self.barriers.lock().unwrap_or_else(|e| e.into_inner());
+        m.entry(id)
+            .or_insert_with(|| Arc::new(HostBarrier::new(threads)))
+            .clone()
+    }
+
+    fn break_all(&self) {
+        let m = self.barriers.lock().unwrap_or_else(|e| e.into_inner());
+        m.values().for_each(|b| b.break_all());
     }
 }
 
@@ -165,6 +205,8 @@ thread_local! {
     static BARRIER: RefCell<Option<Arc<HostBarrier>>> = const { RefCell::new(None) };
     /// The barrier of the current thread's warpgroup.
     static WARPGROUP: RefCell<Option<Arc<HostBarrier>>> = const { RefCell::new(None) };
+    /// The named barriers of the block the current thread runs in.
+    static NAMED: RefCell<Option<Arc<NamedBarriers>>> = const { RefCell::new(None) };
 }
 
 /// Threads of a warpgroup.
@@ -186,6 +228,25 @@ extern "C" fn aic_host_warpgroup_barrier() {
     if let Some(b) = b {
         b.wait();
     }
+}
+
+/// `aic_host_named_barrier(id, threads)`: waits at the block's named
+/// barrier `id` until `threads` threads have arrived. Threads disagreeing
+/// on a barrier's count is a code-generation bug, which stops the process.
+extern "C" fn aic_host_named_barrier(id: i32, threads: i32) {
+    let Some(named) = NAMED.with(|c| c.borrow().clone()) else {
+        return;
+    };
+    let n = usize::try_from(threads).unwrap_or(0);
+    let b = named.get(id, n);
+    if b.threads() != n {
+        eprintln!(
+            "aic-llvm: named barrier {id} reached for {n} threads after {} were given",
+            b.threads()
+        );
+        std::process::abort();
+    }
+    b.wait();
 }
 
 /// The compiler-rt helper LLVM calls to round f32 to bfloat16 where the
@@ -339,6 +400,9 @@ impl HostModule {
             } else if name == HOST_WARPGROUP_BARRIER {
                 self.engine
                     .add_global_mapping(&f, aic_host_warpgroup_barrier as *const () as usize);
+            } else if name == HOST_NAMED_BARRIER {
+                self.engine
+                    .add_global_mapping(&f, aic_host_named_barrier as *const () as usize);
             } else if name == TRUNC_SF_BF2 {
                 self.engine
                     .add_global_mapping(&f, aic_truncsfbf2 as *const () as usize);
@@ -420,6 +484,7 @@ impl HostModule {
             vec![Arc::new(HostBarrier::new(threads))]
         };
         let group_threads = threads.div_ceil(groups.len());
+        let named = Arc::new(NamedBarriers::default());
         // Raw pointers are not Send; the buffers outlive the scoped threads
         // and each thread touches what the kernel's program says.
         let (argv_at, shared_at) = (argv.as_ptr() as usize, shared.as_mut_ptr() as usize);
@@ -428,19 +493,23 @@ impl HostModule {
             for tx in 0..threads {
                 let b = barrier.clone();
                 let g = groups[tx / group_threads].clone();
+                let nb = named.clone();
                 let spawned = std::thread::Builder::new()
                     .name(format!("aic-{name}-{tx}"))
                     .spawn_scoped(s, move || {
                         BARRIER.with(|c| *c.borrow_mut() = Some(b));
                         WARPGROUP.with(|c| *c.borrow_mut() = Some(g));
+                        NAMED.with(|c| *c.borrow_mut() = Some(nb));
                         grid(argv_at as *const *mut u8, shared_at as *mut u8, tx as i64);
-                        BARRIER.with(|c| *c.borrow_mut() = None);
-                        WARPGROUP.with(|c| *c.borrow_mut() = None);
+                        BARRIER.with(|c| c.borrow_mut().take().map(|b| b.leave()));
+                        WARPGROUP.with(|c| c.borrow_mut().take().map(|b| b.leave()));
+                        NAMED.with(|c| *c.borrow_mut() = None);
                     });
                 if let Err(e) = spawned {
                     // Release the threads already waiting for this one.
                     barrier.break_all();
                     groups.iter().for_each(|g| g.break_all());
+                    named.break_all();
                     failed = Some(format!(
                         "aic-llvm: kernel @{name}: cannot start thread {tx} of {threads}: {e}"
                     ));

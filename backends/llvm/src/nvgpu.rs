@@ -74,6 +74,8 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
         nvvm::FENCE_PROXY.name,
         Emit::Op(|l, op| wgmma_sync(l, op, Sync::FenceProxy)),
     ),
+    (nvvm::SET_MAX_REGISTER.name, Emit::Op(set_max_register)),
+    (nvvm::BARRIER.name, Emit::Op(named_barrier)),
     (
         vector::FROM_ELEMENTS.name,
         Emit::Value(|l, op| from_elements(l, op)),
@@ -687,6 +689,52 @@ fn wgmma_sync(l: &mut Lower<'_, '_>, op: Op, s: Sync) -> Result<(), String> {
             l.call("llvm.nvvm.fence.proxy.async.shared_cta", None, &[])?;
         }
     }
+    Ok(())
+}
+
+/// `setmaxregister`: `setmaxnreg.{inc,dec}.sync.aligned.u32` on sm_90a;
+/// nothing on the host, whose threads have no register file to share.
+fn set_max_register(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    if nvidia(l, op)? {
+        return Ok(());
+    }
+    if !sm90a(l) {
+        return Err(l.err(
+            op,
+            format!(
+                "'nvvm.setmaxregister' needs --arch=sm_90a, not {}",
+                l.target.arch()
+            ),
+        ));
+    }
+    let s = nvvm::SetMaxRegister(op);
+    let way = match s.action(l.ir) {
+        Some(nvvm::SetMaxRegisterAction::Increase) => "inc",
+        _ => "dec",
+    };
+    let n = nvvm::reg_count(l.ir, op);
+    let n = l.i32().const_int(n as u64, false);
+    l.call(
+        &format!("llvm.nvvm.setmaxnreg.{way}.sync.aligned.u32"),
+        None,
+        &[n.into()],
+    )?;
+    Ok(())
+}
+
+/// A named barrier: `bar.sync id, n` (`barrier.cta.sync.aligned.count`);
+/// on the host the block's named barrier `id` of `n` threads.
+fn named_barrier(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+    let host = nvidia(l, op)?;
+    let (id, n) = (l.int_operand(op, 0)?, l.int_operand(op, 1)?);
+    if host {
+        return l.host_barrier_of(crate::emit::HOST_NAMED_BARRIER, &[id, n]);
+    }
+    l.call(
+        "llvm.nvvm.barrier.cta.sync.aligned.count",
+        None,
+        &[id.into(), n.into()],
+    )?;
     Ok(())
 }
 

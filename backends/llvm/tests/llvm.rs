@@ -301,6 +301,25 @@ fn threads_of_a_block_meet_at_barriers_on_the_host() {
     }
 }
 
+/// lit_tests/nvvm/warp_specialization.mlir's kernel: its first warpgroup
+/// reverses x through shared memory between named-barrier meetings; its
+/// second gives its registers back and ends before the block barrier.
+const WARP_SPECIALIZED: &str = include_str!("../../../lit_tests/nvvm/warp_specialization.mlir");
+
+#[test]
+fn named_barriers_and_ended_threads_on_the_host() {
+    let (ctx, m) = parse(WARP_SPECIALIZED);
+    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
+    for round in 0..10 {
+        let input: Vec<f32> = (0..128).map(|i| (i * 3 + round) as f32).collect();
+        let mut x = f32_bytes(&input);
+        let mut y = vec![0u8; 512];
+        hm.run("ws", &mut [&mut x, &mut y]).expect("runs");
+        let want: Vec<f32> = input.iter().rev().copied().collect();
+        assert_eq!(bytes_f32(&y), want, "round {round}");
+    }
+}
+
 #[test]
 fn host_run_checks_its_buffers() {
     let (ctx, m) = parse(ROTATE);

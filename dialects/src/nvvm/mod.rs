@@ -7,6 +7,8 @@
 //! %d = nvgpu.warpgroup.mma %da, %db, %c : vector<64xf32> -> vector<64xf32>
 //! nvvm.wgmma.commit.group.sync.aligned
 //! nvvm.wgmma.wait.group.sync.aligned 1
+//! nvvm.setmaxregister increase 232
+//! nvvm.barrier id = %c1 number_of_threads = %c256
 //! ```
 //!
 //! `wgmma.fence.aligned` orders this warpgroup's register and shared
@@ -18,7 +20,9 @@
 //! this thread's ordinary (generic proxy) writes to shared memory, such as
 //! cp.async's, before reads of the async proxy (the tensor cores'); a
 //! barrier after it then extends that to the block. Only these kinds are
-//! accepted. All are warpgroup- or thread-level synchronisation with no
+//! accepted. `setmaxregister` moves registers between a block's
+//! warpgroups; `barrier` with an id and a thread count is a named barrier
+//! of part of the block (a warp-specialised kernel's consumers). All are warpgroup- or thread-level synchronisation with no
 //! meaning for the interpreter's one thread.
 
 use aic::Diagnostic;
@@ -29,8 +33,8 @@ use aic::ir::{Context, Op};
 use aic::verifier::op_error;
 
 use crate::gpu::verify_in_kernel;
-use aic::constraints::I64_ATTR;
 use aic::constraints::op_attr_kind as attr_kind;
+use aic::constraints::{I32_ATTR, I64_ATTR};
 
 aic::dialect_enum! {
     /// The proxy a `nvvm.fence.proxy` orders against, `#nvvm.proxy_kind<async.shared>`
@@ -67,8 +71,67 @@ pub static SYNTAX: aic::dialect::DialectSyntax = aic::dialect::DialectSyntax {
     dialect: "nvvm",
     parse_type: None,
     parse_attr: Some(|_, body| {
-        Ok(ProxyKind::parse_attr(body).or_else(|| SharedSpace::parse_attr(body)))
+        Ok(ProxyKind::parse_attr(body)
+            .or_else(|| SharedSpace::parse_attr(body))
+            .or_else(|| SetMaxRegisterAction::parse_attr(body)))
     }),
+};
+
+aic::dialect_enum! {
+    /// What `nvvm.setmaxregister` does to the warpgroup's registers
+    /// (upstream's `SetMaxRegisterAction`), written bare: `increase`.
+    pub enum SetMaxRegisterAction = "nvvm.action<", "register action (increase, decrease)" {
+        /// Take registers from the block's pool (`setmaxnreg.inc`).
+        Increase = "increase",
+        /// Give registers back to the pool (`setmaxnreg.dec`).
+        Decrease = "decrease",
+    }
+}
+
+aic::op! {
+    /// `nvvm.setmaxregister increase|decrease N`: the warpgroup's threads
+    /// may hold at most `N` registers each from now on (PTX
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32`, sm_90a). A warp-specialised
+    /// kernel's producer warpgroup gives registers back; its consumer
+    /// warpgroups, holding the accumulators, take them.
+    pub SetMaxRegister = SET_MAX_REGISTER {
+        attributes: [
+            action: required(SetMaxRegisterAction::CONSTRAINT) as SetMaxRegisterAction,
+            reg_count = "regCount": required(I32_ATTR),
+        ],
+        spec: OpSpec {
+            summary: "sets the most registers each thread of the warpgroup holds",
+            format: Some("$action $regCount attr-dict"),
+            verify: Some(verify_set_max_register),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.setmaxregister")
+        },
+    }
+}
+
+aic::op! {
+    /// `nvvm.barrier id = %id number_of_threads = %n`: the named barrier
+    /// `%id` (0 to 15) for `%n` threads, whole warps (PTX `bar.sync id,
+    /// n`). A warp-specialised kernel's consumer warpgroups meet on one
+    /// while its producer runs on. aic's subset takes both operands.
+    pub Barrier = BARRIER {
+        operands: [barrier_id = "barrierId": one(I32), number_of_threads = "numberOfThreads": one(I32)],
+        results: [],
+        spec: OpSpec {
+            summary: "a named barrier: waits for the given number of the block's threads",
+            format: Some("`id` `=` $barrierId `number_of_threads` `=` $numberOfThreads attr-dict"),
+            verify: Some(verify_in_kernel),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.barrier")
+        },
+    }
+}
+
+/// A signless 32-bit integer operand.
+const I32: aic::dialect::TypeConstraint = aic::dialect::TypeConstraint {
+    desc: "i32",
+    check: |t, _| matches!(t, aic::types::TypeKind::Integer { width: 32, .. }),
+    build: Some(|u| u.int_type(32)),
 };
 
 aic::op! {
@@ -128,8 +191,15 @@ aic::op! {
 /// The dialect.
 pub static DIALECT: Dialect = Dialect {
     name: "nvvm",
-    description: "NVVM synchronisation of Hopper's warpgroup MMA (wgmma fence, commit, wait) and proxy fences",
-    ops: &[WGMMA_FENCE, WGMMA_COMMIT, WGMMA_WAIT, FENCE_PROXY],
+    description: "NVVM synchronisation of Hopper's warpgroup MMA (wgmma fence, commit, wait), proxy fences, named barriers and register reallocation",
+    ops: &[
+        WGMMA_FENCE,
+        WGMMA_COMMIT,
+        WGMMA_WAIT,
+        FENCE_PROXY,
+        SET_MAX_REGISTER,
+        BARRIER,
+    ],
     materialize_constant: None,
 };
 
@@ -145,6 +215,27 @@ fn verify_wgmma_wait(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
     verify_in_kernel(ctx, op)?;
     if group(ctx, op) < 0 {
         return Err(op_error(ctx, op, "group must not be negative"));
+    }
+    Ok(())
+}
+
+/// `regCount` of a `setmaxregister`.
+pub fn reg_count(ctx: &Context, op: Op) -> i64 {
+    match attr_kind(ctx, op, "regCount") {
+        Some(AttrKind::Integer { value, .. }) => i64::try_from(*value).unwrap_or(-1),
+        _ => -1,
+    }
+}
+
+fn verify_set_max_register(ctx: &Context, op: Op) -> Result<(), Diagnostic> {
+    verify_in_kernel(ctx, op)?;
+    let n = reg_count(ctx, op);
+    if !(24..=256).contains(&n) || n % 8 != 0 {
+        return Err(op_error(
+            ctx,
+            op,
+            format!("regCount must be a multiple of 8 from 24 to 256, not {n}"),
+        ));
     }
     Ok(())
 }

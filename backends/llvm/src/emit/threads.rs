@@ -393,12 +393,24 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
     /// A call of the host's barrier function `name` (convergent: LLVM may
     /// not move it across control flow), declared on first use.
     pub(crate) fn host_barrier(&mut self, name: &str) -> Result<(), String> {
+        self.host_barrier_of(name, &[])
+    }
+
+    /// A call of the host's barrier function `name` on the 32-bit
+    /// integers `args` (convergent), declared on first use.
+    pub(crate) fn host_barrier_of(
+        &mut self,
+        name: &str,
+        args: &[inkwell::values::IntValue<'ctx>],
+    ) -> Result<(), String> {
         let f = match self.m.get_function(name) {
             Some(f) => f,
             None => {
-                let f = self
-                    .m
-                    .add_function(name, self.cx.void_type().fn_type(&[], false), None);
+                let params: Vec<inkwell::types::BasicMetadataTypeEnum> =
+                    args.iter().map(|a| a.get_type().into()).collect();
+                let f =
+                    self.m
+                        .add_function(name, self.cx.void_type().fn_type(&params, false), None);
                 let conv = Attribute::get_named_enum_kind_id("convergent");
                 f.add_attribute(
                     AttributeLoc::Function,
@@ -407,7 +419,9 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
                 f
             }
         };
-        self.b.build_call(f, &[], "").llvm()?;
+        let args: Vec<inkwell::values::BasicMetadataValueEnum> =
+            args.iter().map(|a| (*a).into()).collect();
+        self.b.build_call(f, &args, "").llvm()?;
         Ok(())
     }
 

@@ -187,3 +187,10 @@ tile.kernel @k grid = [1] {
   %r = tile.sparse_gemm %x, %v, %v, %x level = block : !tile.tile<8x8xf32>, !tile.tile<4x8xf32>, !tile.tile<4x8xf32>, !tile.tile<8x8xf32> -> !tile.tile<8x8xf32>
   tile.return
 }
+// -----
+
+// expected-error@+1 {{'tile.kernel' op persistent 0 must be a positive number of blocks}}
+tile.kernel @k grid = [4] persistent = 0 {
+^bb0(%a: memref<8xf32>):
+  tile.return
+}

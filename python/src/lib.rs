@@ -1157,7 +1157,7 @@ fn default_pipeline(target: &str, arch: Option<String>) -> PyResult<String> {
         None,
         aic_tools::compile::arch_units(llvm, arch.as_deref()),
         None,
-        None,
+        aic_tools::compile::Rings::default(),
     )
     .map_err(CompileError::new_err)
 }

@@ -45,13 +45,23 @@ pub fn tuned_pipeline(
     warp: Option<i64>,
     tuning: Option<&str>,
 ) -> Result<String, String> {
-    matrix_pipeline(target, None, block, warp, None, tuning, None)
+    matrix_pipeline(target, None, block, warp, None, tuning, Rings::default())
 }
 
 /// How pipelined wgmma loops may fill their shared rings (tile-to-gpu's
 /// `copy` option): cp.async, or Hopper's TMA (freeing stages by block
-/// barriers, or by empty mbarriers with `tma_empty`).
-pub const RING_COPIES: &[&str] = &["cp_async", "tma", "tma_empty"];
+/// barriers, or by empty mbarriers with `tma_empty`, or issued by a
+/// producer warpgroup with `tma_ws`): `tile::CopyKind`'s keywords.
+pub const RING_COPIES: &[&str] = aic_dialects::tile::CopyKind::KEYWORDS;
+
+/// How a pipeline's wgmma K loops fill their rings: `copy` one of
+/// [`RING_COPIES`] (`None`: cp.async), and with `tma_ws` `persistent`
+/// blocks that loop over the grid's tiles (`None`: one block a tile).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rings<'a> {
+    pub copy: Option<&'a str>,
+    pub persistent: Option<i64>,
+}
 
 /// The matrix units `tile-to-gpu` may run GEMMs on (its `mma` option).
 pub const MATRIX_UNITS: &[&str] = &["false", "nvgpu", "amdgpu", "wgmma"];
@@ -76,16 +86,24 @@ pub fn matrix_pipeline(
     warp: Option<i64>,
     mma: Option<&str>,
     tuning: Option<&str>,
-    copy: Option<&str>,
+    rings: Rings<'_>,
 ) -> Result<String, String> {
-    let copy = match copy {
+    let persistent = match rings.persistent {
+        Some(p) if p < 1 => return Err(format!("persistent blocks must be positive, not {p}")),
+        Some(_) if rings.copy != Some("tma_ws") => {
+            return Err("persistent kernels need --copy=tma_ws (a producer warpgroup)".into());
+        }
+        Some(p) => format!(" persistent={p}"),
+        None => String::new(),
+    };
+    let copy = match rings.copy {
         Some(c) if !RING_COPIES.contains(&c) => {
             return Err(format!(
                 "unknown ring copy '{c}': expected one of {}",
                 RING_COPIES.join(", ")
             ));
         }
-        Some(c @ ("tma" | "tma_empty")) => &format!(" copy={c}"),
+        Some(c) if c != "cp_async" => &format!(" copy={c}{persistent}"),
         _ => "",
     };
     if tuning.is_some_and(|t| t.contains(['}', ' ', ','])) {

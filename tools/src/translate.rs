@@ -35,6 +35,8 @@ pub struct Translate {
     /// How wgmma loops fill their rings (one of
     /// [`crate::compile::RING_COPIES`]; `None`: cp.async).
     pub copy: Option<String>,
+    /// Blocks of a persistent warp-specialised kernel (`--persistent`).
+    pub persistent: Option<i64>,
     /// Arguments a bundle's plan uploads once and keeps.
     pub weights: Vec<usize>,
     /// Report each host function's plan on standard error.
@@ -66,7 +68,10 @@ impl Translate {
             self.warp,
             arch_units(&self.target, self.arch.as_deref()),
             self.tuning.as_deref(),
-            self.copy.as_deref(),
+            crate::compile::Rings {
+                copy: self.copy.as_deref(),
+                persistent: self.persistent,
+            },
         )?;
         let pipeline = with_dim_buckets(&pipeline, &self.dim_bounds, &self.dim_buckets)?;
         run_pipeline(&mut ctx, m, &pipeline)?;

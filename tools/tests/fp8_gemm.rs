@@ -471,7 +471,7 @@ fn host_ir(file: &Path, mma: &str, threads: i64, tuning: &Path) -> String {
         Some(32),
         Some(mma),
         Some(tuning),
-        None,
+        aic_tools::compile::Rings::default(),
     )
     .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_aic-opt"))

@@ -7,6 +7,7 @@
 
 #[allow(dead_code)]
 mod common;
+use aic_tools::compile::Rings;
 use common::rng::{Rng, ty};
 use std::path::Path;
 use std::process::Command;
@@ -88,7 +89,7 @@ fn check_with(
         warp,
         mma: None,
         tuning: None,
-        copy: None,
+        rings: Rings::default(),
     };
     check_on(what, text, args, elem, seed, &how);
     if warp > 0 {
@@ -110,8 +111,8 @@ struct Lowering<'a> {
     warp: i64,
     mma: Option<&'a str>,
     tuning: Option<&'a str>,
-    /// How wgmma loops fill their rings (`--copy`; `None`: cp.async).
-    copy: Option<&'a str>,
+    /// How wgmma loops fill their rings (`--copy`, `--persistent`).
+    rings: Rings<'a>,
 }
 
 /// Writes `text` to `name` in this process's scratch folder `tag` (made if
@@ -166,7 +167,8 @@ fn check_on(
         .arg(format!("--warp={}", how.warp))
         .args(how.mma.map(|m| format!("--mma={m}")))
         .args(how.tuning.map(|t| format!("--tuning={t}")))
-        .args(how.copy.map(|c| format!("--copy={c}")))
+        .args(how.rings.copy.map(|c| format!("--copy={c}")))
+        .args(how.rings.persistent.map(|p| format!("--persistent={p}")))
         .arg(format!("--output-dir={}", dir.join("out").display()))
         .output()
         .expect("aic-run runs");
@@ -202,7 +204,7 @@ fn gpu_ir(text: &str, seed: u64, how: &Lowering) -> String {
         Some(how.warp),
         how.mma,
         how.tuning,
-        how.copy,
+        how.rings,
     )
     .unwrap();
     let ir = Command::new(env!("CARGO_BIN_EXE_aic-opt"))
@@ -354,7 +356,7 @@ fn check_matrix_units(cases: &[UnitCase], warp: i64, mma: &str, tuning: Option<&
                 warp,
                 mma: Some(mma),
                 tuning,
-                copy: None,
+                rings: Rings::default(),
             };
             check_on(what, text, shapes, "f16", seed, &how);
             let ir = gpu_ir(text, seed, &how);
@@ -416,7 +418,7 @@ fn mfma_gemms_equal_the_interpreter() {
             warp: 64,
             mma: Some("amdgpu"),
             tuning: None,
-            copy: None,
+            rings: Rings::default(),
         };
         check_on(what, &text, &shapes, elem, 90 + i as u64, &how);
         let ir = gpu_ir(&text, 90 + i as u64, &how);
@@ -505,7 +507,7 @@ fn bf16_gemms_on_tensor_cores_equal_the_interpreter() {
             warp: 32,
             mma: Some(mma),
             tuning,
-            copy: None,
+            rings: Rings::default(),
         };
         let seed = 125 + i as u64;
         check_on(what, &text, &shapes, "bf16", seed, &how);
@@ -542,7 +544,7 @@ fn mma_sync_attention_equals_the_interpreter() {
             warp: 32,
             mma: Some("nvgpu"),
             tuning: tuning.to_str(),
-            copy: None,
+            rings: Rings::default(),
         };
         let seed = 130 + i as u64;
         check_on("attention", &text, &shapes, elem, seed, &how);
@@ -628,7 +630,7 @@ fn wgmma_attention_equals_the_interpreter() {
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
-            copy: None,
+            rings: Rings::default(),
         };
         let seed = 900 + i as u64;
         check_on(&what, &text, &shapes, elem, seed, &how);
@@ -726,7 +728,7 @@ fn wgmma_gemms_equal_the_interpreter() {
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
-            copy: None,
+            rings: Rings::default(),
         };
         gpu_ir(&cases[case].1.0, 1, &how)
     };
@@ -747,7 +749,10 @@ fn wgmma_gemms_equal_the_interpreter() {
 /// the tensor; the mbarriers count arrivals and bytes). N-major B with
 /// bias + GeLU, partial blocks along M, N and K, and K-major B; each with
 /// stages freed by a block barrier (`tma`) and by empty mbarriers that
-/// every warp arrives on (`tma_empty`).
+/// every warp arrives on (`tma_empty`), and warp-specialised (`tma_ws`):
+/// a producer warpgroup beyond the kernel's threads issues the copies,
+/// the consumers (with registers moved to them where there are two) run
+/// the wgmmas and the epilogue.
 #[test]
 fn tma_wgmma_gemms_equal_the_interpreter() {
     let tuning = scratch_file(
@@ -772,16 +777,25 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
         ("partial blocks", gemm(&[], 200, 320, 96, false, "f16"), 256),
         ("K-major B", gemm_bt(64, 96, 256), 128),
     ];
-    let runs = cases
-        .into_iter()
-        .flat_map(|c| ["tma", "tma_empty"].map(|copy| (c.clone(), copy)));
-    for (i, ((what, (text, shapes), threads), copy)) in runs.enumerate() {
+    let runs = cases.into_iter().flat_map(|c| {
+        [
+            ("tma", None),
+            ("tma_empty", None),
+            ("tma_ws", None),
+            ("tma_ws", Some(2)),
+        ]
+        .map(|r| (c.clone(), r))
+    });
+    for (i, ((what, (text, shapes), threads), (copy, persistent))) in runs.enumerate() {
         let how = Lowering {
             threads,
             warp: 32,
             mma: Some("wgmma"),
             tuning: tuning.to_str(),
-            copy: Some(copy),
+            rings: Rings {
+                copy: Some(copy),
+                persistent,
+            },
         };
         let seed = 160 + i as u64;
         check_on(what, &text, &shapes, "f16", seed, &how);
@@ -798,6 +812,22 @@ fn tma_wgmma_gemms_equal_the_interpreter() {
             !ir.contains("nvgpu.device_async_copy"),
             "{what}: cp.async left\n{ir}"
         );
+        let ws = copy == "tma_ws";
+        let block = format!("block = [{}, 1, 1]", threads + 128);
+        assert_eq!(ir.contains(&block), ws, "{what} ({copy}): {block}\n{ir}");
+        // Persistent: at most two blocks, each looping over the grid's
+        // tiles (the partial-block cases have 4 and 6).
+        if persistent.is_some() {
+            let small = ir.contains("grid = [2, 1, 1]") || ir.contains("grid = [1, 1, 1]");
+            assert!(small, "{what} ({copy}): grid\n{ir}");
+        }
+        let regs = ws && threads == 256;
+        for want in [
+            "nvvm.setmaxregister decrease 40",
+            "nvvm.setmaxregister increase 232",
+        ] {
+            assert_eq!(ir.contains(want), regs, "{what} ({copy}): {want}\n{ir}");
+        }
     }
 }
 
@@ -982,7 +1012,7 @@ fn warp_row_reductions_equal_the_interpreter() {
                 warp,
                 mma: None,
                 tuning: None,
-                copy: None,
+                rings: Rings::default(),
             };
             let ir = gpu_ir(&text, seed, &how);
             assert!(
@@ -1024,7 +1054,7 @@ fn group_norms_equal_the_interpreter() {
                     warp: 32,
                     mma: None,
                     tuning: None,
-                    copy: None,
+                    rings: Rings::default(),
                 };
                 check_on("group norm", &text, &shapes, elem, 70, &how);
             }
@@ -1200,7 +1230,7 @@ fn attention_as_written_equals_the_interpreter() {
                 warp: 0,
                 mma: None,
                 tuning: None,
-                copy: None,
+                rings: Rings::default(),
             },
         );
         assert!(!ir.contains("fusion.group"), "{what}: a group left\n{ir}");
@@ -1522,7 +1552,10 @@ const ONE_THREAD: Lowering<'static> = Lowering {
     warp: 0,
     mma: None,
     tuning: None,
-    copy: None,
+    rings: Rings {
+        copy: None,
+        persistent: None,
+    },
 };
 
 fn elem_static(e: &str) -> &'static str {

@@ -72,14 +72,18 @@ aic::dialect_enum! {
     /// waited on through mbarriers (sm_90); `tma_empty` also frees each
     /// stage through an mbarrier of its own that the warps arrive on once
     /// they are done reading it, in place of a block barrier each
-    /// iteration.
-    pub enum CopyKind = "tile<copy ", "ring copy (cp_async, tma, tma_empty)" {
+    /// iteration; `tma_ws` warp-specialises the kernel: a producer
+    /// warpgroup of its own (128 threads beyond the kernel's `threads`)
+    /// issues the copies, and the kernel's warpgroups only consume.
+    pub enum CopyKind = "tile<copy ", "ring copy (cp_async, tma, tma_empty, tma_ws)" {
         /// Asynchronous 16-byte copies by every thread.
         CpAsync = "cp_async",
         /// Bulk tensor copies (TMA) with mbarriers.
         Tma = "tma",
         /// TMA with full and empty mbarriers per stage.
         TmaEmpty = "tma_empty",
+        /// TMA issued by a producer warpgroup, full and empty mbarriers.
+        TmaWs = "tma_ws",
     }
 }
 

@@ -111,14 +111,18 @@ fn entry_args(ctx: &Context, r: Region) -> Vec<Value> {
 }
 
 aic::op! {
-    /// `tile.kernel @name grid = [..] (threads = n)? { ^bb0(buffers): ... }`:
-    /// `threads`, where a kernel's tiles chose it, is the block size its
-    /// lowering uses instead of the target's.
+    /// `tile.kernel @name grid = [..] (threads = n)? (persistent = p)? {
+    /// ^bb0(buffers): ... }`: `threads`, where a kernel's tiles chose it, is
+    /// the block size its lowering uses instead of the target's;
+    /// `persistent`, that the grid's blocks (its tiles) run on at most `p`
+    /// resident blocks, each taking the tiles `p` apart in the grid's
+    /// order (`tile.program_id` gives the current tile's coordinates).
     pub Kernel = KERNEL {
         attributes: [
             sym_name: required(ac::SYMBOL_NAME),
             grid: required(I64_ARRAY) as Vec<i64>,
             threads: optional(I64_ATTR) as i64,
+            persistent: optional(I64_ATTR) as i64,
         ],
         regions: [body: sized],
         spec: OpSpec {
@@ -126,7 +130,9 @@ aic::op! {
             traits: Traits::ISOLATED_FROM_ABOVE
                 .with(Traits::SYMBOL)
                 .with(Traits::SINGLE_BLOCK),
-            format: Some("$sym_name `grid` `=` $grid (`threads` `=` $threads^)? $body attr-dict"),
+            format: Some(
+                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`persistent` `=` $persistent^)? $body attr-dict",
+            ),
             verify: Some(verify::<Kernel>),
             ..OpSpec::new("tile.kernel")
         },
@@ -148,6 +154,15 @@ impl TileOp for Kernel {
             && t < 1
         {
             return Err(fail(ctx, self, format!("threads {t} must be positive")));
+        }
+        if let Some(p) = self.persistent(ctx)
+            && p < 1
+        {
+            return Err(fail(
+                ctx,
+                self,
+                format!("persistent {p} must be a positive number of blocks"),
+            ));
         }
         if entry_args(ctx, self.body(ctx))
             .iter()

@@ -106,6 +106,7 @@ pub static INFO: PassInfo = PassInfo {
             help: "Run f16 gemms (and bf16 ones on NVIDIA) on matrix units: NVIDIA tensor cores (nvgpu or true: nvgpu.mma.sync, sm_80 and later; wgmma: Hopper's nvgpu.warpgroup.mma where a pipelined loop's gemm qualifies, sm_90a) or AMD matrix cores (amdgpu: amdgpu.mfma, gfx90a and gfx942)",
         },
         COPY_OPTION,
+        PERSISTENT_OPTION,
     ],
     create: |o: &PassOptions| {
         Box::new(TileToGpu {
@@ -113,18 +114,30 @@ pub static INFO: PassInfo = PassInfo {
             warp: o.int("warp"),
             mma: mma::Kind::parse(o.str("mma")),
             copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
+            persistent: o.int("persistent"),
         })
     },
+};
+
+/// The `persistent` option of tile-to-gpu and tile-shared-layout: the
+/// blocks a kernel whose loop they warp-specialise (`copy=tma_ws`) runs
+/// on, each looping over the grid's tiles; 0 for a block a tile.
+pub(crate) const PERSISTENT_OPTION: OptSpec = OptSpec {
+    name: "persistent",
+    kind: OptKind::UInt,
+    default: "0",
+    range: Some((0, 1 << 20)),
+    help: "Blocks of a persistent kernel where a loop is warp-specialised (copy=tma_ws): each loops over the grid's tiles, the producer running ahead into the next tile while the consumers finish one; 0: a block a tile. Written as the tile.kernel's persistent attribute",
 };
 
 /// The `copy` option of tile-to-gpu and tile-shared-layout: how the rings
 /// of pipelined wgmma loops are filled where no pass decided yet.
 pub(crate) const COPY_OPTION: OptSpec = OptSpec {
     name: "copy",
-    kind: OptKind::Enum(&["cp_async", "tma", "tma_empty"]),
+    kind: OptKind::Enum(tile::CopyKind::KEYWORDS),
     default: "cp_async",
     range: None,
-    help: "How pipelined wgmma K loops fill their shared rings: cp.async by every thread, or tma (Hopper's bulk tensor copies on mbarriers, sm_90a) where their loads are boxes of 2-D tensors, tma_empty the same with stages freed through mbarriers instead of block barriers; written as the loop's copy attribute",
+    help: "How pipelined wgmma K loops fill their shared rings: cp.async by every thread, or tma (Hopper's bulk tensor copies on mbarriers, sm_90a) where their loads are boxes of 2-D tensors, tma_empty the same with stages freed through mbarriers instead of block barriers, tma_ws a producer warpgroup issuing them (warp specialisation); written as the loop's copy attribute",
 };
 
 /// A thread's loops over at most this many of its elements are unrolled.
@@ -139,6 +152,8 @@ struct TileToGpu {
     mma: mma::Kind,
     /// How wgmma loops fill their rings where no pass decided yet.
     copy: tile::CopyKind,
+    /// Blocks of a warp-specialised persistent kernel (0: not persistent).
+    persistent: i64,
 }
 
 /// The `threads` option of the layout passes.
@@ -204,7 +219,7 @@ impl Pass for TileToGpu {
             }
             if !shared_layout::has_layouts(ctx, *k) {
                 shared_layout::assign(ctx, *k, threads, self.mma)?;
-                tma::mark(ctx, *k, threads, self.mma, self.copy)?;
+                tma::mark(ctx, *k, threads, self.mma, self.copy, self.persistent)?;
                 shared_layout::stage_stores(ctx, *k, threads);
             }
             lower_kernel(ctx, *k, threads, self.warp, self.mma)?;
@@ -311,6 +326,26 @@ struct Lower<'c> {
     padded_tiles: HashMap<Value, mma::Padded>,
     /// How each tile op lowers (see [`ops`]).
     lowerings: Rc<Lowerings<'c, Lower<'c>>>,
+    /// A warp-specialised kernel's producer warpgroup ([`tma`]): where its
+    /// code goes, while everything else goes to the consumers' block.
+    ws: Option<tma::Producer>,
+    /// The kernel's body block (a `tile.return` there ends the kernel;
+    /// nested, it ends the block it is in).
+    top: Block,
+    /// A persistent kernel's tile loop where ops go now (see
+    /// [`Lower::persist`]): `tile.program_id` reads its tile.
+    grid_loop: Option<Tiles>,
+}
+
+/// The loop of a persistent kernel's blocks over the grid's tiles: the
+/// current tile's index `t` (in the grid's order), this block's first
+/// (`first`, its block id), the blocks (`step`) and the grid.
+#[derive(Clone, Copy)]
+struct Tiles {
+    t: Value,
+    first: Value,
+    step: i64,
+    grid: [i64; 3],
 }
 
 /// The scratch region for exchanges: two banks used in turn, so that the
@@ -406,6 +441,7 @@ fn lower_kernel(
             transfers.push(o);
         }
     });
+    let ws_loop = tma::warp_specialized(ctx, k)?;
     let plan = mma::plan(ctx, k, threads, mma)?;
     shared_layout::check(ctx, k, &plan, threads, mma)?;
     // A wgmma attention's loops share their rings (see wgmma_attention).
@@ -437,7 +473,7 @@ fn lower_kernel(
         let f = tile::For::of(ctx, o);
         let copy = f.and_then(|f| f.copy(ctx));
         if let Some(stages) = f.filter(|_| tma::is_tma(copy)).and_then(|f| f.stages(ctx)) {
-            let sets = if copy == Some(tile::CopyKind::TmaEmpty) {
+            let sets = if matches!(copy, Some(tile::CopyKind::TmaEmpty | tile::CopyKind::TmaWs)) {
                 2
             } else {
                 1
@@ -483,8 +519,35 @@ fn lower_kernel(
         frags: HashMap::new(),
         padded_tiles: HashMap::new(),
         lowerings: Rc::new(ops::lowerings()),
+        ws: None,
+        top: gb,
+        grid_loop: None,
     };
+    // A warp-specialised kernel: its consumers' code, everything the tile
+    // kernel says, in one block; its producer's in another.
+    if let Some(wl) = ws_loop {
+        l.split_warps(wl)?;
+    }
+    let mut grid = tile::Kernel::wrap(k).grid(l.ctx).unwrap_or_default();
+    grid.resize(3, 1);
+    let persistent = tile::Kernel::wrap(k).persistent(l.ctx);
+    let outer = l.block;
+    if let Some(p) = persistent {
+        l.persist([grid[0], grid[1], grid[2]], p);
+    }
     l.block_ops(body)?;
+    l.block = outer;
+    l.grid_loop = None;
+    let ws = l.ws.is_some();
+    if ws {
+        l.join_warps(gb);
+    } else if persistent.is_some() {
+        gb::return_(&mut l);
+    }
+    if let Some(p) = persistent {
+        grid = vec![p.min(grid.iter().product()), 1, 1];
+    }
+    let block_threads = threads + if ws { tma::PRODUCER_THREADS } else { 0 };
     let sc = &l.scratch;
     let shared = sc.start + sc.most[0] + sc.most[1];
     let (first, second) = (sc.most[0], std::mem::take(&mut l.scratch.second));
@@ -502,8 +565,6 @@ fn lower_kernel(
     let name = aic::symbol::symbol_name(ctx, k)
         .unwrap_or("kernel")
         .to_string();
-    let mut grid = tile::Kernel::wrap(k).grid(ctx).unwrap_or_default();
-    grid.resize(3, 1);
     let kernel = gpu::Kernel::build(
         &mut Builder {
             ctx: &mut *ctx,
@@ -512,7 +573,7 @@ fn lower_kernel(
         },
         u.string_attr(&name),
         u.i64_array(&grid),
-        u.i64_array(&[threads, 1, 1]),
+        u.i64_array(&[block_threads, 1, 1]),
         int_attr(&u, shared, u.int_type(64)),
     );
     let r = kernel.body(ctx);
@@ -675,7 +736,10 @@ impl Lower<'_> {
     }
 
     fn barrier(&mut self) {
-        if self.threads > 1 {
+        if self.ws.is_some() {
+            // The consumers only: the producer warpgroup runs on.
+            self.consumer_barrier();
+        } else if self.threads > 1 {
             gb::barrier(self);
         }
         self.scratch.dirty = [false; 2];
@@ -701,6 +765,40 @@ impl Lower<'_> {
     fn shared_view(&mut self, offset: i64, n: i64, elem: Type) -> Value {
         let ty = self.memref(n, elem, true);
         gb::shared(self, offset, ty)
+    }
+
+    /// Makes the rest of the kernel the body of a persistent kernel's loop
+    /// over the tiles of `grid` (`tile.kernel`'s `persistent = blocks`):
+    /// block `b` of `min(blocks, tiles)` takes tiles `b`, `b + blocks`, ...
+    fn persist(&mut self, grid: [i64; 3], blocks: i64) {
+        let total: i64 = grid.iter().product();
+        let step = blocks.min(total);
+        let first = gb::block_id(self, Dim::X);
+        let (hi, st) = (ab::index(self, total), ab::index(self, step));
+        let index = self.index_ty();
+        let body = self.ctx.create_block(&[(index, Some(self.loc))]);
+        let t = self.ctx.block_args(body)[0];
+        sb::for_loop(&mut self.b(), first, hi, st, &[], body);
+        self.block = body;
+        self.grid_loop = Some(Tiles {
+            t,
+            first,
+            step,
+            grid,
+        });
+    }
+
+    /// The tiles this block has done before the current one, in a
+    /// persistent kernel (0 otherwise).
+    fn tiles_done(&mut self) -> Value {
+        match self.grid_loop {
+            Some(ti) => {
+                let d = ab::binary::<arith::SubI>(self, ti.t, ti.first);
+                let st = ab::index(self, ti.step);
+                ab::binary::<arith::DivUI>(self, d, st)
+            }
+            None => ab::index(self, 0),
+        }
     }
 
     /// Runs `f` with ops going to `b`.

@@ -59,6 +59,13 @@ impl<'c> Lower<'c> {
 
     /// `tile.return`: `gpu.return`.
     fn lower_return(&mut self, _: tile::Return) -> Result<bool, Diagnostic> {
+        if self.block != self.top {
+            // A block inside the kernel (a warp-specialised kernel's
+            // consumers', a persistent kernel's tile loop) ends; the
+            // kernel's return follows it.
+            aic_dialects::scf::build::yield_(self, &[]);
+            return Ok(true);
+        }
         gb::return_(self);
         Ok(true)
     }
@@ -67,7 +74,21 @@ impl<'c> Lower<'c> {
     fn lower_program_id(&mut self, p: tile::ProgramId) -> Result<bool, Diagnostic> {
         let id = p.id(self.ctx);
         let axis = p.axis(self.ctx).unwrap_or(0).clamp(0, 2) as usize;
-        let v = gb::block_id(self, aic_dialects::gpu::Dim::ALL[axis]);
+        let v = match self.grid_loop {
+            // A persistent kernel's tile t: (t % g0, t / g0 % g1, t / (g0 g1)).
+            Some(ti) => {
+                let below: i64 = ti.grid[..axis].iter().product();
+                let d = ab::index(self, below);
+                let q = ab::binary::<arith::DivUI>(self, ti.t, d);
+                if axis == 2 {
+                    q
+                } else {
+                    let g = ab::index(self, ti.grid[axis]);
+                    ab::binary::<arith::RemUI>(self, q, g)
+                }
+            }
+            None => gb::block_id(self, aic_dialects::gpu::Dim::ALL[axis]),
+        };
         self.map.values.insert(id, v);
         Ok(true)
     }

@@ -39,12 +39,18 @@ pub static INFO: PassInfo = PassInfo {
     name: "TileSharedLayout",
     summary: "Lay out the shared tiles matrix-unit gemms read (padded rows, transposed storage, wgmma's swizzle) and pipeline their K loops with cp.async (stages), written into the IR",
     anchor: None,
-    options: &[super::THREADS_OPTION, super::MMA_OPTION, super::COPY_OPTION],
+    options: &[
+        super::THREADS_OPTION,
+        super::MMA_OPTION,
+        super::COPY_OPTION,
+        super::PERSISTENT_OPTION,
+    ],
     create: |o: &PassOptions| {
         Box::new(TileSharedLayout {
             threads: o.int("threads").max(1),
             mma: Kind::parse(o.str("mma")),
             copy: tile::CopyKind::from_keyword(o.str("copy")).unwrap_or(tile::CopyKind::CpAsync),
+            persistent: o.int("persistent"),
         })
     },
 };
@@ -54,6 +60,8 @@ struct TileSharedLayout {
     mma: Kind,
     /// How wgmma loops fill their rings where TMA can (`copy`).
     copy: tile::CopyKind,
+    /// Blocks of a warp-specialised persistent kernel (0: not persistent).
+    persistent: i64,
 }
 
 impl Pass for TileSharedLayout {
@@ -68,7 +76,7 @@ impl Pass for TileSharedLayout {
                 continue;
             }
             changed |= assign(ctx, k, threads, self.mma)?;
-            changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy)?;
+            changed |= super::tma::mark(ctx, k, threads, self.mma, self.copy, self.persistent)?;
             changed |= stage_stores(ctx, k, threads);
         }
         Ok(changed)
@@ -153,6 +161,11 @@ pub(super) fn assign(
 /// eight rows apart, and the load-store queue held BERT's short-K GEMMs in
 /// their epilogues so (ncu: `stall_lg` on `STG.E`).
 pub(super) fn stage_stores(ctx: &mut Context, k: Op, threads: i64) -> bool {
+    // A persistent kernel's producer refills the rings while the consumers
+    // store a tile: they are never free for staging.
+    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
+        return false;
+    }
     let mut stores = Vec::new();
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
         if let Some(st) = tile::Store::of(ctx, o)

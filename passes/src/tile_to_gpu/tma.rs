@@ -28,6 +28,24 @@
 //! each warp arrives once its wgmmas of the stage have completed (after
 //! the next iteration's `wgmma.wait_group 1`), and thread 0 waits on it
 //! before refilling the stage; the warps only wait on full mbarriers.
+//!
+//! With `copy = tma_ws` the kernel is warp-specialised: its block has a
+//! producer warpgroup beyond the kernel's `threads` (the consumers, whose
+//! layouts are unchanged). Thread 0 makes the full and empty mbarriers
+//! before the block splits; then the producer warpgroup gives registers
+//! back (`nvvm.setmaxregister decrease`) and its first thread alone runs
+//! the K loop's copies, waiting on each stage's empty mbarrier before
+//! refilling it, as far ahead as the ring allows; the consumers take
+//! registers (`increase`, where there are two consumer warpgroups: 40 and
+//! 232 registers, as CUTLASS's cooperative kernels) and run the loop's
+//! wgmmas on full mbarriers alone, each warp's lane 0 freeing a stage once
+//! the wgmmas that read it are done. Everything after the loop (the
+//! epilogue) is the consumers', so their block barriers are the named
+//! barrier 1 of `threads` threads. The producer's copies compute their
+//! origins again from the tile kernel's scalars ([`Lower::remat`]): the
+//! loop must be the kernel's only TMA loop, directly in its body, and its
+//! loads' origins made of region-free scalar ops of the kernel's
+//! arguments and the induction variable.
 
 use super::mma::{self, Copy, Kind, Pipe, Warps, tile_type};
 use super::wgmma::Steps;
@@ -45,6 +63,25 @@ use aic_dialects::tile::{self, CopyKind, TileType};
 
 /// Elements of a box's row: 128 bytes of f16 or bf16.
 const RUN: i64 = 64;
+
+/// Threads of a warp-specialised kernel's producer warpgroup.
+pub(super) const PRODUCER_THREADS: i64 = 128;
+
+/// Registers a thread of the producer warpgroup keeps, and a thread of
+/// the consumers takes, when two consumer warpgroups share the block
+/// (384 threads, 168 registers each at launch).
+const PRODUCER_REGS: i64 = 40;
+const CONSUMER_REGS: i64 = 232;
+
+/// The block where a warp-specialised kernel's producer warpgroup's code
+/// goes, the loop it copies for and its mbarriers (full, then empty).
+pub(super) struct Producer {
+    pub(super) block: aic::ir::Block,
+    /// The consumers' block.
+    pub(super) consumers: aic::ir::Block,
+    pub(super) l: Op,
+    pub(super) bars: Value,
+}
 
 /// How long each try of an mbarrier wait may suspend the thread (the
 /// hint of `mbarrier.try_wait`, in nanoseconds).
@@ -70,13 +107,120 @@ pub(super) struct Ring {
     /// The loop.
     pub(super) l: Op,
     /// Whether the warps free stages through empty mbarriers
-    /// (`tma_empty`) rather than a block barrier each iteration.
+    /// (`tma_empty`, `tma_ws`) rather than a block barrier each iteration.
     pub(super) empty: bool,
+    /// Whether a producer warpgroup issues the copies (`tma_ws`).
+    pub(super) ws: bool,
 }
 
 /// Whether a loop's `copy` says TMA fills its ring.
 pub(super) fn is_tma(copy: Option<CopyKind>) -> bool {
-    matches!(copy, Some(CopyKind::Tma | CopyKind::TmaEmpty))
+    matches!(
+        copy,
+        Some(CopyKind::Tma | CopyKind::TmaEmpty | CopyKind::TmaWs)
+    )
+}
+
+/// Whether scalar `v` of the tile kernel `k` can be computed again
+/// elsewhere in the kernel ([`Lower::remat`]): a kernel argument, or the
+/// result of a region-free op on no tiles whose operands can be (`iv`,
+/// the loop's induction variable, stands for itself).
+fn rematerializable(ctx: &Context, k: Op, v: Value, iv: Value) -> bool {
+    if v == iv {
+        return true;
+    }
+    let Some(d) = ctx.defining_op(v) else {
+        let kernel_arg = ctx
+            .regions(k)
+            .first()
+            .and_then(|r| ctx.entry_block(*r))
+            .is_some_and(|b| ctx.block_args(b).contains(&v));
+        return kernel_arg;
+    };
+    let u = ctx.uniquer();
+    let tile_free = |x: Value| tile::tile_type(u, ctx.value_type(x)).is_none();
+    ctx.regions(d).is_empty()
+        && ctx.results(d).all(tile_free)
+        && ctx.operands(d).iter().all(|x| tile_free(*x))
+        && ctx
+            .operands(d)
+            .iter()
+            .all(|x| rematerializable(ctx, k, *x, iv))
+}
+
+/// Whether loop `l` of tile kernel `k` can be warp-specialised (see the
+/// module's doc): directly in the kernel's body, its staged loads'
+/// origins rematerializable.
+fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
+    let Some(iv) = ctx
+        .regions(l)
+        .first()
+        .and_then(|r| ctx.entry_block(*r))
+        .map(|b| ctx.block_args(b)[0])
+    else {
+        return false;
+    };
+    ctx.parent_op(l) == Some(k)
+        && pipe.copies.iter().all(|c| {
+            tile::Load::of(ctx, c.load).is_some_and(|ld| {
+                ld.origin(ctx)
+                    .iter()
+                    .all(|v| rematerializable(ctx, k, *v, iv))
+            })
+        })
+}
+
+/// The loop of kernel `k` that the IR warp-specialises (`copy = tma_ws`),
+/// if any; an error where one says so but cannot be (another TMA loop
+/// beside it, nested in other ops, or loads whose origins the producer
+/// cannot compute again).
+pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagnostic> {
+    let mut ws = Vec::new();
+    let mut tma = 0;
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        let copy = tile::For::of(ctx, o).and_then(|f| f.copy(ctx));
+        if is_tma(copy) {
+            tma += 1;
+        }
+        if copy == Some(CopyKind::TmaWs) {
+            ws.push(o);
+        }
+    });
+    let Some(&l) = ws.first() else {
+        return Ok(None);
+    };
+    if tma > 1 {
+        return Err(err(
+            ctx,
+            l,
+            "a warp-specialised loop (copy = tma_ws) must be its kernel's only TMA loop",
+        ));
+    }
+    if ctx.parent_op(l) != Some(k) {
+        return Err(err(
+            ctx,
+            l,
+            "a warp-specialised loop (copy = tma_ws) must be directly in its kernel's body",
+        ));
+    }
+    // Staged stores use the rings of finished loops, which a persistent
+    // kernel's producer is already refilling for the next tile.
+    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
+        let mut staged = None;
+        ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+            if tile::Store::of(ctx, o).is_some_and(|s| s.staged(ctx).is_some()) {
+                staged.get_or_insert(o);
+            }
+        });
+        if let Some(s) = staged {
+            return Err(err(
+                ctx,
+                s,
+                "a persistent warp-specialised kernel cannot stage a store in the rings its producer refills",
+            ));
+        }
+    }
+    Ok(Some(l))
 }
 
 /// The 2-D tensor TMA reads copy `c`'s tile from, if it can (see the
@@ -141,10 +285,16 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
     if !is_tma(copy) {
         return Ok(None);
     }
-    let empty = copy == Some(CopyKind::TmaEmpty);
+    let ws = copy == Some(CopyKind::TmaWs);
+    let empty = ws || copy == Some(CopyKind::TmaEmpty);
     let globals: Option<Vec<Global>> = pipe.copies.iter().map(|c| global_of(ctx, c)).collect();
     match globals {
-        Some(globals) => Ok(Some(Ring { globals, l, empty })),
+        Some(globals) => Ok(Some(Ring {
+            globals,
+            l,
+            empty,
+            ws,
+        })),
         None => Err(err(
             ctx,
             l,
@@ -155,13 +305,16 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
 
 /// Writes `copy` (a TMA kind) on the pipelined loops of kernel `k`
 /// (blocks of `threads`, matrix units `kind`) whose one gemm runs on wgmma
-/// and whose copies TMA can run; whether it wrote any.
+/// and whose copies TMA can run; whether it wrote any. A kernel whose loop
+/// it warp-specialises becomes persistent on `persistent` blocks where
+/// that is not 0.
 pub(super) fn mark(
     ctx: &mut Context,
     k: Op,
     threads: i64,
     kind: Kind,
     copy: CopyKind,
+    persistent: i64,
 ) -> Result<bool, Diagnostic> {
     if kind != Kind::Wgmma || !is_tma(Some(copy)) {
         return Ok(false);
@@ -174,6 +327,7 @@ pub(super) fn mark(
         }
     });
     let mut marked = Vec::new();
+    let mut ws_ok = true;
     for l in loops {
         let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
             continue;
@@ -183,12 +337,23 @@ pub(super) fn mark(
         };
         let wgmma = mma::single_gemm(ctx, body, &pipe).is_some_and(|g| p.is_wgmma(g));
         if wgmma && pipe.copies.iter().all(|c| global_of(ctx, c).is_some()) {
+            ws_ok &= ws_fits(ctx, k, l, &pipe);
             marked.push(l);
         }
     }
+    // A kernel warp-specialises one loop; others keep TMA from every
+    // thread's block.
+    let copy = match copy {
+        CopyKind::TmaWs if !(ws_ok && marked.len() == 1) => CopyKind::Tma,
+        c => c,
+    };
     let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
     for l in &marked {
         ctx.set_inherent_attr(*l, name, copy.attr(&u));
+    }
+    if copy == CopyKind::TmaWs && persistent > 0 && !marked.is_empty() {
+        let p = ctx.ident("persistent");
+        ctx.set_inherent_attr(k, p, super::int_attr(&u, persistent, u.int_type(64)));
     }
     Ok(!marked.is_empty())
 }
@@ -206,36 +371,14 @@ impl Lower<'_> {
         v0: Value,
         results: &[Value],
     ) -> Result<(), Diagnostic> {
+        if ring.ws {
+            return self.lower_wgmma_ws(pipe, ring, st, carried, v0, results);
+        }
         let u = self.ctx.uniquer().clone();
         let i64t = u.int_type(64);
         let body = super::body_of(self.ctx, ring.l, "a loop")?;
         let iv = self.ctx.block_args(body)[0];
-        // One tensor map per copy, made where the loop starts.
-        let mut maps = Vec::new();
-        let mut stage_bytes = 0;
-        for (g, c) in ring.globals.iter().zip(&pipe.copies) {
-            let ld = tile::Load::wrap(c.load);
-            let buf = self.map.value(ld.buffer(self.ctx));
-            let elem = st.rings[0].3.elem;
-            let tensor = u.ty(TypeKind::MemRef {
-                shape: [g.lines, RUN].as_slice().into(),
-                elem,
-                layout: None,
-                memory_space: Some(AddressSpace::Workgroup.attr(&u)),
-            });
-            let ty = TensorMapDescriptor {
-                tensor,
-                swizzle: 128,
-            }
-            .ty(&u);
-            let shape = u.i64_array(&[g.rows, g.cols]);
-            let strides = u.i64_array(&[g.stride, 1]);
-            maps.push(
-                nvgpu::TmaCreateDescriptor::build(self, buf, shape, strides, ty)
-                    .tensor_map(self.ctx),
-            );
-            stage_bytes += g.lines * g.run * aic_dialects::gpu::elem_bytes(self.ctx, elem);
-        }
+        let (maps, stage_bytes) = self.tensor_maps(pipe, ring, st);
         let at = *self
             .transfer_at
             .get(&ring.l)
@@ -373,6 +516,348 @@ impl Lower<'_> {
             Ok(vec![v])
         })?;
         self.wgmma_wait(0);
+        self.wgmma_finish(out[0], carried, results);
+        Ok(())
+    }
+
+    /// One tensor map per copy of `ring` (made here), and the bytes a
+    /// stage's copies bring.
+    fn tensor_maps(&mut self, pipe: &Pipe, ring: &Ring, st: &Steps<'_>) -> (Vec<Value>, i64) {
+        let u = self.ctx.uniquer().clone();
+        let mut maps = Vec::new();
+        let mut stage_bytes = 0;
+        for (g, c) in ring.globals.iter().zip(&pipe.copies) {
+            let ld = tile::Load::wrap(c.load);
+            let buf = self.map.value(ld.buffer(self.ctx));
+            let elem = st.rings[0].3.elem;
+            let tensor = u.ty(TypeKind::MemRef {
+                shape: [g.lines, RUN].as_slice().into(),
+                elem,
+                layout: None,
+                memory_space: Some(AddressSpace::Workgroup.attr(&u)),
+            });
+            let ty = TensorMapDescriptor {
+                tensor,
+                swizzle: 128,
+            }
+            .ty(&u);
+            let shape = u.i64_array(&[g.rows, g.cols]);
+            let strides = u.i64_array(&[g.stride, 1]);
+            maps.push(
+                nvgpu::TmaCreateDescriptor::build(self, buf, shape, strides, ty)
+                    .tensor_map(self.ctx),
+            );
+            stage_bytes += g.lines * g.run * aic_dialects::gpu::elem_bytes(self.ctx, elem);
+        }
+        (maps, stage_bytes)
+    }
+
+    /// Splits the block of a warp-specialised kernel (see the module's
+    /// doc) before its ops lower: thread 0 makes loop `l`'s full and empty
+    /// mbarriers for the whole block; then the producer warpgroup's block
+    /// and the consumers' block, where lowering goes on.
+    pub(super) fn split_warps(&mut self, l: Op) -> Result<(), Diagnostic> {
+        let u = self.ctx.uniquer().clone();
+        let i64t = u.int_type(64);
+        let depth = tile::For::of(self.ctx, l)
+            .and_then(|f| f.stages(self.ctx))
+            .ok_or_else(|| err(self.ctx, l, "a warp-specialised loop without stages"))?;
+        let at = *self
+            .transfer_at
+            .get(&l)
+            .ok_or_else(|| err(self.ctx, l, "a TMA loop without mbarriers"))?;
+        let bars = self.shared_view(at, 2 * depth, i64t);
+        let zero = ab::index(self, 0);
+        let first = ab::cmpi(self, CmpIPredicate::Eq, self.tid, zero);
+        let warps = self.threads / 32;
+        self.when(first, &mut |s| {
+            let one = ab::index(s, 1);
+            let nw = ab::index(s, warps);
+            for i in 0..depth {
+                let i = ab::index(s, i);
+                nvgpu::MbarrierInit::build(s, bars, i, one);
+            }
+            for i in 0..depth {
+                let i = ab::index(s, depth + i);
+                nvgpu::MbarrierInit::build(s, bars, i, nw);
+            }
+            let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
+            nvvm::FenceProxy::build(s, kind, Some(nvvm::SharedSpace::Cta.attr(&u)));
+            Ok(())
+        })?;
+        self.barrier();
+        let regs = self.threads == 2 * PRODUCER_THREADS;
+        let set_regs = |s: &mut Self, action: nvvm::SetMaxRegisterAction, n: i64| {
+            if regs {
+                let a = action.attr(&u);
+                let n = super::int_attr(&u, n, u.int_type(32));
+                nvvm::SetMaxRegister::build(s, a, n);
+            }
+        };
+        let consumers = ab::index(self, self.threads);
+        let producer = ab::cmpi(self, CmpIPredicate::Uge, self.tid, consumers);
+        let pb = self.ctx.create_block(&[]);
+        aic_dialects::scf::build::if_then(&mut self.b(), producer, pb);
+        self.within(pb, |s| {
+            set_regs(s, nvvm::SetMaxRegisterAction::Decrease, PRODUCER_REGS)
+        });
+        let consumer = ab::cmpi(self, CmpIPredicate::Ult, self.tid, consumers);
+        let cb = self.ctx.create_block(&[]);
+        aic_dialects::scf::build::if_then(&mut self.b(), consumer, cb);
+        self.block = cb;
+        set_regs(self, nvvm::SetMaxRegisterAction::Increase, CONSUMER_REGS);
+        self.ws = Some(Producer {
+            block: pb,
+            consumers: cb,
+            l,
+            bars,
+        });
+        Ok(())
+    }
+
+    /// Ends a warp-specialised kernel's two blocks and the kernel (`gb`,
+    /// its body), after its ops have lowered.
+    pub(super) fn join_warps(&mut self, gb: aic::ir::Block) {
+        if let Some(p) = self.ws.take() {
+            for b in [p.block, p.consumers] {
+                let ended = self
+                    .ctx
+                    .block_ops(b)
+                    .last()
+                    .is_some_and(|o| aic_dialects::scf::Yield::of(self.ctx, o).is_some());
+                if !ended {
+                    self.within(b, |s| aic_dialects::scf::build::yield_(s, &[]));
+                }
+            }
+        }
+        self.block = gb;
+        aic_dialects::gpu::build::return_(self);
+    }
+
+    /// The consumers' block barrier in a warp-specialised kernel: named
+    /// barrier 1 of the kernel's `threads`.
+    pub(super) fn consumer_barrier(&mut self) {
+        let i32t = self.ctx.uniquer().int_type(32);
+        let id = ab::int(self, 1, i32t);
+        let n = ab::int(self, self.threads, i32t);
+        nvvm::Barrier::build(self, id, n);
+    }
+
+    /// Scalar `v` of the tile kernel computed again where ops go now, from
+    /// the kernel's arguments and `m`'s values (the induction variable's
+    /// value there, what was computed again before): the producer
+    /// warpgroup cannot see the consumers' values.
+    fn remat(&mut self, v: Value, m: &mut aic::ir::ValueMap) -> Result<Value, Diagnostic> {
+        if let Some(x) = m.values.get(&v) {
+            return Ok(*x);
+        }
+        let Some(d) = self.ctx.defining_op(v) else {
+            // A kernel argument: the gpu kernel's, visible everywhere.
+            return Ok(self.map.value(v));
+        };
+        if !self.ctx.regions(d).is_empty() {
+            return Err(err(
+                self.ctx,
+                d,
+                "a warp-specialised loop's copy origin computed by an op with regions",
+            ));
+        }
+        for x in self.ctx.operands(d).to_vec() {
+            let y = self.remat(x, m)?;
+            m.values.insert(x, y);
+        }
+        // Lowered as it was for the consumers (a `tile.program_id` becomes
+        // a block id), its operands the values `m` gives.
+        let scoped = aic::ir::ValueMap {
+            values: m.values.clone(),
+            blocks: Default::default(),
+        };
+        let saved = std::mem::replace(&mut self.map, scoped);
+        let r = self.lower_op_blocked(d);
+        let scoped = std::mem::replace(&mut self.map, saved);
+        r?;
+        for x in self.ctx.results(d).collect::<Vec<_>>() {
+            m.values.insert(x, scoped.value(x));
+        }
+        Ok(m.value(v))
+    }
+
+    /// The warp-specialised loop (see the module's doc): the producer's
+    /// copies in its block, the consumers' wgmmas here.
+    fn lower_wgmma_ws(
+        &mut self,
+        pipe: &Pipe,
+        ring: &Ring,
+        st: &Steps<'_>,
+        carried: (Value, Warps, TileType),
+        v0: Value,
+        results: &[Value],
+    ) -> Result<(), Diagnostic> {
+        let p = self
+            .ws
+            .as_ref()
+            .filter(|p| p.l == ring.l)
+            .map(|p| (p.block, p.bars))
+            .ok_or_else(|| {
+                err(
+                    self.ctx,
+                    ring.l,
+                    "a warp-specialised loop of another kernel",
+                )
+            })?;
+        let (pb, bars) = p;
+        let body = super::body_of(self.ctx, ring.l, "a loop")?;
+        let iv = self.ctx.block_args(body)[0];
+        let depth = pipe.depth;
+        // The producer: its first thread copies every iteration's tiles
+        // (of every tile of a persistent kernel's, in its own tile loop).
+        let threads = self.threads;
+        let consumer_tiles = self.grid_loop;
+        self.within(pb, |s| -> Result<(), Diagnostic> {
+            let lead = ab::index(s, threads);
+            let lead = ab::cmpi(s, CmpIPredicate::Eq, s.tid, lead);
+            s.when(lead, &mut |s| {
+                let (maps, stage_bytes) = s.tensor_maps(pipe, ring, st);
+                // The rings' views, made again here.
+                let mut views = Vec::new();
+                for r in st.rings {
+                    let d = s.ctx.defining_op(r.0).ok_or_else(|| {
+                        err(s.ctx, ring.l, "a ring view that is not a shared view")
+                    })?;
+                    let c = s.ctx.clone_op(d, &mut aic::ir::ValueMap::default());
+                    s.ctx.append_op(s.block, c);
+                    views.push(s.ctx.result(c, 0));
+                }
+                let copies = |s: &mut Self| -> Result<(), Diagnostic> {
+                    let done = s.tiles_done();
+                    let base = ab::index(s, pipe.n);
+                    let base = ab::binary::<arith::MulI>(s, done, base);
+                    let (lo, hi, one) = (ab::index(s, 0), ab::index(s, pipe.n), ab::index(s, 1));
+                    s.for_loop(lo, hi, one, &[], &mut |s, it, _| {
+                        let g = ab::binary::<arith::AddI>(s, base, it);
+                        let d = ab::index(s, depth);
+                        let slot = ab::binary::<arith::RemUI>(s, g, d);
+                        // The stage is free once every consumer warp has
+                        // read it, `depth` fills before.
+                        let used = ab::cmpi(s, CmpIPredicate::Uge, g, d);
+                        s.when(used, &mut |s| {
+                            let d = ab::index(s, depth);
+                            let phase = ab::binary::<arith::DivUI>(s, g, d);
+                            let one = ab::index(s, 1);
+                            let phase = ab::binary::<arith::SubI>(s, phase, one);
+                            let parity = s.parity(phase);
+                            let at = ab::binary::<arith::AddI>(s, slot, d);
+                            let ticks = ab::index(s, WAIT_TICKS);
+                            nvgpu::MbarrierTryWaitParity::build(s, bars, at, parity, ticks);
+                            Ok(())
+                        })?;
+                        let (lb, step) = (ab::index(s, pipe.lb), ab::index(s, pipe.step));
+                        let ivv = ab::binary::<arith::MulI>(s, it, step);
+                        let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
+                        let bytes = ab::index(s, stage_bytes);
+                        nvgpu::MbarrierArriveExpectTx::build(s, bars, slot, bytes);
+                        let mut m = aic::ir::ValueMap::default();
+                        m.values.insert(iv, ivv);
+                        for (((g, c), map), (r, view)) in ring
+                            .globals
+                            .iter()
+                            .zip(&pipe.copies)
+                            .zip(&maps)
+                            .zip(st.rings.iter().zip(&views))
+                        {
+                            let ld = tile::Load::wrap(c.load);
+                            let mut origin = Vec::new();
+                            for v in ld.origin(s.ctx).to_vec() {
+                                origin.push(s.remat(v, &mut m)?);
+                            }
+                            let row = origin[g.line_dim];
+                            let stage = ab::index(s, r.2);
+                            let base = ab::binary::<arith::MulI>(s, slot, stage);
+                            for blk in 0..g.run / RUN {
+                                let dc = ab::index(s, blk * RUN);
+                                let col = ab::binary::<arith::AddI>(s, origin[1 - g.line_dim], dc);
+                                let off = ab::index(s, blk * g.lines * RUN);
+                                let dst = ab::binary::<arith::AddI>(s, base, off);
+                                nvgpu::TmaAsyncLoad::build(
+                                    s,
+                                    *map,
+                                    &[row, col],
+                                    bars,
+                                    slot,
+                                    *view,
+                                    dst,
+                                );
+                            }
+                        }
+                        Ok(vec![])
+                    })?;
+                    Ok(())
+                };
+                match consumer_tiles {
+                    // The producer's own loop over the block's tiles.
+                    Some(ti) => {
+                        let outer = s.block;
+                        s.persist(ti.grid, ti.step);
+                        let r = copies(s);
+                        aic_dialects::scf::build::yield_(s, &[]);
+                        s.block = outer;
+                        s.grid_loop = consumer_tiles;
+                        r
+                    }
+                    None => copies(s),
+                }
+            })
+        })?;
+        // The consumers: fill `base + it` of the ring is iteration `it`.
+        let done = self.tiles_done();
+        let n = ab::index(self, pipe.n);
+        let base = ab::binary::<arith::MulI>(self, done, n);
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
+        // Lane 0 of each warp frees fill `g`'s stage.
+        let free = |s: &mut Self, g: Value, when: Option<Value>| -> Result<(), Diagnostic> {
+            let (c32, zero) = (ab::index(s, 32), ab::index(s, 0));
+            let lane = ab::binary::<arith::RemUI>(s, s.tid, c32);
+            let mut go = ab::cmpi(s, CmpIPredicate::Eq, lane, zero);
+            if let Some(w) = when {
+                go = ab::binary::<arith::AndI>(s, go, w);
+            }
+            s.when(go, &mut |s| {
+                let d = ab::index(s, depth);
+                let slot = ab::binary::<arith::RemUI>(s, g, d);
+                let at = ab::binary::<arith::AddI>(s, slot, d);
+                nvgpu::MbarrierArrive::build(s, bars, at);
+                Ok(())
+            })
+        };
+        let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
+            let g = ab::binary::<arith::AddI>(s, base, it);
+            let d = ab::index(s, depth);
+            let slot = ab::binary::<arith::RemUI>(s, g, d);
+            let phase = ab::binary::<arith::DivUI>(s, g, d);
+            let parity = s.parity(phase);
+            let ticks = ab::index(s, WAIT_TICKS);
+            nvgpu::MbarrierTryWaitParity::build(s, bars, slot, parity, ticks);
+            let v = s.wgmma_steps(st, slot, args[0]);
+            s.wgmma_wait(1);
+            // Iteration it - 1's wgmmas are done: its stage is free.
+            let one = ab::index(s, 1);
+            let after = ab::cmpi(s, CmpIPredicate::Uge, it, one);
+            let prev = ab::binary::<arith::SubI>(s, g, one);
+            free(s, prev, Some(after))?;
+            Ok(vec![v])
+        })?;
+        self.wgmma_wait(0);
+        // The last iteration's stage too: a persistent kernel's producer
+        // fills it for a later tile.
+        if pipe.n > 0 {
+            let last = ab::index(self, pipe.n - 1);
+            let last = ab::binary::<arith::AddI>(self, base, last);
+            free(self, last, None)?;
+        }
         self.wgmma_finish(out[0], carried, results);
         Ok(())
     }

@@ -59,8 +59,10 @@ OPTIONS:
                             another target's, their warp-collective ops emulated)
   --tuning=<file>           A JSON tuning cache for fusion-to-tile (tile sizes and stages per GEMM shape)
   --copy=<c>                How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's
-                            bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages
-                            also freed by mbarriers)
+                            bulk tensor copies on mbarriers, where the loads allow), tma_empty (stages
+                            also freed by mbarriers) or tma_ws (a producer warpgroup issuing them)
+  --persistent=<blocks>     With --copy=tma_ws: warp-specialised kernels run on at most this many
+                            blocks, each looping over the grid's tiles (132 fills an H100's SMs)
   --dim-bounds=<NAME=N,...>  Bounds of the dynamic (`?`) dimensions (compiled runs): kernels compiled
                             once for every size up to N (rounded up to a power of two); each run takes
                             its arguments' own sizes
@@ -105,6 +107,7 @@ struct Options {
     warp: Option<i64>,
     mma: Option<String>,
     copy: Option<String>,
+    persistent: Option<i64>,
     tuning: Option<String>,
     /// `--dim-bounds`: bounds of dynamic dims, `NAME=N`.
     dim_bounds: Vec<String>,
@@ -192,6 +195,14 @@ fn parse_args() -> Result<Options, String> {
             }
             "--mma" => o.mma = Some(value("--mma")?),
             "--copy" => o.copy = Some(value("--copy")?),
+            "--persistent" => {
+                o.persistent = Some(aic_tools::int_flag(
+                    "--persistent",
+                    &value("--persistent")?,
+                    1,
+                    1 << 20,
+                )?)
+            }
             "--tuning" => o.tuning = Some(value("--tuning")?),
             "--dim-bounds" => o
                 .dim_bounds
@@ -620,7 +631,10 @@ fn run_target(o: &Options, path: &str, bytes: Vec<u8>) -> Result<(), String> {
                 o.arch.as_deref(),
             )),
             o.tuning.as_deref(),
-            o.copy.as_deref(),
+            aic_tools::compile::Rings {
+                copy: o.copy.as_deref(),
+                persistent: o.persistent,
+            },
         )?;
         let pipeline =
             aic_tools::compile::with_dim_buckets(&pipeline, &o.dim_bounds, &o.dim_buckets)?;

@@ -18,13 +18,14 @@ use std::process::ExitCode;
 
 const HELP: &str = "OVERVIEW: aic translator: modules to LLVM IR, PTX, AMDGPU code objects, host objects and bundles
 
-USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma|tma_empty>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
+USAGE: aic-translate --target=<nvptx|amdgpu|host> [--arch=<arch>] [--threads=<n>] [--warp=<n>] [--tuning=<file>] [--copy=<cp_async|tma|tma_empty|tma_ws>] [--persistent=<blocks>] --emit=<llvm-ir|asm|obj|bundle> <input file> -o <output file>
        aic-translate --target=nki [--arch=trn1|trn2] --emit=<python|bundle> <input file> -o <output file>
 
 OPTIONS:
   --target=<t>      nvptx (NVIDIA), amdgpu (AMD) or host (this machine's CPU); nki (NKI Python for NeuronCores, --arch=trn1|trn2)
   --arch=<a>        sm_80, sm_86, sm_89, sm_90, sm_90a (nvptx; default sm_90; sm_90a runs f16 GEMMs on wgmma); gfx90a, gfx942 (amdgpu; default gfx942)
-  --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's bulk tensor copies on mbarriers, where the loads allow) or tma_empty (stages also freed by mbarriers)
+  --copy=<c>        How wgmma K loops fill their shared rings: cp_async (default), tma (Hopper's bulk tensor copies on mbarriers, where the loads allow), tma_empty (stages also freed by mbarriers) or tma_ws (a producer warpgroup issuing them)
+  --persistent=<n>  With --copy=tma_ws: warp-specialised kernels run on at most n blocks, each looping over the grid's tiles (132 fills an H100's SMs)
   --emit=<kind>     llvm-ir, asm (PTX for nvptx), obj (a linked code object for amdgpu) or bundle
   -o <file>         Where to write it ('-' for standard output)
   --tuning=<file>   A JSON tuning cache for fusion-to-tile: tile sizes and stages by target/gemm/MxNxK
@@ -40,6 +41,7 @@ struct Options {
     target: String,
     arch: Option<String>,
     copy: Option<String>,
+    persistent: Option<i64>,
     emit: String,
     output: String,
     threads: Option<i64>,
@@ -55,7 +57,7 @@ fn parse_args() -> Result<Options, String> {
     let (mut input, mut target, mut arch, mut emit, mut output) = (None, None, None, None, None);
     let (mut threads, mut warp, mut tuning) = (None, None, None);
     let (mut weights, mut verbose) = (Vec::new(), false);
-    let mut copy = None;
+    let (mut copy, mut persistent) = (None, None);
     let mut dim_bounds = Vec::new();
     let mut dim_buckets = Vec::new();
     let mut args = aic_tools::Args::new(std::env::args().skip(1));
@@ -70,6 +72,14 @@ fn parse_args() -> Result<Options, String> {
             "--target" => target = Some(value("--target")?),
             "--arch" => arch = Some(value("--arch")?),
             "--copy" => copy = Some(value("--copy")?),
+            "--persistent" => {
+                persistent = Some(aic_tools::int_flag(
+                    "--persistent",
+                    &value("--persistent")?,
+                    1,
+                    1 << 20,
+                )?)
+            }
             "--emit" => emit = Some(value("--emit")?),
             "-o" => output = Some(value("-o")?),
             "--threads" => {
@@ -127,6 +137,7 @@ fn parse_args() -> Result<Options, String> {
         target: target.ok_or("--target is required (nvptx, amdgpu or host)")?,
         arch,
         copy,
+        persistent,
         emit,
         output: output.unwrap_or_else(|| "-".into()),
         threads,
@@ -148,6 +159,7 @@ fn translate(o: &Options, text: String) -> Result<Vec<u8>, String> {
         warp: o.warp,
         tuning: o.tuning.clone(),
         copy: o.copy.clone(),
+        persistent: o.persistent,
         weights: o.weights.clone(),
         verbose: o.verbose,
         dim_bounds: o.dim_bounds.clone(),

@@ -1,0 +1,44 @@
+// tile-to-gpu follows a warp-specialised loop written in the IR (`copy =
+// tma_ws`) only where the producer warpgroup can run it: the kernel's one
+// TMA loop, directly in its body, and in a persistent kernel no store
+// staged in the rings the producer refills. (The layout passes write
+// tma_ws on one loop at most, and stage no store of a persistent kernel;
+// here both loops say tma_ws, then the kernel is made persistent.)
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e 's/stages = 3 {/stages = 3 copy = tma_ws {/' -e 's/ staged : / : /' > %t.mlir
+// RUN: not aic-opt %t.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e '0,/stages = 3 {/s//stages = 3 copy = tma_ws {/' -e 's/grid = \[1\] {/grid = [1] persistent = 2 {/' > %t2.mlir
+// RUN: not aic-opt %t2.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=STAGED
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128 copy=tma_ws" | FileCheck %s --check-prefix=MARK
+
+// CHECK: error: 'tile.for' op tile-to-gpu: a warp-specialised loop (copy = tma_ws) must be its kernel's only TMA loop
+// STAGED: error: 'tile.store' op tile-to-gpu: a persistent warp-specialised kernel cannot stage a store in the rings its producer refills
+// MARK-COUNT-2: stages = 3 copy = tma {
+// MARK-NOT: tma_ws
+tile.kernel @two grid = [1] {
+^bb0(%a: memref<64x128xf16>, %b: memref<64x128xf16>, %out: memref<64x64xf32>):
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.broadcast %zero, dims = [] : f32 -> !tile.tile<64x64xf32>
+  %acc = tile.for %c0 to %c128 step %c64 iter_args(%init : !tile.tile<64x64xf32>) -> !tile.tile<64x64xf32> {
+  ^bb0(%kk: index, %c: !tile.tile<64x64xf32>):
+    %ta = tile.load %a[%c0, %kk] : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sa = tile.transfer %ta to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %tb = tile.load %b[%kk, %c0] through #coord.desc<[128, 64] | embed<8192: 1, 128> [0, 1] -> [0]> : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sb = tile.transfer %tb to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
+    tile.yield %d : !tile.tile<64x64xf32>
+  }
+  %acc2 = tile.for %c0 to %c128 step %c64 iter_args(%acc : !tile.tile<64x64xf32>) -> !tile.tile<64x64xf32> {
+  ^bb0(%kk: index, %c: !tile.tile<64x64xf32>):
+    %ta = tile.load %a[%c0, %kk] : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sa = tile.transfer %ta to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %tb = tile.load %b[%kk, %c0] through #coord.desc<[128, 64] | embed<8192: 1, 128> [0, 1] -> [0]> : memref<64x128xf16> -> !tile.tile<64x64xf16>
+    %sb = tile.transfer %tb to shared depth = 3 : !tile.tile<64x64xf16> -> !tile.tile<64x64xf16, shared>
+    %d = tile.gemm %sa, %sb, %c level = block : !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf16, shared>, !tile.tile<64x64xf32> -> !tile.tile<64x64xf32>
+    tile.yield %d : !tile.tile<64x64xf32>
+  }
+  tile.store %acc2, %out[%c0, %c0] : !tile.tile<64x64xf32>, memref<64x64xf32>
+  tile.return
+}

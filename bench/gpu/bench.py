@@ -96,14 +96,63 @@ class Compiled:
                 t = torch.zeros(p["shape"], dtype=getattr(torch, DTYPES[p["elem"]]), device="cuda")
                 values[name] = t
                 outs.append(t)
+            fn = self.fns[k["name"]]
+            if k.get("tensor_maps"):
+                # CuPy passes no 128-byte by-value parameters: the driver's
+                # own launch, with the tensor maps encoded as aic-run does.
+                plan.append(tma_launch(fn, k, [t.data_ptr() for t in ins + outs]))
+                continue
             ptrs = tuple(cp.uint64(t.data_ptr()) for t in ins + outs)
-            plan.append((self.fns[k["name"]], tuple(k["grid"]), tuple(k["block"]), ptrs, k["shared_bytes"]))
+            plan.append(lambda fn=fn, k=k, ptrs=ptrs: fn(tuple(k["grid"]), tuple(k["block"]), ptrs,
+                                                         shared_mem=k["shared_bytes"]))
         finals = [values[o] for o in self.man["launches"][-1]["outputs"]]
 
         def run():
-            for fn, grid, block, ptrs, shared in plan:
-                fn(grid, block, ptrs, shared_mem=shared)
+            for launch in plan:
+                launch()
         return run, finals
+
+
+def tma_launch(fn, k, pointers):
+    """A launch of kernel `k` (CuPy function `fn`) whose parameters are its
+    buffers' device pointers and then its TMA tensor maps (the manifest's
+    `tensor_maps`, encoded by cuTensorMapEncodeTiled as backends/runtime's
+    cuda.rs does: 2-D, innermost dimension first, zeros out of bounds, L2
+    promotion of 128 bytes), through cuLaunchKernel on the legacy stream."""
+    import ctypes
+    cuda = ctypes.CDLL("libcuda.so.1")
+    u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+    keep = []
+    params = [u64(p) for p in pointers]
+    for t in k["tensor_maps"]:
+        raw = ctypes.create_string_buffer(256)
+        at = (ctypes.addressof(raw) + 63) // 64 * 64  # CUtensorMap is 64-byte aligned
+        dtype = {1: 0, 2: 1, 4: 2, 8: 4}[t["elem_bytes"]]
+        swizzle = {0: 0, 32: 1, 64: 2, 128: 3}[t["swizzle"]]
+        dims = (u64 * 2)(t["shape"][1], t["shape"][0])
+        strides = (u64 * 1)(t["row_stride"] * t["elem_bytes"])
+        boxes = (u32 * 2)(t["box_shape"][1], t["box_shape"][0])
+        steps = (u32 * 2)(1, 1)
+        r = cuda.cuTensorMapEncodeTiled(ctypes.c_void_p(at), dtype, 2, ctypes.c_void_p(pointers[t["buffer"]]),
+                                        dims, strides, boxes, steps, 0, swizzle, 2, 0)
+        if r != 0:
+            raise RuntimeError(f"cuTensorMapEncodeTiled: CUresult {r} for {k['name']}")
+        keep.append(raw)
+        params.append(ctypes.c_void_p(at))
+    # kernelParams: a pointer to each parameter's value (a tensor map's is its bytes).
+    argv = (ctypes.c_void_p * len(params))(*[p.value if isinstance(p, ctypes.c_void_p) else ctypes.addressof(p)
+                                              for p in params])
+    keep += [params, argv]
+    gx, gy, gz = k["grid"]
+    bx, by, bz = k["block"]
+    f = ctypes.c_void_p(fn.kernel.ptr)  # the RawKernel's cupy.cuda.function.Function
+
+    def launch():
+        r = cuda.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, k["shared_bytes"], None, argv, None)
+        if r != 0:
+            raise RuntimeError(f"cuLaunchKernel: CUresult {r} for {k['name']}")
+    launch.keep = keep
+    return launch
 
 
 def kernel_names(fn):

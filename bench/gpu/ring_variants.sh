@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Issue 24's GEMM cases with each way a wgmma K loop may fill its ring
+# (aic-translate --copy: cp_async, tma, tma_empty, tma_ws; `tma_ws:N` adds
+# --persistent=N, a persistent kernel on N blocks), timed by
+# bench.py beside its cuBLAS(Lt) and torch.compile references in one run.
+#   bash bench/gpu/ring_variants.sh build   # here, with LLVM: bench/gpu/rings/
+#   bash bench/gpu/ring_variants.sh run     # on the GPU machine (carry bench/gpu/rings)
+# Each variant is first checked by aic-run against the reference
+# interpreter on small awkward shapes (bench/gpu/rings/check_*.mlir:
+# partial tiles, a K loop shorter than the ring).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+D=bench/gpu/rings
+VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
+CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
+case "${1:-}" in
+build)
+    mkdir -p "$D"
+    cargo build -q --release -p aic-tools --bin aic-translate
+    CARGO_TARGET_DIR=target/gpubuild cargo build -q --release -p aic-tools --no-default-features --bin aic-run
+    strip -o "$D/aic-run" target/gpubuild/release/aic-run
+    T=target/release/aic-translate
+    cat > "$D/check_nt.mlir" <<'M'
+func.func @main(%a: tensor<520x776xf16>, %w: tensor<520x776xf16>, %b: tensor<520xf16>) -> tensor<520x520xf16> {
+  %m = graph.matmul %a, %w transpose_b : (tensor<520x776xf16>, tensor<520x776xf16>) -> tensor<520x520xf16>
+  %y = graph.bias_add %m, %b : (tensor<520x520xf16>, tensor<520xf16>) -> tensor<520x520xf16>
+  %g = graph.gelu_tanh %y : tensor<520x520xf16>
+  return %g : tensor<520x520xf16>
+}
+M
+    cat > "$D/check_short.mlir" <<'M'
+func.func @main(%a: tensor<384x128xf16>, %w: tensor<128x512xf16>) -> tensor<384x512xf16> {
+  %m = graph.matmul %a, %w : (tensor<384x128xf16>, tensor<128x512xf16>) -> tensor<384x512xf16>
+  return %m : tensor<384x512xf16>
+}
+M
+    for v in $VARIANTS; do
+        flags=(--copy="${v%%:*}")
+        [[ $v == *:* ]] && flags+=(--persistent="${v#*:}")
+        dir="$D/${v/:/_p}"
+        mkdir -p "$dir"
+        for c in $CASES; do
+            "$T" --target=nvptx --arch=sm_90a "${flags[@]}" --emit=bundle bench/gpu/cases/$c.mlir -o "$dir/$c.bundle"
+        done
+        for c in check_nt check_short; do
+            "$T" --target=nvptx --arch=sm_90a "${flags[@]}" --emit=bundle "$D/$c.mlir" -o "$dir/$c.bundle"
+        done
+    done
+    du -sh "$D"
+    ;;
+run)
+    OUT=${OUT:-/tmp/aic-rings}
+    mkdir -p "$OUT"
+    nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+    # Random f16 arguments (normal, the weights scaled by 0.02) for every
+    # program, from the shapes of its @main.
+    python3 - "$D" "$OUT" <<'P'
+import glob, os, re, sys
+import numpy as np
+d, out = sys.argv[1:]
+rng = np.random.default_rng(0)
+for f in glob.glob(os.path.join(d, "check_*.mlir")):
+    n = os.path.basename(f)[:-5]
+    sig = re.search(r"func\.func @main\((.*?)\)\s*->", open(f).read()).group(1)
+    for i, shape in enumerate(re.findall(r"tensor<([0-9x]+)xf16>", sig)):
+        dims = [int(x) for x in shape.split("x")]
+        x = rng.standard_normal(dims, dtype=np.float32) * (0.02 if i == 1 else 1.0)
+        np.save(os.path.join(out, f"{n}.in{i}.npy"), x.astype(np.float16))
+P
+    inputs() { for f in $(ls "$OUT/$1".in*.npy | sort); do printf -- '--input=%s ' "$f"; done; }
+    for v in $VARIANTS; do
+        v=${v/:/_p}
+        for c in check_nt check_short; do
+            printf '%s %s: ' "$v" "$c"
+            "$D/aic-run" --target=cuda "$D/$v/$c.bundle" --entry=@main $(inputs $c) --check > "$OUT/$v.$c.log" 2>&1 \
+                && echo "ok: $(grep -h "check" "$OUT/$v.$c.log" | head -2 | tr '\n' ' ')" \
+                || echo "FAILED: $(tail -3 "$OUT/$v.$c.log" | tr '\n' ' ')"
+        done
+    done
+    # Every variant and the references in one process: numerics against a
+    # float32 truth, do_bench medians with L2 flushed (bench.py).
+    bundles=$(for v in $VARIANTS; do printf '%s,' "$D/${v/:/_p}"; done)
+    OUT=$OUT CASES=$(echo $CASES | tr ' ' ',') BUNDLES=${bundles%,} python3 bench/gpu/bench.py bench | sed -n '/^| case/,$p'
+    ;;
+*)
+    echo "usage: $0 build|run" >&2
+    exit 2
+    ;;
+esac

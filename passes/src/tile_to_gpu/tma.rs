@@ -83,6 +83,15 @@ pub(super) struct Producer {
     pub(super) bars: Value,
 }
 
+/// What a TMA ring's stages are filled through: the tensor maps and ring
+/// views (one per copy), the mbarriers and the bytes of a stage.
+struct Stage<'a> {
+    maps: &'a [Value],
+    views: &'a [Value],
+    bars: Value,
+    bytes: i64,
+}
+
 /// How long each try of an mbarrier wait may suspend the thread (the
 /// hint of `mbarrier.try_wait`, in nanoseconds).
 const WAIT_TICKS: i64 = 10_000_000;
@@ -389,25 +398,7 @@ impl Lower<'_> {
         let zero = ab::index(self, 0);
         let first = ab::cmpi(self, CmpIPredicate::Eq, self.tid, zero);
         let depth = pipe.depth;
-        let warps = self.threads / 32;
-        self.when(first, &mut |s| {
-            let one = ab::index(s, 1);
-            for i in 0..depth {
-                let i = ab::index(s, i);
-                nvgpu::MbarrierInit::build(s, bars, i, one);
-            }
-            // An empty stage: every warp has arrived.
-            let nw = ab::index(s, warps);
-            for i in (0..depth).filter(|_| ring.empty) {
-                let i = ab::index(s, depth + i);
-                nvgpu::MbarrierInit::build(s, bars, i, nw);
-            }
-            // The initialised barriers, for the copy engine's proxy.
-            let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
-            nvvm::FenceProxy::build(s, kind, Some(nvvm::SharedSpace::Cta.attr(&u)));
-            Ok(())
-        })?;
-        self.barrier();
+        self.init_bars(bars, depth, ring.empty)?;
         // Thread 0 starts iteration `it`'s copies into its stage, only where
         // `live`.
         let issue = |s: &mut Self, it: Value, live: Option<Value>| -> Result<(), Diagnostic> {
@@ -423,49 +414,29 @@ impl Lower<'_> {
                 );
                 let slot = ab::binary::<arith::RemUI>(s, it, d);
                 if ring.empty {
-                    // The stage is free once every warp has read it, the
-                    // iteration `depth` before (phase it / depth - 1).
-                    let used = ab::cmpi(s, CmpIPredicate::Uge, it, d);
-                    s.when(used, &mut |s| {
-                        let d = ab::index(s, depth);
-                        let phase = ab::binary::<arith::DivUI>(s, it, d);
-                        let one = ab::index(s, 1);
-                        let phase = ab::binary::<arith::SubI>(s, phase, one);
-                        let parity = s.parity(phase);
-                        let at = ab::binary::<arith::AddI>(s, slot, d);
-                        let ticks = ab::index(s, WAIT_TICKS);
-                        nvgpu::MbarrierTryWaitParity::build(s, bars, at, parity, ticks);
-                        Ok(())
-                    })?;
+                    s.wait_free(bars, depth, it, slot)?;
                 }
                 let ivv = ab::binary::<arith::MulI>(s, it, step);
                 let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
-                let bytes = ab::index(s, stage_bytes);
-                nvgpu::MbarrierArriveExpectTx::build(s, bars, slot, bytes);
-                for (((g, c), map), r) in ring
-                    .globals
+                let origins: Vec<Vec<Value>> = pipe
+                    .copies
                     .iter()
-                    .zip(&pipe.copies)
-                    .zip(&maps)
-                    .zip(st.rings)
-                {
-                    let ld = tile::Load::wrap(c.load);
-                    let origin: Vec<Value> = ld
-                        .origin(s.ctx)
-                        .iter()
-                        .map(|v| if *v == iv { ivv } else { s.map.value(*v) })
-                        .collect();
-                    let row = origin[g.line_dim];
-                    let stage = ab::index(s, r.2);
-                    let base = ab::binary::<arith::MulI>(s, slot, stage);
-                    for blk in 0..g.run / RUN {
-                        let dc = ab::index(s, blk * RUN);
-                        let col = ab::binary::<arith::AddI>(s, origin[1 - g.line_dim], dc);
-                        let off = ab::index(s, blk * g.lines * RUN);
-                        let dst = ab::binary::<arith::AddI>(s, base, off);
-                        nvgpu::TmaAsyncLoad::build(s, *map, &[row, col], bars, slot, r.0, dst);
-                    }
-                }
+                    .map(|c| {
+                        let ld = tile::Load::wrap(c.load);
+                        ld.origin(s.ctx)
+                            .iter()
+                            .map(|v| if *v == iv { ivv } else { s.map.value(*v) })
+                            .collect()
+                    })
+                    .collect();
+                let views: Vec<Value> = st.rings.iter().map(|r| r.0).collect();
+                let stage = Stage {
+                    maps: &maps,
+                    views: &views,
+                    bars,
+                    bytes: stage_bytes,
+                };
+                s.start_stage(ring, st, &stage, slot, &origins);
                 Ok(())
             })
         };
@@ -567,25 +538,7 @@ impl Lower<'_> {
             .get(&l)
             .ok_or_else(|| err(self.ctx, l, "a TMA loop without mbarriers"))?;
         let bars = self.shared_view(at, 2 * depth, i64t);
-        let zero = ab::index(self, 0);
-        let first = ab::cmpi(self, CmpIPredicate::Eq, self.tid, zero);
-        let warps = self.threads / 32;
-        self.when(first, &mut |s| {
-            let one = ab::index(s, 1);
-            let nw = ab::index(s, warps);
-            for i in 0..depth {
-                let i = ab::index(s, i);
-                nvgpu::MbarrierInit::build(s, bars, i, one);
-            }
-            for i in 0..depth {
-                let i = ab::index(s, depth + i);
-                nvgpu::MbarrierInit::build(s, bars, i, nw);
-            }
-            let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
-            nvvm::FenceProxy::build(s, kind, Some(nvvm::SharedSpace::Cta.attr(&u)));
-            Ok(())
-        })?;
-        self.barrier();
+        self.init_bars(bars, depth, true)?;
         let regs = self.threads == 2 * PRODUCER_THREADS;
         let set_regs = |s: &mut Self, action: nvvm::SetMaxRegisterAction, n: i64| {
             if regs {
@@ -739,56 +692,28 @@ impl Lower<'_> {
                         let slot = ab::binary::<arith::RemUI>(s, g, d);
                         // The stage is free once every consumer warp has
                         // read it, `depth` fills before.
-                        let used = ab::cmpi(s, CmpIPredicate::Uge, g, d);
-                        s.when(used, &mut |s| {
-                            let d = ab::index(s, depth);
-                            let phase = ab::binary::<arith::DivUI>(s, g, d);
-                            let one = ab::index(s, 1);
-                            let phase = ab::binary::<arith::SubI>(s, phase, one);
-                            let parity = s.parity(phase);
-                            let at = ab::binary::<arith::AddI>(s, slot, d);
-                            let ticks = ab::index(s, WAIT_TICKS);
-                            nvgpu::MbarrierTryWaitParity::build(s, bars, at, parity, ticks);
-                            Ok(())
-                        })?;
+                        s.wait_free(bars, depth, g, slot)?;
                         let (lb, step) = (ab::index(s, pipe.lb), ab::index(s, pipe.step));
                         let ivv = ab::binary::<arith::MulI>(s, it, step);
                         let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
-                        let bytes = ab::index(s, stage_bytes);
-                        nvgpu::MbarrierArriveExpectTx::build(s, bars, slot, bytes);
                         let mut m = aic::ir::ValueMap::default();
                         m.values.insert(iv, ivv);
-                        for (((g, c), map), (r, view)) in ring
-                            .globals
-                            .iter()
-                            .zip(&pipe.copies)
-                            .zip(&maps)
-                            .zip(st.rings.iter().zip(&views))
-                        {
+                        let mut origins = Vec::new();
+                        for c in &pipe.copies {
                             let ld = tile::Load::wrap(c.load);
                             let mut origin = Vec::new();
                             for v in ld.origin(s.ctx).to_vec() {
                                 origin.push(s.remat(v, &mut m)?);
                             }
-                            let row = origin[g.line_dim];
-                            let stage = ab::index(s, r.2);
-                            let base = ab::binary::<arith::MulI>(s, slot, stage);
-                            for blk in 0..g.run / RUN {
-                                let dc = ab::index(s, blk * RUN);
-                                let col = ab::binary::<arith::AddI>(s, origin[1 - g.line_dim], dc);
-                                let off = ab::index(s, blk * g.lines * RUN);
-                                let dst = ab::binary::<arith::AddI>(s, base, off);
-                                nvgpu::TmaAsyncLoad::build(
-                                    s,
-                                    *map,
-                                    &[row, col],
-                                    bars,
-                                    slot,
-                                    *view,
-                                    dst,
-                                );
-                            }
+                            origins.push(origin);
                         }
+                        let stage = Stage {
+                            maps: &maps,
+                            views: &views,
+                            bars,
+                            bytes: stage_bytes,
+                        };
+                        s.start_stage(ring, st, &stage, slot, &origins);
                         Ok(vec![])
                     })?;
                     Ok(())
@@ -860,6 +785,93 @@ impl Lower<'_> {
         }
         self.wgmma_finish(out[0], carried, results);
         Ok(())
+    }
+
+    /// Thread 0 makes a TMA ring's mbarriers, `depth` full ones (one
+    /// arrival: the copies' issuer) and, where `empty`, `depth` empty ones
+    /// (an arrival per consumer warp), fenced for the copy engine's proxy;
+    /// then the block meets.
+    fn init_bars(&mut self, bars: Value, depth: i64, empty: bool) -> Result<(), Diagnostic> {
+        let u = self.ctx.uniquer().clone();
+        let zero = ab::index(self, 0);
+        let first = ab::cmpi(self, CmpIPredicate::Eq, self.tid, zero);
+        let warps = self.threads / 32;
+        self.when(first, &mut |s| {
+            let one = ab::index(s, 1);
+            for i in 0..depth {
+                let i = ab::index(s, i);
+                nvgpu::MbarrierInit::build(s, bars, i, one);
+            }
+            let nw = ab::index(s, warps);
+            for i in (0..depth).filter(|_| empty) {
+                let i = ab::index(s, depth + i);
+                nvgpu::MbarrierInit::build(s, bars, i, nw);
+            }
+            let kind = nvvm::ProxyKind::AsyncShared.attr(&u);
+            nvvm::FenceProxy::build(s, kind, Some(nvvm::SharedSpace::Cta.attr(&u)));
+            Ok(())
+        })?;
+        self.barrier();
+        Ok(())
+    }
+
+    /// Waits until stage `slot` of fill `g` is free: every consumer warp
+    /// has read it for fill `g - depth` (the empty mbarrier's phase
+    /// `g / depth - 1`); the first `depth` fills find it free.
+    fn wait_free(
+        &mut self,
+        bars: Value,
+        depth: i64,
+        g: Value,
+        slot: Value,
+    ) -> Result<(), Diagnostic> {
+        let d = ab::index(self, depth);
+        let used = ab::cmpi(self, CmpIPredicate::Uge, g, d);
+        self.when(used, &mut |s| {
+            let d = ab::index(s, depth);
+            let phase = ab::binary::<arith::DivUI>(s, g, d);
+            let one = ab::index(s, 1);
+            let phase = ab::binary::<arith::SubI>(s, phase, one);
+            let parity = s.parity(phase);
+            let at = ab::binary::<arith::AddI>(s, slot, d);
+            let ticks = ab::index(s, WAIT_TICKS);
+            nvgpu::MbarrierTryWaitParity::build(s, bars, at, parity, ticks);
+            Ok(())
+        })
+    }
+
+    /// Starts stage `slot`'s copies: arms its full mbarrier for the
+    /// stage's bytes, then copy `i`'s box at `origins[i]` (its load's
+    /// origin) into the stage of ring view `i`, 64 columns a copy.
+    fn start_stage(
+        &mut self,
+        ring: &Ring,
+        st: &Steps<'_>,
+        stage: &Stage<'_>,
+        slot: Value,
+        origins: &[Vec<Value>],
+    ) {
+        let bytes = ab::index(self, stage.bytes);
+        nvgpu::MbarrierArriveExpectTx::build(self, stage.bars, slot, bytes);
+        for ((((g, map), view), r), origin) in ring
+            .globals
+            .iter()
+            .zip(stage.maps)
+            .zip(stage.views)
+            .zip(st.rings)
+            .zip(origins)
+        {
+            let row = origin[g.line_dim];
+            let size = ab::index(self, r.2);
+            let base = ab::binary::<arith::MulI>(self, slot, size);
+            for blk in 0..g.run / RUN {
+                let dc = ab::index(self, blk * RUN);
+                let col = ab::binary::<arith::AddI>(self, origin[1 - g.line_dim], dc);
+                let off = ab::index(self, blk * g.lines * RUN);
+                let dst = ab::binary::<arith::AddI>(self, base, off);
+                nvgpu::TmaAsyncLoad::build(self, *map, &[row, col], stage.bars, slot, *view, dst);
+            }
+        }
     }
 
     /// Whether phase `phase` (an index) is odd, as an `i1`.

@@ -5,6 +5,8 @@
 //! for the host (`aic-run --target=host --check`, the binary) equals its
 //! interpretation.
 
+mod host_check;
+
 use aic::SourceMap;
 use aic::interp::{Interp, Tensor};
 use aic::ir::{Context, WalkOrder};
@@ -13,7 +15,7 @@ use aic::pass::{Instrumentation, PassRunner};
 use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic_passes::auto_mixed_precision::accuracy::{SplitMix, random};
-use std::process::Command;
+use host_check::{host_check, rows_arg};
 use std::sync::Arc;
 
 /// A GEMM `x[m, k] @ w` with `w` a constant (`[k, n]`, or `[n, k]`
@@ -111,22 +113,8 @@ fn int8_weights_stay_within_their_rounding_and_compile_for_the_host() {
                 format!("[{}]", row.join(", "))
             })
             .collect();
-        let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
-            .arg("--target=host")
-            .arg(&file)
-            .arg("--entry=@main")
-            .arg(format!(
-                "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
-                rows.join(", ")
-            ))
-            .arg("--check")
-            .output()
-            .expect("aic-run runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stderr.contains("check: ok"),
-            "case {i}: {stderr}\n{q}"
-        );
+        let (ok, stderr) = host_check(&file, &[], &rows_arg(&rows, (m, k, elem)));
+        assert!(ok, "case {i}: {stderr}\n{q}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
@@ -238,23 +226,13 @@ fn quantized_stablehlo_lowers_to_what_the_interpreter_computes() {
                 .collect();
             format!("[{}]", rs.join(", "))
         };
-        let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
-            .arg("--target=host")
-            .arg(&file)
-            .arg("--entry=@main")
-            .arg(format!(
-                "--args=[dense<{}> : tensor<{m}x{k}xf32>, dense<{}> : tensor<{k}x{n}xi8>]",
-                lit(xs.iter().map(|x| format!("{x:e}")).collect(), m),
-                lit(ws.iter().map(|w| w.to_string()).collect(), k)
-            ))
-            .arg("--check")
-            .output()
-            .expect("aic-run runs");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            out.status.success() && stderr.contains("check: ok"),
-            "case {i}: {stderr}\n{lowered}"
+        let args = format!(
+            "[dense<{}> : tensor<{m}x{k}xf32>, dense<{}> : tensor<{k}x{n}xi8>]",
+            lit(xs.iter().map(|x| format!("{x:e}")).collect(), m),
+            lit(ws.iter().map(|w| w.to_string()).collect(), k)
         );
+        let (ok, stderr) = host_check(&file, &[], &args);
+        assert!(ok, "case {i}: {stderr}\n{lowered}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,6 +4,8 @@
 //! expansion restores every element), interpreted and compiled for the host
 //! (`aic-run --target=host --check`, the binary).
 
+mod host_check;
+
 use aic::interp::Interp;
 use aic::ir::WalkOrder;
 use aic::op_def::OpHandle;
@@ -13,7 +15,7 @@ use aic::syntax::{parse_module, with_parser_stack};
 use aic::verifier::verify;
 use aic::{Context, SourceMap};
 use aic_passes::auto_mixed_precision::accuracy::{SplitMix, random};
-use std::process::Command;
+use host_check::{host_check, rows_arg};
 use std::sync::Arc;
 
 /// `x[m, k] @ w` with `w` a random 2:4 constant (`[k, n]`, or `[n, k]`
@@ -73,32 +75,6 @@ fn program_with(
         text.join(", "),
         if tb { " transpose_b" } else { "" }
     )
-}
-
-/// Runs `@main` of `file` on the host (`aic-run --target=host`, with
-/// `extra` flags) on one `[m, k]` argument of `elem` whose rows are `rows`,
-/// checked against the interpreter: whether it ran and matched, and what
-/// aic-run said.
-fn host_check(
-    file: &std::path::Path,
-    extra: &[String],
-    rows: &[String],
-    (m, k, elem): (usize, usize, &str),
-) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_aic-run"))
-        .arg("--target=host")
-        .args(extra)
-        .arg(file)
-        .arg("--entry=@main")
-        .arg(format!(
-            "--args=[dense<[{}]> : tensor<{m}x{k}x{elem}>]",
-            rows.join(", ")
-        ))
-        .arg("--check")
-        .output()
-        .expect("aic-run runs");
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    (out.status.success() && stderr.contains("check: ok"), stderr)
 }
 
 #[test]
@@ -168,7 +144,7 @@ fn two_four_weights_compress_exactly_and_compile_for_the_host() {
                 format!("[{}]", row.join(", "))
             })
             .collect();
-        let (ok, stderr) = host_check(&file, &[], &rows, (m, k, elem));
+        let (ok, stderr) = host_check(&file, &[], &rows_arg(&rows, (m, k, elem)));
         assert!(ok, "case {i}: {stderr}\n{sparse}");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -239,7 +215,11 @@ fn sparse_gemms_run_compressed_on_the_host() {
             })
             .collect();
         for mma in ["false", "nvgpu"] {
-            let (ok, stderr) = host_check(&file, &[format!("--mma={mma}")], &rows, (m, k, elem));
+            let (ok, stderr) = host_check(
+                &file,
+                &[format!("--mma={mma}")],
+                &rows_arg(&rows, (m, k, elem)),
+            );
             assert!(ok, "case {i} mma={mma}: {stderr}\n{sparse}");
         }
         let _ = std::fs::remove_dir_all(&dir);
@@ -347,7 +327,7 @@ fn sparse_gemms_run_on_emulated_sparse_tensor_cores() {
             if tuned {
                 extra.push(format!("--tuning={}", tuning.display()));
             }
-            let (ok, stderr) = host_check(&file, &extra, &rows, (m, k, elem));
+            let (ok, stderr) = host_check(&file, &extra, &rows_arg(&rows, (m, k, elem)));
             assert!(ok, "case {i} tuned={tuned}: {stderr}\n{sparse}");
         }
         let _ = std::fs::remove_dir_all(&dir);

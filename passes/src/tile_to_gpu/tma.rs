@@ -181,8 +181,9 @@ fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
 
 /// The loop of kernel `k` that the IR warp-specialises (`copy = tma_ws`),
 /// if any; an error where one says so but cannot be (another TMA loop
-/// beside it, nested in other ops, or loads whose origins the producer
-/// cannot compute again).
+/// beside it, nested in other ops, or a persistent kernel staging a store
+/// in the rings). A copy origin the producer cannot compute again is an
+/// error where it lowers it ([`Lower::remat`]).
 pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagnostic> {
     let mut ws = Vec::new();
     let mut tma = 0;

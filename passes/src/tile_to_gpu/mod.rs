@@ -532,9 +532,7 @@ fn lower_kernel(
     grid.resize(3, 1);
     let persistent = tile::Kernel::wrap(k).persistent(l.ctx);
     let outer = l.block;
-    if let Some(p) = persistent {
-        l.persist([grid[0], grid[1], grid[2]], p);
-    }
+    let blocks = persistent.map(|p| l.persist([grid[0], grid[1], grid[2]], p));
     l.block_ops(body)?;
     l.block = outer;
     l.grid_loop = None;
@@ -544,8 +542,8 @@ fn lower_kernel(
     } else if persistent.is_some() {
         gb::return_(&mut l);
     }
-    if let Some(p) = persistent {
-        grid = vec![p.min(grid.iter().product()), 1, 1];
+    if let Some(b) = blocks {
+        grid = vec![b, 1, 1];
     }
     let block_threads = threads + if ws { tma::PRODUCER_THREADS } else { 0 };
     let sc = &l.scratch;
@@ -769,8 +767,9 @@ impl Lower<'_> {
 
     /// Makes the rest of the kernel the body of a persistent kernel's loop
     /// over the tiles of `grid` (`tile.kernel`'s `persistent = blocks`):
-    /// block `b` of `min(blocks, tiles)` takes tiles `b`, `b + blocks`, ...
-    fn persist(&mut self, grid: [i64; 3], blocks: i64) {
+    /// block `b` of `min(blocks, tiles)` takes tiles `b`, `b + blocks`,
+    /// ...; gives that number of blocks.
+    fn persist(&mut self, grid: [i64; 3], blocks: i64) -> i64 {
         let total: i64 = grid.iter().product();
         let step = blocks.min(total);
         let first = gb::block_id(self, Dim::X);
@@ -786,6 +785,7 @@ impl Lower<'_> {
             step,
             grid,
         });
+        step
     }
 
     /// The tiles this block has done before the current one, in a

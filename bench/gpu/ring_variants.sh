@@ -1,18 +1,28 @@
 #!/usr/bin/env bash
-# Issue 24's GEMM cases with each way a wgmma K loop may fill its ring
+# Issue 24's GEMM (and attention: CASES="attention ...") cases with each way a wgmma K loop may fill its ring
 # (aic-translate --copy: cp_async, tma, tma_empty, tma_ws; `tma_ws:N` adds
-# --persistent=N, a persistent kernel on N blocks), timed by
+# --persistent=N, a persistent kernel on N blocks; `@FILE` adds
+# --tuning=FILE, a tuning cache's tiles and stages), timed by
 # bench.py beside its cuBLAS(Lt) and torch.compile references in one run.
 #   bash bench/gpu/ring_variants.sh build   # here, with LLVM: bench/gpu/rings/
 #   bash bench/gpu/ring_variants.sh run     # on the GPU machine (carry bench/gpu/rings)
 # Each variant is first checked by aic-run against the reference
 # interpreter on small awkward shapes (bench/gpu/rings/check_*.mlir:
-# partial tiles, a K loop shorter than the ring).
+# partial tiles, a K loop shorter than the ring, attention over three
+# key blocks).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
+CHECKS=${CHECKS:-check_nt check_short check_attn}
+# A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
+# cache's name after @).
+dirname_of() {
+    local n=${1/:/_p}
+    [[ -n ${2:-} ]] && n="${n}_$(basename "$2" .json)"
+    echo "$n"
+}
 case "${1:-}" in
 build)
     mkdir -p "$D"
@@ -34,15 +44,32 @@ func.func @main(%a: tensor<384x128xf16>, %w: tensor<128x512xf16>) -> tensor<384x
   return %m : tensor<384x512xf16>
 }
 M
+    # Attention, 2 batches of 4 heads, 384 tokens (three key blocks of 128,
+    # more than the ring's stages), head dim 128, scale 1/sqrt(128).
+    cat > "$D/check_attn.mlir" <<'M'
+func.func @main(%q: tensor<2x4x384x128xf16>, %k: tensor<2x4x384x128xf16>, %v: tensor<2x4x384x128xf16>) -> tensor<2x4x384x128xf16> {
+  %s = graph.matmul %q, %k transpose_b : (tensor<2x4x384x128xf16>, tensor<2x4x384x128xf16>) -> tensor<2x4x384x384xf16>
+  %c = graph.constant dense<8.837890e-02> : tensor<f16>
+  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> tensor<2x4x384x384xf16>
+  %x = graph.mul %s, %cb : tensor<2x4x384x384xf16>
+  %p = graph.softmax %x, axis = 3 : tensor<2x4x384x384xf16>
+  %o = graph.matmul %p, %v : (tensor<2x4x384x384xf16>, tensor<2x4x384x128xf16>) -> tensor<2x4x384x128xf16>
+  return %o : tensor<2x4x384x128xf16>
+}
+M
     for v in $VARIANTS; do
+        # copy[:persistent][@tuning cache]
+        t=""
+        [[ $v == *@* ]] && t=${v#*@} && v=${v%%@*}
         flags=(--copy="${v%%:*}")
         [[ $v == *:* ]] && flags+=(--persistent="${v#*:}")
-        dir="$D/${v/:/_p}"
+        [[ -n $t ]] && flags+=(--tuning="$t")
+        dir="$D/$(dirname_of "$v" "$t")"
         mkdir -p "$dir"
         for c in $CASES; do
             "$T" --target=nvptx --arch=sm_90a "${flags[@]}" --emit=bundle bench/gpu/cases/$c.mlir -o "$dir/$c.bundle"
         done
-        for c in check_nt check_short; do
+        for c in $CHECKS; do
             "$T" --target=nvptx --arch=sm_90a "${flags[@]}" --emit=bundle "$D/$c.mlir" -o "$dir/$c.bundle"
         done
     done
@@ -64,13 +91,15 @@ for f in glob.glob(os.path.join(d, "check_*.mlir")):
     sig = re.search(r"func\.func @main\((.*?)\)\s*->", open(f).read()).group(1)
     for i, shape in enumerate(re.findall(r"tensor<([0-9x]+)xf16>", sig)):
         dims = [int(x) for x in shape.split("x")]
-        x = rng.standard_normal(dims, dtype=np.float32) * (0.02 if i == 1 else 1.0)
+        x = rng.standard_normal(dims, dtype=np.float32) * (0.02 if i == 1 and "attn" not in n else 1.0)
         np.save(os.path.join(out, f"{n}.in{i}.npy"), x.astype(np.float16))
 P
     inputs() { for f in $(ls "$OUT/$1".in*.npy | sort); do printf -- '--input=%s ' "$f"; done; }
     for v in $VARIANTS; do
-        v=${v/:/_p}
-        for c in check_nt check_short; do
+        t=""
+        [[ $v == *@* ]] && t=${v#*@} && v=${v%%@*}
+        v=$(dirname_of "$v" "$t")
+        for c in $CHECKS; do
             printf '%s %s: ' "$v" "$c"
             "$D/aic-run" --target=cuda "$D/$v/$c.bundle" --entry=@main $(inputs $c) --check > "$OUT/$v.$c.log" 2>&1 \
                 && echo "ok: $(grep -h "check" "$OUT/$v.$c.log" | head -2 | tr '\n' ' ')" \
@@ -79,7 +108,7 @@ P
     done
     # Every variant and the references in one process: numerics against a
     # float32 truth, do_bench medians with L2 flushed (bench.py).
-    bundles=$(for v in $VARIANTS; do printf '%s,' "$D/${v/:/_p}"; done)
+    bundles=$(for v in $VARIANTS; do t=""; [[ $v == *@* ]] && t=${v#*@}; printf '%s,' "$D/$(dirname_of "${v%%@*}" "$t")"; done)
     OUT=$OUT CASES=$(echo $CASES | tr ' ' ',') BUNDLES=${bundles%,} python3 bench/gpu/bench.py bench | sed -n '/^| case/,$p'
     ;;
 *)

@@ -656,6 +656,99 @@ fn wgmma_attention_equals_the_interpreter() {
     }
 }
 
+/// Attention on wgmma warp-specialised (`--copy=tma_ws`): a producer
+/// warpgroup copies each key block's K and V by TMA (boxes of the 2-D
+/// tensor of all batches' rows, none reaching into the next batch), the
+/// consumer warpgroups wait on the stages' full mbarriers and free them,
+/// with no block barrier in the loop; one and two consumer warpgroups,
+/// several batches, d64/d128/d256, f16 and bf16, persistent on 2 blocks
+/// too. A ragged key length (200 keys, blocks of 64), whose last box
+/// would reach into the next batch, keeps cp.async.
+#[test]
+fn warp_specialized_attention_equals_the_interpreter() {
+    let tuning = scratch_file(
+        "ws-attention",
+        "tuning.json",
+        r#"{"cpu/attention/64x200x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/128x128x128": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
+            "cpu/attention/64x192x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 3, "threads": 128},
+            "cpu/attention/64x64x64": {"bm": 64, "bn": 32, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/64x128x256": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128}}"#,
+    );
+    let cases = [
+        (
+            "d64, 3 batches, 3 stages",
+            attention(3, 64, 192, 64, "f16"),
+            "f16",
+            128,
+            true,
+        ),
+        (
+            "d128, two warpgroups",
+            attention(2, 128, 128, 128, "f16"),
+            "f16",
+            256,
+            true,
+        ),
+        (
+            "bf16, blocks of 32 keys",
+            attention(2, 64, 64, 64, "bf16"),
+            "bf16",
+            128,
+            true,
+        ),
+        ("d256", attention(1, 64, 128, 256, "f16"), "f16", 128, true),
+        (
+            "ragged keys",
+            attention(2, 64, 200, 64, "f16"),
+            "f16",
+            128,
+            false,
+        ),
+    ];
+    let runs = cases
+        .into_iter()
+        .flat_map(|c| [None, Some(2)].map(|p| (c.clone(), p)));
+    for (i, ((what, (text, shapes), elem, threads, ws), persistent)) in runs.enumerate() {
+        let how = Lowering {
+            threads,
+            warp: 32,
+            mma: Some("wgmma"),
+            tuning: tuning.to_str(),
+            rings: Rings {
+                copy: Some("tma_ws"),
+                persistent,
+            },
+        };
+        let seed = 1300 + i as u64;
+        check_on(what, &text, &shapes, elem, seed, &how);
+        let ir = gpu_ir(&text, seed, &how);
+        let body = &ir[ir.find("scf.for").expect("a loop")..];
+        for want in [
+            "nvgpu.tma.async.load",
+            "nvgpu.mbarrier.try_wait.parity",
+            "nvgpu.mbarrier.arrive",
+        ] {
+            assert_eq!(body.contains(want), ws, "{what}: {want}\n{ir}");
+        }
+        assert!(
+            body.contains("nvgpu.warpgroup.mma.register_a"),
+            "{what}: P from registers\n{ir}"
+        );
+        let block = format!("block = [{}, 1, 1]", threads + 128);
+        assert_eq!(ir.contains(&block), ws, "{what}: {block}\n{ir}");
+        assert_eq!(
+            ir.contains("nvgpu.device_async_copy"),
+            !ws,
+            "{what}: cp.async\n{ir}"
+        );
+        if ws && persistent.is_some() {
+            let small = ir.contains("grid = [2, 1, 1]") || ir.contains("grid = [1, 1, 1]");
+            assert!(small, "{what}: persistent grid\n{ir}");
+        }
+    }
+}
+
 /// The same for Hopper's warpgroup MMA (`nvgpu.warpgroup.mma` m64nNk16 on
 /// shared tiles in the 128-byte-swizzled layout, read through matrix
 /// descriptors that the host decodes as the PTX ISA defines them), tiles

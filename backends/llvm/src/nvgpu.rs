@@ -1121,7 +1121,9 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
             let mine = l.host_slot(s, tid)?;
             l.b.build_store(mine, part).llvm()?;
         }
-        l.barrier()?;
+        // The warpgroup's threads only (wgmma is the warpgroup's): a
+        // warp-specialised kernel's producer warpgroup does not come.
+        l.host_barrier(crate::emit::HOST_WARPGROUP_BARRIER)?;
     }
     let base = l.shared_base()?;
     // The accumulator in memory, updated element by element in a loop.
@@ -1293,7 +1295,7 @@ fn host_wgmma<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
     let d = l.b.build_load(c.get_type(), acc, "").llvm()?;
     if reg_a {
         // Every thread has read its warp's A before a slot changes again.
-        l.barrier()?;
+        l.host_barrier(crate::emit::HOST_WARPGROUP_BARRIER)?;
     }
     Ok(d)
 }

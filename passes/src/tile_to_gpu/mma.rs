@@ -296,6 +296,26 @@ pub(super) struct Frag {
     block: Block,
 }
 
+impl Frag {
+    /// The lane's private array.
+    pub(super) fn arr(&self) -> Value {
+        self.arr
+    }
+
+    /// The same fragments kept in array `arr` (a copy's).
+    pub(super) fn in_array(&self, arr: Value) -> Frag {
+        Frag {
+            arr,
+            ..self.clone()
+        }
+    }
+
+    /// The fragments' layout and tile.
+    pub(super) fn layout(&self) -> (Warps, &TileType) {
+        (self.w, &self.t)
+    }
+}
+
 fn is_float(ctx: &Context, t: Type, k: FloatKind) -> bool {
     matches!(ctx.type_kind(t), TypeKind::Float(f) if *f == k)
 }
@@ -364,7 +384,7 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, decide, is_gemm,
+    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, const_int, decide, is_gemm,
     operands_read, pipeline, plan, plan_shared, takes_runs,
 };
 

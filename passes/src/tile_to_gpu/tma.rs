@@ -11,7 +11,11 @@
 //! element `(i, j)` at `i·s0 + j·s1` of the buffer with one of the strides
 //! 1 (the tensor's columns; the tile's runs of 64 along it) and the other
 //! a multiple of 16 bytes at least a row long (its rows; at most 256 of
-//! the tile's lines, a multiple of 8).
+//! the tile's lines, a multiple of 8). A load with a leading batch index
+//! (attention's `[batch·heads, tokens, d]`) reads the 2-D tensor of all
+//! batches' rows where its boxes cannot reach into the next batch (see
+//! [`global_of`]). Attention loops on wgmma take TMA warp-specialised
+//! only (`tma_ws`, [`super::wgmma_attention`]).
 //!
 //! The loop: before it, thread 0 initialises one mbarrier per stage (one
 //! arrival each) and fences them for the async proxy, and, after a block
@@ -61,6 +65,10 @@ use aic_dialects::nvgpu::{self, TensorMapDescriptor};
 use aic_dialects::nvvm;
 use aic_dialects::tile::{self, CopyKind, TileType};
 
+/// A staged transfer's ring in shared memory: its view, the elements of
+/// a line, of a stage, and the tile.
+pub(super) type RingView = (Value, i64, i64, TileType);
+
 /// Elements of a box's row: 128 bytes of f16 or bf16.
 const RUN: i64 = 64;
 
@@ -108,6 +116,25 @@ pub(super) struct Global {
     pub(super) line_dim: usize,
     pub(super) lines: i64,
     pub(super) run: i64,
+    /// Rows of one batch where the load's first index is a batch (the
+    /// box's row is `batch · rows + row`).
+    pub(super) batch: Option<i64>,
+}
+
+impl Global {
+    /// The tensor row and column of the box whose tile origin is
+    /// `origin` (the load's, batch first where there is one).
+    fn box_at(&self, s: &mut Lower<'_>, origin: &[Value]) -> (Value, Value) {
+        let lead = usize::from(self.batch.is_some());
+        let (row, col) = (
+            origin[lead + self.line_dim],
+            origin[lead + 1 - self.line_dim],
+        );
+        match self.batch {
+            Some(rows) => (s.mul_add(origin[0], rows, row), col),
+            None => (row, col),
+        }
+    }
 }
 
 /// The tensors a TMA loop's copies read, one per copy of its pipe.
@@ -233,25 +260,42 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagn
     Ok(Some(l))
 }
 
-/// The 2-D tensor TMA reads copy `c`'s tile from, if it can (see the
-/// module's doc).
-pub(super) fn global_of(ctx: &Context, c: &Copy) -> Option<Global> {
+/// The 2-D tensor TMA reads copy `c`'s tile (of pipelined loop `pipe`)
+/// from, if it can (see the module's doc). A load with one leading
+/// (batch) index, a 2-D tile of a 3-D tensor whose batches follow each
+/// other (attention's `[batch·heads, tokens, d]`), reads the 2-D tensor of
+/// all batches' rows, where a box must not reach into the next batch: the
+/// batch's rows a multiple of the box's lines, and the box's first row a
+/// multiple of them too, below the batch's rows (a constant, or the
+/// loop's induction variable over known bounds).
+pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> {
     let ld = tile::Load::of(ctx, c.load)?;
     let tt = tile_type(ctx, ld.result(ctx))?;
-    if ld.origin(ctx).len() != 2 || tt.shape.len() != 2 || mma::half_kind(ctx, tt.elem).is_none() {
+    let origin = ld.origin(ctx);
+    let lead = origin.len().checked_sub(2).filter(|l| *l <= 1)?;
+    if tt.shape.len() != 2 || mma::half_kind(ctx, tt.elem).is_none() {
         return None;
     }
     let d = &c.desc;
-    let [u0, u1] = d.upper[..] else {
-        return None;
+    let (u0, u1) = (*d.upper.get(lead)?, *d.upper.get(lead + 1)?);
+    let batches = if lead == 1 { d.upper[0] } else { 1 };
+    let at = |b: i64, i: i64, j: i64| {
+        let idx = if lead == 1 { vec![b, i, j] } else { vec![i, j] };
+        d.offset(&idx).filter(|(_, v)| *v).map(|(o, _)| o)
     };
-    let at = |i: i64, j: i64| d.offset(&[i, j]).filter(|(_, v)| *v).map(|(o, _)| o);
-    if at(0, 0)? != 0 || u0 < 2 || u1 < 2 {
+    if d.upper.len() != lead + 2 || at(0, 0, 0)? != 0 || u0 < 2 || u1 < 2 {
         return None;
     }
-    let (s0, s1) = (at(1, 0)?, at(0, 1)?);
-    for (i, j) in [(u0 - 1, u1 - 1), (u0 / 2, u1 / 2), (u0 - 1, 0), (0, u1 - 1)] {
-        if at(i, j)? != i * s0 + j * s1 {
+    let (s0, s1) = (at(0, 1, 0)?, at(0, 0, 1)?);
+    let sb = if batches > 1 { at(1, 0, 0)? } else { 0 };
+    let corners = [
+        (batches - 1, u0 - 1, u1 - 1),
+        (batches / 2, u0 / 2, u1 / 2),
+        (0, u0 - 1, 0),
+        (0, 0, u1 - 1),
+    ];
+    for (b, i, j) in corners {
+        if at(b, i, j)? != b * sb + i * s0 + j * s1 {
             return None;
         }
     }
@@ -261,13 +305,20 @@ pub(super) fn global_of(ctx: &Context, c: &Copy) -> Option<Global> {
         _ => return None,
     };
     let run_dim = 1 - line_dim;
-    let (rows, cols) = (d.upper[line_dim], d.upper[run_dim]);
+    let (batch_rows, cols) = (d.upper[lead + line_dim], d.upper[lead + run_dim]);
     let n: i64 = ctx
         .type_kind(ctx.value_type(ld.buffer(ctx)))
         .shape()
         .map_or(0, |s| s.iter().product());
     let (lines, run) = (tt.shape[line_dim], tt.shape[run_dim]);
-    let fits = stride >= cols
+    let rows = batches * batch_rows;
+    // Batches one after another: row `b·batch_rows + i` of the 2-D tensor.
+    let folded = batches == 1 || sb == batch_rows * stride;
+    let in_batch =
+        lead == 0 || boxes_in_batch(ctx, origin[lead + line_dim], lines, batch_rows, pipe);
+    let fits = folded
+        && in_batch
+        && stride >= cols
         && (stride * 2) % 16 == 0
         && (rows - 1) * stride + cols <= n
         && c.trans == (run_dim == 0)
@@ -281,15 +332,52 @@ pub(super) fn global_of(ctx: &Context, c: &Copy) -> Option<Global> {
         line_dim,
         lines,
         run,
+        batch: (lead == 1).then_some(batch_rows),
     })
+}
+
+/// Whether the boxes of `lines` rows whose first row is `first` stay
+/// within a batch of `batch_rows` rows: `first` a constant or the
+/// induction variable of pipelined loop `pipe` (known bounds), always a
+/// multiple of `lines` below `batch_rows`, which `lines` divides.
+fn boxes_in_batch(ctx: &Context, first: Value, lines: i64, batch_rows: i64, pipe: &Pipe) -> bool {
+    if batch_rows % lines != 0 {
+        return false;
+    }
+    if let Some(c) = mma::const_int(ctx, first) {
+        return c % lines == 0 && (0..batch_rows).contains(&c);
+    }
+    let is_iv = pipe
+        .copies
+        .first()
+        .and_then(|c| ctx.parent_block(c.load))
+        .is_some_and(|b| ctx.block_args(b).first() == Some(&first));
+    let last = pipe.lb + (pipe.n - 1) * pipe.step;
+    is_iv
+        && pipe.upper.is_none()
+        && pipe.lower.is_none()
+        && pipe.n > 0
+        && pipe.lb % lines == 0
+        && pipe.step % lines == 0
+        && pipe.lb >= 0
+        && last < batch_rows
 }
 
 /// The loop of `gemm` (the one gemm of pipelined loop `pipe`) if the IR
 /// says TMA fills its ring, with the tensors it reads; an error where it
 /// says so of a loop TMA cannot copy.
 pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Ring>, Diagnostic> {
-    let l = ctx.parent_op(gemm);
-    let Some((l, copy)) = l.and_then(|l| Some((l, tile::For::of(ctx, l)?.copy(ctx)))) else {
+    match ctx.parent_op(gemm) {
+        Some(l) => loop_ring(ctx, l, pipe),
+        None => Ok(None),
+    }
+}
+
+/// Pipelined loop `l` (`pipe`) if the IR says TMA fills its ring, with
+/// the tensors it reads; an error where it says so of a loop TMA cannot
+/// copy.
+pub(super) fn loop_ring(ctx: &Context, l: Op, pipe: &Pipe) -> Result<Option<Ring>, Diagnostic> {
+    let Some(copy) = tile::For::of(ctx, l).map(|f| f.copy(ctx)) else {
         return Ok(None);
     };
     if !is_tma(copy) {
@@ -297,7 +385,11 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
     }
     let ws = copy == Some(CopyKind::TmaWs);
     let empty = ws || copy == Some(CopyKind::TmaEmpty);
-    let globals: Option<Vec<Global>> = pipe.copies.iter().map(|c| global_of(ctx, c)).collect();
+    let globals: Option<Vec<Global>> = pipe
+        .copies
+        .iter()
+        .map(|c| global_of(ctx, c, pipe))
+        .collect();
     match globals {
         Some(globals) => Ok(Some(Ring {
             globals,
@@ -311,6 +403,22 @@ pub(super) fn ring_of(ctx: &Context, gemm: Op, pipe: &Pipe) -> Result<Option<Rin
             "a loop copied by TMA whose loads are not boxes of 2-D tensors TMA can read",
         )),
     }
+}
+
+/// Whether pipelined loop `pipe` (body `body`) is an attention's on
+/// wgmma ([`super::wgmma_attention`]) that a producer warpgroup can copy
+/// for: its bounds known.
+fn attention_fits(
+    ctx: &Context,
+    body: aic::ir::Block,
+    pipe: &Pipe,
+    p: &mma::Plan,
+    threads: i64,
+) -> bool {
+    pipe.upper.is_none()
+        && pipe.lower.is_none()
+        && super::wgmma_attention::gemms(ctx, body, pipe, p, threads)
+            .is_some_and(|[g1, g2, _]| p.is_wgmma(g1) && p.is_wgmma(g2))
 }
 
 /// Writes `copy` (a TMA kind) on the pipelined loops of kernel `k`
@@ -336,7 +444,7 @@ pub(super) fn mark(
             loops.push(o);
         }
     });
-    let mut marked = Vec::new();
+    let (mut marked, mut attention) = (Vec::new(), Vec::new());
     let mut ws_ok = true;
     for l in loops {
         let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
@@ -346,17 +454,27 @@ pub(super) fn mark(
             continue;
         };
         let wgmma = mma::single_gemm(ctx, body, &pipe).is_some_and(|g| p.is_wgmma(g));
-        if wgmma && pipe.copies.iter().all(|c| global_of(ctx, c).is_some()) {
+        let boxes = pipe
+            .copies
+            .iter()
+            .all(|c| global_of(ctx, c, &pipe).is_some());
+        if wgmma && boxes {
             ws_ok &= ws_fits(ctx, k, l, &pipe);
             marked.push(l);
+        } else if boxes && attention_fits(ctx, body, &pipe, &p, threads) {
+            ws_ok &= ws_fits(ctx, k, l, &pipe);
+            attention.push(l);
         }
     }
     // A kernel warp-specialises one loop; others keep TMA from every
-    // thread's block.
+    // thread's block. Attention's loops take TMA only warp-specialised.
     let copy = match copy {
-        CopyKind::TmaWs if !(ws_ok && marked.len() == 1) => CopyKind::Tma,
+        CopyKind::TmaWs if !(ws_ok && marked.len() + attention.len() == 1) => CopyKind::Tma,
         c => c,
     };
+    if copy == CopyKind::TmaWs {
+        marked.append(&mut attention);
+    }
     let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
     for l in &marked {
         ctx.set_inherent_attr(*l, name, copy.attr(&u));
@@ -388,7 +506,7 @@ impl Lower<'_> {
         let i64t = u.int_type(64);
         let body = super::body_of(self.ctx, ring.l, "a loop")?;
         let iv = self.ctx.block_args(body)[0];
-        let (maps, stage_bytes) = self.tensor_maps(pipe, ring, st);
+        let (maps, stage_bytes) = self.tensor_maps(pipe, ring, st.rings);
         let at = *self
             .transfer_at
             .get(&ring.l)
@@ -437,7 +555,7 @@ impl Lower<'_> {
                     bars,
                     bytes: stage_bytes,
                 };
-                s.start_stage(ring, st, &stage, slot, &origins);
+                s.start_stage(ring, st.rings, &stage, slot, &origins);
                 Ok(())
             })
         };
@@ -494,14 +612,14 @@ impl Lower<'_> {
 
     /// One tensor map per copy of `ring` (made here), and the bytes a
     /// stage's copies bring.
-    fn tensor_maps(&mut self, pipe: &Pipe, ring: &Ring, st: &Steps<'_>) -> (Vec<Value>, i64) {
+    fn tensor_maps(&mut self, pipe: &Pipe, ring: &Ring, rings: &[RingView]) -> (Vec<Value>, i64) {
         let u = self.ctx.uniquer().clone();
         let mut maps = Vec::new();
         let mut stage_bytes = 0;
         for (g, c) in ring.globals.iter().zip(&pipe.copies) {
             let ld = tile::Load::wrap(c.load);
             let buf = self.map.value(ld.buffer(self.ctx));
-            let elem = st.rings[0].3.elem;
+            let elem = rings[0].3.elem;
             let tensor = u.ty(TypeKind::MemRef {
                 shape: [g.lines, RUN].as_slice().into(),
                 elem,
@@ -647,7 +765,52 @@ impl Lower<'_> {
         v0: Value,
         results: &[Value],
     ) -> Result<(), Diagnostic> {
-        let p = self
+        let bars = self.produce(pipe, ring, st.rings)?;
+        let depth = pipe.depth;
+        // The consumers: fill `base + it` of the ring is iteration `it`.
+        let base = self.first_fill(pipe);
+        let (lo, hi, one) = (
+            ab::index(self, 0),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
+        let free = |s: &mut Self, g: Value, when: Option<Value>| s.free_stage(bars, depth, g, when);
+        let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
+            let g = ab::binary::<arith::AddI>(s, base, it);
+            let slot = s.wait_full(bars, depth, g);
+            let v = s.wgmma_steps(st, slot, args[0]);
+            s.wgmma_wait(1);
+            // Iteration it - 1's wgmmas are done: its stage is free.
+            let one = ab::index(s, 1);
+            let after = ab::cmpi(s, CmpIPredicate::Uge, it, one);
+            let prev = ab::binary::<arith::SubI>(s, g, one);
+            free(s, prev, Some(after))?;
+            Ok(vec![v])
+        })?;
+        self.wgmma_wait(0);
+        // The last iteration's stage too: a persistent kernel's producer
+        // fills it for a later tile.
+        if pipe.n > 0 {
+            let last = ab::index(self, pipe.n - 1);
+            let last = ab::binary::<arith::AddI>(self, base, last);
+            free(self, last, None)?;
+        }
+        self.wgmma_finish(out[0], carried, results);
+        Ok(())
+    }
+
+    /// The producer warpgroup's code for warp-specialised loop `ring.l`
+    /// (pipelined as `pipe`, its rings `rings`): its first thread copies
+    /// every iteration's tiles, stage after stage as the consumers free
+    /// them (in a persistent kernel, for every tile of the block, in its
+    /// own tile loop).
+    pub(super) fn produce(
+        &mut self,
+        pipe: &Pipe,
+        ring: &Ring,
+        rings: &[RingView],
+    ) -> Result<Value, Diagnostic> {
+        let (pb, bars) = self
             .ws
             .as_ref()
             .filter(|p| p.l == ring.l)
@@ -659,7 +822,6 @@ impl Lower<'_> {
                     "a warp-specialised loop of another kernel",
                 )
             })?;
-        let (pb, bars) = p;
         let body = super::body_of(self.ctx, ring.l, "a loop")?;
         let iv = self.ctx.block_args(body)[0];
         let depth = pipe.depth;
@@ -671,10 +833,10 @@ impl Lower<'_> {
             let lead = ab::index(s, threads);
             let lead = ab::cmpi(s, CmpIPredicate::Eq, s.tid, lead);
             s.when(lead, &mut |s| {
-                let (maps, stage_bytes) = s.tensor_maps(pipe, ring, st);
+                let (maps, stage_bytes) = s.tensor_maps(pipe, ring, rings);
                 // The rings' views, made again here.
                 let mut views = Vec::new();
-                for r in st.rings {
+                for r in rings {
                     let d = s.ctx.defining_op(r.0).ok_or_else(|| {
                         err(s.ctx, ring.l, "a ring view that is not a shared view")
                     })?;
@@ -714,7 +876,7 @@ impl Lower<'_> {
                             bars,
                             bytes: stage_bytes,
                         };
-                        s.start_stage(ring, st, &stage, slot, &origins);
+                        s.start_stage(ring, rings, &stage, slot, &origins);
                         Ok(vec![])
                     })?;
                     Ok(())
@@ -734,58 +896,52 @@ impl Lower<'_> {
                 }
             })
         })?;
-        // The consumers: fill `base + it` of the ring is iteration `it`.
+        Ok(bars)
+    }
+
+    /// The ring fill a warp-specialised loop's first iteration is in this
+    /// block's current tile: `tiles_done · n` (0 but in a persistent
+    /// kernel).
+    pub(super) fn first_fill(&mut self, pipe: &Pipe) -> Value {
         let done = self.tiles_done();
         let n = ab::index(self, pipe.n);
-        let base = ab::binary::<arith::MulI>(self, done, n);
-        let (lo, hi, one) = (
-            ab::index(self, 0),
-            ab::index(self, pipe.n),
-            ab::index(self, 1),
-        );
-        // Lane 0 of each warp frees fill `g`'s stage.
-        let free = |s: &mut Self, g: Value, when: Option<Value>| -> Result<(), Diagnostic> {
-            let (c32, zero) = (ab::index(s, 32), ab::index(s, 0));
-            let lane = ab::binary::<arith::RemUI>(s, s.tid, c32);
-            let mut go = ab::cmpi(s, CmpIPredicate::Eq, lane, zero);
-            if let Some(w) = when {
-                go = ab::binary::<arith::AndI>(s, go, w);
-            }
-            s.when(go, &mut |s| {
-                let d = ab::index(s, depth);
-                let slot = ab::binary::<arith::RemUI>(s, g, d);
-                let at = ab::binary::<arith::AddI>(s, slot, d);
-                nvgpu::MbarrierArrive::build(s, bars, at);
-                Ok(())
-            })
-        };
-        let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
-            let g = ab::binary::<arith::AddI>(s, base, it);
+        ab::binary::<arith::MulI>(self, done, n)
+    }
+
+    /// Waits for fill `g` of a ring of `depth` stages (its full
+    /// mbarrier's phase `g / depth`); gives the stage.
+    pub(super) fn wait_full(&mut self, bars: Value, depth: i64, g: Value) -> Value {
+        let d = ab::index(self, depth);
+        let slot = ab::binary::<arith::RemUI>(self, g, d);
+        let phase = ab::binary::<arith::DivUI>(self, g, d);
+        let parity = self.parity(phase);
+        let ticks = ab::index(self, WAIT_TICKS);
+        nvgpu::MbarrierTryWaitParity::build(self, bars, slot, parity, ticks);
+        slot
+    }
+
+    /// Lane 0 of each consumer warp frees fill `g`'s stage (arrives on its
+    /// empty mbarrier), where `when` holds.
+    pub(super) fn free_stage(
+        &mut self,
+        bars: Value,
+        depth: i64,
+        g: Value,
+        when: Option<Value>,
+    ) -> Result<(), Diagnostic> {
+        let (c32, zero) = (ab::index(self, 32), ab::index(self, 0));
+        let lane = ab::binary::<arith::RemUI>(self, self.tid, c32);
+        let mut go = ab::cmpi(self, CmpIPredicate::Eq, lane, zero);
+        if let Some(w) = when {
+            go = ab::binary::<arith::AndI>(self, go, w);
+        }
+        self.when(go, &mut |s| {
             let d = ab::index(s, depth);
             let slot = ab::binary::<arith::RemUI>(s, g, d);
-            let phase = ab::binary::<arith::DivUI>(s, g, d);
-            let parity = s.parity(phase);
-            let ticks = ab::index(s, WAIT_TICKS);
-            nvgpu::MbarrierTryWaitParity::build(s, bars, slot, parity, ticks);
-            let v = s.wgmma_steps(st, slot, args[0]);
-            s.wgmma_wait(1);
-            // Iteration it - 1's wgmmas are done: its stage is free.
-            let one = ab::index(s, 1);
-            let after = ab::cmpi(s, CmpIPredicate::Uge, it, one);
-            let prev = ab::binary::<arith::SubI>(s, g, one);
-            free(s, prev, Some(after))?;
-            Ok(vec![v])
-        })?;
-        self.wgmma_wait(0);
-        // The last iteration's stage too: a persistent kernel's producer
-        // fills it for a later tile.
-        if pipe.n > 0 {
-            let last = ab::index(self, pipe.n - 1);
-            let last = ab::binary::<arith::AddI>(self, base, last);
-            free(self, last, None)?;
-        }
-        self.wgmma_finish(out[0], carried, results);
-        Ok(())
+            let at = ab::binary::<arith::AddI>(s, slot, d);
+            nvgpu::MbarrierArrive::build(s, bars, at);
+            Ok(())
+        })
     }
 
     /// Thread 0 makes a TMA ring's mbarriers, `depth` full ones (one
@@ -847,7 +1003,7 @@ impl Lower<'_> {
     fn start_stage(
         &mut self,
         ring: &Ring,
-        st: &Steps<'_>,
+        rings: &[RingView],
         stage: &Stage<'_>,
         slot: Value,
         origins: &[Vec<Value>],
@@ -859,15 +1015,15 @@ impl Lower<'_> {
             .iter()
             .zip(stage.maps)
             .zip(stage.views)
-            .zip(st.rings)
+            .zip(rings)
             .zip(origins)
         {
-            let row = origin[g.line_dim];
+            let (row, col0) = g.box_at(self, origin);
             let size = ab::index(self, r.2);
             let base = ab::binary::<arith::MulI>(self, slot, size);
             for blk in 0..g.run / RUN {
                 let dc = ab::index(self, blk * RUN);
-                let col = ab::binary::<arith::AddI>(self, origin[1 - g.line_dim], dc);
+                let col = ab::binary::<arith::AddI>(self, col0, dc);
                 let off = ab::index(self, blk * g.lines * RUN);
                 let dst = ab::binary::<arith::AddI>(self, base, off);
                 nvgpu::TmaAsyncLoad::build(self, *map, &[row, col], stage.bars, slot, *view, dst);

@@ -38,6 +38,11 @@
 //! is the mma.sync loop's, on the same fragments. Each iteration waits
 //! for its stage's copies, fences them for the async proxy and syncs the
 //! block before its first wgmma.
+//!
+//! Warp-specialised (`copy = tma_ws`, [`Lower::lower_attention_ws`]), a
+//! producer warpgroup copies K and V by TMA and the consumers run the
+//! loop rotated as FlashAttention-3 does: S_j's wgmmas, then the previous
+//! iteration's P·V, the softmax while P·V runs.
 
 use super::Lower;
 use super::mma::{CHUNK, Pipe, Plan, Shared, tile_type};
@@ -186,11 +191,50 @@ pub(super) fn shared_rings(
     out
 }
 
+/// An attention gemm's wgmmas issued and not yet waited for: their
+/// accumulator vector, the array it lands in, and the result's layout.
+pub(super) struct Issued {
+    v: Value,
+    out: Value,
+    r: Value,
+    w: super::mma::Warps,
+    t: tile::TileType,
+}
+
+/// What an attention gemm reads, where it is not what its operands say
+/// now (a warp-specialised loop's P·V issued an iteration late): A's
+/// fragments, B's stage and the accumulator's array.
+pub(super) struct Late {
+    a: super::mma::Frag,
+    b: super::mma::Padded,
+    acc: Value,
+}
+
 impl Lower<'_> {
     /// A gemm of an attention loop on wgmma (see the module's doc): one
     /// group of k16 steps on the accumulator as a vector, waited for
     /// before its result is read.
     pub(super) fn wgmma_attention_gemm(&mut self, op: Op) -> Result<(), Diagnostic> {
+        let i = self.attention_issue(op, None)?;
+        self.wgmma_wait(0);
+        self.attention_land(i);
+        Ok(())
+    }
+
+    /// Stores issued gemm `i`'s accumulator (its wgmmas waited for) in its
+    /// array, the gemm's result.
+    pub(super) fn attention_land(&mut self, i: Issued) {
+        self.attention_store(i.v, i.out, i.w.slots());
+        self.add_frag(i.r, i.out, i.w, i.t);
+    }
+
+    /// Issues attention gemm `op`'s wgmmas and commits them as a group:
+    /// on its operands, or on what `late` says.
+    pub(super) fn attention_issue(
+        &mut self,
+        op: Op,
+        late: Option<Late>,
+    ) -> Result<Issued, Diagnostic> {
         let ctx = &*self.ctx;
         let g = tile::Gemm::of(ctx, op)
             .ok_or_else(|| super::err(ctx, op, "a wgmma gemm that is not a gemm"))?;
@@ -199,19 +243,24 @@ impl Lower<'_> {
         let t = self.tile_of(op, r)?;
         let at = self.tile_of(op, ga)?;
         let (m, kk, n) = (at.shape[0], at.shape[1], t.shape[1]);
-        let out = self.frag_alloca(w, &t);
-        self.write_frag(gacc, w, &t, out)?;
-        let a_regs = if self.mma.reads_a_from_registers(op) {
-            let f = self.frags.get(&ga).cloned();
-            Some(f.ok_or_else(|| super::err(self.ctx, op, "P is not in registers"))?)
-        } else {
-            None
+        let (out, a_regs, pb) = match late {
+            Some(l) => (l.acc, Some(l.a), l.b),
+            None => {
+                let out = self.frag_alloca(w, &t);
+                self.write_frag(gacc, w, &t, out)?;
+                let a_regs = if self.mma.reads_a_from_registers(op) {
+                    let f = self.frags.get(&ga).cloned();
+                    Some(f.ok_or_else(|| super::err(self.ctx, op, "P is not in registers"))?)
+                } else {
+                    None
+                };
+                (out, a_regs, self.gemm_operand(gb)?.0)
+            }
         };
         let pa = match a_regs {
             Some(_) => None,
             None => Some(self.gemm_operand(ga)?.0),
         };
-        let pb = self.gemm_operand(gb)?.0;
         let u = self.ctx.uniquer().clone();
         let f32 = u.ty(TypeKind::Float(FloatKind::F32));
         let bt = self.tile_of(op, gb)?;
@@ -282,13 +331,229 @@ impl Lower<'_> {
             };
         }
         nvvm::WgmmaCommit::build(self);
+        Ok(Issued { v, out, r, w, t })
+    }
+}
+
+impl Lower<'_> {
+    /// Attention loop `op` (pipelined as `pipe`, its rings `rings`)
+    /// warp-specialised (`copy = tma_ws`): the producer warpgroup copies
+    /// each key block's K and V with TMA ([`Lower::produce`]); the
+    /// consumers wait for a stage's full mbarrier and run the body on it,
+    /// with no block barrier, and free a stage once the wgmmas reading it
+    /// are done. `carried` are the loop's fragment arrays (accumulator and
+    /// row vectors), `results` the loop's results.
+    ///
+    /// The loop is rotated as FlashAttention-3's consumers run it
+    /// (intra-warpgroup pipelining): iteration `j` issues S_j = Q·K_jᵀ and
+    /// then the previous iteration's O += P_{j-1}·V_{j-1}, waits for S_j
+    /// alone and runs the softmax while P·V is on the tensor cores; it
+    /// waits for P·V just before O is rescaled. The first iteration is
+    /// peeled (no P·V before it), the last P·V issued after the loop, and
+    /// P kept for the next iteration in an array of its own.
+    pub(super) fn lower_attention_ws(
+        &mut self,
+        op: Op,
+        pipe: &Pipe,
+        ring: &super::tma::Ring,
+        rings: &[super::tma::RingView],
+        carried: &[(Value, super::mma::Warps, tile::TileType)],
+        results: &[Value],
+    ) -> Result<(), Diagnostic> {
+        let body = super::body_of(self.ctx, op, "a loop")?;
+        let bargs = self.ctx.block_args(body).to_vec();
+        let body_ops: Vec<Op> = self.ctx.block_ops(body).collect();
+        let gemms: Vec<Op> = body_ops
+            .iter()
+            .copied()
+            .filter(|o| tile::Gemm::is(self.ctx, *o))
+            .collect();
+        let [g1, g2] = gemms[..] else {
+            return Err(super::err(
+                self.ctx,
+                op,
+                "an attention loop without its two gemms",
+            ));
+        };
+        let pv = tile::Gemm::wrap(g2);
+        // The carried value P·V accumulates into (O).
+        let yielded = body_ops
+            .iter()
+            .find_map(|o| match tile::TileOp::of(self.ctx, *o) {
+                Some(tile::TileOp::Yield(y)) => Some(y.values(self.ctx).to_vec()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let o_at = yielded
+            .iter()
+            .position(|v| *v == pv.result(self.ctx))
+            .ok_or_else(|| super::err(self.ctx, g2, "an attention loop that does not carry P·V"))?;
+        let (o_arr, o_w, _) = carried[o_at].clone();
+        let o_arg = bargs[1 + o_at];
+        let v_copy = pipe
+            .copy_of(self.ctx, pv.b(self.ctx))
+            .ok_or_else(|| super::err(self.ctx, g2, "V is not staged"))?;
+        let bars = self.produce(pipe, ring, rings)?;
+        let depth = pipe.depth;
+        let first = self.first_fill(pipe);
+        // V's stage of fill `g`.
+        let v_stage = |s: &mut Self, g: Value| {
+            let d = ab::index(s, depth);
+            let slot = ab::binary::<arith::RemUI>(s, g, d);
+            let (view, stride, size, _) = rings[v_copy];
+            let size = ab::index(s, size);
+            super::mma::Padded {
+                view,
+                stride,
+                base: Some(ab::binary::<arith::MulI>(s, slot, size)),
+                trans: pipe.copies[v_copy].trans,
+            }
+        };
+        // The body's values: lowered twice (the peeled iteration, then the
+        // loop's), each time afresh, none of the first lowering's kept.
+        let body_values: Vec<Value> = body_ops
+            .iter()
+            .flat_map(|o| self.ctx.results(*o).collect::<Vec<_>>())
+            .collect();
+        // P, kept for the next iteration's P·V.
+        let mut kept: Option<super::mma::Frag> = None;
+        // Iteration `it`; `late`: P·V of the iteration before is to issue.
+        let mut iteration =
+            |s: &mut Self, it: Value, late: bool| -> Result<(), Diagnostic> {
+                for v in &body_values {
+                    s.tiles.remove(v);
+                    s.frags.remove(v);
+                    s.padded_tiles.remove(v);
+                }
+                let g = ab::binary::<arith::AddI>(s, first, it);
+                let slot = s.wait_full(bars, depth, g);
+                let (lb, step) = (ab::index(s, pipe.lb), ab::index(s, pipe.step));
+                let iv = ab::binary::<arith::MulI>(s, it, step);
+                let iv = ab::binary::<arith::AddI>(s, iv, lb);
+                s.map.values.insert(bargs[0], iv);
+                for (c, (view, stride, size, _)) in pipe.copies.iter().zip(rings) {
+                    let csize = ab::index(s, *size);
+                    let base = ab::binary::<arith::MulI>(s, slot, csize);
+                    let r = s.ctx.result(c.transfer, 0);
+                    let padded = super::mma::Padded {
+                        view: *view,
+                        stride: *stride,
+                        base: Some(base),
+                        trans: c.trans,
+                    };
+                    s.padded_tiles.insert(r, padded);
+                }
+                for (a, (arr, w, t)) in bargs[1..].iter().zip(carried) {
+                    s.set_frag(*a, *arr, *w, t);
+                }
+                let one = ab::index(s, 1);
+                let prev = ab::binary::<arith::SubI>(s, g, one);
+                let mut pending: Option<Issued> = None;
+                for o in &body_ops {
+                    if pipe.copies.iter().any(|c| c.load == *o || c.transfer == *o) {
+                        continue;
+                    }
+                    // P·V of the iteration before is done before O is read.
+                    let reads_o = s.ctx.operands(*o).contains(&o_arg) || *o == g2;
+                    if let Some(i) = pending.take_if(|_| reads_o) {
+                        s.wgmma_wait(0);
+                        s.attention_store(i.v, o_arr, o_w.slots());
+                        s.free_stage(bars, depth, prev, None)?;
+                    }
+                    match tile::TileOp::of(s.ctx, *o) {
+                        _ if *o == g1 && late => {
+                            let sj = s.attention_issue(g1, None)?;
+                            let a = kept
+                                .clone()
+                                .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
+                            let b = v_stage(s, prev);
+                            let l = Late { a, b, acc: o_arr };
+                            pending = Some(s.attention_issue(g2, Some(l))?);
+                            s.wgmma_wait(1);
+                            s.attention_land(sj);
+                        }
+                        _ if *o == g2 => {
+                            // Issued in the next iteration (or after the loop):
+                            // O is, until then, the rescaled accumulator.
+                            let acc =
+                                s.frags.get(&pv.acc(s.ctx)).cloned().ok_or_else(|| {
+                                    super::err(s.ctx, g2, "O is not in fragments")
+                                })?;
+                            let p =
+                                s.frags.get(&pv.a(s.ctx)).cloned().ok_or_else(|| {
+                                    super::err(s.ctx, g2, "P is not in registers")
+                                })?;
+                            let (pw, pt) = p.layout();
+                            let (pw, pt) = (pw, pt.clone());
+                            let k = match &kept {
+                                Some(k) => k.clone(),
+                                None => p.in_array(s.frag_alloca(pw, &pt)),
+                            };
+                            let n = pw.slots_of(&pt);
+                            s.copy_array(p.arr(), k.arr(), n);
+                            kept = Some(k);
+                            let (aw, at) = acc.layout();
+                            let (aw, at) = (aw, at.clone());
+                            s.add_frag(pv.result(s.ctx), acc.arr(), aw, at);
+                        }
+                        Some(tile::TileOp::Yield(y)) => {
+                            let vals = y.values(s.ctx).to_vec();
+                            for (v, (arr, w, t)) in vals.iter().zip(carried) {
+                                s.yield_frag(*v, *arr, *w, t)?;
+                            }
+                        }
+                        _ => s.lower_op(*o)?,
+                    }
+                }
+                if pending.is_some() {
+                    return Err(super::err(s.ctx, g2, "O is never rescaled"));
+                }
+                s.settle();
+                Ok(())
+            };
+        let zero = ab::index(self, 0);
+        iteration(self, zero, false)?;
+        let (lo, hi, one) = (
+            ab::index(self, 1),
+            ab::index(self, pipe.n),
+            ab::index(self, 1),
+        );
+        self.for_loop(lo, hi, one, &[], &mut |s, it, _| {
+            iteration(s, it, true)?;
+            Ok(vec![])
+        })?;
+        // The last P·V.
+        let last = ab::index(self, pipe.n - 1);
+        let last = ab::binary::<arith::AddI>(self, first, last);
+        let a = kept.ok_or_else(|| super::err(self.ctx, g2, "P was not kept"))?;
+        let b = v_stage(self, last);
+        let i = self.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
         self.wgmma_wait(0);
+        self.attention_store(i.v, o_arr, o_w.slots());
+        self.free_stage(bars, depth, last, None)?;
+        for (r, (arr, w, t)) in results.iter().zip(carried) {
+            self.set_frag(*r, *arr, *w, t);
+        }
+        Ok(())
+    }
+
+    /// Stores accumulator vector `v` (its wgmmas waited for) in array
+    /// `arr`, element `s` at `s`.
+    fn attention_store(&mut self, v: Value, arr: Value, len: i64) {
+        let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
         for s in 0..len {
             let x = self.extract(v, &[s], f32);
-            let i = ab::index(self, s);
-            mb::store(self, x, out, &[i]);
+            let at = ab::index(self, s);
+            mb::store(self, x, arr, &[at]);
         }
-        self.add_frag(r, out, w, t);
-        Ok(())
+    }
+
+    /// Copies `n` elements of private array `from` to `to`.
+    fn copy_array(&mut self, from: Value, to: Value, n: i64) {
+        for s in 0..n {
+            let at = ab::index(self, s);
+            let x = mb::load(self, from, &[at]);
+            mb::store(self, x, to, &[at]);
+        }
     }
 }

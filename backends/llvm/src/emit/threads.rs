@@ -289,8 +289,10 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
 
     /// On the host, whose threads have no warps: each thread writes its
     /// value's bits to its slot after the block's shared memory (see
-    /// [`host_slots`]), waits for the block, reads its source lane's slot
-    /// and waits again (every thread of the block runs the shuffle).
+    /// [`host_slots`]), waits for its warpgroup (the block where that is
+    /// not made of warpgroups), reads its source lane's slot and waits
+    /// again: every thread of the warpgroup runs the shuffle, which a
+    /// warp-specialised kernel's producer warpgroup does not.
     fn host_shuffle(
         &mut self,
         x: BasicValueEnum<'ctx>,
@@ -308,10 +310,10 @@ impl<'a, 'ctx> Lower<'a, 'ctx> {
             .llvm()?;
         let mine = self.host_slot(0, tid)?;
         self.b.build_store(mine, wide).llvm()?;
-        self.barrier()?;
+        self.host_barrier(super::HOST_WARPGROUP_BARRIER)?;
         let theirs = self.host_slot(0, at)?;
         let got = self.b.build_load(i64t, theirs, "").llvm()?.into_int_value();
-        self.barrier()?;
+        self.host_barrier(super::HOST_WARPGROUP_BARRIER)?;
         let got = self
             .b
             .build_int_truncate_or_bit_cast(got, bits.get_type(), "")

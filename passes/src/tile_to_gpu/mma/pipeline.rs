@@ -174,6 +174,16 @@ impl Lower<'_> {
         if let Some(gemm) = single.filter(|g| self.mma.is_wgmma(*g)) {
             return self.lower_wgmma(gemm, pipe, (&rings, &carried[0], &results), &issue);
         }
+        if let Some(ring) = crate::tile_to_gpu::tma::loop_ring(self.ctx, op, pipe)? {
+            if !ring.ws {
+                return Err(err(
+                    self.ctx,
+                    op,
+                    "an attention loop copied by TMA must be warp-specialised (copy = tma_ws)",
+                ));
+            }
+            return self.lower_attention_ws(op, pipe, &ring, &rings, &carried, &results);
+        }
         // wgmma gemms (an attention's) read the ring through the async
         // proxy; their loops may share rings with an earlier one, whose
         // last reads every thread has done after this barrier.

@@ -3,7 +3,9 @@
 // rounds.json (the candidates of each kernel signature, the heuristic's
 // first, and each round's picks); --measure times them where the GPU is. On
 // sm_90a an f16 GEMM's candidates are warpgroup tiles (threads = 2 x bm), the
-// heuristic's 128 x 256 x 64 in 4 stages first.
+// heuristic's 128 x 256 x 64 in 4 stages first, then the same warp-
+// specialised and persistent. A candidate is [bm, bn, bk, stages, threads,
+// copy, persistent], copy 0 for tile-to-gpu's option.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: aic-tune %s --target=cuda --arch=sm_90a --emit-rounds=%t/rounds 2> %t/progress.txt
 // RUN: FileCheck %s --check-prefix=PROGRESS < %t/progress.txt
@@ -20,14 +22,36 @@
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 64,
 // ROUNDS-NEXT: 4,
-// ROUNDS-NEXT: 256
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 0,
+// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: ],
+// The same tiles warp-specialised (copy 4: tma_ws), then persistent on
+// 132 blocks.
+// ROUNDS-NEXT: [
+// ROUNDS-NEXT: 128,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 64,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: ],
+// ROUNDS-NEXT: [
+// ROUNDS-NEXT: 128,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 64,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 132
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 64,
 // ROUNDS-NEXT: 64,
 // ROUNDS-NEXT: 64,
 // ROUNDS-NEXT: 3,
-// ROUNDS-NEXT: 128
+// ROUNDS-NEXT: 128,
 // ROUNDS: "picks": {
 // ROUNDS-NEXT: "h100/sm_90a/gemm/0x256x256x128/f16": 0
 // ROUNDS-NEXT: },

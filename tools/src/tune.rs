@@ -14,13 +14,14 @@
 //! bundles (`rounds.json`) and the timing side reads. Nothing here links LLVM
 //! but the host target's rounds ([`host`]).
 
+use aic_dialects::tile::CopyKind;
 use aic_passes::fusion_to_tile::{Cache, Entry, Signature, Tuning};
 use aic_runtime::{Bundle, FuncPlan, KernelInfo, Plan};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version of `rounds.json` this code writes and reads.
-pub const ROUNDS_VERSION: u32 = 1;
+pub const ROUNDS_VERSION: u32 = 2;
 
 /// What the compiling side decided: the kernels being tuned and their
 /// candidates, and what each round's bundle sets.
@@ -43,8 +44,8 @@ pub struct Rounds {
 /// One kernel signature being tuned.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Tuned {
-    /// Its candidates, `[bm, bn, bk, stages, threads]`, the heuristic's first.
-    pub candidates: Vec<[i64; 5]>,
+    /// Its candidates ([`Packed`]), the heuristic's first.
+    pub candidates: Vec<Packed>,
     /// How many kernels of the module have this key.
     pub kernels: usize,
     /// Candidates that failed to compile or run, by index, with why.
@@ -65,20 +66,49 @@ pub struct Round {
     pub bundle: Option<String>,
 }
 
-/// A tuning as the `[bm, bn, bk, stages, threads]` of `rounds.json`.
-pub fn pack(t: Tuning) -> [i64; 5] {
-    [t.bm, t.bn, t.bk, t.stages, t.threads]
+/// A candidate as `rounds.json` holds it: `[bm, bn, bk, stages, threads,
+/// copy, persistent]`, `copy` 0 for none (tile-to-gpu's option) or one
+/// more than the ring copy's place in [`CopyKind::KEYWORDS`].
+pub type Packed = [i64; 7];
+
+/// A tuning as the [`Packed`] array of `rounds.json`.
+pub fn pack(t: Tuning) -> Packed {
+    let copy = t
+        .copy
+        .and_then(|c| CopyKind::KEYWORDS.iter().position(|k| *k == c.keyword()))
+        .map_or(0, |i| i as i64 + 1);
+    [t.bm, t.bn, t.bk, t.stages, t.threads, copy, t.persistent]
 }
 
-/// The tuning of a `[bm, bn, bk, stages, threads]`.
-pub fn unpack(t: [i64; 5]) -> Tuning {
+/// The tuning of a [`Packed`] array.
+pub fn unpack(t: Packed) -> Tuning {
+    let copy = usize::try_from(t[5] - 1)
+        .ok()
+        .and_then(|i| CopyKind::KEYWORDS.get(i))
+        .and_then(|k| CopyKind::from_keyword(k));
     Tuning {
         bm: t[0],
         bn: t[1],
         bk: t[2],
         stages: t[3],
         threads: t[4],
+        copy,
+        persistent: t[6],
     }
+}
+
+/// A candidate as the summary shows it: `bm bn bk stages threads`, then
+/// its ring copy and persistent blocks where it sets them.
+pub fn describe(c: Packed) -> String {
+    let t = unpack(c);
+    let mut out = format!("{} {} {} {} {}", t.bm, t.bn, t.bk, t.stages, t.threads);
+    if let Some(copy) = t.copy {
+        out += &format!(" {}", copy.keyword());
+    }
+    if t.persistent > 0 {
+        out += &format!(" persistent {}", t.persistent);
+    }
+    out
 }
 
 /// `key`'s signature: what follows `target/arch/`.
@@ -210,7 +240,7 @@ impl Rounds {
     /// best time and tiles, the speed-up, candidates measured and failed.
     pub fn summary(&self) -> String {
         let mut out = format!(
-            "{:<48} {:>3} {:>12} {:>12} {:>7} {:>6} {:>6}  best tiles (bm bn bk stages threads)\n",
+            "{:<48} {:>3} {:>12} {:>12} {:>7} {:>6} {:>6}  best tiles (bm bn bk stages threads[ copy[ persistent]])\n",
             "kernel signature", "n", "heuristic us", "best us", "speedup", "tried", "failed"
         );
         for (key, t) in &self.keys {
@@ -221,10 +251,7 @@ impl Rounds {
                 (Some(h), Some((_, b))) if *b > 0.0 => format!("{:.2}x", h / b),
                 _ => "-".into(),
             };
-            let tiles = best.map_or("-".to_string(), |(i, _)| {
-                let c = t.candidates[*i];
-                format!("{} {} {} {} {}", c[0], c[1], c[2], c[3], c[4])
-            });
+            let tiles = best.map_or("-".to_string(), |(i, _)| describe(t.candidates[*i]));
             out += &format!(
                 "{:<48} {:>3} {:>12} {:>12} {:>7} {:>6} {:>6}  {}\n",
                 key,
@@ -237,10 +264,9 @@ impl Rounds {
                 tiles
             );
             for (i, why) in &t.failed {
-                let c = t.candidates[*i];
                 out += &format!(
-                    "    candidate {i} ({} {} {} {} {}) skipped: {why}\n",
-                    c[0], c[1], c[2], c[3], c[4]
+                    "    candidate {i} ({}) skipped: {why}\n",
+                    describe(t.candidates[*i])
                 );
             }
         }
@@ -254,14 +280,17 @@ impl Rounds {
 
     /// Reads `rounds.json` (from `path`, which errors name).
     pub fn from_json(path: &str, text: &str) -> Result<Rounds, String> {
-        let r: Rounds = serde_json::from_str(text)
+        let doc: serde_json::Value = serde_json::from_str(text)
             .map_err(|e| format!("{path}: not aic-tune's rounds: {e}"))?;
-        if r.version != ROUNDS_VERSION {
+        // The version first: an older aic-tune's candidates are shorter.
+        let version = doc.get("version").and_then(serde_json::Value::as_u64);
+        if let Some(v) = version.filter(|v| *v != u64::from(ROUNDS_VERSION)) {
             return Err(format!(
-                "{path}: rounds version {} (this aic-tune reads {ROUNDS_VERSION})",
-                r.version
+                "{path}: rounds version {v} (this aic-tune reads {ROUNDS_VERSION})"
             ));
         }
+        let r: Rounds = serde_json::from_value(doc)
+            .map_err(|e| format!("{path}: not aic-tune's rounds: {e}"))?;
         for (i, round) in r.rounds.iter().enumerate() {
             for (key, c) in &round.picks {
                 let ok = r.keys.get(key).is_some_and(|t| *c < t.candidates.len());
@@ -777,6 +806,38 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("kernel 'gemm_0'"), "{e}");
+        // An older aic-tune's rounds (5-wide candidates) name their version.
+        let old = r#"{"version": 1, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5]]}}}"#;
+        let e = Rounds::from_json("x.json", old).unwrap_err();
+        assert!(e.contains("x.json: rounds version 1"), "{e}");
+    }
+
+    #[test]
+    fn candidates_pack_their_ring_copy_and_persistent_blocks() {
+        let t = Tuning {
+            bm: 128,
+            bn: 256,
+            bk: 64,
+            stages: 4,
+            threads: 256,
+            copy: Some(CopyKind::TmaWs),
+            persistent: 132,
+        };
+        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132]);
+        assert_eq!(unpack(pack(t)), t);
+        assert_eq!(describe(pack(t)), "128 256 64 4 256 tma_ws persistent 132");
+        let plain = Tuning {
+            copy: None,
+            persistent: 0,
+            ..t
+        };
+        assert_eq!(unpack(pack(plain)), plain);
+        assert_eq!(describe(pack(plain)), "128 256 64 4 256");
+        // Every ring copy round-trips.
+        for k in CopyKind::KEYWORDS {
+            let c = CopyKind::from_keyword(k);
+            assert_eq!(unpack(pack(Tuning { copy: c, ..t })).copy, c);
+        }
     }
 
     #[test]

@@ -519,6 +519,16 @@ impl Context {
         let dict = self.dict_attr(entries);
         self.ops[op.index()].props = Some(dict);
     }
+    /// Remove an inherent attribute (a property); gives its value.
+    pub fn remove_inherent_attr(&mut self, op: Op, name: Ident) -> Option<Attr> {
+        let p = self.ops[op.index()].props?;
+        let mut entries = self.dict_entries(p).to_vec();
+        let at = entries.iter().position(|(k, _)| *k == name)?;
+        let (_, v) = entries.remove(at);
+        let props = (!entries.is_empty()).then(|| self.dict_attr(entries));
+        self.ops[op.index()].props = props;
+        Some(v)
+    }
     /// Remove a discardable attribute.
     pub fn remove_attr(&mut self, op: Op, name: Ident) -> Option<Attr> {
         self.ops[op.index()].attrs.shift_remove(&name)

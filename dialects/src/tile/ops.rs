@@ -111,17 +111,21 @@ fn entry_args(ctx: &Context, r: Region) -> Vec<Value> {
 }
 
 aic::op! {
-    /// `tile.kernel @name grid = [..] (threads = n)? (persistent = p)? {
+    /// `tile.kernel @name grid = [..] (threads = n)? (copy = c)? (persistent = p)? {
     /// ^bb0(buffers): ... }`: `threads`, where a kernel's tiles chose it, is
     /// the block size its lowering uses instead of the target's;
     /// `persistent`, that the grid's blocks (its tiles) run on at most `p`
     /// resident blocks, each taking the tiles `p` apart in the grid's
-    /// order (`tile.program_id` gives the current tile's coordinates).
+    /// order (`tile.program_id` gives the current tile's coordinates);
+    /// `copy`, how its tuning chose to fill its pipelined loops' rings
+    /// (the layout passes write it on the loops where it can be done, in
+    /// place of their own `copy` option).
     pub Kernel = KERNEL {
         attributes: [
             sym_name: required(ac::SYMBOL_NAME),
             grid: required(I64_ARRAY) as Vec<i64>,
             threads: optional(I64_ATTR) as i64,
+            copy: optional(CopyKind::CONSTRAINT) as CopyKind,
             persistent: optional(I64_ATTR) as i64,
         ],
         regions: [body: sized],
@@ -131,7 +135,7 @@ aic::op! {
                 .with(Traits::SYMBOL)
                 .with(Traits::SINGLE_BLOCK),
             format: Some(
-                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`persistent` `=` $persistent^)? $body attr-dict",
+                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`copy` `=` $copy^)? (`persistent` `=` $persistent^)? $body attr-dict",
             ),
             verify: Some(verify::<Kernel>),
             ..OpSpec::new("tile.kernel")

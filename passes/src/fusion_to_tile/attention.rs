@@ -269,15 +269,7 @@ pub(super) fn attention(
         loc,
     );
     mark_tuned(ctx, kernel, &key);
-    if t.threads > 0 {
-        let u = ctx.uniquer().clone();
-        let n = u.attr(aic::attributes::AttrKind::Integer {
-            value: i128::from(t.threads),
-            ty: u.int_type(64),
-        });
-        let threads = ctx.ident("threads");
-        ctx.set_inherent_attr(kernel, threads, n);
-    }
+    super::gemm::write_kernel_tuning(ctx, kernel, &t);
     Ok(())
 }
 

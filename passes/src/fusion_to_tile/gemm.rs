@@ -716,14 +716,7 @@ fn emit(
         loc,
     );
     mark_tuned(ctx, kernel, key);
-    if t.threads > 0 {
-        let n = u.attr(AttrKind::Integer {
-            value: i128::from(t.threads),
-            ty: u.int_type(64),
-        });
-        let threads = ctx.ident("threads");
-        ctx.set_inherent_attr(kernel, threads, n);
-    }
+    write_kernel_tuning(ctx, kernel, &t);
 }
 
 /// A GEMM's B as the K loop reads it: its operand, a sparse product's
@@ -1029,4 +1022,30 @@ pub(super) fn mark_tuned(ctx: &mut Context, kernel: Op, key: &str) {
     let u = ctx.uniquer().clone();
     let i = ctx.ident(crate::tile_to_gpu::TUNE_ATTR);
     ctx.set_attr(kernel, i, u.string_attr(key));
+}
+
+/// Writes what tuning `t` decides beyond the tile sizes on tile kernel
+/// `kernel` (GEMM or attention): its block size (`threads`, where not the
+/// target's), how its pipelined loops fill their rings (`copy`, which the
+/// layout passes carry to the loops) and, persistent, its block count.
+pub(super) fn write_kernel_tuning(ctx: &mut Context, kernel: Op, t: &super::tuning::Tuning) {
+    let u = ctx.uniquer().clone();
+    let int = |v: i64| {
+        u.attr(AttrKind::Integer {
+            value: i128::from(v),
+            ty: u.int_type(64),
+        })
+    };
+    if t.threads > 0 {
+        let threads = ctx.ident("threads");
+        ctx.set_inherent_attr(kernel, threads, int(t.threads));
+    }
+    if let Some(copy) = t.copy {
+        let name = ctx.ident("copy");
+        ctx.set_inherent_attr(kernel, name, copy.attr(&u));
+    }
+    if t.persistent > 0 {
+        let p = ctx.ident("persistent");
+        ctx.set_inherent_attr(kernel, p, int(t.persistent));
+    }
 }

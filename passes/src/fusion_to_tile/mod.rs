@@ -518,7 +518,14 @@ fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], 
         ip: InsertPoint::Before(func),
         loc,
     };
-    let k = tile::Kernel::build(&mut at, u.string_attr(name), u.i64_array(grid), None, None);
+    let k = tile::Kernel::build(
+        &mut at,
+        u.string_attr(name),
+        u.i64_array(grid),
+        None,
+        None,
+        None,
+    );
     let r = k.body(ctx);
     ctx.append_block(r, kb);
     k.op()

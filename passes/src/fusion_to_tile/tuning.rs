@@ -1,6 +1,8 @@
 //! Tile sizes and pipelining: per-target heuristics, and the JSON tuning
 //! cache an autotuner fills.
 
+use aic_dialects::tile::CopyKind;
+
 /// Tunings by key (`target/arch/signature`, see [`Signature`]; older caches'
 /// `target/template/shape` keys are still read), from a JSON tuning cache.
 pub type Cache = std::collections::HashMap<String, Entry>;
@@ -54,12 +56,15 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             return Err(bad("expected an object of tile sizes".into()));
         };
         let (mut bm, mut bn, mut bk, mut stages, mut threads) = (None, None, None, 1, 0);
+        let (mut copy, mut persistent) = (None, 0);
         let mut e = Entry::from(Tuning {
             bm: 0,
             bn: 0,
             bk: 0,
             stages: 1,
             threads: 0,
+            copy: None,
+            persistent: 0,
         });
         for (f, v) in &fields {
             let int = || {
@@ -77,6 +82,16 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
                 "bk" => bk = Some(int()?),
                 "stages" => stages = int()?,
                 "threads" => threads = int()?,
+                "copy" => {
+                    let c = v.as_str().and_then(CopyKind::from_keyword);
+                    copy = Some(c.ok_or_else(|| {
+                        bad(format!(
+                            "'copy' must be one of {}",
+                            CopyKind::KEYWORDS.join(", ")
+                        ))
+                    })?);
+                }
+                "persistent" => persistent = int()?,
                 "us" => e.us = Some(num()?),
                 "heuristic_us" => e.heuristic_us = Some(num()?),
                 "tried" => e.tried = Some(int()?),
@@ -86,6 +101,16 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
         let (Some(bm), Some(bn), Some(bk)) = (bm, bn, bk) else {
             return Err(bad("needs bm, bn and bk".into()));
         };
+        if !(0..=1 << 16).contains(&persistent) {
+            return Err(bad(
+                "'persistent' must be a block count from 0 to 65536".into()
+            ));
+        }
+        if persistent > 0 && copy != Some(CopyKind::TmaWs) {
+            return Err(bad(
+                "'persistent' needs \"copy\": \"tma_ws\" (a warp-specialised loop)".into(),
+            ));
+        }
         if [bm, bn, bk, stages].iter().any(|v| *v < 1) || threads < 0 {
             return Err(bad("sizes must be positive".into()));
         }
@@ -100,6 +125,8 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             bk,
             stages,
             threads,
+            copy,
+            persistent,
         };
         out.insert(key, e);
     }
@@ -118,6 +145,12 @@ pub fn write_cache(cache: &Cache) -> String {
             "\"bm\": {}, \"bn\": {}, \"bk\": {}, \"stages\": {}, \"threads\": {}",
             t.bm, t.bn, t.bk, t.stages, t.threads
         );
+        if let Some(c) = t.copy {
+            fields += &format!(", \"copy\": \"{}\"", c.keyword());
+        }
+        if t.persistent > 0 {
+            fields += &format!(", \"persistent\": {}", t.persistent);
+        }
         if let Some(us) = e.us {
             fields += &format!(", \"us\": {us:.3}");
         }
@@ -387,6 +420,8 @@ impl Signature {
                 bk: fit(256, self.k),
                 stages: 2,
                 threads: 128,
+                copy: None,
+                persistent: 0,
             })
     }
 
@@ -422,12 +457,23 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads: 128,
+                                copy: None,
+                                persistent: 0,
                             });
                         }
                     }
                 }
             }
             "h100" if self.mma_sized() && wgmma => {
+                // The heuristic's tiles warp-specialised (a producer
+                // warpgroup's TMA), and persistent on the H100's 132 SMs.
+                for persistent in [0, H100_SMS] {
+                    push(Tuning {
+                        copy: Some(CopyKind::TmaWs),
+                        persistent,
+                        ..first
+                    });
+                }
                 // Whole warpgroups of 64 rows; the ring unpadded.
                 for bm in [64, 128, 256] {
                     for bn in bns(&[64, 128, 192, 256]) {
@@ -438,6 +484,8 @@ impl Signature {
                                 bk: fit(64, k),
                                 stages,
                                 threads: 2 * bm,
+                                copy: None,
+                                persistent: 0,
                             };
                             if shared(&t) <= H100_SHARED && registers_fit(&t) {
                                 push(t);
@@ -463,6 +511,8 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads,
+                                copy: None,
+                                persistent: 0,
                             };
                             if shared(&t) <= H100_SHARED {
                                 push(t);
@@ -482,6 +532,8 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads: 0,
+                                copy: None,
+                                persistent: 0,
                             });
                         }
                     }
@@ -502,6 +554,8 @@ impl Signature {
                                     bk: fit(bk, k),
                                     stages,
                                     threads: 0,
+                                    copy: None,
+                                    persistent: 0,
                                 });
                             }
                         }
@@ -518,6 +572,8 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages: 1,
                                 threads: 0,
+                                copy: None,
+                                persistent: 0,
                             });
                         }
                     }
@@ -663,6 +719,8 @@ fn attention_candidates(
                         bk: first.bk,
                         stages,
                         threads: if hopper { 2 * bm } else { 0 },
+                        copy: None,
+                        persistent: 0,
                     };
                     let shared = 2 * (bm * d + stages * bn * (d + dv));
                     // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
@@ -670,6 +728,16 @@ fn attention_candidates(
                     let regs = bn / 2 + bn / 4 + dv / 2 + 48;
                     if shared <= H100_SHARED && (!hopper || regs <= 255) {
                         push(t);
+                        // Warp-specialised (a producer warpgroup's TMA, the
+                        // loop in FlashAttention-3's order, which needs a
+                        // third stage), where whole key blocks tile the
+                        // keys (TMA's boxes stay in their batch).
+                        if hopper && stages == 3 && sk % bn == 0 {
+                            push(Tuning {
+                                copy: Some(CopyKind::TmaWs),
+                                ..t
+                            });
+                        }
                     }
                 }
             }
@@ -715,6 +783,13 @@ pub struct Tuning {
     pub stages: i64,
     /// Threads of the kernel's blocks; 0: the target's (tile-to-gpu's option).
     pub threads: i64,
+    /// How the kernel's pipelined loops fill their shared rings (written
+    /// on them as `copy`, which the layout passes keep where it can be
+    /// done); `None`: tile-to-gpu's `copy` option decides.
+    pub copy: Option<CopyKind>,
+    /// Blocks of a persistent kernel (its loop warp-specialised), written
+    /// as the kernel's `persistent`; 0: a block a tile.
+    pub persistent: i64,
 }
 
 impl Tuning {
@@ -737,6 +812,8 @@ impl Tuning {
             bk: fit(bk, k),
             stages,
             threads: 0,
+            copy: None,
+            persistent: 0,
         }
     }
 }
@@ -874,6 +951,8 @@ impl Tuning {
             bk: fit(64, k),
             stages: 4,
             threads: 256,
+            copy: None,
+            persistent: 0,
         }
     }
 
@@ -919,9 +998,13 @@ mod tests {
             r#"{ "h100/gemm/64x64x32": {"bm": 32, "bn": 64, "bk": 16, "stages": 4, "threads": 64},
             "mi300/gemm/1x1x1": {"bm": 1, "bn": 1, "bk": 1},
             "h100/sm_90a/gemm/1x64x64x64/f16": {"bm": 64, "bn": 64, "bk": 64, "stages": 3,
-              "threads": 128, "us": 12.5, "heuristic_us": 20, "tried": 7} }"#,
+              "threads": 128, "us": 12.5, "heuristic_us": 20, "tried": 7},
+            "h100/sm_90a/gemm/1x4096x4096x4096/f16": {"bm": 128, "bn": 256, "bk": 64,
+              "stages": 4, "threads": 256, "copy": "tma_ws", "persistent": 132} }"#,
         )
         .unwrap();
+        let ws = c["h100/sm_90a/gemm/1x4096x4096x4096/f16"].tuning;
+        assert_eq!((ws.copy, ws.persistent), (Some(CopyKind::TmaWs), 132));
         assert_eq!(
             c["h100/gemm/64x64x32"].tuning,
             Tuning {
@@ -929,7 +1012,9 @@ mod tests {
                 bn: 64,
                 bk: 16,
                 stages: 4,
-                threads: 64
+                threads: 64,
+                copy: None,
+                persistent: 0,
             }
         );
         assert_eq!(c["mi300/gemm/1x1x1"].tuning.stages, 1);
@@ -960,6 +1045,13 @@ mod tests {
         assert!(err(r#"[1, 2]"#).contains("expected a JSON object"));
         assert!(err(r#"{"version": 2}"#).contains("entry 'version': not a tuning key"));
         assert!(err(r#"{"a/b/c": [64]}"#).contains("expected an object"));
+        // Ring copies by name; persistent kernels warp-specialised.
+        let bad_copy = err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "copy": "dma"}}"#);
+        assert!(bad_copy.contains("entry 'a/b/c': 'copy' must be one of cp_async, tma"));
+        let lone = err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "persistent": 132}}"#);
+        assert!(lone.contains("'persistent' needs"), "{lone}");
+        let neg = r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "copy": "tma_ws", "persistent": -1}}"#;
+        assert!(err(neg).contains("block count"));
     }
 
     #[test]
@@ -1059,6 +1151,19 @@ mod tests {
                 .iter()
                 .any(|t| (t.bm, t.bn) == (256, 128))
         );
+        // The heuristic's tiles warp-specialised, persistent or not, on
+        // wgmma only.
+        let c = sig.candidates("h100", true);
+        for persistent in [0, H100_SMS] {
+            let ws = Tuning {
+                copy: Some(CopyKind::TmaWs),
+                persistent,
+                ..c[0]
+            };
+            assert!(c.contains(&ws), "{ws:?}");
+        }
+        let plain = sig.candidates("h100", false);
+        assert!(plain.iter().all(|t| t.copy.is_none() && t.persistent == 0));
         // A small problem gets no tiles larger than it.
         let small: Signature = "gemm/0x32x16x8/f32".parse().unwrap();
         for t in small.candidates("cpu", false) {
@@ -1080,6 +1185,8 @@ mod tests {
             bk: 32,
             stages,
             threads,
+            copy: None,
+            persistent: 0,
         };
         // Hopper: one warpgroup over at most 512 keys, two over more.
         assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
@@ -1102,7 +1209,15 @@ mod tests {
                     assert!([64, 128].contains(&x.bm) && [64, 128].contains(&x.bn));
                     // Hopper's blocks are whole warpgroups of 64 queries.
                     assert_eq!(x.threads, if wgmma { 2 * x.bm } else { 0 }, "{x:?}");
+                    // Warp-specialised: wgmma, three stages, whole key
+                    // blocks; never persistent.
+                    if x.copy.is_some() {
+                        assert!(wgmma && x.stages == 3 && sig.n % x.bn == 0, "{x:?}");
+                        assert_eq!(x.copy, Some(CopyKind::TmaWs));
+                    }
+                    assert_eq!(x.persistent, 0);
                 }
+                assert_eq!(c.iter().any(|x| x.copy.is_some()), wgmma, "{sig}");
             }
         }
         // Elsewhere the target's blocks, none larger than the problem.
@@ -1173,7 +1288,9 @@ mod tests {
                 bn: 64,
                 bk: 32,
                 stages: 3,
-                threads: 0
+                threads: 0,
+                copy: None,
+                persistent: 0,
             }
         );
         let small = Tuning::heuristic("h100", 5, 1, 3);

@@ -423,9 +423,14 @@ fn attention_fits(
 
 /// Writes `copy` (a TMA kind) on the pipelined loops of kernel `k`
 /// (blocks of `threads`, matrix units `kind`) whose one gemm runs on wgmma
-/// and whose copies TMA can run; whether it wrote any. A kernel whose loop
+/// and whose copies TMA can run; whether it changed any. A kernel whose loop
 /// it warp-specialises becomes persistent on `persistent` blocks where
-/// that is not 0.
+/// that is not 0. A kernel that says how its loops copy (`tile.kernel ...
+/// copy = c`, its tuning's choice, written by fusion-to-tile) takes that,
+/// and its own `persistent`, in place of `copy` and `persistent`; where it
+/// cannot be done the loops fall back as the option's would (`tma_ws` to
+/// `tma`, attention's to cp.async), and a kernel not warp-specialised is
+/// not persistent.
 pub(super) fn mark(
     ctx: &mut Context,
     k: Op,
@@ -434,19 +439,35 @@ pub(super) fn mark(
     copy: CopyKind,
     persistent: i64,
 ) -> Result<bool, Diagnostic> {
-    if kind != Kind::Wgmma || !is_tma(Some(copy)) {
-        return Ok(false);
-    }
-    let p = mma::plan(ctx, k, threads, kind)?;
     let mut loops = Vec::new();
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
         if tile::For::of(ctx, o).is_some_and(|f| f.stages(ctx).is_some()) {
             loops.push(o);
         }
     });
+    // The tuning's choice, where fusion-to-tile wrote one.
+    let kernel = tile::Kernel::of(ctx, k);
+    let chosen = kernel.and_then(|h| h.copy(ctx));
+    let chosen_blocks = kernel.and_then(|h| h.persistent(ctx));
+    let (copy, persistent) = match chosen {
+        Some(c) => (c, chosen_blocks.unwrap_or(0)),
+        None => (copy, persistent),
+    };
+    let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
+    let p_name = ctx.ident("persistent");
+    let mut changed = false;
+    // A persistent kernel the tuning chose that is not warp-specialised.
+    let not_persistent = |ctx: &mut Context| ctx.remove_inherent_attr(k, p_name).is_some();
+    if kind != Kind::Wgmma || !is_tma(Some(copy)) {
+        if chosen.is_some() {
+            changed |= not_persistent(ctx);
+        }
+        return Ok(changed);
+    }
+    let p = mma::plan(ctx, k, threads, kind)?;
     let (mut marked, mut attention) = (Vec::new(), Vec::new());
     let mut ws_ok = true;
-    for l in loops {
+    for l in loops.iter().copied() {
         let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
             continue;
         };
@@ -475,15 +496,21 @@ pub(super) fn mark(
     if copy == CopyKind::TmaWs {
         marked.append(&mut attention);
     }
-    let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
+    if chosen.is_some() && copy != CopyKind::TmaWs {
+        changed |= not_persistent(ctx);
+    }
     for l in &marked {
         ctx.set_inherent_attr(*l, name, copy.attr(&u));
+        changed = true;
+    }
+    if copy == CopyKind::TmaWs && marked.is_empty() && chosen.is_some() {
+        changed |= not_persistent(ctx);
     }
     if copy == CopyKind::TmaWs && persistent > 0 && !marked.is_empty() {
-        let p = ctx.ident("persistent");
-        ctx.set_inherent_attr(k, p, super::int_attr(&u, persistent, u.int_type(64)));
+        ctx.set_inherent_attr(k, p_name, super::int_attr(&u, persistent, u.int_type(64)));
+        changed = true;
     }
-    Ok(!marked.is_empty())
+    Ok(changed)
 }
 
 impl Lower<'_> {

@@ -21,6 +21,21 @@
 // PTX: bar.sync 1, 128;
 // PTX: bar.sync 0;
 // SM90: 'nvvm.setmaxregister' needs --arch=sm_90a, not sm_90
+
+// Two warpgroups taking turns on named barriers 2 and 3 (ping-pong):
+// the second arrives on the first's barrier (2) without waiting, the first
+// waits there, writes 7 to shared memory and arrives on the second's (3),
+// where the second waits before it reads the 7: y = x + 7.
+// CHECK-LABEL: gpu.kernel @turns
+// CHECK: nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PTX-LABEL: .entry turns
+// PTX: bar.arrive 2, 256;
+// PTX: bar.sync 2, 256;
+// PTX: bar.arrive 3, 256;
+// PTX: bar.sync 3, 256;
 gpu.kernel @ws grid = [1, 1, 1] block = [256, 1, 1] shared = 512 {
 ^bb0(%x: memref<128xf32>, %y: memref<128xf32>):
   %tid = gpu.thread_id x
@@ -44,5 +59,39 @@ gpu.kernel @ws grid = [1, 1, 1] block = [256, 1, 1] shared = 512 {
     memref.store %w, %y[%tid] : memref<128xf32>
   }
   gpu.barrier
+  gpu.return
+}
+
+gpu.kernel @turns grid = [1, 1, 1] block = [256, 1, 1] shared = 16 {
+^bb0(%x: memref<128xf32>, %y: memref<128xf32>):
+  %tid = gpu.thread_id x
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %first_turn = arith.constant 2 : i32
+  %second_turn = arith.constant 3 : i32
+  %n = arith.constant 256 : i32
+  %seven = arith.constant 7.0 : f32
+  %s = gpu.shared offset = 0 : memref<4xf32, #gpu.address_space<workgroup>>
+  %second = arith.cmpi uge, %tid, %c128 : index
+  scf.if %second {
+    nvvm.barrier.arrive id = %first_turn number_of_threads = %n
+  }
+  %first = arith.cmpi ult, %tid, %c128 : index
+  scf.if %first {
+    nvvm.barrier id = %first_turn number_of_threads = %n
+    %lead = arith.cmpi eq, %tid, %c0 : index
+    scf.if %lead {
+      memref.store %seven, %s[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    }
+    nvvm.barrier.arrive id = %second_turn number_of_threads = %n
+  }
+  scf.if %second {
+    nvvm.barrier id = %second_turn number_of_threads = %n
+    %i = arith.subi %tid, %c128 : index
+    %v = memref.load %x[%i] : memref<128xf32>
+    %w = memref.load %s[%c0] : memref<4xf32, #gpu.address_space<workgroup>>
+    %r = arith.addf %v, %w : f32
+    memref.store %r, %y[%i] : memref<128xf32>
+  }
   gpu.return
 }

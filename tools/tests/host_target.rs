@@ -660,7 +660,8 @@ fn wgmma_attention_equals_the_interpreter() {
 /// warpgroup copies each key block's K and V by TMA (boxes of the 2-D
 /// tensor of all batches' rows, none reaching into the next batch), the
 /// consumer warpgroups wait on the stages' full mbarriers and free them,
-/// with no block barrier in the loop; one and two consumer warpgroups,
+/// with no block barrier in the loop; one and two consumer warpgroups
+/// (two take turns issuing their wgmmas on named barriers 2 and 3),
 /// several batches, d64/d128/d256, f16 and bf16, persistent on 2 blocks
 /// too. A ragged key length (200 keys, blocks of 64), whose last box
 /// would reach into the next batch, keeps cp.async.
@@ -746,6 +747,12 @@ fn warp_specialized_attention_equals_the_interpreter() {
             let small = ir.contains("grid = [2, 1, 1]") || ir.contains("grid = [1, 1, 1]");
             assert!(small, "{what}: persistent grid\n{ir}");
         }
+        // Two consumer warpgroups take turns issuing (ping-pong).
+        assert_eq!(
+            ir.contains("nvvm.barrier.arrive"),
+            ws && threads == 256,
+            "{what}: turns\n{ir}"
+        );
     }
 }
 

@@ -49,6 +49,9 @@ pub(crate) const HOST_BARRIER: &str = "aic_host_barrier";
 pub(crate) const HOST_WARPGROUP_BARRIER: &str = "aic_host_warpgroup_barrier";
 /// The host's named barriers (`nvvm.barrier`): `(id: i32, threads: i32)`.
 pub(crate) const HOST_NAMED_BARRIER: &str = "aic_host_named_barrier";
+/// The host's arrival on a named barrier (`nvvm.barrier.arrive`): `(id:
+/// i32, threads: i32)`.
+pub(crate) const HOST_NAMED_ARRIVE: &str = "aic_host_named_arrive";
 
 /// The scf, gpu and memref ops this module translates ([`crate::ops`]).
 pub(crate) const ROWS: &[(&str, Emit)] = &[

@@ -7,7 +7,10 @@
 //! [`HostModule`] compiles them with LLVM's MCJIT and runs them.
 
 use crate::KernelInfo;
-use crate::emit::{HOST_BARRIER, HOST_NAMED_BARRIER, HOST_WARPGROUP_BARRIER, Kernel, Llvm, Lower};
+use crate::emit::{
+    HOST_BARRIER, HOST_NAMED_ARRIVE, HOST_NAMED_BARRIER, HOST_WARPGROUP_BARRIER, Kernel, Llvm,
+    Lower,
+};
 use crate::target::Target;
 use aic::ir::{Context, Op};
 use inkwell::OptimizationLevel;
@@ -172,6 +175,21 @@ impl HostBarrier {
         }
     }
 
+    /// Arrives without waiting: completes the barrier's phase where this
+    /// is its last arrival.
+    fn arrive(&self) {
+        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if s.2 {
+            return;
+        }
+        s.0 += 1;
+        if s.0 >= s.3 {
+            s.0 = 0;
+            s.1 += 1;
+            self.cv.notify_all();
+        }
+    }
+
     fn break_all(&self) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         s.2 = true;
@@ -247,6 +265,25 @@ extern "C" fn aic_host_named_barrier(id: i32, threads: i32) {
         std::process::abort();
     }
     b.wait();
+}
+
+/// `aic_host_named_arrive(id, threads)`: arrives at the block's named
+/// barrier `id` of `threads` threads without waiting (see
+/// [`aic_host_named_barrier`]).
+extern "C" fn aic_host_named_arrive(id: i32, threads: i32) {
+    let Some(named) = NAMED.with(|c| c.borrow().clone()) else {
+        return;
+    };
+    let n = usize::try_from(threads).unwrap_or(0);
+    let b = named.get(id, n);
+    if b.threads() != n {
+        eprintln!(
+            "aic-llvm: named barrier {id} reached for {n} threads after {} were given",
+            b.threads()
+        );
+        std::process::abort();
+    }
+    b.arrive();
 }
 
 /// The compiler-rt helper LLVM calls to round f32 to bfloat16 where the
@@ -403,6 +440,9 @@ impl HostModule {
             } else if name == HOST_NAMED_BARRIER {
                 self.engine
                     .add_global_mapping(&f, aic_host_named_barrier as *const () as usize);
+            } else if name == HOST_NAMED_ARRIVE {
+                self.engine
+                    .add_global_mapping(&f, aic_host_named_arrive as *const () as usize);
             } else if name == TRUNC_SF_BF2 {
                 self.engine
                     .add_global_mapping(&f, aic_truncsfbf2 as *const () as usize);

@@ -75,7 +75,14 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
         Emit::Op(|l, op| wgmma_sync(l, op, Sync::FenceProxy)),
     ),
     (nvvm::SET_MAX_REGISTER.name, Emit::Op(set_max_register)),
-    (nvvm::BARRIER.name, Emit::Op(named_barrier)),
+    (
+        nvvm::BARRIER.name,
+        Emit::Op(|l, op| named_barrier(l, op, false)),
+    ),
+    (
+        nvvm::BARRIER_ARRIVE.name,
+        Emit::Op(|l, op| named_barrier(l, op, true)),
+    ),
     (
         vector::FROM_ELEMENTS.name,
         Emit::Value(|l, op| from_elements(l, op)),
@@ -722,16 +729,24 @@ fn set_max_register(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
     Ok(())
 }
 
-/// A named barrier: `bar.sync id, n` (`barrier.cta.sync.aligned.count`);
-/// on the host the block's named barrier `id` of `n` threads.
-fn named_barrier(l: &mut Lower<'_, '_>, op: Op) -> Result<(), String> {
+/// A named barrier: `bar.sync id, n` (`barrier.cta.sync.aligned.count`),
+/// or where `arrive` `bar.arrive id, n` (`barrier.cta.arrive.aligned.count`);
+/// on the host the block's named barrier `id` of `n` threads, waited at or
+/// arrived on.
+fn named_barrier(l: &mut Lower<'_, '_>, op: Op, arrive: bool) -> Result<(), String> {
     let host = nvidia(l, op)?;
     let (id, n) = (l.int_operand(op, 0)?, l.int_operand(op, 1)?);
     if host {
-        return l.host_barrier_of(crate::emit::HOST_NAMED_BARRIER, &[id, n]);
+        let f = if arrive {
+            crate::emit::HOST_NAMED_ARRIVE
+        } else {
+            crate::emit::HOST_NAMED_BARRIER
+        };
+        return l.host_barrier_of(f, &[id, n]);
     }
+    let way = if arrive { "arrive" } else { "sync" };
     l.call(
-        "llvm.nvvm.barrier.cta.sync.aligned.count",
+        &format!("llvm.nvvm.barrier.cta.{way}.aligned.count"),
         None,
         &[id.into(), n.into()],
     )?;

@@ -320,6 +320,23 @@ fn named_barriers_and_ended_threads_on_the_host() {
     }
 }
 
+/// Two warpgroups taking turns through named barriers, one arriving
+/// without waiting (`nvvm.barrier.arrive`), the other waiting: the second
+/// reads what the first wrote before its arrival.
+#[test]
+fn named_barrier_arrivals_order_warpgroups_on_the_host() {
+    let (ctx, m) = parse(WARP_SPECIALIZED);
+    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
+    for round in 0..10 {
+        let input: Vec<f32> = (0..128).map(|i| (i * 5 + round) as f32).collect();
+        let mut x = f32_bytes(&input);
+        let mut y = vec![0u8; 512];
+        hm.run("turns", &mut [&mut x, &mut y]).expect("runs");
+        let want: Vec<f32> = input.iter().map(|v| v + 7.0).collect();
+        assert_eq!(bytes_f32(&y), want, "round {round}");
+    }
+}
+
 #[test]
 fn host_run_checks_its_buffers() {
     let (ctx, m) = parse(ROTATE);

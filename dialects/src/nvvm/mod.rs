@@ -127,6 +127,25 @@ aic::op! {
     }
 }
 
+aic::op! {
+    /// `nvvm.barrier.arrive id = %id number_of_threads = %n`: arrives on
+    /// named barrier `%id` of `%n` threads without waiting (PTX
+    /// `bar.arrive id, n`): the threads that `nvvm.barrier` on it wait for
+    /// the arrivals. Warpgroups take turns through a pair of them
+    /// (FlashAttention-3's ping-pong).
+    pub BarrierArrive = BARRIER_ARRIVE {
+        operands: [barrier_id = "barrierId": one(I32), number_of_threads = "numberOfThreads": one(I32)],
+        results: [],
+        spec: OpSpec {
+            summary: "arrives on a named barrier without waiting",
+            format: Some("`id` `=` $barrierId `number_of_threads` `=` $numberOfThreads attr-dict"),
+            verify: Some(verify_in_kernel),
+            interpret: Some(interpret),
+            ..OpSpec::new("nvvm.barrier.arrive")
+        },
+    }
+}
+
 /// A signless 32-bit integer operand.
 const I32: aic::dialect::TypeConstraint = aic::dialect::TypeConstraint {
     desc: "i32",
@@ -199,6 +218,7 @@ pub static DIALECT: Dialect = Dialect {
         FENCE_PROXY,
         SET_MAX_REGISTER,
         BARRIER,
+        BARRIER_ARRIVE,
     ],
     materialize_constant: None,
 };

@@ -42,7 +42,8 @@
 //! Warp-specialised (`copy = tma_ws`, [`Lower::lower_attention_ws`]), a
 //! producer warpgroup copies K and V by TMA and the consumers run the
 //! loop rotated as FlashAttention-3 does: S_j's wgmmas, then the previous
-//! iteration's P·V, the softmax while P·V runs.
+//! iteration's P·V, the softmax while P·V runs; two consumer warpgroups
+//! take turns issuing their wgmmas (ping-pong on named barriers 2 and 3).
 
 use super::Lower;
 use super::mma::{CHUNK, Pipe, Plan, Shared, tile_type};
@@ -350,7 +351,12 @@ impl Lower<'_> {
     /// alone and runs the softmax while P·V is on the tensor cores; it
     /// waits for P·V just before O is rescaled. The first iteration is
     /// peeled (no P·V before it), the last P·V issued after the loop, and
-    /// P kept for the next iteration in an array of its own.
+    /// P kept for the next iteration in an array of its own. Two consumer
+    /// warpgroups take turns issuing (FlashAttention-3's ping-pong): each
+    /// waits on its own named barrier before its wgmmas and arrives on the
+    /// other's after them, so that one's softmax runs while the other's
+    /// wgmmas do; the second arrives once before the loop (the first goes
+    /// first) and not after its last wgmmas.
     pub(super) fn lower_attention_ws(
         &mut self,
         op: Op,
@@ -396,6 +402,7 @@ impl Lower<'_> {
         let bars = self.produce(pipe, ring, rings)?;
         let depth = pipe.depth;
         let first = self.first_fill(pipe);
+        let pingpong = self.threads == 2 * super::tma::PRODUCER_THREADS;
         // V's stage of fill `g`.
         let v_stage = |s: &mut Self, g: Value| {
             let d = ab::index(s, depth);
@@ -461,15 +468,19 @@ impl Lower<'_> {
                         s.free_stage(bars, depth, prev, None)?;
                     }
                     match tile::TileOp::of(s.ctx, *o) {
-                        _ if *o == g1 && late => {
+                        _ if *o == g1 => {
+                            s.take_turn(pingpong)?;
                             let sj = s.attention_issue(g1, None)?;
-                            let a = kept
-                                .clone()
-                                .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
-                            let b = v_stage(s, prev);
-                            let l = Late { a, b, acc: o_arr };
-                            pending = Some(s.attention_issue(g2, Some(l))?);
-                            s.wgmma_wait(1);
+                            if late {
+                                let a = kept
+                                    .clone()
+                                    .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
+                                let b = v_stage(s, prev);
+                                let l = Late { a, b, acc: o_arr };
+                                pending = Some(s.attention_issue(g2, Some(l))?);
+                            }
+                            s.give_turn(pingpong, false)?;
+                            s.wgmma_wait(i64::from(late));
                             s.attention_land(sj);
                         }
                         _ if *o == g2 => {
@@ -511,6 +522,15 @@ impl Lower<'_> {
                 s.settle();
                 Ok(())
             };
+        // Two consumer warpgroups take turns issuing their wgmmas (named
+        // barriers 2 and 3, FlashAttention-3's ping-pong): the second lets
+        // the first go first.
+        if pingpong {
+            let (c128, one) = (ab::index(self, 128), ab::index(self, 1));
+            let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
+            let second = ab::cmpi(self, arith::build::CmpIPredicate::Eq, wg, one);
+            self.when(second, &mut |s| s.turn_barrier(false, true))?;
+        }
         let zero = ab::index(self, 0);
         iteration(self, zero, false)?;
         let (lo, hi, one) = (
@@ -527,7 +547,9 @@ impl Lower<'_> {
         let last = ab::binary::<arith::AddI>(self, first, last);
         let a = kept.ok_or_else(|| super::err(self.ctx, g2, "P was not kept"))?;
         let b = v_stage(self, last);
+        self.take_turn(pingpong)?;
         let i = self.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
+        self.give_turn(pingpong, true)?;
         self.wgmma_wait(0);
         self.attention_store(i.v, o_arr, o_w.slots());
         self.free_stage(bars, depth, last, None)?;
@@ -535,6 +557,59 @@ impl Lower<'_> {
             self.set_frag(*r, *arr, *w, t);
         }
         Ok(())
+    }
+
+    /// Named barrier `2 + w` of both consumer warpgroups: warpgroup `w`'s
+    /// turn to issue wgmmas. Waited at by this warpgroup (`mine`), or
+    /// arrived on for the other one (`!mine`); `first`: the barrier of
+    /// warpgroup 0 whatever this one is.
+    fn turn_barrier(&mut self, mine: bool, first: bool) -> Result<(), Diagnostic> {
+        let i32t = self.ctx.uniquer().int_type(32);
+        let c128 = ab::index(self, 128);
+        let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
+        let id = if first {
+            ab::index(self, 2)
+        } else {
+            let base = ab::index(self, if mine { 2 } else { 3 });
+            if mine {
+                ab::binary::<arith::AddI>(self, base, wg)
+            } else {
+                ab::binary::<arith::SubI>(self, base, wg)
+            }
+        };
+        let id = ab::cast::<arith::IndexCast>(self, id, i32t);
+        let n = ab::int(self, 2 * 128, i32t);
+        if mine {
+            nvvm::Barrier::build(self, id, n);
+        } else {
+            nvvm::BarrierArrive::build(self, id, n);
+        }
+        Ok(())
+    }
+
+    /// Waits for this warpgroup's turn to issue wgmmas (`pingpong`: two
+    /// consumer warpgroups).
+    fn take_turn(&mut self, pingpong: bool) -> Result<(), Diagnostic> {
+        if pingpong {
+            self.turn_barrier(true, false)?;
+        }
+        Ok(())
+    }
+
+    /// Gives the other consumer warpgroup its turn; `last`, after this
+    /// warpgroup's last wgmmas, only the first warpgroup does (the second's
+    /// first arrival came before the loop).
+    fn give_turn(&mut self, pingpong: bool, last: bool) -> Result<(), Diagnostic> {
+        if !pingpong {
+            return Ok(());
+        }
+        if last {
+            let (c128, zero) = (ab::index(self, 128), ab::index(self, 0));
+            let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
+            let is_first = ab::cmpi(self, arith::build::CmpIPredicate::Eq, wg, zero);
+            return self.when(is_first, &mut |s| s.turn_barrier(false, false));
+        }
+        self.turn_barrier(false, false)
     }
 
     /// Stores accumulator vector `v` (its wgmmas waited for) in array

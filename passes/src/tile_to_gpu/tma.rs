@@ -439,12 +439,6 @@ pub(super) fn mark(
     copy: CopyKind,
     persistent: i64,
 ) -> Result<bool, Diagnostic> {
-    let mut loops = Vec::new();
-    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
-        if tile::For::of(ctx, o).is_some_and(|f| f.stages(ctx).is_some()) {
-            loops.push(o);
-        }
-    });
     // The tuning's choice, where fusion-to-tile wrote one.
     let kernel = tile::Kernel::of(ctx, k);
     let chosen = kernel.and_then(|h| h.copy(ctx));
@@ -464,10 +458,16 @@ pub(super) fn mark(
         }
         return Ok(changed);
     }
+    let mut loops = Vec::new();
+    ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
+        if tile::For::of(ctx, o).is_some_and(|f| f.stages(ctx).is_some()) {
+            loops.push(o);
+        }
+    });
     let p = mma::plan(ctx, k, threads, kind)?;
     let (mut marked, mut attention) = (Vec::new(), Vec::new());
     let mut ws_ok = true;
-    for l in loops.iter().copied() {
+    for l in loops {
         let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
             continue;
         };
@@ -496,17 +496,15 @@ pub(super) fn mark(
     if copy == CopyKind::TmaWs {
         marked.append(&mut attention);
     }
-    if chosen.is_some() && copy != CopyKind::TmaWs {
+    let ws = copy == CopyKind::TmaWs && !marked.is_empty();
+    if chosen.is_some() && !ws {
         changed |= not_persistent(ctx);
     }
     for l in &marked {
         ctx.set_inherent_attr(*l, name, copy.attr(&u));
         changed = true;
     }
-    if copy == CopyKind::TmaWs && marked.is_empty() && chosen.is_some() {
-        changed |= not_persistent(ctx);
-    }
-    if copy == CopyKind::TmaWs && persistent > 0 && !marked.is_empty() {
+    if ws && persistent > 0 {
         ctx.set_inherent_attr(k, p_name, super::int_attr(&u, persistent, u.int_type(64)));
         changed = true;
     }

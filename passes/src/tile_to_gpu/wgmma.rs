@@ -260,13 +260,7 @@ impl Lower<'_> {
             let live = (it >= pipe.n).then(|| ab::int(self, 0, i1));
             group = Some(issue(self, itv, live)?);
         }
-        let el: Vec<Value> = (0..len)
-            .map(|s| {
-                let i = ab::index(self, s);
-                mb::load(self, acc, &[i])
-            })
-            .collect();
-        let v0 = vector::FromElements::build(self, &el, vty).result(self.ctx);
+        let v0 = self.acc_vector(acc, len, vty);
         // This warpgroup's rows of A: 64·g lines of the first column block.
         let c128 = ab::index(self, 128);
         let g = ab::binary::<arith::DivUI>(self, self.tid, c128);
@@ -328,13 +322,31 @@ impl Lower<'_> {
         (acc, w, t): (Value, Warps, TileType),
         results: &[Value],
     ) {
+        self.store_acc(v, acc, w.slots());
+        self.set_frag(results[0], acc, w, &t);
+    }
+
+    /// The `len` f32 of accumulator array `arr` as a vector of type `vty`,
+    /// what wgmma accumulates into.
+    pub(super) fn acc_vector(&mut self, arr: Value, len: i64, vty: aic::types::Type) -> Value {
+        let el: Vec<Value> = (0..len)
+            .map(|s| {
+                let i = ab::index(self, s);
+                mb::load(self, arr, &[i])
+            })
+            .collect();
+        vector::FromElements::build(self, &el, vty).result(self.ctx)
+    }
+
+    /// Stores accumulator vector `v` (its wgmmas waited for) in array
+    /// `arr`, element `s` at `s`.
+    pub(super) fn store_acc(&mut self, v: Value, arr: Value, len: i64) {
         let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
-        for s in 0..w.slots() {
+        for s in 0..len {
             let x = self.extract(v, &[s], f32);
             let i = ab::index(self, s);
-            mb::store(self, x, acc, &[i]);
+            mb::store(self, x, arr, &[i]);
         }
-        self.set_frag(results[0], acc, w, &t);
     }
 
     /// One iteration's wgmmas on ring stage `slot`: its k16 steps (k32

@@ -55,9 +55,8 @@ use aic::ir::{Block, Context, Op, Value};
 use aic::op_def::OpHandle;
 use aic::types::TypeKind;
 use aic_dialects::arith::{self, build as ab};
-use aic_dialects::memref::build as mb;
 use aic_dialects::tile::{self, Space};
-use aic_dialects::{nvgpu, nvvm, vector};
+use aic_dialects::{nvgpu, nvvm};
 
 /// The two gemms of attention loop body `body` pipelined as `pipe`, and
 /// Q's transfer, if wgmma can run them in blocks of `threads` (see the
@@ -225,7 +224,7 @@ impl Lower<'_> {
     /// Stores issued gemm `i`'s accumulator (its wgmmas waited for) in its
     /// array, the gemm's result.
     pub(super) fn attention_land(&mut self, i: Issued) {
-        self.attention_store(i.v, i.out, i.w.slots());
+        self.store_acc(i.v, i.out, i.w.slots());
         self.add_frag(i.r, i.out, i.w, i.t);
     }
 
@@ -278,13 +277,7 @@ impl Lower<'_> {
             scalable: [false, false].as_slice().into(),
             elem: bt.elem,
         });
-        let el: Vec<Value> = (0..len)
-            .map(|s| {
-                let i = ab::index(self, s);
-                mb::load(self, out, &[i])
-            })
-            .collect();
-        let mut v = vector::FromElements::build(self, &el, vty).result(self.ctx);
+        let mut v = self.acc_vector(out, len, vty);
         // This warpgroup's 64 rows of A (Q).
         let zero = ab::index(self, 0);
         let a_rows = match pa {
@@ -407,14 +400,7 @@ impl Lower<'_> {
         let v_stage = |s: &mut Self, g: Value| {
             let d = ab::index(s, depth);
             let slot = ab::binary::<arith::RemUI>(s, g, d);
-            let (view, stride, size, _) = rings[v_copy];
-            let size = ab::index(s, size);
-            super::mma::Padded {
-                view,
-                stride,
-                base: Some(ab::binary::<arith::MulI>(s, slot, size)),
-                trans: pipe.copies[v_copy].trans,
-            }
+            s.stage_tile(pipe, rings, v_copy, slot)
         };
         // The body's values: lowered twice (the peeled iteration, then the
         // loop's), each time afresh, none of the first lowering's kept.
@@ -438,18 +424,7 @@ impl Lower<'_> {
                 let iv = ab::binary::<arith::MulI>(s, it, step);
                 let iv = ab::binary::<arith::AddI>(s, iv, lb);
                 s.map.values.insert(bargs[0], iv);
-                for (c, (view, stride, size, _)) in pipe.copies.iter().zip(rings) {
-                    let csize = ab::index(s, *size);
-                    let base = ab::binary::<arith::MulI>(s, slot, csize);
-                    let r = s.ctx.result(c.transfer, 0);
-                    let padded = super::mma::Padded {
-                        view: *view,
-                        stride: *stride,
-                        base: Some(base),
-                        trans: c.trans,
-                    };
-                    s.padded_tiles.insert(r, padded);
-                }
+                s.set_stage(pipe, rings, slot);
                 for (a, (arr, w, t)) in bargs[1..].iter().zip(carried) {
                     s.set_frag(*a, *arr, *w, t);
                 }
@@ -464,7 +439,7 @@ impl Lower<'_> {
                     let reads_o = s.ctx.operands(*o).contains(&o_arg) || *o == g2;
                     if let Some(i) = pending.take_if(|_| reads_o) {
                         s.wgmma_wait(0);
-                        s.attention_store(i.v, o_arr, o_w.slots());
+                        s.store_acc(i.v, o_arr, o_w.slots());
                         s.free_stage(bars, depth, prev, None)?;
                     }
                     match tile::TileOp::of(s.ctx, *o) {
@@ -500,8 +475,7 @@ impl Lower<'_> {
                                 Some(k) => k.clone(),
                                 None => p.in_array(s.frag_alloca(pw, &pt)),
                             };
-                            let n = pw.slots_of(&pt);
-                            s.copy_array(p.arr(), k.arr(), n);
+                            s.write_frag(pv.a(s.ctx), pw, &pt, k.arr())?;
                             kept = Some(k);
                             let (aw, at) = acc.layout();
                             let (aw, at) = (aw, at.clone());
@@ -551,7 +525,7 @@ impl Lower<'_> {
         let i = self.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
         self.give_turn(pingpong, true)?;
         self.wgmma_wait(0);
-        self.attention_store(i.v, o_arr, o_w.slots());
+        self.store_acc(i.v, o_arr, o_w.slots());
         self.free_stage(bars, depth, last, None)?;
         for (r, (arr, w, t)) in results.iter().zip(carried) {
             self.set_frag(*r, *arr, *w, t);
@@ -610,25 +584,5 @@ impl Lower<'_> {
             return self.when(is_first, &mut |s| s.turn_barrier(false, false));
         }
         self.turn_barrier(false, false)
-    }
-
-    /// Stores accumulator vector `v` (its wgmmas waited for) in array
-    /// `arr`, element `s` at `s`.
-    fn attention_store(&mut self, v: Value, arr: Value, len: i64) {
-        let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
-        for s in 0..len {
-            let x = self.extract(v, &[s], f32);
-            let at = ab::index(self, s);
-            mb::store(self, x, arr, &[at]);
-        }
-    }
-
-    /// Copies `n` elements of private array `from` to `to`.
-    fn copy_array(&mut self, from: Value, to: Value, n: i64) {
-        for s in 0..n {
-            let at = ab::index(self, s);
-            let x = mb::load(self, from, &[at]);
-            mb::store(self, x, to, &[at]);
-        }
     }
 }

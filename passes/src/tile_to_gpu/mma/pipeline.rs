@@ -25,6 +25,41 @@ impl Lower<'_> {
         }
     }
 
+    /// Copy `i`'s tile in stage `slot` of its ring (`rings`: each copy's
+    /// view, line length, stage size and tile), as the loop body's gemms
+    /// read it.
+    pub(in crate::tile_to_gpu) fn stage_tile(
+        &mut self,
+        pipe: &Pipe,
+        rings: &[(Value, i64, i64, TileType)],
+        i: usize,
+        slot: Value,
+    ) -> Padded {
+        let (view, stride, size, _) = rings[i];
+        let size = ab::index(self, size);
+        Padded {
+            view,
+            stride,
+            base: Some(ab::binary::<arith::MulI>(self, slot, size)),
+            trans: pipe.copies[i].trans,
+        }
+    }
+
+    /// Every staged transfer of `pipe` read from stage `slot` of its ring
+    /// (see [`Lower::stage_tile`]) by the ops lowered next.
+    pub(in crate::tile_to_gpu) fn set_stage(
+        &mut self,
+        pipe: &Pipe,
+        rings: &[(Value, i64, i64, TileType)],
+        slot: Value,
+    ) {
+        for (i, c) in pipe.copies.iter().enumerate() {
+            let padded = self.stage_tile(pipe, rings, i, slot);
+            let r = self.ctx.result(c.transfer, 0);
+            self.padded_tiles.insert(r, padded);
+        }
+    }
+
     /// A `tile.for` whose transfers are pipelined ([`Pipe`]): before the
     /// loop, copies for the first `depth - 1` iterations start, a group
     /// each; iteration `i` waits until its group has landed (at most
@@ -253,20 +288,7 @@ impl Lower<'_> {
             let iv = ab::binary::<arith::MulI>(s, it, st);
             let iv = ab::binary::<arith::AddI>(s, iv, lb);
             s.map.values.insert(bargs[0], iv);
-            for (c, (view, stride, size, _)) in pipe.copies.iter().zip(&rings) {
-                let csize = ab::index(s, *size);
-                let base = ab::binary::<arith::MulI>(s, slot, csize);
-                let r = s.ctx.result(c.transfer, 0);
-                s.padded_tiles.insert(
-                    r,
-                    Padded {
-                        view: *view,
-                        stride: *stride,
-                        base: Some(base),
-                        trans: c.trans,
-                    },
-                );
-            }
+            s.set_stage(pipe, &rings, slot);
             for ((a, (arr, w, t)), _) in bargs[1..].iter().zip(&carried).zip(&inits) {
                 s.set_frag(*a, *arr, *w, t);
             }

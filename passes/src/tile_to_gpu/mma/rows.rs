@@ -65,7 +65,7 @@ impl Warps {
 
     /// Slots a lane holds of a tile of type `t` in this layout: a row
     /// vector's two rows per m16 tile, else the accumulator's.
-    pub(in crate::tile_to_gpu) fn slots_of(&self, t: &TileType) -> i64 {
+    pub(super) fn slots_of(&self, t: &TileType) -> i64 {
         if t.shape.len() == 1 {
             2 * self.mt
         } else {

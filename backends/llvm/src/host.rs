@@ -127,10 +127,13 @@ pub(crate) fn wrapper<'ctx>(
 /// counts at a GPU's block barrier): a warp-specialised kernel's producer
 /// warpgroup ends before its consumers meet.
 struct HostBarrier {
-    /// (threads arrived, generation, broken, threads still running)
-    state: Mutex<(usize, u64, bool, usize)>,
+    state: Mutex<BarrierState>,
     cv: Condvar,
 }
+
+/// A [`HostBarrier`]'s state: threads arrived, generation (completed
+/// phases), broken, threads still running.
+type BarrierState = (usize, u64, bool, usize);
 
 impl HostBarrier {
     fn new(threads: usize) -> Self {
@@ -145,22 +148,34 @@ impl HostBarrier {
         self.state.lock().unwrap_or_else(|e| e.into_inner()).3
     }
 
+    /// Arrives and waits until every thread has arrived.
     fn wait(&self) {
+        let (mut s, generation) = self.count_in();
+        if let Some(generation) = generation {
+            while s.1 == generation && !s.2 {
+                s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
+            }
+        }
+    }
+
+    /// Counts the calling thread's arrival: completes the phase (releasing
+    /// the waiting threads) where it is the last. Gives the lock, and the
+    /// phase still to wait out where other threads are to come (none where
+    /// the barrier is broken or this arrival completed it).
+    fn count_in(&self) -> (std::sync::MutexGuard<'_, BarrierState>, Option<u64>) {
         let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
         if s.2 {
-            return;
+            return (s, None);
         }
         s.0 += 1;
         if s.0 >= s.3 {
             s.0 = 0;
             s.1 += 1;
             self.cv.notify_all();
-            return;
+            return (s, None);
         }
         let generation = s.1;
-        while s.1 == generation && !s.2 {
-            s = self.cv.wait(s).unwrap_or_else(|e| e.into_inner());
-        }
+        (s, Some(generation))
     }
 
     /// The calling thread has finished: the barrier no longer waits for
@@ -178,16 +193,7 @@ impl HostBarrier {
     /// Arrives without waiting: completes the barrier's phase where this
     /// is its last arrival.
     fn arrive(&self) {
-        let mut s = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if s.2 {
-            return;
-        }
-        s.0 += 1;
-        if s.0 >= s.3 {
-            s.0 = 0;
-            s.1 += 1;
-            self.cv.notify_all();
-        }
+        let _ = self.count_in();
     }
 
     fn break_all(&self) {
@@ -248,13 +254,11 @@ extern "C" fn aic_host_warpgroup_barrier() {
     }
 }
 
-/// `aic_host_named_barrier(id, threads)`: waits at the block's named
-/// barrier `id` until `threads` threads have arrived. Threads disagreeing
-/// on a barrier's count is a code-generation bug, which stops the process.
-extern "C" fn aic_host_named_barrier(id: i32, threads: i32) {
-    let Some(named) = NAMED.with(|c| c.borrow().clone()) else {
-        return;
-    };
+/// The calling thread's block's named barrier `id` of `threads` threads
+/// (none outside a block). Threads disagreeing on a barrier's count is a
+/// code-generation bug, which stops the process.
+fn named_barrier(id: i32, threads: i32) -> Option<Arc<HostBarrier>> {
+    let named = NAMED.with(|c| c.borrow().clone())?;
     let n = usize::try_from(threads).unwrap_or(0);
     let b = named.get(id, n);
     if b.threads() != n {
@@ -264,26 +268,23 @@ extern "C" fn aic_host_named_barrier(id: i32, threads: i32) {
         );
         std::process::abort();
     }
-    b.wait();
+    Some(b)
+}
+
+/// `aic_host_named_barrier(id, threads)`: waits at the block's named
+/// barrier `id` until `threads` threads have arrived.
+extern "C" fn aic_host_named_barrier(id: i32, threads: i32) {
+    if let Some(b) = named_barrier(id, threads) {
+        b.wait();
+    }
 }
 
 /// `aic_host_named_arrive(id, threads)`: arrives at the block's named
-/// barrier `id` of `threads` threads without waiting (see
-/// [`aic_host_named_barrier`]).
+/// barrier `id` of `threads` threads without waiting.
 extern "C" fn aic_host_named_arrive(id: i32, threads: i32) {
-    let Some(named) = NAMED.with(|c| c.borrow().clone()) else {
-        return;
-    };
-    let n = usize::try_from(threads).unwrap_or(0);
-    let b = named.get(id, n);
-    if b.threads() != n {
-        eprintln!(
-            "aic-llvm: named barrier {id} reached for {n} threads after {} were given",
-            b.threads()
-        );
-        std::process::abort();
+    if let Some(b) = named_barrier(id, threads) {
+        b.arrive();
     }
-    b.arrive();
 }
 
 /// The compiler-rt helper LLVM calls to round f32 to bfloat16 where the

@@ -7,6 +7,7 @@
 
 #[allow(dead_code)]
 mod common;
+use aic_dialects::{nvgpu, nvvm, scf};
 use aic_tools::compile::Rings;
 use common::rng::{Rng, ty};
 use std::path::Path;
@@ -724,22 +725,22 @@ fn warp_specialized_attention_equals_the_interpreter() {
         let seed = 1300 + i as u64;
         check_on(what, &text, &shapes, elem, seed, &how);
         let ir = gpu_ir(&text, seed, &how);
-        let body = &ir[ir.find("scf.for").expect("a loop")..];
+        let body = &ir[ir.find(scf::FOR.name).expect("a loop")..];
         for want in [
-            "nvgpu.tma.async.load",
-            "nvgpu.mbarrier.try_wait.parity",
-            "nvgpu.mbarrier.arrive",
+            nvgpu::TMA_ASYNC_LOAD.name,
+            nvgpu::MBARRIER_TRY_WAIT_PARITY.name,
+            nvgpu::MBARRIER_ARRIVE.name,
         ] {
             assert_eq!(body.contains(want), ws, "{what}: {want}\n{ir}");
         }
         assert!(
-            body.contains("nvgpu.warpgroup.mma.register_a"),
+            body.contains(nvgpu::WARPGROUP_MMA_REGISTER_A.name),
             "{what}: P from registers\n{ir}"
         );
         let block = format!("block = [{}, 1, 1]", threads + 128);
         assert_eq!(ir.contains(&block), ws, "{what}: {block}\n{ir}");
         assert_eq!(
-            ir.contains("nvgpu.device_async_copy"),
+            ir.contains(nvgpu::DEVICE_ASYNC_COPY.name),
             !ws,
             "{what}: cp.async\n{ir}"
         );
@@ -749,7 +750,7 @@ fn warp_specialized_attention_equals_the_interpreter() {
         }
         // Two consumer warpgroups take turns issuing (ping-pong).
         assert_eq!(
-            ir.contains("nvvm.barrier.arrive"),
+            ir.contains(nvvm::BARRIER_ARRIVE.name),
             ws && threads == 256,
             "{what}: turns\n{ir}"
         );

@@ -25,7 +25,7 @@
 // CHECK: %[[NMLB:.*]] = tile.broadcast %[[NML]], dims = [0] : !tile.tile<8xf32> -> !tile.tile<8x64xf32>
 // CHECK: tile.map %{{.*}}, %[[NMLB]]
 // CHECK: math.fma
-// CHECK: math.exp2
+// CHECK: math.exp2 %{{.*}} fastmath<afn> : f32
 // CHECK: tile.reduce sum
 // CHECK: tile.gemm {{.*}} : !tile.tile<8x64xf32>, !tile.tile<64x3xf32, shared>, !tile.tile<8x3xf32> -> !tile.tile<8x3xf32>
 // CHECK: tile.yield

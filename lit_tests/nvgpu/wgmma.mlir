@@ -8,15 +8,19 @@
 
 // The descriptors: (address & 0x3FFFF) >> 4, then 1 (16 bytes) or 512
 // (8192) at bit 16, 64 (1024) at bit 32 and the 128-byte swizzle (1) at
-// bit 62: 0x4000004000010000 and 0x4000004002000000. The mma: the
-// accumulator's 64 registers, the two descriptors, scale-d true, A and B
-// unscaled, A K-major, B N-major (1) or K-major (0).
+// bit 62: 0x4000004000010000 and 0x4000004002000000, the second's start 64
+// halves on (128 bytes: 8 added, a constant on the buffer's part). The mma: the
+// accumulator's 64 registers, the two descriptors, scale-d (false for the
+// first, whose accumulator is a constant zero it need not read; true for
+// the second), A and B unscaled, A K-major, B N-major (1) or K-major (0).
 // PTX: .extern .shared .align 1024 .b8 aic_shared[];
 // PTX-DAG: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293305360384;
-// PTX-DAG: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849280;
+// PTX-DAG: or.b64 %rd{{[0-9]+}}, %rd{{[0-9]+}}, 4611686293338849288;
 // PTX: wgmma.fence.sync.aligned;
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
-// PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX: setp.ne.b32 p, 0, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{(%r[0-9]+, ){63}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 1;
+// PTX: setp.ne.b32 p, 1, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: wgmma.commit_group.sync.aligned;
 // PTX: wgmma.wait_group.sync.aligned 1;
 // PTX: fence.proxy.async.shared::cta;

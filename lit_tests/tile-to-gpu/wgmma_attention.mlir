@@ -73,7 +73,12 @@
 // PTX-NEXT: fence.proxy.async.shared::cta;
 // PTX-NEXT: bar.sync 0;
 // PTX-NOT: ldmatrix
-// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// S starts from zero each key block: its first k step does not read the
+// accumulator (scale-d 0, no zeros moved into its registers), the next add.
+// PTX: setp.ne.b32 p, 0, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// PTX: setp.ne.b32 p, 1, 0;
+// PTX-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{{(%r[0-9]+, ){31}%r[0-9]+}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // PTX: wgmma.wait_group.sync.aligned 0;
 // PTX: shfl.sync.bfly.b32
 // PTX: ex2.approx

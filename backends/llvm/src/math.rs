@@ -9,7 +9,7 @@
 //! | op | NVPTX | AMDGPU | max error on H100 (f32; † `bench/gpu/bench.py math`, 2^20 inputs, else an earlier check on 64k) |
 //! |---|---|---|---|
 //! | exp | `ex2.approx` of `x·log2 e`, the product's rounding error corrected | `llvm.exp` | 2.9 ulp † |
-//! | exp2 | `ex2.approx` (`llvm.exp2`) | `llvm.exp2` | 2.0 ulp |
+//! | exp2 | `ex2.approx` (`llvm.exp2`); `ex2.approx.ftz` where approximate (below) | `llvm.exp2` | 2.0 ulp |
 //! | log, log2, log10 | musl's `logf` (reduction to [√½, √2], minimax polynomial) | `llvm.log`, ... | 0.75 †, 1.5, 1.8 ulp |
 //! | log1p, expm1 | Goldberg's and Kahan's tricks over `log` and `exp` | same | 1.9, 3.3 ulp |
 //! | tanh | Eigen's rational approximation on [-7.9, 7.9] | same | 4.57 ulp † |
@@ -21,7 +21,8 @@
 //! (The AMDGPU column was compiled and checked with LLVM's tools, not run.)
 //! f16 and bf16 are computed in f32 and rounded back; on NVPTX their
 //! divisions, and those of ops marked `fastmath<afn>`, are `div.approx.f32`
-//! (see `Lower::fdiv`; tanh and erf within about 2 more ulp). Kernel
+//! (see `Lower::fdiv`; tanh and erf within about 2 more ulp), and their exp2
+//! (exp's too) flushes results below 2^-126 to zero. Kernel
 //! generators mark `afn` the f32 functions of ops the program declares on
 //! f16 or bf16 (`graph::scalar::lower`), as exact GeLU's erf in a GEMM
 //! epilogue whose accumulator stays f32. f64 has only the
@@ -138,7 +139,7 @@ impl<'ctx> F<'_, '_, 'ctx> {
     /// beyond |t| = 256, where exp2 has over- or underflowed anyway and `err`
     /// may be large or NaN (t infinite), so that inf and 0 stay exact.
     fn exp2_corrected(&self, t: FloatValue<'ctx>, err: FloatValue<'ctx>) -> R<'ctx> {
-        let e = self.call("llvm.exp2.f32", t)?;
+        let e = self.exp2(t)?;
         let c = self.mul(err, self.c(std::f64::consts::LN_2))?;
         let finite = self.cmp(FloatPredicate::OLT, self.abs(t)?, self.c(256.0))?;
         let c = self.sel(finite, c, self.c(0.0))?;
@@ -255,6 +256,19 @@ impl<'ctx> F<'_, '_, 'ctx> {
         // Where a special case replaced hi (0, inf, NaN), lo means nothing.
         let same = self.cmp(FloatPredicate::OEQ, special, hi)?;
         Ok((special, self.sel(same, lo, self.c(0.0))?))
+    }
+
+    /// 2^t: `llvm.exp2` (NVPTX's `ex2.approx.f32`, whose subnormal results
+    /// cost a compare and two predicated multiplies around the MUFU
+    /// instruction), or where approximation is allowed on NVPTX
+    /// `ex2.approx.ftz.f32`, results below 2^-126 flushed to zero: invisible
+    /// once rounded to f16 or bf16 (below their subnormals), and what
+    /// `fastmath<afn>` asks for in f32.
+    fn exp2(&self, t: FloatValue<'ctx>) -> R<'ctx> {
+        match self.l.target {
+            Target::Nvptx { .. } if self.approx => self.call("llvm.nvvm.ex2.approx.ftz.f32", t),
+            _ => self.call("llvm.exp2.f32", t),
+        }
     }
 
     fn exp(&self, x: FloatValue<'ctx>) -> R<'ctx> {
@@ -567,7 +581,7 @@ pub(crate) const ROWS: &[(&str, Emit)] = &[
     row(&d::COPYSIGN, Math::Copysign),
     row(&d::CLAMPF, Math::Clampf),
     libm(&d::EXP, "exp", Some(|f, x| f.exp(x[0]))),
-    libm(&d::EXP2, "exp2", Some(|f, x| f.call("llvm.exp2.f32", x[0]))),
+    libm(&d::EXP2, "exp2", Some(|f, x| f.exp2(x[0]))),
     libm(&d::EXPM1, "expm1", Some(|f, x| f.expm1(x[0]))),
     libm(&d::LOG, "log", Some(|f, x| f.log(x[0]))),
     libm(&d::LOG2, "log2", Some(|f, x| f.log2(x[0]))),

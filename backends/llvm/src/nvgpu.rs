@@ -592,7 +592,10 @@ fn element_ptr<'ctx>(
         _ => return Err(l.err(op, "not a buffer")),
     };
     let [i] = idx else {
-        return Err(l.err(op, "nvgpu copies address rank-1 memrefs, with one index"));
+        return match idx {
+            [] => Ok(base),
+            _ => Err(l.err(op, "nvgpu copies address rank-1 memrefs, with one index")),
+        };
     };
     let i = match l.val_of(op, *i)? {
         BasicValueEnum::IntValue(i) => i,
@@ -757,25 +760,66 @@ fn named_barrier(l: &mut Lower<'_, '_>, op: Op, arrive: bool) -> Result<(), Stri
 /// host, its offset from the block's shared memory) and strides, each
 /// `(x & 0x3FFFF) >> 4`, at bits 0, 16 and 32, and the swizzle mode (1:
 /// 128 bytes) at bit 62.
+///
+/// The low word is built as the buffer's part (its address and the leading
+/// offset: the same for every descriptor of the buffer, computed once where
+/// LLVM hoists it) plus the index's bytes >> 4, in 32 bits; the high word is
+/// a constant. A loop's descriptors then cost a shift and an add each
+/// instead of four 64-bit operations (the whole address masked, shifted and
+/// or-ed). Exact: wgmma's matrices start at multiples of 16 bytes in shared
+/// memory of at most 2^18 bytes, so the sum never carries past bit 13.
 fn descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let ops = l.ir.operands(op).to_vec();
-    let p = element_ptr(l, op, ops[0], &ops[1..])?;
-    let i64t = l.cx.i64_type();
-    let mut addr = l.b.build_ptr_to_int(p, i64t, "").llvm()?;
+    let base = element_ptr(l, op, ops[0], &[])?;
+    let [i] = ops[1..] else {
+        return Err(l.err(op, "a descriptor addresses a rank-1 memref, with one index"));
+    };
+    let i = match l.val_of(op, i)? {
+        BasicValueEnum::IntValue(i) => i,
+        _ => return Err(l.err(op, "the index must be an integer")),
+    };
+    let (i32t, i64t) = (l.i32(), l.cx.i64_type());
+    let mut addr = l.b.build_ptr_to_int(base, i64t, "").llvm()?;
     if matches!(l.target, Target::Host) {
-        let base = l.shared_base()?;
-        let base = l.b.build_ptr_to_int(base, i64t, "").llvm()?;
-        addr = l.b.build_int_sub(addr, base, "").llvm()?;
+        let shared = l.shared_base()?;
+        let shared = l.b.build_ptr_to_int(shared, i64t, "").llvm()?;
+        addr = l.b.build_int_sub(addr, shared, "").llvm()?;
     }
-    let c = |v: u64| i64t.const_int(v, false);
     let enc = |v: i64| ((v as u64) & 0x3FFFF) >> 4;
-    let start = l.b.build_and(addr, c(0x3FFFF), "").llvm()?;
-    let start = l.b.build_right_shift(start, c(4), false, "").llvm()?;
     let nv = aic_dialects::nvgpu::int;
-    let fixed = (enc(nv(l.ir, op, "leadingByteOffset")) << 16)
-        | (enc(nv(l.ir, op, "strideByteOffset")) << 32)
-        | (1 << 62);
-    Ok(l.b.build_or(start, c(fixed), "").llvm()?.into())
+    let (lbo, sbo) = (
+        enc(nv(l.ir, op, "leadingByteOffset")),
+        enc(nv(l.ir, op, "strideByteOffset")),
+    );
+    // The buffer's part of the low word.
+    let start =
+        l.b.build_and(addr, i64t.const_int(0x3FFFF, false), "")
+            .llvm()?;
+    let start =
+        l.b.build_right_shift(start, i64t.const_int(4, false), false, "")
+            .llvm()?;
+    let start = l.b.build_int_truncate(start, i32t, "").llvm()?;
+    let lo_base =
+        l.b.build_or(start, i32t.const_int(lbo << 16, false), "")
+            .llvm()?;
+    // The index's bytes >> 4.
+    let elem = l.ir.type_kind(l.ir.value_type(ops[0])).element_type();
+    let elem = elem.ok_or_else(|| l.err(op, "not a memref"))?;
+    let width = aic_dialects::gpu::elem_bytes(l.ir, elem) as u64;
+    let i = l.b.build_int_cast(i, i32t, "").llvm()?;
+    let bytes =
+        l.b.build_int_mul(i, i32t.const_int(width, false), "")
+            .llvm()?;
+    let off =
+        l.b.build_right_shift(bytes, i32t.const_int(4, false), false, "")
+            .llvm()?;
+    let lo = l.b.build_int_nuw_add(lo_base, off, "").llvm()?;
+    let lo = l.b.build_int_z_extend(lo, i64t, "").llvm()?;
+    let hi = (sbo << 32) | (1 << 62);
+    Ok(l.b
+        .build_or(lo, i64t.const_int(hi, false), "")
+        .llvm()?
+        .into())
 }
 
 /// `warpgroup.mma` as inline PTX: the accumulator's N/2 registers as
@@ -837,8 +881,12 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
         (format!("${k}"), vec!["l"], imm)
     };
     let b_at = k + a_args.len() as u32;
+    // A zero accumulator (a gemm's first k step) is not read: scale-d 0
+    // makes D = A·B, and its registers need no zeros moved into them.
+    let fresh = c.is_null();
+    let scale_d = u8::from(!fresh);
     let asm = format!(
-        "{{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k{kk}.f32.{type_a}.{type_b} {{{}}}, {a_text}, ${b_at}, p, 1, 1{imm};\n}}",
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, {scale_d}, 0;\nwgmma.mma_async.sync.aligned.m64n{n}k{kk}.f32.{type_a}.{type_b} {{{}}}, {a_text}, ${b_at}, p, 1, 1{imm};\n}}",
         regs.join(", "),
     );
     let mut cons: Vec<String> = (0..k).map(|_| "=f".to_string()).collect();
@@ -861,7 +909,12 @@ fn wgmma<'ctx>(l: &Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, Stri
     args.push(db.into());
     for i in 0..k {
         let at = l.i32().const_int(u64::from(i), false);
-        args.push(l.b.build_extract_element(c, at, "").llvm()?.into());
+        let x = if fresh {
+            f32.get_poison().into()
+        } else {
+            l.b.build_extract_element(c, at, "").llvm()?
+        };
+        args.push(x.into());
     }
     let r =
         l.b.build_indirect_call(fty, f, &args, "")

@@ -16,6 +16,7 @@ use aic::dialect::{
     AttrConstraint, AttrSyntax, BitEnum, CustomAsm, Dialect, OpSpec, Traits, ac, tc,
 };
 use aic::ir::{Context, Op, OpState, Uniquer};
+use aic::op_def::OpHandle;
 use aic::op_printer::OpPrinter;
 use aic::syntax::parser::OpParser;
 use aic::types::{Type, TypeKind};
@@ -159,6 +160,21 @@ pub fn attr_type(u: &Uniquer, a: Attr) -> Option<Type> {
         | AttrKind::DenseElements { ty, .. }
         | AttrKind::DenseResource { ty, .. } => Some(*ty),
         AttrKind::String { ty, .. } => Some(ty.unwrap_or_else(|| u.ty(TypeKind::None))),
+        _ => None,
+    }
+}
+
+/// The number an `arith.constant` scalar `v` holds (a float, an integer or
+/// a bool), if one makes it.
+pub fn constant_number(ctx: &Context, v: aic::ir::Value) -> Option<f64> {
+    let a = Constant::defining(ctx, v)?.value(ctx)?;
+    match ctx.attr_kind(a) {
+        AttrKind::Float { bits, ty } => match ctx.type_kind(*ty) {
+            TypeKind::Float(k) => Some(k.to_f64(*bits)),
+            _ => None,
+        },
+        AttrKind::Integer { value, .. } => Some(*value as f64),
+        AttrKind::Bool(b) => Some(f64::from(u8::from(*b))),
         _ => None,
     }
 }

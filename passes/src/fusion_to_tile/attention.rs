@@ -526,7 +526,7 @@ impl<'a> Online<'a> {
         // exp(x - m) = exp2(x·log2 e - m·log2 e): the probabilities, and the
         // rescaling of what came before.
         let log2e = self.log2e;
-        let mut exp_diff = |b: &mut Builder<'_>, a: &[Value]| exp2_fma(b, a[0], log2e, a[1]);
+        let mut exp_diff = |b: &mut Builder<'_>, a: &[Value]| exp2_fma(b, a[0], log2e, a[1], true);
         let p = map(l, &[s, mb], s_t, calc, &mut exp_diff);
         let alpha = map(l, &[m_i, neg_ml], row_t, calc, &mut exp_diff);
         let ps = reduce_rows(l, p, tile::ReduceKind::Sum, row_t);

@@ -734,9 +734,16 @@ pub(super) fn compute_elem(ctx: &Context, elem: Type) -> Type {
 }
 
 /// `exp2(fma(x, c, y))`: `exp(x - m)` as `exp2(x·log2 e - m·log2 e)`, with
-/// `c = log2 e` and `y = -m·log2 e` (FlashAttention-2's form).
-pub(super) fn exp2_fma(b: &mut Builder<'_>, x: Value, c: Value, y: Value) -> Value {
+/// `c = log2 e` and `y = -m·log2 e` (FlashAttention-2's form). `approx`
+/// marks the exp2 `fastmath<afn>`, which lets NVPTX flush results below
+/// f32's normal range (2^-126) to zero: one `ex2.approx.ftz` instead of
+/// four instructions. Online softmax may: each result is a weight in sums
+/// that also hold the row maximum's weight `exp2(0) = 1` (the denominator,
+/// and P·V's rows before they are divided by it), where 2^-126 is far below
+/// f32's rounding.
+pub(super) fn exp2_fma(b: &mut Builder<'_>, x: Value, c: Value, y: Value, approx: bool) -> Value {
     let ty = b.ctx.value_type(x);
     let f = math::Fma::build(b, x, c, y, None, ty).result(b.ctx);
-    ab::unary::<math::Exp2>(b, f)
+    let afn = approx.then(|| arith::FASTMATH.attr(b.ctx.uniquer(), arith::FASTMATH_AFN));
+    math::Exp2::build(b, f, afn, ty).result(b.ctx)
 }

@@ -160,7 +160,7 @@ impl RowOp {
                 let mb = spread(e, neg_ml);
                 let ex = map(e, &[v, mb], row_t, elem, &mut |s, a| {
                     let c = ab::number(s, std::f64::consts::LOG2_E, elem);
-                    exp2_fma(s, a[0], c, a[1])
+                    exp2_fma(s, a[0], c, a[1], false)
                 });
                 let sm = reduce(e, ex, tile::ReduceKind::Sum);
                 let inv = map(e, &[sm], one_t, elem, &mut |s, a| {

@@ -962,6 +962,12 @@ impl Lower<'_> {
         (!self.tiles.contains_key(&src)).then(|| self.map.value(src))
     }
 
+    /// The zero `v` broadcasts, if it is a constant ±0.
+    pub(super) fn zero_source(&self, v: Value) -> Option<Value> {
+        let x = self.scalar_source(v)?;
+        (arith::constant_number(self.ctx, x) == Some(0.0)).then_some(x)
+    }
+
     /// Gives `v`, an accumulator in the fragment layout, a blocked copy in
     /// `tiles`: the lanes write their fragments to shared memory and read
     /// back the elements they own in the blocked layout.

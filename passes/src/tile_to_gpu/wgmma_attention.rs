@@ -56,7 +56,7 @@ use aic::op_def::OpHandle;
 use aic::types::TypeKind;
 use aic_dialects::arith::{self, build as ab};
 use aic_dialects::tile::{self, Space};
-use aic_dialects::{nvgpu, nvvm};
+use aic_dialects::{nvgpu, nvvm, vector};
 
 /// The two gemms of attention loop body `body` pipelined as `pipe`, and
 /// Q's transfer, if wgmma can run them in blocks of `threads` (see the
@@ -243,6 +243,7 @@ impl Lower<'_> {
         let t = self.tile_of(op, r)?;
         let at = self.tile_of(op, ga)?;
         let (m, kk, n) = (at.shape[0], at.shape[1], t.shape[1]);
+        let fresh = late.is_none();
         let (out, a_regs, pb) = match late {
             Some(l) => (l.acc, Some(l.a), l.b),
             None => {
@@ -277,7 +278,14 @@ impl Lower<'_> {
             scalable: [false, false].as_slice().into(),
             elem: bt.elem,
         });
-        let mut v = self.acc_vector(out, len, vty);
+        // S starts from zero each key block: a constant accumulator, which
+        // the first wgmma does not read (scale-d 0).
+        let mut v = match fresh.then(|| self.zero_source(gacc)).flatten() {
+            Some(x) => {
+                vector::FromElements::build(self, &vec![x; len as usize], vty).result(self.ctx)
+            }
+            None => self.acc_vector(out, len, vty),
+        };
         // This warpgroup's 64 rows of A (Q).
         let zero = ab::index(self, 0);
         let a_rows = match pa {

@@ -664,17 +664,7 @@ impl Lower<'_> {
 
     /// The constant value `v` holds, if an `arith.constant` makes it.
     fn constant(&self, v: Value) -> Option<f64> {
-        let c = arith::Constant::defining(self.ctx, v)?;
-        let a = c.value(self.ctx)?;
-        match self.ctx.attr_kind(a) {
-            AttrKind::Float { bits, ty } => match self.ctx.type_kind(*ty) {
-                TypeKind::Float(k) => Some(k.to_f64(*bits)),
-                _ => None,
-            },
-            AttrKind::Integer { value, .. } => Some(*value as f64),
-            AttrKind::Bool(b) => Some(f64::from(u8::from(*b))),
-            _ => None,
-        }
+        arith::constant_number(self.ctx, v)
     }
 
     fn memset(&mut self, ty: Type, value: f64) -> Value {

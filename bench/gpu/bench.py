@@ -278,7 +278,7 @@ def cases():
         return truth
 
     for d in (64, 128):
-        # the case's scale: an f16 input s = 1/√d rounded to f16 (exactly 1/8 at d 64)
+        # the cases' scale: 1/√d rounded to f16 (exactly 1/8 at d 64)
         s = torch.tensor(1 / math.sqrt(d), dtype=h, device=dev)
         sf = float(s)
 
@@ -287,17 +287,23 @@ def cases():
 
         def tensor_scale(q, k, v, s):
             return torch.softmax((q @ k.transpose(-1, -2)) * s, -1) @ v
-        refs = [("SDPA default", lambda q, k, v, s, sf=sf: F.scaled_dot_product_attention(q, k, v, scale=sf), True),
+        refs = [("SDPA default", lambda q, k, v, *_, sf=sf: F.scaled_dot_product_attention(q, k, v, scale=sf), True),
                 ("SDPA cuDNN", forced(SDPBackend.CUDNN_ATTENTION, scale=sf), True),
                 ("SDPA FlashAttention-2", forced(SDPBackend.FLASH_ATTENTION, scale=sf), True),
                 ("SDPA efficient", forced(SDPBackend.EFFICIENT_ATTENTION, scale=sf), True),
                 ("torch.compile of softmax(q@kT/sqrt(d))@v (Inductor -> SDPA)", compiled(plain), True),
                 ("eager math", plain, True)]
-        if d == 64:
-            refs.append(("extra: torch.compile, tensor scale (not rewritten to SDPA)", compiled(tensor_scale), True))
-        out.append(Case("attention" if d == 64 else f"attention_d{d}", f"attention_b4h16s4096d{d}_f16",
-                        lambda d=d, s=s: tuple(torch.randn(4, 16, 4096, d, dtype=h, device=dev) for _ in range(3)) + (s,),
+        # The scale a constant (as JAX exports it, as SDPA takes it), and the
+        # same attention with the scale an f16 input (`*_scale_input`).
+        name = "attention" if d == 64 else f"attention_d{d}"
+        out.append(Case(name, f"attention_b4h16s4096d{d}_f16",
+                        lambda d=d: tuple(torch.randn(4, 16, 4096, d, dtype=h, device=dev) for _ in range(3)),
                         attn_truth(sf, False), refs, flops=4 * 4 * 16 * 4096 * 4096 * d))
+        out.append(Case(f"{name}_scale_input", f"attention_b4h16s4096d{d}_f16_scale_input",
+                        lambda d=d, s=s: tuple(torch.randn(4, 16, 4096, d, dtype=h, device=dev) for _ in range(3)) + (s,),
+                        attn_truth(sf, False), refs[:2] + [
+                            ("extra: torch.compile, tensor scale (not rewritten to SDPA)", compiled(tensor_scale), True)],
+                        flops=4 * 4 * 16 * 4096 * 4096 * d))
     for d in (64, 128):
         # the case divides by √d rounded to f16 (8 and 11.3125)
         sf = 1 / float(torch.tensor(math.sqrt(d), dtype=h))

@@ -372,8 +372,9 @@ impl Signature {
     /// Hopper's warpgroup MMA where `wgmma`.
     pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
         let (m, n, k) = (self.m, self.n, self.k);
-        if let Template::Attention { dv, .. } = self.template {
-            return attention_heuristic(target, wgmma, self.batch, (m, n, k, dv), self.half());
+        if let Template::Attention { dv, causal } = self.template {
+            let shape = (m, n, k, dv);
+            return attention_heuristic(target, wgmma, self.batch, shape, self.half(), causal);
         }
         if let Some(t) = self.tiny_m(target) {
             return t;
@@ -648,6 +649,7 @@ fn attention_heuristic(
     batch: i64,
     (sq, sk, d, dv): (i64, i64, i64, i64),
     half: bool,
+    causal: bool,
 ) -> Tuning {
     let base = Tuning::heuristic(target, sq, sk, d);
     let t = if target == "trn1" {
@@ -681,6 +683,21 @@ fn attention_heuristic(
         x if x <= 128 => 128,
         _ => 64,
     };
+    // Long sequences (4096 keys or more, whole key blocks) at head dims up
+    // to 128 take the warp-specialised loop in 3 stages, which aic-tune
+    // picks there (b4 h16 s4096 on the H100: d64 0.7225 -> 0.6784 ms, d128
+    // 1.1731 -> 0.9613; bench/gpu/RESULTS.md). Shorter ones are unmeasured
+    // and keep cp.async, as causal ones do (their two key loops are not
+    // warp-specialised).
+    if target == "h100" && !causal && sk >= 4096 && sk % bn == 0 && d.max(dv) <= 128 {
+        return Tuning {
+            bn,
+            threads: 256,
+            stages: 3,
+            copy: Some(CopyKind::TmaWs),
+            ..t
+        };
+    }
     Tuning {
         bn,
         threads: 256,
@@ -1192,6 +1209,30 @@ mod tests {
         assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
         assert_eq!(gpt2.heuristic("h100", true), t(128, 64, 2, 256));
         assert_eq!(llama.heuristic("h100", true), t(128, 128, 2, 256));
+        // Long sequences: warp-specialised in 3 stages (head dims up to
+        // 128, whole key blocks, not causal).
+        let ws = |bm, bn| Tuning {
+            copy: Some(CopyKind::TmaWs),
+            ..t(bm, bn, 3, 256)
+        };
+        for (sig, want) in [
+            ("attention/64x4096x4096x64x64/f16", Some(ws(128, 128))),
+            ("attention/64x4096x4096x128x128/f16", Some(ws(128, 128))),
+            ("attention/64x8192x8192x128x128/f16", Some(ws(128, 128))),
+            ("attention/64x4096x4096x128x128/f16/causal", None),
+            ("attention/64x4096x4000x128x128/f16", None),
+            ("attention/64x2048x2048x128x128/f16", None),
+            ("attention/16x4096x4096x256x256/f16", None),
+        ] {
+            let s: Signature = sig.parse().unwrap();
+            let h = s.heuristic("h100", true);
+            match want {
+                Some(w) => assert_eq!(h, w, "{sig}"),
+                None => assert_eq!(h.copy, None, "{sig}: {h:?}"),
+            }
+            assert_eq!(s.heuristic("h100", false).copy, None, "{sig}");
+            assert_eq!(s.heuristic("mi300", true).copy, None, "{sig}");
+        }
         // mma.sync: 128 queries, 128 keys a step at head dim 64.
         assert_eq!(bert.heuristic("h100", false), t(128, 128, 2, 0));
         assert_eq!(llama.heuristic("h100", false).bn, 64);

@@ -580,6 +580,18 @@ fn host_mma_sync_s8<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueE
     Ok(d.as_basic_value_enum())
 }
 
+/// The address of `buf`, an operand of `op`.
+fn buffer_ptr<'ctx>(
+    l: &Lower<'_, 'ctx>,
+    op: Op,
+    buf: aic::ir::Value,
+) -> Result<inkwell::values::PointerValue<'ctx>, String> {
+    match l.val_of(op, buf)? {
+        BasicValueEnum::PointerValue(p) => Ok(p),
+        _ => Err(l.err(op, "not a buffer")),
+    }
+}
+
 /// The address of element `idx` (one index) of `buf`, an operand of `op`.
 fn element_ptr<'ctx>(
     l: &Lower<'_, 'ctx>,
@@ -587,15 +599,9 @@ fn element_ptr<'ctx>(
     buf: aic::ir::Value,
     idx: &[aic::ir::Value],
 ) -> Result<inkwell::values::PointerValue<'ctx>, String> {
-    let base = match l.val_of(op, buf)? {
-        BasicValueEnum::PointerValue(p) => p,
-        _ => return Err(l.err(op, "not a buffer")),
-    };
+    let base = buffer_ptr(l, op, buf)?;
     let [i] = idx else {
-        return match idx {
-            [] => Ok(base),
-            _ => Err(l.err(op, "nvgpu copies address rank-1 memrefs, with one index")),
-        };
+        return Err(l.err(op, "nvgpu copies address rank-1 memrefs, with one index"));
     };
     let i = match l.val_of(op, *i)? {
         BasicValueEnum::IntValue(i) => i,
@@ -770,16 +776,15 @@ fn named_barrier(l: &mut Lower<'_, '_>, op: Op, arrive: bool) -> Result<(), Stri
 /// memory of at most 2^18 bytes, so the sum never carries past bit 13.
 fn descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'ctx>, String> {
     let ops = l.ir.operands(op).to_vec();
-    let base = element_ptr(l, op, ops[0], &[])?;
-    let [i] = ops[1..] else {
-        return Err(l.err(op, "a descriptor addresses a rank-1 memref, with one index"));
-    };
-    let i = match l.val_of(op, i)? {
-        BasicValueEnum::IntValue(i) => i,
-        _ => return Err(l.err(op, "the index must be an integer")),
-    };
+    let base = buffer_ptr(l, op, ops[0])?;
+    let at = element_ptr(l, op, ops[0], &ops[1..])?;
     let (i32t, i64t) = (l.i32(), l.cx.i64_type());
+    let c64 = |v: u64| i64t.const_int(v, false);
+    let c32 = |v: u64| i32t.const_int(v, false);
     let mut addr = l.b.build_ptr_to_int(base, i64t, "").llvm()?;
+    // The index's bytes (LLVM folds the difference to index · width).
+    let at = l.b.build_ptr_to_int(at, i64t, "").llvm()?;
+    let bytes = l.b.build_int_sub(at, addr, "").llvm()?;
     if matches!(l.target, Target::Host) {
         let shared = l.shared_base()?;
         let shared = l.b.build_ptr_to_int(shared, i64t, "").llvm()?;
@@ -792,34 +797,17 @@ fn descriptor<'ctx>(l: &mut Lower<'_, 'ctx>, op: Op) -> Result<BasicValueEnum<'c
         enc(nv(l.ir, op, "strideByteOffset")),
     );
     // The buffer's part of the low word.
-    let start =
-        l.b.build_and(addr, i64t.const_int(0x3FFFF, false), "")
-            .llvm()?;
-    let start =
-        l.b.build_right_shift(start, i64t.const_int(4, false), false, "")
-            .llvm()?;
+    let start = l.b.build_and(addr, c64(0x3FFFF), "").llvm()?;
+    let start = l.b.build_right_shift(start, c64(4), false, "").llvm()?;
     let start = l.b.build_int_truncate(start, i32t, "").llvm()?;
-    let lo_base =
-        l.b.build_or(start, i32t.const_int(lbo << 16, false), "")
-            .llvm()?;
-    // The index's bytes >> 4.
-    let elem = l.ir.type_kind(l.ir.value_type(ops[0])).element_type();
-    let elem = elem.ok_or_else(|| l.err(op, "not a memref"))?;
-    let width = aic_dialects::gpu::elem_bytes(l.ir, elem) as u64;
-    let i = l.b.build_int_cast(i, i32t, "").llvm()?;
-    let bytes =
-        l.b.build_int_mul(i, i32t.const_int(width, false), "")
-            .llvm()?;
-    let off =
-        l.b.build_right_shift(bytes, i32t.const_int(4, false), false, "")
-            .llvm()?;
+    let lo_base = l.b.build_or(start, c32(lbo << 16), "").llvm()?;
+    // Plus the index's bytes >> 4.
+    let bytes = l.b.build_int_truncate(bytes, i32t, "").llvm()?;
+    let off = l.b.build_right_shift(bytes, c32(4), false, "").llvm()?;
     let lo = l.b.build_int_nuw_add(lo_base, off, "").llvm()?;
     let lo = l.b.build_int_z_extend(lo, i64t, "").llvm()?;
     let hi = (sbo << 32) | (1 << 62);
-    Ok(l.b
-        .build_or(lo, i64t.const_int(hi, false), "")
-        .llvm()?
-        .into())
+    Ok(l.b.build_or(lo, c64(hi), "").llvm()?.into())
 }
 
 /// `warpgroup.mma` as inline PTX: the accumulator's N/2 registers as

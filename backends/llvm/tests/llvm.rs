@@ -285,20 +285,42 @@ fn double_on_the_host_matches_the_interpreter() {
     );
 }
 
+/// Runs kernel `entry` of `src` (one input and one output of `n` f32)
+/// on `rounds` inputs, element `i` of round `r` being `x(i, r)`, and
+/// checks each output against `want` of its input.
+fn check_rounds(
+    src: &str,
+    entry: &str,
+    n: usize,
+    rounds: usize,
+    x: impl Fn(usize, usize) -> f32,
+    want: impl Fn(&[f32]) -> Vec<f32>,
+) {
+    let (ctx, m) = parse(src);
+    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
+    for round in 0..rounds {
+        let input: Vec<f32> = (0..n).map(|i| x(i, round)).collect();
+        let mut xb = f32_bytes(&input);
+        let mut y = vec![0u8; 4 * n];
+        hm.run(entry, &mut [&mut xb, &mut y]).expect("runs");
+        assert_eq!(bytes_f32(&y), want(&input), "round {round}");
+    }
+}
+
 #[test]
 fn threads_of_a_block_meet_at_barriers_on_the_host() {
-    let (ctx, m) = parse(ROTATE);
-    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
-    for round in 0..20 {
-        let input: Vec<f32> = (0..12).map(|i| (i * 10 + round) as f32).collect();
-        let mut x = f32_bytes(&input);
-        let mut y = vec![0u8; 48];
-        hm.run("rotate", &mut [&mut x, &mut y]).expect("runs");
-        let want: Vec<f32> = (0..12)
-            .map(|i| input[i / 4 * 4 + (i % 4 + 1) % 4])
-            .collect();
-        assert_eq!(bytes_f32(&y), want, "round {round}");
-    }
+    check_rounds(
+        ROTATE,
+        "rotate",
+        12,
+        20,
+        |i, r| (i * 10 + r) as f32,
+        |input| {
+            (0..12)
+                .map(|i| input[i / 4 * 4 + (i % 4 + 1) % 4])
+                .collect()
+        },
+    );
 }
 
 /// lit_tests/nvvm/warp_specialization.mlir's kernel: its first warpgroup
@@ -308,16 +330,14 @@ const WARP_SPECIALIZED: &str = include_str!("../../../lit_tests/nvvm/warp_specia
 
 #[test]
 fn named_barriers_and_ended_threads_on_the_host() {
-    let (ctx, m) = parse(WARP_SPECIALIZED);
-    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
-    for round in 0..10 {
-        let input: Vec<f32> = (0..128).map(|i| (i * 3 + round) as f32).collect();
-        let mut x = f32_bytes(&input);
-        let mut y = vec![0u8; 512];
-        hm.run("ws", &mut [&mut x, &mut y]).expect("runs");
-        let want: Vec<f32> = input.iter().rev().copied().collect();
-        assert_eq!(bytes_f32(&y), want, "round {round}");
-    }
+    check_rounds(
+        WARP_SPECIALIZED,
+        "ws",
+        128,
+        10,
+        |i, r| (i * 3 + r) as f32,
+        |input| input.iter().rev().copied().collect(),
+    );
 }
 
 /// Two warpgroups taking turns through named barriers, one arriving
@@ -325,16 +345,14 @@ fn named_barriers_and_ended_threads_on_the_host() {
 /// reads what the first wrote before its arrival.
 #[test]
 fn named_barrier_arrivals_order_warpgroups_on_the_host() {
-    let (ctx, m) = parse(WARP_SPECIALIZED);
-    let hm = HostModule::new(&ctx, m).expect("compiles for the host");
-    for round in 0..10 {
-        let input: Vec<f32> = (0..128).map(|i| (i * 5 + round) as f32).collect();
-        let mut x = f32_bytes(&input);
-        let mut y = vec![0u8; 512];
-        hm.run("turns", &mut [&mut x, &mut y]).expect("runs");
-        let want: Vec<f32> = input.iter().map(|v| v + 7.0).collect();
-        assert_eq!(bytes_f32(&y), want, "round {round}");
-    }
+    check_rounds(
+        WARP_SPECIALIZED,
+        "turns",
+        128,
+        10,
+        |i, r| (i * 5 + r) as f32,
+        |input| input.iter().map(|v| v + 7.0).collect(),
+    );
 }
 
 #[test]

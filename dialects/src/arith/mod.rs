@@ -164,6 +164,16 @@ pub fn attr_type(u: &Uniquer, a: Attr) -> Option<Type> {
     }
 }
 
+/// The integer an `arith.constant` scalar `v` holds (an index or an
+/// integer that fits i64), if one makes it.
+pub fn constant_int(ctx: &Context, v: aic::ir::Value) -> Option<i64> {
+    let a = Constant::defining(ctx, v)?.value(ctx)?;
+    match ctx.attr_kind(a) {
+        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
 /// The number an `arith.constant` scalar `v` holds (a float, an integer or
 /// a bool), if one makes it.
 pub fn constant_number(ctx: &Context, v: aic::ir::Value) -> Option<f64> {

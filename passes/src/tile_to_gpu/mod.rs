@@ -1253,11 +1253,7 @@ impl Lower<'_> {
 
     /// The value of `v` when it is an index constant.
     fn const_index(&self, v: Value) -> Option<i64> {
-        let a = arith::Constant::defining(self.ctx, v)?.value(self.ctx)?;
-        match self.ctx.attr_kind(a) {
-            AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-            _ => None,
-        }
+        arith::constant_int(self.ctx, v)
     }
 
     /// A view in which every thread can read every element of tile `v`,

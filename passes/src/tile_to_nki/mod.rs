@@ -1375,21 +1375,13 @@ fn single_rows(ctx: &Context, ops: &[Op]) -> Option<i64> {
 /// Whether index `v` is a multiple of `n`: a constant one, or a product
 /// with a constant multiple of `n`.
 fn block_start(ctx: &Context, v: Value, n: i64) -> bool {
-    let konst = |v: Value| {
-        arith::Constant::defining(ctx, v)
-            .and_then(|c| c.value(ctx))
-            .and_then(|a| match ctx.attr_kind(a) {
-                AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-                _ => None,
-            })
-    };
-    if let Some(c) = konst(v) {
+    if let Some(c) = arith::constant_int(ctx, v) {
         return c % n == 0;
     }
     arith::MulI::defining(ctx, v).is_some_and(|m| {
         [m.lhs(ctx), m.rhs(ctx)]
             .iter()
-            .any(|x| konst(*x).is_some_and(|c| c % n == 0))
+            .any(|x| arith::constant_int(ctx, *x).is_some_and(|c| c % n == 0))
     })
 }
 

@@ -417,13 +417,7 @@ pub(in crate::tile_to_gpu) fn chunk_of(ctx: &Context, t: Type) -> Option<i64> {
     }
 }
 
-pub(in crate::tile_to_gpu) fn const_int(ctx: &Context, v: Value) -> Option<i64> {
-    let a = arith::Constant::defining(ctx, v)?.value(ctx)?;
-    match ctx.attr_kind(a) {
-        AttrKind::Integer { value, .. } => i64::try_from(*value).ok(),
-        _ => None,
-    }
-}
+pub(in crate::tile_to_gpu) use aic_dialects::arith::constant_int as const_int;
 
 /// Whether `buffer` through view `d` takes aligned runs of `v` elements of
 /// a tile whose rows are `last` long, stored or loaded at `origin` along

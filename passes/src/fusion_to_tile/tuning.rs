@@ -689,18 +689,12 @@ fn attention_heuristic(
     // 1.1731 -> 0.9613; bench/gpu/RESULTS.md). Shorter ones are unmeasured
     // and keep cp.async, as causal ones do (their two key loops are not
     // warp-specialised).
-    if target == "h100" && !causal && sk >= 4096 && sk % bn == 0 && d.max(dv) <= 128 {
-        return Tuning {
-            bn,
-            threads: 256,
-            stages: 3,
-            copy: Some(CopyKind::TmaWs),
-            ..t
-        };
-    }
+    let ws = target == "h100" && !causal && sk >= 4096 && sk % bn == 0 && d.max(dv) <= 128;
     Tuning {
         bn,
         threads: 256,
+        stages: if ws { 3 } else { t.stages },
+        copy: ws.then_some(CopyKind::TmaWs),
         ..t
     }
 }

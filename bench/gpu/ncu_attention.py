@@ -6,14 +6,15 @@ BUNDLE is an attention bundle of bench/gpu/cases (b4 h16 s4096, head dim D);
 each is run twice (a warm-up launch and the profiled one) on random inputs.
 """
 import math, sys
-import torch
+
+if len(sys.argv) != 3 or not sys.argv[2].isdigit():
+    sys.exit("usage: ncu_attention.py BUNDLE HEAD_DIM")
+import torch  # noqa: E402
 import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from bench import Compiled  # noqa: E402
 
-if len(sys.argv) != 3 or not sys.argv[2].isdigit():
-    sys.exit("usage: ncu_attention.py BUNDLE HEAD_DIM")
 bundle, d = sys.argv[1], int(sys.argv[2])
 q, k, v = (torch.randn(4, 16, 4096, d, dtype=torch.float16, device="cuda") for _ in range(3))
 s = torch.tensor(1 / math.sqrt(d), dtype=torch.float16, device="cuda")

@@ -9,13 +9,13 @@
 # Each variant is first checked by aic-run against the reference
 # interpreter on small awkward shapes (bench/gpu/rings/check_*.mlir:
 # partial tiles, a K loop shorter than the ring, attention over three
-# key blocks).
+# key blocks, causal attention).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_attn}
+CHECKS=${CHECKS:-check_nt check_short check_attn check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -57,6 +57,29 @@ func.func @main(%q: tensor<2x4x384x128xf16>, %k: tensor<2x4x384x128xf16>, %v: te
   return %o : tensor<2x4x384x128xf16>
 }
 M
+    # Causal attention as JAX writes it, 2 batches of 4 heads, 384 tokens
+    # (query blocks of 128 with 0, 1 and 2 unmasked key blocks before
+    # their diagonal), head dim 64.
+    cat > "$D/check_causal.mlir" <<'M'
+func.func @main(%q: tensor<2x4x384x64xf16>, %k: tensor<2x4x384x64xf16>, %v: tensor<2x4x384x64xf16>) -> tensor<2x4x384x64xf16> {
+  %s = graph.matmul %q, %k transpose_b : (tensor<2x4x384x64xf16>, tensor<2x4x384x64xf16>) -> tensor<2x4x384x384xf16>
+  %c = graph.constant dense<8.000000e+00> : tensor<f16>
+  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> tensor<2x4x384x384xf16>
+  %x = graph.div %s, %cb : tensor<2x4x384x384xf16>
+  %i = graph.iota dim = 0 : tensor<384x384xi32>
+  %j = graph.iota dim = 1 : tensor<384x384xi32>
+  %p = graph.compare GE, %i, %j : (tensor<384x384xi32>, tensor<384x384xi32>) -> tensor<384x384xi1>
+  %pb = graph.broadcast %p, dims = [2, 3] : (tensor<384x384xi1>) -> tensor<2x4x384x384xi1>
+  %n = graph.constant dense<0xFC00> : tensor<f16>
+  %nb = graph.broadcast %n, dims = [] : (tensor<f16>) -> tensor<2x4x384x384xf16>
+  %z = graph.select %pb, %x, %nb : (tensor<2x4x384x384xi1>, tensor<2x4x384x384xf16>, tensor<2x4x384x384xf16>) -> tensor<2x4x384x384xf16>
+  %zf = graph.cast %z : (tensor<2x4x384x384xf16>) -> tensor<2x4x384x384xf32>
+  %sm = graph.softmax %zf, axis = 3 : tensor<2x4x384x384xf32>
+  %ph = graph.cast %sm : (tensor<2x4x384x384xf32>) -> tensor<2x4x384x384xf16>
+  %o = graph.matmul %ph, %v : (tensor<2x4x384x384xf16>, tensor<2x4x384x64xf16>) -> tensor<2x4x384x64xf16>
+  return %o : tensor<2x4x384x64xf16>
+}
+M
     for v in $VARIANTS; do
         # copy[:persistent][@tuning cache]
         t=""
@@ -91,7 +114,7 @@ for f in glob.glob(os.path.join(d, "check_*.mlir")):
     sig = re.search(r"func\.func @main\((.*?)\)\s*->", open(f).read()).group(1)
     for i, shape in enumerate(re.findall(r"tensor<([0-9x]+)xf16>", sig)):
         dims = [int(x) for x in shape.split("x")]
-        x = rng.standard_normal(dims, dtype=np.float32) * (0.02 if i == 1 and "attn" not in n else 1.0)
+        x = rng.standard_normal(dims, dtype=np.float32) * (0.02 if i == 1 and "attn" not in n and "causal" not in n else 1.0)
         np.save(os.path.join(out, f"{n}.in{i}.npy"), x.astype(np.float16))
 P
     inputs() { for f in $(ls "$OUT/$1".in*.npy | sort); do printf -- '--input=%s ' "$f"; done; }

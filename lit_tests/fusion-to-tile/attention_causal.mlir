@@ -5,18 +5,25 @@
 // blocks are skipped. The scale is a literal, the softmax runs in f32 (the
 // casts), P is rounded to f16 before P V, and the grouped K/V heads are read
 // from the shared head through the broadcast's descriptor. Blocks run the
-// heaviest query blocks first: the L-th block of the grid (L = z * blocks + x)
-// takes query block blocks - 1 - L / heads of head L % heads.
+// heaviest query blocks first, heads in groups of G (here all 4: their K and
+// V fit the group's bytes): the L-th block of the grid (L = z * blocks + x)
+// is the r = L mod (G * blocks)-th of group g = L / (G * blocks) and takes
+// query block blocks - 1 - r / G of head g * G + r mod G.
 // RUN: aic-opt %s --eqsat-fusion --fusion-to-tile | FileCheck %s
 
 // CHECK-LABEL: tile.kernel @attention_{{[0-9]+}}
 // CHECK: %[[Z:.*]] = tile.program_id 2
 // CHECK: %[[ZL:.*]] = arith.muli %[[Z]], %c1
 // CHECK: %[[L:.*]] = arith.addi %[[ZL]]
-// CHECK: %[[STEP:.*]] = arith.divui %[[L]], %c4
+// CHECK: %[[G:.*]] = arith.divui %[[L]], %c4
+// CHECK: %[[R:.*]] = arith.remui %[[L]], %c4
+// CHECK: %[[STEP:.*]] = arith.divui %[[R]], %[[CG:c4_[0-9]+]]
 // CHECK: %[[Q:.*]] = arith.subi %c0, %[[STEP]]
 // CHECK: %[[M0:.*]] = arith.muli %[[Q]], %c64
-// CHECK: arith.remui %[[L]], %c4
+// CHECK: %[[IN:.*]] = arith.remui %[[R]], %[[CG]]
+// CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %[[CG]]
+// CHECK: %[[HEAD:.*]] = arith.addi %[[FIRST]], %[[IN]]
+// CHECK: tile.load %{{.*}}[%[[HEAD]], %[[M0]],
 // CHECK: %[[END:.*]] = arith.addi %[[M0]], %c{{[0-9]+}}
 // CHECK: %[[HI:.*]] = arith.minsi %[[END]], %c40
 // CHECK: tile.for %c0{{(_[0-9]+)?}} to %[[HI]] step

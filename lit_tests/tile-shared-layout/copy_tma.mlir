@@ -119,7 +119,7 @@
 // PERSIST-LABEL: gpu.kernel @rows grid = [1, 1, 1] block = [256, 1, 1]
 // PERSIST: scf.if
 // PERSIST: %[[PB:.*]] = gpu.block_id x
-// PERSIST: scf.for %[[PT:.*]] = %[[PB]] to %c2 step %c1
+// PERSIST: scf.for %[[PT:.*]] = %[[PB]] to %c2{{(_[0-9]+)?}} step %c1
 // PERSIST: nvgpu.tma.async.load
 // PERSIST: scf.if
 // PERSIST: %[[CB:.*]] = gpu.block_id x

@@ -1,16 +1,33 @@
-// tile-to-gpu follows a warp-specialised loop written in the IR (`copy =
-// tma_ws`) only where the producer warpgroup can run it: the kernel's one
-// TMA loop, directly in its body, and in a persistent kernel no store
-// staged in the rings the producer refills. (The layout passes write
-// tma_ws on one loop at most, and stage no store of a persistent kernel;
-// here both loops say tma_ws, then the kernel is made persistent.)
-// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e 's/stages = 3 {/stages = 3 copy = tma_ws {/' -e 's/ staged : / : /' > %t.mlir
+// tile-to-gpu follows warp-specialised loops written in the IR (`copy =
+// tma_ws`) only where the producer warpgroup can run them: loops directly in
+// the kernel's body, one after another on one ring (its fills numbered on
+// from one loop to the next, as a causal attention's unmasked and diagonal
+// key loops), no other kind of TMA loop beside them, and in a persistent
+// kernel one loop of constant bounds and no store staged in the rings the
+// producer refills. (The layout passes write tma_ws on one GEMM loop at
+// most, and stage no store of a persistent kernel.)
+// Both loops tma_ws: one producer copies both loops' stages, 2 then 2 more.
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e 's/stages = 3 {/stages = 3 copy = tma_ws {/' -e 's/ staged : / : /' > %t0.mlir
+// RUN: aic-opt %t0.mlir --tile-to-gpu="mma=wgmma threads=128" | FileCheck %s --check-prefix=CHAIN
+// One tma_ws, the other tma:
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e '0,/stages = 3 {/s//stages = 3 copy = tma_ws {/' -e 's/stages = 3 {/stages = 3 copy = tma {/' -e 's/ staged : / : /' > %t.mlir
 // RUN: not aic-opt %t.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s
-// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e '0,/stages = 3 {/s//stages = 3 copy = tma_ws {/' -e 's/grid = \[1\] {/grid = [1] persistent = 2 {/' > %t2.mlir
-// RUN: not aic-opt %t2.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=STAGED
+// Persistent, a store staged:
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e 's/stages = 3 {/stages = 3 copy = tma_ws {/' -e 's/grid = \[1\] {/grid = [1] persistent = 2 {/' > %t2.mlir
+// RUN: not aic-opt %t2.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=PERSIST
+// RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e '0,/stages = 3 {/s//stages = 3 copy = tma_ws {/' -e 's/grid = \[1\] {/grid = [1] persistent = 2 {/' > %t3.mlir
+// RUN: not aic-opt %t3.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=STAGED
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128 copy=tma_ws" | FileCheck %s --check-prefix=MARK
 
-// CHECK: error: 'tile.for' op tile-to-gpu: a warp-specialised loop (copy = tma_ws) must be its kernel's only TMA loop
+// CHAIN-LABEL: gpu.kernel @two
+// CHAIN-SAME: block = [256, 1, 1]
+// CHAIN-COUNT-4: nvgpu.tma.async.load
+// CHAIN-NOT: nvgpu.tma.async.load
+// CHAIN: nvgpu.warpgroup.mma
+// CHAIN: nvgpu.warpgroup.mma
+// CHAIN: gpu.return
+// CHECK: error: 'tile.for' op tile-to-gpu: a warp-specialised loop (copy = tma_ws) must be its kernel's only kind of TMA loop
+// PERSIST: error: 'tile.for' op tile-to-gpu: a persistent warp-specialised kernel must have one loop of constant bounds (copy = tma_ws)
 // STAGED: error: 'tile.store' op tile-to-gpu: a persistent warp-specialised kernel cannot stage a store in the rings its producer refills
 // MARK-COUNT-2: stages = 3 copy = tma {
 // MARK-NOT: tma_ws

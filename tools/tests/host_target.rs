@@ -675,9 +675,11 @@ fn warp_specialized_attention_equals_the_interpreter() {
             "cpu/attention/128x128x128": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256},
             "cpu/attention/64x192x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 3, "threads": 128},
             "cpu/attention/64x64x64": {"bm": 64, "bn": 32, "bk": 16, "stages": 2, "threads": 128},
-            "cpu/attention/64x128x256": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128}}"#,
+            "cpu/attention/64x128x256": {"bm": 64, "bn": 64, "bk": 16, "stages": 2, "threads": 128},
+            "cpu/attention/192x192x64": {"bm": 64, "bn": 64, "bk": 16, "stages": 3, "threads": 128},
+            "cpu/attention/256x256x64": {"bm": 128, "bn": 64, "bk": 16, "stages": 2, "threads": 256}}"#,
     );
-    let cases = [
+    let mut cases = vec![
         (
             "d64, 3 batches, 3 stages",
             attention(3, 64, 192, 64, "f16"),
@@ -708,10 +710,26 @@ fn warp_specialized_attention_equals_the_interpreter() {
             false,
         ),
     ];
+    // Causal: each query block's unmasked key blocks (none for the first)
+    // and its diagonal, two loops of run-time bounds on one ring, the
+    // fills numbered on from one loop to the next; never persistent.
+    for (dims, threads) in [
+        ((1, 2, 2, 192, 192, 64), 128),
+        ((2, 2, 2, 256, 256, 64), 256),
+    ] {
+        cases.push((
+            "causal",
+            attention_as_written(dims, true, false),
+            "f16",
+            threads,
+            true,
+        ));
+    }
     let runs = cases
         .into_iter()
         .flat_map(|c| [None, Some(2)].map(|p| (c.clone(), p)));
     for (i, ((what, (text, shapes), elem, threads, ws), persistent)) in runs.enumerate() {
+        let causal = what == "causal";
         let how = Lowering {
             threads,
             warp: 32,
@@ -746,7 +764,15 @@ fn warp_specialized_attention_equals_the_interpreter() {
         );
         if ws && persistent.is_some() {
             let small = ir.contains("grid = [2, 1, 1]") || ir.contains("grid = [1, 1, 1]");
-            assert!(small, "{what}: persistent grid\n{ir}");
+            assert_eq!(small, !causal, "{what}: persistent grid\n{ir}");
+        }
+        if causal {
+            // The two loops' producer copies, one after the other.
+            let producer_loops = ir.matches(nvgpu::TMA_ASYNC_LOAD.name).count();
+            assert!(
+                producer_loops >= 4,
+                "{what}: {producer_loops} TMA copies\n{ir}"
+            );
         }
         // Two consumer warpgroups take turns issuing (ping-pong).
         assert_eq!(

@@ -5,6 +5,7 @@
 
 pub mod types;
 
+pub mod bounds;
 pub mod build;
 mod canon;
 mod fold;

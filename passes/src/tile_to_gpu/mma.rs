@@ -384,7 +384,7 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, const_int, decide, is_gemm,
+    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, decide, is_gemm,
     operands_read, pipeline, plan, plan_shared, takes_runs,
 };
 
@@ -1022,6 +1022,11 @@ impl Lower<'_> {
     pub(super) fn materialize_operands(&mut self, op: Op) -> Result<Vec<Value>, Diagnostic> {
         // A tensor-core gemm reads its accumulator (and A, when the plan
         // says so) as fragments.
+        // A pipelined loop carries fragments as fragments (Lower::carry_frag):
+        // the causal diagonal's loop starts from the unmasked loop's.
+        if tile::For::of(self.ctx, op).is_some_and(|f| f.stages(self.ctx).is_some()) {
+            return Ok(Vec::new());
+        }
         let (mma, a_regs) = (self.mma.is_mma(op), self.mma.rows.a_regs.contains(&op));
         let acc = acc_operand(self.ctx, op);
         let skip = |i: usize| mma && (i == acc || (i == 0 && a_regs));

@@ -441,7 +441,7 @@ fn lower_kernel(
             transfers.push(o);
         }
     });
-    let ws_loop = tma::warp_specialized(ctx, k)?;
+    let ws_loops = tma::warp_specialized(ctx, k)?;
     let plan = mma::plan(ctx, k, threads, mma)?;
     shared_layout::check(ctx, k, &plan, threads, mma)?;
     // A wgmma attention's loops share their rings (see wgmma_attention).
@@ -525,8 +525,8 @@ fn lower_kernel(
     };
     // A warp-specialised kernel: its consumers' code, everything the tile
     // kernel says, in one block; its producer's in another.
-    if let Some(wl) = ws_loop {
-        l.split_warps(wl)?;
+    if !ws_loops.is_empty() {
+        l.split_warps(ws_loops)?;
     }
     let mut grid = tile::Kernel::wrap(k).grid(l.ctx).unwrap_or_default();
     grid.resize(3, 1);

@@ -46,10 +46,16 @@
 //! the wgmmas that read it are done. Everything after the loop (the
 //! epilogue) is the consumers', so their block barriers are the named
 //! barrier 1 of `threads` threads. The producer's copies compute their
-//! origins again from the tile kernel's scalars ([`Lower::remat`]): the
-//! loop must be the kernel's only TMA loop, directly in its body, and its
-//! loads' origins made of region-free scalar ops of the kernel's
-//! arguments and the induction variable.
+//! origins (and the loop's bounds, where they are known at run time only)
+//! again from the tile kernel's scalars ([`Lower::remat`]): the loop must
+//! be directly in the kernel's body, and its loads' origins made of
+//! region-free scalar ops of the kernel's arguments and the induction
+//! variable. Several such loops one after another (a causal attention's
+//! unmasked key blocks, then its diagonal: bounds known at run time, none
+//! or more iterations) fill one ring: the producer copies for each in
+//! turn, the fills numbered on from one loop to the next, and the
+//! consumers wait for them so; no other kind of TMA loop may be beside
+//! them, and a persistent kernel has one loop of constant bounds.
 
 use super::mma::{self, Copy, Kind, Pipe, Warps, tile_type};
 use super::wgmma::Steps;
@@ -59,6 +65,7 @@ use aic::ir::{Context, Op, Value, WalkOrder};
 use aic::op_def::OpHandle;
 use aic::types::TypeKind;
 use aic_dialects::arith;
+use aic_dialects::arith::bounds::Span;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
 use aic_dialects::gpu::AddressSpace;
 use aic_dialects::nvgpu::{self, TensorMapDescriptor};
@@ -82,13 +89,18 @@ const PRODUCER_REGS: i64 = 40;
 const CONSUMER_REGS: i64 = 232;
 
 /// The block where a warp-specialised kernel's producer warpgroup's code
-/// goes, the loop it copies for and its mbarriers (full, then empty).
+/// goes, the loops it copies for (one after another, on one ring) and
+/// their mbarriers (full, then empty).
 pub(super) struct Producer {
     pub(super) block: aic::ir::Block,
     /// The consumers' block.
     pub(super) consumers: aic::ir::Block,
-    pub(super) l: Op,
+    pub(super) loops: Vec<Op>,
     pub(super) bars: Value,
+    /// The ring fills of the loops lowered so far: counted in the
+    /// producer's block and in the consumers' (none yet: None).
+    pub(super) made: Option<Value>,
+    pub(super) taken: Option<Value>,
 }
 
 /// What a TMA ring's stages are filled through: the tensor maps and ring
@@ -185,8 +197,8 @@ fn rematerializable(ctx: &Context, k: Op, v: Value, iv: Value) -> bool {
 }
 
 /// Whether loop `l` of tile kernel `k` can be warp-specialised (see the
-/// module's doc): directly in the kernel's body, its staged loads'
-/// origins rematerializable.
+/// module's doc): directly in the kernel's body, its bounds known at run
+/// time only and its staged loads' origins rematerializable.
 fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
     let Some(iv) = ctx
         .regions(l)
@@ -197,6 +209,10 @@ fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
         return false;
     };
     ctx.parent_op(l) == Some(k)
+        && [pipe.lower, pipe.upper]
+            .into_iter()
+            .flatten()
+            .all(|v| rematerializable(ctx, k, v, iv))
         && pipe.copies.iter().all(|c| {
             tile::Load::of(ctx, c.load).is_some_and(|ld| {
                 ld.origin(ctx)
@@ -206,12 +222,14 @@ fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
         })
 }
 
-/// The loop of kernel `k` that the IR warp-specialises (`copy = tma_ws`),
-/// if any; an error where one says so but cannot be (another TMA loop
-/// beside it, nested in other ops, or a persistent kernel staging a store
-/// in the rings). A copy origin the producer cannot compute again is an
-/// error where it lowers it ([`Lower::remat`]).
-pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagnostic> {
+/// The loops of kernel `k` that the IR warp-specialises (`copy =
+/// tma_ws`), in program order, one after another on one ring (none: an
+/// empty list); an error where one says so but cannot be (another kind of
+/// TMA loop beside them, nested in other ops, rings of unlike stages, a
+/// persistent kernel of several loops or of run-time bounds, or one
+/// staging a store in the rings). A copy origin the producer cannot
+/// compute again is an error where it lowers it ([`Lower::remat`]).
+pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnostic> {
     let mut ws = Vec::new();
     let mut tma = 0;
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
@@ -224,20 +242,45 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagn
         }
     });
     let Some(&l) = ws.first() else {
-        return Ok(None);
+        return Ok(ws);
     };
-    if tma > 1 {
+    if tma > ws.len() {
         return Err(err(
             ctx,
             l,
-            "a warp-specialised loop (copy = tma_ws) must be its kernel's only TMA loop",
+            "a warp-specialised loop (copy = tma_ws) must be its kernel's only kind of TMA loop",
         ));
     }
-    if ctx.parent_op(l) != Some(k) {
+    let stages = |l: Op| tile::For::of(ctx, l).and_then(|f| f.stages(ctx));
+    for w in &ws {
+        if ctx.parent_op(*w) != Some(k) {
+            return Err(err(
+                ctx,
+                *w,
+                "a warp-specialised loop (copy = tma_ws) must be directly in its kernel's body",
+            ));
+        }
+        if stages(*w) != stages(l) {
+            return Err(err(
+                ctx,
+                *w,
+                "the warp-specialised loops (copy = tma_ws) of a kernel fill one ring: their stages must be alike",
+            ));
+        }
+    }
+    let bounded = |w: &Op| {
+        tile::For::of(ctx, *w).is_some_and(|f| {
+            [f.lower(ctx), f.upper(ctx)]
+                .iter()
+                .all(|v| arith::constant_int(ctx, *v).is_some())
+        })
+    };
+    let persistent = tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some());
+    if persistent && (ws.len() > 1 || !bounded(&l)) {
         return Err(err(
             ctx,
             l,
-            "a warp-specialised loop (copy = tma_ws) must be directly in its kernel's body",
+            "a persistent warp-specialised kernel must have one loop of constant bounds (copy = tma_ws)",
         ));
     }
     // Staged stores use the rings of finished loops, which a persistent
@@ -257,7 +300,7 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Option<Op>, Diagn
             ));
         }
     }
-    Ok(Some(l))
+    Ok(ws)
 }
 
 /// The 2-D tensor TMA reads copy `c`'s tile (of pipelined loop `pipe`)
@@ -337,30 +380,53 @@ pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> 
 }
 
 /// Whether the boxes of `lines` rows whose first row is `first` stay
-/// within a batch of `batch_rows` rows: `first` a constant or the
-/// induction variable of pipelined loop `pipe` (known bounds), always a
-/// multiple of `lines` below `batch_rows`, which `lines` divides.
+/// within a batch of `batch_rows` rows, which `lines` divides: `first`
+/// (a scalar, or the induction variable of pipelined loop `pipe`, over
+/// its bounds) always a multiple of `lines` in `0..batch_rows`, as far as
+/// the index arithmetic computing it shows ([`index_span`]).
 fn boxes_in_batch(ctx: &Context, first: Value, lines: i64, batch_rows: i64, pipe: &Pipe) -> bool {
     if batch_rows % lines != 0 {
         return false;
-    }
-    if let Some(c) = mma::const_int(ctx, first) {
-        return c % lines == 0 && (0..batch_rows).contains(&c);
     }
     let is_iv = pipe
         .copies
         .first()
         .and_then(|c| ctx.parent_block(c.load))
         .is_some_and(|b| ctx.block_args(b).first() == Some(&first));
-    let last = pipe.lb + (pipe.n - 1) * pipe.step;
-    is_iv
-        && pipe.upper.is_none()
-        && pipe.lower.is_none()
-        && pipe.n > 0
-        && pipe.lb % lines == 0
-        && pipe.step % lines == 0
-        && pipe.lb >= 0
-        && last < batch_rows
+    let span = if is_iv {
+        let bound = |v: Option<Value>, c: i64| match v {
+            Some(v) => index_span(ctx, v),
+            None => Some(Span::constant(c)),
+        };
+        let from = bound(pipe.lower, pipe.lb);
+        let end = bound(pipe.upper, pipe.lb + pipe.n * pipe.step);
+        from.zip(end)
+            .filter(|_| pipe.step > 0)
+            .map(|(f, e)| Span::stepping(f, pipe.step, e))
+    } else {
+        index_span(ctx, first)
+    };
+    span.is_some_and(|s| s.lo >= 0 && s.hi < batch_rows && s.divisible_by(lines))
+}
+
+/// What the index arithmetic computing scalar `v` of a tile kernel says
+/// of it ([`arith::bounds`]), a block's `tile.program_id` along an axis
+/// being in `0..` that axis's grid size.
+fn index_span(ctx: &Context, v: Value) -> Option<Span> {
+    let leaf = |x: Value| {
+        let p = ctx
+            .defining_op(x)
+            .and_then(|o| tile::ProgramId::of(ctx, o))?;
+        let axis = usize::try_from(p.axis(ctx)?).ok()?;
+        let mut k = ctx.parent_op(p.op());
+        while let Some(o) = k.filter(|o| tile::Kernel::of(ctx, *o).is_none()) {
+            k = ctx.parent_op(o);
+        }
+        let grid = tile::Kernel::of(ctx, k?)?.grid(ctx)?;
+        let n = grid.get(axis).copied().unwrap_or(1);
+        (n > 0).then(|| Span::range(0, n - 1))
+    };
+    arith::bounds::span(ctx, v, &leaf)
 }
 
 /// The loop of `gemm` (the one gemm of pipelined loop `pipe`) if the IR
@@ -406,8 +472,7 @@ pub(super) fn loop_ring(ctx: &Context, l: Op, pipe: &Pipe) -> Result<Option<Ring
 }
 
 /// Whether pipelined loop `pipe` (body `body`) is an attention's on
-/// wgmma ([`super::wgmma_attention`]) that a producer warpgroup can copy
-/// for: its bounds known.
+/// wgmma ([`super::wgmma_attention`]).
 fn attention_fits(
     ctx: &Context,
     body: aic::ir::Block,
@@ -415,10 +480,8 @@ fn attention_fits(
     p: &mma::Plan,
     threads: i64,
 ) -> bool {
-    pipe.upper.is_none()
-        && pipe.lower.is_none()
-        && super::wgmma_attention::gemms(ctx, body, pipe, p, threads)
-            .is_some_and(|[g1, g2, _]| p.is_wgmma(g1) && p.is_wgmma(g2))
+    super::wgmma_attention::gemms(ctx, body, pipe, p, threads)
+        .is_some_and(|[g1, g2, _]| p.is_wgmma(g1) && p.is_wgmma(g2))
 }
 
 /// Writes `copy` (a TMA kind) on the pipelined loops of kernel `k`
@@ -467,6 +530,8 @@ pub(super) fn mark(
     let p = mma::plan(ctx, k, threads, kind)?;
     let (mut marked, mut attention) = (Vec::new(), Vec::new());
     let mut ws_ok = true;
+    // A loop whose bounds are known at run time only.
+    let mut dynamic = false;
     for l in loops {
         let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
             continue;
@@ -479,32 +544,49 @@ pub(super) fn mark(
             .copies
             .iter()
             .all(|c| global_of(ctx, c, &pipe).is_some());
-        if wgmma && boxes {
-            ws_ok &= ws_fits(ctx, k, l, &pipe);
+        let known = pipe.upper.is_none() && pipe.lower.is_none();
+        let fits = if wgmma && boxes && known {
             marked.push(l);
+            true
         } else if boxes && attention_fits(ctx, body, &pipe, &p, threads) {
-            ws_ok &= ws_fits(ctx, k, l, &pipe);
             attention.push(l);
+            true
+        } else {
+            false
+        };
+        if fits {
+            ws_ok &= ws_fits(ctx, k, l, &pipe);
+            dynamic |= pipe.upper.is_some() || pipe.lower.is_some();
         }
     }
-    // A kernel warp-specialises one loop; others keep TMA from every
-    // thread's block. Attention's loops take TMA only warp-specialised.
+    // A kernel warp-specialises one loop, or attention's loops one after
+    // another (a causal mask's unmasked key blocks, then its diagonal) on
+    // one ring of stages; others keep TMA from every thread's block.
+    // Attention's loops take TMA only warp-specialised.
+    let stages = |l: &Op| tile::For::of(ctx, *l).and_then(|f| f.stages(ctx));
+    let chain = marked.is_empty()
+        && attention.len() > 1
+        && attention.iter().all(|l| stages(l) == stages(&attention[0]));
     let copy = match copy {
-        CopyKind::TmaWs if !(ws_ok && marked.len() + attention.len() == 1) => CopyKind::Tma,
+        CopyKind::TmaWs if !(ws_ok && (marked.len() + attention.len() == 1 || chain)) => {
+            CopyKind::Tma
+        }
         c => c,
     };
     if copy == CopyKind::TmaWs {
         marked.append(&mut attention);
     }
     let ws = copy == CopyKind::TmaWs && !marked.is_empty();
-    if chosen.is_some() && !ws {
+    // A persistent kernel's loops run as many times for every tile.
+    let persists = ws && !dynamic;
+    if chosen.is_some() && !persists {
         changed |= not_persistent(ctx);
     }
     for l in &marked {
         ctx.set_inherent_attr(*l, name, copy.attr(&u));
         changed = true;
     }
-    if ws && persistent > 0 {
+    if persists && persistent > 0 {
         ctx.set_inherent_attr(k, p_name, super::int_attr(&u, persistent, u.int_type(64)));
         changed = true;
     }
@@ -668,10 +750,13 @@ impl Lower<'_> {
     }
 
     /// Splits the block of a warp-specialised kernel (see the module's
-    /// doc) before its ops lower: thread 0 makes loop `l`'s full and empty
-    /// mbarriers for the whole block; then the producer warpgroup's block
+    /// doc) before its ops lower: thread 0 makes the full and empty
+    /// mbarriers of `loops`' ring (the first loop's) for the whole block; then the producer warpgroup's block
     /// and the consumers' block, where lowering goes on.
-    pub(super) fn split_warps(&mut self, l: Op) -> Result<(), Diagnostic> {
+    pub(super) fn split_warps(&mut self, loops: Vec<Op>) -> Result<(), Diagnostic> {
+        let l = *loops
+            .first()
+            .ok_or_else(|| err(self.ctx, self.entry, "no warp-specialised loop"))?;
         let u = self.ctx.uniquer().clone();
         let i64t = u.int_type(64);
         let depth = tile::For::of(self.ctx, l)
@@ -706,8 +791,10 @@ impl Lower<'_> {
         self.ws = Some(Producer {
             block: pb,
             consumers: cb,
-            l,
+            loops,
             bars,
+            made: None,
+            taken: None,
         });
         Ok(())
     }
@@ -793,12 +880,8 @@ impl Lower<'_> {
         let bars = self.produce(pipe, ring, st.rings)?;
         let depth = pipe.depth;
         // The consumers: fill `base + it` of the ring is iteration `it`.
-        let base = self.first_fill(pipe);
-        let (lo, hi, one) = (
-            ab::index(self, 0),
-            ab::index(self, pipe.n),
-            ab::index(self, 1),
-        );
+        let (_, hi, base) = self.consume(pipe);
+        let (lo, one) = (ab::index(self, 0), ab::index(self, 1));
         let free = |s: &mut Self, g: Value, when: Option<Value>| s.free_stage(bars, depth, g, when);
         let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
             let g = ab::binary::<arith::AddI>(s, base, it);
@@ -827,19 +910,20 @@ impl Lower<'_> {
     /// The producer warpgroup's code for warp-specialised loop `ring.l`
     /// (pipelined as `pipe`, its rings `rings`): its first thread copies
     /// every iteration's tiles, stage after stage as the consumers free
-    /// them (in a persistent kernel, for every tile of the block, in its
-    /// own tile loop).
+    /// them, its fills numbered on from the kernel's loops lowered before
+    /// (in a persistent kernel, for every tile of the block, in its own
+    /// tile loop). Gives the ring's mbarriers.
     pub(super) fn produce(
         &mut self,
         pipe: &Pipe,
         ring: &Ring,
         rings: &[RingView],
     ) -> Result<Value, Diagnostic> {
-        let (pb, bars) = self
+        let (pb, bars, made) = self
             .ws
             .as_ref()
-            .filter(|p| p.l == ring.l)
-            .map(|p| (p.block, p.bars))
+            .filter(|p| p.loops.contains(&ring.l))
+            .map(|p| (p.block, p.bars, p.made))
             .ok_or_else(|| {
                 err(
                     self.ctx,
@@ -850,10 +934,25 @@ impl Lower<'_> {
         let body = super::body_of(self.ctx, ring.l, "a loop")?;
         let iv = self.ctx.block_args(body)[0];
         let depth = pipe.depth;
-        // The producer: its first thread copies every iteration's tiles
-        // (of every tile of a persistent kernel's, in its own tile loop).
         let threads = self.threads;
         let consumer_tiles = self.grid_loop;
+        // The loop's bounds, computed again in the producer's block.
+        let mut known = aic::ir::ValueMap::default();
+        let (lower, trips) = self.within(pb, |s| -> Result<_, Diagnostic> {
+            let lower = pipe.lower.map(|v| s.remat(v, &mut known)).transpose()?;
+            let upper = pipe.upper.map(|v| s.remat(v, &mut known)).transpose()?;
+            Ok(s.pipe_trips(pipe, lower, upper))
+        })?;
+        let base = match made {
+            Some(m) => m,
+            None => self.within(pb, |s| ab::index(s, 0)),
+        };
+        let next = self.within(pb, |s| ab::binary::<arith::AddI>(s, base, trips));
+        if let Some(p) = self.ws.as_mut() {
+            p.made = Some(next);
+        }
+        // The producer: its first thread copies every iteration's tiles
+        // (of every tile of a persistent kernel's, in its own tile loop).
         self.within(pb, |s| -> Result<(), Diagnostic> {
             let lead = ab::index(s, threads);
             let lead = ab::cmpi(s, CmpIPredicate::Eq, s.tid, lead);
@@ -870,21 +969,31 @@ impl Lower<'_> {
                     views.push(s.ctx.result(c, 0));
                 }
                 let copies = |s: &mut Self| -> Result<(), Diagnostic> {
-                    let done = s.tiles_done();
-                    let base = ab::index(s, pipe.n);
-                    let base = ab::binary::<arith::MulI>(s, done, base);
-                    let (lo, hi, one) = (ab::index(s, 0), ab::index(s, pipe.n), ab::index(s, 1));
-                    s.for_loop(lo, hi, one, &[], &mut |s, it, _| {
+                    // A persistent kernel's loop (constant bounds) runs
+                    // `n` fills a tile.
+                    let base = match consumer_tiles {
+                        Some(_) => {
+                            let done = s.tiles_done();
+                            let n = ab::index(s, pipe.n);
+                            ab::binary::<arith::MulI>(s, done, n)
+                        }
+                        None => base,
+                    };
+                    let (lo, one) = (ab::index(s, 0), ab::index(s, 1));
+                    s.for_loop(lo, trips, one, &[], &mut |s, it, _| {
                         let g = ab::binary::<arith::AddI>(s, base, it);
                         let d = ab::index(s, depth);
                         let slot = ab::binary::<arith::RemUI>(s, g, d);
                         // The stage is free once every consumer warp has
                         // read it, `depth` fills before.
                         s.wait_free(bars, depth, g, slot)?;
-                        let (lb, step) = (ab::index(s, pipe.lb), ab::index(s, pipe.step));
+                        let step = ab::index(s, pipe.step);
                         let ivv = ab::binary::<arith::MulI>(s, it, step);
-                        let ivv = ab::binary::<arith::AddI>(s, ivv, lb);
-                        let mut m = aic::ir::ValueMap::default();
+                        let ivv = ab::binary::<arith::AddI>(s, ivv, lower);
+                        let mut m = aic::ir::ValueMap {
+                            values: known.values.clone(),
+                            blocks: Default::default(),
+                        };
                         m.values.insert(iv, ivv);
                         let mut origins = Vec::new();
                         for c in &pipe.copies {
@@ -924,13 +1033,51 @@ impl Lower<'_> {
         Ok(bars)
     }
 
-    /// The ring fill a warp-specialised loop's first iteration is in this
-    /// block's current tile: `tiles_done · n` (0 but in a persistent
-    /// kernel).
-    pub(super) fn first_fill(&mut self, pipe: &Pipe) -> Value {
-        let done = self.tiles_done();
-        let n = ab::index(self, pipe.n);
-        ab::binary::<arith::MulI>(self, done, n)
+    /// Pipelined loop `pipe`'s first induction value and its number of
+    /// iterations, given its run-time bounds where it has them (as values
+    /// where ops go now).
+    pub(super) fn pipe_trips(
+        &mut self,
+        pipe: &Pipe,
+        lower: Option<Value>,
+        upper: Option<Value>,
+    ) -> (Value, Value) {
+        let lb = lower.unwrap_or_else(|| ab::index(self, pipe.lb));
+        if lower.is_none() && upper.is_none() {
+            return (lb, ab::index(self, pipe.n));
+        }
+        let ub = upper.unwrap_or_else(|| ab::index(self, pipe.lb + pipe.n * pipe.step));
+        let span = ab::binary::<arith::SubI>(self, ub, lb);
+        let zero = ab::index(self, 0);
+        let span = ab::binary::<arith::MaxSI>(self, span, zero);
+        let up = ab::index(self, pipe.step - 1);
+        let span = ab::binary::<arith::AddI>(self, span, up);
+        let st = ab::index(self, pipe.step);
+        (lb, ab::binary::<arith::DivUI>(self, span, st))
+    }
+
+    /// The consumers' view of warp-specialised loop `pipe`: its first
+    /// induction value, its iterations and the ring fill of its first
+    /// iteration (numbered on from the kernel's loops lowered before; in
+    /// a persistent kernel `tiles_done · n`). The fills after it are
+    /// counted from here on.
+    pub(super) fn consume(&mut self, pipe: &Pipe) -> (Value, Value, Value) {
+        let lower = pipe.lower.map(|v| self.map.value(v));
+        let upper = pipe.upper.map(|v| self.map.value(v));
+        let (lb, trips) = self.pipe_trips(pipe, lower, upper);
+        let base = match self.ws.as_ref().and_then(|p| p.taken) {
+            Some(t) => t,
+            None => {
+                let done = self.tiles_done();
+                let n = ab::index(self, pipe.n);
+                ab::binary::<arith::MulI>(self, done, n)
+            }
+        };
+        let next = ab::binary::<arith::AddI>(self, base, trips);
+        if let Some(p) = self.ws.as_mut() {
+            p.taken = Some(next);
+        }
+        (lb, trips, base)
     }
 
     /// Waits for fill `g` of a ring of `depth` stages (its full

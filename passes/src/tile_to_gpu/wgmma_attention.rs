@@ -402,7 +402,8 @@ impl Lower<'_> {
             .ok_or_else(|| super::err(self.ctx, g2, "V is not staged"))?;
         let bars = self.produce(pipe, ring, rings)?;
         let depth = pipe.depth;
-        let first = self.first_fill(pipe);
+        // Iteration `it` is fill `first + it` of the ring.
+        let (lb, trips, first) = self.consume(pipe);
         let pingpong = self.threads == 2 * super::tma::PRODUCER_THREADS;
         // V's stage of fill `g`.
         let v_stage = |s: &mut Self, g: Value| {
@@ -417,9 +418,9 @@ impl Lower<'_> {
             .flat_map(|o| self.ctx.results(*o).collect::<Vec<_>>())
             .collect();
         // P, kept for the next iteration's P·V.
-        let mut kept: Option<super::mma::Frag> = None;
+        let kept: std::cell::RefCell<Option<super::mma::Frag>> = Default::default();
         // Iteration `it`; `late`: P·V of the iteration before is to issue.
-        let mut iteration =
+        let iteration =
             |s: &mut Self, it: Value, late: bool| -> Result<(), Diagnostic> {
                 for v in &body_values {
                     s.tiles.remove(v);
@@ -428,7 +429,7 @@ impl Lower<'_> {
                 }
                 let g = ab::binary::<arith::AddI>(s, first, it);
                 let slot = s.wait_full(bars, depth, g);
-                let (lb, step) = (ab::index(s, pipe.lb), ab::index(s, pipe.step));
+                let step = ab::index(s, pipe.step);
                 let iv = ab::binary::<arith::MulI>(s, it, step);
                 let iv = ab::binary::<arith::AddI>(s, iv, lb);
                 s.map.values.insert(bargs[0], iv);
@@ -456,6 +457,7 @@ impl Lower<'_> {
                             let sj = s.attention_issue(g1, None)?;
                             if late {
                                 let a = kept
+                                    .borrow()
                                     .clone()
                                     .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
                                 let b = v_stage(s, prev);
@@ -479,12 +481,13 @@ impl Lower<'_> {
                                 })?;
                             let (pw, pt) = p.layout();
                             let (pw, pt) = (pw, pt.clone());
-                            let k = match &kept {
-                                Some(k) => k.clone(),
+                            let old = kept.borrow().clone();
+                            let k = match old {
+                                Some(k) => k,
                                 None => p.in_array(s.frag_alloca(pw, &pt)),
                             };
                             s.write_frag(pv.a(s.ctx), pw, &pt, k.arr())?;
-                            kept = Some(k);
+                            *kept.borrow_mut() = Some(k);
                             let (aw, at) = acc.layout();
                             let (aw, at) = (aw, at.clone());
                             s.add_frag(pv.result(s.ctx), acc.arr(), aw, at);
@@ -504,37 +507,50 @@ impl Lower<'_> {
                 s.settle();
                 Ok(())
             };
-        // Two consumer warpgroups take turns issuing their wgmmas (named
-        // barriers 2 and 3, FlashAttention-3's ping-pong): the second lets
-        // the first go first.
-        if pingpong {
-            let (c128, one) = (ab::index(self, 128), ab::index(self, 1));
-            let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
-            let second = ab::cmpi(self, arith::build::CmpIPredicate::Eq, wg, one);
-            self.when(second, &mut |s| s.turn_barrier(false, true))?;
+        // The loop, where it runs at all (its bounds may be known at run
+        // time only): the first iteration peeled, the rest, the last P·V.
+        let mut run = |s: &mut Self| -> Result<(), Diagnostic> {
+            // Two consumer warpgroups take turns issuing their wgmmas
+            // (named barriers 2 and 3, FlashAttention-3's ping-pong): the
+            // second lets the first go first.
+            if pingpong {
+                let (c128, one) = (ab::index(s, 128), ab::index(s, 1));
+                let wg = ab::binary::<arith::DivUI>(s, s.tid, c128);
+                let second = ab::cmpi(s, arith::build::CmpIPredicate::Eq, wg, one);
+                s.when(second, &mut |s| s.turn_barrier(false, true))?;
+            }
+            let zero = ab::index(s, 0);
+            iteration(s, zero, false)?;
+            let one = ab::index(s, 1);
+            s.for_loop(one, trips, one, &[], &mut |s, it, _| {
+                iteration(s, it, true)?;
+                Ok(vec![])
+            })?;
+            // The last P·V.
+            let one = ab::index(s, 1);
+            let last = ab::binary::<arith::SubI>(s, trips, one);
+            let last = ab::binary::<arith::AddI>(s, first, last);
+            let a = kept
+                .borrow()
+                .clone()
+                .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
+            let b = v_stage(s, last);
+            s.take_turn(pingpong)?;
+            let i = s.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
+            s.give_turn(pingpong, true)?;
+            s.wgmma_wait(0);
+            s.store_acc(i.v, o_arr, o_w.slots());
+            s.free_stage(bars, depth, last, None)
+        };
+        match (pipe.lower, pipe.upper) {
+            (None, None) if pipe.n == 0 => {}
+            (None, None) => run(self)?,
+            _ => {
+                let zero = ab::index(self, 0);
+                let some = ab::cmpi(self, arith::build::CmpIPredicate::Ugt, trips, zero);
+                self.when(some, &mut run)?;
+            }
         }
-        let zero = ab::index(self, 0);
-        iteration(self, zero, false)?;
-        let (lo, hi, one) = (
-            ab::index(self, 1),
-            ab::index(self, pipe.n),
-            ab::index(self, 1),
-        );
-        self.for_loop(lo, hi, one, &[], &mut |s, it, _| {
-            iteration(s, it, true)?;
-            Ok(vec![])
-        })?;
-        // The last P·V.
-        let last = ab::index(self, pipe.n - 1);
-        let last = ab::binary::<arith::AddI>(self, first, last);
-        let a = kept.ok_or_else(|| super::err(self.ctx, g2, "P was not kept"))?;
-        let b = v_stage(self, last);
-        self.take_turn(pingpong)?;
-        let i = self.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
-        self.give_turn(pingpong, true)?;
-        self.wgmma_wait(0);
-        self.store_acc(i.v, o_arr, o_w.slots());
-        self.free_stage(bars, depth, last, None)?;
         for (r, (arr, w, t)) in results.iter().zip(carried) {
             self.set_frag(*r, *arr, *w, t);
         }

@@ -3,14 +3,15 @@
 // scalar lowering emits are marked fastmath<afn> and its divisions
 // fastmath<arcp> (targets may then divide approximately, div.approx.f32 on
 // NVPTX). The same ops declared on f32 keep exact flags; flags a lowering
-// set itself (the tanh GeLU's afn) stay.
+// set itself (the tanh GeLU's afn exp2 and division) stay.
 // RUN: aic-opt %s --fusion-to-tile | FileCheck %s
 
 // CHECK-LABEL: tile.kernel @gemm_0
 // CHECK: tile.gemm
 // CHECK: math.erf %{{.*}} fastmath<afn> : f32
 // CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp> : f32
-// CHECK: math.tanh %{{.*}} fastmath<afn> : f32
+// CHECK: math.exp2 %{{.*}} fastmath<afn> : f32
+// CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp,afn> : f32
 // CHECK: arith.truncf %{{.*}} : f32 to f16
 // CHECK: tile.store
 

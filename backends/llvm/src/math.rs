@@ -340,7 +340,7 @@ impl<'ctx> F<'_, '_, 'ctx> {
         let mut r = self.odd_rational(xc, &p, &q)?;
         if self.approx {
             // The approximate quotient can miss ±1 at the clamp by an ulp,
-            // which `1 + tanh(x)` (GeLU) would turn into a nonzero tail.
+            // which `1 + tanh(x)` (a GeLU written with tanh) would turn into a nonzero tail.
             let sat = self.cmp(FloatPredicate::OGE, self.abs(x)?, self.c(LIM))?;
             let one = self.l.fcall("llvm.copysign.f32", &[self.c(1.0), x])?;
             r = self.sel(sat, one, r)?;

@@ -258,35 +258,46 @@ pub(super) fn gelu(b: &mut Builder<'_>, _: Op, xs: &[Value]) -> Result<Value, St
     Ok(half_x_times_one_plus(b, x, e))
 }
 
-/// `sqrt(2/pi) * (x + 0.044715 x^3)`, the tanh approximation's argument.
-fn gelu_inner(b: &mut Builder<'_>, x: Value, scale: f64) -> Value {
+/// `x * sigmoid(2u)` with `u = sqrt(2/pi) (x + 0.044715 x^3)`, the tanh
+/// approximation of GeLU (`(1 + tanh u) / 2` is `sigmoid(2u)`), computed
+/// as `x / (1 + 2^(-2 log2(e) u))`: one exp2 and one division, and no
+/// cancellation in `1 + tanh(u)` where `u` is negative (the tail keeps its
+/// relative accuracy); `u` as `x (1 + 0.044715 x^2)` (an fma). The formula
+/// is itself an approximation (to 1e-3), so its exp2 and division may be
+/// approximate: `afn` (on NVPTX `ex2.approx.ftz` and `div.approx`; a
+/// denominator of `2^126` and beyond gives the tail's zero either way).
+fn x_sigmoid_2u(b: &mut Builder<'_>, x: Value) -> Value {
     let ty = b.ctx.value_type(x);
-    let c = ab::number(b, scale * (2.0 / std::f64::consts::PI).sqrt(), ty);
-    let k = ab::number(b, 0.044_715, ty);
+    let c = -2.0 * std::f64::consts::LOG2_E * (2.0 / std::f64::consts::PI).sqrt();
+    let (c, k, one) = (
+        ab::number(b, c, ty),
+        ab::number(b, 0.044_715, ty),
+        ab::number(b, 1.0, ty),
+    );
     let x2 = bin::<arith::MulF>(b, x, x);
-    let x3 = bin::<arith::MulF>(b, x2, x);
-    let kx3 = bin::<arith::MulF>(b, k, x3);
-    let inner = bin::<arith::AddF>(b, x, kx3);
-    bin::<arith::MulF>(b, c, inner)
-}
-
-/// `x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2`.
-pub(super) fn gelu_tanh(b: &mut Builder<'_>, _: Op, xs: &[Value]) -> Result<Value, String> {
-    let x = xs[0];
-    let ty = b.ctx.value_type(x);
-    let arg = gelu_inner(b, x, 1.0);
-    // The formula is itself an approximation (to 1e-3), so its tanh may be
-    // one too: targets pick a faster expansion.
+    let p = math::Fma::build(b, k, x2, one, None, ty).result(b.ctx);
+    let cx = bin::<arith::MulF>(b, c, x);
+    let arg = bin::<arith::MulF>(b, cx, p);
     let afn = FASTMATH.attr(b.ctx.uniquer(), FASTMATH_AFN);
-    let t = math::Tanh::build(b, arg, Some(afn), ty).result(b.ctx);
-    Ok(half_x_times_one_plus(b, x, t))
+    let e = math::Exp2::build(b, arg, Some(afn), ty).result(b.ctx);
+    let d = bin::<arith::AddF>(b, one, e);
+    let q = bin::<arith::DivF>(b, x, d);
+    if let Some(op) = b.ctx.defining_op(q) {
+        let name = b.ctx.ident("fastmath");
+        b.ctx.set_inherent_attr(op, name, afn);
+    }
+    q
 }
 
-/// `x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3))` (AITemplate's FastGeLU).
+/// `x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2` ([`x_sigmoid_2u`]).
+pub(super) fn gelu_tanh(b: &mut Builder<'_>, _: Op, xs: &[Value]) -> Result<Value, String> {
+    Ok(x_sigmoid_2u(b, xs[0]))
+}
+
+/// `x * sigmoid(2 sqrt(2/pi) (x + 0.044715 x^3))` (AITemplate's FastGeLU,
+/// [`x_sigmoid_2u`]).
 pub(super) fn fast_gelu(b: &mut Builder<'_>, _: Op, xs: &[Value]) -> Result<Value, String> {
-    let arg = gelu_inner(b, xs[0], 2.0);
-    let s = sigmoid_of(b, arg);
-    Ok(bin::<arith::MulF>(b, xs[0], s))
+    Ok(x_sigmoid_2u(b, xs[0]))
 }
 
 /// `(0.5 * x) * (1 + t)`, GeLU's last steps.

@@ -372,9 +372,9 @@ impl Signature {
     /// Hopper's warpgroup MMA where `wgmma`.
     pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
         let (m, n, k) = (self.m, self.n, self.k);
-        if let Template::Attention { dv, causal } = self.template {
+        if let Template::Attention { dv, .. } = self.template {
             let shape = (m, n, k, dv);
-            return attention_heuristic(target, wgmma, self.batch, shape, self.half(), causal);
+            return attention_heuristic(target, wgmma, self.batch, shape, self.half());
         }
         if let Some(t) = self.tiny_m(target) {
             return t;
@@ -649,7 +649,6 @@ fn attention_heuristic(
     batch: i64,
     (sq, sk, d, dv): (i64, i64, i64, i64),
     half: bool,
-    causal: bool,
 ) -> Tuning {
     let base = Tuning::heuristic(target, sq, sk, d);
     let t = if target == "trn1" {
@@ -686,14 +685,10 @@ fn attention_heuristic(
     // Long sequences (4096 keys or more, whole key blocks) at head dims up
     // to 128 take the warp-specialised loop in 3 stages, which aic-tune
     // picks there (b4 h16 s4096 on the H100: d64 0.7225 -> 0.6784 ms, d128
-    // 1.1731 -> 0.9613; bench/gpu/RESULTS.md); causal ones (two key loops
-    // on one ring) at head dim 64 only (0.3796 -> 0.3616 ms; d128 0.6109
-    // -> 0.7600). Shorter ones are unmeasured and keep cp.async.
-    let widest = d.max(dv);
-    let ws = target == "h100"
-        && sk >= 4096
-        && sk % bn == 0
-        && (widest <= 64 || (!causal && widest <= 128));
+    // 1.1731 -> 0.9613; causal, two key loops on one ring, d64 0.3796 ->
+    // 0.3616, d128 0.6088 -> 0.5351; bench/gpu/RESULTS.md). Shorter ones
+    // are unmeasured and keep cp.async.
+    let ws = target == "h100" && sk >= 4096 && sk % bn == 0 && d.max(dv) <= 128;
     Tuning {
         bn,
         threads: 256,
@@ -1208,7 +1203,7 @@ mod tests {
         assert_eq!(gpt2.heuristic("h100", true), t(128, 64, 2, 256));
         assert_eq!(llama.heuristic("h100", true), t(128, 128, 2, 256));
         // Long sequences: warp-specialised in 3 stages (head dims up to
-        // 128, whole key blocks; causal at head dim 64 only).
+        // 128, whole key blocks), causal or not.
         let ws = |bm, bn| Tuning {
             copy: Some(CopyKind::TmaWs),
             ..t(bm, bn, 3, 256)
@@ -1217,7 +1212,10 @@ mod tests {
             ("attention/64x4096x4096x64x64/f16", Some(ws(128, 128))),
             ("attention/64x4096x4096x128x128/f16", Some(ws(128, 128))),
             ("attention/64x8192x8192x128x128/f16", Some(ws(128, 128))),
-            ("attention/64x4096x4096x128x128/f16/causal", None),
+            (
+                "attention/64x4096x4096x128x128/f16/causal",
+                Some(ws(128, 128)),
+            ),
             (
                 "attention/64x4096x4096x64x64/f16/causal",
                 Some(ws(128, 128)),

@@ -356,8 +356,12 @@ impl Lower<'_> {
     /// warpgroups take turns issuing (FlashAttention-3's ping-pong): each
     /// waits on its own named barrier before its wgmmas and arrives on the
     /// other's after them, so that one's softmax runs while the other's
-    /// wgmmas do; the second arrives once before the loop (the first goes
-    /// first) and not after its last wgmmas.
+    /// wgmmas do; before the loop the second arrives on the first's (the
+    /// first goes first), and after its last wgmmas on barrier 4, which the
+    /// first's arrival before the loop completes. The barriers' ids are
+    /// computed from the warpgroup, with no branch on it: ptxas serialises
+    /// every wgmma of a kernel whose warpgroup arrivals it would place in a
+    /// divergent path (it did so for causal attention at head dim 128).
     pub(super) fn lower_attention_ws(
         &mut self,
         op: Op,
@@ -453,7 +457,7 @@ impl Lower<'_> {
                     }
                     match tile::TileOp::of(s.ctx, *o) {
                         _ if *o == g1 => {
-                            s.take_turn(pingpong)?;
+                            s.take_turn(pingpong);
                             let sj = s.attention_issue(g1, None)?;
                             if late {
                                 let a = kept
@@ -464,7 +468,7 @@ impl Lower<'_> {
                                 let l = Late { a, b, acc: o_arr };
                                 pending = Some(s.attention_issue(g2, Some(l))?);
                             }
-                            s.give_turn(pingpong, false)?;
+                            s.give_turn(pingpong, false);
                             s.wgmma_wait(i64::from(late));
                             s.attention_land(sj);
                         }
@@ -513,12 +517,7 @@ impl Lower<'_> {
             // Two consumer warpgroups take turns issuing their wgmmas
             // (named barriers 2 and 3, FlashAttention-3's ping-pong): the
             // second lets the first go first.
-            if pingpong {
-                let (c128, one) = (ab::index(s, 128), ab::index(s, 1));
-                let wg = ab::binary::<arith::DivUI>(s, s.tid, c128);
-                let second = ab::cmpi(s, arith::build::CmpIPredicate::Eq, wg, one);
-                s.when(second, &mut |s| s.turn_barrier(false, true))?;
-            }
+            s.start_turns(pingpong);
             let zero = ab::index(s, 0);
             iteration(s, zero, false)?;
             let one = ab::index(s, 1);
@@ -535,9 +534,9 @@ impl Lower<'_> {
                 .clone()
                 .ok_or_else(|| super::err(s.ctx, g2, "P was not kept"))?;
             let b = v_stage(s, last);
-            s.take_turn(pingpong)?;
+            s.take_turn(pingpong);
             let i = s.attention_issue(g2, Some(Late { a, b, acc: o_arr }))?;
-            s.give_turn(pingpong, true)?;
+            s.give_turn(pingpong, true);
             s.wgmma_wait(0);
             s.store_acc(i.v, o_arr, o_w.slots());
             s.free_stage(bars, depth, last, None)
@@ -557,56 +556,58 @@ impl Lower<'_> {
         Ok(())
     }
 
-    /// Named barrier `2 + w` of both consumer warpgroups: warpgroup `w`'s
-    /// turn to issue wgmmas. Waited at by this warpgroup (`mine`), or
-    /// arrived on for the other one (`!mine`); `first`: the barrier of
-    /// warpgroup 0 whatever this one is.
-    fn turn_barrier(&mut self, mine: bool, first: bool) -> Result<(), Diagnostic> {
+    /// An arrival of this warpgroup (`w`, 0 or 1) of the two consumer
+    /// warpgroups on named barrier `at + by · w` (of both warpgroups'
+    /// threads); a wait where `wait`.
+    fn turn_barrier(&mut self, at: i64, by: i64, wait: bool) {
         let i32t = self.ctx.uniquer().int_type(32);
         let c128 = ab::index(self, 128);
         let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
-        let id = if first {
-            ab::index(self, 2)
-        } else {
-            let base = ab::index(self, if mine { 2 } else { 3 });
-            if mine {
-                ab::binary::<arith::AddI>(self, base, wg)
-            } else {
-                ab::binary::<arith::SubI>(self, base, wg)
-            }
-        };
+        let by = ab::index(self, by);
+        let off = ab::binary::<arith::MulI>(self, wg, by);
+        let at = ab::index(self, at);
+        let id = ab::binary::<arith::AddI>(self, at, off);
         let id = ab::cast::<arith::IndexCast>(self, id, i32t);
         let n = ab::int(self, 2 * 128, i32t);
-        if mine {
+        if wait {
             nvvm::Barrier::build(self, id, n);
         } else {
             nvvm::BarrierArrive::build(self, id, n);
         }
-        Ok(())
+    }
+
+    /// Before a loop's first turn: the second consumer warpgroup lets the
+    /// first go first (arrives on barrier 2, the first's turn); the first
+    /// arrives on barrier 4, which the second's last turn completes
+    /// ([`Lower::give_turn`]). No branch on the warpgroup: ptxas serialises
+    /// wgmmas whose warpgroup arrival it would place in a divergent path.
+    fn start_turns(&mut self, pingpong: bool) {
+        if pingpong {
+            self.turn_barrier(4, -2, false);
+        }
     }
 
     /// Waits for this warpgroup's turn to issue wgmmas (`pingpong`: two
-    /// consumer warpgroups).
-    fn take_turn(&mut self, pingpong: bool) -> Result<(), Diagnostic> {
+    /// consumer warpgroups): warpgroup `w` on named barrier `2 + w`.
+    fn take_turn(&mut self, pingpong: bool) {
         if pingpong {
-            self.turn_barrier(true, false)?;
+            self.turn_barrier(2, 1, true);
         }
-        Ok(())
     }
 
-    /// Gives the other consumer warpgroup its turn; `last`, after this
-    /// warpgroup's last wgmmas, only the first warpgroup does (the second's
-    /// first arrival came before the loop).
-    fn give_turn(&mut self, pingpong: bool, last: bool) -> Result<(), Diagnostic> {
+    /// Gives the other consumer warpgroup its turn (warpgroup `w` arrives
+    /// on barrier `3 - w`); `last`, after this warpgroup's last wgmmas, the
+    /// first does so and the second arrives on barrier 4 instead, with the
+    /// first's arrival from before the loop ([`Lower::start_turns`]): each
+    /// barrier's arrivals then match its waits, loop after loop.
+    fn give_turn(&mut self, pingpong: bool, last: bool) {
         if !pingpong {
-            return Ok(());
+            return;
         }
         if last {
-            let (c128, zero) = (ab::index(self, 128), ab::index(self, 0));
-            let wg = ab::binary::<arith::DivUI>(self, self.tid, c128);
-            let is_first = ab::cmpi(self, arith::build::CmpIPredicate::Eq, wg, zero);
-            return self.when(is_first, &mut |s| s.turn_barrier(false, false));
+            self.turn_barrier(3, 1, false);
+        } else {
+            self.turn_barrier(3, -1, false);
         }
-        self.turn_barrier(false, false)
     }
 }

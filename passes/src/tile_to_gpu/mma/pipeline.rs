@@ -229,18 +229,9 @@ impl Lower<'_> {
         // The trips counted from a run-time bound.
         let trips = match (pipe.lower, pipe.upper) {
             (None, None) => None,
-            (_, ub) => {
-                let ub = match ub {
-                    Some(ub) => self.map.value(ub),
-                    None => ab::index(self, pipe.lb + pipe.n * pipe.step),
-                };
-                let (lb, st) = (self.pipe_lower(pipe), ab::index(self, pipe.step));
-                let span = ab::binary::<arith::SubI>(self, ub, lb);
-                let zero = ab::index(self, 0);
-                let span = ab::binary::<arith::MaxSI>(self, span, zero);
-                let up = ab::index(self, pipe.step - 1);
-                let span = ab::binary::<arith::AddI>(self, span, up);
-                Some(ab::binary::<arith::DivUI>(self, span, st))
+            (lb, ub) => {
+                let (lb, ub) = (lb.map(|v| self.map.value(v)), ub.map(|v| self.map.value(v)));
+                Some(self.pipe_trips(pipe, lb, ub).1)
             }
         };
         let mut group = None;

@@ -281,12 +281,7 @@ fn x_sigmoid_2u(b: &mut Builder<'_>, x: Value) -> Value {
     let afn = FASTMATH.attr(b.ctx.uniquer(), FASTMATH_AFN);
     let e = math::Exp2::build(b, arg, Some(afn), ty).result(b.ctx);
     let d = bin::<arith::AddF>(b, one, e);
-    let q = bin::<arith::DivF>(b, x, d);
-    if let Some(op) = b.ctx.defining_op(q) {
-        let name = b.ctx.ident("fastmath");
-        b.ctx.set_inherent_attr(op, name, afn);
-    }
-    q
+    arith::DivF::build(b, x, d, Some(afn), ty).result(b.ctx)
 }
 
 /// `x * (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2` ([`x_sigmoid_2u`]).

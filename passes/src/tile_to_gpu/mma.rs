@@ -1020,13 +1020,13 @@ impl Lower<'_> {
     /// (except a tensor-core gemm's accumulator, read as fragments); gives
     /// the values whose copy is for this op only, to be dropped after it.
     pub(super) fn materialize_operands(&mut self, op: Op) -> Result<Vec<Value>, Diagnostic> {
-        // A tensor-core gemm reads its accumulator (and A, when the plan
-        // says so) as fragments.
         // A pipelined loop carries fragments as fragments (Lower::carry_frag):
         // the causal diagonal's loop starts from the unmasked loop's.
         if tile::For::of(self.ctx, op).is_some_and(|f| f.stages(self.ctx).is_some()) {
             return Ok(Vec::new());
         }
+        // A tensor-core gemm reads its accumulator (and A, when the plan
+        // says so) as fragments.
         let (mma, a_regs) = (self.mma.is_mma(op), self.mma.rows.a_regs.contains(&op));
         let acc = acc_operand(self.ctx, op);
         let skip = |i: usize| mma && (i == acc || (i == 0 && a_regs));

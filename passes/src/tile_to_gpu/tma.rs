@@ -197,8 +197,9 @@ fn rematerializable(ctx: &Context, k: Op, v: Value, iv: Value) -> bool {
 }
 
 /// Whether loop `l` of tile kernel `k` can be warp-specialised (see the
-/// module's doc): directly in the kernel's body, its bounds known at run
-/// time only and its staged loads' origins rematerializable.
+/// module's doc): directly in the kernel's body, its bounds (where they
+/// are known at run time only) and its staged loads' origins
+/// rematerializable.
 fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
     let Some(iv) = ctx
         .regions(l)
@@ -556,7 +557,7 @@ pub(super) fn mark(
         };
         if fits {
             ws_ok &= ws_fits(ctx, k, l, &pipe);
-            dynamic |= pipe.upper.is_some() || pipe.lower.is_some();
+            dynamic |= !known;
         }
     }
     // A kernel warp-specialises one loop, or attention's loops one after
@@ -751,8 +752,9 @@ impl Lower<'_> {
 
     /// Splits the block of a warp-specialised kernel (see the module's
     /// doc) before its ops lower: thread 0 makes the full and empty
-    /// mbarriers of `loops`' ring (the first loop's) for the whole block; then the producer warpgroup's block
-    /// and the consumers' block, where lowering goes on.
+    /// mbarriers of `loops`' ring (the first loop's) for the whole block;
+    /// then the producer warpgroup's block and the consumers' block, where
+    /// lowering goes on.
     pub(super) fn split_warps(&mut self, loops: Vec<Op>) -> Result<(), Diagnostic> {
         let l = *loops
             .first()

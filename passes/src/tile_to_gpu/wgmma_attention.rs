@@ -515,7 +515,7 @@ impl Lower<'_> {
         // time only): the first iteration peeled, the rest, the last P·V.
         let mut run = |s: &mut Self| -> Result<(), Diagnostic> {
             // Two consumer warpgroups take turns issuing their wgmmas
-            // (named barriers 2 and 3, FlashAttention-3's ping-pong): the
+            // (named barriers 2, 3 and 4, FlashAttention-3's ping-pong): the
             // second lets the first go first.
             s.start_turns(pingpong);
             let zero = ab::index(s, 0);

@@ -12,6 +12,9 @@
 // One tma_ws, the other tma:
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e '0,/stages = 3 {/s//stages = 3 copy = tma_ws {/' -e 's/stages = 3 {/stages = 3 copy = tma {/' -e 's/ staged : / : /' > %t.mlir
 // RUN: not aic-opt %t.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s
+// Both tma_ws, the second in 2 stages (one ring must have one depth):
+// RUN: sed -e '0,/copy = tma_ws/! s/stages = 3 copy = tma_ws/stages = 2 copy = tma_ws/' %t0.mlir > %t4.mlir
+// RUN: not aic-opt %t4.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=STAGES
 // Persistent, a store staged:
 // RUN: aic-opt %s --tile-mma-layout="mma=wgmma threads=128" --tile-shared-layout="mma=wgmma threads=128" | sed -e 's/stages = 3 {/stages = 3 copy = tma_ws {/' -e 's/grid = \[1\] {/grid = [1] persistent = 2 {/' > %t2.mlir
 // RUN: not aic-opt %t2.mlir --tile-to-gpu="mma=wgmma threads=128" 2>&1 | FileCheck %s --check-prefix=PERSIST
@@ -27,6 +30,7 @@
 // CHAIN: nvgpu.warpgroup.mma
 // CHAIN: gpu.return
 // CHECK: error: 'tile.for' op tile-to-gpu: a warp-specialised loop (copy = tma_ws) must be its kernel's only kind of TMA loop
+// STAGES: error: 'tile.for' op tile-to-gpu: the warp-specialised loops (copy = tma_ws) of a kernel fill one ring: their stages must be alike
 // PERSIST: error: 'tile.for' op tile-to-gpu: a persistent warp-specialised kernel must have one loop of constant bounds (copy = tma_ws)
 // STAGED: error: 'tile.store' op tile-to-gpu: a persistent warp-specialised kernel cannot stage a store in the rings its producer refills
 // MARK-COUNT-2: stages = 3 copy = tma {

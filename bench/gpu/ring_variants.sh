@@ -15,7 +15,7 @@ cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_attn check_causal}
+CHECKS=${CHECKS:-check_nt check_short check_attn check_attn64 check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -55,6 +55,19 @@ func.func @main(%q: tensor<2x4x384x128xf16>, %k: tensor<2x4x384x128xf16>, %v: te
   %p = graph.softmax %x, axis = 3 : tensor<2x4x384x384xf16>
   %o = graph.matmul %p, %v : (tensor<2x4x384x384xf16>, tensor<2x4x384x128xf16>) -> tensor<2x4x384x128xf16>
   return %o : tensor<2x4x384x128xf16>
+}
+M
+    # The same at head dim 64, scale 1/8 (three consumer warpgroups' 192
+    # query rows where a tuning cache asks for them: two query blocks).
+    cat > "$D/check_attn64.mlir" <<'M'
+func.func @main(%q: tensor<2x4x384x64xf16>, %k: tensor<2x4x384x64xf16>, %v: tensor<2x4x384x64xf16>) -> tensor<2x4x384x64xf16> {
+  %s = graph.matmul %q, %k transpose_b : (tensor<2x4x384x64xf16>, tensor<2x4x384x64xf16>) -> tensor<2x4x384x384xf16>
+  %c = graph.constant dense<1.250000e-01> : tensor<f16>
+  %cb = graph.broadcast %c, dims = [] : (tensor<f16>) -> tensor<2x4x384x384xf16>
+  %x = graph.mul %s, %cb : tensor<2x4x384x384xf16>
+  %p = graph.softmax %x, axis = 3 : tensor<2x4x384x384xf16>
+  %o = graph.matmul %p, %v : (tensor<2x4x384x384xf16>, tensor<2x4x384x64xf16>) -> tensor<2x4x384x64xf16>
+  return %o : tensor<2x4x384x64xf16>
 }
 M
     # Causal attention as JAX writes it, 2 batches of 4 heads, 384 tokens

@@ -8,14 +8,15 @@
 // the f16 block of 128 queries is two warpgroups of 64 (threads = 256),
 // 128 keys a step (head dims that are whole 128-byte rows); over 4096 keys
 // or more the loop is warp-specialised (`copy = tma_ws`), in 4 stages at head
-// dim 64 (3 at 128, where 4 do not fit in shared memory); f32
-// keeps its tiles.
+// dim 64 (3 at 128, where 4 do not fit in shared memory), and at head dim
+// 64 without a mask a block is three warpgroups, 192 queries (4096 of them
+// in 22 blocks, the last partial); f32 keeps its tiles.
 // RUN: aic-opt %s --pass-pipeline='builtin.module(eqsat-fusion,fusion-to-tile{target=h100 wgmma=true})' | FileCheck %s --check-prefix=WGMMA
-// WGMMA-LABEL: tile.kernel @attention_0 grid = [32, 1, 64] threads = 256 copy = tma_ws {
-// WGMMA: tile.transfer {{.*}} to shared depth = 1 : !tile.tile<128x64xf16>
+// WGMMA-LABEL: tile.kernel @attention_0 grid = [22, 1, 64] threads = 384 copy = tma_ws {
+// WGMMA: tile.transfer {{.*}} to shared depth = 1 : !tile.tile<192x64xf16>
 // WGMMA: tile.for
 // WGMMA: tile.transfer {{.*}} to shared depth = 4 : !tile.tile<64x128xf16>
-// WGMMA: tile.gemm {{.*}} -> !tile.tile<128x128xf32>
+// WGMMA: tile.gemm {{.*}} -> !tile.tile<192x128xf32>
 // WGMMA-LABEL: tile.kernel @attention_1 grid = [64, 1, 64] {
 // Over at most 512 keys (head dim 64) a block is one warpgroup: 64 queries,
 // 128 threads, 128 keys a step.

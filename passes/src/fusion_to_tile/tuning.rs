@@ -372,9 +372,9 @@ impl Signature {
     /// Hopper's warpgroup MMA where `wgmma`.
     pub fn heuristic(&self, target: &str, wgmma: bool) -> Tuning {
         let (m, n, k) = (self.m, self.n, self.k);
-        if let Template::Attention { dv, .. } = self.template {
+        if let Template::Attention { dv, causal } = self.template {
             let shape = (m, n, k, dv);
-            return attention_heuristic(target, wgmma, self.batch, shape, self.half());
+            return attention_heuristic(target, wgmma, self.batch, shape, self.half(), causal);
         }
         if let Some(t) = self.tiny_m(target) {
             return t;
@@ -649,6 +649,7 @@ fn attention_heuristic(
     batch: i64,
     (sq, sk, d, dv): (i64, i64, i64, i64),
     half: bool,
+    causal: bool,
 ) -> Tuning {
     let base = Tuning::heuristic(target, sq, sk, d);
     let t = if target == "trn1" {
@@ -689,12 +690,26 @@ fn attention_heuristic(
     // d64 0.3796 -> 0.3438, d128 0.6088 -> 0.5351; bench/gpu/RESULTS.md; d128's
     // 4 stages do not fit in shared memory). Shorter ones are unmeasured and
     // keep cp.async.
+    //
+    // Without a causal mask, head dim 64's blocks are three consumer
+    // warpgroups, 192 queries (FlashAttention-3's block height there): each
+    // key block's K and V, copied once, serve half as many queries again
+    // (b4 h16 s4096 d64 on an H200: 0.6426 -> 0.5918 ms, against cuDNN's
+    // 0.6188; taking turns in three, 0.6043, so they do not). Causal keeps
+    // 128: a 192-query block's diagonal spans two key blocks of 128 (0.3570
+    // -> 0.3716 ms).
     let widest = d.max(dv);
     let ws = target == "h100" && sk >= 4096 && sk % bn == 0 && widest <= 128;
     let ws_stages = if widest <= 64 { 4 } else { 3 };
+    let bm = if ws && widest <= 64 && !causal {
+        192
+    } else {
+        t.bm
+    };
     Tuning {
+        bm,
         bn,
-        threads: 256,
+        threads: 2 * bm,
         stages: if ws { ws_stages } else { t.stages },
         copy: ws.then_some(CopyKind::TmaWs),
         ..t
@@ -724,7 +739,8 @@ fn attention_candidates(
     };
     let hopper = hopper_attention(wgmma, half, d, dv);
     if target == "h100" && half {
-        for bm in [64, 128] {
+        // 192 queries (three warpgroups) warp-specialised only.
+        for bm in [64, 128, 192] {
             for bn in [64, 128] {
                 for stages in [2, 3, 4] {
                     let t = Tuning {
@@ -738,10 +754,15 @@ fn attention_candidates(
                     };
                     let shared = 2 * (bm * d + stages * bn * (d + dv));
                     // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
-                    // output (dv/2) beside the addressing.
+                    // output (dv/2) beside the addressing. Warp-specialised,
+                    // the scores live beside the P kept for the step's P·V
+                    // (the new P replaces them), within what the register
+                    // split gives a consumer: 232, 160 of three warpgroups.
                     let regs = bn / 2 + bn / 4 + dv / 2 + 48;
+                    let ws_regs =
+                        bn / 2 + bn / 4 + dv / 2 + 32 <= if bm == 192 { 160 } else { 232 };
                     if shared <= H100_SHARED && (!hopper || regs <= 255) {
-                        if stages <= 3 {
+                        if stages <= 3 && bm != 192 {
                             push(t);
                         }
                         // Warp-specialised (a producer warpgroup's TMA, the
@@ -749,7 +770,7 @@ fn attention_candidates(
                         // third stage; a fourth paid at head dim 64), where
                         // whole key blocks tile the keys (TMA's boxes stay
                         // in their batch).
-                        if hopper && stages >= 3 && sk % bn == 0 {
+                        if hopper && stages >= 3 && sk % bn == 0 && ws_regs {
                             push(Tuning {
                                 copy: Some(CopyKind::TmaWs),
                                 ..t
@@ -1219,8 +1240,14 @@ mod tests {
             stages: 4,
             ..ws(bm, bn)
         };
+        // Head dim 64 without a mask: three warpgroups, 192 queries.
+        let ws4_192 = Tuning {
+            bm: 192,
+            threads: 384,
+            ..ws4(128, 128)
+        };
         for (sig, want) in [
-            ("attention/64x4096x4096x64x64/f16", Some(ws4(128, 128))),
+            ("attention/64x4096x4096x64x64/f16", Some(ws4_192)),
             ("attention/64x4096x4096x128x128/f16", Some(ws(128, 128))),
             ("attention/64x8192x8192x128x128/f16", Some(ws(128, 128))),
             (
@@ -1259,9 +1286,14 @@ mod tests {
                 for x in &c {
                     let shared = 2 * (x.bm * sig.k + x.stages * x.bn * (sig.k + dv));
                     assert!(shared <= H100_SHARED, "{sig}: {x:?}");
-                    assert!([64, 128].contains(&x.bm) && [64, 128].contains(&x.bn));
-                    // Hopper's blocks are whole warpgroups of 64 queries.
+                    assert!([64, 128, 192].contains(&x.bm) && [64, 128].contains(&x.bn));
+                    // Hopper's blocks are whole warpgroups of 64 queries;
+                    // three of them warp-specialised only, within the 160
+                    // registers a consumer then gets.
                     assert_eq!(x.threads, if wgmma { 2 * x.bm } else { 0 }, "{x:?}");
+                    if x.bm == 192 {
+                        assert!(x.copy.is_some() && x.bn / 2 + x.bn / 4 + dv / 2 + 32 <= 160);
+                    }
                     // Warp-specialised: wgmma, three or four stages, whole
                     // key blocks; never persistent. cp.async: two or three.
                     if x.copy.is_some() {

@@ -590,8 +590,7 @@ impl<'c> Lower<'c> {
     /// A `tile.for` of `stages` (see [`super::shared_layout`]): a pipeline
     /// (see [`super::mma`]).
     fn lower_pipelined_for(&mut self, f: tile::For) -> Result<bool, Diagnostic> {
-        let pipe =
-            super::shared_layout::pipe_of(self.ctx, f.op(), &self.mma, self.threads, self.kind)?;
+        let pipe = super::shared_layout::pipe_of(self.ctx, f.op(), &self.mma, self.kind)?;
         let Some(p) = pipe else {
             return Ok(false);
         };

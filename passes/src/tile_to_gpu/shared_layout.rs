@@ -373,7 +373,6 @@ pub(super) fn pipe_of(
     ctx: &Context,
     l: Op,
     p: &Plan,
-    threads: i64,
     kind: Kind,
 ) -> Result<Option<Pipe>, Diagnostic> {
     let Some(stages) = tile::For::of(ctx, l).and_then(|f| f.stages(ctx)) else {
@@ -381,7 +380,7 @@ pub(super) fn pipe_of(
     };
     let laid_out = |t: Op| stored(ctx, t).is_some();
     let pipe = matches!(kind, Kind::Nvgpu | Kind::Wgmma)
-        .then(|| mma::pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma))
+        .then(|| mma::pipeline(ctx, l, p, &laid_out, kind == Kind::Wgmma))
         .flatten();
     let Some(mut pipe) = pipe else {
         return Err(err(
@@ -450,7 +449,7 @@ pub(super) fn check(
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| ops.push(o));
     for &o in &ops {
         if tile::For::is(ctx, o) {
-            pipe_of(ctx, o, p, threads, kind)?;
+            pipe_of(ctx, o, p, kind)?;
         }
         if let Some(st) = tile::Store::of(ctx, o).filter(|st| st.staged(ctx).is_some())
             && !staging_fits(ctx, k, st, threads)
@@ -511,7 +510,7 @@ pub(super) fn check(
         let block = ctx.parent_block(g);
         let l = ctx.parent_op(g);
         let pipe = match l {
-            Some(l) => pipe_of(ctx, l, p, threads, kind)?,
+            Some(l) => pipe_of(ctx, l, p, kind)?,
             None => None,
         };
         let ok = pipe.is_some_and(|pipe| {
@@ -624,9 +623,7 @@ mod tests {
             // The lowering reads the pipeline back from the IR.
             let p = mma::plan(&ctx, k, 128, kind).expect("plans");
             check(&ctx, k, &p, 128, kind).expect("fits");
-            let pipe = pipe_of(&ctx, l, &p, 128, kind)
-                .expect("fits")
-                .expect("a pipe");
+            let pipe = pipe_of(&ctx, l, &p, kind).expect("fits").expect("a pipe");
             assert_eq!(pipe.depth, 3);
             let trans: Vec<bool> = pipe.copies.iter().map(|c| c.trans).collect();
             assert_eq!(trans, [false, true]);
@@ -637,9 +634,7 @@ mod tests {
             });
             let name = ctx.ident("stages");
             ctx.set_inherent_attr(l, name, two);
-            let pipe = pipe_of(&ctx, l, &p, 128, kind)
-                .expect("fits")
-                .expect("a pipe");
+            let pipe = pipe_of(&ctx, l, &p, kind).expect("fits").expect("a pipe");
             assert_eq!(pipe.depth, 2);
             // B stored row after row, its memory running along its rows: an error.
             let r = ctx.result(transfers[1], 0);
@@ -655,7 +650,7 @@ mod tests {
                 },
             );
             ctx.set_value_type(r, rows);
-            assert!(pipe_of(&ctx, l, &p, 128, kind).is_err());
+            assert!(pipe_of(&ctx, l, &p, kind).is_err());
         }
     }
 

@@ -82,11 +82,19 @@ const RUN: i64 = 64;
 /// Threads of a warp-specialised kernel's producer warpgroup.
 pub(super) const PRODUCER_THREADS: i64 = 128;
 
-/// Registers a thread of the producer warpgroup keeps, and a thread of
-/// the consumers takes, when two consumer warpgroups share the block
-/// (384 threads, 168 registers each at launch).
-const PRODUCER_REGS: i64 = 40;
-const CONSUMER_REGS: i64 = 232;
+/// Registers a thread of the producer warpgroup keeps and a thread of the
+/// consumers takes (`setmaxnreg`), by the number of consumer warpgroups:
+/// two (384 threads, 168 registers each at launch) or three (512
+/// threads, 128 at launch); the 64K registers of an SM between them.
+/// Other blocks keep what they launch with.
+fn register_split(consumer_threads: i64) -> Option<(i64, i64)> {
+    match consumer_threads / PRODUCER_THREADS {
+        _ if consumer_threads % PRODUCER_THREADS != 0 => None,
+        2 => Some((40, 232)),
+        3 => Some((32, 160)),
+        _ => None,
+    }
+}
 
 /// The block where a warp-specialised kernel's producer warpgroup's code
 /// goes, the loops it copies for (one after another, on one ring) and
@@ -534,7 +542,7 @@ pub(super) fn mark(
     // A loop whose bounds are known at run time only.
     let mut dynamic = false;
     for l in loops {
-        let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, threads, kind)? else {
+        let Some(pipe) = shared_layout::pipe_of(ctx, l, &p, kind)? else {
             continue;
         };
         let Some(body) = ctx.regions(l).first().and_then(|r| ctx.entry_block(*r)) else {
@@ -770,26 +778,28 @@ impl Lower<'_> {
             .ok_or_else(|| err(self.ctx, l, "a TMA loop without mbarriers"))?;
         let bars = self.shared_view(at, 2 * depth, i64t);
         self.init_bars(bars, depth, true)?;
-        let regs = self.threads == 2 * PRODUCER_THREADS;
+        let regs = register_split(self.threads);
         let set_regs = |s: &mut Self, action: nvvm::SetMaxRegisterAction, n: i64| {
-            if regs {
-                let a = action.attr(&u);
-                let n = super::int_attr(&u, n, u.int_type(32));
-                nvvm::SetMaxRegister::build(s, a, n);
-            }
+            let a = action.attr(&u);
+            let n = super::int_attr(&u, n, u.int_type(32));
+            nvvm::SetMaxRegister::build(s, a, n);
         };
         let consumers = ab::index(self, self.threads);
         let producer = ab::cmpi(self, CmpIPredicate::Uge, self.tid, consumers);
         let pb = self.ctx.create_block(&[]);
         aic_dialects::scf::build::if_then(&mut self.b(), producer, pb);
         self.within(pb, |s| {
-            set_regs(s, nvvm::SetMaxRegisterAction::Decrease, PRODUCER_REGS)
+            if let Some((producer, _)) = regs {
+                set_regs(s, nvvm::SetMaxRegisterAction::Decrease, producer);
+            }
         });
         let consumer = ab::cmpi(self, CmpIPredicate::Ult, self.tid, consumers);
         let cb = self.ctx.create_block(&[]);
         aic_dialects::scf::build::if_then(&mut self.b(), consumer, cb);
         self.block = cb;
-        set_regs(self, nvvm::SetMaxRegisterAction::Increase, CONSUMER_REGS);
+        if let Some((_, consumer)) = regs {
+            set_regs(self, nvvm::SetMaxRegisterAction::Increase, consumer);
+        }
         self.ws = Some(Producer {
             block: pb,
             consumers: cb,

@@ -353,7 +353,8 @@ impl Lower<'_> {
     /// waits for P·V just before O is rescaled. The first iteration is
     /// peeled (no P·V before it), the last P·V issued after the loop, and
     /// P kept for the next iteration in an array of its own. Two consumer
-    /// warpgroups take turns issuing (FlashAttention-3's ping-pong): each
+    /// warpgroups (not one, not three, where taking turns measured slower)
+    /// take turns issuing (FlashAttention-3's ping-pong): each
     /// waits on its own named barrier before its wgmmas and arrives on the
     /// other's after them, so that one's softmax runs while the other's
     /// wgmmas do; before the loop the second arrives on the first's (the

@@ -136,10 +136,9 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                 .is_some()
         };
         // Bounds known at run time only: a wgmma attention's loop.
-        let pipe = pipeline(ctx, l, p, &laid_out, threads, false)
+        let pipe = pipeline(ctx, l, p, &laid_out, false)
             .or_else(|| {
-                pipeline(ctx, l, p, &laid_out, threads, kind == Kind::Wgmma)
-                    .filter(|pipe| attention(pipe))
+                pipeline(ctx, l, p, &laid_out, kind == Kind::Wgmma).filter(|pipe| attention(pipe))
             })
             .filter(|pipe| pipe.depth >= 2);
         // Byte transfers that only wgmma can read are staged for it only.
@@ -514,14 +513,13 @@ pub(in crate::tile_to_gpu) fn multiple_of(
 /// every load a transfer reads at an origin of the induction
 /// variable and values from outside, affine in memory with 16-byte runs
 /// along one of its tile's dims (the columns for A), its transfer of f16
-/// in whole chunks per thread. Its `depth` is the least its transfers ask
-/// for.
+/// in whole 16-byte chunks (the last round of the block's threads may be
+/// partial). Its `depth` is the least its transfers ask for.
 pub(in crate::tile_to_gpu) fn pipeline(
     ctx: &Context,
     l: Op,
     p: &Plan,
     laid_out: &dyn Fn(Op) -> bool,
-    threads: i64,
     dynamic: bool,
 ) -> Option<Pipe> {
     let f = tile::For::of(ctx, l)?;
@@ -588,13 +586,11 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 let tt = tile_type(ctx, ctx.result(o, 0))?;
                 let chunk = chunk_of(ctx, tt.elem)?;
                 let (rows, cols) = (tt.shape[0], tt.shape[1]);
-                // A sparse gemm's positions (a quarter of its values' bytes)
-                // may be fewer chunks than a round of threads.
-                let positions = ctx
-                    .uses(ctx.result(o, 0))
-                    .iter()
-                    .all(|u| reads_positions(ctx, u.op, u.index));
-                if (rows * cols / chunk) % threads != 0 && !positions {
+                // A tile of fewer whole chunks than a round of threads, or
+                // not whole rounds (three warpgroups' blocks): the last round
+                // is partial (the lowering's threads past the last chunk copy
+                // it again).
+                if rows * cols % chunk != 0 {
                     return None;
                 }
                 let buf_shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();

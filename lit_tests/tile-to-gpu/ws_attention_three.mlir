@@ -4,8 +4,9 @@
 // registers cut to 32 and the consumers' raised to 160 (`setmaxnreg`), the
 // block's 64K registers between them; the consumers do not take turns
 // issuing (no named-barrier arrivals: three in turn measured slower), and
-// their block syncs are of 384 threads. 320 queries: the second block's
-// rows are partial. K and V's 64 x 64 boxes (8192 bytes each) fill
+// their block syncs are of 384 threads. Q is copied once by cp.async in
+// 16-byte chunks straight into wgmma's swizzle. 320 queries: the second
+// block's rows are partial. K and V's 64 x 64 boxes (8192 bytes each) fill
 // chunks of 16 bytes that 384 threads do not divide, which the pipeline
 // accepts (TMA copies them; cp.async's last round would be partial). The
 // host run against the interpreter is in tools/tests/host_target.rs.
@@ -21,6 +22,13 @@
 // CHECK: nvvm.setmaxregister decrease 32
 // CHECK: nvgpu.tma.async.load
 // CHECK: nvvm.setmaxregister increase 160
+// Q, once: cp.async in 16-byte chunks straight into wgmma's swizzle (the
+// partial block's rows past the end zero-filled), then fenced for wgmma.
+// CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c384_i32
+// CHECK: nvgpu.device_async_copy {{.*}}, %{{.*}} {bypassL1} : memref<40960xf16> to memref<{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_create_group
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK-NEXT: nvvm.fence.proxy
 // CHECK: nvvm.barrier id = %{{.*}} number_of_threads = %c384_i32
 // CHECK: nvgpu.warpgroup.mma %
 // CHECK: nvgpu.warpgroup.mma.register_a
@@ -32,6 +40,9 @@
 // PTX: setmaxnreg.dec.sync.aligned.u32 32;
 // PTX: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // PTX: setmaxnreg.inc.sync.aligned.u32 160;
+// PTX: cp.async.cg.shared.global [%{{.*}}], [%{{.*}}], 16, %{{.*}};
+// PTX: cp.async.wait_group 0;
+// PTX-NEXT: fence.proxy.async.shared::cta;
 // PTX-NOT: bar.arrive
 // PTX: ret;
 

@@ -384,8 +384,8 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 }
 
 pub(super) use plan::{
-    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, decide, is_gemm,
-    operands_read, pipeline, plan, plan_shared, takes_runs,
+    CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, const_int, contiguous_dim,
+    decide, is_gemm, operands_read, pipeline, plan, plan_shared, takes_runs,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N
@@ -1076,6 +1076,19 @@ impl Lower<'_> {
         };
         let direct = tile::Load::defining(self.ctx, src)
             .filter(|l| super::shared_layout::is_direct(self.ctx, l.op()));
+        if let Some(ld) = direct.filter(|_| swizzled) {
+            self.chunked_transfer(ld, view, (rows, cols))?;
+            self.padded_tiles.insert(
+                r,
+                Padded {
+                    view,
+                    stride,
+                    base: None,
+                    trans: false,
+                },
+            );
+            return Ok(());
+        }
         if let Some(ld) = direct {
             // Straight from memory, thread t reading element t of a column.
             let load = ld.op();
@@ -1134,6 +1147,70 @@ impl Lower<'_> {
                 trans: false,
             },
         );
+        Ok(())
+    }
+
+    /// wgmma's A staged once (an attention's Q), `rows x cols` from load
+    /// `ld` ([`super::shared_layout::is_chunked`]) into `view` in wgmma's
+    /// swizzle: 16-byte chunks copied by cp.async straight into their
+    /// swizzled places (rows past the end zero-filled), no register or
+    /// element-wise round trip; waited for, fenced for the async proxy and
+    /// synced before wgmma reads it. Threads past the last chunk of a
+    /// partial round copy it again.
+    fn chunked_transfer(
+        &mut self,
+        ld: tile::Load,
+        view: Value,
+        (rows, cols): (i64, i64),
+    ) -> Result<(), Diagnostic> {
+        let u = self.ctx.uniquer().clone();
+        let buf = self.map.value(ld.buffer(self.ctx));
+        let origin = self.scalars(ld.origin(self.ctx));
+        let shape = self.buffers[&buf].clone();
+        let d = self.desc(ld.op(), &shape)?;
+        let token = nvgpu::token_type(&u);
+        let (runs, threads) = (cols / CHUNK, self.threads);
+        let total = rows * runs;
+        // Until every thread has read what the last transfer left here.
+        self.barrier();
+        let mut tokens = Vec::new();
+        for j in 0..(total + threads - 1) / threads {
+            let first = ab::index(self, j * threads);
+            let mut ch = ab::binary::<arith::AddI>(self, self.tid, first);
+            if (j + 1) * threads > total {
+                let last = ab::index(self, total - 1);
+                ch = ab::binary::<arith::MinUI>(self, ch, last);
+            }
+            let cr = ab::index(self, runs);
+            let line = ab::binary::<arith::DivUI>(self, ch, cr);
+            let q = ab::binary::<arith::RemUI>(self, ch, cr);
+            let c8 = ab::index(self, CHUNK);
+            let within = ab::binary::<arith::MulI>(self, q, c8);
+            let (off, ok) = self.locate(&d, &origin, &[line, within]);
+            let zero = ab::index(self, 0);
+            let safe = ab::select(self, ok, off, zero);
+            let n = ab::select(self, ok, c8, zero);
+            let at = self.swizzled_at(line, within, rows, CHUNK);
+            let tk = nvgpu::DeviceAsyncCopy::build(
+                self,
+                buf,
+                &[safe],
+                view,
+                &[at],
+                Some(n),
+                int_attr(&u, CHUNK, u.ty(TypeKind::Index)),
+                Some(u.attr(AttrKind::Unit)),
+                token,
+            )
+            .async_token(self.ctx);
+            tokens.push(tk);
+        }
+        let group =
+            nvgpu::DeviceAsyncCreateGroup::build(self, &tokens, token).async_token(self.ctx);
+        let none = int_attr(&u, 0, u.int_type(32));
+        nvgpu::DeviceAsyncWait::build(self, group, Some(none));
+        self.fence_for_wgmma(true);
+        self.barrier();
         Ok(())
     }
 

@@ -350,7 +350,8 @@ pub(super) fn transfer_bytes(ctx: &Context, t: Op) -> Option<i64> {
 
 /// Whether `load` is left to the transfer that reads its tile: its one
 /// reader a padded transfer in its block that no pipeline stages, the
-/// memory contiguous along the tile's rows (a transposed operand).
+/// memory contiguous along the tile's rows (a transposed operand), or
+/// one in wgmma's swizzle ([`is_chunked`]).
 pub(super) fn is_direct(ctx: &Context, load: Op) -> bool {
     let Some(l) = tile::Load::of(ctx, load) else {
         return false;
@@ -359,11 +360,54 @@ pub(super) fn is_direct(ctx: &Context, load: Op) -> bool {
     let [u] = uses[..] else {
         return false;
     };
-    tile::Transfer::is(ctx, u.op)
-        && matches!(stored(ctx, u.op), Some(Layout::Padded { .. }))
+    let once = tile::Transfer::is(ctx, u.op)
         && stages_of(ctx, u.op).is_none()
-        && ctx.parent_block(load) == ctx.parent_block(u.op)
-        && mma::column_contiguous(ctx, l)
+        && ctx.parent_block(load) == ctx.parent_block(u.op);
+    if !once {
+        return false;
+    }
+    match stored(ctx, u.op) {
+        Some(Layout::Padded { .. }) => mma::column_contiguous(ctx, l),
+        Some(Layout::Swizzle { .. }) => is_chunked(ctx, l),
+        _ => false,
+    }
+}
+
+/// Whether wgmma's A staged once (an attention's Q, stored in wgmma's
+/// swizzle) can be copied from `load`'s memory in 16-byte chunks
+/// (cp.async straight into the swizzle): 16-bit elements, the memory
+/// in whole aligned chunks along the tile's columns, the columns'
+/// origin a constant multiple of a chunk. Rows may run past the end
+/// (zero-filled).
+pub(super) fn is_chunked(ctx: &Context, load: tile::Load) -> bool {
+    let Some(t) = mma::tile_type(ctx, load.result(ctx)) else {
+        return false;
+    };
+    let buffer = load.buffer(ctx);
+    let Some(shape) = ctx
+        .type_kind(ctx.value_type(buffer))
+        .shape()
+        .map(<[i64]>::to_vec)
+    else {
+        return false;
+    };
+    let desc = match load.desc(ctx) {
+        Some(a) => match aic_dialects::coord::desc_of(ctx.uniquer(), a) {
+            Ok(d) => d.clone(),
+            Err(_) => return false,
+        },
+        None => aic_dialects::coord::Desc::row_major(&shape),
+    };
+    let rank = desc.upper.len();
+    let origin = load.origin(ctx);
+    let col = origin.last().and_then(|v| mma::const_int(ctx, *v));
+    t.shape.len() == 2
+        && mma::chunk_of(ctx, t.elem) == Some(mma::CHUNK)
+        && t.shape[1] % mma::CHUNK == 0
+        && rank >= 2
+        && origin.len() == rank
+        && col.is_some_and(|c| c % mma::CHUNK == 0)
+        && mma::contiguous_dim(&desc) == Some(rank - 1)
 }
 
 /// The pipeline of loop `l` as the IR says (its `stages`, its transfers'

@@ -20,6 +20,7 @@ pub mod spmd_partition;
 pub mod stablehlo_legalize_quant_to_math;
 pub mod stablehlo_to_graph;
 pub mod symbol_dce;
+pub mod tile_early_loads;
 pub mod tile_to_gpu;
 pub mod tile_to_nki;
 
@@ -44,6 +45,7 @@ pub fn register_all(reg: &mut PassRegistry) {
     reg.register(&coord_to_arith::INFO);
     reg.register(&fusion_to_tile::INFO);
     reg.register(&dedup_kernels::INFO);
+    reg.register(&tile_early_loads::INFO);
     reg.register(&tile_to_gpu::warp_rows::INFO);
     reg.register(&tile_to_gpu::mma_layout::INFO);
     reg.register(&tile_to_gpu::shared_layout::INFO);

@@ -150,7 +150,7 @@ pub fn matrix_pipeline(
         return Err(format!("unknown architecture '{arch}'"));
     }
     Ok(format!(
-        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse} wgmma={eq_wgmma}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},dedup-kernels,tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
+        "builtin.module(spmd-partition,stablehlo-to-graph,inline,canonicalize,eqsat-fusion{{sparse-gemm={sparse} wgmma={eq_wgmma}}},fusion-to-tile{{target={tiles} arch={arch}{tuning}{wgmma} total=true scalars=true}},dedup-kernels,tile-early-loads,tile-to-gpu{{threads={threads} warp={warp}{mma}{copy}}},coord-to-arith,canonicalize,cse)"
     ))
 }
 

@@ -1076,17 +1076,15 @@ impl Lower<'_> {
         };
         let direct = tile::Load::defining(self.ctx, src)
             .filter(|l| super::shared_layout::is_direct(self.ctx, l.op()));
+        let padded = Padded {
+            view,
+            stride,
+            base: None,
+            trans: false,
+        };
         if let Some(ld) = direct.filter(|_| swizzled) {
             self.chunked_transfer(ld, view, (rows, cols))?;
-            self.padded_tiles.insert(
-                r,
-                Padded {
-                    view,
-                    stride,
-                    base: None,
-                    trans: false,
-                },
-            );
+            self.padded_tiles.insert(r, padded);
             return Ok(());
         }
         if let Some(ld) = direct {
@@ -1113,15 +1111,7 @@ impl Lower<'_> {
             })?;
             self.fence_for_wgmma(swizzled);
             self.barrier();
-            self.padded_tiles.insert(
-                r,
-                Padded {
-                    view,
-                    stride,
-                    base: None,
-                    trans: false,
-                },
-            );
+            self.padded_tiles.insert(r, padded);
             return Ok(());
         }
         let (l, st) = self.tiles[&src].clone();
@@ -1138,15 +1128,7 @@ impl Lower<'_> {
         })?;
         self.fence_for_wgmma(swizzled);
         self.barrier();
-        self.padded_tiles.insert(
-            r,
-            Padded {
-                view,
-                stride,
-                base: None,
-                trans: false,
-            },
-        );
+        self.padded_tiles.insert(r, padded);
         Ok(())
     }
 
@@ -1169,42 +1151,22 @@ impl Lower<'_> {
         let shape = self.buffers[&buf].clone();
         let d = self.desc(ld.op(), &shape)?;
         let token = nvgpu::token_type(&u);
-        let (runs, threads) = (cols / CHUNK, self.threads);
-        let total = rows * runs;
         // Until every thread has read what the last transfer left here.
         self.barrier();
         let mut tokens = Vec::new();
-        for j in 0..(total + threads - 1) / threads {
-            let first = ab::index(self, j * threads);
-            let mut ch = ab::binary::<arith::AddI>(self, self.tid, first);
-            if (j + 1) * threads > total {
-                let last = ab::index(self, total - 1);
-                ch = ab::binary::<arith::MinUI>(self, ch, last);
-            }
-            let cr = ab::index(self, runs);
-            let line = ab::binary::<arith::DivUI>(self, ch, cr);
-            let q = ab::binary::<arith::RemUI>(self, ch, cr);
-            let c8 = ab::index(self, CHUNK);
-            let within = ab::binary::<arith::MulI>(self, q, c8);
-            let (off, ok) = self.locate(&d, &origin, &[line, within]);
-            let zero = ab::index(self, 0);
-            let safe = ab::select(self, ok, off, zero);
-            let n = ab::select(self, ok, c8, zero);
-            let at = self.swizzled_at(line, within, rows, CHUNK);
-            let tk = nvgpu::DeviceAsyncCopy::build(
-                self,
-                buf,
-                &[safe],
-                view,
-                &[at],
-                Some(n),
-                int_attr(&u, CHUNK, u.ty(TypeKind::Index)),
-                Some(u.attr(AttrKind::Unit)),
-                token,
-            )
-            .async_token(self.ctx);
-            tokens.push(tk);
-        }
+        let chunks = pipeline::Chunks {
+            buf,
+            desc: &d,
+            origin: &origin,
+            shape: (rows, cols),
+            chunk: CHUNK,
+            trans: false,
+            live: None,
+            view,
+        };
+        self.copy_chunks(&chunks, &mut tokens, &mut |s, line, within| {
+            s.swizzled_at(line, within, rows, CHUNK)
+        });
         let group =
             nvgpu::DeviceAsyncCreateGroup::build(self, &tokens, token).async_token(self.ctx);
         let none = int_attr(&u, 0, u.int_type(32));

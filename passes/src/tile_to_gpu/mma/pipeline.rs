@@ -10,6 +10,7 @@ use aic::op_def::OpHandle;
 use aic::types::{Type, TypeKind};
 use aic_dialects::arith;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::coord::Desc;
 use aic_dialects::memref::build as mb;
 use aic_dialects::nvgpu;
 use aic_dialects::tile::{self, TileOp, TileType};
@@ -145,58 +146,25 @@ impl Lower<'_> {
                 let csize = ab::index(s, *size);
                 let base = ab::binary::<arith::MulI>(s, slot, csize);
                 let (rows, cols) = (t.shape[0], t.shape[1]);
-                let chunk = c.chunk;
-                let runs = if c.trans { rows / chunk } else { cols / chunk };
-                // The last round may be partial (a sparse gemm's positions,
-                // plan::pipeline): threads past the tile's last chunk copy it
-                // again, the same bytes to the same place.
-                let total = rows * cols / chunk;
-                let per = (total + s.threads - 1) / s.threads;
-                for j in 0..per {
-                    let cj = ab::index(s, j * s.threads);
-                    let mut ch = ab::binary::<arith::AddI>(s, s.tid, cj);
-                    if (j + 1) * s.threads > total {
-                        let last = ab::index(s, total - 1);
-                        ch = ab::binary::<arith::MinUI>(s, ch, last);
-                    }
-                    let cr = ab::index(s, runs);
-                    let line = ab::binary::<arith::DivUI>(s, ch, cr);
-                    let q = ab::binary::<arith::RemUI>(s, ch, cr);
-                    let c8 = ab::index(s, chunk);
-                    let within = ab::binary::<arith::MulI>(s, q, c8);
-                    let (row, col) = if c.trans {
-                        (within, line)
-                    } else {
-                        (line, within)
-                    };
-                    let (off, mut ok) = s.locate(&c.desc, &origin, &[row, col]);
-                    if let Some(l) = live {
-                        ok = ab::binary::<arith::AndI>(s, ok, l);
-                    }
-                    let zero = ab::index(s, 0);
-                    let safe = ab::select(s, ok, off, zero);
-                    let n = ab::select(s, ok, c8, zero);
+                let lines = if c.trans { cols } else { rows };
+                let chunks = Chunks {
+                    buf,
+                    desc: &c.desc,
+                    origin: &origin,
+                    shape: (rows, cols),
+                    chunk: c.chunk,
+                    trans: c.trans,
+                    live,
+                    view: *view,
+                };
+                s.copy_chunks(&chunks, &mut tokens, &mut |s, line, within| {
                     let at = if *swizzled {
-                        let lines = if c.trans { cols } else { rows };
-                        s.swizzled_at(line, within, lines, chunk)
+                        s.swizzled_at(line, within, lines, c.chunk)
                     } else {
                         s.mul_add(line, *stride, within)
                     };
-                    let at = ab::binary::<arith::AddI>(s, at, base);
-                    let tk = nvgpu::DeviceAsyncCopy::build(
-                        s,
-                        buf,
-                        &[safe],
-                        *view,
-                        &[at],
-                        Some(n),
-                        int_attr(&u, chunk, u.ty(TypeKind::Index)),
-                        Some(u.attr(AttrKind::Unit)),
-                        token,
-                    )
-                    .async_token(s.ctx);
-                    tokens.push(tk);
-                }
+                    ab::binary::<arith::AddI>(s, at, base)
+                });
             }
             Ok(nvgpu::DeviceAsyncCreateGroup::build(s, &tokens, token).async_token(s.ctx))
         };
@@ -438,5 +406,86 @@ impl Lower<'_> {
         let fa = (0..g.w.mt).map(|_| take(self, 8, g.types[0])).collect();
         let fb = (0..g.w.nt).map(|_| take(self, 4, g.types[1])).collect();
         (fa, fb)
+    }
+}
+
+/// A tile copied by cp.async in chunks of `chunk` elements (16 bytes) from
+/// `buf` (through `desc` at `origin`) into shared view `view`: its
+/// `(rows, cols)`, whether memory runs along its rows (`trans`, chunks
+/// down a column) and, where given, whether the copy is live at all.
+pub(in crate::tile_to_gpu) struct Chunks<'a> {
+    pub(in crate::tile_to_gpu) buf: Value,
+    pub(in crate::tile_to_gpu) desc: &'a Desc,
+    pub(in crate::tile_to_gpu) origin: &'a [Value],
+    pub(in crate::tile_to_gpu) shape: (i64, i64),
+    pub(in crate::tile_to_gpu) chunk: i64,
+    pub(in crate::tile_to_gpu) trans: bool,
+    pub(in crate::tile_to_gpu) live: Option<Value>,
+    pub(in crate::tile_to_gpu) view: Value,
+}
+
+impl Lower<'_> {
+    /// Starts the copies of `c`, the block's threads taking its chunks in
+    /// rounds (the last round may be partial: threads past the last chunk
+    /// copy it again, the same bytes to the same place); a chunk out of
+    /// range or not live reads nothing and zero-fills. `place(line,
+    /// within)` gives a chunk's index in the view (line: the tile's row,
+    /// or its column where `trans`; within: the element of the line it
+    /// starts at). Pushes each copy's token.
+    pub(in crate::tile_to_gpu) fn copy_chunks(
+        &mut self,
+        c: &Chunks<'_>,
+        tokens: &mut Vec<Value>,
+        place: &mut dyn FnMut(&mut Self, Value, Value) -> Value,
+    ) {
+        let u = self.ctx.uniquer().clone();
+        let token = nvgpu::token_type(&u);
+        let (rows, cols) = c.shape;
+        let runs = if c.trans {
+            rows / c.chunk
+        } else {
+            cols / c.chunk
+        };
+        let total = rows * cols / c.chunk;
+        let threads = self.threads;
+        for j in 0..(total + threads - 1) / threads {
+            let cj = ab::index(self, j * threads);
+            let mut ch = ab::binary::<arith::AddI>(self, self.tid, cj);
+            if (j + 1) * threads > total {
+                let last = ab::index(self, total - 1);
+                ch = ab::binary::<arith::MinUI>(self, ch, last);
+            }
+            let cr = ab::index(self, runs);
+            let line = ab::binary::<arith::DivUI>(self, ch, cr);
+            let q = ab::binary::<arith::RemUI>(self, ch, cr);
+            let c8 = ab::index(self, c.chunk);
+            let within = ab::binary::<arith::MulI>(self, q, c8);
+            let (row, col) = if c.trans {
+                (within, line)
+            } else {
+                (line, within)
+            };
+            let (off, mut ok) = self.locate(c.desc, c.origin, &[row, col]);
+            if let Some(l) = c.live {
+                ok = ab::binary::<arith::AndI>(self, ok, l);
+            }
+            let zero = ab::index(self, 0);
+            let safe = ab::select(self, ok, off, zero);
+            let n = ab::select(self, ok, c8, zero);
+            let at = place(self, line, within);
+            let tk = nvgpu::DeviceAsyncCopy::build(
+                self,
+                c.buf,
+                &[safe],
+                c.view,
+                &[at],
+                Some(n),
+                int_attr(&u, c.chunk, u.ty(TypeKind::Index)),
+                Some(u.attr(AttrKind::Unit)),
+                token,
+            )
+            .async_token(self.ctx);
+            tokens.push(tk);
+        }
     }
 }

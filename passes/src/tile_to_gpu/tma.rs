@@ -1222,3 +1222,31 @@ impl Lower<'_> {
         ab::cmpi(self, CmpIPredicate::Ne, p, zero)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `setmaxnreg` counts are multiples of 8 in 24..=256, and a block's
+    /// warpgroups must fit an SM's 64K registers together: an increase
+    /// beyond what the decreases free waits forever (a 24/168 split of
+    /// three consumer warpgroups, 67584 registers, hung on an H200).
+    #[test]
+    fn register_splits_fit_the_register_file() {
+        for consumers in 1..=4 {
+            let threads = consumers * PRODUCER_THREADS;
+            let Some((producer, consumer)) = register_split(threads) else {
+                assert!(!(2..=3).contains(&consumers), "{consumers} warpgroups");
+                continue;
+            };
+            for n in [producer, consumer] {
+                assert!(n % 8 == 0 && (24..=256).contains(&n), "{n}");
+            }
+            let total = producer * PRODUCER_THREADS + consumer * threads;
+            assert!(total <= 65_536, "{consumers} warpgroups: {total} registers");
+            // Nothing left over that a larger consumer count could take.
+            assert!(65_536 - total < 8 * threads, "{consumers}: {total}");
+        }
+        assert_eq!(register_split(200), None);
+    }
+}

@@ -194,7 +194,8 @@ fn neg(e: AffineExpr) -> AffineExpr {
     mul(e, Constant(-1))
 }
 
-fn gcd(mut a: u64, mut b: u64) -> u64 {
+/// The greatest common divisor of `a` and `b` (Euclid's; `gcd(0, 0)` is 0).
+pub fn gcd(mut a: u64, mut b: u64) -> u64 {
     while b != 0 {
         (a, b) = (b, a % b);
     }

@@ -53,12 +53,10 @@ impl Span {
     }
 }
 
+/// The greatest common divisor of the magnitudes of `a` and `b`
+/// ([`aic::affine::gcd`]), 1 where it does not fit an `i64`.
 fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    i64::try_from(a).unwrap_or(1)
+    i64::try_from(aic::affine::gcd(a.unsigned_abs(), b.unsigned_abs())).unwrap_or(1)
 }
 
 /// The span of integer scalar `v`, through the arith ops that compute it

@@ -757,10 +757,11 @@ fn attention_candidates(
                     // output (dv/2) beside the addressing. Warp-specialised,
                     // the scores live beside the P kept for the step's P·V
                     // (the new P replaces them), within what the register
-                    // split gives a consumer: 232, 160 of three warpgroups.
+                    // split gives a consumer (232 of two warpgroups, 160 of
+                    // three; one keeps up to 255).
                     let regs = bn / 2 + bn / 4 + dv / 2 + 48;
-                    let ws_regs =
-                        bn / 2 + bn / 4 + dv / 2 + 32 <= if bm == 192 { 160 } else { 232 };
+                    let consumer = crate::tile_to_gpu::register_split(2 * bm).map_or(255, |r| r.1);
+                    let ws_regs = bn / 2 + bn / 4 + dv / 2 + 32 <= consumer;
                     if shared <= H100_SHARED && (!hopper || regs <= 255) {
                         if stages <= 3 && bm != 192 {
                             push(t);

@@ -385,7 +385,7 @@ pub(super) fn half_kind(ctx: &Context, t: Type) -> Option<FloatKind> {
 
 pub(super) use plan::{
     CHUNK, Shared, acc_operand, byte_pipe, chunk_of, column_contiguous, const_int, contiguous_dim,
-    decide, is_gemm, operands_read, pipeline, plan, plan_shared, takes_runs,
+    decide, is_gemm, load_desc, operands_read, pipeline, plan, plan_shared, takes_runs,
 };
 
 /// The layout of an accumulator in the fragments of `w`: wgmma's (of N

@@ -383,20 +383,8 @@ pub(super) fn is_chunked(ctx: &Context, load: tile::Load) -> bool {
     let Some(t) = mma::tile_type(ctx, load.result(ctx)) else {
         return false;
     };
-    let buffer = load.buffer(ctx);
-    let Some(shape) = ctx
-        .type_kind(ctx.value_type(buffer))
-        .shape()
-        .map(<[i64]>::to_vec)
-    else {
+    let Some(desc) = mma::load_desc(ctx, load) else {
         return false;
-    };
-    let desc = match load.desc(ctx) {
-        Some(a) => match aic_dialects::coord::desc_of(ctx.uniquer(), a) {
-            Ok(d) => d.clone(),
-            Err(_) => return false,
-        },
-        None => aic_dialects::coord::Desc::row_major(&shape),
     };
     let rank = desc.upper.len();
     let origin = load.origin(ctx);

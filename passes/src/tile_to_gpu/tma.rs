@@ -87,7 +87,7 @@ pub(super) const PRODUCER_THREADS: i64 = 128;
 /// two (384 threads, 168 registers each at launch) or three (512
 /// threads, 128 at launch); the 64K registers of an SM between them.
 /// Other blocks keep what they launch with.
-fn register_split(consumer_threads: i64) -> Option<(i64, i64)> {
+pub(crate) fn register_split(consumer_threads: i64) -> Option<(i64, i64)> {
     match consumer_threads / PRODUCER_THREADS {
         _ if consumer_threads % PRODUCER_THREADS != 0 => None,
         2 => Some((40, 232)),
@@ -984,11 +984,7 @@ impl Lower<'_> {
                     // A persistent kernel's loop (constant bounds) runs
                     // `n` fills a tile.
                     let base = match consumer_tiles {
-                        Some(_) => {
-                            let done = s.tiles_done();
-                            let n = ab::index(s, pipe.n);
-                            ab::binary::<arith::MulI>(s, done, n)
-                        }
+                        Some(_) => s.tile_first_fill(pipe),
                         None => base,
                     };
                     let (lo, one) = (ab::index(s, 0), ab::index(s, 1));
@@ -1079,17 +1075,22 @@ impl Lower<'_> {
         let (lb, trips) = self.pipe_trips(pipe, lower, upper);
         let base = match self.ws.as_ref().and_then(|p| p.taken) {
             Some(t) => t,
-            None => {
-                let done = self.tiles_done();
-                let n = ab::index(self, pipe.n);
-                ab::binary::<arith::MulI>(self, done, n)
-            }
+            None => self.tile_first_fill(pipe),
         };
         let next = ab::binary::<arith::AddI>(self, base, trips);
         if let Some(p) = self.ws.as_mut() {
             p.taken = Some(next);
         }
         (lb, trips, base)
+    }
+
+    /// The ring fill of warp-specialised loop `pipe`'s first iteration in
+    /// this block's current tile: `tiles_done · n` (a persistent kernel's
+    /// loop has constant bounds; 0 in a block of one tile).
+    fn tile_first_fill(&mut self, pipe: &Pipe) -> Value {
+        let done = self.tiles_done();
+        let n = ab::index(self, pipe.n);
+        ab::binary::<arith::MulI>(self, done, n)
     }
 
     /// Waits for fill `g` of a ring of `depth` stages (its full

@@ -506,6 +506,20 @@ pub(in crate::tile_to_gpu) fn multiple_of(
     }
 }
 
+/// The view `load` reads its buffer through: its descriptor, or the
+/// buffer's row-major layout where it has none. None for a buffer of no
+/// static shape or a descriptor that does not parse.
+pub(in crate::tile_to_gpu) fn load_desc(ctx: &Context, load: tile::Load) -> Option<Desc> {
+    match load.desc(ctx) {
+        Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok().cloned(),
+        None => {
+            let buffer = load.buffer(ctx);
+            let shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();
+            Some(Desc::row_major(&shape))
+        }
+    }
+}
+
 /// The pipeline of loop `l`, if it is one: constant bounds; a body with
 /// gemms on tensor cores, whose loads that transfers read are each read
 /// only by a transfer laid out for matrix units, yielding their accumulators or row vectors
@@ -593,11 +607,7 @@ pub(in crate::tile_to_gpu) fn pipeline(
                 if rows * cols % chunk != 0 {
                     return None;
                 }
-                let buf_shape = ctx.type_kind(ctx.value_type(buffer)).shape()?.to_vec();
-                let desc = match ld.desc(ctx) {
-                    Some(a) => aic_dialects::coord::desc_of(ctx.uniquer(), a).ok()?.clone(),
-                    None => Desc::row_major(&buf_shape),
-                };
+                let desc = load_desc(ctx, ld)?;
                 // Byte chunks: affine views only.
                 let cd = if chunk == CHUNK {
                     contiguous_dim(&desc)?

@@ -248,6 +248,12 @@ def cases():
               ("eager", gelu_bias, True),
               ("torch.compile", compiled(gelu_bias), True)],
              flops=2 * 4096 * 4096 * 1024),
+        # gemm_bias_gelu's GEMM alone: what aic's epilogue costs there.
+        Case("gemm_nt_4096x4096x1024", "gemm_nt_4096x4096x1024_f16",
+             lambda: (torch.randn(4096, 1024, dtype=h, device=dev), torch.randn(4096, 1024, dtype=h, device=dev) * 0.02),
+             lambda a, w: a.float() @ w.float().t(),
+             [("cuBLAS (torch.mm)", lambda a, w: torch.mm(a, w.t()), True)],
+             flops=2 * 4096 * 4096 * 1024),
         Case("gemm_add_add_fastgelu", "gemm_add_add_fastgelu_3840x4096x4096_f16",
              lambda: (torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(4096, 4096, dtype=h, device=dev) * 0.02,
                       torch.randn(3840, 4096, dtype=h, device=dev), torch.randn(3840, 4096, dtype=h, device=dev)),

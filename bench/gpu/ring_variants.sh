@@ -8,14 +8,15 @@
 #   bash bench/gpu/ring_variants.sh run     # on the GPU machine (carry bench/gpu/rings)
 # Each variant is first checked by aic-run against the reference
 # interpreter on small awkward shapes (bench/gpu/rings/check_*.mlir:
-# partial tiles, a K loop shorter than the ring, attention over three
+# partial tiles, a K loop shorter than the ring, more tiles than a wave
+# (grouped), attention over three
 # key blocks, causal attention).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_attn check_attn64 check_causal}
+CHECKS=${CHECKS:-check_nt check_short check_group check_attn check_attn64 check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -42,6 +43,15 @@ M
 func.func @main(%a: tensor<384x128xf16>, %w: tensor<128x512xf16>) -> tensor<384x512xf16> {
   %m = graph.matmul %a, %w : (tensor<384x128xf16>, tensor<128x512xf16>) -> tensor<384x512xf16>
   return %m : tensor<384x512xf16>
+}
+M
+    # More tiles than a wave (17 rows of 128, the last short, by 11 columns
+    # of 192): the heuristic's tiles in groups of 16 rows, the last group
+    # of one row.
+    cat > "$D/check_group.mlir" <<'M'
+func.func @main(%a: tensor<2168x128xf16>, %w: tensor<128x2048xf16>) -> tensor<2168x2048xf16> {
+  %m = graph.matmul %a, %w : (tensor<2168x128xf16>, tensor<128x2048xf16>) -> tensor<2168x2048xf16>
+  return %m : tensor<2168x2048xf16>
 }
 M
     # Attention, 2 batches of 4 heads, 384 tokens (three key blocks of 128,

@@ -5,7 +5,8 @@
 // sm_90a an f16 GEMM's candidates are warpgroup tiles (threads = 2 x bm), the
 // heuristic's 128 x 256 x 64 in 4 stages first, then the same warp-
 // specialised and persistent. A candidate is [bm, bn, bk, stages, threads,
-// copy, persistent], copy 0 for tile-to-gpu's option.
+// copy, persistent, group], copy 0 for tile-to-gpu's option (this GEMM's
+// four tiles are one wave: no group).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: aic-tune %s --target=cuda --arch=sm_90a --emit-rounds=%t/rounds 2> %t/progress.txt
 // RUN: FileCheck %s --check-prefix=PROGRESS < %t/progress.txt
@@ -24,6 +25,7 @@
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 0,
+// ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // The same tiles warp-specialised (copy 4: tma_ws), then persistent on
@@ -35,6 +37,7 @@
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
@@ -44,7 +47,8 @@
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
-// ROUNDS-NEXT: 132
+// ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 64,

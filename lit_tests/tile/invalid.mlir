@@ -194,3 +194,10 @@ tile.kernel @k grid = [4] persistent = 0 {
 ^bb0(%a: memref<8xf32>):
   tile.return
 }
+// -----
+
+// expected-error@+1 {{'tile.kernel' op group 0 must be a positive number of tiles}}
+tile.kernel @k grid = [4, 2] group = 0 {
+^bb0(%a: memref<8xf32>):
+  tile.return
+}

@@ -1,13 +1,14 @@
 // The tile dialect: a tiled GEMM with a ReLU epilogue (K loop, staging into
 // shared memory, a block-level GEMM, masked loads and stores at the ragged
-// edges, a store through a descriptor) and a row reduction (in blocks of its
-// own size); the text round-trips, and launched on tensors each kernel
+// edges, a store through a descriptor; its tiles' order grouped, which does
+// not change what it computes) and a row reduction (in blocks of its own
+// size); the text round-trips, and launched on tensors each kernel
 // computes what the graph ops compute.
 // RUN: aic-opt %s | aic-opt | FileCheck %s --check-prefix=ROUND
 // RUN: aic-opt %s --mlir-print-op-generic | aic-opt | FileCheck %s --check-prefix=ROUND
 // RUN: aic-run --interpret %s | FileCheck %s
 
-// ROUND-LABEL: tile.kernel @gemm_relu grid = [2, 3] {
+// ROUND-LABEL: tile.kernel @gemm_relu grid = [2, 3] group = 2 {
 // ROUND: tile.for
 // ROUND: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} level = block : !tile.tile<32x8xf32, shared>, !tile.tile<8x16xf32, shared>, !tile.tile<32x16xf32> -> !tile.tile<32x16xf32>
 // ROUND: tile.map
@@ -15,7 +16,7 @@
 // ROUND-LABEL: tile.kernel @row_sum grid = [3] threads = 64 {
 // ROUND: tile.reduce sum %{{.*}}, axis = 1 : !tile.tile<4x8xf32> -> !tile.tile<4xf32>
 
-tile.kernel @gemm_relu grid = [2, 3] {
+tile.kernel @gemm_relu grid = [2, 3] group = 2 {
 ^bb0(%a: memref<40x24xf32>, %b: memref<24x36xf32>, %c: memref<40x36xf32>):
   %pm = tile.program_id 0 : index
   %pn = tile.program_id 1 : index

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version of `rounds.json` this code writes and reads.
-pub const ROUNDS_VERSION: u32 = 2;
+pub const ROUNDS_VERSION: u32 = 3;
 
 /// What the compiling side decided: the kernels being tuned and their
 /// candidates, and what each round's bundle sets.
@@ -67,9 +67,9 @@ pub struct Round {
 }
 
 /// A candidate as `rounds.json` holds it: `[bm, bn, bk, stages, threads,
-/// copy, persistent]`, `copy` 0 for none (tile-to-gpu's option) or one
-/// more than the ring copy's place in [`CopyKind::KEYWORDS`].
-pub type Packed = [i64; 7];
+/// copy, persistent, group]`, `copy` 0 for none (tile-to-gpu's option) or
+/// one more than the ring copy's place in [`CopyKind::KEYWORDS`].
+pub type Packed = [i64; 8];
 
 /// A tuning as the [`Packed`] array of `rounds.json`.
 pub fn pack(t: Tuning) -> Packed {
@@ -77,7 +77,16 @@ pub fn pack(t: Tuning) -> Packed {
         .copy
         .and_then(|c| CopyKind::KEYWORDS.iter().position(|k| *k == c.keyword()))
         .map_or(0, |i| i as i64 + 1);
-    [t.bm, t.bn, t.bk, t.stages, t.threads, copy, t.persistent]
+    [
+        t.bm,
+        t.bn,
+        t.bk,
+        t.stages,
+        t.threads,
+        copy,
+        t.persistent,
+        t.group,
+    ]
 }
 
 /// The tuning of a [`Packed`] array.
@@ -94,11 +103,12 @@ pub fn unpack(t: Packed) -> Tuning {
         threads: t[4],
         copy,
         persistent: t[6],
+        group: t[7],
     }
 }
 
 /// A candidate as the summary shows it: `bm bn bk stages threads`, then
-/// its ring copy and persistent blocks where it sets them.
+/// its ring copy, persistent blocks and group where it sets them.
 pub fn describe(c: Packed) -> String {
     let t = unpack(c);
     let mut out = format!("{} {} {} {} {}", t.bm, t.bn, t.bk, t.stages, t.threads);
@@ -107,6 +117,9 @@ pub fn describe(c: Packed) -> String {
     }
     if t.persistent > 0 {
         out += &format!(" persistent {}", t.persistent);
+    }
+    if t.group > 0 {
+        out += &format!(" group {}", t.group);
     }
     out
 }
@@ -806,10 +819,14 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("kernel 'gemm_0'"), "{e}");
-        // An older aic-tune's rounds (5-wide candidates) name their version.
+        // An older aic-tune's rounds (5- or 7-wide candidates) name their
+        // version.
         let old = r#"{"version": 1, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5]]}}}"#;
         let e = Rounds::from_json("x.json", old).unwrap_err();
         assert!(e.contains("x.json: rounds version 1"), "{e}");
+        let v2 = r#"{"version": 2, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5, 0, 0]]}}}"#;
+        let e = Rounds::from_json("x.json", v2).unwrap_err();
+        assert!(e.contains("x.json: rounds version 2"), "{e}");
     }
 
     #[test]
@@ -822,13 +839,18 @@ mod tests {
             threads: 256,
             copy: Some(CopyKind::TmaWs),
             persistent: 132,
+            group: 16,
         };
-        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132]);
+        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132, 16]);
         assert_eq!(unpack(pack(t)), t);
-        assert_eq!(describe(pack(t)), "128 256 64 4 256 tma_ws persistent 132");
+        assert_eq!(
+            describe(pack(t)),
+            "128 256 64 4 256 tma_ws persistent 132 group 16"
+        );
         let plain = Tuning {
             copy: None,
             persistent: 0,
+            group: 0,
             ..t
         };
         assert_eq!(unpack(pack(plain)), plain);

@@ -111,12 +111,17 @@ fn entry_args(ctx: &Context, r: Region) -> Vec<Value> {
 }
 
 aic::op! {
-    /// `tile.kernel @name grid = [..] (threads = n)? (copy = c)? (persistent = p)? {
-    /// ^bb0(buffers): ... }`: `threads`, where a kernel's tiles chose it, is
-    /// the block size its lowering uses instead of the target's;
-    /// `persistent`, that the grid's blocks (its tiles) run on at most `p`
-    /// resident blocks, each taking the tiles `p` apart in the grid's
-    /// order (`tile.program_id` gives the current tile's coordinates);
+    /// `tile.kernel @name grid = [..] (threads = n)? (copy = c)? (persistent = p)?
+    /// (group = g)? { ^bb0(buffers): ... }`: `threads`, where a kernel's
+    /// tiles chose it, is the block size its lowering uses instead of the
+    /// target's; `persistent`, that the grid's blocks (its tiles) run on at
+    /// most `p` resident blocks, each taking the tiles `p` apart in the
+    /// grid's order (`tile.program_id` gives the current tile's
+    /// coordinates); `group`, the grid's order: blocks in launch order take
+    /// `g` tiles down axis 0 before the next step along axis 1 (Triton's
+    /// `GROUP_SIZE_M`), so that the blocks running at once share a GEMM's
+    /// operand blocks in L2 (without it, axis 0 first all the way); neither
+    /// changes what the kernel computes;
     /// `copy`, how its tuning chose to fill its pipelined loops' rings
     /// (the layout passes write it on the loops where it can be done, in
     /// place of their own `copy` option).
@@ -127,6 +132,7 @@ aic::op! {
             threads: optional(I64_ATTR) as i64,
             copy: optional(CopyKind::CONSTRAINT) as CopyKind,
             persistent: optional(I64_ATTR) as i64,
+            group: optional(I64_ATTR) as i64,
         ],
         regions: [body: sized],
         spec: OpSpec {
@@ -135,7 +141,7 @@ aic::op! {
                 .with(Traits::SYMBOL)
                 .with(Traits::SINGLE_BLOCK),
             format: Some(
-                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`copy` `=` $copy^)? (`persistent` `=` $persistent^)? $body attr-dict",
+                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`copy` `=` $copy^)? (`persistent` `=` $persistent^)? (`group` `=` $group^)? $body attr-dict",
             ),
             verify: Some(verify::<Kernel>),
             ..OpSpec::new("tile.kernel")
@@ -166,6 +172,15 @@ impl TileOp for Kernel {
                 ctx,
                 self,
                 format!("persistent {p} must be a positive number of blocks"),
+            ));
+        }
+        if let Some(g) = self.group(ctx)
+            && g < 1
+        {
+            return Err(fail(
+                ctx,
+                self,
+                format!("group {g} must be a positive number of tiles"),
             ));
         }
         if entry_args(ctx, self.body(ctx))

@@ -56,7 +56,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             return Err(bad("expected an object of tile sizes".into()));
         };
         let (mut bm, mut bn, mut bk, mut stages, mut threads) = (None, None, None, 1, 0);
-        let (mut copy, mut persistent) = (None, 0);
+        let (mut copy, mut persistent, mut group) = (None, 0, 0);
         let mut e = Entry::from(Tuning {
             bm: 0,
             bn: 0,
@@ -65,6 +65,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             threads: 0,
             copy: None,
             persistent: 0,
+            group: 0,
         });
         for (f, v) in &fields {
             let int = || {
@@ -92,6 +93,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
                     })?);
                 }
                 "persistent" => persistent = int()?,
+                "group" => group = int()?,
                 "us" => e.us = Some(num()?),
                 "heuristic_us" => e.heuristic_us = Some(num()?),
                 "tried" => e.tried = Some(int()?),
@@ -104,6 +106,11 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
         if !(0..=1 << 16).contains(&persistent) {
             return Err(bad(
                 "'persistent' must be a block count from 0 to 65536".into()
+            ));
+        }
+        if !(0..=1 << 16).contains(&group) {
+            return Err(bad(
+                "'group' must be a number of tiles from 0 to 65536".into()
             ));
         }
         if persistent > 0 && copy != Some(CopyKind::TmaWs) {
@@ -127,6 +134,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             threads,
             copy,
             persistent,
+            group,
         };
         out.insert(key, e);
     }
@@ -150,6 +158,9 @@ pub fn write_cache(cache: &Cache) -> String {
         }
         if t.persistent > 0 {
             fields += &format!(", \"persistent\": {}", t.persistent);
+        }
+        if t.group > 0 {
+            fields += &format!(", \"group\": {}", t.group);
         }
         if let Some(us) = e.us {
             fields += &format!(", \"us\": {us:.3}");
@@ -423,6 +434,7 @@ impl Signature {
                 threads: 128,
                 copy: None,
                 persistent: 0,
+                group: 0,
             })
     }
 
@@ -460,6 +472,7 @@ impl Signature {
                                 threads: 128,
                                 copy: None,
                                 persistent: 0,
+                                group: 0,
                             });
                         }
                     }
@@ -475,6 +488,9 @@ impl Signature {
                         ..first
                     });
                 }
+                // The heuristic's tiles in the grid's plain order (rows of
+                // tiles first), where it groups them.
+                push(Tuning { group: 0, ..first });
                 // Whole warpgroups of 64 rows; the ring unpadded.
                 for bm in [64, 128, 256] {
                     for bn in bns(&[64, 128, 192, 256]) {
@@ -487,6 +503,7 @@ impl Signature {
                                 threads: 2 * bm,
                                 copy: None,
                                 persistent: 0,
+                                group: 0,
                             };
                             if shared(&t) <= H100_SHARED && registers_fit(&t) {
                                 push(t);
@@ -514,6 +531,7 @@ impl Signature {
                                 threads,
                                 copy: None,
                                 persistent: 0,
+                                group: 0,
                             };
                             if shared(&t) <= H100_SHARED {
                                 push(t);
@@ -535,6 +553,7 @@ impl Signature {
                                 threads: 0,
                                 copy: None,
                                 persistent: 0,
+                                group: 0,
                             });
                         }
                     }
@@ -557,6 +576,7 @@ impl Signature {
                                     threads: 0,
                                     copy: None,
                                     persistent: 0,
+                                    group: 0,
                                 });
                             }
                         }
@@ -575,6 +595,7 @@ impl Signature {
                                 threads: 0,
                                 copy: None,
                                 persistent: 0,
+                                group: 0,
                             });
                         }
                     }
@@ -751,6 +772,7 @@ fn attention_candidates(
                         threads: if hopper { 2 * bm } else { 0 },
                         copy: None,
                         persistent: 0,
+                        group: 0,
                     };
                     let shared = 2 * (bm * d + stages * bn * (d + dv));
                     // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
@@ -829,6 +851,11 @@ pub struct Tuning {
     /// Blocks of a persistent kernel (its loop warp-specialised), written
     /// as the kernel's `persistent`; 0: a block a tile.
     pub persistent: i64,
+    /// Tiles a group down the rows of C in the grid's order (written as
+    /// the kernel's `group`, Triton's `GROUP_SIZE_M`): the blocks running
+    /// at once then read fewer operand blocks, more of them from L2; 0:
+    /// none (the rows first, all of them).
+    pub group: i64,
 }
 
 impl Tuning {
@@ -853,6 +880,7 @@ impl Tuning {
             threads: 0,
             copy: None,
             persistent: 0,
+            group: 0,
         }
     }
 }
@@ -888,6 +916,33 @@ fn wave_columns(m: i64, n: i64) -> i64 {
 
 /// H100's multiprocessors.
 const H100_SMS: i64 = 132;
+
+/// H100's L2 cache (50 MiB).
+const H100_L2_BYTES: i64 = 50 << 20;
+
+/// The group (see [`Tuning::group`]) for a grid of `tiles` blocks of
+/// `bm` x `bn`: none where one wave runs them all; else about the rows
+/// of tiles that, with the columns that fill a wave, read the fewest
+/// operand bytes at once (`g` rows of `bm` and `SMs / g` columns of
+/// `bn`: `g = sqrt(SMs bn / bm)`, to a power of two).
+///
+/// [`Tuning::heuristic_wgmma`] groups only where A is larger than the L2:
+/// in the plain order every wave reads all of A again, from memory once
+/// it no longer fits (8192³ f16 on the H200: 1.7616 -> 1.6692 ms with
+/// groups of 16), while an A that stays in L2 lost by grouping (the CK
+/// GEMM's 3840 x 4096, 31 MiB: 0.2343 -> 0.2478;
+/// `bench/gpu/results/h200-2026-11-28-grouped-order.json`).
+fn l2_group(tiles: i64, bm: i64, bn: i64) -> i64 {
+    if tiles <= H100_SMS {
+        return 0;
+    }
+    let best = ((H100_SMS * bn) as f64 / bm as f64).sqrt();
+    let mut g = 1;
+    while ((g * 2) as f64) <= best * std::f64::consts::SQRT_2 {
+        g *= 2;
+    }
+    g
+}
 
 /// Whether a candidate's block `b` along a dim of `d` is no larger than
 /// the dim needs (rounded up to a power of two; 16 always).
@@ -978,20 +1033,27 @@ impl Tuning {
     /// aic-tune on an H100 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt):
     /// BERT's 4096x768x768 GEMM 21.4 us at 128x256 against 43.5 at the
     /// mma.sync heuristic's 64x64, 4096x768x3072 45.3 against 148.3, GPT-2's
-    /// 8192x1024x1024 50.0 against 54.6 at 128x128.
+    /// 8192x1024x1024 50.0 against 54.6 at 128x128. Its tiles run in
+    /// groups of rows ([`l2_group`]) where A outgrows the L2.
     pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
         let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
         if target != "h100" || m < 128 || n < 128 {
             return base.for_wgmma(k);
         }
+        let bn = wave_columns(batch.max(1) * m, n);
         Tuning {
             bm: 128,
-            bn: wave_columns(batch.max(1) * m, n),
+            bn,
             bk: fit(64, k),
             stages: 4,
             threads: 256,
             copy: None,
             persistent: 0,
+            group: l2_group(
+                (m + 127) / 128 * ((n + bn - 1) / bn) * batch.max(1),
+                128,
+                bn,
+            ) * i64::from(2 * m * k > H100_L2_BYTES),
         }
     }
 
@@ -1039,11 +1101,14 @@ mod tests {
             "h100/sm_90a/gemm/1x64x64x64/f16": {"bm": 64, "bn": 64, "bk": 64, "stages": 3,
               "threads": 128, "us": 12.5, "heuristic_us": 20, "tried": 7},
             "h100/sm_90a/gemm/1x4096x4096x4096/f16": {"bm": 128, "bn": 256, "bk": 64,
-              "stages": 4, "threads": 256, "copy": "tma_ws", "persistent": 132} }"#,
+              "stages": 4, "threads": 256, "copy": "tma_ws", "persistent": 132, "group": 16} }"#,
         )
         .unwrap();
         let ws = c["h100/sm_90a/gemm/1x4096x4096x4096/f16"].tuning;
-        assert_eq!((ws.copy, ws.persistent), (Some(CopyKind::TmaWs), 132));
+        assert_eq!(
+            (ws.copy, ws.persistent, ws.group),
+            (Some(CopyKind::TmaWs), 132, 16)
+        );
         assert_eq!(
             c["h100/gemm/64x64x32"].tuning,
             Tuning {
@@ -1054,6 +1119,7 @@ mod tests {
                 threads: 64,
                 copy: None,
                 persistent: 0,
+                group: 0,
             }
         );
         assert_eq!(c["mi300/gemm/1x1x1"].tuning.stages, 1);
@@ -1091,6 +1157,8 @@ mod tests {
         assert!(lone.contains("'persistent' needs"), "{lone}");
         let neg = r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "copy": "tma_ws", "persistent": -1}}"#;
         assert!(err(neg).contains("block count"));
+        let group = err(r#"{"a/b/c": {"bm": 1, "bn": 1, "bk": 1, "group": -1}}"#);
+        assert!(group.contains("entry 'a/b/c': 'group' must be a number of tiles"));
     }
 
     #[test]
@@ -1185,6 +1253,12 @@ mod tests {
                 .iter()
                 .any(|t| (t.bm, t.bn) == (256, 256))
         );
+        // More than a wave of tiles: the heuristic groups them, and the
+        // plain order is a candidate too.
+        let big: Signature = "gemm/0x8192x8192x8192/f16".parse().unwrap();
+        let c = big.candidates("h100", true);
+        assert_eq!(c[0].group, 16);
+        assert!(c.contains(&Tuning { group: 0, ..c[0] }));
         assert!(
             sig.candidates("h100", true)
                 .iter()
@@ -1226,6 +1300,7 @@ mod tests {
             threads,
             copy: None,
             persistent: 0,
+            group: 0,
         };
         // Hopper: one warpgroup over at most 512 keys, two over more.
         assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
@@ -1380,6 +1455,7 @@ mod tests {
                 threads: 0,
                 copy: None,
                 persistent: 0,
+                group: 0,
             }
         );
         let small = Tuning::heuristic("h100", 5, 1, 3);
@@ -1425,6 +1501,22 @@ mod tests {
             sig.heuristic("h100", true),
             Tuning::heuristic_wgmma("h100", 0, 4096, 768, 768)
         );
+    }
+
+    #[test]
+    fn wgmma_tiles_take_groups_where_more_than_a_wave_runs() {
+        let g = |m, n, k| Tuning::heuristic_wgmma("h100", 0, m, n, k).group;
+        // One wave (BERT's 4096 x 768: 128 blocks): no group.
+        assert_eq!(g(4096, 768, 768), 0);
+        // 8192 x 8192 in 128 x 256 blocks: 64 rows of tiles, 2048 blocks;
+        // 16 rows by the 8 columns that fill a wave read the fewest bytes.
+        assert_eq!(g(8192, 8192, 8192), 16);
+        // Where A stays in L2 (31 MiB), the plain order.
+        assert_eq!(g(3840, 4096, 4096), 0);
+        assert_eq!(g(4096, 4096, 1024), 0);
+        assert_eq!(l2_group(132, 128, 256), 0);
+        assert_eq!(l2_group(133, 128, 128), 16);
+        assert_eq!(l2_group(1000, 256, 64), 8);
     }
 
     #[test]

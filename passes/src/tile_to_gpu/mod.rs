@@ -336,6 +336,25 @@ struct Lower<'c> {
     /// A persistent kernel's tile loop where ops go now (see
     /// [`Lower::persist`]): `tile.program_id` reads its tile.
     grid_loop: Option<Tiles>,
+    /// The kernel's grid and its `group` (0 where it has none): which
+    /// tile a block in launch order (or a persistent block's loop) takes.
+    order: Order,
+}
+
+/// The order of a kernel's tiles: its grid, and `tile.kernel`'s `group`
+/// (tiles taken `group` at a time down axis 0; 0: none).
+#[derive(Clone, Copy)]
+struct Order {
+    grid: [i64; 3],
+    group: i64,
+}
+
+impl Order {
+    /// Whether the order is grouped (more than one tile of a group and
+    /// more than one group, over more than one column).
+    fn grouped(&self) -> bool {
+        self.group > 1 && self.group < self.grid[0] && self.grid[1] > 1
+    }
 }
 
 /// The loop of a persistent kernel's blocks over the grid's tiles: the
@@ -495,6 +514,15 @@ fn lower_kernel(
         Dim::X,
     );
     let tid_op = ctx.defining_op(tid).expect("an op's result");
+    let order = {
+        let kernel = tile::Kernel::wrap(k);
+        let mut g = kernel.grid(ctx).unwrap_or_default();
+        g.resize(3, 1);
+        Order {
+            grid: [g[0], g[1], g[2]],
+            group: kernel.group(ctx).unwrap_or(0),
+        }
+    };
     let mut l = Lower {
         ctx,
         loc,
@@ -523,6 +551,7 @@ fn lower_kernel(
         ws: None,
         top: gb,
         grid_loop: None,
+        order,
     };
     // A warp-specialised kernel: its consumers' code, everything the tile
     // kernel says, in one block; its producer's in another.

@@ -70,27 +70,73 @@ impl<'c> Lower<'c> {
         Ok(true)
     }
 
-    /// `tile.program_id`: the block's id along its axis.
+    /// `tile.program_id`: the block's id along its axis, or, where the
+    /// kernel is persistent or its tiles grouped, its tile's coordinate
+    /// (see [`Lower::tile_coordinate`]).
     fn lower_program_id(&mut self, p: tile::ProgramId) -> Result<bool, Diagnostic> {
         let id = p.id(self.ctx);
         let axis = p.axis(self.ctx).unwrap_or(0).clamp(0, 2) as usize;
         let v = match self.grid_loop {
-            // A persistent kernel's tile t: (t % g0, t / g0 % g1, t / (g0 g1)).
-            Some(ti) => {
-                let below: i64 = ti.grid[..axis].iter().product();
-                let d = ab::index(self, below);
-                let q = ab::binary::<arith::DivUI>(self, ti.t, d);
-                if axis == 2 {
-                    q
-                } else {
-                    let g = ab::index(self, ti.grid[axis]);
-                    ab::binary::<arith::RemUI>(self, q, g)
+            Some(ti) => self.tile_coordinate(ti.t, axis),
+            None if self.order.grouped() => {
+                // The block's place in launch order (x fastest).
+                let g = self.order.grid;
+                let mut t = gb::block_id(self, aic_dialects::gpu::Dim::X);
+                for (d, below) in [(1, g[0]), (2, g[0] * g[1])] {
+                    let b = gb::block_id(self, aic_dialects::gpu::Dim::ALL[d]);
+                    let s = ab::index(self, below);
+                    let bs = ab::binary::<arith::MulI>(self, b, s);
+                    t = ab::binary::<arith::AddI>(self, t, bs);
                 }
+                self.tile_coordinate(t, axis)
             }
             None => gb::block_id(self, aic_dialects::gpu::Dim::ALL[axis]),
         };
         self.map.values.insert(id, v);
         Ok(true)
+    }
+
+    /// Tile `t`'s coordinate along `axis`, `t` counting the grid's tiles
+    /// in the kernel's order: axis 0 fastest, or, grouped (`group = g`),
+    /// `g` tiles down axis 0 at a time before the next along axis 1 (the
+    /// last group shorter where `g` does not divide axis 0), each plane of
+    /// axis 2 in turn.
+    fn tile_coordinate(&mut self, t: Value, axis: usize) -> Value {
+        let g = self.order.grid;
+        if !self.order.grouped() || axis == 2 {
+            // t = t0 + g0 (t1 + g1 t2).
+            let below: i64 = g[..axis].iter().product();
+            let d = ab::index(self, below);
+            let q = ab::binary::<arith::DivUI>(self, t, d);
+            if axis == 2 {
+                return q;
+            }
+            let n = ab::index(self, g[axis]);
+            return ab::binary::<arith::RemUI>(self, q, n);
+        }
+        let group = self.order.group;
+        let plane = ab::index(self, g[0] * g[1]);
+        let r = ab::binary::<arith::RemUI>(self, t, plane);
+        // The group's tiles: `group` rows by every column.
+        let per = ab::index(self, group * g[1]);
+        let which = ab::binary::<arith::DivUI>(self, r, per);
+        let within = ab::binary::<arith::RemUI>(self, r, per);
+        let gc = ab::index(self, group);
+        let first = ab::binary::<arith::MulI>(self, which, gc);
+        // Its height: `group`, but the rows left in the last one.
+        let height = if g[0] % group == 0 {
+            gc
+        } else {
+            let rows = ab::index(self, g[0]);
+            let left = ab::binary::<arith::SubI>(self, rows, first);
+            ab::binary::<arith::MinSI>(self, left, gc)
+        };
+        if axis == 0 {
+            let down = ab::binary::<arith::RemUI>(self, within, height);
+            ab::binary::<arith::AddI>(self, first, down)
+        } else {
+            ab::binary::<arith::DivUI>(self, within, height)
+        }
     }
 
     /// `tile.iota`: each element's index along `dim`.

@@ -128,7 +128,7 @@ tile.kernel @staged_bytes_mma grid = [1] {
 
 // A staged store whose rings are still in use (A and B read again after
 // it).
-// CHECK: error: 'tile.store' op tile-to-gpu: a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops do not hold
+// CHECK: error: 'tile.store' op tile-to-gpu: a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops (a persistent kernel's: the shared memory beside its rings) do not hold
 tile.kernel @staged_rings_in_use grid = [1] {
 ^bb0(%a: memref<32x32xf16>, %b: memref<32x32xf16>, %out: memref<32x32xf16>, %out2: memref<32x32xf32>):
   %c0 = arith.constant 0 : index

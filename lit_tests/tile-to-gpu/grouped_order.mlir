@@ -43,7 +43,12 @@
 // RUN: printf '{"cpu/native/gemm/0x384x256x64/f16": {"bm": 128, "bn": 64, "bk": 64, "stages": 2, "threads": 256, "group": 2, "copy": "tma_ws", "persistent": 5}}' > %t.ws.json
 // RUN: aic-opt %S/Inputs/iota_gemm_f16.mlir --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=cpu arch=native wgmma=true tuning=%t.ws.json})' | FileCheck %s --check-prefix=WS
 // RUN: aic-run --target=host --mma=wgmma %S/Inputs/iota_gemm_f16.mlir --tuning=%t.ws.json --entry=@main --check 2>&1 | FileCheck %s --check-prefix=RAN
+// RUN: aic-opt %S/Inputs/iota_gemm_f16.mlir --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=cpu arch=native wgmma=true tuning=%t.ws.json},tile-mma-layout{mma=wgmma threads=256},tile-shared-layout{mma=wgmma threads=256})' | FileCheck %s --check-prefix=WS-STAGED
 // WS: tile.kernel @gemm_0 grid = [3, 4] threads = 256 copy = tma_ws persistent = 5 group = 2 {
+// Its epilogue stages beside the rings (a region of its own, the producer
+// refilling the rings for the next tile meanwhile), which the host run
+// above checks too.
+// WS-STAGED: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] staged : !tile.tile<128x64xf16>, memref<384x256xf16>
 
 // A group that is not a number of tiles is the cache's error, naming the entry.
 // RUN: printf '{"cpu/native/gemm/0x80x64x16/f32": {"bm": 16, "bn": 16, "bk": 16, "group": -2}}' > %t.bad.json

@@ -488,6 +488,14 @@ impl Signature {
                         ..first
                     });
                 }
+                // Persistent in 3 stages: room beside the rings for the
+                // epilogue's staging tile where 4 leave none (128 x 256).
+                push(Tuning {
+                    copy: Some(CopyKind::TmaWs),
+                    persistent: H100_SMS,
+                    stages: 3,
+                    ..first
+                });
                 // The heuristic's tiles in the grid's plain order (rows of
                 // tiles first), where it groups them.
                 push(Tuning { group: 0, ..first });

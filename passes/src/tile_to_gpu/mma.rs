@@ -855,12 +855,14 @@ impl Lower<'_> {
 
     /// A `staged` `tile.store` of a fragment (`tile-shared-layout` decided
     /// it, [`super::shared_layout::stage_stores`]): after a barrier (every
-    /// thread past its last read of the finished loops' rings) the lanes
-    /// write their neighbouring column pairs into a row-major staging tile
-    /// at the rings' offset 0, rows padded by one run so that the eight
-    /// rows of a warp's pairs hit distinct banks; after a second barrier
-    /// each thread copies runs of 16 bytes to memory, consecutive threads
-    /// consecutive runs. Whether `st` was staged.
+    /// thread past its last read of the finished loops' rings, or of the
+    /// last tile's staging) the lanes write their neighbouring column pairs
+    /// into a row-major staging tile at the rings' offset 0 (a persistent
+    /// kernel's in the scratch region, beside the rings its producer is
+    /// refilling), rows padded by one run so that the eight rows of a
+    /// warp's pairs hit distinct banks; after a second barrier each thread
+    /// copies runs of 16 bytes to memory, consecutive threads consecutive
+    /// runs. Whether `st` was staged.
     fn staged_store(
         &mut self,
         st: tile::Store,
@@ -881,7 +883,12 @@ impl Lower<'_> {
         };
         let (v, stride) = (sg.run, sg.stride);
         self.barrier();
-        let view = self.shared_view(0, m * stride, f.t.elem);
+        let own = self.grid_loop.is_some();
+        let view = if own {
+            self.scratch_view(m * stride, f.t.elem)
+        } else {
+            self.shared_view(0, m * stride, f.t.elem)
+        };
         self.frag_runs(f, true, &mut |s, (row, col), xs| {
             let xs = xs(s);
             let off = s.row_offset(row, stride, col);
@@ -899,8 +906,12 @@ impl Lower<'_> {
             let (off, ok) = s.locate(d, at, &idx);
             s.store_run(ok, &xs, buf, off)
         })?;
-        // The staging tile is read before anything reuses the rings.
+        // The staging tile is read before anything reuses the rings (or
+        // the scratch region).
         self.barrier();
+        if own {
+            self.release(false);
+        }
         Ok(true)
     }
 

@@ -153,19 +153,15 @@ pub(super) fn assign(
 }
 
 /// Marks the stores of kernel `k` (blocks of `threads`) that go through
-/// the rings of its finished K loops (`staged`): a tensor-core
-/// accumulator's ([`from_tensor_cores`]) whose memory takes runs of 16
-/// bytes ([`staged_run`]), where the rings are free ([`rings_free_at`])
-/// and hold the staging tile (its rows padded by a run); whether it marked
-/// any. A fragment's own stores write each lane's 4-byte column pairs
-/// eight rows apart, and the load-store queue held BERT's short-K GEMMs in
-/// their epilogues so (ncu: `stall_lg` on `STG.E`).
+/// shared memory (`staged`): a tensor-core accumulator's
+/// ([`from_tensor_cores`]) whose memory takes runs of 16 bytes
+/// ([`staged_run`]), where its staging tile (rows padded by a run) has
+/// room ([`staging_fits`]); whether it marked any. A fragment's own stores
+/// write each lane's 4-byte column pairs eight rows apart, and the
+/// load-store queue held BERT's short-K GEMMs in their epilogues so (ncu:
+/// `stall_lg` on `STG.E`), as it held a persistent 4096 x 4096 x 1024
+/// GEMM's consumers (a third of their stall samples on its `STG.E`s).
 pub(super) fn stage_stores(ctx: &mut Context, k: Op, threads: i64) -> bool {
-    // A persistent kernel's producer refills the rings while the consumers
-    // store a tile: they are never free for staging.
-    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
-        return false;
-    }
     let mut stores = Vec::new();
     ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
         if let Some(st) = tile::Store::of(ctx, o)
@@ -249,9 +245,18 @@ pub(super) fn staging(ctx: &Context, st: tile::Store, threads: i64) -> Option<St
     })
 }
 
+/// The shared memory of a Hopper block (sm_90a's 227 KiB): a persistent
+/// kernel's, which is warp-specialised (TMA, wgmma).
+const HOPPER_SHARED: i64 = 232_448;
+
 /// Whether staged store `st` of kernel `k` may stage: memory takes its
-/// runs ([`staged_run`]), the rings are free ([`rings_free_at`]) and hold
-/// its staging tile ([`staging`]).
+/// runs ([`staged_run`]), and its staging tile ([`staging`]) has room. A
+/// kernel's stores stage in the rings of its finished K loops where they
+/// are free ([`rings_free_at`]) and hold the tile; a persistent kernel's
+/// producer refills the rings for the next tile while the consumers store
+/// one, so its stores (in the kernel's own block) stage in a region of
+/// their own, the scratch region beside the rings, where the block's
+/// shared memory holds both (a 128 x 256 GEMM's rings in 3 stages, not 4).
 pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) -> bool {
     let (Some(sg), Some(t)) = (
         staging(ctx, st, threads),
@@ -268,6 +273,11 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
         }
     });
     let bytes = sg.rows * sg.stride * elem_bytes(ctx, t.elem);
+    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
+        // Beside the rings: their 1024-byte alignment (swizzles) and up to
+        // 16 stages' full and empty mbarriers.
+        return ctx.parent_op(st.op()) == Some(k) && rings + 1024 + 256 + bytes <= HOPPER_SHARED;
+    }
     bytes <= rings && rings_free_at(ctx, st.op())
 }
 
@@ -489,7 +499,7 @@ pub(super) fn check(
             return Err(err(
                 ctx,
                 o,
-                "a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops do not hold",
+                "a staged store whose memory does not take 16-byte runs, or whose staging tile the free rings of finished K loops (a persistent kernel's: the shared memory beside its rings) do not hold",
             ));
         }
         let Some(l) = tile::Transfer::of(ctx, o).and_then(|_| stored(ctx, o)) else {

@@ -235,8 +235,7 @@ fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
 /// tma_ws`), in program order, one after another on one ring (none: an
 /// empty list); an error where one says so but cannot be (another kind of
 /// TMA loop beside them, nested in other ops, rings of unlike stages, a
-/// persistent kernel of several loops or of run-time bounds, or one
-/// staging a store in the rings). A copy origin the producer cannot
+/// persistent kernel of several loops or of run-time bounds). A copy origin the producer cannot
 /// compute again is an error where it lowers it ([`Lower::remat`]).
 pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnostic> {
     let mut ws = Vec::new();
@@ -291,23 +290,6 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnost
             l,
             "a persistent warp-specialised kernel must have one loop of constant bounds (copy = tma_ws)",
         ));
-    }
-    // Staged stores use the rings of finished loops, which a persistent
-    // kernel's producer is already refilling for the next tile.
-    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
-        let mut staged = None;
-        ctx.walk(k, WalkOrder::PreOrder, &mut |_, o| {
-            if tile::Store::of(ctx, o).is_some_and(|s| s.staged(ctx).is_some()) {
-                staged.get_or_insert(o);
-            }
-        });
-        if let Some(s) = staged {
-            return Err(err(
-                ctx,
-                s,
-                "a persistent warp-specialised kernel cannot stage a store in the rings its producer refills",
-            ));
-        }
     }
     Ok(ws)
 }

@@ -1107,6 +1107,10 @@ impl Pass for FusionToTile {
                 cache: &cache,
             },
         };
+        config
+            .tuner
+            .check()
+            .map_err(|e| Diagnostic::error(format!("{}: {e}", self.tuning)))?;
         let mut changed = false;
         let mut n_kernel = 0;
         let mut failed = Vec::new();

@@ -626,6 +626,41 @@ pub(super) struct Tuner<'a> {
 }
 
 impl Tuner<'_> {
+    /// Checks the cache's entries for this compile's target and arch that
+    /// give f16 or bf16 GEMMs warpgroup-MMA tiles (`threads` two per row):
+    /// an error naming the entry where a thread's registers cannot hold its
+    /// share of the accumulator ([`registers_fit`]), which ptxas would
+    /// reject only when the driver loads the kernel.
+    pub(super) fn check(&self) -> Result<(), String> {
+        if !self.wgmma {
+            return Ok(());
+        }
+        let prefix = format!("{}/{}/", self.target, self.arch);
+        let mut keys: Vec<&String> = self.cache.keys().collect();
+        keys.sort();
+        for key in keys {
+            let Some(sig) = key
+                .strip_prefix(&prefix)
+                .and_then(|s| s.parse::<Signature>().ok())
+            else {
+                continue;
+            };
+            let t = self.cache[key].tuning;
+            if sig.mma_sized() && t.threads == 2 * t.bm && !registers_fit(&t) {
+                return Err(format!(
+                    "entry '{key}': a {} x {} warpgroup tile of {} threads needs about {} registers a thread (half a row of its f32 accumulator, and the loop's), more than the {} a block of {} threads leaves each",
+                    t.bm,
+                    t.bn,
+                    t.threads,
+                    t.bn / 2 + 48,
+                    (65_536 / t.threads).min(255),
+                    t.threads
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// The tiles of a kernel of signature `sig`, and its tuning-cache key.
     pub(super) fn pick(&self, sig: &Signature) -> (Tuning, String) {
         let key = sig.key(self.target, self.arch);
@@ -1509,6 +1544,38 @@ mod tests {
             sig.heuristic("h100", true),
             Tuning::heuristic_wgmma("h100", 0, 4096, 768, 768)
         );
+    }
+
+    #[test]
+    fn warpgroup_tiles_whose_accumulator_the_registers_cannot_hold_are_errors() {
+        let cache = read_cache(
+            r#"{"h100/sm_90a/gemm/0x8192x8192x8192/f16": {"bm": 192, "bn": 256, "bk": 64, "stages": 3, "threads": 384},
+                "h100/sm_90a/gemm/0x4096x4096x4096/f16": {"bm": 192, "bn": 128, "bk": 64, "stages": 4, "threads": 384}}"#,
+        )
+        .unwrap();
+        let tuner = |wgmma| Tuner {
+            target: "h100",
+            arch: "sm_90a",
+            wgmma,
+            cache: &cache,
+        };
+        let e = tuner(true).check().unwrap_err();
+        assert!(
+            e.starts_with("entry 'h100/sm_90a/gemm/0x8192x8192x8192/f16': a 192 x 256 warpgroup tile of 384 threads needs about 176 registers a thread"),
+            "{e}"
+        );
+        assert!(
+            e.ends_with("more than the 170 a block of 384 threads leaves each"),
+            "{e}"
+        );
+        // Without wgmma (mma.sync's tiles) the entries are not warpgroups';
+        // another arch's entries are not this compile's.
+        assert!(tuner(false).check().is_ok());
+        let other = Tuner {
+            arch: "sm_90",
+            ..tuner(true)
+        };
+        assert!(other.check().is_ok());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 // rounds.json (the candidates of each kernel signature, the heuristic's
 // first, and each round's picks); --measure times them where the GPU is. On
 // sm_90a an f16 GEMM's candidates are warpgroup tiles (threads = 2 x bm), the
-// heuristic's 128 x 256 x 64 in 4 stages first, then the same warp-
-// specialised and persistent. A candidate is [bm, bn, bk, stages, threads,
+// heuristic's 128 x 256 x 64 in 4 stages first (four tiles, one wave: not
+// persistent), then the same warp-specialised and persistent, and
+// persistent in 3 stages. A candidate is [bm, bn, bk, stages, threads,
 // copy, persistent, group], copy 0 for tile-to-gpu's option (this GEMM's
 // four tiles are one wave: no group).
 // RUN: rm -rf %t && mkdir -p %t
@@ -45,6 +46,17 @@
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 64,
 // ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: ],
+// Persistent in 3 stages (room for the epilogue's staging tile).
+// ROUNDS-NEXT: [
+// ROUNDS-NEXT: 128,
+// ROUNDS-NEXT: 256,
+// ROUNDS-NEXT: 64,
+// ROUNDS-NEXT: 3,
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 132,

@@ -1090,12 +1090,18 @@ impl Tuning {
     /// mma.sync heuristic's 64x64, 4096x768x3072 45.3 against 148.3, GPT-2's
     /// 8192x1024x1024 50.0 against 54.6 at 128x128. Its tiles run in
     /// groups of rows ([`l2_group`]) where A outgrows the L2. A K of at
-    /// most [`SHORT_K`] over more tiles than SMs runs warp-specialised
-    /// and persistent on the SMs in 3 stages, its epilogue staged beside
-    /// the rings (on the H200: 4096x4096x1024 0.0593 -> 0.0580 ms and
-    /// with bias and GeLU 0.0706 -> 0.0693, aic-tune 66.5 -> 64.4 us;
-    /// slower where K is long: 3840x4096x4096 0.2316 -> 0.2359,
-    /// `bench/gpu/results/h200-2026-11-28-persistent-staged.json`).
+    /// most [`SHORT_K`] over two and a half waves of tiles or more runs
+    /// warp-specialised and persistent on the SMs in 3 stages, its
+    /// epilogue staged beside the rings. On the H200: 4096x4096x1024
+    /// 0.0593 -> 0.0580 ms and with bias and GeLU 0.0706 -> 0.0693
+    /// (aic-tune 66.5 -> 64.4 us), BERT's FFN GEMM+GeLU 4096x3072x768
+    /// 52.3 -> 47.0 us, GPT-2's 8192x4096x1024 132.2 -> 127.5, ViT's
+    /// 6304x2304x768 50.4 -> 48.7; but slower over fewer waves (GPT-2's
+    /// 8192x1024x1024, 1.9 waves, 38.0 -> 44.4; ViT's 6304x768x768, 1.5,
+    /// 29.6 -> 35.3), hence the bound, and ViT's 6304x3072x768 (4.5
+    /// waves) 83.3 -> 85.8; and where K is long (3840x4096x4096 0.2316 ->
+    /// 0.2359; `bench/gpu/results/h200-2026-11-28-persistent-staged.json`,
+    /// `bench/models/results/h200-2026-11-28-short-k-persistent-ab.txt`).
     pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
         let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
         if target != "h100" || m < 128 || n < 128 {
@@ -1103,10 +1109,11 @@ impl Tuning {
         }
         let bn = wave_columns(batch.max(1) * m, n);
         let tiles = (m + 127) / 128 * ((n + bn - 1) / bn) * batch.max(1);
-        // A short K loop over more tiles than a wave: persistent, so that
-        // the producer fills the next tile's ring while the consumers store
-        // one, in 3 stages to leave the epilogue's staging tile room.
-        let persistent = k <= SHORT_K && tiles > H100_SMS;
+        // A short K loop over two and a half waves of tiles or more:
+        // persistent, so that the producer fills the next tile's ring while
+        // the consumers store one, in 3 stages to leave the epilogue's
+        // staging tile room.
+        let persistent = k <= SHORT_K && 2 * tiles >= 5 * H100_SMS;
         Tuning {
             bm: 128,
             bn,
@@ -1623,7 +1630,12 @@ mod tests {
         let ws = (3, Some(CopyKind::TmaWs), 132);
         let plain = (4, None, 0);
         assert_eq!(t(4096, 4096, 1024), ws);
+        // 384 tiles, 2.9 waves.
         assert_eq!(t(4096, 3072, 768), ws);
+        // Fewer than two and a half waves: GPT-2's 8192 x 1024 x 1024
+        // (256 tiles), ViT's 6304 x 768 x 768 (200).
+        assert_eq!(t(8192, 1024, 1024), plain);
+        assert_eq!(t(6304, 768, 768), plain);
         // A long K loop, or one wave of tiles (BERT's 4096 x 768): not.
         assert_eq!(t(3840, 4096, 4096), plain);
         assert_eq!(t(4096, 768, 768), plain);

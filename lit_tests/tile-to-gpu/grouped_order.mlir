@@ -50,6 +50,12 @@
 // above checks too.
 // WS-STAGED: tile.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] staged : !tile.tile<128x64xf16>, memref<384x256xf16>
 
+// Batched (a grid of three planes): each plane in turn, grouped alike.
+// RUN: printf '{"cpu/native/gemm/3x80x64x16/f32": {"bm": 16, "bn": 16, "bk": 16, "group": 2}}' > %t.b.json
+// RUN: aic-opt %S/Inputs/iota_bmm_f32.mlir --pass-pipeline='builtin.module(eqsat-fusion,fusion-to-tile{target=cpu arch=native tuning=%t.b.json})' | FileCheck %s --check-prefix=BATCH
+// RUN: aic-run --target=host %S/Inputs/iota_bmm_f32.mlir --tuning=%t.b.json --entry=@main --check 2>&1 | FileCheck %s --check-prefix=RAN
+// BATCH: tile.kernel @gemm_0 grid = [5, 4, 3] group = 2 {
+
 // A group that is not a number of tiles is the cache's error, naming the entry.
 // RUN: printf '{"cpu/native/gemm/0x80x64x16/f32": {"bm": 16, "bn": 16, "bk": 16, "group": -2}}' > %t.bad.json
 // RUN: not aic-run --target=host %S/Inputs/iota_gemm_f32.mlir --tuning=%t.bad.json --entry=@main 2>&1 | FileCheck %s --check-prefix=BAD

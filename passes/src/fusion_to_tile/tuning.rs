@@ -519,7 +519,7 @@ impl Signature {
                                 threads: 2 * bm,
                                 copy: None,
                                 persistent: 0,
-                                group: 0,
+                                group: wgmma_group(self.batch, (m, n, k), bm, bn),
                             };
                             if shared(&t) <= H100_SHARED && registers_fit(&t) {
                                 push(t);
@@ -972,6 +972,20 @@ const H100_SMS: i64 = 132;
 /// (16 steps of 64).
 const SHORT_K: i64 = 1024;
 
+/// The blocks of an M x N GEMM (`batch` of them, 0 or 1: one) in `bm` x
+/// `bn` tiles.
+fn tiles_of(batch: i64, m: i64, n: i64, bm: i64, bn: i64) -> i64 {
+    (m + bm - 1) / bm * ((n + bn - 1) / bn) * batch.max(1)
+}
+
+/// The group of a wgmma GEMM's `bm` x `bn` tiles ([`l2_group`]) where its
+/// f16 A (M x K) outgrows the L2, else none: the heuristic's and every
+/// aic-tune candidate's, so that the tiles compared run in the same kind
+/// of order.
+fn wgmma_group(batch: i64, (m, n, k): (i64, i64, i64), bm: i64, bn: i64) -> i64 {
+    l2_group(tiles_of(batch, m, n, bm, bn), bm, bn) * i64::from(2 * m * k > H100_L2_BYTES)
+}
+
 /// H100's L2 cache (50 MiB).
 const H100_L2_BYTES: i64 = 50 << 20;
 
@@ -1108,7 +1122,7 @@ impl Tuning {
             return base.for_wgmma(k);
         }
         let bn = wave_columns(batch.max(1) * m, n);
-        let tiles = (m + 127) / 128 * ((n + bn - 1) / bn) * batch.max(1);
+        let tiles = tiles_of(batch, m, n, 128, bn);
         // A short K loop over two and a half waves of tiles or more:
         // persistent, so that the producer fills the next tile's ring while
         // the consumers store one, in 3 stages to leave the epilogue's
@@ -1122,7 +1136,7 @@ impl Tuning {
             threads: 256,
             copy: persistent.then_some(CopyKind::TmaWs),
             persistent: if persistent { H100_SMS } else { 0 },
-            group: l2_group(tiles, 128, bn) * i64::from(2 * m * k > H100_L2_BYTES),
+            group: wgmma_group(batch, (m, n, k), 128, bn),
         }
     }
 
@@ -1331,6 +1345,9 @@ mod tests {
         let c = big.candidates("h100", true);
         assert_eq!(c[0].group, 16);
         assert!(c.contains(&Tuning { group: 0, ..c[0] }));
+        // Every other tile runs grouped too (by its own shape's group).
+        assert_eq!(c.iter().filter(|t| t.group == 0).count(), 1);
+        assert!(c.iter().any(|t| (t.bm, t.bn, t.group) == (256, 128, 8)));
         assert!(
             sig.candidates("h100", true)
                 .iter()

@@ -3,6 +3,11 @@
 //! (`fusion-to-tile`), so the search never forms a group its generator
 //! would have to run badly or decline.
 
+/// The shared memory one Hopper (sm_90) block may have, 227 KiB: what
+/// aic-tune's candidates and a persistent kernel's staged epilogue must fit
+/// (the backend checks every kernel against its own target's limit).
+pub const HOPPER_SHARED: i64 = 232_448;
+
 /// The rows of a GEMM's output one thread block owns when it must hold
 /// whole rows (GEMM + layernorm, a GEMM chain).
 pub const ROW_BLOCK: i64 = 64;

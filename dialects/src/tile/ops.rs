@@ -160,28 +160,19 @@ impl TileOp for Kernel {
                 format!("grid {grid:?} must have 1 to 3 positive sizes"),
             ));
         }
-        if let Some(t) = self.threads(ctx)
-            && t < 1
-        {
-            return Err(fail(ctx, self, format!("threads {t} must be positive")));
-        }
-        if let Some(p) = self.persistent(ctx)
-            && p < 1
-        {
-            return Err(fail(
-                ctx,
-                self,
-                format!("persistent {p} must be a positive number of blocks"),
-            ));
-        }
-        if let Some(g) = self.group(ctx)
-            && g < 1
-        {
-            return Err(fail(
-                ctx,
-                self,
-                format!("group {g} must be a positive number of tiles"),
-            ));
+        // The optional counts, each positive where given.
+        for (name, v, what) in [
+            ("threads", self.threads(ctx), "positive"),
+            (
+                "persistent",
+                self.persistent(ctx),
+                "a positive number of blocks",
+            ),
+            ("group", self.group(ctx), "a positive number of tiles"),
+        ] {
+            if let Some(v) = v.filter(|v| *v < 1) {
+                return Err(fail(ctx, self, format!("{name} {v} must be {what}")));
+            }
         }
         if entry_args(ctx, self.body(ctx))
             .iter()

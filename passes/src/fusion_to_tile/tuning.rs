@@ -1,6 +1,7 @@
 //! Tile sizes and pipelining: per-target heuristics, and the JSON tuning
 //! cache an autotuner fills.
 
+use crate::legality::HOPPER_SHARED;
 use aic_dialects::tile::CopyKind;
 
 /// Tunings by key (`target/arch/signature`, see [`Signature`]; older caches'
@@ -521,7 +522,7 @@ impl Signature {
                                 persistent: 0,
                                 group: wgmma_group(self.batch, (m, n, k), bm, bn),
                             };
-                            if shared(&t) <= H100_SHARED && registers_fit(&t) {
+                            if shared(&t) <= HOPPER_SHARED && registers_fit(&t) {
                                 push(t);
                             }
                         }
@@ -549,7 +550,7 @@ impl Signature {
                                 persistent: 0,
                                 group: 0,
                             };
-                            if shared(&t) <= H100_SHARED {
+                            if shared(&t) <= HOPPER_SHARED {
                                 push(t);
                             }
                         }
@@ -655,14 +656,10 @@ impl Tuner<'_> {
             };
             let t = self.cache[key].tuning;
             if sig.mma_sized() && t.threads == 2 * t.bm && !registers_fit(&t) {
+                let (need, have) = registers(&t);
                 return Err(format!(
-                    "entry '{key}': a {} x {} warpgroup tile of {} threads needs about {} registers a thread (half a row of its f32 accumulator, and the loop's), more than the {} a block of {} threads leaves each",
-                    t.bm,
-                    t.bn,
-                    t.threads,
-                    t.bn / 2 + 48,
-                    (65_536 / t.threads).min(255),
-                    t.threads
+                    "entry '{key}': a {} x {} warpgroup tile of {} threads needs about {need} registers a thread (half a row of its f32 accumulator, and the loop's), more than the {have} a block of {} threads leaves each",
+                    t.bm, t.bn, t.threads, t.threads
                 ));
             }
         }
@@ -835,7 +832,7 @@ fn attention_candidates(
                     let regs = bn / 2 + bn / 4 + dv / 2 + 48;
                     let consumer = crate::tile_to_gpu::register_split(2 * bm).map_or(255, |r| r.1);
                     let ws_regs = bn / 2 + bn / 4 + dv / 2 + 32 <= consumer;
-                    if shared <= H100_SHARED && (!hopper || regs <= 255) {
+                    if shared <= HOPPER_SHARED && (!hopper || regs <= 255) {
                         if stages <= 3 && bm != 192 {
                             push(t);
                         }
@@ -875,12 +872,16 @@ fn attention_candidates(
 /// H100, ptxas rejected every 256 x 256 block of four warpgroups aic-tune
 /// tried: 128 registers cannot hold the 128-float accumulator.)
 fn registers_fit(t: &Tuning) -> bool {
-    let per_thread = (65_536 / t.threads.max(1)).min(255);
-    t.bn / 2 + 48 <= per_thread
+    let (need, have) = registers(t);
+    need <= have
 }
 
-/// The shared memory an H100 block may have (227 KB).
-const H100_SHARED: i64 = 232_448;
+/// The registers a thread of a warpgroup-MMA block of `t` needs (its
+/// share of the accumulator and the loop's) and those its block leaves
+/// it ([`registers_fit`]).
+fn registers(t: &Tuning) -> (i64, i64) {
+    (t.bn / 2 + 48, (65_536 / t.threads.max(1)).min(255))
+}
 
 /// Tile sizes and pipelining of a GEMM kernel.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -947,7 +948,7 @@ fn wave_columns(m: i64, n: i64) -> i64 {
         return 128;
     }
     let fill = |bn: i64| {
-        let blocks = ((m + 127) / 128) * ((n + bn - 1) / bn);
+        let blocks = tiles_of(0, m, n, 128, bn);
         let waves = (blocks + H100_SMS - 1) / H100_SMS;
         blocks as f64 / (waves * H100_SMS) as f64
     };
@@ -1325,7 +1326,7 @@ mod tests {
             assert!(c.len() > 8, "{target}: {}", c.len());
             for (i, t) in c.iter().enumerate() {
                 assert!(!c[..i].contains(t), "{target}: {t:?} twice");
-                assert!(2 * (t.bm + t.bn) * t.bk * t.stages <= H100_SHARED || target != "h100");
+                assert!(2 * (t.bm + t.bn) * t.bk * t.stages <= HOPPER_SHARED || target != "h100");
             }
         }
         // Warpgroup tiles: whole warpgroups of 64 rows, K steps of 64, an
@@ -1450,7 +1451,7 @@ mod tests {
                 assert!(c.len() >= 6, "{sig}: {c:?}");
                 for x in &c {
                     let shared = 2 * (x.bm * sig.k + x.stages * x.bn * (sig.k + dv));
-                    assert!(shared <= H100_SHARED, "{sig}: {x:?}");
+                    assert!(shared <= HOPPER_SHARED, "{sig}: {x:?}");
                     assert!([64, 128, 192].contains(&x.bm) && [64, 128].contains(&x.bn));
                     // Hopper's blocks are whole warpgroups of 64 queries;
                     // three of them warp-specialised only, within the 160
@@ -1639,7 +1640,7 @@ mod tests {
     }
 
     #[test]
-    fn short_k_wgmma_gemms_of_more_than_a_wave_are_persistent() {
+    fn short_k_wgmma_gemms_over_two_and_a_half_waves_are_persistent() {
         let t = |m, n, k| {
             let t = Tuning::heuristic_wgmma("h100", 0, m, n, k);
             (t.stages, t.copy, t.persistent)

@@ -357,15 +357,15 @@ impl Order {
     }
 }
 
-/// The loop of a persistent kernel's blocks over the grid's tiles: the
-/// current tile's index `t` (in the grid's order), this block's first
-/// (`first`, its block id), the blocks (`step`) and the grid.
+/// The loop of a persistent kernel's blocks over the grid's tiles (the
+/// kernel's [`Order`]): the current tile's index `t` (in the grid's
+/// order), this block's first (`first`, its block id) and the blocks
+/// (`step`).
 #[derive(Clone, Copy)]
 struct Tiles {
     t: Value,
     first: Value,
     step: i64,
-    grid: [i64; 3],
 }
 
 /// The scratch region for exchanges: two banks used in turn, so that the
@@ -558,11 +558,10 @@ fn lower_kernel(
     if !ws_loops.is_empty() {
         l.split_warps(ws_loops)?;
     }
-    let mut grid = tile::Kernel::wrap(k).grid(l.ctx).unwrap_or_default();
-    grid.resize(3, 1);
+    let mut grid = l.order.grid.to_vec();
     let persistent = tile::Kernel::wrap(k).persistent(l.ctx);
     let outer = l.block;
-    let blocks = persistent.map(|p| l.persist([grid[0], grid[1], grid[2]], p));
+    let blocks = persistent.map(|p| l.persist(p));
     l.block_ops(body)?;
     l.block = outer;
     l.grid_loop = None;
@@ -796,11 +795,11 @@ impl Lower<'_> {
     }
 
     /// Makes the rest of the kernel the body of a persistent kernel's loop
-    /// over the tiles of `grid` (`tile.kernel`'s `persistent = blocks`):
+    /// over the tiles of its grid (`tile.kernel`'s `persistent = blocks`):
     /// block `b` of `min(blocks, tiles)` takes tiles `b`, `b + blocks`,
     /// ...; gives that number of blocks.
-    fn persist(&mut self, grid: [i64; 3], blocks: i64) -> i64 {
-        let total: i64 = grid.iter().product();
+    fn persist(&mut self, blocks: i64) -> i64 {
+        let total: i64 = self.order.grid.iter().product();
         let step = blocks.min(total);
         let first = gb::block_id(self, Dim::X);
         let (hi, st) = (ab::index(self, total), ab::index(self, step));
@@ -809,12 +808,7 @@ impl Lower<'_> {
         let t = self.ctx.block_args(body)[0];
         sb::for_loop(&mut self.b(), first, hi, st, &[], body);
         self.block = body;
-        self.grid_loop = Some(Tiles {
-            t,
-            first,
-            step,
-            grid,
-        });
+        self.grid_loop = Some(Tiles { t, first, step });
         step
     }
 

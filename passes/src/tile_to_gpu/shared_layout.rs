@@ -245,10 +245,6 @@ pub(super) fn staging(ctx: &Context, st: tile::Store, threads: i64) -> Option<St
     })
 }
 
-/// The shared memory of a Hopper block (sm_90a's 227 KiB): a persistent
-/// kernel's, which is warp-specialised (TMA, wgmma).
-const HOPPER_SHARED: i64 = 232_448;
-
 /// Whether staged store `st` of kernel `k` may stage: memory takes its
 /// runs ([`staged_run`]), and its staging tile ([`staging`]) has room. A
 /// kernel's stores stage in the rings of its finished K loops where they
@@ -275,8 +271,10 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
     let bytes = sg.rows * sg.stride * elem_bytes(ctx, t.elem);
     if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
         // Beside the rings: their 1024-byte alignment (swizzles) and up to
-        // 16 stages' full and empty mbarriers.
-        return ctx.parent_op(st.op()) == Some(k) && rings + 1024 + 256 + bytes <= HOPPER_SHARED;
+        // 16 stages' full and empty mbarriers, in a Hopper block (a
+        // persistent kernel is warp-specialised: TMA, wgmma).
+        return ctx.parent_op(st.op()) == Some(k)
+            && rings + 1024 + 256 + bytes <= crate::legality::HOPPER_SHARED;
     }
     bytes <= rings && rings_free_at(ctx, st.op())
 }

@@ -235,8 +235,9 @@ fn ws_fits(ctx: &Context, k: Op, l: Op, pipe: &Pipe) -> bool {
 /// tma_ws`), in program order, one after another on one ring (none: an
 /// empty list); an error where one says so but cannot be (another kind of
 /// TMA loop beside them, nested in other ops, rings of unlike stages, a
-/// persistent kernel of several loops or of run-time bounds). A copy origin the producer cannot
-/// compute again is an error where it lowers it ([`Lower::remat`]).
+/// persistent kernel of several loops or of run-time bounds). A copy
+/// origin the producer cannot compute again is an error where it lowers it
+/// ([`Lower::remat`]).
 pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnostic> {
     let mut ws = Vec::new();
     let mut tma = 0;
@@ -1009,7 +1010,7 @@ impl Lower<'_> {
                     // The producer's own loop over the block's tiles.
                     Some(ti) => {
                         let outer = s.block;
-                        s.persist(ti.grid, ti.step);
+                        s.persist(ti.step);
                         let r = copies(s);
                         aic_dialects::scf::build::yield_(s, &[]);
                         s.block = outer;

@@ -263,6 +263,27 @@ def cases():
               ("eager", ck, True)],
              flops=2 * 3840 * 4096 * 4096),
     ]
+    # Skinny and long-K GEMMs, whose tiles leave SMs idle (split-K).
+    out += [
+        Case("gemm_splitk_64x4096x4096", "gemm_splitk_64x4096x4096_f16",
+             lambda: (torch.randn(64, 4096, dtype=h, device=dev), torch.randn(4096, 4096, dtype=h, device=dev) * 0.02),
+             lambda a, w: a.float() @ w.float().t(),
+             [("cuBLAS (torch.mm)", lambda a, w: torch.mm(a, w.t()), True)],
+             flops=2 * 64 * 4096 * 4096, nbytes=2 * (64 * 4096 * 2 + 4096 * 4096)),
+        Case("gemm_splitk_1024x1024x16384", "gemm_splitk_1024x1024x16384_f16",
+             lambda: (torch.randn(1024, 16384, dtype=h, device=dev), torch.randn(16384, 1024, dtype=h, device=dev) * 0.02),
+             lambda a, b: a.float() @ b.float(),
+             [("cuBLAS (torch.mm)", torch.mm, True)],
+             flops=2 * 1024 * 1024 * 16384),
+        Case("gemm_splitk_bias_gelu_256x4096x8192", "gemm_splitk_bias_gelu_256x4096x8192_f16",
+             lambda: (torch.randn(256, 8192, dtype=h, device=dev), torch.randn(4096, 8192, dtype=h, device=dev) * 0.02,
+                      torch.randn(4096, dtype=h, device=dev)),
+             lambda a, w, b: gelu_bias(*f32(a, w, b)),
+             [("cuBLASLt GELU_BIAS epilogue (torch._addmm_activation)", lambda a, w, b: torch._addmm_activation(b, a, w.t(), use_gelu=True), True),
+              ("cuBLAS GEMM alone (torch.mm, no bias/GeLU)", lambda a, w, b: torch.mm(a, w.t()), False),
+              ("torch.compile", compiled(gelu_bias), True)],
+             flops=2 * 256 * 4096 * 8192),
+    ]
     for dt, tn in ((h, "f16"), (bf, "bf16")):
         out.append(Case(f"gemm_8192_{tn}", f"gemm_8192x8192x8192_{tn}",
                         lambda dt=dt: (torch.randn(8192, 8192, dtype=dt, device=dev), torch.randn(8192, 8192, dtype=dt, device=dev)),

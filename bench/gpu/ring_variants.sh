@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_group check_attn check_attn64 check_causal}
+CHECKS=${CHECKS:-check_nt check_short check_group check_splitk check_attn check_attn64 check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -52,6 +52,16 @@ M
 func.func @main(%a: tensor<2168x128xf16>, %w: tensor<128x2048xf16>) -> tensor<2168x2048xf16> {
   %m = graph.matmul %a, %w : (tensor<2168x128xf16>, tensor<128x2048xf16>) -> tensor<2168x2048xf16>
   return %m : tensor<2168x2048xf16>
+}
+M
+    # Split-K (the heuristic's, 4 slices of 512 for 2 x 4 tiles of 64 x
+    # 64): partial tiles, the epilogue in the kernel summing the slices.
+    cat > "$D/check_splitk.mlir" <<'M'
+func.func @main(%a: tensor<72x2048xf16>, %w: tensor<200x2048xf16>, %b: tensor<200xf16>) -> tensor<72x200xf16> {
+  %m = graph.matmul %a, %w transpose_b : (tensor<72x2048xf16>, tensor<200x2048xf16>) -> tensor<72x200xf16>
+  %y = graph.bias_add %m, %b : (tensor<72x200xf16>, tensor<200xf16>) -> tensor<72x200xf16>
+  %g = graph.gelu_tanh %y : tensor<72x200xf16>
+  return %g : tensor<72x200xf16>
 }
 M
     # Attention, 2 batches of 4 heads, 384 tokens (three key blocks of 128,

@@ -6,8 +6,9 @@
 // heuristic's 128 x 256 x 64 in 4 stages first (four tiles, one wave: not
 // persistent), then the same warp-specialised and persistent, and
 // persistent in 3 stages. A candidate is [bm, bn, bk, stages, threads,
-// copy, persistent, group], copy 0 for tile-to-gpu's option (this GEMM's
-// four tiles are one wave: no group).
+// copy, persistent, group, split], copy 0 for tile-to-gpu's option (this
+// GEMM's four tiles are one wave: no group; its K of 128 is too short to
+// split).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: aic-tune %s --target=cuda --arch=sm_90a --emit-rounds=%t/rounds 2> %t/progress.txt
 // RUN: FileCheck %s --check-prefix=PROGRESS < %t/progress.txt
@@ -28,6 +29,7 @@
 // ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // The same tiles warp-specialised (copy 4: tma_ws), then persistent on
 // 132 blocks.
@@ -40,6 +42,7 @@
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 128,
@@ -49,6 +52,7 @@
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // Persistent in 3 stages (room for the epilogue's staging tile).
@@ -60,6 +64,7 @@
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [

@@ -11,7 +11,7 @@
 // SUMMARY-DAG: cpu/native/gemm/0x64x48x32/f32 {{.*}}x {{ *}}{{[1-9][0-9]*}} {{ *}}0
 // SUMMARY-DAG: cpu/native/gemm/0x64x16x48/f32 {{.*}}x {{ *}}{{[1-9][0-9]*}} {{ *}}0
 // PROGRESS: aic-tune: 2 kernels, 2 signatures to tune, {{[0-9]+}} rounds
-// PROGRESS: aic-tune: round 1/{{[0-9]+}} (2 kernel signatures): timed
+// PROGRESS: aic-tune: round 1/{{[0-9]+}} (2 kernel signatures): timed: {{[0-9.]+}} us for {{[0-9]+ [0-9]+ [0-9]+ 1 0}}; {{[0-9.]+}} us for
 // PROGRESS: aic-tune: wrote 2 tuned kernel signatures to {{.*}}cache.json
 // CACHE: "cpu/native/gemm/0x64x16x48/f32": {"bm": {{[0-9]+}}, "bn": {{[0-9]+}}, "bk": {{[0-9]+}}, "stages": 1, "threads": 0, "us": {{[0-9.]+}}, "heuristic_us": {{[0-9.]+}}, "tried": {{[0-9]+}}}
 // CACHE: "cpu/native/gemm/0x64x48x32/f32":

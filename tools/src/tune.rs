@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version of `rounds.json` this code writes and reads.
-pub const ROUNDS_VERSION: u32 = 3;
+pub const ROUNDS_VERSION: u32 = 4;
 
 /// What the compiling side decided: the kernels being tuned and their
 /// candidates, and what each round's bundle sets.
@@ -67,9 +67,9 @@ pub struct Round {
 }
 
 /// A candidate as `rounds.json` holds it: `[bm, bn, bk, stages, threads,
-/// copy, persistent, group]`, `copy` 0 for none (tile-to-gpu's option) or
+/// copy, persistent, group, split]`, `copy` 0 for none (tile-to-gpu's option) or
 /// one more than the ring copy's place in [`CopyKind::KEYWORDS`].
-pub type Packed = [i64; 8];
+pub type Packed = [i64; 9];
 
 /// A tuning as the [`Packed`] array of `rounds.json`.
 pub fn pack(t: Tuning) -> Packed {
@@ -86,6 +86,7 @@ pub fn pack(t: Tuning) -> Packed {
         copy,
         t.persistent,
         t.group,
+        t.split,
     ]
 }
 
@@ -104,6 +105,7 @@ pub fn unpack(t: Packed) -> Tuning {
         copy,
         persistent: t[6],
         group: t[7],
+        split: t[8],
     }
 }
 
@@ -120,6 +122,9 @@ pub fn describe(c: Packed) -> String {
     }
     if t.group > 0 {
         out += &format!(" group {}", t.group);
+    }
+    if t.split > 1 {
+        out += &format!(" split {}", t.split);
     }
     out
 }
@@ -218,6 +223,29 @@ impl Rounds {
                 t.us.insert(*i, *us);
             }
         }
+    }
+
+    /// What round `round` measured, for the progress line: each key's
+    /// candidate and its time (`88.7 us for 128 128 64 4 256 split 4`),
+    /// the first three keys, then how many more.
+    pub fn measured(&self, round: usize) -> String {
+        let picks = &self.rounds[round].picks;
+        let mut parts: Vec<String> = picks
+            .iter()
+            .filter_map(|(key, i)| {
+                let t = self.keys.get(key)?;
+                let us = t.us.get(i)?;
+                Some(format!(
+                    "{us:.1} us for {}",
+                    describe(*t.candidates.get(*i)?)
+                ))
+            })
+            .take(3)
+            .collect();
+        if picks.len() > 3 {
+            parts.push(format!("{} more", picks.len() - 3));
+        }
+        parts.join("; ")
     }
 
     /// Records that `key`'s candidate `i` failed, and why.
@@ -739,6 +767,11 @@ mod tests {
         // Times: a's two kernels sum; b's second candidate is its best.
         r.record(0, &kernels, &[1.0, 5.0, 0.5, 1.0]);
         r.record(1, &kernels, &[0.25, 5.0, 0.25, 0.5]);
+        // The progress line names each key's candidate and time.
+        let said = r.measured(1);
+        let desc_a = describe(r.keys[a].candidates[1]);
+        assert!(said.contains(&format!("750.0 us for {desc_a}")), "{said}");
+        assert!(said.contains("250.0 us for "), "{said}");
         r.fail(a, 2, "does not compile");
         let best = r.best(&Cache::new());
         assert_eq!(best[a].us, Some(750.0));
@@ -827,6 +860,9 @@ mod tests {
         let v2 = r#"{"version": 2, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5, 0, 0]]}}}"#;
         let e = Rounds::from_json("x.json", v2).unwrap_err();
         assert!(e.contains("x.json: rounds version 2"), "{e}");
+        let v3 = r#"{"version": 3, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5, 0, 0, 0]]}}}"#;
+        let e = Rounds::from_json("x.json", v3).unwrap_err();
+        assert!(e.contains("x.json: rounds version 3"), "{e}");
     }
 
     #[test]
@@ -840,8 +876,9 @@ mod tests {
             copy: Some(CopyKind::TmaWs),
             persistent: 132,
             group: 16,
+            split: 0,
         };
-        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132, 16]);
+        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132, 16, 0]);
         assert_eq!(unpack(pack(t)), t);
         assert_eq!(
             describe(pack(t)),
@@ -851,10 +888,14 @@ mod tests {
             copy: None,
             persistent: 0,
             group: 0,
+            split: 0,
             ..t
         };
         assert_eq!(unpack(pack(plain)), plain);
         assert_eq!(describe(pack(plain)), "128 256 64 4 256");
+        let split = Tuning { split: 4, ..plain };
+        assert_eq!(unpack(pack(split)), split);
+        assert_eq!(describe(pack(split)), "128 256 64 4 256 split 4");
         // Every ring copy round-trips.
         for k in CopyKind::KEYWORDS {
             let c = CopyKind::from_keyword(k);

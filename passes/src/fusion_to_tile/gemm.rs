@@ -562,6 +562,27 @@ pub(super) fn gemm(
             tuning.bk
         ));
     }
+    // Split-K where the tuning asks for it and it fits this GEMM (a cache
+    // entry that does not fit is an error before any kernel is made:
+    // [`Tuner::check`]; a legacy entry's is dropped).
+    if tuning.split > 1 && sig.split_fits(&tuning).is_err() {
+        tuning.split = 0;
+    }
+    if let [br] = &branches[..]
+        && tuning.split > 1
+    {
+        emit_split(
+            ctx,
+            (group, func, n_kernel),
+            &body.inputs,
+            &p,
+            &a,
+            br,
+            (tuning, &key),
+            (calc, storage, out_tys[0]),
+        )?;
+        return Ok(());
+    }
     emit(
         ctx,
         (group, func, n_kernel),
@@ -572,6 +593,204 @@ pub(super) fn gemm(
         (tuning, &key),
         (calc, storage, &out_tys),
     );
+    Ok(())
+}
+
+/// The view of `[split, rows, K/split]` (slice, row, place in the slice)
+/// as `[rows, K]` where `k_last` (A's `[M, K]`), else of `[split, K/split,
+/// cols]` as `[K, cols]` (B's `[K, N]`): slice `s` is `K` from `s·K/split`
+/// on, one dim unmerged from the two.
+fn k_slices(split: i64, rows_or_cols: i64, k: i64, k_last: bool) -> Desc {
+    let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
+    let ks = k / split;
+    if k_last {
+        Desc {
+            upper: vec![split, rows_or_cols, ks],
+            stages: vec![vec![
+                step(coord::Transform::Pass, vec![1], vec![0]),
+                step(coord::Transform::Unmerge, vec![0, 2], vec![1]),
+            ]],
+        }
+    } else {
+        Desc {
+            upper: vec![split, ks, rows_or_cols],
+            stages: vec![vec![
+                step(coord::Transform::Unmerge, vec![0, 1], vec![0]),
+                step(coord::Transform::Pass, vec![2], vec![1]),
+            ]],
+        }
+    }
+}
+
+/// A GEMM whose K loop runs in `t.split` slices ([`Tuning::split`]): a
+/// first kernel, the GEMM batched over the slices (A's `[M, K]` read as
+/// `[split, M, K/split]`, B's `[K, N]` as `[split, K/split, N]`), stores
+/// each slice's product in the accumulator's type to partials `[split, M,
+/// N]`; a second (`splitk_*`), on blocks of rows of C, sums a tile's
+/// partials, applies the branch's epilogue and stores C. Both kernels
+/// carry the GEMM's tuning key, so that aic-tune times them together.
+#[allow(clippy::too_many_arguments)]
+fn emit_split(
+    ctx: &mut Context,
+    (group, func, n_kernel): (Op, Op, usize),
+    inputs: &[Value],
+    p: &Problem,
+    a: &Operand,
+    br: &Branch,
+    (t, key): (Tuning, &str),
+    (calc, (a_elem, b_elem), out_ty): (Type, (Type, Type), Type),
+) -> Result<(), Skip> {
+    let (split, m, n) = (t.split, p.m, p.n);
+    let loc = ctx.op(group).loc;
+    let u = ctx.uniquer().clone();
+    let mut sa = a.clone();
+    sa.compose(&k_slices(split, m, p.k, true))?;
+    let mut sb = br.b.clone();
+    sb.compose(&k_slices(split, n, p.k, false))?;
+    let sliced = Problem {
+        batch: split,
+        m,
+        n,
+        k: p.k / split,
+        a_view: Desc::identity(&[split, m, p.k / split]),
+        b_view: Desc::identity(&[split, p.k / split, n]),
+        c_view: Desc::identity(&[split, m, n]),
+    };
+    let parts_shape = [split, m, n];
+    let part_ty = u.ty(TypeKind::Tensor {
+        shape: parts_shape.to_vec().into(),
+        elem: calc,
+        encoding: None,
+    });
+    // The partial products.
+    let (kb, bufs) = kernel_block(ctx, group, &[part_ty], loc);
+    let buf = |v: Value| buffer(inputs, &bufs, v);
+    let part_buf = *bufs.last().expect("the partials");
+    let mut e = Builder {
+        ctx,
+        ip: InsertPoint::End(kb),
+        loc,
+    };
+    let m0 = block_start(&mut e, 0, t.bm);
+    let n0 = block_start(&mut e, 1, t.bn);
+    let slice = program_id(&mut e, 2);
+    let accs = k_loop(
+        &mut e,
+        &buf,
+        (&sliced, t),
+        &sa,
+        &[(&sb, None, n)],
+        (Some(slice), m0, n0),
+        (calc, a_elem, b_elem),
+    );
+    let acc = accs[0];
+    store(
+        &mut e,
+        acc,
+        part_buf,
+        &[slice, m0, n0],
+        &[t.bm, t.bn],
+        &Desc::row_major(&parts_shape),
+        calc,
+        calc,
+    );
+    ret(&mut e);
+    let grid = [(m + t.bm - 1) / t.bm, (n + t.bn - 1) / t.bn, split];
+    let first = format!("gemm_{n_kernel}");
+    let (kb, args) = prune(ctx, group, kb);
+    let k1 = add_kernel(ctx, func, kb, &first, &grid, loc);
+    mark_tuned(ctx, k1, key);
+    write_kernel_tuning(ctx, k1, &t);
+    let l1 = add_launch(ctx, group, &args, &first, &[part_ty], loc);
+    let partials = ctx.result(l1, 0);
+    // The sums and the epilogue, on blocks of rows of C (as an elementwise
+    // kernel's).
+    let (kb, bufs) = kernel_block(ctx, group, &[part_ty, out_ty], loc);
+    let buf = |v: Value| buffer(inputs, &bufs, v);
+    let (part_buf, out_buf) = (bufs[bufs.len() - 2], bufs[bufs.len() - 1]);
+    let out_elem = u.type_kind(out_ty).element_type().unwrap_or(calc);
+    let (bm, bn) = (rows_per_block(m, n), n.min(BLOCK_ELEMENTS));
+    let mut e = Builder {
+        ctx,
+        ip: InsertPoint::End(kb),
+        loc,
+    };
+    let r0 = block_start(&mut e, 0, bm);
+    let c0 = if bn < n {
+        block_start(&mut e, 1, bn)
+    } else {
+        ab::index(&mut e, 0)
+    };
+    let at = [r0, c0];
+    let parts = Desc::row_major(&parts_shape);
+    let mut tiles = Vec::new();
+    for s in 0..split {
+        // Slice `s` of the partials as `[M, N]`.
+        let step = |t, upper: Vec<usize>, lower: Vec<usize>| coord::Step { t, upper, lower };
+        let one = Desc {
+            upper: vec![m, n],
+            stages: vec![vec![
+                step(
+                    coord::Transform::Freeze {
+                        value: s,
+                        len: split,
+                    },
+                    vec![],
+                    vec![0],
+                ),
+                step(coord::Transform::Pass, vec![0], vec![1]),
+                step(coord::Transform::Pass, vec![1], vec![2]),
+            ]],
+        };
+        let d = over(&parts, &one)?;
+        tiles.push(load(&mut e, part_buf, &at, &[bm, bn], &d, calc));
+    }
+    let tile_t = tile::plain_tile(&u, vec![bm, bn], calc, Space::Register);
+    let sum = map(&mut e, &tiles, tile_t, calc, &mut |b, xs| {
+        xs[1..]
+            .iter()
+            .fold(xs[0], |acc, x| ab::binary::<arith::AddF>(b, acc, *x))
+    });
+    let r = At {
+        bufs: &buf,
+        view: &br.c_view,
+        at: &at,
+        shape: &[bm, bn],
+        calc,
+    };
+    let value = emit_chain(&mut e, &br.chain, sum, &r);
+    let own = elem_of(e.ctx, value);
+    store(
+        &mut e,
+        value,
+        out_buf,
+        &at,
+        &[bm, bn],
+        &br.store,
+        own,
+        out_elem,
+    );
+    ret(&mut e);
+    let second = format!("splitk_{n_kernel}");
+    let (kb, mut args) = prune(ctx, group, kb);
+    let mut grid = vec![(m + bm - 1) / bm];
+    if bn < n {
+        grid.push((n + bn - 1) / bn);
+    }
+    let k2 = add_kernel(ctx, func, kb, &second, &grid, loc);
+    mark_tuned(ctx, k2, key);
+    // Its arithmetic: the partials' sums (the GEMM's is the first's).
+    let i = ctx.ident(crate::tile_to_gpu::FLOPS_ATTR);
+    let flops = u.attr(AttrKind::Integer {
+        value: i128::from((split - 1) * m * n),
+        ty: u.int_type(64),
+    });
+    ctx.set_attr(k2, i, flops);
+    args.push(partials);
+    let l2 = add_launch(ctx, group, &args, &second, &[out_ty], loc);
+    let (old, new) = (ctx.result(group, 0), ctx.result(l2, 0));
+    ctx.replace_all_uses(old, new);
+    ctx.erase_op(group);
     Ok(())
 }
 

@@ -1214,8 +1214,10 @@ fn mark_kernel(ctx: &mut Context, k: Op, flops: f64) {
     let kind = name.split('_').next().unwrap_or("").to_string();
     let i = ctx.ident(crate::tile_to_gpu::KIND_ATTR);
     ctx.set_attr(k, i, u.string_attr(&kind));
-    if flops >= 1.0 {
-        let i = ctx.ident(crate::tile_to_gpu::FLOPS_ATTR);
+    let i = ctx.ident(crate::tile_to_gpu::FLOPS_ATTR);
+    // A generator that made several kernels of a group may say whose
+    // arithmetic is whose (a split-K GEMM's sums).
+    if flops >= 1.0 && ctx.attr_of(k, i).is_none() {
         let a = u.attr(AttrKind::Integer {
             value: flops as i128,
             ty: u.int_type(64),

@@ -57,7 +57,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             return Err(bad("expected an object of tile sizes".into()));
         };
         let (mut bm, mut bn, mut bk, mut stages, mut threads) = (None, None, None, 1, 0);
-        let (mut copy, mut persistent, mut group) = (None, 0, 0);
+        let (mut copy, mut persistent, mut group, mut split) = (None, 0, 0, 0);
         let mut e = Entry::from(Tuning {
             bm: 0,
             bn: 0,
@@ -67,6 +67,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             copy: None,
             persistent: 0,
             group: 0,
+            split: 0,
         });
         for (f, v) in &fields {
             let int = || {
@@ -95,6 +96,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
                 }
                 "persistent" => persistent = int()?,
                 "group" => group = int()?,
+                "split" => split = int()?,
                 "us" => e.us = Some(num()?),
                 "heuristic_us" => e.heuristic_us = Some(num()?),
                 "tried" => e.tried = Some(int()?),
@@ -113,6 +115,11 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             return Err(bad(
                 "'group' must be a number of tiles from 0 to 65536".into()
             ));
+        }
+        if !(0..=MAX_SPLIT).contains(&split) {
+            return Err(bad(format!(
+                "'split' must be a number of K slices from 0 to {MAX_SPLIT}"
+            )));
         }
         if persistent > 0 && copy != Some(CopyKind::TmaWs) {
             return Err(bad(
@@ -136,6 +143,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             copy,
             persistent,
             group,
+            split,
         };
         out.insert(key, e);
     }
@@ -162,6 +170,9 @@ pub fn write_cache(cache: &Cache) -> String {
         }
         if t.group > 0 {
             fields += &format!(", \"group\": {}", t.group);
+        }
+        if t.split > 1 {
+            fields += &format!(", \"split\": {}", t.split);
         }
         if let Some(us) = e.us {
             fields += &format!(", \"us\": {us:.3}");
@@ -391,6 +402,9 @@ impl Signature {
         if let Some(t) = self.tiny_m(target) {
             return t;
         }
+        if let Some(t) = self.split_tiles(target, wgmma) {
+            return t;
+        }
         let mut t = match self.template {
             Template::GemmChain { n2 } => Tuning::heuristic(target, m, n2, k),
             _ if self.mma_sized() && wgmma => Tuning::heuristic_wgmma(target, self.batch, m, n, k),
@@ -411,7 +425,73 @@ impl Signature {
         if self.rows {
             t.bn = n;
         }
+        if target == "h100" && (self.mma_sized() || self.fp8_sized()) {
+            let split = split_k(tiles_of(self.batch, m, n, t.bm, t.bn), k, t.bk);
+            let s = Tuning { split, ..t };
+            if self.split_fits(&s).is_ok() {
+                t = s;
+            }
+        }
         t
+    }
+
+    /// A split-K GEMM's tiles on Hopper's warpgroup MMA, where its K loop
+    /// splits ([`split_k`]): the widest tiles, 128 x 256 in 4 stages
+    /// (whole warpgroups of 64 x 128 in 5 below 128 rows), their K loop in
+    /// as many slices as fill a wave. Measured by aic-tune on the H200
+    /// (`bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`):
+    /// 1024x1024x16384 69.7 us in 4 slices of 128 x 256 tiles, against
+    /// 77.5 in 2 of 128 x 128 (the widths that fill the wave best
+    /// unsplit) and 161.1 unsplit; 256x4096x8192 with bias and GeLU 49.1
+    /// against 59.1; 64x4096x4096 27.5 in 4 slices of 64 x 128, against
+    /// 35.0 unsplit and 49.5 in 2 slices of mma.sync's 64 x 64.
+    fn split_tiles(&self, target: &str, wgmma: bool) -> Option<Tuning> {
+        if target != "h100" || !wgmma || !self.mma_sized() {
+            return None;
+        }
+        let (m, n, k) = (self.m, self.n, self.k);
+        let (bm, bn, stages) = match m {
+            ..=32 => return None,
+            33..128 => (64, 128, 5),
+            _ => (128, 256, 4),
+        };
+        let t = Tuning {
+            bm,
+            bn: fit(bn, n),
+            bk: fit(64, k),
+            stages,
+            threads: 2 * bm,
+            copy: None,
+            persistent: 0,
+            group: 0,
+            split: 0,
+        };
+        let split = split_k(tiles_of(self.batch, m, n, t.bm, t.bn), k, t.bk);
+        let t = Tuning { split, ..t };
+        (split > 1 && self.split_fits(&t).is_ok()).then_some(t)
+    }
+
+    /// Whether tuning `t`'s `split` (where it splits at all) fits this
+    /// kernel: one GEMM, not batched, its result not whole normalised
+    /// rows, floats (an integer GEMM's exact i32 sums are not split), and
+    /// K in `split` slices of whole K steps.
+    pub fn split_fits(&self, t: &Tuning) -> Result<(), String> {
+        if t.split <= 1 {
+            return Ok(());
+        }
+        if self.template != Template::Gemm || self.batch > 0 || self.siblings > 1 || self.rows {
+            return Err("split-K needs one GEMM, not batched, without a row normalisation".into());
+        }
+        if self.elem.starts_with('i') || self.elem.starts_with("ui") {
+            return Err("split-K of an integer GEMM".into());
+        }
+        if self.k % t.split != 0 || (self.k / t.split) % t.bk != 0 {
+            return Err(format!(
+                "a K of {} is not {} slices of whole K steps of {}",
+                self.k, t.split, t.bk
+            ));
+        }
+        Ok(())
     }
 
     /// A GEMM of a few rows on an H100 (a diffusion model's time embedding,
@@ -436,6 +516,7 @@ impl Signature {
                 copy: None,
                 persistent: 0,
                 group: 0,
+                split: 0,
             })
     }
 
@@ -474,6 +555,7 @@ impl Signature {
                                 copy: None,
                                 persistent: 0,
                                 group: 0,
+                                split: 0,
                             });
                         }
                     }
@@ -521,6 +603,7 @@ impl Signature {
                                 copy: None,
                                 persistent: 0,
                                 group: wgmma_group(self.batch, (m, n, k), bm, bn),
+                                split: 0,
                             };
                             if shared(&t) <= HOPPER_SHARED && registers_fit(&t) {
                                 push(t);
@@ -549,6 +632,7 @@ impl Signature {
                                 copy: None,
                                 persistent: 0,
                                 group: 0,
+                                split: 0,
                             };
                             if shared(&t) <= HOPPER_SHARED {
                                 push(t);
@@ -571,6 +655,7 @@ impl Signature {
                                 copy: None,
                                 persistent: 0,
                                 group: 0,
+                                split: 0,
                             });
                         }
                     }
@@ -594,6 +679,7 @@ impl Signature {
                                     copy: None,
                                     persistent: 0,
                                     group: 0,
+                                    split: 0,
                                 });
                             }
                         }
@@ -613,7 +699,60 @@ impl Signature {
                                 copy: None,
                                 persistent: 0,
                                 group: 0,
+                                split: 0,
                             });
+                        }
+                    }
+                }
+            }
+        }
+        // Where the heuristic's tiles leave SMs idle: its tiles, the widest
+        // wgmma tiles and whole warpgroups of 64 rows, each filled by
+        // cp.async or a producer warpgroup's TMA, with the K loop in
+        // slices (split-K) or not: up to as many slices as fill four waves
+        // (small tiles share an SM), each at least 256 long.
+        if target == "h100" && (self.mma_sized() || self.fp8_sized()) {
+            let mut bases = vec![first];
+            if wgmma && self.mma_sized() {
+                for (bm, bn, stages) in [(128, 256, 4), (64, 128, 5), (64, 256, 4)] {
+                    let t = Tuning {
+                        bm,
+                        bn: fit(bn, n),
+                        bk: fit(64, k),
+                        stages,
+                        threads: 2 * bm,
+                        copy: None,
+                        persistent: 0,
+                        group: 0,
+                        split: 0,
+                    };
+                    if shared(&t) <= HOPPER_SHARED && registers_fit(&t) {
+                        bases.push(t);
+                    }
+                }
+            }
+            for base in bases {
+                let tiles = tiles_of(self.batch, m, n, base.bm, base.bn);
+                if tiles >= H100_SMS {
+                    continue;
+                }
+                let copies = if wgmma && self.mma_sized() && base.threads == 2 * base.bm {
+                    vec![None, Some(CopyKind::TmaWs)]
+                } else {
+                    vec![base.copy]
+                };
+                for copy in copies {
+                    for split in [0, 2, 4, 8, 16] {
+                        let t = Tuning {
+                            split,
+                            copy,
+                            persistent: 0,
+                            ..base
+                        };
+                        let fills =
+                            split == 0 || (tiles * split <= 4 * H100_SMS && k / split >= 256);
+                        if fills && self.split_fits(&t).is_ok() {
+                            push(t);
                         }
                     }
                 }
@@ -635,15 +774,13 @@ pub(super) struct Tuner<'a> {
 }
 
 impl Tuner<'_> {
-    /// Checks the cache's entries for this compile's target and arch that
-    /// give f16 or bf16 GEMMs warpgroup-MMA tiles (`threads` two per row):
-    /// an error naming the entry where a thread's registers cannot hold its
-    /// share of the accumulator ([`registers_fit`]), which ptxas would
-    /// reject only when the driver loads the kernel.
+    /// Checks the cache's entries for this compile's target and arch: an
+    /// error naming the entry where its `split` does not fit its kernel
+    /// ([`Signature::split_fits`]), or where it gives an f16 or bf16 GEMM
+    /// warpgroup-MMA tiles (`threads` two per row) whose share of the
+    /// accumulator a thread's registers cannot hold ([`registers_fit`]),
+    /// which ptxas would reject only when the driver loads the kernel.
     pub(super) fn check(&self) -> Result<(), String> {
-        if !self.wgmma {
-            return Ok(());
-        }
         let prefix = format!("{}/{}/", self.target, self.arch);
         let mut keys: Vec<&String> = self.cache.keys().collect();
         keys.sort();
@@ -655,7 +792,9 @@ impl Tuner<'_> {
                 continue;
             };
             let t = self.cache[key].tuning;
-            if sig.mma_sized() && t.threads == 2 * t.bm && !registers_fit(&t) {
+            sig.split_fits(&t)
+                .map_err(|why| format!("entry '{key}': 'split' {}: {why}", t.split))?;
+            if self.wgmma && sig.mma_sized() && t.threads == 2 * t.bm && !registers_fit(&t) {
                 let (need, have) = registers(&t);
                 return Err(format!(
                     "entry '{key}': a {} x {} warpgroup tile of {} threads needs about {need} registers a thread (half a row of its f32 accumulator, and the loop's), more than the {have} a block of {} threads leaves each",
@@ -821,6 +960,7 @@ fn attention_candidates(
                         copy: None,
                         persistent: 0,
                         group: 0,
+                        split: 0,
                     };
                     let shared = 2 * (bm * d + stages * bn * (d + dv));
                     // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
@@ -908,6 +1048,12 @@ pub struct Tuning {
     /// at once then read fewer operand blocks, more of them from L2; 0:
     /// none (the rows first, all of them).
     pub group: i64,
+    /// Slices of the K loop run as blocks of their own (split-K): a first
+    /// kernel's blocks each sum one slice of K into f32 partial products
+    /// (`split` x M x N), a second sums the partials and applies the
+    /// epilogue. Where a GEMM's tiles leave most SMs idle (a few rows, a
+    /// long K) the slices fill them. 0 or 1: none.
+    pub split: i64,
 }
 
 impl Tuning {
@@ -933,6 +1079,7 @@ impl Tuning {
             copy: None,
             persistent: 0,
             group: 0,
+            split: 0,
         }
     }
 }
@@ -977,6 +1124,39 @@ const SHORT_K: i64 = 1024;
 /// `bn` tiles.
 fn tiles_of(batch: i64, m: i64, n: i64, bm: i64, bn: i64) -> i64 {
     (m + bm - 1) / bm * ((n + bn - 1) / bn) * batch.max(1)
+}
+
+/// The most K slices [`Tuning::split`] takes.
+pub const MAX_SPLIT: i64 = 16;
+
+/// The shortest K slice [`split_k`] makes: 8 steps of 64, long enough for
+/// a ring of stages to fill and drain once.
+const SPLIT_MIN_K: i64 = 512;
+
+/// The shortest K loop [`split_k`] splits: below it, what a slice saves
+/// (half of 16 steps of 128 x 256 x 64, about 4.5 us on an SM) is about
+/// what the kernel summing the slices costs.
+const SPLIT_FROM_K: i64 = 2048;
+
+/// The K slices (see [`Tuning::split`]) for a GEMM of `tiles` blocks
+/// with a K loop of `k` in steps of `bk` on H100's SMs: none where its
+/// tiles keep half the SMs busy or K is shorter than [`SPLIT_FROM_K`];
+/// else the most slices (a power of two, at most [`MAX_SPLIT`]) whose
+/// blocks still fit one wave, each slice at least [`SPLIT_MIN_K`] long
+/// and whole K steps.
+fn split_k(tiles: i64, k: i64, bk: i64) -> i64 {
+    if 2 * tiles > H100_SMS || k < SPLIT_FROM_K {
+        return 0;
+    }
+    let mut s = 1;
+    while 2 * s <= MAX_SPLIT
+        && tiles * 2 * s <= H100_SMS
+        && k % (2 * s * bk) == 0
+        && k / (2 * s) >= SPLIT_MIN_K
+    {
+        s *= 2;
+    }
+    if s > 1 { s } else { 0 }
 }
 
 /// The group of a wgmma GEMM's `bm` x `bn` tiles ([`l2_group`]) where its
@@ -1119,6 +1299,20 @@ impl Tuning {
     /// `bench/models/results/h200-2026-11-28-short-k-persistent-ab.txt`).
     pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
         let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
+        if target == "h100" && (33..128).contains(&m) && n >= 128 {
+            // One warpgroup of 64 rows, 128 columns, 5 stages: BERT-sized
+            // rows in decode-sized batches (64x4096x4096 on the H200: 35.0
+            // us, against 64.8 at mma.sync's 64 x 64; aic-tune,
+            // `bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`).
+            return Tuning {
+                bm: 64,
+                bn: 128,
+                bk: fit(64, k),
+                stages: 5,
+                threads: 128,
+                ..base
+            };
+        }
         if target != "h100" || m < 128 || n < 128 {
             return base.for_wgmma(k);
         }
@@ -1138,6 +1332,7 @@ impl Tuning {
             copy: persistent.then_some(CopyKind::TmaWs),
             persistent: if persistent { H100_SMS } else { 0 },
             group: wgmma_group(batch, (m, n, k), 128, bn),
+            split: 0,
         }
     }
 
@@ -1207,6 +1402,7 @@ mod tests {
                 copy: None,
                 persistent: 0,
                 group: 0,
+                split: 0,
             }
         );
         assert_eq!(c["mi300/gemm/1x1x1"].tuning.stages, 1);
@@ -1391,6 +1587,7 @@ mod tests {
             copy: None,
             persistent: 0,
             group: 0,
+            split: 0,
         };
         // Hopper: one warpgroup over at most 512 keys, two over more.
         assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
@@ -1546,6 +1743,7 @@ mod tests {
                 copy: None,
                 persistent: 0,
                 group: 0,
+                split: 0,
             }
         );
         let small = Tuning::heuristic("h100", 5, 1, 3);
@@ -1585,8 +1783,11 @@ mod tests {
         // 384 blocks: persistent, in 3 stages (see below).
         assert_eq!(t(4096, 3072), (128, 256, 64, 3, 256));
         assert_eq!(t(4096, 192), (128, 128, 64, 4, 256));
-        let small = Tuning::heuristic_f16_gemm("h100", 0, 64, 768, 768).for_wgmma(768);
-        assert_eq!(Tuning::heuristic_wgmma("h100", 0, 64, 768, 768), small);
+        // Fewer rows: whole warpgroups of 64 (below 33, mma.sync's tiles).
+        assert_eq!(t(64, 768), (64, 128, 64, 5, 128));
+        assert_eq!(t(100, 768), (64, 128, 64, 5, 128));
+        let small = Tuning::heuristic_f16_gemm("h100", 0, 32, 768, 768).for_wgmma(768);
+        assert_eq!(Tuning::heuristic_wgmma("h100", 0, 32, 768, 768), small);
         let sig: Signature = "gemm/0x4096x768x768/f16".parse().unwrap();
         assert_eq!(
             sig.heuristic("h100", true),
@@ -1637,6 +1838,67 @@ mod tests {
         // Where A stays in L2 (31 MiB), the plain order.
         assert_eq!(g(3840, 4096, 4096), 0);
         assert_eq!(g(4096, 4096, 1024), 0);
+    }
+
+    #[test]
+    fn gemms_leaving_half_the_sms_idle_split_their_long_k_loops() {
+        // As many slices as fill a wave, each at least 512 long.
+        assert_eq!(split_k(64, 16384, 64), 2);
+        assert_eq!(split_k(32, 16384, 64), 4);
+        assert_eq!(split_k(32, 2048, 64), 4);
+        assert_eq!(split_k(1, 1 << 20, 64), MAX_SPLIT);
+        // Not where half the SMs are busy, nor a K loop under 2048, nor
+        // slices that are not whole K steps.
+        assert_eq!(split_k(67, 16384, 64), 0);
+        assert_eq!(split_k(4, 1024, 64), 0);
+        assert_eq!(split_k(32, 2048 + 64, 64), 0);
+        let sig = |s: &str| s.parse::<Signature>().unwrap();
+        let t = sig("gemm/0x1024x1024x16384/f16").heuristic("h100", true);
+        assert_eq!((t.bm, t.bn, t.split), (128, 256, 4));
+        let t = sig("gemm/0x64x4096x4096/f16").heuristic("h100", true);
+        assert_eq!((t.bm, t.bn, t.threads, t.split), (64, 128, 128, 4));
+        // Batched, sibling and integer GEMMs, and other targets, never.
+        for s in [
+            "gemm/2x1024x1024x16384/f16",
+            "gemm/0x1024x1024x16384/f16/x2",
+            "gemm/0x1024x1024x16384/i8",
+        ] {
+            assert_eq!(sig(s).heuristic("h100", true).split, 0, "{s}");
+        }
+        assert_eq!(
+            sig("gemm/0x1024x1024x16384/f16")
+                .heuristic("mi300", false)
+                .split,
+            0
+        );
+        // A split must cut K into whole steps of a single, unbatched GEMM.
+        let t = Tuning {
+            split: 3,
+            ..sig("gemm/0x1024x1024x16384/f16").heuristic("h100", true)
+        };
+        let e = sig("gemm/0x1024x1024x16384/f16")
+            .split_fits(&t)
+            .unwrap_err();
+        assert!(e.contains("not 3 slices of whole K steps of 64"), "{e}");
+        let e = sig("gemm/2x64x64x4096/f16")
+            .split_fits(&Tuning { split: 2, ..t })
+            .unwrap_err();
+        assert!(e.contains("not batched"), "{e}");
+        let e = sig("gemm/0x64x64x4096/i8")
+            .split_fits(&Tuning { split: 2, ..t })
+            .unwrap_err();
+        assert!(e.contains("integer"), "{e}");
+        // The cache holds it; aic-tune offers the heuristic's tiles with
+        // and without slices.
+        let text = r#"{"h100/sm_90a/gemm/0x64x4096x4096/f16": {"bm": 64, "bn": 128, "bk": 64, "stages": 5, "threads": 128, "split": 4}}"#;
+        let cache = read_cache(text).unwrap();
+        assert_eq!(cache["h100/sm_90a/gemm/0x64x4096x4096/f16"].tuning.split, 4);
+        assert_eq!(read_cache(&write_cache(&cache)).unwrap(), cache);
+        let c = sig("gemm/0x64x4096x4096/f16").candidates("h100", true);
+        assert_eq!(c[0].split, 4);
+        assert!(c.contains(&Tuning { split: 0, ..c[0] }));
+        assert!(c.contains(&Tuning { split: 8, ..c[0] }));
+        assert!(c.iter().all(|t| t.split <= 1 || 4096 / t.split >= 256));
     }
 
     #[test]

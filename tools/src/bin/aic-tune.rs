@@ -294,7 +294,7 @@ fn measure(o: &Options, dir: &str) -> Result<(), String> {
         match timed {
             Ok((kernels, ms, _)) => {
                 rounds.record(r, &kernels, &ms);
-                progress(r, &rounds, "timed", start);
+                progress(r, &rounds, &format!("timed: {}", rounds.measured(r)), start);
             }
             Err(e) => {
                 // The round's candidates share one binary: a launch that fails
@@ -396,7 +396,7 @@ fn tune(o: &Options) -> Result<(), String> {
         };
         if let Some((kernels, ms, _)) = rounds.isolate(r, &mut attempt) {
             rounds.record(r, &kernels, &ms);
-            progress(r, &rounds, "timed", start);
+            progress(r, &rounds, &format!("timed: {}", rounds.measured(r)), start);
         } else {
             progress(r, &rounds, "no candidate of it ran", start);
         }

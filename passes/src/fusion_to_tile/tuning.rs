@@ -714,7 +714,17 @@ impl Signature {
         if target == "h100" && (self.mma_sized() || self.fp8_sized()) {
             let mut bases = vec![first];
             if wgmma && self.mma_sized() {
-                for (bm, bn, stages) in [(128, 256, 4), (64, 128, 5), (64, 256, 4)] {
+                // Narrow tiles too below 128 rows: B, the most of what such
+                // a GEMM reads, is read once however narrow its tiles.
+                let narrow: &[(i64, i64, i64)] = if m < 128 {
+                    &[(64, 32, 6), (64, 32, 8), (64, 64, 5), (64, 64, 6)]
+                } else {
+                    &[]
+                };
+                for &(bm, bn, stages) in [(128, 256, 4), (64, 128, 5), (64, 256, 4)]
+                    .iter()
+                    .chain(narrow)
+                {
                     let t = Tuning {
                         bm,
                         bn: fit(bn, n),

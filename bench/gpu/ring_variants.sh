@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_group check_splitk check_attn check_attn64 check_causal}
+CHECKS=${CHECKS:-check_nt check_short check_group check_splitk check_rows check_attn check_attn64 check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -62,6 +62,15 @@ func.func @main(%a: tensor<72x2048xf16>, %w: tensor<200x2048xf16>, %b: tensor<20
   %y = graph.bias_add %m, %b : (tensor<72x200xf16>, tensor<200xf16>) -> tensor<72x200xf16>
   %g = graph.gelu_tanh %y : tensor<72x200xf16>
   return %g : tensor<72x200xf16>
+}
+M
+    # A few rows (24 of a warpgroup's 64) by 1000 columns (31 tiles of 32
+    # and a partial one), the bias in the epilogue.
+    cat > "$D/check_rows.mlir" <<'M'
+func.func @main(%a: tensor<24x1024xf16>, %w: tensor<1000x1024xf16>, %b: tensor<1000xf16>) -> tensor<24x1000xf16> {
+  %m = graph.matmul %a, %w transpose_b : (tensor<24x1024xf16>, tensor<1000x1024xf16>) -> tensor<24x1000xf16>
+  %y = graph.bias_add %m, %b : (tensor<24x1000xf16>, tensor<1000xf16>) -> tensor<24x1000xf16>
+  return %y : tensor<24x1000xf16>
 }
 M
     # Attention, 2 batches of 4 heads, 384 tokens (three key blocks of 128,

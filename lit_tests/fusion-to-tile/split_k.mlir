@@ -46,22 +46,26 @@
 // RUN: not aic-run --target=host %S/Inputs/split_k_gemm.mlir --tuning=%t.many.json --entry=@main 2>&1 | FileCheck %s --check-prefix=MANY
 // MANY: entry 'cpu/native/gemm/0x40x96x512/f16': 'split' must be a number of K slices from 0 to 16
 
-// The built-in choice on sm_90a (Signature::split_tiles): a GEMM whose
-// widest tiles leave more than half the SMs idle and whose K loop is 2048 or
-// longer runs in as many slices as fill a wave: 128 x 256 tiles (8 x 4, in 4
-// slices of 4096) for 1024 x 1024 x 16384, whole warpgroups of 64 x 128 (32
-// tiles, 4 slices of 1024) for 64 rows. A K of 1024 (256 x 512 x 1024, four
-// tiles) is not split: the kernel summing the slices would cost what they
-// save.
+// The built-in choice on sm_90a (Signature::split_tiles, Tuning::few_rows):
+// a GEMM whose widest tiles leave more than half the SMs idle and whose K
+// loop is 2048 or longer runs in as many slices as fill a wave: 128 x 256
+// tiles (8 x 4, in 4 slices of 4096) for 1024 x 1024 x 16384. Fewer than 128
+// rows take one warpgroup's 64 rows, as narrow as fills the SMs: 128 tiles
+// of 64 x 32 for 64 x 4096 x 4096 (not split), and 32 of them in 4 slices of
+// 2048 for 64 x 1024 x 8192. A K of 1024 (256 x 512 x 1024, four tiles) is
+// not split: the kernel summing the slices would cost what they save.
 // RUN: aic-opt %s --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=h100 arch=sm_90a wgmma=true})' | FileCheck %s --check-prefix=HEUR
 // HEUR-DAG: tile.kernel @[[LONG:gemm_[0-9]+]] grid = [8, 4, 4] threads = 256 {
+// HEUR-DAG: tile.kernel @[[NARROW:gemm_[0-9]+]] grid = [1, 128] threads = 128 {
 // HEUR-DAG: tile.kernel @[[ROWS:gemm_[0-9]+]] grid = [1, 32, 4] threads = 128 {
 // HEUR-DAG: tile.kernel @[[SHORT:gemm_[0-9]+]] grid = [2, 2] threads = 256 {
 // HEUR-DAG: tile.kernel @splitk_{{[0-9]+}} grid = [512] {
-// HEUR-DAG: tile.kernel @splitk_{{[0-9]+}} grid = [64, 2] {
-func.func @main(%a: tensor<64x4096xf16>, %w: tensor<4096x4096xf16>, %x: tensor<1024x16384xf16>, %y: tensor<16384x1024xf16>, %p: tensor<256x1024xf16>, %q: tensor<1024x512xf16>) -> (tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>) {
+// HEUR-DAG: tile.kernel @splitk_{{[0-9]+}} grid = [32] {
+// HEUR-NOT: tile.kernel @splitk_
+func.func @main(%a: tensor<64x4096xf16>, %w: tensor<4096x4096xf16>, %x: tensor<1024x16384xf16>, %y: tensor<16384x1024xf16>, %p: tensor<256x1024xf16>, %q: tensor<1024x512xf16>, %r: tensor<64x8192xf16>, %v: tensor<1024x8192xf16>) -> (tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>) {
   %s = graph.matmul %a, %w transpose_b : (tensor<64x4096xf16>, tensor<4096x4096xf16>) -> tensor<64x4096xf16>
   %b = graph.matmul %x, %y : (tensor<1024x16384xf16>, tensor<16384x1024xf16>) -> tensor<1024x1024xf16>
   %c = graph.matmul %p, %q : (tensor<256x1024xf16>, tensor<1024x512xf16>) -> tensor<256x512xf16>
-  return %s, %b, %c : tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>
+  %d = graph.matmul %r, %v transpose_b : (tensor<64x8192xf16>, tensor<1024x8192xf16>) -> tensor<64x1024xf16>
+  return %s, %b, %c, %d : tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>
 }

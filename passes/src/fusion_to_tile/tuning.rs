@@ -437,30 +437,24 @@ impl Signature {
 
     /// A split-K GEMM's tiles on Hopper's warpgroup MMA, where its K loop
     /// splits ([`split_k`]): the widest tiles, 128 x 256 in 4 stages
-    /// (whole warpgroups of 64 x 128 in 5 below 128 rows), their K loop in
-    /// as many slices as fill a wave. Measured by aic-tune on the H200
-    /// (`bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`):
+    /// (below 128 rows [`Tuning::few_rows`]' narrowest, 64 x 32), their K
+    /// loop in as many slices as fill a wave. Measured by aic-tune on the
+    /// H200 (`bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`):
     /// 1024x1024x16384 69.7 us in 4 slices of 128 x 256 tiles, against
     /// 77.5 in 2 of 128 x 128 (the widths that fill the wave best
     /// unsplit) and 161.1 unsplit; 256x4096x8192 with bias and GeLU 49.1
-    /// against 59.1; 64x4096x4096 27.5 in 4 slices of 64 x 128, against
-    /// 35.0 unsplit and 49.5 in 2 slices of mma.sync's 64 x 64.
+    /// against 59.1.
     fn split_tiles(&self, target: &str, wgmma: bool) -> Option<Tuning> {
-        if target != "h100" || !wgmma || !self.mma_sized() {
+        if target != "h100" || !wgmma || !self.mma_sized() || self.m < 128 {
             return None;
         }
         let (m, n, k) = (self.m, self.n, self.k);
-        let (bm, bn, stages) = match m {
-            ..=32 => return None,
-            33..128 => (64, 128, 5),
-            _ => (128, 256, 4),
-        };
         let t = Tuning {
-            bm,
-            bn: fit(bn, n),
+            bm: 128,
+            bn: fit(256, n),
             bk: fit(64, k),
-            stages,
-            threads: 2 * bm,
+            stages: 4,
+            threads: 256,
             copy: None,
             persistent: 0,
             group: 0,
@@ -535,7 +529,9 @@ impl Signature {
         let mut out = vec![first];
         let mut push = |t: Tuning| {
             let bn_ok = self.rows || within(t.bn, n);
-            if within(t.bm, m) && bn_ok && within(t.bk, k) && !out.contains(&t) {
+            // A warpgroup's 64 rows are the least a warpgroup tile has.
+            let bm_ok = within(t.bm, m) || (t.bm == 64 && t.threads == 128);
+            if bm_ok && bn_ok && within(t.bk, k) && !out.contains(&t) {
                 out.push(t);
             }
         };
@@ -711,7 +707,10 @@ impl Signature {
         // cp.async or a producer warpgroup's TMA, with the K loop in
         // slices (split-K) or not: up to as many slices as fill four waves
         // (small tiles share an SM), each at least 256 long.
-        if target == "h100" && (self.mma_sized() || self.fp8_sized()) {
+        if target == "h100"
+            && (self.mma_sized() || self.fp8_sized())
+            && self.tiny_m(target).is_none()
+        {
             let mut bases = vec![first];
             if wgmma && self.mma_sized() {
                 // Narrow tiles too below 128 rows: B, the most of what such
@@ -1220,6 +1219,9 @@ fn fit(b: i64, d: i64) -> i64 {
 /// product.
 const TINY_M: i64 = 8;
 
+/// The fewest rows [`Tuning::few_rows`] takes (more than [`TINY_M`]).
+const FEW_ROWS: i64 = TINY_M + 1;
+
 /// The shortest K for which [`Signature::tiny_m`]'s long steps pay (shorter
 /// ones take the usual tiles).
 const TINY_M_K: i64 = 512;
@@ -1309,19 +1311,8 @@ impl Tuning {
     /// `bench/models/results/h200-2026-11-28-short-k-persistent-ab.txt`).
     pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
         let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
-        if target == "h100" && (33..128).contains(&m) && n >= 128 {
-            // One warpgroup of 64 rows, 128 columns, 5 stages: BERT-sized
-            // rows in decode-sized batches (64x4096x4096 on the H200: 35.0
-            // us, against 64.8 at mma.sync's 64 x 64; aic-tune,
-            // `bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`).
-            return Tuning {
-                bm: 64,
-                bn: 128,
-                bk: fit(64, k),
-                stages: 5,
-                threads: 128,
-                ..base
-            };
+        if target == "h100" && (FEW_ROWS..128).contains(&m) && n >= 128 {
+            return Tuning::few_rows(batch, m, n, k);
         }
         if target != "h100" || m < 128 || n < 128 {
             return base.for_wgmma(k);
@@ -1346,13 +1337,55 @@ impl Tuning {
         }
     }
 
+    /// A GEMM of 9 to 127 rows on Hopper's warpgroup MMA: one warpgroup's
+    /// 64 rows (a decode step's few tokens, masked), and the widest of
+    /// 128, 64 and 32 columns whose tiles fill nine tenths of the SMs
+    /// (else 32), in 5, 6 or 8 stages: B, nearly all that such a GEMM
+    /// reads, is read once however narrow the tiles. Where even 32 leave
+    /// half the SMs idle, the K loop splits too ([`split_k`]). Measured by
+    /// aic-tune on the H200 for 4096 x 4096 weights
+    /// (`bench/gpu/results/h200-2026-11-28-aic-tune-few-rows.txt`): 16
+    /// rows 26.3 us at 64 x 32 in 8 stages, 32 rows 27.5, 64 rows 27.1
+    /// (26.8 in 4 slices of 64 x 128), against 49.2, 48.7 and 64.8 at
+    /// mma.sync's tiles.
+    pub fn few_rows(batch: i64, m: i64, n: i64, k: i64) -> Tuning {
+        let fills = |bn: i64| 10 * tiles_of(batch, m, n, 64, bn) >= 9 * H100_SMS;
+        let (bn, stages) = [(128, 5), (64, 6)]
+            .into_iter()
+            .find(|(bn, _)| fills(*bn))
+            .unwrap_or((32, 8));
+        let t = Tuning {
+            bm: 64,
+            bn: fit(bn, n),
+            bk: fit(64, k),
+            stages,
+            threads: 128,
+            copy: None,
+            persistent: 0,
+            group: 0,
+            split: 0,
+        };
+        let split = split_k(tiles_of(batch, m, n, t.bm, t.bn), k, t.bk);
+        Tuning {
+            split: if batch > 0 { 0 } else { split },
+            ..t
+        }
+    }
+
     /// fp8 GEMM tiles for Hopper's warpgroup MMA (sm_90a): the f16
     /// choice ([`Tuning::heuristic_wgmma`]) with a K step of 128 (a
     /// 128-byte swizzled line of bytes, four k32 wgmmas), the same bytes
     /// a stage as f16's K step of 64. Not measured yet (the H100 run
     /// after this change says).
     pub fn heuristic_wgmma_fp8(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
-        let t = Tuning::heuristic_wgmma(target, batch, m, n, k);
+        // Below 128 rows, the mma.sync-sized tiles made fit for wgmma (the
+        // f16 choice's few rows, [`Tuning::few_rows`], are not measured
+        // for fp8).
+        let t = if m < 128 {
+            Tuning::heuristic_f16_gemm(target, batch, m, n, k).for_wgmma(k)
+        } else {
+            Tuning::heuristic_wgmma(target, batch, m, n, k)
+        };
         Tuning {
             bk: fit(128, k),
             stages: 4,
@@ -1793,11 +1826,15 @@ mod tests {
         // 384 blocks: persistent, in 3 stages (see below).
         assert_eq!(t(4096, 3072), (128, 256, 64, 3, 256));
         assert_eq!(t(4096, 192), (128, 128, 64, 4, 256));
-        // Fewer rows: whole warpgroups of 64 (below 33, mma.sync's tiles).
-        assert_eq!(t(64, 768), (64, 128, 64, 5, 128));
-        assert_eq!(t(100, 768), (64, 128, 64, 5, 128));
-        let small = Tuning::heuristic_f16_gemm("h100", 0, 32, 768, 768).for_wgmma(768);
-        assert_eq!(Tuning::heuristic_wgmma("h100", 0, 32, 768, 768), small);
+        // Fewer rows: one warpgroup's 64, as wide as fills the SMs (below
+        // 9 rows, mma.sync's tiles).
+        assert_eq!(t(64, 768), (64, 32, 64, 8, 128));
+        assert_eq!(t(100, 768), (64, 32, 64, 8, 128));
+        assert_eq!(t(16, 4096), (64, 32, 64, 8, 128));
+        assert_eq!(t(64, 8192), (64, 64, 64, 6, 128));
+        assert_eq!(t(64, 16384), (64, 128, 64, 5, 128));
+        let small = Tuning::heuristic_f16_gemm("h100", 0, 8, 768, 768).for_wgmma(768);
+        assert_eq!(Tuning::heuristic_wgmma("h100", 0, 8, 768, 768), small);
         let sig: Signature = "gemm/0x4096x768x768/f16".parse().unwrap();
         assert_eq!(
             sig.heuristic("h100", true),
@@ -1865,8 +1902,12 @@ mod tests {
         let sig = |s: &str| s.parse::<Signature>().unwrap();
         let t = sig("gemm/0x1024x1024x16384/f16").heuristic("h100", true);
         assert_eq!((t.bm, t.bn, t.split), (128, 256, 4));
+        // A few rows take narrow tiles first (128 of 64 x 32 fill the
+        // SMs: no slices), and slices where even those leave SMs idle.
         let t = sig("gemm/0x64x4096x4096/f16").heuristic("h100", true);
-        assert_eq!((t.bm, t.bn, t.threads, t.split), (64, 128, 128, 4));
+        assert_eq!((t.bm, t.bn, t.threads, t.split), (64, 32, 128, 0));
+        let t = sig("gemm/0x64x1024x8192/f16").heuristic("h100", true);
+        assert_eq!((t.bm, t.bn, t.threads, t.split), (64, 32, 128, 4));
         // Batched, sibling and integer GEMMs, and other targets, never.
         for s in [
             "gemm/2x1024x1024x16384/f16",
@@ -1904,11 +1945,11 @@ mod tests {
         let cache = read_cache(text).unwrap();
         assert_eq!(cache["h100/sm_90a/gemm/0x64x4096x4096/f16"].tuning.split, 4);
         assert_eq!(read_cache(&write_cache(&cache)).unwrap(), cache);
-        let c = sig("gemm/0x64x4096x4096/f16").candidates("h100", true);
+        let c = sig("gemm/0x1024x1024x16384/f16").candidates("h100", true);
         assert_eq!(c[0].split, 4);
         assert!(c.contains(&Tuning { split: 0, ..c[0] }));
         assert!(c.contains(&Tuning { split: 8, ..c[0] }));
-        assert!(c.iter().all(|t| t.split <= 1 || 4096 / t.split >= 256));
+        assert!(c.iter().all(|t| t.split <= 1 || 16384 / t.split >= 256));
     }
 
     #[test]

@@ -662,40 +662,27 @@ fn emit_split(
         elem: calc,
         encoding: None,
     });
-    // The partial products.
-    let (kb, bufs) = kernel_block(ctx, group, &[part_ty], loc);
-    let buf = |v: Value| buffer(inputs, &bufs, v);
-    let part_buf = *bufs.last().expect("the partials");
-    let mut e = Builder {
-        ctx,
-        ip: InsertPoint::End(kb),
-        loc,
+    // The partial products: the sliced GEMM, its accumulator stored as
+    // it is.
+    let parts = Branch {
+        result: 0,
+        b: sb,
+        meta: None,
+        n,
+        chain: Chain::new(),
+        row: None,
+        c_view: Desc::identity(&parts_shape),
+        store: Desc::row_major(&parts_shape),
     };
-    let m0 = block_start(&mut e, 0, t.bm);
-    let n0 = block_start(&mut e, 1, t.bn);
-    let slice = program_id(&mut e, 2);
-    let accs = k_loop(
-        &mut e,
-        &buf,
+    let (kb, grid) = gemm_kernel(
+        ctx,
+        group,
+        inputs,
         (&sliced, t),
         &sa,
-        &[(&sb, None, n)],
-        (Some(slice), m0, n0),
-        (calc, a_elem, b_elem),
+        &[parts],
+        (calc, (a_elem, b_elem), &[part_ty]),
     );
-    let acc = accs[0];
-    store(
-        &mut e,
-        acc,
-        part_buf,
-        &[slice, m0, n0],
-        &[t.bm, t.bn],
-        &Desc::row_major(&parts_shape),
-        calc,
-        calc,
-    );
-    ret(&mut e);
-    let grid = [(m + t.bm - 1) / t.bm, (n + t.bn - 1) / t.bn, split];
     let first = format!("gemm_{n_kernel}");
     let (kb, args) = prune(ctx, group, kb);
     let k1 = add_kernel(ctx, func, kb, &first, &grid, loc);
@@ -771,13 +758,19 @@ fn emit_split(
         out_elem,
     );
     ret(&mut e);
-    let second = format!("splitk_{n_kernel}");
-    let (kb, mut args) = prune(ctx, group, kb);
     let mut grid = vec![(m + bm - 1) / bm];
     if bn < n {
         grid.push((n + bn - 1) / bn);
     }
-    let k2 = add_kernel(ctx, func, kb, &second, &grid, loc);
+    let name = format!("splitk_{n_kernel}");
+    let k2 = finish_with(
+        ctx,
+        (group, func, kb),
+        (&name, &grid),
+        &[partials],
+        &[out_ty],
+        loc,
+    );
     mark_tuned(ctx, k2, key);
     // Its arithmetic: the partials' sums (the GEMM's is the first's).
     let i = ctx.ident(crate::tile_to_gpu::FLOPS_ATTR);
@@ -786,11 +779,6 @@ fn emit_split(
         ty: u.int_type(64),
     });
     ctx.set_attr(k2, i, flops);
-    args.push(partials);
-    let l2 = add_launch(ctx, group, &args, &second, &[out_ty], loc);
-    let (old, new) = (ctx.result(group, 0), ctx.result(l2, 0));
-    ctx.replace_all_uses(old, new);
-    ctx.erase_op(group);
     Ok(())
 }
 
@@ -858,8 +846,44 @@ fn emit(
     a: &Operand,
     branches: &[Branch],
     (t, key): (Tuning, &str),
-    (calc, (a_elem, b_elem), out_tys): (Type, (Type, Type), &[Type]),
+    (calc, elems, out_tys): (Type, (Type, Type), &[Type]),
 ) {
+    let loc = ctx.op(group).loc;
+    let (kb, grid) = gemm_kernel(
+        ctx,
+        group,
+        inputs,
+        (p, t),
+        a,
+        branches,
+        (calc, elems, out_tys),
+    );
+    let kernel = finish(
+        ctx,
+        group,
+        func,
+        kb,
+        &format!("gemm_{n_kernel}"),
+        &grid,
+        out_tys,
+        loc,
+    );
+    mark_tuned(ctx, kernel, key);
+    write_kernel_tuning(ctx, kernel, &t);
+}
+
+/// The body of a GEMM kernel of `group` with `p`'s K loop in tiles `t`
+/// and each branch's epilogue and store (into the buffer of its result's
+/// place among `out_tys`), and its grid.
+fn gemm_kernel(
+    ctx: &mut Context,
+    group: Op,
+    inputs: &[Value],
+    (p, t): (&Problem, Tuning),
+    a: &Operand,
+    branches: &[Branch],
+    (calc, (a_elem, b_elem), out_tys): (Type, (Type, Type), &[Type]),
+) -> (Block, Vec<i64>) {
     let loc = ctx.op(group).loc;
     let u = ctx.uniquer().clone();
     let (kb, bufs) = kernel_block(ctx, group, out_tys, loc);
@@ -924,18 +948,7 @@ fn emit(
     if p.batch > 0 {
         grid.push(p.batch);
     }
-    let kernel = finish(
-        ctx,
-        group,
-        func,
-        kb,
-        &format!("gemm_{n_kernel}"),
-        &grid,
-        out_tys,
-        loc,
-    );
-    mark_tuned(ctx, kernel, key);
-    write_kernel_tuning(ctx, kernel, &t);
+    (kb, grid)
 }
 
 /// A GEMM's B as the K loop reads it: its operand, a sparse product's

@@ -446,7 +446,22 @@ fn finish(
     out_tys: &[Type],
     loc: Attr,
 ) -> Op {
-    let (kb, args) = prune(ctx, group, kb);
+    finish_with(ctx, (group, func, kb), (name, grid), &[], out_tys, loc)
+}
+
+/// [`finish`] for the last of several kernels of a group: its launch takes
+/// `extra` (what the kernels before it made, buffers after the group's
+/// inputs in its body) after the group's operands.
+fn finish_with(
+    ctx: &mut Context,
+    (group, func, kb): (Op, Op, Block),
+    (name, grid): (&str, &[i64]),
+    extra: &[Value],
+    out_tys: &[Type],
+    loc: Attr,
+) -> Op {
+    let (kb, mut args) = prune(ctx, group, kb);
+    args.extend_from_slice(extra);
     let kernel = add_kernel(ctx, func, kb, name, grid, loc);
     let launch = add_launch(ctx, group, &args, name, out_tys, loc);
     for i in 0..out_tys.len() {

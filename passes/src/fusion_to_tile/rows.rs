@@ -529,13 +529,14 @@ impl Split {
         );
         ret(&mut e);
         let second = format!("rows_{n_kernel}");
-        let (kb, mut args) = prune(ctx, group, kb);
-        add_kernel(ctx, func, kb, &second, &[row_blocks], loc);
-        args.push(partials);
-        let l2 = add_launch(ctx, group, &args, &second, &[out_ty], loc);
-        let (old, new) = (ctx.result(group, 0), ctx.result(l2, 0));
-        ctx.replace_all_uses(old, new);
-        ctx.erase_op(group);
+        finish_with(
+            ctx,
+            (group, func, kb),
+            (&second, &[row_blocks]),
+            &[partials],
+            &[out_ty],
+            loc,
+        );
         Ok(())
     }
 }

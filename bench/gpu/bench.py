@@ -275,7 +275,7 @@ def cases():
                lambda a, w: a.float() @ w.float().t(),
                [("cuBLAS (torch.mm)", lambda a, w: torch.mm(a, w.t()), True)],
                flops=2 * m * 4096 * 4096, nbytes=2 * (m * 4096 * 2 + 4096 * 4096))
-          for m in (16, 32)],
+          for m in (1, 8, 16, 32)],
         Case("gemm_splitk_1024x1024x16384", "gemm_splitk_1024x1024x16384_f16",
              lambda: (torch.randn(1024, 16384, dtype=h, device=dev), torch.randn(16384, 1024, dtype=h, device=dev) * 0.02),
              lambda a, b: a.float() @ b.float(),

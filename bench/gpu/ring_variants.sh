@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.."
 D=bench/gpu/rings
 VARIANTS=${VARIANTS:-cp_async tma tma_empty tma_ws tma_ws:132}
 CASES=${CASES:-gemm_bias_gelu gemm_add_add_fastgelu gemm_8192_f16}
-CHECKS=${CHECKS:-check_nt check_short check_group check_splitk check_rows check_attn check_attn64 check_causal}
+CHECKS=${CHECKS:-check_nt check_short check_group check_splitk check_rows check_tiny check_attn check_attn64 check_causal}
 # A variant's folder: cp_async, tma_ws_p132, tma_ws_tune3 (a tuning
 # cache's name after @).
 dirname_of() {
@@ -71,6 +71,14 @@ func.func @main(%a: tensor<24x1024xf16>, %w: tensor<1000x1024xf16>, %b: tensor<1
   %m = graph.matmul %a, %w transpose_b : (tensor<24x1024xf16>, tensor<1000x1024xf16>) -> tensor<24x1000xf16>
   %y = graph.bias_add %m, %b : (tensor<24x1000xf16>, tensor<1000xf16>) -> tensor<24x1000xf16>
   return %y : tensor<24x1000xf16>
+}
+M
+    # A decode step of 3 tokens by 4000 columns: one warpgroup's 64 x 32
+    # tiles (125, the last partial) where they fill the SMs.
+    cat > "$D/check_tiny.mlir" <<'M'
+func.func @main(%a: tensor<3x1024xf16>, %w: tensor<4000x1024xf16>) -> tensor<3x4000xf16> {
+  %m = graph.matmul %a, %w transpose_b : (tensor<3x1024xf16>, tensor<4000x1024xf16>) -> tensor<3x4000xf16>
+  return %m : tensor<3x4000xf16>
 }
 M
     # Attention, 2 batches of 4 heads, 384 tokens (three key blocks of 128,

@@ -52,20 +52,24 @@
 // tiles (8 x 4, in 4 slices of 4096) for 1024 x 1024 x 16384. Fewer than 128
 // rows take one warpgroup's 64 rows, as narrow as fills the SMs: 128 tiles
 // of 64 x 32 for 64 x 4096 x 4096 (not split), and 32 of them in 4 slices of
-// 2048 for 64 x 1024 x 8192. A K of 1024 (256 x 512 x 1024, four tiles) is
+// 2048 for 64 x 1024 x 8192; 4 rows too where 64 x 32 tiles fill the SMs
+// (192 of them for 4 x 6144 x 4096, in place of the matrix-vector tiles).
+// A K of 1024 (256 x 512 x 1024, four tiles) is
 // not split: the kernel summing the slices would cost what they save.
 // RUN: aic-opt %s --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=h100 arch=sm_90a wgmma=true})' | FileCheck %s --check-prefix=HEUR
 // HEUR-DAG: tile.kernel @[[LONG:gemm_[0-9]+]] grid = [8, 4, 4] threads = 256 {
 // HEUR-DAG: tile.kernel @[[NARROW:gemm_[0-9]+]] grid = [1, 128] threads = 128 {
 // HEUR-DAG: tile.kernel @[[ROWS:gemm_[0-9]+]] grid = [1, 32, 4] threads = 128 {
 // HEUR-DAG: tile.kernel @[[SHORT:gemm_[0-9]+]] grid = [2, 2] threads = 256 {
+// HEUR-DAG: tile.kernel @[[FOUR:gemm_[0-9]+]] grid = [1, 192] threads = 128 {
 // HEUR-DAG: tile.kernel @splitk_{{[0-9]+}} grid = [512] {
 // HEUR-DAG: tile.kernel @splitk_{{[0-9]+}} grid = [32] {
 // HEUR-NOT: tile.kernel @splitk_
-func.func @main(%a: tensor<64x4096xf16>, %w: tensor<4096x4096xf16>, %x: tensor<1024x16384xf16>, %y: tensor<16384x1024xf16>, %p: tensor<256x1024xf16>, %q: tensor<1024x512xf16>, %r: tensor<64x8192xf16>, %v: tensor<1024x8192xf16>) -> (tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>) {
+func.func @main(%a: tensor<64x4096xf16>, %w: tensor<4096x4096xf16>, %x: tensor<1024x16384xf16>, %y: tensor<16384x1024xf16>, %p: tensor<256x1024xf16>, %q: tensor<1024x512xf16>, %r: tensor<64x8192xf16>, %v: tensor<1024x8192xf16>, %f: tensor<4x4096xf16>, %z: tensor<4096x6144xf16>) -> (tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>, tensor<4x6144xf16>) {
   %s = graph.matmul %a, %w transpose_b : (tensor<64x4096xf16>, tensor<4096x4096xf16>) -> tensor<64x4096xf16>
   %b = graph.matmul %x, %y : (tensor<1024x16384xf16>, tensor<16384x1024xf16>) -> tensor<1024x1024xf16>
   %c = graph.matmul %p, %q : (tensor<256x1024xf16>, tensor<1024x512xf16>) -> tensor<256x512xf16>
   %d = graph.matmul %r, %v transpose_b : (tensor<64x8192xf16>, tensor<1024x8192xf16>) -> tensor<64x1024xf16>
-  return %s, %b, %c, %d : tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>
+  %e = graph.matmul %f, %z : (tensor<4x4096xf16>, tensor<4096x6144xf16>) -> tensor<4x6144xf16>
+  return %s, %b, %c, %d, %e : tensor<64x4096xf16>, tensor<1024x1024xf16>, tensor<256x512xf16>, tensor<64x1024xf16>, tensor<4x6144xf16>
 }

@@ -399,7 +399,7 @@ impl Signature {
             let shape = (m, n, k, dv);
             return attention_heuristic(target, wgmma, self.batch, shape, self.half(), causal);
         }
-        if let Some(t) = self.tiny_m(target) {
+        if let Some(t) = self.tiny_m(target, wgmma) {
             return t;
         }
         if let Some(t) = self.split_tiles(target, wgmma) {
@@ -494,24 +494,29 @@ impl Signature {
     /// (a block GEMM of 2 rows runs on the SIMT cores, each thread's
     /// products one after another: 46.5 us at 2 x 64 x 32 tiles, aic-tune's
     /// best 2 x 64 x 64 36.1), long K steps and narrow columns (more blocks
-    /// streaming B).
-    fn tiny_m(&self, target: &str) -> Option<Tuning> {
+    /// streaming B). Not under `wgmma` where one warpgroup's 64 x 32
+    /// tiles fill the SMs ([`Tuning::few_rows`]): a decode step of one or
+    /// eight tokens by a 4096 x 4096 weight took 0.0240 and 0.0247 ms so on
+    /// the H200, 0.0201 and 0.0204 on those (cuBLAS 0.0188, 0.0189;
+    /// `bench/gpu/results/h200-2026-11-28-tiny-rows.json`).
+    fn tiny_m(&self, target: &str, wgmma: bool) -> Option<Tuning> {
         (target == "h100"
             && self.m <= TINY_M
             && self.k >= TINY_M_K
             && self.mma_sized()
-            && self.template == Template::Gemm)
-            .then(|| Tuning {
-                bm: 16,
-                bn: fit(32, self.n),
-                bk: fit(256, self.k),
-                stages: 2,
-                threads: 128,
-                copy: None,
-                persistent: 0,
-                group: 0,
-                split: 0,
-            })
+            && self.template == Template::Gemm
+            && !(wgmma && few_rows_fill(self.batch, self.m, self.n)))
+        .then(|| Tuning {
+            bm: 16,
+            bn: fit(32, self.n),
+            bk: fit(256, self.k),
+            stages: 2,
+            threads: 128,
+            copy: None,
+            persistent: 0,
+            group: 0,
+            split: 0,
+        })
     }
 
     /// The configurations an autotuner should measure for this kernel on
@@ -538,7 +543,7 @@ impl Signature {
         let shared = |t: &Tuning| 2 * (t.bm + t.bn) * t.bk * t.stages;
         let bns = |list: &[i64]| -> Vec<i64> { if self.rows { vec![n] } else { list.to_vec() } };
         match target {
-            "h100" if self.tiny_m(target).is_some() => {
+            "h100" if self.tiny_m(target, wgmma).is_some() => {
                 for bn in [16, 32, 64] {
                     for bk in [64, 128, 256, 512] {
                         for stages in [2, 3] {
@@ -709,7 +714,7 @@ impl Signature {
         // (small tiles share an SM), each at least 256 long.
         if target == "h100"
             && (self.mma_sized() || self.fp8_sized())
-            && self.tiny_m(target).is_none()
+            && self.tiny_m(target, wgmma).is_none()
         {
             let mut bases = vec![first];
             if wgmma && self.mma_sized() {
@@ -1219,8 +1224,16 @@ fn fit(b: i64, d: i64) -> i64 {
 /// product.
 const TINY_M: i64 = 8;
 
-/// The fewest rows [`Tuning::few_rows`] takes (more than [`TINY_M`]).
+/// The fewest rows [`Tuning::few_rows`] takes (more than [`TINY_M`]),
+/// but see [`few_rows_fill`].
 const FEW_ROWS: i64 = TINY_M + 1;
+
+/// Whether [`Tuning::few_rows`]' narrowest tiles (64 x 32) fill nine
+/// tenths of H100's SMs: then it takes GEMMs of [`TINY_M`] rows or fewer
+/// too.
+fn few_rows_fill(batch: i64, m: i64, n: i64) -> bool {
+    10 * tiles_of(batch, m, n, 64, 32) >= 9 * H100_SMS
+}
 
 /// The shortest K for which [`Signature::tiny_m`]'s long steps pay (shorter
 /// ones take the usual tiles).
@@ -1311,7 +1324,8 @@ impl Tuning {
     /// `bench/models/results/h200-2026-11-28-short-k-persistent-ab.txt`).
     pub fn heuristic_wgmma(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Tuning {
         let base = Tuning::heuristic_f16_gemm(target, batch, m, n, k);
-        if target == "h100" && (FEW_ROWS..128).contains(&m) && n >= 128 {
+        if target == "h100" && m < 128 && n >= 128 && (m >= FEW_ROWS || few_rows_fill(batch, m, n))
+        {
             return Tuning::few_rows(batch, m, n, k);
         }
         if target != "h100" || m < 128 || n < 128 {
@@ -1769,7 +1783,7 @@ mod tests {
             ("gemm/0x64x320x1280/f16", "h100"),
         ] {
             let s: Signature = sig.parse().unwrap();
-            assert!(s.tiny_m(target).is_none(), "{sig} on {target}");
+            assert!(s.tiny_m(target, true).is_none(), "{sig} on {target}");
         }
     }
 
@@ -1835,6 +1849,13 @@ mod tests {
         assert_eq!(t(64, 16384), (64, 128, 64, 5, 128));
         let small = Tuning::heuristic_f16_gemm("h100", 0, 8, 768, 768).for_wgmma(768);
         assert_eq!(Tuning::heuristic_wgmma("h100", 0, 8, 768, 768), small);
+        // 8 rows or fewer too where 64 x 32 tiles fill the SMs (a decode
+        // step of one token by a 4096 x 4096 weight), in place of the
+        // matrix-vector tiles.
+        assert_eq!(t(1, 4096), (64, 32, 64, 8, 128));
+        let one: Signature = "gemm/0x1x4096x4096/f16".parse().unwrap();
+        assert!(one.tiny_m("h100", true).is_none() && one.tiny_m("h100", false).is_some());
+        assert_eq!(one.heuristic("h100", true).bm, 64);
         let sig: Signature = "gemm/0x4096x768x768/f16".parse().unwrap();
         assert_eq!(
             sig.heuristic("h100", true),

@@ -436,7 +436,8 @@ impl Signature {
     }
 
     /// A split-K GEMM's tiles on Hopper's warpgroup MMA, where its K loop
-    /// splits ([`split_k`]): the widest tiles, 128 x 256 in 4 stages
+    /// splits ([`split_k`], where even the unsplit heuristic's narrower
+    /// tiles leave half the SMs idle): the widest tiles, 128 x 256 in 4 stages
     /// (below 128 rows [`Tuning::few_rows`]' narrowest, 64 x 32), their K
     /// loop in as many slices as fill a wave. Measured by aic-tune on the
     /// H200 (`bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`):
@@ -449,6 +450,14 @@ impl Signature {
             return None;
         }
         let (m, n, k) = (self.m, self.n, self.k);
+        // Not where the unsplit tiles (as narrow as fill the last wave)
+        // keep half the SMs busy already: a Llama block's 2048 x 1024 x
+        // 4096 runs 128 tiles of 128 x 128, and slices would only add the
+        // summing kernel.
+        let unsplit = Tuning::heuristic_wgmma(target, self.batch, m, n, k);
+        if 2 * tiles_of(self.batch, m, n, unsplit.bm, unsplit.bn) > H100_SMS {
+            return None;
+        }
         let t = Tuning {
             bm: 128,
             bn: fit(256, n),
@@ -1923,6 +1932,9 @@ mod tests {
         let sig = |s: &str| s.parse::<Signature>().unwrap();
         let t = sig("gemm/0x1024x1024x16384/f16").heuristic("h100", true);
         assert_eq!((t.bm, t.bn, t.split), (128, 256, 4));
+        // Not where the unsplit heuristic's 128 x 128 tiles fill a wave.
+        let t = sig("gemm/0x2048x1024x4096/f16").heuristic("h100", true);
+        assert_eq!((t.bm, t.bn, t.split), (128, 128, 0));
         // A few rows take narrow tiles first (128 of 64 x 32 fill the
         // SMs: no slices), and slices where even those leave SMs idle.
         let t = sig("gemm/0x64x4096x4096/f16").heuristic("h100", true);

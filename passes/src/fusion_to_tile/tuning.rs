@@ -1311,7 +1311,7 @@ impl Tuning {
     /// The built-in choice for one f16 GEMM on Hopper's warpgroup MMA
     /// (sm_90a): 128-row blocks of two warpgroups, 256, 192 or 128 columns
     /// wide, whichever fills the last wave best ([`wave_columns`]), a K
-    /// step of 64 and 4 stages, even
+    /// step of 64 and 4 stages (5 below 256 columns), even
     /// where the grid leaves SMs idle; elsewhere, and for fewer than 128
     /// rows, [`Tuning::heuristic_f16_gemm`] made fit for wgmma. Measured by
     /// aic-tune on an H100 (bench/models/results/h100-2026-11-26-aic-tune-f16.txt):
@@ -1351,7 +1351,16 @@ impl Tuning {
             bm: 128,
             bn,
             bk: fit(64, k),
-            stages: if persistent { 3 } else { 4 },
+            stages: match (persistent, bn) {
+                (true, _) => 3,
+                // 256 columns: the most stages a block's shared memory holds.
+                (false, 256) => 4,
+                // Narrower: one more (a Llama block's 2048x1024x4096 on
+                // 128 x 128, 0.0406-0.0415 -> 0.0356-0.0365 ms on the H200;
+                // BERT's 4096x768x768 on 128 x 192, 0.0176-0.0181 ->
+                // 0.0164-0.0171; `bench/gpu/results/h200-2026-11-28-stages.txt`).
+                (false, _) => 5,
+            },
             threads: 256,
             copy: persistent.then_some(CopyKind::TmaWs),
             persistent: if persistent { H100_SMS } else { 0 },
@@ -1844,11 +1853,12 @@ mod tests {
             let t = Tuning::heuristic_wgmma("h100", 0, m, n, 768);
             (t.bm, t.bn, t.bk, t.stages, t.threads)
         };
-        // BERT's 4096 x 768: 128 blocks of 192 columns, one wave.
-        assert_eq!(t(4096, 768), (128, 192, 64, 4, 256));
+        // BERT's 4096 x 768: 128 blocks of 192 columns, one wave, in 5
+        // stages (4 fill the shared memory at 256 columns).
+        assert_eq!(t(4096, 768), (128, 192, 64, 5, 256));
         // 384 blocks: persistent, in 3 stages (see below).
         assert_eq!(t(4096, 3072), (128, 256, 64, 3, 256));
-        assert_eq!(t(4096, 192), (128, 128, 64, 4, 256));
+        assert_eq!(t(4096, 192), (128, 128, 64, 5, 256));
         // Fewer rows: one warpgroup's 64, as wide as fills the SMs (below
         // 9 rows, mma.sync's tiles).
         assert_eq!(t(64, 768), (64, 32, 64, 8, 128));
@@ -1999,10 +2009,12 @@ mod tests {
         // Fewer than two and a half waves: GPT-2's 8192 x 1024 x 1024
         // (256 tiles), ViT's 6304 x 768 x 768 (200).
         assert_eq!(t(8192, 1024, 1024), plain);
-        assert_eq!(t(6304, 768, 768), plain);
+        // (192 columns wide: 5 stages.)
+        let narrow = (5, None, 0);
+        assert_eq!(t(6304, 768, 768), narrow);
         // A long K loop, or one wave of tiles (BERT's 4096 x 768): not.
         assert_eq!(t(3840, 4096, 4096), plain);
-        assert_eq!(t(4096, 768, 768), plain);
+        assert_eq!(t(4096, 768, 768), narrow);
         // fp8's K steps of 128 keep cp.async.
         let f8 = Tuning::heuristic_wgmma_fp8("h100", 0, 4096, 4096, 1024);
         assert_eq!((f8.stages, f8.copy, f8.persistent), plain);

@@ -437,9 +437,10 @@ impl Signature {
 
     /// A split-K GEMM's tiles on Hopper's warpgroup MMA, where its K loop
     /// splits ([`split_k`], where even the unsplit heuristic's narrower
-    /// tiles leave half the SMs idle): the widest tiles, 128 x 256 in 4 stages
-    /// (below 128 rows [`Tuning::few_rows`]' narrowest, 64 x 32), their K
-    /// loop in as many slices as fill a wave. Measured by aic-tune on the
+    /// tiles leave half the SMs idle): the widest tiles, 128 x 256 in 4
+    /// stages, their K loop in as many slices as fill a wave (below 128
+    /// rows, [`Tuning::few_rows`]' tiles split by [`Signature::heuristic`]
+    /// instead). Measured by aic-tune on the
     /// H200 (`bench/gpu/results/h200-2026-11-28-aic-tune-splitk.txt`):
     /// 1024x1024x16384 69.7 us in 4 slices of 128 x 256 tiles, against
     /// 77.5 in 2 of 128 x 128 (the widths that fill the wave best
@@ -1374,7 +1375,8 @@ impl Tuning {
     /// 128, 64 and 32 columns whose tiles fill nine tenths of the SMs
     /// (else 32), in 5, 6 or 8 stages: B, nearly all that such a GEMM
     /// reads, is read once however narrow the tiles. Where even 32 leave
-    /// half the SMs idle, the K loop splits too ([`split_k`]). Measured by
+    /// half the SMs idle, [`Signature::heuristic`] splits the K loop too
+    /// ([`split_k`], as for any GEMM's tiles). Measured by
     /// aic-tune on the H200 for 4096 x 4096 weights
     /// (`bench/gpu/results/h200-2026-11-28-aic-tune-few-rows.txt`): 16
     /// rows 26.3 us at 64 x 32 in 8 stages, 32 rows 27.5, 64 rows 27.1
@@ -1386,7 +1388,7 @@ impl Tuning {
             .into_iter()
             .find(|(bn, _)| fills(*bn))
             .unwrap_or((32, 8));
-        let t = Tuning {
+        Tuning {
             bm: 64,
             bn: fit(bn, n),
             bk: fit(64, k),
@@ -1396,11 +1398,6 @@ impl Tuning {
             persistent: 0,
             group: 0,
             split: 0,
-        };
-        let split = split_k(tiles_of(batch, m, n, t.bm, t.bn), k, t.bk);
-        Tuning {
-            split: if batch > 0 { 0 } else { split },
-            ..t
         }
     }
 

@@ -201,3 +201,17 @@ tile.kernel @k grid = [4, 2] group = 0 {
 ^bb0(%a: memref<8xf32>):
   tile.return
 }
+// -----
+
+// expected-error@+1 {{'tile.kernel' op consumers 3 must be 2 (two groups taking turns)}}
+tile.kernel @k grid = [4] persistent = 2 consumers = 3 {
+^bb0(%a: memref<8xf32>):
+  tile.return
+}
+// -----
+
+// expected-error@+1 {{'tile.kernel' op consumers taking turns need a persistent kernel (persistent = p)}}
+tile.kernel @k grid = [4] consumers = 2 {
+^bb0(%a: memref<8xf32>):
+  tile.return
+}

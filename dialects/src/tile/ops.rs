@@ -112,7 +112,7 @@ fn entry_args(ctx: &Context, r: Region) -> Vec<Value> {
 
 aic::op! {
     /// `tile.kernel @name grid = [..] (threads = n)? (copy = c)? (persistent = p)?
-    /// (group = g)? { ^bb0(buffers): ... }`: `threads`, where a kernel's
+    /// (group = g)? (consumers = 2)? { ^bb0(buffers): ... }`: `threads`, where a kernel's
     /// tiles chose it, is the block size its lowering uses instead of the
     /// target's; `persistent`, that the grid's blocks (its tiles) run on at
     /// most `p` resident blocks, each taking the tiles `p` apart in the
@@ -124,7 +124,11 @@ aic::op! {
     /// changes what the kernel computes;
     /// `copy`, how its tuning chose to fill its pipelined loops' rings
     /// (the layout passes write it on the loops where it can be done, in
-    /// place of their own `copy` option).
+    /// place of their own `copy` option); `consumers = 2`, of a persistent
+    /// kernel, that each block runs two blocks' worth of `threads` (two
+    /// consumer groups of a warp-specialised kernel), each taking every
+    /// other of the block's tiles and their K loops in turn (CUTLASS's
+    /// ping-pong: one's epilogue runs while the other's K loop does).
     pub Kernel = KERNEL {
         attributes: [
             sym_name: required(ac::SYMBOL_NAME),
@@ -133,6 +137,7 @@ aic::op! {
             copy: optional(CopyKind::CONSTRAINT) as CopyKind,
             persistent: optional(I64_ATTR) as i64,
             group: optional(I64_ATTR) as i64,
+            consumers: optional(I64_ATTR) as i64,
         ],
         regions: [body: sized],
         spec: OpSpec {
@@ -141,7 +146,7 @@ aic::op! {
                 .with(Traits::SYMBOL)
                 .with(Traits::SINGLE_BLOCK),
             format: Some(
-                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`copy` `=` $copy^)? (`persistent` `=` $persistent^)? (`group` `=` $group^)? $body attr-dict",
+                "$sym_name `grid` `=` $grid (`threads` `=` $threads^)? (`copy` `=` $copy^)? (`persistent` `=` $persistent^)? (`group` `=` $group^)? (`consumers` `=` $consumers^)? $body attr-dict",
             ),
             verify: Some(verify::<Kernel>),
             ..OpSpec::new("tile.kernel")
@@ -172,6 +177,22 @@ impl TileOp for Kernel {
         ] {
             if let Some(v) = v.filter(|v| *v < 1) {
                 return Err(fail(ctx, self, format!("{name} {v} must be {what}")));
+            }
+        }
+        if let Some(c) = self.consumers(ctx) {
+            if c != 2 {
+                return Err(fail(
+                    ctx,
+                    self,
+                    format!("consumers {c} must be 2 (two groups taking turns)"),
+                ));
+            }
+            if self.persistent(ctx).is_none() {
+                return Err(fail(
+                    ctx,
+                    self,
+                    "consumers taking turns need a persistent kernel (persistent = p)",
+                ));
             }
         }
         if entry_args(ctx, self.body(ctx))

@@ -541,6 +541,7 @@ fn add_kernel(ctx: &mut Context, func: Op, kb: Block, name: &str, grid: &[i64], 
         None,
         None,
         None,
+        None,
     );
     let r = k.body(ctx);
     ctx.append_block(r, kb);

@@ -472,10 +472,9 @@ pub(super) fn typed_warps(
         Layout::Wgmma { n }
             if kind == Kind::Wgmma
                 && super::wgmma::gemm_types(ctx, gemm).is_some()
-                && threads % 128 == 0
-                && rows == 16 * (threads / 32) =>
+                && super::wgmma::row_blocks(rows, n, threads).is_some() =>
         {
-            Some((super::wgmma::warps(n, threads), true))
+            Some((super::wgmma::warps(rows, n, threads), true))
         }
         _ => None,
     };
@@ -884,14 +883,30 @@ impl Lower<'_> {
         let (v, stride) = (sg.run, sg.stride);
         self.barrier();
         let own = self.grid_loop.is_some();
+        // Consumer groups taking turns stage in tiles of their own: group
+        // `g`'s `g` tiles into a view of both.
+        let groups = if self.turns.is_some() { 2 } else { 1 };
         let view = if own {
-            self.scratch_view(m * stride, f.t.elem)
+            if let Some(t) = self.turns.as_mut() {
+                t.staging = true;
+            }
+            let v = self.scratch_view(groups * m * stride, f.t.elem);
+            if let Some(t) = self.turns.as_mut() {
+                t.staging = false;
+            }
+            v
         } else {
             self.shared_view(0, m * stride, f.t.elem)
+        };
+        let zero = ab::index(self, 0);
+        let base = match self.turns.as_ref().map(|t| t.group) {
+            Some(g) => self.mul_add(g, m * stride, zero),
+            None => zero,
         };
         self.frag_runs(f, true, &mut |s, (row, col), xs| {
             let xs = xs(s);
             let off = s.row_offset(row, stride, col);
+            let off = ab::binary::<arith::AddI>(s, off, base);
             s.put_run(&xs, view, off);
             Ok(())
         })?;
@@ -901,6 +916,7 @@ impl Lower<'_> {
         self.each_run(m * n, None, v, &mut |s, _, e| {
             let idx = s.unravel(e, &shape);
             let soff = s.row_offset(idx[0], stride, idx[1]);
+            let soff = ab::binary::<arith::AddI>(s, soff, base);
             let x = vector::Load::build(s, view, &[soff], Some(align), vt).result(s.ctx);
             let xs: Vec<Value> = (0..v).map(|k| s.extract(x, &[k], f.t.elem)).collect();
             let (off, ok) = s.locate(d, at, &idx);

@@ -336,6 +336,9 @@ struct Lower<'c> {
     /// A persistent kernel's tile loop where ops go now (see
     /// [`Lower::persist`]): `tile.program_id` reads its tile.
     grid_loop: Option<Tiles>,
+    /// A kernel whose two consumer groups take turns (`consumers = 2`,
+    /// [`tma::Turns`]).
+    turns: Option<tma::Turns>,
     /// The kernel's grid and its `group` (0 where it has none): which
     /// tile a block in launch order (or a persistent block's loop) takes.
     order: Order,
@@ -551,20 +554,31 @@ fn lower_kernel(
         ws: None,
         top: gb,
         grid_loop: None,
+        turns: None,
         order,
     };
     // A warp-specialised kernel: its consumers' code, everything the tile
     // kernel says, in one block; its producer's in another.
+    let consumers = tile::Kernel::wrap(k).consumers(l.ctx).unwrap_or(1);
     if !ws_loops.is_empty() {
-        l.split_warps(ws_loops)?;
+        l.split_warps(ws_loops, consumers)?;
+    } else if consumers > 1 {
+        return Err(err(
+            l.ctx,
+            k,
+            "consumers taking turns (consumers = 2) need a warp-specialised loop (copy = tma_ws)",
+        ));
     }
     let mut grid = l.order.grid.to_vec();
     let persistent = tile::Kernel::wrap(k).persistent(l.ctx);
     let outer = l.block;
-    let blocks = persistent.map(|p| l.persist(p));
+    let blocks = persistent.map(|p| l.persist(p, true));
     l.block_ops(body)?;
     l.block = outer;
     l.grid_loop = None;
+    if let Some(b) = blocks {
+        l.last_turn(k, b)?;
+    }
     let ws = l.ws.is_some();
     if ws {
         l.join_warps(gb);
@@ -574,7 +588,7 @@ fn lower_kernel(
     if let Some(b) = blocks {
         grid = vec![b, 1, 1];
     }
-    let block_threads = threads + if ws { tma::PRODUCER_THREADS } else { 0 };
+    let block_threads = threads * consumers + if ws { tma::PRODUCER_THREADS } else { 0 };
     let sc = &l.scratch;
     let shared = sc.start + sc.most[0] + sc.most[1];
     let (first, second) = (sc.most[0], std::mem::take(&mut l.scratch.second));
@@ -797,16 +811,22 @@ impl Lower<'_> {
     /// Makes the rest of the kernel the body of a persistent kernel's loop
     /// over the tiles of its grid (`tile.kernel`'s `persistent = blocks`):
     /// block `b` of `min(blocks, tiles)` takes tiles `b`, `b + blocks`,
-    /// ...; gives that number of blocks.
-    fn persist(&mut self, blocks: i64) -> i64 {
+    /// ...; gives that number of blocks. Where consumer groups take turns
+    /// (`turn`, and the kernel's [`tma::Turns`]), group `g` takes every
+    /// other of them, from `b + g·blocks` on.
+    fn persist(&mut self, blocks: i64, turn: bool) -> i64 {
         let total: i64 = self.order.grid.iter().product();
         let step = blocks.min(total);
         let first = gb::block_id(self, Dim::X);
-        let (hi, st) = (ab::index(self, total), ab::index(self, step));
+        let hi = ab::index(self, total);
+        let (start, st) = match self.turns.as_ref().filter(|_| turn).map(|t| t.group) {
+            Some(g) => (self.mul_add(g, step, first), ab::index(self, 2 * step)),
+            None => (first, ab::index(self, step)),
+        };
         let index = self.index_ty();
         let body = self.ctx.create_block(&[(index, Some(self.loc))]);
         let t = self.ctx.block_args(body)[0];
-        sb::for_loop(&mut self.b(), first, hi, st, &[], body);
+        sb::for_loop(&mut self.b(), start, hi, st, &[], body);
         self.block = body;
         self.grid_loop = Some(Tiles { t, first, step });
         step
@@ -1303,6 +1323,11 @@ impl Lower<'_> {
 
     /// A view of `n` elements in the scratch region, after those in use.
     fn scratch_view(&mut self, n: i64, elem: Type) -> Value {
+        if let Some(t) = self.turns.as_mut() {
+            // Each group's staging is its own (see `staged_store`); any
+            // other exchange would be the two groups' at once.
+            t.shared_scratch |= !t.staging;
+        }
         if self.scratch.dirty[self.scratch.bank] {
             self.barrier();
         }

@@ -269,12 +269,17 @@ pub(super) fn staging_fits(ctx: &Context, k: Op, st: tile::Store, threads: i64) 
         }
     });
     let bytes = sg.rows * sg.stride * elem_bytes(ctx, t.elem);
-    if tile::Kernel::of(ctx, k).is_some_and(|k| k.persistent(ctx).is_some()) {
-        // Beside the rings: their 1024-byte alignment (swizzles) and up to
-        // 16 stages' full and empty mbarriers, in a Hopper block (a
-        // persistent kernel is warp-specialised: TMA, wgmma).
+    let kernel = tile::Kernel::of(ctx, k);
+    if kernel.is_some_and(|k| k.persistent(ctx).is_some()) {
+        // Beside the rings: their 1024-byte alignment (swizzles; none
+        // where the rings are whole kilobytes) and up to 16 stages' full
+        // and empty mbarriers, in a Hopper block (a persistent kernel is
+        // warp-specialised: TMA, wgmma); a staging tile for each group of
+        // consumers taking turns.
+        let groups = kernel.and_then(|k| k.consumers(ctx)).unwrap_or(1);
+        let align = if rings % 1024 == 0 { 0 } else { 1024 };
         return ctx.parent_op(st.op()) == Some(k)
-            && rings + 1024 + 256 + bytes <= crate::legality::HOPPER_SHARED;
+            && rings + align + 256 + groups * bytes <= crate::legality::HOPPER_SHARED;
     }
     bytes <= rings && rings_free_at(ctx, st.op())
 }

@@ -111,6 +111,35 @@ pub(super) struct Producer {
     pub(super) taken: Option<Value>,
 }
 
+/// A ping-pong kernel's two consumer groups (`tile.kernel ... consumers =
+/// 2`, each of the kernel's `threads`): this thread's group (0 or 1) and
+/// its id in the whole block (the consumers' lowering sees its id in its
+/// group). Group `g` takes every other tile of the block's, from its
+/// `g`-th on, and the groups run their K loops in turns on named
+/// barriers `2 + g` (two groups' threads): group 0's turns on barrier 2,
+/// group 1's on barrier 3. A group waits for its turn before its loop and
+/// gives the other its turn once it has issued the loop's wgmmas, so
+/// that one group's epilogue runs while the other's K loop does, and a
+/// group waits on ring fills only after the other has waited on every
+/// fill before them (an mbarrier phase is told by its parity alone, so
+/// no waiter may run more than a phase ahead). Each group's block
+/// barrier is named barrier `5 + g` of its own threads.
+pub(super) struct Turns {
+    pub(super) group: Value,
+    pub(super) block_tid: Value,
+    /// Whether a staged store's view is being made (each group's staging
+    /// tile is its own, [`Lower::staged_store`]).
+    pub(super) staging: bool,
+    /// Whether anything else took scratch memory, which the two groups
+    /// would share at once (an error).
+    pub(super) shared_scratch: bool,
+}
+
+/// Named barriers of the consumer groups taking turns ([`Turns`]): group
+/// `g`'s turns, and its own block barrier.
+const TURN_BARRIER: i64 = 2;
+const GROUP_BARRIER: i64 = 5;
+
 /// What a TMA ring's stages are filled through: the tensor maps and ring
 /// views (one per copy), the mbarriers and the bytes of a stage.
 struct Stage<'a> {
@@ -504,9 +533,14 @@ pub(super) fn mark(
     };
     let (u, name) = (ctx.uniquer().clone(), ctx.ident("copy"));
     let p_name = ctx.ident("persistent");
+    let c_name = ctx.ident("consumers");
     let mut changed = false;
-    // A persistent kernel the tuning chose that is not warp-specialised.
-    let not_persistent = |ctx: &mut Context| ctx.remove_inherent_attr(k, p_name).is_some();
+    // A persistent kernel the tuning chose that is not warp-specialised
+    // (nor are its consumers groups taking turns).
+    let not_persistent = |ctx: &mut Context| {
+        let c = ctx.remove_inherent_attr(k, c_name).is_some();
+        ctx.remove_inherent_attr(k, p_name).is_some() || c
+    };
     if kind != Kind::Wgmma || !is_tma(Some(copy)) {
         if chosen.is_some() {
             changed |= not_persistent(ctx);
@@ -595,7 +629,7 @@ impl Lower<'_> {
         ring: &Ring,
         st: &Steps<'_>,
         carried: (Value, Warps, TileType),
-        v0: Value,
+        v0: &[Value],
         results: &[Value],
     ) -> Result<(), Diagnostic> {
         if ring.ws {
@@ -668,7 +702,7 @@ impl Lower<'_> {
             ab::index(self, pipe.n),
             ab::index(self, 1),
         );
-        let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
+        let out = self.for_loop(lo, hi, one, v0, &mut |s, it, args| {
             let d = ab::index(s, pipe.depth);
             let slot = ab::binary::<arith::RemUI>(s, it, d);
             let phase = ab::binary::<arith::DivUI>(s, it, d);
@@ -683,7 +717,7 @@ impl Lower<'_> {
             let nn = ab::index(s, pipe.n);
             let live = ab::cmpi(s, CmpIPredicate::Ult, next, nn);
             issue(s, next, Some(live))?;
-            let v = s.wgmma_steps(st, slot, args[0]);
+            let v = s.wgmma_steps(st, slot, args);
             s.wgmma_wait(1);
             if ring.empty {
                 // Iteration it - 1's wgmmas are done: lane 0 of each warp
@@ -702,10 +736,10 @@ impl Lower<'_> {
                     Ok(())
                 })?;
             }
-            Ok(vec![v])
+            Ok(v)
         })?;
         self.wgmma_wait(0);
-        self.wgmma_finish(out[0], carried, results);
+        self.wgmma_finish(&out, carried, results);
         Ok(())
     }
 
@@ -746,7 +780,7 @@ impl Lower<'_> {
     /// mbarriers of `loops`' ring (the first loop's) for the whole block;
     /// then the producer warpgroup's block and the consumers' block, where
     /// lowering goes on.
-    pub(super) fn split_warps(&mut self, loops: Vec<Op>) -> Result<(), Diagnostic> {
+    pub(super) fn split_warps(&mut self, loops: Vec<Op>, consumers: i64) -> Result<(), Diagnostic> {
         let l = *loops
             .first()
             .ok_or_else(|| err(self.ctx, self.entry, "no warp-specialised loop"))?;
@@ -761,13 +795,15 @@ impl Lower<'_> {
             .ok_or_else(|| err(self.ctx, l, "a TMA loop without mbarriers"))?;
         let bars = self.shared_view(at, 2 * depth, i64t);
         self.init_bars(bars, depth, true)?;
-        let regs = register_split(self.threads);
+        let regs = register_split(self.threads * consumers);
         let set_regs = |s: &mut Self, action: nvvm::SetMaxRegisterAction, n: i64| {
             let a = action.attr(&u);
             let n = super::int_attr(&u, n, u.int_type(32));
             nvvm::SetMaxRegister::build(s, a, n);
         };
-        let consumers = ab::index(self, self.threads);
+        let block_tid = self.tid;
+        let groups = consumers;
+        let consumers = ab::index(self, self.threads * groups);
         let producer = ab::cmpi(self, CmpIPredicate::Uge, self.tid, consumers);
         let pb = self.ctx.create_block(&[]);
         aic_dialects::scf::build::if_then(&mut self.b(), producer, pb);
@@ -782,6 +818,23 @@ impl Lower<'_> {
         self.block = cb;
         if let Some((_, consumer)) = regs {
             set_regs(self, nvvm::SetMaxRegisterAction::Increase, consumer);
+        }
+        if groups == 2 {
+            let t = ab::index(self, self.threads);
+            let group = ab::binary::<arith::DivUI>(self, block_tid, t);
+            self.tid = ab::binary::<arith::RemUI>(self, block_tid, t);
+            self.turns = Some(Turns {
+                group,
+                block_tid,
+                staging: false,
+                shared_scratch: false,
+            });
+            // Group 1 lets group 0 take the first turn (arrives on barrier
+            // 2); group 0 arrives on its own barrier, of its threads alone
+            // (at once complete), so that neither branches on its group.
+            let one = ab::index(self, 1);
+            let other = ab::binary::<arith::SubI>(self, one, group);
+            self.group_barrier(other, false);
         }
         self.ws = Some(Producer {
             block: pb,
@@ -816,10 +869,97 @@ impl Lower<'_> {
     /// The consumers' block barrier in a warp-specialised kernel: named
     /// barrier 1 of the kernel's `threads`.
     pub(super) fn consumer_barrier(&mut self) {
+        if self.turns.is_some() {
+            let zero = ab::index(self, 0);
+            return self.group_barrier(zero, true);
+        }
         let i32t = self.ctx.uniquer().int_type(32);
         let id = ab::int(self, 1, i32t);
         let n = ab::int(self, self.threads, i32t);
         nvvm::Barrier::build(self, id, n);
+    }
+
+    /// Where consumer groups take turns ([`Turns`]), group `g`'s named
+    /// barrier: with `own` 0, its own block barrier (`5 + g`, its
+    /// threads); with `own` 1, its turns' barrier (`2 + g`, both groups'
+    /// threads); `own` an index, so that no group branches. A wait where
+    /// `wait`, else an arrival.
+    fn group_barrier(&mut self, own: Value, wait: bool) {
+        let Some(g) = self.turns.as_ref().map(|t| t.group) else {
+            return;
+        };
+        let i32t = self.ctx.uniquer().int_type(32);
+        // id = 5 + g - 3·own, threads = t + t·own.
+        let base = self.mul_add(own, -(GROUP_BARRIER - TURN_BARRIER), g);
+        let at = ab::index(self, GROUP_BARRIER);
+        let id = ab::binary::<arith::AddI>(self, base, at);
+        let t = ab::index(self, self.threads);
+        let n = self.mul_add(own, self.threads, t);
+        let id = ab::cast::<arith::IndexCast>(self, id, i32t);
+        let n = ab::cast::<arith::IndexCast>(self, n, i32t);
+        if wait {
+            nvvm::Barrier::build(self, id, n);
+        } else {
+            nvvm::BarrierArrive::build(self, id, n);
+        }
+    }
+
+    /// Group `g`'s wait for its turn to run a K loop (barrier `2 + g`).
+    fn take_tile_turn(&mut self) {
+        if self.turns.is_some() {
+            let one = ab::index(self, 1);
+            self.group_barrier(one, true);
+        }
+    }
+
+    /// Group `g` gives the other group its turn (arrives on barrier
+    /// `3 - g`, the other's).
+    fn give_tile_turn(&mut self) {
+        let Some(g) = self.turns.as_ref().map(|t| t.group) else {
+            return;
+        };
+        let i32t = self.ctx.uniquer().int_type(32);
+        let at = ab::index(self, TURN_BARRIER + 1);
+        let id = ab::binary::<arith::SubI>(self, at, g);
+        let id = ab::cast::<arith::IndexCast>(self, id, i32t);
+        let n = ab::int(self, 2 * self.threads, i32t);
+        nvvm::BarrierArrive::build(self, id, n);
+    }
+
+    /// After a persistent kernel's tile loop, where groups take turns: the
+    /// turns given that no loop took, waited for, so that every barrier's
+    /// arrivals match its waits when the block ends. Of the block's `T`
+    /// tiles group 0 runs `ceil(T/2)` loops and group 1 `floor(T/2)`;
+    /// barrier 2 has group 1's first arrival and one after each of its
+    /// loops, barrier 3 one after each of group 0's: group `g` waits once
+    /// more on its turns' barrier where `T + g` is even, else on its own
+    /// barrier (no wait at all); `blocks` the kernel's blocks. An error
+    /// (of tile kernel `k`) where the groups took scratch memory, which
+    /// they would share.
+    pub(super) fn last_turn(&mut self, k: Op, blocks: i64) -> Result<(), Diagnostic> {
+        let Some(g) = self.turns.as_ref().map(|t| t.group) else {
+            return Ok(());
+        };
+        if self.turns.as_ref().is_some_and(|t| t.shared_scratch) {
+            return Err(err(
+                self.ctx,
+                k,
+                "consumer groups taking turns (consumers = 2) exchange nothing through shared memory but their staged stores",
+            ));
+        }
+        let total: i64 = self.order.grid.iter().product();
+        // T = ceil((total - b) / blocks) for block b.
+        let b = aic_dialects::gpu::build::block_id(self, aic_dialects::gpu::Dim::X);
+        let hi = ab::index(self, total + blocks - 1);
+        let left = ab::binary::<arith::SubI>(self, hi, b);
+        let bl = ab::index(self, blocks);
+        let tiles = ab::binary::<arith::DivUI>(self, left, bl);
+        let (one, two) = (ab::index(self, 1), ab::index(self, 2));
+        let tg = ab::binary::<arith::AddI>(self, tiles, g);
+        let odd = ab::binary::<arith::RemUI>(self, tg, two);
+        let even = ab::binary::<arith::SubI>(self, one, odd);
+        self.group_barrier(even, true);
+        Ok(())
     }
 
     /// Scalar `v` of the tile kernel computed again where ops go now, from
@@ -869,7 +1009,7 @@ impl Lower<'_> {
         ring: &Ring,
         st: &Steps<'_>,
         carried: (Value, Warps, TileType),
-        v0: Value,
+        v0: &[Value],
         results: &[Value],
     ) -> Result<(), Diagnostic> {
         let bars = self.produce(pipe, ring, st.rings)?;
@@ -878,18 +1018,22 @@ impl Lower<'_> {
         let (_, hi, base) = self.consume(pipe);
         let (lo, one) = (ab::index(self, 0), ab::index(self, 1));
         let free = |s: &mut Self, g: Value, when: Option<Value>| s.free_stage(bars, depth, g, when);
-        let out = self.for_loop(lo, hi, one, &[v0], &mut |s, it, args| {
+        self.take_tile_turn();
+        let out = self.for_loop(lo, hi, one, v0, &mut |s, it, args| {
             let g = ab::binary::<arith::AddI>(s, base, it);
             let slot = s.wait_full(bars, depth, g);
-            let v = s.wgmma_steps(st, slot, args[0]);
+            let v = s.wgmma_steps(st, slot, args);
             s.wgmma_wait(1);
             // Iteration it - 1's wgmmas are done: its stage is free.
             let one = ab::index(s, 1);
             let after = ab::cmpi(s, CmpIPredicate::Uge, it, one);
             let prev = ab::binary::<arith::SubI>(s, g, one);
             free(s, prev, Some(after))?;
-            Ok(vec![v])
+            Ok(v)
         })?;
+        // Its wgmmas issued (and every fill waited on), the other group
+        // may run its loop while this one's finish.
+        self.give_tile_turn();
         self.wgmma_wait(0);
         // The last iteration's stage too: a persistent kernel's producer
         // fills it for a later tile.
@@ -898,7 +1042,7 @@ impl Lower<'_> {
             let last = ab::binary::<arith::AddI>(self, base, last);
             free(self, last, None)?;
         }
-        self.wgmma_finish(out[0], carried, results);
+        self.wgmma_finish(&out, carried, results);
         Ok(())
     }
 
@@ -948,9 +1092,15 @@ impl Lower<'_> {
         }
         // The producer: its first thread copies every iteration's tiles
         // (of every tile of a persistent kernel's, in its own tile loop).
+        // The block's thread id (the consumers' lowering may see its id in
+        // its group) and the first producer thread's.
+        let (tid, first) = match self.turns.as_ref() {
+            Some(t) => (t.block_tid, 2 * threads),
+            None => (self.tid, threads),
+        };
         self.within(pb, |s| -> Result<(), Diagnostic> {
-            let lead = ab::index(s, threads);
-            let lead = ab::cmpi(s, CmpIPredicate::Eq, s.tid, lead);
+            let lead = ab::index(s, first);
+            let lead = ab::cmpi(s, CmpIPredicate::Eq, tid, lead);
             s.when(lead, &mut |s| {
                 let (maps, stage_bytes) = s.tensor_maps(pipe, ring, rings);
                 // The rings' views, made again here.
@@ -1010,7 +1160,7 @@ impl Lower<'_> {
                     // The producer's own loop over the block's tiles.
                     Some(ti) => {
                         let outer = s.block;
-                        s.persist(ti.step);
+                        s.persist(ti.step, false);
                         let r = copies(s);
                         aic_dialects::scf::build::yield_(s, &[]);
                         s.block = outer;

@@ -96,7 +96,6 @@ pub(super) fn fits(ctx: &Context, gemm: Op, pipe: &Pipe, threads: i64) -> bool {
         return false;
     };
     let (m, k, n) = (a.shape[0], a.shape[1], b.shape[1]);
-    let warps = threads / 32;
     let copy = |v: Value| pipe.copy_of(ctx, v).map(|i| &pipe.copies[i]);
     let (Some(ca), Some(cb)) = (copy(ga), copy(gb)) else {
         return false;
@@ -109,7 +108,7 @@ pub(super) fn fits(ctx: &Context, gemm: Op, pipe: &Pipe, threads: i64) -> bool {
     let byte = chunk != CHUNK;
     threads % 128 == 0
         && pipe.depth >= 3
-        && m == 16 * warps
+        && row_blocks(m, n, threads).is_some()
         && n % 8 == 0
         && n <= 256
         && k % run == 0
@@ -118,16 +117,46 @@ pub(super) fn fits(ctx: &Context, gemm: Op, pipe: &Pipe, threads: i64) -> bool {
         && (cb.trans || (!byte && n % run == 0))
 }
 
-/// The accumulator layout of a wgmma gemm of N `n` in a block of
-/// `threads`: mma.sync's fragments, the warps stacked along M.
-pub(super) fn warps(n: i64, threads: i64) -> Warps {
+/// The m64 row blocks each warpgroup of a block of `threads` runs for an
+/// `m x n` accumulator: one (M = 64 x warpgroups), or two (M = 128 x
+/// warpgroups) where a thread's share of the accumulator stays within 128
+/// registers (a 128 x 128 tile a warpgroup); `None` otherwise.
+pub(super) fn row_blocks(m: i64, n: i64, threads: i64) -> Option<i64> {
+    let warps = threads / 32;
+    if threads % 128 != 0 || m % (16 * warps) != 0 {
+        return None;
+    }
+    match m / (16 * warps) {
+        1 => Some(1),
+        2 if m * n <= 128 * threads => Some(2),
+        _ => None,
+    }
+}
+
+/// The accumulator layout of a wgmma gemm of `m x n` in a block of
+/// `threads`: mma.sync's fragments, the warps stacked along M, each warp
+/// `mt` ([`row_blocks`]) m16 blocks of consecutive rows.
+pub(super) fn warps(m: i64, n: i64, threads: i64) -> Warps {
     Warps {
         wm: threads / 32,
         wn: 1,
-        mt: 1,
+        mt: row_blocks(m, n, threads).unwrap_or(1),
         nt: n / 8,
         unit: Unit::MmaSync,
     }
+}
+
+/// The slot, in the fragments of `w`, of register `r` of row block `mi`'s
+/// wgmma accumulator. With one row block they are the same. With two,
+/// block `mi` reads A's 8-row groups `2j + mi` (a stride byte offset of
+/// two atoms), so that its rows `16w + q + 8h` of warp `w` are the tile's
+/// `32w + 16h + 8mi + q`: mma.sync's block `h`, half `mi`.
+pub(super) fn wgmma_slot(w: Warps, mi: i64, r: i64) -> i64 {
+    if w.mt == 1 {
+        return r;
+    }
+    let (j, h, c) = (r / 4, (r % 4) / 2, r % 2);
+    (h * w.nt + j) * 4 + 2 * mi + c
 }
 
 /// The swizzle of a shared tile wgmma reads: 128-byte runs (2^3 units
@@ -245,7 +274,8 @@ impl Lower<'_> {
             .then(|| u.attr(AttrKind::Type(elem)));
         let b_type = (byte && elem_b != elem).then(|| u.attr(AttrKind::Type(elem_b)));
         let run = 8 * chunk;
-        let len = w.slots();
+        let mt = w.mt;
+        let len = w.slots() / mt;
         let vty = u.ty(TypeKind::Vector {
             shape: [len].as_slice().into(),
             scalable: [false].as_slice().into(),
@@ -260,12 +290,13 @@ impl Lower<'_> {
             let live = (it >= pipe.n).then(|| ab::int(self, 0, i1));
             group = Some(issue(self, itv, live)?);
         }
-        let v0 = self.acc_vector(acc, len, vty);
-        // This warpgroup's rows of A: 64·g lines of the first column block.
+        let v0 = self.acc_vectors(acc, w, vty);
+        // This warpgroup's rows of A: 64·mt·g lines of the first column
+        // block.
         let c128 = ab::index(self, 128);
         let g = ab::binary::<arith::DivUI>(self, self.tid, c128);
         let zero = ab::index(self, 0);
-        let a_rows = self.mul_add(g, 64 * run, zero);
+        let a_rows = self.mul_add(g, 64 * mt * run, zero);
         let proxy_kind = aic_dialects::nvvm::ProxyKind::AsyncShared.attr(&u);
         let proxy_space = aic_dialects::nvvm::SharedSpace::Cta.attr(&u);
         let wait_n = int_attr(&u, pipe.depth - 3, u.int_type(32));
@@ -281,6 +312,7 @@ impl Lower<'_> {
             m,
             kk,
             n,
+            mt,
             k_major_b,
             a_rows,
             ab_type,
@@ -289,11 +321,14 @@ impl Lower<'_> {
             vty,
         };
         if let Some(tma) = super::tma::ring_of(self.ctx, gemm, pipe)? {
-            return self.lower_wgmma_tma(pipe, &tma, &steps, (acc, w, t), v0, results);
+            return self.lower_wgmma_tma(pipe, &tma, &steps, (acc, w, t), &v0, results);
         }
         let group = group.expect("depth >= 3");
-        let out = self.for_loop(lo, hi, one, &[v0, group], &mut |s, it, args| {
-            nvgpu::DeviceAsyncWait::build(s, args[1], Some(wait_n));
+        let mut inits = v0;
+        inits.push(group);
+        let out = self.for_loop(lo, hi, one, &inits, &mut |s, it, args| {
+            let (vs, tok) = args.split_at(mt as usize);
+            nvgpu::DeviceAsyncWait::build(s, tok[0], Some(wait_n));
             nvvm::FenceProxy::build(s, proxy_kind, Some(proxy_space));
             s.barrier();
             let ahead = ab::index(s, pipe.depth - 2);
@@ -303,27 +338,59 @@ impl Lower<'_> {
             let tok = issue(s, next, Some(live))?;
             let d = ab::index(s, pipe.depth);
             let slot = ab::binary::<arith::RemUI>(s, it, d);
-            let v = s.wgmma_steps(&steps, slot, args[0]);
+            let mut v = s.wgmma_steps(&steps, slot, vs);
             s.wgmma_wait(1);
-            Ok(vec![v, tok])
+            v.push(tok);
+            Ok(v)
         })?;
         self.wgmma_wait(0);
         let none = int_attr(&u, 0, u.int_type(32));
-        nvgpu::DeviceAsyncWait::build(self, out[1], Some(none));
-        self.wgmma_finish(out[0], (acc, w, t), results);
+        let (vs, tok) = out.split_at(mt as usize);
+        nvgpu::DeviceAsyncWait::build(self, tok[0], Some(none));
+        self.wgmma_finish(vs, (acc, w, t), results);
         Ok(())
     }
 
-    /// Stores the loop's final accumulator `v` into the fragment array
-    /// `acc` (layout `w`, tile `t`), the gemm's result.
+    /// Stores the loop's final accumulators `vs` (one a row block) into
+    /// the fragment array `acc` (layout `w`, tile `t`), the gemm's result.
     pub(super) fn wgmma_finish(
         &mut self,
-        v: Value,
+        vs: &[Value],
         (acc, w, t): (Value, Warps, TileType),
         results: &[Value],
     ) {
-        self.store_acc(v, acc, w.slots());
+        let f32 = self.ctx.uniquer().ty(TypeKind::Float(FloatKind::F32));
+        let len = w.slots() / w.mt;
+        for (mi, v) in vs.iter().enumerate() {
+            for r in 0..len {
+                let x = self.extract(*v, &[r], f32);
+                let i = ab::index(self, wgmma_slot(w, mi as i64, r));
+                mb::store(self, x, acc, &[i]);
+            }
+        }
         self.set_frag(results[0], acc, w, &t);
+    }
+
+    /// The accumulators of layout `w` in array `arr` as the vectors (of
+    /// type `vty`) each row block's wgmmas accumulate into.
+    pub(super) fn acc_vectors(
+        &mut self,
+        arr: Value,
+        w: Warps,
+        vty: aic::types::Type,
+    ) -> Vec<Value> {
+        let len = w.slots() / w.mt;
+        (0..w.mt)
+            .map(|mi| {
+                let el: Vec<Value> = (0..len)
+                    .map(|r| {
+                        let i = ab::index(self, wgmma_slot(w, mi, r));
+                        mb::load(self, arr, &[i])
+                    })
+                    .collect();
+                vector::FromElements::build(self, &el, vty).result(self.ctx)
+            })
+            .collect()
     }
 
     /// The `len` f32 of accumulator array `arr` as a vector of type `vty`,
@@ -350,9 +417,9 @@ impl Lower<'_> {
     }
 
     /// One iteration's wgmmas on ring stage `slot`: its k16 steps (k32
-    /// of fp8) as one committed group on accumulator `v`; gives the new
-    /// accumulator.
-    pub(super) fn wgmma_steps(&mut self, st: &Steps<'_>, slot: Value, v: Value) -> Value {
+    /// of fp8), each row block's, as one committed group on accumulators
+    /// `vs` (one a row block); gives the new accumulators.
+    pub(super) fn wgmma_steps(&mut self, st: &Steps<'_>, slot: Value, vs: &[Value]) -> Vec<Value> {
         let u = self.ctx.uniquer().clone();
         let (rings, ia, ib) = (st.rings, st.ia, st.ib);
         let (m, kk, n) = (st.m, st.kk, st.n);
@@ -362,15 +429,20 @@ impl Lower<'_> {
         let zero = ab::index(self, 0);
         let base_b = self.mul_add(slot, sb, zero);
         nvvm::WgmmaFence::build(self);
-        let mut v = v;
+        let mut vs = vs.to_vec();
         let run = st.run;
         // One instruction: 32 bytes of K (16 halves, 32 fp8 elements).
         let depth = if run == RUN { 16 } else { 32 };
         for k in (0..kk).step_by(depth as usize) {
             let within = k % run;
-            let at_a = ab::index(self, (k / run) * m * run + within);
-            let at_a = ab::binary::<arith::AddI>(self, base_a, at_a);
-            let da = self.descriptor(rings[ia].0, at_a, 16, ATOM_BYTES);
+            // Row block `mi` reads A's 8-line groups `mt·j + mi`.
+            let das: Vec<Value> = (0..st.mt)
+                .map(|mi| {
+                    let at_a = ab::index(self, (k / run) * m * run + within + mi * 8 * run);
+                    let at_a = ab::binary::<arith::AddI>(self, base_a, at_a);
+                    self.descriptor(rings[ia].0, at_a, 16, st.mt * ATOM_BYTES)
+                })
+                .collect();
             let (at_b, lbo) = if k_major_b {
                 ((k / run) * n * run + within, 16)
             } else {
@@ -379,21 +451,23 @@ impl Lower<'_> {
             let at_b = ab::index(self, at_b);
             let at_b = ab::binary::<arith::AddI>(self, base_b, at_b);
             let db = self.descriptor(rings[ib].0, at_b, lbo, ATOM_BYTES);
-            let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
-            v = nvgpu::WarpgroupMma::build(
-                self,
-                da,
-                db,
-                v,
-                transpose_b,
-                st.ab_type,
-                st.b_type,
-                st.vty,
-            )
-            .matrix_d(self.ctx);
+            for (v, da) in vs.iter_mut().zip(das) {
+                let transpose_b = (!k_major_b).then(|| u.attr(AttrKind::Unit));
+                *v = nvgpu::WarpgroupMma::build(
+                    self,
+                    da,
+                    db,
+                    *v,
+                    transpose_b,
+                    st.ab_type,
+                    st.b_type,
+                    st.vty,
+                )
+                .matrix_d(self.ctx);
+            }
         }
         nvvm::WgmmaCommit::build(self);
-        v
+        vs
     }
 }
 
@@ -408,6 +482,8 @@ pub(super) struct Steps<'a> {
     pub(super) m: i64,
     pub(super) kk: i64,
     pub(super) n: i64,
+    /// Row blocks of 64 a warpgroup ([`row_blocks`]).
+    pub(super) mt: i64,
     pub(super) k_major_b: bool,
     pub(super) a_rows: Value,
     pub(super) ab_type: Option<aic::attributes::Attr>,

@@ -167,8 +167,9 @@ pub(in crate::tile_to_gpu) fn plan_shared(
                 let fits = crate::tile_to_gpu::wgmma::fits(ctx, g, &pipe, threads);
                 if fits && (adopt || p.wgmma.contains(&g)) {
                     if adopt {
-                        let n = tile_type(ctx, ctx.result(g, 0)).map_or(0, |t| t.shape[1]);
-                        p.set_wgmma(g, crate::tile_to_gpu::wgmma::warps(n, threads));
+                        let (m, n) = tile_type(ctx, ctx.result(g, 0))
+                            .map_or((0, 0), |t| (t.shape[0], t.shape[1]));
+                        p.set_wgmma(g, crate::tile_to_gpu::wgmma::warps(m, n, threads));
                     }
                     crate::tile_to_gpu::wgmma::swizzle_operands(ctx, g, &pipe, &mut shared);
                     swizzled.push(g);
@@ -182,8 +183,9 @@ pub(in crate::tile_to_gpu) fn plan_shared(
             if let Some(at) = attention {
                 for g in &at[..2] {
                     if adopt {
-                        let n = tile_type(ctx, ctx.result(*g, 0)).map_or(0, |t| t.shape[1]);
-                        p.set_wgmma(*g, crate::tile_to_gpu::wgmma::warps(n, threads));
+                        let (m, n) = tile_type(ctx, ctx.result(*g, 0))
+                            .map_or((0, 0), |t| (t.shape[0], t.shape[1]));
+                        p.set_wgmma(*g, crate::tile_to_gpu::wgmma::warps(m, n, threads));
                     }
                     swizzled.push(*g);
                 }

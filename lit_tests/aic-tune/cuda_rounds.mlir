@@ -6,7 +6,7 @@
 // heuristic's 128 x 256 x 64 in 4 stages first (four tiles, one wave: not
 // persistent), then the same warp-specialised and persistent, and
 // persistent in 3 stages. A candidate is [bm, bn, bk, stages, threads,
-// copy, persistent, group, split], copy 0 for tile-to-gpu's option (this
+// copy, persistent, group, split, consumers], copy 0 for tile-to-gpu's option (this
 // GEMM's four tiles are one wave: no group; its K of 128 is too short to
 // split).
 // RUN: rm -rf %t && mkdir -p %t
@@ -30,6 +30,7 @@
 // ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // The same tiles warp-specialised (copy 4: tma_ws), then persistent on
 // 132 blocks.
@@ -43,6 +44,7 @@
 // ROUNDS-NEXT: 0,
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 128,
@@ -52,6 +54,7 @@
 // ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
@@ -66,13 +69,22 @@
 // ROUNDS-NEXT: 132,
 // ROUNDS-NEXT: 0
 // ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
 // ROUNDS-NEXT: ],
+// Then two consumer warpgroups taking turns (consumers 2), each its own
+// 64 x 256 tiles, persistent.
 // ROUNDS-NEXT: [
 // ROUNDS-NEXT: 64,
+// ROUNDS-NEXT: 256,
 // ROUNDS-NEXT: 64,
-// ROUNDS-NEXT: 64,
-// ROUNDS-NEXT: 3,
+// ROUNDS-NEXT: 4,
 // ROUNDS-NEXT: 128,
+// ROUNDS-NEXT: 4,
+// ROUNDS-NEXT: 132,
+// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 0
+// ROUNDS-NEXT: 2
+// ROUNDS-NEXT: ],
 // ROUNDS: "picks": {
 // ROUNDS-NEXT: "h100/sm_90a/gemm/0x256x256x128/f16": 0
 // ROUNDS-NEXT: },

@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The version of `rounds.json` this code writes and reads.
-pub const ROUNDS_VERSION: u32 = 4;
+pub const ROUNDS_VERSION: u32 = 5;
 
 /// What the compiling side decided: the kernels being tuned and their
 /// candidates, and what each round's bundle sets.
@@ -67,9 +67,10 @@ pub struct Round {
 }
 
 /// A candidate as `rounds.json` holds it: `[bm, bn, bk, stages, threads,
-/// copy, persistent, group, split]`, `copy` 0 for none (tile-to-gpu's option) or
-/// one more than the ring copy's place in [`CopyKind::KEYWORDS`].
-pub type Packed = [i64; 9];
+/// copy, persistent, group, split, consumers]`, `copy` 0 for none
+/// (tile-to-gpu's option) or one more than the ring copy's place in
+/// [`CopyKind::KEYWORDS`].
+pub type Packed = [i64; 10];
 
 /// A tuning as the [`Packed`] array of `rounds.json`.
 pub fn pack(t: Tuning) -> Packed {
@@ -87,6 +88,7 @@ pub fn pack(t: Tuning) -> Packed {
         t.persistent,
         t.group,
         t.split,
+        t.consumers,
     ]
 }
 
@@ -106,6 +108,7 @@ pub fn unpack(t: Packed) -> Tuning {
         persistent: t[6],
         group: t[7],
         split: t[8],
+        consumers: t[9],
     }
 }
 
@@ -125,6 +128,9 @@ pub fn describe(c: Packed) -> String {
     }
     if t.split > 1 {
         out += &format!(" split {}", t.split);
+    }
+    if t.consumers > 1 {
+        out += &format!(" consumers {}", t.consumers);
     }
     out
 }
@@ -863,6 +869,10 @@ mod tests {
         let v3 = r#"{"version": 3, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5, 0, 0, 0]]}}}"#;
         let e = Rounds::from_json("x.json", v3).unwrap_err();
         assert!(e.contains("x.json: rounds version 3"), "{e}");
+        let v4 =
+            r#"{"version": 4, "keys": {"a/b/c": {"candidates": [[1, 2, 3, 4, 5, 0, 0, 0, 0]]}}}"#;
+        let e = Rounds::from_json("x.json", v4).unwrap_err();
+        assert!(e.contains("x.json: rounds version 4"), "{e}");
     }
 
     #[test]
@@ -876,9 +886,9 @@ mod tests {
             copy: Some(CopyKind::TmaWs),
             persistent: 132,
             group: 16,
-            split: 0,
+            ..Tuning::default()
         };
-        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132, 16, 0]);
+        assert_eq!(pack(t), [128, 256, 64, 4, 256, 4, 132, 16, 0, 0]);
         assert_eq!(unpack(pack(t)), t);
         assert_eq!(
             describe(pack(t)),
@@ -896,6 +906,19 @@ mod tests {
         let split = Tuning { split: 4, ..plain };
         assert_eq!(unpack(pack(split)), split);
         assert_eq!(describe(pack(split)), "128 256 64 4 256 split 4");
+        let turns = Tuning {
+            bm: 128,
+            bn: 128,
+            threads: 128,
+            consumers: 2,
+            ..t
+        };
+        assert_eq!(pack(turns)[9], 2);
+        assert_eq!(unpack(pack(turns)), turns);
+        assert_eq!(
+            describe(pack(turns)),
+            "128 128 64 4 128 tma_ws persistent 132 group 16 consumers 2"
+        );
         // Every ring copy round-trips.
         for k in CopyKind::KEYWORDS {
             let c = CopyKind::from_keyword(k);

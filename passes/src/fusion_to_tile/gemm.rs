@@ -1259,8 +1259,8 @@ pub(super) fn mark_tuned(ctx: &mut Context, kernel: Op, key: &str) {
 /// Writes what tuning `t` decides beyond the tile sizes on tile kernel
 /// `kernel` (GEMM or attention): its block size (`threads`, where not the
 /// target's), how its pipelined loops fill their rings (`copy`, which the
-/// layout passes carry to the loops), persistent, its block count, and
-/// its tiles' order (`group`).
+/// layout passes carry to the loops), persistent, its block count, its
+/// tiles' order (`group`) and its groups of consumers (`consumers`).
 pub(super) fn write_kernel_tuning(ctx: &mut Context, kernel: Op, t: &super::tuning::Tuning) {
     let u = ctx.uniquer().clone();
     let int = |v: i64| {
@@ -1284,5 +1284,9 @@ pub(super) fn write_kernel_tuning(ctx: &mut Context, kernel: Op, t: &super::tuni
     if t.group > 0 {
         let g = ctx.ident("group");
         ctx.set_inherent_attr(kernel, g, int(t.group));
+    }
+    if t.consumers > 1 && t.persistent > 0 {
+        let c = ctx.ident("consumers");
+        ctx.set_inherent_attr(kernel, c, int(t.consumers));
     }
 }

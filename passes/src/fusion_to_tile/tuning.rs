@@ -57,17 +57,14 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             return Err(bad("expected an object of tile sizes".into()));
         };
         let (mut bm, mut bn, mut bk, mut stages, mut threads) = (None, None, None, 1, 0);
-        let (mut copy, mut persistent, mut group, mut split) = (None, 0, 0, 0);
+        let (mut copy, mut persistent, mut group, mut split, mut consumers) = (None, 0, 0, 0, 0);
         let mut e = Entry::from(Tuning {
             bm: 0,
             bn: 0,
             bk: 0,
             stages: 1,
             threads: 0,
-            copy: None,
-            persistent: 0,
-            group: 0,
-            split: 0,
+            ..Tuning::default()
         });
         for (f, v) in &fields {
             let int = || {
@@ -97,6 +94,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
                 "persistent" => persistent = int()?,
                 "group" => group = int()?,
                 "split" => split = int()?,
+                "consumers" => consumers = int()?,
                 "us" => e.us = Some(num()?),
                 "heuristic_us" => e.heuristic_us = Some(num()?),
                 "tried" => e.tried = Some(int()?),
@@ -121,6 +119,16 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
                 "'split' must be a number of K slices from 0 to {MAX_SPLIT}"
             )));
         }
+        if !(0..=2).contains(&consumers) {
+            return Err(bad(
+                "'consumers' must be 2 (two groups taking turns), 1 or 0".into(),
+            ));
+        }
+        if consumers == 2 && persistent == 0 {
+            return Err(bad(
+                "'consumers' 2 needs a persistent kernel (\"persistent\": blocks)".into(),
+            ));
+        }
         if persistent > 0 && copy != Some(CopyKind::TmaWs) {
             return Err(bad(
                 "'persistent' needs \"copy\": \"tma_ws\" (a warp-specialised loop)".into(),
@@ -144,6 +152,7 @@ pub fn read_cache(text: &str) -> Result<Cache, String> {
             persistent,
             group,
             split,
+            consumers,
         };
         out.insert(key, e);
     }
@@ -173,6 +182,9 @@ pub fn write_cache(cache: &Cache) -> String {
         }
         if t.split > 1 {
             fields += &format!(", \"split\": {}", t.split);
+        }
+        if t.consumers > 1 {
+            fields += &format!(", \"consumers\": {}", t.consumers);
         }
         if let Some(us) = e.us {
             fields += &format!(", \"us\": {us:.3}");
@@ -407,6 +419,10 @@ impl Signature {
         }
         let mut t = match self.template {
             Template::GemmChain { n2 } => Tuning::heuristic(target, m, n2, k),
+            Template::Gemm if self.mma_sized() && wgmma => {
+                Tuning::ping_pong(target, self.batch, m, n, k)
+                    .unwrap_or_else(|| Tuning::heuristic_wgmma(target, self.batch, m, n, k))
+            }
             _ if self.mma_sized() && wgmma => Tuning::heuristic_wgmma(target, self.batch, m, n, k),
             _ if self.fp8_sized() && wgmma => {
                 Tuning::heuristic_wgmma_fp8(target, self.batch, m, n, k)
@@ -465,10 +481,7 @@ impl Signature {
             bk: fit(64, k),
             stages: 4,
             threads: 256,
-            copy: None,
-            persistent: 0,
-            group: 0,
-            split: 0,
+            ..Tuning::default()
         };
         let split = split_k(tiles_of(self.batch, m, n, t.bm, t.bn), k, t.bk);
         let t = Tuning { split, ..t };
@@ -498,6 +511,23 @@ impl Signature {
         Ok(())
     }
 
+    /// Whether tuning `t`'s consumer groups taking turns (`consumers`
+    /// 2) fit this kernel: one GEMM kernel (not attention) whose epilogue
+    /// exchanges nothing through shared memory (no row normalisation: the
+    /// two groups would share the scratch region), not split.
+    pub fn consumers_fit(&self, t: &Tuning) -> Result<(), String> {
+        if t.consumers <= 1 {
+            return Ok(());
+        }
+        if self.template != Template::Gemm || self.rows {
+            return Err("consumers taking turns need a GEMM without a row normalisation".into());
+        }
+        if t.split > 1 {
+            return Err("consumers taking turns of a split-K GEMM".into());
+        }
+        Ok(())
+    }
+
     /// A GEMM of a few rows on an H100 (a diffusion model's time embedding,
     /// 2x1280 by 1280x320): a matrix-vector product in all but name. Its
     /// rows padded to 16 so that mma.sync's tensor cores do the arithmetic
@@ -522,10 +552,7 @@ impl Signature {
             bk: fit(256, self.k),
             stages: 2,
             threads: 128,
-            copy: None,
-            persistent: 0,
-            group: 0,
-            split: 0,
+            ..Tuning::default()
         })
     }
 
@@ -563,16 +590,17 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads: 128,
-                                copy: None,
-                                persistent: 0,
-                                group: 0,
-                                split: 0,
+                                ..Tuning::default()
                             });
                         }
                     }
                 }
             }
             "h100" if self.mma_sized() && wgmma => {
+                // The cooperative tiles (both warpgroups on each tile) the
+                // heuristic takes where its groups do not take turns.
+                let first = Tuning::heuristic_wgmma(target, self.batch, m, n, k);
+                push(first);
                 // The heuristic's tiles warp-specialised (a producer
                 // warpgroup's TMA), and persistent on the H100's 132 SMs.
                 for persistent in [0, H100_SMS] {
@@ -601,6 +629,29 @@ impl Signature {
                     stages: 4,
                     ..first
                 });
+                // Two consumer warpgroups taking turns on tiles of their
+                // own (a GEMM's: [`Signature::consumers_fit`]): 64 rows by
+                // 256, 192 or 128 columns, or 128 x 128 (two m64 row
+                // blocks a warpgroup), in as many stages as leave room for
+                // each group's staging tile.
+                if self.template == Template::Gemm {
+                    for (bm, bn, stages) in
+                        [(64, 256, 4), (64, 192, 5), (64, 128, 6), (128, 128, 4)]
+                    {
+                        push(Tuning {
+                            bm,
+                            bn: fit(bn, n),
+                            bk: fit(64, k),
+                            stages,
+                            threads: 128,
+                            copy: Some(CopyKind::TmaWs),
+                            persistent: H100_SMS,
+                            group: wgmma_group(self.batch, (m, n, k), bm, bn),
+                            consumers: 2,
+                            ..Tuning::default()
+                        });
+                    }
+                }
                 // Whole warpgroups of 64 rows; the ring unpadded.
                 for bm in [64, 128, 256] {
                     for bn in bns(&[64, 128, 192, 256]) {
@@ -611,10 +662,8 @@ impl Signature {
                                 bk: fit(64, k),
                                 stages,
                                 threads: 2 * bm,
-                                copy: None,
-                                persistent: 0,
                                 group: wgmma_group(self.batch, (m, n, k), bm, bn),
-                                split: 0,
+                                ..Tuning::default()
                             };
                             if shared(&t) <= HOPPER_SHARED && registers_fit(&t) {
                                 push(t);
@@ -640,10 +689,7 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads,
-                                copy: None,
-                                persistent: 0,
-                                group: 0,
-                                split: 0,
+                                ..Tuning::default()
                             };
                             if shared(&t) <= HOPPER_SHARED {
                                 push(t);
@@ -663,10 +709,7 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages,
                                 threads: 0,
-                                copy: None,
-                                persistent: 0,
-                                group: 0,
-                                split: 0,
+                                ..Tuning::default()
                             });
                         }
                     }
@@ -687,10 +730,7 @@ impl Signature {
                                     bk: fit(bk, k),
                                     stages,
                                     threads: 0,
-                                    copy: None,
-                                    persistent: 0,
-                                    group: 0,
-                                    split: 0,
+                                    ..Tuning::default()
                                 });
                             }
                         }
@@ -707,10 +747,7 @@ impl Signature {
                                 bk: fit(bk, k),
                                 stages: 1,
                                 threads: 0,
-                                copy: None,
-                                persistent: 0,
-                                group: 0,
-                                split: 0,
+                                ..Tuning::default()
                             });
                         }
                     }
@@ -745,10 +782,7 @@ impl Signature {
                         bk: fit(64, k),
                         stages,
                         threads: 2 * bm,
-                        copy: None,
-                        persistent: 0,
-                        group: 0,
-                        split: 0,
+                        ..Tuning::default()
                     };
                     if shared(&t) <= HOPPER_SHARED && registers_fit(&t) {
                         bases.push(t);
@@ -818,6 +852,8 @@ impl Tuner<'_> {
             let t = self.cache[key].tuning;
             sig.split_fits(&t)
                 .map_err(|why| format!("entry '{key}': 'split' {}: {why}", t.split))?;
+            sig.consumers_fit(&t)
+                .map_err(|why| format!("entry '{key}': 'consumers' {}: {why}", t.consumers))?;
             if self.wgmma && sig.mma_sized() && t.threads == 2 * t.bm && !registers_fit(&t) {
                 let (need, have) = registers(&t);
                 return Err(format!(
@@ -981,10 +1017,7 @@ fn attention_candidates(
                         bk: first.bk,
                         stages,
                         threads: if hopper { 2 * bm } else { 0 },
-                        copy: None,
-                        persistent: 0,
-                        group: 0,
-                        split: 0,
+                        ..Tuning::default()
                     };
                     let shared = 2 * (bm * d + stages * bn * (d + dv));
                     // A warpgroup's scores (bn/2 f32), P (bn/4 pairs) and
@@ -1047,8 +1080,10 @@ fn registers(t: &Tuning) -> (i64, i64) {
     (t.bn / 2 + 48, (65_536 / t.threads.max(1)).min(255))
 }
 
-/// Tile sizes and pipelining of a GEMM kernel.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// Tile sizes and pipelining of a GEMM kernel. Its default is no tile at
+/// all (sizes 0) and nothing beyond the tile sizes: plain blocks of the
+/// target's threads, each a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Tuning {
     /// Rows of C per block.
     pub bm: i64,
@@ -1078,6 +1113,12 @@ pub struct Tuning {
     /// epilogue. Where a GEMM's tiles leave most SMs idle (a few rows, a
     /// long K) the slices fill them. 0 or 1: none.
     pub split: i64,
+    /// Groups of `threads` consumers a block of a persistent kernel runs
+    /// (written as the kernel's `consumers`): 2, each taking every other
+    /// tile and their K loops in turns, so that one's epilogue runs while
+    /// the other's K loop does (CUTLASS's ping-pong); 0 or 1: one group
+    /// (all of a block's threads on each tile).
+    pub consumers: i64,
 }
 
 impl Tuning {
@@ -1104,6 +1145,7 @@ impl Tuning {
             persistent: 0,
             group: 0,
             split: 0,
+            consumers: 0,
         }
     }
 }
@@ -1367,7 +1409,47 @@ impl Tuning {
             persistent: if persistent { H100_SMS } else { 0 },
             group: wgmma_group(batch, (m, n, k), 128, bn),
             split: 0,
+            consumers: 0,
         }
+    }
+
+    /// A GEMM's tiles where two consumer warpgroups take turns (the
+    /// kernel's `consumers = 2`, CUTLASS's ping-pong): warp-specialised
+    /// and persistent on the SMs, each warpgroup its own 64 x 256 tiles
+    /// in 4 stages (the most that leave both staging tiles room), so that
+    /// one's epilogue runs while the other's K loop does. Where K is at
+    /// most [`SHORT_K`] (the epilogue a large share of a tile's time) and
+    /// the tiles are at least two an SM; else `None`. On the H200 against
+    /// the cooperative tiles (both warpgroups on each 128-row tile;
+    /// `bench/gpu/results/h200-2026-11-28-pingpong-{first,linear}.json`):
+    /// 4096x4096x1024 with bias and GeLU 0.0691 -> 0.0604 ms (cuBLASLt's
+    /// fused epilogue 0.0597), alone 0.0574 -> 0.0549 (cuBLAS 0.0534);
+    /// BERT's FFN 4096x3072x768 with GeLU 0.0443 -> 0.0396, GPT-2's
+    /// 8192x1024x1024 0.0339 -> 0.0315 and 8192x4096x1024 with GeLU
+    /// 0.1347 -> 0.1248, ViT's 6304x768x768 0.0240 -> 0.0211,
+    /// 6304x2304x768 0.0498 -> 0.0411 and 6304x3072x768 with GeLU 0.0714
+    /// -> 0.0571. Not where the tiles are fewer (BERT's 4096x768x768, 192
+    /// tiles: 0.0149 -> 0.0156) nor where K is long (4096x768x3072 0.0343
+    /// -> 0.0465, the CK GEMM's 3840x4096x4096 0.2358 -> 0.2487, 8192³
+    /// 1.703 -> 1.743).
+    pub fn ping_pong(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Option<Tuning> {
+        let fits = target == "h100"
+            && k <= SHORT_K
+            && m >= 128
+            && n >= 256
+            && tiles_of(batch, m, n, 64, 256) >= 2 * H100_SMS;
+        fits.then(|| Tuning {
+            bm: 64,
+            bn: 256,
+            bk: fit(64, k),
+            stages: 4,
+            threads: 128,
+            copy: Some(CopyKind::TmaWs),
+            persistent: H100_SMS,
+            group: wgmma_group(batch, (m, n, k), 64, 256),
+            consumers: 2,
+            ..Tuning::default()
+        })
     }
 
     /// A GEMM of 9 to 127 rows on Hopper's warpgroup MMA: one warpgroup's
@@ -1398,6 +1480,7 @@ impl Tuning {
             persistent: 0,
             group: 0,
             split: 0,
+            consumers: 0,
         }
     }
 
@@ -1471,10 +1554,7 @@ mod tests {
                 bk: 16,
                 stages: 4,
                 threads: 64,
-                copy: None,
-                persistent: 0,
-                group: 0,
-                split: 0,
+                ..Tuning::default()
             }
         );
         assert_eq!(c["mi300/gemm/1x1x1"].tuning.stages, 1);
@@ -1599,8 +1679,11 @@ mod tests {
         }
         // Warpgroup tiles: whole warpgroups of 64 rows, K steps of 64, an
         // accumulator the registers hold (no 256 x 256 of 512 threads).
+        // (Or, of two consumer groups taking turns, 128 rows a warpgroup.)
         for t in &sig.candidates("h100", true)[1..] {
-            assert_eq!((t.threads, t.bk), (2 * t.bm, 64));
+            assert_eq!(t.bk, 64);
+            let two_blocks = t.consumers == 2 && (t.bm, t.bn, t.threads) == (128, 128, 128);
+            assert!(t.threads == 2 * t.bm || two_blocks, "{t:?}");
             assert!(registers_fit(t), "{t:?}");
         }
         assert!(
@@ -1656,10 +1739,7 @@ mod tests {
             bk: 32,
             stages,
             threads,
-            copy: None,
-            persistent: 0,
-            group: 0,
-            split: 0,
+            ..Tuning::default()
         };
         // Hopper: one warpgroup over at most 512 keys, two over more.
         assert_eq!(bert.heuristic("h100", true), t(64, 128, 2, 128));
@@ -1812,10 +1892,7 @@ mod tests {
                 bk: 32,
                 stages: 3,
                 threads: 0,
-                copy: None,
-                persistent: 0,
-                group: 0,
-                split: 0,
+                ..Tuning::default()
             }
         );
         let small = Tuning::heuristic("h100", 5, 1, 3);
@@ -2018,15 +2095,70 @@ mod tests {
         // aic-tune still measures the cp.async form.
         let sig: Signature = "gemm/0x4096x4096x1024/f16".parse().unwrap();
         let c = sig.candidates("h100", true);
+        let coop = Tuning::heuristic_wgmma("h100", 0, 4096, 4096, 1024);
         assert!(c.contains(&Tuning {
             copy: None,
             persistent: 0,
             stages: 4,
-            ..c[0]
+            ..coop
         }));
         assert_eq!(l2_group(132, 128, 256), 0);
         assert_eq!(l2_group(133, 128, 128), 16);
         assert_eq!(l2_group(1000, 256, 64), 8);
+    }
+
+    #[test]
+    fn short_k_gemms_of_two_tiles_an_sm_take_turns() {
+        let pick = |key: &str| {
+            let sig: Signature = key.parse().unwrap();
+            sig.heuristic("h100", true)
+        };
+        // 64 x 256 tiles, two consumer warpgroups taking turns, persistent.
+        let turns = |t: Tuning| {
+            (
+                t.bm,
+                t.bn,
+                t.stages,
+                t.threads,
+                t.copy,
+                t.persistent,
+                t.consumers,
+            ) == (64, 256, 4, 128, Some(CopyKind::TmaWs), 132, 2)
+        };
+        for key in [
+            "gemm/0x4096x4096x1024/f16",
+            "gemm/0x4096x3072x768/bf16",
+            "gemm/0x8192x1024x1024/f16",
+            "gemm/0x6304x768x768/f16",
+        ] {
+            assert!(turns(pick(key)), "{key}: {:?}", pick(key));
+        }
+        // Fewer than two tiles an SM (192), a long K, or a chain: not.
+        for key in [
+            "gemm/0x4096x768x768/f16",
+            "gemm/0x4096x768x3072/f16",
+            "gemm/0x3840x4096x4096/f16",
+        ] {
+            assert_eq!(pick(key).consumers, 0, "{key}");
+        }
+        assert!(Tuning::ping_pong("mi300", 0, 4096, 4096, 1024).is_none());
+        // Candidates: the cooperative tiles, and the groups' own.
+        let sig: Signature = "gemm/0x4096x4096x1024/f16".parse().unwrap();
+        let c = sig.candidates("h100", true);
+        assert!(turns(c[0]));
+        assert!(c.contains(&Tuning::heuristic_wgmma("h100", 0, 4096, 4096, 1024)));
+        let own: Vec<(i64, i64)> = c
+            .iter()
+            .filter(|t| t.consumers == 2)
+            .map(|t| (t.bm, t.bn))
+            .collect();
+        assert_eq!(own, [(64, 256), (64, 192), (64, 128), (128, 128)]);
+        // Only a GEMM's without a row normalisation, not split.
+        let t = c[0];
+        assert!(sig.consumers_fit(&t).is_ok());
+        let rows: Signature = "gemm/0x4096x1024x1024/f16/rows".parse().unwrap();
+        assert!(rows.consumers_fit(&t).is_err());
+        assert!(sig.consumers_fit(&Tuning { split: 2, ..t }).is_err());
     }
 
     #[test]

@@ -290,6 +290,26 @@ def cases():
               ("torch.compile", compiled(gelu_bias), True)],
              flops=2 * 256 * 4096 * 8192),
     ]
+    # Transformers' linear layers (BERT-base, GPT-2 medium, ViT-B at 6304
+    # tokens, a Llama block), bias and, on the FFN's first, GeLU: against
+    # cuBLASLt's fused epilogue (with GeLU) or cuBLAS's addmm.
+    for m, n, k, gelu in ((4096, 3072, 768, True), (4096, 768, 768, False), (4096, 768, 3072, False),
+                          (8192, 1024, 1024, False), (8192, 4096, 1024, True), (6304, 768, 768, False),
+                          (6304, 2304, 768, False), (6304, 3072, 768, True), (2048, 1024, 4096, False)):
+        name = f"linear_{m}x{n}x{k}" + ("_gelu" if gelu else "")
+        lin = gelu_bias if gelu else (lambda a, w, b: F.linear(a, w, b))
+        ref = ((lambda a, w, b: torch._addmm_activation(b, a, w.t(), use_gelu=True)) if gelu
+               else (lambda a, w, b: torch.addmm(b, a, w.t())))
+        out.append(Case(name, f"{name}_f16",
+                        lambda m=m, n=n, k=k: (torch.randn(m, k, dtype=h, device=dev),
+                                               torch.randn(n, k, dtype=h, device=dev) * 0.02,
+                                               torch.randn(n, dtype=h, device=dev)),
+                        lambda a, w, b, lin=lin: lin(*f32(a, w, b)),
+                        [("cuBLASLt GELU_BIAS epilogue (torch._addmm_activation)" if gelu
+                          else "cuBLAS addmm (bias in the GEMM)", ref, True),
+                         ("cuBLAS GEMM alone (torch.mm, no epilogue)", lambda a, w, b: torch.mm(a, w.t()), False),
+                         ("torch.compile", compiled(lin), True)],
+                        flops=2 * m * n * k))
     for dt, tn in ((h, "f16"), (bf, "bf16")):
         out.append(Case(f"gemm_8192_{tn}", f"gemm_8192x8192x8192_{tn}",
                         lambda dt=dt: (torch.randn(8192, 8192, dtype=dt, device=dev), torch.randn(8192, 8192, dtype=dt, device=dev)),

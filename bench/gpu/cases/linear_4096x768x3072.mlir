@@ -1,0 +1,6 @@
+// A transformer's linear layer on the H200: F.linear(a, w, bias), M=4096 K=3072 N=768, f16.
+func.func @main(%a: tensor<4096x3072xf16>, %w: tensor<768x3072xf16>, %b: tensor<768xf16>) -> tensor<4096x768xf16> {
+  %m = graph.matmul %a, %w transpose_b : (tensor<4096x3072xf16>, tensor<768x3072xf16>) -> tensor<4096x768xf16>
+  %y = graph.bias_add %m, %b : (tensor<4096x768xf16>, tensor<768xf16>) -> tensor<4096x768xf16>
+  return %y : tensor<4096x768xf16>
+}

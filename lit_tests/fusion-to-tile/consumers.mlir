@@ -12,6 +12,13 @@
 // CHECK: tile.kernel @gemm_0 grid = [8, 2] threads = 128 copy = tma_ws persistent = 3 consumers = 2 {
 // CHECK: aic.tune = "h100/sm_90a/gemm/0x512x512x128/f16"
 // GPU: gpu.kernel @gemm_0 grid = [3, 1, 1] block = [384, 1, 1]
+// The built-in choice (Tuning::ping_pong) takes turns only where TMA can
+// copy both operands: a GEMM whose A is read with its heads merged (no 2-D
+// tensor map describes it) keeps the cooperative tiles.
+// RUN: aic-opt %S/Inputs/consumers_heads.mlir --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=h100 arch=sm_90a wgmma=true})' | FileCheck %s --check-prefix=HEADS
+// HEADS: tile.kernel @gemm_0 grid = [64, 4] threads = 256 {
+// HEADS: tile.load %arg0[{{.*}}] through #coord.desc<[8192, 1024] | unmerge
+// HEADS: tile.kernel @gemm_1 grid = [128, 4] threads = 128 copy = tma_ws persistent = 132 consumers = 2 {
 // RUN: printf '{"h100/sm_90a/gemm/0x512x512x128/f16": {"bm": 64, "bn": 256, "bk": 64, "threads": 128, "copy": "tma_ws", "persistent": 3, "consumers": 3}}' > %t.three.json
 // RUN: not aic-opt %s --pass-pipeline='builtin.module(eqsat-fusion{wgmma=true},fusion-to-tile{target=h100 arch=sm_90a wgmma=true tuning=%t.three.json})' 2>&1 | FileCheck %s --check-prefix=THREE
 // THREE: entry 'h100/sm_90a/gemm/0x512x512x128/f16': 'consumers' must be 2 (two groups taking turns), 1 or 0

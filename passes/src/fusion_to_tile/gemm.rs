@@ -546,6 +546,20 @@ pub(super) fn gemm(
         rows: whole_rows,
     };
     let (mut tuning, key) = tuner.pick(&sig);
+    // The heuristic's consumer groups taking turns need a warp-specialised
+    // loop, so TMA copies of both operands: where a view keeps them from
+    // it (GPT-2's attention output read with its heads merged), the
+    // cooperative tiles instead (a cache's choice stands).
+    let tma = |o: &Operand| {
+        o.as_load()
+            .is_some_and(|s| crate::tile_to_gpu::copies_2d(&s.desc))
+    };
+    if tuning.consumers > 1
+        && !tuner.cached(&sig)
+        && !(tma(&a) && branches.iter().all(|br| tma(&br.b)))
+    {
+        tuning = Tuning::heuristic_wgmma(tuner.target, p.batch, p.m, p.n, p.k);
+    }
     if whole_rows && !crate::legality::whole_rows_fit(p.n) {
         return Err(format!(
             "a row normalisation of {}-wide GEMM rows (a block's registers hold rows up to 256 wide)",

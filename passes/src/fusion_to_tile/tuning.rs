@@ -865,6 +865,12 @@ impl Tuner<'_> {
         Ok(())
     }
 
+    /// Whether the cache has an entry for a kernel of signature `sig`.
+    pub(super) fn cached(&self, sig: &Signature) -> bool {
+        self.cache.contains_key(&sig.key(self.target, self.arch))
+            || self.cache.contains_key(&sig.legacy_key(self.target))
+    }
+
     /// The tiles of a kernel of signature `sig`, and its tuning-cache key.
     pub(super) fn pick(&self, sig: &Signature) -> (Tuning, String) {
         let key = sig.key(self.target, self.arch);
@@ -1428,12 +1434,16 @@ impl Tuning {
     /// 8192x1024x1024 0.0339 -> 0.0315 and 8192x4096x1024 with GeLU
     /// 0.1347 -> 0.1248, ViT's 6304x768x768 0.0240 -> 0.0211,
     /// 6304x2304x768 0.0498 -> 0.0411 and 6304x3072x768 with GeLU 0.0714
-    /// -> 0.0571. Not where the tiles are fewer (BERT's 4096x768x768, 192
+    /// -> 0.0571. Not for a batched GEMM (not measured; a batch's boxes
+    /// may keep TMA, and so the turns, from its loop: GPT-2's attention
+    /// scores 128 x 1024 x 1024 x 64 would run on 64 x 256 tiles without
+    /// them), nor where the tiles are fewer (BERT's 4096x768x768, 192
     /// tiles: 0.0149 -> 0.0156) nor where K is long (4096x768x3072 0.0343
     /// -> 0.0465, the CK GEMM's 3840x4096x4096 0.2358 -> 0.2487, 8192³
     /// 1.703 -> 1.743).
     pub fn ping_pong(target: &str, batch: i64, m: i64, n: i64, k: i64) -> Option<Tuning> {
         let fits = target == "h100"
+            && batch == 0
             && k <= SHORT_K
             && m >= 128
             && n >= 256
@@ -2142,6 +2152,7 @@ mod tests {
             assert_eq!(pick(key).consumers, 0, "{key}");
         }
         assert!(Tuning::ping_pong("mi300", 0, 4096, 4096, 1024).is_none());
+        assert!(Tuning::ping_pong("h100", 32, 2048, 2048, 128).is_none());
         // Candidates: the cooperative tiles, and the groups' own.
         let sig: Signature = "gemm/0x4096x4096x1024/f16".parse().unwrap();
         let c = sig.candidates("h100", true);

@@ -56,6 +56,7 @@ mod ops;
 mod reduce;
 pub mod shared_layout;
 mod tma;
+pub(crate) use tma::copies_2d;
 pub(crate) use tma::register_split;
 pub mod warp_rows;
 mod wgmma;

@@ -67,6 +67,7 @@ use aic::types::TypeKind;
 use aic_dialects::arith;
 use aic_dialects::arith::bounds::Span;
 use aic_dialects::arith::build::{self as ab, CmpIPredicate};
+use aic_dialects::coord::Desc;
 use aic_dialects::gpu::AddressSpace;
 use aic_dialects::nvgpu::{self, TensorMapDescriptor};
 use aic_dialects::nvvm;
@@ -332,15 +333,11 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnost
 /// batch's rows a multiple of the box's lines, and the box's first row a
 /// multiple of them too, below the batch's rows (a constant, or the
 /// loop's induction variable over known bounds).
-pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> {
-    let ld = tile::Load::of(ctx, c.load)?;
-    let tt = tile_type(ctx, ld.result(ctx))?;
-    let origin = ld.origin(ctx);
-    let lead = origin.len().checked_sub(2).filter(|l| *l <= 1)?;
-    if tt.shape.len() != 2 || mma::half_kind(ctx, tt.elem).is_none() {
-        return None;
-    }
-    let d = &c.desc;
+/// The strides of descriptor `d` over its last two dims (rows, columns)
+/// and, where `lead` is 1, its first (a batch), where its offsets are
+/// those strides' sums (0 at the origin; checked at the corners and the
+/// middle) and every index valid.
+fn strides(d: &Desc, lead: usize) -> Option<(i64, i64, i64)> {
     let (u0, u1) = (*d.upper.get(lead)?, *d.upper.get(lead + 1)?);
     let batches = if lead == 1 { d.upper[0] } else { 1 };
     let at = |b: i64, i: i64, j: i64| {
@@ -358,11 +355,41 @@ pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> 
         (0, u0 - 1, 0),
         (0, 0, u1 - 1),
     ];
-    for (b, i, j) in corners {
-        if at(b, i, j)? != b * sb + i * s0 + j * s1 {
-            return None;
-        }
+    corners
+        .iter()
+        .all(|&(b, i, j)| at(b, i, j) == Some(b * sb + i * s0 + j * s1))
+        .then_some((s0, s1, sb))
+}
+
+/// Whether TMA's 2-D tensor maps can read a GEMM operand through
+/// descriptor `d` (from its rows and columns to its buffer's elements of
+/// halves, unbatched): offsets affine in the two ([`strides`]), one
+/// stride 1 and the other whole 16 bytes and at least a line, as a
+/// warp-specialised loop's copies need ([`global_of`]). Fusion-to-tile
+/// asks it before giving a GEMM tiles whose consumers take turns.
+pub(crate) fn copies_2d(d: &Desc) -> bool {
+    strides(d, 0).is_some_and(|(s0, s1, _)| {
+        // The dim along which the stride is 1 (a box's runs), the other's.
+        let (run, stride) = match (s0, s1) {
+            (s, 1) => (1, s),
+            (1, s) => (0, s),
+            _ => return false,
+        };
+        stride >= d.upper[run] && (stride * 2) % 16 == 0
+    })
+}
+
+pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> {
+    let ld = tile::Load::of(ctx, c.load)?;
+    let tt = tile_type(ctx, ld.result(ctx))?;
+    let origin = ld.origin(ctx);
+    let lead = origin.len().checked_sub(2).filter(|l| *l <= 1)?;
+    if tt.shape.len() != 2 || mma::half_kind(ctx, tt.elem).is_none() {
+        return None;
     }
+    let d = &c.desc;
+    let (s0, s1, sb) = strides(d, lead)?;
+    let batches = if lead == 1 { d.upper[0] } else { 1 };
     let (line_dim, stride) = match (s0, s1) {
         (s, 1) => (0, s),
         (1, s) => (1, s),
@@ -1360,6 +1387,16 @@ impl Lower<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TMA reads a row-major operand whose rows are whole 16 bytes apart;
+    /// not one whose rows are 200 or 8 bytes apart.
+    #[test]
+    fn operands_tma_copies_are_affine_with_16_byte_rows() {
+        assert!(copies_2d(&Desc::row_major(&[8192, 1024])));
+        assert!(copies_2d(&Desc::row_major(&[3, 1000])));
+        assert!(!copies_2d(&Desc::row_major(&[64, 100])));
+        assert!(!copies_2d(&Desc::row_major(&[64, 4])));
+    }
 
     /// `setmaxnreg` counts are multiples of 8 in 24..=256, and a block's
     /// warpgroups must fit an SM's 64K registers together: an increase

@@ -1425,7 +1425,9 @@ impl Tuning {
     /// in 4 stages (the most that leave both staging tiles room), so that
     /// one's epilogue runs while the other's K loop does. Where K is at
     /// most [`SHORT_K`] (the epilogue a large share of a tile's time) and
-    /// the tiles are at least two an SM; else `None`. On the H200 against
+    /// the tiles are at least two an SM; else `None`. (The turns need TMA
+    /// copies of both operands: fusion-to-tile keeps the cooperative tiles
+    /// where a view rules them out, `tile_to_gpu::copies_2d`.) On the H200 against
     /// the cooperative tiles (both warpgroups on each 128-row tile;
     /// `bench/gpu/results/h200-2026-11-28-pingpong-{first,linear}.json`):
     /// 4096x4096x1024 with bias and GeLU 0.0691 -> 0.0604 ms (cuBLASLt's

@@ -287,7 +287,7 @@ impl Rounds {
     /// best time and tiles, the speed-up, candidates measured and failed.
     pub fn summary(&self) -> String {
         let mut out = format!(
-            "{:<48} {:>3} {:>12} {:>12} {:>7} {:>6} {:>6}  best tiles (bm bn bk stages threads[ copy][ persistent N][ group N])\n",
+            "{:<48} {:>3} {:>12} {:>12} {:>7} {:>6} {:>6}  best tiles (bm bn bk stages threads[ copy][ persistent N][ group N][ split N][ consumers N])\n",
             "kernel signature", "n", "heuristic us", "best us", "speedup", "tried", "failed"
         );
         for (key, t) in &self.keys {

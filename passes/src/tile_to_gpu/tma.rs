@@ -56,6 +56,10 @@
 //! turn, the fills numbered on from one loop to the next, and the
 //! consumers wait for them so; no other kind of TMA loop may be beside
 //! them, and a persistent kernel has one loop of constant bounds.
+//!
+//! A persistent kernel with `consumers = 2` runs two consumer groups of
+//! the kernel's `threads` beside the producer, each taking every other
+//! tile and running its K loop in turns with the other ([`Turns`]).
 
 use super::mma::{self, Copy, Kind, Pipe, Warps, tile_type};
 use super::wgmma::Steps;

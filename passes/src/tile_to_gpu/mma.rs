@@ -887,14 +887,7 @@ impl Lower<'_> {
         // `g`'s `g` tiles into a view of both.
         let groups = if self.turns.is_some() { 2 } else { 1 };
         let view = if own {
-            if let Some(t) = self.turns.as_mut() {
-                t.staging = true;
-            }
-            let v = self.scratch_view(groups * m * stride, f.t.elem);
-            if let Some(t) = self.turns.as_mut() {
-                t.staging = false;
-            }
-            v
+            self.scratch_claim(groups * m * stride, f.t.elem)
         } else {
             self.shared_view(0, m * stride, f.t.elem)
         };

@@ -1323,12 +1323,18 @@ impl Lower<'_> {
     }
 
     /// A view of `n` elements in the scratch region, after those in use.
+    /// Where consumer groups take turns, the two groups would share it at
+    /// once: an error at the kernel's end ([`Lower::last_turn`]).
     fn scratch_view(&mut self, n: i64, elem: Type) -> Value {
         if let Some(t) = self.turns.as_mut() {
-            // Each group's staging is its own (see `staged_store`); any
-            // other exchange would be the two groups' at once.
-            t.shared_scratch |= !t.staging;
+            t.shared_scratch = true;
         }
+        self.scratch_claim(n, elem)
+    }
+
+    /// [`Lower::scratch_view`] for a view each consumer group taking turns
+    /// uses a part of its own (a staged store's staging tiles).
+    fn scratch_claim(&mut self, n: i64, elem: Type) -> Value {
         if self.scratch.dirty[self.scratch.bank] {
             self.barrier();
         }

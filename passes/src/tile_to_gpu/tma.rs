@@ -132,11 +132,9 @@ pub(super) struct Producer {
 pub(super) struct Turns {
     pub(super) group: Value,
     pub(super) block_tid: Value,
-    /// Whether a staged store's view is being made (each group's staging
-    /// tile is its own, [`Lower::staged_store`]).
-    pub(super) staging: bool,
-    /// Whether anything else took scratch memory, which the two groups
-    /// would share at once (an error).
+    /// Whether anything took scratch memory but a staged store's staging
+    /// tiles (each group's its own, [`Lower::staged_store`]): the two
+    /// groups would share it at once (an error).
     pub(super) shared_scratch: bool,
 }
 
@@ -329,14 +327,6 @@ pub(super) fn warp_specialized(ctx: &Context, k: Op) -> Result<Vec<Op>, Diagnost
     Ok(ws)
 }
 
-/// The 2-D tensor TMA reads copy `c`'s tile (of pipelined loop `pipe`)
-/// from, if it can (see the module's doc). A load with one leading
-/// (batch) index, a 2-D tile of a 3-D tensor whose batches follow each
-/// other (attention's `[batch·heads, tokens, d]`), reads the 2-D tensor of
-/// all batches' rows, where a box must not reach into the next batch: the
-/// batch's rows a multiple of the box's lines, and the box's first row a
-/// multiple of them too, below the batch's rows (a constant, or the
-/// loop's induction variable over known bounds).
 /// The strides of descriptor `d` over its last two dims (rows, columns)
 /// and, where `lead` is 1, its first (a batch), where its offsets are
 /// those strides' sums (0 at the origin; checked at the corners and the
@@ -372,17 +362,33 @@ fn strides(d: &Desc, lead: usize) -> Option<(i64, i64, i64)> {
 /// warp-specialised loop's copies need ([`global_of`]). Fusion-to-tile
 /// asks it before giving a GEMM tiles whose consumers take turns.
 pub(crate) fn copies_2d(d: &Desc) -> bool {
-    strides(d, 0).is_some_and(|(s0, s1, _)| {
-        // The dim along which the stride is 1 (a box's runs), the other's.
-        let (run, stride) = match (s0, s1) {
-            (s, 1) => (1, s),
-            (1, s) => (0, s),
-            _ => return false,
-        };
-        stride >= d.upper[run] && (stride * 2) % 16 == 0
-    })
+    tensor_lines(d, 0).is_some()
 }
 
+/// How a 2-D tensor map reads through descriptor `d` (its last two dims,
+/// after `lead` batch dims, [`strides`]): the dim along which its lines
+/// step (the other has stride 1, a box's runs), the lines' stride, and
+/// the batches' stride; where the lines are whole 16 bytes of halves
+/// apart and at least a line long.
+fn tensor_lines(d: &Desc, lead: usize) -> Option<(usize, i64, i64)> {
+    let (s0, s1, sb) = strides(d, lead)?;
+    let (line_dim, stride) = match (s0, s1) {
+        (s, 1) => (0, s),
+        (1, s) => (1, s),
+        _ => return None,
+    };
+    let cols = d.upper[lead + 1 - line_dim];
+    (stride >= cols && (stride * 2) % 16 == 0).then_some((line_dim, stride, sb))
+}
+
+/// The 2-D tensor TMA reads copy `c`'s tile (of pipelined loop `pipe`)
+/// from, if it can (see the module's doc). A load with one leading
+/// (batch) index, a 2-D tile of a 3-D tensor whose batches follow each
+/// other (attention's `[batch·heads, tokens, d]`), reads the 2-D tensor of
+/// all batches' rows, where a box must not reach into the next batch: the
+/// batch's rows a multiple of the box's lines, and the box's first row a
+/// multiple of them too, below the batch's rows (a constant, or the
+/// loop's induction variable over known bounds).
 pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> {
     let ld = tile::Load::of(ctx, c.load)?;
     let tt = tile_type(ctx, ld.result(ctx))?;
@@ -392,13 +398,8 @@ pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> 
         return None;
     }
     let d = &c.desc;
-    let (s0, s1, sb) = strides(d, lead)?;
+    let (line_dim, stride, sb) = tensor_lines(d, lead)?;
     let batches = if lead == 1 { d.upper[0] } else { 1 };
-    let (line_dim, stride) = match (s0, s1) {
-        (s, 1) => (0, s),
-        (1, s) => (1, s),
-        _ => return None,
-    };
     let run_dim = 1 - line_dim;
     let (batch_rows, cols) = (d.upper[lead + line_dim], d.upper[lead + run_dim]);
     let n: i64 = ctx
@@ -413,8 +414,6 @@ pub(super) fn global_of(ctx: &Context, c: &Copy, pipe: &Pipe) -> Option<Global> 
         lead == 0 || boxes_in_batch(ctx, origin[lead + line_dim], lines, batch_rows, pipe);
     let fits = folded
         && in_batch
-        && stride >= cols
-        && (stride * 2) % 16 == 0
         && (rows - 1) * stride + cols <= n
         && c.trans == (run_dim == 0)
         && (8..=256).contains(&lines)
@@ -857,15 +856,14 @@ impl Lower<'_> {
             self.turns = Some(Turns {
                 group,
                 block_tid,
-                staging: false,
                 shared_scratch: false,
             });
-            // Group 1 lets group 0 take the first turn (arrives on barrier
-            // 2); group 0 arrives on its own barrier, of its threads alone
-            // (at once complete), so that neither branches on its group.
-            let one = ab::index(self, 1);
-            let other = ab::binary::<arith::SubI>(self, one, group);
-            self.group_barrier(other, false);
+            // Group 1 lets group 0 take the first turn (arrives on group
+            // 0's turns' barrier, 2); group 0 arrives on its own block
+            // barrier, of its threads alone (at once complete), so that
+            // neither branches on its group.
+            let zero = ab::index(self, 0);
+            self.group_barrier(zero, group, false);
         }
         self.ws = Some(Producer {
             block: pb,
@@ -900,9 +898,9 @@ impl Lower<'_> {
     /// The consumers' block barrier in a warp-specialised kernel: named
     /// barrier 1 of the kernel's `threads`.
     pub(super) fn consumer_barrier(&mut self) {
-        if self.turns.is_some() {
+        if let Some(g) = self.turns.as_ref().map(|t| t.group) {
             let zero = ab::index(self, 0);
-            return self.group_barrier(zero, true);
+            return self.group_barrier(g, zero, true);
         }
         let i32t = self.ctx.uniquer().int_type(32);
         let id = ab::int(self, 1, i32t);
@@ -910,22 +908,22 @@ impl Lower<'_> {
         nvvm::Barrier::build(self, id, n);
     }
 
-    /// Where consumer groups take turns ([`Turns`]), group `g`'s named
-    /// barrier: with `own` 0, its own block barrier (`5 + g`, its
-    /// threads); with `own` 1, its turns' barrier (`2 + g`, both groups'
-    /// threads); `own` an index, so that no group branches. A wait where
-    /// `wait`, else an arrival.
-    fn group_barrier(&mut self, own: Value, wait: bool) {
-        let Some(g) = self.turns.as_ref().map(|t| t.group) else {
+    /// Where consumer groups take turns ([`Turns`]), a named barrier of
+    /// group `of` (0 or 1): with `turns` 0, its block barrier (`5 + of`,
+    /// its threads); with `turns` 1, its turns' barrier (`2 + of`, both
+    /// groups' threads); both indices, so that no group branches. A wait
+    /// where `wait`, else an arrival.
+    fn group_barrier(&mut self, of: Value, turns: Value, wait: bool) {
+        if self.turns.is_none() {
             return;
-        };
+        }
         let i32t = self.ctx.uniquer().int_type(32);
-        // id = 5 + g - 3·own, threads = t + t·own.
-        let base = self.mul_add(own, -(GROUP_BARRIER - TURN_BARRIER), g);
+        // id = 5 + of - 3·turns, threads = t + t·turns.
+        let base = self.mul_add(turns, -(GROUP_BARRIER - TURN_BARRIER), of);
         let at = ab::index(self, GROUP_BARRIER);
         let id = ab::binary::<arith::AddI>(self, base, at);
         let t = ab::index(self, self.threads);
-        let n = self.mul_add(own, self.threads, t);
+        let n = self.mul_add(turns, self.threads, t);
         let id = ab::cast::<arith::IndexCast>(self, id, i32t);
         let n = ab::cast::<arith::IndexCast>(self, n, i32t);
         if wait {
@@ -937,14 +935,14 @@ impl Lower<'_> {
 
     /// Group `g`'s wait for its turn to run a K loop (barrier `2 + g`).
     fn take_tile_turn(&mut self) {
-        if self.turns.is_some() {
+        if let Some(g) = self.turns.as_ref().map(|t| t.group) {
             let one = ab::index(self, 1);
-            self.group_barrier(one, true);
+            self.group_barrier(g, one, true);
         }
     }
 
-    /// Group `g` gives the other group its turn (arrives on barrier
-    /// `3 - g`, the other's).
+    /// Group `g` gives the other group its turn (arrives on the other's
+    /// turns' barrier, `3 - g`).
     fn give_tile_turn(&mut self) {
         let Some(g) = self.turns.as_ref().map(|t| t.group) else {
             return;
@@ -989,7 +987,7 @@ impl Lower<'_> {
         let tg = ab::binary::<arith::AddI>(self, tiles, g);
         let odd = ab::binary::<arith::RemUI>(self, tg, two);
         let even = ab::binary::<arith::SubI>(self, one, odd);
-        self.group_barrier(even, true);
+        self.group_barrier(g, even, true);
         Ok(())
     }
 
